@@ -1,0 +1,117 @@
+package rocelab.engine;
+
+import java.util.Arrays;
+
+/**
+ * The discrete-event loop of one simulation: pops the earliest wake-up and hands it to its handler.
+ *
+ * <p>Time is an integer number of picoseconds. Handlers register once during assembly and receive a dense id;
+ * the calendar stores only primitives. One simulator runs on one thread; it is not thread-safe.
+ */
+public final class Simulator {
+    private final EventCalendar calendar;
+    private EventHandler[] handlers = new EventHandler[64];
+    private int handlerCount;
+    private long nowPs;
+    private long eventsProcessed;
+    private long fingerprint = 0xcbf29ce484222325L;
+    private boolean fingerprinting;
+    private boolean stopRequested;
+
+    public Simulator() {
+        this(1024);
+    }
+
+    public Simulator(int initialCalendarCapacity) {
+        this.calendar = new EventCalendar(initialCalendarCapacity);
+    }
+
+    /** Registers a handler and returns the id it must use when scheduling. */
+    public int register(EventHandler handler) {
+        if (handlerCount == handlers.length) {
+            handlers = Arrays.copyOf(handlers, handlerCount * 2);
+        }
+        handlers[handlerCount] = handler;
+        return handlerCount++;
+    }
+
+    public long nowPs() {
+        return nowPs;
+    }
+
+    public long eventsProcessed() {
+        return eventsProcessed;
+    }
+
+    public int pendingEvents() {
+        return calendar.size();
+    }
+
+    public EventCalendar calendar() {
+        return calendar;
+    }
+
+    /** Turns on a 64-bit fingerprint of the (time, handler, kind) stream, for golden determinism tests. */
+    public void enableFingerprint() {
+        fingerprinting = true;
+    }
+
+    public long fingerprint() {
+        return fingerprint;
+    }
+
+    public void schedule(long atPs, int handlerId, int kind, long arg) {
+        if (atPs < nowPs) {
+            throw new IllegalStateException("event scheduled in the past: " + atPs + " < " + nowPs);
+        }
+        calendar.add(atPs, handlerId, kind, arg);
+    }
+
+    /** Asks the loop to return after the current event. */
+    public void stop() {
+        stopRequested = true;
+    }
+
+    /** Runs events with time at or before {@code endPs}; returns true if events remain. */
+    public boolean runUntil(long endPs) {
+        return run(endPs, Long.MAX_VALUE);
+    }
+
+    /**
+     * Runs events with time at or before {@code endPs}, at most {@code maxEvents} of them.
+     *
+     * @return true if the calendar still holds events (the run may continue)
+     */
+    public boolean run(long endPs, long maxEvents) {
+        stopRequested = false;
+        EventCalendar cal = calendar;
+        EventHandler[] table = handlers;
+        long budget = maxEvents;
+        while (budget-- > 0 && !cal.isEmpty()) {
+            long t = cal.firstTimePs();
+            if (t > endPs) {
+                return true;
+            }
+            int handlerId = cal.firstHandlerId();
+            int kind = cal.firstKind();
+            long arg = cal.firstArg();
+            cal.removeFirst();
+            nowPs = t;
+            eventsProcessed++;
+            if (fingerprinting) {
+                fingerprint = mix(mix(mix(fingerprint, t), handlerId), kind);
+            }
+            table[handlerId].onEvent(t, kind, arg);
+            if (stopRequested) {
+                break;
+            }
+        }
+        return !cal.isEmpty();
+    }
+
+    private static long mix(long h, long v) {
+        h ^= v;
+        h *= 0x100000001b3L;
+        return h ^ (h >>> 29);
+    }
+}

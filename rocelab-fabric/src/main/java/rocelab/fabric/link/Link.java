@@ -1,0 +1,70 @@
+package rocelab.fabric.link;
+
+import rocelab.engine.EventHandler;
+import rocelab.engine.Simulator;
+import rocelab.fabric.packet.Packet;
+
+/**
+ * One direction of a point-to-point link: propagation delay only (the sender accounts for serialisation). Frames
+ * leave in the order they entered, so the link keeps an in-flight FIFO and a single pending wake-up for the
+ * frame at its head (as htsim's pipe does), whatever the number of frames in flight.
+ */
+public final class Link implements PacketSink, EventHandler {
+    private static final int ARRIVAL = 1;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final long delayPs;
+    private final PacketSink far;
+    private Packet head;
+    private Packet tail;
+    private int inFlight;
+
+    /**
+     * @param delayPs propagation delay, plus any fixed pipeline latency of the receiving device
+     * @param far the receiver at the far end
+     */
+    public Link(Simulator sim, long delayPs, PacketSink far) {
+        this.sim = sim;
+        this.delayPs = delayPs;
+        this.far = far;
+        this.handlerId = sim.register(this);
+    }
+
+    /** Called when the last bit of {@code packet} has been put on the wire. */
+    @Override
+    public void receive(long nowPs, Packet packet) {
+        packet.dueAtPs(nowPs + delayPs);
+        if (tail == null) {
+            head = packet;
+            tail = packet;
+            sim.schedule(packet.dueAtPs(), handlerId, ARRIVAL, 0L);
+        } else {
+            tail.nextInFlight(packet);
+            tail = packet;
+        }
+        inFlight++;
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        Packet p = head;
+        head = p.takeNextInFlight();
+        if (head == null) {
+            tail = null;
+        } else {
+            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, 0L);
+        }
+        inFlight--;
+        far.receive(nowPs, p);
+    }
+
+    /** Frames on the wire right now. */
+    public int inFlight() {
+        return inFlight;
+    }
+
+    public long delayPs() {
+        return delayPs;
+    }
+}

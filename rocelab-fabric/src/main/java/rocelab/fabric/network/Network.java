@@ -1,0 +1,116 @@
+package rocelab.fabric.network;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import rocelab.engine.RandomStreams;
+import rocelab.engine.Simulator;
+import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.link.Link;
+import rocelab.fabric.nic.MessageListener;
+import rocelab.fabric.nic.Nic;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.nic.QueuePairTable;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
+
+/** An assembled fabric: RNICs, switches and links wired per a {@link Topology}, ready to carry queue pairs. */
+public final class Network {
+    private final Simulator sim;
+    private final PacketPool pool;
+    private final Topology topology;
+    private final Nic[] nics;
+    private final Switch[] switches;
+    private final List<Link> links;
+    private final QueuePairTable queuePairs;
+    private final NicParameters nicParameters;
+    private final FrameFormat frames;
+    private final CongestionControlFactory congestionControl;
+    private final RandomStreams streams;
+
+    Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
+            QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
+            CongestionControlFactory congestionControl, RandomStreams streams) {
+        this.sim = sim;
+        this.pool = pool;
+        this.topology = topology;
+        this.nics = nics;
+        this.switches = switches;
+        this.links = List.copyOf(links);
+        this.queuePairs = queuePairs;
+        this.nicParameters = nicParameters;
+        this.frames = frames;
+        this.congestionControl = congestionControl;
+        this.streams = streams;
+    }
+
+    /**
+     * Opens a reliable connection from host {@code src} to host {@code dst}. Its UDP source port (the ECMP
+     * entropy) is drawn from the QP's own random stream in 0xC000..0xFFFF, as RNICs do per QP.
+     */
+    public QueuePair connect(int src, int dst, MessageListener listener) {
+        int id = queuePairs.size();
+        SplittableRandom random = streams.forComponent("qp/" + id);
+        int entropy = 0xC000 | random.nextInt(0x4000);
+        Nic source = nics[src];
+        var cc = congestionControl.create(
+                new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
+        return NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener, nicParameters, frames,
+                queuePairs);
+    }
+
+    public Simulator simulator() {
+        return sim;
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public int hostCount() {
+        return nics.length;
+    }
+
+    public Nic nic(int host) {
+        return nics[host];
+    }
+
+    public int switchCount() {
+        return switches.length;
+    }
+
+    public Switch switchAt(int index) {
+        return switches[index];
+    }
+
+    public QueuePairTable queuePairs() {
+        return queuePairs;
+    }
+
+    public FrameFormat frames() {
+        return frames;
+    }
+
+    /** Packets held anywhere in the fabric: on links, in switch queues and service, in RNIC transmitters. */
+    public long packetsHeld() {
+        long n = 0;
+        for (Link l : links) {
+            n += l.inFlight();
+        }
+        for (Nic nic : nics) {
+            n += nic.packetsHeld();
+        }
+        for (Switch s : switches) {
+            for (int p = 0; p < s.portCount(); p++) {
+                n += s.port(p).packetsHeld();
+            }
+        }
+        return n;
+    }
+}

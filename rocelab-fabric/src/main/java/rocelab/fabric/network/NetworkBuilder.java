@@ -1,0 +1,160 @@
+package rocelab.fabric.network;
+
+import java.util.ArrayList;
+import java.util.List;
+import rocelab.engine.RandomStreams;
+import rocelab.engine.Simulator;
+import rocelab.fabric.buffer.SharedBuffer;
+import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.congestion.EcnMarking;
+import rocelab.fabric.link.Link;
+import rocelab.fabric.link.PacketSink;
+import rocelab.fabric.nic.MessageListener;
+import rocelab.fabric.nic.Nic;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.nic.QueuePairFactory;
+import rocelab.fabric.nic.QueuePairTable;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.port.DwrrScheduler;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.port.SchedulerKind;
+import rocelab.fabric.port.StrictPriorityScheduler;
+import rocelab.fabric.port.TransmitScheduler;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.LinkParameters;
+import rocelab.fabric.topology.Topology;
+
+/** Wires RNICs, switches and links from a topology and the device parameters. Runs once, at assembly. */
+public final class NetworkBuilder {
+    private final Simulator sim;
+    private final RandomStreams streams;
+    private NicParameters nicParameters = NicParameters.defaults(1000);
+    private SwitchParameters switchParameters = SwitchParameters.defaults();
+    private FrameFormat frames = new FrameFormat(false);
+    private CongestionControlFactory congestionControl;
+    private EcnMarking[] marking = filled(EcnMarking.NONE);
+    private int initialPoolSize = 4096;
+
+    public NetworkBuilder(Simulator sim, RandomStreams streams) {
+        this.sim = sim;
+        this.streams = streams;
+    }
+
+    public NetworkBuilder nic(NicParameters p) {
+        this.nicParameters = p;
+        return this;
+    }
+
+    public NetworkBuilder switches(SwitchParameters p) {
+        this.switchParameters = p;
+        return this;
+    }
+
+    public NetworkBuilder frames(FrameFormat f) {
+        this.frames = f;
+        return this;
+    }
+
+    public NetworkBuilder congestionControl(CongestionControlFactory f) {
+        this.congestionControl = f;
+        return this;
+    }
+
+    /** ECN marking of each traffic class on every switch port. */
+    public NetworkBuilder marking(EcnMarking[] perClass) {
+        this.marking = perClass.clone();
+        return this;
+    }
+
+    public NetworkBuilder initialPoolSize(int packets) {
+        this.initialPoolSize = packets;
+        return this;
+    }
+
+    public Network build(Topology topology) {
+        if (congestionControl == null) {
+            throw new IllegalStateException("a congestion control factory is required");
+        }
+        PacketPool pool = new PacketPool(initialPoolSize);
+        QueuePairTable queuePairs = new QueuePairTable();
+        int hosts = topology.hostCount();
+        Nic[] nics = new Nic[hosts];
+        for (int h = 0; h < hosts; h++) {
+            if (topology.portCount(h) != 1) {
+                throw new IllegalArgumentException("host h" + h + " is not connected to any switch");
+            }
+            long rate = topology.edgeAt(h, 0).parameters().rateBps();
+            nics[h] = new Nic(sim, h, rate, nicParameters, frames, pool, queuePairs);
+        }
+        int[][][] routes = topology.shortestPathPorts();
+        Switch[] switches = new Switch[topology.switchCount()];
+        for (int s = 0; s < switches.length; s++) {
+            switches[s] = newSwitch(topology, hosts + s, routes[s], pool);
+        }
+        List<Link> links = new ArrayList<>();
+        for (Topology.Edge e : topology.edges()) {
+            links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches));
+            links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches));
+        }
+        return new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
+                congestionControl, streams);
+    }
+
+    private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool) {
+        int ports = topology.portCount(node);
+        String name = topology.nodeName(node);
+        SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES);
+        EgressPort[] egress = new EgressPort[ports];
+        for (int p = 0; p < ports; p++) {
+            long rate = topology.edgeAt(node, p).parameters().rateBps();
+            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(), marking, buffer);
+        }
+        Long seed = switchParameters.ecmpSeed();
+        long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
+        return new Switch(node, name, egress, routes, buffer, switchParameters, hashSeed,
+                streams.forComponent("switch/" + name + "/spray"), pool);
+    }
+
+    private TransmitScheduler scheduler() {
+        return switchParameters.scheduler() == SchedulerKind.STRICT
+                ? new StrictPriorityScheduler()
+                : new DwrrScheduler(switchParameters.dwrrWeights(), switchParameters.strictClasses());
+    }
+
+    /** One direction of a link, from {@code from} to {@code to}; a switch's forwarding latency rides on it. */
+    private Link wire(Topology topology, Topology.End from, Topology.End to, LinkParameters params, Nic[] nics,
+            Switch[] switches) {
+        int hosts = topology.hostCount();
+        PacketSink receiver;
+        long delay = params.delayPs();
+        if (topology.isHost(to.node())) {
+            receiver = nics[to.node()];
+        } else {
+            receiver = switches[to.node() - hosts].ingress(to.port());
+            delay += switchParameters.forwardingLatencyPs();
+        }
+        Link link = new Link(sim, delay, receiver);
+        if (topology.isHost(from.node())) {
+            nics[from.node()].connect(link);
+        } else {
+            switches[from.node() - hosts].port(from.port()).connect(link);
+        }
+        return link;
+    }
+
+    static QueuePair newQueuePair(Simulator sim, int id, Nic source, Nic destination, int entropy,
+            CongestionControl cc, MessageListener listener, NicParameters params, FrameFormat frames,
+            QueuePairTable table) {
+        return QueuePairFactory.create(sim, id, source, destination, entropy, cc, listener, params, frames, table);
+    }
+
+    private static EcnMarking[] filled(EcnMarking m) {
+        EcnMarking[] a = new EcnMarking[SwitchParameters.TRAFFIC_CLASSES];
+        java.util.Arrays.fill(a, m);
+        return a;
+    }
+}

@@ -1,0 +1,296 @@
+package rocelab.fabric.nic;
+
+import rocelab.engine.EventHandler;
+import rocelab.engine.Rates;
+import rocelab.engine.Simulator;
+import rocelab.fabric.link.PacketSink;
+import rocelab.fabric.packet.Ecn;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketFifo;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.NicCounter;
+
+/**
+ * An RDMA NIC (RNIC) with one Ethernet port. Its transmitter pulls one frame at a time: control frames (ACK, NAK,
+ * CNP) first, then data from the active queue pairs in round-robin order, each QP paced at the rate its
+ * congestion control allows. Packets are built only when they go on the wire, so a posted 1 GB message costs
+ * no memory. Pending wake-ups: the end of the current transmission and one pacer timer.
+ */
+public final class Nic implements PacketSink, EventHandler {
+    private static final int TX_COMPLETE = 1;
+    private static final int PACER = 2;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final int host;
+    private final long lineRateBps;
+    private final long psPerByte;
+    private final NicParameters params;
+    private final FrameFormat frames;
+    private final PacketPool pool;
+    private final QueuePairTable queuePairs;
+    private final long[] counters = new long[NicCounter.COUNT];
+    private final PacketFifo control = new PacketFifo();
+    private PacketSink link;
+    private Packet inService;
+    private QueuePair activeHead;
+    private QueuePair activeTail;
+    private QueuePair[] paced = new QueuePair[16];
+    private int pacedCount;
+    private long pacerEpoch;
+    private long pacerAtPs = -1;
+
+    public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
+            QueuePairTable queuePairs) {
+        this.sim = sim;
+        this.host = host;
+        this.lineRateBps = lineRateBps;
+        this.psPerByte = Rates.exactPsPerByte(lineRateBps);
+        this.params = params;
+        this.frames = frames;
+        this.pool = pool;
+        this.queuePairs = queuePairs;
+        this.handlerId = sim.register(this);
+    }
+
+    public void connect(PacketSink outgoingLink) {
+        this.link = outgoingLink;
+    }
+
+    // ---------------------------------------------------------------- receive
+
+    @Override
+    public void receive(long nowPs, Packet p) {
+        QueuePair qp = queuePairs.get(p.queuePair());
+        switch (p.kind()) {
+            case DATA:
+                counters[NicCounter.RX_DATA_PACKETS.ordinal()]++;
+                if (p.ecn() == Ecn.CE) {
+                    counters[NicCounter.NP_ECN_MARKED_ROCE_PACKETS.ordinal()]++;
+                }
+                qp.onData(nowPs, p);
+                break;
+            case ACK:
+                counters[NicCounter.RX_ACKS.ordinal()]++;
+                qp.onAck(nowPs, p);
+                break;
+            case NAK:
+                counters[NicCounter.RX_NAKS.ordinal()]++;
+                qp.onNak(nowPs, p);
+                break;
+            case CNP:
+                counters[NicCounter.RP_CNP_HANDLED.ordinal()]++;
+                qp.onCnp(nowPs);
+                break;
+            default:
+                break;
+        }
+        pool.release(p);
+    }
+
+    /** Queues an ACK or NAK of {@code qp} back to its requester; {@code echoPs} echoes the data timestamp. */
+    void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, long echoPs) {
+        Packet ack = pool.acquire()
+                .initAck(echoPs, kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
+                .qos(params.dataPriority(), params.dataDscp(), Ecn.NOT_ECT)
+                .entropy(qp.entropy);
+        counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
+        control.add(ack);
+        if (inService == null) {
+            startNext(nowPs);
+        }
+    }
+
+    // ---------------------------------------------------------------- transmit
+
+    /** A QP may have something to send (new message, ACK, NAK or timeout): put it in the rotation. */
+    void wake(long nowPs, QueuePair qp) {
+        if (qp.txState == QueuePair.TxState.IDLE && qp.canSend()) {
+            if (qp.nextSendPs <= nowPs) {
+                appendActive(qp);
+            } else {
+                pushPaced(qp);
+            }
+        }
+        if (inService == null) {
+            startNext(nowPs);
+        }
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        if (kind == TX_COMPLETE) {
+            Packet sent = inService;
+            inService = null;
+            link.receive(nowPs, sent);
+            startNext(nowPs);
+        } else if (arg == pacerEpoch) {
+            pacerAtPs = -1;
+            if (inService == null) {
+                startNext(nowPs);
+            }
+        }
+    }
+
+    private void startNext(long nowPs) {
+        Packet p = control.poll();
+        if (p == null) {
+            p = nextDataPacket(nowPs);
+            if (p == null) {
+                armPacer();
+                return;
+            }
+        }
+        inService = p;
+        sim.schedule(nowPs + txTimePs(p.wireBytes()), handlerId, TX_COMPLETE, 0L);
+    }
+
+    private Packet nextDataPacket(long nowPs) {
+        while (pacedCount > 0 && paced[0].nextSendPs <= nowPs) {
+            appendActive(popPaced());
+        }
+        QueuePair qp = popActive();
+        while (qp != null && !qp.canSend()) {
+            qp.txState = QueuePair.TxState.IDLE;
+            qp = popActive();
+        }
+        if (qp == null) {
+            return null;
+        }
+        Packet p = qp.nextPacket(nowPs, pool, params, counters);
+        counters[NicCounter.TX_DATA_PACKETS.ordinal()]++;
+        counters[NicCounter.TX_DATA_BYTES.ordinal()] += p.payloadBytes();
+        long wire = p.wireBytes();
+        long rate = qp.cc.rateBps();
+        long txEnd = nowPs + txTimePs(wire);
+        qp.nextSendPs = rate >= lineRateBps ? txEnd : nowPs + Rates.serializationPs(wire, rate);
+        qp.txState = QueuePair.TxState.IDLE;
+        if (qp.canSend()) {
+            if (qp.nextSendPs <= txEnd) {
+                appendActive(qp);
+            } else {
+                pushPaced(qp);
+            }
+        }
+        return p;
+    }
+
+    private long txTimePs(long wireBytes) {
+        return psPerByte > 0 ? wireBytes * psPerByte : Rates.serializationPs(wireBytes, lineRateBps);
+    }
+
+    private void armPacer() {
+        if (pacedCount == 0) {
+            return;
+        }
+        long t = paced[0].nextSendPs;
+        if (t != pacerAtPs) {
+            pacerAtPs = t;
+            sim.schedule(t, handlerId, PACER, ++pacerEpoch);
+        }
+    }
+
+    private void appendActive(QueuePair qp) {
+        qp.txState = QueuePair.TxState.ACTIVE;
+        qp.nextActive = null;
+        if (activeTail == null) {
+            activeHead = qp;
+        } else {
+            activeTail.nextActive = qp;
+        }
+        activeTail = qp;
+    }
+
+    private QueuePair popActive() {
+        QueuePair qp = activeHead;
+        if (qp != null) {
+            activeHead = qp.nextActive;
+            if (activeHead == null) {
+                activeTail = null;
+            }
+            qp.nextActive = null;
+        }
+        return qp;
+    }
+
+    // Binary min-heap of paced QPs keyed by nextSendPs (ties: lower QP id first, for determinism).
+
+    private void pushPaced(QueuePair qp) {
+        qp.txState = QueuePair.TxState.PACED;
+        if (pacedCount == paced.length) {
+            paced = java.util.Arrays.copyOf(paced, pacedCount * 2);
+        }
+        int i = pacedCount++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(qp, paced[parent])) {
+                break;
+            }
+            paced[i] = paced[parent];
+            i = parent;
+        }
+        paced[i] = qp;
+    }
+
+    private QueuePair popPaced() {
+        QueuePair top = paced[0];
+        QueuePair last = paced[--pacedCount];
+        paced[pacedCount] = null;
+        if (pacedCount > 0) {
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= pacedCount) {
+                    break;
+                }
+                if (c + 1 < pacedCount && before(paced[c + 1], paced[c])) {
+                    c++;
+                }
+                if (!before(paced[c], last)) {
+                    break;
+                }
+                paced[i] = paced[c];
+                i = c;
+            }
+            paced[i] = last;
+        }
+        return top;
+    }
+
+    private static boolean before(QueuePair a, QueuePair b) {
+        return a.nextSendPs < b.nextSendPs || a.nextSendPs == b.nextSendPs && a.id < b.id;
+    }
+
+    // ---------------------------------------------------------------- counters and state
+
+    void count(NicCounter counter) {
+        counters[counter.ordinal()]++;
+    }
+
+    void count(NicCounter counter, long delta) {
+        counters[counter.ordinal()] += delta;
+    }
+
+    public long counter(NicCounter counter) {
+        return counters[counter.ordinal()];
+    }
+
+    public int host() {
+        return host;
+    }
+
+    public long lineRateBps() {
+        return lineRateBps;
+    }
+
+    public NicParameters parameters() {
+        return params;
+    }
+
+    /** Packets held by this RNIC: control frames waiting plus the frame in service. */
+    public int packetsHeld() {
+        return control.size() + (inService == null ? 0 : 1);
+    }
+}

@@ -1,0 +1,191 @@
+package rocelab.fabric.packet;
+
+/**
+ * One frame on the wire. Obtain it from {@link PacketPool}; pass it on or release it, exactly once. It holds only
+ * primitives and enums plus the intrusive {@code next} link of the FIFO or link it currently sits in.
+ */
+public final class Packet {
+    PacketKind kind;
+    int srcHost;
+    int dstHost;
+    int queuePair;
+    int priority;
+    int dscp;
+    Ecn ecn;
+    int frameBytes;
+    int payloadBytes;
+    long psn;
+    int opcode;
+    int syndrome;
+    int entropy;
+    boolean ackRequest;
+    long sentAtPs;
+    long dueAtPs;
+    int ingressPort;
+    Packet next;
+    boolean free = true;
+
+    Packet() {}
+
+    void clear() {
+        kind = null;
+        srcHost = dstHost = queuePair = priority = dscp = frameBytes = payloadBytes = opcode = syndrome = 0;
+        entropy = ingressPort = 0;
+        psn = sentAtPs = dueAtPs = 0;
+        ecn = Ecn.NOT_ECT;
+        ackRequest = false;
+        next = null;
+    }
+
+    /** Fills a RoCEv2 data packet. */
+    public Packet initData(long nowPs, int src, int dst, int qp, long packetPsn, int payload, int frame, int op) {
+        kind = PacketKind.DATA;
+        srcHost = src;
+        dstHost = dst;
+        queuePair = qp;
+        psn = packetPsn;
+        payloadBytes = payload;
+        frameBytes = frame;
+        opcode = op;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** Fills an ACK (syndrome {@link Opcodes#AETH_ACK}) or a NAK for the given PSN. */
+    public Packet initAck(long nowPs, PacketKind ackKind, int src, int dst, int qp, long ackPsn, int frame) {
+        kind = ackKind;
+        srcHost = src;
+        dstHost = dst;
+        queuePair = qp;
+        psn = ackPsn;
+        frameBytes = frame;
+        opcode = Opcodes.ACKNOWLEDGE;
+        syndrome = ackKind == PacketKind.NAK ? Opcodes.AETH_NAK_PSN_SEQUENCE_ERROR : Opcodes.AETH_ACK;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** Sets the QoS marking: 802.1p priority (RNIC traffic class), DSCP and ECN codepoint. */
+    public Packet qos(int pcp, int dscpValue, Ecn ecnValue) {
+        priority = pcp;
+        dscp = dscpValue;
+        ecn = ecnValue;
+        return this;
+    }
+
+    /** Sets the UDP source port that carries per-QP ECMP entropy. */
+    public Packet entropy(int udpSourcePort) {
+        entropy = udpSourcePort;
+        return this;
+    }
+
+    public Packet requestAck(boolean ask) {
+        ackRequest = ask;
+        return this;
+    }
+
+    /** A switch marks an ECN-capable packet Congestion Experienced; not-ECT packets are never marked. */
+    public boolean markCongestionExperienced() {
+        if (ecn.isCapable()) {
+            ecn = Ecn.CE;
+            return true;
+        }
+        return false;
+    }
+
+    public PacketKind kind() {
+        return kind;
+    }
+
+    public int srcHost() {
+        return srcHost;
+    }
+
+    public int dstHost() {
+        return dstHost;
+    }
+
+    public int queuePair() {
+        return queuePair;
+    }
+
+    public int priority() {
+        return priority;
+    }
+
+    public int dscp() {
+        return dscp;
+    }
+
+    public Ecn ecn() {
+        return ecn;
+    }
+
+    public int frameBytes() {
+        return frameBytes;
+    }
+
+    public int wireBytes() {
+        return frameBytes + FrameFormat.PREAMBLE_AND_IFG;
+    }
+
+    public int payloadBytes() {
+        return payloadBytes;
+    }
+
+    public long psn() {
+        return psn;
+    }
+
+    public int opcode() {
+        return opcode;
+    }
+
+    public int syndrome() {
+        return syndrome;
+    }
+
+    public int entropy() {
+        return entropy;
+    }
+
+    public boolean ackRequest() {
+        return ackRequest;
+    }
+
+    public long sentAtPs() {
+        return sentAtPs;
+    }
+
+    public long dueAtPs() {
+        return dueAtPs;
+    }
+
+    public void dueAtPs(long t) {
+        dueAtPs = t;
+    }
+
+    public int ingressPort() {
+        return ingressPort;
+    }
+
+    public void ingressPort(int port) {
+        ingressPort = port;
+    }
+
+    /** Link use only: chains a frame behind this one while both are in flight. */
+    public void nextInFlight(Packet p) {
+        next = p;
+    }
+
+    /** Link use only: unlinks and returns the frame behind this one. */
+    public Packet takeNextInFlight() {
+        Packet n = next;
+        next = null;
+        return n;
+    }
+
+    public boolean isFree() {
+        return free;
+    }
+}

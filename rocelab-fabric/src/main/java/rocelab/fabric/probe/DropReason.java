@@ -1,0 +1,19 @@
+package rocelab.fabric.probe;
+
+/** Why a device discarded a packet; every drop is counted with its reason. */
+public enum DropReason {
+    /** The switch's shared buffer had no room (tail drop). */
+    BUFFER_FULL("buffer_full"),
+    /** The switch has no route to the destination host. */
+    NO_ROUTE("no_route");
+
+    private final String key;
+
+    DropReason(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+}

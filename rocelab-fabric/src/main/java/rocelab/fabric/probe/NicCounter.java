@@ -1,0 +1,35 @@
+package rocelab.fabric.probe;
+
+/** Per RNIC counters, named after the mlx5 ethtool / hw_counters names where one exists. */
+public enum NicCounter {
+    TX_DATA_PACKETS("tx_data_packets"),
+    TX_DATA_BYTES("tx_data_bytes"),
+    RETRANSMITTED_PACKETS("retransmitted_packets"),
+    TX_ACKS("tx_acks"),
+    TX_NAKS("tx_naks"),
+    RX_DATA_PACKETS("rx_data_packets"),
+    RX_DELIVERED_BYTES("rx_delivered_bytes"),
+    RX_ACKS("rx_acks"),
+    RX_NAKS("rx_naks"),
+    OUT_OF_SEQUENCE("out_of_sequence"),
+    DUPLICATE_REQUEST("duplicate_request"),
+    LOCAL_ACK_TIMEOUT_ERR("local_ack_timeout_err"),
+    RETRY_EXCEEDED("retry_exceeded_err"),
+    NP_CNP_SENT("np_cnp_sent"),
+    RP_CNP_HANDLED("rp_cnp_handled"),
+    NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
+    TX_PAUSE("tx_pause"),
+    RX_PAUSE("rx_pause");
+
+    private final String key;
+
+    NicCounter(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public static final int COUNT = values().length;
+}

@@ -1,0 +1,46 @@
+package rocelab.fabric.topology;
+
+import java.util.List;
+
+/** Explicit nodes and links. Hosts are named {@code h0..h<n-1>}; switches carry the names given. */
+public record CustomTopologySpec(int hosts, List<String> switches, List<CustomLink> links) implements TopologySpec {
+    /** One link between two named nodes. */
+    public record CustomLink(String a, String b, LinkParameters parameters) {}
+
+    public CustomTopologySpec {
+        switches = List.copyOf(switches);
+        links = List.copyOf(links);
+    }
+
+    @Override
+    public int hostCount() {
+        return hosts;
+    }
+
+    /** Node id for a name, or -1 when the name is unknown. */
+    public int nodeId(String name) {
+        if (name.matches("h\\d+")) {
+            int h = Integer.parseInt(name.substring(1));
+            return h < hosts ? h : -1;
+        }
+        int i = switches.indexOf(name);
+        return i < 0 ? -1 : hosts + i;
+    }
+
+    @Override
+    public Topology build() {
+        Topology t = new Topology(hosts);
+        for (String s : switches) {
+            t.addSwitch(s, 1);
+        }
+        for (CustomLink l : links) {
+            int a = nodeId(l.a());
+            int b = nodeId(l.b());
+            if (a < 0 || b < 0) {
+                throw new IllegalArgumentException("unknown node in link " + l.a() + " - " + l.b());
+            }
+            t.addLink(a, b, l.parameters());
+        }
+        return t;
+    }
+}
