@@ -1,0 +1,70 @@
+package rocelab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import rocelab.observe.RunResult;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.output.SummaryText;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+
+/** {@code rocelab run}: simulates a scenario (or the built-in demo), prints a summary and writes the output folder. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Simulate a scenario packet by packet, print a summary and write an output folder.",
+            "With no SCENARIO, runs the built-in demo."})
+final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario YAML file.")
+    Path scenario;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: out/<scenario name>/).")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
+    Long seed;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
+    boolean quiet;
+
+    @Option(names = "--debug", description = "Show stack traces of internal errors.")
+    boolean debug;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter outWriter = spec.commandLine().getOut();
+        ScenarioConfig config;
+        try {
+            ScenarioReader reader = new ScenarioReader();
+            config = scenario == null ? reader.readDemo() : reader.read(scenario);
+        } catch (ScenarioException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (seed != null) {
+            config = config.withSeed(seed);
+        }
+        Path dir = out != null ? out : Path.of("out", config.name());
+        Simulation simulation = Simulation.assemble(config);
+        Progress progress = Progress.forTerminal(quiet);
+        RunResult result = simulation.run(progress);
+        progress.done();
+        new RunWriter().write(dir, result, Map.of("scenario_file",
+                config.source() == null ? "(built-in demo)" : config.source().toString()));
+        if (!quiet) {
+            outWriter.print(SummaryText.render(result, dir.toString()));
+            outWriter.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,48 @@
+package rocelab.congestion.none;
+
+import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.CongestionControlFactory;
+
+/** No congestion control: every QP sends at line rate with no window; only loss recovery slows it down. */
+public final class NoCongestionControl implements CongestionControl {
+    /** The factory registered under the name {@code none}. */
+    public static final CongestionControlFactory FACTORY = new CongestionControlFactory() {
+        @Override
+        public String name() {
+            return "none";
+        }
+
+        @Override
+        public CongestionControl create(Context context) {
+            return new NoCongestionControl(context.lineRateBps());
+        }
+    };
+
+    private final long lineRateBps;
+
+    public NoCongestionControl(long lineRateBps) {
+        this.lineRateBps = lineRateBps;
+    }
+
+    @Override
+    public long rateBps() {
+        return lineRateBps;
+    }
+
+    @Override
+    public long windowBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void onSend(long nowPs, int wireBytes) {}
+
+    @Override
+    public void onAck(long nowPs, long newlyAckedBytes, long rttPs) {}
+
+    @Override
+    public void onCnp(long nowPs) {}
+
+    @Override
+    public void onLoss(long nowPs) {}
+}

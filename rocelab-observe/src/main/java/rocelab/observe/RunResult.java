@@ -1,0 +1,36 @@
+package rocelab.observe;
+
+import java.util.List;
+import rocelab.fabric.network.Network;
+import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.flow.FlowRecord;
+
+/**
+ * Everything a finished run produced, ready for the writers.
+ *
+ * @param simulatedPs simulated time at which the run ended (the last completion, or the stop time)
+ * @param scenarioHash SHA-256 of the resolved scenario
+ * @param finished whether every flow completed or failed before the run ended
+ */
+public record RunResult(
+        String scenario,
+        long seed,
+        String mode,
+        String version,
+        String scenarioHash,
+        long simulatedPs,
+        double wallSeconds,
+        long events,
+        boolean finished,
+        List<FlowRecord> flows,
+        FabricTotals totals,
+        Network network) {
+
+    public RunResult {
+        flows = List.copyOf(flows);
+    }
+
+    public double eventsPerSecond() {
+        return wallSeconds > 0 ? events / wallSeconds : 0;
+    }
+}

@@ -1,0 +1,69 @@
+package rocelab.observe.counter;
+
+import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.Nic;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.fabric.switching.Switch;
+
+/** Fabric-wide sums of the RNIC and switch port counters, read once at the end of a run. */
+public record FabricTotals(
+        long dataPacketsSent,
+        long dataBytesSent,
+        long retransmittedPackets,
+        long packetsDropped,
+        long droppedBufferFull,
+        long droppedNoRoute,
+        long ecnMarked,
+        long cnpSent,
+        long pfcPauseSent,
+        long naksSent,
+        long ackTimeouts,
+        long retryExceeded,
+        long deliveredBytes,
+        long maxQueueBytes,
+        String maxQueuePort) {
+
+    public static FabricTotals of(Network network) {
+        long[] nic = new long[NicCounter.COUNT];
+        for (int h = 0; h < network.hostCount(); h++) {
+            Nic n = network.nic(h);
+            for (NicCounter c : NicCounter.values()) {
+                nic[c.ordinal()] += n.counter(c);
+            }
+        }
+        long[] port = new long[PortCounter.COUNT];
+        long maxQueue = 0;
+        String maxPort = "";
+        for (int s = 0; s < network.switchCount(); s++) {
+            Switch sw = network.switchAt(s);
+            for (int p = 0; p < sw.portCount(); p++) {
+                EgressPort ep = sw.port(p);
+                for (PortCounter c : PortCounter.values()) {
+                    port[c.ordinal()] += ep.counter(c);
+                }
+                if (ep.peakQueuedBytes() > maxQueue) {
+                    maxQueue = ep.peakQueuedBytes();
+                    maxPort = sw.name() + "/p" + p;
+                }
+            }
+        }
+        return new FabricTotals(
+                nic[NicCounter.TX_DATA_PACKETS.ordinal()],
+                nic[NicCounter.TX_DATA_BYTES.ordinal()],
+                nic[NicCounter.RETRANSMITTED_PACKETS.ordinal()],
+                port[PortCounter.DROPPED_PACKETS.ordinal()],
+                port[PortCounter.DROPPED_BUFFER_FULL.ordinal()],
+                port[PortCounter.DROPPED_NO_ROUTE.ordinal()],
+                port[PortCounter.ECN_MARKED.ordinal()],
+                nic[NicCounter.NP_CNP_SENT.ordinal()],
+                port[PortCounter.PAUSE_SENT.ordinal()] + nic[NicCounter.TX_PAUSE.ordinal()],
+                nic[NicCounter.TX_NAKS.ordinal()],
+                nic[NicCounter.LOCAL_ACK_TIMEOUT_ERR.ordinal()],
+                nic[NicCounter.RETRY_EXCEEDED.ordinal()],
+                nic[NicCounter.RX_DELIVERED_BYTES.ordinal()],
+                maxQueue,
+                maxPort);
+    }
+}

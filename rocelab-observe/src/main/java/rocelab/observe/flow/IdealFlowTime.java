@@ -1,0 +1,91 @@
+package rocelab.observe.flow;
+
+import rocelab.engine.Rates;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * Completion time of a flow alone on an idle fabric, in closed form: every frame serialised at the path's
+ * bottleneck, one largest frame of store-and-forward at every other hop, propagation on every link, and the ACK
+ * of the last packet back over the same links. Exact for a path of equal rates (see the timing tests).
+ */
+public final class IdealFlowTime {
+    private final Topology topology;
+    private final FrameFormat frames;
+    private final int mtu;
+    private final long forwardingLatencyPs;
+    private final int[][] distances;
+
+    public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
+        this.topology = network.topology();
+        this.frames = network.frames();
+        this.mtu = nic.mtuBytes();
+        this.forwardingLatencyPs = forwardingLatencyPs;
+        this.distances = new int[topology.hostCount()][];
+    }
+
+    public long fctPs(int src, int dst, long sizeBytes) {
+        long[] rates = new long[topology.nodeCount()];
+        long[] delays = new long[topology.nodeCount()];
+        int hops = path(src, dst, rates, delays);
+        long bottleneck = Long.MAX_VALUE;
+        long propagation = 0;
+        for (int i = 0; i < hops; i++) {
+            bottleneck = Math.min(bottleneck, rates[i]);
+            propagation += delays[i];
+        }
+        long packets = (sizeBytes + mtu - 1) / mtu;
+        long fullWire = FrameFormat.wireBytes(frames.dataFrameBytes(mtu, false));
+        // The first packet carries the largest payload and the RETH, so it is also the largest frame.
+        long maxWire = FrameFormat.wireBytes(frames.dataFrameBytes((int) Math.min(mtu, sizeBytes), true));
+        long allWire = maxWire;
+        if (packets > 1) {
+            long lastPayload = sizeBytes - (packets - 1) * mtu;
+            allWire += (packets - 2) * fullWire + FrameFormat.wireBytes(frames.dataFrameBytes((int) lastPayload, false));
+        }
+        long t = Rates.serializationPs(allWire, bottleneck);
+        boolean bottleneckCounted = false;
+        long ackWire = FrameFormat.wireBytes(frames.ackFrameBytes());
+        for (int i = 0; i < hops; i++) {
+            if (!bottleneckCounted && rates[i] == bottleneck) {
+                bottleneckCounted = true;
+            } else {
+                t += Rates.serializationPs(maxWire, rates[i]);
+            }
+            t += Rates.serializationPs(ackWire, rates[i]);
+        }
+        long switches = hops - 1;
+        return t + 2 * propagation + 2 * switches * forwardingLatencyPs;
+    }
+
+    /** Fills the rate and delay of each link on one shortest path; returns the number of links. */
+    private int path(int src, int dst, long[] rates, long[] delays) {
+        int[] dist = distances[dst];
+        if (dist == null) {
+            dist = topology.distancesTo(dst);
+            distances[dst] = dist;
+        }
+        int node = src;
+        int hops = 0;
+        while (node != dst) {
+            int next = -1;
+            for (int p = 0; p < topology.portCount(node) && next < 0; p++) {
+                Topology.End far = topology.peer(node, p);
+                boolean relay = !topology.isHost(far.node()) || far.node() == dst;
+                if (relay && dist[far.node()] == dist[node] - 1) {
+                    next = far.node();
+                    rates[hops] = topology.edgeAt(node, p).parameters().rateBps();
+                    delays[hops] = topology.edgeAt(node, p).parameters().delayPs();
+                }
+            }
+            if (next < 0) {
+                throw new IllegalStateException("no path from h" + src + " to h" + dst);
+            }
+            node = next;
+            hops++;
+        }
+        return hops;
+    }
+}

@@ -1,0 +1,26 @@
+package rocelab.observe.output;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/** Stable number formatting for outputs: fixed decimals, no exponent, no locale. */
+public final class Numbers {
+    private Numbers() {}
+
+    /** Up to 6 decimals, trailing zeros dropped; NaN and infinities become empty. */
+    public static String format(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "";
+        }
+        return BigDecimal.valueOf(v).setScale(6, RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString();
+    }
+
+    /** Picoseconds as microseconds with picosecond precision, as a JSON/CSV number. */
+    public static BigDecimal micros(long ps) {
+        return BigDecimal.valueOf(ps, 6).stripTrailingZeros();
+    }
+
+    public static BigDecimal round(double v, int decimals) {
+        return BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_EVEN).stripTrailingZeros();
+    }
+}

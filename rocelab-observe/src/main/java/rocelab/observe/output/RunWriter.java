@@ -1,0 +1,118 @@
+package rocelab.observe.output;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.Nic;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+
+/**
+ * Writes a run's output folder: flows.csv, ports.csv, nics.csv, manifest.json and, last, summary.json. Every file
+ * is written atomically, so an interrupted run never leaves a partial file that looks complete.
+ */
+public final class RunWriter {
+    public static final String SUMMARY = "summary.json";
+    private final ObjectMapper json = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
+    public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
+        Files.createDirectories(dir);
+        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
+        AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
+        AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
+    }
+
+    public String toJson(Object tree) throws JsonProcessingException {
+        return json.writeValueAsString(tree) + "\n";
+    }
+
+    static Map<String, Object> manifest(RunResult r, Map<String, Object> extras) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rocelab_version", r.version());
+        m.put("scenario", r.scenario());
+        m.put("seed", r.seed());
+        m.put("scenario_sha256", r.scenarioHash());
+        m.putAll(extras);
+        return m;
+    }
+
+    static String flowsCsv(List<FlowRecord> flows) {
+        CsvTable t = new CsvTable(List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us", "fct_us",
+                "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport"));
+        for (FlowRecord f : flows) {
+            t.row(f.id(), f.src(), f.dst(), f.sizeBytes(), Numbers.micros(f.startPs()),
+                    f.finishPs() < 0 ? null : Numbers.micros(f.finishPs()),
+                    f.finishPs() < 0 ? null : Numbers.micros(f.fctPs()),
+                    f.deliveredPs() < 0 ? null : Numbers.micros(f.deliveredPs()),
+                    Numbers.micros(f.idealFctPs()), f.slowdown(),
+                    f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
+                    f.udpSourcePort());
+        }
+        return t.toString();
+    }
+
+    static String portsCsv(Network network) {
+        List<String> header = new ArrayList<>(List.of("switch", "port", "peer", "rate_gbps"));
+        for (PortCounter c : PortCounter.values()) {
+            header.add(c.key());
+        }
+        header.add("peak_queue_bytes");
+        CsvTable t = new CsvTable(header);
+        Topology topo = network.topology();
+        for (int s = 0; s < network.switchCount(); s++) {
+            Switch sw = network.switchAt(s);
+            for (int p = 0; p < sw.portCount(); p++) {
+                EgressPort ep = sw.port(p);
+                List<Object> row = new ArrayList<>();
+                row.add(sw.name());
+                row.add(p);
+                row.add(topo.nodeName(topo.peer(sw.nodeId(), p).node()));
+                row.add(ep.rateBps() / 1e9);
+                for (PortCounter c : PortCounter.values()) {
+                    row.add(ep.counter(c));
+                }
+                row.add(ep.peakQueuedBytes());
+                t.row(row.toArray());
+            }
+        }
+        return t.toString();
+    }
+
+    static String nicsCsv(Network network) {
+        List<String> header = new ArrayList<>(List.of("host", "server", "rate_gbps"));
+        for (NicCounter c : NicCounter.values()) {
+            header.add(c.key());
+        }
+        CsvTable t = new CsvTable(header);
+        for (int h = 0; h < network.hostCount(); h++) {
+            Nic nic = network.nic(h);
+            List<Object> row = new ArrayList<>();
+            row.add(h);
+            row.add(network.topology().serverOf(h));
+            row.add(nic.lineRateBps() / 1e9);
+            for (NicCounter c : NicCounter.values()) {
+                row.add(nic.counter(c));
+            }
+            t.row(row.toArray());
+        }
+        return t.toString();
+    }
+}

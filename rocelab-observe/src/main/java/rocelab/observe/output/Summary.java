@@ -1,0 +1,92 @@
+package rocelab.observe.output;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import rocelab.engine.Time;
+import rocelab.observe.RunResult;
+import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.Percentiles;
+
+/** The stable key tree of summary.json. Keys are never renamed; new keys may be added. */
+public final class Summary {
+    /** Keys whose values depend on the machine, not on the scenario and seed. */
+    public static final String[] WALL_CLOCK_KEYS = {"wall_seconds", "events_per_second"};
+
+    private Summary() {}
+
+    public static Map<String, Object> of(RunResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", r.scenario());
+        m.put("seed", r.seed());
+        m.put("mode", r.mode());
+        m.put("simulated_seconds", Numbers.round(Time.toSeconds(r.simulatedPs()), 12));
+        m.put("wall_seconds", Numbers.round(r.wallSeconds(), 3));
+        m.put("events", r.events());
+        m.put("events_per_second", Math.round(r.eventsPerSecond()));
+        m.put("data_packets", r.totals().dataPacketsSent());
+        m.put("finished", r.finished());
+        m.put("flows", flows(r));
+        m.put("counters", counters(r.totals()));
+        m.put("max_queue_bytes", r.totals().maxQueueBytes());
+        m.put("max_queue_port", r.totals().maxQueuePort());
+        return m;
+    }
+
+    private static Map<String, Object> flows(RunResult r) {
+        int n = r.flows().size();
+        long completed = r.flows().stream().filter(FlowRecord::completed).count();
+        long failed = r.flows().stream().filter(FlowRecord::failed).count();
+        long[] fct = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray();
+        long[] slow = r.flows().stream().filter(FlowRecord::completed)
+                .mapToLong(f -> Math.round(f.slowdown() * 1_000_000)).toArray();
+        long bytes = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
+        Percentiles p = new Percentiles(fct);
+        Percentiles s = new Percentiles(slow);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", n);
+        m.put("completed", completed);
+        m.put("failed", failed);
+        m.put("unfinished", n - completed - failed);
+        m.put("bytes_completed", bytes);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("min", micros(p.min()));
+        f.put("mean", p.count() == 0 ? null : Numbers.round(p.mean() / Time.PS_PER_US, 6));
+        f.put("p50", micros(p.percentile(50)));
+        f.put("p90", micros(p.percentile(90)));
+        f.put("p99", micros(p.percentile(99)));
+        f.put("max", micros(p.max()));
+        m.put("fct_us", f);
+        Map<String, Object> sd = new LinkedHashMap<>();
+        sd.put("p50", s.count() == 0 ? null : Numbers.round(s.percentile(50) / 1e6, 6));
+        sd.put("p99", s.count() == 0 ? null : Numbers.round(s.percentile(99) / 1e6, 6));
+        sd.put("max", s.count() == 0 ? null : Numbers.round(s.max() / 1e6, 6));
+        m.put("slowdown", sd);
+        double goodput = r.simulatedPs() > 0 ? bytes * 8.0 / Time.toSeconds(r.simulatedPs()) / 1e9 : 0;
+        m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
+        return m;
+    }
+
+    private static Object micros(long ps) {
+        return ps < 0 ? null : Numbers.micros(ps);
+    }
+
+    private static Map<String, Object> counters(FabricTotals t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("packets_dropped", t.packetsDropped());
+        m.put("retransmitted_packets", t.retransmittedPackets());
+        m.put("ecn_marked", t.ecnMarked());
+        m.put("cnp_sent", t.cnpSent());
+        m.put("pfc_pause_sent", t.pfcPauseSent());
+        Map<String, Object> drops = new LinkedHashMap<>();
+        drops.put("buffer_full", t.droppedBufferFull());
+        drops.put("no_route", t.droppedNoRoute());
+        m.put("drops_by_reason", drops);
+        m.put("naks_sent", t.naksSent());
+        m.put("local_ack_timeouts", t.ackTimeouts());
+        m.put("retry_exceeded", t.retryExceeded());
+        m.put("data_bytes_sent", t.dataBytesSent());
+        m.put("delivered_bytes", t.deliveredBytes());
+        return m;
+    }
+}

@@ -1,0 +1,68 @@
+package rocelab.observe.output;
+
+import java.util.Locale;
+import rocelab.engine.Time;
+import rocelab.observe.RunResult;
+import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.Percentiles;
+
+/** The human-readable summary printed at the end of {@code rocelab run}. */
+public final class SummaryText {
+    private SummaryText() {}
+
+    public static String render(RunResult r, String outputDir) {
+        StringBuilder b = new StringBuilder();
+        FabricTotals t = r.totals();
+        long completed = r.flows().stream().filter(FlowRecord::completed).count();
+        long failed = r.flows().stream().filter(FlowRecord::failed).count();
+        Percentiles fct = new Percentiles(
+                r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray());
+        Percentiles slow = new Percentiles(r.flows().stream().filter(FlowRecord::completed)
+                .mapToLong(f -> Math.round(f.slowdown() * 1000)).toArray());
+        long bytes = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
+        var topo = r.network().topology();
+        line(b, "scenario %s · mode %s · seed %d · rocelab %s", r.scenario(), r.mode(), r.seed(), r.version());
+        line(b, "fabric   %d hosts, %d switches", topo.hostCount(), topo.switchCount());
+        line(b, "");
+        line(b, "flows       %d completed of %d%s%s", completed, r.flows().size(),
+                failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
+                r.finished() ? "" : ", " + (r.flows().size() - completed - failed) + " unfinished at stop time");
+        if (fct.count() > 0) {
+            line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
+                    us(fct.percentile(90)), us(fct.percentile(99)), us(fct.max()));
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+                    slow.percentile(50) / 1000.0, slow.percentile(99) / 1000.0, slow.max() / 1000.0);
+            double seconds = Time.toSeconds(r.simulatedPs());
+            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
+                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
+        }
+        line(b, "loss        %s dropped (buffer full %s)   %s retransmitted   %s NAKs   %s ACK timeouts",
+                group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.retransmittedPackets()),
+                group(t.naksSent()), group(t.ackTimeouts()));
+        line(b, "congestion  %s ECN marked   %s CNPs   %s PFC pauses", group(t.ecnMarked()), group(t.cnpSent()),
+                group(t.pfcPauseSent()));
+        line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
+                t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
+        line(b, "");
+        line(b, "simulated %s us · %s data packets · %s events · wall %.2f s · %.2f M events/s",
+                us(r.simulatedPs()), group(t.dataPacketsSent()), group(r.events()), r.wallSeconds(),
+                r.eventsPerSecond() / 1e6);
+        if (outputDir != null) {
+            line(b, "output    %s", outputDir);
+        }
+        return b.toString();
+    }
+
+    private static String us(long ps) {
+        return String.format(Locale.ROOT, "%.3f", ps / (double) Time.PS_PER_US);
+    }
+
+    private static String group(long v) {
+        return String.format(Locale.ROOT, "%,d", v);
+    }
+
+    private static void line(StringBuilder b, String format, Object... args) {
+        b.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+}

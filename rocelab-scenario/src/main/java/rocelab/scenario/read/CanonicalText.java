@@ -1,0 +1,137 @@
+package rocelab.scenario.read;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.CustomTopologySpec;
+import rocelab.fabric.topology.FatTreeSpec;
+import rocelab.fabric.topology.LeafSpineSpec;
+import rocelab.fabric.topology.LinkParameters;
+import rocelab.fabric.topology.RailOptimizedSpec;
+import rocelab.fabric.topology.SingleSwitchSpec;
+import rocelab.fabric.topology.TopologySpec;
+import rocelab.workload.traffic.AllToAllTraffic;
+import rocelab.workload.traffic.FlowListTraffic;
+import rocelab.workload.traffic.FlowSpec;
+import rocelab.workload.traffic.IncastTraffic;
+import rocelab.workload.traffic.PermutationTraffic;
+import rocelab.workload.traffic.SingleFlowTraffic;
+import rocelab.workload.traffic.TrafficSpec;
+
+/**
+ * A deterministic rendering of a resolved scenario: every value after defaults and unit conversion, in base units
+ * (bytes, bit/s, ps), so that two files meaning the same scenario render alike and any change shows.
+ */
+final class CanonicalText {
+    private final StringBuilder out = new StringBuilder();
+
+    static String render(String name, long seed, String mode, boolean vlan, TopologySpec topology,
+                         SwitchParameters sw, NicParameters nic, String cc, List<TrafficSpec> traffic, long stopAtPs) {
+        CanonicalText c = new CanonicalText();
+        c.line("name: " + name);
+        c.line("seed: " + seed);
+        c.line("fabric: mode=" + mode + " mtu=" + nic.mtuBytes() + " vlan=" + vlan);
+        c.line("topology: " + c.topology(topology));
+        c.line("switch: buffer=" + sw.bufferBytes() + " forwarding-latency-ps=" + sw.forwardingLatencyPs()
+                + " dscp-to-tc=" + join(sw.dscpToTc()) + " scheduler=" + lower(sw.scheduler().name())
+                + " weights=" + join(sw.dwrrWeights()) + " strict=" + strict(sw.strictClasses())
+                + " ecmp=" + lower(sw.loadBalancing().name()) + " hash=" + lower(sw.ecmpHash().name())
+                + " seed=" + (sw.ecmpSeed() == null ? "per-switch" : sw.ecmpSeed()));
+        c.line("nic: cc=" + cc + " ack-every=" + nic.ackEvery() + " timeout=" + nic.timeoutExponent()
+                + " retry-count=" + nic.retryCount() + " dscp=" + nic.dataDscp() + " priority=" + nic.dataPriority()
+                + " ecn=" + nic.ecnCapable());
+        c.line("traffic:");
+        for (TrafficSpec t : traffic) {
+            c.line("  - " + traffic(t));
+        }
+        c.line("run: stop-at-ps=" + (stopAtPs == Long.MAX_VALUE ? "never" : String.valueOf(stopAtPs)));
+        return c.out.toString();
+    }
+
+    private String topology(TopologySpec t) {
+        if (t instanceof SingleSwitchSpec s) {
+            return "single-switch hosts=" + s.hosts() + " link=" + link(s.link());
+        }
+        if (t instanceof LeafSpineSpec s) {
+            return "leaf-spine leaves=" + s.leaves() + " spines=" + s.spines() + " hosts-per-leaf=" + s.hostsPerLeaf()
+                    + " parallel-uplinks=" + s.uplinksPerSpine() + " link=" + link(s.link()) + " uplink="
+                    + link(s.uplink());
+        }
+        if (t instanceof FatTreeSpec s) {
+            return "fat-tree k=" + s.k() + " link=" + link(s.link()) + " uplink=" + link(s.uplink());
+        }
+        if (t instanceof RailOptimizedSpec s) {
+            return "rail-optimized servers=" + s.servers() + " gpus-per-server=" + s.gpusPerServer() + " spines="
+                    + s.spines() + " link=" + link(s.link()) + " uplink=" + link(s.uplink());
+        }
+        CustomTopologySpec s = (CustomTopologySpec) t;
+        StringBuilder b = new StringBuilder("custom hosts=" + s.hosts() + " switches=" + String.join(",", s.switches()));
+        for (CustomTopologySpec.CustomLink l : s.links()) {
+            b.append(" link=").append(l.a()).append('-').append(l.b()).append('@').append(link(l.parameters()));
+        }
+        return b.toString();
+    }
+
+    private static String traffic(TrafficSpec t) {
+        if (t instanceof SingleFlowTraffic f) {
+            return "flow src=" + f.src() + " dst=" + f.dst() + " size=" + f.sizeBytes() + " start-ps=" + f.startPs();
+        }
+        if (t instanceof IncastTraffic f) {
+            return "incast senders=" + join(f.senders()) + " receiver=" + f.receiver() + " size=" + f.sizeBytes()
+                    + " start-ps=" + f.startPs();
+        }
+        if (t instanceof PermutationTraffic f) {
+            return "permutation size=" + f.sizeBytes() + " start-ps=" + f.startPs();
+        }
+        if (t instanceof AllToAllTraffic f) {
+            return "all-to-all size=" + f.sizeBytes() + " start-ps=" + f.startPs();
+        }
+        FlowListTraffic f = (FlowListTraffic) t;
+        StringBuilder rows = new StringBuilder();
+        for (FlowSpec s : f.flows()) {
+            rows.append(s.src()).append(',').append(s.dst()).append(',').append(s.sizeBytes()).append(',')
+                    .append(s.startPs()).append('\n');
+        }
+        return "flows-csv file=" + f.source() + " flows=" + f.flows().size() + " sha256=" + sha256(rows.toString());
+    }
+
+    private static String link(LinkParameters p) {
+        return p.rateBps() + "bps/" + p.delayPs() + "ps";
+    }
+
+    private static String join(int[] values) {
+        return String.join(",", Arrays.stream(values).mapToObj(Integer::toString).toList());
+    }
+
+    private static String strict(int mask) {
+        StringBuilder b = new StringBuilder();
+        for (int tc = 0; tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+            if ((mask & 1 << tc) != 0) {
+                b.append(b.length() == 0 ? "" : ",").append(tc);
+            }
+        }
+        return b.length() == 0 ? "none" : b.toString();
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static String sha256(String text) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    private void line(String s) {
+        out.append(s).append('\n');
+    }
+}

@@ -1,0 +1,145 @@
+package rocelab.scenario.read;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.port.SchedulerKind;
+import rocelab.fabric.switching.EcmpHash;
+import rocelab.fabric.switching.LoadBalancing;
+import rocelab.fabric.switching.SwitchParameters;
+
+/** Reads the {@code switch} and {@code nic} sections into {@link SwitchParameters} and {@link NicParameters}. */
+final class DeviceReader {
+    /** The congestion controls this version offers. */
+    static final String CC_NONE = "none";
+    /** Keys of the {@code nic} section. */
+    static final String[] NIC_KEYS = {"cc", "ack-every", "timeout", "retry-count", "dscp", "priority", "ecn"};
+
+    private final Doc doc;
+
+    DeviceReader(Doc doc) {
+        this.doc = doc;
+    }
+
+    /** The switch settings; an absent section ({@code node == null}) gives the defaults. */
+    SwitchParameters switches(Node node) throws ScenarioException {
+        SwitchParameters d = SwitchParameters.defaults();
+        if (node == null) {
+            return d;
+        }
+        YamlMap m = YamlMap.of(doc, node, "switch", "buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp");
+        long buffer = m.optionalSize("buffer", d.bufferBytes(), 1);
+        long latency = m.optionalTime("forwarding-latency", d.forwardingLatencyPs());
+        int[] dscpToTc = d.dscpToTc();
+        if (m.has("dscp-to-tc")) {
+            dscpMap(m.get("dscp-to-tc"), dscpToTc);
+        }
+        SchedulerKind kind = d.scheduler();
+        int[] weights = d.dwrrWeights();
+        int strict = d.strictClasses();
+        if (m.has("scheduler")) {
+            YamlMap s = YamlMap.of(doc, m.get("scheduler"), "switch.scheduler", "kind", "weights", "strict");
+            kind = SchedulerKind.valueOf(s.optionalChoice("kind", kind.name().toLowerCase(Locale.ROOT),
+                    "a scheduler kind", "strict", "dwrr").toUpperCase(Locale.ROOT));
+            if (s.has("weights")) {
+                weights = weights(s);
+            }
+            if (s.has("strict")) {
+                strict = strictMask(s);
+            }
+        }
+        LoadBalancing lb = d.loadBalancing();
+        EcmpHash hash = d.ecmpHash();
+        Long seed = d.ecmpSeed();
+        if (m.has("ecmp")) {
+            YamlMap e = YamlMap.of(doc, m.get("ecmp"), "switch.ecmp", "mode", "hash", "seed");
+            lb = LoadBalancing.valueOf(e.optionalChoice("mode", lb.name().toLowerCase(Locale.ROOT),
+                    "a load-balancing mode", "ecmp", "spray").toUpperCase(Locale.ROOT));
+            hash = EcmpHash.valueOf(e.optionalChoice("hash", hash.name().toLowerCase(Locale.ROOT),
+                    "an ECMP hash", "crc32", "xor", "murmur3").toUpperCase(Locale.ROOT));
+            Node seedNode = e.get("seed");
+            String expected = "a whole number (the same seed on every switch) or per-switch";
+            if (seedNode != null && !"per-switch".equals(doc.text(seedNode, "seed", expected))) {
+                seed = doc.longValue(seedNode, "seed", expected);
+            }
+        }
+        SchedulerKind k = kind;
+        int[] w = weights;
+        int sc = strict;
+        LoadBalancing l = lb;
+        EcmpHash h = hash;
+        Long sd = seed;
+        return doc.build(node, "switch", () -> new SwitchParameters(buffer, latency, dscpToTc, k, w, sc, l, h, sd));
+    }
+
+    private void dscpMap(Node node, int[] map) throws ScenarioException {
+        Map<Integer, Node> seen = new HashMap<>();
+        String expected = "a mapping of DSCP (0..63) to traffic class (0..7), e.g. {26: 3}";
+        for (NodeTuple t : YamlMap.entries(doc, node, "switch.dscp-to-tc", expected).values()) {
+            int dscp = doc.integer(t.getKeyNode(), "DSCP", 0, 63);
+            Node first = seen.putIfAbsent(dscp, t.getKeyNode());
+            if (first != null) {
+                throw doc.at(t.getKeyNode(), "DSCP " + dscp + " is mapped twice (first on line "
+                        + (first.getStartMark().getLine() + 1) + "); expected each DSCP at most once");
+            }
+            map[dscp] = doc.integer(t.getValueNode(), "traffic class", 0, 7);
+        }
+    }
+
+    private int[] weights(YamlMap s) throws ScenarioException {
+        List<Node> items = s.requiredList("weights", "8 weights, one per traffic class 0..7");
+        if (items.size() != SwitchParameters.TRAFFIC_CLASSES) {
+            throw doc.at(s.get("weights"), "weights has " + items.size() + (items.size() == 1 ? " entry" : " entries")
+                    + "; expected 8 weights, one per traffic class 0..7");
+        }
+        int[] w = new int[items.size()];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = doc.integer(items.get(i), "weight", 1, 1000);
+        }
+        return w;
+    }
+
+    private int strictMask(YamlMap s) throws ScenarioException {
+        int mask = 0;
+        for (Node n : s.requiredList("strict", "a list of traffic classes 0..7, e.g. [6, 7]")) {
+            int tc = doc.integer(n, "traffic class", 0, 7);
+            if ((mask & 1 << tc) != 0) {
+                throw doc.at(n, "traffic class " + tc + " is listed twice; expected each class at most once");
+            }
+            mask |= 1 << tc;
+        }
+        return mask;
+    }
+
+    /** The congestion control named in the {@code nic} section ({@code nic} may be {@code null}). */
+    String congestionControl(YamlMap nic) throws ScenarioException {
+        Node n = nic == null ? null : nic.get("cc");
+        if (n == null) {
+            return CC_NONE;
+        }
+        String cc = doc.text(n, "cc", CC_NONE);
+        if (!cc.equals(CC_NONE)) {
+            throw doc.at(n, "congestion control '" + cc + "' is not available in this version; expected " + CC_NONE);
+        }
+        return cc;
+    }
+
+    /** The RNIC settings; {@code nic} may be {@code null} for all defaults. */
+    NicParameters nic(YamlMap nic, int mtu, Node mtuNode) throws ScenarioException {
+        if (nic == null) {
+            return doc.build(mtuNode, "fabric", () -> NicParameters.defaults(mtu));
+        }
+        NicParameters d = NicParameters.defaults(4096);
+        int ackEvery = nic.optionalInt("ack-every", d.ackEvery(), 1, Integer.MAX_VALUE);
+        int timeout = nic.optionalInt("timeout", d.timeoutExponent(), 0, 31);
+        int retry = nic.optionalInt("retry-count", d.retryCount(), 0, 7);
+        int dscp = nic.optionalInt("dscp", d.dataDscp(), 0, 63);
+        int prio = nic.optionalInt("priority", d.dataPriority(), 0, 7);
+        boolean ecn = nic.optionalBool("ecn", d.ecnCapable());
+        return doc.build(nic.node(), "nic", () -> new NicParameters(mtu, ackEvery, timeout, retry, dscp, prio, ecn));
+    }
+}

@@ -1,0 +1,156 @@
+package rocelab.scenario.read;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.nodes.Node;
+import rocelab.workload.traffic.FlowListTraffic;
+import rocelab.workload.traffic.FlowSpec;
+
+/** Reads a flow list in CSV ({@code src_host,dst_host,size_bytes,start_ns}) with positioned errors. */
+final class FlowsCsvReader {
+    static final String HEADER = "src_host,dst_host,size_bytes,start_ns";
+
+    private static final Pattern DIGITS = Pattern.compile("\\d+");
+    private static final String[] FIELDS = HEADER.split(",");
+
+    private final Doc doc;
+    private final int hostCount;
+
+    FlowsCsvReader(Doc doc, int hostCount) {
+        this.doc = doc;
+        this.hostCount = hostCount;
+    }
+
+    /**
+     * @param fileNode the YAML node naming the file (missing or unreadable files are reported there)
+     * @param file the path as written in the scenario
+     * @param resolved the absolute path
+     * @param shown how the CSV file is named in messages about its content
+     */
+    FlowListTraffic read(Node fileNode, String file, Path resolved, String shown) throws ScenarioException {
+        String expected = "; expected a CSV file with the header " + HEADER;
+        if (!Files.exists(resolved)) {
+            throw doc.at(fileNode, "file not found: " + resolved + expected);
+        }
+        if (!Files.isRegularFile(resolved)) {
+            throw doc.at(fileNode, resolved + " is not a regular file" + expected);
+        }
+        String text;
+        try {
+            byte[] bytes = Files.readAllBytes(resolved);
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw doc.at(fileNode, resolved + " is not UTF-8 text" + expected);
+        } catch (IOException e) {
+            throw doc.at(fileNode, "cannot read " + resolved + " (" + e.getClass().getSimpleName() + ")" + expected);
+        }
+        return new FlowListTraffic(file, parse(text, shown));
+    }
+
+    List<FlowSpec> parse(String text, String shown) throws ScenarioException {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        String[] lines = text.split("\n", -1);
+        List<FlowSpec> flows = new ArrayList<>();
+        boolean header = false;
+        int headerLine = 0;
+        int lineNo = 0;
+        for (String raw : lines) {
+            lineNo++;
+            String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+            if (line.isBlank()) {
+                continue;
+            }
+            if (!header) {
+                if (!line.equals(HEADER)) {
+                    throw new ScenarioException(shown, lineNo, 1, "the header is '" + line + "'; expected the header "
+                            + HEADER);
+                }
+                header = true;
+                headerLine = lineNo;
+                continue;
+            }
+            flows.add(row(line, lineNo, shown));
+        }
+        if (!header) {
+            throw new ScenarioException(shown, 1, 1, "the file is empty; expected the header " + HEADER);
+        }
+        if (flows.isEmpty()) {
+            throw new ScenarioException(shown, headerLine + 1, 1, "the file has no flows; expected at least one row after"
+                    + " the header " + HEADER);
+        }
+        return flows;
+    }
+
+    private FlowSpec row(String line, int lineNo, String shown) throws ScenarioException {
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) == ',') {
+                starts.add(i + 1);
+            }
+        }
+        int n = starts.size();
+        if (n != FIELDS.length) {
+            int at = n < FIELDS.length ? line.length() + 1 : starts.get(FIELDS.length) + 1;
+            throw new ScenarioException(shown, lineNo, at, "the row has " + n + (n == 1 ? " field" : " fields")
+                    + "; expected 4 fields: " + HEADER);
+        }
+        long[] v = new long[FIELDS.length];
+        int[] col = new int[FIELDS.length];
+        for (int f = 0; f < FIELDS.length; f++) {
+            int start = starts.get(f);
+            int end = f + 1 < n ? starts.get(f + 1) - 1 : line.length();
+            String field = line.substring(start, end);
+            String value = field.strip();
+            col[f] = start + 1 + (value.isEmpty() ? 0 : field.indexOf(value));
+            v[f] = number(value, f, lineNo, col[f], shown);
+        }
+        for (int f = 0; f < 2; f++) {
+            if (v[f] >= hostCount) {
+                throw new ScenarioException(shown, lineNo, col[f], TrafficReader.outOfRange(v[f], hostCount));
+            }
+        }
+        if (v[0] == v[1]) {
+            throw new ScenarioException(shown, lineNo, col[1], "the flow goes from host " + v[0] + " to itself;"
+                    + " expected a dst_host different from src_host");
+        }
+        if (v[2] < 1) {
+            throw new ScenarioException(shown, lineNo, col[2], "size_bytes 0 is too small; expected a whole number"
+                    + " of bytes >= 1");
+        }
+        if (v[3] > Long.MAX_VALUE / 1000) {
+            throw new ScenarioException(shown, lineNo, col[3], "start_ns " + v[3] + " is too large; expected at most "
+                    + Long.MAX_VALUE / 1000 + " ns");
+        }
+        return new FlowSpec((int) v[0], (int) v[1], v[2], v[3] * 1000);
+    }
+
+    private long number(String value, int field, int lineNo, int col, String shown) throws ScenarioException {
+        String expected = switch (field) {
+            case 0, 1 -> "a host index 0.." + (hostCount - 1);
+            case 2 -> "a whole number of bytes >= 1 (no unit)";
+            default -> "a whole number of nanoseconds >= 0 (no unit)";
+        };
+        if (!DIGITS.matcher(value).matches()) {
+            String what = value.isEmpty() ? " is empty" : " '" + value + "' is not a whole number";
+            throw new ScenarioException(shown, lineNo, col, FIELDS[field] + what + "; expected " + expected);
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ScenarioException(shown, lineNo, col, FIELDS[field] + " " + value + " is too large; expected "
+                    + expected);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package rocelab.scenario.read;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.TopologySpec;
+import rocelab.scenario.FabricMode;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.workload.traffic.TrafficSpec;
+
+/** Reads and validates scenario files (YAML) into {@link ScenarioConfig}, reporting problems with file:line:column. */
+public final class ScenarioReader {
+    /** Name of the built-in demo scenario in messages. */
+    public static final String DEMO_NAME = "demo.yaml";
+
+    private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run"};
+
+    public ScenarioReader() {}
+
+    /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
+    public ScenarioConfig read(Path file) throws ScenarioException {
+        String shown = file.toString();
+        Path absolute = file.toAbsolutePath().normalize();
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .toString();
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a scenario file");
+        } catch (CharacterCodingException e) {
+            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML scenario file");
+        } catch (IOException e) {
+            throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + e.getClass().getSimpleName()
+                    + "); expected a readable scenario file");
+        }
+        return parse(text, shown, absolute.getParent(), file);
+    }
+
+    /** Reads from text; {@code displayName} is used in messages, {@code baseDir} resolves relative files. */
+    public ScenarioConfig read(String yamlText, String displayName, Path baseDir) throws ScenarioException {
+        return parse(yamlText, displayName, baseDir, null);
+    }
+
+    /** The built-in demo (classpath resource /rocelab/scenario/demo.yaml), displayName "demo.yaml". */
+    public ScenarioConfig readDemo() {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream(DEMO_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in demo " + DEMO_RESOURCE + " is missing from the classpath");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), DEMO_NAME, null, null);
+        } catch (IOException | ScenarioException e) {
+            throw new IllegalStateException("the built-in demo scenario is broken: " + e.getMessage(), e);
+        }
+    }
+
+    private ScenarioConfig parse(String text, String shown, Path baseDir, Path source) throws ScenarioException {
+        Doc doc = new Doc(shown);
+        try {
+            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source);
+        } catch (RuntimeException e) {
+            throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
+                    + "); expected a scenario this reader can handle");
+        }
+    }
+
+    private static Node compose(Doc doc, String text) throws ScenarioException {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowRecursiveKeys(false);
+        options.setMaxAliasesForCollections(100);
+        Node root;
+        try {
+            root = new Yaml(options).compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() == null ? "unreadable input" : e.getProblem().strip();
+            String context = e.getContext() == null ? "" : " (" + e.getContext().strip() + ")";
+            throw doc.at(mark, "malformed YAML: " + problem + context
+                    + "; expected well-formed YAML (check indentation, colons and quotes)");
+        } catch (YAMLException e) {
+            throw doc.at((Mark) null, "malformed YAML: " + e.getMessage() + "; expected well-formed YAML");
+        }
+        if (root == null) {
+            throw doc.at((Mark) null, "the file is empty; expected a mapping with at least the keys name, fabric,"
+                    + " topology and traffic");
+        }
+        return root;
+    }
+
+    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source) throws ScenarioException {
+        YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
+        Node nameNode = top.require("name", NAME_FORMAT);
+        String name = doc.text(nameNode, "name", NAME_FORMAT);
+        if (!NAME.matcher(name).matches()) {
+            throw doc.at(nameNode, "'" + name + "' is not a valid name; expected " + NAME_FORMAT);
+        }
+        long seed = top.has("seed") ? doc.longValue(top.get("seed"), "seed", "a whole number") : 1L;
+
+        YamlMap fabric = YamlMap.of(doc, top.require("fabric", "{mode: roce-lossy, mtu: ..., vlan: ...}"), "fabric",
+                "mode", "mtu", "vlan");
+        FabricMode mode = mode(doc, fabric);
+        int mtu = (int) Math.min(fabric.optionalSize("mtu", 4096, 0), Integer.MAX_VALUE);
+        if (mtu < 64 || mtu > 65_536) {
+            throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64..65536 bytes");
+        }
+        boolean vlan = fabric.optionalBool("vlan", false);
+
+        TopologySpec topology = new TopologyReader(doc).read(
+                top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
+                        + " or custom"), top.keyNode("topology"));
+        DeviceReader devices = new DeviceReader(doc);
+        SwitchParameters switches = devices.switches(top.get("switch"));
+        YamlMap nicMap = top.has("nic") ? YamlMap.of(doc, top.get("nic"), "nic", DeviceReader.NIC_KEYS) : null;
+        String cc = devices.congestionControl(nicMap);
+        NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
+        List<TrafficSpec> traffic = new TrafficReader(doc, topology.hostCount(), baseDir)
+                .read(top.require("traffic", "a list of traffic items, each with a kind"));
+        long stopAt = Long.MAX_VALUE;
+        if (top.has("run")) {
+            YamlMap run = YamlMap.of(doc, top.get("run"), "run", "stop-at");
+            stopAt = run.optionalTime("stop-at", Long.MAX_VALUE);
+            if (stopAt == 0) {
+                throw doc.at(run.get("stop-at"), "stop-at is 0; expected a time above 0 (e.g. 10ms)");
+            }
+        }
+        String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic, cc, traffic,
+                stopAt);
+        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, nic, cc, traffic, stopAt, source,
+                canonical);
+    }
+
+    private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {
+        String modes = String.join(", ", java.util.Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
+        Node node = fabric.require("mode", modes);
+        String key = doc.text(node, "mode", modes);
+        FabricMode mode = FabricMode.fromKey(key);
+        if (mode != null) {
+            return mode;
+        }
+        if (key.equals("roce-lossless") || key.equals("infiniband")) {
+            throw doc.at(node, "fabric mode '" + key + "' is not available in this version; expected " + modes);
+        }
+        throw doc.at(node, "'" + key + "' is not a fabric mode; expected " + modes);
+    }
+}
