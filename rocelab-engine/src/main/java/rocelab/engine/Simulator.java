@@ -78,7 +78,8 @@ public final class Simulator {
     }
 
     /**
-     * Runs events with time at or before {@code endPs}, at most {@code maxEvents} of them.
+     * Runs events with time at or before {@code endPs}, at most {@code maxEvents} of them. When the window is
+     * exhausted (not the budget, not a stop), the clock stands at {@code endPs} afterwards.
      *
      * @return true if the calendar still holds events (the run may continue)
      */
@@ -87,9 +88,14 @@ public final class Simulator {
         EventCalendar cal = calendar;
         EventHandler[] table = handlers;
         long budget = maxEvents;
-        while (budget-- > 0 && !cal.isEmpty()) {
+        while (budget-- > 0) {
+            if (cal.isEmpty()) {
+                advanceTo(endPs);
+                return false;
+            }
             long t = cal.firstTimePs();
             if (t > endPs) {
+                advanceTo(endPs);
                 return true;
             }
             int handlerId = cal.firstHandlerId();
@@ -107,6 +113,13 @@ public final class Simulator {
             }
         }
         return !cal.isEmpty();
+    }
+
+    /** Time passes up to the end of the requested window even when nothing happens in it. */
+    private void advanceTo(long endPs) {
+        if (endPs != Long.MAX_VALUE && endPs > nowPs) {
+            nowPs = endPs;
+        }
     }
 
     private static long mix(long h, long v) {

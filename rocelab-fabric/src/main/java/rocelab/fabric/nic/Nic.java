@@ -21,6 +21,7 @@ import rocelab.fabric.probe.NicCounter;
 public final class Nic implements PacketSink, EventHandler {
     private static final int TX_COMPLETE = 1;
     private static final int PACER = 2;
+    private static final int ACK_TIMER = 3;
 
     private final Simulator sim;
     private final int handlerId;
@@ -37,10 +38,12 @@ public final class Nic implements PacketSink, EventHandler {
     private Packet inService;
     private QueuePair activeHead;
     private QueuePair activeTail;
-    private QueuePair[] paced = new QueuePair[16];
-    private int pacedCount;
+    private final QueuePairHeap paced = new QueuePairHeap();
+    private final QueuePairHeap ackTimers = new QueuePairHeap();
     private long pacerEpoch;
     private long pacerAtPs = -1;
+    private long timerEpoch;
+    private long timerAtPs = -1;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs) {
@@ -126,11 +129,15 @@ public final class Nic implements PacketSink, EventHandler {
             inService = null;
             link.receive(nowPs, sent);
             startNext(nowPs);
-        } else if (arg == pacerEpoch) {
-            pacerAtPs = -1;
-            if (inService == null) {
-                startNext(nowPs);
+        } else if (kind == PACER) {
+            if (arg == pacerEpoch) {
+                pacerAtPs = -1;
+                if (inService == null) {
+                    startNext(nowPs);
+                }
             }
+        } else if (arg == timerEpoch) {
+            onAckTimers(nowPs);
         }
     }
 
@@ -148,8 +155,8 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private Packet nextDataPacket(long nowPs) {
-        while (pacedCount > 0 && paced[0].nextSendPs <= nowPs) {
-            appendActive(popPaced());
+        while (!paced.isEmpty() && paced.minKey() <= nowPs) {
+            appendActive(paced.pop());
         }
         QueuePair qp = popActive();
         while (qp != null && !qp.canSend()) {
@@ -182,10 +189,10 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private void armPacer() {
-        if (pacedCount == 0) {
+        if (paced.isEmpty()) {
             return;
         }
-        long t = paced[0].nextSendPs;
+        long t = paced.minKey();
         if (t != pacerAtPs) {
             pacerAtPs = t;
             sim.schedule(t, handlerId, PACER, ++pacerEpoch);
@@ -215,52 +222,31 @@ public final class Nic implements PacketSink, EventHandler {
         return qp;
     }
 
-    // Binary min-heap of paced QPs keyed by nextSendPs (ties: lower QP id first, for determinism).
-
     private void pushPaced(QueuePair qp) {
         qp.txState = QueuePair.TxState.PACED;
-        if (pacedCount == paced.length) {
-            paced = java.util.Arrays.copyOf(paced, pacedCount * 2);
-        }
-        int i = pacedCount++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!before(qp, paced[parent])) {
-                break;
-            }
-            paced[i] = paced[parent];
-            i = parent;
-        }
-        paced[i] = qp;
+        paced.push(qp, qp.nextSendPs);
     }
 
-    private QueuePair popPaced() {
-        QueuePair top = paced[0];
-        QueuePair last = paced[--pacedCount];
-        paced[pacedCount] = null;
-        if (pacedCount > 0) {
-            int i = 0;
-            while (true) {
-                int c = 2 * i + 1;
-                if (c >= pacedCount) {
-                    break;
-                }
-                if (c + 1 < pacedCount && before(paced[c + 1], paced[c])) {
-                    c++;
-                }
-                if (!before(paced[c], last)) {
-                    break;
-                }
-                paced[i] = paced[c];
-                i = c;
-            }
-            paced[i] = last;
+    // ---------------------------------------------------------------- ACK timers
+
+    /** Arms (or re-arms) the local ACK timer of {@code qp} for {@code deadlinePs}. */
+    void scheduleAckTimer(QueuePair qp, long deadlinePs) {
+        ackTimers.push(qp, deadlinePs);
+        if (timerAtPs < 0 || deadlinePs < timerAtPs) {
+            timerAtPs = deadlinePs;
+            sim.schedule(deadlinePs, handlerId, ACK_TIMER, ++timerEpoch);
         }
-        return top;
     }
 
-    private static boolean before(QueuePair a, QueuePair b) {
-        return a.nextSendPs < b.nextSendPs || a.nextSendPs == b.nextSendPs && a.id < b.id;
+    private void onAckTimers(long nowPs) {
+        timerAtPs = -1;
+        while (!ackTimers.isEmpty() && ackTimers.minKey() <= nowPs) {
+            ackTimers.pop().onAckTimer(nowPs);
+        }
+        if (!ackTimers.isEmpty() && timerAtPs < 0) {
+            timerAtPs = ackTimers.minKey();
+            sim.schedule(timerAtPs, handlerId, ACK_TIMER, ++timerEpoch);
+        }
     }
 
     // ---------------------------------------------------------------- counters and state

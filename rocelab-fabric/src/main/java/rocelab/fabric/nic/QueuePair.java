@@ -1,7 +1,5 @@
 package rocelab.fabric.nic;
 
-import rocelab.engine.EventHandler;
-import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
@@ -15,15 +13,12 @@ import rocelab.fabric.probe.NicCounter;
  * A Reliable Connected queue pair (IBTA RC over RoCEv2), both halves: the requester on the source RNIC segments
  * posted RDMA WRITEs into MTU packets with consecutive PSNs and recovers by go-back-N on NAK or local ACK
  * timeout; the responder on the destination RNIC accepts in-order packets, acknowledges them (coalesced), and
- * answers a PSN gap with one NAK (PSN sequence error). Its only wake-up is the lazily re-armed ACK timer.
+ * answers a PSN gap with one NAK (PSN sequence error). Its ACK timer lives in its RNIC's timer heap and is re-armed lazily.
  */
-public final class QueuePair implements EventHandler {
-    private static final int ACK_TIMEOUT = 1;
+public final class QueuePair {
 
     enum TxState { IDLE, ACTIVE, PACED }
 
-    private final Simulator sim;
-    private final int handlerId;
     final int id;
     final Nic source;
     final Nic destination;
@@ -61,9 +56,8 @@ public final class QueuePair implements EventHandler {
     private int unackedPackets;
     private boolean nakOutstanding;
 
-    QueuePair(Simulator sim, int id, Nic source, Nic destination, int entropy, CongestionControl cc,
+    QueuePair(int id, Nic source, Nic destination, int entropy, CongestionControl cc,
             MessageListener listener, NicParameters params, FrameFormat frames) {
-        this.sim = sim;
         this.id = id;
         this.source = source;
         this.destination = destination;
@@ -75,7 +69,6 @@ public final class QueuePair implements EventHandler {
         this.retryLimit = params.retryCount();
         this.ackEvery = params.ackEvery();
         this.frames = frames;
-        this.handlerId = sim.register(this);
     }
 
     /** Posts an RDMA WRITE of {@code bytes}; the listener hears of it again with {@code cookie}. */
@@ -220,20 +213,22 @@ public final class QueuePair implements EventHandler {
         }
         if (!timerPending) {
             timerPending = true;
-            sim.schedule(ackDeadlinePs, handlerId, ACK_TIMEOUT, 0L);
+            source.scheduleAckTimer(this, ackDeadlinePs);
         }
     }
 
-    /** Local ACK timeout, re-armed lazily: progress only moves the deadline, the wake-up checks it. */
-    @Override
-    public void onEvent(long nowPs, int kind, long arg) {
+    /**
+     * The RNIC's timer heap reached this QP's key. Progress only moved {@code ackDeadlinePs} forward without
+     * touching the heap, so a timer whose deadline moved is simply re-armed for the new deadline.
+     */
+    void onAckTimer(long nowPs) {
         timerPending = false;
         if (!hasOutstanding()) {
             return;
         }
         if (nowPs < ackDeadlinePs) {
             timerPending = true;
-            sim.schedule(ackDeadlinePs, handlerId, ACK_TIMEOUT, 0L);
+            source.scheduleAckTimer(this, ackDeadlinePs);
             return;
         }
         source.count(NicCounter.LOCAL_ACK_TIMEOUT_ERR);

@@ -14,7 +14,7 @@ public final class QueuePairFactory {
         if (id != table.nextId()) {
             throw new IllegalStateException("queue pair ids must be dense");
         }
-        QueuePair qp = new QueuePair(sim, id, source, destination, entropy, cc, listener, params, frames);
+        QueuePair qp = new QueuePair(id, source, destination, entropy, cc, listener, params, frames);
         table.add(qp);
         return qp;
     }

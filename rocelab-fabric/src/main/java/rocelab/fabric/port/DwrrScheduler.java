@@ -5,7 +5,7 @@ import rocelab.fabric.packet.PacketFifo;
 /**
  * Classes in the strict set are served first, highest first; the others share the rest by deficit weighted
  * round robin (Shreedhar and Varghese): each visit adds weight x quantum bytes of credit to a class, which sends
- * while its head fits in the credit. An idle class loses its credit.
+ * while its head fits in the credit. A class that is not ready loses its credit, as in DRR.
  */
 public final class DwrrScheduler implements TransmitScheduler {
     public static final int QUANTUM_BYTES = 1500;
@@ -26,31 +26,24 @@ public final class DwrrScheduler implements TransmitScheduler {
     }
 
     @Override
-    public int nextClass(PacketFifo[] queues, int eligibleMask) {
+    public int nextClass(PacketFifo[] queues, int readyMask) {
+        int strictReady = readyMask & strictMask;
+        if (strictReady != 0) {
+            return 31 - Integer.numberOfLeadingZeros(strictReady);
+        }
+        int ready = readyMask & ~strictMask;
+        if ((ready & (ready - 1)) == 0) {
+            // One class alone: DRR degenerates to FIFO service of that class.
+            int tc = Integer.numberOfTrailingZeros(ready);
+            deficit[tc] = 0;
+            current = tc;
+            visited = false;
+            return tc;
+        }
         int n = queues.length;
-        for (int tc = n - 1; tc >= 0; tc--) {
-            if ((strictMask & eligibleMask & (1 << tc)) != 0 && !queues[tc].isEmpty()) {
-                return tc;
-            }
-        }
-        boolean any = false;
-        for (int tc = 0; tc < n; tc++) {
-            boolean backlogged = !queues[tc].isEmpty();
-            if (!backlogged) {
-                deficit[tc] = 0;
-            } else if ((strictMask & (1 << tc)) == 0 && (eligibleMask & (1 << tc)) != 0) {
-                any = true;
-            }
-        }
-        if (!any) {
-            return -1;
-        }
         while (true) {
             int tc = current;
-            boolean candidate = (strictMask & (1 << tc)) == 0
-                    && (eligibleMask & (1 << tc)) != 0
-                    && !queues[tc].isEmpty();
-            if (candidate) {
+            if ((ready & (1 << tc)) != 0) {
                 if (!visited) {
                     deficit[tc] += quantum[tc];
                     visited = true;
@@ -60,6 +53,8 @@ public final class DwrrScheduler implements TransmitScheduler {
                     deficit[tc] -= head;
                     return tc;
                 }
+            } else {
+                deficit[tc] = 0;
             }
             current = (current + 1) % n;
             visited = false;

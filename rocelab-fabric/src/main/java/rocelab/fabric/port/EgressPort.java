@@ -34,6 +34,7 @@ public final class EgressPort implements EventHandler {
     private Packet inService;
     private long queuedBytes;
     private long peakQueuedBytes;
+    private int backlog;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, SharedBuffer buffer) {
@@ -57,7 +58,9 @@ public final class EgressPort implements EventHandler {
 
     /** Queues an admitted packet in its class ({@code packet.priority()} holds the traffic class here). */
     public void enqueue(long nowPs, Packet packet) {
-        queues[packet.priority()].add(packet);
+        int tc = packet.priority();
+        queues[tc].add(packet);
+        backlog |= 1 << tc;
         queuedBytes += packet.frameBytes();
         if (queuedBytes > peakQueuedBytes) {
             peakQueuedBytes = queuedBytes;
@@ -84,13 +87,17 @@ public final class EgressPort implements EventHandler {
     }
 
     private void startNext(long nowPs) {
-        int tc = scheduler.nextClass(queues, ALL_CLASSES);
-        if (tc < 0) {
+        int ready = backlog & ALL_CLASSES;
+        if (ready == 0) {
             return;
         }
+        int tc = scheduler.nextClass(queues, ready);
         PacketFifo q = queues[tc];
         long depth = q.bytes();
         Packet p = q.poll();
+        if (q.isEmpty()) {
+            backlog &= ~(1 << tc);
+        }
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
         }

@@ -6,8 +6,8 @@ import rocelab.fabric.packet.PacketFifo;
 public interface TransmitScheduler {
     /**
      * @param queues one FIFO per traffic class
-     * @param eligibleMask bit c set when class c may transmit now (not paused)
-     * @return the class to serve, or -1 when no eligible class has a packet; the caller dequeues its head
+     * @param readyMask bit c set when class c has a packet and may transmit now (not paused); never 0
+     * @return the class to serve; the caller dequeues its head
      */
-    int nextClass(PacketFifo[] queues, int eligibleMask);
+    int nextClass(PacketFifo[] queues, int readyMask);
 }

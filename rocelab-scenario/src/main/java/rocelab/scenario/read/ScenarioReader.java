@@ -91,8 +91,8 @@ public final class ScenarioReader {
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() == null ? "unreadable input" : e.getProblem().strip();
-            String context = e.getContext() == null ? "" : " (" + e.getContext().strip() + ")";
-            throw doc.at(mark, "malformed YAML: " + problem + context
+            String context = e.getContext() == null ? "" : e.getContext().strip() + ", ";
+            throw doc.at(mark, "malformed YAML: " + context + problem
                     + "; expected well-formed YAML (check indentation, colons and quotes)");
         } catch (YAMLException e) {
             throw doc.at((Mark) null, "malformed YAML: " + e.getMessage() + "; expected well-formed YAML");

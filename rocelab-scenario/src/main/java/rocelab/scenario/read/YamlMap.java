@@ -57,8 +57,8 @@ final class YamlMap {
         }
         for (NodeTuple t : m.getValue()) {
             if (!(t.getKeyNode() instanceof ScalarNode k) || Doc.isNull(k)) {
-                throw doc.at(t.getKeyNode(), "a key in " + where + " " + Doc.describe(t.getKeyNode())
-                        + "; expected a plain key name");
+                String what = Doc.isNull(t.getKeyNode()) ? "is empty" : Doc.describe(t.getKeyNode());
+                throw doc.at(t.getKeyNode(), "a key in " + where + " " + what + "; expected a plain key name");
             }
             NodeTuple first = entries.putIfAbsent(k.getValue(), t);
             if (first != null) {
@@ -67,10 +67,6 @@ final class YamlMap {
             }
         }
         return entries;
-    }
-
-    Doc doc() {
-        return doc;
     }
 
     Node node() {
@@ -106,10 +102,6 @@ final class YamlMap {
         return v;
     }
 
-    String requiredText(String key, String expected) throws ScenarioException {
-        return doc.text(require(key, expected), key, expected);
-    }
-
     int requiredInt(String key, int min, int max) throws ScenarioException {
         return doc.integer(require(key, Doc.wholeNumber(min, max)), key, min, max);
     }
@@ -142,11 +134,7 @@ final class YamlMap {
         return v == null ? defaultValue : doc.time(v, key);
     }
 
-    /** A key whose value is one of {@code choices} (as written in the file). */
-    String requiredChoice(String key, String what, String... choices) throws ScenarioException {
-        return choice(require(key, String.join(" or ", choices)), key, what, choices);
-    }
-
+    /** A key whose value is one of {@code choices} (as written in the file), or the default when absent. */
     String optionalChoice(String key, String defaultValue, String what, String... choices) throws ScenarioException {
         Node v = get(key);
         return v == null ? defaultValue : choice(v, key, what, choices);

@@ -1,0 +1,78 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.RunResult;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.output.Summary;
+
+/** Same scenario and seed: byte-identical outputs and event stream. Another seed: other ECMP choices. */
+class DeterminismTest {
+    private static final String PERMUTATION = """
+            name: perm
+            seed: 7
+            fabric: {mode: roce-lossy, mtu: 1000}
+            topology: {kind: leaf-spine, leaves: 4, spines: 4, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 500KB}
+            nic: {cc: none, timeout: 8}
+            traffic:
+              - {kind: permutation, size: 400KB}
+              - {kind: incast, senders: 1-6, receiver: 0, size: 100KB, start: 5us}
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private Path runInto(ScenarioConfig config, String dir, long[] fingerprint) throws IOException {
+        Simulation sim = Simulation.assemble(config);
+        sim.simulator().enableFingerprint();
+        RunResult r = sim.run(ProgressListener.NONE);
+        fingerprint[0] = sim.simulator().fingerprint();
+        Path out = tmp.resolve(dir);
+        new RunWriter().write(out, r, Map.of());
+        return out;
+    }
+
+    @Test
+    void shouldWriteIdenticalFilesWhenRunTwiceWithTheSameSeed() throws IOException {
+        long[] f1 = new long[1];
+        long[] f2 = new long[1];
+        Path a = runInto(Scenarios.parse(PERMUTATION), "a", f1);
+        Path b = runInto(Scenarios.parse(PERMUTATION), "b", f2);
+        assertThat(f1[0]).isEqualTo(f2[0]);
+        for (String file : new String[] {"flows.csv", "ports.csv", "nics.csv", "manifest.json"}) {
+            assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
+        }
+        assertThat(withoutWallClock(a)).isEqualTo(withoutWallClock(b));
+    }
+
+    @Test
+    void shouldChangeEcmpChoicesWhenTheSeedChanges() throws IOException {
+        long[] f1 = new long[1];
+        long[] f2 = new long[1];
+        ScenarioConfig base = Scenarios.parse(PERMUTATION);
+        Path a = runInto(base, "s7", f1);
+        Path b = runInto(base.withSeed(8), "s8", f2);
+        assertThat(f1[0]).isNotEqualTo(f2[0]);
+        assertThat(Files.readString(a.resolve("ports.csv"))).isNotEqualTo(Files.readString(b.resolve("ports.csv")));
+        assertThat(Files.readString(a.resolve("manifest.json")))
+                .isNotEqualTo(Files.readString(b.resolve("manifest.json")));
+    }
+
+    private static String withoutWallClock(Path dir) throws IOException {
+        ObjectNode summary = (ObjectNode) new ObjectMapper().readTree(dir.resolve(RunWriter.SUMMARY).toFile());
+        for (String key : Summary.WALL_CLOCK_KEYS) {
+            assertThat(summary.has(key)).as(key).isTrue();
+            summary.remove(key);
+        }
+        return summary.toString();
+    }
+}

@@ -1,0 +1,299 @@
+package rocelab.scenario.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScenarioReaderErrorTest {
+    private static final String HEAD = "name: t\nfabric: {mode: roce-lossy}\n";
+    private static final String TOPO = "topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps}}\n";
+    private static final String FLOW = "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB}\n";
+    private static final String CSV = "a CSV file with the header src_host,dst_host,size_bytes,start_ns";
+
+    private final ScenarioReader reader = new ScenarioReader();
+
+    @TempDir
+    Path dir;
+
+    private ScenarioException error(String yaml) {
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> reader.read(yaml, "t.yaml", dir));
+        assertThat(t).isInstanceOf(ScenarioException.class);
+        return (ScenarioException) t;
+    }
+
+    private void assertError(String yaml, String message) {
+        assertThat(error(yaml).getMessage()).isEqualTo(message);
+    }
+
+    @Test
+    void shouldExposePositionPartsWhenAnErrorIsReported() {
+        ScenarioException e = error(HEAD + TOPO + FLOW + "colour: blue\n");
+        assertThat(e.file()).isEqualTo("t.yaml");
+        assertThat(e.line()).isEqualTo(6);
+        assertThat(e.column()).isEqualTo(1);
+        assertThat(e.detail()).isEqualTo("unknown key 'colour' in the scenario; expected one of: name, seed, fabric,"
+                + " topology, switch, nic, traffic, run");
+        assertThat(e.getStackTrace()).isEmpty();
+    }
+
+    @Test
+    void shouldReportProblemMarkWhenYamlIsMalformed() {
+        assertError("name: t\nfabric: {mode: roce-lossy\ntopology: {kind: single-switch}\n",
+                "t.yaml:3:9: malformed YAML: while parsing a flow mapping, expected ',' or '}', but got :; expected"
+                        + " well-formed YAML (check indentation, colons and quotes)");
+        assertError("name: t\nfabric:\n  mode: roce-lossy\n mtu: 1000\n",
+                "t.yaml:4:2: malformed YAML: while parsing a block mapping, expected <block end>, but found"
+                        + " '<block mapping start>'; expected well-formed YAML (check indentation, colons and quotes)");
+    }
+
+    @Test
+    void shouldReportEmptyFileWhenThereIsNoDocument() {
+        assertError("# nothing\n", "t.yaml:1:1: the file is empty; expected a mapping with at least the keys name,"
+                + " fabric, topology and traffic");
+    }
+
+    @Test
+    void shouldReportUnknownKeyWhenNestedKeyIsMisspelt() {
+        assertError(HEAD + "topology: {kind: single-switch, host: 4, link: {rate: 100Gbps}}\n" + FLOW,
+                "t.yaml:3:33: unknown key 'host' in topology (single-switch); expected one of: kind, hosts, link");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, extra: 1}\n",
+                "t.yaml:5:45: unknown key 'extra' in traffic item 1 (flow); expected one of: kind, src, dst, size,"
+                        + " start");
+    }
+
+    @Test
+    void shouldReportMissingKeyAtTheMappingWhenRequiredKeyIsAbsent() {
+        assertError("fabric: {mode: roce-lossy}\n" + TOPO + FLOW, "t.yaml:1:1: missing key 'name' in the scenario;"
+                + " expected name: letters, digits, '.', '_' or '-' (e.g. incast-16to1)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0}\n", "t.yaml:5:5: missing key 'size'"
+                + " in traffic item 1 (flow); expected size: a number of bytes, optionally with a unit: B, KB, MB, GB,"
+                + " KiB, MiB, GiB (e.g. 4MiB)");
+        assertError(HEAD + FLOW, "t.yaml:1:1: missing key 'topology' in the scenario; expected topology: a mapping"
+                + " with a kind: single-switch, leaf-spine, fat-tree, rail-optimized or custom");
+    }
+
+    @Test
+    void shouldReportUnitWhenRateUnitIsWrong() {
+        assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbs}}\n" + FLOW,
+                "t.yaml:3:56: '100Gbs' is not a rate; expected a number with a unit: bps, Kbps, Mbps, Gbps, Tbps"
+                        + " (e.g. 100Gbps)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, start: 5}\n",
+                "t.yaml:5:52: '5' has no unit; expected a number with a unit: ps, ns, us, ms, s (e.g. 1.5us), or 0");
+    }
+
+    @Test
+    void shouldRejectRateWhenZeroOrNegative() {
+        assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 0Gbps}}\n" + FLOW,
+                "t.yaml:3:56: '0Gbps' is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
+        assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: -1Gbps}}\n" + FLOW,
+                "t.yaml:3:56: '-1Gbps' is negative; expected a rate of at least 0 bit/s (a number with a unit: bps,"
+                        + " Kbps, Mbps, Gbps, Tbps (e.g. 100Gbps))");
+    }
+
+    @Test
+    void shouldReportHostOutOfRangeAtTheValueWhenIndexExceedsTopology() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 4, size: 1MB}\n",
+                "t.yaml:5:31: host 4 is out of range; expected 0..3 (the topology has 4 hosts)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: 1-5, receiver: 0, size: 1MB}\n",
+                "t.yaml:5:31: host 5 is out of range; expected 0..3 (the topology has 4 hosts)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: \"1, 2-3, 9\", receiver: 0, size: 1MB}\n",
+                "t.yaml:5:38: host 9 is out of range; expected 0..3 (the topology has 4 hosts)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: [1, -2], receiver: 0, size: 1MB}\n",
+                "t.yaml:5:33: host -2 is out of range; expected 0..3 (the topology has 4 hosts)");
+    }
+
+    @Test
+    void shouldRejectIncastWhenReceiverIsAlsoASender() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: 1-3, receiver: 2, size: 1MB}\n",
+                "t.yaml:5:44: the receiver 2 is also a sender; expected a receiver that is not among the senders");
+    }
+
+    @Test
+    void shouldReportDisconnectedHostsAtTopologyKeyWhenCustomFabricIsSplit() {
+        assertError(HEAD + """
+                topology:
+                  kind: custom
+                  hosts: 5
+                  switches: [tor0, tor1]
+                  link: {rate: 100Gbps}
+                  links:
+                    - {a: h0, b: tor0}
+                    - {a: h1, b: tor0}
+                    - {a: h2, b: tor0}
+                    - {a: h3, b: tor1}
+                    - {a: h4, b: tor1}
+                """ + FLOW, "t.yaml:3:1: topology is disconnected: hosts h3, h4 cannot reach h0; expected every host"
+                + " to reach every other host through switches");
+    }
+
+    @Test
+    void shouldReportUnknownNodeAtTheNameWhenCustomLinkNamesNoNode() {
+        assertError(HEAD + """
+                topology:
+                  kind: custom
+                  hosts: 2
+                  switches: [tor0]
+                  link: {rate: 100Gbps}
+                  links:
+                    - {a: h0, b: tor0}
+                    - {a: h1, b: tor9}
+                """ + FLOW, "t.yaml:10:18: unknown node 'tor9'; expected a host h0..h1 or a switch (tor0)");
+    }
+
+    @Test
+    void shouldRejectCustomLinkWhenItHasNoRateAndThereIsNoDefault() {
+        assertError(HEAD + """
+                topology:
+                  kind: custom
+                  hosts: 2
+                  switches: [s]
+                  links: [{a: h0, b: s, rate: 1Gbps}, {a: h1, b: s}]
+                """ + FLOW, "t.yaml:7:39: the link h1 - s has no rate and the topology has no default link; expected"
+                + " rate: on this link, or a topology-level link: {rate: ..., delay: ...}");
+    }
+
+    @Test
+    void shouldRejectCustomLinkWhenHostIsLinkedTwice() {
+        assertError(HEAD + """
+                topology:
+                  kind: custom
+                  hosts: 2
+                  switches: [s, t]
+                  link: {rate: 100Gbps}
+                  links:
+                    - {a: h0, b: s}
+                    - {a: t, b: h0}
+                """ + FLOW, "t.yaml:10:17: host h0 is already linked on line 9; expected one link per host (an RNIC"
+                + " has one port)");
+    }
+
+    @Test
+    void shouldReportResolvedPathWhenFlowsFileIsMissing() {
+        String expected = "t.yaml:5:29: file not found: " + dir.resolve("perm128.csv").toAbsolutePath()
+                + "; expected " + CSV;
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flows-csv, file: perm128.csv}\n", expected);
+    }
+
+    @Test
+    void shouldReportCsvFileLineAndColumnWhenRowIsBad() throws Exception {
+        Path base = ScenarioReaderTest.resource("custom-csv.yaml").getParent();
+        String yaml = HEAD + TOPO + "traffic:\n  - {kind: flows-csv, file: flows/%s}\n";
+        assertThatThrownBy(() -> reader.read(yaml.formatted("bad-row.csv"), "scen/t.yaml", base))
+                .hasMessage("scen/flows/bad-row.csv:3:10: start_ns '1.5' is not a whole number; expected a whole"
+                        + " number of nanoseconds >= 0 (no unit)");
+        assertThatThrownBy(() -> reader.read(yaml.formatted("bad-header.csv"), "scen/t.yaml", base))
+                .hasMessage("scen/flows/bad-header.csv:1:1: the header is 'src,dst,size,start'; expected the header"
+                        + " src_host,dst_host,size_bytes,start_ns");
+        assertThatThrownBy(() -> reader.read(yaml.formatted("bad-host.csv"), "scen/t.yaml", base))
+                .hasMessage("scen/flows/bad-host.csv:3:3: host 9 is out of range; expected 0..3 (the topology has 4"
+                        + " hosts)");
+    }
+
+    @Test
+    void shouldReportFieldCountWhenCsvRowHasTooFewOrTooManyFields() throws Exception {
+        String yaml = HEAD + TOPO + "traffic:\n  - {kind: flows-csv, file: f.csv}\n";
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,100\n");
+        assertError(yaml, "f.csv:2:8: the row has 3 fields; expected 4 fields: src_host,dst_host,size_bytes,start_ns");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,100,0,7\n");
+        assertError(yaml, "f.csv:2:11: the row has 5 fields; expected 4 fields: src_host,dst_host,size_bytes,start_ns");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n\n2,2,100,0\n");
+        assertError(yaml, "f.csv:3:3: the flow goes from host 2 to itself; expected a dst_host different from"
+                + " src_host");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n");
+        assertError(yaml, "f.csv:2:1: the file has no flows; expected at least one row after the header"
+                + " src_host,dst_host,size_bytes,start_ns");
+    }
+
+    @Test
+    void shouldRejectModeWhenItIsNotAvailableInThisVersion() {
+        assertError("name: t\nfabric: {mode: roce-lossless}\n" + TOPO + FLOW,
+                "t.yaml:2:16: fabric mode 'roce-lossless' is not available in this version; expected roce-lossy");
+        assertError("name: t\nfabric: {mode: infiniband}\n" + TOPO + FLOW,
+                "t.yaml:2:16: fabric mode 'infiniband' is not available in this version; expected roce-lossy");
+        assertError("name: t\nfabric: {mode: ethernet}\n" + TOPO + FLOW,
+                "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy");
+    }
+
+    @Test
+    void shouldRejectCongestionControlWhenItIsNotAvailable() {
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
+                "t.yaml:4:11: congestion control 'dcqcn' is not available in this version; expected none");
+    }
+
+    @Test
+    void shouldReportSecondOccurrenceWhenKeyIsDuplicated() {
+        assertError("name: t\nseed: 1\nseed: 2\nfabric: {mode: roce-lossy}\n" + TOPO + FLOW,
+                "t.yaml:3:1: duplicate key 'seed' in the scenario (first given on line 2); expected each key at most"
+                        + " once");
+        assertError(HEAD + TOPO + "switch: {dscp-to-tc: {26: 3, 026: 4}}\n" + FLOW,
+                "t.yaml:4:30: DSCP 26 is mapped twice (first on line 4); expected each DSCP at most once");
+    }
+
+    @Test
+    void shouldRejectSwitchSettingsWhenValuesAreInvalid() {
+        assertError(HEAD + TOPO + "switch: {ecmp: {hash: crc16}}\n" + FLOW,
+                "t.yaml:4:23: 'crc16' is not an ECMP hash; expected one of: crc32, xor, murmur3");
+        assertError(HEAD + TOPO + "switch: {scheduler: {weights: [1, 2, 3]}}\n" + FLOW,
+                "t.yaml:4:31: weights has 3 entries; expected 8 weights, one per traffic class 0..7");
+        assertError(HEAD + TOPO + "switch: {buffer: 0}\n" + FLOW,
+                "t.yaml:4:18: buffer '0' is too small; expected a size of at least 1 byte");
+        assertError(HEAD + TOPO + "switch: {dscp-to-tc: {64: 1}}\n" + FLOW,
+                "t.yaml:4:23: DSCP 64 is out of range; expected a whole number in 0..63");
+    }
+
+    @Test
+    void shouldRejectFabricAndRunValuesWhenOutOfRange() {
+        assertError("name: t\nfabric: {mode: roce-lossy, mtu: 32}\n" + TOPO + FLOW,
+                "t.yaml:2:33: mtu of 32 bytes is out of range; expected 64..65536 bytes");
+        assertError(HEAD + TOPO + FLOW + "run: {stop-at: 0}\n",
+                "t.yaml:6:16: stop-at is 0; expected a time above 0 (e.g. 10ms)");
+        assertError("name: my scenario\nfabric: {mode: roce-lossy}\n" + TOPO + FLOW,
+                "t.yaml:1:7: 'my scenario' is not a valid name; expected letters, digits, '.', '_' or '-' (e.g."
+                        + " incast-16to1)");
+    }
+
+    @Test
+    void shouldReportShapeWhenValueHasTheWrongType() {
+        assertError(HEAD + "topology: {kind: single-switch, hosts: [4], link: {rate: 100Gbps}}\n" + FLOW,
+                "t.yaml:3:40: hosts is a list; expected a whole number in 2..1000000");
+        assertError(HEAD + TOPO + "traffic: {kind: flow}\n", "t.yaml:4:10: traffic is a mapping; expected a list of"
+                + " traffic items, each with a kind");
+        assertError(HEAD + TOPO + "traffic: []\n", "t.yaml:4:10: traffic is empty; expected at least one traffic"
+                + " item");
+        assertError(HEAD + "topology: {kind: torus, link: {rate: 100Gbps}}\n" + FLOW,
+                "t.yaml:3:18: 'torus' is not a topology kind; expected one of: single-switch, leaf-spine, fat-tree,"
+                        + " rail-optimized, custom");
+    }
+
+    @Test
+    void shouldPointIntoSendersWhenRangeIsBackwardsOrRepeated() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: \"1,3-2\", receiver: 0, size: 1MB}\n",
+                "t.yaml:5:32: the range 3-2 runs backwards; expected low-high, e.g. 2-3");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: \"1-3,2\", receiver: 0, size: 1MB}\n",
+                "t.yaml:5:34: host 2 is listed twice among the senders; expected each sender once");
+    }
+
+    @Test
+    void shouldNameTheSingleHostWhenOnlyOneHostIsCutOff() {
+        assertError(HEAD + """
+                topology:
+                  kind: custom
+                  hosts: 3
+                  switches: [s]
+                  links: [{a: h0, b: s, rate: 1Gbps}, {a: h1, b: s, rate: 1Gbps}]
+                """ + FLOW, "t.yaml:3:1: topology is disconnected: host h2 cannot reach h0; expected every host to"
+                + " reach every other host through switches");
+    }
+
+    @Test
+    void shouldNameTheFileWhenScenarioFileDoesNotExist() {
+        Path missing = dir.resolve("none.yaml");
+        assertThatThrownBy(() -> reader.read(missing)).isInstanceOf(ScenarioException.class)
+                .hasMessage(missing + ":1:1: file not found: " + missing.toAbsolutePath().normalize()
+                        + "; expected a scenario file");
+    }
+}
