@@ -3,30 +3,51 @@ package rocelab.engine;
 import java.util.Arrays;
 
 /**
- * Future event set stored as primitives in an array-backed 4-ary min-heap.
+ * The future event set: a timing wheel of 1.024 ns buckets covering the next 8.4 us, plus a binary heap for
+ * events beyond that window (timers). Entries are primitives in parallel arrays of nodes, never objects.
  *
- * <p>Entries are ordered by time, then by insertion sequence, so two events at the same picosecond run in the
- * order they were scheduled (the OMNeT++ rule) and every run is reproducible. No event objects exist: an entry
- * is (time, sequence, handler, kind, arg) spread over parallel arrays, so scheduling allocates nothing once the
- * arrays have grown to the working size.
+ * <p>Order is time first, then insertion sequence (the OMNeT++ rule), so two events at the same picosecond run
+ * in the order they were scheduled and every run is reproducible. A packet simulation schedules almost every
+ * event a few hundred nanoseconds ahead, where a wheel costs O(1) per operation with few mispredicted branches,
+ * while a heap pays a logarithm of branchy comparisons; with about a thousand pending events the wheel was
+ * several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
  */
 public final class EventCalendar {
-    private long[] timePs;
+    private static final int SLOT_SHIFT = 10;
+    private static final int BUCKETS = 1 << 13;
+    private static final int MASK = BUCKETS - 1;
+    private static final int NONE = -1;
+
+    private long[] time;
     private long[] sequence;
     private int[] handlerId;
     private int[] kind;
     private long[] arg;
+    private int[] next;
+    private int freeList = NONE;
+    private int used;
+
+    private final int[] bucket = new int[BUCKETS];
+    private long cursorSlot;
+    private int wheelCount;
+
+    private int[] far = new int[64];
+    private int farCount;
+
     private int size;
+    private int first = NONE;
     private long nextSequence;
     private int growths;
 
     public EventCalendar(int initialCapacity) {
         int capacity = Math.max(16, initialCapacity);
-        timePs = new long[capacity];
+        time = new long[capacity];
         sequence = new long[capacity];
         handlerId = new int[capacity];
         kind = new int[capacity];
         arg = new long[capacity];
+        next = new int[capacity];
+        Arrays.fill(bucket, NONE);
     }
 
     public boolean isEmpty() {
@@ -37,106 +58,187 @@ public final class EventCalendar {
         return size;
     }
 
-    /** How many times the arrays had to grow; steady state must not grow them. */
+    /** How many times the node arrays had to grow; steady state must not grow them. */
     public int growths() {
         return growths;
     }
 
     public long firstTimePs() {
-        return timePs[0];
+        return time[locateFirst()];
     }
 
     public int firstHandlerId() {
-        return handlerId[0];
+        return handlerId[locateFirst()];
     }
 
     public int firstKind() {
-        return kind[0];
+        return kind[locateFirst()];
     }
 
     public long firstArg() {
-        return arg[0];
+        return arg[locateFirst()];
     }
 
     public void add(long atPs, int handler, int eventKind, long eventArg) {
-        if (size == timePs.length) {
-            grow();
+        int n = allocate();
+        time[n] = atPs;
+        sequence[n] = nextSequence++;
+        handlerId[n] = handler;
+        kind[n] = eventKind;
+        arg[n] = eventArg;
+        long slot = atPs >> SLOT_SHIFT;
+        if (size == 0) {
+            cursorSlot = slot;
+        } else if (slot < cursorSlot) {
+            rewindTo(slot);
         }
-        long seq = nextSequence++;
-        int i = size++;
-        // Sift up: move parents down until the slot for the new entry is found.
-        while (i > 0) {
-            int parent = (i - 1) >>> 2;
-            long pt = timePs[parent];
-            if (pt < atPs || (pt == atPs && sequence[parent] < seq)) {
-                break;
+        size++;
+        if (slot < cursorSlot + BUCKETS) {
+            insertInWheel(n, slot);
+            if (first != NONE && before(n, first)) {
+                first = n;
             }
-            move(parent, i);
-            i = parent;
+        } else {
+            pushFar(n);
         }
-        set(i, atPs, seq, handler, eventKind, eventArg);
     }
 
     public void removeFirst() {
-        int last = --size;
-        if (last == 0) {
-            return;
+        int n = locateFirst();
+        int b = (int) (cursorSlot & MASK);
+        bucket[b] = next[n];
+        wheelCount--;
+        size--;
+        next[n] = freeList;
+        freeList = n;
+        first = NONE;
+    }
+
+    /** Finds the earliest entry, moving the cursor to its bucket; the calendar must not be empty. */
+    private int locateFirst() {
+        if (first != NONE) {
+            return first;
         }
-        long t = timePs[last];
-        long s = sequence[last];
-        int h = handlerId[last];
-        int k = kind[last];
-        long a = arg[last];
+        if (size == 0) {
+            throw new IllegalStateException("the event calendar is empty");
+        }
+        if (wheelCount == 0) {
+            cursorSlot = time[far[0]] >> SLOT_SHIFT;
+            migrateFar();
+        }
+        while (bucket[(int) (cursorSlot & MASK)] == NONE) {
+            cursorSlot++;
+            if (farCount > 0 && (time[far[0]] >> SLOT_SHIFT) < cursorSlot + BUCKETS) {
+                migrateFar();
+            }
+        }
+        first = bucket[(int) (cursorSlot & MASK)];
+        return first;
+    }
+
+    /** Sorted insert into the bucket of {@code slot}: after every entry that is not later than this one. */
+    private void insertInWheel(int n, long slot) {
+        int b = (int) (slot & MASK);
+        int prev = NONE;
+        int cur = bucket[b];
+        while (cur != NONE && !before(n, cur)) {
+            prev = cur;
+            cur = next[cur];
+        }
+        next[n] = cur;
+        if (prev == NONE) {
+            bucket[b] = n;
+        } else {
+            next[prev] = n;
+        }
+        wheelCount++;
+    }
+
+    /** Moves the far events that now fall inside the wheel's window into the wheel. */
+    private void migrateFar() {
+        long windowEnd = cursorSlot + BUCKETS;
+        while (farCount > 0 && (time[far[0]] >> SLOT_SHIFT) < windowEnd) {
+            int n = popFar();
+            insertInWheel(n, time[n] >> SLOT_SHIFT);
+        }
+    }
+
+    /** Rare: an event earlier than the cursor (scheduled after peeking ahead). Re-files the wheel from scratch. */
+    private void rewindTo(long slot) {
+        for (int b = 0; b < BUCKETS; b++) {
+            int cur = bucket[b];
+            while (cur != NONE) {
+                int nx = next[cur];
+                pushFar(cur);
+                cur = nx;
+            }
+            bucket[b] = NONE;
+        }
+        wheelCount = 0;
+        cursorSlot = slot;
+        first = NONE;
+        migrateFar();
+    }
+
+    private boolean before(int a, int b) {
+        return time[a] < time[b] || time[a] == time[b] && sequence[a] < sequence[b];
+    }
+
+    private int allocate() {
+        if (freeList != NONE) {
+            int n = freeList;
+            freeList = next[n];
+            return n;
+        }
+        if (used == time.length) {
+            int capacity = time.length * 2;
+            time = Arrays.copyOf(time, capacity);
+            sequence = Arrays.copyOf(sequence, capacity);
+            handlerId = Arrays.copyOf(handlerId, capacity);
+            kind = Arrays.copyOf(kind, capacity);
+            arg = Arrays.copyOf(arg, capacity);
+            next = Arrays.copyOf(next, capacity);
+            growths++;
+        }
+        return used++;
+    }
+
+    private void pushFar(int n) {
+        if (farCount == far.length) {
+            far = Arrays.copyOf(far, farCount * 2);
+            growths++;
+        }
+        int i = farCount++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(n, far[parent])) {
+                break;
+            }
+            far[i] = far[parent];
+            i = parent;
+        }
+        far[i] = n;
+    }
+
+    private int popFar() {
+        int top = far[0];
+        int last = far[--farCount];
         int i = 0;
-        while (true) {
-            int first = (i << 2) + 1;
-            if (first >= last) {
+        int half = farCount >>> 1;
+        while (i < half) {
+            int c = 2 * i + 1;
+            if (c + 1 < farCount && before(far[c + 1], far[c])) {
+                c++;
+            }
+            if (!before(far[c], last)) {
                 break;
             }
-            int end = Math.min(first + 4, last);
-            int best = first;
-            long bt = timePs[first];
-            long bs = sequence[first];
-            for (int c = first + 1; c < end; c++) {
-                long ct = timePs[c];
-                if (ct < bt || (ct == bt && sequence[c] < bs)) {
-                    best = c;
-                    bt = ct;
-                    bs = sequence[c];
-                }
-            }
-            if (t < bt || (t == bt && s < bs)) {
-                break;
-            }
-            move(best, i);
-            i = best;
+            far[i] = far[c];
+            i = c;
         }
-        set(i, t, s, h, k, a);
-    }
-
-    private void move(int from, int to) {
-        timePs[to] = timePs[from];
-        sequence[to] = sequence[from];
-        handlerId[to] = handlerId[from];
-        kind[to] = kind[from];
-        arg[to] = arg[from];
-    }
-
-    private void set(int i, long t, long s, int h, int k, long a) {
-        timePs[i] = t;
-        sequence[i] = s;
-        handlerId[i] = h;
-        kind[i] = k;
-        arg[i] = a;
-    }
-
-    private void grow() {
-        int capacity = timePs.length * 2;
-        timePs = Arrays.copyOf(timePs, capacity);
-        sequence = Arrays.copyOf(sequence, capacity);
-        handlerId = Arrays.copyOf(handlerId, capacity);
-        kind = Arrays.copyOf(kind, capacity);
-        arg = Arrays.copyOf(arg, capacity);
-        growths++;
+        if (farCount > 0) {
+            far[i] = last;
+        }
+        return top;
     }
 }

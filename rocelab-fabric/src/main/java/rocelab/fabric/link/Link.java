@@ -34,12 +34,22 @@ public final class Link implements PacketSink, EventHandler {
     /** Called when the last bit of {@code packet} has been put on the wire. */
     @Override
     public void receive(long nowPs, Packet packet) {
-        packet.dueAtPs(nowPs + delayPs);
+        transmit(nowPs, 0, packet);
+    }
+
+    /**
+     * Called when the first bit of {@code packet} goes on the wire: its last bit reaches the far end after the
+     * serialisation time plus the propagation delay. Handing the frame over at the start saves the sender a
+     * wake-up at the end of each transmission when nothing else waits to be sent.
+     */
+    public void transmit(long startPs, long serializationPs, Packet packet) {
+        packet.dueAtPs(startPs + serializationPs + delayPs);
         if (tail == null) {
             head = packet;
             tail = packet;
             sim.schedule(packet.dueAtPs(), handlerId, ARRIVAL, 0L);
         } else {
+            // Serialisation ends in order on one link, so arrivals stay in FIFO order.
             tail.nextInFlight(packet);
             tail = packet;
         }

@@ -3,6 +3,7 @@ package rocelab.fabric.nic;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
+import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
@@ -34,8 +35,9 @@ public final class Nic implements PacketSink, EventHandler {
     private final QueuePairTable queuePairs;
     private final long[] counters = new long[NicCounter.COUNT];
     private final PacketFifo control = new PacketFifo();
-    private PacketSink link;
-    private Packet inService;
+    private Link link;
+    private long busyUntilPs;
+    private boolean txPending;
     private QueuePair activeHead;
     private QueuePair activeTail;
     private final QueuePairHeap paced = new QueuePairHeap();
@@ -58,7 +60,7 @@ public final class Nic implements PacketSink, EventHandler {
         this.handlerId = sim.register(this);
     }
 
-    public void connect(PacketSink outgoingLink) {
+    public void connect(Link outgoingLink) {
         this.link = outgoingLink;
     }
 
@@ -101,9 +103,7 @@ public final class Nic implements PacketSink, EventHandler {
                 .entropy(qp.entropy);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         control.add(ack);
-        if (inService == null) {
-            startNext(nowPs);
-        }
+        kick(nowPs);
     }
 
     // ---------------------------------------------------------------- transmit
@@ -117,24 +117,31 @@ public final class Nic implements PacketSink, EventHandler {
                 pushPaced(qp);
             }
         }
-        if (inService == null) {
+        kick(nowPs);
+    }
+
+    /** Something may be ready to send: send now if the port is free, else wake up when it frees. */
+    private void kick(long nowPs) {
+        if (txPending) {
+            return;
+        }
+        if (nowPs >= busyUntilPs) {
             startNext(nowPs);
+        } else {
+            txPending = true;
+            sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
     }
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
         if (kind == TX_COMPLETE) {
-            Packet sent = inService;
-            inService = null;
-            link.receive(nowPs, sent);
+            txPending = false;
             startNext(nowPs);
         } else if (kind == PACER) {
             if (arg == pacerEpoch) {
                 pacerAtPs = -1;
-                if (inService == null) {
-                    startNext(nowPs);
-                }
+                kick(nowPs);
             }
         } else if (arg == timerEpoch) {
             onAckTimers(nowPs);
@@ -150,8 +157,15 @@ public final class Nic implements PacketSink, EventHandler {
                 return;
             }
         }
-        inService = p;
-        sim.schedule(nowPs + txTimePs(p.wireBytes()), handlerId, TX_COMPLETE, 0L);
+        long txPs = txTimePs(p.wireBytes());
+        busyUntilPs = nowPs + txPs;
+        link.transmit(nowPs, txPs, p);
+        if (!control.isEmpty() || activeHead != null) {
+            txPending = true;
+            sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+        } else {
+            armPacer();
+        }
     }
 
     private Packet nextDataPacket(long nowPs) {
@@ -192,7 +206,7 @@ public final class Nic implements PacketSink, EventHandler {
         if (paced.isEmpty()) {
             return;
         }
-        long t = paced.minKey();
+        long t = Math.max(paced.minKey(), busyUntilPs);
         if (t != pacerAtPs) {
             pacerAtPs = t;
             sim.schedule(t, handlerId, PACER, ++pacerEpoch);
@@ -275,8 +289,8 @@ public final class Nic implements PacketSink, EventHandler {
         return params;
     }
 
-    /** Packets held by this RNIC: control frames waiting plus the frame in service. */
+    /** Packets held by this RNIC: control frames waiting (a frame being sent is already owned by the link). */
     public int packetsHeld() {
-        return control.size() + (inService == null ? 0 : 1);
+        return control.size();
     }
 }

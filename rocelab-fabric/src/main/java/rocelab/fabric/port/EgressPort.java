@@ -5,7 +5,7 @@ import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.congestion.EcnMarking;
-import rocelab.fabric.link.PacketSink;
+import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketKind;
@@ -13,8 +13,8 @@ import rocelab.fabric.probe.PortCounter;
 
 /**
  * A switch output port: one FIFO per traffic class, a scheduler between classes, ECN marking per class at
- * dequeue, and one frame in service at a time. It keeps a single pending wake-up: the end of the current
- * transmission. The port also holds the counters of its physical port (receive side included).
+ * dequeue, and one frame on the wire at a time. It keeps at most one pending wake-up: the end of the current
+ * transmission, and only while more frames wait. The port also holds the counters of its physical port (receive side included).
  */
 public final class EgressPort implements EventHandler {
     private static final int TX_COMPLETE = 1;
@@ -30,8 +30,9 @@ public final class EgressPort implements EventHandler {
     private final EcnMarking[] marking;
     private final SharedBuffer buffer;
     private final long[] counters = new long[PortCounter.COUNT];
-    private PacketSink link;
-    private Packet inService;
+    private Link link;
+    private long busyUntilPs;
+    private boolean wakeupPending;
     private long queuedBytes;
     private long peakQueuedBytes;
     private int backlog;
@@ -52,7 +53,7 @@ public final class EgressPort implements EventHandler {
         this.handlerId = sim.register(this);
     }
 
-    public void connect(PacketSink outgoingLink) {
+    public void connect(Link outgoingLink) {
         this.link = outgoingLink;
     }
 
@@ -65,27 +66,28 @@ public final class EgressPort implements EventHandler {
         if (queuedBytes > peakQueuedBytes) {
             peakQueuedBytes = queuedBytes;
         }
-        if (inService == null) {
-            startNext(nowPs);
+        if (!wakeupPending) {
+            if (nowPs >= busyUntilPs) {
+                startNext(nowPs);
+            } else {
+                wakeupPending = true;
+                sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+            }
         }
     }
 
+    /** The previous frame's last bit is out: start the next one. */
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
-        Packet sent = inService;
-        inService = null;
-        int bytes = sent.frameBytes();
-        queuedBytes -= bytes;
-        buffer.release(sent.ingressPort(), portIndex, sent.priority(), bytes);
-        counters[PortCounter.TX_PACKETS.ordinal()]++;
-        counters[PortCounter.TX_BYTES.ordinal()] += bytes;
-        if (sent.kind() == PacketKind.DATA) {
-            counters[PortCounter.TX_DATA_PACKETS.ordinal()]++;
-        }
-        link.receive(nowPs, sent);
+        wakeupPending = false;
         startNext(nowPs);
     }
 
+    /**
+     * Dequeues the next frame, marks it if its class's marking says so, and puts it on the link. The frame leaves
+     * the shared buffer when it is dequeued (as the ns-3 RDMA switch MMU accounts it); the port wakes up again at
+     * the end of the transmission only if more frames wait.
+     */
     private void startNext(long nowPs) {
         int ready = backlog & ALL_CLASSES;
         if (ready == 0) {
@@ -101,10 +103,22 @@ public final class EgressPort implements EventHandler {
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
         }
-        inService = p;
+        int bytes = p.frameBytes();
+        queuedBytes -= bytes;
+        buffer.release(p.ingressPort(), portIndex, tc, bytes);
+        counters[PortCounter.TX_PACKETS.ordinal()]++;
+        counters[PortCounter.TX_BYTES.ordinal()] += bytes;
+        if (p.kind() == PacketKind.DATA) {
+            counters[PortCounter.TX_DATA_PACKETS.ordinal()]++;
+        }
         long wire = p.wireBytes();
         long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
-        sim.schedule(nowPs + txPs, handlerId, TX_COMPLETE, 0L);
+        busyUntilPs = nowPs + txPs;
+        link.transmit(nowPs, txPs, p);
+        if (backlog != 0) {
+            wakeupPending = true;
+            sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+        }
     }
 
     /** Counts a packet arriving on this physical port. */
@@ -142,9 +156,9 @@ public final class EgressPort implements EventHandler {
         return peakQueuedBytes;
     }
 
-    /** Packets held by this port: queued plus in service. */
+    /** Packets held by this port: queued (the frame being transmitted is already owned by the link). */
     public int packetsHeld() {
-        int n = inService == null ? 0 : 1;
+        int n = 0;
         for (PacketFifo q : queues) {
             n += q.size();
         }

@@ -1,9 +1,5 @@
 package rocelab.observe.output;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,10 +23,6 @@ import rocelab.observe.flow.FlowRecord;
  */
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
-    private final ObjectMapper json = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
         Files.createDirectories(dir);
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
@@ -40,8 +32,8 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
     }
 
-    public String toJson(Object tree) throws JsonProcessingException {
-        return json.writeValueAsString(tree) + "\n";
+    public String toJson(Object tree) {
+        return JsonText.render(tree);
     }
 
     static Map<String, Object> manifest(RunResult r, Map<String, Object> extras) {
