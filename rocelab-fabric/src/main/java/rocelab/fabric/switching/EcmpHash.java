@@ -6,9 +6,13 @@ package rocelab.fabric.switching;
  * the same function and seed reproduces ECMP polarization.
  */
 public enum EcmpHash {
-    /** CRC-32 of the tuple with the seed as initial state, as switch ASICs commonly do. */
+    /**
+     * CRC-32 of the tuple, as switch ASICs compute it, then the switch's seed mixed in non-linearly. (CRC is affine:
+     * a seed used as the initial state or appended to the data only XORs a constant into every result, so two
+     * tiers would still polarize whatever their seeds; the non-linear mix is what makes a per-switch seed work.)
+     */
     CRC32,
-    /** XOR-fold of the tuple fields with the seed: cheap and prone to polarization. */
+    /** XOR-fold of the tuple fields and the seed: cheap, linear, and therefore polarizes whatever the seeds. */
     XOR,
     /** The MurmurHash3 64-bit finaliser over the packed tuple and seed: well mixed. */
     MURMUR3;
@@ -29,13 +33,13 @@ public enum EcmpHash {
     public int hash(int srcIp, int dstIp, int srcPort, int dstPort, long seed) {
         switch (this) {
             case CRC32: {
-                int c = ~(int) seed;
+                int c = 0xFFFFFFFF;
                 c = crcInt(c, srcIp);
                 c = crcInt(c, dstIp);
                 c = CRC_TABLE[(c ^ 17) & 0xff] ^ (c >>> 8);
                 c = crcShort(c, srcPort);
                 c = crcShort(c, dstPort);
-                return (~c) & 0x7fffffff;
+                return fmix32(~c ^ (int) (seed ^ (seed >>> 32))) & 0x7fffffff;
             }
             case XOR: {
                 int x = srcIp ^ dstIp ^ 17 ^ srcPort ^ dstPort ^ (int) seed;
@@ -52,6 +56,15 @@ public enum EcmpHash {
                 return (int) (z >>> 33);
             }
         }
+    }
+
+    /** The MurmurHash3 32-bit finaliser: a non-linear bijection. */
+    private static int fmix32(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        return h ^ (h >>> 16);
     }
 
     private static int crcInt(int c, int v) {
