@@ -55,12 +55,22 @@ final class RunCommand implements Callable<Integer> {
             config = config.withSeed(seed);
         }
         Path dir = out != null ? out : Path.of("out", config.name());
+        String unusable = OutputFolder.problem(dir);
+        if (unusable != null) {
+            err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         Simulation simulation = Simulation.assemble(config);
         Progress progress = Progress.forTerminal(quiet);
         RunResult result = simulation.run(progress);
         progress.done();
-        new RunWriter().write(dir, result, Map.of("scenario_file",
-                config.source() == null ? "(built-in demo)" : config.source().toString()));
+        try {
+            new RunWriter().write(dir, result, Map.of("scenario_file",
+                    config.source() == null ? "(built-in demo)" : config.source().toString()));
+        } catch (java.io.IOException e) {
+            err.println("error: cannot write the output folder " + dir + ": " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
             outWriter.flush();

@@ -87,9 +87,8 @@ public final class EventCalendar {
         kind[n] = eventKind;
         arg[n] = eventArg;
         long slot = atPs >> SLOT_SHIFT;
-        if (size == 0) {
-            cursorSlot = slot;
-        } else if (slot < cursorSlot) {
+        if (slot < cursorSlot) {
+            // Only when a caller peeked ahead, or the calendar ran empty: the cursor steps back.
             rewindTo(slot);
         }
         size++;
@@ -163,21 +162,28 @@ public final class EventCalendar {
         }
     }
 
-    /** Rare: an event earlier than the cursor (scheduled after peeking ahead). Re-files the wheel from scratch. */
+    /**
+     * Moves the cursor back to {@code slot}. The window shrinks at its far end: entries in the slots that fall out
+     * of it go to the far heap. Only those buckets are visited, so the cost is the distance moved, not the wheel.
+     */
     private void rewindTo(long slot) {
-        for (int b = 0; b < BUCKETS; b++) {
-            int cur = bucket[b];
-            while (cur != NONE) {
-                int nx = next[cur];
-                pushFar(cur);
-                cur = nx;
+        long oldEnd = cursorSlot + BUCKETS;
+        long from = Math.max(slot + BUCKETS, cursorSlot);
+        if (wheelCount > 0) {
+            for (long k = from; k < oldEnd; k++) {
+                int b = (int) (k & MASK);
+                int cur = bucket[b];
+                bucket[b] = NONE;
+                while (cur != NONE) {
+                    int nx = next[cur];
+                    pushFar(cur);
+                    wheelCount--;
+                    cur = nx;
+                }
             }
-            bucket[b] = NONE;
         }
-        wheelCount = 0;
         cursorSlot = slot;
         first = NONE;
-        migrateFar();
     }
 
     private boolean before(int a, int b) {

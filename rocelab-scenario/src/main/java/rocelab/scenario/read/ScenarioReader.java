@@ -35,11 +35,22 @@ public final class ScenarioReader {
 
     public ScenarioReader() {}
 
+    /** A plain-words reason for an I/O failure, without Java class names. */
+    private static String ioReason(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? "read error" : e.getMessage();
+    }
+
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
         String shown = file.toString();
         Path absolute = file.toAbsolutePath().normalize();
         String text;
+        if (Files.isDirectory(file)) {
+            throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a scenario file");
+        }
         try {
             text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
                     .toString();
@@ -48,7 +59,7 @@ public final class ScenarioReader {
         } catch (CharacterCodingException e) {
             throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML scenario file");
         } catch (IOException e) {
-            throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + e.getClass().getSimpleName()
+            throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + ioReason(e)
                     + "); expected a readable scenario file");
         }
         return parse(text, shown, absolute.getParent(), file);

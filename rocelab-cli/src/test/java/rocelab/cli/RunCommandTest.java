@@ -1,0 +1,122 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rocelab run} on the built-in demo: exit code, output folder and the stable keys of summary.json. The demo
+ * runs once for the class (it is deterministic); tests that need other flags run it again.
+ */
+class RunCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path shared;
+
+    @TempDir
+    Path dir;
+
+    private static Path out;
+    private static CliRun run;
+
+    @BeforeAll
+    static void runTheDemo() {
+        out = shared.resolve("demo");
+        run = CliRun.of("run", "--out", out.toString());
+    }
+
+    @Test
+    void shouldWriteTheOutputFolderWhenTheDemoRuns() {
+        assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        for (String file : new String[] {"summary.json", "flows.csv", "manifest.json", "ports.csv", "nics.csv"}) {
+            assertThat(out.resolve(file)).as(file).isRegularFile().isNotEmptyFile();
+        }
+    }
+
+    @Test
+    void shouldPrintTheSummaryWhenNotQuiet() {
+        assertThat(run.out()).contains("scenario demo-incast-lossy", "flows       11 completed of 11",
+                "output    " + out);
+    }
+
+    @Test
+    void shouldPrintNothingWhenQuiet() {
+        CliRun quiet = CliRun.of("run", "--out", dir.resolve("demo").toString(), "-q");
+
+        assertThat(quiet.exitCode()).isZero();
+        assertThat(quiet.out()).isEmpty();
+        assertThat(quiet.err()).isEmpty();
+    }
+
+    @Test
+    void shouldHaveTheStableSummaryKeysWhenTheDemoRuns() throws IOException {
+        assertThat(run.exitCode()).isZero();
+
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+
+        assertThat(summary.fieldNames()).toIterable().contains("scenario", "seed", "mode", "simulated_seconds",
+                "wall_seconds", "events", "data_packets", "flows", "counters", "max_queue_bytes");
+        assertThat(summary.get("flows").fieldNames()).toIterable().contains("count", "completed", "fct_us");
+        assertThat(summary.get("flows").get("fct_us").fieldNames()).toIterable().contains("min", "p50", "p99",
+                "max");
+        assertThat(summary.get("counters").fieldNames()).toIterable().contains("packets_dropped",
+                "retransmitted_packets", "ecn_marked", "cnp_sent", "pfc_pause_sent");
+    }
+
+    @Test
+    void shouldReportTheDemoRunWhenSummaryIsRead() throws IOException {
+        assertThat(run.exitCode()).isZero();
+
+        JsonNode s = JSON.readTree(out.resolve("summary.json").toFile());
+
+        assertThat(s.get("scenario").asText()).isEqualTo("demo-incast-lossy");
+        assertThat(s.get("mode").asText()).isEqualTo("roce-lossy");
+        assertThat(s.get("seed").asLong()).isEqualTo(1);
+        assertThat(s.get("simulated_seconds").isNumber()).isTrue();
+        assertThat(s.get("simulated_seconds").asDouble()).isPositive();
+        assertThat(s.get("wall_seconds").isNumber()).isTrue();
+        assertThat(s.get("events").asLong()).isPositive();
+        assertThat(s.get("data_packets").asLong()).isPositive();
+        JsonNode flows = s.get("flows");
+        assertThat(flows.get("count").asInt()).isEqualTo(11);
+        assertThat(flows.get("completed").asInt()).isEqualTo(11);
+        JsonNode fct = flows.get("fct_us");
+        assertThat(fct.get("min").asDouble()).isPositive().isLessThanOrEqualTo(fct.get("p50").asDouble());
+        assertThat(fct.get("p50").asDouble()).isLessThanOrEqualTo(fct.get("p99").asDouble());
+        assertThat(fct.get("p99").asDouble()).isLessThanOrEqualTo(fct.get("max").asDouble());
+        // The demo is a lossy incast into a 1 MB buffer: it drops and retransmits (see demo.yaml).
+        assertThat(s.get("counters").get("packets_dropped").asLong()).isPositive();
+        assertThat(s.get("counters").get("retransmitted_packets").asLong()).isPositive();
+        assertThat(s.get("max_queue_bytes").asLong()).isPositive();
+    }
+
+    @Test
+    void shouldStartFlowsCsvWithTheStableColumnsWhenTheDemoRuns() throws IOException {
+        assertThat(run.exitCode()).isZero();
+
+        var lines = Files.readAllLines(out.resolve("flows.csv"));
+
+        assertThat(lines.get(0)).startsWith("flow_id,src,dst,size_bytes,start_us,finish_us,fct_us");
+        assertThat(lines).as("header plus one row per flow").hasSize(1 + 11);
+    }
+
+    @Test
+    void shouldUseTheGivenSeedWhenSeedIsOverridden() throws IOException {
+        Path seeded = dir.resolve("seeded");
+
+        CliRun seededRun = CliRun.of("run", "--out", seeded.toString(), "--seed", "5", "-q");
+
+        assertThat(seededRun.exitCode()).as("exit code; stderr: %s", seededRun.err()).isZero();
+        assertThat(JSON.readTree(seeded.resolve("summary.json").toFile()).get("seed").asLong()).isEqualTo(5);
+        assertThat(JSON.readTree(seeded.resolve("manifest.json").toFile()).get("seed").asLong()).isEqualTo(5);
+    }
+}
