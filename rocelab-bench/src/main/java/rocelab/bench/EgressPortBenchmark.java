@@ -121,7 +121,7 @@ public class EgressPortBenchmark {
             }
         };
         for (int i = 0; i < ports; i++) {
-            EgressPort port = new EgressPort(sim, 1 + i, RATE_BPS, CLASSES, new StrictPriorityScheduler(), marking,
+            EgressPort port = new EgressPort(sim, 1 + i, RATE_BPS, CLASSES, new StrictPriorityScheduler(), marking, false,
                     buffer);
             port.connect(new Link(sim, Time.us(1), receiver));
             // Spread the sources over one period, as uncorrelated inputs would be.

@@ -61,10 +61,12 @@ public final class TestFabric {
                 public void onSend(long nowPs, int wireBytes) {}
 
                 @Override
-                public void onAck(long nowPs, long newlyAckedBytes, long rttPs) {}
+                public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
 
                 @Override
-                public void onCnp(long nowPs) {}
+                public boolean onCnp(long nowPs) {
+                    return false;
+                }
 
                 @Override
                 public void onLoss(long nowPs) {}

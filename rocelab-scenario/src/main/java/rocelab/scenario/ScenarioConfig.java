@@ -2,6 +2,8 @@ package rocelab.scenario;
 
 import java.nio.file.Path;
 import java.util.List;
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
@@ -17,8 +19,11 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param vlanTagged whether RoCE frames carry an 802.1Q tag (4 bytes more on the wire)
  * @param topology the topology shape
  * @param switches settings shared by every switch
+ * @param ecn ECN marking at switch egress queues
  * @param nic settings shared by every RNIC (includes the MTU)
- * @param congestionControl name of the sender's congestion control ({@code none})
+ * @param congestion the sender's congestion control, its profile and overrides
+ * @param cnpDscp DSCP of congestion notification packets
+ * @param cnpPriority 802.1p priority of congestion notification packets
  * @param traffic traffic patterns, expanded in order
  * @param stopAtPs simulated time at which the run stops even if flows remain ({@code Long.MAX_VALUE}: never)
  * @param source the scenario file, or {@code null} for the built-in demo
@@ -31,8 +36,11 @@ public record ScenarioConfig(
         boolean vlanTagged,
         TopologySpec topology,
         SwitchParameters switches,
+        EcnParameters ecn,
         NicParameters nic,
-        String congestionControl,
+        CcSettings congestion,
+        int cnpDscp,
+        int cnpPriority,
         List<TrafficSpec> traffic,
         long stopAtPs,
         Path source,
@@ -44,7 +52,7 @@ public record ScenarioConfig(
 
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
-        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, nic, congestionControl, traffic,
-                stopAtPs, source, canonicalText);
+        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, ecn, nic, congestion, cnpDscp,
+                cnpPriority, traffic, stopAtPs, source, canonicalText);
     }
 }

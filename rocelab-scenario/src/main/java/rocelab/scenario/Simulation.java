@@ -6,7 +6,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import rocelab.congestion.CongestionAlgorithm;
 import rocelab.congestion.CongestionControls;
+import rocelab.congestion.ecn.EcnMarkings;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
@@ -43,14 +45,18 @@ public final class Simulation {
         Simulator sim = new Simulator();
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
-        CongestionControlFactory cc = CongestionControls.byName(config.congestionControl())
+        CongestionAlgorithm algorithm = CongestionControls.byName(config.congestion().name())
                 .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
-                        + config.congestionControl()));
+                        + config.congestion().name()));
+        CongestionControlFactory cc = algorithm.factory(config.congestion());
         Network network = new NetworkBuilder(sim, streams)
                 .nic(config.nic())
                 .switches(config.switches())
                 .frames(new FrameFormat(config.vlanTagged()))
                 .congestionControl(cc)
+                .ecnMarking(new EcnMarkings(config.ecn()))
+                .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
+                        config.cnpPriority()))
                 .build(topology);
         List<FlowSpec> flows = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();

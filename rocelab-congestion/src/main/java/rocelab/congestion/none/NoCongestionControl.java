@@ -1,5 +1,8 @@
 package rocelab.congestion.none;
 
+import java.util.Map;
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.CongestionAlgorithm;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 
@@ -15,6 +18,24 @@ public final class NoCongestionControl implements CongestionControl {
         @Override
         public CongestionControl create(Context context) {
             return new NoCongestionControl(context.lineRateBps());
+        }
+    };
+
+    /** The scenario option {@code cc: none}. */
+    public static final CongestionAlgorithm ALGORITHM = new CongestionAlgorithm() {
+        @Override
+        public String name() {
+            return "none";
+        }
+
+        @Override
+        public Map<String, Unit> parameters() {
+            return Map.of();
+        }
+
+        @Override
+        public CongestionControlFactory factory(CcSettings settings) {
+            return FACTORY;
         }
     };
 
@@ -38,10 +59,12 @@ public final class NoCongestionControl implements CongestionControl {
     public void onSend(long nowPs, int wireBytes) {}
 
     @Override
-    public void onAck(long nowPs, long newlyAckedBytes, long rttPs) {}
+    public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
 
     @Override
-    public void onCnp(long nowPs) {}
+    public boolean onCnp(long nowPs) {
+        return false;
+    }
 
     @Override
     public void onLoss(long nowPs) {}

@@ -2,29 +2,35 @@ package rocelab.fabric.congestion;
 
 /**
  * The sender-side congestion control of one queue pair (the reaction point). The RNIC paces the QP at
- * {@link #rateBps()} and keeps at most {@link #windowBytes()} of data unacknowledged. Implementations keep their
- * own state and timers; the RNIC only calls these hooks.
+ * {@link #rateBps()} and keeps at most {@link #windowBytes()} of payload unacknowledged. Implementations keep
+ * their own state and timers (registering with the simulator through their factory's context); the RNIC only
+ * calls these hooks, so a new algorithm never touches RNIC or switch code.
  */
 public interface CongestionControl {
     /** Current sending rate in bit/s (at most the line rate). */
     long rateBps();
 
-    /** Maximum unacknowledged wire bytes; {@code Long.MAX_VALUE} for a purely rate-based control. */
+    /** Maximum unacknowledged payload bytes; {@code Long.MAX_VALUE} for a purely rate-based control. */
     long windowBytes();
+
+    /** Whether data packets of this QP should collect in-band telemetry from the switches (HPCC). */
+    default boolean wantsTelemetry() {
+        return false;
+    }
 
     /** A data packet of {@code wireBytes} left the RNIC. */
     void onSend(long nowPs, int wireBytes);
 
-    /**
-     * An ACK advanced the acknowledged PSN.
-     *
-     * @param newlyAckedBytes payload bytes this ACK acknowledged for the first time
-     * @param rttPs round-trip sample measured on the packet this ACK answers, or -1 if none
-     */
-    void onAck(long nowPs, long newlyAckedBytes, long rttPs);
+    /** An ACK arrived (it may acknowledge nothing new); the view is valid only during the call. */
+    void onAck(long nowPs, AckFeedback ack);
 
-    /** A Congestion Notification Packet for this QP arrived. */
-    void onCnp(long nowPs);
+    /**
+     * A congestion notification for this QP arrived (a CNP, or an ACK carrying the CNP flag).
+     *
+     * @return true if the control reacted (counted as {@code rp_cnp_handled}), false if it ignores CNPs
+     *     ({@code rp_cnp_ignored})
+     */
+    boolean onCnp(long nowPs);
 
     /** A loss was detected (NAK or retransmission timeout). */
     void onLoss(long nowPs);

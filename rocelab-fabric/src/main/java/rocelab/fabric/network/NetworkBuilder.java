@@ -8,11 +8,13 @@ import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.congestion.EcnMarking;
+import rocelab.fabric.congestion.EcnMarkingFactory;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.nic.MessageListener;
 import rocelab.fabric.nic.Nic;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.NotificationPointParameters;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairFactory;
 import rocelab.fabric.nic.QueuePairTable;
@@ -36,7 +38,8 @@ public final class NetworkBuilder {
     private SwitchParameters switchParameters = SwitchParameters.defaults();
     private FrameFormat frames = new FrameFormat(false);
     private CongestionControlFactory congestionControl;
-    private EcnMarking[] marking = filled(EcnMarking.NONE);
+    private EcnMarkingFactory marking = EcnMarkingFactory.NONE;
+    private NotificationPointParameters notification = NotificationPointParameters.defaults();
     private int initialPoolSize = 4096;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
@@ -64,9 +67,15 @@ public final class NetworkBuilder {
         return this;
     }
 
-    /** ECN marking of each traffic class on every switch port. */
-    public NetworkBuilder marking(EcnMarking[] perClass) {
-        this.marking = perClass.clone();
+    /** ECN marking of the switch egress queues. */
+    public NetworkBuilder ecnMarking(EcnMarkingFactory factory) {
+        this.marking = factory;
+        return this;
+    }
+
+    /** How receiving RNICs send congestion notifications. */
+    public NetworkBuilder notificationPoint(NotificationPointParameters p) {
+        this.notification = p;
         return this;
     }
 
@@ -88,7 +97,7 @@ public final class NetworkBuilder {
                 throw new IllegalArgumentException("host h" + h + " is not connected to any switch");
             }
             long rate = topology.edgeAt(h, 0).parameters().rateBps();
-            nics[h] = new Nic(sim, h, rate, nicParameters, frames, pool, queuePairs);
+            nics[h] = new Nic(sim, h, rate, nicParameters, frames, pool, queuePairs, notification);
         }
         int[][][] routes = topology.shortestPathPorts();
         Switch[] switches = new Switch[topology.switchCount()];
@@ -111,7 +120,12 @@ public final class NetworkBuilder {
         EgressPort[] egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
             long rate = topology.edgeAt(node, p).parameters().rateBps();
-            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(), marking, buffer);
+            EcnMarking[] perClass = new EcnMarking[SwitchParameters.TRAFFIC_CLASSES];
+            for (int tc = 0; tc < perClass.length; tc++) {
+                perClass[tc] = marking.forQueue(name, p, rate, tc, streams);
+            }
+            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(), perClass,
+                    marking.marksAtEnqueue(), buffer);
         }
         Long seed = switchParameters.ecmpSeed();
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
@@ -150,11 +164,5 @@ public final class NetworkBuilder {
             CongestionControl cc, MessageListener listener, NicParameters params, FrameFormat frames,
             QueuePairTable table) {
         return QueuePairFactory.create(sim, id, source, destination, entropy, cc, listener, params, frames, table);
-    }
-
-    private static EcnMarking[] filled(EcnMarking m) {
-        EcnMarking[] a = new EcnMarking[SwitchParameters.TRAFFIC_CLASSES];
-        java.util.Arrays.fill(a, m);
-        return a;
     }
 }

@@ -4,6 +4,7 @@ import rocelab.engine.EventHandler;
 import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
 import rocelab.fabric.link.Link;
+import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
@@ -33,6 +34,8 @@ public final class Nic implements PacketSink, EventHandler {
     private final FrameFormat frames;
     private final PacketPool pool;
     private final QueuePairTable queuePairs;
+    private final NotificationPointParameters notification;
+    private final AckFeedback feedback = new AckFeedback();
     private final long[] counters = new long[NicCounter.COUNT];
     private final PacketFifo control = new PacketFifo();
     private Link link;
@@ -48,7 +51,7 @@ public final class Nic implements PacketSink, EventHandler {
     private long timerAtPs = -1;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
-            QueuePairTable queuePairs) {
+            QueuePairTable queuePairs, NotificationPointParameters notification) {
         this.sim = sim;
         this.host = host;
         this.lineRateBps = lineRateBps;
@@ -57,6 +60,7 @@ public final class Nic implements PacketSink, EventHandler {
         this.frames = frames;
         this.pool = pool;
         this.queuePairs = queuePairs;
+        this.notification = notification;
         this.handlerId = sim.register(this);
     }
 
@@ -79,15 +83,17 @@ public final class Nic implements PacketSink, EventHandler {
                 break;
             case ACK:
                 counters[NicCounter.RX_ACKS.ordinal()]++;
-                qp.onAck(nowPs, p);
+                if (p.cnpFlag()) {
+                    onCongestionNotification(nowPs, qp);
+                }
+                qp.onAck(nowPs, p, feedback);
                 break;
             case NAK:
                 counters[NicCounter.RX_NAKS.ordinal()]++;
-                qp.onNak(nowPs, p);
+                qp.onNak(nowPs, p, feedback);
                 break;
             case CNP:
-                counters[NicCounter.RP_CNP_HANDLED.ordinal()]++;
-                qp.onCnp(nowPs);
+                onCongestionNotification(nowPs, qp);
                 break;
             default:
                 break;
@@ -95,13 +101,50 @@ public final class Nic implements PacketSink, EventHandler {
         pool.release(p);
     }
 
-    /** Queues an ACK or NAK of {@code qp} back to its requester; {@code echoPs} echoes the data timestamp. */
-    void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, long echoPs) {
-        Packet ack = pool.acquire()
-                .initAck(echoPs, kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
-                .qos(params.dataPriority(), params.dataDscp(), Ecn.NOT_ECT)
+    /** Reaction point: a CNP (or an ACK with the CNP flag) reached the sender of {@code qp}. */
+    private void onCongestionNotification(long nowPs, QueuePair qp) {
+        NicCounter c = qp.cc.onCnp(nowPs) ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
+        counters[c.ordinal()]++;
+    }
+
+    /**
+     * Notification point: a CE-marked data packet of {@code qp} arrived. Sends a CNP unless one went out for this
+     * QP within the interval, or flags the next ACK when notifications ride on ACKs.
+     */
+    void onCongestionExperienced(long nowPs, QueuePair qp) {
+        if (notification.mode() == NotificationPointParameters.Mode.ACK_FLAG) {
+            qp.cnpFlagPending = true;
+            return;
+        }
+        if (qp.lastCnpPs != Long.MIN_VALUE && nowPs - qp.lastCnpPs < notification.cnpIntervalPs()) {
+            return;
+        }
+        qp.lastCnpPs = nowPs;
+        Packet cnp = pool.acquire()
+                .initCnp(nowPs, host, qp.sourceHost(), qp.id, frames.cnpFrameBytes())
+                .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
                 .entropy(qp.entropy);
+        counters[NicCounter.NP_CNP_SENT.ordinal()]++;
+        control.add(cnp);
+        kick(nowPs);
+    }
+
+    /**
+     * Queues an ACK or NAK of {@code qp} back to its requester, answering {@code data}: it echoes the data
+     * packet's timestamp and telemetry, and carries the ECN echo and CNP flag the responder collected.
+     */
+    void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, Packet data, boolean ecnEcho, boolean cnp) {
+        Packet ack = pool.acquire()
+                .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
+                .qos(params.dataPriority(), params.dataDscp(), Ecn.NOT_ECT)
+                .entropy(qp.entropy)
+                .ecnEcho(ecnEcho)
+                .cnpFlag(cnp);
+        ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
+        if (cnp) {
+            counters[NicCounter.NP_CNP_SENT.ordinal()]++;
+        }
         control.add(ack);
         kick(nowPs);
     }

@@ -1,5 +1,6 @@
 package rocelab.fabric.nic;
 
+import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
@@ -50,7 +51,10 @@ public final class QueuePair {
     int heapIndex = -1;
     long nextSendPs;
 
-    // Responder state.
+    // Responder state (the notification point's per-QP state included).
+    long lastCnpPs = Long.MIN_VALUE;
+    boolean cnpFlagPending;
+    private boolean ceSinceAck;
     private long expectedPsn;
     private long deliveredMessages;
     private int unackedPackets;
@@ -89,6 +93,7 @@ public final class QueuePair {
         return !failed && sndNxt < postedPsns && inFlightBytes() < cc.windowBytes();
     }
 
+    /** Payload bytes between the oldest unacknowledged PSN and the next one to send. */
     private long inFlightBytes() {
         return (sndNxt - sndUna) * mtu;
     }
@@ -113,6 +118,9 @@ public final class QueuePair {
                 .qos(params.dataPriority(), params.dataDscp(), params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode));
+        if (cc.wantsTelemetry()) {
+            p.requestTelemetry();
+        }
         cursorOffset += payload;
         if (cursorOffset == size) {
             cursorMessage++;
@@ -129,23 +137,25 @@ public final class QueuePair {
         return p;
     }
 
-    void onAck(long nowPs, Packet ack) {
+    void onAck(long nowPs, Packet ack, AckFeedback feedback) {
         long before = sndUna;
         acknowledgeThrough(nowPs, ack.psn());
         if (sndUna > before) {
             retries = 0;
             ackDeadlinePs = nowPs + ackTimeoutPs;
-            cc.onAck(nowPs, bytesBefore(sndUna) - bytesBefore(before), nowPs - ack.sentAtPs());
         }
+        cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), nowPs - ack.sentAtPs(), ack.psn(),
+                unackedBytes(), ack));
         source.wake(nowPs, this);
     }
 
-    void onNak(long nowPs, Packet nak) {
+    void onNak(long nowPs, Packet nak, AckFeedback feedback) {
         long before = sndUna;
         acknowledgeThrough(nowPs, nak.psn() - 1);
         if (sndUna > before) {
             retries = 0;
-            cc.onAck(nowPs, bytesBefore(sndUna) - bytesBefore(before), -1);
+            cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), -1, nak.psn() - 1,
+                    unackedBytes(), nak));
         }
         ackDeadlinePs = nowPs + ackTimeoutPs;
         goBackTo(nak.psn());
@@ -153,8 +163,9 @@ public final class QueuePair {
         source.wake(nowPs, this);
     }
 
-    void onCnp(long nowPs) {
-        cc.onCnp(nowPs);
+    /** Payload bytes sent at least once and not yet acknowledged. */
+    private long unackedBytes() {
+        return bytesBefore(maxSentPsn + 1) - bytesBefore(sndUna);
     }
 
     private void acknowledgeThrough(long nowPs, long psn) {
@@ -249,6 +260,10 @@ public final class QueuePair {
 
     /** The destination RNIC received a data packet of this QP. */
     void onData(long nowPs, Packet p) {
+        if (p.ecn() == Ecn.CE) {
+            ceSinceAck = true;
+            destination.onCongestionExperienced(nowPs, this);
+        }
         long psn = p.psn();
         if (psn == expectedPsn) {
             expectedPsn++;
@@ -264,7 +279,7 @@ public final class QueuePair {
             if (!nakOutstanding) {
                 nakOutstanding = true;
                 unackedPackets = 0;
-                destination.sendAck(nowPs, this, PacketKind.NAK, expectedPsn, p.sentAtPs());
+                sendAck(nowPs, PacketKind.NAK, expectedPsn, p);
             }
         } else {
             destination.count(NicCounter.DUPLICATE_REQUEST);
@@ -275,8 +290,14 @@ public final class QueuePair {
     private void scheduleAck(long nowPs, Packet p) {
         if (p.ackRequest() || ++unackedPackets >= ackEvery) {
             unackedPackets = 0;
-            destination.sendAck(nowPs, this, PacketKind.ACK, expectedPsn - 1, p.sentAtPs());
+            sendAck(nowPs, PacketKind.ACK, expectedPsn - 1, p);
         }
+    }
+
+    private void sendAck(long nowPs, PacketKind kind, long psn, Packet data) {
+        destination.sendAck(nowPs, this, kind, psn, data, ceSinceAck, cnpFlagPending);
+        ceSinceAck = false;
+        cnpFlagPending = false;
     }
 
     // ---------------------------------------------------------------- accessors

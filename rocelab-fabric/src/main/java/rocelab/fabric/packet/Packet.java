@@ -22,6 +22,11 @@ public final class Packet {
     long sentAtPs;
     long dueAtPs;
     int ingressPort;
+    boolean cnpFlag;
+    boolean ecnEcho;
+    boolean telemetryRequested;
+    int telemetryHops;
+    long[] telemetry;
     Packet next;
     boolean free = true;
 
@@ -34,7 +39,91 @@ public final class Packet {
         psn = sentAtPs = dueAtPs = 0;
         ecn = Ecn.NOT_ECT;
         ackRequest = false;
+        cnpFlag = false;
+        ecnEcho = false;
+        telemetryRequested = false;
+        telemetryHops = 0;
         next = null;
+    }
+
+    /** Most hops a packet records in-band telemetry for (HPCC's INT header holds up to 5; we allow 8). */
+    public static final int MAX_TELEMETRY_HOPS = 8;
+    private static final int TELEMETRY_FIELDS = 4;
+
+    /** Asks every switch egress on the way to stamp in-band network telemetry (HPCC). */
+    public Packet requestTelemetry() {
+        telemetryRequested = true;
+        telemetryHops = 0;
+        if (telemetry == null) {
+            telemetry = new long[MAX_TELEMETRY_HOPS * TELEMETRY_FIELDS];
+        }
+        return this;
+    }
+
+    public boolean telemetryRequested() {
+        return telemetryRequested;
+    }
+
+    /** A switch egress port records its state as the packet leaves (INT: time, bytes sent, queue, rate). */
+    public void stampTelemetry(long nowPs, long txBytes, long queueBytes, long rateBps) {
+        if (telemetryHops < MAX_TELEMETRY_HOPS) {
+            int i = telemetryHops++ * TELEMETRY_FIELDS;
+            telemetry[i] = nowPs;
+            telemetry[i + 1] = txBytes;
+            telemetry[i + 2] = queueBytes;
+            telemetry[i + 3] = rateBps;
+        }
+    }
+
+    /** The receiver echoes the telemetry of the data packet in the ACK that answers it. */
+    public void copyTelemetryFrom(Packet data) {
+        if (data.telemetryRequested) {
+            if (telemetry == null) {
+                telemetry = new long[MAX_TELEMETRY_HOPS * TELEMETRY_FIELDS];
+            }
+            telemetryHops = data.telemetryHops;
+            System.arraycopy(data.telemetry, 0, telemetry, 0, telemetryHops * TELEMETRY_FIELDS);
+        }
+    }
+
+    public int telemetryHops() {
+        return telemetryHops;
+    }
+
+    public long hopTimePs(int hop) {
+        return telemetry[hop * TELEMETRY_FIELDS];
+    }
+
+    public long hopTxBytes(int hop) {
+        return telemetry[hop * TELEMETRY_FIELDS + 1];
+    }
+
+    public long hopQueueBytes(int hop) {
+        return telemetry[hop * TELEMETRY_FIELDS + 2];
+    }
+
+    public long hopRateBps(int hop) {
+        return telemetry[hop * TELEMETRY_FIELDS + 3];
+    }
+
+    /** ACK only: carries a congestion notification instead of a separate CNP (the HPCC ns-3 model). */
+    public Packet cnpFlag(boolean flag) {
+        cnpFlag = flag;
+        return this;
+    }
+
+    public boolean cnpFlag() {
+        return cnpFlag;
+    }
+
+    /** ACK only: some data packet it acknowledges arrived CE-marked (ECN echo, as DCTCP needs). */
+    public Packet ecnEcho(boolean echo) {
+        ecnEcho = echo;
+        return this;
+    }
+
+    public boolean ecnEcho() {
+        return ecnEcho;
     }
 
     /** Fills a RoCEv2 data packet. */
@@ -47,6 +136,18 @@ public final class Packet {
         payloadBytes = payload;
         frameBytes = frame;
         opcode = op;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** Fills a Congestion Notification Packet for the sender's QP (BTH opcode 0x81, BECN set). */
+    public Packet initCnp(long nowPs, int src, int dst, int qp, int frame) {
+        kind = PacketKind.CNP;
+        srcHost = src;
+        dstHost = dst;
+        queuePair = qp;
+        frameBytes = frame;
+        opcode = Opcodes.CNP;
         sentAtPs = nowPs;
         return this;
     }

@@ -29,7 +29,9 @@ public final class EgressPort implements EventHandler {
     private final TransmitScheduler scheduler;
     private final EcnMarking[] marking;
     private final SharedBuffer buffer;
+    private final boolean markAtEnqueue;
     private final long[] counters = new long[PortCounter.COUNT];
+    private final long[] markedByClass;
     private Link link;
     private long busyUntilPs;
     private boolean wakeupPending;
@@ -38,18 +40,20 @@ public final class EgressPort implements EventHandler {
     private int backlog;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
-            EcnMarking[] marking, SharedBuffer buffer) {
+            EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
         this.sim = sim;
         this.portIndex = portIndex;
         this.rateBps = rateBps;
         this.psPerByte = Rates.exactPsPerByte(rateBps);
         this.queues = new PacketFifo[classes];
+        this.markedByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
         }
         this.scheduler = scheduler;
         this.marking = marking.clone();
         this.buffer = buffer;
+        this.markAtEnqueue = markAtEnqueue;
         this.handlerId = sim.register(this);
     }
 
@@ -60,6 +64,9 @@ public final class EgressPort implements EventHandler {
     /** Queues an admitted packet in its class ({@code packet.priority()} holds the traffic class here). */
     public void enqueue(long nowPs, Packet packet) {
         int tc = packet.priority();
+        if (markAtEnqueue) {
+            mark(nowPs, tc, queues[tc].bytes(), packet);
+        }
         queues[tc].add(packet);
         backlog |= 1 << tc;
         queuedBytes += packet.frameBytes();
@@ -100,8 +107,8 @@ public final class EgressPort implements EventHandler {
         if (q.isEmpty()) {
             backlog &= ~(1 << tc);
         }
-        if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
-            counters[PortCounter.ECN_MARKED.ordinal()]++;
+        if (!markAtEnqueue) {
+            mark(nowPs, tc, depth - p.frameBytes(), p);
         }
         int bytes = p.frameBytes();
         queuedBytes -= bytes;
@@ -111,6 +118,9 @@ public final class EgressPort implements EventHandler {
         if (p.kind() == PacketKind.DATA) {
             counters[PortCounter.TX_DATA_PACKETS.ordinal()]++;
         }
+        if (p.telemetryRequested()) {
+            p.stampTelemetry(nowPs, counters[PortCounter.TX_BYTES.ordinal()], queuedBytes, rateBps);
+        }
         long wire = p.wireBytes();
         long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
         busyUntilPs = nowPs + txPs;
@@ -119,6 +129,19 @@ public final class EgressPort implements EventHandler {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
+    }
+
+    /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
+    private void mark(long nowPs, int tc, long depth, Packet p) {
+        if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
+            counters[PortCounter.ECN_MARKED.ordinal()]++;
+            markedByClass[tc]++;
+        }
+    }
+
+    /** Packets this port marked CE in traffic class {@code tc}. */
+    public long ecnMarked(int tc) {
+        return markedByClass[tc];
     }
 
     /** Counts a packet arriving on this physical port. */

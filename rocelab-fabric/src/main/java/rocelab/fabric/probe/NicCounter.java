@@ -17,6 +17,7 @@ public enum NicCounter {
     RETRY_EXCEEDED("retry_exceeded_err"),
     NP_CNP_SENT("np_cnp_sent"),
     RP_CNP_HANDLED("rp_cnp_handled"),
+    RP_CNP_IGNORED("rp_cnp_ignored"),
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
     TX_PAUSE("tx_pause"),
     RX_PAUSE("rx_pause");

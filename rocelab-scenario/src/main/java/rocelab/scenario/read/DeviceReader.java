@@ -14,10 +14,16 @@ import rocelab.fabric.switching.SwitchParameters;
 
 /** Reads the {@code switch} and {@code nic} sections into {@link SwitchParameters} and {@link NicParameters}. */
 final class DeviceReader {
-    /** The congestion controls this version offers. */
-    static final String CC_NONE = "none";
-    /** Keys of the {@code nic} section. */
-    static final String[] NIC_KEYS = {"cc", "ack-every", "timeout", "retry-count", "dscp", "priority", "ecn"};
+    /** Keys of the {@code switch} section. */
+    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn"};
+
+    /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
+    static String[] nicKeys() {
+        List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
+                "priority", "ecn", "cnp"));
+        keys.addAll(rocelab.congestion.CongestionControls.names());
+        return keys.toArray(new String[0]);
+    }
 
     private final Doc doc;
 
@@ -31,7 +37,7 @@ final class DeviceReader {
         if (node == null) {
             return d;
         }
-        YamlMap m = YamlMap.of(doc, node, "switch", "buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp");
+        YamlMap m = YamlMap.of(doc, node, "switch", SWITCH_KEYS);
         long buffer = m.optionalSize("buffer", d.bufferBytes(), 1);
         long latency = m.optionalTime("forwarding-latency", d.forwardingLatencyPs());
         int[] dscpToTc = d.dscpToTc();
@@ -113,19 +119,6 @@ final class DeviceReader {
             mask |= 1 << tc;
         }
         return mask;
-    }
-
-    /** The congestion control named in the {@code nic} section ({@code nic} may be {@code null}). */
-    String congestionControl(YamlMap nic) throws ScenarioException {
-        Node n = nic == null ? null : nic.get("cc");
-        if (n == null) {
-            return CC_NONE;
-        }
-        String cc = doc.text(n, "cc", CC_NONE);
-        if (!cc.equals(CC_NONE)) {
-            throw doc.at(n, "congestion control '" + cc + "' is not available in this version; expected " + CC_NONE);
-        }
-        return cc;
     }
 
     /** The RNIC settings; {@code nic} may be {@code null} for all defaults. */

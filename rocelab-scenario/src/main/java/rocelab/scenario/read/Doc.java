@@ -138,6 +138,28 @@ final class Doc {
         }
     }
 
+    /** A decimal number in [min, max] (fractions such as pmax or g; {@code 1/256} is accepted too). */
+    double number(Node node, String label, double min, double max) throws ScenarioException {
+        String expected = "a number in " + trim(min) + ".." + trim(max) + " (e.g. 0.2 or 1/256)";
+        String t = text(node, label, expected);
+        double v;
+        try {
+            int slash = t.indexOf('/');
+            v = slash < 0 ? Double.parseDouble(t)
+                    : Double.parseDouble(t.substring(0, slash).strip()) / Double.parseDouble(t.substring(slash + 1).strip());
+        } catch (NumberFormatException e) {
+            throw at(node, label + " '" + t + "' is not a number; expected " + expected);
+        }
+        if (!(v >= min && v <= max)) {
+            throw at(node, label + " " + t + " is out of range; expected " + expected);
+        }
+        return v;
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
     static String wholeNumber(long min, long max) {
         if (max == Integer.MAX_VALUE || max == Long.MAX_VALUE) {
             return "a whole number >= " + min;

@@ -16,6 +16,8 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
@@ -138,8 +140,12 @@ public final class ScenarioReader {
                         + " or custom"), top.keyNode("topology"));
         DeviceReader devices = new DeviceReader(doc);
         SwitchParameters switches = devices.switches(top.get("switch"));
-        YamlMap nicMap = top.has("nic") ? YamlMap.of(doc, top.get("nic"), "nic", DeviceReader.NIC_KEYS) : null;
-        String cc = devices.congestionControl(nicMap);
+        YamlMap nicMap = top.has("nic") ? YamlMap.of(doc, top.get("nic"), "nic", DeviceReader.nicKeys()) : null;
+        CongestionReader congestion = new CongestionReader(doc);
+        EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
+                ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
+        CcSettings cc = congestion.congestionControl(nicMap);
+        int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         List<TrafficSpec> traffic = new TrafficReader(doc, topology.hostCount(), baseDir)
                 .read(top.require("traffic", "a list of traffic items, each with a kind"));
@@ -151,10 +157,10 @@ public final class ScenarioReader {
                 throw doc.at(run.get("stop-at"), "stop-at is 0; expected a time above 0 (e.g. 10ms)");
             }
         }
-        String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic, cc, traffic,
-                stopAt);
-        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, nic, cc, traffic, stopAt, source,
-                canonical);
+        String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
+                cc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1], traffic, stopAt);
+        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, ecn, nic, cc, cnpQos[0], cnpQos[1],
+                traffic, stopAt, source, canonical);
     }
 
     private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {

@@ -219,9 +219,36 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
-    void shouldRejectCongestionControlWhenItIsNotAvailable() {
-        assertError(HEAD + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
-                "t.yaml:4:11: congestion control 'dcqcn' is not available in this version; expected none");
+    void shouldRejectCongestionControlWhenItIsUnknown() {
+        assertError(HEAD + TOPO + "nic: {cc: bbr}\n" + FLOW,
+                "t.yaml:4:11: 'bbr' is not a congestion control; expected one of: "
+                        + String.join(", ", rocelab.congestion.CongestionControls.names()));
+    }
+
+    @Test
+    void shouldRejectDcqcnProfileWhenUnknown() {
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {profile: cisco}}\n" + FLOW,
+                "t.yaml:4:35: 'cisco' is not a dcqcn profile; expected one of: paper, nvidia, hpcc-ns3");
+    }
+
+    @Test
+    void shouldRejectSettingsBlockWhenItIsForAnotherControl() {
+        assertError(HEAD + TOPO + "nic: {cc: none, dcqcn: {profile: paper}}\n" + FLOW,
+                "t.yaml:4:17: settings for 'dcqcn' but cc is 'none'; expected settings for the chosen congestion"
+                        + " control only (cc: one of " + String.join(", ", rocelab.congestion.CongestionControls.names())
+                        + ")");
+    }
+
+    @Test
+    void shouldRejectStepThresholdWhenMarkingIsRed() {
+        assertError(HEAD + TOPO + "switch: {ecn: {marking: red, k: 100KB}}\n" + FLOW,
+                "t.yaml:4:30: k applies to step marking only; expected marking: step, or kmin/kmax/pmax for RED");
+    }
+
+    @Test
+    void shouldRejectDcqcnGainWhenOutOfRange() {
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 2}}\n" + FLOW,
+                "t.yaml:4:29: g 2 is out of range; expected a number in 0..1 (e.g. 0.2 or 1/256)");
     }
 
     @Test

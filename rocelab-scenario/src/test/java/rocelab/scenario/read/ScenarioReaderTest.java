@@ -75,7 +75,7 @@ class ScenarioReaderTest {
         assertThat(c.switches()).isEqualTo(new SwitchParameters(4L << 20, 400_000L, map, SchedulerKind.STRICT,
                 new int[] {1, 2, 3, 4, 5, 6, 7, 8}, 1 << 7 | 1 << 5, LoadBalancing.SPRAY, EcmpHash.MURMUR3, 99L));
         assertThat(c.nic()).isEqualTo(new NicParameters(1000, 4, 18, 3, 24, 5, false));
-        assertThat(c.congestionControl()).isEqualTo("none");
+        assertThat(c.congestion().name()).isEqualTo("none");
         IncastTraffic incast = (IncastTraffic) c.traffic().get(0);
         assertThat(incast.senders()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
         assertThat(incast.receiver()).isZero();
@@ -100,7 +100,7 @@ class ScenarioReaderTest {
         assertThat(c.switches()).isEqualTo(SwitchParameters.defaults());
         assertThat(c.switches().ecmpSeed()).isNull();
         assertThat(c.nic()).isEqualTo(NicParameters.defaults(4096));
-        assertThat(c.congestionControl()).isEqualTo("none");
+        assertThat(c.congestion().name()).isEqualTo("none");
         assertThat(c.traffic()).containsExactly(new SingleFlowTraffic(0, 1, 4096, 0));
         assertThat(c.stopAtPs()).isEqualTo(Long.MAX_VALUE);
     }

@@ -1,0 +1,18 @@
+package rocelab.congestion;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A scenario's congestion-control choice: the algorithm's name, its profile (null: the algorithm's default) and
+ * explicit parameter overrides in base units (picoseconds, bit/s, bytes, plain numbers; flags as 0 or 1).
+ */
+public record CcSettings(String name, String profile, Map<String, Double> overrides) {
+    public CcSettings {
+        overrides = Map.copyOf(new TreeMap<>(overrides));
+    }
+
+    public static CcSettings of(String name) {
+        return new CcSettings(name, null, Map.of());
+    }
+}

@@ -1,0 +1,27 @@
+package rocelab.congestion.dcqcn;
+
+import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.CongestionControlFactory;
+
+/** Creates DCQCN reaction points for the scenario's profile and overrides, resolved per RNIC line rate. */
+public final class DcqcnFactory implements CongestionControlFactory {
+    private final DcqcnSettings settings;
+
+    public DcqcnFactory(DcqcnSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "dcqcn";
+    }
+
+    @Override
+    public CongestionControl create(Context context) {
+        return new DcqcnReactionPoint(context.sim(), settings.resolve(context.lineRateBps()));
+    }
+
+    public DcqcnSettings settings() {
+        return settings;
+    }
+}

@@ -1,0 +1,284 @@
+package rocelab.congestion.dcqcn;
+
+import rocelab.engine.EventHandler;
+import rocelab.engine.Simulator;
+import rocelab.fabric.congestion.AckFeedback;
+import rocelab.fabric.congestion.CongestionControl;
+
+/**
+ * DCQCN reaction point (Zhu et al., SIGCOMM 2015) of one QP, in the three variants of {@link DcqcnProfile}:
+ * cuts the rate on congestion notifications by alpha/2, where alpha is an EWMA of "a CNP arrived", and recovers
+ * by fast recovery, additive and hyper increase driven by a timer and (paper, NVIDIA) a byte counter.
+ *
+ * <p>Alpha is updated lazily: the periodic alpha ticks between two notifications are applied in closed form when
+ * the next one arrives, so a QP costs no events while it is not notified. A QP keeps at most two wake-ups: the next
+ * rate-decrease boundary (only while a notification waits for it) and the rate-increase timer (stopped once the
+ * rate is back at line rate).
+ */
+public final class DcqcnReactionPoint implements CongestionControl, EventHandler {
+    private static final int DECREASE = 1;
+    private static final int INCREASE = 2;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final DcqcnParameters p;
+
+    private double rc;
+    private double rt;
+    private double alpha;
+    private boolean notified;
+    private long originPs;
+    private long nextAlphaTickPs;
+    private boolean cnpSinceAlphaTick;
+    private boolean cnpSinceDecrease;
+    private boolean decreasePending;
+    private int timerStage;
+    private int byteStage;
+    private long bytesSinceEvent;
+    private boolean timerIncreaseSinceCut;
+    private boolean byteIncreaseSinceCut;
+    private boolean firstIncreaseAfterCut;
+    private long increaseDeadlinePs;
+    private boolean increasePending;
+    private boolean increaseRunning;
+    private long cuts;
+
+    public DcqcnReactionPoint(Simulator sim, DcqcnParameters params) {
+        this.sim = sim;
+        this.p = params;
+        this.rc = params.maxRateBps();
+        this.rt = params.maxRateBps();
+        this.alpha = params.initialAlpha();
+        this.handlerId = sim.register(this);
+    }
+
+    @Override
+    public long rateBps() {
+        return (long) rc;
+    }
+
+    @Override
+    public long windowBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void onSend(long nowPs, int wireBytes) {
+        if (p.byteCounterBytes() == 0 || !notified) {
+            return;
+        }
+        bytesSinceEvent += wireBytes;
+        long threshold = hyper() && p.profile() == DcqcnProfile.PAPER ? p.byteCounterBytes() / 2 : p.byteCounterBytes();
+        if (bytesSinceEvent >= threshold) {
+            bytesSinceEvent = 0;
+            increase(false);
+        }
+    }
+
+    @Override
+    public void onAck(long nowPs, AckFeedback ack) {}
+
+    @Override
+    public void onLoss(long nowPs) {}
+
+    @Override
+    public boolean onCnp(long nowPs) {
+        if (!notified) {
+            notified = true;
+            originPs = nowPs;
+            nextAlphaTickPs = nowPs + p.alphaPeriodPs();
+            alpha = p.initialAlpha();
+            if (p.profile() != DcqcnProfile.PAPER) {
+                rt = rc;
+                if (p.firstCnpRateBps() > 0) {
+                    rc = Math.min(p.maxRateBps(), p.firstCnpRateBps());
+                    rt = rc;
+                    return true;
+                }
+            }
+        } else {
+            advanceAlpha(nowPs);
+        }
+        if (p.decreasePeriodPs() == 0) {
+            cutNow(nowPs);
+        } else {
+            cnpSinceAlphaTick = true;
+            cnpSinceDecrease = true;
+            if (!decreasePending) {
+                decreasePending = true;
+                long periods = (nowPs - originPs) / p.decreasePeriodPs() + 1;
+                // HPCC's model checks 1 ns after the alpha tick at the same boundary; ticks at a boundary come first.
+                sim.schedule(originPs + periods * p.decreasePeriodPs(), handlerId, DECREASE, 0L);
+            }
+        }
+        return true;
+    }
+
+    /** The paper: every CNP updates alpha and cuts at once; alpha then decays every K after this CNP. */
+    private void cutNow(long nowPs) {
+        alpha = (1 - p.g()) * alpha + p.g();
+        rt = rc;
+        rc = Math.max(p.minRateBps(), rc * (1 - alpha / 2));
+        nextAlphaTickPs = nowPs + p.alphaPeriodPs();
+        afterCut(nowPs);
+    }
+
+    /** NVIDIA and HPCC ns-3: at a decrease boundary, cut once if notifications arrived in the period. */
+    private void cutAtBoundary(long nowPs) {
+        advanceAlpha(nowPs);
+        if (!cnpSinceDecrease) {
+            return;
+        }
+        cnpSinceDecrease = false;
+        boolean clamp;
+        if (p.profile() == DcqcnProfile.HPCC_NS3) {
+            clamp = p.clampTargetRate() || timerStage != 0;
+        } else {
+            clamp = p.clampTargetRate() || byteIncreaseSinceCut || p.clampAfterTimerIncrease() && timerIncreaseSinceCut;
+        }
+        if (clamp) {
+            rt = rc;
+        }
+        double cut = Math.min(rc * alpha / 2, rc * p.maxCutFraction());
+        rc = Math.max(p.minRateBps(), rc - cut);
+        afterCut(nowPs);
+    }
+
+    private void afterCut(long nowPs) {
+        cuts++;
+        timerStage = 0;
+        byteStage = 0;
+        bytesSinceEvent = 0;
+        timerIncreaseSinceCut = false;
+        byteIncreaseSinceCut = false;
+        firstIncreaseAfterCut = true;
+        increaseDeadlinePs = nowPs + p.increaseTimerPs();
+        increaseRunning = true;
+        if (!increasePending) {
+            increasePending = true;
+            sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+        }
+    }
+
+    /** Applies the alpha ticks up to now: the first after a notification raises alpha, the others decay it. */
+    private void advanceAlpha(long nowPs) {
+        if (nowPs < nextAlphaTickPs) {
+            return;
+        }
+        long ticks = (nowPs - nextAlphaTickPs) / p.alphaPeriodPs() + 1;
+        nextAlphaTickPs += ticks * p.alphaPeriodPs();
+        long decays = ticks;
+        if (cnpSinceAlphaTick) {
+            alpha = (1 - p.g()) * alpha + p.g();
+            cnpSinceAlphaTick = false;
+            decays--;
+        }
+        if (decays > 0) {
+            alpha *= StrictMath.pow(1 - p.g(), decays);
+        }
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        if (kind == DECREASE) {
+            decreasePending = false;
+            cutAtBoundary(nowPs);
+            return;
+        }
+        increasePending = false;
+        if (!increaseRunning) {
+            return;
+        }
+        if (nowPs < increaseDeadlinePs) {
+            increasePending = true;
+            sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+            return;
+        }
+        increase(true);
+        if (rc >= p.maxRateBps() && rt >= p.maxRateBps()) {
+            increaseRunning = false;
+            return;
+        }
+        long period = hyper() && p.profile() == DcqcnProfile.PAPER ? p.increaseTimerPs() / 2 : p.increaseTimerPs();
+        increaseDeadlinePs = nowPs + period;
+        increasePending = true;
+        sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+    }
+
+    private boolean hyper() {
+        int f = p.fastRecoverySteps();
+        return timerStage >= f && (p.byteCounterBytes() == 0 || byteStage >= f);
+    }
+
+    /** One rate-increase event from the timer or the byte counter, by the profile's rules. */
+    private void increase(boolean fromTimer) {
+        int f = p.fastRecoverySteps();
+        switch (p.profile()) {
+            case PAPER: {
+                if (fromTimer) {
+                    timerStage++;
+                } else {
+                    byteStage++;
+                }
+                int fired = fromTimer ? timerStage : byteStage;
+                if (firstIncreaseAfterCut && rt > 10 * rc) {
+                    rt /= 8;
+                }
+                if (fired < f) {
+                    // fast recovery: Rt unchanged
+                } else if (byteStage < f || timerStage < f) {
+                    rt += p.aiRateBps();
+                } else {
+                    rt += (double) (Math.min(byteStage, timerStage) - f + 1) * p.haiRateBps();
+                }
+                break;
+            }
+            case NVIDIA: {
+                if (Math.min(timerStage, byteStage) > f) {
+                    rt += p.haiRateBps();
+                } else if (Math.max(timerStage, byteStage) >= f) {
+                    rt += p.aiRateBps();
+                }
+                if (fromTimer) {
+                    timerStage++;
+                } else {
+                    byteStage++;
+                }
+                break;
+            }
+            default: {
+                if (timerStage == f) {
+                    rt += p.aiRateBps();
+                } else if (timerStage > f) {
+                    rt += p.haiRateBps();
+                }
+                timerStage++;
+                break;
+            }
+        }
+        if (fromTimer) {
+            timerIncreaseSinceCut = true;
+        } else {
+            byteIncreaseSinceCut = true;
+        }
+        firstIncreaseAfterCut = false;
+        rt = Math.min(rt, p.maxRateBps());
+        rc = Math.min(p.maxRateBps(), (rc + rt) / 2);
+    }
+
+    public double alpha() {
+        return alpha;
+    }
+
+    public double targetRateBps() {
+        return rt;
+    }
+
+    public long cuts() {
+        return cuts;
+    }
+
+    public DcqcnParameters parameters() {
+        return p;
+    }
+}

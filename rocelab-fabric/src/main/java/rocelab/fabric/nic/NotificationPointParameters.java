@@ -1,0 +1,36 @@
+package rocelab.fabric.nic;
+
+/**
+ * How a receiving RNIC (the DCQCN notification point) reports CE-marked packets to their sender.
+ *
+ * @param mode separate CNP frames, or a flag on the ACK (the HPCC ns-3 model, which has no CNP frame)
+ * @param cnpIntervalPs at most one CNP per QP per interval (0: one per CE-marked packet)
+ * @param cnpDscp DSCP of CNP frames (NVIDIA default 48)
+ * @param cnpPriority 802.1p priority of CNP frames (NVIDIA default 6)
+ */
+public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnpDscp, int cnpPriority) {
+    /** How the notification travels. */
+    public enum Mode {
+        /** A CNP frame (BTH opcode 0x81) per QP per interval. */
+        CNP,
+        /** The CNP flag on the ACK of the marked packet. */
+        ACK_FLAG
+    }
+
+    public NotificationPointParameters {
+        if (cnpIntervalPs < 0) {
+            throw new IllegalArgumentException("CNP interval must not be negative");
+        }
+        if (cnpDscp < 0 || cnpDscp > 63) {
+            throw new IllegalArgumentException("CNP DSCP must be 0..63, got " + cnpDscp);
+        }
+        if (cnpPriority < 0 || cnpPriority > 7) {
+            throw new IllegalArgumentException("CNP priority must be 0..7, got " + cnpPriority);
+        }
+    }
+
+    /** NVIDIA firmware defaults: CNP frames on DSCP 48, priority 6, at most one per QP every 4 us. */
+    public static NotificationPointParameters defaults() {
+        return new NotificationPointParameters(Mode.CNP, 4_000_000L, 48, 6);
+    }
+}

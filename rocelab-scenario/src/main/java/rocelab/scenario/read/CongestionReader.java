@@ -1,0 +1,137 @@
+package rocelab.scenario.read;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.CongestionAlgorithm;
+import rocelab.congestion.CongestionControls;
+import rocelab.congestion.ecn.EcnParameters;
+
+/** Reads ECN marking ({@code switch.ecn}), the congestion control ({@code nic.cc} and its block) and CNP QoS. */
+final class CongestionReader {
+    private final Doc doc;
+
+    CongestionReader(Doc doc) {
+        this.doc = doc;
+    }
+
+    /** {@code switch.ecn}; absent: RED with thresholds scaled to each port's rate, on class 3, at dequeue. */
+    EcnParameters ecn(Node node) throws ScenarioException {
+        EcnParameters d = EcnParameters.defaults();
+        if (node == null) {
+            return d;
+        }
+        YamlMap m = YamlMap.of(doc, node, "switch.ecn", "marking", "kmin", "kmax", "pmax", "k", "at", "classes");
+        String scheme = m.optionalChoice("marking", d.scheme().key(), "an ECN marking scheme", "red", "step", "none");
+        EcnParameters.Scheme s = EcnParameters.Scheme.valueOf(scheme.toUpperCase(java.util.Locale.ROOT));
+        if (s != EcnParameters.Scheme.RED) {
+            for (String k : new String[] {"kmin", "kmax", "pmax"}) {
+                if (m.has(k)) {
+                    throw doc.at(m.keyNode(k), k + " applies to RED marking only; expected marking: red, or k for"
+                            + " step marking");
+                }
+            }
+        }
+        if (s != EcnParameters.Scheme.STEP && m.has("k")) {
+            throw doc.at(m.keyNode("k"), "k applies to step marking only; expected marking: step, or kmin/kmax/pmax"
+                    + " for RED");
+        }
+        long kmin = m.optionalSize("kmin", -1, 0);
+        long kmax = m.optionalSize("kmax", -1, 0);
+        double pmax = m.has("pmax") ? doc.number(m.get("pmax"), "pmax", 0, 1) : d.pmax();
+        long k = m.optionalSize("k", -1, 0);
+        boolean atEnqueue = "enqueue".equals(m.optionalChoice("at", "dequeue", "a marking point", "dequeue",
+                "enqueue"));
+        int classes = d.classMask();
+        if (m.has("classes")) {
+            classes = 0;
+            for (Node n : m.requiredList("classes", "a list of traffic classes 0..7, e.g. [3]")) {
+                classes |= 1 << doc.integer(n, "traffic class", 0, 7);
+            }
+        }
+        int c = classes;
+        return doc.build(node, "switch.ecn", () -> new EcnParameters(s, kmin, kmax, pmax, k, atEnqueue, c));
+    }
+
+    /** {@code nic.cc} plus the block named after it (e.g. {@code dcqcn: {profile: hpcc-ns3, g: 1/256}}). */
+    CcSettings congestionControl(YamlMap nic) throws ScenarioException {
+        String names = String.join(", ", CongestionControls.names());
+        String name = nic == null ? "none" : nic.optionalChoice("cc", "none", "a congestion control",
+                CongestionControls.names().toArray(new String[0]));
+        if (nic == null) {
+            return CcSettings.of(name);
+        }
+        for (String other : CongestionControls.names()) {
+            if (!other.equals(name) && nic.has(other)) {
+                throw doc.at(nic.keyNode(other), "settings for '" + other + "' but cc is '" + name + "'; expected"
+                        + " settings for the chosen congestion control only (cc: one of " + names + ")");
+            }
+        }
+        CongestionAlgorithm algorithm = CongestionControls.byName(name).orElseThrow();
+        Node block = nic.get(name);
+        if (block == null) {
+            return CcSettings.of(name);
+        }
+        List<String> keys = new ArrayList<>(algorithm.parameters().keySet());
+        if (!algorithm.profiles().isEmpty()) {
+            keys.add("profile");
+        }
+        keys.sort(null);
+        YamlMap m = YamlMap.of(doc, block, "nic." + name, keys.toArray(new String[0]));
+        String profile = null;
+        if (m.has("profile")) {
+            profile = m.optionalChoice("profile", algorithm.defaultProfile(), "a " + name + " profile",
+                    algorithm.profiles().toArray(new String[0]));
+        }
+        Map<String, Double> overrides = new TreeMap<>();
+        Map<String, NodeTuple> entries = YamlMap.entries(doc, block, "nic." + name, "a mapping");
+        for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
+            if (e.getKey().equals("profile")) {
+                continue;
+            }
+            Node v = e.getValue().getValueNode();
+            overrides.put(e.getKey(), value(v, e.getKey(), algorithm.parameters().get(e.getKey())));
+        }
+        String p = profile;
+        return doc.build(block, "nic." + name, () -> {
+            CcSettings s = new CcSettings(name, p, overrides);
+            algorithm.factory(s);
+            return s;
+        });
+    }
+
+    private double value(Node v, String key, CongestionAlgorithm.Unit unit) throws ScenarioException {
+        switch (unit) {
+            case TIME:
+                return doc.time(v, key);
+            case RATE:
+                return doc.rate(v, key);
+            case SIZE:
+                return doc.size(v, key, 0);
+            case COUNT:
+                return doc.integer(v, key, 0, 1_000_000);
+            case FLAG:
+                return doc.bool(v, key) ? 1 : 0;
+            case FRACTION:
+                return doc.number(v, key, 0, 1);
+            default:
+                return doc.number(v, key, -1e18, 1e18);
+        }
+    }
+
+    /** {@code nic.cnp: {dscp: 48, priority: 6}}: the QoS marking of congestion notifications. */
+    int[] cnpQos(YamlMap nic) throws ScenarioException {
+        int[] qos = {48, 6};
+        if (nic == null || !nic.has("cnp")) {
+            return qos;
+        }
+        YamlMap m = YamlMap.of(doc, nic.get("cnp"), "nic.cnp", "dscp", "priority");
+        qos[0] = m.optionalInt("dscp", qos[0], 0, 63);
+        qos[1] = m.optionalInt("priority", qos[1], 0, 7);
+        return qos;
+    }
+}
