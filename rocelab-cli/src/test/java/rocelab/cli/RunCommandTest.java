@@ -44,7 +44,7 @@ class RunCommandTest {
 
     @Test
     void shouldPrintTheSummaryWhenNotQuiet() {
-        assertThat(run.out()).contains("scenario demo-incast-lossy", "flows       11 completed of 11",
+        assertThat(run.out()).contains("scenario demo-incast-dcqcn", "flows       11 completed of 11",
                 "output    " + out);
     }
 
@@ -78,7 +78,7 @@ class RunCommandTest {
 
         JsonNode s = JSON.readTree(out.resolve("summary.json").toFile());
 
-        assertThat(s.get("scenario").asText()).isEqualTo("demo-incast-lossy");
+        assertThat(s.get("scenario").asText()).isEqualTo("demo-incast-dcqcn");
         assertThat(s.get("mode").asText()).isEqualTo("roce-lossy");
         assertThat(s.get("seed").asLong()).isEqualTo(1);
         assertThat(s.get("simulated_seconds").isNumber()).isTrue();
@@ -93,7 +93,12 @@ class RunCommandTest {
         assertThat(fct.get("min").asDouble()).isPositive().isLessThanOrEqualTo(fct.get("p50").asDouble());
         assertThat(fct.get("p50").asDouble()).isLessThanOrEqualTo(fct.get("p99").asDouble());
         assertThat(fct.get("p99").asDouble()).isLessThanOrEqualTo(fct.get("max").asDouble());
-        // The demo is a lossy incast into a 1 MB buffer: it drops and retransmits (see demo.yaml).
+        // The demo tells the congestion chain: marks, CNPs and rate cuts; and, lossy with a 1 MB buffer, the drops
+        // and retransmissions DCQCN could not prevent (see demo.yaml).
+        JsonNode c = s.get("counters");
+        assertThat(c.get("ecn_marked").asLong()).isPositive();
+        assertThat(c.get("cnp_sent").asLong()).isPositive();
+        assertThat(c.get("rate_cuts").asLong()).isPositive();
         assertThat(s.get("counters").get("packets_dropped").asLong()).isPositive();
         assertThat(s.get("counters").get("retransmitted_packets").asLong()).isPositive();
         assertThat(s.get("max_queue_bytes").asLong()).isPositive();

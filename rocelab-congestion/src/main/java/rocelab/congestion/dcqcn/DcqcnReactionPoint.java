@@ -278,6 +278,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         return cuts;
     }
 
+    @Override
+    public long rateCuts() {
+        return cuts;
+    }
+
     public DcqcnParameters parameters() {
         return p;
     }

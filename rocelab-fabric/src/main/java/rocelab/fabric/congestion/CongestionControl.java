@@ -34,4 +34,9 @@ public interface CongestionControl {
 
     /** A loss was detected (NAK or retransmission timeout). */
     void onLoss(long nowPs);
+
+    /** How many times this control has cut its rate or window so far (for the summary). */
+    default long rateCuts() {
+        return 0;
+    }
 }

@@ -17,6 +17,8 @@ public record FabricTotals(
         long droppedNoRoute,
         long ecnMarked,
         long cnpSent,
+        long cnpHandled,
+        long rateCuts,
         long pfcPauseSent,
         long naksSent,
         long ackTimeouts,
@@ -34,6 +36,10 @@ public record FabricTotals(
             }
         }
         long[] port = new long[PortCounter.COUNT];
+        long cuts = 0;
+        for (int q = 0; q < network.queuePairs().size(); q++) {
+            cuts += network.queuePairs().get(q).congestionControl().rateCuts();
+        }
         long maxQueue = 0;
         String maxPort = "";
         for (int s = 0; s < network.switchCount(); s++) {
@@ -58,6 +64,8 @@ public record FabricTotals(
                 port[PortCounter.DROPPED_NO_ROUTE.ordinal()],
                 port[PortCounter.ECN_MARKED.ordinal()],
                 nic[NicCounter.NP_CNP_SENT.ordinal()],
+                nic[NicCounter.RP_CNP_HANDLED.ordinal()],
+                cuts,
                 port[PortCounter.PAUSE_SENT.ordinal()] + nic[NicCounter.TX_PAUSE.ordinal()],
                 nic[NicCounter.TX_NAKS.ordinal()],
                 nic[NicCounter.LOCAL_ACK_TIMEOUT_ERR.ordinal()],

@@ -78,6 +78,8 @@ public final class Summary {
         m.put("ecn_marked", t.ecnMarked());
         m.put("cnp_sent", t.cnpSent());
         m.put("pfc_pause_sent", t.pfcPauseSent());
+        m.put("cnp_handled", t.cnpHandled());
+        m.put("rate_cuts", t.rateCuts());
         Map<String, Object> drops = new LinkedHashMap<>();
         drops.put("buffer_full", t.droppedBufferFull());
         drops.put("no_route", t.droppedNoRoute());

@@ -40,7 +40,8 @@ public final class SummaryText {
         line(b, "loss        %s dropped (buffer full %s)   %s retransmitted   %s NAKs   %s ACK timeouts",
                 group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.retransmittedPackets()),
                 group(t.naksSent()), group(t.ackTimeouts()));
-        line(b, "congestion  %s ECN marked   %s CNPs   %s PFC pauses", group(t.ecnMarked()), group(t.cnpSent()),
+        line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts   %s PFC pauses",
+                group(t.ecnMarked()), group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()),
                 group(t.pfcPauseSent()));
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());

@@ -1,0 +1,108 @@
+package rocelab.congestion.dcqcn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+import rocelab.engine.Simulator;
+import rocelab.engine.Time;
+
+/** One CNP and the recovery that follows, per profile, against values worked out by hand from the reference rules. */
+class DcqcnReactionPointTest {
+    private static final double G100 = 100e9;
+
+    @Test
+    void shouldCutAtFirstDecreaseBoundaryThenRecoverWhenHpccNs3() {
+        Simulator sim = new Simulator();
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.HPCC_NS3, 100_000_000_000L));
+        assertThat(rp.rateBps()).isEqualTo(100_000_000_000L);
+        assertThat(rp.onCnp(0)).isTrue();
+        sim.runUntil(Time.us(4) - 1);
+        assertThat(rp.rateBps()).as("no cut before the 4 us boundary").isEqualTo(100_000_000_000L);
+        sim.runUntil(Time.us(4));
+        // Alpha ticks at 1..4 us: the first sees the CNP (1 -> (1-g)+g = 1), three decay: (255/256)^3.
+        double g = 1.0 / 256;
+        double alpha = Math.pow(1 - g, 3);
+        double rc = G100 * (1 - alpha / 2);
+        assertThat(rp.alpha()).isCloseTo(alpha, within(1e-12));
+        assertThat((double) rp.rateBps()).isCloseTo(rc, within(1.0));
+        assertThat(rp.targetRateBps()).as("timer stage 0: no clamp, Rt stays").isEqualTo(G100);
+        sim.runUntil(Time.us(304));
+        rc = (rc + G100) / 2; // stage 0 < F: fast recovery
+        assertThat((double) rp.rateBps()).isCloseTo(rc, within(1.0));
+        sim.runUntil(Time.us(604));
+        rc = (rc + G100) / 2; // stage == F: additive increase, Rt capped at line rate
+        assertThat((double) rp.rateBps()).isCloseTo(rc, within(1.0));
+        assertThat(rp.cuts()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldClampTargetWhenHpccNs3CutsAfterATimerIncrease() {
+        Simulator sim = new Simulator();
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.HPCC_NS3, 100_000_000_000L));
+        rp.onCnp(0);
+        sim.runUntil(Time.us(304));
+        double before = rp.rateBps();
+        sim.runUntil(Time.us(305));
+        rp.onCnp(Time.us(305));
+        sim.runUntil(Time.us(308));
+        assertThat(rp.targetRateBps()).as("Rt <- Rc at the cut, since the timer stage is 1").isCloseTo(before,
+                within(1.0));
+        assertThat((double) rp.rateBps()).isLessThan(before);
+    }
+
+    @Test
+    void shouldCutByAlphaHalfAtBoundaryWhenNvidiaFirmware() {
+        Simulator sim = new Simulator();
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.NVIDIA, 100_000_000_000L));
+        rp.onCnp(Time.ns(500));
+        sim.runUntil(Time.us(4));
+        // Alpha starts at 1023/1024; the 1 us tick after the CNP raises it with gain 5/1024, two more ticks decay
+        // (the timers run from the first CNP at 0.5 us: ticks at 1.5, 2.5, 3.5 us; the decrease check at 4.5 us).
+        double gain = 5.0 / 1024;
+        double a = (1 - gain) * (1023.0 / 1024) + gain;
+        a *= Math.pow(1 - gain, 2);
+        assertThat(rp.rateBps()).isEqualTo(100_000_000_000L);
+        sim.runUntil(Time.ns(4500));
+        a *= 1 - gain; // the tick at 4.5 us comes before the decrease at the same instant
+        assertThat(rp.alpha()).isCloseTo(a, within(1e-12));
+        assertThat((double) rp.rateBps()).isCloseTo(G100 * (1 - a / 2), within(1.0));
+        // Timer increase at 4.5 + 300 us: both stages 0 < F = 1: fast recovery.
+        double rc = G100 * (1 - a / 2);
+        sim.runUntil(Time.ns(304_500));
+        assertThat((double) rp.rateBps()).isCloseTo((rc + G100) / 2, within(1.0));
+    }
+
+    @Test
+    void shouldCutImmediatelyAndDecayAlphaEveryKWhenPaperProfile() {
+        Simulator sim = new Simulator();
+        DcqcnParameters p = DcqcnParameters.of(DcqcnProfile.PAPER, 40_000_000_000L);
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, p);
+        rp.onCnp(0);
+        assertThat(rp.rateBps()).as("40G x (1 - 1/2)").isEqualTo(20_000_000_000L);
+        sim.runUntil(Time.us(55));
+        assertThat(rp.rateBps()).as("fast recovery: (20 + 40) / 2").isEqualTo(30_000_000_000L);
+        sim.runUntil(Time.us(120));
+        assertThat(rp.rateBps()).isEqualTo(35_000_000_000L);
+        rp.onCnp(Time.us(120));
+        double g = 1.0 / 256;
+        // alpha after the first CNP: 1; two decays at 55 and 110 us; then the CNP update.
+        double alpha = (1 - g) * Math.pow(1 - g, 2) + g;
+        assertThat(rp.alpha()).isCloseTo(alpha, within(1e-12));
+        assertThat((double) rp.rateBps()).isCloseTo(35e9 * (1 - alpha / 2), within(1.0));
+        assertThat(rp.targetRateBps()).isEqualTo(35e9);
+    }
+
+    @Test
+    void shouldNeverGoBelowMinimumRateWhenNotifiedContinuously() {
+        Simulator sim = new Simulator();
+        DcqcnParameters p = DcqcnParameters.of(DcqcnProfile.HPCC_NS3, 100_000_000_000L);
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, p);
+        for (long t = 0; t < Time.ms(1); t += Time.us(2)) {
+            sim.runUntil(t);
+            rp.onCnp(t);
+        }
+        sim.runUntil(Time.ms(1));
+        assertThat(rp.rateBps()).isEqualTo(p.minRateBps());
+    }
+}
