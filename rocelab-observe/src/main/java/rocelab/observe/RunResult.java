@@ -4,6 +4,7 @@ import java.util.List;
 import rocelab.fabric.network.Network;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.sample.TimeSeriesSampler;
 
 /**
  * Everything a finished run produced, ready for the writers.
@@ -11,6 +12,7 @@ import rocelab.observe.flow.FlowRecord;
  * @param simulatedPs simulated time at which the run ended (the last completion, or the stop time)
  * @param scenarioHash SHA-256 of the resolved scenario
  * @param finished whether every flow completed or failed before the run ended
+ * @param series the rate and queue time series, or null when sampling was off
  */
 public record RunResult(
         String scenario,
@@ -24,7 +26,8 @@ public record RunResult(
         boolean finished,
         List<FlowRecord> flows,
         FabricTotals totals,
-        Network network) {
+        Network network,
+        TimeSeriesSampler series) {
 
     public RunResult {
         flows = List.copyOf(flows);

@@ -26,6 +26,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param cnpPriority 802.1p priority of congestion notification packets
  * @param traffic traffic patterns, expanded in order
  * @param stopAtPs simulated time at which the run stops even if flows remain ({@code Long.MAX_VALUE}: never)
+ * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
  * @param canonicalText a canonical rendering of the resolved scenario, hashed into the manifest
  */
@@ -43,6 +44,7 @@ public record ScenarioConfig(
         int cnpPriority,
         List<TrafficSpec> traffic,
         long stopAtPs,
+        long sampleIntervalPs,
         Path source,
         String canonicalText) {
 
@@ -50,9 +52,12 @@ public record ScenarioConfig(
         traffic = List.copyOf(traffic);
     }
 
+    /** Default interval of the rate and queue time series. */
+    public static final long DEFAULT_SAMPLE_INTERVAL_PS = 10_000_000L;
+
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, ecn, nic, congestion, cnpDscp,
-                cnpPriority, traffic, stopAtPs, source, canonicalText);
+                cnpPriority, traffic, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
 }

@@ -20,6 +20,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.workload.traffic.FlowDriver;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
@@ -33,12 +34,14 @@ public final class Simulation {
     private final Simulator sim;
     private final Network network;
     private final FlowDriver driver;
+    private final TimeSeriesSampler series;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver) {
         this.config = config;
         this.sim = sim;
         this.network = network;
         this.driver = driver;
+        this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
     }
 
     public static Simulation assemble(ScenarioConfig config) {
@@ -99,7 +102,7 @@ public final class Simulation {
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), flowRecords(),
-                FabricTotals.of(network), network);
+                FabricTotals.of(network), network, series);
     }
 
     private boolean nextEventAfterStop() {

@@ -48,7 +48,7 @@ class DeterminismTest {
         Path a = runInto(Scenarios.parse(PERMUTATION), "a", f1);
         Path b = runInto(Scenarios.parse(PERMUTATION), "b", f2);
         assertThat(f1[0]).isEqualTo(f2[0]);
-        for (String file : new String[] {"flows.csv", "ports.csv", "nics.csv", "manifest.json"}) {
+        for (String file : new String[] {"flows.csv", "ports.csv", "nics.csv", "rates.csv", "queues.csv", "manifest.json"}) {
             assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
         }
         assertThat(withoutWallClock(a)).isEqualTo(withoutWallClock(b));

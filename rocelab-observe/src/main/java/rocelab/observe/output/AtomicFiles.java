@@ -6,6 +6,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** Writes a file so that readers see either the old content or the complete new one, never a partial file. */
 public final class AtomicFiles {
@@ -21,6 +22,12 @@ public final class AtomicFiles {
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".partial");
         try {
             Files.write(tmp, content);
+            try {
+                // Temporary files are private; outputs are ordinary files (rw-r--r--).
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            } catch (UnsupportedOperationException e) {
+                // Not a POSIX file system: keep the default permissions.
+            }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

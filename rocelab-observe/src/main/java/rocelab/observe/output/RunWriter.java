@@ -18,7 +18,8 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, ports.csv, nics.csv, manifest.json and, last, summary.json. Every file
+ * Writes a run's output folder: flows.csv, ports.csv, nics.csv, rates.csv and queues.csv (time series, when
+ * sampled), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
 public final class RunWriter {
@@ -28,6 +29,10 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        if (result.series() != null) {
+            AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
+            AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
+        }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
         AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
     }

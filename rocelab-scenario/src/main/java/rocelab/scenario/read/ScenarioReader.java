@@ -33,7 +33,7 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe"};
 
     public ScenarioReader() {}
 
@@ -157,10 +157,15 @@ public final class ScenarioReader {
                 throw doc.at(run.get("stop-at"), "stop-at is 0; expected a time above 0 (e.g. 10ms)");
             }
         }
+        long sampleInterval = ScenarioConfig.DEFAULT_SAMPLE_INTERVAL_PS;
+        if (top.has("observe")) {
+            YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval");
+            sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
+        }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
-                cc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1], traffic, stopAt);
+                cc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval, traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, ecn, nic, cc, cnpQos[0], cnpQos[1],
-                traffic, stopAt, source, canonical);
+                traffic, stopAt, sampleInterval, source, canonical);
     }
 
     private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {

@@ -1,0 +1,75 @@
+package rocelab.congestion.hpcc;
+
+import java.util.Map;
+import java.util.TreeSet;
+import rocelab.congestion.CongestionAlgorithm.Unit;
+
+/**
+ * HPCC parameters (Li et al., SIGCOMM 2019) resolved for one line rate. Times in picoseconds, rates in bit/s.
+ *
+ * @param eta target utilisation (η)
+ * @param maxStage additive-increase rounds before a multiplicative step is forced (maxStage)
+ * @param aiRateBps the additive increase W_AI expressed as a rate: W_AI = aiRate x T
+ * @param baseRttPs the base RTT T; 0: the smallest RTT sample the queue pair has seen so far
+ * @param minRateBps lowest sending rate
+ * @param maxRateBps highest sending rate (the line rate); also the start rate, so W_init = B x T
+ */
+public record HpccParameters(
+        double eta, int maxStage, long aiRateBps, long baseRttPs, long minRateBps, long maxRateBps) {
+
+    /** Scenario keys and their units. */
+    public static final Map<String, Unit> KEYS = Map.of(
+            "eta", Unit.FRACTION,
+            "max-stage", Unit.COUNT,
+            "ai-rate", Unit.RATE,
+            "base-rtt", Unit.TIME,
+            "min-rate", Unit.RATE);
+
+    private static final long MBPS = 1_000_000L;
+
+    public HpccParameters {
+        require(eta > 0 && eta <= 1, "eta must be in (0, 1], got " + eta);
+        require(maxStage >= 0, "max-stage must not be negative, got " + maxStage);
+        require(aiRateBps > 0, "ai-rate must be positive, got " + aiRateBps);
+        require(baseRttPs >= 0, "base-rtt must not be negative, got " + baseRttPs);
+        require(maxRateBps > 0, "line rate must be positive");
+        require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
+    }
+
+    /**
+     * The reference defaults at a line rate: η 0.95 and maxStage 5 (htsim and the HPCC ns-3 attribute default),
+     * W_AI as the HPCC ns-3 run.py rate 10 x bw/25 Mb/s (40 Mb/s at 100 Gb/s), T learnt from the RTT samples,
+     * and the ns-3 run.py minimum rate of 1 Gb/s.
+     */
+    public static HpccParameters defaults(long lineRateBps) {
+        long ai = Math.max(1, Math.round(lineRateBps / 1e9 * 10 / 25 * MBPS));
+        return new HpccParameters(0.95, 5, ai, 0, Math.min(1000 * MBPS, lineRateBps), lineRateBps);
+    }
+
+    /** The defaults with a scenario's overrides (base units) applied; min-rate is capped at the line rate. */
+    public static HpccParameters resolve(Map<String, Double> overrides, long lineRateBps) {
+        for (String key : overrides.keySet()) {
+            require(KEYS.containsKey(key), "unknown HPCC parameter '" + key + "'; expected one of "
+                    + new TreeSet<>(KEYS.keySet()));
+        }
+        HpccParameters d = defaults(lineRateBps);
+        return new HpccParameters(
+                value(overrides, "eta", d.eta()),
+                (int) Math.round(value(overrides, "max-stage", d.maxStage())),
+                Math.round(value(overrides, "ai-rate", d.aiRateBps())),
+                Math.round(value(overrides, "base-rtt", d.baseRttPs())),
+                Math.min(lineRateBps, Math.round(value(overrides, "min-rate", d.minRateBps()))),
+                lineRateBps);
+    }
+
+    private static double value(Map<String, Double> overrides, String key, double fallback) {
+        Double v = overrides.get(key);
+        return v == null ? fallback : v;
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}
