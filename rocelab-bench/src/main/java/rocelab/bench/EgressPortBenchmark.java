@@ -96,7 +96,7 @@ public class EgressPortBenchmark {
                         .initData(nowPs, 1, 0, 7, psn++, PAYLOAD, frameBytes, Opcodes.RDMA_WRITE_MIDDLE)
                         .qos(TRAFFIC_CLASS, 26, Ecn.ECT_0);
                 p.ingressPort(IN_PORT);
-                if (buffer.admit(IN_PORT, port.portIndex(), TRAFFIC_CLASS, frameBytes) != null) {
+                if (buffer.admit(nowPs, IN_PORT, port.portIndex(), TRAFFIC_CLASS, frameBytes) != null) {
                     throw new IllegalStateException("buffer full");
                 }
                 port.enqueue(nowPs, p);

@@ -3,7 +3,9 @@ package rocelab.scenario;
 /** Which kind of fabric carries the RDMA traffic. */
 public enum FabricMode {
     /** RoCEv2 on best-effort Ethernet: tail drop, go-back-N recovery. */
-    ROCE_LOSSY("roce-lossy");
+    ROCE_LOSSY("roce-lossy"),
+    /** RoCEv2 with priority flow control on the lossless priorities (default 3): a lossless priority never drops. */
+    ROCE_LOSSLESS("roce-lossless");
 
     private final String key;
 

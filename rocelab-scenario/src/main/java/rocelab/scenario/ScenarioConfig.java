@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
@@ -19,6 +20,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param vlanTagged whether RoCE frames carry an 802.1Q tag (4 bytes more on the wire)
  * @param topology the topology shape
  * @param switches settings shared by every switch
+ * @param pfc priority flow control of the switches (off in roce-lossy)
  * @param ecn ECN marking at switch egress queues
  * @param nic settings shared by every RNIC (includes the MTU)
  * @param congestion the sender's congestion control, its profile and overrides
@@ -37,6 +39,7 @@ public record ScenarioConfig(
         boolean vlanTagged,
         TopologySpec topology,
         SwitchParameters switches,
+        PfcParameters pfc,
         EcnParameters ecn,
         NicParameters nic,
         CcSettings congestion,
@@ -57,7 +60,7 @@ public record ScenarioConfig(
 
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
-        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, ecn, nic, congestion, cnpDscp,
+        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, congestion, cnpDscp,
                 cnpPriority, traffic, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
 }

@@ -58,6 +58,7 @@ public final class Simulation {
                 .frames(new FrameFormat(config.vlanTagged()))
                 .congestionControl(cc)
                 .ecnMarking(new EcnMarkings(config.ecn()))
+                .pfc(config.pfc())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
                 .build(topology);

@@ -1,49 +1,156 @@
 package rocelab.fabric.buffer;
 
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.probe.DropReason;
 
 /**
- * A switch's shared packet buffer with per-port, per-priority accounting on ingress and egress. In the lossy
- * mode a packet is admitted while the whole buffer has room (tail drop).
+ * A switch's shared packet buffer with per-port, per-priority accounting on ingress and egress, and the PFC
+ * decisions that ingress accounting drives (IEEE 802.1Qbb, with the shared-buffer model of the HPCC ns-3 switch
+ * MMU). Lossy priorities tail-drop when the shared pool is full. A lossless priority group (ingress port,
+ * priority) uses the shared pool up to a threshold (static, or alpha x the free shared pool), then its own
+ * headroom; crossing the threshold or touching headroom triggers XOFF to the upstream device, and draining it
+ * triggers XON. Headroom is reserved out of the buffer for every lossless group.
  */
 public final class SharedBuffer {
+    /** Receives the PFC decisions of the buffer. */
+    public interface PauseListener {
+        PauseListener NONE = new PauseListener() {
+            @Override
+            public void onXoff(long nowPs, int port, int priority, long groupBytes) {}
+
+            @Override
+            public void onXon(long nowPs, int port, int priority, long groupBytes) {}
+        };
+
+        void onXoff(long nowPs, int port, int priority, long groupBytes);
+
+        void onXon(long nowPs, int port, int priority, long groupBytes);
+    }
+
     private final long capacityBytes;
     private final int classes;
-    private final long[] ingressBytes;
+    private final PfcParameters pfc;
+    private final long[] headroomLimit;
+    private final long reservedBytes;
+    private final long[] shared;
+    private final long[] headroom;
     private final long[] egressBytes;
+    private final boolean[] xoff;
+    private PauseListener listener = PauseListener.NONE;
+    private long sharedUsed;
     private long usedBytes;
     private long peakUsedBytes;
 
+    /** A buffer without PFC: every priority tail-drops. */
     public SharedBuffer(long capacityBytes, int ports, int classes) {
+        this(capacityBytes, ports, classes, PfcParameters.off(), new long[ports]);
+    }
+
+    /**
+     * @param headroomPerPort headroom of each lossless priority group of each ingress port
+     */
+    public SharedBuffer(long capacityBytes, int ports, int classes, PfcParameters pfc, long[] headroomPerPort) {
         this.capacityBytes = capacityBytes;
         this.classes = classes;
-        this.ingressBytes = new long[ports * classes];
+        this.pfc = pfc;
+        this.headroomLimit = headroomPerPort.clone();
+        long reserved = 0;
+        for (int p = 0; p < ports; p++) {
+            reserved += headroomLimit[p] * Integer.bitCount(pfc.losslessMask());
+        }
+        if (reserved >= capacityBytes) {
+            throw new IllegalArgumentException("PFC headroom (" + reserved + " B in all) leaves no shared buffer of "
+                    + capacityBytes + " B");
+        }
+        this.reservedBytes = reserved;
+        this.shared = new long[ports * classes];
+        this.headroom = new long[ports * classes];
         this.egressBytes = new long[ports * classes];
+        this.xoff = new boolean[ports * classes];
+    }
+
+    public void listener(PauseListener l) {
+        this.listener = l;
     }
 
     /** Admits the packet and accounts it, or returns the reason it must be dropped (null when admitted). */
-    public DropReason admit(int inPort, int outPort, int tc, int bytes) {
-        if (usedBytes + bytes > capacityBytes) {
-            return DropReason.BUFFER_FULL;
+    public DropReason admit(long nowPs, int inPort, int outPort, int priority, int bytes) {
+        int g = inPort * classes + priority;
+        if (pfc.isLossless(priority)) {
+            long threshold = threshold();
+            boolean fitsShared = shared[g] + bytes <= threshold && sharedUsed + bytes <= capacityBytes - reservedBytes;
+            if (fitsShared) {
+                shared[g] += bytes;
+                sharedUsed += bytes;
+            } else if (headroom[g] + bytes <= headroomLimit[inPort]) {
+                headroom[g] += bytes;
+            } else {
+                return DropReason.HEADROOM_EXCEEDED;
+            }
+            if (!xoff[g] && (headroom[g] > 0 || shared[g] >= threshold)) {
+                xoff[g] = true;
+                listener.onXoff(nowPs, inPort, priority, shared[g] + headroom[g]);
+            }
+        } else {
+            if (sharedUsed + bytes > capacityBytes - reservedBytes) {
+                return DropReason.BUFFER_FULL;
+            }
+            shared[g] += bytes;
+            sharedUsed += bytes;
         }
         usedBytes += bytes;
         if (usedBytes > peakUsedBytes) {
             peakUsedBytes = usedBytes;
         }
-        ingressBytes[inPort * classes + tc] += bytes;
-        egressBytes[outPort * classes + tc] += bytes;
+        egressBytes[outPort * classes + priority] += bytes;
         return null;
     }
 
-    /** The packet left the switch (its last bit was transmitted). */
-    public void release(int inPort, int outPort, int tc, int bytes) {
+    /** The packet left the buffer (dequeued for transmission): headroom drains first, then the shared part. */
+    public void release(long nowPs, int inPort, int outPort, int priority, int bytes) {
+        int g = inPort * classes + priority;
+        long fromHeadroom = Math.min(headroom[g], bytes);
+        headroom[g] -= fromHeadroom;
+        shared[g] -= bytes - fromHeadroom;
+        sharedUsed -= bytes - fromHeadroom;
         usedBytes -= bytes;
-        ingressBytes[inPort * classes + tc] -= bytes;
-        egressBytes[outPort * classes + tc] -= bytes;
+        egressBytes[outPort * classes + priority] -= bytes;
+        if (xoff[g] && headroom[g] == 0 && mayResume(g)) {
+            xoff[g] = false;
+            listener.onXon(nowPs, inPort, priority, shared[g]);
+        }
+    }
+
+    private boolean mayResume(int g) {
+        if (pfc.dynamic()) {
+            return shared[g] == 0 || shared[g] + pfc.resumeOffsetBytes() <= threshold();
+        }
+        return shared[g] <= pfc.xonBytes();
+    }
+
+    /** The shared-use level at which a lossless priority group pauses its upstream now. */
+    public long threshold() {
+        if (!pfc.dynamic()) {
+            return pfc.xoffBytes();
+        }
+        return (long) (pfc.alpha() * (capacityBytes - reservedBytes - sharedUsed));
+    }
+
+    /** Whether the group (ingress port, priority) has its upstream paused. */
+    public boolean isPausing(int port, int priority) {
+        return xoff[port * classes + priority];
     }
 
     public long capacityBytes() {
         return capacityBytes;
+    }
+
+    public long reservedHeadroomBytes() {
+        return reservedBytes;
+    }
+
+    public long headroomLimit(int port) {
+        return headroomLimit[port];
     }
 
     public long usedBytes() {
@@ -54,8 +161,13 @@ public final class SharedBuffer {
         return peakUsedBytes;
     }
 
+    /** Bytes that arrived on {@code port} with {@code priority} and are still held (shared plus headroom). */
     public long ingressBytes(int port, int priority) {
-        return ingressBytes[port * classes + priority];
+        return shared[port * classes + priority] + headroom[port * classes + priority];
+    }
+
+    public long headroomBytes(int port, int priority) {
+        return headroom[port * classes + priority];
     }
 
     public long egressBytes(int port, int tc) {

@@ -9,6 +9,8 @@ import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.congestion.EcnMarking;
 import rocelab.fabric.congestion.EcnMarkingFactory;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.nic.MessageListener;
@@ -40,6 +42,7 @@ public final class NetworkBuilder {
     private CongestionControlFactory congestionControl;
     private EcnMarkingFactory marking = EcnMarkingFactory.NONE;
     private NotificationPointParameters notification = NotificationPointParameters.defaults();
+    private PfcParameters pfc = PfcParameters.off();
     private int initialPoolSize = 4096;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
@@ -70,6 +73,12 @@ public final class NetworkBuilder {
     /** ECN marking of the switch egress queues. */
     public NetworkBuilder ecnMarking(EcnMarkingFactory factory) {
         this.marking = factory;
+        return this;
+    }
+
+    /** Priority flow control of the switches (off: every priority is lossy). */
+    public NetworkBuilder pfc(PfcParameters p) {
+        this.pfc = p;
         return this;
     }
 
@@ -116,7 +125,17 @@ public final class NetworkBuilder {
     private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
-        SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES);
+        long[] headroom = new long[ports];
+        if (pfc.enabled()) {
+            int largestFrame = frames.dataFrameBytes(nicParameters.mtuBytes(), true);
+            for (int p = 0; p < ports; p++) {
+                LinkParameters l = topology.edgeAt(node, p).parameters();
+                headroom[p] = pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
+                        : Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largestFrame);
+            }
+        }
+        SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
+                pfc, headroom);
         EgressPort[] egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
             long rate = topology.edgeAt(node, p).parameters().rateBps();
@@ -129,7 +148,7 @@ public final class NetworkBuilder {
         }
         Long seed = switchParameters.ecmpSeed();
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
-        return new Switch(node, name, egress, routes, buffer, switchParameters, hashSeed,
+        return new Switch(sim, node, name, egress, routes, buffer, switchParameters, pfc, frames, hashSeed,
                 streams.forComponent("switch/" + name + "/spray"), pool);
     }
 

@@ -24,6 +24,7 @@ public final class Nic implements PacketSink, EventHandler {
     private static final int TX_COMPLETE = 1;
     private static final int PACER = 2;
     private static final int ACK_TIMER = 3;
+    private static final int RESUME = 4;
 
     private final Simulator sim;
     private final int handlerId;
@@ -37,7 +38,10 @@ public final class Nic implements PacketSink, EventHandler {
     private final NotificationPointParameters notification;
     private final AckFeedback feedback = new AckFeedback();
     private final long[] counters = new long[NicCounter.COUNT];
-    private final PacketFifo control = new PacketFifo();
+    private final PacketFifo[] control = new PacketFifo[8];
+    private final long[] pauseEpoch = new long[8];
+    private final long[] pausedSincePs = new long[8];
+    private int pausedMask;
     private Link link;
     private long busyUntilPs;
     private boolean txPending;
@@ -62,6 +66,9 @@ public final class Nic implements PacketSink, EventHandler {
         this.queuePairs = queuePairs;
         this.notification = notification;
         this.handlerId = sim.register(this);
+        for (int i = 0; i < control.length; i++) {
+            control[i] = new PacketFifo();
+        }
     }
 
     public void connect(Link outgoingLink) {
@@ -72,7 +79,7 @@ public final class Nic implements PacketSink, EventHandler {
 
     @Override
     public void receive(long nowPs, Packet p) {
-        QueuePair qp = queuePairs.get(p.queuePair());
+        QueuePair qp = p.kind() == PacketKind.PFC ? null : queuePairs.get(p.queuePair());
         switch (p.kind()) {
             case DATA:
                 counters[NicCounter.RX_DATA_PACKETS.ordinal()]++;
@@ -94,6 +101,9 @@ public final class Nic implements PacketSink, EventHandler {
                 break;
             case CNP:
                 onCongestionNotification(nowPs, qp);
+                break;
+            case PFC:
+                onPauseFrame(nowPs, p.priority(), p.pauseQuanta());
                 break;
             default:
                 break;
@@ -125,7 +135,7 @@ public final class Nic implements PacketSink, EventHandler {
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
                 .entropy(qp.entropy);
         counters[NicCounter.NP_CNP_SENT.ordinal()]++;
-        control.add(cnp);
+        control[cnp.priority()].add(cnp);
         kick(nowPs);
     }
 
@@ -145,7 +155,7 @@ public final class Nic implements PacketSink, EventHandler {
         if (cnp) {
             counters[NicCounter.NP_CNP_SENT.ordinal()]++;
         }
-        control.add(ack);
+        control[ack.priority()].add(ack);
         kick(nowPs);
     }
 
@@ -181,6 +191,11 @@ public final class Nic implements PacketSink, EventHandler {
         if (kind == TX_COMPLETE) {
             txPending = false;
             startNext(nowPs);
+        } else if (kind == RESUME) {
+            int priority = (int) (arg & 7);
+            if (arg >>> 3 == pauseEpoch[priority]) {
+                resume(nowPs, priority);
+            }
         } else if (kind == PACER) {
             if (arg == pacerEpoch) {
                 pacerAtPs = -1;
@@ -191,19 +206,62 @@ public final class Nic implements PacketSink, EventHandler {
         }
     }
 
-    private void startNext(long nowPs) {
-        Packet p = control.poll();
-        if (p == null) {
-            p = nextDataPacket(nowPs);
-            if (p == null) {
-                armPacer();
-                return;
+    /** The switch above paused one of our priorities (quanta 0: resume now). */
+    private void onPauseFrame(long nowPs, int priority, int quanta) {
+        counters[NicCounter.RX_PAUSE.ordinal()]++;
+        if (quanta == 0) {
+            resume(nowPs, priority);
+            return;
+        }
+        if ((pausedMask & (1 << priority)) == 0) {
+            pausedMask |= 1 << priority;
+            pausedSincePs[priority] = nowPs;
+        }
+        long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, lineRateBps);
+        sim.schedule(until, handlerId, RESUME, ++pauseEpoch[priority] << 3 | priority);
+    }
+
+    private void resume(long nowPs, int priority) {
+        if ((pausedMask & (1 << priority)) != 0) {
+            pausedMask &= ~(1 << priority);
+            counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += nowPs - pausedSincePs[priority];
+            ++pauseEpoch[priority];
+            kick(nowPs);
+        }
+    }
+
+    /** The next control frame of a priority that may send, highest priority first. */
+    private Packet nextControl() {
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
+                return control[prio].poll();
             }
+        }
+        return null;
+    }
+
+    private boolean controlReady() {
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void startNext(long nowPs) {
+        Packet p = nextControl();
+        if (p == null && (pausedMask & (1 << params.dataPriority())) == 0) {
+            p = nextDataPacket(nowPs);
+        }
+        if (p == null) {
+            armPacer();
+            return;
         }
         long txPs = txTimePs(p.wireBytes());
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
-        if (!control.isEmpty() || activeHead != null) {
+        if (controlReady() || activeHead != null && (pausedMask & (1 << params.dataPriority())) == 0) {
             txPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         } else {
@@ -334,6 +392,15 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Packets held by this RNIC: control frames waiting (a frame being sent is already owned by the link). */
     public int packetsHeld() {
-        return control.size();
+        int n = 0;
+        for (PacketFifo f : control) {
+            n += f.size();
+        }
+        return n;
+    }
+
+    /** Whether a pause from the switch holds {@code priority}. */
+    public boolean isPaused(int priority) {
+        return (pausedMask & (1 << priority)) != 0;
     }
 }

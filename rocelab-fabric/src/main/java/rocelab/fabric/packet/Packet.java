@@ -140,6 +140,25 @@ public final class Packet {
         return this;
     }
 
+    /** Fills an IEEE 802.1Qbb PFC frame pausing one priority for {@code quanta} x 512 bit times (0: XON). */
+    public Packet initPfc(long nowPs, int pausedPriority, int quanta, int frame) {
+        kind = PacketKind.PFC;
+        srcHost = -1;
+        dstHost = -1;
+        priority = pausedPriority;
+        psn = quanta;
+        syndrome = 1 << pausedPriority;
+        opcode = 0x0101;
+        frameBytes = frame;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** PFC only: the pause time in quanta (0 = XON). */
+    public int pauseQuanta() {
+        return (int) psn;
+    }
+
     /** Fills a Congestion Notification Packet for the sender's QP (BTH opcode 0x81, BECN set). */
     public Packet initCnp(long nowPs, int src, int dst, int qp, int frame) {
         kind = PacketKind.CNP;

@@ -18,6 +18,7 @@ import rocelab.fabric.probe.PortCounter;
  */
 public final class EgressPort implements EventHandler {
     private static final int TX_COMPLETE = 1;
+    private static final int RESUME = 2;
     private static final int ALL_CLASSES = 0xff;
 
     private final Simulator sim;
@@ -38,6 +39,14 @@ public final class EgressPort implements EventHandler {
     private long queuedBytes;
     private long peakQueuedBytes;
     private int backlog;
+    private final PacketFifo control = new PacketFifo();
+    private final long[] pausedUntilPs;
+    private final long[] pausedSincePs;
+    private final long[] pauseEpoch;
+    private final long[] pauseSent;
+    private final long[] pauseReceived;
+    private final long[] pausedPs;
+    private int pausedMask;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -47,6 +56,12 @@ public final class EgressPort implements EventHandler {
         this.psPerByte = Rates.exactPsPerByte(rateBps);
         this.queues = new PacketFifo[classes];
         this.markedByClass = new long[classes];
+        this.pausedUntilPs = new long[classes];
+        this.pausedSincePs = new long[classes];
+        this.pauseEpoch = new long[classes];
+        this.pauseSent = new long[classes];
+        this.pauseReceived = new long[classes];
+        this.pausedPs = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
         }
@@ -73,6 +88,11 @@ public final class EgressPort implements EventHandler {
         if (queuedBytes > peakQueuedBytes) {
             peakQueuedBytes = queuedBytes;
         }
+        kick(nowPs);
+    }
+
+    /** Something may be sendable: start now if the wire is free, else wake up when it frees. */
+    private void kick(long nowPs) {
         if (!wakeupPending) {
             if (nowPs >= busyUntilPs) {
                 startNext(nowPs);
@@ -83,11 +103,61 @@ public final class EgressPort implements EventHandler {
         }
     }
 
-    /** The previous frame's last bit is out: start the next one. */
+    /**
+     * Sends a MAC control frame (PFC) out of this port: it goes next, ahead of every queue, is never paused, and
+     * does not use the shared buffer.
+     */
+    public void sendControl(long nowPs, Packet frame) {
+        control.add(frame);
+        if (frame.kind() == PacketKind.PFC) {
+            counters[PortCounter.PAUSE_SENT.ordinal()]++;
+            pauseSent[frame.priority()]++;
+        }
+        kick(nowPs);
+    }
+
+    /**
+     * A PFC frame arrived on this port from the peer: stop starting frames of {@code priority} for {@code quanta}
+     * x 512 bit times (a frame already on the wire finishes), or resume now when quanta is 0 (XON).
+     */
+    public void onPauseFrame(long nowPs, int priority, int quanta) {
+        counters[PortCounter.PAUSE_RECEIVED.ordinal()]++;
+        pauseReceived[priority]++;
+        if (quanta == 0) {
+            resume(nowPs, priority);
+            return;
+        }
+        long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
+        if ((pausedMask & (1 << priority)) == 0) {
+            pausedMask |= 1 << priority;
+            pausedSincePs[priority] = nowPs;
+        }
+        pausedUntilPs[priority] = until;
+        sim.schedule(until, handlerId, RESUME, ++pauseEpoch[priority] << 3 | priority);
+    }
+
+    private void resume(long nowPs, int priority) {
+        if ((pausedMask & (1 << priority)) != 0) {
+            pausedMask &= ~(1 << priority);
+            pausedPs[priority] += nowPs - pausedSincePs[priority];
+            counters[PortCounter.PAUSED_PS.ordinal()] += nowPs - pausedSincePs[priority];
+            ++pauseEpoch[priority];
+            kick(nowPs);
+        }
+    }
+
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
-        wakeupPending = false;
-        startNext(nowPs);
+        if (kind == TX_COMPLETE) {
+            // The previous frame's last bit is out: start the next one.
+            wakeupPending = false;
+            startNext(nowPs);
+        } else {
+            int priority = (int) (arg & 7);
+            if (arg >>> 3 == pauseEpoch[priority]) {
+                resume(nowPs, priority);
+            }
+        }
     }
 
     /**
@@ -96,7 +166,14 @@ public final class EgressPort implements EventHandler {
      * the end of the transmission only if more frames wait.
      */
     private void startNext(long nowPs) {
-        int ready = backlog & ALL_CLASSES;
+        if (!control.isEmpty()) {
+            Packet frame = control.poll();
+            counters[PortCounter.TX_PACKETS.ordinal()]++;
+            counters[PortCounter.TX_BYTES.ordinal()] += frame.frameBytes();
+            transmit(nowPs, frame);
+            return;
+        }
+        int ready = backlog & ALL_CLASSES & ~pausedMask;
         if (ready == 0) {
             return;
         }
@@ -112,7 +189,7 @@ public final class EgressPort implements EventHandler {
         }
         int bytes = p.frameBytes();
         queuedBytes -= bytes;
-        buffer.release(p.ingressPort(), portIndex, tc, bytes);
+        buffer.release(nowPs, p.ingressPort(), portIndex, tc, bytes);
         counters[PortCounter.TX_PACKETS.ordinal()]++;
         counters[PortCounter.TX_BYTES.ordinal()] += bytes;
         if (p.kind() == PacketKind.DATA) {
@@ -121,14 +198,38 @@ public final class EgressPort implements EventHandler {
         if (p.telemetryRequested()) {
             p.stampTelemetry(nowPs, counters[PortCounter.TX_BYTES.ordinal()], queuedBytes, rateBps);
         }
+        transmit(nowPs, p);
+    }
+
+    private void transmit(long nowPs, Packet p) {
         long wire = p.wireBytes();
         long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
-        if (backlog != 0) {
+        if ((backlog & ~pausedMask) != 0 || !control.isEmpty()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
+    }
+
+    /** Whether frames of {@code priority} are held by a pause from the peer. */
+    public boolean isPaused(int priority) {
+        return (pausedMask & (1 << priority)) != 0;
+    }
+
+    /** PFC frames sent for {@code priority} (XOFF and XON). */
+    public long pauseFramesSent(int priority) {
+        return pauseSent[priority];
+    }
+
+    /** PFC frames received for {@code priority}. */
+    public long pauseFramesReceived(int priority) {
+        return pauseReceived[priority];
+    }
+
+    /** Time {@code priority} spent paused (completed pauses), in picoseconds. */
+    public long pausedPs(int priority) {
+        return pausedPs[priority];
     }
 
     /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
@@ -181,7 +282,7 @@ public final class EgressPort implements EventHandler {
 
     /** Packets held by this port: queued (the frame being transmitted is already owned by the link). */
     public int packetsHeld() {
-        int n = 0;
+        int n = control.size();
         for (PacketFifo q : queues) {
             n += q.size();
         }

@@ -4,6 +4,8 @@ package rocelab.fabric.probe;
 public enum DropReason {
     /** The switch's shared buffer had no room (tail drop). */
     BUFFER_FULL("buffer_full"),
+    /** A lossless priority group overflowed its PFC headroom (the headroom was too small for the link). */
+    HEADROOM_EXCEEDED("headroom_exceeded"),
     /** The switch has no route to the destination host. */
     NO_ROUTE("no_route");
 

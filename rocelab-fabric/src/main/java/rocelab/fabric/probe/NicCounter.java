@@ -20,7 +20,8 @@ public enum NicCounter {
     RP_CNP_IGNORED("rp_cnp_ignored"),
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
     TX_PAUSE("tx_pause"),
-    RX_PAUSE("rx_pause");
+    RX_PAUSE("rx_pause"),
+    RX_PAUSE_DURATION_PS("rx_pause_duration_ps");
 
     private final String key;
 

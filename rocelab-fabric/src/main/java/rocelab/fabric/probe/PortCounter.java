@@ -11,9 +11,11 @@ public enum PortCounter {
     DROPPED_BYTES("dropped_bytes"),
     DROPPED_BUFFER_FULL("dropped_buffer_full"),
     DROPPED_NO_ROUTE("dropped_no_route"),
+    DROPPED_HEADROOM("dropped_headroom_exceeded"),
     ECN_MARKED("ecn_marked"),
     PAUSE_SENT("tx_pause"),
-    PAUSE_RECEIVED("rx_pause");
+    PAUSE_RECEIVED("rx_pause"),
+    PAUSED_PS("rx_pause_duration_ps");
 
     private final String key;
 

@@ -1,7 +1,14 @@
 package rocelab.fabric.switching;
 
 import java.util.SplittableRandom;
+import rocelab.engine.EventHandler;
+import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketPool;
@@ -12,9 +19,12 @@ import rocelab.fabric.probe.PortCounter;
 /**
  * An Ethernet/IP switch: classifies each arriving frame by DSCP into a traffic class, picks the output port among
  * the equal-cost next hops (ECMP hash of the RoCEv2 5-tuple or per-packet spraying), admits it into the shared
- * buffer or drops it with a reason, and queues it on the output port.
+ * buffer or drops it with a reason, and queues it on the output port. On lossless priorities its buffer drives
+ * PFC: XOFF frames to the upstream device on the ingress port (refreshed while needed) and XON when drained.
  */
-public final class Switch {
+public final class Switch implements SharedBuffer.PauseListener, EventHandler {
+    private static final int REFRESH = 1;
+
     private final int nodeId;
     private final String name;
     private final EgressPort[] ports;
@@ -27,12 +37,25 @@ public final class Switch {
     private final long hashSeed;
     private final SplittableRandom random;
     private final PacketPool pool;
+    private final Simulator sim;
+    private final int handlerId;
+    private final PfcParameters pfc;
+    private final FrameFormat frames;
+    private final long[] refreshEpoch;
+    private PfcProbe pfcProbe = PfcProbe.NONE;
 
     /**
      * @param routes for each destination host, the output ports on a shortest path (shared arrays, read only)
      */
-    public Switch(int nodeId, String name, EgressPort[] ports, int[][] routes, SharedBuffer buffer,
-            SwitchParameters params, long hashSeed, SplittableRandom random, PacketPool pool) {
+    public Switch(Simulator sim, int nodeId, String name, EgressPort[] ports, int[][] routes, SharedBuffer buffer,
+            SwitchParameters params, PfcParameters pfc, FrameFormat frames, long hashSeed, SplittableRandom random,
+            PacketPool pool) {
+        this.sim = sim;
+        this.handlerId = sim.register(this);
+        this.pfc = pfc;
+        this.frames = frames;
+        this.refreshEpoch = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
+        buffer.listener(this);
         this.nodeId = nodeId;
         this.name = name;
         this.ports = ports.clone();
@@ -58,6 +81,12 @@ public final class Switch {
 
     void onArrival(long nowPs, int inPort, Packet packet) {
         ports[inPort].countReceived(packet.frameBytes());
+        if (packet.kind() == PacketKind.PFC) {
+            // MAC control frames end at the receiving MAC: they pause our transmitter on that port.
+            ports[inPort].onPauseFrame(nowPs, packet.priority(), packet.pauseQuanta());
+            pool.release(packet);
+            return;
+        }
         int[] candidates = routes[packet.dstHost()];
         if (candidates.length == 0) {
             drop(inPort, packet, DropReason.NO_ROUTE);
@@ -65,7 +94,7 @@ public final class Switch {
         }
         int out = candidates.length == 1 ? candidates[0] : candidates[select(packet, candidates.length)];
         int tc = dscpToTc[packet.dscp()];
-        DropReason refused = buffer.admit(inPort, out, tc, packet.frameBytes());
+        DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
         if (refused != null) {
             drop(out, packet, refused);
             return;
@@ -88,9 +117,53 @@ public final class Switch {
         EgressPort port = ports[portIndex];
         port.count(PortCounter.DROPPED_PACKETS, 1);
         port.count(PortCounter.DROPPED_BYTES, packet.frameBytes());
-        port.count(reason == DropReason.BUFFER_FULL ? PortCounter.DROPPED_BUFFER_FULL : PortCounter.DROPPED_NO_ROUTE,
-                1);
+        port.count(switch (reason) {
+            case BUFFER_FULL -> PortCounter.DROPPED_BUFFER_FULL;
+            case HEADROOM_EXCEEDED -> PortCounter.DROPPED_HEADROOM;
+            default -> PortCounter.DROPPED_NO_ROUTE;
+        }, 1);
         pool.release(packet);
+    }
+
+    /** The buffer decided XOFF for a priority group: pause the upstream device on that port. */
+    @Override
+    public void onXoff(long nowPs, int port, int priority, long groupBytes) {
+        sendPause(nowPs, port, priority, pfc.pauseQuanta(), groupBytes);
+        int g = port * SwitchParameters.TRAFFIC_CLASSES + priority;
+        scheduleRefresh(nowPs, port, g);
+    }
+
+    @Override
+    public void onXon(long nowPs, int port, int priority, long groupBytes) {
+        refreshEpoch[port * SwitchParameters.TRAFFIC_CLASSES + priority]++;
+        sendPause(nowPs, port, priority, 0, groupBytes);
+    }
+
+    /** While still congested, XOFF is sent again at half the pause time, before the peer's pause expires. */
+    private void scheduleRefresh(long nowPs, int port, int g) {
+        long half = Headroom.pauseDurationPs(pfc.pauseQuanta(), ports[port].rateBps()) / 2;
+        sim.schedule(nowPs + Math.max(1, half), handlerId, REFRESH, ++refreshEpoch[g] << 16 | g);
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        int g = (int) (arg & 0xFFFF);
+        int port = g / SwitchParameters.TRAFFIC_CLASSES;
+        int priority = g % SwitchParameters.TRAFFIC_CLASSES;
+        if (arg >>> 16 == refreshEpoch[g] && buffer.isPausing(port, priority)) {
+            sendPause(nowPs, port, priority, pfc.pauseQuanta(), buffer.ingressBytes(port, priority));
+            scheduleRefresh(nowPs, port, g);
+        }
+    }
+
+    private void sendPause(long nowPs, int port, int priority, int quanta, long groupBytes) {
+        Packet frame = pool.acquire().initPfc(nowPs, priority, quanta, frames.pfcFrameBytes());
+        pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes);
+        ports[port].sendControl(nowPs, frame);
+    }
+
+    public void pfcProbe(PfcProbe probe) {
+        this.pfcProbe = probe;
     }
 
     /** The IPv4 address of a host's RNIC: 10.0.0.0 + host + 1. */

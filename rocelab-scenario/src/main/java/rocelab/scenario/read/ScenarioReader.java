@@ -18,6 +18,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
@@ -145,6 +146,8 @@ public final class ScenarioReader {
         EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
         CcSettings cc = congestion.congestionControl(nicMap);
+        PfcParameters pfc = new PfcReader(doc).read(top.has("switch") && !Doc.isNull(top.get("switch"))
+                ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("pfc") : null, mode);
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         List<TrafficSpec> traffic = new TrafficReader(doc, topology.hostCount(), baseDir)
@@ -163,8 +166,8 @@ public final class ScenarioReader {
             sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
         }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
-                cc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval, traffic, stopAt);
-        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, ecn, nic, cc, cnpQos[0], cnpQos[1],
+                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval, traffic, stopAt);
+        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, cc, cnpQos[0], cnpQos[1],
                 traffic, stopAt, sampleInterval, source, canonical);
     }
 
@@ -176,7 +179,7 @@ public final class ScenarioReader {
         if (mode != null) {
             return mode;
         }
-        if (key.equals("roce-lossless") || key.equals("infiniband")) {
+        if (key.equals("infiniband")) {
             throw doc.at(node, "fabric mode '" + key + "' is not available in this version; expected " + modes);
         }
         throw doc.at(node, "'" + key + "' is not a fabric mode; expected " + modes);

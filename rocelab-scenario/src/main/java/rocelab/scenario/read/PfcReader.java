@@ -1,0 +1,64 @@
+package rocelab.scenario.read;
+
+import org.yaml.snakeyaml.nodes.Node;
+import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.scenario.FabricMode;
+
+/** Reads {@code switch.pfc}: lossless priorities, XOFF/XON thresholds (dynamic or static) and headroom. */
+final class PfcReader {
+    private final Doc doc;
+
+    PfcReader(Doc doc) {
+        this.doc = doc;
+    }
+
+    PfcParameters read(Node node, FabricMode mode) throws ScenarioException {
+        if (mode != FabricMode.ROCE_LOSSLESS) {
+            if (node != null) {
+                throw doc.at(node, "switch.pfc applies to fabric mode roce-lossless only; expected fabric: {mode:"
+                        + " roce-lossless} to use PFC, or no pfc settings");
+            }
+            return PfcParameters.off();
+        }
+        PfcParameters d = PfcParameters.defaults();
+        if (node == null) {
+            return d;
+        }
+        YamlMap m = YamlMap.of(doc, node, "switch.pfc", "threshold", "alpha", "xoff", "xon", "headroom",
+                "priorities", "resume-offset", "pause-quanta");
+        boolean dynamic = "dynamic".equals(m.optionalChoice("threshold", "dynamic", "a PFC threshold kind", "dynamic",
+                "static"));
+        if (dynamic) {
+            for (String k : new String[] {"xoff", "xon"}) {
+                if (m.has(k)) {
+                    throw doc.at(m.keyNode(k), k + " applies to static thresholds only; expected threshold: static,"
+                            + " or alpha for the dynamic threshold");
+                }
+            }
+        } else if (m.has("alpha")) {
+            throw doc.at(m.keyNode("alpha"), "alpha applies to the dynamic threshold only; expected threshold:"
+                    + " dynamic, or xoff and xon for static thresholds");
+        }
+        double alpha = m.has("alpha") ? doc.number(m.get("alpha"), "alpha", 1.0 / 1024, 64) : d.alpha();
+        long xoff = dynamic ? 0 : m.requiredSize("xoff", 1);
+        long xon = dynamic ? 0 : m.requiredSize("xon", 0);
+        long headroom = -1;
+        Node h = m.get("headroom");
+        if (h != null && !"auto".equals(doc.text(h, "headroom", "auto or a size"))) {
+            headroom = doc.size(h, "headroom", 0);
+        }
+        int mask = d.losslessMask();
+        if (m.has("priorities")) {
+            mask = 0;
+            for (Node n : m.requiredList("priorities", "a list of priorities 0..7, e.g. [3]")) {
+                mask |= 1 << doc.integer(n, "priority", 0, 7);
+            }
+        }
+        long resume = m.optionalSize("resume-offset", d.resumeOffsetBytes(), 0);
+        int quanta = m.optionalInt("pause-quanta", d.pauseQuanta(), 1, 0xFFFF);
+        int lossless = mask;
+        long hr = headroom;
+        return doc.build(node, "switch.pfc", () -> new PfcParameters(lossless, dynamic, alpha, xoff, xon, hr, resume,
+                quanta));
+    }
+}
