@@ -4,6 +4,7 @@ import java.util.List;
 import rocelab.fabric.network.Network;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 
 /**
@@ -13,6 +14,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param scenarioHash SHA-256 of the resolved scenario
  * @param finished whether every flow completed or failed before the run ended
  * @param series the rate and queue time series, or null when sampling was off
+ * @param pfcLog every PFC frame sent, or null when PFC is off
  */
 public record RunResult(
         String scenario,
@@ -27,7 +29,8 @@ public record RunResult(
         List<FlowRecord> flows,
         FabricTotals totals,
         Network network,
-        TimeSeriesSampler series) {
+        TimeSeriesSampler series,
+        PfcLog pfcLog) {
 
     public RunResult {
         flows = List.copyOf(flows);

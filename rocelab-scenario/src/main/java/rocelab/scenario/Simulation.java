@@ -20,6 +20,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.workload.traffic.FlowDriver;
 import rocelab.workload.traffic.FlowSpec;
@@ -35,6 +36,7 @@ public final class Simulation {
     private final Network network;
     private final FlowDriver driver;
     private final TimeSeriesSampler series;
+    private final PfcLog pfcLog;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver) {
         this.config = config;
@@ -42,6 +44,12 @@ public final class Simulation {
         this.network = network;
         this.driver = driver;
         this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
+        this.pfcLog = config.pfc().enabled() ? new PfcLog(network) : null;
+        if (pfcLog != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).pfcProbe(pfcLog);
+            }
+        }
     }
 
     public static Simulation assemble(ScenarioConfig config) {
@@ -103,7 +111,7 @@ public final class Simulation {
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), flowRecords(),
-                FabricTotals.of(network), network, series);
+                FabricTotals.of(network), network, series, pfcLog);
     }
 
     private boolean nextEventAfterStop() {

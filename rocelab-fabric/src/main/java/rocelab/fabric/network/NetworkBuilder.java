@@ -125,15 +125,7 @@ public final class NetworkBuilder {
     private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
-        long[] headroom = new long[ports];
-        if (pfc.enabled()) {
-            int largestFrame = frames.dataFrameBytes(nicParameters.mtuBytes(), true);
-            for (int p = 0; p < ports; p++) {
-                LinkParameters l = topology.edgeAt(node, p).parameters();
-                headroom[p] = pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
-                        : Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largestFrame);
-            }
-        }
+        long[] headroom = headroomPerPort(topology, node, pfc, frames, nicParameters.mtuBytes());
         SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
                 pfc, headroom);
         EgressPort[] egress = new EgressPort[ports];
@@ -150,6 +142,25 @@ public final class NetworkBuilder {
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
         return new Switch(sim, node, name, egress, routes, buffer, switchParameters, pfc, frames, hashSeed,
                 streams.forComponent("switch/" + name + "/spray"), pool);
+    }
+
+    /**
+     * The headroom each ingress port of switch {@code node} reserves per lossless priority: the configured value,
+     * or (auto) the one computed from the port's link rate, cable length (from its delay) and largest frame.
+     */
+    public static long[] headroomPerPort(Topology topology, int node, PfcParameters pfc, FrameFormat frames,
+            int mtuBytes) {
+        int ports = topology.portCount(node);
+        long[] headroom = new long[ports];
+        if (pfc.enabled()) {
+            int largestFrame = frames.dataFrameBytes(mtuBytes, true);
+            for (int p = 0; p < ports; p++) {
+                LinkParameters l = topology.edgeAt(node, p).parameters();
+                headroom[p] = pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
+                        : Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largestFrame);
+            }
+        }
+        return headroom;
     }
 
     private TransmitScheduler scheduler() {

@@ -19,7 +19,7 @@ import rocelab.observe.flow.FlowRecord;
 
 /**
  * Writes a run's output folder: flows.csv, ports.csv, nics.csv, rates.csv and queues.csv (time series, when
- * sampled), manifest.json and, last, summary.json. Every file
+ * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
 public final class RunWriter {
@@ -29,6 +29,9 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        if (result.pfcLog() != null) {
+            AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog().csv());
+        }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());

@@ -78,10 +78,12 @@ public final class Summary {
         m.put("ecn_marked", t.ecnMarked());
         m.put("cnp_sent", t.cnpSent());
         m.put("pfc_pause_sent", t.pfcPauseSent());
+        m.put("pfc_paused_us", Numbers.micros(t.pausedPs()));
         m.put("cnp_handled", t.cnpHandled());
         m.put("rate_cuts", t.rateCuts());
         Map<String, Object> drops = new LinkedHashMap<>();
         drops.put("buffer_full", t.droppedBufferFull());
+        drops.put("headroom_exceeded", t.droppedHeadroom());
         drops.put("no_route", t.droppedNoRoute());
         m.put("drops_by_reason", drops);
         m.put("naks_sent", t.naksSent());

@@ -37,12 +37,14 @@ public final class SummaryText {
             line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
                     seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
         }
-        line(b, "loss        %s dropped (buffer full %s)   %s retransmitted   %s NAKs   %s ACK timeouts",
-                group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.retransmittedPackets()),
+        line(b, "loss        %s dropped (buffer full %s, headroom exceeded %s)   %s retransmitted   %s NAKs   %s ACK"
+                + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
+                group(t.retransmittedPackets()),
                 group(t.naksSent()), group(t.ackTimeouts()));
-        line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts   %s PFC pauses",
-                group(t.ecnMarked()), group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()),
-                group(t.pfcPauseSent()));
+        line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts", group(t.ecnMarked()),
+                group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
+        line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)", group(t.pfcPauseSent()),
+                us(t.pausedPs()));
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
         line(b, "");

@@ -2,6 +2,10 @@ package rocelab.scenario.read;
 
 import org.yaml.snakeyaml.nodes.Node;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.topology.Topology;
+import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FabricMode;
 
 /** Reads {@code switch.pfc}: lossless priorities, XOFF/XON thresholds (dynamic or static) and headroom. */
@@ -10,6 +14,32 @@ final class PfcReader {
 
     PfcReader(Doc doc) {
         this.doc = doc;
+    }
+
+    /** Every switch must keep some shared buffer after reserving headroom for its lossless priority groups. */
+    static void checkBuffer(Doc doc, TopologySpec spec, PfcParameters pfc, long bufferBytes, FrameFormat frames,
+            int mtu, Node where) throws ScenarioException {
+        if (!pfc.enabled()) {
+            return;
+        }
+        Topology t = spec.build();
+        int lossless = Integer.bitCount(pfc.losslessMask());
+        for (int s = 0; s < t.switchCount(); s++) {
+            int node = t.hostCount() + s;
+            long[] perPort = NetworkBuilder.headroomPerPort(t, node, pfc, frames, mtu);
+            long reserved = 0;
+            long largest = 0;
+            for (long h : perPort) {
+                reserved += h * lossless;
+                largest = Math.max(largest, h);
+            }
+            if (reserved >= bufferBytes) {
+                throw doc.at(where, String.format(java.util.Locale.ROOT, "the switch buffer (%,d B) is too small for"
+                        + " the PFC headroom that %s reserves (%,d B: %d ports x %d lossless priorities, up to %,d B"
+                        + " each); expected a larger switch.buffer or a smaller switch.pfc.headroom", bufferBytes,
+                        t.nodeName(node), reserved, perPort.length, lossless, largest));
+            }
+        }
     }
 
     PfcParameters read(Node node, FabricMode mode) throws ScenarioException {

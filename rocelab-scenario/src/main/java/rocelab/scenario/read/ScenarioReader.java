@@ -146,8 +146,13 @@ public final class ScenarioReader {
         EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
         CcSettings cc = congestion.congestionControl(nicMap);
-        PfcParameters pfc = new PfcReader(doc).read(top.has("switch") && !Doc.isNull(top.get("switch"))
-                ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("pfc") : null, mode);
+        YamlMap switchMap = top.has("switch") && !Doc.isNull(top.get("switch"))
+                ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
+        PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
+        NicParameters nicForHeadroom = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
+        PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(), new rocelab.fabric.packet.FrameFormat(vlan),
+                nicForHeadroom.mtuBytes(), switchMap == null ? top.keyNode("topology")
+                        : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         List<TrafficSpec> traffic = new TrafficReader(doc, topology.hostCount(), baseDir)

@@ -210,12 +210,18 @@ class ScenarioReaderErrorTest {
 
     @Test
     void shouldRejectModeWhenItIsNotAvailableInThisVersion() {
-        assertError("name: t\nfabric: {mode: roce-lossless}\n" + TOPO + FLOW,
-                "t.yaml:2:16: fabric mode 'roce-lossless' is not available in this version; expected roce-lossy");
         assertError("name: t\nfabric: {mode: infiniband}\n" + TOPO + FLOW,
-                "t.yaml:2:16: fabric mode 'infiniband' is not available in this version; expected roce-lossy");
+                "t.yaml:2:16: fabric mode 'infiniband' is not available in this version; expected roce-lossy,"
+                        + " roce-lossless");
         assertError("name: t\nfabric: {mode: ethernet}\n" + TOPO + FLOW,
-                "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy");
+                "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy, roce-lossless");
+    }
+
+    @Test
+    void shouldRejectPfcSettingsWhenTheFabricIsLossy() {
+        assertError(HEAD + TOPO + "switch: {pfc: {alpha: 0.5}}\n" + FLOW,
+                "t.yaml:4:15: switch.pfc applies to fabric mode roce-lossless only; expected fabric: {mode:"
+                        + " roce-lossless} to use PFC, or no pfc settings");
     }
 
     @Test

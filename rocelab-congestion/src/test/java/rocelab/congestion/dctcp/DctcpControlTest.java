@@ -1,0 +1,96 @@
+package rocelab.congestion.dctcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import rocelab.engine.Time;
+import rocelab.fabric.congestion.AckFeedback;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketPool;
+
+/** The DCTCP-style rule against values worked out by hand from the reference (mechanisms section 8.3). */
+class DctcpControlTest {
+    private static final long G100 = 100_000_000_000L;
+    private static final double G = 1.0 / 16;
+    /** 615 Mb/s x 10 us = 768.75 B per window. */
+    private static final double AI_BYTES = 615e6 * 10e-6 / 8;
+
+    private final PacketPool pool = new PacketPool(16);
+    private final AckFeedback feedback = new AckFeedback();
+    private final DctcpControl cc = new DctcpControl(
+            new DctcpParameters(G, 1.0, 615_000_000L, Time.us(10), 1_000_000_000L, G100));
+
+    private void ack(long newly, long unacked, boolean echo) {
+        Packet p = pool.acquire().ecnEcho(echo);
+        cc.onAck(0, feedback.fill(newly, Time.us(12), 0, unacked, p));
+        pool.release(p);
+    }
+
+    @Test
+    void shouldStartWithOneBdpWindowPacedAtLineRate() {
+        assertThat(cc.windowBytes()).isEqualTo(125_000);
+        assertThat(cc.rateBps()).isEqualTo(G100);
+        assertThat(cc.alpha()).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCutOncePerWindowByHalfAlphaAndUpdateAlphaFromTheMarkedFraction() {
+        ack(1000, 124_000, false); // first ACK: the window ends at 125 000 B sent; AI is capped at B x T
+        assertThat(cc.congestionWindowBytes()).isEqualTo(125_000);
+        ack(1000, 124_000, true); // first echo: W x (1 - 1/2), CWR until 126 000 B are acked
+        assertThat(cc.congestionWindowBytes()).isEqualTo(62_500);
+        assertThat(cc.rateBps()).as("paced at W / T").isEqualTo(50_000_000_000L);
+        assertThat(cc.inCwr()).isTrue();
+        ack(1000, 124_000, true);
+        assertThat(cc.congestionWindowBytes()).as("one cut per CWR period").isEqualTo(62_500);
+        // 126 000 B acked closes the first window: F = 2 000 marked / 126 000 acked bytes.
+        ack(123_000, 10_000, false);
+        double alpha = (1 - G) + G * (2_000.0 / 126_000);
+        assertThat(cc.alpha()).isCloseTo(alpha, within(1e-12));
+        assertThat(cc.congestionWindowBytes()).as("no increase while in CWR").isEqualTo(62_500);
+        ack(10_000, 0, false); // 136 000 acked: CWR over, but the window (ends at 136 000) is still open
+        assertThat(cc.inCwr()).isFalse();
+        assertThat(cc.congestionWindowBytes()).isEqualTo(62_500);
+        ack(1_000, 20_000, false); // the window closes unmarked: alpha decays, W + 615 Mb/s x T
+        alpha *= 1 - G;
+        assertThat(cc.alpha()).isCloseTo(alpha, within(1e-12));
+        assertThat(cc.congestionWindowBytes()).isCloseTo(62_500 + AI_BYTES, within(1e-9));
+        ack(1_000, 19_000, true); // inside the next window (ends at 157 000 B): cut with the current alpha
+        assertThat(cc.congestionWindowBytes()).isCloseTo((62_500 + AI_BYTES) * (1 - alpha / 2), within(1e-9));
+        assertThat(cc.rateCuts()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldKeepWindowAtMinRateTimesRttWhenMarksNeverStop() {
+        for (int i = 0; i < 200; i++) {
+            ack(10_000, 0, true);
+        }
+        assertThat(cc.congestionWindowBytes()).as("1 Gb/s x 10 us").isEqualTo(1_250);
+        assertThat(cc.rateBps()).isEqualTo(1_000_000_000L);
+        assertThat(cc.alpha()).isCloseTo(1.0, within(1e-9));
+    }
+
+    @Test
+    void shouldLearnBaseRttAndOpenWithOneBdpWhenNoneIsGiven() {
+        DctcpControl learning = new DctcpControl(DctcpParameters.defaults(G100));
+        assertThat(learning.windowBytes()).isEqualTo(Long.MAX_VALUE);
+        assertThat(learning.rateBps()).isEqualTo(G100);
+        learning.onAck(0, feedback.fill(1000, Time.us(8), 0, 9_000, null));
+        assertThat(learning.baseRttPs()).isEqualTo(Time.us(8));
+        assertThat(learning.windowBytes()).isEqualTo(100_000);
+    }
+
+    @Test
+    void shouldUseReferenceDefaultsAndRejectUnknownKeys() {
+        DctcpParameters d = DctcpParameters.defaults(G100);
+        assertThat(d.g()).isEqualTo(1.0 / 16);
+        assertThat(d.initialAlpha()).isEqualTo(1.0);
+        assertThat(d.aiRateBps()).isEqualTo(615_000_000L);
+        assertThat(d.minRateBps()).isEqualTo(1_000_000_000L);
+        assertThat(DctcpParameters.resolve(Map.of("g", 1.0 / 256), G100).g()).isEqualTo(1.0 / 256);
+        assertThatThrownBy(() -> DctcpParameters.resolve(Map.of("k", 1.0), G100)).hasMessageContaining("'k'");
+    }
+}

@@ -1,0 +1,93 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+
+/** The PFC guarantee: with enough headroom a lossless priority never drops; without it, it does. */
+class PfcScenarioTest {
+    private static String incast(String mode, String pfc) {
+        return """
+                name: pfc-incast
+                fabric: {mode: %s, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 8, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 2MB, ecn: {marking: none}%s}
+                nic: {cc: none, timeout: 8}
+                traffic:
+                  - {kind: incast, senders: 1-15, receiver: 0, size: 1MB}
+                  - {kind: flow, src: 9, dst: 1, size: 1MB}
+                """.formatted(mode, pfc);
+    }
+
+    @Test
+    void shouldNeverDropWhenLosslessWhileTheSameIncastDropsWhenLossy() {
+        RunResult lossy = Scenarios.assemble(incast("roce-lossy", "")).run(ProgressListener.NONE);
+        RunResult lossless = Scenarios.assemble(incast("roce-lossless", "")).run(ProgressListener.NONE);
+        assertThat(lossy.totals().packetsDropped()).isPositive();
+        assertThat(lossless.totals().packetsDropped()).isZero();
+        assertThat(lossless.totals().retransmittedPackets()).isZero();
+        assertThat(lossless.flows()).allMatch(FlowRecord::completed);
+        assertThat(lossless.totals().pfcPauseSent()).isPositive();
+        assertThat(lossless.pfcLog().frames()).isEqualTo(lossless.totals().pfcPauseSent());
+        assertThat(lossless.pfcLog().csv()).contains(",XOFF,65535,335.5392,").contains(",XON,0,0,");
+    }
+
+    @Test
+    void shouldDropOnTheLosslessPriorityWhenHeadroomIsFarBelowTheComputedValue() {
+        RunResult r = Scenarios.assemble(incast("roce-lossless", ", pfc: {headroom: 2KB}")).run(ProgressListener.NONE);
+        assertThat(r.totals().droppedHeadroom()).isPositive();
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+    }
+
+    @Test
+    void shouldNeverDropWhenStaticThresholdsLeaveHeadroom() {
+        RunResult r = Scenarios.assemble(incast("roce-lossless", ", pfc: {threshold: static, xoff: 60KB, xon: 40KB}"))
+                .run(ProgressListener.NONE);
+        assertThat(r.totals().packetsDropped()).isZero();
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        assertThat(r.totals().pfcPauseSent()).isPositive();
+    }
+
+    @Test
+    void shouldRefuseTheScenarioWhenHeadroomLeavesNoSharedBuffer() {
+        String yaml = incast("roce-lossless", "").replace("buffer: 2MB", "buffer: 300KB");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new rocelab.scenario.read.ScenarioReader()
+                        .read(yaml, "t.yaml", java.nio.file.Path.of(".")))
+                .hasMessageStartingWith("t.yaml:4:18: the switch buffer (300,000 B) is too small for the PFC headroom"
+                        + " that leaf0 reserves");
+    }
+
+    /** Random two-tier shapes, random incast and permutation traffic, small buffers: never a drop. */
+    @Property(tries = 12)
+    void shouldNeverDropOnTheLosslessPriorityWhenHeadroomIsComputed(
+            @ForAll @IntRange(min = 1, max = 4) int leaves,
+            @ForAll @IntRange(min = 1, max = 3) int spines,
+            @ForAll @IntRange(min = 2, max = 6) int hostsPerLeaf,
+            @ForAll @IntRange(min = 1000, max = 4000) int bufferKb,
+            @ForAll @IntRange(min = 1, max = 100) int seed,
+            @ForAll boolean permutation) {
+        int hosts = leaves * hostsPerLeaf;
+        String traffic = permutation
+                ? "  - {kind: permutation, size: 200KB}\n  - {kind: incast, senders: 1-" + (hosts - 1)
+                        + ", receiver: 0, size: 100KB, start: 2us}\n"
+                : "  - {kind: incast, senders: 1-" + (hosts - 1) + ", receiver: 0, size: 300KB}\n";
+        String yaml = """
+                name: pfc-property
+                seed: %d
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: %d, spines: %d, hosts-per-leaf: %d, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: %dKB, ecn: {marking: none}}
+                nic: {cc: none, timeout: 8}
+                observe: {sample-interval: 0}
+                traffic:
+                %s""".formatted(seed, leaves, spines, hostsPerLeaf, bufferKb, traffic.replace("\n  -", "\n  -"));
+        RunResult r = Scenarios.assemble(yaml).run(ProgressListener.NONE);
+        assertThat(r.totals().packetsDropped()).as(yaml).isZero();
+        assertThat(r.flows()).as(yaml).allMatch(FlowRecord::completed);
+    }
+}

@@ -1,0 +1,32 @@
+package rocelab.scenario.cc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static rocelab.scenario.cc.CcScenarios.incast;
+
+import org.junit.jupiter.api.Test;
+import rocelab.engine.Time;
+import rocelab.scenario.cc.CcScenarios.Outcome;
+
+/**
+ * TIMELY on an incast. With the reference thresholds (T_low 50 us, T_high 500 us) and one update per RTT, a
+ * line-rate start reacts only once the RTT has grown, so the first peak is large; after it the RTT is kept below
+ * about T_high, i.e. 6.25 MB at 100 Gb/s, where the queue without control keeps growing.
+ */
+class TimelyScenarioTest {
+    @Test
+    void shouldCutRatesAndKeepQueueBelowHighThresholdWhenEightLongSendersConverge() {
+        Outcome none = CcScenarios.run(incast(8, "8MB", "cc: none", ""), Time.ms(1));
+        Outcome timely = CcScenarios.run(incast(8, "8MB", "cc: timely", ""), Time.ms(1));
+        assertThat(timely.allCompleted()).isTrue();
+        assertThat(timely.result().totals().packetsDropped()).isZero();
+        assertThat(timely.result().totals().rateCuts()).isPositive();
+        long noneQueue = none.result().totals().maxQueueBytes();
+        assertThat(timely.result().totals().maxQueueBytes()).as("vs %d B without control", noneQueue)
+                .isLessThan(noneQueue / 2);
+        assertThat(timely.queue().meanBytes()).as("time-averaged queue vs %.0f B", none.queue().meanBytes())
+                .isLessThan(none.queue().meanBytes() / 3);
+        assertThat(timely.queue().peakAfterSettleBytes()).as("after 1 ms: RTT held near T_high at most")
+                .isLessThan(7_000_000L);
+        assertThat(none.queue().peakAfterSettleBytes()).isGreaterThan(20_000_000L);
+    }
+}
