@@ -30,14 +30,14 @@ class DctcpControlTest {
     }
 
     @Test
-    void shouldStartWithOneBdpWindowPacedAtLineRate() {
+    void shouldStartWithOneBdpWindowPacedAtLineRateWhenBaseRttIsGiven() {
         assertThat(cc.windowBytes()).isEqualTo(125_000);
         assertThat(cc.rateBps()).isEqualTo(G100);
         assertThat(cc.alpha()).isEqualTo(1.0);
     }
 
     @Test
-    void shouldCutOncePerWindowByHalfAlphaAndUpdateAlphaFromTheMarkedFraction() {
+    void shouldCutByHalfAlphaOncePerCwrPeriodWhenAcksEchoEcn() {
         ack(1000, 124_000, false); // first ACK: the window ends at 125 000 B sent; AI is capped at B x T
         assertThat(cc.congestionWindowBytes()).isEqualTo(125_000);
         ack(1000, 124_000, true); // first echo: W x (1 - 1/2), CWR until 126 000 B are acked
@@ -84,7 +84,7 @@ class DctcpControlTest {
     }
 
     @Test
-    void shouldUseReferenceDefaultsAndRejectUnknownKeys() {
+    void shouldUseReferenceDefaultsAndRejectUnknownKeysWhenResolvingOverrides() {
         DctcpParameters d = DctcpParameters.defaults(G100);
         assertThat(d.g()).isEqualTo(1.0 / 16);
         assertThat(d.initialAlpha()).isEqualTo(1.0);

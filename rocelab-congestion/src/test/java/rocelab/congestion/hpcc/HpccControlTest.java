@@ -44,7 +44,7 @@ class HpccControlTest {
     }
 
     @Test
-    void shouldFastReactWithoutCommittingThenCommitOncePerRtt() {
+    void shouldCommitOncePerRttWhenOtherAcksOnlyFastReact() {
         HpccControl cc = control(5);
         // First ACK: telemetry stored, 100 000 B sent so far marks the end of this RTT.
         cc.onAck(T0, ack(1000, 99_000, T0, 1_000_000, 0));

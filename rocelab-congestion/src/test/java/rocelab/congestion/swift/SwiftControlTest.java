@@ -32,7 +32,7 @@ class SwiftControlTest {
     }
 
     @Test
-    void shouldComputeTargetDelayWithFlowScalingClampedToItsRange() {
+    void shouldClampFlowScalingToItsRangeWhenWindowVaries() {
         SwiftControl cc = control();
         assertThat(cc.wantsTelemetry()).isFalse();
         assertThat(cc.targetDelayPs(10_000)).as("10 packets").isCloseTo(2e7 + FS_ALPHA / Math.sqrt(10) + FS_BETA,
@@ -43,7 +43,7 @@ class SwiftControlTest {
     }
 
     @Test
-    void shouldIncreaseBelowTargetAndCutAtMostOncePerRttAboveIt() {
+    void shouldIncreaseBelowTargetAndCutAtMostOncePerRttWhenDelayCrossesTarget() {
         SwiftControl cc = control();
         assertThat(cc.windowBytes()).isEqualTo(Long.MAX_VALUE);
         // First ACK: cwnd = B x rtt = 125 000 B (125 packets, fs = 0, target 20 us); 10 < 20: + 1 x MSS x 1000/cwnd.
@@ -69,7 +69,7 @@ class SwiftControlTest {
     }
 
     @Test
-    void shouldPaceBelowOnePacketAndResetToMinWindowAfterRepeatedLosses() {
+    void shouldResetToMinWindowAndPaceBelowOnePacketWhenLossesRepeat() {
         SwiftControl cc = control();
         ack(cc, 10, 10, 1000);
         ack(cc, 20, 50, 1000);
@@ -120,7 +120,7 @@ class SwiftControlTest {
     }
 
     @Test
-    void shouldResolveDefaultsAndDeriveHopDelayAndRangeFromBaseDelay() {
+    void shouldDeriveHopDelayAndRangeWhenBaseDelayIsOverridden() {
         SwiftParameters d = SwiftParameters.defaults(G100);
         assertThat(d.baseDelayPs()).isEqualTo(Time.us(20));
         assertThat(d.fsRangePs()).isEqualTo(Time.us(100));

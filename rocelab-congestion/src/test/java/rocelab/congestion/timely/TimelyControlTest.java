@@ -26,7 +26,7 @@ class TimelyControlTest {
     }
 
     @Test
-    void shouldUseReferenceDefaultsScaledToLineRate() {
+    void shouldUseReferenceDefaultsScaledToLineRateWhenNothingIsOverridden() {
         TimelyParameters p = TimelyParameters.defaults(G100);
         assertThat(p.tLowPs()).isEqualTo(Time.us(50));
         assertThat(p.tHighPs()).isEqualTo(Time.us(500));
@@ -84,7 +84,7 @@ class TimelyControlTest {
     }
 
     @Test
-    void shouldIgnoreAcksWithoutRttSample() {
+    void shouldCountBytesButSkipTheRuleWhenAckHasNoRttSample() {
         ack(1000, 9_000, 60);
         cc.onAck(0, feedback.fill(20_000, -1, 0, 0, null));
         ack(1000, 0, 70);
@@ -93,7 +93,7 @@ class TimelyControlTest {
     }
 
     @Test
-    void shouldApplyOverridesAndRejectUnknownKeys() {
+    void shouldApplyOverridesAndRejectUnknownKeysWhenScenarioGivesThem() {
         TimelyParameters p = TimelyParameters.resolve(Map.of("t-low", 1e7, "ai-rate", 2e7, "hai-after", 3.0), G100);
         assertThat(p.tLowPs()).isEqualTo(Time.us(10));
         assertThat(p.haiRateBps()).as("hai follows ai").isEqualTo(100_000_000L);

@@ -255,7 +255,10 @@ public final class Nic implements PacketSink, EventHandler {
             p = nextDataPacket(nowPs);
         }
         if (p == null) {
-            armPacer();
+            if ((pausedMask & (1 << params.dataPriority())) == 0) {
+                // While data is paused the resume kicks the transmitter; a pacer wake-up would only spin.
+                armPacer();
+            }
             return;
         }
         long txPs = txTimePs(p.wireBytes());
@@ -264,7 +267,7 @@ public final class Nic implements PacketSink, EventHandler {
         if (controlReady() || activeHead != null && (pausedMask & (1 << params.dataPriority())) == 0) {
             txPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
-        } else {
+        } else if ((pausedMask & (1 << params.dataPriority())) == 0) {
             armPacer();
         }
     }

@@ -83,7 +83,7 @@ final class CongestionReader {
         keys.sort(null);
         YamlMap m = YamlMap.of(doc, block, "nic." + name, keys.toArray(new String[0]));
         String profile = null;
-        if (m.has("profile")) {
+        if (!algorithm.profiles().isEmpty() && m.has("profile")) {
             profile = m.optionalChoice("profile", algorithm.defaultProfile(), "a " + name + " profile",
                     algorithm.profiles().toArray(new String[0]));
         }

@@ -9,14 +9,16 @@ import rocelab.scenario.cc.CcScenarios.Outcome;
 
 /**
  * TIMELY on an incast. With the reference thresholds (T_low 50 us, T_high 500 us) and one update per RTT, a
- * line-rate start reacts only once the RTT has grown, so the first peak is large; after it the RTT is kept below
- * about T_high, i.e. 6.25 MB at 100 Gb/s, where the queue without control keeps growing.
+ * line-rate start reacts only once the RTT has grown: the rates fall to the floor at about 350 us, with 28 MB
+ * queued, and that queue takes until about 2.9 ms to drain (one update per 2 ms RTT meanwhile). From then on the
+ * senders cycle between the floor and about 19 Gb/s with the queue between 0 and about 1 MB, far below T_high x C
+ * (6.25 MB), while the queue without control keeps growing.
  */
 class TimelyScenarioTest {
     @Test
     void shouldCutRatesAndKeepQueueBelowHighThresholdWhenEightLongSendersConverge() {
-        Outcome none = CcScenarios.run(incast(8, "8MB", "cc: none", ""), Time.ms(1));
-        Outcome timely = CcScenarios.run(incast(8, "8MB", "cc: timely", ""), Time.ms(1));
+        Outcome none = CcScenarios.run(incast(8, "8MB", "cc: none", ""), Time.ms(3));
+        Outcome timely = CcScenarios.run(incast(8, "8MB", "cc: timely", ""), Time.ms(3));
         assertThat(timely.allCompleted()).isTrue();
         assertThat(timely.result().totals().packetsDropped()).isZero();
         assertThat(timely.result().totals().rateCuts()).isPositive();
@@ -25,8 +27,7 @@ class TimelyScenarioTest {
                 .isLessThan(noneQueue / 2);
         assertThat(timely.queue().meanBytes()).as("time-averaged queue vs %.0f B", none.queue().meanBytes())
                 .isLessThan(none.queue().meanBytes() / 3);
-        assertThat(timely.queue().peakAfterSettleBytes()).as("after 1 ms: RTT held near T_high at most")
-                .isLessThan(7_000_000L);
+        assertThat(timely.queue().peakAfterSettleBytes()).as("after the first drain (3 ms)").isLessThan(2_000_000L);
         assertThat(none.queue().peakAfterSettleBytes()).isGreaterThan(20_000_000L);
     }
 }
