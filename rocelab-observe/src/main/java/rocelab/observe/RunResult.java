@@ -13,6 +13,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param simulatedPs simulated time at which the run ended (the last completion, or the stop time)
  * @param scenarioHash SHA-256 of the resolved scenario
  * @param finished whether every flow completed or failed before the run ended
+ * @param stopReason {@code completed}, {@code stop-at} (the scenario's stop time), {@code stalled} (no data
+ *     moved for a long time although flows remain, e.g. a PFC deadlock) or {@code no-events}
  * @param series the rate and queue time series, or null when sampling was off
  * @param pfcLog every PFC frame sent, or null when PFC is off
  */
@@ -26,6 +28,7 @@ public record RunResult(
         double wallSeconds,
         long events,
         boolean finished,
+        String stopReason,
         List<FlowRecord> flows,
         FabricTotals totals,
         Network network,

@@ -15,6 +15,7 @@ import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
@@ -30,6 +31,10 @@ import rocelab.workload.traffic.TrafficSpec;
 public final class Simulation {
     /** Events between progress reports and wall-clock checks. */
     private static final long BATCH_EVENTS = 1 << 20;
+    /** Simulated time between checks for a stall. */
+    private static final long CHECK_WINDOW_PS = 10_000_000_000L;
+    /** Shortest stretch without any data movement that counts as a stall. */
+    private static final long STALL_PS = 1_000_000_000_000L;
 
     private final ScenarioConfig config;
     private final Simulator sim;
@@ -94,24 +99,63 @@ public final class Simulation {
         return config;
     }
 
-    /** Runs until every flow has finished (or the scenario's stop time) and collects the result. */
+    /**
+     * Runs until every flow has finished, the scenario's stop time, or a stall, and collects the result. A stall is
+     * a stretch of simulated time in which no RNIC sent or received a data packet although flows remain (for
+     * example a PFC deadlock, whose pause refreshes would otherwise keep the run alive forever): at least 1 s and
+     * three local ACK timeouts, so a legitimate wait for a timeout is not mistaken for one.
+     */
     public RunResult run(ProgressListener progress) {
         long startNanos = System.nanoTime();
+        long ackTimeout = config.nic().ackTimeoutPs();
+        long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
+        long lastActivity = dataActivity();
+        long lastActivityPs = 0;
+        String stopReason = null;
         boolean more = driver.flowCount() > 0;
         while (more && !driver.allFinished()) {
-            more = sim.run(config.stopAtPs(), BATCH_EVENTS) && sim.nowPs() <= config.stopAtPs()
-                    && !driver.allFinished();
-            if (more && nextEventAfterStop()) {
+            long windowEnd = Math.min(config.stopAtPs(), satAdd(sim.nowPs(), CHECK_WINDOW_PS));
+            more = sim.run(windowEnd, BATCH_EVENTS) && !driver.allFinished();
+            long activity = dataActivity();
+            if (activity != lastActivity) {
+                lastActivity = activity;
+                lastActivityPs = sim.nowPs();
+            } else if (more && driver.startedCount() > driver.finishedCount()
+                    && sim.nowPs() - lastActivityPs >= stallLimitPs) {
+                stopReason = "stalled";
+                more = false;
+            }
+            if (more && (sim.nowPs() >= config.stopAtPs() || nextEventAfterStop())) {
+                stopReason = "stop-at";
                 more = false;
             }
             progress.onProgress(sim.nowPs(), sim.eventsProcessed(), System.nanoTime() - startNanos,
                     driver.finishedCount(), driver.flowCount());
         }
+        if (driver.allFinished()) {
+            stopReason = "completed";
+        } else if (stopReason == null) {
+            stopReason = "no-events";
+        }
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
-                endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), flowRecords(),
+                endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, flowRecords(),
                 FabricTotals.of(network), network, series, pfcLog);
+    }
+
+    /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
+    private long dataActivity() {
+        long n = driver.startedCount();
+        for (int h = 0; h < network.hostCount(); h++) {
+            n += network.nic(h).counter(NicCounter.TX_DATA_PACKETS) + network.nic(h).counter(NicCounter.RX_DATA_PACKETS);
+        }
+        return n;
+    }
+
+    private static long satAdd(long a, long b) {
+        long r = a + b;
+        return r < a ? Long.MAX_VALUE : r;
     }
 
     private boolean nextEventAfterStop() {

@@ -78,4 +78,24 @@ class LossyRecoveryTest {
         assertThat(r.totals().ackTimeouts()).isPositive();
         assertThat(r.totals().deliveredBytes()).isEqualTo(20_000);
     }
+
+    @Test
+    void shouldEndCleanlyAndSaySoWhenALostTailCanNeverBeRecovered() {
+        // No local ACK timeout (exponent 0): a message whose tail is dropped never completes. The run must end
+        // by itself, report the flows as unfinished and why it stopped, instead of running forever.
+        RunResult r = Scenarios.assemble("""
+                name: never
+                fabric: {mode: roce-lossy, mtu: 1000}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 2200B}
+                nic: {cc: none, timeout: 0}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 10000B}
+                  - {kind: flow, src: 2, dst: 0, size: 10000B}
+                """).run(ProgressListener.NONE);
+        assertThat(r.finished()).isFalse();
+        assertThat(r.stopReason()).isEqualTo("no-events");
+        assertThat(r.flows()).anyMatch(f -> !f.completed());
+        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("unfinished at stop time");
+    }
 }

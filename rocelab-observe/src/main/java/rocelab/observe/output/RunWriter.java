@@ -31,6 +31,7 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
         if (result.pfcLog() != null) {
             AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog().csv());
+            AtomicFiles.write(dir.resolve("pfc_counters.csv"), pfcCountersCsv(result.network()));
         }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
@@ -90,6 +91,39 @@ public final class RunWriter {
                     row.add(ep.counter(c));
                 }
                 row.add(ep.peakQueuedBytes());
+                t.row(row.toArray());
+            }
+        }
+        return t.toString();
+    }
+
+    /** Per switch port and priority, like SONiC's {@code show pfc counters}: PFC frames sent and received, pause time. */
+    static String pfcCountersCsv(Network network) {
+        List<String> header = new ArrayList<>(List.of("switch", "port", "peer"));
+        for (String kind : new String[] {"tx_prio%d_pause", "rx_prio%d_pause", "rx_prio%d_pause_duration_us"}) {
+            for (int prio = 0; prio < 8; prio++) {
+                header.add(String.format(kind, prio));
+            }
+        }
+        CsvTable t = new CsvTable(header);
+        Topology topo = network.topology();
+        for (int s = 0; s < network.switchCount(); s++) {
+            Switch sw = network.switchAt(s);
+            for (int p = 0; p < sw.portCount(); p++) {
+                EgressPort ep = sw.port(p);
+                List<Object> row = new ArrayList<>();
+                row.add(sw.name());
+                row.add(p);
+                row.add(topo.nodeName(topo.peer(sw.nodeId(), p).node()));
+                for (int prio = 0; prio < 8; prio++) {
+                    row.add(ep.pauseFramesSent(prio));
+                }
+                for (int prio = 0; prio < 8; prio++) {
+                    row.add(ep.pauseFramesReceived(prio));
+                }
+                for (int prio = 0; prio < 8; prio++) {
+                    row.add(Numbers.micros(ep.pausedPs(prio)));
+                }
                 t.row(row.toArray());
             }
         }

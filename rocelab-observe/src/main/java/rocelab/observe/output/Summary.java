@@ -26,6 +26,7 @@ public final class Summary {
         m.put("events_per_second", Math.round(r.eventsPerSecond()));
         m.put("data_packets", r.totals().dataPacketsSent());
         m.put("finished", r.finished());
+        m.put("stop_reason", r.stopReason());
         m.put("flows", flows(r));
         m.put("counters", counters(r.totals()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());

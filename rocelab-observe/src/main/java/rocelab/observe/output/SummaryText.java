@@ -28,6 +28,20 @@ public final class SummaryText {
         line(b, "flows       %d completed of %d%s%s", completed, r.flows().size(),
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
                 r.finished() ? "" : ", " + (r.flows().size() - completed - failed) + " unfinished at stop time");
+        if ("stalled".equals(r.stopReason())) {
+            long paused = 0;
+            for (int s = 0; s < r.network().switchCount(); s++) {
+                var sw = r.network().switchAt(s);
+                for (int p = 0; p < sw.portCount(); p++) {
+                    for (int prio = 0; prio < 8; prio++) {
+                        paused += sw.port(p).isPaused(prio) ? 1 : 0;
+                    }
+                }
+            }
+            line(b, "STALLED     no data packet moved for a long stretch of simulated time with flows unfinished;"
+                    + " %d switch port priorities are paused right now%s", paused,
+                    paused > 0 ? " (a PFC deadlock? see pfc.csv)" : "");
+        }
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
                     us(fct.percentile(90)), us(fct.percentile(99)), us(fct.max()));

@@ -118,6 +118,11 @@ public final class FlowDriver implements EventHandler, MessageListener {
         return failed[i];
     }
 
+    /** Flows whose message has been posted. */
+    public int startedCount() {
+        return nextToStart;
+    }
+
     public int finishedCount() {
         return finished;
     }
