@@ -42,9 +42,9 @@ public final class DctcpAlgorithm implements CongestionAlgorithm {
         };
     }
 
-    /** DCTCP reads the ECN echo of ACKs; CE marks ride on ACKs (as a flag) rather than as separate CNP frames. */
+    /** DCTCP reads the ECN echo of ACKs: receivers send no CNPs (the ECN echo still rides on every ACK). */
     @Override
     public NotificationPointParameters notificationPoint(CcSettings settings, int cnpDscp, int cnpPriority) {
-        return new NotificationPointParameters(NotificationPointParameters.Mode.ACK_FLAG, 0, cnpDscp, cnpPriority);
+        return new NotificationPointParameters(NotificationPointParameters.Mode.NONE, 0, cnpDscp, cnpPriority);
     }
 }

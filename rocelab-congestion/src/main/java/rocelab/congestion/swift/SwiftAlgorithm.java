@@ -42,9 +42,9 @@ public final class SwiftAlgorithm implements CongestionAlgorithm {
         };
     }
 
-    /** Swift ignores ECN; any marks ride as a flag on ACKs instead of costing CNP frames. */
+    /** Swift ignores ECN: receivers send no CNPs (the ECN echo still rides on every ACK). */
     @Override
     public NotificationPointParameters notificationPoint(CcSettings settings, int cnpDscp, int cnpPriority) {
-        return new NotificationPointParameters(NotificationPointParameters.Mode.ACK_FLAG, 0, cnpDscp, cnpPriority);
+        return new NotificationPointParameters(NotificationPointParameters.Mode.NONE, 0, cnpDscp, cnpPriority);
     }
 }

@@ -122,6 +122,9 @@ public final class Nic implements PacketSink, EventHandler {
      * QP within the interval, or flags the next ACK when notifications ride on ACKs.
      */
     void onCongestionExperienced(long nowPs, QueuePair qp) {
+        if (notification.mode() == NotificationPointParameters.Mode.NONE) {
+            return;
+        }
         if (notification.mode() == NotificationPointParameters.Mode.ACK_FLAG) {
             qp.cnpFlagPending = true;
             return;

@@ -14,7 +14,9 @@ public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnp
         /** A CNP frame (BTH opcode 0x81) per QP per interval. */
         CNP,
         /** The CNP flag on the ACK of the marked packet. */
-        ACK_FLAG
+        ACK_FLAG,
+        /** No notification: the sender's control reads ECN echoes, delay or telemetry from ACKs instead. */
+        NONE
     }
 
     public NotificationPointParameters {

@@ -34,7 +34,8 @@ class CongestionControlSelectionTest {
         RunResult r = sim.run(ProgressListener.NONE);
         assertThat(r.flows()).allMatch(FlowRecord::completed);
         assertThat(CongestionControls.byName(name).orElseThrow().notificationPoint(config.congestion(), 48, 6).mode())
-                .as("ECN marks ride on ACKs instead of costing CNP frames").isEqualTo(Mode.ACK_FLAG);
+                .as("receivers send no CNPs for controls that do not read them").isEqualTo(Mode.NONE);
+        assertThat(r.totals().cnpSent()).isZero();
     }
 
     @Test
