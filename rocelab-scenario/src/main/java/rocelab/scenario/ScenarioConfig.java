@@ -6,6 +6,7 @@ import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.workload.traffic.TrafficSpec;
@@ -27,6 +28,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param cnpDscp DSCP of congestion notification packets
  * @param cnpPriority 802.1p priority of congestion notification packets
  * @param traffic traffic patterns, expanded in order
+ * @param faults faults to inject (pause storms)
  * @param stopAtPs simulated time at which the run stops even if flows remain ({@code Long.MAX_VALUE}: never)
  * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
@@ -46,6 +48,7 @@ public record ScenarioConfig(
         int cnpDscp,
         int cnpPriority,
         List<TrafficSpec> traffic,
+        List<PauseStormFault> faults,
         long stopAtPs,
         long sampleIntervalPs,
         Path source,
@@ -53,6 +56,7 @@ public record ScenarioConfig(
 
     public ScenarioConfig {
         traffic = List.copyOf(traffic);
+        faults = List.copyOf(faults);
     }
 
     /** Default interval of the rate and queue time series. */
@@ -61,6 +65,6 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, congestion, cnpDscp,
-                cnpPriority, traffic, stopAtPs, sampleIntervalPs, source, canonicalText);
+                cnpPriority, traffic, faults, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
 }

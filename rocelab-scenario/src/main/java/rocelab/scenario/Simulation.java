@@ -14,6 +14,7 @@ import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.topology.Topology;
@@ -50,6 +51,9 @@ public final class Simulation {
         this.driver = driver;
         this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = config.pfc().enabled() ? new PfcLog(network) : null;
+        for (PauseStormFault f : config.faults()) {
+            network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
+        }
         if (pfcLog != null) {
             for (int s = 0; s < network.switchCount(); s++) {
                 network.switchAt(s).pfcProbe(pfcLog);

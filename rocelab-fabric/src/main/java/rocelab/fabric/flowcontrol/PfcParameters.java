@@ -14,6 +14,7 @@ package rocelab.fabric.flowcontrol;
  *     (see {@link Headroom})
  * @param resumeOffsetBytes dynamic mode hysteresis: XON when shared use + offset is at or below the threshold
  * @param pauseQuanta pause time sent with XOFF, in quanta of 512 bit times (0xFFFF, refreshed while needed)
+ * @param watchdog the PFC watchdog of every switch
  */
 public record PfcParameters(
         int losslessMask,
@@ -23,7 +24,8 @@ public record PfcParameters(
         long xonBytes,
         long headroomBytes,
         long resumeOffsetBytes,
-        int pauseQuanta) {
+        int pauseQuanta,
+        PfcWatchdogParameters watchdog) {
 
     public PfcParameters {
         if ((losslessMask & ~0xff) != 0) {
@@ -42,12 +44,12 @@ public record PfcParameters(
 
     /** PFC on priority 3, dynamic threshold alpha 1/8, headroom from each link, 3 KiB resume offset. */
     public static PfcParameters defaults() {
-        return new PfcParameters(1 << 3, true, 0.125, 0, 0, -1, 3 * 1024, 0xFFFF);
+        return new PfcParameters(1 << 3, true, 0.125, 0, 0, -1, 3 * 1024, 0xFFFF, PfcWatchdogParameters.off());
     }
 
     /** No lossless priority: every priority tail-drops. */
     public static PfcParameters off() {
-        return new PfcParameters(0, true, 0.125, 0, 0, -1, 3 * 1024, 0xFFFF);
+        return new PfcParameters(0, true, 0.125, 0, 0, -1, 3 * 1024, 0xFFFF, PfcWatchdogParameters.off());
     }
 
     public boolean isLossless(int priority) {

@@ -25,6 +25,7 @@ public final class Nic implements PacketSink, EventHandler {
     private static final int PACER = 2;
     private static final int ACK_TIMER = 3;
     private static final int RESUME = 4;
+    private static final int STORM = 5;
 
     private final Simulator sim;
     private final int handlerId;
@@ -42,6 +43,9 @@ public final class Nic implements PacketSink, EventHandler {
     private final long[] pauseEpoch = new long[8];
     private final long[] pausedSincePs = new long[8];
     private int pausedMask;
+    private final PacketFifo macControl = new PacketFifo();
+    private long stormEndPs;
+    private int stormPriority;
     private Link link;
     private long busyUntilPs;
     private boolean txPending;
@@ -199,6 +203,8 @@ public final class Nic implements PacketSink, EventHandler {
             if (arg >>> 3 == pauseEpoch[priority]) {
                 resume(nowPs, priority);
             }
+        } else if (kind == STORM) {
+            onStorm(nowPs);
         } else if (kind == PACER) {
             if (arg == pacerEpoch) {
                 pacerAtPs = -1;
@@ -233,8 +239,34 @@ public final class Nic implements PacketSink, EventHandler {
         }
     }
 
-    /** The next control frame of a priority that may send, highest priority first. */
+    /**
+     * Fault injection: from {@code startPs} to {@code endPs} this RNIC behaves as if its receive pipeline were
+     * stuck, sending PFC XOFF for {@code priority} to its switch and refreshing it every half pause (a pause
+     * storm), then XON.
+     */
+    public void schedulePauseStorm(long startPs, long endPs, int priority) {
+        stormEndPs = endPs;
+        stormPriority = priority;
+        sim.schedule(startPs, handlerId, STORM, 0L);
+    }
+
+    private void onStorm(long nowPs) {
+        boolean on = nowPs < stormEndPs;
+        Packet frame = pool.acquire().initPfc(nowPs, stormPriority, on ? 0xFFFF : 0, frames.pfcFrameBytes());
+        counters[NicCounter.TX_PAUSE.ordinal()]++;
+        macControl.add(frame);
+        kick(nowPs);
+        if (on) {
+            long half = rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(0xFFFF, lineRateBps) / 2;
+            sim.schedule(Math.min(nowPs + half, stormEndPs), handlerId, STORM, 0L);
+        }
+    }
+
+    /** The next control frame of a priority that may send, highest priority first; MAC control frames first. */
     private Packet nextControl() {
+        if (!macControl.isEmpty()) {
+            return macControl.poll();
+        }
         for (int prio = 7; prio >= 0; prio--) {
             if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
                 return control[prio].poll();
@@ -244,6 +276,9 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private boolean controlReady() {
+        if (!macControl.isEmpty()) {
+            return true;
+        }
         for (int prio = 7; prio >= 0; prio--) {
             if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
                 return true;
@@ -398,7 +433,7 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Packets held by this RNIC: control frames waiting (a frame being sent is already owned by the link). */
     public int packetsHeld() {
-        int n = 0;
+        int n = macControl.size();
         for (PacketFifo f : control) {
             n += f.size();
         }

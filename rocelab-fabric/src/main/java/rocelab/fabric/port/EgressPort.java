@@ -9,6 +9,7 @@ import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.PortCounter;
 
 /**
@@ -47,6 +48,9 @@ public final class EgressPort implements EventHandler {
     private final long[] pauseReceived;
     private final long[] pausedPs;
     private int pausedMask;
+    private int ignorePauseMask;
+    private final long[] lastPauseFramePs;
+    private final long[] txByClass;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -62,6 +66,8 @@ public final class EgressPort implements EventHandler {
         this.pauseSent = new long[classes];
         this.pauseReceived = new long[classes];
         this.pausedPs = new long[classes];
+        this.lastPauseFramePs = new long[classes];
+        this.txByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
         }
@@ -123,6 +129,10 @@ public final class EgressPort implements EventHandler {
     public void onPauseFrame(long nowPs, int priority, int quanta) {
         counters[PortCounter.PAUSE_RECEIVED.ordinal()]++;
         pauseReceived[priority]++;
+        lastPauseFramePs[priority] = nowPs;
+        if ((ignorePauseMask & (1 << priority)) != 0) {
+            return;
+        }
         if (quanta == 0) {
             resume(nowPs, priority);
             return;
@@ -188,6 +198,7 @@ public final class EgressPort implements EventHandler {
             mark(nowPs, tc, depth - p.frameBytes(), p);
         }
         int bytes = p.frameBytes();
+        txByClass[tc]++;
         queuedBytes -= bytes;
         buffer.release(nowPs, p.ingressPort(), portIndex, tc, bytes);
         counters[PortCounter.TX_PACKETS.ordinal()]++;
@@ -210,6 +221,50 @@ public final class EgressPort implements EventHandler {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
+    }
+
+    /**
+     * PFC watchdog: ignore (or again honour) pause frames for {@code priority}; ignoring lifts a pause in force.
+     */
+    public void ignorePause(long nowPs, int priority, boolean ignore) {
+        if (ignore) {
+            ignorePauseMask |= 1 << priority;
+            resume(nowPs, priority);
+        } else {
+            ignorePauseMask &= ~(1 << priority);
+        }
+    }
+
+    /** When the last PFC frame for {@code priority} arrived (0 if none). */
+    public long lastPauseFramePs(int priority) {
+        return lastPauseFramePs[priority];
+    }
+
+    /** Frames of class {@code tc} this port has started to transmit. */
+    public long transmitted(int tc) {
+        return txByClass[tc];
+    }
+
+    /**
+     * Removes every queued frame of class {@code tc} (PFC watchdog, action drop): they leave the buffer and go
+     * back to the pool. Returns how many there were.
+     */
+    public int drainClass(long nowPs, int tc, PacketPool pool) {
+        PacketFifo q = queues[tc];
+        int n = 0;
+        Packet p;
+        while ((p = q.poll()) != null) {
+            int bytes = p.frameBytes();
+            queuedBytes -= bytes;
+            buffer.release(nowPs, p.ingressPort(), portIndex, tc, bytes);
+            counters[PortCounter.DROPPED_PACKETS.ordinal()]++;
+            counters[PortCounter.DROPPED_BYTES.ordinal()] += bytes;
+            counters[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()]++;
+            pool.release(p);
+            n++;
+        }
+        backlog &= ~(1 << tc);
+        return n;
     }
 
     /** Whether frames of {@code priority} are held by a pause from the peer. */

@@ -6,6 +6,8 @@ public enum DropReason {
     BUFFER_FULL("buffer_full"),
     /** A lossless priority group overflowed its PFC headroom (the headroom was too small for the link). */
     HEADROOM_EXCEEDED("headroom_exceeded"),
+    /** The PFC watchdog dropped a lossless queue's packets during a pause storm. */
+    PFC_WATCHDOG("pfc_watchdog"),
     /** The switch has no route to the destination host. */
     NO_ROUTE("no_route");
 

@@ -24,6 +24,7 @@ import rocelab.fabric.probe.PortCounter;
  */
 public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private static final int REFRESH = 1;
+    private static final int WATCHDOG = 2;
 
     private final int nodeId;
     private final String name;
@@ -43,6 +44,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final FrameFormat frames;
     private final long[] refreshEpoch;
     private PfcProbe pfcProbe = PfcProbe.NONE;
+    private final boolean[] storm;
+    private final long[] stuckSincePs;
+    private final long[] lastTransmitted;
 
     /**
      * @param routes for each destination host, the output ports on a shortest path (shared arrays, read only)
@@ -55,7 +59,14 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.pfc = pfc;
         this.frames = frames;
         this.refreshEpoch = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
+        this.storm = new boolean[ports.length * SwitchParameters.TRAFFIC_CLASSES];
+        this.stuckSincePs = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
+        this.lastTransmitted = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
+        java.util.Arrays.fill(stuckSincePs, -1);
         buffer.listener(this);
+        if (pfc.enabled() && pfc.watchdog().enabled()) {
+            sim.schedule(pfc.watchdog().pollPs(), handlerId, WATCHDOG, 0L);
+        }
         this.nodeId = nodeId;
         this.name = name;
         this.ports = ports.clone();
@@ -94,6 +105,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
         int out = candidates.length == 1 ? candidates[0] : candidates[select(packet, candidates.length)];
         int tc = dscpToTc[packet.dscp()];
+        if (storm[out * SwitchParameters.TRAFFIC_CLASSES + tc] && pfc.watchdog().drop()) {
+            drop(out, packet, DropReason.PFC_WATCHDOG);
+            return;
+        }
         DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
         if (refused != null) {
             drop(out, packet, refused);
@@ -120,6 +135,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         port.count(switch (reason) {
             case BUFFER_FULL -> PortCounter.DROPPED_BUFFER_FULL;
             case HEADROOM_EXCEEDED -> PortCounter.DROPPED_HEADROOM;
+            case PFC_WATCHDOG -> PortCounter.DROPPED_PFC_WATCHDOG;
             default -> PortCounter.DROPPED_NO_ROUTE;
         }, 1);
         pool.release(packet);
@@ -147,12 +163,60 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
+        if (kind == WATCHDOG) {
+            pollWatchdog(nowPs);
+            sim.schedule(nowPs + pfc.watchdog().pollPs(), handlerId, WATCHDOG, 0L);
+            return;
+        }
         int g = (int) (arg & 0xFFFF);
         int port = g / SwitchParameters.TRAFFIC_CLASSES;
         int priority = g % SwitchParameters.TRAFFIC_CLASSES;
         if (arg >>> 16 == refreshEpoch[g] && buffer.isPausing(port, priority)) {
             sendPause(nowPs, port, priority, pfc.pauseQuanta(), buffer.ingressBytes(port, priority));
             scheduleRefresh(nowPs, port, g);
+        }
+    }
+
+    /**
+     * PFC watchdog poll: a lossless queue paused by its peer, holding packets, that sent nothing since the last poll
+     * for the detection time is in a storm; restore it once no PFC frame arrived for the restoration time.
+     */
+    private void pollWatchdog(long nowPs) {
+        var wd = pfc.watchdog();
+        for (int p = 0; p < ports.length; p++) {
+            EgressPort port = ports[p];
+            for (int prio = 0; prio < SwitchParameters.TRAFFIC_CLASSES; prio++) {
+                if (!pfc.isLossless(prio)) {
+                    continue;
+                }
+                int g = p * SwitchParameters.TRAFFIC_CLASSES + prio;
+                long sent = port.transmitted(prio);
+                if (storm[g]) {
+                    if (nowPs - port.lastPauseFramePs(prio) >= wd.restorationPs()) {
+                        storm[g] = false;
+                        port.ignorePause(nowPs, prio, false);
+                        port.count(PortCounter.PFC_WATCHDOG_RESTORES, 1);
+                    } else if (wd.drop()) {
+                        port.drainClass(nowPs, prio, pool);
+                    }
+                } else if (port.isPaused(prio) && port.queuedBytes(prio) > 0 && sent == lastTransmitted[g]) {
+                    if (stuckSincePs[g] < 0) {
+                        stuckSincePs[g] = nowPs - wd.pollPs();
+                    }
+                    if (nowPs - stuckSincePs[g] >= wd.detectionPs()) {
+                        storm[g] = true;
+                        stuckSincePs[g] = -1;
+                        port.count(PortCounter.PFC_WATCHDOG_STORMS, 1);
+                        port.ignorePause(nowPs, prio, true);
+                        if (wd.drop()) {
+                            port.drainClass(nowPs, prio, pool);
+                        }
+                    }
+                } else {
+                    stuckSincePs[g] = -1;
+                }
+                lastTransmitted[g] = sent;
+            }
         }
     }
 

@@ -80,11 +80,13 @@ public final class Summary {
         m.put("cnp_sent", t.cnpSent());
         m.put("pfc_pause_sent", t.pfcPauseSent());
         m.put("pfc_paused_us", Numbers.micros(t.pausedPs()));
+        m.put("pfc_watchdog_storms", t.pfcWatchdogStorms());
         m.put("cnp_handled", t.cnpHandled());
         m.put("rate_cuts", t.rateCuts());
         Map<String, Object> drops = new LinkedHashMap<>();
         drops.put("buffer_full", t.droppedBufferFull());
         drops.put("headroom_exceeded", t.droppedHeadroom());
+        drops.put("pfc_watchdog", t.droppedPfcWatchdog());
         drops.put("no_route", t.droppedNoRoute());
         m.put("drops_by_reason", drops);
         m.put("naks_sent", t.naksSent());

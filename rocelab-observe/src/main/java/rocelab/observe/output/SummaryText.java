@@ -57,8 +57,10 @@ public final class SummaryText {
                 group(t.naksSent()), group(t.ackTimeouts()));
         line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts", group(t.ecnMarked()),
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
-        line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)", group(t.pfcPauseSent()),
-                us(t.pausedPs()));
+        line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
+                us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
+                        "   watchdog: %d storms, %s packets dropped", t.pfcWatchdogStorms(),
+                        group(t.droppedPfcWatchdog())));
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
         line(b, "");

@@ -2,6 +2,7 @@ package rocelab.scenario.read;
 
 import org.yaml.snakeyaml.nodes.Node;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.PfcWatchdogParameters;
 import rocelab.fabric.network.NetworkBuilder;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.Topology;
@@ -55,7 +56,7 @@ final class PfcReader {
             return d;
         }
         YamlMap m = YamlMap.of(doc, node, "switch.pfc", "threshold", "alpha", "xoff", "xon", "headroom",
-                "priorities", "resume-offset", "pause-quanta");
+                "priorities", "resume-offset", "pause-quanta", "watchdog");
         boolean dynamic = "dynamic".equals(m.optionalChoice("threshold", "dynamic", "a PFC threshold kind", "dynamic",
                 "static"));
         if (dynamic) {
@@ -86,9 +87,25 @@ final class PfcReader {
         }
         long resume = m.optionalSize("resume-offset", d.resumeOffsetBytes(), 0);
         int quanta = m.optionalInt("pause-quanta", d.pauseQuanta(), 1, 0xFFFF);
+        PfcWatchdogParameters wd = watchdog(m.get("watchdog"));
         int lossless = mask;
         long hr = headroom;
         return doc.build(node, "switch.pfc", () -> new PfcParameters(lossless, dynamic, alpha, xoff, xon, hr, resume,
-                quanta));
+                quanta, wd));
+    }
+
+    /** {@code watchdog: {poll: 100ms, detection: 200ms, restoration: 200ms, action: drop}}; absent: off. */
+    private PfcWatchdogParameters watchdog(Node node) throws ScenarioException {
+        if (node == null) {
+            return PfcWatchdogParameters.off();
+        }
+        PfcWatchdogParameters d = PfcWatchdogParameters.sonicDefaults();
+        YamlMap w = YamlMap.of(doc, node, "switch.pfc.watchdog", "poll", "detection", "restoration", "action");
+        long poll = w.optionalTime("poll", d.pollPs());
+        long detection = w.optionalTime("detection", d.detectionPs());
+        long restoration = w.optionalTime("restoration", d.restorationPs());
+        boolean drop = "drop".equals(w.optionalChoice("action", "drop", "a watchdog action", "drop", "forward"));
+        return doc.build(node, "switch.pfc.watchdog", () -> new PfcWatchdogParameters(true, poll, detection,
+                restoration, drop));
     }
 }

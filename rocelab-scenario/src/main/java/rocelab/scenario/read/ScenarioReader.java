@@ -20,6 +20,7 @@ import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FabricMode;
@@ -34,7 +35,7 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe", "faults"};
 
     public ScenarioReader() {}
 
@@ -165,15 +166,39 @@ public final class ScenarioReader {
                 throw doc.at(run.get("stop-at"), "stop-at is 0; expected a time above 0 (e.g. 10ms)");
             }
         }
+        List<PauseStormFault> faults = faults(doc, top, topology.hostCount(), mode);
         long sampleInterval = ScenarioConfig.DEFAULT_SAMPLE_INTERVAL_PS;
         if (top.has("observe")) {
             YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval");
             sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
         }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
-                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval, traffic, stopAt);
+                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval + " faults=" + faults, traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, cc, cnpQos[0], cnpQos[1],
-                traffic, stopAt, sampleInterval, source, canonical);
+                traffic, faults, stopAt, sampleInterval, source, canonical);
+    }
+
+    /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
+    private static List<PauseStormFault> faults(Doc doc, YamlMap top, int hosts, FabricMode mode)
+            throws ScenarioException {
+        List<PauseStormFault> out = new java.util.ArrayList<>();
+        if (!top.has("faults")) {
+            return out;
+        }
+        for (Node item : doc.list(top.get("faults"), "faults", "a list of faults, each with a kind")) {
+            YamlMap f = YamlMap.of(doc, item, "a fault", "kind", "host", "start", "duration", "priority");
+            f.require("kind", "pause-storm");
+            f.optionalChoice("kind", "pause-storm", "a fault kind", "pause-storm");
+            if (mode != FabricMode.ROCE_LOSSLESS) {
+                throw doc.at(item, "a pause storm needs PFC; expected fabric: {mode: roce-lossless}");
+            }
+            int host = doc.integer(f.require("host", "a host index"), "host", 0, hosts - 1);
+            long start = f.optionalTime("start", 0);
+            long duration = doc.time(f.require("duration", "a time, e.g. 5ms"), "duration");
+            int priority = f.optionalInt("priority", 3, 0, 7);
+            out.add(doc.build(item, "a fault", () -> new PauseStormFault(host, start, duration, priority)));
+        }
+        return out;
     }
 
     private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {
