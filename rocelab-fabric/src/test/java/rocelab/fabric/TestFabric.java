@@ -62,14 +62,6 @@ public final class TestFabric {
 
                 @Override
                 public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
-
-                @Override
-                public boolean onCnp(long nowPs) {
-                    return false;
-                }
-
-                @Override
-                public void onLoss(long nowPs) {}
             };
         }
     };

@@ -79,9 +79,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     public void onAck(long nowPs, AckFeedback ack) {}
 
     @Override
-    public void onLoss(long nowPs) {}
-
-    @Override
     public boolean onCnp(long nowPs) {
         if (!notified) {
             notified = true;

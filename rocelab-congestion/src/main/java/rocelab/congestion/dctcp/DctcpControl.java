@@ -117,14 +117,6 @@ public final class DctcpControl implements CongestionControl {
     }
 
     @Override
-    public boolean onCnp(long nowPs) {
-        return false;
-    }
-
-    @Override
-    public void onLoss(long nowPs) {}
-
-    @Override
     public long rateCuts() {
         return cuts;
     }

@@ -150,14 +150,6 @@ public final class HpccControl implements CongestionControl {
     }
 
     @Override
-    public boolean onCnp(long nowPs) {
-        return false;
-    }
-
-    @Override
-    public void onLoss(long nowPs) {}
-
-    @Override
     public long rateCuts() {
         return cuts;
     }

@@ -60,12 +60,4 @@ public final class NoCongestionControl implements CongestionControl {
 
     @Override
     public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
-
-    @Override
-    public boolean onCnp(long nowPs) {
-        return false;
-    }
-
-    @Override
-    public void onLoss(long nowPs) {}
 }

@@ -149,11 +149,6 @@ public final class SwiftControl implements CongestionControl {
     }
 
     @Override
-    public boolean onCnp(long nowPs) {
-        return false;
-    }
-
-    @Override
     public long rateCuts() {
         return cuts;
     }

@@ -93,14 +93,6 @@ public final class TimelyControl implements CongestionControl {
     }
 
     @Override
-    public boolean onCnp(long nowPs) {
-        return false;
-    }
-
-    @Override
-    public void onLoss(long nowPs) {}
-
-    @Override
     public long rateCuts() {
         return cuts;
     }

@@ -28,12 +28,14 @@ public interface CongestionControl {
      * A congestion notification for this QP arrived (a CNP, or an ACK carrying the CNP flag).
      *
      * @return true if the control reacted (counted as {@code rp_cnp_handled}), false if it ignores CNPs
-     *     ({@code rp_cnp_ignored})
+     *     ({@code rp_cnp_ignored}, the default)
      */
-    boolean onCnp(long nowPs);
+    default boolean onCnp(long nowPs) {
+        return false;
+    }
 
-    /** A loss was detected (NAK or retransmission timeout). */
-    void onLoss(long nowPs);
+    /** A loss was detected (NAK or retransmission timeout); controls that do not react to loss ignore it. */
+    default void onLoss(long nowPs) {}
 
     /** How many times this control has cut its rate or window so far (for the summary). */
     default long rateCuts() {

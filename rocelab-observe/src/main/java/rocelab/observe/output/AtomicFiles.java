@@ -22,11 +22,9 @@ public final class AtomicFiles {
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".partial");
         try {
             Files.write(tmp, content);
-            try {
+            if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
                 // Temporary files are private; outputs are ordinary files (rw-r--r--).
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: keep the default permissions.
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
