@@ -14,7 +14,10 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param scenarioHash SHA-256 of the resolved scenario
  * @param finished whether every flow completed or failed before the run ended
  * @param stopReason {@code completed}, {@code stop-at} (the scenario's stop time), {@code stalled} (no data
- *     moved for a long time although flows remain, e.g. a PFC deadlock) or {@code no-events}
+ *     moved for a long time although flows remain), {@code deadlock} (a stall with a cycle of paused queues) or
+ *     {@code no-events}
+ * @param deadlockCycle the paused queues of the deadlock cycle, in order (empty unless deadlocked)
+ * @param deadlockSincePs when data last moved before the deadlock was found (-1 unless deadlocked)
  * @param series the rate and queue time series, or null when sampling was off
  * @param pfcLog every PFC frame sent, or null when PFC is off
  */
@@ -29,6 +32,8 @@ public record RunResult(
         long events,
         boolean finished,
         String stopReason,
+        List<String> deadlockCycle,
+        long deadlockSincePs,
         List<FlowRecord> flows,
         FabricTotals totals,
         Network network,
@@ -37,6 +42,7 @@ public record RunResult(
 
     public RunResult {
         flows = List.copyOf(flows);
+        deadlockCycle = List.copyOf(deadlockCycle);
     }
 
     public double eventsPerSecond() {

@@ -5,6 +5,7 @@ import java.util.List;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.network.LinkEvent;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
@@ -29,6 +30,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param cnpPriority 802.1p priority of congestion notification packets
  * @param traffic traffic patterns, expanded in order
  * @param faults faults to inject (pause storms)
+ * @param linkEvents link failures and recoveries
  * @param stopAtPs simulated time at which the run stops even if flows remain ({@code Long.MAX_VALUE}: never)
  * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
@@ -49,6 +51,7 @@ public record ScenarioConfig(
         int cnpPriority,
         List<TrafficSpec> traffic,
         List<PauseStormFault> faults,
+        List<LinkEvent> linkEvents,
         long stopAtPs,
         long sampleIntervalPs,
         Path source,
@@ -57,6 +60,7 @@ public record ScenarioConfig(
     public ScenarioConfig {
         traffic = List.copyOf(traffic);
         faults = List.copyOf(faults);
+        linkEvents = List.copyOf(linkEvents);
     }
 
     /** Default interval of the rate and queue time series. */
@@ -65,6 +69,6 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, congestion, cnpDscp,
-                cnpPriority, traffic, faults, stopAtPs, sampleIntervalPs, source, canonicalText);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
 }

@@ -14,6 +14,8 @@ import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.network.LinkEventDriver;
+import rocelab.fabric.network.PauseCycles;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.probe.NicCounter;
@@ -33,7 +35,9 @@ public final class Simulation {
     /** Events between progress reports and wall-clock checks. */
     private static final long BATCH_EVENTS = 1 << 20;
     /** Simulated time between checks for a stall. */
-    private static final long CHECK_WINDOW_PS = 10_000_000_000L;
+    private static final long CHECK_WINDOW_PS = 1_000_000_000L;
+    /** No data movement for this long in a lossless fabric prompts a search for a cycle of paused queues. */
+    private static final long DEADLOCK_CHECK_PS = 1_000_000_000L;
     /** Shortest stretch without any data movement that counts as a stall. */
     private static final long STALL_PS = 1_000_000_000_000L;
 
@@ -51,6 +55,9 @@ public final class Simulation {
         this.driver = driver;
         this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = config.pfc().enabled() ? new PfcLog(network) : null;
+        if (!config.linkEvents().isEmpty()) {
+            new LinkEventDriver(network, config.linkEvents());
+        }
         for (PauseStormFault f : config.faults()) {
             network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
         }
@@ -107,7 +114,9 @@ public final class Simulation {
      * Runs until every flow has finished, the scenario's stop time, or a stall, and collects the result. A stall is
      * a stretch of simulated time in which no RNIC sent or received a data packet although flows remain (for
      * example a PFC deadlock, whose pause refreshes would otherwise keep the run alive forever): at least 1 s and
-     * three local ACK timeouts, so a legitimate wait for a timeout is not mistaken for one.
+     * three local ACK timeouts, so a legitimate wait for a timeout is not mistaken for one. A stall with a cycle of
+     * paused queues is reported as a PFC deadlock, with the cycle: in a lossless fabric the search runs once no data
+     * has moved for 1 ms, so a deadlock ends the run before the RNICs' retries give up on it.
      */
     public RunResult run(ProgressListener progress) {
         long startNanos = System.nanoTime();
@@ -116,6 +125,8 @@ public final class Simulation {
         long lastActivity = dataActivity();
         long lastActivityPs = 0;
         String stopReason = null;
+        List<String> deadlock = List.of();
+        long deadlockSincePs = -1;
         boolean more = driver.flowCount() > 0;
         while (more && !driver.allFinished()) {
             long windowEnd = Math.min(config.stopAtPs(), satAdd(sim.nowPs(), CHECK_WINDOW_PS));
@@ -124,10 +135,20 @@ public final class Simulation {
             if (activity != lastActivity) {
                 lastActivity = activity;
                 lastActivityPs = sim.nowPs();
-            } else if (more && driver.startedCount() > driver.finishedCount()
-                    && sim.nowPs() - lastActivityPs >= stallLimitPs) {
-                stopReason = "stalled";
-                more = false;
+            } else if (more && driver.startedCount() > driver.finishedCount()) {
+                long still = sim.nowPs() - lastActivityPs;
+                if (config.pfc().enabled() && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
+                    deadlock = PauseCycles.find(network);
+                    if (!deadlock.isEmpty()) {
+                        deadlockSincePs = lastActivityPs;
+                        stopReason = "deadlock";
+                        more = false;
+                    }
+                }
+                if (more && still >= stallLimitPs) {
+                    stopReason = "stalled";
+                    more = false;
+                }
             }
             if (more && (sim.nowPs() >= config.stopAtPs() || nextEventAfterStop())) {
                 stopReason = "stop-at";
@@ -144,7 +165,8 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
-                endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, flowRecords(),
+                endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
+                flowRecords(),
                 FabricTotals.of(network), network, series, pfcLog);
     }
 

@@ -3,6 +3,7 @@ package rocelab.fabric.link;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketPool;
 
 /**
  * One direction of a point-to-point link: propagation delay only (the sender accounts for serialisation). Frames
@@ -16,9 +17,13 @@ public final class Link implements PacketSink, EventHandler {
     private final int handlerId;
     private final long delayPs;
     private final PacketSink far;
+    private long epoch;
     private Packet head;
     private Packet tail;
     private int inFlight;
+    private boolean down;
+    private PacketPool pool;
+    private long lost;
 
     /**
      * @param delayPs propagation delay, plus any fixed pipeline latency of the receiving device
@@ -43,11 +48,16 @@ public final class Link implements PacketSink, EventHandler {
      * wake-up at the end of each transmission when nothing else waits to be sent.
      */
     public void transmit(long startPs, long serializationPs, Packet packet) {
+        if (down) {
+            lost++;
+            pool.release(packet);
+            return;
+        }
         packet.dueAtPs(startPs + serializationPs + delayPs);
         if (tail == null) {
             head = packet;
             tail = packet;
-            sim.schedule(packet.dueAtPs(), handlerId, ARRIVAL, 0L);
+            sim.schedule(packet.dueAtPs(), handlerId, ARRIVAL, epoch);
         } else {
             // Serialisation ends in order on one link, so arrivals stay in FIFO order.
             tail.nextInFlight(packet);
@@ -58,15 +68,48 @@ public final class Link implements PacketSink, EventHandler {
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
+        if (arg != epoch || head == null) {
+            return;
+        }
         Packet p = head;
         head = p.takeNextInFlight();
         if (head == null) {
             tail = null;
         } else {
-            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, 0L);
+            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, epoch);
         }
         inFlight--;
         far.receive(nowPs, p);
+    }
+
+    /**
+     * Takes the link down (frames on the wire are lost, as are frames sent while it is down) or back up.
+     */
+    public void setDown(boolean isDown, PacketPool packetPool) {
+        this.pool = packetPool;
+        this.down = isDown;
+        if (isDown) {
+            Packet p = head;
+            while (p != null) {
+                Packet n = p.takeNextInFlight();
+                packetPool.release(p);
+                lost++;
+                inFlight--;
+                p = n;
+            }
+            head = null;
+            tail = null;
+            ++epoch;
+        }
+    }
+
+    public boolean isDown() {
+        return down;
+    }
+
+    /** Frames lost because the link was down. */
+    public long lost() {
+        return lost;
     }
 
     /** Frames on the wire right now. */

@@ -29,6 +29,7 @@ public final class Network {
     private final FrameFormat frames;
     private final CongestionControlFactory congestionControl;
     private final RandomStreams streams;
+    private final boolean[] edgeDown;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
@@ -44,6 +45,34 @@ public final class Network {
         this.frames = frames;
         this.congestionControl = congestionControl;
         this.streams = streams;
+        this.edgeDown = new boolean[topology.edges().size()];
+    }
+
+    /**
+     * Takes both directions of a topology edge down or up, and reroutes every switch around the edges that are
+     * down. Frames on a link that goes down are lost.
+     */
+    public void setLinkState(int edgeIndex, boolean up) {
+        edgeDown[edgeIndex] = !up;
+        links.get(2 * edgeIndex).setDown(!up, pool);
+        links.get(2 * edgeIndex + 1).setDown(!up, pool);
+        int[][][] routes = topology.shortestPathPorts(edgeDown);
+        for (int s = 0; s < switches.length; s++) {
+            switches[s].routes(routes[s]);
+        }
+    }
+
+    public boolean isEdgeDown(int edgeIndex) {
+        return edgeDown[edgeIndex];
+    }
+
+    /** Frames lost on links that were down. */
+    public long linkLosses() {
+        long n = 0;
+        for (Link l : links) {
+            n += l.lost();
+        }
+        return n;
     }
 
     /**

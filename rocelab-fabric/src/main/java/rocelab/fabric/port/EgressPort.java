@@ -287,6 +287,11 @@ public final class EgressPort implements EventHandler {
         return pausedPs[priority];
     }
 
+    /** Time {@code priority} spent paused up to {@code nowPs}, a pause still in force included. */
+    public long pausedPs(int priority, long nowPs) {
+        return pausedPs[priority] + (isPaused(priority) ? nowPs - pausedSincePs[priority] : 0);
+    }
+
     /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
     private void mark(long nowPs, int tc, long depth, Packet p) {
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {

@@ -8,6 +8,8 @@ public enum DropReason {
     HEADROOM_EXCEEDED("headroom_exceeded"),
     /** The PFC watchdog dropped a lossless queue's packets during a pause storm. */
     PFC_WATCHDOG("pfc_watchdog"),
+    /** The link was down: frames on it or queued for it were lost. */
+    LINK_DOWN("link_down"),
     /** The switch has no route to the destination host. */
     NO_ROUTE("no_route");
 

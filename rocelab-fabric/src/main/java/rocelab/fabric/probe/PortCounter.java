@@ -13,6 +13,7 @@ public enum PortCounter {
     DROPPED_NO_ROUTE("dropped_no_route"),
     DROPPED_HEADROOM("dropped_headroom_exceeded"),
     DROPPED_PFC_WATCHDOG("dropped_pfc_watchdog"),
+    DROPPED_LINK_DOWN("dropped_link_down"),
     PFC_WATCHDOG_STORMS("pfc_wd_storms_detected"),
     PFC_WATCHDOG_RESTORES("pfc_wd_restorations"),
     ECN_MARKED("ecn_marked"),

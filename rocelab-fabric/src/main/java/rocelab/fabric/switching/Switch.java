@@ -30,7 +30,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final String name;
     private final EgressPort[] ports;
     private final PacketSink[] ingress;
-    private final int[][] routes;
+    private int[][] routes;
     private final SharedBuffer buffer;
     private final int[] dscpToTc;
     private final LoadBalancing loadBalancing;
@@ -86,6 +86,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     /** The receiver that a link into port {@code port} delivers to. */
+    /** New next hops after a topology change (the control plane converged). */
+    public void routes(int[][] newRoutes) {
+        this.routes = newRoutes;
+    }
+
     public PacketSink ingress(int port) {
         return ingress[port];
     }

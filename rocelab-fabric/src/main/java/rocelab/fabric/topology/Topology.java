@@ -111,6 +111,16 @@ public final class Topology {
         return e.a().node() == node && e.a().port() == port ? e.b() : e.a();
     }
 
+    /** The node with this name ({@code h3}, {@code leaf0}, ...), or -1. */
+    public int nodeByName(String name) {
+        for (int n = 0; n < nodeCount(); n++) {
+            if (nodeName(n).equals(name)) {
+                return n;
+            }
+        }
+        return -1;
+    }
+
     public List<Edge> edges() {
         return List.copyOf(edges);
     }
@@ -129,6 +139,11 @@ public final class Topology {
 
     /** Hop distance from every node to host {@code dst}; -1 when unreachable. Only switches relay. */
     public int[] distancesTo(int dst) {
+        return distancesTo(dst, null);
+    }
+
+    /** As {@link #distancesTo(int)}, ignoring the links marked in {@code down} (by edge index; null: none). */
+    public int[] distancesTo(int dst, boolean[] down) {
         int[] dist = new int[nodeCount()];
         Arrays.fill(dist, -1);
         ArrayDeque<Integer> queue = new ArrayDeque<>();
@@ -140,6 +155,9 @@ public final class Topology {
                 continue;
             }
             for (Edge e : portsByNode.get(n)) {
+                if (down != null && down[e.index()]) {
+                    continue;
+                }
                 int m = e.a().node() == n ? e.b().node() : e.a().node();
                 if (dist[m] < 0) {
                     dist[m] = dist[n] + 1;
@@ -155,10 +173,15 @@ public final class Topology {
      * that lie on a shortest path, in port order. Identical port sets are shared to keep the table small.
      */
     public int[][][] shortestPathPorts() {
+        return shortestPathPorts(null);
+    }
+
+    /** As {@link #shortestPathPorts()}, routing around the links marked in {@code down} (null: none). */
+    public int[][][] shortestPathPorts(boolean[] down) {
         int[][][] table = new int[switchCount()][hostCount][];
         java.util.Map<String, int[]> interned = new java.util.HashMap<>();
         for (int dst = 0; dst < hostCount; dst++) {
-            int[] dist = distancesTo(dst);
+            int[] dist = distancesTo(dst, down);
             for (int s = 0; s < switchCount(); s++) {
                 int node = hostCount + s;
                 if (dist[node] < 0) {
@@ -169,6 +192,9 @@ public final class Topology {
                 int[] tmp = new int[ports.size()];
                 int n = 0;
                 for (int p = 0; p < ports.size(); p++) {
+                    if (down != null && down[ports.get(p).index()]) {
+                        continue;
+                    }
                     End far = peer(node, p);
                     boolean relay = !isHost(far.node()) || far.node() == dst;
                     if (relay && dist[far.node()] == dist[node] - 1) {

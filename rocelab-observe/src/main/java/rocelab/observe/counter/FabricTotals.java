@@ -18,6 +18,7 @@ public record FabricTotals(
         long droppedHeadroom,
         long droppedPfcWatchdog,
         long pfcWatchdogStorms,
+        long linkLosses,
         long ecnMarked,
         long cnpSent,
         long cnpHandled,
@@ -45,6 +46,7 @@ public record FabricTotals(
             cuts += network.queuePairs().get(q).congestionControl().rateCuts();
         }
         long maxQueue = 0;
+        long ongoingPause = 0;
         String maxPort = "";
         for (int s = 0; s < network.switchCount(); s++) {
             Switch sw = network.switchAt(s);
@@ -52,6 +54,9 @@ public record FabricTotals(
                 EgressPort ep = sw.port(p);
                 for (PortCounter c : PortCounter.values()) {
                     port[c.ordinal()] += ep.counter(c);
+                }
+                for (int prio = 0; prio < 8; prio++) {
+                    ongoingPause += ep.pausedPs(prio, network.simulator().nowPs()) - ep.pausedPs(prio);
                 }
                 if (ep.peakQueuedBytes() > maxQueue) {
                     maxQueue = ep.peakQueuedBytes();
@@ -63,18 +68,19 @@ public record FabricTotals(
                 nic[NicCounter.TX_DATA_PACKETS.ordinal()],
                 nic[NicCounter.TX_DATA_BYTES.ordinal()],
                 nic[NicCounter.RETRANSMITTED_PACKETS.ordinal()],
-                port[PortCounter.DROPPED_PACKETS.ordinal()],
+                port[PortCounter.DROPPED_PACKETS.ordinal()] + network.linkLosses(),
                 port[PortCounter.DROPPED_BUFFER_FULL.ordinal()],
                 port[PortCounter.DROPPED_NO_ROUTE.ordinal()],
                 port[PortCounter.DROPPED_HEADROOM.ordinal()],
                 port[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()],
                 port[PortCounter.PFC_WATCHDOG_STORMS.ordinal()],
+                network.linkLosses(),
                 port[PortCounter.ECN_MARKED.ordinal()],
                 nic[NicCounter.NP_CNP_SENT.ordinal()],
                 nic[NicCounter.RP_CNP_HANDLED.ordinal()],
                 cuts,
                 port[PortCounter.PAUSE_SENT.ordinal()] + nic[NicCounter.TX_PAUSE.ordinal()],
-                port[PortCounter.PAUSED_PS.ordinal()] + nic[NicCounter.RX_PAUSE_DURATION_PS.ordinal()],
+                port[PortCounter.PAUSED_PS.ordinal()] + nic[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] + ongoingPause,
                 nic[NicCounter.TX_NAKS.ordinal()],
                 nic[NicCounter.LOCAL_ACK_TIMEOUT_ERR.ordinal()],
                 nic[NicCounter.RETRY_EXCEEDED.ordinal()],

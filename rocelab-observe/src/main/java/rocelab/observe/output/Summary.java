@@ -27,6 +27,10 @@ public final class Summary {
         m.put("data_packets", r.totals().dataPacketsSent());
         m.put("finished", r.finished());
         m.put("stop_reason", r.stopReason());
+        if (!r.deadlockCycle().isEmpty()) {
+            m.put("pfc_deadlock_cycle", r.deadlockCycle());
+            m.put("pfc_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
+        }
         m.put("flows", flows(r));
         m.put("counters", counters(r.totals()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());
@@ -87,6 +91,7 @@ public final class Summary {
         drops.put("buffer_full", t.droppedBufferFull());
         drops.put("headroom_exceeded", t.droppedHeadroom());
         drops.put("pfc_watchdog", t.droppedPfcWatchdog());
+        drops.put("link_down", t.linkLosses());
         drops.put("no_route", t.droppedNoRoute());
         m.put("drops_by_reason", drops);
         m.put("naks_sent", t.naksSent());

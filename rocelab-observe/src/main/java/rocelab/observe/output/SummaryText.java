@@ -28,7 +28,11 @@ public final class SummaryText {
         line(b, "flows       %d completed of %d%s%s", completed, r.flows().size(),
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
                 r.finished() ? "" : ", " + (r.flows().size() - completed - failed) + " unfinished at stop time");
-        if ("stalled".equals(r.stopReason())) {
+        if ("deadlock".equals(r.stopReason())) {
+            line(b, "DEADLOCK    no data has moved since about %s us; these paused queues wait on each other in a cycle:",
+                    us(r.deadlockSincePs()));
+            line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
+        } else if ("stalled".equals(r.stopReason())) {
             long paused = 0;
             for (int s = 0; s < r.network().switchCount(); s++) {
                 var sw = r.network().switchAt(s);

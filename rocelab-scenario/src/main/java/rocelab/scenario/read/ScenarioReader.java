@@ -19,6 +19,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.network.LinkEvent;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
@@ -35,7 +36,7 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe", "faults"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe", "faults", "events"};
 
     public ScenarioReader() {}
 
@@ -167,15 +168,16 @@ public final class ScenarioReader {
             }
         }
         List<PauseStormFault> faults = faults(doc, top, topology.hostCount(), mode);
+        List<LinkEvent> linkEvents = linkEvents(doc, top, topology);
         long sampleInterval = ScenarioConfig.DEFAULT_SAMPLE_INTERVAL_PS;
         if (top.has("observe")) {
             YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval");
             sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
         }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
-                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval + " faults=" + faults, traffic, stopAt);
+                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval + " faults=" + faults + " events=" + linkEvents, traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, cc, cnpQos[0], cnpQos[1],
-                traffic, faults, stopAt, sampleInterval, source, canonical);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical);
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
@@ -199,6 +201,48 @@ public final class ScenarioReader {
             out.add(doc.build(item, "a fault", () -> new PauseStormFault(host, start, duration, priority)));
         }
         return out;
+    }
+
+    /** {@code events: [{kind: link-down, a: leaf0, b: spine0, at: 50us}, {kind: link-up, ...}]}. */
+    private static List<LinkEvent> linkEvents(Doc doc, YamlMap top, TopologySpec spec) throws ScenarioException {
+        List<LinkEvent> out = new java.util.ArrayList<>();
+        if (!top.has("events")) {
+            return out;
+        }
+        rocelab.fabric.topology.Topology t = spec.build();
+        for (Node item : doc.list(top.get("events"), "events", "a list of events, each with a kind")) {
+            YamlMap e = YamlMap.of(doc, item, "an event", "kind", "a", "b", "at");
+            e.require("kind", "link-down or link-up");
+            boolean up = "link-up".equals(e.optionalChoice("kind", "link-down", "an event kind", "link-down",
+                    "link-up"));
+            Node an = e.require("a", "a node name such as leaf0 or h3");
+            Node bn = e.require("b", "a node name such as spine1");
+            int a = node(doc, t, an);
+            int b = node(doc, t, bn);
+            long at = doc.time(e.require("at", "a time, e.g. 50us"), "at");
+            int found = 0;
+            for (rocelab.fabric.topology.Topology.Edge edge : t.edges()) {
+                if (edge.a().node() == a && edge.b().node() == b || edge.a().node() == b && edge.b().node() == a) {
+                    out.add(new LinkEvent(edge.index(), at, up));
+                    found++;
+                }
+            }
+            if (found == 0) {
+                throw doc.at(item, "there is no link between " + t.nodeName(a) + " and " + t.nodeName(b)
+                        + "; expected two directly connected nodes");
+            }
+        }
+        return out;
+    }
+
+    private static int node(Doc doc, rocelab.fabric.topology.Topology t, Node n) throws ScenarioException {
+        String name = doc.text(n, "node", "a node name");
+        int id = t.nodeByName(name);
+        if (id < 0) {
+            throw doc.at(n, "no node is named '" + name + "'; expected a host (h0..h" + (t.hostCount() - 1)
+                    + ") or a switch of the topology (e.g. " + t.nodeName(t.hostCount()) + ")");
+        }
+        return id;
     }
 
     private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {

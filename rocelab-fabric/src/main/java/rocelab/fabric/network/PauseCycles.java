@@ -1,0 +1,107 @@
+package rocelab.fabric.network;
+
+import java.util.ArrayList;
+import java.util.List;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * Finds a PFC deadlock: a cycle of egress queues, each paused by its peer and holding packets, where the peer
+ * cannot resume it because its own queues that would drain that ingress are paused too (a cyclic buffer
+ * dependency). Run when a simulation has stalled, not on the hot path.
+ */
+public final class PauseCycles {
+    private PauseCycles() {}
+
+    /** The queues of one cycle in order ({@code spine0/p2->leaf1 prio 3}), or an empty list when there is none. */
+    public static List<String> find(Network network) {
+        Topology topo = network.topology();
+        int hosts = topo.hostCount();
+        int switches = network.switchCount();
+        List<int[]> nodes = new ArrayList<>();
+        int[][][] index = new int[switches][][];
+        for (int s = 0; s < switches; s++) {
+            Switch sw = network.switchAt(s);
+            index[s] = new int[sw.portCount()][8];
+            for (int p = 0; p < sw.portCount(); p++) {
+                for (int prio = 0; prio < 8; prio++) {
+                    EgressPort port = sw.port(p);
+                    index[s][p][prio] = -1;
+                    if (port.isPaused(prio) && port.queuedBytes(prio) > 0) {
+                        index[s][p][prio] = nodes.size();
+                        nodes.add(new int[] {s, p, prio});
+                    }
+                }
+            }
+        }
+        int n = nodes.size();
+        List<List<Integer>> next = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int[] v = nodes.get(i);
+            List<Integer> out = new ArrayList<>();
+            Topology.End far = topo.peer(hosts + v[0], v[1]);
+            if (!topo.isHost(far.node())) {
+                int t = far.node() - hosts;
+                for (int p = 0; p < network.switchAt(t).portCount(); p++) {
+                    if (p != far.port() && index[t][p][v[2]] >= 0) {
+                        out.add(index[t][p][v[2]]);
+                    }
+                }
+            }
+            next.add(out);
+        }
+        int[] state = new int[n];
+        int[] parent = new int[n];
+        for (int start = 0; start < n; start++) {
+            List<Integer> cycle = dfs(start, next, state, parent);
+            if (cycle != null) {
+                List<String> names = new ArrayList<>();
+                for (int i : cycle) {
+                    int[] v = nodes.get(i);
+                    Switch sw = network.switchAt(v[0]);
+                    names.add(sw.name() + "/p" + v[1] + "->" + topo.nodeName(topo.peer(sw.nodeId(), v[1]).node())
+                            + " prio " + v[2]);
+                }
+                return names;
+            }
+        }
+        return List.of();
+    }
+
+    /** Iterative depth-first search; returns the nodes of the first back edge's cycle. */
+    private static List<Integer> dfs(int start, List<List<Integer>> next, int[] state, int[] parent) {
+        if (state[start] != 0) {
+            return null;
+        }
+        int[] stack = new int[next.size() + 1];
+        int[] edge = new int[next.size()];
+        int top = 0;
+        stack[top++] = start;
+        state[start] = 1;
+        parent[start] = -1;
+        while (top > 0) {
+            int v = stack[top - 1];
+            if (edge[v] < next.get(v).size()) {
+                int w = next.get(v).get(edge[v]++);
+                if (state[w] == 1) {
+                    List<Integer> cycle = new ArrayList<>();
+                    for (int x = v; x != w; x = parent[x]) {
+                        cycle.add(0, x);
+                    }
+                    cycle.add(0, w);
+                    return cycle;
+                }
+                if (state[w] == 0) {
+                    state[w] = 1;
+                    parent[w] = v;
+                    stack[top++] = w;
+                }
+            } else {
+                state[v] = 2;
+                top--;
+            }
+        }
+        return null;
+    }
+}
