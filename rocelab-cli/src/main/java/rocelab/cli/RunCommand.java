@@ -19,10 +19,23 @@ import rocelab.scenario.read.ScenarioReader;
 /** {@code rocelab run}: simulates a scenario (or the built-in demo), prints a summary and writes the output folder. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Simulate a scenario packet by packet, print a summary and write an output folder.",
-            "With no SCENARIO, runs the built-in demo."})
+            "With no SCENARIO, runs the built-in demo; --example NAME runs a built-in example."})
 final class RunCommand implements Callable<Integer> {
+    /** The built-in example names, for --help and completion. */
+    static final class ExampleNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ScenarioReader.exampleNames().iterator();
+        }
+    }
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario YAML file.")
     Path scenario;
+
+    @Option(names = "--example", paramLabel = "NAME",
+            description = "Run a built-in example instead of a file: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = ExampleNames.class)
+    String example;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: out/<scenario name>/).")
     Path out;
@@ -46,7 +59,17 @@ final class RunCommand implements Callable<Integer> {
         ScenarioConfig config;
         try {
             ScenarioReader reader = new ScenarioReader();
-            config = scenario == null ? reader.readDemo() : reader.read(scenario);
+            if (example != null && scenario != null) {
+                err.println("error: give either a SCENARIO file or --example, not both");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            if (example != null && !ScenarioReader.exampleNames().contains(example)) {
+                err.println("error: --example '" + example + "' is not a built-in example; expected one of: "
+                        + String.join(", ", ScenarioReader.exampleNames()));
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            config = example != null ? reader.readExample(example)
+                    : scenario == null ? reader.readDemo() : reader.read(scenario);
         } catch (ScenarioException e) {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;

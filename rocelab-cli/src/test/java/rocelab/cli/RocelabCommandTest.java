@@ -76,4 +76,31 @@ class RocelabCommandTest {
         assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(run.errorLines()).singleElement().asString().contains("simulate");
     }
+
+    @Test
+    void shouldRunABuiltInExampleWhenAskedByName(@TempDir Path dir) {
+        CliRun run = CliRun.of("run", "--example", "pfc-deadlock-ring", "--out", dir.resolve("ex").toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("scenario pfc-ring-deadlock", "DEADLOCK");
+        assertThat(dir.resolve("ex").resolve("pfc.csv")).isRegularFile();
+    }
+
+    @Test
+    void shouldRefuseAnUnknownExampleWithTheListOfNames(@TempDir Path dir) {
+        CliRun run = CliRun.of("run", "--example", "nope", "--out", dir.resolve("ex").toString());
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.errorLines()).singleElement().asString()
+                .startsWith("error: --example 'nope' is not a built-in example; expected one of: ")
+                .contains("lossless-pfc-only", "pfc-deadlock-ring");
+        assertThat(dir.resolve("ex")).doesNotExist();
+    }
+
+    @Test
+    void shouldExplainHeadroomWhenAskedForALink() {
+        CliRun run = CliRun.of("headroom", "--speed", "100Gbps", "--cable", "100m", "--mtu", "4096");
+        assertThat(run.exitCode()).isZero();
+        // 4174 B frames, 12,627 B of cable, 394 quanta x 64 B = 25,216 B of response, 4174 B again.
+        assertThat(run.out()).contains("12,627 B", "25,216 B", "46,191 B", "335.5 us");
+        assertThat(CliRun.of("headroom", "--speed", "fast").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+    }
 }

@@ -76,6 +76,47 @@ public final class ScenarioReader {
     }
 
     /** The built-in demo (classpath resource /rocelab/scenario/demo.yaml), displayName "demo.yaml". */
+    /** Names of the example scenarios shipped in the jar (file names without {@code .yaml}), sorted. */
+    public static java.util.List<String> exampleNames() {
+        try {
+            java.net.URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
+            if (url == null) {
+                return java.util.List.of();
+            }
+            java.net.URI uri = url.toURI();
+            if ("jar".equals(uri.getScheme())) {
+                try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of())) {
+                    return list(fs.getPath("/rocelab/scenario/examples"));
+                }
+            }
+            return list(Path.of(uri));
+        } catch (IOException | java.net.URISyntaxException e) {
+            return java.util.List.of();
+        }
+    }
+
+    private static java.util.List<String> list(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - 5)).sorted().toList();
+        }
+    }
+
+    /** Reads a built-in example scenario by name; an unknown name is a {@link ScenarioException}. */
+    public ScenarioConfig readExample(String name) throws ScenarioException {
+        java.io.InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name
+                + ".yaml");
+        if (in == null) {
+            throw new ScenarioException("--example", 1, 1, "there is no example named '" + name + "'; expected one of: "
+                    + String.join(", ", exampleNames()));
+        }
+        try (in) {
+            return read(new String(in.readAllBytes(), StandardCharsets.UTF_8), name + ".yaml", null);
+        } catch (IOException e) {
+            throw new ScenarioException(name + ".yaml", 1, 1, "cannot read the example; expected a readable resource");
+        }
+    }
+
     public ScenarioConfig readDemo() {
         try (InputStream in = ScenarioReader.class.getResourceAsStream(DEMO_RESOURCE)) {
             if (in == null) {
