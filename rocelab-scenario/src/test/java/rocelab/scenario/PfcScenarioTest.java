@@ -62,6 +62,27 @@ class PfcScenarioTest {
                         + " that leaf0 reserves");
     }
 
+    @Test
+    void shouldNameTheVictimAndTracePauseSpreadingWhenPfcDoesAllTheWork() throws Exception {
+        RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().readExample("lossless-pfc-only"))
+                .run(ProgressListener.NONE);
+        var victims = rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows());
+        assertThat(victims).as("h9 -> h1 never crosses the port to h0 but waits behind its pauses")
+                .extracting(FlowRecord::src, FlowRecord::dst).containsExactly(org.assertj.core.api.Assertions.tuple(9, 1));
+        var topo = r.network().topology();
+        var tree = r.pfcLog().propagation(r.network().simulator().nowPs());
+        assertThat(tree.get(0).hop()).isZero();
+        assertThat(topo.nodeName(tree.get(0).device())).isEqualTo("leaf0");
+        assertThat(tree).anySatisfy(e -> {
+            assertThat(topo.nodeName(e.device())).startsWith("spine");
+            assertThat(topo.nodeName(e.peer())).isEqualTo("leaf1");
+            assertThat(e.hop()).as("a spine paused by leaf0 pauses leaf1: one hop back").isEqualTo(1);
+        });
+        for (int i = 1; i < tree.size(); i++) {
+            assertThat(tree.get(i).firstXoffPs()).isGreaterThanOrEqualTo(tree.get(i - 1).firstXoffPs());
+        }
+    }
+
     /** Random two-tier shapes, random incast and permutation traffic, small buffers: never a drop. */
     @Property(tries = 12)
     void shouldNeverDropOnTheLosslessPriorityWhenHeadroomIsComputed(

@@ -34,6 +34,32 @@ public final class Summary {
         m.put("flows", flows(r));
         m.put("counters", counters(r.totals()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());
+        if (r.pfcLog() != null) {
+            var topo = r.network().topology();
+            java.util.List<Object> tree = new java.util.ArrayList<>();
+            for (var e : r.pfcLog().propagation(r.network().simulator().nowPs())) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("first_xoff_us", Numbers.micros(e.firstXoffPs()));
+                row.put("device", topo.nodeName(e.device()));
+                row.put("port", e.port());
+                row.put("paused", topo.nodeName(e.peer()));
+                row.put("priority", e.priority());
+                row.put("hop", e.hop());
+                row.put("paused_us", Numbers.micros(e.pausedPs()));
+                tree.add(row);
+            }
+            m.put("pfc_propagation", tree);
+            java.util.List<Object> victims = new java.util.ArrayList<>();
+            for (var f : rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows())) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("flow_id", f.id());
+                row.put("src", f.src());
+                row.put("dst", f.dst());
+                row.put("slowdown", Numbers.round(f.slowdown(), 3));
+                victims.add(row);
+            }
+            m.put("pfc_victims", victims);
+        }
         m.put("max_queue_port", r.totals().maxQueuePort());
         return m;
     }

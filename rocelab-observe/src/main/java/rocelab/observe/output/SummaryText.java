@@ -65,6 +65,20 @@ public final class SummaryText {
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
                         "   watchdog: %d storms, %s packets dropped", t.pfcWatchdogStorms(),
                         group(t.droppedPfcWatchdog())));
+        if (r.pfcLog() != null && r.pfcLog().frames() > 0) {
+            pauseTree(b, r);
+            var victims = rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows());
+            if (!victims.isEmpty()) {
+                StringBuilder v = new StringBuilder();
+                for (int i = 0; i < Math.min(5, victims.size()); i++) {
+                    var f = victims.get(i);
+                    v.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d h%d->h%d x%.1f", f.id(),
+                            f.src(), f.dst(), f.slowdown()));
+                }
+                line(b, "PFC victims %s%s   (slowed, not going to a congested receiver)", v,
+                        victims.size() > 5 ? ", ... " + (victims.size() - 5) + " more" : "");
+            }
+        }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
         line(b, "");
@@ -75,6 +89,22 @@ public final class SummaryText {
             line(b, "output    %s", outputDir);
         }
         return b.toString();
+    }
+
+    /** Who paused whom first, in time order, with the hop count back from where the pause started. */
+    private static void pauseTree(StringBuilder b, RunResult r) {
+        var topo = r.network().topology();
+        var edges = r.pfcLog().propagation(r.network().simulator().nowPs());
+        line(b, "PFC spread  first XOFF       device   paused   prio  hop   paused in all");
+        int shown = 0;
+        for (var e : edges) {
+            if (shown++ == 12) {
+                line(b, "            ... %d more (summary.json pfc_propagation, pfc.csv)", edges.size() - 12);
+                break;
+            }
+            line(b, "            %10s us  %-8s %-8s %4d  %3d   %s us", us(e.firstXoffPs()), topo.nodeName(e.device()),
+                    topo.nodeName(e.peer()), e.priority(), e.hop(), us(e.pausedPs()));
+        }
     }
 
     private static String us(long ps) {
