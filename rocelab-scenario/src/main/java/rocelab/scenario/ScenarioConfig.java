@@ -8,6 +8,7 @@ import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.LinkEvent;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
+import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.workload.traffic.TrafficSpec;
@@ -25,6 +26,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param pfc priority flow control of the switches (off in roce-lossy)
  * @param ecn ECN marking at switch egress queues
  * @param nic settings shared by every RNIC (includes the MTU)
+ * @param receive the RNICs' receive pipeline
  * @param congestion the sender's congestion control, its profile and overrides
  * @param cnpDscp DSCP of congestion notification packets
  * @param cnpPriority 802.1p priority of congestion notification packets
@@ -46,6 +48,7 @@ public record ScenarioConfig(
         PfcParameters pfc,
         EcnParameters ecn,
         NicParameters nic,
+        ReceiveParameters receive,
         CcSettings congestion,
         int cnpDscp,
         int cnpPriority,
@@ -68,7 +71,7 @@ public record ScenarioConfig(
 
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
-        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, congestion, cnpDscp,
+        return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
                 cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
 }

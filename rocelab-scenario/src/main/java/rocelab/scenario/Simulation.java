@@ -65,6 +65,9 @@ public final class Simulation {
             for (int s = 0; s < network.switchCount(); s++) {
                 network.switchAt(s).pfcProbe(pfcLog);
             }
+            for (int h = 0; h < network.hostCount(); h++) {
+                network.nic(h).pfcProbe(pfcLog);
+            }
         }
     }
 
@@ -83,6 +86,7 @@ public final class Simulation {
                 .congestionControl(cc)
                 .ecnMarking(new EcnMarkings(config.ecn()))
                 .pfc(config.pfc())
+                .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
                 .build(topology);

@@ -83,6 +83,29 @@ class PfcScenarioTest {
         }
     }
 
+    @Test
+    void shouldPauseTheSwitchFromASlowReceiverWhenLosslessAndDropInTheNicWhenLossy() {
+        String slow = """
+                name: slow-receiver
+                fabric: {mode: %s, mtu: 1000}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 8MB, ecn: {marking: none}}
+                nic: {cc: none, timeout: 10, rx: {rate: 50Gbps, buffer: 512KB, xoff: 256KB, xon: 128KB}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 4MB}
+                """;
+        RunResult lossless = Scenarios.assemble(slow.formatted("roce-lossless")).run(ProgressListener.NONE);
+        assertThat(lossless.totals().packetsDropped()).isZero();
+        assertThat(lossless.network().nic(0).counter(rocelab.fabric.probe.NicCounter.TX_PAUSE)).isPositive();
+        assertThat(lossless.flows()).allMatch(FlowRecord::completed);
+        double seconds = lossless.flows().get(0).fctPs() / 1e12;
+        assertThat(4e6 * 8 / seconds / 1e9).as("goodput close to the 50 Gb/s receive rate").isBetween(42.0, 50.0);
+        RunResult lossy = Scenarios.assemble(slow.formatted("roce-lossy")).run(ProgressListener.NONE);
+        assertThat(lossy.totals().nicOutOfBuffer()).isPositive();
+        assertThat(lossy.totals().packetsDropped()).isEqualTo(lossy.totals().nicOutOfBuffer());
+        assertThat(lossy.flows()).allMatch(FlowRecord::completed);
+    }
+
     /** Random two-tier shapes, random incast and permutation traffic, small buffers: never a drop. */
     @Property(tries = 12)
     void shouldNeverDropOnTheLosslessPriorityWhenHeadroomIsComputed(

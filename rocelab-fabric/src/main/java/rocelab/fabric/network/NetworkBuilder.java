@@ -20,6 +20,7 @@ import rocelab.fabric.nic.NotificationPointParameters;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairFactory;
 import rocelab.fabric.nic.QueuePairTable;
+import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.port.DwrrScheduler;
@@ -43,6 +44,7 @@ public final class NetworkBuilder {
     private EcnMarkingFactory marking = EcnMarkingFactory.NONE;
     private NotificationPointParameters notification = NotificationPointParameters.defaults();
     private PfcParameters pfc = PfcParameters.off();
+    private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
@@ -82,6 +84,12 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /** The RNICs' receive pipeline (rate, buffer, PFC thresholds). */
+    public NetworkBuilder receive(ReceiveParameters r) {
+        this.receive = r;
+        return this;
+    }
+
     /** How receiving RNICs send congestion notifications. */
     public NetworkBuilder notificationPoint(NotificationPointParameters p) {
         this.notification = p;
@@ -107,6 +115,7 @@ public final class NetworkBuilder {
             }
             long rate = topology.edgeAt(h, 0).parameters().rateBps();
             nics[h] = new Nic(sim, h, rate, nicParameters, frames, pool, queuePairs, notification);
+            nics[h].receivePipeline(receive, pfc.isLossless(nicParameters.dataPriority()));
         }
         int[][][] routes = topology.shortestPathPorts();
         Switch[] switches = new Switch[topology.switchCount()];

@@ -26,6 +26,8 @@ public final class Nic implements PacketSink, EventHandler {
     private static final int ACK_TIMER = 3;
     private static final int RESUME = 4;
     private static final int STORM = 5;
+    private static final int RX_DONE = 6;
+    private static final int RX_REFRESH = 7;
 
     private final Simulator sim;
     private final int handlerId;
@@ -45,6 +47,13 @@ public final class Nic implements PacketSink, EventHandler {
     private int pausedMask;
     private final PacketFifo macControl = new PacketFifo();
     private long stormEndPs;
+    private ReceiveParameters rx = ReceiveParameters.unlimited();
+    private boolean rxPfc;
+    private final PacketFifo rxQueue = new PacketFifo();
+    private boolean rxBusy;
+    private boolean rxPausing;
+    private long rxRefreshEpoch;
+    private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private int stormPriority;
     private Link link;
     private long busyUntilPs;
@@ -81,8 +90,73 @@ public final class Nic implements PacketSink, EventHandler {
 
     // ---------------------------------------------------------------- receive
 
+    /**
+     * Sets the receive pipeline; with {@code pfc} the RNIC pauses its switch (on the data priority) when its
+     * receive buffer fills, otherwise it drops what does not fit.
+     */
+    public void receivePipeline(ReceiveParameters params, boolean pfc) {
+        this.rx = params;
+        this.rxPfc = pfc;
+    }
+
+    public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
+        this.pfcProbe = probe;
+    }
+
     @Override
     public void receive(long nowPs, Packet p) {
+        if (rx.limited() && p.kind() != PacketKind.PFC) {
+            if (rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
+                counters[NicCounter.OUT_OF_BUFFER.ordinal()]++;
+                pool.release(p);
+                return;
+            }
+            rxQueue.add(p);
+            if (!rxBusy) {
+                startReceive(nowPs);
+            }
+            if (rxPfc && !rxPausing && rxQueue.bytes() >= rx.xoffBytes()) {
+                rxPausing = true;
+                sendRxPause(nowPs, 0xFFFF);
+            }
+            return;
+        }
+        process(nowPs, p);
+    }
+
+    private void startReceive(long nowPs) {
+        rxBusy = true;
+        sim.schedule(nowPs + Rates.serializationPs(rxQueue.peek().wireBytes(), rx.rateBps()), handlerId, RX_DONE, 0L);
+    }
+
+    private void onReceiveDone(long nowPs) {
+        Packet p = rxQueue.poll();
+        rxBusy = false;
+        if (!rxQueue.isEmpty()) {
+            startReceive(nowPs);
+        }
+        if (rxPausing && rxQueue.bytes() <= rx.xonBytes()) {
+            rxPausing = false;
+            sendRxPause(nowPs, 0);
+        }
+        process(nowPs, p);
+    }
+
+    /** XOFF (refreshed every half pause while the buffer stays full) or XON to the switch above. */
+    private void sendRxPause(long nowPs, int quanta) {
+        Packet frame = pool.acquire().initPfc(nowPs, params.dataPriority(), quanta, frames.pfcFrameBytes());
+        counters[NicCounter.TX_PAUSE.ordinal()]++;
+        pfcProbe.onPfcSent(nowPs, host, 0, params.dataPriority(), quanta, rxQueue.bytes());
+        macControl.add(frame);
+        kick(nowPs);
+        ++rxRefreshEpoch;
+        if (quanta != 0) {
+            long half = rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, lineRateBps) / 2;
+            sim.schedule(nowPs + half, handlerId, RX_REFRESH, rxRefreshEpoch);
+        }
+    }
+
+    private void process(long nowPs, Packet p) {
         QueuePair qp = p.kind() == PacketKind.PFC ? null : queuePairs.get(p.queuePair());
         switch (p.kind()) {
             case DATA:
@@ -202,6 +276,12 @@ public final class Nic implements PacketSink, EventHandler {
             int priority = (int) (arg & 7);
             if (arg >>> 3 == pauseEpoch[priority]) {
                 resume(nowPs, priority);
+            }
+        } else if (kind == RX_DONE) {
+            onReceiveDone(nowPs);
+        } else if (kind == RX_REFRESH) {
+            if (arg == rxRefreshEpoch && rxPausing) {
+                sendRxPause(nowPs, 0xFFFF);
             }
         } else if (kind == STORM) {
             onStorm(nowPs);
@@ -433,7 +513,7 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Packets held by this RNIC: control frames waiting (a frame being sent is already owned by the link). */
     public int packetsHeld() {
-        int n = macControl.size();
+        int n = macControl.size() + rxQueue.size();
         for (PacketFifo f : control) {
             n += f.size();
         }

@@ -21,7 +21,8 @@ public enum NicCounter {
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
     TX_PAUSE("tx_pause"),
     RX_PAUSE("rx_pause"),
-    RX_PAUSE_DURATION_PS("rx_pause_duration_ps");
+    RX_PAUSE_DURATION_PS("rx_pause_duration_ps"),
+    OUT_OF_BUFFER("out_of_buffer");
 
     private final String key;
 

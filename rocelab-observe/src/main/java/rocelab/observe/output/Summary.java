@@ -118,6 +118,7 @@ public final class Summary {
         drops.put("headroom_exceeded", t.droppedHeadroom());
         drops.put("pfc_watchdog", t.droppedPfcWatchdog());
         drops.put("link_down", t.linkLosses());
+        drops.put("nic_out_of_buffer", t.nicOutOfBuffer());
         drops.put("no_route", t.droppedNoRoute());
         m.put("drops_by_reason", drops);
         m.put("naks_sent", t.naksSent());

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.port.SchedulerKind;
 import rocelab.fabric.switching.EcmpHash;
 import rocelab.fabric.switching.LoadBalancing;
@@ -20,7 +21,7 @@ final class DeviceReader {
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
         List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
-                "priority", "ecn", "cnp"));
+                "priority", "ecn", "cnp", "rx"));
         keys.addAll(rocelab.congestion.CongestionControls.names());
         return keys.toArray(new String[0]);
     }
@@ -119,6 +120,19 @@ final class DeviceReader {
             mask |= 1 << tc;
         }
         return mask;
+    }
+
+    /** {@code nic.rx: {rate: 50Gbps, buffer: 1MB, xoff: 512KB, xon: 256KB}}; absent: receive at line rate. */
+    ReceiveParameters receive(YamlMap nic) throws ScenarioException {
+        if (nic == null || !nic.has("rx")) {
+            return ReceiveParameters.unlimited();
+        }
+        YamlMap m = YamlMap.of(doc, nic.get("rx"), "nic.rx", "rate", "buffer", "xoff", "xon");
+        long rate = m.requiredRate("rate");
+        long buffer = m.optionalSize("buffer", 1_000_000, 1);
+        long xoff = m.optionalSize("xoff", buffer / 2, 1);
+        long xon = m.optionalSize("xon", xoff / 2, 0);
+        return doc.build(nic.get("rx"), "nic.rx", () -> new ReceiveParameters(rate, buffer, xoff, xon));
     }
 
     /** The RNIC settings; {@code nic} may be {@code null} for all defaults. */

@@ -216,8 +216,10 @@ public final class ScenarioReader {
             sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
         }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
-                cc + " " + pfc + " " + ecn + " cnp=" + cnpQos[0] + "/" + cnpQos[1] + " sample=" + sampleInterval + " faults=" + faults + " events=" + linkEvents, traffic, stopAt);
-        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, cc, cnpQos[0], cnpQos[1],
+                String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
+                        "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
+                        "rx=" + devices.receive(nicMap)), traffic, stopAt);
+        return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
                 traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical);
     }
 
