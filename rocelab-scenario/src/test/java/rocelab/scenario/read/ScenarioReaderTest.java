@@ -230,11 +230,13 @@ class ScenarioReaderTest {
     void shouldReadBuiltInDemoWhenAsked() {
         ScenarioConfig c = reader.readDemo();
         assertThat(c.source()).isNull();
-        assertThat(c.mode()).isEqualTo(FabricMode.ROCE_LOSSY);
+        assertThat(c.mode()).isEqualTo(FabricMode.ROCE_LOSSLESS);
         assertThat(c.topology()).isInstanceOf(LeafSpineSpec.class);
         assertThat(c.topology().hostCount()).isEqualTo(16);
-        assertThat(c.switches().bufferBytes()).isEqualTo(1_000_000L);
-        assertThat(c.nic().timeoutExponent()).isEqualTo(10);
+        assertThat(c.switches().bufferBytes()).isEqualTo(16_000_000L);
+        assertThat(c.pfc().isLossless(3)).isTrue();
+        assertThat(c.congestion().name()).isEqualTo("dcqcn");
+        assertThat(c.nic().timeoutExponent()).isEqualTo(14);
         long flows = c.traffic().stream().mapToLong(t -> t.expand(16, new SplittableRandom(1)).size()).sum();
         assertThat(flows).isEqualTo(11);
     }
