@@ -106,6 +106,35 @@ class PfcScenarioTest {
         assertThat(lossy.flows()).allMatch(FlowRecord::completed);
     }
 
+    @Test
+    void shouldDropOnlyTheLossyClassWhenLosslessAndLossyTrafficShareAPort() {
+        // DSCP 26 maps to traffic class 3 (lossless); DSCP 10 to class 1, which stays lossy.
+        RunResult r = Scenarios.assemble("""
+                name: mixed-classes
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 1MB, ecn: {marking: none}}
+                nic: {cc: none, timeout: 8}
+                traffic:
+                  - {kind: incast, senders: 1-2, receiver: 0, size: 2MB, dscp: 26}
+                  - {kind: incast, senders: 3-4, receiver: 0, size: 2MB, dscp: 10}
+                """).run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        var toH0 = r.network().switchAt(0).port(0);
+        assertThat(r.totals().droppedBufferFull()).as("the lossy class tail-drops").isPositive();
+        assertThat(r.totals().droppedHeadroom()).isZero();
+        assertThat(r.network().switchAt(0).port(1).pauseFramesSent(3)).as("lossless senders are paused").isPositive();
+        assertThat(r.network().switchAt(0).port(3).pauseFramesSent(1) + r.network().switchAt(0).port(3)
+                .pauseFramesSent(3)).as("lossy senders are never paused").isZero();
+        long lossyRetransmits = r.network().nic(3).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS)
+                + r.network().nic(4).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS);
+        long losslessRetransmits = r.network().nic(1).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS)
+                + r.network().nic(2).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS);
+        assertThat(lossyRetransmits).isPositive();
+        assertThat(losslessRetransmits).isZero();
+        assertThat(toH0.counter(rocelab.fabric.probe.PortCounter.DROPPED_BUFFER_FULL)).isPositive();
+    }
+
     /** Random two-tier shapes, random incast and permutation traffic, small buffers: never a drop. */
     @Property(tries = 12)
     void shouldNeverDropOnTheLosslessPriorityWhenHeadroomIsComputed(

@@ -80,14 +80,23 @@ public final class Network {
      * entropy) is drawn from the QP's own random stream in 0xC000..0xFFFF, as RNICs do per QP.
      */
     public QueuePair connect(int src, int dst, MessageListener listener) {
+        return connect(src, dst, listener, -1);
+    }
+
+    /** As {@link #connect(int, int, MessageListener)}, marking the QP's packets with {@code dscp} (-1: default). */
+    public QueuePair connect(int src, int dst, MessageListener listener, int dscp) {
         int id = queuePairs.size();
         SplittableRandom random = streams.forComponent("qp/" + id);
         int entropy = 0xC000 | random.nextInt(0x4000);
         Nic source = nics[src];
         var cc = congestionControl.create(
                 new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
-        return NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener, nicParameters, frames,
-                queuePairs);
+        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener, nicParameters,
+                frames, queuePairs);
+        if (dscp >= 0) {
+            qp.dscp(dscp);
+        }
+        return qp;
     }
 
     public Simulator simulator() {

@@ -227,7 +227,7 @@ public final class Nic implements PacketSink, EventHandler {
     void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, Packet data, boolean ecnEcho, boolean cnp) {
         Packet ack = pool.acquire()
                 .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
-                .qos(params.dataPriority(), params.dataDscp(), Ecn.NOT_ECT)
+                .qos(params.dataPriority(), qp.dscp, Ecn.NOT_ECT)
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);

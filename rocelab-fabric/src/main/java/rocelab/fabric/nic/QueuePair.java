@@ -31,6 +31,7 @@ public final class QueuePair {
     private final int retryLimit;
     private final int ackEvery;
     private final FrameFormat frames;
+    int dscp;
 
     private final MessageRing messages = new MessageRing();
     private long postedPsns;
@@ -73,6 +74,7 @@ public final class QueuePair {
         this.retryLimit = params.retryCount();
         this.ackEvery = params.ackEvery();
         this.frames = frames;
+        this.dscp = params.dataDscp();
     }
 
     /** Posts an RDMA WRITE of {@code bytes}; the listener hears of it again with {@code cookie}. */
@@ -115,7 +117,7 @@ public final class QueuePair {
         Packet p = pool.acquire()
                 .initData(nowPs, source.host(), destination.host(), id, sndNxt, payload,
                         frames.dataFrameBytes(payload, Opcodes.hasReth(opcode)), opcode)
-                .qos(params.dataPriority(), params.dataDscp(), params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
+                .qos(params.dataPriority(), dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode));
         if (cc.wantsTelemetry()) {
@@ -301,6 +303,14 @@ public final class QueuePair {
     }
 
     // ---------------------------------------------------------------- accessors
+
+    /** Marks this QP's data and ACKs with {@code value} instead of the RNIC's default DSCP (set before use). */
+    public void dscp(int value) {
+        if (value < 0 || value > 63) {
+            throw new IllegalArgumentException("DSCP must be 0..63, got " + value);
+        }
+        this.dscp = value;
+    }
 
     public int id() {
         return id;

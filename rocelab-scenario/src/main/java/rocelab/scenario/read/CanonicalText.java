@@ -78,6 +78,9 @@ final class CanonicalText {
     }
 
     private static String traffic(TrafficSpec t) {
+        if (t instanceof rocelab.workload.traffic.DscpTraffic d) {
+            return traffic(d.inner()) + " dscp=" + d.dscp();
+        }
         if (t instanceof SingleFlowTraffic f) {
             return "flow src=" + f.src() + " dst=" + f.dst() + " size=" + f.sizeBytes() + " start-ps=" + f.startPs();
         }

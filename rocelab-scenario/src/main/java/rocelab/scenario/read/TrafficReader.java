@@ -10,6 +10,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.workload.traffic.AllToAllTraffic;
+import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
@@ -43,7 +44,17 @@ final class TrafficReader {
         return out;
     }
 
+    /** A traffic item, with its own DSCP when it gives one ({@code dscp: 10}). */
     private TrafficSpec item(Node node, int index) throws ScenarioException {
+        TrafficSpec spec = kindItem(node, index);
+        NodeTuple dscp = YamlMap.entries(doc, node, "traffic item " + index, "a mapping").get("dscp");
+        if (dscp == null) {
+            return spec;
+        }
+        return new DscpTraffic(spec, doc.integer(dscp.getValueNode(), "dscp", 0, 63));
+    }
+
+    private TrafficSpec kindItem(Node node, int index) throws ScenarioException {
         String where = "traffic item " + index;
         NodeTuple kindEntry = YamlMap.entries(doc, node, where, "a mapping with a kind").get("kind");
         if (kindEntry == null) {
@@ -54,7 +65,7 @@ final class TrafficReader {
         where += " (" + kind + ")";
         switch (kind) {
             case "flow" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "src", "dst", "size", "start");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "src", "dst", "size", "start", "dscp");
                 int src = host(m.require("src", hostRange()));
                 int dst = host(m.require("dst", hostRange()));
                 if (src == dst) {
@@ -66,7 +77,7 @@ final class TrafficReader {
                 return doc.build(node, where, () -> new SingleFlowTraffic(src, dst, size, start));
             }
             case "incast" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "senders", "receiver", "size", "start");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "senders", "receiver", "size", "start", "dscp");
                 int[] senders = hostSet(m.require("senders", HOST_SET));
                 int receiver = host(m.require("receiver", hostRange()));
                 for (int s : senders) {
@@ -80,14 +91,14 @@ final class TrafficReader {
                 return doc.build(node, where, () -> new IncastTraffic(senders, receiver, size, start));
             }
             case "permutation", "all-to-all" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "size", "start");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "size", "start", "dscp");
                 long size = m.requiredSize("size", 1);
                 long start = m.optionalTime("start", 0L);
                 return kind.equals("permutation") ? new PermutationTraffic(size, start)
                         : new AllToAllTraffic(size, start);
             }
             case "flows-csv" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "file");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "file", "dscp");
                 Node fileNode = m.require("file", "the path of a CSV file, relative to the scenario's folder");
                 String file = doc.text(fileNode, "file", "the path of a CSV file");
                 Path resolved;

@@ -42,7 +42,7 @@ public final class FlowDriver implements EventHandler, MessageListener {
         Arrays.fill(completedPs, NOT_YET);
         int firstQp = network.queuePairs().size();
         for (int i = 0; i < n; i++) {
-            queuePairs[i] = network.connect(flows[i].src(), flows[i].dst(), this);
+            queuePairs[i] = network.connect(flows[i].src(), flows[i].dst(), this, flows[i].dscp());
             if (queuePairs[i].id() != firstQp + i) {
                 throw new IllegalStateException("queue pairs of a flow driver must be contiguous");
             }
