@@ -62,7 +62,7 @@ class ScenarioReaderErrorTest {
                 "t.yaml:3:33: unknown key 'host' in topology (single-switch); expected one of: kind, hosts, link");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, extra: 1}\n",
                 "t.yaml:5:45: unknown key 'extra' in traffic item 1 (flow); expected one of: kind, src, dst, size,"
-                        + " start");
+                        + " start, dscp");
     }
 
     @Test
