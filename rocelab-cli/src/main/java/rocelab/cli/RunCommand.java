@@ -11,10 +11,12 @@ import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
+import rocelab.observe.pcap.PacketCapture;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
+import rocelab.scenario.read.UnitParser;
 
 /** {@code rocelab run}: simulates a scenario (or the built-in demo), prints a summary and writes the output folder. */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -43,6 +45,29 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
     Long seed;
 
+    @Option(names = "--pcap", paramLabel = "FILE",
+            description = "Write a packet capture (pcap, nanosecond timestamps) that Wireshark and tshark dissect.")
+    Path pcap;
+
+    @Option(names = "--pcap-links", paramLabel = "A-B", split = ",",
+            description = "Capture only these links, by node names (e.g. leaf0-spine1,h0-leaf0); default: all.")
+    java.util.List<String> pcapLinks = new java.util.ArrayList<>();
+
+    @Option(names = "--pcap-qp", paramLabel = "QP", defaultValue = "-1",
+            description = "Capture only this queue pair's frames (its flow's qp in flows.csv) and PFC frames.")
+    int pcapQueuePair;
+
+    @Option(names = "--pcap-from", paramLabel = "TIME", defaultValue = "0",
+            description = "Capture from this simulated time (e.g. 100us).")
+    String pcapFrom;
+
+    @Option(names = "--pcap-to", paramLabel = "TIME", description = "Capture until this simulated time.")
+    String pcapTo;
+
+    @Option(names = "--pcap-max", paramLabel = "N", defaultValue = "200000",
+            description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
+    int pcapMax;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -51,6 +76,12 @@ final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private static String exampleLink(Simulation s) {
+        var t = s.network().topology();
+        var e = t.edges().get(t.edges().size() - 1);
+        return t.nodeName(e.a().node()) + "-" + t.nodeName(e.b().node());
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -84,18 +115,50 @@ final class RunCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         Simulation simulation = Simulation.assemble(config);
+        PacketCapture capture = null;
+        if (pcap != null) {
+            String unknown = PacketCapture.unknownLink(simulation.network().topology(), pcapLinks);
+            long from;
+            long to;
+            try {
+                from = UnitParser.timePs(pcapFrom);
+                to = pcapTo == null ? Long.MAX_VALUE : UnitParser.timePs(pcapTo);
+            } catch (IllegalArgumentException e) {
+                err.println("error: --pcap-from/--pcap-to: " + e.getMessage());
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            if (unknown != null) {
+                err.println("error: --pcap-links '" + unknown + "' is not a link of the topology; expected node"
+                        + " names joined by '-', e.g. " + exampleLink(simulation));
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            if (pcapMax < 1) {
+                err.println("error: --pcap-max must be at least 1");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, pcapQueuePair, from, to,
+                    pcapMax);
+        }
         Progress progress = Progress.forTerminal(quiet);
         RunResult result = simulation.run(progress);
         progress.done();
         try {
             new RunWriter().write(dir, result, Map.of("scenario_file",
                     config.source() == null ? "(built-in demo)" : config.source().toString()));
+            if (capture != null) {
+                capture.write(pcap);
+            }
         } catch (java.io.IOException e) {
-            err.println("error: cannot write the output folder " + dir + ": " + e.getMessage());
+            err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
+                    + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
+            if (capture != null) {
+                outWriter.printf("capture   %s (%d frames%s)%n", pcap, capture.frames(),
+                        capture.frames() >= pcapMax ? ", budget reached" : "");
+            }
             outWriter.flush();
         }
         return 0;

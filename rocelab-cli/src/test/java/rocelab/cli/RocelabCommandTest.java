@@ -103,4 +103,21 @@ class RocelabCommandTest {
         assertThat(run.out()).contains("12,627 B", "25,216 B", "46,191 B", "335.5 us");
         assertThat(CliRun.of("headroom", "--speed", "fast").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
     }
+
+    @Test
+    void shouldWriteACaptureWhenAskedAndRefuseAnUnknownLink(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("demo.pcap");
+        CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(), "--pcap-links",
+                "h0-leaf0", "--pcap-max", "500");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("capture   " + pcap + " (500 frames, budget reached)");
+        byte[] bytes = java.nio.file.Files.readAllBytes(pcap);
+        assertThat(bytes).startsWith((byte) 0x4D, (byte) 0x3C, (byte) 0xB2, (byte) 0xA1);
+        CliRun bad = CliRun.of("run", "--out", dir.resolve("o2").toString(), "--pcap", dir.resolve("x.pcap")
+                .toString(), "--pcap-links", "h0-spine9");
+        assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bad.errorLines()).singleElement().asString()
+                .startsWith("error: --pcap-links 'h0-spine9' is not a link of the topology");
+        assertThat(dir.resolve("o2")).doesNotExist();
+    }
 }

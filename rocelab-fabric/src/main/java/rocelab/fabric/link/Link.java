@@ -24,6 +24,7 @@ public final class Link implements PacketSink, EventHandler {
     private boolean down;
     private PacketPool pool;
     private long lost;
+    private LinkProbe probe = LinkProbe.NONE;
 
     /**
      * @param delayPs propagation delay, plus any fixed pipeline latency of the receiving device
@@ -48,6 +49,7 @@ public final class Link implements PacketSink, EventHandler {
      * wake-up at the end of each transmission when nothing else waits to be sent.
      */
     public void transmit(long startPs, long serializationPs, Packet packet) {
+        probe.onTransmit(startPs, this, packet);
         if (down) {
             lost++;
             pool.release(packet);
@@ -101,6 +103,11 @@ public final class Link implements PacketSink, EventHandler {
             tail = null;
             ++epoch;
         }
+    }
+
+    /** Observes every frame put on this link (packet capture); {@link LinkProbe#NONE} by default. */
+    public void probe(LinkProbe p) {
+        this.probe = p;
     }
 
     public boolean isDown() {

@@ -66,6 +66,11 @@ public final class Network {
         return edgeDown[edgeIndex];
     }
 
+    /** The link carrying frames from {@code edge}'s end a to end b ({@code aToB}) or back. */
+    public Link link(int edgeIndex, boolean aToB) {
+        return links.get(2 * edgeIndex + (aToB ? 0 : 1));
+    }
+
     /** Frames lost on links that were down. */
     public long linkLosses() {
         long n = 0;

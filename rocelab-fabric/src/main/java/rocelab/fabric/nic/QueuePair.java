@@ -119,7 +119,8 @@ public final class QueuePair {
                         frames.dataFrameBytes(payload, Opcodes.hasReth(opcode)), opcode)
                 .qos(params.dataPriority(), dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
-                .requestAck(Opcodes.isLast(opcode));
+                .requestAck(Opcodes.isLast(opcode))
+                .messageBytes(size);
         if (cc.wantsTelemetry()) {
             p.requestTelemetry();
         }

@@ -17,6 +17,7 @@ public final class Packet {
     long psn;
     int opcode;
     int syndrome;
+    long messageBytes;
     int entropy;
     boolean ackRequest;
     long sentAtPs;
@@ -36,7 +37,7 @@ public final class Packet {
         kind = null;
         srcHost = dstHost = queuePair = priority = dscp = frameBytes = payloadBytes = opcode = syndrome = 0;
         entropy = ingressPort = 0;
-        psn = sentAtPs = dueAtPs = 0;
+        psn = sentAtPs = dueAtPs = messageBytes = 0;
         ecn = Ecn.NOT_ECT;
         ackRequest = false;
         cnpFlag = false;
@@ -138,6 +139,16 @@ public final class Packet {
         opcode = op;
         sentAtPs = nowPs;
         return this;
+    }
+
+    /** Data only: the length of the RDMA WRITE this packet belongs to (the RETH DMA length). */
+    public Packet messageBytes(long bytes) {
+        messageBytes = bytes;
+        return this;
+    }
+
+    public long messageBytes() {
+        return messageBytes;
     }
 
     /** Fills an IEEE 802.1Qbb PFC frame pausing one priority for {@code quanta} x 512 bit times (0: XON). */

@@ -1,0 +1,174 @@
+package rocelab.observe.pcap;
+
+import java.util.zip.CRC32;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.Opcodes;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.switching.Switch;
+
+/**
+ * Encodes a simulated frame into the bytes a capture would show (without FCS): Ethernet II (802.1Q tag, VLAN 100,
+ * when the fabric tags), IPv4 with the frame's DSCP and ECN, UDP to port 4791 with the QP's source port, BTH, RETH
+ * or AETH, the payload (zeros) padded to 4 bytes, and a correct ICRC; CNPs and 802.1Qbb PFC frames likewise.
+ * Addresses: host h has IPv4 10.0.0.(h+1) and MAC 02:00:00:00:hh:hh (h+1); queue pair q has QP number 0x100 + q
+ * on the wire, because QP numbers 0 and 1 are the InfiniBand management QPs (and dissect as such).
+ */
+public final class FrameEncoder {
+    /** VLAN id of tagged frames. */
+    public static final int VLAN_ID = 100;
+    private static final int R_KEY = 0x1234;
+    /** Wire QP number of the simulation's queue pair 0. */
+    public static final int QPN_BASE = 0x100;
+
+    private final boolean vlan;
+
+    public FrameEncoder(boolean vlanTagged) {
+        this.vlan = vlanTagged;
+    }
+
+    /** The frame's bytes as captured (no FCS), or null for a frame kind that has no wire encoding. */
+    public byte[] encode(Packet p, int senderNode) {
+        if (p.kind() == PacketKind.PFC) {
+            return pfc(p, senderNode);
+        }
+        return roce(p);
+    }
+
+    private byte[] pfc(Packet p, int senderNode) {
+        byte[] f = new byte[60];
+        int i = mac(f, 0, 0x0180C2000001L);
+        i = mac(f, i, 0x020000000000L | (senderNode + 1L));
+        i = u16(f, i, 0x8808);
+        i = u16(f, i, 0x0101);
+        i = u16(f, i, 1 << p.priority());
+        i += 2 * p.priority();
+        u16(f, i, p.pauseQuanta());
+        return f;
+    }
+
+    private byte[] roce(Packet p) {
+        int l2 = FrameFormat.ETHERNET_HEADER + (vlan ? FrameFormat.VLAN_TAG : 0);
+        int ib = FrameFormat.BTH;
+        boolean reth = p.kind() == PacketKind.DATA && Opcodes.hasReth(p.opcode());
+        boolean aeth = p.kind() == PacketKind.ACK || p.kind() == PacketKind.NAK;
+        boolean cnp = p.kind() == PacketKind.CNP;
+        ib += reth ? FrameFormat.RETH : aeth ? FrameFormat.AETH : cnp ? FrameFormat.CNP_RESERVED : 0;
+        int payload = p.kind() == PacketKind.DATA ? p.payloadBytes() : 0;
+        int pad = (4 - payload % 4) % 4;
+        int udpLen = FrameFormat.UDP_HEADER + ib + payload + pad + FrameFormat.ICRC;
+        int ipLen = FrameFormat.IPV4_HEADER + udpLen;
+        byte[] f = new byte[Math.max(60, l2 + ipLen)];
+        int i = mac(f, 0, 0x020000000000L | (p.dstHost() + 1L));
+        i = mac(f, i, 0x020000000000L | (p.srcHost() + 1L));
+        if (vlan) {
+            i = u16(f, i, 0x8100);
+            i = u16(f, i, p.priority() << 13 | VLAN_ID);
+        }
+        i = u16(f, i, 0x0800);
+        int ip = i;
+        f[i++] = 0x45;
+        f[i++] = (byte) (p.dscp() << 2 | p.ecn().codepoint());
+        i = u16(f, i, ipLen);
+        i = u16(f, i, 0);
+        i = u16(f, i, 0x4000);
+        f[i++] = 64;
+        f[i++] = 17;
+        i += 2;
+        i = u32(f, i, Switch.ipOf(p.srcHost()));
+        i = u32(f, i, Switch.ipOf(p.dstHost()));
+        u16(f, ip + 10, ipChecksum(f, ip));
+        int udp = i;
+        i = u16(f, i, p.entropy());
+        i = u16(f, i, FrameFormat.ROCEV2_UDP_PORT);
+        i = u16(f, i, udpLen);
+        i = u16(f, i, 0);
+        int bth = i;
+        f[i++] = (byte) p.opcode();
+        f[i++] = (byte) (pad << 4);
+        i = u16(f, i, 0xFFFF);
+        f[i++] = (byte) (cnp ? 0x40 : 0);
+        i = u24(f, i, QPN_BASE + p.queuePair());
+        f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
+        i = u24(f, i, (int) p.psn());
+        if (reth) {
+            i += 8;
+            i = u32(f, i, R_KEY);
+            i = u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
+        } else if (aeth) {
+            f[i++] = (byte) p.syndrome();
+            i = u24(f, i, 0);
+        } else if (cnp) {
+            i += FrameFormat.CNP_RESERVED;
+        }
+        i += payload + pad;
+        long crc = icrc(f, ip, udp, bth, i);
+        f[i++] = (byte) crc;
+        f[i++] = (byte) (crc >>> 8);
+        f[i++] = (byte) (crc >>> 16);
+        f[i] = (byte) (crc >>> 24);
+        return f;
+    }
+
+    /**
+     * The RoCEv2 invariant CRC: CRC-32 over 8 bytes of 0xFF, the IPv4 header with ToS, TTL and checksum masked,
+     * the UDP header with its checksum masked, the BTH with its FECN/BECN byte masked, and everything after it up
+     * to the ICRC (IBTA Annex A17; Linux rxe_icrc.c).
+     */
+    static long icrc(byte[] f, int ip, int udp, int bth, int end) {
+        CRC32 c = new CRC32();
+        byte[] ones = {-1, -1, -1, -1, -1, -1, -1, -1};
+        c.update(ones);
+        byte[] head = java.util.Arrays.copyOfRange(f, ip, bth + FrameFormat.BTH);
+        head[1] = (byte) 0xFF;
+        head[8] = (byte) 0xFF;
+        head[10] = (byte) 0xFF;
+        head[11] = (byte) 0xFF;
+        int u = udp - ip;
+        head[u + 6] = (byte) 0xFF;
+        head[u + 7] = (byte) 0xFF;
+        head[bth - ip + 4] = (byte) 0xFF;
+        c.update(head);
+        c.update(f, bth + FrameFormat.BTH, end - bth - FrameFormat.BTH);
+        return c.getValue();
+    }
+
+    private static int ipChecksum(byte[] f, int ip) {
+        long sum = 0;
+        for (int k = 0; k < 20; k += 2) {
+            sum += ((f[ip + k] & 0xff) << 8) | (f[ip + k + 1] & 0xff);
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xffff) + (sum >>> 16);
+        }
+        return (int) (~sum & 0xffff);
+    }
+
+    private static int mac(byte[] f, int i, long mac) {
+        for (int k = 5; k >= 0; k--) {
+            f[i++] = (byte) (mac >>> (8 * k));
+        }
+        return i;
+    }
+
+    private static int u16(byte[] f, int i, int v) {
+        f[i] = (byte) (v >>> 8);
+        f[i + 1] = (byte) v;
+        return i + 2;
+    }
+
+    private static int u24(byte[] f, int i, int v) {
+        f[i] = (byte) (v >>> 16);
+        f[i + 1] = (byte) (v >>> 8);
+        f[i + 2] = (byte) v;
+        return i + 3;
+    }
+
+    private static int u32(byte[] f, int i, int v) {
+        f[i] = (byte) (v >>> 24);
+        f[i + 1] = (byte) (v >>> 16);
+        f[i + 2] = (byte) (v >>> 8);
+        f[i + 3] = (byte) v;
+        return i + 4;
+    }
+}

@@ -1,0 +1,150 @@
+package rocelab.observe.pcap;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import rocelab.fabric.link.Link;
+import rocelab.fabric.link.LinkProbe;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.Ecn;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.output.AtomicFiles;
+
+/**
+ * A packet capture of chosen links, written as a classic pcap file (nanosecond timestamps, LINKTYPE_ETHERNET) that
+ * Wireshark and tshark dissect as RoCEv2, CNP and PFC. Frames are stamped when their first bit goes on the wire.
+ * Filters: links, one QP (PFC frames always pass), a time window, and a budget of frames after which capturing
+ * stops. Capturing encodes frames as they pass, so it costs time and memory only when asked for.
+ */
+public final class PacketCapture implements LinkProbe {
+    private final FrameEncoder encoder;
+    private final int queuePair;
+    private final long fromPs;
+    private final long toPs;
+    private final int budget;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+    private final java.util.IdentityHashMap<Link, Integer> senders = new java.util.IdentityHashMap<>();
+    private int frames;
+    private long ceMarked;
+    private long cnps;
+    private long pfcFrames;
+
+    /**
+     * @param links node-name pairs ({@code leaf0-spine1}); empty: every link
+     * @param queuePair capture only this QP's frames (and PFC frames); -1: all
+     */
+    public PacketCapture(Network network, boolean vlanTagged, List<String> links, int queuePair, long fromPs,
+            long toPs, int budget) {
+        this.encoder = new FrameEncoder(vlanTagged);
+        this.queuePair = queuePair;
+        this.fromPs = fromPs;
+        this.toPs = toPs;
+        this.budget = budget;
+        header();
+        Topology t = network.topology();
+        for (Topology.Edge e : t.edges()) {
+            String a = t.nodeName(e.a().node());
+            String b = t.nodeName(e.b().node());
+            if (links.isEmpty() || links.contains(a + "-" + b) || links.contains(b + "-" + a)) {
+                attach(network.link(e.index(), true), e.a().node());
+                attach(network.link(e.index(), false), e.b().node());
+            }
+        }
+    }
+
+    /** Checks link names against the topology; returns the first unknown one, or null. */
+    public static String unknownLink(Topology t, List<String> links) {
+        for (String l : links) {
+            int dash = l.indexOf('-', 1);
+            boolean found = false;
+            for (int d = dash; d > 0 && !found; d = l.indexOf('-', d + 1)) {
+                int a = t.nodeByName(l.substring(0, d));
+                int b = t.nodeByName(l.substring(d + 1));
+                for (Topology.Edge e : t.edges()) {
+                    found |= a >= 0 && b >= 0 && (e.a().node() == a && e.b().node() == b
+                            || e.a().node() == b && e.b().node() == a);
+                }
+            }
+            if (!found) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    private void attach(Link link, int senderNode) {
+        senders.put(link, senderNode);
+        link.probe(this);
+    }
+
+    @Override
+    public void onTransmit(long startPs, Link link, Packet p) {
+        if (frames >= budget || startPs < fromPs || startPs > toPs) {
+            return;
+        }
+        if (queuePair >= 0 && p.kind() != PacketKind.PFC && p.queuePair() != queuePair) {
+            return;
+        }
+        byte[] f = encoder.encode(p, senders.get(link));
+        long ns = startPs / 1000;
+        u32le(ns / 1_000_000_000L);
+        u32le(ns % 1_000_000_000L);
+        u32le(f.length);
+        u32le(f.length);
+        out.write(f, 0, f.length);
+        frames++;
+        if (p.kind() == PacketKind.DATA && p.ecn() == Ecn.CE) {
+            ceMarked++;
+        } else if (p.kind() == PacketKind.CNP) {
+            cnps++;
+        } else if (p.kind() == PacketKind.PFC) {
+            pfcFrames++;
+        }
+    }
+
+    private void header() {
+        u32le(0xA1B23C4DL);
+        u16le(2);
+        u16le(4);
+        u32le(0);
+        u32le(0);
+        u32le(65535);
+        u32le(1);
+    }
+
+    private void u32le(long v) {
+        out.write((int) v);
+        out.write((int) (v >>> 8));
+        out.write((int) (v >>> 16));
+        out.write((int) (v >>> 24));
+    }
+
+    private void u16le(int v) {
+        out.write(v);
+        out.write(v >>> 8);
+    }
+
+    public void write(Path file) throws IOException {
+        AtomicFiles.write(file, out.toByteArray());
+    }
+
+    public int frames() {
+        return frames;
+    }
+
+    /** Captured data frames carrying ECN CE. */
+    public long ceMarked() {
+        return ceMarked;
+    }
+
+    public long cnps() {
+        return cnps;
+    }
+
+    public long pfcFrames() {
+        return pfcFrames;
+    }
+}

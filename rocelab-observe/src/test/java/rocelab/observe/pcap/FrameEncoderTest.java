@@ -1,0 +1,63 @@
+package rocelab.observe.pcap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.packet.Ecn;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.Opcodes;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.packet.PacketPool;
+
+/** Frames are byte-exact against the reference frames (mechanisms reference, 7.5 and 7.7). */
+class FrameEncoderTest {
+    private static final HexFormat HEX = HexFormat.of();
+    private final PacketPool pool = new PacketPool(16);
+
+    @Test
+    void shouldReproduceTheReferenceIcrcWhenGivenTheMellanoxCnpVector() {
+        byte[] ip = HEX.parseHex("4589003C98C64000201169271616160816161607DBAE12B7002800008100FFFF"
+                + "400000D20000000000000000000000000000000000000000DAFC1BEF");
+        long crc = FrameEncoder.icrc(ip, 0, 20, 28, ip.length - 4);
+        assertThat(HEX.formatHex(new byte[] {(byte) crc, (byte) (crc >>> 8), (byte) (crc >>> 16),
+            (byte) (crc >>> 24)})).isEqualTo("dafc1bef");
+    }
+
+    @Test
+    void shouldEncodeTheReferencePfcFrameWhenXoffForPriorityThree() {
+        Packet p = pool.acquire().initPfc(0, 3, 0xFFFF, 64);
+        byte[] f = new FrameEncoder(false).encode(p, 2);
+        assertThat(HEX.formatHex(f)).isEqualTo("0180c2000001020000000003880801010008000000000000ffff"
+                + "00000000000000000000000000000000000000000000000000000000000000000000");
+    }
+
+    @Test
+    void shouldEncodeTheReferenceCnpAfterTheMacAddresses() {
+        Packet p = pool.acquire().initCnp(0, 1, 0, 0x22 - FrameEncoder.QPN_BASE, 82).qos(6, 48, Ecn.NOT_ECT)
+                .entropy(0xC000);
+        byte[] f = new FrameEncoder(true).encode(p, 1);
+        assertThat(f).hasSize(78);
+        assertThat(HEX.formatHex(Arrays.copyOfRange(f, 12, f.length))).isEqualTo("8100c064080045c0003c0000400040"
+                + "1125ef0a0000020a000001c00012b7002800008100ffff400000220000000000000000000000000000000000000000"
+                + "8cd0dd38");
+    }
+
+    @Test
+    void shouldMatchTheSimulatedFrameSizeWhenEncodingDataAndAcks() {
+        FrameFormat ff = new FrameFormat(false);
+        FrameEncoder enc = new FrameEncoder(false);
+        for (int payload : new int[] {1, 3, 4, 1000, 4096}) {
+            for (int op : new int[] {Opcodes.RDMA_WRITE_FIRST, Opcodes.RDMA_WRITE_MIDDLE}) {
+                Packet p = pool.acquire().initData(0, 0, 1, 5, 7, payload, ff.dataFrameBytes(payload,
+                        Opcodes.hasReth(op)), op).qos(3, 26, Ecn.CE).entropy(0xC123).messageBytes(1 << 20);
+                assertThat(enc.encode(p, 0)).hasSize(Math.max(60, p.frameBytes() - FrameFormat.FCS));
+                pool.release(p);
+            }
+        }
+        Packet ack = pool.acquire().initAck(0, PacketKind.ACK, 1, 0, 5, 9, ff.ackFrameBytes()).qos(3, 26, Ecn.NOT_ECT);
+        assertThat(enc.encode(ack, 1)).hasSize(ack.frameBytes() - FrameFormat.FCS);
+    }
+}
