@@ -120,4 +120,16 @@ class RocelabCommandTest {
                 .startsWith("error: --pcap-links 'h0-spine9' is not a link of the topology");
         assertThat(dir.resolve("o2")).doesNotExist();
     }
+
+    @Test
+    void shouldTellAJourneyAndRefuseAFlowThatDoesNotExist(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("j.json");
+        CliRun run = CliRun.of("journey", "--flow", "0", "--json", json.toString(), "--max-lines", "15");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("journey of flow 0", "hop by hop", "what happened to the flow");
+        assertThat(java.nio.file.Files.readString(json)).contains("\"kind\": \"send\"", "\"kind\": \"mark\"");
+        CliRun bad = CliRun.of("journey", "--flow", "99");
+        assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bad.errorLines()).singleElement().asString().startsWith("error: --flow 99 does not exist");
+    }
 }

@@ -114,6 +114,11 @@ public final class Simulation {
         return config;
     }
 
+    /** The PFC frame log (null when PFC is off). */
+    public PfcLog pfcLog() {
+        return pfcLog;
+    }
+
     /**
      * Runs until every flow has finished, the scenario's stop time, or a stall, and collects the result. A stall is
      * a stretch of simulated time in which no RNIC sent or received a data packet although flows remain (for

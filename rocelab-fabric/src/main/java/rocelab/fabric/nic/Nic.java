@@ -54,6 +54,7 @@ public final class Nic implements PacketSink, EventHandler {
     private boolean rxPausing;
     private long rxRefreshEpoch;
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
+    private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int stormPriority;
     private Link link;
     private long busyUntilPs;
@@ -97,6 +98,10 @@ public final class Nic implements PacketSink, EventHandler {
     public void receivePipeline(ReceiveParameters params, boolean pfc) {
         this.rx = params;
         this.rxPfc = pfc;
+    }
+
+    public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
+        this.journey = probe;
     }
 
     public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
@@ -157,6 +162,7 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private void process(long nowPs, Packet p) {
+        journey.onArrive(nowPs, host, p);
         QueuePair qp = p.kind() == PacketKind.PFC ? null : queuePairs.get(p.queuePair());
         switch (p.kind()) {
             case DATA:
@@ -191,15 +197,17 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Reaction point: a CNP (or an ACK with the CNP flag) reached the sender of {@code qp}. */
     private void onCongestionNotification(long nowPs, QueuePair qp) {
-        NicCounter c = qp.cc.onCnp(nowPs) ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
+        boolean reacted = qp.cc.onCnp(nowPs);
+        NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;
+        journey.onCnpHandled(nowPs, host, qp.id, reacted, qp.cc.rateBps());
     }
 
     /**
      * Notification point: a CE-marked data packet of {@code qp} arrived. Sends a CNP unless one went out for this
      * QP within the interval, or flags the next ACK when notifications ride on ACKs.
      */
-    void onCongestionExperienced(long nowPs, QueuePair qp) {
+    void onCongestionExperienced(long nowPs, QueuePair qp, long psn) {
         if (notification.mode() == NotificationPointParameters.Mode.NONE) {
             return;
         }
@@ -216,6 +224,7 @@ public final class Nic implements PacketSink, EventHandler {
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
                 .entropy(qp.entropy);
         counters[NicCounter.NP_CNP_SENT.ordinal()]++;
+        journey.onCnpSent(nowPs, host, qp.id, psn);
         control[cnp.priority()].add(cnp);
         kick(nowPs);
     }
@@ -402,7 +411,10 @@ public final class Nic implements PacketSink, EventHandler {
         if (qp == null) {
             return null;
         }
+        long retransmittedBefore = counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()];
         Packet p = qp.nextPacket(nowPs, pool, params, counters);
+        journey.onSend(nowPs, host, p, qp.cc.rateBps(),
+                counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()] != retransmittedBefore);
         counters[NicCounter.TX_DATA_PACKETS.ordinal()]++;
         counters[NicCounter.TX_DATA_BYTES.ordinal()] += p.payloadBytes();
         long wire = p.wireBytes();

@@ -265,7 +265,7 @@ public final class QueuePair {
     void onData(long nowPs, Packet p) {
         if (p.ecn() == Ecn.CE) {
             ceSinceAck = true;
-            destination.onCongestionExperienced(nowPs, this);
+            destination.onCongestionExperienced(nowPs, this, p.psn());
         }
         long psn = p.psn();
         if (psn == expectedPsn) {

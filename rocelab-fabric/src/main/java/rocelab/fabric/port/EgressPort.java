@@ -49,6 +49,8 @@ public final class EgressPort implements EventHandler {
     private final long[] pausedPs;
     private int pausedMask;
     private int ignorePauseMask;
+    private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
+    private int ownerNode;
     private final long[] lastPauseFramePs;
     private final long[] txByClass;
 
@@ -297,12 +299,19 @@ public final class EgressPort implements EventHandler {
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
             markedByClass[tc]++;
+            journey.onMark(nowPs, ownerNode, portIndex, depth, p);
         }
     }
 
     /** Packets this port marked CE in traffic class {@code tc}. */
     public long ecnMarked(int tc) {
         return markedByClass[tc];
+    }
+
+    /** Reports ECN marks to a journey probe, as port {@code portIndex} of node {@code node}. */
+    public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe, int node) {
+        this.journey = probe;
+        this.ownerNode = node;
     }
 
     /** Counts a packet arriving on this physical port. */

@@ -44,6 +44,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final FrameFormat frames;
     private final long[] refreshEpoch;
     private PfcProbe pfcProbe = PfcProbe.NONE;
+    private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -121,6 +122,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
         packet.ingressPort(inPort);
         packet.qos(tc, packet.dscp(), packet.ecn());
+        journey.onEnqueue(nowPs, nodeId, inPort, out, ports[out].queuedBytes(tc), packet);
         ports[out].enqueue(nowPs, packet);
     }
 
@@ -134,6 +136,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */
     private void drop(int portIndex, Packet packet, DropReason reason) {
+        journey.onDrop(sim.nowPs(), nodeId, portIndex, reason, packet);
         EgressPort port = ports[portIndex];
         port.count(PortCounter.DROPPED_PACKETS, 1);
         port.count(PortCounter.DROPPED_BYTES, packet.frameBytes());
@@ -229,6 +232,14 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         Packet frame = pool.acquire().initPfc(nowPs, priority, quanta, frames.pfcFrameBytes());
         pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes);
         ports[port].sendControl(nowPs, frame);
+    }
+
+    /** Follows packets for a journey; the egress ports report their ECN marks to it too. */
+    public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
+        this.journey = probe;
+        for (EgressPort p : ports) {
+            p.journeyProbe(probe, nodeId);
+        }
     }
 
     public void pfcProbe(PfcProbe probe) {

@@ -1,0 +1,133 @@
+package rocelab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.journey.JourneyEvent;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
+import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.JsonText;
+import rocelab.observe.output.Numbers;
+import rocelab.scenario.ProgressListener;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+import rocelab.scenario.read.UnitParser;
+
+/** {@code rocelab journey}: simulates a scenario and tells the story of one flow, step by step, cause to effect. */
+@Command(name = "journey", mixinStandardHelpOptions = true,
+        description = {"Simulate a scenario and tell the journey of one flow: its packets hop by hop, the marks and",
+            "the CNPs they caused, the rate cuts, drops and retransmissions, the PFC pauses on its path."})
+final class JourneyCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario file (default: demo).")
+    Path scenario;
+
+    @Option(names = "--example", paramLabel = "NAME", description = "A built-in example instead of a file.")
+    String example;
+
+    @Option(names = "--flow", required = true, paramLabel = "ID", description = "The flow (flow_id in flows.csv).")
+    int flow;
+
+    @Option(names = "--packet", paramLabel = "PSN", defaultValue = "-1",
+            description = "Follow this packet through every hop instead.")
+    long packet;
+
+    @Option(names = "--from", paramLabel = "TIME", defaultValue = "0", description = "Tell from this time.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "Tell until this time.")
+    String to;
+
+    @Option(names = "--max-lines", paramLabel = "N", defaultValue = "60", description = "Event lines to print.")
+    int maxLines;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write every event as JSON.")
+    Path json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        ScenarioConfig config;
+        long fromPs;
+        long toPs;
+        try {
+            ScenarioReader reader = new ScenarioReader();
+            config = example != null ? reader.readExample(example)
+                    : scenario == null ? reader.readDemo() : reader.read(scenario);
+            fromPs = UnitParser.timePs(from);
+            toPs = to == null ? Long.MAX_VALUE : UnitParser.timePs(to);
+        } catch (ScenarioException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        } catch (IllegalArgumentException e) {
+            err.println("error: --from/--to: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        Simulation sim = Simulation.assemble(config);
+        if (flow < 0 || flow >= sim.driver().flowCount()) {
+            err.println("error: --flow " + flow + " does not exist; expected 0.." + (sim.driver().flowCount() - 1)
+                    + " (flow_id in flows.csv)");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        int qp = sim.driver().queuePair(flow).id();
+        PfcProbe previous = sim.pfcLog() != null ? sim.pfcLog() : PfcProbe.NONE;
+        JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, previous);
+        recorder.attach();
+        RunResult result = sim.run(ProgressListener.NONE);
+        FlowRecord f = result.flows().get(flow);
+        if (f.completed()) {
+            recorder.completed(f.finishPs(), f.src());
+        }
+        spec.commandLine().getOut().print(new JourneyText(sim.network())
+                .render(f, recorder.events(), packet, fromPs, toPs, maxLines));
+        spec.commandLine().getOut().flush();
+        if (json != null) {
+            AtomicFiles.write(json, JsonText.render(toJson(f, recorder.events(), sim)));
+        }
+        return 0;
+    }
+
+    private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim) {
+        var topo = sim.network().topology();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("flow_id", f.id());
+        m.put("src", f.src());
+        m.put("dst", f.dst());
+        m.put("size_bytes", f.sizeBytes());
+        m.put("qp", f.queuePair());
+        m.put("fct_us", f.completed() ? Numbers.micros(f.fctPs()) : null);
+        List<Object> list = new ArrayList<>();
+        for (JourneyEvent e : events) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("time_us", Numbers.micros(e.timePs()));
+            row.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+            row.put("node", topo.nodeName(e.node()));
+            row.put("port", e.port());
+            row.put("psn", e.psn());
+            row.put("value", e.value());
+            row.put("flag", e.flag());
+            if (e.detail() != null) {
+                row.put("detail", e.detail());
+            }
+            list.add(row);
+        }
+        m.put("events", list);
+        return m;
+    }
+}

@@ -1,0 +1,129 @@
+package rocelab.observe.journey;
+
+import java.util.ArrayList;
+import java.util.List;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.Ecn;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.probe.JourneyProbe;
+import rocelab.fabric.probe.PfcProbe;
+
+/**
+ * Records the journey of one queue pair: every data packet it sends, every queue it enters (with the depth it
+ * found), every mark and drop, what reaches each end, the CNPs, and the PFC frames that pause a port on its path.
+ * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
+ */
+public final class JourneyRecorder implements JourneyProbe, PfcProbe {
+    private final Network network;
+    private final int queuePair;
+    private final List<JourneyEvent> events = new ArrayList<>();
+    private final PfcProbe next;
+
+    /** @param next the PFC probe that was attached before (kept informed) */
+    public JourneyRecorder(Network network, int queuePair, PfcProbe next) {
+        this.network = network;
+        this.queuePair = queuePair;
+        this.next = next;
+    }
+
+    /** Attaches the recorder to every RNIC and switch of the network. */
+    public void attach() {
+        for (int h = 0; h < network.hostCount(); h++) {
+            network.nic(h).journeyProbe(this);
+            network.nic(h).pfcProbe(this);
+        }
+        for (int s = 0; s < network.switchCount(); s++) {
+            network.switchAt(s).journeyProbe(this);
+            network.switchAt(s).pfcProbe(this);
+        }
+    }
+
+    private boolean ours(Packet p) {
+        return p.kind() != PacketKind.PFC && p.queuePair() == queuePair;
+    }
+
+    private void add(long t, JourneyEvent.Kind k, int node, int port, long psn, long value, boolean flag, String d) {
+        events.add(new JourneyEvent(t, k, node, port, psn, value, flag, d));
+    }
+
+    @Override
+    public void onSend(long nowPs, int host, Packet p, long rateBps, boolean retransmission) {
+        if (ours(p)) {
+            add(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission, null);
+        }
+    }
+
+    @Override
+    public void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet p) {
+        if (ours(p)) {
+            add(nowPs, JourneyEvent.Kind.ENQUEUE, node, port, p.psn(), queueBytes, p.kind() != PacketKind.DATA,
+                    p.kind().name());
+        }
+    }
+
+    @Override
+    public void onDrop(long nowPs, int node, int port, DropReason reason, Packet p) {
+        if (ours(p)) {
+            add(nowPs, JourneyEvent.Kind.DROP, node, port, p.psn(), 0, p.kind() != PacketKind.DATA,
+                    reason.key());
+        }
+    }
+
+    @Override
+    public void onMark(long nowPs, int node, int port, long queueBytes, Packet p) {
+        if (ours(p)) {
+            add(nowPs, JourneyEvent.Kind.MARK, node, port, p.psn(), queueBytes, false, null);
+        }
+    }
+
+    @Override
+    public void onArrive(long nowPs, int host, Packet p) {
+        if (!ours(p)) {
+            return;
+        }
+        switch (p.kind()) {
+            case DATA -> add(nowPs, JourneyEvent.Kind.DATA_ARRIVED, host, 0, p.psn(), p.payloadBytes(),
+                    p.ecn() == Ecn.CE, null);
+            case ACK -> add(nowPs, JourneyEvent.Kind.ACK_ARRIVED, host, 0, p.psn(), 0, p.cnpFlag(), null);
+            case NAK -> add(nowPs, JourneyEvent.Kind.NAK_ARRIVED, host, 0, p.psn(), 0, false, null);
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public void onCnpSent(long nowPs, int host, int qp, long psn) {
+        if (qp == queuePair) {
+            add(nowPs, JourneyEvent.Kind.CNP_SENT, host, 0, psn, 0, false, null);
+        }
+    }
+
+    @Override
+    public void onCnpHandled(long nowPs, int host, int qp, boolean reacted, long rateBps) {
+        if (qp == queuePair) {
+            add(nowPs, JourneyEvent.Kind.CNP_HANDLED, host, 0, -1, rateBps, reacted, null);
+        }
+    }
+
+    @Override
+    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes) {
+        next.onPfcSent(nowPs, node, port, priority, quanta, groupBytes);
+        add(nowPs, quanta == 0 ? JourneyEvent.Kind.RESUMED : JourneyEvent.Kind.PAUSED, node, port, priority,
+                groupBytes, false, Integer.toString(quanta));
+    }
+
+    /** Adds the completion (the sender saw the last ACK). */
+    public void completed(long nowPs, int host) {
+        add(nowPs, JourneyEvent.Kind.COMPLETED, host, 0, -1, 0, false, null);
+    }
+
+    public List<JourneyEvent> events() {
+        return List.copyOf(events);
+    }
+
+    public int queuePair() {
+        return queuePair;
+    }
+}

@@ -1,0 +1,233 @@
+package rocelab.observe.journey;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.flow.FlowRecord;
+
+/**
+ * Tells a flow's journey as a time-ordered story: the first packet hop by hop, then every event that shaped the
+ * flow (marks and the CNPs they caused, rate changes and the CNPs behind them, drops and retransmissions, PFC
+ * pauses on its path), each line linked to its cause. {@code --packet} follows one PSN instead.
+ */
+public final class JourneyText {
+    private final Network network;
+    private final Topology topo;
+
+    public JourneyText(Network network) {
+        this.network = network;
+        this.topo = network.topology();
+    }
+
+    /**
+     * @param psn follow this packet hop by hop (-1: the first packet, then the notable events)
+     * @param maxLines stop after this many event lines (the JSON has them all)
+     */
+    public String render(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
+        StringBuilder b = new StringBuilder();
+        line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(), f.dst(),
+                f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
+                ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
+                        us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
+                : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+        line(b, "");
+        long follow = psn >= 0 ? psn : 0;
+        line(b, psn >= 0 ? "packet PSN %d, every transmission, hop by hop:" : "the first packet (PSN %d), hop by hop:",
+                follow);
+        for (JourneyEvent e : events) {
+            boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
+            if (e.psn() == follow && isPacketStep(e) && !control) {
+                line(b, "  %12s us  %s", us(e.timePs()), step(e));
+            }
+        }
+        if (psn >= 0) {
+            return b.toString();
+        }
+        line(b, "");
+        line(b, "what happened to the flow, in time order%s:", fromPs > 0 || toPs < Long.MAX_VALUE
+                ? String.format(Locale.ROOT, " (%s to %s us)", us(fromPs), toPs == Long.MAX_VALUE ? "end" : us(toPs))
+                : "");
+        List<String> story = story(f, events, fromPs, toPs);
+        for (int i = 0; i < story.size() && i < maxLines; i++) {
+            b.append(story.get(i)).append('\n');
+        }
+        if (story.size() > maxLines) {
+            line(b, "  ... %d more lines (--max-lines, or --json for every event)", story.size() - maxLines);
+        }
+        return b.toString();
+    }
+
+    private static boolean isPacketStep(JourneyEvent e) {
+        return switch (e.kind()) {
+            case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED -> true;
+            default -> false;
+        };
+    }
+
+    private String step(JourneyEvent e) {
+        return switch (e.kind()) {
+            case SEND -> String.format(Locale.ROOT, "h%d's RNIC %s it at %s Gb/s", e.node(),
+                    e.flag() ? "re-sent" : "sent", gbps(e.value()));
+            case ENQUEUE -> String.format(Locale.ROOT, "%s%s: queued towards %s behind %,d bytes", name(e.node()),
+                    e.flag() ? " (" + e.detail() + ")" : "", peer(e.node(), e.port()), e.value());
+            case MARK -> String.format(Locale.ROOT, "%s marked it CE leaving for %s (queue %,d bytes) and forwarded it",
+                    name(e.node()), peer(e.node(), e.port()), e.value());
+            case DROP -> String.format(Locale.ROOT, "%s dropped it (%s)", name(e.node()), e.detail());
+            case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
+            case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
+            default -> e.kind().name();
+        };
+    }
+
+    /** One told line and the group it belongs to: a run of lines of one group is shortened to its first two. */
+    private record Told(long timePs, String group, String text) {}
+
+    private List<String> story(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
+        List<Told> told = tell(f, events, fromPs, toPs);
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < told.size()) {
+            int j = i;
+            while (j + 1 < told.size() && told.get(j + 1).group().equals(told.get(i).group())) {
+                j++;
+            }
+            int run = j - i + 1;
+            int shown = run <= 4 ? run : 2;
+            for (int k = i; k < i + shown; k++) {
+                out.add(String.format(Locale.ROOT, "  %12s us  %s", us(told.get(k).timePs()), told.get(k).text()));
+            }
+            if (run > shown) {
+                out.add(String.format(Locale.ROOT, "  %12s     ... %d more like these until %s us", "", run - shown,
+                        us(told.get(j).timePs())));
+            }
+            i = j + 1;
+        }
+        return out;
+    }
+
+    private List<Told> tell(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
+        List<Told> out = new ArrayList<>();
+        Set<Long> path = new HashSet<>();
+        Map<Long, JourneyEvent> lastMark = new java.util.HashMap<>();
+        JourneyEvent lastCnpSent = null;
+        JourneyEvent lastHandled = null;
+        long lastRate = -1;
+        long highestSent = -1;
+        for (JourneyEvent e : events) {
+            boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
+            String text = null;
+            switch (e.kind()) {
+                case ENQUEUE -> path.add(key(e.node(), e.port()));
+                case SEND -> {
+                    if (lastRate >= 0 && e.value() != lastRate) {
+                        text = String.format(Locale.ROOT, "h%d sends at %s Gb/s (was %s)%s", e.node(),
+                                gbps(e.value()), gbps(lastRate), lastHandled == null ? ""
+                                        : String.format(Locale.ROOT, "  <- congestion control after the CNP at %s us",
+                                                us(lastHandled.timePs())));
+                    } else if (lastRate < 0) {
+                        text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
+                    }
+                    if (e.flag()) {
+                        text = String.format(Locale.ROOT, "h%d re-sends from PSN %d (go-back-N)", e.node(), e.psn());
+                        if (e.psn() <= highestSent && !out.isEmpty() && out.get(out.size() - 1).text().contains("re-sends")) {
+                            text = null;
+                        }
+                    }
+                    highestSent = Math.max(highestSent, e.psn());
+                    lastRate = e.value();
+                }
+                case MARK -> {
+                    lastMark.put(e.psn(), e);
+                    text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and still"
+                            + " forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
+                }
+                case DROP -> text = String.format(Locale.ROOT, "%s dropped PSN %d (%s)", name(e.node()), e.psn(),
+                        e.detail());
+                case CNP_SENT -> {
+                    JourneyEvent cause = lastMark.get(e.psn());
+                    lastCnpSent = e;
+                    text = String.format(Locale.ROOT, "h%d sends a CNP back for PSN %d%s", e.node(), e.psn(),
+                            cause == null ? "" : String.format(Locale.ROOT, "  <- marked at %s us by %s",
+                                    us(cause.timePs()), name(cause.node())));
+                }
+                case CNP_HANDLED -> {
+                    lastHandled = e;
+                    text = String.format(Locale.ROOT, "h%d's RNIC gets the CNP%s: %s", e.node(), lastCnpSent == null ? ""
+                            : String.format(Locale.ROOT, " (sent at %s us)", us(lastCnpSent.timePs())),
+                            e.flag() ? "its congestion control reacts (rate at this moment " + gbps(e.value())
+                                    + " Gb/s)" : "ignored by its congestion control");
+                }
+                case NAK_ARRIVED -> text = String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d",
+                        e.node(), e.psn());
+                case PAUSED, RESUMED -> text = pause(f, e, path);
+                case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
+                        + " complete", e.node());
+                default -> {
+                }
+            }
+            if (show && text != null) {
+                out.add(new Told(e.timePs(), group(e), text));
+            }
+        }
+        return out;
+    }
+
+    private static String group(JourneyEvent e) {
+        return switch (e.kind()) {
+            case MARK, DROP -> e.kind().name();
+            case CNP_SENT, CNP_HANDLED, SEND -> "notify";
+            case PAUSED, RESUMED -> "pfc@" + e.node() + "/" + e.port();
+            default -> e.kind().name();
+        };
+    }
+
+    /** A PFC frame matters to the flow when it pauses a port its packets use, or its sender's RNIC. */
+    private String pause(FlowRecord f, JourneyEvent e, Set<Long> path) {
+        Topology.End far = topo.peer(e.node(), e.port());
+        boolean onPath = path.contains(key(far.node(), far.port())) || far.node() == f.src();
+        if (!onPath) {
+            return null;
+        }
+        int quanta = Integer.parseInt(e.detail());
+        if (e.kind() == JourneyEvent.Kind.RESUMED) {
+            return String.format(Locale.ROOT, "%s sends XON to %s for priority %d: it may send again", name(e.node()),
+                    name(far.node()), e.psn());
+        }
+        long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
+        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d (its ingress holds %,d bytes):"
+                + " %s stops sending on that port for up to %s us", name(e.node()), name(far.node()), e.psn(),
+                e.value(), name(far.node()), us(Headroom.pauseDurationPs(quanta, rate)));
+    }
+
+    private static long key(int node, int port) {
+        return (long) node << 32 | port;
+    }
+
+    private String name(int node) {
+        return topo.nodeName(node);
+    }
+
+    private String peer(int node, int port) {
+        return topo.nodeName(topo.peer(node, port).node());
+    }
+
+    private static String us(long ps) {
+        return String.format(Locale.ROOT, "%.3f", ps / 1e6);
+    }
+
+    private static String gbps(long bps) {
+        return String.format(Locale.ROOT, "%.1f", bps / 1e9);
+    }
+
+    private static void line(StringBuilder b, String format, Object... args) {
+        b.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+}

@@ -1,0 +1,64 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.journey.JourneyEvent;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
+import rocelab.scenario.read.ScenarioReader;
+
+/** The journey of a flow tells the chain in causal order: marks, the CNPs they caused, rate cuts, completion. */
+class JourneyTest {
+    private static Object[] journey(ScenarioConfig config, int flow) {
+        Simulation sim = Simulation.assemble(config);
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(flow).id(),
+                sim.pfcLog() == null ? PfcProbe.NONE : sim.pfcLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(flow);
+        rec.completed(f.finishPs(), f.src());
+        return new Object[] {sim, rec.events(), f, r};
+    }
+
+    @Test
+    void shouldTellMarksCnpsAndCutsInCausalOrderWhenFollowingADemoFlow() {
+        Object[] j = journey(new ScenarioReader().readDemo(), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        FlowRecord f = (FlowRecord) j[2];
+        long sends = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND).count();
+        assertThat(sends).as("every data packet, once (lossless)").isEqualTo((f.sizeBytes() + 4095) / 4096);
+        JourneyEvent cnp = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.CNP_SENT).findFirst().orElseThrow();
+        assertThat(events).as("the CNP's packet was marked before it").anyMatch(e -> e.kind() == JourneyEvent.Kind.MARK
+                && e.psn() == cnp.psn() && e.timePs() < cnp.timePs());
+        assertThat(events.get(events.size() - 1).kind()).isEqualTo(JourneyEvent.Kind.COMPLETED);
+        String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("journey of flow 0: h4 -> h0", "the first packet (PSN 0), hop by hop:",
+                "h0 received it", "marked CE and still forwarded", "sends a CNP back for PSN", "<- marked at",
+                "gets the CNP", "flow complete");
+        int mark = text.indexOf("marked CE and still forwarded");
+        int cnpLine = text.indexOf("sends a CNP back");
+        int handled = text.indexOf("gets the CNP");
+        assertThat(mark).isLessThan(cnpLine);
+        assertThat(cnpLine).isLessThan(handled);
+    }
+
+    @Test
+    void shouldShowThePausesOnTheVictimsPathWhenPfcDoesTheWork() throws Exception {
+        Object[] j = journey(new ScenarioReader().readExample("lossless-pfc-only"), 15);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        String text = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events, -1, 0,
+                Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("journey of flow 15: h9 -> h1", "sends PFC XOFF to h9 for priority 3",
+                "sends XON to", "flow complete");
+        String packet = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events, 100, 0,
+                Long.MAX_VALUE, 10);
+        assertThat(packet).contains("packet PSN 100, every transmission, hop by hop:", "h1 received it");
+    }
+}
