@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RocelabCommand.VersionProvider.class,
         description = "Packet-level lab for AI backend networks: RoCEv2 fabrics simulated packet by packet.",
-        subcommands = {RunCommand.class, JourneyCommand.class, HeadroomCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, JourneyCommand.class, ReportCommand.class, HeadroomCommand.class,
+            CommandLine.HelpCommand.class})
 public final class RocelabCommand implements Runnable {
     /** Exit code for bad input (scenario errors, bad flags). */
     public static final int EXIT_BAD_INPUT = 2;

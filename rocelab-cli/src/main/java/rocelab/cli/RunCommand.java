@@ -148,6 +148,7 @@ final class RunCommand implements Callable<Integer> {
             if (capture != null) {
                 capture.write(pcap);
             }
+            rocelab.observe.report.ReportWriter.write(dir);
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());

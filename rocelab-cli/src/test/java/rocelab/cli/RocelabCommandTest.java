@@ -132,4 +132,24 @@ class RocelabCommandTest {
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString().startsWith("error: --flow 99 does not exist");
     }
+
+    @Test
+    void shouldWriteASelfContainedReportAndRebuildIt(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("pfc");
+        assertThat(CliRun.of("run", "--example", "lossless-pfc-only", "--out", out.toString(), "-q").exitCode())
+                .isZero();
+        Path report = out.resolve("report.html");
+        String html = java.nio.file.Files.readString(report);
+        assertThat(html).contains("rocelab report: lossless-pfc-only", "Hottest egress queues", "PFC pauses",
+                "Flow completion", "Hottest ports", "h9 paused by leaf1 p3");
+        assertThat(html.split("<svg", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
+        assertThat(html).doesNotContain("<script", "src=", "href=");
+        java.nio.file.Files.delete(report);
+        CliRun rebuild = CliRun.of("report", out.toString());
+        assertThat(rebuild.exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(report)).isEqualTo(html);
+        CliRun bad = CliRun.of("report", dir.toString());
+        assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bad.errorLines()).singleElement().asString().contains("is not a run's output folder");
+    }
 }

@@ -1,0 +1,33 @@
+package rocelab.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import rocelab.observe.report.ReportWriter;
+
+/** {@code rocelab report OUTDIR}: (re)builds the HTML report of a finished run from its output files. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Rebuild report.html of a finished run from the files in its output folder.")
+final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "OUTDIR", description = "A run's output folder (holds summary.json).")
+    Path dir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(dir.resolve("summary.json"))) {
+            spec.commandLine().getErr().println("error: " + dir + " is not a run's output folder; expected a folder"
+                    + " holding summary.json (written by rocelab run)");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        Path out = ReportWriter.write(dir);
+        spec.commandLine().getOut().println("report  " + out);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

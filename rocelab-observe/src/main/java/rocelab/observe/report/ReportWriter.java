@@ -1,0 +1,257 @@
+package rocelab.observe.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.observe.output.AtomicFiles;
+
+/**
+ * Builds {@code report.html} of a run folder from the files the run wrote, so {@code rocelab report OUTDIR} can
+ * rebuild it at any time: one self-contained page (inline SVG, no scripts, no network) with the summary, the
+ * hottest queues over time, the most-changed sending rates, the PFC pause timeline, the FCT and slowdown
+ * distributions, and the hottest ports. Large runs stay readable: charts show the top few series only.
+ */
+public final class ReportWriter {
+    public static final String FILE = "report.html";
+    private static final int TOP_QUEUES = 4;
+    private static final int TOP_RATES = 6;
+    private static final int TOP_PAUSED = 24;
+    private static final int TOP_PORTS = 12;
+
+    private ReportWriter() {}
+
+    public static Path write(Path dir) throws IOException {
+        StringBuilder b = new StringBuilder(1 << 16);
+        String summary = Files.exists(dir.resolve("summary.json"))
+                ? Files.readString(dir.resolve("summary.json"), StandardCharsets.UTF_8) : "(no summary.json)";
+        String name = field(summary, "scenario");
+        b.append("<!DOCTYPE html><html><head><meta charset='utf-8'><title>rocelab report: ").append(Svg.esc(name))
+                .append("</title><style>body{font-family:sans-serif;max-width:820px;margin:20px auto;color:#222}"
+                        + "h2{border-bottom:1px solid #ccc;margin-top:32px}pre{background:#f6f6f6;padding:8px;"
+                        + "font-size:11px;max-height:360px;overflow:auto}table{border-collapse:collapse;font-size:12px}"
+                        + "td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}p.note{color:#666;"
+                        + "font-size:12px}</style></head><body>");
+        b.append("<h1>rocelab report: ").append(Svg.esc(name)).append("</h1>");
+        b.append("<p>mode ").append(Svg.esc(field(summary, "mode"))).append(" · seed ")
+                .append(Svg.esc(field(summary, "seed"))).append(" · simulated ")
+                .append(Svg.esc(field(summary, "simulated_seconds"))).append(" s · stop reason ")
+                .append(Svg.esc(field(summary, "stop_reason"))).append("</p>");
+        queues(b, Csv.read(dir.resolve("queues.csv")));
+        rates(b, Csv.read(dir.resolve("rates.csv")));
+        pauses(b, Csv.read(dir.resolve("pfc.csv")));
+        flows(b, Csv.read(dir.resolve("flows.csv")));
+        ports(b, Csv.read(dir.resolve("ports.csv")));
+        b.append("<h2>summary.json</h2><pre>").append(Svg.esc(summary)).append("</pre>");
+        b.append("</body></html>\n");
+        Path out = dir.resolve(FILE);
+        AtomicFiles.write(out, b.toString());
+        return out;
+    }
+
+    /** A top-level scalar of summary.json, read without a JSON library (its layout is ours and stable). */
+    static String field(String json, String key) {
+        int i = json.indexOf("\"" + key + "\": ");
+        if (i < 0) {
+            return "?";
+        }
+        int start = i + key.length() + 4;
+        int end = start;
+        while (end < json.length() && json.charAt(end) != ',' && json.charAt(end) != '\n') {
+            end++;
+        }
+        return json.substring(start, end).replace("\"", "");
+    }
+
+    private static void queues(StringBuilder b, Csv c) {
+        b.append("<h2>Hottest egress queues</h2>");
+        if (c == null || c.rows.isEmpty()) {
+            b.append("<p class='note'>no queue samples (observe.sample-interval: 0)</p>");
+            return;
+        }
+        int t = c.col("time_us");
+        int sw = c.col("switch");
+        int port = c.col("port");
+        int tc = c.col("tc");
+        int bytes = c.col("bytes");
+        Map<String, List<double[]>> series = new LinkedHashMap<>();
+        Map<String, Double> peak = new LinkedHashMap<>();
+        for (String[] r : c.rows) {
+            String key = r[sw] + "/p" + r[port] + " tc" + r[tc];
+            double v = Csv.num(r[bytes]);
+            series.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {Csv.num(r[t]), v});
+            peak.merge(key, v, Math::max);
+        }
+        List<String> top = peak.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(TOP_QUEUES).map(Map.Entry::getKey).toList();
+        List<Svg.Series> s = new ArrayList<>();
+        for (String k : top) {
+            s.add(series(k + " (peak " + Svg.fmt(peak.get(k)) + " B)", series.get(k)));
+        }
+        b.append(Svg.stepChart("time (us)", "queue (bytes)", s, new double[0], new String[0]));
+        b.append("<p class='note'>depth per traffic class, sampled (queues.csv); the ").append(top.size())
+                .append(" deepest of ").append(peak.size()).append(" queues</p>");
+    }
+
+    private static void rates(StringBuilder b, Csv c) {
+        b.append("<h2>Sending rates</h2>");
+        if (c == null || c.rows.isEmpty()) {
+            b.append("<p class='note'>no rate samples</p>");
+            return;
+        }
+        int t = c.col("time_us");
+        int qp = c.col("qp");
+        int rate = c.col("rate_gbps");
+        Map<String, List<double[]>> series = new LinkedHashMap<>();
+        for (String[] r : c.rows) {
+            series.computeIfAbsent("QP " + r[qp] + " (h" + r[c.col("src")] + "->h" + r[c.col("dst")] + ")",
+                    k -> new ArrayList<>()).add(new double[] {Csv.num(r[t]), Csv.num(r[rate])});
+        }
+        List<String> top = series.entrySet().stream()
+                .sorted(Comparator.comparingInt((Map.Entry<String, List<double[]>> e) -> e.getValue().size())
+                        .reversed()).limit(TOP_RATES).map(Map.Entry::getKey).toList();
+        List<Svg.Series> s = new ArrayList<>();
+        for (String k : top) {
+            s.add(series(k, series.get(k)));
+        }
+        b.append(Svg.stepChart("time (us)", "rate (Gb/s)", s, new double[0], new String[0]));
+        b.append("<p class='note'>the rate each QP's congestion control allows (rates.csv); the ").append(top.size())
+                .append(" QPs whose rate changed most, of ").append(series.size()).append("</p>");
+    }
+
+    private static void pauses(StringBuilder b, Csv c) {
+        if (c == null) {
+            return;
+        }
+        b.append("<h2>PFC pauses</h2>");
+        if (c.rows.isEmpty()) {
+            b.append("<p class='note'>no PFC frame was sent</p>");
+            return;
+        }
+        int t = c.col("time_us");
+        int kind = c.col("kind");
+        int pauseUs = c.col("pause_us");
+        Map<String, List<double[]>> bars = new LinkedHashMap<>();
+        Map<String, Double> open = new LinkedHashMap<>();
+        double end = 0;
+        for (String[] r : c.rows) {
+            String key = r[c.col("peer")] + " paused by " + r[c.col("device")] + " p" + r[c.col("priority")];
+            double time = Csv.num(r[t]);
+            end = Math.max(end, time);
+            Double since = open.get(key);
+            if ("XOFF".equals(r[kind])) {
+                if (since == null) {
+                    open.put(key, time);
+                }
+                bars.computeIfAbsent(key, k -> new ArrayList<>());
+                open.put(key + "#until", time + Csv.num(r[pauseUs]));
+            } else if (since != null) {
+                bars.get(key).add(new double[] {since, time});
+                open.remove(key);
+            }
+        }
+        for (Map.Entry<String, List<double[]>> e : bars.entrySet()) {
+            Double since = open.get(e.getKey());
+            if (since != null) {
+                double until = open.getOrDefault(e.getKey() + "#until", end);
+                e.getValue().add(new double[] {since, until});
+                end = Math.max(end, until);
+            }
+        }
+        List<String> labels = new ArrayList<>(bars.keySet());
+        labels.sort(Comparator.comparingDouble((String k) -> -total(bars.get(k))));
+        if (labels.size() > TOP_PAUSED) {
+            labels = labels.subList(0, TOP_PAUSED);
+        }
+        List<double[][]> intervals = new ArrayList<>();
+        for (String k : labels) {
+            intervals.add(bars.get(k).toArray(new double[0][]));
+        }
+        b.append(Svg.timeline("time (us)", labels, intervals, end));
+        b.append("<p class='note'>when each device was paused, by whom and on which priority (pfc.csv); ")
+                .append(labels.size()).append(" of ").append(bars.size()).append(" paused links, most paused first</p>");
+    }
+
+    private static double total(List<double[]> iv) {
+        double s = 0;
+        for (double[] i : iv) {
+            s += i[1] - i[0];
+        }
+        return s;
+    }
+
+    private static void flows(StringBuilder b, Csv c) {
+        if (c == null || c.rows.isEmpty()) {
+            return;
+        }
+        b.append("<h2>Flow completion</h2>");
+        int fct = c.col("fct_us");
+        int slow = c.col("slowdown");
+        double[] f = c.rows.stream().mapToDouble(r -> Csv.num(r[fct])).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        double[] s = c.rows.stream().mapToDouble(r -> Csv.num(r[slow])).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        if (f.length > 0) {
+            b.append(Svg.stepChart("FCT (us)", "fraction of flows", List.of(cdf("FCT", f)), new double[0],
+                    new String[0]));
+            b.append(Svg.stepChart("slowdown (FCT / FCT alone)", "fraction of flows", List.of(cdf("slowdown", s)),
+                    new double[0], new String[0]));
+        }
+        List<String[]> worst = new ArrayList<>(c.rows);
+        worst.removeIf(r -> r[slow].isEmpty());
+        worst.sort(Comparator.comparingDouble((String[] r) -> -Csv.num(r[slow])));
+        b.append("<table><tr><th>flow</th><th>src</th><th>dst</th><th>bytes</th><th>FCT us</th><th>slowdown</th></tr>");
+        for (String[] r : worst.subList(0, Math.min(10, worst.size()))) {
+            b.append("<tr><td>").append(r[c.col("flow_id")]).append("</td><td>h").append(r[c.col("src")])
+                    .append("</td><td>h").append(r[c.col("dst")]).append("</td><td>").append(r[c.col("size_bytes")])
+                    .append("</td><td>").append(r[fct]).append("</td><td>").append(r[slow]).append("</td></tr>");
+        }
+        b.append("</table><p class='note'>the 10 slowest flows (flows.csv has them all)</p>");
+    }
+
+    private static void ports(StringBuilder b, Csv c) {
+        if (c == null || c.rows.isEmpty()) {
+            return;
+        }
+        b.append("<h2>Hottest ports</h2><table><tr>");
+        String[] cols = {"switch", "port", "peer", "peak_queue_bytes", "tx_packets", "dropped_packets", "ecn_marked",
+            "tx_pause", "rx_pause"};
+        for (String h : cols) {
+            b.append("<th>").append(h).append("</th>");
+        }
+        b.append("</tr>");
+        int peak = c.col("peak_queue_bytes");
+        List<String[]> rows = new ArrayList<>(c.rows);
+        rows.sort(Comparator.comparingDouble((String[] r) -> -Csv.num(r[peak])));
+        for (String[] r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
+            b.append("<tr>");
+            for (String h : cols) {
+                b.append("<td>").append(Svg.esc(r[c.col(h)])).append("</td>");
+            }
+            b.append("</tr>");
+        }
+        b.append("</table><p class='note'>by peak queue; every port is in ports.csv</p>");
+    }
+
+    private static Svg.Series series(String name, List<double[]> pts) {
+        double[] x = new double[pts.size()];
+        double[] y = new double[pts.size()];
+        for (int i = 0; i < pts.size(); i++) {
+            x[i] = pts.get(i)[0];
+            y[i] = pts.get(i)[1];
+        }
+        return new Svg.Series(name, x, y);
+    }
+
+    private static Svg.Series cdf(String name, double[] sorted) {
+        double[] y = new double[sorted.length];
+        for (int i = 0; i < sorted.length; i++) {
+            y[i] = (i + 1) / (double) sorted.length;
+        }
+        return new Svg.Series(name, Arrays.copyOf(sorted, sorted.length), y);
+    }
+}

@@ -1,0 +1,151 @@
+package rocelab.observe.report;
+
+import java.util.List;
+import java.util.Locale;
+
+/** Small inline SVG line and bar charts, drawn by hand so the report needs nothing but a browser. */
+final class Svg {
+    static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+        "#17becf"};
+    private static final int W = 760;
+    private static final int H = 260;
+    private static final int L = 70;
+    private static final int R = 20;
+    private static final int T = 20;
+    private static final int B = 40;
+
+    /** One series of (x, y) points drawn as a step line. */
+    record Series(String name, double[] x, double[] y) {}
+
+    private Svg() {}
+
+    static String stepChart(String xLabel, String yLabel, List<Series> series, double[] hLines, String[] hNames) {
+        double xMin = Double.MAX_VALUE;
+        double xMax = -Double.MAX_VALUE;
+        double yMax = 0;
+        for (Series s : series) {
+            for (int i = 0; i < s.x().length; i++) {
+                xMin = Math.min(xMin, s.x()[i]);
+                xMax = Math.max(xMax, s.x()[i]);
+                yMax = Math.max(yMax, s.y()[i]);
+            }
+        }
+        for (double h : hLines) {
+            yMax = Math.max(yMax, h * 1.05);
+        }
+        if (xMax <= xMin) {
+            xMax = xMin + 1;
+        }
+        if (yMax <= 0) {
+            yMax = 1;
+        }
+        StringBuilder b = open();
+        axes(b, xMin, xMax, yMax, xLabel, yLabel);
+        for (int k = 0; k < hLines.length; k++) {
+            double y = py(hLines[k], yMax);
+            b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#888'"
+                    + " stroke-dasharray='4 3'/><text x='%d' y='%.1f' font-size='10' fill='#555'>%s</text>",
+                    L, W - R, y, y, W - R - 110, y - 3, esc(hNames[k])));
+        }
+        StringBuilder legend = new StringBuilder();
+        int longest = 0;
+        for (int k = 0; k < series.size(); k++) {
+            Series s = series.get(k);
+            StringBuilder path = new StringBuilder();
+            for (int i = 0; i < s.x().length; i++) {
+                double x = px(s.x()[i], xMin, xMax);
+                double y = py(s.y()[i], yMax);
+                path.append(String.format(Locale.ROOT, i == 0 ? "M%.1f %.1f" : " H%.1f V%.1f", x, y));
+            }
+            String c = COLORS[k % COLORS.length];
+            b.append("<path fill='none' stroke='").append(c).append("' stroke-width='1.5' d='").append(path)
+                    .append("'/>");
+            legend.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11' fill='%s'>%s</text>",
+                    L + 10, T + 14 + 14 * k, c, esc(s.name())));
+            longest = Math.max(longest, s.name().length());
+        }
+        if (!series.isEmpty()) {
+            // The legend sits on a light panel so it stays readable over the lines.
+            b.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='%d' height='%d' fill='white'"
+                    + " opacity='0.85'/>", L + 6, T + 2, 7 * longest + 8, 14 * series.size() + 4)).append(legend);
+        }
+        return b.append("</svg>").toString();
+    }
+
+    /** Horizontal bars: one row per label, each bar an interval [from, to]. */
+    static String timeline(String xLabel, List<String> labels, List<double[][]> intervals, double xMax) {
+        int rowH = 16;
+        final int lw = 190;
+        int h = T + B + rowH * Math.max(1, labels.size());
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>", W, h));
+        double max = xMax <= 0 ? 1 : xMax;
+        for (int r = 0; r < labels.size(); r++) {
+            int y = T + r * rowH;
+            b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='10' text-anchor='end'>%s</text>",
+                    lw - 5, y + 11, esc(labels.get(r))));
+            for (double[] iv : intervals.get(r)) {
+                double x1 = lw + (W - R - lw) * iv[0] / max;
+                double x2 = lw + (W - R - lw) * Math.min(iv[1], max) / max;
+                b.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#d62728'"
+                        + " opacity='0.7'/>", x1, y + 2, Math.max(0.8, x2 - x1), rowH - 4));
+            }
+        }
+        int yAxis = T + rowH * labels.size() + 4;
+        b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#333'/>", lw, W - R,
+                yAxis, yAxis));
+        for (int t = 0; t <= 4; t++) {
+            double v = max * t / 4;
+            double x = lw + (W - R - lw) * t / 4.0;
+            b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' font-size='10' text-anchor='middle'>%s</text>",
+                    x, yAxis + 14, fmt(v)));
+        }
+        b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11'>%s</text>", W / 2, yAxis + 30,
+                esc(xLabel)));
+        return b.append("</svg>").toString();
+    }
+
+    private static StringBuilder open() {
+        return new StringBuilder(String.format(Locale.ROOT,
+                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>", W, H));
+    }
+
+    private static void axes(StringBuilder b, double xMin, double xMax, double yMax, String xl, String yl) {
+        b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#333'/>", L, W - R, H - B,
+                H - B));
+        b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#333'/>", L, L, T, H - B));
+        for (int t = 0; t <= 4; t++) {
+            double xv = xMin + (xMax - xMin) * t / 4;
+            double yv = yMax * t / 4;
+            b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' font-size='10' text-anchor='middle'>%s</text>",
+                    px(xv, xMin, xMax), H - B + 14, fmt(xv)));
+            b.append(String.format(Locale.ROOT, "<text x='%d' y='%.1f' font-size='10' text-anchor='end'>%s</text>",
+                    L - 4, py(yv, yMax) + 3, fmt(yv)));
+        }
+        b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11'>%s</text>", W / 2, H - 6, esc(xl)));
+        b.append(String.format(Locale.ROOT, "<text x='12' y='%d' font-size='11' transform='rotate(-90 12 %d)'>%s"
+                + "</text>", H / 2, H / 2, esc(yl)));
+    }
+
+    private static double px(double x, double min, double max) {
+        return L + (W - L - R) * (x - min) / (max - min);
+    }
+
+    private static double py(double y, double max) {
+        return H - B - (H - B - T) * y / max;
+    }
+
+    static String fmt(double v) {
+        double a = Math.abs(v);
+        if (a >= 1e6) {
+            return String.format(Locale.ROOT, "%.1fM", v / 1e6);
+        } else if (a >= 1e3) {
+            return String.format(Locale.ROOT, "%.1fk", v / 1e3);
+        }
+        return String.format(Locale.ROOT, a >= 10 || v == 0 ? "%.0f" : "%.2f", v);
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
+    }
+}
