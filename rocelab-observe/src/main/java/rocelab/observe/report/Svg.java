@@ -13,6 +13,7 @@ final class Svg {
     private static final int R = 20;
     private static final int T = 20;
     private static final int B = 40;
+    private static final int BUCKETS = 400;
 
     /** One series of (x, y) points drawn as a step line. */
     record Series(String name, double[] x, double[] y) {}
@@ -50,7 +51,7 @@ final class Svg {
         StringBuilder legend = new StringBuilder();
         int longest = 0;
         for (int k = 0; k < series.size(); k++) {
-            Series s = series.get(k);
+            Series s = thin(series.get(k), xMin, xMax);
             StringBuilder path = new StringBuilder();
             for (int i = 0; i < s.x().length; i++) {
                 double x = px(s.x()[i], xMin, xMax);
@@ -72,6 +73,32 @@ final class Svg {
         return b.append("</svg>").toString();
     }
 
+    /**
+     * At most about {@value #BUCKETS} steps per series: each horizontal pixel bucket keeps its highest value, so
+     * peaks survive and a large run's chart stays small.
+     */
+    static Series thin(Series s, double xMin, double xMax) {
+        if (s.x().length <= 2 * BUCKETS) {
+            return s;
+        }
+        double[] x = new double[BUCKETS + 1];
+        double[] y = new double[BUCKETS + 1];
+        int n = 0;
+        int bucket = -1;
+        for (int i = 0; i < s.x().length; i++) {
+            int bIdx = (int) Math.min(BUCKETS, (s.x()[i] - xMin) / (xMax - xMin) * BUCKETS);
+            if (bIdx != bucket) {
+                bucket = bIdx;
+                x[n] = s.x()[i];
+                y[n] = s.y()[i];
+                n++;
+            } else {
+                y[n - 1] = Math.max(y[n - 1], s.y()[i]);
+            }
+        }
+        return new Series(s.name(), java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n));
+    }
+
     /** Horizontal bars: one row per label, each bar an interval [from, to]. */
     static String timeline(String xLabel, List<String> labels, List<double[][]> intervals, double xMax) {
         int rowH = 16;
@@ -84,11 +111,24 @@ final class Svg {
             int y = T + r * rowH;
             b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='10' text-anchor='end'>%s</text>",
                     lw - 5, y + 11, esc(labels.get(r))));
+            // Intervals closer than a pixel are drawn as one bar: a storm of pauses stays a few rectangles.
+            double curX1 = -1;
+            double curX2 = -1;
             for (double[] iv : intervals.get(r)) {
                 double x1 = lw + (W - R - lw) * iv[0] / max;
                 double x2 = lw + (W - R - lw) * Math.min(iv[1], max) / max;
-                b.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#d62728'"
-                        + " opacity='0.7'/>", x1, y + 2, Math.max(0.8, x2 - x1), rowH - 4));
+                if (curX1 >= 0 && x1 <= curX2 + 1) {
+                    curX2 = Math.max(curX2, x2);
+                    continue;
+                }
+                if (curX1 >= 0) {
+                    bar(b, curX1, curX2, y, rowH);
+                }
+                curX1 = x1;
+                curX2 = x2;
+            }
+            if (curX1 >= 0) {
+                bar(b, curX1, curX2, y, rowH);
             }
         }
         int yAxis = T + rowH * labels.size() + 4;
@@ -103,6 +143,11 @@ final class Svg {
         b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11'>%s</text>", W / 2, yAxis + 30,
                 esc(xLabel)));
         return b.append("</svg>").toString();
+    }
+
+    private static void bar(StringBuilder b, double x1, double x2, int y, int rowH) {
+        b.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#d62728'"
+                + " opacity='0.7'/>", x1, y + 2, Math.max(0.8, x2 - x1), rowH - 4));
     }
 
     private static StringBuilder open() {
