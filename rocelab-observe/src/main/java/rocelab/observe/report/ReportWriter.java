@@ -178,6 +178,21 @@ public final class ReportWriter {
                 .append(labels.size()).append(" of ").append(bars.size()).append(" paused links, most paused first</p>");
     }
 
+    /** The numbers of a column, blanks left out, sorted. */
+    private static double[] column(Csv c, int col) {
+        double[] v = new double[c.rows.size()];
+        int n = 0;
+        for (String[] r : c.rows) {
+            double x = Csv.num(r[col]);
+            if (!Double.isNaN(x)) {
+                v[n++] = x;
+            }
+        }
+        double[] out = Arrays.copyOf(v, n);
+        Arrays.sort(out);
+        return out;
+    }
+
     private static double total(List<double[]> iv) {
         double s = 0;
         for (double[] i : iv) {
@@ -193,8 +208,8 @@ public final class ReportWriter {
         b.append("<h2>Flow completion</h2>");
         int fct = c.col("fct_us");
         int slow = c.col("slowdown");
-        double[] f = c.rows.stream().mapToDouble(r -> Csv.num(r[fct])).filter(v -> !Double.isNaN(v)).sorted().toArray();
-        double[] s = c.rows.stream().mapToDouble(r -> Csv.num(r[slow])).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        double[] f = column(c, fct);
+        double[] s = column(c, slow);
         if (f.length > 0) {
             b.append(Svg.stepChart("FCT (us)", "fraction of flows", List.of(cdf("FCT", f)), new double[0],
                     new String[0]));

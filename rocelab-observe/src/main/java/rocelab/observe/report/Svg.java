@@ -56,7 +56,10 @@ final class Svg {
             for (int i = 0; i < s.x().length; i++) {
                 double x = px(s.x()[i], xMin, xMax);
                 double y = py(s.y()[i], yMax);
-                path.append(String.format(Locale.ROOT, i == 0 ? "M%.1f %.1f" : " H%.1f V%.1f", x, y));
+                path.append(i == 0 ? "M" : " H");
+                one(path, x);
+                path.append(i == 0 ? " " : " V");
+                one(path, y);
             }
             String c = COLORS[k % COLORS.length];
             b.append("<path fill='none' stroke='").append(c).append("' stroke-width='1.5' d='").append(path)
@@ -143,6 +146,16 @@ final class Svg {
         b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11'>%s</text>", W / 2, yAxis + 30,
                 esc(xLabel)));
         return b.append("</svg>").toString();
+    }
+
+    /** Appends {@code v} with one decimal, without the cost of a Formatter. */
+    static void one(StringBuilder b, double v) {
+        long tenths = Math.round(v * 10);
+        if (tenths < 0) {
+            b.append('-');
+            tenths = -tenths;
+        }
+        b.append(tenths / 10).append('.').append(tenths % 10);
     }
 
     private static void bar(StringBuilder b, double x1, double x2, int y, int rowH) {
