@@ -143,8 +143,19 @@ final class RunCommand implements Callable<Integer> {
         RunResult result = simulation.run(progress);
         progress.done();
         try {
-            new RunWriter().write(dir, result, Map.of("scenario_file",
-                    config.source() == null ? "(built-in demo)" : config.source().toString()));
+            Map<String, Object> extras = new java.util.LinkedHashMap<>();
+            extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
+            // What the report needs to draw the thresholds on the queue charts.
+            extras.put("ecn_marking", config.ecn().scheme().key());
+            extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
+                    : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
+            extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
+            extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
+                    : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
+            extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
+            extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
+                    ? config.pfc().xoffBytes() : null);
+            new RunWriter().write(dir, result, extras);
             if (capture != null) {
                 capture.write(pcap);
             }

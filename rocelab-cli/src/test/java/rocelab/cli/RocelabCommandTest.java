@@ -144,6 +144,9 @@ class RocelabCommandTest {
                 "Flow completion", "Hottest ports", "h9 paused by leaf1 p3");
         assertThat(html.split("<svg", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
         assertThat(html).doesNotContain("<script", "src=", "href=");
+        assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).isRegularFile();
+        assertThat(java.nio.file.Files.readString(out.resolve("charts").resolve("queues.svg"))).startsWith("<?xml")
+                .contains("<svg");
         java.nio.file.Files.delete(report);
         CliRun rebuild = CliRun.of("report", out.toString());
         assertThat(rebuild.exitCode()).isZero();

@@ -25,9 +25,21 @@ public final class ReportWriter {
     private static final int TOP_PAUSED = 24;
     private static final int TOP_PORTS = 12;
 
+    /** Charts of the report being built, also written as standalone SVG files for papers and terminals. */
+    private final Map<String, String> charts = new LinkedHashMap<>();
+
     private ReportWriter() {}
 
+    private void chart(StringBuilder b, String name, String svg) {
+        b.append(svg);
+        charts.put(name, svg);
+    }
+
     public static Path write(Path dir) throws IOException {
+        return new ReportWriter().build(dir);
+    }
+
+    private Path build(Path dir) throws IOException {
         StringBuilder b = new StringBuilder(1 << 16);
         String summary = Files.exists(dir.resolve("summary.json"))
                 ? Files.readString(dir.resolve("summary.json"), StandardCharsets.UTF_8) : "(no summary.json)";
@@ -43,7 +55,9 @@ public final class ReportWriter {
                 .append(Svg.esc(field(summary, "seed"))).append(" · simulated ")
                 .append(Svg.esc(field(summary, "simulated_seconds"))).append(" s · stop reason ")
                 .append(Svg.esc(field(summary, "stop_reason"))).append("</p>");
-        queues(b, Csv.read(dir.resolve("queues.csv")));
+        String manifest = Files.exists(dir.resolve("manifest.json"))
+                ? Files.readString(dir.resolve("manifest.json"), StandardCharsets.UTF_8) : "";
+        queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
         rates(b, Csv.read(dir.resolve("rates.csv")));
         pauses(b, Csv.read(dir.resolve("pfc.csv")));
         flows(b, Csv.read(dir.resolve("flows.csv")));
@@ -52,6 +66,10 @@ public final class ReportWriter {
         b.append("</body></html>\n");
         Path out = dir.resolve(FILE);
         AtomicFiles.write(out, b.toString());
+        for (Map.Entry<String, String> c : charts.entrySet()) {
+            AtomicFiles.write(dir.resolve("charts").resolve(c.getKey() + ".svg"),
+                    "<?xml version='1.0' encoding='UTF-8'?>\n" + c.getValue() + "\n");
+        }
         return out;
     }
 
@@ -69,7 +87,7 @@ public final class ReportWriter {
         return json.substring(start, end).replace("\"", "");
     }
 
-    private static void queues(StringBuilder b, Csv c) {
+    private void queues(StringBuilder b, Csv c, Csv ports, String manifest) {
         b.append("<h2>Hottest egress queues</h2>");
         if (c == null || c.rows.isEmpty()) {
             b.append("<p class='note'>no queue samples (observe.sample-interval: 0)</p>");
@@ -94,12 +112,39 @@ public final class ReportWriter {
         for (String k : top) {
             s.add(series(k + " (peak " + Svg.fmt(peak.get(k)) + " B)", series.get(k)));
         }
-        b.append(Svg.stepChart("time (us)", "queue (bytes)", s, new double[0], new String[0]));
+        double[] lines = new double[0];
+        String[] names = new String[0];
+        String marking = field(manifest, "ecn_marking");
+        if (!top.isEmpty() && "red".equals(marking) && ports != null) {
+            // Thresholds of the hottest queue's port: explicit, or scaled with its rate.
+            String hottest = top.get(0);
+            String rate = "";
+            for (String[] r : ports.rows) {
+                if (hottest.startsWith(r[ports.col("switch")] + "/p" + r[ports.col("port")] + " ")) {
+                    rate = r[ports.col("rate_gbps")];
+                }
+            }
+            double gbps = rate.isEmpty() ? Double.NaN : Csv.num(rate);
+            double kmin = threshold(manifest, "ecn_kmin_bytes", gbps);
+            double kmax = threshold(manifest, "ecn_kmax_bytes", gbps);
+            if (!Double.isNaN(kmin) && !Double.isNaN(kmax)) {
+                lines = new double[] {kmin, kmax};
+                names = new String[] {"ECN Kmin " + Svg.fmt(kmin) + " B", "ECN Kmax " + Svg.fmt(kmax) + " B"};
+            }
+        }
+        String xoff = field(manifest, "pfc_static_xoff_bytes");
+        if (!"?".equals(xoff) && !"null".equals(xoff)) {
+            lines = Arrays.copyOf(lines, lines.length + 1);
+            names = Arrays.copyOf(names, names.length + 1);
+            lines[lines.length - 1] = Csv.num(xoff);
+            names[names.length - 1] = "PFC XOFF (static) " + Svg.fmt(Csv.num(xoff)) + " B";
+        }
+        chart(b, "queues", Svg.stepChart("time (us)", "queue (bytes)", s, lines, names));
         b.append("<p class='note'>depth per traffic class, sampled (queues.csv); the ").append(top.size())
                 .append(" deepest of ").append(peak.size()).append(" queues</p>");
     }
 
-    private static void rates(StringBuilder b, Csv c) {
+    private void rates(StringBuilder b, Csv c) {
         b.append("<h2>Sending rates</h2>");
         if (c == null || c.rows.isEmpty()) {
             b.append("<p class='note'>no rate samples</p>");
@@ -120,12 +165,12 @@ public final class ReportWriter {
         for (String k : top) {
             s.add(series(k, series.get(k)));
         }
-        b.append(Svg.stepChart("time (us)", "rate (Gb/s)", s, new double[0], new String[0]));
+        chart(b, "rates", Svg.stepChart("time (us)", "rate (Gb/s)", s, new double[0], new String[0]));
         b.append("<p class='note'>the rate each QP's congestion control allows (rates.csv); the ").append(top.size())
                 .append(" QPs whose rate changed most, of ").append(series.size()).append("</p>");
     }
 
-    private static void pauses(StringBuilder b, Csv c) {
+    private void pauses(StringBuilder b, Csv c) {
         if (c == null) {
             return;
         }
@@ -173,9 +218,18 @@ public final class ReportWriter {
         for (String k : labels) {
             intervals.add(bars.get(k).toArray(new double[0][]));
         }
-        b.append(Svg.timeline("time (us)", labels, intervals, end));
+        chart(b, "pfc-pauses", Svg.timeline("time (us)", labels, intervals, end));
         b.append("<p class='note'>when each device was paused, by whom and on which priority (pfc.csv); ")
                 .append(labels.size()).append(" of ").append(bars.size()).append(" paused links, most paused first</p>");
+    }
+
+    private static double threshold(String manifest, String key, double gbps) {
+        String explicit = field(manifest, key);
+        if (!"?".equals(explicit) && !"null".equals(explicit)) {
+            return Csv.num(explicit);
+        }
+        String perGbps = field(manifest, key.replace("_bytes", "_bytes_per_gbps"));
+        return "?".equals(perGbps) || "null".equals(perGbps) ? Double.NaN : Csv.num(perGbps) * gbps;
     }
 
     /** The numbers of a column, blanks left out, sorted. */
@@ -201,7 +255,7 @@ public final class ReportWriter {
         return s;
     }
 
-    private static void flows(StringBuilder b, Csv c) {
+    private void flows(StringBuilder b, Csv c) {
         if (c == null || c.rows.isEmpty()) {
             return;
         }
@@ -211,10 +265,10 @@ public final class ReportWriter {
         double[] f = column(c, fct);
         double[] s = column(c, slow);
         if (f.length > 0) {
-            b.append(Svg.stepChart("FCT (us)", "fraction of flows", List.of(cdf("FCT", f)), new double[0],
-                    new String[0]));
-            b.append(Svg.stepChart("slowdown (FCT / FCT alone)", "fraction of flows", List.of(cdf("slowdown", s)),
+            chart(b, "fct-cdf", Svg.stepChart("FCT (us)", "fraction of flows", List.of(cdf("FCT", f)),
                     new double[0], new String[0]));
+            chart(b, "slowdown-cdf", Svg.stepChart("slowdown (FCT / FCT alone)", "fraction of flows",
+                    List.of(cdf("slowdown", s)), new double[0], new String[0]));
         }
         List<String[]> worst = new ArrayList<>(c.rows);
         worst.removeIf(r -> r[slow].isEmpty());
