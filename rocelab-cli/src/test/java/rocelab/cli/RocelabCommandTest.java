@@ -145,6 +145,8 @@ class RocelabCommandTest {
         assertThat(html.split("<svg", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
         assertThat(html).doesNotContain("<script", "src=", "href=");
         assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).isRegularFile();
+        assertThat(out.resolve("charts").resolve("fabric.svg")).isRegularFile();
+        assertThat(html).contains("<h2>Fabric</h2>", "dots: congestion notifications");
         assertThat(java.nio.file.Files.readString(out.resolve("charts").resolve("queues.svg"))).startsWith("<?xml")
                 .contains("<svg");
         java.nio.file.Files.delete(report);

@@ -197,6 +197,7 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Reaction point: a CNP (or an ACK with the CNP flag) reached the sender of {@code qp}. */
     private void onCongestionNotification(long nowPs, QueuePair qp) {
+        qp.cnpsReceived++;
         boolean reacted = qp.cc.onCnp(nowPs);
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;

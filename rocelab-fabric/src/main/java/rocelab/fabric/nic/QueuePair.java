@@ -52,6 +52,9 @@ public final class QueuePair {
     int heapIndex = -1;
     long nextSendPs;
 
+    /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
+    long cnpsReceived;
+
     // Responder state (the notification point's per-QP state included).
     long lastCnpPs = Long.MIN_VALUE;
     boolean cnpFlagPending;
@@ -350,6 +353,10 @@ public final class QueuePair {
     /** Next PSN the responder expects. */
     public long expectedPsn() {
         return expectedPsn;
+    }
+
+    public long cnpsReceived() {
+        return cnpsReceived;
     }
 
     public long postedPsns() {

@@ -18,7 +18,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, ports.csv, nics.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
@@ -29,6 +29,7 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
         if (result.pfcLog() != null) {
             AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog().csv());
             AtomicFiles.write(dir.resolve("pfc_counters.csv"), pfcCountersCsv(result.network()));
@@ -128,6 +129,19 @@ public final class RunWriter {
             }
         }
         return t.toString();
+    }
+
+    /** One row per link: {@code a,b,a_tier,b_tier,rate_gbps,delay_us} (tier 0: hosts; 1: leaves or edges; ...). */
+    static String topologyCsv(Network network) {
+        Topology t = network.topology();
+        CsvTable table = new CsvTable(List.of("a", "b", "a_tier", "b_tier", "rate_gbps", "delay_us"));
+        for (Topology.Edge e : t.edges()) {
+            int a = e.a().node();
+            int b = e.b().node();
+            table.row(t.nodeName(a), t.nodeName(b), t.isHost(a) ? 0 : t.switchTier(a), t.isHost(b) ? 0
+                    : t.switchTier(b), e.parameters().rateBps() / 1e9, Numbers.micros(e.parameters().delayPs()));
+        }
+        return table.toString();
     }
 
     static String nicsCsv(Network network) {

@@ -61,6 +61,7 @@ public final class ReportWriter {
         rates(b, Csv.read(dir.resolve("rates.csv")));
         pauses(b, Csv.read(dir.resolve("pfc.csv")));
         flows(b, Csv.read(dir.resolve("flows.csv")));
+        topology(b, Csv.read(dir.resolve("topology.csv")), Csv.read(dir.resolve("ports.csv")));
         ports(b, Csv.read(dir.resolve("ports.csv")));
         b.append("<h2>summary.json</h2><pre>").append(Svg.esc(summary)).append("</pre>");
         b.append("</body></html>\n");
@@ -153,20 +154,31 @@ public final class ReportWriter {
         int t = c.col("time_us");
         int qp = c.col("qp");
         int rate = c.col("rate_gbps");
+        int cnp = c.col("cnps_received");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
+        Map<String, List<Double>> notified = new LinkedHashMap<>();
+        Map<String, Double> lastCnps = new LinkedHashMap<>();
         for (String[] r : c.rows) {
-            series.computeIfAbsent("QP " + r[qp] + " (h" + r[c.col("src")] + "->h" + r[c.col("dst")] + ")",
-                    k -> new ArrayList<>()).add(new double[] {Csv.num(r[t]), Csv.num(r[rate])});
+            String key = "QP " + r[qp] + " (h" + r[c.col("src")] + "->h" + r[c.col("dst")] + ")";
+            series.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {Csv.num(r[t]), Csv.num(r[rate])});
+            double n = Csv.num(r[cnp]);
+            if (n > lastCnps.getOrDefault(key, 0.0)) {
+                notified.computeIfAbsent(key, k -> new ArrayList<>()).add(Csv.num(r[t]));
+            }
+            lastCnps.put(key, n);
         }
         List<String> top = series.entrySet().stream()
                 .sorted(Comparator.comparingInt((Map.Entry<String, List<double[]>> e) -> e.getValue().size())
                         .reversed()).limit(TOP_RATES).map(Map.Entry::getKey).toList();
         List<Svg.Series> s = new ArrayList<>();
         for (String k : top) {
-            s.add(series(k, series.get(k)));
+            Svg.Series line = series(k, series.get(k));
+            double[] marks = notified.getOrDefault(k, List.of()).stream().mapToDouble(Double::doubleValue).toArray();
+            s.add(new Svg.Series(k, line.x(), line.y(), marks));
         }
         chart(b, "rates", Svg.stepChart("time (us)", "rate (Gb/s)", s, new double[0], new String[0]));
-        b.append("<p class='note'>the rate each QP's congestion control allows (rates.csv); the ").append(top.size())
+        b.append("<p class='note'>the rate each QP's congestion control allows (rates.csv); dots: congestion"
+                + " notifications (CNPs) received in the sample interval; the ").append(top.size())
                 .append(" QPs whose rate changed most, of ").append(series.size()).append("</p>");
     }
 
@@ -280,6 +292,51 @@ public final class ReportWriter {
                     .append("</td><td>").append(r[fct]).append("</td><td>").append(r[slow]).append("</td></tr>");
         }
         b.append("</table><p class='note'>the 10 slowest flows (flows.csv has them all)</p>");
+    }
+
+    /** The fabric with its links shaded by the deepest queue either way (small fabrics only). */
+    private void topology(StringBuilder b, Csv topo, Csv ports) {
+        if (topo == null || ports == null) {
+            return;
+        }
+        b.append("<h2>Fabric</h2>");
+        Map<String, Integer> tierOf = new LinkedHashMap<>();
+        for (String[] r : topo.rows) {
+            tierOf.put(r[topo.col("a")], Integer.parseInt(r[topo.col("a_tier")]));
+            tierOf.put(r[topo.col("b")], Integer.parseInt(r[topo.col("b_tier")]));
+        }
+        if (tierOf.size() > 200) {
+            b.append("<p class='note'>").append(tierOf.size()).append(" nodes: too many to draw; the hottest ports"
+                    + " are below and every link is in topology.csv</p>");
+            return;
+        }
+        int maxTier = tierOf.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        List<List<String>> tiers = new ArrayList<>();
+        for (int t = 0; t <= maxTier; t++) {
+            tiers.add(new ArrayList<>());
+        }
+        tierOf.forEach((node, tier) -> tiers.get(tier).add(node));
+        double deepest = 0;
+        Map<String, Double> peak = new LinkedHashMap<>();
+        for (String[] r : ports.rows) {
+            double v = Csv.num(r[ports.col("peak_queue_bytes")]);
+            deepest = Math.max(deepest, v);
+            String sw = r[ports.col("switch")];
+            String peer = r[ports.col("peer")];
+            peak.merge(sw + "|" + peer, v, Math::max);
+            peak.merge(peer + "|" + sw, v, Math::max);
+        }
+        Map<String, Double> heat = new LinkedHashMap<>();
+        for (Map.Entry<String, Double> e : peak.entrySet()) {
+            heat.put(e.getKey(), deepest > 0 ? e.getValue() / deepest : 0);
+        }
+        List<String[]> links = new ArrayList<>();
+        for (String[] r : topo.rows) {
+            links.add(new String[] {r[topo.col("a")], r[topo.col("b")]});
+        }
+        chart(b, "fabric", Svg.topology(tiers, links, heat));
+        b.append("<p class='note'>links shaded by the deepest egress queue on them, either way (red: the run's"
+                + " deepest)</p>");
     }
 
     private static void ports(StringBuilder b, Csv c) {

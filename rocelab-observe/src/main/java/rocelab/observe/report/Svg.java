@@ -2,6 +2,7 @@ package rocelab.observe.report;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** Small inline SVG line and bar charts, drawn by hand so the report needs nothing but a browser. */
 final class Svg {
@@ -15,8 +16,12 @@ final class Svg {
     private static final int B = 40;
     private static final int BUCKETS = 400;
 
-    /** One series of (x, y) points drawn as a step line. */
-    record Series(String name, double[] x, double[] y) {}
+    /** One series of (x, y) points drawn as a step line, with optional event markers (x values) on it. */
+    record Series(String name, double[] x, double[] y, double[] markers) {
+        Series(String name, double[] x, double[] y) {
+            this(name, x, y, new double[0]);
+        }
+    }
 
     private Svg() {}
 
@@ -64,6 +69,20 @@ final class Svg {
             String c = COLORS[k % COLORS.length];
             b.append("<path fill='none' stroke='").append(c).append("' stroke-width='1.5' d='").append(path)
                     .append("'/>");
+            Series full = series.get(k);
+            double lastPx = -10;
+            for (double m : full.markers()) {
+                double x = px(m, xMin, xMax);
+                if (x - lastPx < 3) {
+                    continue;
+                }
+                lastPx = x;
+                b.append("<circle r='2.5' fill='").append(c).append("' cx='");
+                one(b, x);
+                b.append("' cy='");
+                one(b, py(valueAt(full, m), yMax));
+                b.append("'/>");
+            }
             legend.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11' fill='%s'>%s</text>",
                     L + 10, T + 14 + 14 * k, c, esc(s.name())));
             longest = Math.max(longest, s.name().length());
@@ -99,7 +118,7 @@ final class Svg {
                 y[n - 1] = Math.max(y[n - 1], s.y()[i]);
             }
         }
-        return new Series(s.name(), java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n));
+        return new Series(s.name(), java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), s.markers());
     }
 
     /** Horizontal bars: one row per label, each bar an interval [from, to]. */
@@ -146,6 +165,54 @@ final class Svg {
         b.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11'>%s</text>", W / 2, yAxis + 30,
                 esc(xLabel)));
         return b.append("</svg>").toString();
+    }
+
+    /**
+     * A layered drawing of the topology: one row per tier (hosts at the bottom), links shaded from grey to red by
+     * {@code heat} (0..1) and labelled nodes.
+     */
+    static String topology(List<List<String>> tiers, List<String[]> links, Map<String, Double> heat) {
+        int rowGap = 90;
+        int h = T + B + rowGap * Math.max(1, tiers.size() - 1);
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>", W, h));
+        Map<String, double[]> pos = new java.util.HashMap<>();
+        for (int t = 0; t < tiers.size(); t++) {
+            List<String> row = tiers.get(t);
+            double y = h - B - t * (double) rowGap;
+            for (int i = 0; i < row.size(); i++) {
+                double x = L + (W - L - R) * (i + 0.5) / row.size();
+                pos.put(row.get(i), new double[] {x, y});
+            }
+        }
+        for (String[] l : links) {
+            double[] a = pos.get(l[0]);
+            double[] c = pos.get(l[1]);
+            if (a == null || c == null) {
+                continue;
+            }
+            double hot = heat.getOrDefault(l[0] + "|" + l[1], 0.0);
+            int red = (int) (170 + 85 * hot);
+            int other = (int) (170 * (1 - hot));
+            b.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='rgb(%d,%d,%d)'"
+                    + " stroke-width='%.1f'/>", a[0], a[1], c[0], c[1], red, other, other, 1 + 3 * hot));
+        }
+        for (Map.Entry<String, double[]> e : pos.entrySet()) {
+            double[] p = e.getValue();
+            b.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='4' fill='#333'/>", p[0], p[1]));
+            b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%.1f' font-size='9' text-anchor='middle'>%s</text>",
+                    p[0], p[1] + (p[1] > h - B - 1 ? 14 : -7), esc(e.getKey())));
+        }
+        return b.append("</svg>").toString();
+    }
+
+    /** The step line's value at {@code x}. */
+    private static double valueAt(Series s, double x) {
+        double v = s.y().length == 0 ? 0 : s.y()[0];
+        for (int i = 0; i < s.x().length && s.x()[i] <= x; i++) {
+            v = s.y()[i];
+        }
+        return v;
     }
 
     /** Appends {@code v} with one decimal, without the cost of a Formatter. */

@@ -23,9 +23,10 @@ public final class TimeSeriesSampler implements EventHandler {
     private final int handlerId;
     private final long intervalPs;
     private final long[][] lastDepth;
-    private final LongColumns rates = new LongColumns(3, 4096);
+    private final LongColumns rates = new LongColumns(4, 4096);
     private final LongColumns queues = new LongColumns(4, 4096);
     private long[] rateMemory = new long[0];
+    private long[] cnpMemory = new long[0];
 
     public TimeSeriesSampler(Network network, long intervalPs) {
         if (intervalPs <= 0) {
@@ -49,6 +50,7 @@ public final class TimeSeriesSampler implements EventHandler {
             long[] grown = java.util.Arrays.copyOf(rateMemory, qps);
             java.util.Arrays.fill(grown, rateMemory.length, qps, -1);
             rateMemory = grown;
+            cnpMemory = java.util.Arrays.copyOf(cnpMemory, qps);
         }
         for (int q = 0; q < qps; q++) {
             QueuePair qp = network.queuePairs().get(q);
@@ -56,9 +58,11 @@ public final class TimeSeriesSampler implements EventHandler {
                 continue;
             }
             long rate = qp.congestionControl().rateBps();
-            if (rate != rateMemory[q]) {
+            long cnps = qp.cnpsReceived();
+            if (rate != rateMemory[q] || cnps != cnpMemory[q]) {
                 rateMemory[q] = rate;
-                rates.add(nowPs, q, rate);
+                cnpMemory[q] = cnps;
+                rates.add(nowPs, q, rate, cnps);
             }
         }
         for (int s = 0; s < network.switchCount(); s++) {
@@ -81,13 +85,16 @@ public final class TimeSeriesSampler implements EventHandler {
         }
     }
 
-    /** {@code time_us,qp,src,dst,rate_gbps}: one row per QP whenever its rate changed. */
+    /**
+     * {@code time_us,qp,src,dst,rate_gbps,cnps_received}: one row per QP whenever its rate or its count of
+     * congestion notifications received changed.
+     */
     public String ratesCsv() {
-        CsvTable t = new CsvTable(List.of("time_us", "qp", "src", "dst", "rate_gbps"));
+        CsvTable t = new CsvTable(List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
         for (int r = 0; r < rates.rows(); r++) {
             QueuePair qp = network.queuePairs().get((int) rates.get(r, 1));
             t.row(Numbers.micros(rates.get(r, 0)), qp.id(), qp.sourceHost(), qp.destinationHost(),
-                    rates.get(r, 2) / 1e9);
+                    rates.get(r, 2) / 1e9, rates.get(r, 3));
         }
         return t.toString();
     }
