@@ -53,6 +53,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Capture only these links, by node names (e.g. leaf0-spine1,h0-leaf0); default: all.")
     java.util.List<String> pcapLinks = new java.util.ArrayList<>();
 
+    @Option(names = "--pcap-flow", paramLabel = "ID", defaultValue = "-1",
+            description = "Capture only this flow's frames (flow_id in flows.csv) and PFC frames.")
+    int pcapFlow;
+
     @Option(names = "--pcap-qp", paramLabel = "QP", defaultValue = "-1",
             description = "Capture only this queue pair's frames (its flow's qp in flows.csv) and PFC frames.")
     int pcapQueuePair;
@@ -132,12 +136,17 @@ final class RunCommand implements Callable<Integer> {
                         + " names joined by '-', e.g. " + exampleLink(simulation));
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
+            if (pcapFlow >= simulation.driver().flowCount()) {
+                err.println("error: --pcap-flow " + pcapFlow + " does not exist; expected 0.."
+                        + (simulation.driver().flowCount() - 1) + " (flow_id in flows.csv)");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
             if (pcapMax < 1) {
                 err.println("error: --pcap-max must be at least 1");
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
-            capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, pcapQueuePair, from, to,
-                    pcapMax);
+            capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
         Progress progress = Progress.forTerminal(quiet);
         RunResult result = simulation.run(progress);

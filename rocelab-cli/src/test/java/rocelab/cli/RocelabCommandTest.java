@@ -157,4 +157,29 @@ class RocelabCommandTest {
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString().contains("is not a run's output folder");
     }
+
+    @Test
+    void shouldCaptureOnlyTheChosenFlowWhenAsked(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("flow3.pcap");
+        CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(),
+                "--pcap-flow", "3", "-q");
+        assertThat(run.exitCode()).isZero();
+        byte[] bytes = java.nio.file.Files.readAllBytes(pcap);
+        // Every captured RoCE frame carries QP 0x100 + 3 in its BTH (untagged: BTH at 42, QPN at 47..49).
+        int frames = 0;
+        for (int at = 24; at < bytes.length; ) {
+            int len = (bytes[at + 8] & 0xff) | (bytes[at + 9] & 0xff) << 8 | (bytes[at + 10] & 0xff) << 16;
+            int f = at + 16;
+            boolean pfc = (bytes[f + 12] & 0xff) == 0x88 && (bytes[f + 13] & 0xff) == 0x08;
+            if (!pfc) {
+                int qpn = (bytes[f + 47] & 0xff) << 16 | (bytes[f + 48] & 0xff) << 8 | (bytes[f + 49] & 0xff);
+                assertThat(qpn).isEqualTo(0x103);
+            }
+            frames++;
+            at = f + len;
+        }
+        assertThat(frames).isPositive();
+        assertThat(CliRun.of("run", "--out", dir.resolve("o2").toString(), "--pcap", dir.resolve("x.pcap").toString(),
+                "--pcap-flow", "999").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+    }
 }
