@@ -2,6 +2,7 @@ package rocelab.congestion.dcqcn;
 
 import java.util.Map;
 import java.util.TreeMap;
+import rocelab.congestion.Overrides;
 
 /**
  * Every DCQCN parameter, resolved for one line rate. Times in picoseconds, rates in bit/s, bytes in bytes.
@@ -49,23 +50,18 @@ public record DcqcnParameters(
     private static final long MBPS = 1_000_000L;
 
     public DcqcnParameters {
-        require(g > 0 && g < 1, "g must be in (0, 1)");
-        require(initialAlpha >= 0 && initialAlpha <= 1, "initial alpha must be in [0, 1]");
-        require(alphaPeriodPs > 0, "alpha period must be positive");
-        require(decreasePeriodPs >= 0, "decrease period must not be negative");
-        require(increaseTimerPs > 0, "increase timer must be positive");
-        require(byteCounterBytes >= 0, "byte counter must not be negative");
-        require(fastRecoverySteps >= 0, "fast recovery steps must not be negative");
-        require(minRateBps > 0 && minRateBps <= maxRateBps, "min rate must be positive and at most the line rate");
-        require(maxCutFraction > 0 && maxCutFraction <= 1, "max cut must be in (0, 1]");
-        require(cnpIntervalPs >= 0, "CNP interval must not be negative");
+        Overrides.require(g > 0 && g < 1, "g must be in (0, 1)");
+        Overrides.require(initialAlpha >= 0 && initialAlpha <= 1, "initial alpha must be in [0, 1]");
+        Overrides.require(alphaPeriodPs > 0, "alpha period must be positive");
+        Overrides.require(decreasePeriodPs >= 0, "decrease period must not be negative");
+        Overrides.require(increaseTimerPs > 0, "increase timer must be positive");
+        Overrides.require(byteCounterBytes >= 0, "byte counter must not be negative");
+        Overrides.require(fastRecoverySteps >= 0, "fast recovery steps must not be negative");
+        Overrides.require(minRateBps > 0 && minRateBps <= maxRateBps, "min rate must be positive and at most the line rate");
+        Overrides.require(maxCutFraction > 0 && maxCutFraction <= 1, "max cut must be in (0, 1]");
+        Overrides.require(cnpIntervalPs >= 0, "CNP interval must not be negative");
     }
 
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 
     /** The profile's defaults at a line rate. */
     public static DcqcnParameters of(DcqcnProfile profile, long lineRateBps) {

@@ -3,6 +3,7 @@ package rocelab.congestion.dctcp;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.CongestionAlgorithm.Unit;
+import rocelab.congestion.Overrides;
 
 /**
  * DCTCP-style parameters (RFC 8257; the RoCE adaptation of HPCC ns-3) resolved for one line rate. Times in
@@ -29,12 +30,12 @@ public record DctcpParameters(
     private static final long MBPS = 1_000_000L;
 
     public DctcpParameters {
-        require(g > 0 && g <= 1, "g must be in (0, 1], got " + g);
-        require(initialAlpha >= 0 && initialAlpha <= 1, "initial-alpha must be in [0, 1], got " + initialAlpha);
-        require(aiRateBps > 0, "ai-rate must be positive");
-        require(baseRttPs >= 0, "base-rtt must not be negative");
-        require(maxRateBps > 0, "line rate must be positive");
-        require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
+        Overrides.require(g > 0 && g <= 1, "g must be in (0, 1], got " + g);
+        Overrides.require(initialAlpha >= 0 && initialAlpha <= 1, "initial-alpha must be in [0, 1], got " + initialAlpha);
+        Overrides.require(aiRateBps > 0, "ai-rate must be positive");
+        Overrides.require(baseRttPs >= 0, "base-rtt must not be negative");
+        Overrides.require(maxRateBps > 0, "line rate must be positive");
+        Overrides.require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
     }
 
     /**
@@ -49,27 +50,18 @@ public record DctcpParameters(
     /** The defaults with a scenario's overrides (base units) applied; min-rate is capped at the line rate. */
     public static DctcpParameters resolve(Map<String, Double> overrides, long lineRateBps) {
         for (String key : overrides.keySet()) {
-            require(KEYS.containsKey(key), "unknown DCTCP parameter '" + key + "'; expected one of "
+            Overrides.require(KEYS.containsKey(key), "unknown DCTCP parameter '" + key + "'; expected one of "
                     + new TreeSet<>(KEYS.keySet()));
         }
         DctcpParameters d = defaults(lineRateBps);
         return new DctcpParameters(
-                value(overrides, "g", d.g()),
-                value(overrides, "initial-alpha", d.initialAlpha()),
-                Math.round(value(overrides, "ai-rate", d.aiRateBps())),
-                Math.round(value(overrides, "base-rtt", d.baseRttPs())),
-                Math.min(lineRateBps, Math.round(value(overrides, "min-rate", d.minRateBps()))),
+                Overrides.value(overrides, "g", d.g()),
+                Overrides.value(overrides, "initial-alpha", d.initialAlpha()),
+                Math.round(Overrides.value(overrides, "ai-rate", d.aiRateBps())),
+                Math.round(Overrides.value(overrides, "base-rtt", d.baseRttPs())),
+                Math.min(lineRateBps, Math.round(Overrides.value(overrides, "min-rate", d.minRateBps()))),
                 lineRateBps);
     }
 
-    private static double value(Map<String, Double> overrides, String key, double fallback) {
-        Double v = overrides.get(key);
-        return v == null ? fallback : v;
-    }
 
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 }

@@ -3,6 +3,7 @@ package rocelab.congestion.hpcc;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.CongestionAlgorithm.Unit;
+import rocelab.congestion.Overrides;
 
 /**
  * HPCC parameters (Li et al., SIGCOMM 2019) resolved for one line rate. Times in picoseconds, rates in bit/s.
@@ -28,12 +29,12 @@ public record HpccParameters(
     private static final long MBPS = 1_000_000L;
 
     public HpccParameters {
-        require(eta > 0 && eta <= 1, "eta must be in (0, 1], got " + eta);
-        require(maxStage >= 0, "max-stage must not be negative, got " + maxStage);
-        require(aiRateBps > 0, "ai-rate must be positive, got " + aiRateBps);
-        require(baseRttPs >= 0, "base-rtt must not be negative, got " + baseRttPs);
-        require(maxRateBps > 0, "line rate must be positive");
-        require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
+        Overrides.require(eta > 0 && eta <= 1, "eta must be in (0, 1], got " + eta);
+        Overrides.require(maxStage >= 0, "max-stage must not be negative, got " + maxStage);
+        Overrides.require(aiRateBps > 0, "ai-rate must be positive, got " + aiRateBps);
+        Overrides.require(baseRttPs >= 0, "base-rtt must not be negative, got " + baseRttPs);
+        Overrides.require(maxRateBps > 0, "line rate must be positive");
+        Overrides.require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
     }
 
     /**
@@ -49,27 +50,18 @@ public record HpccParameters(
     /** The defaults with a scenario's overrides (base units) applied; min-rate is capped at the line rate. */
     public static HpccParameters resolve(Map<String, Double> overrides, long lineRateBps) {
         for (String key : overrides.keySet()) {
-            require(KEYS.containsKey(key), "unknown HPCC parameter '" + key + "'; expected one of "
+            Overrides.require(KEYS.containsKey(key), "unknown HPCC parameter '" + key + "'; expected one of "
                     + new TreeSet<>(KEYS.keySet()));
         }
         HpccParameters d = defaults(lineRateBps);
         return new HpccParameters(
-                value(overrides, "eta", d.eta()),
-                (int) Math.round(value(overrides, "max-stage", d.maxStage())),
-                Math.round(value(overrides, "ai-rate", d.aiRateBps())),
-                Math.round(value(overrides, "base-rtt", d.baseRttPs())),
-                Math.min(lineRateBps, Math.round(value(overrides, "min-rate", d.minRateBps()))),
+                Overrides.value(overrides, "eta", d.eta()),
+                (int) Math.round(Overrides.value(overrides, "max-stage", d.maxStage())),
+                Math.round(Overrides.value(overrides, "ai-rate", d.aiRateBps())),
+                Math.round(Overrides.value(overrides, "base-rtt", d.baseRttPs())),
+                Math.min(lineRateBps, Math.round(Overrides.value(overrides, "min-rate", d.minRateBps()))),
                 lineRateBps);
     }
 
-    private static double value(Map<String, Double> overrides, String key, double fallback) {
-        Double v = overrides.get(key);
-        return v == null ? fallback : v;
-    }
 
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 }

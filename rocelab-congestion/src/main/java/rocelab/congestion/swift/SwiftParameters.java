@@ -3,6 +3,7 @@ package rocelab.congestion.swift;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.CongestionAlgorithm.Unit;
+import rocelab.congestion.Overrides;
 
 /**
  * Swift parameters (Kumar et al., SIGCOMM 2020, with the constants of Broadcom/csg-htsim {@code swift.cpp})
@@ -63,19 +64,19 @@ public record SwiftParameters(
     private static final int FS_RANGE_FACTOR = 5;
 
     public SwiftParameters {
-        require(baseDelayPs > 0, "base-delay must be positive");
-        require(hopDelayPs >= 0, "hop-delay must not be negative");
-        require(fsRangePs >= 0, "fs-range must not be negative");
-        require(fsMinCwnd > 0 && fsMinCwnd < fsMaxCwnd, "fs-min-cwnd must be positive and below fs-max-cwnd");
-        require(ai > 0, "ai must be positive");
-        require(beta > 0 && beta <= 1, "beta must be in (0, 1]");
-        require(maxMdf > 0 && maxMdf < 1, "max-mdf must be in (0, 1)");
-        require(minCwndBytes >= 1, "min-cwnd must be at least 1 byte");
-        require(maxCwndPackets > 0, "max-cwnd must be positive");
-        require(retransmitReset >= 1, "retransmit-reset must be at least 1");
-        require(mssBytes >= 0, "mss must not be negative");
-        require(maxRateBps > 0, "line rate must be positive");
-        require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
+        Overrides.require(baseDelayPs > 0, "base-delay must be positive");
+        Overrides.require(hopDelayPs >= 0, "hop-delay must not be negative");
+        Overrides.require(fsRangePs >= 0, "fs-range must not be negative");
+        Overrides.require(fsMinCwnd > 0 && fsMinCwnd < fsMaxCwnd, "fs-min-cwnd must be positive and below fs-max-cwnd");
+        Overrides.require(ai > 0, "ai must be positive");
+        Overrides.require(beta > 0 && beta <= 1, "beta must be in (0, 1]");
+        Overrides.require(maxMdf > 0 && maxMdf < 1, "max-mdf must be in (0, 1)");
+        Overrides.require(minCwndBytes >= 1, "min-cwnd must be at least 1 byte");
+        Overrides.require(maxCwndPackets > 0, "max-cwnd must be positive");
+        Overrides.require(retransmitReset >= 1, "retransmit-reset must be at least 1");
+        Overrides.require(mssBytes >= 0, "mss must not be negative");
+        Overrides.require(maxRateBps > 0, "line rate must be positive");
+        Overrides.require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
     }
 
     /**
@@ -93,36 +94,27 @@ public record SwiftParameters(
     /** The defaults with a scenario's overrides (base units); h and fs-range follow an overridden base delay. */
     public static SwiftParameters resolve(Map<String, Double> overrides, long lineRateBps) {
         for (String key : overrides.keySet()) {
-            require(KEYS.containsKey(key), "unknown Swift parameter '" + key + "'; expected one of "
+            Overrides.require(KEYS.containsKey(key), "unknown Swift parameter '" + key + "'; expected one of "
                     + new TreeSet<>(KEYS.keySet()));
         }
         SwiftParameters d = defaults(lineRateBps);
-        long base = Math.round(value(overrides, "base-delay", d.baseDelayPs()));
+        long base = Math.round(Overrides.value(overrides, "base-delay", d.baseDelayPs()));
         return new SwiftParameters(
                 base,
-                Math.round(value(overrides, "hop-delay", base / HOP_DIVISOR)),
-                Math.round(value(overrides, "fs-range", (double) FS_RANGE_FACTOR * base)),
-                value(overrides, "fs-min-cwnd", d.fsMinCwnd()),
-                value(overrides, "fs-max-cwnd", d.fsMaxCwnd()),
-                value(overrides, "ai", d.ai()),
-                value(overrides, "beta", d.beta()),
-                value(overrides, "max-mdf", d.maxMdf()),
-                Math.round(value(overrides, "min-cwnd", d.minCwndBytes())),
-                value(overrides, "max-cwnd", d.maxCwndPackets()),
-                (int) Math.round(value(overrides, "retransmit-reset", d.retransmitReset())),
-                Math.round(value(overrides, "mss", d.mssBytes())),
-                Math.min(lineRateBps, Math.round(value(overrides, "min-rate", d.minRateBps()))),
+                Math.round(Overrides.value(overrides, "hop-delay", base / HOP_DIVISOR)),
+                Math.round(Overrides.value(overrides, "fs-range", (double) FS_RANGE_FACTOR * base)),
+                Overrides.value(overrides, "fs-min-cwnd", d.fsMinCwnd()),
+                Overrides.value(overrides, "fs-max-cwnd", d.fsMaxCwnd()),
+                Overrides.value(overrides, "ai", d.ai()),
+                Overrides.value(overrides, "beta", d.beta()),
+                Overrides.value(overrides, "max-mdf", d.maxMdf()),
+                Math.round(Overrides.value(overrides, "min-cwnd", d.minCwndBytes())),
+                Overrides.value(overrides, "max-cwnd", d.maxCwndPackets()),
+                (int) Math.round(Overrides.value(overrides, "retransmit-reset", d.retransmitReset())),
+                Math.round(Overrides.value(overrides, "mss", d.mssBytes())),
+                Math.min(lineRateBps, Math.round(Overrides.value(overrides, "min-rate", d.minRateBps()))),
                 lineRateBps);
     }
 
-    private static double value(Map<String, Double> overrides, String key, double fallback) {
-        Double v = overrides.get(key);
-        return v == null ? fallback : v;
-    }
 
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 }

@@ -3,6 +3,7 @@ package rocelab.congestion.timely;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.CongestionAlgorithm.Unit;
+import rocelab.congestion.Overrides;
 
 /**
  * TIMELY parameters (Mittal et al., SIGCOMM 2015) resolved for one line rate. Times in picoseconds, rates in bit/s.
@@ -46,15 +47,15 @@ public record TimelyParameters(
     private static final long MBPS = 1_000_000L;
 
     public TimelyParameters {
-        require(tLowPs > 0 && tLowPs < tHighPs, "t-low must be positive and below t-high");
-        require(minRttPs > 0, "min-rtt must be positive");
-        require(alpha > 0 && alpha <= 1, "alpha must be in (0, 1], got " + alpha);
-        require(beta > 0 && beta <= 1, "beta must be in (0, 1], got " + beta);
-        require(aiRateBps > 0, "ai-rate must be positive");
-        require(haiRateBps > 0, "hai-rate must be positive");
-        require(haiAfter >= 0, "hai-after must not be negative");
-        require(maxRateBps > 0, "line rate must be positive");
-        require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
+        Overrides.require(tLowPs > 0 && tLowPs < tHighPs, "t-low must be positive and below t-high");
+        Overrides.require(minRttPs > 0, "min-rtt must be positive");
+        Overrides.require(alpha > 0 && alpha <= 1, "alpha must be in (0, 1], got " + alpha);
+        Overrides.require(beta > 0 && beta <= 1, "beta must be in (0, 1], got " + beta);
+        Overrides.require(aiRateBps > 0, "ai-rate must be positive");
+        Overrides.require(haiRateBps > 0, "hai-rate must be positive");
+        Overrides.require(haiAfter >= 0, "hai-after must not be negative");
+        Overrides.require(maxRateBps > 0, "line rate must be positive");
+        Overrides.require(minRateBps > 0 && minRateBps <= maxRateBps, "min-rate must be positive and at most the line rate");
     }
 
     /**
@@ -71,32 +72,23 @@ public record TimelyParameters(
     /** The defaults with a scenario's overrides (base units); hai-rate follows an overridden ai-rate (5x). */
     public static TimelyParameters resolve(Map<String, Double> overrides, long lineRateBps) {
         for (String key : overrides.keySet()) {
-            require(KEYS.containsKey(key), "unknown TIMELY parameter '" + key + "'; expected one of "
+            Overrides.require(KEYS.containsKey(key), "unknown TIMELY parameter '" + key + "'; expected one of "
                     + new TreeSet<>(KEYS.keySet()));
         }
         TimelyParameters d = defaults(lineRateBps);
-        long ai = Math.round(value(overrides, "ai-rate", d.aiRateBps()));
+        long ai = Math.round(Overrides.value(overrides, "ai-rate", d.aiRateBps()));
         return new TimelyParameters(
-                Math.round(value(overrides, "t-low", d.tLowPs())),
-                Math.round(value(overrides, "t-high", d.tHighPs())),
-                Math.round(value(overrides, "min-rtt", d.minRttPs())),
-                value(overrides, "alpha", d.alpha()),
-                value(overrides, "beta", d.beta()),
+                Math.round(Overrides.value(overrides, "t-low", d.tLowPs())),
+                Math.round(Overrides.value(overrides, "t-high", d.tHighPs())),
+                Math.round(Overrides.value(overrides, "min-rtt", d.minRttPs())),
+                Overrides.value(overrides, "alpha", d.alpha()),
+                Overrides.value(overrides, "beta", d.beta()),
                 ai,
-                Math.round(value(overrides, "hai-rate", 5.0 * ai)),
-                (int) Math.round(value(overrides, "hai-after", d.haiAfter())),
-                Math.min(lineRateBps, Math.round(value(overrides, "min-rate", d.minRateBps()))),
+                Math.round(Overrides.value(overrides, "hai-rate", 5.0 * ai)),
+                (int) Math.round(Overrides.value(overrides, "hai-after", d.haiAfter())),
+                Math.min(lineRateBps, Math.round(Overrides.value(overrides, "min-rate", d.minRateBps()))),
                 lineRateBps);
     }
 
-    private static double value(Map<String, Double> overrides, String key, double fallback) {
-        Double v = overrides.get(key);
-        return v == null ? fallback : v;
-    }
 
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 }
