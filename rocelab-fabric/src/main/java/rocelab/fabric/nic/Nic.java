@@ -42,9 +42,7 @@ public final class Nic implements PacketSink, EventHandler {
     private final AckFeedback feedback = new AckFeedback();
     private final long[] counters = new long[NicCounter.COUNT];
     private final PacketFifo[] control = new PacketFifo[8];
-    private final long[] pauseEpoch = new long[8];
-    private final long[] pausedSincePs = new long[8];
-    private int pausedMask;
+    private final rocelab.fabric.flowcontrol.PauseState pause = new rocelab.fabric.flowcontrol.PauseState();
     private final PacketFifo macControl = new PacketFifo();
     private long stormEndPs;
     private ReceiveParameters rx = ReceiveParameters.unlimited();
@@ -283,9 +281,8 @@ public final class Nic implements PacketSink, EventHandler {
             txPending = false;
             startNext(nowPs);
         } else if (kind == RESUME) {
-            int priority = (int) (arg & 7);
-            if (arg >>> 3 == pauseEpoch[priority]) {
-                resume(nowPs, priority);
+            if (pause.isCurrent(arg)) {
+                resume(nowPs, (int) (arg & 7));
             }
         } else if (kind == RX_DONE) {
             onReceiveDone(nowPs);
@@ -312,19 +309,14 @@ public final class Nic implements PacketSink, EventHandler {
             resume(nowPs, priority);
             return;
         }
-        if ((pausedMask & (1 << priority)) == 0) {
-            pausedMask |= 1 << priority;
-            pausedSincePs[priority] = nowPs;
-        }
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, lineRateBps);
-        sim.schedule(until, handlerId, RESUME, ++pauseEpoch[priority] << 3 | priority);
+        sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
     }
 
     private void resume(long nowPs, int priority) {
-        if ((pausedMask & (1 << priority)) != 0) {
-            pausedMask &= ~(1 << priority);
-            counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += nowPs - pausedSincePs[priority];
-            ++pauseEpoch[priority];
+        long lasted = pause.resume(nowPs, priority);
+        if (lasted >= 0) {
+            counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
             kick(nowPs);
         }
     }
@@ -358,7 +350,7 @@ public final class Nic implements PacketSink, EventHandler {
             return macControl.poll();
         }
         for (int prio = 7; prio >= 0; prio--) {
-            if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)) {
                 return control[prio].poll();
             }
         }
@@ -370,7 +362,7 @@ public final class Nic implements PacketSink, EventHandler {
             return true;
         }
         for (int prio = 7; prio >= 0; prio--) {
-            if (!control[prio].isEmpty() && (pausedMask & (1 << prio)) == 0) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)) {
                 return true;
             }
         }
@@ -379,11 +371,11 @@ public final class Nic implements PacketSink, EventHandler {
 
     private void startNext(long nowPs) {
         Packet p = nextControl();
-        if (p == null && (pausedMask & (1 << params.dataPriority())) == 0) {
+        if (p == null && !pause.isPaused(params.dataPriority())) {
             p = nextDataPacket(nowPs);
         }
         if (p == null) {
-            if ((pausedMask & (1 << params.dataPriority())) == 0) {
+            if (!pause.isPaused(params.dataPriority())) {
                 // While data is paused the resume kicks the transmitter; a pacer wake-up would only spin.
                 armPacer();
             }
@@ -392,10 +384,10 @@ public final class Nic implements PacketSink, EventHandler {
         long txPs = txTimePs(p.wireBytes());
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
-        if (controlReady() || activeHead != null && (pausedMask & (1 << params.dataPriority())) == 0) {
+        if (controlReady() || activeHead != null && !pause.isPaused(params.dataPriority())) {
             txPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
-        } else if ((pausedMask & (1 << params.dataPriority())) == 0) {
+        } else if (!pause.isPaused(params.dataPriority())) {
             armPacer();
         }
     }
@@ -535,6 +527,6 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** Whether a pause from the switch holds {@code priority}. */
     public boolean isPaused(int priority) {
-        return (pausedMask & (1 << priority)) != 0;
+        return pause.isPaused(priority);
     }
 }

@@ -42,12 +42,9 @@ public final class EgressPort implements EventHandler {
     private int backlog;
     private final PacketFifo control = new PacketFifo();
     private final long[] pausedUntilPs;
-    private final long[] pausedSincePs;
-    private final long[] pauseEpoch;
     private final long[] pauseSent;
     private final long[] pauseReceived;
-    private final long[] pausedPs;
-    private int pausedMask;
+    private final rocelab.fabric.flowcontrol.PauseState pause = new rocelab.fabric.flowcontrol.PauseState();
     private int ignorePauseMask;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int ownerNode;
@@ -63,11 +60,8 @@ public final class EgressPort implements EventHandler {
         this.queues = new PacketFifo[classes];
         this.markedByClass = new long[classes];
         this.pausedUntilPs = new long[classes];
-        this.pausedSincePs = new long[classes];
-        this.pauseEpoch = new long[classes];
         this.pauseSent = new long[classes];
         this.pauseReceived = new long[classes];
-        this.pausedPs = new long[classes];
         this.lastPauseFramePs = new long[classes];
         this.txByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
@@ -140,20 +134,14 @@ public final class EgressPort implements EventHandler {
             return;
         }
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
-        if ((pausedMask & (1 << priority)) == 0) {
-            pausedMask |= 1 << priority;
-            pausedSincePs[priority] = nowPs;
-        }
         pausedUntilPs[priority] = until;
-        sim.schedule(until, handlerId, RESUME, ++pauseEpoch[priority] << 3 | priority);
+        sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
     }
 
     private void resume(long nowPs, int priority) {
-        if ((pausedMask & (1 << priority)) != 0) {
-            pausedMask &= ~(1 << priority);
-            pausedPs[priority] += nowPs - pausedSincePs[priority];
-            counters[PortCounter.PAUSED_PS.ordinal()] += nowPs - pausedSincePs[priority];
-            ++pauseEpoch[priority];
+        long lasted = pause.resume(nowPs, priority);
+        if (lasted >= 0) {
+            counters[PortCounter.PAUSED_PS.ordinal()] += lasted;
             kick(nowPs);
         }
     }
@@ -165,9 +153,8 @@ public final class EgressPort implements EventHandler {
             wakeupPending = false;
             startNext(nowPs);
         } else {
-            int priority = (int) (arg & 7);
-            if (arg >>> 3 == pauseEpoch[priority]) {
-                resume(nowPs, priority);
+            if (pause.isCurrent(arg)) {
+                resume(nowPs, (int) (arg & 7));
             }
         }
     }
@@ -185,7 +172,7 @@ public final class EgressPort implements EventHandler {
             transmit(nowPs, frame);
             return;
         }
-        int ready = backlog & ALL_CLASSES & ~pausedMask;
+        int ready = backlog & ALL_CLASSES & ~pause.mask();
         if (ready == 0) {
             return;
         }
@@ -219,7 +206,7 @@ public final class EgressPort implements EventHandler {
         long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
-        if ((backlog & ~pausedMask) != 0 || !control.isEmpty()) {
+        if ((backlog & ~pause.mask()) != 0 || !control.isEmpty()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
@@ -271,7 +258,7 @@ public final class EgressPort implements EventHandler {
 
     /** Whether frames of {@code priority} are held by a pause from the peer. */
     public boolean isPaused(int priority) {
-        return (pausedMask & (1 << priority)) != 0;
+        return pause.isPaused(priority);
     }
 
     /** PFC frames sent for {@code priority} (XOFF and XON). */
@@ -286,12 +273,12 @@ public final class EgressPort implements EventHandler {
 
     /** Time {@code priority} spent paused (completed pauses), in picoseconds. */
     public long pausedPs(int priority) {
-        return pausedPs[priority];
+        return pause.completedPausedPs(priority);
     }
 
     /** Time {@code priority} spent paused up to {@code nowPs}, a pause still in force included. */
     public long pausedPs(int priority, long nowPs) {
-        return pausedPs[priority] + (isPaused(priority) ? nowPs - pausedSincePs[priority] : 0);
+        return pause.pausedPs(priority, nowPs);
     }
 
     /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
