@@ -182,4 +182,17 @@ class RocelabCommandTest {
         assertThat(CliRun.of("run", "--out", dir.resolve("o2").toString(), "--pcap", dir.resolve("x.pcap").toString(),
                 "--pcap-flow", "999").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
     }
+
+    @Test
+    void shouldLeaveNoFileOfAnEarlierRunWhenRunningIntoTheSameFolder(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("same");
+        assertThat(CliRun.of("run", "--example", "lossless-pfc-only", "--out", out.toString(), "-q").exitCode())
+                .isZero();
+        assertThat(out.resolve("pfc.csv")).isRegularFile();
+        assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
+        assertThat(out.resolve("pfc.csv")).doesNotExist();
+        assertThat(out.resolve("pfc_counters.csv")).doesNotExist();
+        assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).doesNotExist();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>PFC pauses</h2>");
+    }
 }

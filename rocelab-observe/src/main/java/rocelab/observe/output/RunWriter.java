@@ -30,13 +30,21 @@ public final class RunWriter {
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
         AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
+        // Optional files: written when this run has them, removed when a previous run into the same folder left
+        // them, so nothing in the folder describes another run.
         if (result.pfcLog() != null) {
             AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog().csv());
             AtomicFiles.write(dir.resolve("pfc_counters.csv"), pfcCountersCsv(result.network()));
+        } else {
+            Files.deleteIfExists(dir.resolve("pfc.csv"));
+            Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
         }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
+        } else {
+            Files.deleteIfExists(dir.resolve("rates.csv"));
+            Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
         AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));

@@ -67,6 +67,17 @@ public final class ReportWriter {
         b.append("</body></html>\n");
         Path out = dir.resolve(FILE);
         AtomicFiles.write(out, b.toString());
+        Path chartDir = dir.resolve("charts");
+        if (Files.isDirectory(chartDir)) {
+            // Charts of an earlier run into this folder (say, a PFC timeline) must not outlive it.
+            try (var old = Files.list(chartDir)) {
+                for (Path f : old.filter(f -> f.getFileName().toString().endsWith(".svg")).toList()) {
+                    if (!charts.containsKey(f.getFileName().toString().replace(".svg", ""))) {
+                        Files.delete(f);
+                    }
+                }
+            }
+        }
         for (Map.Entry<String, String> c : charts.entrySet()) {
             AtomicFiles.write(dir.resolve("charts").resolve(c.getKey() + ".svg"),
                     "<?xml version='1.0' encoding='UTF-8'?>\n" + c.getValue() + "\n");
