@@ -35,6 +35,7 @@ public record RunResult(
         List<String> deadlockCycle,
         long deadlockSincePs,
         List<FlowRecord> flows,
+        List<rocelab.observe.flow.CollectiveRecord> collectives,
         FabricTotals totals,
         Network network,
         TimeSeriesSampler series,
@@ -42,6 +43,7 @@ public record RunResult(
 
     public RunResult {
         flows = List.copyOf(flows);
+        collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);
     }
 

@@ -26,7 +26,10 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.FlowDriver;
+import rocelab.workload.traffic.RingAllReduceTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -48,7 +51,11 @@ public final class Simulation {
     private final TimeSeriesSampler series;
     private final PfcLog pfcLog;
 
-    private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver) {
+    private final List<int[]> collectives;
+
+    private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver,
+            List<int[]> collectives) {
+        this.collectives = List.copyOf(collectives);
         this.config = config;
         this.sim = sim;
         this.network = network;
@@ -91,11 +98,19 @@ public final class Simulation {
                         config.cnpPriority()))
                 .build(topology);
         List<FlowSpec> flows = new ArrayList<>();
+        List<int[]> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         for (int i = 0; i < traffic.size(); i++) {
-            flows.addAll(traffic.get(i).expand(topology.hostCount(), streams.forComponent("traffic/" + i)));
+            int base = flows.size();
+            for (FlowSpec f : traffic.get(i).expand(topology.hostCount(), streams.forComponent("traffic/" + i))) {
+                flows.add(f.shifted(base));
+            }
+            TrafficSpec t = traffic.get(i) instanceof DscpTraffic d ? d.inner() : traffic.get(i);
+            if (t instanceof RingAllReduceTraffic) {
+                collectives.add(new int[] {i, base, flows.size() - base});
+            }
         }
-        return new Simulation(config, sim, network, new FlowDriver(network, flows));
+        return new Simulation(config, sim, network, new FlowDriver(network, flows), collectives);
     }
 
     public Simulator simulator() {
@@ -175,7 +190,7 @@ public final class Simulation {
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flowRecords(),
+                flowRecords(), collectiveRecords(),
                 FabricTotals.of(network), network, series, pfcLog);
     }
 
@@ -197,12 +212,35 @@ public final class Simulation {
         return !sim.calendar().isEmpty() && sim.calendar().firstTimePs() > config.stopAtPs();
     }
 
+    /** Each collective from its first post to its last delivery. */
+    private List<CollectiveRecord> collectiveRecords() {
+        List<CollectiveRecord> out = new ArrayList<>();
+        for (int[] c : collectives) {
+            TrafficSpec t = config.traffic().get(c[0]);
+            RingAllReduceTraffic a = (RingAllReduceTraffic) (t instanceof DscpTraffic d ? d.inner() : t);
+            long start = Long.MAX_VALUE;
+            long end = 0;
+            boolean done = true;
+            for (int f = c[1]; f < c[1] + c[2]; f++) {
+                if (driver.startedPs(f) >= 0) {
+                    start = Math.min(start, driver.startedPs(f));
+                }
+                done &= driver.deliveredPs(f) >= 0;
+                end = Math.max(end, driver.deliveredPs(f));
+            }
+            out.add(new CollectiveRecord("traffic item " + (c[0] + 1), "allreduce ring", a.ranks().length,
+                    a.sizeBytes(), start == Long.MAX_VALUE ? a.startPs() : start, end, done));
+        }
+        return out;
+    }
+
     private List<FlowRecord> flowRecords() {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
         List<FlowRecord> out = new ArrayList<>(driver.flowCount());
         for (int i = 0; i < driver.flowCount(); i++) {
             FlowSpec f = driver.flow(i);
-            out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), f.startPs(), driver.deliveredPs(i),
+            long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : f.startPs();
+            out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, driver.deliveredPs(i),
                     driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i),
                     driver.queuePair(i).id(), driver.queuePair(i).entropy()));
         }

@@ -32,6 +32,23 @@ public final class Summary {
             m.put("pfc_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
+        if (!r.collectives().isEmpty()) {
+            java.util.List<Object> list = new java.util.ArrayList<>();
+            for (var c : r.collectives()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", c.name());
+                row.put("algorithm", c.algorithm());
+                row.put("ranks", c.ranks());
+                row.put("size_bytes", c.sizeBytes());
+                row.put("completed", c.completed());
+                row.put("start_us", Numbers.micros(c.startPs()));
+                row.put("time_us", c.completed() ? Numbers.micros(c.timePs()) : null);
+                row.put("algbw_gbytes_per_s", c.completed() ? Numbers.round(c.algbwGBps(), 3) : null);
+                row.put("busbw_gbytes_per_s", c.completed() ? Numbers.round(c.busbwGBps(), 3) : null);
+                list.add(row);
+            }
+            m.put("collectives", list);
+        }
         m.put("counters", counters(r.totals()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());
         if (r.pfcLog() != null) {

@@ -55,6 +55,11 @@ public final class SummaryText {
             line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
                     seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
         }
+        for (var c : r.collectives()) {
+            line(b, "collective  %s: %s, %d ranks, %,d bytes: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
+                    c.completed() ? String.format(Locale.ROOT, "%s us, algbw %.2f GB/s, busbw %.2f GB/s",
+                            us(c.timePs()), c.algbwGBps(), c.busbwGBps()) : "did not complete");
+        }
         line(b, "loss        %s dropped (buffer full %s, headroom exceeded %s)   %s retransmitted   %s NAKs   %s ACK"
                 + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
                 group(t.retransmittedPackets()),

@@ -17,7 +17,8 @@ public record DscpTraffic(TrafficSpec inner, int dscp) implements TrafficSpec {
     @Override
     public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
         return inner.expand(hostCount, random).stream()
-                .map(f -> new FlowSpec(f.src(), f.dst(), f.sizeBytes(), f.startPs(), dscp)).toList();
+                .map(f -> new FlowSpec(f.src(), f.dst(), f.sizeBytes(), f.startPs(), dscp, f.after(), f.connection()))
+                .toList();
     }
 
     @Override
