@@ -29,7 +29,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.FlowDriver;
-import rocelab.workload.traffic.RingAllReduceTraffic;
+import rocelab.workload.traffic.RingCollectiveTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -106,7 +106,7 @@ public final class Simulation {
                 flows.add(f.shifted(base));
             }
             TrafficSpec t = traffic.get(i) instanceof DscpTraffic d ? d.inner() : traffic.get(i);
-            if (t instanceof RingAllReduceTraffic) {
+            if (t instanceof RingCollectiveTraffic) {
                 collectives.add(new int[] {i, base, flows.size() - base});
             }
         }
@@ -217,7 +217,7 @@ public final class Simulation {
         List<CollectiveRecord> out = new ArrayList<>();
         for (int[] c : collectives) {
             TrafficSpec t = config.traffic().get(c[0]);
-            RingAllReduceTraffic a = (RingAllReduceTraffic) (t instanceof DscpTraffic d ? d.inner() : t);
+            RingCollectiveTraffic a = (RingCollectiveTraffic) (t instanceof DscpTraffic d ? d.inner() : t);
             long start = Long.MAX_VALUE;
             long end = 0;
             boolean done = true;
@@ -228,8 +228,9 @@ public final class Simulation {
                 done &= driver.deliveredPs(f) >= 0;
                 end = Math.max(end, driver.deliveredPs(f));
             }
-            out.add(new CollectiveRecord("traffic item " + (c[0] + 1), "allreduce ring", a.ranks().length,
-                    a.sizeBytes(), start == Long.MAX_VALUE ? a.startPs() : start, end, done));
+            out.add(new CollectiveRecord("traffic item " + (c[0] + 1), a.op().key() + " ring", a.ranks().length,
+                    a.sizeBytes(), start == Long.MAX_VALUE ? a.startPs() : start, end, done,
+                    a.op().busFactor(a.ranks().length)));
         }
         return out;
     }

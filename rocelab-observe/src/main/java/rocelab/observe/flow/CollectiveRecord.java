@@ -2,10 +2,10 @@ package rocelab.observe.flow;
 
 /**
  * What a collective achieved, in the nccl-tests terms: time from its first post to its last delivery, algorithm
- * bandwidth {@code size / time} and bus bandwidth {@code algbw x 2(N-1)/N} for an AllReduce.
+ * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}.
  */
 public record CollectiveRecord(String name, String algorithm, int ranks, long sizeBytes, long startPs, long endPs,
-        boolean completed) {
+        boolean completed, double busFactor) {
     public long timePs() {
         return endPs - startPs;
     }
@@ -15,8 +15,8 @@ public record CollectiveRecord(String name, String algorithm, int ranks, long si
         return completed ? sizeBytes / (timePs() / 1e12) / 1e9 : Double.NaN;
     }
 
-    /** Bus bandwidth in GB/s: algbw x 2(N-1)/N for AllReduce. */
+    /** Bus bandwidth in GB/s: algbw x 2(N-1)/N (AllReduce) or x (N-1)/N (AllGather, ReduceScatter). */
     public double busbwGBps() {
-        return algbwGBps() * 2.0 * (ranks - 1) / ranks;
+        return algbwGBps() * busFactor;
     }
 }

@@ -81,8 +81,8 @@ final class CanonicalText {
         if (t instanceof rocelab.workload.traffic.DscpTraffic d) {
             return traffic(d.inner()) + " dscp=" + d.dscp();
         }
-        if (t instanceof rocelab.workload.traffic.RingAllReduceTraffic a) {
-            return "allreduce ring ranks=" + join(a.ranks()) + " size=" + a.sizeBytes() + " start-ps=" + a.startPs();
+        if (t instanceof rocelab.workload.traffic.RingCollectiveTraffic a) {
+            return a.op().key() + " ring ranks=" + join(a.ranks()) + " size=" + a.sizeBytes() + " start-ps=" + a.startPs();
         }
         if (t instanceof SingleFlowTraffic f) {
             return "flow src=" + f.src() + " dst=" + f.dst() + " size=" + f.sizeBytes() + " start-ps=" + f.startPs();

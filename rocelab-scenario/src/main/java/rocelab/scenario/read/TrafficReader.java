@@ -13,13 +13,13 @@ import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
-import rocelab.workload.traffic.RingAllReduceTraffic;
+import rocelab.workload.traffic.RingCollectiveTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads the {@code traffic} list into traffic spec records, checking host indices against the topology. */
 final class TrafficReader {
-    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, allreduce";
+    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, allreduce, allgather, reduce-scatter";
     private static final String HOST_SET = "host indices such as 3, 1-16, \"1-4,7,9-10\" or [1, 2, 3]";
     private static final Pattern RANGE_ITEM = Pattern.compile("(\\d+)(?:\\s*-\\s*(\\d+))?");
 
@@ -91,13 +91,16 @@ final class TrafficReader {
                 long start = m.optionalTime("start", 0L);
                 return doc.build(node, where, () -> new IncastTraffic(senders, receiver, size, start));
             }
-            case "allreduce" -> {
+            case "allreduce", "allgather", "reduce-scatter" -> {
+                RingCollectiveTraffic.Op op = kind.equals("allreduce") ? RingCollectiveTraffic.Op.ALL_REDUCE
+                        : kind.equals("allgather") ? RingCollectiveTraffic.Op.ALL_GATHER
+                        : RingCollectiveTraffic.Op.REDUCE_SCATTER;
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "ranks", "size", "start", "algorithm", "dscp");
                 int[] ranks = hostSet(m.require("ranks", HOST_SET));
-                m.optionalChoice("algorithm", "ring", "an AllReduce algorithm", "ring");
+                m.optionalChoice("algorithm", "ring", "a ring collective algorithm", "ring");
                 long size = m.requiredSize("size", 1);
                 long start = m.optionalTime("start", 0L);
-                return doc.build(node, where, () -> new RingAllReduceTraffic(ranks, size, start));
+                return doc.build(node, where, () -> new RingCollectiveTraffic(op, ranks, size, start));
             }
             case "permutation", "all-to-all" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "size", "start", "dscp");

@@ -333,11 +333,11 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportBadAllReduceWhenAlgorithmOrRanksAreWrong() {
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, algorithm: tree}\n",
-                "t.yaml:5:57: 'tree' is not an AllReduce algorithm; expected ring");
+                "t.yaml:5:57: 'tree' is not a ring collective algorithm; expected ring");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-4, size: 1MB}\n",
                 "t.yaml:5:32: host 4 is out of range; expected 0..3 (the topology has 4 hosts)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 2, size: 1MB}\n",
-                "t.yaml:5:5: an AllReduce needs at least 2 ranks; expected valid values for traffic item 1"
+                "t.yaml:5:5: AllReduce needs at least 2 ranks; expected valid values for traffic item 1"
                         + " (allreduce)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3}\n",
                 "t.yaml:5:5: missing key 'size' in traffic item 1 (allreduce); expected size: a number of bytes,"

@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
 /** A traffic pattern that expands into concrete flows for a fabric of a given size. */
 public sealed interface TrafficSpec
         permits SingleFlowTraffic, IncastTraffic, PermutationTraffic, AllToAllTraffic, FlowListTraffic, DscpTraffic,
-                RingAllReduceTraffic {
+                RingCollectiveTraffic {
 
     /**
      * Expands the pattern. Patterns that need randomness draw it only from {@code random}, so the same seed

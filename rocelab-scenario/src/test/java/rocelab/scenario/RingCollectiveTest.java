@@ -5,27 +5,33 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 
-/** Ring AllReduce against its closed form: 2(N-1) steps, each moving S/N bytes over every ring link at once. */
-class RingAllReduceTest {
+/** Ring collectives against their closed form: 2(N-1) or N-1 steps, each moving S/N bytes over every ring link. */
+class RingCollectiveTest {
     private static final double RATE = 100e9;
     private static final int N = 8;
     private static final long SIZE = 16_000_000;
     private static final int MTU = 4096;
 
     private static RunResult run(String topology) {
+        return run(topology, "allreduce");
+    }
+
+    private static RunResult run(String topology, String kind) {
         return Scenarios.assemble("""
                 name: ring
                 fabric: {mode: roce-lossless, mtu: %d}
                 topology: %s
                 nic: {cc: dcqcn}
                 traffic:
-                  - {kind: allreduce, ranks: 0-7, size: %d}
-                """.formatted(MTU, topology, SIZE)).run(ProgressListener.NONE);
+                  - {kind: %s, ranks: 0-7, size: %d}
+                """.formatted(MTU, topology, kind, SIZE)).run(ProgressListener.NONE);
     }
 
     /** Seconds for one step on one link: the chunk's data frames plus the ACKs of the chunk coming the other way. */
@@ -94,5 +100,23 @@ class RingAllReduceTest {
         assertThat(c.completed()).isTrue();
         assertThat(c.timePs()).isGreaterThanOrEqualTo(flat.collectives().get(0).timePs());
         assertThat(ls.totals().packetsDropped()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"allgather", "reduce-scatter"})
+    void shouldTakeHalfTheAllReduceStepsForAllGatherAndReduceScatter(String kind) {
+        RunResult r = run("{kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}", kind);
+        CollectiveRecord c = r.collectives().get(0);
+        assertThat(c.completed()).isTrue();
+        assertThat(c.algorithm()).isEqualTo(kind + " ring");
+        assertThat(r.flows()).hasSize(N * (N - 1));
+        double[] step = stepBounds();
+        double seconds = c.timePs() / 1e12;
+        assertThat(seconds).isBetween((N - 1) * step[0], (N - 1) * step[1]);
+        // nccl-tests: busbw = algbw x (N-1)/N for both, so it lands where the AllReduce's does.
+        assertThat(c.busbwGBps()).isCloseTo(c.algbwGBps() * (N - 1) / N, within(1e-9));
+        double allReduceBusbw = run("{kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}")
+                .collectives().get(0).busbwGBps();
+        assertThat(c.busbwGBps()).isCloseTo(allReduceBusbw, within(allReduceBusbw * 0.01));
     }
 }
