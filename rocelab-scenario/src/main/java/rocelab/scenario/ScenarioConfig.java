@@ -74,4 +74,14 @@ public record ScenarioConfig(
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
                 cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
     }
+
+    /**
+     * The same fabric with other traffic and no {@code run.stop-at} (that belonged to the old traffic), as
+     * {@code rocelab nccl-tests} uses it.
+     */
+    public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
+        return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
+                cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
+                canonicalText);
+    }
 }

@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * On a non-blocking fabric the time is steps x S/N / bandwidth plus one step latency per step, and the bus
  * bandwidth (algbw x {@link Op#busFactor}) approaches the payload rate of one link.
  */
-public record RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long startPs) implements TrafficSpec {
+public record RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long startPs, int iterations)
+        implements TrafficSpec {
 
     /** The ring collectives, with their scenario names and their nccl-tests bus bandwidth factors. */
     public enum Op {
@@ -56,8 +57,17 @@ public record RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long sta
         if (sizeBytes < ranks.length) {
             throw new IllegalArgumentException("the buffer must hold at least one byte per rank");
         }
+        if (iterations < 1) {
+            throw new IllegalArgumentException("a collective runs at least once");
+        }
     }
 
+    /** One run of the collective. */
+    public RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long startPs) {
+        this(op, ranks, sizeBytes, startPs, 1);
+    }
+
+    /** Steps of one run. */
     public int steps() {
         return op.steps(ranks.length);
     }
@@ -71,12 +81,16 @@ public record RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long sta
     @Override
     public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
         int n = ranks.length;
-        List<FlowSpec> flows = new ArrayList<>(n * steps());
-        for (int s = 0; s < steps(); s++) {
+        int total = steps() * iterations;
+        List<FlowSpec> flows = new ArrayList<>(n * total);
+        // Flow (g, i) is rank i's send at global step g; runs follow each other on the same stream, so the first
+        // step of run k+1 waits, like every other step, for the last chunk of run k to reach the rank.
+        for (int g = 0; g < total; g++) {
+            int s = g % steps();
             for (int i = 0; i < n; i++) {
                 // At step s rank i forwards chunk (i - s) mod N; it waits for the previous step's chunk from i-1.
                 int chunkIndex = Math.floorMod(i - s, n);
-                int after = s == 0 ? -1 : (s - 1) * n + Math.floorMod(i - 1, n);
+                int after = g == 0 ? -1 : (g - 1) * n + Math.floorMod(i - 1, n);
                 flows.add(new FlowSpec(ranks[i], ranks[(i + 1) % n], chunk(chunkIndex), startPs, -1, after, i));
             }
         }

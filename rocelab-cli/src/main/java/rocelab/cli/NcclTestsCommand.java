@@ -1,0 +1,155 @@
+package rocelab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.nccl.NcclTests;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+import rocelab.scenario.read.UnitParser;
+
+/**
+ * {@code rocelab nccl-tests OP}: the nccl-tests table for a collective on the scenario's fabric, every host a rank,
+ * so a simulated fabric can be compared line by line with a measured one.
+ */
+@Command(name = "nccl-tests", mixinStandardHelpOptions = true,
+        description = {"nccl-tests over a simulated fabric: OP is all_reduce, all_gather or reduce_scatter.",
+            "Every host of the scenario's topology is a rank; the scenario's own traffic is ignored.",
+            "Each size runs warm-up plus timed iterations back to back on a fresh fabric (ring algorithm,",
+            "one channel). In-place and out-of-place move the same bytes, so both columns show the same run."})
+final class NcclTestsCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "OP", description = "all_reduce, all_gather or reduce_scatter.")
+    String op;
+
+    @Option(names = "--scenario", paramLabel = "FILE",
+            description = "Scenario supplying fabric and topology (default: the built-in demo's fabric).")
+    Path scenario;
+
+    @Option(names = {"-b", "--minbytes"}, defaultValue = "32M", paramLabel = "SIZE",
+            description = "Smallest size, e.g. 8, 1K, 256M (default: ${DEFAULT-VALUE}).")
+    String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = "32M", paramLabel = "SIZE",
+            description = "Largest size (default: ${DEFAULT-VALUE}).")
+    String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", paramLabel = "FACTOR",
+            description = "Multiply the size by this between lines (default: ${DEFAULT-VALUE}).")
+    int factor;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "20", paramLabel = "N",
+            description = "Timed iterations per size (default: ${DEFAULT-VALUE}).")
+    int iters;
+
+    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", paramLabel = "N",
+            description = "Warm-up iterations per size, not timed (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        NcclTests.Op operation = NcclTests.Op.of(op.endsWith("_perf") ? op.substring(0, op.length() - 5) : op);
+        long min;
+        long max;
+        try {
+            if (operation == null) {
+                throw new IllegalArgumentException("OP '" + op + "' is not supported; expected all_reduce, all_gather"
+                        + " or reduce_scatter");
+            }
+            min = size("-b", minBytes);
+            max = size("-e", maxBytes);
+            if (max < min) {
+                throw new IllegalArgumentException("-e " + maxBytes + " is smaller than -b " + minBytes
+                        + "; expected maxbytes >= minbytes");
+            }
+            if (factor < 2 && min != max) {
+                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least 2");
+            }
+            if (iters < 1 || warmup < 0) {
+                throw new IllegalArgumentException("-n must be at least 1 and -w at least 0");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        ScenarioConfig fabric;
+        try {
+            ScenarioReader reader = new ScenarioReader();
+            fabric = scenario == null ? reader.readDemo() : reader.read(scenario);
+        } catch (ScenarioException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        int ranks = NcclTests.ranks(fabric);
+        out.printf(Locale.ROOT, "# rocelab nccl-tests %s: %d ranks (one per host) on scenario '%s'%n", operation.key(),
+                ranks, fabric.name());
+        out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d"
+                + " validation: 0 algorithm: ring channels: 1%n#%n", min, max, factor, warmup, iters);
+        out.println("#                                                              out-of-place"
+                + "                       in-place");
+        out.println("#       size         count      type   redop    root     time   algbw   busbw #wrong"
+                + "     time   algbw   busbw #wrong");
+        out.println("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)        "
+                + "    (us)  (GB/s)  (GB/s)");
+        out.flush();
+        double busSum = 0;
+        int lines = 0;
+        for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+            long size = NcclTests.alignedSize(operation, requested, ranks);
+            if (size == 0) {
+                out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
+                continue;
+            }
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters);
+            if (!r.completed()) {
+                out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
+                continue;
+            }
+            String half = String.format(Locale.ROOT, "%8.2f %7.2f %7.2f %6s", r.timeUs(), r.algbwGBps(),
+                    r.busbwGBps(), "N/A");
+            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
+                    operation.redop(), -1, half, half);
+            out.flush();
+            busSum += 2 * r.busbwGBps();
+            lines += 2;
+            if (requested == max) {
+                break;
+            }
+        }
+        out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %.4f %n#%n",
+                lines == 0 ? 0 : busSum / lines);
+        out.flush();
+        return 0;
+    }
+
+    /** A size the nccl-tests way (8, 1K, 256M, 1G: powers of 1024), or with a rocelab unit (64MiB, 1MB). */
+    private static long size(String flag, String text) {
+        String t = text.strip();
+        try {
+            if (t.matches("\\d+[KkMmGg]?")) {
+                char last = Character.toUpperCase(t.charAt(t.length() - 1));
+                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
+                long v = Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult;
+                if (v >= 1) {
+                    return v;
+                }
+            } else {
+                return UnitParser.bytes(t);
+            }
+        } catch (IllegalArgumentException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException(flag + " '" + text + "' is not a size; expected bytes such as 8, 1K,"
+                + " 256M or 1G");
+    }
+}
