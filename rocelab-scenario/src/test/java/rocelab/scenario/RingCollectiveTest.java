@@ -119,4 +119,16 @@ class RingCollectiveTest {
                 .collectives().get(0).busbwGBps();
         assertThat(c.busbwGBps()).isCloseTo(allReduceBusbw, within(allReduceBusbw * 0.01));
     }
+
+    @Test
+    void shouldRunTheShippedExampleWithBothCollectivesSlowedWhereTheyShareRnics() throws Exception {
+        RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().readExample("ring-allreduce"))
+                .run(ProgressListener.NONE);
+        assertThat(r.collectives()).hasSize(2).allMatch(CollectiveRecord::completed);
+        CollectiveRecord allReduce = r.collectives().get(0);
+        assertThat(allReduce.algorithm()).isEqualTo("allreduce ring");
+        // Alone it would reach about 12 GB/s busbw; the AllGather through hosts 0 and 4 takes part of two links.
+        assertThat(allReduce.busbwGBps()).isLessThan(11.5).isGreaterThan(5.0);
+        assertThat(r.totals().packetsDropped()).isZero();
+    }
 }
