@@ -3,6 +3,7 @@ package rocelab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -194,5 +195,19 @@ class RocelabCommandTest {
         assertThat(out.resolve("pfc_counters.csv")).doesNotExist();
         assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).doesNotExist();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>PFC pauses</h2>");
+    }
+
+    @Test
+    void shouldWriteCollectivesCsvAndReportTableOnlyForRunsWithCollectives(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("same");
+        assertThat(CliRun.of("run", "--example", "ring-allreduce", "--out", out.toString(), "-q").exitCode()).isZero();
+        List<String> lines = java.nio.file.Files.readAllLines(out.resolve("collectives.csv"));
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0)).startsWith("name,algorithm,ranks,size_bytes,");
+        assertThat(lines.get(1)).startsWith("traffic item 1,allreduce ring,8,64000000,").endsWith(",completed");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Collectives</h2>");
+        assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
+        assertThat(out.resolve("collectives.csv")).doesNotExist();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives</h2>");
     }
 }

@@ -18,7 +18,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
@@ -38,6 +38,11 @@ public final class RunWriter {
         } else {
             Files.deleteIfExists(dir.resolve("pfc.csv"));
             Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
+        }
+        if (!result.collectives().isEmpty()) {
+            AtomicFiles.write(dir.resolve("collectives.csv"), collectivesCsv(result.collectives()));
+        } else {
+            Files.deleteIfExists(dir.resolve("collectives.csv"));
         }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
@@ -75,6 +80,18 @@ public final class RunWriter {
                     Numbers.micros(f.idealFctPs()), f.slowdown(),
                     f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
                     f.udpSourcePort());
+        }
+        return t.toString();
+    }
+
+    static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {
+        CsvTable t = new CsvTable(List.of("name", "algorithm", "ranks", "size_bytes", "start_us", "end_us", "time_us",
+                "algbw_gbytes_per_s", "busbw_gbytes_per_s", "status"));
+        for (var c : collectives) {
+            t.row(c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), Numbers.micros(c.startPs()),
+                    c.completed() ? Numbers.micros(c.endPs()) : null, c.completed() ? Numbers.micros(c.timePs()) : null,
+                    c.completed() ? Numbers.round(c.algbwGBps(), 3) : null,
+                    c.completed() ? Numbers.round(c.busbwGBps(), 3) : null, c.completed() ? "completed" : "unfinished");
         }
         return t.toString();
     }

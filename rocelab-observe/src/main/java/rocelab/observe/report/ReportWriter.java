@@ -57,6 +57,7 @@ public final class ReportWriter {
                 .append(Svg.esc(field(summary, "stop_reason"))).append("</p>");
         String manifest = Files.exists(dir.resolve("manifest.json"))
                 ? Files.readString(dir.resolve("manifest.json"), StandardCharsets.UTF_8) : "";
+        collectives(b, Csv.read(dir.resolve("collectives.csv")));
         queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
         rates(b, Csv.read(dir.resolve("rates.csv")));
         pauses(b, Csv.read(dir.resolve("pfc.csv")));
@@ -276,6 +277,26 @@ public final class ReportWriter {
             s += i[1] - i[0];
         }
         return s;
+    }
+
+    /** The collectives first: their time and bus bandwidth are what the GPUs felt. */
+    private void collectives(StringBuilder b, Csv c) {
+        if (c == null || c.rows.isEmpty()) {
+            return;
+        }
+        b.append("<h2>Collectives</h2><table><tr><th>traffic</th><th>algorithm</th><th>ranks</th><th>bytes</th>"
+                + "<th>start us</th><th>time us</th><th>algbw GB/s</th><th>busbw GB/s</th><th>status</th></tr>");
+        for (String[] r : c.rows) {
+            b.append("<tr>");
+            for (String col : List.of("name", "algorithm", "ranks", "size_bytes", "start_us", "time_us",
+                    "algbw_gbytes_per_s", "busbw_gbytes_per_s", "status")) {
+                b.append("<td>").append(Svg.esc(r[c.col(col)])).append("</td>");
+            }
+            b.append("</tr>");
+        }
+        b.append("</table><p class='note'>nccl-tests definitions: algbw = bytes / time; busbw = algbw x 2(N-1)/N"
+                + " for AllReduce, x (N-1)/N for AllGather and ReduceScatter, comparable with a link's payload rate"
+                + "</p>");
     }
 
     private void flows(StringBuilder b, Csv c) {
