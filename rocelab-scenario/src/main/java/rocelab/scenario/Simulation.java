@@ -51,10 +51,13 @@ public final class Simulation {
     private final TimeSeriesSampler series;
     private final PfcLog pfcLog;
 
-    private final List<int[]> collectives;
+    /** A collective of the traffic list and the run of flows it expanded into. */
+    private record CollectiveFlows(int item, RingCollectiveTraffic spec, int firstFlow, int flowCount) {}
+
+    private final List<CollectiveFlows> collectives;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver,
-            List<int[]> collectives) {
+            List<CollectiveFlows> collectives) {
         this.collectives = List.copyOf(collectives);
         this.config = config;
         this.sim = sim;
@@ -98,7 +101,7 @@ public final class Simulation {
                         config.cnpPriority()))
                 .build(topology);
         List<FlowSpec> flows = new ArrayList<>();
-        List<int[]> collectives = new ArrayList<>();
+        List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         for (int i = 0; i < traffic.size(); i++) {
             int base = flows.size();
@@ -106,8 +109,8 @@ public final class Simulation {
                 flows.add(f.shifted(base));
             }
             TrafficSpec t = traffic.get(i) instanceof DscpTraffic d ? d.inner() : traffic.get(i);
-            if (t instanceof RingCollectiveTraffic) {
-                collectives.add(new int[] {i, base, flows.size() - base});
+            if (t instanceof RingCollectiveTraffic ring) {
+                collectives.add(new CollectiveFlows(i, ring, base, flows.size() - base));
             }
         }
         return new Simulation(config, sim, network, new FlowDriver(network, flows), collectives);
@@ -215,20 +218,19 @@ public final class Simulation {
     /** Each collective from its first post to its last delivery. */
     private List<CollectiveRecord> collectiveRecords() {
         List<CollectiveRecord> out = new ArrayList<>();
-        for (int[] c : collectives) {
-            TrafficSpec t = config.traffic().get(c[0]);
-            RingCollectiveTraffic a = (RingCollectiveTraffic) (t instanceof DscpTraffic d ? d.inner() : t);
+        for (CollectiveFlows c : collectives) {
+            RingCollectiveTraffic a = c.spec();
             long start = Long.MAX_VALUE;
             long end = 0;
             boolean done = true;
-            for (int f = c[1]; f < c[1] + c[2]; f++) {
+            for (int f = c.firstFlow(); f < c.firstFlow() + c.flowCount(); f++) {
                 if (driver.startedPs(f) >= 0) {
                     start = Math.min(start, driver.startedPs(f));
                 }
                 done &= driver.deliveredPs(f) >= 0;
                 end = Math.max(end, driver.deliveredPs(f));
             }
-            out.add(new CollectiveRecord("traffic item " + (c[0] + 1), a.op().key() + " ring", a.ranks().length,
+            out.add(new CollectiveRecord("traffic item " + (c.item() + 1), a.op().key() + " ring", a.ranks().length,
                     a.sizeBytes(), start == Long.MAX_VALUE ? a.startPs() : start, end, done,
                     a.op().busFactor(a.ranks().length)));
         }

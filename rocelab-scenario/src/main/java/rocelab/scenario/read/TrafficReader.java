@@ -92,9 +92,7 @@ final class TrafficReader {
                 return doc.build(node, where, () -> new IncastTraffic(senders, receiver, size, start));
             }
             case "allreduce", "allgather", "reduce-scatter" -> {
-                RingCollectiveTraffic.Op op = kind.equals("allreduce") ? RingCollectiveTraffic.Op.ALL_REDUCE
-                        : kind.equals("allgather") ? RingCollectiveTraffic.Op.ALL_GATHER
-                        : RingCollectiveTraffic.Op.REDUCE_SCATTER;
+                RingCollectiveTraffic.Op op = RingCollectiveTraffic.Op.ofKey(kind);
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "ranks", "size", "start", "algorithm", "dscp");
                 int[] ranks = hostSet(m.require("ranks", HOST_SET));
                 m.optionalChoice("algorithm", "ring", "a ring collective algorithm", "ring");

@@ -38,6 +38,16 @@ public record RingCollectiveTraffic(Op op, int[] ranks, long sizeBytes, long sta
             return title;
         }
 
+        /** The collective a scenario's traffic kind names, or null. */
+        public static Op ofKey(String key) {
+            for (Op op : values()) {
+                if (op.key.equals(key)) {
+                    return op;
+                }
+            }
+            return null;
+        }
+
         /** Ring steps on n ranks. */
         public int steps(int n) {
             return this == ALL_REDUCE ? 2 * (n - 1) : n - 1;
