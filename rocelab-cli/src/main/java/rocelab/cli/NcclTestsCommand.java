@@ -13,19 +13,36 @@ import rocelab.scenario.nccl.NcclTests;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.scenario.read.UnitParser;
+import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.collective.Collectives;
 
 /**
  * {@code rocelab nccl-tests OP}: the nccl-tests table for a collective on the scenario's fabric, every host a rank,
  * so a simulated fabric can be compared line by line with a measured one.
  */
 @Command(name = "nccl-tests", mixinStandardHelpOptions = true,
-        description = {"nccl-tests over a simulated fabric: OP is all_reduce, all_gather or reduce_scatter.",
+        description = {"nccl-tests over a simulated fabric: OP is the nccl-tests binary without _perf",
+            "(all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv, as available).",
             "Every host of the scenario's topology is a rank; the scenario's own traffic is ignored.",
-            "Each size runs warm-up plus timed iterations back to back on a fresh fabric (ring algorithm,",
-            "one channel). In-place and out-of-place move the same bytes, so both columns show the same run."})
+            "Each size runs warm-up plus timed iterations back to back on a fresh fabric.",
+            "In-place and out-of-place move the same bytes, so both columns show the same run."})
 final class NcclTestsCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "OP", description = "all_reduce, all_gather or reduce_scatter.")
+    @Parameters(index = "0", paramLabel = "OP", description = "all_reduce, all_gather, reduce_scatter, alltoall, "
+            + "broadcast, reduce or sendrecv (a trailing _perf is accepted).")
     String op;
+
+    @Option(names = {"-a", "--algorithm"}, paramLabel = "ALGO",
+            description = "Algorithm, as NCCL_ALGO chooses it (default: the collective's usual one, e.g. ring).")
+    String algorithm;
+
+    @Option(names = {"-c", "--channels"}, defaultValue = "1", paramLabel = "N",
+            description = "Channels per collective, each with its own connections (default: ${DEFAULT-VALUE}).")
+    int channels;
+
+    @Option(names = {"-r", "--root"}, defaultValue = "0", paramLabel = "RANK",
+            description = "Root rank of broadcast and reduce (default: ${DEFAULT-VALUE}).")
+    int root;
 
     @Option(names = "--scenario", paramLabel = "FILE",
             description = "Scenario supplying fabric and topology (default: the built-in demo's fabric).")
@@ -58,13 +75,23 @@ final class NcclTestsCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
-        NcclTests.Op operation = NcclTests.Op.of(op.endsWith("_perf") ? op.substring(0, op.length() - 5) : op);
+        CollectiveOp operation = CollectiveOp.ofNcclName(op.endsWith("_perf") ? op.substring(0, op.length() - 5) : op);
         long min;
         long max;
+        Algorithm algo;
         try {
-            if (operation == null) {
-                throw new IllegalArgumentException("OP '" + op + "' is not supported; expected all_reduce, all_gather"
-                        + " or reduce_scatter");
+            if (operation == null || !Collectives.available(operation)) {
+                throw new IllegalArgumentException("OP '" + op + "' is not supported; expected one of: "
+                        + String.join(", ", java.util.Arrays.stream(CollectiveOp.values())
+                                .filter(Collectives::available).map(CollectiveOp::ncclName).toList()));
+            }
+            algo = algorithm == null ? Collectives.defaultAlgorithm(operation) : Algorithm.ofKey(algorithm);
+            if (algo == null || !Collectives.supports(operation, algo)) {
+                throw new IllegalArgumentException("--algorithm '" + algorithm + "' is not an algorithm of "
+                        + operation.ncclName() + "; expected one of: " + Collectives.algorithmsOf(operation));
+            }
+            if (channels < 1 || channels > 64) {
+                throw new IllegalArgumentException("--channels " + channels + " is out of range; expected 1..64");
             }
             min = size("-b", minBytes);
             max = size("-e", maxBytes);
@@ -91,10 +118,16 @@ final class NcclTestsCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         int ranks = NcclTests.ranks(fabric);
-        out.printf(Locale.ROOT, "# rocelab nccl-tests %s: %d ranks (one per host) on scenario '%s'%n", operation.key(),
-                ranks, fabric.name());
+        if (root < 0 || root >= ranks) {
+            err.println("error: --root " + root + " is out of range; expected a rank 0.." + (ranks - 1));
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        NcclTests.Options options = new NcclTests.Options(algo, channels, operation.rooted() ? root : 0);
+        out.printf(Locale.ROOT, "# rocelab nccl-tests %s: %d ranks (one per host) on scenario '%s'%n",
+                operation.ncclName(), ranks, fabric.name());
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d"
-                + " validation: 0 algorithm: ring channels: 1%n#%n", min, max, factor, warmup, iters);
+                + " validation: 0 algorithm: %s channels: %d%n#%n", min, max, factor, warmup, iters, algo.key(),
+                channels);
         out.println("#                                                              out-of-place"
                 + "                       in-place");
         out.println("#       size         count      type   redop    root     time   algbw   busbw #wrong"
@@ -110,7 +143,7 @@ final class NcclTestsCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
                 continue;
             }
-            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters);
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options);
             if (!r.completed()) {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;
@@ -118,7 +151,7 @@ final class NcclTestsCommand implements Callable<Integer> {
             String half = String.format(Locale.ROOT, "%8.2f %7.2f %7.2f %6s", r.timeUs(), r.algbwGBps(),
                     r.busbwGBps(), "N/A");
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
-                    operation.redop(), -1, half, half);
+                    operation.redop(), operation.rooted() ? root : -1, half, half);
             out.flush();
             busSum += 2 * r.busbwGBps();
             lines += 2;

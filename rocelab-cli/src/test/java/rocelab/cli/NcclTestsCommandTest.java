@@ -60,7 +60,7 @@ class NcclTestsCommandTest {
         String f = fabric().toString();
         CliRun op = CliRun.of("nccl-tests", "alltoall_v", "--scenario", f);
         assertThat(op.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
-        assertThat(op.err()).startsWith("error: OP 'alltoall_v' is not supported; expected all_reduce");
+        assertThat(op.err()).startsWith("error: OP 'alltoall_v' is not supported; expected one of: all_reduce");
         CliRun size = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "lots");
         assertThat(size.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(size.err()).startsWith("error: -b 'lots' is not a size");

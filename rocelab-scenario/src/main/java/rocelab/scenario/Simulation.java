@@ -27,9 +27,9 @@ import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
-import rocelab.workload.traffic.DscpTraffic;
-import rocelab.workload.traffic.FlowDriver;
-import rocelab.workload.traffic.RingCollectiveTraffic;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -47,16 +47,16 @@ public final class Simulation {
     private final ScenarioConfig config;
     private final Simulator sim;
     private final Network network;
-    private final FlowDriver driver;
+    private final WorkloadDriver driver;
     private final TimeSeriesSampler series;
     private final PfcLog pfcLog;
 
-    /** A collective of the traffic list and the run of flows it expanded into. */
-    private record CollectiveFlows(int item, RingCollectiveTraffic spec, int firstFlow, int flowCount) {}
+    /** A collective of the traffic list and the tasks it expanded into. */
+    private record CollectiveFlows(int item, CollectiveTraffic spec, CollectiveTraffic.Emitted tasks) {}
 
     private final List<CollectiveFlows> collectives;
 
-    private Simulation(ScenarioConfig config, Simulator sim, Network network, FlowDriver driver,
+    private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives) {
         this.collectives = List.copyOf(collectives);
         this.config = config;
@@ -100,20 +100,17 @@ public final class Simulation {
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
                 .build(topology);
-        List<FlowSpec> flows = new ArrayList<>();
+        TaskGraph graph = new TaskGraph();
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         for (int i = 0; i < traffic.size(); i++) {
-            int base = flows.size();
-            for (FlowSpec f : traffic.get(i).expand(topology.hostCount(), streams.forComponent("traffic/" + i))) {
-                flows.add(f.shifted(base));
-            }
-            TrafficSpec t = traffic.get(i) instanceof DscpTraffic d ? d.inner() : traffic.get(i);
-            if (t instanceof RingCollectiveTraffic ring) {
-                collectives.add(new CollectiveFlows(i, ring, base, flows.size() - base));
+            if (traffic.get(i) instanceof CollectiveTraffic c) {
+                collectives.add(new CollectiveFlows(i, c, c.emit(graph)));
+            } else {
+                traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
         }
-        return new Simulation(config, sim, network, new FlowDriver(network, flows), collectives);
+        return new Simulation(config, sim, network, new WorkloadDriver(network, graph), collectives);
     }
 
     public Simulator simulator() {
@@ -124,7 +121,12 @@ public final class Simulation {
         return network;
     }
 
-    public FlowDriver driver() {
+    /** The tasks of each collective traffic item, in traffic order. */
+    public List<CollectiveTraffic.Emitted> collectiveTasks() {
+        return collectives.stream().map(CollectiveFlows::tasks).toList();
+    }
+
+    public WorkloadDriver driver() {
         return driver;
     }
 
@@ -215,24 +217,28 @@ public final class Simulation {
         return !sim.calendar().isEmpty() && sim.calendar().firstTimePs() > config.stopAtPs();
     }
 
-    /** Each collective from its first post to its last delivery. */
+    /** Each collective from its first post until every rank's part of its last run was done. */
     private List<CollectiveRecord> collectiveRecords() {
         List<CollectiveRecord> out = new ArrayList<>();
         for (CollectiveFlows c : collectives) {
-            RingCollectiveTraffic a = c.spec();
+            CollectiveTraffic.Emitted e = c.tasks();
             long start = Long.MAX_VALUE;
+            for (int t = e.firstTask(); t < e.endTask(); t++) {
+                if (driver.graph().flowIndex(t) >= 0 && driver.taskStartPs(t) >= 0) {
+                    start = Math.min(start, driver.taskStartPs(t));
+                }
+            }
             long end = 0;
             boolean done = true;
-            for (int f = c.firstFlow(); f < c.firstFlow() + c.flowCount(); f++) {
-                if (driver.startedPs(f) >= 0) {
-                    start = Math.min(start, driver.startedPs(f));
-                }
-                done &= driver.deliveredPs(f) >= 0;
-                end = Math.max(end, driver.deliveredPs(f));
+            for (int t : e.done()[e.done().length - 1]) {
+                done &= driver.taskEndPs(t) >= 0;
+                end = Math.max(end, driver.taskEndPs(t));
             }
-            out.add(new CollectiveRecord("traffic item " + (c.item() + 1), a.op().key() + " ring", a.ranks().length,
-                    a.sizeBytes(), start == Long.MAX_VALUE ? a.startPs() : start, end, done,
-                    a.op().busFactor(a.ranks().length)));
+            var call = c.spec().call();
+            out.add(new CollectiveRecord("traffic item " + (c.item() + 1), call.op().key() + " "
+                    + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
+                    start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
+                    call.op().busFactor(call.rankCount())));
         }
         return out;
     }

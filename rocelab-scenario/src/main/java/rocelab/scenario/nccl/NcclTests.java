@@ -2,12 +2,14 @@ package rocelab.scenario.nccl;
 
 import java.util.List;
 import java.util.stream.IntStream;
-import rocelab.observe.RunResult;
-import rocelab.observe.flow.FlowRecord;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
-import rocelab.workload.traffic.RingCollectiveTraffic;
+import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.traffic.CollectiveTraffic;
 
 /**
  * nccl-tests over a simulated fabric: one size of one collective, run {@code warmup + iters} times back to back on
@@ -18,39 +20,8 @@ public final class NcclTests {
     /** Bytes of one element: nccl-tests' default type is float. */
     public static final int WORD = 4;
 
-    /** The nccl-tests binaries rocelab can stand in for, named without {@code _perf}. */
-    public enum Op {
-        ALL_REDUCE("all_reduce", RingCollectiveTraffic.Op.ALL_REDUCE, "sum"),
-        ALL_GATHER("all_gather", RingCollectiveTraffic.Op.ALL_GATHER, "none"),
-        REDUCE_SCATTER("reduce_scatter", RingCollectiveTraffic.Op.REDUCE_SCATTER, "sum");
-
-        private final String key;
-        private final RingCollectiveTraffic.Op ring;
-        private final String redop;
-
-        Op(String key, RingCollectiveTraffic.Op ring, String redop) {
-            this.key = key;
-            this.ring = ring;
-            this.redop = redop;
-        }
-
-        public String key() {
-            return key;
-        }
-
-        public String redop() {
-            return redop;
-        }
-
-        public static Op of(String key) {
-            for (Op op : values()) {
-                if (op.key.equals(key)) {
-                    return op;
-                }
-            }
-            return null;
-        }
-    }
+    /** How to run: the algorithm (NCCL_ALGO), channels per collective and the root of Broadcast and Reduce. */
+    public record Options(Algorithm algorithm, int channels, int root) {}
 
     /** One line of the table; {@code completed} is false if the run ended before the last iteration did. */
     public record Row(long sizeBytes, long count, double timeUs, double algbwGBps, double busbwGBps,
@@ -64,37 +35,43 @@ public final class NcclTests {
     }
 
     /**
-     * The size nccl-tests would actually run for a requested size: whole elements, and for AllGather and
-     * ReduceScatter whole elements per rank; 0 when not even one element per rank fits.
+     * The size nccl-tests would actually run for a requested size: whole elements, and for AllGather, ReduceScatter
+     * and AlltoAll whole elements per rank; 0 when not even that fits.
      */
-    public static long alignedSize(Op op, long requested, int ranks) {
-        long unit = op == Op.ALL_REDUCE ? WORD : (long) WORD * ranks;
+    public static long alignedSize(CollectiveOp op, long requested, int ranks) {
+        long unit = op.totalFromPerRank(WORD, ranks);
         long size = requested / unit * unit;
-        // The ring splits the buffer into one chunk per rank, so it needs at least one byte per rank.
-        return size >= Math.max(unit, ranks) ? size : 0;
+        return size >= unit ? size : 0;
     }
 
     /** Runs one size; {@code size} must come from {@link #alignedSize}. */
-    public static Row measure(ScenarioConfig fabric, Op op, long size, int warmup, int iters) {
+    public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o) {
         int n = ranks(fabric);
         int[] ranks = IntStream.range(0, n).toArray();
-        RingCollectiveTraffic runs = new RingCollectiveTraffic(op.ring, ranks, size, 0, warmup + iters);
-        RunResult r = Simulation.assemble(fabric.withTraffic(List.of(runs))).run(ProgressListener.NONE);
-        List<FlowRecord> flows = r.flows();
-        int perRun = runs.steps() * n;
+        Collective call = new Collective(op, o.algorithm(), ranks, size, o.root(), o.channels(), -1);
+        CollectiveTraffic runs = new CollectiveTraffic(call, 0, warmup + iters);
+        Simulation sim = Simulation.assemble(fabric.withTraffic(List.of(runs)));
+        sim.run(ProgressListener.NONE);
+        WorkloadDriver d = sim.driver();
+        int[][] done = sim.collectiveTasks().get(0).done();
         // Timing starts when the warm-up is over everywhere (nccl-tests synchronises before it starts its timer).
-        long from = 0;
-        for (int f = 0; f < warmup * perRun; f++) {
-            from = Math.max(from, flows.get(f).deliveredPs());
-        }
-        long to = 0;
-        boolean done = true;
-        for (FlowRecord f : flows) {
-            done &= f.deliveredPs() >= 0;
-            to = Math.max(to, f.deliveredPs());
-        }
+        long from = warmup == 0 ? 0 : latest(d, done[warmup - 1]);
+        long to = latest(d, done[done.length - 1]);
+        boolean completed = to >= 0;
         double seconds = (to - from) / 1e12 / iters;
         double algbw = size / seconds / 1e9;
-        return new Row(size, size / WORD, seconds * 1e6, algbw, algbw * op.ring.busFactor(n), done);
+        return new Row(size, size / WORD, seconds * 1e6, algbw, algbw * op.busFactor(n), completed);
+    }
+
+    /** When the last of these tasks ended, or -1 if one has not. */
+    private static long latest(WorkloadDriver d, int[] tasks) {
+        long t = 0;
+        for (int task : tasks) {
+            if (d.taskEndPs(task) < 0) {
+                return -1;
+            }
+            t = Math.max(t, d.taskEndPs(task));
+        }
+        return t;
     }
 }

@@ -81,8 +81,12 @@ final class CanonicalText {
         if (t instanceof rocelab.workload.traffic.DscpTraffic d) {
             return traffic(d.inner()) + " dscp=" + d.dscp();
         }
-        if (t instanceof rocelab.workload.traffic.RingCollectiveTraffic a) {
-            return a.op().key() + " ring ranks=" + join(a.ranks()) + " size=" + a.sizeBytes() + " start-ps=" + a.startPs();
+        if (t instanceof rocelab.workload.traffic.CollectiveTraffic a) {
+            var c = a.call();
+            return c.op().key() + " " + c.algorithm().key() + " ranks=" + join(c.ranks()) + " size=" + c.sizeBytes()
+                    + " start-ps=" + a.startPs() + (c.op().rooted() ? " root=" + c.root() : "")
+                    + (c.channels() > 1 ? " channels=" + c.channels() : "") + (c.dscp() >= 0 ? " dscp=" + c.dscp() : "")
+                    + (a.iterations() > 1 ? " iterations=" + a.iterations() : "");
         }
         if (t instanceof SingleFlowTraffic f) {
             return "flow src=" + f.src() + " dst=" + f.dst() + " size=" + f.sizeBytes() + " start-ps=" + f.startPs();

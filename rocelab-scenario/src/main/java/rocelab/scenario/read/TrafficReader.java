@@ -13,13 +13,19 @@ import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
-import rocelab.workload.traffic.RingCollectiveTraffic;
+import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.collective.Collectives;
+import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads the {@code traffic} list into traffic spec records, checking host indices against the topology. */
 final class TrafficReader {
-    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, allreduce, allgather, reduce-scatter";
+    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, "
+            + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+                    .map(CollectiveOp::key).toList());
     private static final String HOST_SET = "host indices such as 3, 1-16, \"1-4,7,9-10\" or [1, 2, 3]";
     private static final Pattern RANGE_ITEM = Pattern.compile("(\\d+)(?:\\s*-\\s*(\\d+))?");
 
@@ -52,7 +58,11 @@ final class TrafficReader {
         if (dscp == null) {
             return spec;
         }
-        return new DscpTraffic(spec, doc.integer(dscp.getValueNode(), "dscp", 0, 63));
+        int value = doc.integer(dscp.getValueNode(), "dscp", 0, 63);
+        if (spec instanceof CollectiveTraffic c) {
+            return new CollectiveTraffic(c.call().withDscp(value), c.startPs(), c.iterations());
+        }
+        return new DscpTraffic(spec, value);
     }
 
     private TrafficSpec kindItem(Node node, int index) throws ScenarioException {
@@ -91,15 +101,6 @@ final class TrafficReader {
                 long start = m.optionalTime("start", 0L);
                 return doc.build(node, where, () -> new IncastTraffic(senders, receiver, size, start));
             }
-            case "allreduce", "allgather", "reduce-scatter" -> {
-                RingCollectiveTraffic.Op op = RingCollectiveTraffic.Op.ofKey(kind);
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "ranks", "size", "start", "algorithm", "dscp");
-                int[] ranks = hostSet(m.require("ranks", HOST_SET));
-                m.optionalChoice("algorithm", "ring", "a ring collective algorithm", "ring");
-                long size = m.requiredSize("size", 1);
-                long start = m.optionalTime("start", 0L);
-                return doc.build(node, where, () -> new RingCollectiveTraffic(op, ranks, size, start));
-            }
             case "permutation", "all-to-all" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "size", "start", "dscp");
                 long size = m.requiredSize("size", 1);
@@ -121,8 +122,88 @@ final class TrafficReader {
                 }
                 return new FlowsCsvReader(doc, hostCount).read(fileNode, file, resolved, shown);
             }
-            default -> throw doc.at(kindNode, "'" + kind + "' is not a traffic kind; expected " + KINDS);
+            default -> {
+                CollectiveOp op = CollectiveOp.ofKey(kind);
+                if (op == null || !Collectives.available(op)) {
+                    throw doc.at(kindNode, "'" + kind + "' is not a traffic kind; expected " + KINDS);
+                }
+                return collective(node, where, op);
+            }
         }
+    }
+
+    /**
+     * A collective call: its ranks (hosts, in ring order), its size in exactly one convention ({@code size} or
+     * {@code size-total}: the nccl-tests S; {@code size-per-rank}: one rank's part), and how it runs.
+     */
+    private TrafficSpec collective(Node node, String where, CollectiveOp op) throws ScenarioException {
+        YamlMap m = YamlMap.of(doc, node, where, "kind", "ranks", "size", "size-total", "size-per-rank", "start",
+                "algorithm", "channels", "root", "iterations", "dscp");
+        int[] ranks = hostSet(m.require("ranks", HOST_SET));
+        if (ranks.length < 2) {
+            throw doc.at(m.get("ranks"), op.title() + " needs at least 2 ranks; expected two or more hosts");
+        }
+        String algorithmName = m.optionalChoice("algorithm", Collectives.defaultAlgorithm(op).key(),
+                "an algorithm of " + op.title(), Collectives.algorithmKeys(op));
+        Algorithm algorithm = Algorithm.ofKey(algorithmName);
+        String[] sizeKeys = {"size", "size-total", "size-per-rank"};
+        String sizeKey = null;
+        for (String k : sizeKeys) {
+            if (m.get(k) != null) {
+                if (sizeKey != null) {
+                    throw doc.at(m.get(k), "both " + sizeKey + " and " + k + " are given; expected exactly one of "
+                            + "size-total (the nccl-tests size), size-per-rank, or size (= size-total)");
+                }
+                sizeKey = k;
+            }
+        }
+        long size;
+        if (op == CollectiveOp.BARRIER) {
+            if (sizeKey != null) {
+                throw doc.at(m.get(sizeKey), "a barrier moves no data; expected no size");
+            }
+            size = 0;
+        } else {
+            if (sizeKey == null) {
+                throw doc.at(node, "missing key 'size-total' in " + where + "; expected size-total (the nccl-tests "
+                        + "size S), size-per-rank, or size (= size-total)");
+            }
+            long given = m.requiredSize(sizeKey, 1);
+            if (sizeKey.equals("size-per-rank")) {
+                try {
+                    size = op.totalFromPerRank(given, ranks.length);
+                } catch (ArithmeticException e) {
+                    throw doc.at(m.get(sizeKey), "size-per-rank x ranks is too large; expected a smaller size");
+                }
+            } else {
+                size = given;
+            }
+        }
+        long start = m.optionalTime("start", 0L);
+        int channels = m.get("channels") == null ? 1 : doc.integer(m.get("channels"), "channels", 1, 64);
+        int root = 0;
+        if (m.get("root") != null) {
+            if (!op.rooted()) {
+                throw doc.at(m.get("root"), op.title() + " has no root; expected no root key");
+            }
+            int rootHost = host(m.get("root"));
+            root = -1;
+            for (int i = 0; i < ranks.length; i++) {
+                if (ranks[i] == rootHost) {
+                    root = i;
+                }
+            }
+            if (root < 0) {
+                throw doc.at(m.get("root"), "host " + rootHost + " is not one of the ranks; expected a root among "
+                        + "the ranks");
+            }
+        }
+        int iterations = m.get("iterations") == null ? 1
+                : doc.integer(m.get("iterations"), "iterations", 1, 1_000_000);
+        int rootIndex = root;
+        long total = size;
+        return doc.build(node, where, () -> new CollectiveTraffic(
+                new Collective(op, algorithm, ranks, total, rootIndex, channels, -1), start, iterations));
     }
 
     /** How the CSV file is named in messages: next to the scenario file as the user named it. */

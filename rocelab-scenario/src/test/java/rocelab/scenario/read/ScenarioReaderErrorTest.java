@@ -332,15 +332,19 @@ class ScenarioReaderErrorTest {
 
     @Test
     void shouldReportBadAllReduceWhenAlgorithmOrRanksAreWrong() {
-        assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, algorithm: tree}\n",
-                "t.yaml:5:57: 'tree' is not a ring collective algorithm; expected ring");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, algorithm: fancy}\n",
+                "t.yaml:5:57: 'fancy' is not an algorithm of AllReduce; expected ring");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-4, size: 1MB}\n",
                 "t.yaml:5:32: host 4 is out of range; expected 0..3 (the topology has 4 hosts)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 2, size: 1MB}\n",
-                "t.yaml:5:5: AllReduce needs at least 2 ranks; expected valid values for traffic item 1"
-                        + " (allreduce)");
+                "t.yaml:5:30: AllReduce needs at least 2 ranks; expected two or more hosts");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3}\n",
-                "t.yaml:5:5: missing key 'size' in traffic item 1 (allreduce); expected size: a number of bytes,"
-                        + " optionally with a unit: B, KB, MB, GB, KiB, MiB, GiB (e.g. 4MiB)");
+                "t.yaml:5:5: missing key 'size-total' in traffic item 1 (allreduce); expected size-total (the "
+                        + "nccl-tests size S), size-per-rank, or size (= size-total)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allgather, ranks: 0-3, size: 1MB, size-per-rank: 1KB}\n",
+                "t.yaml:5:61: both size and size-per-rank are given; expected exactly one of size-total (the "
+                        + "nccl-tests size), size-per-rank, or size (= size-total)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allgather, ranks: 0-3, size: 1MB, root: 1}\n",
+                "t.yaml:5:52: AllGather has no root; expected no root key");
     }
 }

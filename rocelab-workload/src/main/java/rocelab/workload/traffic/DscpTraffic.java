@@ -9,6 +9,9 @@ public record DscpTraffic(TrafficSpec inner, int dscp) implements TrafficSpec {
         if (dscp < 0 || dscp > 63) {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + dscp);
         }
+        if (inner instanceof CollectiveTraffic) {
+            throw new IllegalArgumentException("a collective carries its DSCP in its call");
+        }
         if (inner instanceof DscpTraffic) {
             throw new IllegalArgumentException("a traffic item has one DSCP");
         }
@@ -17,7 +20,7 @@ public record DscpTraffic(TrafficSpec inner, int dscp) implements TrafficSpec {
     @Override
     public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
         return inner.expand(hostCount, random).stream()
-                .map(f -> new FlowSpec(f.src(), f.dst(), f.sizeBytes(), f.startPs(), dscp, f.after(), f.connection()))
+                .map(f -> new FlowSpec(f.src(), f.dst(), f.sizeBytes(), f.startPs(), dscp))
                 .toList();
     }
 

@@ -1,0 +1,84 @@
+package rocelab.workload.collective;
+
+import java.util.Arrays;
+
+/**
+ * One collective call: {@code op} by {@code algorithm} over {@code ranks} (host ids, in ring order), of
+ * {@code sizeBytes} in the nccl-tests sense ({@link CollectiveOp#totalFromPerRank}), split over {@code channels}
+ * independent channels as NCCL does (each with its own connections, so its own queue pairs and ECMP entropy), with
+ * {@code root} an index into ranks for Broadcast and Reduce, and {@code dscp} the DSCP of its packets (-1: the
+ * RNIC's default).
+ */
+public record Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long sizeBytes, int root, int channels,
+        int dscp) {
+    public Collective {
+        ranks = ranks.clone();
+        if (ranks.length < 2) {
+            throw new IllegalArgumentException(op.title() + " needs at least 2 ranks");
+        }
+        boolean[] seen = new boolean[Arrays.stream(ranks).max().getAsInt() + 1];
+        for (int r : ranks) {
+            if (r < 0 || seen[r]) {
+                throw new IllegalArgumentException("ranks must be distinct hosts, got " + Arrays.toString(ranks));
+            }
+            seen[r] = true;
+        }
+        if (sizeBytes < 0 || (sizeBytes == 0 && op != CollectiveOp.BARRIER)) {
+            throw new IllegalArgumentException(op.title() + " needs a positive size");
+        }
+        if (root < 0 || root >= ranks.length) {
+            throw new IllegalArgumentException("root must be a rank index 0.." + (ranks.length - 1));
+        }
+        if (channels < 1) {
+            throw new IllegalArgumentException("a collective needs at least one channel");
+        }
+        if (dscp < -1 || dscp > 63) {
+            throw new IllegalArgumentException("DSCP must be 0..63, got " + dscp);
+        }
+    }
+
+    /** A one-channel call with root 0 and the RNIC's default DSCP. */
+    public Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long sizeBytes) {
+        this(op, algorithm, ranks, sizeBytes, 0, 1, -1);
+    }
+
+    @Override
+    public int[] ranks() {
+        return ranks.clone();
+    }
+
+    public int rankCount() {
+        return ranks.length;
+    }
+
+    /** Host of rank i. */
+    public int host(int i) {
+        return ranks[i];
+    }
+
+    /** Part c of {@code bytes} split over {@code parts} as evenly as bytes allow. */
+    public static long part(long bytes, int parts, int c) {
+        return bytes / parts + (c < bytes % parts ? 1 : 0);
+    }
+
+    /** The same call with another DSCP. */
+    public Collective withDscp(int newDscp) {
+        return new Collective(op, algorithm, ranks, sizeBytes, root, channels, newDscp);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Collective c && op == c.op && algorithm == c.algorithm && Arrays.equals(ranks, c.ranks)
+                && sizeBytes == c.sizeBytes && root == c.root && channels == c.channels && dscp == c.dscp;
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(ranks) * 31 + Long.hashCode(sizeBytes) + op.hashCode() + root + channels * 7 + dscp;
+    }
+
+    @Override
+    public String toString() {
+        return op.title() + " " + algorithm.key() + " on " + ranks.length + " ranks, " + sizeBytes + " B";
+    }
+}

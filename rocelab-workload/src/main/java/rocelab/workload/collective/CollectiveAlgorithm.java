@@ -1,0 +1,14 @@
+package rocelab.workload.collective;
+
+import rocelab.workload.graph.TaskGraph;
+
+/** Writes the exact send pattern of one algorithm for one collective call into a task graph. */
+public interface CollectiveAlgorithm {
+    /**
+     * Adds the call's flows to {@code graph}. Rank i takes part once {@code entry[i]} has finished (-1: at once);
+     * a send also waits until its receiver has entered, as NCCL's sender waits for the receiver's buffer. Returns,
+     * per rank, a task that finishes when that rank's part is done: its last receive delivered and its last send
+     * acknowledged.
+     */
+    int[] emit(TaskGraph graph, Collective call, int[] entry);
+}

@@ -1,0 +1,59 @@
+package rocelab.workload.collective;
+
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * NCCL's ring for AllReduce, AllGather and ReduceScatter, per channel: the buffer of the channel is cut into N
+ * chunks; at every step each rank writes one chunk to its ring successor and goes on to its next step when the
+ * chunk of the previous step has arrived from its predecessor. AllReduce is 2(N-1) steps (reduce-scatter, then
+ * all-gather), AllGather and ReduceScatter N-1 steps. Each ring connection of each channel is one queue pair. Per
+ * rank this moves exactly steps x S/N bytes, so on a non-blocking fabric the time is steps x (S/N / B + step
+ * latency) and the bus bandwidth approaches the payload rate of one link.
+ */
+public final class RingAlgorithm implements CollectiveAlgorithm {
+    /** Ring steps of a collective on n ranks. */
+    public static int steps(CollectiveOp op, int n) {
+        return switch (op) {
+            case ALL_REDUCE -> 2 * (n - 1);
+            case ALL_GATHER, REDUCE_SCATTER -> n - 1;
+            default -> throw new IllegalArgumentException("no ring schedule for " + op.title());
+        };
+    }
+
+    @Override
+    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        int n = call.rankCount();
+        int steps = steps(call.op(), n);
+        int channels = Collectives.usefulChannels(call);
+        int[][] ends = new int[n][2 * channels];
+        for (int c = 0; c < channels; c++) {
+            long channelBytes = Collective.part(call.sizeBytes(), channels, c);
+            int[] connection = new int[n];
+            for (int i = 0; i < n; i++) {
+                connection[i] = graph.newConnection();
+            }
+            int[] previous = null;
+            for (int s = 0; s < steps; s++) {
+                int[] current = new int[n];
+                for (int i = 0; i < n; i++) {
+                    int next = (i + 1) % n;
+                    // At step s rank i forwards chunk (i - s) mod N: its own at step 0, then what it just received.
+                    long bytes = Collectives.atLeastOne(Collective.part(channelBytes, n, Math.floorMod(i - s, n)));
+                    int[] after = previous == null ? new int[] {entry[i], entry[next]}
+                            : new int[] {previous[Math.floorMod(i - 1, n)]};
+                    current[i] = graph.flow(call.host(i), call.host(next), bytes, call.dscp(), connection[i], 0, after);
+                }
+                previous = current;
+            }
+            for (int i = 0; i < n; i++) {
+                ends[i][2 * c] = TaskGraph.acked(previous[i]);
+                ends[i][2 * c + 1] = previous[Math.floorMod(i - 1, n)];
+            }
+        }
+        int[] done = new int[n];
+        for (int i = 0; i < n; i++) {
+            done[i] = graph.join(call.host(i), ends[i]);
+        }
+        return done;
+    }
+}

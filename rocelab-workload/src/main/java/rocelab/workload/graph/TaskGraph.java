@@ -1,0 +1,190 @@
+package rocelab.workload.graph;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import rocelab.workload.traffic.FlowSpec;
+
+/**
+ * What a workload asks of the fabric, as a graph of tasks: flows (one RDMA WRITE each) and timed tasks (GPU compute,
+ * delays, and zero-length joins that mark "every input of this step is there"). A task starts when every task it
+ * depends on has finished and not before its own earliest start. A dependency on a flow normally means "its data
+ * has been delivered" (the receiver can go on); {@link #acked} turns it into "the sender has seen the last ACK" (the
+ * send completes, as NCCL's proxy sees it). Tasks may only depend on tasks added before them, so the graph is acyclic
+ * by construction. Flows that name the same connection share one queue pair, like the steps of a collective on one
+ * NCCL connection.
+ */
+public final class TaskGraph {
+    /** What a task is; timed tasks are told apart so a job can account GPU time. */
+    public enum Kind {
+        FLOW, COMPUTE, DELAY, JOIN
+    }
+
+    private static final Kind[] KINDS = Kind.values();
+
+    private byte[] kind = new byte[64];
+    private long[] notBeforePs = new long[64];
+    private long[] durationPs = new long[64];
+    private int[] flowIndex = new int[64];
+    private int[] owner = new int[64];
+    private int[] depStart = new int[65];
+    private int[] deps = new int[128];
+    private int taskCount;
+    private int depCount;
+    private int connections;
+    private final List<FlowSpec> flows = new ArrayList<>();
+    private int[] flowConnection = new int[64];
+    private int[] flowTask = new int[64];
+
+    /** The dependency "flow {@code task} has been acknowledged to its sender". */
+    public static int acked(int flowTask) {
+        return ~flowTask;
+    }
+
+    /** A new connection id for {@link #flow}: flows with the same id share a queue pair. */
+    public int newConnection() {
+        return connections++;
+    }
+
+    /**
+     * Adds a flow from host {@code src} to host {@code dst} of {@code bytes} bytes marked with {@code dscp} (-1: the
+     * RNIC's default), on {@code connection} (-1: a queue pair of its own), posted once every dependency is met and
+     * not before {@code notBeforePs}. Returns its task id.
+     */
+    public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
+        if (connection >= connections) {
+            throw new IllegalArgumentException("connection " + connection + " was not made by newConnection()");
+        }
+        FlowSpec spec = new FlowSpec(src, dst, bytes, notBeforePs, dscp);
+        int f = flows.size();
+        flows.add(spec);
+        if (f == flowConnection.length) {
+            flowConnection = Arrays.copyOf(flowConnection, f * 2);
+            flowTask = Arrays.copyOf(flowTask, f * 2);
+        }
+        flowConnection[f] = connection;
+        int t = add(Kind.FLOW, notBeforePs, 0, f, src, after);
+        flowTask[f] = t;
+        return t;
+    }
+
+    /** A flow of a traffic pattern: its own queue pair, no dependencies. */
+    public int flow(FlowSpec spec) {
+        return flow(spec.src(), spec.dst(), spec.sizeBytes(), spec.dscp(), -1, spec.startPs());
+    }
+
+    /** Adds GPU compute of {@code durationPs} on {@code owner} (a rank id of the caller's choosing, or -1). */
+    public int compute(long durationPs, int owner, int... after) {
+        return add(Kind.COMPUTE, 0, durationPs, -1, owner, after);
+    }
+
+    /** Adds a wait of {@code durationPs} that does not occupy a GPU (host overhead, a tool call, a think time). */
+    public int delay(long durationPs, int owner, int... after) {
+        return add(Kind.DELAY, 0, durationPs, -1, owner, after);
+    }
+
+    /** A zero-length task that finishes when all of {@code after} have; -1 entries are ignored. */
+    public int join(int owner, int... after) {
+        return add(Kind.JOIN, 0, 0, -1, owner, after);
+    }
+
+    /** A zero-length task that finishes at {@code atPs} (the start of a job or of a traffic item). */
+    public int at(long atPs, int owner) {
+        return add(Kind.JOIN, atPs, 0, -1, owner);
+    }
+
+    private int add(Kind k, long notBefore, long duration, int flow, int own, int... after) {
+        if (notBefore < 0 || duration < 0) {
+            throw new IllegalArgumentException("times must not be negative");
+        }
+        int t = taskCount;
+        if (t == kind.length) {
+            int n = t * 2;
+            kind = Arrays.copyOf(kind, n);
+            notBeforePs = Arrays.copyOf(notBeforePs, n);
+            durationPs = Arrays.copyOf(durationPs, n);
+            flowIndex = Arrays.copyOf(flowIndex, n);
+            owner = Arrays.copyOf(owner, n);
+            depStart = Arrays.copyOf(depStart, n + 1);
+        }
+        kind[t] = (byte) k.ordinal();
+        notBeforePs[t] = notBefore;
+        durationPs[t] = duration;
+        flowIndex[t] = flow;
+        owner[t] = own;
+        for (int d : after) {
+            if (d == -1) {
+                continue;
+            }
+            int target = d >= 0 ? d : ~d;
+            if (target >= t) {
+                throw new IllegalArgumentException("task " + t + " cannot wait for task " + target
+                        + ", which is not added yet");
+            }
+            if (d < 0 && kind[target] != Kind.FLOW.ordinal()) {
+                throw new IllegalArgumentException("only a flow can be waited on until acknowledged");
+            }
+            if (depCount == deps.length) {
+                deps = Arrays.copyOf(deps, depCount * 2);
+            }
+            deps[depCount++] = d;
+        }
+        taskCount++;
+        depStart[taskCount] = depCount;
+        return t;
+    }
+
+    public int taskCount() {
+        return taskCount;
+    }
+
+    public Kind kind(int task) {
+        return KINDS[kind[task]];
+    }
+
+    public long notBeforePs(int task) {
+        return notBeforePs[task];
+    }
+
+    public long durationPs(int task) {
+        return durationPs[task];
+    }
+
+    /** The rank (or other owner id) a task was added for, -1 when none. For flows: the sending host. */
+    public int owner(int task) {
+        return owner[task];
+    }
+
+    /** Index of a flow task among {@link #flows()}, or -1 for timed tasks. */
+    public int flowIndex(int task) {
+        return flowIndex[task];
+    }
+
+    /** Task id of flow {@code flow}. */
+    public int flowTask(int flow) {
+        return flowTask[flow];
+    }
+
+    public int dependencyCount(int task) {
+        return depStart[task + 1] - depStart[task];
+    }
+
+    /** The i-th dependency of a task: a task id, or {@code ~id} when it waits for a flow's acknowledgement. */
+    public int dependency(int task, int i) {
+        return deps[depStart[task] + i];
+    }
+
+    /** Every flow, in the order added: flow i is flows().get(i). */
+    public List<FlowSpec> flows() {
+        return java.util.Collections.unmodifiableList(flows);
+    }
+
+    public int flowCount() {
+        return flows.size();
+    }
+
+    /** The connection of flow i, or -1 when it has a queue pair of its own. */
+    public int connection(int flow) {
+        return flowConnection[flow];
+    }
+}

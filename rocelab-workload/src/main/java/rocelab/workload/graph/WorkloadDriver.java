@@ -1,0 +1,314 @@
+package rocelab.workload.graph;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.engine.EventHandler;
+import rocelab.engine.Simulator;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.MessageListener;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.workload.traffic.FlowSpec;
+
+/**
+ * Runs a {@link TaskGraph} on a network: posts each flow as one RDMA WRITE on its queue pair when its dependencies
+ * are met, lets timed tasks (compute, delays) take their time, and records when every task started and ended. For
+ * flows it also records delivery (the receiver has every byte) and completion (the sender saw the last ACK, the flow
+ * completion time). A flow whose queue pair fails fails, and so does everything that waited for it. Stops the
+ * simulation when every task has finished or failed.
+ */
+public final class WorkloadDriver implements EventHandler, MessageListener {
+    private static final int ROOTS = 1;
+    private static final int TIMER_END = 2;
+    private static final int READY = 3;
+    private static final long NOT_YET = -1;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final TaskGraph graph;
+    private final FlowSpec[] flows;
+    private final QueuePair[] queuePairs;
+    /** Tasks without dependencies, by earliest start: one pending wake-up walks through them. */
+    private final int[] roots;
+    private final int[] waitingFor;
+    /** Dependents released when a task ends (a flow: is delivered), and those released when a flow is acked. */
+    private final int[] onEndStart;
+    private final int[] onEnd;
+    private final int[] onAckStart;
+    private final int[] onAck;
+    private final long[] startPs;
+    private final long[] endPs;
+    private final long[] completedPs;
+    private final boolean[] failed;
+    private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
+    private int[] work = new int[64];
+    private int workSize;
+    private int nextRoot;
+    private int postedFlows;
+    private int finished;
+    private long lastFinishPs;
+
+    public WorkloadDriver(Network network, TaskGraph graph) {
+        this.sim = network.simulator();
+        this.handlerId = sim.register(this);
+        this.graph = graph;
+        int n = graph.taskCount();
+        this.flows = graph.flows().toArray(new FlowSpec[0]);
+        this.queuePairs = new QueuePair[flows.length];
+        Map<Integer, QueuePair> connections = new HashMap<>();
+        for (int i = 0; i < flows.length; i++) {
+            FlowSpec f = flows[i];
+            int c = graph.connection(i);
+            QueuePair qp = c >= 0 ? connections.get(c) : null;
+            if (qp == null) {
+                qp = network.connect(f.src(), f.dst(), this, f.dscp());
+                if (c >= 0) {
+                    connections.put(c, qp);
+                }
+            } else if (qp.sourceHost() != f.src() || qp.destinationHost() != f.dst()) {
+                throw new IllegalArgumentException("flow " + i + " reuses a connection between other hosts");
+            }
+            queuePairs[i] = qp;
+            flowsOfQueuePair.computeIfAbsent(qp.id(), k -> new ArrayList<>()).add(i);
+        }
+        this.waitingFor = new int[n];
+        int[] endCount = new int[n + 1];
+        int[] ackCount = new int[n + 1];
+        for (int t = 0; t < n; t++) {
+            waitingFor[t] = graph.dependencyCount(t);
+            for (int i = 0; i < waitingFor[t]; i++) {
+                int d = graph.dependency(t, i);
+                if (d >= 0) {
+                    endCount[d + 1]++;
+                } else {
+                    ackCount[~d + 1]++;
+                }
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            endCount[t + 1] += endCount[t];
+            ackCount[t + 1] += ackCount[t];
+        }
+        this.onEndStart = endCount;
+        this.onAckStart = ackCount;
+        this.onEnd = new int[endCount[n]];
+        this.onAck = new int[ackCount[n]];
+        int[] endFill = Arrays.copyOf(endCount, n);
+        int[] ackFill = Arrays.copyOf(ackCount, n);
+        for (int t = 0; t < n; t++) {
+            for (int i = 0; i < graph.dependencyCount(t); i++) {
+                int d = graph.dependency(t, i);
+                if (d >= 0) {
+                    onEnd[endFill[d]++] = t;
+                } else {
+                    onAck[ackFill[~d]++] = t;
+                }
+            }
+        }
+        this.roots = java.util.stream.IntStream.range(0, n).filter(t -> waitingFor[t] == 0).boxed()
+                .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
+                .mapToInt(Integer::intValue).toArray();
+        this.startPs = new long[n];
+        this.endPs = new long[n];
+        this.completedPs = new long[flows.length];
+        this.failed = new boolean[n];
+        Arrays.fill(startPs, NOT_YET);
+        Arrays.fill(endPs, NOT_YET);
+        Arrays.fill(completedPs, NOT_YET);
+        if (roots.length > 0) {
+            sim.schedule(graph.notBeforePs(roots[0]), handlerId, ROOTS, 0L);
+        }
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        switch (kind) {
+            case ROOTS -> {
+                while (nextRoot < roots.length && graph.notBeforePs(roots[nextRoot]) <= nowPs) {
+                    start(nowPs, roots[nextRoot++]);
+                }
+                if (nextRoot < roots.length) {
+                    sim.schedule(graph.notBeforePs(roots[nextRoot]), handlerId, ROOTS, 0L);
+                }
+            }
+            case TIMER_END -> ended(nowPs, (int) arg);
+            case READY -> start(nowPs, (int) arg);
+            default -> throw new IllegalStateException("unknown event " + kind);
+        }
+        drain(nowPs);
+    }
+
+    private void start(long nowPs, int t) {
+        startPs[t] = nowPs;
+        int f = graph.flowIndex(t);
+        if (f >= 0) {
+            postedFlows++;
+            queuePairs[f].postWrite(nowPs, flows[f].sizeBytes(), f);
+        } else if (graph.durationPs(t) == 0) {
+            push(t);
+        } else {
+            sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
+        }
+    }
+
+    private void ended(long nowPs, int t) {
+        push(t);
+    }
+
+    private void push(int t) {
+        if (workSize == work.length) {
+            work = Arrays.copyOf(work, workSize * 2);
+        }
+        work[workSize++] = t;
+    }
+
+    /** Releases the dependents of every task that ended at this instant (zero-length joins end at once). */
+    private void drain(long nowPs) {
+        while (workSize > 0) {
+            int t = work[--workSize];
+            endPs[t] = nowPs;
+            if (graph.flowIndex(t) < 0) {
+                finish(nowPs);
+            }
+            release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
+        }
+    }
+
+    private void release(long nowPs, int[] list, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int d = list[i];
+            if (--waitingFor[d] == 0 && !failed[d]) {
+                long notBefore = graph.notBeforePs(d);
+                if (notBefore > nowPs) {
+                    sim.schedule(notBefore, handlerId, READY, d);
+                } else {
+                    start(nowPs, d);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void onMessageDelivered(long nowPs, int queuePair, long cookie) {
+        push(graph.flowTask((int) cookie));
+        drain(nowPs);
+    }
+
+    @Override
+    public void onMessageCompleted(long nowPs, int queuePair, long cookie) {
+        int f = (int) cookie;
+        completedPs[f] = nowPs;
+        int t = graph.flowTask(f);
+        finish(nowPs);
+        release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
+        drain(nowPs);
+    }
+
+    /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */
+    @Override
+    public void onQueuePairError(long nowPs, int queuePair) {
+        for (int f : flowsOfQueuePair.getOrDefault(queuePair, List.of())) {
+            if (completedPs[f] < 0) {
+                fail(nowPs, graph.flowTask(f));
+            }
+        }
+    }
+
+    private void fail(long nowPs, int t) {
+        if (failed[t]) {
+            return;
+        }
+        failed[t] = true;
+        finish(nowPs);
+        if (endPs[t] < 0) {
+            for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
+                fail(nowPs, onEnd[i]);
+            }
+        }
+        for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
+            fail(nowPs, onAck[i]);
+        }
+    }
+
+    private void finish(long nowPs) {
+        finished++;
+        lastFinishPs = nowPs;
+        if (finished == graph.taskCount()) {
+            sim.stop();
+        }
+    }
+
+    public TaskGraph graph() {
+        return graph;
+    }
+
+    public int flowCount() {
+        return flows.length;
+    }
+
+    public FlowSpec flow(int i) {
+        return flows[i];
+    }
+
+    public QueuePair queuePair(int i) {
+        return queuePairs[i];
+    }
+
+    /** When flow i's receiver had the whole message, or -1. */
+    public long deliveredPs(int i) {
+        return endPs[graph.flowTask(i)];
+    }
+
+    /** When flow i's sender saw the last ACK (flow completion), or -1. */
+    public long completedPs(int i) {
+        return completedPs[i];
+    }
+
+    public boolean failed(int i) {
+        return failed[graph.flowTask(i)];
+    }
+
+    /** When flow i was posted (its start time, or when what it waited for was done), or -1. */
+    public long startedPs(int i) {
+        return startPs[graph.flowTask(i)];
+    }
+
+    /** When a task started, or -1. */
+    public long taskStartPs(int task) {
+        return startPs[task];
+    }
+
+    /** When a task ended (a flow: was delivered), or -1. */
+    public long taskEndPs(int task) {
+        return endPs[task];
+    }
+
+    public boolean taskFailed(int task) {
+        return failed[task];
+    }
+
+    /** Flows whose message has been posted. */
+    public int startedCount() {
+        return postedFlows;
+    }
+
+    /** Tasks finished or failed (a flow finishes when acknowledged). */
+    public int finishedCount() {
+        return finished;
+    }
+
+    public int taskCount() {
+        return graph.taskCount();
+    }
+
+    public boolean allFinished() {
+        return finished == graph.taskCount();
+    }
+
+    /** Time of the last completion or failure. */
+    public long lastFinishPs() {
+        return lastFinishPs;
+    }
+}

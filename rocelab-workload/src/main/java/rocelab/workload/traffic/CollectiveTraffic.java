@@ -1,0 +1,65 @@
+package rocelab.workload.traffic;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.collective.Collectives;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * A collective as a traffic item: the call, started at {@code startPs} and run {@code iterations} times back to
+ * back (each rank starts run k+1 as soon as its part of run k is done, as nccl-tests' loop does).
+ */
+public record CollectiveTraffic(Collective call, long startPs, int iterations) implements TrafficSpec {
+    public CollectiveTraffic {
+        if (iterations < 1) {
+            throw new IllegalArgumentException("a collective runs at least once");
+        }
+        if (startPs < 0) {
+            throw new IllegalArgumentException("start must not be negative");
+        }
+    }
+
+    public CollectiveTraffic(Collective call, long startPs) {
+        this(call, startPs, 1);
+    }
+
+    /** Tasks of one item in a graph: the start marker and, per iteration, each rank's done task. */
+    public record Emitted(int startTask, int firstTask, int endTask, int[][] done) {}
+
+    /** Adds every run to the graph. */
+    public Emitted emit(TaskGraph graph) {
+        int first = graph.taskCount();
+        int start = graph.at(startPs, -1);
+        int n = call.rankCount();
+        int[] entry = new int[n];
+        java.util.Arrays.fill(entry, start);
+        int[][] done = new int[iterations][];
+        for (int k = 0; k < iterations; k++) {
+            done[k] = Collectives.emit(graph, call, entry);
+            entry = done[k];
+        }
+        return new Emitted(start, first, graph.taskCount(), done);
+    }
+
+    @Override
+    public void addTo(TaskGraph graph, int hostCount, SplittableRandom random) {
+        emit(graph);
+    }
+
+    @Override
+    public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
+        TaskGraph g = new TaskGraph();
+        emit(g);
+        return g.flows();
+    }
+
+    @Override
+    public int maxHostIndex() {
+        int max = -1;
+        for (int r : call.ranks()) {
+            max = Math.max(max, r);
+        }
+        return max;
+    }
+}
