@@ -20,6 +20,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param deadlockSincePs when data last moved before the deadlock was found (-1 unless deadlocked)
  * @param series the rate and queue time series, or null when sampling was off
  * @param pfcLog every PFC frame sent, or null when PFC is off
+ * @param jobs each AI job, seen from its GPUs
+ * @param ranks each rank of each job
  */
 public record RunResult(
         String scenario,
@@ -39,9 +41,13 @@ public record RunResult(
         FabricTotals totals,
         Network network,
         TimeSeriesSampler series,
-        PfcLog pfcLog) {
+        PfcLog pfcLog,
+        List<rocelab.observe.job.JobRecord> jobs,
+        List<rocelab.observe.job.RankRecord> ranks) {
 
     public RunResult {
+        jobs = List.copyOf(jobs);
+        ranks = List.copyOf(ranks);
         flows = List.copyOf(flows);
         collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);

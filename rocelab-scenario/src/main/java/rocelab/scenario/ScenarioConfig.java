@@ -11,6 +11,8 @@ import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.workload.graph.NvlinkParameters;
+import rocelab.workload.job.JobSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
 /**
@@ -37,6 +39,8 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
  * @param canonicalText a canonical rendering of the resolved scenario, hashed into the manifest
+ * @param jobs AI jobs (layouts and programs) running next to the traffic
+ * @param nvlink the scale-up links between GPUs of one server, or null when every transfer crosses the fabric
  */
 public record ScenarioConfig(
         String name,
@@ -58,10 +62,13 @@ public record ScenarioConfig(
         long stopAtPs,
         long sampleIntervalPs,
         Path source,
-        String canonicalText) {
+        String canonicalText,
+        List<JobSpec> jobs,
+        NvlinkParameters nvlink) {
 
     public ScenarioConfig {
         traffic = List.copyOf(traffic);
+        jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
         linkEvents = List.copyOf(linkEvents);
     }
@@ -72,7 +79,7 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
-                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink);
     }
 
     /**
@@ -82,6 +89,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText);
+                canonicalText, List.of(), nvlink);
     }
 }

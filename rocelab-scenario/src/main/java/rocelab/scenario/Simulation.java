@@ -27,7 +27,12 @@ import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
+import rocelab.workload.graph.IdealTransfers;
+import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.job.JobEmitter;
+import rocelab.workload.job.JobSpec;
+import rocelab.workload.job.JobTasks;
 import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.FlowSpec;
@@ -55,10 +60,12 @@ public final class Simulation {
     private record CollectiveFlows(int item, CollectiveTraffic spec, CollectiveTraffic.Emitted tasks) {}
 
     private final List<CollectiveFlows> collectives;
+    private final List<JobTasks> jobs;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
-            List<CollectiveFlows> collectives) {
+            List<CollectiveFlows> collectives, List<JobTasks> jobs) {
         this.collectives = List.copyOf(collectives);
+        this.jobs = List.copyOf(jobs);
         this.config = config;
         this.sim = sim;
         this.network = network;
@@ -101,6 +108,9 @@ public final class Simulation {
                         config.cnpPriority()))
                 .build(topology);
         TaskGraph graph = new TaskGraph();
+        if (config.nvlink() != null) {
+            graph.localLinks(LocalLinks.of(topology, config.nvlink().rateBps(), config.nvlink().latencyPs()));
+        }
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         for (int i = 0; i < traffic.size(); i++) {
@@ -110,7 +120,11 @@ public final class Simulation {
                 traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
         }
-        return new Simulation(config, sim, network, new WorkloadDriver(network, graph), collectives);
+        List<JobTasks> jobs = new ArrayList<>();
+        for (JobSpec job : config.jobs()) {
+            jobs.add(JobEmitter.emit(graph, job));
+        }
+        return new Simulation(config, sim, network, new WorkloadDriver(network, graph), collectives, jobs);
     }
 
     public Simulator simulator() {
@@ -156,7 +170,7 @@ public final class Simulation {
         String stopReason = null;
         List<String> deadlock = List.of();
         long deadlockSincePs = -1;
-        boolean more = driver.flowCount() > 0;
+        boolean more = driver.taskCount() > 0;
         while (more && !driver.allFinished()) {
             long windowEnd = Math.min(config.stopAtPs(), satAdd(sim.nowPs(), CHECK_WINDOW_PS));
             more = sim.run(windowEnd, BATCH_EVENTS) && !driver.allFinished();
@@ -164,7 +178,7 @@ public final class Simulation {
             if (activity != lastActivity) {
                 lastActivity = activity;
                 lastActivityPs = sim.nowPs();
-            } else if (more && driver.startedCount() > driver.finishedCount()) {
+            } else if (more && driver.flowsInFlight() > 0) {
                 long still = sim.nowPs() - lastActivityPs;
                 if (config.pfc().enabled() && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
@@ -191,12 +205,15 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
+        WorkloadDriver ideal = collectives.isEmpty() && jobs.isEmpty() ? null : runIdeal();
+        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flowRecords(), collectiveRecords(),
-                FabricTotals.of(network), network, series, pfcLog);
+                flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
+                jobResults == null ? List.of() : jobResults.jobRecords(),
+                jobResults == null ? List.of() : jobResults.rankRecords());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
@@ -217,8 +234,44 @@ public final class Simulation {
         return !sim.calendar().isEmpty() && sim.calendar().firstTimePs() > config.stopAtPs();
     }
 
+    /**
+     * The same task graph in ideal-network mode: every RNIC sends its messages one after the other at line rate
+     * and each arrives after its path's fixed latency. Cheap: no packets.
+     */
+    private WorkloadDriver runIdeal() {
+        Simulator idealSim = new Simulator();
+        IdealFlowTime closed = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
+        IdealTransfers transfers = new IdealTransfers() {
+            @Override
+            public long senderBusyPs(int src, int dst, long bytes) {
+                return closed.senderBusyPs(src, dst, bytes);
+            }
+
+            @Override
+            public long deliveryPs(int src, int dst, long bytes) {
+                return closed.deliveryPs(src, dst, bytes);
+            }
+
+            @Override
+            public long acknowledgedPs(int src, int dst, long bytes) {
+                return closed.fctPs(src, dst, bytes);
+            }
+        };
+        WorkloadDriver d = WorkloadDriver.ideal(idealSim, driver.graph(), transfers, network.hostCount());
+        idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        return d;
+    }
+
+    private List<CollectiveRecord> collectives(WorkloadDriver ideal, JobResults jobResults) {
+        List<CollectiveRecord> out = new ArrayList<>(collectiveRecords(ideal));
+        if (jobResults != null) {
+            out.addAll(jobResults.collectiveRecords());
+        }
+        return out;
+    }
+
     /** Each collective from its first post until every rank's part of its last run was done. */
-    private List<CollectiveRecord> collectiveRecords() {
+    private List<CollectiveRecord> collectiveRecords(WorkloadDriver ideal) {
         List<CollectiveRecord> out = new ArrayList<>();
         for (CollectiveFlows c : collectives) {
             CollectiveTraffic.Emitted e = c.tasks();
@@ -235,10 +288,12 @@ public final class Simulation {
                 end = Math.max(end, driver.taskEndPs(t));
             }
             var call = c.spec().call();
-            out.add(new CollectiveRecord("traffic item " + (c.item() + 1), call.op().key() + " "
+            long idealStart = c.spec().startPs();
+            long idealEnd = JobResults.latest(ideal, e.done()[e.done().length - 1]);
+            out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
                     start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
-                    call.op().busFactor(call.rankCount())));
+                    call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart));
         }
         return out;
     }

@@ -2,10 +2,12 @@ package rocelab.observe.flow;
 
 /**
  * What a collective achieved, in the nccl-tests terms: time from its first post to its last delivery, algorithm
- * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}.
+ * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}, and the time the same call took in
+ * ideal-network mode ({@code idealTimePs}, -1 when not known). {@code job} names the job that called it (empty for a
+ * traffic item).
  */
-public record CollectiveRecord(String name, String algorithm, int ranks, long sizeBytes, long startPs, long endPs,
-        boolean completed, double busFactor) {
+public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+        long endPs, boolean completed, double busFactor, long idealTimePs) {
     public long timePs() {
         return endPs - startPs;
     }
@@ -16,6 +18,11 @@ public record CollectiveRecord(String name, String algorithm, int ranks, long si
     }
 
     /** Bus bandwidth in GB/s: algbw x 2(N-1)/N (AllReduce) or x (N-1)/N (AllGather, ReduceScatter). */
+    /** Time over ideal-network time: what the fabric cost this call (NaN when either is unknown). */
+    public double networkSlowdown() {
+        return completed && idealTimePs > 0 ? (double) timePs() / idealTimePs : Double.NaN;
+    }
+
     public double busbwGBps() {
         return algbwGBps() * busFactor;
     }

@@ -27,6 +27,21 @@ public final class IdealFlowTime {
     }
 
     public long fctPs(int src, int dst, long sizeBytes) {
+        return times(src, dst, sizeBytes)[2];
+    }
+
+    /** From the first byte leaving until the receiver has the last one, on an idle fabric. */
+    public long deliveryPs(int src, int dst, long sizeBytes) {
+        return times(src, dst, sizeBytes)[1];
+    }
+
+    /** How long the message keeps the sender's link busy: all its frames at the first hop's rate. */
+    public long senderBusyPs(int src, int dst, long sizeBytes) {
+        return times(src, dst, sizeBytes)[0];
+    }
+
+    /** Sender busy time, delivery time and completion (last ACK back) time. */
+    private long[] times(int src, int dst, long sizeBytes) {
         long[] rates = new long[topology.nodeCount()];
         long[] delays = new long[topology.nodeCount()];
         int hops = path(src, dst, rates, delays);
@@ -46,6 +61,7 @@ public final class IdealFlowTime {
             allWire += (packets - 2) * fullWire + FrameFormat.wireBytes(frames.dataFrameBytes((int) lastPayload, false));
         }
         long t = Rates.serializationPs(allWire, bottleneck);
+        long ack = 0;
         boolean bottleneckCounted = false;
         long ackWire = FrameFormat.wireBytes(frames.ackFrameBytes());
         for (int i = 0; i < hops; i++) {
@@ -54,10 +70,12 @@ public final class IdealFlowTime {
             } else {
                 t += Rates.serializationPs(maxWire, rates[i]);
             }
-            t += Rates.serializationPs(ackWire, rates[i]);
+            ack += Rates.serializationPs(ackWire, rates[i]);
         }
         long switches = hops - 1;
-        return t + 2 * propagation + 2 * switches * forwardingLatencyPs;
+        long oneWay = propagation + switches * forwardingLatencyPs;
+        long delivery = t + oneWay;
+        return new long[] {Rates.serializationPs(allWire, rates[0]), delivery, delivery + ack + oneWay};
     }
 
     /** Fills the rate and delay of each link on one shortest path; returns the number of links. */

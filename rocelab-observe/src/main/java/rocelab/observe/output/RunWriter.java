@@ -44,6 +44,13 @@ public final class RunWriter {
         } else {
             Files.deleteIfExists(dir.resolve("collectives.csv"));
         }
+        if (!result.jobs().isEmpty()) {
+            AtomicFiles.write(dir.resolve("jobs.csv"), jobsCsv(result.jobs()));
+            AtomicFiles.write(dir.resolve("ranks.csv"), ranksCsv(result.ranks()));
+        } else {
+            Files.deleteIfExists(dir.resolve("jobs.csv"));
+            Files.deleteIfExists(dir.resolve("ranks.csv"));
+        }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
@@ -85,15 +92,48 @@ public final class RunWriter {
     }
 
     static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {
-        CsvTable t = new CsvTable(List.of("name", "algorithm", "ranks", "size_bytes", "start_us", "end_us", "time_us",
-                "algbw_gbytes_per_s", "busbw_gbytes_per_s", "status"));
+        CsvTable t = new CsvTable(List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us", "end_us",
+                "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "status"));
         for (var c : collectives) {
-            t.row(c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), Numbers.micros(c.startPs()),
+            t.row(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), Numbers.micros(c.startPs()),
                     c.completed() ? Numbers.micros(c.endPs()) : null, c.completed() ? Numbers.micros(c.timePs()) : null,
                     c.completed() ? Numbers.round(c.algbwGBps(), 3) : null,
-                    c.completed() ? Numbers.round(c.busbwGBps(), 3) : null, c.completed() ? "completed" : "unfinished");
+                    c.completed() ? Numbers.round(c.busbwGBps(), 3) : null,
+                    c.idealTimePs() >= 0 ? Numbers.micros(c.idealTimePs()) : null,
+                    Double.isNaN(c.networkSlowdown()) ? null : Numbers.round(c.networkSlowdown(), 3),
+                    c.completed() ? "completed" : "unfinished");
         }
         return t.toString();
+    }
+
+    static String jobsCsv(List<rocelab.observe.job.JobRecord> jobs) {
+        CsvTable t = new CsvTable(List.of("job", "ranks", "iterations", "warmup", "start_us", "jct_us",
+                "ideal_jct_us", "network_penalty_us", "network_penalty_percent", "iteration_us", "ideal_iteration_us",
+                "compute_us", "idle_us", "ideal_idle_us", "network_wait_us", "max_rank_network_wait_us", "status"));
+        for (var j : jobs) {
+            t.row(j.job(), j.ranks(), j.iterations(), j.warmup(), Numbers.micros(j.startPs()),
+                    j.completed() ? Numbers.micros(j.jctPs()) : null, Numbers.micros(j.idealJctPs()),
+                    j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null,
+                    j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null, us(j.iterationUs()),
+                    us(j.idealIterationUs()), us(j.computeUs()), us(j.idleUs()), us(j.idealIdleUs()),
+                    us(j.networkWaitUs()), us(j.maxNetworkWaitUs()), j.completed() ? "completed" : "unfinished");
+        }
+        return t.toString();
+    }
+
+    static String ranksCsv(List<rocelab.observe.job.RankRecord> ranks) {
+        CsvTable t = new CsvTable(List.of("job", "rank", "host", "coords", "iteration_us", "compute_us", "idle_us",
+                "ideal_idle_us", "network_wait_us"));
+        for (var r : ranks) {
+            t.row(r.job(), r.rank(), r.host(), r.coords(), us(r.iterationUs()), us(r.computeUs()), us(r.idleUs()),
+                    us(r.idealIdleUs()), us(r.networkWaitUs()));
+        }
+        return t.toString();
+    }
+
+    /** Microseconds to 3 decimals (nanosecond resolution), or empty when not known. */
+    private static Object us(double micros) {
+        return Double.isNaN(micros) ? null : Numbers.round(micros, 3);
     }
 
     static String portsCsv(Network network) {

@@ -32,9 +32,36 @@ public final class Summary {
             m.put("pfc_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
-        if (!r.collectives().isEmpty()) {
+        if (!r.jobs().isEmpty()) {
+            java.util.List<Object> list = new java.util.ArrayList<>();
+            for (var j : r.jobs()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("job", j.job());
+                row.put("ranks", j.ranks());
+                row.put("iterations", j.iterations());
+                row.put("warmup", j.warmup());
+                row.put("completed", j.completed());
+                row.put("jct_us", j.completed() ? Numbers.micros(j.jctPs()) : null);
+                row.put("ideal_jct_us", Numbers.micros(j.idealJctPs()));
+                row.put("network_penalty_us", j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null);
+                row.put("network_penalty_percent", j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null);
+                row.put("iteration_us", nan(j.iterationUs()));
+                row.put("ideal_iteration_us", nan(j.idealIterationUs()));
+                row.put("compute_us_per_iteration", nan(j.computeUs()));
+                row.put("idle_us_per_iteration", nan(j.idleUs()));
+                row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
+                row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));
+                row.put("collective_calls", r.collectives().stream().filter(c -> c.job().equals(j.job())).count());
+                list.add(row);
+            }
+            m.put("jobs", list);
+        }
+        if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
             java.util.List<Object> list = new java.util.ArrayList<>();
             for (var c : r.collectives()) {
+                if (!c.job().isEmpty()) {
+                    continue;
+                }
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("name", c.name());
                 row.put("algorithm", c.algorithm());
@@ -45,6 +72,7 @@ public final class Summary {
                 row.put("time_us", c.completed() ? Numbers.micros(c.timePs()) : null);
                 row.put("algbw_gbytes_per_s", c.completed() ? Numbers.round(c.algbwGBps(), 3) : null);
                 row.put("busbw_gbytes_per_s", c.completed() ? Numbers.round(c.busbwGBps(), 3) : null);
+                row.put("ideal_time_us", c.idealTimePs() >= 0 ? Numbers.micros(c.idealTimePs()) : null);
                 list.add(row);
             }
             m.put("collectives", list);
@@ -144,5 +172,9 @@ public final class Summary {
         m.put("data_bytes_sent", t.dataBytesSent());
         m.put("delivered_bytes", t.deliveredBytes());
         return m;
+    }
+
+    private static Object nan(double v) {
+        return Double.isNaN(v) ? null : Numbers.round(v, 3);
     }
 }

@@ -55,10 +55,38 @@ public final class SummaryText {
             line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
                     seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
         }
+        for (var j : r.jobs()) {
+            if (!j.completed()) {
+                line(b, "job         %s: %d ranks, did not complete (ideal network: %s ms)", j.job(), j.ranks(),
+                        ms(j.idealJctPs()));
+                continue;
+            }
+            line(b, "job         %s: %d ranks, %d iterations%s: JCT %s ms, ideal network %s ms, network penalty %s ms"
+                    + " (%.1f%%)", j.job(), j.ranks(), j.iterations(), j.warmup() > 0 ? " (" + j.warmup()
+                    + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
+                    j.networkPenaltyPercent());
+            line(b, "  GPU view  per iteration %.3f ms (ideal %.3f ms); per GPU: compute %.3f ms, idle %.3f ms, of which"
+                    + " waiting on the network %.3f ms (worst rank %.3f ms)", j.iterationUs() / 1e3,
+                    j.idealIterationUs() / 1e3, j.computeUs() / 1e3, j.idleUs() / 1e3, j.networkWaitUs() / 1e3,
+                    j.maxNetworkWaitUs() / 1e3);
+            var worst = r.collectives().stream().filter(c -> c.job().equals(j.job()) && c.completed()
+                    && !Double.isNaN(c.networkSlowdown()) && c.networkSlowdown() > 1.05)
+                    .sorted((x, y) -> Double.compare(y.timePs() - y.idealTimePs(), x.timePs() - x.idealTimePs()))
+                    .limit(3).toList();
+            for (var c : worst) {
+                line(b, "  slowest   %s (%s, %,d B): %s us, ideal %s us (x%.2f)", c.name(), c.algorithm(),
+                        c.sizeBytes(), us(c.timePs()), us(c.idealTimePs()), c.networkSlowdown());
+            }
+        }
         for (var c : r.collectives()) {
+            if (!c.job().isEmpty()) {
+                continue;
+            }
             line(b, "collective  %s: %s, %d ranks, %,d bytes: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
-                    c.completed() ? String.format(Locale.ROOT, "%s us, algbw %.2f GB/s, busbw %.2f GB/s",
-                            us(c.timePs()), c.algbwGBps(), c.busbwGBps()) : "did not complete");
+                    c.completed() ? String.format(Locale.ROOT, "%s us, algbw %.2f GB/s, busbw %.2f GB/s%s",
+                            us(c.timePs()), c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
+                                    ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
+                            : "did not complete");
         }
         line(b, "loss        %s dropped (buffer full %s, headroom exceeded %s)   %s retransmitted   %s NAKs   %s ACK"
                 + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
@@ -110,6 +138,10 @@ public final class SummaryText {
             line(b, "            %10s us  %-8s %-8s %4d  %3d   %s us", us(e.firstXoffPs()), topo.nodeName(e.device()),
                     topo.nodeName(e.peer()), e.priority(), e.hop(), us(e.pausedPs()));
         }
+    }
+
+    private static String ms(long ps) {
+        return String.format(Locale.ROOT, "%.3f", ps / 1e9);
     }
 
     private static String us(long ps) {

@@ -57,6 +57,7 @@ public final class ReportWriter {
                 .append(Svg.esc(field(summary, "stop_reason"))).append("</p>");
         String manifest = Files.exists(dir.resolve("manifest.json"))
                 ? Files.readString(dir.resolve("manifest.json"), StandardCharsets.UTF_8) : "";
+        gpuView(b, Csv.read(dir.resolve("jobs.csv")), Csv.read(dir.resolve("ranks.csv")));
         collectives(b, Csv.read(dir.resolve("collectives.csv")));
         queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
         rates(b, Csv.read(dir.resolve("rates.csv")));
@@ -279,24 +280,113 @@ public final class ReportWriter {
         return s;
     }
 
-    /** The collectives first: their time and bus bandwidth are what the GPUs felt. */
+    /** Rows of a long table shown in the report; the CSV has them all. */
+    private static final int MAX_ROWS = 200;
+
+    /**
+     * The GPU's view first: per job, how long it took against an ideal network, and per rank a bar of compute,
+     * idle time an ideal network would also have caused, and time waiting on the network.
+     */
+    private void gpuView(StringBuilder b, Csv jobs, Csv ranks) {
+        if (jobs == null || jobs.rows.isEmpty()) {
+            return;
+        }
+        b.append("<h2>The GPU's view</h2><table><tr><th>job</th><th>ranks</th><th>JCT us</th><th>ideal JCT us</th>"
+                + "<th>network penalty</th><th>iteration us</th><th>compute us</th><th>idle us</th>"
+                + "<th>waiting on network us</th></tr>");
+        for (String[] r : jobs.rows) {
+            b.append("<tr><td>").append(Svg.esc(r[jobs.col("job")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("ranks")])).append("</td><td>").append(Svg.esc(r[jobs.col("jct_us")]))
+                    .append("</td><td>").append(Svg.esc(r[jobs.col("ideal_jct_us")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("network_penalty_percent")])).append(" %</td><td>")
+                    .append(Svg.esc(r[jobs.col("iteration_us")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("compute_us")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("idle_us")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("network_wait_us")])).append("</td></tr>");
+        }
+        b.append("</table><p class='note'>Per GPU and iteration (after warm-up). Ideal: the same workload with every"
+                + " message sent at line rate after the path's fixed latency, no queueing. Waiting on the network ="
+                + " idle time beyond what the ideal network causes.</p>");
+        if (ranks == null || ranks.rows.isEmpty()) {
+            return;
+        }
+        int shown = Math.min(ranks.rows.size(), 64);
+        double max = 0;
+        for (int i = 0; i < shown; i++) {
+            max = Math.max(max, number(ranks.rows.get(i)[ranks.col("iteration_us")]));
+        }
+        if (max <= 0) {
+            return;
+        }
+        int rowH = 12;
+        int width = 760;
+        int left = 150;
+        StringBuilder svg = new StringBuilder();
+        svg.append("<svg xmlns='http://www.w3.org/2000/svg' width='").append(width).append("' height='")
+                .append(shown * rowH + 30).append("' font-family='sans-serif' font-size='10'>");
+        for (int i = 0; i < shown; i++) {
+            String[] r = ranks.rows.get(i);
+            double compute = number(r[ranks.col("compute_us")]);
+            double idealIdle = Math.min(number(r[ranks.col("ideal_idle_us")]), number(r[ranks.col("idle_us")]));
+            double wait = number(r[ranks.col("network_wait_us")]);
+            double scale = (width - left - 10) / max;
+            int y = i * rowH;
+            svg.append("<text x='0' y='").append(y + 9).append("'>").append(Svg.esc(r[ranks.col("job")] + " r"
+                    + r[ranks.col("rank")] + " " + r[ranks.col("coords")])).append("</text>");
+            double x = left;
+            for (double[] seg : new double[][] {{compute, 0}, {idealIdle, 1}, {wait, 2}}) {
+                String color = seg[1] == 0 ? "#4c9a2a" : seg[1] == 1 ? "#bbbbbb" : "#d62728";
+                svg.append(String.format(java.util.Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s'/>",
+                        x, y + 1, Math.max(0, seg[0] * scale), rowH - 2, color));
+                x += Math.max(0, seg[0] * scale);
+            }
+        }
+        svg.append("<text x='").append(left).append("' y='").append(shown * rowH + 20).append("'>")
+                .append("green: compute · grey: idle an ideal network also causes · red: waiting on the network")
+                .append("</text></svg>");
+        b.append(svg);
+        if (shown < ranks.rows.size()) {
+            b.append("<p class='note'>First ").append(shown).append(" of ").append(ranks.rows.size())
+                    .append(" ranks; all are in ranks.csv.</p>");
+        }
+    }
+
+    private static double number(String s) {
+        try {
+            return s == null || s.isEmpty() ? 0 : Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The collectives: their time and bus bandwidth are what the GPUs felt. */
     private void collectives(StringBuilder b, Csv c) {
         if (c == null || c.rows.isEmpty()) {
             return;
         }
-        b.append("<h2>Collectives</h2><table><tr><th>traffic</th><th>algorithm</th><th>ranks</th><th>bytes</th>"
-                + "<th>start us</th><th>time us</th><th>algbw GB/s</th><th>busbw GB/s</th><th>status</th></tr>");
+        b.append("<h2>Collectives</h2><table><tr><th>name</th><th>algorithm</th><th>ranks</th><th>bytes</th>"
+                + "<th>start us</th><th>time us</th><th>ideal us</th><th>algbw GB/s</th><th>busbw GB/s</th>"
+                + "<th>status</th></tr>");
+        int shown = 0;
         for (String[] r : c.rows) {
+            if (shown++ == MAX_ROWS) {
+                break;
+            }
             b.append("<tr>");
             for (String col : List.of("name", "algorithm", "ranks", "size_bytes", "start_us", "time_us",
-                    "algbw_gbytes_per_s", "busbw_gbytes_per_s", "status")) {
+                    "ideal_time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "status")) {
                 b.append("<td>").append(Svg.esc(r[c.col(col)])).append("</td>");
             }
             b.append("</tr>");
         }
-        b.append("</table><p class='note'>nccl-tests definitions: algbw = bytes / time; busbw = algbw x 2(N-1)/N"
-                + " for AllReduce, x (N-1)/N for AllGather and ReduceScatter, comparable with a link's payload rate"
-                + "</p>");
+        b.append("</table>");
+        if (c.rows.size() > MAX_ROWS) {
+            b.append("<p class='note'>First ").append(MAX_ROWS).append(" of ").append(c.rows.size())
+                    .append(" collectives; all are in collectives.csv.</p>");
+        }
+        b.append("<p class='note'>nccl-tests definitions: algbw = bytes / time; busbw = algbw x 2(N-1)/N"
+                + " for AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
+                + " SendRecv, comparable with a link's payload rate. Ideal: the same call on an ideal network.</p>");
     }
 
     private void flows(StringBuilder b, Csv c) {

@@ -30,6 +30,19 @@ import rocelab.workload.traffic.TrafficSpec;
 final class CanonicalText {
     private final StringBuilder out = new StringBuilder();
 
+    /** Jobs in a stable text form: layout, hosts, runs and every step of the program. */
+    static String jobs(java.util.List<rocelab.workload.job.JobSpec> jobs) {
+        StringBuilder b = new StringBuilder();
+        for (rocelab.workload.job.JobSpec j : jobs) {
+            b.append("[job ").append(j.name()).append(" degrees=").append(j.layout().degrees())
+                    .append(" order=").append(j.layout().order()).append(" hosts=").append(join(j.layout().hosts()))
+                    .append(" iterations=").append(j.iterations()).append(" warmup=").append(j.warmup())
+                    .append(" start-ps=").append(j.startPs()).append(" dscp=").append(j.dscp())
+                    .append(" program=").append(j.program()).append(']');
+        }
+        return b.toString();
+    }
+
     static String render(String name, long seed, String mode, boolean vlan, TopologySpec topology,
                          SwitchParameters sw, NicParameters nic, String cc, List<TrafficSpec> traffic, long stopAtPs) {
         CanonicalText c = new CanonicalText();

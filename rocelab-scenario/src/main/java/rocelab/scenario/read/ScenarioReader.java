@@ -36,7 +36,7 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe", "faults", "events"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs", "nvlink", "run", "observe", "faults", "events"};
 
     public ScenarioReader() {}
 
@@ -198,8 +198,22 @@ public final class ScenarioReader {
                         : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
-        List<TrafficSpec> traffic = new TrafficReader(doc, topology.hostCount(), baseDir)
-                .read(top.require("traffic", "a list of traffic items, each with a kind"));
+        TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
+        if (!top.has("traffic") && !top.has("jobs")) {
+            throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
+                    + " with a kind (or jobs: a list of AI jobs)");
+        }
+        List<TrafficSpec> traffic = top.has("traffic") ? trafficReader.read(top.get("traffic")) : List.of();
+        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs") ? new JobReader(doc, trafficReader).read(top.get("jobs"))
+                : List.of();
+        rocelab.workload.graph.NvlinkParameters nvlink = null;
+        if (top.has("nvlink")) {
+            YamlMap nv = YamlMap.of(doc, top.get("nvlink"), "nvlink", "rate", "latency");
+            long rate = nv.requiredRate("rate");
+            long latency = nv.optionalTime("latency", 1_000_000L);
+            nvlink = doc.build(top.get("nvlink"), "nvlink", () -> new rocelab.workload.graph.NvlinkParameters(rate,
+                    latency));
+        }
         long stopAt = Long.MAX_VALUE;
         if (top.has("run")) {
             YamlMap run = YamlMap.of(doc, top.get("run"), "run", "stop-at");
@@ -218,9 +232,10 @@ public final class ScenarioReader {
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
-                        "rx=" + devices.receive(nicMap)), traffic, stopAt);
+                        "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
+                        "jobs=" + CanonicalText.jobs(jobs)), traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
-                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink);
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */

@@ -12,12 +12,14 @@ import rocelab.workload.traffic.FlowSpec;
  * has been delivered" (the receiver can go on); {@link #acked} turns it into "the sender has seen the last ACK" (the
  * send completes, as NCCL's proxy sees it). Tasks may only depend on tasks added before them, so the graph is acyclic
  * by construction. Flows that name the same connection share one queue pair, like the steps of a collective on one
- * NCCL connection.
+ * NCCL connection. With {@link LocalLinks}, a transfer between two GPUs of one server becomes an NVLink transfer
+ * instead of a flow. A {@link #promise} is a join whose dependencies are given later (a receive whose matching send
+ * comes later in a program); the driver rejects a graph in which promises close a cycle.
  */
 public final class TaskGraph {
     /** What a task is; timed tasks are told apart so a job can account GPU time. */
     public enum Kind {
-        FLOW, COMPUTE, DELAY, JOIN
+        FLOW, NVLINK, COMPUTE, DELAY, JOIN
     }
 
     private static final Kind[] KINDS = Kind.values();
@@ -35,6 +37,23 @@ public final class TaskGraph {
     private final List<FlowSpec> flows = new ArrayList<>();
     private int[] flowConnection = new int[64];
     private int[] flowTask = new int[64];
+    private long[] nvlinkBytes = new long[64];
+    private int[] nvlinkDst = new int[64];
+    private LocalLinks localLinks;
+    /** Dependencies added to promises after the fact, as (task, dependency) pairs. */
+    private int[] late = new int[16];
+    private int lateCount;
+    private boolean[] promised = new boolean[64];
+    private int openPromises;
+
+    /** Sends between GPUs of one server go over these links from now on (null: everything over the fabric). */
+    public void localLinks(LocalLinks links) {
+        this.localLinks = links;
+    }
+
+    public LocalLinks localLinks() {
+        return localLinks;
+    }
 
     /** The dependency "flow {@code task} has been acknowledged to its sender". */
     public static int acked(int flowTask) {
@@ -52,6 +71,12 @@ public final class TaskGraph {
      * not before {@code notBeforePs}. Returns its task id.
      */
     public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
+        if (localLinks != null && localLinks.local(src, dst) && src != dst) {
+            int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
+            nvlinkBytes[t] = bytes;
+            nvlinkDst[t] = dst;
+            return t;
+        }
         if (connection >= connections) {
             throw new IllegalArgumentException("connection " + connection + " was not made by newConnection()");
         }
@@ -93,6 +118,49 @@ public final class TaskGraph {
         return add(Kind.JOIN, atPs, 0, -1, owner);
     }
 
+    /** A join with no dependencies yet; {@link #fulfil} gives them. */
+    public int promise(int owner) {
+        int t = add(Kind.JOIN, 0, 0, -1, owner);
+        promised[t] = true;
+        openPromises++;
+        return t;
+    }
+
+    /** Gives a promise its dependencies, which may be tasks added after it. */
+    public void fulfil(int promise, int... after) {
+        if (!promised[promise]) {
+            throw new IllegalArgumentException("task " + promise + " is not an open promise");
+        }
+        promised[promise] = false;
+        openPromises--;
+        for (int d : after) {
+            if (d == -1) {
+                continue;
+            }
+            checkAckable(d);
+            if (lateCount + 2 > late.length) {
+                late = Arrays.copyOf(late, late.length * 2);
+            }
+            late[lateCount++] = promise;
+            late[lateCount++] = d;
+        }
+    }
+
+    /** Promises not fulfilled yet. */
+    public int openPromises() {
+        return openPromises;
+    }
+
+    private void checkAckable(int d) {
+        int target = d >= 0 ? d : ~d;
+        if (target >= taskCount) {
+            throw new IllegalArgumentException("task " + target + " does not exist");
+        }
+        if (d < 0 && kind[target] != Kind.FLOW.ordinal() && kind[target] != Kind.NVLINK.ordinal()) {
+            throw new IllegalArgumentException("only a transfer can be waited on until acknowledged");
+        }
+    }
+
     private int add(Kind k, long notBefore, long duration, int flow, int own, int... after) {
         if (notBefore < 0 || duration < 0) {
             throw new IllegalArgumentException("times must not be negative");
@@ -103,6 +171,9 @@ public final class TaskGraph {
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
             durationPs = Arrays.copyOf(durationPs, n);
+            nvlinkBytes = Arrays.copyOf(nvlinkBytes, n);
+            nvlinkDst = Arrays.copyOf(nvlinkDst, n);
+            promised = Arrays.copyOf(promised, n);
             flowIndex = Arrays.copyOf(flowIndex, n);
             owner = Arrays.copyOf(owner, n);
             depStart = Arrays.copyOf(depStart, n + 1);
@@ -121,9 +192,7 @@ public final class TaskGraph {
                 throw new IllegalArgumentException("task " + t + " cannot wait for task " + target
                         + ", which is not added yet");
             }
-            if (d < 0 && kind[target] != Kind.FLOW.ordinal()) {
-                throw new IllegalArgumentException("only a flow can be waited on until acknowledged");
-            }
+            checkAckable(d);
             if (depCount == deps.length) {
                 deps = Arrays.copyOf(deps, depCount * 2);
             }
@@ -165,13 +234,39 @@ public final class TaskGraph {
         return flowTask[flow];
     }
 
+    /** Dependencies given when the task was added (see {@link #lateDependencyCount} for a promise's). */
     public int dependencyCount(int task) {
         return depStart[task + 1] - depStart[task];
     }
 
-    /** The i-th dependency of a task: a task id, or {@code ~id} when it waits for a flow's acknowledgement. */
+    /** The i-th dependency of a task: a task id, or {@code ~id} when it waits for a transfer's acknowledgement. */
     public int dependency(int task, int i) {
         return deps[depStart[task] + i];
+    }
+
+    /** Dependencies given to promises by {@link #fulfil}, as pairs. */
+    public int lateDependencyCount() {
+        return lateCount / 2;
+    }
+
+    /** The promise of late dependency i. */
+    public int lateTask(int i) {
+        return late[2 * i];
+    }
+
+    /** The dependency of late dependency i. */
+    public int lateDependency(int i) {
+        return late[2 * i + 1];
+    }
+
+    /** Bytes of an NVLink transfer. */
+    public long nvlinkBytes(int task) {
+        return nvlinkBytes[task];
+    }
+
+    /** Destination host of an NVLink transfer (its owner is the source). */
+    public int nvlinkDestination(int task) {
+        return nvlinkDst[task];
     }
 
     /** Every flow, in the order added: flow i is flows().get(i). */

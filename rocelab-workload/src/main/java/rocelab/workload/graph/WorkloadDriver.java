@@ -17,12 +17,18 @@ import rocelab.workload.traffic.FlowSpec;
  * are met, lets timed tasks (compute, delays) take their time, and records when every task started and ended. For
  * flows it also records delivery (the receiver has every byte) and completion (the sender saw the last ACK, the flow
  * completion time). A flow whose queue pair fails fails, and so does everything that waited for it. Stops the
- * simulation when every task has finished or failed.
+ * simulation when every task has finished or failed. NVLink transfers queue at their sending GPU. In ideal-network
+ * mode ({@link #ideal}) flows do not enter the fabric at all: they take the closed-form time of
+ * {@link IdealTransfers}, one after the other at each sender.
  */
 public final class WorkloadDriver implements EventHandler, MessageListener {
     private static final int ROOTS = 1;
     private static final int TIMER_END = 2;
     private static final int READY = 3;
+    private static final int ACKED = 4;
+    private static final int NVLINK_WAKE = 5;
+    private static final int NIC_WAKE = 6;
+    private static final int DELIVERED = 7;
     private static final long NOT_YET = -1;
 
     private final Simulator sim;
@@ -42,23 +48,44 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private final long[] endPs;
     private final long[] completedPs;
     private final boolean[] failed;
+    private final IdealTransfers ideal;
+    /** Each GPU's NVLink and, in ideal mode, each RNIC, shared fairly among the messages it is sending. */
+    private final FairShare nvlinks;
+    private final FairShare nics;
     private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
     private int[] work = new int[64];
     private int workSize;
     private int nextRoot;
     private int postedFlows;
+    private int finishedFlows;
     private int finished;
     private long lastFinishPs;
 
+    /** Runs the graph over the packet-level network. */
     public WorkloadDriver(Network network, TaskGraph graph) {
-        this.sim = network.simulator();
+        this(network.simulator(), network, graph, null, network.hostCount());
+    }
+
+    /** Runs the graph in ideal-network mode on its own simulator: no packets, closed-form transfers. */
+    public static WorkloadDriver ideal(Simulator sim, TaskGraph graph, IdealTransfers transfers, int hostCount) {
+        return new WorkloadDriver(sim, null, graph, transfers, hostCount);
+    }
+
+    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, IdealTransfers ideal, int hostCount) {
+        this.sim = sim;
         this.handlerId = sim.register(this);
         this.graph = graph;
+        this.ideal = ideal;
+        if (graph.openPromises() > 0) {
+            throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
+        }
         int n = graph.taskCount();
         this.flows = graph.flows().toArray(new FlowSpec[0]);
         this.queuePairs = new QueuePair[flows.length];
+        this.nvlinks = new FairShare(hostCount);
+        this.nics = new FairShare(ideal == null ? 0 : hostCount);
         Map<Integer, QueuePair> connections = new HashMap<>();
-        for (int i = 0; i < flows.length; i++) {
+        for (int i = 0; i < flows.length && network != null; i++) {
             FlowSpec f = flows[i];
             int c = graph.connection(i);
             QueuePair qp = c >= 0 ? connections.get(c) : null;
@@ -87,6 +114,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 }
             }
         }
+        for (int i = 0; i < graph.lateDependencyCount(); i++) {
+            int d = graph.lateDependency(i);
+            waitingFor[graph.lateTask(i)]++;
+            if (d >= 0) {
+                endCount[d + 1]++;
+            } else {
+                ackCount[~d + 1]++;
+            }
+        }
         for (int t = 0; t < n; t++) {
             endCount[t + 1] += endCount[t];
             ackCount[t + 1] += ackCount[t];
@@ -107,6 +143,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 }
             }
         }
+        for (int i = 0; i < graph.lateDependencyCount(); i++) {
+            int d = graph.lateDependency(i);
+            if (d >= 0) {
+                onEnd[endFill[d]++] = graph.lateTask(i);
+            } else {
+                onAck[ackFill[~d]++] = graph.lateTask(i);
+            }
+        }
+        checkAcyclic(n);
         this.roots = java.util.stream.IntStream.range(0, n).filter(t -> waitingFor[t] == 0).boxed()
                 .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
                 .mapToInt(Integer::intValue).toArray();
@@ -119,6 +164,37 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         Arrays.fill(completedPs, NOT_YET);
         if (roots.length > 0) {
             sim.schedule(graph.notBeforePs(roots[0]), handlerId, ROOTS, 0L);
+        }
+    }
+
+    /** Kahn's algorithm over both kinds of edges: every task must be reachable from the tasks without inputs. */
+    private void checkAcyclic(int n) {
+        int[] remaining = waitingFor.clone();
+        int[] stack = new int[n];
+        int top = 0;
+        int seen = 0;
+        for (int t = 0; t < n; t++) {
+            if (remaining[t] == 0) {
+                stack[top++] = t;
+            }
+        }
+        while (top > 0) {
+            int t = stack[--top];
+            seen++;
+            for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
+                if (--remaining[onEnd[i]] == 0) {
+                    stack[top++] = onEnd[i];
+                }
+            }
+            for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
+                if (--remaining[onAck[i]] == 0) {
+                    stack[top++] = onAck[i];
+                }
+            }
+        }
+        if (seen < n) {
+            throw new IllegalArgumentException("the workload waits on itself: " + (n - seen)
+                    + " tasks can never start (a cycle of dependencies)");
         }
     }
 
@@ -135,6 +211,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
             }
             case TIMER_END -> ended(nowPs, (int) arg);
             case READY -> start(nowPs, (int) arg);
+            case ACKED -> acknowledged(nowPs, graph.flowIndex((int) arg));
+            case DELIVERED -> ended(nowPs, (int) arg);
+            case NVLINK_WAKE -> wake(nvlinks, NVLINK_WAKE, nowPs, arg);
+            case NIC_WAKE -> wake(nics, NIC_WAKE, nowPs, arg);
             default -> throw new IllegalStateException("unknown event " + kind);
         }
         drain(nowPs);
@@ -143,14 +223,50 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private void start(long nowPs, int t) {
         startPs[t] = nowPs;
         int f = graph.flowIndex(t);
-        if (f >= 0) {
+        if (f >= 0 && ideal != null) {
+            postedFlows++;
+            FlowSpec spec = flows[f];
+            share(nics, NIC_WAKE, spec.src(), nowPs, t, ideal.senderBusyPs(spec.src(), spec.dst(), spec.sizeBytes()));
+        } else if (f >= 0) {
             postedFlows++;
             queuePairs[f].postWrite(nowPs, flows[f].sizeBytes(), f);
+        } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
+            share(nvlinks, NVLINK_WAKE, graph.owner(t), nowPs, t,
+                    graph.localLinks().serializationPs(graph.nvlinkBytes(t)));
         } else if (graph.durationPs(t) == 0) {
             push(t);
         } else {
             sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
         }
+    }
+
+    private void share(FairShare share, int wakeKind, int port, long nowPs, int task, long workPs) {
+        long next = share.add(port, nowPs, task, workPs);
+        if (next >= 0) {
+            sim.schedule(next, handlerId, wakeKind, port | ((long) share.version(port) << 32));
+        }
+    }
+
+    /** A sender's link has finished some messages: they arrive after the path latency. */
+    private void wake(FairShare share, int wakeKind, long nowPs, long arg) {
+        int port = (int) arg;
+        long next = share.wake(port, (int) (arg >>> 32), nowPs, this::sent);
+        if (next >= 0) {
+            sim.schedule(next, handlerId, wakeKind, port | ((long) share.version(port) << 32));
+        }
+    }
+
+    private void sent(long nowPs, int t) {
+        if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
+            sim.schedule(nowPs + graph.localLinks().latencyPs(), handlerId, DELIVERED, t);
+            return;
+        }
+        FlowSpec spec = flows[graph.flowIndex(t)];
+        long busy = ideal.senderBusyPs(spec.src(), spec.dst(), spec.sizeBytes());
+        sim.schedule(nowPs + ideal.deliveryPs(spec.src(), spec.dst(), spec.sizeBytes()) - busy, handlerId, DELIVERED,
+                t);
+        sim.schedule(nowPs + ideal.acknowledgedPs(spec.src(), spec.dst(), spec.sizeBytes()) - busy, handlerId, ACKED,
+                t);
     }
 
     private void ended(long nowPs, int t) {
@@ -169,10 +285,12 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         while (workSize > 0) {
             int t = work[--workSize];
             endPs[t] = nowPs;
+            release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
             if (graph.flowIndex(t) < 0) {
+                // Timed tasks and NVLink transfers are acknowledged when they end.
+                release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
                 finish(nowPs);
             }
-            release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
         }
     }
 
@@ -198,12 +316,16 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
 
     @Override
     public void onMessageCompleted(long nowPs, int queuePair, long cookie) {
-        int f = (int) cookie;
-        completedPs[f] = nowPs;
-        int t = graph.flowTask(f);
-        finish(nowPs);
-        release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
+        acknowledged(nowPs, (int) cookie);
         drain(nowPs);
+    }
+
+    private void acknowledged(long nowPs, int f) {
+        completedPs[f] = nowPs;
+        finishedFlows++;
+        int t = graph.flowTask(f);
+        release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
+        finish(nowPs);
     }
 
     /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */
@@ -221,6 +343,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
             return;
         }
         failed[t] = true;
+        if (graph.flowIndex(t) >= 0 && startPs[t] >= 0) {
+            finishedFlows++;
+        }
         finish(nowPs);
         if (endPs[t] < 0) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
@@ -292,6 +417,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     /** Flows whose message has been posted. */
     public int startedCount() {
         return postedFlows;
+    }
+
+    /** Flows posted and neither acknowledged nor failed yet. */
+    public int flowsInFlight() {
+        return postedFlows - finishedFlows;
     }
 
     /** Tasks finished or failed (a flow finishes when acknowledged). */

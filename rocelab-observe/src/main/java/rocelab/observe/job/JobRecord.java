@@ -1,0 +1,33 @@
+package rocelab.observe.job;
+
+/**
+ * A job's result, seen from its GPUs: job completion time and mean iteration time (over the iterations after the
+ * warm-up), in the packet-level run and in ideal-network mode, the mean compute and idle time of a rank per
+ * iteration, and the network penalty: how much longer the job took than on an ideal network.
+ */
+public record JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs,
+        boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
+        double idleUs, double idealIdleUs, double maxNetworkWaitUs) {
+    public long jctPs() {
+        return endPs - startPs;
+    }
+
+    public long idealJctPs() {
+        return idealEndPs - startPs;
+    }
+
+    /** JCT minus ideal JCT. */
+    public long networkPenaltyPs() {
+        return jctPs() - idealJctPs();
+    }
+
+    /** The network penalty as a share of the ideal JCT, in percent. */
+    public double networkPenaltyPercent() {
+        return idealJctPs() > 0 ? 100.0 * networkPenaltyPs() / idealJctPs() : 0;
+    }
+
+    /** Mean time per iteration a GPU waited on the network: idle time beyond what an ideal network causes. */
+    public double networkWaitUs() {
+        return Math.max(0, idleUs - idealIdleUs);
+    }
+}

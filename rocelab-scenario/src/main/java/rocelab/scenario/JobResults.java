@@ -1,0 +1,197 @@
+package rocelab.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.RankRecord;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.job.Dim;
+import rocelab.workload.job.JobSpec;
+import rocelab.workload.job.JobTasks;
+
+/**
+ * The GPU's view of the jobs of a run, from the task times of the packet-level run and of the same graph in
+ * ideal-network mode: per rank and iteration, compute time is the union of its compute tasks, idle time the rest of
+ * its iteration; per job, iteration and completion times.
+ */
+final class JobResults {
+    private final List<JobTasks> jobs;
+    private final WorkloadDriver real;
+    private final WorkloadDriver ideal;
+
+    JobResults(List<JobTasks> jobs, WorkloadDriver real, WorkloadDriver ideal) {
+        this.jobs = jobs;
+        this.real = real;
+        this.ideal = ideal;
+    }
+
+    /** Per rank: mean iteration, compute, idle and ideal idle time over the measured iterations. */
+    private record RankTimes(double iteration, double compute, double idle, double idealIdle) {}
+
+    List<JobRecord> jobRecords() {
+        List<JobRecord> out = new ArrayList<>();
+        for (JobTasks jt : jobs) {
+            JobSpec job = jt.job();
+            int n = job.layout().size();
+            long end = latest(real, jt.ends()[job.iterations() - 1]);
+            long idealEnd = latest(ideal, jt.ends()[job.iterations() - 1]);
+            double compute = 0;
+            double idle = 0;
+            double idealIdle = 0;
+            double maxWait = 0;
+            for (int r = 0; r < n; r++) {
+                RankTimes t = rank(jt, r);
+                compute += t.compute() / n;
+                idle += t.idle() / n;
+                idealIdle += t.idealIdle() / n;
+                maxWait = Math.max(maxWait, Math.max(0, t.idle() - t.idealIdle()));
+            }
+            out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
+                    end >= 0, Math.max(idealEnd, 0), iteration(jt, real), iteration(jt, ideal), compute, idle,
+                    idealIdle, maxWait));
+        }
+        return out;
+    }
+
+    List<RankRecord> rankRecords() {
+        List<RankRecord> out = new ArrayList<>();
+        for (JobTasks jt : jobs) {
+            JobSpec job = jt.job();
+            for (int r = 0; r < job.layout().size(); r++) {
+                RankTimes t = rank(jt, r);
+                StringBuilder coords = new StringBuilder();
+                for (Dim d : Dim.values()) {
+                    if (job.layout().degree(d) > 1) {
+                        coords.append(coords.length() == 0 ? "" : " ").append(d.key()).append('=')
+                                .append(job.layout().coord(r, d));
+                    }
+                }
+                out.add(new RankRecord(job.name(), r, job.layout().host(r), coords.toString(), t.iteration(),
+                        t.compute(), t.idle(), t.idealIdle()));
+            }
+        }
+        return out;
+    }
+
+    List<CollectiveRecord> collectiveRecords() {
+        List<CollectiveRecord> out = new ArrayList<>();
+        for (JobTasks jt : jobs) {
+            for (JobTasks.Call c : jt.calls()) {
+                long[] span = span(real, c.firstTask(), c.endTask(), c.done());
+                long[] idealSpan = span(ideal, c.firstTask(), c.endTask(), c.done());
+                Collective call = c.call();
+
+                out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
+                        call.rankCount(), call.sizeBytes(), span[0], span[1], span[2] == 1,
+                        call.op().busFactor(call.rankCount()), idealSpan[2] == 1 ? idealSpan[1] - idealSpan[0] : -1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A call's first transfer start, last rank done, and whether it completed. A call with no transfer started
+     * (every rank done at once) spans nothing.
+     */
+    static long[] span(WorkloadDriver d, int first, int end, int[] done) {
+        TaskGraph g = d.graph();
+        long start = Long.MAX_VALUE;
+        for (int t = first; t < end; t++) {
+            TaskGraph.Kind k = g.kind(t);
+            if ((k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK) && d.taskStartPs(t) >= 0) {
+                start = Math.min(start, d.taskStartPs(t));
+            }
+        }
+        long last = latest(d, done);
+        if (last < 0) {
+            return new long[] {start == Long.MAX_VALUE ? 0 : start, 0, 0};
+        }
+        return new long[] {start == Long.MAX_VALUE ? last : start, last, 1};
+    }
+
+    /** Mean over measured iterations of: last rank done minus first rank started. */
+    private static double iteration(JobTasks jt, WorkloadDriver d) {
+        JobSpec job = jt.job();
+        double sum = 0;
+        int count = 0;
+        for (int k = job.warmup(); k < job.iterations(); k++) {
+            long from = Long.MAX_VALUE;
+            for (int g : jt.gates()[k]) {
+                from = Math.min(from, d.taskEndPs(g));
+            }
+            long to = latest(d, jt.ends()[k]);
+            if (to < 0 || from < 0) {
+                continue;
+            }
+            sum += (to - from) / 1e6;
+            count++;
+        }
+        return count == 0 ? Double.NaN : sum / count;
+    }
+
+    private RankTimes rank(JobTasks jt, int r) {
+        double[] a = rankTimes(jt, r, real);
+        double[] b = rankTimes(jt, r, ideal);
+        return new RankTimes(a[0], a[1], a[0] - a[1], b[0] - b[1]);
+    }
+
+    /** Mean iteration span and compute time of rank r over the measured iterations, in microseconds. */
+    private static double[] rankTimes(JobTasks jt, int r, WorkloadDriver d) {
+        JobSpec job = jt.job();
+        double span = 0;
+        double compute = 0;
+        int count = 0;
+        for (int k = job.warmup(); k < job.iterations(); k++) {
+            long from = d.taskEndPs(jt.gates()[k][r]);
+            long to = d.taskEndPs(jt.ends()[k][r]);
+            if (from < 0 || to < 0) {
+                continue;
+            }
+            List<long[]> busy = new ArrayList<>();
+            for (int i = 0; i < jt.computeTasks().length; i++) {
+                if (jt.computeRanks()[i] == r && jt.computeIterations()[i] == k) {
+                    int t = jt.computeTasks()[i];
+                    if (d.taskStartPs(t) >= 0 && d.taskEndPs(t) > d.taskStartPs(t)) {
+                        busy.add(new long[] {d.taskStartPs(t), d.taskEndPs(t)});
+                    }
+                }
+            }
+            span += (to - from) / 1e6;
+            compute += union(busy) / 1e6;
+            count++;
+        }
+        return count == 0 ? new double[] {Double.NaN, Double.NaN} : new double[] {span / count, compute / count};
+    }
+
+    private static long union(List<long[]> intervals) {
+        intervals.sort((x, y) -> Long.compare(x[0], y[0]));
+        long total = 0;
+        long curStart = -1;
+        long curEnd = -1;
+        for (long[] iv : intervals) {
+            if (iv[0] > curEnd) {
+                total += curEnd - curStart;
+                curStart = iv[0];
+                curEnd = iv[1];
+            } else {
+                curEnd = Math.max(curEnd, iv[1]);
+            }
+        }
+        return total + (curEnd - curStart);
+    }
+
+    /** When the last of these tasks ended, or -1 if one has not. */
+    static long latest(WorkloadDriver d, int[] tasks) {
+        long t = 0;
+        for (int task : tasks) {
+            if (d.taskEndPs(task) < 0) {
+                return -1;
+            }
+            t = Math.max(t, d.taskEndPs(task));
+        }
+        return t;
+    }
+}

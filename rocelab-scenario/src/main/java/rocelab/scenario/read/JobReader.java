@@ -1,0 +1,338 @@
+package rocelab.scenario.read;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.collective.Collectives;
+import rocelab.workload.job.Dim;
+import rocelab.workload.job.Expr;
+import rocelab.workload.job.JobEmitter;
+import rocelab.workload.job.JobException;
+import rocelab.workload.job.JobSpec;
+import rocelab.workload.job.Layout;
+import rocelab.workload.job.Step;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * Reads the {@code jobs} list: each job's layout (parallelism degrees, rank order, hosts) and its program, written
+ * out or generated. Every job is unrolled once into a scratch graph while reading, so a program that cannot run (a
+ * group member missing, a send without its receive) is reported at the step that causes it.
+ */
+final class JobReader {
+    static final String[] JOB_KEYS = {"name", "hosts", "parallelism", "order", "iterations", "warmup", "start", "dscp",
+        "program", "generator"};
+    private static final String OPS = "compute, delay, send, recv, or a collective: "
+            + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+                    .map(CollectiveOp::key).toList());
+    private static final String GROUP = "a group: tp, cp, ep, dp, pp, world, or a list of them such as [dp, ep]";
+
+    private final Doc doc;
+    private final TrafficReader hosts;
+
+    JobReader(Doc doc, TrafficReader hosts) {
+        this.doc = doc;
+        this.hosts = hosts;
+    }
+
+    List<JobSpec> read(Node node) throws ScenarioException {
+        List<Node> items = doc.list(node, "jobs", "a list of jobs");
+        List<JobSpec> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            JobSpec job = job(items.get(i), i + 1);
+            if (!names.add(job.name())) {
+                throw doc.at(items.get(i), "job name '" + job.name() + "' is used twice; expected unique job names");
+            }
+            out.add(job);
+        }
+        return out;
+    }
+
+    private JobSpec job(Node node, int index) throws ScenarioException {
+        String where = "job " + index;
+        YamlMap m = YamlMap.of(doc, node, where, JOB_KEYS);
+        String name = m.has("name") ? doc.text(m.get("name"), "name", "a job name") : "job" + index;
+        if (!name.matches("[A-Za-z0-9._-]+")) {
+            throw doc.at(m.get("name"), "'" + name + "' is not a valid job name; expected letters, digits, '.', '_'"
+                    + " and '-'");
+        }
+        Map<Dim, Integer> degrees = new EnumMap<>(Dim.class);
+        YamlMap par = YamlMap.of(doc, m.require("parallelism", "a mapping of degrees, e.g. {tp: 8, pp: 2, dp: 4}"),
+                "parallelism", "tp", "cp", "ep", "dp", "pp");
+        for (Dim d : Dim.values()) {
+            degrees.put(d, par.optionalInt(d.key(), 1, 1, 1 << 20));
+        }
+        List<Dim> order = Layout.MEGATRON_ORDER;
+        if (m.has("order")) {
+            order = new ArrayList<>();
+            for (Node o : doc.list(m.get("order"), "order", "a list of tp, cp, ep, dp, pp, fastest-varying first")) {
+                String k = doc.text(o, "order", "tp, cp, ep, dp or pp");
+                Dim d = Dim.ofKey(k);
+                if (d == null || order.contains(d)) {
+                    throw doc.at(o, d == null ? "'" + k + "' is not a dimension; expected tp, cp, ep, dp or pp"
+                            : k + " is listed twice; expected each dimension once");
+                }
+                order.add(d);
+            }
+            for (Dim d : Dim.values()) {
+                if (!order.contains(d)) {
+                    order.add(d);
+                }
+            }
+        }
+        int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
+        List<Dim> finalOrder = order;
+        Layout layout = doc.build(m.get("hosts"), where, () -> new Layout(degrees, finalOrder, placed));
+        int iterations = m.optionalInt("iterations", 1, 1, 1_000_000);
+        int warmup = m.optionalInt("warmup", 0, 0, 1_000_000);
+        if (warmup >= iterations) {
+            throw doc.at(m.get("warmup"), "warmup " + warmup + " leaves no measured iteration; expected fewer than "
+                    + "iterations (" + iterations + ")");
+        }
+        long start = m.optionalTime("start", 0);
+        int dscp = m.has("dscp") ? doc.integer(m.get("dscp"), "dscp", 0, 63) : -1;
+        List<Step> program;
+        if (m.has("program") == m.has("generator")) {
+            throw doc.at(node, "job '" + name + "' needs exactly one of program and generator; expected a program (a"
+                    + " list of steps) or a generator (e.g. {type: megatron, ...})");
+        }
+        if (m.has("program")) {
+            List<String> ids = new ArrayList<>();
+            collectIds(m.get("program"), ids);
+            program = steps(m.get("program"), new HashSet<>(), new HashSet<>(ids), new int[] {0});
+        } else {
+            program = new MegatronReader(doc).read(m.get("generator"), layout);
+        }
+        JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp));
+        check(job);
+        return job;
+    }
+
+    /** Unrolls the job once, so a program that cannot run is reported where it is written. */
+    private void check(JobSpec job) throws ScenarioException {
+        try {
+            JobEmitter.emit(new TaskGraph(), job);
+        } catch (JobException e) {
+            Step.Meta meta = e.meta();
+            throw new ScenarioException(doc.file(), Math.max(1, meta.line()), Math.max(1, meta.column()),
+                    e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(doc.file(), 1, 1, "job '" + job.name() + "': " + e.getMessage());
+        }
+    }
+
+    private void collectIds(Node list, List<String> ids) throws ScenarioException {
+        for (Node item : doc.list(list, "program", "a list of steps")) {
+            Map<String, org.yaml.snakeyaml.nodes.NodeTuple> e = YamlMap.entries(doc, item, "a step", "a mapping");
+            if (e.containsKey("id")) {
+                ids.add(doc.text(e.get("id").getValueNode(), "id", "a step id"));
+            }
+            if (e.containsKey("steps")) {
+                collectIds(e.get("steps").getValueNode(), ids);
+            }
+        }
+    }
+
+    private List<Step> steps(Node list, Set<String> loopVars, Set<String> ids, int[] counter)
+            throws ScenarioException {
+        List<Step> out = new ArrayList<>();
+        List<Node> items = doc.list(list, "program", "a list of steps");
+        if (items.isEmpty()) {
+            throw doc.at(list, "the program is empty; expected at least one step");
+        }
+        for (Node item : items) {
+            counter[0]++;
+            out.add(step(item, loopVars, ids, counter));
+        }
+        return out;
+    }
+
+    private Step step(Node node, Set<String> loopVars, Set<String> ids, int[] counter) throws ScenarioException {
+        Map<String, org.yaml.snakeyaml.nodes.NodeTuple> e = YamlMap.entries(doc, node, "a step", "a mapping");
+        if (e.containsKey("repeat")) {
+            YamlMap m = YamlMap.of(doc, node, "a repeat", "repeat", "as", "steps", "id");
+            int count = doc.integer(m.get("repeat"), "repeat", 1, 1_000_000);
+            String var = null;
+            if (m.has("as")) {
+                var = doc.text(m.get("as"), "as", "a loop variable name");
+                if (!var.matches("[a-z_][a-z0-9_]*") || Layout.names().contains(var) || loopVars.contains(var)) {
+                    throw doc.at(m.get("as"), "'" + var + "' cannot name a loop variable; expected a lower-case name"
+                            + " that is not a coordinate (tp, cp, ep, dp, pp) or an enclosing loop's variable");
+                }
+            }
+            Set<String> inner = new HashSet<>(loopVars);
+            if (var != null) {
+                inner.add(var);
+            }
+            String id = m.has("id") ? doc.text(m.get("id"), "id", "a step id") : "repeat" + counter[0];
+            Step.Meta meta = new Step.Meta(id, "main", List.of(), null, line(node), column(node));
+            return new Step.Repeat(meta, count, var, steps(m.require("steps", "a list of steps"), inner, ids,
+                    counter));
+        }
+        if (!e.containsKey("op")) {
+            throw doc.at(node, "a step needs an op; expected op: " + OPS + " (or repeat: N with steps)");
+        }
+        Node opNode = e.get("op").getValueNode();
+        String op = doc.text(opNode, "op", OPS);
+        Set<String> names = new HashSet<>(Layout.names());
+        names.addAll(loopVars);
+        String[] common = {"id", "op", "stream", "after", "when"};
+        switch (op) {
+            case "compute", "delay" -> {
+                YamlMap m = YamlMap.of(doc, node, "a " + op + " step", concat(common, "duration"));
+                long d = doc.time(m.require("duration", "a time, e.g. 1.2ms"), "duration");
+                Step.Meta meta = meta(m, node, op, names, ids, counter);
+                return op.equals("compute") ? new Step.Compute(meta, d) : new Step.Delay(meta, d);
+            }
+            case "send", "recv" -> {
+                YamlMap m = op.equals("send") ? YamlMap.of(doc, node, "a send step", concat(common, "peer", "size"))
+                        : YamlMap.of(doc, node, "a recv step", concat(common, "peer"));
+                long size = op.equals("send") ? m.requiredSize("size", 1) : 0;
+                Map<Dim, Expr> peer = peer(m.require("peer", "the peer's coordinates, e.g. pp+1 or {pp: 0, dp: dp}"),
+                        names);
+                return new Step.Transfer(meta(m, node, op, names, ids, counter), op.equals("send"), peer, size);
+            }
+            default -> {
+                CollectiveOp cop = CollectiveOp.ofKey(op);
+                if (cop == null || !Collectives.available(cop)) {
+                    throw doc.at(opNode, "'" + op + "' is not a step op; expected " + OPS);
+                }
+                YamlMap m = YamlMap.of(doc, node, "a " + op + " step", concat(common, "group", "size", "size-total",
+                        "size-per-rank", "algorithm", "channels", "root"));
+                Set<Dim> dims = group(m.get("group"));
+                String alg = m.optionalChoice("algorithm", Collectives.defaultAlgorithm(cop).key(),
+                        "an algorithm of " + cop.title(), Collectives.algorithmKeys(cop));
+                long size = 0;
+                boolean perRank = false;
+                if (cop != CollectiveOp.BARRIER) {
+                    String key = null;
+                    for (String k : new String[] {"size", "size-total", "size-per-rank"}) {
+                        if (m.has(k)) {
+                            if (key != null) {
+                                throw doc.at(m.get(k), "both " + key + " and " + k + " are given; expected exactly"
+                                        + " one of size-total (the nccl-tests size), size-per-rank, or size");
+                            }
+                            key = k;
+                        }
+                    }
+                    if (key == null) {
+                        throw doc.at(node, "missing key 'size-total' in a " + op + " step; expected size-total (the "
+                                + "nccl-tests size S), size-per-rank, or size (= size-total)");
+                    }
+                    size = m.requiredSize(key, 1);
+                    perRank = key.equals("size-per-rank");
+                }
+                int channels = m.optionalInt("channels", 1, 1, 64);
+                int root = 0;
+                if (m.has("root")) {
+                    if (!cop.rooted()) {
+                        throw doc.at(m.get("root"), cop.title() + " has no root; expected no root key");
+                    }
+                    root = doc.integer(m.get("root"), "root", 0, 1 << 20);
+                }
+                return new Step.Collective(meta(m, node, op, names, ids, counter), cop, Algorithm.ofKey(alg), dims,
+                        size, perRank, channels, root);
+            }
+        }
+    }
+
+    private Step.Meta meta(YamlMap m, Node node, String op, Set<String> names, Set<String> ids, int[] counter)
+            throws ScenarioException {
+        String id = m.has("id") ? doc.text(m.get("id"), "id", "a step id") : op + counter[0];
+        String stream = m.has("stream") ? doc.text(m.get("stream"), "stream", "a stream name") : "main";
+        List<String> after = new ArrayList<>();
+        if (m.has("after")) {
+            Node a = m.get("after");
+            List<Node> refs = a instanceof SequenceNode s ? s.getValue() : List.of(a);
+            for (Node r : refs) {
+                String ref = doc.text(r, "after", "step ids");
+                if (!ids.contains(ref)) {
+                    throw doc.at(r, "no step has the id '" + ref + "'; expected the id of a step of this program");
+                }
+                after.add(ref);
+            }
+        }
+        Expr when = m.has("when") ? expr(m.get("when"), "when", names) : null;
+        return new Step.Meta(id, stream, after, when, line(node), column(node));
+    }
+
+    private Map<Dim, Expr> peer(Node node, Set<String> names) throws ScenarioException {
+        Map<Dim, Expr> out = new LinkedHashMap<>();
+        if (node instanceof ScalarNode) {
+            String text = doc.text(node, "peer", "an expression such as pp+1");
+            java.util.regex.Matcher lead = java.util.regex.Pattern.compile("\\s*([a-z]+)").matcher(text);
+            Dim d = lead.lookingAt() ? Dim.ofKey(lead.group(1)) : null;
+            if (d == null) {
+                throw doc.at(node, "'" + text + "' does not start with a coordinate; expected e.g. pp+1 or pp-1 (or a"
+                        + " mapping such as {pp: (pp+1) % PP})");
+            }
+            out.put(d, expr(node, "peer", names));
+            return out;
+        }
+        YamlMap m = YamlMap.of(doc, node, "peer", "tp", "cp", "ep", "dp", "pp");
+        for (Dim d : Dim.values()) {
+            if (m.has(d.key())) {
+                out.put(d, expr(m.get(d.key()), "peer " + d.key(), names));
+            }
+        }
+        if (out.isEmpty()) {
+            throw doc.at(node, "the peer names no coordinate; expected at least one of tp, cp, ep, dp, pp");
+        }
+        return out;
+    }
+
+    private Expr expr(Node node, String label, Set<String> names) throws ScenarioException {
+        String text = doc.text(node, label, "an expression such as pp > 0");
+        try {
+            return Expr.parse(text, names);
+        } catch (Expr.ParseException e) {
+            throw doc.at(node, e.offset(), label + " '" + text + "': " + e.getMessage()
+                    + (e.getMessage().contains("expected") ? "" : "; expected an expression such as pp > 0"));
+        }
+    }
+
+    private Set<Dim> group(Node node) throws ScenarioException {
+        if (node == null) {
+            return EnumSet.allOf(Dim.class);
+        }
+        List<Node> items = node instanceof SequenceNode s ? s.getValue() : List.of(node);
+        Set<Dim> dims = EnumSet.noneOf(Dim.class);
+        for (Node n : items) {
+            String k = doc.text(n, "group", GROUP);
+            if (k.equals("world")) {
+                dims.addAll(EnumSet.allOf(Dim.class));
+                continue;
+            }
+            Dim d = Dim.ofKey(k);
+            if (d == null) {
+                throw doc.at(n, "'" + k + "' is not a group; expected " + GROUP);
+            }
+            dims.add(d);
+        }
+        return dims;
+    }
+
+    private static int line(Node n) {
+        return n.getStartMark() == null ? 0 : n.getStartMark().getLine() + 1;
+    }
+
+    private static int column(Node n) {
+        return n.getStartMark() == null ? 0 : n.getStartMark().getColumn() + 1;
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

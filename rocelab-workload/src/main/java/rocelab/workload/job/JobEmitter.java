@@ -1,0 +1,293 @@
+package rocelab.workload.job;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.collective.Collectives;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * Unrolls a job's program into a task graph, rank by rank and step by step in program order. A step of a rank waits
+ * for the previous step of its stream on that rank, for the latest earlier instance of each step named in its
+ * {@code after}, and for the start of the rank's iteration. Collectives are called once per group; sends and
+ * receives between the same two ranks pair up in program order.
+ */
+public final class JobEmitter {
+    private final TaskGraph graph;
+    private final JobSpec job;
+    private final Layout layout;
+    private final int n;
+    private final List<Instance> instances = new ArrayList<>();
+    private final List<Integer> computeTasks = new ArrayList<>();
+    private final List<Integer> computeRanks = new ArrayList<>();
+    private final List<Integer> computeIterations = new ArrayList<>();
+    private final List<JobTasks.Call> calls = new ArrayList<>();
+
+    /** A step with its loop variables bound. */
+    private record Instance(Step step, Map<String, Long> loop, String name) {}
+
+    /** One side of a point-to-point transfer waiting for the other. */
+    private record Half(boolean send, int rank, int entry, int promise, long bytes, Step.Meta meta) {}
+
+    private JobEmitter(TaskGraph graph, JobSpec job) {
+        this.graph = graph;
+        this.job = job;
+        this.layout = job.layout();
+        this.n = layout.size();
+    }
+
+    /** Adds every iteration of the job to the graph. */
+    public static JobTasks emit(TaskGraph graph, JobSpec job) {
+        return new JobEmitter(graph, job).emitAll();
+    }
+
+    private JobTasks emitAll() {
+        flatten(job.program(), Map.of(), "");
+        int start = graph.at(job.startPs(), -1);
+        int[] previousEnd = new int[n];
+        Arrays.fill(previousEnd, start);
+        int[][] gates = new int[job.iterations()][];
+        int[][] ends = new int[job.iterations()][];
+        for (int k = 0; k < job.iterations(); k++) {
+            gates[k] = new int[n];
+            for (int r = 0; r < n; r++) {
+                gates[k][r] = graph.join(layout.host(r), previousEnd[r]);
+            }
+            ends[k] = iteration(k, gates[k]);
+            previousEnd = ends[k];
+        }
+        return new JobTasks(job, gates, ends, ints(computeTasks), ints(computeRanks), ints(computeIterations), calls);
+    }
+
+    private void flatten(List<Step> steps, Map<String, Long> loop, String suffix) {
+        for (Step s : steps) {
+            if (s instanceof Step.Repeat rep) {
+                for (int i = 0; i < rep.count(); i++) {
+                    Map<String, Long> inner = new HashMap<>(loop);
+                    String sfx = suffix;
+                    if (rep.variable() != null) {
+                        inner.put(rep.variable(), (long) i);
+                        sfx = suffix + (suffix.isEmpty() ? "" : ",") + rep.variable() + "=" + i;
+                    }
+                    flatten(rep.steps(), inner, sfx);
+                }
+            } else {
+                instances.add(new Instance(s, loop, s.meta().id() + (suffix.isEmpty() ? "" : "[" + suffix + "]")));
+            }
+        }
+    }
+
+    private int[] iteration(int k, int[] gate) {
+        List<Map<String, Integer>> lastById = new ArrayList<>();
+        List<Map<String, Integer>> lastInStream = new ArrayList<>();
+        List<List<Integer>> allDone = new ArrayList<>();
+        List<Map<String, Long>> rankVars = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            lastById.add(new HashMap<>());
+            lastInStream.add(new HashMap<>());
+            allDone.add(new ArrayList<>());
+            rankVars.add(layout.variables(r));
+        }
+        Map<Long, Deque<Half>> pending = new HashMap<>();
+        for (Instance inst : instances) {
+            Step step = inst.step();
+            Step.Meta meta = step.meta();
+            boolean[] active = new boolean[n];
+            int[] entry = new int[n];
+            Map<String, Long>[] vars = variables(rankVars, inst.loop());
+            for (int r = 0; r < n; r++) {
+                Map<String, Long> v = vars[r];
+                active[r] = meta.when() == null || evaluate(meta, () -> meta.when().eval(v)) != 0;
+                if (!active[r]) {
+                    continue;
+                }
+                List<Integer> deps = new ArrayList<>();
+                deps.add(gate[r]);
+                Integer prev = lastInStream.get(r).get(meta.stream());
+                if (prev != null) {
+                    deps.add(prev);
+                }
+                for (String id : meta.after()) {
+                    Integer d = lastById.get(r).get(id);
+                    if (d != null) {
+                        deps.add(d);
+                    }
+                }
+                entry[r] = deps.size() == 1 ? deps.get(0)
+                        : graph.join(layout.host(r), deps.stream().mapToInt(Integer::intValue).toArray());
+            }
+            int[] done = new int[n];
+            Arrays.fill(done, -1);
+            if (step instanceof Step.Compute c) {
+                for (int r = 0; r < n; r++) {
+                    if (active[r]) {
+                        done[r] = graph.compute(c.durationPs(), layout.host(r), entry[r]);
+                        computeTasks.add(done[r]);
+                        computeRanks.add(r);
+                        computeIterations.add(k);
+                    }
+                }
+            } else if (step instanceof Step.Delay d) {
+                for (int r = 0; r < n; r++) {
+                    if (active[r]) {
+                        done[r] = graph.delay(d.durationPs(), layout.host(r), entry[r]);
+                    }
+                }
+            } else if (step instanceof Step.Collective c) {
+                collective(c, inst, k, active, entry, done);
+            } else if (step instanceof Step.Transfer t) {
+                transfer(t, vars, active, entry, done, pending);
+            } else {
+                throw new IllegalStateException("loops are flattened");
+            }
+            for (int r = 0; r < n; r++) {
+                if (active[r]) {
+                    lastInStream.get(r).put(meta.stream(), done[r]);
+                    lastById.get(r).put(meta.id(), done[r]);
+                    allDone.get(r).add(done[r]);
+                }
+            }
+        }
+        for (Deque<Half> q : pending.values()) {
+            if (!q.isEmpty()) {
+                Half h = q.peek();
+                throw new JobException(h.meta(), "rank " + h.rank() + "'s " + (h.send() ? "send" : "receive")
+                        + " in step '" + h.meta().id() + "' has no matching " + (h.send() ? "receive" : "send")
+                        + " on its peer; expected a " + (h.send() ? "recv" : "send") + " step on the peer rank");
+            }
+        }
+        int[] end = new int[n];
+        for (int r = 0; r < n; r++) {
+            List<Integer> d = allDone.get(r);
+            d.add(gate[r]);
+            end[r] = graph.join(layout.host(r), d.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return end;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Long>[] variables(List<Map<String, Long>> rankVars, Map<String, Long> loop) {
+        Map<String, Long>[] v = new Map[n];
+        for (int r = 0; r < n; r++) {
+            if (loop.isEmpty()) {
+                v[r] = rankVars.get(r);
+            } else {
+                Map<String, Long> m = new HashMap<>(rankVars.get(r));
+                m.putAll(loop);
+                v[r] = m;
+            }
+        }
+        return v;
+    }
+
+    private static long evaluate(Step.Meta meta, java.util.function.LongSupplier call) {
+        try {
+            return call.getAsLong();
+        } catch (ArithmeticException | IllegalStateException e) {
+            throw new JobException(meta, e.getMessage());
+        }
+    }
+
+    private void collective(Step.Collective c, Instance inst, int k, boolean[] active, int[] entry, int[] done) {
+        for (int r = 0; r < n; r++) {
+            if (!active[r] || done[r] >= 0) {
+                continue;
+            }
+            int[] members = layout.group(r, c.dims());
+            if (members.length < 2) {
+                throw new JobException(c.meta(), "the group of step '" + c.meta().id() + "' has only one rank; "
+                        + "expected a group of two or more (check the parallelism degrees)");
+            }
+            int[] hosts = new int[members.length];
+            int[] entries = new int[members.length];
+            for (int i = 0; i < members.length; i++) {
+                if (!active[members[i]]) {
+                    throw new JobException(c.meta(), "rank " + r + " runs step '" + c.meta().id() + "' but its group"
+                            + " member rank " + members[i] + " does not; expected a 'when' that holds for the whole"
+                            + " group");
+                }
+                hosts[i] = layout.host(members[i]);
+                entries[i] = entry[members[i]];
+            }
+            if (c.rootIndex() >= members.length) {
+                throw new JobException(c.meta(), "root " + c.rootIndex() + " is outside the group of "
+                        + members.length + " ranks");
+            }
+            long size = c.perRank() ? c.op().totalFromPerRank(c.sizeBytes(), members.length) : c.sizeBytes();
+            Collective call = new Collective(c.op(), c.algorithm(), hosts, size, c.rootIndex(), c.channels(),
+                    job.dscp());
+            int first = graph.taskCount();
+            int[] finished = Collectives.emit(graph, call, entries);
+            for (int i = 0; i < members.length; i++) {
+                done[members[i]] = finished[i];
+            }
+            calls.add(new JobTasks.Call(job.name() + "/" + inst.name() + "/" + groupName(c, members[0]), call, k,
+                    first, graph.taskCount(), finished));
+        }
+    }
+
+    private String groupName(Step.Collective c, int firstMember) {
+        StringBuilder b = new StringBuilder();
+        for (Dim d : Dim.values()) {
+            if (!c.dims().contains(d) && layout.degree(d) > 1) {
+                b.append(b.length() == 0 ? "" : ",").append(d.key()).append('=').append(layout.coord(firstMember, d));
+            }
+        }
+        String dims = String.join("+", c.dims().stream().map(Dim::key).toList());
+        return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
+    }
+
+    private void transfer(Step.Transfer t, Map<String, Long>[] vars, boolean[] active, int[] entry, int[] done,
+            Map<Long, Deque<Half>> pending) {
+        for (int r = 0; r < n; r++) {
+            if (!active[r]) {
+                continue;
+            }
+            EnumMap<Dim, Integer> coords = new EnumMap<>(layout.coords(r));
+            for (Map.Entry<Dim, Expr> e : t.peer().entrySet()) {
+                Map<String, Long> rv = vars[r];
+                long v = evaluate(t.meta(), () -> e.getValue().eval(rv));
+                int deg = layout.degree(e.getKey());
+                if (v < 0 || v >= deg) {
+                    throw new JobException(t.meta(), "rank " + r + "'s peer has " + e.getKey().key() + " = " + v
+                            + ", outside 0.." + (deg - 1) + "; expected a 'when' that keeps the peer inside the job");
+                }
+                coords.put(e.getKey(), (int) v);
+            }
+            int q = layout.rank(coords);
+            if (q == r) {
+                throw new JobException(t.meta(), "rank " + r + " would " + (t.send() ? "send to" : "receive from")
+                        + " itself; expected a peer that differs in at least one coordinate");
+            }
+            int src = t.send() ? r : q;
+            int dst = t.send() ? q : r;
+            Deque<Half> queue = pending.computeIfAbsent((long) src * n + dst, x -> new ArrayDeque<>());
+            if (!queue.isEmpty() && queue.peek().send() != t.send()) {
+                Half other = queue.poll();
+                Half send = t.send() ? new Half(true, r, entry[r], -1, t.sizeBytes(), t.meta()) : other;
+                Half recv = t.send() ? other : new Half(false, r, entry[r], -1, t.sizeBytes(), t.meta());
+                if (send.bytes() <= 0) {
+                    throw new JobException(send.meta(), "the send of step '" + send.meta().id() + "' has no size");
+                }
+                int flow = graph.flow(layout.host(src), layout.host(dst), send.bytes(), job.dscp(), -1, 0,
+                        send.entry(), recv.entry());
+                graph.fulfil(other.promise(), other.send() ? TaskGraph.acked(flow) : flow);
+                done[r] = t.send() ? graph.join(layout.host(r), TaskGraph.acked(flow)) : flow;
+            } else {
+                int promise = graph.promise(layout.host(r));
+                queue.add(new Half(t.send(), r, entry[r], promise, t.sizeBytes(), t.meta()));
+                done[r] = promise;
+            }
+        }
+    }
+
+    private static int[] ints(List<Integer> list) {
+        return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+}

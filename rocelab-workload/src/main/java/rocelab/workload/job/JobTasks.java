@@ -1,0 +1,18 @@
+package rocelab.workload.job;
+
+import java.util.List;
+import rocelab.workload.collective.Collective;
+
+/**
+ * Where a job landed in a task graph, for the GPU's view: per iteration and rank the task that opens the rank's
+ * iteration and the one that closes it, every compute task with its rank and iteration, and every collective call.
+ */
+public record JobTasks(JobSpec job, int[][] gates, int[][] ends, int[] computeTasks, int[] computeRanks,
+        int[] computeIterations, List<Call> calls) {
+    /** One collective call of one group: its name (step, loop indices, group), the call, and its tasks. */
+    public record Call(String name, Collective call, int iteration, int firstTask, int endTask, int[] done) {}
+
+    public JobTasks {
+        calls = List.copyOf(calls);
+    }
+}
