@@ -72,6 +72,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
+    @Option(names = "--ideal", description = {"Run the workload on an ideal network only: no packets, every message",
+        "at line rate after its path's fixed latency (a fast best case; packet captures are off)."})
+    boolean idealOnly;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -118,7 +122,11 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        Simulation simulation = Simulation.assemble(config);
+        if (idealOnly && pcap != null) {
+            err.println("error: --pcap needs packets; expected no --pcap with --ideal");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        Simulation simulation = Simulation.assemble(config, idealOnly);
         PacketCapture capture = null;
         if (pcap != null) {
             String unknown = PacketCapture.unknownLink(simulation.network().topology(), pcapLinks);

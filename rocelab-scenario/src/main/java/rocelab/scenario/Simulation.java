@@ -61,9 +61,11 @@ public final class Simulation {
 
     private final List<CollectiveFlows> collectives;
     private final List<JobTasks> jobs;
+    private final boolean idealOnly;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
-            List<CollectiveFlows> collectives, List<JobTasks> jobs) {
+            List<CollectiveFlows> collectives, List<JobTasks> jobs, boolean idealOnly) {
+        this.idealOnly = idealOnly;
         this.collectives = List.copyOf(collectives);
         this.jobs = List.copyOf(jobs);
         this.config = config;
@@ -89,6 +91,14 @@ public final class Simulation {
     }
 
     public static Simulation assemble(ScenarioConfig config) {
+        return assemble(config, false);
+    }
+
+    /**
+     * Assembles the run; with {@code idealOnly} the workload runs only in ideal-network mode (no packets: every
+     * message takes its closed-form time), a quick best case for a workload too large to simulate packet by packet.
+     */
+    public static Simulation assemble(ScenarioConfig config, boolean idealOnly) {
         Simulator sim = new Simulator();
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
@@ -124,7 +134,10 @@ public final class Simulation {
         for (JobSpec job : config.jobs()) {
             jobs.add(JobEmitter.emit(graph, job));
         }
-        return new Simulation(config, sim, network, new WorkloadDriver(network, graph), collectives, jobs);
+        WorkloadDriver driver = idealOnly
+                ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
+                : new WorkloadDriver(network, graph);
+        return new Simulation(config, sim, network, driver, collectives, jobs, idealOnly);
     }
 
     public Simulator simulator() {
@@ -205,11 +218,12 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        WorkloadDriver ideal = collectives.isEmpty() && jobs.isEmpty() ? null : runIdeal();
+        WorkloadDriver ideal = idealOnly ? driver : collectives.isEmpty() && jobs.isEmpty() ? null : runIdeal();
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
-        return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT, scenarioHash(),
+        return new RunResult(config.name(), config.seed(), idealOnly ? "ideal-network" : config.mode().key(),
+                Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
@@ -240,8 +254,15 @@ public final class Simulation {
      */
     private WorkloadDriver runIdeal() {
         Simulator idealSim = new Simulator();
+        WorkloadDriver d = WorkloadDriver.ideal(idealSim, driver.graph(), idealTransfers(network, config),
+                network.hostCount());
+        idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        return d;
+    }
+
+    private static IdealTransfers idealTransfers(Network network, ScenarioConfig config) {
         IdealFlowTime closed = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
-        IdealTransfers transfers = new IdealTransfers() {
+        return new IdealTransfers() {
             @Override
             public long senderBusyPs(int src, int dst, long bytes) {
                 return closed.senderBusyPs(src, dst, bytes);
@@ -257,9 +278,6 @@ public final class Simulation {
                 return closed.fctPs(src, dst, bytes);
             }
         };
-        WorkloadDriver d = WorkloadDriver.ideal(idealSim, driver.graph(), transfers, network.hostCount());
-        idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
-        return d;
     }
 
     private List<CollectiveRecord> collectives(WorkloadDriver ideal, JobResults jobResults) {
@@ -306,7 +324,8 @@ public final class Simulation {
             long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : f.startPs();
             out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, driver.deliveredPs(i),
                     driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i),
-                    driver.queuePair(i).id(), driver.queuePair(i).entropy()));
+                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).id(),
+                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).entropy()));
         }
         return out;
     }

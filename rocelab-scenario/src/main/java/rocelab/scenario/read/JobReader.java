@@ -114,20 +114,27 @@ final class JobReader {
             program = new MegatronReader(doc).read(m.get("generator"), layout);
         }
         JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp));
-        check(job);
+        check(job, node);
         return job;
     }
 
     /** Unrolls the job once, so a program that cannot run is reported where it is written. */
-    private void check(JobSpec job) throws ScenarioException {
+    private void check(JobSpec job, Node node) throws ScenarioException {
         try {
-            JobEmitter.emit(new TaskGraph(), job);
+            TaskGraph scratch = new TaskGraph();
+            JobEmitter.emit(scratch, job);
+            int stuck = scratch.tasksInCycles();
+            if (stuck > 0) {
+                throw doc.at(node, "job '" + job.name() + "' waits on itself: " + stuck
+                        + " tasks can never start (for example a send that waits for a receive that waits for that"
+                        + " send); expected sends and receives that can be matched in program order");
+            }
         } catch (JobException e) {
             Step.Meta meta = e.meta();
             throw new ScenarioException(doc.file(), Math.max(1, meta.line()), Math.max(1, meta.column()),
                     e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new ScenarioException(doc.file(), 1, 1, "job '" + job.name() + "': " + e.getMessage());
+            throw doc.at(node, "job '" + job.name() + "': " + e.getMessage());
         }
     }
 

@@ -259,6 +259,61 @@ public final class TaskGraph {
         return late[2 * i + 1];
     }
 
+    /**
+     * Tasks that can never start because promises closed a cycle of dependencies (0 for a runnable graph); Kahn's
+     * algorithm over all dependencies.
+     */
+    public int tasksInCycles() {
+        int n = taskCount;
+        int[] waiting = new int[n];
+        int[] outStart = new int[n + 1];
+        for (int t = 0; t < n; t++) {
+            waiting[t] = dependencyCount(t);
+            for (int i = depStart[t]; i < depStart[t + 1]; i++) {
+                int d = deps[i];
+                outStart[(d >= 0 ? d : ~d) + 1]++;
+            }
+        }
+        for (int i = 0; i < lateCount; i += 2) {
+            waiting[late[i]]++;
+            int d = late[i + 1];
+            outStart[(d >= 0 ? d : ~d) + 1]++;
+        }
+        for (int t = 0; t < n; t++) {
+            outStart[t + 1] += outStart[t];
+        }
+        int[] out = new int[outStart[n]];
+        int[] fill = Arrays.copyOf(outStart, n);
+        for (int t = 0; t < n; t++) {
+            for (int i = depStart[t]; i < depStart[t + 1]; i++) {
+                int d = deps[i];
+                out[fill[d >= 0 ? d : ~d]++] = t;
+            }
+        }
+        for (int i = 0; i < lateCount; i += 2) {
+            int d = late[i + 1];
+            out[fill[d >= 0 ? d : ~d]++] = late[i];
+        }
+        int[] stack = new int[n];
+        int top = 0;
+        int seen = 0;
+        for (int t = 0; t < n; t++) {
+            if (waiting[t] == 0) {
+                stack[top++] = t;
+            }
+        }
+        while (top > 0) {
+            int t = stack[--top];
+            seen++;
+            for (int i = outStart[t]; i < outStart[t + 1]; i++) {
+                if (--waiting[out[i]] == 0) {
+                    stack[top++] = out[i];
+                }
+            }
+        }
+        return n - seen;
+    }
+
     /** Bytes of an NVLink transfer. */
     public long nvlinkBytes(int task) {
         return nvlinkBytes[task];

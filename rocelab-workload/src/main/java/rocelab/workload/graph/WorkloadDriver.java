@@ -151,7 +151,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 onAck[ackFill[~d]++] = graph.lateTask(i);
             }
         }
-        checkAcyclic(n);
+        int stuck = graph.tasksInCycles();
+        if (stuck > 0) {
+            throw new IllegalArgumentException("the workload waits on itself: " + stuck
+                    + " tasks can never start (a cycle of dependencies)");
+        }
         this.roots = java.util.stream.IntStream.range(0, n).filter(t -> waitingFor[t] == 0).boxed()
                 .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
                 .mapToInt(Integer::intValue).toArray();
@@ -164,37 +168,6 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         Arrays.fill(completedPs, NOT_YET);
         if (roots.length > 0) {
             sim.schedule(graph.notBeforePs(roots[0]), handlerId, ROOTS, 0L);
-        }
-    }
-
-    /** Kahn's algorithm over both kinds of edges: every task must be reachable from the tasks without inputs. */
-    private void checkAcyclic(int n) {
-        int[] remaining = waitingFor.clone();
-        int[] stack = new int[n];
-        int top = 0;
-        int seen = 0;
-        for (int t = 0; t < n; t++) {
-            if (remaining[t] == 0) {
-                stack[top++] = t;
-            }
-        }
-        while (top > 0) {
-            int t = stack[--top];
-            seen++;
-            for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
-                if (--remaining[onEnd[i]] == 0) {
-                    stack[top++] = onEnd[i];
-                }
-            }
-            for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
-                if (--remaining[onAck[i]] == 0) {
-                    stack[top++] = onAck[i];
-                }
-            }
-        }
-        if (seen < n) {
-            throw new IllegalArgumentException("the workload waits on itself: " + (n - seen)
-                    + " tasks can never start (a cycle of dependencies)");
         }
     }
 

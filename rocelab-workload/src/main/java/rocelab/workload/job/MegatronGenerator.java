@@ -31,6 +31,7 @@ public final class MegatronGenerator {
     private final List<Step> out = new ArrayList<>();
     private int stage;
     private String lastId;
+    private int buckets;
 
     private MegatronGenerator(MegatronModel model, Layout layout) {
         this.model = model;
@@ -110,6 +111,7 @@ public final class MegatronGenerator {
 
     private void stage(int s) {
         this.stage = s;
+        this.buckets = 0;
         int warm = Math.min(p - s - 1, microBatches);
         // Receives are posted up front on their own streams, in the order the sends will come.
         for (int mb = 0; mb < microBatches; mb++) {
@@ -153,17 +155,23 @@ public final class MegatronGenerator {
         String tag = "s" + stage + "-mb" + mb;
         String first = stage < p - 1 ? "recv-grad-" + tag : null;
         boolean last = mb == microBatches - 1;
-        List<Integer> bucketEnds = last ? bucketEnds() : List.of();
-        int bucket = 0;
         String lastBackward = null;
+        long pending = 0;
         for (int i = 0; i < layersPerStage; i++) {
             int l = layersPerStage - 1 - i;
-            String id = "bwd-" + tag + "-l" + l;
-            layer(id, model.backwardPs(), i == 0 ? first : null);
+            layer("bwd-" + tag + "-l" + l, model.backwardPs(), i == 0 ? first : null);
             lastBackward = lastId;
-            if (last && bucketEnds.contains(i)) {
-                long params = bucketParamsOf(bucket, bucketEnds);
-                dataParallel(bucket++, params, lastId);
+            if (last && reducesGradients()) {
+                // Megatron fills fixed-size buckets in backward order; a bucket is reduced once it is full.
+                pending += model.layerParams() / t;
+                if (i == layersPerStage - 1 && stage == 0) {
+                    pending += model.vocab() * model.hidden() / t;
+                }
+                while (pending >= bucketParams() || (i == layersPerStage - 1 && pending > 0)) {
+                    long params = Math.min(pending, bucketParams());
+                    dataParallel(buckets++, params, lastBackward);
+                    pending -= params;
+                }
             }
         }
         if (stage > 0) {
@@ -215,33 +223,13 @@ public final class MegatronGenerator {
         return new Step.Collective(meta(id, stream, after), op, a, dims, Math.max(bytes, 1), false, 1, 0);
     }
 
-    /** Bucket boundaries, as indices of the backward layer loop after which each bucket is complete. */
-    private List<Integer> bucketEnds() {
-        List<Integer> ends = new ArrayList<>();
-        if (d * e < 2) {
-            return ends;
-        }
-        long bucket = model.bucketParams() > 0 ? model.bucketParams() : Math.max(40_000_000L, 1_000_000L * d);
-        long perLayer = model.layerParams() / t;
-        long filled = 0;
-        for (int i = 0; i < layersPerStage; i++) {
-            filled += perLayer;
-            if (filled >= bucket || i == layersPerStage - 1) {
-                ends.add(i);
-                filled = 0;
-            }
-        }
-        return ends;
+    private boolean reducesGradients() {
+        return d * e > 1;
     }
 
-    private long bucketParamsOf(int bucket, List<Integer> ends) {
-        int from = bucket == 0 ? 0 : ends.get(bucket - 1) + 1;
-        long layers = ends.get(bucket) - from + 1;
-        long params = layers * model.layerParams() / t;
-        if (bucket == ends.size() - 1 && stage == 0) {
-            params += model.vocab() * model.hidden() / t;
-        }
-        return params;
+    /** Parameters per gradient bucket: the model's, or Megatron's default max(40M, 1M x DP). */
+    private long bucketParams() {
+        return model.bucketParams() > 0 ? model.bucketParams() : Math.max(40_000_000L, 1_000_000L * d * e);
     }
 
     private void dataParallel(int bucket, long params, String after) {
@@ -258,7 +246,6 @@ public final class MegatronGenerator {
 
     private void optimizer() {
         List<String> after = new ArrayList<>();
-        int buckets = bucketEnds().size();
         if (buckets > 0) {
             after.add((model.distributedOptimizer() ? "dp-rs-s" : "dp-ar-s") + stage + "-b" + (buckets - 1));
         }

@@ -1,0 +1,104 @@
+package rocelab.workload.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.graph.TaskGraph;
+
+/** Programs unrolled into task graphs: dependencies, groups and point-to-point pairing. */
+class JobEmitterTest {
+    private static final java.util.Set<String> NAMES = Layout.names();
+
+    private static Expr expr(String text) {
+        try {
+            return Expr.parse(text, NAMES);
+        } catch (Expr.ParseException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Step.Meta meta(String id, String stream, String when, String... after) {
+        return new Step.Meta(id, stream, List.of(after), when == null ? null : expr(when), 3, 7);
+    }
+
+    private static JobSpec job(Map<Dim, Integer> degrees, List<Step> program, int iterations) {
+        int n = degrees.values().stream().reduce(1, (a, b) -> a * b);
+        return new JobSpec("j", new Layout(degrees, Layout.MEGATRON_ORDER,
+                java.util.stream.IntStream.range(0, n).map(i -> 10 + i).toArray()), program, iterations, 0, 0, -1);
+    }
+
+    @Test
+    void shouldPairSendsWithReceivesInProgramOrderAcrossStages() {
+        // Two stages; the receive is written before the send, so it is promised first and fulfilled later.
+        List<Step> program = List.of(
+                new Step.Transfer(meta("rx", "recv", "pp > 0"), false, Map.of(Dim.PP, expr("pp-1")), 0),
+                new Step.Compute(meta("f", "main", null, "rx"), 1000),
+                new Step.Transfer(meta("tx", "send", "pp < PP-1", "f"), true, Map.of(Dim.PP, expr("pp+1")), 4096));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.PP, 2), program, 2));
+        assertThat(g.flowCount()).isEqualTo(2);
+        assertThat(g.flows().get(0).src()).isEqualTo(10);
+        assertThat(g.flows().get(0).dst()).isEqualTo(11);
+        assertThat(g.flows().get(0).sizeBytes()).isEqualTo(4096);
+        assertThat(g.tasksInCycles()).isZero();
+        assertThat(t.computeTasks()).hasSize(4);
+        assertThat(t.gates()).hasNumberOfRows(2);
+    }
+
+    @Test
+    void shouldRunOneCollectivePerGroup() {
+        List<Step> program = List.of(new Step.Collective(meta("ar", "main", null), CollectiveOp.ALL_REDUCE,
+                Algorithm.RING, EnumSet.of(Dim.DP), 4000, false, 1, 0));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.TP, 2, Dim.DP, 4), program, 1));
+        assertThat(t.calls()).hasSize(2);
+        assertThat(t.calls().get(0).call().ranks()).containsExactly(10, 12, 14, 16);
+        assertThat(t.calls().get(1).call().ranks()).containsExactly(11, 13, 15, 17);
+        assertThat(t.calls().get(0).name()).isEqualTo("j/ar/dp(tp=0)");
+        // Ring AllReduce on 4 ranks: 2(N-1) = 6 steps of 4 flows each, per group.
+        assertThat(g.flowCount()).isEqualTo(2 * 6 * 4);
+    }
+
+    @Test
+    void shouldComputePerRankSizesInTheNcclTestsConvention() {
+        List<Step> program = List.of(new Step.Collective(meta("ag", "main", null), CollectiveOp.ALL_GATHER,
+                Algorithm.RING, EnumSet.of(Dim.DP), 1000, true, 1, 0));
+        JobTasks t = JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.DP, 4), program, 1));
+        assertThat(t.calls().get(0).call().sizeBytes()).isEqualTo(4000);
+    }
+
+    @Test
+    void shouldNameTheStepWhenAGroupMemberIsMissingOrASendIsUnmatched() {
+        List<Step> partial = List.of(new Step.Collective(meta("ar", "main", "dp > 0"), CollectiveOp.ALL_REDUCE,
+                Algorithm.RING, EnumSet.of(Dim.DP), 4000, false, 1, 0));
+        assertThatThrownBy(() -> JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.DP, 3), partial, 1)))
+                .isInstanceOf(JobException.class)
+                .hasMessageContaining("rank 1 runs step 'ar' but its group member rank 0 does not")
+                .satisfies(e -> assertThat(((JobException) e).meta().line()).isEqualTo(3));
+        List<Step> lonely = List.of(new Step.Transfer(meta("tx", "main", "pp == 0"), true,
+                Map.of(Dim.PP, expr("pp+1")), 10));
+        assertThatThrownBy(() -> JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.PP, 2), lonely, 1)))
+                .hasMessageContaining("rank 0's send in step 'tx' has no matching receive");
+        List<Step> outside = List.of(new Step.Transfer(meta("tx", "main", null), true,
+                Map.of(Dim.PP, expr("pp+1")), 10));
+        assertThatThrownBy(() -> JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.PP, 2), outside, 1)))
+                .hasMessageContaining("rank 1's peer has pp = 2, outside 0..1");
+    }
+
+    @Test
+    void shouldFindASendAndReceiveThatWaitForEachOther() {
+        // Both stages first receive, then send, on one stream: each send waits for a receive that waits for it.
+        List<Step> program = List.of(
+                new Step.Transfer(meta("rx", "main", null), false, Map.of(Dim.PP, expr("1 - pp")), 0),
+                new Step.Transfer(meta("tx", "main", null), true, Map.of(Dim.PP, expr("1 - pp")), 100));
+        TaskGraph g = new TaskGraph();
+        JobEmitter.emit(g, job(Map.of(Dim.PP, 2), program, 1));
+        assertThat(g.tasksInCycles()).isPositive();
+    }
+}
