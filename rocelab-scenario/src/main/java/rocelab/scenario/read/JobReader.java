@@ -91,6 +91,12 @@ final class JobReader {
             }
         }
         int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
+        long ranks = degrees.values().stream().mapToLong(Integer::longValue).reduce(1, (a, b) -> a * b);
+        if (ranks != placed.length) {
+            throw doc.at(m.get("hosts"), placed.length + " hosts are placed but the parallelism "
+                    + degrees.entrySet().stream().filter(e -> e.getValue() > 1).map(e -> e.getKey().key() + " "
+                    + e.getValue()).toList() + " makes " + ranks + " ranks; expected one host per rank");
+        }
         List<Dim> finalOrder = order;
         Layout layout = doc.build(m.get("hosts"), where, () -> new Layout(degrees, finalOrder, placed));
         int iterations = m.optionalInt("iterations", 1, 1, 1_000_000);

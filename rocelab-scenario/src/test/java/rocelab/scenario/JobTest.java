@@ -1,0 +1,200 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.RankRecord;
+
+/** Jobs seen from their GPUs, against closed forms, in packet-level and ideal-network runs. */
+class JobTest {
+    private static final String FABRIC = """
+            name: job
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            """;
+
+    private static Simulation sim(String jobs) {
+        return Scenarios.assemble(FABRIC + jobs);
+    }
+
+    private static IdealFlowTime closedForm(Simulation s) {
+        ScenarioConfig c = Scenarios.parse(FABRIC + "traffic: [{kind: flow, src: 0, dst: 1, size: 1}]");
+        return new IdealFlowTime(s.network(), c.nic(), c.switches().forwardingLatencyPs());
+    }
+
+    @Test
+    void shouldAccountComputeOnlyJobsExactly() {
+        RunResult r = sim("""
+                jobs:
+                  - {name: c, hosts: 0-1, parallelism: {dp: 2}, iterations: 2,
+                     program: [{op: compute, duration: 100us}, {op: compute, duration: 50us}]}
+                """).run(ProgressListener.NONE);
+        JobRecord j = r.jobs().get(0);
+        assertThat(j.completed()).isTrue();
+        assertThat(j.jctPs()).isEqualTo(300_000_000L);
+        assertThat(j.idealJctPs()).isEqualTo(300_000_000L);
+        assertThat(j.computeUs()).isEqualTo(150.0);
+        assertThat(j.idleUs()).isZero();
+        assertThat(j.networkPenaltyPs()).isZero();
+    }
+
+    @Test
+    void shouldPipelineMicroBatchesAsTheClosedFormSays() {
+        Simulation s = sim("""
+                jobs:
+                  - name: pipe
+                    hosts: 0-1
+                    parallelism: {pp: 2}
+                    program:
+                      - repeat: 4
+                        as: mb
+                        steps:
+                          - {id: rx, op: recv, peer: pp-1, when: "pp > 0", stream: recv}
+                          - {id: fwd, op: compute, duration: 100us, after: [rx]}
+                          - {id: tx, op: send, peer: pp+1, size: 1MB, when: "pp < PP-1", stream: send, after: [fwd]}
+                """);
+        RunResult r = s.run(ProgressListener.NONE);
+        // Stage 1 starts once the first activation has arrived and then never waits (delivery < compute):
+        // JCT = compute of one micro-batch + delivery of 1 MB + 4 micro-batches of compute.
+        long delivery = closedForm(s).deliveryPs(0, 1, 1_000_000);
+        assertThat(delivery).isLessThan(100_000_000L);
+        JobRecord j = r.jobs().get(0);
+        assertThat(j.idealJctPs()).isEqualTo(100_000_000L + delivery + 400_000_000L);
+        // One message at a time on an idle fabric: the packet-level run is the closed form too.
+        assertThat((double) j.jctPs()).isCloseTo(j.idealJctPs(), within(j.idealJctPs() * 1e-3));
+        List<RankRecord> ranks = r.ranks();
+        assertThat(ranks).hasSize(2);
+        assertThat(ranks.get(1).coords()).isEqualTo("pp=1");
+        assertThat(ranks.get(1).computeUs()).isEqualTo(400.0);
+        assertThat(ranks.get(1).idleUs()).isCloseTo((100_000_000L + delivery) / 1e6, within(0.5));
+    }
+
+    @Test
+    void shouldGiveARingAllReduceItsClosedFormOnAnIdealNetwork() {
+        long size = 8_000_000;
+        Simulation s = sim("""
+                jobs:
+                  - {name: dp, hosts: 0-7, parallelism: {dp: 8},
+                     program: [{id: grads, op: allreduce, group: dp, size-total: %d}]}
+                """.formatted(size));
+        RunResult r = s.run(ProgressListener.NONE);
+        IdealFlowTime f = closedForm(s);
+        long chunk = size / 8;
+        CollectiveRecord c = r.collectives().get(0);
+        assertThat(c.job()).isEqualTo("dp");
+        // 2(N-1) steps, each the delivery of one chunk; the last send completes when its ACK is back.
+        assertThat(c.idealTimePs()).isEqualTo(13 * f.deliveryPs(0, 1, chunk) + f.fctPs(0, 1, chunk));
+        assertThat(c.timePs()).isGreaterThanOrEqualTo(c.idealTimePs());
+        // Every rank sends exactly 2(N-1)/N of the buffer.
+        for (int h = 0; h < 8; h++) {
+            int host = h;
+            long sent = r.flows().stream().filter(x -> x.src() == host).mapToLong(FlowRecord::sizeBytes).sum();
+            assertThat(sent).isEqualTo(2 * 7 * size / 8);
+        }
+    }
+
+    @Test
+    void shouldReproduceTheReferenceDataParallelAllReduceTimeInIdealMode() {
+        // GPT-3 175B, TP 8 PP 8 DP 16: DDP AllReduce of 5.44 GB of bf16 gradients over 16 ranks of one rail at
+        // 400 Gb/s; the reference's 2 x 15/16 x 5.44 GB / 50 GB/s = 204 ms, with RoCE header overhead on top.
+        String yaml = """
+                name: dp16
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 16, link: {rate: 400Gbps, delay: 500ns}}
+                jobs:
+                  - {name: ddp, hosts: 0-15, parallelism: {dp: 16},
+                     program: [{op: allreduce, group: dp, size-total: 5436000000}]}
+                """;
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml), true).run(ProgressListener.NONE);
+        FrameFormat frames = new FrameFormat(false);
+        double efficiency = 4096.0 / FrameFormat.wireBytes(frames.dataFrameBytes(4096, false));
+        double expected = 2.0 * 15 / 16 * 5.436e9 / (50e9 * efficiency);
+        assertThat(r.mode()).isEqualTo("ideal-network");
+        assertThat(r.jobs().get(0).jctPs() / 1e12).isCloseTo(expected, within(expected * 0.002));
+        assertThat(expected).isBetween(0.204, 0.210);
+    }
+
+    @Test
+    void shouldCarryATensorParallelAllReduceOverNvlinkInsideAServer() {
+        // The reference's TP AllReduce of 48 MiB over NVLink at 450 GB/s: 2 x 7/8 x 48 MiB / 450 GB/s = 0.196 ms.
+        String yaml = """
+                name: tp8
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: rail-optimized, servers: 2, gpus-per-server: 8, spines: 1,
+                           link: {rate: 400Gbps, delay: 500ns}}
+                nvlink: {rate: 3600Gbps, latency: 0}
+                jobs:
+                  - {name: tp, hosts: 0-7, parallelism: {tp: 8},
+                     program: [{op: allreduce, group: tp, size-total: 48MiB}]}
+                """;
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.flows()).isEmpty();
+        double expected = 2.0 * 7 / 8 * 48 * (1 << 20) / 450e9;
+        assertThat(r.jobs().get(0).jctPs() / 1e12).isCloseTo(expected, within(expected * 1e-6));
+        assertThat(r.jobs().get(0).networkPenaltyPs()).isZero();
+    }
+
+    @Test
+    void shouldShowTheNetworkPenaltyWhenBackgroundTrafficCongestsTheRing() {
+        String jobs = """
+                jobs:
+                  - {name: dp, hosts: 0-3, parallelism: {dp: 4}, iterations: 2,
+                     program: [{op: compute, duration: 50us}, {op: allreduce, group: dp, size-total: 8MB}]}
+                """;
+        RunResult quiet = sim(jobs).run(ProgressListener.NONE);
+        RunResult busy = sim(jobs + """
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 1, size: 4MB}
+                """).run(ProgressListener.NONE);
+        JobRecord q = quiet.jobs().get(0);
+        JobRecord b = busy.jobs().get(0);
+        assertThat(b.idealJctPs()).isEqualTo(q.idealJctPs());
+        assertThat(b.networkPenaltyPs()).isGreaterThan(5 * Math.max(q.networkPenaltyPs(), 1_000_000L));
+        assertThat(b.networkWaitUs()).isGreaterThan(q.networkWaitUs());
+        assertThat(busy.ranks()).allSatisfy(rank -> assertThat(rank.computeUs()).isEqualTo(50.0));
+    }
+
+    @Test
+    void shouldRunAGeneratedMegatronJobDeterministically() {
+        String yaml = """
+                name: megatron
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: rail-optimized, servers: 4, gpus-per-server: 2, spines: 2,
+                           link: {rate: 400Gbps, delay: 500ns}}
+                nvlink: {rate: 3600Gbps, latency: 1us}
+                nic: {cc: dcqcn}
+                jobs:
+                  - name: gpt
+                    hosts: 0-7
+                    parallelism: {tp: 2, pp: 2, dp: 2}
+                    order: [tp, dp, pp]
+                    iterations: 2
+                    warmup: 1
+                    generator:
+                      type: megatron
+                      model: {layers: 4, hidden: 1024, seq: 512, vocab: 32000}
+                      batch: {micro: 1, global: 8}
+                      options: {sequence-parallel: true, distributed-optimizer: true}
+                      compute: {forward-per-layer: 40us, optimizer: 100us}
+                """;
+        RunResult a = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        RunResult b = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        JobRecord j = a.jobs().get(0);
+        assertThat(j.completed()).isTrue();
+        assertThat(j.jctPs()).isEqualTo(b.jobs().get(0).jctPs());
+        assertThat(j.jctPs()).isGreaterThanOrEqualTo(j.idealJctPs());
+        // 4 micro-batches x 2 layers per stage x (40 us forward + 80 us backward) + the optimizer step.
+        assertThat(j.computeUs()).isCloseTo(4 * 2 * 120 + 100, within(1e-6));
+        assertThat(a.collectives()).anyMatch(c -> c.algorithm().startsWith("reduce-scatter"));
+        assertThat(a.flows()).isNotEmpty();
+    }
+}
