@@ -22,14 +22,26 @@ final class JobResults {
     private final WorkloadDriver real;
     private final WorkloadDriver ideal;
 
+    private final List<List<long[]>> realTransfers;
+    private final List<List<long[]>> idealTransfers;
+
     JobResults(List<JobTasks> jobs, WorkloadDriver real, WorkloadDriver ideal) {
         this.jobs = jobs;
         this.real = real;
         this.ideal = ideal;
+        this.realTransfers = transfers(real);
+        this.idealTransfers = transfers(ideal);
     }
 
-    /** Per rank: mean iteration, compute, idle and ideal idle time over the measured iterations. */
-    private record RankTimes(double iteration, double compute, double idle, double idealIdle) {}
+    /** Per rank, means over the measured iterations: iteration, compute, exposed communication and idle time. */
+    private record Times(double iteration, double compute, double exposed, double idle) {}
+
+    /** A rank's times in the packet-level run and on the ideal network. */
+    private record RankTimes(Times real, Times ideal) {
+        double networkWait() {
+            return Math.max(0, real.exposed() + real.idle() - ideal.exposed() - ideal.idle());
+        }
+    }
 
     List<JobRecord> jobRecords() {
         List<JobRecord> out = new ArrayList<>();
@@ -38,20 +50,21 @@ final class JobResults {
             int n = job.layout().size();
             long end = latest(real, jt.ends()[job.iterations() - 1]);
             long idealEnd = latest(ideal, jt.ends()[job.iterations() - 1]);
-            double compute = 0;
-            double idle = 0;
-            double idealIdle = 0;
+            double[] mean = new double[6];
             double maxWait = 0;
             for (int r = 0; r < n; r++) {
                 RankTimes t = rank(jt, r);
-                compute += t.compute() / n;
-                idle += t.idle() / n;
-                idealIdle += t.idealIdle() / n;
-                maxWait = Math.max(maxWait, Math.max(0, t.idle() - t.idealIdle()));
+                mean[0] += t.real().compute() / n;
+                mean[1] += t.real().exposed() / n;
+                mean[2] += t.real().idle() / n;
+                mean[3] += t.ideal().exposed() / n;
+                mean[4] += t.ideal().idle() / n;
+                mean[5] += t.networkWait() / n;
+                maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
-                    end >= 0, Math.max(idealEnd, 0), iteration(jt, real), iteration(jt, ideal), compute, idle,
-                    idealIdle, maxWait));
+                    end >= 0, Math.max(idealEnd, 0), iteration(jt, real), iteration(jt, ideal), mean[0], mean[1],
+                    mean[2], mean[3], mean[4], mean[5], maxWait));
         }
         return out;
     }
@@ -69,8 +82,9 @@ final class JobResults {
                                 .append(job.layout().coord(r, d));
                     }
                 }
-                out.add(new RankRecord(job.name(), r, job.layout().host(r), coords.toString(), t.iteration(),
-                        t.compute(), t.idle(), t.idealIdle()));
+                out.add(new RankRecord(job.name(), r, job.layout().host(r), coords.toString(), t.real().iteration(),
+                        t.real().compute(), t.real().exposed(), t.real().idle(), t.ideal().exposed(),
+                        t.ideal().idle()));
             }
         }
         return out;
@@ -133,16 +147,56 @@ final class JobResults {
     }
 
     private RankTimes rank(JobTasks jt, int r) {
-        double[] a = rankTimes(jt, r, real);
-        double[] b = rankTimes(jt, r, ideal);
-        return new RankTimes(a[0], a[1], a[0] - a[1], b[0] - b[1]);
+        return new RankTimes(rankTimes(jt, r, real, realTransfers), rankTimes(jt, r, ideal, idealTransfers));
     }
 
-    /** Mean iteration span and compute time of rank r over the measured iterations, in microseconds. */
-    private static double[] rankTimes(JobTasks jt, int r, WorkloadDriver d) {
+    /**
+     * Per host, the intervals during which one of its transfers (a flow or an NVLink transfer it sends or
+     * receives) was in progress: from posting until delivered (receiver) or acknowledged (sender).
+     */
+    private static List<List<long[]>> transfers(WorkloadDriver d) {
+        TaskGraph g = d.graph();
+        List<List<long[]>> perHost = new ArrayList<>();
+        for (int t = 0; t < g.taskCount(); t++) {
+            TaskGraph.Kind k = g.kind(t);
+            if (k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK || d.taskStartPs(t) < 0) {
+                continue;
+            }
+            int src;
+            int dst;
+            long sentEnd;
+            long end = d.taskEndPs(t);
+            if (k == TaskGraph.Kind.FLOW) {
+                int f = g.flowIndex(t);
+                src = g.flows().get(f).src();
+                dst = g.flows().get(f).dst();
+                sentEnd = d.completedPs(f);
+            } else {
+                src = g.owner(t);
+                dst = g.nvlinkDestination(t);
+                sentEnd = end;
+            }
+            add(perHost, src, d.taskStartPs(t), sentEnd);
+            add(perHost, dst, d.taskStartPs(t), end);
+        }
+        return perHost;
+    }
+
+    private static void add(List<List<long[]>> perHost, int host, long from, long to) {
+        while (perHost.size() <= host) {
+            perHost.add(new ArrayList<>());
+        }
+        perHost.get(host).add(new long[] {from, to < 0 ? Long.MAX_VALUE : to});
+    }
+
+    /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */
+    private static Times rankTimes(JobTasks jt, int r, WorkloadDriver d, List<List<long[]>> transfers) {
         JobSpec job = jt.job();
-        double span = 0;
-        double compute = 0;
+        int host = job.layout().host(r);
+        List<long[]> moving = host < transfers.size() ? transfers.get(host) : List.of();
+        long span = 0;
+        long compute = 0;
+        long exposed = 0;
         int count = 0;
         for (int k = job.warmup(); k < job.iterations(); k++) {
             long from = d.taskEndPs(jt.gates()[k][r]);
@@ -159,11 +213,32 @@ final class JobResults {
                     }
                 }
             }
-            span += (to - from) / 1e6;
-            compute += union(busy) / 1e6;
+            long computing = union(clip(busy, from, to));
+            List<long[]> either = clip(moving, from, to);
+            either.addAll(clip(busy, from, to));
+            span += to - from;
+            compute += computing;
+            exposed += union(either) - computing;
             count++;
         }
-        return count == 0 ? new double[] {Double.NaN, Double.NaN} : new double[] {span / count, compute / count};
+        if (count == 0) {
+            return new Times(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        }
+        double perIteration = 1e6 * count;
+        return new Times(span / perIteration, compute / perIteration, exposed / perIteration,
+                (span - compute - exposed) / perIteration);
+    }
+
+    private static List<long[]> clip(List<long[]> intervals, long from, long to) {
+        List<long[]> out = new ArrayList<>();
+        for (long[] iv : intervals) {
+            long a = Math.max(iv[0], from);
+            long b = Math.min(iv[1], to);
+            if (b > a) {
+                out.add(new long[] {a, b});
+            }
+        }
+        return out;
     }
 
     private static long union(List<long[]> intervals) {

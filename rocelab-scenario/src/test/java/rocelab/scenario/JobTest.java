@@ -44,6 +44,7 @@ class JobTest {
         assertThat(j.idealJctPs()).isEqualTo(300_000_000L);
         assertThat(j.computeUs()).isEqualTo(150.0);
         assertThat(j.idleUs()).isZero();
+        assertThat(j.exposedCommUs()).isZero();
         assertThat(j.networkPenaltyPs()).isZero();
     }
 
@@ -75,7 +76,12 @@ class JobTest {
         assertThat(ranks).hasSize(2);
         assertThat(ranks.get(1).coords()).isEqualTo("pp=1");
         assertThat(ranks.get(1).computeUs()).isEqualTo(400.0);
-        assertThat(ranks.get(1).idleUs()).isCloseTo((100_000_000L + delivery) / 1e6, within(0.5));
+        // Stage 1 waits for stage 0's first micro-batch (idle), then for the first activation to arrive (exposed
+        // communication: its own data is moving), and never again.
+        assertThat(ranks.get(1).idleUs()).isCloseTo(100.0, within(1e-6));
+        assertThat(ranks.get(1).exposedCommUs()).isCloseTo(delivery / 1e6, within(1e-6));
+        // Stage 0 computes 400 us and then waits only for its last send to be acknowledged.
+        assertThat(ranks.get(0).idleUs()).isZero();
     }
 
     @Test

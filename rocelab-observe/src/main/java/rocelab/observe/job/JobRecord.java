@@ -2,12 +2,14 @@ package rocelab.observe.job;
 
 /**
  * A job's result, seen from its GPUs: job completion time and mean iteration time (over the iterations after the
- * warm-up), in the packet-level run and in ideal-network mode, the mean compute and idle time of a rank per
- * iteration, and the network penalty: how much longer the job took than on an ideal network.
+ * warm-up), in the packet-level run and in ideal-network mode; per GPU and iteration (mean over ranks) compute,
+ * exposed communication and idle time (see {@link RankRecord}); the network penalty (how much longer the job took
+ * than on an ideal network) and the time GPUs waited on the network.
  */
 public record JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs,
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
-        double idleUs, double idealIdleUs, double maxNetworkWaitUs) {
+        double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
+        double maxNetworkWaitUs) {
     public long jctPs() {
         return endPs - startPs;
     }
@@ -24,10 +26,5 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
     /** The network penalty as a share of the ideal JCT, in percent. */
     public double networkPenaltyPercent() {
         return idealJctPs() > 0 ? 100.0 * networkPenaltyPs() / idealJctPs() : 0;
-    }
-
-    /** Mean time per iteration a GPU waited on the network: idle time beyond what an ideal network causes. */
-    public double networkWaitUs() {
-        return Math.max(0, idleUs - idealIdleUs);
     }
 }

@@ -109,24 +109,26 @@ public final class RunWriter {
     static String jobsCsv(List<rocelab.observe.job.JobRecord> jobs) {
         CsvTable t = new CsvTable(List.of("job", "ranks", "iterations", "warmup", "start_us", "jct_us",
                 "ideal_jct_us", "network_penalty_us", "network_penalty_percent", "iteration_us", "ideal_iteration_us",
-                "compute_us", "idle_us", "ideal_idle_us", "network_wait_us", "max_rank_network_wait_us", "status"));
+                "compute_us", "exposed_comm_us", "idle_us", "ideal_exposed_comm_us", "ideal_idle_us", "network_wait_us",
+                "max_rank_network_wait_us", "status"));
         for (var j : jobs) {
             t.row(j.job(), j.ranks(), j.iterations(), j.warmup(), Numbers.micros(j.startPs()),
                     j.completed() ? Numbers.micros(j.jctPs()) : null, Numbers.micros(j.idealJctPs()),
                     j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null,
                     j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null, us(j.iterationUs()),
-                    us(j.idealIterationUs()), us(j.computeUs()), us(j.idleUs()), us(j.idealIdleUs()),
-                    us(j.networkWaitUs()), us(j.maxNetworkWaitUs()), j.completed() ? "completed" : "unfinished");
+                    us(j.idealIterationUs()), us(j.computeUs()), us(j.exposedCommUs()), us(j.idleUs()),
+                    us(j.idealExposedCommUs()), us(j.idealIdleUs()), us(j.networkWaitUs()), us(j.maxNetworkWaitUs()), j.completed() ? "completed" : "unfinished");
         }
         return t.toString();
     }
 
     static String ranksCsv(List<rocelab.observe.job.RankRecord> ranks) {
-        CsvTable t = new CsvTable(List.of("job", "rank", "host", "coords", "iteration_us", "compute_us", "idle_us",
-                "ideal_idle_us", "network_wait_us"));
+        CsvTable t = new CsvTable(List.of("job", "rank", "host", "coords", "iteration_us", "compute_us",
+                "exposed_comm_us", "idle_us", "ideal_exposed_comm_us", "ideal_idle_us", "network_wait_us"));
         for (var r : ranks) {
-            t.row(r.job(), r.rank(), r.host(), r.coords(), us(r.iterationUs()), us(r.computeUs()), us(r.idleUs()),
-                    us(r.idealIdleUs()), us(r.networkWaitUs()));
+            t.row(r.job(), r.rank(), r.host(), r.coords(), us(r.iterationUs()), us(r.computeUs()),
+                    us(r.exposedCommUs()), us(r.idleUs()), us(r.idealExposedCommUs()), us(r.idealIdleUs()),
+                    us(r.networkWaitUs()));
         }
         return t.toString();
     }

@@ -48,6 +48,7 @@ public final class Summary {
                 row.put("iteration_us", nan(j.iterationUs()));
                 row.put("ideal_iteration_us", nan(j.idealIterationUs()));
                 row.put("compute_us_per_iteration", nan(j.computeUs()));
+                row.put("exposed_comm_us_per_iteration", nan(j.exposedCommUs()));
                 row.put("idle_us_per_iteration", nan(j.idleUs()));
                 row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
                 row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));

@@ -292,8 +292,8 @@ public final class ReportWriter {
             return;
         }
         b.append("<h2>The GPU's view</h2><table><tr><th>job</th><th>ranks</th><th>JCT us</th><th>ideal JCT us</th>"
-                + "<th>network penalty</th><th>iteration us</th><th>compute us</th><th>idle us</th>"
-                + "<th>waiting on network us</th></tr>");
+                + "<th>network penalty</th><th>iteration us</th><th>compute us</th><th>exposed comm us</th>"
+                + "<th>idle us</th><th>waiting on network us</th></tr>");
         for (String[] r : jobs.rows) {
             b.append("<tr><td>").append(Svg.esc(r[jobs.col("job")])).append("</td><td>")
                     .append(Svg.esc(r[jobs.col("ranks")])).append("</td><td>").append(Svg.esc(r[jobs.col("jct_us")]))
@@ -301,12 +301,15 @@ public final class ReportWriter {
                     .append(Svg.esc(r[jobs.col("network_penalty_percent")])).append(" %</td><td>")
                     .append(Svg.esc(r[jobs.col("iteration_us")])).append("</td><td>")
                     .append(Svg.esc(r[jobs.col("compute_us")])).append("</td><td>")
+                    .append(Svg.esc(r[jobs.col("exposed_comm_us")])).append("</td><td>")
                     .append(Svg.esc(r[jobs.col("idle_us")])).append("</td><td>")
                     .append(Svg.esc(r[jobs.col("network_wait_us")])).append("</td></tr>");
         }
-        b.append("</table><p class='note'>Per GPU and iteration (after warm-up). Ideal: the same workload with every"
-                + " message sent at line rate after the path's fixed latency, no queueing. Waiting on the network ="
-                + " idle time beyond what the ideal network causes.</p>");
+        b.append("</table><p class='note'>Per GPU and iteration (after warm-up), mean over ranks. Exposed"
+                + " communication: not computing while the GPU's own data moves; idle: not computing with nothing"
+                + " moving (waiting for another rank). Ideal: the same workload with every message at line rate after"
+                + " the path's fixed latency, no queueing. Waiting on the network = time not computing beyond what"
+                + " the ideal network causes.</p>");
         if (ranks == null || ranks.rows.isEmpty()) {
             return;
         }
@@ -327,8 +330,9 @@ public final class ReportWriter {
         for (int i = 0; i < shown; i++) {
             String[] r = ranks.rows.get(i);
             double compute = number(r[ranks.col("compute_us")]);
-            double idealIdle = Math.min(number(r[ranks.col("ideal_idle_us")]), number(r[ranks.col("idle_us")]));
             double wait = number(r[ranks.col("network_wait_us")]);
+            double notComputing = number(r[ranks.col("exposed_comm_us")]) + number(r[ranks.col("idle_us")]);
+            double idealIdle = Math.max(0, notComputing - wait);
             double scale = (width - left - 10) / max;
             int y = i * rowH;
             svg.append("<text x='0' y='").append(y + 9).append("'>").append(Svg.esc(r[ranks.col("job")] + " r"
@@ -342,7 +346,7 @@ public final class ReportWriter {
             }
         }
         svg.append("<text x='").append(left).append("' y='").append(shown * rowH + 20).append("'>")
-                .append("green: compute · grey: idle an ideal network also causes · red: waiting on the network")
+                .append("green: compute · grey: not computing, as on an ideal network · red: waiting on the network")
                 .append("</text></svg>");
         b.append(svg);
         if (shown < ranks.rows.size()) {
