@@ -118,6 +118,7 @@ public final class Simulation {
                         config.cnpPriority()))
                 .build(topology);
         TaskGraph graph = new TaskGraph();
+        graph.servers(serverMap(topology));
         if (config.nvlink() != null) {
             graph.localLinks(LocalLinks.of(topology, config.nvlink().rateBps(), config.nvlink().latencyPs()));
         }
@@ -138,6 +139,15 @@ public final class Simulation {
                 ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
                 : new WorkloadDriver(network, graph);
         return new Simulation(config, sim, network, driver, collectives, jobs, idealOnly);
+    }
+
+    /** The server of every host of a topology. */
+    public static int[] serverMap(Topology topology) {
+        int[] servers = new int[topology.hostCount()];
+        for (int h = 0; h < servers.length; h++) {
+            servers[h] = topology.serverOf(h);
+        }
+        return servers;
     }
 
     public Simulator simulator() {

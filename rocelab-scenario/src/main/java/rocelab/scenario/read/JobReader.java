@@ -128,6 +128,9 @@ final class JobReader {
     private void check(JobSpec job, Node node) throws ScenarioException {
         try {
             TaskGraph scratch = new TaskGraph();
+            if (hosts.servers() != null) {
+                scratch.servers(hosts.servers());
+            }
             JobEmitter.emit(scratch, job);
             int stuck = scratch.tasksInCycles();
             if (stuck > 0) {

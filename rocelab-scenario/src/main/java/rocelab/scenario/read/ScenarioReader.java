@@ -199,6 +199,10 @@ public final class ScenarioReader {
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
+        if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec) {
+            // Only this topology puts several hosts in one server; the others need no server map.
+            trafficReader.servers(rocelab.scenario.Simulation.serverMap(topology.build()));
+        }
         if (!top.has("traffic") && !top.has("jobs")) {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
                     + " with a kind (or jobs: a list of AI jobs)");

@@ -33,6 +33,17 @@ final class TrafficReader {
     private final int hostCount;
     private final Path baseDir;
 
+    private int[] serverOfHost;
+
+    /** The topology's server of every host, so collectives can be checked against it while reading. */
+    void servers(int[] map) {
+        this.serverOfHost = map;
+    }
+
+    int[] servers() {
+        return serverOfHost;
+    }
+
     TrafficReader(Doc doc, int hostCount, Path baseDir) {
         this.doc = doc;
         this.hostCount = hostCount;
@@ -202,8 +213,15 @@ final class TrafficReader {
                 : doc.integer(m.get("iterations"), "iterations", 1, 1_000_000);
         int rootIndex = root;
         long total = size;
-        return doc.build(node, where, () -> new CollectiveTraffic(
-                new Collective(op, algorithm, ranks, total, rootIndex, channels, -1), start, iterations));
+        CollectiveTraffic traffic = doc.build(node, where, () -> new CollectiveTraffic(
+                new Collective(op, algorithm, ranks, total, rootIndex, channels, -1), start, 1));
+        if (serverOfHost != null) {
+            // Unrolled once here, so a call the topology cannot serve is reported where it is written.
+            rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
+            scratch.servers(serverOfHost);
+            doc.build(node, where, () -> traffic.emit(scratch));
+        }
+        return doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, iterations));
     }
 
     /** How the CSV file is named in messages: next to the scenario file as the user named it. */

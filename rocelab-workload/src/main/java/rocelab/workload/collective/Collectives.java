@@ -13,6 +13,10 @@ public final class Collectives {
         register(CollectiveOp.ALL_REDUCE, Algorithm.RING, ring);
         register(CollectiveOp.ALL_GATHER, Algorithm.RING, ring);
         register(CollectiveOp.REDUCE_SCATTER, Algorithm.RING, ring);
+        HierarchicalAlgorithm hierarchical = new HierarchicalAlgorithm();
+        register(CollectiveOp.ALL_REDUCE, Algorithm.HIERARCHICAL, hierarchical);
+        register(CollectiveOp.ALL_GATHER, Algorithm.HIERARCHICAL, hierarchical);
+        register(CollectiveOp.REDUCE_SCATTER, Algorithm.HIERARCHICAL, hierarchical);
     }
 
     private Collectives() {}

@@ -46,6 +46,18 @@ public final class TaskGraph {
     private boolean[] promised = new boolean[64];
     private int openPromises;
 
+    private int[] serverOfHost;
+
+    /** The server of every host, for algorithms that treat GPUs of one server differently (hierarchical). */
+    public void servers(int[] serverOfHostMap) {
+        this.serverOfHost = serverOfHostMap.clone();
+    }
+
+    /** The server of a host; without a server map every host is its own server. */
+    public int serverOf(int host) {
+        return serverOfHost == null || host >= serverOfHost.length ? host : serverOfHost[host];
+    }
+
     /** Sends between GPUs of one server go over these links from now on (null: everything over the fabric). */
     public void localLinks(LocalLinks links) {
         this.localLinks = links;
