@@ -31,7 +31,20 @@ final class JobResults {
         this.ideal = ideal;
         this.realTransfers = transfers(real);
         this.idealTransfers = transfers(ideal);
+        for (JobTasks jt : jobs) {
+            List<List<Integer>> perRank = new ArrayList<>();
+            for (int r = 0; r < jt.job().layout().size(); r++) {
+                perRank.add(new ArrayList<>());
+            }
+            for (int i = 0; i < jt.computeTasks().length; i++) {
+                perRank.get(jt.computeRanks()[i]).add(i);
+            }
+            computeOf.put(jt, perRank);
+        }
     }
+
+    /** Per job and rank, the indices of its compute tasks in {@link JobTasks#computeTasks()}. */
+    private final java.util.Map<JobTasks, List<List<Integer>>> computeOf = new java.util.IdentityHashMap<>();
 
     /** Per rank, means over the measured iterations: iteration, compute, exposed communication and idle time. */
     private record Times(double iteration, double compute, double exposed, double idle) {}
@@ -190,7 +203,7 @@ final class JobResults {
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */
-    private static Times rankTimes(JobTasks jt, int r, WorkloadDriver d, List<List<long[]>> transfers) {
+    private Times rankTimes(JobTasks jt, int r, WorkloadDriver d, List<List<long[]>> transfers) {
         JobSpec job = jt.job();
         int host = job.layout().host(r);
         List<long[]> moving = host < transfers.size() ? transfers.get(host) : List.of();
@@ -205,8 +218,8 @@ final class JobResults {
                 continue;
             }
             List<long[]> busy = new ArrayList<>();
-            for (int i = 0; i < jt.computeTasks().length; i++) {
-                if (jt.computeRanks()[i] == r && jt.computeIterations()[i] == k) {
+            for (int i : computeOf.get(jt).get(r)) {
+                if (jt.computeIterations()[i] == k) {
                     int t = jt.computeTasks()[i];
                     if (d.taskStartPs(t) >= 0 && d.taskEndPs(t) > d.taskStartPs(t)) {
                         busy.add(new long[] {d.taskStartPs(t), d.taskEndPs(t)});
