@@ -107,8 +107,8 @@ final class JobResults {
         List<CollectiveRecord> out = new ArrayList<>();
         for (JobTasks jt : jobs) {
             for (JobTasks.Call c : jt.calls()) {
-                long[] span = span(real, c.firstTask(), c.endTask(), c.done());
-                long[] idealSpan = span(ideal, c.firstTask(), c.endTask(), c.done());
+                long[] span = span(real, c.entries(), c.done());
+                long[] idealSpan = span(ideal, c.entries(), c.done());
                 Collective call = c.call();
 
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
@@ -120,23 +120,17 @@ final class JobResults {
     }
 
     /**
-     * A call's first transfer start, last rank done, and whether it completed. A call with no transfer started
-     * (every rank done at once) spans nothing.
+     * A call from the moment its last member entered (all are there, as nccl-tests synchronises them before its
+     * timer starts) until its last member is done, and whether it completed. Waiting for late members is not the
+     * collective's time: it shows as the early members' exposed communication or idle time.
      */
-    static long[] span(WorkloadDriver d, int first, int end, int[] done) {
-        TaskGraph g = d.graph();
-        long start = Long.MAX_VALUE;
-        for (int t = first; t < end; t++) {
-            TaskGraph.Kind k = g.kind(t);
-            if ((k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK) && d.taskStartPs(t) >= 0) {
-                start = Math.min(start, d.taskStartPs(t));
-            }
-        }
+    static long[] span(WorkloadDriver d, int[] entries, int[] done) {
+        long start = latest(d, entries);
         long last = latest(d, done);
-        if (last < 0) {
-            return new long[] {start == Long.MAX_VALUE ? 0 : start, 0, 0};
+        if (last < 0 || start < 0) {
+            return new long[] {Math.max(start, 0), 0, 0};
         }
-        return new long[] {start == Long.MAX_VALUE ? last : start, last, 1};
+        return new long[] {start, last, 1};
     }
 
     /** Mean over measured iterations of: last rank done minus first rank started. */

@@ -228,7 +228,7 @@ public final class JobEmitter {
                 done[members[i]] = finished[i];
             }
             calls.add(new JobTasks.Call(job.name() + "/" + inst.name() + "/" + groupName(c, members[0]), call, k,
-                    first, graph.taskCount(), finished));
+                    first, graph.taskCount(), entries, finished));
         }
     }
 
@@ -239,7 +239,7 @@ public final class JobEmitter {
                 b.append(b.length() == 0 ? "" : ",").append(d.key()).append('=').append(layout.coord(firstMember, d));
             }
         }
-        String dims = String.join("+", c.dims().stream().map(Dim::key).toList());
+        String dims = String.join("+", c.dims().stream().filter(d -> layout.degree(d) > 1).map(Dim::key).toList());
         return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
     }
 

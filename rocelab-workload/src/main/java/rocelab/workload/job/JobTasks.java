@@ -9,8 +9,12 @@ import rocelab.workload.collective.Collective;
  */
 public record JobTasks(JobSpec job, int[][] gates, int[][] ends, int[] computeTasks, int[] computeRanks,
         int[] computeIterations, List<Call> calls) {
-    /** One collective call of one group: its name (step, loop indices, group), the call, and its tasks. */
-    public record Call(String name, Collective call, int iteration, int firstTask, int endTask, int[] done) {}
+    /**
+     * One collective call of one group: its name (step, loop indices, group), the call, its tasks, and per member
+     * the task after which it entered the call and the one that marks its part done.
+     */
+    public record Call(String name, Collective call, int iteration, int firstTask, int endTask, int[] entries,
+            int[] done) {}
 
     public JobTasks {
         calls = List.copyOf(calls);
