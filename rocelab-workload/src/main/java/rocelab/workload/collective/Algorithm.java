@@ -3,7 +3,20 @@ package rocelab.workload.collective;
 /** How a collective's data moves between ranks. Which algorithms serve which collective: {@link Collectives}. */
 public enum Algorithm {
     /** NCCL's ring (AllReduce, AllGather, ReduceScatter) and pipelined chain (Broadcast, Reduce). */
-    RING("ring");
+    RING("ring"),
+    /**
+     * Rabenseifner: recursive halving then recursive doubling (AllReduce), recursive halving (ReduceScatter),
+     * recursive doubling (AllGather); partners r XOR 2^k in ASTRA-sim's order.
+     */
+    HALVING_DOUBLING("halving-doubling"),
+    /** NCCL's double binary tree (AllReduce): reduce up, broadcast down, each tree half the data, in chunks. */
+    TREE("tree"),
+    /** Every message posted at once: AlltoAll to all N-1 peers, SendRecv to the next rank. */
+    DIRECT("direct"),
+    /** Pairwise exchange (AlltoAll): N-1 steps, at step k rank r sends to r+k and receives from r-k. */
+    PAIRWISE("pairwise"),
+    /** Dissemination barrier: ceil(log2 N) rounds, at round k rank r signals r+2^k. */
+    DISSEMINATION("dissemination");
 
     private final String key;
 
