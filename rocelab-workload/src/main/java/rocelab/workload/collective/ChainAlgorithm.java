@@ -6,7 +6,8 @@ import rocelab.workload.graph.TaskGraph;
  * NCCL's ring Broadcast and Reduce: a pipelined chain along the ring. Broadcast runs root, root+1, ..., root-1
  * (the last rank only receives); Reduce runs root+1, ..., root-1, root (the root only receives). The buffer of each
  * channel moves in chunks of {@link NcclChunks#STEP_BYTES}; a rank forwards chunk k as soon as chunk k has arrived
- * from the rank before it (reduced with its own data, for Reduce). Every rank but the last sends S, so on a
+ * from the rank before it (reduced with its own data, for Reduce), and frees that chunk's buffer slot (NCCL's
+ * credit, {@link NcclChunks#WINDOW} per connection) when it has forwarded it. Every rank but the last sends S, so on a
  * non-blocking fabric the time is about S/B + (N-1)(hop latency + chunk/B).
  */
 public final class ChainAlgorithm implements CollectiveAlgorithm {
@@ -40,7 +41,12 @@ public final class ChainAlgorithm implements CollectiveAlgorithm {
                 long size = NcclChunks.chunk(bytes, NcclChunks.STEP_BYTES, k);
                 int arrived = -1;
                 for (int p = 0; p + 1 < n; p++) {
-                    arrived = schedule.send(link[p], size, arrived);
+                    int sent = schedule.send(link[p], size, arrived);
+                    if (p > 0) {
+                        // Forwarding chunk k frees its buffer slot at this rank (NCCL's credit).
+                        schedule.consumedBy(link[p - 1], k, sent);
+                    }
+                    arrived = sent;
                 }
             }
         }

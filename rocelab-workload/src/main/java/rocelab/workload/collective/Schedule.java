@@ -9,7 +9,7 @@ import rocelab.workload.graph.TaskGraph;
 /**
  * The bookkeeping every algorithm shares while it writes one call into a task graph: connections between ranks (each
  * with the call's queue pairs per connection, whole messages round-robin over them, and NCCL's window of
- * {@link NcclChunks#WINDOW} messages in flight), the rule that a send waits until sender and receiver have entered,
+ * {@link NcclChunks#WINDOW} messages in flight, a slot freed when the receiver has consumed its message), the rule that a send waits until sender and receiver have entered,
  * and each rank's done task (every send acknowledged, every receive delivered).
  */
 final class Schedule {
@@ -65,10 +65,13 @@ final class Schedule {
     /**
      * Writes {@code bytes} (at least one: a part that rounds to nothing still carries its synchronisation) over
      * {@code c} once every task of {@code after} is done (-1 entries ignored), both ranks have entered, and the message
-     * {@link NcclChunks#WINDOW} before it on this connection has been delivered. Returns the flow task.
+     * {@link NcclChunks#WINDOW} before it on this connection has been consumed ({@link #consumedBy}) or, without a
+     * mark, delivered. Returns the flow task.
      */
     int send(Connection c, long bytes, int... after) {
-        int window = c.sent >= NcclChunks.WINDOW ? c.recent[c.sent % NcclChunks.WINDOW] : -1;
+        int slot = c.sent % NcclChunks.WINDOW;
+        int window = c.sent < NcclChunks.WINDOW ? -1 : c.consumed[slot] >= 0 ? c.consumed[slot] : c.recent[slot];
+        c.consumed[slot] = -1;
         int[] deps = new int[after.length + 3];
         System.arraycopy(after, 0, deps, 0, after.length);
         deps[after.length] = entry[c.src];
@@ -80,6 +83,17 @@ final class Schedule {
         c.last[c.sent % c.qps.length] = t;
         c.sent++;
         return t;
+    }
+
+    /**
+     * Marks message {@code message} of {@code c} as consumed by its receiver once {@code task} is done (the
+     * receiver's send that forwards or reduces it): NCCL frees the buffer slot, and so returns the sender's credit,
+     * only then. Without a mark the slot counts as free on delivery.
+     */
+    void consumedBy(Connection c, int message, int task) {
+        if (message < c.sent && message >= c.sent - NcclChunks.WINDOW) {
+            c.consumed[message % NcclChunks.WINDOW] = task;
+        }
     }
 
     /**
@@ -117,6 +131,7 @@ final class Schedule {
         private final int[] qps;
         private final int[] last;
         private final int[] recent = new int[NcclChunks.WINDOW];
+        private final int[] consumed = new int[NcclChunks.WINDOW];
         private int sent;
 
         private Connection(int src, int dst, int[] qps) {
@@ -125,6 +140,7 @@ final class Schedule {
             this.qps = qps;
             this.last = new int[qps.length];
             java.util.Arrays.fill(last, -1);
+            java.util.Arrays.fill(consumed, -1);
         }
 
         /** Messages sent on it so far. */

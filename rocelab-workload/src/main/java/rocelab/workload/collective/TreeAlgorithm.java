@@ -10,7 +10,9 @@ import rocelab.workload.graph.TaskGraph;
  * (NCCL doubles its channels for trees, the first copy on tree 0, the second on tree 1). Each part moves in chunks of
  * {@link NcclChunks#treeChunk}. Reduce up: a rank sends chunk k to its parent once chunk k has arrived from each of
  * its children (leaves at once). Broadcast down: the root sends chunk k to its children once it has chunk k from
- * all of its children; every other rank forwards chunk k to its children as soon as it arrives from its parent. Up
+ * all of its children; every other rank forwards chunk k to its children as soon as it arrives from its parent. A
+ * rank frees the buffer slot of a chunk (NCCL's credit, {@link NcclChunks#WINDOW} per connection) when it has sent
+ * what it made of it, so a fast child cannot run ahead of a slow parent by more than the window. Up
  * and down run at the same time on different chunks, so a rank sends about 2S in all (S/2 up in each tree, plus
  * S/2 to each of two children in the tree where it is interior) and on a non-blocking fabric the time is about
  * 2S/B plus the tree depth in chunk times and hop latencies.
@@ -54,6 +56,7 @@ public final class TreeAlgorithm implements CollectiveAlgorithm {
                         if (r != root) {
                             up[r] = schedule.send(schedule.connection(key, r, node[r].parent()), size,
                                     fromChildren(node[r], up));
+                            consumed(schedule, key, node[r], r, k, up[r]);
                         }
                     }
                     for (int r : preorder) {
@@ -61,6 +64,13 @@ public final class TreeAlgorithm implements CollectiveAlgorithm {
                         for (int child : new int[] {node[r].child0(), node[r].child1()}) {
                             if (child != -1) {
                                 down[child] = schedule.send(schedule.connection(key, r, child), size, ready);
+                                // The root consumes its children's chunk when it sends the result down; every other
+                                // rank consumes its parent's chunk when it forwards it.
+                                if (r == root) {
+                                    consumed(schedule, key, node[r], r, k, down[child]);
+                                } else {
+                                    schedule.consumedBy(schedule.connection(key, node[r].parent(), r), k, down[child]);
+                                }
                             }
                         }
                     }
@@ -68,6 +78,15 @@ public final class TreeAlgorithm implements CollectiveAlgorithm {
             }
         }
         return schedule.done();
+    }
+
+    /** Rank r has consumed chunk k from each of its children once {@code task} is done. */
+    private static void consumed(Schedule s, int key, DoubleBinaryTree.Node x, int r, int k, int task) {
+        for (int child : new int[] {x.child0(), x.child1()}) {
+            if (child != -1) {
+                s.consumedBy(s.connection(key, child, r), k, task);
+            }
+        }
     }
 
     private static int[] fromChildren(DoubleBinaryTree.Node x, int[] up) {
