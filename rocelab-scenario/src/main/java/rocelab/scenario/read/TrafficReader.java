@@ -205,7 +205,8 @@ final class TrafficReader {
             size = pairs.ncclSize();
         }
         int root = 0;
-        if (m.get("root") != null) {
+        // AlltoAllv does not declare root (an unknown key there), so it must not ask for it.
+        if (op != CollectiveOp.ALL_TO_ALLV && m.get("root") != null) {
             if (!op.rooted()) {
                 throw doc.at(m.get("root"), op.title() + " has no root; expected no root key");
             }
