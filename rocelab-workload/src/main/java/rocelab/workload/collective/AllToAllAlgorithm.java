@@ -42,11 +42,12 @@ public final class AllToAllAlgorithm implements CollectiveAlgorithm {
         int[] stepDone = new int[n];
         java.util.Arrays.fill(stepDone, -1);
         for (int k = 1; k < n; k++) {
+            // Pairwise: what each rank's step k consists of, so that step k+1 can wait for it. (Direct needs no step
+            // bookkeeping: every message is posted at once and Schedule.done() collects each rank's ends.)
             List<List<Integer>> ends = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ends.add(new ArrayList<>());
             }
-            // Direct needs no step bookkeeping: Schedule.done() collects each rank's ends.
             for (int i = 0; i < n; i++) {
                 int j = (i + k) % n;
                 long pair = pairBytes(call, i, j);
@@ -57,9 +58,11 @@ public final class AllToAllAlgorithm implements CollectiveAlgorithm {
                     for (int m = 0; m < NcclChunks.chunks(bytes, NcclChunks.P2P_CHUNK_BYTES); m++) {
                         int t = schedule.send(link, NcclChunks.chunk(bytes, NcclChunks.P2P_CHUNK_BYTES, m),
                                 pairwise ? new int[] {stepDone[i], stepDone[j]} : new int[0]);
-                        // Every message, not just the last: with several queue pairs they complete out of order.
-                        ends.get(i).add(TaskGraph.acked(t));
-                        ends.get(j).add(t);
+                        if (pairwise) {
+                            // Every message, not just the last: with several queue pairs they complete out of order.
+                            ends.get(i).add(TaskGraph.acked(t));
+                            ends.get(j).add(t);
+                        }
                     }
                 }
             }
