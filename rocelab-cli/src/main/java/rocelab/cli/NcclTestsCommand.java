@@ -34,7 +34,8 @@ final class NcclTestsCommand implements Callable<Integer> {
     String op;
 
     @Option(names = {"-a", "--algorithm"}, paramLabel = "ALGO",
-            description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling (all_reduce); ring, "
+            description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
+                    + "(all_reduce); ring, "
                     + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
                     + "(default: the collective's usual one, e.g. ring).")
     String algorithm;

@@ -81,6 +81,7 @@ class CollectiveBandwidthTest {
         "all_reduce, halving-doubling, 8, 6, 1",
         "all_reduce, halving-doubling, 6, 6, 1",
         "all_reduce, tree, 8, 6, 1",
+        "all_reduce, recursive-doubling, 8, 3, 1",
         "all_gather, ring, 8, 7, 1",
         "all_gather, halving-doubling, 8, 3, 1",
         "reduce_scatter, halving-doubling, 4, 2, 1",

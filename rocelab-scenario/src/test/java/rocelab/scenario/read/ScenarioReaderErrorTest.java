@@ -333,7 +333,7 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportBadAllReduceWhenAlgorithmOrRanksAreWrong() {
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, algorithm: fancy}\n",
-                "t.yaml:5:57: 'fancy' is not an algorithm of AllReduce; expected one of: ring, halving-doubling, tree");
+                "t.yaml:5:57: 'fancy' is not an algorithm of AllReduce; expected one of: ring, halving-doubling, recursive-doubling, tree");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-4, size: 1MB}\n",
                 "t.yaml:5:32: host 4 is out of range; expected 0..3 (the topology has 4 hosts)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 2, size: 1MB}\n",

@@ -9,6 +9,8 @@ public enum Algorithm {
      * recursive doubling (AllGather); partners r XOR 2^k in ASTRA-sim's order.
      */
     HALVING_DOUBLING("halving-doubling"),
+    /** Recursive doubling of the whole buffer (AllReduce, small messages): log2 N steps of S to r XOR 2^k. */
+    RECURSIVE_DOUBLING("recursive-doubling"),
     /** NCCL's double binary tree (AllReduce): reduce up, broadcast down, each tree half the data, in chunks. */
     TREE("tree"),
     /** Every message posted at once: AlltoAll to all N-1 peers, SendRecv to the next rank. */

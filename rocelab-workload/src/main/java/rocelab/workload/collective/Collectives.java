@@ -19,6 +19,7 @@ public final class Collectives {
             register(op, Algorithm.HALVING_DOUBLING, halvingDoubling);
         }
         register(CollectiveOp.ALL_REDUCE, Algorithm.TREE, new TreeAlgorithm());
+        register(CollectiveOp.ALL_REDUCE, Algorithm.RECURSIVE_DOUBLING, new HalvingDoublingAlgorithm(true));
         ChainAlgorithm chain = new ChainAlgorithm();
         register(CollectiveOp.BROADCAST, Algorithm.RING, chain);
         register(CollectiveOp.REDUCE, Algorithm.RING, chain);

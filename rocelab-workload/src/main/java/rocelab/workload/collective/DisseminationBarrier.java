@@ -4,7 +4,7 @@ import rocelab.workload.graph.TaskGraph;
 
 /**
  * A barrier by dissemination (Hensgen, Finkel and Manber): ceil(log2 N) rounds; in round k rank r sends a 1-byte
- * message to (r + 2^k) mod N once it has entered and has received round k-1's message from (r - 2^(k-1)) mod N.
+ * message to (r + 2^k) mod N once it has entered and has received the messages of all earlier rounds.
  * After the last round every rank has heard, directly or not, from every other, so no rank leaves before all have
  * entered. Time: ceil(log2 N) one-way latencies of a minimum frame; no data moves (nccl-tests has no barrier).
  */
@@ -26,16 +26,22 @@ public final class DisseminationBarrier implements CollectiveAlgorithm {
         check(call);
         Schedule schedule = new Schedule(graph, call, entry);
         int n = call.rankCount();
-        int[] heard = new int[n];
-        java.util.Arrays.fill(heard, -1);
+        // heard[i]: every round's message rank i has received so far; its next message vouches for all of them.
+        java.util.List<java.util.List<Integer>> heard = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            heard.add(new java.util.ArrayList<>());
+        }
         for (int k = 0; k < rounds(n); k++) {
             int distance = 1 << k;
             int[] next = new int[n];
             for (int i = 0; i < n; i++) {
                 int to = (i + distance) % n;
-                next[to] = schedule.send(schedule.connection(0, i, to), 1, heard[i]);
+                next[to] = schedule.send(schedule.connection(0, i, to), 1,
+                        heard.get(i).stream().mapToInt(Integer::intValue).toArray());
             }
-            heard = next;
+            for (int i = 0; i < n; i++) {
+                heard.get(i).add(next[i]);
+            }
         }
         return schedule.done();
     }

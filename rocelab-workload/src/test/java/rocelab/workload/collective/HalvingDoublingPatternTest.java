@@ -70,6 +70,28 @@ class HalvingDoublingPatternTest {
     }
 
     @Test
+    void shouldExchangeTheWholeBufferWithRXor2kForRecursiveDoubling() {
+        Sends s = Sends.of(CollectiveOp.ALL_REDUCE, Algorithm.RECURSIVE_DOUBLING, 8, S);
+        assertThat(s.steps()).isEqualTo(3);
+        for (int k = 0; k < 3; k++) {
+            assertThat(s.atStep(k)).hasSize(8);
+            for (Sends.Send x : s.atStep(k)) {
+                assertThat(x.dst()).isEqualTo(x.src() ^ (1 << k));
+                assertThat(x.bytes()).isEqualTo(S);
+            }
+        }
+        for (int r = 0; r < 8; r++) {
+            assertThat(s.sentBy(r)).isEqualTo(3 * S);
+        }
+        // Six ranks: 0 and 2 fold into 1 and 3, which exchange with 4 and 5, then unfold.
+        Sends six = Sends.of(CollectiveOp.ALL_REDUCE, Algorithm.RECURSIVE_DOUBLING, 6, S);
+        assertThat(sequence(six, 0)).containsExactly("1:8192");
+        assertThat(sequence(six, 1)).containsExactly("3:8192", "4:8192", "0:8192");
+        assertThat(sequence(six, 4)).containsExactly("5:8192", "1:8192");
+        assertThat(sequence(six, 2)).containsExactly("3:8192");
+    }
+
+    @Test
     void shouldRejectAllGatherOnANumberOfRanksThatIsNotAPowerOfTwo() {
         Collective call = new Collective(CollectiveOp.ALL_GATHER, Algorithm.HALVING_DOUBLING, Sends.range(6), 6000);
         assertThatThrownBy(() -> Collectives.check(call)).isInstanceOf(IllegalArgumentException.class)
@@ -77,14 +99,21 @@ class HalvingDoublingPatternTest {
     }
 
     @Test
-    void shouldSendEachStepOnlyAfterThePreviousStepsDataArrived() {
+    void shouldSendEachStepOnlyAfterEveryEarlierStepsDataArrived() {
         Sends s = Sends.of(CollectiveOp.ALL_REDUCE, Algorithm.HALVING_DOUBLING, 8, S);
         for (int k = 1; k < 6; k++) {
             for (Sends.Send x : s.atStep(k)) {
-                Sends.Send before = s.atStep(k - 1).stream().filter(y -> y.dst() == x.src()).findFirst().orElseThrow();
-                assertThat(s.waitsFor(x.task(), before.task())).isTrue();
+                for (int j = 0; j < k; j++) {
+                    Sends.Send before = s.atStep(j).stream().filter(y -> y.dst() == x.src()).findFirst().orElseThrow();
+                    assertThat(s.waitsFor(x.task(), before.task())).isTrue();
+                }
             }
         }
+        // Six ranks: rank 1's result (sent back to rank 0) holds what rank 0 folded into it, whatever came later.
+        Sends six = Sends.of(CollectiveOp.ALL_REDUCE, Algorithm.RECURSIVE_DOUBLING, 6, S);
+        Sends.Send fold = six.sends.stream().filter(y -> y.src() == 0).findFirst().orElseThrow();
+        Sends.Send unfold = six.sends.stream().filter(y -> y.src() == 1 && y.dst() == 0).findFirst().orElseThrow();
+        assertThat(six.waitsFor(unfold.task(), fold.task())).isTrue();
     }
 
     private static List<String> sequence(Sends s, int src) {
