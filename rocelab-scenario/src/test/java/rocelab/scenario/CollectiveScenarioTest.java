@@ -69,4 +69,17 @@ class CollectiveScenarioTest {
         }
         assertThat(r.totals().packetsDropped()).isZero();
     }
+
+    @Test
+    void shouldGiveIdenticalFlowsForTheSameSeed() {
+        String yaml = HEAD + """
+                  - {kind: alltoallv, ranks: 0-3, size: 2MB, skew: {zipf: 1.5, seed: 3}}
+                  - {kind: allreduce, ranks: 0-3, size: 2MB, algorithm: tree, channels: 2, qps-per-connection: 2}
+                  - {kind: broadcast, ranks: [2, 0, 3, 1], size: 1MB, root: 3, start: 5us}
+                """;
+        RunResult a = Scenarios.assemble(yaml).run(ProgressListener.NONE);
+        RunResult b = Scenarios.assemble(yaml).run(ProgressListener.NONE);
+        assertThat(a.flows()).isEqualTo(b.flows());
+        assertThat(a.collectives()).isEqualTo(b.collectives()).allMatch(c -> c.completed());
+    }
 }
