@@ -14,6 +14,7 @@ import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.scenario.read.UnitParser;
 import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
 
@@ -23,18 +24,35 @@ import rocelab.workload.collective.Collectives;
  */
 @Command(name = "nccl-tests", mixinStandardHelpOptions = true,
         description = {"nccl-tests over a simulated fabric: OP is the nccl-tests binary without _perf",
-            "(all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv, as available).",
+            "(all_reduce, all_gather, reduce_scatter, alltoall, alltoallv, broadcast, reduce, sendrecv).",
             "Every host of the scenario's topology is a rank; the scenario's own traffic is ignored.",
             "Each size runs warm-up plus timed iterations back to back on a fresh fabric.",
             "In-place and out-of-place move the same bytes, so both columns show the same run."})
 final class NcclTestsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OP", description = "all_reduce, all_gather, reduce_scatter, alltoall, "
-            + "broadcast, reduce or sendrecv (a trailing _perf is accepted).")
+            + "alltoallv, broadcast, reduce or sendrecv (a trailing _perf is accepted).")
     String op;
 
     @Option(names = {"-a", "--algorithm"}, paramLabel = "ALGO",
-            description = "Algorithm, as NCCL_ALGO chooses it (default: the collective's usual one, e.g. ring).")
+            description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
+                    + "(all_reduce); ring, "
+                    + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
+                    + "(default: the collective's usual one, e.g. ring).")
     String algorithm;
+
+    @Option(names = "--qps-per-connection", defaultValue = "1", paramLabel = "N",
+            description = "Queue pairs per connection, whole messages round-robin (NCCL_IB_QPS_PER_CONNECTION; "
+                    + "default: ${DEFAULT-VALUE}).")
+    int qps;
+
+    @Option(names = "--zipf", defaultValue = "0", paramLabel = "EXPONENT",
+            description = "alltoallv: Zipf exponent of the destinations' popularity; SIZE is what each rank sends, "
+                    + "the size column the largest send or receive (default: ${DEFAULT-VALUE}, even).")
+    double zipf;
+
+    @Option(names = "--skew-seed", defaultValue = "1", paramLabel = "SEED",
+            description = "alltoallv: seed that places the hot destinations (default: ${DEFAULT-VALUE}).")
+    long skewSeed;
 
     @Option(names = {"-c", "--channels"}, defaultValue = "1", paramLabel = "N",
             description = "Channels per collective, each with its own connections (default: ${DEFAULT-VALUE}).")
@@ -80,10 +98,10 @@ final class NcclTestsCommand implements Callable<Integer> {
         long max;
         Algorithm algo;
         try {
-            if (operation == null || !Collectives.available(operation)) {
+            if (operation == null || !offered(operation)) {
                 throw new IllegalArgumentException("OP '" + op + "' is not supported; expected one of: "
                         + String.join(", ", java.util.Arrays.stream(CollectiveOp.values())
-                                .filter(Collectives::available).map(CollectiveOp::ncclName).toList()));
+                                .filter(NcclTestsCommand::offered).map(CollectiveOp::ncclName).toList()));
             }
             algo = algorithm == null ? Collectives.defaultAlgorithm(operation) : Algorithm.ofKey(algorithm);
             if (algo == null || !Collectives.supports(operation, algo)) {
@@ -92,6 +110,16 @@ final class NcclTestsCommand implements Callable<Integer> {
             }
             if (channels < 1 || channels > 64) {
                 throw new IllegalArgumentException("--channels " + channels + " is out of range; expected 1..64");
+            }
+            if (qps < 1 || qps > Collective.MAX_QPS_PER_CONNECTION) {
+                throw new IllegalArgumentException("--qps-per-connection " + qps + " is out of range; expected 1.."
+                        + Collective.MAX_QPS_PER_CONNECTION);
+            }
+            if (!(zipf >= 0 && zipf <= 10)) {
+                throw new IllegalArgumentException("--zipf " + zipf + " is out of range; expected 0..10");
+            }
+            if (zipf != 0 && operation != CollectiveOp.ALL_TO_ALLV) {
+                throw new IllegalArgumentException("--zipf skews alltoallv only; expected OP alltoallv");
             }
             min = size("-b", minBytes);
             max = size("-e", maxBytes);
@@ -122,12 +150,22 @@ final class NcclTestsCommand implements Callable<Integer> {
             err.println("error: --root " + root + " is out of range; expected a rank 0.." + (ranks - 1));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        NcclTests.Options options = new NcclTests.Options(algo, channels, operation.rooted() ? root : 0);
+        NcclTests.Options options = new NcclTests.Options(algo, channels, operation.rooted() ? root : 0, qps, zipf,
+                skewSeed);
+        try {
+            Collectives.check(NcclTests.call(operation, ranks, NcclTests.alignedSize(operation, max, ranks) > 0
+                    ? NcclTests.alignedSize(operation, max, ranks) : max, options));
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         out.printf(Locale.ROOT, "# rocelab nccl-tests %s: %d ranks (one per host) on scenario '%s'%n",
                 operation.ncclName(), ranks, fabric.name());
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d"
-                + " validation: 0 algorithm: %s channels: %d%n#%n", min, max, factor, warmup, iters, algo.key(),
-                channels);
+                + " validation: 0 algorithm: %s channels: %d%s%s%n#%n", min, max, factor, warmup, iters, algo.key(),
+                channels, qps > 1 ? " qps-per-connection: " + qps : "",
+                zipf > 0 ? String.format(Locale.ROOT, " zipf: %s seed: %d (size: largest send or receive)",
+                        zipf, skewSeed) : "");
         out.println("#                                                              out-of-place"
                 + "                       in-place");
         out.println("#       size         count      type   redop    root     time   algbw   busbw #wrong"
@@ -163,6 +201,11 @@ final class NcclTestsCommand implements Callable<Integer> {
                 lines == 0 ? 0 : busSum / lines);
         out.flush();
         return 0;
+    }
+
+    /** Collectives with an nccl-tests binary: every available one but Barrier, which moves no data. */
+    private static boolean offered(CollectiveOp op) {
+        return Collectives.available(op) && op != CollectiveOp.BARRIER;
     }
 
     /** A size the nccl-tests way (8, 1K, 256M, 1G: powers of 1024), or with a rocelab unit (64MiB, 1MB). */

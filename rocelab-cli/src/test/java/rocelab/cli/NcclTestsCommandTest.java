@@ -68,4 +68,67 @@ class NcclTestsCommandTest {
         assertThat(order.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(order.err()).doesNotContain("Exception");
     }
+
+    @Test
+    void shouldPrintTheRootForBroadcastAndReduceAndMinusOneOtherwise() throws IOException {
+        String f = fabric().toString();
+        for (String op : new String[] {"broadcast", "reduce"}) {
+            CliRun run = CliRun.of("nccl-tests", op, "-r", "3", "--scenario", f, "-b", "16M", "-e", "16M", "-n", "1",
+                    "-w", "0");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            String[] row = rows(run.out()).get(0);
+            assertThat(row[4]).isEqualTo("3");
+            // busbw = algbw for the chain: S / (S/B + 6 chunks of 512 KiB / B + 7 hops of about 2.1 us) at the
+            // 12.25 GB/s payload rate, about 10.2 GB/s.
+            assertThat(row[7]).isEqualTo(row[6]);
+            double b = 12.25e9;
+            double expected = (16 << 20) / ((16 << 20) / b + 6 * (512 << 10) / b + 7 * 2.1e-6) / 1e9;
+            assertThat(Double.parseDouble(row[7])).isCloseTo(expected, org.assertj.core.data.Offset.offset(0.3));
+        }
+        CliRun other = CliRun.of("nccl-tests", "sendrecv", "--scenario", f, "-b", "1M", "-e", "1M", "-n", "1");
+        assertThat(rows(other.out()).get(0)[4]).isEqualTo("-1");
+    }
+
+    @Test
+    void shouldRunEveryNewAlgorithmAndReportTheSkewedAlltoAllvSize() throws IOException {
+        String f = fabric().toString();
+        for (String[] a : new String[][] {{"all_reduce", "tree"}, {"all_reduce", "halving-doubling"},
+            {"all_gather", "halving-doubling"}, {"reduce_scatter", "halving-doubling"}, {"alltoall", "pairwise"},
+            {"alltoall", "direct"}}) {
+            CliRun run = CliRun.of("nccl-tests", a[0], "-a", a[1], "--scenario", f, "-b", "256K", "-e", "256K", "-n",
+                    "1", "-w", "0", "--qps-per-connection", "2");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains("algorithm: " + a[1]).contains("qps-per-connection: 2");
+            assertThat(rows(run.out())).hasSize(1);
+        }
+        CliRun skew = CliRun.of("nccl-tests", "alltoallv", "--zipf", "1.2", "--scenario", f, "-b", "1M", "-e", "1M",
+                "-n", "1", "-w", "0");
+        assertThat(skew.exitCode()).as(skew.err()).isZero();
+        // The size column is the hottest rank's receive (nccl-tests' AlltoAllv size), more than the 1 MiB each sends.
+        long size = Long.parseLong(rows(skew.out()).get(0)[0]);
+        assertThat(size).isEqualTo(rocelab.workload.collective.PairSizes.zipf(8, 1 << 20, 1.2, 1).ncclSize())
+                .isGreaterThan(1L << 20);
+    }
+
+    @Test
+    void shouldRejectAlgorithmsThatCannotRunAndOpsWithoutData() throws IOException {
+        Path six = Files.writeString(dir.resolve("six.yaml"), """
+                name: six
+                fabric: {mode: roce-lossless}
+                topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 1MB}
+                """);
+        CliRun hd = CliRun.of("nccl-tests", "all_gather", "-a", "halving-doubling", "--scenario", six.toString());
+        assertThat(hd.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(hd.err()).startsWith("error: AllGather halving-doubling needs a power-of-two number of ranks, got 6");
+        CliRun tree = CliRun.of("nccl-tests", "all_gather", "-a", "tree", "--scenario", six.toString());
+        assertThat(tree.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(tree.err()).startsWith("error: --algorithm 'tree' is not an algorithm of all_gather");
+        CliRun barrier = CliRun.of("nccl-tests", "barrier", "--scenario", six.toString());
+        assertThat(barrier.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        CliRun zipf = CliRun.of("nccl-tests", "alltoall", "--zipf", "1", "--scenario", six.toString());
+        assertThat(zipf.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(zipf.err()).startsWith("error: --zipf skews alltoallv only");
+    }
 }

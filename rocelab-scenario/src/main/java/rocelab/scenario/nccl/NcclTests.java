@@ -8,6 +8,7 @@ import rocelab.scenario.Simulation;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
+import rocelab.workload.collective.PairSizes;
 import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
 
@@ -20,8 +21,17 @@ public final class NcclTests {
     /** Bytes of one element: nccl-tests' default type is float. */
     public static final int WORD = 4;
 
-    /** How to run: the algorithm (NCCL_ALGO), channels per collective and the root of Broadcast and Reduce. */
-    public record Options(Algorithm algorithm, int channels, int root) {}
+    /**
+     * How to run: the algorithm (NCCL_ALGO), channels per collective, the root of Broadcast and Reduce, queue pairs
+     * per connection (NCCL_IB_QPS_PER_CONNECTION), and for AlltoAllv the Zipf exponent of its destinations (0: even)
+     * and the seed that places the hot ones.
+     */
+    public record Options(Algorithm algorithm, int channels, int root, int qpsPerConnection, double zipf,
+            long skewSeed) {
+        public Options(Algorithm algorithm, int channels, int root) {
+            this(algorithm, channels, root, 1, 0, 1);
+        }
+    }
 
     /** One line of the table; {@code completed} is false if the run ended before the last iteration did. */
     public record Row(long sizeBytes, long count, double timeUs, double algbwGBps, double busbwGBps,
@@ -47,8 +57,7 @@ public final class NcclTests {
     /** Runs one size; {@code size} must come from {@link #alignedSize}. */
     public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o) {
         int n = ranks(fabric);
-        int[] ranks = IntStream.range(0, n).toArray();
-        Collective call = new Collective(op, o.algorithm(), ranks, size, o.root(), o.channels(), -1);
+        Collective call = call(op, n, size, o);
         CollectiveTraffic runs = new CollectiveTraffic(call, 0, warmup + iters);
         Simulation sim = Simulation.assemble(fabric.withTraffic(List.of(runs)));
         sim.run(ProgressListener.NONE);
@@ -59,8 +68,25 @@ public final class NcclTests {
         long to = latest(d, done[done.length - 1]);
         boolean completed = to >= 0;
         double seconds = (to - from) / 1e12 / iters;
-        double algbw = size / seconds / 1e9;
-        return new Row(size, size / WORD, seconds * 1e6, algbw, algbw * op.busFactor(n), completed);
+        long s = call.sizeBytes();
+        double algbw = s / seconds / 1e9;
+        return new Row(s, s / WORD, seconds * 1e6, algbw, algbw * op.busFactor(n), completed);
+    }
+
+    /**
+     * The call nccl-tests makes for {@code size} on n ranks (every host a rank, in host order). For AlltoAllv,
+     * {@code size} is what each rank sends (itself included) before the skew, and the call's size is the nccl-tests
+     * one, the largest send or receive.
+     */
+    public static Collective call(CollectiveOp op, int n, long size, Options o) {
+        int[] ranks = IntStream.range(0, n).toArray();
+        if (op == CollectiveOp.ALL_TO_ALLV) {
+            PairSizes pairs = o.zipf() == 0 ? PairSizes.uniform(n, size) : PairSizes.zipf(n, size, o.zipf(),
+                    o.skewSeed());
+            return new Collective(op, o.algorithm(), ranks, pairs.ncclSize(), 0, o.channels(), -1,
+                    o.qpsPerConnection(), pairs);
+        }
+        return new Collective(op, o.algorithm(), ranks, size, o.root(), o.channels(), -1, o.qpsPerConnection(), null);
     }
 
     /** When the last of these tasks ended, or -1 if one has not. */

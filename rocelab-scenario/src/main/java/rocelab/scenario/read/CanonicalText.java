@@ -90,6 +90,17 @@ final class CanonicalText {
         return b.toString();
     }
 
+    /** Every pair size of an AlltoAllv, row by row. */
+    private static String pairs(rocelab.workload.collective.PairSizes p) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < p.rankCount(); i++) {
+            for (int j = 0; j < p.rankCount(); j++) {
+                b.append(j == 0 ? (i == 0 ? "" : ";") : ",").append(p.bytes(i, j));
+            }
+        }
+        return b.toString();
+    }
+
     private static String traffic(TrafficSpec t) {
         if (t instanceof rocelab.workload.traffic.DscpTraffic d) {
             return traffic(d.inner()) + " dscp=" + d.dscp();
@@ -99,7 +110,9 @@ final class CanonicalText {
             return c.op().key() + " " + c.algorithm().key() + " ranks=" + join(c.ranks()) + " size=" + c.sizeBytes()
                     + " start-ps=" + a.startPs() + (c.op().rooted() ? " root=" + c.root() : "")
                     + (c.channels() > 1 ? " channels=" + c.channels() : "") + (c.dscp() >= 0 ? " dscp=" + c.dscp() : "")
-                    + (a.iterations() > 1 ? " iterations=" + a.iterations() : "");
+                    + (a.iterations() > 1 ? " iterations=" + a.iterations() : "")
+                    + (c.qpsPerConnection() > 1 ? " qps-per-connection=" + c.qpsPerConnection() : "")
+                    + (c.pairs() != null ? " pairs=" + pairs(c.pairs()) : "");
         }
         if (t instanceof SingleFlowTraffic f) {
             return "flow src=" + f.src() + " dst=" + f.dst() + " size=" + f.sizeBytes() + " start-ps=" + f.startPs();

@@ -17,6 +17,7 @@ import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
+import rocelab.workload.collective.PairSizes;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
@@ -148,8 +149,11 @@ final class TrafficReader {
      * {@code size-total}: the nccl-tests S; {@code size-per-rank}: one rank's part), and how it runs.
      */
     private TrafficSpec collective(Node node, String where, CollectiveOp op) throws ScenarioException {
-        YamlMap m = YamlMap.of(doc, node, where, "kind", "ranks", "size", "size-total", "size-per-rank", "start",
-                "algorithm", "channels", "root", "iterations", "dscp");
+        YamlMap m = op == CollectiveOp.ALL_TO_ALLV
+                ? YamlMap.of(doc, node, where, "kind", "ranks", "size", "size-total", "size-per-rank", "matrix", "skew",
+                        "start", "algorithm", "channels", "qps-per-connection", "iterations", "dscp")
+                : YamlMap.of(doc, node, where, "kind", "ranks", "size", "size-total", "size-per-rank", "start",
+                        "algorithm", "channels", "qps-per-connection", "root", "iterations", "dscp");
         int[] ranks = hostSet(m.require("ranks", HOST_SET));
         if (ranks.length < 2) {
             throw doc.at(m.get("ranks"), op.title() + " needs at least 2 ranks; expected two or more hosts");
@@ -169,7 +173,19 @@ final class TrafficReader {
             }
         }
         long size;
-        if (op == CollectiveOp.BARRIER) {
+        PairSizes pairs = null;
+        if (op == CollectiveOp.ALL_TO_ALLV && m.get("matrix") != null) {
+            if (sizeKey != null) {
+                throw doc.at(m.get(sizeKey), "an AlltoAllv with a matrix takes its sizes from the matrix; expected no "
+                        + sizeKey);
+            }
+            if (m.get("skew") != null) {
+                throw doc.at(m.get("skew"), "an AlltoAllv with a matrix needs no skew; expected either matrix or "
+                        + "size with an optional skew");
+            }
+            pairs = matrix(m.get("matrix"), ranks.length);
+            size = pairs.ncclSize();
+        } else if (op == CollectiveOp.BARRIER) {
             if (sizeKey != null) {
                 throw doc.at(m.get(sizeKey), "a barrier moves no data; expected no size");
             }
@@ -177,7 +193,8 @@ final class TrafficReader {
         } else {
             if (sizeKey == null) {
                 throw doc.at(node, "missing key 'size-total' in " + where + "; expected size-total (the nccl-tests "
-                        + "size S), size-per-rank, or size (= size-total)");
+                        + "size S), size-per-rank, or size (= size-total)"
+                        + (op == CollectiveOp.ALL_TO_ALLV ? ", or a matrix" : ""));
             }
             long given = m.requiredSize(sizeKey, 1);
             if (sizeKey.equals("size-per-rank")) {
@@ -192,8 +209,15 @@ final class TrafficReader {
         }
         long start = m.optionalTime("start", 0L);
         int channels = m.get("channels") == null ? 1 : doc.integer(m.get("channels"), "channels", 1, 64);
+        int qps = m.get("qps-per-connection") == null ? 1
+                : doc.integer(m.get("qps-per-connection"), "qps-per-connection", 1, Collective.MAX_QPS_PER_CONNECTION);
+        if (op == CollectiveOp.ALL_TO_ALLV && pairs == null) {
+            pairs = skew(m.get("skew"), ranks.length, size);
+            size = pairs.ncclSize();
+        }
         int root = 0;
-        if (m.get("root") != null) {
+        // AlltoAllv does not declare root (an unknown key there), so it must not ask for it.
+        if (op != CollectiveOp.ALL_TO_ALLV && m.get("root") != null) {
             if (!op.rooted()) {
                 throw doc.at(m.get("root"), op.title() + " has no root; expected no root key");
             }
@@ -213,15 +237,65 @@ final class TrafficReader {
                 : doc.integer(m.get("iterations"), "iterations", 1, 1_000_000);
         int rootIndex = root;
         long total = size;
+        PairSizes pairSizes = pairs;
         CollectiveTraffic traffic = doc.build(node, where, () -> new CollectiveTraffic(
-                new Collective(op, algorithm, ranks, total, rootIndex, channels, -1), start, 1));
+                new Collective(op, algorithm, ranks, total, rootIndex, channels, -1, qps, pairSizes), start,
+                iterations));
+        try {
+            Collectives.check(traffic.call());
+        } catch (IllegalArgumentException e) {
+            throw doc.at(m.get("algorithm") != null ? m.get("algorithm") : node, e.getMessage());
+        }
         if (serverOfHost != null) {
             // Unrolled once here, so a call the topology cannot serve is reported where it is written.
             rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
             scratch.servers(serverOfHost);
-            doc.build(node, where, () -> traffic.emit(scratch));
+            doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, 1).emit(scratch));
         }
-        return doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, iterations));
+        return traffic;
+    }
+
+    /** An AlltoAllv matrix: one row per sending rank, one size per receiving rank, in the order of ranks. */
+    private PairSizes matrix(Node node, int n) throws ScenarioException {
+        String expected = n + " rows of " + n + " sizes (row i: the bytes rank i sends to each rank, itself included)";
+        List<Node> rows = doc.list(node, "matrix", expected);
+        if (rows.size() != n) {
+            throw doc.at(node, "matrix has " + rows.size() + " rows; expected " + expected);
+        }
+        long[][] bytes = new long[n][n];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            List<Node> row = doc.list(rows.get(i), "matrix row", expected);
+            if (row.size() != n) {
+                throw doc.at(rows.get(i), "matrix row " + (i + 1) + " has " + row.size() + " sizes; expected " + n
+                        + " (one per rank)");
+            }
+            for (int j = 0; j < n; j++) {
+                bytes[i][j] = doc.size(row.get(j), "matrix size", 0);
+                if (total + bytes[i][j] < total) {
+                    throw doc.at(row.get(j), "the matrix adds up to too many bytes; expected smaller sizes");
+                }
+                total += bytes[i][j];
+            }
+        }
+        if (total == 0) {
+            throw doc.at(node, "every size of the matrix is 0; expected at least one byte to send");
+        }
+        return PairSizes.of(bytes);
+    }
+
+    /**
+     * The pair sizes of an AlltoAllv given by {@code size} (bytes each rank sends, itself included): even without
+     * {@code skew}, Zipf-skewed destinations with {@code skew: {zipf: EXPONENT, seed: N}}.
+     */
+    private PairSizes skew(Node node, int n, long perRank) throws ScenarioException {
+        if (node == null) {
+            return PairSizes.uniform(n, perRank);
+        }
+        YamlMap s = YamlMap.of(doc, node, "skew", "zipf", "seed");
+        double exponent = doc.number(s.require("zipf", "a Zipf exponent such as 1.2"), "zipf", 0, 10);
+        long seed = s.get("seed") == null ? 1 : doc.longValue(s.get("seed"), "seed", "a whole number");
+        return PairSizes.zipf(n, perRank, exponent, seed);
     }
 
     /** How the CSV file is named in messages: next to the scenario file as the user named it. */

@@ -333,7 +333,8 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportBadAllReduceWhenAlgorithmOrRanksAreWrong() {
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, algorithm: fancy}\n",
-                "t.yaml:5:57: 'fancy' is not an algorithm of AllReduce; expected one of: ring, hierarchical");
+                "t.yaml:5:57: 'fancy' is not an algorithm of AllReduce; expected one of: ring, halving-doubling, recursive-doubling, tree,"
+                        + " hierarchical");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-4, size: 1MB}\n",
                 "t.yaml:5:32: host 4 is out of range; expected 0..3 (the topology has 4 hosts)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 2, size: 1MB}\n",
@@ -346,5 +347,34 @@ class ScenarioReaderErrorTest {
                         + "nccl-tests size), size-per-rank, or size (= size-total)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allgather, ranks: 0-3, size: 1MB, root: 1}\n",
                 "t.yaml:5:52: AllGather has no root; expected no root key");
+    }
+
+    @Test
+    void shouldReportBadAlgorithmsMatricesSkewsAndQueuePairs() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allgather, ranks: 0-2, size: 3KB, algorithm: halving-doubling}\n",
+                "t.yaml:5:57: AllGather halving-doubling needs a power-of-two number of ranks, got 3; expected 2, 4,"
+                        + " 8, ... ranks, or algorithm ring");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allgather, ranks: 0-3, size: 4KB, algorithm: tree}\n",
+                "t.yaml:5:57: 'tree' is not an algorithm of AllGather; expected one of: ring, halving-doubling,"
+                        + " hierarchical");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoallv, ranks: 0-1, matrix: [[0, 1KB], [2KB]]}\n",
+                "t.yaml:5:54: matrix row 2 has 1 sizes; expected 2 (one per rank)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoallv, ranks: 0-2, matrix: [[0, 1KB, 0], [2KB, 0, 0]]}\n",
+                "t.yaml:5:43: matrix has 2 rows; expected 3 rows of 3 sizes (row i: the bytes rank i sends to each "
+                        + "rank, itself included)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoallv, ranks: 0-1, matrix: [[0, 1KB], [1KB, 0]], size: 1MB}\n",
+                "t.yaml:5:71: an AlltoAllv with a matrix takes its sizes from the matrix; expected no size");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoallv, ranks: 0-3, size: 1MB, skew: {zipf: 1.2, hot: 3}}\n",
+                "t.yaml:5:64: unknown key 'hot' in skew; expected one of: zipf, seed");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoallv, ranks: 0-3, size: 1MB, skew: {zipf: -1}}\n",
+                "t.yaml:5:59: zipf -1 is out of range; expected a number in 0..10 (e.g. 0.2 or 1/256)");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: alltoall, ranks: 0-3, size: 1MB, skew: {zipf: 1}}\n",
+                "t.yaml:5:45: unknown key 'skew' in traffic item 1 (alltoall); expected one of: kind, ranks, size, "
+                        + "size-total, size-per-rank, start, algorithm, channels, qps-per-connection, root, iterations,"
+                        + " dscp");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, qps-per-connection: 0}\n",
+                "t.yaml:5:66: qps-per-connection 0 is out of range; expected a whole number in 1..128");
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: sendrecv, ranks: 0-3, size: 1MB, algorithm: ring}\n",
+                "t.yaml:5:56: 'ring' is not an algorithm of SendRecv; expected direct");
     }
 }

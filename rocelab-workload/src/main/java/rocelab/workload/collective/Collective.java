@@ -1,16 +1,22 @@
 package rocelab.workload.collective;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * One collective call: {@code op} by {@code algorithm} over {@code ranks} (host ids, in ring order), of
  * {@code sizeBytes} in the nccl-tests sense ({@link CollectiveOp#totalFromPerRank}), split over {@code channels}
  * independent channels as NCCL does (each with its own connections, so its own queue pairs and ECMP entropy), with
- * {@code root} an index into ranks for Broadcast and Reduce, and {@code dscp} the DSCP of its packets (-1: the
- * RNIC's default).
+ * {@code root} an index into ranks for Broadcast and Reduce, {@code dscp} the DSCP of its packets (-1: the RNIC's
+ * default), {@code qpsPerConnection} queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION: whole messages go
+ * round-robin over them) and, for AlltoAllv only, the bytes of every pair ({@code pairs}; then {@code sizeBytes} is
+ * their nccl-tests size, {@link PairSizes#ncclSize}).
  */
 public record Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long sizeBytes, int root, int channels,
-        int dscp) {
+        int dscp, int qpsPerConnection, PairSizes pairs) {
+    /** Most queue pairs per connection NCCL accepts. */
+    public static final int MAX_QPS_PER_CONNECTION = 128;
+
     public Collective {
         ranks = ranks.clone();
         if (ranks.length < 2) {
@@ -35,11 +41,42 @@ public record Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long
         if (dscp < -1 || dscp > 63) {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + dscp);
         }
+        if (qpsPerConnection < 1 || qpsPerConnection > MAX_QPS_PER_CONNECTION) {
+            throw new IllegalArgumentException("qps-per-connection must be 1.." + MAX_QPS_PER_CONNECTION + ", got "
+                    + qpsPerConnection);
+        }
+        if ((op == CollectiveOp.ALL_TO_ALLV) != (pairs != null)) {
+            throw new IllegalArgumentException(op == CollectiveOp.ALL_TO_ALLV ? "AlltoAllv needs its pair sizes"
+                    : op.title() + " has no per-pair sizes");
+        }
+        if (pairs != null) {
+            if (pairs.rankCount() != ranks.length) {
+                throw new IllegalArgumentException("the AlltoAllv matrix is " + pairs.rankCount() + " x "
+                        + pairs.rankCount() + "; expected " + ranks.length + " x " + ranks.length + " (one row and "
+                        + "column per rank)");
+            }
+            if (sizeBytes != pairs.ncclSize()) {
+                throw new IllegalArgumentException("an AlltoAllv's size is its largest send or receive, "
+                        + pairs.ncclSize() + " B");
+            }
+        }
+    }
+
+    /** A call with one queue pair per connection and no pair sizes. */
+    public Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long sizeBytes, int root, int channels,
+            int dscp) {
+        this(op, algorithm, ranks, sizeBytes, root, channels, dscp, 1, null);
     }
 
     /** A one-channel call with root 0 and the RNIC's default DSCP. */
     public Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long sizeBytes) {
         this(op, algorithm, ranks, sizeBytes, 0, 1, -1);
+    }
+
+    /** An AlltoAllv with the given pair sizes; its size is {@link PairSizes#ncclSize}. */
+    public static Collective allToAllv(Algorithm algorithm, int[] ranks, PairSizes pairs, int channels, int dscp) {
+        return new Collective(CollectiveOp.ALL_TO_ALLV, algorithm, ranks, pairs.ncclSize(), 0, channels, dscp, 1,
+                pairs);
     }
 
     @Override
@@ -63,18 +100,25 @@ public record Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long
 
     /** The same call with another DSCP. */
     public Collective withDscp(int newDscp) {
-        return new Collective(op, algorithm, ranks, sizeBytes, root, channels, newDscp);
+        return new Collective(op, algorithm, ranks, sizeBytes, root, channels, newDscp, qpsPerConnection, pairs);
+    }
+
+    /** The same call with {@code qps} queue pairs per connection. */
+    public Collective withQpsPerConnection(int qps) {
+        return new Collective(op, algorithm, ranks, sizeBytes, root, channels, dscp, qps, pairs);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Collective c && op == c.op && algorithm == c.algorithm && Arrays.equals(ranks, c.ranks)
-                && sizeBytes == c.sizeBytes && root == c.root && channels == c.channels && dscp == c.dscp;
+                && sizeBytes == c.sizeBytes && root == c.root && channels == c.channels && dscp == c.dscp
+                && qpsPerConnection == c.qpsPerConnection && Objects.equals(pairs, c.pairs);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(ranks) * 31 + Long.hashCode(sizeBytes) + op.hashCode() + root + channels * 7 + dscp;
+        return Arrays.hashCode(ranks) * 31 + Long.hashCode(sizeBytes) + op.hashCode() + root + channels * 7 + dscp
+                + qpsPerConnection * 131 + Objects.hashCode(pairs);
     }
 
     @Override

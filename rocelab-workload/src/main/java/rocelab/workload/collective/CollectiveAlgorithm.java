@@ -11,4 +11,10 @@ public interface CollectiveAlgorithm {
      * acknowledged.
      */
     int[] emit(TaskGraph graph, Collective call, int[] entry);
+
+    /**
+     * Throws IllegalArgumentException (with a message for the user) if this algorithm cannot run {@code call}, e.g.
+     * recursive doubling on a number of ranks that is not a power of two. Nothing by default.
+     */
+    default void check(Collective call) {}
 }

@@ -9,6 +9,8 @@ public enum CollectiveOp {
     ALL_GATHER("allgather", "AllGather", "all_gather", "none"),
     REDUCE_SCATTER("reduce-scatter", "ReduceScatter", "reduce_scatter", "sum"),
     ALL_TO_ALL("alltoall", "AlltoAll", "alltoall", "none"),
+    /** AlltoAll with its own size per pair of ranks ({@link PairSizes}); S is the largest rank's send or receive. */
+    ALL_TO_ALLV("alltoallv", "AlltoAllv", "alltoallv", "none"),
     BROADCAST("broadcast", "Broadcast", "broadcast", "none"),
     REDUCE("reduce", "Reduce", "reduce", "sum"),
     SEND_RECV("sendrecv", "SendRecv", "sendrecv", "none"),
@@ -52,13 +54,14 @@ public enum CollectiveOp {
     }
 
     /**
-     * busbw / algbw in nccl-tests: 2(n-1)/n for AllReduce; (n-1)/n for AllGather, ReduceScatter and AlltoAll; 1 for
+     * busbw / algbw in nccl-tests: 2(n-1)/n for AllReduce; (n-1)/n for AllGather, ReduceScatter, AlltoAll and
+     * AlltoAllv; 1 for
      * Broadcast, Reduce and SendRecv; 0 for Barrier, which moves no data.
      */
     public double busFactor(int n) {
         return switch (this) {
             case ALL_REDUCE -> 2.0 * (n - 1) / n;
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL -> (double) (n - 1) / n;
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, ALL_TO_ALLV -> (double) (n - 1) / n;
             case BROADCAST, REDUCE, SEND_RECV -> 1.0;
             case BARRIER -> 0.0;
         };
@@ -67,11 +70,11 @@ public enum CollectiveOp {
     /**
      * The nccl-tests size S of a call given by the bytes of one rank's own part: the whole buffer for AllReduce,
      * Broadcast, Reduce and SendRecv; n parts for AllGather (output), ReduceScatter (input) and AlltoAll (sent,
-     * including to itself).
+     * including to itself; for AlltoAllv the balanced size before any skew).
      */
     public long totalFromPerRank(long perRank, int n) {
         return switch (this) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL -> Math.multiplyExact(perRank, n);
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, ALL_TO_ALLV -> Math.multiplyExact(perRank, n);
             default -> perRank;
         };
     }

@@ -7,12 +7,30 @@ import rocelab.workload.graph.TaskGraph;
 /** Which algorithm serves which collective, and the rules every algorithm shares. */
 public final class Collectives {
     private static final Map<CollectiveOp, Map<Algorithm, CollectiveAlgorithm>> TABLE = new EnumMap<>(CollectiveOp.class);
+    private static final Map<CollectiveOp, Algorithm> DEFAULTS = new EnumMap<>(CollectiveOp.class);
 
     static {
         RingAlgorithm ring = new RingAlgorithm();
-        register(CollectiveOp.ALL_REDUCE, Algorithm.RING, ring);
-        register(CollectiveOp.ALL_GATHER, Algorithm.RING, ring);
-        register(CollectiveOp.REDUCE_SCATTER, Algorithm.RING, ring);
+        HalvingDoublingAlgorithm halvingDoubling = new HalvingDoublingAlgorithm();
+        // The first algorithm registered for a collective is its default: NCCL's choice for large messages.
+        for (CollectiveOp op : new CollectiveOp[] {CollectiveOp.ALL_REDUCE, CollectiveOp.ALL_GATHER,
+            CollectiveOp.REDUCE_SCATTER}) {
+            register(op, Algorithm.RING, ring);
+            register(op, Algorithm.HALVING_DOUBLING, halvingDoubling);
+        }
+        register(CollectiveOp.ALL_REDUCE, Algorithm.TREE, new TreeAlgorithm());
+        register(CollectiveOp.ALL_REDUCE, Algorithm.RECURSIVE_DOUBLING, new HalvingDoublingAlgorithm(true));
+        ChainAlgorithm chain = new ChainAlgorithm();
+        register(CollectiveOp.BROADCAST, Algorithm.RING, chain);
+        register(CollectiveOp.REDUCE, Algorithm.RING, chain);
+        AllToAllAlgorithm direct = new AllToAllAlgorithm(false);
+        AllToAllAlgorithm pairwise = new AllToAllAlgorithm(true);
+        for (CollectiveOp op : new CollectiveOp[] {CollectiveOp.ALL_TO_ALL, CollectiveOp.ALL_TO_ALLV}) {
+            register(op, Algorithm.DIRECT, direct);
+            register(op, Algorithm.PAIRWISE, pairwise);
+        }
+        register(CollectiveOp.SEND_RECV, Algorithm.DIRECT, new SendRecvAlgorithm());
+        register(CollectiveOp.BARRIER, Algorithm.DISSEMINATION, new DisseminationBarrier());
         HierarchicalAlgorithm hierarchical = new HierarchicalAlgorithm();
         register(CollectiveOp.ALL_REDUCE, Algorithm.HIERARCHICAL, hierarchical);
         register(CollectiveOp.ALL_GATHER, Algorithm.HIERARCHICAL, hierarchical);
@@ -23,6 +41,7 @@ public final class Collectives {
 
     private static void register(CollectiveOp op, Algorithm a, CollectiveAlgorithm impl) {
         TABLE.computeIfAbsent(op, k -> new EnumMap<>(Algorithm.class)).put(a, impl);
+        DEFAULTS.putIfAbsent(op, a);
     }
 
     /** Whether {@code op} can run with {@code algorithm}. */
@@ -42,8 +61,11 @@ public final class Collectives {
 
     /** The default algorithm of a collective (NCCL's choice for bandwidth-bound sizes). */
     public static Algorithm defaultAlgorithm(CollectiveOp op) {
-        return TABLE.getOrDefault(op, Map.of()).keySet().stream().findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no algorithm for " + op.title()));
+        Algorithm a = DEFAULTS.get(op);
+        if (a == null) {
+            throw new IllegalArgumentException("no algorithm for " + op.title());
+        }
+        return a;
     }
 
     /** Whether {@code op} is available at all. */
@@ -51,13 +73,26 @@ public final class Collectives {
         return TABLE.containsKey(op);
     }
 
-    /** Adds a call to a graph; see {@link CollectiveAlgorithm#emit}. */
-    public static int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    /**
+     * Throws IllegalArgumentException, with a message for the user, unless {@code call} can run: its algorithm serves
+     * its collective and accepts its ranks.
+     */
+    public static void check(Collective call) {
+        implementation(call).check(call);
+    }
+
+    private static CollectiveAlgorithm implementation(Collective call) {
         CollectiveAlgorithm impl = TABLE.getOrDefault(call.op(), Map.of()).get(call.algorithm());
         if (impl == null) {
             throw new IllegalArgumentException(call.op().title() + " has no " + call.algorithm().key()
                     + " algorithm; expected one of: " + algorithmsOf(call.op()));
         }
+        return impl;
+    }
+
+    /** Adds a call to a graph; see {@link CollectiveAlgorithm#emit}. */
+    public static int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        CollectiveAlgorithm impl = implementation(call);
         if (entry.length != call.rankCount()) {
             throw new IllegalArgumentException("one entry task per rank is needed");
         }
@@ -73,11 +108,4 @@ public final class Collectives {
         return (int) Math.max(1, Math.min(call.channels(), perChannelFloor));
     }
 
-    /**
-     * Bytes of one write: a part that rounds to nothing is still sent as a 1-byte write, because the
-     * synchronisation it carries still has to cross the fabric.
-     */
-    static long atLeastOne(long bytes) {
-        return Math.max(1, bytes);
-    }
 }

@@ -36,7 +36,7 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
             }
         }
         Collective ring = new Collective(call.op(), Algorithm.RING, call.ranks(), call.sizeBytes(), call.root(),
-                call.channels(), call.dscp());
+                call.channels(), call.dscp(), call.qpsPerConnection(), null);
         if (servers.size() == 1 || perServer == 1) {
             return Collectives.emit(graph, ring, entry);
         }
@@ -95,7 +95,7 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
         }
         long bytes = Math.max(size, hosts.length);
         int[] finished = Collectives.emit(g, new Collective(op, Algorithm.RING, hosts, bytes, 0, call.channels(),
-                call.dscp()), entries);
+                call.dscp(), call.qpsPerConnection(), null), entries);
         for (int i = 0; i < hosts.length; i++) {
             done[members.get(i)] = finished[i];
         }

@@ -22,38 +22,28 @@ public final class RingAlgorithm implements CollectiveAlgorithm {
 
     @Override
     public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        Schedule schedule = new Schedule(graph, call, entry);
         int n = call.rankCount();
         int steps = steps(call.op(), n);
         int channels = Collectives.usefulChannels(call);
-        int[][] ends = new int[n][2 * channels];
         for (int c = 0; c < channels; c++) {
             long channelBytes = Collective.part(call.sizeBytes(), channels, c);
-            int[] connection = new int[n];
+            Schedule.Connection[] connection = new Schedule.Connection[n];
             for (int i = 0; i < n; i++) {
-                connection[i] = graph.newConnection();
+                connection[i] = schedule.connect(i, (i + 1) % n);
             }
             int[] previous = null;
             for (int s = 0; s < steps; s++) {
                 int[] current = new int[n];
                 for (int i = 0; i < n; i++) {
-                    int next = (i + 1) % n;
                     // At step s rank i forwards chunk (i - s) mod N: its own at step 0, then what it just received.
-                    long bytes = Collectives.atLeastOne(Collective.part(channelBytes, n, Math.floorMod(i - s, n)));
-                    int[] after = previous == null ? new int[] {entry[i], entry[next]}
-                            : new int[] {previous[Math.floorMod(i - 1, n)]};
-                    current[i] = graph.flow(call.host(i), call.host(next), bytes, call.dscp(), connection[i], 0, after);
+                    long bytes = Collective.part(channelBytes, n, Math.floorMod(i - s, n));
+                    current[i] = previous == null ? schedule.send(connection[i], bytes)
+                            : schedule.send(connection[i], bytes, previous[Math.floorMod(i - 1, n)]);
                 }
                 previous = current;
             }
-            for (int i = 0; i < n; i++) {
-                ends[i][2 * c] = TaskGraph.acked(previous[i]);
-                ends[i][2 * c + 1] = previous[Math.floorMod(i - 1, n)];
-            }
         }
-        int[] done = new int[n];
-        for (int i = 0; i < n; i++) {
-            done[i] = graph.join(call.host(i), ends[i]);
-        }
-        return done;
+        return schedule.done();
     }
 }

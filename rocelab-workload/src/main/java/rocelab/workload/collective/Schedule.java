@@ -1,0 +1,151 @@
+package rocelab.workload.collective;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * The bookkeeping every algorithm shares while it writes one call into a task graph: connections between ranks (each
+ * with the call's queue pairs per connection, whole messages round-robin over them, and NCCL's window of
+ * {@link NcclChunks#WINDOW} messages in flight, a slot freed when the receiver has consumed its message), the rule that a send waits until sender and receiver have entered,
+ * and each rank's done task (every send acknowledged, every receive delivered).
+ */
+final class Schedule {
+    private final TaskGraph graph;
+    private final Collective call;
+    private final int[] entry;
+    private final List<Connection> connections = new ArrayList<>();
+    private final Map<Long, Connection> byPair = new HashMap<>();
+
+    Schedule(TaskGraph graph, Collective call, int[] entry) {
+        this.graph = graph;
+        this.call = call;
+        this.entry = entry.clone();
+    }
+
+    Collective call() {
+        return call;
+    }
+
+    TaskGraph graph() {
+        return graph;
+    }
+
+    int rankCount() {
+        return call.rankCount();
+    }
+
+    /** The task rank i entered at, or -1. */
+    int entry(int i) {
+        return entry[i];
+    }
+
+    /** A new connection from rank index {@code src} to {@code dst}. */
+    Connection connect(int src, int dst) {
+        int[] qps = new int[call.qpsPerConnection()];
+        for (int q = 0; q < qps.length; q++) {
+            qps[q] = graph.newConnection();
+        }
+        Connection c = new Connection(src, dst, qps);
+        connections.add(c);
+        return c;
+    }
+
+    /**
+     * The connection from {@code src} to {@code dst} of key {@code key} (a channel, a tree), made on first use: the
+     * same pair of ranks talks over one connection per key, whatever the step.
+     */
+    Connection connection(int key, int src, int dst) {
+        long k = ((long) key * rankCount() + src) * rankCount() + dst;
+        return byPair.computeIfAbsent(k, x -> connect(src, dst));
+    }
+
+    /**
+     * Writes {@code bytes} (at least one: a part that rounds to nothing still carries its synchronisation) over
+     * {@code c} once every task of {@code after} is done (-1 entries ignored), both ranks have entered, and the message
+     * {@link NcclChunks#WINDOW} before it on this connection has been consumed ({@link #consumedBy}) or, without a
+     * mark, delivered. Returns the flow task.
+     */
+    int send(Connection c, long bytes, int... after) {
+        int slot = c.sent % NcclChunks.WINDOW;
+        int window = c.sent < NcclChunks.WINDOW ? -1 : c.consumed[slot] >= 0 ? c.consumed[slot] : c.recent[slot];
+        c.consumed[slot] = -1;
+        int[] deps = new int[after.length + 3];
+        System.arraycopy(after, 0, deps, 0, after.length);
+        deps[after.length] = entry[c.src];
+        deps[after.length + 1] = entry[c.dst];
+        deps[after.length + 2] = window;
+        int qp = c.qps[c.sent % c.qps.length];
+        int t = graph.flow(call.host(c.src), call.host(c.dst), Math.max(1, bytes), call.dscp(), qp, 0, deps);
+        c.recent[c.sent % NcclChunks.WINDOW] = t;
+        c.last[c.sent % c.qps.length] = t;
+        c.sent++;
+        return t;
+    }
+
+    /**
+     * Marks message {@code message} of {@code c} as consumed by its receiver once {@code task} is done (the
+     * receiver's send that forwards or reduces it): NCCL frees the buffer slot, and so returns the sender's credit,
+     * only then. Without a mark the slot counts as free on delivery.
+     */
+    void consumedBy(Connection c, int message, int task) {
+        if (message < c.sent && message >= c.sent - NcclChunks.WINDOW) {
+            c.consumed[message % NcclChunks.WINDOW] = task;
+        }
+    }
+
+    /**
+     * Per rank, a task that ends when its part is done: the last message on each of its queue pairs acknowledged (a
+     * queue pair completes in order) and the last on each queue pair towards it delivered, and never before it
+     * entered.
+     */
+    int[] done() {
+        int n = rankCount();
+        List<List<Integer>> ends = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            List<Integer> e = new ArrayList<>();
+            e.add(entry[i]);
+            ends.add(e);
+        }
+        for (Connection c : connections) {
+            for (int t : c.last) {
+                if (t >= 0) {
+                    ends.get(c.src).add(TaskGraph.acked(t));
+                    ends.get(c.dst).add(t);
+                }
+            }
+        }
+        int[] done = new int[n];
+        for (int i = 0; i < n; i++) {
+            done[i] = graph.join(call.host(i), ends.get(i).stream().mapToInt(Integer::intValue).toArray());
+        }
+        return done;
+    }
+
+    /** A connection between two ranks: its queue pairs and the messages sent on it so far. */
+    static final class Connection {
+        final int src;
+        final int dst;
+        private final int[] qps;
+        private final int[] last;
+        private final int[] recent = new int[NcclChunks.WINDOW];
+        private final int[] consumed = new int[NcclChunks.WINDOW];
+        private int sent;
+
+        private Connection(int src, int dst, int[] qps) {
+            this.src = src;
+            this.dst = dst;
+            this.qps = qps;
+            this.last = new int[qps.length];
+            java.util.Arrays.fill(last, -1);
+            java.util.Arrays.fill(consumed, -1);
+        }
+
+        /** Messages sent on it so far. */
+        int sent() {
+            return sent;
+        }
+    }
+}
