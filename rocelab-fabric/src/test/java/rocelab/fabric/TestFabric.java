@@ -67,10 +67,14 @@ public final class TestFabric {
     };
 
     public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw) {
+        this(topology, nic, sw, LINE_RATE);
+    }
+
+    public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw, CongestionControlFactory cc) {
         network = new NetworkBuilder(sim, new RandomStreams(1))
                 .nic(nic)
                 .switches(sw)
-                .congestionControl(LINE_RATE)
+                .congestionControl(cc)
                 .build(topology);
     }
 

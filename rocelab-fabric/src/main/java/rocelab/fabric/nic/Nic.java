@@ -60,6 +60,8 @@ public final class Nic implements PacketSink, EventHandler {
     private QueuePair activeHead;
     private QueuePair activeTail;
     private final QueuePairHeap paced = new QueuePairHeap();
+    /** Longest a paced QP waits before its gap is re-derived from its (possibly raised) rate. */
+    static final long PACER_RECHECK_PS = 10_000_000L;
     private final QueuePairHeap ackTimers = new QueuePairHeap();
     private long pacerEpoch;
     private long pacerAtPs = -1;
@@ -253,10 +255,11 @@ public final class Nic implements PacketSink, EventHandler {
     /** A QP may have something to send (new message, ACK, NAK or timeout): put it in the rotation. */
     void wake(long nowPs, QueuePair qp) {
         if (qp.txState == QueuePair.TxState.IDLE && qp.canSend()) {
+            refreshPacing(qp);
             if (qp.nextSendPs <= nowPs) {
                 appendActive(qp);
             } else {
-                pushPaced(qp);
+                pushPaced(qp, nowPs);
             }
         }
         kick(nowPs);
@@ -394,7 +397,13 @@ public final class Nic implements PacketSink, EventHandler {
 
     private Packet nextDataPacket(long nowPs) {
         while (!paced.isEmpty() && paced.minKey() <= nowPs) {
-            appendActive(paced.pop());
+            QueuePair waiting = paced.pop();
+            refreshPacing(waiting);
+            if (waiting.nextSendPs <= nowPs) {
+                appendActive(waiting);
+            } else {
+                pushPaced(waiting, nowPs);
+            }
         }
         QueuePair qp = popActive();
         while (qp != null && !qp.canSend()) {
@@ -414,12 +423,14 @@ public final class Nic implements PacketSink, EventHandler {
         long rate = qp.cc.rateBps();
         long txEnd = nowPs + txTimePs(wire);
         qp.nextSendPs = rate >= lineRateBps ? txEnd : nowPs + Rates.serializationPs(wire, rate);
+        qp.lastSendPs = nowPs;
+        qp.lastWireBytes = wire;
         qp.txState = QueuePair.TxState.IDLE;
         if (qp.canSend()) {
             if (qp.nextSendPs <= txEnd) {
                 appendActive(qp);
             } else {
-                pushPaced(qp);
+                pushPaced(qp, nowPs);
             }
         }
         return p;
@@ -463,9 +474,29 @@ public final class Nic implements PacketSink, EventHandler {
         return qp;
     }
 
-    private void pushPaced(QueuePair qp) {
+    /**
+     * A paced QP is looked at again at least every {@link #PACER_RECHECK_PS}: its congestion control may have raised
+     * the rate in the meantime (a DCQCN increase timer), and a packet that waits out a gap computed at a 1 Mb/s
+     * floor would otherwise sit for 33 ms after the rate recovered. ns-3's RDMA model moves the pending gap on
+     * every rate change instead; this gets the same answer for increases, to within the recheck interval, without
+     * a callback from every congestion control.
+     */
+    private void pushPaced(QueuePair qp, long nowPs) {
         qp.txState = QueuePair.TxState.PACED;
-        paced.push(qp, qp.nextSendPs);
+        paced.push(qp, Math.min(qp.nextSendPs, nowPs + PACER_RECHECK_PS));
+    }
+
+    /**
+     * Brings the QP's next send time forward when its rate has risen since its last packet (the gap at the new
+     * rate, counted from that packet). A cut made since then applies from the next packet on, as before.
+     */
+    private void refreshPacing(QueuePair qp) {
+        if (qp.lastWireBytes == 0) {
+            return;
+        }
+        long rate = qp.cc.rateBps();
+        long gap = rate >= lineRateBps ? txTimePs(qp.lastWireBytes) : Rates.serializationPs(qp.lastWireBytes, rate);
+        qp.nextSendPs = Math.min(qp.nextSendPs, qp.lastSendPs + gap);
     }
 
     // ---------------------------------------------------------------- ACK timers

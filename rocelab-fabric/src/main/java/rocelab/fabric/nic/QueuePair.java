@@ -51,6 +51,9 @@ public final class QueuePair {
     QueuePair nextActive;
     int heapIndex = -1;
     long nextSendPs;
+    /** When the QP last started a packet and that packet's wire size: the pacer's gap is re-derived from them. */
+    long lastSendPs;
+    long lastWireBytes;
 
     /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
     long cnpsReceived;
