@@ -20,7 +20,9 @@ public enum Algorithm {
     /** Dissemination barrier: ceil(log2 N) rounds, at round k rank r signals r+2^k. */
     DISSEMINATION("dissemination"),
     /** Inside each server over NVLink, then across servers on each rail (AllReduce, AllGather, ReduceScatter). */
-    HIERARCHICAL("hierarchical");
+    HIERARCHICAL("hierarchical"),
+    /** AlltoAll with PXN: a cross-rail message hops over NVLink to the GPU on the destination's rail first. */
+    PXN("pxn");
 
     private final String key;
 

@@ -31,6 +31,9 @@ public final class Collectives {
         }
         register(CollectiveOp.SEND_RECV, Algorithm.DIRECT, new SendRecvAlgorithm());
         register(CollectiveOp.BARRIER, Algorithm.DISSEMINATION, new DisseminationBarrier());
+        PxnAllToAllAlgorithm pxn = new PxnAllToAllAlgorithm();
+        register(CollectiveOp.ALL_TO_ALL, Algorithm.PXN, pxn);
+        register(CollectiveOp.ALL_TO_ALLV, Algorithm.PXN, pxn);
         HierarchicalAlgorithm hierarchical = new HierarchicalAlgorithm();
         register(CollectiveOp.ALL_REDUCE, Algorithm.HIERARCHICAL, hierarchical);
         register(CollectiveOp.ALL_GATHER, Algorithm.HIERARCHICAL, hierarchical);

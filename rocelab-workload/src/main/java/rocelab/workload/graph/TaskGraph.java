@@ -47,10 +47,39 @@ public final class TaskGraph {
     private int openPromises;
 
     private int[] serverOfHost;
+    private int[] localIndex;
+    private java.util.Map<Integer, int[]> hostsOfServer;
 
-    /** The server of every host, for algorithms that treat GPUs of one server differently (hierarchical). */
+    /** The server of every host, for algorithms that treat GPUs of one server differently (hierarchical, PXN). */
     public void servers(int[] serverOfHostMap) {
         this.serverOfHost = serverOfHostMap.clone();
+        java.util.Map<Integer, List<Integer>> members = new java.util.TreeMap<>();
+        for (int h = 0; h < serverOfHost.length; h++) {
+            members.computeIfAbsent(serverOfHost[h], k -> new ArrayList<>()).add(h);
+        }
+        this.localIndex = new int[serverOfHost.length];
+        this.hostsOfServer = new java.util.HashMap<>();
+        for (var e : members.entrySet()) {
+            int[] hosts = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            hostsOfServer.put(e.getKey(), hosts);
+            for (int i = 0; i < hosts.length; i++) {
+                localIndex[hosts[i]] = i;
+            }
+        }
+    }
+
+    /** A host's position among the hosts of its server (its GPU index, so its rail); 0 without a server map. */
+    public int localIndex(int host) {
+        return localIndex == null || host >= localIndex.length ? 0 : localIndex[host];
+    }
+
+    /** The host with local index {@code index} in the server of {@code host}, or -1 when there is none. */
+    public int sameServerHost(int host, int index) {
+        if (hostsOfServer == null) {
+            return index == 0 ? host : -1;
+        }
+        int[] hosts = hostsOfServer.get(serverOf(host));
+        return index < hosts.length ? hosts[index] : -1;
     }
 
     /** The server of a host; without a server map every host is its own server. */

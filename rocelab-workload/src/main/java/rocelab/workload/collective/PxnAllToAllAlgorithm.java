@@ -1,0 +1,85 @@
+package rocelab.workload.collective;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * AlltoAll and AlltoAllv with PXN (NCCL's PCI x NVLink, on by default since 2.12): to reach a GPU on rail j of
+ * another server, the data first crosses NVLink to the local GPU on rail j, which sends it over its own RNIC, so
+ * inter-server traffic stays rail-local in a rail-optimised fabric. Every message is posted at once, as for
+ * {@code direct}, in {@link NcclChunks#P2P_CHUNK_BYTES} chunks; each chunk's network send waits for its NVLink hop.
+ * Transfers inside a server go over NVLink directly. Meant for servers with `nvlink`; without it the first hop
+ * crosses the fabric too. Each (proxy, destination) pair has its own connection per channel.
+ * Unlike {@code direct}, messages are not held to NCCL's 8-message window.
+ */
+public final class PxnAllToAllAlgorithm implements CollectiveAlgorithm {
+    @Override
+    public void check(Collective call) {
+        if (call.op() != CollectiveOp.ALL_TO_ALL && call.op() != CollectiveOp.ALL_TO_ALLV) {
+            throw new IllegalArgumentException("PXN runs AlltoAll only, not " + call.op().title());
+        }
+    }
+
+    @Override
+    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        check(call);
+        int n = call.rankCount();
+        List<List<Integer>> ends = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            List<Integer> e = new ArrayList<>();
+            e.add(entry[i]);
+            ends.add(e);
+        }
+        Map<Long, int[]> connections = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                long pair = i == j ? 0 : AllToAllAlgorithm.pairBytes(call, i, j);
+                if (pair <= 0) {
+                    continue;
+                }
+                int src = call.host(i);
+                int dst = call.host(j);
+                boolean remote = graph.serverOf(src) != graph.serverOf(dst);
+                int proxy = remote ? graph.sameServerHost(src, graph.localIndex(dst)) : src;
+                if (proxy < 0) {
+                    proxy = src;
+                }
+                int channels = (int) Math.max(1, Math.min(call.channels(), pair));
+                for (int c = 0; c < channels; c++) {
+                    long bytes = Collective.part(pair, channels, c);
+                    long key = ((long) c * Integer.MAX_VALUE + proxy) * Integer.MAX_VALUE + dst;
+                    int[] qps = connections.computeIfAbsent(key, k -> newConnection(graph, call));
+                    for (int m = 0; m < NcclChunks.chunks(bytes, NcclChunks.P2P_CHUNK_BYTES); m++) {
+                        long chunk = NcclChunks.chunk(bytes, NcclChunks.P2P_CHUNK_BYTES, m);
+                        int hop = -1;
+                        if (proxy != src) {
+                            hop = graph.flow(src, proxy, chunk, call.dscp(), -1, 0, entry[i], entry[j]);
+                        }
+                        int qp = qps[1 + qps[0]++ % (qps.length - 1)];
+                        int t = graph.flow(proxy, dst, chunk, call.dscp(), remote ? qp : -1, 0, entry[i], entry[j],
+                                hop);
+                        ends.get(i).add(TaskGraph.acked(t));
+                        ends.get(j).add(t);
+                    }
+                }
+            }
+        }
+        int[] done = new int[n];
+        for (int i = 0; i < n; i++) {
+            done[i] = graph.join(call.host(i), ends.get(i).stream().mapToInt(Integer::intValue).toArray());
+        }
+        return done;
+    }
+
+    /** A connection's queue pairs; element 0 counts the messages sent on it (for the round robin). */
+    private static int[] newConnection(TaskGraph graph, Collective call) {
+        int[] qps = new int[1 + call.qpsPerConnection()];
+        for (int q = 1; q < qps.length; q++) {
+            qps[q] = graph.newConnection();
+        }
+        return qps;
+    }
+}
