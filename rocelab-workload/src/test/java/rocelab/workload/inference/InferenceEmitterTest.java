@@ -1,0 +1,67 @@
+package rocelab.workload.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.traffic.FlowSpec;
+
+class InferenceEmitterTest {
+    private static InferenceSpec llama70b(int allreducesPerPass, int outputTokens) {
+        ModelShape model = new ModelShape(80, 8192, 64, 8, 128, 2);
+        List<ServingInstance> instances = List.of(
+                new ServingInstance("p", ServingInstance.Role.PREFILL, new int[] {0, 1, 2, 3, 4, 5, 6, 7}),
+                new ServingInstance("d", ServingInstance.Role.DECODE, new int[] {8, 9, 10, 11, 12, 13, 14, 15}));
+        RequestTemplate request = new RequestTemplate(0,
+                List.of(new RequestTemplate.LlmCall(4096, false, outputTokens)), 0);
+        return new InferenceSpec("s", model, instances, new CostModel(45_000_000L, 25_000_000_000L), 4,
+                InferenceSpec.Placement.ROUND_ROBIN, allreducesPerPass, new Arrivals.Poisson(1, 0, 0, 1), request, -1,
+                -1);
+    }
+
+    @Test
+    void shouldPrefillAFourKPromptWith160AllReducesOf64MiBAsTheReferenceCounts() {
+        TaskGraph g = new TaskGraph();
+        InferenceTasks t = InferenceEmitter.emit(g, llama70b(160, 1), new SplittableRandom(1));
+        // Ring AllReduce of S over 8 ranks: every rank sends 14 chunks of S/8 per call; one call per 1/160 of the pass.
+        long prefillSent = g.flows().stream().filter(f -> f.dst() < 8).mapToLong(FlowSpec::sizeBytes).sum();
+        assertThat(prefillSent).isEqualTo(160L * 8 * 14 * (64L << 20) / 8);
+        // One decode step: 160 AllReduces of one token's activations (16 KiB at batch 1).
+        long decodeSent = g.flows().stream().filter(f -> f.src() >= 8).mapToLong(FlowSpec::sizeBytes).sum();
+        assertThat(decodeSent).isEqualTo(160L * 14 * (16 * 1024) / 8 * 8);
+        // The KV cache: 8 rank-to-rank streams of 160 MiB.
+        List<FlowSpec> kv = g.flows().stream().filter(f -> f.src() < 8 && f.dst() >= 8).toList();
+        assertThat(kv).hasSize(8).allSatisfy(f -> {
+            assertThat(f.dst()).isEqualTo(f.src() + 8);
+            assertThat(f.sizeBytes()).isEqualTo(160L << 20);
+        });
+        assertThat(t.requests().get(0).calls().get(0).kvBytes()).isEqualTo(1_342_177_280L);
+    }
+
+    @Test
+    void shouldMergeLayersIntoFewerAllReducesOfTheSameTotalSize() {
+        TaskGraph exact = new TaskGraph();
+        InferenceEmitter.emit(exact, llama70b(160, 3), new SplittableRandom(1));
+        TaskGraph merged = new TaskGraph();
+        InferenceEmitter.emit(merged, llama70b(1, 3), new SplittableRandom(1));
+        long a = exact.flows().stream().mapToLong(FlowSpec::sizeBytes).sum();
+        long b = merged.flows().stream().mapToLong(FlowSpec::sizeBytes).sum();
+        assertThat(b).isEqualTo(a);
+        assertThat(merged.flowCount()).isLessThan(exact.flowCount() / 100);
+        // Compute is the same in total: prefill 4096 x 45 us and 3 decode steps of 25 ms on each of 16 ranks.
+        assertThat(computePs(merged)).isEqualTo(computePs(exact))
+                .isEqualTo(8 * 4096 * 45_000_000L + 8 * 3 * 25_000_000_000L);
+    }
+
+    private static long computePs(TaskGraph g) {
+        long sum = 0;
+        for (int t = 0; t < g.taskCount(); t++) {
+            if (g.kind(t) == TaskGraph.Kind.COMPUTE) {
+                sum += g.durationPs(t);
+            }
+        }
+        return sum;
+    }
+}
