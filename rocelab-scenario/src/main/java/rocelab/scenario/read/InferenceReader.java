@@ -99,7 +99,7 @@ final class InferenceReader {
 
     private ModelShape model(Node node) throws ScenarioException {
         YamlMap m = YamlMap.of(doc, node, "model", "layers", "hidden", "heads", "kv-heads", "head-dim",
-                "dtype-bytes");
+                "dtype-bytes", "moe");
         int layers = m.requiredInt("layers", 1, 100_000);
         int hidden = m.requiredInt("hidden", 1, 1 << 24);
         int heads = m.requiredInt("heads", 1, 1 << 16);
@@ -110,7 +110,14 @@ final class InferenceReader {
             throw doc.at(m.get("kv-heads"), "kv-heads " + kv + " does not divide heads " + heads + "; expected a"
                     + " divisor of heads (grouped-query attention)");
         }
-        return doc.build(node, "model", () -> new ModelShape(layers, hidden, heads, kv, headDim, dtype));
+        int topk = 0;
+        if (m.has("moe")) {
+            YamlMap moe = YamlMap.of(doc, m.get("moe"), "moe", "experts", "topk");
+            int experts = moe.requiredInt("experts", 2, 1 << 20);
+            topk = moe.requiredInt("topk", 1, experts);
+        }
+        int k = topk;
+        return doc.build(node, "model", () -> new ModelShape(layers, hidden, heads, kv, headDim, dtype, k));
     }
 
     private List<ServingInstance> instances(Node node) throws ScenarioException {
@@ -183,11 +190,15 @@ final class InferenceReader {
         m.optionalChoice("process", "poisson", "an arrival process", "poisson");
         double rate = rate(m.require("rate", "requests per second, e.g. 20/s"));
         long duration = m.optionalTime("duration", 0);
-        int count = m.optionalInt("count", 0, 1, 10_000_000);
+        int count = m.optionalInt("count", 0, 1, 1_000_000);
         long start = m.optionalTime("start", 0);
         if (duration == 0 && count == 0) {
             throw doc.at(node, "Poisson arrivals need a duration or a count; expected e.g. duration: 1s or"
                     + " count: 100");
+        }
+        if (count == 0 && rate * (duration / 1e12) > 1e6) {
+            throw doc.at(m.get("duration"), "rate x duration makes about " + Math.round(rate * (duration / 1e12))
+                    + " requests; expected at most 1000000 (or give a count)");
         }
         return doc.build(node, "arrivals", () -> new Arrivals.Poisson(rate, start, duration, count));
     }

@@ -42,6 +42,9 @@ class InferenceReaderErrorTest {
         assertThat(error(service("model: {layers: 2, hidden: 64, heads: 4, experts: 8}", INSTANCES, COST, POISSON,
                 REQUEST))).startsWith("t.yaml:5:47: unknown key 'experts' in model");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON))).startsWith("t.yaml:5:5: missing key 'request'");
+        assertThat(error(service("model: {layers: 2, hidden: 64, heads: 4, moe: {experts: 8, topk: 9}}", INSTANCES,
+                COST, POISSON, REQUEST))).startsWith("t.yaml:5:71: topk 9 is out of range; expected a whole number in"
+                        + " 1..8");
     }
 
     @Test
@@ -65,6 +68,11 @@ class InferenceReaderErrorTest {
                 REQUEST))).contains("rate 'fast' is not a number of requests per second; expected e.g. 20/s");
         assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: 5/s}", REQUEST)))
                 .contains("Poisson arrivals need a duration or a count");
+        assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: 1000000/s, duration: 10s}",
+                REQUEST))).contains("rate x duration makes about 10000000 requests; expected at most 1000000");
+        assertThat(error(service("model: {layers: 100000, hidden: 16000000, heads: 4}", INSTANCES, COST, POISSON,
+                "request: {steps: [{llm: {prompt-tokens: 1000000000, output-tokens: 2}}]}")))
+                .contains("more than 2^63 bytes");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
                 "request: {steps: [{llm: {new-tokens: 10, output-tokens: 2}}]}")))
                 .contains("the first llm step has no context to reuse; expected prompt-tokens");
@@ -112,5 +120,9 @@ class InferenceReaderErrorTest {
                 new Arrivals.Arrival(2_000_000, 100, 5));
         assertThat(s.request().steps()).containsExactly(new RequestTemplate.LlmCall(1, false, 1));
         assertThat(s.prefill().get(0).name()).isEqualTo("prefill0");
+        assertThat(s.model().moe()).isFalse();
+        var moe = new ScenarioReader().read(HEAD + service("model: {layers: 2, hidden: 64, heads: 4, moe: {experts: 8,"
+                + " topk: 2}}", INSTANCES, COST, POISSON, REQUEST), "t.yaml", dir);
+        assertThat(moe.inference().get(0).model().topk()).isEqualTo(2);
     }
 }

@@ -200,7 +200,7 @@ public final class InferenceEmitter {
         int prefillStart = tp == 1 ? entry[0] : graph.join(pre.host(0), entry);
         long computePs = call.newTokens() * spec.cost().prefillPerTokenPs();
         long arBytes = 2L * spec.model().layers() * spec.model().activationBytes(call.newTokens());
-        int[] prefillDone = pass(pre, entry, computePs, arBytes);
+        int[] prefillDone = pass(pre, entry, computePs, arBytes, expertBytes(call.newTokens()));
         prefillTail[p] = prefillDone;
         int prefillEnd = tp == 1 ? prefillDone[0] : graph.join(pre.host(0), prefillDone);
 
@@ -220,7 +220,7 @@ public final class InferenceEmitter {
         int first = -1;
         int last = -1;
         for (int t = 0; t < call.outputTokens(); t++) {
-            prev = pass(dec, prev, spec.cost().decodeStepPs(), stepBytes);
+            prev = pass(dec, prev, spec.cost().decodeStepPs(), stepBytes, expertBytes(1));
             if (t == 0 || t == call.outputTokens() - 1) {
                 int j = tp == 1 ? prev[0] : graph.join(dec.host(0), prev);
                 if (t == 0) {
@@ -259,11 +259,20 @@ public final class InferenceEmitter {
         }
     }
 
+    /** Bytes each rank sends in a pass's expert AlltoAlls (dispatch and combine of every layer); 0 for a dense model. */
+    private long expertBytes(long tokens) {
+        if (!spec.model().moe() || tp == 1) {
+            return 0;
+        }
+        return Math.multiplyExact(2L * spec.model().layers(), spec.model().expertDispatchBytes(tokens, tp));
+    }
+
     /**
      * One forward pass on every rank of an instance: {@code parts} times a share of the compute, then (with TP) a
-     * ring AllReduce of that share of the pass's AllReduce bytes. Returns each rank's last task.
+     * ring AllReduce of that share of the pass's AllReduce bytes and, for a MoE model, an AlltoAll of that share of
+     * the expert traffic. Returns each rank's last task.
      */
-    private int[] pass(ServingInstance inst, int[] entry, long computePs, long allReduceBytes) {
+    private int[] pass(ServingInstance inst, int[] entry, long computePs, long allReduceBytes, long expertBytes) {
         int[] prev = entry.clone();
         for (int j = 0; j < parts; j++) {
             long c = computePs / parts + (j < computePs % parts ? 1 : 0);
@@ -275,7 +284,38 @@ public final class InferenceEmitter {
                 prev = Collectives.emit(graph, new Collective(CollectiveOp.ALL_REDUCE, Algorithm.RING, inst.hosts(),
                         bytes, 0, 1, spec.dscp()), prev);
             }
+            if (expertBytes > 0) {
+                prev = allToAll(inst, prev, Collective.part(expertBytes, parts, j));
+            }
         }
         return prev;
+    }
+
+    /**
+     * Expert-parallel AlltoAll by direct sends: each rank sends 1/tp of {@code perRank} to every other rank (its own
+     * share stays on the GPU), each send once both ends have entered. A rank is done when its sends are acknowledged
+     * and its receives delivered.
+     */
+    private int[] allToAll(ServingInstance inst, int[] entry, long perRank) {
+        long perPeer = Math.max(1, perRank / tp);
+        int[][] sentBy = new int[tp][tp - 1];
+        int[][] receivedBy = new int[tp][tp - 1];
+        int[] fill = new int[tp];
+        int[] got = new int[tp];
+        for (int i = 0; i < tp; i++) {
+            for (int k = 1; k < tp; k++) {
+                int j = (i + k) % tp;
+                int f = graph.flow(inst.host(i), inst.host(j), perPeer, spec.dscp(), -1, 0, entry[i], entry[j]);
+                sentBy[i][fill[i]++] = TaskGraph.acked(f);
+                receivedBy[j][got[j]++] = f;
+            }
+        }
+        int[] done = new int[tp];
+        for (int r = 0; r < tp; r++) {
+            int[] all = Arrays.copyOf(sentBy[r], 2 * (tp - 1));
+            System.arraycopy(receivedBy[r], 0, all, tp - 1, tp - 1);
+            done[r] = graph.join(inst.host(r), all);
+        }
+        return done;
     }
 }

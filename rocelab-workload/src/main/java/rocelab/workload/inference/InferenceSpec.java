@@ -77,10 +77,28 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
         if (gateway >= 0 && used.contains(gateway)) {
             throw new IllegalArgumentException("the gateway host " + gateway + " also serves an instance");
         }
+        long longest = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
+                .mapToLong(x -> ((RequestTemplate.LlmCall) x).newTokens()).max().orElse(1);
+        if (arrivals instanceof Arrivals.Trace t) {
+            longest = Math.max(longest, t.requests().stream().mapToLong(Arrivals.Arrival::promptTokens).max()
+                    .orElse(1));
+        }
+        checkSizes(model, longest);
         boolean northSouth = request.ingressBytes() > 0 || request.egressBytes() > 0 || request.steps().stream()
                 .anyMatch(s -> s instanceof RequestTemplate.ToolCall t && (t.egressBytes() > 0 || t.ingressBytes() > 0));
         if (northSouth && gateway < 0) {
             throw new IllegalArgumentException("requests move bytes through the gateway but no gateway is set");
+        }
+    }
+
+    /** Rejects a model and prompt whose KV cache or AllReduce would not fit in a 64-bit byte count. */
+    private static void checkSizes(ModelShape model, long tokens) {
+        try {
+            Math.multiplyExact(tokens, model.kvBytesPerToken());
+            Math.multiplyExact(2L * model.layers(), model.activationBytes(tokens));
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("a prompt of " + tokens + " tokens makes a KV cache or AllReduce of more"
+                    + " than 2^63 bytes");
         }
     }
 

@@ -10,7 +10,11 @@ import rocelab.workload.traffic.FlowSpec;
 
 class InferenceEmitterTest {
     private static InferenceSpec llama70b(int allreducesPerPass, int outputTokens) {
-        ModelShape model = new ModelShape(80, 8192, 64, 8, 128, 2);
+        return llama70b(allreducesPerPass, outputTokens, 0);
+    }
+
+    private static InferenceSpec llama70b(int allreducesPerPass, int outputTokens, int topk) {
+        ModelShape model = new ModelShape(80, 8192, 64, 8, 128, 2, topk);
         List<ServingInstance> instances = List.of(
                 new ServingInstance("p", ServingInstance.Role.PREFILL, new int[] {0, 1, 2, 3, 4, 5, 6, 7}),
                 new ServingInstance("d", ServingInstance.Role.DECODE, new int[] {8, 9, 10, 11, 12, 13, 14, 15}));
@@ -53,6 +57,24 @@ class InferenceEmitterTest {
         // Compute is the same in total: prefill 4096 x 45 us and 3 decode steps of 25 ms on each of 16 ranks.
         assertThat(computePs(merged)).isEqualTo(computePs(exact))
                 .isEqualTo(8 * 4096 * 45_000_000L + 8 * 3 * 25_000_000_000L);
+    }
+
+    @Test
+    void shouldAddTheExpertAllToAllOfAMixtureOfExpertsModel() {
+        TaskGraph dense = new TaskGraph();
+        InferenceEmitter.emit(dense, llama70b(2, 1, 0), new SplittableRandom(1));
+        TaskGraph moe = new TaskGraph();
+        InferenceEmitter.emit(moe, llama70b(2, 1, 2), new SplittableRandom(1));
+        // Per layer each rank dispatches tokens x hidden x 2 B x topk / tp and gets as much back in the combine; 1/tp
+        // of it stays on the rank, the rest goes to the 7 others in equal parts.
+        long perRankPrefill = 2L * 80 * 4096 * 8192 * 2 * 2 / 8;
+        long perRankDecode = 2L * 80 * 8192 * 2 * 2 / 8;
+        long extra = 8 * 7 * (perRankPrefill / 2 / 8) * 2 + 8 * 7 * (perRankDecode / 2 / 8) * 2;
+        long a = dense.flows().stream().mapToLong(FlowSpec::sizeBytes).sum();
+        long b = moe.flows().stream().mapToLong(FlowSpec::sizeBytes).sum();
+        assertThat(b - a).isEqualTo(extra);
+        // Two AlltoAlls per pass (one per part), 56 sends each, on the prefill and on the decode instance.
+        assertThat(moe.flowCount() - dense.flowCount()).isEqualTo(4 * 56);
     }
 
     private static long computePs(TaskGraph g) {
