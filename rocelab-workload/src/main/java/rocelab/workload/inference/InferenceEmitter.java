@@ -204,12 +204,14 @@ public final class InferenceEmitter {
         prefillTail[p] = prefillDone;
         int prefillEnd = tp == 1 ? prefillDone[0] : graph.join(pre.host(0), prefillDone);
 
-        // KV cache: rank r of the prefill instance to rank r of the decode instance.
+        // KV cache: rank r of the prefill instance to rank r of the decode instance. KV heads are sharded over the
+        // ranks; with more ranks than KV heads each head is replicated (as vLLM does), and every copy moves.
         long kvBytes = Math.multiplyExact(call.newTokens(), spec.model().kvBytesPerToken());
+        int shards = Math.min(tp, spec.model().kvHeads());
         int[] kv = new int[tp];
         for (int r = 0; r < tp; r++) {
-            kv[r] = graph.flow(pre.host(r), dec.host(r), Math.max(1, Collective.part(kvBytes, tp, r)), spec.dscp(),
-                    -1, 0, prefillDone[r]);
+            kv[r] = graph.flow(pre.host(r), dec.host(r), Math.max(1, Collective.part(kvBytes, shards, r % shards)),
+                    spec.dscp(), -1, 0, prefillDone[r]);
         }
         int[] waits = Arrays.copyOf(kv, tp + 1);
         waits[tp] = slotTail[slotKey];

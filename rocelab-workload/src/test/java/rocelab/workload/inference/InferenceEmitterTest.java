@@ -77,6 +77,22 @@ class InferenceEmitterTest {
         assertThat(moe.flowCount() - dense.flowCount()).isEqualTo(4 * 56);
     }
 
+    @Test
+    void shouldReplicateKvHeadsWhenThereAreMoreRanksThanHeads() {
+        // 2 KV heads on 4 ranks: each rank holds one head's cache and sends half of the total.
+        ModelShape model = new ModelShape(2, 64, 4, 2, 16, 2);
+        InferenceSpec spec = new InferenceSpec("s", model, List.of(
+                new ServingInstance("p", ServingInstance.Role.PREFILL, new int[] {0, 1, 2, 3}),
+                new ServingInstance("d", ServingInstance.Role.DECODE, new int[] {4, 5, 6, 7})),
+                new CostModel(1, 1), 1, InferenceSpec.Placement.ROUND_ROBIN, 1, new Arrivals.Poisson(1, 0, 0, 1),
+                new RequestTemplate(0, List.of(new RequestTemplate.LlmCall(10, false, 1)), 0), -1, -1);
+        TaskGraph g = new TaskGraph();
+        InferenceEmitter.emit(g, spec, new SplittableRandom(1));
+        long total = 10 * model.kvBytesPerToken();
+        assertThat(g.flows().stream().filter(f -> f.src() < 4 && f.dst() >= 4).toList()).hasSize(4)
+                .allSatisfy(f -> assertThat(f.sizeBytes()).isEqualTo(total / 2));
+    }
+
     private static long computePs(TaskGraph g) {
         long sum = 0;
         for (int t = 0; t < g.taskCount(); t++) {
