@@ -80,6 +80,9 @@ public final class SummaryText {
         }
         for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
             line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
+            if (s.completed() == 0) {
+                continue;
+            }
             line(b, "  TTFT (ms) p50 %s   p90 %s   p99 %s", ms(s.ttft().percentile(50)), ms(s.ttft().percentile(90)),
                     ms(s.ttft().percentile(99)));
             if (s.tpot().count() > 0) {

@@ -84,6 +84,17 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
                     .orElse(1));
         }
         checkSizes(model, longest);
+        long mostOutput = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
+                .mapToLong(x -> ((RequestTemplate.LlmCall) x).outputTokens()).max().orElse(1);
+        if (arrivals instanceof Arrivals.Trace t) {
+            mostOutput = Math.max(mostOutput, t.requests().stream().mapToLong(Arrivals.Arrival::outputTokens).max()
+                    .orElse(1));
+        }
+        if (Math.multiplyHigh(longest, cost.prefillPerTokenPs()) != 0 || longest * cost.prefillPerTokenPs() > 1L << 61
+                || Math.multiplyHigh(mostOutput, cost.decodeStepPs()) != 0
+                || mostOutput * cost.decodeStepPs() > 1L << 61) {
+            throw new IllegalArgumentException("a call's prefill or decode would take longer than 2^61 ps (26 days)");
+        }
         boolean northSouth = request.ingressBytes() > 0 || request.egressBytes() > 0 || request.steps().stream()
                 .anyMatch(s -> s instanceof RequestTemplate.ToolCall t && (t.egressBytes() > 0 || t.ingressBytes() > 0));
         if (northSouth && gateway < 0) {

@@ -93,6 +93,36 @@ class InferenceEmitterTest {
                 .allSatisfy(f -> assertThat(f.sizeBytes()).isEqualTo(total / 2));
     }
 
+    private static List<InferenceTasks.Call> firstCalls(InferenceSpec.Placement placement) {
+        ModelShape model = new ModelShape(2, 64, 4, 2, 16, 2);
+        Arrivals trace = new Arrivals.Trace("t.csv", List.of(new Arrivals.Arrival(0, 1000, 10),
+                new Arrivals.Arrival(1_000_000, 10, 10), new Arrivals.Arrival(2_000_000, 10, 10)));
+        InferenceSpec spec = new InferenceSpec("s", model, List.of(
+                new ServingInstance("p0", ServingInstance.Role.PREFILL, new int[] {0}),
+                new ServingInstance("p1", ServingInstance.Role.PREFILL, new int[] {1}),
+                new ServingInstance("d0", ServingInstance.Role.DECODE, new int[] {2}),
+                new ServingInstance("d1", ServingInstance.Role.DECODE, new int[] {3})),
+                new CostModel(1_000_000, 1_000_000), 4, placement, 1, trace,
+                new RequestTemplate(0, List.of(new RequestTemplate.LlmCall(1, false, 1)), 0), -1, -1);
+        return InferenceEmitter.emit(new TaskGraph(), spec, new SplittableRandom(1)).requests().stream()
+                .map(r -> r.calls().get(0)).toList();
+    }
+
+    @Test
+    void shouldPlaceCallsInTurnOrOnTheInstanceThatFreesUpFirst() {
+        // A 1000-token prompt at 0, then two 10-token prompts: in turn, the third waits behind the long one.
+        assertThat(firstCalls(InferenceSpec.Placement.ROUND_ROBIN)).extracting(InferenceTasks.Call::prefillInstance)
+                .containsExactly(0, 1, 0);
+        assertThat(firstCalls(InferenceSpec.Placement.ROUND_ROBIN)).extracting(InferenceTasks.Call::decodeInstance)
+                .containsExactly(0, 1, 0);
+        // Least loaded: p1 is free long before p0; d1 has nothing queued when the second request is due, and at the
+        // third both have queued work and d1 has less (10 decode steps of the short request against 10 after 1000).
+        assertThat(firstCalls(InferenceSpec.Placement.LEAST_LOADED)).extracting(InferenceTasks.Call::prefillInstance)
+                .containsExactly(0, 1, 1);
+        assertThat(firstCalls(InferenceSpec.Placement.LEAST_LOADED)).extracting(InferenceTasks.Call::decodeInstance)
+                .containsExactly(0, 1, 1);
+    }
+
     private static long computePs(TaskGraph g) {
         long sum = 0;
         for (int t = 0; t < g.taskCount(); t++) {
