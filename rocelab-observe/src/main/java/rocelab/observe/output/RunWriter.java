@@ -18,7 +18,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
@@ -52,8 +52,8 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("ranks.csv"));
         }
         if (!result.requests().isEmpty()) {
-            AtomicFiles.write(dir.resolve("requests.csv"), requestsCsv(result.requests()));
-            AtomicFiles.write(dir.resolve("llm_calls.csv"), llmCallsCsv(result.llmCalls()));
+            AtomicFiles.write(dir.resolve("requests.csv"), InferenceOutput.requestsCsv(result.requests()));
+            AtomicFiles.write(dir.resolve("llm_calls.csv"), InferenceOutput.llmCallsCsv(result.llmCalls()));
         } else {
             Files.deleteIfExists(dir.resolve("requests.csv"));
             Files.deleteIfExists(dir.resolve("llm_calls.csv"));
@@ -136,44 +136,6 @@ public final class RunWriter {
                     us(r.idealIdleUs()), us(r.networkWaitUs()));
         }
         return t.toString();
-    }
-
-    static String requestsCsv(List<rocelab.observe.inference.RequestRecord> requests) {
-        CsvTable t = new CsvTable(List.of("service", "request", "arrival_us", "llm_calls", "prefill_tokens",
-                "output_tokens", "decode_instance", "ttft_us", "tpot_us", "e2e_us", "ideal_e2e_us", "network_wait_us",
-                "status"));
-        for (var r : requests) {
-            boolean done = r.completed();
-            t.row(r.service(), r.request(), Numbers.micros(r.arrivalPs()), r.llmCalls(), r.prefillTokens(),
-                    r.outputTokens(), r.decodeInstance(), r.ttftPs() >= 0 ? Numbers.micros(r.ttftPs()) : null,
-                    done ? us(r.tpotPs() / 1e6) : null, done ? Numbers.micros(r.e2ePs()) : null,
-                    r.idealEndPs() >= 0 ? Numbers.micros(r.idealE2ePs()) : null,
-                    done && r.idealEndPs() >= 0 ? Numbers.micros(r.networkWaitPs()) : null,
-                    done ? "completed" : "unfinished");
-        }
-        return t.toString();
-    }
-
-    static String llmCallsCsv(List<rocelab.observe.inference.CallRecord> calls) {
-        CsvTable t = new CsvTable(List.of("service", "request", "call", "prefill_instance", "decode_instance",
-                "decode_slot", "prefill_tokens", "output_tokens", "kv_bytes", "ready_us", "queue_us",
-                "prefill_end_us", "kv_transfer_us", "first_token_us", "last_token_us", "ttft_us", "tpot_us",
-                "ideal_ttft_us", "status"));
-        for (var c : calls) {
-            t.row(c.service(), c.request(), c.call(), c.prefillInstance(), c.decodeInstance(), c.slot(),
-                    c.prefillTokens(), c.outputTokens(), c.kvBytes(), at(c.readyPs()),
-                    c.prefillStartPs() >= 0 && c.readyPs() >= 0 ? Numbers.micros(c.queuePs()) : null,
-                    at(c.prefillEndPs()), c.kvDonePs() >= 0 ? Numbers.micros(c.kvTransferPs()) : null,
-                    at(c.firstTokenPs()), at(c.lastTokenPs()),
-                    c.firstTokenPs() >= 0 ? Numbers.micros(c.ttftPs()) : null,
-                    c.completed() ? us(c.tpotPs() / 1e6) : null, c.idealTtftPs() >= 0 ? Numbers.micros(c.idealTtftPs())
-                            : null, c.completed() ? "completed" : "unfinished");
-        }
-        return t.toString();
-    }
-
-    private static Object at(long ps) {
-        return ps < 0 ? null : Numbers.micros(ps);
     }
 
     /** Microseconds to 3 decimals (nanosecond resolution), or empty when not known. */

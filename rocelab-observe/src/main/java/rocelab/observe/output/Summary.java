@@ -57,7 +57,7 @@ public final class Summary {
             m.put("jobs", list);
         }
         if (!r.requests().isEmpty()) {
-            m.put("inference", inference(r));
+            m.put("inference", InferenceOutput.summary(r));
         }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
             java.util.List<Object> list = new java.util.ArrayList<>();
@@ -179,32 +179,5 @@ public final class Summary {
 
     private static Object nan(double v) {
         return Double.isNaN(v) ? null : Numbers.round(v, 3);
-    }
-
-    /** Per inference service: request counts and p50/p90/p99 of TTFT, TPOT, E2E and network wait, in us. */
-    private static java.util.List<Object> inference(RunResult r) {
-        java.util.List<Object> list = new java.util.ArrayList<>();
-        for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("service", s.service());
-            row.put("requests", s.requests());
-            row.put("completed", s.completed());
-            row.put("ttft_us", percentiles(s.ttft()));
-            row.put("tpot_us", percentiles(s.tpot()));
-            row.put("e2e_us", percentiles(s.e2e()));
-            row.put("ideal_e2e_us", percentiles(s.idealE2e()));
-            row.put("network_wait_us", percentiles(s.networkWait()));
-            list.add(row);
-        }
-        return list;
-    }
-
-    private static Map<String, Object> percentiles(Percentiles p) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int q : new int[] {50, 90, 99}) {
-            m.put("p" + q, p.count() == 0 ? null : Numbers.micros(p.percentile(q)));
-        }
-        m.put("max", p.count() == 0 ? null : Numbers.micros(p.max()));
-        return m;
     }
 }
