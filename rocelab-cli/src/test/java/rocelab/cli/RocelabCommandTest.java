@@ -210,4 +210,27 @@ class RocelabCommandTest {
         assertThat(out.resolve("collectives.csv")).doesNotExist();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives</h2>");
     }
+
+    @Test
+    void shouldWriteRequestLatenciesForTheAgenticInferenceExample(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("inf");
+        CliRun run = CliRun.of("run", "--example", "agentic-inference", "--out", out.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("inference   agent: ").contains("TTFT (ms) p50");
+        List<String> requests = java.nio.file.Files.readAllLines(out.resolve("requests.csv"));
+        assertThat(requests.get(0)).isEqualTo("service,request,arrival_us,llm_calls,prefill_tokens,output_tokens,"
+                + "decode_instance,ttft_us,tpot_us,e2e_us,ideal_e2e_us,network_wait_us,status");
+        assertThat(requests.size()).isGreaterThan(2);
+        assertThat(requests.subList(1, requests.size())).allSatisfy(l -> assertThat(l).endsWith(",completed"));
+        // Two LLM calls per request, each with its KV cache moved: 1024 then 256 tokens of 128 KiB.
+        List<String> calls = java.nio.file.Files.readAllLines(out.resolve("llm_calls.csv"));
+        assertThat(calls).hasSize(2 * (requests.size() - 1) + 1);
+        assertThat(calls.get(1)).contains(",1024,24,134217728,");
+        assertThat(java.nio.file.Files.readString(out.resolve("summary.json"))).contains("\"inference\"")
+                .contains("\"ttft_us\"");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Inference requests</h2>");
+        assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
+        assertThat(out.resolve("requests.csv")).doesNotExist();
+        assertThat(out.resolve("llm_calls.csv")).doesNotExist();
+    }
 }

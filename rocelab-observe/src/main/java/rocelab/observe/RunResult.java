@@ -22,6 +22,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param pfcLog every PFC frame sent, or null when PFC is off
  * @param jobs each AI job, seen from its GPUs
  * @param ranks each rank of each job
+ * @param requests each request of each inference service
+ * @param llmCalls each LLM call of those requests
  */
 public record RunResult(
         String scenario,
@@ -43,9 +45,13 @@ public record RunResult(
         TimeSeriesSampler series,
         PfcLog pfcLog,
         List<rocelab.observe.job.JobRecord> jobs,
-        List<rocelab.observe.job.RankRecord> ranks) {
+        List<rocelab.observe.job.RankRecord> ranks,
+        List<rocelab.observe.inference.RequestRecord> requests,
+        List<rocelab.observe.inference.CallRecord> llmCalls) {
 
     public RunResult {
+        requests = List.copyOf(requests);
+        llmCalls = List.copyOf(llmCalls);
         jobs = List.copyOf(jobs);
         ranks = List.copyOf(ranks);
         flows = List.copyOf(flows);

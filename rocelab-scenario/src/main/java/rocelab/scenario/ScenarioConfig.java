@@ -41,6 +41,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param canonicalText a canonical rendering of the resolved scenario, hashed into the manifest
  * @param jobs AI jobs (layouts and programs) running next to the traffic
  * @param nvlink the scale-up links between GPUs of one server, or null when every transfer crosses the fabric
+ * @param inference request-driven inference services running next to the traffic and jobs
  */
 public record ScenarioConfig(
         String name,
@@ -64,9 +65,11 @@ public record ScenarioConfig(
         Path source,
         String canonicalText,
         List<JobSpec> jobs,
-        NvlinkParameters nvlink) {
+        NvlinkParameters nvlink,
+        List<rocelab.workload.inference.InferenceSpec> inference) {
 
     public ScenarioConfig {
+        inference = List.copyOf(inference);
         traffic = List.copyOf(traffic);
         jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
@@ -79,7 +82,7 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
-                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink, inference);
     }
 
     /**
@@ -89,6 +92,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText, List.of(), nvlink);
+                canonicalText, List.of(), nvlink, List.of());
     }
 }

@@ -30,6 +30,9 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.workload.graph.IdealTransfers;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.inference.InferenceEmitter;
+import rocelab.workload.inference.InferenceSpec;
+import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
@@ -61,11 +64,14 @@ public final class Simulation {
 
     private final List<CollectiveFlows> collectives;
     private final List<JobTasks> jobs;
+    private final List<InferenceTasks> inference;
     private final boolean idealOnly;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
-            List<CollectiveFlows> collectives, List<JobTasks> jobs, boolean idealOnly) {
+            List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
+            boolean idealOnly) {
         this.idealOnly = idealOnly;
+        this.inference = List.copyOf(inference);
         this.collectives = List.copyOf(collectives);
         this.jobs = List.copyOf(jobs);
         this.config = config;
@@ -135,10 +141,14 @@ public final class Simulation {
         for (JobSpec job : config.jobs()) {
             jobs.add(JobEmitter.emit(graph, job));
         }
+        List<InferenceTasks> inference = new ArrayList<>();
+        for (InferenceSpec service : config.inference()) {
+            inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
+        }
         WorkloadDriver driver = idealOnly
                 ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
                 : new WorkloadDriver(network, graph);
-        return new Simulation(config, sim, network, driver, collectives, jobs, idealOnly);
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, idealOnly);
     }
 
     /** The server of every host of a topology. */
@@ -228,8 +238,10 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        WorkloadDriver ideal = idealOnly ? driver : collectives.isEmpty() && jobs.isEmpty() ? null : runIdeal();
+        WorkloadDriver ideal = idealOnly ? driver
+                : collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
+        InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), idealOnly ? "ideal-network" : config.mode().key(),
@@ -237,7 +249,7 @@ public final class Simulation {
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
-                jobResults == null ? List.of() : jobResults.rankRecords());
+                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */

@@ -18,7 +18,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
@@ -50,6 +50,13 @@ public final class RunWriter {
         } else {
             Files.deleteIfExists(dir.resolve("jobs.csv"));
             Files.deleteIfExists(dir.resolve("ranks.csv"));
+        }
+        if (!result.requests().isEmpty()) {
+            AtomicFiles.write(dir.resolve("requests.csv"), InferenceOutput.requestsCsv(result.requests()));
+            AtomicFiles.write(dir.resolve("llm_calls.csv"), InferenceOutput.llmCallsCsv(result.llmCalls()));
+        } else {
+            Files.deleteIfExists(dir.resolve("requests.csv"));
+            Files.deleteIfExists(dir.resolve("llm_calls.csv"));
         }
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());

@@ -57,6 +57,9 @@ public final class Summary {
             }
             m.put("jobs", list);
         }
+        if (!r.requests().isEmpty()) {
+            m.put("inference", InferenceOutput.summary(r));
+        }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
             java.util.List<Object> list = new java.util.ArrayList<>();
             for (var c : r.collectives()) {

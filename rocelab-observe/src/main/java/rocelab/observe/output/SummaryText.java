@@ -79,6 +79,22 @@ public final class SummaryText {
                         c.sizeBytes(), us(c.timePs()), us(c.idealTimePs()), c.networkSlowdown());
             }
         }
+        for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
+            line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
+            if (s.completed() == 0) {
+                continue;
+            }
+            line(b, "  TTFT (ms) p50 %s   p90 %s   p99 %s", ms(s.ttft().percentile(50)), ms(s.ttft().percentile(90)),
+                    ms(s.ttft().percentile(99)));
+            if (s.tpot().count() > 0) {
+                line(b, "  TPOT (ms) p50 %s   p90 %s   p99 %s", ms(s.tpot().percentile(50)),
+                        ms(s.tpot().percentile(90)), ms(s.tpot().percentile(99)));
+            }
+            line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (ideal network p50 %s)", ms(s.e2e().percentile(50)),
+                    ms(s.e2e().percentile(90)), ms(s.e2e().percentile(99)), ms(s.idealE2e().percentile(50)));
+            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (E2E minus E2E on an ideal network)",
+                    ms(s.networkWait().percentile(50)), ms(s.networkWait().percentile(99)), ms(s.networkWait().max()));
+        }
         for (var c : r.collectives()) {
             if (!c.job().isEmpty()) {
                 continue;

@@ -58,6 +58,7 @@ public final class ReportWriter {
         String manifest = Files.exists(dir.resolve("manifest.json"))
                 ? Files.readString(dir.resolve("manifest.json"), StandardCharsets.UTF_8) : "";
         gpuView(b, Csv.read(dir.resolve("jobs.csv")), Csv.read(dir.resolve("ranks.csv")));
+        InferenceSection.append(b, Csv.read(dir.resolve("requests.csv")));
         collectives(b, Csv.read(dir.resolve("collectives.csv")));
         queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
         rates(b, Csv.read(dir.resolve("rates.csv")));

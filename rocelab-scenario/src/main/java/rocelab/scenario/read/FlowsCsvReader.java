@@ -36,7 +36,12 @@ final class FlowsCsvReader {
      * @param shown how the CSV file is named in messages about its content
      */
     FlowListTraffic read(Node fileNode, String file, Path resolved, String shown) throws ScenarioException {
-        String expected = "; expected a CSV file with the header " + HEADER;
+        String text = load(doc, fileNode, resolved, "; expected a CSV file with the header " + HEADER);
+        return new FlowListTraffic(file, parse(text, shown));
+    }
+
+    /** The text of a CSV file named at {@code fileNode}; a missing, unreadable or non-UTF-8 file is an error there. */
+    static String load(Doc doc, Node fileNode, Path resolved, String expected) throws ScenarioException {
         if (!Files.exists(resolved)) {
             throw doc.at(fileNode, "file not found: " + resolved + expected);
         }
@@ -53,7 +58,7 @@ final class FlowsCsvReader {
         } catch (IOException e) {
             throw doc.at(fileNode, "cannot read " + resolved + " (" + e.getClass().getSimpleName() + ")" + expected);
         }
-        return new FlowListTraffic(file, parse(text, shown));
+        return text;
     }
 
     List<FlowSpec> parse(String text, String shown) throws ScenarioException {

@@ -36,7 +36,7 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs", "nvlink", "run", "observe", "faults", "events"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs", "inference", "nvlink", "run", "observe", "faults", "events"};
 
     public ScenarioReader() {}
 
@@ -203,12 +203,16 @@ public final class ScenarioReader {
             // Only this topology puts several hosts in one server; the others need no server map.
             trafficReader.servers(rocelab.scenario.Simulation.serverMap(topology.build()));
         }
-        if (!top.has("traffic") && !top.has("jobs")) {
+        if (!top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
-                    + " with a kind (or jobs: a list of AI jobs)");
+                    + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
         }
         List<TrafficSpec> traffic = top.has("traffic") ? trafficReader.read(top.get("traffic")) : List.of();
         List<rocelab.workload.job.JobSpec> jobs = top.has("jobs") ? new JobReader(doc, trafficReader).read(top.get("jobs"))
+                : List.of();
+        List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")
+                ? new InferenceReader(doc, trafficReader, topology.hostCount()).read(top.get("inference"),
+                        jobs.stream().map(rocelab.workload.job.JobSpec::name).collect(java.util.stream.Collectors.toSet()))
                 : List.of();
         rocelab.workload.graph.NvlinkParameters nvlink = null;
         if (top.has("nvlink")) {
@@ -237,9 +241,9 @@ public final class ScenarioReader {
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
                         "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
-                        "jobs=" + CanonicalText.jobs(jobs)), traffic, stopAt);
+                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference), traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
-                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference);
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */

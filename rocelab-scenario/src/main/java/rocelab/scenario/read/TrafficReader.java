@@ -299,7 +299,7 @@ final class TrafficReader {
     }
 
     /** How the CSV file is named in messages: next to the scenario file as the user named it. */
-    private String csvName(String file) {
+    String csvName(String file) {
         Path f = Path.of(file);
         if (f.isAbsolute()) {
             return f.normalize().toString();
@@ -331,6 +331,11 @@ final class TrafficReader {
     static String outOfRange(long host, int hostCount) {
         return "host " + host + " is out of range; expected 0.." + (hostCount - 1) + " (the topology has "
                 + hostCount + " hosts)";
+    }
+
+    /** The folder relative files are resolved against. */
+    Path baseDir() {
+        return baseDir;
     }
 
     /** A set of hosts: one index, a list of indices, or ranges like {@code 1-4,7,9-10}; in the order given. */

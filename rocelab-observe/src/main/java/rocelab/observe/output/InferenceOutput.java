@@ -1,0 +1,82 @@
+package rocelab.observe.output;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.Percentiles;
+
+/** The inference services' output: requests.csv, llm_calls.csv and the {@code inference} key of summary.json. */
+final class InferenceOutput {
+    private InferenceOutput() {}
+
+    static String requestsCsv(List<rocelab.observe.inference.RequestRecord> requests) {
+        CsvTable t = new CsvTable(List.of("service", "request", "arrival_us", "llm_calls", "prefill_tokens",
+                "output_tokens", "decode_instance", "ttft_us", "tpot_us", "e2e_us", "ideal_e2e_us", "network_wait_us",
+                "status"));
+        for (var r : requests) {
+            boolean done = r.completed();
+            t.row(r.service(), r.request(), Numbers.micros(r.arrivalPs()), r.llmCalls(), r.prefillTokens(),
+                    r.outputTokens(), r.decodeInstance(), r.ttftPs() >= 0 ? Numbers.micros(r.ttftPs()) : null,
+                    done ? us(r.tpotPs() / 1e6) : null, done ? Numbers.micros(r.e2ePs()) : null,
+                    r.idealEndPs() >= 0 ? Numbers.micros(r.idealE2ePs()) : null,
+                    done && r.idealEndPs() >= 0 ? Numbers.micros(r.networkWaitPs()) : null,
+                    done ? "completed" : "unfinished");
+        }
+        return t.toString();
+    }
+
+    static String llmCallsCsv(List<rocelab.observe.inference.CallRecord> calls) {
+        CsvTable t = new CsvTable(List.of("service", "request", "call", "prefill_instance", "decode_instance",
+                "decode_slot", "prefill_tokens", "output_tokens", "kv_bytes", "ready_us", "queue_us",
+                "prefill_end_us", "kv_transfer_us", "first_token_us", "last_token_us", "ttft_us", "tpot_us",
+                "ideal_ttft_us", "status"));
+        for (var c : calls) {
+            t.row(c.service(), c.request(), c.call(), c.prefillInstance(), c.decodeInstance(), c.slot(),
+                    c.prefillTokens(), c.outputTokens(), c.kvBytes(), at(c.readyPs()),
+                    c.prefillStartPs() >= 0 && c.readyPs() >= 0 ? Numbers.micros(c.queuePs()) : null,
+                    at(c.prefillEndPs()), c.kvDonePs() >= 0 ? Numbers.micros(c.kvTransferPs()) : null,
+                    at(c.firstTokenPs()), at(c.lastTokenPs()),
+                    c.firstTokenPs() >= 0 ? Numbers.micros(c.ttftPs()) : null,
+                    c.completed() ? us(c.tpotPs() / 1e6) : null, c.idealTtftPs() >= 0 ? Numbers.micros(c.idealTtftPs())
+                            : null, c.completed() ? "completed" : "unfinished");
+        }
+        return t.toString();
+    }
+
+    private static Object at(long ps) {
+        return ps < 0 ? null : Numbers.micros(ps);
+    }
+
+    /** Per inference service: request counts and p50/p90/p99 of TTFT, TPOT, E2E and network wait, in us. */
+    static java.util.List<Object> summary(RunResult r) {
+        java.util.List<Object> list = new java.util.ArrayList<>();
+        for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("service", s.service());
+            row.put("requests", s.requests());
+            row.put("completed", s.completed());
+            row.put("ttft_us", percentiles(s.ttft()));
+            row.put("tpot_us", percentiles(s.tpot()));
+            row.put("e2e_us", percentiles(s.e2e()));
+            row.put("ideal_e2e_us", percentiles(s.idealE2e()));
+            row.put("network_wait_us", percentiles(s.networkWait()));
+            list.add(row);
+        }
+        return list;
+    }
+
+    private static Map<String, Object> percentiles(Percentiles p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int q : new int[] {50, 90, 99}) {
+            m.put("p" + q, p.count() == 0 ? null : Numbers.micros(p.percentile(q)));
+        }
+        m.put("max", p.count() == 0 ? null : Numbers.micros(p.max()));
+        return m;
+    }
+
+    /** Microseconds to 3 decimals, or empty when not known. */
+    private static Object us(double micros) {
+        return Double.isNaN(micros) ? null : Numbers.round(micros, 3);
+    }
+}

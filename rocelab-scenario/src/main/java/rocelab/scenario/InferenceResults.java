@@ -1,0 +1,83 @@
+package rocelab.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+import rocelab.observe.inference.CallRecord;
+import rocelab.observe.inference.RequestRecord;
+import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.inference.InferenceTasks;
+import rocelab.workload.inference.ServingInstance;
+
+/**
+ * The user's view of the inference services of a run: per request and per LLM call, the milestones of the
+ * packet-level run, and the end-to-end latency of the same graph in ideal-network mode (same static schedule,
+ * closed-form transfers), whose difference is the request's network wait.
+ */
+final class InferenceResults {
+    private final List<InferenceTasks> services;
+    private final WorkloadDriver real;
+    private final WorkloadDriver ideal;
+
+    InferenceResults(List<InferenceTasks> services, WorkloadDriver real, WorkloadDriver ideal) {
+        this.services = services;
+        this.real = real;
+        this.ideal = ideal;
+    }
+
+    List<RequestRecord> requests() {
+        List<RequestRecord> out = new ArrayList<>();
+        for (InferenceTasks s : services) {
+            List<ServingInstance> decode = s.spec().decode();
+            for (InferenceTasks.Request r : s.requests()) {
+                long prefilled = 0;
+                long output = 0;
+                long decodeTime = 0;
+                long tokensAfterFirst = 0;
+                boolean all = true;
+                for (InferenceTasks.Call c : r.calls()) {
+                    prefilled += c.prefillTokens();
+                    output += c.outputTokens();
+                    long first = end(real, c.firstTokenTask());
+                    long last = end(real, c.lastTokenTask());
+                    all &= first >= 0 && last >= 0;
+                    decodeTime += last - first;
+                    tokensAfterFirst += c.outputTokens() - 1;
+                }
+                long firstToken = end(real, r.calls().get(0).firstTokenTask());
+                out.add(new RequestRecord(s.spec().name(), r.index(), r.arrivalPs(), r.calls().size(), prefilled,
+                        output, decode.get(r.decodeInstance()).name(), end(real, r.endTask()),
+                        end(ideal, r.endTask()), firstToken < 0 ? -1 : firstToken - r.arrivalPs(),
+                        all && tokensAfterFirst > 0 ? (double) decodeTime / tokensAfterFirst : Double.NaN));
+            }
+        }
+        return out;
+    }
+
+    List<CallRecord> calls() {
+        List<CallRecord> out = new ArrayList<>();
+        for (InferenceTasks s : services) {
+            List<ServingInstance> prefill = s.spec().prefill();
+            List<ServingInstance> decode = s.spec().decode();
+            for (InferenceTasks.Request r : s.requests()) {
+                for (int k = 0; k < r.calls().size(); k++) {
+                    InferenceTasks.Call c = r.calls().get(k);
+                    long kvDone = JobResults.latest(real, c.kvTasks());
+                    long idealReady = end(ideal, c.readyTask());
+                    long idealFirst = end(ideal, c.firstTokenTask());
+                    out.add(new CallRecord(s.spec().name(), r.index(), k, prefill.get(c.prefillInstance()).name(),
+                            decode.get(c.decodeInstance()).name(), c.slot(), c.prefillTokens(), c.outputTokens(),
+                            c.kvBytes(), end(real, c.readyTask()), end(real, c.prefillStartTask()),
+                            end(real, c.prefillEndTask()), kvDone, end(real, c.firstTokenTask()),
+                            end(real, c.lastTokenTask()),
+                            idealReady < 0 || idealFirst < 0 ? -1 : idealFirst - idealReady));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** When a task ended in a run, or -1 (not reached, or no such run). */
+    private static long end(WorkloadDriver d, int task) {
+        return d == null || task < 0 ? -1 : d.taskEndPs(task);
+    }
+}

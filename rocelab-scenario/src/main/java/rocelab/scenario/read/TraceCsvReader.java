@@ -1,0 +1,98 @@
+package rocelab.scenario.read;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import rocelab.workload.inference.Arrivals;
+
+/**
+ * Reads a request trace in CSV ({@code arrival_ns,prompt_tokens,output_tokens}: when a request arrives and its first
+ * LLM call's sizes) with positioned errors, like the flow list.
+ */
+final class TraceCsvReader {
+    static final String HEADER = "arrival_ns,prompt_tokens,output_tokens";
+
+    private static final Pattern DIGITS = Pattern.compile("\\d+");
+    private static final String[] FIELDS = HEADER.split(",");
+    private static final long MAX_TOKENS = 1L << 30;
+
+    private TraceCsvReader() {}
+
+    static List<Arrivals.Arrival> parse(String text, String shown) throws ScenarioException {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        String[] lines = text.split("\n", -1);
+        List<Arrivals.Arrival> out = new ArrayList<>();
+        boolean header = false;
+        int headerLine = 0;
+        for (int i = 0; i < lines.length; i++) {
+            int lineNo = i + 1;
+            String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+            if (line.isBlank()) {
+                continue;
+            }
+            if (!header) {
+                if (!line.equals(HEADER)) {
+                    throw new ScenarioException(shown, lineNo, 1, "the header is '" + line + "'; expected the header "
+                            + HEADER);
+                }
+                header = true;
+                headerLine = lineNo;
+                continue;
+            }
+            out.add(row(line, lineNo, shown));
+        }
+        if (!header) {
+            throw new ScenarioException(shown, 1, 1, "the file is empty; expected the header " + HEADER);
+        }
+        if (out.isEmpty()) {
+            throw new ScenarioException(shown, headerLine + 1, 1, "the trace has no requests; expected at least one"
+                    + " row after the header " + HEADER);
+        }
+        return out;
+    }
+
+    private static Arrivals.Arrival row(String line, int lineNo, String shown) throws ScenarioException {
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) == ',') {
+                starts.add(i + 1);
+            }
+        }
+        int n = starts.size();
+        if (n != FIELDS.length) {
+            int at = n < FIELDS.length ? line.length() + 1 : starts.get(FIELDS.length) + 1;
+            throw new ScenarioException(shown, lineNo, at, "the row has " + n + (n == 1 ? " field" : " fields")
+                    + "; expected 3 fields: " + HEADER);
+        }
+        long[] v = new long[FIELDS.length];
+        for (int f = 0; f < FIELDS.length; f++) {
+            int start = starts.get(f);
+            int end = f + 1 < n ? starts.get(f + 1) - 1 : line.length();
+            String field = line.substring(start, end);
+            String value = field.strip();
+            int col = start + 1 + (value.isEmpty() ? 0 : field.indexOf(value));
+            String expected = f == 0 ? "a whole number of nanoseconds >= 0 (no unit)"
+                    : "a whole number of tokens in 1.." + MAX_TOKENS;
+            if (!DIGITS.matcher(value).matches()) {
+                String what = value.isEmpty() ? " is empty" : " '" + value + "' is not a whole number";
+                throw new ScenarioException(shown, lineNo, col, FIELDS[f] + what + "; expected " + expected);
+            }
+            long max = f == 0 ? Long.MAX_VALUE / 1000 : MAX_TOKENS;
+            long parsed;
+            try {
+                parsed = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                parsed = Long.MAX_VALUE;
+            }
+            if (parsed > max || (f > 0 && parsed < 1)) {
+                throw new ScenarioException(shown, lineNo, col, FIELDS[f] + " " + value + " is out of range; expected "
+                        + expected);
+            }
+            v[f] = parsed;
+        }
+        return new Arrivals.Arrival(v[0] * 1000, v[1], (int) v[2]);
+    }
+}

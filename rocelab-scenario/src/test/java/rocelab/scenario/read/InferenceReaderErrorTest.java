@@ -1,0 +1,128 @@
+package rocelab.scenario.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.workload.inference.Arrivals;
+import rocelab.workload.inference.RequestTemplate;
+
+/** Bad inference services and request traces are reported at the file, line and column that cause them. */
+class InferenceReaderErrorTest {
+    private static final String HEAD = "name: t\nfabric: {mode: roce-lossy}\n"
+            + "topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps}}\ninference:\n";
+    private static final String MODEL = "model: {layers: 2, hidden: 64, heads: 4}";
+    private static final String INSTANCES = "instances: [{role: prefill, hosts: 0}, {role: decode, hosts: 1}]";
+    private static final String COST = "cost: {prefill-per-token: 1us, decode-step: 1ms}";
+    private static final String POISSON = "arrivals: {process: poisson, rate: 10/s, count: 2}";
+    private static final String REQUEST = "request: {steps: [{llm: {prompt-tokens: 10, output-tokens: 2}}]}";
+
+    @TempDir
+    Path dir;
+
+    private String error(String service) {
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(
+                () -> new ScenarioReader().read(HEAD + service, "t.yaml", dir));
+        assertThat(t).isInstanceOf(ScenarioException.class);
+        return t.getMessage();
+    }
+
+    private static String service(String... parts) {
+        return "  - {" + String.join(", ", parts) + "}\n";
+    }
+
+    @Test
+    void shouldRejectUnknownAndMissingKeys() {
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON, REQUEST, "gpus: 8")))
+                .startsWith("t.yaml:5:" + (6 + String.join(", ", MODEL, INSTANCES, COST, POISSON, REQUEST).length() + 2)
+                        + ": unknown key 'gpus' in inference service 1; expected one of: name, model, instances");
+        assertThat(error(service(INSTANCES, COST, POISSON, REQUEST))).startsWith("t.yaml:5:5: missing key 'model'");
+        assertThat(error(service("model: {layers: 2, hidden: 64, heads: 4, experts: 8}", INSTANCES, COST, POISSON,
+                REQUEST))).startsWith("t.yaml:5:47: unknown key 'experts' in model");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON))).startsWith("t.yaml:5:5: missing key 'request'");
+        assertThat(error(service("model: {layers: 2, hidden: 64, heads: 4, moe: {experts: 8, topk: 9}}", INSTANCES,
+                COST, POISSON, REQUEST))).startsWith("t.yaml:5:71: topk 9 is out of range; expected a whole number in"
+                        + " 1..8");
+    }
+
+    @Test
+    void shouldRejectInstancesThatDoNotFit() {
+        assertThat(error(service(MODEL, "instances: [{role: prefill, tp: 2, hosts: 0}, {role: decode, hosts: 1}]",
+                COST, POISSON, REQUEST))).startsWith("t.yaml:5:90: 1 hosts are given for 1 instance of tp 2;"
+                        + " expected 2 hosts");
+        assertThat(error(service(MODEL, "instances: [{role: prefill, hosts: 0}, {role: decode, hosts: 0}]", COST,
+                POISSON, REQUEST))).contains("host 0 belongs to two instances");
+        assertThat(error(service(MODEL, "instances: [{role: prefill, hosts: 0}]", COST, POISSON, REQUEST)))
+                .contains("needs at least one prefill and one decode instance");
+        assertThat(error(service(MODEL, "instances: [{role: router, hosts: 0}]", COST, POISSON, REQUEST)))
+                .contains("'router' is not a role; expected one of: prefill, decode");
+        assertThat(error(service(MODEL, "instances: [{role: prefill, tp: 2, hosts: 0-1}, {role: decode, hosts: 2}]",
+                COST, POISSON, REQUEST))).contains("every instance needs the same tp");
+    }
+
+    @Test
+    void shouldRejectBadArrivalsAndRequests() {
+        assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: fast, count: 2}",
+                REQUEST))).contains("rate 'fast' is not a number of requests per second; expected e.g. 20/s");
+        assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: 5/s}", REQUEST)))
+                .contains("Poisson arrivals need a duration or a count");
+        assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: 1000000/s, duration: 10s}",
+                REQUEST))).contains("rate x duration makes about 10000000 requests; expected at most 1000000");
+        assertThat(error(service("model: {layers: 100000, hidden: 16000000, heads: 4}", INSTANCES, COST, POISSON,
+                "request: {steps: [{llm: {prompt-tokens: 1000000000, output-tokens: 2}}]}")))
+                .contains("more than 2^63 bytes");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
+                "request: {steps: [{llm: {new-tokens: 10, output-tokens: 2}}]}")))
+                .contains("the first llm step has no context to reuse; expected prompt-tokens");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
+                "request: {ingress: 1KB, steps: [{llm: {prompt-tokens: 10, output-tokens: 2}}]}")))
+                .contains("requests move bytes through the gateway but no gateway is set");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
+                "request: {steps: [{tool: {latency: 1ms}}]}"))).contains("the request has no llm step");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
+                "request: {steps: [{llm: {prompt-tokens: 10, output-tokens: 2}, tool: {latency: 1ms}}]}")))
+                .contains("expected exactly one of llm or tool");
+        assertThat(error(service(MODEL, INSTANCES, COST, POISSON, REQUEST, "gateway: 0")))
+                .contains("the gateway host 0 also serves an instance");
+    }
+
+    @Test
+    void shouldReportTraceFileLineAndColumn() throws Exception {
+        String yaml = service("name: s", MODEL, INSTANCES, COST, "arrivals: {trace: req.csv}");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n0,100,5\n1000,1x,5\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:3:6: prompt_tokens '1x' is not a whole number; expected a whole"
+                + " number of tokens in 1..1073741824");
+        Files.writeString(dir.resolve("req.csv"), "arrival_us,prompt,output\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:1:1: the header is 'arrival_us,prompt,output'; expected the header"
+                + " arrival_ns,prompt_tokens,output_tokens");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n\n5,10\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:3:5: the row has 2 fields; expected 3 fields:"
+                + " arrival_ns,prompt_tokens,output_tokens");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n5,10,0\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:2:6: output_tokens 0 is out of range; expected a whole number of"
+                + " tokens in 1..1073741824");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n");
+        assertThat(error(yaml)).startsWith("req.csv:2:1: the trace has no requests");
+        Files.delete(dir.resolve("req.csv"));
+        assertThat(error(yaml)).startsWith("t.yaml:5:191: file not found: ");
+    }
+
+    @Test
+    void shouldReadATraceWithoutARequestTemplateAsOneCallPerRow() throws Exception {
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n2000,100,5\n1000,30,2\n");
+        var c = new ScenarioReader().read(HEAD + service(MODEL, INSTANCES, COST, "arrivals: {trace: req.csv}"),
+                "t.yaml", dir);
+        var s = c.inference().get(0);
+        assertThat(s.name()).isEqualTo("inference1");
+        assertThat(s.arrivals().draw(null)).containsExactly(new Arrivals.Arrival(1_000_000, 30, 2),
+                new Arrivals.Arrival(2_000_000, 100, 5));
+        assertThat(s.request().steps()).containsExactly(new RequestTemplate.LlmCall(1, false, 1));
+        assertThat(s.prefill().get(0).name()).isEqualTo("prefill0");
+        assertThat(s.model().moe()).isFalse();
+        var moe = new ScenarioReader().read(HEAD + service("model: {layers: 2, hidden: 64, heads: 4, moe: {experts: 8,"
+                + " topk: 2}}", INSTANCES, COST, POISSON, REQUEST), "t.yaml", dir);
+        assertThat(moe.inference().get(0).model().topk()).isEqualTo(2);
+    }
+}
