@@ -72,6 +72,9 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
+    @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
+    boolean strict;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -111,6 +114,14 @@ final class RunCommand implements Callable<Integer> {
         }
         if (seed != null) {
             config = config.withSeed(seed);
+        }
+        rocelab.scenario.lint.LintReport lint = rocelab.scenario.lint.Lint.check(config);
+        if (strict && lint.hasErrors() || !quiet && !lint.findings().isEmpty()) {
+            err.print(LintBlock.render(lint, strict && lint.hasErrors()));
+            err.flush();
+        }
+        if (strict && lint.hasErrors()) {
+            return 1;
         }
         Path dir = out != null ? out : Path.of("out", config.name());
         String unusable = OutputFolder.problem(dir);

@@ -37,6 +37,8 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
  * @param canonicalText a canonical rendering of the resolved scenario, hashed into the manifest
+ * @param devices every switch's and RNIC's own settings ({@code switch}/{@code nic} with the per-device
+ *     overrides applied); {@code switches}, {@code pfc}, {@code ecn} and {@code nic} above are the uniform defaults
  */
 public record ScenarioConfig(
         String name,
@@ -58,7 +60,8 @@ public record ScenarioConfig(
         long stopAtPs,
         long sampleIntervalPs,
         Path source,
-        String canonicalText) {
+        String canonicalText,
+        rocelab.scenario.device.Devices devices) {
 
     public ScenarioConfig {
         traffic = List.copyOf(traffic);
@@ -72,7 +75,7 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
-                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, devices);
     }
 
     /**
@@ -82,6 +85,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText);
+                canonicalText, devices);
     }
 }

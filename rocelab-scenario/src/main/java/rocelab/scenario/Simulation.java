@@ -99,6 +99,7 @@ public final class Simulation {
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
+                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()))
                 .build(topology);
         List<FlowSpec> flows = new ArrayList<>();
         List<CollectiveFlows> collectives = new ArrayList<>();

@@ -161,7 +161,7 @@ final class TrafficReader {
     }
 
     /** A set of hosts: one index, a list of indices, or ranges like {@code 1-4,7,9-10}; in the order given. */
-    private int[] hostSet(Node node) throws ScenarioException {
+    int[] hostSet(Node node) throws ScenarioException {
         List<Integer> hosts = new ArrayList<>();
         boolean[] seen = new boolean[hostCount];
         if (node instanceof SequenceNode seq) {
