@@ -16,7 +16,31 @@ import org.yaml.snakeyaml.nodes.Tag;
  * over the uniform section. Nested mappings merge, anything else (scalars, lists) is replaced.
  */
 final class YamlMerge {
+    /** Keys that select a scheme, and the keys that belong to one scheme only. */
+    private static final List<String> SCHEME_SELECTORS = List.of("marking", "threshold");
+    private static final List<String> SCHEME_KEYS = List.of("kmin", "kmax", "pmax", "k", "alpha", "xoff", "xon");
+
     private YamlMerge() {}
+
+    private static boolean changesScheme(MappingNode base, MappingNode over) {
+        for (String selector : SCHEME_SELECTORS) {
+            String was = scalar(base, selector);
+            String now = scalar(over, selector);
+            if (now != null && !now.equals(was)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String scalar(MappingNode m, String key) {
+        for (NodeTuple t : m.getValue()) {
+            if (key(t).equals(key) && t.getValueNode() instanceof ScalarNode s) {
+                return s.getValue();
+            }
+        }
+        return null;
+    }
 
     /** {@code over} laid on {@code base}; either may be null. */
     static Node merge(Node base, Node over) {
@@ -29,6 +53,10 @@ final class YamlMerge {
         Map<String, NodeTuple> out = new LinkedHashMap<>();
         for (NodeTuple t : b.getValue()) {
             out.put(key(t), t);
+        }
+        if (changesScheme(b, o)) {
+            // Thresholds of one ECN scheme or PFC threshold kind mean nothing to another: they do not carry over.
+            out.keySet().removeAll(SCHEME_KEYS);
         }
         for (NodeTuple t : o.getValue()) {
             NodeTuple old = out.get(key(t));
