@@ -41,14 +41,14 @@ public final class Findings {
         e.ports.addAll(ports);
     }
 
-    /** The findings, errors first, then by rule number, then in the order found. */
+    /** The findings, errors first, then by rule (I before L, then number), then in the order found. */
     public List<Finding> list() {
         List<Finding> out = new ArrayList<>();
         for (Entry e : byKey.values()) {
             out.add(new Finding(e.rule.id(), e.severity, e.rule.title(), new ArrayList<>(e.devices),
                     new ArrayList<>(e.ports), e.what, e.symptom, e.fix));
         }
-        out.sort(java.util.Comparator.comparing(Finding::severity)
+        out.sort(java.util.Comparator.comparing(Finding::severity).thenComparing(f -> f.rule().charAt(0))
                 .thenComparingInt(f -> Integer.parseInt(f.rule().substring(1))));
         return out;
     }

@@ -13,7 +13,8 @@ public final class Lint {
     static final List<LintRule> RULES = List.of(new DscpClassRule(), new PfcEnableRule(), new HeadroomRule(),
             new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
-            new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule());
+            new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
+            new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

@@ -33,7 +33,7 @@ import rocelab.scenario.device.Trust;
  * in both places and errors point at the line that caused them.
  */
 final class DevicesReader {
-    private static final String[] SWITCH_SELECTORS = {"name", "role", "ports"};
+    private static final String[] SWITCH_SELECTORS = {"name", "role", "ports", "sonic"};
     private static final String[] PORT_KEYS = {"port", "to", "headroom", "mtu", "ecn"};
     private static final Pattern LETTERS = Pattern.compile("[A-Za-z]+");
 
@@ -47,9 +47,12 @@ final class DevicesReader {
     private final DeviceReader devices;
     private final CongestionReader congestion;
     private final PfcReader pfcReader;
+    private final java.nio.file.Path baseDir;
+    private final List<rocelab.scenario.device.ImportNote> notes = new ArrayList<>();
 
     DevicesReader(Doc doc, FabricMode mode, boolean vlan, int fabricMtu, Node mtuNode, Topology topology,
-            TrafficReader hosts) {
+            TrafficReader hosts, java.nio.file.Path baseDir) {
+        this.baseDir = baseDir;
         this.doc = doc;
         this.mode = mode;
         this.frames = new FrameFormat(vlan);
@@ -74,7 +77,8 @@ final class DevicesReader {
 
     Devices read(Node switchSection, Node switchesList, Node nicSection, Node nicsList, PfcParameters basePfc)
             throws ScenarioException {
-        return new Devices(switches(switchSection, switchesList), nics(nicSection, nicsList, basePfc));
+        List<SwitchConfig> sw = switches(switchSection, switchesList);
+        return new Devices(sw, nics(nicSection, nicsList, basePfc), notes);
     }
 
     // ------------------------------------------------------------------------------------------------ switches
@@ -82,6 +86,7 @@ final class DevicesReader {
     private List<SwitchConfig> switches(Node base, Node list) throws ScenarioException {
         List<YamlMap> items = new ArrayList<>();
         List<boolean[]> matches = new ArrayList<>();
+        List<Node> imported = new ArrayList<>();
         if (list != null && !Doc.isNull(list)) {
             List<String> keys = new ArrayList<>(List.of(SWITCH_SELECTORS));
             for (String k : DeviceReader.SWITCH_KEYS) {
@@ -93,6 +98,7 @@ final class DevicesReader {
                 YamlMap item = YamlMap.of(doc, n, "a switches entry", keys.toArray(new String[0]));
                 items.add(item);
                 matches.add(selectSwitches(item));
+                imported.add(item.has("sonic") ? sonic(item.get("sonic")) : null);
             }
         }
         Map<String, SwitchConfig> byOverrides = new HashMap<>();
@@ -106,6 +112,8 @@ final class DevicesReader {
             for (int i = 0; i < items.size(); i++) {
                 if (matches.get(i)[s]) {
                     key.append(i).append(',');
+                    // The imported configuration first, the entry's own keys over it.
+                    merged = YamlMerge.merge(merged, imported.get(i));
                     merged = YamlMerge.merge(merged, YamlMerge.without(items.get(i).node(), SWITCH_SELECTORS));
                     last = items.get(i);
                     applied.add(items.get(i));
@@ -114,6 +122,14 @@ final class DevicesReader {
             out.add(resolveSwitch(node, merged, applied, last, byOverrides, key.toString(), base));
         }
         return out;
+    }
+
+    /** {@code sonic: path/to/config_db.json}: the file's RoCE QoS subset as an override, its notes kept. */
+    private Node sonic(Node value) throws ScenarioException {
+        String path = doc.text(value, "sonic", "the path of a SONiC config_db.json");
+        SonicImport.Result r = SonicImport.read(doc, value, baseDir, path);
+        notes.addAll(r.notes());
+        return r.override();
     }
 
     private boolean[] selectSwitches(YamlMap item) throws ScenarioException {

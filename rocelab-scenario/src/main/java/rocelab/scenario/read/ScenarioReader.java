@@ -203,7 +203,7 @@ public final class ScenarioReader {
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         rocelab.scenario.device.Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
-                topology.build(), trafficReader).read(switchMap == null ? null : switchMap.node(), top.get("switches"),
+                topology.build(), trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(), top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
         List<TrafficSpec> traffic = trafficReader
                 .read(top.require("traffic", "a list of traffic items, each with a kind"));
