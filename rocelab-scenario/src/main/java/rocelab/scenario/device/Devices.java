@@ -20,9 +20,4 @@ public record Devices(List<SwitchConfig> switches, List<NicConfig> nics, List<Im
     public NicConfig nic(int host) {
         return nics.get(host);
     }
-
-    /** Whether any device has settings of its own. */
-    public boolean anyOverride() {
-        return switches.stream().anyMatch(SwitchConfig::overridden);
-    }
 }

@@ -18,13 +18,49 @@ import rocelab.fabric.switching.SwitchParameters;
  * @param mtuByPort the IP MTU of each port (largest IP packet it accepts and sends); 0 for no limit
  * @param overridden whether any {@code switches} entry applies to this switch
  */
-public record SwitchConfig(int node, String name, SwitchParameters parameters, PfcParameters pfc,
-        EcnParameters[] ecnByPort, long[] headroomByPort, int[] mtuByPort, boolean overridden) {
+public final class SwitchConfig {
+    private final int node;
+    private final String name;
+    private final SwitchParameters parameters;
+    private final PfcParameters pfc;
+    private final EcnParameters[] ecnByPort;
+    private final long[] headroomByPort;
+    private final int[] mtuByPort;
+    private final boolean overridden;
+    /** The DSCP map, copied once: the lint asks it for every hop of every path. */
+    private final int[] dscpToTc;
 
-    public SwitchConfig {
-        ecnByPort = ecnByPort.clone();
-        headroomByPort = headroomByPort.clone();
-        mtuByPort = mtuByPort.clone();
+    public SwitchConfig(int node, String name, SwitchParameters parameters, PfcParameters pfc,
+            EcnParameters[] ecnByPort, long[] headroomByPort, int[] mtuByPort, boolean overridden) {
+        this.node = node;
+        this.name = name;
+        this.parameters = parameters;
+        this.pfc = pfc;
+        this.ecnByPort = ecnByPort.clone();
+        this.headroomByPort = headroomByPort.clone();
+        this.mtuByPort = mtuByPort.clone();
+        this.overridden = overridden;
+        this.dscpToTc = parameters.dscpToTc();
+    }
+
+    public int node() {
+        return node;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public SwitchParameters parameters() {
+        return parameters;
+    }
+
+    public PfcParameters pfc() {
+        return pfc;
+    }
+
+    public boolean overridden() {
+        return overridden;
     }
 
     public int portCount() {
@@ -45,20 +81,17 @@ public record SwitchConfig(int node, String name, SwitchParameters parameters, P
 
     /** The traffic class this switch gives a DSCP. */
     public int trafficClass(int dscp) {
-        return parameters.dscpToTc()[dscp];
+        return dscpToTc[dscp];
     }
 
-    @Override
     public EcnParameters[] ecnByPort() {
         return ecnByPort.clone();
     }
 
-    @Override
     public long[] headroomByPort() {
         return headroomByPort.clone();
     }
 
-    @Override
     public int[] mtuByPort() {
         return mtuByPort.clone();
     }

@@ -36,15 +36,16 @@ final class BufferCycleRule implements LintRule {
         Map<Queues.Queue, Set<Queues.Queue>> graph = new LinkedHashMap<>();
         List<LintContext.Path> paths = new ArrayList<>(c.dataPaths());
         paths.addAll(c.ackPaths());
+        boolean[] seen = new boolean[c.topology().switchCount()];
         for (LintContext.Path p : paths) {
-            Set<Integer> seen = new LinkedHashSet<>();
             Queues.Queue before = null;
             for (LintContext.Hop h : p.hops()) {
-                if (!seen.add(h.switchIndex())) {
+                if (seen[h.switchIndex()]) {
                     out.add(this, Severity.ERROR, List.of(c.name(h.node())), List.of(), "a path from h" + p.src()
                             + " to h" + p.dst() + " passes " + c.name(h.node()) + " twice in the same lossless class",
                             "the class can pause itself around the loop: deadlock", "routes without loops");
                 }
+                seen[h.switchIndex()] = true;
                 int tc = c.switchAt(h.switchIndex()).trafficClass(p.dscp());
                 Queues.Queue q = c.switchAt(h.switchIndex()).pfc().isLossless(tc)
                         ? new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), tc) : null;
@@ -52,6 +53,9 @@ final class BufferCycleRule implements LintRule {
                     graph.computeIfAbsent(before, k -> new LinkedHashSet<>()).add(q);
                 }
                 before = q;
+            }
+            for (LintContext.Hop h : p.hops()) {
+                seen[h.switchIndex()] = false;
             }
         }
         int reported = 0;

@@ -1,8 +1,6 @@
 package rocelab.scenario.lint;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import rocelab.congestion.CongestionControls;
 import rocelab.fabric.nic.NotificationPointParameters;
 import rocelab.fabric.port.SchedulerKind;
@@ -26,18 +24,26 @@ final class CnpPriorityRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
-        Map<Integer, Integer> dataClasses = new HashMap<>();
-        for (LintContext.Path p : c.dataPaths()) {
-            for (LintContext.Hop h : p.hops()) {
-                dataClasses.merge(h.switchIndex(), 1 << c.switchAt(h.switchIndex()).trafficClass(p.dscp()),
-                        (a, b) -> a | b);
+        Boolean[] cnpFrames = new Boolean[c.topology().hostCount()];
+        boolean any = false;
+        for (int[] f : c.flows()) {
+            if (cnpFrames[f[1]] == null) {
+                NicConfig n = c.nic(f[1]);
+                cnpFrames[f[1]] = n.notificationPoint() && sendsCnpFrames(n);
             }
+            any |= cnpFrames[f[1]] && c.nic(f[0]).congestion().name().equals("dcqcn");
+        }
+        if (!any) {
+            return; // no CNP frame can matter: nobody reacts to them, or notifications ride on ACKs
+        }
+        int[] dataClasses = new int[c.topology().switchCount()];
+        for (Queues.Queue q : Queues.egress(c)) {
+            dataClasses[q.switchIndex()] |= 1 << q.tc();
         }
         for (LintContext.Path p : c.cnpPaths()) {
             NicConfig notifier = c.nic(p.src());
             NicConfig sender = c.nic(p.dst());
-            if (!sender.congestion().name().equals("dcqcn") || !notifier.notificationPoint()
-                    || !sendsCnpFrames(notifier)) {
+            if (!sender.congestion().name().equals("dcqcn") || !cnpFrames[p.src()]) {
                 continue; // no CNP frames: nothing to notify, or the notification rides on ACKs
             }
             if (notifier.cnpPriority() == notifier.parameters().dataPriority()) {
@@ -49,17 +55,21 @@ final class CnpPriorityRule implements LintRule {
             for (LintContext.Hop h : p.hops()) {
                 SwitchConfig s = c.switchAt(h.switchIndex());
                 int tc = s.trafficClass(p.dscp());
-                int data = dataClasses.getOrDefault(h.switchIndex(), 0);
+                int data = dataClasses[h.switchIndex()];
+                boolean shared = (data & 1 << tc) != 0;
+                if (!shared && strict(s, tc, data)) {
+                    continue;
+                }
                 List<String> ports = List.of(c.port(h.node(), h.outPort()));
                 String fix = "map CNP DSCP " + p.dscp() + " to a class of its own served strictly (switches: [{name: "
                         + s.name() + ", dscp-to-tc: {" + p.dscp() + ": 6}, scheduler: {strict: [6, 7]}}])";
-                if ((data & 1 << tc) != 0) {
+                if (shared) {
                     out.add(this, Severity.ERROR, List.of(s.name()), ports, s.name() + " maps CNP DSCP " + p.dscp()
                             + " to class " + tc + ", the class RoCE data uses there",
                             "CNPs wait behind the very queue they report: late rate cuts (rp_cnp_handled lags"
                                     + " np_cnp_sent), queue oscillation, more PFC",
                             fix);
-                } else if (!strict(s, tc, data)) {
+                } else {
                     out.add(this, Severity.WARNING, List.of(s.name()), ports, s.name() + " serves CNP class " + tc
                             + " by DWRR, not strict priority",
                             "CNPs wait for their DWRR turn behind other busy classes: slower reaction",

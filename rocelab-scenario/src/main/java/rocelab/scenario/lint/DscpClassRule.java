@@ -35,11 +35,15 @@ final class DscpClassRule implements LintRule {
             for (LintContext.Hop hop : path.hops()) {
                 SwitchConfig s = c.switchAt(hop.switchIndex());
                 int tc = s.trafficClass(path.dscp());
+                boolean lossy = c.lossless() && !s.pfc().isLossless(tc);
+                if (!lossy && tc == expected) {
+                    continue; // the common case: no strings built
+                }
                 List<String> ports = List.of(c.port(hop.node(), hop.inPort()), c.port(hop.node(), hop.outPort()));
                 String fix = "map DSCP " + path.dscp() + " to class " + expected + " on " + s.name()
                         + " (switches: [{name: " + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + expected
                         + "}}])";
-                if (c.lossless() && !s.pfc().isLossless(tc)) {
+                if (lossy) {
                     out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP "
                             + path.dscp() + " to traffic class " + tc + ", which is lossy there (PFC on "
                             + PriorityText.list(s.pfc().losslessMask()) + "); the RNICs send it on priority "

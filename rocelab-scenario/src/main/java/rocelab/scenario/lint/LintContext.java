@@ -38,6 +38,12 @@ public final class LintContext {
     private final List<Path> ackPaths = new ArrayList<>();
     private final List<int[]> flows = new ArrayList<>();
     private boolean truncated;
+    private final List<int[][][]> routeStates;
+    private final java.util.Map<Long, Hop> hopCache = new java.util.HashMap<>();
+    private boolean cnpWalked;
+    private boolean ackWalked;
+    private Set<Queues.Queue> egress;
+    private Set<Queues.Queue> ingress;
 
     public LintContext(ScenarioConfig config) {
         this.config = config;
@@ -53,11 +59,27 @@ public final class LintContext {
                 }
             }
         }
-        for (int[][][] routes : routeStates()) {
+        this.routeStates = routeStates();
+        for (int[][][] routes : routeStates) {
             for (int[] f : flows) {
                 walk(routes, f[0], f[1], f[2], dataPaths);
-                walk(routes, f[1], f[0], devices().nic(f[1]).cnpDscp(), cnpPaths);
-                walk(routes, f[1], f[0], f[2], ackPaths);
+            }
+        }
+    }
+
+    /** The return paths of CNPs ({@code cnp}) or ACKs, walked the first time a rule asks for them. */
+    private void walkReturnPaths(boolean cnp) {
+        if (cnp ? cnpWalked : ackWalked) {
+            return;
+        }
+        if (cnp) {
+            cnpWalked = true;
+        } else {
+            ackWalked = true;
+        }
+        for (int[][][] routes : routeStates) {
+            for (int[] f : flows) {
+                walk(routes, f[1], f[0], cnp ? devices().nic(f[1]).cnpDscp() : f[2], cnp ? cnpPaths : ackPaths);
             }
         }
     }
@@ -92,7 +114,7 @@ public final class LintContext {
         }
         int s = node - topology.hostCount();
         for (int outPort : routes[s][dst]) {
-            hops.add(new Hop(s, node, inPort, outPort));
+            hops.add(hop(s, node, inPort, outPort));
             Topology.End next = topology.peer(node, outPort);
             if (topology.isHost(next.node())) {
                 out.add(new Path(src, dst, dscp, List.copyOf(hops)));
@@ -101,6 +123,12 @@ public final class LintContext {
             }
             hops.remove(hops.size() - 1);
         }
+    }
+
+    /** One shared Hop per (switch, in, out): paths of many flows hold the same hops, and big traffic has many. */
+    private Hop hop(int s, int node, int inPort, int outPort) {
+        long key = ((long) s << 40) | ((long) inPort << 20) | outPort;
+        return hopCache.computeIfAbsent(key, k -> new Hop(s, node, inPort, outPort));
     }
 
     public ScenarioConfig config() {
@@ -143,12 +171,30 @@ public final class LintContext {
 
     /** Every path the CNPs of the flows take (receiver back to sender, with the receiver's CNP DSCP). */
     public List<Path> cnpPaths() {
+        walkReturnPaths(true);
         return cnpPaths;
     }
 
     /** Every path the ACKs of the flows take (receiver back to sender, on the flow's DSCP). */
     public List<Path> ackPaths() {
+        walkReturnPaths(false);
         return ackPaths;
+    }
+
+    /** The egress queues (switch, port, class) the data paths use. */
+    Set<Queues.Queue> egressQueues() {
+        if (egress == null) {
+            egress = java.util.Collections.unmodifiableSet(Queues.computeEgress(this));
+        }
+        return egress;
+    }
+
+    /** The ingress priority groups (switch, port, class) the data paths use. */
+    Set<Queues.Queue> ingressQueues() {
+        if (ingress == null) {
+            ingress = java.util.Collections.unmodifiableSet(Queues.computeIngress(this));
+        }
+        return ingress;
     }
 
     public boolean truncated() {

@@ -75,8 +75,8 @@ final class PfcEnableRule implements LintRule {
             return;
         }
         boolean slow = r.receive().limited();
-        String port = c.port(last.node(), last.outPort());
         if (!r.pfcEnabled(rxPrio) && rxPrio == tc) {
+            String port = c.port(last.node(), last.outPort());
             out.add(this, slow ? Severity.ERROR : Severity.INFO, List.of("h" + path.dst(), leaf.name()),
                     List.of(port), "h" + path.dst() + " files received RoCE under priority " + rxPrio
                             + ", on which its PFC is off (RNIC PFC " + PriorityText.list(r.pfcMask()) + ")",
