@@ -68,4 +68,16 @@ class LintCommandTest {
         assertThat(strict.err()).contains("not running (--strict)");
         assertThat(strictOut).doesNotExist();
     }
+
+    @Test
+    void shouldShowAtMostTwentyFindingsBeforeARunAndCountTheRest() {
+        java.util.List<rocelab.scenario.lint.Finding> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            many.add(new rocelab.scenario.lint.Finding("L5", rocelab.scenario.lint.Severity.WARNING, "t",
+                    java.util.List.of("s" + i), java.util.List.of(), "what " + i, "symptom", "fix"));
+        }
+        String block = LintBlock.render(new rocelab.scenario.lint.LintReport("x", many, 1, 1, 25, 2), false);
+        assertThat(block.lines()).hasSize(1 + 20 + 1);
+        assertThat(block).contains("what 19").doesNotContain("what 20").contains("... and 5 more");
+    }
 }
