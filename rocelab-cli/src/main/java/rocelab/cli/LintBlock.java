@@ -19,7 +19,8 @@ final class LintBlock {
                     .append('\n');
         }
         if (report.findings().size() > SHOWN) {
-            b.append("  ... and ").append(report.findings().size() - SHOWN).append(" more (rocelab lint lists them all)\n");
+            b.append("  ... and ").append(report.findings().size() - SHOWN)
+                    .append(" more (rocelab lint lists them all)\n");
         }
         return b.toString();
     }

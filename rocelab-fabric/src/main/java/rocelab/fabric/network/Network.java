@@ -96,7 +96,8 @@ public final class Network {
         Nic source = nics[src];
         var cc = congestionControlByHost[src].create(
                 new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
-        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener, source.parameters(),
+        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
+                source.parameters(),
                 frames, queuePairs);
         if (dscp >= 0) {
             qp.dscp(dscp);

@@ -148,7 +148,8 @@ public final class NetworkBuilder {
 
     /** Every switch and RNIC with the builder's uniform settings. */
     private DevicePlan uniformPlan(Topology topology) {
-        DevicePlan.NicSetup nic = new DevicePlan.NicSetup(nicParameters, pfc.losslessMask(), nicParameters.dataPriority(),
+        DevicePlan.NicSetup nic = new DevicePlan.NicSetup(nicParameters, pfc.losslessMask(),
+                nicParameters.dataPriority(),
                 notification, congestionControl, receive);
         return new DevicePlan() {
             @Override

@@ -44,7 +44,8 @@ final class DscpClassRule implements LintRule {
                         + " (switches: [{name: " + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + expected
                         + "}}])";
                 if (lossy) {
-                    out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP "
+                    out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()), ports, s.name()
+                            + " maps RoCE DSCP "
                             + path.dscp() + " to traffic class " + tc + ", which is lossy there (PFC on "
                             + PriorityText.list(s.pfc().losslessMask()) + "); the RNICs send it on priority "
                             + expected, "tail drops of RoCE at " + s.name() + " when its queue fills"
@@ -60,7 +61,8 @@ final class DscpClassRule implements LintRule {
                                     + " (dropped_headroom_exceeded) on a lossless class"
                             : "this traffic changes queue at " + s.name() + ": scheduling and ECN marking of class "
                                     + tc + " apply instead of class " + expected;
-                    out.add(this, sev, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP " + path.dscp()
+                    out.add(this, sev, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP "
+                            + path.dscp()
                             + " to traffic class " + tc + "; the sending RNICs use priority " + expected, symptom,
                             fix);
                 }

@@ -16,8 +16,8 @@ import rocelab.fabric.switching.SwitchParameters;
 /** Reads the {@code switch} and {@code nic} sections into {@link SwitchParameters} and {@link NicParameters}. */
 final class DeviceReader {
     /** Keys of the {@code switch} section. */
-    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn", "pfc",
-        "mtu"};
+    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn",
+        "pfc", "mtu"};
 
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {

@@ -36,8 +36,8 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run", "observe", "faults", "events",
-        "switches", "nics"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "run",
+        "observe", "faults", "events", "switches", "nics"};
 
     public ScenarioReader() {}
 
@@ -195,7 +195,8 @@ public final class ScenarioReader {
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
         NicParameters nicForHeadroom = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         if (!top.has("switches")) { // with overrides, each switch's buffer is checked against its own headroom
-            PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(), new rocelab.fabric.packet.FrameFormat(vlan),
+            PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(),
+                    new rocelab.fabric.packet.FrameFormat(vlan),
                     nicForHeadroom.mtuBytes(), switchMap == null ? top.keyNode("topology")
                             : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
         }
@@ -203,7 +204,8 @@ public final class ScenarioReader {
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         rocelab.scenario.device.Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
-                topology.build(), trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(), top.get("switches"),
+                topology.build(), trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(),
+                        top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
         List<TrafficSpec> traffic = trafficReader
                 .read(top.require("traffic", "a list of traffic items, each with a kind"));

@@ -113,7 +113,8 @@ final class SonicImport {
             }
         }
         if (!other.isEmpty()) {
-            notes.add(new rocelab.scenario.device.ImportNote(file, "tables ignored as not about RoCE QoS: " + String.join(", ", other), true));
+            notes.add(new rocelab.scenario.device.ImportNote(file, "tables ignored as not about RoCE QoS: "
+                    + String.join(", ", other), true));
         }
     }
 
