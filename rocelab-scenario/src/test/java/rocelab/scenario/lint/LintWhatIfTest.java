@@ -219,4 +219,18 @@ class LintWhatIfTest {
         assertThat(run(broken).stopReason()).isEqualTo("deadlock");
         assertThat(run(fixed).stopReason()).isEqualTo("completed");
     }
+
+    @Test
+    void shouldSlowTheRoceFlowWhenItsDwrrWeightIsTinyNextToABusyClass() {
+        String yaml = example("lint-l16-scheduler-starves-roce");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(Lint.check(broken).of("L16")).isNotEmpty();
+        assertThat(Lint.check(fixed).of("L16")).isEmpty();
+        FlowRecord starved = run(broken).flows().get(0);
+        FlowRecord fair = run(fixed).flows().get(0);
+        assertThat(starved.src()).isEqualTo(4);
+        // Weight 1 of 9 against 1 of 2 while the bulk class is busy: the RoCE write takes about 4x as long.
+        assertThat(starved.fctPs()).isGreaterThan(3 * fair.fctPs());
+    }
 }
