@@ -37,8 +37,8 @@ final class SonicImport {
 
     private static final List<String> SUPPORTED = List.of("DSCP_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
             "TC_TO_QUEUE_MAP", "PORT_QOS_MAP", "WRED_PROFILE", "QUEUE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
-            "PFC_WD", "PORT");
-    private static final List<String> QOS_NOT_APPLIED = List.of("SCHEDULER", "BUFFER_QUEUE", "CABLE_LENGTH",
+            "PFC_WD", "PORT", "SCHEDULER");
+    private static final List<String> QOS_NOT_APPLIED = List.of("BUFFER_QUEUE", "CABLE_LENGTH",
             "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "BUFFER_PORT_INGRESS_PROFILE_LIST",
             "BUFFER_PORT_EGRESS_PROFILE_LIST", "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN",
             "DOT1P_TO_TC_MAP", "DSCP_TO_FC_MAP", "EXP_TO_FC_MAP", "TC_TO_DSCP_MAP", "BUFFER_MAX_PARAM");
@@ -124,7 +124,6 @@ final class SonicImport {
 
     private static String notModelled(String table) {
         return switch (table) {
-            case "SCHEDULER" -> "give switch.scheduler weights instead";
             case "CABLE_LENGTH" -> "cable length comes from each link's delay";
             case "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST" ->
                 "one shared buffer per switch, no per-queue or per-port pool limits";
@@ -183,6 +182,7 @@ final class SonicImport {
         if (ecn != null) {
             out.put("ecn", ecn);
         }
+        scheduler(out);
         mtu(out);
         return out;
     }
@@ -502,6 +502,91 @@ final class SonicImport {
             }
         }
         return ecn;
+    }
+
+    /**
+     * SCHEDULER bound to queues by QUEUE: DWRR/WRR weights and STRICT queues, one scheduler per queue for the
+     * switch (the first port's binding; other ports' differences reported). Queues without a binding take the
+     * smallest bound weight.
+     */
+    private void scheduler(Map<String, Object> out) throws ScenarioException {
+        Map<String, MappingNode> schedulers = table("SCHEDULER");
+        int[] weight = new int[8];
+        String[] boundTo = new String[8];
+        int strict = 0;
+        boolean any = false;
+        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
+            Node sched = fields(q.getValue()).get("scheduler");
+            if (sched == null) {
+                continue;
+            }
+            String name = doc.text(sched, "scheduler", "a SCHEDULER name");
+            MappingNode row = schedulers.get(name);
+            if (row == null) {
+                throw doc.at(sched, "SCHEDULER has no scheduler named '" + name + "'; expected one of "
+                        + String.join(", ", schedulers.keySet()));
+            }
+            Map<String, Node> f = fields(row);
+            String type = f.containsKey("type") ? doc.text(f.get("type"), "type", "DWRR, WRR or STRICT")
+                    .toUpperCase(Locale.ROOT) : "DWRR";
+            String key = q.getKey();
+            for (int tc : priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
+                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
+                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN))) {
+                if (boundTo[tc] != null) {
+                    if (!boundTo[tc].equals(name)) {
+                        note("QUEUE|" + key + " uses scheduler " + name + " but " + boundTo[tc] + " was applied to"
+                                + " queue " + tc + " of the switch");
+                    }
+                    continue;
+                }
+                boundTo[tc] = name;
+                any = true;
+                if (type.equals("STRICT")) {
+                    strict |= 1 << tc;
+                } else {
+                    weight[tc] = f.containsKey("weight") ? integer(f.get("weight"), "weight", 1, 1000) : 1;
+                }
+            }
+            for (String k : f.keySet()) {
+                if (!List.of("type", "weight").contains(k)) {
+                    note("SCHEDULER|" + name + " field " + k + " is not applied (no shaping or meters in the model)");
+                }
+            }
+        }
+        if (!any) {
+            if (!schedulers.isEmpty()) {
+                note("SCHEDULER is not applied: no QUEUE row binds a scheduler to a queue");
+            }
+            return;
+        }
+        int smallest = Integer.MAX_VALUE;
+        for (int tc = 0; tc < 8; tc++) {
+            if (weight[tc] > 0) {
+                smallest = Math.min(smallest, weight[tc]);
+            }
+        }
+        smallest = smallest == Integer.MAX_VALUE ? 1 : smallest;
+        List<Integer> weights = new ArrayList<>();
+        List<Integer> strictList = new ArrayList<>();
+        List<Integer> unbound = new ArrayList<>();
+        for (int tc = 0; tc < 8; tc++) {
+            if (boundTo[tc] == null) {
+                unbound.add(tc);
+            }
+            weights.add(weight[tc] > 0 ? weight[tc] : smallest);
+            if ((strict & 1 << tc) != 0) {
+                strictList.add(tc);
+            }
+        }
+        if (!unbound.isEmpty()) {
+            note("queues " + unbound + " have no scheduler in QUEUE; DWRR weight " + smallest + " applied");
+        }
+        Map<String, Object> sched = new LinkedHashMap<>();
+        sched.put("kind", "dwrr");
+        sched.put("weights", weights);
+        sched.put("strict", strictList);
+        out.put("scheduler", sched);
     }
 
     /** PORT: the MTU, when every port has the same. */
