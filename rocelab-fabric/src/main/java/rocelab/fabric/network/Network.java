@@ -96,9 +96,9 @@ public final class Network {
         Nic source = nics[src];
         var cc = congestionControlByHost[src].create(
                 new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
+        // The sending RNIC's own settings: its DSCP, priority and transport timers.
         QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
-                source.parameters(),
-                frames, queuePairs);
+                source.parameters(), frames, queuePairs);
         if (dscp >= 0) {
             qp.dscp(dscp);
         }

@@ -54,7 +54,9 @@ public final class Nic implements PacketSink, EventHandler {
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int stormPriority;
+    /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
     private int pfcMask = 0xFF;
+    /** The priority received RoCE is filed under (and the one the RNIC's own PFC frames pause). */
     private int receivePriority;
     private Link link;
     private long busyUntilPs;
