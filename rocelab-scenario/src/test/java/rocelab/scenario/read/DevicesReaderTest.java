@@ -90,6 +90,19 @@ class DevicesReaderTest {
     }
 
     @Test
+    void shouldDropTheOtherSchemesThresholdsWhenAnOverrideChangesTheScheme() throws Exception {
+        // The uniform section has alpha (dynamic) and kmin/kmax (RED); the override switches to static and step.
+        ScenarioConfig c = read("switches: [{name: spine1, pfc: {threshold: static, xoff: 100KB, xon: 50KB},"
+                + " ecn: {marking: step, k: 30KB}}]\n");
+        SwitchConfig spine1 = sw(c, "spine1");
+        assertThat(spine1.pfc().dynamic()).isFalse();
+        assertThat(spine1.pfc().xoffBytes()).isEqualTo(100_000L);
+        assertThat(spine1.ecn(0).scheme()).isEqualTo(EcnParameters.Scheme.STEP);
+        assertThat(spine1.ecn(0).kBytes()).isEqualTo(30_000L);
+        assertThat(sw(c, "spine0").pfc().alpha()).isEqualTo(0.25);
+    }
+
+    @Test
     void shouldOverrideRnicsPerHost() throws Exception {
         ScenarioConfig c = read("""
                 nics:
