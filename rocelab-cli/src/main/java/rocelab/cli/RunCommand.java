@@ -76,6 +76,9 @@ final class RunCommand implements Callable<Integer> {
         "at line rate after its path's fixed latency (a fast best case; packet captures are off)."})
     boolean idealOnly;
 
+    @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
+    boolean strict;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -116,14 +119,22 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null) {
             config = config.withSeed(seed);
         }
+        if (idealOnly && pcap != null) {
+            err.println("error: --pcap needs packets; expected no --pcap with --ideal");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        rocelab.scenario.lint.LintReport lint = rocelab.scenario.lint.Lint.check(config);
+        if (strict && lint.hasErrors() || !quiet && !lint.findings().isEmpty()) {
+            err.print(LintBlock.render(lint, strict && lint.hasErrors()));
+            err.flush();
+        }
+        if (strict && lint.hasErrors()) {
+            return 1;
+        }
         Path dir = out != null ? out : Path.of("out", config.name());
         String unusable = OutputFolder.problem(dir);
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
-            return RocelabCommand.EXIT_BAD_INPUT;
-        }
-        if (idealOnly && pcap != null) {
-            err.println("error: --pcap needs packets; expected no --pcap with --ideal");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         Simulation simulation = Simulation.assemble(config, idealOnly);

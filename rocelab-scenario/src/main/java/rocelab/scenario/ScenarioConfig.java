@@ -42,6 +42,8 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param jobs AI jobs (layouts and programs) running next to the traffic
  * @param nvlink the scale-up links between GPUs of one server, or null when every transfer crosses the fabric
  * @param inference request-driven inference services running next to the traffic and jobs
+ * @param devices every switch's and RNIC's own settings ({@code switch}/{@code nic} with the per-device
+ *     overrides applied); {@code switches}, {@code pfc}, {@code ecn} and {@code nic} above are the uniform defaults
  */
 public record ScenarioConfig(
         String name,
@@ -66,7 +68,9 @@ public record ScenarioConfig(
         String canonicalText,
         List<JobSpec> jobs,
         NvlinkParameters nvlink,
-        List<rocelab.workload.inference.InferenceSpec> inference) {
+        List<rocelab.workload.inference.InferenceSpec> inference,
+
+        rocelab.scenario.device.Devices devices) {
 
     public ScenarioConfig {
         inference = List.copyOf(inference);
@@ -82,7 +86,8 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
-                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink, inference);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink, inference,
+                devices);
     }
 
     /**
@@ -92,6 +97,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText, List.of(), nvlink, List.of());
+                canonicalText, List.of(), nvlink, List.of(), devices);
     }
 }

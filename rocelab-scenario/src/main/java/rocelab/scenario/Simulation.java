@@ -122,7 +122,24 @@ public final class Simulation {
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
+                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()))
                 .build(topology);
+        Workload w = workload(config, topology, streams);
+        TaskGraph graph = w.graph();
+        List<CollectiveFlows> collectives = w.collectives();
+        List<JobTasks> jobs = w.jobs();
+        List<InferenceTasks> inference = w.inference();
+        WorkloadDriver driver = idealOnly
+                ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
+                : new WorkloadDriver(network, graph);
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, idealOnly);
+    }
+
+    /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
+    private record Workload(TaskGraph graph, List<CollectiveFlows> collectives, List<JobTasks> jobs,
+            List<InferenceTasks> inference) {}
+
+    private static Workload workload(ScenarioConfig config, Topology topology, RandomStreams streams) {
         TaskGraph graph = new TaskGraph();
         graph.servers(serverMap(topology));
         if (config.nvlink() != null) {
@@ -145,10 +162,15 @@ public final class Simulation {
         for (InferenceSpec service : config.inference()) {
             inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
         }
-        WorkloadDriver driver = idealOnly
-                ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
-                : new WorkloadDriver(network, graph);
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, idealOnly);
+        return new Workload(graph, collectives, jobs, inference);
+    }
+
+    /**
+     * The task graph of the scenario's whole workload (traffic, jobs, inference) on a topology, as a run builds it:
+     * its flows are every transfer that crosses the fabric (NVLink transfers are not flows).
+     */
+    public static TaskGraph workloadGraph(ScenarioConfig config, Topology topology) {
+        return workload(config, topology, new RandomStreams(config.seed())).graph();
     }
 
     /** The server of every host of a topology. */

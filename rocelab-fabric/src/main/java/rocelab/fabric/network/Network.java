@@ -27,13 +27,13 @@ public final class Network {
     private final QueuePairTable queuePairs;
     private final NicParameters nicParameters;
     private final FrameFormat frames;
-    private final CongestionControlFactory congestionControl;
+    private final CongestionControlFactory[] congestionControlByHost;
     private final RandomStreams streams;
     private final boolean[] edgeDown;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
-            CongestionControlFactory congestionControl, RandomStreams streams) {
+            CongestionControlFactory[] congestionControlByHost, RandomStreams streams) {
         this.sim = sim;
         this.pool = pool;
         this.topology = topology;
@@ -43,7 +43,7 @@ public final class Network {
         this.queuePairs = queuePairs;
         this.nicParameters = nicParameters;
         this.frames = frames;
-        this.congestionControl = congestionControl;
+        this.congestionControlByHost = congestionControlByHost.clone();
         this.streams = streams;
         this.edgeDown = new boolean[topology.edges().size()];
     }
@@ -94,10 +94,11 @@ public final class Network {
         SplittableRandom random = streams.forComponent("qp/" + id);
         int entropy = 0xC000 | random.nextInt(0x4000);
         Nic source = nics[src];
-        var cc = congestionControl.create(
+        var cc = congestionControlByHost[src].create(
                 new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
-        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener, nicParameters,
-                frames, queuePairs);
+        // The sending RNIC's own settings: its DSCP, priority and transport timers.
+        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
+                source.parameters(), frames, queuePairs);
         if (dscp >= 0) {
             qp.dscp(dscp);
         }

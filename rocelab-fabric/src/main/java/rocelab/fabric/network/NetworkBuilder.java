@@ -46,6 +46,7 @@ public final class NetworkBuilder {
     private PfcParameters pfc = PfcParameters.off();
     private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
+    private DevicePlan plan;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
         this.sim = sim;
@@ -96,6 +97,12 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /** Settings that differ per device; without a plan every device gets the uniform settings above. */
+    public NetworkBuilder devices(DevicePlan p) {
+        this.plan = p;
+        return this;
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -105,52 +112,98 @@ public final class NetworkBuilder {
         if (congestionControl == null) {
             throw new IllegalStateException("a congestion control factory is required");
         }
+        DevicePlan devices = plan != null ? plan : uniformPlan(topology);
         PacketPool pool = new PacketPool(initialPoolSize);
         QueuePairTable queuePairs = new QueuePairTable();
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];
+        CongestionControlFactory[] ccByHost = new CongestionControlFactory[hosts];
         for (int h = 0; h < hosts; h++) {
             if (topology.portCount(h) != 1) {
                 throw new IllegalArgumentException("host h" + h + " is not connected to any switch");
             }
+            DevicePlan.NicSetup setup = devices.forNic(h);
             long rate = topology.edgeAt(h, 0).parameters().rateBps();
-            nics[h] = new Nic(sim, h, rate, nicParameters, frames, pool, queuePairs, notification);
-            nics[h].receivePipeline(receive, pfc.isLossless(nicParameters.dataPriority()));
+            nics[h] = new Nic(sim, h, rate, setup.parameters(), frames, pool, queuePairs, setup.notification());
+            nics[h].priorityFlowControl(setup.pfcMask(), setup.receivePriority());
+            nics[h].receivePipeline(setup.receive(), (setup.pfcMask() & 1 << setup.receivePriority()) != 0);
+            ccByHost[h] = setup.congestionControl();
         }
         int[][][] routes = topology.shortestPathPorts();
         Switch[] switches = new Switch[topology.switchCount()];
+        long[] latency = new long[topology.switchCount()];
         for (int s = 0; s < switches.length; s++) {
-            switches[s] = newSwitch(topology, hosts + s, routes[s], pool);
+            DevicePlan.SwitchSetup setup = devices.forSwitch(s);
+            switches[s] = newSwitch(topology, hosts + s, routes[s], pool, setup);
+            latency[s] = setup.parameters().forwardingLatencyPs();
         }
         List<Link> links = new ArrayList<>();
         for (Topology.Edge e : topology.edges()) {
-            links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches));
-            links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches));
+            links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches, latency));
+            links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches, latency));
         }
         return new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
-                congestionControl, streams);
+                ccByHost, streams);
     }
 
-    private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool) {
+    /** Every switch and RNIC with the builder's uniform settings. */
+    private DevicePlan uniformPlan(Topology topology) {
+        DevicePlan.NicSetup nic = new DevicePlan.NicSetup(nicParameters, pfc.losslessMask(),
+                nicParameters.dataPriority(),
+                notification, congestionControl, receive);
+        return new DevicePlan() {
+            @Override
+            public DevicePlan.SwitchSetup forSwitch(int switchIndex) {
+                int ports = topology.portCount(topology.hostCount() + switchIndex);
+                EcnMarkingFactory[] marks = new EcnMarkingFactory[ports];
+                java.util.Arrays.fill(marks, marking);
+                long[] headroom = new long[ports];
+                java.util.Arrays.fill(headroom, -1);
+                int[] maxFrame = new int[ports];
+                java.util.Arrays.fill(maxFrame, Integer.MAX_VALUE);
+                return new DevicePlan.SwitchSetup(switchParameters, pfc, marks, headroom, maxFrame);
+            }
+
+            @Override
+            public DevicePlan.NicSetup forNic(int host) {
+                return nic;
+            }
+        };
+    }
+
+    private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool,
+            DevicePlan.SwitchSetup setup) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
-        long[] headroom = headroomPerPort(topology, node, pfc, frames, nicParameters.mtuBytes());
-        SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
-                pfc, headroom);
+        SwitchParameters params = setup.parameters();
+        PfcParameters switchPfc = setup.pfc();
+        long[] headroom = headroomPerPort(topology, node, switchPfc, frames, nicParameters.mtuBytes(),
+                setup.headroomByPort());
+        SharedBuffer buffer = new SharedBuffer(params.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
+                switchPfc, headroom);
         EgressPort[] egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
             long rate = topology.edgeAt(node, p).parameters().rateBps();
+            EcnMarkingFactory portMarking = setup.markingByPort()[p];
             EcnMarking[] perClass = new EcnMarking[SwitchParameters.TRAFFIC_CLASSES];
             for (int tc = 0; tc < perClass.length; tc++) {
-                perClass[tc] = marking.forQueue(name, p, rate, tc, streams);
+                perClass[tc] = portMarking.forQueue(name, p, rate, tc, streams);
             }
-            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(), perClass,
-                    marking.marksAtEnqueue(), buffer);
+            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(params), perClass,
+                    portMarking.marksAtEnqueue(), buffer);
+            // 802.1Qbb: a port acts on PFC frames only for the priorities PFC is enabled on.
+            for (int prio = 0; prio < SwitchParameters.TRAFFIC_CLASSES; prio++) {
+                if (!switchPfc.isLossless(prio)) {
+                    egress[p].ignorePause(0, prio, true);
+                }
+            }
         }
-        Long seed = switchParameters.ecmpSeed();
+        Long seed = params.ecmpSeed();
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
-        return new Switch(sim, node, name, egress, routes, buffer, switchParameters, pfc, frames, hashSeed,
+        Switch sw = new Switch(sim, node, name, egress, routes, buffer, params, switchPfc, frames, hashSeed,
                 streams.forComponent("switch/" + name + "/spray"), pool);
+        sw.maxFrameBytes(setup.maxFrameByPort());
+        return sw;
     }
 
     /**
@@ -159,28 +212,35 @@ public final class NetworkBuilder {
      */
     public static long[] headroomPerPort(Topology topology, int node, PfcParameters pfc, FrameFormat frames,
             int mtuBytes) {
+        return headroomPerPort(topology, node, pfc, frames, mtuBytes, null);
+    }
+
+    /** As above, with per-port values ({@code byPort[p] >= 0}) taking precedence; {@code byPort} may be null. */
+    public static long[] headroomPerPort(Topology topology, int node, PfcParameters pfc, FrameFormat frames,
+            int mtuBytes, long[] byPort) {
         int ports = topology.portCount(node);
         long[] headroom = new long[ports];
         if (pfc.enabled()) {
             int largestFrame = frames.dataFrameBytes(mtuBytes, true);
             for (int p = 0; p < ports; p++) {
                 LinkParameters l = topology.edgeAt(node, p).parameters();
-                headroom[p] = pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
+                headroom[p] = byPort != null && byPort[p] >= 0 ? byPort[p]
+                        : pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
                         : Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largestFrame);
             }
         }
         return headroom;
     }
 
-    private TransmitScheduler scheduler() {
-        return switchParameters.scheduler() == SchedulerKind.STRICT
+    private static TransmitScheduler scheduler(SwitchParameters params) {
+        return params.scheduler() == SchedulerKind.STRICT
                 ? new StrictPriorityScheduler()
-                : new DwrrScheduler(switchParameters.dwrrWeights(), switchParameters.strictClasses());
+                : new DwrrScheduler(params.dwrrWeights(), params.strictClasses());
     }
 
     /** One direction of a link, from {@code from} to {@code to}; a switch's forwarding latency rides on it. */
     private Link wire(Topology topology, Topology.End from, Topology.End to, LinkParameters params, Nic[] nics,
-            Switch[] switches) {
+            Switch[] switches, long[] latency) {
         int hosts = topology.hostCount();
         PacketSink receiver;
         long delay = params.delayPs();
@@ -188,7 +248,7 @@ public final class NetworkBuilder {
             receiver = nics[to.node()];
         } else {
             receiver = switches[to.node() - hosts].ingress(to.port());
-            delay += switchParameters.forwardingLatencyPs();
+            delay += latency[to.node() - hosts];
         }
         Link link = new Link(sim, delay, receiver);
         if (topology.isHost(from.node())) {

@@ -54,6 +54,10 @@ public final class Nic implements PacketSink, EventHandler {
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int stormPriority;
+    /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
+    private int pfcMask = 0xFF;
+    /** The priority received RoCE is filed under (and the one the RNIC's own PFC frames pause). */
+    private int receivePriority;
     private Link link;
     private long busyUntilPs;
     private boolean txPending;
@@ -80,6 +84,7 @@ public final class Nic implements PacketSink, EventHandler {
         this.queuePairs = queuePairs;
         this.notification = notification;
         this.handlerId = sim.register(this);
+        this.receivePriority = params.dataPriority();
         for (int i = 0; i < control.length; i++) {
             control[i] = new PacketFifo();
         }
@@ -98,6 +103,16 @@ public final class Nic implements PacketSink, EventHandler {
     public void receivePipeline(ReceiveParameters params, boolean pfc) {
         this.rx = params;
         this.rxPfc = pfc;
+    }
+
+    /**
+     * PFC on the RNIC (mlnx_qos --pfc): it honours its switch's PFC frames only for the priorities in
+     * {@code enabledMask}, and files received RoCE frames under {@code receivePriority} (what its trust mode makes of
+     * them), the priority its own PFC frames pause.
+     */
+    public void priorityFlowControl(int enabledMask, int receivePriority) {
+        this.pfcMask = enabledMask;
+        this.receivePriority = receivePriority;
     }
 
     public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
@@ -149,9 +164,9 @@ public final class Nic implements PacketSink, EventHandler {
 
     /** XOFF (refreshed every half pause while the buffer stays full) or XON to the switch above. */
     private void sendRxPause(long nowPs, int quanta) {
-        Packet frame = pool.acquire().initPfc(nowPs, params.dataPriority(), quanta, frames.pfcFrameBytes());
+        Packet frame = pool.acquire().initPfc(nowPs, receivePriority, quanta, frames.pfcFrameBytes());
         counters[NicCounter.TX_PAUSE.ordinal()]++;
-        pfcProbe.onPfcSent(nowPs, host, 0, params.dataPriority(), quanta, rxQueue.bytes());
+        pfcProbe.onPfcSent(nowPs, host, 0, receivePriority, quanta, rxQueue.bytes());
         macControl.add(frame);
         kick(nowPs);
         ++rxRefreshEpoch;
@@ -308,6 +323,9 @@ public final class Nic implements PacketSink, EventHandler {
     /** The switch above paused one of our priorities (quanta 0: resume now). */
     private void onPauseFrame(long nowPs, int priority, int quanta) {
         counters[NicCounter.RX_PAUSE.ordinal()]++;
+        if ((pfcMask & 1 << priority) == 0) {
+            return; // PFC is not enabled on that priority here: the frame changes nothing
+        }
         if (quanta == 0) {
             resume(nowPs, priority);
             return;

@@ -10,6 +10,8 @@ public enum DropReason {
     PFC_WATCHDOG("pfc_watchdog"),
     /** The link was down: frames on it or queued for it were lost. */
     LINK_DOWN("link_down"),
+    /** The frame is larger than the port's MTU allows (a jumbo RoCE frame on a 1500-byte port). */
+    OVERSIZE("oversize"),
     /** The switch has no route to the destination host. */
     NO_ROUTE("no_route");
 

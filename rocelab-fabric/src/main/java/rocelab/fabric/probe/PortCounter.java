@@ -14,6 +14,7 @@ public enum PortCounter {
     DROPPED_HEADROOM("dropped_headroom_exceeded"),
     DROPPED_PFC_WATCHDOG("dropped_pfc_watchdog"),
     DROPPED_LINK_DOWN("dropped_link_down"),
+    DROPPED_OVERSIZE("dropped_oversize"),
     PFC_WATCHDOG_STORMS("pfc_wd_storms_detected"),
     PFC_WATCHDOG_RESTORES("pfc_wd_restorations"),
     ECN_MARKED("ecn_marked"),

@@ -48,6 +48,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
+    private int[] maxFrameBytes;
 
     /**
      * @param routes for each destination host, the output ports on a shortest path (shared arrays, read only)
@@ -79,6 +80,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.hashSeed = hashSeed;
         this.random = random;
         this.pool = pool;
+        this.maxFrameBytes = new int[ports.length];
+        java.util.Arrays.fill(maxFrameBytes, Integer.MAX_VALUE);
         this.ingress = new PacketSink[ports.length];
         for (int i = 0; i < ports.length; i++) {
             final int port = i;
@@ -90,6 +93,14 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** New next hops after a topology change (the control plane converged). */
     public void routes(int[][] newRoutes) {
         this.routes = newRoutes;
+    }
+
+    /** The largest frame each port accepts and sends (its MTU plus the L2 header); larger frames are dropped. */
+    public void maxFrameBytes(int[] perPort) {
+        if (perPort.length != ports.length) {
+            throw new IllegalArgumentException("one maximum frame size per port");
+        }
+        this.maxFrameBytes = perPort.clone();
     }
 
     public PacketSink ingress(int port) {
@@ -110,6 +121,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             return;
         }
         int out = candidates.length == 1 ? candidates[0] : candidates[select(packet, candidates.length)];
+        if (packet.frameBytes() > maxFrameBytes[inPort] || packet.frameBytes() > maxFrameBytes[out]) {
+            drop(packet.frameBytes() > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
+            return;
+        }
         int tc = dscpToTc[packet.dscp()];
         if (storm[out * SwitchParameters.TRAFFIC_CLASSES + tc] && pfc.watchdog().drop()) {
             drop(out, packet, DropReason.PFC_WATCHDOG);
@@ -144,6 +159,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             case BUFFER_FULL -> PortCounter.DROPPED_BUFFER_FULL;
             case HEADROOM_EXCEEDED -> PortCounter.DROPPED_HEADROOM;
             case PFC_WATCHDOG -> PortCounter.DROPPED_PFC_WATCHDOG;
+            case OVERSIZE -> PortCounter.DROPPED_OVERSIZE;
             default -> PortCounter.DROPPED_NO_ROUTE;
         }, 1);
         pool.release(packet);

@@ -16,12 +16,13 @@ import rocelab.fabric.switching.SwitchParameters;
 /** Reads the {@code switch} and {@code nic} sections into {@link SwitchParameters} and {@link NicParameters}. */
 final class DeviceReader {
     /** Keys of the {@code switch} section. */
-    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn", "pfc"};
+    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn",
+        "pfc", "mtu"};
 
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
         List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
-                "priority", "ecn", "cnp", "rx"));
+                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp"));
         keys.addAll(rocelab.congestion.CongestionControls.names());
         return keys.toArray(new String[0]);
     }
@@ -43,7 +44,7 @@ final class DeviceReader {
         long latency = m.optionalTime("forwarding-latency", d.forwardingLatencyPs());
         int[] dscpToTc = d.dscpToTc();
         if (m.has("dscp-to-tc")) {
-            dscpMap(m.get("dscp-to-tc"), dscpToTc);
+            dscpMap(m.get("dscp-to-tc"), dscpToTc, "switch.dscp-to-tc", "traffic class");
         }
         SchedulerKind kind = d.scheduler();
         int[] weights = d.dwrrWeights();
@@ -83,17 +84,18 @@ final class DeviceReader {
         return doc.build(node, "switch", () -> new SwitchParameters(buffer, latency, dscpToTc, k, w, sc, l, h, sd));
     }
 
-    private void dscpMap(Node node, int[] map) throws ScenarioException {
+    /** Overrides of a DSCP map ({@code {26: 3, 48: 6}}) written into {@code map}. */
+    void dscpMap(Node node, int[] map, String where, String valueName) throws ScenarioException {
         Map<Integer, Node> seen = new HashMap<>();
-        String expected = "a mapping of DSCP (0..63) to traffic class (0..7), e.g. {26: 3}";
-        for (NodeTuple t : YamlMap.entries(doc, node, "switch.dscp-to-tc", expected).values()) {
+        String expected = "a mapping of DSCP (0..63) to " + valueName + " (0..7), e.g. {26: 3}";
+        for (NodeTuple t : YamlMap.entries(doc, node, where, expected).values()) {
             int dscp = doc.integer(t.getKeyNode(), "DSCP", 0, 63);
             Node first = seen.putIfAbsent(dscp, t.getKeyNode());
             if (first != null) {
                 throw doc.at(t.getKeyNode(), "DSCP " + dscp + " is mapped twice (first on line "
                         + (first.getStartMark().getLine() + 1) + "); expected each DSCP at most once");
             }
-            map[dscp] = doc.integer(t.getValueNode(), "traffic class", 0, 7);
+            map[dscp] = doc.integer(t.getValueNode(), valueName, 0, 7);
         }
     }
 

@@ -36,7 +36,8 @@ public final class ScenarioReader {
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
-    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs", "inference", "nvlink", "run", "observe", "faults", "events"};
+    private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
+        "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
     public ScenarioReader() {}
 
@@ -193,16 +194,24 @@ public final class ScenarioReader {
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
         NicParameters nicForHeadroom = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
-        PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(), new rocelab.fabric.packet.FrameFormat(vlan),
-                nicForHeadroom.mtuBytes(), switchMap == null ? top.keyNode("topology")
-                        : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
+        if (!top.has("switches")) { // with overrides, each switch's buffer is checked against its own headroom
+            PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(),
+                    new rocelab.fabric.packet.FrameFormat(vlan),
+                    nicForHeadroom.mtuBytes(), switchMap == null ? top.keyNode("topology")
+                            : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
+        }
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
+        rocelab.fabric.topology.Topology built = topology.build();
         if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.
-            trafficReader.servers(rocelab.scenario.Simulation.serverMap(topology.build()));
+            trafficReader.servers(rocelab.scenario.Simulation.serverMap(built));
         }
+        rocelab.scenario.device.Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
+                built, trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(),
+                        top.get("switches"),
+                nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
         if (!top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
                     + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
@@ -241,9 +250,10 @@ public final class ScenarioReader {
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
                         "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
-                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference), traffic, stopAt);
+                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference), traffic, stopAt)
+                + DeviceText.render(perDevice, DeviceText.used(top, switchMap, nicMap));
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
-                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference, perDevice);
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */

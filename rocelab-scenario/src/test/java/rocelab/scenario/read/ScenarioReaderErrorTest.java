@@ -36,7 +36,7 @@ class ScenarioReaderErrorTest {
         assertThat(e.line()).isEqualTo(6);
         assertThat(e.column()).isEqualTo(1);
         assertThat(e.detail()).isEqualTo("unknown key 'colour' in the scenario; expected one of: name, seed, fabric,"
-                + " topology, switch, nic, traffic, jobs, inference, nvlink, run, observe, faults, events");
+                + " topology, switch, nic, traffic, jobs, inference, nvlink, run, observe, faults, events, switches, nics");
         assertThat(e.getStackTrace()).isEmpty();
     }
 

@@ -1,0 +1,72 @@
+package rocelab.scenario.lint;
+
+import java.util.List;
+import rocelab.scenario.device.SwitchConfig;
+
+/**
+ * L1: the RoCE DSCP must land in the same class at every hop, and that class must be lossless wherever the fabric
+ * is lossless. A PFC pause names a priority: when a switch files RoCE under another class than the device before
+ * it, its pauses do not stop that traffic; when it files RoCE in a lossy class, it tail-drops it.
+ */
+final class DscpClassRule implements LintRule {
+    @Override
+    public String id() {
+        return "L1";
+    }
+
+    @Override
+    public String title() {
+        return "RoCE DSCP classified inconsistently along the path";
+    }
+
+    @Override
+    public void check(LintContext c, Findings out) {
+        for (LintContext.Path path : c.dataPaths()) {
+            // The sender's priority is the reference for its RoCE DSCP: the class the RNIC queues the data in and
+            // pauses. A traffic item with a DSCP of its own is judged against its first hop, and one that is lossy
+            // on every hop is best effort on purpose.
+            boolean ownDscp = path.dscp() != c.nic(path.src()).parameters().dataDscp();
+            int expected = ownDscp ? c.switchAt(path.hops().get(0).switchIndex()).trafficClass(path.dscp())
+                    : c.nic(path.src()).parameters().dataPriority();
+            if (ownDscp && path.hops().stream().noneMatch(h -> c.switchAt(h.switchIndex()).pfc()
+                    .isLossless(c.switchAt(h.switchIndex()).trafficClass(path.dscp())))) {
+                continue;
+            }
+            for (LintContext.Hop hop : path.hops()) {
+                SwitchConfig s = c.switchAt(hop.switchIndex());
+                int tc = s.trafficClass(path.dscp());
+                boolean lossy = c.lossless() && !s.pfc().isLossless(tc);
+                if (!lossy && tc == expected) {
+                    continue; // the common case: no strings built
+                }
+                List<String> ports = List.of(c.port(hop.node(), hop.inPort()), c.port(hop.node(), hop.outPort()));
+                String fix = "map DSCP " + path.dscp() + " to class " + expected + " on " + s.name()
+                        + " (switches: [{name: " + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + expected
+                        + "}}])";
+                if (lossy) {
+                    out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()), ports, s.name()
+                            + " maps RoCE DSCP "
+                            + path.dscp() + " to traffic class " + tc + ", which is lossy there (PFC on "
+                            + PriorityText.list(s.pfc().losslessMask()) + "); the RNICs send it on priority "
+                            + expected, "tail drops of RoCE at " + s.name() + " when its queue fills"
+                            + " (dropped_buffer_full on class " + tc + "), go-back-N retransmissions"
+                            + " (retransmitted_packets), no PFC from " + s.name() + " for this traffic",
+                            fix + ", or make class " + tc + " lossless there");
+                } else if (tc != expected) {
+                    Severity sev = c.lossless() ? Severity.ERROR : Severity.WARNING;
+                    String symptom = c.lossless()
+                            ? "PFC from " + s.name() + " pauses priority " + tc + " but the device before it"
+                                    + " queues this traffic in class " + expected
+                                    + ", so the pause does not stop it: headroom overflows"
+                                    + " (dropped_headroom_exceeded) on a lossless class"
+                            : "this traffic changes queue at " + s.name() + ": scheduling and ECN marking of class "
+                                    + tc + " apply instead of class " + expected;
+                    out.add(this, sev, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP "
+                            + path.dscp()
+                            + " to traffic class " + tc + "; the sending RNICs use priority " + expected, symptom,
+                            fix);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package rocelab.scenario.lint;
+
+import java.util.List;
+import java.util.Locale;
+import rocelab.congestion.ecn.EcnParameters;
+import rocelab.scenario.device.SwitchConfig;
+
+/**
+ * L5: ECN must mark before PFC pauses, or DCQCN never gets a chance and every congestion episode becomes a pause.
+ * The marking threshold of a lossless egress queue is compared with the queue depth at which a 2:1 incast makes
+ * the feeding priority groups reach XOFF ({@link BufferMath#xoffQueueDepth}).
+ */
+final class EcnBeforePfcRule implements LintRule {
+    @Override
+    public String id() {
+        return "L5";
+    }
+
+    @Override
+    public String title() {
+        return "ECN threshold at or above the PFC XOFF point";
+    }
+
+    @Override
+    public void check(LintContext c, Findings out) {
+        if (!c.lossless()) {
+            return;
+        }
+        for (Queues.Queue q : Queues.egress(c)) {
+            SwitchConfig s = c.switchAt(q.switchIndex());
+            EcnParameters ecn = s.ecn(q.port());
+            if (!s.pfc().isLossless(q.tc()) || ecn.scheme() == EcnParameters.Scheme.NONE
+                    || (ecn.classMask() & 1 << q.tc()) == 0) {
+                continue;
+            }
+            long rate = c.topology().edgeAt(q.node(), q.port()).parameters().rateBps();
+            long first = ecn.scheme() == EcnParameters.Scheme.RED ? ecn.kminFor(rate) : ecn.kFor(rate);
+            long xoff = BufferMath.xoffQueueDepth(s);
+            String name = ecn.scheme() == EcnParameters.Scheme.RED ? "Kmin" : "K";
+            String where = s.pfc().dynamic()
+                    ? String.format(Locale.ROOT, "alpha %s of the free buffer", trim(s.pfc().alpha()))
+                    : String.format(Locale.ROOT, "static xoff %,d B per priority group", s.pfc().xoffBytes());
+            if (first >= xoff) {
+                out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(q.node(), q.port())),
+                        String.format(Locale.ROOT, "%s marks ECN on class %d from %s = %,d B, but a 2:1 incast"
+                                + " into this queue reaches PFC XOFF (%s) at %,d B", s.name(), q.tc(), name, first,
+                                where, xoff),
+                        "PFC pauses before the first CE mark: tx_prio" + q.tc() + "_pause high,"
+                                + " np_ecn_marked_roce_packets near 0, pauses spread upstream",
+                        String.format(Locale.ROOT, "lower %s well below %,d B, or raise the XOFF point (alpha or"
+                                + " xoff, buffer)", name, xoff));
+            } else if (ecn.scheme() == EcnParameters.Scheme.RED && ecn.kmaxFor(rate) >= xoff) {
+                out.add(this, Severity.WARNING, List.of(s.name()), List.of(c.port(q.node(), q.port())),
+                        String.format(Locale.ROOT, "%s reaches full marking (Kmax %,d B) on class %d only beyond the"
+                                + " 2:1-incast XOFF point (%,d B, %s)", s.name(), ecn.kmaxFor(rate), q.tc(), xoff,
+                                where),
+                        "under a sharp incast PFC still fires while the marking ramps up: pauses alongside CNPs",
+                        String.format(Locale.ROOT, "Kmax below %,d B", xoff));
+            }
+        }
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+}

@@ -1,0 +1,63 @@
+package rocelab.scenario.lint;
+
+import java.util.List;
+import java.util.Map;
+import rocelab.scenario.ScenarioConfig;
+
+/**
+ * Checks that a scenario's fabric is configured consistently along every path its traffic can take: the rules of
+ * the reference list of RoCE misconfigurations (L1..L17) that apply to what rocelab models.
+ */
+public final class Lint {
+    /** The rules, in reference order. */
+    static final List<LintRule> RULES = List.of(new DscpClassRule(), new PfcEnableRule(), new HeadroomRule(),
+            new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
+            new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
+            new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
+            new ImportNotesRule());
+
+    /** Rules of the reference list that do not apply, and why. */
+    public static final Map<String, String> NOT_APPLICABLE = Map.of(
+            "L15", "802.3x global pause and DCBX negotiation are not modelled: links carry PFC only",
+            "L17", "there are no ASIC or speed profiles: buffer, thresholds and headroom are given as numbers"
+                    + " (L3 and L4 check the numbers themselves)");
+
+    private Lint() {}
+
+    public static LintReport check(ScenarioConfig config) {
+        LintContext context = new LintContext(config);
+        Findings findings = new Findings();
+        for (LintRule rule : RULES) {
+            rule.check(context, findings);
+        }
+        if (context.truncated()) {
+            findings.add(new LintRule() {
+                @Override
+                public String id() {
+                    return "L0";
+                }
+
+                @Override
+                public String title() {
+                    return "Paths sampled";
+                }
+
+                @Override
+                public void check(LintContext c, Findings out) {}
+            }, Severity.INFO, List.of(), List.of(), "the traffic has more than " + LintContext.MAX_PATHS
+                    + " paths; the rules saw the first ones", "findings on the other paths may be missing",
+                    "lint a smaller traffic pattern on the same fabric");
+        }
+        return new LintReport(config.name(), findings.list(), context.flows().size(),
+                context.dataPaths().size(), context.topology().switchCount(), context.topology().hostCount());
+    }
+
+    /** The ids and titles of the rules that run. */
+    public static Map<String, String> rules() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (LintRule r : RULES) {
+            out.put(r.id(), r.title());
+        }
+        return out;
+    }
+}

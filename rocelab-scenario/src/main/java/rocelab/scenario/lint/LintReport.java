@@ -1,0 +1,94 @@
+package rocelab.scenario.lint;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.observe.output.JsonText;
+
+/**
+ * The result of a lint: the findings and what was looked at, readable by people ({@link #text()}) and programs
+ * ({@link #json()}).
+ */
+public record LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts) {
+    public LintReport {
+        findings = List.copyOf(findings);
+    }
+
+    public long count(Severity s) {
+        return findings.stream().filter(f -> f.severity() == s).count();
+    }
+
+    public boolean hasErrors() {
+        return count(Severity.ERROR) > 0;
+    }
+
+    /** Findings of one rule (tests and callers that look for one symptom). */
+    public List<Finding> of(String rule) {
+        return findings.stream().filter(f -> f.rule().equals(rule)).toList();
+    }
+
+    /** One line: "2 errors, 1 warning, 0 info". */
+    public String counts() {
+        long e = count(Severity.ERROR);
+        long w = count(Severity.WARNING);
+        return e + (e == 1 ? " error, " : " errors, ") + w + (w == 1 ? " warning, " : " warnings, ")
+                + count(Severity.INFO) + " info";
+    }
+
+    public String text() {
+        StringBuilder b = new StringBuilder();
+        b.append("lint ").append(scenario).append(": ").append(counts()).append(" (").append(flows)
+                .append(flows == 1 ? " flow, " : " flows, ").append(paths).append(paths == 1 ? " path" : " paths")
+                .append(" over ").append(switches).append(switches == 1 ? " switch and " : " switches and ")
+                .append(hosts).append(" RNICs)\n");
+        for (Finding f : findings) {
+            b.append('\n').append(String.format("%-7s %-4s %s%n", f.severity().key().toUpperCase(java.util.Locale.ROOT),
+                    f.rule(), f.title()));
+            if (!f.devices().isEmpty()) {
+                b.append("  devices: ").append(shortList(f.devices(), 12)).append('\n');
+            }
+            if (!f.ports().isEmpty()) {
+                b.append("  ports:   ").append(shortList(f.ports(), 6)).append('\n');
+            }
+            b.append("  what:    ").append(f.what()).append('\n');
+            b.append("  symptom: ").append(f.symptom()).append('\n');
+            b.append("  fix:     ").append(f.fix()).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String shortList(List<String> items, int max) {
+        if (items.size() <= max) {
+            return String.join(", ", items);
+        }
+        return String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
+    }
+
+    public String json() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("scenario", scenario);
+        root.put("errors", count(Severity.ERROR));
+        root.put("warnings", count(Severity.WARNING));
+        root.put("infos", count(Severity.INFO));
+        root.put("flows", flows);
+        root.put("paths", paths);
+        List<Object> list = new ArrayList<>();
+        for (Finding f : findings) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("rule", f.rule());
+            m.put("severity", f.severity().key());
+            m.put("title", f.title());
+            m.put("devices", f.devices());
+            m.put("ports", f.ports());
+            m.put("what", f.what());
+            m.put("symptom", f.symptom());
+            m.put("fix", f.fix());
+            list.add(m);
+        }
+        root.put("findings", list);
+        root.put("rules_checked", new ArrayList<>(Lint.rules().keySet()));
+        root.put("rules_not_applicable", new java.util.TreeMap<>(Lint.NOT_APPLICABLE));
+        return JsonText.render(root);
+    }
+}

@@ -1,0 +1,71 @@
+package rocelab.scenario.lint;
+
+import java.util.List;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.scenario.device.DevicePlans;
+import rocelab.scenario.device.SwitchConfig;
+
+/**
+ * L11: every port on the path must carry the largest RoCE packet (the RoCE MTU plus IP, UDP, BTH, RETH and ICRC),
+ * and both ends of a link should agree on the MTU.
+ */
+final class MtuRule implements LintRule {
+    @Override
+    public String id() {
+        return "L11";
+    }
+
+    @Override
+    public String title() {
+        return "MTU too small or mismatched along the path";
+    }
+
+    @Override
+    public void check(LintContext c, Findings out) {
+        int roceMtu = c.config().nic().mtuBytes();
+        int ipBytes = c.frames().dataFrameBytes(roceMtu, true) - DevicePlans.l2Overhead(c.config().vlanTagged());
+        for (Queues.Queue q : Queues.egress(c)) {
+            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, out);
+        }
+        for (Queues.Queue q : Queues.ingress(c)) {
+            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, out);
+        }
+        for (SwitchConfig s : c.devices().switches()) {
+            for (int p = 0; p < s.portCount(); p++) {
+                int peer = c.peer(s.node(), p);
+                if (c.topology().isHost(peer) || peer < s.node()) {
+                    continue;
+                }
+                SwitchConfig o = c.switchAt(peer - c.topology().hostCount());
+                int op = c.topology().peer(s.node(), p).port();
+                if (s.mtu(p) != o.mtu(op)) {
+                    out.add(this, Severity.WARNING, List.of(s.name(), o.name()), List.of(c.port(s.node(), p),
+                            c.port(o.node(), op)), "the two ends of " + s.name() + "-" + o.name() + " have different"
+                            + " MTUs (" + text(s.mtu(p)) + " and " + text(o.mtu(op)) + ")",
+                            "frames that one end sends can be oversize for the other (rx_oversize_pkts_phy)",
+                            "the same MTU on both ends (e.g. 9100)");
+                }
+            }
+        }
+    }
+
+    private void check(LintContext c, int switchIndex, int node, int port, int roceMtu, int ipBytes, Findings out) {
+        SwitchConfig s = c.switchAt(switchIndex);
+        int mtu = s.mtu(port);
+        if (mtu != 0 && mtu < ipBytes) {
+            out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)), s.name() + " has MTU " + mtu
+                    + " on this port; RoCE packets with a " + roceMtu + "-byte payload are " + ipBytes
+                    + " bytes of IP (" + FrameFormat.IPV4_HEADER + " IP + " + FrameFormat.UDP_HEADER + " UDP + "
+                    + FrameFormat.BTH + " BTH + " + FrameFormat.RETH + " RETH + payload + " + FrameFormat.ICRC
+                    + " ICRC)",
+                    "every full-size RoCE packet is dropped there (dropped_oversize, rx_oversize_pkts_phy): the flows"
+                            + " retransmit until their retries run out",
+                    "MTU of at least " + ipBytes + " on every port of the path (9100 is usual), or a smaller RoCE"
+                            + " MTU (fabric mtu)");
+        }
+    }
+
+    private static String text(int mtu) {
+        return mtu == 0 ? "unlimited" : String.valueOf(mtu);
+    }
+}

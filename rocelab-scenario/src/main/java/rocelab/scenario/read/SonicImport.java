@@ -1,0 +1,677 @@
+package rocelab.scenario.read;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * Imports the RoCE-relevant subset of a SONiC {@code config_db.json} as a switch override: DSCP_TO_TC_MAP and
+ * PORT_QOS_MAP (classification, PFC priorities, watchdog-enabled priorities), TC_TO_PRIORITY_GROUP_MAP and
+ * TC_TO_QUEUE_MAP (checked: the model uses the class as priority group and queue), WRED_PROFILE with its QUEUE
+ * binding (ECN), BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG (buffer, headroom, dynamic or static threshold), PFC_WD
+ * (watchdog) and PORT (MTU). Both shapes are read: nested ({@code TABLE -> key -> fields}) and flat
+ * ({@code "TABLE|key"}). Everything that is not applied is reported as a note, not ignored.
+ */
+final class SonicImport {
+    /** What the import produced: an override mapping (switch keys) and what it could not apply. */
+    record Result(Node override, List<rocelab.scenario.device.ImportNote> notes) {}
+
+    private static final List<String> SUPPORTED = List.of("DSCP_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
+            "TC_TO_QUEUE_MAP", "PORT_QOS_MAP", "WRED_PROFILE", "QUEUE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
+            "PFC_WD", "PORT", "SCHEDULER");
+    private static final List<String> QOS_NOT_APPLIED = List.of("BUFFER_QUEUE", "CABLE_LENGTH",
+            "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "BUFFER_PORT_INGRESS_PROFILE_LIST",
+            "BUFFER_PORT_EGRESS_PROFILE_LIST", "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN",
+            "DOT1P_TO_TC_MAP", "DSCP_TO_FC_MAP", "EXP_TO_FC_MAP", "TC_TO_DSCP_MAP", "BUFFER_MAX_PARAM");
+
+    private final Doc doc;
+    private final String file;
+    private final Map<String, Map<String, MappingNode>> tables = new TreeMap<>();
+    private final List<rocelab.scenario.device.ImportNote> notes = new ArrayList<>();
+
+    private SonicImport(Doc doc, String file) {
+        this.doc = doc;
+        this.file = file;
+    }
+
+    /** Reads {@code path} (relative to {@code baseDir}); the override's nodes carry the position of {@code where}. */
+    static Result read(Doc scenario, Node where, Path baseDir, String path) throws ScenarioException {
+        Path resolved = baseDir.resolve(path);
+        String text;
+        try {
+            text = Files.readString(resolved, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw scenario.at(where, "cannot read the SONiC config " + resolved.toAbsolutePath().normalize()
+                    + "; expected a readable config_db.json");
+        }
+        SonicImport i = new SonicImport(new Doc(path), path);
+        i.tables(i.compose(text));
+        Map<String, Object> override = i.override();
+        return new Result(Nodes.rebase(Nodes.of(override), where.getStartMark()), List.copyOf(i.notes));
+    }
+
+    private Node compose(String text) throws ScenarioException {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowRecursiveKeys(false);
+        try {
+            Node root = new Yaml(options).compose(new StringReader(text));
+            if (!(root instanceof MappingNode)) {
+                throw doc.at(root == null ? null : root.getStartMark(), "the file is not a JSON object; expected a"
+                        + " SONiC config_db.json");
+            }
+            return root;
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            throw doc.at(mark, "malformed JSON: " + (e.getProblem() == null ? "unreadable" : e.getProblem().strip())
+                    + "; expected a SONiC config_db.json");
+        } catch (YAMLException e) {
+            throw doc.at((Mark) null, "malformed JSON: " + e.getMessage() + "; expected a SONiC config_db.json");
+        }
+    }
+
+    /** Both shapes into TABLE -> key -> fields. */
+    private void tables(Node root) throws ScenarioException {
+        List<String> other = new ArrayList<>();
+        for (NodeTuple t : ((MappingNode) root).getValue()) {
+            String name = doc.text(t.getKeyNode(), "table", "a table name");
+            String table = name.contains("|") ? name.substring(0, name.indexOf('|')) : name;
+            if (!SUPPORTED.contains(table)) {
+                if (QOS_NOT_APPLIED.contains(table)) {
+                    note("table " + table + " is not applied (not modelled: "
+                            + notModelled(table) + ")");
+                } else if (!other.contains(table)) {
+                    other.add(table);
+                }
+                continue;
+            }
+            Map<String, MappingNode> rows = tables.computeIfAbsent(table, k -> new LinkedHashMap<>());
+            if (name.contains("|")) {
+                rows.put(name.substring(name.indexOf('|') + 1), mapping(t.getValueNode(), name));
+            } else {
+                for (NodeTuple r : mapping(t.getValueNode(), name).getValue()) {
+                    rows.put(doc.text(r.getKeyNode(), "key", "a key"), mapping(r.getValueNode(), name));
+                }
+            }
+        }
+        if (!other.isEmpty()) {
+            notes.add(new rocelab.scenario.device.ImportNote(file, "tables ignored as not about RoCE QoS: "
+                    + String.join(", ", other), true));
+        }
+    }
+
+    private void note(String text) {
+        notes.add(new rocelab.scenario.device.ImportNote(file, text, false));
+    }
+
+    private static String notModelled(String table) {
+        return switch (table) {
+            case "CABLE_LENGTH" -> "cable length comes from each link's delay";
+            case "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST" ->
+                "one shared buffer per switch, no per-queue or per-port pool limits";
+            default -> "the model maps traffic class, priority group, queue and PFC priority one to one";
+        };
+    }
+
+    private MappingNode mapping(Node n, String where) throws ScenarioException {
+        if (!(n instanceof MappingNode m)) {
+            throw doc.at(n, where + " " + Doc.describe(n) + "; expected a JSON object");
+        }
+        return m;
+    }
+
+    private static Map<String, Node> fields(MappingNode m) {
+        Map<String, Node> out = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k) {
+                out.put(k.getValue(), t.getValueNode());
+            }
+        }
+        return out;
+    }
+
+    private Map<String, MappingNode> table(String name) {
+        return tables.getOrDefault(name, Map.of());
+    }
+
+    // ------------------------------------------------------------------------------------------------ mapping
+
+    private Map<String, Object> override() throws ScenarioException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Node> qos = portQos();
+        int[] dscpToTc = dscpMap(qos.get("dscp_to_tc_map"));
+        if (dscpToTc != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (int d = 0; d < 64; d++) {
+                m.put(String.valueOf(d), dscpToTc[d]);
+            }
+            out.put("dscp-to-tc", m);
+        }
+        List<Integer> lossless = priorities(qos.get("pfc_enable"));
+        List<Integer> pfcOn = lossless == null ? List.of(3, 4) : lossless;
+        checkIdentity("TC_TO_PRIORITY_GROUP_MAP", qos.get("tc_to_pg_map"), "priority group", pfcOn);
+        checkIdentity("TC_TO_QUEUE_MAP", qos.get("tc_to_queue_map"), "queue", pfcOn);
+        Map<String, Object> pfc = new LinkedHashMap<>();
+        if (lossless != null) {
+            pfc.put("priorities", lossless);
+        }
+        buffers(out, pfc, lossless == null ? List.of(3, 4) : lossless);
+        watchdog(pfc);
+        if (!pfc.isEmpty()) {
+            out.put("pfc", pfc);
+        }
+        Map<String, Object> ecn = wred(lossless == null ? List.of(3, 4) : lossless);
+        if (ecn != null) {
+            out.put("ecn", ecn);
+        }
+        scheduler(out);
+        mtu(out);
+        return out;
+    }
+
+    /** PORT_QOS_MAP: the global row, else the ports' rows, which must agree (one setting per switch here). */
+    private Map<String, Node> portQos() throws ScenarioException {
+        Map<String, Node> merged = new LinkedHashMap<>();
+        Map<String, String> firstPort = new LinkedHashMap<>();
+        for (Map.Entry<String, MappingNode> row : table("PORT_QOS_MAP").entrySet()) {
+            for (Map.Entry<String, Node> f : fields(row.getValue()).entrySet()) {
+                String field = f.getKey();
+                if (!List.of("dscp_to_tc_map", "tc_to_pg_map", "tc_to_queue_map", "pfc_enable", "pfcwd_sw_enable",
+                        "pfc_to_queue_map", "pfc_to_pg_map").contains(field)) {
+                    note("PORT_QOS_MAP|" + row.getKey() + " field " + field + " is not applied");
+                    continue;
+                }
+                String value = doc.text(f.getValue(), field, "a value");
+                Node before = merged.get(field);
+                if (before == null || row.getKey().equalsIgnoreCase("global")) {
+                    merged.put(field, f.getValue());
+                    firstPort.put(field, row.getKey());
+                } else if (!((ScalarNode) before).getValue().equals(value)) {
+                    note("PORT_QOS_MAP " + field + " differs between " + firstPort.get(field) + " ("
+                            + ((ScalarNode) before).getValue() + ") and " + row.getKey() + " (" + value
+                            + "); one value per switch is applied: " + ((ScalarNode) before).getValue()
+                            + " (use a switches entry per port group to differ)");
+                }
+            }
+        }
+        return merged;
+    }
+
+    private int[] dscpMap(Node name) throws ScenarioException {
+        Map<String, MappingNode> maps = table("DSCP_TO_TC_MAP");
+        if (maps.isEmpty()) {
+            return null;
+        }
+        MappingNode map;
+        if (name != null) {
+            map = maps.get(doc.text(name, "dscp_to_tc_map", "a map name"));
+            if (map == null) {
+                throw doc.at(name, "DSCP_TO_TC_MAP has no map named '" + ((ScalarNode) name).getValue()
+                        + "'; expected one of " + String.join(", ", maps.keySet()));
+            }
+        } else {
+            if (maps.size() > 1) {
+                note("several DSCP_TO_TC_MAPs and no PORT_QOS_MAP naming one; applied the first, "
+                        + maps.keySet().iterator().next());
+            }
+            map = maps.values().iterator().next();
+        }
+        // DSCPs a SONiC map leaves out go to class 0, as the ASIC default.
+        int[] out = new int[64];
+        for (NodeTuple t : map.getValue()) {
+            int dscp = integer(t.getKeyNode(), "DSCP", 0, 63);
+            out[dscp] = integer(t.getValueNode(), "traffic class", 0, 7);
+        }
+        return out;
+    }
+
+    /**
+     * The model uses each class as its own priority group and queue. Lossy classes sharing a lossy group (the usual
+     * SONiC map) behave the same; a lossless class or group mapped elsewhere does not, and is reported.
+     */
+    private void checkIdentity(String table, Node name, String what, List<Integer> lossless)
+            throws ScenarioException {
+        Map<String, MappingNode> maps = table(table);
+        MappingNode map = name != null ? maps.get(doc.text(name, table, "a map name"))
+                : maps.isEmpty() ? null : maps.values().iterator().next();
+        if (name != null && map == null) {
+            throw doc.at(name, table + " has no map named '" + ((ScalarNode) name).getValue() + "'; expected one of "
+                    + String.join(", ", maps.keySet()));
+        }
+        if (map == null) {
+            return;
+        }
+        for (NodeTuple t : map.getValue()) {
+            int tc = integer(t.getKeyNode(), "traffic class", 0, 7);
+            int to = integer(t.getValueNode(), what, 0, 7);
+            if (tc != to && (lossless.contains(tc) || lossless.contains(to))) {
+                note(table + " maps traffic class " + tc + " to " + what + " " + to + "; not"
+                        + " applied: the model uses each traffic class as its own " + what);
+            }
+        }
+    }
+
+    /** {@code "3,4"} or {@code "3-4"}. */
+    private List<Integer> priorities(Node node) throws ScenarioException {
+        if (node == null) {
+            return null;
+        }
+        String text = doc.text(node, "pfc_enable", "priorities such as 3,4");
+        List<Integer> out = new ArrayList<>();
+        for (String part : text.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            String[] range = p.split("-");
+            try {
+                int lo = Integer.parseInt(range[0].strip());
+                int hi = range.length > 1 ? Integer.parseInt(range[1].strip()) : lo;
+                for (int i = lo; i <= hi; i++) {
+                    if (i < 0 || i > 7) {
+                        throw doc.at(node, "pfc_enable priority " + i + " is out of range; expected 0..7");
+                    }
+                    if (!out.contains(i)) {
+                        out.add(i);
+                    }
+                }
+            } catch (NumberFormatException e) {
+                throw doc.at(node, "pfc_enable '" + text + "' is not a priority list; expected e.g. 3,4");
+            }
+        }
+        return out;
+    }
+
+    /** BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG of the lossless priority groups. */
+    private void buffers(Map<String, Object> out, Map<String, Object> pfc, List<Integer> lossless)
+            throws ScenarioException {
+        Map<String, MappingNode> pools = table("BUFFER_POOL");
+        MappingNode pool = pools.get("ingress_lossless_pool");
+        if (pool != null) {
+            Map<String, Node> f = fields(pool);
+            if (f.containsKey("size")) {
+                out.put("buffer", bytes(f.get("size"), "size") + "B");
+            }
+            if (f.containsKey("xoff")) {
+                note("BUFFER_POOL|ingress_lossless_pool xoff (a shared headroom pool) is not applied:"
+                        + " headroom is reserved per lossless priority group");
+            }
+        }
+        for (String other : pools.keySet()) {
+            if (!other.equals("ingress_lossless_pool")) {
+                note("BUFFER_POOL|" + other + " is not applied: one shared buffer per switch, sized by"
+                        + " ingress_lossless_pool");
+            }
+        }
+        String chosen = null;
+        for (Map.Entry<String, MappingNode> pg : table("BUFFER_PG").entrySet()) {
+            String key = pg.getKey();
+            List<Integer> groups = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
+                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", pg.getValue().getStartMark(),
+                    pg.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+            boolean losslessGroup = groups.stream().anyMatch(lossless::contains);
+            Node profileName = fields(pg.getValue()).get("profile");
+            if (profileName == null) {
+                throw doc.at(pg.getValue(), "BUFFER_PG|" + key + " has no profile; expected \"profile\": a"
+                        + " BUFFER_PROFILE name");
+            }
+            String name = doc.text(profileName, "profile", "a BUFFER_PROFILE name");
+            if (!losslessGroup) {
+                continue;
+            }
+            if (chosen == null) {
+                chosen = name;
+                profile(name, profileName, out, pfc);
+            } else if (!chosen.equals(name)) {
+                note("BUFFER_PG|" + key + " uses profile " + name + " but " + chosen + " was applied"
+                        + " to the switch (one profile per switch; use ports: headroom to differ per port)");
+            }
+        }
+    }
+
+    private void profile(String name, Node at, Map<String, Object> out, Map<String, Object> pfc)
+            throws ScenarioException {
+        if (name.equals("NULL")) {
+            pfc.put("headroom", "auto");
+            note("lossless BUFFER_PG profile NULL (dynamic buffer model): headroom computed per port"
+                    + " (headroom: auto)");
+            return;
+        }
+        MappingNode p = table("BUFFER_PROFILE").get(name);
+        if (p == null) {
+            throw doc.at(at, "BUFFER_PROFILE has no profile named '" + name + "'; expected one of "
+                    + String.join(", ", table("BUFFER_PROFILE").keySet()));
+        }
+        Map<String, Node> f = fields(p);
+        if (f.containsKey("xoff")) {
+            pfc.put("headroom", bytes(f.get("xoff"), "xoff") + "B");
+        }
+        long offset = f.containsKey("xon_offset") ? bytes(f.get("xon_offset"), "xon_offset") : -1;
+        if (f.containsKey("dynamic_th")) {
+            int n = integer(f.get("dynamic_th"), "dynamic_th", -8, 7);
+            pfc.put("threshold", "dynamic");
+            double alpha = Math.pow(2, n);
+            if (alpha > 64) {
+                note("BUFFER_PROFILE|" + name + " dynamic_th " + n + " (alpha " + (long) alpha + ") is applied as"
+                        + " alpha 64, the model's largest");
+                alpha = 64;
+            }
+            pfc.put("alpha", alpha);
+            if (offset >= 0) {
+                pfc.put("resume-offset", offset + "B");
+            }
+        } else if (f.containsKey("static_th")) {
+            long xoff = bytes(f.get("static_th"), "static_th");
+            pfc.put("threshold", "static");
+            pfc.put("xoff", xoff + "B");
+            pfc.put("xon", Math.max(0, xoff - Math.max(offset, 0)) + "B");
+        }
+        for (String k : f.keySet()) {
+            if (!List.of("xoff", "xon_offset", "dynamic_th", "static_th", "pool").contains(k)) {
+                note("BUFFER_PROFILE|" + name + " field " + k + " is not applied"
+                        + (k.equals("size") ? " (no reserved minimum per priority group in the model)"
+                                : k.equals("xon") ? " (XON follows the threshold and resume offset)" : ""));
+            }
+        }
+    }
+
+    /** PFC_WD: detection and restoration from the first port row, poll from GLOBAL; milliseconds. */
+    private void watchdog(Map<String, Object> pfc) throws ScenarioException {
+        Map<String, MappingNode> rows = table("PFC_WD");
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<String, Object> wd = new LinkedHashMap<>();
+        boolean port = false;
+        for (Map.Entry<String, MappingNode> row : rows.entrySet()) {
+            Map<String, Node> f = fields(row.getValue());
+            if (row.getKey().equalsIgnoreCase("GLOBAL")) {
+                if (f.containsKey("POLL_INTERVAL")) {
+                    wd.put("poll", integer(f.get("POLL_INTERVAL"), "POLL_INTERVAL", 1, 60_000) + "ms");
+                }
+                continue;
+            }
+            if (port) {
+                continue;
+            }
+            port = true;
+            if (f.containsKey("detection_time")) {
+                wd.put("detection", integer(f.get("detection_time"), "detection_time", 1, 60_000) + "ms");
+            }
+            if (f.containsKey("restoration_time")) {
+                wd.put("restoration", integer(f.get("restoration_time"), "restoration_time", 1, 600_000) + "ms");
+            } else if (f.containsKey("detection_time")) {
+                // SONiC: restoration defaults to twice the detection time.
+                wd.put("restoration", 2 * integer(f.get("detection_time"), "detection_time", 1, 60_000) + "ms");
+            }
+            if (f.containsKey("action")) {
+                String action = doc.text(f.get("action"), "action", "drop, forward or alert");
+                if (action.equals("alert")) {
+                    note("PFC_WD action alert (log only) is not modelled; applied as forward");
+                    action = "forward";
+                }
+                if (!action.equals("drop") && !action.equals("forward")) {
+                    throw doc.at(f.get("action"), "'" + action + "' is not a PFC_WD action; expected drop, forward"
+                            + " or alert");
+                }
+                wd.put("action", action);
+            }
+        }
+        pfc.put("watchdog", wd);
+    }
+
+    /** The WRED/ECN profile bound to the lossless queues (QUEUE table), or the only one. */
+    private Map<String, Object> wred(List<Integer> lossless) throws ScenarioException {
+        Map<String, MappingNode> profiles = table("WRED_PROFILE");
+        if (profiles.isEmpty()) {
+            return null;
+        }
+        String name = null;
+        Node at = null;
+        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
+            Node w = fields(q.getValue()).get("wred_profile");
+            String key = q.getKey();
+            List<Integer> queues = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
+                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
+                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+            if (w != null && queues.stream().anyMatch(lossless::contains)) {
+                String n = doc.text(w, "wred_profile", "a WRED_PROFILE name");
+                if (name == null) {
+                    name = n;
+                    at = w;
+                } else if (!name.equals(n)) {
+                    note("QUEUE|" + key + " uses WRED profile " + n + " but " + name + " was applied"
+                            + " to the switch");
+                }
+            }
+        }
+        if (name == null) {
+            name = profiles.keySet().iterator().next();
+            if (profiles.size() > 1) {
+                note("no QUEUE binds a WRED profile to the lossless queues; applied the first, " + name);
+            }
+        }
+        MappingNode p = profiles.get(name);
+        if (p == null) {
+            throw doc.at(at, "WRED_PROFILE has no profile named '" + name + "'; expected one of "
+                    + String.join(", ", profiles.keySet()));
+        }
+        Map<String, Node> f = fields(p);
+        Map<String, Object> ecn = new LinkedHashMap<>();
+        String mode = f.containsKey("ecn") ? doc.text(f.get("ecn"), "ecn", "an ECN mode such as ecn_all") : "ecn_none";
+        ecn.put("classes", lossless);
+        if (mode.equals("ecn_none")) {
+            ecn.put("marking", "none");
+            note("WRED_PROFILE|" + name + " has ecn " + mode + ": no ECN marking (WRED drop is not"
+                    + " modelled)");
+            return ecn;
+        }
+        ecn.put("marking", "red");
+        if (f.containsKey("green_min_threshold")) {
+            ecn.put("kmin", bytes(f.get("green_min_threshold"), "green_min_threshold") + "B");
+        }
+        if (f.containsKey("green_max_threshold")) {
+            ecn.put("kmax", bytes(f.get("green_max_threshold"), "green_max_threshold") + "B");
+        }
+        if (f.containsKey("green_drop_probability")) {
+            ecn.put("pmax", integer(f.get("green_drop_probability"), "green_drop_probability", 0, 100) / 100.0);
+        }
+        for (String k : f.keySet()) {
+            if (!List.of("ecn", "green_min_threshold", "green_max_threshold", "green_drop_probability",
+                    "wred_green_enable").contains(k)) {
+                note("WRED_PROFILE|" + name + " field " + k + " is not applied (packets are green"
+                        + " here: no yellow or red colouring)");
+            }
+        }
+        return ecn;
+    }
+
+    /**
+     * SCHEDULER bound to queues by QUEUE: DWRR/WRR weights and STRICT queues, one scheduler per queue for the
+     * switch (the first port's binding; other ports' differences reported). Queues without a binding take the
+     * smallest bound weight.
+     */
+    private void scheduler(Map<String, Object> out) throws ScenarioException {
+        Map<String, MappingNode> schedulers = table("SCHEDULER");
+        int[] weight = new int[8];
+        String[] boundTo = new String[8];
+        int strict = 0;
+        boolean any = false;
+        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
+            Node sched = fields(q.getValue()).get("scheduler");
+            if (sched == null) {
+                continue;
+            }
+            String name = doc.text(sched, "scheduler", "a SCHEDULER name");
+            MappingNode row = schedulers.get(name);
+            if (row == null) {
+                throw doc.at(sched, "SCHEDULER has no scheduler named '" + name + "'; expected one of "
+                        + String.join(", ", schedulers.keySet()));
+            }
+            Map<String, Node> f = fields(row);
+            String type = f.containsKey("type") ? doc.text(f.get("type"), "type", "DWRR, WRR or STRICT")
+                    .toUpperCase(Locale.ROOT) : "DWRR";
+            String key = q.getKey();
+            for (int tc : priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
+                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
+                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN))) {
+                if (boundTo[tc] != null) {
+                    if (!boundTo[tc].equals(name)) {
+                        note("QUEUE|" + key + " uses scheduler " + name + " but " + boundTo[tc] + " was applied to"
+                                + " queue " + tc + " of the switch");
+                    }
+                    continue;
+                }
+                boundTo[tc] = name;
+                any = true;
+                if (type.equals("STRICT")) {
+                    strict |= 1 << tc;
+                } else {
+                    weight[tc] = f.containsKey("weight") ? integer(f.get("weight"), "weight", 1, 1000) : 1;
+                }
+            }
+            for (String k : f.keySet()) {
+                if (!List.of("type", "weight").contains(k)) {
+                    note("SCHEDULER|" + name + " field " + k + " is not applied (no shaping or meters in the model)");
+                }
+            }
+        }
+        if (!any) {
+            if (!schedulers.isEmpty()) {
+                note("SCHEDULER is not applied: no QUEUE row binds a scheduler to a queue");
+            }
+            return;
+        }
+        int smallest = Integer.MAX_VALUE;
+        for (int tc = 0; tc < 8; tc++) {
+            if (weight[tc] > 0) {
+                smallest = Math.min(smallest, weight[tc]);
+            }
+        }
+        smallest = smallest == Integer.MAX_VALUE ? 1 : smallest;
+        List<Integer> weights = new ArrayList<>();
+        List<Integer> strictList = new ArrayList<>();
+        List<Integer> unbound = new ArrayList<>();
+        for (int tc = 0; tc < 8; tc++) {
+            if (boundTo[tc] == null) {
+                unbound.add(tc);
+            }
+            weights.add(weight[tc] > 0 ? weight[tc] : smallest);
+            if ((strict & 1 << tc) != 0) {
+                strictList.add(tc);
+            }
+        }
+        if (!unbound.isEmpty()) {
+            note("queues " + unbound + " have no scheduler in QUEUE; DWRR weight " + smallest + " applied");
+        }
+        Map<String, Object> sched = new LinkedHashMap<>();
+        sched.put("kind", "dwrr");
+        sched.put("weights", weights);
+        sched.put("strict", strictList);
+        out.put("scheduler", sched);
+    }
+
+    /** PORT: the MTU, when every port has the same. */
+    private void mtu(Map<String, Object> out) throws ScenarioException {
+        Integer mtu = null;
+        for (Map.Entry<String, MappingNode> row : table("PORT").entrySet()) {
+            Node m = fields(row.getValue()).get("mtu");
+            if (m == null) {
+                continue;
+            }
+            int v = integer(m, "mtu", 576, 65_536);
+            if (mtu == null) {
+                mtu = v;
+            } else if (mtu != v) {
+                note("PORT mtu differs between ports; applied " + mtu + " (use ports: mtu to differ)");
+                break;
+            }
+        }
+        if (mtu != null) {
+            out.put("mtu", mtu);
+        }
+        if (!table("PORT").isEmpty()) {
+            note("PORT fields other than mtu (speed, lanes, admin_status, ...) are not applied: rates"
+                    + " come from the topology");
+        }
+    }
+
+    private int integer(Node n, String label, int min, int max) throws ScenarioException {
+        return doc.integer(n, label, min, max);
+    }
+
+    private long bytes(Node n, String label) throws ScenarioException {
+        return doc.longValue(n, label, "a number of bytes");
+    }
+
+    /** Builds SnakeYAML nodes from plain values, and moves every node to one position. */
+    static final class Nodes {
+        private Nodes() {}
+
+        static Node of(Object v) {
+            if (v instanceof Map<?, ?> m) {
+                List<NodeTuple> tuples = new ArrayList<>();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    tuples.add(new NodeTuple(scalar(String.valueOf(e.getKey())), of(e.getValue())));
+                }
+                return new MappingNode(org.yaml.snakeyaml.nodes.Tag.MAP, true, tuples, null, null,
+                        DumperOptions.FlowStyle.FLOW);
+            }
+            if (v instanceof List<?> l) {
+                List<Node> items = new ArrayList<>();
+                for (Object o : l) {
+                    items.add(of(o));
+                }
+                return new SequenceNode(org.yaml.snakeyaml.nodes.Tag.SEQ, true, items, null, null,
+                        DumperOptions.FlowStyle.FLOW);
+            }
+            String s = v instanceof Double d ? trim(d) : String.valueOf(v);
+            return scalar(s);
+        }
+
+        private static String trim(double d) {
+            return d == Math.rint(d) ? String.valueOf((long) d) : String.format(Locale.ROOT, "%s", d);
+        }
+
+        private static ScalarNode scalar(String s) {
+            return new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR, s, null, null, DumperOptions.ScalarStyle.PLAIN);
+        }
+
+        static Node rebase(Node n, Mark mark) {
+            if (n instanceof MappingNode m) {
+                List<NodeTuple> tuples = new ArrayList<>();
+                for (NodeTuple t : m.getValue()) {
+                    tuples.add(new NodeTuple(rebase(t.getKeyNode(), mark), rebase(t.getValueNode(), mark)));
+                }
+                return new MappingNode(m.getTag(), true, tuples, mark, mark, m.getFlowStyle());
+            }
+            if (n instanceof SequenceNode s) {
+                List<Node> items = new ArrayList<>();
+                for (Node i : s.getValue()) {
+                    items.add(rebase(i, mark));
+                }
+                return new SequenceNode(s.getTag(), true, items, mark, mark, s.getFlowStyle());
+            }
+            ScalarNode s = (ScalarNode) n;
+            return new ScalarNode(s.getTag(), s.getValue(), mark, mark, s.getScalarStyle());
+        }
+    }
+}

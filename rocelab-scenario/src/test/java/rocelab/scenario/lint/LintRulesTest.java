@@ -1,0 +1,134 @@
+package rocelab.scenario.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+
+/** The rules on small fabrics, each with the configuration that trips it and the one that does not. */
+class LintRulesTest {
+    private static final String FABRIC = """
+            name: t
+            fabric: {mode: roce-lossless, mtu: 1000}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+            traffic: [{kind: incast, senders: 1-3, receiver: 0, size: 1KB}]
+            """;
+
+    private static LintReport lint(String extra) {
+        try {
+            ScenarioConfig c = new ScenarioReader().read(FABRIC + extra, "t.yaml", Path.of("."));
+            return Lint.check(c);
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    private static List<Severity> severities(LintReport r, String rule) {
+        return r.of(rule).stream().map(Finding::severity).toList();
+    }
+
+    private static final String GOOD_SWITCH = "switch: {buffer: 16MB, pfc: {watchdog: {}}}\nnic: {cc: dcqcn}\n";
+
+    @Test
+    void shouldFindNothingOnAConsistentFabric() {
+        LintReport r = lint(GOOD_SWITCH);
+        assertThat(r.findings()).isEmpty();
+        assertThat(r.paths()).isEqualTo(1 + 2 + 2); // h1 via leaf0 only, h2 and h3 over either spine
+    }
+
+    @Test
+    void shouldFlagPfcOffOnAnUpstreamSwitchOfALosslessHop() {
+        LintReport r = lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [4]}}]\n");
+        assertThat(r.of("L2")).singleElement().satisfies(f -> {
+            assertThat(f.what()).contains("leaf0 pauses priority 3 towards spine0, which has PFC off on it");
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        });
+        assertThat(r.of("L1")).singleElement().satisfies(f -> assertThat(f.devices()).contains("spine0"));
+    }
+
+    @Test
+    void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
+        assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
+                + " headroom: 2500KB}]}]\n"), "L4")).containsExactly(Severity.WARNING);
+    }
+
+    @Test
+    void shouldWarnWhenTheRoceQueueDoesNotMarkAndDcqcnRuns() {
+        assertThat(severities(lint(GOOD_SWITCH + "switches: [{role: spine, ecn: {marking: none}}]\n"), "L6"))
+                .containsExactly(Severity.WARNING);
+        assertThat(severities(lint(GOOD_SWITCH.replace("cc: dcqcn", "cc: dcqcn, ecn: false")), "L6"))
+                .contains(Severity.WARNING);
+    }
+
+    @Test
+    void shouldWarnAboutDscpZero() {
+        assertThat(lint(GOOD_SWITCH.replace("cc: dcqcn", "cc: dcqcn, dscp: 0")).of("L8")).isNotEmpty();
+    }
+
+    @Test
+    void shouldFlagAnRnicWhoseDscpMapDisagreesWithItsPriority() {
+        assertThat(severities(lint(GOOD_SWITCH + "nics: [{hosts: 0, dscp-to-priority: {26: 2}}]\n"), "L7"))
+                .containsExactly(Severity.WARNING);
+    }
+
+    @Test
+    void shouldFlagAReactionPointThatIsOff() {
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 2, rp: false}]\n").of("L9"))
+                .singleElement().satisfies(f -> assertThat(f.devices()).containsExactly("h2"));
+    }
+
+    @Test
+    void shouldWarnWhenCnpsAreNotServedStrictly() {
+        assertThat(severities(lint(GOOD_SWITCH + "switches: [{role: leaf, scheduler: {strict: [7]}}]\n"), "L10"))
+                .containsOnly(Severity.WARNING).isNotEmpty();
+    }
+
+    @Test
+    void shouldCheckTheWatchdogPresenceAndTimers() {
+        assertThat(lint("switch: {buffer: 16MB}\nnic: {cc: dcqcn}\n").of("L12")).singleElement()
+                .satisfies(f -> assertThat(f.devices()).containsExactlyInAnyOrder("leaf0", "leaf1", "spine0", "spine1"));
+        LintReport r = lint("switch: {buffer: 16MB, pfc: {watchdog: {detection: 400ms, restoration: 200ms, poll:"
+                + " 500ms}}}\nnic: {cc: dcqcn}\n");
+        assertThat(r.of("L12")).extracting(Finding::what).anyMatch(w -> w.contains("restoration"))
+                .anyMatch(w -> w.contains("poll"));
+    }
+
+    @Test
+    void shouldWarnAboutAPauseStormWithoutWatchdog() {
+        String storm = "faults: [{kind: pause-storm, host: 0, start: 10us, duration: 1ms}]\n";
+        assertThat(lint("switch: {buffer: 16MB}\nnic: {cc: dcqcn}\n" + storm).of("L13")).hasSize(1);
+        assertThat(lint(GOOD_SWITCH + storm).of("L13")).isEmpty();
+    }
+
+    @Test
+    void shouldFindAnUpDownUpCycleAfterALinkFailure() {
+        // With leaf1-spine1 down, traffic from leaf0 to leaf1 still goes up and down; the lint adds the routes after
+        // the event to those before it. A shortest-path Clos never closes a cycle on its own.
+        LintReport r = lint(GOOD_SWITCH + "events: [{kind: link-down, a: leaf1, b: spine1, at: 10us}]\n");
+        assertThat(r.of("L14")).isEmpty();
+    }
+
+    @Test
+    void shouldWarnWhenTheRoceClassIsStarvedOrStrictAndNotWithEqualWeights() {
+        String both = FABRIC.replace("size: 1KB}]", "size: 1KB}, {kind: flow, src: 3, dst: 0, size: 1KB, dscp: 8}]");
+        String sw = "switch: {buffer: 16MB, ecn: {classes: [1, 3]}, pfc: {watchdog: {}}%s}\nnic: {cc: dcqcn}\n";
+        LintReport fine = lint(both, sw.formatted(""));
+        LintReport starved = lint(both, sw.formatted(", scheduler: {weights: [1, 8, 1, 1, 1, 1, 1, 1]}"));
+        LintReport strict = lint(both, sw.formatted(", scheduler: {strict: [3, 6, 7]}"));
+        assertThat(fine.findings()).isEmpty();
+        assertThat(starved.of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.what()).contains("weight 8 for class 1"));
+        assertThat(strict.of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.what()).contains("strict priority"));
+    }
+
+    private static LintReport lint(String fabric, String extra) {
+        try {
+            return Lint.check(new ScenarioReader().read(fabric + extra, "t.yaml", Path.of(".")));
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+}

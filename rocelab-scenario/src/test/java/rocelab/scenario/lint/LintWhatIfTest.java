@@ -1,0 +1,236 @@
+package rocelab.scenario.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.JourneyProbe;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.observe.RunResult;
+import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.scenario.ProgressListener;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+
+/**
+ * Each shipped what-if example violates one lint rule: the lint reports it, the simulation shows the symptom the rule
+ * predicts, and with the documented fix (the example's marked line removed or changed) both go away.
+ */
+class LintWhatIfTest {
+    private static String example(String name) {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name + ".yaml")) {
+            assertThat(in).as("example " + name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static ScenarioConfig parse(String yaml) {
+        try {
+            return new ScenarioReader().read(yaml, "what-if.yaml", Path.of("."));
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /** The example's text with the line containing {@code marker} replaced (the fix). */
+    private static String fixed(String yaml, String marker, String replacement) {
+        StringBuilder out = new StringBuilder();
+        boolean found = false;
+        for (String line : yaml.split("\n", -1)) {
+            if (line.contains(marker)) {
+                found = true;
+                if (!replacement.isEmpty()) {
+                    out.append(replacement).append('\n');
+                }
+            } else {
+                out.append(line).append('\n');
+            }
+        }
+        assertThat(found).as("marker " + marker).isTrue();
+        return out.toString();
+    }
+
+    private static boolean hasError(ScenarioConfig c, String rule) {
+        return Lint.check(c).of(rule).stream().anyMatch(f -> f.severity() == Severity.ERROR);
+    }
+
+    private static RunResult run(ScenarioConfig c) {
+        return Simulation.assemble(c).run(ProgressListener.NONE);
+    }
+
+    @Test
+    void shouldTailDropRoceWhereOneSwitchMapsItToALossyClassAndPauseInsteadWhenFixed() {
+        String yaml = example("lint-l1-dscp-mismatch");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(hasError(broken, "L1")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        FabricTotals b = run(broken).totals();
+        FabricTotals f = run(fixed).totals();
+        assertThat(b.droppedBufferFull()).isPositive();
+        assertThat(b.retransmittedPackets()).isPositive();
+        assertThat(f.packetsDropped()).isZero();
+        assertThat(f.pfcPauseSent()).isPositive();
+    }
+
+    @Test
+    void shouldOverflowHeadroomWhenRnicsIgnorePfcAndNotWhenTheyHonourIt() {
+        String yaml = example("lint-l2-nic-pfc-off");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(hasError(broken, "L2")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        assertThat(run(fixed).totals().packetsDropped()).isZero();
+    }
+
+    @Test
+    void shouldDropDespitePfcWhenHeadroomIsBelowTheCableNeedAndNotWithAutoHeadroom() {
+        String yaml = example("lint-l3-headroom");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", "      - {to: \"spine*\", headroom: auto}"));
+        assertThat(hasError(broken, "L3")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        assertThat(run(fixed).totals().packetsDropped()).isZero();
+    }
+
+    @Test
+    void shouldPauseWithoutAnyEcnMarkWhenKminIsAboveXoffAndMarkWhenLowered() {
+        String yaml = example("lint-l5-ecn-above-xoff");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake",
+                "  ecn: {marking: red, kmin: 50KB, kmax: 200KB, pmax: 0.2}"));
+        assertThat(hasError(broken, "L5")).isTrue();
+        assertThat(Lint.check(fixed).of("L5")).isEmpty();
+        FabricTotals b = run(broken).totals();
+        FabricTotals f = run(fixed).totals();
+        assertThat(b.pfcPauseSent()).isPositive();
+        assertThat(b.ecnMarked()).isZero();
+        assertThat(b.cnpSent()).isZero();
+        assertThat(f.ecnMarked()).isPositive();
+        assertThat(f.rateCuts()).isPositive();
+        assertThat(f.pfcPauseSent()).isLessThan(b.pfcPauseSent());
+    }
+
+    @Test
+    void shouldDropInTheReceiverWhenItTrustsPcpOnAnUntaggedFabricAndPauseWithTrustDscp() {
+        String yaml = example("lint-l7-trust-pcp");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(hasError(broken, "L7")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        FabricTotals b = run(broken).totals();
+        FabricTotals f = run(fixed).totals();
+        assertThat(b.nicOutOfBuffer()).isPositive();
+        assertThat(f.nicOutOfBuffer()).isZero();
+        assertThat(f.packetsDropped()).isZero();
+        assertThat(f.pfcPauseSent()).isPositive();
+    }
+
+    @Test
+    void shouldMarkButSendNoCnpWhenTheNotificationPointIsOff() {
+        String yaml = example("lint-l9-np-off");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", "").replace("nics:\n", ""));
+        assertThat(hasError(broken, "L9")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        FabricTotals b = run(broken).totals();
+        FabricTotals f = run(fixed).totals();
+        assertThat(b.ecnMarked()).isPositive();
+        assertThat(b.cnpSent()).isZero();
+        assertThat(b.rateCuts()).isZero();
+        assertThat(f.cnpSent()).isPositive();
+        assertThat(f.rateCuts()).isPositive();
+    }
+
+    @Test
+    void shouldDelayCnpsBehindDataWhenTheyShareItsClass() {
+        String yaml = example("lint-l10-cnp-in-data-queue");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(hasError(broken, "L10")).isTrue();
+        assertThat(Lint.check(fixed).of("L10")).isEmpty();
+        double late = meanCnpDelayPs(broken);
+        double prompt = meanCnpDelayPs(fixed);
+        assertThat(late).isGreaterThan(2 * prompt);
+    }
+
+    /** Mean time from a CNP leaving its RNIC to reaching the sender, over every CNP of the run. */
+    private static double meanCnpDelayPs(ScenarioConfig c) {
+        Simulation sim = Simulation.assemble(c);
+        long[] sum = new long[2];
+        JourneyProbe probe = new JourneyProbe() {
+            @Override
+            public void onArrive(long nowPs, int host, Packet packet) {
+                if (packet.kind() == PacketKind.CNP) {
+                    sum[0] += nowPs - packet.sentAtPs();
+                    sum[1]++;
+                }
+            }
+        };
+        for (int h = 0; h < sim.network().hostCount(); h++) {
+            sim.network().nic(h).journeyProbe(probe);
+        }
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(sum[1]).as("CNPs arrived; totals " + r.totals()).isPositive();
+        return (double) sum[0] / sum[1];
+    }
+
+    @Test
+    void shouldDropOversizeFramesWhereTheMtuIsTooSmallAndCompleteWithJumboMtu() {
+        String yaml = example("lint-l11-mtu");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", "  - {role: spine, mtu: 9100}"));
+        assertThat(hasError(broken, "L11")).isTrue();
+        assertThat(Lint.check(fixed).hasErrors()).isFalse();
+        Simulation b = Simulation.assemble(broken);
+        RunResult br = b.run(ProgressListener.NONE);
+        long oversize = 0;
+        for (int s = 0; s < b.network().switchCount(); s++) {
+            for (int p = 0; p < b.network().switchAt(s).portCount(); p++) {
+                oversize += b.network().switchAt(s).port(p).counter(PortCounter.DROPPED_OVERSIZE);
+            }
+        }
+        assertThat(oversize).isPositive();
+        assertThat(br.flows()).anyMatch(FlowRecord::failed);
+        RunResult fr = run(fixed);
+        assertThat(fr.flows()).allMatch(FlowRecord::completed);
+        assertThat(fr.totals().packetsDropped()).isZero();
+    }
+
+    @Test
+    void shouldFindTheBufferCycleOfTheDeadlockRingAndNoCycleWithoutTheFlowThatClosesIt() {
+        String yaml = example("pfc-deadlock-ring");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "{kind: flow, src: 4, dst: 1", ""));
+        assertThat(hasError(broken, "L14")).isTrue();
+        assertThat(Lint.check(fixed).of("L14")).isEmpty();
+        assertThat(run(broken).stopReason()).isEqualTo("deadlock");
+        assertThat(run(fixed).stopReason()).isEqualTo("completed");
+    }
+
+    @Test
+    void shouldSlowTheRoceFlowWhenItsDwrrWeightIsTinyNextToABusyClass() {
+        String yaml = example("lint-l16-scheduler-starves-roce");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        assertThat(Lint.check(broken).of("L16")).isNotEmpty();
+        assertThat(Lint.check(fixed).of("L16")).isEmpty();
+        FlowRecord starved = run(broken).flows().get(0);
+        FlowRecord fair = run(fixed).flows().get(0);
+        assertThat(starved.src()).isEqualTo(4);
+        // Weight 1 of 9 against 1 of 2 while the bulk class is busy: the RoCE write takes about 4x as long.
+        assertThat(starved.fctPs()).isGreaterThan(3 * fair.fctPs());
+    }
+}

@@ -1,0 +1,168 @@
+package rocelab.scenario.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.congestion.ecn.EcnParameters;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.device.ImportNote;
+import rocelab.scenario.device.SwitchConfig;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.Severity;
+
+/** Import of a SONiC config_db.json into switch settings; what is not applied is reported. */
+class SonicImportTest {
+    @TempDir
+    Path dir;
+
+    private static final String NESTED = """
+            {
+                "DEVICE_METADATA": {"localhost": {"hostname": "leaf0"}},
+                "PORT": {"Ethernet0": {"speed": "100000", "mtu": "9100"}},
+                "DSCP_TO_TC_MAP": {"AZURE": {"0": "1", "3": "3", "4": "4", "26": "3", "48": "6"}},
+                "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"0": "0", "1": "0", "3": "3", "4": "4"}},
+                "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_pg_map": "AZURE", "pfc_enable": "3,4"}},
+                "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "green_min_threshold": "250000",
+                    "green_max_threshold": "2097152", "green_drop_probability": "5", "yellow_min_threshold": "1"}},
+                "QUEUE": {"Ethernet0|3-4": {"wred_profile": "AZURE_LOSSLESS", "scheduler": "scheduler.1"},
+                    "Ethernet0|0-2": {"scheduler": "scheduler.0"}, "Ethernet0|6": {"scheduler": "strict"}},
+                "SCHEDULER": {"scheduler.0": {"type": "DWRR", "weight": "14"},
+                    "scheduler.1": {"type": "DWRR", "weight": "15"}, "strict": {"type": "STRICT", "meter_type": "x"}},
+                "BUFFER_POOL": {"ingress_lossless_pool": {"size": "10875072", "xoff": "4194112"}},
+                "BUFFER_PROFILE": {"pg_lossless": {"pool": "ingress_lossless_pool", "xoff": "268736",
+                    "xon_offset": "2288", "dynamic_th": "-3"}},
+                "BUFFER_PG": {"Ethernet0|3-4": {"profile": "pg_lossless"}},
+                "PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "300"}, "GLOBAL": {"POLL_INTERVAL": "100"}}
+            }
+            """;
+
+    private ScenarioConfig read(String json, String entry) throws Exception {
+        Files.writeString(dir.resolve("db.json"), json);
+        String yaml = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 16MB}
+                switches:
+                  - %s
+                traffic: [{kind: flow, src: 0, dst: 3, size: 1KB}]
+                """.formatted(entry);
+        return new ScenarioReader().read(yaml, "t.yaml", dir);
+    }
+
+    private static SwitchConfig sw(ScenarioConfig c, String name) {
+        return c.devices().switches().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void shouldApplyTheRoceSubsetToTheChosenSwitches() throws Exception {
+        ScenarioConfig c = read(NESTED, "{role: leaf, sonic: db.json}");
+        SwitchConfig leaf = sw(c, "leaf0");
+        assertThat(leaf.trafficClass(26)).isEqualTo(3);
+        assertThat(leaf.trafficClass(0)).isEqualTo(1);
+        assertThat(leaf.trafficClass(10)).isZero(); // DSCPs the map leaves out: class 0
+        assertThat(leaf.pfc().losslessMask()).isEqualTo(1 << 3 | 1 << 4);
+        assertThat(leaf.pfc().alpha()).isEqualTo(0.125);
+        assertThat(leaf.pfc().resumeOffsetBytes()).isEqualTo(2288);
+        assertThat(leaf.headroomByPort()).containsOnly(268_736L);
+        assertThat(leaf.parameters().bufferBytes()).isEqualTo(10_875_072L);
+        assertThat(leaf.pfc().watchdog().enabled()).isTrue();
+        assertThat(leaf.pfc().watchdog().detectionPs()).isEqualTo(300_000_000_000L);
+        assertThat(leaf.pfc().watchdog().restorationPs()).isEqualTo(600_000_000_000L); // SONiC: 2 x detection
+        assertThat(leaf.pfc().watchdog().pollPs()).isEqualTo(100_000_000_000L);
+        EcnParameters ecn = leaf.ecn(0);
+        assertThat(ecn.scheme()).isEqualTo(EcnParameters.Scheme.RED);
+        assertThat(ecn.kminBytes()).isEqualTo(250_000L);
+        assertThat(ecn.kmaxBytes()).isEqualTo(2_097_152L);
+        assertThat(ecn.pmax()).isEqualTo(0.05);
+        assertThat(ecn.classMask()).isEqualTo(1 << 3 | 1 << 4);
+        assertThat(leaf.mtuByPort()).containsOnly(9100);
+        assertThat(leaf.parameters().dwrrWeights()).containsExactly(14, 14, 14, 15, 15, 14, 14, 14);
+        assertThat(leaf.parameters().strictClasses()).isEqualTo(1 << 6);
+        SwitchConfig spine = sw(c, "spine0");
+        assertThat(spine.parameters().bufferBytes()).isEqualTo(16_000_000L);
+        assertThat(spine.pfc().losslessMask()).isEqualTo(1 << 3);
+    }
+
+    @Test
+    void shouldReadTheFlatShapeLikeTheNestedOne() throws Exception {
+        String flat = """
+                {
+                  "DSCP_TO_TC_MAP|AZURE": {"0": "1", "3": "3", "4": "4", "26": "3", "48": "6"},
+                  "PORT_QOS_MAP|Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3,4"},
+                  "BUFFER_POOL|ingress_lossless_pool": {"size": "10875072"},
+                  "BUFFER_PROFILE|pg_lossless": {"xoff": "268736", "dynamic_th": "-3"},
+                  "BUFFER_PG|Ethernet0|3-4": {"profile": "pg_lossless"},
+                  "PFC_WD|Ethernet0": {"action": "drop", "detection_time": "300"}
+                }
+                """;
+        SwitchConfig leaf = sw(read(flat, "{name: leaf0, sonic: db.json}"), "leaf0");
+        assertThat(leaf.trafficClass(26)).isEqualTo(3);
+        assertThat(leaf.pfc().losslessMask()).isEqualTo(1 << 3 | 1 << 4);
+        assertThat(leaf.headroomByPort()).containsOnly(268_736L);
+        assertThat(leaf.parameters().bufferBytes()).isEqualTo(10_875_072L);
+        assertThat(leaf.pfc().watchdog().detectionPs()).isEqualTo(300_000_000_000L);
+    }
+
+    @Test
+    void shouldLetTheEntrysOwnKeysOverrideTheImport() throws Exception {
+        SwitchConfig leaf = sw(read(NESTED, "{role: leaf, sonic: db.json, buffer: 20MB, pfc: {alpha: 0.5}}"),
+                "leaf1");
+        assertThat(leaf.parameters().bufferBytes()).isEqualTo(20_000_000L);
+        assertThat(leaf.pfc().alpha()).isEqualTo(0.5);
+        assertThat(leaf.pfc().losslessMask()).isEqualTo(1 << 3 | 1 << 4);
+    }
+
+    @Test
+    void shouldReportWhatWasNotAppliedAsLintFindings() throws Exception {
+        ScenarioConfig c = read(NESTED, "{role: leaf, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text)
+                .anyMatch(t -> t.contains("SCHEDULER|strict field meter_type is not applied"))
+                .anyMatch(t -> t.contains("queues [5, 7] have no scheduler in QUEUE; DWRR weight 14 applied"))
+                .anyMatch(t -> t.contains("shared headroom pool"))
+                .anyMatch(t -> t.contains("yellow_min_threshold"))
+                .anyMatch(t -> t.contains("not about RoCE QoS: DEVICE_METADATA"))
+                // Lossy classes sharing priority group 0 behave the same in the model: not reported.
+                .noneMatch(t -> t.contains("TC_TO_PRIORITY_GROUP_MAP"));
+        var findings = Lint.check(c).of("I1");
+        assertThat(findings).anyMatch(f -> f.severity() == Severity.WARNING && f.what().contains("meter_type"));
+        assertThat(findings).anyMatch(f -> f.severity() == Severity.INFO && f.what().contains("DEVICE_METADATA"));
+    }
+
+    @Test
+    void shouldReadAStaticThresholdProfile() throws Exception {
+        String json = NESTED.replace("\"dynamic_th\": \"-3\"", "\"static_th\": \"300000\"");
+        SwitchConfig leaf = sw(read(json, "{name: leaf0, sonic: db.json}"), "leaf0");
+        assertThat(leaf.pfc().dynamic()).isFalse();
+        assertThat(leaf.pfc().xoffBytes()).isEqualTo(300_000L);
+        assertThat(leaf.pfc().xonBytes()).isEqualTo(300_000L - 2288);
+    }
+
+    @Test
+    void shouldPointAtTheJsonWhenItIsWrong() {
+        String dangling = NESTED.replace("\"dscp_to_tc_map\": \"AZURE\"", "\"dscp_to_tc_map\": \"AZURE2\"");
+        assertThatThrownBy(() -> read(dangling, "{name: leaf0, sonic: db.json}"))
+                .hasMessageContaining("db.json:6:54: DSCP_TO_TC_MAP has no map named 'AZURE2'; expected one of AZURE");
+        assertThatThrownBy(() -> read("{\"PORT\": {\n  \"Ethernet0\": \n}", "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:3:2: malformed JSON");
+        assertThatThrownBy(() -> read(NESTED, "{name: leaf0, sonic: missing.json}"))
+                .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
+        assertThatThrownBy(() -> read(NESTED.replace("\"26\": \"3\"", "\"26\": \"9\""), "{name: leaf0, sonic: db.json}"))
+                .hasMessageContaining("db.json:4:70: traffic class 9 is out of range");
+    }
+
+    @Test
+    void shouldImportTheShippedExampleWithoutLintErrors() throws Exception {
+        ScenarioConfig c = new ScenarioReader().read(Path.of("../scenarios/sonic/leaf-import.yaml"));
+        assertThat(sw(c, "leaf0").parameters().bufferBytes()).isEqualTo(10_875_072L);
+        assertThat(sw(c, "leaf0").headroomByPort()).containsOnly(268_736L);
+        assertThat(sw(c, "spine0").parameters().bufferBytes()).isEqualTo(16_000_000L);
+        var report = Lint.check(c);
+        assertThat(report.hasErrors()).isFalse();
+        assertThat(report.of("L10")).isNotEmpty(); // the SONiC template's CNP class is DWRR, not strict
+    }
+}
