@@ -37,6 +37,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param sampleIntervalPs interval of the rate and queue time series (0: none)
  * @param source the scenario file, or {@code null} for the built-in demo
  * @param canonicalText a canonical rendering of the resolved scenario, hashed into the manifest
+ * @param infiniband virtual lanes, credits and FECN marking in infiniband mode; null in the RoCE modes
  */
 public record ScenarioConfig(
         String name,
@@ -58,7 +59,8 @@ public record ScenarioConfig(
         long stopAtPs,
         long sampleIntervalPs,
         Path source,
-        String canonicalText) {
+        String canonicalText,
+        InfinibandSettings infiniband) {
 
     public ScenarioConfig {
         traffic = List.copyOf(traffic);
@@ -72,7 +74,7 @@ public record ScenarioConfig(
     /** The same scenario with another seed (the CLI's {@code --seed}). */
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
-                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText);
+                cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, infiniband);
     }
 
     /**
@@ -82,6 +84,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText);
+                canonicalText, infiniband);
     }
 }

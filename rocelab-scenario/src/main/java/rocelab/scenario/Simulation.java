@@ -89,7 +89,7 @@ public final class Simulation {
                 .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
                         + config.congestion().name()));
         CongestionControlFactory cc = algorithm.factory(config.congestion());
-        Network network = new NetworkBuilder(sim, streams)
+        NetworkBuilder builder = new NetworkBuilder(sim, streams)
                 .nic(config.nic())
                 .switches(config.switches())
                 .frames(new FrameFormat(config.vlanTagged()))
@@ -98,8 +98,13 @@ public final class Simulation {
                 .pfc(config.pfc())
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
-                        config.cnpPriority()))
-                .build(topology);
+                        config.cnpPriority()));
+        if (config.infiniband() != null) {
+            InfinibandSettings ib = config.infiniband();
+            builder.infiniband(ib.fabric()).ecnMarking(ib.fecn() == null ? rocelab.fabric.congestion.EcnMarkingFactory.NONE
+                    : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
+        }
+        Network network = builder.build(topology);
         List<FlowSpec> flows = new ArrayList<>();
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();

@@ -30,10 +30,12 @@ public final class Network {
     private final CongestionControlFactory congestionControl;
     private final RandomStreams streams;
     private final boolean[] edgeDown;
+    private final int[] laneOfDscp;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
-            CongestionControlFactory congestionControl, RandomStreams streams) {
+            CongestionControlFactory congestionControl, RandomStreams streams, int[] laneOfDscp) {
+        this.laneOfDscp = laneOfDscp;
         this.sim = sim;
         this.pool = pool;
         this.topology = topology;
@@ -101,6 +103,9 @@ public final class Network {
         if (dscp >= 0) {
             qp.dscp(dscp);
         }
+        if (laneOfDscp != null) {
+            qp.lane(laneOfDscp[dscp >= 0 ? dscp : nicParameters.dataDscp()]);
+        }
         return qp;
     }
 
@@ -138,6 +143,11 @@ public final class Network {
 
     public FrameFormat frames() {
         return frames;
+    }
+
+    /** Whether this is an InfiniBand fabric (credit flow control, virtual lanes, IB packets). */
+    public boolean isInfiniband() {
+        return laneOfDscp != null;
     }
 
     /** Packets held anywhere in the fabric: on links, in switch queues and service, in RNIC transmitters. */

@@ -46,6 +46,7 @@ public final class NetworkBuilder {
     private PfcParameters pfc = PfcParameters.off();
     private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
+    private rocelab.fabric.flowcontrol.credit.InfinibandParameters infiniband;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
         this.sim = sim;
@@ -96,6 +97,16 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /**
+     * An InfiniBand fabric instead of Ethernet: native IB packets, credit-based flow control per virtual lane on
+     * every link, VL arbitration at switch ports, and each packet's lane from its service level (the traffic class
+     * its DSCP maps to, then the SL to VL table).
+     */
+    public NetworkBuilder infiniband(rocelab.fabric.flowcontrol.credit.InfinibandParameters p) {
+        this.infiniband = p;
+        return this;
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -105,7 +116,17 @@ public final class NetworkBuilder {
         if (congestionControl == null) {
             throw new IllegalStateException("a congestion control factory is required");
         }
-        PacketPool pool = new PacketPool(initialPoolSize);
+        if (infiniband != null) {
+            frames = FrameFormat.infiniband();
+            int[] lanes = laneOfDscp();
+            switchParameters = new SwitchParameters(switchParameters.bufferBytes(),
+                    switchParameters.forwardingLatencyPs(), lanes, switchParameters.scheduler(),
+                    switchParameters.dwrrWeights(), switchParameters.strictClasses(), switchParameters.loadBalancing(),
+                    switchParameters.ecmpHash(), switchParameters.ecmpSeed());
+            notification = new NotificationPointParameters(notification.mode(), notification.cnpIntervalPs(),
+                    notification.cnpDscp(), lanes[notification.cnpDscp()]);
+        }
+        PacketPool pool = new PacketPool(initialPoolSize, frames.framingBytes());
         QueuePairTable queuePairs = new QueuePairTable();
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];
@@ -127,16 +148,68 @@ public final class NetworkBuilder {
             links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches));
             links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches));
         }
+        if (infiniband != null) {
+            attachCredits(topology, nics, switches, pool);
+        }
         return new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
-                congestionControl, streams);
+                congestionControl, streams, infiniband == null ? null : laneOfDscp());
+    }
+
+    /** The virtual lane of each DSCP: its traffic class is the service level, and SL to VL gives the lane. */
+    private int[] laneOfDscp() {
+        int[] sl = switchParameters.dscpToTc();
+        int[] slToVl = infiniband.slToVl();
+        int[] lanes = new int[sl.length];
+        for (int d = 0; d < lanes.length; d++) {
+            lanes[d] = slToVl[sl[d]];
+        }
+        return lanes;
+    }
+
+    /**
+     * Gives every port (switch port or HCA) the sending side of credit flow control toward its peer's buffer and
+     * the receiving side for its own; a switch returns credits as packets leave its buffer, an HCA as it consumes
+     * them.
+     */
+    private void attachCredits(Topology topology, Nic[] nics, Switch[] switches, PacketPool pool) {
+        int hosts = topology.hostCount();
+        for (int node = 0; node < topology.nodeCount(); node++) {
+            for (int port = 0; port < topology.portCount(node); port++) {
+                Topology.End peer = topology.peer(node, port);
+                long peerBuffer = topology.isHost(peer.node()) ? infiniband.hcaBufferBytes()
+                        : infiniband.vlBufferBytes();
+                long ownBuffer = topology.isHost(node) ? infiniband.hcaBufferBytes() : infiniband.vlBufferBytes();
+                if (topology.isHost(node)) {
+                    Nic nic = nics[node];
+                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, nic::wakeTransmitter);
+                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                            nic::wakeTransmitter);
+                    ret.ownGate(gate);
+                    nic.credits(gate, ret);
+                } else {
+                    EgressPort egress = switches[node - hosts].port(port);
+                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, egress::wakeTransmitter);
+                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                            egress::wakeTransmitter);
+                    ret.ownGate(gate);
+                    egress.credits(gate, ret);
+                }
+            }
+        }
+        for (Switch sw : switches) {
+            sw.buffer().releaseListener((nowPs, inPort, vl, bytes) -> sw.port(inPort).creditReturn()
+                    .onFreed(nowPs, vl, bytes));
+        }
     }
 
     private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
         long[] headroom = headroomPerPort(topology, node, pfc, frames, nicParameters.mtuBytes());
-        SharedBuffer buffer = new SharedBuffer(switchParameters.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
-                pfc, headroom);
+        // InfiniBand: the buffer is the input buffers of every port and lane, which credits never overfill.
+        long capacity = infiniband == null ? switchParameters.bufferBytes()
+                : (long) ports * SwitchParameters.TRAFFIC_CLASSES * infiniband.vlBufferBytes() + 1;
+        SharedBuffer buffer = new SharedBuffer(capacity, ports, SwitchParameters.TRAFFIC_CLASSES, pfc, headroom);
         EgressPort[] egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
             long rate = topology.edgeAt(node, p).parameters().rateBps();
@@ -173,6 +246,9 @@ public final class NetworkBuilder {
     }
 
     private TransmitScheduler scheduler() {
+        if (infiniband != null) {
+            return new rocelab.fabric.flowcontrol.credit.VlArbiter(infiniband);
+        }
         return switchParameters.scheduler() == SchedulerKind.STRICT
                 ? new StrictPriorityScheduler()
                 : new DwrrScheduler(switchParameters.dwrrWeights(), switchParameters.strictClasses());

@@ -11,5 +11,7 @@ public enum PacketKind {
     /** Congestion Notification Packet (BTH opcode 0x81). */
     CNP,
     /** IEEE 802.1Qbb priority flow control frame. */
-    PFC
+    PFC,
+    /** InfiniBand link-level flow-control packet: a credit update for one virtual lane. */
+    CREDIT
 }

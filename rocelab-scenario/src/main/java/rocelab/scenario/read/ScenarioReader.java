@@ -25,6 +25,7 @@ import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FabricMode;
+import rocelab.scenario.InfinibandSettings;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -171,13 +172,14 @@ public final class ScenarioReader {
         long seed = top.has("seed") ? doc.longValue(top.get("seed"), "seed", "a whole number") : 1L;
 
         YamlMap fabric = YamlMap.of(doc, top.require("fabric", "{mode: roce-lossy, mtu: ..., vlan: ...}"), "fabric",
-                "mode", "mtu", "vlan");
+                "mode", "mtu", "vlan", "infiniband");
         FabricMode mode = mode(doc, fabric);
         int mtu = (int) Math.min(fabric.optionalSize("mtu", 4096, 0), Integer.MAX_VALUE);
         if (mtu < 64 || mtu > 65_536) {
             throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64..65536 bytes");
         }
         boolean vlan = fabric.optionalBool("vlan", false);
+        InfinibandSettings infiniband = infiniband(doc, top, fabric, mode, mtu);
 
         TopologySpec topology = new TopologyReader(doc).read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
@@ -189,6 +191,7 @@ public final class ScenarioReader {
         EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
         CcSettings cc = congestion.congestionControl(nicMap);
+        checkCongestionControl(doc, nicMap, mode, cc);
         YamlMap switchMap = top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
@@ -218,9 +221,53 @@ public final class ScenarioReader {
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
-                        "rx=" + devices.receive(nicMap)), traffic, stopAt);
+                        "rx=" + devices.receive(nicMap)) + (infiniband == null ? "" : " " + infiniband),
+                traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
-                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, infiniband);
+    }
+
+    /**
+     * {@code fabric.infiniband} in infiniband mode (defaults when absent); refuses it in the RoCE modes, and refuses
+     * what has no meaning on InfiniBand (a VLAN tag, IP ECN marking).
+     */
+    private static InfinibandSettings infiniband(Doc doc, YamlMap top, YamlMap fabric, FabricMode mode, int mtu)
+            throws ScenarioException {
+        if (mode != FabricMode.INFINIBAND) {
+            if (fabric.has("infiniband")) {
+                throw doc.at(fabric.keyNode("infiniband"), "fabric.infiniband applies to fabric mode infiniband only;"
+                        + " expected fabric: {mode: infiniband, ...} or no infiniband block");
+            }
+            return null;
+        }
+        if (fabric.has("vlan")) {
+            throw doc.at(fabric.keyNode("vlan"), "an InfiniBand fabric has no VLAN tag; expected no vlan key in"
+                    + " infiniband mode");
+        }
+        Node switchNode = top.get("switch");
+        if (switchNode != null && !Doc.isNull(switchNode)) {
+            YamlMap sw = YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS);
+            if (sw.has("ecn")) {
+                throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
+                        + " expected fabric.infiniband.fecn for IB congestion control marking");
+            }
+        }
+        return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
+    }
+
+    /** In infiniband mode the congestion control is none or ib-cc; ib-cc needs an InfiniBand fabric. */
+    private static void checkCongestionControl(Doc doc, YamlMap nic, FabricMode mode, CcSettings cc)
+            throws ScenarioException {
+        boolean ib = mode == FabricMode.INFINIBAND;
+        boolean ibcc = cc.name().equals(rocelab.congestion.ibcc.IbCcAlgorithm.NAME);
+        if (ib && !ibcc && !cc.name().equals("none")) {
+            throw doc.at(nic.get("cc"), "cc '" + cc.name() + "' is a RoCE congestion control; expected none or ib-cc"
+                    + " in infiniband mode");
+        }
+        if (!ib && ibcc) {
+            throw doc.at(nic.get("cc"), "ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
+                    + " infiniband}, or a RoCE control such as dcqcn");
+        }
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
@@ -295,9 +342,6 @@ public final class ScenarioReader {
         FabricMode mode = FabricMode.fromKey(key);
         if (mode != null) {
             return mode;
-        }
-        if (key.equals("infiniband")) {
-            throw doc.at(node, "fabric mode '" + key + "' is not available in this version; expected " + modes);
         }
         throw doc.at(node, "'" + key + "' is not a fabric mode; expected " + modes);
     }

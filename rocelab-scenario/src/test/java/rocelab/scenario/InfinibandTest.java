@@ -1,0 +1,131 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+import rocelab.engine.Time;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+
+/** InfiniBand mode against closed forms: IB packet sizes, credit-limited links, credits that never run dry wrongly. */
+class InfinibandTest {
+    private static final double RATE = 100e9;
+    /** LRH + BTH + ICRC + VCRC, and the start/end delimiters on the wire. */
+    private static final int IB_OVERHEAD = 8 + 12 + 4 + 2;
+    private static final int FRAMING = 2;
+
+    /** Wire bytes of the data packets of one WRITE of {@code size} (RETH on the first). */
+    static long wireBytes(long size, int mtu) {
+        long packets = (size + mtu - 1) / mtu;
+        long total = 0;
+        for (long i = 0; i < packets; i++) {
+            int payload = (int) Math.min(mtu, size - i * mtu);
+            total += IB_OVERHEAD + (i == 0 ? 16 : 0) + ((payload + 3) & ~3) + FRAMING;
+        }
+        return total;
+    }
+
+    @Test
+    void shouldFinishOneFlowInTheSerialisationClosedFormWithIbHeaders() {
+        RunResult r = Scenarios.assemble("""
+                name: ib-one
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 1MB}
+                """).run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(0);
+        assertThat(f.completed()).isTrue();
+        long size = 1_000_000;
+        int first = IB_OVERHEAD + 16 + 4096 + FRAMING;
+        int ack = IB_OVERHEAD + 4 + FRAMING;
+        // All packets serialised once, the first one more time at the switch, two links each way, the last ACK
+        // serialised twice.
+        double expected = (wireBytes(size, 4096) + first + 2.0 * ack) * 8 / RATE + 4e-6;
+        assertThat(f.fctPs() / 1e12).isCloseTo(expected, within(expected * 0.002));
+        assertThat(f.fctPs()).as("the ideal FCT of flows.csv is the same closed form")
+                .isCloseTo(f.idealFctPs(), within(f.idealFctPs() / 500));
+        assertThat(r.totals().packetsDropped()).isZero();
+        assertThat(r.network().isInfiniband()).isTrue();
+    }
+
+    @Test
+    void shouldBeLimitedByCreditsWhenTheLinkRoundTripExceedsWhatTheBufferCovers() {
+        // 10 us each way: 64 KiB per lane covers 15 packets of 65 blocks per credit round trip (packet time, two
+        // propagation delays and the flow-control packet's own time), far below what the 100 Gb/s link could carry.
+        String yaml = """
+                name: ib-long
+                fabric: {mode: infiniband, mtu: 4096, infiniband: {vl-buffer: %s, hca-buffer: %s}}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 10us}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 16MB}
+                """;
+        RunResult r = Scenarios.assemble(yaml.formatted("64KiB", "64KiB")).run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(0);
+        int packetBlocks = CreditGate.blocks(IB_OVERHEAD + 4096);
+        long perLoop = 1024 / packetBlocks;
+        assertThat(perLoop).isEqualTo(15);
+        double loop = (IB_OVERHEAD + 4096 + FRAMING) * 8 / RATE + 20e-6 + (6 + FRAMING) * 8 / RATE;
+        double goodput = perLoop * 4096 * 8 / loop;
+        double measured = 16e6 * 8 / (f.fctPs() / 1e12);
+        assertThat(measured).isCloseTo(goodput, within(goodput * 0.03));
+        assertThat(measured).as("far below line rate").isLessThan(0.3 * RATE);
+        EgressPort toH0 = r.network().switchAt(0).port(0);
+        assertThat(toH0.creditGate().stallPs(3, r.network().simulator().nowPs())).as("credit stall on VL3").isPositive();
+        assertThat(r.totals().packetsDropped()).isZero();
+        // With the largest buffer IBA allows the same link carries twice as much per round trip.
+        RunResult big = Scenarios.assemble(yaml.formatted("128KiB", "128KiB")).run(ProgressListener.NONE);
+        double bigRate = 16e6 * 8 / (big.flows().get(0).fctPs() / 1e12);
+        assertThat(bigRate / measured).isCloseTo(31.0 / 15, within(0.03));
+    }
+
+    @Test
+    void shouldTransmitNothingOnALinkWhoseReceiverHoldsAllItsCredits() {
+        // The HCA of h0 moves data to memory at 1 Mb/s: its 64 KiB lane buffer fills with the first 15 packets
+        // and stays full for far longer than the run, so the switch port toward it sends nothing more.
+        Simulation sim = Scenarios.assemble("""
+                name: ib-stuck
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {rx: {rate: 1Mbps, buffer: 1MB, xoff: 1MB, xon: 0B}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 4MB}
+                """);
+        sim.simulator().runUntil(Time.us(500));
+        EgressPort toH0 = sim.network().switchAt(0).port(0);
+        long sent = toH0.counter(PortCounter.TX_DATA_PACKETS);
+        assertThat(sent).isEqualTo(15);
+        assertThat(toH0.creditGate().available(3)).isLessThan(CreditGate.blocks(IB_OVERHEAD + 4096));
+        sim.simulator().runUntil(Time.us(5000));
+        assertThat(toH0.counter(PortCounter.TX_DATA_PACKETS)).as("no credits, no packets").isEqualTo(sent);
+        assertThat(toH0.creditGate().stallPs(3, sim.simulator().nowPs())).isGreaterThan(Time.us(4900));
+        // Back-pressure, not loss: the switch holds what the sender could send on its own credits, and h1 stops.
+        EgressPort fromH1 = sim.network().switchAt(0).port(1);
+        assertThat(fromH1.creditReturn().heldBlocks(3)).isEqualTo(fromH1.creditReturn().capacityBlocks() / 65 * 65);
+        assertThat(sim.network().nic(0).counter(rocelab.fabric.probe.NicCounter.OUT_OF_BUFFER)).isZero();
+        assertThat(toH0.counter(PortCounter.DROPPED_PACKETS) + fromH1.counter(PortCounter.DROPPED_PACKETS)).isZero();
+    }
+
+    @Test
+    void shouldShareTheBottleneckFairlyAmongEightSenders() {
+        RunResult r = Scenarios.assemble("""
+                name: ib-fair
+                fabric: {mode: infiniband, mtu: 1024}
+                topology: {kind: single-switch, hosts: 9, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: incast, senders: 1-8, receiver: 0, size: 2MB}
+                """).run(ProgressListener.NONE);
+        assertThat(r.totals().packetsDropped()).isZero();
+        // The port toward h0 also carries a flow-control packet (6 B + delimiters) for each ACK h0 sends back.
+        long packets = 8 * ((2_000_000 + 1023) / 1024);
+        double bottleneckSeconds = (8 * wireBytes(2_000_000, 1024) + packets * (6 + FRAMING)) * 8 / RATE;
+        long first = r.flows().stream().mapToLong(FlowRecord::finishPs).min().orElseThrow();
+        long last = r.flows().stream().mapToLong(FlowRecord::finishPs).max().orElseThrow();
+        assertThat(last / 1e12).isCloseTo(bottleneckSeconds, within(bottleneckSeconds * 0.01));
+        assertThat((double) first / last).as("every flow got 1/8 of the port").isGreaterThan(0.98);
+    }
+}
