@@ -128,4 +128,67 @@ class InfinibandTest {
         assertThat(last / 1e12).isCloseTo(bottleneckSeconds, within(bottleneckSeconds * 0.01));
         assertThat((double) first / last).as("every flow got 1/8 of the port").isGreaterThan(0.98);
     }
+
+    @Test
+    void shouldMatchTheRingAllReduceClosedFormWithIbOverheads() {
+        int n = 8;
+        long size = 16_000_000;
+        int mtu = 4096;
+        RunResult r = Scenarios.assemble("""
+                name: ib-ring
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: allreduce, ranks: 0-7, size: 16000000}
+                """).run(ProgressListener.NONE);
+        var c = r.collectives().get(0);
+        assertThat(c.completed()).isTrue();
+        long chunk = size / n;
+        long packets = (chunk + mtu - 1) / mtu;
+        long data = wireBytes(chunk, mtu);
+        int ack = IB_OVERHEAD + 4 + FRAMING;
+        int credit = 6 + FRAMING;
+        // Per step and link: the chunk's packets; at most one ACK and two flow-control packets per packet share
+        // the wire, plus the step's latency (two links, one store-and-forward).
+        double lower = data * 8 / RATE;
+        double upper = (data + packets * (ack + 2 * credit)) * 8 / RATE + 2e-6 + 2 * (IB_OVERHEAD + mtu + FRAMING) * 8
+                / RATE;
+        int steps = 2 * (n - 1);
+        assertThat(c.timePs() / 1e12).isBetween(steps * lower, steps * upper);
+        // busbw near the IB payload rate of one link: 4096 of every 4124 bytes on the wire.
+        double payloadRate = RATE / 8 / 1e9 * mtu / (IB_OVERHEAD + mtu + FRAMING);
+        assertThat(c.busbwGBps()).isBetween(0.95 * payloadRate, payloadRate);
+        assertThat(r.totals().packetsDropped()).isZero();
+    }
+
+    @Test
+    void shouldAllocateNothingPerEventWhenAnInfinibandRunIsWarm() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Simulation sim = Scenarios.assemble("""
+                name: ib-steady
+                fabric: {mode: infiniband, mtu: 1024, infiniband: {fecn: {threshold: 20KB}}}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: ib-cc}
+                traffic:
+                  - {kind: all-to-all, size: 2MB}
+                  - {kind: incast, senders: 1-15, receiver: 0, size: 2MB, start: 10us}
+                observe: {sample-interval: 0}
+                """);
+        var s = sim.simulator();
+        s.runUntil(Time.us(300));
+        long id = Thread.currentThread().getId();
+        int poolGrowths = sim.network().pool().growths();
+        int calendarGrowths = s.calendar().growths();
+        long eventsBefore = s.eventsProcessed();
+        long before = threads.getThreadAllocatedBytes(id);
+        s.runUntil(Time.us(1000));
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        long events = s.eventsProcessed() - eventsBefore;
+        assertThat(events).isGreaterThan(300_000);
+        assertThat(sim.network().pool().growths()).isEqualTo(poolGrowths);
+        assertThat(s.calendar().growths()).isEqualTo(calendarGrowths);
+        assertThat(sim.driver().allFinished()).isFalse();
+        assertThat(allocated).as("bytes allocated during %d events", events).isLessThan(1024);
+    }
 }

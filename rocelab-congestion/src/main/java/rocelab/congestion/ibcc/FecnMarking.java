@@ -23,4 +23,10 @@ public final class FecnMarking implements EcnMarking {
         }
         return eligible++ % (p.markingRate() + 1) == 0;
     }
+
+    /** Victim_Mask: by default only the root of congestion marks, not ports held back by missing credits. */
+    @Override
+    public boolean marksVictims() {
+        return p.victimMask();
+    }
 }

@@ -5,8 +5,10 @@ package rocelab.congestion.ibcc;
  * holds more than {@code thresholdBytes} is congested and marks FECN on packets it forwards, one of every
  * {@code markingRate + 1} eligible packets (Marking_Rate: mean packets between marks), never packets smaller
  * than {@code minPacketBytes} (Packet_Size). The standard's Threshold is an abstract 0..15 scale; here it is bytes.
+ * A lane whose packets had to wait for credits is a victim of congestion further downstream; it marks only with
+ * {@code victimMask} (Victim_Mask).
  */
-public record FecnParameters(long thresholdBytes, int markingRate, int minPacketBytes) {
+public record FecnParameters(long thresholdBytes, int markingRate, int minPacketBytes, boolean victimMask) {
     public FecnParameters {
         if (thresholdBytes < 0) {
             throw new IllegalArgumentException("threshold must not be negative");
@@ -19,8 +21,8 @@ public record FecnParameters(long thresholdBytes, int markingRate, int minPacket
         }
     }
 
-    /** Congested above 32 KiB, every eligible packet marked, packets of any size. */
+    /** Congested above 32 KiB, every eligible packet marked, packets of any size, victims not marking. */
     public static FecnParameters defaults() {
-        return new FecnParameters(32 * 1024, 0, 0);
+        return new FecnParameters(32 * 1024, 0, 0, false);
     }
 }

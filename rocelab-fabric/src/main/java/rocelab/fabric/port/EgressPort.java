@@ -323,6 +323,9 @@ public final class EgressPort implements EventHandler {
 
     /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
     private void mark(long nowPs, int tc, long depth, Packet p) {
+        if (credits != null && credits.waitedForCredits(tc) && !marking[tc].marksVictims()) {
+            return;
+        }
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
             markedByClass[tc]++;

@@ -69,13 +69,14 @@ final class InfinibandReader {
         FecnParameters fecn = null;
         if (m.has("fecn")) {
             YamlMap f = YamlMap.of(doc, m.get("fecn"), "fabric.infiniband.fecn", "threshold", "marking-rate",
-                    "packet-size");
+                    "packet-size", "victim-mask");
             FecnParameters fd = FecnParameters.defaults();
             long threshold = f.optionalSize("threshold", fd.thresholdBytes(), 0);
             int rate = f.optionalInt("marking-rate", fd.markingRate(), 0, 65_535);
             long size = f.optionalSize("packet-size", fd.minPacketBytes(), 0);
+            boolean victims = f.optionalBool("victim-mask", fd.victimMask());
             fecn = doc.build(m.get("fecn"), "fabric.infiniband.fecn",
-                    () -> new FecnParameters(threshold, rate, (int) Math.min(size, Integer.MAX_VALUE)));
+                    () -> new FecnParameters(threshold, rate, (int) Math.min(size, Integer.MAX_VALUE), victims));
         }
         return new InfinibandSettings(params, fecn);
     }

@@ -241,7 +241,7 @@ class ScenarioReaderErrorTest {
                         + " never send; expected every lane that sl-to-vl uses in high or low with a weight above 0");
         assertError(ib + ", infiniband: {fecn: {threshold: 10KB, rate: 3}}}\n" + TOPO + FLOW,
                 "t.yaml:2:76: unknown key 'rate' in fabric.infiniband.fecn; expected one of: threshold, marking-rate,"
-                        + " packet-size");
+                        + " packet-size, victim-mask");
     }
 
     @Test

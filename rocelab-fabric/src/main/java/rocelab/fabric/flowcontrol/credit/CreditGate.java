@@ -25,6 +25,7 @@ public final class CreditGate {
     private final long[] updates = new long[InfinibandParameters.DATA_VLS];
     private final long capacityBlocks;
     private final LongConsumer wake;
+    private int waited;
 
     /**
      * @param receiverBufferBytes the far end's receive buffer per lane
@@ -48,8 +49,10 @@ public final class CreditGate {
 
     /** Whether a packet of {@code bytes} may start on lane {@code vl} now (the IBA modulo-4096 test). */
     public boolean canSend(int vl, int bytes) {
-        long fctbs = sent[vl] + blocks(bytes);
-        return Math.floorMod(limit[vl] - fctbs, MODULUS) <= WINDOW;
+        // The 12-bit fields of the flow-control packet: only their values modulo 4096 decide.
+        int fccl = (int) (limit[vl] & (MODULUS - 1));
+        int fctbsAfter = (int) ((sent[vl] + blocks(bytes)) & (MODULUS - 1));
+        return ((fccl - fctbsAfter) & (MODULUS - 1)) <= WINDOW;
     }
 
     /** As {@link #canSend}, and when it may not, the lane starts (or continues) a credit stall. */
@@ -61,6 +64,7 @@ public final class CreditGate {
             stallSincePs[vl] = nowPs;
         }
         needBlocks[vl] = blocks(bytes);
+        waited |= 1 << vl;
         return false;
     }
 
@@ -81,6 +85,15 @@ public final class CreditGate {
     /** A packet of {@code bytes} starts on lane {@code vl}: its blocks are spent. */
     public void consume(int vl, int bytes) {
         sent[vl] += blocks(bytes);
+        waited &= ~(1 << vl);
+    }
+
+    /**
+     * Whether lane {@code vl} had to wait for credits since its last packet: its queue is held back by congestion
+     * further downstream, so this port is a victim of congestion, not its root (IB CC's distinction).
+     */
+    public boolean waitedForCredits(int vl) {
+        return (waited & (1 << vl)) != 0;
     }
 
     /** A flow-control packet from the receiver arrived: the new credit limit of lane {@code vl}. */
