@@ -31,6 +31,7 @@ public final class Network {
     private final RandomStreams streams;
     private final boolean[] edgeDown;
     private final int[] laneOfDscp;
+    private int[] serviceLevelOfDscp;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
@@ -143,6 +144,15 @@ public final class Network {
 
     public FrameFormat frames() {
         return frames;
+    }
+
+    /** InfiniBand: the service level of each DSCP (its traffic class); set by the builder. */
+    void serviceLevelOfDscp(int[] map) {
+        this.serviceLevelOfDscp = map.clone();
+    }
+
+    public int[] serviceLevelOfDscp() {
+        return serviceLevelOfDscp.clone();
     }
 
     /** Whether this is an InfiniBand fabric (credit flow control, virtual lanes, IB packets). */

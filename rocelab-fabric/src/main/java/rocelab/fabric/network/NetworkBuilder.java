@@ -116,9 +116,11 @@ public final class NetworkBuilder {
         if (congestionControl == null) {
             throw new IllegalStateException("a congestion control factory is required");
         }
+        int[] serviceLevels = switchParameters.dscpToTc();
+        int[] lanes = null;
         if (infiniband != null) {
             frames = FrameFormat.infiniband();
-            int[] lanes = laneOfDscp();
+            lanes = laneOfDscp(serviceLevels);
             switchParameters = new SwitchParameters(switchParameters.bufferBytes(),
                     switchParameters.forwardingLatencyPs(), lanes, switchParameters.scheduler(),
                     switchParameters.dwrrWeights(), switchParameters.strictClasses(), switchParameters.loadBalancing(),
@@ -151,13 +153,14 @@ public final class NetworkBuilder {
         if (infiniband != null) {
             attachCredits(topology, nics, switches, pool);
         }
-        return new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
-                congestionControl, streams, infiniband == null ? null : laneOfDscp());
+        Network network = new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
+                congestionControl, streams, lanes);
+        network.serviceLevelOfDscp(serviceLevels);
+        return network;
     }
 
     /** The virtual lane of each DSCP: its traffic class is the service level, and SL to VL gives the lane. */
-    private int[] laneOfDscp() {
-        int[] sl = switchParameters.dscpToTc();
+    private int[] laneOfDscp(int[] sl) {
         int[] slToVl = infiniband.slToVl();
         int[] lanes = new int[sl.length];
         for (int d = 0; d < lanes.length; d++) {
