@@ -1,0 +1,55 @@
+package rocelab.scenario;
+
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.ecn.EcnParameters;
+import rocelab.congestion.ibcc.FecnParameters;
+import rocelab.congestion.ibcc.IbCcAlgorithm;
+import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+
+/**
+ * The same scenario on another fabric, for {@code rocelab compare}: topology, devices, workload, seed and stop
+ * time stay; what belongs to a fabric follows it. Into roce-lossless: the scenario's PFC settings or the defaults;
+ * into roce-lossy: no PFC; into infiniband: the scenario's {@code fabric.infiniband} or the defaults, no VLAN tag.
+ * Congestion control keeps its role: a RoCE control becomes ib-cc on InfiniBand (with FECN marking at the
+ * defaults), ib-cc becomes dcqcn on RoCE (with the default ECN marking), and none stays none.
+ */
+public final class FabricVariants {
+    private FabricVariants() {}
+
+    /** The scenario in {@code mode}; the scenario itself when it is already that mode. */
+    public static ScenarioConfig inMode(ScenarioConfig c, FabricMode mode) {
+        if (c.mode() == mode) {
+            return c;
+        }
+        if (!c.faults().isEmpty()) {
+            throw new IllegalArgumentException("the scenario injects pause storms, which exist only in roce-lossless;"
+                    + " remove faults to compare fabrics");
+        }
+        boolean reacts = !c.congestion().name().equals("none");
+        boolean fromIb = c.mode() == FabricMode.INFINIBAND;
+        CcSettings cc;
+        PfcParameters pfc = PfcParameters.off();
+        EcnParameters ecn = c.ecn();
+        InfinibandSettings ib = null;
+        boolean vlan = c.vlanTagged();
+        if (mode == FabricMode.INFINIBAND) {
+            cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
+            ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null);
+            vlan = false;
+        } else {
+            cc = fromIb ? CcSettings.of(reacts ? "dcqcn" : "none") : c.congestion();
+            if (fromIb) {
+                ecn = reacts ? EcnParameters.defaults() : EcnParameters.none();
+            }
+            if (mode == FabricMode.ROCE_LOSSLESS) {
+                pfc = c.pfc().enabled() ? c.pfc() : PfcParameters.defaults();
+            }
+        }
+        String canonical = c.canonicalText() + "compare: mode=" + mode.key() + " cc=" + cc + " pfc=" + pfc + " ecn="
+                + ecn + " ib=" + ib + " vlan=" + vlan + "\n";
+        return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn, c.nic(),
+                c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
+                c.sampleIntervalPs(), c.source(), canonical, ib);
+    }
+}
