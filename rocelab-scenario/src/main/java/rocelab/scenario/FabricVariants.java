@@ -12,7 +12,8 @@ import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
  * time stay; what belongs to a fabric follows it. Into roce-lossless: the scenario's PFC settings or the defaults;
  * into roce-lossy: no PFC; into infiniband: the scenario's {@code fabric.infiniband} or the defaults, no VLAN tag.
  * Congestion control keeps its role: a RoCE control becomes ib-cc on InfiniBand (with FECN marking at the
- * defaults), ib-cc becomes dcqcn on RoCE (with the default ECN marking), and none stays none.
+ * defaults), ib-cc becomes dcqcn on RoCE (profile hpcc-ns3, as the lossless-dcqcn example, with the default ECN
+ * marking), and none stays none.
  */
 public final class FabricVariants {
     private FabricVariants() {}
@@ -38,7 +39,8 @@ public final class FabricVariants {
             ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null);
             vlan = false;
         } else {
-            cc = fromIb ? CcSettings.of(reacts ? "dcqcn" : "none") : c.congestion();
+            cc = !fromIb ? c.congestion() : reacts ? new CcSettings("dcqcn", "hpcc-ns3", java.util.Map.of())
+                    : CcSettings.of("none");
             if (fromIb) {
                 ecn = reacts ? EcnParameters.defaults() : EcnParameters.none();
             }

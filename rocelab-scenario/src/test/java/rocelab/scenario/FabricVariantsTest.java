@@ -34,6 +34,7 @@ class FabricVariantsTest {
         assertThat(FabricVariants.inMode(roce, FabricMode.ROCE_LOSSLESS)).isSameAs(roce);
         ScenarioConfig back = FabricVariants.inMode(ib, FabricMode.ROCE_LOSSLESS);
         assertThat(back.congestion().name()).isEqualTo("dcqcn");
+        assertThat(back.congestion().profile()).isEqualTo("hpcc-ns3");
         assertThat(back.pfc().enabled()).isTrue();
         assertThat(Simulation.assemble(ib).scenarioHash()).isNotEqualTo(Simulation.assemble(roce).scenarioHash());
         ScenarioConfig none = FabricVariants.inMode(Scenarios.parse(ROCE.replace("cc: dcqcn", "cc: none")),

@@ -53,12 +53,16 @@ class IbCongestionControlTest {
     }
 
     @Test
-    void shouldSpareTheVictimWhenFecnAndBecnSlowTheIncastSenders() {
+    void shouldSpareTheVictimWhenFecnAndBecnSlowTheIncastSenders() throws Exception {
         RunResult pfc = Scenarios.assemble(incast("roce-lossless", "", "switch: {ecn: {marking: none}}\nnic: {cc: none}"))
                 .run(ProgressListener.NONE);
         RunResult credits = Scenarios.assemble(incast("infiniband", "", "nic: {cc: none}")).run(ProgressListener.NONE);
-        RunResult ibcc = Scenarios.assemble(incast("infiniband", ", infiniband: {fecn: {}}", "nic: {cc: ib-cc}"))
-                .run(ProgressListener.NONE);
+        // The shipped example: the same incast and victim, on InfiniBand with ib-cc at its default settings.
+        ScenarioConfig example = new rocelab.scenario.read.ScenarioReader().readExample("infiniband-incast");
+        assertThat(example.traffic()).usingRecursiveFieldByFieldElementComparator()
+                .isEqualTo(Scenarios.parse(incast("infiniband", "", "")).traffic());
+        assertThat(example.infiniband().fecn()).isEqualTo(rocelab.congestion.ibcc.FecnParameters.defaults());
+        RunResult ibcc = Simulation.assemble(example).run(ProgressListener.NONE);
         for (RunResult r : new RunResult[] {pfc, credits, ibcc}) {
             assertThat(r.flows()).allMatch(FlowRecord::completed);
             assertThat(r.totals().packetsDropped()).isZero();
