@@ -111,6 +111,41 @@ class InfinibandTest {
     }
 
     @Test
+    void shouldReinitialiseCreditsWhenAFailedLinkComesBack() {
+        // Frames on a link that fails are lost with the credits they held; link initialisation on recovery gives
+        // them back, so traffic rerouted over the recovered link flows again (without it the lane stays dry).
+        Simulation sim = Scenarios.assemble("""
+                name: ib-failover
+                fabric: {mode: infiniband, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, timeout: 8}
+                events:
+                  - {kind: link-down, a: leaf0, b: spine0, at: 30us}
+                  - {kind: link-down, a: leaf0, b: spine1, at: 60us}
+                  - {kind: link-up, a: leaf0, b: spine1, at: 200us}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 4MB}
+                  - {kind: flow, src: 1, dst: 3, size: 4MB}
+                """);
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        assertThat(r.totals().linkLosses()).isPositive();
+        assertThat(r.totals().droppedBufferFull()).isZero();
+        assertThat(r.totals().packetsDropped()).as("only what the failed links lost, and no route while both were down")
+                .isEqualTo(r.totals().linkLosses() + r.totals().droppedNoRoute());
+        sim.simulator().runUntil(sim.simulator().nowPs() + Time.us(100));
+        var topo = r.network().topology();
+        var leaf0 = r.network().switchAt(0);
+        for (int p = 0; p < leaf0.portCount(); p++) {
+            if (topo.nodeName(topo.peer(leaf0.nodeId(), p).node()).equals("spine1")) {
+                var gate = leaf0.port(p).creditGate();
+                assertThat(gate.available(3)).as("every credit back on the recovered link")
+                        .isEqualTo(gate.capacityBlocks());
+            }
+        }
+    }
+
+    @Test
     void shouldShareTheBottleneckFairlyAmongEightSenders() {
         RunResult r = Scenarios.assemble("""
                 name: ib-fair

@@ -59,9 +59,29 @@ public final class Network {
         edgeDown[edgeIndex] = !up;
         links.get(2 * edgeIndex).setDown(!up, pool);
         links.get(2 * edgeIndex + 1).setDown(!up, pool);
+        if (laneOfDscp != null && up) {
+            Topology.Edge e = topology.edges().get(edgeIndex);
+            reinitialiseCredits(e.a(), e.b());
+            reinitialiseCredits(e.b(), e.a());
+        }
         int[][][] routes = topology.shortestPathPorts(edgeDown);
         for (int s = 0; s < switches.length; s++) {
             switches[s].routes(routes[s]);
+        }
+    }
+
+    /**
+     * InfiniBand link initialisation when a link comes back: the receiver resynchronises to the sender's blocks
+     * sent (packets lost on the failed link are forgotten) and the sender gets the credit limit of what is free.
+     */
+    private void reinitialiseCredits(Topology.End sender, Topology.End receiver) {
+        var gate = topology.isHost(sender.node()) ? nics[sender.node()].creditGate()
+                : switches[sender.node() - nics.length].port(sender.port()).creditGate();
+        var ret = topology.isHost(receiver.node()) ? nics[receiver.node()].creditReturn()
+                : switches[receiver.node() - nics.length].port(receiver.port()).creditReturn();
+        for (int vl = 0; vl < rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS; vl++) {
+            ret.resynchronise(vl, gate.blocksSent(vl));
+            gate.onUpdate(sim.nowPs(), vl, ret.creditLimit(vl));
         }
     }
 

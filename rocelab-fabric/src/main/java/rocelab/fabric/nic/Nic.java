@@ -142,7 +142,8 @@ public final class Nic implements PacketSink, EventHandler {
             creditReturn.onReceived(p.priority(), p.frameBytes());
         }
         if (rx.limited() && p.kind() != PacketKind.PFC) {
-            if (rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
+            // With credits the HCA's lane buffers bound what can arrive: nothing is dropped.
+            if (creditReturn == null && rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
                 counters[NicCounter.OUT_OF_BUFFER.ordinal()]++;
                 if (creditReturn != null) {
                     creditReturn.onFreed(nowPs, p.priority(), p.frameBytes());

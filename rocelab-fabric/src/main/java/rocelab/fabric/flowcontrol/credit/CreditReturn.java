@@ -62,6 +62,17 @@ public final class CreditReturn {
         }
     }
 
+    /**
+     * Link (re)initialisation: the receiver takes the sender's total blocks sent (FCTBS) as what it has received, as
+     * the IBA receiver resynchronises to each flow-control packet, so blocks lost on a failed link no longer count
+     * as held; what is really in the buffer stays held.
+     */
+    public void resynchronise(int vl, long senderBlocksSent) {
+        long held = received[vl] - freed[vl];
+        received[vl] = senderBlocksSent;
+        freed[vl] = senderBlocksSent - held;
+    }
+
     /** Whether a flow-control packet waits to be sent. */
     public boolean hasUpdate() {
         return pending != 0;
