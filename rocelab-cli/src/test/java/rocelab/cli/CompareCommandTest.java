@@ -102,6 +102,13 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldTellAJourneyInInfinibandWords() {
+        CliRun j = CliRun.of("journey", "--example", "infiniband-incast", "--flow", "15");
+        assertThat(j.exitCode()).as(j.err()).isZero();
+        assertThat(j.out()).contains("marked it FECN", "sends a BECN back").doesNotContain(" CE", "CNP", "RNIC");
+    }
+
+    @Test
     void shouldPrintCreditsAndLanesWhenAnInfinibandScenarioRuns() throws Exception {
         Path file = dir.resolve("ib.yaml");
         Files.writeString(file, SCENARIO.replace("mode: roce-lossless", "mode: infiniband")

@@ -83,6 +83,14 @@ class CreditConservationTest {
                     assertThat(held).as(where + " blocks held").isBetween(0L, ret.capacityBlocks());
                     assertThat(unannounced).as(where + " freed, not yet announced").isGreaterThanOrEqualTo(0);
                     assertThat(available + onWire + held + unannounced).as(where).isEqualTo(ret.capacityBlocks());
+                    if (!topo.isHost(peer.node())) {
+                        // The switch's own buffer accounting, kept apart from credits, agrees with what they say is held.
+                        var buffer = net.switchAt(peer.node() - net.hostCount()).buffer();
+                        long bytes = buffer.ingressBytes(peer.port(), vl);
+                        assertThat(bytes).as(where + " bytes held by the buffer").isLessThanOrEqualTo(held * 64);
+                        assertThat(bytes == 0).as(where + " buffer empty exactly when no credits are held")
+                                .isEqualTo(held == 0);
+                    }
                     if (quiescent) {
                         assertThat(available).as(where + " every credit back at the end")
                                 .isEqualTo(gate.capacityBlocks());

@@ -86,12 +86,13 @@ class InfinibandTest {
     @Test
     void shouldTransmitNothingOnALinkWhoseReceiverHoldsAllItsCredits() {
         // The HCA of h0 moves data to memory at 1 Mb/s: its 64 KiB lane buffer fills with the first 15 packets
-        // and stays full for far longer than the run, so the switch port toward it sends nothing more.
+        // and stays full for far longer than the run, so the switch port toward it sends nothing more. (nic.rx's
+        // 16 KB buffer is a RoCE setting: with credits the lane buffer holds what arrives, nothing is dropped.)
         Simulation sim = Scenarios.assemble("""
                 name: ib-stuck
                 fabric: {mode: infiniband, mtu: 4096}
                 topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
-                nic: {rx: {rate: 1Mbps, buffer: 1MB, xoff: 1MB, xon: 0B}}
+                nic: {rx: {rate: 1Mbps, buffer: 16KB, xoff: 16KB, xon: 0B}}
                 traffic:
                   - {kind: flow, src: 1, dst: 0, size: 4MB}
                 """);
