@@ -85,6 +85,10 @@ class IbCongestionControlTest {
         assertThat(becnSent).as("a BECN for every FECN packet that arrived").isEqualTo(fecnArrived);
         assertThat(becnHandled).as("every BECN raised a sender's CCT index").isEqualTo(becnSent).isPositive();
         assertThat(credits.totals().cnpSent()).as("no notifications without IB CC").isZero();
+        // The senders' injection rate (rates.csv: time_us,qp,src,dst,rate_gbps,...) fell well below line rate.
+        double slowest = ibcc.series().ratesCsv().lines().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[4]))
+                .min().orElseThrow();
+        assertThat(slowest).as("lowest injection rate of any QP, Gb/s (a fair share is 100/15)").isLessThan(10);
         // Less injection: the spines wait far less for leaf0's credits.
         assertThat(spineStallPs(ibcc.network())).isLessThan(spineStallPs(credits.network()) / 2);
         long victimIbcc = victim(ibcc).fctPs();
