@@ -36,7 +36,7 @@ public final class FabricVariants {
         boolean vlan = c.vlanTagged();
         if (mode == FabricMode.INFINIBAND) {
             cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
-            ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null);
+            ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);
             vlan = false;
         } else {
             cc = !fromIb ? c.congestion() : reacts ? new CcSettings("dcqcn", "hpcc-ns3", java.util.Map.of())

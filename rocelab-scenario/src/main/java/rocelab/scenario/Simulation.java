@@ -101,7 +101,7 @@ public final class Simulation {
                         config.cnpPriority()));
         if (config.infiniband() != null) {
             InfinibandSettings ib = config.infiniband();
-            builder.infiniband(ib.fabric()).ecnMarking(ib.fecn() == null ? rocelab.fabric.congestion.EcnMarkingFactory.NONE
+            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null ? rocelab.fabric.congestion.EcnMarkingFactory.NONE
                     : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
         }
         Network network = builder.build(topology);

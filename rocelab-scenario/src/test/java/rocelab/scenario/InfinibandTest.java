@@ -90,7 +90,7 @@ class InfinibandTest {
         // 16 KB buffer is a RoCE setting: with credits the lane buffer holds what arrives, nothing is dropped.)
         Simulation sim = Scenarios.assemble("""
                 name: ib-stuck
-                fabric: {mode: infiniband, mtu: 4096}
+                fabric: {mode: infiniband, mtu: 4096, infiniband: {sm-sweep: 100us}}
                 topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
                 nic: {rx: {rate: 1Mbps, buffer: 16KB, xoff: 16KB, xon: 0B}}
                 traffic:
@@ -104,6 +104,9 @@ class InfinibandTest {
         sim.simulator().runUntil(Time.us(5000));
         assertThat(toH0.counter(PortCounter.TX_DATA_PACKETS)).as("no credits, no packets").isEqualTo(sent);
         assertThat(toH0.creditGate().stallPs(3, sim.simulator().nowPs())).isGreaterThan(Time.us(4900));
+        // VL15 is not flow-controlled: the subnet manager's packets still reach h0 every 100 us.
+        assertThat(sim.network().nic(0).managementReceived()).isBetween(49L, 50L);
+        assertThat(sim.network().managementPacketsSent()).isEqualTo(2 * 50);
         // Back-pressure, not loss: the switch holds what the sender could send on its own credits, and h1 stops.
         EgressPort fromH1 = sim.network().switchAt(0).port(1);
         assertThat(fromH1.creditReturn().heldBlocks(3)).isEqualTo(fromH1.creditReturn().capacityBlocks() / 65 * 65);

@@ -32,6 +32,7 @@ public final class Network {
     private final boolean[] edgeDown;
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
+    private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
@@ -169,6 +170,15 @@ public final class Network {
     /** InfiniBand: the service level of each DSCP (its traffic class); set by the builder. */
     void serviceLevelOfDscp(int[] map) {
         this.serviceLevelOfDscp = map.clone();
+    }
+
+    void managementSweep(rocelab.fabric.flowcontrol.credit.ManagementSweep sweep) {
+        this.managementSweep = sweep;
+    }
+
+    /** Subnet management packets (VL15) the switches sent; 0 without a sweep. */
+    public long managementPacketsSent() {
+        return managementSweep == null ? 0 : managementSweep.sent();
     }
 
     public int[] serviceLevelOfDscp() {

@@ -47,6 +47,7 @@ public final class NetworkBuilder {
     private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
     private rocelab.fabric.flowcontrol.credit.InfinibandParameters infiniband;
+    private long managementSweepPs;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
         this.sim = sim;
@@ -107,6 +108,12 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /** InfiniBand: every switch port sends a subnet management packet on VL15 every {@code ps} (0: none). */
+    public NetworkBuilder managementSweep(long ps) {
+        this.managementSweepPs = ps;
+        return this;
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -150,12 +157,18 @@ public final class NetworkBuilder {
             links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches));
             links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches));
         }
+        rocelab.fabric.flowcontrol.credit.ManagementSweep sweep = null;
         if (infiniband != null) {
             attachCredits(topology, nics, switches, pool);
+            if (managementSweepPs > 0) {
+                sweep = new rocelab.fabric.flowcontrol.credit.ManagementSweep(sim, managementSweepPs, switches, pool,
+                        frames);
+            }
         }
         Network network = new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
                 congestionControl, streams, lanes);
         network.serviceLevelOfDscp(serviceLevels);
+        network.managementSweep(sweep);
         return network;
     }
 

@@ -67,6 +67,7 @@ public final class Nic implements PacketSink, EventHandler {
     private long timerAtPs = -1;
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
+    private long managementReceived;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
@@ -107,6 +108,11 @@ public final class Nic implements PacketSink, EventHandler {
         return creditReturn;
     }
 
+    /** InfiniBand subnet management packets (VL15) this HCA received. */
+    public long managementReceived() {
+        return managementReceived;
+    }
+
     /** Credits arrived or an update became due: start sending if the port is free. */
     public void wakeTransmitter(long nowPs) {
         kick(nowPs);
@@ -135,6 +141,11 @@ public final class Nic implements PacketSink, EventHandler {
     public void receive(long nowPs, Packet p) {
         if (p.kind() == PacketKind.CREDIT) {
             credits.onUpdate(nowPs, p.priority(), p.creditLimit());
+            pool.release(p);
+            return;
+        }
+        if (p.kind() == PacketKind.MANAGEMENT) {
+            managementReceived++;
             pool.release(p);
             return;
         }

@@ -82,6 +82,11 @@ public final class FrameFormat {
         return IB_FLOW_CONTROL_PACKET;
     }
 
+    /** Bytes of an InfiniBand subnet management packet: LRH, BTH, DETH (8), a 256-byte MAD, ICRC, VCRC. */
+    public int managementFrameBytes() {
+        return LRH + BTH + 8 + 256 + ICRC + VCRC;
+    }
+
     /** Link time, in bytes, that one packet occupies beyond its own bytes (preamble and IFG, or IB delimiters). */
     public int framingBytes() {
         return infiniband ? IB_FRAMING : PREAMBLE_AND_IFG;

@@ -183,6 +183,17 @@ public final class Packet {
         return this;
     }
 
+    /** Fills an InfiniBand subnet management packet (VL15, to QP0) of {@code frame} bytes. */
+    public Packet initManagement(long nowPs, int frame) {
+        kind = PacketKind.MANAGEMENT;
+        srcHost = -1;
+        dstHost = -1;
+        priority = 15;
+        frameBytes = frame;
+        sentAtPs = nowPs;
+        return this;
+    }
+
     /** Credit update only: the credit limit (FCCL) in blocks, absolute. */
     public long creditLimit() {
         return psn;

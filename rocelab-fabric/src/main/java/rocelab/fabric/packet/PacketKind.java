@@ -13,5 +13,7 @@ public enum PacketKind {
     /** IEEE 802.1Qbb priority flow control frame. */
     PFC,
     /** InfiniBand link-level flow-control packet: a credit update for one virtual lane. */
-    CREDIT
+    CREDIT,
+    /** InfiniBand subnet management packet (SMP) on VL15: never flow-controlled, ahead of every data lane. */
+    MANAGEMENT
 }

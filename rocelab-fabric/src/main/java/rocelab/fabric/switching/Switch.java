@@ -104,6 +104,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             pool.release(packet);
             return;
         }
+        if (packet.kind() == PacketKind.MANAGEMENT) {
+            // VL15 subnet management: consumed by the switch's management agent, outside credits and buffer.
+            pool.release(packet);
+            return;
+        }
         if (packet.kind() == PacketKind.CREDIT) {
             // InfiniBand flow-control packets end at the receiving port too: credits for our transmitter.
             ports[inPort].creditGate().onUpdate(nowPs, packet.priority(), packet.creditLimit());

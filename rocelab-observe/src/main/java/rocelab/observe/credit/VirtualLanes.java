@@ -27,10 +27,12 @@ public final class VirtualLanes {
 
     private final List<Lane> lanes;
     private final List<PortLane> ports;
+    private final long managementPackets;
 
-    private VirtualLanes(List<Lane> lanes, List<PortLane> ports) {
+    private VirtualLanes(List<Lane> lanes, List<PortLane> ports, long managementPackets) {
         this.lanes = List.copyOf(lanes);
         this.ports = List.copyOf(ports);
+        this.managementPackets = managementPackets;
     }
 
     /** The counters of an InfiniBand network, or null for a RoCE one. */
@@ -80,7 +82,7 @@ public final class VirtualLanes {
                 lanes.add(new Lane(vl, stall[vl], fc[vl], fecn[vl], becn[vl], peak[vl], forwarded[vl]));
             }
         }
-        return new VirtualLanes(lanes, rows);
+        return new VirtualLanes(lanes, rows, network.managementPacketsSent());
     }
 
     public List<Lane> lanes() {
@@ -114,6 +116,7 @@ public final class VirtualLanes {
         m.put("flow_control_packets", flowControlPackets());
         m.put("fecn_marked", fecnMarked());
         m.put("becn_received", becnReceived());
+        m.put("vl15_management_packets", managementPackets);
         List<Object> list = new ArrayList<>();
         for (Lane l : lanes) {
             Map<String, Object> row = new LinkedHashMap<>();

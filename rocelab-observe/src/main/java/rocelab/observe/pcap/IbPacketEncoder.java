@@ -33,9 +33,12 @@ public final class IbPacketEncoder {
         this.serviceLevelOfDscp = serviceLevelOfDscp.clone();
     }
 
-    /** The record's bytes (exported-PDU tags, then the packet), or null for a link-level flow-control packet. */
+    /**
+     * The record's bytes (exported-PDU tags, then the packet), or null for a link-level flow-control packet or a
+     * subnet management packet (whose MAD contents are not modelled).
+     */
     public byte[] encode(Packet p) {
-        if (p.kind() == PacketKind.CREDIT || p.kind() == PacketKind.PFC) {
+        if (p.kind() == PacketKind.CREDIT || p.kind() == PacketKind.PFC || p.kind() == PacketKind.MANAGEMENT) {
             return null;
         }
         boolean reth = p.kind() == PacketKind.DATA && Opcodes.hasReth(p.opcode());

@@ -28,7 +28,7 @@ final class InfinibandReader {
             return InfinibandSettings.defaults();
         }
         YamlMap m = YamlMap.of(doc, node, "fabric.infiniband", "vl-buffer", "hca-buffer", "sl-to-vl",
-                "vl-arbitration", "fecn");
+                "vl-arbitration", "fecn", "sm-sweep");
         long vlBuffer = buffer(m, "vl-buffer", d.vlBufferBytes(), mtu);
         long hcaBuffer = buffer(m, "hca-buffer", d.hcaBufferBytes(), mtu);
         int[] slToVl = d.slToVl();
@@ -78,7 +78,8 @@ final class InfinibandReader {
             fecn = doc.build(m.get("fecn"), "fabric.infiniband.fecn",
                     () -> new FecnParameters(threshold, rate, (int) Math.min(size, Integer.MAX_VALUE), victims));
         }
-        return new InfinibandSettings(params, fecn);
+        long sweep = m.optionalTime("sm-sweep", 0);
+        return new InfinibandSettings(params, fecn, sweep);
     }
 
     private long buffer(YamlMap m, String key, long defaultValue, int mtu) throws ScenarioException {
