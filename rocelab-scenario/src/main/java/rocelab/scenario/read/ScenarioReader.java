@@ -251,6 +251,14 @@ public final class ScenarioReader {
                 throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
                         + " expected fabric.infiniband.fecn for IB congestion control marking");
             }
+            if (sw.has("buffer")) {
+                throw doc.at(sw.keyNode("buffer"), "switch.buffer is an Ethernet switch's shared buffer; expected"
+                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+            }
+            if (sw.has("scheduler")) {
+                throw doc.at(sw.keyNode("scheduler"), "switch.scheduler schedules Ethernet traffic classes; expected"
+                        + " fabric.infiniband.vl-arbitration in infiniband mode");
+            }
         }
         return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
     }

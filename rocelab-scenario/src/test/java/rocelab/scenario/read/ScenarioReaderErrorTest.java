@@ -222,6 +222,12 @@ class ScenarioReaderErrorTest {
         assertError(ib + "}\n" + TOPO + "switch: {ecn: {marking: red}}\n" + FLOW,
                 "t.yaml:4:10: switch.ecn marks IP ECN, which InfiniBand packets do not carry; expected"
                         + " fabric.infiniband.fecn for IB congestion control marking");
+        assertError(ib + "}\n" + TOPO + "switch: {buffer: 4MB}\n" + FLOW,
+                "t.yaml:4:10: switch.buffer is an Ethernet switch's shared buffer; expected fabric.infiniband.vl-buffer"
+                        + " (input buffer per port and lane) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switch: {scheduler: {kind: strict}}\n" + FLOW,
+                "t.yaml:4:10: switch.scheduler schedules Ethernet traffic classes; expected"
+                        + " fabric.infiniband.vl-arbitration in infiniband mode");
         assertError(ib + "}\n" + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
                 "t.yaml:4:11: cc 'dcqcn' is a RoCE congestion control; expected none or ib-cc in infiniband mode");
         assertError("name: t\nfabric: {mode: roce-lossy}\n" + TOPO + "nic: {cc: ib-cc}\n" + FLOW,
