@@ -150,6 +150,36 @@ class InfinibandTest {
     }
 
     @Test
+    void shouldSplitAPortBetweenLanesByTheirArbitrationWeights() {
+        // DSCP 26 is SL3 on VL3, DSCP 10 is SL1 on VL1; the low table gives VL3 192 and VL1 64 units of 64 bytes
+        // (a started packet is finished, so VL3 sends three 4 KiB packets per turn and VL1 one),
+        // so while both wait VL3 gets three quarters of the port toward h0, and VL1 the rest until VL3 is done.
+        RunResult r = Scenarios.assemble("""
+                name: ib-weights
+                fabric:
+                  mode: infiniband
+                  mtu: 4096
+                  infiniband:
+                    vl-arbitration:
+                      low: [{vl: 3, weight: 192}, {vl: 1, weight: 64}, {vl: 0, weight: 1}, {vl: 2, weight: 1}, {vl: 4, weight: 1}, {vl: 5, weight: 1}]
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 4MB, dscp: 26}
+                  - {kind: flow, src: 2, dst: 0, size: 4MB, dscp: 10}
+                """).run(ProgressListener.NONE);
+        assertThat(r.totals().packetsDropped()).isZero();
+        double both = wireBytes(4_000_000, 4096) * 8 / RATE;
+        double vl3 = r.flows().get(0).deliveredPs() / 1e12;
+        double vl1 = r.flows().get(1).deliveredPs() / 1e12;
+        // VL3 needs its bytes at 3/4 of the port (plus the FC packets that share it); VL1 finishes at twice one
+        // flow's wire time.
+        assertThat(vl3).isCloseTo(both * 4 / 3, within(both * 4 / 3 * 0.03));
+        assertThat(vl1).isCloseTo(2 * both, within(2 * both * 0.03));
+        assertThat(r.network().switchAt(0).port(0).transmitted(3)).isEqualTo(r.network().switchAt(0).port(0)
+                .transmitted(1));
+    }
+
+    @Test
     void shouldShareTheBottleneckFairlyAmongEightSenders() {
         RunResult r = Scenarios.assemble("""
                 name: ib-fair
