@@ -101,8 +101,8 @@ public final class Simulation {
                         config.cnpPriority()));
         if (config.infiniband() != null) {
             InfinibandSettings ib = config.infiniband();
-            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null ? rocelab.fabric.congestion.EcnMarkingFactory.NONE
-                    : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
+            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
+                    ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
         }
         Network network = builder.build(topology);
         List<FlowSpec> flows = new ArrayList<>();

@@ -104,25 +104,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             pool.release(packet);
             return;
         }
-        if (packet.kind() == PacketKind.MANAGEMENT) {
-            // VL15 subnet management: consumed by the switch's management agent, outside credits and buffer.
+        if (ports[inPort].creditReturn() != null && rocelab.fabric.flowcontrol.credit.CreditIngress.consumed(nowPs,
+                ports[inPort], packet, routes)) {
             pool.release(packet);
             return;
-        }
-        if (packet.kind() == PacketKind.CREDIT) {
-            // InfiniBand flow-control packets end at the receiving port too: credits for our transmitter.
-            ports[inPort].creditGate().onUpdate(nowPs, packet.priority(), packet.creditLimit());
-            pool.release(packet);
-            return;
-        }
-        var creditReturn = ports[inPort].creditReturn();
-        if (creditReturn != null) {
-            // The packet's lane on the incoming link; it holds input buffer until it leaves (see the buffer's
-            // release listener), or frees it at once if dropped here.
-            creditReturn.onReceived(packet.priority(), packet.frameBytes());
-            if (routes[packet.dstHost()].length == 0) {
-                creditReturn.onFreed(nowPs, packet.priority(), packet.frameBytes());
-            }
         }
         int[] candidates = routes[packet.dstHost()];
         if (candidates.length == 0) {
