@@ -8,6 +8,8 @@ import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters.ArbitrationEntry;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.congestion.CcSettings;
+import rocelab.scenario.FabricMode;
 import rocelab.scenario.InfinibandSettings;
 
 /**
@@ -19,6 +21,57 @@ final class InfinibandReader {
 
     InfinibandReader(Doc doc) {
         this.doc = doc;
+    }
+
+    /**
+     * {@code fabric.infiniband} in infiniband mode (defaults when absent); refuses it in the RoCE modes, and refuses
+     * what has no meaning on InfiniBand (a VLAN tag, IP ECN marking).
+     */
+    static InfinibandSettings forMode(Doc doc, YamlMap top, YamlMap fabric, FabricMode mode, int mtu)
+            throws ScenarioException {
+        if (mode != FabricMode.INFINIBAND) {
+            if (fabric.has("infiniband")) {
+                throw doc.at(fabric.keyNode("infiniband"), "fabric.infiniband applies to fabric mode infiniband only;"
+                        + " expected fabric: {mode: infiniband, ...} or no infiniband block");
+            }
+            return null;
+        }
+        if (fabric.has("vlan")) {
+            throw doc.at(fabric.keyNode("vlan"), "an InfiniBand fabric has no VLAN tag; expected no vlan key in"
+                    + " infiniband mode");
+        }
+        Node switchNode = top.get("switch");
+        if (switchNode != null && !Doc.isNull(switchNode)) {
+            YamlMap sw = YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS);
+            if (sw.has("ecn")) {
+                throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
+                        + " expected fabric.infiniband.fecn for IB congestion control marking");
+            }
+            if (sw.has("buffer")) {
+                throw doc.at(sw.keyNode("buffer"), "switch.buffer is an Ethernet switch's shared buffer; expected"
+                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+            }
+            if (sw.has("scheduler")) {
+                throw doc.at(sw.keyNode("scheduler"), "switch.scheduler schedules Ethernet traffic classes; expected"
+                        + " fabric.infiniband.vl-arbitration in infiniband mode");
+            }
+        }
+        return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
+    }
+
+    /** In infiniband mode the congestion control is none or ib-cc; ib-cc needs an InfiniBand fabric. */
+    static void checkCongestionControl(Doc doc, YamlMap nic, FabricMode mode, CcSettings cc)
+            throws ScenarioException {
+        boolean ib = mode == FabricMode.INFINIBAND;
+        boolean ibcc = cc.name().equals(rocelab.congestion.ibcc.IbCcAlgorithm.NAME);
+        if (ib && !ibcc && !cc.name().equals("none")) {
+            throw doc.at(nic.get("cc"), "cc '" + cc.name() + "' is a RoCE congestion control; expected none or ib-cc"
+                    + " in infiniband mode");
+        }
+        if (!ib && ibcc) {
+            throw doc.at(nic.get("cc"), "ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
+                    + " infiniband}, or a RoCE control such as dcqcn");
+        }
     }
 
     /** @param node the block, or null for the defaults; {@code mtu} checks that a lane buffer holds a packet */

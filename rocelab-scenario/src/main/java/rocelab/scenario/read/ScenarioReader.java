@@ -179,7 +179,7 @@ public final class ScenarioReader {
             throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64..65536 bytes");
         }
         boolean vlan = fabric.optionalBool("vlan", false);
-        InfinibandSettings infiniband = infiniband(doc, top, fabric, mode, mtu);
+        InfinibandSettings infiniband = InfinibandReader.forMode(doc, top, fabric, mode, mtu);
 
         TopologySpec topology = new TopologyReader(doc).read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
@@ -191,7 +191,7 @@ public final class ScenarioReader {
         EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
         CcSettings cc = congestion.congestionControl(nicMap);
-        checkCongestionControl(doc, nicMap, mode, cc);
+        InfinibandReader.checkCongestionControl(doc, nicMap, mode, cc);
         YamlMap switchMap = top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
@@ -225,57 +225,6 @@ public final class ScenarioReader {
                 traffic, stopAt);
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
                 traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, infiniband);
-    }
-
-    /**
-     * {@code fabric.infiniband} in infiniband mode (defaults when absent); refuses it in the RoCE modes, and refuses
-     * what has no meaning on InfiniBand (a VLAN tag, IP ECN marking).
-     */
-    private static InfinibandSettings infiniband(Doc doc, YamlMap top, YamlMap fabric, FabricMode mode, int mtu)
-            throws ScenarioException {
-        if (mode != FabricMode.INFINIBAND) {
-            if (fabric.has("infiniband")) {
-                throw doc.at(fabric.keyNode("infiniband"), "fabric.infiniband applies to fabric mode infiniband only;"
-                        + " expected fabric: {mode: infiniband, ...} or no infiniband block");
-            }
-            return null;
-        }
-        if (fabric.has("vlan")) {
-            throw doc.at(fabric.keyNode("vlan"), "an InfiniBand fabric has no VLAN tag; expected no vlan key in"
-                    + " infiniband mode");
-        }
-        Node switchNode = top.get("switch");
-        if (switchNode != null && !Doc.isNull(switchNode)) {
-            YamlMap sw = YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS);
-            if (sw.has("ecn")) {
-                throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
-                        + " expected fabric.infiniband.fecn for IB congestion control marking");
-            }
-            if (sw.has("buffer")) {
-                throw doc.at(sw.keyNode("buffer"), "switch.buffer is an Ethernet switch's shared buffer; expected"
-                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
-            }
-            if (sw.has("scheduler")) {
-                throw doc.at(sw.keyNode("scheduler"), "switch.scheduler schedules Ethernet traffic classes; expected"
-                        + " fabric.infiniband.vl-arbitration in infiniband mode");
-            }
-        }
-        return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
-    }
-
-    /** In infiniband mode the congestion control is none or ib-cc; ib-cc needs an InfiniBand fabric. */
-    private static void checkCongestionControl(Doc doc, YamlMap nic, FabricMode mode, CcSettings cc)
-            throws ScenarioException {
-        boolean ib = mode == FabricMode.INFINIBAND;
-        boolean ibcc = cc.name().equals(rocelab.congestion.ibcc.IbCcAlgorithm.NAME);
-        if (ib && !ibcc && !cc.name().equals("none")) {
-            throw doc.at(nic.get("cc"), "cc '" + cc.name() + "' is a RoCE congestion control; expected none or ib-cc"
-                    + " in infiniband mode");
-        }
-        if (!ib && ibcc) {
-            throw doc.at(nic.get("cc"), "ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
-                    + " infiniband}, or a RoCE control such as dcqcn");
-        }
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
