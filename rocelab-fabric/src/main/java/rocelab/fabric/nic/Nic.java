@@ -156,9 +156,6 @@ public final class Nic implements PacketSink, EventHandler {
             // With credits the HCA's lane buffers bound what can arrive: nothing is dropped.
             if (creditReturn == null && rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
                 counters[NicCounter.OUT_OF_BUFFER.ordinal()]++;
-                if (creditReturn != null) {
-                    creditReturn.onFreed(nowPs, p.priority(), p.frameBytes());
-                }
                 pool.release(p);
                 return;
             }
