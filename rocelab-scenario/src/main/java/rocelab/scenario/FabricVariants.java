@@ -35,6 +35,10 @@ public final class FabricVariants {
         InfinibandSettings ib = null;
         boolean vlan = c.vlanTagged();
         if (mode == FabricMode.INFINIBAND) {
+            if (c.nic().mtuBytes() > 4096) {
+                throw new IllegalArgumentException("its mtu of " + c.nic().mtuBytes() + " bytes is above the largest"
+                        + " InfiniBand path MTU (4096 bytes)");
+            }
             cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
             ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);
             vlan = false;

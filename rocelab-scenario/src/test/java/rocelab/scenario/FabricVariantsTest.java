@@ -44,6 +44,13 @@ class FabricVariantsTest {
     }
 
     @Test
+    void shouldRefuseAnMtuInfinibandDoesNotHave() {
+        ScenarioConfig jumbo = Scenarios.parse(ROCE.replace("mtu: 2048", "mtu: 9000"));
+        assertThatThrownBy(() -> FabricVariants.inMode(jumbo, FabricMode.INFINIBAND))
+                .hasMessageContaining("above the largest InfiniBand path MTU");
+    }
+
+    @Test
     void shouldRefuseToMovePauseStormsOffPfc() {
         ScenarioConfig storm = Scenarios.parse(ROCE + "faults: [{kind: pause-storm, host: 0, duration: 10us}]\n");
         assertThatThrownBy(() -> FabricVariants.inMode(storm, FabricMode.INFINIBAND))

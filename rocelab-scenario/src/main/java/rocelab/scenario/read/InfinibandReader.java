@@ -17,6 +17,9 @@ import rocelab.scenario.InfinibandSettings;
  * {@code vl-arbitration: {high, low, high-limit}} and {@code fecn: {threshold, marking-rate, packet-size}}.
  */
 final class InfinibandReader {
+    /** The largest InfiniBand path MTU. */
+    static final int MAX_MTU = 4096;
+
     private final Doc doc;
 
     InfinibandReader(Doc doc) {
@@ -35,6 +38,10 @@ final class InfinibandReader {
                         + " expected fabric: {mode: infiniband, ...} or no infiniband block");
             }
             return null;
+        }
+        if (mtu > MAX_MTU) {
+            throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is above the largest InfiniBand path MTU;"
+                    + " expected at most 4096 bytes in infiniband mode");
         }
         if (fabric.has("vlan")) {
             throw doc.at(fabric.keyNode("vlan"), "an InfiniBand fabric has no VLAN tag; expected no vlan key in"

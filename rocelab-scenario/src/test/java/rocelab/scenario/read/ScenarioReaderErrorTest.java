@@ -222,6 +222,9 @@ class ScenarioReaderErrorTest {
         assertError(ib + "}\n" + TOPO + "switch: {ecn: {marking: red}}\n" + FLOW,
                 "t.yaml:4:10: switch.ecn marks IP ECN, which InfiniBand packets do not carry; expected"
                         + " fabric.infiniband.fecn for IB congestion control marking");
+        assertError("name: t\nfabric: {mode: infiniband, mtu: 9000}\n" + TOPO + FLOW,
+                "t.yaml:2:33: mtu of 9000 bytes is above the largest InfiniBand path MTU; expected at most 4096 bytes"
+                        + " in infiniband mode");
         assertError(ib + "}\n" + TOPO + "switch: {buffer: 4MB}\n" + FLOW,
                 "t.yaml:4:10: switch.buffer is an Ethernet switch's shared buffer; expected fabric.infiniband.vl-buffer"
                         + " (input buffer per port and lane) in infiniband mode");
