@@ -88,6 +88,27 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** What manifest.json adds to the run: the scenario file and what the report needs to draw thresholds. */
+    static Map<String, Object> manifestExtras(ScenarioConfig config) {
+        Map<String, Object> extras = new java.util.LinkedHashMap<>();
+        extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
+        if (config.infiniband() != null) {
+            // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
+            extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
+            return extras;
+        }
+        extras.put("ecn_marking", config.ecn().scheme().key());
+        extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
+                : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
+        extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
+        extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
+                : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
+        extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
+        extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
+                ? config.pfc().xoffBytes() : null);
+        return extras;
+    }
+
     private static String exampleLink(Simulation s) {
         var t = s.network().topology();
         var e = t.edges().get(t.edges().size() - 1);
@@ -171,19 +192,7 @@ final class RunCommand implements Callable<Integer> {
         RunResult result = simulation.run(progress);
         progress.done();
         try {
-            Map<String, Object> extras = new java.util.LinkedHashMap<>();
-            extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
-            // What the report needs to draw the thresholds on the queue charts.
-            extras.put("ecn_marking", config.ecn().scheme().key());
-            extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
-                    : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
-            extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
-            extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
-                    : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
-            extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
-            extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
-                    ? config.pfc().xoffBytes() : null);
-            new RunWriter().write(dir, result, extras);
+            new RunWriter().write(dir, result, manifestExtras(config));
             if (capture != null) {
                 capture.write(pcap);
             }

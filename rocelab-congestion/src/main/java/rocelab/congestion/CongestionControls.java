@@ -17,7 +17,8 @@ public final class CongestionControls {
             new HpccAlgorithm(),
             new TimelyAlgorithm(),
             new DctcpAlgorithm(),
-            new SwiftAlgorithm());
+            new SwiftAlgorithm(),
+            new rocelab.congestion.ibcc.IbCcAlgorithm());
 
     private CongestionControls() {}
 

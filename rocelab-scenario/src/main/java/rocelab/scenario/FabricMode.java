@@ -5,7 +5,9 @@ public enum FabricMode {
     /** RoCEv2 on best-effort Ethernet: tail drop, go-back-N recovery. */
     ROCE_LOSSY("roce-lossy"),
     /** RoCEv2 with priority flow control on the lossless priorities (default 3): a lossless priority never drops. */
-    ROCE_LOSSLESS("roce-lossless");
+    ROCE_LOSSLESS("roce-lossless"),
+    /** Native InfiniBand: credit-based flow control per virtual lane, never a drop for lack of buffer. */
+    INFINIBAND("infiniband");
 
     private final String key;
 

@@ -44,6 +44,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param inference request-driven inference services running next to the traffic and jobs
  * @param devices every switch's and RNIC's own settings ({@code switch}/{@code nic} with the per-device
  *     overrides applied); {@code switches}, {@code pfc}, {@code ecn} and {@code nic} above are the uniform defaults
+ * @param infiniband virtual lanes, credits and FECN marking in infiniband mode; null in the RoCE modes
  */
 public record ScenarioConfig(
         String name,
@@ -69,8 +70,8 @@ public record ScenarioConfig(
         List<JobSpec> jobs,
         NvlinkParameters nvlink,
         List<rocelab.workload.inference.InferenceSpec> inference,
-
-        rocelab.scenario.device.Devices devices) {
+        rocelab.scenario.device.Devices devices,
+        InfinibandSettings infiniband) {
 
     public ScenarioConfig {
         inference = List.copyOf(inference);
@@ -87,7 +88,7 @@ public record ScenarioConfig(
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
                 cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink, inference,
-                devices);
+                devices, infiniband);
     }
 
     /**
@@ -97,6 +98,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText, List.of(), nvlink, List.of(), devices);
+                canonicalText, List.of(), nvlink, List.of(), devices, infiniband);
     }
 }

@@ -112,7 +112,7 @@ public final class Simulation {
                 .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
                         + config.congestion().name()));
         CongestionControlFactory cc = algorithm.factory(config.congestion());
-        Network network = new NetworkBuilder(sim, streams)
+        NetworkBuilder builder = new NetworkBuilder(sim, streams)
                 .nic(config.nic())
                 .switches(config.switches())
                 .frames(new FrameFormat(config.vlanTagged()))
@@ -122,8 +122,13 @@ public final class Simulation {
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
-                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()))
-                .build(topology);
+                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()));
+        if (config.infiniband() != null) {
+            InfinibandSettings ib = config.infiniband();
+            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
+                    ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
+        }
+        Network network = builder.build(topology);
         Workload w = workload(config, topology, streams);
         TaskGraph graph = w.graph();
         List<CollectiveFlows> collectives = w.collectives();

@@ -55,6 +55,21 @@ class DeterminismTest {
     }
 
     @Test
+    void shouldWriteIdenticalFilesWhenAnInfinibandRunRunsTwice() throws IOException {
+        String ib = PERMUTATION.replace("mode: roce-lossy, mtu: 1000", "mode: infiniband, mtu: 1000, infiniband: {fecn: {}}")
+                .replace("switch: {buffer: 500KB}\n", "").replace("cc: none", "cc: ib-cc");
+        long[] f1 = new long[1];
+        long[] f2 = new long[1];
+        Path a = runInto(Scenarios.parse(ib), "ib-a", f1);
+        Path b = runInto(Scenarios.parse(ib), "ib-b", f2);
+        assertThat(f1[0]).isEqualTo(f2[0]);
+        for (String file : new String[] {"flows.csv", "ports.csv", "nics.csv", "vl.csv", "queues.csv"}) {
+            assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
+        }
+        assertThat(withoutWallClock(a)).isEqualTo(withoutWallClock(b)).contains("\"infiniband\"");
+    }
+
+    @Test
     void shouldChangeEcmpChoicesWhenTheSeedChanges() throws IOException {
         long[] f1 = new long[1];
         long[] f2 = new long[1];

@@ -37,6 +37,12 @@ public final class SharedBuffer {
     private final long[] egressBytes;
     private final boolean[] xoff;
     private PauseListener listener = PauseListener.NONE;
+    private ReleaseListener releaseListener;
+
+    /** Hears every packet leaving the buffer (InfiniBand returns its credits to the upstream port). */
+    public interface ReleaseListener {
+        void onRelease(long nowPs, int inPort, int priority, int bytes);
+    }
     private long sharedUsed;
     private long usedBytes;
     private long peakUsedBytes;
@@ -71,6 +77,10 @@ public final class SharedBuffer {
 
     public void listener(PauseListener l) {
         this.listener = l;
+    }
+
+    public void releaseListener(ReleaseListener l) {
+        this.releaseListener = l;
     }
 
     /** Admits the packet and accounts it, or returns the reason it must be dropped (null when admitted). */
@@ -115,6 +125,9 @@ public final class SharedBuffer {
         sharedUsed -= bytes - fromHeadroom;
         usedBytes -= bytes;
         egressBytes[outPort * classes + priority] -= bytes;
+        if (releaseListener != null) {
+            releaseListener.onRelease(nowPs, inPort, priority, bytes);
+        }
         if (xoff[g] && headroom[g] == 0 && mayResume(g)) {
             xoff[g] = false;
             listener.onXon(nowPs, inPort, priority, shared[g]);

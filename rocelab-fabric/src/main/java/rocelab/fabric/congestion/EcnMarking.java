@@ -12,4 +12,12 @@ public interface EcnMarking {
      * @return true to set CE on the packet (the caller only marks ECN-capable packets)
      */
     boolean shouldMark(long nowPs, long queueBytes, Packet packet);
+
+    /**
+     * Whether a queue that is long only because it waits for credits from downstream (a victim of congestion, in
+     * a credit-based fabric) marks too; IB congestion control's Victim_Mask. Without credits it never applies.
+     */
+    default boolean marksVictims() {
+        return true;
+    }
 }

@@ -30,10 +30,14 @@ public final class Network {
     private final CongestionControlFactory[] congestionControlByHost;
     private final RandomStreams streams;
     private final boolean[] edgeDown;
+    private final int[] laneOfDscp;
+    private int[] serviceLevelOfDscp;
+    private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
-            CongestionControlFactory[] congestionControlByHost, RandomStreams streams) {
+            CongestionControlFactory[] congestionControlByHost, RandomStreams streams, int[] laneOfDscp) {
+        this.laneOfDscp = laneOfDscp;
         this.sim = sim;
         this.pool = pool;
         this.topology = topology;
@@ -56,9 +60,29 @@ public final class Network {
         edgeDown[edgeIndex] = !up;
         links.get(2 * edgeIndex).setDown(!up, pool);
         links.get(2 * edgeIndex + 1).setDown(!up, pool);
+        if (laneOfDscp != null && up) {
+            Topology.Edge e = topology.edges().get(edgeIndex);
+            reinitialiseCredits(e.a(), e.b());
+            reinitialiseCredits(e.b(), e.a());
+        }
         int[][][] routes = topology.shortestPathPorts(edgeDown);
         for (int s = 0; s < switches.length; s++) {
             switches[s].routes(routes[s]);
+        }
+    }
+
+    /**
+     * InfiniBand link initialisation when a link comes back: the receiver resynchronises to the sender's blocks
+     * sent (packets lost on the failed link are forgotten) and the sender gets the credit limit of what is free.
+     */
+    private void reinitialiseCredits(Topology.End sender, Topology.End receiver) {
+        var gate = topology.isHost(sender.node()) ? nics[sender.node()].creditGate()
+                : switches[sender.node() - nics.length].port(sender.port()).creditGate();
+        var ret = topology.isHost(receiver.node()) ? nics[receiver.node()].creditReturn()
+                : switches[receiver.node() - nics.length].port(receiver.port()).creditReturn();
+        for (int vl = 0; vl < rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS; vl++) {
+            ret.resynchronise(vl, gate.blocksSent(vl));
+            gate.onUpdate(sim.nowPs(), vl, ret.creditLimit(vl));
         }
     }
 
@@ -102,6 +126,9 @@ public final class Network {
         if (dscp >= 0) {
             qp.dscp(dscp);
         }
+        if (laneOfDscp != null) {
+            qp.lane(laneOfDscp[dscp >= 0 ? dscp : nicParameters.dataDscp()]);
+        }
         return qp;
     }
 
@@ -139,6 +166,29 @@ public final class Network {
 
     public FrameFormat frames() {
         return frames;
+    }
+
+    /** InfiniBand: the service level of each DSCP (its traffic class); set by the builder. */
+    void serviceLevelOfDscp(int[] map) {
+        this.serviceLevelOfDscp = map.clone();
+    }
+
+    void managementSweep(rocelab.fabric.flowcontrol.credit.ManagementSweep sweep) {
+        this.managementSweep = sweep;
+    }
+
+    /** Subnet management packets (VL15) the switches sent; 0 without a sweep. */
+    public long managementPacketsSent() {
+        return managementSweep == null ? 0 : managementSweep.sent();
+    }
+
+    public int[] serviceLevelOfDscp() {
+        return serviceLevelOfDscp.clone();
+    }
+
+    /** Whether this is an InfiniBand fabric (credit flow control, virtual lanes, IB packets). */
+    public boolean isInfiniband() {
+        return laneOfDscp != null;
     }
 
     /** Packets held anywhere in the fabric: on links, in switch queues and service, in RNIC transmitters. */

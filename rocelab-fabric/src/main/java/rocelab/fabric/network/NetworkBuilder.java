@@ -47,6 +47,10 @@ public final class NetworkBuilder {
     private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
     private DevicePlan plan;
+    private rocelab.fabric.flowcontrol.credit.InfinibandParameters infiniband;
+    private long managementSweepPs;
+    /** InfiniBand: the virtual lane of each DSCP (null on Ethernet). */
+    private int[] lanes;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
         this.sim = sim;
@@ -103,6 +107,22 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /**
+     * An InfiniBand fabric instead of Ethernet: native IB packets, credit-based flow control per virtual lane on
+     * every link, VL arbitration at switch ports, and each packet's lane from its service level (the traffic class
+     * its DSCP maps to, then the SL to VL table).
+     */
+    public NetworkBuilder infiniband(rocelab.fabric.flowcontrol.credit.InfinibandParameters p) {
+        this.infiniband = p;
+        return this;
+    }
+
+    /** InfiniBand: every switch port sends a subnet management packet on VL15 every {@code ps} (0: none). */
+    public NetworkBuilder managementSweep(long ps) {
+        this.managementSweepPs = ps;
+        return this;
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -112,8 +132,14 @@ public final class NetworkBuilder {
         if (congestionControl == null) {
             throw new IllegalStateException("a congestion control factory is required");
         }
+        int[] serviceLevels = switchParameters.dscpToTc();
+        if (infiniband != null) {
+            frames = FrameFormat.infiniband();
+            lanes = laneOfDscp(serviceLevels);
+            notification = onLanes(notification);
+        }
         DevicePlan devices = plan != null ? plan : uniformPlan(topology);
-        PacketPool pool = new PacketPool(initialPoolSize);
+        PacketPool pool = new PacketPool(initialPoolSize, frames.framingBytes());
         QueuePairTable queuePairs = new QueuePairTable();
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];
@@ -124,7 +150,8 @@ public final class NetworkBuilder {
             }
             DevicePlan.NicSetup setup = devices.forNic(h);
             long rate = topology.edgeAt(h, 0).parameters().rateBps();
-            nics[h] = new Nic(sim, h, rate, setup.parameters(), frames, pool, queuePairs, setup.notification());
+            nics[h] = new Nic(sim, h, rate, setup.parameters(), frames, pool, queuePairs,
+                    infiniband == null ? setup.notification() : onLanes(setup.notification()));
             nics[h].priorityFlowControl(setup.pfcMask(), setup.receivePriority());
             nics[h].receivePipeline(setup.receive(), (setup.pfcMask() & 1 << setup.receivePriority()) != 0);
             ccByHost[h] = setup.congestionControl();
@@ -142,8 +169,76 @@ public final class NetworkBuilder {
             links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches, latency));
             links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches, latency));
         }
-        return new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
-                ccByHost, streams);
+        rocelab.fabric.flowcontrol.credit.ManagementSweep sweep = null;
+        if (infiniband != null) {
+            attachCredits(topology, nics, switches, pool);
+            if (managementSweepPs > 0) {
+                sweep = new rocelab.fabric.flowcontrol.credit.ManagementSweep(sim, managementSweepPs, switches, pool,
+                        frames);
+            }
+        }
+        Network network = new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
+                ccByHost, streams, lanes);
+        network.serviceLevelOfDscp(serviceLevels);
+        network.managementSweep(sweep);
+        return network;
+    }
+
+    /** InfiniBand: CNPs (BECNs) travel on the lane of their DSCP. */
+    private NotificationPointParameters onLanes(NotificationPointParameters n) {
+        return new NotificationPointParameters(n.mode(), n.cnpIntervalPs(), n.cnpDscp(), lanes[n.cnpDscp()]);
+    }
+
+    /** InfiniBand: the switch classifies each DSCP straight onto its virtual lane. */
+    private SwitchParameters onLanes(SwitchParameters p) {
+        return new SwitchParameters(p.bufferBytes(), p.forwardingLatencyPs(), lanes, p.scheduler(), p.dwrrWeights(),
+                p.strictClasses(), p.loadBalancing(), p.ecmpHash(), p.ecmpSeed());
+    }
+
+    /** The virtual lane of each DSCP: its traffic class is the service level, and SL to VL gives the lane. */
+    private int[] laneOfDscp(int[] sl) {
+        int[] slToVl = infiniband.slToVl();
+        int[] out = new int[sl.length];
+        for (int d = 0; d < out.length; d++) {
+            out[d] = slToVl[sl[d]];
+        }
+        return out;
+    }
+
+    /**
+     * Gives every port (switch port or HCA) the sending side of credit flow control toward its peer's buffer and
+     * the receiving side for its own; a switch returns credits as packets leave its buffer, an HCA as it consumes
+     * them.
+     */
+    private void attachCredits(Topology topology, Nic[] nics, Switch[] switches, PacketPool pool) {
+        int hosts = topology.hostCount();
+        for (int node = 0; node < topology.nodeCount(); node++) {
+            for (int port = 0; port < topology.portCount(node); port++) {
+                Topology.End peer = topology.peer(node, port);
+                long peerBuffer = topology.isHost(peer.node()) ? infiniband.hcaBufferBytes()
+                        : infiniband.vlBufferBytes();
+                long ownBuffer = topology.isHost(node) ? infiniband.hcaBufferBytes() : infiniband.vlBufferBytes();
+                if (topology.isHost(node)) {
+                    Nic nic = nics[node];
+                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, nic::wakeTransmitter);
+                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                            nic::wakeTransmitter);
+                    ret.ownGate(gate);
+                    nic.credits(gate, ret);
+                } else {
+                    EgressPort egress = switches[node - hosts].port(port);
+                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, egress::wakeTransmitter);
+                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                            egress::wakeTransmitter);
+                    ret.ownGate(gate);
+                    egress.credits(gate, ret);
+                }
+            }
+        }
+        for (Switch sw : switches) {
+            sw.buffer().releaseListener((nowPs, inPort, vl, bytes) -> sw.port(inPort).creditReturn()
+                    .onFreed(nowPs, vl, bytes));
+        }
     }
 
     /** Every switch and RNIC with the builder's uniform settings. */
@@ -175,16 +270,20 @@ public final class NetworkBuilder {
             DevicePlan.SwitchSetup setup) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
-        SwitchParameters params = setup.parameters();
+        SwitchParameters params = infiniband == null ? setup.parameters() : onLanes(setup.parameters());
         PfcParameters switchPfc = setup.pfc();
         long[] headroom = headroomPerPort(topology, node, switchPfc, frames, nicParameters.mtuBytes(),
                 setup.headroomByPort());
-        SharedBuffer buffer = new SharedBuffer(params.bufferBytes(), ports, SwitchParameters.TRAFFIC_CLASSES,
-                switchPfc, headroom);
+        // InfiniBand: the buffer is the input buffers of every port and lane, which credits never overfill.
+        long capacity = infiniband == null ? params.bufferBytes()
+                : (long) ports * SwitchParameters.TRAFFIC_CLASSES * infiniband.vlBufferBytes() + 1;
+        SharedBuffer buffer = new SharedBuffer(capacity, ports, SwitchParameters.TRAFFIC_CLASSES, switchPfc,
+                headroom);
         EgressPort[] egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
             long rate = topology.edgeAt(node, p).parameters().rateBps();
-            EcnMarkingFactory portMarking = setup.markingByPort()[p];
+            // InfiniBand: the fabric's FECN marking, whatever the Ethernet settings of the device say.
+            EcnMarkingFactory portMarking = infiniband != null ? marking : setup.markingByPort()[p];
             EcnMarking[] perClass = new EcnMarking[SwitchParameters.TRAFFIC_CLASSES];
             for (int tc = 0; tc < perClass.length; tc++) {
                 perClass[tc] = portMarking.forQueue(name, p, rate, tc, streams);
@@ -232,7 +331,10 @@ public final class NetworkBuilder {
         return headroom;
     }
 
-    private static TransmitScheduler scheduler(SwitchParameters params) {
+    private TransmitScheduler scheduler(SwitchParameters params) {
+        if (infiniband != null) {
+            return new rocelab.fabric.flowcontrol.credit.VlArbiter(infiniband);
+        }
         return params.scheduler() == SchedulerKind.STRICT
                 ? new StrictPriorityScheduler()
                 : new DwrrScheduler(params.dwrrWeights(), params.strictClasses());

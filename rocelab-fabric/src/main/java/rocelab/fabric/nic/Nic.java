@@ -71,6 +71,9 @@ public final class Nic implements PacketSink, EventHandler {
     private long pacerAtPs = -1;
     private long timerEpoch;
     private long timerAtPs = -1;
+    private rocelab.fabric.flowcontrol.credit.CreditGate credits;
+    private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
+    private long managementReceived;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
@@ -92,6 +95,34 @@ public final class Nic implements PacketSink, EventHandler {
 
     public void connect(Link outgoingLink) {
         this.link = outgoingLink;
+    }
+
+    /**
+     * InfiniBand: packets start only when {@code gate} holds credits for their lane, and this HCA returns credits
+     * for its receive buffer with the flow-control packets of {@code returns}.
+     */
+    public void credits(rocelab.fabric.flowcontrol.credit.CreditGate gate,
+            rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
+        this.credits = gate;
+        this.creditReturn = returns;
+    }
+
+    public rocelab.fabric.flowcontrol.credit.CreditGate creditGate() {
+        return credits;
+    }
+
+    public rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn() {
+        return creditReturn;
+    }
+
+    /** InfiniBand subnet management packets (VL15) this HCA received. */
+    public long managementReceived() {
+        return managementReceived;
+    }
+
+    /** Credits arrived or an update became due: start sending if the port is free. */
+    public void wakeTransmitter(long nowPs) {
+        kick(nowPs);
     }
 
     // ---------------------------------------------------------------- receive
@@ -125,8 +156,22 @@ public final class Nic implements PacketSink, EventHandler {
 
     @Override
     public void receive(long nowPs, Packet p) {
+        if (p.kind() == PacketKind.CREDIT) {
+            credits.onUpdate(nowPs, p.priority(), p.creditLimit());
+            pool.release(p);
+            return;
+        }
+        if (p.kind() == PacketKind.MANAGEMENT) {
+            managementReceived++;
+            pool.release(p);
+            return;
+        }
+        if (creditReturn != null) {
+            creditReturn.onReceived(p.priority(), p.frameBytes());
+        }
         if (rx.limited() && p.kind() != PacketKind.PFC) {
-            if (rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
+            // With credits the HCA's lane buffers bound what can arrive: nothing is dropped.
+            if (creditReturn == null && rxQueue.bytes() + p.frameBytes() > rx.bufferBytes()) {
                 counters[NicCounter.OUT_OF_BUFFER.ordinal()]++;
                 pool.release(p);
                 return;
@@ -207,6 +252,9 @@ public final class Nic implements PacketSink, EventHandler {
             default:
                 break;
         }
+        if (creditReturn != null) {
+            creditReturn.onFreed(nowPs, p.priority(), p.frameBytes());
+        }
         pool.release(p);
     }
 
@@ -252,7 +300,7 @@ public final class Nic implements PacketSink, EventHandler {
     void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, Packet data, boolean ecnEcho, boolean cnp) {
         Packet ack = pool.acquire()
                 .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
-                .qos(params.dataPriority(), qp.dscp, Ecn.NOT_ECT)
+                .qos(qp.lane, qp.dscp, Ecn.NOT_ECT)
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
@@ -365,25 +413,37 @@ public final class Nic implements PacketSink, EventHandler {
         }
     }
 
-    /** The next control frame of a priority that may send, highest priority first; MAC control frames first. */
-    private Packet nextControl() {
+    /**
+     * The next control frame of a priority that may send, highest priority first; MAC control frames and
+     * InfiniBand flow-control packets first.
+     */
+    private Packet nextControl(long nowPs) {
         if (!macControl.isEmpty()) {
             return macControl.poll();
         }
+        if (creditReturn != null && creditReturn.hasUpdate()) {
+            return creditReturn.nextUpdate(nowPs);
+        }
         for (int prio = 7; prio >= 0; prio--) {
-            if (!control[prio].isEmpty() && !pause.isPaused(prio)) {
-                return control[prio].poll();
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes()))) {
+                Packet p = control[prio].poll();
+                if (credits != null) {
+                    credits.consume(prio, p.frameBytes());
+                }
+                return p;
             }
         }
         return null;
     }
 
     private boolean controlReady() {
-        if (!macControl.isEmpty()) {
+        if (!macControl.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             return true;
         }
         for (int prio = 7; prio >= 0; prio--) {
-            if (!control[prio].isEmpty() && !pause.isPaused(prio)) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.canSend(prio, control[prio].peek().frameBytes()))) {
                 return true;
             }
         }
@@ -391,7 +451,7 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private void startNext(long nowPs) {
-        Packet p = nextControl();
+        Packet p = nextControl(nowPs);
         if (p == null && !pause.isPaused(params.dataPriority())) {
             p = nextDataPacket(nowPs);
         }
@@ -424,8 +484,22 @@ public final class Nic implements PacketSink, EventHandler {
             }
         }
         QueuePair qp = popActive();
-        while (qp != null && !qp.canSend()) {
-            qp.txState = QueuePair.TxState.IDLE;
+        QueuePair firstBlocked = null;
+        while (qp != null) {
+            if (!qp.canSend()) {
+                qp.txState = QueuePair.TxState.IDLE;
+            } else if (credits == null || credits.admit(nowPs, qp.lane, qp.nextFrameBytes())) {
+                break;
+            } else if (qp == firstBlocked) {
+                // Every active QP waits for credits on its lane: keep them in turn for when credits arrive.
+                appendActive(qp);
+                return null;
+            } else {
+                if (firstBlocked == null) {
+                    firstBlocked = qp;
+                }
+                appendActive(qp);
+            }
             qp = popActive();
         }
         if (qp == null) {
@@ -433,6 +507,9 @@ public final class Nic implements PacketSink, EventHandler {
         }
         long retransmittedBefore = counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()];
         Packet p = qp.nextPacket(nowPs, pool, params, counters);
+        if (credits != null) {
+            credits.consume(p.priority(), p.frameBytes());
+        }
         journey.onSend(nowPs, host, p, qp.cc.rateBps(),
                 counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()] != retransmittedBefore);
         counters[NicCounter.TX_DATA_PACKETS.ordinal()]++;

@@ -32,6 +32,8 @@ public final class QueuePair {
     private final int ackEvery;
     private final FrameFormat frames;
     int dscp;
+    /** Priority (RoCE) or virtual lane (InfiniBand) of this QP's data and ACKs on the wire. */
+    int lane;
 
     private final MessageRing messages = new MessageRing();
     private long postedPsns;
@@ -81,6 +83,7 @@ public final class QueuePair {
         this.ackEvery = params.ackEvery();
         this.frames = frames;
         this.dscp = params.dataDscp();
+        this.lane = params.dataPriority();
     }
 
     /** Posts an RDMA WRITE of {@code bytes}; the listener hears of it again with {@code cookie}. */
@@ -106,6 +109,13 @@ public final class QueuePair {
         return (sndNxt - sndUna) * mtu;
     }
 
+    /** Bytes of the packet {@link #nextPacket} would build now. */
+    int nextFrameBytes() {
+        long size = messages.sizeBytes(cursorMessage);
+        int payload = (int) Math.min(mtu, size - cursorOffset);
+        return frames.dataFrameBytes(payload, size <= mtu || cursorOffset == 0);
+    }
+
     /** Builds the packet with PSN {@code sndNxt} and advances the send cursor. */
     Packet nextPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
         long size = messages.sizeBytes(cursorMessage);
@@ -123,7 +133,7 @@ public final class QueuePair {
         Packet p = pool.acquire()
                 .initData(nowPs, source.host(), destination.host(), id, sndNxt, payload,
                         frames.dataFrameBytes(payload, Opcodes.hasReth(opcode)), opcode)
-                .qos(params.dataPriority(), dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
+                .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode))
                 .messageBytes(size);
@@ -317,6 +327,15 @@ public final class QueuePair {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + value);
         }
         this.dscp = value;
+    }
+
+    /** Sends this QP's data and ACKs on virtual lane {@code vl} (InfiniBand: the lane of its service level). */
+    public void lane(int vl) {
+        this.lane = vl;
+    }
+
+    public int lane() {
+        return lane;
     }
 
     public int id() {

@@ -5,6 +5,10 @@ package rocelab.fabric.packet;
  * UDP (8, destination port 4791), BTH (12), RETH (16) on the first packet of a WRITE, AETH (4) on ACK/NAK,
  * payload padded to 4 bytes, ICRC (4), FCS (4); frames shorter than 64 bytes are padded. On the wire each frame
  * is also preceded by preamble and SFD (8) and followed by the inter-frame gap (12).
+ *
+ * <p>{@link #infiniband()} gives native InfiniBand packets instead: LRH (8), BTH (12), RETH/AETH, payload padded
+ * to 4 bytes, ICRC (4), VCRC (2), no minimum size, and a 6-byte flow-control packet; on the wire each packet is
+ * framed by a start and an end delimiter (one symbol each, {@link #IB_FRAMING} bytes of link time).
  */
 public final class FrameFormat {
     public static final int ETHERNET_HEADER = 14;
@@ -21,31 +25,84 @@ public final class FrameFormat {
     /** Preamble + SFD (8) and inter-frame gap (12): wire time that carries no frame bytes. */
     public static final int PREAMBLE_AND_IFG = 20;
     public static final int ROCEV2_UDP_PORT = 4791;
+    /** InfiniBand local route header. */
+    public static final int LRH = 8;
+    /** InfiniBand variant CRC, recomputed at every hop. */
+    public static final int VCRC = 2;
+    /** InfiniBand link-level flow-control packet (Op, FCTBS, VL, FCCL, LPCRC). */
+    public static final int IB_FLOW_CONTROL_PACKET = 6;
+    /** Start and end delimiters of an InfiniBand packet on the link (one symbol each). */
+    public static final int IB_FRAMING = 2;
 
     private final int l2Header;
+    private final boolean infiniband;
 
     public FrameFormat(boolean vlanTagged) {
         this.l2Header = ETHERNET_HEADER + (vlanTagged ? VLAN_TAG : 0);
+        this.infiniband = false;
+    }
+
+    private FrameFormat() {
+        this.l2Header = 0;
+        this.infiniband = true;
+    }
+
+    /** Native InfiniBand packets (LRH, no GRH) for {@code fabric.mode: infiniband}. */
+    public static FrameFormat infiniband() {
+        return new FrameFormat();
     }
 
     public boolean vlanTagged() {
-        return l2Header != ETHERNET_HEADER;
+        return !infiniband && l2Header != ETHERNET_HEADER;
+    }
+
+    /** Whether packets are native InfiniBand (LRH ... VCRC) rather than RoCEv2 on Ethernet. */
+    public boolean isInfiniband() {
+        return infiniband;
     }
 
     /** Frame bytes (FCS included) of a data packet carrying {@code payloadBytes}. */
     public int dataFrameBytes(int payloadBytes, boolean withReth) {
         int padded = (payloadBytes + 3) & ~3;
-        return pad(l2Header + IPV4_HEADER + UDP_HEADER + BTH + (withReth ? RETH : 0) + padded + ICRC + FCS);
+        return packet(BTH + (withReth ? RETH : 0) + padded);
     }
 
     /** Frame bytes of an ACK or NAK. */
     public int ackFrameBytes() {
-        return pad(l2Header + IPV4_HEADER + UDP_HEADER + BTH + AETH + ICRC + FCS);
+        return packet(BTH + AETH);
     }
 
     /** Frame bytes of a CNP. */
     public int cnpFrameBytes() {
-        return pad(l2Header + IPV4_HEADER + UDP_HEADER + BTH + CNP_RESERVED + ICRC + FCS);
+        return packet(BTH + CNP_RESERVED);
+    }
+
+    /** Bytes of an InfiniBand link-level flow-control (credit update) packet. */
+    public int creditFrameBytes() {
+        return IB_FLOW_CONTROL_PACKET;
+    }
+
+    /** Bytes of an InfiniBand subnet management packet: LRH, BTH, DETH (8), a 256-byte MAD, ICRC, VCRC. */
+    public int managementFrameBytes() {
+        return LRH + BTH + 8 + 256 + ICRC + VCRC;
+    }
+
+    /** Link time, in bytes, that one packet occupies beyond its own bytes (preamble and IFG, or IB delimiters). */
+    public int framingBytes() {
+        return infiniband ? IB_FRAMING : PREAMBLE_AND_IFG;
+    }
+
+    /** Bytes of link time a packet of {@code frameBytes} occupies in this format. */
+    public int onWire(int frameBytes) {
+        return frameBytes + framingBytes();
+    }
+
+    /** Transport headers plus payload, wrapped in the link and network layers of this format. */
+    private int packet(int transportBytes) {
+        if (infiniband) {
+            return LRH + transportBytes + ICRC + VCRC;
+        }
+        return pad(l2Header + IPV4_HEADER + UDP_HEADER + transportBytes + ICRC + FCS);
     }
 
     /** Frame bytes of an 802.1Qbb PFC frame (minimum-size MAC control frame). */

@@ -30,6 +30,7 @@ public final class Packet {
     long[] telemetry;
     Packet next;
     boolean free = true;
+    int framing = FrameFormat.PREAMBLE_AND_IFG;
 
     Packet() {}
 
@@ -165,6 +166,44 @@ public final class Packet {
         return this;
     }
 
+    /**
+     * Fills an InfiniBand flow-control packet for virtual lane {@code vl}: the sender's total blocks sent on that
+     * lane (FCTBS) and the credit limit it grants the peer (FCCL), both in 64-byte blocks, absolute here (the
+     * wire carries them modulo 4096).
+     */
+    public Packet initCredit(long nowPs, int vl, long totalBlocksSent, long creditLimit, int frame) {
+        kind = PacketKind.CREDIT;
+        srcHost = -1;
+        dstHost = -1;
+        priority = vl;
+        psn = creditLimit;
+        messageBytes = totalBlocksSent;
+        frameBytes = frame;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** Fills an InfiniBand subnet management packet (VL15, to QP0) of {@code frame} bytes. */
+    public Packet initManagement(long nowPs, int frame) {
+        kind = PacketKind.MANAGEMENT;
+        srcHost = -1;
+        dstHost = -1;
+        priority = 15;
+        frameBytes = frame;
+        sentAtPs = nowPs;
+        return this;
+    }
+
+    /** Credit update only: the credit limit (FCCL) in blocks, absolute. */
+    public long creditLimit() {
+        return psn;
+    }
+
+    /** Credit update only: the total blocks the sender of the update has sent on the lane (FCTBS), absolute. */
+    public long totalBlocksSent() {
+        return messageBytes;
+    }
+
     /** PFC only: the pause time in quanta (0 = XON). */
     public int pauseQuanta() {
         return (int) psn;
@@ -256,8 +295,9 @@ public final class Packet {
         return frameBytes;
     }
 
+    /** Bytes of link time: the frame plus its framing (preamble and IFG on Ethernet, delimiters on IB). */
     public int wireBytes() {
-        return frameBytes + FrameFormat.PREAMBLE_AND_IFG;
+        return frameBytes + framing;
     }
 
     public int payloadBytes() {

@@ -11,5 +11,9 @@ public enum PacketKind {
     /** Congestion Notification Packet (BTH opcode 0x81). */
     CNP,
     /** IEEE 802.1Qbb priority flow control frame. */
-    PFC
+    PFC,
+    /** InfiniBand link-level flow-control packet: a credit update for one virtual lane. */
+    CREDIT,
+    /** InfiniBand subnet management packet (SMP) on VL15: never flow-controlled, ahead of every data lane. */
+    MANAGEMENT
 }

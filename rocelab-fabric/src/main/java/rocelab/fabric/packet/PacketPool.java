@@ -13,8 +13,15 @@ public final class PacketPool {
     private long released;
     private int created;
     private int growths;
+    private final int framingBytes;
 
     public PacketPool(int initialSize) {
+        this(initialSize, FrameFormat.PREAMBLE_AND_IFG);
+    }
+
+    /** @param framingBytes link time per packet beyond its bytes (Ethernet preamble and IFG, IB delimiters) */
+    public PacketPool(int initialSize, int framingBytes) {
+        this.framingBytes = framingBytes;
         free = new Packet[Math.max(16, initialSize)];
         for (int i = 0; i < free.length; i++) {
             free[i] = new Packet();
@@ -30,6 +37,7 @@ public final class PacketPool {
         Packet p = free[--freeCount];
         free[freeCount] = null;
         p.clear();
+        p.framing = framingBytes;
         p.free = false;
         acquired++;
         return p;

@@ -50,6 +50,8 @@ public final class EgressPort implements EventHandler {
     private int ownerNode;
     private final long[] lastPauseFramePs;
     private final long[] txByClass;
+    private rocelab.fabric.flowcontrol.credit.CreditGate credits;
+    private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -76,6 +78,31 @@ public final class EgressPort implements EventHandler {
 
     public void connect(Link outgoingLink) {
         this.link = outgoingLink;
+    }
+
+    /**
+     * InfiniBand: packets of a lane (traffic class) start only when {@code gate} holds credits for them, and this
+     * port sends the flow-control packets of {@code returns} (its receive side) ahead of data.
+     */
+    public void credits(rocelab.fabric.flowcontrol.credit.CreditGate gate,
+            rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
+        this.credits = gate;
+        this.creditReturn = returns;
+    }
+
+    /** The sending side of this port's credit flow control (null unless InfiniBand). */
+    public rocelab.fabric.flowcontrol.credit.CreditGate creditGate() {
+        return credits;
+    }
+
+    /** The receiving side of this port's credit flow control (null unless InfiniBand). */
+    public rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn() {
+        return creditReturn;
+    }
+
+    /** Credits arrived or an update became due: start sending if the wire is free. */
+    public void wakeTransmitter(long nowPs) {
+        kick(nowPs);
     }
 
     /** Queues an admitted packet in its class ({@code packet.priority()} holds the traffic class here). */
@@ -172,7 +199,17 @@ public final class EgressPort implements EventHandler {
             transmit(nowPs, frame);
             return;
         }
+        if (creditReturn != null && creditReturn.hasUpdate()) {
+            Packet update = creditReturn.nextUpdate(nowPs);
+            counters[PortCounter.TX_PACKETS.ordinal()]++;
+            counters[PortCounter.TX_BYTES.ordinal()] += update.frameBytes();
+            transmit(nowPs, update);
+            return;
+        }
         int ready = backlog & ALL_CLASSES & ~pause.mask();
+        if (credits != null && ready != 0) {
+            ready = credits.sendable(nowPs, queues, ready);
+        }
         if (ready == 0) {
             return;
         }
@@ -187,6 +224,9 @@ public final class EgressPort implements EventHandler {
             mark(nowPs, tc, depth - p.frameBytes(), p);
         }
         int bytes = p.frameBytes();
+        if (credits != null) {
+            credits.consume(tc, bytes);
+        }
         txByClass[tc]++;
         queuedBytes -= bytes;
         buffer.release(nowPs, p.ingressPort(), portIndex, tc, bytes);
@@ -206,7 +246,7 @@ public final class EgressPort implements EventHandler {
         long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
-        if ((backlog & ~pause.mask()) != 0 || !control.isEmpty()) {
+        if ((backlog & ~pause.mask()) != 0 || !control.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
         }
@@ -283,6 +323,9 @@ public final class EgressPort implements EventHandler {
 
     /** ECN: only ECN-capable packets can be marked; {@code depth} is the class queue the decision sees. */
     private void mark(long nowPs, int tc, long depth, Packet p) {
+        if (credits != null && credits.waitedForCredits(tc) && !marking[tc].marksVictims()) {
+            return;
+        }
         if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
             markedByClass[tc]++;

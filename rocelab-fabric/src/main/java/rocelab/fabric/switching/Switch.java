@@ -115,6 +115,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             pool.release(packet);
             return;
         }
+        if (ports[inPort].creditReturn() != null && rocelab.fabric.flowcontrol.credit.CreditIngress.consumed(nowPs,
+                ports[inPort], packet, routes)) {
+            pool.release(packet);
+            return;
+        }
         int[] candidates = routes[packet.dstHost()];
         if (candidates.length == 0) {
             drop(inPort, packet, DropReason.NO_ROUTE);

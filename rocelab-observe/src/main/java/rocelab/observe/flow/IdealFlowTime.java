@@ -52,18 +52,18 @@ public final class IdealFlowTime {
             propagation += delays[i];
         }
         long packets = (sizeBytes + mtu - 1) / mtu;
-        long fullWire = FrameFormat.wireBytes(frames.dataFrameBytes(mtu, false));
+        long fullWire = frames.onWire(frames.dataFrameBytes(mtu, false));
         // The first packet carries the largest payload and the RETH, so it is also the largest frame.
-        long maxWire = FrameFormat.wireBytes(frames.dataFrameBytes((int) Math.min(mtu, sizeBytes), true));
+        long maxWire = frames.onWire(frames.dataFrameBytes((int) Math.min(mtu, sizeBytes), true));
         long allWire = maxWire;
         if (packets > 1) {
             long lastPayload = sizeBytes - (packets - 1) * mtu;
-            allWire += (packets - 2) * fullWire + FrameFormat.wireBytes(frames.dataFrameBytes((int) lastPayload, false));
+            allWire += (packets - 2) * fullWire + frames.onWire(frames.dataFrameBytes((int) lastPayload, false));
         }
         long t = Rates.serializationPs(allWire, bottleneck);
         long ack = 0;
         boolean bottleneckCounted = false;
-        long ackWire = FrameFormat.wireBytes(frames.ackFrameBytes());
+        long ackWire = frames.onWire(frames.ackFrameBytes());
         for (int i = 0; i < hops; i++) {
             if (!bottleneckCounted && rates[i] == bottleneck) {
                 bottleneckCounted = true;

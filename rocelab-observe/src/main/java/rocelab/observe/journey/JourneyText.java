@@ -30,6 +30,18 @@ public final class JourneyText {
      * @param maxLines stop after this many event lines (the JSON has them all)
      */
     public String render(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
+        String text = tell(f, events, psn, fromPs, toPs, maxLines);
+        return network.isInfiniband() ? infinibandWords(text) : text;
+    }
+
+    /** The same story in InfiniBand's words: switches mark FECN, receivers return BECNs, hosts have HCAs. */
+    static String infinibandWords(String text) {
+        return text.replace("marked it CE", "marked it FECN").replace("CE-marked", "FECN-marked")
+                .replace("marked CE", "marked FECN").replace("a CNP", "a BECN").replace("the CNP", "the BECN")
+                .replace("RNIC", "HCA");
+    }
+
+    private String tell(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
         StringBuilder b = new StringBuilder();
         line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(), f.dst(),
                 f.sizeBytes(), f.queuePair(), f.udpSourcePort());

@@ -19,7 +19,8 @@ import rocelab.observe.flow.FlowRecord;
 
 /**
  * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
- * sampled), pfc.csv (every PFC frame, when PFC is on), manifest.json and, last, summary.json. Every file
+ * sampled), pfc.csv (every PFC frame, when PFC is on), vl.csv (per port and virtual
+ * lane, InfiniBand), manifest.json and, last, summary.json. Every file
  * is written atomically, so an interrupted run never leaves a partial file that looks complete.
  */
 public final class RunWriter {
@@ -38,6 +39,12 @@ public final class RunWriter {
         } else {
             Files.deleteIfExists(dir.resolve("pfc.csv"));
             Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
+        }
+        var lanes = rocelab.observe.credit.VirtualLanes.of(result.network());
+        if (lanes != null) {
+            AtomicFiles.write(dir.resolve("vl.csv"), lanes.csv());
+        } else {
+            Files.deleteIfExists(dir.resolve("vl.csv"));
         }
         if (!result.collectives().isEmpty()) {
             AtomicFiles.write(dir.resolve("collectives.csv"), collectivesCsv(result.collectives()));

@@ -110,6 +110,10 @@ public final class Summary {
             m.put("pfc_victims", victims);
         }
         m.put("max_queue_port", r.totals().maxQueuePort());
+        var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
+        if (lanes != null) {
+            m.put("infiniband", lanes.summary());
+        }
         return m;
     }
 

@@ -109,12 +109,17 @@ public final class SummaryText {
                 + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
                 group(t.retransmittedPackets()),
                 group(t.naksSent()), group(t.ackTimeouts()));
+        var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
+        if (lanes != null) {
+            infiniband(b, t, lanes);
+        } else {
         line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts", group(t.ecnMarked()),
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
                         "   watchdog: %d storms, %s packets dropped", t.pfcWatchdogStorms(),
                         group(t.droppedPfcWatchdog())));
+        }
         if (r.pfcLog() != null && r.pfcLog().frames() > 0) {
             pauseTree(b, r);
             var victims = rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows());
@@ -139,6 +144,19 @@ public final class SummaryText {
             line(b, "output    %s", outputDir);
         }
         return b.toString();
+    }
+
+    /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */
+    private static void infiniband(StringBuilder b, FabricTotals t, rocelab.observe.credit.VirtualLanes lanes) {
+        line(b, "congestion  %s FECN marked   %s BECNs sent   %s handled   %s CCT index raises", group(t.ecnMarked()),
+                group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
+        line(b, "credits     %s us credit stall in all (ports and HCAs)   %s flow-control packets",
+                us(lanes.creditStallPs()), group(lanes.flowControlPackets()));
+        for (var l : lanes.lanes()) {
+            line(b, "  VL%d       %s us stall   %s FECN   %s BECN   peak input buffer %s bytes   %s packets forwarded",
+                    l.vl(), us(l.creditStallPs()), group(l.fecnMarked()), group(l.becnReceived()),
+                    group(l.peakInputBufferBytes()), group(l.packetsForwarded()));
+        }
     }
 
     /** Who paused whom first, in time order, with the hop count back from where the pause started. */

@@ -15,12 +15,14 @@ import rocelab.observe.output.AtomicFiles;
 
 /**
  * A packet capture of chosen links, written as a classic pcap file (nanosecond timestamps, LINKTYPE_ETHERNET) that
- * Wireshark and tshark dissect as RoCEv2, CNP and PFC. Frames are stamped when their first bit goes on the wire.
+ * Wireshark and tshark dissect as RoCEv2, CNP and PFC; in an InfiniBand fabric, native IB packets as exported PDUs
+ * for the infiniband dissector ({@link IbPacketEncoder}), without the link-level flow-control packets. Frames are stamped when their first bit goes on the wire.
  * Filters: links, one QP (PFC frames always pass), a time window, and a budget of frames after which capturing
  * stops. Capturing encodes frames as they pass, so it costs time and memory only when asked for.
  */
 public final class PacketCapture implements LinkProbe {
     private final FrameEncoder encoder;
+    private final IbPacketEncoder ibEncoder;
     private final int queuePair;
     private final long fromPs;
     private final long toPs;
@@ -39,6 +41,7 @@ public final class PacketCapture implements LinkProbe {
     public PacketCapture(Network network, boolean vlanTagged, List<String> links, int queuePair, long fromPs,
             long toPs, int budget) {
         this.encoder = new FrameEncoder(vlanTagged);
+        this.ibEncoder = network.isInfiniband() ? new IbPacketEncoder(network.serviceLevelOfDscp()) : null;
         this.queuePair = queuePair;
         this.fromPs = fromPs;
         this.toPs = toPs;
@@ -88,7 +91,11 @@ public final class PacketCapture implements LinkProbe {
         if (queuePair >= 0 && p.kind() != PacketKind.PFC && p.queuePair() != queuePair) {
             return;
         }
-        byte[] f = encoder.encode(p, senders.get(link));
+        byte[] f = ibEncoder != null ? ibEncoder.encode(p) : encoder.encode(p, senders.get(link));
+        if (f == null) {
+            // IB link-level flow-control packets: Wireshark reports them malformed in this form; vl.csv counts them.
+            return;
+        }
         long ns = startPs / 1000;
         u32le(ns / 1_000_000_000L);
         u32le(ns % 1_000_000_000L);
@@ -97,6 +104,7 @@ public final class PacketCapture implements LinkProbe {
         out.write(f, 0, f.length);
         frames++;
         if (p.kind() == PacketKind.DATA && p.ecn() == Ecn.CE) {
+            // (FECN on InfiniBand)
             ceMarked++;
         } else if (p.kind() == PacketKind.CNP) {
             cnps++;
@@ -112,7 +120,7 @@ public final class PacketCapture implements LinkProbe {
         u32le(0);
         u32le(0);
         u32le(65535);
-        u32le(1);
+        u32le(ibEncoder != null ? IbPacketEncoder.LINKTYPE_WIRESHARK_UPPER_PDU : 1);
     }
 
     private void u32le(long v) {

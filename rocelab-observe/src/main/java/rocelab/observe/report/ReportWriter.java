@@ -63,6 +63,7 @@ public final class ReportWriter {
         queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
         rates(b, Csv.read(dir.resolve("rates.csv")));
         pauses(b, Csv.read(dir.resolve("pfc.csv")));
+        lanes(b, Csv.read(dir.resolve("vl.csv")));
         flows(b, Csv.read(dir.resolve("flows.csv")));
         topology(b, Csv.read(dir.resolve("topology.csv")), Csv.read(dir.resolve("ports.csv")));
         ports(b, Csv.read(dir.resolve("ports.csv")));
@@ -392,6 +393,29 @@ public final class ReportWriter {
         b.append("<p class='note'>nccl-tests definitions: algbw = bytes / time; busbw = algbw x 2(N-1)/N"
                 + " for AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv, comparable with a link's payload rate. Ideal: the same call on an ideal network.</p>");
+    }
+
+    /** InfiniBand: the port lanes that waited longest for credits (congestion spreading), with FECN marks. */
+    private static void lanes(StringBuilder b, Csv c) {
+        if (c == null || c.rows.isEmpty()) {
+            return;
+        }
+        int stall = c.col("credit_stall_us");
+        List<String[]> rows = new ArrayList<>(c.rows);
+        rows.sort(Comparator.comparingDouble((String[] r) -> -Csv.num(r[stall])));
+        b.append("<h2>Virtual lanes and credits</h2><table><tr><th>device</th><th>port</th><th>peer</th><th>VL</th>"
+                + "<th>credit stall us</th><th>blocks sent</th><th>credit updates sent</th><th>received</th>"
+                + "<th>peak input buffer B</th><th>FECN marked</th></tr>");
+        for (String[] r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
+            b.append("<tr>");
+            for (String col : List.of("device", "port", "peer", "vl", "credit_stall_us", "blocks_sent",
+                    "flow_control_sent", "flow_control_received", "peak_input_buffer_bytes", "fecn_marked")) {
+                b.append("<td>").append(Svg.esc(r[c.col(col)])).append("</td>");
+            }
+            b.append("</tr>");
+        }
+        b.append("</table><p class='note'>credit stall: time a lane had a packet ready that its credits did not"
+                + " cover (the receiver's input buffer was full); longest first, every port lane is in vl.csv</p>");
     }
 
     private void flows(StringBuilder b, Csv c) {

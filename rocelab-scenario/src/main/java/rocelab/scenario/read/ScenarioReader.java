@@ -25,6 +25,7 @@ import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FabricMode;
+import rocelab.scenario.InfinibandSettings;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -172,13 +173,14 @@ public final class ScenarioReader {
         long seed = top.has("seed") ? doc.longValue(top.get("seed"), "seed", "a whole number") : 1L;
 
         YamlMap fabric = YamlMap.of(doc, top.require("fabric", "{mode: roce-lossy, mtu: ..., vlan: ...}"), "fabric",
-                "mode", "mtu", "vlan");
+                "mode", "mtu", "vlan", "infiniband");
         FabricMode mode = mode(doc, fabric);
         int mtu = (int) Math.min(fabric.optionalSize("mtu", 4096, 0), Integer.MAX_VALUE);
         if (mtu < 64 || mtu > 65_536) {
             throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64..65536 bytes");
         }
         boolean vlan = fabric.optionalBool("vlan", false);
+        InfinibandSettings infiniband = InfinibandReader.forMode(doc, top, fabric, mode, mtu);
 
         TopologySpec topology = new TopologyReader(doc).read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
@@ -190,6 +192,7 @@ public final class ScenarioReader {
         EcnParameters ecn = congestion.ecn(top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS).get("ecn") : null);
         CcSettings cc = congestion.congestionControl(nicMap);
+        InfinibandReader.checkCongestionControl(doc, nicMap, mode, cc);
         YamlMap switchMap = top.has("switch") && !Doc.isNull(top.get("switch"))
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
@@ -250,10 +253,11 @@ public final class ScenarioReader {
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
                         "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
-                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference), traffic, stopAt)
+                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference) + (infiniband == null ? "" : " " + infiniband), traffic, stopAt)
                 + DeviceText.render(perDevice, DeviceText.used(top, switchMap, nicMap));
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
-                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference, perDevice);
+                traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference, perDevice,
+                infiniband);
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
@@ -328,9 +332,6 @@ public final class ScenarioReader {
         FabricMode mode = FabricMode.fromKey(key);
         if (mode != null) {
             return mode;
-        }
-        if (key.equals("infiniband")) {
-            throw doc.at(node, "fabric mode '" + key + "' is not available in this version; expected " + modes);
         }
         throw doc.at(node, "'" + key + "' is not a fabric mode; expected " + modes);
     }

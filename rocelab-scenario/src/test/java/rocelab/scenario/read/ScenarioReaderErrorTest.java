@@ -209,12 +209,48 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
-    void shouldRejectModeWhenItIsNotAvailableInThisVersion() {
-        assertError("name: t\nfabric: {mode: infiniband}\n" + TOPO + FLOW,
-                "t.yaml:2:16: fabric mode 'infiniband' is not available in this version; expected roce-lossy,"
-                        + " roce-lossless");
+    void shouldRejectAnUnknownMode() {
         assertError("name: t\nfabric: {mode: ethernet}\n" + TOPO + FLOW,
-                "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy, roce-lossless");
+                "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy, roce-lossless, infiniband");
+    }
+
+    @Test
+    void shouldRejectWhatInfinibandDoesNotHaveAndInfinibandSettingsElsewhere() {
+        String ib = "name: t\nfabric: {mode: infiniband, mtu: 4096";
+        assertError(ib + ", vlan: true}\n" + TOPO + FLOW,
+                "t.yaml:2:39: an InfiniBand fabric has no VLAN tag; expected no vlan key in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switch: {ecn: {marking: red}}\n" + FLOW,
+                "t.yaml:4:10: switch.ecn marks IP ECN, which InfiniBand packets do not carry; expected"
+                        + " fabric.infiniband.fecn for IB congestion control marking");
+        assertError("name: t\nfabric: {mode: infiniband, mtu: 9000}\n" + TOPO + FLOW,
+                "t.yaml:2:33: mtu of 9000 bytes is above the largest InfiniBand path MTU; expected at most 4096 bytes"
+                        + " in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switch: {buffer: 4MB}\n" + FLOW,
+                "t.yaml:4:10: switch.buffer is an Ethernet switch's shared buffer; expected fabric.infiniband.vl-buffer"
+                        + " (input buffer per port and lane) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switch: {scheduler: {kind: strict}}\n" + FLOW,
+                "t.yaml:4:10: switch.scheduler schedules Ethernet traffic classes; expected"
+                        + " fabric.infiniband.vl-arbitration in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
+                "t.yaml:4:11: cc 'dcqcn' is a RoCE congestion control; expected none or ib-cc in infiniband mode");
+        assertError("name: t\nfabric: {mode: roce-lossy}\n" + TOPO + "nic: {cc: ib-cc}\n" + FLOW,
+                "t.yaml:4:11: ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
+                        + " infiniband}, or a RoCE control such as dcqcn");
+        assertError("name: t\nfabric: {mode: roce-lossy, infiniband: {}}\n" + TOPO + FLOW,
+                "t.yaml:2:28: fabric.infiniband applies to fabric mode infiniband only; expected fabric: {mode:"
+                        + " infiniband, ...} or no infiniband block");
+        assertError(ib + ", infiniband: {vl-buffer: 4KiB}}\n" + TOPO + FLOW,
+                "t.yaml:2:63: vl-buffer of 4096 B cannot hold one 4138 B packet at mtu 4096; expected at least"
+                        + " 4160 B");
+        assertError(ib + ", infiniband: {hca-buffer: 1MiB}}\n" + TOPO + FLOW,
+                "t.yaml:2:64: hca-buffer of 1048576 B is above 128 KiB; expected at most 2048 credits of 64 B per"
+                        + " lane (IBA credit counters are 12 bits, modulo 4096)");
+        assertError(ib + ", infiniband: {sl-to-vl: [0, 1, 2, 5], vl-arbitration: {low: [{vl: 3, weight: 10}]}}}\n"
+                + TOPO + FLOW, "t.yaml:2:92: VL0 (SL 0) has no weight in the VL arbitration tables, so it could"
+                        + " never send; expected every lane that sl-to-vl uses in high or low with a weight above 0");
+        assertError(ib + ", infiniband: {fecn: {threshold: 10KB, rate: 3}}}\n" + TOPO + FLOW,
+                "t.yaml:2:76: unknown key 'rate' in fabric.infiniband.fecn; expected one of: threshold, marking-rate,"
+                        + " packet-size, victim-mask");
     }
 
     @Test

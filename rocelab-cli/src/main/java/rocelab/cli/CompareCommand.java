@@ -1,0 +1,155 @@
+package rocelab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import rocelab.observe.RunResult;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.report.ComparisonReport;
+import rocelab.observe.report.ReportWriter;
+import rocelab.scenario.FabricMode;
+import rocelab.scenario.FabricVariants;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+
+/**
+ * {@code rocelab compare}: one scenario's topology and workload on several fabrics, one after the other, with one
+ * table and one overlaid report. Each fabric's run keeps its own output folder inside the comparison's.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Run the same topology and workload on several fabrics (lossless RoCEv2 with PFC, lossy RoCEv2,"
+                + " InfiniBand) and print one table; write one report that overlays them.",
+            "Congestion control keeps its role: a RoCE control (e.g. dcqcn) becomes ib-cc on InfiniBand, and none"
+                    + " stays none."})
+final class CompareCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario YAML file.")
+    Path scenario;
+
+    @Option(names = "--example", paramLabel = "NAME", description = "Compare a built-in example instead of a file.",
+            completionCandidates = RunCommand.ExampleNames.class)
+    String example;
+
+    @Option(names = "--modes", paramLabel = "MODE", split = ",",
+            defaultValue = "roce-lossless,roce-lossy,infiniband",
+            description = "Fabric modes to run, in order (default: ${DEFAULT-VALUE}).")
+    List<String> modes;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output folder (default: out/<scenario name>-compare/); each mode writes DIR/<mode>/.")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
+    Long seed;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
+    boolean quiet;
+
+    @Option(names = "--debug", description = "Show stack traces of internal errors.")
+    boolean debug;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter outWriter = spec.commandLine().getOut();
+        String known = String.join(", ", java.util.Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
+        List<FabricMode> chosen = new ArrayList<>();
+        for (String m : modes) {
+            FabricMode mode = FabricMode.fromKey(m.strip());
+            if (mode == null) {
+                err.println("error: --modes '" + m + "' is not a fabric mode; expected a comma-separated list of "
+                        + known);
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            if (chosen.contains(mode)) {
+                err.println("error: --modes names " + m + " twice; expected each mode once");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            chosen.add(mode);
+        }
+        ScenarioConfig base;
+        try {
+            ScenarioReader reader = new ScenarioReader();
+            if (example != null && scenario != null) {
+                err.println("error: give either a SCENARIO file or --example, not both");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            if (example == null && scenario == null) {
+                err.println("error: compare needs a SCENARIO file or --example NAME");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            base = example != null ? reader.readExample(example) : reader.read(scenario);
+        } catch (ScenarioException e) {
+            err.println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (seed != null) {
+            base = base.withSeed(seed);
+        }
+        Path dir = out != null ? out : Path.of("out", base.name() + "-compare");
+        String unusable = OutputFolder.problem(dir);
+        if (unusable != null) {
+            err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        List<ScenarioConfig> configs = new ArrayList<>();
+        List<Simulation> simulations = new ArrayList<>();
+        for (FabricMode mode : chosen) {
+            try {
+                ScenarioConfig c = FabricVariants.inMode(base, mode);
+                configs.add(c);
+                simulations.add(Simulation.assemble(c));
+            } catch (IllegalArgumentException e) {
+                err.println("error: " + (scenario != null ? scenario : example) + " cannot run as " + mode.key() + ": "
+                        + e.getMessage());
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+        }
+        List<ComparisonReport.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < chosen.size(); i++) {
+            String key = chosen.get(i).key();
+            if (!quiet) {
+                outWriter.println("running " + key + " ...");
+                outWriter.flush();
+            }
+            Progress progress = Progress.forTerminal(quiet);
+            RunResult result = simulations.get(i).run(progress);
+            progress.done();
+            Path modeDir = dir.resolve(key);
+            try {
+                new RunWriter().write(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
+                ReportWriter.write(modeDir);
+            } catch (java.io.IOException e) {
+                err.println("error: cannot write the output " + modeDir + ": " + e.getMessage());
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            entries.add(new ComparisonReport.Entry(key, result));
+        }
+        ComparisonReport report = new ComparisonReport(entries);
+        try {
+            report.write(dir);
+        } catch (java.io.IOException e) {
+            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (!quiet) {
+            outWriter.println();
+            outWriter.println("scenario " + base.name() + " · seed " + base.seed() + " · " + chosen.size()
+                    + " fabrics");
+            outWriter.print(report.table());
+            outWriter.println("output    " + dir + " (compare.csv, report.html; each mode in its own folder)");
+            outWriter.flush();
+        }
+        return 0;
+    }
+}

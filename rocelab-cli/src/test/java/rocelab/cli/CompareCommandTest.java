@@ -1,0 +1,123 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rocelab compare}: one incast on the three fabrics, one table, one folder per fabric, one overlay report. */
+class CompareCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SCENARIO = """
+            name: cmp-incast
+            fabric: {mode: roce-lossless, mtu: 1000}
+            topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 1MB, ecn: {marking: none}}
+            nic: {cc: none, timeout: 8}
+            traffic:
+              - {kind: incast, senders: 1-7, receiver: 0, size: 300KB}
+            """;
+
+    @TempDir
+    static Path shared;
+
+    @TempDir
+    Path dir;
+
+    private static Path out;
+    private static CliRun run;
+
+    @BeforeAll
+    static void compare() throws Exception {
+        Path file = shared.resolve("cmp.yaml");
+        Files.writeString(file, SCENARIO);
+        out = shared.resolve("cmp");
+        run = CliRun.of("compare", file.toString(), "--out", out.toString());
+    }
+
+    private static String[] csvRow(String mode) throws Exception {
+        return Files.readAllLines(out.resolve("compare.csv")).stream().filter(l -> l.startsWith(mode + ","))
+                .findFirst().orElseThrow().split(",", -1);
+    }
+
+    private static int col(String name) throws Exception {
+        return List.of(Files.readAllLines(out.resolve("compare.csv")).get(0).split(",")).indexOf(name);
+    }
+
+    @Test
+    void shouldRunEveryFabricAndPrintOneTable() throws Exception {
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> rows = run.out().lines().filter(l -> l.matches("^(roce-lossless|roce-lossy|infiniband) .*"))
+                .toList();
+        assertThat(rows).hasSize(3);
+        assertThat(run.out()).contains("FCT p99 us", "pause/stall us", "CNP/BECN", "peak queue B");
+        for (String mode : new String[] {"roce-lossless", "roce-lossy", "infiniband"}) {
+            JsonNode s = JSON.readTree(out.resolve(mode).resolve("summary.json").toFile());
+            assertThat(s.get("mode").asText()).isEqualTo(mode);
+            assertThat(out.resolve(mode).resolve("report.html")).isRegularFile();
+            String[] row = csvRow(mode);
+            assertThat(Long.parseLong(row[col("drops")])).as(mode)
+                    .isEqualTo(s.get("counters").get("packets_dropped").asLong());
+            assertThat(row[col("fct_p99_us")]).as(mode).isNotEmpty();
+        }
+        assertThat(out.resolve("infiniband").resolve("vl.csv")).isRegularFile();
+        assertThat(out.resolve("roce-lossless").resolve("pfc.csv")).isRegularFile();
+        assertThat(out.resolve("roce-lossy").resolve("vl.csv")).doesNotExist();
+    }
+
+    @Test
+    void shouldShowWhatEachFabricDoesWithTheSameIncast() throws Exception {
+        int drops = col("drops");
+        int stall = col("pause_or_credit_stall_us");
+        assertThat(Long.parseLong(csvRow("roce-lossy")[drops])).as("lossy drops").isPositive();
+        assertThat(Long.parseLong(csvRow("roce-lossy")[col("retransmitted")])).isPositive();
+        assertThat(Long.parseLong(csvRow("roce-lossless")[drops])).isZero();
+        assertThat(Double.parseDouble(csvRow("roce-lossless")[stall])).as("PFC pauses").isPositive();
+        assertThat(Long.parseLong(csvRow("infiniband")[drops])).isZero();
+        assertThat(Double.parseDouble(csvRow("infiniband")[stall])).as("credit stalls").isPositive();
+        JsonNode ib = JSON.readTree(out.resolve("infiniband").resolve("summary.json").toFile()).get("infiniband");
+        assertThat(Double.parseDouble(csvRow("infiniband")[stall]))
+                .isCloseTo(ib.get("credit_stall_us").asDouble(), org.assertj.core.data.Offset.offset(0.0006));
+        String report = Files.readString(out.resolve("report.html"));
+        assertThat(report).contains("Flow completion times", "roce-lossless", "roce-lossy", "infiniband",
+                "infiniband/report.html");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownModeAndWriteNothing() throws Exception {
+        Path file = dir.resolve("cmp.yaml");
+        Files.writeString(file, SCENARIO);
+        CliRun bad = CliRun.of("compare", file.toString(), "--modes", "roce-lossy,ethernet", "--out",
+                dir.resolve("o").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.errorLines()).containsExactly("error: --modes 'ethernet' is not a fabric mode; expected a"
+                + " comma-separated list of roce-lossy, roce-lossless, infiniband");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
+    void shouldTellAJourneyInInfinibandWords() {
+        CliRun j = CliRun.of("journey", "--example", "infiniband-incast", "--flow", "15");
+        assertThat(j.exitCode()).as(j.err()).isZero();
+        assertThat(j.out()).contains("marked it FECN", "sends a BECN back").doesNotContain(" CE", "CNP", "RNIC");
+    }
+
+    @Test
+    void shouldPrintCreditsAndLanesWhenAnInfinibandScenarioRuns() throws Exception {
+        Path file = dir.resolve("ib.yaml");
+        Files.writeString(file, SCENARIO.replace("mode: roce-lossless", "mode: infiniband")
+                .replace("switch: {buffer: 1MB, ecn: {marking: none}}\n", ""));
+        CliRun ib = CliRun.of("run", file.toString(), "--out", dir.resolve("ib").toString());
+        assertThat(ib.exitCode()).as(ib.err()).isZero();
+        assertThat(ib.out()).contains("mode infiniband", "credits ", "  VL3 ", "FECN marked");
+        JsonNode s = JSON.readTree(dir.resolve("ib").resolve("summary.json").toFile());
+        assertThat(s.get("infiniband").get("virtual_lanes").get(0).get("vl").asInt()).isEqualTo(3);
+        assertThat(Files.readString(dir.resolve("ib").resolve("report.html"))).contains("Virtual lanes and credits");
+    }
+}

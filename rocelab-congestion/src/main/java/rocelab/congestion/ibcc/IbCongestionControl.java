@@ -1,0 +1,100 @@
+package rocelab.congestion.ibcc;
+
+import rocelab.engine.EventHandler;
+import rocelab.engine.Rates;
+import rocelab.engine.Simulator;
+import rocelab.fabric.congestion.AckFeedback;
+import rocelab.fabric.congestion.CongestionControl;
+
+/**
+ * The InfiniBand congestion control of one QP (IBA Annex A10, source channel adapter): a BECN raises the
+ * congestion control table index (CCTI), a timer lowers it, and the table entry is the injection delay inserted
+ * after each packet. The RNIC paces by rate, so the delay becomes the rate at which a packet of the size last sent
+ * takes its own serialisation time plus the delay: {@code rate = line x T / (T + CCT[CCTI])}. One pending
+ * wake-up at most: the CCTI timer, running only while the index is above its minimum.
+ */
+public final class IbCongestionControl implements CongestionControl, EventHandler {
+    private final Simulator sim;
+    private final int handlerId;
+    private final IbCcParameters p;
+    private final long lineRateBps;
+    private int ccti;
+    private long rateBps;
+    private long packetPs;
+    private boolean timerRunning;
+    private long becns;
+
+    public IbCongestionControl(Simulator sim, long lineRateBps, IbCcParameters params) {
+        this.sim = sim;
+        this.p = params;
+        this.lineRateBps = lineRateBps;
+        this.ccti = params.cctiMin();
+        this.handlerId = sim.register(this);
+        this.packetPs = Rates.serializationPs(4096, lineRateBps);
+        updateRate();
+    }
+
+    @Override
+    public long rateBps() {
+        return rateBps;
+    }
+
+    @Override
+    public long windowBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void onSend(long nowPs, int wireBytes) {
+        long t = Rates.serializationPs(wireBytes, lineRateBps);
+        if (t != packetPs) {
+            packetPs = t;
+            updateRate();
+        }
+    }
+
+    @Override
+    public void onAck(long nowPs, AckFeedback ack) {}
+
+    /** A BECN (carried by a CNP) for this QP: one step up the table. */
+    @Override
+    public boolean onCnp(long nowPs) {
+        becns++;
+        ccti = Math.min(p.cctiLimit(), ccti + p.cctiIncrease());
+        updateRate();
+        if (!timerRunning && ccti > p.cctiMin()) {
+            timerRunning = true;
+            sim.schedule(nowPs + p.cctiTimerPs(), handlerId, 0, 0L);
+        }
+        return true;
+    }
+
+    /** CCTI timer expiry: one step down the table, and again later while above the minimum. */
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        if (ccti > p.cctiMin()) {
+            ccti--;
+            updateRate();
+        }
+        if (ccti > p.cctiMin()) {
+            sim.schedule(nowPs + p.cctiTimerPs(), handlerId, 0, 0L);
+        } else {
+            timerRunning = false;
+        }
+    }
+
+    private void updateRate() {
+        long delay = ccti * p.cctStepPs();
+        rateBps = delay == 0 ? lineRateBps : Math.max(1, (long) ((double) lineRateBps * packetPs / (packetPs + delay)));
+    }
+
+    /** The current index into the congestion control table. */
+    public int ccti() {
+        return ccti;
+    }
+
+    @Override
+    public long rateCuts() {
+        return becns;
+    }
+}

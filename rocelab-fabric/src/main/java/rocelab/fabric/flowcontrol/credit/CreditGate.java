@@ -1,0 +1,139 @@
+package rocelab.fabric.flowcontrol.credit;
+
+import java.util.function.LongConsumer;
+import rocelab.fabric.packet.PacketFifo;
+
+/**
+ * The sending side of InfiniBand link-level flow control on one port: per virtual lane, the blocks of 64 bytes
+ * sent since link initialisation (FCTBS) and the credit limit the receiver last advertised (FCCL). A packet of
+ * n blocks may start iff {@code (FCCL - (FCTBS + n)) mod 4096 <= 2048} (IBA vol. 1 §7.9), so a lane whose
+ * receiver has no free buffer transmits nothing, and nothing is ever dropped for lack of buffer. The limit starts
+ * at the receiver's buffer (the initialisation exchange is over at time 0). It also measures credit stalls: the
+ * time a lane had a packet waiting that its credits did not cover.
+ */
+public final class CreditGate {
+    /** Bytes per flow-control block. */
+    public static final int BLOCK_BYTES = 64;
+    private static final int MODULUS = 4096;
+    private static final int WINDOW = 2048;
+
+    private final long[] sent = new long[InfinibandParameters.DATA_VLS];
+    private final long[] limit = new long[InfinibandParameters.DATA_VLS];
+    private final long[] stallSincePs = new long[InfinibandParameters.DATA_VLS];
+    private final long[] stallPs = new long[InfinibandParameters.DATA_VLS];
+    private final long[] needBlocks = new long[InfinibandParameters.DATA_VLS];
+    private final long[] updates = new long[InfinibandParameters.DATA_VLS];
+    private final long capacityBlocks;
+    private final LongConsumer wake;
+    private int waited;
+
+    /**
+     * @param receiverBufferBytes the far end's receive buffer per lane
+     * @param wake kicks this port's transmitter when credits arrive
+     */
+    public CreditGate(long receiverBufferBytes, LongConsumer wake) {
+        this.capacityBlocks = receiverBufferBytes / BLOCK_BYTES;
+        if (capacityBlocks > WINDOW) {
+            throw new IllegalArgumentException("a receive buffer of " + receiverBufferBytes + " B is "
+                    + capacityBlocks + " credits; IBA allows at most " + WINDOW + " (128 KiB) per lane");
+        }
+        this.wake = wake;
+        java.util.Arrays.fill(limit, capacityBlocks);
+        java.util.Arrays.fill(stallSincePs, -1);
+    }
+
+    /** Blocks of 64 bytes a packet of {@code bytes} consumes. */
+    public static int blocks(int bytes) {
+        return (bytes + BLOCK_BYTES - 1) / BLOCK_BYTES;
+    }
+
+    /** Whether a packet of {@code bytes} may start on lane {@code vl} now (the IBA modulo-4096 test). */
+    public boolean canSend(int vl, int bytes) {
+        // The 12-bit fields of the flow-control packet: only their values modulo 4096 decide.
+        int fccl = (int) (limit[vl] & (MODULUS - 1));
+        int fctbsAfter = (int) ((sent[vl] + blocks(bytes)) & (MODULUS - 1));
+        return ((fccl - fctbsAfter) & (MODULUS - 1)) <= WINDOW;
+    }
+
+    /** As {@link #canSend}, and when it may not, the lane starts (or continues) a credit stall. */
+    public boolean admit(long nowPs, int vl, int bytes) {
+        if (canSend(vl, bytes)) {
+            return true;
+        }
+        if (stallSincePs[vl] < 0) {
+            stallSincePs[vl] = nowPs;
+        }
+        needBlocks[vl] = blocks(bytes);
+        waited |= 1 << vl;
+        return false;
+    }
+
+    /**
+     * Of the lanes in {@code ready}, those whose head packet the credits cover; the others start a credit stall.
+     */
+    public int sendable(long nowPs, PacketFifo[] queues, int ready) {
+        int out = ready;
+        for (int r = ready; r != 0; r &= r - 1) {
+            int vl = Integer.numberOfTrailingZeros(r);
+            if (!admit(nowPs, vl, queues[vl].peek().frameBytes())) {
+                out &= ~(1 << vl);
+            }
+        }
+        return out;
+    }
+
+    /** A packet of {@code bytes} starts on lane {@code vl}: its blocks are spent. */
+    public void consume(int vl, int bytes) {
+        sent[vl] += blocks(bytes);
+        waited &= ~(1 << vl);
+    }
+
+    /**
+     * Whether lane {@code vl} had to wait for credits since its last packet: its queue is held back by congestion
+     * further downstream, so this port is a victim of congestion, not its root (IB CC's distinction).
+     */
+    public boolean waitedForCredits(int vl) {
+        return (waited & (1 << vl)) != 0;
+    }
+
+    /** A flow-control packet from the receiver arrived: the new credit limit of lane {@code vl}. */
+    public void onUpdate(long nowPs, int vl, long creditLimit) {
+        updates[vl]++;
+        limit[vl] = creditLimit;
+        if (stallSincePs[vl] >= 0 && limit[vl] - sent[vl] >= needBlocks[vl]) {
+            stallPs[vl] += nowPs - stallSincePs[vl];
+            stallSincePs[vl] = -1;
+        }
+        wake.accept(nowPs);
+    }
+
+    /** Credits (blocks) this port may still send on lane {@code vl}. */
+    public long available(int vl) {
+        return limit[vl] - sent[vl];
+    }
+
+    /** Blocks sent on lane {@code vl} since link initialisation (FCTBS, not reduced modulo 4096). */
+    public long blocksSent(int vl) {
+        return sent[vl];
+    }
+
+    /** The credit limit last advertised by the receiver (FCCL, not reduced modulo 4096). */
+    public long creditLimit(int vl) {
+        return limit[vl];
+    }
+
+    /** The receiver's buffer per lane, in blocks: the credits this port holds when everything is returned. */
+    public long capacityBlocks() {
+        return capacityBlocks;
+    }
+
+    /** Time lane {@code vl} waited for credits with a packet ready, up to {@code nowPs}. */
+    public long stallPs(int vl, long nowPs) {
+        return stallPs[vl] + (stallSincePs[vl] >= 0 ? nowPs - stallSincePs[vl] : 0);
+    }
+
+    /** Flow-control packets received for lane {@code vl}. */
+    public long updatesReceived(int vl) {
+        return updates[vl];
+    }
+}

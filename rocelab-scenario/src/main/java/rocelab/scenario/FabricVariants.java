@@ -1,0 +1,89 @@
+package rocelab.scenario;
+
+import rocelab.congestion.CcSettings;
+import rocelab.congestion.ecn.EcnParameters;
+import rocelab.congestion.ibcc.FecnParameters;
+import rocelab.congestion.ibcc.IbCcAlgorithm;
+import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+
+/**
+ * The same scenario on another fabric, for {@code rocelab compare}: topology, devices, workload, seed and stop
+ * time stay; what belongs to a fabric follows it. Into roce-lossless: the scenario's PFC settings or the defaults;
+ * into roce-lossy: no PFC; into infiniband: the scenario's {@code fabric.infiniband} or the defaults, no VLAN tag.
+ * Congestion control keeps its role: a RoCE control becomes ib-cc on InfiniBand (with FECN marking at the
+ * defaults), ib-cc becomes dcqcn on RoCE (profile hpcc-ns3, as the lossless-dcqcn example, with the default ECN
+ * marking), and none stays none.
+ */
+public final class FabricVariants {
+    private FabricVariants() {}
+
+    /** The scenario in {@code mode}; the scenario itself when it is already that mode. */
+    public static ScenarioConfig inMode(ScenarioConfig c, FabricMode mode) {
+        if (c.mode() == mode) {
+            return c;
+        }
+        if (!c.faults().isEmpty()) {
+            throw new IllegalArgumentException("the scenario injects pause storms, which exist only in roce-lossless;"
+                    + " remove faults to compare fabrics");
+        }
+        boolean reacts = !c.congestion().name().equals("none");
+        boolean fromIb = c.mode() == FabricMode.INFINIBAND;
+        CcSettings cc;
+        PfcParameters pfc = PfcParameters.off();
+        EcnParameters ecn = c.ecn();
+        InfinibandSettings ib = null;
+        boolean vlan = c.vlanTagged();
+        if (mode == FabricMode.INFINIBAND) {
+            if (c.nic().mtuBytes() > 4096) {
+                throw new IllegalArgumentException("its mtu of " + c.nic().mtuBytes() + " bytes is above the largest"
+                        + " InfiniBand path MTU (4096 bytes)");
+            }
+            cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
+            ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);
+            vlan = false;
+        } else {
+            cc = !fromIb ? c.congestion() : reacts ? new CcSettings("dcqcn", "hpcc-ns3", java.util.Map.of())
+                    : CcSettings.of("none");
+            if (fromIb) {
+                ecn = reacts ? EcnParameters.defaults() : EcnParameters.none();
+            }
+            if (mode == FabricMode.ROCE_LOSSLESS) {
+                pfc = c.pfc().enabled() ? c.pfc() : PfcParameters.defaults();
+            }
+        }
+        String canonical = c.canonicalText() + "compare: mode=" + mode.key() + " cc=" + cc + " pfc=" + pfc + " ecn="
+                + ecn + " ib=" + ib + " vlan=" + vlan + "\n";
+        return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn, c.nic(),
+                c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
+                c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
+                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, cc), ib);
+    }
+
+    /**
+     * The per-device settings on the other fabric: every switch takes the fabric's PFC (headroom computed per port
+     * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
+     * fabric's congestion control. Everything else a device was given stays.
+     */
+    private static rocelab.scenario.device.Devices devices(rocelab.scenario.device.Devices d, PfcParameters pfc,
+            EcnParameters ecn, CcSettings cc) {
+        java.util.List<rocelab.scenario.device.SwitchConfig> switches = new java.util.ArrayList<>();
+        for (var sw : d.switches()) {
+            long[] headroom = new long[sw.portCount()];
+            java.util.Arrays.fill(headroom, -1);
+            EcnParameters[] marking = sw.ecnByPort();
+            if (ecn != null) {
+                java.util.Arrays.fill(marking, ecn);
+            }
+            switches.add(new rocelab.scenario.device.SwitchConfig(sw.node(), sw.name(), sw.parameters(), pfc, marking,
+                    headroom, sw.mtuByPort(), sw.overridden()));
+        }
+        java.util.List<rocelab.scenario.device.NicConfig> nics = new java.util.ArrayList<>();
+        for (var n : d.nics()) {
+            nics.add(new rocelab.scenario.device.NicConfig(n.host(), n.parameters(), n.trust(), n.dscpToPriority(),
+                    pfc.losslessMask(), cc, n.notificationPoint(), n.reactionPoint(), n.cnpDscp(), n.cnpPriority(),
+                    n.receive()));
+        }
+        return new rocelab.scenario.device.Devices(switches, nics, d.importNotes());
+    }
+}

@@ -1,0 +1,59 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class FabricVariantsTest {
+    private static final String ROCE = """
+            name: v
+            fabric: {mode: roce-lossless, mtu: 2048, vlan: true}
+            topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+            switch: {pfc: {threshold: static, xoff: 60KB, xon: 40KB}}
+            nic: {cc: dcqcn}
+            traffic:
+              - {kind: incast, senders: 1-3, receiver: 0, size: 100KB}
+            """;
+
+    @Test
+    void shouldKeepTheWorkloadAndGiveEachFabricItsOwnFlowAndCongestionControl() {
+        ScenarioConfig roce = Scenarios.parse(ROCE);
+        ScenarioConfig ib = FabricVariants.inMode(roce, FabricMode.INFINIBAND);
+        assertThat(ib.mode()).isEqualTo(FabricMode.INFINIBAND);
+        assertThat(ib.congestion().name()).isEqualTo("ib-cc");
+        assertThat(ib.infiniband().fecn()).as("IB CC needs its switches to mark").isNotNull();
+        assertThat(ib.vlanTagged()).isFalse();
+        assertThat(ib.pfc().enabled()).isFalse();
+        assertThat(ib.traffic()).isEqualTo(roce.traffic());
+        assertThat(ib.nic()).isEqualTo(roce.nic());
+        ScenarioConfig lossy = FabricVariants.inMode(roce, FabricMode.ROCE_LOSSY);
+        assertThat(lossy.pfc().enabled()).isFalse();
+        assertThat(lossy.congestion()).isEqualTo(roce.congestion());
+        assertThat(lossy.vlanTagged()).isTrue();
+        assertThat(FabricVariants.inMode(roce, FabricMode.ROCE_LOSSLESS)).isSameAs(roce);
+        ScenarioConfig back = FabricVariants.inMode(ib, FabricMode.ROCE_LOSSLESS);
+        assertThat(back.congestion().name()).isEqualTo("dcqcn");
+        assertThat(back.congestion().profile()).isEqualTo("hpcc-ns3");
+        assertThat(back.pfc().enabled()).isTrue();
+        assertThat(Simulation.assemble(ib).scenarioHash()).isNotEqualTo(Simulation.assemble(roce).scenarioHash());
+        ScenarioConfig none = FabricVariants.inMode(Scenarios.parse(ROCE.replace("cc: dcqcn", "cc: none")),
+                FabricMode.INFINIBAND);
+        assertThat(none.congestion().name()).isEqualTo("none");
+        assertThat(none.infiniband().fecn()).isNull();
+    }
+
+    @Test
+    void shouldRefuseAnMtuInfinibandDoesNotHave() {
+        ScenarioConfig jumbo = Scenarios.parse(ROCE.replace("mtu: 2048", "mtu: 9000"));
+        assertThatThrownBy(() -> FabricVariants.inMode(jumbo, FabricMode.INFINIBAND))
+                .hasMessageContaining("above the largest InfiniBand path MTU");
+    }
+
+    @Test
+    void shouldRefuseToMovePauseStormsOffPfc() {
+        ScenarioConfig storm = Scenarios.parse(ROCE + "faults: [{kind: pause-storm, host: 0, duration: 10us}]\n");
+        assertThatThrownBy(() -> FabricVariants.inMode(storm, FabricMode.INFINIBAND))
+                .hasMessageContaining("pause storms");
+    }
+}
