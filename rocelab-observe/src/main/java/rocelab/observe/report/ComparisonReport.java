@@ -25,7 +25,8 @@ public final class ComparisonReport {
 
     /** The columns of compare.csv, in order. */
     public static final List<String> COLUMNS = List.of("mode", "flows", "completed", "fct_p50_us", "fct_p99_us",
-            "fct_max_us", "slowdown_p50", "slowdown_p99", "collective_us", "drops", "retransmitted",
+            "fct_max_us", "slowdown_p50", "slowdown_p99", "collective_us", "job_jct_us", "gpu_network_wait_us",
+            "request_e2e_p50_us", "request_network_wait_p50_us", "drops", "retransmitted",
             "pause_or_credit_stall_us", "cnp_or_becn", "peak_queue_bytes", "simulated_us");
 
     private final List<Entry> entries;
@@ -56,6 +57,19 @@ public final class ComparisonReport {
         cells.add(slow.count() == 0 ? "" : String.format(Locale.ROOT, "%.2f", slow.percentile(50) / 1000.0));
         cells.add(slow.count() == 0 ? "" : String.format(Locale.ROOT, "%.2f", slow.percentile(99) / 1000.0));
         cells.add(collectivePs < 0 ? "" : us(collectivePs));
+        // The GPU's view: the longest job, and the time GPUs waited on the network per iteration (mean over every
+        // rank of every job); for inference, the median request's end-to-end latency and network wait.
+        long jctPs = r.jobs().stream().filter(j -> j.completed()).mapToLong(j -> j.jctPs()).max().orElse(-1);
+        cells.add(jctPs < 0 ? "" : us(jctPs));
+        int ranks = r.jobs().stream().mapToInt(j -> j.ranks()).sum();
+        double wait = r.jobs().stream().mapToDouble(j -> j.networkWaitUs() * j.ranks()).sum();
+        cells.add(ranks == 0 || Double.isNaN(wait) ? "" : String.format(Locale.ROOT, "%.3f", wait / ranks));
+        Percentiles e2e = new Percentiles(r.requests().stream().filter(q -> q.completed())
+                .mapToLong(q -> q.e2ePs()).toArray());
+        Percentiles netWait = new Percentiles(r.requests().stream().filter(q -> q.completed())
+                .mapToLong(q -> Math.max(0, q.networkWaitPs())).toArray());
+        cells.add(e2e.count() == 0 ? "" : us(e2e.percentile(50)));
+        cells.add(netWait.count() == 0 ? "" : us(netWait.percentile(50)));
         cells.add(String.valueOf(t.packetsDropped()));
         cells.add(String.valueOf(t.retransmittedPackets()));
         cells.add(us(stallPs));
@@ -68,11 +82,27 @@ public final class ComparisonReport {
     /** The table printed by {@code rocelab compare}. */
     public String table() {
         String[] heads = {"mode", "flows", "done", "FCT p50 us", "FCT p99 us", "FCT max us", "slow p50",
-            "slow p99", "collective us", "drops", "retx", "pause/stall us", "CNP/BECN", "peak queue B"};
+            "slow p99", "collective us", "JCT us", "GPU net wait us", "req E2E p50 us", "req net wait p50 us",
+            "drops", "retx", "pause/stall us", "CNP/BECN", "peak queue B"};
         List<List<String>> rows = new ArrayList<>();
         for (Entry e : entries) {
             rows.add(row(e).subList(0, heads.length));
         }
+        // Columns no fabric has a value in (no jobs, no inference) are left out of the printed table.
+        List<Integer> keep = new ArrayList<>();
+        for (int i = 0; i < heads.length; i++) {
+            int col = i;
+            if (i < 9 || i > 12 || rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
+                keep.add(i);
+            }
+        }
+        String[] allHeads = heads;
+        heads = keep.stream().map(i -> allHeads[i]).toArray(String[]::new);
+        List<List<String>> shown = new ArrayList<>();
+        for (List<String> r : rows) {
+            shown.add(keep.stream().map(r::get).toList());
+        }
+        rows = shown;
         int[] width = new int[heads.length];
         for (int i = 0; i < heads.length; i++) {
             width[i] = heads[i].length();
@@ -86,7 +116,8 @@ public final class ComparisonReport {
             line(b, r, width);
         }
         b.append("pause/stall: PFC pause time (RoCE) or credit stall time (InfiniBand), summed over ports and"
-                + " NICs; CNP/BECN: congestion notifications sent\n");
+                + " NICs; CNP/BECN: congestion notifications sent; GPU net wait: per GPU and iteration, beyond an"
+                + " ideal network\n");
         return b.toString();
     }
 
