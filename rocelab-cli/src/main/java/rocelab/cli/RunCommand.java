@@ -144,13 +144,21 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: --pcap needs packets; expected no --pcap with --ideal");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        rocelab.scenario.lint.LintReport lint = rocelab.scenario.lint.Lint.check(config);
-        if (strict && lint.hasErrors() || !quiet && !lint.findings().isEmpty()) {
-            err.print(LintBlock.render(lint, strict && lint.hasErrors()));
-            err.flush();
-        }
-        if (strict && lint.hasErrors()) {
-            return 1;
+        // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
+        // starts. With --quiet nothing would print them, so it runs only when --strict needs its verdict.
+        ScenarioConfig linted = config;
+        java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob = strict || !quiet
+                ? java.util.concurrent.CompletableFuture.supplyAsync(() -> rocelab.scenario.lint.Lint.check(linted))
+                : null;
+        if (strict) {
+            rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
+            if (lint.hasErrors() || !quiet && !lint.findings().isEmpty()) {
+                err.print(LintBlock.render(lint, lint.hasErrors()));
+                err.flush();
+            }
+            if (lint.hasErrors()) {
+                return 1;
+            }
         }
         Path dir = out != null ? out : Path.of("out", config.name());
         String unusable = OutputFolder.problem(dir);
@@ -159,6 +167,13 @@ final class RunCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         Simulation simulation = Simulation.assemble(config, idealOnly);
+        if (!strict && lintJob != null) {
+            rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
+            if (!lint.findings().isEmpty()) {
+                err.print(LintBlock.render(lint, false));
+                err.flush();
+            }
+        }
         PacketCapture capture = null;
         if (pcap != null) {
             String unknown = PacketCapture.unknownLink(simulation.network().topology(), pcapLinks);
@@ -211,5 +226,18 @@ final class RunCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** The lint's report; an internal error in it surfaces as itself, not wrapped. */
+    private static rocelab.scenario.lint.LintReport lintResult(
+            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> job) {
+        try {
+            return job.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
     }
 }
