@@ -116,8 +116,9 @@ public final class ComparisonReport {
             line(b, r, width);
         }
         b.append("pause/stall: PFC pause time (RoCE) or credit stall time (InfiniBand), summed over ports and"
-                + " NICs; CNP/BECN: congestion notifications sent; GPU net wait: per GPU and iteration, beyond an"
-                + " ideal network\n");
+                + " NICs; CNP/BECN: congestion notifications sent")
+                .append(keep.contains(10) ? "; GPU net wait: per GPU and iteration, beyond an ideal network" : "")
+                .append('\n');
         return b.toString();
     }
 
