@@ -39,11 +39,11 @@ public final class FrameEncoder {
         byte[] f = new byte[60];
         int i = mac(f, 0, 0x0180C2000001L);
         i = mac(f, i, 0x020000000000L | (senderNode + 1L));
-        i = u16(f, i, 0x8808);
-        i = u16(f, i, 0x0101);
-        i = u16(f, i, 1 << p.priority());
+        i = BigEndian.u16(f, i, 0x8808);
+        i = BigEndian.u16(f, i, 0x0101);
+        i = BigEndian.u16(f, i, 1 << p.priority());
         i += 2 * p.priority();
-        u16(f, i, p.pauseQuanta());
+        BigEndian.u16(f, i, p.pauseQuanta());
         return f;
     }
 
@@ -62,42 +62,42 @@ public final class FrameEncoder {
         int i = mac(f, 0, 0x020000000000L | (p.dstHost() + 1L));
         i = mac(f, i, 0x020000000000L | (p.srcHost() + 1L));
         if (vlan) {
-            i = u16(f, i, 0x8100);
-            i = u16(f, i, p.priority() << 13 | VLAN_ID);
+            i = BigEndian.u16(f, i, 0x8100);
+            i = BigEndian.u16(f, i, p.priority() << 13 | VLAN_ID);
         }
-        i = u16(f, i, 0x0800);
+        i = BigEndian.u16(f, i, 0x0800);
         int ip = i;
         f[i++] = 0x45;
         f[i++] = (byte) (p.dscp() << 2 | p.ecn().codepoint());
-        i = u16(f, i, ipLen);
-        i = u16(f, i, 0);
-        i = u16(f, i, 0x4000);
+        i = BigEndian.u16(f, i, ipLen);
+        i = BigEndian.u16(f, i, 0);
+        i = BigEndian.u16(f, i, 0x4000);
         f[i++] = 64;
         f[i++] = 17;
         i += 2;
-        i = u32(f, i, Switch.ipOf(p.srcHost()));
-        i = u32(f, i, Switch.ipOf(p.dstHost()));
-        u16(f, ip + 10, ipChecksum(f, ip));
+        i = BigEndian.u32(f, i, Switch.ipOf(p.srcHost()));
+        i = BigEndian.u32(f, i, Switch.ipOf(p.dstHost()));
+        BigEndian.u16(f, ip + 10, ipChecksum(f, ip));
         int udp = i;
-        i = u16(f, i, p.entropy());
-        i = u16(f, i, FrameFormat.ROCEV2_UDP_PORT);
-        i = u16(f, i, udpLen);
-        i = u16(f, i, 0);
+        i = BigEndian.u16(f, i, p.entropy());
+        i = BigEndian.u16(f, i, FrameFormat.ROCEV2_UDP_PORT);
+        i = BigEndian.u16(f, i, udpLen);
+        i = BigEndian.u16(f, i, 0);
         int bth = i;
         f[i++] = (byte) p.opcode();
         f[i++] = (byte) (pad << 4);
-        i = u16(f, i, 0xFFFF);
+        i = BigEndian.u16(f, i, 0xFFFF);
         f[i++] = (byte) (cnp ? 0x40 : 0);
-        i = u24(f, i, QPN_BASE + p.queuePair());
+        i = BigEndian.u24(f, i, QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
-        i = u24(f, i, (int) p.psn());
+        i = BigEndian.u24(f, i, (int) p.psn());
         if (reth) {
             i += 8;
-            i = u32(f, i, R_KEY);
-            i = u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
+            i = BigEndian.u32(f, i, R_KEY);
+            i = BigEndian.u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
         } else if (aeth) {
             f[i++] = (byte) p.syndrome();
-            i = u24(f, i, 0);
+            i = BigEndian.u24(f, i, 0);
         } else if (cnp) {
             i += FrameFormat.CNP_RESERVED;
         }
@@ -149,26 +149,5 @@ public final class FrameEncoder {
             f[i++] = (byte) (mac >>> (8 * k));
         }
         return i;
-    }
-
-    private static int u16(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 8);
-        f[i + 1] = (byte) v;
-        return i + 2;
-    }
-
-    private static int u24(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 16);
-        f[i + 1] = (byte) (v >>> 8);
-        f[i + 2] = (byte) v;
-        return i + 3;
-    }
-
-    private static int u32(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 24);
-        f[i + 1] = (byte) (v >>> 16);
-        f[i + 2] = (byte) (v >>> 8);
-        f[i + 3] = (byte) v;
-        return i + 4;
     }
 }

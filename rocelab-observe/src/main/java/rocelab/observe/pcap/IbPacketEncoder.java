@@ -49,34 +49,34 @@ public final class IbPacketEncoder {
         int pad = (4 - payload % 4) % 4;
         int length = FrameFormat.LRH + FrameFormat.BTH + ext + payload + pad + FrameFormat.ICRC + FrameFormat.VCRC;
         byte[] f = new byte[TAG_BYTES + length];
-        int i = u16(f, 0, TAG_DISSECTOR_NAME);
-        i = u16(f, i, (DISSECTOR.length + 3) & ~3);
+        int i = BigEndian.u16(f, 0, TAG_DISSECTOR_NAME);
+        i = BigEndian.u16(f, i, (DISSECTOR.length + 3) & ~3);
         System.arraycopy(DISSECTOR, 0, f, i, DISSECTOR.length);
         i += (DISSECTOR.length + 3) & ~3;
-        i = u16(f, i, 0);
-        i = u16(f, i, 0);
+        i = BigEndian.u16(f, i, 0);
+        i = BigEndian.u16(f, i, 0);
         int lrh = i;
         f[i++] = (byte) (p.priority() << 4);
         f[i++] = (byte) (serviceLevelOfDscp[p.dscp()] << 4 | LNH_BTH);
-        i = u16(f, i, p.dstHost() + 1);
-        i = u16(f, i, (length - FrameFormat.VCRC) / 4);
-        i = u16(f, i, p.srcHost() + 1);
+        i = BigEndian.u16(f, i, p.dstHost() + 1);
+        i = BigEndian.u16(f, i, (length - FrameFormat.VCRC) / 4);
+        i = BigEndian.u16(f, i, p.srcHost() + 1);
         int bth = i;
         f[i++] = (byte) p.opcode();
         f[i++] = (byte) (pad << 4);
-        i = u16(f, i, 0xFFFF);
+        i = BigEndian.u16(f, i, 0xFFFF);
         f[i++] = (byte) ((p.kind() == PacketKind.DATA && p.ecn() == rocelab.fabric.packet.Ecn.CE ? 0x80 : 0)
                 | (cnp ? 0x40 : 0));
-        i = u24(f, i, FrameEncoder.QPN_BASE + p.queuePair());
+        i = BigEndian.u24(f, i, FrameEncoder.QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
-        i = u24(f, i, (int) p.psn());
+        i = BigEndian.u24(f, i, (int) p.psn());
         if (reth) {
             i += 8;
-            i = u32(f, i, 0x1234);
-            i = u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
+            i = BigEndian.u32(f, i, 0x1234);
+            i = BigEndian.u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
         } else if (aeth) {
             f[i++] = (byte) p.syndrome();
-            i = u24(f, i, 0);
+            i = BigEndian.u24(f, i, 0);
         }
         i += cnp ? FrameFormat.CNP_RESERVED : 0;
         i += payload + pad;
@@ -124,27 +124,6 @@ public final class IbPacketEncoder {
         f[i + 1] = (byte) (v >>> 8);
         f[i + 2] = (byte) (v >>> 16);
         f[i + 3] = (byte) (v >>> 24);
-        return i + 4;
-    }
-
-    private static int u16(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 8);
-        f[i + 1] = (byte) v;
-        return i + 2;
-    }
-
-    private static int u24(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 16);
-        f[i + 1] = (byte) (v >>> 8);
-        f[i + 2] = (byte) v;
-        return i + 3;
-    }
-
-    private static int u32(byte[] f, int i, int v) {
-        f[i] = (byte) (v >>> 24);
-        f[i + 1] = (byte) (v >>> 16);
-        f[i + 2] = (byte) (v >>> 8);
-        f[i + 3] = (byte) v;
         return i + 4;
     }
 }

@@ -62,39 +62,7 @@ final class FlowsCsvReader {
     }
 
     List<FlowSpec> parse(String text, String shown) throws ScenarioException {
-        if (text.startsWith("\uFEFF")) {
-            text = text.substring(1);
-        }
-        String[] lines = text.split("\n", -1);
-        List<FlowSpec> flows = new ArrayList<>();
-        boolean header = false;
-        int headerLine = 0;
-        int lineNo = 0;
-        for (String raw : lines) {
-            lineNo++;
-            String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
-            if (line.isBlank()) {
-                continue;
-            }
-            if (!header) {
-                if (!line.equals(HEADER)) {
-                    throw new ScenarioException(shown, lineNo, 1, "the header is '" + line + "'; expected the header "
-                            + HEADER);
-                }
-                header = true;
-                headerLine = lineNo;
-                continue;
-            }
-            flows.add(row(line, lineNo, shown));
-        }
-        if (!header) {
-            throw new ScenarioException(shown, 1, 1, "the file is empty; expected the header " + HEADER);
-        }
-        if (flows.isEmpty()) {
-            throw new ScenarioException(shown, headerLine + 1, 1, "the file has no flows; expected at least one row after"
-                    + " the header " + HEADER);
-        }
-        return flows;
+        return HeaderedCsv.rows(text, HEADER, shown, "the file has no flows", (line, lineNo) -> row(line, lineNo, shown));
     }
 
     private FlowSpec row(String line, int lineNo, String shown) throws ScenarioException {

@@ -19,38 +19,8 @@ final class TraceCsvReader {
     private TraceCsvReader() {}
 
     static List<Arrivals.Arrival> parse(String text, String shown) throws ScenarioException {
-        if (text.startsWith("\uFEFF")) {
-            text = text.substring(1);
-        }
-        String[] lines = text.split("\n", -1);
-        List<Arrivals.Arrival> out = new ArrayList<>();
-        boolean header = false;
-        int headerLine = 0;
-        for (int i = 0; i < lines.length; i++) {
-            int lineNo = i + 1;
-            String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
-            if (line.isBlank()) {
-                continue;
-            }
-            if (!header) {
-                if (!line.equals(HEADER)) {
-                    throw new ScenarioException(shown, lineNo, 1, "the header is '" + line + "'; expected the header "
-                            + HEADER);
-                }
-                header = true;
-                headerLine = lineNo;
-                continue;
-            }
-            out.add(row(line, lineNo, shown));
-        }
-        if (!header) {
-            throw new ScenarioException(shown, 1, 1, "the file is empty; expected the header " + HEADER);
-        }
-        if (out.isEmpty()) {
-            throw new ScenarioException(shown, headerLine + 1, 1, "the trace has no requests; expected at least one"
-                    + " row after the header " + HEADER);
-        }
-        return out;
+        return HeaderedCsv.rows(text, HEADER, shown, "the trace has no requests",
+                (line, lineNo) -> row(line, lineNo, shown));
     }
 
     private static Arrivals.Arrival row(String line, int lineNo, String shown) throws ScenarioException {
