@@ -17,6 +17,8 @@ public final class IdealFlowTime {
     private final int mtu;
     private final long forwardingLatencyPs;
     private final int[][] distances;
+    /** The links (rates, then delays) of the path between two hosts, by src x hosts + dst, found once. */
+    private final java.util.Map<Long, long[][]> paths = new java.util.HashMap<>();
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
         this.topology = network.topology();
@@ -42,9 +44,15 @@ public final class IdealFlowTime {
 
     /** Sender busy time, delivery time and completion (last ACK back) time. */
     private long[] times(int src, int dst, long sizeBytes) {
-        long[] rates = new long[topology.nodeCount()];
-        long[] delays = new long[topology.nodeCount()];
-        int hops = path(src, dst, rates, delays);
+        long[][] links = paths.computeIfAbsent((long) src * topology.hostCount() + dst, k -> {
+            long[] r = new long[topology.nodeCount()];
+            long[] d = new long[topology.nodeCount()];
+            int n = path(src, dst, r, d);
+            return new long[][] {java.util.Arrays.copyOf(r, n), java.util.Arrays.copyOf(d, n)};
+        });
+        long[] rates = links[0];
+        long[] delays = links[1];
+        int hops = rates.length;
         long bottleneck = Long.MAX_VALUE;
         long propagation = 0;
         for (int i = 0; i < hops; i++) {
