@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         name = "rocelab",
         mixinStandardHelpOptions = true,
         versionProvider = RocelabCommand.VersionProvider.class,
-        description = "Packet-level lab for AI backend networks: RoCEv2 fabrics simulated packet by packet.",
+        description = "Packet-level lab for AI backend networks: RoCEv2 and InfiniBand fabrics, driven by AI workloads, simulated packet by packet.",
         subcommands = {RunCommand.class, JourneyCommand.class, ReportCommand.class, HeadroomCommand.class,
             NcclTestsCommand.class, ExpandCommand.class, LintCommand.class, CompareCommand.class,
             CommandLine.HelpCommand.class})
