@@ -224,7 +224,7 @@ final class JobReader {
                     throw doc.at(opNode, "'" + op + "' is not a step op; expected " + OPS);
                 }
                 YamlMap m = YamlMap.of(doc, node, "a " + op + " step", concat(common, "group", "size", "size-total",
-                        "size-per-rank", "algorithm", "channels", "root"));
+                        "size-per-rank", "algorithm", "channels", "root", "qps-per-connection"));
                 Set<Dim> dims = group(m.get("group"));
                 String alg = m.optionalChoice("algorithm", Collectives.defaultAlgorithm(cop).key(),
                         "an algorithm of " + cop.title(), Collectives.algorithmKeys(cop));
@@ -249,6 +249,7 @@ final class JobReader {
                     perRank = key.equals("size-per-rank");
                 }
                 int channels = m.optionalInt("channels", 1, 1, 64);
+                int qps = m.optionalInt("qps-per-connection", 1, 1, 128);
                 int root = 0;
                 if (m.has("root")) {
                     if (!cop.rooted()) {
@@ -257,7 +258,7 @@ final class JobReader {
                     root = doc.integer(m.get("root"), "root", 0, 1 << 20);
                 }
                 return new Step.Collective(meta(m, node, op, names, ids, counter), cop, Algorithm.ofKey(alg), dims,
-                        size, perRank, channels, root);
+                        size, perRank, channels, root, qps);
             }
         }
     }

@@ -221,7 +221,7 @@ public final class JobEmitter {
             }
             long size = c.perRank() ? c.op().totalFromPerRank(c.sizeBytes(), members.length) : c.sizeBytes();
             Collective call = new Collective(c.op(), c.algorithm(), hosts, size, c.rootIndex(), c.channels(),
-                    job.dscp());
+                    job.dscp(), c.qpsPerConnection(), null);
             int first = graph.taskCount();
             int[] finished = Collectives.emit(graph, call, entries);
             for (int i = 0; i < members.length; i++) {

@@ -43,6 +43,9 @@ public final class ProgramText {
                 if (c.channels() > 1) {
                     b.append(", channels: ").append(c.channels());
                 }
+                if (c.qpsPerConnection() > 1) {
+                    b.append(", qps-per-connection: ").append(c.qpsPerConnection());
+                }
                 if (c.op().rooted()) {
                     b.append(", root: ").append(c.rootIndex());
                 }

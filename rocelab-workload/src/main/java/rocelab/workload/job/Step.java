@@ -34,10 +34,15 @@ public sealed interface Step {
 
     /**
      * A collective over the group of {@code dims} (all of them: the whole job). {@code sizeBytes} is the nccl-tests
-     * size S, or one rank's part when {@code perRank}.
+     * size S, or one rank's part when {@code perRank}; {@code qpsPerConnection} is NCCL_IB_QPS_PER_CONNECTION.
      */
     record Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes, boolean perRank,
-            int channels, int rootIndex) implements Step {}
+            int channels, int rootIndex, int qpsPerConnection) implements Step {
+        public Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes,
+                boolean perRank, int channels, int rootIndex) {
+            this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, 1);
+        }
+    }
 
     /**
      * One side of a point-to-point transfer with the rank whose coordinates {@code peer} gives (dimensions not

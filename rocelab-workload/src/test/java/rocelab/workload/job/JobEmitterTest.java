@@ -101,4 +101,18 @@ class JobEmitterTest {
         JobEmitter.emit(g, job(Map.of(Dim.PP, 2), program, 1));
         assertThat(g.tasksInCycles()).isPositive();
     }
+
+    @Test
+    void shouldGiveEachConnectionItsQueuePairsPerConnection() {
+        List<Step> program = List.of(new Step.Collective(meta("ar", "main", null), CollectiveOp.ALL_REDUCE,
+                Algorithm.RING, EnumSet.of(Dim.DP), 8000, false, 1, 0, 2));
+        TaskGraph g = new TaskGraph();
+        JobEmitter.emit(g, job(Map.of(Dim.DP, 4), program, 1));
+        java.util.Set<Integer> connections = new java.util.HashSet<>();
+        for (int f = 0; f < g.flowCount(); f++) {
+            connections.add(g.connection(f));
+        }
+        // Four ring connections, each with two queue pairs that its messages alternate over.
+        assertThat(connections).hasSize(8);
+    }
 }
