@@ -22,6 +22,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param pfcLog every PFC frame sent, or null when PFC is off
  * @param jobs each AI job, seen from its GPUs
  * @param ranks each rank of each job
+ * @param timeline each rank's last iteration: compute steps and its own data moving
  * @param requests each request of each inference service
  * @param llmCalls each LLM call of those requests
  */
@@ -47,12 +48,14 @@ public record RunResult(
         List<rocelab.observe.job.JobRecord> jobs,
         List<rocelab.observe.job.RankRecord> ranks,
         List<rocelab.observe.inference.RequestRecord> requests,
-        List<rocelab.observe.inference.CallRecord> llmCalls) {
+        List<rocelab.observe.inference.CallRecord> llmCalls,
+        List<rocelab.observe.job.TimelineRecord> timeline) {
 
     public RunResult {
         requests = List.copyOf(requests);
         llmCalls = List.copyOf(llmCalls);
         jobs = List.copyOf(jobs);
+        timeline = List.copyOf(timeline);
         ranks = List.copyOf(ranks);
         flows = List.copyOf(flows);
         collectives = List.copyOf(collectives);

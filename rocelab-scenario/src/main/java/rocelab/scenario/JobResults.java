@@ -103,6 +103,54 @@ final class JobResults {
         return out;
     }
 
+    /**
+     * Each rank's last iteration in the packet-level run: its compute steps, and the stretches when its own data was
+     * moving (merged), so the report can draw where each GPU spent the iteration.
+     */
+    List<rocelab.observe.job.TimelineRecord> timeline() {
+        List<rocelab.observe.job.TimelineRecord> out = new ArrayList<>();
+        for (JobTasks jt : jobs) {
+            JobSpec job = jt.job();
+            int k = job.iterations() - 1;
+            for (int r = 0; r < job.layout().size(); r++) {
+                long from = real.taskEndPs(jt.gates()[k][r]);
+                long to = real.taskEndPs(jt.ends()[k][r]);
+                if (from < 0 || to < 0) {
+                    continue;
+                }
+                for (int i : computeOf.get(jt).get(r)) {
+                    int t = jt.computeTasks()[i];
+                    if (jt.computeIterations()[i] == k && real.taskStartPs(t) >= 0
+                            && real.taskEndPs(t) > real.taskStartPs(t)) {
+                        out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "compute", real.taskStartPs(t),
+                                real.taskEndPs(t), jt.computeNames().get(i)));
+                    }
+                }
+                int host = job.layout().host(r);
+                List<long[]> moving = host < realTransfers.size() ? clip(realTransfers.get(host), from, to)
+                        : new ArrayList<>();
+                moving.sort((x, y) -> Long.compare(x[0], y[0]));
+                long start = -1;
+                long end = -1;
+                for (long[] iv : moving) {
+                    if (iv[0] > end) {
+                        if (start >= 0) {
+                            out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "comm", start, end, ""));
+                        }
+                        start = iv[0];
+                        end = iv[1];
+                    } else {
+                        end = Math.max(end, iv[1]);
+                    }
+                }
+                if (start >= 0) {
+                    out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "comm", start, end, ""));
+                }
+            }
+        }
+        return out;
+    }
+
     List<CollectiveRecord> collectiveRecords() {
         List<CollectiveRecord> out = new ArrayList<>();
         for (JobTasks jt : jobs) {

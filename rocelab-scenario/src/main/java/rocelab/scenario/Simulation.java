@@ -276,7 +276,8 @@ public final class Simulation {
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
-                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls());
+                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
+                jobResults == null ? List.of() : jobResults.timeline());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */

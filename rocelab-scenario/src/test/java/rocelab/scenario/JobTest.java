@@ -82,6 +82,10 @@ class JobTest {
         assertThat(ranks.get(1).exposedCommUs()).isCloseTo(delivery / 1e6, within(1e-6));
         // Stage 0 computes 400 us and then waits only for its last send to be acknowledged.
         assertThat(ranks.get(0).idleUs()).isZero();
+        // The timeline of the (only) iteration: rank 1 computes 4 x 100 us, and its data moves once per micro-batch.
+        assertThat(r.timeline().stream().filter(t -> t.rank() == 1 && t.kind().equals("compute"))
+                .mapToLong(t -> t.endPs() - t.startPs()).sum()).isEqualTo(400_000_000L);
+        assertThat(r.timeline().stream().filter(t -> t.rank() == 1 && t.kind().equals("comm"))).hasSize(4);
     }
 
     @Test

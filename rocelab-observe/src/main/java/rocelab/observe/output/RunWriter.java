@@ -54,9 +54,11 @@ public final class RunWriter {
         if (!result.jobs().isEmpty()) {
             AtomicFiles.write(dir.resolve("jobs.csv"), jobsCsv(result.jobs()));
             AtomicFiles.write(dir.resolve("ranks.csv"), ranksCsv(result.ranks()));
+            AtomicFiles.write(dir.resolve("timeline.csv"), timelineCsv(result.timeline()));
         } else {
             Files.deleteIfExists(dir.resolve("jobs.csv"));
             Files.deleteIfExists(dir.resolve("ranks.csv"));
+            Files.deleteIfExists(dir.resolve("timeline.csv"));
         }
         if (!result.requests().isEmpty()) {
             AtomicFiles.write(dir.resolve("requests.csv"), InferenceOutput.requestsCsv(result.requests()));
@@ -143,6 +145,14 @@ public final class RunWriter {
             t.row(r.job(), r.rank(), r.host(), r.coords(), us(r.iterationUs()), us(r.computeUs()),
                     us(r.exposedCommUs()), us(r.idleUs()), us(r.idealExposedCommUs()), us(r.idealIdleUs()),
                     us(r.networkWaitUs()));
+        }
+        return t.toString();
+    }
+
+    static String timelineCsv(List<rocelab.observe.job.TimelineRecord> timeline) {
+        CsvTable t = new CsvTable(List.of("job", "rank", "kind", "start_us", "end_us", "label"));
+        for (var e : timeline) {
+            t.row(e.job(), e.rank(), e.kind(), Numbers.micros(e.startPs()), Numbers.micros(e.endPs()), e.label());
         }
         return t.toString();
     }

@@ -58,6 +58,7 @@ public final class ReportWriter {
         String manifest = Files.exists(dir.resolve("manifest.json"))
                 ? Files.readString(dir.resolve("manifest.json"), StandardCharsets.UTF_8) : "";
         gpuView(b, Csv.read(dir.resolve("jobs.csv")), Csv.read(dir.resolve("ranks.csv")));
+        timeline(b, Csv.read(dir.resolve("timeline.csv")));
         InferenceSection.append(b, Csv.read(dir.resolve("requests.csv")));
         collectives(b, Csv.read(dir.resolve("collectives.csv")));
         queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
@@ -354,6 +355,68 @@ public final class ReportWriter {
         if (shown < ranks.rows.size()) {
             b.append("<p class='note'>First ").append(shown).append(" of ").append(ranks.rows.size())
                     .append(" ranks; all are in ranks.csv.</p>");
+        }
+    }
+
+    /**
+     * Each job's last iteration, rank by rank: compute steps (green, upper half of the row) and the stretches when the
+     * rank's own data was moving (blue, lower half). Where neither shows, the GPU waited for another rank.
+     */
+    private void timeline(StringBuilder b, Csv c) {
+        if (c == null || c.rows.isEmpty()) {
+            return;
+        }
+        java.util.Map<String, List<String[]>> byJob = new java.util.LinkedHashMap<>();
+        for (String[] r : c.rows) {
+            byJob.computeIfAbsent(r[c.col("job")], k -> new java.util.ArrayList<>()).add(r);
+        }
+        b.append("<h2>Timeline of the last iteration</h2>");
+        for (var e : byJob.entrySet()) {
+            int ranks = 0;
+            double t0 = Double.MAX_VALUE;
+            double t1 = 0;
+            for (String[] r : e.getValue()) {
+                ranks = Math.max(ranks, (int) number(r[c.col("rank")]) + 1);
+                t0 = Math.min(t0, number(r[c.col("start_us")]));
+                t1 = Math.max(t1, number(r[c.col("end_us")]));
+            }
+            int shown = Math.min(ranks, 64);
+            int rowH = 10;
+            int left = 60;
+            int width = 760;
+            double scale = (width - left - 10) / Math.max(t1 - t0, 1e-9);
+            StringBuilder svg = new StringBuilder();
+            svg.append("<svg xmlns='http://www.w3.org/2000/svg' width='").append(width).append("' height='")
+                    .append(shown * rowH + 34).append("' font-family='sans-serif' font-size='9'>");
+            for (int rank = 0; rank < shown; rank++) {
+                svg.append("<text x='0' y='").append(rank * rowH + 8).append("'>rank ").append(rank).append("</text>");
+            }
+            for (String[] r : e.getValue()) {
+                int rank = (int) number(r[c.col("rank")]);
+                if (rank >= shown) {
+                    continue;
+                }
+                boolean compute = "compute".equals(r[c.col("kind")]);
+                double x = left + (number(r[c.col("start_us")]) - t0) * scale;
+                double w = Math.max(0.5, (number(r[c.col("end_us")]) - number(r[c.col("start_us")])) * scale);
+                int y = rank * rowH + (compute ? 0 : rowH / 2);
+                svg.append(String.format(java.util.Locale.ROOT,
+                        "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s'><title>%s</title></rect>", x, y, w,
+                        rowH / 2 - 1, compute ? "#4c9a2a" : "#1f77b4",
+                        Svg.esc(compute ? r[c.col("label")] : "own data moving")));
+            }
+            svg.append(String.format(java.util.Locale.ROOT, "<text x='%d' y='%d'>%.3f ms</text>", left,
+                    shown * rowH + 14, t0 / 1e3));
+            svg.append(String.format(java.util.Locale.ROOT, "<text x='%d' y='%d' text-anchor='end'>%.3f ms</text>",
+                    width - 10, shown * rowH + 14, t1 / 1e3));
+            svg.append("<text x='").append(left).append("' y='").append(shown * rowH + 28).append("'>")
+                    .append("green: compute · blue: the rank's own data moving · blank: waiting for another rank")
+                    .append("</text></svg>");
+            b.append("<h3>").append(Svg.esc(e.getKey())).append("</h3>").append(svg);
+            if (shown < ranks) {
+                b.append("<p class='note'>First ").append(shown).append(" of ").append(ranks)
+                        .append(" ranks; all are in timeline.csv.</p>");
+            }
         }
     }
 

@@ -27,6 +27,7 @@ public final class JobEmitter {
     private final List<Integer> computeTasks = new ArrayList<>();
     private final List<Integer> computeRanks = new ArrayList<>();
     private final List<Integer> computeIterations = new ArrayList<>();
+    private final List<String> computeNames = new ArrayList<>();
     private final List<JobTasks.Call> calls = new ArrayList<>();
 
     /** A step with its loop variables bound. */
@@ -62,7 +63,8 @@ public final class JobEmitter {
             ends[k] = iteration(k, gates[k]);
             previousEnd = ends[k];
         }
-        return new JobTasks(job, gates, ends, ints(computeTasks), ints(computeRanks), ints(computeIterations), calls);
+        return new JobTasks(job, gates, ends, ints(computeTasks), ints(computeRanks), ints(computeIterations),
+                computeNames, calls);
     }
 
     private void flatten(List<Step> steps, Map<String, Long> loop, String suffix) {
@@ -131,6 +133,7 @@ public final class JobEmitter {
                         computeTasks.add(done[r]);
                         computeRanks.add(r);
                         computeIterations.add(k);
+                        computeNames.add(inst.name());
                     }
                 }
             } else if (step instanceof Step.Delay d) {

@@ -8,7 +8,7 @@ import rocelab.workload.collective.Collective;
  * iteration and the one that closes it, every compute task with its rank and iteration, and every collective call.
  */
 public record JobTasks(JobSpec job, int[][] gates, int[][] ends, int[] computeTasks, int[] computeRanks,
-        int[] computeIterations, List<Call> calls) {
+        int[] computeIterations, List<String> computeNames, List<Call> calls) {
     /**
      * One collective call of one group: its name (step, loop indices, group), the call, its tasks, and per member
      * the task after which it entered the call and the one that marks its part done.
@@ -18,5 +18,6 @@ public record JobTasks(JobSpec job, int[][] gates, int[][] ends, int[] computeTa
 
     public JobTasks {
         calls = List.copyOf(calls);
+        computeNames = List.copyOf(computeNames);
     }
 }
