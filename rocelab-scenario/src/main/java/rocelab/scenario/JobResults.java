@@ -103,8 +103,11 @@ final class JobResults {
         return out;
     }
 
+    /** Ranks per job on the timeline: enough to see the pattern, bounded for jobs of thousands of GPUs. */
+    static final int TIMELINE_RANKS = 64;
+
     /**
-     * Each rank's last iteration in the packet-level run: its compute steps, and the stretches when its own data was
+     * Each rank's last iteration in the packet-level run (the first {@link #TIMELINE_RANKS} ranks of each job): its compute steps, and the stretches when its own data was
      * moving (merged), so the report can draw where each GPU spent the iteration.
      */
     List<rocelab.observe.job.TimelineRecord> timeline() {
@@ -112,7 +115,7 @@ final class JobResults {
         for (JobTasks jt : jobs) {
             JobSpec job = jt.job();
             int k = job.iterations() - 1;
-            for (int r = 0; r < job.layout().size(); r++) {
+            for (int r = 0; r < Math.min(job.layout().size(), TIMELINE_RANKS); r++) {
                 long from = real.taskEndPs(jt.gates()[k][r]);
                 long to = real.taskEndPs(jt.ends()[k][r]);
                 if (from < 0 || to < 0) {

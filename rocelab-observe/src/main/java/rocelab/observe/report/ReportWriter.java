@@ -415,7 +415,7 @@ public final class ReportWriter {
             b.append("<h3>").append(Svg.esc(e.getKey())).append("</h3>").append(svg);
             if (shown < ranks) {
                 b.append("<p class='note'>First ").append(shown).append(" of ").append(ranks)
-                        .append(" ranks; all are in timeline.csv.</p>");
+                        .append(" ranks.</p>");
             }
         }
     }
