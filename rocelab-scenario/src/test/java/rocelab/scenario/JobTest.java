@@ -207,4 +207,22 @@ class JobTest {
         assertThat(a.collectives()).anyMatch(c -> c.algorithm().startsWith("reduce-scatter"));
         assertThat(a.flows()).isNotEmpty();
     }
+
+    @Test
+    void shouldSlowAnExpertParallelLayerDownWhenItsExpertsAreHot() {
+        String job = """
+                jobs:
+                  - {name: moe, hosts: 0-7, parallelism: {ep: 8},
+                     program: [{op: compute, duration: 20us},
+                               {id: dispatch, op: alltoallv, group: ep, size-total: 8MB%s}]}
+                """;
+        RunResult balanced = sim(job.formatted("")).run(ProgressListener.NONE);
+        RunResult hot = sim(job.formatted(", skew: {zipf: 1.2, seed: 3}")).run(ProgressListener.NONE);
+        // Every rank sends 8 MB either way; with hot experts one rank receives far more, so its downlink decides.
+        long sentBalanced = balanced.flows().stream().mapToLong(FlowRecord::sizeBytes).sum();
+        long sentHot = hot.flows().stream().mapToLong(FlowRecord::sizeBytes).sum();
+        assertThat(Math.abs(sentHot - sentBalanced)).isLessThan(8 * 8_000_000L / 4);
+        assertThat(hot.jobs().get(0).jctPs()).isGreaterThan(2 * balanced.jobs().get(0).jctPs());
+        assertThat(hot.jobs().get(0).idealJctPs()).isGreaterThan(balanced.jobs().get(0).idealJctPs());
+    }
 }

@@ -224,7 +224,7 @@ final class JobReader {
                     throw doc.at(opNode, "'" + op + "' is not a step op; expected " + OPS);
                 }
                 YamlMap m = YamlMap.of(doc, node, "a " + op + " step", concat(common, "group", "size", "size-total",
-                        "size-per-rank", "algorithm", "channels", "root", "qps-per-connection"));
+                        "size-per-rank", "algorithm", "channels", "root", "qps-per-connection", "skew"));
                 Set<Dim> dims = group(m.get("group"));
                 String alg = m.optionalChoice("algorithm", Collectives.defaultAlgorithm(cop).key(),
                         "an algorithm of " + cop.title(), Collectives.algorithmKeys(cop));
@@ -250,6 +250,16 @@ final class JobReader {
                 }
                 int channels = m.optionalInt("channels", 1, 1, 64);
                 int qps = m.optionalInt("qps-per-connection", 1, 1, 128);
+                Step.Skew skew = null;
+                if (m.has("skew")) {
+                    if (cop != CollectiveOp.ALL_TO_ALLV) {
+                        throw doc.at(m.get("skew"), "only an alltoallv step takes a skew; expected op: alltoallv");
+                    }
+                    YamlMap sk = YamlMap.of(doc, m.get("skew"), "skew", "zipf", "seed");
+                    double zipf = doc.number(sk.require("zipf", "a Zipf exponent such as 1.2"), "zipf", 0, 10);
+                    long seed = sk.has("seed") ? doc.longValue(sk.get("seed"), "seed", "a whole number") : 1;
+                    skew = new Step.Skew(zipf, seed);
+                }
                 int root = 0;
                 if (m.has("root")) {
                     if (!cop.rooted()) {
@@ -258,7 +268,7 @@ final class JobReader {
                     root = doc.integer(m.get("root"), "root", 0, 1 << 20);
                 }
                 return new Step.Collective(meta(m, node, op, names, ids, counter), cop, Algorithm.ofKey(alg), dims,
-                        size, perRank, channels, root, qps);
+                        size, perRank, channels, root, qps, skew);
             }
         }
     }

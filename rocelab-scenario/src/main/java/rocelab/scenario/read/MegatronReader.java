@@ -41,13 +41,22 @@ final class MegatronReader {
         long bwd = compute.optionalTime("backward-per-layer", 2 * fwd);
         long opt = compute.optionalTime("optimizer", 0);
         int topk = 0;
+        Step.Skew skew = null;
         if (g.has("moe")) {
-            YamlMap moe = YamlMap.of(doc, g.get("moe"), "moe", "topk");
+            YamlMap moe = YamlMap.of(doc, g.get("moe"), "moe", "topk", "zipf", "seed");
             topk = moe.requiredInt("topk", 1, 1024);
+            if (moe.has("zipf")) {
+                double zipf = doc.number(moe.get("zipf"), "zipf", 0, 10);
+                long seed = moe.has("seed") ? doc.longValue(moe.get("seed"), "seed", "a whole number") : 1;
+                skew = new Step.Skew(zipf, seed);
+            } else if (moe.has("seed")) {
+                throw doc.at(moe.get("seed"), "a seed without zipf does nothing; expected zipf: EXPONENT with it");
+            }
         }
         int k = topk;
+        Step.Skew hot = skew;
         MegatronModel m = doc.build(node, "generator", () -> new MegatronModel(layers, hidden, ffn, seq, vocab, dtype,
-                micro, global, sp, distOpt, bucket, fwd, bwd, opt, k));
+                micro, global, sp, distOpt, bucket, fwd, bwd, opt, k, hot));
         return doc.build(node, "generator", () -> MegatronGenerator.expand(m, layout));
     }
 }

@@ -36,6 +36,9 @@ class JobReaderErrorTest {
         assertThat(error("  - {hosts: 0-1, parallelism: {pp: 2}, program: [{op: compute, duration: 1us, when: "
                 + "\"pp > tp + q\"}]}\n")).isEqualTo("t.yaml:5:96: when 'pp > tp + q': unknown name 'q'; expected one"
                         + " of: CP, DP, EP, PP, TP, cp, dp, ep, pp, tp");
+        assertThat(error("  - {hosts: 0-1, parallelism: {dp: 2}, program: [{op: allreduce, group: dp, size: 1MB,"
+                + " skew: {zipf: 1}}]}\n")).isEqualTo("t.yaml:5:94: only an alltoallv step takes a skew; expected op:"
+                        + " alltoallv");
         assertThat(error("  - {hosts: 0-1, parallelism: {pp: 2}, program: [{op: allreduce, group: dp}]}\n"))
                 .startsWith("t.yaml:5:50: missing key 'size-total' in a allreduce step");
     }

@@ -223,8 +223,19 @@ public final class JobEmitter {
                         + members.length + " ranks");
             }
             long size = c.perRank() ? c.op().totalFromPerRank(c.sizeBytes(), members.length) : c.sizeBytes();
-            Collective call = new Collective(c.op(), c.algorithm(), hosts, size, c.rootIndex(), c.channels(),
-                    job.dscp(), c.qpsPerConnection(), null);
+            Collective call;
+            if (c.op() == rocelab.workload.collective.CollectiveOp.ALL_TO_ALLV) {
+                // Each rank sends S bytes in all (its own part included), spread over destinations by the skew.
+                var pairs = c.skew() == null
+                        ? rocelab.workload.collective.PairSizes.uniform(members.length, size)
+                        : rocelab.workload.collective.PairSizes.zipf(members.length, size, c.skew().zipf(),
+                                c.skew().seed());
+                call = Collective.allToAllv(c.algorithm(), hosts, pairs, c.channels(), job.dscp())
+                        .withQpsPerConnection(c.qpsPerConnection());
+            } else {
+                call = new Collective(c.op(), c.algorithm(), hosts, size, c.rootIndex(), c.channels(), job.dscp(),
+                        c.qpsPerConnection(), null);
+            }
             int first = graph.taskCount();
             int[] finished = Collectives.emit(graph, call, entries);
             for (int i = 0; i < members.length; i++) {

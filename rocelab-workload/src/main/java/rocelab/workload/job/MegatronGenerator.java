@@ -187,14 +187,24 @@ public final class MegatronGenerator {
         tensorParallel(id + "-tp1");
         if (model.moeTopk() > 0) {
             long bytes = model.activationBytes() * model.moeTopk() / t;
-            add(collective(id + "-dispatch", CollectiveOp.ALL_TO_ALL, EnumSet.of(Dim.EP), bytes));
+            add(expertExchange(id + "-dispatch", bytes));
             add(new Step.Compute(meta(id + "-mlp-experts", "main"), computePs - computePs / 2));
-            add(collective(id + "-combine", CollectiveOp.ALL_TO_ALL, EnumSet.of(Dim.EP), bytes));
+            add(expertExchange(id + "-combine", bytes));
             add(new Step.Compute(meta(id + "-mlp", "main"), 0));
         } else {
             add(new Step.Compute(meta(id + "-mlp", "main"), computePs - computePs / 2));
         }
         tensorParallel(id + "-tp2");
+    }
+
+    /** The dispatch or combine of a MoE layer: AlltoAll over EP, or AlltoAllv when the experts are skewed. */
+    private Step.Collective expertExchange(String id, long bytes) {
+        if (model.moeSkew() == null) {
+            return collective(id, CollectiveOp.ALL_TO_ALL, EnumSet.of(Dim.EP), bytes);
+        }
+        Step.Collective c = collective(id, CollectiveOp.ALL_TO_ALLV, EnumSet.of(Dim.EP), bytes);
+        return new Step.Collective(c.meta(), c.op(), c.algorithm(), c.dims(), c.sizeBytes(), false, 1, 0, 1,
+                model.moeSkew());
     }
 
     private void tensorParallel(String id) {

@@ -19,10 +19,19 @@ package rocelab.workload.job;
  * @param backwardPs backward compute of one layer for one micro-batch
  * @param optimizerPs the optimizer step at the end of the iteration
  * @param moeTopk experts per token when the MLP is a mixture of experts over the EP group (0: dense)
+ * @param moeSkew hot experts: the dispatch and combine are AlltoAllv with this skew (null: balanced AlltoAll)
  */
 public record MegatronModel(int layers, long hidden, long ffn, long seq, long vocab, int dtypeBytes, long microBatch,
         long globalBatch, boolean sequenceParallel, boolean distributedOptimizer, long bucketParams, long forwardPs,
-        long backwardPs, long optimizerPs, int moeTopk) {
+        long backwardPs, long optimizerPs, int moeTopk, Step.Skew moeSkew) {
+    /** A model whose experts, if any, are evenly loaded. */
+    public MegatronModel(int layers, long hidden, long ffn, long seq, long vocab, int dtypeBytes, long microBatch,
+            long globalBatch, boolean sequenceParallel, boolean distributedOptimizer, long bucketParams,
+            long forwardPs, long backwardPs, long optimizerPs, int moeTopk) {
+        this(layers, hidden, ffn, seq, vocab, dtypeBytes, microBatch, globalBatch, sequenceParallel,
+                distributedOptimizer, bucketParams, forwardPs, backwardPs, optimizerPs, moeTopk, null);
+    }
+
     public MegatronModel {
         if (layers < 1 || hidden < 1 || ffn < 1 || seq < 1 || vocab < 0 || dtypeBytes < 1 || microBatch < 1
                 || globalBatch < 1 || bucketParams < 0 || forwardPs < 0 || backwardPs < 0 || optimizerPs < 0

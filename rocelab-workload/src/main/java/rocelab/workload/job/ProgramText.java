@@ -46,6 +46,10 @@ public final class ProgramText {
                 if (c.qpsPerConnection() > 1) {
                     b.append(", qps-per-connection: ").append(c.qpsPerConnection());
                 }
+                if (c.skew() != null) {
+                    b.append(", skew: {zipf: ").append(c.skew().zipf()).append(", seed: ").append(c.skew().seed())
+                            .append('}');
+                }
                 if (c.op().rooted()) {
                     b.append(", root: ").append(c.rootIndex());
                 }

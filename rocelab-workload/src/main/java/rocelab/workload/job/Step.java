@@ -37,12 +37,23 @@ public sealed interface Step {
      * size S, or one rank's part when {@code perRank}; {@code qpsPerConnection} is NCCL_IB_QPS_PER_CONNECTION.
      */
     record Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes, boolean perRank,
-            int channels, int rootIndex, int qpsPerConnection) implements Step {
+            int channels, int rootIndex, int qpsPerConnection, Skew skew) implements Step {
+        public Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes,
+                boolean perRank, int channels, int rootIndex, int qpsPerConnection) {
+            this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, qpsPerConnection, null);
+        }
+
         public Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes,
                 boolean perRank, int channels, int rootIndex) {
-            this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, 1);
+            this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, 1, null);
         }
     }
+
+    /**
+     * Skewed AlltoAllv destinations, as tokens routed to hot experts: Zipf weights with this exponent over a
+     * popularity order drawn from {@code seed} (see {@link rocelab.workload.collective.PairSizes#zipf}).
+     */
+    record Skew(double zipf, long seed) {}
 
     /**
      * One side of a point-to-point transfer with the rank whose coordinates {@code peer} gives (dimensions not

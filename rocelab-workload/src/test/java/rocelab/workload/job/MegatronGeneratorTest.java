@@ -76,4 +76,20 @@ class MegatronGeneratorTest {
         assertThatThrownBy(() -> MegatronGenerator.expand(odd, layout(1, 4, 2)))
                 .hasMessageContaining("global batch 9 is not a multiple of micro batch x dp x ep = 2");
     }
+
+    @Test
+    void shouldDispatchTokensToHotExpertsAsAnAlltoAllv() {
+        MegatronModel moe = new MegatronModel(2, 1024, 4096, 128, 0, 2, 1, 8, false, false, 0, 1000, 2000, 0, 2,
+                new Step.Skew(1.2, 5));
+        Layout l = new Layout(Map.of(Dim.EP, 4, Dim.DP, 2), Layout.MEGATRON_ORDER, IntStream.range(0, 8).toArray());
+        List<Step.Collective> experts = MegatronGenerator.expand(moe, l).stream()
+                .filter(s -> s instanceof Step.Collective c && c.dims().equals(java.util.EnumSet.of(Dim.EP)))
+                .map(s -> (Step.Collective) s).toList();
+        // Per layer and micro-batch: dispatch and combine, forward and backward; b s topk h d / tp bytes each.
+        assertThat(experts).hasSize(2 * 1 * 2 * 2).allSatisfy(c -> {
+            assertThat(c.op()).isEqualTo(CollectiveOp.ALL_TO_ALLV);
+            assertThat(c.skew()).isEqualTo(new Step.Skew(1.2, 5));
+            assertThat(c.sizeBytes()).isEqualTo(128L * 2 * 1024 * 2);
+        });
+    }
 }
