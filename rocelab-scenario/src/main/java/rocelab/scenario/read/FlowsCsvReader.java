@@ -7,7 +7,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
@@ -66,27 +65,12 @@ final class FlowsCsvReader {
     }
 
     private FlowSpec row(String line, int lineNo, String shown) throws ScenarioException {
-        List<Integer> starts = new ArrayList<>();
-        starts.add(0);
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == ',') {
-                starts.add(i + 1);
-            }
-        }
-        int n = starts.size();
-        if (n != FIELDS.length) {
-            int at = n < FIELDS.length ? line.length() + 1 : starts.get(FIELDS.length) + 1;
-            throw new ScenarioException(shown, lineNo, at, "the row has " + n + (n == 1 ? " field" : " fields")
-                    + "; expected 4 fields: " + HEADER);
-        }
+        HeaderedCsv.Field[] fields = HeaderedCsv.fields(line, lineNo, shown, HEADER);
         long[] v = new long[FIELDS.length];
         int[] col = new int[FIELDS.length];
         for (int f = 0; f < FIELDS.length; f++) {
-            int start = starts.get(f);
-            int end = f + 1 < n ? starts.get(f + 1) - 1 : line.length();
-            String field = line.substring(start, end);
-            String value = field.strip();
-            col[f] = start + 1 + (value.isEmpty() ? 0 : field.indexOf(value));
+            String value = fields[f].value();
+            col[f] = fields[f].column();
             v[f] = number(value, f, lineNo, col[f], shown);
         }
         for (int f = 0; f < 2; f++) {

@@ -52,4 +52,34 @@ final class HeaderedCsv {
         }
         return out;
     }
+
+    /** One field of a row: its text without surrounding blanks, and the 1-based column where it starts. */
+    record Field(String value, int column) {}
+
+    /** The comma-separated fields of a data line, which must have as many as {@code header} names. */
+    static Field[] fields(String line, int lineNo, String shown, String header) throws ScenarioException {
+        int expected = header.split(",").length;
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) == ',') {
+                starts.add(i + 1);
+            }
+        }
+        int n = starts.size();
+        if (n != expected) {
+            int at = n < expected ? line.length() + 1 : starts.get(expected) + 1;
+            throw new ScenarioException(shown, lineNo, at, "the row has " + n + (n == 1 ? " field" : " fields")
+                    + "; expected " + expected + " fields: " + header);
+        }
+        Field[] out = new Field[n];
+        for (int f = 0; f < n; f++) {
+            int start = starts.get(f);
+            int end = f + 1 < n ? starts.get(f + 1) - 1 : line.length();
+            String field = line.substring(start, end);
+            String value = field.strip();
+            out[f] = new Field(value, start + 1 + (value.isEmpty() ? 0 : field.indexOf(value)));
+        }
+        return out;
+    }
 }

@@ -1,6 +1,5 @@
 package rocelab.scenario.read;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import rocelab.workload.inference.Arrivals;
@@ -24,26 +23,11 @@ final class TraceCsvReader {
     }
 
     private static Arrivals.Arrival row(String line, int lineNo, String shown) throws ScenarioException {
-        List<Integer> starts = new ArrayList<>();
-        starts.add(0);
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == ',') {
-                starts.add(i + 1);
-            }
-        }
-        int n = starts.size();
-        if (n != FIELDS.length) {
-            int at = n < FIELDS.length ? line.length() + 1 : starts.get(FIELDS.length) + 1;
-            throw new ScenarioException(shown, lineNo, at, "the row has " + n + (n == 1 ? " field" : " fields")
-                    + "; expected 3 fields: " + HEADER);
-        }
+        HeaderedCsv.Field[] fields = HeaderedCsv.fields(line, lineNo, shown, HEADER);
         long[] v = new long[FIELDS.length];
         for (int f = 0; f < FIELDS.length; f++) {
-            int start = starts.get(f);
-            int end = f + 1 < n ? starts.get(f + 1) - 1 : line.length();
-            String field = line.substring(start, end);
-            String value = field.strip();
-            int col = start + 1 + (value.isEmpty() ? 0 : field.indexOf(value));
+            String value = fields[f].value();
+            int col = fields[f].column();
             String expected = f == 0 ? "a whole number of nanoseconds >= 0 (no unit)"
                     : "a whole number of tokens in 1.." + MAX_TOKENS;
             if (!DIGITS.matcher(value).matches()) {
