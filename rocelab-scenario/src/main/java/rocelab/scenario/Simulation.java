@@ -382,6 +382,11 @@ public final class Simulation {
 
     /** SHA-256 of the resolved scenario and the effective seed. */
     public String scenarioHash() {
+        return scenarioHash(config);
+    }
+
+    /** SHA-256 of a resolved scenario and its effective seed, as manifest.json records it. */
+    public static String scenarioHash(ScenarioConfig config) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(config.canonicalText().getBytes(StandardCharsets.UTF_8));
