@@ -50,8 +50,14 @@ public final class SweepReport {
                 .append(" failed · model ").append(esc(plan.model()))
                 .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar).</p>\n");
         List<String[]> constant = new ArrayList<>();
+        int unlisted = 0;
         for (int m = firstMetric; m < header.size(); m++) {
             String metric = header.get(m);
+            if (plan.metrics().isEmpty() && metric.contains("[")) {
+                // Entries of lists (the i-th hop of a pause tree) mean different things in different points.
+                unlisted++;
+                continue;
+            }
             if (distinct(ok, m) <= 1) {
                 constant.add(new String[] {metric, ok.isEmpty() ? "" : ok.get(0).get(m)});
                 continue;
@@ -61,6 +67,11 @@ public final class SweepReport {
                 b.append(chart(header, ok, firstKey, keys, k, m));
             }
             b.append("</div>\n");
+        }
+        if (unlisted > 0) {
+            b.append("<p>").append(unlisted).append(" numbers from lists in summary.json (such as"
+                    + " pfc_propagation[0].paused_us) are in results.csv but not charted; name them under metrics: in"
+                    + " the sweep file to chart them.</p>\n");
         }
         if (!constant.isEmpty()) {
             b.append("<h2>The same in every completed run</h2>\n<table><tr><th>metric</th><th>value</th></tr>\n");
