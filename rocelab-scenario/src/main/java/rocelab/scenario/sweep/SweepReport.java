@@ -50,9 +50,14 @@ public final class SweepReport {
                 .append(" failed · model ").append(esc(plan.model()))
                 .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar).</p>\n");
         List<String[]> constant = new ArrayList<>();
+        StringBuilder toc = new StringBuilder();
+        int tocAt = b.length();
         int unlisted = 0;
         for (int m = firstMetric; m < header.size(); m++) {
             String metric = header.get(m);
+            if (java.util.Arrays.asList(rocelab.observe.output.Summary.WALL_CLOCK_KEYS).contains(metric)) {
+                continue; // the machine's speed, not the scenario's: in results.csv only
+            }
             if (plan.metrics().isEmpty() && metric.contains("[")) {
                 // Entries of lists (the i-th hop of a pause tree) mean different things in different points.
                 unlisted++;
@@ -62,12 +67,15 @@ public final class SweepReport {
                 constant.add(new String[] {metric, ok.isEmpty() ? "" : ok.get(0).get(m)});
                 continue;
             }
-            b.append("<h2>").append(esc(metric)).append("</h2>\n<div class=\"grid\">\n");
+            toc.append(toc.length() == 0 ? "" : " · ").append("<a href=\"#m").append(m).append("\">").append(esc(metric))
+                    .append("</a>");
+            b.append("<h2 id=\"m").append(m).append("\">").append(esc(metric)).append("</h2>\n<div class=\"grid\">\n");
             for (int k = 0; k < keys; k++) {
                 b.append(chart(header, ok, firstKey, keys, k, m));
             }
             b.append("</div>\n");
         }
+        b.insert(tocAt, "<p>Metrics that differ between runs: " + (toc.length() == 0 ? "none" : toc) + "</p>\n");
         if (unlisted > 0) {
             b.append("<p>").append(unlisted).append(" numbers from lists in summary.json (such as"
                     + " pfc_propagation[0].paused_us) are in results.csv but not charted; name them under metrics: in"
