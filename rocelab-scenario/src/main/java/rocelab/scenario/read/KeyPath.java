@@ -88,7 +88,9 @@ final class KeyPath {
      * Sets the key to {@code value} in {@code root} (which is changed; give it a copy), creating missing mapping
      * keys with the position of {@code keyNode}. A list index must exist in the base scenario.
      */
-    void set(Doc doc, Node root, Node value, Node keyNode, String baseName) throws ScenarioException {
+    void set(Doc doc, Node root, Node sweepValue, Node keyNode, String baseName) throws ScenarioException {
+        // Each point gets its own copy: the sweep's node is shared by every point that uses the value.
+        Node value = YamlTrees.copy(sweepValue, null);
         Node container = root;
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
@@ -141,10 +143,6 @@ final class KeyPath {
                 tuples.set(at, replaced);
             } else {
                 tuples.add(replaced);
-            }
-            if (map.getFlowStyle() == DumperOptions.FlowStyle.FLOW && next instanceof MappingNode) {
-                // A flow mapping cannot hold a block one.
-                ((MappingNode) next).setFlowStyle(DumperOptions.FlowStyle.FLOW);
             }
             container = next;
         }
