@@ -110,7 +110,7 @@ public final class SweepReader {
                 if (!reread.canonicalText().equals(config.canonicalText())) {
                     throw new IllegalStateException("the resolved scenario of a sweep point reads back differently");
                 }
-                String id = Simulation.scenarioHash(config).substring(0, SweepPoint.ID_LENGTH);
+                String id = pointId(config, model);
                 int[] before = seen.putIfAbsent(id, combo);
                 if (before != null) {
                     throw same(doc, axes, before, combo, root);
@@ -121,6 +121,24 @@ public final class SweepReader {
         }
         List<String> keys = axes.stream().map(a -> a.path().text()).toList();
         return new SweepPlan(shown, base.shown(), keys, combine, model, metrics, points);
+    }
+
+    /**
+     * A point's id: the start of its scenario hash (manifest.json's scenario_sha256) for the packet model; another
+     * model hashes its name in too, so the same scenario under two models gets two folders.
+     */
+    static String pointId(ScenarioConfig config, String model) {
+        String hash = Simulation.scenarioHash(config);
+        if (!model.equals("packet")) {
+            try {
+                java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+                hash = java.util.HexFormat.of().formatHex(d.digest((hash + "\nmodel=" + model)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return hash.substring(0, SweepPoint.ID_LENGTH);
     }
 
     /** The base scenario: its tree, its name in messages, the folder its relative files resolve against. */
