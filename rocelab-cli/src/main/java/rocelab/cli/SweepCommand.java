@@ -118,6 +118,7 @@ final class SweepCommand implements Callable<Integer> {
         private long lastNanos = Long.MIN_VALUE;
         private String pending;
         private boolean printed;
+        private int width;
 
         SweepProgress(PrintStream out, boolean terminal) {
             this.out = out;
@@ -138,7 +139,9 @@ final class SweepCommand implements Callable<Integer> {
             }
             lastNanos = now;
             pending = null;
-            out.print(terminal ? "\r" + line + "   " : line + "\n");
+            // On a terminal the line is redrawn in place, padded over whatever the previous one left.
+            out.print(terminal ? "\r" + line + " ".repeat(Math.max(0, width - line.length())) : line + "\n");
+            width = line.length();
             out.flush();
             printed = true;
         }
