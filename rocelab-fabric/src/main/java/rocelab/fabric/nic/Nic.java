@@ -429,14 +429,16 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
         for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
             long from = Math.max(since, qp.readyPs);
             if (from < nowPs && qp.canSend()) {
-                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, clock - (nowPs - from), clock, lastXoffSentPs);
+                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clock - (nowPs - from), clock,
+                        lastXoffSentPs);
             }
         }
         for (int i = 0; i < paced.size(); i++) {
             QueuePair qp = paced.at(i);
             long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
             if (from < nowPs && qp.canSend()) {
-                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, clock - (nowPs - from), clock, lastXoffSentPs);
+                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clock - (nowPs - from), clock,
+                        lastXoffSentPs);
             }
         }
     }

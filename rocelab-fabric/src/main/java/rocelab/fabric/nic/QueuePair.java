@@ -386,6 +386,27 @@ public final class QueuePair {
         return expectedPsn;
     }
 
+    /**
+     * The cookie of the outstanding message that holds {@code psn} (what {@link #postWrite} was given), or -1 when
+     * no outstanding message does (already acknowledged, or not posted).
+     */
+    public long cookieOf(long psn) {
+        long lo = messages.head();
+        long hi = messages.tail() - 1;
+        if (lo > hi || psn < messages.firstPsn(lo) || psn >= postedPsns) {
+            return -1;
+        }
+        while (lo < hi) {
+            long mid = (lo + hi + 1) >>> 1;
+            if (messages.firstPsn(mid) <= psn) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return messages.cookie(lo);
+    }
+
     public long cnpsReceived() {
         return cnpsReceived;
     }
