@@ -163,15 +163,15 @@ class CausalityTest {
     void shouldNameACauseOfItsControlsKindForEveryRateChange(String control, String mode, String nic, String sw) {
         String yaml = """
                 name: causes
-                fabric: {mode: %s, mtu: %s}
+                fabric: {mode: %s, %s}
                 topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
                 %s
                 nic: {%s}
                 observe: {sample-interval: 0}
                 traffic:
                   - {kind: incast, senders: 1-4, receiver: 0, size: 1MB}
-                """.formatted(mode, mode.equals("infiniband") ? "4096\n  infiniband: {fecn: {threshold: 32KiB}}"
-                        : "1000", sw == null ? "" : "switch: {buffer: 4MB, " + sw + "}", nic);
+                """.formatted(mode, mode.equals("infiniband") ? "mtu: 4096, infiniband: {fecn: {threshold: 32KiB}}"
+                        : "mtu: 1000", sw == null ? "" : "switch: {buffer: 4MB, " + sw + "}", nic);
         Journey j = journey(Scenarios.assemble(yaml), 0);
         String family = control.split(" ")[0];
         List<JourneyEvent> rates = j.of(JourneyEvent.Kind.RATE);
@@ -203,7 +203,7 @@ class CausalityTest {
     }
 
     @Test
-    void shouldNameTheTimerWhenDcqcnRecoversInTheLosslessExample() {
+    void shouldNameTheTimerWhenDcqcnRecoversInTheLosslessExample() throws Exception {
         Journey j = journey(Simulation.assemble(new ScenarioReader().readExample("lossless-dcqcn")), 3);
         List<JourneyEvent> rises = j.of(JourneyEvent.Kind.RATE).stream()
                 .filter(e -> ((JourneyEvent.RateChange) e.cause()).toBps() > ((JourneyEvent.RateChange) e.cause()).fromBps())

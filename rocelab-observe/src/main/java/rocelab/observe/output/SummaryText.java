@@ -171,7 +171,7 @@ public final class SummaryText {
         int shown = 0;
         for (var e : edges) {
             if (shown++ == 12) {
-                line(b, "            ... %d more (summary.json pfc_propagation, pfc.csv)", edges.size() - 12);
+                line(b, "            (12 of %d shown; summary.json pfc_propagation, pfc.csv)", edges.size());
                 break;
             }
             line(b, "            %10s us  %-8s %-8s %4d  %3d   %s us", us(e.firstXoffPs()), topo.nodeName(e.device()),

@@ -54,7 +54,7 @@ public final class PfcVictims {
         return out;
     }
 
-    /** One line of evidence: {@code flow 15 h9->h1 x2.4: waited 40.1 us behind pauses rooted at ...}. */
+    /** One line of evidence: {@code flow 15 h9->h1 x2.4: waited behind pauses rooted at ...: at h9's RNIC 40.1 us ...}. */
     public static String describe(PfcLog log, rocelab.fabric.topology.Topology topo, Victim v) {
         FlowRecord f = v.flow();
         StringBuilder at = new StringBuilder();
@@ -65,12 +65,12 @@ public final class PfcVictims {
             at.append(at.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? topo.nodeName(h.node()) + "'s RNIC"
                     : topo.nodeName(h.node()) + " port " + h.port()).append(' ').append(us(h.offPathWaitPs())).append(" us");
         }
-        return String.format(java.util.Locale.ROOT, "flow %d h%d->h%d%s: waited %s us behind pauses rooted at %s,"
-                + " %d pause hop%s away (not on its way to h%d); at %s", f.id(), f.src(), f.dst(),
+        return String.format(java.util.Locale.ROOT, "flow %d h%d->h%d%s: waited behind pauses rooted at %s, %d pause"
+                + " hop%s away, not on its way to h%d: at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
                 f.completed() ? String.format(java.util.Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)",
-                us(v.offPathWaitPs()), v.root() == null ? "elsewhere" : log.rootName(v.root().node(), v.root().port()),
+                v.root() == null ? "elsewhere" : log.rootName(v.root().node(), v.root().port()),
                 v.root() == null ? 0 : v.root().hops(), v.root() != null && v.root().hops() == 1 ? "" : "s", f.dst(),
-                at);
+                at, us(v.offPathWaitPs()));
     }
 
     private static String us(long ps) {
