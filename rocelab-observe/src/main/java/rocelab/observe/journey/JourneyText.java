@@ -65,7 +65,7 @@ public final class JourneyText {
                         : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
                         .append(" us");
             }
-            line(b, "  waited behind PFC pauses %s us in all (%s)", us(pfc.pausedWaitPs(f.id())), hops);
+            line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
             for (PfcLog.Root r : pfc.roots(f.id())) {
                 line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
                         pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
@@ -305,10 +305,12 @@ public final class JourneyText {
                 flows.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d (%,d B)",
                         x.topFlows()[k], x.topBytes()[k]));
             }
-            cause = String.format(Locale.ROOT, "; threshold %,d bytes%s%s; rooted at %s, %d pause hop%s away",
-                    x.thresholdBytes(), flows.length() == 0 ? "" : ", holding most of " + flows,
+            cause = String.format(Locale.ROOT, "; threshold %,d bytes%s%s; %s", x.thresholdBytes(),
+                    flows.length() == 0 ? "" : ", holding most of " + flows,
                     x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
-                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s");
+                    x.depth() == 0 ? "that port was not paused: it is the congestion point"
+                            : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
+                                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
         }
         return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d (its ingress holds %,d bytes%s):"
                 + " %s stops sending on that port for up to %s us", name(e.node()), name(far.node()), e.psn(),
