@@ -45,6 +45,13 @@ class PfcVictimsTest {
                         .as("the flow does not leave by its root port").isFalse();
             }
         }
+        for (FlowRecord f : r.flows()) {
+            // Waits of a flow's packets through one pause count once: at any hop, never more than the flow's time.
+            long lived = f.completed() ? f.fctPs() : r.simulatedPs() - f.startPs();
+            assertThat(r.pfcLog().waits(f.id())).as("flow %d", f.id())
+                    .allSatisfy(h -> assertThat(h.waitPs()).isLessThanOrEqualTo(lived).isGreaterThanOrEqualTo(
+                            h.offPathWaitPs()));
+        }
         String text = SummaryText.render(r, null);
         if (victims.isEmpty()) {
             assertThat(text).doesNotContain("PFC victims");
