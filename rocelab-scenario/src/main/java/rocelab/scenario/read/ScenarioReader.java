@@ -35,8 +35,10 @@ public final class ScenarioReader {
     public static final String DEMO_NAME = "demo.yaml";
 
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
+    // A plain file name (it names the output folder out/NAME): no separators, and never "." or "..".
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final String NAME_FORMAT =
+            "a plain file name of letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. incast-16to1)";
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
