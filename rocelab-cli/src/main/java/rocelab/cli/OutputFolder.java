@@ -83,24 +83,27 @@ final class OutputFolder implements AutoCloseable {
         if (full.startsWith(folder) && OWN_FILES.contains(folder.relativize(full).getName(0).toString())) {
             return "would overwrite the run's own " + folder.relativize(full) + "; expected another file name";
         }
+        return full.startsWith(folder) ? null : fileProblem(file, "trace.pcap");
+    }
+
+    /** What is wrong with {@code file} as a file a command writes, or null (checked before any work is done). */
+    static String fileProblem(Path file, String exampleName) {
+        Path full = file.toAbsolutePath().normalize();
         if (Files.isDirectory(full)) {
-            return "is a directory; expected a file name (e.g. " + file.resolve("trace.pcap") + ")";
+            return "is a directory; expected a file name (e.g. " + file.resolve(exampleName) + ")";
         }
         if (Files.exists(full) && !Files.isWritable(full)) {
-            return "exists and is not writable; expected a file the run may replace";
-        }
-        if (full.startsWith(folder)) {
-            return null;
+            return "exists and is not writable; expected a file that may be replaced";
         }
         Path p = full.getParent();
         while (p != null && !Files.exists(p)) {
             p = p.getParent();
         }
         if (p != null && !Files.isDirectory(p)) {
-            return p + " is not a directory; expected the capture's folder";
+            return p + " is not a directory; expected a folder for the file";
         }
         if (p != null && !Files.isWritable(p)) {
-            return p + " is not writable; expected a folder the capture may be written into";
+            return p + " is not writable; expected a folder the file may be written into";
         }
         return null;
     }

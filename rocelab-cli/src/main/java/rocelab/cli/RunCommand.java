@@ -72,8 +72,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
-    @Option(names = "--ideal", description = {"Run the workload on an ideal network only: no packets, every message",
-        "at line rate after its path's fixed latency (a fast best case; packet captures are off)."})
+    @Option(names = "--ideal", description = "Run the workload on an ideal network only: no packets, every message"
+            + " at line rate after its path's fixed latency (a fast best case; packet captures are off).")
     boolean idealOnly;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
