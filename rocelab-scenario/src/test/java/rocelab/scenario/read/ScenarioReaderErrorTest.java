@@ -331,6 +331,13 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldRejectATimeBeyondTheSimulatedRange() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, start: 9223372036854775807ps}\n",
+                "t.yaml:5:51: '9223372036854775807ps' is beyond the simulated time range; expected a time of at most"
+                        + " 4611686s (about 53 days)");
+    }
+
+    @Test
     void shouldRejectLocalTags() {
         assertError(HEAD.replace("fabric: {", "fabric: !fabric {") + TOPO + FLOW,
                 "t.yaml:2:9: tag '!fabric' is not part of the scenario format; expected plain YAML values without"
