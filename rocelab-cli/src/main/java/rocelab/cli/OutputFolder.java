@@ -45,6 +45,10 @@ final class OutputFolder implements AutoCloseable {
         if (full.getParent() == null) {
             return "is a file system root; expected a folder of its own for the run's files";
         }
+        if (Path.of("").toAbsolutePath().normalize().startsWith(full)) {
+            // The folder is replaced as a whole at the end: it cannot be the one the user works in.
+            return "is the current folder or holds it; expected a folder of its own for the run's files";
+        }
         Path p = full;
         while (p != null && !Files.exists(p)) {
             p = p.getParent();

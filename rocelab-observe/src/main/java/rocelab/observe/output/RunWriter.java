@@ -100,7 +100,8 @@ public final class RunWriter {
                     f.finishPs() < 0 ? null : Numbers.micros(f.finishPs()),
                     f.finishPs() < 0 ? null : Numbers.micros(f.fctPs()),
                     f.deliveredPs() < 0 ? null : Numbers.micros(f.deliveredPs()),
-                    Numbers.micros(f.idealFctPs()), f.slowdown(),
+                    // An ideal time beyond the representable range (a 1 bit/s link) is unknown, not a number.
+                    f.idealFctPs() == Long.MAX_VALUE ? null : Numbers.micros(f.idealFctPs()), f.slowdown(),
                     f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
                     f.udpSourcePort());
         }

@@ -333,8 +333,17 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldRejectATimeBeyondTheSimulatedRange() {
         assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, start: 9223372036854775807ps}\n",
-                "t.yaml:5:51: '9223372036854775807ps' is beyond the simulated time range; expected a time of at most"
+                "t.yaml:5:52: '9223372036854775807ps' is beyond the simulated time range; expected a time of at most"
                         + " 4611686s (about 53 days)");
+    }
+
+    @Test
+    void shouldRefuseAnAutoHeadroomTooLargeToCompute() {
+        // 2 x 1 Ms of cable at 10^18 bit/s: more bytes than a long holds. It must fail the buffer check, not wrap
+        // around to a negative headroom that passes it.
+        String message = error("name: t\nfabric: {mode: roce-lossless}\ntopology: {kind: single-switch, hosts: 2,"
+                + " link: {rate: 1000000Tbps, delay: 1000000s}}\n" + FLOW).getMessage();
+        assertThat(message).contains("is too small for the PFC headroom").doesNotContain(": -");
     }
 
     @Test
