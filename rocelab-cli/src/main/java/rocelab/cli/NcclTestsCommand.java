@@ -33,7 +33,7 @@ final class NcclTestsCommand implements Callable<Integer> {
             + "alltoallv, broadcast, reduce or sendrecv (a trailing _perf is accepted).")
     String op;
 
-    @Option(names = {"-a", "--algorithm"}, paramLabel = "ALGO",
+    @Option(names = "--algorithm", paramLabel = "ALGO",
             description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
                     + "(all_reduce); ring, "
                     + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
@@ -60,6 +60,11 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     // nccl-tests' own flags keep their nccl-tests meaning: accepted where the simulation honours them, refused with
     // the reason where it cannot.
+    @Option(names = {"-a", "--average"}, paramLabel = "0-3",
+            description = "nccl-tests' way of combining per-rank times: not offered (the time is one figure, from the"
+                    + " end of every rank's warm-up to the end of every rank's last iteration).")
+    String average;
+
     @Option(names = {"-c", "--check"}, defaultValue = "0", paramLabel = "0/1",
             description = "nccl-tests' result check: only 0 (the simulation moves no data to check; #wrong is N/A).")
     String check;
@@ -230,6 +235,13 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */
     private void nativeFlags() {
+        if (average != null) {
+            throw new IllegalArgumentException(average.matches("[0-3]") ? "-a " + average + " asks how per-rank times"
+                    + " are combined, but the simulation measures one time for all ranks (from the end of every"
+                    + " rank's warm-up to the end of every rank's last iteration); expected no -a"
+                    : "-a " + average + " is nccl-tests' --average (0..3), not the algorithm; expected --algorithm "
+                            + average);
+        }
         if (!check.equals("0")) {
             throw new IllegalArgumentException(check.matches("1") ? "-c 1 asks nccl-tests to check the results, but"
                     + " the simulation moves no data to check (#wrong is N/A); expected -c 0 or no -c"
