@@ -72,7 +72,8 @@ final class SweepCommand implements Callable<Integer> {
             return 0;
         }
         Path dir = out != null ? out : Path.of("out", stem(sweep));
-        String unusable = OutputFolder.problem(dir);
+        // A sweep folder grows point by point (it is never replaced whole): it holds results, the report, points/.
+        String unusable = OutputFolder.problem(dir, java.util.Set.of(LocalSweep.POINTS));
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;

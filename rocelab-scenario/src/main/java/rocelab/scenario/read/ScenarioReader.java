@@ -170,7 +170,7 @@ public final class ScenarioReader {
     ScenarioConfig readTree(Node root, String shown, Path baseDir) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null);
+            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null, fabricOnly);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
