@@ -39,6 +39,7 @@ class DemoScenarioTest {
         final List<List<Long>> cnps = new ArrayList<>();
         final List<Long> cutsAtLastSend = new ArrayList<>();
         final List<long[]> victimEnqueues = new ArrayList<>();
+        final List<long[]> victimMarks = new ArrayList<>();
         int victimQp = -1;
 
         Recorder(Network network) {
@@ -71,6 +72,13 @@ class DemoScenarioTest {
         public void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {
             if (packet.kind() == PacketKind.DATA && packet.queuePair() == victimQp) {
                 victimEnqueues.add(new long[] {nowPs, node, port});
+            }
+        }
+
+        @Override
+        public void onMark(long nowPs, int node, int port, long queueBytes, Packet packet) {
+            if (packet.queuePair() == victimQp) {
+                victimMarks.add(new long[] {nowPs, node, port});
             }
         }
 
@@ -144,6 +152,38 @@ class DemoScenarioTest {
         assertThat(run.totals().retransmittedPackets()).isZero();
         // A cheap demo: far fewer events than a second of the event loop handles (never a wall-time assertion).
         assertThat(run.events()).isLessThan(300_000);
+    }
+
+    @Test
+    void shouldRunTheLongWriteAloneAtLineRateUntilTheIncastAndCutTheIncastToTheFloorAtItsOnset() {
+        int qp = flow(LONG_FLOW).queuePair();
+        assertThat(rec.cnps.get(qp)).allMatch(t -> t > incastStartPs());
+        assertThat(rec.rateAt(qp, incastStartPs() - Time.us(1))).isEqualTo(100_000_000_000L);
+        for (int f : INCAST) {
+            assertThat(rec.sends.get(flow(f).queuePair())).as("flow %d reaches the 1 Gb/s floor", f)
+                    .anyMatch(s -> s[2] == 1_000_000_000L);
+        }
+    }
+
+    @Test
+    void shouldCongestOnlyThePortToH0AndTheSpinePortItsPausesHoldUp() {
+        Network n = sim.network();
+        var topo = n.topology();
+        int leaf0 = topo.nodeByName("leaf0");
+        int spine = topo.nodeByName(pfcRows().get(0)[3]);
+        for (int s = 0; s < n.switchCount(); s++) {
+            for (int p = 0; p < n.switchAt(s).portCount(); p++) {
+                int node = n.switchAt(s).nodeId();
+                int peer = topo.peer(node, p).node();
+                boolean expected = node == leaf0 && peer == 0 || node == spine && peer == leaf0;
+                long marked = n.switchAt(s).port(p).counter(PortCounter.ECN_MARKED);
+                if (expected) {
+                    assertThat(marked).as("%s -> %s marks", n.switchAt(s).name(), topo.nodeName(peer)).isPositive();
+                } else {
+                    assertThat(marked).as("%s -> %s marks", n.switchAt(s).name(), topo.nodeName(peer)).isZero();
+                }
+            }
+        }
     }
 
     @Test
@@ -325,6 +365,8 @@ class DemoScenarioTest {
         int finalToH0 = toH0;
         assertThat(rec.victimEnqueues).as("the victim never uses the congested port").noneMatch(e -> e[1] == leaf0
                 && e[2] == finalToH0);
+        assertThat(rec.victimMarks).as("the victim is marked only in the queue the pauses build")
+                .isNotEmpty().allMatch(e -> e[1] == spine && e[2] == finalSpineToLeaf0);
         assertThat(v.slowdown()).as("victim FCT / ideal").isGreaterThan(1.3);
     }
 }
