@@ -203,7 +203,7 @@ final class RunCommand implements Callable<Integer> {
             }
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
-        Progress progress = Progress.forTerminal(quiet);
+        Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
         try {
