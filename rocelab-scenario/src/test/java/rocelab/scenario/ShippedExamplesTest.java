@@ -38,7 +38,7 @@ class ShippedExamplesTest {
             Map.entry("lossless-pfc-only", "PfcScenarioTest, JourneyTest"),
             Map.entry("infiniband-incast", "IbCongestionControlTest"),
             Map.entry("ring-allreduce", "RingCollectiveTest"),
-            Map.entry("moe-alltoall", "CollectiveExamplesTest"),
+            Map.entry("moe-alltoall", "CollectiveExamplesTest, ShippedExamplesTest"),
             Map.entry("nccl-tests-8hosts", "CollectiveExamplesTest"),
             Map.entry("pfc-deadlock-ring", "LintWhatIfTest"),
             Map.entry("lint-l1-dscp-mismatch", "LintWhatIfTest"),
@@ -218,5 +218,18 @@ class ShippedExamplesTest {
         }
         assertThat(quiet.requests()).allSatisfy(r -> assertThat(r.networkWaitPs()).as("request %d, quiet fabric",
                 r.request()).isLessThan(requests.get(0).networkWaitPs() / 100));
+    }
+
+    @Test
+    void shouldTakeTheSkewedDispatchTimesTheMoeHeaderGivesForBothProfiles() {
+        String yaml = text("moe-alltoall");
+        RunResult ns3 = run(yaml);
+        RunResult nvidia = run(yaml.replace("profile: hpcc-ns3", "profile: nvidia"));
+        double balancedMs = ns3.collectives().get(0).timePs() / 1e9;
+        double skewedMs = ns3.collectives().get(1).timePs() / 1e9;
+        assertThat(skewedMs).as("skewed dispatch, hpcc-ns3, ms: about 4.5").isBetween(4.3, 4.7);
+        assertThat(skewedMs / balancedMs).as("about six times the balanced AlltoAll").isBetween(5.0, 7.0);
+        assertThat(nvidia.collectives().get(1).timePs() / 1e9).as("skewed dispatch, nvidia, ms: about 5.0")
+                .isBetween(4.8, 5.2);
     }
 }
