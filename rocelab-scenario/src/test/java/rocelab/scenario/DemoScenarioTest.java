@@ -41,6 +41,8 @@ class DemoScenarioTest {
         final List<long[]> victimEnqueues = new ArrayList<>();
         final List<long[]> victimMarks = new ArrayList<>();
         final List<long[]> marks = new ArrayList<>();
+        /** (QP, switch node) pairs any data packet of the QP was queued at. */
+        final java.util.Set<Long> queuedAt = new java.util.TreeSet<>();
         int victimQp = -1;
 
         Recorder(Network network) {
@@ -71,6 +73,9 @@ class DemoScenarioTest {
 
         @Override
         public void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {
+            if (packet.kind() == PacketKind.DATA) {
+                queuedAt.add((long) packet.queuePair() << 32 | node);
+            }
             if (packet.kind() == PacketKind.DATA && packet.queuePair() == victimQp) {
                 victimEnqueues.add(new long[] {nowPs, node, port});
             }
@@ -177,6 +182,12 @@ class DemoScenarioTest {
         var topo = n.topology();
         int leaf0 = topo.nodeByName("leaf0");
         int spine = topo.nodeByName(pfcRows().get(0)[3]);
+        assertThat(topo.nodeName(spine)).isEqualTo("spine0");
+        int spine1 = topo.nodeByName("spine1");
+        for (FlowRecord f : run.flows()) {
+            assertThat(rec.queuedAt).as("flow %d crosses spine0, not spine1", f.id())
+                    .contains((long) f.queuePair() << 32 | spine).doesNotContain((long) f.queuePair() << 32 | spine1);
+        }
         for (int s = 0; s < n.switchCount(); s++) {
             for (int p = 0; p < n.switchAt(s).portCount(); p++) {
                 int node = n.switchAt(s).nodeId();
