@@ -32,7 +32,7 @@ class DemoScenarioTest {
     private static RunResult run;
     private static Recorder rec;
 
-    /** Per QP: every data packet sent (time, payload, rate at that moment), every CNP handled, the victim's hops. */
+    /** Per QP: every data packet sent (time, payload, rate at that moment), every CNP received, the victim's hops. */
     private static final class Recorder implements JourneyProbe {
         final Network network;
         final List<List<long[]>> sends = new ArrayList<>();
@@ -65,10 +65,13 @@ class DemoScenarioTest {
             cutsAtLastSend.set(qp, network.queuePairs().get(qp).congestionControl().rateCuts());
         }
 
+        /** A CNP frame reaching its sender's RNIC, which hands it to the QP's congestion control at once. */
         @Override
-        public void onCnpHandled(long nowPs, int host, int queuePair, boolean reacted, long rateBps) {
-            grow(queuePair);
-            cnps.get(queuePair).add(nowPs);
+        public void onArrive(long nowPs, int host, Packet packet) {
+            if (packet.kind() == PacketKind.CNP) {
+                grow(packet.queuePair());
+                cnps.get(packet.queuePair()).add(nowPs);
+            }
         }
 
         @Override

@@ -143,8 +143,10 @@ class ShippedExamplesTest {
             }
 
             @Override
-            public void onCnpHandled(long nowPs, int host, int queuePair, boolean reacted, long rateBps) {
-                first[1] = Math.min(first[1], nowPs);
+            public void onArrive(long nowPs, int host, Packet packet) {
+                if (packet.kind() == rocelab.fabric.packet.PacketKind.CNP) {
+                    first[1] = Math.min(first[1], nowPs);
+                }
             }
         };
         for (int h = 0; h < sim.network().hostCount(); h++) {
