@@ -394,4 +394,24 @@ class DemoScenarioTest {
                 .isNotEmpty().allMatch(e -> e[1] == spine && e[2] == finalSpineToLeaf0);
         assertThat(v.slowdown()).as("victim FCT / ideal").isGreaterThan(1.3);
     }
+
+    /** The run's own victim analysis (by cause: waits behind pauses traced to their root) names h14 -> h1, only it. */
+    @Test
+    void shouldNameTheVictimByCauseRootedAtTheCongestedPortToH0() {
+        var topo = sim.network().topology();
+        List<rocelab.observe.pfc.PfcVictims.Victim> victims = rocelab.observe.pfc.PfcVictims.find(run.pfcLog(),
+                run.flows(), run.simulatedPs());
+        assertThat(victims).extracting(x -> x.flow().id()).containsExactly(VICTIM);
+        var victim = victims.get(0);
+        assertThat(victim.root().onPath()).isFalse();
+        assertThat(topo.nodeName(victim.root().node())).isEqualTo("leaf0");
+        assertThat(topo.peer(victim.root().node(), victim.root().port()).node()).as("root: leaf0's port to h0")
+                .isEqualTo(0);
+        assertThat(victim.offPathWaitPs()).as("waited behind those pauses, ps")
+                .isGreaterThan(Time.us(50));
+        // The writes to h0 wait behind the same pauses, but their root is on their way: not victims.
+        for (int f : new int[] {LONG_FLOW, 1, 2, 3, 4}) {
+            assertThat(run.pfcLog().offPathWaitPs(f)).as("flow %d waits behind off-way pauses", f).isZero();
+        }
+    }
 }
