@@ -182,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
             int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
-        Progress progress = Progress.forTerminal(quiet);
+        Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
