@@ -80,7 +80,8 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     @Override
     public boolean onCnp(long nowPs) {
-        if (!notified) {
+        boolean first = !notified;
+        if (first) {
             notified = true;
             originPs = nowPs;
             nextAlphaTickPs = nowPs + p.alphaPeriodPs();
@@ -99,7 +100,9 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         if (p.decreasePeriodPs() == 0) {
             cutNow(nowPs);
         } else {
-            cnpSinceAlphaTick = true;
+            // The first CNP sets alpha and does not count toward the first alpha update (the ns-3 model and Isekai's
+            // firmware model clear that flag on the first CNP); it still asks for the first cut.
+            cnpSinceAlphaTick |= !first || p.profile() == DcqcnProfile.PAPER;
             cnpSinceDecrease = true;
             if (!decreasePending) {
                 decreasePending = true;
@@ -217,13 +220,13 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
                 } else {
                     byteStage++;
                 }
-                int fired = fromTimer ? timerStage : byteStage;
                 if (firstIncreaseAfterCut && rt > 10 * rc) {
+                    // QCN: a target far above the rate is brought down instead of raised, in this event.
                     rt /= 8;
-                }
-                if (fired < f) {
-                    // fast recovery: Rt unchanged
-                } else if (byteStage < f || timerStage < f) {
+                } else if (Math.max(timerStage, byteStage) < f) {
+                    // fast recovery (both counts below F): Rt unchanged
+                } else if (Math.min(timerStage, byteStage) < f) {
+                    // additive increase: either count reached F, not both
                     rt += p.aiRateBps();
                 } else {
                     rt += (double) (Math.min(byteStage, timerStage) - f + 1) * p.haiRateBps();

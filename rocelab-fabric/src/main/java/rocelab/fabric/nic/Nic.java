@@ -28,6 +28,7 @@ public final class Nic implements PacketSink, EventHandler {
     private static final int STORM = 5;
     private static final int RX_DONE = 6;
     private static final int RX_REFRESH = 7;
+    private static final int PAUSE_ACTS = 8;
 
     private final Simulator sim;
     private final int handlerId;
@@ -74,6 +75,7 @@ public final class Nic implements PacketSink, EventHandler {
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
     private long managementReceived;
+    private long pauseResponsePs;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
@@ -148,6 +150,17 @@ public final class Nic implements PacketSink, EventHandler {
 
     public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
         this.journey = probe;
+    }
+
+    /**
+     * How long after a PFC frame arrives the RNIC acts on it (IEEE 802.3 Annex 31B response time, in which it still
+     * starts frames); 0 until the builder sets the configured value.
+     */
+    public void pauseResponse(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("pause response must not be negative");
+        }
+        this.pauseResponsePs = ps;
     }
 
     public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
@@ -356,6 +369,8 @@ public final class Nic implements PacketSink, EventHandler {
             if (arg == rxRefreshEpoch && rxPausing) {
                 sendRxPause(nowPs, 0xFFFF);
             }
+        } else if (kind == PAUSE_ACTS) {
+            actOnPause(nowPs, (int) (arg & 7), (int) (arg >>> 3));
         } else if (kind == STORM) {
             onStorm(nowPs);
         } else if (kind == PACER) {
@@ -368,12 +383,23 @@ public final class Nic implements PacketSink, EventHandler {
         }
     }
 
-    /** The switch above paused one of our priorities (quanta 0: resume now). */
+    /**
+     * The switch above paused one of our priorities (quanta 0: resume); it takes effect after the response time,
+     * every frame after the same delay, so in the order they arrived.
+     */
     private void onPauseFrame(long nowPs, int priority, int quanta) {
         counters[NicCounter.RX_PAUSE.ordinal()]++;
         if ((pfcMask & 1 << priority) == 0) {
             return; // PFC is not enabled on that priority here: the frame changes nothing
         }
+        if (pauseResponsePs > 0) {
+            sim.schedule(nowPs + pauseResponsePs, handlerId, PAUSE_ACTS, (long) quanta << 3 | priority);
+            return;
+        }
+        actOnPause(nowPs, priority, quanta);
+    }
+
+    private void actOnPause(long nowPs, int priority, int quanta) {
         if (quanta == 0) {
             resume(nowPs, priority);
             return;

@@ -73,7 +73,12 @@ class PauseTest {
         // 100 Gb/s, 100 m: cable 2 x 100 x 1e11 / 1.98e8 / 8 = 12,627 B; response 394 quanta x 64 B = 25,216 B.
         assertThat(Headroom.cableBytes(100_000_000_000L, 100)).isEqualTo(12_627);
         assertThat(Headroom.responseBytes(100_000_000_000L)).isEqualTo(25_216);
-        assertThat(Headroom.bytes(100_000_000_000L, 100, 4174)).isEqualTo(4174 + 12_627 + 25_216 + 4174);
+        assertThat(Headroom.cableDelayPs(100)).isEqualTo(505_051);
+        // The frame that crossed XOFF and the peer's last frame (4174 B each), and the link time until the peer stops
+        // (the switch's frame 4194 B with preamble and gap, the PFC frame 84 B, cable, response) as the buffer holds
+        // it: 42,121 x 4174 / 4194 = 41,920.1, rounded up.
+        assertThat(Headroom.bytes(100_000_000_000L, 2 * 505_051, Headroom.responsePs(100_000_000_000L), 4174, 20))
+                .isEqualTo(2 * 4174 + 41_921);
         assertThat(Headroom.cableMeters(Time.us(1))).isEqualTo(198.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 }
