@@ -205,7 +205,8 @@ public final class NetworkBuilder {
 
     /** InfiniBand: CNPs (BECNs) travel on the lane of their DSCP. */
     private NotificationPointParameters onLanes(NotificationPointParameters n) {
-        return new NotificationPointParameters(n.mode(), n.cnpIntervalPs(), n.cnpDscp(), lanes[n.cnpDscp()]);
+        return new NotificationPointParameters(n.mode(), n.cnpIntervalPs(), n.cnpDscp(), lanes[n.cnpDscp()],
+                n.intervalPerPort());
     }
 
     /** InfiniBand: the switch classifies each DSCP straight onto its virtual lane. */

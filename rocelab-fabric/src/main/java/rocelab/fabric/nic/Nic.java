@@ -76,6 +76,8 @@ public final class Nic implements PacketSink, EventHandler {
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
     private long managementReceived;
     private long pauseResponsePs;
+    /** When this port last sent a CNP (for a CNP interval that holds per port). */
+    private long lastCnpPs = Long.MIN_VALUE;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
@@ -282,7 +284,8 @@ public final class Nic implements PacketSink, EventHandler {
 
     /**
      * Notification point: a CE-marked data packet of {@code qp} arrived. Sends a CNP unless one went out for this
-     * QP within the interval, or flags the next ACK when notifications ride on ACKs.
+     * QP (or, with a per-port interval, from this port) within the interval, or flags the next ACK when
+     * notifications ride on ACKs.
      */
     void onCongestionExperienced(long nowPs, QueuePair qp, long psn) {
         if (notification.mode() == NotificationPointParameters.Mode.NONE) {
@@ -292,10 +295,12 @@ public final class Nic implements PacketSink, EventHandler {
             qp.cnpFlagPending = true;
             return;
         }
-        if (qp.lastCnpPs != Long.MIN_VALUE && nowPs - qp.lastCnpPs < notification.cnpIntervalPs()) {
+        long last = notification.intervalPerPort() ? lastCnpPs : qp.lastCnpPs;
+        if (last != Long.MIN_VALUE && nowPs - last < notification.cnpIntervalPs()) {
             return;
         }
         qp.lastCnpPs = nowPs;
+        lastCnpPs = nowPs;
         Packet cnp = pool.acquire()
                 .initCnp(nowPs, host, qp.sourceHost(), qp.id, frames.cnpFrameBytes())
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
