@@ -19,7 +19,7 @@ import rocelab.fabric.port.StrictPriorityScheduler;
 class PauseTest {
     private final Simulator sim = new Simulator();
     private final PacketPool pool = new PacketPool(64);
-    private final long[] arrivals = new long[8];
+    private final long[] arrivals = new long[64];
     private int arrived;
     private EgressPort port;
 
@@ -53,6 +53,33 @@ class PauseTest {
         assertThat(arrivals[0]).as("priority 5 is not paused").isEqualTo(frame);
         assertThat(arrivals[1]).as("priority 3 starts when the pause expires").isEqualTo(335_539_200L + frame);
         assertThat(port.pausedPs(3)).isEqualTo(335_539_200L);
+    }
+
+    @Test
+    void shouldKeepStartingFramesForTheResponseTimeThenFinishTheFrameOnTheWire() {
+        build();
+        long response = Headroom.responsePs(100_000_000_000L); // 394 quanta at 100 Gb/s
+        assertThat(response).isEqualTo(2_017_280L);
+        port.pauseResponse(response);
+        for (int i = 0; i < 40; i++) {
+            enqueue(0, 3);
+        }
+        port.onPauseFrame(0, 3, 0xFFFF);
+        sim.runUntil(Time.us(100));
+        // 81.6 ns per 1020-byte frame: frames start at 0, 81.6, ..., 1958.4 ns (the 25th), all before 2017.28 ns;
+        // the pause then takes effect, the frame on the wire finishes, the 26th waits.
+        long frame = 1020 * 80;
+        assertThat(arrived).isEqualTo(25);
+        assertThat(arrivals[24]).isEqualTo(25 * frame);
+        assertThat(port.isPaused(3)).isTrue();
+        // XON acts after the same delay.
+        port.onPauseFrame(Time.us(100), 3, 0);
+        sim.runUntil(Time.us(100) + response - 1);
+        assertThat(arrived).isEqualTo(25);
+        sim.runUntil(Time.us(100) + response + frame);
+        assertThat(arrived).isEqualTo(26);
+        assertThat(arrivals[25]).isEqualTo(Time.us(100) + response + frame);
+        assertThat(port.pausedPs(3)).as("from 2.017 us to 100 us + 2.017 us").isEqualTo(Time.us(100));
     }
 
     @Test
