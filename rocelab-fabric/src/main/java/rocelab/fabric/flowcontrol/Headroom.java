@@ -60,13 +60,13 @@ public final class Headroom {
         return (long) ps;
     }
 
-    /** Bytes of link time in {@code ps} at a rate, rounded up. */
+    /** Bytes of link time in {@code ps} at a rate, rounded up; saturates at {@code Long.MAX_VALUE}. */
     public static long bytesIn(long rateBps, long ps) {
-        double bytes = Math.ceil((double) ps * rateBps / 8e12);
-        if (!(bytes >= 0 && bytes < 1e15)) {
-            throw new IllegalArgumentException("headroom of " + bytes + " B is out of range");
+        if (ps < 0) {
+            throw new IllegalArgumentException("a negative delay has no link time: " + ps + " ps");
         }
-        return (long) bytes;
+        double bytes = Math.ceil((double) ps * rateBps / 8e12);
+        return bytes >= 9.2e18 ? Long.MAX_VALUE : (long) bytes;
     }
 
     /** Bytes in flight on both directions of the cable: 2 L R / v / 8. */
@@ -90,20 +90,22 @@ public final class Headroom {
      * @param framingBytes preamble, SFD and inter-frame gap of every frame
      */
     public static long bytes(long rateBps, long roundTripPs, long responsePs, int frameBytes, int framingBytes) {
-        return 2L * frameBytes + buffered(linkTimeBytes(rateBps, roundTripPs, responsePs, frameBytes, framingBytes),
-                frameBytes, framingBytes);
+        // Saturating: delays too long to compute come out as more headroom than any buffer, never as negative.
+        return rocelab.engine.Saturating.add(2L * frameBytes, buffered(linkTimeBytes(rateBps, roundTripPs, responsePs,
+                frameBytes, framingBytes), frameBytes, framingBytes));
     }
 
     /** Link time, in bytes, from the XOFF decision until the peer stops starting frames. */
     private static long linkTimeBytes(long rateBps, long roundTripPs, long responsePs, int frameBytes,
             int framingBytes) {
-        return frameBytes + framingBytes + PFC_FRAME_WIRE_BYTES + bytesIn(rateBps, roundTripPs)
-                + bytesIn(rateBps, responsePs);
+        return rocelab.engine.Saturating.add(rocelab.engine.Saturating.add(frameBytes + framingBytes
+                + PFC_FRAME_WIRE_BYTES, bytesIn(rateBps, roundTripPs)), bytesIn(rateBps, responsePs));
     }
 
     /** Buffer bytes of back-to-back frames filling {@code linkBytes} of link time. */
     private static long buffered(long linkBytes, int frameBytes, int framingBytes) {
-        return (long) Math.ceil((double) linkBytes * frameBytes / (frameBytes + framingBytes));
+        double held = Math.ceil((double) linkBytes * frameBytes / (frameBytes + framingBytes));
+        return held >= 9.2e18 ? Long.MAX_VALUE : (long) held;
     }
 
     /** The computation with every term, for people; {@code loop} says what the pause loop is made of. */

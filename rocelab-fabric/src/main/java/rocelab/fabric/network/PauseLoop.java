@@ -30,12 +30,12 @@ public record PauseLoop(long forwardingLatencyPs, long switchResponsePs, long ni
 
     /** Delay from a frame's last bit leaving the near end of a cable to its arrival at a device. */
     public long oneWayPs(long cableDelayPs, boolean toSwitch) {
-        return cableDelayPs + (toSwitch ? forwardingLatencyPs : 0);
+        return rocelab.engine.Saturating.add(cableDelayPs, toSwitch ? forwardingLatencyPs : 0);
     }
 
     /** The pause loop of a switch port: its PFC frame out to the peer, the peer's frames back into this switch. */
     public long roundTripPs(long cableDelayPs, boolean peerIsSwitch) {
-        return oneWayPs(cableDelayPs, peerIsSwitch) + oneWayPs(cableDelayPs, true);
+        return rocelab.engine.Saturating.add(oneWayPs(cableDelayPs, peerIsSwitch), oneWayPs(cableDelayPs, true));
     }
 
     /** The pause loop of port {@code port} of switch node {@code node}. */
