@@ -12,8 +12,9 @@ import rocelab.scenario.read.UnitParser;
 /** {@code rocelab headroom}: the PFC headroom a lossless priority needs on one link, with the formula shown. */
 @Command(name = "headroom", mixinStandardHelpOptions = true,
         description = {"PFC headroom calculator: the bytes that still arrive on a lossless priority after XOFF.",
-            "Same computation as a scenario's switch.pfc.headroom: auto and lint rule L3 (the delays the simulator",
-            "applies: cable both ways, forwarding latency into each switch, the peer's pause response)."})
+            "Same computation as a scenario's switch.pfc.headroom: auto and lint rule L3.",
+            "All three use the delays the simulator applies: the cable both ways, the forwarding latency into each"
+                + " switch and the peer's pause response."})
 final class HeadroomCommand implements Callable<Integer> {
     @Option(names = "--speed", required = true, paramLabel = "RATE", description = "Link speed, e.g. 400Gbps.")
     String speed;
