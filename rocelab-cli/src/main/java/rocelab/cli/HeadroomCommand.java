@@ -5,13 +5,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.scenario.read.UnitParser;
 
 /** {@code rocelab headroom}: the PFC headroom a lossless priority needs on one link, with the formula shown. */
 @Command(name = "headroom", mixinStandardHelpOptions = true,
         description = {"PFC headroom calculator: the bytes that still arrive on a lossless priority after XOFF.",
-            "Same computation as a scenario's switch.pfc.headroom: auto."})
+            "Same computation as a scenario's switch.pfc.headroom: auto and lint rule L3.",
+            "All three use the delays the simulator applies: the cable both ways, the forwarding latency into each"
+                + " switch and the peer's pause response."})
 final class HeadroomCommand implements Callable<Integer> {
     @Option(names = "--speed", required = true, paramLabel = "RATE", description = "Link speed, e.g. 400Gbps.")
     String speed;
@@ -27,6 +30,21 @@ final class HeadroomCommand implements Callable<Integer> {
     @Option(names = "--vlan", description = "Frames carry an 802.1Q tag.")
     boolean vlan;
 
+    @Option(names = "--forwarding-latency", defaultValue = "0", paramLabel = "TIME",
+            description = "The switches' forwarding latency (switch.forwarding-latency), e.g. 2us (default: "
+                    + "${DEFAULT-VALUE}).")
+    String forwardingLatency;
+
+    @Option(names = "--peer", defaultValue = "nic", paramLabel = "KIND",
+            description = "What is at the other end of the link: nic, or switch (the PFC frame then also crosses"
+                    + " the peer's forwarding latency) (default: ${DEFAULT-VALUE}).")
+    String peer;
+
+    @Option(names = "--response", defaultValue = "auto", paramLabel = "TIME",
+            description = "The peer's pause response time (nic.pause-response, switch.pfc.pause-response): auto"
+                    + " for IEEE 802.3 Annex 31B at the speed, or a time (default: ${DEFAULT-VALUE}).")
+    String response;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -35,10 +53,19 @@ final class HeadroomCommand implements Callable<Integer> {
         long rate;
         double meters;
         long payload;
+        long latency;
+        long responsePs;
+        long cablePs;
         try {
             rate = UnitParser.rateBps(speed);
             payload = UnitParser.bytes(mtu);
             meters = meters(cable);
+            cablePs = Headroom.cableDelayPs(meters);
+            latency = UnitParser.timePs(forwardingLatency);
+            responsePs = response.strip().equals("auto") ? -1 : UnitParser.timePs(response);
+            if (latency < 0 || responsePs < -1) {
+                throw new IllegalArgumentException("--forwarding-latency and --response must not be negative");
+            }
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -47,11 +74,29 @@ final class HeadroomCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: --mtu " + mtu + " is out of range; expected 64..65536 bytes");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        int frame = new FrameFormat(vlan).dataFrameBytes((int) payload, true);
+        if (!peer.equals("nic") && !peer.equals("switch")) {
+            spec.commandLine().getErr().println("error: --peer " + peer + " is not a device kind; expected nic or"
+                    + " switch");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        boolean peerIsSwitch = peer.equals("switch");
+        FrameFormat frames = new FrameFormat(vlan);
+        int frame = frames.dataFrameBytes((int) payload, true);
+        int wire = frames.onWire(frame);
+        PauseLoop loop = new PauseLoop(latency, responsePs, responsePs);
+        String text;
+        try {
+            text = Headroom.explain(rate, loop.roundTripPs(cablePs, peerIsSwitch), loop.describe(cablePs,
+                    peerIsSwitch), loop.responsePs(peerIsSwitch, rate), frame,
+                    frames.framingBytes());
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         var out = spec.commandLine().getOut();
-        out.printf("PFC headroom per lossless priority and port: %.0f Gb/s, %s cable, %d B payload (%d B frames)%n%n",
-                rate / 1e9, cable, payload, frame);
-        out.println(Headroom.explain(rate, meters, frame));
+        out.printf("PFC headroom per lossless priority and port: %.0f Gb/s, %s cable, %d B payload (%d B frames,"
+                + " %d B with preamble and gap)%n%n", rate / 1e9, cable, payload, frame, wire);
+        out.println(text);
         out.printf("%npause: 65535 quanta hold a priority for %.1f us at this speed%n",
                 Headroom.pauseDurationPs(0xFFFF, rate) / 1e6);
         out.flush();

@@ -129,8 +129,17 @@ class RocelabCommandTest {
     void shouldExplainHeadroomWhenAskedForALink() {
         CliRun run = CliRun.of("headroom", "--speed", "100Gbps", "--cable", "100m", "--mtu", "4096");
         assertThat(run.exitCode()).isZero();
-        // 4174 B frames, 12,627 B of cable, 394 quanta x 64 B = 25,216 B of response, 4174 B again.
-        assertThat(run.out()).contains("12,627 B", "25,216 B", "46,191 B", "335.5 us");
+        // 4174 B frames (4194 B of link time): 12,627 B of cable, 394 quanta x 64 B = 25,216 B of response; the link
+        // time until the peer stops (4194 + 84 + 12,627 + 25,216 = 42,121 B) holds 41,921 B of frames, plus the frame
+        // that crossed XOFF and the peer's last frame.
+        assertThat(run.out()).contains("12,627 B", "25,216 B", "41,921 B", "50,269 B", "335.5 us");
+        // 2 us of forwarding latency into the switch, and into the peer switch too with --peer switch.
+        assertThat(CliRun.of("headroom", "--speed", "100Gbps", "--cable", "100m", "--mtu", "4096",
+                "--forwarding-latency", "2us").out()).contains("37,627 B", "75,149 B");
+        assertThat(CliRun.of("headroom", "--speed", "100Gbps", "--cable", "100m", "--mtu", "4096",
+                "--forwarding-latency", "2us", "--peer", "switch").out()).contains("62,627 B", "100,030 B");
+        assertThat(CliRun.of("headroom", "--speed", "100Gbps", "--peer", "router").exitCode())
+                .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(CliRun.of("headroom", "--speed", "fast").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
     }
 

@@ -31,6 +31,6 @@ public interface CongestionAlgorithm {
     /** How receiving RNICs notify senders when this algorithm runs (CNP DSCP and priority from the NIC settings). */
     default NotificationPointParameters notificationPoint(CcSettings settings, int cnpDscp, int cnpPriority) {
         NotificationPointParameters d = NotificationPointParameters.defaults();
-        return new NotificationPointParameters(d.mode(), d.cnpIntervalPs(), cnpDscp, cnpPriority);
+        return new NotificationPointParameters(d.mode(), d.cnpIntervalPs(), cnpDscp, cnpPriority, d.intervalPerPort());
     }
 }

@@ -81,6 +81,15 @@ public record ScenarioConfig(
         linkEvents = List.copyOf(linkEvents);
     }
 
+    /**
+     * The delays between every switch port and its peer as the simulator applies them (forwarding latency, pause
+     * response times): what auto headroom, the lint and the fabric all use.
+     */
+    public rocelab.fabric.network.PauseLoop pauseLoop() {
+        return new rocelab.fabric.network.PauseLoop(switches.forwardingLatencyPs(), pfc.pauseResponsePs(),
+                nic.pauseResponsePs());
+    }
+
     /** Default interval of the rate and queue time series. */
     public static final long DEFAULT_SAMPLE_INTERVAL_PS = 10_000_000L;
 

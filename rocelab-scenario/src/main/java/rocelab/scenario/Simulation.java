@@ -126,6 +126,7 @@ public final class Simulation {
                 .congestionControl(cc)
                 .ecnMarking(new EcnMarkings(config.ecn()))
                 .pfc(config.pfc())
+                .pauseLoop(config.pauseLoop())
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))

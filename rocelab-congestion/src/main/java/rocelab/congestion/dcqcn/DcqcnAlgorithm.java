@@ -60,6 +60,6 @@ public final class DcqcnAlgorithm implements CongestionAlgorithm {
         DcqcnParameters p = settings(s).resolve(100_000_000_000L);
         return new NotificationPointParameters(
                 p.cnpOnAck() ? NotificationPointParameters.Mode.ACK_FLAG : NotificationPointParameters.Mode.CNP,
-                p.cnpIntervalPs(), cnpDscp, cnpPriority);
+                p.cnpIntervalPs(), cnpDscp, cnpPriority, p.cnpIntervalPerPort());
     }
 }

@@ -25,6 +25,8 @@ import rocelab.congestion.Overrides;
  * @param firstCnpRateBps rate set by the first CNP of a flow instead of a cut (0: off)
  * @param cnpIntervalPs the notification point sends at most one CNP per QP per interval
  * @param cnpOnAck notifications ride on ACKs instead of CNP frames (the HPCC ns-3 model)
+ * @param cnpIntervalPerPort the CNP interval holds for the receiving port across its QPs (ConnectX
+ *     min_time_between_cnps), not per QP
  */
 public record DcqcnParameters(
         DcqcnProfile profile,
@@ -44,7 +46,8 @@ public record DcqcnParameters(
         boolean clampAfterTimerIncrease,
         long firstCnpRateBps,
         long cnpIntervalPs,
-        boolean cnpOnAck) {
+        boolean cnpOnAck,
+        boolean cnpIntervalPerPort) {
 
     private static final long US = 1_000_000L;
     private static final long MBPS = 1_000_000L;
@@ -62,6 +65,16 @@ public record DcqcnParameters(
         Overrides.require(cnpIntervalPs >= 0, "CNP interval must not be negative");
     }
 
+    /** With the CNP interval per QP. */
+    public DcqcnParameters(DcqcnProfile profile, double g, double initialAlpha, long alphaPeriodPs,
+            long decreasePeriodPs, long increaseTimerPs, long byteCounterBytes, int fastRecoverySteps, long aiRateBps,
+            long haiRateBps, long minRateBps, long maxRateBps, double maxCutFraction, boolean clampTargetRate,
+            boolean clampAfterTimerIncrease, long firstCnpRateBps, long cnpIntervalPs, boolean cnpOnAck) {
+        this(profile, g, initialAlpha, alphaPeriodPs, decreasePeriodPs, increaseTimerPs, byteCounterBytes,
+                fastRecoverySteps, aiRateBps, haiRateBps, minRateBps, maxRateBps, maxCutFraction, clampTargetRate,
+                clampAfterTimerIncrease, firstCnpRateBps, cnpIntervalPs, cnpOnAck, false);
+    }
+
 
     /** The profile's defaults at a line rate. */
     public static DcqcnParameters of(DcqcnProfile profile, long lineRateBps) {
@@ -72,14 +85,14 @@ public record DcqcnParameters(
                 return new DcqcnParameters(profile, 1.0 / 256, 1.0, 55 * US, 0, 55 * US, 10_000_000L, 5,
                         40 * MBPS, 200 * MBPS, 100 * MBPS, lineRateBps, 1.0, true, false, 0, 50 * US, false);
             case NVIDIA:
-                // ConnectX firmware defaults: dce_tcp_g 1019/1024 (gain 5/1024), dce_tcp_rtt 1 us,
-                // rate_reduce_monitor_period 4 us, rpg_time_reset 300 us, rpg_byte_reset 32767 x 64 B,
-                // rpg_threshold 1, rpg_ai_rate 5 Mb/s, rpg_hai_rate 50 Mb/s, rpg_min_rate 1 Mb/s,
-                // rpg_min_dec_fac 50 %, clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1, initial alpha 1023/1024,
-                // min_time_between_cnps 4 us (firmware versions differ: 0, 2 or 4).
+                // ConnectX firmware defaults (sources per value in docs/congestion-control.md): dce_tcp_g 1019/1024
+                // (gain 5/1024), dce_tcp_rtt 1 us, rate_reduce_monitor_period 4 us, rpg_time_reset 300 us,
+                // rpg_byte_reset 32767 x 64 B, rpg_threshold 1, rpg_ai_rate 5 Mb/s, rpg_hai_rate 50 Mb/s,
+                // rpg_min_rate 1 Mb/s, rpg_min_dec_fac 50 %, clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1,
+                // initial alpha 1023/1024, min_time_between_cnps 4 us "between sending CNPs from the port".
                 return new DcqcnParameters(profile, 5.0 / 1024, 1023.0 / 1024, US, 4 * US, 300 * US, 32767L * 64, 1,
                         5 * MBPS, 50 * MBPS, Math.min(MBPS, lineRateBps), lineRateBps, 0.5, false, true, 0, 4 * US,
-                        false);
+                        false, true);
             default:
                 // HPCC ns-3 run.py (the HPCC paper runs, and the benchmark reference): alpha every 1 us, g 1/256,
                 // cut at most every 4 us, RP timer 300 us, F = 1, AI 5 x bw/25 Mb/s, HAI 50 x bw/25 Mb/s (20 and
@@ -111,6 +124,7 @@ public record DcqcnParameters(
         m.put("first-cnp-rate-bps", firstCnpRateBps);
         m.put("cnp-interval-ps", cnpIntervalPs);
         m.put("cnp-on-ack", cnpOnAck);
+        m.put("cnp-per-port", cnpIntervalPerPort);
         return m;
     }
 }

@@ -99,7 +99,8 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     @Override
     public boolean onCnp(long nowPs, long notification) {
         lastNotification = notification;
-        if (!notified) {
+        boolean first = !notified;
+        if (first) {
             notified = true;
             originPs = nowPs;
             nextAlphaTickPs = nowPs + p.alphaPeriodPs();
@@ -120,7 +121,9 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         if (p.decreasePeriodPs() == 0) {
             cutNow(nowPs);
         } else {
-            cnpSinceAlphaTick = true;
+            // The first CNP sets alpha and does not count toward the first alpha update (the ns-3 model and Isekai's
+            // firmware model clear that flag on the first CNP); it still asks for the first cut.
+            cnpSinceAlphaTick |= !first || p.profile() == DcqcnProfile.PAPER;
             cnpSinceDecrease = true;
             if (!decreasePending) {
                 decreasePending = true;
@@ -244,14 +247,15 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
                 } else {
                     byteStage++;
                 }
-                int fired = fromTimer ? timerStage : byteStage;
                 if (firstIncreaseAfterCut && rt > 10 * rc) {
+                    // QCN: a target far above the rate is brought down instead of raised, in this event.
                     rt /= 8;
-                }
-                if (fired < f) {
-                    // fast recovery: Rt unchanged
+                    phase = 0; // no step in this event: the journey names it fast recovery
+                } else if (Math.max(timerStage, byteStage) < f) {
+                    // fast recovery (both counts below F): Rt unchanged
                     phase = 0;
-                } else if (byteStage < f || timerStage < f) {
+                } else if (Math.min(timerStage, byteStage) < f) {
+                    // additive increase: either count reached F, not both
                     rt += p.aiRateBps();
                     phase = 1;
                 } else {

@@ -27,7 +27,8 @@ public record DcqcnSettings(DcqcnProfile profile, Map<String, Double> overrides)
             Map.entry("clamp-after-timer-increase", "flag"),
             Map.entry("first-cnp-rate", "rate"),
             Map.entry("cnp-interval", "time"),
-            Map.entry("cnp-on-ack", "flag"));
+            Map.entry("cnp-on-ack", "flag"),
+            Map.entry("cnp-per-port", "flag"));
 
     /** The default profile: the firmware of the NICs people deploy. */
     public static final DcqcnProfile DEFAULT_PROFILE = DcqcnProfile.NVIDIA;
@@ -66,7 +67,8 @@ public record DcqcnSettings(DcqcnProfile profile, Map<String, Double> overrides)
                 flag("clamp-after-timer-increase", d.clampAfterTimerIncrease()),
                 lng("first-cnp-rate", d.firstCnpRateBps()),
                 lng("cnp-interval", d.cnpIntervalPs()),
-                flag("cnp-on-ack", d.cnpOnAck()));
+                flag("cnp-on-ack", d.cnpOnAck()),
+                flag("cnp-per-port", d.cnpIntervalPerPort()));
     }
 
     private double dbl(String key, double fallback) {

@@ -20,9 +20,10 @@ class DcqcnReactionPointTest {
         sim.runUntil(Time.us(4) - 1);
         assertThat(rp.rateBps()).as("no cut before the 4 us boundary").isEqualTo(100_000_000_000L);
         sim.runUntil(Time.us(4));
-        // Alpha ticks at 1..4 us: the first sees the CNP (1 -> (1-g)+g = 1), three decay: (255/256)^3.
+        // Alpha ticks at 1..4 us. The first CNP set alpha to 1 and cleared its flag (HPCC's cnp_received_mlx), so it
+        // does not count toward the first update: all four ticks decay, (255/256)^4.
         double g = 1.0 / 256;
-        double alpha = Math.pow(1 - g, 3);
+        double alpha = Math.pow(1 - g, 4);
         double rc = G100 * (1 - alpha / 2);
         assertThat(rp.alpha()).isCloseTo(alpha, within(1e-12));
         assertThat((double) rp.rateBps()).isCloseTo(rc, within(1.0));
@@ -57,11 +58,12 @@ class DcqcnReactionPointTest {
         DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.NVIDIA, 100_000_000_000L));
         rp.onCnp(Time.ns(500));
         sim.runUntil(Time.us(4));
-        // Alpha starts at 1023/1024; the 1 us tick after the CNP raises it with gain 5/1024, two more ticks decay
-        // (the timers run from the first CNP at 0.5 us: ticks at 1.5, 2.5, 3.5 us; the decrease check at 4.5 us).
+        // Alpha starts at 1023/1024; the first CNP does not count toward the first update (the firmware model clears
+        // the flag), so the ticks at 1.5, 2.5, 3.5 us (the timers run from the first CNP at 0.5 us) decay with gain
+        // 5/1024; the decrease check at 4.5 us.
         double gain = 5.0 / 1024;
-        double a = (1 - gain) * (1023.0 / 1024) + gain;
-        a *= Math.pow(1 - gain, 2);
+        double a = 1023.0 / 1024;
+        a *= Math.pow(1 - gain, 3);
         assertThat(rp.rateBps()).isEqualTo(100_000_000_000L);
         sim.runUntil(Time.ns(4500));
         a *= 1 - gain; // the tick at 4.5 us comes before the decrease at the same instant
@@ -91,6 +93,49 @@ class DcqcnReactionPointTest {
         assertThat(rp.alpha()).isCloseTo(alpha, within(1e-12));
         assertThat((double) rp.rateBps()).isCloseTo(35e9 * (1 - alpha / 2), within(1.0));
         assertThat(rp.targetRateBps()).isEqualTo(35e9);
+    }
+
+    private static DcqcnParameters paper(int f, long decreasePeriodPs, long byteCounter, boolean clamp) {
+        DcqcnParameters d = DcqcnParameters.of(DcqcnProfile.PAPER, 40_000_000_000L);
+        return new DcqcnParameters(DcqcnProfile.PAPER, d.g(), d.initialAlpha(), d.alphaPeriodPs(), decreasePeriodPs,
+                d.increaseTimerPs(), byteCounter, f, d.aiRateBps(), d.haiRateBps(), d.minRateBps(), d.maxRateBps(),
+                d.maxCutFraction(), clamp, false, 0, d.cnpIntervalPs(), false);
+    }
+
+    @Test
+    void shouldLeaveFastRecoveryWhenEitherCountReachesFWhenPaperProfile() {
+        Simulator sim = new Simulator();
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, paper(2, 0, 1_000_000, true));
+        rp.onCnp(0); // alpha 1: Rt 40, Rc 20 Gb/s
+        rp.onCnp(Time.us(1)); // alpha still 1 (no tick yet): Rt 20, Rc 10 Gb/s
+        sim.runUntil(Time.us(56)); // timer 1: both counts below F = 2, fast recovery
+        assertThat(rp.rateBps()).isEqualTo(15_000_000_000L);
+        sim.runUntil(Time.us(111)); // timer 2 reaches F: additive increase
+        assertThat(rp.targetRateBps()).isEqualTo(20.04e9);
+        assertThat(rp.rateBps()).isEqualTo(17_520_000_000L);
+        // Byte counter 1 (of F = 2): the timer count already reached F, so additive increase, not fast recovery.
+        rp.onSend(Time.us(112), 1_000_000);
+        assertThat(rp.targetRateBps()).isEqualTo(20.08e9);
+        assertThat(rp.rateBps()).isEqualTo(18_800_000_000L);
+    }
+
+    @Test
+    void shouldBringTheTargetDownWithoutAlsoRaisingItInOneIncreaseWhenPaperProfile() {
+        Simulator sim = new Simulator();
+        // Cuts at 4 us boundaries without clamping Rt: four CNPs halve Rc (alpha 1) to 2.5 Gb/s, Rt stays 40 Gb/s.
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, paper(1, Time.us(4), 0, false));
+        for (int i = 0; i < 4; i++) {
+            sim.runUntil(Time.us(4 * i));
+            rp.onCnp(Time.us(4 * i));
+        }
+        sim.runUntil(Time.us(16));
+        assertThat(rp.rateBps()).isEqualTo(2_500_000_000L);
+        assertThat(rp.targetRateBps()).isEqualTo(40e9);
+        // First increase after the cut (timer, 55 us after it), with Rt > 10 Rc: Rt / 8 = 5 Gb/s and no additive
+        // step on top, although the timer count reached F = 1; Rc = (2.5 + 5) / 2.
+        sim.runUntil(Time.us(71));
+        assertThat(rp.targetRateBps()).isEqualTo(5e9);
+        assertThat(rp.rateBps()).isEqualTo(3_750_000_000L);
     }
 
     @Test

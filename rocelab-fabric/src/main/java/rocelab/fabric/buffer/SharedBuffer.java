@@ -5,11 +5,15 @@ import rocelab.fabric.probe.DropReason;
 
 /**
  * A switch's shared packet buffer with per-port, per-priority accounting on ingress and egress, and the PFC
- * decisions that ingress accounting drives (IEEE 802.1Qbb, with the shared-buffer model of the HPCC ns-3 switch
- * MMU). Lossy priorities tail-drop when the shared pool is full. A lossless priority group (ingress port,
- * priority) uses the shared pool up to a threshold (static, or alpha x the free shared pool), then its own
- * headroom; crossing the threshold or touching headroom triggers XOFF to the upstream device, and draining it
- * triggers XON. Headroom is reserved out of the buffer for every lossless group.
+ * decisions that ingress accounting drives (IEEE 802.1Qbb). Lossy priorities tail-drop when the shared pool is
+ * full. A lossless priority group (ingress port, priority) uses the shared pool up to a threshold (static, or alpha
+ * x the free shared pool), then its own headroom; crossing the threshold or touching headroom triggers XOFF to the
+ * upstream device, and draining it triggers XON. Headroom is reserved out of the buffer for every lossless group.
+ *
+ * <p>The shared pool, headroom, XOFF/XON rules and the packet that crosses the threshold going to headroom are those
+ * of the HPCC ns-3 switch MMU ({@code switch-mmu.cc}); unlike it, there is no per-(port, priority) reserve (HPCC
+ * guarantees each group 4 KiB before the shared pool): every group starts in the shared pool, and there is no
+ * per-port egress limit either.
  */
 public final class SharedBuffer {
     /** Receives the PFC decisions of the buffer. */

@@ -3,15 +3,21 @@ package rocelab.fabric.flowcontrol;
 import java.util.Locale;
 
 /**
- * PFC headroom: the bytes that can still arrive on a lossless priority after the switch decides XOFF. The sum of
- * the frame the switch is sending when it decides (PFC cannot preempt it), the cable round trip, the peer's
- * response time (IEEE 802.3 Annex 31B, in pause quanta per speed), and the frame the peer is sending when it
- * reacts; the same terms as SONiC's and NVIDIA Spectrum's headroom calculation, without ASIC pipeline and cell
- * effects.
+ * PFC headroom: the bytes that can still arrive on a lossless priority after the switch decides XOFF, in the
+ * worst case the simulator allows. The terms: the frame whose arrival crossed the XOFF threshold (it is held in
+ * headroom, as in the HPCC switch MMU), then everything the peer sends in the link time until it stops: the frame
+ * the switch is sending on that port when it decides (PFC cannot preempt it), the PFC frame itself, the pause loop
+ * (the delay out to the peer and back, cable and forwarding latency as {@link rocelab.fabric.network.PauseLoop}
+ * gives them) and the peer's response time (IEEE 802.3 Annex 31B: how long after a PFC frame arrives the peer still
+ * starts frames), counted as the buffer holds it (frames without preamble and gap); and the frame the peer started
+ * just before it stopped. The terms of SONiC's and NVIDIA Spectrum's headroom calculation, plus the threshold frame
+ * and the PFC frame, without ASIC pipeline and cell effects.
  */
 public final class Headroom {
     /** Signal speed in the cable, about 0.66 c. */
     public static final double CABLE_METERS_PER_SECOND = 1.98e8;
+    /** Link time of a PFC frame: 64 bytes plus preamble, SFD and inter-frame gap. */
+    public static final int PFC_FRAME_WIRE_BYTES = 84;
 
     private Headroom() {}
 
@@ -34,9 +40,33 @@ public final class Headroom {
         return 905;
     }
 
+    /** The 802.3 pause response time at a speed, in picoseconds (the default of every transmitter). */
+    public static long responsePs(long rateBps) {
+        return pauseDurationPs(responseQuanta(rateBps), rateBps);
+    }
+
     /** Cable length that a propagation delay corresponds to, in meters. */
     public static double cableMeters(long delayPs) {
         return delayPs / 1e12 * CABLE_METERS_PER_SECOND;
+    }
+
+    /** Propagation delay of a cable, in picoseconds. */
+    public static long cableDelayPs(double cableMeters) {
+        double ps = Math.ceil(cableMeters / CABLE_METERS_PER_SECOND * 1e12);
+        if (!(ps >= 0 && cableMeters <= 1e9)) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "a cable of %.3g m is out of range;"
+                    + " expected 0 to 1e9 m", cableMeters));
+        }
+        return (long) ps;
+    }
+
+    /** Bytes of link time in {@code ps} at a rate, rounded up; saturates at {@code Long.MAX_VALUE}. */
+    public static long bytesIn(long rateBps, long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("a negative delay has no link time: " + ps + " ps");
+        }
+        double bytes = Math.ceil((double) ps * rateBps / 8e12);
+        return bytes >= 9.2e18 ? Long.MAX_VALUE : (long) bytes;
     }
 
     /** Bytes in flight on both directions of the cable: 2 L R / v / 8. */
@@ -44,36 +74,65 @@ public final class Headroom {
         return (long) Math.ceil(2 * cableMeters * rateBps / CABLE_METERS_PER_SECOND / 8);
     }
 
-    /** The peer's response time in bytes at line rate. */
+    /** The 802.3 response time in bytes at line rate. */
     public static long responseBytes(long rateBps) {
         return responseQuanta(rateBps) * 512L / 8;
     }
 
     /**
-     * Headroom for one lossless priority of a port.
+     * Headroom for one lossless priority of a port: the frame that crossed the threshold, what the peer sends in the
+     * link time until it stops (the switch's frame in transmission, the PFC frame, the pause loop and the peer's
+     * response), as the buffer holds it (frames without preamble and gap), and the peer's last frame.
      *
-     * @param frameBytes the largest frame on the link (MTU payload plus headers)
+     * @param roundTripPs the pause loop: from the switch to its peer and back (see {@code PauseLoop})
+     * @param responsePs how long after a PFC frame arrives the peer still starts frames
+     * @param frameBytes the largest frame on the link
+     * @param framingBytes preamble, SFD and inter-frame gap of every frame
      */
-    public static long bytes(long rateBps, double cableMeters, int frameBytes) {
-        // Saturating: a cable too long to compute comes out as more headroom than any buffer, never as negative.
-        return rocelab.engine.Saturating.add(2L * frameBytes + responseBytes(rateBps),
-                cableBytes(rateBps, cableMeters));
+    public static long bytes(long rateBps, long roundTripPs, long responsePs, int frameBytes, int framingBytes) {
+        // Saturating: delays too long to compute come out as more headroom than any buffer, never as negative.
+        return rocelab.engine.Saturating.add(2L * frameBytes, buffered(linkTimeBytes(rateBps, roundTripPs, responsePs,
+                frameBytes, framingBytes), frameBytes, framingBytes));
     }
 
-    /** The computation with every term, for people. */
-    public static String explain(long rateBps, double cableMeters, int frameBytes) {
-        long cable = cableBytes(rateBps, cableMeters);
-        long response = responseBytes(rateBps);
-        long total = bytes(rateBps, cableMeters, frameBytes);
+    /** Link time, in bytes, from the XOFF decision until the peer stops starting frames. */
+    private static long linkTimeBytes(long rateBps, long roundTripPs, long responsePs, int frameBytes,
+            int framingBytes) {
+        return rocelab.engine.Saturating.add(rocelab.engine.Saturating.add(frameBytes + framingBytes
+                + PFC_FRAME_WIRE_BYTES, bytesIn(rateBps, roundTripPs)), bytesIn(rateBps, responsePs));
+    }
+
+    /** Buffer bytes of back-to-back frames filling {@code linkBytes} of link time. */
+    private static long buffered(long linkBytes, int frameBytes, int framingBytes) {
+        double held = Math.ceil((double) linkBytes * frameBytes / (frameBytes + framingBytes));
+        return held >= 9.2e18 ? Long.MAX_VALUE : (long) held;
+    }
+
+    /** The computation with every term, for people; {@code loop} says what the pause loop is made of. */
+    public static String explain(long rateBps, long roundTripPs, String loop, long responsePs, int frameBytes,
+            int framingBytes) {
+        long cable = bytesIn(rateBps, roundTripPs);
+        long response = bytesIn(rateBps, responsePs);
+        long linkTime = linkTimeBytes(rateBps, roundTripPs, responsePs, frameBytes, framingBytes);
+        long held = buffered(linkTime, frameBytes, framingBytes);
+        long total = bytes(rateBps, roundTripPs, responsePs, frameBytes, framingBytes);
+        int wire = frameBytes + framingBytes;
         return String.format(Locale.ROOT, String.join("\n",
-                "headroom = frame in transmission + cable round trip + peer response + peer's frame in transmission",
-                "  frame in transmission   %,9d B   (largest frame on the link)",
-                "  cable round trip        %,9d B   (2 x %.1f m x %.0f Gb/s / %.3g m/s / 8)",
-                "  peer response           %,9d B   (%d quanta x 512 bit / 8, IEEE 802.3 Annex 31B at %.0f Gb/s)",
-                "  peer's frame            %,9d B",
+                "headroom = frame that crossed XOFF + what the peer sends until it stops + the peer's last frame",
+                "  link time until the peer stops:",
+                "    frame in transmission %,9d B   (the switch's frame on this port; PFC cannot preempt it)",
+                "    PFC frame             %,9d B",
+                "    pause loop            %,9d B   (%.3f us x %.0f Gb/s / 8: %s)",
+                "    peer response         %,9d B   (%.3f us x %.0f Gb/s / 8%s)",
+                "  held in the buffer      %,9d B   (frames without preamble and gap: %d of every %d B)",
+                "  frame that crossed XOFF %,9d B   (held in headroom)",
+                "  peer's last frame       %,9d B   (started before the pause took effect)",
                 "  total                   %,9d B   (%.1f KiB)"),
-                frameBytes, cable, cableMeters, rateBps / 1e9, CABLE_METERS_PER_SECOND, response,
-                responseQuanta(rateBps), rateBps / 1e9, frameBytes, total, total / 1024.0);
+                wire, PFC_FRAME_WIRE_BYTES, cable, roundTripPs / 1e6, rateBps / 1e9, loop,
+                response, responsePs / 1e6, rateBps / 1e9, responsePs == responsePs(rateBps)
+                        ? String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3 Annex 31B",
+                                responseQuanta(rateBps)) : "",
+                held, frameBytes, wire, frameBytes, frameBytes, total, total / 1024.0);
     }
 
     /** How long a pause of {@code quanta} holds a priority at a rate, in picoseconds. */

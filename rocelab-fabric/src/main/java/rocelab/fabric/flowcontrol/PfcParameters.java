@@ -15,6 +15,8 @@ package rocelab.fabric.flowcontrol;
  * @param resumeOffsetBytes dynamic mode hysteresis: XON when shared use + offset is at or below the threshold
  * @param pauseQuanta pause time sent with XOFF, in quanta of 512 bit times (0xFFFF, refreshed while needed)
  * @param watchdog the PFC watchdog of every switch
+ * @param pauseResponsePs how long after a PFC frame arrives a switch port acts on it; -1: the IEEE 802.3 Annex 31B
+ *     response time at the port's speed (see {@link Headroom#responsePs})
  */
 public record PfcParameters(
         int losslessMask,
@@ -25,7 +27,8 @@ public record PfcParameters(
         long headroomBytes,
         long resumeOffsetBytes,
         int pauseQuanta,
-        PfcWatchdogParameters watchdog) {
+        PfcWatchdogParameters watchdog,
+        long pauseResponsePs) {
 
     public PfcParameters {
         if ((losslessMask & ~0xff) != 0) {
@@ -40,6 +43,16 @@ public record PfcParameters(
         if (pauseQuanta < 1 || pauseQuanta > 0xFFFF) {
             throw new IllegalArgumentException("pause quanta must be 1..65535");
         }
+        if (pauseResponsePs < -1) {
+            throw new IllegalArgumentException("pause response must not be negative");
+        }
+    }
+
+    /** With the 802.3 response time. */
+    public PfcParameters(int losslessMask, boolean dynamic, double alpha, long xoffBytes, long xonBytes,
+            long headroomBytes, long resumeOffsetBytes, int pauseQuanta, PfcWatchdogParameters watchdog) {
+        this(losslessMask, dynamic, alpha, xoffBytes, xonBytes, headroomBytes, resumeOffsetBytes, pauseQuanta,
+                watchdog, -1);
     }
 
     /** PFC on priority 3, dynamic threshold alpha 1/8, headroom from each link, 3 KiB resume offset. */

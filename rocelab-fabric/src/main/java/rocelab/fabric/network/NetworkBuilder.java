@@ -9,7 +9,6 @@ import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.congestion.EcnMarking;
 import rocelab.fabric.congestion.EcnMarkingFactory;
-import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
@@ -49,6 +48,7 @@ public final class NetworkBuilder {
     private DevicePlan plan;
     private rocelab.fabric.flowcontrol.credit.InfinibandParameters infiniband;
     private long managementSweepPs;
+    private PauseLoop pauseLoop;
     /** InfiniBand: the virtual lane of each DSCP (null on Ethernet). */
     private int[] lanes;
 
@@ -123,6 +123,20 @@ public final class NetworkBuilder {
         return this;
     }
 
+    /**
+     * Response times of the transmitters to PFC frames (and the forwarding latency, which must equal every
+     * switch's); without it: the switches' forwarding latency and IEEE 802.3 response times.
+     */
+    public NetworkBuilder pauseLoop(PauseLoop p) {
+        this.pauseLoop = p;
+        return this;
+    }
+
+    /** The delays between ports and their peers this builder wires (see {@link PauseLoop}). */
+    public PauseLoop pauseLoop() {
+        return pauseLoop != null ? pauseLoop : new PauseLoop(switchParameters.forwardingLatencyPs(), -1, -1);
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -139,6 +153,7 @@ public final class NetworkBuilder {
             notification = onLanes(notification);
         }
         DevicePlan devices = plan != null ? plan : uniformPlan(topology);
+        PauseLoop loop = pauseLoop();
         PacketPool pool = new PacketPool(initialPoolSize, frames.framingBytes());
         QueuePairTable queuePairs = new QueuePairTable();
         int hosts = topology.hostCount();
@@ -154,20 +169,24 @@ public final class NetworkBuilder {
                     infiniband == null ? setup.notification() : onLanes(setup.notification()));
             nics[h].priorityFlowControl(setup.pfcMask(), setup.receivePriority());
             nics[h].receivePipeline(setup.receive(), (setup.pfcMask() & 1 << setup.receivePriority()) != 0);
+            nics[h].pauseResponse(infiniband == null ? loop.responsePs(false, rate) : 0);
             ccByHost[h] = setup.congestionControl();
         }
         int[][][] routes = topology.shortestPathPorts();
         Switch[] switches = new Switch[topology.switchCount()];
-        long[] latency = new long[topology.switchCount()];
         for (int s = 0; s < switches.length; s++) {
             DevicePlan.SwitchSetup setup = devices.forSwitch(s);
-            switches[s] = newSwitch(topology, hosts + s, routes[s], pool, setup);
-            latency[s] = setup.parameters().forwardingLatencyPs();
+            if (setup.parameters().forwardingLatencyPs() != loop.forwardingLatencyPs()) {
+                throw new IllegalArgumentException("every switch needs the same forwarding latency ("
+                        + loop.forwardingLatencyPs() + " ps), " + topology.nodeName(hosts + s) + " has "
+                        + setup.parameters().forwardingLatencyPs());
+            }
+            switches[s] = newSwitch(topology, hosts + s, routes[s], pool, setup, loop);
         }
         List<Link> links = new ArrayList<>();
         for (Topology.Edge e : topology.edges()) {
-            links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches, latency));
-            links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches, latency));
+            links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches, loop));
+            links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches, loop));
         }
         rocelab.fabric.flowcontrol.credit.ManagementSweep sweep = null;
         if (infiniband != null) {
@@ -186,7 +205,8 @@ public final class NetworkBuilder {
 
     /** InfiniBand: CNPs (BECNs) travel on the lane of their DSCP. */
     private NotificationPointParameters onLanes(NotificationPointParameters n) {
-        return new NotificationPointParameters(n.mode(), n.cnpIntervalPs(), n.cnpDscp(), lanes[n.cnpDscp()]);
+        return new NotificationPointParameters(n.mode(), n.cnpIntervalPs(), n.cnpDscp(), lanes[n.cnpDscp()],
+                n.intervalPerPort());
     }
 
     /** InfiniBand: the switch classifies each DSCP straight onto its virtual lane. */
@@ -267,12 +287,12 @@ public final class NetworkBuilder {
     }
 
     private Switch newSwitch(Topology topology, int node, int[][] routes, PacketPool pool,
-            DevicePlan.SwitchSetup setup) {
+            DevicePlan.SwitchSetup setup, PauseLoop loop) {
         int ports = topology.portCount(node);
         String name = topology.nodeName(node);
         SwitchParameters params = infiniband == null ? setup.parameters() : onLanes(setup.parameters());
         PfcParameters switchPfc = setup.pfc();
-        long[] headroom = headroomPerPort(topology, node, switchPfc, frames, nicParameters.mtuBytes(),
+        long[] headroom = headroomPerPort(topology, node, switchPfc, frames, nicParameters.mtuBytes(), loop,
                 setup.headroomByPort());
         // InfiniBand: the buffer is the input buffers of every port and lane, which credits never overfill.
         long capacity = infiniband == null ? params.bufferBytes()
@@ -290,6 +310,7 @@ public final class NetworkBuilder {
             }
             egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(params), perClass,
                     portMarking.marksAtEnqueue(), buffer);
+            egress[p].pauseResponse(infiniband == null ? loop.responsePs(true, rate) : 0);
             // 802.1Qbb: a port acts on PFC frames only for the priorities PFC is enabled on.
             for (int prio = 0; prio < SwitchParameters.TRAFFIC_CLASSES; prio++) {
                 if (!switchPfc.isLossless(prio)) {
@@ -307,29 +328,29 @@ public final class NetworkBuilder {
 
     /**
      * The headroom each ingress port of switch {@code node} reserves per lossless priority: the configured value,
-     * or (auto) the one computed from the port's link rate, cable length (from its delay) and largest frame.
+     * or (auto) the one {@link PauseLoop#headroomBytes} computes from the port's link, the delays the simulator
+     * applies on it and the largest frame.
      */
     public static long[] headroomPerPort(Topology topology, int node, PfcParameters pfc, FrameFormat frames,
-            int mtuBytes) {
-        return headroomPerPort(topology, node, pfc, frames, mtuBytes, null);
+            int mtuBytes, PauseLoop loop) {
+        return headroomPerPort(topology, node, pfc, frames, mtuBytes, loop, null);
     }
 
     /** As above, with per-port values ({@code byPort[p] >= 0}) taking precedence; {@code byPort} may be null. */
     public static long[] headroomPerPort(Topology topology, int node, PfcParameters pfc, FrameFormat frames,
-            int mtuBytes, long[] byPort) {
+            int mtuBytes, PauseLoop loop, long[] byPort) {
         int ports = topology.portCount(node);
         long[] headroom = new long[ports];
         if (pfc.enabled()) {
-            int largestFrame = frames.dataFrameBytes(mtuBytes, true);
             for (int p = 0; p < ports; p++) {
-                LinkParameters l = topology.edgeAt(node, p).parameters();
                 headroom[p] = byPort != null && byPort[p] >= 0 ? byPort[p]
                         : pfc.headroomBytes() >= 0 ? pfc.headroomBytes()
-                        : Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largestFrame);
+                        : loop.headroomBytes(topology, node, p, frames, mtuBytes);
             }
         }
         return headroom;
     }
+
 
     private TransmitScheduler scheduler(SwitchParameters params) {
         if (infiniband != null) {
@@ -342,17 +363,11 @@ public final class NetworkBuilder {
 
     /** One direction of a link, from {@code from} to {@code to}; a switch's forwarding latency rides on it. */
     private Link wire(Topology topology, Topology.End from, Topology.End to, LinkParameters params, Nic[] nics,
-            Switch[] switches, long[] latency) {
+            Switch[] switches, PauseLoop loop) {
         int hosts = topology.hostCount();
-        PacketSink receiver;
-        long delay = params.delayPs();
-        if (topology.isHost(to.node())) {
-            receiver = nics[to.node()];
-        } else {
-            receiver = switches[to.node() - hosts].ingress(to.port());
-            delay += latency[to.node() - hosts];
-        }
-        Link link = new Link(sim, delay, receiver);
+        boolean toSwitch = !topology.isHost(to.node());
+        PacketSink receiver = toSwitch ? switches[to.node() - hosts].ingress(to.port()) : nics[to.node()];
+        Link link = new Link(sim, loop.oneWayPs(params.delayPs(), toSwitch), receiver);
         if (topology.isHost(from.node())) {
             nics[from.node()].connect(link);
         } else {

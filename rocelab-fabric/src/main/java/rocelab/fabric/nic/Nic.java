@@ -28,6 +28,7 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
     private static final int STORM = 5;
     private static final int RX_DONE = 6;
     private static final int RX_REFRESH = 7;
+    private static final int PAUSE_ACTS = 8;
 
     private final Simulator sim;
     private final int handlerId;
@@ -76,6 +77,10 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
     private long managementReceived;
+    private long pauseResponsePs;
+    private final rocelab.fabric.flowcontrol.PendingPauses pending = new rocelab.fabric.flowcontrol.PendingPauses();
+    /** When this port last sent a CNP (for a CNP interval that holds per port). */
+    private long lastCnpPs = Long.MIN_VALUE;
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
@@ -150,6 +155,17 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
 
     public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
         this.journey = probe;
+    }
+
+    /**
+     * How long after a PFC frame arrives the RNIC acts on it (IEEE 802.3 Annex 31B response time, in which it still
+     * starts frames); 0 until the builder sets the configured value.
+     */
+    public void pauseResponse(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("pause response must not be negative");
+        }
+        this.pauseResponsePs = ps;
     }
 
     public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
@@ -275,8 +291,9 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
 
     /**
      * Notification point: the CE-marked data packet {@code data} of {@code qp} arrived. Sends a CNP carrying its
-     * cause (the packet's PSN and where it was marked) unless one went out for this QP within the interval, or
-     * flags the next ACK (with the same cause) when notifications ride on ACKs.
+     * cause (the packet's PSN and where it was marked) unless one went out for this QP (or, with a per-port
+     * interval, from this port) within the interval, or flags the next ACK (with the same cause) when notifications
+     * ride on ACKs.
      */
     void onCongestionExperienced(long nowPs, QueuePair qp, Packet data) {
         if (notification.mode() == NotificationPointParameters.Mode.NONE) {
@@ -292,10 +309,12 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
             }
             return;
         }
-        if (qp.lastCnpPs != Long.MIN_VALUE && nowPs - qp.lastCnpPs < notification.cnpIntervalPs()) {
+        long last = notification.intervalPerPort() ? lastCnpPs : qp.lastCnpPs;
+        if (last != Long.MIN_VALUE && nowPs - last < notification.cnpIntervalPs()) {
             return;
         }
         qp.lastCnpPs = nowPs;
+        lastCnpPs = nowPs;
         Packet cnp = pool.acquire()
                 .initCnp(nowPs, host, qp.sourceHost(), qp.id, frames.cnpFrameBytes())
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
@@ -378,6 +397,12 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
             if (arg == rxRefreshEpoch && rxPausing) {
                 sendRxPause(nowPs, 0xFFFF);
             }
+        } else if (kind == PAUSE_ACTS) {
+            int priority = pending.priority();
+            int quanta = pending.quanta();
+            long sent = pending.sentPs();
+            pending.poll();
+            actOnPause(nowPs, priority, quanta, sent);
         } else if (kind == STORM) {
             onStorm(nowPs);
         } else if (kind == PACER) {
@@ -391,14 +416,24 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
     }
 
     /**
-     * The switch above paused one of our priorities (quanta 0: resume now); {@code xoffSentPs} is when it sent the
-     * frame, which names the XOFF in the switch's PFC log.
+     * The switch above paused one of our priorities (quanta 0: resume); it takes effect after the response time,
+     * every frame after the same delay, so in the order they arrived. {@code xoffSentPs} is when the switch sent the
+     * frame, which names the XOFF in its PFC log.
      */
     private void onPauseFrame(long nowPs, int priority, int quanta, long xoffSentPs) {
         counters[NicCounter.RX_PAUSE.ordinal()]++;
         if ((pfcMask & 1 << priority) == 0) {
             return; // PFC is not enabled on that priority here: the frame changes nothing
         }
+        if (pauseResponsePs > 0) {
+            pending.add(priority, quanta, xoffSentPs);
+            sim.schedule(nowPs + pauseResponsePs, handlerId, PAUSE_ACTS, 0L);
+            return;
+        }
+        actOnPause(nowPs, priority, quanta, xoffSentPs);
+    }
+
+    private void actOnPause(long nowPs, int priority, int quanta, long xoffSentPs) {
         if (quanta == 0) {
             resume(nowPs, priority);
             return;

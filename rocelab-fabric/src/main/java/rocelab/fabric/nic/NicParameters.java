@@ -11,6 +11,8 @@ package rocelab.fabric.nic;
  * @param dataDscp DSCP of RoCE data and ACKs (NVIDIA practice: 26)
  * @param dataPriority 802.1p priority (traffic class on the RNIC) of RoCE data and ACKs
  * @param ecnCapable send data as ECT(0); when false, switches never mark it
+ * @param pauseResponsePs how long after a PFC frame arrives the RNIC acts on it; -1: the IEEE 802.3 Annex 31B
+ *     response time at its line rate
  */
 public record NicParameters(
         int mtuBytes,
@@ -19,7 +21,8 @@ public record NicParameters(
         int retryCount,
         int dataDscp,
         int dataPriority,
-        boolean ecnCapable) {
+        boolean ecnCapable,
+        long pauseResponsePs) {
 
     public static final int DEFAULT_TIMEOUT_EXPONENT = 14;
     public static final int DEFAULT_RETRY_COUNT = 7;
@@ -31,6 +34,13 @@ public record NicParameters(
         require(retryCount >= 0 && retryCount <= 7, "retry count must be 0..7, got " + retryCount);
         require(dataDscp >= 0 && dataDscp <= 63, "DSCP must be 0..63, got " + dataDscp);
         require(dataPriority >= 0 && dataPriority <= 7, "priority must be 0..7, got " + dataPriority);
+        require(pauseResponsePs >= -1, "pause response must not be negative");
+    }
+
+    /** With the 802.3 response time. */
+    public NicParameters(int mtuBytes, int ackEvery, int timeoutExponent, int retryCount, int dataDscp,
+            int dataPriority, boolean ecnCapable) {
+        this(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, ecnCapable, -1);
     }
 
     public static NicParameters defaults(int mtuBytes) {

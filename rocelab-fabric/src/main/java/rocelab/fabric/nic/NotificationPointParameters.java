@@ -4,11 +4,14 @@ package rocelab.fabric.nic;
  * How a receiving RNIC (the DCQCN notification point) reports CE-marked packets to their sender.
  *
  * @param mode separate CNP frames, or a flag on the ACK (the HPCC ns-3 model, which has no CNP frame)
- * @param cnpIntervalPs at most one CNP per QP per interval (0: one per CE-marked packet)
+ * @param cnpIntervalPs at most one CNP per QP (or per port) per interval (0: one per CE-marked packet)
  * @param cnpDscp DSCP of CNP frames (NVIDIA default 48)
  * @param cnpPriority 802.1p priority of CNP frames (NVIDIA default 6)
+ * @param intervalPerPort the interval holds for the whole port, across its QPs (ConnectX min_time_between_cnps:
+ *     "minimum time between sending CNPs from the port"), instead of for each QP (the paper's per-flow N)
  */
-public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnpDscp, int cnpPriority) {
+public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnpDscp, int cnpPriority,
+        boolean intervalPerPort) {
     /** How the notification travels. */
     public enum Mode {
         /** A CNP frame (BTH opcode 0x81) per QP per interval. */
@@ -31,8 +34,13 @@ public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnp
         }
     }
 
-    /** NVIDIA firmware defaults: CNP frames on DSCP 48, priority 6, at most one per QP every 4 us. */
+    /** The interval per QP. */
+    public NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnpDscp, int cnpPriority) {
+        this(mode, cnpIntervalPs, cnpDscp, cnpPriority, false);
+    }
+
+    /** NVIDIA firmware defaults: CNP frames on DSCP 48, priority 6, at most one from the port every 4 us. */
     public static NotificationPointParameters defaults() {
-        return new NotificationPointParameters(Mode.CNP, 4_000_000L, 48, 6);
+        return new NotificationPointParameters(Mode.CNP, 4_000_000L, 48, 6, true);
     }
 }

@@ -20,6 +20,7 @@ import rocelab.fabric.probe.PortCounter;
 public final class EgressPort implements EventHandler {
     private static final int TX_COMPLETE = 1;
     private static final int RESUME = 2;
+    private static final int PAUSE_ACTS = 3;
     private static final int ALL_CLASSES = 0xff;
 
     private final Simulator sim;
@@ -46,6 +47,8 @@ public final class EgressPort implements EventHandler {
     private final long[] pauseReceived;
     private final rocelab.fabric.flowcontrol.PauseState pause = new rocelab.fabric.flowcontrol.PauseState();
     private int ignorePauseMask;
+    private long responsePs;
+    private final rocelab.fabric.flowcontrol.PendingPauses pending = new rocelab.fabric.flowcontrol.PendingPauses();
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int ownerNode;
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
@@ -152,8 +155,21 @@ public final class EgressPort implements EventHandler {
     }
 
     /**
-     * A PFC frame arrived on this port from the peer: stop starting frames of {@code priority} for {@code quanta}
-     * x 512 bit times (a frame already on the wire finishes), or resume now when quanta is 0 (XON).
+     * How long after a PFC frame arrives this port acts on it (IEEE 802.3 Annex 31B allows a transmitter a response
+     * time, in which it still starts frames); 0 by default, the builder sets the port's configured value.
+     */
+    public void pauseResponse(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("pause response must not be negative");
+        }
+        this.responsePs = ps;
+    }
+
+    /**
+     * A PFC frame arrived on this port from the peer: after the response time, stop starting frames of
+     * {@code priority} for {@code quanta} x 512 bit times (a frame already on the wire finishes), or resume when
+     * quanta is 0 (XON). Every frame acts after the same delay, so they act in the order they arrived; the one
+     * wake-up per PFC frame is rare next to the data.
      */
     public void onPauseFrame(long nowPs, int priority, int quanta) {
         onPauseFrame(nowPs, priority, quanta, -1);
@@ -164,6 +180,18 @@ public final class EgressPort implements EventHandler {
         counters[PortCounter.PAUSE_RECEIVED.ordinal()]++;
         pauseReceived[priority]++;
         lastPauseFramePs[priority] = nowPs;
+        if ((ignorePauseMask & (1 << priority)) != 0) {
+            return;
+        }
+        if (responsePs > 0) {
+            pending.add(priority, quanta, sentPs);
+            sim.schedule(nowPs + responsePs, handlerId, PAUSE_ACTS, 0L);
+            return;
+        }
+        actOnPause(nowPs, priority, quanta, sentPs);
+    }
+
+    private void actOnPause(long nowPs, int priority, int quanta, long sentPs) {
         if ((ignorePauseMask & (1 << priority)) != 0) {
             return;
         }
@@ -191,6 +219,12 @@ public final class EgressPort implements EventHandler {
             // The previous frame's last bit is out: start the next one.
             wakeupPending = false;
             startNext(nowPs);
+        } else if (kind == PAUSE_ACTS) {
+            int priority = pending.priority();
+            int quanta = pending.quanta();
+            long sent = pending.sentPs();
+            pending.poll();
+            actOnPause(nowPs, priority, quanta, sent);
         } else {
             if (pause.isCurrent(arg)) {
                 resume(nowPs, (int) (arg & 7));

@@ -19,7 +19,7 @@ import rocelab.fabric.port.StrictPriorityScheduler;
 class PauseTest {
     private final Simulator sim = new Simulator();
     private final PacketPool pool = new PacketPool(64);
-    private final long[] arrivals = new long[8];
+    private final long[] arrivals = new long[64];
     private int arrived;
     private EgressPort port;
 
@@ -56,6 +56,33 @@ class PauseTest {
     }
 
     @Test
+    void shouldKeepStartingFramesForTheResponseTimeThenFinishTheFrameOnTheWire() {
+        build();
+        long response = Headroom.responsePs(100_000_000_000L); // 394 quanta at 100 Gb/s
+        assertThat(response).isEqualTo(2_017_280L);
+        port.pauseResponse(response);
+        for (int i = 0; i < 40; i++) {
+            enqueue(0, 3);
+        }
+        port.onPauseFrame(0, 3, 0xFFFF);
+        sim.runUntil(Time.us(100));
+        // 81.6 ns per 1020-byte frame: frames start at 0, 81.6, ..., 1958.4 ns (the 25th), all before 2017.28 ns;
+        // the pause then takes effect, the frame on the wire finishes, the 26th waits.
+        long frame = 1020 * 80;
+        assertThat(arrived).isEqualTo(25);
+        assertThat(arrivals[24]).isEqualTo(25 * frame);
+        assertThat(port.isPaused(3)).isTrue();
+        // XON acts after the same delay.
+        port.onPauseFrame(Time.us(100), 3, 0);
+        sim.runUntil(Time.us(100) + response - 1);
+        assertThat(arrived).isEqualTo(25);
+        sim.runUntil(Time.us(100) + response + frame);
+        assertThat(arrived).isEqualTo(26);
+        assertThat(arrivals[25]).isEqualTo(Time.us(100) + response + frame);
+        assertThat(port.pausedPs(3)).as("from 2.017 us to 100 us + 2.017 us").isEqualTo(Time.us(100));
+    }
+
+    @Test
     void shouldResumeAtOnceWhenXonArrives() {
         build();
         port.onPauseFrame(0, 3, 0xFFFF);
@@ -73,7 +100,12 @@ class PauseTest {
         // 100 Gb/s, 100 m: cable 2 x 100 x 1e11 / 1.98e8 / 8 = 12,627 B; response 394 quanta x 64 B = 25,216 B.
         assertThat(Headroom.cableBytes(100_000_000_000L, 100)).isEqualTo(12_627);
         assertThat(Headroom.responseBytes(100_000_000_000L)).isEqualTo(25_216);
-        assertThat(Headroom.bytes(100_000_000_000L, 100, 4174)).isEqualTo(4174 + 12_627 + 25_216 + 4174);
+        assertThat(Headroom.cableDelayPs(100)).isEqualTo(505_051);
+        // The frame that crossed XOFF and the peer's last frame (4174 B each), and the link time until the peer stops
+        // (the switch's frame 4194 B with preamble and gap, the PFC frame 84 B, cable, response) as the buffer holds
+        // it: 42,121 x 4174 / 4194 = 41,920.1, rounded up.
+        assertThat(Headroom.bytes(100_000_000_000L, 2 * 505_051, Headroom.responsePs(100_000_000_000L), 4174, 20))
+                .isEqualTo(2 * 4174 + 41_921);
         assertThat(Headroom.cableMeters(Time.us(1))).isEqualTo(198.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 }

@@ -42,7 +42,7 @@ public final class DevicePlans {
                         n.cnpPriority());
                 if (!n.notificationPoint()) {
                     np = new NotificationPointParameters(NotificationPointParameters.Mode.NONE, np.cnpIntervalPs(),
-                            np.cnpDscp(), np.cnpPriority());
+                            np.cnpDscp(), np.cnpPriority(), np.intervalPerPort());
                 }
                 CcSettings none = CcSettings.of("none");
                 var cc = n.reactionPoint() ? algorithm.factory(n.congestion())

@@ -22,7 +22,7 @@ final class DeviceReader {
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
         List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
-                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp"));
+                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response"));
         keys.addAll(rocelab.congestion.CongestionControls.names());
         return keys.toArray(new String[0]);
     }
@@ -149,6 +149,8 @@ final class DeviceReader {
         int dscp = nic.optionalInt("dscp", d.dataDscp(), 0, 63);
         int prio = nic.optionalInt("priority", d.dataPriority(), 0, 7);
         boolean ecn = nic.optionalBool("ecn", d.ecnCapable());
-        return doc.build(nic.node(), "nic", () -> new NicParameters(mtu, ackEvery, timeout, retry, dscp, prio, ecn));
+        long response = nic.optionalTimeOrAuto("pause-response");
+        return doc.build(nic.node(), "nic", () -> new NicParameters(mtu, ackEvery, timeout, retry, dscp, prio, ecn,
+                response));
     }
 }

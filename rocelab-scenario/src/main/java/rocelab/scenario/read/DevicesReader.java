@@ -10,14 +10,12 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
-import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.NetworkBuilder;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
-import rocelab.fabric.topology.LinkParameters;
 import rocelab.fabric.topology.Topology;
 import rocelab.scenario.FabricMode;
 import rocelab.scenario.device.Devices;
@@ -49,9 +47,11 @@ final class DevicesReader {
     private final PfcReader pfcReader;
     private final java.nio.file.Path baseDir;
     private final List<rocelab.scenario.device.ImportNote> notes = new ArrayList<>();
+    private final rocelab.fabric.network.PauseLoop loop;
 
     DevicesReader(Doc doc, FabricMode mode, boolean vlan, int fabricMtu, Node mtuNode, Topology topology,
-            TrafficReader hosts, java.nio.file.Path baseDir) {
+            TrafficReader hosts, java.nio.file.Path baseDir, rocelab.fabric.network.PauseLoop loop) {
+        this.loop = loop;
         this.baseDir = baseDir;
         this.doc = doc;
         this.mode = mode;
@@ -96,6 +96,10 @@ final class DevicesReader {
             }
             for (Node n : doc.list(list, "switches", "a list of overrides, each with a name or role")) {
                 YamlMap item = YamlMap.of(doc, n, "a switches entry", keys.toArray(new String[0]));
+                if (item.get("pfc") instanceof org.yaml.snakeyaml.nodes.MappingNode pfcNode) {
+                    uniform(YamlMap.of(doc, pfcNode, "pfc", PfcReader.KEYS), "pause-response",
+                            "switch.pfc.pause-response");
+                }
                 items.add(item);
                 matches.add(selectSwitches(item));
                 imported.add(item.has("sonic") ? sonic(item.get("sonic")) : null);
@@ -235,7 +239,7 @@ final class DevicesReader {
         java.util.Arrays.fill(ecnByPort, ecn);
         int[] mtuByPort = new int[ports];
         java.util.Arrays.fill(mtuByPort, mtu);
-        long[] headroom = NetworkBuilder.headroomPerPort(topology, node, pfc, frames, fabricMtu);
+        long[] headroom = NetworkBuilder.headroomPerPort(topology, node, pfc, frames, fabricMtu, loop);
         Node ecnBase = merged == null ? null : YamlMap.of(doc, merged, "switch", DeviceReader.SWITCH_KEYS).get("ecn");
         for (YamlMap item : applied) {
             if (item.has("ports")) {
@@ -247,6 +251,13 @@ final class DevicesReader {
                 !applied.isEmpty());
         cache.putIfAbsent(key, c);
         return c;
+    }
+
+    /** Keys that stay the same on every device (the headroom of a port depends on its peer's value). */
+    private void uniform(YamlMap item, String key, String where) throws ScenarioException {
+        if (item.has(key)) {
+            throw doc.at(item.keyNode(key), key + " stays uniform; expected it in " + where + " only");
+        }
     }
 
     private static boolean hasPorts(List<YamlMap> applied) {
@@ -276,7 +287,6 @@ final class DevicesReader {
                 auto = t.equals("auto");
                 room = auto ? -1 : doc.size(p.get("headroom"), "headroom", 0);
             }
-            int largest = frames.dataFrameBytes(fabricMtu, true);
             for (int port = 0; port < hit.length; port++) {
                 if (!hit[port]) {
                     continue;
@@ -288,8 +298,7 @@ final class DevicesReader {
                     mtuByPort[port] = mtu;
                 }
                 if (auto) {
-                    LinkParameters l = topology.edgeAt(node, port).parameters();
-                    headroom[port] = Headroom.bytes(l.rateBps(), Headroom.cableMeters(l.delayPs()), largest);
+                    headroom[port] = loop.headroomBytes(topology, node, port, frames, fabricMtu);
                 } else if (room >= 0) {
                     headroom[port] = room;
                 }
@@ -358,6 +367,7 @@ final class DevicesReader {
             keys.addAll(List.of(DeviceReader.nicKeys()));
             for (Node n : doc.list(list, "nics", "a list of overrides, each with hosts")) {
                 YamlMap item = YamlMap.of(doc, n, "a nics entry", keys.toArray(new String[0]));
+                uniform(item, "pause-response", "nic.pause-response");
                 boolean[] hit = new boolean[topology.hostCount()];
                 for (int h : hosts.hostSet(item.require("hosts", "host indices such as 3, 0-7 or [1, 5]"))) {
                     hit[h] = true;

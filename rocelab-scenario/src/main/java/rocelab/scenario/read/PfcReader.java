@@ -11,6 +11,9 @@ import rocelab.scenario.FabricMode;
 
 /** Reads {@code switch.pfc}: lossless priorities, XOFF/XON thresholds (dynamic or static) and headroom. */
 final class PfcReader {
+    static final String[] KEYS = {"threshold", "alpha", "xoff", "xon", "headroom", "priorities", "resume-offset",
+        "pause-quanta", "watchdog", "pause-response"};
+
     private final Doc doc;
 
     PfcReader(Doc doc) {
@@ -19,7 +22,7 @@ final class PfcReader {
 
     /** Every switch must keep some shared buffer after reserving headroom for its lossless priority groups. */
     static void checkBuffer(Doc doc, TopologySpec spec, PfcParameters pfc, long bufferBytes, FrameFormat frames,
-            int mtu, Node where) throws ScenarioException {
+            int mtu, rocelab.fabric.network.PauseLoop loop, Node where) throws ScenarioException {
         if (!pfc.enabled()) {
             return;
         }
@@ -27,7 +30,7 @@ final class PfcReader {
         int lossless = Integer.bitCount(pfc.losslessMask());
         for (int s = 0; s < t.switchCount(); s++) {
             int node = t.hostCount() + s;
-            long[] perPort = NetworkBuilder.headroomPerPort(t, node, pfc, frames, mtu);
+            long[] perPort = NetworkBuilder.headroomPerPort(t, node, pfc, frames, mtu, loop);
             long reserved = 0;
             long largest = 0;
             for (long h : perPort) {
@@ -55,8 +58,7 @@ final class PfcReader {
         if (node == null) {
             return d;
         }
-        YamlMap m = YamlMap.of(doc, node, "switch.pfc", "threshold", "alpha", "xoff", "xon", "headroom",
-                "priorities", "resume-offset", "pause-quanta", "watchdog");
+        YamlMap m = YamlMap.of(doc, node, "switch.pfc", KEYS);
         boolean dynamic = "dynamic".equals(m.optionalChoice("threshold", "dynamic", "a PFC threshold kind", "dynamic",
                 "static"));
         if (dynamic) {
@@ -88,10 +90,11 @@ final class PfcReader {
         long resume = m.optionalSize("resume-offset", d.resumeOffsetBytes(), 0);
         int quanta = m.optionalInt("pause-quanta", d.pauseQuanta(), 1, 0xFFFF);
         PfcWatchdogParameters wd = watchdog(m.get("watchdog"));
+        long response = m.optionalTimeOrAuto("pause-response");
         int lossless = mask;
         long hr = headroom;
         return doc.build(node, "switch.pfc", () -> new PfcParameters(lossless, dynamic, alpha, xoff, xon, hr, resume,
-                quanta, wd));
+                quanta, wd, response));
     }
 
     /** {@code watchdog: {poll: 100ms, detection: 200ms, restoration: 200ms, action: drop}}; absent: off. */

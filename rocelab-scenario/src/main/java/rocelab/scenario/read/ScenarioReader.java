@@ -250,10 +250,12 @@ public final class ScenarioReader {
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
         NicParameters nicForHeadroom = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
+        rocelab.fabric.network.PauseLoop loop = new rocelab.fabric.network.PauseLoop(switches.forwardingLatencyPs(),
+                pfc.pauseResponsePs(), nicForHeadroom.pauseResponsePs());
         if (!top.has("switches")) { // with overrides, each switch's buffer is checked against its own headroom
             PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(),
                     new rocelab.fabric.packet.FrameFormat(vlan),
-                    nicForHeadroom.mtuBytes(), switchMap == null ? top.keyNode("topology")
+                    nicForHeadroom.mtuBytes(), loop, switchMap == null ? top.keyNode("topology")
                             : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
         }
         int[] cnpQos = congestion.cnpQos(nicMap);
@@ -265,7 +267,7 @@ public final class ScenarioReader {
             trafficReader.servers(rocelab.scenario.Simulation.serverMap(built));
         }
         rocelab.scenario.device.Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
-                built, trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(),
+                built, trafficReader, baseDir, loop).read(switchMap == null ? null : switchMap.node(),
                         top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
         if (!fabricOnly && !top.has("traffic") && !top.has("jobs") && !top.has("inference")) {

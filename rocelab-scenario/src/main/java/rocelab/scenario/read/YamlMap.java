@@ -134,6 +134,15 @@ final class YamlMap {
         return v == null ? defaultValue : doc.time(v, key);
     }
 
+    /** A time, or {@code auto} (and absent) for -1. */
+    long optionalTimeOrAuto(String key) throws ScenarioException {
+        Node v = get(key);
+        if (v == null || v instanceof org.yaml.snakeyaml.nodes.ScalarNode s && s.getValue().equals("auto")) {
+            return -1;
+        }
+        return doc.time(v, key);
+    }
+
     /** A key whose value is one of {@code choices} (as written in the file), or the default when absent. */
     String optionalChoice(String key, String defaultValue, String what, String... choices) throws ScenarioException {
         Node v = get(key);
