@@ -392,7 +392,7 @@ class DemoScenarioTest {
                 && e[2] == finalToH0);
         assertThat(rec.victimMarks).as("the victim is marked only in spine0's queue to leaf0")
                 .isNotEmpty().allMatch(e -> e[1] == spine && e[2] == finalSpineToLeaf0);
-        assertThat(v.slowdown()).as("victim FCT / ideal").isGreaterThan(1.3);
+        assertThat(v.slowdown()).as("victim FCT / ideal: 1.2x, the header says").isGreaterThan(1.15);
     }
 
     /** The run's own victim analysis (by cause: waits behind pauses traced to their root) names h14 -> h1, only it. */
