@@ -27,7 +27,10 @@ import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
-import rocelab.workload.graph.IdealTransfers;
+import rocelab.fabric.network.PathTiming;
+import rocelab.workload.flow.EcmpFabric;
+import rocelab.workload.flow.FlowRouter;
+import rocelab.workload.flow.IdealNetwork;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
@@ -65,12 +68,15 @@ public final class Simulation {
     private final List<CollectiveFlows> collectives;
     private final List<JobTasks> jobs;
     private final List<InferenceTasks> inference;
-    private final boolean idealOnly;
+    private final Model model;
+    /** The same graph on the ideal network, once {@link #run} has run it (the driver itself in ideal mode). */
+    private WorkloadDriver idealDriver;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
-            boolean idealOnly) {
-        this.idealOnly = idealOnly;
+            Model model) {
+        this.model = model;
+        boolean packets = model == Model.PACKET;
         this.inference = List.copyOf(inference);
         this.collectives = List.copyOf(collectives);
         this.jobs = List.copyOf(jobs);
@@ -78,12 +84,17 @@ public final class Simulation {
         this.sim = sim;
         this.network = network;
         this.driver = driver;
-        this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
-        this.pfcLog = config.pfc().enabled() ? new PfcLog(network) : null;
-        if (!config.linkEvents().isEmpty()) {
+        // Queues, rates and pauses exist only at packet level: the flow-level models leave them out (null), not zero.
+        this.series = packets && config.sampleIntervalPs() > 0
+                ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
+        this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
+        if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
-        for (PauseStormFault f : config.faults()) {
+        if (model == Model.FLOW) {
+            network.routeListener(driver::reroute);
+        }
+        for (PauseStormFault f : packets ? config.faults() : List.<PauseStormFault>of()) {
             network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
         }
         if (pfcLog != null) {
@@ -96,15 +107,46 @@ public final class Simulation {
         }
     }
 
-    public static Simulation assemble(ScenarioConfig config) {
-        return assemble(config, false);
+    /**
+     * How the fabric is modelled: every packet ({@code packet}, the lab), flows as max-min fair fluids over the
+     * links of their ECMP paths ({@code flow}, the fast mode), or the ideal network alone ({@code ideal}: fluids
+     * sharing only the RNICs at both ends and NVLink, the best case every "waited on the network" figure is measured
+     * against).
+     */
+    public enum Model {
+        PACKET("packet"), FLOW("flow"), IDEAL("ideal");
+
+        private final String key;
+
+        Model(String key) {
+            this.key = key;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public static java.util.Optional<Model> byKey(String key) {
+            for (Model m : values()) {
+                if (m.key.equals(key)) {
+                    return java.util.Optional.of(m);
+                }
+            }
+            return java.util.Optional.empty();
+        }
     }
 
-    /**
-     * Assembles the run; with {@code idealOnly} the workload runs only in ideal-network mode (no packets: every
-     * message takes its closed-form time), a quick best case for a workload too large to simulate packet by packet.
-     */
+    public static Simulation assemble(ScenarioConfig config) {
+        return assemble(config, Model.PACKET);
+    }
+
+    /** As {@link #assemble(ScenarioConfig, Model)}: {@code idealOnly} is the ideal network alone. */
     public static Simulation assemble(ScenarioConfig config, boolean idealOnly) {
+        return assemble(config, idealOnly ? Model.IDEAL : Model.PACKET);
+    }
+
+    /** Assembles the run of the scenario with the fabric modelled as {@code model}. */
+    public static Simulation assemble(ScenarioConfig config, Model model) {
         Simulator sim = new Simulator();
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
@@ -134,10 +176,13 @@ public final class Simulation {
         List<CollectiveFlows> collectives = w.collectives();
         List<JobTasks> jobs = w.jobs();
         List<InferenceTasks> inference = w.inference();
-        WorkloadDriver driver = idealOnly
-                ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
-                : new WorkloadDriver(network, graph);
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, idealOnly);
+        WorkloadDriver driver = switch (model) {
+            case PACKET -> new WorkloadDriver(network, graph);
+            case FLOW -> WorkloadDriver.flowLevel(sim, graph, new EcmpFabric(network, pathTiming(network, config)),
+                    network.hostCount());
+            case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount());
+        };
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, model);
     }
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
@@ -208,6 +253,23 @@ public final class Simulation {
         return config;
     }
 
+    public Model model() {
+        return model;
+    }
+
+    /**
+     * The run of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
+     * an ideal figure is reported for: no collectives, jobs or inference); {@link #idealRun()} makes one anyway.
+     */
+    public WorkloadDriver idealDriver() {
+        return idealDriver;
+    }
+
+    /** Runs the task graph on the ideal network now, whatever the scenario reports. */
+    public WorkloadDriver idealRun() {
+        return runIdeal();
+    }
+
     /** The PFC frame log (null when PFC is off). */
     public PfcLog pfcLog() {
         return pfcLog;
@@ -240,7 +302,7 @@ public final class Simulation {
                 lastActivityPs = sim.nowPs();
             } else if (more && driver.flowsInFlight() > 0) {
                 long still = sim.nowPs() - lastActivityPs;
-                if (config.pfc().enabled() && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
+                if (pfcLog != null && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
                     if (!deadlock.isEmpty()) {
                         deadlockSincePs = lastActivityPs;
@@ -265,13 +327,14 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        WorkloadDriver ideal = idealOnly ? driver
+        WorkloadDriver ideal = model == Model.IDEAL ? driver
                 : collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
+        idealDriver = ideal;
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
-        return new RunResult(config.name(), config.seed(), idealOnly ? "ideal-network" : config.mode().key(),
+        return new RunResult(config.name(), config.seed(), model == Model.IDEAL ? "ideal-network" : config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
@@ -282,7 +345,7 @@ public final class Simulation {
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
     private long dataActivity() {
-        long n = driver.startedCount();
+        long n = driver.startedCount() + driver.fluid().departures();
         for (int h = 0; h < network.hostCount(); h++) {
             n += network.nic(h).counter(NicCounter.TX_DATA_PACKETS) + network.nic(h).counter(NicCounter.RX_DATA_PACKETS);
         }
@@ -299,35 +362,24 @@ public final class Simulation {
     }
 
     /**
-     * The same task graph in ideal-network mode: every RNIC sends its messages one after the other at line rate
-     * and each arrives after its path's fixed latency. Cheap: no packets.
+     * The same task graph on the ideal network ({@link IdealNetwork}: max-min fair fluids sharing only each RNIC's
+     * egress and ingress and each GPU's NVLink ports, each message after its path's fixed latency). Cheap: no
+     * packets.
      */
     private WorkloadDriver runIdeal() {
         Simulator idealSim = new Simulator();
-        WorkloadDriver d = WorkloadDriver.ideal(idealSim, driver.graph(), idealTransfers(network, config),
+        WorkloadDriver d = WorkloadDriver.flowLevel(idealSim, driver.graph(), idealNetwork(network, config),
                 network.hostCount());
         idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
         return d;
     }
 
-    private static IdealTransfers idealTransfers(Network network, ScenarioConfig config) {
-        IdealFlowTime closed = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
-        return new IdealTransfers() {
-            @Override
-            public long senderBusyPs(int src, int dst, long bytes) {
-                return closed.senderBusyPs(src, dst, bytes);
-            }
+    private static PathTiming pathTiming(Network network, ScenarioConfig config) {
+        return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
+    }
 
-            @Override
-            public long deliveryPs(int src, int dst, long bytes) {
-                return closed.deliveryPs(src, dst, bytes);
-            }
-
-            @Override
-            public long acknowledgedPs(int src, int dst, long bytes) {
-                return closed.fctPs(src, dst, bytes);
-            }
-        };
+    private static FlowRouter idealNetwork(Network network, ScenarioConfig config) {
+        return new IdealNetwork(network, pathTiming(network, config));
     }
 
     private List<CollectiveRecord> collectives(WorkloadDriver ideal, JobResults jobResults) {

@@ -1,0 +1,399 @@
+package rocelab.workload.flow;
+
+import java.util.Arrays;
+import rocelab.engine.EventHandler;
+import rocelab.engine.Rates;
+import rocelab.engine.Simulator;
+import rocelab.engine.Time;
+
+/**
+ * Flows as fluids sharing capacities max-min fairly. Each flow crosses a set of resources (directed links, RNIC
+ * ports, NVLink ports; a spraying flow crosses some of them with a weight below one) and may have a rate cap of its
+ * own; at every arrival and departure the rates are the max-min fair allocation by progressive filling: all flows
+ * not yet limited grow at the same rate until a resource is full, whose flows then keep that rate, and so on.
+ *
+ * <p>Only the connected component of flows and resources that an arrival or departure touches is recomputed, so the
+ * cost grows with the flows that share a bottleneck with it, not with all flows; arrivals and departures at the same
+ * picosecond are recomputed once. A flow whose rate did not change keeps its completion event.
+ *
+ * <p>Time stays integer picoseconds: work is wire bits, rates are doubles of bits per second, and a completion is
+ * scheduled at the next whole picosecond at or after the fluid end (rounded up, so the model never finishes early).
+ * A flow that keeps one integral rate from start to end ends exactly {@link Rates#serializationPs} after its start.
+ */
+public final class FluidNetwork implements EventHandler {
+    /** Hears that a flow has put its last bit on its path (delivery follows after the path's fixed latency). */
+    public interface Listener {
+        void sent(long nowPs, int flow);
+    }
+
+    private static final int COMPLETE = 1;
+    private static final int RECOMPUTE = 2;
+    /** Shares within this relative distance count as equal (one bottleneck level). */
+    private static final double LEVEL_TOLERANCE = 1e-9;
+    /** A new rate this close to the old one keeps the old rate and its completion event. */
+    private static final double SAME_RATE = 1e-12;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final Listener listener;
+    private final double[] capacityBps;
+    private int[][] flowsAt;
+    private final int[] flowCountAt;
+
+    private final int[][] resources;
+    private final double[][] weights;
+    private final int[][] positions;
+    private final double[] capBps;
+    private final double[] remainingBits;
+    private final double[] rateBps;
+    private final long[] updatedPs;
+    private final int[] version;
+    private final boolean[] active;
+
+    private final int[] resourceMark;
+    private final int[] flowMark;
+    private int epoch;
+    private final int[] dirty;
+    private int dirtyCount;
+    private boolean recomputePending;
+    private int[] compResources = new int[64];
+    private int[] compFlows = new int[64];
+    private final double[] used;
+    private final double[] unfrozenWeight;
+    private final double[] newRate;
+    private final boolean[] frozen;
+
+    private int activeFlows;
+    private long recomputes;
+    private long componentFlowsVisited;
+    private long departures;
+
+    /**
+     * @param capacityBps the capacity of each resource, in wire bits per second
+     * @param maxFlows flow ids run from 0 to maxFlows - 1 (each used once)
+     */
+    public FluidNetwork(Simulator sim, double[] capacityBps, int maxFlows, Listener listener) {
+        this.sim = sim;
+        this.handlerId = sim.register(this);
+        this.listener = listener;
+        this.capacityBps = capacityBps.clone();
+        int r = capacityBps.length;
+        this.flowsAt = new int[r][];
+        this.flowCountAt = new int[r];
+        this.resourceMark = new int[r];
+        this.dirty = new int[r];
+        this.used = new double[r];
+        this.unfrozenWeight = new double[r];
+        this.resources = new int[maxFlows][];
+        this.weights = new double[maxFlows][];
+        this.positions = new int[maxFlows][];
+        this.capBps = new double[maxFlows];
+        this.remainingBits = new double[maxFlows];
+        this.rateBps = new double[maxFlows];
+        this.updatedPs = new long[maxFlows];
+        this.version = new int[maxFlows];
+        this.active = new boolean[maxFlows];
+        this.flowMark = new int[maxFlows];
+        this.newRate = new double[maxFlows];
+        this.frozen = new boolean[maxFlows];
+    }
+
+    /**
+     * Starts a flow of {@code workBits} over {@code flowResources} (distinct), each crossed with its weight (null:
+     * all one), at most at {@code flowCapBps} (infinity: no cap of its own).
+     */
+    public void start(long nowPs, int flow, int[] flowResources, double[] flowWeights, double flowCapBps,
+            double workBits) {
+        if (active[flow]) {
+            throw new IllegalStateException("flow " + flow + " is already running");
+        }
+        active[flow] = true;
+        activeFlows++;
+        remainingBits[flow] = workBits;
+        rateBps[flow] = 0;
+        updatedPs[flow] = nowPs;
+        capBps[flow] = flowCapBps;
+        attach(flow, flowResources, flowWeights);
+        if (flowResources.length == 0) {
+            // Nothing to share: the flow moves at its own cap, alone.
+            settle(nowPs, flow, flowCapBps);
+        }
+    }
+
+    /** Moves a running flow onto other resources (a reroute), keeping what it has sent. */
+    public void reroute(long nowPs, int flow, int[] flowResources, double[] flowWeights, double flowCapBps) {
+        if (!active[flow]) {
+            return;
+        }
+        advance(flow, nowPs);
+        detach(flow);
+        capBps[flow] = flowCapBps;
+        attach(flow, flowResources, flowWeights);
+        if (flowResources.length == 0) {
+            settle(nowPs, flow, flowCapBps);
+        }
+    }
+
+    /** The resources a running flow crosses now (null when it is not running). */
+    public int[] resourcesOf(int flow) {
+        return active[flow] ? resources[flow] : null;
+    }
+
+    public boolean running(int flow) {
+        return active[flow];
+    }
+
+    /** The flow's current rate in bits per second (0 when it is not running). */
+    public double rateBps(int flow) {
+        return active[flow] ? rateBps[flow] : 0;
+    }
+
+    public int activeFlows() {
+        return activeFlows;
+    }
+
+    /** Rate recomputations (each over one connected component). */
+    public long recomputes() {
+        return recomputes;
+    }
+
+    /** Flows visited by all recomputations together: the engine's work. */
+    public long componentFlowsVisited() {
+        return componentFlowsVisited;
+    }
+
+    /** Flows that finished. */
+    public long departures() {
+        return departures;
+    }
+
+    private void attach(int flow, int[] flowResources, double[] flowWeights) {
+        resources[flow] = flowResources;
+        weights[flow] = flowWeights;
+        int[] pos = new int[flowResources.length];
+        for (int k = 0; k < flowResources.length; k++) {
+            int r = flowResources[k];
+            int[] list = flowsAt[r];
+            if (list == null) {
+                list = new int[4];
+                flowsAt[r] = list;
+            } else if (flowCountAt[r] == list.length) {
+                list = Arrays.copyOf(list, list.length * 2);
+                flowsAt[r] = list;
+            }
+            pos[k] = flowCountAt[r];
+            list[flowCountAt[r]++] = flow;
+            markDirty(r);
+        }
+        positions[flow] = pos;
+    }
+
+    private void detach(int flow) {
+        int[] rs = resources[flow];
+        for (int k = 0; k < rs.length; k++) {
+            int r = rs[k];
+            int idx = positions[flow][k];
+            int last = flowsAt[r][--flowCountAt[r]];
+            if (last != flow) {
+                flowsAt[r][idx] = last;
+                int[] lr = resources[last];
+                for (int j = 0; j < lr.length; j++) {
+                    if (lr[j] == r) {
+                        positions[last][j] = idx;
+                        break;
+                    }
+                }
+            }
+            markDirty(r);
+        }
+    }
+
+    private void markDirty(int r) {
+        if (resourceMark[r] != -1) {
+            resourceMark[r] = -1;
+            dirty[dirtyCount++] = r;
+        }
+        if (!recomputePending) {
+            recomputePending = true;
+            sim.schedule(sim.nowPs(), handlerId, RECOMPUTE, 0L);
+        }
+    }
+
+    @Override
+    public void onEvent(long nowPs, int kind, long arg) {
+        if (kind == RECOMPUTE) {
+            recomputePending = false;
+            recompute(nowPs);
+            return;
+        }
+        int flow = (int) arg;
+        if (!active[flow] || version[flow] != (int) (arg >>> 32)) {
+            return;
+        }
+        active[flow] = false;
+        activeFlows--;
+        departures++;
+        detach(flow);
+        listener.sent(nowPs, flow);
+    }
+
+    private void advance(int flow, long nowPs) {
+        long dt = nowPs - updatedPs[flow];
+        if (dt > 0 && rateBps[flow] > 0) {
+            remainingBits[flow] = Math.max(0, remainingBits[flow] - rateBps[flow] * dt / Time.PS_PER_S);
+        }
+        updatedPs[flow] = nowPs;
+    }
+
+    /** Gives a flow a new rate and schedules its completion at that rate (none at rate zero). */
+    private void settle(long nowPs, int flow, double rate) {
+        advance(flow, nowPs);
+        rateBps[flow] = rate;
+        version[flow]++;
+        if (rate <= 0) {
+            return;
+        }
+        double bits = remainingBits[flow];
+        long end;
+        if (Double.isInfinite(rate)) {
+            end = nowPs;
+        } else if (bits % 8 == 0 && rate == Math.rint(rate) && rate < Long.MAX_VALUE) {
+            end = nowPs + Rates.serializationPs((long) (bits / 8), (long) rate);
+        } else {
+            end = nowPs + (long) Math.ceil(bits * Time.PS_PER_S / rate);
+        }
+        sim.schedule(end, handlerId, COMPLETE, flow | ((long) version[flow] << 32));
+    }
+
+    /** Max-min fair rates, by progressive filling, over the component(s) of the resources that changed. */
+    private void recompute(long nowPs) {
+        recomputes++;
+        epoch++;
+        if (epoch == -1 || epoch == 0) {
+            epoch = 1;
+            Arrays.fill(flowMark, 0);
+        }
+        int nr = 0;
+        int nf = 0;
+        // Breadth first over resources and flows, from every resource that changed.
+        for (int i = 0; i < dirtyCount; i++) {
+            int r = dirty[i];
+            resourceMark[r] = epoch;
+            nr = pushResource(nr, r);
+        }
+        dirtyCount = 0;
+        for (int head = 0; head < nr; head++) {
+            int r = compResources[head];
+            int[] list = flowsAt[r];
+            for (int i = 0; i < flowCountAt[r]; i++) {
+                int f = list[i];
+                if (flowMark[f] == epoch) {
+                    continue;
+                }
+                flowMark[f] = epoch;
+                if (nf == compFlows.length) {
+                    compFlows = Arrays.copyOf(compFlows, nf * 2);
+                }
+                compFlows[nf++] = f;
+                for (int q : resources[f]) {
+                    if (resourceMark[q] != epoch) {
+                        resourceMark[q] = epoch;
+                        nr = pushResource(nr, q);
+                    }
+                }
+            }
+        }
+        componentFlowsVisited += nf;
+        for (int i = 0; i < nr; i++) {
+            int r = compResources[i];
+            used[r] = 0;
+            unfrozenWeight[r] = 0;
+        }
+        for (int i = 0; i < nf; i++) {
+            int f = compFlows[i];
+            frozen[f] = false;
+            int[] rs = resources[f];
+            double[] ws = weights[f];
+            for (int k = 0; k < rs.length; k++) {
+                unfrozenWeight[rs[k]] += ws == null ? 1 : ws[k];
+            }
+        }
+        int unfrozen = nf;
+        while (unfrozen > 0) {
+            double level = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < nr; i++) {
+                int r = compResources[i];
+                if (unfrozenWeight[r] > 0) {
+                    level = Math.min(level, Math.max(0, capacityBps[r] - used[r]) / unfrozenWeight[r]);
+                }
+            }
+            for (int i = 0; i < nf; i++) {
+                int f = compFlows[i];
+                if (!frozen[f]) {
+                    level = Math.min(level, capBps[f]);
+                }
+            }
+            double limit = level * (1 + LEVEL_TOLERANCE);
+            int before = unfrozen;
+            for (int i = 0; i < nf; i++) {
+                int f = compFlows[i];
+                if (!frozen[f] && capBps[f] <= limit) {
+                    unfrozen -= freeze(f, level);
+                }
+            }
+            for (int i = 0; i < nr; i++) {
+                int r = compResources[i];
+                if (unfrozenWeight[r] > 0 && Math.max(0, capacityBps[r] - used[r]) / unfrozenWeight[r] <= limit) {
+                    int[] list = flowsAt[r];
+                    for (int j = 0; j < flowCountAt[r]; j++) {
+                        if (!frozen[list[j]]) {
+                            unfrozen -= freeze(list[j], level);
+                        }
+                    }
+                }
+            }
+            if (unfrozen == before) {
+                // Only rounding can get here: give every remaining flow the level.
+                for (int i = 0; i < nf; i++) {
+                    if (!frozen[compFlows[i]]) {
+                        unfrozen -= freeze(compFlows[i], level);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < nf; i++) {
+            int f = compFlows[i];
+            double r = newRate[f];
+            double old = rateBps[f];
+            if (old > 0 && Math.abs(r - old) <= SAME_RATE * old) {
+                advance(f, nowPs);
+            } else {
+                settle(nowPs, f, r);
+            }
+        }
+    }
+
+    private int pushResource(int n, int r) {
+        if (n == compResources.length) {
+            compResources = Arrays.copyOf(compResources, n * 2);
+        }
+        compResources[n] = r;
+        return n + 1;
+    }
+
+    private int freeze(int f, double level) {
+        frozen[f] = true;
+        newRate[f] = level;
+        int[] rs = resources[f];
+        double[] ws = weights[f];
+        for (int k = 0; k < rs.length; k++) {
+            double w = ws == null ? 1 : ws[k];
+            used[rs[k]] += w * level;
+            unfrozenWeight[rs[k]] -= w;
+            if (unfrozenWeight[rs[k]] < 1e-12) {
+                unfrozenWeight[rs[k]] = 0;
+            }
+        }
+        return 1;
+    }
+}

@@ -1,0 +1,52 @@
+package rocelab.workload.flow;
+
+import rocelab.fabric.network.Network;
+import rocelab.fabric.network.PathTiming;
+import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * The ideal network behind every "waited on the network" figure: the only capacities are each sender RNIC's egress
+ * link and each receiver RNIC's ingress link (shared max-min fairly by the messages crossing them), and a message
+ * is never faster than the slowest link of its path; the fabric between is non-blocking: no queues, no ECN marks,
+ * no pauses, no drops, no ECMP collisions. Fixed latencies are those of {@link PathTiming} over the switches' first
+ * equal-cost path, so a message alone takes exactly its closed-form time.
+ */
+public final class IdealNetwork implements FlowRouter {
+    private final Network network;
+    private final Topology topology;
+    private final PathTiming timing;
+    private final int[] links;
+    private final long[] rates;
+    private final long[] delays;
+
+    public IdealNetwork(Network network, PathTiming timing) {
+        this.network = network;
+        this.topology = network.topology();
+        this.timing = timing;
+        this.links = new int[topology.nodeCount()];
+        this.rates = new long[topology.nodeCount()];
+        this.delays = new long[topology.nodeCount()];
+    }
+
+    @Override
+    public double[] capacitiesBps() {
+        return EcmpFabric.linkCapacities(topology);
+    }
+
+    @Override
+    public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
+        int hops = EcmpFabric.firstPath(network, src, dst, links);
+        if (hops < 0) {
+            // The switches route around a failed link and find none: the ideal fabric has every link up.
+            hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
+        }
+        for (int i = 0; i < hops; i++) {
+            rates[i] = ShortestPath.rateBps(topology, links[i]);
+            delays[i] = ShortestPath.delayPs(topology, links[i]);
+        }
+        int[] ends = hops == 1 ? new int[] {links[0]} : new int[] {links[0], links[hops - 1]};
+        return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
+                timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));
+    }
+}
