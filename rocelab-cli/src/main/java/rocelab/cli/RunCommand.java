@@ -72,9 +72,15 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
-    @Option(names = "--ideal", description = {"Run the workload on an ideal network only: no packets, every message",
-        "at line rate after its path's fixed latency (a fast best case; packet captures are off)."})
+    @Option(names = "--ideal", description = {"Run the workload on the ideal network only (the same as --model ideal):",
+        "no packets; messages share only the RNICs at both ends and NVLink, max-min fairly (a fast best case)."})
     boolean idealOnly;
+
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",
+            description = {"How to model the fabric: packet (default: every frame, queue, mark and pause), flow",
+                "(flows as max-min fair fluids over the links of their ECMP paths: fast, for large clusters; no",
+                "queues, ECN, PFC, pcap or journey) or ideal (as --ideal)."})
+    String model;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
@@ -140,8 +146,21 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null) {
             config = config.withSeed(seed);
         }
-        if (idealOnly && pcap != null) {
-            err.println("error: --pcap needs packets; expected no --pcap with --ideal");
+        Simulation.Model chosen = Simulation.Model.byKey(model).orElse(null);
+        if (chosen == null) {
+            err.println("error: --model '" + model + "' is not a model; expected one of: packet, flow, ideal");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (idealOnly && chosen == Simulation.Model.FLOW) {
+            err.println("error: --ideal is the ideal model; expected either --ideal or --model flow, not both");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (idealOnly) {
+            chosen = Simulation.Model.IDEAL;
+        }
+        if (chosen != Simulation.Model.PACKET && pcap != null) {
+            err.println("error: --pcap needs packets; expected no --pcap with " + (idealOnly ? "--ideal"
+                    : "--model " + chosen.key()) + " (a flow-level run has no frames to capture)");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
@@ -166,7 +185,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        Simulation simulation = Simulation.assemble(config, idealOnly);
+        Simulation simulation = Simulation.assemble(config, chosen);
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
             if (!lint.findings().isEmpty()) {

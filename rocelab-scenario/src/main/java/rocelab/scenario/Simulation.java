@@ -69,13 +69,15 @@ public final class Simulation {
     private final List<JobTasks> jobs;
     private final List<InferenceTasks> inference;
     private final Model model;
+    private final IdealGroups idealGroups;
     /** The same graph on the ideal network, once {@link #run} has run it (the driver itself in ideal mode). */
     private WorkloadDriver idealDriver;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
-            Model model) {
+            IdealGroups idealGroups, Model model) {
         this.model = model;
+        this.idealGroups = idealGroups;
         boolean packets = model == Model.PACKET;
         this.inference = List.copyOf(inference);
         this.collectives = List.copyOf(collectives);
@@ -180,14 +182,39 @@ public final class Simulation {
             case PACKET -> new WorkloadDriver(network, graph);
             case FLOW -> WorkloadDriver.flowLevel(sim, graph, new EcmpFabric(network, pathTiming(network, config)),
                     network.hostCount());
-            case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount());
+            case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount(),
+                    w.groups().groupOfTask(), w.groups().count());
         };
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, model);
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model);
     }
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
     private record Workload(TaskGraph graph, List<CollectiveFlows> collectives, List<JobTasks> jobs,
-            List<InferenceTasks> inference) {}
+            List<InferenceTasks> inference, IdealGroups groups) {}
+
+    /**
+     * Which tasks run together on the ideal network: every collective traffic item, every job and every inference
+     * service alone (its ideal is what it would take on an ideal network of its own, a true lower bound whatever
+     * else shares the fabric), and the plain traffic (flows, incasts, ...) together in group 0.
+     */
+    private record IdealGroups(int[] groupOfTask, int count) {}
+
+    /** Collects the task ranges of the workload items as they are emitted, in order. */
+    private static final class GroupRanges {
+        private final List<int[]> ranges = new ArrayList<>();
+
+        void add(int from, int to) {
+            ranges.add(new int[] {from, to});
+        }
+
+        IdealGroups build(int taskCount) {
+            int[] group = new int[taskCount];
+            for (int i = 0; i < ranges.size(); i++) {
+                java.util.Arrays.fill(group, ranges.get(i)[0], ranges.get(i)[1], i + 1);
+            }
+            return new IdealGroups(group, ranges.size() + 1);
+        }
+    }
 
     private static Workload workload(ScenarioConfig config, Topology topology, RandomStreams streams) {
         TaskGraph graph = new TaskGraph();
@@ -197,22 +224,29 @@ public final class Simulation {
         }
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
+        GroupRanges groups = new GroupRanges();
         for (int i = 0; i < traffic.size(); i++) {
+            int first = graph.taskCount();
             if (traffic.get(i) instanceof CollectiveTraffic c) {
                 collectives.add(new CollectiveFlows(i, c, c.emit(graph)));
+                groups.add(first, graph.taskCount());
             } else {
                 traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
         }
         List<JobTasks> jobs = new ArrayList<>();
         for (JobSpec job : config.jobs()) {
+            int first = graph.taskCount();
             jobs.add(JobEmitter.emit(graph, job));
+            groups.add(first, graph.taskCount());
         }
         List<InferenceTasks> inference = new ArrayList<>();
         for (InferenceSpec service : config.inference()) {
+            int first = graph.taskCount();
             inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
+            groups.add(first, graph.taskCount());
         }
-        return new Workload(graph, collectives, jobs, inference);
+        return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()));
     }
 
     /**
@@ -340,7 +374,7 @@ public final class Simulation {
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline());
+                jobResults == null ? List.of() : jobResults.timeline(), model.key());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
@@ -369,7 +403,7 @@ public final class Simulation {
     private WorkloadDriver runIdeal() {
         Simulator idealSim = new Simulator();
         WorkloadDriver d = WorkloadDriver.flowLevel(idealSim, driver.graph(), idealNetwork(network, config),
-                network.hostCount());
+                network.hostCount(), idealGroups.groupOfTask(), idealGroups.count());
         idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
         return d;
     }
@@ -424,10 +458,13 @@ public final class Simulation {
         for (int i = 0; i < driver.flowCount(); i++) {
             FlowSpec f = driver.flow(i);
             long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : f.startPs();
+            // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
+            int qp = driver.queuePair(i) != null ? driver.queuePair(i).id() : driver.flowLevelQueuePair(i);
+            int entropy = driver.queuePair(i) != null ? driver.queuePair(i).entropy()
+                    : qp >= 0 ? network.entropy(qp) : -1;
             out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, driver.deliveredPs(i),
-                    driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i),
-                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).id(),
-                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).entropy()));
+                    driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i), qp,
+                    entropy));
         }
         return out;
     }

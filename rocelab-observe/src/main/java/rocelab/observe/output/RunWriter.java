@@ -28,8 +28,14 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
         Files.createDirectories(dir);
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
-        AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
-        AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
+        if (result.packetLevel()) {
+            AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
+            AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        } else {
+            Files.deleteIfExists(dir.resolve("ports.csv"));
+            Files.deleteIfExists(dir.resolve("nics.csv"));
+        }
         AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
         // Optional files: written when this run has them, removed when a previous run into the same folder left
         // them, so nothing in the folder describes another run.
@@ -40,7 +46,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("pfc.csv"));
             Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
         }
-        var lanes = rocelab.observe.credit.VirtualLanes.of(result.network());
+        var lanes = result.packetLevel() ? rocelab.observe.credit.VirtualLanes.of(result.network()) : null;
         if (lanes != null) {
             AtomicFiles.write(dir.resolve("vl.csv"), lanes.csv());
         } else {

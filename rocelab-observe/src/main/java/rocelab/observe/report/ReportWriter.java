@@ -61,10 +61,18 @@ public final class ReportWriter {
         timeline(b, Csv.read(dir.resolve("timeline.csv")));
         InferenceSection.append(b, Csv.read(dir.resolve("requests.csv")));
         collectives(b, Csv.read(dir.resolve("collectives.csv")));
-        queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
-        rates(b, Csv.read(dir.resolve("rates.csv")));
-        pauses(b, Csv.read(dir.resolve("pfc.csv")));
-        lanes(b, Csv.read(dir.resolve("vl.csv")));
+        String model = field(summary, "model");
+        boolean packets = model.isEmpty() || model.equals("packet") || model.equals("?");
+        if (packets) {
+            queues(b, Csv.read(dir.resolve("queues.csv")), Csv.read(dir.resolve("ports.csv")), manifest);
+            rates(b, Csv.read(dir.resolve("rates.csv")));
+            pauses(b, Csv.read(dir.resolve("pfc.csv")));
+            lanes(b, Csv.read(dir.resolve("vl.csv")));
+        } else {
+            b.append("<h2>Queues, rates and pauses</h2><p class='note'>Not modelled: this run is flow-level (model ")
+                    .append(Svg.esc(model)).append("); ").append(Svg.esc(field(summary, "not_modelled")))
+                    .append(".</p>");
+        }
         flows(b, Csv.read(dir.resolve("flows.csv")));
         topology(b, Csv.read(dir.resolve("topology.csv")), Csv.read(dir.resolve("ports.csv")));
         ports(b, Csv.read(dir.resolve("ports.csv")));

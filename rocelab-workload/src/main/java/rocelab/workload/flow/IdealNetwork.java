@@ -7,7 +7,8 @@ import rocelab.fabric.topology.Topology;
 
 /**
  * The ideal network behind every "waited on the network" figure: the only capacities are each sender RNIC's egress
- * link and each receiver RNIC's ingress link (shared max-min fairly by the messages crossing them), and a message
+ * (resource {@code h}) and each receiver RNIC's ingress (resource {@code hosts + h}), at the rate of the host's link,
+ * shared max-min fairly by the messages crossing them; a message
  * is never faster than the slowest link of its path; the fabric between is non-blocking: no queues, no ECN marks,
  * no pauses, no drops, no ECMP collisions. Fixed latencies are those of {@link PathTiming} over the switches' first
  * equal-cost path, so a message alone takes exactly its closed-form time.
@@ -31,7 +32,13 @@ public final class IdealNetwork implements FlowRouter {
 
     @Override
     public double[] capacitiesBps() {
-        return EcmpFabric.linkCapacities(topology);
+        int hosts = topology.hostCount();
+        double[] c = new double[2 * hosts];
+        for (int h = 0; h < hosts; h++) {
+            c[h] = topology.edgeAt(h, 0).parameters().rateBps();
+            c[hosts + h] = c[h];
+        }
+        return c;
     }
 
     @Override
@@ -45,7 +52,7 @@ public final class IdealNetwork implements FlowRouter {
             rates[i] = ShortestPath.rateBps(topology, links[i]);
             delays[i] = ShortestPath.delayPs(topology, links[i]);
         }
-        int[] ends = hops == 1 ? new int[] {links[0]} : new int[] {links[0], links[hops - 1]};
+        int[] ends = {src, topology.hostCount() + dst};
         return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
                 timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));
     }

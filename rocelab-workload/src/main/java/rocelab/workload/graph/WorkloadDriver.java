@@ -54,11 +54,23 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private final FlowRouter router;
     private final FluidNetwork fluid;
     private final int nvlinkBase;
+    /** Each task's copy of the capacities (null: one copy for all), and the size of one copy. */
+    private final int[] groupOfTask;
+    private final int resourcesPerGroup;
     private final int hostCount;
     /** In flow-level mode: each flow's QP id (as the packet level would number it) and its path's latencies. */
     private final int[] queuePairIds;
     private final long[] deliveryLatencyPs;
     private final long[] ackLatencyPs;
+    /**
+     * A queue pair sends its messages one after the other (as the packet level's QP segments one WRITE after the
+     * other), so in flow-level mode a flow posted on a busy QP waits for the one before it to be sent: per QP, whether
+     * a fluid is on it and the FIFO of flows waiting (linked through {@code nextWaiting}).
+     */
+    private final boolean[] queuePairBusy;
+    private final int[] waitingHead;
+    private final int[] waitingTail;
+    private final int[] nextWaiting;
     private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
     private int[] work = new int[64];
     private int workSize;
@@ -78,10 +90,24 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
      * (the ideal network, or the links of its ECMP path).
      */
     public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount) {
-        return new WorkloadDriver(sim, null, graph, router, hostCount);
+        return new WorkloadDriver(sim, null, graph, router, hostCount, null, 1);
+    }
+
+    /**
+     * As {@link #flowLevel(Simulator, TaskGraph, FlowRouter, int)}, each group of tasks on its own copy of the
+     * capacities ({@code groupOfTask[t]} in 0..groups-1): groups never share anything, as if each ran alone.
+     */
+    public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount,
+            int[] groupOfTask, int groups) {
+        return new WorkloadDriver(sim, null, graph, router, hostCount, groupOfTask.clone(), groups);
     }
 
     private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount) {
+        this(sim, network, graph, router, hostCount, null, 1);
+    }
+
+    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount,
+            int[] groupOfTask, int groups) {
         this.sim = sim;
         this.handlerId = sim.register(this);
         this.graph = graph;
@@ -95,9 +121,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         this.queuePairs = new QueuePair[flows.length];
         double[] fabric = router == null ? new double[0] : router.capacitiesBps();
         this.nvlinkBase = fabric.length;
-        double[] capacities = Arrays.copyOf(fabric, fabric.length + 2 * hostCount);
+        double[] one = Arrays.copyOf(fabric, fabric.length + 2 * hostCount);
         if (graph.localLinks() != null) {
-            Arrays.fill(capacities, fabric.length, capacities.length, graph.localLinks().rateBps());
+            Arrays.fill(one, fabric.length, one.length, graph.localLinks().rateBps());
+        }
+        this.groupOfTask = groupOfTask;
+        this.resourcesPerGroup = one.length;
+        double[] capacities = new double[one.length * groups];
+        for (int g = 0; g < groups; g++) {
+            System.arraycopy(one, 0, capacities, g * one.length, one.length);
         }
         this.fluid = new FluidNetwork(sim, capacities, n, this::sent);
         this.queuePairIds = router == null ? null : new int[flows.length];
@@ -118,6 +150,17 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 }
                 queuePairIds[i] = id;
             }
+            this.queuePairBusy = new boolean[next];
+            this.waitingHead = new int[next];
+            this.waitingTail = new int[next];
+            this.nextWaiting = new int[flows.length];
+            Arrays.fill(waitingHead, -1);
+            Arrays.fill(waitingTail, -1);
+        } else {
+            this.queuePairBusy = null;
+            this.waitingHead = null;
+            this.waitingTail = null;
+            this.nextWaiting = null;
         }
         Map<Integer, QueuePair> connections = new HashMap<>();
         for (int i = 0; i < flows.length && network != null; i++) {
@@ -231,21 +274,49 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         int f = graph.flowIndex(t);
         if (f >= 0 && router != null) {
             postedFlows++;
-            FlowSpec spec = flows[f];
-            FlowRoute r = route(f);
-            fluid.start(nowPs, t, r.resources(), r.weights(), r.capBps(), r.workBits());
+            int qp = queuePairIds[f];
+            if (queuePairBusy[qp]) {
+                nextWaiting[f] = -1;
+                if (waitingTail[qp] < 0) {
+                    waitingHead[qp] = f;
+                } else {
+                    nextWaiting[waitingTail[qp]] = f;
+                }
+                waitingTail[qp] = f;
+            } else {
+                send(nowPs, f);
+            }
         } else if (f >= 0) {
             postedFlows++;
             queuePairs[f].postWrite(nowPs, flows[f].sizeBytes(), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
-            fluid.start(nowPs, t, new int[] {nvlinkBase + graph.owner(t),
-                nvlinkBase + hostCount + graph.nvlinkDestination(t)}, null, Double.POSITIVE_INFINITY,
+            fluid.start(nowPs, t, inGroup(t, new int[] {nvlinkBase + graph.owner(t),
+                nvlinkBase + hostCount + graph.nvlinkDestination(t)}), null, Double.POSITIVE_INFINITY,
                     8.0 * graph.nvlinkBytes(t));
         } else if (graph.durationPs(t) == 0) {
             push(t);
         } else {
             sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
         }
+    }
+
+    /** Puts a flow-level flow on its path: its QP is free. */
+    private void send(long nowPs, int f) {
+        queuePairBusy[queuePairIds[f]] = true;
+        int t = graph.flowTask(f);
+        FlowRoute r = route(f);
+        fluid.start(nowPs, t, inGroup(t, r.resources()), r.weights(), r.capBps(), r.workBits());
+    }
+
+    /** The task's group's copy of the resources (in place). */
+    private int[] inGroup(int t, int[] resources) {
+        int offset = groupOfTask == null ? 0 : groupOfTask[t] * resourcesPerGroup;
+        if (offset != 0) {
+            for (int i = 0; i < resources.length; i++) {
+                resources[i] += offset;
+            }
+        }
+        return resources;
     }
 
     /** The flow's route now, remembering its path's latencies for when its last bit has left. */
@@ -271,6 +342,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 continue;
             }
             FlowRoute r = route(f);
+            inGroup(t, r.resources());
             if (!Arrays.equals(r.resources(), fluid.resourcesOf(t)) || r.weights() != null) {
                 fluid.reroute(nowPs, t, r.resources(), r.weights(), r.capBps());
             }
@@ -286,6 +358,16 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         int f = graph.flowIndex(t);
         sim.schedule(nowPs + deliveryLatencyPs[f], handlerId, DELIVERED, t);
         sim.schedule(nowPs + deliveryLatencyPs[f] + ackLatencyPs[f], handlerId, ACKED, t);
+        int qp = queuePairIds[f];
+        queuePairBusy[qp] = false;
+        int next = waitingHead[qp];
+        if (next >= 0) {
+            waitingHead[qp] = nextWaiting[next];
+            if (waitingHead[qp] < 0) {
+                waitingTail[qp] = -1;
+            }
+            send(nowPs, next);
+        }
     }
 
     private void ended(long nowPs, int t) {
