@@ -160,7 +160,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (chosen != Simulation.Model.PACKET && pcap != null) {
             err.println("error: --pcap needs packets; expected no --pcap with " + (idealOnly ? "--ideal"
-                    : "--model " + chosen.key()) + " (a flow-level run has no frames to capture)");
+                    : "--model " + chosen.key()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
