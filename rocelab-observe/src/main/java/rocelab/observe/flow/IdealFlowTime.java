@@ -3,7 +3,6 @@ package rocelab.observe.flow;
 import rocelab.engine.Rates;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
-import rocelab.fabric.network.ShortestPath;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.topology.Topology;
 
@@ -16,48 +15,61 @@ import rocelab.fabric.topology.Topology;
 public final class IdealFlowTime {
     private final Topology topology;
     private final PathTiming timing;
-    private final int[][] distances;
-    /** The links (rates, then delays) of the path between two hosts, by src x hosts + dst, found once. */
-    private final java.util.Map<Long, long[][]> paths = new java.util.HashMap<>();
+    /** The switches' equal-cost next hops (shared with the fabric's own table); the path takes the first. */
+    private final int[][][] routes;
+    /** Scratch for one path's link rates and delays: no per-pair cache, which would grow with hosts squared. */
+    private long[] rates = new long[8];
+    private long[] delays = new long[8];
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
         this.topology = network.topology();
         this.timing = new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs);
-        this.distances = new int[topology.hostCount()][];
+        this.routes = topology.shortestPathPorts();
     }
 
     public long fctPs(int src, int dst, long sizeBytes) {
-        long[][] p = path(src, dst);
-        return timing.completionPs(p[0], p[1], p[0].length, sizeBytes);
+        int hops = path(src, dst);
+        return timing.completionPs(rates, delays, hops, sizeBytes);
     }
 
     /** From the first byte leaving until the receiver has the last one, on an idle fabric. */
     public long deliveryPs(int src, int dst, long sizeBytes) {
-        long[][] p = path(src, dst);
-        return timing.deliveryPs(p[0], p[1], p[0].length, sizeBytes);
+        int hops = path(src, dst);
+        return timing.deliveryPs(rates, delays, hops, sizeBytes);
     }
 
     /** How long the message keeps the sender's link busy: all its frames at the first hop's rate. */
     public long senderBusyPs(int src, int dst, long sizeBytes) {
-        return Rates.serializationPs(timing.wireBytes(sizeBytes), path(src, dst)[0][0]);
+        path(src, dst);
+        return Rates.serializationPs(timing.wireBytes(sizeBytes), rates[0]);
     }
 
-    private long[][] path(int src, int dst) {
-        return paths.computeIfAbsent((long) src * topology.hostCount() + dst, k -> {
-            int[] dist = distances[dst];
-            if (dist == null) {
-                dist = topology.distancesTo(dst);
-                distances[dst] = dist;
+    /**
+     * Fills the rate and delay of each link on one shortest path (at each switch the lowest-numbered port of its
+     * equal-cost set); returns the number of links.
+     */
+    private int path(int src, int dst) {
+        int hops = 0;
+        int node = src;
+        int port = 0; // a host's only port
+        while (true) {
+            if (hops == rates.length) {
+                rates = java.util.Arrays.copyOf(rates, hops * 2);
+                delays = java.util.Arrays.copyOf(delays, hops * 2);
             }
-            int[] links = new int[topology.nodeCount()];
-            int n = ShortestPath.walk(topology, dist, src, dst, links);
-            long[] r = new long[n];
-            long[] d = new long[n];
-            for (int i = 0; i < n; i++) {
-                r[i] = ShortestPath.rateBps(topology, links[i]);
-                d[i] = ShortestPath.delayPs(topology, links[i]);
+            Topology.Edge edge = topology.edgeAt(node, port);
+            rates[hops] = edge.parameters().rateBps();
+            delays[hops] = edge.parameters().delayPs();
+            hops++;
+            node = topology.peer(node, port).node();
+            if (node == dst) {
+                return hops;
             }
-            return new long[][] {r, d};
-        });
+            int[] next = topology.isHost(node) ? null : routes[node - topology.hostCount()][dst];
+            if (next == null || next.length == 0 || hops > topology.nodeCount()) {
+                throw new IllegalStateException("no path from h" + src + " to h" + dst);
+            }
+            port = next[0];
+        }
     }
 }
