@@ -21,9 +21,12 @@ import rocelab.engine.Time;
  * A flow that keeps one integral rate from start to end ends exactly {@link Rates#serializationPs} after its start.
  */
 public final class FluidNetwork implements EventHandler {
-    /** Hears that a flow has put its last bit on its path (delivery follows after the path's fixed latency). */
+    /**
+     * Hears that a flow has put its last bit on its path (delivery follows after the path's fixed latency); {@code tag}
+     * is what the flow was started with.
+     */
     public interface Listener {
-        void sent(long nowPs, int flow);
+        void sent(long nowPs, int tag);
     }
 
     private static final int COMPLETE = 1;
@@ -40,18 +43,25 @@ public final class FluidNetwork implements EventHandler {
     private int[][] flowsAt;
     private final int[] flowCountAt;
 
-    private final int[][] resources;
-    private final double[][] weights;
-    private final int[][] positions;
-    private final double[] capBps;
-    private final double[] remainingBits;
-    private final double[] rateBps;
-    private final long[] updatedPs;
-    private final int[] version;
-    private final boolean[] active;
+    // Per flow slot (a slot is reused once its flow has left, so these grow with the flows in flight, not all flows).
+    private int[][] resources;
+    private double[][] weights;
+    private int[][] positions;
+    private double[] capBps;
+    private double[] remainingBits;
+    private double[] rateBps;
+    private long[] updatedPs;
+    private int[] version;
+    private boolean[] active;
+    private int[] tag;
+    private int[] flowMark;
+    private double[] newRate;
+    private boolean[] frozen;
+    private int slots;
+    private int[] freeSlots = new int[16];
+    private int freeCount;
 
     private final int[] resourceMark;
-    private final int[] flowMark;
     private int epoch;
     private final int[] dirty;
     private int dirtyCount;
@@ -60,8 +70,6 @@ public final class FluidNetwork implements EventHandler {
     private int[] compFlows = new int[64];
     private final double[] used;
     private final double[] unfrozenWeight;
-    private final double[] newRate;
-    private final boolean[] frozen;
 
     private int activeFlows;
     private long recomputes;
@@ -70,9 +78,9 @@ public final class FluidNetwork implements EventHandler {
 
     /**
      * @param capacityBps the capacity of each resource, in wire bits per second
-     * @param maxFlows flow ids run from 0 to maxFlows - 1 (each used once)
+     * @param initialFlows room for this many flows in flight at first (it grows)
      */
-    public FluidNetwork(Simulator sim, double[] capacityBps, int maxFlows, Listener listener) {
+    public FluidNetwork(Simulator sim, double[] capacityBps, int initialFlows, Listener listener) {
         this.sim = sim;
         this.handlerId = sim.register(this);
         this.listener = listener;
@@ -84,29 +92,42 @@ public final class FluidNetwork implements EventHandler {
         this.dirty = new int[r];
         this.used = new double[r];
         this.unfrozenWeight = new double[r];
-        this.resources = new int[maxFlows][];
-        this.weights = new double[maxFlows][];
-        this.positions = new int[maxFlows][];
-        this.capBps = new double[maxFlows];
-        this.remainingBits = new double[maxFlows];
-        this.rateBps = new double[maxFlows];
-        this.updatedPs = new long[maxFlows];
-        this.version = new int[maxFlows];
-        this.active = new boolean[maxFlows];
-        this.flowMark = new int[maxFlows];
-        this.newRate = new double[maxFlows];
-        this.frozen = new boolean[maxFlows];
+        grow(Math.max(16, initialFlows));
+    }
+
+    private void grow(int n) {
+        resources = java.util.Arrays.copyOf(resources == null ? new int[0][] : resources, n);
+        weights = java.util.Arrays.copyOf(weights == null ? new double[0][] : weights, n);
+        positions = java.util.Arrays.copyOf(positions == null ? new int[0][] : positions, n);
+        capBps = java.util.Arrays.copyOf(capBps == null ? new double[0] : capBps, n);
+        remainingBits = java.util.Arrays.copyOf(remainingBits == null ? new double[0] : remainingBits, n);
+        rateBps = java.util.Arrays.copyOf(rateBps == null ? new double[0] : rateBps, n);
+        updatedPs = java.util.Arrays.copyOf(updatedPs == null ? new long[0] : updatedPs, n);
+        version = java.util.Arrays.copyOf(version == null ? new int[0] : version, n);
+        active = java.util.Arrays.copyOf(active == null ? new boolean[0] : active, n);
+        tag = java.util.Arrays.copyOf(tag == null ? new int[0] : tag, n);
+        flowMark = java.util.Arrays.copyOf(flowMark == null ? new int[0] : flowMark, n);
+        newRate = java.util.Arrays.copyOf(newRate == null ? new double[0] : newRate, n);
+        frozen = java.util.Arrays.copyOf(frozen == null ? new boolean[0] : frozen, n);
     }
 
     /**
      * Starts a flow of {@code workBits} over {@code flowResources} (distinct), each crossed with its weight (null:
-     * all one), at most at {@code flowCapBps} (infinity: no cap of its own).
+     * all one), at most at {@code flowCapBps} (infinity: no cap of its own); returns the flow's slot, which names it
+     * until the listener hears it was sent with {@code flowTag}.
      */
-    public void start(long nowPs, int flow, int[] flowResources, double[] flowWeights, double flowCapBps,
+    public int start(long nowPs, int flowTag, int[] flowResources, double[] flowWeights, double flowCapBps,
             double workBits) {
-        if (active[flow]) {
-            throw new IllegalStateException("flow " + flow + " is already running");
+        int flow;
+        if (freeCount > 0) {
+            flow = freeSlots[--freeCount];
+        } else {
+            if (slots == active.length) {
+                grow(slots * 2);
+            }
+            flow = slots++;
         }
+        tag[flow] = flowTag;
         active[flow] = true;
         activeFlows++;
         remainingBits[flow] = workBits;
@@ -118,6 +139,7 @@ public final class FluidNetwork implements EventHandler {
             // Nothing to share: the flow moves at its own cap, alone.
             settle(nowPs, flow, flowCapBps);
         }
+        return flow;
     }
 
     /** Moves a running flow onto other resources (a reroute), keeping what it has sent. */
@@ -136,16 +158,21 @@ public final class FluidNetwork implements EventHandler {
 
     /** The resources a running flow crosses now (null when it is not running). */
     public int[] resourcesOf(int flow) {
-        return active[flow] ? resources[flow] : null;
+        return running(flow) ? resources[flow] : null;
     }
 
     public boolean running(int flow) {
-        return active[flow];
+        return flow < slots && active[flow];
+    }
+
+    /** The tag the flow in this slot was started with. */
+    public int tagOf(int flow) {
+        return tag[flow];
     }
 
     /** The flow's current rate in bits per second (0 when it is not running). */
     public double rateBps(int flow) {
-        return active[flow] ? rateBps[flow] : 0;
+        return running(flow) ? rateBps[flow] : 0;
     }
 
     public int activeFlows() {
@@ -234,7 +261,14 @@ public final class FluidNetwork implements EventHandler {
         activeFlows--;
         departures++;
         detach(flow);
-        listener.sent(nowPs, flow);
+        resources[flow] = null;
+        weights[flow] = null;
+        positions[flow] = null;
+        if (freeCount == freeSlots.length) {
+            freeSlots = Arrays.copyOf(freeSlots, freeCount * 2);
+        }
+        freeSlots[freeCount++] = flow;
+        listener.sent(nowPs, tag[flow]);
     }
 
     private void advance(int flow, long nowPs) {

@@ -71,6 +71,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private final int[] waitingHead;
     private final int[] waitingTail;
     private final int[] nextWaiting;
+    /** In flow-level mode with link events: each fabric flow's slot in the fluid network, to reroute it. */
+    private final int[] slotOfTask;
     private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
     private int[] work = new int[64];
     private int workSize;
@@ -131,7 +133,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         for (int g = 0; g < groups; g++) {
             System.arraycopy(one, 0, capacities, g * one.length, one.length);
         }
-        this.fluid = new FluidNetwork(sim, capacities, n, this::sent);
+        this.fluid = new FluidNetwork(sim, capacities, 64, this::sent);
+        this.slotOfTask = router != null && router.dynamic() ? new int[n] : null;
         this.queuePairIds = router == null ? null : new int[flows.length];
         this.deliveryLatencyPs = router == null ? null : new long[flows.length];
         this.ackLatencyPs = router == null ? null : new long[flows.length];
@@ -305,7 +308,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         queuePairBusy[queuePairIds[f]] = true;
         int t = graph.flowTask(f);
         FlowRoute r = route(f);
-        fluid.start(nowPs, t, inGroup(t, r.resources()), r.weights(), r.capBps(), r.workBits());
+        int slot = fluid.start(nowPs, t, inGroup(t, r.resources()), r.weights(), r.capBps(), r.workBits());
+        if (slotOfTask != null) {
+            slotOfTask[t] = slot;
+        }
     }
 
     /** The task's group's copy of the resources (in place). */
@@ -338,15 +344,23 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         }
         for (int f = 0; f < flows.length; f++) {
             int t = graph.flowTask(f);
-            if (!fluid.running(t)) {
+            // Running: started, and its last bit not yet sent (its end is still to come and its QP holds it).
+            if (startPs[t] < 0 || endPs[t] >= 0 || failed[t] || !sending(f)) {
                 continue;
             }
+            int slot = slotOfTask[t];
             FlowRoute r = route(f);
             inGroup(t, r.resources());
-            if (!Arrays.equals(r.resources(), fluid.resourcesOf(t)) || r.weights() != null) {
-                fluid.reroute(nowPs, t, r.resources(), r.weights(), r.capBps());
+            if (!Arrays.equals(r.resources(), fluid.resourcesOf(slot)) || r.weights() != null) {
+                fluid.reroute(nowPs, slot, r.resources(), r.weights(), r.capBps());
             }
         }
+    }
+
+    /** Whether flow f is on its path now (not waiting for its QP, not yet sent). */
+    private boolean sending(int f) {
+        int slot = slotOfTask[graph.flowTask(f)];
+        return fluid.running(slot) && fluid.tagOf(slot) == graph.flowTask(f);
     }
 
     /** A fluid has put its last bit on its path: it arrives after the path's fixed latency. */
