@@ -31,8 +31,6 @@ public final class FluidNetwork implements EventHandler {
 
     private static final int COMPLETE = 1;
     private static final int RECOMPUTE = 2;
-    /** Shares within this relative distance count as equal (one bottleneck level). */
-    private static final double LEVEL_TOLERANCE = 1e-9;
     /** A new rate this close to the old one keeps the old rate and its completion event. */
     private static final double SAME_RATE = 1e-12;
 
@@ -70,6 +68,12 @@ public final class FluidNetwork implements EventHandler {
     private int[] compFlows = new int[64];
     private final double[] used;
     private final double[] unfrozenWeight;
+    private final int[] resourceVersion;
+    private double[] heapKey = new double[64];
+    private int[] heapResource = new int[64];
+    private int[] heapVersion = new int[64];
+    private int heapSize;
+    private int[] capped = new int[64];
 
     private int activeFlows;
     private long recomputes;
@@ -92,6 +96,7 @@ public final class FluidNetwork implements EventHandler {
         this.dirty = new int[r];
         this.used = new double[r];
         this.unfrozenWeight = new double[r];
+        this.resourceVersion = new int[r];
         grow(Math.max(16, initialFlows));
     }
 
@@ -197,6 +202,15 @@ public final class FluidNetwork implements EventHandler {
     private void attach(int flow, int[] flowResources, double[] flowWeights) {
         resources[flow] = flowResources;
         weights[flow] = flowWeights;
+        // A cap no lower than what any one of its resources could give the flow alone never binds: dropping it keeps
+        // the flow out of the filling's cap order (most routed flows' cap is their slowest link).
+        double alone = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < flowResources.length; k++) {
+            alone = Math.min(alone, capacityBps[flowResources[k]] / (flowWeights == null ? 1 : flowWeights[k]));
+        }
+        if (flowResources.length > 0 && capBps[flow] >= alone) {
+            capBps[flow] = Double.POSITIVE_INFINITY;
+        }
         int[] pos = new int[flowResources.length];
         for (int k = 0; k < flowResources.length; k++) {
             int r = flowResources[k];
@@ -352,49 +366,7 @@ public final class FluidNetwork implements EventHandler {
                 unfrozenWeight[rs[k]] += ws == null ? 1 : ws[k];
             }
         }
-        int unfrozen = nf;
-        while (unfrozen > 0) {
-            double level = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < nr; i++) {
-                int r = compResources[i];
-                if (unfrozenWeight[r] > 0) {
-                    level = Math.min(level, Math.max(0, capacityBps[r] - used[r]) / unfrozenWeight[r]);
-                }
-            }
-            for (int i = 0; i < nf; i++) {
-                int f = compFlows[i];
-                if (!frozen[f]) {
-                    level = Math.min(level, capBps[f]);
-                }
-            }
-            double limit = level * (1 + LEVEL_TOLERANCE);
-            int before = unfrozen;
-            for (int i = 0; i < nf; i++) {
-                int f = compFlows[i];
-                if (!frozen[f] && capBps[f] <= limit) {
-                    unfrozen -= freeze(f, level);
-                }
-            }
-            for (int i = 0; i < nr; i++) {
-                int r = compResources[i];
-                if (unfrozenWeight[r] > 0 && Math.max(0, capacityBps[r] - used[r]) / unfrozenWeight[r] <= limit) {
-                    int[] list = flowsAt[r];
-                    for (int j = 0; j < flowCountAt[r]; j++) {
-                        if (!frozen[list[j]]) {
-                            unfrozen -= freeze(list[j], level);
-                        }
-                    }
-                }
-            }
-            if (unfrozen == before) {
-                // Only rounding can get here: give every remaining flow the level.
-                for (int i = 0; i < nf; i++) {
-                    if (!frozen[compFlows[i]]) {
-                        unfrozen -= freeze(compFlows[i], level);
-                    }
-                }
-            }
-        }
+        fill(nr, nf);
         for (int i = 0; i < nf; i++) {
             int f = compFlows[i];
             double r = newRate[f];
@@ -405,6 +377,184 @@ public final class FluidNetwork implements EventHandler {
                 settle(nowPs, f, r);
             }
         }
+    }
+
+    /**
+     * Progressive filling in O((flows x resources per flow + resources) log resources): a heap of the resources by
+     * fair share ((capacity - what frozen flows use) / weight of the unfrozen flows), and the flows' own caps in
+     * increasing order. The level only grows: freezing flows at the level leaves every other share at or above it.
+     */
+    private void fill(int nr, int nf) {
+        heapSize = 0;
+        for (int i = 0; i < nr; i++) {
+            int r = compResources[i];
+            resourceVersion[r]++;
+            if (unfrozenWeight[r] > 0) {
+                heapPush(share(r), r);
+            }
+        }
+        int nc = 0;
+        for (int i = 0; i < nf; i++) {
+            int f = compFlows[i];
+            if (capBps[f] < Double.POSITIVE_INFINITY) {
+                if (nc == capped.length) {
+                    capped = Arrays.copyOf(capped, nc * 2);
+                }
+                capped[nc++] = f;
+            }
+        }
+        sortByCap(nc);
+        int nextCap = 0;
+        int unfrozen = nf;
+        while (unfrozen > 0) {
+            while (nextCap < nc && frozen[capped[nextCap]]) {
+                nextCap++;
+            }
+            while (heapSize > 0 && (heapVersion[0] != resourceVersion[heapResource[0]]
+                    || unfrozenWeight[heapResource[0]] <= 0)) {
+                heapPop();
+            }
+            double capLevel = nextCap < nc ? capBps[capped[nextCap]] : Double.POSITIVE_INFINITY;
+            double shareLevel = heapSize > 0 ? heapKey[0] : Double.POSITIVE_INFINITY;
+            if (capLevel <= shareLevel) {
+                if (capLevel == Double.POSITIVE_INFINITY) {
+                    // Flows that cross nothing and have no cap of their own (cannot happen for routed flows).
+                    for (int i = 0; i < nf; i++) {
+                        if (!frozen[compFlows[i]]) {
+                            unfrozen -= freeze(compFlows[i], capLevel);
+                        }
+                    }
+                    break;
+                }
+                unfrozen -= freeze(capped[nextCap++], capLevel);
+                continue;
+            }
+            int r = heapResource[0];
+            heapPop();
+            double level = Math.max(0, shareLevel);
+            int[] list = flowsAt[r];
+            for (int j = 0; j < flowCountAt[r]; j++) {
+                if (!frozen[list[j]]) {
+                    unfrozen -= freeze(list[j], level);
+                }
+            }
+        }
+    }
+
+    private double share(int r) {
+        return Math.max(0, capacityBps[r] - used[r]) / unfrozenWeight[r];
+    }
+
+    private void sortByCap(int n) {
+        // Insertion sort for the common tiny case, else a boxed-free sort on (cap, flow) pairs.
+        if (n < 32) {
+            for (int i = 1; i < n; i++) {
+                int f = capped[i];
+                int j = i - 1;
+                while (j >= 0 && capBps[capped[j]] > capBps[f]) {
+                    capped[j + 1] = capped[j];
+                    j--;
+                }
+                capped[j + 1] = f;
+            }
+            return;
+        }
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            // Non-negative doubles order as their bits; the flow rides in the low bits of a parallel sort.
+            keys[i] = Double.doubleToLongBits(capBps[capped[i]]);
+        }
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = i;
+        }
+        sortIndices(idx, keys, 0, n - 1);
+        int[] sorted = new int[n];
+        for (int i = 0; i < n; i++) {
+            sorted[i] = capped[idx[i]];
+        }
+        System.arraycopy(sorted, 0, capped, 0, n);
+    }
+
+    private static void sortIndices(int[] idx, long[] keys, int lo, int hi) {
+        // Merge sort: stable, so flows with equal caps keep their component order (determinism).
+        if (lo >= hi) {
+            return;
+        }
+        int mid = (lo + hi) >>> 1;
+        sortIndices(idx, keys, lo, mid);
+        sortIndices(idx, keys, mid + 1, hi);
+        int[] tmp = new int[hi - lo + 1];
+        int i = lo;
+        int j = mid + 1;
+        int k = 0;
+        while (i <= mid && j <= hi) {
+            tmp[k++] = keys[idx[j]] < keys[idx[i]] ? idx[j++] : idx[i++];
+        }
+        while (i <= mid) {
+            tmp[k++] = idx[i++];
+        }
+        while (j <= hi) {
+            tmp[k++] = idx[j++];
+        }
+        System.arraycopy(tmp, 0, idx, lo, tmp.length);
+    }
+
+    private void heapPush(double key, int r) {
+        if (heapSize == heapKey.length) {
+            heapKey = Arrays.copyOf(heapKey, heapSize * 2);
+            heapResource = Arrays.copyOf(heapResource, heapSize * 2);
+            heapVersion = Arrays.copyOf(heapVersion, heapSize * 2);
+        }
+        int i = heapSize++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(key, r, heapKey[parent], heapResource[parent])) {
+                break;
+            }
+            heapKey[i] = heapKey[parent];
+            heapResource[i] = heapResource[parent];
+            heapVersion[i] = heapVersion[parent];
+            i = parent;
+        }
+        heapKey[i] = key;
+        heapResource[i] = r;
+        heapVersion[i] = resourceVersion[r];
+    }
+
+    /** Smaller share first; equal shares by resource index, so the order never depends on the heap's history. */
+    private static boolean before(double k1, int r1, double k2, int r2) {
+        return k1 < k2 || k1 == k2 && r1 < r2;
+    }
+
+    private void heapPop() {
+        int last = --heapSize;
+        if (last == 0) {
+            return;
+        }
+        double key = heapKey[last];
+        int r = heapResource[last];
+        int ver = heapVersion[last];
+        int i = 0;
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= last) {
+                break;
+            }
+            if (c + 1 < last && before(heapKey[c + 1], heapResource[c + 1], heapKey[c], heapResource[c])) {
+                c++;
+            }
+            if (!before(heapKey[c], heapResource[c], key, r)) {
+                break;
+            }
+            heapKey[i] = heapKey[c];
+            heapResource[i] = heapResource[c];
+            heapVersion[i] = heapVersion[c];
+            i = c;
+        }
+        heapKey[i] = key;
+        heapResource[i] = r;
+        heapVersion[i] = ver;
     }
 
     private int pushResource(int n, int r) {
@@ -421,11 +571,17 @@ public final class FluidNetwork implements EventHandler {
         int[] rs = resources[f];
         double[] ws = weights[f];
         for (int k = 0; k < rs.length; k++) {
+            int r = rs[k];
             double w = ws == null ? 1 : ws[k];
-            used[rs[k]] += w * level;
-            unfrozenWeight[rs[k]] -= w;
-            if (unfrozenWeight[rs[k]] < 1e-12) {
-                unfrozenWeight[rs[k]] = 0;
+            used[r] += w * level;
+            unfrozenWeight[r] -= w;
+            if (unfrozenWeight[r] < 1e-12) {
+                unfrozenWeight[r] = 0;
+            }
+            // The resource's share changed: a fresh heap entry, the old one is stale.
+            resourceVersion[r]++;
+            if (unfrozenWeight[r] > 0) {
+                heapPush(share(r), r);
             }
         }
         return 1;
