@@ -431,7 +431,10 @@ public final class Simulation {
             CollectiveTraffic.Emitted e = c.tasks();
             long start = Long.MAX_VALUE;
             for (int t = e.firstTask(); t < e.endTask(); t++) {
-                if (driver.graph().flowIndex(t) >= 0 && driver.taskStartPs(t) >= 0) {
+                // Its first transfer, over the fabric or NVLink (a hierarchical collective starts inside a server).
+                boolean transfer = driver.graph().flowIndex(t) >= 0
+                        || driver.graph().kind(t) == TaskGraph.Kind.NVLINK;
+                if (transfer && driver.taskStartPs(t) >= 0) {
                     start = Math.min(start, driver.taskStartPs(t));
                 }
             }

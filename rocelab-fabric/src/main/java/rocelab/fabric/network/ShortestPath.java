@@ -43,13 +43,25 @@ public final class ShortestPath {
         return hops;
     }
 
-    /** The rate of a directed link. */
-    public static long rateBps(Topology topology, int directedLink) {
-        return topology.edges().get(directedLink >> 1).parameters().rateBps();
+    /** Every directed link's rate, by directed link (both directions of an edge have the edge's rate). */
+    public static long[] rates(Topology topology) {
+        java.util.List<Topology.Edge> edges = topology.edges();
+        long[] r = new long[2 * edges.size()];
+        for (Topology.Edge e : edges) {
+            r[2 * e.index()] = e.parameters().rateBps();
+            r[2 * e.index() + 1] = e.parameters().rateBps();
+        }
+        return r;
     }
 
-    /** The propagation delay of a directed link. */
-    public static long delayPs(Topology topology, int directedLink) {
-        return topology.edges().get(directedLink >> 1).parameters().delayPs();
+    /** Every directed link's propagation delay, by directed link. */
+    public static long[] delays(Topology topology) {
+        java.util.List<Topology.Edge> edges = topology.edges();
+        long[] d = new long[2 * edges.size()];
+        for (Topology.Edge e : edges) {
+            d[2 * e.index()] = e.parameters().delayPs();
+            d[2 * e.index() + 1] = e.parameters().delayPs();
+        }
+        return d;
     }
 }

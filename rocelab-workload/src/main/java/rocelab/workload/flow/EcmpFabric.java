@@ -30,6 +30,9 @@ public final class EcmpFabric implements FlowRouter {
     private final int[] frontier;
     private final int[] nextFrontier;
     private final boolean spraying;
+    /** Each directed link's rate and delay, read once (the topology hands out copies of its edge list). */
+    private final long[] linkRate;
+    private final long[] linkDelay;
 
     public EcmpFabric(Network network, PathTiming timing) {
         this.network = network;
@@ -44,6 +47,8 @@ public final class EcmpFabric implements FlowRouter {
         this.nodeShare = new double[nodes];
         this.frontier = new int[nodes];
         this.nextFrontier = new int[nodes];
+        this.linkRate = ShortestPath.rates(topology);
+        this.linkDelay = ShortestPath.delays(topology);
         boolean any = false;
         for (int s = 0; s < network.switchCount(); s++) {
             any |= network.switchAt(s).loadBalancing() == LoadBalancing.SPRAY;
@@ -53,10 +58,10 @@ public final class EcmpFabric implements FlowRouter {
 
     /** Every directed link's rate: both directions of every edge. */
     static double[] linkCapacities(Topology topology) {
-        double[] c = new double[2 * topology.edges().size()];
-        for (Topology.Edge e : topology.edges()) {
-            c[2 * e.index()] = e.parameters().rateBps();
-            c[2 * e.index() + 1] = e.parameters().rateBps();
+        long[] rates = ShortestPath.rates(topology);
+        double[] c = new double[rates.length];
+        for (int i = 0; i < rates.length; i++) {
+            c[i] = rates[i];
         }
         return c;
     }
@@ -115,8 +120,8 @@ public final class EcmpFabric implements FlowRouter {
             return new FlowRoute(new int[0], null, 0, work, 0, 0);
         }
         for (int i = 0; i < hops; i++) {
-            rates[i] = ShortestPath.rateBps(topology, links[i]);
-            delays[i] = ShortestPath.delayPs(topology, links[i]);
+            rates[i] = linkRate[links[i]];
+            delays[i] = linkDelay[links[i]];
         }
         long delivery = timing.deliveryLatencyPs(rates, delays, hops, sizeBytes);
         long ack = timing.ackLatencyPs(rates, delays, hops);

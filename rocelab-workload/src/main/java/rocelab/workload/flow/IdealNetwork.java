@@ -20,6 +20,8 @@ public final class IdealNetwork implements FlowRouter {
     private final int[] links;
     private final long[] rates;
     private final long[] delays;
+    private final long[] linkRate;
+    private final long[] linkDelay;
 
     public IdealNetwork(Network network, PathTiming timing) {
         this.network = network;
@@ -28,6 +30,8 @@ public final class IdealNetwork implements FlowRouter {
         this.links = new int[topology.nodeCount()];
         this.rates = new long[topology.nodeCount()];
         this.delays = new long[topology.nodeCount()];
+        this.linkRate = ShortestPath.rates(topology);
+        this.linkDelay = ShortestPath.delays(topology);
     }
 
     @Override
@@ -49,8 +53,8 @@ public final class IdealNetwork implements FlowRouter {
             hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
         }
         for (int i = 0; i < hops; i++) {
-            rates[i] = ShortestPath.rateBps(topology, links[i]);
-            delays[i] = ShortestPath.delayPs(topology, links[i]);
+            rates[i] = linkRate[links[i]];
+            delays[i] = linkDelay[links[i]];
         }
         int[] ends = {src, topology.hostCount() + dst};
         return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
