@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs scenarios at packet level and flow level (`./rocelab run FILE --model packet|flow -q`) and prints a Markdown
-# table of their differences for docs/BENCHMARKS.md: median and p99 FCT, each collective's time, each job's JCT,
-# and both wall times (JVM start included).
+# table of their differences for BENCHMARKS.md: median and p99 FCT, each collective's time, each job's JCT,
+# and both runs' wall_seconds (the run itself, no JVM start).
 #
 #   bench/cross-check.sh                       # the default set below
 #   bench/cross-check.sh scenarios/bench/bench-B.yaml ...
