@@ -1,6 +1,7 @@
 package rocelab.fabric.network;
 
 import rocelab.engine.Rates;
+import rocelab.engine.Saturating;
 import rocelab.fabric.packet.FrameFormat;
 
 /**
@@ -50,13 +51,14 @@ public final class PathTiming {
     /** From the first byte leaving until the receiver has the last one, alone on the path. */
     public long deliveryPs(long[] rates, long[] delays, int hops, long sizeBytes) {
         long bottleneck = bottleneck(rates, hops);
-        return Rates.serializationPs(wireBytes(sizeBytes), bottleneck) + deliveryLatencyPs(rates, delays, hops,
-                sizeBytes);
+        // Saturating: a message too large for a long of picoseconds never completes rather than wrapping around.
+        return Saturating.add(Rates.serializationPs(wireBytes(sizeBytes), bottleneck),
+                deliveryLatencyPs(rates, delays, hops, sizeBytes));
     }
 
     /** From the first byte leaving until the sender has the last ACK, alone on the path. */
     public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes) {
-        return deliveryPs(rates, delays, hops, sizeBytes) + ackLatencyPs(rates, delays, hops);
+        return Saturating.add(deliveryPs(rates, delays, hops, sizeBytes), ackLatencyPs(rates, delays, hops));
     }
 
     /**
@@ -72,10 +74,10 @@ public final class PathTiming {
             if (!bottleneckCounted && rates[i] == bottleneck) {
                 bottleneckCounted = true;
             } else {
-                t += Rates.serializationPs(maxWire, rates[i]);
+                t = Saturating.add(t, Rates.serializationPs(maxWire, rates[i]));
             }
         }
-        return t + oneWayPs(delays, hops);
+        return Saturating.add(t, oneWayPs(delays, hops));
     }
 
     /** From delivery until the sender has the ACK of the last packet: the ACK frame at every hop and the way back. */
@@ -83,9 +85,9 @@ public final class PathTiming {
         long ackWire = frames.onWire(frames.ackFrameBytes());
         long ack = 0;
         for (int i = 0; i < hops; i++) {
-            ack += Rates.serializationPs(ackWire, rates[i]);
+            ack = Saturating.add(ack, Rates.serializationPs(ackWire, rates[i]));
         }
-        return ack + oneWayPs(delays, hops);
+        return Saturating.add(ack, oneWayPs(delays, hops));
     }
 
     private long oneWayPs(long[] delays, int hops) {
