@@ -72,14 +72,14 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
-    @Option(names = "--ideal", description = {"Run the workload on the ideal network only (the same as --model ideal):",
-        "no packets; messages share only the RNICs at both ends and NVLink, max-min fairly (a fast best case)."})
+    @Option(names = "--ideal", description = "Run the workload on the ideal network only (the same as --model ideal):"
+            + " no packets; messages share only the RNICs at both ends and NVLink, max-min fairly (a fast best case).")
     boolean idealOnly;
 
     @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",
-            description = {"How to model the fabric: packet (default: every frame, queue, mark and pause), flow",
-                "(flows as max-min fair fluids over the links of their ECMP paths: fast, for large clusters; no",
-                "queues, ECN, PFC, pcap or journey) or ideal (as --ideal)."})
+            description = "How to model the fabric: packet (default: every frame, queue, mark and pause), flow (flows"
+                    + " as max-min fair fluids over the links of their ECMP paths: fast, for large clusters; no queues,"
+                    + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
     String model;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
