@@ -10,7 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -40,7 +39,17 @@ public final class ScenarioReader {
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
-    public ScenarioReader() {}
+    private final rocelab.scenario.MemoryBudget budget;
+
+    /** A reader that refuses scenarios too large for this JVM's heap. */
+    public ScenarioReader() {
+        this(rocelab.scenario.MemoryBudget.ofJvm());
+    }
+
+    /** A reader that refuses scenarios whose estimated footprint exceeds {@code budget}. */
+    public ScenarioReader(rocelab.scenario.MemoryBudget budget) {
+        this.budget = budget;
+    }
 
     /** A plain-words reason for an I/O failure, without Java class names. */
     private static String ioReason(IOException e) {
@@ -59,8 +68,12 @@ public final class ScenarioReader {
             throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a scenario file");
         }
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(YamlBounds.readBounded(file)))
                     .toString();
+        } catch (YamlBounds.TooLarge e) {
+            throw new ScenarioException(shown, 1, 1, absolute + " has more than " + YamlBounds.MAX_BYTES / (1 << 20)
+                    + " MiB" + (Files.isRegularFile(file) ? "" : " (it is not a regular file)")
+                    + "; expected a scenario file (put large flow lists in a flows-csv file)");
         } catch (NoSuchFileException e) {
             throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a scenario file");
         } catch (CharacterCodingException e) {
@@ -133,7 +146,7 @@ public final class ScenarioReader {
     private ScenarioConfig parse(String text, String shown, Path baseDir, Path source) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source);
+            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, budget);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
@@ -141,12 +154,9 @@ public final class ScenarioReader {
     }
 
     private static Node compose(Doc doc, String text) throws ScenarioException {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowRecursiveKeys(false);
-        options.setMaxAliasesForCollections(100);
         Node root;
         try {
-            root = new Yaml(options).compose(new StringReader(text));
+            root = new Yaml(YamlBounds.options()).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() == null ? "unreadable input" : e.getProblem().strip();
@@ -160,10 +170,12 @@ public final class ScenarioReader {
             throw doc.at((Mark) null, "the file is empty; expected a mapping with at least the keys name, fabric,"
                     + " topology and traffic");
         }
+        YamlBounds.checkExpandedSize(doc, root);
         return root;
     }
 
-    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source) throws ScenarioException {
+    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source,
+            rocelab.scenario.MemoryBudget budget) throws ScenarioException {
         YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
@@ -185,6 +197,9 @@ public final class ScenarioReader {
         TopologySpec topology = new TopologyReader(doc).read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
                         + " or custom"), top.keyNode("topology"));
+        // Sized before anything is built: a fabric too large for the heap is refused here, not by an OutOfMemoryError.
+        Sizing sizing = new Sizing(doc, budget, topology);
+        sizing.require(top.get("topology"));
         DeviceReader devices = new DeviceReader(doc);
         SwitchParameters switches = devices.switches(top.get("switch"));
         YamlMap nicMap = top.has("nic") ? YamlMap.of(doc, top.get("nic"), "nic", DeviceReader.nicKeys()) : null;
@@ -220,8 +235,11 @@ public final class ScenarioReader {
                     + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
         }
         List<TrafficSpec> traffic = top.has("traffic") ? trafficReader.read(top.get("traffic")) : List.of();
-        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs") ? new JobReader(doc, trafficReader).read(top.get("jobs"))
-                : List.of();
+        if (top.has("traffic")) {
+            sizing.traffic(top.get("traffic"), traffic);
+        }
+        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs")
+                ? new JobReader(doc, trafficReader, sizing).read(top.get("jobs")) : List.of();
         List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")
                 ? new InferenceReader(doc, trafficReader, topology.hostCount()).read(top.get("inference"),
                         jobs.stream().map(rocelab.workload.job.JobSpec::name).collect(java.util.stream.Collectors.toSet()))
