@@ -218,29 +218,43 @@ public final class Topology {
                 leaves.add(leaf);
             }
         }
+        // Each switch port's far node, or -1 for a port towards a host or on a failed link (neither relays here).
+        int[][] far = new int[nodeCount()][];
+        for (int node = hostCount; node < nodeCount(); node++) {
+            List<Edge> ports = portsByNode.get(node);
+            far[node] = new int[ports.size()];
+            for (int p = 0; p < ports.size(); p++) {
+                int m = peer(node, p).node();
+                far[node][p] = isHost(m) || down != null && down[ports.get(p).index()] ? -1 : m;
+            }
+        }
         int[][][] viaLeaf = new int[leaves.size()][][];
         int[] tmp = new int[maxPortCount()];
+        int[][] previous = new int[switches][];
+        int[] dist = new int[nodeCount()];
+        int[] queue = new int[nodeCount()];
         for (int i = 0; i < leaves.size(); i++) {
             int leaf = leaves.get(i);
-            int[] dist = switchDistancesTo(leaf, down);
+            switchDistancesTo(leaf, far, dist, queue);
             int[][] bySwitch = new int[switches][];
             for (int s = 0; s < switches; s++) {
                 int node = hostCount + s;
                 if (node == leaf || dist[node] < 0) {
                     continue;
                 }
-                List<Edge> ports = portsByNode.get(node);
+                int[] ports = far[node];
                 int n = 0;
-                for (int p = 0; p < ports.size(); p++) {
-                    if (down != null && down[ports.get(p).index()]) {
-                        continue;
-                    }
-                    int far = peer(node, p).node();
-                    if (!isHost(far) && dist[far] == dist[node] - 1) {
+                for (int p = 0; p < ports.length; p++) {
+                    if (ports[p] >= 0 && dist[ports[p]] == dist[node] - 1) {
                         tmp[n++] = p;
                     }
                 }
-                bySwitch[s] = intern(interned, Arrays.copyOf(tmp, n));
+                // Most switches keep the same next hops from one leaf to the next (a leaf's uplinks): reuse them
+                // without hashing.
+                int[] set = previous[s] != null && Arrays.equals(previous[s], 0, previous[s].length, tmp, 0, n)
+                        ? previous[s] : intern(interned, Arrays.copyOf(tmp, n));
+                bySwitch[s] = set;
+                previous[s] = set;
             }
             viaLeaf[i] = bySwitch;
         }
@@ -286,28 +300,24 @@ public final class Topology {
         return max;
     }
 
-    /** Hop distance from every switch to switch {@code target} through switches only (-1: unreachable; hosts -1). */
-    private int[] switchDistancesTo(int target, boolean[] down) {
-        int[] dist = new int[nodeCount()];
+    /**
+     * Hop distance from every switch to switch {@code target} through switches only, into {@code dist} (-1:
+     * unreachable, and for hosts); {@code far} gives each switch port's far switch or -1.
+     */
+    private void switchDistancesTo(int target, int[][] far, int[] dist, int[] queue) {
         Arrays.fill(dist, -1);
-        int[] queue = new int[nodeCount()];
         int head = 0;
         int tail = 0;
         dist[target] = 0;
         queue[tail++] = target;
         while (head < tail) {
             int n = queue[head++];
-            for (Edge e : portsByNode.get(n)) {
-                if (down != null && down[e.index()]) {
-                    continue;
-                }
-                int m = e.a().node() == n ? e.b().node() : e.a().node();
-                if (!isHost(m) && dist[m] < 0) {
+            for (int m : far[n]) {
+                if (m >= 0 && dist[m] < 0) {
                     dist[m] = dist[n] + 1;
                     queue[tail++] = m;
                 }
             }
         }
-        return dist;
     }
 }
