@@ -51,22 +51,29 @@ final class Sizing {
     void job(Node where, JobSpec job) throws ScenarioException {
         long ranks = job.layout().size();
         long[] tasks = {0};
-        steps(job.program(), 1, ranks, job, tasks);
+        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false);
         footprint = footprint.plusTasks(Footprint.mulSat(tasks[0], job.iterations()));
         require(where);
     }
 
-    /** Adds the tasks of {@code steps}, each run {@code times} times per iteration; saturates. */
-    private static void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks) {
+    /**
+     * Adds the tasks of {@code steps}, each run {@code times} times per iteration, on the ranks where its condition
+     * holds (evaluated once per distinct condition; inside a loop with a variable, on every rank); saturates.
+     */
+    private static void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks,
+            java.util.Map<String, Long> activeByCondition, boolean inLoop) {
         for (Step s : steps) {
             if (tasks[0] == Long.MAX_VALUE) {
                 return;
             }
             if (s instanceof Step.Repeat r) {
-                steps(r.steps(), Footprint.mulSat(times, r.count()), ranks, job, tasks);
+                steps(r.steps(), Footprint.mulSat(times, r.count()), ranks, job, tasks, activeByCondition,
+                        inLoop || r.variable() != null);
                 continue;
             }
-            long perRun = ranks;
+            long active = s.meta().when() == null || inLoop ? ranks
+                    : activeByCondition.computeIfAbsent(s.meta().when().toString(), k -> activeRanks(job, s));
+            long perRun = active;
             if (s instanceof Step.Collective c) {
                 long group = 1;
                 for (Dim d : c.dims()) {
@@ -74,9 +81,22 @@ final class Sizing {
                 }
                 long messages = group < 2 ? 0 : Collectives.estimatedMessages(c.op(), c.algorithm(), group,
                         c.channels());
-                perRun = Footprint.addSat(perRun, Footprint.mulSat(ranks / Math.max(1, group), messages));
+                perRun = Footprint.addSat(perRun, Footprint.mulSat(active / Math.max(1, group), messages));
             }
             tasks[0] = Footprint.addSat(tasks[0], Footprint.mulSat(perRun, times));
         }
+    }
+
+    /** The ranks on which a step's condition holds (a condition that cannot be evaluated counts as true). */
+    private static long activeRanks(JobSpec job, Step step) {
+        long n = 0;
+        for (int r = 0; r < job.layout().size(); r++) {
+            try {
+                n += step.meta().when().test(job.layout().variables(r)) ? 1 : 0;
+            } catch (RuntimeException e) {
+                n++;
+            }
+        }
+        return n;
     }
 }
