@@ -221,6 +221,7 @@ public final class ScenarioReader {
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
+        trafficReader.sizing(sizing);
         rocelab.fabric.topology.Topology built = topology.build();
         if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.

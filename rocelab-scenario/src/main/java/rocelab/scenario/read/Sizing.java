@@ -19,12 +19,14 @@ import rocelab.workload.traffic.TrafficSpec;
 final class Sizing {
     private final Doc doc;
     private final MemoryBudget budget;
+    private final long perServer;
     private Footprint footprint;
 
     Sizing(Doc doc, MemoryBudget budget, TopologySpec topology) {
         this.doc = doc;
         this.budget = budget;
         this.footprint = Footprint.of(topology);
+        this.perServer = topology instanceof rocelab.fabric.topology.RailOptimizedSpec r ? r.gpusPerServer() : 1;
     }
 
     Footprint footprint() {
@@ -42,8 +44,24 @@ final class Sizing {
     void traffic(Node list, List<TrafficSpec> items) throws ScenarioException {
         List<Node> nodes = doc.list(list, "traffic", "a list of traffic items");
         for (int i = 0; i < items.size(); i++) {
-            footprint = footprint.plusFlows(items.get(i).flowCount((int) footprint.hosts()));
+            long flows = items.get(i) instanceof rocelab.workload.traffic.CollectiveTraffic c ? collectiveFlows(c)
+                    : items.get(i).flowCount((int) footprint.hosts());
+            footprint = footprint.plusFlows(flows);
             require(i < nodes.size() ? nodes.get(i) : list);
+        }
+    }
+
+    /** The estimated flows of a collective traffic item, its servers taken into account. */
+    long collectiveFlows(rocelab.workload.traffic.CollectiveTraffic c) {
+        return Footprint.mulSat(c.iterations(), Collectives.estimatedMessages(c.call().op(), c.call().algorithm(),
+                c.call().rankCount(), c.call().channels(), perServer));
+    }
+
+    /** Refuses, at {@code node}, what is read so far plus {@code flows} more, when that does not fit. */
+    void requireWith(Node node, long flows) throws ScenarioException {
+        String refusal = budget.refusal(footprint.plusFlows(flows));
+        if (refusal != null) {
+            throw doc.at(node, refusal);
         }
     }
 
@@ -51,7 +69,7 @@ final class Sizing {
     void job(Node where, JobSpec job) throws ScenarioException {
         long ranks = job.layout().size();
         long[] tasks = {0};
-        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false);
+        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false, perServer);
         footprint = footprint.plusTasks(Footprint.mulSat(tasks[0], job.iterations()));
         require(where);
     }
@@ -61,14 +79,14 @@ final class Sizing {
      * holds (evaluated once per distinct condition; inside a loop with a variable, on every rank); saturates.
      */
     private static void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks,
-            java.util.Map<String, Long> activeByCondition, boolean inLoop) {
+            java.util.Map<String, Long> activeByCondition, boolean inLoop, long perServer) {
         for (Step s : steps) {
             if (tasks[0] == Long.MAX_VALUE) {
                 return;
             }
             if (s instanceof Step.Repeat r) {
                 steps(r.steps(), Footprint.mulSat(times, r.count()), ranks, job, tasks, activeByCondition,
-                        inLoop || r.variable() != null);
+                        inLoop || r.variable() != null, perServer);
                 continue;
             }
             long active = s.meta().when() == null || inLoop ? ranks
@@ -80,7 +98,7 @@ final class Sizing {
                     group *= job.layout().degree(d);
                 }
                 long messages = group < 2 ? 0 : Collectives.estimatedMessages(c.op(), c.algorithm(), group,
-                        c.channels());
+                        c.channels(), perServer);
                 perRun = Footprint.addSat(perRun, Footprint.mulSat(active / Math.max(1, group), messages));
             }
             tasks[0] = Footprint.addSat(tasks[0], Footprint.mulSat(perRun, times));
