@@ -66,6 +66,7 @@ public final class ReportWriter {
         pauses(b, Csv.read(dir.resolve("pfc.csv")));
         lanes(b, Csv.read(dir.resolve("vl.csv")));
         flows(b, Csv.read(dir.resolve("flows.csv")));
+        victims(b, Csv.read(dir.resolve("flows.csv")));
         topology(b, Csv.read(dir.resolve("topology.csv")), Csv.read(dir.resolve("ports.csv")));
         ports(b, Csv.read(dir.resolve("ports.csv")));
         b.append("<h2>summary.json</h2><pre>").append(Svg.esc(summary)).append("</pre>");
@@ -506,6 +507,32 @@ public final class ReportWriter {
                     .append("</td><td>").append(r[fct]).append("</td><td>").append(r[slow]).append("</td></tr>");
         }
         b.append("</table><p class='note'>the 10 slowest flows (flows.csv has them all)</p>");
+    }
+
+    /** The PFC victims flows.csv names, most waited first, with their evidence. */
+    private void victims(StringBuilder b, Csv c) {
+        if (c == null || !c.header.contains("pfc_victim")) {
+            return;
+        }
+        int victim = c.col("pfc_victim");
+        int wait = c.col("victim_wait_us");
+        List<String[]> rows = new ArrayList<>(c.rows);
+        rows.removeIf(r -> !"true".equals(r[victim]));
+        if (rows.isEmpty()) {
+            return;
+        }
+        rows.sort(Comparator.comparingDouble((String[] r) -> -Csv.num(r[wait])));
+        b.append("<h2>PFC victims</h2><table><tr><th>flow</th><th>src</th><th>dst</th><th>slowdown</th>"
+                + "<th>paused us</th><th>victim us</th><th>root congestion point</th></tr>");
+        for (String[] r : rows.subList(0, Math.min(10, rows.size()))) {
+            b.append("<tr><td>").append(r[c.col("flow_id")]).append("</td><td>h").append(r[c.col("src")])
+                    .append("</td><td>h").append(r[c.col("dst")]).append("</td><td>").append(r[c.col("slowdown")])
+                    .append("</td><td>").append(r[c.col("paused_wait_us")]).append("</td><td>").append(r[wait])
+                    .append("</td><td>").append(Svg.esc(r[c.col("pause_root")])).append("</td></tr>");
+        }
+        b.append("</table><p class='note'>").append(Math.min(10, rows.size())).append(" of ").append(rows.size())
+                .append(" victims: flows that waited at least 5% of their time behind pauses rooted at a congestion"
+                        + " point not on their own way (flows.csv paused_wait_us, victim_wait_us)</p>");
     }
 
     /** The fabric with its links shaded by the deepest queue either way (small fabrics only). */

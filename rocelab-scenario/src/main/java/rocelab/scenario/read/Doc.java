@@ -121,8 +121,16 @@ final class Doc {
         return unit(node, label, UnitParser.RATE_FORMAT, 'r');
     }
 
+    /** The latest time a scenario may name: half the representable range, so that what follows it still fits. */
+    static final long MAX_TIME_PS = Long.MAX_VALUE / 2;
+
     long time(Node node, String label) throws ScenarioException {
-        return unit(node, label, UnitParser.TIME_FORMAT, 't');
+        long ps = unit(node, label, UnitParser.TIME_FORMAT, 't');
+        if (ps > MAX_TIME_PS) {
+            throw at(node, "'" + text(node, label, UnitParser.TIME_FORMAT) + "' is beyond the simulated time range;"
+                    + " expected a time of at most " + MAX_TIME_PS / 1_000_000_000_000L + "s (about 53 days)");
+        }
+        return ps;
     }
 
     private long unit(Node node, String label, String format, char kind) throws ScenarioException {

@@ -10,11 +10,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
@@ -34,21 +36,39 @@ public final class ScenarioReader {
     public static final String DEMO_NAME = "demo.yaml";
 
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
+    // A plain file name (it names the output folder out/NAME): no separators, and never "." or "..".
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final String NAME_FORMAT =
+            "a plain file name of letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. incast-16to1)";
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
     private final rocelab.scenario.MemoryBudget budget;
 
+    /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
+    private final boolean fabricOnly;
+
     /** A reader that refuses scenarios too large for this JVM's heap. */
     public ScenarioReader() {
-        this(rocelab.scenario.MemoryBudget.ofJvm());
+        this(rocelab.scenario.MemoryBudget.ofJvm(), false);
     }
 
     /** A reader that refuses scenarios whose estimated footprint exceeds {@code budget}. */
     public ScenarioReader(rocelab.scenario.MemoryBudget budget) {
+        this(budget, false);
+    }
+
+    private ScenarioReader(rocelab.scenario.MemoryBudget budget, boolean fabricOnly) {
         this.budget = budget;
+        this.fabricOnly = fabricOnly;
+    }
+
+    /**
+     * A reader that also accepts a scenario without workload ({@code traffic: []} or no traffic, jobs or inference),
+     * for commands that bring their own traffic (nccl-tests).
+     */
+    public ScenarioReader fabricOnly() {
+        return new ScenarioReader(budget, true);
     }
 
     /** A plain-words reason for an I/O failure, without Java class names. */
@@ -146,7 +166,8 @@ public final class ScenarioReader {
     private ScenarioConfig parse(String text, String shown, Path baseDir, Path source) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, budget);
+            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, fabricOnly,
+                    budget);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
@@ -154,9 +175,10 @@ public final class ScenarioReader {
     }
 
     private static Node compose(Doc doc, String text) throws ScenarioException {
+        LoaderOptions options = YamlBounds.options();
         Node root;
         try {
-            root = new Yaml(YamlBounds.options()).compose(new StringReader(text));
+            root = new Yaml(options).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() == null ? "unreadable input" : e.getProblem().strip();
@@ -164,17 +186,20 @@ public final class ScenarioReader {
             throw doc.at(mark, "malformed YAML: " + context + problem
                     + "; expected well-formed YAML (check indentation, colons and quotes)");
         } catch (YAMLException e) {
-            throw doc.at((Mark) null, "malformed YAML: " + e.getMessage() + "; expected well-formed YAML");
+            // The alias and nesting limits: SnakeYAML gives no position, YamlLimits finds it.
+            throw doc.at(YamlLimits.where(text, options), "malformed YAML: " + e.getMessage()
+                    + "; expected well-formed YAML");
         }
         if (root == null) {
             throw doc.at((Mark) null, "the file is empty; expected a mapping with at least the keys name, fabric,"
                     + " topology and traffic");
         }
+        YamlLimits.rejectTags(doc, root);
         YamlBounds.checkExpandedSize(doc, root);
         return root;
     }
 
-    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source,
+    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source, boolean fabricOnly,
             rocelab.scenario.MemoryBudget budget) throws ScenarioException {
         YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
         Node nameNode = top.require("name", NAME_FORMAT);
@@ -231,12 +256,13 @@ public final class ScenarioReader {
                 built, trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(),
                         top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
-        if (!top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
+        if (!fabricOnly && !top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
                     + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
         }
-        List<TrafficSpec> traffic = top.has("traffic") ? trafficReader.read(top.get("traffic")) : List.of();
-        if (top.has("traffic")) {
+        List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
+                && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
+        if (!traffic.isEmpty()) {
             sizing.traffic(top.get("traffic"), traffic);
         }
         List<rocelab.workload.job.JobSpec> jobs = top.has("jobs")
