@@ -3,7 +3,7 @@
 # each in a fresh JVM with the launcher's collector, and prints the peak heap and the process's peak RSS.
 #
 #   bench/run-startup.sh scenarios/bench/scale-*.yaml
-#   JAVA_OPTS=-Xmx8g bench/run-startup.sh scenarios/bench/scale-allreduce-32768.yaml
+#   JAVA_OPTS=-Xmx10g bench/run-startup.sh scenarios/bench/scale-megatron-4096.yaml
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="$root/rocelab-bench/target/benchmarks.jar"

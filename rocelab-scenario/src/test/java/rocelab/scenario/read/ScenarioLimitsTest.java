@@ -124,4 +124,16 @@ class ScenarioLimitsTest {
             assertThat(reader.readExample(name).name()).isNotEmpty();
         }
     }
+
+    /** The scale benchmark scenarios: the small one reads, the 32,768-GPU one is refused before it is unrolled. */
+    @Test
+    void shouldRefuseTheLargestBenchScenarioWhenItsFlowsDoNotFitTheHeap() throws Exception {
+        ScenarioReader reader = new ScenarioReader(new MemoryBudget(6 * GIB));
+        assertThat(reader.read(Path.of("../scenarios/bench/scale-allreduce-512.yaml")).name())
+                .isEqualTo("scale-allreduce-512");
+        Throwable t = catchThrowable(() -> reader.read(Path.of("../scenarios/bench/scale-allreduce-32768.yaml")));
+        assertThat(t).isInstanceOf(ScenarioException.class).hasMessageContaining("scale-allreduce-32768.yaml:18:5: the"
+                + " scenario needs about 256.6 GiB of memory (32,768 hosts, 24 switches, 32,896 links, 268,828,672"
+                + " flows), more than the 6.0 GiB this JVM may use");
+    }
 }
