@@ -128,7 +128,7 @@ final class CompareCommand implements Callable<Integer> {
                     outWriter.println("running " + key + " ...");
                     outWriter.flush();
                 }
-                Progress progress = Progress.forTerminal(quiet);
+                Progress progress = Progress.of(err, quiet).label(key);
                 RunResult result = simulations.get(i).run(progress);
                 progress.done();
                 Path modeDir = folder.dir().resolve(key);

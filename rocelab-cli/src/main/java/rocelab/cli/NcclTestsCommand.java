@@ -205,13 +205,26 @@ final class NcclTestsCommand implements Callable<Integer> {
         out.flush();
         double busSum = 0;
         int lines = 0;
+        int sizes = 0;
         for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+            sizes++;
+            if (requested == max) {
+                break;
+            }
+        }
+        // Progress of the sweep on stderr only: the table on stdout stays exactly nccl-tests' format.
+        Progress progress = Progress.of(err, false);
+        int sizeIndex = 0;
+        for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+            sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
                 out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
                 continue;
             }
-            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options);
+            progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options, progress);
+            progress.done();
             if (!r.completed()) {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;

@@ -19,7 +19,7 @@ final class OutputFolder implements AutoCloseable {
     private static final Set<String> OWN_FILES = Set.of("summary.json", "manifest.json", "flows.csv", "ports.csv",
             "nics.csv", "topology.csv", "pfc.csv", "pfc_counters.csv", "vl.csv", "collectives.csv", "jobs.csv",
             "ranks.csv", "timeline.csv", "requests.csv", "llm_calls.csv", "rates.csv", "queues.csv", "report.html",
-            "charts", "compare.csv");
+            "charts", "compare.csv", "results.csv", "sweep.html");
 
     private static final String PARTIAL = ".partial-";
 

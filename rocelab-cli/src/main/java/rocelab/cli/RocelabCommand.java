@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         versionProvider = RocelabCommand.VersionProvider.class,
         description = "Packet-level lab for AI backend networks: RoCEv2 and InfiniBand fabrics, driven by AI workloads, simulated packet by packet.",
         subcommands = {RunCommand.class, JourneyCommand.class, ReportCommand.class, HeadroomCommand.class,
-            NcclTestsCommand.class, ExpandCommand.class, LintCommand.class, CompareCommand.class,
+            NcclTestsCommand.class, ExpandCommand.class, LintCommand.class, CompareCommand.class, SweepCommand.class,
             CommandLine.HelpCommand.class})
 public final class RocelabCommand implements Runnable {
     /** Exit code for bad input (scenario errors, bad flags). */

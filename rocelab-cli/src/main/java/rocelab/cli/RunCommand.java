@@ -90,23 +90,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** What manifest.json adds to the run: the scenario file and what the report needs to draw thresholds. */
     static Map<String, Object> manifestExtras(ScenarioConfig config) {
-        Map<String, Object> extras = new java.util.LinkedHashMap<>();
-        extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
-        if (config.infiniband() != null) {
-            // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
-            extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
-            return extras;
-        }
-        extras.put("ecn_marking", config.ecn().scheme().key());
-        extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
-        extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
-        extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
-        extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
-        extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
-                ? config.pfc().xoffBytes() : null);
-        return extras;
+        return rocelab.scenario.RunManifest.extras(config);
     }
 
     @Override
@@ -198,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
             int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
-        Progress progress = Progress.forTerminal(quiet);
+        Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run

@@ -66,11 +66,18 @@ public final class Simulation {
     private final List<JobTasks> jobs;
     private final List<InferenceTasks> inference;
     private final boolean idealOnly;
+    /** Payload bytes of every flow of the workload, for the progress display. */
+    private final long workloadBytes;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
             boolean idealOnly) {
         this.idealOnly = idealOnly;
+        long bytes = 0;
+        for (int i = 0; i < driver.flowCount(); i++) {
+            bytes += driver.flow(i).sizeBytes();
+        }
+        this.workloadBytes = bytes;
         this.inference = List.copyOf(inference);
         this.collectives = List.copyOf(collectives);
         this.jobs = List.copyOf(jobs);
@@ -259,8 +266,7 @@ public final class Simulation {
                 stopReason = "stop-at";
                 more = false;
             }
-            progress.onProgress(sim.nowPs(), sim.eventsProcessed(), System.nanoTime() - startNanos,
-                    driver.finishedCount(), driver.flowCount());
+            progress.onProgress(progress(System.nanoTime() - startNanos));
         }
         if (driver.allFinished()) {
             stopReason = "completed";
@@ -280,6 +286,24 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline());
+    }
+
+    /** Where the run stands: bytes delivered of the workload's bytes, tasks done of its tasks. */
+    private RunProgress progress(long wallNanos) {
+        long done = 0;
+        if (idealOnly) {
+            for (int i = 0; i < driver.flowCount(); i++) {
+                if (driver.deliveredPs(i) >= 0) {
+                    done += driver.flow(i).sizeBytes();
+                }
+            }
+        } else {
+            for (int h = 0; h < network.hostCount(); h++) {
+                done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);
+            }
+        }
+        return new RunProgress(sim.nowPs(), sim.eventsProcessed(), wallNanos, done, workloadBytes,
+                driver.finishedCount(), driver.taskCount());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
@@ -384,6 +408,11 @@ public final class Simulation {
 
     /** SHA-256 of the resolved scenario and the effective seed. */
     public String scenarioHash() {
+        return scenarioHash(config);
+    }
+
+    /** SHA-256 of a resolved scenario and its effective seed, as manifest.json records it. */
+    public static String scenarioHash(ScenarioConfig config) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(config.canonicalText().getBytes(StandardCharsets.UTF_8));

@@ -75,7 +75,12 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
-        AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
+        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** The text of a run's summary.json, exactly as {@link #write} writes it. */
+    public static String summaryJson(RunResult result) {
+        return JsonText.render(Summary.of(result));
     }
 
     public String toJson(Object tree) {

@@ -82,27 +82,30 @@ public final class ScenarioReader {
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
         String shown = file.toString();
+        return parse(readText(file, shown, "scenario"), shown, file.toAbsolutePath().normalize().getParent(), file);
+    }
+
+    /** The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error at 1:1 saying why not. */
+    static String readText(Path file, String shown, String what) throws ScenarioException {
         Path absolute = file.toAbsolutePath().normalize();
-        String text;
         if (Files.isDirectory(file)) {
-            throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a scenario file");
+            throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a " + what + " file");
         }
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(YamlBounds.readBounded(file)))
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(YamlBounds.readBounded(file)))
                     .toString();
         } catch (YamlBounds.TooLarge e) {
             throw new ScenarioException(shown, 1, 1, absolute + " has more than " + YamlBounds.MAX_BYTES / (1 << 20)
                     + " MiB" + (Files.isRegularFile(file) ? "" : " (it is not a regular file)")
-                    + "; expected a scenario file (put large flow lists in a flows-csv file)");
+                    + "; expected a " + what + " file (put large flow lists in a flows-csv file)");
         } catch (NoSuchFileException e) {
-            throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a scenario file");
+            throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a " + what + " file");
         } catch (CharacterCodingException e) {
-            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML scenario file");
+            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML " + what + " file");
         } catch (IOException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + ioReason(e)
-                    + "); expected a readable scenario file");
+                    + "); expected a readable " + what + " file");
         }
-        return parse(text, shown, absolute.getParent(), file);
     }
 
     /** Reads from text; {@code displayName} is used in messages, {@code baseDir} resolves relative files. */
@@ -171,6 +174,32 @@ public final class ScenarioReader {
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
+        }
+    }
+
+    /**
+     * Reads a scenario from an already composed YAML tree (a sweep point: the base scenario with the sweep's values
+     * spliced in, each keeping its own file and position), exactly as a file with that content would be read.
+     */
+    ScenarioConfig readTree(Node root, String shown, Path baseDir) throws ScenarioException {
+        Doc doc = new Doc(shown);
+        try {
+            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null, fabricOnly, budget);
+        } catch (RuntimeException e) {
+            throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
+                    + "); expected a scenario this reader can handle");
+        }
+    }
+
+    /** Parses YAML text into its node tree (positions kept), or fails at the position of the malformed text. */
+    static Node compose(String text, String shown) throws ScenarioException {
+        return compose(new Doc(shown), text);
+    }
+
+    /** The text of a built-in example, or null when there is none of that name. */
+    static String exampleText(String name) throws IOException {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name + ".yaml")) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
