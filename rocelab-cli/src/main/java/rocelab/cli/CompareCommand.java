@@ -127,8 +127,9 @@ final class CompareCommand implements Callable<Integer> {
             progress.done();
             Path modeDir = dir.resolve(key);
             try {
-                new RunWriter().write(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
-                ReportWriter.write(modeDir);
+                var manifest = RunCommand.manifestExtras(configs.get(i));
+                new RunWriter().write(modeDir, result, manifest);
+                ReportWriter.write(modeDir, result, manifest);
             } catch (java.io.IOException e) {
                 err.println("error: cannot write the output " + modeDir + ": " + e.getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;

@@ -25,7 +25,13 @@ final class ReportCommand implements Callable<Integer> {
                     + " holding summary.json (written by rocelab run)");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        Path out = ReportWriter.write(dir);
+        Path out;
+        try {
+            out = ReportWriter.write(dir);
+        } catch (rocelab.observe.report.ReportInputException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         spec.commandLine().getOut().println("report  " + out);
         spec.commandLine().getOut().flush();
         return 0;

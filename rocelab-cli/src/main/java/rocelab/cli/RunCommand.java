@@ -106,6 +106,9 @@ final class RunCommand implements Callable<Integer> {
         extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
+        // The report turns sampled cumulative counters into per-interval rates.
+        extras.put("sample_interval_us", config.sampleIntervalPs() > 0
+                ? rocelab.observe.output.Numbers.micros(config.sampleIntervalPs()) : null);
         return extras;
     }
 
@@ -207,11 +210,12 @@ final class RunCommand implements Callable<Integer> {
         RunResult result = simulation.run(progress);
         progress.done();
         try {
-            new RunWriter().write(dir, result, manifestExtras(config));
+            Map<String, Object> manifest = manifestExtras(config);
+            new RunWriter().write(dir, result, manifest);
             if (capture != null) {
                 capture.write(pcap);
             }
-            rocelab.observe.report.ReportWriter.write(dir);
+            rocelab.observe.report.ReportWriter.write(dir, result, manifest);
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());

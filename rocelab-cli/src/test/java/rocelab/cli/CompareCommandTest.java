@@ -85,7 +85,7 @@ class CompareCommandTest {
         assertThat(Double.parseDouble(csvRow("infiniband")[stall]))
                 .isCloseTo(ib.get("credit_stall_us").asDouble(), org.assertj.core.data.Offset.offset(0.0006));
         String report = Files.readString(out.resolve("report.html"));
-        assertThat(report).contains("Flow completion times", "roce-lossless", "roce-lossy", "infiniband",
+        assertThat(report).contains("FCT distribution per fabric", "roce-lossless", "roce-lossy", "infiniband",
                 "infiniband/report.html");
     }
 

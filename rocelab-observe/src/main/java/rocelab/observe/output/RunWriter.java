@@ -70,7 +70,9 @@ public final class RunWriter {
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
+            AtomicFiles.write(dir.resolve("links.csv"), result.series().linksCsv());
         } else {
+            Files.deleteIfExists(dir.resolve("links.csv"));
             Files.deleteIfExists(dir.resolve("rates.csv"));
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }

@@ -36,6 +36,11 @@ public final class PfcLog implements PfcProbe {
         return count;
     }
 
+    /** Field f of frame i: 0 time (ps), 1 node, 2 port, 3 priority, 4 quanta (0: XON), 5 priority-group bytes. */
+    public long field(int i, int f) {
+        return rows[i * FIELDS + f];
+    }
+
     /** One link of the pause propagation tree: {@code device} first paused {@code peer} at a time. */
     public record PauseEdge(long firstXoffPs, int device, int port, int peer, int priority, int hop, long pausedPs) {}
 

@@ -1,22 +1,38 @@
 package rocelab.observe.report;
 
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.csv.CsvFactory;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A CSV file that rocelab wrote (no quoted commas in the columns the report reads), by column name. */
+/**
+ * A CSV file of a run folder (RFC 4180: quoted fields may hold commas, quotes and newlines), read with Jackson's CSV
+ * parser, by column name. Bad content is a {@link ReportInputException} naming the file, line and column.
+ */
 final class Csv {
+    private static final CsvFactory FACTORY = new CsvFactory();
+
+    final Path file;
     final List<String> header;
     final List<String[]> rows;
+    /** The line each row starts on (1-based; the header is line 1). */
+    private final int[] lines;
     private final Map<String, Integer> index = new HashMap<>();
 
-    private Csv(List<String> header, List<String[]> rows) {
+    private Csv(Path file, List<String> header, List<String[]> rows, int[] lines) {
+        this.file = file;
         this.header = header;
         this.rows = rows;
+        this.lines = lines;
         for (int i = 0; i < header.size(); i++) {
             index.put(header.get(i), i);
         }
@@ -27,26 +43,113 @@ final class Csv {
         if (!Files.exists(file)) {
             return null;
         }
-        List<String> lines = Files.readAllLines(file);
-        if (lines.isEmpty()) {
+        List<String[]> rows = new ArrayList<>();
+        int[] lines = new int[1024];
+        List<String> header = null;
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                CsvParser parser = (CsvParser) FACTORY.createParser(in)) {
+            // Streaming, without a schema: each row is one array of strings, quoted commas, quotes and newlines
+            // kept in their field.
+            List<String> fields = new ArrayList<>();
+            int line = 1;
+            int depth = 0;
+            JsonToken t;
+            while ((t = parser.nextToken()) != null) {
+                if (t == JsonToken.START_ARRAY) {
+                    depth++;
+                    fields.clear();
+                    line = parser.currentLocation().getLineNr();
+                } else if (t == JsonToken.VALUE_STRING) {
+                    fields.add(parser.getText());
+                } else if (t == JsonToken.END_ARRAY && --depth == 0) {
+                    String[] r = fields.toArray(new String[0]);
+                    if (header == null) {
+                        header = List.of(r);
+                        continue;
+                    }
+                    if (r.length == 0 || r.length == 1 && r[0].isEmpty()) {
+                        continue;
+                    }
+                    if (r.length != header.size()) {
+                        throw new ReportInputException(file + ":" + line + ":1: expected " + header.size()
+                                + " fields (" + String.join(",", header) + "), found " + r.length);
+                    }
+                    if (rows.size() == lines.length) {
+                        lines = Arrays.copyOf(lines, lines.length * 2);
+                    }
+                    lines[rows.size()] = line;
+                    rows.add(r);
+                }
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var at = e.getLocation();
+            throw new ReportInputException(file + ":" + (at == null ? 0 : at.getLineNr()) + ":"
+                    + (at == null ? 0 : at.getColumnNr()) + ": not valid CSV: " + e.getOriginalMessage());
+        }
+        if (header == null) {
             return null;
         }
-        List<String[]> rows = new ArrayList<>(lines.size());
-        for (int i = 1; i < lines.size(); i++) {
-            rows.add(lines.get(i).split(",", -1));
-        }
-        return new Csv(List.of(lines.get(0).split(",")), rows);
+        return new Csv(file, header, rows, lines);
     }
 
-    int col(String name) {
+    boolean has(String name) {
+        return index.containsKey(name);
+    }
+
+    int col(String name) throws ReportInputException {
         Integer i = index.get(name);
         if (i == null) {
-            throw new IllegalArgumentException("column " + name + " is missing");
+            throw new ReportInputException(file + ":1:1: expected a column named " + name + " in the header ("
+                    + String.join(",", header) + ")");
         }
         return i;
     }
 
-    static double num(String s) {
-        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    String text(int row, String column) throws ReportInputException {
+        return rows.get(row)[col(column)];
+    }
+
+    /** A number, or NaN for an empty field. */
+    double num(int row, String column) throws ReportInputException {
+        int c = col(column);
+        String s = rows.get(row)[c];
+        if (s.isEmpty()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw bad(row, c, "a number", s);
+        }
+    }
+
+    long integer(int row, String column) throws ReportInputException {
+        int c = col(column);
+        String s = rows.get(row)[c];
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw bad(row, c, "an integer", s);
+        }
+    }
+
+    /** Microseconds (up to picosecond precision) as picoseconds, or -1 for an empty field. */
+    long ps(int row, String column) throws ReportInputException {
+        int c = col(column);
+        String s = rows.get(row)[c];
+        if (s.isEmpty()) {
+            return -1;
+        }
+        try {
+            return new java.math.BigDecimal(s).movePointRight(6).setScale(0, java.math.RoundingMode.HALF_EVEN)
+                    .longValueExact();
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw bad(row, c, "a time in microseconds", s);
+        }
+    }
+
+    private ReportInputException bad(int row, int col, String expected, String found) {
+        return new ReportInputException(file + ":" + lines[row] + ":" + (col + 1) + ": expected " + expected
+                + " in column " + header.get(col) + ", found '" + found + "'");
     }
 }
