@@ -26,7 +26,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
 /**
  * Everything the report shows, in one model, whether it comes from a run still in memory ({@link #of}) or from the
  * files of a finished run's folder ({@link ReportFolder#read}). The report is built from this alone, so both paths
- * give the same sections and charts (the files round some values: job times to nanoseconds, busbw to 3 decimals).
+ * give the same page (values are rounded as the files hold them).
  */
 final class ReportData {
     /** A PFC frame: {@code device} sent it on {@code port} to {@code peer}, which it paused (XOFF) or resumed. */
@@ -136,6 +136,23 @@ final class ReportData {
         return q / 1e6;
     }
 
+    /** Microseconds rounded to nanoseconds, as jobs.csv and ranks.csv hold them. */
+    static double ns(double us) {
+        return Double.isNaN(us) ? us : rocelab.observe.output.Numbers.round(us, 3).doubleValue();
+    }
+
+    /** A collective with its bus bandwidth as collectives.csv holds it (3 decimals). */
+    static CollectiveRecord asWritten(CollectiveRecord c) {
+        if (!c.completed() || !(c.algbwGBps() > 0)) {
+            // collectives.csv has no end for an unfinished call.
+            return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
+                    c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs());
+        }
+        double busbw = rocelab.observe.output.Numbers.round(c.busbwGBps(), 3).doubleValue();
+        return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
+                c.endPs(), c.completed(), busbw / c.algbwGBps(), c.idealTimePs());
+    }
+
     /** The report's data straight from a finished run, without reading back any file. */
     static ReportData of(RunResult r, Map<String, Object> manifest) {
         ReportData d = new ReportData();
@@ -144,9 +161,15 @@ final class ReportData {
         d.summary = Summary.of(r);
         d.manifest = manifest;
         d.flows = r.flows();
-        d.collectives = r.collectives();
-        d.jobs = r.jobs();
-        d.ranks = r.ranks();
+        // Rounded as the files hold them, so a report rebuilt from the folder is the same page byte for byte.
+        d.collectives = r.collectives().stream().map(ReportData::asWritten).toList();
+        d.jobs = r.jobs().stream().map(j -> new JobRecord(j.job(), j.ranks(), j.iterations(), j.warmup(), j.startPs(),
+                j.endPs(), j.completed(), j.idealEndPs(), ns(j.iterationUs()), ns(j.idealIterationUs()),
+                ns(j.computeUs()), ns(j.exposedCommUs()), ns(j.idleUs()), ns(j.idealExposedCommUs()),
+                ns(j.idealIdleUs()), ns(j.networkWaitUs()), ns(j.maxNetworkWaitUs()))).toList();
+        d.ranks = r.ranks().stream().map(k -> new RankRecord(k.job(), k.rank(), k.host(), k.coords(),
+                ns(k.iterationUs()), ns(k.computeUs()), ns(k.exposedCommUs()), ns(k.idleUs()),
+                ns(k.idealExposedCommUs()), ns(k.idealIdleUs()))).toList();
         d.timeline = r.timeline();
         d.requests = r.requests();
         d.calls = r.llmCalls();

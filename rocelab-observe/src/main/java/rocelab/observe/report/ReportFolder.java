@@ -223,7 +223,7 @@ final class ReportFolder {
             double factor = algbw > 0 ? busbw / algbw : Double.NaN;
             out.add(new CollectiveRecord(c.text(i, "job"), c.text(i, "name"), c.text(i, "algorithm"),
                     (int) c.integer(i, "ranks"), c.integer(i, "size_bytes"), start, end < 0 ? start : end, done,
-                    factor, c.ps(i, "ideal_time_us")));
+                    done ? factor : Double.NaN, c.ps(i, "ideal_time_us")));
         }
         return out;
     }
