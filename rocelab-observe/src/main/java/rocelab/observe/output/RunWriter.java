@@ -165,9 +165,16 @@ public final class RunWriter {
     }
 
     static String portsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("switch", "port", "peer", "rate_gbps"));
         for (PortCounter c : PortCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.port(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         header.add("peak_queue_bytes");
         CsvTable t = new CsvTable(header);
@@ -182,7 +189,14 @@ public final class RunWriter {
                 row.add(topo.nodeName(topo.peer(sw.nodeId(), p).node()));
                 row.add(ep.rateBps() / 1e9);
                 for (PortCounter c : PortCounter.values()) {
-                    row.add(ep.counter(c));
+                    if (!ib) {
+                        row.add(ep.counter(c));
+                    } else if (IbCounterNames.port(c) != null) {
+                        row.add(IbCounterNames.value(c, ep.counter(c)));
+                    }
+                }
+                if (ib) {
+                    row.add(Numbers.micros(IbCounterNames.waitPs(ep.creditGate(), network.simulator().nowPs())));
                 }
                 row.add(ep.peakQueuedBytes());
                 t.row(row.toArray());
@@ -238,9 +252,16 @@ public final class RunWriter {
     }
 
     static String nicsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("host", "server", "rate_gbps"));
         for (NicCounter c : NicCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.nic(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         CsvTable t = new CsvTable(header);
         for (int h = 0; h < network.hostCount(); h++) {
@@ -250,7 +271,12 @@ public final class RunWriter {
             row.add(network.topology().serverOf(h));
             row.add(nic.lineRateBps() / 1e9);
             for (NicCounter c : NicCounter.values()) {
-                row.add(nic.counter(c));
+                if (!ib || IbCounterNames.nic(c) != null) {
+                    row.add(nic.counter(c));
+                }
+            }
+            if (ib) {
+                row.add(Numbers.micros(IbCounterNames.waitPs(nic.creditGate(), network.simulator().nowPs())));
             }
             t.row(row.toArray());
         }

@@ -422,8 +422,8 @@ final class ChartImage {
             return trim(String.format(Locale.ROOT, "%.2f", v / 1e9)) + "G";
         } else if (a >= 1e6) {
             return trim(String.format(Locale.ROOT, "%.2f", v / 1e6)) + "M";
-        } else if (a >= 1e4) {
-            return trim(String.format(Locale.ROOT, "%.1f", v / 1e3)) + "k";
+        } else if (a >= 1e3) {
+            return trim(String.format(Locale.ROOT, a >= 1e4 ? "%.1f" : "%.2f", v / 1e3)) + "k";
         } else if (a >= 100 || v == 0) {
             return String.valueOf(Math.round(v));
         }

@@ -198,6 +198,9 @@ public final class ComparisonReport {
                 + " double-click to reset.");
         List<TimeCharts.Trace> queues = new ArrayList<>();
         List<TimeCharts.Trace> held = new ArrayList<>();
+        // Each fabric keeps its colour on every chart.
+        List<String> queueColors = new ArrayList<>();
+        List<String> heldColors = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String mode = entries.get(i).mode();
             ReportData d = data.get(i);
@@ -205,18 +208,20 @@ public final class ComparisonReport {
                 List<TimeCharts.Trace> top = TimeCharts.top(TimeCharts.traces(d.queues, 0), TimeCharts::peak, 1);
                 for (TimeCharts.Trace t : top) {
                     queues.add(new TimeCharts.Trace(mode + ": " + t.name(), t.t(), t.v()));
+                    queueColors.add(Chart.COLORS[i % Chart.COLORS.length]);
                 }
             }
             TimeCharts.Trace h = heldBack(d);
             if (h != null) {
                 held.add(new TimeCharts.Trace(mode, h.t(), h.v()));
+                heldColors.add(Chart.COLORS[i % Chart.COLORS.length]);
             }
         }
         p.chart(TimeCharts.chart("cmp-queues", "Deepest egress queue of each fabric", "queue depth (bytes)", "B",
-                queues, null, null, 0, end), "each fabric's deepest queue over time (its queues.csv)",
+                queues, null, queueColors.toArray(new String[0]), 0, end), "each fabric's deepest queue over time (its queues.csv)",
                 "no fabric had queue samples");
         p.chart(line(TimeCharts.chart("cmp-held", "Pause or credit-stall time so far", "time held back (us)", "us",
-                held, null, null, 0, end)), "RoCE: time links spent paused by PFC (from the PFC frames switches sent),"
+                held, null, heldColors.toArray(new String[0]), 0, end)), "RoCE: time links spent paused by PFC (from the PFC frames switches sent),"
                 + " summed over links; InfiniBand: time switch ports waited for credits, summed over ports",
                 "no fabric paused or waited for credits");
         rates(p, data, end);
@@ -339,6 +344,7 @@ public final class ComparisonReport {
             return;
         }
         List<TimeCharts.Trace> traces = new ArrayList<>();
+        List<String> colors = new ArrayList<>();
         for (int i = 0; i < data.size(); i++) {
             if (data.get(i).rates == null) {
                 continue;
@@ -346,11 +352,12 @@ public final class ComparisonReport {
             for (TimeCharts.Trace t : TimeCharts.traces(data.get(i).rates, 0)) {
                 if (t.name().equals(qp)) {
                     traces.add(new TimeCharts.Trace(entries.get(i).mode() + ": " + t.name(), t.t(), t.v()));
+                    colors.add(Chart.COLORS[i % Chart.COLORS.length]);
                 }
             }
         }
         p.chart(TimeCharts.chart("cmp-rates", "Sending rate of " + qp + " on each fabric", "allowed rate (Gb/s)",
-                "Gb/s", traces, null, null, Double.NaN, end), "the same queue pair (same traffic) on every fabric", null);
+                "Gb/s", traces, null, colors.toArray(new String[0]), Double.NaN, end), "the same queue pair (same traffic) on every fabric", null);
     }
 
     /** Each job's JCT on each fabric, split into its ideal JCT and the network penalty, and the GPUs' wait. */

@@ -19,6 +19,7 @@ import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.output.IbCounterNames;
 import rocelab.observe.output.Summary;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
@@ -33,7 +34,7 @@ final class ReportData {
     record PfcFrame(double timeUs, String device, int port, String peer, int priority, boolean xoff, double pauseUs,
             long ingressBytes) {}
 
-    /** One switch port: its counters by their ports.csv names (in that order) and its peak queue. */
+    /** One switch port: its counters by their ports.csv names (in that order; times ending _us held in ps). */
     record PortRow(String device, int port, String peer, double rateGbps, Map<String, Long> counters,
             long peakQueueBytes) {}
 
@@ -240,9 +241,18 @@ final class ReportData {
             Switch sw = net.switchAt(i);
             for (int p = 0; p < sw.portCount(); p++) {
                 EgressPort ep = sw.port(p);
+                // Named and scaled as ports.csv has them (InfiniBand names on InfiniBand).
                 Map<String, Long> counters = new LinkedHashMap<>();
                 for (PortCounter c : PortCounter.values()) {
-                    counters.put(c.key(), ep.counter(c));
+                    if (!ib) {
+                        counters.put(c.key(), ep.counter(c));
+                    } else if (IbCounterNames.port(c) != null) {
+                        counters.put(IbCounterNames.port(c), IbCounterNames.value(c, ep.counter(c)));
+                    }
+                }
+                if (ib) {
+                    counters.put(IbCounterNames.XMIT_WAIT, IbCounterNames.waitPs(ep.creditGate(),
+                            net.simulator().nowPs()));
                 }
                 ports.add(new PortRow(sw.name(), p, topo.nodeName(topo.peer(sw.nodeId(), p).node()),
                         ep.rateBps() / 1e9, counters, ep.peakQueuedBytes()));

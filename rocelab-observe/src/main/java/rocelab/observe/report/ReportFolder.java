@@ -320,7 +320,7 @@ final class ReportFolder {
         for (int i = 0; i < c.rows.size(); i++) {
             Map<String, Long> m = new LinkedHashMap<>();
             for (String k : counters) {
-                m.put(k, c.integer(i, k));
+                m.put(k, k.endsWith("_us") ? c.ps(i, k) : c.integer(i, k));
             }
             out.add(new ReportData.PortRow(c.text(i, "switch"), (int) c.integer(i, "port"), c.text(i, "peer"),
                     c.num(i, "rate_gbps"), m, c.integer(i, "peak_queue_bytes")));

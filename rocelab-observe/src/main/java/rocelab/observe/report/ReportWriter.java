@@ -310,7 +310,7 @@ public final class ReportWriter {
                 .thenComparing(ReportData.PortRow::device).thenComparingInt(ReportData.PortRow::port));
         String[][] cols = ib
                 ? new String[][] {{"PortXmitPkts", "PortXmitPkts"}, {"PortXmitDiscards", "PortXmitDiscards"},
-                    {"PortMarkFECN", "PortMarkFECN"}, {"PortXmitWait_us", "PortXmitWait us"}}
+                    {"fecn_marked", "FECN marked"}, {"PortXmitWait_us", "PortXmitWait us"}}
                 : new String[][] {{"tx_packets", "tx_packets"}, {"dropped_packets", "dropped_packets"},
                     {"ecn_marked", "ecn_marked"}, {"tx_pause", "tx_pause"}, {"rx_pause", "rx_pause"}};
         List<String> heads = new ArrayList<>(List.of("switch", "port", "peer", "peak queue"));

@@ -11,7 +11,7 @@
     var a = Math.abs(v);
     if (a >= 1e9) return trim((v / 1e9).toFixed(a >= 1e10 ? 1 : 2)) + 'G';
     if (a >= 1e6) return trim((v / 1e6).toFixed(a >= 1e7 ? 1 : 2)) + 'M';
-    if (a >= 1e4) return trim((v / 1e3).toFixed(a >= 1e5 ? 0 : 1)) + 'k';
+    if (a >= 1e3) return trim((v / 1e3).toFixed(a >= 1e5 ? 0 : a >= 1e4 ? 1 : 2)) + 'k';
     if (a >= 100 || v === 0) return String(Math.round(v));
     if (a >= 1) return trim(v.toFixed(2));
     return trim(v.toPrecision(3));
