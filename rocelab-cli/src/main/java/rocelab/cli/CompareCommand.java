@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
-import rocelab.observe.output.RunWriter;
 import rocelab.observe.report.ComparisonReport;
 import rocelab.observe.report.ReportWriter;
 import rocelab.scenario.FabricMode;
@@ -127,9 +126,7 @@ final class CompareCommand implements Callable<Integer> {
             progress.done();
             Path modeDir = dir.resolve(key);
             try {
-                var manifest = RunCommand.manifestExtras(configs.get(i));
-                new RunWriter().write(modeDir, result, manifest);
-                ReportWriter.write(modeDir, result, manifest);
+                ReportWriter.writeRun(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
             } catch (java.io.IOException e) {
                 err.println("error: cannot write the output " + modeDir + ": " + e.getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;

@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
-import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;
 import rocelab.scenario.ScenarioConfig;
@@ -210,12 +209,11 @@ final class RunCommand implements Callable<Integer> {
         RunResult result = simulation.run(progress);
         progress.done();
         try {
-            Map<String, Object> manifest = manifestExtras(config);
-            new RunWriter().write(dir, result, manifest);
             if (capture != null) {
                 capture.write(pcap);
             }
-            rocelab.observe.report.ReportWriter.write(dir, result, manifest);
+            // The folder's files and the report, written side by side; summary.json last.
+            rocelab.observe.report.ReportWriter.writeRun(dir, result, manifestExtras(config));
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());

@@ -26,6 +26,20 @@ import rocelab.observe.flow.FlowRecord;
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
+        write(dir, result, manifestExtras, () -> { });
+    }
+
+    /** Work that must finish before summary.json is written (another writer's files into the same folder). */
+    public interface BeforeSummary {
+        void await() throws IOException;
+    }
+
+    /**
+     * As {@link #write(Path, RunResult, Map)}, and waits for {@code before} just before writing summary.json, so
+     * summary.json stays the last file even when the report is written alongside.
+     */
+    public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
+            throws IOException {
         Files.createDirectories(dir);
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -77,6 +91,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        before.await();
         AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
     }
 

@@ -16,6 +16,7 @@ import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.RunWriter;
 
 /**
  * Builds {@code report.html} of a run, from the run in memory ({@link #write(Path, RunResult, Map)}) or from the
@@ -43,6 +44,42 @@ public final class ReportWriter {
     /** Builds the report of a run that just finished, from its results in memory. */
     public static Path write(Path dir, RunResult result, Map<String, Object> manifest) throws IOException {
         return write(dir, ReportData.of(result, manifest));
+    }
+
+    /**
+     * Writes a finished run's whole folder: the files ({@link RunWriter}) on this thread and, at the same time on
+     * another, the report from the run in memory (both only read the result); summary.json is written last, after
+     * both.
+     */
+    public static void writeRun(Path dir, RunResult result, Map<String, Object> manifest) throws IOException {
+        java.nio.file.Files.createDirectories(dir);
+        IOException[] failed = new IOException[1];
+        RuntimeException[] broken = new RuntimeException[1];
+        Thread report = new Thread(() -> {
+            try {
+                write(dir, result, manifest);
+            } catch (IOException e) {
+                failed[0] = e;
+            } catch (RuntimeException e) {
+                broken[0] = e;
+            }
+        }, "report");
+        report.setDaemon(true);
+        report.start();
+        new RunWriter().write(dir, result, manifest, () -> {
+            try {
+                report.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while the report was written");
+            }
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+            if (broken[0] != null) {
+                throw broken[0];
+            }
+        });
     }
 
     static Path write(Path dir, ReportData d) throws IOException {
