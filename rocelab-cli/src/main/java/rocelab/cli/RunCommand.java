@@ -212,8 +212,13 @@ final class RunCommand implements Callable<Integer> {
             if (capture != null) {
                 capture.write(pcap);
             }
-            // The folder's files and the report, written side by side; summary.json last.
-            rocelab.observe.report.ReportWriter.writeRun(dir, result, manifestExtras(config));
+            // The folder's files and the report, written side by side; summary.json last. The lint's errors and
+            // warnings (when it ran) go into the manifest, and so into the report's findings.
+            Map<String, Object> manifest = manifestExtras(config);
+            if (lintJob != null) {
+                manifest.put("lint", lintFindings(lintResult(lintJob)));
+            }
+            rocelab.observe.report.ReportWriter.writeRun(dir, result, manifest);
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());
@@ -228,6 +233,22 @@ final class RunCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** The lint's errors and warnings, as the manifest lists them: rule, severity and title. */
+    private static java.util.List<Object> lintFindings(rocelab.scenario.lint.LintReport lint) {
+        java.util.List<Object> list = new java.util.ArrayList<>();
+        for (var f : lint.findings()) {
+            if (f.severity() == rocelab.scenario.lint.Severity.INFO) {
+                continue;
+            }
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("rule", f.rule());
+            m.put("severity", f.severity().key());
+            m.put("title", f.title());
+            list.add(m);
+        }
+        return list;
     }
 
     /** The lint's report; an internal error in it surfaces as itself, not wrapped. */

@@ -163,6 +163,34 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldListTheLintFindingsAmongTheReportsFindings(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("mtu");
+        CliRun run = CliRun.of("run", "--example", "lint-l11-mtu", "--out", out.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(out.resolve("manifest.json"))).contains("\"rule\": \"L11\"");
+        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("<li class='err'><b>rocelab lint: ", "error L11: MTU too small or mismatched");
+        java.nio.file.Files.delete(out.resolve("report.html"));
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+    }
+
+    @Test
+    void shouldRefuseToRebuildAReportFromAMalformedFile(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("demo");
+        assertThat(CliRun.of("run", "--out", out.toString(), "-q").exitCode()).isZero();
+        String before = java.nio.file.Files.readString(out.resolve("report.html"));
+        java.nio.file.Files.writeString(out.resolve("flows.csv"), java.nio.file.Files.readString(out.resolve("flows.csv"))
+                .replaceFirst("\n0,", "\nzero,"));
+        CliRun bad = CliRun.of("report", out.toString());
+        assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bad.errorLines()).singleElement().asString()
+                .isEqualTo("error: " + out.resolve("flows.csv") + ":2:1: expected an integer in column flow_id, found 'zero'");
+        assertThat(bad.err()).doesNotContain("Exception");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(before);
+    }
+
+    @Test
     void shouldCaptureOnlyTheChosenFlowWhenAsked(@TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("flow3.pcap");
         CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(),

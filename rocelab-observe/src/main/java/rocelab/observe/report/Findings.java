@@ -32,8 +32,10 @@ final class Findings {
         for (Map<String, Object> tree : List.of(s, d.manifest)) {
             Object lint = tree.get("lint");
             if (lint instanceof List<?> l && !l.isEmpty()) {
-                items.add("<li class='err'><b>" + l.size() + " lint finding(s)</b>: "
-                        + Page.esc(join(l.stream().map(Findings::lintLine).toList())) + "</li>");
+                boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
+                items.add("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: " + l.size() + " finding"
+                        + (l.size() == 1 ? "" : "s") + "</b>: " + Page.esc(String.join("; ",
+                        l.stream().map(Findings::lintLine).toList())) + "</li>");
             }
         }
         Object tree = s.get("pfc_propagation");
