@@ -62,6 +62,19 @@ final class Fmt {
         return String.format(Locale.ROOT, "%.0f B", b);
     }
 
+    /** Bytes in B, kB, MB or GB (decimal, as the charts' axes count them). */
+    static String siBytes(double b) {
+        double a = Math.abs(b);
+        if (a >= 1e9) {
+            return sig(b / 1e9) + " GB";
+        } else if (a >= 1e6) {
+            return sig(b / 1e6) + " MB";
+        } else if (a >= 1e3) {
+            return sig(b / 1e3) + " kB";
+        }
+        return String.format(Locale.ROOT, "%.0f B", b);
+    }
+
     /** A count with thousands separators. */
     static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);

@@ -16,6 +16,13 @@
     if (a >= 1) return trim(v.toFixed(2));
     return trim(v.toPrecision(3));
   }
+  // A value with its unit: bytes and bits as kB, MB, Gb/s (SI, as the axis ticks), others as "12.5 %".
+  function withUnit(v, unit) {
+    if (!unit) return fmtN(v);
+    var s = fmtN(v), last = s.charAt(s.length - 1);
+    if (unit === 'B' && 'kMG'.indexOf(last) >= 0) return s.slice(0, -1) + ' ' + last + 'B';
+    return s + ' ' + unit;
+  }
   function trim(s) { return s.indexOf('.') < 0 ? s : s.replace(/0+$/, '').replace(/\.$/, ''); }
   // Simulated time (microseconds) in the unit that suits the visible span, with as many decimals as the tick step needs.
   function timeUnit(span) { return span >= 2000 ? ['ms', 1e-3] : span >= 2 ? ['us', 1] : ['ns', 1e3]; }
@@ -76,7 +83,7 @@
   // Every time chart gets the same left axis width, so their plot areas (and times) line up vertically.
   function labelWidth(spec) {
     if (spec.kind !== 'LANES') return 64;
-    return Math.min(260, 20 + 6.5 * spec.rows.reduce(function (m, r) { return Math.max(m, r.length); }, 0));
+    return Math.min(220, 16 + 6 * spec.rows.reduce(function (m, r) { return Math.max(m, r.length); }, 0));
   }
   var timeAxisWidth = specs.reduce(function (m, s) { return s.timeAxis ? Math.max(m, labelWidth(s)) : m; }, 64);
   function yWidth(spec) { return spec.timeAxis ? timeAxisWidth : labelWidth(spec); }
@@ -94,13 +101,12 @@
   }
 
   function series(spec) {
-    var unit = spec.yUnit ? ' ' + spec.yUnit : '';
     var out = [{label: spec.timeAxis ? 'time' : spec.xLabel, value: function (u, v) {
       return v == null ? '-' : spec.timeAxis ? fmtT(v, span(u)) : fmtN(v);
     }}];
     var data = [spec.x];
     spec.series.forEach(function (s) {
-      var o = {label: s.name, stroke: s.color, width: 1.5, value: function (u, v) { return v == null ? '-' : fmtN(v) + unit; }};
+      var o = {label: s.name, stroke: s.color, width: 1.5, value: function (u, v) { return v == null ? '-' : withUnit(v, spec.yUnit); }};
       if (s.style === 'STEP') { o.paths = uPlot.paths.stepped({align: 1}); o.points = {show: false}; }
       else if (s.style === 'POINTS') {
         o.paths = function () { return null; };
@@ -111,7 +117,7 @@
     });
     spec.lines.forEach(function (h) {
       out.push({label: h.label, stroke: h.color, width: 1, dash: [6, 4], points: {show: false}, rocelabLine: true,
-        value: function () { return fmtN(h.y) + unit; }});
+        value: function () { return withUnit(h.y, spec.yUnit); }});
       data.push(spec.x.map(function () { return h.y; }));
     });
     return {series: out, data: data};
