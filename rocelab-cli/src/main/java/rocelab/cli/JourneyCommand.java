@@ -94,7 +94,7 @@ final class JourneyCommand implements Callable<Integer> {
         if (f.completed()) {
             recorder.completed(f.finishPs(), f.src());
         }
-        spec.commandLine().getOut().print(new JourneyText(sim.network())
+        spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog())
                 .render(f, recorder.events(), packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
@@ -124,6 +124,24 @@ final class JourneyCommand implements Callable<Integer> {
             row.put("flag", e.flag());
             if (e.detail() != null) {
                 row.put("detail", e.detail());
+            }
+            if (e.cause() instanceof JourneyEvent.Notice n) {
+                row.put("notification", n.number());
+                row.put("notification_sent_us", Numbers.micros(n.sentPs()));
+                row.put("marked_psn", n.psn());
+                row.put("marked_by", n.markNode() < 0 ? null : topo.nodeName(n.markNode()));
+                row.put("marked_port", n.markNode() < 0 ? null : n.markPort());
+                row.put("marked_us", n.markNode() < 0 ? null : Numbers.micros(n.markAtPs()));
+            } else if (e.cause() instanceof JourneyEvent.RateChange c) {
+                row.put("from_bps", c.fromBps());
+                row.put("to_bps", c.toBps());
+                row.put("window_bytes", c.windowBytes() == Long.MAX_VALUE ? null : c.windowBytes());
+                row.put("cause", c.cause().name().toLowerCase(java.util.Locale.ROOT));
+                row.put("cause_value", c.value());
+                row.put("cause_index", c.index());
+                row.put("data_waiting", c.dataWaiting());
+            } else if (e.cause() instanceof JourneyEvent.Wait w) {
+                row.put("xoff_sent_us", w.xoffSentPs() < 0 ? null : Numbers.micros(w.xoffSentPs()));
             }
             list.add(row);
         }

@@ -32,6 +32,9 @@ class CollectiveExamplesTest {
         assertThat(balanced.busbwGBps() * 1e9).isBetween(0.5 * payloadRate(), payloadRate());
         assertThat(skewed.timePs()).isGreaterThan(4 * balanced.timePs());
         assertThat(r.totals().packetsDropped()).isZero();
+        // The hot expert's pauses make victims of flows to other ranks; the list is true and bounded.
+        assertThat(rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isNotEmpty();
+        PfcVictimsTest.assertTrueAndBounded(r);
     }
 
     @Test

@@ -66,9 +66,15 @@ class PfcScenarioTest {
     void shouldNameTheVictimAndTracePauseSpreadingWhenPfcDoesAllTheWork() throws Exception {
         RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().readExample("lossless-pfc-only"))
                 .run(ProgressListener.NONE);
-        var victims = rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows());
+        var victims = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
         assertThat(victims).as("h9 -> h1 never crosses the port to h0 but waits behind its pauses")
-                .extracting(FlowRecord::src, FlowRecord::dst).containsExactly(org.assertj.core.api.Assertions.tuple(9, 1));
+                .extracting(v -> v.flow().src(), v -> v.flow().dst())
+                .containsExactly(org.assertj.core.api.Assertions.tuple(9, 1));
+        var victim = victims.get(0);
+        assertThat(r.pfcLog().rootName(victim.root().node(), victim.root().port()))
+                .as("rooted at the congested port towards h0").isEqualTo("leaf0 port 0 (towards h0)");
+        assertThat(victim.root().onPath()).isFalse();
+        assertThat(victim.offPathWaitPs()).isPositive().isLessThanOrEqualTo(victim.pausedWaitPs());
         var topo = r.network().topology();
         var tree = r.pfcLog().propagation(r.network().simulator().nowPs());
         assertThat(tree.get(0).hop()).isZero();

@@ -18,7 +18,8 @@ public final class DcqcnFactory implements CongestionControlFactory {
 
     @Override
     public CongestionControl create(Context context) {
-        return new DcqcnReactionPoint(context.sim(), settings.resolve(context.lineRateBps()));
+        return new DcqcnReactionPoint(context.sim(), settings.resolve(context.lineRateBps()), context.rates(),
+                context.queuePair());
     }
 
     public DcqcnSettings settings() {

@@ -4,6 +4,8 @@ import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 
 /**
  * DCQCN reaction point (Zhu et al., SIGCOMM 2015) of one QP, in the three variants of {@link DcqcnProfile}:
@@ -42,8 +44,19 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     private boolean increasePending;
     private boolean increaseRunning;
     private long cuts;
+    private final RateListener rates;
+    private final int queuePair;
+    /** The number of the last notification heard: a cut at the decrease boundary names it. */
+    private long lastNotification;
 
     public DcqcnReactionPoint(Simulator sim, DcqcnParameters params) {
+        this(sim, params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate change of QP {@code queuePair} with its cause */
+    public DcqcnReactionPoint(Simulator sim, DcqcnParameters params, RateListener rates, int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.sim = sim;
         this.p = params;
         this.rc = params.maxRateBps();
@@ -80,6 +93,12 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     @Override
     public boolean onCnp(long nowPs) {
+        return onCnp(nowPs, 0);
+    }
+
+    @Override
+    public boolean onCnp(long nowPs, long notification) {
+        lastNotification = notification;
         if (!notified) {
             notified = true;
             originPs = nowPs;
@@ -88,8 +107,10 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             if (p.profile() != DcqcnProfile.PAPER) {
                 rt = rc;
                 if (p.firstCnpRateBps() > 0) {
+                    long before = (long) rc;
                     rc = Math.min(p.maxRateBps(), p.firstCnpRateBps());
                     rt = rc;
+                    report(nowPs, before, RateCause.CNP, notification, 0);
                     return true;
                 }
             }
@@ -114,10 +135,12 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     /** The paper: every CNP updates alpha and cuts at once; alpha then decays every K after this CNP. */
     private void cutNow(long nowPs) {
         alpha = (1 - p.g()) * alpha + p.g();
+        long before = (long) rc;
         rt = rc;
         rc = Math.max(p.minRateBps(), rc * (1 - alpha / 2));
         nextAlphaTickPs = nowPs + p.alphaPeriodPs();
         afterCut(nowPs);
+        report(nowPs, before, RateCause.CNP, lastNotification, 0);
     }
 
     /** NVIDIA and HPCC ns-3: at a decrease boundary, cut once if notifications arrived in the period. */
@@ -137,8 +160,10 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             rt = rc;
         }
         double cut = Math.min(rc * alpha / 2, rc * p.maxCutFraction());
+        long before = (long) rc;
         rc = Math.max(p.minRateBps(), rc - cut);
         afterCut(nowPs);
+        report(nowPs, before, RateCause.CNP_PERIOD, lastNotification, 0);
     }
 
     private void afterCut(long nowPs) {
@@ -210,6 +235,8 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     /** One rate-increase event from the timer or the byte counter, by the profile's rules. */
     private void increase(boolean fromTimer) {
         int f = p.fastRecoverySteps();
+        long before = (long) rc;
+        int phase; // 0 fast recovery, 1 additive, 2 hyper: what the journey names as the cause
         switch (p.profile()) {
             case PAPER: {
                 if (fromTimer) {
@@ -223,18 +250,25 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
                 }
                 if (fired < f) {
                     // fast recovery: Rt unchanged
+                    phase = 0;
                 } else if (byteStage < f || timerStage < f) {
                     rt += p.aiRateBps();
+                    phase = 1;
                 } else {
                     rt += (double) (Math.min(byteStage, timerStage) - f + 1) * p.haiRateBps();
+                    phase = 2;
                 }
                 break;
             }
             case NVIDIA: {
                 if (Math.min(timerStage, byteStage) > f) {
                     rt += p.haiRateBps();
+                    phase = 2;
                 } else if (Math.max(timerStage, byteStage) >= f) {
                     rt += p.aiRateBps();
+                    phase = 1;
+                } else {
+                    phase = 0;
                 }
                 if (fromTimer) {
                     timerStage++;
@@ -246,8 +280,12 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             default: {
                 if (timerStage == f) {
                     rt += p.aiRateBps();
+                    phase = 1;
                 } else if (timerStage > f) {
                     rt += p.haiRateBps();
+                    phase = 2;
+                } else {
+                    phase = 0;
                 }
                 timerStage++;
                 break;
@@ -261,6 +299,14 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         firstIncreaseAfterCut = false;
         rt = Math.min(rt, p.maxRateBps());
         rc = Math.min(p.maxRateBps(), (rc + rt) / 2);
+        RateCause cause = fromTimer
+                ? phase == 0 ? RateCause.TIMER_FAST_RECOVERY : phase == 1 ? RateCause.TIMER_ADDITIVE : RateCause.TIMER_HYPER
+                : phase == 0 ? RateCause.BYTES_FAST_RECOVERY : phase == 1 ? RateCause.BYTES_ADDITIVE : RateCause.BYTES_HYPER;
+        report(sim.nowPs(), before, cause, 0, fromTimer ? timerStage : byteStage);
+    }
+
+    private void report(long nowPs, long beforeBps, RateCause cause, long value, int index) {
+        rates.report(nowPs, queuePair, beforeBps, (long) rc, Long.MAX_VALUE, Long.MAX_VALUE, cause, value, index);
     }
 
     public double alpha() {

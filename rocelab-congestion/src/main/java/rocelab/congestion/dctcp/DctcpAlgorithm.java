@@ -37,7 +37,8 @@ public final class DctcpAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new DctcpControl(DctcpParameters.resolve(overrides, context.lineRateBps()));
+                return new DctcpControl(DctcpParameters.resolve(overrides, context.lineRateBps()),
+                        context.rates(), context.queuePair());
             }
         };
     }

@@ -2,6 +2,8 @@ package rocelab.congestion.dctcp;
 
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 
 /**
  * DCTCP-style sender of one queue pair (RFC 8257 adapted to RoCE as in HPCC ns-3 {@code HandleAckDctcp}), window
@@ -29,8 +31,18 @@ public final class DctcpControl implements CongestionControl {
     private boolean cwr;
     private long cwrEndBytes;
     private long cuts;
+    private final RateListener rates;
+    private final int queuePair;
+    private RateCause cause;
 
     public DctcpControl(DctcpParameters params) {
+        this(params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate or window change of QP {@code queuePair} with its cause */
+    public DctcpControl(DctcpParameters params, RateListener rates, int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.p = params;
         this.alpha = params.initialAlpha();
         this.baseRttPs = params.baseRttPs();
@@ -58,6 +70,16 @@ public final class DctcpControl implements CongestionControl {
 
     @Override
     public void onAck(long nowPs, AckFeedback ack) {
+        long rate = rateBps();
+        long window = windowBytes();
+        cause = RateCause.RTT_SAMPLE;
+        handleAck(ack);
+        rates.report(nowPs, queuePair, rate, rateBps(), window, windowBytes(), cause,
+                cause == RateCause.ECN_ECHO ? Math.round(alpha * 1e6) : cause == RateCause.RTT_SAMPLE ? ack.rttPs() : 0,
+                0);
+    }
+
+    private void handleAck(AckFeedback ack) {
         long rtt = ack.rttPs();
         if (rtt > 0 && p.baseRttPs() == 0 && (baseRttPs == 0 || rtt < baseRttPs)) {
             boolean first = baseRttPs == 0;
@@ -102,8 +124,10 @@ public final class DctcpControl implements CongestionControl {
             cwr = true;
             cwrEndBytes = sentBytes;
             cuts++;
+            cause = RateCause.ECN_ECHO;
         } else if (!cwr && windowEnded) {
             windowBytes += p.aiRateBps() * (double) baseRttPs / BITS_PS_PER_BYTE_S;
+            cause = RateCause.WINDOW_GROWTH;
         }
         windowBytes = Math.max(minWindow(), Math.min(maxWindow(), windowBytes));
     }

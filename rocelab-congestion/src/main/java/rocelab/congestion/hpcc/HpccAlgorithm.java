@@ -37,7 +37,8 @@ public final class HpccAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new HpccControl(HpccParameters.resolve(overrides, context.lineRateBps()));
+                return new HpccControl(HpccParameters.resolve(overrides, context.lineRateBps()),
+                        context.rates(), context.queuePair());
             }
         };
     }

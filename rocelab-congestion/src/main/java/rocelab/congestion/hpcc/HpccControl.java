@@ -2,6 +2,8 @@ package rocelab.congestion.hpcc;
 
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 import rocelab.fabric.packet.Packet;
 
 /**
@@ -35,8 +37,20 @@ public final class HpccControl implements CongestionControl {
     private long ackedBytes;
     private long lastUpdateBytes;
     private long cuts;
+    private final RateListener rates;
+    private final int queuePair;
+    private RateCause cause;
+    private long causeValue;
+    private int causeIndex;
 
     public HpccControl(HpccParameters params) {
+        this(params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate or window change of QP {@code queuePair} with its cause */
+    public HpccControl(HpccParameters params, RateListener rates, int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.p = params;
         this.baseRttPs = params.baseRttPs();
         this.rateBps = params.maxRateBps();
@@ -67,6 +81,16 @@ public final class HpccControl implements CongestionControl {
 
     @Override
     public void onAck(long nowPs, AckFeedback ack) {
+        long rate = rateBps();
+        long window = windowBytes();
+        cause = RateCause.RTT_SAMPLE;
+        causeValue = ack.rttPs();
+        causeIndex = 0;
+        handleAck(ack);
+        rates.report(nowPs, queuePair, rate, rateBps(), window, windowBytes(), cause, causeValue, causeIndex);
+    }
+
+    private void handleAck(AckFeedback ack) {
         long rtt = ack.rttPs();
         if (rtt > 0 && p.baseRttPs() == 0 && (baseRttPs == 0 || rtt < baseRttPs)) {
             baseRttPs = rtt;
@@ -98,6 +122,7 @@ public final class HpccControl implements CongestionControl {
         double t = baseRttPs;
         double maxU = 0;
         long tau = 0;
+        int loaded = 0;
         boolean any = false;
         for (int i = 0; i < storedHops; i++) {
             long dt = ack.hopTimePs(i) - hopTimePs[i];
@@ -112,6 +137,7 @@ public final class HpccControl implements CongestionControl {
             if (u > maxU) {
                 maxU = u;
                 tau = dt;
+                loaded = i;
             }
         }
         if (!any) {
@@ -125,10 +151,14 @@ public final class HpccControl implements CongestionControl {
         if (ratio >= 1 || incStage >= p.maxStage()) {
             next = referenceRateBps / ratio + p.aiRateBps();
             stage = 0;
+            cause = RateCause.INT_MULTIPLICATIVE;
         } else {
             next = referenceRateBps + p.aiRateBps();
             stage = incStage + 1;
+            cause = RateCause.INT_ADDITIVE;
         }
+        causeValue = Math.round(utilisation * 1e6);
+        causeIndex = loaded;
         rateBps = Math.max(p.minRateBps(), Math.min(p.maxRateBps(), next));
         if (fullUpdate) {
             if (rateBps < referenceRateBps) {

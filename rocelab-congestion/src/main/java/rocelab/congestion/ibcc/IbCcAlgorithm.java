@@ -39,7 +39,8 @@ public final class IbCcAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new IbCongestionControl(context.sim(), context.lineRateBps(), params);
+                return new IbCongestionControl(context.sim(), context.lineRateBps(), params, context.rates(),
+                        context.queuePair());
             }
         };
     }

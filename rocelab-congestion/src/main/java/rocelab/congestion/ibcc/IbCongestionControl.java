@@ -5,6 +5,8 @@ import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 
 /**
  * The InfiniBand congestion control of one QP (IBA Annex A10, source channel adapter): a BECN raises the
@@ -23,8 +25,18 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     private long packetPs;
     private boolean timerRunning;
     private long becns;
+    private final RateListener rates;
+    private final int queuePair;
 
     public IbCongestionControl(Simulator sim, long lineRateBps, IbCcParameters params) {
+        this(sim, lineRateBps, params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate change of QP {@code queuePair} with its cause */
+    public IbCongestionControl(Simulator sim, long lineRateBps, IbCcParameters params, RateListener rates,
+            int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.sim = sim;
         this.p = params;
         this.lineRateBps = lineRateBps;
@@ -48,8 +60,11 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     public void onSend(long nowPs, int wireBytes) {
         long t = Rates.serializationPs(wireBytes, lineRateBps);
         if (t != packetPs) {
+            long before = rateBps;
             packetPs = t;
             updateRate();
+            rates.report(nowPs, queuePair, before, rateBps, Long.MAX_VALUE, Long.MAX_VALUE, RateCause.PACKET_SIZE, 0,
+                    ccti);
         }
     }
 
@@ -59,9 +74,17 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     /** A BECN (carried by a CNP) for this QP: one step up the table. */
     @Override
     public boolean onCnp(long nowPs) {
+        return onCnp(nowPs, 0);
+    }
+
+    @Override
+    public boolean onCnp(long nowPs, long notification) {
         becns++;
+        long before = rateBps;
         ccti = Math.min(p.cctiLimit(), ccti + p.cctiIncrease());
         updateRate();
+        rates.report(nowPs, queuePair, before, rateBps, Long.MAX_VALUE, Long.MAX_VALUE, RateCause.BECN, notification,
+                ccti);
         if (!timerRunning && ccti > p.cctiMin()) {
             timerRunning = true;
             sim.schedule(nowPs + p.cctiTimerPs(), handlerId, 0, 0L);
@@ -73,8 +96,11 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
         if (ccti > p.cctiMin()) {
+            long before = rateBps;
             ccti--;
             updateRate();
+            rates.report(nowPs, queuePair, before, rateBps, Long.MAX_VALUE, Long.MAX_VALUE, RateCause.CCT_TIMER, 0,
+                    ccti);
         }
         if (ccti > p.cctiMin()) {
             sim.schedule(nowPs + p.cctiTimerPs(), handlerId, 0, 0L);

@@ -37,7 +37,8 @@ public final class SwiftAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new SwiftControl(SwiftParameters.resolve(overrides, context.lineRateBps()));
+                return new SwiftControl(SwiftParameters.resolve(overrides, context.lineRateBps()),
+                        context.rates(), context.queuePair());
             }
         };
     }

@@ -2,6 +2,8 @@ package rocelab.congestion.swift;
 
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 
 /**
  * Swift sender of one queue pair (Kumar et al., SIGCOMM 2020, following Broadcom/csg-htsim {@code swift.cpp}): a
@@ -35,8 +37,17 @@ public final class SwiftControl implements CongestionControl {
     private int retransmits;
     private boolean started;
     private long cuts;
+    private final RateListener rates;
+    private final int queuePair;
 
     public SwiftControl(SwiftParameters params) {
+        this(params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate or window change of QP {@code queuePair} with its cause */
+    public SwiftControl(SwiftParameters params, RateListener rates, int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.p = params;
         this.fsAlphaPs = params.fsRangePs() / (1 / Math.sqrt(params.fsMinCwnd()) - 1 / Math.sqrt(params.fsMaxCwnd()));
         this.fsBetaPs = -fsAlphaPs / Math.sqrt(params.fsMaxCwnd());
@@ -76,6 +87,9 @@ public final class SwiftControl implements CongestionControl {
         if (p.hopDelayPs() > 0) {
             hops = ack.hops();
         }
+        long rate = rateBps();
+        long window = windowBytes();
+        RateCause cause = RateCause.RTT_SAMPLE;
         if (!started) {
             started = true;
             srttPs = delay;
@@ -85,14 +99,18 @@ public final class SwiftControl implements CongestionControl {
         srttPs += SRTT_GAIN * (delay - srttPs);
         double before = cwndBytes;
         double target = targetDelayPs(cwndBytes);
+        boolean first = window == Long.MAX_VALUE;
         if (delay < target) {
             double acked = ack.newlyAckedBytes();
             double mss = mssBytes();
             cwndBytes += cwndBytes >= mss ? p.ai() * mss * acked / cwndBytes : p.ai() * acked;
+            cause = first ? RateCause.RTT_SAMPLE : RateCause.DELAY_BELOW_TARGET;
         } else if (canDecrease) {
             cwndBytes *= Math.max(1 - p.beta() * (delay - target) / delay, 1 - p.maxMdf());
+            cause = first ? RateCause.RTT_SAMPLE : RateCause.DELAY_ABOVE_TARGET;
         }
         applyLimits(nowPs, before);
+        rates.report(nowPs, queuePair, rate, rateBps(), window, windowBytes(), cause, delay, 0);
     }
 
     /** base + hops x h + flow scaling {@code clamp(fsα/sqrt(cwnd/mss) + fsβ, 0, fs_range)}. */
@@ -111,12 +129,15 @@ public final class SwiftControl implements CongestionControl {
         }
         retransmits++;
         double before = cwndBytes;
+        long rate = rateBps();
+        long window = windowBytes();
         if (retransmits >= p.retransmitReset()) {
             cwndBytes = p.minCwndBytes();
         } else if (nowPs - lastDecreasePs >= srttPs) {
             cwndBytes *= 1 - p.maxMdf();
         }
         applyLimits(nowPs, before);
+        rates.report(nowPs, queuePair, rate, rateBps(), window, windowBytes(), RateCause.LOSS, 0, retransmits);
     }
 
     private void applyLimits(long nowPs, double before) {

@@ -37,7 +37,8 @@ public final class TimelyAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new TimelyControl(TimelyParameters.resolve(overrides, context.lineRateBps()));
+                return new TimelyControl(TimelyParameters.resolve(overrides, context.lineRateBps()),
+                        context.rates(), context.queuePair());
             }
         };
     }

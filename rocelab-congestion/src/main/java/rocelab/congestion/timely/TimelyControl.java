@@ -2,6 +2,8 @@ package rocelab.congestion.timely;
 
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 
 /**
  * TIMELY sender of one queue pair (Mittal et al., SIGCOMM 2015, as in the HPCC ns-3 {@code UpdateRateTimely}):
@@ -21,8 +23,17 @@ public final class TimelyControl implements CongestionControl {
     private long ackedBytes;
     private long lastUpdateBytes;
     private long cuts;
+    private final RateListener rates;
+    private final int queuePair;
 
     public TimelyControl(TimelyParameters params) {
+        this(params, RateListener.NONE, -1);
+    }
+
+    /** @param rates hears every rate change of QP {@code queuePair} with its cause */
+    public TimelyControl(TimelyParameters params, RateListener rates, int queuePair) {
+        this.rates = rates;
+        this.queuePair = queuePair;
         this.p = params;
         this.rateBps = params.maxRateBps();
     }
@@ -57,24 +68,32 @@ public final class TimelyControl implements CongestionControl {
         if (ackedBytes <= lastUpdateBytes) {
             return;
         }
-        update(rtt);
+        long before = rateBps();
+        RateCause cause = update(rtt);
+        rates.report(nowPs, queuePair, before, rateBps(), Long.MAX_VALUE, Long.MAX_VALUE, cause,
+                cause == RateCause.RTT_LOW || cause == RateCause.RTT_HIGH ? rtt : Math.round(rttDiffPs / p.minRttPs() * 1e6),
+                incStage);
         lastUpdateBytes = sentBytes;
         lastRttPs = rtt;
     }
 
-    /** The per-RTT TIMELY rule on one RTT sample. */
-    private void update(long rtt) {
+    /** The per-RTT TIMELY rule on one RTT sample; returns which branch of it acted. */
+    private RateCause update(long rtt) {
         long newRttDiff = rtt - lastRttPs;
         rttDiffPs = (1 - p.alpha()) * rttDiffPs + p.alpha() * newRttDiff;
         double gradient = rttDiffPs / p.minRttPs();
         if (rtt < p.tLowPs()) {
             increase();
+            return RateCause.RTT_LOW;
         } else if (rtt > p.tHighPs()) {
             decrease(1 - p.beta() * (1 - (double) p.tHighPs() / rtt));
+            return RateCause.RTT_HIGH;
         } else if (gradient <= 0) {
             increase();
+            return RateCause.RTT_GRADIENT_FALLING;
         } else {
             decrease(Math.max(0, 1 - p.beta() * gradient));
+            return RateCause.RTT_GRADIENT_RISING;
         }
     }
 

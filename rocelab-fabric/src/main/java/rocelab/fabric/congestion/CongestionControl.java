@@ -4,7 +4,8 @@ package rocelab.fabric.congestion;
  * The sender-side congestion control of one queue pair (the reaction point). The RNIC paces the QP at
  * {@link #rateBps()} and keeps at most {@link #windowBytes()} of payload unacknowledged. Implementations keep
  * their own state and timers (registering with the simulator through their factory's context); the RNIC only
- * calls these hooks, so a new algorithm never touches RNIC or switch code.
+ * calls these hooks, so a new algorithm never touches RNIC or switch code. Every change of rate or window is
+ * reported, with its {@link RateCause}, to the {@link RateListener} of the factory's context.
  */
 public interface CongestionControl {
     /** Current sending rate in bit/s (at most the line rate). */
@@ -32,6 +33,14 @@ public interface CongestionControl {
      */
     default boolean onCnp(long nowPs) {
         return false;
+    }
+
+    /**
+     * As {@link #onCnp(long)}, naming the notification: {@code notification} is its number among this QP's
+     * notifications, which the control reports as the value of a {@link RateCause#CNP} rate change it causes.
+     */
+    default boolean onCnp(long nowPs, long notification) {
+        return onCnp(nowPs);
     }
 
     /** A loss was detected (NAK or retransmission timeout); controls that do not react to loss ignore it. */

@@ -119,7 +119,7 @@ public final class Network {
         int entropy = 0xC000 | random.nextInt(0x4000);
         Nic source = nics[src];
         var cc = congestionControlByHost[src].create(
-                new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random));
+                new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random, source));
         // The sending RNIC's own settings: its DSCP, priority and transport timers.
         QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
                 source.parameters(), frames, queuePairs);

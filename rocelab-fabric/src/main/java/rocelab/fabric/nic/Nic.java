@@ -20,7 +20,7 @@ import rocelab.fabric.probe.NicCounter;
  * congestion control allows. Packets are built only when they go on the wire, so a posted 1 GB message costs
  * no memory. Pending wake-ups: the end of the current transmission and one pacer timer.
  */
-public final class Nic implements PacketSink, EventHandler {
+public final class Nic implements PacketSink, EventHandler, rocelab.fabric.congestion.RateListener {
     private static final int TX_COMPLETE = 1;
     private static final int PACER = 2;
     private static final int ACK_TIMER = 3;
@@ -54,6 +54,8 @@ public final class Nic implements PacketSink, EventHandler {
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int stormPriority;
+    /** When the PFC frame that last paused this RNIC was sent by its switch (it names that XOFF). */
+    private long lastXoffSentPs = -1;
     /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
     private int pfcMask = 0xFF;
     /** The priority received RoCE is filed under (and the one the RNIC's own PFC frames pause). */
@@ -211,7 +213,8 @@ public final class Nic implements PacketSink, EventHandler {
     private void sendRxPause(long nowPs, int quanta) {
         Packet frame = pool.acquire().initPfc(nowPs, receivePriority, quanta, frames.pfcFrameBytes());
         counters[NicCounter.TX_PAUSE.ordinal()]++;
-        pfcProbe.onPfcSent(nowPs, host, 0, receivePriority, quanta, rxQueue.bytes());
+        pfcProbe.onPfcSent(nowPs, host, 0, receivePriority, quanta, rxQueue.bytes(),
+                quanta == 0 ? rx.xonBytes() : rx.xoffBytes());
         macControl.add(frame);
         kick(nowPs);
         ++rxRefreshEpoch;
@@ -235,7 +238,7 @@ public final class Nic implements PacketSink, EventHandler {
             case ACK:
                 counters[NicCounter.RX_ACKS.ordinal()]++;
                 if (p.cnpFlag()) {
-                    onCongestionNotification(nowPs, qp);
+                    onCongestionNotification(nowPs, qp, p);
                 }
                 qp.onAck(nowPs, p, feedback);
                 break;
@@ -244,10 +247,10 @@ public final class Nic implements PacketSink, EventHandler {
                 qp.onNak(nowPs, p, feedback);
                 break;
             case CNP:
-                onCongestionNotification(nowPs, qp);
+                onCongestionNotification(nowPs, qp, p);
                 break;
             case PFC:
-                onPauseFrame(nowPs, p.priority(), p.pauseQuanta());
+                onPauseFrame(nowPs, p.priority(), p.pauseQuanta(), p.sentAtPs());
                 break;
             default:
                 break;
@@ -258,25 +261,35 @@ public final class Nic implements PacketSink, EventHandler {
         pool.release(p);
     }
 
-    /** Reaction point: a CNP (or an ACK with the CNP flag) reached the sender of {@code qp}. */
-    private void onCongestionNotification(long nowPs, QueuePair qp) {
+    /**
+     * Reaction point: a CNP (or an ACK with the CNP flag) reached the sender of {@code qp}; the congestion control
+     * hears its number, so a rate change it causes names it.
+     */
+    private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
         qp.cnpsReceived++;
-        boolean reacted = qp.cc.onCnp(nowPs);
+        boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;
-        journey.onCnpHandled(nowPs, host, qp.id, reacted, qp.cc.rateBps());
+        journey.onCnpHandled(nowPs, host, notice, reacted, qp.cc.rateBps());
     }
 
     /**
-     * Notification point: a CE-marked data packet of {@code qp} arrived. Sends a CNP unless one went out for this
-     * QP within the interval, or flags the next ACK when notifications ride on ACKs.
+     * Notification point: the CE-marked data packet {@code data} of {@code qp} arrived. Sends a CNP carrying its
+     * cause (the packet's PSN and where it was marked) unless one went out for this QP within the interval, or
+     * flags the next ACK (with the same cause) when notifications ride on ACKs.
      */
-    void onCongestionExperienced(long nowPs, QueuePair qp, long psn) {
+    void onCongestionExperienced(long nowPs, QueuePair qp, Packet data) {
         if (notification.mode() == NotificationPointParameters.Mode.NONE) {
             return;
         }
         if (notification.mode() == NotificationPointParameters.Mode.ACK_FLAG) {
-            qp.cnpFlagPending = true;
+            if (!qp.cnpFlagPending) {
+                qp.cnpFlagPending = true;
+                qp.pendingCausePsn = data.psn();
+                qp.pendingMarkNode = data.markNode();
+                qp.pendingMarkPort = data.markPort();
+                qp.pendingMarkAtPs = data.markAtPs();
+            }
             return;
         }
         if (qp.lastCnpPs != Long.MIN_VALUE && nowPs - qp.lastCnpPs < notification.cnpIntervalPs()) {
@@ -286,11 +299,18 @@ public final class Nic implements PacketSink, EventHandler {
         Packet cnp = pool.acquire()
                 .initCnp(nowPs, host, qp.sourceHost(), qp.id, frames.cnpFrameBytes())
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
-                .entropy(qp.entropy);
+                .entropy(qp.entropy)
+                .notificationCause(data, ++qp.notificationsSent);
         counters[NicCounter.NP_CNP_SENT.ordinal()]++;
-        journey.onCnpSent(nowPs, host, qp.id, psn);
         control[cnp.priority()].add(cnp);
         kick(nowPs);
+    }
+
+    /** A congestion control of one of this RNIC's QPs changed its rate or window: tell the journey. */
+    @Override
+    public void onRateChange(long nowPs, int queuePair, long fromBps, long toBps, long windowBytes,
+            rocelab.fabric.congestion.RateCause cause, long value, int index) {
+        journey.onRateChange(nowPs, host, queuePair, fromBps, toBps, windowBytes, cause, value, index);
     }
 
     /**
@@ -308,6 +328,8 @@ public final class Nic implements PacketSink, EventHandler {
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         if (cnp) {
             counters[NicCounter.NP_CNP_SENT.ordinal()]++;
+            ack.notificationCause(qp.pendingCausePsn, qp.pendingMarkNode, qp.pendingMarkPort, qp.pendingMarkAtPs,
+                    ++qp.notificationsSent);
         }
         control[ack.priority()].add(ack);
         kick(nowPs);
@@ -368,8 +390,11 @@ public final class Nic implements PacketSink, EventHandler {
         }
     }
 
-    /** The switch above paused one of our priorities (quanta 0: resume now). */
-    private void onPauseFrame(long nowPs, int priority, int quanta) {
+    /**
+     * The switch above paused one of our priorities (quanta 0: resume now); {@code xoffSentPs} is when it sent the
+     * frame, which names the XOFF in the switch's PFC log.
+     */
+    private void onPauseFrame(long nowPs, int priority, int quanta, long xoffSentPs) {
         counters[NicCounter.RX_PAUSE.ordinal()]++;
         if ((pfcMask & 1 << priority) == 0) {
             return; // PFC is not enabled on that priority here: the frame changes nothing
@@ -378,6 +403,7 @@ public final class Nic implements PacketSink, EventHandler {
             resume(nowPs, priority);
             return;
         }
+        lastXoffSentPs = xoffSentPs;
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, lineRateBps);
         sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
     }
@@ -386,7 +412,34 @@ public final class Nic implements PacketSink, EventHandler {
         long lasted = pause.resume(nowPs, priority);
         if (lasted >= 0) {
             counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
+            if (priority == params.dataPriority()) {
+                reportPausedWaits(nowPs, lasted, priority);
+            }
             kick(nowPs);
+        }
+    }
+
+    /**
+     * A pause of the data priority just ended: every QP that had data ready meanwhile waited behind it, from the
+     * pause's start (or from when it became ready) to now. Pauses are rare, so walking the ready QPs here is cheap.
+     */
+    private void reportPausedWaits(long nowPs, long lasted, int priority) {
+        long clock = pause.pausedPs(priority, nowPs);
+        long since = nowPs - lasted;
+        for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
+            long from = Math.max(since, qp.readyPs);
+            if (from < nowPs && qp.canSend()) {
+                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clock - (nowPs - from), clock,
+                        lastXoffSentPs);
+            }
+        }
+        for (int i = 0; i < paced.size(); i++) {
+            QueuePair qp = paced.at(i);
+            long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
+            if (from < nowPs && qp.canSend()) {
+                pfcProbe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clock - (nowPs - from), clock,
+                        lastXoffSentPs);
+            }
         }
     }
 
@@ -464,6 +517,11 @@ public final class Nic implements PacketSink, EventHandler {
         }
         long txPs = txTimePs(p.wireBytes());
         busyUntilPs = nowPs + txPs;
+        if (p.notification() != 0) {
+            // A CNP or flagged ACK: its send time is when its first bit goes on the wire, as a capture shows it.
+            p.notifySentPs(nowPs);
+            journey.onCnpSent(nowPs, host, p);
+        }
         link.transmit(nowPs, txPs, p);
         if (controlReady() || activeHead != null && !pause.isPaused(params.dataPriority())) {
             txPending = true;
@@ -547,6 +605,9 @@ public final class Nic implements PacketSink, EventHandler {
     }
 
     private void appendActive(QueuePair qp) {
+        if (qp.txState == QueuePair.TxState.IDLE) {
+            qp.readyPs = sim.nowPs();
+        }
         qp.txState = QueuePair.TxState.ACTIVE;
         qp.nextActive = null;
         if (activeTail == null) {
@@ -577,6 +638,9 @@ public final class Nic implements PacketSink, EventHandler {
      * a callback from every congestion control.
      */
     private void pushPaced(QueuePair qp, long nowPs) {
+        if (qp.txState == QueuePair.TxState.IDLE) {
+            qp.readyPs = nowPs;
+        }
         qp.txState = QueuePair.TxState.PACED;
         paced.push(qp, Math.min(qp.nextSendPs, nowPs + PACER_RECHECK_PS));
     }

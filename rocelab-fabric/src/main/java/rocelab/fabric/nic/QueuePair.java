@@ -59,10 +59,19 @@ public final class QueuePair {
 
     /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
     long cnpsReceived;
+    /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
+    long readyPs;
 
     // Responder state (the notification point's per-QP state included).
     long lastCnpPs = Long.MIN_VALUE;
     boolean cnpFlagPending;
+    /** Notifications the responder sent for this QP (each CNP or flagged ACK carries its number). */
+    long notificationsSent;
+    /** The marked packet a pending ACK flag answers. */
+    long pendingCausePsn;
+    int pendingMarkNode;
+    int pendingMarkPort;
+    long pendingMarkAtPs;
     private boolean ceSinceAck;
     private long expectedPsn;
     private long deliveredMessages;
@@ -281,7 +290,7 @@ public final class QueuePair {
     void onData(long nowPs, Packet p) {
         if (p.ecn() == Ecn.CE) {
             ceSinceAck = true;
-            destination.onCongestionExperienced(nowPs, this, p.psn());
+            destination.onCongestionExperienced(nowPs, this, p);
         }
         long psn = p.psn();
         if (psn == expectedPsn) {
@@ -375,6 +384,27 @@ public final class QueuePair {
     /** Next PSN the responder expects. */
     public long expectedPsn() {
         return expectedPsn;
+    }
+
+    /**
+     * The cookie of the outstanding message that holds {@code psn} (what {@link #postWrite} was given), or -1 when
+     * no outstanding message does (already acknowledged, or not posted).
+     */
+    public long cookieOf(long psn) {
+        long lo = messages.head();
+        long hi = messages.tail() - 1;
+        if (lo > hi || psn < messages.firstPsn(lo) || psn >= postedPsns) {
+            return -1;
+        }
+        while (lo < hi) {
+            long mid = (lo + hi + 1) >>> 1;
+            if (messages.firstPsn(mid) <= psn) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return messages.cookie(lo);
     }
 
     public long cnpsReceived() {

@@ -18,6 +18,11 @@ final class QueuePairHeap {
         return size;
     }
 
+    /** The i-th QP in heap order (for walking, not in key order). */
+    QueuePair at(int i) {
+        return items[i];
+    }
+
     long minKey() {
         return keys[0];
     }

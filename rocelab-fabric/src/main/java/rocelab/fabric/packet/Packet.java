@@ -28,6 +28,17 @@ public final class Packet {
     boolean telemetryRequested;
     int telemetryHops;
     long[] telemetry;
+    /** Data: where and when a switch first marked it CE (-1: unmarked). CNP or flagged ACK: the mark that caused it. */
+    int markNode = -1;
+    int markPort;
+    long markAtPs;
+    /** CNP or flagged ACK: the CE-marked data packet it answers, its number among its QP's notifications, and when
+     * its first bit left the notifying RNIC. */
+    long causePsn = -1;
+    long notification;
+    long notifySentPs = -1;
+    /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
+    long pausedClockPs;
     Packet next;
     boolean free = true;
     int framing = FrameFormat.PREAMBLE_AND_IFG;
@@ -45,6 +56,13 @@ public final class Packet {
         ecnEcho = false;
         telemetryRequested = false;
         telemetryHops = 0;
+        markNode = -1;
+        markPort = 0;
+        markAtPs = 0;
+        causePsn = -1;
+        notification = 0;
+        notifySentPs = -1;
+        pausedClockPs = 0;
         next = null;
     }
 
@@ -261,6 +279,88 @@ public final class Packet {
             return true;
         }
         return false;
+    }
+
+    /**
+     * As {@link #markCongestionExperienced()}, remembering where: the first mark (the one that made the packet CE)
+     * is the one a CNP names as its cause; later marks of an already marked packet change nothing on the wire.
+     */
+    public boolean markCongestionExperienced(long nowPs, int node, int port) {
+        if (!markCongestionExperienced()) {
+            return false;
+        }
+        if (markNode < 0) {
+            markNode = node;
+            markPort = port;
+            markAtPs = nowPs;
+        }
+        return true;
+    }
+
+    /** The switch (node id) that first marked this data packet CE, or that marked the packet a notification answers; -1 if none. */
+    public int markNode() {
+        return markNode;
+    }
+
+    /** The egress port of {@link #markNode()} where the mark was made. */
+    public int markPort() {
+        return markPort;
+    }
+
+    public long markAtPs() {
+        return markAtPs;
+    }
+
+    /**
+     * A CNP or a flagged ACK: records the CE-marked data packet {@code data} it answers (its PSN and mark) and its
+     * number {@code n} among the notifications of its QP (1 for the first).
+     */
+    public Packet notificationCause(Packet data, long n) {
+        causePsn = data.psn;
+        markNode = data.markNode;
+        markPort = data.markPort;
+        markAtPs = data.markAtPs;
+        notification = n;
+        return this;
+    }
+
+    /** As {@link #notificationCause(Packet, long)} from a cause kept elsewhere (notifications riding on ACKs). */
+    public Packet notificationCause(long psn, int node, int port, long markedAtPs, long n) {
+        causePsn = psn;
+        markNode = node;
+        markPort = port;
+        markAtPs = markedAtPs;
+        notification = n;
+        return this;
+    }
+
+    /** The PSN of the CE-marked data packet this notification answers (-1: not a notification). */
+    public long causePsn() {
+        return causePsn;
+    }
+
+    /** This notification's number among its QP's notifications (1 for the first; 0: not a notification). */
+    public long notification() {
+        return notification;
+    }
+
+    /** The notifying RNIC puts the notification's first bit on the wire now. */
+    public void notifySentPs(long nowPs) {
+        notifySentPs = nowPs;
+    }
+
+    /** When the notification's first bit left the notifying RNIC (-1 before). */
+    public long notifySentPs() {
+        return notifySentPs;
+    }
+
+    /** Switch egress use: the queue's paused-time clock as the packet enters it. */
+    public void pausedClockPs(long clockPs) {
+        pausedClockPs = clockPs;
+    }
+
+    public long pausedClockPs() {
+        return pausedClockPs;
     }
 
     public PacketKind kind() {

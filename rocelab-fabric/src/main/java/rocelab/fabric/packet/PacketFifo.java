@@ -37,6 +37,11 @@ public final class PacketFifo {
         return head;
     }
 
+    /** The packet queued behind {@code p} in this FIFO, or null (for walking the queue without removing). */
+    public Packet after(Packet p) {
+        return p.next;
+    }
+
     public boolean isEmpty() {
         return head == null;
     }

@@ -48,7 +48,10 @@ public final class EgressPort implements EventHandler {
     private int ignorePauseMask;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     private int ownerNode;
+    private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private final long[] lastPauseFramePs;
+    /** When the peer sent the XOFF that last paused each class (it names that XOFF in the peer's PFC log). */
+    private final long[] lastXoffSentPs;
     private final long[] txByClass;
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
@@ -65,6 +68,8 @@ public final class EgressPort implements EventHandler {
         this.pauseSent = new long[classes];
         this.pauseReceived = new long[classes];
         this.lastPauseFramePs = new long[classes];
+        this.lastXoffSentPs = new long[classes];
+        java.util.Arrays.fill(lastXoffSentPs, -1);
         this.txByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
@@ -111,6 +116,7 @@ public final class EgressPort implements EventHandler {
         if (markAtEnqueue) {
             mark(nowPs, tc, queues[tc].bytes(), packet);
         }
+        packet.pausedClockPs(pause.pausedPs(tc, nowPs));
         queues[tc].add(packet);
         backlog |= 1 << tc;
         queuedBytes += packet.frameBytes();
@@ -150,6 +156,11 @@ public final class EgressPort implements EventHandler {
      * x 512 bit times (a frame already on the wire finishes), or resume now when quanta is 0 (XON).
      */
     public void onPauseFrame(long nowPs, int priority, int quanta) {
+        onPauseFrame(nowPs, priority, quanta, -1);
+    }
+
+    /** As {@link #onPauseFrame(long, int, int)}, for the frame the peer sent at {@code sentPs}. */
+    public void onPauseFrame(long nowPs, int priority, int quanta, long sentPs) {
         counters[PortCounter.PAUSE_RECEIVED.ordinal()]++;
         pauseReceived[priority]++;
         lastPauseFramePs[priority] = nowPs;
@@ -160,6 +171,7 @@ public final class EgressPort implements EventHandler {
             resume(nowPs, priority);
             return;
         }
+        lastXoffSentPs[priority] = sentPs;
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
         pausedUntilPs[priority] = until;
         sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
@@ -222,6 +234,12 @@ public final class EgressPort implements EventHandler {
         }
         if (!markAtEnqueue) {
             mark(nowPs, tc, depth - p.frameBytes(), p);
+        }
+        long clock = pause.pausedPs(tc, nowPs);
+        if (clock != p.pausedClockPs() && p.kind() == PacketKind.DATA) {
+            // The packet sat here while the class was paused: a wait behind the pause, for the flow's account.
+            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.psn(), p.pausedClockPs(), clock,
+                    lastXoffSentPs[tc]);
         }
         int bytes = p.frameBytes();
         if (credits != null) {
@@ -326,7 +344,8 @@ public final class EgressPort implements EventHandler {
         if (credits != null && credits.waitedForCredits(tc) && !marking[tc].marksVictims()) {
             return;
         }
-        if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p) && p.markCongestionExperienced()) {
+        if (p.ecn().isCapable() && marking[tc].shouldMark(nowPs, depth, p)
+                && p.markCongestionExperienced(nowPs, ownerNode, portIndex)) {
             counters[PortCounter.ECN_MARKED.ordinal()]++;
             markedByClass[tc]++;
             journey.onMark(nowPs, ownerNode, portIndex, depth, p);
@@ -342,6 +361,31 @@ public final class EgressPort implements EventHandler {
     public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe, int node) {
         this.journey = probe;
         this.ownerNode = node;
+    }
+
+    /** The switch this port belongs to (its node id): the marks it makes and the waits it reports name it. */
+    public void owner(int node) {
+        this.ownerNode = node;
+    }
+
+    /** Reports the waits of data packets behind pauses of this port to {@code probe}. */
+    public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
+        this.pfcProbe = probe;
+    }
+
+    /** The first packet queued in class {@code tc}, or null: with {@link #queuedAfter} a walk that removes nothing. */
+    public Packet firstQueued(int tc) {
+        return queues[tc].peek();
+    }
+
+    /** The packet queued behind {@code p} in class {@code tc}, or null. */
+    public Packet queuedAfter(int tc, Packet p) {
+        return queues[tc].after(p);
+    }
+
+    /** When the peer sent the XOFF that last paused class {@code tc} (-1: never paused, or unknown). */
+    public long lastXoffSentPs(int tc) {
+        return lastXoffSentPs[tc];
     }
 
     /** Counts a packet arriving on this physical port. */

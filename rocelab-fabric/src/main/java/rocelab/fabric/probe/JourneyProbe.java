@@ -24,9 +24,19 @@ public interface JourneyProbe {
     /** A frame of any kind arrived at an RNIC. */
     default void onArrive(long nowPs, int host, Packet packet) {}
 
-    /** The receiving RNIC sent a CNP for {@code queuePair}, caused by the CE-marked packet with {@code psn}. */
-    default void onCnpSent(long nowPs, int host, int queuePair, long psn) {}
+    /**
+     * The receiving RNIC put a congestion notification (a CNP, or an ACK carrying the CNP flag) on the wire; the
+     * packet carries its cause ({@link Packet#causePsn()}, {@link Packet#markNode()}, ...) and its number.
+     */
+    default void onCnpSent(long nowPs, int host, Packet notification) {}
 
-    /** The sender's congestion control heard a notification; its rate right after. */
-    default void onCnpHandled(long nowPs, int host, int queuePair, boolean reacted, long rateBps) {}
+    /** The sender's congestion control heard the notification; its rate right after. */
+    default void onCnpHandled(long nowPs, int host, Packet notification, boolean reacted, long rateBps) {}
+
+    /**
+     * The congestion control of {@code queuePair} changed its rate or window, for {@code cause}; {@code value} and
+     * {@code index} are the cause's details (see {@link rocelab.fabric.congestion.RateCause}).
+     */
+    default void onRateChange(long nowPs, int host, int queuePair, long fromBps, long toBps, long windowBytes,
+            rocelab.fabric.congestion.RateCause cause, long value, int index) {}
 }

@@ -2,12 +2,25 @@ package rocelab.fabric.probe;
 
 /** Hears every PFC frame a device sends (for the pfc.csv log); {@link #NONE} costs nothing. */
 public interface PfcProbe {
-    PfcProbe NONE = (nowPs, node, port, priority, quanta, groupBytes) -> {};
+    PfcProbe NONE = (nowPs, node, port, priority, quanta, groupBytes, thresholdBytes) -> {};
 
     /**
      * @param node the sending switch or host node id
+     * @param port the port it leaves by: the ingress port whose priority group (or the RNIC receive buffer) filled
      * @param quanta the pause time sent (0 = XON)
      * @param groupBytes the ingress priority group's bytes (shared plus headroom) that triggered it
+     * @param thresholdBytes the pause threshold at that moment (a switch's static or dynamic XOFF level, an RNIC's
+     *     receive-buffer XOFF level)
      */
-    void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes);
+    void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes);
+
+    /**
+     * A data packet of {@code queuePair} ({@code psn}; at an RNIC, the next one it would send) waited behind a pause at a transmitter: a switch egress queue ({@code node},
+     * {@code port}) or an RNIC ({@code node} = host, port 0). {@code fromClockPs} and {@code toClockPs} bound the
+     * wait on that transmitter's paused-time clock for {@code priority} (the total time it has been paused), so
+     * overlapping waits of one flow's packets can be merged; {@code xoffSentPs} names the PFC frame that last
+     * paused it (its send time at the peer; -1 when unknown). Called only when a wait happened.
+     */
+    default void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long psn,
+            long fromClockPs, long toClockPs, long xoffSentPs) {}
 }

@@ -72,6 +72,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.nodeId = nodeId;
         this.name = name;
         this.ports = ports.clone();
+        for (EgressPort p : this.ports) {
+            p.owner(nodeId);
+        }
         this.routes = routes;
         this.buffer = buffer;
         this.dscpToTc = params.dscpToTc();
@@ -111,7 +114,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         ports[inPort].countReceived(packet.frameBytes());
         if (packet.kind() == PacketKind.PFC) {
             // MAC control frames end at the receiving MAC: they pause our transmitter on that port.
-            ports[inPort].onPauseFrame(nowPs, packet.priority(), packet.pauseQuanta());
+            ports[inPort].onPauseFrame(nowPs, packet.priority(), packet.pauseQuanta(), packet.sentAtPs());
             pool.release(packet);
             return;
         }
@@ -251,7 +254,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     private void sendPause(long nowPs, int port, int priority, int quanta, long groupBytes) {
         Packet frame = pool.acquire().initPfc(nowPs, priority, quanta, frames.pfcFrameBytes());
-        pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes);
+        pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes, buffer.threshold());
         ports[port].sendControl(nowPs, frame);
     }
 
@@ -263,8 +266,36 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
     }
 
+    /** Hears this switch's PFC frames, and the waits of packets behind pauses at its ports. */
     public void pfcProbe(PfcProbe probe) {
         this.pfcProbe = probe;
+        for (EgressPort p : ports) {
+            p.pfcProbe(probe);
+        }
+    }
+
+    /**
+     * Whether a data packet from {@code srcHost} to {@code dstHost} with UDP source port {@code entropy} leaves by
+     * {@code port} under the current routes: the ECMP choice, or with spraying any of the equal-cost ports.
+     */
+    public boolean forwardsThrough(int srcHost, int dstHost, int entropy, int port) {
+        int[] candidates = routes[dstHost];
+        if (candidates.length == 0) {
+            return false;
+        }
+        if (candidates.length == 1) {
+            return candidates[0] == port;
+        }
+        if (loadBalancing == LoadBalancing.SPRAY) {
+            for (int c : candidates) {
+                if (c == port) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        int h = hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed);
+        return candidates[h % candidates.length] == port;
     }
 
     /** The IPv4 address of a host's RNIC: 10.0.0.0 + host + 1. */

@@ -1,12 +1,45 @@
 package rocelab.observe.journey;
 
+import rocelab.fabric.congestion.RateCause;
+
 /**
  * One step of a flow's journey. {@code node} and {@code port} say where (a host for RNIC steps), {@code psn} which
- * packet, {@code value} a depth in bytes or a rate in bit/s depending on the kind, {@code flag} a kind detail.
+ * packet, {@code value} a depth in bytes or a rate in bit/s depending on the kind, {@code flag} a kind detail, and
+ * {@code cause} what the step carried about its cause (null for steps without one).
  */
 public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn, long value, boolean flag,
-        String detail) {
+        String detail, Cause cause) {
+
+    public JourneyEvent(long timePs, Kind kind, int node, int port, long psn, long value, boolean flag,
+            String detail) {
+        this(timePs, kind, node, port, psn, value, flag, detail, null);
+    }
+
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        PAUSED, RESUMED, COMPLETED }
+        RATE, PAUSED, RESUMED, WAITED, COMPLETED }
+
+    /** The identity a step carried. */
+    public sealed interface Cause permits Notice, RateChange, Wait {}
+
+    /**
+     * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
+     * bit left the notifying RNIC, the PSN of the CE-marked data packet it answers, and where and when that packet
+     * was first marked (markNode -1: unknown).
+     */
+    public record Notice(long number, long sentPs, long psn, int markNode, int markPort, long markAtPs)
+            implements Cause {}
+
+    /**
+     * A change of the sending rate or window as the congestion control reported it, with its cause and the cause's
+     * details ({@link RateCause}); {@code dataWaiting}: the QP had data left to send at that moment.
+     */
+    public record RateChange(long fromBps, long toBps, long windowBytes, RateCause cause, long value, int index,
+            boolean dataWaiting) implements Cause {}
+
+    /**
+     * A wait behind a pause at a transmitter: the interval on its paused-time clock, the priority, and when the
+     * peer sent the XOFF that last paused it (-1: unknown).
+     */
+    public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs) implements Cause {}
 }

@@ -2,7 +2,9 @@ package rocelab.observe.journey;
 
 import java.util.ArrayList;
 import java.util.List;
+import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
@@ -12,7 +14,8 @@ import rocelab.fabric.probe.PfcProbe;
 
 /**
  * Records the journey of one queue pair: every data packet it sends, every queue it enters (with the depth it
- * found), every mark and drop, what reaches each end, the CNPs, and the PFC frames that pause a port on its path.
+ * found), every mark and drop, what reaches each end, the CNPs with the cause they carry, every rate change with
+ * the cause its congestion control reported, every wait of its packets behind a pause, and the PFC frames.
  * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
  */
 public final class JourneyRecorder implements JourneyProbe, PfcProbe {
@@ -93,25 +96,54 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         }
     }
 
+    private static JourneyEvent.Notice notice(Packet n) {
+        return new JourneyEvent.Notice(n.notification(), n.notifySentPs(), n.causePsn(), n.markNode(), n.markPort(),
+                n.markAtPs());
+    }
+
     @Override
-    public void onCnpSent(long nowPs, int host, int qp, long psn) {
-        if (qp == queuePair) {
-            add(nowPs, JourneyEvent.Kind.CNP_SENT, host, 0, psn, 0, false, null);
+    public void onCnpSent(long nowPs, int host, Packet notification) {
+        if (notification.queuePair() == queuePair) {
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CNP_SENT, host, 0, notification.causePsn(), 0,
+                    notification.kind() == PacketKind.ACK, null, notice(notification)));
         }
     }
 
     @Override
-    public void onCnpHandled(long nowPs, int host, int qp, boolean reacted, long rateBps) {
-        if (qp == queuePair) {
-            add(nowPs, JourneyEvent.Kind.CNP_HANDLED, host, 0, -1, rateBps, reacted, null);
+    public void onCnpHandled(long nowPs, int host, Packet notification, boolean reacted, long rateBps) {
+        if (notification.queuePair() == queuePair) {
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CNP_HANDLED, host, 0, notification.causePsn(),
+                    rateBps, reacted, null, notice(notification)));
         }
     }
 
     @Override
-    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes) {
-        next.onPfcSent(nowPs, node, port, priority, quanta, groupBytes);
+    public void onRateChange(long nowPs, int host, int qp, long fromBps, long toBps, long windowBytes,
+            RateCause cause, long value, int index) {
+        if (qp == queuePair) {
+            QueuePair q = network.queuePairs().get(qp);
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.RATE, host, 0, -1, toBps, false, cause.name(),
+                    new JourneyEvent.RateChange(fromBps, toBps, windowBytes, cause, value, index,
+                            q.sndNxt() < q.postedPsns() && !q.failed())));
+        }
+    }
+
+    @Override
+    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
+            long thresholdBytes) {
+        next.onPfcSent(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes);
         add(nowPs, quanta == 0 ? JourneyEvent.Kind.RESUMED : JourneyEvent.Kind.PAUSED, node, port, priority,
                 groupBytes, false, Integer.toString(quanta));
+    }
+
+    @Override
+    public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long psn, long fromClockPs,
+            long toClockPs, long xoffSentPs) {
+        next.onPausedWait(nowPs, node, port, priority, qp, psn, fromClockPs, toClockPs, xoffSentPs);
+        if (qp == queuePair) {
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, psn, toClockPs - fromClockPs,
+                    false, null, new JourneyEvent.Wait(priority, fromClockPs, toClockPs, xoffSentPs)));
+        }
     }
 
     /** Adds the completion (the sender saw the last ACK). */

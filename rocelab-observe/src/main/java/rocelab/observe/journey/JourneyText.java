@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
 
 /**
  * Tells a flow's journey as a time-ordered story: the first packet hop by hop, then every event that shaped the
@@ -19,10 +21,17 @@ import rocelab.observe.flow.FlowRecord;
 public final class JourneyText {
     private final Network network;
     private final Topology topo;
+    private final PfcLog pfc;
 
     public JourneyText(Network network) {
+        this(network, null);
+    }
+
+    /** @param pfc the run's PFC log (null without PFC): XOFFs and waits are then told with their recorded causes */
+    public JourneyText(Network network, PfcLog pfc) {
         this.network = network;
         this.topo = network.topology();
+        this.pfc = pfc;
     }
 
     /**
@@ -49,6 +58,20 @@ public final class JourneyText {
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+        if (pfc != null && !pfc.waits(f.id()).isEmpty()) {
+            StringBuilder hops = new StringBuilder();
+            for (PfcLog.Hop h : pfc.waits(f.id())) {
+                hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
+                        : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
+                        .append(" us");
+            }
+            line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
+            for (PfcLog.Root r : pfc.roots(f.id())) {
+                line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
+                        pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
+                                ? "on its own way to h" + f.dst() : "NOT on its way to h" + f.dst() + " (a victim's wait)");
+            }
+        }
         line(b, "");
         long follow = psn >= 0 ? psn : 0;
         line(b, psn >= 0 ? "packet PSN %d, every transmission, hop by hop:" : "the first packet (PSN %d), hop by hop:",
@@ -127,10 +150,15 @@ public final class JourneyText {
     private List<Told> tell(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> out = new ArrayList<>();
         Set<Long> path = new HashSet<>();
-        Map<Long, JourneyEvent> lastMark = new java.util.HashMap<>();
-        JourneyEvent lastCnpSent = null;
-        JourneyEvent lastHandled = null;
-        long lastRate = -1;
+        // Notifications by their number: a rate change names the one it reacted to, so it is found by identity.
+        Map<Long, JourneyEvent> noticeByNumber = new java.util.HashMap<>();
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.Notice n && (e.kind() == JourneyEvent.Kind.CNP_SENT
+                    || !noticeByNumber.containsKey(n.number()))) {
+                noticeByNumber.put(n.number(), e);
+            }
+        }
+        boolean started = false;
         long highestSent = -1;
         for (JourneyEvent e : events) {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
@@ -138,13 +166,9 @@ public final class JourneyText {
             switch (e.kind()) {
                 case ENQUEUE -> path.add(key(e.node(), e.port()));
                 case SEND -> {
-                    if (lastRate >= 0 && e.value() != lastRate) {
-                        text = String.format(Locale.ROOT, "h%d sends at %s Gb/s (was %s)%s", e.node(),
-                                gbps(e.value()), gbps(lastRate), lastHandled == null ? ""
-                                        : String.format(Locale.ROOT, "  <- congestion control after the CNP at %s us",
-                                                us(lastHandled.timePs())));
-                    } else if (lastRate < 0) {
+                    if (!started) {
                         text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
+                        started = true;
                     }
                     if (e.flag()) {
                         text = String.format(Locale.ROOT, "h%d re-sends from PSN %d (go-back-N)", e.node(), e.psn());
@@ -153,32 +177,27 @@ public final class JourneyText {
                         }
                     }
                     highestSent = Math.max(highestSent, e.psn());
-                    lastRate = e.value();
                 }
-                case MARK -> {
-                    lastMark.put(e.psn(), e);
-                    text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and still"
-                            + " forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
-                }
+                case RATE -> text = rate(e, (JourneyEvent.RateChange) e.cause(), noticeByNumber);
+                case MARK -> text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and"
+                        + " still forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
                 case DROP -> text = String.format(Locale.ROOT, "%s dropped PSN %d (%s)", name(e.node()), e.psn(),
                         e.detail());
                 case CNP_SENT -> {
-                    JourneyEvent cause = lastMark.get(e.psn());
-                    lastCnpSent = e;
-                    text = String.format(Locale.ROOT, "h%d sends a CNP back for PSN %d%s", e.node(), e.psn(),
-                            cause == null ? "" : String.format(Locale.ROOT, "  <- marked at %s us by %s",
-                                    us(cause.timePs()), name(cause.node())));
+                    JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
+                    text = String.format(Locale.ROOT, "h%d sends %s back for PSN %d  <- %s", e.node(),
+                            e.flag() ? "the CNP flag on an ACK" : "a CNP", n.psn(), markText(n));
                 }
                 case CNP_HANDLED -> {
-                    lastHandled = e;
-                    text = String.format(Locale.ROOT, "h%d's RNIC gets the CNP%s: %s", e.node(), lastCnpSent == null ? ""
-                            : String.format(Locale.ROOT, " (sent at %s us)", us(lastCnpSent.timePs())),
-                            e.flag() ? "its congestion control reacts (rate at this moment " + gbps(e.value())
-                                    + " Gb/s)" : "ignored by its congestion control");
+                    JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
+                    text = String.format(Locale.ROOT, "h%d's RNIC gets the CNP (sent at %s us for PSN %d): %s",
+                            e.node(), us(n.sentPs()), n.psn(), e.flag() ? "its congestion control reacts (rate at"
+                                    + " this moment " + gbps(e.value()) + " Gb/s)" : "ignored by its congestion control");
                 }
                 case NAK_ARRIVED -> text = String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d",
                         e.node(), e.psn());
                 case PAUSED, RESUMED -> text = pause(f, e, path);
+                case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
                         + " complete", e.node());
                 default -> {
@@ -191,11 +210,76 @@ public final class JourneyText {
         return out;
     }
 
+    /** Where and when the data packet a notification answers was marked, as the notification carried it. */
+    private String markText(JourneyEvent.Notice n) {
+        if (n.markNode() < 0) {
+            return "the packet arrived CE-marked";
+        }
+        return String.format(Locale.ROOT, "marked at %s us by %s port %d (towards %s)", us(n.markAtPs()),
+                name(n.markNode()), n.markPort(), peer(n.markNode(), n.markPort()));
+    }
+
+    /** A rate or window change and the cause its congestion control reported with it. */
+    private String rate(JourneyEvent e, JourneyEvent.RateChange r, Map<Long, JourneyEvent> notices) {
+        String window = r.windowBytes() == Long.MAX_VALUE ? ""
+                : String.format(Locale.ROOT, ", window %,d bytes", r.windowBytes());
+        String what = r.dataWaiting()
+                ? String.format(Locale.ROOT, "h%d sends at %s Gb/s (was %s)%s", e.node(), gbps(r.toBps()),
+                        gbps(r.fromBps()), window)
+                : String.format(Locale.ROOT, "h%d's rate becomes %s Gb/s (was %s)%s, with no data waiting to be sent",
+                        e.node(), gbps(r.toBps()), gbps(r.fromBps()), window);
+        return what + "  <- " + causeText(r, notices);
+    }
+
+    /** The words for a rate change's cause; a notification is named by its number, so by identity. */
+    String causeText(JourneyEvent.RateChange r, Map<Long, JourneyEvent> notices) {
+        RateCause c = r.cause();
+        if (c.isNotification()) {
+            JourneyEvent n = notices.get(r.value());
+            String kind = c == RateCause.BECN ? "BECN" : "CNP";
+            String period = c == RateCause.CNP_PERIOD ? " (cut at the end of the rate-decrease period; the last "
+                    + "CNP in it)" : c == RateCause.BECN ? String.format(Locale.ROOT, " (CCTI %d)", r.index()) : "";
+            if (n == null) {
+                return String.format(Locale.ROOT, "%s number %d of this QP%s", kind, r.value(), period);
+            }
+            JourneyEvent.Notice notice = (JourneyEvent.Notice) n.cause();
+            int sender = n.kind() == JourneyEvent.Kind.CNP_SENT ? n.node() : -1;
+            return String.format(Locale.ROOT, "%s sent by %s at %s us for PSN %d, %s%s", kind,
+                    sender >= 0 ? name(sender) : "the receiver", us(notice.sentPs()), notice.psn(), markText(notice),
+                    period);
+        }
+        String value = switch (c.family()) {
+            case "telemetry", "ecn-echo" -> String.format(Locale.ROOT, "%.3f", r.value() / 1e6);
+            case "rtt", "delay", "rtt-sample" -> c == RateCause.RTT_GRADIENT_FALLING || c == RateCause.RTT_GRADIENT_RISING
+                    ? String.format(Locale.ROOT, "%+.3f", r.value() / 1e6) : us(r.value()) + " us";
+            default -> Long.toString(r.value());
+        };
+        String t = c.text();
+        return t.contains("%s") && t.contains("%d") ? String.format(Locale.ROOT, t, value, r.index())
+                : t.contains("%s") ? String.format(Locale.ROOT, t, value)
+                : t.contains("%d") ? String.format(Locale.ROOT, t, r.index()) : t;
+    }
+
+    /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
+    private String waited(JourneyEvent e, JourneyEvent.Wait w) {
+        String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held its data"
+                : String.format(Locale.ROOT, "%s: PSN %d waited in the queue towards %s", name(e.node()), e.psn(),
+                        peer(e.node(), e.port()));
+        Topology.End far = topo.peer(e.node(), e.port());
+        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
+        String by = x == null ? String.format(Locale.ROOT, "paused by %s", name(far.node()))
+                : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s", name(far.node()),
+                        us(x.timePs()), pfc.rootName(x.rootNode(), x.rootPort()));
+        return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
+    }
+
     private static String group(JourneyEvent e) {
         return switch (e.kind()) {
             case MARK, DROP -> e.kind().name();
             case CNP_SENT, CNP_HANDLED, SEND -> "notify";
+            case RATE -> "rate:" + e.detail();
             case PAUSED, RESUMED -> "pfc@" + e.node() + "/" + e.port();
+            case WAITED -> "wait@" + e.node() + "/" + e.port();
             default -> e.kind().name();
         };
     }
@@ -213,9 +297,24 @@ public final class JourneyText {
                     name(far.node()), e.psn());
         }
         long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
-        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d (its ingress holds %,d bytes):"
+        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(e.node(), e.port(), (int) e.psn(), e.timePs());
+        String cause = "";
+        if (x != null) {
+            StringBuilder flows = new StringBuilder();
+            for (int k = 0; k < x.topFlows().length; k++) {
+                flows.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d (%,d B)",
+                        x.topFlows()[k], x.topBytes()[k]));
+            }
+            cause = String.format(Locale.ROOT, "; threshold %,d bytes%s%s; %s", x.thresholdBytes(),
+                    flows.length() == 0 ? "" : ", holding most of " + flows,
+                    x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
+                    x.depth() == 0 ? "that port was not paused: it is the congestion point"
+                            : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
+                                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
+        }
+        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d (its ingress holds %,d bytes%s):"
                 + " %s stops sending on that port for up to %s us", name(e.node()), name(far.node()), e.psn(),
-                e.value(), name(far.node()), us(Headroom.pauseDurationPs(quanta, rate)));
+                e.value(), cause, name(far.node()), us(Headroom.pauseDurationPs(quanta, rate)));
     }
 
     private static long key(int node, int port) {

@@ -41,7 +41,7 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
         Files.createDirectories(dir);
-        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows()));
+        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows(), result.pfcLog(), result.simulatedPs()));
         AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
         AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
         AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
@@ -109,17 +109,30 @@ public final class RunWriter {
         return m;
     }
 
-    static String flowsCsv(List<FlowRecord> flows) {
+    /**
+     * With a PFC log, each flow's waits behind pauses (all, and rooted off its way), the root it waited behind most
+     * (a victim: the off-way one), and whether it is a PFC victim.
+     */
+    static String flowsCsv(List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs) {
         CsvTable t = new CsvTable(List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us", "fct_us",
-                "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport"));
+                "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
+                "victim_wait_us", "pause_root", "pfc_victim"));
+        java.util.Map<Integer, rocelab.observe.pfc.PfcLog.Root> victims = new java.util.HashMap<>();
+        for (var v : rocelab.observe.pfc.PfcVictims.find(pfc, flows, endPs)) {
+            victims.put(v.flow().id(), v.root());
+        }
         for (FlowRecord f : flows) {
+            var roots = pfc == null ? List.<rocelab.observe.pfc.PfcLog.Root>of() : pfc.roots(f.id());
+            var root = victims.containsKey(f.id()) ? victims.get(f.id()) : roots.isEmpty() ? null : roots.get(0);
             t.row(f.id(), f.src(), f.dst(), f.sizeBytes(), Numbers.micros(f.startPs()),
                     f.finishPs() < 0 ? null : Numbers.micros(f.finishPs()),
                     f.finishPs() < 0 ? null : Numbers.micros(f.fctPs()),
                     f.deliveredPs() < 0 ? null : Numbers.micros(f.deliveredPs()),
                     Numbers.micros(f.idealFctPs()), f.slowdown(),
                     f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
-                    f.udpSourcePort());
+                    f.udpSourcePort(), Numbers.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())),
+                    Numbers.micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id())),
+                    root == null ? null : pfc.rootName(root.node(), root.port()), victims.containsKey(f.id()));
         }
         return t.toString();
     }

@@ -10,6 +10,9 @@ import rocelab.observe.flow.Percentiles;
 
 /** The stable key tree of summary.json. Keys are never renamed; new keys may be added. */
 public final class Summary {
+    /** Victims listed in summary.json (the count says how many there are in all). */
+    static final int VICTIMS_LISTED = 20;
+
     /** Keys whose values depend on the machine, not on the scenario and seed. */
     public static final String[] WALL_CLOCK_KEYS = {"wall_seconds", "events_per_second"};
 
@@ -94,19 +97,37 @@ public final class Summary {
                 row.put("paused", topo.nodeName(e.peer()));
                 row.put("priority", e.priority());
                 row.put("hop", e.hop());
+                row.put("root", r.pfcLog().rootName(e.rootNode(), e.rootPort()));
                 row.put("paused_us", Numbers.micros(e.pausedPs()));
                 tree.add(row);
             }
             m.put("pfc_propagation", tree);
             java.util.List<Object> victims = new java.util.ArrayList<>();
-            for (var f : rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows())) {
+            var found = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+            for (var v : found.subList(0, Math.min(VICTIMS_LISTED, found.size()))) {
+                var f = v.flow();
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("flow_id", f.id());
                 row.put("src", f.src());
                 row.put("dst", f.dst());
-                row.put("slowdown", Numbers.round(f.slowdown(), 3));
+                row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
+                row.put("paused_wait_us", Numbers.micros(v.pausedWaitPs()));
+                row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
+                row.put("root", v.root() == null ? null : r.pfcLog().rootName(v.root().node(), v.root().port()));
+                row.put("root_hops", v.root() == null ? null : v.root().hops());
+                java.util.List<Object> hops = new java.util.ArrayList<>();
+                for (var h : v.hops()) {
+                    Map<String, Object> hop = new LinkedHashMap<>();
+                    hop.put("device", topo.nodeName(h.node()));
+                    hop.put("port", h.port());
+                    hop.put("paused_wait_us", Numbers.micros(h.waitPs()));
+                    hop.put("victim_wait_us", Numbers.micros(h.offPathWaitPs()));
+                    hops.add(hop);
+                }
+                row.put("waited_at", hops);
                 victims.add(row);
             }
+            m.put("pfc_victim_count", found.size());
             m.put("pfc_victims", victims);
         }
         m.put("max_queue_port", r.totals().maxQueuePort());

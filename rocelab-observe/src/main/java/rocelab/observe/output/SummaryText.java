@@ -9,6 +9,9 @@ import rocelab.observe.flow.Percentiles;
 
 /** The human-readable summary printed at the end of {@code rocelab run}. */
 public final class SummaryText {
+    /** Victims listed in the text; summary.json lists more, flows.csv every flow's figures. */
+    static final int VICTIMS_SHOWN = 5;
+
     private SummaryText() {}
 
     public static String render(RunResult r, String outputDir) {
@@ -122,16 +125,17 @@ public final class SummaryText {
         }
         if (r.pfcLog() != null && r.pfcLog().frames() > 0) {
             pauseTree(b, r);
-            var victims = rocelab.observe.pfc.PfcVictims.find(r.network(), r.flows());
+            var victims = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
             if (!victims.isEmpty()) {
-                StringBuilder v = new StringBuilder();
-                for (int i = 0; i < Math.min(5, victims.size()); i++) {
-                    var f = victims.get(i);
-                    v.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d h%d->h%d x%.1f", f.id(),
-                            f.src(), f.dst(), f.slowdown()));
+                int shown = Math.min(VICTIMS_SHOWN, victims.size());
+                line(b, "PFC victims %d flow%s waited behind pauses rooted at a congestion point not on their own way"
+                        + "%s:", victims.size(), victims.size() == 1 ? "" : "s", victims.size() > shown
+                        ? String.format(Locale.ROOT, " (the %d that waited most; summary.json pfc_victims, flows.csv"
+                                + " victim_wait_us)", shown) : "");
+                for (int i = 0; i < shown; i++) {
+                    line(b, "            %s", rocelab.observe.pfc.PfcVictims.describe(r.pfcLog(), topo,
+                            victims.get(i)));
                 }
-                line(b, "PFC victims %s%s   (slowed, not going to a congested receiver)", v,
-                        victims.size() > 5 ? ", ... " + (victims.size() - 5) + " more" : "");
             }
         }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
@@ -167,7 +171,7 @@ public final class SummaryText {
         int shown = 0;
         for (var e : edges) {
             if (shown++ == 12) {
-                line(b, "            ... %d more (summary.json pfc_propagation, pfc.csv)", edges.size() - 12);
+                line(b, "            (12 of %d shown; summary.json pfc_propagation, pfc.csv)", edges.size());
                 break;
             }
             line(b, "            %10s us  %-8s %-8s %4d  %3d   %s us", us(e.firstXoffPs()), topo.nodeName(e.device()),

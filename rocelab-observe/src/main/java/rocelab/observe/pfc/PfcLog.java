@@ -1,121 +1,542 @@
 package rocelab.observe.pfc;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.output.CsvTable;
 import rocelab.observe.output.Numbers;
 
-/** Records every PFC frame sent (XOFF, refresh, XON) in primitive arrays, and writes them as pfc.csv. */
+/**
+ * Records every PFC frame sent (XOFF, refresh, XON) in primitive arrays, with what caused each XOFF, and every wait
+ * of a flow's packets behind a pause; writes pfc.csv.
+ *
+ * <p><b>The cause of an XOFF</b>, found when it is sent (XOFFs are rare, so walking the switch's queues then is
+ * cheap): the ingress priority group that crossed its threshold (switch, ingress port, priority), its bytes and the
+ * threshold, the flows whose packets it held (the three with the most bytes), and the egress port where most of
+ * those bytes were queued. If that egress was itself paused, the XOFF's parent is the XOFF that paused it (named by
+ * its send time, which the paused port kept) and its root is the parent's root, one hop further; otherwise that
+ * egress is the root: the congestion point the pause started from. An RNIC's own XOFF (a slow receive pipeline) is
+ * rooted at that RNIC. This is the pause tree, by identity.
+ *
+ * <p><b>Waits behind pauses</b>: a switch egress queue reports each data packet that sat in it while its class was
+ * paused, an RNIC each QP that had data ready during a pause, both as an interval on that transmitter's paused-time
+ * clock. Per flow and hop the intervals are merged (a flow's packets wait in FIFO order, so their intervals on one
+ * clock only need a high-water mark): the flow's wait at a hop is the paused time during which at least one of its
+ * packets (at an RNIC: its next packet) was held there. Each wait is attributed to the root of the XOFF that last
+ * paused the transmitter, and split by whether that root is on the flow's own way (the flow's packets leave by the
+ * root port, or the root is its receiver's RNIC).
+ */
 public final class PfcLog implements PfcProbe {
-    private static final int FIELDS = 6;
+    private static final int TIME = 0;
+    private static final int NODE = 1;
+    private static final int PORT = 2;
+    private static final int PRIO = 3;
+    private static final int QUANTA = 4;
+    private static final int BYTES = 5;
+    private static final int THRESHOLD = 6;
+    private static final int EGRESS = 7;
+    private static final int EGRESS_BYTES = 8;
+    private static final int PARENT = 9;
+    private static final int ROOT_NODE = 10;
+    private static final int ROOT_PORT = 11;
+    private static final int DEPTH = 12;
+    private static final int PREVIOUS = 13;
+    private static final int TOP = 14;
+    /** Flows named per XOFF (the ones with the most bytes in the priority group), by flow id. */
+    public static final int TOP_FLOWS = 3;
+    private static final int FIELDS = TOP + 2 * TOP_FLOWS;
+
+    /** Hops kept per flow, and roots kept per flow; a flow with more merges the rest into the last one. */
+    private static final int SLOTS = 8;
+    private static final int ROOTS = 4;
+
     private final Network network;
+    private final Topology topo;
     private long[] rows = new long[FIELDS * 1024];
     private int count;
+    /** Per (node, port, priority): the group's latest XOFF row, -1 if none. */
+    private final int[] lastXoff;
+    private final int[] portOffset;
+    private final int[] peerNode;
+    private final int[] peerPort;
+    // Scratch for the walk at an XOFF.
+    private long[] egressScratch = new long[64];
+    private long[] qpScratch = new long[64];
+    private int[] touched = new int[64];
+
+    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its first slot, or -1.
+    private int[] flowBase = new int[64];
+    private int flowsWithWaits;
+    private long[] slotKey = new long[SLOTS * 16];
+    private long[] slotClock = new long[SLOTS * 16];
+    private long[] slotWait = new long[SLOTS * 16];
+    private long[] slotOffPath = new long[SLOTS * 16];
+    private long[] rootKey = new long[ROOTS * 16];
+    private long[] rootWait = new long[ROOTS * 16];
+    private int[] rootDepth = new int[ROOTS * 16];
+    private boolean[] rootOnPath = new boolean[ROOTS * 16];
 
     public PfcLog(Network network) {
         this.network = network;
+        this.topo = network.topology();
+        portOffset = new int[topo.nodeCount() + 1];
+        for (int n = 0; n < topo.nodeCount(); n++) {
+            portOffset[n + 1] = portOffset[n] + topo.portCount(n);
+        }
+        int ports = portOffset[topo.nodeCount()];
+        lastXoff = new int[ports * 8];
+        Arrays.fill(lastXoff, -1);
+        peerNode = new int[ports];
+        peerPort = new int[ports];
+        for (int n = 0; n < topo.nodeCount(); n++) {
+            for (int p = 0; p < topo.portCount(n); p++) {
+                Topology.End far = topo.peer(n, p);
+                peerNode[portOffset[n] + p] = far.node();
+                peerPort[portOffset[n] + p] = far.port();
+            }
+        }
+        Arrays.fill(flowBase, -1);
+        Arrays.fill(slotKey, -1);
+        Arrays.fill(rootKey, Long.MIN_VALUE);
+    }
+
+    private int group(int node, int port, int priority) {
+        return (portOffset[node] + port) * 8 + priority;
     }
 
     @Override
-    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes) {
+    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
+            long thresholdBytes) {
         if ((count + 1) * FIELDS > rows.length) {
             rows = Arrays.copyOf(rows, rows.length * 2);
         }
-        int i = count++ * FIELDS;
-        rows[i] = nowPs;
-        rows[i + 1] = node;
-        rows[i + 2] = port;
-        rows[i + 3] = priority;
-        rows[i + 4] = quanta;
-        rows[i + 5] = groupBytes;
+        int r = count++;
+        int i = r * FIELDS;
+        Arrays.fill(rows, i, i + FIELDS, -1);
+        rows[i + TIME] = nowPs;
+        rows[i + NODE] = node;
+        rows[i + PORT] = port;
+        rows[i + PRIO] = priority;
+        rows[i + QUANTA] = quanta;
+        rows[i + BYTES] = groupBytes;
+        rows[i + THRESHOLD] = thresholdBytes;
+        if (quanta == 0) {
+            return;
+        }
+        int g = group(node, port, priority);
+        rows[i + PREVIOUS] = lastXoff[g];
+        lastXoff[g] = r;
+        if (topo.isHost(node)) {
+            // The RNIC's receive buffer filled: the RNIC itself is where the pause starts.
+            rows[i + ROOT_NODE] = node;
+            rows[i + ROOT_PORT] = 0;
+            rows[i + DEPTH] = 0;
+            return;
+        }
+        traceCause(i, network.switchAt(node - topo.hostCount()), port, priority);
+    }
+
+    /** Walks the switch's queues for the packets of the ingress group (port, priority) and fills the row's cause. */
+    private void traceCause(int i, Switch sw, int inPort, int priority) {
+        int ports = sw.portCount();
+        if (egressScratch.length < ports) {
+            egressScratch = new long[ports];
+        }
+        Arrays.fill(egressScratch, 0, ports, 0);
+        int distinct = 0;
+        for (int e = 0; e < ports; e++) {
+            EgressPort port = sw.port(e);
+            for (Packet p = port.firstQueued(priority); p != null; p = port.queuedAfter(priority, p)) {
+                if (p.ingressPort() != inPort) {
+                    continue;
+                }
+                egressScratch[e] += p.frameBytes();
+                long flow = p.kind() == PacketKind.DATA
+                        ? network.queuePairs().get(p.queuePair()).cookieOf(p.psn()) : -1;
+                if (flow >= 0 && flow < Integer.MAX_VALUE) {
+                    int q = (int) flow;
+                    if (q >= qpScratch.length) {
+                        qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
+                        touched = Arrays.copyOf(touched, qpScratch.length);
+                    }
+                    if (qpScratch[q] == 0) {
+                        touched[distinct++] = q;
+                    }
+                    qpScratch[q] += p.frameBytes();
+                }
+            }
+        }
+        for (int k = 0; k < TOP_FLOWS; k++) {
+            int best = -1;
+            for (int t = 0; t < distinct; t++) {
+                int q = touched[t];
+                if (qpScratch[q] > 0 && (best < 0 || qpScratch[q] > qpScratch[best]
+                        || qpScratch[q] == qpScratch[best] && q < best)) {
+                    best = q;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            rows[i + TOP + 2 * k] = best;
+            rows[i + TOP + 2 * k + 1] = qpScratch[best];
+            qpScratch[best] = -qpScratch[best];
+        }
+        for (int t = 0; t < distinct; t++) {
+            qpScratch[touched[t]] = 0;
+        }
+        int egress = -1;
+        for (int e = 0; e < ports; e++) {
+            if (egressScratch[e] > 0 && (egress < 0 || egressScratch[e] > egressScratch[egress])) {
+                egress = e;
+            }
+        }
+        int node = sw.nodeId();
+        rows[i + EGRESS] = egress;
+        if (egress < 0) {
+            // Only the packet being admitted belongs to the group: this switch's buffer, no port to name.
+            rows[i + ROOT_NODE] = node;
+            rows[i + ROOT_PORT] = -1;
+            rows[i + DEPTH] = 0;
+            return;
+        }
+        rows[i + EGRESS_BYTES] = egressScratch[egress];
+        EgressPort out = sw.port(egress);
+        if (!out.isPaused(priority)) {
+            rows[i + ROOT_NODE] = node;
+            rows[i + ROOT_PORT] = egress;
+            rows[i + DEPTH] = 0;
+            return;
+        }
+        int pp = portOffset[node] + egress;
+        int parent = find(peerNode[pp], peerPort[pp], priority, out.lastXoffSentPs(priority));
+        if (parent >= 0) {
+            rows[i + PARENT] = parent;
+            rows[i + ROOT_NODE] = rows[parent * FIELDS + ROOT_NODE];
+            rows[i + ROOT_PORT] = rows[parent * FIELDS + ROOT_PORT];
+            rows[i + DEPTH] = rows[parent * FIELDS + DEPTH] + 1;
+        } else {
+            // Paused by a frame no log saw (an RNIC's pause storm): the pausing device is the root.
+            rows[i + ROOT_NODE] = peerNode[pp];
+            rows[i + ROOT_PORT] = topo.isHost(peerNode[pp]) ? 0 : -1;
+            rows[i + DEPTH] = 1;
+        }
+    }
+
+    /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
+    private int find(int node, int port, int priority, long sentPs) {
+        if (sentPs < 0) {
+            return -1;
+        }
+        int r = lastXoff[group(node, port, priority)];
+        while (r >= 0 && rows[r * FIELDS + TIME] > sentPs) {
+            r = (int) rows[r * FIELDS + PREVIOUS];
+        }
+        return r >= 0 && rows[r * FIELDS + TIME] == sentPs ? r : -1;
+    }
+
+    @Override
+    public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long psn,
+            long fromClockPs, long toClockPs, long xoffSentPs) {
+        long flow = network.queuePairs().get(queuePair).cookieOf(psn);
+        if (flow < 0 || flow > Integer.MAX_VALUE) {
+            return; // a duplicate of a packet already acknowledged: no flow waits for it any more
+        }
+        int base = base((int) flow);
+        long key = key(node, port);
+        int s = base;
+        while (s < base + SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
+            s++;
+        }
+        if (slotKey[s] != key) {
+            if (slotKey[s] == -1) {
+                slotKey[s] = key;
+            } else {
+                // More hops than slots: the last slot takes the rest, on a fresh clock.
+                slotClock[s] = Long.MIN_VALUE;
+            }
+        }
+        long added = toClockPs - Math.max(fromClockPs, slotClock[s]);
+        if (added <= 0) {
+            return;
+        }
+        slotClock[s] = Math.max(slotClock[s], toClockPs);
+        slotWait[s] += added;
+        int pp = portOffset[node] + port;
+        int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
+        long root;
+        int depth;
+        if (pauser >= 0) {
+            root = key((int) rows[pauser * FIELDS + ROOT_NODE], (int) rows[pauser * FIELDS + ROOT_PORT]);
+            depth = (int) rows[pauser * FIELDS + DEPTH] + 1;
+        } else {
+            root = key(peerNode[pp], topo.isHost(peerNode[pp]) ? 0 : -1);
+            depth = 1;
+        }
+        int rb = base / SLOTS * ROOTS;
+        int r = rb;
+        while (r < rb + ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
+            r++;
+        }
+        if (rootKey[r] != root) {
+            rootKey[r] = root;
+            rootDepth[r] = depth;
+            rootOnPath[r] = onPath(queuePair, root);
+        }
+        rootWait[r] += added;
+        if (!rootOnPath[r]) {
+            slotOffPath[s] += added;
+        }
+    }
+
+    private static long key(int node, int port) {
+        return (long) node << 20 | (port & 0xFFFFF);
+    }
+
+    private static int keyNode(long key) {
+        return (int) (key >> 20);
+    }
+
+    private static int keyPort(long key) {
+        int p = (int) (key & 0xFFFFF);
+        return p == 0xFFFFF ? -1 : p;
+    }
+
+    /** Whether the congestion point {@code root} is on the flow's own way: it leaves by that port, or it is its receiver. */
+    private boolean onPath(int queuePair, long root) {
+        QueuePair qp = network.queuePairs().get(queuePair);
+        int node = keyNode(root);
+        int port = keyPort(root);
+        if (topo.isHost(node)) {
+            return qp.destinationHost() == node;
+        }
+        if (port < 0) {
+            return true; // no port to tell: do not call the flow a victim of it
+        }
+        return network.switchAt(node - topo.hostCount()).forwardsThrough(qp.sourceHost(), qp.destinationHost(),
+                qp.entropy(), port);
+    }
+
+    private int base(int flow) {
+        if (flow >= flowBase.length) {
+            int old = flowBase.length;
+            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, 2 * old));
+            Arrays.fill(flowBase, old, flowBase.length, -1);
+        }
+        if (flowBase[flow] < 0) {
+            int b = flowsWithWaits++ * SLOTS;
+            if (b + SLOTS > slotKey.length) {
+                int n = 2 * slotKey.length;
+                int oldLen = slotKey.length;
+                slotKey = Arrays.copyOf(slotKey, n);
+                slotClock = Arrays.copyOf(slotClock, n);
+                slotWait = Arrays.copyOf(slotWait, n);
+                slotOffPath = Arrays.copyOf(slotOffPath, n);
+                int oldRoots = rootKey.length;
+                rootKey = Arrays.copyOf(rootKey, n / SLOTS * ROOTS);
+                rootWait = Arrays.copyOf(rootWait, n / SLOTS * ROOTS);
+                rootDepth = Arrays.copyOf(rootDepth, n / SLOTS * ROOTS);
+                rootOnPath = Arrays.copyOf(rootOnPath, n / SLOTS * ROOTS);
+                Arrays.fill(rootKey, oldRoots, rootKey.length, Long.MIN_VALUE);
+                Arrays.fill(slotKey, oldLen, n, -1);
+            }
+            for (int s = b; s < b + SLOTS; s++) {
+                slotClock[s] = Long.MIN_VALUE;
+            }
+            flowBase[flow] = b;
+        }
+        return flowBase[flow];
     }
 
     public int frames() {
         return count;
     }
 
-    /** Field f of frame i: 0 time (ps), 1 node, 2 port, 3 priority, 4 quanta (0: XON), 5 priority-group bytes. */
+    /**
+     * Field f of frame i, for the report built from memory: 0 time (ps), 1 node, 2 port, 3 priority, 4 quanta (0:
+     * XON), 5 priority-group bytes, 6 the XOFF threshold in force when it was sent (bytes).
+     */
     public long field(int i, int f) {
+        if (f < TIME || f > THRESHOLD) {
+            throw new IllegalArgumentException("field " + f + " is not one of 0.." + THRESHOLD);
+        }
         return rows[i * FIELDS + f];
     }
 
+    // ---------------------------------------------------------------- what a flow waited behind
+
+    /** Where a flow waited behind pauses: a transmitter (switch egress port, or the sending RNIC with port 0). */
+    public record Hop(int node, int port, long waitPs, long offPathWaitPs) {}
+
+    /**
+     * A congestion point that pauses a flow waited behind were rooted at: a switch egress port (port -1: the
+     * switch's buffer, no single port) or an RNIC's receive buffer (port 0); {@code hops} is how many pauses away
+     * from it the flow waited; {@code onPath}: the flow's own packets leave by that port, or it is their receiver.
+     */
+    public record Root(int node, int port, int hops, long waitPs, boolean onPath) {}
+
+    /**
+     * The flow's waits at each hop, in the order first seen. Flows are the cookies of the QP messages (the workload
+     * driver posts flow i with cookie i, so these are flow ids).
+     */
+    public List<Hop> waits(int flow) {
+        List<Hop> out = new ArrayList<>();
+        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
+            return out;
+        }
+        for (int s = flowBase[flow]; s < flowBase[flow] + SLOTS && slotKey[s] != -1; s++) {
+            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s]));
+        }
+        return out;
+    }
+
+    /** The roots of the pauses the flow waited behind, most waited first. */
+    public List<Root> roots(int flow) {
+        List<Root> out = new ArrayList<>();
+        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
+            return out;
+        }
+        int rb = flowBase[flow] / SLOTS * ROOTS;
+        for (int r = rb; r < rb + ROOTS && rootKey[r] != Long.MIN_VALUE; r++) {
+            out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r]));
+        }
+        out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
+        return out;
+    }
+
+    /** Sum over its hops of the time the flow's packets waited behind pauses (see the class comment). */
+    public long pausedWaitPs(int flow) {
+        long sum = 0;
+        for (Hop h : waits(flow)) {
+            sum += h.waitPs();
+        }
+        return sum;
+    }
+
+    /** The part of {@link #pausedWaitPs} behind pauses rooted off the flow's own way. */
+    public long offPathWaitPs(int flow) {
+        long sum = 0;
+        for (Hop h : waits(flow)) {
+            sum += h.offPathWaitPs();
+        }
+        return sum;
+    }
+
+    // ---------------------------------------------------------------- the XOFFs and their causes
+
+    /** One XOFF (or refresh) and its recorded cause; the flows (ids) with the most bytes in the group, and those bytes. */
+    public record Xoff(long timePs, int node, int port, int priority, long groupBytes, long thresholdBytes,
+            int egressPort, long egressBytes, int rootNode, int rootPort, int depth, int[] topFlows, long[] topBytes) {}
+
+    /** The XOFF (node, port) sent for {@code priority} at {@code sentPs}, or null: identity, not time proximity. */
+    public Xoff xoff(int node, int port, int priority, long sentPs) {
+        int r = find(node, port, priority, sentPs);
+        return r < 0 ? null : xoffAt(r);
+    }
+
+    private Xoff xoffAt(int r) {
+        int i = r * FIELDS;
+        int n = 0;
+        while (n < TOP_FLOWS && rows[i + TOP + 2 * n] >= 0) {
+            n++;
+        }
+        int[] qps = new int[n];
+        long[] bytes = new long[n];
+        for (int k = 0; k < n; k++) {
+            qps[k] = (int) rows[i + TOP + 2 * k];
+            bytes[k] = rows[i + TOP + 2 * k + 1];
+        }
+        return new Xoff(rows[i + TIME], (int) rows[i + NODE], (int) rows[i + PORT], (int) rows[i + PRIO],
+                rows[i + BYTES], rows[i + THRESHOLD], (int) rows[i + EGRESS], rows[i + EGRESS_BYTES],
+                (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes);
+    }
+
+    /** The words for a congestion point: {@code leaf0 port 2 (towards h0)}, {@code h0's receive buffer}. */
+    public String rootName(int node, int port) {
+        if (topo.isHost(node)) {
+            return topo.nodeName(node) + "'s receive buffer";
+        }
+        if (port < 0) {
+            return topo.nodeName(node) + "'s buffer";
+        }
+        return topo.nodeName(node) + " port " + port + " (towards " + topo.nodeName(topo.peer(node, port).node())
+                + ")";
+    }
+
     /** One link of the pause propagation tree: {@code device} first paused {@code peer} at a time. */
-    public record PauseEdge(long firstXoffPs, int device, int port, int peer, int priority, int hop, long pausedPs) {}
+    public record PauseEdge(long firstXoffPs, int device, int port, int peer, int priority, int hop, long pausedPs,
+            int rootNode, int rootPort) {}
 
     /**
      * The pause propagation tree: for every (device, port, priority) that sent XOFF, the first time it did, how many
-     * hops it is from where the congestion started (a device that paused others before anyone paused it is hop 0;
-     * a device paused first by a hop-n device is hop n+1), and how long the paused peer stayed paused in all.
-     * Ordered by time.
+     * pause hops its first XOFF was from the congestion point it was rooted at (0: the device's own egress was
+     * congested; n+1: that egress was paused by an XOFF n hops from its root), that root, and how long the paused
+     * peer stayed paused in all. Ordered by time.
      */
     public List<PauseEdge> propagation(long nowPs) {
-        var topo = network.topology();
-        java.util.Map<Long, long[]> first = new java.util.LinkedHashMap<>();
-        long[] firstPausedAt = new long[topo.nodeCount()];
-        int[] pausedBy = new int[topo.nodeCount()];
-        Arrays.fill(firstPausedAt, Long.MAX_VALUE);
-        Arrays.fill(pausedBy, -1);
+        List<PauseEdge> out = new ArrayList<>();
+        boolean[] seen = new boolean[lastXoff.length];
         for (int r = 0; r < count; r++) {
             int i = r * FIELDS;
-            if (rows[i + 4] == 0) {
+            if (rows[i + QUANTA] == 0) {
                 continue;
             }
-            int node = (int) rows[i + 1];
-            int port = (int) rows[i + 2];
-            int prio = (int) rows[i + 3];
-            long key = ((long) node << 24) | ((long) port << 8) | prio;
-            first.putIfAbsent(key, new long[] {rows[i], node, port, prio});
-            int peer = topo.peer(node, port).node();
-            if (rows[i] < firstPausedAt[peer]) {
-                firstPausedAt[peer] = rows[i];
-                pausedBy[peer] = node;
+            int node = (int) rows[i + NODE];
+            int port = (int) rows[i + PORT];
+            int prio = (int) rows[i + PRIO];
+            int g = group(node, port, prio);
+            if (seen[g]) {
+                continue;
             }
-        }
-        List<PauseEdge> out = new java.util.ArrayList<>();
-        for (long[] e : first.values()) {
-            int node = (int) e[1];
-            int port = (int) e[2];
-            int prio = (int) e[3];
+            seen[g] = true;
             var far = topo.peer(node, port);
             long paused = topo.isHost(far.node())
-                    ? network.nic(far.node()).counter(rocelab.fabric.probe.NicCounter.RX_PAUSE_DURATION_PS)
+                    ? network.nic(far.node()).counter(NicCounter.RX_PAUSE_DURATION_PS)
                     : network.switchAt(far.node() - topo.hostCount()).port(far.port()).pausedPs(prio, nowPs);
-            out.add(new PauseEdge(e[0], node, port, far.node(), prio, hop(node, e[0], firstPausedAt, pausedBy),
-                    paused));
+            out.add(new PauseEdge(rows[i + TIME], node, port, far.node(), prio, (int) rows[i + DEPTH], paused,
+                    (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]));
         }
         out.sort(java.util.Comparator.comparingLong(PauseEdge::firstXoffPs).thenComparingInt(PauseEdge::device)
                 .thenComparingInt(PauseEdge::port));
         return out;
     }
 
-    private static int hop(int node, long atPs, long[] firstPausedAt, int[] pausedBy) {
-        int hop = 0;
-        int n = node;
-        long t = atPs;
-        while (pausedBy[n] >= 0 && firstPausedAt[n] <= t && hop < firstPausedAt.length) {
-            t = firstPausedAt[n];
-            n = pausedBy[n];
-            hop++;
-        }
-        return hop;
-    }
-
-    /** {@code time_us,device,port,peer,priority,kind,quanta,pause_us,ingress_bytes}. */
+    /**
+     * {@code time_us,device,port,peer,priority,kind,quanta,pause_us,ingress_bytes,threshold_bytes,egress_port,
+     * root,root_hops,top_flows}: for an XOFF, the threshold the group crossed, the port where most of its bytes
+     * were queued, the congestion point it is rooted at, and the flows with the most bytes in it
+     * ({@code flow_id:bytes}).
+     */
     public String csv() {
         CsvTable t = new CsvTable(List.of("time_us", "device", "port", "peer", "priority", "kind", "quanta",
-                "pause_us", "ingress_bytes"));
-        var topo = network.topology();
+                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows"));
         for (int r = 0; r < count; r++) {
             int i = r * FIELDS;
-            int node = (int) rows[i + 1];
-            int port = (int) rows[i + 2];
-            int quanta = (int) rows[i + 4];
+            int node = (int) rows[i + NODE];
+            int port = (int) rows[i + PORT];
+            int quanta = (int) rows[i + QUANTA];
             long rate = topo.edgeAt(node, port).parameters().rateBps();
+            boolean xoff = quanta != 0;
+            StringBuilder top = new StringBuilder();
+            for (int k = 0; xoff && k < TOP_FLOWS && rows[i + TOP + 2 * k] >= 0; k++) {
+                top.append(k == 0 ? "" : " ").append(rows[i + TOP + 2 * k]).append(':').append(rows[i + TOP + 2 * k + 1]);
+            }
             t.row(Numbers.micros(rows[i]), topo.nodeName(node), port, topo.nodeName(topo.peer(node, port).node()),
-                    rows[i + 3], quanta == 0 ? "XON" : "XOFF", quanta,
-                    Numbers.micros(rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rate)), rows[i + 5]);
+                    rows[i + PRIO], xoff ? "XOFF" : "XON", quanta,
+                    Numbers.micros(Headroom.pauseDurationPs(quanta, rate)), rows[i + BYTES], rows[i + THRESHOLD],
+                    xoff && rows[i + EGRESS] >= 0 ? Long.toString(rows[i + EGRESS]) : "",
+                    xoff ? rootName((int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]) : "",
+                    xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString());
         }
         return t.toString();
     }

@@ -49,10 +49,16 @@ final class Findings {
         List<String> victimKeys = new ArrayList<>();
         for (String k : s.keySet()) {
             if (k.contains("victim")) {
+                Object v = s.get(k);
+                if (v instanceof Number count) {
+                    items.add("<li" + (count.longValue() > 0 ? " class='err'" : "") + "><b>"
+                            + Page.esc(label(k)) + "</b>: " + text(count) + "</li>");
+                    continue;
+                }
                 victimKeys.add(k);
-                int n = size(s.get(k));
-                items.add("<li" + (n > 0 ? " class='err'" : "") + "><b>" + Page.esc(k.replace('_', ' ')) + "</b>: " + n
-                        + (n > 0 ? " (below)" : "") + "</li>");
+                int n = size(v);
+                items.add("<li" + (n > 0 ? " class='err'" : "") + "><b>" + Page.esc(label(k)) + "</b>: " + n
+                        + (n > 0 ? " listed (below)" : "") + "</li>");
             }
         }
         if (items.isEmpty()) {
@@ -71,7 +77,7 @@ final class Findings {
             if (size(v) == 0) {
                 continue;
             }
-            p.html("<h3>" + Page.esc(k.replace('_', ' ')) + "</h3>");
+            p.html("<h3>" + Page.esc(label(k)) + "</h3>");
             if (v instanceof List<?> l) {
                 tree(p, l);
             } else if (v instanceof Map<?, ?> m) {
@@ -86,6 +92,11 @@ final class Findings {
             }
             p.note("summary.json " + k + " has them all");
         }
+    }
+
+    /** A summary key as a heading: {@code pfc_victims} gives "PFC victims". */
+    private static String label(String key) {
+        return key.replace('_', ' ').replace("pfc", "PFC");
     }
 
     private static int size(Object v) {

@@ -32,7 +32,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
 final class ReportData {
     /** A PFC frame: {@code device} sent it on {@code port} to {@code peer}, which it paused (XOFF) or resumed. */
     record PfcFrame(double timeUs, String device, int port, String peer, int priority, boolean xoff, double pauseUs,
-            long ingressBytes) {}
+            long ingressBytes, long thresholdBytes) {}
 
     /** One switch port: its counters by their ports.csv names (in that order; times ending _us held in ps). */
     record PortRow(String device, int port, String peer, double rateGbps, Map<String, Long> counters,
@@ -232,7 +232,8 @@ final class ReportData {
                 long rate = topo.edgeAt(node, port).parameters().rateBps();
                 frames.add(new PfcFrame(log.field(i, 0) / 1e6, topo.nodeName(node), port,
                         topo.nodeName(topo.peer(node, port).node()), (int) log.field(i, 3), quanta > 0,
-                        rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rate) / 1e6, log.field(i, 5)));
+                        rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rate) / 1e6, log.field(i, 5),
+                        log.field(i, 6)));
             }
             d.pfc = frames;
         }

@@ -146,7 +146,8 @@ final class ReportFolder {
             for (int i = 0; i < p.rows.size(); i++) {
                 frames.add(new ReportData.PfcFrame(p.num(i, "time_us"), p.text(i, "device"),
                         (int) p.integer(i, "port"), p.text(i, "peer"), (int) p.integer(i, "priority"),
-                        "XOFF".equals(p.text(i, "kind")), p.num(i, "pause_us"), p.integer(i, "ingress_bytes")));
+                        "XOFF".equals(p.text(i, "kind")), p.num(i, "pause_us"), p.integer(i, "ingress_bytes"),
+                        p.has("threshold_bytes") ? p.integer(i, "threshold_bytes") : -1));
             }
             d.pfc = frames;
         }

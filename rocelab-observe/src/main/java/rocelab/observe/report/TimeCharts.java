@@ -120,8 +120,8 @@ final class TimeCharts {
         for (Trace t : top) {
             shown.add(new Trace(t.name() + " (peak " + Fmt.siBytes(peak(t)) + ")", t.t(), t.v()));
         }
-        // Where PFC is on: the first XOFF of each pause, at the ingress occupancy that crossed the threshold in
-        // force at that instant (the dynamic threshold moves with the free buffer).
+        // Where PFC is on: the first XOFF of each pause, at the XOFF threshold in force at that instant (the dynamic
+        // threshold moves with the free buffer), as the switch recorded it when it sent the XOFF.
         List<Trace> xoff = xoffPoints(d);
         List<Trace> traces = new ArrayList<>(shown);
         traces.addAll(xoff);
@@ -148,8 +148,8 @@ final class TimeCharts {
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
                 + shown.size() + " deepest of " + all.size() + " queues" + (c.lines.isEmpty() ? "" : "; dashed:"
-                + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: XOFF sent, at the"
-                + " ingress priority-group occupancy that crossed the XOFF threshold in force then"),
+                + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
+                + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"),
                 "no switch queue held a packet at a sampling instant");
     }
 
@@ -163,8 +163,8 @@ final class TimeCharts {
             String k = f.device() + "|" + f.port() + "|" + f.priority();
             if (f.xoff()) {
                 Boolean was = open.put(k, true);
-                if (was == null || !was) {
-                    pts.add(new double[] {f.timeUs(), f.ingressBytes()});
+                if ((was == null || !was) && f.thresholdBytes() >= 0) {
+                    pts.add(new double[] {f.timeUs(), f.thresholdBytes()});
                 }
             } else {
                 open.put(k, false);
@@ -176,7 +176,7 @@ final class TimeCharts {
             t[i] = pts.get(i)[0];
             v[i] = pts.get(i)[1];
         }
-        return List.of(new Trace("XOFF sent (occupancy at the threshold in force)", t, v));
+        return t.length == 0 ? List.of() : List.of(new Trace("XOFF sent, at the XOFF threshold in force", t, v));
     }
 
     private static double portRate(ReportData d, String queueKey) {

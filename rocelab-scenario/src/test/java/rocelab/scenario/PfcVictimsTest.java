@@ -1,0 +1,135 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Summary;
+import rocelab.observe.output.SummaryText;
+import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.scenario.read.ScenarioReader;
+
+/**
+ * Victims by cause: a flow is a victim only when it waited behind pauses rooted at a congestion point off its own
+ * way, so flows into a congested receiver (or through their own bottleneck) never are, however slow; every XOFF
+ * names its ingress queue, threshold, flows and root.
+ */
+class PfcVictimsTest {
+    private static RunResult run(String example) {
+        try {
+            return Simulation.assemble(new ScenarioReader().readExample(example)).run(ProgressListener.NONE);
+        } catch (rocelab.scenario.read.ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /** Each victim's evidence holds: an off-way root, waits at least the minimum share of its time, hops that add up. */
+    static void assertTrueAndBounded(RunResult r) {
+        List<PfcVictims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+        for (PfcVictims.Victim v : victims) {
+            assertThat(v.root()).as("flow %d names its root", v.flow().id()).isNotNull();
+            assertThat(v.root().onPath()).isFalse();
+            assertThat(v.offPathWaitPs()).isLessThanOrEqualTo(v.pausedWaitPs())
+                    .isGreaterThanOrEqualTo((long) (PfcVictims.MIN_SHARE * v.flow().fctPs()));
+            assertThat(v.hops().stream().mapToLong(PfcLog.Hop::offPathWaitPs).sum()).isEqualTo(v.offPathWaitPs());
+            var root = r.pfcLog().roots(v.flow().id()).stream().filter(x -> !x.onPath()).findFirst().orElseThrow();
+            assertThat(root).isEqualTo(v.root());
+            if (!r.network().topology().isHost(root.node())) {
+                var qp = r.network().queuePairs().get(v.flow().queuePair());
+                assertThat(r.network().switchAt(root.node() - r.network().topology().hostCount())
+                        .forwardsThrough(qp.sourceHost(), qp.destinationHost(), qp.entropy(), root.port()))
+                        .as("the flow does not leave by its root port").isFalse();
+            }
+        }
+        for (FlowRecord f : r.flows()) {
+            // Waits of a flow's packets through one pause count once: at any hop, never more than the flow's time.
+            long lived = f.completed() ? f.fctPs() : r.simulatedPs() - f.startPs();
+            assertThat(r.pfcLog().waits(f.id())).as("flow %d", f.id())
+                    .allSatisfy(h -> assertThat(h.waitPs()).isLessThanOrEqualTo(lived).isGreaterThanOrEqualTo(
+                            h.offPathWaitPs()));
+        }
+        String text = SummaryText.render(r, null);
+        if (victims.isEmpty()) {
+            assertThat(text).doesNotContain("PFC victims");
+            return;
+        }
+        String section = text.substring(text.indexOf("PFC victims"), text.indexOf("peak queue"));
+        assertThat(section).startsWith("PFC victims " + victims.size() + " flow").doesNotContain(" more");
+        long lines = section.lines().filter(l -> l.startsWith("            flow ")).count();
+        assertThat(lines).isEqualTo(Math.min(5, victims.size()));
+        Map<String, Object> json = Summary.of(r);
+        assertThat(json.get("pfc_victim_count")).isEqualTo(victims.size());
+        assertThat((List<?>) json.get("pfc_victims")).hasSize(Math.min(20, victims.size()));
+    }
+
+    @Test
+    void shouldNotNameTheFlowIntoTheStarvedClassAVictimInTheSchedulerExample() {
+        RunResult r = run("lint-l16-scheduler-starves-roce");
+        FlowRecord roce = r.flows().get(0);
+        assertThat(roce.dst()).isZero();
+        assertThat(r.pfcLog().pausedWaitPs(0)).as("h4 -> h0 waited behind pauses").isPositive();
+        assertThat(r.pfcLog().roots(0)).as("rooted where its own class is starved: on its own way")
+                .isNotEmpty().allMatch(PfcLog.Root::onPath);
+        assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isEmpty();
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldNotNameFlowsIntoTheirOwnIncastTargetInTheCnpQueueExample() {
+        RunResult r = run("lint-l10-cnp-in-data-queue");
+        assertThat(r.flows().stream().filter(f -> f.dst() == 4).mapToLong(f -> r.pfcLog().pausedWaitPs(f.id())).sum())
+                .as("flows into h4 waited behind pauses").isPositive();
+        assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()))
+                .noneMatch(v -> v.flow().dst() == 4 || v.flow().dst() == 0);
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldRecordTheIngressQueueThresholdFlowsAndRootOfEveryXoff() {
+        RunResult r = run("lossless-pfc-only");
+        var topo = r.network().topology();
+        List<String> rows = r.pfcLog().csv().lines().skip(1).toList();
+        assertThat(rows).isNotEmpty();
+        int xoffs = 0;
+        for (String row : rows) {
+            String[] c = row.split(",", -1);
+            if (!c[5].equals("XOFF")) {
+                continue;
+            }
+            xoffs++;
+            long bytes = Long.parseLong(c[8]);
+            long threshold = Long.parseLong(c[9]);
+            assertThat(threshold).isPositive();
+            assertThat(c[11]).as("root of %s", row).isNotEmpty();
+            long top = 0;
+            for (String t : c[13].split(" ")) {
+                if (!t.isEmpty()) {
+                    int flow = Integer.parseInt(t.split(":")[0]);
+                    top += Long.parseLong(t.split(":")[1]);
+                    assertThat(flow).isBetween(0, r.flows().size() - 1);
+                }
+            }
+            assertThat(top).as("the named flows' bytes are in the group: %s", row).isLessThanOrEqualTo(bytes);
+            if (c[1].startsWith("leaf") || c[1].startsWith("spine")) {
+                assertThat(c[10]).as("the egress port most of the bytes waited for").isNotEmpty();
+            }
+        }
+        assertThat(xoffs).isPositive();
+        // leaf0's first XOFF is rooted at its own port towards h0; a spine's XOFF to leaf1 one pause hop from it.
+        PfcLog.Xoff first = null;
+        for (var e : r.pfcLog().propagation(r.network().simulator().nowPs())) {
+            if (topo.nodeName(e.device()).equals("leaf0")) {
+                first = r.pfcLog().xoff(e.device(), e.port(), e.priority(), e.firstXoffPs());
+                break;
+            }
+        }
+        assertThat(first).isNotNull();
+        assertThat(r.pfcLog().rootName(first.rootNode(), first.rootPort())).isEqualTo("leaf0 port 0 (towards h0)");
+        assertThat(first.depth()).isZero();
+        assertTrueAndBounded(r);
+    }
+}
