@@ -119,7 +119,9 @@ final class ChartImage {
         PngCanvas(int w, int h) {
             image = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
             g = image.createGraphics();
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+            // Lines and bars without antialiasing (thousands of segments; the pixel columns are exact anyway),
+            // text with it.
+            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_OFF);
             g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, w, h);
@@ -287,35 +289,53 @@ final class ChartImage {
             double y = py.applyAsDouble(l.y());
             g.line(left, y, right, y, l.color(), 1, true);
         }
-        double[] xs = new double[c.x.length * 2];
-        double[] ys = new double[c.x.length * 2];
+        double[] xs = new double[c.x.length * 4 + 8];
+        double[] ys = new double[c.x.length * 4 + 8];
         for (Chart.Series s : c.series) {
             if (s.style() == Chart.Style.POINTS) {
+                double lastX = Double.NaN;
                 for (int i = 0; i < c.x.length; i++) {
                     if (!Double.isNaN(s.y()[i])) {
-                        g.circle(px.applyAsDouble(c.x[i]), py.applyAsDouble(s.y()[i]), 3, s.color());
+                        double x = px.applyAsDouble(c.x[i]);
+                        if (!(Math.abs(x - lastX) < 1)) {
+                            g.circle(x, py.applyAsDouble(s.y()[i]), 3, s.color());
+                            lastX = x;
+                        }
                     }
                 }
                 continue;
             }
             int n = 0;
-            for (int i = 0; i < c.x.length; i++) {
-                double v = s.y()[i];
+            // Points that fall in the same pixel column become that column's first, lowest, highest and last
+            // value: an image of tens of thousands of steps draws a few per column and keeps every peak.
+            double col = Double.NaN;
+            double first = 0;
+            double lo = 0;
+            double hi = 0;
+            double last = 0;
+            for (int i = 0; i <= c.x.length; i++) {
+                double v = i < c.x.length ? s.y()[i] : Double.NaN;
+                double x = i < c.x.length ? Math.floor(px.applyAsDouble(c.x[i])) : Double.NaN;
+                if (!Double.isNaN(col) && (Double.isNaN(v) || x != col)) {
+                    n = column(xs, ys, n, col, first, lo, hi, last, s.style() == Chart.Style.STEP);
+                    col = Double.NaN;
+                }
                 if (Double.isNaN(v)) {
                     g.polyline(xs, ys, n, s.color(), 1.5);
                     n = 0;
                     continue;
                 }
-                double x = px.applyAsDouble(c.x[i]);
                 double y = py.applyAsDouble(v);
-                if (s.style() == Chart.Style.STEP && n > 0) {
-                    xs[n] = x;
-                    ys[n] = ys[n - 1];
-                    n++;
+                if (Double.isNaN(col)) {
+                    col = x;
+                    first = y;
+                    lo = y;
+                    hi = y;
+                } else {
+                    lo = Math.min(lo, y);
+                    hi = Math.max(hi, y);
                 }
-                xs[n] = x;
-                ys[n] = y;
-                n++;
+                last = y;
             }
             g.polyline(xs, ys, n, s.color(), 1.5);
         }
@@ -333,6 +353,26 @@ final class ChartImage {
             g.rect(lx, ly - 8, 10, 10, legend.get(i)[1]);
             g.text(lx + 14, ly, clip(legend.get(i)[0], 42), 11, "#222222", 0, false);
         }
+    }
+
+    /** Appends one pixel column of a line: a step holds the previous value up to it; then first, extremes, last. */
+    private static int column(double[] xs, double[] ys, int n, double x, double first, double lo, double hi,
+            double last, boolean step) {
+        if (step && n > 0) {
+            xs[n] = x;
+            ys[n] = ys[n - 1];
+            n++;
+        }
+        double[] at = first <= last ? new double[] {first, lo, hi, last} : new double[] {first, hi, lo, last};
+        for (double y : at) {
+            if (n > 0 && xs[n - 1] == x && ys[n - 1] == y) {
+                continue;
+            }
+            xs[n] = x;
+            ys[n] = y;
+            n++;
+        }
+        return n;
     }
 
     private static void lanes(Chart c, Canvas g, int w, int h) {

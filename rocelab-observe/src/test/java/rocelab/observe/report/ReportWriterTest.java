@@ -91,6 +91,24 @@ class ReportWriterTest {
     }
 
     @Test
+    void shouldPickTheSlowestFlowsWithoutSortingThemAll() {
+        List<rocelab.observe.flow.FlowRecord> flows = new java.util.ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 500; i++) {
+            // Slowdowns 1.0 .. 5.0 in steps of 0.5 (many ties), one unfinished flow.
+            long ideal = 1_000_000;
+            long fct = ideal + ideal / 2 * random.nextInt(9);
+            flows.add(new rocelab.observe.flow.FlowRecord(i, 0, 1, 1000, 0, fct, i == 3 ? -1 : fct, ideal, false, i,
+                    0));
+        }
+        List<rocelab.observe.flow.FlowRecord> expected = flows.stream().filter(f -> !Double.isNaN(f.slowdown()))
+                .sorted(java.util.Comparator.comparingDouble(rocelab.observe.flow.FlowRecord::slowdown).reversed()
+                        .thenComparingInt(rocelab.observe.flow.FlowRecord::id)).limit(10).toList();
+        assertThat(ReportWriter.slowest(flows, 10)).isEqualTo(expected);
+        assertThat(ReportWriter.slowest(flows.subList(0, 3), 10)).hasSize(3);
+    }
+
+    @Test
     void shouldWriteTimesInUnitsThatFitThem() {
         assertThat(Fmt.time(661.90192)).isEqualTo("661.9 us");
         assertThat(Fmt.time(40_512.3)).isEqualTo("40.51 ms");
