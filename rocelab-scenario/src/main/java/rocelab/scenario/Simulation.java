@@ -232,7 +232,9 @@ public final class Simulation {
         long deadlockSincePs = -1;
         boolean more = driver.taskCount() > 0;
         while (more && !driver.allFinished()) {
-            long windowEnd = Math.min(config.stopAtPs(), satAdd(sim.nowPs(), CHECK_WINDOW_PS));
+            // A window starts at the next event: idle time (a flow that starts at 1000 s) costs no loop turns.
+            long next = sim.calendar().isEmpty() ? sim.nowPs() : Math.max(sim.nowPs(), sim.calendar().firstTimePs());
+            long windowEnd = Math.min(config.stopAtPs(), satAdd(next, CHECK_WINDOW_PS));
             more = sim.run(windowEnd, BATCH_EVENTS) && !driver.allFinished();
             long activity = dataActivity();
             if (activity != lastActivity) {
@@ -382,6 +384,11 @@ public final class Simulation {
 
     /** SHA-256 of the resolved scenario and the effective seed. */
     public String scenarioHash() {
+        return scenarioHash(config);
+    }
+
+    /** SHA-256 of a resolved scenario and its effective seed, as manifest.json records it. */
+    public static String scenarioHash(ScenarioConfig config) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(config.canonicalText().getBytes(StandardCharsets.UTF_8));

@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * A CSV file of a run folder (RFC 4180: quoted fields may hold commas, quotes and newlines), read with Jackson's CSV
- * parser, by column name. Bad content is a {@link ReportInputException} naming the file, line and column.
+ * parser, by column name. Bad content is a {@link RunFolderException} naming the file, line and column.
  */
 final class Csv {
     private static final CsvFactory FACTORY = new CsvFactory();
@@ -71,7 +71,7 @@ final class Csv {
                         continue;
                     }
                     if (r.length != header.size()) {
-                        throw new ReportInputException(file + ":" + line + ":1: expected " + header.size()
+                        throw new RunFolderException(file + ":" + line + ":1: expected " + header.size()
                                 + " fields (" + String.join(",", header) + "), found " + r.length);
                     }
                     if (rows.size() == lines.length) {
@@ -83,7 +83,7 @@ final class Csv {
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             var at = e.getLocation();
-            throw new ReportInputException(file + ":" + (at == null ? 0 : at.getLineNr()) + ":"
+            throw new RunFolderException(file + ":" + (at == null ? 0 : at.getLineNr()) + ":"
                     + (at == null ? 0 : at.getColumnNr()) + ": not valid CSV: " + e.getOriginalMessage());
         }
         if (header == null) {
@@ -96,21 +96,26 @@ final class Csv {
         return index.containsKey(name);
     }
 
-    int col(String name) throws ReportInputException {
+    int col(String name) throws RunFolderException {
         Integer i = index.get(name);
         if (i == null) {
-            throw new ReportInputException(file + ":1:1: expected a column named " + name + " in the header ("
+            throw new RunFolderException(file + ":1:1: expected a column named " + name + " in the header ("
                     + String.join(",", header) + ")");
         }
         return i;
     }
 
-    String text(int row, String column) throws ReportInputException {
-        return rows.get(row)[col(column)];
+    /**
+     * A text field as the run had it: CsvTable puts an apostrophe before text a spreadsheet would take for a formula
+     * ({@code =}, {@code +}, {@code -}, {@code @}, tab, carriage return first), and this takes it off again.
+     */
+    String text(int row, String column) throws RunFolderException {
+        String s = rows.get(row)[col(column)];
+        return s.length() > 1 && s.charAt(0) == '\'' && "=+-@\t\r".indexOf(s.charAt(1)) >= 0 ? s.substring(1) : s;
     }
 
     /** A number, or NaN for an empty field. */
-    double num(int row, String column) throws ReportInputException {
+    double num(int row, String column) throws RunFolderException {
         int c = col(column);
         String s = rows.get(row)[c];
         if (s.isEmpty()) {
@@ -123,7 +128,7 @@ final class Csv {
         }
     }
 
-    long integer(int row, String column) throws ReportInputException {
+    long integer(int row, String column) throws RunFolderException {
         int c = col(column);
         String s = rows.get(row)[c];
         try {
@@ -134,7 +139,7 @@ final class Csv {
     }
 
     /** Microseconds (up to picosecond precision) as picoseconds, or -1 for an empty field. */
-    long ps(int row, String column) throws ReportInputException {
+    long ps(int row, String column) throws RunFolderException {
         int c = col(column);
         String s = rows.get(row)[c];
         if (s.isEmpty()) {
@@ -148,8 +153,8 @@ final class Csv {
         }
     }
 
-    private ReportInputException bad(int row, int col, String expected, String found) {
-        return new ReportInputException(file + ":" + lines[row] + ":" + (col + 1) + ": expected " + expected
+    private RunFolderException bad(int row, int col, String expected, String found) {
+        return new RunFolderException(file + ":" + lines[row] + ":" + (col + 1) + ": expected " + expected
                 + " in column " + header.get(col) + ", found '" + found + "'");
     }
 }

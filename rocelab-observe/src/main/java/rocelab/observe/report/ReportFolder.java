@@ -34,12 +34,12 @@ final class ReportFolder {
         try (JsonParser p = new JsonFactory().createParser(file.toFile())) {
             Object tree = value(p, p.nextToken());
             if (!(tree instanceof Map<?, ?>)) {
-                throw new ReportInputException(file + ":1:1: expected a JSON object");
+                throw new RunFolderException(file + ":1:1: expected a JSON object");
             }
             return (Map<String, Object>) tree;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             var at = e.getLocation();
-            throw new ReportInputException(file + ":" + (at == null ? 0 : at.getLineNr()) + ":"
+            throw new RunFolderException(file + ":" + (at == null ? 0 : at.getLineNr()) + ":"
                     + (at == null ? 0 : at.getColumnNr()) + ": not valid JSON: " + e.getOriginalMessage());
         }
     }
@@ -193,7 +193,7 @@ final class ReportFolder {
         return best;
     }
 
-    private static List<FlowRecord> flows(Csv c) throws ReportInputException {
+    private static List<FlowRecord> flows(Csv c) throws RunFolderException {
         List<FlowRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -209,7 +209,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<CollectiveRecord> collectives(Csv c) throws ReportInputException {
+    private static List<CollectiveRecord> collectives(Csv c) throws RunFolderException {
         List<CollectiveRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -229,7 +229,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<JobRecord> jobs(Csv c) throws ReportInputException {
+    private static List<JobRecord> jobs(Csv c) throws RunFolderException {
         List<JobRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -247,7 +247,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<RankRecord> ranks(Csv c) throws ReportInputException {
+    private static List<RankRecord> ranks(Csv c) throws RunFolderException {
         List<RankRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -261,7 +261,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<TimelineRecord> timeline(Csv c) throws ReportInputException {
+    private static List<TimelineRecord> timeline(Csv c) throws RunFolderException {
         List<TimelineRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -273,7 +273,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<RequestRecord> requests(Csv c) throws ReportInputException {
+    private static List<RequestRecord> requests(Csv c) throws RunFolderException {
         List<RequestRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -291,7 +291,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<CallRecord> calls(Csv c) throws ReportInputException {
+    private static List<CallRecord> calls(Csv c) throws RunFolderException {
         List<CallRecord> out = new ArrayList<>();
         if (c == null) {
             return out;
@@ -312,7 +312,7 @@ final class ReportFolder {
         return out;
     }
 
-    private static List<ReportData.PortRow> ports(Csv c) throws ReportInputException {
+    private static List<ReportData.PortRow> ports(Csv c) throws RunFolderException {
         List<ReportData.PortRow> out = new ArrayList<>();
         if (c == null) {
             return out;

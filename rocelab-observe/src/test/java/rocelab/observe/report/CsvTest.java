@@ -36,7 +36,7 @@ class CsvTest {
         Path f = dir.resolve("bad.csv");
         Files.writeString(f, "a,b\n1,2\n\"x\ny\",oops\n");
         Csv c = Csv.read(f);
-        assertThatThrownBy(() -> c.num(1, "b")).isInstanceOf(ReportInputException.class)
+        assertThatThrownBy(() -> c.num(1, "b")).isInstanceOf(RunFolderException.class)
                 .hasMessage(f + ":3:2: expected a number in column b, found 'oops'");
         assertThatThrownBy(() -> c.col("missing")).hasMessageContaining(f + ":1:1: expected a column named missing");
     }
@@ -45,7 +45,7 @@ class CsvTest {
     void shouldRefuseARowWithTheWrongNumberOfFields() throws Exception {
         Path f = dir.resolve("short.csv");
         Files.writeString(f, "a,b,c\n1,2,3\n4,5\n");
-        assertThatThrownBy(() -> Csv.read(f)).isInstanceOf(ReportInputException.class)
+        assertThatThrownBy(() -> Csv.read(f)).isInstanceOf(RunFolderException.class)
                 .hasMessage(f + ":3:1: expected 3 fields (a,b,c), found 2");
     }
 }
