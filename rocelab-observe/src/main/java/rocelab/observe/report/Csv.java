@@ -46,7 +46,8 @@ final class Csv {
         List<String[]> rows = new ArrayList<>();
         int[] lines = new int[1024];
         List<String> header = null;
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        String text = utf8(file);
+        try (Reader in = new java.io.StringReader(text);
                 CsvParser parser = (CsvParser) FACTORY.createParser(in)) {
             // Streaming, without a schema: each row is one array of strings, quoted commas, quotes and newlines
             // kept in their field.
@@ -71,8 +72,8 @@ final class Csv {
                         continue;
                     }
                     if (r.length != header.size()) {
-                        throw new RunFolderException(file + ":" + line + ":1: expected " + header.size()
-                                + " fields (" + String.join(",", header) + "), found " + r.length);
+                        throw new RunFolderException(file + ":" + line + ":1: " + r.length + " fields; expected "
+                                + header.size() + " (" + String.join(",", header) + ")");
                     }
                     if (rows.size() == lines.length) {
                         lines = Arrays.copyOf(lines, lines.length * 2);
@@ -90,6 +91,29 @@ final class Csv {
             return null;
         }
         return new Csv(file, header, rows, lines);
+    }
+
+    /** The file as text, or an error at the line and column of its first byte that is not UTF-8. */
+    private static String utf8(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        var decoder = StandardCharsets.UTF_8.newDecoder();
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        var result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            int at = in.position();
+            int line = 1;
+            int lineStart = 0;
+            for (int i = 0; i < at; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                    lineStart = i + 1;
+                }
+            }
+            throw new RunFolderException(file + ":" + line + ":" + (at - lineStart + 1)
+                    + ": not UTF-8 text; expected a CSV file as rocelab run writes it");
+        }
+        return out.flip().toString();
     }
 
     boolean has(String name) {

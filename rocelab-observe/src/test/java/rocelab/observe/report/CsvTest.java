@@ -46,6 +46,6 @@ class CsvTest {
         Path f = dir.resolve("short.csv");
         Files.writeString(f, "a,b,c\n1,2,3\n4,5\n");
         assertThatThrownBy(() -> Csv.read(f)).isInstanceOf(RunFolderException.class)
-                .hasMessage(f + ":3:1: expected 3 fields (a,b,c), found 2");
+                .hasMessage(f + ":3:1: 2 fields; expected 3 (a,b,c)");
     }
 }
