@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
-import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;
 import rocelab.scenario.ScenarioConfig;
@@ -207,11 +206,16 @@ final class RunCommand implements Callable<Integer> {
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
         // never leaves this run's files next to an earlier run's.
         try (OutputFolder folder = OutputFolder.open(dir)) {
-            new RunWriter().write(folder.dir(), result, manifestExtras(config));
             if (capture != null) {
                 capture.write(folder.redirect(pcap));
             }
-            rocelab.observe.report.ReportWriter.write(folder.dir());
+            // The folder's files and the report, written side by side; summary.json last. The lint's errors and
+            // warnings (when it ran) go into the manifest, and so into the report's findings.
+            Map<String, Object> manifest = new java.util.LinkedHashMap<>(manifestExtras(config));
+            if (lintJob != null) {
+                manifest.put("lint", lintFindings(lintResult(lintJob)));
+            }
+            rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest);
             folder.commit();
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
@@ -227,6 +231,22 @@ final class RunCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** The lint's errors and warnings, as the manifest lists them: rule, severity and title. */
+    private static java.util.List<Object> lintFindings(rocelab.scenario.lint.LintReport lint) {
+        java.util.List<Object> list = new java.util.ArrayList<>();
+        for (var f : lint.findings()) {
+            if (f.severity() == rocelab.scenario.lint.Severity.INFO) {
+                continue;
+            }
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("rule", f.rule());
+            m.put("severity", f.severity().key());
+            m.put("title", f.title());
+            list.add(m);
+        }
+        return list;
     }
 
     /** What is wrong with the --pcap flags, or null: checked before the fabric is assembled. */

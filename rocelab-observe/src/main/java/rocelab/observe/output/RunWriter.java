@@ -26,6 +26,20 @@ import rocelab.observe.flow.FlowRecord;
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
+        write(dir, result, manifestExtras, () -> { });
+    }
+
+    /** Work that must finish before summary.json is written (another writer's files into the same folder). */
+    public interface BeforeSummary {
+        void await() throws IOException;
+    }
+
+    /**
+     * As {@link #write(Path, RunResult, Map)}, and waits for {@code before} just before writing summary.json, so
+     * summary.json stays the last file even when the report is written alongside.
+     */
+    public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
+            throws IOException {
         Files.createDirectories(dir);
         AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows(), result.pfcLog(), result.simulatedPs(),
                 result.packetLevel()));
@@ -77,11 +91,14 @@ public final class RunWriter {
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
+            AtomicFiles.write(dir.resolve("links.csv"), result.series().linksCsv());
         } else {
+            Files.deleteIfExists(dir.resolve("links.csv"));
             Files.deleteIfExists(dir.resolve("rates.csv"));
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        before.await();
         AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
     }
 
@@ -191,9 +208,16 @@ public final class RunWriter {
     }
 
     static String portsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("switch", "port", "peer", "rate_gbps"));
         for (PortCounter c : PortCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.port(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         header.add("peak_queue_bytes");
         CsvTable t = new CsvTable(header);
@@ -208,7 +232,14 @@ public final class RunWriter {
                 row.add(topo.nodeName(topo.peer(sw.nodeId(), p).node()));
                 row.add(ep.rateBps() / 1e9);
                 for (PortCounter c : PortCounter.values()) {
-                    row.add(ep.counter(c));
+                    if (!ib) {
+                        row.add(ep.counter(c));
+                    } else if (IbCounterNames.port(c) != null) {
+                        row.add(IbCounterNames.value(c, ep.counter(c)));
+                    }
+                }
+                if (ib) {
+                    row.add(Numbers.micros(IbCounterNames.waitPs(ep.creditGate(), network.simulator().nowPs())));
                 }
                 row.add(ep.peakQueuedBytes());
                 t.row(row.toArray());
@@ -264,9 +295,16 @@ public final class RunWriter {
     }
 
     static String nicsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("host", "server", "rate_gbps"));
         for (NicCounter c : NicCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.nic(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         CsvTable t = new CsvTable(header);
         for (int h = 0; h < network.hostCount(); h++) {
@@ -276,7 +314,12 @@ public final class RunWriter {
             row.add(network.topology().serverOf(h));
             row.add(nic.lineRateBps() / 1e9);
             for (NicCounter c : NicCounter.values()) {
-                row.add(nic.counter(c));
+                if (!ib || IbCounterNames.nic(c) != null) {
+                    row.add(nic.counter(c));
+                }
+            }
+            if (ib) {
+                row.add(Numbers.micros(IbCounterNames.waitPs(nic.creditGate(), network.simulator().nowPs())));
             }
             t.row(row.toArray());
         }
