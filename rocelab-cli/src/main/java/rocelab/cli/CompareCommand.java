@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
-import rocelab.observe.output.RunWriter;
 import rocelab.observe.report.ComparisonReport;
 import rocelab.observe.report.ReportWriter;
 import rocelab.scenario.FabricMode;
@@ -132,8 +131,7 @@ final class CompareCommand implements Callable<Integer> {
                 RunResult result = simulations.get(i).run(progress);
                 progress.done();
                 Path modeDir = folder.dir().resolve(key);
-                new RunWriter().write(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
-                ReportWriter.write(modeDir);
+                ReportWriter.writeRun(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
                 entries.add(new ComparisonReport.Entry(key, result));
             }
             new ComparisonReport(entries).write(folder.dir());

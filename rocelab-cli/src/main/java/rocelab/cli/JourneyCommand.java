@@ -57,12 +57,21 @@ final class JourneyCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write every event as JSON.")
     Path json;
 
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",
+            description = "Only packet: a journey follows packets, which the flow and ideal models do not have.")
+    String model;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        if (!"packet".equals(model)) {
+            err.println("error: --model " + model + ": a journey follows a flow's packets hop by hop, and only the"
+                    + " packet model has packets; expected --model packet (or no --model)");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         ScenarioConfig config;
         long fromPs;
         long toPs;

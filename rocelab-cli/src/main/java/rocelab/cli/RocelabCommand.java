@@ -34,7 +34,11 @@ public final class RocelabCommand implements Runnable {
 
     /** Runs the CLI and returns the exit code (used by tests without exiting the JVM). */
     public static int execute(String... args) {
-        CommandLine cli = new CommandLine(new RocelabCommand());
+        return execute(new CommandLine(new RocelabCommand()), args);
+    }
+
+    /** Runs {@code cli} (this command, or a test's variant of it) with the project's error handling. */
+    static int execute(CommandLine cli, String... args) {
         cli.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("error: " + ex.getMessage());
             // A mistyped command or option (rnu, --sead): name the closest ones.
@@ -49,6 +53,10 @@ public final class RocelabCommand implements Runnable {
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (outOfMemory(ex)) { // from another thread (the lint runs beside assembly), wrapped
+                commandLine.getErr().println(OUT_OF_MEMORY.get());
+                return EXIT_INTERNAL;
+            }
             commandLine.getErr().println("internal error: " + ex);
             boolean debug = parseResult.originalArgs().contains("--debug");
             if (debug) {
@@ -58,7 +66,30 @@ public final class RocelabCommand implements Runnable {
             }
             return EXIT_INTERNAL;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // The estimate before the run refuses what clearly cannot fit; this is what slipped past it. The stack
+            // has unwound, so the scenario's objects are garbage and there is room for one line.
+            cli.getErr().println(OUT_OF_MEMORY.get());
+            cli.getErr().flush();
+            return EXIT_INTERNAL;
+        }
+    }
+
+    /** The one line printed when the heap ran out. */
+    static final java.util.function.Supplier<String> OUT_OF_MEMORY = () -> "error: out of memory: the scenario did"
+            + " not fit in this JVM's " + String.format(java.util.Locale.ROOT, "%.1f GiB",
+                    Runtime.getRuntime().maxMemory() / (double) (1L << 30))
+            + " heap; expected a smaller scenario, or a larger heap (ROCELAB_JAVA_OPTS=-Xmx<size> ./rocelab ...)";
+
+    private static boolean outOfMemory(Throwable t) {
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof OutOfMemoryError) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The commands and options of {@code cli} nearest to a mistyped word: typos, swapped or missing letters. */

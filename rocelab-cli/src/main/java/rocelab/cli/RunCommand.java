@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
-import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;
 import rocelab.scenario.ScenarioConfig;
@@ -72,9 +71,15 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
-    @Option(names = "--ideal", description = "Run the workload on an ideal network only: no packets, every message"
-            + " at line rate after its path's fixed latency (a fast best case; packet captures are off).")
+    @Option(names = "--ideal", description = "Run the workload on the ideal network only (the same as --model ideal):"
+            + " no packets; messages share only the RNICs at both ends and NVLink, max-min fairly (a fast best case).")
     boolean idealOnly;
+
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",
+            description = "How to model the fabric: packet (default: every frame, queue, mark and pause), flow (flows"
+                    + " as max-min fair fluids over the links of their ECMP paths: fast, for large clusters; no queues,"
+                    + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
+    String model;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
@@ -118,8 +123,21 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null) {
             config = config.withSeed(seed);
         }
-        if (idealOnly && pcap != null) {
-            err.println("error: --pcap needs packets; expected no --pcap with --ideal");
+        Simulation.Model chosen = Simulation.Model.byKey(model).orElse(null);
+        if (chosen == null) {
+            err.println("error: --model '" + model + "' is not a model; expected one of: packet, flow, ideal");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (idealOnly && chosen == Simulation.Model.FLOW) {
+            err.println("error: --ideal is the ideal model; expected either --ideal or --model flow, not both");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (idealOnly) {
+            chosen = Simulation.Model.IDEAL;
+        }
+        if (chosen != Simulation.Model.PACKET && pcap != null) {
+            err.println("error: --pcap needs packets; expected no --pcap with " + (idealOnly ? "--ideal"
+                    : "--model " + chosen.key()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
@@ -164,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
-        Simulation simulation = Simulation.assemble(config, idealOnly);
+        Simulation simulation = Simulation.assemble(config, chosen);
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
             if (!lint.findings().isEmpty()) {
@@ -188,11 +206,16 @@ final class RunCommand implements Callable<Integer> {
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
         // never leaves this run's files next to an earlier run's.
         try (OutputFolder folder = OutputFolder.open(dir)) {
-            new RunWriter().write(folder.dir(), result, manifestExtras(config));
             if (capture != null) {
                 capture.write(folder.redirect(pcap));
             }
-            rocelab.observe.report.ReportWriter.write(folder.dir());
+            // The folder's files and the report, written side by side; summary.json last. The lint's errors and
+            // warnings (when it ran) go into the manifest, and so into the report's findings.
+            Map<String, Object> manifest = new java.util.LinkedHashMap<>(manifestExtras(config));
+            if (lintJob != null) {
+                manifest.put("lint", lintFindings(lintResult(lintJob)));
+            }
+            rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest);
             folder.commit();
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
@@ -208,6 +231,22 @@ final class RunCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** The lint's errors and warnings, as the manifest lists them: rule, severity and title. */
+    private static java.util.List<Object> lintFindings(rocelab.scenario.lint.LintReport lint) {
+        java.util.List<Object> list = new java.util.ArrayList<>();
+        for (var f : lint.findings()) {
+            if (f.severity() == rocelab.scenario.lint.Severity.INFO) {
+                continue;
+            }
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("rule", f.rule());
+            m.put("severity", f.severity().key());
+            m.put("title", f.title());
+            list.add(m);
+        }
+        return list;
     }
 
     /** What is wrong with the --pcap flags, or null: checked before the fabric is assembled. */

@@ -72,6 +72,25 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldNameInfinibandCountersAsInfinibandDoes() throws Exception {
+        String ports = Files.readAllLines(out.resolve("infiniband").resolve("ports.csv")).get(0);
+        assertThat(ports).contains("PortXmitPkts", "PortXmitData", "PortRcvData", "PortXmitDiscards", "fecn_marked",
+                "PortXmitWait_us").doesNotContain("pause", ",ecn_marked,");
+        String nics = Files.readAllLines(out.resolve("infiniband").resolve("nics.csv")).get(0);
+        assertThat(nics).contains("PortRcvFECN", "becn_sent", "becn_handled", "PortXmitWait_us")
+                .doesNotContain("cnp", "pause");
+        assertThat(Files.readAllLines(out.resolve("roce-lossless").resolve("nics.csv")).get(0))
+                .contains("np_cnp_sent", "rx_pause_duration_ps");
+        // PortXmitData counts 4-octet words; the HCA waited for credits as long as vl.csv says its lanes did.
+        List<String> lines = Files.readAllLines(out.resolve("infiniband").resolve("ports.csv"));
+        List<String> head = List.of(lines.get(0).split(","));
+        String[] first = lines.get(1).split(",");
+        assertThat(Long.parseLong(first[head.indexOf("PortXmitData")])).isPositive();
+        String report = Files.readString(out.resolve("infiniband").resolve("report.html"));
+        assertThat(report).contains("VL3", "BECN received", "PortXmitWait").doesNotContain(" tc3", "CNPs");
+    }
+
+    @Test
     void shouldShowWhatEachFabricDoesWithTheSameIncast() throws Exception {
         int drops = col("drops");
         int stall = col("pause_or_credit_stall_us");
@@ -85,7 +104,7 @@ class CompareCommandTest {
         assertThat(Double.parseDouble(csvRow("infiniband")[stall]))
                 .isCloseTo(ib.get("credit_stall_us").asDouble(), org.assertj.core.data.Offset.offset(0.0006));
         String report = Files.readString(out.resolve("report.html"));
-        assertThat(report).contains("Flow completion times", "roce-lossless", "roce-lossy", "infiniband",
+        assertThat(report).contains("FCT distribution per fabric", "roce-lossless", "roce-lossy", "infiniband",
                 "infiniband/report.html");
     }
 

@@ -75,12 +75,13 @@ class ReportCommandTest {
     }
 
     @Test
-    void shouldNameTheFolderWhenANumberIsNotOne() throws IOException {
+    void shouldLocateANumberThatIsNotOne() throws IOException {
         String flows = Files.readString(run.resolve("flows.csv"));
         Path f = withFile("flows.csv", flows.replaceFirst("\n0,", "\nzero,").replace(",completed,", ",x,")
                 .replaceAll("\n(\\d+),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*)", "\n$1,$2,$3,$4,$5,$6,oops")
                 .getBytes());
 
-        assertThat(rejected(f)).startsWith("error: " + f + ": the report cannot be built from these files (");
+        assertThat(rejected(f)).isEqualTo("error: " + f.resolve("flows.csv") + ":2:1: expected an integer in column"
+                + " flow_id, found 'zero'");
     }
 }

@@ -180,12 +180,15 @@ class RocelabCommandTest {
         Path report = out.resolve("report.html");
         String html = java.nio.file.Files.readString(report);
         assertThat(html).contains("rocelab report: lossless-pfc-only", "Hottest egress queues", "PFC pauses",
-                "Flow completion", "Hottest ports", "h9 paused by leaf1 p3");
-        assertThat(html.split("<svg", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
-        assertThat(html).doesNotContain("<script", "src=", "href=");
+                "Flow completion", "Hottest ports", "h9 paused by leaf1 p1 prio 3");
+        assertThat(html.split("data-drawn=", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
+        // Self-contained: uPlot is inlined, nothing is fetched.
+        assertThat(html).contains("<script>", "uPlot").doesNotContain("src=", "href=", "<link");
         assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).isRegularFile();
+        assertThat(out.resolve("charts").resolve("pfc-pauses.png")).isRegularFile();
         assertThat(out.resolve("charts").resolve("fabric.svg")).isRegularFile();
-        assertThat(html).contains("<h2>Fabric</h2>", "dots: congestion notifications");
+        assertThat(html).contains("<h2>Fabric</h2>", "every QP kept its line rate, so there is no rates chart")
+                .doesNotContain("id='c-rates'");
         assertThat(java.nio.file.Files.readString(out.resolve("charts").resolve("queues.svg"))).startsWith("<?xml")
                 .contains("<svg");
         java.nio.file.Files.delete(report);
@@ -195,6 +198,34 @@ class RocelabCommandTest {
         CliRun bad = CliRun.of("report", dir.toString());
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString().contains("is not a run's output folder");
+    }
+
+    @Test
+    void shouldListTheLintFindingsAmongTheReportsFindings(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("mtu");
+        CliRun run = CliRun.of("run", "--example", "lint-l11-mtu", "--out", out.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(out.resolve("manifest.json"))).contains("\"rule\": \"L11\"");
+        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("<li class='err'><b>rocelab lint: ", "error L11: MTU too small or mismatched");
+        java.nio.file.Files.delete(out.resolve("report.html"));
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+    }
+
+    @Test
+    void shouldRefuseToRebuildAReportFromAMalformedFile(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("demo");
+        assertThat(CliRun.of("run", "--out", out.toString(), "-q").exitCode()).isZero();
+        String before = java.nio.file.Files.readString(out.resolve("report.html"));
+        java.nio.file.Files.writeString(out.resolve("flows.csv"), java.nio.file.Files.readString(out.resolve("flows.csv"))
+                .replaceFirst("\n0,", "\nzero,"));
+        CliRun bad = CliRun.of("report", out.toString());
+        assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bad.errorLines()).singleElement().asString()
+                .isEqualTo("error: " + out.resolve("flows.csv") + ":2:1: expected an integer in column flow_id, found 'zero'");
+        assertThat(bad.err()).doesNotContain("Exception");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(before);
     }
 
     @Test
@@ -232,7 +263,8 @@ class RocelabCommandTest {
         assertThat(out.resolve("pfc.csv")).doesNotExist();
         assertThat(out.resolve("pfc_counters.csv")).doesNotExist();
         assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).doesNotExist();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>PFC pauses</h2>");
+        assertThat(out.resolve("charts").resolve("pfc-pauses.png")).doesNotExist();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("PFC pauses per device");
     }
 
     @Test
@@ -243,10 +275,10 @@ class RocelabCommandTest {
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).startsWith("job,name,algorithm,ranks,size_bytes,");
         assertThat(lines.get(1)).startsWith(",traffic item 1,allreduce ring,8,64000000,").endsWith(",completed");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Collectives</h2>");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Collectives, slowest against the ideal first</h2>");
         assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
         assertThat(out.resolve("collectives.csv")).doesNotExist();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives</h2>");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives");
     }
 
     @Test

@@ -38,7 +38,7 @@ class RunCommandTest {
         assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
         assertThat(run.err()).isEmpty();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
-                .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200.0k B", "ECN Kmax 1.6M B");
+                .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200 kB", "ECN Kmax 1.6 MB");
         for (String file : new String[] {"summary.json", "flows.csv", "manifest.json", "ports.csv", "nics.csv"}) {
             assertThat(out.resolve(file)).as(file).isRegularFile().isNotEmptyFile();
         }

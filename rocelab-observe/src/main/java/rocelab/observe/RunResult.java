@@ -25,6 +25,9 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param timeline each rank's last iteration: compute steps and its own data moving
  * @param requests each request of each inference service
  * @param llmCalls each LLM call of those requests
+ * @param model how the fabric was modelled: {@code packet}, {@code flow} (max-min fair fluids over the links of
+ *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
+ *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  */
 public record RunResult(
         String scenario,
@@ -49,7 +52,8 @@ public record RunResult(
         List<rocelab.observe.job.RankRecord> ranks,
         List<rocelab.observe.inference.RequestRecord> requests,
         List<rocelab.observe.inference.CallRecord> llmCalls,
-        List<rocelab.observe.job.TimelineRecord> timeline) {
+        List<rocelab.observe.job.TimelineRecord> timeline,
+        String model) {
 
     public RunResult {
         requests = List.copyOf(requests);
@@ -60,6 +64,15 @@ public record RunResult(
         flows = List.copyOf(flows);
         collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);
+    }
+
+    /** What no model but the packet level has, for outputs that leave those sections out. */
+    public static final String NOT_MODELLED = "queues, ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions"
+            + " and packet counters exist only at packet level (--model packet)";
+
+    /** Whether the fabric was simulated packet by packet (queues, marks, pauses and counters are meaningful). */
+    public boolean packetLevel() {
+        return "packet".equals(model);
     }
 
     public double eventsPerSecond() {

@@ -24,6 +24,9 @@ public final class RunManifest {
         extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
+        // The report turns sampled cumulative counters into per-interval rates.
+        extras.put("sample_interval_us", config.sampleIntervalPs() > 0
+                ? rocelab.observe.output.Numbers.micros(config.sampleIntervalPs()) : null);
         return extras;
     }
 }

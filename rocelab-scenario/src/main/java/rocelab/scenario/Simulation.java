@@ -27,7 +27,10 @@ import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
-import rocelab.workload.graph.IdealTransfers;
+import rocelab.fabric.network.PathTiming;
+import rocelab.workload.flow.EcmpFabric;
+import rocelab.workload.flow.FlowRouter;
+import rocelab.workload.flow.IdealNetwork;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
@@ -65,14 +68,19 @@ public final class Simulation {
     private final List<CollectiveFlows> collectives;
     private final List<JobTasks> jobs;
     private final List<InferenceTasks> inference;
-    private final boolean idealOnly;
+    private final Model model;
+    private final IdealGroups idealGroups;
+    /** The same graph on the ideal network, once {@link #run} has run it (the driver itself in ideal mode). */
+    private WorkloadDriver idealDriver;
     /** Payload bytes of every flow of the workload, for the progress display. */
     private final long workloadBytes;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
-            boolean idealOnly) {
-        this.idealOnly = idealOnly;
+            IdealGroups idealGroups, Model model) {
+        this.model = model;
+        this.idealGroups = idealGroups;
+        boolean packets = model == Model.PACKET;
         long bytes = 0;
         for (int i = 0; i < driver.flowCount(); i++) {
             bytes += driver.flow(i).sizeBytes();
@@ -85,12 +93,17 @@ public final class Simulation {
         this.sim = sim;
         this.network = network;
         this.driver = driver;
-        this.series = config.sampleIntervalPs() > 0 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
-        this.pfcLog = config.pfc().enabled() ? new PfcLog(network) : null;
-        if (!config.linkEvents().isEmpty()) {
+        // Queues, rates and pauses exist only at packet level: the flow-level models leave them out (null), not zero.
+        this.series = packets && config.sampleIntervalPs() > 0
+                ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
+        this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
+        if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
-        for (PauseStormFault f : config.faults()) {
+        if (model == Model.FLOW) {
+            network.routeListener(driver::reroute);
+        }
+        for (PauseStormFault f : packets ? config.faults() : List.<PauseStormFault>of()) {
             network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
         }
         if (pfcLog != null) {
@@ -103,15 +116,46 @@ public final class Simulation {
         }
     }
 
-    public static Simulation assemble(ScenarioConfig config) {
-        return assemble(config, false);
+    /**
+     * How the fabric is modelled: every packet ({@code packet}, the lab), flows as max-min fair fluids over the
+     * links of their ECMP paths ({@code flow}, the fast mode), or the ideal network alone ({@code ideal}: fluids
+     * sharing only the RNICs at both ends and NVLink, the best case every "waited on the network" figure is measured
+     * against).
+     */
+    public enum Model {
+        PACKET("packet"), FLOW("flow"), IDEAL("ideal");
+
+        private final String key;
+
+        Model(String key) {
+            this.key = key;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public static java.util.Optional<Model> byKey(String key) {
+            for (Model m : values()) {
+                if (m.key.equals(key)) {
+                    return java.util.Optional.of(m);
+                }
+            }
+            return java.util.Optional.empty();
+        }
     }
 
-    /**
-     * Assembles the run; with {@code idealOnly} the workload runs only in ideal-network mode (no packets: every
-     * message takes its closed-form time), a quick best case for a workload too large to simulate packet by packet.
-     */
+    public static Simulation assemble(ScenarioConfig config) {
+        return assemble(config, Model.PACKET);
+    }
+
+    /** As {@link #assemble(ScenarioConfig, Model)}: {@code idealOnly} is the ideal network alone. */
     public static Simulation assemble(ScenarioConfig config, boolean idealOnly) {
+        return assemble(config, idealOnly ? Model.IDEAL : Model.PACKET);
+    }
+
+    /** Assembles the run of the scenario with the fabric modelled as {@code model}. */
+    public static Simulation assemble(ScenarioConfig config, Model model) {
         Simulator sim = new Simulator();
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
@@ -142,15 +186,43 @@ public final class Simulation {
         List<CollectiveFlows> collectives = w.collectives();
         List<JobTasks> jobs = w.jobs();
         List<InferenceTasks> inference = w.inference();
-        WorkloadDriver driver = idealOnly
-                ? WorkloadDriver.ideal(sim, graph, idealTransfers(network, config), network.hostCount())
-                : new WorkloadDriver(network, graph);
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, idealOnly);
+        WorkloadDriver driver = switch (model) {
+            case PACKET -> new WorkloadDriver(network, graph);
+            case FLOW -> WorkloadDriver.flowLevel(sim, graph, new EcmpFabric(network, pathTiming(network, config)),
+                    network.hostCount());
+            case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount(),
+                    w.groups().groupOfTask(), w.groups().count());
+        };
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model);
     }
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
     private record Workload(TaskGraph graph, List<CollectiveFlows> collectives, List<JobTasks> jobs,
-            List<InferenceTasks> inference) {}
+            List<InferenceTasks> inference, IdealGroups groups) {}
+
+    /**
+     * Which tasks run together on the ideal network: every collective traffic item, every job and every inference
+     * service alone (its ideal is what it would take on an ideal network of its own, a true lower bound whatever
+     * else shares the fabric), and the plain traffic (flows, incasts, ...) together in group 0.
+     */
+    private record IdealGroups(int[] groupOfTask, int count) {}
+
+    /** Collects the task ranges of the workload items as they are emitted, in order. */
+    private static final class GroupRanges {
+        private final List<int[]> ranges = new ArrayList<>();
+
+        void add(int from, int to) {
+            ranges.add(new int[] {from, to});
+        }
+
+        IdealGroups build(int taskCount) {
+            int[] group = new int[taskCount];
+            for (int i = 0; i < ranges.size(); i++) {
+                java.util.Arrays.fill(group, ranges.get(i)[0], ranges.get(i)[1], i + 1);
+            }
+            return new IdealGroups(group, ranges.size() + 1);
+        }
+    }
 
     private static Workload workload(ScenarioConfig config, Topology topology, RandomStreams streams) {
         TaskGraph graph = new TaskGraph();
@@ -160,22 +232,29 @@ public final class Simulation {
         }
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
+        GroupRanges groups = new GroupRanges();
         for (int i = 0; i < traffic.size(); i++) {
+            int first = graph.taskCount();
             if (traffic.get(i) instanceof CollectiveTraffic c) {
                 collectives.add(new CollectiveFlows(i, c, c.emit(graph)));
+                groups.add(first, graph.taskCount());
             } else {
                 traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
         }
         List<JobTasks> jobs = new ArrayList<>();
         for (JobSpec job : config.jobs()) {
+            int first = graph.taskCount();
             jobs.add(JobEmitter.emit(graph, job));
+            groups.add(first, graph.taskCount());
         }
         List<InferenceTasks> inference = new ArrayList<>();
         for (InferenceSpec service : config.inference()) {
+            int first = graph.taskCount();
             inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
+            groups.add(first, graph.taskCount());
         }
-        return new Workload(graph, collectives, jobs, inference);
+        return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()));
     }
 
     /**
@@ -216,6 +295,23 @@ public final class Simulation {
         return config;
     }
 
+    public Model model() {
+        return model;
+    }
+
+    /**
+     * The run of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
+     * an ideal figure is reported for: no collectives, jobs or inference); {@link #idealRun()} makes one anyway.
+     */
+    public WorkloadDriver idealDriver() {
+        return idealDriver;
+    }
+
+    /** Runs the task graph on the ideal network now, whatever the scenario reports. */
+    public WorkloadDriver idealRun() {
+        return runIdeal();
+    }
+
     /** The PFC frame log (null when PFC is off). */
     public PfcLog pfcLog() {
         return pfcLog;
@@ -250,7 +346,7 @@ public final class Simulation {
                 lastActivityPs = sim.nowPs();
             } else if (more && driver.flowsInFlight() > 0) {
                 long still = sim.nowPs() - lastActivityPs;
-                if (config.pfc().enabled() && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
+                if (pfcLog != null && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
                     if (!deadlock.isEmpty()) {
                         deadlockSincePs = lastActivityPs;
@@ -274,25 +370,27 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        WorkloadDriver ideal = idealOnly ? driver
+        WorkloadDriver ideal = model == Model.IDEAL ? driver
                 : collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
+        idealDriver = ideal;
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
-        return new RunResult(config.name(), config.seed(), idealOnly ? "ideal-network" : config.mode().key(),
+        return new RunResult(config.name(), config.seed(), model == Model.IDEAL ? "ideal-network" : config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline());
+                jobResults == null ? List.of() : jobResults.timeline(), model.key());
     }
 
     /** Where the run stands: bytes delivered of the workload's bytes, tasks done of its tasks. */
     private RunProgress progress(long wallNanos) {
         long done = 0;
-        if (idealOnly) {
+        if (model != Model.PACKET) {
+            // Flow level: no RNIC counts bytes; a flow's bytes are there when it is delivered.
             for (int i = 0; i < driver.flowCount(); i++) {
                 if (driver.deliveredPs(i) >= 0) {
                     done += driver.flow(i).sizeBytes();
@@ -309,7 +407,7 @@ public final class Simulation {
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
     private long dataActivity() {
-        long n = driver.startedCount();
+        long n = driver.startedCount() + driver.fluid().departures();
         for (int h = 0; h < network.hostCount(); h++) {
             n += network.nic(h).counter(NicCounter.TX_DATA_PACKETS) + network.nic(h).counter(NicCounter.RX_DATA_PACKETS);
         }
@@ -326,35 +424,24 @@ public final class Simulation {
     }
 
     /**
-     * The same task graph in ideal-network mode: every RNIC sends its messages one after the other at line rate
-     * and each arrives after its path's fixed latency. Cheap: no packets.
+     * The same task graph on the ideal network ({@link IdealNetwork}: max-min fair fluids sharing only each RNIC's
+     * egress and ingress and each GPU's NVLink ports, each message after its path's fixed latency). Cheap: no
+     * packets.
      */
     private WorkloadDriver runIdeal() {
         Simulator idealSim = new Simulator();
-        WorkloadDriver d = WorkloadDriver.ideal(idealSim, driver.graph(), idealTransfers(network, config),
-                network.hostCount());
+        WorkloadDriver d = WorkloadDriver.flowLevel(idealSim, driver.graph(), idealNetwork(network, config),
+                network.hostCount(), idealGroups.groupOfTask(), idealGroups.count());
         idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
         return d;
     }
 
-    private static IdealTransfers idealTransfers(Network network, ScenarioConfig config) {
-        IdealFlowTime closed = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
-        return new IdealTransfers() {
-            @Override
-            public long senderBusyPs(int src, int dst, long bytes) {
-                return closed.senderBusyPs(src, dst, bytes);
-            }
+    private static PathTiming pathTiming(Network network, ScenarioConfig config) {
+        return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
+    }
 
-            @Override
-            public long deliveryPs(int src, int dst, long bytes) {
-                return closed.deliveryPs(src, dst, bytes);
-            }
-
-            @Override
-            public long acknowledgedPs(int src, int dst, long bytes) {
-                return closed.fctPs(src, dst, bytes);
-            }
-        };
+    private static FlowRouter idealNetwork(Network network, ScenarioConfig config) {
+        return new IdealNetwork(network, pathTiming(network, config));
     }
 
     private List<CollectiveRecord> collectives(WorkloadDriver ideal, JobResults jobResults) {
@@ -372,7 +459,10 @@ public final class Simulation {
             CollectiveTraffic.Emitted e = c.tasks();
             long start = Long.MAX_VALUE;
             for (int t = e.firstTask(); t < e.endTask(); t++) {
-                if (driver.graph().flowIndex(t) >= 0 && driver.taskStartPs(t) >= 0) {
+                // Its first transfer, over the fabric or NVLink (a hierarchical collective starts inside a server).
+                boolean transfer = driver.graph().flowIndex(t) >= 0
+                        || driver.graph().kind(t) == TaskGraph.Kind.NVLINK;
+                if (transfer && driver.taskStartPs(t) >= 0) {
                     start = Math.min(start, driver.taskStartPs(t));
                 }
             }
@@ -399,10 +489,13 @@ public final class Simulation {
         for (int i = 0; i < driver.flowCount(); i++) {
             FlowSpec f = driver.flow(i);
             long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : f.startPs();
+            // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
+            int qp = driver.queuePair(i) != null ? driver.queuePair(i).id() : driver.flowLevelQueuePair(i);
+            int entropy = driver.queuePair(i) != null ? driver.queuePair(i).entropy()
+                    : qp >= 0 ? network.entropy(qp) : -1;
             out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, driver.deliveredPs(i),
-                    driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i),
-                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).id(),
-                    driver.queuePair(i) == null ? -1 : driver.queuePair(i).entropy()));
+                    driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i), qp,
+                    entropy));
         }
         return out;
     }

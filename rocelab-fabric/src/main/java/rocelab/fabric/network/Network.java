@@ -69,6 +69,9 @@ public final class Network {
         for (int s = 0; s < switches.length; s++) {
             switches[s].routes(routes[s]);
         }
+        for (RouteListener l : routeListeners) {
+            l.routesChanged(sim.nowPs());
+        }
     }
 
     /**
@@ -116,7 +119,7 @@ public final class Network {
     public QueuePair connect(int src, int dst, MessageListener listener, int dscp) {
         int id = queuePairs.size();
         SplittableRandom random = streams.forComponent("qp/" + id);
-        int entropy = 0xC000 | random.nextInt(0x4000);
+        int entropy = entropy(random);
         Nic source = nics[src];
         var cc = congestionControlByHost[src].create(
                 new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random, source));
@@ -130,6 +133,30 @@ public final class Network {
             qp.lane(laneOfDscp[dscp >= 0 ? dscp : nicParameters.dataDscp()]);
         }
         return qp;
+    }
+
+    /**
+     * The UDP source port (ECMP entropy) that {@link #connect} gives the QP with this id: the flow-level model asks,
+     * so its flows hash onto the same paths as the packet level's QPs.
+     */
+    public int entropy(int queuePairId) {
+        return entropy(streams.forComponent("qp/" + queuePairId));
+    }
+
+    private static int entropy(SplittableRandom qpStream) {
+        return 0xC000 | qpStream.nextInt(0x4000);
+    }
+
+    /** Hears that the switches have new routes (a link went down or came back). */
+    public interface RouteListener {
+        void routesChanged(long nowPs);
+    }
+
+    private final List<RouteListener> routeListeners = new java.util.ArrayList<>();
+
+    /** Registers a listener told after every route change (the flow-level model reroutes its flows). */
+    public void routeListener(RouteListener listener) {
+        routeListeners.add(listener);
     }
 
     public Simulator simulator() {

@@ -153,8 +153,24 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         if (loadBalancing == LoadBalancing.SPRAY) {
             return random.nextInt(n);
         }
-        int h = hash.hash(ipOf(packet.srcHost()), ipOf(packet.dstHost()), packet.entropy(), 4791, hashSeed);
-        return h % n;
+        return ecmpChoice(packet.srcHost(), packet.dstHost(), packet.entropy(), n);
+    }
+
+    /**
+     * Which of {@code n} equal-cost next hops the ECMP hash picks for a QP's packets (from host {@code srcHost} to
+     * {@code dstHost} with UDP source port {@code entropy}): what every data packet of that QP does here.
+     */
+    public int ecmpChoice(int srcHost, int dstHost, int entropy, int n) {
+        return hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed) % n;
+    }
+
+    /** The output ports on a shortest path to host {@code dstHost} now, in port order (read only; may be empty). */
+    public int[] candidates(int dstHost) {
+        return routes[dstHost];
+    }
+
+    public LoadBalancing loadBalancing() {
+        return loadBalancing;
     }
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */

@@ -28,14 +28,31 @@ public record CustomTopologySpec(int hosts, List<String> switches, List<CustomLi
     }
 
     @Override
+    public long switchCount() {
+        return switches.size();
+    }
+
+    @Override
+    public long linkCount() {
+        return links.size();
+    }
+
+    @Override
     public Topology build() {
         Topology t = new Topology(hosts);
         for (String s : switches) {
             t.addSwitch(s, 1);
         }
+        // A map instead of nodeId's list search: a custom fabric may have thousands of switches and links.
+        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        for (int i = 0; i < switches.size(); i++) {
+            ids.put(switches.get(i), hosts + i);
+        }
         for (CustomLink l : links) {
-            int a = nodeId(l.a());
-            int b = nodeId(l.b());
+            int a = ids.getOrDefault(l.a(), -1);
+            int b = ids.getOrDefault(l.b(), -1);
+            a = a >= 0 ? a : nodeId(l.a());
+            b = b >= 0 ? b : nodeId(l.b());
             if (a < 0 || b < 0) {
                 throw new IllegalArgumentException("unknown node in link " + l.a() + " - " + l.b());
             }

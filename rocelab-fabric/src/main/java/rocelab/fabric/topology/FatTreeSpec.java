@@ -17,6 +17,16 @@ public record FatTreeSpec(int k, LinkParameters link, LinkParameters uplink) imp
     }
 
     @Override
+    public long switchCount() {
+        return 5L * k * k / 4;
+    }
+
+    @Override
+    public long linkCount() {
+        return 3L * k * k * k / 4; // hosts to edges, edges to aggregations, aggregations to cores: k^3/4 each
+    }
+
+    @Override
     public Topology build() {
         int half = k / 2;
         Topology t = new Topology(hostCount());

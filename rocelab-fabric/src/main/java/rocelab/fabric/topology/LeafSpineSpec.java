@@ -24,6 +24,16 @@ public record LeafSpineSpec(
     }
 
     @Override
+    public long switchCount() {
+        return (long) leaves + spines;
+    }
+
+    @Override
+    public long linkCount() {
+        return (long) leaves * hostsPerLeaf + (long) leaves * spines * uplinksPerSpine;
+    }
+
+    @Override
     public Topology build() {
         Topology t = new Topology(hostCount());
         int[] leafIds = new int[leaves];

@@ -23,6 +23,16 @@ public record RailOptimizedSpec(
     }
 
     @Override
+    public long switchCount() {
+        return (long) gpusPerServer + spines;
+    }
+
+    @Override
+    public long linkCount() {
+        return (long) servers * gpusPerServer + (long) gpusPerServer * spines;
+    }
+
+    @Override
     public Topology build() {
         Topology t = new Topology(hostCount());
         int[] rails = new int[gpusPerServer];

@@ -14,6 +14,16 @@ public record SingleSwitchSpec(int hosts, LinkParameters link) implements Topolo
     }
 
     @Override
+    public long switchCount() {
+        return 1;
+    }
+
+    @Override
+    public long linkCount() {
+        return hosts;
+    }
+
+    @Override
     public Topology build() {
         Topology t = new Topology(hosts);
         int sw = t.addSwitch("switch0", 1);

@@ -22,6 +22,10 @@ public final class Topology {
     private final List<List<Edge>> portsByNode = new ArrayList<>();
     private final List<Edge> edges = new ArrayList<>();
     private final int[] serverOfHost;
+    /** The routes without failed links, computed on first use; cleared when the graph changes. */
+    private int[][][] routes;
+    /** Node ids by name, built on first use; cleared when the graph changes. */
+    private java.util.Map<String, Integer> byName;
 
     public Topology(int hostCount) {
         if (hostCount < 1) {
@@ -36,6 +40,8 @@ public final class Topology {
     }
 
     public int addSwitch(String name, int tier) {
+        routes = null;
+        byName = null;
         switchNames.add(name);
         switchTiers.add(tier);
         portsByNode.add(new ArrayList<>());
@@ -55,6 +61,7 @@ public final class Topology {
                     + (isHost(nodeA) && !portsByNode.get(nodeA).isEmpty() ? nodeName(nodeA) : nodeName(nodeB))
                     + " is already connected");
         }
+        routes = null;
         End a = new End(nodeA, portsByNode.get(nodeA).size());
         End b = new End(nodeB, portsByNode.get(nodeB).size());
         Edge e = new Edge(edges.size(), a, b, parameters);
@@ -113,16 +120,19 @@ public final class Topology {
 
     /** The node with this name ({@code h3}, {@code leaf0}, ...), or -1. */
     public int nodeByName(String name) {
-        for (int n = 0; n < nodeCount(); n++) {
-            if (nodeName(n).equals(name)) {
-                return n;
+        if (byName == null) {
+            java.util.Map<String, Integer> names = new java.util.HashMap<>();
+            for (int n = nodeCount() - 1; n >= 0; n--) {
+                names.put(nodeName(n), n); // the first node of a name wins, as a search from 0 would find it
             }
+            byName = names;
         }
-        return -1;
+        return byName.getOrDefault(name, -1);
     }
 
+    /** Every link, in the order added (a read-only view: indexing it costs nothing). */
     public List<Edge> edges() {
-        return List.copyOf(edges);
+        return java.util.Collections.unmodifiableList(edges);
     }
 
     /** Hosts that cannot reach host 0 (empty when the fabric is connected); hosts never forward. */
@@ -170,41 +180,144 @@ public final class Topology {
 
     /**
      * Equal-cost next hops: for each switch (index {@code node - hostCount}) and destination host, the local ports
-     * that lie on a shortest path, in port order. Identical port sets are shared to keep the table small.
+     * that lie on a shortest path, in port order. Identical port sets are shared to keep the table small. Computed
+     * once and kept (the table is read only); building the topology further discards it.
      */
     public int[][][] shortestPathPorts() {
-        return shortestPathPorts(null);
+        if (routes == null) {
+            routes = shortestPathPorts(null);
+        }
+        return routes;
     }
 
-    /** As {@link #shortestPathPorts()}, routing around the links marked in {@code down} (null: none). */
+    /**
+     * As {@link #shortestPathPorts()}, routing around the links marked in {@code down} (null: none). Hosts never
+     * relay, so a switch's next hops towards a host other than one of its own depend only on the switch the host
+     * hangs off: one breadth-first search per such switch (leaf), not one per host, and one port set per (switch,
+     * leaf). Work grows with leaves x links and the table with switches x hosts, never with hosts squared.
+     */
     public int[][][] shortestPathPorts(boolean[] down) {
-        int[][][] table = new int[switchCount()][hostCount][];
-        java.util.Map<String, int[]> interned = new java.util.HashMap<>();
-        for (int dst = 0; dst < hostCount; dst++) {
-            int[] dist = distancesTo(dst, down);
-            for (int s = 0; s < switchCount(); s++) {
+        int switches = switchCount();
+        int[][][] table = new int[switches][hostCount][];
+        java.util.Map<PortSet, int[]> interned = new java.util.HashMap<>();
+        int[] empty = new int[0];
+        int[] leafOf = new int[hostCount];
+        int[] leafSlot = new int[nodeCount()];
+        Arrays.fill(leafSlot, -1);
+        List<Integer> leaves = new ArrayList<>();
+        for (int h = 0; h < hostCount; h++) {
+            List<Edge> ports = portsByNode.get(h);
+            if (ports.isEmpty() || down != null && down[ports.get(0).index()]) {
+                leafOf[h] = -1;
+                continue;
+            }
+            int leaf = peer(h, 0).node();
+            leafOf[h] = leaf;
+            if (leafSlot[leaf] < 0) {
+                leafSlot[leaf] = leaves.size();
+                leaves.add(leaf);
+            }
+        }
+        // Each switch port's far node, or -1 for a port towards a host or on a failed link (neither relays here).
+        int[][] far = new int[nodeCount()][];
+        for (int node = hostCount; node < nodeCount(); node++) {
+            List<Edge> ports = portsByNode.get(node);
+            far[node] = new int[ports.size()];
+            for (int p = 0; p < ports.size(); p++) {
+                int m = peer(node, p).node();
+                far[node][p] = isHost(m) || down != null && down[ports.get(p).index()] ? -1 : m;
+            }
+        }
+        int[][][] viaLeaf = new int[leaves.size()][][];
+        int[] tmp = new int[maxPortCount()];
+        int[][] previous = new int[switches][];
+        int[] dist = new int[nodeCount()];
+        int[] queue = new int[nodeCount()];
+        for (int i = 0; i < leaves.size(); i++) {
+            int leaf = leaves.get(i);
+            switchDistancesTo(leaf, far, dist, queue);
+            int[][] bySwitch = new int[switches][];
+            for (int s = 0; s < switches; s++) {
                 int node = hostCount + s;
-                if (dist[node] < 0) {
-                    table[s][dst] = new int[0];
+                if (node == leaf || dist[node] < 0) {
                     continue;
                 }
-                List<Edge> ports = portsByNode.get(node);
-                int[] tmp = new int[ports.size()];
+                int[] ports = far[node];
                 int n = 0;
-                for (int p = 0; p < ports.size(); p++) {
-                    if (down != null && down[ports.get(p).index()]) {
-                        continue;
-                    }
-                    End far = peer(node, p);
-                    boolean relay = !isHost(far.node()) || far.node() == dst;
-                    if (relay && dist[far.node()] == dist[node] - 1) {
+                for (int p = 0; p < ports.length; p++) {
+                    if (ports[p] >= 0 && dist[ports[p]] == dist[node] - 1) {
                         tmp[n++] = p;
                     }
                 }
-                int[] set = Arrays.copyOf(tmp, n);
-                table[s][dst] = interned.computeIfAbsent(Arrays.toString(set), k -> set);
+                // Most switches keep the same next hops from one leaf to the next (a leaf's uplinks): reuse them
+                // without hashing.
+                int[] set = previous[s] != null && Arrays.equals(previous[s], 0, previous[s].length, tmp, 0, n)
+                        ? previous[s] : intern(interned, Arrays.copyOf(tmp, n));
+                bySwitch[s] = set;
+                previous[s] = set;
+            }
+            viaLeaf[i] = bySwitch;
+        }
+        for (int dst = 0; dst < hostCount; dst++) {
+            int leaf = leafOf[dst];
+            int[][] bySwitch = leaf < 0 ? null : viaLeaf[leafSlot[leaf]];
+            for (int s = 0; s < switches; s++) {
+                int node = hostCount + s;
+                if (leaf < 0) {
+                    table[s][dst] = empty;
+                } else if (node == leaf) {
+                    table[s][dst] = intern(interned, new int[] {peer(dst, 0).port()});
+                } else {
+                    table[s][dst] = bySwitch[s] == null ? empty : bySwitch[s];
+                }
             }
         }
         return table;
+    }
+
+    /** Port sets compared by content, for sharing equal sets. */
+    private record PortSet(int[] ports) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PortSet p && Arrays.equals(ports, p.ports);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(ports);
+        }
+    }
+
+    private static int[] intern(java.util.Map<PortSet, int[]> interned, int[] set) {
+        return interned.computeIfAbsent(new PortSet(set), k -> set);
+    }
+
+    private int maxPortCount() {
+        int max = 1;
+        for (List<Edge> ports : portsByNode) {
+            max = Math.max(max, ports.size());
+        }
+        return max;
+    }
+
+    /**
+     * Hop distance from every switch to switch {@code target} through switches only, into {@code dist} (-1:
+     * unreachable, and for hosts); {@code far} gives each switch port's far switch or -1.
+     */
+    private void switchDistancesTo(int target, int[][] far, int[] dist, int[] queue) {
+        Arrays.fill(dist, -1);
+        int head = 0;
+        int tail = 0;
+        dist[target] = 0;
+        queue[tail++] = target;
+        while (head < tail) {
+            int n = queue[head++];
+            for (int m : far[n]) {
+                if (m >= 0 && dist[m] < 0) {
+                    dist[m] = dist[n] + 1;
+                    queue[tail++] = m;
+                }
+            }
+        }
     }
 }

@@ -9,5 +9,11 @@ public sealed interface TopologySpec
     /** Number of hosts (RNIC endpoints), numbered from 0. */
     int hostCount();
 
+    /** Number of switches {@link #build()} makes, computed without building (to size a run before it is built). */
+    long switchCount();
+
+    /** Number of links {@link #build()} makes, computed without building. */
+    long linkCount();
+
     Topology build();
 }

@@ -26,10 +26,31 @@ import rocelab.observe.flow.FlowRecord;
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
+        write(dir, result, manifestExtras, () -> { });
+    }
+
+    /** Work that must finish before summary.json is written (another writer's files into the same folder). */
+    public interface BeforeSummary {
+        void await() throws IOException;
+    }
+
+    /**
+     * As {@link #write(Path, RunResult, Map)}, and waits for {@code before} just before writing summary.json, so
+     * summary.json stays the last file even when the report is written alongside.
+     */
+    public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
+            throws IOException {
         Files.createDirectories(dir);
-        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows(), result.pfcLog(), result.simulatedPs()));
-        AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
-        AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows(), result.pfcLog(), result.simulatedPs(),
+                result.packetLevel()));
+        // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
+        if (result.packetLevel()) {
+            AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
+            AtomicFiles.write(dir.resolve("nics.csv"), nicsCsv(result.network()));
+        } else {
+            Files.deleteIfExists(dir.resolve("ports.csv"));
+            Files.deleteIfExists(dir.resolve("nics.csv"));
+        }
         AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
         // Optional files: written when this run has them, removed when a previous run into the same folder left
         // them, so nothing in the folder describes another run.
@@ -40,7 +61,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("pfc.csv"));
             Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
         }
-        var lanes = rocelab.observe.credit.VirtualLanes.of(result.network());
+        var lanes = result.packetLevel() ? rocelab.observe.credit.VirtualLanes.of(result.network()) : null;
         if (lanes != null) {
             AtomicFiles.write(dir.resolve("vl.csv"), lanes.csv());
         } else {
@@ -70,11 +91,14 @@ public final class RunWriter {
         if (result.series() != null) {
             AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
             AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
+            AtomicFiles.write(dir.resolve("links.csv"), result.series().linksCsv());
         } else {
+            Files.deleteIfExists(dir.resolve("links.csv"));
             Files.deleteIfExists(dir.resolve("rates.csv"));
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        before.await();
         AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
     }
 
@@ -101,7 +125,8 @@ public final class RunWriter {
      * With a PFC log, each flow's waits behind pauses (all, and rooted off its way), the root it waited behind most
      * (a victim: the off-way one), and whether it is a PFC victim.
      */
-    static String flowsCsv(List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs) {
+    /** The flow list; without packets ({@code packets} false) the pause columns are empty: nothing was paused. */
+    static String flowsCsv(List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs, boolean packets) {
         CsvTable t = new CsvTable(List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us", "fct_us",
                 "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
                 "victim_wait_us", "pause_root", "pfc_victim"));
@@ -119,9 +144,10 @@ public final class RunWriter {
                     // An ideal time beyond the representable range (a 1 bit/s link) is unknown, not a number.
                     f.idealFctPs() == Long.MAX_VALUE ? null : Numbers.micros(f.idealFctPs()), f.slowdown(),
                     f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
-                    f.udpSourcePort(), Numbers.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())),
-                    Numbers.micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id())),
-                    root == null ? null : pfc.rootName(root.node(), root.port()), victims.containsKey(f.id()));
+                    f.udpSourcePort(), !packets ? null : Numbers.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())),
+                    !packets ? null : Numbers.micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id())),
+                    root == null ? null : pfc.rootName(root.node(), root.port()),
+                    packets ? victims.containsKey(f.id()) : null);
         }
         return t.toString();
     }
@@ -182,9 +208,16 @@ public final class RunWriter {
     }
 
     static String portsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("switch", "port", "peer", "rate_gbps"));
         for (PortCounter c : PortCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.port(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         header.add("peak_queue_bytes");
         CsvTable t = new CsvTable(header);
@@ -199,7 +232,14 @@ public final class RunWriter {
                 row.add(topo.nodeName(topo.peer(sw.nodeId(), p).node()));
                 row.add(ep.rateBps() / 1e9);
                 for (PortCounter c : PortCounter.values()) {
-                    row.add(ep.counter(c));
+                    if (!ib) {
+                        row.add(ep.counter(c));
+                    } else if (IbCounterNames.port(c) != null) {
+                        row.add(IbCounterNames.value(c, ep.counter(c)));
+                    }
+                }
+                if (ib) {
+                    row.add(Numbers.micros(IbCounterNames.waitPs(ep.creditGate(), network.simulator().nowPs())));
                 }
                 row.add(ep.peakQueuedBytes());
                 t.row(row.toArray());
@@ -255,9 +295,16 @@ public final class RunWriter {
     }
 
     static String nicsCsv(Network network) {
+        boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("host", "server", "rate_gbps"));
         for (NicCounter c : NicCounter.values()) {
-            header.add(c.key());
+            String name = ib ? IbCounterNames.nic(c) : c.key();
+            if (name != null) {
+                header.add(name);
+            }
+        }
+        if (ib) {
+            header.add(IbCounterNames.XMIT_WAIT);
         }
         CsvTable t = new CsvTable(header);
         for (int h = 0; h < network.hostCount(); h++) {
@@ -267,7 +314,12 @@ public final class RunWriter {
             row.add(network.topology().serverOf(h));
             row.add(nic.lineRateBps() / 1e9);
             for (NicCounter c : NicCounter.values()) {
-                row.add(nic.counter(c));
+                if (!ib || IbCounterNames.nic(c) != null) {
+                    row.add(nic.counter(c));
+                }
+            }
+            if (ib) {
+                row.add(Numbers.micros(IbCounterNames.waitPs(nic.creditGate(), network.simulator().nowPs())));
             }
             t.row(row.toArray());
         }

@@ -23,11 +23,17 @@ public final class Summary {
         m.put("scenario", r.scenario());
         m.put("seed", r.seed());
         m.put("mode", r.mode());
+        m.put("model", r.model());
+        if (!r.packetLevel()) {
+            m.put("not_modelled", RunResult.NOT_MODELLED);
+        }
         m.put("simulated_seconds", Numbers.round(Time.toSeconds(r.simulatedPs()), 12));
         m.put("wall_seconds", Numbers.round(r.wallSeconds(), 3));
         m.put("events", r.events());
         m.put("events_per_second", Math.round(r.eventsPerSecond()));
-        m.put("data_packets", r.totals().dataPacketsSent());
+        if (r.packetLevel()) {
+            m.put("data_packets", r.totals().dataPacketsSent());
+        }
         m.put("finished", r.finished());
         m.put("stop_reason", r.stopReason());
         if (!r.deadlockCycle().isEmpty()) {
@@ -83,6 +89,9 @@ public final class Summary {
                 list.add(row);
             }
             m.put("collectives", list);
+        }
+        if (!r.packetLevel()) {
+            return m;
         }
         m.put("counters", counters(r.totals()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());

@@ -25,7 +25,8 @@ public final class SummaryText {
                 .mapToLong(f -> Math.round(f.slowdown() * 1000)).toArray());
         long bytes = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
         var topo = r.network().topology();
-        line(b, "scenario %s · mode %s · seed %d · rocelab %s", r.scenario(), r.mode(), r.seed(), r.version());
+        line(b, "scenario %s · mode %s%s · seed %d · rocelab %s", r.scenario(), r.mode(),
+                r.packetLevel() ? "" : " · model " + r.model(), r.seed(), r.version());
         line(b, "fabric   %d hosts, %d switches", topo.hostCount(), topo.switchCount());
         line(b, "");
         line(b, "flows       %d completed of %d%s%s", completed, r.flows().size(),
@@ -107,6 +108,16 @@ public final class SummaryText {
                             us(c.timePs()), c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
                             : "did not complete");
+        }
+        if (!r.packetLevel()) {
+            line(b, "not modelled %s", RunResult.NOT_MODELLED);
+            line(b, "");
+            line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
+                    group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
+            if (outputDir != null) {
+                line(b, "output    %s", outputDir);
+            }
+            return b.toString();
         }
         line(b, "loss        %s dropped (buffer full %s, headroom exceeded %s)   %s retransmitted   %s NAKs   %s ACK"
                 + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),

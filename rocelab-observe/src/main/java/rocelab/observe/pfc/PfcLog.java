@@ -362,6 +362,17 @@ public final class PfcLog implements PfcProbe {
         return count;
     }
 
+    /**
+     * Field f of frame i, for the report built from memory: 0 time (ps), 1 node, 2 port, 3 priority, 4 quanta (0:
+     * XON), 5 priority-group bytes, 6 the XOFF threshold in force when it was sent (bytes).
+     */
+    public long field(int i, int f) {
+        if (f < TIME || f > THRESHOLD) {
+            throw new IllegalArgumentException("field " + f + " is not one of 0.." + THRESHOLD);
+        }
+        return rows[i * FIELDS + f];
+    }
+
     // ---------------------------------------------------------------- what a flow waited behind
 
     /** Where a flow waited behind pauses: a transmitter (switch egress port, or the sending RNIC with port 0). */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.credit.VirtualLanes;
@@ -145,62 +146,263 @@ public final class ComparisonReport {
     /** Writes compare.csv and report.html into {@code dir} (each fabric's own output is in dir/MODE). */
     public void write(Path dir) throws IOException {
         AtomicFiles.write(dir.resolve("compare.csv"), csv());
-        StringBuilder b = new StringBuilder(1 << 14);
         String name = entries.isEmpty() ? "" : entries.get(0).result().scenario();
-        b.append("<!DOCTYPE html><html><head><meta charset='utf-8'><title>rocelab compare: ").append(Svg.esc(name))
-                .append("</title><style>body{font-family:sans-serif;max-width:900px;margin:20px auto;color:#222}"
-                        + "h2{border-bottom:1px solid #ccc;margin-top:32px}table{border-collapse:collapse;"
-                        + "font-size:12px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}p.note{color:"
-                        + "#666;font-size:12px}</style></head><body>");
-        b.append("<h1>rocelab compare: ").append(Svg.esc(name)).append("</h1><p>the same topology and workload on ")
-                .append(entries.size()).append(" fabrics; each fabric's full report is in its folder (");
+        Page p = page(name);
+        AtomicFiles.write(dir.resolve("report.html"), p.finish());
+        ChartImage.writeAll(dir.resolve("charts"), p.charts(), null);
+    }
+
+    private Page page(String name) {
+        Page p = new Page("rocelab compare: " + name);
+        StringBuilder b = new StringBuilder();
+        b.append("<h1>rocelab compare: ").append(Page.esc(name)).append("</h1><p class='meta'>the same topology and"
+                + " workload on ").append(entries.size()).append(" fabrics; each fabric's full report: ");
         for (int i = 0; i < entries.size(); i++) {
-            String m = Svg.esc(entries.get(i).mode());
+            String m = Page.esc(entries.get(i).mode());
             b.append(i == 0 ? "" : ", ").append("<a href='").append(m).append("/report.html'>").append(m)
                     .append("</a>");
         }
-        b.append(")</p><h2>Side by side</h2><table><tr>");
-        for (String c : COLUMNS) {
-            b.append("<th>").append(c).append("</th>");
-        }
-        b.append("</tr>");
+        p.html(b.append("</p>").toString());
+        p.h2("Side by side");
+        List<List<String>> rows = new ArrayList<>();
         for (Entry e : entries) {
-            b.append("<tr>");
-            for (String c : row(e)) {
-                b.append("<td>").append(Svg.esc(c)).append("</td>");
-            }
-            b.append("</tr>");
+            rows.add(row(e));
         }
-        b.append("</table><p class='note'>pause_or_credit_stall_us: PFC pause time (RoCE) or credit stall time"
-                + " (InfiniBand); cnp_or_becn: CNPs (RoCE) or BECNs (InfiniBand) sent</p>");
-        List<Svg.Series> fct = new ArrayList<>();
-        List<Svg.Series> slow = new ArrayList<>();
+        // Columns no fabric has a value in (no jobs, no inference, no collectives) are left out.
+        List<Integer> keep = new ArrayList<>();
+        for (int i = 0; i < COLUMNS.size(); i++) {
+            int col = i;
+            if (rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
+                keep.add(i);
+            }
+        }
+        List<List<String>> shown = new ArrayList<>();
+        for (List<String> r : rows) {
+            shown.add(keep.stream().map(r::get).toList());
+        }
+        p.table(keep.stream().map(COLUMNS::get).toList(), shown, 0);
+        p.note("pause_or_credit_stall_us: PFC pause time (RoCE) or credit stall time (InfiniBand); cnp_or_becn: CNPs"
+                + " (RoCE) or BECNs (InfiniBand) sent; compare.csv has every column");
+        List<ReportData> data = new ArrayList<>();
+        double end = 0;
+        for (Entry e : entries) {
+            ReportData d = ReportData.of(e.result(), Map.of());
+            data.add(d);
+            end = Math.max(end, d.endUs);
+        }
+        for (ReportData d : data) {
+            d.endUs = end;
+        }
+        p.h2("Over time, per fabric");
+        p.note("One simulated-time axis for every chart: drag to zoom all, wheel to zoom, shift+drag to pan,"
+                + " double-click to reset.");
+        List<TimeCharts.Trace> queues = new ArrayList<>();
+        List<TimeCharts.Trace> held = new ArrayList<>();
+        // Each fabric keeps its colour on every chart.
+        List<String> queueColors = new ArrayList<>();
+        List<String> heldColors = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String mode = entries.get(i).mode();
+            ReportData d = data.get(i);
+            if (d.queues != null) {
+                List<TimeCharts.Trace> top = TimeCharts.top(TimeCharts.traces(d.queues, 0), TimeCharts::peak, 1);
+                for (TimeCharts.Trace t : top) {
+                    queues.add(new TimeCharts.Trace(mode + ": " + t.name(), t.t(), t.v()));
+                    queueColors.add(Chart.COLORS[i % Chart.COLORS.length]);
+                }
+            }
+            TimeCharts.Trace h = heldBack(d);
+            if (h != null) {
+                held.add(new TimeCharts.Trace(mode, h.t(), h.v()));
+                heldColors.add(Chart.COLORS[i % Chart.COLORS.length]);
+            }
+        }
+        p.chart(TimeCharts.chart("cmp-queues", "Deepest egress queue of each fabric", "queue depth (bytes)", "B",
+                queues, null, queueColors.toArray(new String[0]), 0, end), "each fabric's deepest queue over time (its queues.csv)",
+                "no fabric had queue samples");
+        p.chart(line(TimeCharts.chart("cmp-held", "Pause or credit-stall time so far", "time held back (us)", "us",
+                held, null, heldColors.toArray(new String[0]), 0, end)), "RoCE: time links spent paused by PFC (from the PFC frames switches sent),"
+                + " summed over links; InfiniBand: time switch ports waited for credits, summed over ports",
+                "no fabric paused or waited for credits");
+        rates(p, data, end);
+        List<String> names = new ArrayList<>();
+        List<double[]> fct = new ArrayList<>();
+        List<double[]> slow = new ArrayList<>();
         for (Entry e : entries) {
             double[] f = e.result().flows().stream().filter(FlowRecord::completed).mapToDouble(r -> r.fctPs() / 1e6)
                     .sorted().toArray();
-            double[] s = e.result().flows().stream().filter(FlowRecord::completed).mapToDouble(FlowRecord::slowdown)
-                    .sorted().toArray();
             if (f.length > 0) {
-                fct.add(cdf(e.mode(), f));
-                slow.add(cdf(e.mode(), s));
+                names.add(e.mode());
+                fct.add(f);
+                slow.add(e.result().flows().stream().filter(FlowRecord::completed).mapToDouble(FlowRecord::slowdown)
+                        .filter(v -> !Double.isNaN(v)).sorted().toArray());
             }
         }
-        if (!fct.isEmpty()) {
-            b.append("<h2>Flow completion times</h2>").append(Svg.stepChart("FCT (us)", "fraction of flows", fct,
-                    new double[0], new String[0]));
-            b.append("<h2>Slowdown</h2>").append(Svg.stepChart("slowdown (FCT / FCT alone)", "fraction of flows",
-                    slow, new double[0], new String[0]));
+        if (!names.isEmpty()) {
+            p.h2("Distributions");
+            p.chart(ReportWriter.cdf("cmp-fct", "FCT distribution per fabric", "FCT (us)", names, fct), null, null);
+            p.chart(ReportWriter.cdf("cmp-slowdown", "Slowdown distribution per fabric",
+                    "slowdown (FCT / FCT alone on an idle fabric)", names, slow), null, null);
         }
-        b.append("</body></html>\n");
-        AtomicFiles.write(dir.resolve("report.html"), b.toString());
+        jobs(p);
+        return p;
     }
 
-    private static Svg.Series cdf(String name, double[] sorted) {
-        double[] y = new double[sorted.length];
-        for (int i = 0; i < sorted.length; i++) {
-            y[i] = (i + 1) / (double) sorted.length;
+    private static Chart line(Chart c) {
+        for (int i = 0; i < c.series.size(); i++) {
+            Chart.Series s = c.series.get(i);
+            c.series.set(i, new Chart.Series(s.name(), s.y(), s.color(), Chart.Style.LINE));
         }
-        return new Svg.Series(name, sorted, y);
+        return c;
+    }
+
+    /**
+     * Cumulative time held back over time: on RoCE the paused links' time from the PFC frames (each open pause adds
+     * its duration), on InfiniBand the ports' cumulative credit-stall counters summed.
+     */
+    static TimeCharts.Trace heldBack(ReportData d) {
+        if (d.infiniband()) {
+            if (d.links == null) {
+                return null;
+            }
+            double[] last = new double[d.links.keys.size()];
+            double total = 0;
+            List<double[]> pts = new ArrayList<>();
+            for (int i = 0; i < d.links.rows; i++) {
+                int k = d.links.key[i];
+                total += d.links.c[i] - last[k];
+                last[k] = d.links.c[i];
+                if (!pts.isEmpty() && pts.get(pts.size() - 1)[0] == d.links.timeUs[i]) {
+                    pts.get(pts.size() - 1)[1] = total;
+                } else {
+                    pts.add(new double[] {d.links.timeUs[i], total});
+                }
+            }
+            return total > 0 ? trace(pts) : null;
+        }
+        if (d.pfc == null || d.pfc.isEmpty()) {
+            return null;
+        }
+        // Open pauses per (device, port, priority); the total grows at one us per us per open pause.
+        Map<String, Double> openUntil = new java.util.LinkedHashMap<>();
+        List<double[]> pts = new ArrayList<>();
+        double total = 0;
+        double at = 0;
+        for (ReportData.PfcFrame f : d.pfc) {
+            double now = f.timeUs();
+            for (Double until : openUntil.values()) {
+                total += Math.max(0, Math.min(until, now) - at);
+            }
+            at = now;
+            openUntil.values().removeIf(u -> u <= now);
+            String k = f.device() + "|" + f.port() + "|" + f.priority();
+            if (f.xoff()) {
+                openUntil.put(k, now + f.pauseUs());
+            } else {
+                openUntil.remove(k);
+            }
+            pts.add(new double[] {now, total});
+        }
+        double end = at;
+        for (Double until : openUntil.values()) {
+            end = Math.max(end, Math.min(until, d.endUs));
+            total += Math.max(0, Math.min(until, d.endUs) - at);
+        }
+        pts.add(new double[] {end, total});
+        return total > 0 ? trace(pts) : null;
+    }
+
+    private static TimeCharts.Trace trace(List<double[]> pts) {
+        return new TimeCharts.Trace("", pts.stream().mapToDouble(x -> x[0]).toArray(),
+                pts.stream().mapToDouble(x -> x[1]).toArray());
+    }
+
+    /** The same queue pair on every fabric: the one whose rate changed most on the first fabric where any did. */
+    private void rates(Page p, List<ReportData> data, double end) {
+        String qp = null;
+        for (ReportData d : data) {
+            if (d.rates == null) {
+                continue;
+            }
+            int best = 0;
+            for (TimeCharts.Trace t : TimeCharts.traces(d.rates, 0)) {
+                int changes = 0;
+                for (int i = 1; i < t.v().length; i++) {
+                    changes += t.v()[i] != t.v()[i - 1] ? 1 : 0;
+                }
+                if (changes > best) {
+                    best = changes;
+                    qp = t.name();
+                }
+            }
+            if (qp != null) {
+                break;
+            }
+        }
+        if (qp == null) {
+            p.note("no queue pair's allowed rate changed on any fabric: no rates chart");
+            return;
+        }
+        List<TimeCharts.Trace> traces = new ArrayList<>();
+        List<String> colors = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            if (data.get(i).rates == null) {
+                continue;
+            }
+            for (TimeCharts.Trace t : TimeCharts.traces(data.get(i).rates, 0)) {
+                if (t.name().equals(qp)) {
+                    traces.add(new TimeCharts.Trace(entries.get(i).mode() + ": " + t.name(), t.t(), t.v()));
+                    colors.add(Chart.COLORS[i % Chart.COLORS.length]);
+                }
+            }
+        }
+        p.chart(TimeCharts.chart("cmp-rates", "Sending rate of " + qp + " on each fabric", "allowed rate (Gb/s)",
+                "Gb/s", traces, null, colors.toArray(new String[0]), Double.NaN, end), "the same queue pair (same traffic) on every fabric", null);
+    }
+
+    /** Each job's JCT on each fabric, split into its ideal JCT and the network penalty, and the GPUs' wait. */
+    private void jobs(Page p) {
+        Chart c = new Chart("cmp-jct", "Job completion time per fabric", Chart.Kind.LANES);
+        c.timeAxis = false;
+        c.xLabel = "JCT (us)";
+        c.categories.add(new String[] {"ideal JCT", "#bbbbbb"});
+        c.categories.add(new String[] {"network penalty", "#d62728"});
+        Chart w = new Chart("cmp-gpu-wait", "GPU network wait per iteration, per fabric", Chart.Kind.LANES);
+        w.timeAxis = false;
+        w.xLabel = "wait per GPU and iteration (us), mean over ranks";
+        w.categories.add(new String[] {"waiting on the network", "#d62728"});
+        double max = 0;
+        double maxWait = 0;
+        for (Entry e : entries) {
+            for (var j : e.result().jobs()) {
+                if (!j.completed()) {
+                    continue;
+                }
+                int row = c.rows.size();
+                c.rows.add(e.mode() + ": " + j.job());
+                double ideal = Math.min(j.idealJctPs(), j.jctPs()) / 1e6;
+                c.intervals.add(new Chart.Interval(row, 0, ideal, 0, ""));
+                c.intervals.add(new Chart.Interval(row, ideal, j.jctPs() / 1e6, 1, ""));
+                max = Math.max(max, j.jctPs() / 1e6);
+                if (!Double.isNaN(j.networkWaitUs())) {
+                    int r = w.rows.size();
+                    w.rows.add(e.mode() + ": " + j.job());
+                    w.intervals.add(new Chart.Interval(r, 0, j.networkWaitUs(), 0, ""));
+                    maxWait = Math.max(maxWait, j.networkWaitUs());
+                }
+            }
+        }
+        if (c.intervals.isEmpty()) {
+            return;
+        }
+        p.h2("Jobs");
+        c.xMin = 0;
+        c.xMax = max > 0 ? max : 1;
+        w.xMin = 0;
+        w.xMax = maxWait > 0 ? maxWait : 1;
+        p.chart(c, "grey: the same job on an ideal network; red: what this fabric added", null);
+        p.chart(w, "time a GPU waited on the network per iteration beyond what the ideal network causes (jobs.csv)",
+                "no GPU waited on the network on any fabric");
     }
 
     private static String us(long ps) {

@@ -30,6 +30,17 @@ final class LongColumns {
         data[i + 3] = d;
     }
 
+    void add(long a, long b, long c, long d, long e, long f) {
+        ensure();
+        int i = rows++ * width;
+        data[i] = a;
+        data[i + 1] = b;
+        data[i + 2] = c;
+        data[i + 3] = d;
+        data[i + 4] = e;
+        data[i + 5] = f;
+    }
+
     private void ensure() {
         if ((rows + 1) * width > data.length) {
             data = Arrays.copyOf(data, data.length * 2);

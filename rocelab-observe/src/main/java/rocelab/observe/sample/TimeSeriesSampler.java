@@ -13,7 +13,9 @@ import rocelab.observe.output.Numbers;
 /**
  * Samples, every interval, each queue pair's sending rate and each switch egress queue's depth per traffic class,
  * and keeps a row only when the value changed since the previous sample, so long steady stretches cost nothing.
- * Rows live in primitive arrays; the CSV text is built once, when the run is written.
+ * Rows live in primitive arrays; the CSV text is built once, when the run is written. Each switch port's
+ * cumulative transmitted bytes, congestion marks (ECN CE, or FECN on InfiniBand) and credit-stall time (InfiniBand)
+ * are sampled the same way, so the report can draw link utilisation, marking and credit stalls over time.
  */
 public final class TimeSeriesSampler implements EventHandler {
     private static final int SAMPLE = 1;
@@ -25,6 +27,8 @@ public final class TimeSeriesSampler implements EventHandler {
     private final long[][] lastDepth;
     private final LongColumns rates = new LongColumns(4, 4096);
     private final LongColumns queues = new LongColumns(4, 4096);
+    private final LongColumns links = new LongColumns(6, 4096);
+    private final long[][] lastLink;
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
@@ -41,6 +45,10 @@ public final class TimeSeriesSampler implements EventHandler {
         this.lastDepth = new long[network.switchCount()][];
         for (int s = 0; s < network.switchCount(); s++) {
             lastDepth[s] = new long[network.switchAt(s).portCount() * 8];
+        }
+        this.lastLink = new long[network.switchCount()][];
+        for (int s = 0; s < network.switchCount(); s++) {
+            lastLink[s] = new long[network.switchAt(s).portCount() * 3];
         }
         sim.schedule(0, handlerId, SAMPLE, 0L);
     }
@@ -78,6 +86,22 @@ public final class TimeSeriesSampler implements EventHandler {
                         last[p * 8 + tc] = depth;
                         queues.add(nowPs, s, p * 8L + tc, depth);
                     }
+                }
+                long tx = port.counter(rocelab.fabric.probe.PortCounter.TX_BYTES);
+                long marked = port.counter(rocelab.fabric.probe.PortCounter.ECN_MARKED);
+                long stall = 0;
+                var gate = port.creditGate();
+                if (gate != null) {
+                    for (int vl = 0; vl < rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS; vl++) {
+                        stall += gate.stallPs(vl, nowPs);
+                    }
+                }
+                long[] seen = lastLink[s];
+                if (tx != seen[p * 3] || marked != seen[p * 3 + 1] || stall != seen[p * 3 + 2]) {
+                    seen[p * 3] = tx;
+                    seen[p * 3 + 1] = marked;
+                    seen[p * 3 + 2] = stall;
+                    links.add(nowPs, s, p, tx, marked, stall);
                 }
             }
         }
@@ -124,6 +148,49 @@ public final class TimeSeriesSampler implements EventHandler {
                     queues.get(r, 3));
         }
         return t.toString();
+    }
+
+    /**
+     * {@code time_us,switch,port,tx_bytes,marked,credit_stall_us}: one row per switch port whenever one of its
+     * cumulative counters changed: bytes transmitted, packets marked (ECN CE; FECN on InfiniBand) and the time its
+     * lanes waited for credits (InfiniBand, summed over lanes).
+     */
+    public String linksCsv() {
+        CsvTable t = new CsvTable(List.of("time_us", "switch", "port", "tx_bytes", "marked", "credit_stall_us"));
+        for (int r = 0; r < links.rows(); r++) {
+            t.row(Numbers.micros(links.get(r, 0)), network.switchAt((int) links.get(r, 1)).name(), links.get(r, 2),
+                    links.get(r, 3), links.get(r, 4), Numbers.micros(links.get(r, 5)));
+        }
+        return t.toString();
+    }
+
+    // Raw rows, for the report built from memory (same content as the CSVs, no text in between).
+
+    public int rateRows() {
+        return rates.rows();
+    }
+
+    /** Column c of rate row r: 0 time (ps), 1 queue pair index, 2 rate (bits/s), 3 congestion notifications. */
+    public long rate(int r, int c) {
+        return rates.get(r, c);
+    }
+
+    public int queueRows() {
+        return queues.rows();
+    }
+
+    /** Column c of queue row r: 0 time (ps), 1 switch index, 2 port x 8 + traffic class, 3 bytes. */
+    public long queue(int r, int c) {
+        return queues.get(r, c);
+    }
+
+    public int linkRows() {
+        return links.rows();
+    }
+
+    /** Column c of link row r: 0 time (ps), 1 switch index, 2 port, 3 tx bytes, 4 marked, 5 credit stall (ps). */
+    public long link(int r, int c) {
+        return links.get(r, c);
     }
 
     public long intervalPs() {

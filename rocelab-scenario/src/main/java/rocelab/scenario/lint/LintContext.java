@@ -1,7 +1,6 @@
 package rocelab.scenario.lint;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import rocelab.engine.RandomStreams;
@@ -48,12 +47,14 @@ public final class LintContext {
     public LintContext(ScenarioConfig config) {
         this.config = config;
         this.topology = config.topology().build();
-        Set<List<Integer>> pairs = new LinkedHashSet<>();
         // Every transfer the workload puts on the fabric: traffic items, the steps of collectives and jobs, and the
-        // transfers of inference services (NVLink transfers inside a server never touch it).
+        // transfers of inference services (NVLink transfers inside a server never touch it). Many transfers share
+        // (source, destination, DSCP); each triple is kept once, in the order first seen, through a primitive set
+        // (a set of boxed triples would cost more than the flows themselves).
+        LongSet seen = new LongSet();
         for (FlowSpec f : rocelab.scenario.Simulation.workloadGraph(config, topology).flows()) {
             int dscp = f.dscp() >= 0 ? f.dscp() : devices().nic(f.src()).parameters().dataDscp();
-            if (pairs.add(List.of(f.src(), f.dst(), dscp))) {
+            if (seen.add(((long) f.src() << 28 | f.dst()) << 7 | dscp)) {
                 flows.add(new int[] {f.src(), f.dst(), dscp});
             }
         }
@@ -211,5 +212,51 @@ public final class LintContext {
     /** The device a switch port faces. */
     public int peer(int node, int port) {
         return topology.peer(node, port).node();
+    }
+
+    /** A set of longs by open addressing (no boxing); only {@link #add}. */
+    static final class LongSet {
+        private long[] keys = new long[1024];
+        private boolean[] used = new boolean[1024];
+        private int size;
+
+        /** Adds {@code key}; false when it was there already. */
+        boolean add(long key) {
+            if (2 * (size + 1) > keys.length) {
+                grow();
+            }
+            int mask = keys.length - 1;
+            int i = (int) (mix(key) & mask);
+            while (used[i]) {
+                if (keys[i] == key) {
+                    return false;
+                }
+                i = (i + 1) & mask;
+            }
+            used[i] = true;
+            keys[i] = key;
+            size++;
+            return true;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            boolean[] oldUsed = used;
+            keys = new long[oldKeys.length * 2];
+            used = new boolean[oldKeys.length * 2];
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldUsed[i]) {
+                    add(oldKeys[i]);
+                }
+            }
+        }
+
+        private static long mix(long x) {
+            x ^= x >>> 33;
+            x *= 0xff51afd7ed558ccdL;
+            x ^= x >>> 33;
+            return x;
+        }
     }
 }

@@ -39,9 +39,12 @@ final class JobReader {
     private final Doc doc;
     private final TrafficReader hosts;
 
-    JobReader(Doc doc, TrafficReader hosts) {
+    private final Sizing sizing;
+
+    JobReader(Doc doc, TrafficReader hosts, Sizing sizing) {
         this.doc = doc;
         this.hosts = hosts;
+        this.sizing = sizing;
     }
 
     List<JobSpec> read(Node node) throws ScenarioException {
@@ -120,6 +123,7 @@ final class JobReader {
             program = new MegatronReader(doc).read(m.get("generator"), layout);
         }
         JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp));
+        sizing.job(m.has("program") ? m.get("program") : m.get("generator"), job);
         check(job, node);
         return job;
     }

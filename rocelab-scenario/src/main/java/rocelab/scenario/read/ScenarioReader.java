@@ -43,14 +43,23 @@ public final class ScenarioReader {
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
-    public ScenarioReader() {
-        this(false);
-    }
+    private final rocelab.scenario.MemoryBudget budget;
 
     /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
     private final boolean fabricOnly;
 
-    private ScenarioReader(boolean fabricOnly) {
+    /** A reader that refuses scenarios too large for this JVM's heap. */
+    public ScenarioReader() {
+        this(rocelab.scenario.MemoryBudget.ofJvm(), false);
+    }
+
+    /** A reader that refuses scenarios whose estimated footprint exceeds {@code budget}. */
+    public ScenarioReader(rocelab.scenario.MemoryBudget budget) {
+        this(budget, false);
+    }
+
+    private ScenarioReader(rocelab.scenario.MemoryBudget budget, boolean fabricOnly) {
+        this.budget = budget;
         this.fabricOnly = fabricOnly;
     }
 
@@ -59,7 +68,7 @@ public final class ScenarioReader {
      * for commands that bring their own traffic (nccl-tests).
      */
     public ScenarioReader fabricOnly() {
-        return new ScenarioReader(true);
+        return new ScenarioReader(budget, true);
     }
 
     /** A plain-words reason for an I/O failure, without Java class names. */
@@ -83,8 +92,12 @@ public final class ScenarioReader {
             throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a " + what + " file");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(YamlBounds.readBounded(file)))
                     .toString();
+        } catch (YamlBounds.TooLarge e) {
+            throw new ScenarioException(shown, 1, 1, absolute + " has more than " + YamlBounds.MAX_BYTES / (1 << 20)
+                    + " MiB" + (Files.isRegularFile(file) ? "" : " (it is not a regular file)")
+                    + "; expected a " + what + " file (put large flow lists in a flows-csv file)");
         } catch (NoSuchFileException e) {
             throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a " + what + " file");
         } catch (CharacterCodingException e) {
@@ -156,7 +169,8 @@ public final class ScenarioReader {
     private ScenarioConfig parse(String text, String shown, Path baseDir, Path source) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, fabricOnly);
+            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, fabricOnly,
+                    budget);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
@@ -170,7 +184,7 @@ public final class ScenarioReader {
     ScenarioConfig readTree(Node root, String shown, Path baseDir) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null, fabricOnly);
+            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null, fabricOnly, budget);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
@@ -190,9 +204,7 @@ public final class ScenarioReader {
     }
 
     private static Node compose(Doc doc, String text) throws ScenarioException {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowRecursiveKeys(false);
-        options.setMaxAliasesForCollections(100);
+        LoaderOptions options = YamlBounds.options();
         Node root;
         try {
             root = new Yaml(options).compose(new StringReader(text));
@@ -212,11 +224,12 @@ public final class ScenarioReader {
                     + " topology and traffic");
         }
         YamlLimits.rejectTags(doc, root);
+        YamlBounds.checkExpandedSize(doc, root);
         return root;
     }
 
-    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source, boolean fabricOnly)
-            throws ScenarioException {
+    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source, boolean fabricOnly,
+            rocelab.scenario.MemoryBudget budget) throws ScenarioException {
         YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
@@ -238,6 +251,9 @@ public final class ScenarioReader {
         TopologySpec topology = new TopologyReader(doc).read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
                         + " or custom"), top.keyNode("topology"));
+        // Sized before anything is built: a fabric too large for the heap is refused here, not by an OutOfMemoryError.
+        Sizing sizing = new Sizing(doc, budget, topology);
+        sizing.require(top.get("topology"));
         DeviceReader devices = new DeviceReader(doc);
         SwitchParameters switches = devices.switches(top.get("switch"));
         YamlMap nicMap = top.has("nic") ? YamlMap.of(doc, top.get("nic"), "nic", DeviceReader.nicKeys()) : null;
@@ -261,6 +277,7 @@ public final class ScenarioReader {
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
+        trafficReader.sizing(sizing);
         rocelab.fabric.topology.Topology built = topology.build();
         if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.
@@ -276,8 +293,11 @@ public final class ScenarioReader {
         }
         List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
                 && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
-        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs") ? new JobReader(doc, trafficReader).read(top.get("jobs"))
-                : List.of();
+        if (!traffic.isEmpty()) {
+            sizing.traffic(top.get("traffic"), traffic);
+        }
+        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs")
+                ? new JobReader(doc, trafficReader, sizing).read(top.get("jobs")) : List.of();
         List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")
                 ? new InferenceReader(doc, trafficReader, topology.hostCount()).read(top.get("inference"),
                         jobs.stream().map(rocelab.workload.job.JobSpec::name).collect(java.util.stream.Collectors.toSet()))

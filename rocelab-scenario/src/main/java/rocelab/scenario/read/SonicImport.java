@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -58,7 +57,10 @@ final class SonicImport {
         Path resolved = below(scenario, where, baseDir, path);
         String text;
         try {
-            text = Files.readString(resolved, StandardCharsets.UTF_8);
+            text = new String(YamlBounds.readBounded(resolved), StandardCharsets.UTF_8);
+        } catch (YamlBounds.TooLarge e) {
+            throw scenario.at(where, "the SONiC config " + resolved.toAbsolutePath().normalize() + " has more than "
+                    + YamlBounds.MAX_BYTES / (1 << 20) + " MiB; expected a config_db.json");
         } catch (IOException e) {
             throw scenario.at(where, "cannot read the SONiC config " + resolved.toAbsolutePath().normalize()
                     + "; expected a readable config_db.json");
@@ -102,10 +104,8 @@ final class SonicImport {
     }
 
     private Node compose(String text) throws ScenarioException {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowRecursiveKeys(false);
         try {
-            Node root = new Yaml(options).compose(new StringReader(text));
+            Node root = new Yaml(YamlBounds.options()).compose(new StringReader(text));
             if (!(root instanceof MappingNode)) {
                 throw doc.at(root == null ? null : root.getStartMark(), "the file is not a JSON object; expected a"
                         + " SONiC config_db.json");

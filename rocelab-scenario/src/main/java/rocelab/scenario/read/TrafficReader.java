@@ -246,13 +246,26 @@ final class TrafficReader {
         } catch (IllegalArgumentException e) {
             throw doc.at(m.get("algorithm") != null ? m.get("algorithm") : node, e.getMessage());
         }
-        if (serverOfHost != null) {
-            // Unrolled once here, so a call the topology cannot serve is reported where it is written.
+        boolean usesServers = algorithm == rocelab.workload.collective.Algorithm.HIERARCHICAL
+                || algorithm == rocelab.workload.collective.Algorithm.PXN;
+        if (serverOfHost != null && usesServers) {
+            // Unrolled once here, so a call the topology cannot serve is reported where it is written (only the
+            // algorithms that follow the servers can fail on them); sized first, as the unrolling costs its flows.
+            if (sizing != null) {
+                sizing.requireWith(node, sizing.collectiveFlows(traffic));
+            }
             rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
             scratch.servers(serverOfHost);
             doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, 1).emit(scratch));
         }
         return traffic;
+    }
+
+    private Sizing sizing;
+
+    /** The sizing that collectives are checked against before they are unrolled here. */
+    void sizing(Sizing s) {
+        this.sizing = s;
     }
 
     /** An AlltoAllv matrix: one row per sending rank, one size per receiving rank, in the order of ranks. */

@@ -94,6 +94,40 @@ public final class Collectives {
     }
 
     /** Adds a call to a graph; see {@link CollectiveAlgorithm#emit}. */
+    /**
+     * About how many network messages the call sends, from its op, algorithm, ranks and channels alone (no
+     * expansion; at least the messages its pattern needs, chunking not counted), saturating at
+     * {@link Long#MAX_VALUE}: for sizing a run before it is built.
+     */
+    public static long estimatedMessages(Collective call) {
+        return estimatedMessages(call.op(), call.algorithm(), call.rankCount(), call.channels(), 1);
+    }
+
+    /**
+     * As {@link #estimatedMessages(Collective)} for a call of {@code op} by {@code algorithm} over {@code n} ranks
+     * on {@code channels} channels, the ranks in servers of {@code perServer} (for the hierarchical algorithm: its
+     * rings inside the servers and across them).
+     */
+    public static long estimatedMessages(CollectiveOp op, Algorithm algorithm, long n, long channels, long perServer) {
+        long c = channels;
+        boolean ring = algorithm == Algorithm.RING;
+        if (algorithm == Algorithm.HIERARCHICAL) {
+            long g = Math.max(1, Math.min(perServer, n));
+            long m = Math.max(1, n / g);
+            long rings = op == CollectiveOp.ALL_REDUCE ? 2 : 1;
+            long perChannel = rings * n * ((g - 1) + (m - 1));
+            return Math.multiplyHigh(perChannel, c) != 0 || perChannel * c < 0 ? Long.MAX_VALUE : perChannel * c;
+        }
+        long perChannel = switch (op) {
+            case ALL_TO_ALL, ALL_TO_ALLV -> n * (n - 1);
+            case ALL_REDUCE -> ring ? 2 * (n - 1) * n : 2 * n;
+            case ALL_GATHER, REDUCE_SCATTER -> ring ? (n - 1) * n : n;
+            case BARRIER -> n * (64 - Long.numberOfLeadingZeros(n - 1));
+            default -> n;
+        };
+        return Math.multiplyHigh(perChannel, c) != 0 || perChannel * c < 0 ? Long.MAX_VALUE : perChannel * c;
+    }
+
     public static int[] emit(TaskGraph graph, Collective call, int[] entry) {
         CollectiveAlgorithm impl = implementation(call);
         if (entry.length != call.rankCount()) {

@@ -10,6 +10,9 @@ import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.MessageListener;
 import rocelab.fabric.nic.QueuePair;
+import rocelab.workload.flow.FlowRoute;
+import rocelab.workload.flow.FlowRouter;
+import rocelab.workload.flow.FluidNetwork;
 import rocelab.workload.traffic.FlowSpec;
 
 /**
@@ -17,17 +20,16 @@ import rocelab.workload.traffic.FlowSpec;
  * are met, lets timed tasks (compute, delays) take their time, and records when every task started and ended. For
  * flows it also records delivery (the receiver has every byte) and completion (the sender saw the last ACK, the flow
  * completion time). A flow whose queue pair fails fails, and so does everything that waited for it. Stops the
- * simulation when every task has finished or failed. NVLink transfers queue at their sending GPU. In ideal-network
- * mode ({@link #ideal}) flows do not enter the fabric at all: they take the closed-form time of
- * {@link IdealTransfers}, one after the other at each sender.
+ * simulation when every task has finished or failed. NVLink transfers are fluids sharing each GPU's NVLink ports
+ * (out of the sender, into the receiver) max-min fairly. In flow-level mode ({@link #flowLevel}) fabric flows do not
+ * enter the packet network either: they are fluids on a {@link FluidNetwork} over the capacities of a
+ * {@link FlowRouter} (the ideal network, or every link of the ECMP path), delivered after their path's fixed latency.
  */
 public final class WorkloadDriver implements EventHandler, MessageListener {
     private static final int ROOTS = 1;
     private static final int TIMER_END = 2;
     private static final int READY = 3;
     private static final int ACKED = 4;
-    private static final int NVLINK_WAKE = 5;
-    private static final int NIC_WAKE = 6;
     private static final int DELIVERED = 7;
     private static final long NOT_YET = -1;
 
@@ -48,10 +50,29 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private final long[] endPs;
     private final long[] completedPs;
     private final boolean[] failed;
-    private final IdealTransfers ideal;
-    /** Each GPU's NVLink and, in ideal mode, each RNIC, shared fairly among the messages it is sending. */
-    private final FairShare nvlinks;
-    private final FairShare nics;
+    /** The flow-level network (null: flows are packets); NVLink ports always are fluids, after its resources. */
+    private final FlowRouter router;
+    private final FluidNetwork fluid;
+    private final int nvlinkBase;
+    /** Each task's copy of the capacities (null: one copy for all), and the size of one copy. */
+    private final int[] groupOfTask;
+    private final int resourcesPerGroup;
+    private final int hostCount;
+    /** In flow-level mode: each flow's QP id (as the packet level would number it) and its path's latencies. */
+    private final int[] queuePairIds;
+    private final long[] deliveryLatencyPs;
+    private final long[] ackLatencyPs;
+    /**
+     * A queue pair sends its messages one after the other (as the packet level's QP segments one WRITE after the
+     * other), so in flow-level mode a flow posted on a busy QP waits for the one before it to be sent: per QP, whether
+     * a fluid is on it and the FIFO of flows waiting (linked through {@code nextWaiting}).
+     */
+    private final boolean[] queuePairBusy;
+    private final int[] waitingHead;
+    private final int[] waitingTail;
+    private final int[] nextWaiting;
+    /** In flow-level mode with link events: each fabric flow's slot in the fluid network, to reroute it. */
+    private final int[] slotOfTask;
     private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
     private int[] work = new int[64];
     private int workSize;
@@ -66,24 +87,84 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         this(network.simulator(), network, graph, null, network.hostCount());
     }
 
-    /** Runs the graph in ideal-network mode on its own simulator: no packets, closed-form transfers. */
-    public static WorkloadDriver ideal(Simulator sim, TaskGraph graph, IdealTransfers transfers, int hostCount) {
-        return new WorkloadDriver(sim, null, graph, transfers, hostCount);
+    /**
+     * Runs the graph flow-level on {@code sim}: no packets, every fabric flow a fluid over the router's capacities
+     * (the ideal network, or the links of its ECMP path).
+     */
+    public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount) {
+        return new WorkloadDriver(sim, null, graph, router, hostCount, null, 1);
     }
 
-    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, IdealTransfers ideal, int hostCount) {
+    /**
+     * As {@link #flowLevel(Simulator, TaskGraph, FlowRouter, int)}, each group of tasks on its own copy of the
+     * capacities ({@code groupOfTask[t]} in 0..groups-1): groups never share anything, as if each ran alone.
+     */
+    public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount,
+            int[] groupOfTask, int groups) {
+        return new WorkloadDriver(sim, null, graph, router, hostCount, groupOfTask.clone(), groups);
+    }
+
+    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount) {
+        this(sim, network, graph, router, hostCount, null, 1);
+    }
+
+    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount,
+            int[] groupOfTask, int groups) {
         this.sim = sim;
         this.handlerId = sim.register(this);
         this.graph = graph;
-        this.ideal = ideal;
+        this.router = router;
+        this.hostCount = hostCount;
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
         }
         int n = graph.taskCount();
         this.flows = graph.flows().toArray(new FlowSpec[0]);
         this.queuePairs = new QueuePair[flows.length];
-        this.nvlinks = new FairShare(hostCount);
-        this.nics = new FairShare(ideal == null ? 0 : hostCount);
+        double[] fabric = router == null ? new double[0] : router.capacitiesBps();
+        this.nvlinkBase = fabric.length;
+        double[] one = Arrays.copyOf(fabric, fabric.length + 2 * hostCount);
+        if (graph.localLinks() != null) {
+            Arrays.fill(one, fabric.length, one.length, graph.localLinks().rateBps());
+        }
+        this.groupOfTask = groupOfTask;
+        this.resourcesPerGroup = one.length;
+        double[] capacities = new double[one.length * groups];
+        for (int g = 0; g < groups; g++) {
+            System.arraycopy(one, 0, capacities, g * one.length, one.length);
+        }
+        this.fluid = new FluidNetwork(sim, capacities, 64, this::sent);
+        this.slotOfTask = router != null && router.dynamic() ? new int[n] : null;
+        this.queuePairIds = router == null ? null : new int[flows.length];
+        this.deliveryLatencyPs = router == null ? null : new long[flows.length];
+        this.ackLatencyPs = router == null ? null : new long[flows.length];
+        if (router != null) {
+            // The same QP numbering as the packet level (one per connection, in flow order): same ECMP entropy.
+            Map<Integer, Integer> ids = new HashMap<>();
+            int next = 0;
+            for (int i = 0; i < flows.length; i++) {
+                int c = graph.connection(i);
+                Integer id = c >= 0 ? ids.get(c) : null;
+                if (id == null) {
+                    id = next++;
+                    if (c >= 0) {
+                        ids.put(c, id);
+                    }
+                }
+                queuePairIds[i] = id;
+            }
+            this.queuePairBusy = new boolean[next];
+            this.waitingHead = new int[next];
+            this.waitingTail = new int[next];
+            this.nextWaiting = new int[flows.length];
+            Arrays.fill(waitingHead, -1);
+            Arrays.fill(waitingTail, -1);
+        } else {
+            this.queuePairBusy = null;
+            this.waitingHead = null;
+            this.waitingTail = null;
+            this.nextWaiting = null;
+        }
         Map<Integer, QueuePair> connections = new HashMap<>();
         for (int i = 0; i < flows.length && network != null; i++) {
             FlowSpec f = flows[i];
@@ -186,8 +267,6 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
             case READY -> start(nowPs, (int) arg);
             case ACKED -> acknowledged(nowPs, graph.flowIndex((int) arg));
             case DELIVERED -> ended(nowPs, (int) arg);
-            case NVLINK_WAKE -> wake(nvlinks, NVLINK_WAKE, nowPs, arg);
-            case NIC_WAKE -> wake(nics, NIC_WAKE, nowPs, arg);
             default -> throw new IllegalStateException("unknown event " + kind);
         }
         drain(nowPs);
@@ -196,16 +275,27 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private void start(long nowPs, int t) {
         startPs[t] = nowPs;
         int f = graph.flowIndex(t);
-        if (f >= 0 && ideal != null) {
+        if (f >= 0 && router != null) {
             postedFlows++;
-            FlowSpec spec = flows[f];
-            share(nics, NIC_WAKE, spec.src(), nowPs, t, ideal.senderBusyPs(spec.src(), spec.dst(), spec.sizeBytes()));
+            int qp = queuePairIds[f];
+            if (queuePairBusy[qp]) {
+                nextWaiting[f] = -1;
+                if (waitingTail[qp] < 0) {
+                    waitingHead[qp] = f;
+                } else {
+                    nextWaiting[waitingTail[qp]] = f;
+                }
+                waitingTail[qp] = f;
+            } else {
+                send(nowPs, f);
+            }
         } else if (f >= 0) {
             postedFlows++;
             queuePairs[f].postWrite(nowPs, flows[f].sizeBytes(), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
-            share(nvlinks, NVLINK_WAKE, graph.owner(t), nowPs, t,
-                    graph.localLinks().serializationPs(graph.nvlinkBytes(t)));
+            fluid.start(nowPs, t, inGroup(t, new int[] {nvlinkBase + graph.owner(t),
+                nvlinkBase + hostCount + graph.nvlinkDestination(t)}), null, Double.POSITIVE_INFINITY,
+                    8.0 * graph.nvlinkBytes(t));
         } else if (graph.durationPs(t) == 0) {
             push(t);
         } else {
@@ -213,33 +303,85 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         }
     }
 
-    private void share(FairShare share, int wakeKind, int port, long nowPs, int task, long workPs) {
-        long next = share.add(port, nowPs, task, workPs);
-        if (next >= 0) {
-            sim.schedule(next, handlerId, wakeKind, port | ((long) share.version(port) << 32));
+    /** Puts a flow-level flow on its path: its QP is free. */
+    private void send(long nowPs, int f) {
+        queuePairBusy[queuePairIds[f]] = true;
+        int t = graph.flowTask(f);
+        FlowRoute r = route(f);
+        int slot = fluid.start(nowPs, t, inGroup(t, r.resources()), r.weights(), r.capBps(), r.workBits());
+        if (slotOfTask != null) {
+            slotOfTask[t] = slot;
         }
     }
 
-    /** A sender's link has finished some messages: they arrive after the path latency. */
-    private void wake(FairShare share, int wakeKind, long nowPs, long arg) {
-        int port = (int) arg;
-        long next = share.wake(port, (int) (arg >>> 32), nowPs, this::sent);
-        if (next >= 0) {
-            sim.schedule(next, handlerId, wakeKind, port | ((long) share.version(port) << 32));
+    /** The task's group's copy of the resources (in place). */
+    private int[] inGroup(int t, int[] resources) {
+        int offset = groupOfTask == null ? 0 : groupOfTask[t] * resourcesPerGroup;
+        if (offset != 0) {
+            for (int i = 0; i < resources.length; i++) {
+                resources[i] += offset;
+            }
+        }
+        return resources;
+    }
+
+    /** The flow's route now, remembering its path's latencies for when its last bit has left. */
+    private FlowRoute route(int f) {
+        FlowSpec spec = flows[f];
+        FlowRoute r = router.route(spec.src(), spec.dst(), spec.sizeBytes(), queuePairIds[f]);
+        deliveryLatencyPs[f] = r.deliveryLatencyPs();
+        ackLatencyPs[f] = r.ackLatencyPs();
+        return r;
+    }
+
+    /**
+     * The switches have new routes (a link event): every running flow-level flow whose path changed moves to its
+     * new path, keeping what it has sent.
+     */
+    public void reroute(long nowPs) {
+        if (router == null || !router.dynamic()) {
+            return;
+        }
+        for (int f = 0; f < flows.length; f++) {
+            int t = graph.flowTask(f);
+            // Running: started, and its last bit not yet sent (its end is still to come and its QP holds it).
+            if (startPs[t] < 0 || endPs[t] >= 0 || failed[t] || !sending(f)) {
+                continue;
+            }
+            int slot = slotOfTask[t];
+            FlowRoute r = route(f);
+            inGroup(t, r.resources());
+            if (!Arrays.equals(r.resources(), fluid.resourcesOf(slot)) || r.weights() != null) {
+                fluid.reroute(nowPs, slot, r.resources(), r.weights(), r.capBps());
+            }
         }
     }
 
+    /** Whether flow f is on its path now (not waiting for its QP, not yet sent). */
+    private boolean sending(int f) {
+        int slot = slotOfTask[graph.flowTask(f)];
+        return fluid.running(slot) && fluid.tagOf(slot) == graph.flowTask(f);
+    }
+
+    /** A fluid has put its last bit on its path: it arrives after the path's fixed latency. */
     private void sent(long nowPs, int t) {
         if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             sim.schedule(nowPs + graph.localLinks().latencyPs(), handlerId, DELIVERED, t);
             return;
         }
-        FlowSpec spec = flows[graph.flowIndex(t)];
-        long busy = ideal.senderBusyPs(spec.src(), spec.dst(), spec.sizeBytes());
-        sim.schedule(nowPs + ideal.deliveryPs(spec.src(), spec.dst(), spec.sizeBytes()) - busy, handlerId, DELIVERED,
-                t);
-        sim.schedule(nowPs + ideal.acknowledgedPs(spec.src(), spec.dst(), spec.sizeBytes()) - busy, handlerId, ACKED,
-                t);
+        int f = graph.flowIndex(t);
+        sim.schedule(nowPs + deliveryLatencyPs[f], handlerId, DELIVERED, t);
+        sim.schedule(nowPs + deliveryLatencyPs[f] + ackLatencyPs[f], handlerId, ACKED, t);
+        int qp = queuePairIds[f];
+        queuePairBusy[qp] = false;
+        int next = waitingHead[qp];
+        if (next >= 0) {
+            waitingHead[qp] = nextWaiting[next];
+            if (waitingHead[qp] < 0) {
+                waitingTail[qp] = -1;
+            }
+            send(nowPs, next);
+        }
     }
 
     private void ended(long nowPs, int t) {
@@ -352,6 +494,21 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
 
     public QueuePair queuePair(int i) {
         return queuePairs[i];
+    }
+
+    /** The flow-level network (fabric flows in flow-level mode, NVLink transfers always). */
+    public FluidNetwork fluid() {
+        return fluid;
+    }
+
+    /** Whether fabric flows are fluids (flow-level mode) rather than packets. */
+    public boolean flowLevel() {
+        return router != null;
+    }
+
+    /** Flow i's queue pair id and its ECMP entropy (UDP source port) in flow-level mode, as the packet level's. */
+    public int flowLevelQueuePair(int i) {
+        return queuePairIds == null ? -1 : queuePairIds[i];
     }
 
     /** When flow i's receiver had the whole message, or -1. */

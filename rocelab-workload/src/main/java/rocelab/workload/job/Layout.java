@@ -1,6 +1,5 @@
 package rocelab.workload.job;
 
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -92,22 +91,42 @@ public record Layout(Map<Dim, Integer> degrees, List<Dim> order, int[] hosts) {
         return c;
     }
 
-    /** The ranks that differ from {@code rank} only in {@code dims}, in rank order (which is also ring order). */
+    /**
+     * The ranks that differ from {@code rank} only in {@code dims}, in rank order (which is also ring order). Built
+     * from the strides of the dimensions, so a call costs the group's size, not the job's (a job asks once per
+     * group of every collective step: scanning every rank each time grew with ranks squared).
+     */
     public int[] group(int rank, Set<Dim> dims) {
-        List<Integer> members = new ArrayList<>();
-        for (int r = 0; r < size(); r++) {
-            boolean same = true;
-            for (Dim d : Dim.values()) {
-                if (!dims.contains(d) && coord(r, d) != coord(rank, d)) {
-                    same = false;
-                    break;
-                }
-            }
-            if (same) {
-                members.add(r);
-            }
+        int size = 1;
+        for (Dim d : dims) {
+            size *= degree(d);
         }
-        return members.stream().mapToInt(Integer::intValue).toArray();
+        int[] members = new int[size];
+        int base = rank;
+        int stride = 1;
+        for (Dim o : order) {
+            if (dims.contains(o)) {
+                base -= coord(rank, o) * stride;
+            }
+            stride *= degree(o);
+        }
+        members[0] = base;
+        int count = 1;
+        stride = 1;
+        for (Dim o : order) {
+            int deg = degree(o);
+            if (dims.contains(o)) {
+                // Offsets so far are below this stride, so block c of the new members follows block c - 1.
+                for (int c = 1; c < deg; c++) {
+                    for (int j = 0; j < count; j++) {
+                        members[c * count + j] = members[j] + c * stride;
+                    }
+                }
+                count *= deg;
+            }
+            stride *= deg;
+        }
+        return members;
     }
 
     /** A rank's variables for expressions: its coordinates and every degree. */

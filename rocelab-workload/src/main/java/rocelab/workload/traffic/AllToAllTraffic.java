@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 public record AllToAllTraffic(long sizeBytes, long startPs) implements TrafficSpec {
     @Override
     public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
-        List<FlowSpec> flows = new ArrayList<>(hostCount * (hostCount - 1));
+        List<FlowSpec> flows = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, flowCount(hostCount)));
         for (int s = 0; s < hostCount; s++) {
             for (int d = 0; d < hostCount; d++) {
                 if (s != d) {
@@ -17,6 +17,23 @@ public record AllToAllTraffic(long sizeBytes, long startPs) implements TrafficSp
             }
         }
         return flows;
+    }
+
+    /** Adds the flows one by one: no list of n x (n - 1) flows besides the graph's own. */
+    @Override
+    public void addTo(rocelab.workload.graph.TaskGraph graph, int hostCount, SplittableRandom random) {
+        for (int s = 0; s < hostCount; s++) {
+            for (int d = 0; d < hostCount; d++) {
+                if (s != d) {
+                    graph.flow(s, d, sizeBytes, -1, -1, startPs);
+                }
+            }
+        }
+    }
+
+    @Override
+    public long flowCount(int hostCount) {
+        return (long) hostCount * (hostCount - 1);
     }
 
     @Override

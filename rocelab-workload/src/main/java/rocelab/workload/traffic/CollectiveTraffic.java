@@ -55,6 +55,12 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        long perRun = Collectives.estimatedMessages(call);
+        return perRun > Long.MAX_VALUE / iterations ? Long.MAX_VALUE : perRun * iterations;
+    }
+
+    @Override
     public int maxHostIndex() {
         int max = -1;
         for (int r : call.ranks()) {

@@ -25,6 +25,11 @@ public record DscpTraffic(TrafficSpec inner, int dscp) implements TrafficSpec {
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        return inner.flowCount(hostCount);
+    }
+
+    @Override
     public int maxHostIndex() {
         return inner.maxHostIndex();
     }

@@ -15,6 +15,11 @@ public record FlowListTraffic(String source, List<FlowSpec> flows) implements Tr
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        return flows.size();
+    }
+
+    @Override
     public int maxHostIndex() {
         int max = -1;
         for (FlowSpec f : flows) {

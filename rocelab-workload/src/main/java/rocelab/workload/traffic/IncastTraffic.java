@@ -25,6 +25,11 @@ public record IncastTraffic(int[] senders, int receiver, long sizeBytes, long st
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        return senders.length;
+    }
+
+    @Override
     public int maxHostIndex() {
         int max = receiver;
         for (int s : senders) {

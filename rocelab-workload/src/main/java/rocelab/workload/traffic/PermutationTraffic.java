@@ -46,6 +46,11 @@ public record PermutationTraffic(long sizeBytes, long startPs) implements Traffi
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        return hostCount;
+    }
+
+    @Override
     public int maxHostIndex() {
         return -1;
     }

@@ -11,6 +11,11 @@ public record SingleFlowTraffic(int src, int dst, long sizeBytes, long startPs) 
     }
 
     @Override
+    public long flowCount(int hostCount) {
+        return 1;
+    }
+
+    @Override
     public int maxHostIndex() {
         return Math.max(src, dst);
     }

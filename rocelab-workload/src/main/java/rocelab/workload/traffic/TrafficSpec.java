@@ -25,6 +25,13 @@ public sealed interface TrafficSpec
         }
     }
 
+    /**
+     * How many flows (transfers over the fabric) the pattern makes on a fabric of {@code hostCount} hosts, computed
+     * without expanding it (to size a run before it is built); saturates at {@link Long#MAX_VALUE}. For a collective,
+     * an estimate from its op, ranks and channels (at least the messages it must send).
+     */
+    long flowCount(int hostCount);
+
     /** Largest host index the pattern names explicitly, or -1 when it adapts to the fabric size. */
     int maxHostIndex();
 }

@@ -48,4 +48,41 @@ class LayoutTest {
         assertThatThrownBy(() -> new Layout(Map.of(Dim.TP, 4), Layout.MEGATRON_ORDER, new int[] {0, 1, 2}))
                 .hasMessageContaining("the layout has 4 ranks but 3 hosts are placed");
     }
+
+    /** Groups come from strides (issue 12: no scan of every rank per group); the definition is such a scan. */
+    @Test
+    void shouldMatchTheScanOfEveryRankWhenGroupsComeFromStrides() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int trial = 0; trial < 200; trial++) {
+            Map<Dim, Integer> degrees = new java.util.EnumMap<>(Dim.class);
+            int size = 1;
+            for (Dim d : Dim.values()) {
+                int v = 1 + random.nextInt(3);
+                degrees.put(d, v);
+                size *= v;
+            }
+            java.util.List<Dim> order = new java.util.ArrayList<>(java.util.List.of(Dim.values()));
+            java.util.Collections.shuffle(order, new java.util.Random(random.nextLong()));
+            Layout l = new Layout(degrees, order, java.util.stream.IntStream.range(0, size).toArray());
+            EnumSet<Dim> dims = EnumSet.noneOf(Dim.class);
+            for (Dim d : Dim.values()) {
+                if (random.nextBoolean()) {
+                    dims.add(d);
+                }
+            }
+            int rank = random.nextInt(size);
+            java.util.List<Integer> expected = new java.util.ArrayList<>();
+            for (int r = 0; r < size; r++) {
+                boolean same = true;
+                for (Dim d : Dim.values()) {
+                    same &= dims.contains(d) || l.coord(r, d) == l.coord(rank, d);
+                }
+                if (same) {
+                    expected.add(r);
+                }
+            }
+            assertThat(l.group(rank, dims)).as(degrees + " " + order + " " + dims + " rank " + rank)
+                    .containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
 }

@@ -1,0 +1,58 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rocelab run --model flow}: same outputs, packet-only sections left out and said so; bad combinations. */
+class FlowModelCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldWriteTheSameOutputsWithoutWhatOnlyPacketsHave() throws Exception {
+        Path out = dir.resolve("flow");
+        CliRun r = CliRun.of("run", "--example", "ring-allreduce", "--model", "flow", "--out", out.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("model flow", "not modelled queues, ECN marks", "collective  traffic item 1")
+                .doesNotContain("PFC         ", "peak queue");
+        for (String f : new String[] {"flows.csv", "collectives.csv", "summary.json", "report.html", "topology.csv"}) {
+            assertThat(out.resolve(f)).as(f).isNotEmptyFile();
+        }
+        for (String f : new String[] {"ports.csv", "nics.csv", "queues.csv", "rates.csv", "pfc.csv"}) {
+            assertThat(out.resolve(f)).as(f).doesNotExist();
+        }
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertThat(summary.get("model").asText()).isEqualTo("flow");
+        assertThat(summary.get("mode").asText()).isEqualTo("roce-lossless");
+        assertThat(summary.has("not_modelled")).isTrue();
+        assertThat(summary.has("counters")).isFalse();
+        assertThat(summary.get("collectives").get(0).get("ideal_time_us").asDouble()).isPositive();
+        assertThat(Files.readString(out.resolve("report.html"))).contains("Not modelled: this run is flow-level");
+        // The flow list keeps its columns: the QP and UDP source port are those the packet level would use.
+        assertThat(Files.readAllLines(out.resolve("flows.csv")).get(1)).doesNotContain(",-1,-1");
+    }
+
+    @Test
+    void shouldRefuseWhatNeedsPackets() {
+        CliRun pcap = CliRun.of("run", "--example", "ring-allreduce", "--model", "flow", "--pcap",
+                dir.resolve("x.pcap").toString(), "--out", dir.resolve("a").toString());
+        assertThat(pcap.exitCode()).isEqualTo(2);
+        assertThat(pcap.err()).isEqualTo("error: --pcap needs packets; expected no --pcap with --model flow\n");
+        assertThat(dir.resolve("a")).doesNotExist();
+        CliRun journey = CliRun.of("journey", "--flow", "0", "--model", "flow");
+        assertThat(journey.exitCode()).isEqualTo(2);
+        assertThat(journey.err()).startsWith("error: --model flow: a journey follows a flow's packets");
+        CliRun unknown = CliRun.of("run", "--model", "fluid", "--out", dir.resolve("b").toString());
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).isEqualTo("error: --model 'fluid' is not a model; expected one of: packet, flow,"
+                + " ideal\n");
+        CliRun both = CliRun.of("run", "--ideal", "--model", "flow", "--out", dir.resolve("c").toString());
+        assertThat(both.exitCode()).isEqualTo(2);
+    }
+}

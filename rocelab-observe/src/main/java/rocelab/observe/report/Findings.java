@@ -1,0 +1,183 @@
+package rocelab.observe.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What went wrong, right under the key numbers: a deadlock and its cycle, lint errors, the pause propagation tree and
+ * the victims. It reads summary.json's tree as data (any top-level key naming victims, whatever its entries hold), so
+ * a richer victim analysis shows up without changes here.
+ */
+final class Findings {
+    private static final int MAX = 12;
+
+    private Findings() {}
+
+    static void append(Page p, ReportData d) {
+        Map<String, Object> s = d.summary;
+        p.h2("Findings");
+        List<String> items = new ArrayList<>();
+        String stop = ReportWriter.str(s.get("stop_reason"));
+        if ("deadlock".equals(stop)) {
+            items.add("<li class='err'><b>PFC deadlock</b>: no data moved since "
+                    + Page.esc(Fmt.time(KeyNumbers.dbl(s.get("pfc_deadlock_since_us"))))
+                    + "; the paused queues form a cycle: " + Page.esc(s.get("pfc_deadlock_cycle") instanceof List<?> c
+                    ? String.join(" → ", c.stream().map(String::valueOf).toList()) : "") + "</li>");
+        } else if (!"completed".equals(stop) && !stop.isEmpty()) {
+            items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
+        }
+        for (Map<String, Object> tree : List.of(s, d.manifest)) {
+            Object lint = tree.get("lint");
+            if (lint instanceof List<?> l && !l.isEmpty()) {
+                boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
+                items.add("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: " + l.size() + " finding"
+                        + (l.size() == 1 ? "" : "s") + "</b>: " + Page.esc(String.join("; ",
+                        l.stream().map(Findings::lintLine).toList())) + "</li>");
+            }
+        }
+        Object tree = s.get("pfc_propagation");
+        int trees = tree instanceof List<?> l ? l.size() : 0;
+        if (trees > 0) {
+            long roots = ((List<?>) tree).stream().filter(e -> e instanceof Map<?, ?> m
+                    && Integer.valueOf(0).equals(num(m.get("hop")))).count();
+            items.add("<li><b>PFC pauses spread</b> over " + trees + " device-port-priority links from " + roots
+                    + " origin(s) (hop 0); the tree is below</li>");
+        }
+        List<String> victimKeys = new ArrayList<>();
+        for (String k : s.keySet()) {
+            if (k.contains("victim")) {
+                Object v = s.get(k);
+                if (v instanceof Number count) {
+                    items.add("<li" + (count.longValue() > 0 ? " class='err'" : "") + "><b>"
+                            + Page.esc(label(k)) + "</b>: " + text(count) + "</li>");
+                    continue;
+                }
+                victimKeys.add(k);
+                int n = size(v);
+                items.add("<li" + (n > 0 ? " class='err'" : "") + "><b>" + Page.esc(label(k)) + "</b>: " + n
+                        + (n > 0 ? " listed (below)" : "") + "</li>");
+            }
+        }
+        if (items.isEmpty()) {
+            items.add("<li>no deadlock, no pause propagation and no victims</li>");
+        }
+        p.html("<ul class='findings'>" + String.join("", items) + "</ul>");
+        if (trees > 0) {
+            p.html("<h3>Pause propagation tree</h3>");
+            tree(p, (List<?>) tree);
+            p.note("for each device, port and priority that sent XOFF: when first, hop (0: it paused others before"
+                    + " anyone paused it; n+1: first paused by a hop-n device) and how long the peer stayed paused;"
+                    + " summary.json pfc_propagation has them all");
+        }
+        for (String k : victimKeys) {
+            Object v = s.get(k);
+            if (size(v) == 0) {
+                continue;
+            }
+            p.html("<h3>" + Page.esc(label(k)) + "</h3>");
+            if (v instanceof List<?> l) {
+                tree(p, l);
+            } else if (v instanceof Map<?, ?> m) {
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    p.html("<h3>" + Page.esc(String.valueOf(e.getKey()).replace('_', ' ')) + "</h3>");
+                    if (e.getValue() instanceof List<?> l) {
+                        tree(p, l);
+                    } else {
+                        p.note(String.valueOf(e.getValue()));
+                    }
+                }
+            }
+            p.note("summary.json " + k + " has them all");
+        }
+    }
+
+    /** A summary key as a heading: {@code pfc_victims} gives "PFC victims". */
+    private static String label(String key) {
+        return key.replace('_', ' ').replace("pfc", "PFC");
+    }
+
+    private static int size(Object v) {
+        if (v instanceof List<?> l) {
+            return l.size();
+        }
+        if (v instanceof Map<?, ?> m) {
+            int n = 0;
+            for (Object o : m.values()) {
+                n += o instanceof List<?> l ? l.size() : 1;
+            }
+            return n;
+        }
+        return 0;
+    }
+
+    private static Object num(Object o) {
+        return o instanceof Number n ? Integer.valueOf(n.intValue()) : o;
+    }
+
+    /** A list of objects as a table, its columns the union of their keys (nested values as text). */
+    private static void tree(Page p, List<?> list) {
+        Set<String> cols = new LinkedHashSet<>();
+        for (Object o : list) {
+            if (o instanceof Map<?, ?> m) {
+                for (Object k : m.keySet()) {
+                    cols.add(String.valueOf(k));
+                }
+            }
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+            List<String> r = new ArrayList<>();
+            if (o instanceof Map<?, ?> m) {
+                for (String c : cols) {
+                    Object v = m.get(c);
+                    r.add(v == null ? "" : v instanceof List<?> || v instanceof Map<?, ?> ? join(v) : text(v));
+                }
+            } else {
+                r.add(String.valueOf(o));
+            }
+            rows.add(r);
+        }
+        p.table(cols.isEmpty() ? List.of("value") : new ArrayList<>(cols), rows);
+        if (list.size() > MAX) {
+            p.note("first " + MAX + " of " + list.size());
+        }
+    }
+
+    /** A value as summary.json shows it, whether the tree came from memory (BigDecimal) or from the file (Double). */
+    static String text(Object v) {
+        if (v instanceof Number n) {
+            double d = n.doubleValue();
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+                return String.valueOf((long) d);
+            }
+            return java.math.BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        }
+        return String.valueOf(v);
+    }
+
+    private static String lintLine(Object o) {
+        if (o instanceof Map<?, ?> m) {
+            return m.get("severity") + " " + m.get("rule") + ": " + m.get("title");
+        }
+        return String.valueOf(o);
+    }
+
+    private static String join(Object o) {
+        if (o instanceof List<?> l) {
+            List<String> parts = new ArrayList<>();
+            for (Object e : l) {
+                parts.add(e instanceof Map<?, ?> || e instanceof List<?> ? join(e) : text(e));
+            }
+            return String.join("; ", parts);
+        }
+        if (o instanceof Map<?, ?> m) {
+            List<String> parts = new ArrayList<>();
+            m.forEach((k, v) -> parts.add(k + "=" + (v instanceof Map<?, ?> || v instanceof List<?> ? join(v) : text(v))));
+            return String.join(", ", parts);
+        }
+        return String.valueOf(o);
+    }
+}

@@ -1,0 +1,488 @@
+package rocelab.observe.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.observe.inference.CallRecord;
+import rocelab.observe.inference.RequestRecord;
+import rocelab.observe.job.TimelineRecord;
+
+/**
+ * Every time series of a run on one simulated-time axis, from 0 to the end of the run: queues with their marking
+ * and pause thresholds, sending rates with congestion notifications, marks, link utilisation and credit stalls per
+ * port, PFC pauses, the ranks' last iteration and the requests' phases.
+ */
+final class TimeCharts {
+    private TimeCharts() {}
+
+    /** One series' samples: times (us) and values. */
+    record Trace(String name, double[] t, double[] v) {}
+
+    static void append(Page p, ReportData d) {
+        p.h2("Over time");
+        p.note("Every chart below shares one simulated-time axis: drag across a chart to zoom all of them, use the"
+                + " wheel to zoom, shift+drag to pan, double-click to reset; hover shows the values at that instant.");
+        queues(p, d);
+        rates(p, d);
+        perInterval(p, d);
+        pauses(p, d);
+        ranks(p, d);
+        requests(p, d);
+    }
+
+    static double xMax(ReportData d) {
+        return d.endUs > 0 ? d.endUs : 1;
+    }
+
+    /** Each key's samples of one value column (0: a, 1: b, 2: c). */
+    static List<Trace> traces(ReportData.Samples s, int column) {
+        int k = s.keys.size();
+        int[] n = new int[k];
+        for (int i = 0; i < s.rows; i++) {
+            n[s.key[i]]++;
+        }
+        double[][] t = new double[k][];
+        double[][] v = new double[k][];
+        for (int i = 0; i < k; i++) {
+            t[i] = new double[n[i]];
+            v[i] = new double[n[i]];
+        }
+        int[] at = new int[k];
+        double[] col = column == 0 ? s.a : column == 1 ? s.b : s.c;
+        for (int i = 0; i < s.rows; i++) {
+            int key = s.key[i];
+            t[key][at[key]] = s.timeUs[i];
+            v[key][at[key]++] = col[i];
+        }
+        List<Trace> out = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            out.add(new Trace(s.keys.get(i), t[i], v[i]));
+        }
+        return out;
+    }
+
+    static double peak(Trace t) {
+        double m = 0;
+        for (double v : t.v()) {
+            m = Math.max(m, v);
+        }
+        return m;
+    }
+
+    static double total(Trace t) {
+        double m = 0;
+        for (double v : t.v()) {
+            m += v;
+        }
+        return m;
+    }
+
+    /** The traces with the largest score, at most {@code n}, ties by name. */
+    static List<Trace> top(List<Trace> all, java.util.function.ToDoubleFunction<Trace> score, int n) {
+        List<Trace> s = new ArrayList<>(all);
+        s.removeIf(t -> score.applyAsDouble(t) <= 0);
+        s.sort(Comparator.comparingDouble((Trace t) -> -score.applyAsDouble(t)).thenComparing(Trace::name));
+        return s.subList(0, Math.min(n, s.size()));
+    }
+
+    /** A time chart of step series (and point series where {@code points} says so), aligned on one x. */
+    static Chart chart(String id, String title, String yLabel, String yUnit, List<Trace> traces, boolean[] points,
+            String[] colors, double before, double xMax) {
+        Chart c = new Chart(id, title, Chart.Kind.TIME);
+        c.yLabel = yLabel;
+        c.yUnit = yUnit;
+        c.xMin = 0;
+        c.xMax = xMax;
+        if (traces.isEmpty()) {
+            return c;
+        }
+        Aligned a = Aligned.of(traces.stream().map(Trace::t).toList(), traces.stream().map(Trace::v).toList(), points,
+                before, 0, xMax);
+        c.x = a.x;
+        for (int i = 0; i < traces.size(); i++) {
+            boolean pt = points != null && points[i];
+            c.add(traces.get(i).name(), a.y[i], colors != null ? colors[i] : c.color(i),
+                    pt ? Chart.Style.POINTS : Chart.Style.STEP);
+        }
+        return c;
+    }
+
+    private static void queues(Page p, ReportData d) {
+        if (d.queues == null) {
+            p.note("no queue samples (observe.sample-interval: 0)");
+            return;
+        }
+        List<Trace> all = traces(d.queues, 0);
+        List<Trace> top = top(all, TimeCharts::peak, ReportWriter.TOP_QUEUES);
+        List<Trace> shown = new ArrayList<>();
+        for (Trace t : top) {
+            shown.add(new Trace(t.name() + " (peak " + Fmt.siBytes(peak(t)) + ")", t.t(), t.v()));
+        }
+        // Where PFC is on: the first XOFF of each pause, at the XOFF threshold in force at that instant (the dynamic
+        // threshold moves with the free buffer), as the switch recorded it when it sent the XOFF.
+        List<Trace> xoff = xoffPoints(d);
+        List<Trace> traces = new ArrayList<>(shown);
+        traces.addAll(xoff);
+        boolean[] points = new boolean[traces.size()];
+        String[] colors = new String[traces.size()];
+        for (int i = 0; i < traces.size(); i++) {
+            points[i] = i >= shown.size();
+            colors[i] = points[i] ? "#000000" : Chart.COLORS[i % Chart.COLORS.length];
+        }
+        Chart c = chart("queues", "Hottest egress queues", "queue depth (bytes)", "B", traces, points, colors, 0, xMax(d));
+        Object marking = d.manifest.get("ecn_marking");
+        if (!top.isEmpty() && "red".equals(marking)) {
+            double gbps = portRate(d, top.get(0).name());
+            double kmin = threshold(d, "ecn_kmin_bytes", gbps);
+            double kmax = threshold(d, "ecn_kmax_bytes", gbps);
+            if (!Double.isNaN(kmin) && !Double.isNaN(kmax)) {
+                c.lines.add(new Chart.HLine(kmin, "ECN Kmin " + Fmt.siBytes(kmin), "#17becf"));
+                c.lines.add(new Chart.HLine(kmax, "ECN Kmax " + Fmt.siBytes(kmax), "#e377c2"));
+            }
+        }
+        Object xoffStatic = d.manifest.get("pfc_static_xoff_bytes");
+        if (xoffStatic instanceof Number n) {
+            c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.siBytes(n.doubleValue()), "#7f7f7f"));
+        }
+        p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
+                + shown.size() + " deepest of " + all.size() + " queues" + (c.lines.isEmpty() ? "" : "; dashed:"
+                + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
+                + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"),
+                "no switch queue held a packet at a sampling instant");
+    }
+
+    private static List<Trace> xoffPoints(ReportData d) {
+        if (d.pfc == null || d.pfc.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Boolean> open = new LinkedHashMap<>();
+        List<double[]> pts = new ArrayList<>();
+        for (ReportData.PfcFrame f : d.pfc) {
+            String k = f.device() + "|" + f.port() + "|" + f.priority();
+            if (f.xoff()) {
+                Boolean was = open.put(k, true);
+                if ((was == null || !was) && f.thresholdBytes() >= 0) {
+                    pts.add(new double[] {f.timeUs(), f.thresholdBytes()});
+                }
+            } else {
+                open.put(k, false);
+            }
+        }
+        double[] t = new double[pts.size()];
+        double[] v = new double[pts.size()];
+        for (int i = 0; i < pts.size(); i++) {
+            t[i] = pts.get(i)[0];
+            v[i] = pts.get(i)[1];
+        }
+        return t.length == 0 ? List.of() : List.of(new Trace("XOFF sent, at the XOFF threshold in force", t, v));
+    }
+
+    private static double portRate(ReportData d, String queueKey) {
+        for (ReportData.PortRow r : d.ports) {
+            if (queueKey.startsWith(r.device() + " p" + r.port() + " ")) {
+                return r.rateGbps();
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static double threshold(ReportData d, String key, double gbps) {
+        if (d.manifest.get(key) instanceof Number n) {
+            return n.doubleValue();
+        }
+        Object per = d.manifest.get(key.replace("_bytes", "_bytes_per_gbps"));
+        return per instanceof Number n ? n.doubleValue() * gbps : Double.NaN;
+    }
+
+    private static void rates(Page p, ReportData d) {
+        if (d.rates == null) {
+            return;
+        }
+        List<Trace> all = traces(d.rates, 0);
+        List<Trace> cnps = traces(d.rates, 1);
+        // The QPs whose rate changed most often; a QP whose rate never changed shows nothing a chart would add.
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (changes(all.get(i).v()) > 0) {
+                order.add(i);
+            }
+        }
+        if (order.isEmpty()) {
+            p.h2("Sending rates").note(all.isEmpty() ? "no queue pair sent anything at a sampling instant"
+                    : "no queue pair's allowed rate changed (congestion control none, or nothing congested): every"
+                    + " QP kept its line rate, so there is no rates chart");
+            return;
+        }
+        order.sort(Comparator.comparingInt((Integer i) -> -changes(all.get(i).v())).thenComparingInt(i -> i));
+        List<Integer> chosen = order.subList(0, Math.min(ReportWriter.TOP_SERIES, order.size()));
+        List<Trace> traces = new ArrayList<>();
+        List<Trace> dots = new ArrayList<>();
+        String note = d.infiniband() ? "BECNs" : "CNPs";
+        for (int i : chosen) {
+            traces.add(all.get(i));
+            Trace rate = all.get(i);
+            Trace n = cnps.get(i);
+            List<double[]> at = new ArrayList<>();
+            double last = 0;
+            for (int j = 0; j < n.v().length; j++) {
+                if (n.v()[j] > last) {
+                    at.add(new double[] {n.t()[j], rate.v()[j]});
+                }
+                last = n.v()[j];
+            }
+            dots.add(new Trace(rate.name() + " " + note, at.stream().mapToDouble(x -> x[0]).toArray(),
+                    at.stream().mapToDouble(x -> x[1]).toArray()));
+        }
+        List<Trace> both = new ArrayList<>(traces);
+        both.addAll(dots);
+        boolean[] points = new boolean[both.size()];
+        String[] colors = new String[both.size()];
+        for (int i = 0; i < both.size(); i++) {
+            points[i] = i >= traces.size();
+            colors[i] = Chart.COLORS[(i % traces.size()) % Chart.COLORS.length];
+        }
+        Chart c = chart("rates", "Sending rates", "allowed rate (Gb/s)", "Gb/s", both, points, colors, Double.NaN,
+                xMax(d));
+        p.chart(c, "the rate each QP's congestion control allows (rates.csv); dots: the " + note + " it received in"
+                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most, of " + all.size(), null);
+    }
+
+    private static int changes(double[] v) {
+        int n = 0;
+        for (int i = 1; i < v.length; i++) {
+            if (v[i] != v[i - 1]) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Per-port counters as rates over each sample interval: the counter moves only in the interval that ends at a
+     * sample (a row is kept whenever it changed), and stays flat between rows.
+     */
+    static Trace perInterval(Trace cumulative, double intervalUs, double scale) {
+        double[] t = cumulative.t();
+        double[] v = cumulative.v();
+        List<double[]> out = new ArrayList<>();
+        double prev = 0;
+        for (int i = 0; i < t.length; i++) {
+            double start = Math.max(i > 0 ? t[i - 1] : 0, t[i] - intervalUs);
+            if (i > 0 && start > t[i - 1]) {
+                out.add(new double[] {t[i - 1], 0});
+            }
+            double dt = t[i] - start;
+            out.add(new double[] {start, dt > 0 ? (v[i] - prev) * scale / dt : 0});
+            prev = v[i];
+        }
+        if (t.length > 0) {
+            out.add(new double[] {t[t.length - 1], 0});
+        }
+        return new Trace(cumulative.name(), out.stream().mapToDouble(x -> x[0]).toArray(),
+                out.stream().mapToDouble(x -> x[1]).toArray());
+    }
+
+    private static void perInterval(Page p, ReportData d) {
+        if (d.links == null || d.sampleIntervalUs <= 0) {
+            return;
+        }
+        Map<String, Double> rate = new LinkedHashMap<>();
+        for (ReportData.PortRow r : d.ports) {
+            rate.put(r.device() + " p" + r.port(), r.rateGbps());
+        }
+        List<Trace> util = new ArrayList<>();
+        for (Trace t : traces(d.links, 0)) {
+            double gbps = rate.getOrDefault(t.name(), Double.NaN);
+            if (gbps > 0) {
+                // bytes per us x 8 / (Gb/s x 1e3) = share of the line rate, in percent.
+                util.add(perInterval(t, d.sampleIntervalUs, 8 / (gbps * 1e3) * 100));
+            }
+        }
+        List<Trace> busiest = top(util, TimeCharts::peak, ReportWriter.TOP_SERIES);
+        p.chart(chart("utilisation", "Link utilisation", "transmitted (% of line rate)", "%", busiest, null, null, 0,
+                xMax(d)), "bytes each switch port put on its link per sample interval, over its line rate (links.csv);"
+                + " the " + busiest.size() + " busiest of " + util.size() + " ports", null);
+        List<Trace> marks = new ArrayList<>();
+        for (Trace t : traces(d.links, 1)) {
+            marks.add(perInterval(t, d.sampleIntervalUs, d.sampleIntervalUs));
+        }
+        List<Trace> marking = top(marks, TimeCharts::total, ReportWriter.TOP_SERIES);
+        String what = d.infiniband() ? "FECN" : "ECN CE";
+        p.chart(chart("marks", what + " marks per port", "packets marked per sample interval", "", marking, null,
+                null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample interval"
+                + " (links.csv); the " + marking.size() + " ports that marked most", null);
+        if (d.infiniband()) {
+            List<Trace> stalls = new ArrayList<>();
+            for (Trace t : traces(d.links, 2)) {
+                stalls.add(perInterval(t, d.sampleIntervalUs, 100));
+            }
+            List<Trace> worst = top(stalls, TimeCharts::total, ReportWriter.TOP_SERIES);
+            p.chart(chart("credit-stalls", "Credit stalls (PortXmitWait)", "time waiting for credits (%)", "%", worst,
+                    null, null, 0, xMax(d)), "share of each sample interval a switch port had a packet ready that its"
+                    + " credits did not cover, summed over its lanes (links.csv); the " + worst.size() + " ports that"
+                    + " waited most", "no switch port waited for credits");
+        }
+    }
+
+    private static void pauses(Page p, ReportData d) {
+        if (d.pfc == null) {
+            return;
+        }
+        if (d.pfc.isEmpty()) {
+            p.note("PFC is on and no PFC frame was sent");
+            return;
+        }
+        Map<String, List<double[]>> bars = new LinkedHashMap<>();
+        Map<String, double[]> open = new LinkedHashMap<>();
+        for (ReportData.PfcFrame f : d.pfc) {
+            String k = f.peer() + " paused by " + f.device() + " p" + f.port() + " prio " + f.priority();
+            List<double[]> list = bars.computeIfAbsent(k, x -> new ArrayList<>());
+            double[] o = open.get(k);
+            if (f.xoff()) {
+                if (o != null && f.timeUs() > o[1]) {
+                    // The previous pause ran out (its quanta expired) before this XOFF started a new one.
+                    list.add(new double[] {o[0], o[1]});
+                    o = null;
+                }
+                open.put(k, new double[] {o == null ? f.timeUs() : o[0], f.timeUs() + f.pauseUs()});
+            } else if (o != null) {
+                list.add(new double[] {o[0], Math.min(o[1], f.timeUs())});
+                open.remove(k);
+            }
+        }
+        open.forEach((k, o) -> bars.get(k).add(new double[] {o[0], Math.min(o[1], xMax(d))}));
+        List<String> labels = new ArrayList<>(bars.keySet());
+        labels.removeIf(k -> bars.get(k).isEmpty());
+        labels.sort(Comparator.comparingDouble((String k) -> -busy(bars.get(k))).thenComparing(k -> k));
+        int all = labels.size();
+        labels = labels.subList(0, Math.min(ReportWriter.TOP_PAUSED, labels.size()));
+        Chart c = lanes("pfc-pauses", "PFC pauses per device and priority", d);
+        c.categories.add(new String[] {"paused", "#d62728"});
+        double merge = xMax(d) / 4000;
+        for (int r = 0; r < labels.size(); r++) {
+            c.rows.add(labels.get(r));
+            addMerged(c, r, bars.get(labels.get(r)), 0, merge, "");
+        }
+        p.chart(c, "when each device was paused, by whom and on which priority (pfc.csv); " + labels.size() + " of "
+                + all + " paused links, most paused first", null);
+    }
+
+    private static double busy(List<double[]> iv) {
+        double s = 0;
+        for (double[] i : iv) {
+            s += i[1] - i[0];
+        }
+        return s;
+    }
+
+    /** Adds intervals to a row, merging those closer than {@code gap} so a storm of pauses stays a few bars. */
+    static void addMerged(Chart c, int row, List<double[]> ivs, int cat, double gap, String label) {
+        double a = Double.NaN;
+        double b = Double.NaN;
+        for (double[] iv : ivs) {
+            if (!Double.isNaN(a) && iv[0] <= b + gap) {
+                b = Math.max(b, iv[1]);
+                continue;
+            }
+            if (!Double.isNaN(a)) {
+                c.intervals.add(new Chart.Interval(row, a, b, cat, label));
+            }
+            a = iv[0];
+            b = iv[1];
+        }
+        if (!Double.isNaN(a)) {
+            c.intervals.add(new Chart.Interval(row, a, b, cat, label));
+        }
+    }
+
+    static Chart lanes(String id, String title, ReportData d) {
+        Chart c = new Chart(id, title, Chart.Kind.LANES);
+        c.xMin = 0;
+        c.xMax = xMax(d);
+        return c;
+    }
+
+    private static void ranks(Page p, ReportData d) {
+        if (d.timeline.isEmpty()) {
+            return;
+        }
+        Map<String, List<TimelineRecord>> byJob = new LinkedHashMap<>();
+        for (TimelineRecord r : d.timeline) {
+            byJob.computeIfAbsent(r.job(), k -> new ArrayList<>()).add(r);
+        }
+        int n = 0;
+        for (Map.Entry<String, List<TimelineRecord>> e : byJob.entrySet()) {
+            Chart c = lanes("timeline-" + n++, "Last iteration of " + e.getKey() + ", rank by rank", d);
+            c.categories.add(new String[] {"compute", "#4c9a2a"});
+            c.categories.add(new String[] {"own data moving", "#1f77b4"});
+            int ranks = 0;
+            double t0 = Double.MAX_VALUE;
+            double t1 = 0;
+            for (TimelineRecord r : e.getValue()) {
+                ranks = Math.max(ranks, r.rank() + 1);
+            }
+            int shown = Math.min(ranks, ReportWriter.MAX_LANE_ROWS);
+            for (int r = 0; r < shown; r++) {
+                c.rows.add("rank " + r);
+            }
+            for (TimelineRecord r : e.getValue()) {
+                if (r.rank() >= shown) {
+                    continue;
+                }
+                boolean compute = "compute".equals(r.kind());
+                c.intervals.add(new Chart.Interval(r.rank(), r.startPs() / 1e6, r.endPs() / 1e6, compute ? 0 : 1,
+                        compute ? r.label() : ""));
+                t0 = Math.min(t0, r.startPs() / 1e6);
+                t1 = Math.max(t1, r.endPs() / 1e6);
+            }
+            if (t1 > t0) {
+                c.focusMin = t0;
+                c.focusMax = t1;
+            }
+            p.chart(c, "green: compute; blue: the rank's own data moving; blank: waiting for another rank (timeline.csv)"
+                    + (shown < ranks ? "; first " + shown + " of " + ranks + " ranks" : ""), null);
+        }
+    }
+
+    private static void requests(Page p, ReportData d) {
+        if (d.requests.isEmpty()) {
+            return;
+        }
+        Chart c = lanes("requests", "Requests over time", d);
+        c.categories.add(new String[] {"in flight", "#bbbbbb"});
+        c.categories.add(new String[] {"waiting for prefill", "#ff7f0e"});
+        c.categories.add(new String[] {"prefill", "#4c9a2a"});
+        c.categories.add(new String[] {"KV cache transfer", "#1f77b4"});
+        c.categories.add(new String[] {"decode", "#9467bd"});
+        Map<String, List<CallRecord>> calls = new LinkedHashMap<>();
+        for (CallRecord k : d.calls) {
+            calls.computeIfAbsent(k.service() + "#" + k.request(), x -> new ArrayList<>()).add(k);
+        }
+        int shown = Math.min(d.requests.size(), ReportWriter.MAX_LANE_ROWS);
+        for (int i = 0; i < shown; i++) {
+            RequestRecord r = d.requests.get(i);
+            String wait = r.completed() && r.idealEndPs() >= 0 ? ", net wait " + Fmt.time(r.networkWaitPs() / 1e6) : "";
+            c.rows.add(r.service() + " #" + r.request() + wait);
+            double end = r.completed() ? r.endPs() / 1e6 : xMax(d);
+            c.intervals.add(new Chart.Interval(i, r.arrivalPs() / 1e6, end, 0, "E2E " + (r.completed()
+                    ? Fmt.time(r.e2ePs() / 1e6) : "unfinished")));
+            for (CallRecord k : calls.getOrDefault(r.service() + "#" + r.request(), List.of())) {
+                phase(c, i, k.readyPs(), k.prefillStartPs(), 1, "call " + k.call());
+                phase(c, i, k.prefillStartPs(), k.prefillEndPs(), 2, "call " + k.call());
+                phase(c, i, k.prefillEndPs(), k.kvDonePs(), 3, "call " + k.call());
+                phase(c, i, k.kvDonePs(), k.lastTokenPs(), 4, "call " + k.call());
+            }
+        }
+        p.chart(c, "each request from arrival to its answer at the gateway (grey), with its LLM calls' phases"
+                + " (requests.csv, llm_calls.csv)" + (shown < d.requests.size() ? "; first " + shown + " of "
+                + d.requests.size() + " requests" : ""), null);
+    }
+
+    private static void phase(Chart c, int row, long fromPs, long toPs, int cat, String label) {
+        if (fromPs >= 0 && toPs > fromPs) {
+            c.intervals.add(new Chart.Interval(row, fromPs / 1e6, toPs / 1e6, cat, label));
+        }
+    }
+}

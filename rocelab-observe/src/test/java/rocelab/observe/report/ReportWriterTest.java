@@ -1,0 +1,119 @@
+package rocelab.observe.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.output.CsvTable;
+
+class ReportWriterTest {
+    @TempDir
+    Path dir;
+
+    private static final String EVIL = "<script>alert('x')</script>";
+
+    private static ReportData data() {
+        ReportData d = new ReportData();
+        d.scenario = "evil " + EVIL;
+        d.mode = "roce-lossless";
+        d.summary = Map.of("seed", 1, "stop_reason", "completed");
+        d.endUs = 100;
+        d.collectives = List.of(
+                // 1 us against 1 us ideal: as fast as the ideal network.
+                new CollectiveRecord("gpt", "gpt/fwd/tp(dp=0,pp=0)", "allreduce ring", 4, 1 << 20, 0, 1_000_000, true,
+                        1.5, 1_000_000),
+                // 3.24x slower than ideal: must be listed first.
+                new CollectiveRecord("gpt", "gpt/grads/dp(tp=1,pp=0)", "reducescatter ring", 8, 8 << 20, 0,
+                        3_240_000, true, 0.875, 1_000_000),
+                new CollectiveRecord("gpt", "gpt/step\nwith newline/" + EVIL, "allgather ring", 2, 1024, 0, 2_000_000,
+                        true, 0.5, 1_000_000));
+        d.timeline = List.of(new TimelineRecord("gpt", 0, "compute", 10_000_000, 20_000_000, "fwd " + EVIL));
+        return d;
+    }
+
+    @Test
+    void shouldEscapeNamesInTextAndInTheChartData() {
+        String html = ReportWriter.page(data()).finish();
+        assertThat(html).doesNotContain(EVIL);
+        // Our own scripts only: the error catcher, the chart data, uPlot and the drawing script.
+        assertThat(html.split("<script", -1).length - 1).isEqualTo(4);
+        assertThat(html).contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "\\u003cscript\\u003e");
+    }
+
+    @Test
+    void shouldRankCollectivesSlowestAgainstTheIdealFirst() {
+        String html = ReportWriter.page(data()).finish();
+        int dp = html.indexOf("gpt/grads/dp(tp=1,pp=0)");
+        int newline = html.indexOf("gpt/step\nwith newline/");
+        int tp = html.indexOf("gpt/fwd/tp(dp=0,pp=0)");
+        assertThat(dp).isPositive().isLessThan(newline);
+        assertThat(newline).isLessThan(tp);
+        assertThat(html).contains("<td class='l'>dp(tp=1,pp=0)</td>", "3.24x");
+    }
+
+    @Test
+    void shouldReadCollectivesWithCommasNewlinesAndMarkupBackFromTheFolder() throws Exception {
+        CsvTable t = new CsvTable(List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us", "end_us",
+                "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "status"));
+        for (CollectiveRecord c : data().collectives) {
+            t.row(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs() / 1e6, c.endPs() / 1e6,
+                    c.timePs() / 1e6, c.algbwGBps(), c.busbwGBps(), c.idealTimePs() / 1e6, c.networkSlowdown(),
+                    "completed");
+        }
+        Files.writeString(dir.resolve("collectives.csv"), t.toString());
+        Files.writeString(dir.resolve("summary.json"), "{\"scenario\": \"x\", \"mode\": \"roce-lossy\","
+                + " \"simulated_seconds\": 0.0001, \"stop_reason\": \"completed\"}");
+        ReportData d = ReportFolder.read(dir);
+        assertThat(d.collectives).extracting(CollectiveRecord::name).containsExactly("gpt/fwd/tp(dp=0,pp=0)",
+                "gpt/grads/dp(tp=1,pp=0)", "gpt/step\nwith newline/" + EVIL);
+        assertThat(d.collectives.get(1).networkSlowdown()).isEqualTo(3.24);
+        assertThat(d.endUs).isEqualTo(100);
+        Path out = ReportWriter.write(dir);
+        String html = Files.readString(out);
+        assertThat(html).doesNotContain(EVIL).contains("gpt/grads/dp(tp=1,pp=0)");
+    }
+
+    @Test
+    void shouldDrawEveryChartAlsoAsSvgAndPng() throws Exception {
+        ReportWriter.write(dir, data());
+        assertThat(dir.resolve("charts").resolve("timeline-0.svg")).content().startsWith("<?xml")
+                .contains("<rect").doesNotContain(EVIL);
+        byte[] png = Files.readAllBytes(dir.resolve("charts").resolve("timeline-0.png"));
+        assertThat(png).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+        var image = javax.imageio.ImageIO.read(dir.resolve("charts").resolve("timeline-0.png").toFile());
+        assertThat(image.getWidth()).isEqualTo(ChartImage.W);
+    }
+
+    @Test
+    void shouldPickTheSlowestFlowsWithoutSortingThemAll() {
+        List<rocelab.observe.flow.FlowRecord> flows = new java.util.ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 500; i++) {
+            // Slowdowns 1.0 .. 5.0 in steps of 0.5 (many ties), one unfinished flow.
+            long ideal = 1_000_000;
+            long fct = ideal + ideal / 2 * random.nextInt(9);
+            flows.add(new rocelab.observe.flow.FlowRecord(i, 0, 1, 1000, 0, fct, i == 3 ? -1 : fct, ideal, false, i,
+                    0));
+        }
+        List<rocelab.observe.flow.FlowRecord> expected = flows.stream().filter(f -> !Double.isNaN(f.slowdown()))
+                .sorted(java.util.Comparator.comparingDouble(rocelab.observe.flow.FlowRecord::slowdown).reversed()
+                        .thenComparingInt(rocelab.observe.flow.FlowRecord::id)).limit(10).toList();
+        assertThat(ReportWriter.slowest(flows, 10)).isEqualTo(expected);
+        assertThat(ReportWriter.slowest(flows.subList(0, 3), 10)).hasSize(3);
+    }
+
+    @Test
+    void shouldWriteTimesInUnitsThatFitThem() {
+        assertThat(Fmt.time(661.90192)).isEqualTo("661.9 us");
+        assertThat(Fmt.time(40_512.3)).isEqualTo("40.51 ms");
+        assertThat(Fmt.time(0.25)).isEqualTo("250 ns");
+        assertThat(ChartImage.ticks(0, 661.9, 8)).containsExactly(0, 100, 200, 300, 400, 500, 600);
+        assertThat(ChartImage.time(12_000, 30_000, 5_000)).isEqualTo("12 ms");
+    }
+}

@@ -1,0 +1,81 @@
+package rocelab.scenario;
+
+import java.util.Locale;
+import rocelab.fabric.topology.TopologySpec;
+
+/**
+ * What a run of a scenario will hold in memory, counted from the scenario's description before anything is built
+ * or expanded: hosts, switches and links of the topology (arithmetic on its spec), the flows of its traffic and the
+ * tasks of its jobs. The byte figures per item were measured on assembled packet-level runs (see BENCHMARKS.md,
+ * "Sizing a run before it starts"); they are estimates, meant to refuse what cannot fit, not to promise what can.
+ */
+public record Footprint(long hosts, long switches, long links, long flows, long tasks) {
+    /** The JVM, the classes and the scenario itself. */
+    static final long BASE_BYTES = 96L << 20;
+    /** One end of a link (an RNIC or a switch port with its class FIFOs and buffer accounting) and its half of the link. */
+    static final long PORT_BYTES = 2_560;
+    /** One forwarding-table entry: a reference per (switch, destination host). */
+    static final long ROUTE_BYTES = 4;
+    /** One flow: its graph entry, queue pair, driver state and record, and the lint's copy of its transfer. */
+    static final long FLOW_BYTES = 1_024;
+    /** One timed or join task of a job (and the per-rank state that unrolls it). */
+    static final long TASK_BYTES = 160;
+    /** Tasks and flows are numbered with ints. */
+    static final long MAX_TASKS = Integer.MAX_VALUE - 8;
+
+    public static Footprint of(TopologySpec topology) {
+        return new Footprint(topology.hostCount(), topology.switchCount(), topology.linkCount(), 0, 0);
+    }
+
+    /** With {@code n} more flows (each also a task). */
+    public Footprint plusFlows(long n) {
+        return new Footprint(hosts, switches, links, addSat(flows, n), addSat(tasks, n));
+    }
+
+    /** With {@code n} more tasks that are not flows. */
+    public Footprint plusTasks(long n) {
+        return new Footprint(hosts, switches, links, flows, addSat(tasks, n));
+    }
+
+    /** Estimated heap of the run, in bytes (saturating). */
+    public long bytes() {
+        long b = BASE_BYTES;
+        b = addSat(b, mulSat(2 * links, PORT_BYTES));
+        b = addSat(b, mulSat(mulSat(switches, hosts), ROUTE_BYTES));
+        b = addSat(b, mulSat(flows, FLOW_BYTES));
+        b = addSat(b, mulSat(tasks - flows, TASK_BYTES));
+        return b;
+    }
+
+    /** Whether the tasks exceed what a run can number at all, whatever the heap. */
+    public boolean tooManyTasks() {
+        return tasks > MAX_TASKS;
+    }
+
+    /** {@code 4,096 hosts, 16 switches, 4,224 links, 8,190 flows, 10,000 tasks}: the counts behind the estimate. */
+    public String counts() {
+        return String.format(Locale.ROOT, "%,d hosts, %,d switches, %,d links%s%s", hosts, switches, links,
+                flows > 0 ? String.format(Locale.ROOT, ", %s flows", count(flows)) : "",
+                tasks > flows ? String.format(Locale.ROOT, ", %s other tasks", count(tasks - flows)) : "");
+    }
+
+    /** Bytes as {@code 1.5 GiB}. */
+    public static String gib(long bytes) {
+        return bytes == Long.MAX_VALUE ? "more than 8 EiB" : String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+    }
+
+    private static String count(long n) {
+        return n == Long.MAX_VALUE ? "more than 9.2e18" : String.format(Locale.ROOT, "%,d", n);
+    }
+
+    public static long addSat(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    public static long mulSat(long a, long b) {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        return hi != 0 || lo < 0 ? Long.MAX_VALUE : lo;
+    }
+}

@@ -1,0 +1,36 @@
+package rocelab.scenario;
+
+/**
+ * The heap a run may use (by default the JVM's {@code -Xmx}, {@link Runtime#maxMemory()}), and the verdict on a
+ * {@link Footprint}: a scenario that cannot fit is refused before it is built, with the estimate and what to change,
+ * instead of ending in an OutOfMemoryError.
+ */
+public record MemoryBudget(long maxBytes) {
+    public MemoryBudget {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("a memory budget must be positive");
+        }
+    }
+
+    /** This JVM's maximum heap. */
+    public static MemoryBudget ofJvm() {
+        return new MemoryBudget(Runtime.getRuntime().maxMemory());
+    }
+
+    /** Why the footprint cannot run within this budget, or null when it fits. */
+    public String refusal(Footprint f) {
+        if (f.tooManyTasks()) {
+            return "the scenario expands to more than " + String.format(java.util.Locale.ROOT, "%,d",
+                    Footprint.MAX_TASKS) + " tasks (" + f.counts() + "), more than a run can hold; expected a smaller"
+                    + " scenario (fewer hosts in an all-to-all, fewer iterations or repeats)";
+        }
+        long need = f.bytes();
+        if (need <= maxBytes) {
+            return null;
+        }
+        long suggest = Math.max(1, Footprint.addSat(need, need / 4) >> 30);
+        return "the scenario needs about " + Footprint.gib(need) + " of memory (" + f.counts() + "), more than the "
+                + Footprint.gib(maxBytes) + " this JVM may use; expected a smaller scenario, or a larger heap"
+                + (need < Long.MAX_VALUE / 2 ? " (ROCELAB_JAVA_OPTS=-Xmx" + suggest + "g ./rocelab ...)" : "");
+    }
+}

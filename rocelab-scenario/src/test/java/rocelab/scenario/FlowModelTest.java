@@ -1,0 +1,161 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.network.PathTiming;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.IdealFlowTime;
+import rocelab.workload.flow.EcmpFabric;
+import rocelab.workload.flow.FlowRoute;
+
+/** The flow-level fast mode: closed forms, the packet level's ECMP paths, link events, and its outputs. */
+class FlowModelTest {
+    private static final String LEAF_SPINE = """
+            name: flow-model
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: leaf-spine, leaves: 2, spines: 4, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            """;
+
+    private static Simulation flow(String yaml) {
+        return Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.FLOW);
+    }
+
+    @Test
+    void shouldGiveALoneFlowItsClosedForm() {
+        Simulation s = flow(LEAF_SPINE + "traffic:\n  - {kind: flow, src: 0, dst: 5, size: 7000001B}\n");
+        RunResult r = s.run(ProgressListener.NONE);
+        IdealFlowTime closed = new IdealFlowTime(s.network(), s.config().nic(),
+                s.config().switches().forwardingLatencyPs());
+        FlowRecord f = r.flows().get(0);
+        assertThat(f.finishPs()).isEqualTo(closed.fctPs(0, 5, 7_000_001));
+        assertThat(f.deliveredPs()).isEqualTo(closed.deliveryPs(0, 5, 7_000_001));
+        assertThat(r.model()).isEqualTo("flow");
+        assertThat(r.packetLevel()).isFalse();
+    }
+
+    /** The switch ports a flow's data leaves by, at packet level: those whose data packet counter moved. */
+    private static TreeSet<String> packetPath(Simulation s) {
+        TreeSet<String> out = new TreeSet<>();
+        for (int sw = 0; sw < s.network().switchCount(); sw++) {
+            for (int p = 0; p < s.network().switchAt(sw).portCount(); p++) {
+                if (s.network().switchAt(sw).port(p).counter(PortCounter.TX_DATA_PACKETS) > 0) {
+                    out.add(s.network().switchAt(sw).name() + "/p" + p);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The switch ports the flow-level model routes the same flow's QP out of. */
+    private static TreeSet<String> flowPath(Simulation s, int src, int dst) {
+        PathTiming timing = new PathTiming(s.network().frames(), 4096, 0);
+        FlowRoute route = new EcmpFabric(s.network(), timing).route(src, dst, 1000, 0);
+        Topology t = s.network().topology();
+        TreeSet<String> out = new TreeSet<>();
+        for (int link : route.resources()) {
+            Topology.Edge e = t.edges().get(link >> 1);
+            Topology.End from = (link & 1) == 0 ? e.a() : e.b();
+            if (!t.isHost(from.node())) {
+                out.add(t.nodeName(from.node()) + "/p" + from.port());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldRouteEachFlowOnThePathItsPacketsTake() {
+        List<String> mismatches = new ArrayList<>();
+        for (int seed = 1; seed <= 6; seed++) {
+            for (int[] pair : new int[][] {{0, 4}, {1, 6}, {3, 7}, {2, 5}}) {
+                String yaml = LEAF_SPINE.replace("name: flow-model", "name: flow-model\nseed: " + seed)
+                        + "traffic:\n  - {kind: flow, src: " + pair[0] + ", dst: " + pair[1] + ", size: 64KB}\n";
+                Simulation packet = Scenarios.assemble(yaml);
+                packet.run(ProgressListener.NONE);
+                TreeSet<String> expected = packetPath(packet);
+                TreeSet<String> actual = flowPath(flow(yaml), pair[0], pair[1]);
+                if (!expected.equals(actual)) {
+                    mismatches.add("seed " + seed + " h" + pair[0] + "->h" + pair[1] + ": packets " + expected
+                            + ", flow model " + actual);
+                }
+            }
+        }
+        assertThat(mismatches).isEmpty();
+    }
+
+    @Test
+    void shouldShareALinkWhenTwoFlowsHashOntoIt() {
+        // With one spine every leaf0 -> leaf1 flow crosses the same uplink: four flows from four hosts share it.
+        String yaml = """
+                name: collide
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 4, size: 4MB}
+                  - {kind: flow, src: 1, dst: 5, size: 4MB}
+                  - {kind: flow, src: 2, dst: 6, size: 4MB}
+                  - {kind: flow, src: 3, dst: 7, size: 4MB}
+                """;
+        RunResult flow = flow(yaml).run(ProgressListener.NONE);
+        RunResult ideal = Simulation.assemble(Scenarios.parse(yaml), true).run(ProgressListener.NONE);
+        for (int i = 0; i < 4; i++) {
+            // Ideal: every flow alone (separate RNICs); flow model: a quarter of the uplink each.
+            assertThat((double) flow.flows().get(i).fctPs() / ideal.flows().get(i).fctPs()).isBetween(3.9, 4.0);
+        }
+    }
+
+    @Test
+    void shouldWaitForALinkThatComesBackAndRerouteAroundOneThatFails() {
+        String single = """
+                name: down-up
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 2MB}
+                events:
+                  - {kind: link-down, a: leaf0, b: spine0, at: 50us}
+                  - {kind: link-up, a: leaf0, b: spine0, at: 250us}
+                """;
+        RunResult r = flow(single).run(ProgressListener.NONE);
+        RunResult alone = flow(single.substring(0, single.indexOf("events:"))).run(ProgressListener.NONE);
+        // No route for 200 us: the flow stands still and then carries on where it was.
+        assertThat(r.flows().get(0).fctPs() - alone.flows().get(0).fctPs()).isEqualTo(200_000_000L);
+        String two = single.replace("spines: 1", "spines: 2");
+        RunResult rerouted = flow(two).run(ProgressListener.NONE);
+        RunResult alone2 = flow(two.substring(0, two.indexOf("events:"))).run(ProgressListener.NONE);
+        // With a second spine the routes converge at once: the flow moves over (if it was on spine0) and goes on.
+        assertThat(rerouted.flows().get(0).completed()).isTrue();
+        assertThat(Math.abs(rerouted.flows().get(0).fctPs() - alone2.flows().get(0).fctPs())).isLessThan(1_000_000);
+    }
+
+    @Test
+    void shouldBeNoFasterThanTheIdealNetworkForAnyCollective() {
+        for (String algorithm : new String[] {"ring", "tree", "halving-doubling"}) {
+            RunResult r = flow(LEAF_SPINE + "traffic:\n  - {kind: allreduce, ranks: 0-7, size: 8MB, algorithm: "
+                    + algorithm + "}\n  - {kind: alltoall, ranks: 0-7, size: 8MB, start: 3ms}\n")
+                    .run(ProgressListener.NONE);
+            for (var c : r.collectives()) {
+                assertThat(c.timePs()).as(c.algorithm()).isGreaterThanOrEqualTo(c.idealTimePs());
+            }
+        }
+    }
+
+    @Test
+    void shouldLeaveOutWhatOnlyPacketsHave() {
+        RunResult r = flow(LEAF_SPINE + "traffic:\n  - {kind: incast, senders: 1-3, receiver: 0, size: 1MB}\n")
+                .run(ProgressListener.NONE);
+        assertThat(r.series()).isNull();
+        assertThat(r.pfcLog()).isNull();
+        assertThat(r.totals().dataPacketsSent()).as("no packets were simulated").isZero();
+        var summary = rocelab.observe.output.Summary.of(r);
+        assertThat(summary).containsEntry("model", "flow").containsKey("not_modelled")
+                .doesNotContainKeys("counters", "max_queue_bytes", "data_packets", "pfc_propagation");
+    }
+}

@@ -1,0 +1,197 @@
+package rocelab.workload.flow;
+
+import java.util.Arrays;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.network.PathTiming;
+import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.switching.LoadBalancing;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * The fabric of the flow-level fast mode: every directed link is a capacity, and a message crosses the links its
+ * QP's packets would: at each switch the next hop that switch's ECMP hash picks for the QP's 5-tuple (same hash
+ * function, same per-switch seed, same UDP source port as the packet level), read from the switches' current routes,
+ * so after a link event a rerouted flow takes the new path. A spraying switch spreads the flow evenly over its
+ * equal-cost next hops (each link then carries its share of the flow's rate). Unlike the packet level there are no
+ * queues, marks, pauses or drops: rates are max-min fair over the links.
+ */
+public final class EcmpFabric implements FlowRouter {
+    private final Network network;
+    private final Topology topology;
+    private final PathTiming timing;
+    private final int[] links;
+    private final long[] rates;
+    private final long[] delays;
+    /** Per directed link, the share of the flow being routed (spraying), and the links touched in order. */
+    private final double[] share;
+    private final int[] touched;
+    private final double[] nodeShare;
+    private final int[] frontier;
+    private final int[] nextFrontier;
+    private final boolean spraying;
+    /** Each directed link's rate and delay, read once (the topology hands out copies of its edge list). */
+    private final long[] linkRate;
+    private final long[] linkDelay;
+
+    public EcmpFabric(Network network, PathTiming timing) {
+        this.network = network;
+        this.topology = network.topology();
+        this.timing = timing;
+        int nodes = topology.nodeCount();
+        this.links = new int[nodes];
+        this.rates = new long[nodes];
+        this.delays = new long[nodes];
+        this.share = new double[2 * topology.edges().size()];
+        this.touched = new int[2 * topology.edges().size()];
+        this.nodeShare = new double[nodes];
+        this.frontier = new int[nodes];
+        this.nextFrontier = new int[nodes];
+        this.linkRate = ShortestPath.rates(topology);
+        this.linkDelay = ShortestPath.delays(topology);
+        boolean any = false;
+        for (int s = 0; s < network.switchCount(); s++) {
+            any |= network.switchAt(s).loadBalancing() == LoadBalancing.SPRAY;
+        }
+        this.spraying = any;
+    }
+
+    /** Every directed link's rate: both directions of every edge. */
+    static double[] linkCapacities(Topology topology) {
+        long[] rates = ShortestPath.rates(topology);
+        double[] c = new double[rates.length];
+        for (int i = 0; i < rates.length; i++) {
+            c[i] = rates[i];
+        }
+        return c;
+    }
+
+    /** The path that takes every switch's first equal-cost next hop; -1 when there is none. */
+    static int firstPath(Network network, int src, int dst, int[] links) {
+        return walk(network, src, dst, -1, links);
+    }
+
+    /**
+     * The path of a QP's packets ({@code entropy} its UDP source port; -1: every switch's first candidate), as
+     * directed links; -1 when some switch has no route.
+     */
+    static int walk(Network network, int src, int dst, int entropy, int[] links) {
+        Topology t = network.topology();
+        int hosts = t.hostCount();
+        int node = src;
+        int port = 0;
+        int hops = 0;
+        while (true) {
+            links[hops++] = ShortestPath.directedLink(t, node, port);
+            node = t.peer(node, port).node();
+            if (node == dst) {
+                return hops;
+            }
+            if (t.isHost(node) || hops >= links.length) {
+                return -1;
+            }
+            Switch sw = network.switchAt(node - hosts);
+            int[] candidates = sw.candidates(dst);
+            if (candidates.length == 0) {
+                return -1;
+            }
+            port = candidates.length == 1 || entropy < 0 ? candidates[0]
+                    : candidates[sw.ecmpChoice(src, dst, entropy, candidates.length)];
+        }
+    }
+
+    @Override
+    public double[] capacitiesBps() {
+        return linkCapacities(topology);
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
+        int entropy = network.entropy(queuePair);
+        double work = 8.0 * timing.wireBytes(sizeBytes);
+        int hops = walk(network, src, dst, entropy, links);
+        if (hops < 0) {
+            // No route now: the flow waits (rate zero) until a link event gives it one.
+            return new FlowRoute(new int[0], null, 0, work, 0, 0);
+        }
+        for (int i = 0; i < hops; i++) {
+            rates[i] = linkRate[links[i]];
+            delays[i] = linkDelay[links[i]];
+        }
+        long delivery = timing.deliveryLatencyPs(rates, delays, hops, sizeBytes);
+        long ack = timing.ackLatencyPs(rates, delays, hops);
+        if (!spraying) {
+            int[] own = Arrays.copyOf(links, hops);
+            return new FlowRoute(own, null, PathTiming.bottleneck(rates, hops), work, delivery, ack);
+        }
+        return sprayed(src, dst, entropy, work, delivery, ack);
+    }
+
+    /** Spreads the flow evenly over the candidates of every spraying switch, hop by hop from the source. */
+    private FlowRoute sprayed(int src, int dst, int entropy, double work, long delivery, long ack) {
+        int hosts = topology.hostCount();
+        int nTouched = 0;
+        int first = ShortestPath.directedLink(topology, src, 0);
+        share[first] = 1;
+        touched[nTouched++] = first;
+        int n = 0;
+        int startNode = topology.peer(src, 0).node();
+        frontier[n++] = startNode;
+        nodeShare[startNode] = 1;
+        while (n > 0) {
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                int node = frontier[i];
+                double s = nodeShare[node];
+                nodeShare[node] = 0;
+                if (node == dst || topology.isHost(node)) {
+                    continue;
+                }
+                Switch sw = network.switchAt(node - hosts);
+                int[] candidates = sw.candidates(dst);
+                if (candidates.length == 0) {
+                    continue;
+                }
+                double each = sw.loadBalancing() == LoadBalancing.SPRAY ? s / candidates.length : s;
+                int from = sw.loadBalancing() == LoadBalancing.SPRAY ? 0 : -1;
+                for (int c = 0; c < candidates.length; c++) {
+                    int port;
+                    if (from < 0) {
+                        if (c > 0) {
+                            break;
+                        }
+                        port = candidates.length == 1 ? candidates[0] : candidates[sw.ecmpChoice(src, dst, entropy,
+                                candidates.length)];
+                    } else {
+                        port = candidates[c];
+                    }
+                    int link = ShortestPath.directedLink(topology, node, port);
+                    if (share[link] == 0) {
+                        touched[nTouched++] = link;
+                    }
+                    share[link] += each;
+                    int next = topology.peer(node, port).node();
+                    if (nodeShare[next] == 0) {
+                        nextFrontier[m++] = next;
+                    }
+                    nodeShare[next] += each;
+                }
+            }
+            System.arraycopy(nextFrontier, 0, frontier, 0, m);
+            n = m;
+        }
+        int[] rs = new int[nTouched];
+        double[] ws = new double[nTouched];
+        for (int i = 0; i < nTouched; i++) {
+            rs[i] = touched[i];
+            ws[i] = share[touched[i]];
+            share[touched[i]] = 0;
+        }
+        return new FlowRoute(rs, ws, Double.POSITIVE_INFINITY, work, delivery, ack);
+    }
+}
