@@ -47,7 +47,7 @@ class ProgressTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<String> lines = progressLines(run.err());
         assertThat(lines).hasSizeBetween(2, 4);
-        assertThat(lines.get(0)).startsWith("  simulated ").contains(" of 57.0 MB delivered, ", " tasks) · ",
+        assertThat(lines.get(0)).startsWith("  simulated ").contains(" of 55.0 MB delivered, ", " tasks) · ",
                 " M events/s · ", " s elapsed");
         assertThat(run.err()).doesNotContain("\r");
         assertThat(run.out()).doesNotContain("% done");

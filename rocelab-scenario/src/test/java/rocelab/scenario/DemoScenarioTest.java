@@ -395,6 +395,21 @@ class DemoScenarioTest {
         assertThat(v.slowdown()).as("victim FCT / ideal: 1.2x, the header says").isGreaterThan(1.15);
     }
 
+    /** The header's "try": the firmware profile, whose port paces CNPs for all QPs, pauses over ten times as often. */
+    @Test
+    void shouldPauseOverTenTimesAsOftenWithTheFirmwareProfile() throws Exception {
+        String yaml;
+        try (var in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/demo.yaml")) {
+            yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String ns3 = "dcqcn: {profile: hpcc-ns3, increase-timer: 55us, cnp-on-ack: false, cnp-interval: 4us}";
+        assertThat(yaml).contains(ns3);
+        RunResult nvidia = Simulation.assemble(new ScenarioReader().read(yaml.replace(ns3, "dcqcn: {profile: nvidia}"),
+                "demo.yaml", java.nio.file.Path.of("."))).run(ProgressListener.NONE);
+        assertThat(nvidia.totals().packetsDropped()).isZero();
+        assertThat(nvidia.totals().pfcPauseSent()).isGreaterThan(10 * run.totals().pfcPauseSent());
+    }
+
     /** The run's own victim analysis (by cause: waits behind pauses traced to their root) names h14 -> h1, only it. */
     @Test
     void shouldNameTheVictimByCauseRootedAtTheCongestedPortToH0() {

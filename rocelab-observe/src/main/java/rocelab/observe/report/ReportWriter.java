@@ -110,6 +110,7 @@ public final class ReportWriter {
             // A flow-level run has no queues, marks, rates or pauses: say so rather than draw empty charts.
             p.h2("Queues, rates and pauses").note("Not modelled: this run is flow-level (model " + model + "); "
                     + str(s.get("not_modelled")) + ".");
+            TimeCharts.appendWorkload(p, d);
         }
         flows(p, d);
         String fabric = fabric(d);

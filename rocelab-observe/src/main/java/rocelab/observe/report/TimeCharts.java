@@ -32,6 +32,19 @@ final class TimeCharts {
         requests(p, d);
     }
 
+    /**
+     * A flow-level or ideal run: no queues, rates or pauses, but its jobs' and requests' timelines are as real as a
+     * packet run's (the workload driver records every task), so they are drawn.
+     */
+    static void appendWorkload(Page p, ReportData d) {
+        if (d.timeline.isEmpty() && d.requests.isEmpty()) {
+            return;
+        }
+        p.h2("Over time");
+        ranks(p, d);
+        requests(p, d);
+    }
+
     static double xMax(ReportData d) {
         return d.endUs > 0 ? d.endUs : 1;
     }
