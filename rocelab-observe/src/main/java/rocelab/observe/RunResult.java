@@ -25,6 +25,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param timeline each rank's last iteration: compute steps and its own data moving
  * @param requests each request of each inference service
  * @param llmCalls each LLM call of those requests
+ * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
  */
 public record RunResult(
         String scenario,
@@ -49,7 +50,8 @@ public record RunResult(
         List<rocelab.observe.job.RankRecord> ranks,
         List<rocelab.observe.inference.RequestRecord> requests,
         List<rocelab.observe.inference.CallRecord> llmCalls,
-        List<rocelab.observe.job.TimelineRecord> timeline) {
+        List<rocelab.observe.job.TimelineRecord> timeline,
+        rocelab.observe.trace.GpuTimeline gpuTimeline) {
 
     public RunResult {
         requests = List.copyOf(requests);

@@ -277,7 +277,20 @@ public final class Simulation {
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline());
+                jobResults == null ? List.of() : jobResults.timeline(), gpuTimeline(jobResults, served));
+    }
+
+    /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */
+    private rocelab.observe.trace.GpuTimeline gpuTimeline(JobResults jobResults, InferenceResults served) {
+        if (jobResults == null && inference.isEmpty()) {
+            return null;
+        }
+        var t = new rocelab.observe.trace.GpuTimeline();
+        if (jobResults != null) {
+            jobResults.timeline(t);
+        }
+        served.timeline(t);
+        return t;
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
