@@ -180,6 +180,51 @@ class TimelineJsonTest {
     }
 
     @Test
+    void shouldShowPrefillKvTransferAndDecodeOfAnInferenceCall(@TempDir Path dir) throws IOException {
+        RunResult r = Simulation.assemble(Scenarios.parse("""
+                name: serve
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: rail-optimized, servers: 2, gpus-per-server: 2, spines: 1, link: {rate: 400Gbps}}
+                nic: {cc: dcqcn}
+                inference:
+                  - name: chat
+                    model: {layers: 8, hidden: 1024, heads: 8, kv-heads: 8, head-dim: 128, dtype-bytes: 2}
+                    instances:
+                      - {role: prefill, tp: 2, hosts: 0-1}
+                      - {role: decode, tp: 2, hosts: 2-3}
+                    cost: {prefill-per-token: 1us, decode-step: 100us}
+                    arrivals: {process: poisson, rate: 1/s, count: 1}
+                    request:
+                      steps: [{llm: {prompt-tokens: 256, output-tokens: 3}}]
+                """), true).run(ProgressListener.NONE);
+        new RunWriter().write(dir, r, Map.of());
+        var call = r.llmCalls().get(0);
+        JsonNode root = new ObjectMapper().readTree(dir.resolve("timeline.json").toFile());
+        List<JsonNode> x = new ArrayList<>();
+        root.get("traceEvents").forEach(e -> {
+            if (e.get("ph").asText().equals("X")) {
+                x.add(e);
+            }
+        });
+        List<JsonNode> prefill = x.stream().filter(e -> e.get("name").asText().equals("prefill request 0 call 0"))
+                .toList();
+        assertThat(prefill).hasSize(2).allSatisfy(e -> {
+            assertThat(e.get("pid").asLong()).isZero();
+            assertThat(e.get("ts").decimalValue()).isEqualByComparingTo(BigDecimal.valueOf(call.prefillStartPs(), 6));
+            assertThat(e.get("ts").decimalValue().add(e.get("dur").decimalValue()))
+                    .isEqualByComparingTo(BigDecimal.valueOf(call.prefillEndPs(), 6));
+        });
+        assertThat(x.stream().filter(e -> e.get("cat").asText().equals("kv"))).hasSize(4);
+        List<JsonNode> decode = x.stream().filter(e -> e.get("name").asText().equals("decode request 0 call 0"))
+                .toList();
+        assertThat(decode).hasSize(2).allSatisfy(e -> {
+            assertThat(e.get("pid").asLong()).isEqualTo(1);
+            assertThat(e.get("ts").decimalValue().add(e.get("dur").decimalValue()))
+                    .isEqualByComparingTo(BigDecimal.valueOf(call.lastTokenPs(), 6));
+        });
+    }
+
+    @Test
     void shouldNotWriteATimelineWithoutJobsOrInference(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("timeline.json"), "stale");
         RunResult r = Scenarios.assemble("""
