@@ -166,6 +166,14 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        if (!quiet) {
+            // What an imported workload has that the model does not run, said once per job before the run.
+            for (rocelab.workload.job.JobSpec j : config.jobs()) {
+                for (String note : j.notes()) {
+                    err.println("note: job " + j.name() + ": " + note);
+                }
+            }
+        }
         Simulation simulation = Simulation.assemble(config, idealOnly);
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
