@@ -20,7 +20,8 @@ import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 
 /**
- * Whole simulations in one JVM: the built-in demo (8:1 incast with drops and go-back-N on a small leaf-spine) or
+ * Whole simulations in one JVM: the built-in demo (a long write, a 4-host incast that joins it and a PFC victim on a
+ * lossless leaf-spine, about 150,000 events) or
  * an 8:1 incast of 1 MB per sender on one switch with a 32 MB buffer (8,000 data packets, no drops). The scenario
  * is parsed once; each operation assembles a fresh {@link Simulation} (in an untimed per-invocation setup) and runs
  * it to the last completion. The primary score is runs/s; the secondary scores {@code events} and

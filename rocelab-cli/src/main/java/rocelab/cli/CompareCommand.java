@@ -97,7 +97,11 @@ final class CompareCommand implements Callable<Integer> {
             base = base.withSeed(seed);
         }
         Path dir = out != null ? out : Path.of("out", base.name() + "-compare");
-        String unusable = OutputFolder.problem(dir);
+        java.util.Set<String> modeFolders = new java.util.TreeSet<>();
+        for (FabricMode m : FabricMode.values()) {
+            modeFolders.add(m.key());
+        }
+        String unusable = OutputFolder.problem(dir, modeFolders);
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -116,32 +120,29 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         List<ComparisonReport.Entry> entries = new ArrayList<>();
-        for (int i = 0; i < chosen.size(); i++) {
-            String key = chosen.get(i).key();
-            if (!quiet) {
-                outWriter.println("running " + key + " ...");
-                outWriter.flush();
-            }
-            Progress progress = Progress.forTerminal(quiet);
-            RunResult result = simulations.get(i).run(progress);
-            progress.done();
-            Path modeDir = dir.resolve(key);
-            try {
+        // Written into a fresh copy of the folder that replaces the old one at the end (see OutputFolder).
+        try (OutputFolder folder = OutputFolder.open(dir)) {
+            for (int i = 0; i < chosen.size(); i++) {
+                String key = chosen.get(i).key();
+                if (!quiet) {
+                    outWriter.println("running " + key + " ...");
+                    outWriter.flush();
+                }
+                Progress progress = Progress.of(err, quiet).label(key);
+                RunResult result = simulations.get(i).run(progress);
+                progress.done();
+                Path modeDir = folder.dir().resolve(key);
                 new RunWriter().write(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
                 ReportWriter.write(modeDir);
-            } catch (java.io.IOException e) {
-                err.println("error: cannot write the output " + modeDir + ": " + e.getMessage());
-                return RocelabCommand.EXIT_BAD_INPUT;
+                entries.add(new ComparisonReport.Entry(key, result));
             }
-            entries.add(new ComparisonReport.Entry(key, result));
-        }
-        ComparisonReport report = new ComparisonReport(entries);
-        try {
-            report.write(dir);
+            new ComparisonReport(entries).write(folder.dir());
+            folder.commit();
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + ": " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        ComparisonReport report = new ComparisonReport(entries);
         if (!quiet) {
             outWriter.println();
             outWriter.println("scenario " + base.name() + " · seed " + base.seed() + " · " + chosen.size()

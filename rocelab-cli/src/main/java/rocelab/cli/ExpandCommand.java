@@ -20,8 +20,8 @@ import rocelab.workload.job.ProgramText;
  * scenario's own step language.
  */
 @Command(name = "expand", mixinStandardHelpOptions = true,
-        description = {"Print each job's program as it runs: a generator (e.g. megatron) expanded into steps",
-            "(compute, collectives, send/recv) in the scenario's step language, ready to read or to paste."})
+        description = "Print each job's program as it runs: a generator (e.g. megatron) expanded into steps"
+                + " (compute, collectives, send/recv) in the scenario's step language, ready to read or to paste.")
 final class ExpandCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", arity = "0..1",
             description = "Scenario file (default: none; use --example).")

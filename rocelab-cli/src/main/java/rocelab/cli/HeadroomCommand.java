@@ -17,7 +17,7 @@ final class HeadroomCommand implements Callable<Integer> {
     String speed;
 
     @Option(names = "--cable", defaultValue = "5m", paramLabel = "LENGTH",
-            description = "Cable length in meters, e.g. 100m (default: ${DEFAULT-VALUE}).")
+            description = "Cable length with its unit, m or km, up to 100km (default: ${DEFAULT-VALUE}).")
     String cable;
 
     @Option(names = "--mtu", defaultValue = "4096", paramLabel = "BYTES",
@@ -58,19 +58,27 @@ final class HeadroomCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The longest cable accepted: 100 km, beyond any lossless Ethernet deployment, and headroom stays exact. */
+    static final double MAX_CABLE_METERS = 100_000;
+
     private static double meters(String text) {
         String t = text.strip();
-        String number = t.endsWith("km") ? t.substring(0, t.length() - 2) : t.endsWith("m") ? t.substring(0,
-                t.length() - 1) : t;
+        String expected = "expected a length with its unit, m or km, from 0 to 100km (e.g. 100m)";
+        boolean km = t.endsWith("km");
+        if (!km && !t.endsWith("m")) {
+            throw new IllegalArgumentException("--cable '" + text + "' has no unit; " + expected);
+        }
+        String number = t.substring(0, t.length() - (km ? 2 : 1)).strip();
         double v;
         try {
-            v = Double.parseDouble(number.strip());
+            v = Double.parseDouble(number);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--cable '" + text + "' is not a length; expected meters, e.g. 100m");
+            throw new IllegalArgumentException("--cable '" + text + "' is not a length; " + expected);
         }
-        if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("--cable '" + text + "' is not a length; expected meters >= 0");
+        double meters = km ? v * 1000 : v;
+        if (!(meters >= 0 && meters <= MAX_CABLE_METERS)) {
+            throw new IllegalArgumentException("--cable '" + text + "' is out of range; " + expected);
         }
-        return t.endsWith("km") ? v * 1000 : v;
+        return meters;
     }
 }

@@ -29,8 +29,8 @@ import rocelab.scenario.read.UnitParser;
 
 /** {@code rocelab journey}: simulates a scenario and tells the story of one flow, step by step, cause to effect. */
 @Command(name = "journey", mixinStandardHelpOptions = true,
-        description = {"Simulate a scenario and tell the journey of one flow: its packets hop by hop, the marks and",
-            "the CNPs they caused, the rate cuts, drops and retransmissions, the PFC pauses on its path."})
+        description = "Simulate a scenario and tell the journey of one flow: its packets hop by hop, the marks and"
+                + " the CNPs they caused, the rate cuts, drops and retransmissions, the PFC pauses on its path.")
 final class JourneyCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario file (default: demo).")
     Path scenario;
@@ -79,6 +79,11 @@ final class JourneyCommand implements Callable<Integer> {
             err.println("error: --from/--to: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        String flagProblem = flagProblem(fromPs, toPs);
+        if (flagProblem != null) {
+            err.println("error: " + flagProblem);
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         Simulation sim = Simulation.assemble(config);
         if (flow < 0 || flow >= sim.driver().flowCount()) {
             err.println("error: --flow " + flow + " does not exist; expected 0.." + (sim.driver().flowCount() - 1)
@@ -94,6 +99,13 @@ final class JourneyCommand implements Callable<Integer> {
         if (f.completed()) {
             recorder.completed(f.finishPs(), f.src());
         }
+        if (packet >= 0 && recorder.events().stream().noneMatch(e -> e.psn() == packet)) {
+            var psns = recorder.events().stream().mapToLong(JourneyEvent::psn).filter(p -> p >= 0).summaryStatistics();
+            err.println("error: --packet " + packet + ": flow " + flow + " sent no packet with that PSN; expected "
+                    + (psns.getCount() == 0 ? "no --packet (the flow sent no packets)"
+                    : "a PSN from " + psns.getMin() + " to " + psns.getMax()));
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog())
                 .render(f, recorder.events(), packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
@@ -101,6 +113,26 @@ final class JourneyCommand implements Callable<Integer> {
             AtomicFiles.write(json, JsonText.render(toJson(f, recorder.events(), sim)));
         }
         return 0;
+    }
+
+    /** What is wrong with the flags that need no simulation, or null: checked before anything runs. */
+    private String flagProblem(long fromPs, long toPs) {
+        if (toPs <= fromPs) {
+            return "--to " + to + " is not after --from " + from + "; expected an end time later than the start";
+        }
+        if (maxLines < 1) {
+            return "--max-lines " + maxLines + " is not a number of lines; expected 1 or more (--json has every event)";
+        }
+        if (packet < -1) {
+            return "--packet " + packet + " is not a PSN; expected a packet sequence number, 0 or more";
+        }
+        if (json != null) {
+            String bad = OutputFolder.fileProblem(json, "journey.json");
+            if (bad != null) {
+                return "--json " + json + ": " + bad;
+            }
+        }
+        return null;
     }
 
     private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim) {

@@ -23,8 +23,8 @@ import rocelab.workload.collective.Collectives;
  * so a simulated fabric can be compared line by line with a measured one.
  */
 @Command(name = "nccl-tests", mixinStandardHelpOptions = true,
-        description = {"nccl-tests over a simulated fabric: OP is the nccl-tests binary without _perf",
-            "(all_reduce, all_gather, reduce_scatter, alltoall, alltoallv, broadcast, reduce, sendrecv).",
+        description = {"nccl-tests over a simulated fabric: OP is the nccl-tests binary without _perf"
+                + " (all_reduce, all_gather, reduce_scatter, alltoall, alltoallv, broadcast, reduce, sendrecv).",
             "Every host of the scenario's topology is a rank; the scenario's own traffic is ignored.",
             "Each size runs warm-up plus timed iterations back to back on a fresh fabric.",
             "In-place and out-of-place move the same bytes, so both columns show the same run."})
@@ -33,7 +33,7 @@ final class NcclTestsCommand implements Callable<Integer> {
             + "alltoallv, broadcast, reduce or sendrecv (a trailing _perf is accepted).")
     String op;
 
-    @Option(names = {"-a", "--algorithm"}, paramLabel = "ALGO",
+    @Option(names = "--algorithm", paramLabel = "ALGO",
             description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
                     + "(all_reduce); ring, "
                     + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
@@ -54,9 +54,37 @@ final class NcclTestsCommand implements Callable<Integer> {
             description = "alltoallv: seed that places the hot destinations (default: ${DEFAULT-VALUE}).")
     long skewSeed;
 
-    @Option(names = {"-c", "--channels"}, defaultValue = "1", paramLabel = "N",
+    @Option(names = "--channels", defaultValue = "1", paramLabel = "N",
             description = "Channels per collective, each with its own connections (default: ${DEFAULT-VALUE}).")
     int channels;
+
+    // nccl-tests' own flags keep their nccl-tests meaning: accepted where the simulation honours them, refused with
+    // the reason where it cannot.
+    @Option(names = {"-a", "--average"}, paramLabel = "0-3",
+            description = "nccl-tests' way of combining per-rank times: not offered (the time is one figure, from the"
+                    + " end of every rank's warm-up to the end of every rank's last iteration).")
+    String average;
+
+    @Option(names = {"-c", "--check"}, defaultValue = "0", paramLabel = "0/1",
+            description = "nccl-tests' result check: only 0 (the simulation moves no data to check; #wrong is N/A).")
+    String check;
+
+    @Option(names = {"-g", "--ngpus"}, defaultValue = "1", paramLabel = "N",
+            description = "nccl-tests' GPUs per thread: only 1 (every host of the scenario is one rank).")
+    int gpus;
+
+    @Option(names = {"-t", "--nthreads"}, defaultValue = "1", paramLabel = "N",
+            description = "nccl-tests' threads per process: only 1 (every host of the scenario is one rank).")
+    int threads;
+
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE",
+            description = "nccl-tests' data type: only float (sizes are counted in 4-byte elements).")
+    String datatype;
+
+    @Option(names = {"-o", "--op"}, defaultValue = "sum", paramLabel = "OP",
+            description = "nccl-tests' reduction: sum, prod, min, max or avg, shown in the redop column (the"
+                    + " network moves the same bytes for each).")
+    String redop;
 
     @Option(names = {"-r", "--root"}, defaultValue = "0", paramLabel = "RANK",
             description = "Root rank of broadcast and reduce (default: ${DEFAULT-VALUE}).")
@@ -108,6 +136,7 @@ final class NcclTestsCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--algorithm '" + algorithm + "' is not an algorithm of "
                         + operation.ncclName() + "; expected one of: " + Collectives.algorithmsOf(operation));
             }
+            nativeFlags();
             if (channels < 1 || channels > 64) {
                 throw new IllegalArgumentException("--channels " + channels + " is out of range; expected 1..64");
             }
@@ -140,7 +169,8 @@ final class NcclTestsCommand implements Callable<Integer> {
         ScenarioConfig fabric;
         try {
             ScenarioReader reader = new ScenarioReader();
-            fabric = scenario == null ? reader.readDemo() : reader.read(scenario);
+            // The command brings its own traffic: a fabric-only scenario (traffic: []) is enough.
+            fabric = scenario == null ? reader.readDemo() : reader.fabricOnly().read(scenario);
         } catch (ScenarioException e) {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -175,13 +205,26 @@ final class NcclTestsCommand implements Callable<Integer> {
         out.flush();
         double busSum = 0;
         int lines = 0;
+        int sizes = 0;
         for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+            sizes++;
+            if (requested == max) {
+                break;
+            }
+        }
+        // Progress of the sweep on stderr only: the table on stdout stays exactly nccl-tests' format.
+        Progress progress = Progress.of(err, false);
+        int sizeIndex = 0;
+        for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+            sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
                 out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
                 continue;
             }
-            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options);
+            progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options, progress);
+            progress.done();
             if (!r.completed()) {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;
@@ -189,7 +232,7 @@ final class NcclTestsCommand implements Callable<Integer> {
             String half = String.format(Locale.ROOT, "%8.2f %7.2f %7.2f %6s", r.timeUs(), r.algbwGBps(),
                     r.busbwGBps(), "N/A");
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
-                    operation.redop(), operation.rooted() ? root : -1, half, half);
+                    operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, half, half);
             out.flush();
             busSum += 2 * r.busbwGBps();
             lines += 2;
@@ -201,6 +244,36 @@ final class NcclTestsCommand implements Callable<Integer> {
                 lines == 0 ? 0 : busSum / lines);
         out.flush();
         return 0;
+    }
+
+    /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */
+    private void nativeFlags() {
+        if (average != null) {
+            throw new IllegalArgumentException(average.matches("[0-3]") ? "-a " + average + " asks how per-rank times"
+                    + " are combined, but the simulation measures one time for all ranks (from the end of every"
+                    + " rank's warm-up to the end of every rank's last iteration); expected no -a"
+                    : "-a " + average + " is nccl-tests' --average (0..3), not the algorithm; expected --algorithm "
+                            + average);
+        }
+        if (!check.equals("0")) {
+            throw new IllegalArgumentException(check.matches("1") ? "-c 1 asks nccl-tests to check the results, but"
+                    + " the simulation moves no data to check (#wrong is N/A); expected -c 0 or no -c"
+                    : "-c " + check + " is nccl-tests' --check (0 or 1), not the channels; expected --channels "
+                            + check + " for " + check + " channels per collective");
+        }
+        if (gpus != 1 || threads != 1) {
+            throw new IllegalArgumentException((gpus != 1 ? "-g " + gpus : "-t " + threads) + " asks for several"
+                    + " GPUs per process, but every host of the scenario is one rank; expected -g 1 -t 1 (for more"
+                    + " ranks, a topology with more hosts)");
+        }
+        if (!datatype.equals("float")) {
+            throw new IllegalArgumentException("-d " + datatype + " is not simulated: sizes are counted in 4-byte"
+                    + " float elements (the network time depends on the bytes only); expected -d float");
+        }
+        if (!java.util.List.of("sum", "prod", "min", "max", "avg").contains(redop)) {
+            throw new IllegalArgumentException("-o " + redop + " is not one reduction; expected sum, prod, min, max"
+                    + " or avg (the network moves the same bytes for each)");
+        }
     }
 
     /** Collectives with an nccl-tests binary: every available one but Barrier, which moves no data. */

@@ -1,15 +1,55 @@
 package rocelab.cli;
 
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Set;
 
-/** Checks, before a run starts, that its output folder can be created or written. */
-final class OutputFolder {
-    private OutputFolder() {}
+/**
+ * A run's output folder, written whole: every file goes into a fresh hidden sibling folder
+ * ({@code .NAME.partial-PID}), which replaces the folder only when everything is written. So the folder is always
+ * either the previous run, the new run, or (for the instant between two renames, or if the machine stops then)
+ * absent, never a mix of two runs. A sibling left by a killed run is removed by the next run into the same folder.
+ */
+final class OutputFolder implements AutoCloseable {
+    /** What a rocelab output folder holds, so that replacing one never deletes a file rocelab did not write. */
+    private static final Set<String> OWN_FILES = Set.of("summary.json", "manifest.json", "flows.csv", "ports.csv",
+            "nics.csv", "topology.csv", "pfc.csv", "pfc_counters.csv", "vl.csv", "collectives.csv", "jobs.csv",
+            "ranks.csv", "timeline.csv", "timeline.json", "requests.csv", "llm_calls.csv", "rates.csv", "queues.csv", "report.html",
+            "charts", "compare.csv", "results.csv", "sweep.html");
 
-    /** What is wrong with {@code dir} as an output folder, or null when it is usable. */
-    static String problem(Path dir) {
-        Path p = dir.toAbsolutePath().normalize();
+    private static final String PARTIAL = ".partial-";
+
+    private final Path target;
+    private final Path staging;
+    private final Thread cleanup;
+    private boolean committed;
+
+    private OutputFolder(Path target, Path staging) {
+        this.target = target;
+        this.staging = staging;
+        // Ctrl-C or a plain kill still removes the unfinished copy; a hard kill leaves it for the next run.
+        this.cleanup = new Thread(() -> deleteQuietly(staging), "rocelab-output-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /**
+     * What is wrong with {@code dir} as an output folder, or null when it is usable. {@code subfolders} names
+     * folders a previous run of the same command may have left inside it (compare's per-mode folders).
+     */
+    static String problem(Path dir, Set<String> subfolders) {
+        Path full = dir.toAbsolutePath().normalize();
+        if (full.getParent() == null) {
+            return "is a file system root; expected a folder of its own for the run's files";
+        }
+        if (Path.of("").toAbsolutePath().normalize().startsWith(full)) {
+            // The folder is replaced as a whole at the end: it cannot be the one the user works in.
+            return "is the current folder or holds it; expected a folder of its own for the run's files";
+        }
+        Path p = full;
         while (p != null && !Files.exists(p)) {
             p = p.getParent();
         }
@@ -17,12 +57,172 @@ final class OutputFolder {
             return null;
         }
         if (!Files.isDirectory(p)) {
-            return (p.equals(dir.toAbsolutePath().normalize()) ? "exists" : p + " exists")
+            return (p.equals(full) ? "exists" : p + " exists")
                     + " and is not a directory; expected a folder to write the run's files into";
         }
-        if (!Files.isWritable(p)) {
-            return p + " is not writable; expected a folder the run may write into";
+        Path writableHere = p.equals(full) ? full.getParent() : p;
+        if (!Files.isWritable(writableHere) || p.equals(full) && !Files.isWritable(full)) {
+            return writableHere + " is not writable; expected a folder the run may write into";
+        }
+        if (p.equals(full)) {
+            String foreign = foreignEntry(full, subfolders);
+            if (foreign != null) {
+                return "holds " + foreign + ", which rocelab did not write; expected a new or empty folder, or the"
+                        + " output folder of an earlier run (its files are replaced as a whole)";
+            }
         }
         return null;
+    }
+
+    /**
+     * What is wrong with {@code file} as a file the run writes besides its folder {@code dir} (a capture), or null:
+     * checked before the run, so nothing is simulated for an output that cannot be written.
+     */
+    static String fileProblem(Path file, Path dir) {
+        Path full = file.toAbsolutePath().normalize();
+        Path folder = dir.toAbsolutePath().normalize();
+        if (full.equals(folder) || folder.startsWith(full)) {
+            return "is the run's output folder; expected a file name (e.g. trace.pcap)";
+        }
+        if (full.startsWith(folder) && OWN_FILES.contains(folder.relativize(full).getName(0).toString())) {
+            return "would overwrite the run's own " + folder.relativize(full) + "; expected another file name";
+        }
+        return full.startsWith(folder) ? null : fileProblem(file, "trace.pcap");
+    }
+
+    /** What is wrong with {@code file} as a file a command writes, or null (checked before any work is done). */
+    static String fileProblem(Path file, String exampleName) {
+        Path full = file.toAbsolutePath().normalize();
+        if (Files.isDirectory(full)) {
+            return "is a directory; expected a file name (e.g. " + file.resolve(exampleName) + ")";
+        }
+        if (Files.exists(full) && !Files.isWritable(full)) {
+            return "exists and is not writable; expected a file that may be replaced";
+        }
+        Path p = full.getParent();
+        while (p != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        if (p != null && !Files.isDirectory(p)) {
+            return p + " is not a directory; expected a folder for the file";
+        }
+        if (p != null && !Files.isWritable(p)) {
+            return p + " is not writable; expected a folder the file may be written into";
+        }
+        return null;
+    }
+
+    /** The first entry of an existing folder that is not a rocelab output, or null when every entry is. */
+    private static String foreignEntry(Path dir, Set<String> subfolders) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path e : entries) {
+                String n = e.getFileName().toString();
+                boolean own = OWN_FILES.contains(n) || n.endsWith(".pcap")
+                        || subfolders.contains(n) && Files.isDirectory(e)
+                        || n.startsWith(".") && n.contains(".partial");
+                if (!own) {
+                    return n;
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return "entries that cannot be listed (" + e.getMessage() + ")";
+        }
+    }
+
+    /** Starts writing a run whose output replaces {@code target}: files go to {@link #dir()} until {@link #commit()}. */
+    static OutputFolder open(Path target) throws IOException {
+        Path full = target.toAbsolutePath().normalize();
+        Path parent = full.getParent();
+        Files.createDirectories(parent);
+        String prefix = "." + full.getFileName() + PARTIAL;
+        removeAbandoned(parent, prefix);
+        Path staging = parent.resolve(prefix + ProcessHandle.current().pid());
+        deleteRecursively(staging);
+        Files.createDirectory(staging);
+        return new OutputFolder(full, staging);
+    }
+
+    /** Where the run's files go while it writes them. */
+    Path dir() {
+        return staging;
+    }
+
+    /** Where a file meant for {@code path} goes while the run writes: inside the staging copy when it is in the folder. */
+    Path redirect(Path path) {
+        Path full = path.toAbsolutePath().normalize();
+        return full.startsWith(target) ? staging.resolve(target.relativize(full)) : path;
+    }
+
+    /** Puts the finished copy in place of the folder (the previous run's folder is removed). */
+    void commit() throws IOException {
+        Path old = null;
+        if (Files.exists(target)) {
+            old = target.resolveSibling("." + target.getFileName() + ".old-" + ProcessHandle.current().pid());
+            deleteRecursively(old);
+            move(target, old);
+        }
+        move(staging, target);
+        committed = true;
+        if (old != null) {
+            deleteRecursively(old);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!committed) {
+            deleteQuietly(staging);
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or will run; it deletes nothing that still matters.
+        }
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
+        }
+    }
+
+    /** Removes staging copies (and replaced folders) of runs whose process no longer exists. */
+    private static void removeAbandoned(Path parent, String prefix) throws IOException {
+        String oldPrefix = prefix.replace(PARTIAL, ".old-");
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, ".*")) {
+            for (Path e : entries) {
+                String n = e.getFileName().toString();
+                String pid = n.startsWith(prefix) ? n.substring(prefix.length())
+                        : n.startsWith(oldPrefix) ? n.substring(oldPrefix.length()) : null;
+                if (pid != null && pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
+                    deleteRecursively(e);
+                }
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            deleteRecursively(p);
+        } catch (IOException | RuntimeException ignored) {
+            // Best effort: a leftover is removed by the next run into the same folder.
+        }
+    }
+
+    private static void deleteRecursively(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(p)) {
+                for (Path e : entries) {
+                    deleteRecursively(e);
+                }
+            }
+        }
+        Files.deleteIfExists(p);
     }
 }

@@ -1,47 +1,136 @@
 package rocelab.cli;
 
-import java.io.Console;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import rocelab.engine.Time;
 import rocelab.scenario.ProgressListener;
+import rocelab.scenario.RunProgress;
 
-/** A one-line progress display on an interactive terminal: simulated time, events/s, flows done, elapsed. */
+/**
+ * Progress of a long run on stderr: simulated time, share of the workload done (bytes delivered of the workload's
+ * bytes, tasks done of its tasks), events per second and an ETA. Silent for the first two seconds, so short runs
+ * print nothing; then one line rewritten in place on a terminal, or a new line every ten seconds when stderr is a
+ * pipe or a file. Never on stdout, so the summary and the nccl-tests table stay clean.
+ */
 final class Progress implements ProgressListener {
-    private static final long INTERVAL_NANOS = 500_000_000L;
-    private final PrintStream out;
+    static final long SILENT_NANOS = 2_000_000_000L;
+    static final long TERMINAL_INTERVAL_NANOS = 500_000_000L;
+    static final long PIPE_INTERVAL_NANOS = 10_000_000_000L;
+    private static final int WIDTH = 118;
+
+    /** The clock every display reads; tests replace it (CLI tests run one at a time). */
+    private static LongSupplier clock = System::nanoTime;
+
+    private final PrintWriter out;
+    private final boolean terminal;
+    private final long startNanos;
+    private final long intervalNanos;
+    private String label = "";
     private long lastPrintNanos;
     private boolean printed;
 
-    private Progress(PrintStream out) {
+    private Progress(PrintWriter out, boolean terminal) {
         this.out = out;
+        this.terminal = terminal;
+        this.startNanos = clock.getAsLong();
+        this.intervalNanos = terminal ? TERMINAL_INTERVAL_NANOS : PIPE_INTERVAL_NANOS;
     }
 
-    static Progress forTerminal(boolean quiet) {
-        Console console = System.console();
-        return new Progress(quiet || console == null ? null : System.err);
+    /** The display of one command: nothing with {@code quiet}; a terminal's updating line when stderr is a console. */
+    static Progress of(PrintWriter err, boolean quiet) {
+        return new Progress(quiet ? null : err, System.console() != null);
+    }
+
+    /** Replaces the clock (for tests); returns the previous one. */
+    static LongSupplier clock(LongSupplier replacement) {
+        LongSupplier previous = clock;
+        clock = replacement;
+        return previous;
+    }
+
+    /** A prefix naming the part of a command that runs now (a fabric of compare, a size of nccl-tests). */
+    Progress label(String text) {
+        label = text == null || text.isEmpty() ? "" : text + " · ";
+        return this;
     }
 
     @Override
-    public void onProgress(long simulatedPs, long events, long wallNanos, int flowsFinished, int flowsTotal) {
-        if (out == null || wallNanos - lastPrintNanos < INTERVAL_NANOS) {
+    public void onProgress(RunProgress p) {
+        if (out == null) {
             return;
         }
-        lastPrintNanos = wallNanos;
-        double seconds = wallNanos / 1e9;
-        double fraction = flowsTotal == 0 ? 0 : flowsFinished / (double) flowsTotal;
-        String eta = fraction > 0.05 ? String.format(Locale.ROOT, " · ETA ~%.0f s", seconds / fraction - seconds) : "";
-        out.printf(Locale.ROOT, "\r  simulated %.3f us · %.2f M events/s · %d/%d flows done · %.1f s elapsed%s   ",
-                simulatedPs / (double) Time.PS_PER_US, events / seconds / 1e6, flowsFinished, flowsTotal, seconds,
-                eta);
+        long now = clock.getAsLong();
+        long elapsed = now - startNanos;
+        if (elapsed < SILENT_NANOS || printed && now - lastPrintNanos < intervalNanos) {
+            return;
+        }
+        lastPrintNanos = now;
+        String line = "  " + label + render(p, elapsed);
+        if (terminal) {
+            out.print("\r" + pad(line));
+        } else {
+            out.println(line);
+        }
         out.flush();
         printed = true;
     }
 
+    /** One progress line (without the label), {@code elapsedNanos} of wall time into the command. */
+    static String render(RunProgress p, long elapsedNanos) {
+        double seconds = elapsedNanos / 1e9;
+        double runSeconds = p.wallNanos() / 1e9;
+        double fraction = p.fractionDone();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "simulated %s · %.0f%% done (", simulated(p.simulatedPs()), 100 * fraction));
+        if (p.bytesTotal() > 0) {
+            b.append(bytes(p.bytesDone())).append(" of ").append(bytes(p.bytesTotal())).append(" delivered, ");
+        }
+        b.append(String.format(Locale.ROOT, "%,d of %,d tasks) · %.2f M events/s · %.0f s elapsed", p.tasksDone(),
+                p.tasksTotal(), runSeconds > 0 ? p.events() / runSeconds / 1e6 : 0, seconds));
+        if (fraction >= 0.01 && fraction < 1) {
+            b.append(String.format(Locale.ROOT, " · ETA ~%s", duration(runSeconds / fraction - runSeconds)));
+        }
+        return b.toString();
+    }
+
+    private static String simulated(long ps) {
+        if (ps >= Time.ms(1)) {
+            return String.format(Locale.ROOT, "%.3f ms", ps / 1e9);
+        }
+        return String.format(Locale.ROOT, "%.3f us", ps / (double) Time.PS_PER_US);
+    }
+
+    private static String bytes(long b) {
+        if (b >= 1_000_000_000L) {
+            return String.format(Locale.ROOT, "%.2f GB", b / 1e9);
+        }
+        if (b >= 1_000_000L) {
+            return String.format(Locale.ROOT, "%.1f MB", b / 1e6);
+        }
+        return String.format(Locale.ROOT, "%,d B", b);
+    }
+
+    private static String duration(double s) {
+        if (s >= 3600) {
+            return String.format(Locale.ROOT, "%.1f h", s / 3600);
+        }
+        if (s >= 120) {
+            return String.format(Locale.ROOT, "%.0f min", s / 60);
+        }
+        return String.format(Locale.ROOT, "%.0f s", Math.max(1, s));
+    }
+
+    private static String pad(String line) {
+        return line.length() >= WIDTH ? line : line + " ".repeat(WIDTH - line.length());
+    }
+
+    /** Clears a terminal's line, so what the command prints next starts clean; a later report draws it again. */
     void done() {
-        if (printed) {
-            out.print("\r" + " ".repeat(110) + "\r");
+        if (printed && terminal) {
+            out.print("\r" + " ".repeat(WIDTH) + "\r");
             out.flush();
+            printed = false;
         }
     }
 }

@@ -25,7 +25,30 @@ final class ReportCommand implements Callable<Integer> {
                     + " holding summary.json (written by rocelab run)");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        Path out = ReportWriter.write(dir);
+        String summary;
+        try {
+            summary = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(dir.resolve("summary.json")))).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            summary = "";
+        }
+        if (!summary.startsWith("{") || !summary.contains("\n  \"scenario\": \"")) {
+            spec.commandLine().getErr().println("error: " + dir.resolve("summary.json") + ":1:1: not a summary"
+                    + " rocelab run wrote; expected its JSON object with the key scenario first");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        Path out;
+        try {
+            out = ReportWriter.write(dir);
+        } catch (rocelab.observe.report.RunFolderException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        } catch (RuntimeException e) {
+            // The files were changed after the run (a number that is not one, a missing column): bad input.
+            spec.commandLine().getErr().println("error: " + dir + ": the report cannot be built from these files ("
+                    + e.getMessage() + "); expected the files of a rocelab run, unchanged");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         spec.commandLine().getOut().println("report  " + out);
         spec.commandLine().getOut().flush();
         return 0;

@@ -72,8 +72,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop capturing after N frames (default: ${DEFAULT-VALUE}).")
     int pcapMax;
 
-    @Option(names = "--ideal", description = {"Run the workload on an ideal network only: no packets, every message",
-        "at line rate after its path's fixed latency (a fast best case; packet captures are off)."})
+    @Option(names = "--ideal", description = "Run the workload on an ideal network only: no packets, every message"
+            + " at line rate after its path's fixed latency (a fast best case; packet captures are off).")
     boolean idealOnly;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
@@ -90,29 +90,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** What manifest.json adds to the run: the scenario file and what the report needs to draw thresholds. */
     static Map<String, Object> manifestExtras(ScenarioConfig config) {
-        Map<String, Object> extras = new java.util.LinkedHashMap<>();
-        extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
-        if (config.infiniband() != null) {
-            // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
-            extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
-            return extras;
-        }
-        extras.put("ecn_marking", config.ecn().scheme().key());
-        extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
-        extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
-        extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
-        extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
-        extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
-                ? config.pfc().xoffBytes() : null);
-        return extras;
-    }
-
-    private static String exampleLink(Simulation s) {
-        var t = s.network().topology();
-        var e = t.edges().get(t.edges().size() - 1);
-        return t.nodeName(e.a().node()) + "-" + t.nodeName(e.b().node());
+        return rocelab.scenario.RunManifest.extras(config);
     }
 
     @Override
@@ -161,10 +139,30 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Path dir = out != null ? out : Path.of("out", config.name());
-        String unusable = OutputFolder.problem(dir);
+        String unusable = OutputFolder.problem(dir, java.util.Set.of());
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        // Every flag is checked before the fabric is assembled, so a typo costs nothing.
+        long from = 0;
+        long to = Long.MAX_VALUE;
+        if (pcap != null) {
+            String bad = pcapProblem(dir, config);
+            if (bad != null) {
+                err.println("error: " + bad);
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
+            from = UnitParser.timePs(pcapFrom);
+            to = pcapTo == null ? Long.MAX_VALUE : UnitParser.timePs(pcapTo);
+        } else {
+            for (String flag : new String[] {"--pcap-links", "--pcap-flow", "--pcap-qp", "--pcap-from", "--pcap-to",
+                "--pcap-max"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    err.println("error: " + flag + " selects what --pcap captures; expected --pcap FILE with it");
+                    return RocelabCommand.EXIT_BAD_INPUT;
+                }
+            }
         }
         if (!quiet) {
             // What an imported workload has that the model does not run, said once per job before the run.
@@ -184,42 +182,26 @@ final class RunCommand implements Callable<Integer> {
         }
         PacketCapture capture = null;
         if (pcap != null) {
-            String unknown = PacketCapture.unknownLink(simulation.network().topology(), pcapLinks);
-            long from;
-            long to;
-            try {
-                from = UnitParser.timePs(pcapFrom);
-                to = pcapTo == null ? Long.MAX_VALUE : UnitParser.timePs(pcapTo);
-            } catch (IllegalArgumentException e) {
-                err.println("error: --pcap-from/--pcap-to: " + e.getMessage());
-                return RocelabCommand.EXIT_BAD_INPUT;
-            }
-            if (unknown != null) {
-                err.println("error: --pcap-links '" + unknown + "' is not a link of the topology; expected node"
-                        + " names joined by '-', e.g. " + exampleLink(simulation));
-                return RocelabCommand.EXIT_BAD_INPUT;
-            }
             if (pcapFlow >= simulation.driver().flowCount()) {
                 err.println("error: --pcap-flow " + pcapFlow + " does not exist; expected 0.."
                         + (simulation.driver().flowCount() - 1) + " (flow_id in flows.csv)");
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
             int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
-            if (pcapMax < 1) {
-                err.println("error: --pcap-max must be at least 1");
-                return RocelabCommand.EXIT_BAD_INPUT;
-            }
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
-        Progress progress = Progress.forTerminal(quiet);
+        Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
-        try {
-            new RunWriter().write(dir, result, manifestExtras(config));
+        // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
+        // never leaves this run's files next to an earlier run's.
+        try (OutputFolder folder = OutputFolder.open(dir)) {
+            new RunWriter().write(folder.dir(), result, manifestExtras(config));
             if (capture != null) {
-                capture.write(pcap);
+                capture.write(folder.redirect(pcap));
             }
-            rocelab.observe.report.ReportWriter.write(dir);
+            rocelab.observe.report.ReportWriter.write(folder.dir());
+            folder.commit();
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());
@@ -234,6 +216,48 @@ final class RunCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** What is wrong with the --pcap flags, or null: checked before the fabric is assembled. */
+    private String pcapProblem(Path dir, ScenarioConfig config) {
+        String file = OutputFolder.fileProblem(pcap, dir);
+        if (file != null) {
+            return "--pcap " + pcap + ": " + file;
+        }
+        long from;
+        long to;
+        try {
+            from = UnitParser.timePs(pcapFrom);
+            to = pcapTo == null ? Long.MAX_VALUE : UnitParser.timePs(pcapTo);
+        } catch (IllegalArgumentException e) {
+            return "--pcap-from/--pcap-to: " + e.getMessage();
+        }
+        if (to <= from) {
+            return "--pcap-to " + pcapTo + " is not after --pcap-from " + pcapFrom
+                    + "; expected an end time later than the start";
+        }
+        if (pcapFlow < -1) {
+            return "--pcap-flow " + pcapFlow + " is not a flow; expected a flow_id of flows.csv (0 or more)";
+        }
+        if (pcapQueuePair < -1) {
+            return "--pcap-qp " + pcapQueuePair + " is not a queue pair; expected a qp of flows.csv (0 or more)";
+        }
+        if (pcapFlow >= 0 && pcapQueuePair >= 0) {
+            return "--pcap-flow and --pcap-qp both select frames; expected one of them";
+        }
+        if (pcapMax < 1) {
+            return "--pcap-max " + pcapMax + " must be at least 1";
+        }
+        if (!pcapLinks.isEmpty()) {
+            rocelab.fabric.topology.Topology topology = config.topology().build();
+            String unknown = PacketCapture.unknownLink(topology, pcapLinks);
+            if (unknown != null) {
+                var e = topology.edges().get(topology.edges().size() - 1);
+                return "--pcap-links '" + unknown + "' is not a link of the topology; expected node names joined by"
+                        + " '-', e.g. " + topology.nodeName(e.a().node()) + "-" + topology.nodeName(e.b().node());
+            }
+        }
+        return null;
     }
 
     /** The lint's report; an internal error in it surfaces as itself, not wrapped. */

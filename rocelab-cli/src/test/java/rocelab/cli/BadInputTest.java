@@ -48,6 +48,16 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRefuseANameThatIsNotAPlainFileName() throws IOException {
+        // The name names the output folder out/NAME: ".." would write next to out/, "." straight into it.
+        for (String name : new String[] {"..", ".", ".hidden"}) {
+            Path file = scenario(HEAD.replace("name: t", "name: \"" + name + "\"") + TOPO + FLOW);
+
+            assertRejected(file, "1:7", "is not a valid name; expected a plain file name");
+        }
+    }
+
+    @Test
     void shouldNameTheKeyWhenKeyIsUnknown() throws IOException {
         Path file = scenario(HEAD + TOPO + FLOW + "colour: blue\n");
 

@@ -8,8 +8,17 @@ import java.util.List;
 /** Test helper: runs {@link RocelabCommand#execute} in-process and captures what it printed. */
 record CliRun(int exitCode, String out, String err) {
 
-    /** Runs the CLI with System.out and System.err redirected, and restores them afterwards. */
+    /**
+     * Runs the CLI with System.out and System.err redirected, and restores them afterwards. The progress display's
+     * clock stands still, so a run slowed down by a busy machine prints no progress line.
+     */
     static CliRun of(String... args) {
+        return withClock(() -> 0L, args);
+    }
+
+    /** The same, with the progress display reading {@code clock} (nanoseconds). */
+    static CliRun withClock(java.util.function.LongSupplier clock, String... args) {
+        java.util.function.LongSupplier previousClock = Progress.clock(clock);
         PrintStream originalOut = System.out;
         PrintStream originalErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -24,6 +33,7 @@ record CliRun(int exitCode, String out, String err) {
         } finally {
             System.setOut(originalOut);
             System.setErr(originalErr);
+            Progress.clock(previousClock);
         }
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -56,6 +56,48 @@ class NcclTestsCommandTest {
     }
 
     @Test
+    void shouldRunOnAFabricOnlyScenario() throws IOException {
+        Path f = Files.writeString(dir.resolve("fabric-only.yaml"), """
+                name: fabric-only
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                traffic: []
+                """);
+
+        CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", f.toString(), "-b", "64K", "-e", "64K", "-n",
+                "1", "-w", "0", "-o", "max");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(rows(run.out())).singleElement().satisfies(r -> assertThat(r[3]).isEqualTo("max"));
+        assertThat(CliRun.of("run", f.toString(), "--out", dir.resolve("o").toString()).err())
+                .as("run still needs a workload").contains("traffic is empty");
+    }
+
+    @Test
+    void shouldKeepTheNcclTestsMeaningOfItsOwnFlags() throws IOException {
+        String f = fabric().toString();
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-c", "4").err()).isEqualTo("error: -c 4 is"
+                + " nccl-tests' --check (0 or 1), not the channels; expected --channels 4 for 4 channels per"
+                + " collective\n");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-c", "1").err())
+                .contains("the simulation moves no data to check");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-g", "8").err())
+                .contains("-g 8 asks for several GPUs per process, but every host of the scenario is one rank");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-d", "half").err())
+                .contains("-d half is not simulated", "expected -d float");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-a", "tree").err()).isEqualTo("error: -a"
+                + " tree is nccl-tests' --average (0..3), not the algorithm; expected --algorithm tree\n");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-a", "1").err())
+                .contains("the simulation measures one time for all ranks");
+        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-o", "all").exitCode())
+                .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        CliRun accepted = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-c", "0", "-g", "1", "-d", "float",
+                "--channels", "2", "-b", "64K", "-e", "64K", "-n", "1", "-w", "0");
+        assertThat(accepted.exitCode()).as(accepted.err()).isZero();
+        assertThat(accepted.out()).contains("channels: 2");
+    }
+
+    @Test
     void shouldRejectUnknownOpAndBadSizesWithExitCodeTwo() throws IOException {
         String f = fabric().toString();
         CliRun op = CliRun.of("nccl-tests", "alltoall_v", "--scenario", f);
@@ -95,7 +137,7 @@ class NcclTestsCommandTest {
         for (String[] a : new String[][] {{"all_reduce", "tree"}, {"all_reduce", "halving-doubling"},
             {"all_gather", "halving-doubling"}, {"reduce_scatter", "halving-doubling"}, {"alltoall", "pairwise"},
             {"alltoall", "direct"}}) {
-            CliRun run = CliRun.of("nccl-tests", a[0], "-a", a[1], "--scenario", f, "-b", "256K", "-e", "256K", "-n",
+            CliRun run = CliRun.of("nccl-tests", a[0], "--algorithm", a[1], "--scenario", f, "-b", "256K", "-e", "256K", "-n",
                     "1", "-w", "0", "--qps-per-connection", "2");
             assertThat(run.exitCode()).as(run.err()).isZero();
             assertThat(run.out()).contains("algorithm: " + a[1]).contains("qps-per-connection: 2");
@@ -119,10 +161,10 @@ class NcclTestsCommandTest {
                 traffic:
                   - {kind: flow, src: 0, dst: 1, size: 1MB}
                 """);
-        CliRun hd = CliRun.of("nccl-tests", "all_gather", "-a", "halving-doubling", "--scenario", six.toString());
+        CliRun hd = CliRun.of("nccl-tests", "all_gather", "--algorithm", "halving-doubling", "--scenario", six.toString());
         assertThat(hd.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(hd.err()).startsWith("error: AllGather halving-doubling needs a power-of-two number of ranks, got 6");
-        CliRun tree = CliRun.of("nccl-tests", "all_gather", "-a", "tree", "--scenario", six.toString());
+        CliRun tree = CliRun.of("nccl-tests", "all_gather", "--algorithm", "tree", "--scenario", six.toString());
         assertThat(tree.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(tree.err()).startsWith("error: --algorithm 'tree' is not an algorithm of all_gather");
         CliRun barrier = CliRun.of("nccl-tests", "barrier", "--scenario", six.toString());

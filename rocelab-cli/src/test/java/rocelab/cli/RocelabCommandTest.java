@@ -30,6 +30,35 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldEndEveryHelpLineOfEveryCommandAtTheEndOfASentence() {
+        // picocli prints each element of a description array on a line of its own: one that stops mid-sentence
+        // breaks the help text in the middle of a sentence.
+        List<picocli.CommandLine> commands = new java.util.ArrayList<>();
+        picocli.CommandLine root = new picocli.CommandLine(new RocelabCommand());
+        commands.add(root);
+        commands.addAll(root.getSubcommands().values());
+        for (picocli.CommandLine c : commands) {
+            var spec = c.getCommandSpec();
+            List<String> texts = new java.util.ArrayList<>(List.of(spec.usageMessage().description()));
+            spec.options().forEach(o -> texts.addAll(List.of(o.description())));
+            spec.positionalParameters().forEach(p -> texts.addAll(List.of(p.description())));
+            for (String t : texts) {
+                assertThat(t.strip().replaceAll("%n$", "")).as("help of %s", spec.qualifiedName())
+                        .matches("(?s).*[.:!?)]");
+            }
+        }
+    }
+
+    @Test
+    void shouldSuggestTheCommandWhenItIsMistyped() {
+        CliRun run = CliRun.of("rnu");
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.err()).contains("did you mean: run?");
+        assertThat(CliRun.of("run", "--sede", "3").err()).contains("did you mean: --seed?");
+    }
+
+    @Test
     void shouldPrintTheVersionWhenVersionIsAsked() {
         CliRun run = CliRun.of("--version");
 

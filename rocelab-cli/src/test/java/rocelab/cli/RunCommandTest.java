@@ -38,7 +38,7 @@ class RunCommandTest {
         assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
         assertThat(run.err()).isEmpty();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
-                .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 400.0k B", "ECN Kmax 1.6M B");
+                .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200.0k B", "ECN Kmax 1.6M B");
         for (String file : new String[] {"summary.json", "flows.csv", "manifest.json", "ports.csv", "nics.csv"}) {
             assertThat(out.resolve(file)).as(file).isRegularFile().isNotEmptyFile();
         }
@@ -46,7 +46,7 @@ class RunCommandTest {
 
     @Test
     void shouldPrintTheSummaryWhenNotQuiet() {
-        assertThat(run.out()).contains("scenario demo-incast-dcqcn", "flows       11 completed of 11",
+        assertThat(run.out()).contains("scenario demo-incast-dcqcn", "flows       6 completed of 6",
                 "output    " + out);
     }
 
@@ -89,8 +89,8 @@ class RunCommandTest {
         assertThat(s.get("events").asLong()).isPositive();
         assertThat(s.get("data_packets").asLong()).isPositive();
         JsonNode flows = s.get("flows");
-        assertThat(flows.get("count").asInt()).isEqualTo(11);
-        assertThat(flows.get("completed").asInt()).isEqualTo(11);
+        assertThat(flows.get("count").asInt()).isEqualTo(6);
+        assertThat(flows.get("completed").asInt()).isEqualTo(6);
         JsonNode fct = flows.get("fct_us");
         assertThat(fct.get("min").asDouble()).isPositive().isLessThanOrEqualTo(fct.get("p50").asDouble());
         assertThat(fct.get("p50").asDouble()).isLessThanOrEqualTo(fct.get("p99").asDouble());
@@ -114,7 +114,7 @@ class RunCommandTest {
         var lines = Files.readAllLines(out.resolve("flows.csv"));
 
         assertThat(lines.get(0)).startsWith("flow_id,src,dst,size_bytes,start_us,finish_us,fct_us");
-        assertThat(lines).as("header plus one row per flow").hasSize(1 + 11);
+        assertThat(lines).as("header plus one row per flow").hasSize(1 + 6);
     }
 
     @Test

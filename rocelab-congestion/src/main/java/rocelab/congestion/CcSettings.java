@@ -9,7 +9,9 @@ import java.util.TreeMap;
  */
 public record CcSettings(String name, String profile, Map<String, Double> overrides) {
     public CcSettings {
-        overrides = Map.copyOf(new TreeMap<>(overrides));
+        // Sorted, not Map.copyOf: its iteration order changes from one JVM to the next, and toString() is hashed
+        // into the manifest.
+        overrides = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
     }
 
     public static CcSettings of(String name) {

@@ -8,7 +8,10 @@ public final class Rates {
 
     private Rates() {}
 
-    /** Time to put {@code bytes} on a link of {@code rateBps}, rounded up to the next picosecond. */
+    /**
+     * Time to put {@code bytes} on a link of {@code rateBps}, rounded up to the next picosecond; {@link Long#MAX_VALUE}
+     * (never, within the ~106 days a simulation can represent) when it is longer than that.
+     */
     public static long serializationPs(long bytes, long rateBps) {
         if (bytes < MAX_EXACT_BYTES) {
             long bitPs = bytes * BITS_PS_PER_BYTE_SECOND;
@@ -18,7 +21,8 @@ public final class Rates {
         java.math.BigInteger[] qr = java.math.BigInteger.valueOf(bytes)
                 .multiply(java.math.BigInteger.valueOf(BITS_PS_PER_BYTE_SECOND))
                 .divideAndRemainder(java.math.BigInteger.valueOf(rateBps));
-        return qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+        java.math.BigInteger ps = qr[0].add(qr[1].signum() > 0 ? java.math.BigInteger.ONE : java.math.BigInteger.ZERO);
+        return ps.bitLength() < Long.SIZE ? ps.longValue() : Long.MAX_VALUE;
     }
 
     /** Picoseconds per byte when that is an integer (25..800 Gb/s steps), otherwise -1. */

@@ -1,8 +1,11 @@
 package rocelab.scenario;
 
-/** Hears about a long run's progress between batches of events (never from the per-event hot path). */
+/**
+ * Hears about a long run's progress between batches of events (never from the per-event hot path). Engines of either
+ * level (packets, or flows as fluids) report the same {@link RunProgress}.
+ */
 public interface ProgressListener {
-    ProgressListener NONE = (simulatedPs, events, wallNanos, flowsFinished, flowsTotal) -> {};
+    ProgressListener NONE = progress -> {};
 
-    void onProgress(long simulatedPs, long events, long wallNanos, int flowsFinished, int flowsTotal);
+    void onProgress(RunProgress progress);
 }

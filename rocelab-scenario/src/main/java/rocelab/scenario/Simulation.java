@@ -66,11 +66,18 @@ public final class Simulation {
     private final List<JobTasks> jobs;
     private final List<InferenceTasks> inference;
     private final boolean idealOnly;
+    /** Payload bytes of every flow of the workload, for the progress display. */
+    private final long workloadBytes;
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
             boolean idealOnly) {
         this.idealOnly = idealOnly;
+        long bytes = 0;
+        for (int i = 0; i < driver.flowCount(); i++) {
+            bytes += driver.flow(i).sizeBytes();
+        }
+        this.workloadBytes = bytes;
         this.inference = List.copyOf(inference);
         this.collectives = List.copyOf(collectives);
         this.jobs = List.copyOf(jobs);
@@ -232,7 +239,9 @@ public final class Simulation {
         long deadlockSincePs = -1;
         boolean more = driver.taskCount() > 0;
         while (more && !driver.allFinished()) {
-            long windowEnd = Math.min(config.stopAtPs(), satAdd(sim.nowPs(), CHECK_WINDOW_PS));
+            // A window starts at the next event: idle time (a flow that starts at 1000 s) costs no loop turns.
+            long next = sim.calendar().isEmpty() ? sim.nowPs() : Math.max(sim.nowPs(), sim.calendar().firstTimePs());
+            long windowEnd = Math.min(config.stopAtPs(), satAdd(next, CHECK_WINDOW_PS));
             more = sim.run(windowEnd, BATCH_EVENTS) && !driver.allFinished();
             long activity = dataActivity();
             if (activity != lastActivity) {
@@ -257,8 +266,7 @@ public final class Simulation {
                 stopReason = "stop-at";
                 more = false;
             }
-            progress.onProgress(sim.nowPs(), sim.eventsProcessed(), System.nanoTime() - startNanos,
-                    driver.finishedCount(), driver.flowCount());
+            progress.onProgress(progress(System.nanoTime() - startNanos));
         }
         if (driver.allFinished()) {
             stopReason = "completed";
@@ -291,6 +299,24 @@ public final class Simulation {
         }
         served.timeline(t);
         return t;
+    }
+
+    /** Where the run stands: bytes delivered of the workload's bytes, tasks done of its tasks. */
+    private RunProgress progress(long wallNanos) {
+        long done = 0;
+        if (idealOnly) {
+            for (int i = 0; i < driver.flowCount(); i++) {
+                if (driver.deliveredPs(i) >= 0) {
+                    done += driver.flow(i).sizeBytes();
+                }
+            }
+        } else {
+            for (int h = 0; h < network.hostCount(); h++) {
+                done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);
+            }
+        }
+        return new RunProgress(sim.nowPs(), sim.eventsProcessed(), wallNanos, done, workloadBytes,
+                driver.finishedCount(), driver.taskCount());
     }
 
     /** Flows started plus data packets sent and received: it stands still only when nothing moves anywhere. */
@@ -395,6 +421,11 @@ public final class Simulation {
 
     /** SHA-256 of the resolved scenario and the effective seed. */
     public String scenarioHash() {
+        return scenarioHash(config);
+    }
+
+    /** SHA-256 of a resolved scenario and its effective seed, as manifest.json records it. */
+    public static String scenarioHash(ScenarioConfig config) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(config.canonicalText().getBytes(StandardCharsets.UTF_8));

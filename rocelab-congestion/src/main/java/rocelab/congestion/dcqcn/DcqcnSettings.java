@@ -33,7 +33,9 @@ public record DcqcnSettings(DcqcnProfile profile, Map<String, Double> overrides)
     public static final DcqcnProfile DEFAULT_PROFILE = DcqcnProfile.NVIDIA;
 
     public DcqcnSettings {
-        overrides = Map.copyOf(new TreeMap<>(overrides));
+        // Sorted, not Map.copyOf: its iteration order changes from one JVM to the next, and toString() is hashed
+        // into the manifest.
+        overrides = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
         Set<String> unknown = new java.util.TreeSet<>(overrides.keySet());
         unknown.removeAll(KEYS.keySet());
         if (!unknown.isEmpty()) {

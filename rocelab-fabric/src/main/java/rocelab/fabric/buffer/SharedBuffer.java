@@ -62,7 +62,8 @@ public final class SharedBuffer {
         this.headroomLimit = headroomPerPort.clone();
         long reserved = 0;
         for (int p = 0; p < ports; p++) {
-            reserved += headroomLimit[p] * Integer.bitCount(pfc.losslessMask());
+            reserved = rocelab.engine.Saturating.add(reserved,
+                    rocelab.engine.Saturating.multiply(headroomLimit[p], Integer.bitCount(pfc.losslessMask())));
         }
         if (reserved >= capacityBytes) {
             throw new IllegalArgumentException("PFC headroom (" + reserved + " B in all) leaves no shared buffer of "

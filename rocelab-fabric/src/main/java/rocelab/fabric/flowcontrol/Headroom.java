@@ -55,7 +55,9 @@ public final class Headroom {
      * @param frameBytes the largest frame on the link (MTU payload plus headers)
      */
     public static long bytes(long rateBps, double cableMeters, int frameBytes) {
-        return frameBytes + cableBytes(rateBps, cableMeters) + responseBytes(rateBps) + frameBytes;
+        // Saturating: a cable too long to compute comes out as more headroom than any buffer, never as negative.
+        return rocelab.engine.Saturating.add(2L * frameBytes + responseBytes(rateBps),
+                cableBytes(rateBps, cableMeters));
     }
 
     /** The computation with every term, for people. */

@@ -168,7 +168,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             case HEADROOM_EXCEEDED -> PortCounter.DROPPED_HEADROOM;
             case PFC_WATCHDOG -> PortCounter.DROPPED_PFC_WATCHDOG;
             case OVERSIZE -> PortCounter.DROPPED_OVERSIZE;
-            default -> PortCounter.DROPPED_NO_ROUTE;
+            case LINK_DOWN -> PortCounter.DROPPED_LINK_DOWN;
+            case NO_ROUTE -> PortCounter.DROPPED_NO_ROUTE;
         }, 1);
         pool.release(packet);
     }

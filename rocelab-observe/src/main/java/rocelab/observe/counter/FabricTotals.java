@@ -17,6 +17,7 @@ public record FabricTotals(
         long droppedNoRoute,
         long droppedHeadroom,
         long droppedPfcWatchdog,
+        long droppedOversize,
         long pfcWatchdogStorms,
         long linkLosses,
         long nicOutOfBuffer,
@@ -32,6 +33,18 @@ public record FabricTotals(
         long deliveredBytes,
         long maxQueueBytes,
         String maxQueuePort) {
+
+    /** Packets dropped for {@code reason}, fabric-wide (every reason has a total, so none goes uncounted). */
+    public long dropped(rocelab.fabric.probe.DropReason reason) {
+        return switch (reason) {
+            case BUFFER_FULL -> droppedBufferFull;
+            case HEADROOM_EXCEEDED -> droppedHeadroom;
+            case PFC_WATCHDOG -> droppedPfcWatchdog;
+            case LINK_DOWN -> linkLosses;
+            case OVERSIZE -> droppedOversize;
+            case NO_ROUTE -> droppedNoRoute;
+        };
+    }
 
     public static FabricTotals of(Network network) {
         long[] nic = new long[NicCounter.COUNT];
@@ -75,8 +88,9 @@ public record FabricTotals(
                 port[PortCounter.DROPPED_NO_ROUTE.ordinal()],
                 port[PortCounter.DROPPED_HEADROOM.ordinal()],
                 port[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()],
+                port[PortCounter.DROPPED_OVERSIZE.ordinal()],
                 port[PortCounter.PFC_WATCHDOG_STORMS.ordinal()],
-                network.linkLosses(),
+                network.linkLosses() + port[PortCounter.DROPPED_LINK_DOWN.ordinal()],
                 nic[NicCounter.OUT_OF_BUFFER.ordinal()],
                 port[PortCounter.ECN_MARKED.ordinal()],
                 nic[NicCounter.NP_CNP_SENT.ordinal()],

@@ -135,15 +135,14 @@ public final class VirtualLanes {
 
     /** vl.csv: one row per port and lane that carried anything. */
     public String csv() {
-        StringBuilder b = new StringBuilder("device,port,peer,vl,credit_stall_us,blocks_sent,flow_control_sent,"
-                + "flow_control_received,peak_input_buffer_bytes,fecn_marked\n");
+        rocelab.observe.output.CsvTable t = new rocelab.observe.output.CsvTable(java.util.List.of("device", "port",
+                "peer", "vl", "credit_stall_us", "blocks_sent", "flow_control_sent", "flow_control_received",
+                "peak_input_buffer_bytes", "fecn_marked"));
         for (PortLane r : ports) {
-            b.append(r.device()).append(',').append(r.port()).append(',').append(r.peer()).append(',').append(r.vl())
-                    .append(',').append(micros(r.creditStallPs())).append(',').append(r.blocksSent()).append(',')
-                    .append(r.flowControlSent()).append(',').append(r.flowControlReceived()).append(',')
-                    .append(r.peakInputBufferBytes()).append(',').append(r.fecnMarked()).append('\n');
+            t.row(r.device(), r.port(), r.peer(), r.vl(), micros(r.creditStallPs()), r.blocksSent(),
+                    r.flowControlSent(), r.flowControlReceived(), r.peakInputBufferBytes(), r.fecnMarked());
         }
-        return b.toString();
+        return t.toString();
     }
 
     private static java.math.BigDecimal micros(long ps) {

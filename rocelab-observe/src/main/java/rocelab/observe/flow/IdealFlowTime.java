@@ -1,6 +1,7 @@
 package rocelab.observe.flow;
 
 import rocelab.engine.Rates;
+import rocelab.engine.Saturating;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.packet.FrameFormat;
@@ -76,14 +77,14 @@ public final class IdealFlowTime {
             if (!bottleneckCounted && rates[i] == bottleneck) {
                 bottleneckCounted = true;
             } else {
-                t += Rates.serializationPs(maxWire, rates[i]);
+                t = Saturating.add(t, Rates.serializationPs(maxWire, rates[i]));
             }
-            ack += Rates.serializationPs(ackWire, rates[i]);
+            ack = Saturating.add(ack, Rates.serializationPs(ackWire, rates[i]));
         }
         long switches = hops - 1;
         long oneWay = propagation + switches * forwardingLatencyPs;
-        long delivery = t + oneWay;
-        return new long[] {Rates.serializationPs(allWire, rates[0]), delivery, delivery + ack + oneWay};
+        long delivery = Saturating.add(t, oneWay);
+        return new long[] {Rates.serializationPs(allWire, rates[0]), delivery, Saturating.add(Saturating.add(delivery, ack), oneWay)};
     }
 
     /** Fills the rate and delay of each link on one shortest path; returns the number of links. */

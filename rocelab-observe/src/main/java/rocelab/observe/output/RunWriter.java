@@ -20,8 +20,8 @@ import rocelab.observe.flow.FlowRecord;
 /**
  * Writes a run's output folder: flows.csv, timeline.json (the GPUs' timelines, with jobs or inference), collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), vl.csv (per port and virtual
- * lane, InfiniBand), manifest.json and, last, summary.json. Every file
- * is written atomically, so an interrupted run never leaves a partial file that looks complete.
+ * lane, InfiniBand), manifest.json and summary.json. Every file is written atomically; the command line writes a
+ * run into a fresh folder that replaces the old one when complete, so files of two runs never mix.
  */
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
@@ -80,7 +80,12 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
-        AtomicFiles.write(dir.resolve(SUMMARY), toJson(Summary.of(result)));
+        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** The text of a run's summary.json, exactly as {@link #write} writes it. */
+    public static String summaryJson(RunResult result) {
+        return JsonText.render(Summary.of(result));
     }
 
     public String toJson(Object tree) {
@@ -116,7 +121,8 @@ public final class RunWriter {
                     f.finishPs() < 0 ? null : Numbers.micros(f.finishPs()),
                     f.finishPs() < 0 ? null : Numbers.micros(f.fctPs()),
                     f.deliveredPs() < 0 ? null : Numbers.micros(f.deliveredPs()),
-                    Numbers.micros(f.idealFctPs()), f.slowdown(),
+                    // An ideal time beyond the representable range (a 1 bit/s link) is unknown, not a number.
+                    f.idealFctPs() == Long.MAX_VALUE ? null : Numbers.micros(f.idealFctPs()), f.slowdown(),
                     f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
                     f.udpSourcePort(), Numbers.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())),
                     Numbers.micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id())),

@@ -188,12 +188,10 @@ public final class Summary {
         m.put("cnp_handled", t.cnpHandled());
         m.put("rate_cuts", t.rateCuts());
         Map<String, Object> drops = new LinkedHashMap<>();
-        drops.put("buffer_full", t.droppedBufferFull());
-        drops.put("headroom_exceeded", t.droppedHeadroom());
-        drops.put("pfc_watchdog", t.droppedPfcWatchdog());
-        drops.put("link_down", t.linkLosses());
+        for (rocelab.fabric.probe.DropReason reason : rocelab.fabric.probe.DropReason.values()) {
+            drops.put(reason.key(), t.dropped(reason));
+        }
         drops.put("nic_out_of_buffer", t.nicOutOfBuffer());
-        drops.put("no_route", t.droppedNoRoute());
         m.put("drops_by_reason", drops);
         m.put("naks_sent", t.naksSent());
         m.put("local_ack_timeouts", t.ackTimeouts());

@@ -135,11 +135,11 @@ public final class ComparisonReport {
     }
 
     public String csv() {
-        StringBuilder b = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+        rocelab.observe.output.CsvTable t = new rocelab.observe.output.CsvTable(COLUMNS);
         for (Entry e : entries) {
-            b.append(String.join(",", row(e))).append('\n');
+            t.row(row(e).toArray());
         }
-        return b.toString();
+        return t.toString();
     }
 
     /** Writes compare.csv and report.html into {@code dir} (each fabric's own output is in dir/MODE). */

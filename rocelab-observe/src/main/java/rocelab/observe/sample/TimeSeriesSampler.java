@@ -27,6 +27,8 @@ public final class TimeSeriesSampler implements EventHandler {
     private final LongColumns queues = new LongColumns(4, 4096);
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
+    /** Events the simulator had processed at the previous sample (this sampler's own event included). */
+    private long eventsAtLastSample;
 
     public TimeSeriesSampler(Network network, long intervalPs) {
         if (intervalPs <= 0) {
@@ -79,10 +81,24 @@ public final class TimeSeriesSampler implements EventHandler {
                 }
             }
         }
-        // Keep sampling only while something else is still going to happen.
+        // Keep sampling only while something else is still going to happen, and only while something happens:
+        // when no other event ran since the last sample, nothing can change before the next event, so the next
+        // sample is the first one of the interval grid at or after it (a flow starting at 1000 s costs no
+        // billion idle samples). A sample beyond the representable time is never taken.
         if (sim.pendingEvents() > 0) {
-            sim.schedule(nowPs + intervalPs, handlerId, SAMPLE, 0L);
+            boolean idle = sim.eventsProcessed() - eventsAtLastSample <= 1;
+            eventsAtLastSample = sim.eventsProcessed();
+            long next = idle ? gridAtOrAfter(sim.calendar().firstTimePs()) : nowPs + intervalPs;
+            if (next > nowPs && next <= Long.MAX_VALUE - intervalPs) {
+                sim.schedule(next, handlerId, SAMPLE, 0L);
+            }
         }
+    }
+
+    /** The first sample time of the grid (multiples of the interval) at or after {@code t}; MAX_VALUE if none. */
+    private long gridAtOrAfter(long t) {
+        long k = t / intervalPs + (t % intervalPs == 0 ? 0 : 1);
+        return k > Long.MAX_VALUE / intervalPs ? Long.MAX_VALUE : Math.max(k * intervalPs, sim.nowPs() + intervalPs);
     }
 
     /**

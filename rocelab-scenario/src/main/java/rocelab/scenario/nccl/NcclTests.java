@@ -56,11 +56,17 @@ public final class NcclTests {
 
     /** Runs one size; {@code size} must come from {@link #alignedSize}. */
     public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o) {
+        return measure(fabric, op, size, warmup, iters, o, ProgressListener.NONE);
+    }
+
+    /** Runs one size, reporting the simulation's progress; {@code size} must come from {@link #alignedSize}. */
+    public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o,
+            ProgressListener progress) {
         int n = ranks(fabric);
         Collective call = call(op, n, size, o);
         CollectiveTraffic runs = new CollectiveTraffic(call, 0, warmup + iters);
         Simulation sim = Simulation.assemble(fabric.withTraffic(List.of(runs)));
-        sim.run(ProgressListener.NONE);
+        sim.run(progress);
         WorkloadDriver d = sim.driver();
         int[][] done = sim.collectiveTasks().get(0).done();
         // Timing starts when the warm-up is over everywhere (nccl-tests synchronises before it starts its timer).

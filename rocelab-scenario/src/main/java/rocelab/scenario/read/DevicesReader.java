@@ -335,7 +335,8 @@ final class DevicesReader {
         long reserved = 0;
         long largest = 0;
         for (long h : headroom) {
-            reserved += h * Integer.bitCount(pfc.losslessMask());
+            reserved = rocelab.engine.Saturating.add(reserved,
+                    rocelab.engine.Saturating.multiply(h, Integer.bitCount(pfc.losslessMask())));
             largest = Math.max(largest, h);
         }
         if (pfc.enabled() && reserved >= params.bufferBytes()) {

@@ -25,9 +25,21 @@ final class Doc {
         return file;
     }
 
+    /**
+     * Marks named with this prefix and a file name belong to that file, not to the document being read: the values a
+     * sweep file splices into a scenario keep their own positions, so an error in one names the sweep file.
+     */
+    static final String FILE_MARK = "rocelab-file:";
+
+    /** The file a mark belongs to: its own for a spliced-in node, else this document's. */
+    private String fileOf(Mark mark) {
+        String name = mark == null ? null : mark.getName();
+        return name != null && name.startsWith(FILE_MARK) ? name.substring(FILE_MARK.length()) : file;
+    }
+
     ScenarioException at(Mark mark, String detail) {
         return mark == null ? new ScenarioException(file, 1, 1, detail)
-                : new ScenarioException(file, mark.getLine() + 1, mark.getColumn() + 1, detail);
+                : new ScenarioException(fileOf(mark), mark.getLine() + 1, mark.getColumn() + 1, detail);
     }
 
     ScenarioException at(Node node, String detail) {
@@ -42,7 +54,8 @@ final class Doc {
             DumperOptions.ScalarStyle style = s.getScalarStyle();
             int quote = style == DumperOptions.ScalarStyle.SINGLE_QUOTED
                     || style == DumperOptions.ScalarStyle.DOUBLE_QUOTED ? 1 : 0;
-            return new ScenarioException(file, start.getLine() + 1, start.getColumn() + 1 + quote + offset, detail);
+            return new ScenarioException(fileOf(start), start.getLine() + 1, start.getColumn() + 1 + quote + offset,
+                    detail);
         }
         return at(node, detail);
     }
@@ -121,8 +134,16 @@ final class Doc {
         return unit(node, label, UnitParser.RATE_FORMAT, 'r');
     }
 
+    /** The latest time a scenario may name: half the representable range, so that what follows it still fits. */
+    static final long MAX_TIME_PS = Long.MAX_VALUE / 2;
+
     long time(Node node, String label) throws ScenarioException {
-        return unit(node, label, UnitParser.TIME_FORMAT, 't');
+        long ps = unit(node, label, UnitParser.TIME_FORMAT, 't');
+        if (ps > MAX_TIME_PS) {
+            throw at(node, "'" + text(node, label, UnitParser.TIME_FORMAT) + "' is beyond the simulated time range;"
+                    + " expected a time of at most " + MAX_TIME_PS / 1_000_000_000_000L + "s (about 53 days)");
+        }
+        return ps;
     }
 
     private long unit(Node node, String label, String format, char kind) throws ScenarioException {

@@ -226,7 +226,7 @@ final class JobReader {
             if (var != null) {
                 inner.add(var);
             }
-            String id = m.has("id") ? doc.text(m.get("id"), "id", "a step id") : "repeat" + counter[0];
+            String id = m.has("id") ? stepId(m.get("id")) : "repeat" + counter[0];
             Step.Meta meta = new Step.Meta(id, "main", List.of(), null, line(node), column(node));
             return new Step.Repeat(meta, count, var, steps(m.require("steps", "a list of steps"), inner, ids,
                     counter));
@@ -309,10 +309,23 @@ final class JobReader {
         }
     }
 
+    /**
+     * A step id or stream name: a word of letters, digits, '.', '_' and '-', as job names (it appears in CSV rows and
+     * one-line messages, so no newline or comma can hide in it).
+     */
+    private String stepId(Node node) throws ScenarioException {
+        String what = "a step id or stream name: letters, digits, '.', '_' and '-' (e.g. grads)";
+        String id = doc.text(node, "id", what);
+        if (!id.matches("[A-Za-z0-9._-]+")) {
+            throw doc.at(node, "'" + id.replace("\n", "\\n") + "' is not a valid name; expected " + what);
+        }
+        return id;
+    }
+
     private Step.Meta meta(YamlMap m, Node node, String op, Set<String> names, Set<String> ids, int[] counter)
             throws ScenarioException {
-        String id = m.has("id") ? doc.text(m.get("id"), "id", "a step id") : op + counter[0];
-        String stream = m.has("stream") ? doc.text(m.get("stream"), "stream", "a stream name") : "main";
+        String id = m.has("id") ? stepId(m.get("id")) : op + counter[0];
+        String stream = m.has("stream") ? stepId(m.get("stream")) : "main";
         List<String> after = new ArrayList<>();
         if (m.has("after")) {
             Node a = m.get("after");

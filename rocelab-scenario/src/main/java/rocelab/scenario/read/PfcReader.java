@@ -31,7 +31,7 @@ final class PfcReader {
             long reserved = 0;
             long largest = 0;
             for (long h : perPort) {
-                reserved += h * lossless;
+                reserved = rocelab.engine.Saturating.add(reserved, rocelab.engine.Saturating.multiply(h, lossless));
                 largest = Math.max(largest, h);
             }
             if (reserved >= bufferBytes) {

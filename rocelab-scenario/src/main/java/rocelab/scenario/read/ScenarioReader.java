@@ -16,6 +16,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
@@ -35,12 +36,31 @@ public final class ScenarioReader {
     public static final String DEMO_NAME = "demo.yaml";
 
     private static final String DEMO_RESOURCE = "/rocelab/scenario/demo.yaml";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final String NAME_FORMAT = "letters, digits, '.', '_' or '-' (e.g. incast-16to1)";
+    // A plain file name (it names the output folder out/NAME): no separators, and never "." or "..".
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final String NAME_FORMAT =
+            "a plain file name of letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. incast-16to1)";
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
-    public ScenarioReader() {}
+    public ScenarioReader() {
+        this(false);
+    }
+
+    /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
+    private final boolean fabricOnly;
+
+    private ScenarioReader(boolean fabricOnly) {
+        this.fabricOnly = fabricOnly;
+    }
+
+    /**
+     * A reader that also accepts a scenario without workload ({@code traffic: []} or no traffic, jobs or inference),
+     * for commands that bring their own traffic (nccl-tests).
+     */
+    public ScenarioReader fabricOnly() {
+        return new ScenarioReader(true);
+    }
 
     /** A plain-words reason for an I/O failure, without Java class names. */
     private static String ioReason(IOException e) {
@@ -53,23 +73,26 @@ public final class ScenarioReader {
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
         String shown = file.toString();
+        return parse(readText(file, shown, "scenario"), shown, file.toAbsolutePath().normalize().getParent(), file);
+    }
+
+    /** The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error at 1:1 saying why not. */
+    static String readText(Path file, String shown, String what) throws ScenarioException {
         Path absolute = file.toAbsolutePath().normalize();
-        String text;
         if (Files.isDirectory(file)) {
-            throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a scenario file");
+            throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a " + what + " file");
         }
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
                     .toString();
         } catch (NoSuchFileException e) {
-            throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a scenario file");
+            throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a " + what + " file");
         } catch (CharacterCodingException e) {
-            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML scenario file");
+            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML " + what + " file");
         } catch (IOException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + ioReason(e)
-                    + "); expected a readable scenario file");
+                    + "); expected a readable " + what + " file");
         }
-        return parse(text, shown, absolute.getParent(), file);
     }
 
     /** Reads from text; {@code displayName} is used in messages, {@code baseDir} resolves relative files. */
@@ -176,10 +199,36 @@ public final class ScenarioReader {
     private ScenarioConfig parse(String text, String shown, Path baseDir, Path source) throws ScenarioException {
         Doc doc = new Doc(shown);
         try {
-            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source);
+            return resolve(doc, compose(doc, text), baseDir == null ? Path.of("") : baseDir, source, fabricOnly);
         } catch (RuntimeException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
                     + "); expected a scenario this reader can handle");
+        }
+    }
+
+    /**
+     * Reads a scenario from an already composed YAML tree (a sweep point: the base scenario with the sweep's values
+     * spliced in, each keeping its own file and position), exactly as a file with that content would be read.
+     */
+    ScenarioConfig readTree(Node root, String shown, Path baseDir) throws ScenarioException {
+        Doc doc = new Doc(shown);
+        try {
+            return resolve(doc, root, baseDir == null ? Path.of("") : baseDir, null, fabricOnly);
+        } catch (RuntimeException e) {
+            throw new ScenarioException(shown, 1, 1, "cannot read the scenario (" + e
+                    + "); expected a scenario this reader can handle");
+        }
+    }
+
+    /** Parses YAML text into its node tree (positions kept), or fails at the position of the malformed text. */
+    static Node compose(String text, String shown) throws ScenarioException {
+        return compose(new Doc(shown), text);
+    }
+
+    /** The text of a built-in example, or null when there is none of that name. */
+    static String exampleText(String name) throws IOException {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name + ".yaml")) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
@@ -197,16 +246,20 @@ public final class ScenarioReader {
             throw doc.at(mark, "malformed YAML: " + context + problem
                     + "; expected well-formed YAML (check indentation, colons and quotes)");
         } catch (YAMLException e) {
-            throw doc.at((Mark) null, "malformed YAML: " + e.getMessage() + "; expected well-formed YAML");
+            // The alias and nesting limits: SnakeYAML gives no position, YamlLimits finds it.
+            throw doc.at(YamlLimits.where(text, options), "malformed YAML: " + e.getMessage()
+                    + "; expected well-formed YAML");
         }
         if (root == null) {
             throw doc.at((Mark) null, "the file is empty; expected a mapping with at least the keys name, fabric,"
                     + " topology and traffic");
         }
+        YamlLimits.rejectTags(doc, root);
         return root;
     }
 
-    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source) throws ScenarioException {
+    private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source, boolean fabricOnly)
+            throws ScenarioException {
         YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
@@ -258,11 +311,12 @@ public final class ScenarioReader {
                 built, trafficReader, baseDir).read(switchMap == null ? null : switchMap.node(),
                         top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
-        if (!top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
+        if (!fabricOnly && !top.has("traffic") && !top.has("jobs") && !top.has("inference")) {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
                     + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
         }
-        List<TrafficSpec> traffic = top.has("traffic") ? trafficReader.read(top.get("traffic")) : List.of();
+        List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
+                && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
         List<rocelab.workload.job.JobSpec> jobs = top.has("jobs") ? new JobReader(doc, trafficReader).read(top.get("jobs"))
                 : List.of();
         List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")

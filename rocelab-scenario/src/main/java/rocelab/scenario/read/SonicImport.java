@@ -55,7 +55,7 @@ final class SonicImport {
 
     /** Reads {@code path} (relative to {@code baseDir}); the override's nodes carry the position of {@code where}. */
     static Result read(Doc scenario, Node where, Path baseDir, String path) throws ScenarioException {
-        Path resolved = baseDir.resolve(path);
+        Path resolved = below(scenario, where, baseDir, path);
         String text;
         try {
             text = Files.readString(resolved, StandardCharsets.UTF_8);
@@ -67,6 +67,38 @@ final class SonicImport {
         i.tables(i.compose(text));
         Map<String, Object> override = i.override();
         return new Result(Nodes.rebase(Nodes.of(override), where.getStartMark()), List.copyOf(i.notes));
+    }
+
+    /**
+     * The file a {@code sonic:} path names. A relative path must stay below the scenario's folder (after {@code ..}
+     * and symbolic links), so a scenario from elsewhere cannot make rocelab read, and quote in its errors, files
+     * beside it; a file anywhere else needs an absolute path, which the scenario's author writes on purpose.
+     */
+    private static Path below(Doc scenario, Node where, Path baseDir, String path) throws ScenarioException {
+        Path given;
+        try {
+            given = Path.of(path);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw scenario.at(where, "'" + path + "' is not a file path; expected the path of a config_db.json");
+        }
+        Path resolved = baseDir.resolve(given);
+        if (given.isAbsolute()) {
+            return resolved;
+        }
+        Path base = baseDir.toAbsolutePath().normalize();
+        boolean inside = resolved.toAbsolutePath().normalize().startsWith(base);
+        if (inside && Files.exists(resolved)) {
+            try {
+                inside = resolved.toRealPath().startsWith(base.toRealPath());
+            } catch (IOException e) {
+                inside = false;
+            }
+        }
+        if (!inside) {
+            throw scenario.at(where, "sonic: " + path + " leads outside the scenario's folder " + base
+                    + "; expected a path below it, or an absolute path");
+        }
+        return resolved;
     }
 
     private Node compose(String text) throws ScenarioException {

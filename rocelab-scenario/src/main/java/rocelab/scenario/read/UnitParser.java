@@ -11,7 +11,8 @@ public final class UnitParser {
     public static final String SIZE_FORMAT =
             "a number of bytes, optionally with a unit: B, KB, MB, GB, KiB, MiB, GiB (e.g. 4MiB)";
     /** What a rate looks like, for error messages. */
-    public static final String RATE_FORMAT = "a number with a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 100Gbps)";
+    public static final String RATE_FORMAT = "a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, also written"
+            + " Gb/s, Gbit/s or G (e.g. 100Gbps, 400G)";
     /** What a time looks like, for error messages. */
     public static final String TIME_FORMAT = "a number with a unit: ps, ns, us, ms, s (e.g. 1.5us), or 0";
 
@@ -20,13 +21,28 @@ public final class UnitParser {
     private static final Map<String, Long> SIZE_UNITS = Map.of(
             "", 1L, "B", 1L, "KB", 1_000L, "MB", 1_000_000L, "GB", 1_000_000_000L,
             "KiB", 1L << 10, "MiB", 1L << 20, "GiB", 1L << 30);
-    private static final Map<String, Long> RATE_UNITS = Map.of(
-            "bps", 1L, "Kbps", 1_000L, "Mbps", 1_000_000L, "Gbps", 1_000_000_000L, "Tbps", 1_000_000_000_000L);
+    private static final Map<String, Long> RATE_UNITS = rateUnits();
     private static final Map<String, Long> TIME_UNITS = Map.of(
             "ps", 1L, "ns", 1_000L, "us", 1_000_000L, "µs", 1_000_000L, "ms", 1_000_000_000L,
             "s", 1_000_000_000_000L);
 
     private UnitParser() {}
+
+    /** The forms engineers write a rate in: Gbps, Gb/s, Gbit/s, or the prefix alone (400G), with k or K for kilo. */
+    private static Map<String, Long> rateUnits() {
+        Map<String, Long> units = new java.util.HashMap<>();
+        Map<String, Long> prefixes = Map.of("", 1L, "K", 1_000L, "k", 1_000L, "M", 1_000_000L, "G", 1_000_000_000L,
+                "T", 1_000_000_000_000L);
+        prefixes.forEach((prefix, factor) -> {
+            for (String unit : new String[] {"bps", "b/s", "bit/s", "bits/s"}) {
+                units.put(prefix + unit, factor);
+            }
+            if (!prefix.isEmpty()) {
+                units.put(prefix, factor);
+            }
+        });
+        return Map.copyOf(units);
+    }
 
     /**
      * A size in bytes: a plain integer, or a number with B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of

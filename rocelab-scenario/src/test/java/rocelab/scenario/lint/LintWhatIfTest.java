@@ -204,6 +204,15 @@ class LintWhatIfTest {
         }
         assertThat(oversize).isPositive();
         assertThat(br.flows()).anyMatch(FlowRecord::failed);
+        // summary.json gives every drop a reason: each reason is listed, and they add up to packets_dropped.
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> drops = (java.util.Map<String, Object>) ((java.util.Map<String, Object>)
+                rocelab.observe.output.Summary.of(br).get("counters")).get("drops_by_reason");
+        for (rocelab.fabric.probe.DropReason reason : rocelab.fabric.probe.DropReason.values()) {
+            assertThat(drops).containsKey(reason.key());
+        }
+        assertThat(drops.get("oversize")).isEqualTo(oversize);
+        assertThat(drops.values().stream().mapToLong(v -> (Long) v).sum()).isEqualTo(br.totals().packetsDropped());
         RunResult fr = run(fixed);
         assertThat(fr.flows()).allMatch(FlowRecord::completed);
         assertThat(fr.totals().packetsDropped()).isZero();

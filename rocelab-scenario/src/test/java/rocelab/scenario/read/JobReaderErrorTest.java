@@ -44,6 +44,15 @@ class JobReaderErrorTest {
     }
 
     @Test
+    void shouldRejectAStepIdThatIsNotAWord() {
+        assertThat(error("  - {hosts: 0-1, parallelism: {dp: 2}, program: [{id: \"a\\nb\", op: compute,"
+                + " duration: 1us}]}\n")).isEqualTo("t.yaml:5:55: 'a\\nb' is not a valid name; expected a step id or"
+                        + " stream name: letters, digits, '.', '_' and '-' (e.g. grads)");
+        assertThat(error("  - {hosts: 0-1, parallelism: {dp: 2}, program: [{op: compute, stream: \"x,y\","
+                + " duration: 1us}]}\n")).startsWith("t.yaml:5:");
+    }
+
+    @Test
     void shouldReportProgramsThatCannotRun() {
         assertThat(error("  - {hosts: 0-1, parallelism: {pp: 2}, program: [{id: tx, op: send, peer: pp+1, size: 1MB,"
                 + " when: \"pp == 0\"}]}\n")).isEqualTo("t.yaml:5:50: rank 0's send in step 'tx' has no matching"

@@ -1,6 +1,7 @@
 package rocelab.scenario.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
@@ -68,7 +69,8 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportMissingKeyAtTheMappingWhenRequiredKeyIsAbsent() {
         assertError("fabric: {mode: roce-lossy}\n" + TOPO + FLOW, "t.yaml:1:1: missing key 'name' in the scenario;"
-                + " expected name: letters, digits, '.', '_' or '-' (e.g. incast-16to1)");
+                + " expected name: a plain file name of letters, digits, '.', '_' or '-', starting with a letter or"
+                + " digit (e.g. incast-16to1)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0}\n", "t.yaml:5:5: missing key 'size'"
                 + " in traffic item 1 (flow); expected size: a number of bytes, optionally with a unit: B, KB, MB, GB,"
                 + " KiB, MiB, GiB (e.g. 4MiB)");
@@ -79,8 +81,8 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportUnitWhenRateUnitIsWrong() {
         assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbs}}\n" + FLOW,
-                "t.yaml:3:56: '100Gbs' is not a rate; expected a number with a unit: bps, Kbps, Mbps, Gbps, Tbps"
-                        + " (e.g. 100Gbps)");
+                "t.yaml:3:56: '100Gbs' is not a rate; expected a number with a unit: bps, Kbps, Mbps, Gbps, Tbps,"
+                        + " also written Gb/s, Gbit/s or G (e.g. 100Gbps, 400G)");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, start: 5}\n",
                 "t.yaml:5:52: '5' has no unit; expected a number with a unit: ps, ns, us, ms, s (e.g. 1.5us), or 0");
     }
@@ -91,7 +93,7 @@ class ScenarioReaderErrorTest {
                 "t.yaml:3:56: '0Gbps' is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
         assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: -1Gbps}}\n" + FLOW,
                 "t.yaml:3:56: '-1Gbps' is negative; expected a rate of at least 0 bit/s (a number with a unit: bps,"
-                        + " Kbps, Mbps, Gbps, Tbps (e.g. 100Gbps))");
+                        + " Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s or G (e.g. 100Gbps, 400G))");
     }
 
     @Test
@@ -315,14 +317,51 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldLocateTheAliasAndTheNestingThatCrossTheLimits() {
+        StringBuilder aliases = new StringBuilder(HEAD + TOPO + FLOW + "x: &a [1]\ny:\n");
+        for (int i = 0; i < 101; i++) {
+            aliases.append("  - *a\n");
+        }
+        // HEAD, TOPO and FLOW take 5 lines, x and y two more: the 101st alias is on line 108.
+        assertThat(catchThrowable(() -> new ScenarioReader().read(aliases.toString(), "t.yaml", Path.of("."))))
+                .hasMessageStartingWith("t.yaml:108:5: malformed YAML: Number of aliases for non-scalar nodes exceeds");
+        String nested = "name: t\nx: " + "[".repeat(60) + "]".repeat(60) + "\n";
+        assertThat(catchThrowable(() -> new ScenarioReader().read(nested, "t.yaml", Path.of("."))))
+                .hasMessageStartingWith("t.yaml:2:").hasMessageContaining("Nesting Depth exceeded");
+    }
+
+    @Test
+    void shouldRejectATimeBeyondTheSimulatedRange() {
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, start: 9223372036854775807ps}\n",
+                "t.yaml:5:52: '9223372036854775807ps' is beyond the simulated time range; expected a time of at most"
+                        + " 4611686s (about 53 days)");
+    }
+
+    @Test
+    void shouldRefuseAnAutoHeadroomTooLargeToCompute() {
+        // 2 x 1 Ms of cable at 10^18 bit/s: more bytes than a long holds. It must fail the buffer check, not wrap
+        // around to a negative headroom that passes it.
+        String message = error("name: t\nfabric: {mode: roce-lossless}\ntopology: {kind: single-switch, hosts: 2,"
+                + " link: {rate: 1000000Tbps, delay: 1000000s}}\n" + FLOW).getMessage();
+        assertThat(message).contains("is too small for the PFC headroom").doesNotContain(": -");
+    }
+
+    @Test
+    void shouldRejectLocalTags() {
+        assertError(HEAD.replace("fabric: {", "fabric: !fabric {") + TOPO + FLOW,
+                "t.yaml:2:9: tag '!fabric' is not part of the scenario format; expected plain YAML values without"
+                        + " tags");
+    }
+
+    @Test
     void shouldRejectFabricAndRunValuesWhenOutOfRange() {
         assertError("name: t\nfabric: {mode: roce-lossy, mtu: 32}\n" + TOPO + FLOW,
                 "t.yaml:2:33: mtu of 32 bytes is out of range; expected 64..65536 bytes");
         assertError(HEAD + TOPO + FLOW + "run: {stop-at: 0}\n",
                 "t.yaml:6:16: stop-at is 0; expected a time above 0 (e.g. 10ms)");
         assertError("name: my scenario\nfabric: {mode: roce-lossy}\n" + TOPO + FLOW,
-                "t.yaml:1:7: 'my scenario' is not a valid name; expected letters, digits, '.', '_' or '-' (e.g."
-                        + " incast-16to1)");
+                "t.yaml:1:7: 'my scenario' is not a valid name; expected a plain file name of letters, digits, '.',"
+                        + " '_' or '-', starting with a letter or digit (e.g. incast-16to1)");
     }
 
     @Test

@@ -238,7 +238,7 @@ class ScenarioReaderTest {
         assertThat(c.congestion().name()).isEqualTo("dcqcn");
         assertThat(c.nic().timeoutExponent()).isEqualTo(14);
         long flows = c.traffic().stream().mapToLong(t -> t.expand(16, new SplittableRandom(1)).size()).sum();
-        assertThat(flows).isEqualTo(11);
+        assertThat(flows).isEqualTo(6);
     }
 
     @Test

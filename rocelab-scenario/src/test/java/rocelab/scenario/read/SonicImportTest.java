@@ -156,6 +156,30 @@ class SonicImportTest {
     }
 
     @Test
+    void shouldReadOnlyFilesBelowTheScenariosFolderUnlessThePathIsAbsolute() throws Exception {
+        Path scenarioDir = Files.createDirectories(dir.resolve("scenarios"));
+        Files.writeString(dir.resolve("outside.json"), NESTED);
+        String yaml = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                switches:
+                  - {name: leaf0, sonic: %s}
+                traffic: [{kind: flow, src: 0, dst: 3, size: 1KB}]
+                """;
+        assertThatThrownBy(() -> new ScenarioReader().read(yaml.formatted("../outside.json"), "t.yaml", scenarioDir))
+                .hasMessageStartingWith("t.yaml:5:26: sonic: ../outside.json leads outside the scenario's folder")
+                .hasMessageContaining("expected a path below it, or an absolute path");
+        // A symbolic link inside the folder that points out of it is outside too.
+        Files.createSymbolicLink(scenarioDir.resolve("link.json"), dir.resolve("outside.json"));
+        assertThatThrownBy(() -> new ScenarioReader().read(yaml.formatted("link.json"), "t.yaml", scenarioDir))
+                .hasMessageContaining("sonic: link.json leads outside the scenario's folder");
+        ScenarioConfig absolute = new ScenarioReader().read(
+                yaml.formatted(dir.resolve("outside.json").toAbsolutePath()), "t.yaml", scenarioDir);
+        assertThat(sw(absolute, "leaf0").parameters().bufferBytes()).isEqualTo(10_875_072L);
+    }
+
+    @Test
     void shouldImportTheShippedExampleWithoutLintErrors() throws Exception {
         ScenarioConfig c = new ScenarioReader().read(Path.of("../scenarios/sonic/leaf-import.yaml"));
         assertThat(sw(c, "leaf0").parameters().bufferBytes()).isEqualTo(10_875_072L);

@@ -61,7 +61,8 @@ class UnitParserTest {
 
     @Test
     void shouldRejectRateWhenUnitIsMissingOrWrong() {
-        String expected = "; expected a number with a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 100Gbps)";
+        String expected = "; expected a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s"
+                + " or G (e.g. 100Gbps, 400G)";
         assertThatThrownBy(() -> UnitParser.rateBps("100Gbs")).hasMessage("'100Gbs' is not a rate" + expected);
         assertThatThrownBy(() -> UnitParser.rateBps("100gbps")).hasMessage("'100gbps' is not a rate" + expected);
         assertThatThrownBy(() -> UnitParser.rateBps("100GB")).hasMessage("'100GB' is not a rate" + expected);
@@ -69,11 +70,21 @@ class UnitParserTest {
     }
 
     @Test
+    void shouldReadTheRateFormsEngineersType() {
+        for (String rate : new String[] {"400G", "400Gbps", "400Gb/s", "400Gbit/s", "400 Gb/s", "0.4Tbps", "400000M"}) {
+            assertThat(UnitParser.rateBps(rate)).as(rate).isEqualTo(400_000_000_000L);
+        }
+        assertThat(UnitParser.rateBps("25k")).isEqualTo(25_000L);
+        assertThat(UnitParser.rateBps("25Kbit/s")).isEqualTo(25_000L);
+    }
+
+    @Test
     void shouldRejectRateWhenZeroNegativeOrFractionalBits() {
         assertThatThrownBy(() -> UnitParser.rateBps("0Gbps"))
                 .hasMessage("'0Gbps' is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
         assertThatThrownBy(() -> UnitParser.rateBps("-5Gbps")).hasMessage("'-5Gbps' is negative; expected a rate of"
-                + " at least 0 bit/s (a number with a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 100Gbps))");
+                + " at least 0 bit/s (a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s"
+                + " or G (e.g. 100Gbps, 400G))");
         assertThatThrownBy(() -> UnitParser.rateBps("1.5bps")).hasMessage("'1.5bps' is not a whole number of bit/s;"
                 + " expected a rate that comes to an integer number of bit/s");
     }

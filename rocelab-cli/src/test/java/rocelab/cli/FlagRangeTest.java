@@ -1,0 +1,65 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Flags and inputs at the edges of their range: refused with the reason (exit 2), or accepted and handled. */
+class FlagRangeTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRefuseACableWithoutUnitOrBeyondReach() {
+        CliRun noUnit = CliRun.of("headroom", "--speed", "400G", "--cable", "100");
+        assertThat(noUnit.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(noUnit.err()).isEqualTo("error: --cable '100' has no unit; expected a length with its unit, m or"
+                + " km, from 0 to 100km (e.g. 100m)\n");
+        CliRun huge = CliRun.of("headroom", "--speed", "400G", "--cable", "1e30m");
+        assertThat(huge.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(huge.err()).contains("--cable '1e30m' is out of range");
+        CliRun km = CliRun.of("headroom", "--speed", "400Gb/s", "--cable", "2km");
+        assertThat(km.exitCode()).as(km.err()).isZero();
+        assertThat(km.out()).contains("400 Gb/s, 2km cable");
+    }
+
+    @Test
+    void shouldRefuseJourneyFlagsBeforeSimulating() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("events"));
+        assertThat(CliRun.of("journey", "--flow", "0", "--json", folder.toString()).err())
+                .startsWith("error: --json " + folder + ": is a directory; expected a file name");
+        assertThat(CliRun.of("journey", "--flow", "0", "--max-lines", "-5").err())
+                .isEqualTo("error: --max-lines -5 is not a number of lines; expected 1 or more (--json has every"
+                        + " event)\n");
+        assertThat(CliRun.of("journey", "--flow", "0", "--from", "20us", "--to", "10us").exitCode())
+                .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        CliRun psn = CliRun.of("journey", "--flow", "0", "--packet", "999999");
+        assertThat(psn.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(psn.err()).startsWith("error: --packet 999999: flow 0 sent no packet with that PSN; expected a PSN"
+                + " from ");
+        assertThat(psn.out()).isEmpty();
+    }
+
+    @Test
+    void shouldFinishAndReportAFlowThatASlowLinkCannotCarry() throws IOException {
+        // At 1 bit/s a 2 MB flow would take longer than a simulation can represent: the run ends (the QP gives up
+        // after its retries) and every output is written, instead of an arithmetic error after the run.
+        Path scenario = Files.writeString(dir.resolve("slow.yaml"), """
+                name: slow
+                fabric: {mode: roce-lossy}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 1bps}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 2MB}
+                """);
+        Path out = dir.resolve("out");
+
+        CliRun run = CliRun.of("run", scenario.toString(), "--out", out.toString(), "-q");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Files.readString(out.resolve("flows.csv"))).contains(",failed,");
+    }
+}

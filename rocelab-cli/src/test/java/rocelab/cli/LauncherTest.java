@@ -1,0 +1,124 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./rocelab} launcher script, run on a copy of the repository's layout whose jar is a small probe that
+ * prints the JVM's garbage collectors: when it rebuilds, and which JVM options win.
+ */
+class LauncherTest {
+    /** Stands in for the CLI jar: prints the collectors the launcher's JVM runs with. */
+    public static final class GcProbe {
+        public static void main(String[] args) {
+            System.out.println(ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .map(GarbageCollectorMXBean::getName).collect(Collectors.joining(",")));
+        }
+    }
+
+    @TempDir
+    Path repo;
+
+    private Path jar;
+
+    @BeforeEach
+    void copyTheLauncherNextToAProbeJar() throws IOException {
+        assumeTrue(!System.getProperty("os.name").startsWith("Windows"), "the launcher is a bash script");
+        Files.copy(Path.of("../rocelab"), repo.resolve("rocelab"));
+        repo.resolve("rocelab").toFile().setExecutable(true);
+        Path source = Files.createDirectories(repo.resolve("rocelab-cli/src/main/java/rocelab/cli"))
+                .resolve("Main.java");
+        Files.writeString(source, "class Main {}\n");
+        jar = Files.createDirectories(repo.resolve("rocelab-cli/target")).resolve("rocelab.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, GcProbe.class.getName());
+        String entry = GcProbe.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+             var in = GcProbe.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        Files.setLastModifiedTime(source, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+    }
+
+    /** Runs the launcher with a PATH of only the tools it uses and no Maven, so a rebuild shows as its own error. */
+    private String launch(Map<String, String> env) throws Exception {
+        Path bin = Files.createDirectories(repo.resolve("bin"));
+        Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
+        for (String tool : List.of("find", "dirname", "mktemp", "rm", "cat", "bash", "java")) {
+            Path wrapper = bin.resolve(tool);
+            if (!Files.exists(wrapper)) {
+                Files.writeString(wrapper, "#!/bin/sh\nexec '" + (tool.equals("java") ? java : onPath(tool))
+                        + "' \"$@\"\n");
+                wrapper.toFile().setExecutable(true);
+            }
+        }
+        ProcessBuilder pb = new ProcessBuilder(List.of(onPath("bash").toString(), repo.resolve("rocelab").toString()))
+                .redirectErrorStream(true);
+        pb.environment().remove("ROCELAB_JAVA_OPTS");
+        pb.environment().put("PATH", bin.toString());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return text;
+    }
+
+    private static Path onPath(String tool) {
+        for (String dir : System.getenv("PATH").split(":")) {
+            Path p = Path.of(dir, tool);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        throw new org.opentest4j.TestAbortedException(tool + " is not on the PATH");
+    }
+
+    @Test
+    void shouldNotRebuildForFilesUnderTarget() throws Exception {
+        Path generated = Files.createDirectories(repo.resolve("rocelab-bench/target/generated-sources/jmh"))
+                .resolve("Generated.java");
+        Files.writeString(generated, "class Generated {}\n");
+
+        String out = launch(Map.of());
+
+        assertThat(out).as("a JMH-generated source newer than the jar is not a reason to build")
+                .doesNotContain("building", "Maven").contains("MarkSweepCompact");
+    }
+
+    @Test
+    void shouldRebuildWhenASourceChanged() throws Exception {
+        Files.setLastModifiedTime(repo.resolve("rocelab-cli/src/main/java/rocelab/cli/Main.java"),
+                FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+
+        assertThat(launch(Map.of())).contains("Maven (mvn) is needed to build");
+    }
+
+    @Test
+    void shouldLetTheUsersCollectorWin() throws Exception {
+        assertThat(launch(Map.of())).as("the default: the serial collector").contains("Copy,MarkSweepCompact");
+        assertThat(launch(Map.of("ROCELAB_JAVA_OPTS", "-XX:+UseParallelGC")))
+                .as("ROCELAB_JAVA_OPTS chooses the collector").contains("PS Scavenge").doesNotContain("Copy");
+    }
+
+}

@@ -1,0 +1,152 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run's output folder is the previous run, the new run, or (killed in the instant of the swap) absent, never a
+ * mix; nothing is written outside it; every output path is checked before the first event.
+ */
+class OutputFolderTest {
+    @TempDir
+    Path dir;
+
+    private static TreeMap<String, byte[]> contents(Path root) throws IOException {
+        TreeMap<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                out.put(root.relativize(p).toString(), Files.readAllBytes(p));
+            }
+        }
+        return out;
+    }
+
+    /** The folder's files, but for summary.json and report.html, whose wall-clock fields differ from run to run. */
+    private static TreeMap<String, String> comparable(Path root) throws IOException {
+        TreeMap<String, String> out = new TreeMap<>();
+        contents(root).forEach((k, v) -> out.put(k, new String(v, java.nio.charset.StandardCharsets.UTF_8)
+                .replaceAll("\"(wall_seconds|events_per_second)\": [0-9.eE+-]+", "")));
+        return out;
+    }
+
+    private static List<String> hidden(Path parent) throws IOException {
+        try (Stream<Path> s = Files.list(parent)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")).toList();
+        }
+    }
+
+    @Test
+    void shouldReplaceAnEarlierRunAsAWholeAndLeaveNothingHidden() throws IOException {
+        Path out = dir.resolve("runs/pfc");
+        assertThat(CliRun.of("run", "--example", "lossless-pfc-only", "--out", out.toString(), "-q").exitCode())
+                .isZero();
+        assertThat(out.resolve("pfc.csv")).exists();
+
+        CliRun second = CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q");
+
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(out.resolve("pfc.csv")).as("a file only the first run had").doesNotExist();
+        assertThat(Files.readString(out.resolve("manifest.json"))).contains("lossy-incast");
+        assertThat(hidden(dir.resolve("runs"))).as("no staging copy or replaced folder left behind").isEmpty();
+        assertThat(hidden(out)).as("no .partial file inside").isEmpty();
+    }
+
+    @Test
+    void shouldLeaveThePreviousRunIntactWhenARerunIsKilledWhileWriting() throws Exception {
+        Path seed1 = dir.resolve("seed1");
+        Path seed2 = dir.resolve("seed2");
+        assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", seed1.toString(), "-q").exitCode()).isZero();
+        assertThat(CliRun.of("run", "--example", "lossy-incast", "--seed", "2", "--out", seed2.toString(), "-q")
+                .exitCode()).isZero();
+        Path target = dir.resolve("target");
+        for (var f : contents(seed1).entrySet()) {
+            Path copy = target.resolve(f.getKey());
+            Files.createDirectories(copy.getParent());
+            Files.write(copy, f.getValue());
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+
+        // The re-run is killed (SIGKILL, nothing runs after it) the moment it starts writing its files.
+        Process rerun = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                RocelabCommand.class.getName(), "run", "--example", "lossy-incast", "--seed", "2", "--out",
+                target.toString(), "-q").redirectErrorStream(true).redirectOutput(dir.resolve("log").toFile()).start();
+        String staging = ".target.partial-" + rerun.pid();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (rerun.isAlive() && !Files.exists(dir.resolve(staging)) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        rerun.destroyForcibly().waitFor();
+
+        assertThat(comparable(target)).as("the folder is still exactly the seed-1 run").isEqualTo(comparable(seed1));
+
+        // The next run into the folder removes what the killed one left, and writes the seed-2 run whole.
+        CliRun again = CliRun.of("run", "--example", "lossy-incast", "--seed", "2", "--out", target.toString(), "-q");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(comparable(target)).isEqualTo(comparable(seed2));
+        assertThat(hidden(dir)).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAFolderHoldingFilesRocelabDidNotWrite() throws IOException {
+        Path mine = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(mine.resolve("notes.txt"), "mine\n");
+
+        CliRun run = CliRun.of("run", "--out", mine.toString(), "-q");
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.err()).isEqualTo("error: --out " + mine + ": holds notes.txt, which rocelab did not write;"
+                + " expected a new or empty folder, or the output folder of an earlier run (its files are replaced as"
+                + " a whole)\n");
+        assertThat(contents(mine)).containsOnlyKeys("notes.txt");
+    }
+
+    @Test
+    void shouldCheckTheCaptureBeforeTheRun() throws IOException {
+        Path out = dir.resolve("o");
+        Path folder = Files.createDirectories(dir.resolve("captures"));
+
+        CliRun run = CliRun.of("run", "--out", out.toString(), "--pcap", folder.toString());
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.err()).startsWith("error: --pcap " + folder + ": is a directory; expected a file name");
+        assertThat(out).as("nothing simulated, nothing written").doesNotExist();
+        assertThat(CliRun.of("run", "--out", out.toString(), "--pcap", out.resolve("summary.json").toString())
+                .err()).contains("would overwrite the run's own summary.json");
+    }
+
+    @Test
+    void shouldPutACaptureInsideTheFolderIntoTheNewRun() throws IOException {
+        Path out = dir.resolve("o");
+        CliRun run = CliRun.of("run", "--out", out.toString(), "--pcap", out.resolve("trace.pcap").toString(),
+                "--pcap-max", "10", "-q");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(out.resolve("trace.pcap")).isNotEmptyFile();
+        assertThat(out.resolve("summary.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void shouldRefuseBadCaptureFlagsBeforeTheRun() {
+        String out = dir.resolve("o").toString();
+        String pcap = dir.resolve("x.pcap").toString();
+        assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-flow", "-7").err())
+                .isEqualTo("error: --pcap-flow -7 is not a flow; expected a flow_id of flows.csv (0 or more)\n");
+        assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-from", "50us", "--pcap-to", "10us").err())
+                .isEqualTo("error: --pcap-to 10us is not after --pcap-from 50us; expected an end time later than the"
+                        + " start\n");
+        assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-qp", "-2").exitCode())
+                .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(CliRun.of("run", "--out", out, "--pcap-flow", "3").err())
+                .isEqualTo("error: --pcap-flow selects what --pcap captures; expected --pcap FILE with it\n");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+}

@@ -1,0 +1,86 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rocelab report} on a folder whose files were changed after the run: exit 2 and a located message. */
+class ReportCommandTest {
+    @TempDir
+    static Path shared;
+
+    @TempDir
+    Path dir;
+
+    private static Path run;
+
+    @BeforeAll
+    static void runTheDemo() {
+        run = shared.resolve("demo");
+        assertThat(CliRun.of("run", "--out", run.toString(), "-q").exitCode()).isZero();
+    }
+
+    /** A copy of the demo's folder with one file replaced. */
+    private Path withFile(String name, byte[] content) throws IOException {
+        Path copy = dir.resolve("copy");
+        try (var files = Files.list(run)) {
+            Files.createDirectories(copy);
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        Files.write(copy.resolve(name), content);
+        return copy;
+    }
+
+    private static String rejected(Path folder) {
+        CliRun r = CliRun.of("report", folder.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).doesNotContain("\tat ", "internal error");
+        assertThat(r.errorLines()).hasSize(1);
+        return r.errorLines().get(0);
+    }
+
+    @Test
+    void shouldRefuseASummaryRocelabDidNotWrite() throws IOException {
+        Path f = withFile("summary.json", "{garbage".getBytes());
+
+        assertThat(rejected(f)).isEqualTo("error: " + f.resolve("summary.json") + ":1:1: not a summary rocelab run"
+                + " wrote; expected its JSON object with the key scenario first");
+    }
+
+    @Test
+    void shouldLocateTheFirstByteThatIsNotText() throws IOException {
+        byte[] csv = "flow_id,src\n1,2\n3,\u0000".getBytes();
+        byte[] binary = new byte[csv.length + 2];
+        System.arraycopy(csv, 0, binary, 0, csv.length);
+        binary[csv.length] = (byte) 0xC3;
+        binary[csv.length + 1] = (byte) 0x28;
+        Path f = withFile("flows.csv", binary);
+
+        assertThat(rejected(f)).isEqualTo("error: " + f.resolve("flows.csv") + ":3:4: not UTF-8 text; expected a CSV"
+                + " file as rocelab run writes it");
+    }
+
+    @Test
+    void shouldLocateARowWithTheWrongNumberOfFields() throws IOException {
+        Path f = withFile("ports.csv", "switch,port\nleaf0,1,2\n".getBytes());
+
+        assertThat(rejected(f)).startsWith("error: " + f.resolve("ports.csv") + ":2:1: 3 fields; expected 2");
+    }
+
+    @Test
+    void shouldNameTheFolderWhenANumberIsNotOne() throws IOException {
+        String flows = Files.readString(run.resolve("flows.csv"));
+        Path f = withFile("flows.csv", flows.replaceFirst("\n0,", "\nzero,").replace(",completed,", ",x,")
+                .replaceAll("\n(\\d+),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*)", "\n$1,$2,$3,$4,$5,$6,oops")
+                .getBytes());
+
+        assertThat(rejected(f)).startsWith("error: " + f + ": the report cannot be built from these files (");
+    }
+}

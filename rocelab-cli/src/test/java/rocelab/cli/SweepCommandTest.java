@@ -1,0 +1,73 @@
+package rocelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rocelab sweep}: runs, resumes, prints one progress line, and refuses bad input before running anything. */
+class SweepCommandTest {
+    private static final String BASE = """
+            name: tiny
+            fabric: {mode: roce-lossless, mtu: 1000}
+            topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 4MB}
+            nic: {cc: dcqcn}
+            traffic:
+              - {kind: incast, senders: 1-3, receiver: 0, size: 50KB}
+            observe: {sample-interval: 0}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Path sweep(String body) throws Exception {
+        Files.writeString(dir.resolve("base.yaml"), BASE);
+        Path file = dir.resolve("s.yaml");
+        Files.writeString(file, "scenario: base.yaml\n" + body);
+        return file;
+    }
+
+    @Test
+    void runsThenResumesWithNothingToDo() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "2");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("2 runs (2 ran now, 0 complete before) · 0 failed");
+        assertThat(run.err()).contains("sweep 2/2 points done · 0 running · 0 failed");
+        assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3);
+        assertThat(out.resolve("sweep.html")).isRegularFile();
+
+        CliRun again = CliRun.of("sweep", file.toString(), "--out", out.toString(), "-q");
+        assertThat(again.exitCode()).isZero();
+        assertThat(again.out()).isEmpty();
+        assertThat(again.err()).isEmpty();
+
+        CliRun listed = CliRun.of("sweep", file.toString(), "--dry-run");
+        assertThat(listed.out().lines().toList()).hasSize(3).first().isEqualTo("point\tseed\tnic.dcqcn.profile");
+    }
+
+    @Test
+    void badInputExitsTwoWithThePositionAndWritesNothing() throws Exception {
+        Path out = dir.resolve("out");
+        for (String[] c : List.of(
+                new String[] {"vary:\n  switch.ecn.kmin: [100KB, 3parsecs]\n", "s.yaml:3:28: "},
+                new String[] {"vary:\n  switch.bufer: [1MB]\n", "s.yaml:3:3: unknown key 'bufer' in switch"},
+                new String[] {"vary: {}\n", "s.yaml:2:7: the sweep varies nothing"},
+                new String[] {"combine: cartesian\nvary:\n  switch.buffer: [1MB]\n", "s.yaml:2:10: 'cartesian'"})) {
+            CliRun run = CliRun.of("sweep", sweep(c[0]).toString(), "--out", out.toString());
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+            assertThat(run.errorLines()).hasSize(1);
+            assertThat(run.errorLines().get(0)).contains(c[1]);
+            assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(out).doesNotExist();
+        }
+        CliRun missing = CliRun.of("sweep", dir.resolve("nope.yaml").toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.errorLines().get(0)).contains("nope.yaml:1:1: file not found");
+    }
+}

@@ -1,0 +1,29 @@
+package rocelab.scenario;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What manifest.json adds to a run besides version, seed and hash: its scenario file and the report's thresholds. */
+public final class RunManifest {
+    private RunManifest() {}
+
+    public static Map<String, Object> extras(ScenarioConfig config) {
+        Map<String, Object> extras = new LinkedHashMap<>();
+        extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
+        if (config.infiniband() != null) {
+            // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
+            extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
+            return extras;
+        }
+        extras.put("ecn_marking", config.ecn().scheme().key());
+        extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
+                : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
+        extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
+        extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
+                : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
+        extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
+        extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
+                ? config.pfc().xoffBytes() : null);
+        return extras;
+    }
+}

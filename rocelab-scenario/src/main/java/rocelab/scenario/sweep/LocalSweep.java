@@ -1,0 +1,215 @@
+package rocelab.scenario.sweep;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import rocelab.observe.RunResult;
+import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.report.ReportWriter;
+import rocelab.scenario.RunManifest;
+import rocelab.scenario.ScenarioConfig;
+
+/**
+ * Runs a sweep on this machine: every point not yet complete, on a pool of threads (one simulation per thread), each
+ * into its own run folder {@code points/<id>/}. A folder appears only once its run is complete (the run is written
+ * into a hidden folder next to it, then renamed), so an interrupted sweep resumes where it stopped and a sweep given
+ * new values runs only the new points. A point that fails is recorded with its error and does not stop the others.
+ */
+public final class LocalSweep {
+    /** The folder holding one run folder per point. */
+    public static final String POINTS = "points";
+    /** Stack of a simulation thread (deep task graphs recurse; as the test JVMs' -Xss). */
+    private static final long STACK_BYTES = 16L << 20;
+
+    /** Where a sweep stands; sent after each point starts and ends. */
+    public record Status(int total, int done, int running, int failed, int reused, double etaSeconds) {}
+
+    /** Hears the sweep's progress (from the worker threads, one call at a time). */
+    public interface Listener {
+        Listener NONE = s -> {};
+
+        void onStatus(Status status);
+    }
+
+    /** What the sweep did: the results, how many points ran now and how many were complete before. */
+    public record Outcome(SweepResults results, int ran, int reused) {}
+
+    private final SweepPlan plan;
+    private final Path out;
+    private final int jobs;
+    private final Listener listener;
+    private final String sweepFile;
+
+    public LocalSweep(SweepPlan plan, Path out, int jobs, Listener listener) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1");
+        }
+        this.plan = plan;
+        this.out = out;
+        this.jobs = jobs;
+        this.listener = listener;
+        this.sweepFile = plan.sweepFile();
+    }
+
+    /** Runs what is missing, then writes results.csv and sweep.html. */
+    public Outcome run() throws IOException, InterruptedException {
+        Path points = out.resolve(POINTS);
+        Files.createDirectories(points);
+        removePartials(points);
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        List<SweepPoint> pending = new ArrayList<>();
+        for (SweepPoint p : plan.points()) {
+            Path summary = points.resolve(p.id()).resolve(RunWriter.SUMMARY);
+            if (Files.isRegularFile(summary)) {
+                outcomes.put(p.id(), PointOutcome.completed(p.id(), Files.readString(summary, StandardCharsets.UTF_8)));
+            } else {
+                pending.add(p);
+            }
+        }
+        int reused = outcomes.size();
+        Tracker tracker = new Tracker(plan.points().size(), reused, pending.size());
+        tracker.report();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, pending.size())), threads());
+        List<Future<PointOutcome>> futures = new ArrayList<>();
+        try {
+            for (SweepPoint p : pending) {
+                futures.add(pool.submit(() -> runPoint(p, points, tracker)));
+            }
+            for (int i = 0; i < pending.size(); i++) {
+                try {
+                    outcomes.put(pending.get(i).id(), futures.get(i).get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // runPoint records every failure itself; this is a bug in the runner.
+                    throw new IllegalStateException("a sweep worker failed", e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        SweepResults results = SweepResults.of(plan, outcomes);
+        AtomicFiles.write(out.resolve(SweepResults.FILE), results.csv());
+        AtomicFiles.write(out.resolve(SweepReport.FILE), SweepReport.html(plan, results));
+        return new Outcome(results, pending.size(), reused);
+    }
+
+    private PointOutcome runPoint(SweepPoint p, Path points, Tracker tracker) {
+        tracker.started();
+        PointOutcome outcome;
+        try {
+            ScenarioConfig config = PointRunner.config(p);
+            RunResult result = PointRunner.run(config, plan.model());
+            Path partial = Files.createTempDirectory(points, "." + p.id() + ".partial-");
+            Files.writeString(partial.resolve("scenario.yaml"), p.scenarioYaml(), StandardCharsets.UTF_8);
+            Map<String, Object> extras = RunManifest.extras(config);
+            extras.put("scenario_file", "scenario.yaml");
+            extras.put("sweep_file", sweepFile);
+            extras.put("sweep_point", p.id());
+            new RunWriter().write(partial, result, extras);
+            ReportWriter.write(partial);
+            publish(partial, points.resolve(p.id()));
+            outcome = PointOutcome.completed(p.id(), RunWriter.summaryJson(result));
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            outcome = PointOutcome.failed(p.id(), PointRunner.reason(e));
+        }
+        tracker.finished(outcome.ok());
+        return outcome;
+    }
+
+    /** Renames a finished run folder into place; the point folder exists only when complete. */
+    private static void publish(Path partial, Path target) throws IOException {
+        try {
+            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(partial, target);
+        } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+            // Another sweep into the same folder finished this point first: same scenario and seed, same run.
+            deleteTree(partial);
+        }
+    }
+
+    /** Folders of runs a killed sweep left half written. */
+    private static void removePartials(Path points) throws IOException {
+        try (var list = Files.list(points)) {
+            for (Path p : list.toList()) {
+                if (p.getFileName().toString().startsWith(".") && p.getFileName().toString().contains(".partial-")) {
+                    deleteTree(p);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static ThreadFactory threads() {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(null, r, "sweep-" + n.incrementAndGet(), STACK_BYTES);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Counts points and estimates the time left from this session's pace. */
+    private final class Tracker {
+        private final int total;
+        private final int reused;
+        private final int pending;
+        private final long startNanos = System.nanoTime();
+        private int done;
+        private int running;
+        private int failed;
+        private int ranNow;
+
+        Tracker(int total, int reused, int pending) {
+            this.total = total;
+            this.reused = reused;
+            this.pending = pending;
+            this.done = reused;
+        }
+
+        synchronized void started() {
+            running++;
+            report();
+        }
+
+        synchronized void finished(boolean ok) {
+            running--;
+            done++;
+            ranNow++;
+            if (!ok) {
+                failed++;
+            }
+            report();
+        }
+
+        synchronized void report() {
+            double elapsed = (System.nanoTime() - startNanos) / 1e9;
+            double eta = ranNow == 0 ? Double.NaN : elapsed / ranNow * (pending - ranNow);
+            listener.onStatus(new Status(total, done, running, failed, reused, eta));
+        }
+    }
+}

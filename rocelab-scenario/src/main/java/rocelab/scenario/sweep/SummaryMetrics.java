@@ -1,0 +1,67 @@
+package rocelab.scenario.sweep;
+
+import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * The numbers of a summary.json, flattened to column names: nested keys joined with '.', list items by index
+ * ({@code fct.p99_us}, {@code collectives[0].busbw_gbytes_per_s}). Each number keeps its text exactly as the
+ * summary wrote it, so a results table built from the same summaries is the same bytes wherever it is built.
+ */
+public final class SummaryMetrics {
+    private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
+
+    private SummaryMetrics() {}
+
+    /** Flattened name to number text, in the summary's key order; strings, booleans and nulls are left out. */
+    public static Map<String, String> numbers(String summaryJson) {
+        Map<String, String> out = new LinkedHashMap<>();
+        walk(node(summaryJson), "", out);
+        return out;
+    }
+
+    /** A string at the top level of the summary (such as stop_reason), or null. */
+    public static String text(String summaryJson, String key) {
+        if (node(summaryJson) instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)
+                        && t.getValueNode() instanceof ScalarNode v) {
+                    return v.getValue();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Node node(String json) {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(Integer.MAX_VALUE);
+        return new Yaml(options).compose(new StringReader(json));
+    }
+
+    private static void walk(Node n, String name, Map<String, String> out) {
+        if (n instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                String key = ((ScalarNode) t.getKeyNode()).getValue();
+                walk(t.getValueNode(), name.isEmpty() ? key : name + "." + key, out);
+            }
+        } else if (n instanceof SequenceNode s) {
+            for (int i = 0; i < s.getValue().size(); i++) {
+                walk(s.getValue().get(i), name + "[" + i + "]", out);
+            }
+        } else if (n instanceof ScalarNode s && s.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN
+                && NUMBER.matcher(s.getValue()).matches()) {
+            out.put(name, s.getValue());
+        }
+    }
+}

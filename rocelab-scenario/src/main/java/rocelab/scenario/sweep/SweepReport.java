@@ -1,0 +1,235 @@
+package rocelab.scenario.sweep;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * sweep.html: a self-contained page with, for every metric that differs between points, one chart per varied key:
+ * the key's values along x (in the sweep file's order), the metric's mean over seeds as a line, and its spread
+ * (lowest to highest seed) as a bar at each value; one line per combination of the other keys. Metrics that are the
+ * same in every point are listed in a table instead, and failed points with their errors.
+ */
+public final class SweepReport {
+    public static final String FILE = "sweep.html";
+    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+        "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+    private static final int W = 460;
+    private static final int H = 250;
+    private static final int LEFT = 64;
+    private static final int RIGHT = 12;
+    private static final int TOP = 12;
+    private static final int BOTTOM = 40;
+
+    private SweepReport() {}
+
+    public static String html(SweepPlan plan, SweepResults results) {
+        List<String> header = results.header();
+        int firstKey = 2;
+        int keys = plan.keys().size();
+        int firstMetric = header.size() - results.metrics().size();
+        int status = header.indexOf("status");
+        List<List<String>> ok = new ArrayList<>();
+        List<List<String>> failed = new ArrayList<>();
+        for (List<String> r : results.rows()) {
+            (r.get(status).equals("completed") ? ok : failed).add(r);
+        }
+        StringBuilder b = new StringBuilder(1 << 16);
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sweep ")
+                .append(esc(plan.sweepFile())).append("</title>\n<style>body{font:14px system-ui,sans-serif;margin:24px;"
+                        + "color:#222}h2{margin-top:28px}.grid{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0}"
+                        + "figcaption{font-size:12px;color:#555}table{border-collapse:collapse}td,th{border:1px solid"
+                        + " #ccc;padding:2px 8px;text-align:left}svg text{font:11px system-ui,sans-serif}</style>"
+                        + "</head><body>\n");
+        b.append("<h1>sweep ").append(esc(plan.sweepFile())).append("</h1>\n<p>base scenario ")
+                .append(esc(plan.baseScenario())).append(" · ").append(esc(plan.combine())).append(" of ")
+                .append(esc(String.join(", ", plan.keys()))).append(" · ").append(results.rows().size())
+                .append(" runs, ").append(ok.size()).append(" completed, ").append(failed.size())
+                .append(" failed · model ").append(esc(plan.model()))
+                .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar).</p>\n");
+        List<String[]> constant = new ArrayList<>();
+        StringBuilder toc = new StringBuilder();
+        int tocAt = b.length();
+        int unlisted = 0;
+        for (int m = firstMetric; m < header.size(); m++) {
+            String metric = header.get(m);
+            if (java.util.Arrays.asList(rocelab.observe.output.Summary.WALL_CLOCK_KEYS).contains(metric)) {
+                continue; // the machine's speed, not the scenario's: in results.csv only
+            }
+            if (plan.metrics().isEmpty() && metric.contains("[")) {
+                // Entries of lists (the i-th hop of a pause tree) mean different things in different points.
+                unlisted++;
+                continue;
+            }
+            if (distinct(ok, m) <= 1) {
+                constant.add(new String[] {metric, ok.isEmpty() ? "" : ok.get(0).get(m)});
+                continue;
+            }
+            toc.append(toc.length() == 0 ? "" : " · ").append("<a href=\"#m").append(m).append("\">").append(esc(metric))
+                    .append("</a>");
+            b.append("<h2 id=\"m").append(m).append("\">").append(esc(metric)).append("</h2>\n<div class=\"grid\">\n");
+            for (int k = 0; k < keys; k++) {
+                b.append(chart(header, ok, firstKey, keys, k, m));
+            }
+            b.append("</div>\n");
+        }
+        b.insert(tocAt, "<p>Metrics that differ between runs: " + (toc.length() == 0 ? "none" : toc) + "</p>\n");
+        if (unlisted > 0) {
+            b.append("<p>").append(unlisted).append(" numbers from lists in summary.json (such as"
+                    + " pfc_propagation[0].paused_us) are in results.csv but not charted; name them under metrics: in"
+                    + " the sweep file to chart them.</p>\n");
+        }
+        if (!constant.isEmpty()) {
+            b.append("<h2>The same in every completed run</h2>\n<table><tr><th>metric</th><th>value</th></tr>\n");
+            for (String[] c : constant) {
+                b.append("<tr><td>").append(esc(c[0])).append("</td><td>").append(esc(c[1])).append("</td></tr>\n");
+            }
+            b.append("</table>\n");
+        }
+        if (!failed.isEmpty()) {
+            b.append("<h2>Failed points</h2>\n<table><tr><th>point</th><th>seed</th>");
+            for (String k : plan.keys()) {
+                b.append("<th>").append(esc(k)).append("</th>");
+            }
+            b.append("<th>error</th></tr>\n");
+            int error = header.indexOf("error");
+            for (List<String> r : failed) {
+                b.append("<tr>");
+                for (int c = 0; c < firstKey + keys; c++) {
+                    b.append("<td>").append(esc(r.get(c))).append("</td>");
+                }
+                b.append("<td>").append(esc(r.get(error))).append("</td></tr>\n");
+            }
+            b.append("</table>\n");
+        }
+        return b.append("</body></html>\n").toString();
+    }
+
+    private static int distinct(List<List<String>> rows, int column) {
+        return (int) rows.stream().map(r -> r.get(column)).distinct().count();
+    }
+
+    /** One metric against one key; a line per combination of the other keys. */
+    private static String chart(List<String> header, List<List<String>> rows, int firstKey, int keys, int k, int m) {
+        List<String> xs = new ArrayList<>();
+        Map<String, Map<String, List<Double>>> series = new LinkedHashMap<>();
+        for (List<String> r : rows) {
+            String x = r.get(firstKey + k);
+            if (!xs.contains(x)) {
+                xs.add(x);
+            }
+            StringBuilder other = new StringBuilder();
+            for (int o = 0; o < keys; o++) {
+                if (o != k) {
+                    other.append(other.length() == 0 ? "" : ", ").append(header.get(firstKey + o)).append('=')
+                            .append(r.get(firstKey + o));
+                }
+            }
+            String cell = r.get(m);
+            if (!cell.isEmpty()) {
+                series.computeIfAbsent(other.toString(), s -> new LinkedHashMap<>())
+                        .computeIfAbsent(x, s -> new ArrayList<>()).add(Double.parseDouble(cell));
+            }
+        }
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (Map<String, List<Double>> s : series.values()) {
+            for (List<Double> v : s.values()) {
+                for (double d : v) {
+                    lo = Math.min(lo, d);
+                    hi = Math.max(hi, d);
+                }
+            }
+        }
+        if (lo > hi) {
+            return "";
+        }
+        lo = Math.min(lo, 0);
+        if (hi == lo) {
+            hi = lo + 1;
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"")
+                .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\">");
+        int plotW = W - LEFT - RIGHT;
+        int plotH = H - TOP - BOTTOM;
+        b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
+                .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>");
+        for (int t = 0; t <= 4; t++) {
+            double v = lo + (hi - lo) * t / 4;
+            double y = TOP + plotH - plotH * t / 4.0;
+            b.append("<line x1=\"").append(LEFT - 4).append("\" x2=\"").append(LEFT).append("\" y1=\"").append(f(y))
+                    .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(LEFT - 6)
+                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(num(v))
+                    .append("</text>");
+        }
+        for (int i = 0; i < xs.size(); i++) {
+            b.append("<text x=\"").append(f(px(i, xs.size(), plotW))).append("\" y=\"").append(TOP + plotH + 16)
+                    .append("\" text-anchor=\"middle\">").append(esc(xs.get(i))).append("</text>");
+        }
+        b.append("<text x=\"").append(LEFT + plotW / 2).append("\" y=\"").append(H - 6)
+                .append("\" text-anchor=\"middle\">").append(esc(header.get(firstKey + k))).append("</text>");
+        int c = 0;
+        StringBuilder legend = new StringBuilder();
+        for (Map.Entry<String, Map<String, List<Double>>> s : series.entrySet()) {
+            String color = COLORS[c++ % COLORS.length];
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < xs.size(); i++) {
+                List<Double> v = s.getValue().get(xs.get(i));
+                if (v == null) {
+                    continue;
+                }
+                double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+                double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+                double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+                double x = px(i, xs.size(), plotW);
+                line.append(line.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(py(mean, lo, hi, plotH)));
+                if (max > min) {
+                    b.append("<line x1=\"").append(f(x)).append("\" x2=\"").append(f(x)).append("\" y1=\"")
+                            .append(f(py(min, lo, hi, plotH))).append("\" y2=\"").append(f(py(max, lo, hi, plotH)))
+                            .append("\" stroke=\"").append(color).append("\" stroke-width=\"3\" opacity=\"0.4\"/>");
+                }
+                b.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
+                        .append("\" r=\"3\" fill=\"").append(color).append("\"><title>").append(esc(s.getKey()))
+                        .append(' ').append(esc(xs.get(i))).append(": mean ").append(num(mean)).append(", ")
+                        .append(num(min)).append("..").append(num(max)).append(" over ").append(v.size())
+                        .append(v.size() == 1 ? " seed" : " seeds").append("</title></circle>");
+            }
+            b.append("<path d=\"").append(line).append("\" fill=\"none\" stroke=\"").append(color)
+                    .append("\" stroke-width=\"1.5\"/>");
+            if (!s.getKey().isEmpty()) {
+                legend.append("<span style=\"color:").append(color).append("\">■</span> ").append(esc(s.getKey()))
+                        .append("<br>");
+            }
+        }
+        b.append("</svg><figcaption>").append(esc(header.get(m))).append(" against ")
+                .append(esc(header.get(firstKey + k))).append(legend.length() == 0 ? "" : "<br>").append(legend)
+                .append("</figcaption></figure>\n");
+        return b.toString();
+    }
+
+    private static double px(int i, int n, int plotW) {
+        return LEFT + plotW * (i + 0.5) / n;
+    }
+
+    private static double py(double v, double lo, double hi, int plotH) {
+        return TOP + plotH - plotH * (v - lo) / (hi - lo);
+    }
+
+    private static String f(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String num(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,133 @@
+package rocelab.scenario.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.output.Summary;
+import rocelab.scenario.read.SweepReader;
+
+class LocalSweepTest {
+    private static final String BASE = """
+            name: tiny
+            fabric: {mode: roce-lossless, mtu: 1000}
+            topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 4MB, ecn: {marking: red, kmin: 100KB, kmax: 400KB}}
+            nic: {cc: dcqcn}
+            traffic:
+              - {kind: incast, senders: 1-4, receiver: 0, size: 100KB}
+            observe: {sample-interval: 0}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private SweepPlan plan(String kmins, String seeds) throws Exception {
+        Files.writeString(dir.resolve("base.yaml"), BASE);
+        Files.writeString(dir.resolve("s.yaml"), """
+                scenario: base.yaml
+                vary:
+                  switch.ecn.kmin: [%s]
+                  nic.dcqcn.profile: [paper, nvidia]
+                seeds: %s
+                """.formatted(kmins, seeds));
+        return new SweepReader().read(dir.resolve("s.yaml"));
+    }
+
+    @Test
+    void runsEveryPointInItsOwnFolderAndResumesWithoutRerunning() throws Exception {
+        SweepPlan plan = plan("50KB, 200KB", "1");
+        Path out = dir.resolve("out");
+        List<LocalSweep.Status> statuses = new ArrayList<>();
+        LocalSweep.Outcome first = new LocalSweep(plan, out, 2, statuses::add).run();
+        assertThat(first.ran()).isEqualTo(4);
+        assertThat(first.results().failed()).isZero();
+        for (SweepPoint p : plan.points()) {
+            Path point = out.resolve("points").resolve(p.id());
+            assertThat(point.resolve("summary.json")).isRegularFile();
+            assertThat(point.resolve("report.html")).isRegularFile();
+            assertThat(Files.readString(point.resolve("scenario.yaml"))).isEqualTo(p.scenarioYaml());
+            assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id());
+        }
+        LocalSweep.Status last = statuses.get(statuses.size() - 1);
+        assertThat(last.done()).isEqualTo(4);
+        assertThat(last.running()).isZero();
+        assertThat(statuses).anySatisfy(s -> assertThat(s.running()).isPositive());
+
+        String csv = Files.readString(out.resolve("results.csv"));
+        List<String> lines = csv.lines().toList();
+        assertThat(lines.get(0)).startsWith("point,seed,switch.ecn.kmin,nic.dcqcn.profile,status,stop_reason,error,")
+                .contains(",flows.fct_us.p99,").contains(",counters.ecn_marked,");
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(1)).startsWith(plan.points().get(0).id() + ",1,50KB,paper,completed,completed,,");
+        assertThat(lines.get(4)).startsWith(plan.points().get(3).id() + ",1,200KB,nvidia,completed,");
+        assertThat(Files.readString(out.resolve("sweep.html"))).contains("<svg").contains("flows.fct_us.p99");
+
+        // Killed half way: a half-written run folder is cleared and complete points are kept.
+        Files.createDirectories(out.resolve("points").resolve("." + plan.points().get(0).id() + ".partial-123"));
+        LocalSweep.Outcome again = new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run();
+        assertThat(again.ran()).isZero();
+        assertThat(again.reused()).isEqualTo(4);
+        assertThat(Files.readString(out.resolve("results.csv"))).isEqualTo(csv);
+        assertThat(Files.list(out.resolve("points")).map(p -> p.getFileName().toString()))
+                .noneMatch(n -> n.startsWith("."));
+
+        // New values run only the new points; the old rows keep their bytes.
+        SweepPlan more = plan("50KB, 200KB, 300KB", "1");
+        LocalSweep.Outcome grown = new LocalSweep(more, out, 2, LocalSweep.Listener.NONE).run();
+        assertThat(grown.ran()).isEqualTo(2);
+        assertThat(grown.reused()).isEqualTo(4);
+        List<String> grownLines = Files.readString(out.resolve("results.csv")).lines().toList();
+        assertThat(grownLines.subList(1, 5)).isEqualTo(lines.subList(1, 5));
+    }
+
+    @Test
+    void aFailingPointIsRecordedAndTheOthersComplete() throws Exception {
+        SweepPlan plan = plan("50KB, 200KB", "1");
+        Path out = dir.resolve("out");
+        // Something that is not a run folder stands where one point's folder must go.
+        String broken = plan.points().get(1).id();
+        Files.createDirectories(out.resolve("points"));
+        Files.writeString(out.resolve("points").resolve(broken), "not a folder");
+        LocalSweep.Outcome outcome = new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run();
+        assertThat(outcome.results().failed()).isEqualTo(1);
+        List<String> lines = Files.readString(out.resolve("results.csv")).lines().toList();
+        assertThat(lines).hasSize(5);
+        String row = lines.stream().filter(l -> l.startsWith(broken)).findFirst().orElseThrow();
+        assertThat(row).contains(",failed,,").contains(broken);
+        assertThat(lines.stream().filter(l -> l.contains(",completed,"))).hasSize(3);
+        assertThat(Files.readString(out.resolve("sweep.html"))).contains("Failed points");
+    }
+
+    @Test
+    void parallelPointsGiveTheSameResultsAsOneAtATime() throws Exception {
+        SweepPlan plan = plan("50KB", "2");
+        String one = withoutWallClock(new LocalSweep(plan, dir.resolve("one"), 1, LocalSweep.Listener.NONE).run());
+        String two = withoutWallClock(new LocalSweep(plan, dir.resolve("two"), 2, LocalSweep.Listener.NONE).run());
+        assertThat(two).isEqualTo(one);
+    }
+
+    /** results.csv with the machine-dependent columns blanked. */
+    static String withoutWallClock(LocalSweep.Outcome outcome) {
+        SweepResults r = outcome.results();
+        List<Integer> wall = new ArrayList<>();
+        for (int i = 0; i < r.header().size(); i++) {
+            if (Arrays.asList(Summary.WALL_CLOCK_KEYS).contains(r.header().get(i))) {
+                wall.add(i);
+            }
+        }
+        assertThat(wall).hasSize(Summary.WALL_CLOCK_KEYS.length);
+        StringBuilder b = new StringBuilder(String.join(",", r.header())).append('\n');
+        for (List<String> row : r.rows()) {
+            List<String> cells = new ArrayList<>(row);
+            wall.forEach(i -> cells.set(i, ""));
+            b.append(String.join(",", cells)).append('\n');
+        }
+        return b.toString();
+    }
+}

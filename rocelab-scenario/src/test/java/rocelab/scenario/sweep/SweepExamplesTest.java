@@ -1,0 +1,121 @@
+package rocelab.scenario.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.scenario.read.SweepReader;
+
+/** Each shipped sweep (scenarios/sweeps) shows what its header says. */
+class SweepExamplesTest {
+    @TempDir
+    Path dir;
+
+    private SweepResults run(String name) throws Exception {
+        SweepPlan plan = new SweepReader().read(Path.of("../scenarios/sweeps/" + name + ".yaml"));
+        SweepResults r = new LocalSweep(plan, dir.resolve(name), 2, LocalSweep.Listener.NONE).run().results();
+        assertThat(r.failed()).isZero();
+        assertThat(r.rows()).allSatisfy(row -> assertThat(row.get(r.header().indexOf("stop_reason")))
+                .isEqualTo("completed"));
+        return r;
+    }
+
+    /** The mean of a metric over the rows matching a condition (the seeds of one point). */
+    private static double mean(SweepResults r, String metric, Predicate<Map<String, String>> where) {
+        return rows(r).stream().filter(where).mapToDouble(m -> Double.parseDouble(m.get(metric))).average()
+                .orElseThrow();
+    }
+
+    private static List<Map<String, String>> rows(SweepResults r) {
+        return r.rows().stream().map(row -> {
+            Map<String, String> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < row.size(); i++) {
+                m.put(r.header().get(i), row.get(i));
+            }
+            return m;
+        }).toList();
+    }
+
+    @Test
+    void ecnThresholdsTradeQueueAgainstPfcAt400G() throws Exception {
+        SweepResults r = run("ecn-threshold-400g");
+        List<String> kmins = List.of("25KB", "100KB", "400KB", "1600KB");
+        double[] queue = new double[4];
+        double[] pauses = new double[4];
+        double[] fct = new double[4];
+        for (int i = 0; i < 4; i++) {
+            String k = kmins.get(i);
+            queue[i] = mean(r, "max_queue_bytes", m -> m.get("switch.ecn.kmin").equals(k));
+            pauses[i] = mean(r, "counters.pfc_pause_sent", m -> m.get("switch.ecn.kmin").equals(k));
+            fct[i] = mean(r, "flows.fct_us.p99", m -> m.get("switch.ecn.kmin").equals(k));
+        }
+        assertThat(queue).isSorted();
+        assertThat(pauses[0]).isZero();
+        assertThat(pauses).isSorted();
+        assertThat(pauses[3]).isGreaterThan(50);
+        assertThat(fct[3]).isLessThan(fct[0] / 3);
+        assertThat(mean(r, "flows.aggregate_goodput_gbps", m -> m.get("switch.ecn.kmin").equals("25KB")))
+                .isLessThan(100);
+    }
+
+    @Test
+    void headroomDropsStartWhereTheCableOutgrowsIt() throws Exception {
+        SweepResults r = run("headroom-cable-length");
+        List<String> delays = List.of("100ns", "500ns", "1us", "2us", "4us");
+        Map<String, String> onset = Map.of("20KB", "1us", "40KB", "4us", "80KB", "none");
+        for (String headroom : List.of("20KB", "40KB", "80KB")) {
+            String first = "none";
+            boolean dropped = false;
+            for (String delay : delays) {
+                double drops = mean(r, "counters.drops_by_reason.headroom_exceeded",
+                        m -> m.get("switch.pfc.headroom").equals(headroom) && m.get("topology.link.delay").equals(delay));
+                if (drops > 0 && !dropped) {
+                    first = delay;
+                }
+                // Once drops start, a longer cable never has none.
+                assertThat(drops > 0 || !dropped).as(headroom + " " + delay).isTrue();
+                dropped |= drops > 0;
+                long needed = Headroom.bytes(100_000_000_000L, Headroom.cableMeters(ps(delay)), 1078);
+                if (Long.parseLong(headroom.replace("KB", "")) * 1000 >= needed) {
+                    assertThat(drops).as("headroom " + headroom + " covers " + delay).isZero();
+                }
+            }
+            assertThat(first).as(headroom).isEqualTo(onset.get(headroom));
+        }
+    }
+
+    private static long ps(String delay) {
+        return delay.endsWith("ns") ? Long.parseLong(delay.replace("ns", "")) * 1000
+                : Long.parseLong(delay.replace("us", "")) * 1_000_000;
+    }
+
+    @Test
+    void paperProfileKeepsLineRateUntilTheIncastOutgrowsItThenPfcPauses() throws Exception {
+        SweepResults r = run("dcqcn-profile-incast");
+        assertThat(r.metrics()).allMatch(m -> m.startsWith("flows.") || m.startsWith("counters.")
+                || m.equals("max_queue_bytes"));
+        Predicate<Map<String, String>> paper = m -> m.get("nic.dcqcn.profile").equals("paper");
+        for (String degree : List.of("1-2", "1-4", "1-8")) {
+            Predicate<Map<String, String>> at = m -> m.get("traffic[0].senders").equals(degree);
+            assertThat(mean(r, "counters.pfc_pause_sent", paper.and(at))).isZero();
+            assertThat(mean(r, "flows.aggregate_goodput_gbps", paper.and(at))).isGreaterThan(85);
+        }
+        Predicate<Map<String, String>> at16 = m -> m.get("traffic[0].senders").equals("1-16");
+        double paperPauses = mean(r, "counters.pfc_pause_sent", paper.and(at16));
+        double paperP99 = mean(r, "flows.fct_us.p99", paper.and(at16));
+        for (String other : List.of("nvidia", "hpcc-ns3")) {
+            Predicate<Map<String, String>> p = m -> m.get("nic.dcqcn.profile").equals(other);
+            assertThat(paperPauses).isGreaterThan(10 * Math.max(1, mean(r, "counters.pfc_pause_sent", p.and(at16))));
+            assertThat(paperP99).isGreaterThan(mean(r, "flows.fct_us.p99", p.and(at16)));
+            assertThat(mean(r, "counters.rate_cuts", p.and(at16)))
+                    .isGreaterThan(5 * mean(r, "counters.rate_cuts", paper.and(at16)));
+            assertThat(mean(r, "flows.aggregate_goodput_gbps", p.and(m -> m.get("traffic[0].senders").equals("1-2"))))
+                    .isLessThan(30);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package rocelab.spark;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.SweepReader;
+import rocelab.scenario.sweep.PointOutcome;
+import rocelab.scenario.sweep.PointRunner;
+import rocelab.scenario.sweep.SweepPlan;
+import rocelab.scenario.sweep.SweepPoint;
+import rocelab.scenario.sweep.SweepReport;
+import rocelab.scenario.sweep.SweepResults;
+
+/**
+ * A rocelab sweep on Apache Spark: {@code spark-submit --class rocelab.spark.SweepApp rocelab-spark.jar SWEEP.yaml
+ * --out URI}. The driver reads and validates the sweep (every point's scenario resolved, as {@code rocelab sweep}
+ * does), then runs each point not yet in the output as one Spark task: the task reads the point's resolved scenario,
+ * simulates it on the executor and returns its summary.json (or its error). The driver writes
+ * {@code points/<id>/summary.json} and {@code scenario.yaml}, {@code results.csv} (the same bytes as a local sweep,
+ * wall-clock columns aside), {@code results.parquet} and {@code sweep.html} through Hadoop's FileSystem, so the
+ * output may be a local path, {@code hdfs://...} or {@code s3a://...}.
+ */
+public final class SweepApp {
+    /** Exit code for bad input (as the CLI's). */
+    static final int EXIT_BAD_INPUT = 2;
+    static final String USAGE = "usage: spark-submit --class rocelab.spark.SweepApp rocelab-spark.jar SWEEP.yaml"
+            + " --out URI";
+
+    private SweepApp() {}
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args, System.out, System.err);
+        } catch (IOException e) {
+            System.err.println("error: cannot write the output: " + e.getMessage());
+            code = EXIT_BAD_INPUT;
+        }
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs the sweep in the Spark session of the environment (spark-submit's master); returns the exit code. */
+    static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+        String sweepFile = null;
+        String outUri = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--out") && i + 1 < args.length) {
+                outUri = args[++i];
+            } else if (args[i].startsWith("--out=")) {
+                outUri = args[i].substring("--out=".length());
+            } else if (args[i].equals("-h") || args[i].equals("--help")) {
+                out.println(USAGE);
+                return 0;
+            } else if (sweepFile == null && !args[i].startsWith("-")) {
+                sweepFile = args[i];
+            } else {
+                err.println("error: unexpected argument '" + args[i] + "'");
+                err.println(USAGE);
+                return EXIT_BAD_INPUT;
+            }
+        }
+        if (sweepFile == null || outUri == null) {
+            err.println("error: " + (sweepFile == null ? "missing the SWEEP file" : "missing --out URI"));
+            err.println(USAGE);
+            return EXIT_BAD_INPUT;
+        }
+        SweepPlan plan;
+        try {
+            // The driver reads the sweep and its base scenario; executors receive resolved scenarios.
+            plan = new SweepReader().read(java.nio.file.Path.of(sweepFile));
+        } catch (ScenarioException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+        SparkSession spark = SparkSession.builder().appName("rocelab sweep " + sweepFile).getOrCreate();
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        Path root = new Path(outUri);
+        FileSystem fs = root.getFileSystem(jsc.hadoopConfiguration());
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        List<SweepPoint> pending = new ArrayList<>();
+        for (SweepPoint p : plan.points()) {
+            Path summary = new Path(new Path(new Path(root, "points"), p.id()), "summary.json");
+            if (fs.exists(summary)) {
+                outcomes.put(p.id(), PointOutcome.completed(p.id(), read(fs, summary)));
+            } else {
+                pending.add(p);
+            }
+        }
+        int reused = outcomes.size();
+        if (!pending.isEmpty()) {
+            // One task per point: points differ a lot in cost, so Spark balances them better one by one.
+            List<PointOutcome> ran = jsc.parallelize(pending, pending.size()).map(new RunPoint(plan.model()))
+                    .collect();
+            for (PointOutcome o : ran) {
+                outcomes.put(o.id(), o);
+            }
+            for (SweepPoint p : pending) {
+                PointOutcome o = outcomes.get(p.id());
+                if (o.ok()) {
+                    // summary.json last: it marks the point complete.
+                    Path dir = new Path(new Path(root, "points"), p.id());
+                    write(fs, new Path(dir, "scenario.yaml"), p.scenarioYaml());
+                    write(fs, new Path(dir, "summary.json"), o.summaryJson());
+                }
+            }
+        }
+        SweepResults results = SweepResults.of(plan, outcomes);
+        write(fs, new Path(root, SweepResults.FILE), results.csv());
+        write(fs, new Path(root, SweepReport.FILE), SweepReport.html(plan, results));
+        parquet(spark, results, new Path(root, "results.parquet").toString());
+        out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%n",
+                plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed());
+        out.println("output    " + outUri + " (results.csv, results.parquet, sweep.html, points/<id>/summary.json)");
+        return results.failed() == 0 ? 0 : 1;
+    }
+
+    /** The task: simulate one point on the executor, send back its summary.json or its error. */
+    static final class RunPoint implements Function<SweepPoint, PointOutcome> {
+        private static final long serialVersionUID = 1L;
+        private final String model;
+
+        RunPoint(String model) {
+            this.model = model;
+        }
+
+        @Override
+        public PointOutcome call(SweepPoint point) {
+            return PointRunner.outcome(point, model);
+        }
+    }
+
+    /** results.csv as a typed table: ids, keys and texts as strings, the seed as a long, metrics as doubles. */
+    private static void parquet(SparkSession spark, SweepResults results, String uri) {
+        List<String> header = results.header();
+        int firstMetric = header.size() - results.metrics().size();
+        List<StructField> fields = new ArrayList<>();
+        for (int i = 0; i < header.size(); i++) {
+            DataType type = i >= firstMetric ? DataTypes.DoubleType
+                    : header.get(i).equals("seed") ? DataTypes.LongType : DataTypes.StringType;
+            fields.add(DataTypes.createStructField(header.get(i), type, true));
+        }
+        List<Row> rows = new ArrayList<>();
+        for (List<String> r : results.rows()) {
+            Object[] cells = new Object[r.size()];
+            for (int i = 0; i < r.size(); i++) {
+                String v = r.get(i);
+                cells[i] = i >= firstMetric ? (v.isEmpty() ? null : Double.valueOf(v))
+                        : header.get(i).equals("seed") ? Long.valueOf(v) : v;
+            }
+            rows.add(RowFactory.create(cells));
+        }
+        spark.createDataFrame(rows, new StructType(fields.toArray(new StructField[0]))).coalesce(1).write()
+                .mode(SaveMode.Overwrite).parquet(uri);
+    }
+
+    private static void write(FileSystem fs, Path file, String text) throws IOException {
+        try (OutputStream o = fs.create(file, true)) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static String read(FileSystem fs, Path file) throws IOException {
+        try (FSDataInputStream in = fs.open(file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
