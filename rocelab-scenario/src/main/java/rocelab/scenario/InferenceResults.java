@@ -103,7 +103,7 @@ final class InferenceResults {
                     long pEnd = end(real, c.prefillEndTask());
                     if (pStart >= 0 && pEnd >= 0) {
                         for (int h : s.spec().prefill().get(c.prefillInstance()).hosts()) {
-                            out.compute(h, "prefill " + call, pStart, pEnd, java.util.Map.of("service",
+                            out.compute(h, "prefill " + call, pStart, pEnd, rocelab.observe.trace.GpuTimeline.args("service",
                                     s.spec().name(), "request", r.index(), "call", k, "tokens", c.prefillTokens()));
                         }
                     }
@@ -125,7 +125,7 @@ final class InferenceResults {
                             src = g.owner(kv);
                             dst = g.nvlinkDestination(kv);
                         }
-                        var args = java.util.Map.<String, Object>of("service", s.spec().name(), "request", r.index(),
+                        var args = rocelab.observe.trace.GpuTimeline.args("service", s.spec().name(), "request", r.index(),
                                 "call", k);
                         int from = out.comm(src, "kv", "kv cache send " + call, posted, sent, args);
                         int to = out.comm(dst, "kv", "kv cache recv " + call, posted, delivered, args);
@@ -135,7 +135,7 @@ final class InferenceResults {
                     long last = end(real, c.lastTokenTask());
                     if (kvDone >= 0 && last >= 0) {
                         for (int h : s.spec().decode().get(c.decodeInstance()).hosts()) {
-                            out.compute(h, "decode " + call, kvDone, last, java.util.Map.of("service",
+                            out.compute(h, "decode " + call, kvDone, last, rocelab.observe.trace.GpuTimeline.args("service",
                                     s.spec().name(), "request", r.index(), "call", k, "tokens", c.outputTokens()));
                         }
                     }

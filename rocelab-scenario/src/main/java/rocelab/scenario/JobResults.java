@@ -203,7 +203,7 @@ final class JobResults {
                     int t = jt.computeTasks()[i];
                     if (real.taskStartPs(t) >= 0 && real.taskEndPs(t) > real.taskStartPs(t)) {
                         out.compute(host, jt.computeNames().get(i), real.taskStartPs(t), real.taskEndPs(t),
-                                java.util.Map.of("iteration", jt.computeIterations()[i]));
+                                rocelab.observe.trace.GpuTimeline.args("iteration", jt.computeIterations()[i]));
                     }
                 }
             }
@@ -242,12 +242,12 @@ final class JobResults {
                 int to = -1;
                 if (traced.contains(src)) {
                     from = out.comm(src, "send", "send " + bytes(x.bytes()) + " to rank " + x.dstRank(), posted, sent,
-                            java.util.Map.of("step", x.sendName(), "size_bytes", x.bytes(), "peer", x.dstRank(),
+                            rocelab.observe.trace.GpuTimeline.args("step", x.sendName(), "size_bytes", x.bytes(), "peer", x.dstRank(),
                                     "iteration", x.iteration()));
                 }
                 if (traced.contains(dst)) {
                     to = out.comm(dst, "recv", "recv " + bytes(x.bytes()) + " from rank " + x.srcRank(), recvPosted,
-                            delivered, java.util.Map.of("step", x.recvName(), "size_bytes", x.bytes(), "peer",
+                            delivered, rocelab.observe.trace.GpuTimeline.args("step", x.recvName(), "size_bytes", x.bytes(), "peer",
                                     x.srcRank(), "iteration", x.iteration()));
                 }
                 if (from >= 0 && to >= 0) {
@@ -309,7 +309,7 @@ final class JobResults {
             case "exposed_comm" -> "exposed communication";
             default -> "idle";
         };
-        out.span(host, state, name, from, to, java.util.Map.of());
+        out.span(host, state, name, from, to, rocelab.observe.trace.GpuTimeline.args());
     }
 
     /** Sorted, disjoint intervals covering the same time. */

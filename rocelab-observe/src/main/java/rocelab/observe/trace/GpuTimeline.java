@@ -60,6 +60,18 @@ public final class GpuTimeline {
     private final List<Slice> slices = new ArrayList<>();
     private final List<Arrow> arrows = new ArrayList<>();
 
+    /**
+     * Slice arguments in the order given ({@code key, value, key, value, ...}): a map with a fixed order, so the file
+     * has the same bytes in every JVM (Map.of iterates in a per-JVM order).
+     */
+    public static Map<String, Object> args(Object... keyValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            m.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
     /** Names a GPU (a host) and its server; a GPU gets a thread once it has a slice. */
     public void gpu(int server, int host, String label) {
         gpus.putIfAbsent(host, new Gpu(server, host, label));
@@ -113,14 +125,14 @@ public final class GpuTimeline {
         b.append("\"traceEvents\": [\n");
         List<String> lines = new ArrayList<>();
         for (var e : servers.entrySet()) {
-            lines.add(event("M", "process_name", e.getKey(), 0, null, Map.of("name", e.getValue())));
-            lines.add(event("M", "process_sort_index", e.getKey(), 0, null, Map.of("sort_index", e.getKey())));
+            lines.add(event("M", "process_name", e.getKey(), 0, null, args("name", e.getValue())));
+            lines.add(event("M", "process_sort_index", e.getKey(), 0, null, args("sort_index", e.getKey())));
         }
         for (var e : threadNames.entrySet()) {
             long tid = e.getKey();
             int server = gpus.get((int) (tid / LANES)).server();
-            lines.add(event("M", "thread_name", server, tid, null, Map.of("name", e.getValue())));
-            lines.add(event("M", "thread_sort_index", server, tid, null, Map.of("sort_index", tid)));
+            lines.add(event("M", "thread_name", server, tid, null, args("name", e.getValue())));
+            lines.add(event("M", "thread_sort_index", server, tid, null, args("sort_index", tid)));
         }
         for (Slice s : sorted) {
             Map<String, Object> ev = new LinkedHashMap<>();
