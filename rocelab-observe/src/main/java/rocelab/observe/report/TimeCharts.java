@@ -24,10 +24,17 @@ final class TimeCharts {
         p.h2("Over time");
         p.note("Every chart below shares one simulated-time axis: drag across a chart to zoom all of them, use the"
                 + " wheel to zoom, shift+drag to pan, double-click to reset; hover shows the values at that instant.");
-        queues(p, d);
-        rates(p, d);
-        perInterval(p, d);
-        pauses(p, d);
+        String model = ReportWriter.str(d.summary.get("model"));
+        if (model.isEmpty() || model.equals("packet")) {
+            queues(p, d);
+            rates(p, d);
+            perInterval(p, d);
+            pauses(p, d);
+        } else {
+            // A flow-level or ideal run has no queues, marks, rates or pauses: say so rather than draw empty charts.
+            p.h2("Queues, rates and pauses").note("Not modelled by this run's model (" + model + "): "
+                    + ReportWriter.str(d.summary.get("not_modelled")) + ".");
+        }
         ranks(p, d);
         requests(p, d);
     }
