@@ -67,6 +67,9 @@ final class ExpandCommand implements Callable<Integer> {
                     .map(d -> d.key() + ": " + j.layout().degree(d)).collect(Collectors.joining(", "));
             out.printf("# job %s: %d ranks, parallelism {%s}, order %s, %d iteration(s)%n", j.name(), j.layout().size(),
                     degrees, j.layout().order().stream().map(Dim::key).toList(), j.iterations());
+            for (String note : j.notes()) {
+                out.println("# imported: " + note);
+            }
             out.println("program:");
             out.print(ProgramText.render(j.program()));
             out.flush();

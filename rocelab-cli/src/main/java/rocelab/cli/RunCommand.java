@@ -182,6 +182,14 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
+        if (!quiet) {
+            // What an imported workload has that the model does not run, said once per job before the run.
+            for (rocelab.workload.job.JobSpec j : config.jobs()) {
+                for (String note : j.notes()) {
+                    err.println("note: job " + j.name() + ": " + note);
+                }
+            }
+        }
         Simulation simulation = Simulation.assemble(config, chosen);
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);

@@ -33,7 +33,7 @@ class FlowModelCommandTest {
         assertThat(summary.has("not_modelled")).isTrue();
         assertThat(summary.has("counters")).isFalse();
         assertThat(summary.get("collectives").get(0).get("ideal_time_us").asDouble()).isPositive();
-        assertThat(Files.readString(out.resolve("report.html"))).contains("Not modelled: this run is flow-level");
+        assertThat(Files.readString(out.resolve("report.html"))).contains("Not modelled by this run&#39;s model (flow)");
         // The flow list keeps its columns: the QP and UDP source port are those the packet level would use.
         assertThat(Files.readAllLines(out.resolve("flows.csv")).get(1)).doesNotContain(",-1,-1");
     }

@@ -61,7 +61,7 @@ class JobCommandsTest {
         assertThat(jobs.get(1)).startsWith("gpt,16,2,1,0,");
         assertThat(Files.readAllLines(out.resolve("ranks.csv"))).hasSize(17);
         assertThat(Files.readString(out.resolve("report.html"))).contains("The GPU&#39;s view: one iteration per rank")
-                .contains("Last iteration of gpt, rank by rank");
+                .contains("Last iteration of gpt, rank by rank").contains("Not modelled by this run&#39;s model (ideal)");
         assertThat(Files.readAllLines(out.resolve("timeline.csv")).get(0)).isEqualTo("job,rank,kind,start_us,end_us,label");
         assertThat(Files.readString(out.resolve("summary.json"))).contains("\"jobs\"").contains("\"ideal_jct_us\"");
         assertThat(CliRun.of("run", "--example", "train-3d-rail", "--ideal", "--pcap", dir.resolve("x.pcap")

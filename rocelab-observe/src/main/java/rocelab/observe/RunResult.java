@@ -28,6 +28,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param model how the fabric was modelled: {@code packet}, {@code flow} (max-min fair fluids over the links of
  *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
+ * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
  */
 public record RunResult(
         String scenario,
@@ -53,7 +54,8 @@ public record RunResult(
         List<rocelab.observe.inference.RequestRecord> requests,
         List<rocelab.observe.inference.CallRecord> llmCalls,
         List<rocelab.observe.job.TimelineRecord> timeline,
-        String model) {
+        String model,
+        rocelab.observe.trace.GpuTimeline gpuTimeline) {
 
     public RunResult {
         requests = List.copyOf(requests);

@@ -76,6 +76,74 @@ final class InferenceResults {
         return out;
     }
 
+    /**
+     * The services' GPUs in timeline.json: per LLM call its prefill on every GPU of the prefill instance, the
+     * KV-cache transfer of each TP rank (send on the prefill GPU, receive on the decode GPU, joined by an arrow) and
+     * its decode (KV cache in to last token) on every GPU of the decode instance. Calls batched together overlap
+     * and take lanes of their own.
+     */
+    void timeline(rocelab.observe.trace.GpuTimeline out) {
+        var g = real.graph();
+        for (InferenceTasks s : services) {
+            for (ServingInstance inst : s.spec().prefill()) {
+                for (int h : inst.hosts()) {
+                    out.gpu(g.serverOf(h), h, "gpu " + h + " (" + s.spec().name() + " " + inst.name() + ")");
+                }
+            }
+            for (ServingInstance inst : s.spec().decode()) {
+                for (int h : inst.hosts()) {
+                    out.gpu(g.serverOf(h), h, "gpu " + h + " (" + s.spec().name() + " " + inst.name() + ")");
+                }
+            }
+            for (InferenceTasks.Request r : s.requests()) {
+                for (int k = 0; k < r.calls().size(); k++) {
+                    InferenceTasks.Call c = r.calls().get(k);
+                    String call = "request " + r.index() + " call " + k;
+                    long pStart = end(real, c.prefillStartTask());
+                    long pEnd = end(real, c.prefillEndTask());
+                    if (pStart >= 0 && pEnd >= 0) {
+                        for (int h : s.spec().prefill().get(c.prefillInstance()).hosts()) {
+                            out.compute(h, "prefill " + call, pStart, pEnd, rocelab.observe.trace.GpuTimeline.args("service",
+                                    s.spec().name(), "request", r.index(), "call", k, "tokens", c.prefillTokens()));
+                        }
+                    }
+                    for (int kv : c.kvTasks()) {
+                        long delivered = end(real, kv);
+                        long posted = real.taskStartPs(kv);
+                        if (pEnd < 0 || delivered < 0 || posted < 0) {
+                            continue;
+                        }
+                        int src;
+                        int dst;
+                        long sent = delivered;
+                        if (g.kind(kv) == rocelab.workload.graph.TaskGraph.Kind.FLOW) {
+                            var f = g.flows().get(g.flowIndex(kv));
+                            src = f.src();
+                            dst = f.dst();
+                            sent = Math.max(real.completedPs(g.flowIndex(kv)), posted);
+                        } else {
+                            src = g.owner(kv);
+                            dst = g.nvlinkDestination(kv);
+                        }
+                        var args = rocelab.observe.trace.GpuTimeline.args("service", s.spec().name(), "request", r.index(),
+                                "call", k);
+                        int from = out.comm(src, "kv", "kv cache send " + call, posted, sent, args);
+                        int to = out.comm(dst, "kv", "kv cache recv " + call, posted, delivered, args);
+                        out.arrow("kv cache " + call, from, to);
+                    }
+                    long kvDone = JobResults.latest(real, c.kvTasks());
+                    long last = end(real, c.lastTokenTask());
+                    if (kvDone >= 0 && last >= 0) {
+                        for (int h : s.spec().decode().get(c.decodeInstance()).hosts()) {
+                            out.compute(h, "decode " + call, kvDone, last, rocelab.observe.trace.GpuTimeline.args("service",
+                                    s.spec().name(), "request", r.index(), "call", k, "tokens", c.outputTokens()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** When a task ended in a run, or -1 (not reached, or no such run). */
     private static long end(WorkloadDriver d, int task) {
         return d == null || task < 0 ? -1 : d.taskEndPs(task);

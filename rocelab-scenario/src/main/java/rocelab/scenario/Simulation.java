@@ -383,7 +383,21 @@ public final class Simulation {
                 flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline(), model.key());
+                jobResults == null ? List.of() : jobResults.timeline(), model.key(),
+                gpuTimeline(jobResults, served));
+    }
+
+    /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */
+    private rocelab.observe.trace.GpuTimeline gpuTimeline(JobResults jobResults, InferenceResults served) {
+        if (jobResults == null && inference.isEmpty()) {
+            return null;
+        }
+        var t = new rocelab.observe.trace.GpuTimeline();
+        if (jobResults != null) {
+            jobResults.timeline(t);
+        }
+        served.timeline(t);
+        return t;
     }
 
     /** Where the run stands: bytes delivered of the workload's bytes, tasks done of its tasks. */

@@ -40,6 +40,7 @@ class ShippedExamplesTest {
             Map.entry("ring-allreduce", "RingCollectiveTest"),
             Map.entry("moe-alltoall", "CollectiveExamplesTest, ShippedExamplesTest"),
             Map.entry("nccl-tests-8hosts", "CollectiveExamplesTest"),
+            Map.entry("simai-gpt", "SimaiExampleTest (rocelab-cli), SimaiImportTest"),
             Map.entry("pfc-deadlock-ring", "LintWhatIfTest"),
             Map.entry("lint-l1-dscp-mismatch", "LintWhatIfTest"),
             Map.entry("lint-l2-nic-pfc-off", "LintWhatIfTest"),

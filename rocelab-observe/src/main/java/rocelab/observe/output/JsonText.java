@@ -19,6 +19,36 @@ public final class JsonText {
         return b.append('\n').toString();
     }
 
+    /** The tree on one line, without indentation (for files of many small records, such as a trace). */
+    public static String compact(Object tree) {
+        StringBuilder b = new StringBuilder(128);
+        compact(b, tree);
+        return b.toString();
+    }
+
+    private static void compact(StringBuilder b, Object v) {
+        if (v instanceof Map<?, ?> m) {
+            b.append('{');
+            int i = 0;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                b.append(i++ == 0 ? "" : ", ");
+                string(b, String.valueOf(e.getKey()));
+                b.append(": ");
+                compact(b, e.getValue());
+            }
+            b.append('}');
+        } else if (v instanceof List<?> l) {
+            b.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                b.append(i == 0 ? "" : ", ");
+                compact(b, l.get(i));
+            }
+            b.append(']');
+        } else {
+            value(b, v, 0);
+        }
+    }
+
     private static void value(StringBuilder b, Object v, int depth) {
         if (v == null) {
             b.append("null");

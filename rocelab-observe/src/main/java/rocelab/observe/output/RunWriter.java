@@ -18,7 +18,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
 /**
- * Writes a run's output folder: flows.csv, collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, timeline.json (the GPUs' timelines, with jobs or inference), collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), vl.csv (per port and virtual
  * lane, InfiniBand), manifest.json and summary.json. Every file is written atomically; the command line writes a
  * run into a fresh folder that replaces the old one when complete, so files of two runs never mix.
@@ -80,6 +80,11 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("jobs.csv"));
             Files.deleteIfExists(dir.resolve("ranks.csv"));
             Files.deleteIfExists(dir.resolve("timeline.csv"));
+        }
+        if (result.gpuTimeline() != null) {
+            AtomicFiles.write(dir.resolve("timeline.json"), result.gpuTimeline().json());
+        } else {
+            Files.deleteIfExists(dir.resolve("timeline.json"));
         }
         if (!result.requests().isEmpty()) {
             AtomicFiles.write(dir.resolve("requests.csv"), InferenceOutput.requestsCsv(result.requests()));

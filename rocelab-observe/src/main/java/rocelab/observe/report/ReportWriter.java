@@ -103,15 +103,7 @@ public final class ReportWriter {
         jobs(p, d);
         collectives(p, d);
         InferenceSection.append(p, d);
-        String model = str(s.get("model"));
-        if (model.isEmpty() || model.equals("packet")) {
-            TimeCharts.append(p, d);
-        } else {
-            // A flow-level run has no queues, marks, rates or pauses: say so rather than draw empty charts.
-            p.h2("Queues, rates and pauses").note("Not modelled: this run is flow-level (model " + model + "); "
-                    + str(s.get("not_modelled")) + ".");
-            TimeCharts.appendWorkload(p, d);
-        }
+        TimeCharts.append(p, d);
         flows(p, d);
         String fabric = fabric(d);
         if (fabric != null) {

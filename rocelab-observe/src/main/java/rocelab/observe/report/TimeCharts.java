@@ -24,23 +24,17 @@ final class TimeCharts {
         p.h2("Over time");
         p.note("Every chart below shares one simulated-time axis: drag across a chart to zoom all of them, use the"
                 + " wheel to zoom, shift+drag to pan, double-click to reset; hover shows the values at that instant.");
-        queues(p, d);
-        rates(p, d);
-        perInterval(p, d);
-        pauses(p, d);
-        ranks(p, d);
-        requests(p, d);
-    }
-
-    /**
-     * A flow-level or ideal run: no queues, rates or pauses, but its jobs' and requests' timelines are as real as a
-     * packet run's (the workload driver records every task), so they are drawn.
-     */
-    static void appendWorkload(Page p, ReportData d) {
-        if (d.timeline.isEmpty() && d.requests.isEmpty()) {
-            return;
+        String model = ReportWriter.str(d.summary.get("model"));
+        if (model.isEmpty() || model.equals("packet")) {
+            queues(p, d);
+            rates(p, d);
+            perInterval(p, d);
+            pauses(p, d);
+        } else {
+            // A flow-level or ideal run has no queues, marks, rates or pauses: say so rather than draw empty charts.
+            p.h2("Queues, rates and pauses").note("Not modelled by this run's model (" + model + "): "
+                    + ReportWriter.str(d.summary.get("not_modelled")) + ".");
         }
-        p.h2("Over time");
         ranks(p, d);
         requests(p, d);
     }

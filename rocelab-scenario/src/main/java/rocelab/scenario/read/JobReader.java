@@ -30,7 +30,7 @@ import rocelab.workload.graph.TaskGraph;
  */
 final class JobReader {
     static final String[] JOB_KEYS = {"name", "hosts", "parallelism", "order", "iterations", "warmup", "start", "dscp",
-        "program", "generator"};
+        "program", "generator", "simai"};
     private static final String OPS = "compute, delay, send, recv, or a collective: "
             + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
@@ -69,11 +69,28 @@ final class JobReader {
             throw doc.at(m.get("name"), "'" + name + "' is not a valid job name; expected letters, digits, '.', '_'"
                     + " and '-'");
         }
+        int sources = (m.has("program") ? 1 : 0) + (m.has("generator") ? 1 : 0) + (m.has("simai") ? 1 : 0);
+        if (sources != 1) {
+            throw doc.at(node, "job '" + name + "' needs exactly one of program, generator and simai; expected a"
+                    + " program (a list of steps), a generator (e.g. {type: megatron, ...}) or simai: FILE (a SimAI"
+                    + " workload file)");
+        }
         Map<Dim, Integer> degrees = new EnumMap<>(Dim.class);
-        YamlMap par = YamlMap.of(doc, m.require("parallelism", "a mapping of degrees, e.g. {tp: 8, pp: 2, dp: 4}"),
-                "parallelism", "tp", "cp", "ep", "dp", "pp");
-        for (Dim d : Dim.values()) {
-            degrees.put(d, par.optionalInt(d.key(), 1, 1, 1 << 20));
+        SimaiReader.Workload simai = null;
+        if (m.has("simai")) {
+            if (m.has("parallelism")) {
+                throw doc.at(m.keyNode("parallelism"), "a SimAI workload file gives the parallelism in its header;"
+                        + " expected no parallelism key with simai");
+            }
+            int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
+            simai = simai(m.get("simai"), placed.length);
+            degrees.putAll(simai.degrees());
+        } else {
+            YamlMap par = YamlMap.of(doc, m.require("parallelism", "a mapping of degrees, e.g. {tp: 8, pp: 2, dp: 4}"),
+                    "parallelism", "tp", "cp", "ep", "dp", "pp");
+            for (Dim d : Dim.values()) {
+                degrees.put(d, par.optionalInt(d.key(), 1, 1, 1 << 20));
+            }
         }
         List<Dim> order = Layout.MEGATRON_ORDER;
         if (m.has("order")) {
@@ -111,19 +128,19 @@ final class JobReader {
         long start = m.optionalTime("start", 0);
         int dscp = m.has("dscp") ? doc.integer(m.get("dscp"), "dscp", 0, 63) : -1;
         List<Step> program;
-        if (m.has("program") == m.has("generator")) {
-            throw doc.at(node, "job '" + name + "' needs exactly one of program and generator; expected a program (a"
-                    + " list of steps) or a generator (e.g. {type: megatron, ...})");
-        }
-        if (m.has("program")) {
+        List<String> notes = simai == null ? List.of() : simai.notes();
+        if (simai != null) {
+            program = simai.program();
+        } else if (m.has("program")) {
             List<String> ids = new ArrayList<>();
             collectIds(m.get("program"), ids);
             program = steps(m.get("program"), new HashSet<>(), new HashSet<>(ids), new int[] {0});
         } else {
             program = new MegatronReader(doc).read(m.get("generator"), layout);
         }
-        JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp));
-        sizing.job(m.has("program") ? m.get("program") : m.get("generator"), job);
+        JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp,
+                notes));
+        sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator") : m.get("simai"), job);
         check(job, node);
         return job;
     }
@@ -144,11 +161,30 @@ final class JobReader {
             }
         } catch (JobException e) {
             Step.Meta meta = e.meta();
+            if (meta.line() == 0) {
+                // An imported program: its steps have no place in the scenario, the job has.
+                throw doc.at(node, "job '" + job.name() + "': " + e.getMessage());
+            }
             throw new ScenarioException(doc.file(), Math.max(1, meta.line()), Math.max(1, meta.column()),
                     e.getMessage());
         } catch (IllegalArgumentException e) {
             throw doc.at(node, "job '" + job.name() + "': " + e.getMessage());
         }
+    }
+
+    /** Reads the SimAI workload file named by {@code fileNode}, relative to the scenario. */
+    private SimaiReader.Workload simai(Node fileNode, int hostCount) throws ScenarioException {
+        String file = doc.text(fileNode, "simai", "the path of a SimAI workload file");
+        java.nio.file.Path resolved;
+        String shown;
+        try {
+            resolved = hosts.baseDir().resolve(file).toAbsolutePath().normalize();
+            shown = hosts.csvName(file);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a SimAI workload file");
+        }
+        String text = FlowsCsvReader.load(doc, fileNode, resolved, "; expected a SimAI workload file (AICB's .txt)");
+        return SimaiReader.read(text, shown, hostCount);
     }
 
     private void collectIds(Node list, List<String> ids) throws ScenarioException {

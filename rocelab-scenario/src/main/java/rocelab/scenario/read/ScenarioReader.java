@@ -149,11 +149,54 @@ public final class ScenarioReader {
                     + String.join(", ", exampleNames()));
         }
         try (in) {
-            return read(new String(in.readAllBytes(), StandardCharsets.UTF_8), name + ".yaml", null);
+            return read(new String(in.readAllBytes(), StandardCharsets.UTF_8), name + ".yaml", exampleFiles());
         } catch (IOException e) {
             throw new ScenarioException(name + ".yaml", 1, 1, "cannot read the example; expected a readable resource");
         }
     }
+
+    /**
+     * The folder the examples' own files (workloads/) resolve in: the examples' folder when the classes run from
+     * one, else a copy of those files out of the jar into a temporary folder (made once per process).
+     */
+    private static synchronized Path exampleFiles() throws IOException {
+        if (exampleFiles != null) {
+            return exampleFiles;
+        }
+        java.net.URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
+        if (url == null) {
+            return null;
+        }
+        try {
+            java.net.URI uri = url.toURI();
+            if (!"jar".equals(uri.getScheme())) {
+                exampleFiles = Path.of(uri);
+                return exampleFiles;
+            }
+            Path copy = java.nio.file.Files.createTempDirectory("rocelab-examples");
+            try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
+                    java.util.stream.Stream<Path> files = java.nio.file.Files.walk(fs.getPath("/rocelab/scenario/examples"))) {
+                Path root = fs.getPath("/rocelab/scenario/examples");
+                for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                    if (f.toString().endsWith(".yaml")) {
+                        continue;
+                    }
+                    Path target = copy.resolve(root.relativize(f).toString());
+                    java.nio.file.Files.createDirectories(target.getParent());
+                    java.nio.file.Files.copy(f, target);
+                    target.toFile().deleteOnExit();
+                    target.getParent().toFile().deleteOnExit();
+                }
+            }
+            copy.toFile().deleteOnExit();
+            exampleFiles = copy;
+            return copy;
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static Path exampleFiles;
 
     public ScenarioConfig readDemo() {
         try (InputStream in = ScenarioReader.class.getResourceAsStream(DEMO_RESOURCE)) {

@@ -33,7 +33,7 @@ public final class SweepReader {
     private static final String[] KEYS = {"scenario", "example", "vary", "combine", "samples", "sample-seed", "seeds",
         "model", "metrics"};
     private static final String[] COMBINE = {"grid", "zip", "random"};
-    private static final String[] MODELS = {"packet"};
+    private static final String[] MODELS = {"packet", "flow", "ideal"};
     private static final Pattern METRIC = Pattern.compile("[A-Za-z0-9_]+(\\[\\d+\\])*(\\.[A-Za-z0-9_]+(\\[\\d+\\])*)*");
     /** Most points one sweep may have (a grid of this many runs is already weeks of simulation). */
     static final int MAX_POINTS = 100_000;

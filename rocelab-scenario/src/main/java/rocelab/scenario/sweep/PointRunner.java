@@ -24,10 +24,9 @@ public final class PointRunner {
 
     /** Simulates a point's scenario with the sweep's model. */
     public static RunResult run(ScenarioConfig config, String model) {
-        if (!model.equals("packet")) {
-            throw new IllegalArgumentException("unknown model " + model);
-        }
-        return Simulation.assemble(config).run(ProgressListener.NONE);
+        Simulation.Model m = Simulation.Model.byKey(model)
+                .orElseThrow(() -> new IllegalArgumentException("unknown model " + model));
+        return Simulation.assemble(config, m).run(ProgressListener.NONE);
     }
 
     /** Runs a point and keeps only its summary.json (what a remote task sends back), or its error. */

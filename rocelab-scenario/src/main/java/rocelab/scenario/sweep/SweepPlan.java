@@ -10,7 +10,7 @@ import java.util.List;
  * @param baseScenario the base scenario as shown in messages (a path, or an example's name)
  * @param keys the varied key paths, in the sweep file's order (the results' first columns)
  * @param combine how the values were combined: grid, zip or random
- * @param model the model every point runs: packet
+ * @param model the model every point runs: packet, flow or ideal
  * @param metrics the metric selectors (exact names or prefixes of the flattened summary.json); empty: every number
  * @param points the runs in result order: each combination of values (grid order: the last key varies fastest), and
  *     within it each seed

@@ -165,7 +165,7 @@ class SweepReaderTest {
             no effect            | s.yaml | 3 | 28 | vary:\\n  switch.ecn.kmin: [100KB, 100000B]                    | gives the same scenario
             varying the seed     | s.yaml | 3 | 3  | vary:\\n  seed: [1, 2]                                         | seeds
             overlapping keys     | s.yaml | 4 | 3  | vary:\\n  switch.ecn: [{kmin: 1KB}]\\n  switch.ecn.kmax: [1MB]  | overlaps
-            unknown model        | s.yaml | 2 | 8  | model: fluid\\nvary:\\n  switch.ecn.kmin: [1KB]                 | expected packet
+            unknown model        | s.yaml | 2 | 8  | model: fluid\\nvary:\\n  switch.ecn.kmin: [1KB]                 | expected one of: packet, flow, ideal
             bad metric           | s.yaml | 2 | 11 | metrics: [fct p99]\\nvary:\\n  switch.ecn.kmin: [1KB]           | not a metric name
             unknown sweep key    | s.yaml | 2 | 1  | vari:\\n  switch.ecn.kmin: [1KB]                                | unknown key 'vari'
             duplicate seeds      | s.yaml | 2 | 12 | seeds: [1, 1]\\nvary:\\n  switch.ecn.kmin: [1KB]                | listed twice

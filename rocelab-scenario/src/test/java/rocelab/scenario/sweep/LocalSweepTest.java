@@ -112,6 +112,35 @@ class LocalSweepTest {
         assertThat(two).isEqualTo(one);
     }
 
+    @Test
+    void aFlowLevelSweepRunsItsPointsFlowLevelInFoldersOfTheirOwn() throws Exception {
+        Files.writeString(dir.resolve("base.yaml"), BASE);
+        Files.writeString(dir.resolve("flow.yaml"), """
+                scenario: base.yaml
+                vary:
+                  traffic[0].senders: [1-2, 1-4]
+                model: flow
+                """);
+        SweepPlan flow = new SweepReader().read(dir.resolve("flow.yaml"));
+        LocalSweep.Outcome o = new LocalSweep(flow, dir.resolve("flow"), 1, LocalSweep.Listener.NONE).run();
+        assertThat(o.results().failed()).isZero();
+        for (SweepPoint p : flow.points()) {
+            String summary = Files.readString(dir.resolve("flow").resolve("points").resolve(p.id())
+                    .resolve("summary.json"));
+            assertThat(summary).contains("\"model\": \"flow\"");
+        }
+        List<String> lines = Files.readAllLines(dir.resolve("flow").resolve("results.csv"));
+        assertThat(lines).hasSize(3);
+        Files.writeString(dir.resolve("packet.yaml"), """
+                scenario: base.yaml
+                vary:
+                  traffic[0].senders: [1-2, 1-4]
+                """);
+        SweepPlan packet = new SweepReader().read(dir.resolve("packet.yaml"));
+        assertThat(packet.points().get(0).id()).as("the same scenario under two models gets two folders")
+                .isNotEqualTo(flow.points().get(0).id());
+    }
+
     /** results.csv with the machine-dependent columns blanked. */
     static String withoutWallClock(LocalSweep.Outcome outcome) {
         SweepResults r = outcome.results();

@@ -29,12 +29,13 @@ public final class JobEmitter {
     private final List<Integer> computeIterations = new ArrayList<>();
     private final List<String> computeNames = new ArrayList<>();
     private final List<JobTasks.Call> calls = new ArrayList<>();
+    private final List<JobTasks.Transfer> transfers = new ArrayList<>();
 
     /** A step with its loop variables bound. */
     private record Instance(Step step, Map<String, Long> loop, String name) {}
 
     /** One side of a point-to-point transfer waiting for the other. */
-    private record Half(boolean send, int rank, int entry, int promise, long bytes, Step.Meta meta) {}
+    private record Half(boolean send, int rank, int entry, int promise, long bytes, Step.Meta meta, String name) {}
 
     private JobEmitter(TaskGraph graph, JobSpec job) {
         this.graph = graph;
@@ -64,7 +65,7 @@ public final class JobEmitter {
             previousEnd = ends[k];
         }
         return new JobTasks(job, gates, ends, ints(computeTasks), ints(computeRanks), ints(computeIterations),
-                computeNames, calls);
+                computeNames, calls, transfers);
     }
 
     private void flatten(List<Step> steps, Map<String, Long> loop, String suffix) {
@@ -145,7 +146,7 @@ public final class JobEmitter {
             } else if (step instanceof Step.Collective c) {
                 collective(c, inst, k, active, entry, done);
             } else if (step instanceof Step.Transfer t) {
-                transfer(t, vars, active, entry, done, pending);
+                transfer(t, inst, k, vars, active, entry, done, pending);
             } else {
                 throw new IllegalStateException("loops are flattened");
             }
@@ -257,7 +258,7 @@ public final class JobEmitter {
         return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
     }
 
-    private void transfer(Step.Transfer t, Map<String, Long>[] vars, boolean[] active, int[] entry, int[] done,
+    private void transfer(Step.Transfer t, Instance inst, int k, Map<String, Long>[] vars, boolean[] active, int[] entry, int[] done,
             Map<Long, Deque<Half>> pending) {
         for (int r = 0; r < n; r++) {
             if (!active[r]) {
@@ -284,18 +285,20 @@ public final class JobEmitter {
             Deque<Half> queue = pending.computeIfAbsent((long) src * n + dst, x -> new ArrayDeque<>());
             if (!queue.isEmpty() && queue.peek().send() != t.send()) {
                 Half other = queue.poll();
-                Half send = t.send() ? new Half(true, r, entry[r], -1, t.sizeBytes(), t.meta()) : other;
-                Half recv = t.send() ? other : new Half(false, r, entry[r], -1, t.sizeBytes(), t.meta());
+                Half send = t.send() ? new Half(true, r, entry[r], -1, t.sizeBytes(), t.meta(), inst.name()) : other;
+                Half recv = t.send() ? other : new Half(false, r, entry[r], -1, t.sizeBytes(), t.meta(), inst.name());
                 if (send.bytes() <= 0) {
                     throw new JobException(send.meta(), "the send of step '" + send.meta().id() + "' has no size");
                 }
                 int flow = graph.flow(layout.host(src), layout.host(dst), send.bytes(), job.dscp(), -1, 0,
                         send.entry(), recv.entry());
                 graph.fulfil(other.promise(), other.send() ? TaskGraph.acked(flow) : flow);
+                transfers.add(new JobTasks.Transfer(job.name() + "/" + send.name(), job.name() + "/" + recv.name(), k,
+                        src, dst, send.bytes(), send.entry(), recv.entry(), flow));
                 done[r] = t.send() ? graph.join(layout.host(r), TaskGraph.acked(flow)) : flow;
             } else {
                 int promise = graph.promise(layout.host(r));
-                queue.add(new Half(t.send(), r, entry[r], promise, t.sizeBytes(), t.meta()));
+                queue.add(new Half(t.send(), r, entry[r], promise, t.sizeBytes(), t.meta(), inst.name()));
                 done[r] = promise;
             }
         }

@@ -1,0 +1,243 @@
+package rocelab.observe.trace;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import rocelab.observe.output.JsonText;
+
+/**
+ * The GPUs' timelines of a run in the Chrome trace event format (timeline.json), which Perfetto UI and
+ * chrome://tracing open: one process per server, one thread per GPU, and below each GPU the lanes its overlapping
+ * work needs.
+ *
+ * <p>A GPU's own thread holds its {@linkplain #span spans} (the caller keeps them properly nested: iterations, and
+ * inside them the stretches of compute, exposed communication and idle time) and the first lane of its compute steps.
+ * Compute steps that overlap (several streams) and communication (collective calls, sends and receives, which overlap
+ * compute and each other) are packed into lanes, extra threads named after the GPU, so that no two slices of one
+ * thread overlap partially: the trace format draws only properly nested slices. Arrows join a send to its receive.
+ */
+public final class GpuTimeline {
+    /** Lanes per GPU thread id block: GPU thread, then compute and communication lanes. */
+    private static final int LANES = 1 << 12;
+
+    private record Gpu(int server, int host, String label) {}
+
+    /** One slice; {@code group} is null for a span (GPU thread, nested by the caller), else its lane group. */
+    private static final class Slice {
+        final int server;
+        final int host;
+        final String group;
+        final String cat;
+        final String name;
+        final long startPs;
+        final long endPs;
+        final Map<String, Object> args;
+        final int order;
+        long tid;
+
+        Slice(int server, int host, String group, String cat, String name, long startPs, long endPs,
+                Map<String, Object> args, int order) {
+            this.server = server;
+            this.host = host;
+            this.group = group;
+            this.cat = cat;
+            this.name = name;
+            this.startPs = startPs;
+            this.endPs = endPs;
+            this.args = args;
+            this.order = order;
+        }
+    }
+
+    private record Arrow(String name, int from, int to) {}
+
+    private final Map<Integer, Gpu> gpus = new TreeMap<>();
+    private final Map<Integer, String> servers = new TreeMap<>();
+    private final List<Slice> slices = new ArrayList<>();
+    private final List<Arrow> arrows = new ArrayList<>();
+
+    /**
+     * Slice arguments in the order given ({@code key, value, key, value, ...}): a map with a fixed order, so the file
+     * has the same bytes in every JVM (Map.of iterates in a per-JVM order).
+     */
+    public static Map<String, Object> args(Object... keyValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            m.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
+    /** Names a GPU (a host) and its server; a GPU gets a thread once it has a slice. */
+    public void gpu(int server, int host, String label) {
+        gpus.putIfAbsent(host, new Gpu(server, host, label));
+        servers.putIfAbsent(server, "server " + server);
+    }
+
+    /** A slice on the GPU's own thread; the caller keeps the GPU's spans properly nested. */
+    public void span(int host, String cat, String name, long startPs, long endPs, Map<String, Object> args) {
+        add(host, null, cat, name, startPs, endPs, args);
+    }
+
+    /** A compute step: on the GPU's own thread unless it overlaps another step there, then on a compute lane. */
+    public int compute(int host, String name, long startPs, long endPs, Map<String, Object> args) {
+        return add(host, "compute", "compute", name, startPs, endPs, args);
+    }
+
+    /** Communication (a collective call's part, a send, a receive) on a communication lane of the GPU. */
+    public int comm(int host, String cat, String name, long startPs, long endPs, Map<String, Object> args) {
+        return add(host, "comm", cat, name, startPs, endPs, args);
+    }
+
+    /** An arrow from one slice (where it starts) to another (where it ends), such as a send to its receive. */
+    public void arrow(String name, int fromSlice, int toSlice) {
+        arrows.add(new Arrow(name, fromSlice, toSlice));
+    }
+
+    public boolean isEmpty() {
+        return slices.isEmpty();
+    }
+
+    private int add(int host, String group, String cat, String name, long startPs, long endPs,
+            Map<String, Object> args) {
+        Gpu g = gpus.get(host);
+        if (g == null) {
+            throw new IllegalStateException("host " + host + " has no GPU entry");
+        }
+        slices.add(new Slice(g.server(), host, group, cat, name, startPs, Math.max(startPs, endPs),
+                args == null ? Map.of() : args, slices.size()));
+        return slices.size() - 1;
+    }
+
+    /** The trace as a JSON object ({@code traceEvents}, {@code displayTimeUnit}), one event per line. */
+    public String json() {
+        Map<Long, String> threadNames = assignLanes();
+        List<Slice> sorted = new ArrayList<>(slices);
+        sorted.sort(Comparator.comparingInt((Slice s) -> s.server).thenComparingLong(s -> s.tid)
+                .thenComparingLong(s -> s.startPs).thenComparingLong(s -> -s.endPs)
+                .thenComparingInt(s -> s.order));
+        StringBuilder b = new StringBuilder(256 + 200 * slices.size());
+        b.append("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rocelab\", \"time_unit\": \"us\"},\n");
+        b.append("\"traceEvents\": [\n");
+        List<String> lines = new ArrayList<>();
+        for (var e : servers.entrySet()) {
+            lines.add(event("M", "process_name", e.getKey(), 0, null, args("name", e.getValue())));
+            lines.add(event("M", "process_sort_index", e.getKey(), 0, null, args("sort_index", e.getKey())));
+        }
+        for (var e : threadNames.entrySet()) {
+            long tid = e.getKey();
+            int server = gpus.get((int) (tid / LANES)).server();
+            lines.add(event("M", "thread_name", server, tid, null, args("name", e.getValue())));
+            lines.add(event("M", "thread_sort_index", server, tid, null, args("sort_index", tid)));
+        }
+        for (Slice s : sorted) {
+            Map<String, Object> ev = new LinkedHashMap<>();
+            ev.put("ph", "X");
+            ev.put("cat", s.cat);
+            ev.put("name", s.name);
+            ev.put("pid", s.server);
+            ev.put("tid", s.tid);
+            ev.put("ts", us(s.startPs));
+            ev.put("dur", us(s.endPs - s.startPs));
+            if (!s.args.isEmpty()) {
+                ev.put("args", s.args);
+            }
+            lines.add(compact(ev));
+        }
+        for (int i = 0; i < arrows.size(); i++) {
+            Arrow a = arrows.get(i);
+            Slice from = slices.get(a.from());
+            Slice to = slices.get(a.to());
+            lines.add(flow("s", a.name(), i + 1, from, from.startPs, false));
+            // Bound to the receive it ends in ("bp": "e"), at its last picosecond, where the data arrived.
+            lines.add(flow("f", a.name(), i + 1, to, Math.max(to.startPs, to.endPs - 1), true));
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            b.append(lines.get(i)).append(i + 1 < lines.size() ? ",\n" : "\n");
+        }
+        return b.append("]}\n").toString();
+    }
+
+    /**
+     * Puts every slice on a thread: spans on their GPU's thread; each lane group's slices, in start order, on the
+     * first lane whose last slice has ended (compute lane 0 is the GPU's own thread). Returns the thread names.
+     */
+    private Map<Long, String> assignLanes() {
+        Map<Long, String> names = new TreeMap<>();
+        Map<String, List<Long>> laneEnds = new TreeMap<>();
+        List<Slice> order = new ArrayList<>(slices);
+        order.sort(Comparator.comparingLong((Slice s) -> s.startPs).thenComparingLong(s -> -s.endPs)
+                .thenComparingInt(s -> s.order));
+        for (Slice s : order) {
+            Gpu g = gpus.get(s.host);
+            long base = (long) s.host * LANES;
+            names.putIfAbsent(base, g.label());
+            if (s.group == null) {
+                s.tid = base;
+                continue;
+            }
+            List<Long> ends = laneEnds.computeIfAbsent(s.host + "/" + s.group, k -> new ArrayList<>());
+            int lane = 0;
+            while (lane < ends.size() && ends.get(lane) > s.startPs) {
+                lane++;
+            }
+            if (lane == ends.size()) {
+                ends.add(s.endPs);
+            } else {
+                ends.set(lane, s.endPs);
+            }
+            boolean compute = s.group.equals("compute");
+            // Compute lanes first (lane 0 is the GPU's thread), then communication lanes, all under the GPU.
+            int offset = compute ? lane : LANES / 2 + lane + 1;
+            if (offset >= LANES) {
+                throw new IllegalStateException("more than " + LANES / 2 + " overlapping slices on host " + s.host);
+            }
+            s.tid = base + offset;
+            if (offset > 0) {
+                names.putIfAbsent(s.tid, g.label() + (compute ? " compute " + (lane + 1) : " comm " + (lane + 1)));
+            }
+        }
+        return names;
+    }
+
+    private static String flow(String ph, String name, int id, Slice s, long tsPs, boolean bindEnclosing) {
+        Map<String, Object> ev = new LinkedHashMap<>();
+        ev.put("ph", ph);
+        ev.put("cat", "p2p");
+        ev.put("name", name);
+        ev.put("id", id);
+        ev.put("pid", s.server);
+        ev.put("tid", s.tid);
+        ev.put("ts", us(tsPs));
+        if (bindEnclosing) {
+            ev.put("bp", "e");
+        }
+        return compact(ev);
+    }
+
+    private static String event(String ph, String name, int pid, long tid, Object ts, Map<String, Object> args) {
+        Map<String, Object> ev = new LinkedHashMap<>();
+        ev.put("ph", ph);
+        ev.put("name", name);
+        ev.put("pid", pid);
+        ev.put("tid", tid);
+        if (ts != null) {
+            ev.put("ts", ts);
+        }
+        ev.put("args", args);
+        return compact(ev);
+    }
+
+    /** Picoseconds as microseconds, exactly (the format's unit). */
+    static BigDecimal us(long ps) {
+        return BigDecimal.valueOf(ps, 6);
+    }
+
+    private static String compact(Map<String, Object> ev) {
+        return JsonText.compact(ev);
+    }
+}
