@@ -2,7 +2,7 @@ package rocelab.observe.report;
 
 /**
  * A {@link Chart} as the JSON that report.js reads. Strings escape {@code <}, {@code >} and {@code &} as
- * {@code \\uXXXX}, so no name (a flow, a job step) can close the script element it sits in.
+ * a {@code \\u} escape with four hex digits, so no name (a flow, a job step) can close the script element it sits in.
  */
 final class ChartJson {
     private ChartJson() {}
