@@ -43,6 +43,7 @@ class SweepAppTest {
     static void start() {
         spark = SparkSession.builder().master("local[2]").appName("rocelab-sweep-test")
                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
                 .config("spark.sql.shuffle.partitions", "2").getOrCreate();
     }
 
