@@ -30,7 +30,7 @@ import rocelab.workload.graph.TaskGraph;
  */
 final class JobReader {
     static final String[] JOB_KEYS = {"name", "hosts", "parallelism", "order", "iterations", "warmup", "start", "dscp",
-        "program", "generator", "simai"};
+        "program", "generator", "simai", "chakra"};
     private static final String OPS = "compute, delay, send, recv, or a collective: "
             + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
@@ -69,14 +69,16 @@ final class JobReader {
             throw doc.at(m.get("name"), "'" + name + "' is not a valid job name; expected letters, digits, '.', '_'"
                     + " and '-'");
         }
-        int sources = (m.has("program") ? 1 : 0) + (m.has("generator") ? 1 : 0) + (m.has("simai") ? 1 : 0);
+        int sources = (m.has("program") ? 1 : 0) + (m.has("generator") ? 1 : 0) + (m.has("simai") ? 1 : 0)
+                + (m.has("chakra") ? 1 : 0);
         if (sources != 1) {
-            throw doc.at(node, "job '" + name + "' needs exactly one of program, generator and simai; expected a"
-                    + " program (a list of steps), a generator (e.g. {type: megatron, ...}) or simai: FILE (a SimAI"
-                    + " workload file)");
+            throw doc.at(node, "job '" + name + "' needs exactly one of program, generator, simai and chakra;"
+                    + " expected a program (a list of steps), a generator (e.g. {type: megatron, ...}), simai: FILE"
+                    + " (a SimAI workload file) or chakra: FOLDER (Chakra execution traces, one per rank)");
         }
         Map<Dim, Integer> degrees = new EnumMap<>(Dim.class);
         SimaiReader.Workload simai = null;
+        ChakraJob chakra = null;
         if (m.has("simai")) {
             if (m.has("parallelism")) {
                 throw doc.at(m.keyNode("parallelism"), "a SimAI workload file gives the parallelism in its header;"
@@ -85,6 +87,12 @@ final class JobReader {
             int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
             simai = simai(m.get("simai"), placed.length);
             degrees.putAll(simai.degrees());
+        } else if (m.has("chakra") && !m.has("parallelism")) {
+            chakra = chakra(m.get("chakra"));
+            // Without a parallelism, every rank is a data-parallel replica (groups are then the whole job).
+            for (Dim d : Dim.values()) {
+                degrees.put(d, d == Dim.DP ? chakra.traces().ranks() : 1);
+            }
         } else {
             YamlMap par = YamlMap.of(doc, m.require("parallelism", "a mapping of degrees, e.g. {tp: 8, pp: 2, dp: 4}"),
                     "parallelism", "tp", "cp", "ep", "dp", "pp");
@@ -112,6 +120,16 @@ final class JobReader {
         }
         int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
         long ranks = degrees.values().stream().mapToLong(Integer::longValue).reduce(1, (a, b) -> a * b);
+        if (m.has("chakra")) {
+            if (chakra == null) {
+                chakra = chakra(m.get("chakra"));
+            }
+            if (ranks != chakra.traces().ranks()) {
+                throw doc.at(m.get("parallelism"), "the parallelism makes " + ranks + " ranks but the trace folder"
+                        + " has " + chakra.traces().ranks() + " (one .et file per rank); expected degrees whose"
+                        + " product is " + chakra.traces().ranks());
+            }
+        }
         if (ranks != placed.length) {
             throw doc.at(m.get("hosts"), placed.length + " hosts are placed but the parallelism "
                     + degrees.entrySet().stream().filter(e -> e.getValue() > 1).map(e -> e.getKey().key() + " "
@@ -131,6 +149,10 @@ final class JobReader {
         List<String> notes = simai == null ? List.of() : simai.notes();
         if (simai != null) {
             program = simai.program();
+        } else if (chakra != null) {
+            ChakraReader.Workload w = ChakraReader.read(chakra.traces(), layout, chakra.options());
+            program = w.program();
+            notes = w.notes();
         } else if (m.has("program")) {
             List<String> ids = new ArrayList<>();
             collectIds(m.get("program"), ids);
@@ -138,9 +160,11 @@ final class JobReader {
         } else {
             program = new MegatronReader(doc).read(m.get("generator"), layout);
         }
+        List<String> jobNotes = notes;
         JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp,
-                notes));
-        sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator") : m.get("simai"), job);
+                jobNotes));
+        sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator")
+                : m.has("simai") ? m.get("simai") : m.get("chakra"), job);
         check(job, node);
         return job;
     }
@@ -170,6 +194,53 @@ final class JobReader {
         } catch (IllegalArgumentException e) {
             throw doc.at(node, "job '" + job.name() + "': " + e.getMessage());
         }
+    }
+
+    /** A job's Chakra trace folder and what the scenario adds to it. */
+    private record ChakraJob(ChakraReader.Traces traces, ChakraReader.Options options) {}
+
+    /**
+     * Reads {@code chakra: FOLDER} or {@code chakra: {traces: FOLDER, ops-per-second: R, channels: N, algorithm:
+     * {allreduce: ring, ...}}}; the folder is relative to the scenario.
+     */
+    private ChakraJob chakra(Node node) throws ScenarioException {
+        Node dirNode = node;
+        double ops = 0;
+        int channels = 1;
+        Map<CollectiveOp, Algorithm> algorithms = new EnumMap<>(CollectiveOp.class);
+        if (!(node instanceof ScalarNode)) {
+            YamlMap c = YamlMap.of(doc, node, "chakra", "traces", "ops-per-second", "channels", "algorithm");
+            dirNode = c.require("traces", "the folder of the Chakra traces, one NAME.R.et per rank");
+            if (c.has("ops-per-second")) {
+                ops = doc.number(c.get("ops-per-second"), "ops-per-second", 1, 1e21);
+            }
+            channels = c.optionalInt("channels", 1, 1, 64);
+            if (c.has("algorithm")) {
+                List<CollectiveOp> ops2 = java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+                        .filter(o -> o != CollectiveOp.ALL_TO_ALLV && o != CollectiveOp.SEND_RECV).toList();
+                YamlMap a = YamlMap.of(doc, c.get("algorithm"), "algorithm", ops2.stream().map(CollectiveOp::key)
+                        .toArray(String[]::new));
+                for (CollectiveOp o : ops2) {
+                    if (a.has(o.key())) {
+                        algorithms.put(o, Algorithm.ofKey(a.optionalChoice(o.key(), Collectives.defaultAlgorithm(o)
+                                .key(), "an algorithm of " + o.title(), Collectives.algorithmKeys(o))));
+                    }
+                }
+            }
+        }
+        String dir = doc.text(dirNode, "chakra", "the folder of the Chakra traces, one NAME.R.et per rank");
+        java.nio.file.Path resolved;
+        String shown;
+        try {
+            resolved = hosts.baseDir().resolve(dir).toAbsolutePath().normalize();
+            shown = hosts.csvName(dir);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw doc.at(dirNode, "'" + dir + "' is not a valid path; expected the folder of the Chakra traces");
+        }
+        Node where = dirNode;
+        ChakraReader.Traces traces = ChakraReader.list(resolved, shown.endsWith("/") ? shown : shown + "/",
+                detail -> doc.at(where, detail));
+        return new ChakraJob(traces, new ChakraReader.Options(ops, channels, algorithms));
     }
 
     /** Reads the SimAI workload file named by {@code fileNode}, relative to the scenario. */
