@@ -77,7 +77,7 @@ final class JobResults {
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
                     end >= 0, Math.max(idealEnd, 0), iteration(jt, real), iteration(jt, ideal), mean[0], mean[1],
-                    mean[2], mean[3], mean[4], mean[5], maxWait));
+                    mean[2], mean[3], mean[4], mean[5], maxWait, job.notes()));
         }
         return out;
     }

@@ -41,6 +41,7 @@ class ShippedExamplesTest {
             Map.entry("moe-alltoall", "CollectiveExamplesTest, ShippedExamplesTest"),
             Map.entry("nccl-tests-8hosts", "CollectiveExamplesTest"),
             Map.entry("simai-gpt", "SimaiExampleTest (rocelab-cli), SimaiImportTest"),
+            Map.entry("chakra-3d", "ChakraExampleTest (rocelab-cli), ChakraExampleTracesTest, ChakraImportTest"),
             Map.entry("pfc-deadlock-ring", "LintWhatIfTest"),
             Map.entry("lint-l1-dscp-mismatch", "LintWhatIfTest"),
             Map.entry("lint-l2-nic-pfc-off", "LintWhatIfTest"),

@@ -4,12 +4,27 @@ package rocelab.observe.job;
  * A job's result, seen from its GPUs: job completion time and mean iteration time (over the iterations after the
  * warm-up), in the packet-level run and in ideal-network mode; per GPU and iteration (mean over ranks) compute,
  * exposed communication and idle time (see {@link RankRecord}); the network penalty (how much longer the job took
- * than on an ideal network) and the time GPUs waited on the network.
+ * than on an ideal network) and the time GPUs waited on the network; {@code notes}: what an imported workload (a
+ * SimAI file, a Chakra trace set) has that the run does not model as such, one sentence each.
  */
 public record JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs,
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
         double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
-        double maxNetworkWaitUs) {
+        double maxNetworkWaitUs, java.util.List<String> notes) {
+    public JobRecord {
+        notes = java.util.List.copyOf(notes);
+    }
+
+    /** A job with nothing imported to say. */
+    public JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs, boolean completed,
+            long idealEndPs, double iterationUs, double idealIterationUs, double computeUs, double exposedCommUs,
+            double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
+            double maxNetworkWaitUs) {
+        this(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs, idealIterationUs,
+                computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs, maxNetworkWaitUs,
+                java.util.List.of());
+    }
+
     public long jctPs() {
         return endPs - startPs;
     }

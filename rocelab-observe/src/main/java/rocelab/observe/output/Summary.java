@@ -62,6 +62,10 @@ public final class Summary {
                 row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
                 row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));
                 row.put("collective_calls", r.collectives().stream().filter(c -> c.job().equals(j.job())).count());
+                if (!j.notes().isEmpty()) {
+                    // What an imported workload has that the run does not model as such (said once, also on stderr).
+                    row.put("notes", j.notes());
+                }
                 list.add(row);
             }
             m.put("jobs", list);

@@ -773,7 +773,7 @@ final class ChakraReader {
                     delta.put(d, v);
                 }
             }
-            String sig = "transfer " + first.size + " " + delta;
+            String sig = "transfer " + first.size + " " + delta + " " + first.name + " " + recv.name;
             Map<Integer, TreeSet<Integer>> sendDeps = Map.of(first.rank, depSteps(first, ids));
             Map<Integer, TreeSet<Integer>> recvDeps = Map.of(recv.rank, depSteps(recv, ids));
             for (Draft d : open) {
@@ -802,7 +802,7 @@ final class ChakraReader {
             rankDeps.put(n.rank, depSteps(n, ids));
         }
         String sig = first.kind == Kind.COLLECTIVE
-                ? "collective " + first.op + " " + first.size + " " + unit.dims
+                ? "collective " + first.op + " " + first.size + " " + unit.dims + " " + first.name
                 : first.kind + " " + first.durationPs + " " + first.name;
         for (Draft d : open) {
             if (d.signature.equals(sig) && fits(d, rankDeps, drafts)) {
@@ -867,7 +867,6 @@ final class ChakraReader {
         List<String> names = new ArrayList<>();
         Set<String> taken = new java.util.HashSet<>();
         Set<String> exprNames = Layout.names();
-        String rankExpr = rankExpression();
         int skipped = 0;
         for (Draft d : drafts) {
             String base = d.first.name.replaceAll("[^A-Za-z0-9._-]", "_");
@@ -885,7 +884,7 @@ final class ChakraReader {
             }
             Expr when = null;
             if (d.ranks.size() < layout.size()) {
-                when = parse(whenText(rankExpr, d.ranks), exprNames);
+                when = parse(whenText(d.ranks), exprNames);
             }
             Step.Meta meta = new Step.Meta(id, id, after, when, 0, 0);
             switch (d.kind) {
@@ -946,8 +945,32 @@ final class ChakraReader {
         return b.length() == 0 ? "0" : "(" + b + ")";
     }
 
-    /** A condition that holds for exactly {@code ranks}: runs of consecutive ranks as ranges. */
-    private static String whenText(String rank, TreeSet<Integer> ranks) {
+    /**
+     * A condition that holds for exactly {@code ranks}: the coordinates they share ({@code pp == 1}) when no other
+     * rank shares them, else runs of consecutive rank numbers as ranges.
+     */
+    private String whenText(TreeSet<Integer> ranks) {
+        List<String> fixed = new ArrayList<>();
+        long matching = 1;
+        int some = ranks.first();
+        for (Dim d : Dim.values()) {
+            if (layout.degree(d) < 2) {
+                continue;
+            }
+            boolean shared = true;
+            for (int r : ranks) {
+                shared &= layout.coord(r, d) == layout.coord(some, d);
+            }
+            if (shared) {
+                fixed.add(d.key() + " == " + layout.coord(some, d));
+            } else {
+                matching *= layout.degree(d);
+            }
+        }
+        if (!fixed.isEmpty() && matching == ranks.size()) {
+            return String.join(" && ", fixed);
+        }
+        String rank = rankExpression();
         List<String> terms = new ArrayList<>();
         Integer start = null;
         Integer prev = null;

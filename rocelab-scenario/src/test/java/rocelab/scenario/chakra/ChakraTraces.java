@@ -51,6 +51,13 @@ public final class ChakraTraces {
                     .addAttr(AttributeProto.newBuilder().setName("is_cpu_op").setBoolVal(false)));
         }
 
+        /** A COMP_NODE timed by its operation count (num_ops) instead of a duration. */
+        public long compOps(String name, long ops, long... deps) {
+            return add(node(name, NodeType.COMP_NODE, deps)
+                    .addAttr(AttributeProto.newBuilder().setName("is_cpu_op").setBoolVal(false))
+                    .addAttr(AttributeProto.newBuilder().setName("num_ops").setInt64Val(ops)));
+        }
+
         public long mem(String name, boolean load, long micros, long... deps) {
             return add(node(name, load ? NodeType.MEM_LOAD_NODE : NodeType.MEM_STORE_NODE, deps)
                     .setDurationMicros(micros)
