@@ -91,6 +91,17 @@ class SimaiImportTest {
             assertThat(a.flows().get(i).finishPs()).isEqualTo(b.flows().get(i).finishPs());
         }
         assertThat(a.collectives()).hasSize(b.collectives().size()).hasSize(2 * (2 * 2 + 2 * 2 + 1 * 2));
+        // The same at flow level.
+        RunResult fa = Simulation.assemble(imported, Simulation.Model.FLOW).run(ProgressListener.NONE);
+        RunResult fb = Simulation.assemble(written, Simulation.Model.FLOW).run(ProgressListener.NONE);
+        assertThat(fa.jobs().get(0).completed()).isTrue();
+        assertThat(fa.jobs().get(0).jctPs()).isEqualTo(fb.jobs().get(0).jctPs()).isPositive();
+        assertThat(fa.flows()).hasSameSizeAs(a.flows());
+        for (int i = 0; i < fa.flows().size(); i++) {
+            assertThat(fa.flows().get(i).finishPs()).isEqualTo(fb.flows().get(i).finishPs());
+        }
+        // And the task graph: the same tasks with the same dependencies.
+        assertThat(ChakraImportTest.graph(job)).isEqualTo(ChakraImportTest.graph(written.jobs().get(0)));
     }
 
     /** A step without its id and position: what it does. */
