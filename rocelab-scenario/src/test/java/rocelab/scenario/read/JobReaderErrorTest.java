@@ -64,7 +64,7 @@ class JobReaderErrorTest {
                 + " {op: send, peer: {pp: 1 - pp}, size: 1KB}]}\n";
         assertThat(error(deadlock)).startsWith("t.yaml:5:5: job 'dl' waits on itself: ");
         assertThat(error("  - {hosts: 0-1, parallelism: {dp: 2}, program: [], generator: {type: megatron}}\n"))
-                .startsWith("t.yaml:5:5: job 'job1' needs exactly one of program, generator and simai");
+                .startsWith("t.yaml:5:5: job 'job1' needs exactly one of program, generator, simai and chakra");
     }
 
     @Test
