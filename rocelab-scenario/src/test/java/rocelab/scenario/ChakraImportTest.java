@@ -114,6 +114,15 @@ class ChakraImportTest {
                 """);
         assertThat(imported.jobs().get(0).program()).hasSize(3);
         assertSameWorkload(imported, written);
+        // Gzip-compressed traces (Chakra's protolib reads both) are the same workload.
+        Files.createDirectories(dir.resolve("gz"));
+        for (int r = 0; r < 4; r++) {
+            try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("gz/ar." + r + ".et")))) {
+                out.write(t.rank(r).bytes());
+            }
+        }
+        ScenarioConfig gz = read(dir, FABRIC + "jobs: [{name: ar, chakra: gz, hosts: 0-3, iterations: 2}]\n");
+        assertThat(graph(gz.jobs().get(0))).isEqualTo(graph(written.jobs().get(0)));
         RunResult r = Simulation.assemble(imported).run(ProgressListener.NONE);
         assertThat(r.collectives()).hasSize(2 * 2);
         assertThat(r.collectives().get(0).name()).isEqualTo("ar/allreduce/world");

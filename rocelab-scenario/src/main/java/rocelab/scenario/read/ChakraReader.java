@@ -1,6 +1,5 @@
 package rocelab.scenario.read;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -227,11 +226,11 @@ final class ChakraReader {
         List<TNode> nodes = new ArrayList<>();
         Map<Long, TNode> ids = new HashMap<>();
         Path file = traces.files().get(rank);
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+        try (InputStream in = open(file)) {
             EtDef.GlobalMetadata meta;
             try {
                 meta = EtDef.GlobalMetadata.parseDelimitedFrom(in);
-            } catch (InvalidProtocolBufferException e) {
+            } catch (IOException e) {
                 throw at(rank, 1, "the first message is not a Chakra GlobalMetadata (" + e.getMessage() + "); expected"
                         + " a Chakra execution trace (length-delimited GlobalMetadata, then Nodes)");
             }
@@ -249,7 +248,8 @@ final class ChakraReader {
                 EtDef.Node proto;
                 try {
                     proto = EtDef.Node.parseDelimitedFrom(in);
-                } catch (InvalidProtocolBufferException e) {
+                } catch (IOException e) {
+                    // A cut protobuf message, or a cut gzip stream under it.
                     String last = nodes.isEmpty() ? "the metadata" : "node " + nodes.get(nodes.size() - 1).id;
                     throw at(rank, message, "the message after " + last + " is truncated or not a Chakra Node ("
                             + e.getMessage() + "); expected whole length-delimited Node messages to the end of the"
@@ -280,6 +280,19 @@ final class ChakraReader {
             }
         }
         return nodes;
+    }
+
+    /** The file's messages; a gzip-compressed file (Chakra's protolib reads both) is decompressed on the way. */
+    private static InputStream open(Path file) throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(file));
+        raw.mark(2);
+        int b0 = raw.read();
+        int b1 = raw.read();
+        raw.reset();
+        if (b0 == 0x1f && b1 == 0x8b) {
+            return new BufferedInputStream(new java.util.zip.GZIPInputStream(raw));
+        }
+        return raw;
     }
 
     private TNode node(EtDef.Node p, int rank, int message) throws ScenarioException {
