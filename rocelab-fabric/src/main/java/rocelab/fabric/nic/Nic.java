@@ -343,6 +343,9 @@ public final class Nic implements PacketSink, EventHandler, rocelab.fabric.conge
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
+        if (kind == PacketKind.NAK && qp.nakMissingToPsn >= 0) {
+            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn);
+        }
         ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         if (cnp) {

@@ -58,7 +58,8 @@ final class CanonicalText {
                 + (sw.loadBalancing().loadAware() ? " " + adaptive(sw.adaptive()) : ""));
         c.line("nic: cc=" + cc + " ack-every=" + nic.ackEvery() + " timeout=" + nic.timeoutExponent()
                 + " retry-count=" + nic.retryCount() + " dscp=" + nic.dataDscp() + " priority=" + nic.dataPriority()
-                + " ecn=" + nic.ecnCapable());
+                + " ecn=" + nic.ecnCapable() + (nic.ooo() ? " ooo=true ooo-window=" + nic.oooWindowPackets()
+                        + " ooo-reorder=" + nic.oooReorderPackets() : ""));
         c.line("traffic:");
         for (TrafficSpec t : traffic) {
             c.line("  - " + traffic(t));
