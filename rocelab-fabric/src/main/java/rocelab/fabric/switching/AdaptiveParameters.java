@@ -11,8 +11,8 @@ package rocelab.fabric.switching;
  *     is the larger of the two levels); 0 uses the queue alone
  * @param tieBreak how a port is picked among those at the least-loaded level
  * @param flowletTimeoutPs idle gap after which a flow's next packet starts a new flowlet (flowlet mode)
- * @param flowletTableSize entries of the flowlet table (a power of two), indexed by the 5-tuple hash; flows whose
- *     hashes collide share an entry, as in hardware
+ * @param flowletTableSize entries of the flow table (a power of two), indexed by the 5-tuple hash, that holds the
+ *     flowlets (flowlet mode) and the round-robin pointers; flows whose hashes collide share an entry, as in hardware
  */
 public record AdaptiveParameters(int bits, long queueQuantumBytes, long utilisationWindowPs, TieBreak tieBreak,
         long flowletTimeoutPs, int flowletTableSize) {
@@ -23,7 +23,10 @@ public record AdaptiveParameters(int bits, long queueQuantumBytes, long utilisat
         RANDOM,
         /** The packet's ECMP hash modulo the tied ports: a flow prefers the same port while loads are equal. */
         HASH,
-        /** A pointer per switch that advances on every choice. */
+        /**
+         * A pointer per flow (per entry of the flow table) that advances on every choice of that flow, so a flow's
+         * packets rotate over the tied ports and each gets an equal share of it.
+         */
         ROUND_ROBIN
     }
 

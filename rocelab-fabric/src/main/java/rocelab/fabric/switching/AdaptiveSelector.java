@@ -32,7 +32,8 @@ final class AdaptiveSelector {
     private final int[] flowletPort;
     private final long[] lastSeenPs;
     private final int tableMask;
-    private int roundRobin;
+    /** Round-robin tie-break: a pointer per flow-table entry (so each flow rotates over the tied ports). */
+    private final int[] roundRobin;
     private long flowletsStarted;
 
     AdaptiveSelector(EgressPort[] ports, LoadBalancing mode, AdaptiveParameters p, SplittableRandom random,
@@ -55,7 +56,8 @@ final class AdaptiveSelector {
         this.flowletPort = new int[size];
         this.lastSeenPs = new long[size];
         java.util.Arrays.fill(flowletPort, -1);
-        this.tableMask = size - 1;
+        this.roundRobin = new int[tieBreak == AdaptiveParameters.TieBreak.ROUND_ROBIN ? p.flowletTableSize() : 0];
+        this.tableMask = p.flowletTableSize() - 1;
     }
 
     /** The output port (not its index) for a packet of class {@code tc}; {@code candidates} has two or more. */
@@ -100,7 +102,7 @@ final class AdaptiveSelector {
             k = switch (tieBreak) {
                 case RANDOM -> random.nextInt(ties);
                 case HASH -> hash5(srcHost, dstHost, entropy) % ties;
-                case ROUND_ROBIN -> (roundRobin++ & Integer.MAX_VALUE) % ties;
+                case ROUND_ROBIN -> roundRobin(hash5(srcHost, dstHost, entropy)) % ties;
             };
         }
         for (int c = 0; c < candidates.length; c++) {
@@ -109,6 +111,14 @@ final class AdaptiveSelector {
             }
         }
         throw new AssertionError("no candidate at the least load level");
+    }
+
+    /**
+     * The flow's next round-robin step. The pointers start at the flow's hash, not at 0: flows that all start at
+     * once would otherwise rotate in lockstep and meet on the same port downstream at the same time.
+     */
+    private int roundRobin(int flowHash) {
+        return (flowHash + roundRobin[flowHash & tableMask]++) & Integer.MAX_VALUE;
     }
 
     /** A port's quantised load: its queue of class {@code tc} in quanta, or its recent utilisation if higher. */
