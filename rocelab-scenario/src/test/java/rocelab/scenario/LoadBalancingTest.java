@@ -86,6 +86,32 @@ class LoadBalancingTest {
         assertThat(worstFctOverIdeal("{mode: adaptive}")).isLessThan(1.05);
     }
 
+    /** The worst flow of the 8 MB permutation at flow level, over its ideal. */
+    private static double flowLevelWorstOverIdeal(String balancing) {
+        String yaml = """
+                name: perm-flow
+                seed: 1
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 4, spines: 4, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {load-balancing: %s}
+                traffic:
+                  - {kind: permutation, size: 8MB}
+                """.formatted(balancing);
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.FLOW).run(ProgressListener.NONE);
+        return r.flows().stream().mapToDouble(f -> (double) f.fctPs() / f.idealFctPs()).max().orElseThrow();
+    }
+
+    @Test
+    void shouldBalancePerfectlyAtFlowLevelWhenAdaptiveOrSprayingAndHashFlowlets() {
+        double ecmp = flowLevelWorstOverIdeal("{mode: ecmp}");
+        assertThat(ecmp).isGreaterThan(1.9);
+        // Adaptive and spray split each flow evenly over the candidates: no link above its capacity, the ideal.
+        assertThat(flowLevelWorstOverIdeal("{mode: adaptive}")).isEqualTo(flowLevelWorstOverIdeal("{mode: spray}"))
+                .isLessThan(1.01);
+        // A fluid message has no gap for a new flowlet: it stays on its hashed path, as ECMP.
+        assertThat(flowLevelWorstOverIdeal("{mode: flowlet}")).isEqualTo(ecmp);
+    }
+
     @Test
     void shouldSpreadEveryLeafsTrafficEvenlyOverItsUplinksWhenAdaptiveWhereEcmpCollides() {
         Simulation ecmp = Scenarios.assemble(permutation("{mode: ecmp}", 1));
