@@ -250,7 +250,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
         if (kind == PacketKind.NAK && qp.nakMissingToPsn >= 0) {
-            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn);
+            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn, qp.nakPreviousMissingToPsn);
         }
         ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;

@@ -35,7 +35,7 @@ public record NicParameters(
     public static final int DEFAULT_TIMEOUT_EXPONENT = 14;
     public static final int DEFAULT_RETRY_COUNT = 7;
     public static final int DEFAULT_OOO_WINDOW = 1024;
-    public static final int DEFAULT_OOO_REORDER = 64;
+    public static final int DEFAULT_OOO_REORDER = 256;
 
     public NicParameters {
         require(mtuBytes >= 64 && mtuBytes <= 65_536, "mtu must be between 64 and 65536 bytes, got " + mtuBytes);

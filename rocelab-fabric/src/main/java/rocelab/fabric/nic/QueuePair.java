@@ -106,6 +106,7 @@ public final class QueuePair {
     /** The range a selective NAK being sent asks for (read by the RNIC as it builds the NAK). */
     long nakCumulativePsn;
     long nakMissingToPsn = -1;
+    long nakPreviousMissingToPsn = -1;
 
     // Per-QP transport counters (the RNIC keeps the same per port), for the journey.
     private long outOfSequence;
@@ -320,7 +321,11 @@ public final class QueuePair {
                 resendCount++;
             }
         }
-        knownThrough = Math.max(knownThrough, nak.missingToPsn());
+        // The responder asks for gaps in PSN order, so everything up to this range's end arrived or was asked for:
+        // the sender knows it only if it heard of the range asked for before (NAKs are lost and reordered too).
+        if (nak.previousMissingToPsn() <= Math.max(knownThrough, nak.cumulativePsn())) {
+            knownThrough = Math.max(knownThrough, nak.missingToPsn());
+        }
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
     }
@@ -543,6 +548,7 @@ public final class QueuePair {
             nakMissingToPsn = last;
             sendAck(nowPs, PacketKind.NAK, gap, p);
             nakMissingToPsn = -1;
+            nakPreviousMissingToPsn = last;
             destination.count(NicCounter.TX_SELECTIVE_NAKS);
             selectiveNaks++;
             asked = true;

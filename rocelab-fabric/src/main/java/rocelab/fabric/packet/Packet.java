@@ -25,6 +25,8 @@ public final class Packet {
      * receiver has every PSN up to it); -1 on every other packet. */
     long missingToPsn = -1;
     long cumulativePsn = -1;
+    /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
+    long previousMissingToPsn = -1;
     int entropy;
     boolean ackRequest;
     long sentAtPs;
@@ -66,6 +68,7 @@ public final class Packet {
         placementOffset = -1;
         missingToPsn = -1;
         cumulativePsn = -1;
+        previousMissingToPsn = -1;
         markNode = -1;
         markPort = 0;
         markAtPs = 0;
@@ -196,12 +199,19 @@ public final class Packet {
 
     /**
      * NAK only: makes it a selective NAK that asks for PSNs {@code psn()}..{@code missingTo} alone, and acknowledges
-     * every PSN up to {@code cumulative}.
+     * every PSN up to {@code cumulative}; {@code previousMissingTo} is the end of the range asked for before (so the
+     * sender can tell whether it heard of every gap before this one).
      */
-    public Packet selectiveNak(long cumulative, long missingTo) {
+    public Packet selectiveNak(long cumulative, long missingTo, long previousMissingTo) {
         cumulativePsn = cumulative;
         missingToPsn = missingTo;
+        previousMissingToPsn = previousMissingTo;
         return this;
+    }
+
+    /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
+    public long previousMissingToPsn() {
+        return previousMissingToPsn;
     }
 
     /** Whether this NAK asks only for a range (selective repeat) rather than for everything from its PSN on. */
