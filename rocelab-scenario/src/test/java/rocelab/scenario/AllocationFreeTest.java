@@ -43,6 +43,22 @@ class AllocationFreeTest {
         assertThat(placed).as("packets placed out of order").isPositive();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{mode: adaptive, utilisation-window: 2us}",
+        "{mode: flowlet, flowlet-timeout: 1us, tie-break: round-robin}"})
+    void shouldAllocateNothingPerEventWithAdaptiveRoutingAndFlowlets(String balancing) {
+        Simulation sim = Scenarios.assemble(STEADY.replace("buffer: 400KB", "buffer: 400KB, load-balancing: "
+                + balancing));
+        steadyState(sim);
+        if (balancing.contains("flowlet")) {
+            long flowlets = 0;
+            for (int s = 0; s < sim.network().switchCount(); s++) {
+                flowlets += sim.network().switchAt(s).flowletsStarted();
+            }
+            assertThat(flowlets).as("flowlets begun").isPositive();
+        }
+    }
+
     private static void steadyState(Simulation sim) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         var s = sim.simulator();
