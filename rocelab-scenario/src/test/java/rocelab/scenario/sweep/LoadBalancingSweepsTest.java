@@ -28,15 +28,15 @@ class LoadBalancingSweepsTest {
     }
 
     @Test
-    void shouldShowOnBThatPerPacketModesNeedOooAndThenBeatEcmp() throws Exception {
+    void shouldShowOnBThatPerPacketModesWithOooBeatEcmpAndFlowletsDoNot() throws Exception {
         SweepPlan all = new SweepReader().read(Path.of("../scenarios/sweeps/load-balancing-B.yaml"));
-        // The five points the conclusions rest on (the suite's time: each is a run of B).
-        java.util.Set<String> wanted = java.util.Set.of("ecmp/false", "adaptive/false", "adaptive/true", "spray/true",
-                "flowlet/false");
+        // Four points (the suite's time: each is a run of B; the in-order per-packet points resend millions of packets
+        // and take far longer, their go-back-N is checked on small fabrics by ReorderingRuleTest and the ooo tests).
+        java.util.Set<String> wanted = java.util.Set.of("ecmp/false", "adaptive/true", "spray/true", "flowlet/false");
         SweepPlan plan = new SweepPlan(all.sweepFile(), all.baseScenario(), all.keys(), all.combine(), all.model(),
                 all.metrics(), all.points().stream().filter(p -> wanted.contains(String.join("/", p.values())))
                         .toList());
-        assertThat(plan.points()).hasSize(5);
+        assertThat(plan.points()).hasSize(4);
         SweepResults r = new LocalSweep(plan, dir.resolve("b"), 2, LocalSweep.Listener.NONE).run().results();
         assertThat(r.failed()).isZero();
         Map<String, Map<String, String>> by = new LinkedHashMap<>();
@@ -48,9 +48,6 @@ class LoadBalancingSweepsTest {
             by.put(m.get("switch.load-balancing.mode") + "/" + m.get("nic.ooo"), m);
         }
         double ecmpP99 = num(by, "ecmp/false", "flows.fct_us.p99");
-        // In-order RNICs: every reordering is a go-back-N, slower than ECMP.
-        assertThat(num(by, "adaptive/false", "counters.retransmitted_packets")).isGreaterThan(1_000_000);
-        assertThat(num(by, "adaptive/false", "flows.fct_us.p99")).isGreaterThan(ecmpP99);
         for (String mode : new String[] {"adaptive", "spray"}) {
             // Out-of-order placement: reordered but never resent, and every flow close to its ideal.
             assertThat(num(by, mode + "/true", "counters.retransmitted_packets")).isZero();
