@@ -48,7 +48,6 @@ public final class PacketPool {
             throw new IllegalStateException("packet released twice");
         }
         p.free = true;
-        p.next = null;
         free[freeCount++] = p;
         released++;
     }
