@@ -8,10 +8,7 @@ import rocelab.fabric.packet.PacketPool;
 /**
  * One direction of a point-to-point link: propagation delay only (the sender accounts for serialisation). Frames
  * leave in the order they entered, so the link keeps an in-flight FIFO and a single pending wake-up for the
- * frame at its head (as htsim's pipe does), whatever the number of frames in flight. The FIFO is a ring of the
- * frames and their arrival times held by the link itself: an arrival reads the next frame's time from the link's
- * own array instead of from that frame (which sits elsewhere in memory and is cold by then), and a transmission
- * does not touch the frame before it.
+ * frame at its head (as htsim's pipe does), whatever the number of frames in flight.
  */
 public final class Link implements PacketSink, EventHandler {
     private static final int ARRIVAL = 1;
@@ -21,9 +18,8 @@ public final class Link implements PacketSink, EventHandler {
     private final long delayPs;
     private final PacketSink far;
     private long epoch;
-    private Packet[] ring = new Packet[16];
-    private long[] dueAtPs = new long[16];
-    private int head;
+    private Packet head;
+    private Packet tail;
     private int inFlight;
     private boolean down;
     private PacketPool pool;
@@ -59,45 +55,33 @@ public final class Link implements PacketSink, EventHandler {
             pool.release(packet);
             return;
         }
-        if (inFlight == ring.length) {
-            grow();
+        packet.dueAtPs(startPs + serializationPs + delayPs);
+        if (tail == null) {
+            head = packet;
+            tail = packet;
+            sim.schedule(packet.dueAtPs(), handlerId, ARRIVAL, epoch);
+        } else {
+            // Serialisation ends in order on one link, so arrivals stay in FIFO order.
+            tail.nextInFlight(packet);
+            tail = packet;
         }
-        // Serialisation ends in order on one link, so arrivals stay in FIFO order.
-        long due = startPs + serializationPs + delayPs;
-        int i = (head + inFlight) & (ring.length - 1);
-        ring[i] = packet;
-        dueAtPs[i] = due;
-        if (inFlight++ == 0) {
-            sim.schedule(due, handlerId, ARRIVAL, epoch);
-        }
+        inFlight++;
     }
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
-        if (arg != epoch || inFlight == 0) {
+        if (arg != epoch || head == null) {
             return;
         }
-        Packet p = ring[head];
-        ring[head] = null;
-        head = (head + 1) & (ring.length - 1);
-        if (--inFlight > 0) {
-            sim.schedule(dueAtPs[head], handlerId, ARRIVAL, epoch);
+        Packet p = head;
+        head = p.takeNextInFlight();
+        if (head == null) {
+            tail = null;
+        } else {
+            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, epoch);
         }
+        inFlight--;
         far.receive(nowPs, p);
-    }
-
-    /** Doubles the ring (the sizes stay powers of two), keeping the frames in order from index 0. */
-    private void grow() {
-        int n = ring.length;
-        Packet[] r = new Packet[2 * n];
-        long[] d = new long[2 * n];
-        for (int k = 0; k < inFlight; k++) {
-            r[k] = ring[(head + k) & (n - 1)];
-            d[k] = dueAtPs[(head + k) & (n - 1)];
-        }
-        ring = r;
-        dueAtPs = d;
-        head = 0;
     }
 
     /**
@@ -107,13 +91,16 @@ public final class Link implements PacketSink, EventHandler {
         this.pool = packetPool;
         this.down = isDown;
         if (isDown) {
-            while (inFlight > 0) {
-                packetPool.release(ring[head]);
-                ring[head] = null;
-                head = (head + 1) & (ring.length - 1);
+            Packet p = head;
+            while (p != null) {
+                Packet n = p.takeNextInFlight();
+                packetPool.release(p);
                 lost++;
                 inFlight--;
+                p = n;
             }
+            head = null;
+            tail = null;
             ++epoch;
         }
     }

@@ -29,8 +29,6 @@ final class Transmitter {
     private final QueuePairRotation rotation;
     private final PacketFifo[] control = new PacketFifo[8];
     private final PacketFifo macControl = new PacketFifo();
-    /** Bit p set while control frames of priority p wait: a look at the queues touches only those that hold some. */
-    private int controlBacklog;
     private JourneyProbe journey = JourneyProbe.NONE;
     private CreditGate credits;
     private CreditReturn creditReturn;
@@ -70,7 +68,6 @@ final class Transmitter {
     /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
     void sendControl(long nowPs, Packet frame) {
         control[frame.priority()].add(frame);
-        controlBacklog |= 1 << frame.priority();
         kick(nowPs);
     }
 
@@ -152,14 +149,10 @@ final class Transmitter {
         if (creditReturn != null && creditReturn.hasUpdate()) {
             return creditReturn.nextUpdate(nowPs);
         }
-        for (int ready = controlBacklog & ~pause.mask(); ready != 0; ready &= ~(1 << highest(ready))) {
-            int prio = highest(ready);
-            if (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes())) {
-                PacketFifo q = control[prio];
-                Packet p = q.poll();
-                if (q.isEmpty()) {
-                    controlBacklog &= ~(1 << prio);
-                }
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes()))) {
+                Packet p = control[prio].poll();
                 if (credits != null) {
                     credits.consume(prio, p.frameBytes());
                 }
@@ -173,22 +166,13 @@ final class Transmitter {
         if (!macControl.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             return true;
         }
-        int ready = controlBacklog & ~pause.mask();
-        if (credits == null) {
-            return ready != 0;
-        }
-        for (; ready != 0; ready &= ~(1 << highest(ready))) {
-            int prio = highest(ready);
-            if (credits.canSend(prio, control[prio].peek().frameBytes())) {
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.canSend(prio, control[prio].peek().frameBytes()))) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** The highest priority whose bit is set in {@code mask} (not 0). */
-    private static int highest(int mask) {
-        return 31 - Integer.numberOfLeadingZeros(mask);
     }
 
     private Packet nextDataPacket(long nowPs) {

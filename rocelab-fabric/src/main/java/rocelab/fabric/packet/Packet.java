@@ -2,7 +2,7 @@ package rocelab.fabric.packet;
 
 /**
  * One frame on the wire. Obtain it from {@link PacketPool}; pass it on or release it, exactly once. It holds only
- * primitives and enums (and its telemetry array); the FIFOs and links that hold it keep it in rings of their own.
+ * primitives and enums plus the intrusive {@code next} link of the FIFO or link it currently sits in.
  */
 public final class Packet {
     PacketKind kind;
@@ -21,6 +21,7 @@ public final class Packet {
     int entropy;
     boolean ackRequest;
     long sentAtPs;
+    long dueAtPs;
     int ingressPort;
     boolean cnpFlag;
     boolean ecnEcho;
@@ -38,8 +39,7 @@ public final class Packet {
     long notifySentPs = -1;
     /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
     long pausedClockPs;
-    /** Its place in the {@link PacketFifo} that holds it (for walking the queue). */
-    int fifoSeq;
+    Packet next;
     boolean free = true;
     int framing = FrameFormat.PREAMBLE_AND_IFG;
 
@@ -49,7 +49,7 @@ public final class Packet {
         kind = null;
         srcHost = dstHost = queuePair = priority = dscp = frameBytes = payloadBytes = opcode = syndrome = 0;
         entropy = ingressPort = 0;
-        psn = sentAtPs = messageBytes = 0;
+        psn = sentAtPs = dueAtPs = messageBytes = 0;
         ecn = Ecn.NOT_ECT;
         ackRequest = false;
         cnpFlag = false;
@@ -63,6 +63,7 @@ public final class Packet {
         notification = 0;
         notifySentPs = -1;
         pausedClockPs = 0;
+        next = null;
     }
 
     /** Most hops a packet records in-band telemetry for (HPCC's INT header holds up to 5; we allow 8). */
@@ -427,12 +428,32 @@ public final class Packet {
         return sentAtPs;
     }
 
+    public long dueAtPs() {
+        return dueAtPs;
+    }
+
+    public void dueAtPs(long t) {
+        dueAtPs = t;
+    }
+
     public int ingressPort() {
         return ingressPort;
     }
 
     public void ingressPort(int port) {
         ingressPort = port;
+    }
+
+    /** Link use only: chains a frame behind this one while both are in flight. */
+    public void nextInFlight(Packet p) {
+        next = p;
+    }
+
+    /** Link use only: unlinks and returns the frame behind this one. */
+    public Packet takeNextInFlight() {
+        Packet n = next;
+        next = null;
+        return n;
     }
 
     public boolean isFree() {

@@ -1,53 +1,49 @@
 package rocelab.fabric.packet;
 
-/**
- * A first-in first-out queue of packets in a ring that doubles when full; tracks bytes. Adding writes the ring,
- * not the packet queued last (which has long left the cache when a deep queue takes another), and each packet
- * keeps its place in the ring so that a walk can go from one packet to the next without removing them.
- */
+/** A first-in first-out queue of packets linked through their intrusive {@code next} field; tracks bytes. */
 public final class PacketFifo {
-    private Packet[] ring = new Packet[8];
-    private int head;
+    private Packet head;
+    private Packet tail;
     private int count;
-    /** The position of the head packet in the sequence of packets ever added (wraps around). */
-    private int headSeq;
     private long bytes;
 
     public void add(Packet p) {
-        if (count == ring.length) {
-            grow();
+        p.next = null;
+        if (tail == null) {
+            head = p;
+        } else {
+            tail.next = p;
         }
-        ring[(head + count) & (ring.length - 1)] = p;
-        p.fifoSeq = headSeq + count;
+        tail = p;
         count++;
         bytes += p.frameBytes;
     }
 
     public Packet poll() {
-        if (count == 0) {
-            return null;
+        Packet p = head;
+        if (p != null) {
+            head = p.next;
+            if (head == null) {
+                tail = null;
+            }
+            p.next = null;
+            count--;
+            bytes -= p.frameBytes;
         }
-        Packet p = ring[head];
-        ring[head] = null;
-        head = (head + 1) & (ring.length - 1);
-        headSeq++;
-        count--;
-        bytes -= p.frameBytes;
         return p;
     }
 
     public Packet peek() {
-        return count == 0 ? null : ring[head];
+        return head;
     }
 
     /** The packet queued behind {@code p} in this FIFO, or null (for walking the queue without removing). */
     public Packet after(Packet p) {
-        int i = p.fifoSeq - headSeq + 1;
-        return i < count ? ring[(head + i) & (ring.length - 1)] : null;
+        return p.next;
     }
 
     public boolean isEmpty() {
-        return count == 0;
+        return head == null;
     }
 
     public int size() {
@@ -57,15 +53,5 @@ public final class PacketFifo {
     /** Frame bytes queued. */
     public long bytes() {
         return bytes;
-    }
-
-    private void grow() {
-        int n = ring.length;
-        Packet[] r = new Packet[2 * n];
-        for (int k = 0; k < count; k++) {
-            r[k] = ring[(head + k) & (n - 1)];
-        }
-        ring = r;
-        head = 0;
     }
 }

@@ -48,6 +48,7 @@ public final class PacketPool {
             throw new IllegalStateException("packet released twice");
         }
         p.free = true;
+        p.next = null;
         free[freeCount++] = p;
         released++;
     }
