@@ -15,7 +15,18 @@ public final class Rates {
     public static long serializationPs(long bytes, long rateBps) {
         if (bytes < MAX_EXACT_BYTES) {
             long bitPs = bytes * BITS_PS_PER_BYTE_SECOND;
-            return (bitPs + rateBps - 1) / rateBps;
+            long ps = bitPs / rateBps;
+            return bitPs % rateBps == 0 ? ps : ps + 1; // not (bitPs + rate - 1) / rate, which overflows at ~12 Tb/s
+        }
+        // bytes x 8e12 = rate x (bytes x q) + bytes x r with q, r the quotient and remainder of 8e12 / rate, so the
+        // time is bytes x q plus bytes x r / rate rounded up: exact in longs while bytes x r fits (a pause of 65535
+        // quanta, 4 MB, at any rate up to ~2 Tb/s), without the allocation of the 128-bit path below.
+        long q = BITS_PS_PER_BYTE_SECOND / rateBps;
+        long r = BITS_PS_PER_BYTE_SECOND % rateBps;
+        if (Math.multiplyHigh(bytes, r) == 0 && bytes * r >= 0 && Math.multiplyHigh(bytes, q) == 0 && bytes * q >= 0) {
+            long whole = bytes * q;
+            long rest = (bytes * r) / rateBps + ((bytes * r) % rateBps == 0 ? 0 : 1);
+            return whole <= Long.MAX_VALUE - rest ? whole + rest : Long.MAX_VALUE;
         }
         // Large transfers (whole messages, not frames): exact in 128 bits.
         java.math.BigInteger[] qr = java.math.BigInteger.valueOf(bytes)

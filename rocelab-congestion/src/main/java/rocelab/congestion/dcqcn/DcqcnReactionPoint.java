@@ -24,6 +24,7 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     private final Simulator sim;
     private final int handlerId;
     private final DcqcnParameters p;
+    private final AlphaDecay decay;
 
     private double rc;
     private double rt;
@@ -59,6 +60,7 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         this.queuePair = queuePair;
         this.sim = sim;
         this.p = params;
+        this.decay = AlphaDecay.of(params.g());
         this.rc = params.maxRateBps();
         this.rt = params.maxRateBps();
         this.alpha = params.initialAlpha();
@@ -199,7 +201,7 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             decays--;
         }
         if (decays > 0) {
-            alpha *= StrictMath.pow(1 - p.g(), decays);
+            alpha *= decay.factor(decays);
         }
     }
 

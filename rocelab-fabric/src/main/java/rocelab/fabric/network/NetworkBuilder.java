@@ -212,7 +212,7 @@ public final class NetworkBuilder {
     /** InfiniBand: the switch classifies each DSCP straight onto its virtual lane. */
     private SwitchParameters onLanes(SwitchParameters p) {
         return new SwitchParameters(p.bufferBytes(), p.forwardingLatencyPs(), lanes, p.scheduler(), p.dwrrWeights(),
-                p.strictClasses(), p.loadBalancing(), p.ecmpHash(), p.ecmpSeed());
+                p.strictClasses(), p.loadBalancing(), p.ecmpHash(), p.ecmpSeed(), p.adaptive());
     }
 
     /** The virtual lane of each DSCP: its traffic class is the service level, and SL to VL gives the lane. */

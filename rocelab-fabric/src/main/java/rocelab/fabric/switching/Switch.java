@@ -18,7 +18,7 @@ import rocelab.fabric.probe.PortCounter;
 
 /**
  * An Ethernet/IP switch: classifies each arriving frame by DSCP into a traffic class, picks the output port among
- * the equal-cost next hops (ECMP hash of the RoCEv2 5-tuple or per-packet spraying), admits it into the shared
+ * the equal-cost next hops (ECMP hash of the RoCEv2 5-tuple, per-packet spraying, or by load: {@link AdaptiveSelector}), admits it into the shared
  * buffer or drops it with a reason, and queues it on the output port. On lossless priorities its buffer drives
  * PFC: XOFF frames to the upstream device on the ingress port (refreshed while needed) and XON when drained.
  */
@@ -37,6 +37,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final EcmpHash hash;
     private final long hashSeed;
     private final SplittableRandom random;
+    /** The load-aware choice (adaptive and flowlet modes); null under ECMP and spraying. */
+    private final AdaptiveSelector adaptive;
     private final PacketPool pool;
     private final Simulator sim;
     private final int handlerId;
@@ -82,6 +84,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.hash = params.ecmpHash();
         this.hashSeed = hashSeed;
         this.random = random;
+        this.adaptive = loadBalancing.loadAware()
+                ? new AdaptiveSelector(this.ports, loadBalancing, params.adaptive(), random, hash, hashSeed) : null;
         this.pool = pool;
         this.maxFrameBytes = new int[ports.length];
         java.util.Arrays.fill(maxFrameBytes, Integer.MAX_VALUE);
@@ -128,7 +132,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             drop(inPort, packet, DropReason.NO_ROUTE);
             return;
         }
-        int out = candidates.length == 1 ? candidates[0] : candidates[select(packet, candidates.length)];
+        int out = candidates.length == 1 ? candidates[0]
+                : adaptive != null ? adaptive.choose(nowPs, dscpToTc[packet.dscp()], packet.srcHost(),
+                        packet.dstHost(), packet.entropy(), candidates)
+                : candidates[select(packet, candidates.length)];
         if (packet.frameBytes() > maxFrameBytes[inPort] || packet.frameBytes() > maxFrameBytes[out]) {
             drop(packet.frameBytes() > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
             return;
@@ -171,6 +178,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     public LoadBalancing loadBalancing() {
         return loadBalancing;
+    }
+
+    /** Flowlets this switch has begun (flowlet mode; 0 otherwise). */
+    public long flowletsStarted() {
+        return adaptive == null ? 0 : adaptive.flowletsStarted();
     }
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */
@@ -293,7 +305,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /**
      * Whether a data packet from {@code srcHost} to {@code dstHost} with UDP source port {@code entropy} leaves by
-     * {@code port} under the current routes: the ECMP choice, or with spraying any of the equal-cost ports.
+     * {@code port} under the current routes: the ECMP choice, or with spraying, adaptive routing or flowlets any of
+     * the equal-cost ports.
      */
     public boolean forwardsThrough(int srcHost, int dstHost, int entropy, int port) {
         int[] candidates = routes[dstHost];
@@ -303,7 +316,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         if (candidates.length == 1) {
             return candidates[0] == port;
         }
-        if (loadBalancing == LoadBalancing.SPRAY) {
+        if (loadBalancing.mayReorder()) {
             for (int c : candidates) {
                 if (c == port) {
                     return true;

@@ -13,9 +13,10 @@ import rocelab.fabric.port.SchedulerKind;
  * @param scheduler strict priority or DWRR
  * @param dwrrWeights weight of each class under DWRR (quantum = weight x 1500 bytes)
  * @param strictClasses bit mask of classes served with strict priority ahead of the DWRR classes
- * @param loadBalancing per-flow ECMP or per-packet spraying
+ * @param loadBalancing per-flow ECMP, per-packet spraying, adaptive routing or flowlet switching
  * @param ecmpHash the 5-tuple hash function
  * @param ecmpSeed the hash seed; {@code null} derives a distinct seed for every switch from the scenario seed
+ * @param adaptive settings of adaptive routing and flowlets (used by those two modes only)
  */
 public record SwitchParameters(
         long bufferBytes,
@@ -26,7 +27,8 @@ public record SwitchParameters(
         int strictClasses,
         LoadBalancing loadBalancing,
         EcmpHash ecmpHash,
-        Long ecmpSeed) {
+        Long ecmpSeed,
+        AdaptiveParameters adaptive) {
 
     public static final int TRAFFIC_CLASSES = 8;
 
@@ -55,6 +57,14 @@ public record SwitchParameters(
         }
         dscpToTc = dscpToTc.clone();
         dwrrWeights = dwrrWeights.clone();
+        java.util.Objects.requireNonNull(adaptive, "adaptive");
+    }
+
+    /** Settings with the default adaptive-routing parameters (they matter only in the adaptive and flowlet modes). */
+    public SwitchParameters(long bufferBytes, long forwardingLatencyPs, int[] dscpToTc, SchedulerKind scheduler,
+            int[] dwrrWeights, int strictClasses, LoadBalancing loadBalancing, EcmpHash ecmpHash, Long ecmpSeed) {
+        this(bufferBytes, forwardingLatencyPs, dscpToTc, scheduler, dwrrWeights, strictClasses, loadBalancing,
+                ecmpHash, ecmpSeed, AdaptiveParameters.defaults());
     }
 
     /** The default map of many switches: traffic class = DSCP >> 3 (26 → 3 for RoCE, 48 → 6 for CNP). */
@@ -94,7 +104,8 @@ public record SwitchParameters(
                 && strictClasses == p.strictClasses
                 && loadBalancing == p.loadBalancing
                 && ecmpHash == p.ecmpHash
-                && java.util.Objects.equals(ecmpSeed, p.ecmpSeed);
+                && java.util.Objects.equals(ecmpSeed, p.ecmpSeed)
+                && adaptive.equals(p.adaptive);
     }
 
     @Override
@@ -105,6 +116,7 @@ public record SwitchParameters(
     @Override
     public String toString() {
         return "SwitchParameters[buffer=" + bufferBytes + ", scheduler=" + scheduler + ", lb=" + loadBalancing
-                + ", hash=" + ecmpHash + ", seed=" + ecmpSeed + "]";
+                + ", hash=" + ecmpHash + ", seed=" + ecmpSeed
+                + (loadBalancing.loadAware() ? ", " + adaptive : "") + "]";
     }
 }

@@ -6,7 +6,8 @@ import rocelab.scenario.ScenarioConfig;
 
 /**
  * Checks that a scenario's fabric is configured consistently along every path its traffic can take: the rules of
- * the reference list of RoCE misconfigurations (L1..L17) that apply to what rocelab models.
+ * the reference list of RoCE misconfigurations (L1..L17) that apply to what rocelab models, and L18 (load balancing
+ * that reorders towards in-order RNICs).
  */
 public final class Lint {
     /** The rules, in reference order. */
@@ -14,7 +15,7 @@ public final class Lint {
             new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
-            new ImportNotesRule());
+            new ReorderingRule(), new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

@@ -54,7 +54,8 @@ final class CanonicalText {
                 + " dscp-to-tc=" + join(sw.dscpToTc()) + " scheduler=" + lower(sw.scheduler().name())
                 + " weights=" + join(sw.dwrrWeights()) + " strict=" + strict(sw.strictClasses())
                 + " ecmp=" + lower(sw.loadBalancing().name()) + " hash=" + lower(sw.ecmpHash().name())
-                + " seed=" + (sw.ecmpSeed() == null ? "per-switch" : sw.ecmpSeed()));
+                + " seed=" + (sw.ecmpSeed() == null ? "per-switch" : sw.ecmpSeed())
+                + (sw.loadBalancing().loadAware() ? " " + adaptive(sw.adaptive()) : ""));
         c.line("nic: cc=" + cc + " ack-every=" + nic.ackEvery() + " timeout=" + nic.timeoutExponent()
                 + " retry-count=" + nic.retryCount() + " dscp=" + nic.dataDscp() + " priority=" + nic.dataPriority()
                 + " ecn=" + nic.ecnCapable() + (nic.ooo() ? " ooo=true ooo-window=" + nic.oooWindowPackets()
@@ -65,6 +66,13 @@ final class CanonicalText {
         }
         c.line("run: stop-at-ps=" + (stopAtPs == Long.MAX_VALUE ? "never" : String.valueOf(stopAtPs)));
         return c.out.toString();
+    }
+
+    /** Only for the load-aware modes, so the text (and the hash) of every other scenario stays what it was. */
+    private static String adaptive(rocelab.fabric.switching.AdaptiveParameters a) {
+        return "bits=" + a.bits() + " quantum=" + a.queueQuantumBytes() + " utilisation-window-ps="
+                + a.utilisationWindowPs() + " tie-break=" + lower(a.tieBreak().name()) + " flowlet-timeout-ps="
+                + a.flowletTimeoutPs() + " flowlet-table=" + a.flowletTableSize();
     }
 
     private String topology(TopologySpec t) {

@@ -9,6 +9,7 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.port.SchedulerKind;
+import rocelab.fabric.switching.AdaptiveParameters;
 import rocelab.fabric.switching.EcmpHash;
 import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.switching.SwitchParameters;
@@ -16,8 +17,12 @@ import rocelab.fabric.switching.SwitchParameters;
 /** Reads the {@code switch} and {@code nic} sections into {@link SwitchParameters} and {@link NicParameters}. */
 final class DeviceReader {
     /** Keys of the {@code switch} section. */
-    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp", "ecn",
-        "pfc", "mtu"};
+    static final String[] SWITCH_KEYS = {"buffer", "forwarding-latency", "dscp-to-tc", "scheduler", "ecmp",
+        "load-balancing", "ecn", "pfc", "mtu"};
+
+    /** Keys of {@code switch.load-balancing}. */
+    static final String[] LOAD_BALANCING_KEYS = {"mode", "bits", "quantum", "utilisation-window", "tie-break",
+        "flowlet-timeout", "flowlet-table"};
 
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
@@ -76,13 +81,42 @@ final class DeviceReader {
                 seed = doc.longValue(seedNode, "seed", expected);
             }
         }
+        AdaptiveParameters adaptive = d.adaptive();
+        if (m.has("load-balancing")) {
+            YamlMap b = YamlMap.of(doc, m.get("load-balancing"), "switch.load-balancing", LOAD_BALANCING_KEYS);
+            lb = LoadBalancing.valueOf(b.optionalChoice("mode", lb.name().toLowerCase(Locale.ROOT),
+                    "a load-balancing mode", "ecmp", "spray", "adaptive", "flowlet").toUpperCase(Locale.ROOT));
+            adaptive = adaptive(b, adaptive);
+        }
         SchedulerKind k = kind;
         int[] w = weights;
         int sc = strict;
         LoadBalancing l = lb;
         EcmpHash h = hash;
         Long sd = seed;
-        return doc.build(node, "switch", () -> new SwitchParameters(buffer, latency, dscpToTc, k, w, sc, l, h, sd));
+        AdaptiveParameters a = adaptive;
+        return doc.build(node, "switch", () -> new SwitchParameters(buffer, latency, dscpToTc, k, w, sc, l, h, sd,
+                a));
+    }
+
+    /** The parameters of adaptive routing and flowlets in {@code switch.load-balancing}, over {@code d}. */
+    private AdaptiveParameters adaptive(YamlMap b, AdaptiveParameters d) throws ScenarioException {
+        int bits = b.optionalInt("bits", d.bits(), 1, 8);
+        long quantum = b.optionalSize("quantum", d.queueQuantumBytes(), 1);
+        long window = b.optionalTime("utilisation-window", d.utilisationWindowPs());
+        AdaptiveParameters.TieBreak tie = AdaptiveParameters.TieBreak.valueOf(b.optionalChoice("tie-break",
+                d.tieBreak().name().toLowerCase(Locale.ROOT).replace('_', '-'), "a tie-break", "random", "hash",
+                "round-robin").toUpperCase(Locale.ROOT).replace('-', '_'));
+        long timeout = b.optionalTime("flowlet-timeout", d.flowletTimeoutPs());
+        if (timeout <= 0) {
+            throw doc.at(b.get("flowlet-timeout"), "flowlet-timeout must be positive; expected a time such as 50us");
+        }
+        int table = b.optionalInt("flowlet-table", d.flowletTableSize(), 1, 1 << 24);
+        if (Integer.bitCount(table) != 1) {
+            throw doc.at(b.get("flowlet-table"), "flowlet-table is " + table + "; expected a power of two"
+                    + " (1, 2, 4, ..., 16777216 entries)");
+        }
+        return new AdaptiveParameters(bits, quantum, window, tie, timeout, table);
     }
 
     /** Overrides of a DSCP map ({@code {26: 3, 48: 6}}) written into {@code map}. */

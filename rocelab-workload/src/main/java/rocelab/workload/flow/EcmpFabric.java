@@ -12,9 +12,11 @@ import rocelab.fabric.topology.Topology;
  * The fabric of the flow-level fast mode: every directed link is a capacity, and a message crosses the links its
  * QP's packets would: at each switch the next hop that switch's ECMP hash picks for the QP's 5-tuple (same hash
  * function, same per-switch seed, same UDP source port as the packet level), read from the switches' current routes,
- * so after a link event a rerouted flow takes the new path. A spraying switch spreads the flow evenly over its
- * equal-cost next hops (each link then carries its share of the flow's rate). Unlike the packet level there are no
- * queues, marks, pauses or drops: rates are max-min fair over the links.
+ * so after a link event a rerouted flow takes the new path. A spraying or adaptive switch spreads the flow evenly over
+ * its equal-cost next hops (each link then carries its share of the flow's rate: the perfect balance both aim at); a
+ * flowlet switch routes a message as ECMP does, since a fluid message has no idle gap to start a new flowlet at and
+ * no queue to compare. Unlike the packet level there are no queues, marks, pauses or drops: rates are max-min fair
+ * over the links.
  */
 public final class EcmpFabric implements FlowRouter {
     private final Network network;
@@ -51,9 +53,15 @@ public final class EcmpFabric implements FlowRouter {
         this.linkDelay = ShortestPath.delays(topology);
         boolean any = false;
         for (int s = 0; s < network.switchCount(); s++) {
-            any |= network.switchAt(s).loadBalancing() == LoadBalancing.SPRAY;
+            any |= spreads(network.switchAt(s));
         }
         this.spraying = any;
+    }
+
+    /** Whether a switch spreads a flow over all its candidates (spray, adaptive) or hashes it (ecmp, flowlet). */
+    static boolean spreads(Switch sw) {
+        LoadBalancing lb = sw.loadBalancing();
+        return lb == LoadBalancing.SPRAY || lb == LoadBalancing.ADAPTIVE;
     }
 
     /** Every directed link's rate: both directions of every edge. */
@@ -157,8 +165,8 @@ public final class EcmpFabric implements FlowRouter {
                 if (candidates.length == 0) {
                     continue;
                 }
-                double each = sw.loadBalancing() == LoadBalancing.SPRAY ? s / candidates.length : s;
-                int from = sw.loadBalancing() == LoadBalancing.SPRAY ? 0 : -1;
+                double each = spreads(sw) ? s / candidates.length : s;
+                int from = spreads(sw) ? 0 : -1;
                 for (int c = 0; c < candidates.length; c++) {
                     int port;
                     if (from < 0) {

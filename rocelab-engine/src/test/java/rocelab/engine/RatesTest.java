@@ -1,0 +1,57 @@
+package rocelab.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class RatesTest {
+    /** ceil(bytes x 8e12 / rate) in 128 bits, saturated: the definition the long arithmetic must match. */
+    private static long reference(long bytes, long rateBps) {
+        BigInteger[] qr = BigInteger.valueOf(bytes).multiply(BigInteger.valueOf(8L * Time.PS_PER_S))
+                .divideAndRemainder(BigInteger.valueOf(rateBps));
+        BigInteger ps = qr[0].add(qr[1].signum() > 0 ? BigInteger.ONE : BigInteger.ZERO);
+        return ps.bitLength() < Long.SIZE ? ps.longValue() : Long.MAX_VALUE;
+    }
+
+    @Test
+    void shouldGiveTheExactRoundedUpTimeForFramesPausesAndWholeMessages() {
+        long[] rates = {1, 7, 1_000_000, 25_000_000_000L, 40_000_000_000L, 100_000_000_000L, 200_000_000_000L,
+                400_000_000_000L, 800_000_000_000L, 1_600_000_000_000L, 3_000_000_000_001L, 99_999_999_977L,
+                Long.MAX_VALUE};
+        long[] sizes = {0, 1, 64, 1_000, 9_216, 1_152_921, 1_152_922, 65_535 * 64L, 1L << 30, 1L << 40, 1L << 50,
+                Long.MAX_VALUE / 2, Long.MAX_VALUE};
+        for (long rate : rates) {
+            for (long bytes : sizes) {
+                assertThat(Rates.serializationPs(bytes, rate)).as("%d B at %d b/s", bytes, rate)
+                        .isEqualTo(reference(bytes, rate));
+            }
+        }
+        SplittableRandom random = new SplittableRandom(16);
+        for (int i = 0; i < 20_000; i++) {
+            long bytes = random.nextLong(1L << random.nextInt(1, 63));
+            long rate = 1 + random.nextLong(1L << random.nextInt(1, 62));
+            assertThat(Rates.serializationPs(bytes, rate)).as("%d B at %d b/s", bytes, rate)
+                    .isEqualTo(reference(bytes, rate));
+        }
+    }
+
+    @Test
+    void shouldNotAllocateForAPauseOfMaximalQuanta() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().getId();
+        long sum = 0;
+        for (int i = 0; i < 20_000; i++) { // warm up (the interpreter allocates nothing either, but be sure)
+            sum += Rates.serializationPs(65_535 * 64L, 100_000_000_000L + i);
+        }
+        long before = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 10_000; i++) {
+            sum += Rates.serializationPs(65_535 * 64L, 25_000_000_000L + 7L * i);
+        }
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        assertThat(sum).isPositive();
+        assertThat(allocated).as("bytes allocated by 10,000 pause durations").isLessThan(1024);
+    }
+}
