@@ -305,6 +305,10 @@ public final class TaskGraph {
      * algorithm over all dependencies.
      */
     public int tasksInCycles() {
+        if (lateCount == 0) {
+            // Every dependency given at add time names an earlier task: no cycle is possible without promises.
+            return 0;
+        }
         int n = taskCount;
         int[] waiting = new int[n];
         int[] outStart = new int[n + 1];
@@ -372,6 +376,11 @@ public final class TaskGraph {
 
     public int flowCount() {
         return flows.size();
+    }
+
+    /** Connections made by {@link #newConnection()}: connection ids are 0 up to this. */
+    public int connectionCount() {
+        return connections;
     }
 
     /** The connection of flow i, or -1 when it has a queue pair of its own. */
