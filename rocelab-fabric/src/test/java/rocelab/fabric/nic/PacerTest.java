@@ -61,7 +61,7 @@ class PacerTest {
         // Two packets: the first leaves at 0 at 10 Mb/s; the rate is back at line rate at 20 us, and the second
         // packet leaves within one pacer recheck of that, not after the 0.87 ms gap of the old rate.
         long done = completion(Time.us(20));
-        assertThat(done).isLessThan(Time.us(20) + Nic.PACER_RECHECK_PS + Time.us(10));
+        assertThat(done).isLessThan(Time.us(20) + QueuePairRotation.PACER_RECHECK_PS + Time.us(10));
     }
 
     @Test

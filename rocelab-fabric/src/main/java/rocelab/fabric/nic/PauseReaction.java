@@ -1,0 +1,114 @@
+package rocelab.fabric.nic;
+
+import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.flowcontrol.PauseState;
+import rocelab.fabric.flowcontrol.PendingPauses;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PfcProbe;
+
+/**
+ * How the RNIC honours its switch's PFC frames (802.1Qbb): only on the priorities with PFC enabled, after the pause
+ * response time, until the pause expires or an XON lifts it. The {@link PauseState} it keeps is what the
+ * {@link Transmitter} consults before sending; when a pause of the data priority ends, the waits it caused are
+ * reported to the PFC probe.
+ */
+final class PauseReaction {
+    private final Simulator sim;
+    private final int handlerId;
+    private final int host;
+    private final long lineRateBps;
+    private final int dataPriority;
+    private final long[] counters;
+    private final PauseState pause;
+    private final Transmitter transmitter;
+    private final QueuePairRotation rotation;
+    private final PendingPauses pending = new PendingPauses();
+    private PfcProbe pfcProbe = PfcProbe.NONE;
+    /** When the PFC frame that last paused this RNIC was sent by its switch (it names that XOFF). */
+    private long lastXoffSentPs = -1;
+    /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
+    private int pfcMask = 0xFF;
+    private long pauseResponsePs;
+
+    PauseReaction(Simulator sim, int handlerId, int host, long lineRateBps, int dataPriority, long[] counters,
+            PauseState pause, Transmitter transmitter, QueuePairRotation rotation) {
+        this.sim = sim;
+        this.handlerId = handlerId;
+        this.host = host;
+        this.lineRateBps = lineRateBps;
+        this.dataPriority = dataPriority;
+        this.counters = counters;
+        this.pause = pause;
+        this.transmitter = transmitter;
+        this.rotation = rotation;
+    }
+
+    void enabledPriorities(int mask) {
+        this.pfcMask = mask;
+    }
+
+    void responseTime(long ps) {
+        this.pauseResponsePs = ps;
+    }
+
+    void pfcProbe(PfcProbe probe) {
+        this.pfcProbe = probe;
+    }
+
+    /**
+     * The switch above paused one of our priorities (quanta 0: resume); it takes effect after the response time,
+     * every frame after the same delay, so in the order they arrived. {@code xoffSentPs} is when the switch sent the
+     * frame, which names the XOFF in its PFC log.
+     */
+    void onPauseFrame(long nowPs, int priority, int quanta, long xoffSentPs) {
+        counters[NicCounter.RX_PAUSE.ordinal()]++;
+        if ((pfcMask & 1 << priority) == 0) {
+            return; // PFC is not enabled on that priority here: the frame changes nothing
+        }
+        if (pauseResponsePs > 0) {
+            pending.add(priority, quanta, xoffSentPs);
+            sim.schedule(nowPs + pauseResponsePs, handlerId, NicEvent.PAUSE_ACTS, 0L);
+            return;
+        }
+        actOnPause(nowPs, priority, quanta, xoffSentPs);
+    }
+
+    /** The response time of the oldest pending frame is over. */
+    void onResponseTimeOver(long nowPs) {
+        int priority = pending.priority();
+        int quanta = pending.quanta();
+        long sent = pending.sentPs();
+        pending.poll();
+        actOnPause(nowPs, priority, quanta, sent);
+    }
+
+    /** A pause expiry wake-up with {@code arg} fired: it ends the pause unless a later frame refreshed or lifted it. */
+    void onExpiry(long nowPs, long arg) {
+        if (pause.isCurrent(arg)) {
+            resume(nowPs, (int) (arg & 7));
+        }
+    }
+
+    private void actOnPause(long nowPs, int priority, int quanta, long xoffSentPs) {
+        if (quanta == 0) {
+            resume(nowPs, priority);
+            return;
+        }
+        lastXoffSentPs = xoffSentPs;
+        long until = nowPs + Headroom.pauseDurationPs(quanta, lineRateBps);
+        sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority));
+    }
+
+    private void resume(long nowPs, int priority) {
+        long lasted = pause.resume(nowPs, priority);
+        if (lasted >= 0) {
+            counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
+            if (priority == dataPriority) {
+                rotation.reportPausedWaits(pfcProbe, nowPs, host, priority, lasted, pause.pausedPs(priority, nowPs),
+                        lastXoffSentPs);
+            }
+            transmitter.kick(nowPs);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package rocelab.fabric.nic;
+
+import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.NicCounter;
+
+/**
+ * Fault injection: for a while the RNIC behaves as if its receive pipeline were stuck, sending PFC XOFF for one
+ * priority to its switch and refreshing it every half pause (a pause storm), then XON.
+ */
+final class PauseStorm {
+    private final Simulator sim;
+    private final int handlerId;
+    private final long lineRateBps;
+    private final FrameFormat frames;
+    private final PacketPool pool;
+    private final long[] counters;
+    private final Transmitter transmitter;
+    private long endPs;
+    private int priority;
+
+    PauseStorm(Simulator sim, int handlerId, long lineRateBps, FrameFormat frames, PacketPool pool, long[] counters,
+            Transmitter transmitter) {
+        this.sim = sim;
+        this.handlerId = handlerId;
+        this.lineRateBps = lineRateBps;
+        this.frames = frames;
+        this.pool = pool;
+        this.counters = counters;
+        this.transmitter = transmitter;
+    }
+
+    void schedule(long startPs, long endPs, int priority) {
+        this.endPs = endPs;
+        this.priority = priority;
+        sim.schedule(startPs, handlerId, NicEvent.STORM, 0L);
+    }
+
+    void onWakeUp(long nowPs) {
+        boolean on = nowPs < endPs;
+        Packet frame = pool.acquire().initPfc(nowPs, priority, on ? 0xFFFF : 0, frames.pfcFrameBytes());
+        counters[NicCounter.TX_PAUSE.ordinal()]++;
+        transmitter.sendMacControl(nowPs, frame);
+        if (on) {
+            long half = Headroom.pauseDurationPs(0xFFFF, lineRateBps) / 2;
+            sim.schedule(Math.min(nowPs + half, endPs), handlerId, NicEvent.STORM, 0L);
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package rocelab.fabric.nic;
+
+import rocelab.engine.Rates;
+import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.probe.PfcProbe;
+
+/**
+ * Which queue pair sends the RNIC's next data packet: the QPs with data ready take turns (round robin), and a QP
+ * whose congestion control holds it below line rate waits out its gap in a heap of paced QPs, with one pacer
+ * wake-up in the calendar for the earliest of them.
+ */
+final class QueuePairRotation {
+    /** Longest a paced QP waits before its gap is re-derived from its (possibly raised) rate. */
+    static final long PACER_RECHECK_PS = 10_000_000L;
+
+    private final Simulator sim;
+    private final int handlerId;
+    private final LineRate line;
+    private QueuePair activeHead;
+    private QueuePair activeTail;
+    private final QueuePairHeap paced = new QueuePairHeap();
+    private long pacerEpoch;
+    private long pacerAtPs = -1;
+
+    QueuePairRotation(Simulator sim, int handlerId, LineRate line) {
+        this.sim = sim;
+        this.handlerId = handlerId;
+        this.line = line;
+    }
+
+    /** A QP may have something to send: an idle one joins the rotation now or after its gap. */
+    void wake(long nowPs, QueuePair qp) {
+        if (qp.txState == QueuePair.TxState.IDLE && qp.canSend()) {
+            refreshPacing(qp);
+            if (qp.nextSendPs <= nowPs) {
+                appendActive(qp);
+            } else {
+                pushPaced(qp, nowPs);
+            }
+        }
+    }
+
+    boolean hasActive() {
+        return activeHead != null;
+    }
+
+    /**
+     * The QP whose turn it is and that may send now (its gap over, and with InfiniBand credits for its next frame on
+     * its lane), or null. QPs with nothing left drop out of the rotation; QPs blocked on credits keep their turn.
+     */
+    QueuePair next(long nowPs, CreditGate credits) {
+        while (!paced.isEmpty() && paced.minKey() <= nowPs) {
+            QueuePair waiting = paced.pop();
+            refreshPacing(waiting);
+            if (waiting.nextSendPs <= nowPs) {
+                appendActive(waiting);
+            } else {
+                pushPaced(waiting, nowPs);
+            }
+        }
+        QueuePair qp = popActive();
+        QueuePair firstBlocked = null;
+        while (qp != null) {
+            if (!qp.canSend()) {
+                qp.txState = QueuePair.TxState.IDLE;
+            } else if (credits == null || credits.admit(nowPs, qp.lane, qp.nextFrameBytes())) {
+                break;
+            } else if (qp == firstBlocked) {
+                // Every active QP waits for credits on its lane: keep them in turn for when credits arrive.
+                appendActive(qp);
+                return null;
+            } else {
+                if (firstBlocked == null) {
+                    firstBlocked = qp;
+                }
+                appendActive(qp);
+            }
+            qp = popActive();
+        }
+        return qp;
+    }
+
+    /**
+     * {@code qp} just started a packet of {@code wireBytes} that ends at {@code txEndPs}: its next send time follows
+     * from its rate, and it goes back into the rotation (or the pacer) if it has more.
+     */
+    void sent(QueuePair qp, long nowPs, long wireBytes, long txEndPs) {
+        long rate = qp.cc.rateBps();
+        qp.nextSendPs = rate >= line.bps() ? txEndPs : nowPs + Rates.serializationPs(wireBytes, rate);
+        qp.lastSendPs = nowPs;
+        qp.lastWireBytes = wireBytes;
+        qp.txState = QueuePair.TxState.IDLE;
+        if (qp.canSend()) {
+            if (qp.nextSendPs <= txEndPs) {
+                appendActive(qp);
+            } else {
+                pushPaced(qp, nowPs);
+            }
+        }
+    }
+
+    /** Schedules the pacer for the earliest paced QP, not before the port is free at {@code busyUntilPs}. */
+    void armPacer(long busyUntilPs) {
+        if (paced.isEmpty()) {
+            return;
+        }
+        long t = Math.max(paced.minKey(), busyUntilPs);
+        if (t != pacerAtPs) {
+            pacerAtPs = t;
+            sim.schedule(t, handlerId, NicEvent.PACER, ++pacerEpoch);
+        }
+    }
+
+    /** Whether a pacer wake-up with {@code arg} is the current one (and so the transmitter should look again). */
+    boolean onPacer(long arg) {
+        if (arg != pacerEpoch) {
+            return false;
+        }
+        pacerAtPs = -1;
+        return true;
+    }
+
+    /**
+     * A pause of the data priority that lasted {@code lastedPs} just ended: every QP that had data ready meanwhile
+     * waited behind it, from the pause's start (or from when it became ready) to now. Pauses are rare, so walking the
+     * ready QPs here is cheap.
+     */
+    void reportPausedWaits(PfcProbe probe, long nowPs, int host, int priority, long lastedPs, long clockPs,
+            long xoffSentPs) {
+        long since = nowPs - lastedPs;
+        for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
+            long from = Math.max(since, qp.readyPs);
+            if (from < nowPs && qp.canSend()) {
+                probe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
+                        xoffSentPs);
+            }
+        }
+        for (int i = 0; i < paced.size(); i++) {
+            QueuePair qp = paced.at(i);
+            long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
+            if (from < nowPs && qp.canSend()) {
+                probe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
+                        xoffSentPs);
+            }
+        }
+    }
+
+    private void appendActive(QueuePair qp) {
+        if (qp.txState == QueuePair.TxState.IDLE) {
+            qp.readyPs = sim.nowPs();
+        }
+        qp.txState = QueuePair.TxState.ACTIVE;
+        qp.nextActive = null;
+        if (activeTail == null) {
+            activeHead = qp;
+        } else {
+            activeTail.nextActive = qp;
+        }
+        activeTail = qp;
+    }
+
+    private QueuePair popActive() {
+        QueuePair qp = activeHead;
+        if (qp != null) {
+            activeHead = qp.nextActive;
+            if (activeHead == null) {
+                activeTail = null;
+            }
+            qp.nextActive = null;
+        }
+        return qp;
+    }
+
+    /**
+     * A paced QP is looked at again at least every {@link #PACER_RECHECK_PS}: its congestion control may have raised
+     * the rate in the meantime (a DCQCN increase timer), and a packet that waits out a gap computed at a 1 Mb/s
+     * floor would otherwise sit for 33 ms after the rate recovered. ns-3's RDMA model moves the pending gap on
+     * every rate change instead; this gets the same answer for increases, to within the recheck interval, without
+     * a callback from every congestion control.
+     */
+    private void pushPaced(QueuePair qp, long nowPs) {
+        if (qp.txState == QueuePair.TxState.IDLE) {
+            qp.readyPs = nowPs;
+        }
+        qp.txState = QueuePair.TxState.PACED;
+        paced.push(qp, Math.min(qp.nextSendPs, nowPs + PACER_RECHECK_PS));
+    }
+
+    /**
+     * Brings the QP's next send time forward when its rate has risen since its last packet (the gap at the new
+     * rate, counted from that packet). A cut made since then applies from the next packet on, as before.
+     */
+    private void refreshPacing(QueuePair qp) {
+        if (qp.lastWireBytes == 0) {
+            return;
+        }
+        long rate = qp.cc.rateBps();
+        long gap = rate >= line.bps() ? line.wirePs(qp.lastWireBytes) : Rates.serializationPs(qp.lastWireBytes, rate);
+        qp.nextSendPs = Math.min(qp.nextSendPs, qp.lastSendPs + gap);
+    }
+}

@@ -1,0 +1,196 @@
+package rocelab.fabric.nic;
+
+import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.PauseState;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.flowcontrol.credit.CreditReturn;
+import rocelab.fabric.link.Link;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketFifo;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.JourneyProbe;
+import rocelab.fabric.probe.NicCounter;
+
+/**
+ * The RNIC's transmitter: it pulls one frame at a time when the port is free. MAC control frames (PFC) and
+ * InfiniBand flow-control packets go first, then control frames (ACK, NAK, CNP) of priorities that may send,
+ * highest first, then a data packet from the {@link QueuePairRotation}. It wakes up at the end of a transmission
+ * only if another frame waits.
+ */
+final class Transmitter {
+    private final Simulator sim;
+    private final int handlerId;
+    private final int host;
+    private final NicParameters params;
+    private final LineRate line;
+    private final PacketPool pool;
+    private final long[] counters;
+    private final PauseState pause;
+    private final QueuePairRotation rotation;
+    private final PacketFifo[] control = new PacketFifo[8];
+    private final PacketFifo macControl = new PacketFifo();
+    private JourneyProbe journey = JourneyProbe.NONE;
+    private CreditGate credits;
+    private CreditReturn creditReturn;
+    private Link link;
+    private long busyUntilPs;
+    private boolean txPending;
+
+    Transmitter(Simulator sim, int handlerId, int host, NicParameters params, LineRate line, PacketPool pool,
+            long[] counters, PauseState pause, QueuePairRotation rotation) {
+        this.sim = sim;
+        this.handlerId = handlerId;
+        this.host = host;
+        this.params = params;
+        this.line = line;
+        this.pool = pool;
+        this.counters = counters;
+        this.pause = pause;
+        this.rotation = rotation;
+        for (int i = 0; i < control.length; i++) {
+            control[i] = new PacketFifo();
+        }
+    }
+
+    void connect(Link outgoingLink) {
+        this.link = outgoingLink;
+    }
+
+    void credits(CreditGate gate, CreditReturn returns) {
+        this.credits = gate;
+        this.creditReturn = returns;
+    }
+
+    void journeyProbe(JourneyProbe probe) {
+        this.journey = probe;
+    }
+
+    /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
+    void sendControl(long nowPs, Packet frame) {
+        control[frame.priority()].add(frame);
+        kick(nowPs);
+    }
+
+    /** Queues a MAC control frame (PFC), which goes ahead of everything and is never paused. */
+    void sendMacControl(long nowPs, Packet frame) {
+        macControl.add(frame);
+        kick(nowPs);
+    }
+
+    /** Something may be ready to send: send now if the port is free, else wake up when it frees. */
+    void kick(long nowPs) {
+        if (txPending) {
+            return;
+        }
+        if (nowPs >= busyUntilPs) {
+            startNext(nowPs);
+        } else {
+            txPending = true;
+            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, 0L);
+        }
+    }
+
+    void onTransmitted(long nowPs) {
+        txPending = false;
+        startNext(nowPs);
+    }
+
+    void onPacer(long nowPs, long arg) {
+        if (rotation.onPacer(arg)) {
+            kick(nowPs);
+        }
+    }
+
+    /** Control frames waiting (a frame being sent is already owned by the link). */
+    int packetsHeld() {
+        int n = macControl.size();
+        for (PacketFifo f : control) {
+            n += f.size();
+        }
+        return n;
+    }
+
+    private void startNext(long nowPs) {
+        Packet p = nextControl(nowPs);
+        if (p == null && !pause.isPaused(params.dataPriority())) {
+            p = nextDataPacket(nowPs);
+        }
+        if (p == null) {
+            if (!pause.isPaused(params.dataPriority())) {
+                // While data is paused the resume kicks the transmitter; a pacer wake-up would only spin.
+                rotation.armPacer(busyUntilPs);
+            }
+            return;
+        }
+        long txPs = line.wirePs(p.wireBytes());
+        busyUntilPs = nowPs + txPs;
+        if (p.notification() != 0) {
+            // A CNP or flagged ACK: its send time is when its first bit goes on the wire, as a capture shows it.
+            p.notifySentPs(nowPs);
+            journey.onCnpSent(nowPs, host, p);
+        }
+        link.transmit(nowPs, txPs, p);
+        if (controlReady() || rotation.hasActive() && !pause.isPaused(params.dataPriority())) {
+            txPending = true;
+            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, 0L);
+        } else if (!pause.isPaused(params.dataPriority())) {
+            rotation.armPacer(busyUntilPs);
+        }
+    }
+
+    /**
+     * The next control frame of a priority that may send, highest priority first; MAC control frames and
+     * InfiniBand flow-control packets first.
+     */
+    private Packet nextControl(long nowPs) {
+        if (!macControl.isEmpty()) {
+            return macControl.poll();
+        }
+        if (creditReturn != null && creditReturn.hasUpdate()) {
+            return creditReturn.nextUpdate(nowPs);
+        }
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes()))) {
+                Packet p = control[prio].poll();
+                if (credits != null) {
+                    credits.consume(prio, p.frameBytes());
+                }
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private boolean controlReady() {
+        if (!macControl.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
+            return true;
+        }
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.canSend(prio, control[prio].peek().frameBytes()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Packet nextDataPacket(long nowPs) {
+        QueuePair qp = rotation.next(nowPs, credits);
+        if (qp == null) {
+            return null;
+        }
+        long retransmittedBefore = counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()];
+        Packet p = qp.nextPacket(nowPs, pool, params, counters);
+        if (credits != null) {
+            credits.consume(p.priority(), p.frameBytes());
+        }
+        journey.onSend(nowPs, host, p, qp.cc.rateBps(),
+                counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()] != retransmittedBefore);
+        counters[NicCounter.TX_DATA_PACKETS.ordinal()]++;
+        counters[NicCounter.TX_DATA_BYTES.ordinal()] += p.payloadBytes();
+        long wire = p.wireBytes();
+        rotation.sent(qp, nowPs, wire, nowPs + line.wirePs(wire));
+        return p;
+    }
+}
