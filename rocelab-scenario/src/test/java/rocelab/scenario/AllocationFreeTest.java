@@ -11,20 +11,40 @@ import rocelab.engine.Time;
  * optional time-series sampler is off here: it appends to primitive arrays that grow by doubling.)
  */
 class AllocationFreeTest {
+    private static final String STEADY = """
+            name: steady
+            fabric: {mode: roce-lossy, mtu: 1000}
+            topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 400KB}
+            nic: {cc: none, timeout: 6}
+            traffic:
+              - {kind: all-to-all, size: 2MB}
+              - {kind: incast, senders: 1-15, receiver: 0, size: 2MB, start: 10us}
+            observe: {sample-interval: 0}
+            """;
+
     @Test
     void shouldAllocateNothingPerEventWhenTheRunIsWarm() {
+        steadyState(Scenarios.assemble(STEADY));
+    }
+
+    @Test
+    void shouldAllocateNothingPerEventWithSprayingAndSelectiveRepeat() {
+        Simulation sim = Scenarios.assemble(STEADY.replace("buffer: 400KB", "buffer: 400KB, ecmp: {mode: spray}")
+                .replace("timeout: 6", "timeout: 6, ooo: true, ooo-reorder: 16"));
+        steadyState(sim);
+        long selective = 0;
+        long placed = 0;
+        for (int h = 0; h < sim.network().hostCount(); h++) {
+            selective += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.SELECTIVE_RETRANSMITTED);
+            placed += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.OUT_OF_SEQUENCE);
+        }
+        assertThat(selective).as("selective resends").isPositive();
+        assertThat(placed).as("packets placed out of order").isPositive();
+    }
+
+    private static void steadyState(Simulation sim) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        Simulation sim = Scenarios.assemble("""
-                name: steady
-                fabric: {mode: roce-lossy, mtu: 1000}
-                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
-                switch: {buffer: 400KB}
-                nic: {cc: none, timeout: 6}
-                traffic:
-                  - {kind: all-to-all, size: 2MB}
-                  - {kind: incast, senders: 1-15, receiver: 0, size: 2MB, start: 10us}
-                observe: {sample-interval: 0}
-                """);
         var s = sim.simulator();
         var pool = sim.network().pool();
         s.runUntil(Time.us(500));

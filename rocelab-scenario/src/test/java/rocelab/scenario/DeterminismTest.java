@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -67,6 +68,26 @@ class DeterminismTest {
             assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
         }
         assertThat(withoutWallClock(a)).isEqualTo(withoutWallClock(b)).contains("\"infiniband\"");
+    }
+
+    @Test
+    void shouldWriteIdenticalFilesWhenASprayedRunWithSelectiveRepeatRunsTwice() throws IOException {
+        String ooo = PERMUTATION.replace("switch: {buffer: 500KB}", "switch: {buffer: 500KB, ecmp: {mode: spray}}")
+                .replace("timeout: 8", "timeout: 8, ooo: true, ooo-reorder: 16");
+        long[] f1 = new long[1];
+        long[] f2 = new long[1];
+        Path a = runInto(Scenarios.parse(ooo), "ooo-a", f1);
+        Path b = runInto(Scenarios.parse(ooo), "ooo-b", f2);
+        assertThat(f1[0]).isEqualTo(f2[0]);
+        for (String file : new String[] {"flows.csv", "ports.csv", "nics.csv", "rates.csv", "queues.csv", "manifest.json"}) {
+            assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
+        }
+        assertThat(withoutWallClock(a)).isEqualTo(withoutWallClock(b));
+        JsonNode counters = new ObjectMapper().readTree(a.resolve(RunWriter.SUMMARY).toFile()).get("counters");
+        assertThat(counters.get("selective_retransmitted_packets").asLong()).isPositive();
+        assertThat(counters.get("out_of_sequence").asLong()).isPositive();
+        runInto(Scenarios.parse(ooo).withSeed(8), "ooo-c", f2);
+        assertThat(f1[0]).as("another seed, other spraying choices").isNotEqualTo(f2[0]);
     }
 
     @Test

@@ -61,4 +61,41 @@ class JourneyTest {
                 Long.MAX_VALUE, 10);
         assertThat(packet).contains("packet PSN 100, every transmission, hop by hop:", "h1 received it");
     }
+
+    @Test
+    void shouldTellSelectiveNaksAndResendsOfAlonePsnsWithOutOfOrderPlacement() {
+        ScenarioConfig config = Scenarios.parse("""
+                name: ooo-journey
+                seed: 5
+                fabric: {mode: roce-lossy, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 4, hosts-per-leaf: 8, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 200KB, ecmp: {mode: spray}}
+                nic: {cc: none, timeout: 10, ooo: true, ooo-reorder: 16}
+                traffic:
+                  - {kind: incast, senders: 0-7, receiver: 8, size: 300KB}
+                """);
+        Object[] j = journey(config, 3);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        FlowRecord f = (FlowRecord) j[2];
+        var qp = sim.network().queuePairs().get(f.queuePair());
+        assertThat(qp.selectiveRepeat()).isTrue();
+        assertThat(qp.selectiveNaks()).as("this QP was asked for gaps").isPositive();
+        long naks = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.NAK_ARRIVED && e.flag()).count();
+        long resends = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND && e.flag()).count();
+        assertThat(naks).as("selective NAKs that reached the sender").isPositive().isLessThanOrEqualTo(qp.selectiveNaks());
+        assertThat(resends).isEqualTo(qp.selectiveRetransmissions());
+        String text = new JourneyText(sim.network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains(String.format(java.util.Locale.ROOT, "out-of-order placement (nic.ooo): %,d packets"
+                + " placed out of sequence, %,d duplicates, %,d selective retransmissions, %,d selective NAKs",
+                qp.outOfSequence(), qp.duplicates(), qp.selectiveRetransmissions(), qp.selectiveNaks()))
+                .contains("gets a selective NAK: the receiver has every PSN before", "alone (selective repeat)")
+                .doesNotContain("go-back-N");
+        // The NAK line names the range it carried, by identity: the first selective NAK's PSN is re-sent after it.
+        JourneyEvent nak = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.NAK_ARRIVED && e.flag())
+                .findFirst().orElseThrow();
+        assertThat(events).anyMatch(e -> e.kind() == JourneyEvent.Kind.SEND && e.flag() && e.psn() == nak.psn()
+                && e.timePs() >= nak.timePs());
+    }
 }

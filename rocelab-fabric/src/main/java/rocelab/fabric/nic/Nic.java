@@ -249,6 +249,9 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
+        if (kind == PacketKind.NAK && qp.nakMissingToPsn >= 0) {
+            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn, qp.nakPreviousMissingToPsn);
+        }
         ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         if (cnp) {

@@ -13,6 +13,11 @@ package rocelab.fabric.nic;
  * @param ecnCapable send data as ECT(0); when false, switches never mark it
  * @param pauseResponsePs how long after a PFC frame arrives the RNIC acts on it; -1: the IEEE 802.3 Annex 31B
  *     response time at its line rate
+ * @param ooo out-of-order placement and selective repeat (IRN-style): a QP whose two RNICs both have it places
+ *     every packet where it belongs, asks only for what is missing, and resends only that; off: go-back-N
+ * @param oooWindowPackets with {@code ooo}: PSNs a QP may have outstanding, the size of its arrival bitmap
+ * @param oooReorderPackets with {@code ooo}: how many PSNs beyond a gap must arrive before the receiver takes the
+ *     gap for a loss and asks for it (a smaller reordering is waited out)
  */
 public record NicParameters(
         int mtuBytes,
@@ -22,10 +27,15 @@ public record NicParameters(
         int dataDscp,
         int dataPriority,
         boolean ecnCapable,
-        long pauseResponsePs) {
+        long pauseResponsePs,
+        boolean ooo,
+        int oooWindowPackets,
+        int oooReorderPackets) {
 
     public static final int DEFAULT_TIMEOUT_EXPONENT = 14;
     public static final int DEFAULT_RETRY_COUNT = 7;
+    public static final int DEFAULT_OOO_WINDOW = 1024;
+    public static final int DEFAULT_OOO_REORDER = 256;
 
     public NicParameters {
         require(mtuBytes >= 64 && mtuBytes <= 65_536, "mtu must be between 64 and 65536 bytes, got " + mtuBytes);
@@ -35,6 +45,19 @@ public record NicParameters(
         require(dataDscp >= 0 && dataDscp <= 63, "DSCP must be 0..63, got " + dataDscp);
         require(dataPriority >= 0 && dataPriority <= 7, "priority must be 0..7, got " + dataPriority);
         require(pauseResponsePs >= -1, "pause response must not be negative");
+        require(oooWindowPackets >= 64 && oooWindowPackets <= 1 << 20
+                && Integer.bitCount(oooWindowPackets) == 1, "ooo-window must be a power of two 64..1048576, got "
+                + oooWindowPackets);
+        require(oooReorderPackets >= 1 && oooReorderPackets < oooWindowPackets,
+                "ooo-reorder must be at least 1 and below ooo-window (" + oooWindowPackets + "), got "
+                + oooReorderPackets);
+    }
+
+    /** Go-back-N (no out-of-order placement). */
+    public NicParameters(int mtuBytes, int ackEvery, int timeoutExponent, int retryCount, int dataDscp,
+            int dataPriority, boolean ecnCapable, long pauseResponsePs) {
+        this(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, ecnCapable, pauseResponsePs,
+                false, DEFAULT_OOO_WINDOW, DEFAULT_OOO_REORDER);
     }
 
     /** With the 802.3 response time. */
@@ -45,6 +68,25 @@ public record NicParameters(
 
     public static NicParameters defaults(int mtuBytes) {
         return new NicParameters(mtuBytes, 1, DEFAULT_TIMEOUT_EXPONENT, DEFAULT_RETRY_COUNT, 26, 3, true);
+    }
+
+    /** The same settings with out-of-order placement and selective repeat on or off. */
+    public NicParameters withOoo(boolean on) {
+        return new NicParameters(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, ecnCapable,
+                pauseResponsePs, on, oooWindowPackets, oooReorderPackets);
+    }
+
+    /**
+     * The record's text, with the out-of-order settings only when {@code ooo} is on: it goes into the scenario's
+     * canonical text, so the hash of every scenario without {@code ooo} stays what it was.
+     */
+    @Override
+    public String toString() {
+        return "NicParameters[mtuBytes=" + mtuBytes + ", ackEvery=" + ackEvery + ", timeoutExponent="
+                + timeoutExponent + ", retryCount=" + retryCount + ", dataDscp=" + dataDscp + ", dataPriority="
+                + dataPriority + ", ecnCapable=" + ecnCapable + ", pauseResponsePs=" + pauseResponsePs
+                + (ooo ? ", ooo=true, oooWindowPackets=" + oooWindowPackets + ", oooReorderPackets="
+                        + oooReorderPackets : "") + "]";
     }
 
     /** Local ACK timeout in picoseconds; {@code Long.MAX_VALUE} when the exponent is 0 (never). */

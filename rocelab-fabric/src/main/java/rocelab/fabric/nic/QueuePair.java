@@ -15,6 +15,13 @@ import rocelab.fabric.probe.NicCounter;
  * posted RDMA WRITEs into MTU packets with consecutive PSNs and recovers by go-back-N on NAK or local ACK
  * timeout; the responder on the destination RNIC accepts in-order packets, acknowledges them (coalesced), and
  * answers a PSN gap with one NAK (PSN sequence error). Its ACK timer lives in its RNIC's timer heap and is re-armed lazily.
+ *
+ * <p>With out-of-order placement ({@code nic.ooo} on both RNICs, as IRN proposes and DDP-capable RNICs do) every
+ * packet carries its placement address, the responder places whatever arrives and tracks arrivals in a bitmap, a
+ * message is delivered when all its packets (and all earlier messages, RC order) are in, and a gap is asked for
+ * with a selective NAK once {@code ooo-reorder} later PSNs have arrived beyond it (a smaller reordering, as spraying
+ * causes, is waited out); the requester sends again only the PSNs asked for, and on a local ACK timeout only those
+ * whose arrival it cannot infer (the tail). It keeps at most {@code ooo-window} PSNs outstanding.
  */
 public final class QueuePair {
 
@@ -78,6 +85,35 @@ public final class QueuePair {
     private int unackedPackets;
     private boolean nakOutstanding;
 
+    // Out-of-order placement and selective repeat (both RNICs have nic.ooo); the bitmaps are null otherwise.
+    private final boolean selective;
+    /** Most PSNs outstanding, the size of the bitmaps below. */
+    private final int window;
+    /** Responder: PSNs beyond a gap that must arrive before the gap is taken for a loss. */
+    private final int reorder;
+    /** Requester: PSNs to send again. */
+    private final PsnBitmap resend;
+    /** Requester: PSNs the responder asked for (sent again on a timeout while still unacknowledged). */
+    private final PsnBitmap askedFor;
+    private int resendCount;
+    /** Requester: every PSN up to this one arrived or was asked for (the responder asks for gaps in PSN order). */
+    private long knownThrough = -1;
+    /** Responder: PSNs placed at or after {@code expectedPsn}. */
+    private final PsnBitmap placed;
+    private long highestPlaced = -1;
+    /** Responder: every PSN up to this one was placed or asked for. */
+    private long checkedThrough = -1;
+    /** The range a selective NAK being sent asks for (read by the RNIC as it builds the NAK). */
+    long nakCumulativePsn;
+    long nakMissingToPsn = -1;
+    long nakPreviousMissingToPsn = -1;
+
+    // Per-QP transport counters (the RNIC keeps the same per port), for the journey.
+    private long outOfSequence;
+    private long duplicates;
+    private long selectiveRetransmissions;
+    private long selectiveNaks;
+
     QueuePair(int id, Nic source, Nic destination, int entropy, CongestionControl cc,
             MessageListener listener, NicParameters params, FrameFormat frames) {
         this.id = id;
@@ -93,6 +129,13 @@ public final class QueuePair {
         this.frames = frames;
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
+        // Out-of-order placement is a property of the connection: both ends must support it.
+        this.selective = params.ooo() && destination.parameters().ooo();
+        this.window = params.oooWindowPackets();
+        this.reorder = destination.parameters().oooReorderPackets();
+        this.resend = selective ? new PsnBitmap(window) : null;
+        this.askedFor = selective ? new PsnBitmap(window) : null;
+        this.placed = selective ? new PsnBitmap(window) : null;
     }
 
     /** Posts an RDMA WRITE of {@code bytes}; the listener hears of it again with {@code cookie}. */
@@ -110,6 +153,11 @@ public final class QueuePair {
     // ---------------------------------------------------------------- requester
 
     boolean canSend() {
+        if (selective) {
+            // A PSN asked for goes out whatever the window: it fills a gap, it adds nothing in flight at the end.
+            return !failed && (resendCount > 0
+                    || sndNxt < postedPsns && sndNxt < sndUna + window && inFlightBytes() < cc.windowBytes());
+        }
         return !failed && sndNxt < postedPsns && inFlightBytes() < cc.windowBytes();
     }
 
@@ -120,35 +168,29 @@ public final class QueuePair {
 
     /** Bytes of the packet {@link #nextPacket} would build now. */
     int nextFrameBytes() {
+        if (selective) {
+            // Every packet carries a RETH (its placement address).
+            if (resendCount > 0) {
+                long psn = nextResend();
+                long m = messageOf(psn);
+                long size = messages.sizeBytes(m);
+                return frames.dataFrameBytes((int) Math.min(mtu, size - (psn - messages.firstPsn(m)) * mtu), true);
+            }
+            return frames.dataFrameBytes((int) Math.min(mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
+        }
         long size = messages.sizeBytes(cursorMessage);
         int payload = (int) Math.min(mtu, size - cursorOffset);
         return frames.dataFrameBytes(payload, size <= mtu || cursorOffset == 0);
     }
 
-    /** Builds the packet with PSN {@code sndNxt} and advances the send cursor. */
+    /** Builds the packet with PSN {@code sndNxt} and advances the send cursor (or, selective, one asked for). */
     Packet nextPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
+        if (selective && resendCount > 0) {
+            return resendPacket(nowPs, pool, params, counters);
+        }
         long size = messages.sizeBytes(cursorMessage);
-        int payload = (int) Math.min(mtu, size - cursorOffset);
-        int opcode;
-        if (size <= mtu) {
-            opcode = Opcodes.RDMA_WRITE_ONLY;
-        } else if (cursorOffset == 0) {
-            opcode = Opcodes.RDMA_WRITE_FIRST;
-        } else if (cursorOffset + payload == size) {
-            opcode = Opcodes.RDMA_WRITE_LAST;
-        } else {
-            opcode = Opcodes.RDMA_WRITE_MIDDLE;
-        }
-        Packet p = pool.acquire()
-                .initData(nowPs, source.host(), destination.host(), id, sndNxt, payload,
-                        frames.dataFrameBytes(payload, Opcodes.hasReth(opcode)), opcode)
-                .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
-                .entropy(entropy)
-                .requestAck(Opcodes.isLast(opcode))
-                .messageBytes(size);
-        if (cc.wantsTelemetry()) {
-            p.requestTelemetry();
-        }
+        Packet p = dataPacket(nowPs, pool, params, sndNxt, size, cursorOffset);
+        int payload = p.payloadBytes();
         cursorOffset += payload;
         if (cursorOffset == size) {
             cursorMessage++;
@@ -165,6 +207,70 @@ public final class QueuePair {
         return p;
     }
 
+    /** The data packet with PSN {@code psn} at byte {@code offset} of a WRITE of {@code size} bytes. */
+    private Packet dataPacket(long nowPs, PacketPool pool, NicParameters params, long psn, long size, long offset) {
+        int payload = (int) Math.min(mtu, size - offset);
+        int opcode;
+        if (size <= mtu) {
+            opcode = Opcodes.RDMA_WRITE_ONLY;
+        } else if (offset == 0) {
+            opcode = Opcodes.RDMA_WRITE_FIRST;
+        } else if (offset + payload == size) {
+            opcode = Opcodes.RDMA_WRITE_LAST;
+        } else {
+            opcode = Opcodes.RDMA_WRITE_MIDDLE;
+        }
+        Packet p = pool.acquire()
+                .initData(nowPs, source.host(), destination.host(), id, psn, payload,
+                        frames.dataFrameBytes(payload, selective || Opcodes.hasReth(opcode)), opcode)
+                .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
+                .entropy(entropy)
+                .requestAck(Opcodes.isLast(opcode))
+                .messageBytes(size);
+        if (selective) {
+            p.placementOffset(offset);
+        }
+        if (cc.wantsTelemetry()) {
+            p.requestTelemetry();
+        }
+        return p;
+    }
+
+    /** Selective repeat: the lowest PSN asked for goes out again; the send cursor does not move. */
+    private Packet resendPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
+        long psn = nextResend();
+        long m = messageOf(psn);
+        Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * mtu);
+        resend.clear(psn);
+        resendCount--;
+        counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;
+        counters[NicCounter.SELECTIVE_RETRANSMITTED.ordinal()]++;
+        selectiveRetransmissions++;
+        cc.onSend(nowPs, p.wireBytes());
+        armTimer(nowPs, false);
+        return p;
+    }
+
+    /** The lowest PSN to send again (only while {@code resendCount > 0}: they all lie in sndUna..maxSentPsn). */
+    private long nextResend() {
+        return resend.nextSet(sndUna, maxSentPsn + 1);
+    }
+
+    /** Index of the outstanding message that holds {@code psn} (a posted, unacknowledged PSN). */
+    private long messageOf(long psn) {
+        long lo = messages.head();
+        long hi = messages.tail() - 1;
+        while (lo < hi) {
+            long mid = (lo + hi + 1) >>> 1;
+            if (messages.firstPsn(mid) <= psn) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
     void onAck(long nowPs, Packet ack, AckFeedback feedback) {
         long before = sndUna;
         acknowledgeThrough(nowPs, ack.psn());
@@ -178,6 +284,10 @@ public final class QueuePair {
     }
 
     void onNak(long nowPs, Packet nak, AckFeedback feedback) {
+        if (nak.selective()) {
+            onSelectiveNak(nowPs, nak, feedback);
+            return;
+        }
         long before = sndUna;
         acknowledgeThrough(nowPs, nak.psn() - 1);
         if (sndUna > before) {
@@ -191,6 +301,47 @@ public final class QueuePair {
         source.wake(nowPs, this);
     }
 
+    /**
+     * Selective repeat: the responder has everything up to the NAK's cumulative PSN and asks for the range from its
+     * PSN to its last missing PSN; those PSNs alone go out again, ahead of new data.
+     */
+    private void onSelectiveNak(long nowPs, Packet nak, AckFeedback feedback) {
+        long before = sndUna;
+        acknowledgeThrough(nowPs, nak.cumulativePsn());
+        if (sndUna > before) {
+            retries = 0;
+            cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), -1, nak.cumulativePsn(),
+                    unackedBytes(), nak));
+        }
+        ackDeadlinePs = nowPs + ackTimeoutPs;
+        long last = Math.min(nak.missingToPsn(), maxSentPsn);
+        for (long psn = Math.max(nak.psn(), sndUna); psn <= last; psn++) {
+            askedFor.set(psn);
+            if (resend.set(psn)) {
+                resendCount++;
+            }
+        }
+        // The responder asks for gaps in PSN order, so everything up to this range's end arrived or was asked for:
+        // the sender knows it only if it heard of the range asked for before (NAKs are lost and reordered too).
+        if (nak.previousMissingToPsn() <= Math.max(knownThrough, nak.cumulativePsn())) {
+            knownThrough = Math.max(knownThrough, nak.missingToPsn());
+        }
+        cc.onLoss(nowPs);
+        source.wake(nowPs, this);
+    }
+
+    /**
+     * Selective repeat after a local ACK timeout: sends again every unacknowledged PSN that was asked for or whose
+     * arrival the responder has not implied (those after the last gap it asked for: the tail).
+     */
+    private void resendUnconfirmed() {
+        for (long psn = sndUna; psn <= maxSentPsn; psn++) {
+            if ((psn > knownThrough || askedFor.get(psn)) && resend.set(psn)) {
+                resendCount++;
+            }
+        }
+    }
+
     /** Payload bytes sent at least once and not yet acknowledged. */
     private long unackedBytes() {
         return bytesBefore(maxSentPsn + 1) - bytesBefore(sndUna);
@@ -199,6 +350,15 @@ public final class QueuePair {
     private void acknowledgeThrough(long nowPs, long psn) {
         if (psn < sndUna || psn >= postedPsns) {
             return;
+        }
+        if (selective) {
+            // The window slides: bits of acknowledged PSNs are cleared for the PSNs that will reuse them.
+            for (long p = sndUna; p <= psn; p++) {
+                askedFor.clear(p);
+                if (resend.clear(p)) {
+                    resendCount--;
+                }
+            }
         }
         sndUna = psn + 1;
         if (sndNxt < sndUna) {
@@ -278,7 +438,11 @@ public final class QueuePair {
             return;
         }
         retries++;
-        goBackTo(sndUna);
+        if (selective) {
+            resendUnconfirmed();
+        } else {
+            goBackTo(sndUna);
+        }
         cc.onLoss(nowPs);
         armTimer(nowPs, true);
         source.wake(nowPs, this);
@@ -291,6 +455,10 @@ public final class QueuePair {
         if (p.ecn() == Ecn.CE) {
             ceSinceAck = true;
             destination.onCongestionExperienced(nowPs, this, p);
+        }
+        if (selective) {
+            place(nowPs, p);
+            return;
         }
         long psn = p.psn();
         if (psn == expectedPsn) {
@@ -313,6 +481,81 @@ public final class QueuePair {
             destination.count(NicCounter.DUPLICATE_REQUEST);
             scheduleAck(nowPs, p);
         }
+    }
+
+    /**
+     * Out-of-order placement: the packet is written where its placement address says, whatever arrived before it;
+     * the cumulative PSN moves over every PSN now contiguous, delivering each message it completes (in posting
+     * order, as RC completes them); a gap that has been overtaken by {@code reorder} PSNs is asked for.
+     */
+    private void place(long nowPs, Packet p) {
+        long psn = p.psn();
+        if (psn < expectedPsn || placed.get(psn)) {
+            destination.count(NicCounter.DUPLICATE_REQUEST);
+            duplicates++;
+            scheduleAck(nowPs, p);
+            return;
+        }
+        if (psn >= expectedPsn + window) {
+            throw new IllegalStateException("QP " + id + ": PSN " + psn + " beyond the placement window at "
+                    + expectedPsn);
+        }
+        if (psn != expectedPsn) {
+            destination.count(NicCounter.OUT_OF_SEQUENCE);
+            outOfSequence++;
+        }
+        placed.set(psn);
+        destination.count(NicCounter.RX_DELIVERED_BYTES, p.payloadBytes());
+        if (psn > highestPlaced) {
+            highestPlaced = psn;
+        }
+        if (psn == expectedPsn) {
+            long end = placed.nextClear(psn, highestPlaced + 1);
+            for (long q = psn; q < end; q++) {
+                placed.clear(q);
+            }
+            expectedPsn = end;
+            while (deliveredMessages < messages.tail()) {
+                long m = deliveredMessages;
+                if (messages.firstPsn(m) + (messages.sizeBytes(m) + mtu - 1) / mtu > expectedPsn) {
+                    break;
+                }
+                deliveredMessages++;
+                listener.onMessageDelivered(nowPs, id, messages.cookie(m));
+            }
+        }
+        if (!askForGaps(nowPs, p)) {
+            scheduleAck(nowPs, p);
+        }
+    }
+
+    /**
+     * Sends a selective NAK for each gap, in PSN order, that {@code reorder} placed PSNs have overtaken since; each
+     * gap is asked for once (a lost retransmission is left to the requester's timeout). Whether one was sent.
+     */
+    private boolean askForGaps(long nowPs, Packet p) {
+        boolean asked = false;
+        long from = Math.max(checkedThrough + 1, expectedPsn);
+        while (from + reorder <= highestPlaced) {
+            long gap = placed.nextClear(from, highestPlaced + 1);
+            long last = placed.nextSet(gap, highestPlaced + 1) - 1;
+            if (highestPlaced - last < reorder) {
+                checkedThrough = gap - 1;
+                break;
+            }
+            unackedPackets = 0;
+            nakCumulativePsn = expectedPsn - 1;
+            nakMissingToPsn = last;
+            sendAck(nowPs, PacketKind.NAK, gap, p);
+            nakMissingToPsn = -1;
+            nakPreviousMissingToPsn = last;
+            destination.count(NicCounter.TX_SELECTIVE_NAKS);
+            selectiveNaks++;
+            asked = true;
+            checkedThrough = last;
+            from = last + 1;
+        }
+        return asked;
     }
 
     private void scheduleAck(long nowPs, Packet p) {
@@ -413,5 +656,30 @@ public final class QueuePair {
 
     public long postedPsns() {
         return postedPsns;
+    }
+
+    /** Whether this QP places out of order and repeats selectively (both its RNICs have {@code nic.ooo}). */
+    public boolean selectiveRepeat() {
+        return selective;
+    }
+
+    /** Data packets of this QP that arrived ahead of a gap and were placed (out-of-order placement only). */
+    public long outOfSequence() {
+        return outOfSequence;
+    }
+
+    /** Data packets of this QP that arrived again after they had been placed (out-of-order placement only). */
+    public long duplicates() {
+        return duplicates;
+    }
+
+    /** Data packets this QP sent again because the receiver asked for them alone, or after a timeout. */
+    public long selectiveRetransmissions() {
+        return selectiveRetransmissions;
+    }
+
+    /** Selective NAKs the responder of this QP sent. */
+    public long selectiveNaks() {
+        return selectiveNaks;
     }
 }

@@ -18,6 +18,15 @@ public final class Packet {
     int opcode;
     int syndrome;
     long messageBytes;
+    /** Data with out-of-order placement: the byte offset of its payload in its WRITE, carried in a RETH on every
+     * packet (as direct data placement needs); -1 when only the first packet carries a RETH. */
+    long placementOffset = -1;
+    /** Selective NAK: the last PSN of the missing range that starts at {@code psn}, and the cumulative PSN (the
+     * receiver has every PSN up to it); -1 on every other packet. */
+    long missingToPsn = -1;
+    long cumulativePsn = -1;
+    /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
+    long previousMissingToPsn = -1;
     int entropy;
     boolean ackRequest;
     long sentAtPs;
@@ -56,6 +65,10 @@ public final class Packet {
         ecnEcho = false;
         telemetryRequested = false;
         telemetryHops = 0;
+        placementOffset = -1;
+        missingToPsn = -1;
+        cumulativePsn = -1;
+        previousMissingToPsn = -1;
         markNode = -1;
         markPort = 0;
         markAtPs = 0;
@@ -168,6 +181,52 @@ public final class Packet {
 
     public long messageBytes() {
         return messageBytes;
+    }
+
+    /**
+     * Data only, out-of-order placement: the packet carries its own placement address (a RETH on every packet, as
+     * direct data placement does), here the byte offset of its payload within its WRITE.
+     */
+    public Packet placementOffset(long offset) {
+        placementOffset = offset;
+        return this;
+    }
+
+    /** The byte offset within its WRITE this packet is placed at, or -1 when it carries no placement address. */
+    public long placementOffset() {
+        return placementOffset;
+    }
+
+    /**
+     * NAK only: makes it a selective NAK that asks for PSNs {@code psn()}..{@code missingTo} alone, and acknowledges
+     * every PSN up to {@code cumulative}; {@code previousMissingTo} is the end of the range asked for before (so the
+     * sender can tell whether it heard of every gap before this one).
+     */
+    public Packet selectiveNak(long cumulative, long missingTo, long previousMissingTo) {
+        cumulativePsn = cumulative;
+        missingToPsn = missingTo;
+        previousMissingToPsn = previousMissingTo;
+        return this;
+    }
+
+    /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
+    public long previousMissingToPsn() {
+        return previousMissingToPsn;
+    }
+
+    /** Whether this NAK asks only for a range (selective repeat) rather than for everything from its PSN on. */
+    public boolean selective() {
+        return missingToPsn >= 0;
+    }
+
+    /** Selective NAK: the last missing PSN of the range it asks for. */
+    public long missingToPsn() {
+        return missingToPsn;
+    }
+
+    /** Selective NAK: the receiver has every PSN up to this one (-1: none yet). */
+    public long cumulativePsn() {
+        return cumulativePsn;
     }
 
     /** Fills an IEEE 802.1Qbb PFC frame pausing one priority for {@code quanta} x 512 bit times (0: XON). */

@@ -22,7 +22,12 @@ public enum NicCounter {
     TX_PAUSE("tx_pause"),
     RX_PAUSE("rx_pause"),
     RX_PAUSE_DURATION_PS("rx_pause_duration_ps"),
-    OUT_OF_BUFFER("out_of_buffer");
+    OUT_OF_BUFFER("out_of_buffer"),
+    /** Out-of-order placement: data packets sent again because the receiver asked for them alone (selective repeat);
+     * also counted in {@code retransmitted_packets}. */
+    SELECTIVE_RETRANSMITTED("selective_retransmitted_packets"),
+    /** Out-of-order placement: selective NAKs sent, each asking for one missing PSN range; also in {@code tx_naks}. */
+    TX_SELECTIVE_NAKS("tx_selective_naks");
 
     private final String key;
 

@@ -32,7 +32,11 @@ public record FabricTotals(
         long retryExceeded,
         long deliveredBytes,
         long maxQueueBytes,
-        String maxQueuePort) {
+        String maxQueuePort,
+        long outOfSequence,
+        long duplicateRequests,
+        long selectiveRetransmitted,
+        long selectiveNaksSent) {
 
     /** Packets dropped for {@code reason}, fabric-wide (every reason has a total, so none goes uncounted). */
     public long dropped(rocelab.fabric.probe.DropReason reason) {
@@ -103,6 +107,10 @@ public record FabricTotals(
                 nic[NicCounter.RETRY_EXCEEDED.ordinal()],
                 nic[NicCounter.RX_DELIVERED_BYTES.ordinal()],
                 maxQueue,
-                maxPort);
+                maxPort,
+                nic[NicCounter.OUT_OF_SEQUENCE.ordinal()],
+                nic[NicCounter.DUPLICATE_REQUEST.ordinal()],
+                nic[NicCounter.SELECTIVE_RETRANSMITTED.ordinal()],
+                nic[NicCounter.TX_SELECTIVE_NAKS.ordinal()]);
     }
 }

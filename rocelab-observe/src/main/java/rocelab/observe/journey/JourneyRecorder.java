@@ -23,6 +23,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     private final int queuePair;
     private final List<JourneyEvent> events = new ArrayList<>();
     private final PfcProbe next;
+    /** The detail of a SEND that a selective NAK or a selective timeout caused. */
+    static final String SELECTIVE = "selective";
 
     /** @param next the PFC probe that was attached before (kept informed) */
     public JourneyRecorder(Network network, int queuePair, PfcProbe next) {
@@ -54,7 +56,9 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     @Override
     public void onSend(long nowPs, int host, Packet p, long rateBps, boolean retransmission) {
         if (ours(p)) {
-            add(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission, null);
+            // A re-send of a QP that repeats selectively says so: it is not the start of a go-back-N.
+            add(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission,
+                    retransmission && network.queuePairs().get(queuePair).selectiveRepeat() ? SELECTIVE : null);
         }
     }
 
@@ -90,7 +94,15 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
             case DATA -> add(nowPs, JourneyEvent.Kind.DATA_ARRIVED, host, 0, p.psn(), p.payloadBytes(),
                     p.ecn() == Ecn.CE, null);
             case ACK -> add(nowPs, JourneyEvent.Kind.ACK_ARRIVED, host, 0, p.psn(), 0, p.cnpFlag(), null);
-            case NAK -> add(nowPs, JourneyEvent.Kind.NAK_ARRIVED, host, 0, p.psn(), 0, false, null);
+            case NAK -> {
+                if (p.selective()) {
+                    // value: the last missing PSN it asks for; detail: the cumulative PSN it acknowledges
+                    add(nowPs, JourneyEvent.Kind.NAK_ARRIVED, host, 0, p.psn(), p.missingToPsn(), true,
+                            Long.toString(p.cumulativePsn()));
+                } else {
+                    add(nowPs, JourneyEvent.Kind.NAK_ARRIVED, host, 0, p.psn(), 0, false, null);
+                }
+            }
             default -> {
             }
         }

@@ -72,6 +72,13 @@ public final class JourneyText {
                                 ? "on its own way to h" + f.dst() : "NOT on its way to h" + f.dst() + " (a victim's wait)");
             }
         }
+        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
+                ? network.queuePairs().get(f.queuePair()) : null;
+        if (qp != null && qp.selectiveRepeat()) {
+            line(b, "  out-of-order placement (nic.ooo): %,d packets placed out of sequence, %,d duplicates, %,d"
+                    + " selective retransmissions, %,d selective NAKs", qp.outOfSequence(), qp.duplicates(),
+                    qp.selectiveRetransmissions(), qp.selectiveNaks());
+        }
         line(b, "");
         long follow = psn >= 0 ? psn : 0;
         line(b, psn >= 0 ? "packet PSN %d, every transmission, hop by hop:" : "the first packet (PSN %d), hop by hop:",
@@ -170,7 +177,10 @@ public final class JourneyText {
                         text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
                         started = true;
                     }
-                    if (e.flag()) {
+                    if (e.flag() && JourneyRecorder.SELECTIVE.equals(e.detail())) {
+                        text = String.format(Locale.ROOT, "h%d re-sends PSN %d alone (selective repeat)", e.node(),
+                                e.psn());
+                    } else if (e.flag()) {
                         text = String.format(Locale.ROOT, "h%d re-sends from PSN %d (go-back-N)", e.node(), e.psn());
                         if (e.psn() <= highestSent && !out.isEmpty() && out.get(out.size() - 1).text().contains("re-sends")) {
                             text = null;
@@ -194,8 +204,11 @@ public final class JourneyText {
                             e.node(), us(n.sentPs()), n.psn(), e.flag() ? "its congestion control reacts (rate at"
                                     + " this moment " + gbps(e.value()) + " Gb/s)" : "ignored by its congestion control");
                 }
-                case NAK_ARRIVED -> text = String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d",
-                        e.node(), e.psn());
+                case NAK_ARRIVED -> text = e.flag()
+                        ? String.format(Locale.ROOT, "h%d gets a selective NAK: the receiver has every PSN before %d"
+                                + " and asks for PSN%s alone", e.node(), Long.parseLong(e.detail()) + 1,
+                                e.value() == e.psn() ? " " + e.psn() : "s " + e.psn() + "-" + e.value())
+                        : String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d", e.node(), e.psn());
                 case PAUSED, RESUMED -> text = pause(f, e, path);
                 case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"

@@ -323,17 +323,25 @@ public final class RunWriter {
         return table.toString();
     }
 
+    /** Counters added after the InfiniBand-only column: they follow it, so every older column keeps its place. */
+    private static final int FIRST_APPENDED_NIC_COUNTER = NicCounter.SELECTIVE_RETRANSMITTED.ordinal();
+
     static String nicsCsv(Network network) {
         boolean ib = network.isInfiniband();
         List<String> header = new ArrayList<>(List.of("host", "server", "rate_gbps"));
         for (NicCounter c : NicCounter.values()) {
             String name = ib ? IbCounterNames.nic(c) : c.key();
-            if (name != null) {
+            if (name != null && c.ordinal() < FIRST_APPENDED_NIC_COUNTER) {
                 header.add(name);
             }
         }
         if (ib) {
             header.add(IbCounterNames.XMIT_WAIT);
+        }
+        for (NicCounter c : NicCounter.values()) {
+            if (c.ordinal() >= FIRST_APPENDED_NIC_COUNTER) {
+                header.add(ib ? IbCounterNames.nic(c) : c.key());
+            }
         }
         CsvTable t = new CsvTable(header);
         for (int h = 0; h < network.hostCount(); h++) {
@@ -343,12 +351,17 @@ public final class RunWriter {
             row.add(network.topology().serverOf(h));
             row.add(nic.lineRateBps() / 1e9);
             for (NicCounter c : NicCounter.values()) {
-                if (!ib || IbCounterNames.nic(c) != null) {
+                if ((!ib || IbCounterNames.nic(c) != null) && c.ordinal() < FIRST_APPENDED_NIC_COUNTER) {
                     row.add(nic.counter(c));
                 }
             }
             if (ib) {
                 row.add(Numbers.micros(IbCounterNames.waitPs(nic.creditGate(), network.simulator().nowPs())));
+            }
+            for (NicCounter c : NicCounter.values()) {
+                if (c.ordinal() >= FIRST_APPENDED_NIC_COUNTER) {
+                    row.add(nic.counter(c));
+                }
             }
             t.row(row.toArray());
         }

@@ -207,6 +207,10 @@ public final class Summary {
         m.put("retry_exceeded", t.retryExceeded());
         m.put("data_bytes_sent", t.dataBytesSent());
         m.put("delivered_bytes", t.deliveredBytes());
+        m.put("out_of_sequence", t.outOfSequence());
+        m.put("duplicate_request", t.duplicateRequests());
+        m.put("selective_retransmitted_packets", t.selectiveRetransmitted());
+        m.put("selective_naks_sent", t.selectiveNaksSent());
         return m;
     }
 

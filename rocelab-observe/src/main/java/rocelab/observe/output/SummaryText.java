@@ -123,6 +123,11 @@ public final class SummaryText {
                 + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
                 group(t.retransmittedPackets()),
                 group(t.naksSent()), group(t.ackTimeouts()));
+        if (anySelectiveRepeat(r.network())) {
+            line(b, "reorder     %s out of sequence (placed)   %s duplicates   %s selective retransmissions   %s"
+                    + " selective NAKs", group(t.outOfSequence()), group(t.duplicateRequests()),
+                    group(t.selectiveRetransmitted()), group(t.selectiveNaksSent()));
+        }
         var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
         if (lanes != null) {
             infiniband(b, t, lanes);
@@ -159,6 +164,16 @@ public final class SummaryText {
             line(b, "output    %s", outputDir);
         }
         return b.toString();
+    }
+
+    /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */
+    private static boolean anySelectiveRepeat(rocelab.fabric.network.Network network) {
+        for (int q = 0; q < network.queuePairs().size(); q++) {
+            if (network.queuePairs().get(q).selectiveRepeat()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */

@@ -41,7 +41,8 @@ public final class IbPacketEncoder {
         if (p.kind() == PacketKind.CREDIT || p.kind() == PacketKind.PFC || p.kind() == PacketKind.MANAGEMENT) {
             return null;
         }
-        boolean reth = p.kind() == PacketKind.DATA && Opcodes.hasReth(p.opcode());
+        // Out-of-order placement puts a RETH (its placement address) on every packet of a WRITE.
+        boolean reth = p.kind() == PacketKind.DATA && (Opcodes.hasReth(p.opcode()) || p.placementOffset() >= 0);
         boolean aeth = p.kind() == PacketKind.ACK || p.kind() == PacketKind.NAK;
         boolean cnp = p.kind() == PacketKind.CNP;
         int ext = reth ? FrameFormat.RETH : aeth ? FrameFormat.AETH : cnp ? FrameFormat.CNP_RESERVED : 0;
@@ -71,6 +72,10 @@ public final class IbPacketEncoder {
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
         i = BigEndian.u24(f, i, (int) p.psn());
         if (reth) {
+            // The virtual address: the payload's offset in the WRITE (0 for its first packet, as before).
+            long va = Math.max(0, p.placementOffset());
+            BigEndian.u32(f, i, (int) (va >>> 32));
+            BigEndian.u32(f, i + 4, (int) va);
             i += 8;
             i = BigEndian.u32(f, i, 0x1234);
             i = BigEndian.u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));

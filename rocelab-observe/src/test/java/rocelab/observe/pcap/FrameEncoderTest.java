@@ -46,6 +46,19 @@ class FrameEncoderTest {
     }
 
     @Test
+    void shouldWriteARethWithThePlacementOffsetOnEveryPacketWithOutOfOrderPlacement() {
+        FrameFormat ff = new FrameFormat(false);
+        Packet p = pool.acquire().initData(0, 0, 1, 5, 7, 1000, ff.dataFrameBytes(1000, true), Opcodes.RDMA_WRITE_MIDDLE)
+                .qos(3, 26, Ecn.ECT_0).entropy(0xC123).messageBytes(1 << 20).placementOffset(0x1_2345_6000L);
+        byte[] f = new FrameEncoder(false).encode(p, 0);
+        assertThat(f).hasSize(p.frameBytes() - FrameFormat.FCS);
+        int reth = 14 + 20 + 8 + 12;
+        assertThat(HEX.formatHex(Arrays.copyOfRange(f, reth, reth + 16))).as("VA = offset, R_Key, DMA length")
+                .startsWith("0000000123456000").endsWith("00100000");
+        pool.release(p);
+    }
+
+    @Test
     void shouldMatchTheSimulatedFrameSizeWhenEncodingDataAndAcks() {
         FrameFormat ff = new FrameFormat(false);
         FrameEncoder enc = new FrameEncoder(false);

@@ -57,7 +57,8 @@ final class CanonicalText {
                 + " seed=" + (sw.ecmpSeed() == null ? "per-switch" : sw.ecmpSeed()));
         c.line("nic: cc=" + cc + " ack-every=" + nic.ackEvery() + " timeout=" + nic.timeoutExponent()
                 + " retry-count=" + nic.retryCount() + " dscp=" + nic.dataDscp() + " priority=" + nic.dataPriority()
-                + " ecn=" + nic.ecnCapable());
+                + " ecn=" + nic.ecnCapable() + (nic.ooo() ? " ooo=true ooo-window=" + nic.oooWindowPackets()
+                        + " ooo-reorder=" + nic.oooReorderPackets() : ""));
         c.line("traffic:");
         for (TrafficSpec t : traffic) {
             c.line("  - " + traffic(t));

@@ -22,7 +22,8 @@ final class DeviceReader {
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
         List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
-                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response"));
+                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response",
+                "ooo", "ooo-window", "ooo-reorder"));
         keys.addAll(rocelab.congestion.CongestionControls.names());
         return keys.toArray(new String[0]);
     }
@@ -150,7 +151,14 @@ final class DeviceReader {
         int prio = nic.optionalInt("priority", d.dataPriority(), 0, 7);
         boolean ecn = nic.optionalBool("ecn", d.ecnCapable());
         long response = nic.optionalTimeOrAuto("pause-response");
+        boolean ooo = nic.optionalBool("ooo", d.ooo());
+        int window = nic.optionalInt("ooo-window", d.oooWindowPackets(), 64, 1 << 20);
+        int reorder = nic.optionalInt("ooo-reorder", d.oooReorderPackets(), 1, window - 1);
+        if (Integer.bitCount(window) != 1) {
+            throw doc.at(nic.get("ooo-window"), "ooo-window is " + window + "; expected a power of two (64, 128, ..."
+                    + " 1048576), the size of the RNIC's arrival bitmap");
+        }
         return doc.build(nic.node(), "nic", () -> new NicParameters(mtu, ackEvery, timeout, retry, dscp, prio, ecn,
-                response));
+                response, ooo, window, reorder));
     }
 }

@@ -42,6 +42,16 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldRefuseOutOfOrderSettingsOutOfRange() {
+        assertThat(error(HEAD + TOPO + "nic: {ooo: true, ooo-window: 1000}\n" + FLOW).getMessage())
+                .startsWith("t.yaml:4:30: ooo-window is 1000; expected a power of two");
+        assertThat(error(HEAD + TOPO + "nic: {ooo: true, ooo-window: 128, ooo-reorder: 128}\n" + FLOW).getMessage())
+                .startsWith("t.yaml:4:").contains("ooo-reorder").contains("127");
+        assertThat(error(HEAD + TOPO + "nic: {ooo: yes please}\n" + FLOW).getMessage()).startsWith("t.yaml:4:")
+                .contains("ooo");
+    }
+
+    @Test
     void shouldReportProblemMarkWhenYamlIsMalformed() {
         assertError("name: t\nfabric: {mode: roce-lossy\ntopology: {kind: single-switch}\n",
                 "t.yaml:3:9: malformed YAML: while parsing a flow mapping, expected ',' or '}', but got :; expected"
