@@ -104,7 +104,9 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter outWriter = spec.commandLine().getOut();
         ScenarioConfig config;
         try {
-            ScenarioReader reader = new ScenarioReader();
+            // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
+            boolean flowLevel = idealOnly || !"packet".equals(model);
+            ScenarioReader reader = new ScenarioReader(rocelab.scenario.MemoryBudget.ofJvm(flowLevel));
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
                 return RocelabCommand.EXIT_BAD_INPUT;

@@ -18,6 +18,11 @@ public record Footprint(long hosts, long switches, long links, long flows, long 
     static final long ROUTE_BYTES = 4;
     /** One flow: its graph entry, queue pair, driver state and record, and the lint's copy of its transfer. */
     static final long FLOW_BYTES = 1_024;
+    /**
+     * One flow of a flow-level run: no queue pair, but the driver's state twice (the run and the ideal network's
+     * run) and its record; measured on the flow-level scale benchmarks (BENCHMARKS.md), rounded up.
+     */
+    static final long FLOW_LEVEL_FLOW_BYTES = 512;
     /** One timed or join task of a job (and the per-rank state that unrolls it). */
     static final long TASK_BYTES = 160;
     /** Tasks and flows are numbered with ints. */
@@ -37,12 +42,17 @@ public record Footprint(long hosts, long switches, long links, long flows, long 
         return new Footprint(hosts, switches, links, flows, addSat(tasks, n));
     }
 
-    /** Estimated heap of the run, in bytes (saturating). */
+    /** Estimated heap of a packet-level run, in bytes (saturating). */
     public long bytes() {
+        return bytes(false);
+    }
+
+    /** Estimated heap of the run at packet level or ({@code flowLevel}) at flow level, in bytes (saturating). */
+    public long bytes(boolean flowLevel) {
         long b = BASE_BYTES;
         b = addSat(b, mulSat(2 * links, PORT_BYTES));
         b = addSat(b, mulSat(mulSat(switches, hosts), ROUTE_BYTES));
-        b = addSat(b, mulSat(flows, FLOW_BYTES));
+        b = addSat(b, mulSat(flows, flowLevel ? FLOW_LEVEL_FLOW_BYTES : FLOW_BYTES));
         b = addSat(b, mulSat(tasks - flows, TASK_BYTES));
         return b;
     }

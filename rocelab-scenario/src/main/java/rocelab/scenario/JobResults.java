@@ -393,41 +393,86 @@ final class JobResults {
 
     /**
      * Per host, the intervals during which one of its transfers (a flow or an NVLink transfer it sends or
-     * receives) was in progress: from posting until delivered (receiver) or acknowledged (sender).
+     * receives) was in progress, from posting until delivered (receiver) or acknowledged (sender), merged: sorted,
+     * disjoint, touching ones joined. Only their union is ever used (clipped to an iteration), and a job of
+     * thousands of GPUs has tens of millions of transfers, so they are gathered as primitive starts and ends per host
+     * and merged at once, not kept as an object each.
      */
     private static List<List<long[]>> transfers(WorkloadDriver d) {
         TaskGraph g = d.graph();
-        List<List<long[]>> perHost = new ArrayList<>();
+        int hosts = 0;
         for (int t = 0; t < g.taskCount(); t++) {
-            TaskGraph.Kind k = g.kind(t);
-            if (k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK || d.taskStartPs(t) < 0) {
+            if (isTransfer(g, d, t)) {
+                hosts = Math.max(hosts, 1 + Math.max(source(g, t), destination(g, t)));
+            }
+        }
+        int[] count = new int[hosts];
+        for (int t = 0; t < g.taskCount(); t++) {
+            if (isTransfer(g, d, t)) {
+                count[source(g, t)]++;
+                count[destination(g, t)]++;
+            }
+        }
+        long[][] starts = new long[hosts][];
+        long[][] ends = new long[hosts][];
+        for (int h = 0; h < hosts; h++) {
+            starts[h] = new long[count[h]];
+            ends[h] = new long[count[h]];
+        }
+        int[] fill = new int[hosts];
+        for (int t = 0; t < g.taskCount(); t++) {
+            if (!isTransfer(g, d, t)) {
                 continue;
             }
-            int src;
-            int dst;
-            long sentEnd;
             long end = d.taskEndPs(t);
-            if (k == TaskGraph.Kind.FLOW) {
-                int f = g.flowIndex(t);
-                src = g.flows().get(f).src();
-                dst = g.flows().get(f).dst();
-                sentEnd = d.completedPs(f);
-            } else {
-                src = g.owner(t);
-                dst = g.nvlinkDestination(t);
-                sentEnd = end;
-            }
-            add(perHost, src, d.taskStartPs(t), sentEnd);
-            add(perHost, dst, d.taskStartPs(t), end);
+            long sentEnd = g.kind(t) == TaskGraph.Kind.FLOW ? d.completedPs(g.flowIndex(t)) : end;
+            int src = source(g, t);
+            int dst = destination(g, t);
+            starts[src][fill[src]] = d.taskStartPs(t);
+            ends[src][fill[src]++] = sentEnd < 0 ? Long.MAX_VALUE : sentEnd;
+            starts[dst][fill[dst]] = d.taskStartPs(t);
+            ends[dst][fill[dst]++] = end < 0 ? Long.MAX_VALUE : end;
+        }
+        List<List<long[]>> perHost = new ArrayList<>(hosts);
+        for (int h = 0; h < hosts; h++) {
+            perHost.add(merged(starts[h], ends[h]));
+            starts[h] = null;
+            ends[h] = null;
         }
         return perHost;
     }
 
-    private static void add(List<List<long[]>> perHost, int host, long from, long to) {
-        while (perHost.size() <= host) {
-            perHost.add(new ArrayList<>());
+    private static boolean isTransfer(TaskGraph g, WorkloadDriver d, int t) {
+        TaskGraph.Kind k = g.kind(t);
+        return (k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK) && d.taskStartPs(t) >= 0;
+    }
+
+    private static int source(TaskGraph g, int t) {
+        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flows().get(g.flowIndex(t)).src() : g.owner(t);
+    }
+
+    private static int destination(TaskGraph g, int t) {
+        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flows().get(g.flowIndex(t)).dst() : g.nvlinkDestination(t);
+    }
+
+    /**
+     * The union of intervals [starts[i], ends[i]] (each start at most its end) as sorted, disjoint intervals, those
+     * that touch joined. Starts and ends are sorted apart: the (i+1)-th smallest end lies before the (i+2)-th
+     * smallest start exactly when the first i+1 intervals to start have all ended there, which is a gap.
+     */
+    static List<long[]> merged(long[] starts, long[] ends) {
+        java.util.Arrays.sort(starts);
+        java.util.Arrays.sort(ends);
+        List<long[]> out = new ArrayList<>();
+        int n = starts.length;
+        int first = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n - 1 || ends[i] < starts[i + 1]) {
+                out.add(new long[] {starts[first], ends[i]});
+                first = i + 1;
+            }
         }
-        perHost.get(host).add(new long[] {from, to < 0 ? Long.MAX_VALUE : to});
+        return out;
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */

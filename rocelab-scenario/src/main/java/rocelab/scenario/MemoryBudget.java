@@ -5,16 +5,26 @@ package rocelab.scenario;
  * {@link Footprint}: a scenario that cannot fit is refused before it is built, with the estimate and what to change,
  * instead of ending in an OutOfMemoryError.
  */
-public record MemoryBudget(long maxBytes) {
+public record MemoryBudget(long maxBytes, boolean flowLevel) {
     public MemoryBudget {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("a memory budget must be positive");
         }
     }
 
-    /** This JVM's maximum heap. */
+    /** A budget for a packet-level run. */
+    public MemoryBudget(long maxBytes) {
+        this(maxBytes, false);
+    }
+
+    /** This JVM's maximum heap, for a packet-level run. */
     public static MemoryBudget ofJvm() {
-        return new MemoryBudget(Runtime.getRuntime().maxMemory());
+        return ofJvm(false);
+    }
+
+    /** This JVM's maximum heap, for a run at flow level ({@code flowLevel}: no queue pairs) or packet level. */
+    public static MemoryBudget ofJvm(boolean flowLevel) {
+        return new MemoryBudget(Runtime.getRuntime().maxMemory(), flowLevel);
     }
 
     /** Why the footprint cannot run within this budget, or null when it fits. */
@@ -24,12 +34,13 @@ public record MemoryBudget(long maxBytes) {
                     Footprint.MAX_TASKS) + " tasks (" + f.counts() + "), more than a run can hold; expected a smaller"
                     + " scenario (fewer hosts in an all-to-all, fewer iterations or repeats)";
         }
-        long need = f.bytes();
+        long need = f.bytes(flowLevel);
         if (need <= maxBytes) {
             return null;
         }
         long suggest = Math.max(1, Footprint.addSat(need, need / 4) >> 30);
-        return "the scenario needs about " + Footprint.gib(need) + " of memory (" + f.counts() + "), more than the "
+        return "the scenario needs about " + Footprint.gib(need) + " of memory" + (flowLevel ? " at flow level" : "")
+                + " (" + f.counts() + "), more than the "
                 + Footprint.gib(maxBytes) + " this JVM may use; expected a smaller scenario, or a larger heap"
                 + (need < Long.MAX_VALUE / 2 ? " (ROCELAB_JAVA_OPTS=-Xmx" + suggest + "g ./rocelab ...)" : "");
     }

@@ -405,11 +405,7 @@ public final class Simulation {
         long done = 0;
         if (model != Model.PACKET) {
             // Flow level: no RNIC counts bytes; a flow's bytes are there when it is delivered.
-            for (int i = 0; i < driver.flowCount(); i++) {
-                if (driver.deliveredPs(i) >= 0) {
-                    done += driver.flow(i).sizeBytes();
-                }
-            }
+            done = driver.deliveredBytes();
         } else {
             for (int h = 0; h < network.hostCount(); h++) {
                 done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);

@@ -16,12 +16,24 @@ public final class AtomicFiles {
         write(target, content.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** What writes a file's content into a stream (buffered by the caller or not). */
+    public interface Content {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
     public static void write(Path target, byte[] content) throws IOException {
+        write(target, out -> out.write(content));
+    }
+
+    /** As {@link #write(Path, byte[])}, the content streamed into the file as it is made. */
+    public static void write(Path target, Content content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".partial");
         try {
-            Files.write(tmp, content);
+            try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+                content.writeTo(out);
+            }
             if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
                 // Temporary files are private; outputs are ordinary files (rw-r--r--).
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));

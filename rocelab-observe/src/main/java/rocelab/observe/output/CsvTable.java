@@ -29,7 +29,7 @@ public final class CsvTable {
         return this;
     }
 
-    private static String cell(Object v) {
+    static String cell(Object v) {
         String s;
         if (v == null) {
             s = "";

@@ -41,8 +41,8 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
         Files.createDirectories(dir);
-        AtomicFiles.write(dir.resolve("flows.csv"), flowsCsv(result.flows(), result.pfcLog(), result.simulatedPs(),
-                result.packetLevel()));
+        AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
+                result.simulatedPs(), result.packetLevel()));
         // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
         if (result.packetLevel()) {
             AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -127,34 +127,58 @@ public final class RunWriter {
     }
 
     /**
-     * With a PFC log, each flow's waits behind pauses (all, and rooted off its way), the root it waited behind most
-     * (a victim: the off-way one), and whether it is a PFC victim.
+     * The flow list, streamed row by row (a flow-level run has millions). With a PFC log, each flow's waits behind
+     * pauses (all, and rooted off its way), the root it waited behind most (a victim: the off-way one), and whether
+     * it is a PFC victim; without packets ({@code packets} false) the pause columns are empty: nothing was paused.
      */
-    /** The flow list; without packets ({@code packets} false) the pause columns are empty: nothing was paused. */
-    static String flowsCsv(List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs, boolean packets) {
-        CsvTable t = new CsvTable(List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us", "fct_us",
-                "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
+    static void flowsCsv(java.io.OutputStream out, List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs,
+            boolean packets) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
+                "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
                 "victim_wait_us", "pause_root", "pfc_victim"));
         java.util.Map<Integer, rocelab.observe.pfc.PfcLog.Root> victims = new java.util.HashMap<>();
-        for (var v : rocelab.observe.pfc.PfcVictims.find(pfc, flows, endPs)) {
-            victims.put(v.flow().id(), v.root());
+        if (pfc != null) {
+            for (var v : rocelab.observe.pfc.PfcVictims.find(pfc, flows, endPs)) {
+                victims.put(v.flow().id(), v.root());
+            }
         }
         for (FlowRecord f : flows) {
             var roots = pfc == null ? List.<rocelab.observe.pfc.PfcLog.Root>of() : pfc.roots(f.id());
-            var root = victims.containsKey(f.id()) ? victims.get(f.id()) : roots.isEmpty() ? null : roots.get(0);
-            t.row(f.id(), f.src(), f.dst(), f.sizeBytes(), Numbers.micros(f.startPs()),
-                    f.finishPs() < 0 ? null : Numbers.micros(f.finishPs()),
-                    f.finishPs() < 0 ? null : Numbers.micros(f.fctPs()),
-                    f.deliveredPs() < 0 ? null : Numbers.micros(f.deliveredPs()),
-                    // An ideal time beyond the representable range (a 1 bit/s link) is unknown, not a number.
-                    f.idealFctPs() == Long.MAX_VALUE ? null : Numbers.micros(f.idealFctPs()), f.slowdown(),
-                    f.failed() ? "failed" : f.completed() ? "completed" : "unfinished", f.queuePair(),
-                    f.udpSourcePort(), !packets ? null : Numbers.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())),
-                    !packets ? null : Numbers.micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id())),
-                    root == null ? null : pfc.rootName(root.node(), root.port()),
-                    packets ? victims.containsKey(f.id()) : null);
+            boolean victim = !victims.isEmpty() && victims.containsKey(f.id());
+            var root = victim ? victims.get(f.id()) : roots.isEmpty() ? null : roots.get(0);
+            t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes()).micros(f.startPs());
+            if (f.finishPs() < 0) {
+                t.empty().empty();
+            } else {
+                t.micros(f.finishPs()).micros(f.fctPs());
+            }
+            if (f.deliveredPs() < 0) {
+                t.empty();
+            } else {
+                t.micros(f.deliveredPs());
+            }
+            // An ideal time beyond the representable range (a 1 bit/s link) is unknown, not a number.
+            if (f.idealFctPs() == Long.MAX_VALUE) {
+                t.empty();
+            } else {
+                t.micros(f.idealFctPs());
+            }
+            t.number(f.slowdown()).text(f.failed() ? "failed" : f.completed() ? "completed" : "unfinished")
+                    .number(f.queuePair()).number(f.udpSourcePort());
+            if (packets) {
+                t.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())).micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id()));
+            } else {
+                t.empty().empty();
+            }
+            t.text(root == null ? null : pfc.rootName(root.node(), root.port()));
+            if (packets) {
+                t.bool(victim);
+            } else {
+                t.empty();
+            }
+            t.endRow();
         }
-        return t.toString();
+        t.flush();
     }
 
     static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {

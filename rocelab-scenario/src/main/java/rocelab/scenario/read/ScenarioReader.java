@@ -295,7 +295,7 @@ public final class ScenarioReader {
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
                         + " or custom"), top.keyNode("topology"));
         // Sized before anything is built: a fabric too large for the heap is refused here, not by an OutOfMemoryError.
-        Sizing sizing = new Sizing(doc, budget, topology);
+        Sizing sizing = new Sizing(doc, budget, topology, top.has("nvlink"));
         sizing.require(top.get("topology"));
         DeviceReader devices = new DeviceReader(doc);
         SwitchParameters switches = devices.switches(top.get("switch"));

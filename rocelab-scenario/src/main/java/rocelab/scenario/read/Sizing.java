@@ -22,11 +22,15 @@ final class Sizing {
     private final long perServer;
     private Footprint footprint;
 
-    Sizing(Doc doc, MemoryBudget budget, TopologySpec topology) {
+    /** Whether transfers between GPUs of one server go over NVLink (tasks, not flows). */
+    private final boolean nvlink;
+
+    Sizing(Doc doc, MemoryBudget budget, TopologySpec topology, boolean nvlink) {
         this.doc = doc;
         this.budget = budget;
         this.footprint = Footprint.of(topology);
         this.perServer = topology instanceof rocelab.fabric.topology.RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        this.nvlink = nvlink && perServer > 1;
     }
 
     Footprint footprint() {
@@ -44,54 +48,92 @@ final class Sizing {
     void traffic(Node list, List<TrafficSpec> items) throws ScenarioException {
         List<Node> nodes = doc.list(list, "traffic", "a list of traffic items");
         for (int i = 0; i < items.size(); i++) {
-            long flows = items.get(i) instanceof rocelab.workload.traffic.CollectiveTraffic c ? collectiveFlows(c)
-                    : items.get(i).flowCount((int) footprint.hosts());
-            footprint = footprint.plusFlows(flows);
+            if (items.get(i) instanceof rocelab.workload.traffic.CollectiveTraffic c) {
+                footprint = withCollective(footprint, c);
+            } else {
+                footprint = footprint.plusFlows(items.get(i).flowCount((int) footprint.hosts()));
+            }
             require(i < nodes.size() ? nodes.get(i) : list);
         }
     }
 
-    /** The estimated flows of a collective traffic item, its servers taken into account. */
-    long collectiveFlows(rocelab.workload.traffic.CollectiveTraffic c) {
+    /** The estimated messages (flows and NVLink transfers) of a collective traffic item. */
+    long collectiveMessages(rocelab.workload.traffic.CollectiveTraffic c) {
         return Footprint.mulSat(c.iterations(), Collectives.estimatedMessages(c.call().op(), c.call().algorithm(),
                 c.call().rankCount(), c.call().channels(), perServer));
     }
 
-    /** Refuses, at {@code node}, what is read so far plus {@code flows} more, when that does not fit. */
-    void requireWith(Node node, long flows) throws ScenarioException {
-        String refusal = budget.refusal(footprint.plusFlows(flows));
+    /** The estimated flows of a collective traffic item: its messages that cross the fabric, its servers taken into account. */
+    long collectiveFlows(rocelab.workload.traffic.CollectiveTraffic c) {
+        return !nvlink ? collectiveMessages(c) : Footprint.mulSat(c.iterations(), Collectives.estimatedFabricMessages(
+                c.call().op(), c.call().algorithm(), c.call().rankCount(), c.call().channels(), perServer));
+    }
+
+    /** Refuses, at {@code node}, what is read so far plus a collective traffic item, when that does not fit. */
+    void requireWith(Node node, rocelab.workload.traffic.CollectiveTraffic c) throws ScenarioException {
+        String refusal = budget.refusal(withCollective(footprint, c));
         if (refusal != null) {
             throw doc.at(node, refusal);
         }
     }
 
+    /** A footprint with a collective's flows (its messages across the fabric) and its NVLink transfers. */
+    private Footprint withCollective(Footprint f, rocelab.workload.traffic.CollectiveTraffic c) {
+        long messages = collectiveMessages(c);
+        long flows = collectiveFlows(c);
+        return f.plusFlows(flows).plusTasks(messages == Long.MAX_VALUE ? messages : messages - flows);
+    }
+
     /** A job's tasks: every step instance on every rank in every iteration, plus its collectives' messages. */
     void job(Node where, JobSpec job) throws ScenarioException {
         long ranks = job.layout().size();
-        long[] tasks = {0};
-        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false, perServer);
-        footprint = footprint.plusTasks(Footprint.mulSat(tasks[0], job.iterations()));
+        // tasks[0]: tasks that are not flows; tasks[1]: flows (collective messages that cross the fabric).
+        long[] tasks = {0, 0};
+        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false);
+        // Per iteration and rank, the joins that open and close it.
+        footprint = footprint.plusTasks(Footprint.mulSat(Footprint.addSat(tasks[0], 2 * ranks), job.iterations()))
+                .plusFlows(Footprint.mulSat(tasks[1], job.iterations()));
         require(where);
+    }
+
+    /**
+     * Whether every member of the group of {@code dims} around the first and the last rank sits in one server, so
+     * its messages are NVLink transfers (with NVLink).
+     */
+    private boolean inOneServer(JobSpec job, java.util.Set<Dim> dims) {
+        for (int rank : new int[] {0, job.layout().size() - 1}) {
+            int[] group = job.layout().group(rank, dims);
+            long server = job.layout().host(group[0]) / perServer;
+            for (int member : group) {
+                if (job.layout().host(member) / perServer != server) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
      * Adds the tasks of {@code steps}, each run {@code times} times per iteration, on the ranks where its condition
      * holds (evaluated once per distinct condition; inside a loop with a variable, on every rank); saturates.
      */
-    private static void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks,
-            java.util.Map<String, Long> activeByCondition, boolean inLoop, long perServer) {
+    private void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks,
+            java.util.Map<String, Long> activeByCondition, boolean inLoop) {
         for (Step s : steps) {
-            if (tasks[0] == Long.MAX_VALUE) {
+            if (tasks[0] == Long.MAX_VALUE || tasks[1] == Long.MAX_VALUE) {
                 return;
             }
             if (s instanceof Step.Repeat r) {
                 steps(r.steps(), Footprint.mulSat(times, r.count()), ranks, job, tasks, activeByCondition,
-                        inLoop || r.variable() != null, perServer);
+                        inLoop || r.variable() != null);
                 continue;
             }
             long active = s.meta().when() == null || inLoop ? ranks
                     : activeByCondition.computeIfAbsent(s.meta().when().toString(), k -> activeRanks(job, s));
-            long perRun = active;
+            // Each step on each rank: its task (a collective: the join that ends it there) and the join that starts
+            // it once its stream and its after-list are done.
+            long perRun = Footprint.mulSat(2, active);
+            long flowsPerRun = 0;
             if (s instanceof Step.Collective c) {
                 long group = 1;
                 for (Dim d : c.dims()) {
@@ -99,9 +141,22 @@ final class Sizing {
                 }
                 long messages = group < 2 ? 0 : Collectives.estimatedMessages(c.op(), c.algorithm(), group,
                         c.channels(), perServer);
-                perRun = Footprint.addSat(perRun, Footprint.mulSat(active / Math.max(1, group), messages));
+                long fabric = group < 2 || nvlink && inOneServer(job, c.dims()) ? 0
+                        : nvlink ? Collectives.estimatedFabricMessages(c.op(), c.algorithm(), group, c.channels(),
+                                perServer) : messages;
+                long groups = active / Math.max(1, group);
+                // And its messages inside servers (NVLink transfers); those that cross the fabric are flows.
+                perRun = Footprint.addSat(perRun, Footprint.mulSat(groups, messages == Long.MAX_VALUE ? messages
+                        : messages - fabric));
+                flowsPerRun = Footprint.mulSat(groups, fabric);
+            }
+            if (s instanceof Step.Transfer t && t.send() && !(nvlink && inOneServer(job, t.peer().keySet()))) {
+                // A send to a peer in another server (or without NVLink) is a flow, and the join that waits for its
+                // acknowledgement (a receive is a promise of the flow, counted as the step's task).
+                flowsPerRun = active;
             }
             tasks[0] = Footprint.addSat(tasks[0], Footprint.mulSat(perRun, times));
+            tasks[1] = Footprint.addSat(tasks[1], Footprint.mulSat(flowsPerRun, times));
         }
     }
 

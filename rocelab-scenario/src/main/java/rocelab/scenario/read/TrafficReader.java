@@ -252,7 +252,7 @@ final class TrafficReader {
             // Unrolled once here, so a call the topology cannot serve is reported where it is written (only the
             // algorithms that follow the servers can fail on them); sized first, as the unrolling costs its flows.
             if (sizing != null) {
-                sizing.requireWith(node, sizing.collectiveFlows(traffic));
+                sizing.requireWith(node, traffic);
             }
             rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
             scratch.servers(serverOfHost);

@@ -85,7 +85,7 @@ class ScenarioLimitsTest {
                 + "              - {op: compute, duration: 1us}\n");
         assertThat(e.line()).isEqualTo(9);
         assertThat(e.detail()).startsWith("the scenario expands to more than 2,147,483,639 tasks (4 hosts, 1"
-                + " switches, 4 links, 4,000,000,000,000 other tasks), more than a run can hold");
+                + " switches, 4 links, 8,000,000,000,008 other tasks), more than a run can hold");
     }
 
     @Test
@@ -133,7 +133,60 @@ class ScenarioLimitsTest {
                 .isEqualTo("scale-allreduce-512");
         Throwable t = catchThrowable(() -> reader.read(Path.of("../scenarios/bench/scale-allreduce-32768.yaml")));
         assertThat(t).isInstanceOf(ScenarioException.class).hasMessageContaining("scale-allreduce-32768.yaml:18:5: the"
-                + " scenario needs about 256.6 GiB of memory (32,768 hosts, 24 switches, 32,896 links, 268,828,672"
-                + " flows), more than the 6.0 GiB this JVM may use");
+                + " scenario needs about 256.3 GiB of memory (32,768 hosts, 24 switches, 32,896 links, 268,369,920"
+                + " flows, 458,752 other tasks), more than the 6.0 GiB this JVM may use");
+    }
+
+    /** A small Megatron job on a rail-optimized cluster with NVLink: TP inside servers, DP and PP across them. */
+    private static final String MEGATRON = HEAD + "topology: {kind: rail-optimized, servers: 8, gpus-per-server: 8,"
+            + " spines: 2, link: {rate: 400Gbps}}\n"
+            + "nvlink: {rate: 3600Gbps, latency: 1us}\n"
+            + "jobs:\n  - name: gpt\n    hosts: 0-63\n    parallelism: {tp: 8, pp: 2, dp: 4}\n    order: [tp, dp, pp]\n"
+            + "    generator:\n      type: megatron\n      model: {layers: 4, hidden: 1024, seq: 512, vocab: 1000}\n"
+            + "      batch: {micro: 1, global: 16}\n      options: {sequence-parallel: true, distributed-optimizer: true}\n"
+            + "      compute: {forward-per-layer: 1ms, optimizer: 1ms}\n";
+
+    private static long count(String detail, String what) {
+        var m = java.util.regex.Pattern.compile("([0-9,]+) " + what).matcher(detail);
+        assertThat(m.find()).as(what + " in: " + detail).isTrue();
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
+    /**
+     * The estimate counts a job's collective messages that cross the fabric as flows (charged as flows), its NVLink
+     * transfers and other steps as tasks, close to what the run builds: it once charged every message as a task.
+     */
+    @Test
+    void shouldEstimateAJobsFlowsAndTasksAsTheRunBuildsThem() throws Exception {
+        var config = new ScenarioReader(new MemoryBudget(8 * GIB)).read(MEGATRON, "t.yaml", Path.of(""));
+        var graph = rocelab.scenario.Simulation.workloadGraph(config, config.topology().build());
+        // Room for the fabric, not for the job: the refusal names the job's counts.
+        String detail = error((96L << 20) + (1L << 20), MEGATRON).detail();
+        long flows = count(detail, "flows");
+        long others = count(detail, "other tasks");
+
+        assertThat(graph.flowCount()).isPositive();
+        String built = detail + "; built " + graph.flowCount() + " flows, " + graph.taskCount() + " tasks";
+        assertThat(flows).as(built).isBetween((long) graph.flowCount(), 2L * graph.flowCount());
+        assertThat(flows + others).as(built).isBetween((long) graph.taskCount(), 2L * graph.taskCount());
+    }
+
+    /** At flow level a flow holds no queue pair: the same scenario's estimate is smaller, and says it is flow level. */
+    @Test
+    void shouldEstimateAFlowLevelRunWithoutQueuePairs() {
+        String yaml = HEAD + "topology: {kind: leaf-spine, leaves: 64, spines: 16, hosts-per-leaf: 16, link: {rate:"
+                + " 100Gbps}}\ntraffic:\n  - {kind: alltoall, ranks: 0-1023, size: 1GB}\n";
+        String packet = error(new ScenarioReader(new MemoryBudget(GIB / 4)), yaml).detail();
+        String flow = error(new ScenarioReader(new MemoryBudget(GIB / 4, true)), yaml).detail();
+
+        assertThat(flow).contains("of memory at flow level (");
+        assertThat(packet).doesNotContain("at flow level");
+        assertThat(gib(flow)).as(flow + " / " + packet).isLessThan(gib(packet));
+    }
+
+    private static double gib(String detail) {
+        var m = java.util.regex.Pattern.compile("needs about ([0-9.]+) GiB").matcher(detail);
+        assertThat(m.find()).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 }

@@ -128,6 +128,25 @@ public final class Collectives {
         return Math.multiplyHigh(perChannel, c) != 0 || perChannel * c < 0 ? Long.MAX_VALUE : perChannel * c;
     }
 
+    /**
+     * Of {@link #estimatedMessages(CollectiveOp, Algorithm, long, long, long)}, those that cross the fabric when
+     * transfers inside a server go over NVLink: the hierarchical algorithm's rings across the servers (its rings
+     * inside them are NVLink transfers); every message of the other algorithms (a group that spans servers has some
+     * of its hops inside one, counted here as crossing: the estimate errs high).
+     */
+    public static long estimatedFabricMessages(CollectiveOp op, Algorithm algorithm, long n, long channels,
+            long perServer) {
+        if (algorithm != Algorithm.HIERARCHICAL) {
+            return estimatedMessages(op, algorithm, n, channels, perServer);
+        }
+        long g = Math.max(1, Math.min(perServer, n));
+        long m = Math.max(1, n / g);
+        long rings = op == CollectiveOp.ALL_REDUCE ? 2 : 1;
+        long perChannel = rings * n * (m - 1);
+        return Math.multiplyHigh(perChannel, channels) != 0 || perChannel * channels < 0 ? Long.MAX_VALUE
+                : perChannel * channels;
+    }
+
     public static int[] emit(TaskGraph graph, Collective call, int[] entry) {
         CollectiveAlgorithm impl = implementation(call);
         if (entry.length != call.rankCount()) {

@@ -75,8 +75,16 @@ public final class FluidNetwork implements EventHandler {
     private int heapSize;
     private int[] capped = new int[64];
 
+    /**
+     * Whether everything since the last recomputation was a departure, and the lowest rate of the flows that left:
+     * then the flows of the component slower than that keep their rates (see {@link #recompute}).
+     */
+    private boolean onlyDepartures = true;
+    private double departedRateMin = Double.POSITIVE_INFINITY;
+
     private int activeFlows;
     private long recomputes;
+    private long flowsKept;
     private long componentFlowsVisited;
     private long departures;
 
@@ -194,12 +202,18 @@ public final class FluidNetwork implements EventHandler {
         return componentFlowsVisited;
     }
 
+    /** Flows of recomputed components that kept their rate without taking part in the filling (after departures). */
+    public long flowsKept() {
+        return flowsKept;
+    }
+
     /** Flows that finished. */
     public long departures() {
         return departures;
     }
 
     private void attach(int flow, int[] flowResources, double[] flowWeights) {
+        onlyDepartures = false;
         resources[flow] = flowResources;
         weights[flow] = flowWeights;
         // A cap no lower than what any one of its resources could give the flow alone never binds: dropping it keeps
@@ -274,6 +288,7 @@ public final class FluidNetwork implements EventHandler {
         active[flow] = false;
         activeFlows--;
         departures++;
+        departedRateMin = Math.min(departedRateMin, rateBps[flow]);
         detach(flow);
         resources[flow] = null;
         weights[flow] = null;
@@ -357,16 +372,37 @@ public final class FluidNetwork implements EventHandler {
             used[r] = 0;
             unfrozenWeight[r] = 0;
         }
+        // After departures only, a flow slower than every flow that left keeps its rate. In the filling, a flow
+        // that left at rate x froze at level x, so none of its resources filled below x; without it they fill no
+        // earlier, so every freeze below x happens as before. Those flows start frozen at their rates (a margin
+        // keeps the ones within rounding of x in the filling).
+        double keepBelow = onlyDepartures ? departedRateMin * (1 - 1e-9) : Double.NEGATIVE_INFINITY;
+        onlyDepartures = true;
+        departedRateMin = Double.POSITIVE_INFINITY;
+        int unfrozen = 0;
         for (int i = 0; i < nf; i++) {
             int f = compFlows[i];
-            frozen[f] = false;
             int[] rs = resources[f];
             double[] ws = weights[f];
+            double rate = rateBps[f];
+            boolean keep = rate < keepBelow;
+            frozen[f] = keep;
+            if (keep) {
+                newRate[f] = rate;
+                flowsKept++;
+            } else {
+                unfrozen++;
+            }
             for (int k = 0; k < rs.length; k++) {
-                unfrozenWeight[rs[k]] += ws == null ? 1 : ws[k];
+                double w = ws == null ? 1 : ws[k];
+                if (keep) {
+                    used[rs[k]] += w * rate;
+                } else {
+                    unfrozenWeight[rs[k]] += w;
+                }
             }
         }
-        fill(nr, nf);
+        fill(nr, nf, unfrozen);
         for (int i = 0; i < nf; i++) {
             int f = compFlows[i];
             double r = newRate[f];
@@ -384,7 +420,7 @@ public final class FluidNetwork implements EventHandler {
      * fair share ((capacity - what frozen flows use) / weight of the unfrozen flows), and the flows' own caps in
      * increasing order. The level only grows: freezing flows at the level leaves every other share at or above it.
      */
-    private void fill(int nr, int nf) {
+    private void fill(int nr, int nf, int unfrozenFlows) {
         heapSize = 0;
         for (int i = 0; i < nr; i++) {
             int r = compResources[i];
@@ -396,7 +432,7 @@ public final class FluidNetwork implements EventHandler {
         int nc = 0;
         for (int i = 0; i < nf; i++) {
             int f = compFlows[i];
-            if (capBps[f] < Double.POSITIVE_INFINITY) {
+            if (capBps[f] < Double.POSITIVE_INFINITY && !frozen[f]) {
                 if (nc == capped.length) {
                     capped = Arrays.copyOf(capped, nc * 2);
                 }
@@ -405,7 +441,7 @@ public final class FluidNetwork implements EventHandler {
         }
         sortByCap(nc);
         int nextCap = 0;
-        int unfrozen = nf;
+        int unfrozen = unfrozenFlows;
         while (unfrozen > 0) {
             while (nextCap < nc && frozen[capped[nextCap]]) {
                 nextCap++;

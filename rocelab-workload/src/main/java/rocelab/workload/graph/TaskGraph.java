@@ -45,6 +45,11 @@ public final class TaskGraph {
     private int lateCount;
     private boolean[] promised = new boolean[64];
     private int openPromises;
+    /** The last {@link #tasksInCycles} answer and the graph's size when it was given. */
+    private int cyclesCheckedTasks = -1;
+    private int cyclesCheckedDeps = -1;
+    private int cyclesCheckedLate = -1;
+    private int cyclesFound;
 
     private int[] serverOfHost;
     private int[] localIndex;
@@ -305,6 +310,22 @@ public final class TaskGraph {
      * algorithm over all dependencies.
      */
     public int tasksInCycles() {
+        if (lateCount == 0) {
+            // Every dependency given at add time names an earlier task: no cycle is possible without promises.
+            return 0;
+        }
+        // A graph is run twice (the run and the ideal network's run): the answer holds until the graph grows.
+        if (cyclesCheckedTasks == taskCount && cyclesCheckedDeps == depCount && cyclesCheckedLate == lateCount) {
+            return cyclesFound;
+        }
+        cyclesFound = countTasksInCycles();
+        cyclesCheckedTasks = taskCount;
+        cyclesCheckedDeps = depCount;
+        cyclesCheckedLate = lateCount;
+        return cyclesFound;
+    }
+
+    private int countTasksInCycles() {
         int n = taskCount;
         int[] waiting = new int[n];
         int[] outStart = new int[n + 1];
@@ -372,6 +393,11 @@ public final class TaskGraph {
 
     public int flowCount() {
         return flows.size();
+    }
+
+    /** Connections made by {@link #newConnection()}: connection ids are 0 up to this. */
+    public int connectionCount() {
+        return connections;
     }
 
     /** The connection of flow i, or -1 when it has a queue pair of its own. */

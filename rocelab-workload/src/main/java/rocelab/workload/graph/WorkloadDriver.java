@@ -81,6 +81,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private int finishedFlows;
     private int finished;
     private long lastFinishPs;
+    private long deliveredBytes;
 
     /** Runs the graph over the packet-level network. */
     public WorkloadDriver(Network network, TaskGraph graph) {
@@ -140,15 +141,16 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         this.ackLatencyPs = router == null ? null : new long[flows.length];
         if (router != null) {
             // The same QP numbering as the packet level (one per connection, in flow order): same ECMP entropy.
-            Map<Integer, Integer> ids = new HashMap<>();
+            int[] ids = new int[graph.connectionCount()];
+            Arrays.fill(ids, -1);
             int next = 0;
             for (int i = 0; i < flows.length; i++) {
                 int c = graph.connection(i);
-                Integer id = c >= 0 ? ids.get(c) : null;
-                if (id == null) {
+                int id = c >= 0 ? ids[c] : -1;
+                if (id < 0) {
                     id = next++;
                     if (c >= 0) {
-                        ids.put(c, id);
+                        ids[c] = id;
                     }
                 }
                 queuePairIds[i] = id;
@@ -237,9 +239,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
             throw new IllegalArgumentException("the workload waits on itself: " + stuck
                     + " tasks can never start (a cycle of dependencies)");
         }
-        this.roots = java.util.stream.IntStream.range(0, n).filter(t -> waitingFor[t] == 0).boxed()
-                .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
-                .mapToInt(Integer::intValue).toArray();
+        this.roots = roots(graph, waitingFor);
         this.startPs = new long[n];
         this.endPs = new long[n];
         this.completedPs = new long[flows.length];
@@ -250,6 +250,30 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         if (roots.length > 0) {
             sim.schedule(graph.notBeforePs(roots[0]), handlerId, ROOTS, 0L);
         }
+    }
+
+    /** Tasks without dependencies, by earliest start (ties in task order). */
+    private static int[] roots(TaskGraph graph, int[] waitingFor) {
+        int count = 0;
+        for (int w : waitingFor) {
+            count += w == 0 ? 1 : 0;
+        }
+        int[] out = new int[count];
+        boolean sorted = true;
+        int k = 0;
+        for (int t = 0; t < waitingFor.length; t++) {
+            if (waitingFor[t] == 0) {
+                sorted &= k == 0 || graph.notBeforePs(out[k - 1]) <= graph.notBeforePs(t);
+                out[k++] = t;
+            }
+        }
+        if (sorted) {
+            return out;
+        }
+        // A stable sort: roots with the same earliest start keep their task order.
+        return java.util.stream.IntStream.of(out).boxed()
+                .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
+                .mapToInt(Integer::intValue).toArray();
     }
 
     @Override
@@ -400,8 +424,12 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         while (workSize > 0) {
             int t = work[--workSize];
             endPs[t] = nowPs;
+            int f = graph.flowIndex(t);
+            if (f >= 0) {
+                deliveredBytes += flows[f].sizeBytes();
+            }
             release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
-            if (graph.flowIndex(t) < 0) {
+            if (f < 0) {
                 // Timed tasks and NVLink transfers are acknowledged when they end.
                 release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
                 finish(nowPs);
@@ -514,6 +542,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     /** When flow i's receiver had the whole message, or -1. */
     public long deliveredPs(int i) {
         return endPs[graph.flowTask(i)];
+    }
+
+    /** Payload bytes of the flows delivered so far. */
+    public long deliveredBytes() {
+        return deliveredBytes;
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */

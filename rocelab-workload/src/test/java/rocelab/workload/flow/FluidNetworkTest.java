@@ -118,4 +118,99 @@ class FluidNetworkTest {
         assertThat(ends).isEmpty();
         assertThat(n.running(0)).isTrue();
     }
+
+    /**
+     * After every instant (departures alone, where the slower flows keep their rates without being refilled, and
+     * arrivals), every running flow has the max-min fair rate a filling from scratch gives, on random networks.
+     */
+    @Test
+    void shouldKeepTheMaxMinRatesExactAfterEveryDepartureAndArrival() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int trial = 0; trial < 40; trial++) {
+            Simulator s = new Simulator();
+            int resources = random.nextInt(2, 8);
+            double[] capacity = new double[resources];
+            for (int r = 0; r < resources; r++) {
+                capacity[r] = random.nextInt(1, 11) * 1e9;
+            }
+            java.util.Map<Integer, int[]> crossing = new java.util.TreeMap<>();
+            java.util.Map<Integer, Double> cap = new HashMap<>();
+            java.util.Map<Integer, Integer> slot = new HashMap<>();
+            FluidNetwork n = new FluidNetwork(s, capacity, 4, (now, tag) -> crossing.remove(tag));
+            int flows = random.nextInt(5, 40);
+            for (int f = 0; f < flows; f++) {
+                int[] rs = random.ints(0, resources).distinct().limit(random.nextInt(1, Math.min(3, resources) + 1))
+                        .sorted().toArray();
+                double c = random.nextInt(4) == 0 ? random.nextInt(1, 6) * 1e9 : Double.POSITIVE_INFINITY;
+                double bits = random.nextInt(1, 200) * 1e5;
+                if (f == flows / 2) {
+                    // The second half arrives while the first is leaving.
+                    s.run(random.nextLong(1, 20_000_000), Long.MAX_VALUE);
+                }
+                crossing.put(f, rs);
+                cap.put(f, c);
+                slot.put(f, n.start(s.nowPs(), f, rs.clone(), null, c, bits));
+            }
+            while (!s.calendar().isEmpty()) {
+                s.run(s.calendar().firstTimePs(), Long.MAX_VALUE);
+                java.util.Map<Integer, Double> expected = maxMin(capacity, crossing, cap);
+                for (var e : expected.entrySet()) {
+                    assertThat(n.rateBps(slot.get(e.getKey()))).as("trial %d flow %d at %d ps", trial, e.getKey(),
+                            s.nowPs()).isCloseTo(e.getValue(), within(e.getValue() * 1e-9));
+                }
+            }
+            assertThat(crossing).isEmpty();
+        }
+    }
+
+    /** Progressive filling from scratch, the textbook way: raise every unfrozen flow until a resource or cap binds. */
+    private static java.util.Map<Integer, Double> maxMin(double[] capacity, java.util.Map<Integer, int[]> crossing,
+            java.util.Map<Integer, Double> cap) {
+        java.util.Map<Integer, Double> rate = new java.util.TreeMap<>();
+        java.util.Set<Integer> unfrozen = new java.util.TreeSet<>(crossing.keySet());
+        double[] left = capacity.clone();
+        double level = 0;
+        while (!unfrozen.isEmpty()) {
+            double step = Double.POSITIVE_INFINITY;
+            for (int r = 0; r < capacity.length; r++) {
+                int users = 0;
+                for (int f : unfrozen) {
+                    users += crosses(crossing.get(f), r) ? 1 : 0;
+                }
+                if (users > 0) {
+                    step = Math.min(step, left[r] / users);
+                }
+            }
+            for (int f : unfrozen) {
+                step = Math.min(step, cap.get(f) - level);
+            }
+            level += step;
+            for (int r = 0; r < capacity.length; r++) {
+                for (int f : unfrozen) {
+                    if (crosses(crossing.get(f), r)) {
+                        left[r] -= step;
+                    }
+                }
+            }
+            java.util.List<Integer> frozen = new java.util.ArrayList<>();
+            for (int f : unfrozen) {
+                boolean full = java.util.Arrays.stream(crossing.get(f)).anyMatch(r -> left[r] <= capacity[r] * 1e-12);
+                if (full || cap.get(f) < Double.POSITIVE_INFINITY && cap.get(f) - level <= cap.get(f) * 1e-12) {
+                    frozen.add(f);
+                    rate.put(f, level);
+                }
+            }
+            unfrozen.removeAll(frozen);
+        }
+        return rate;
+    }
+
+    private static boolean crosses(int[] resources, int r) {
+        for (int x : resources) {
+            if (x == r) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -1,0 +1,48 @@
+package rocelab.observe.output;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The streaming CSV writer prints exactly what {@link CsvTable} prints for the same cells. */
+class CsvStreamTest {
+    @Test
+    void shouldWriteTheSameBytesAsCsvTable() throws Exception {
+        SplittableRandom random = new SplittableRandom(12);
+        List<String> header = List.of("n", "us", "x", "s", "b", "e");
+        CsvTable table = new CsvTable(header);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CsvStream stream = new CsvStream(bytes, header);
+        long[] edges = {0, 1, -1, 999_999, 1_000_000, 10_000_000, -1_000_000, 123_000_000_000L, Long.MAX_VALUE,
+            Long.MIN_VALUE, 1_500_000, 20};
+        double[] doubles = {1.0, 0.5, 1.0000005, 1.0000015, 2.0 / 3, 1e-7, 123456.7890125, Double.NaN,
+            Double.POSITIVE_INFINITY, -0.0, 7e20, 1.2345675};
+        String[] texts = {"completed", "=SUM(A1)", "a,b", "say \"hi\"", "-3.5", "", "leaf0:3"};
+        for (int i = 0; i < 4_000; i++) {
+            long n = i < edges.length ? edges[i] : random.nextLong() >> random.nextInt(64);
+            long ps = i < edges.length ? edges[edges.length - 1 - i] : random.nextLong() >> random.nextInt(64);
+            double x = i < doubles.length ? doubles[i] : random.nextInt(4) == 0 ? doubles[random.nextInt(doubles.length)]
+                    : (double) random.nextLong(1, 1L << 40) / random.nextLong(1, 1L << 40);
+            String s = texts[random.nextInt(texts.length)];
+            boolean b = random.nextBoolean();
+            table.row(n, Numbers.micros(ps), x, s, b, null);
+            stream.number(n).micros(ps).number(x).text(s).bool(b).empty().endRow();
+        }
+        stream.flush();
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
+    }
+
+    @Test
+    void shouldRefuseARowOfTheWrongWidth() throws Exception {
+        CsvStream stream = new CsvStream(new ByteArrayOutputStream(), List.of("a", "b"));
+
+        assertThatThrownBy(() -> stream.number(1).endRow()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("expected 2 cells, got 1");
+    }
+}
