@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChakraExampleTest {
     private static final List<String> NOTES = List.of(
-            "8 COMP_NODE nodes timed from num_ops at 1.0E15 ops/s",
+            "8 COMP_NODE nodes timed from num_ops at 1000 Tops/s",
             "8 MEM_LOAD_NODE nodes run as delays of their duration_micros (no memory model)",
             "8 MEM_STORE_NODE nodes run as delays of their duration_micros (no memory model)",
             "node attributes read and not used: is_cpu_op (40 nodes), tensor_size (16 nodes)");

@@ -3,6 +3,8 @@ package rocelab.scenario.read;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -344,7 +346,8 @@ final class ChakraReader {
                                 + " ops-per-second: ...}");
                     }
                     n.durationPs = Math.round(ops / options.opsPerSecond() * 1e12);
-                    count("COMP_NODE nodes timed from num_ops at " + options.opsPerSecond() + " ops/s");
+                    count("COMP_NODE nodes timed from num_ops at " + new BigDecimal(options.opsPerSecond() / 1e12)
+                            .round(MathContext.DECIMAL64).stripTrailingZeros().toPlainString() + " Tops/s");
                 }
                 n.kind = cpu ? Kind.DELAY : Kind.COMPUTE;
                 if (cpu) {
