@@ -126,19 +126,25 @@ class IdealNetworkTest {
     void shouldBoundARingOnTwoChannelsByTheWorkOfItsPorts() {
         int n = 8;
         long size = 8 << 20;
-        String yaml = FABRIC.replace("hosts: 9", "hosts: 8") + """
+        // The ring-allreduce example's fabric: there the packet level (1,239.5 us) beat the fluid ideal (1,245.4 us).
+        String yaml = """
+                name: two-channels
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: dcqcn}
                 traffic:
                   - {kind: allreduce, ranks: 0-7, size: %dB, channels: 2}
                 """.formatted(size);
         RunResult ideal = Simulation.assemble(Scenarios.parse(yaml), true).run(ProgressListener.NONE);
         RunResult packet = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
-        PathTiming timing = new PathTiming(new FrameFormat(false), 1000, 0);
+        PathTiming timing = new PathTiming(new FrameFormat(false), 4096, 0);
         long rate = 100_000_000_000L;
+        // Each RNIC sends 2(N-1) steps of S/N/2 on each of the two channels.
         long portWork = Rates.serializationPs(2 * 2 * (n - 1) * timing.wireBytes(size / n / 2), rate);
         long idealTime = ideal.collectives().get(0).idealTimePs();
-        assertThat(idealTime).isGreaterThan(portWork).isLessThan(portWork + 10_000_000);
-        assertThat(packet.collectives().get(0).timePs()).isGreaterThanOrEqualTo(packet.collectives().get(0).idealTimePs());
+        assertThat(idealTime).isGreaterThan(portWork).isLessThan(portWork + 20_000_000);
         assertThat(packet.collectives().get(0).idealTimePs()).isEqualTo(idealTime);
+        assertThat(packet.collectives().get(0).timePs()).isGreaterThanOrEqualTo(idealTime);
     }
 
     @Test
