@@ -68,7 +68,6 @@ public final class IdealBound implements TaskTimes {
     private long[] entryKey = new long[64];
     private long[] entryRelease = new long[64];
     private long[] entryBytes = new long[64];
-    private long[] entryRate = new long[64];
     private long[] entryTail = new long[64];
     private int[] order = new int[64];
     private int[] sortScratch = new int[64];
@@ -296,29 +295,27 @@ public final class IdealBound implements TaskTimes {
             long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
             long ack = acked ? p.ackLatencyPs() : 0;
             long wire = timing.wireBytes(spec.sizeBytes());
-            add(base + spec.src(), startPs[x], wire, rnicBps[spec.src()], latency + ack);
+            add(base + spec.src(), startPs[x], wire, latency + ack);
             add(base + hosts + spec.dst(), Saturating.add(startPs[x], latency - p.lastDelayPs()), wire,
-                    rnicBps[spec.dst()], p.lastDelayPs() + ack);
+                    p.lastDelayPs() + ack);
         } else {
             long bytes = graph.nvlinkBytes(x);
-            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, nvlinkBps, nvlinkLatencyPs);
-            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, nvlinkBps, nvlinkLatencyPs);
+            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, nvlinkLatencyPs);
+            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, nvlinkLatencyPs);
         }
     }
 
-    private void add(long key, long release, long bytes, long rateBps, long tailPs) {
+    private void add(long key, long release, long bytes, long tailPs) {
         if (entries == entryKey.length) {
             int m = entries * 2;
             entryKey = Arrays.copyOf(entryKey, m);
             entryRelease = Arrays.copyOf(entryRelease, m);
             entryBytes = Arrays.copyOf(entryBytes, m);
-            entryRate = Arrays.copyOf(entryRate, m);
             entryTail = Arrays.copyOf(entryTail, m);
         }
         entryKey[entries] = key;
         entryRelease[entries] = release;
         entryBytes[entries] = bytes;
-        entryRate[entries] = rateBps;
         entryTail[entries] = tailPs;
         entries++;
     }
@@ -340,6 +337,7 @@ public final class IdealBound implements TaskTimes {
         int i = entries - 1;
         while (i >= 0) {
             long key = entryKey[order[i]];
+            long rate = rateOf(key);
             long bytes = 0;
             long tail = Long.MAX_VALUE;
             for (; i >= 0 && entryKey[order[i]] == key; i--) {
@@ -350,11 +348,17 @@ public final class IdealBound implements TaskTimes {
                         || entryRelease[order[i - 1]] != entryRelease[e];
                 if (lowestOfRelease) {
                     bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
-                            Rates.serializationPs(bytes, entryRate[e])), tail));
+                            Rates.serializationPs(bytes, rate)), tail));
                 }
             }
         }
         return bound;
+    }
+
+    /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
+    private long rateOf(long key) {
+        int port = (int) (key % (4L * hosts));
+        return port < 2 * hosts ? rnicBps[port % hosts] : nvlinkBps;
     }
 
     /** Sorts order[from, to) by (port, release): a merge sort over primitives. */
