@@ -22,15 +22,17 @@ import rocelab.workload.traffic.FlowSpec;
  *       task it waits on; a compute or delay task then takes its duration; a message takes its time alone: every
  *       wire byte (real headers, {@link PathTiming#wireBytes}) at the slowest link of its path, plus the path's
  *       fixed latency ({@link PathTiming#deliveryLatencyPs}); its ACK the path's ACK latency after that. An NVLink
- *       transfer takes its bytes at the NVLink rate plus the NVLink latency.</li>
+ *       transfer takes its bytes at the NVLink rate plus the NVLink latency. A message on a connection is sent no
+ *       earlier than the one added before it on that connection has left the sender's RNIC.</li>
  *   <li><b>Port work.</b> Messages through one port (an RNIC's egress or ingress, a GPU's NVLink out or in) are
  *       served by one server of the port's rate: whatever the order, the last of a set M through port p cannot be
  *       done before {@code max over k of (r_k + (bytes of the j in M with r_j >= r_k) / rate_p) + (least tail of
  *       those j)}, where r_j is the earliest time message j's bits can reach p (its earliest start, plus at an
  *       ingress port the latency before it) and the tail the least latency from the port to the end (the single
  *       machine with release dates, preemptive: its optimum is this bound). It is applied where the last of a set is
- *       what counts: every task that waits on two or more transfers directly (a join; its bound then propagates to
- *       everything after it), and the groups the outputs report ({@link #lastEndPs}: a collective call, an
+ *       what counts: every task that waits on two or more transfers directly (a join: over those transfers, and
+ *       again with each connection's messages up to the latest it waits on; its bound then propagates to everything
+ *       after it), and the groups the outputs report ({@link #lastEndPs}: a collective call, an
  *       iteration, a job, a request, all the traffic), over the transfers the group's end waits on: those it
  *       depends on, and on each connection every message added before one of those (a queue pair sends, delivers
  *       and completes in order, and a connection's messages are posted in the order they were added).</li>
@@ -82,6 +84,18 @@ public final class IdealBound implements TaskTimes {
     private final int[] positionOfFlow;
     private final int[] coveredEpoch;
     private final int[] covered;
+    /** Per flow: when its queue pair can start sending it; on its connection up to it, wire bytes and least latency. */
+    private final long[] sendStartPs;
+    private final long[] prefixBytes;
+    private final long[] prefixLatencyPs;
+    /** Per connection: the next position the pass expects (-1: met out of order), when its queue pair is free, when
+     * its first message was sent, and scratch for a join's latest message on it. */
+    private final int[] nextPosition;
+    private final long[] queuePairFreePs;
+    private final long[] firstSendPs;
+    private final int[] connectionStamp;
+    private final int[] latestOnConnection;
+    private final boolean[] latestAcked;
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(long[] rates, long[] delays, int hops, long bottleneckBps, long ackLatencyPs,
@@ -153,6 +167,15 @@ public final class IdealBound implements TaskTimes {
         }
         this.coveredEpoch = new int[connections];
         this.covered = new int[connections];
+        this.sendStartPs = new long[graph.flowCount()];
+        this.prefixBytes = new long[graph.flowCount()];
+        this.prefixLatencyPs = new long[graph.flowCount()];
+        this.nextPosition = new int[connections];
+        this.queuePairFreePs = new long[connections];
+        this.firstSendPs = new long[connections];
+        this.connectionStamp = new int[connections];
+        this.latestOnConnection = new int[connections];
+        this.latestAcked = new boolean[connections];
         for (int t : dependencyOrder()) {
             earliest(t);
         }
@@ -245,6 +268,7 @@ public final class IdealBound implements TaskTimes {
                 }
             }
             ready = Math.max(ready, portWorkPs());
+            ready = Math.max(ready, connectionWorkPs(t, deps));
         }
         startPs[t] = ready;
         switch (graph.kind(t)) {
@@ -252,15 +276,103 @@ public final class IdealBound implements TaskTimes {
                 int f = graph.flowIndex(t);
                 FlowSpec spec = graph.flows().get(f);
                 Path p = path(spec.src(), spec.dst());
-                long alone = Saturating.add(Rates.serializationPs(timing.wireBytes(spec.sizeBytes()), p.bottleneckBps()),
-                        timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes()));
-                endPs[t] = Saturating.add(ready, alone);
+                long wire = timing.wireBytes(spec.sizeBytes());
+                long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+                long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
+                sendStartPs[f] = send;
+                endPs[t] = Saturating.add(send, Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f] = Saturating.add(endPs[t], p.ackLatencyPs());
             }
             case NVLINK -> endPs[t] = Saturating.add(ready, Saturating.add(
                     Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
             default -> endPs[t] = Saturating.add(ready, graph.durationPs(t));
         }
+    }
+
+    /**
+     * When flow f's queue pair can start sending it, posted at {@code ready}: not before the message added before it
+     * on its connection has left the sender's RNIC (a queue pair sends in order, and a connection's messages are
+     * posted in the order they were added). Keeps the connection's running sums for {@link #connectionWorkPs}. A
+     * connection met out of order (promises can reorder the pass) is left without either from then on.
+     */
+    private long queuePair(int f, long ready, long wire, long latency, long rnic) {
+        int c = graph.connection(f);
+        if (c < 0) {
+            return ready;
+        }
+        if (positionOfFlow[f] != nextPosition[c]) {
+            nextPosition[c] = -1;
+            prefixBytes[f] = -1;
+            return ready;
+        }
+        nextPosition[c]++;
+        long send = Math.max(ready, queuePairFreePs[c]);
+        queuePairFreePs[c] = Saturating.add(send, Rates.serializationPs(wire, rnic));
+        if (positionOfFlow[f] == 0) {
+            firstSendPs[c] = send;
+            prefixBytes[f] = wire;
+            prefixLatencyPs[f] = latency;
+        } else {
+            int before = graph.flowIndex(connectionTasks[connectionStart[c] + positionOfFlow[f] - 1]);
+            prefixBytes[f] = Saturating.add(prefixBytes[before], wire);
+            prefixLatencyPs[f] = Math.min(prefixLatencyPs[before], latency);
+        }
+        return send;
+    }
+
+    /**
+     * The port work of a join's transfers with every message before them on their connections: once a flow is
+     * delivered (or acknowledged) so is everything sent before it on its queue pair. Per connection the messages up
+     * to the latest one waited on count as one, released when the first was sent, with their bytes and the least
+     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves.
+     */
+    private long connectionWorkPs(int t, int deps) {
+        entries = 0;
+        int stamp = t + 1;
+        for (int i = 0; i < deps; i++) {
+            int d = dependency(t, i);
+            int x = target(d);
+            if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
+                int f = graph.flowIndex(x);
+                int c = graph.connection(f);
+                if (connectionStamp[c] != stamp || positionOfFlow[f] > positionOfFlow[latestOnConnection[c]]) {
+                    connectionStamp[c] = stamp;
+                    latestOnConnection[c] = f;
+                    latestAcked[c] = d < 0;
+                }
+            }
+        }
+        for (int i = 0; i < deps; i++) {
+            int d = dependency(t, i);
+            int x = target(d);
+            if (!transfer(x)) {
+                continue;
+            }
+            if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
+                addPorts(x, d < 0);
+                continue;
+            }
+            int f = graph.flowIndex(x);
+            int c = graph.connection(f);
+            if (connectionStamp[c] == stamp && latestOnConnection[c] == f) {
+                connectionStamp[c] = -stamp;
+                FlowSpec spec = graph.flows().get(f);
+                Path p = path(spec.src(), spec.dst());
+                long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
+                long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
+                long latency = prefixLatencyPs[f];
+                add(base + spec.src(), firstSendPs[c], prefixBytes[f], latency + ack);
+                add(base + hosts + spec.dst(), Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
+                        prefixBytes[f], p.lastDelayPs() + ack);
+            }
+        }
+        return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /** Whether flow f has its connection's running sums (it is on a connection met in order). */
+    private boolean summed(int f) {
+        int c = graph.connection(f);
+        return c >= 0 && prefixBytes[f] >= 0 && nextPosition[c] >= 0;
     }
 
     /** When transfer x's sender has its completion: a flow's last ACK, an NVLink transfer's end. */
@@ -295,8 +407,9 @@ public final class IdealBound implements TaskTimes {
             long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
             long ack = acked ? p.ackLatencyPs() : 0;
             long wire = timing.wireBytes(spec.sizeBytes());
-            add(base + spec.src(), startPs[x], wire, latency + ack);
-            add(base + hosts + spec.dst(), Saturating.add(startPs[x], latency - p.lastDelayPs()), wire,
+            long send = sendStartPs[graph.flowIndex(x)];
+            add(base + spec.src(), send, wire, latency + ack);
+            add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
                     p.lastDelayPs() + ack);
         } else {
             long bytes = graph.nvlinkBytes(x);
