@@ -48,7 +48,8 @@ final class InferenceResults {
                 // The bound of the request's end: its own tasks' bounds and the work of its transfers' ports.
                 long idealEnd = ideal.lastEndPs(new int[] {r.endTask()}, new int[0], r.arrivalTask());
                 out.add(new RequestRecord(s.spec().name(), r.index(), r.arrivalPs(), r.calls().size(), prefilled,
-                        output, decode.get(r.decodeInstance()).name(), real == ideal ? idealEnd : end(real, r.endTask()),
+                        output, decode.get(r.decodeInstance()).name(),
+                        real == ideal ? idealEnd : end(real, r.endTask()),
                         idealEnd, firstToken < 0 ? -1 : firstToken - r.arrivalPs(),
                         all && tokensAfterFirst > 0 ? (double) decodeTime / tokensAfterFirst : Double.NaN));
             }

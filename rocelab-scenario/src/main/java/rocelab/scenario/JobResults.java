@@ -81,7 +81,8 @@ final class JobResults {
                 maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
-                    end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration(jt) : iteration(jt, real), idealIteration(jt), mean[0], mean[1],
+                    end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration(jt) : iteration(jt, real),
+                    idealIteration(jt), mean[0], mean[1],
                     mean[2], mean[3], mean[4], mean[5], maxWait, job.notes()));
         }
         return out;

@@ -77,7 +77,8 @@ class IdealNetworkTest {
         // The run ends when the last ACK is back: one ACK latency after that.
         assertThat(r.simulatedPs()).isEqualTo(expected + timing.ackLatencyPs(rates, delays, 2));
         // One flow alone can be first (the receiver may serve it before the others): its own bound is its closed form.
-        long alone = Rates.serializationPs(timing.wireBytes(size), rate) + timing.deliveryLatencyPs(rates, delays, 2, size);
+        long alone = Rates.serializationPs(timing.wireBytes(size), rate)
+                + timing.deliveryLatencyPs(rates, delays, 2, size);
         for (FlowRecord f : r.flows()) {
             assertThat(f.deliveredPs() - f.startPs()).as("flow %d", f.id()).isEqualTo(alone);
         }
@@ -193,7 +194,8 @@ class IdealNetworkTest {
         "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 500ns}}",
         "topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}",
         // Two servers of four GPUs on four rails, NVLink inside: hierarchical and PXN collectives use both.
-        "topology: {kind: rail-optimized, servers: 2, gpus-per-server: 4, spines: 1, link: {rate: 100Gbps, delay: 500ns}}"
+        "topology: {kind: rail-optimized, servers: 2, gpus-per-server: 4, spines: 1,"
+                + " link: {rate: 100Gbps, delay: 500ns}}"
                 + "\nnvlink: {rate: 400Gbps, latency: 1us}",
     };
 

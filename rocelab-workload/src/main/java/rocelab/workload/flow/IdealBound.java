@@ -280,7 +280,8 @@ public final class IdealBound implements TaskTimes {
                 long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
                 long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
                 sendStartPs[f] = send;
-                endPs[t] = Saturating.add(send, Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
+                endPs[t] = Saturating.add(send,
+                        Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f] = Saturating.add(endPs[t], p.ackLatencyPs());
             }
             case NVLINK -> endPs[t] = Saturating.add(ready, Saturating.add(
