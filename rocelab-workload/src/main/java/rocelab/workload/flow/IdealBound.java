@@ -1,8 +1,6 @@
 package rocelab.workload.flow;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
 import rocelab.fabric.network.PathTiming;
@@ -60,8 +58,13 @@ public final class IdealBound implements TaskTimes {
     private final long[] completedPs;
     private final int[] lateStart;
     private final int[] lateList;
-    /** Paths by (src, dst): a workload has far fewer host pairs than messages. */
-    private final Map<Long, Path> paths = new HashMap<>();
+    /**
+     * Recent paths by (src, dst), direct-mapped: most workloads have far fewer host pairs than messages, and an
+     * all-to-all of thousands of GPUs, which has millions, costs a walk of the switches' routes per miss rather than
+     * a map of every pair. A pure cache: what it holds never changes a bound.
+     */
+    private static final int PATH_CACHE = 1 << 16;
+    private final Path[] paths = new Path[PATH_CACHE];
     private final long[] pathRates;
     private final long[] pathDelays;
 
@@ -98,8 +101,8 @@ public final class IdealBound implements TaskTimes {
     private final boolean[] latestAcked;
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
-    private record Path(long[] rates, long[] delays, int hops, long bottleneckBps, long ackLatencyPs,
-            long lastDelayPs) {}
+    private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
+            long ackLatencyPs, long lastDelayPs) {}
 
     /**
      * The bounds of every task of {@code graph} on {@code network}; {@code groupOfTask} (null: all one group) puts
@@ -382,14 +385,15 @@ public final class IdealBound implements TaskTimes {
     }
 
     private Path path(int src, int dst) {
-        long key = (long) src * hosts + dst;
-        Path p = paths.get(key);
-        if (p == null) {
+        int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
+        Path p = paths[slot];
+        if (p == null || p.src() != src || p.dst() != dst) {
             int hops = network.path(src, dst, pathRates, pathDelays);
             long[] r = Arrays.copyOf(pathRates, hops);
             long[] d = Arrays.copyOf(pathDelays, hops);
-            p = new Path(r, d, hops, PathTiming.bottleneck(r, hops), timing.ackLatencyPs(r, d, hops), d[hops - 1]);
-            paths.put(key, p);
+            p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops), timing.ackLatencyPs(r, d, hops),
+                    d[hops - 1]);
+            paths[slot] = p;
         }
         return p;
     }
