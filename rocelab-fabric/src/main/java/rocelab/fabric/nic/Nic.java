@@ -249,15 +249,17 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
-        if (kind == PacketKind.NAK && qp.nakMissingToPsn >= 0) {
-            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn, qp.nakPreviousMissingToPsn);
+        SelectiveRepeat selective = qp.selective;
+        if (kind == PacketKind.NAK && selective != null && selective.nakMissingToPsn >= 0) {
+            ack.selectiveNak(selective.nakCumulativePsn, selective.nakMissingToPsn, selective.nakPreviousMissingToPsn);
         }
         ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         if (cnp) {
             counters[NicCounter.NP_CNP_SENT.ordinal()]++;
-            ack.notificationCause(qp.pendingCausePsn, qp.pendingMarkNode, qp.pendingMarkPort, qp.pendingMarkAtPs,
-                    ++qp.notificationsSent);
+            CongestionNotice notice = qp.notice;
+            ack.notificationCause(notice.pendingCausePsn, notice.pendingMarkNode, notice.pendingMarkPort,
+                    notice.pendingMarkAtPs, ++notice.notificationsSent);
         }
         transmitter.sendControl(nowPs, ack);
     }
