@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Writes the all-to-all scale scenarios of issue 16 (scenarios/bench/scale-alltoall-<hosts>.yaml): bench-B2's fabric
-# and settings (100 Gb/s, 1 us links, ECN, DCQCN hpcc-ns3, per-flow ECMP, 32 MB buffers) grown to more hosts with
+# and settings (100 Gb/s, 1 us links, ECN, DCQCN hpcc-ns3, per-flow ECMP, 32 MB buffers) made lossless as the
+# reference benchmarks ask (PFC, dynamic threshold alpha 1/8; lossy, a 512-host run lost frames and spent 130 ms of
+# simulated time in go-back-N timeouts), grown to more hosts with
 # the same leaf shape (8 hosts per leaf, 8 spines, every leaf linked once to every spine: non-blocking), every host
 # writing 64 KiB to every other host at t = 0, with a 4096 B MTU (16 data packets per pair: 1,024 hosts are
 # 1,047,552 queue pairs and 16.8 M data packets). Then, with --run, profiles each with rocelab.bench.ScaleProfile
-# (the event loop's time, events and packets, the live heap) in a fresh JVM, peak RSS from /usr/bin/time.
+# (the event loop's time, events and packets, the live heap) in a fresh JVM, peak RSS from /usr/bin/time;
+# PROFILE_ARGS="--until-us 100" stops each run at 100 us of simulated time (the same window at every size).
 #
 #   bench/alltoall-scale.sh                       # (re)writes the scenario files
 #   bench/alltoall-scale.sh --run 128 256 512     # and profiles those sizes (JAVA_OPTS=-Xmx... to bound the heap)
@@ -16,13 +19,14 @@ for hosts in 128 256 512 1024; do
 # every host writes 64 KiB to every other host ($((hosts * (hosts - 1))) flows, $((hosts * (hosts - 1) * 16)) data packets of 4096 B payload).
 name: scale-alltoall-$hosts
 seed: 1
-fabric: {mode: roce-lossy, mtu: 4096}
+fabric: {mode: roce-lossless, mtu: 4096}
 topology: {kind: leaf-spine, leaves: $((hosts / 8)), spines: 8, hosts-per-leaf: 8, parallel-uplinks: 1, link: {rate: 100Gbps, delay: 1us}}
 switch:
   buffer: 32MB
   forwarding-latency: 0ns
   ecmp: {mode: ecmp}
   ecn: {marking: red, kmin: 400KB, kmax: 1600KB, pmax: 0.2}
+  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}
 nic:
   cc: dcqcn
   dcqcn: {profile: hpcc-ns3}

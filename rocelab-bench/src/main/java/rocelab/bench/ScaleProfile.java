@@ -19,10 +19,11 @@ import rocelab.scenario.read.ScenarioReader;
  * time, events, data packets, events per data packet and data packets per loop-second. With
  * {@code --histogram-at-us T} the loop stops once at simulated time T (at the first progress check past it, about
  * every million events) to print the live heap and the {@code top} classes of the heap's class histogram;
- * {@code --assemble-only} prints them once assembled and stops.
+ * {@code --assemble-only} prints them once assembled and stops; {@code --until-us T} runs the loop to simulated time
+ * T only (the same window at every size) and prints its figures and the live heap there.
  *
  * <p>Usage: {@code java -cp rocelab-bench/target/benchmarks.jar rocelab.bench.ScaleProfile SCENARIO.yaml
- * [--histogram-at-us T] [--top N] [--assemble-only]}
+ * [--histogram-at-us T] [--top N] [--assemble-only] [--until-us T]}
  */
 public final class ScaleProfile {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -33,11 +34,13 @@ public final class ScaleProfile {
         long histogramAtPs = -1;
         int top = 25;
         boolean assembleOnly = false;
+        long untilPs = -1;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--histogram-at-us" -> histogramAtPs = (long) (Double.parseDouble(args[++i]) * 1e6);
                 case "--top" -> top = Integer.parseInt(args[++i]);
                 case "--assemble-only" -> assembleOnly = true;
+                case "--until-us" -> untilPs = (long) (Double.parseDouble(args[++i]) * 1e6);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -58,6 +61,32 @@ public final class ScaleProfile {
         long cpu0 = THREADS.getCurrentThreadCpuTime();
         long gc0 = gcMillis();
         long w0 = System.nanoTime();
+        if (untilPs >= 0) {
+            // A fixed window of simulated time: the same work at every size, whatever the tail of the run.
+            long histogramPs = histogramAtPs;
+            if (histogramPs >= 0 && histogramPs < untilPs) {
+                simulation.simulator().runUntil(histogramPs);
+                long p0 = System.nanoTime();
+                System.out.printf(Locale.ROOT, "at %.1f us (%d events): live heap %d MiB%n", histogramPs / 1e6,
+                        simulation.simulator().eventsProcessed(), liveHeapBytes() >> 20);
+                System.out.print(histogram(top));
+                pausedNanos[0] += System.nanoTime() - p0;
+            }
+            simulation.simulator().runUntil(untilPs);
+            double wall = (System.nanoTime() - w0 - pausedNanos[0]) / 1e9;
+            double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            long packets = 0;
+            for (int h = 0; h < simulation.network().hostCount(); h++) {
+                packets += simulation.network().nic(h).counter(rocelab.fabric.probe.NicCounter.TX_DATA_PACKETS);
+            }
+            long events = simulation.simulator().eventsProcessed();
+            System.out.printf(Locale.ROOT, "loop to %.1f us: %.2f s wall (%.2f s CPU of the thread, GC %.2f s); %d"
+                    + " events, %d data packets, %.2f events per data packet, %.0f data packets per loop-second"
+                    + " (%.0f per CPU-second), %.1f ns of CPU per event; live heap %d MiB, peak heap %d MiB%n",
+                    untilPs / 1e6, wall, cpu, (gcMillis() - gc0) / 1e3, events, packets, (double) events / packets,
+                    packets / wall, packets / cpu, cpu * 1e9 / events, liveHeapBytes() >> 20, peakHeapBytes() >> 20);
+            return;
+        }
         RunResult result = simulation.run(progress -> {
             if (histogramAt[0] >= 0 && progress.simulatedPs() >= histogramAt[0]) {
                 histogramAt[0] = -1;
