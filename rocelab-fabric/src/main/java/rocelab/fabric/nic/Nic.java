@@ -220,6 +220,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      */
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
         qp.cnpsReceived++;
+        queuePairs.changed(qp.id);
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;
@@ -235,7 +236,13 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     @Override
     public void onRateChange(long nowPs, int queuePair, long fromBps, long toBps, long windowBytes, RateCause cause,
             long value, int index) {
+        queuePairs.changed(queuePair);
         journey.onRateChange(nowPs, host, queuePair, fromBps, toBps, windowBytes, cause, value, index);
+    }
+
+    /** A message was posted on {@code qp} (what a sampler of the QPs looks at changed). */
+    void posted(QueuePair qp) {
+        queuePairs.changed(qp.id);
     }
 
     /**

@@ -110,6 +110,7 @@ public final class QueuePair {
         messages.add(postedPsns, bytes, postedBytes, cookie);
         postedPsns += packets;
         postedBytes += bytes;
+        source.posted(this);
         source.wake(nowPs, this);
     }
 
