@@ -39,7 +39,7 @@ public final class IdealNetwork implements FlowRouter {
         int hosts = topology.hostCount();
         double[] c = new double[2 * hosts];
         for (int h = 0; h < hosts; h++) {
-            c[h] = topology.edgeAt(h, 0).parameters().rateBps();
+            c[h] = topology.hostRateBps(h); // a multi-plane RNIC: all its planes' ports
             c[hosts + h] = c[h];
         }
         return c;
@@ -57,7 +57,11 @@ public final class IdealNetwork implements FlowRouter {
             delays[i] = linkDelay[links[i]];
         }
         int[] ends = {src, topology.hostCount() + dst};
-        return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
+        // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
+        double cap = PathTiming.bottleneck(rates, hops) * (network.planeRouting() != null
+                && network.planeRouting().selection() == rocelab.fabric.topology.PlaneSelection.SPRAY
+                ? topology.planes() : 1);
+        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
                 timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));
     }
 }
