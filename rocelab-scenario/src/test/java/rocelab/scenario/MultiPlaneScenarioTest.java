@@ -133,7 +133,7 @@ class MultiPlaneScenarioTest {
                 + " hosts-per-leaf: 2, %s link: {rate: 100Gbps}}\ntraffic: [{kind: permutation, size: 1MB}]\n";
         refuse(base.formatted("planes: 0,"), 3, "planes");
         refuse(base.formatted("planes: 3,"), 3, "does not split into 3 equal planes");
-        refuse(base.formatted("plane-selection: spray,"), 3, "plane-selection needs planes: 2 or more");
+        refuse(base.formatted("plane-selection: sprayed,"), 3, "per-qp");
         refuse(base.formatted("planes: 2, plane-selection: random,"), 3, "per-qp");
         refuse(base.formatted("planes: 2,").replace("roce-lossless", "infiniband"), 3, "Ethernet (RoCEv2) fabrics only");
         refuse("name: x\nfabric: {mode: roce-lossless}\ntopology: {kind: custom, hosts: 2, switches: [s], planes: 2,"

@@ -105,12 +105,15 @@ final class TopologyReader {
     /** Most planes a fabric may have (multi-plane designs use 2, 4 or 8). */
     static final int MAX_PLANES = 16;
 
-    /** {@code planes: P} (default 1), and {@code plane-selection} only with P >= 2. */
+    /**
+     * {@code planes: P} (default 1). {@code plane-selection} is read with P >= 2; with one plane every selection is the
+     * same, so it is accepted and changes nothing (a sweep may vary the planes over 1, 2 and 4).
+     */
     private int planes(YamlMap m) throws ScenarioException {
         int planes = m.optionalInt("planes", 1, 1, MAX_PLANES);
-        if (planes == 1 && m.has("plane-selection")) {
-            throw doc.at(m.get("plane-selection"), "plane-selection needs planes: 2 or more; expected planes: P"
-                    + " (2.." + MAX_PLANES + ") next to it, or no plane-selection");
+        if (planes == 1) {
+            m.optionalChoice("plane-selection", "per-qp", "a plane selection", PlaneSelection.PER_QP.key(),
+                    PlaneSelection.SPRAY.key());
         }
         return planes;
     }
