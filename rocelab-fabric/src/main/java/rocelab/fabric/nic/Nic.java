@@ -20,7 +20,8 @@ import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
 
 /**
- * An RDMA NIC (RNIC) with one Ethernet (or InfiniBand) port. It hands what arrives to its queue pairs and its
+ * An RDMA NIC (RNIC) with one Ethernet (or InfiniBand) port, or on a multi-plane fabric one port per plane (see
+ * {@link PlaneRouting}; each port its own transmitter, PFC state and pause reaction). It hands what arrives to its queue pairs and its
  * parts, each with one job: the {@link Transmitter} (control frames first, then data from the
  * {@link QueuePairRotation}, each QP paced at the rate its congestion control allows), the {@link ReceivePipeline}
  * (a slow receive path with its own PFC), the {@link PauseReaction} to its switch's PFC frames, the
@@ -54,6 +55,8 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private final PlanePorts planePorts;
     private final PlaneRouting planeRouting;
     private final boolean spraying;
+    /** Where ACKs, NAKs, CNPs and the RNIC's own PFC frames go: the one port, or {@link #planePorts}. */
+    private final FrameSender sender;
     private final PauseStorm storm;
     private final NotificationPoint notificationPoint;
     private final AckTimers ackTimers;
@@ -120,8 +123,6 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         this.ackTimers = new AckTimers(sim, handlerId);
         this.sender = sender;
     }
-
-    private final FrameSender sender;
 
     /** Ports (planes) of this RNIC: 1 unless it is on a multi-plane fabric. */
     public int planes() {

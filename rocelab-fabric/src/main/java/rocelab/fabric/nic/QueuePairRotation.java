@@ -139,9 +139,10 @@ final class QueuePairRotation {
         if (paced.isEmpty()) {
             return;
         }
-        // Spraying: another port may be free before this one; the wake-up offers the QP to every port.
+        // Spraying: another port may be free before this one; the wake-up offers the QP to every port. Several ports
+        // arm it, so it moves only earlier: a pending earlier wake-up finds nothing due and re-arms (no stale pile-up).
         long t = Math.max(paced.minKey(), spray == null ? busyUntilPs : sim.nowPs());
-        if (t != pacerAtPs) {
+        if (spray == null ? t != pacerAtPs : pacerAtPs < 0 || t < pacerAtPs) {
             pacerAtPs = t;
             pacerEpoch += epochStep;
             sim.schedule(t, handlerId, NicEvent.PACER, pacerEpoch);
