@@ -71,10 +71,16 @@ public final class TestFabric {
     }
 
     public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw, CongestionControlFactory cc) {
+        this(topology, nic, sw, cc, rocelab.fabric.flowcontrol.PfcParameters.off());
+    }
+
+    public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw, CongestionControlFactory cc,
+            rocelab.fabric.flowcontrol.PfcParameters pfc) {
         network = new NetworkBuilder(sim, new RandomStreams(1))
                 .nic(nic)
                 .switches(sw)
                 .congestionControl(cc)
+                .pfc(pfc)
                 .build(topology);
     }
 

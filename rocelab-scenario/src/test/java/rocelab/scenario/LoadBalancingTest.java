@@ -144,7 +144,8 @@ class LoadBalancingTest {
     }
 
     /**
-     * A lossless priority with auto headroom never drops, whatever the switches' load balancing: the choice of
+     * A lossless priority with auto headroom never drops, whatever the switches' load balancing and the planes (one, or 2 or
+     * 4 with per-QP or sprayed plane selection): the choice of
      * egress port happens before admission, so PFC accounts every packet on its ingress as before.
      */
     @Property(tries = 8)
@@ -153,10 +154,14 @@ class LoadBalancingTest {
             @ForAll @IntRange(min = 1, max = 3) int leaves,
             @ForAll @IntRange(min = 2, max = 4) int spines,
             @ForAll @IntRange(min = 1, max = 100) int seed,
-            @ForAll boolean incast) {
+            @ForAll boolean incast,
+            @ForAll @IntRange(min = 0, max = 3) int planeShape) {
         String balancing = new String[] {"{mode: ecmp}", "{mode: spray}", "{mode: adaptive}",
             "{mode: flowlet, flowlet-timeout: 1us}"}[mode];
         int hosts = leaves * 3;
+        // one plane, or 2 or 4 planes with each QP on one plane or sprayed over all
+        String planes = new String[] {"", " planes: 2, plane-selection: per-qp,", " planes: 2, plane-selection: spray,",
+            " planes: 4, plane-selection: spray,"}[planeShape];
         String traffic = incast
                 ? "  - {kind: incast, senders: 1-" + (hosts - 1) + ", receiver: 0, size: 300KB}\n"
                         + "  - {kind: permutation, size: 200KB}\n"
@@ -165,12 +170,12 @@ class LoadBalancingTest {
                 name: lossless-lb
                 seed: %d
                 fabric: {mode: roce-lossless, mtu: 1000}
-                topology: {kind: leaf-spine, leaves: %d, spines: %d, hosts-per-leaf: 3, link: {rate: 100Gbps, delay: 1us}}
+                topology: {kind: leaf-spine, leaves: %d, spines: %d, hosts-per-leaf: 3,%s link: {rate: 100Gbps, delay: 1us}}
                 switch: {buffer: 2MB, ecn: {marking: none}, load-balancing: %s}
                 nic: {cc: none, timeout: 10}
                 observe: {sample-interval: 0}
                 traffic:
-                %s""".formatted(seed, leaves, spines, balancing, traffic);
+                %s""".formatted(seed, leaves, spines, planes, balancing, traffic);
         RunResult r = Scenarios.assemble(yaml).run(ProgressListener.NONE);
         assertThat(r.totals().packetsDropped()).as(yaml).isZero();
         assertThat(r.flows()).as(yaml).allMatch(FlowRecord::completed);

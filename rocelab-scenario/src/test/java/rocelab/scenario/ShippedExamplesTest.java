@@ -38,6 +38,7 @@ class ShippedExamplesTest {
             Map.entry("lossless-pfc-only", "PfcScenarioTest, JourneyTest"),
             Map.entry("infiniband-incast", "IbCongestionControlTest"),
             Map.entry("ring-allreduce", "RingCollectiveTest"),
+            Map.entry("multi-plane-permutation", "MultiPlaneScenarioTest"),
             Map.entry("moe-alltoall", "CollectiveExamplesTest, ShippedExamplesTest"),
             Map.entry("nccl-tests-8hosts", "CollectiveExamplesTest"),
             Map.entry("simai-gpt", "SimaiExampleTest (rocelab-cli), SimaiImportTest"),

@@ -33,6 +33,8 @@ public final class Network {
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
     private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
+    /** Multi-plane fabric: which planes reach which hosts (null on a single-plane fabric). */
+    private rocelab.fabric.nic.PlaneRouting planeRouting;
 
     Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
@@ -68,6 +70,10 @@ public final class Network {
         int[][][] routes = topology.shortestPathPorts(edgeDown);
         for (int s = 0; s < switches.length; s++) {
             switches[s].routes(routes[s]);
+        }
+        if (planeRouting != null) {
+            planeRouting.update(routes, edgeDown);
+            planeRouting.replan(sim.nowPs(), queuePairs);
         }
         for (RouteListener l : routeListeners) {
             l.routesChanged(sim.nowPs());
@@ -122,12 +128,15 @@ public final class Network {
         int entropy = entropy(random);
         Nic source = nics[src];
         var cc = congestionControlByHost[src].create(
-                new CongestionControlFactory.Context(sim, source.lineRateBps(), id, random, source));
+                new CongestionControlFactory.Context(sim, source.queuePairLineRateBps(), id, random, source));
         // The sending RNIC's own settings: its DSCP, priority and transport timers.
         QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
                 source.parameters(), frames, queuePairs);
         if (dscp >= 0) {
             qp.dscp(dscp);
+        }
+        if (planeRouting != null) {
+            qp.initialPlane(planeRouting.planeOf(id, src, dst));
         }
         if (laneOfDscp != null) {
             qp.lane(laneOfDscp[dscp >= 0 ? dscp : nicParameters.dataDscp()]);
@@ -198,6 +207,20 @@ public final class Network {
     /** InfiniBand: the service level of each DSCP (its traffic class); set by the builder. */
     void serviceLevelOfDscp(int[] map) {
         this.serviceLevelOfDscp = map.clone();
+    }
+
+    void planeRouting(rocelab.fabric.nic.PlaneRouting routing) {
+        this.planeRouting = routing;
+    }
+
+    /** Which planes reach which hosts now; null on a single-plane fabric. */
+    public rocelab.fabric.nic.PlaneRouting planeRouting() {
+        return planeRouting;
+    }
+
+    /** Independent planes of the fabric (1: an ordinary one). */
+    public int planes() {
+        return topology.planes();
     }
 
     void managementSweep(rocelab.fabric.flowcontrol.credit.ManagementSweep sweep) {

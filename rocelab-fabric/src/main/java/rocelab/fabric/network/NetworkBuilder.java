@@ -159,17 +159,24 @@ public final class NetworkBuilder {
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];
         CongestionControlFactory[] ccByHost = new CongestionControlFactory[hosts];
+        if (topology.planes() > 1 && infiniband != null) {
+            throw new IllegalArgumentException("multi-plane fabrics are Ethernet (RoCEv2) only");
+        }
+        rocelab.fabric.nic.PlaneRouting planes = topology.planes() > 1 ? new rocelab.fabric.nic.PlaneRouting(topology)
+                : null;
         for (int h = 0; h < hosts; h++) {
-            if (topology.portCount(h) != 1) {
-                throw new IllegalArgumentException("host h" + h + " is not connected to any switch");
+            if (topology.portCount(h) != topology.planes()) {
+                throw new IllegalArgumentException("host h" + h + " is not connected to any switch"
+                        + (topology.planes() > 1 ? " on every plane" : ""));
             }
             DevicePlan.NicSetup setup = devices.forNic(h);
-            long rate = topology.edgeAt(h, 0).parameters().rateBps();
+            long rate = topology.hostRateBps(h);
+            long portRate = topology.edgeAt(h, 0).parameters().rateBps();
             nics[h] = new Nic(sim, h, rate, setup.parameters(), frames, pool, queuePairs,
-                    infiniband == null ? setup.notification() : onLanes(setup.notification()));
+                    infiniband == null ? setup.notification() : onLanes(setup.notification()), planes);
             nics[h].priorityFlowControl(setup.pfcMask(), setup.receivePriority());
             nics[h].receivePipeline(setup.receive(), (setup.pfcMask() & 1 << setup.receivePriority()) != 0);
-            nics[h].pauseResponse(infiniband == null ? loop.responsePs(false, rate) : 0);
+            nics[h].pauseResponse(infiniband == null ? loop.responsePs(false, portRate) : 0);
             ccByHost[h] = setup.congestionControl();
         }
         int[][][] routes = topology.shortestPathPorts();
@@ -198,6 +205,7 @@ public final class NetworkBuilder {
         }
         Network network = new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
                 ccByHost, streams, lanes);
+        network.planeRouting(planes);
         network.serviceLevelOfDscp(serviceLevels);
         network.managementSweep(sweep);
         return network;
@@ -366,10 +374,11 @@ public final class NetworkBuilder {
             Switch[] switches, PauseLoop loop) {
         int hosts = topology.hostCount();
         boolean toSwitch = !topology.isHost(to.node());
-        PacketSink receiver = toSwitch ? switches[to.node() - hosts].ingress(to.port()) : nics[to.node()];
+        PacketSink receiver = toSwitch ? switches[to.node() - hosts].ingress(to.port())
+                : nics[to.node()].port(to.port());
         Link link = new Link(sim, loop.oneWayPs(params.delayPs(), toSwitch), receiver);
         if (topology.isHost(from.node())) {
-            nics[from.node()].connect(link);
+            nics[from.node()].connect(from.port(), link);
         } else {
             switches[from.node() - hosts].port(from.port()).connect(link);
         }

@@ -20,7 +20,8 @@ import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
 
 /**
- * An RDMA NIC (RNIC) with one Ethernet (or InfiniBand) port. It hands what arrives to its queue pairs and its
+ * An RDMA NIC (RNIC) with one Ethernet (or InfiniBand) port, or on a multi-plane fabric one port per plane (see
+ * {@link PlaneRouting}; each port its own transmitter, PFC state and pause reaction). It hands what arrives to its queue pairs and its
  * parts, each with one job: the {@link Transmitter} (control frames first, then data from the
  * {@link QueuePairRotation}, each QP paced at the rate its congestion control allows), the {@link ReceivePipeline}
  * (a slow receive path with its own PFC), the {@link PauseReaction} to its switch's PFC frames, the
@@ -37,11 +38,25 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private final QueuePairTable queuePairs;
     private final AckFeedback feedback = new AckFeedback();
     private final long[] counters = new long[NicCounter.COUNT];
-    private final PauseState pause = new PauseState();
     private final QueuePairRotation rotation;
     private final Transmitter transmitter;
     private final ReceivePipeline receive;
     private final PauseReaction pauseReaction;
+    /**
+     * A multi-plane RNIC's ports, one per plane (index 0 is {@link #transmitter}, ...): each its own
+     * transmitter, PFC state and pause reaction; per-QP, each its own rotation, spraying one rotation shared.
+     */
+    private final int planes;
+    private final long portRateBps;
+    private final Transmitter[] ports;
+    private final PauseState[] pauses;
+    private final PauseReaction[] pauseReactions;
+    private final QueuePairRotation[] rotations;
+    private final PlanePorts planePorts;
+    private final PlaneRouting planeRouting;
+    private final boolean spraying;
+    /** Where ACKs, NAKs, CNPs and the RNIC's own PFC frames go: the one port, or {@link #planePorts}. */
+    private final FrameSender sender;
     private final PauseStorm storm;
     private final NotificationPoint notificationPoint;
     private final AckTimers ackTimers;
@@ -52,6 +67,15 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
 
     public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
             QueuePairTable queuePairs, NotificationPointParameters notification) {
+        this(sim, host, lineRateBps, params, frames, pool, queuePairs, notification, null);
+    }
+
+    /**
+     * An RNIC with one port per plane of {@code routing} (null: one port), each at {@code lineRateBps / planes}: its
+     * line rate is the sum of its ports.
+     */
+    public Nic(Simulator sim, int host, long lineRateBps, NicParameters params, FrameFormat frames, PacketPool pool,
+            QueuePairTable queuePairs, NotificationPointParameters notification, PlaneRouting routing) {
         this.host = host;
         this.lineRateBps = lineRateBps;
         this.params = params;
@@ -59,16 +83,105 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         this.pool = pool;
         this.queuePairs = queuePairs;
         int handlerId = sim.register(this);
-        LineRate line = new LineRate(lineRateBps);
-        this.rotation = new QueuePairRotation(sim, handlerId, line);
-        this.transmitter = new Transmitter(sim, handlerId, host, params, line, pool, counters, pause, rotation);
-        this.receive = new ReceivePipeline(sim, handlerId, host, lineRateBps, frames, pool, counters, transmitter, this,
+        this.planes = routing == null ? 1 : routing.planes();
+        if (lineRateBps % planes != 0) {
+            throw new IllegalArgumentException("an RNIC of " + lineRateBps + " b/s does not split into " + planes
+                    + " equal ports");
+        }
+        this.portRateBps = lineRateBps / planes;
+        this.planeRouting = routing;
+        this.spraying = routing != null && routing.selection() == rocelab.fabric.topology.PlaneSelection.SPRAY;
+        LineRate line = new LineRate(portRateBps);
+        this.ports = new Transmitter[planes];
+        this.pauses = new PauseState[planes];
+        this.pauseReactions = new PauseReaction[planes];
+        this.rotations = new QueuePairRotation[spraying ? 1 : planes];
+        if (spraying) {
+            rotations[0] = new QueuePairRotation(sim, handlerId, new LineRate(lineRateBps), 0, 1, routing, host);
+        } else {
+            for (int p = 0; p < planes; p++) {
+                rotations[p] = planes == 1 ? new QueuePairRotation(sim, handlerId, line)
+                        : new QueuePairRotation(sim, handlerId, line, p, planes, null, host);
+            }
+        }
+        for (int p = 0; p < planes; p++) {
+            pauses[p] = new PauseState();
+            QueuePairRotation r = rotations[spraying ? 0 : p];
+            ports[p] = new Transmitter(sim, handlerId, host, params, line, pool, counters, pauses[p], r, p);
+            pauseReactions[p] = new PauseReaction(sim, handlerId, host, portRateBps, params.dataPriority(), counters,
+                    pauses[p], ports[p], spraying ? null : r, p, planes);
+        }
+        this.rotation = rotations[0];
+        this.transmitter = ports[0];
+        this.pauseReaction = pauseReactions[0];
+        this.planePorts = planes == 1 ? null : new PlanePorts(ports, routing, queuePairs, pool, counters, host);
+        FrameSender sender = planes == 1 ? transmitter : planePorts;
+        this.receive = new ReceivePipeline(sim, handlerId, host, lineRateBps, frames, pool, counters, sender, this,
                 params.dataPriority());
-        this.pauseReaction = new PauseReaction(sim, handlerId, host, lineRateBps, params.dataPriority(), counters,
-                pause, transmitter, rotation);
-        this.storm = new PauseStorm(sim, handlerId, lineRateBps, frames, pool, counters, transmitter);
-        this.notificationPoint = new NotificationPoint(host, notification, frames, pool, counters, transmitter);
+        this.storm = new PauseStorm(sim, handlerId, portRateBps, frames, pool, counters, sender);
+        this.notificationPoint = new NotificationPoint(host, notification, frames, pool, counters, sender);
         this.ackTimers = new AckTimers(sim, handlerId);
+        this.sender = sender;
+    }
+
+    /** Ports (planes) of this RNIC: 1 unless it is on a multi-plane fabric. */
+    public int planes() {
+        return planes;
+    }
+
+    /** The rate of each port: the line rate divided by the planes. */
+    public long portRateBps() {
+        return portRateBps;
+    }
+
+    /**
+     * The rate a QP's congestion control starts from and aims at: the port's when each QP keeps to one plane, the
+     * whole RNIC's when it sprays.
+     */
+    public long queuePairLineRateBps() {
+        return spraying || planes == 1 ? lineRateBps : portRateBps;
+    }
+
+    /** Data packets and payload bytes that left by the port of {@code plane}. */
+    public long portDataPackets(int plane) {
+        return ports[plane].dataPackets();
+    }
+
+    public long portDataBytes(int plane) {
+        return ports[plane].dataBytes();
+    }
+
+    /** Whether a pause from the switch of {@code plane} holds {@code priority} on that port. */
+    public boolean isPaused(int plane, int priority) {
+        return pauses[plane].isPaused(priority);
+    }
+
+    /** Time the port of {@code plane} spent paused on {@code priority} until {@code nowPs}. */
+    public long pausedPs(int plane, int priority, long nowPs) {
+        return pauses[plane].pausedPs(priority, nowPs);
+    }
+
+    /** The frames arriving on the port of {@code plane} (the link from that plane's leaf delivers here). */
+    public PacketSink port(int plane) {
+        if (planes == 1) {
+            return this;
+        }
+        return (nowPs, p) -> receiveOn(nowPs, p, plane);
+    }
+
+    /** The outgoing link of the port of {@code plane}. */
+    public void connect(int plane, Link outgoingLink) {
+        ports[plane].connect(outgoingLink);
+    }
+
+    /**
+     * Per-QP planes: {@code qp} moves to {@code plane} (its own no longer reaches its destination, or does again):
+     * out of the old port's rotation, into the new one's. Frames already queued on the old port still leave by it.
+     */
+    void movePlane(long nowPs, QueuePair qp, int plane) {
+        rotations[qp.plane].remove(qp);
+        qp.plane = plane;
+        wake(nowPs, qp);
     }
 
     public void connect(Link outgoingLink) {
@@ -101,7 +214,9 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
 
     /** Credits arrived or an update became due: start sending if the port is free. */
     public void wakeTransmitter(long nowPs) {
-        transmitter.kick(nowPs);
+        for (Transmitter t : ports) {
+            t.kick(nowPs);
+        }
     }
 
     /**
@@ -118,13 +233,17 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      * them), the priority its own PFC frames pause.
      */
     public void priorityFlowControl(int enabledMask, int receivePriority) {
-        pauseReaction.enabledPriorities(enabledMask);
+        for (PauseReaction r : pauseReactions) {
+            r.enabledPriorities(enabledMask);
+        }
         receive.pausePriority(receivePriority);
     }
 
     public void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
-        transmitter.journeyProbe(probe);
+        for (Transmitter t : ports) {
+            t.journeyProbe(probe);
+        }
     }
 
     /**
@@ -135,12 +254,16 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         if (ps < 0) {
             throw new IllegalArgumentException("pause response must not be negative");
         }
-        pauseReaction.responseTime(ps);
+        for (PauseReaction r : pauseReactions) {
+            r.responseTime(ps);
+        }
     }
 
     public void pfcProbe(PfcProbe probe) {
         receive.pfcProbe(probe);
-        pauseReaction.pfcProbe(probe);
+        for (PauseReaction r : pauseReactions) {
+            r.pfcProbe(probe);
+        }
     }
 
     /**
@@ -153,6 +276,20 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     }
 
     // ---------------------------------------------------------------- receive
+
+    /**
+     * A frame arrived on the port of {@code plane} of a multi-plane RNIC: a PFC frame pauses that port only;
+     * everything else goes where a single port's would (one receive path, one set of QPs).
+     */
+    private void receiveOn(long nowPs, Packet p, int plane) {
+        if (p.kind() == PacketKind.PFC) {
+            journey.onArrive(nowPs, host, p);
+            pauseReactions[plane].onPauseFrame(nowPs, p.priority(), p.pauseQuanta(), p.sentAtPs());
+            pool.release(p);
+            return;
+        }
+        receive(nowPs, p);
+    }
 
     @Override
     public void receive(long nowPs, Packet p) {
@@ -268,15 +405,23 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
             ack.notificationCause(notice.pendingCausePsn, notice.pendingMarkNode, notice.pendingMarkPort,
                     notice.pendingMarkAtPs, ++notice.notificationsSent);
         }
-        transmitter.sendControl(nowPs, ack);
+        sender.sendControl(nowPs, ack);
     }
 
     // ---------------------------------------------------------------- transmit and timers
 
     /** A QP may have something to send (new message, ACK, NAK or timeout): put it in the rotation. */
     void wake(long nowPs, QueuePair qp) {
-        rotation.wake(nowPs, qp);
-        transmitter.kick(nowPs);
+        if (planes == 1) {
+            rotation.wake(nowPs, qp);
+            transmitter.kick(nowPs);
+        } else if (spraying) {
+            rotation.wake(nowPs, qp);
+            planePorts.kickAll(nowPs, rotation.lastPlane());
+        } else {
+            rotations[qp.plane].wake(nowPs, qp);
+            ports[qp.plane].kick(nowPs);
+        }
     }
 
     /** Arms (or re-arms) the local ACK timer of {@code qp} for {@code deadlinePs}. */
@@ -287,15 +432,28 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
         switch (kind) {
-            case NicEvent.TX_COMPLETE -> transmitter.onTransmitted(nowPs);
-            case NicEvent.PACER -> transmitter.onPacer(nowPs, arg);
+            case NicEvent.TX_COMPLETE -> ports[(int) arg].onTransmitted(nowPs);
+            case NicEvent.PACER -> onPacer(nowPs, arg);
             case NicEvent.ACK_TIMER -> ackTimers.onWakeUp(nowPs, arg);
-            case NicEvent.RESUME -> pauseReaction.onExpiry(nowPs, arg);
-            case NicEvent.PAUSE_ACTS -> pauseReaction.onResponseTimeOver(nowPs);
+            case NicEvent.RESUME -> pauseReactions[(int) (arg % planes)].onExpiry(nowPs, arg / planes);
+            case NicEvent.PAUSE_ACTS -> pauseReactions[(int) arg].onResponseTimeOver(nowPs);
             case NicEvent.STORM -> storm.onWakeUp(nowPs);
             case NicEvent.RX_DONE -> receive.onDone(nowPs);
             case NicEvent.RX_REFRESH -> receive.onRefresh(nowPs, arg);
             default -> throw new IllegalStateException("unknown RNIC event kind " + kind);
+        }
+    }
+
+    /** A pacer wake-up: per-QP planes tell their rotations apart by the epoch; a sprayer offers it to every port. */
+    private void onPacer(long nowPs, long arg) {
+        if (planes == 1) {
+            transmitter.onPacer(nowPs, arg);
+        } else if (spraying) {
+            if (rotation.onPacer(arg)) {
+                planePorts.kickAll(nowPs, rotation.lastPlane());
+            }
+        } else {
+            ports[(int) (arg % planes)].onPacer(nowPs, arg);
         }
     }
 
@@ -327,11 +485,20 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
 
     /** Packets held by this RNIC: control frames waiting (a frame being sent is already owned by the link). */
     public int packetsHeld() {
-        return transmitter.packetsHeld() + receive.packetsHeld();
+        int n = receive.packetsHeld();
+        for (Transmitter t : ports) {
+            n += t.packetsHeld();
+        }
+        return n;
     }
 
-    /** Whether a pause from the switch holds {@code priority}. */
+    /** Whether a pause from the switch holds {@code priority} (on a multi-plane RNIC: on any port). */
     public boolean isPaused(int priority) {
-        return pause.isPaused(priority);
+        for (PauseState s : pauses) {
+            if (s.isPaused(priority)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

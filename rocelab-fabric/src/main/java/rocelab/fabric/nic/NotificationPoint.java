@@ -16,12 +16,12 @@ final class NotificationPoint {
     private final FrameFormat frames;
     private final PacketPool pool;
     private final long[] counters;
-    private final Transmitter transmitter;
+    private final FrameSender transmitter;
     /** When this port last sent a CNP (for a CNP interval that holds per port). */
     private long lastCnpPs = Long.MIN_VALUE;
 
     NotificationPoint(int host, NotificationPointParameters notification, FrameFormat frames, PacketPool pool,
-            long[] counters, Transmitter transmitter) {
+            long[] counters, FrameSender transmitter) {
         this.host = host;
         this.notification = notification;
         this.frames = frames;

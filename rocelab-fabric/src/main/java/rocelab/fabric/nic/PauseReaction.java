@@ -30,9 +30,23 @@ final class PauseReaction {
     /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
     private int pfcMask = 0xFF;
     private long pauseResponsePs;
+    /** Multi-plane RNIC: this port's plane, and how many there are (its wake-ups carry the plane). */
+    private final int plane;
+    private final int planes;
 
     PauseReaction(Simulator sim, int handlerId, int host, long lineRateBps, int dataPriority, long[] counters,
             PauseState pause, Transmitter transmitter, QueuePairRotation rotation) {
+        this(sim, handlerId, host, lineRateBps, dataPriority, counters, pause, transmitter, rotation, 0, 1);
+    }
+
+    /**
+     * The pause reaction of port {@code plane} of {@code planes}; {@code rotation} the QPs only this port serves, or
+     * null when the ports share them (spraying: a QP does not wait behind one plane's pause, so none is reported).
+     */
+    PauseReaction(Simulator sim, int handlerId, int host, long lineRateBps, int dataPriority, long[] counters,
+            PauseState pause, Transmitter transmitter, QueuePairRotation rotation, int plane, int planes) {
+        this.plane = plane;
+        this.planes = planes;
         this.sim = sim;
         this.handlerId = handlerId;
         this.host = host;
@@ -68,7 +82,7 @@ final class PauseReaction {
         }
         if (pauseResponsePs > 0) {
             pending.add(priority, quanta, xoffSentPs);
-            sim.schedule(nowPs + pauseResponsePs, handlerId, NicEvent.PAUSE_ACTS, 0L);
+            sim.schedule(nowPs + pauseResponsePs, handlerId, NicEvent.PAUSE_ACTS, plane);
             return;
         }
         actOnPause(nowPs, priority, quanta, xoffSentPs);
@@ -97,15 +111,15 @@ final class PauseReaction {
         }
         lastXoffSentPs = xoffSentPs;
         long until = nowPs + Headroom.pauseDurationPs(quanta, lineRateBps);
-        sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority));
+        sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority) * planes + plane);
     }
 
     private void resume(long nowPs, int priority) {
         long lasted = pause.resume(nowPs, priority);
         if (lasted >= 0) {
             counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
-            if (priority == dataPriority) {
-                rotation.reportPausedWaits(pfcProbe, nowPs, host, priority, lasted, pause.pausedPs(priority, nowPs),
+            if (priority == dataPriority && rotation != null) {
+                rotation.reportPausedWaits(pfcProbe, nowPs, host, plane, priority, lasted, pause.pausedPs(priority, nowPs),
                         lastXoffSentPs);
             }
             transmitter.kick(nowPs);

@@ -18,12 +18,12 @@ final class PauseStorm {
     private final FrameFormat frames;
     private final PacketPool pool;
     private final long[] counters;
-    private final Transmitter transmitter;
+    private final FrameSender transmitter;
     private long endPs;
     private int priority;
 
     PauseStorm(Simulator sim, int handlerId, long lineRateBps, FrameFormat frames, PacketPool pool, long[] counters,
-            Transmitter transmitter) {
+            FrameSender transmitter) {
         this.sim = sim;
         this.handlerId = handlerId;
         this.lineRateBps = lineRateBps;

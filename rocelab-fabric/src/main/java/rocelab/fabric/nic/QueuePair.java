@@ -59,6 +59,8 @@ public final class QueuePair {
     TxState txState = TxState.IDLE;
     QueuePair nextActive;
     int heapIndex = -1;
+    /** Multi-plane RNIC in per-QP mode: the plane (port) this QP's packets and its ACKs take. */
+    int plane;
     long nextSendPs;
     /** When the QP last started a packet and that packet's wire size: the pacer's gap is re-derived from them. */
     long lastSendPs;
@@ -567,6 +569,16 @@ public final class QueuePair {
 
     public int id() {
         return id;
+    }
+
+    /** The plane this QP is on (per-QP plane selection; 0 on a single-plane fabric). */
+    public int plane() {
+        return plane;
+    }
+
+    /** Sets the QP's plane before it sends anything (the network does, when it opens the QP). */
+    public void initialPlane(int p) {
+        this.plane = p;
     }
 
     public int sourceHost() {

@@ -50,6 +50,20 @@ final class QueuePairHeap {
         keys[i] = key;
     }
 
+    /** Removes {@code qp} if it is here, keeping the others' order (rare: a QP moving to another plane). */
+    void remove(QueuePair qp) {
+        int n = size;
+        QueuePair[] oldItems = java.util.Arrays.copyOf(items, n);
+        long[] oldKeys = java.util.Arrays.copyOf(keys, n);
+        java.util.Arrays.fill(items, 0, n, null);
+        size = 0;
+        for (int i = 0; i < n; i++) {
+            if (oldItems[i] != qp) {
+                push(oldItems[i], oldKeys[i]);
+            }
+        }
+    }
+
     QueuePair pop() {
         QueuePair top = items[0];
         int n = --size;

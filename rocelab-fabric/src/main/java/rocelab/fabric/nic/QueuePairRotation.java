@@ -22,11 +22,34 @@ final class QueuePairRotation {
     private final QueuePairHeap paced = new QueuePairHeap();
     private long pacerEpoch;
     private long pacerAtPs = -1;
+    /** Pacer wake-ups of this rotation carry epochs {@code base + k * step}: the RNIC tells its rotations apart. */
+    private final long epochStep;
+    /**
+     * Spraying over planes: every port of a multi-plane RNIC pulls from this one rotation, a QP may send again as
+     * soon as its rate allows (not when one port frees), and a port takes only QPs its plane reaches. Null otherwise.
+     */
+    private final PlaneRouting spray;
+    private final int host;
+    /** Spraying: the plane that took the last data packet (the next free port after it takes the next). */
+    private int lastPlane = -1;
 
     QueuePairRotation(Simulator sim, int handlerId, LineRate line) {
+        this(sim, handlerId, line, 0, 1, null, -1);
+    }
+
+    QueuePairRotation(Simulator sim, int handlerId, LineRate line, int epochBase, int epochStep, PlaneRouting spray,
+            int host) {
         this.sim = sim;
         this.handlerId = handlerId;
         this.line = line;
+        this.pacerEpoch = epochBase;
+        this.epochStep = epochStep;
+        this.spray = spray;
+        this.host = host;
+    }
+
+    int lastPlane() {
+        return lastPlane;
     }
 
     /** A QP may have something to send: an idle one joins the rotation now or after its gap. */
@@ -50,6 +73,11 @@ final class QueuePairRotation {
      * its lane), or null. QPs with nothing left drop out of the rotation; QPs blocked on credits keep their turn.
      */
     QueuePair next(long nowPs, CreditGate credits) {
+        return next(nowPs, credits, 0);
+    }
+
+    /** As {@link #next(long, CreditGate)}, for the port of {@code plane} (spraying: a QP it reaches). */
+    QueuePair next(long nowPs, CreditGate credits, int plane) {
         while (!paced.isEmpty() && paced.minKey() <= nowPs) {
             QueuePair waiting = paced.pop();
             refreshPacing(waiting);
@@ -64,7 +92,8 @@ final class QueuePairRotation {
         while (qp != null) {
             if (!qp.canSend()) {
                 qp.txState = QueuePair.TxState.IDLE;
-            } else if (credits == null || credits.admit(nowPs, qp.lane, qp.nextFrameBytes())) {
+            } else if ((spray == null || spray.usable(plane, host, qp.destination.host()))
+                    && (credits == null || credits.admit(nowPs, qp.lane, qp.nextFrameBytes()))) {
                 break;
             } else if (qp == firstBlocked) {
                 // Every active QP waits for credits on its lane: keep them in turn for when credits arrive.
@@ -78,6 +107,9 @@ final class QueuePairRotation {
             }
             qp = popActive();
         }
+        if (qp != null) {
+            lastPlane = plane;
+        }
         return qp;
     }
 
@@ -87,12 +119,14 @@ final class QueuePairRotation {
      */
     void sent(QueuePair qp, long nowPs, long wireBytes, long txEndPs) {
         long rate = qp.cc.rateBps();
-        qp.nextSendPs = rate >= line.bps() ? txEndPs : nowPs + Rates.serializationPs(wireBytes, rate);
+        // Spraying: the QP's rate is the RNIC's (all planes), not the one port's that carries this packet.
+        long lineEnd = spray == null ? txEndPs : nowPs + line.wirePs(wireBytes);
+        qp.nextSendPs = rate >= line.bps() ? lineEnd : nowPs + Rates.serializationPs(wireBytes, rate);
         qp.lastSendPs = nowPs;
         qp.lastWireBytes = wireBytes;
         qp.txState = QueuePair.TxState.IDLE;
         if (qp.canSend()) {
-            if (qp.nextSendPs <= txEndPs) {
+            if (qp.nextSendPs <= (spray == null ? txEndPs : nowPs)) {
                 appendActive(qp);
             } else {
                 pushPaced(qp, nowPs);
@@ -105,10 +139,13 @@ final class QueuePairRotation {
         if (paced.isEmpty()) {
             return;
         }
-        long t = Math.max(paced.minKey(), busyUntilPs);
-        if (t != pacerAtPs) {
+        // Spraying: another port may be free before this one; the wake-up offers the QP to every port. Several ports
+        // arm it, so it moves only earlier: a pending earlier wake-up finds nothing due and re-arms (no stale pile-up).
+        long t = Math.max(paced.minKey(), spray == null ? busyUntilPs : sim.nowPs());
+        if (spray == null ? t != pacerAtPs : pacerAtPs < 0 || t < pacerAtPs) {
             pacerAtPs = t;
-            sim.schedule(t, handlerId, NicEvent.PACER, ++pacerEpoch);
+            pacerEpoch += epochStep;
+            sim.schedule(t, handlerId, NicEvent.PACER, pacerEpoch);
         }
     }
 
@@ -126,13 +163,13 @@ final class QueuePairRotation {
      * waited behind it, from the pause's start (or from when it became ready) to now. Pauses are rare, so walking the
      * ready QPs here is cheap.
      */
-    void reportPausedWaits(PfcProbe probe, long nowPs, int host, int priority, long lastedPs, long clockPs,
+    void reportPausedWaits(PfcProbe probe, long nowPs, int host, int port, int priority, long lastedPs, long clockPs,
             long xoffSentPs) {
         long since = nowPs - lastedPs;
         for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
             long from = Math.max(since, qp.readyPs);
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
                         xoffSentPs);
             }
         }
@@ -140,10 +177,34 @@ final class QueuePairRotation {
             QueuePair qp = paced.at(i);
             long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, 0, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
                         xoffSentPs);
             }
         }
+    }
+
+    /** Takes {@code qp} out of the rotation (it moves to another plane's); rare, so a walk is fine. */
+    void remove(QueuePair qp) {
+        if (qp.txState == QueuePair.TxState.ACTIVE) {
+            QueuePair prev = null;
+            for (QueuePair q = activeHead; q != null; prev = q, q = q.nextActive) {
+                if (q == qp) {
+                    if (prev == null) {
+                        activeHead = q.nextActive;
+                    } else {
+                        prev.nextActive = q.nextActive;
+                    }
+                    if (activeTail == q) {
+                        activeTail = prev;
+                    }
+                    break;
+                }
+            }
+            qp.nextActive = null;
+        } else if (qp.txState == QueuePair.TxState.PACED) {
+            paced.remove(qp);
+        }
+        qp.txState = QueuePair.TxState.IDLE;
     }
 
     private void appendActive(QueuePair qp) {

@@ -23,7 +23,7 @@ final class ReceivePipeline {
     private final FrameFormat frames;
     private final PacketPool pool;
     private final long[] counters;
-    private final Transmitter transmitter;
+    private final FrameSender transmitter;
     private final Nic nic;
     private final PacketFifo queue = new PacketFifo();
     private ReceiveParameters rx = ReceiveParameters.unlimited();
@@ -37,7 +37,7 @@ final class ReceivePipeline {
     private long refreshEpoch;
 
     ReceivePipeline(Simulator sim, int handlerId, int host, long lineRateBps, FrameFormat frames, PacketPool pool,
-            long[] counters, Transmitter transmitter, Nic nic, int pausePriority) {
+            long[] counters, FrameSender transmitter, Nic nic, int pausePriority) {
         this.sim = sim;
         this.handlerId = handlerId;
         this.host = host;

@@ -17,7 +17,7 @@ import rocelab.fabric.probe.NicCounter;
  * highest first, then a data packet from the {@link QueuePairRotation}. It wakes up at the end of a transmission
  * only if another frame waits.
  */
-final class Transmitter {
+final class Transmitter implements FrameSender {
     private final Simulator sim;
     private final int handlerId;
     private final int host;
@@ -35,9 +35,19 @@ final class Transmitter {
     private Link link;
     private long busyUntilPs;
     private boolean txPending;
+    /** The port (plane) this transmitter drives: 0 on a single-plane RNIC; its transmit-complete carries it. */
+    private final int plane;
+    private long dataPackets;
+    private long dataBytes;
 
     Transmitter(Simulator sim, int handlerId, int host, NicParameters params, LineRate line, PacketPool pool,
             long[] counters, PauseState pause, QueuePairRotation rotation) {
+        this(sim, handlerId, host, params, line, pool, counters, pause, rotation, 0);
+    }
+
+    Transmitter(Simulator sim, int handlerId, int host, NicParameters params, LineRate line, PacketPool pool,
+            long[] counters, PauseState pause, QueuePairRotation rotation, int plane) {
+        this.plane = plane;
         this.sim = sim;
         this.handlerId = handlerId;
         this.host = host;
@@ -66,13 +76,15 @@ final class Transmitter {
     }
 
     /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
-    void sendControl(long nowPs, Packet frame) {
+    @Override
+    public void sendControl(long nowPs, Packet frame) {
         control[frame.priority()].add(frame);
         kick(nowPs);
     }
 
     /** Queues a MAC control frame (PFC), which goes ahead of everything and is never paused. */
-    void sendMacControl(long nowPs, Packet frame) {
+    @Override
+    public void sendMacControl(long nowPs, Packet frame) {
         macControl.add(frame);
         kick(nowPs);
     }
@@ -86,7 +98,7 @@ final class Transmitter {
             startNext(nowPs);
         } else {
             txPending = true;
-            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, 0L);
+            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, plane);
         }
     }
 
@@ -99,6 +111,25 @@ final class Transmitter {
         if (rotation.onPacer(arg)) {
             kick(nowPs);
         }
+    }
+
+    /** When the frame on the wire ends (the port is free from then). */
+    long busyUntilPs() {
+        return busyUntilPs;
+    }
+
+    /** Whether the port is free now and no transmit-complete is pending. */
+    boolean idle(long nowPs) {
+        return !txPending && nowPs >= busyUntilPs;
+    }
+
+    /** Data packets and payload bytes this port sent. */
+    long dataPackets() {
+        return dataPackets;
+    }
+
+    long dataBytes() {
+        return dataBytes;
     }
 
     /** Control frames waiting (a frame being sent is already owned by the link). */
@@ -132,7 +163,7 @@ final class Transmitter {
         link.transmit(nowPs, txPs, p);
         if (controlReady() || rotation.hasActive() && !pause.isPaused(params.dataPriority())) {
             txPending = true;
-            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, 0L);
+            sim.schedule(busyUntilPs, handlerId, NicEvent.TX_COMPLETE, plane);
         } else if (!pause.isPaused(params.dataPriority())) {
             rotation.armPacer(busyUntilPs);
         }
@@ -176,7 +207,7 @@ final class Transmitter {
     }
 
     private Packet nextDataPacket(long nowPs) {
-        QueuePair qp = rotation.next(nowPs, credits);
+        QueuePair qp = rotation.next(nowPs, credits, plane);
         if (qp == null) {
             return null;
         }
@@ -189,6 +220,8 @@ final class Transmitter {
                 counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()] != retransmittedBefore);
         counters[NicCounter.TX_DATA_PACKETS.ordinal()]++;
         counters[NicCounter.TX_DATA_BYTES.ordinal()] += p.payloadBytes();
+        dataPackets++;
+        dataBytes += p.payloadBytes();
         long wire = p.wireBytes();
         rotation.sent(qp, nowPs, wire, nowPs + line.wirePs(wire));
         return p;

@@ -19,6 +19,10 @@ public final class Topology {
     private final int hostCount;
     private final List<String> switchNames = new ArrayList<>();
     private final List<Integer> switchTiers = new ArrayList<>();
+    private final List<Integer> switchPlanes = new ArrayList<>();
+    /** Ports per host: 1, or P on a multi-plane fabric (port p attached to plane p). */
+    private int planes = 1;
+    private PlaneSelection planeSelection = PlaneSelection.PER_QP;
     private final List<List<Edge>> portsByNode = new ArrayList<>();
     private final List<Edge> edges = new ArrayList<>();
     private final int[] serverOfHost;
@@ -40,10 +44,19 @@ public final class Topology {
     }
 
     public int addSwitch(String name, int tier) {
+        return addSwitch(name, tier, 0);
+    }
+
+    /** A switch of plane {@code plane} (0 on a single-plane fabric). */
+    public int addSwitch(String name, int tier, int plane) {
+        if (plane < 0 || plane >= planes) {
+            throw new IllegalArgumentException("plane " + plane + " is outside 0.." + (planes - 1));
+        }
         routes = null;
         byName = null;
         switchNames.add(name);
         switchTiers.add(tier);
+        switchPlanes.add(plane);
         portsByNode.add(new ArrayList<>());
         return hostCount + switchNames.size() - 1;
     }
@@ -56,10 +69,24 @@ public final class Topology {
             throw new IllegalArgumentException("hosts must connect through switches: " + nodeName(nodeA) + " - "
                     + nodeName(nodeB));
         }
-        if (isHost(nodeA) && !portsByNode.get(nodeA).isEmpty() || isHost(nodeB) && !portsByNode.get(nodeB).isEmpty()) {
+        if (planes == 1 && (isHost(nodeA) && !portsByNode.get(nodeA).isEmpty()
+                || isHost(nodeB) && !portsByNode.get(nodeB).isEmpty())) {
             throw new IllegalArgumentException("a host (RNIC) has exactly one port; "
                     + (isHost(nodeA) && !portsByNode.get(nodeA).isEmpty() ? nodeName(nodeA) : nodeName(nodeB))
                     + " is already connected");
+        }
+        if (planes > 1) {
+            int host = isHost(nodeA) ? nodeA : isHost(nodeB) ? nodeB : -1;
+            int sw = host == nodeA ? nodeB : nodeA;
+            if (host >= 0 && planeOf(sw) != portsByNode.get(host).size()) {
+                throw new IllegalArgumentException("port " + portsByNode.get(host).size() + " of " + nodeName(host)
+                        + " belongs to plane " + portsByNode.get(host).size() + ", not to " + nodeName(sw)
+                        + "'s plane " + planeOf(sw));
+            }
+            if (host < 0 && planeOf(nodeA) != planeOf(nodeB)) {
+                throw new IllegalArgumentException("planes are independent: " + nodeName(nodeA) + " and "
+                        + nodeName(nodeB) + " are in different planes");
+            }
         }
         routes = null;
         End a = new End(nodeA, portsByNode.get(nodeA).size());
@@ -69,6 +96,45 @@ public final class Topology {
         portsByNode.get(nodeB).add(e);
         edges.add(e);
         return e;
+    }
+
+    /**
+     * Makes this a fabric of {@code count} independent planes, each host's RNIC with one port per plane (port p on
+     * plane p), spreading its traffic as {@code selection} says. Call before adding anything.
+     */
+    public void planes(int count, PlaneSelection selection) {
+        if (count < 1) {
+            throw new IllegalArgumentException("planes must be >= 1, got " + count);
+        }
+        if (!switchNames.isEmpty() || !edges.isEmpty()) {
+            throw new IllegalStateException("set the planes before adding switches and links");
+        }
+        this.planes = count;
+        this.planeSelection = selection;
+    }
+
+    /** Independent planes of the fabric (1: an ordinary fabric); each host has one port on each. */
+    public int planes() {
+        return planes;
+    }
+
+    /** How the RNICs spread their traffic over the planes (meaningful when {@link #planes()} > 1). */
+    public PlaneSelection planeSelection() {
+        return planeSelection;
+    }
+
+    /** The plane a switch belongs to; a host's port p is on plane p. */
+    public int planeOf(int switchNode) {
+        return switchPlanes.get(switchNode - hostCount);
+    }
+
+    /** A host RNIC's total rate: the sum of its ports (one per plane). */
+    public long hostRateBps(int host) {
+        long r = 0;
+        for (Edge e : portsByNode.get(host)) {
+            r += e.parameters().rateBps();
+        }
+        return r;
     }
 
     void setServer(int host, int server) {
@@ -201,21 +267,24 @@ public final class Topology {
         int[][][] table = new int[switches][hostCount][];
         java.util.Map<PortSet, int[]> interned = new java.util.HashMap<>();
         int[] empty = new int[0];
-        int[] leafOf = new int[hostCount];
+        // The switch each host's port on each plane hangs off (-1: no port or a failed link).
+        int[][] leafOf = new int[planes][hostCount];
         int[] leafSlot = new int[nodeCount()];
         Arrays.fill(leafSlot, -1);
         List<Integer> leaves = new ArrayList<>();
         for (int h = 0; h < hostCount; h++) {
             List<Edge> ports = portsByNode.get(h);
-            if (ports.isEmpty() || down != null && down[ports.get(0).index()]) {
-                leafOf[h] = -1;
-                continue;
-            }
-            int leaf = peer(h, 0).node();
-            leafOf[h] = leaf;
-            if (leafSlot[leaf] < 0) {
-                leafSlot[leaf] = leaves.size();
-                leaves.add(leaf);
+            for (int plane = 0; plane < planes; plane++) {
+                if (ports.size() <= plane || down != null && down[ports.get(plane).index()]) {
+                    leafOf[plane][h] = -1;
+                    continue;
+                }
+                int leaf = peer(h, plane).node();
+                leafOf[plane][h] = leaf;
+                if (leafSlot[leaf] < 0) {
+                    leafSlot[leaf] = leaves.size();
+                    leaves.add(leaf);
+                }
             }
         }
         // Each switch port's far node, or -1 for a port towards a host or on a failed link (neither relays here).
@@ -258,15 +327,20 @@ public final class Topology {
             }
             viaLeaf[i] = bySwitch;
         }
+        int[] planeOfSwitch = new int[switches];
+        for (int s = 0; s < switches; s++) {
+            planeOfSwitch[s] = switchPlanes.get(s);
+        }
         for (int dst = 0; dst < hostCount; dst++) {
-            int leaf = leafOf[dst];
-            int[][] bySwitch = leaf < 0 ? null : viaLeaf[leafSlot[leaf]];
             for (int s = 0; s < switches; s++) {
                 int node = hostCount + s;
+                int plane = planeOfSwitch[s];
+                int leaf = leafOf[plane][dst];
+                int[][] bySwitch = leaf < 0 ? null : viaLeaf[leafSlot[leaf]];
                 if (leaf < 0) {
                     table[s][dst] = empty;
                 } else if (node == leaf) {
-                    table[s][dst] = intern(interned, new int[] {peer(dst, 0).port()});
+                    table[s][dst] = intern(interned, new int[] {peer(dst, plane).port()});
                 } else {
                     table[s][dst] = bySwitch[s] == null ? empty : bySwitch[s];
                 }

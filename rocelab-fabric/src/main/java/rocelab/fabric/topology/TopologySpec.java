@@ -5,7 +5,7 @@ package rocelab.fabric.topology;
  * One record per kind: single-switch, leaf-spine, fat-tree, rail-optimized, custom.
  */
 public sealed interface TopologySpec
-        permits SingleSwitchSpec, LeafSpineSpec, FatTreeSpec, RailOptimizedSpec, CustomTopologySpec {
+        permits SingleSwitchSpec, LeafSpineSpec, FatTreeSpec, RailOptimizedSpec, CustomTopologySpec, MultiPlaneSpec {
     /** Number of hosts (RNIC endpoints), numbered from 0. */
     int hostCount();
 

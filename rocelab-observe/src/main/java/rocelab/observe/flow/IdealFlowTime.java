@@ -20,11 +20,15 @@ public final class IdealFlowTime {
     /** Scratch for one path's link rates and delays: no per-pair cache, which would grow with hosts squared. */
     private long[] rates = new long[8];
     private long[] delays = new long[8];
+    /** Multi-plane RNICs that spray: a flow alone has all P planes, as one path at P times a plane's rates. */
+    private final int rateFactor;
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
         this.topology = network.topology();
         this.timing = new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs);
         this.routes = topology.shortestPathPorts();
+        this.rateFactor = topology.planes() > 1
+                && topology.planeSelection() == rocelab.fabric.topology.PlaneSelection.SPRAY ? topology.planes() : 1;
     }
 
     public long fctPs(int src, int dst, long sizeBytes) {
@@ -51,14 +55,14 @@ public final class IdealFlowTime {
     private int path(int src, int dst) {
         int hops = 0;
         int node = src;
-        int port = 0; // a host's only port
+        int port = 0; // a host's only port (plane 0's: every plane is the same fabric)
         while (true) {
             if (hops == rates.length) {
                 rates = java.util.Arrays.copyOf(rates, hops * 2);
                 delays = java.util.Arrays.copyOf(delays, hops * 2);
             }
             Topology.Edge edge = topology.edgeAt(node, port);
-            rates[hops] = edge.parameters().rateBps();
+            rates[hops] = edge.parameters().rateBps() * rateFactor;
             delays[hops] = edge.parameters().delayPs();
             hops++;
             node = topology.peer(node, port).node();

@@ -343,6 +343,13 @@ public final class RunWriter {
                 header.add(ib ? IbCounterNames.nic(c) : c.key());
             }
         }
+        // Multi-plane fabrics only (so every other nics.csv keeps its columns): each port's data and pause time.
+        int planes = network.planes();
+        for (int p = 0; planes > 1 && p < planes; p++) {
+            header.add("p" + p + "_tx_data_packets");
+            header.add("p" + p + "_tx_data_bytes");
+            header.add("p" + p + "_rx_pause_duration_us");
+        }
         CsvTable t = new CsvTable(header);
         for (int h = 0; h < network.hostCount(); h++) {
             Nic nic = network.nic(h);
@@ -362,6 +369,15 @@ public final class RunWriter {
                 if (c.ordinal() >= FIRST_APPENDED_NIC_COUNTER) {
                     row.add(nic.counter(c));
                 }
+            }
+            for (int p = 0; planes > 1 && p < planes; p++) {
+                row.add(nic.portDataPackets(p));
+                row.add(nic.portDataBytes(p));
+                long paused = 0;
+                for (int prio = 0; prio < 8; prio++) {
+                    paused += nic.pausedPs(p, prio, network.simulator().nowPs());
+                }
+                row.add(Numbers.micros(paused));
             }
             t.row(row.toArray());
         }

@@ -101,8 +101,11 @@ public final class LintContext {
         if (src == dst) {
             return;
         }
-        Topology.End first = topology.peer(src, 0);
-        walk(routes, src, dst, dscp, first.node(), first.port(), new ArrayList<>(), out, 0);
+        // A multi-plane RNIC may send by any of its ports: the paths of every plane (one plane's alone otherwise).
+        for (int plane = 0; plane < topology.planes(); plane++) {
+            Topology.End first = topology.peer(src, plane);
+            walk(routes, src, dst, dscp, first.node(), first.port(), new ArrayList<>(), out, 0);
+        }
     }
 
     private void walk(int[][][] routes, int src, int dst, int dscp, int node, int inPort, List<Hop> hops,

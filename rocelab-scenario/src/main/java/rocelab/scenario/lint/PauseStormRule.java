@@ -19,15 +19,18 @@ final class PauseStormRule implements LintRule {
     @Override
     public void check(LintContext c, Findings out) {
         for (PauseStormFault f : c.config().faults()) {
-            int node = c.topology().peer(f.host(), 0).node();
-            SwitchConfig leaf = c.switchAt(node - c.topology().hostCount());
-            if (!leaf.pfc().watchdog().enabled()) {
-                out.add(this, Severity.WARNING, List.of("h" + f.host(), leaf.name()),
-                        List.of(c.port(node, c.topology().peer(f.host(), 0).port())), "h" + f.host()
-                                + " storms PFC (faults) and " + leaf.name() + " has no watchdog",
-                        "the pause spreads upstream and stalls flows that never go to h" + f.host()
-                                + " (victims in flows.csv) for the whole storm",
-                        "a PFC watchdog on " + leaf.name());
+            // A multi-plane RNIC storms on every port: each plane's leaf.
+            for (int plane = 0; plane < c.topology().planes(); plane++) {
+                int node = c.topology().peer(f.host(), plane).node();
+                SwitchConfig leaf = c.switchAt(node - c.topology().hostCount());
+                if (!leaf.pfc().watchdog().enabled()) {
+                    out.add(this, Severity.WARNING, List.of("h" + f.host(), leaf.name()),
+                            List.of(c.port(node, c.topology().peer(f.host(), plane).port())), "h" + f.host()
+                                    + " storms PFC (faults) and " + leaf.name() + " has no watchdog",
+                            "the pause spreads upstream and stalls flows that never go to h" + f.host()
+                                    + " (victims in flows.csv) for the whole storm",
+                            "a PFC watchdog on " + leaf.name());
+                }
             }
         }
     }

@@ -29,6 +29,7 @@ final class ReorderingRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        planeSpraying(c, out);
         // The data paths of each (source, destination, DSCP), in the order the walk found them.
         Map<String, List<LintContext.Path>> byFlow = new LinkedHashMap<>();
         for (LintContext.Path p : c.dataPaths()) {
@@ -76,6 +77,35 @@ final class ReorderingRule implements LintRule {
                 }
             }
         }
+    }
+
+    /**
+     * Multi-plane RNICs that spray (topology.plane-selection: spray) send consecutive packets of one QP over
+     * different planes, whose delays differ by their queues: every RNIC that places in order only is named.
+     */
+    private void planeSpraying(LintContext c, Findings out) {
+        Topology t = c.topology();
+        if (t.planes() < 2 || t.planeSelection() != rocelab.fabric.topology.PlaneSelection.SPRAY) {
+            return;
+        }
+        List<String> inOrder = new ArrayList<>();
+        for (int h = 0; h < t.hostCount(); h++) {
+            if (!c.nic(h).parameters().ooo()) {
+                inOrder.add("h" + h);
+            }
+        }
+        if (inOrder.isEmpty()) {
+            return;
+        }
+        String names = inOrder.size() <= 8 ? String.join(", ", inOrder)
+                : String.join(", ", inOrder.subList(0, 8)) + " and " + (inOrder.size() - 8) + " more";
+        out.add(this, Severity.WARNING, inOrder, List.of(), "the RNICs spray each QP's packets over the "
+                + t.planes() + " planes (topology.plane-selection: spray), and " + names + " place in order only"
+                + " (nic.ooo false)",
+                "packets of one QP arrive out of order whenever the planes' queues differ: NAKs (naks_sent) and"
+                        + " go-back-N retransmissions (retransmitted_packets)",
+                "nic: {ooo: true} on every RNIC, or topology.plane-selection: per-qp (each QP on one plane, in"
+                        + " order)");
     }
 
     /** Whether the flow's paths leave the switch at hop {@code h} by more than one port (a choice to make). */

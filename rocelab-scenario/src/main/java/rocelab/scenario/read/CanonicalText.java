@@ -76,6 +76,9 @@ final class CanonicalText {
     }
 
     private String topology(TopologySpec t) {
+        if (t instanceof rocelab.fabric.topology.MultiPlaneSpec m) {
+            return "planes=" + m.planes() + " plane-selection=" + m.selection().key() + " " + topology(m.plane());
+        }
         if (t instanceof SingleSwitchSpec s) {
             return "single-switch hosts=" + s.hosts() + " link=" + link(s.link());
         }

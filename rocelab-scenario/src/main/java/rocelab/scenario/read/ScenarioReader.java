@@ -322,7 +322,14 @@ public final class ScenarioReader {
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);
         rocelab.fabric.topology.Topology built = topology.build();
-        if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec) {
+        if (mode == FabricMode.INFINIBAND && topology instanceof rocelab.fabric.topology.MultiPlaneSpec) {
+            throw doc.at(YamlMap.entries(doc, top.get("topology"), "topology", "a mapping").get("planes")
+                    .getValueNode(), "planes are modelled on"
+                    + " Ethernet (RoCEv2) fabrics only; expected no planes with mode: infiniband");
+        }
+        if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec
+                || topology instanceof rocelab.fabric.topology.MultiPlaneSpec mp
+                        && mp.plane() instanceof rocelab.fabric.topology.RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.
             trafficReader.servers(rocelab.scenario.Simulation.serverMap(built));
         }

@@ -14,6 +14,8 @@ import rocelab.fabric.topology.CustomTopologySpec.CustomLink;
 import rocelab.fabric.topology.FatTreeSpec;
 import rocelab.fabric.topology.LeafSpineSpec;
 import rocelab.fabric.topology.LinkParameters;
+import rocelab.fabric.topology.MultiPlaneSpec;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.SingleSwitchSpec;
 import rocelab.fabric.topology.TopologySpec;
@@ -46,36 +48,40 @@ final class TopologyReader {
         TopologySpec spec;
         switch (kind) {
             case "single-switch" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "hosts", "link");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "hosts", "link", "planes", "plane-selection");
                 int hosts = m.requiredInt("hosts", 2, MAX_HOSTS);
-                LinkParameters link = link(m.require("link", "{rate: ..., delay: ...}"), "topology.link");
-                spec = build(m, () -> new SingleSwitchSpec(hosts, link));
+                int planes = planes(m);
+                LinkParameters link = perPlane(m.require("link", "{rate: ..., delay: ...}"), "topology.link", planes);
+                spec = planed(m, planes, build(m, () -> new SingleSwitchSpec(hosts, link)));
             }
             case "leaf-spine" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "leaves", "spines", "hosts-per-leaf",
-                        "parallel-uplinks", "link", "uplink");
+                        "parallel-uplinks", "link", "uplink", "planes", "plane-selection");
                 int leaves = m.requiredInt("leaves", 1, MAX_HOSTS);
                 int spines = m.requiredInt("spines", 1, MAX_HOSTS);
                 int perLeaf = m.requiredInt("hosts-per-leaf", 1, MAX_HOSTS);
                 int parallel = m.optionalInt("parallel-uplinks", 1, 1, 1024);
                 checkHostCount(m, (long) leaves * perLeaf);
-                LinkParameters link = link(m.require("link", "{rate: ..., delay: ...}"), "topology.link");
-                LinkParameters uplink = m.has("uplink") ? link(m.get("uplink"), "topology.uplink") : link;
-                spec = build(m, () -> new LeafSpineSpec(leaves, spines, perLeaf, parallel, link, uplink));
+                int planes = planes(m);
+                LinkParameters link = perPlane(m.require("link", "{rate: ..., delay: ...}"), "topology.link", planes);
+                LinkParameters uplink = m.has("uplink") ? perPlane(m.get("uplink"), "topology.uplink", planes) : link;
+                spec = planed(m, planes, build(m, () -> new LeafSpineSpec(leaves, spines, perLeaf, parallel, link,
+                        uplink)));
             }
             case "fat-tree" -> {
-                YamlMap m = YamlMap.of(doc, node, where, "kind", "k", "link", "uplink");
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "k", "link", "uplink", "planes", "plane-selection");
                 int k = m.requiredInt("k", 2, 158);
                 if (k % 2 != 0) {
                     throw doc.at(m.get("k"), "k " + k + " is odd; expected an even whole number in 2..158");
                 }
-                LinkParameters link = link(m.require("link", "{rate: ..., delay: ...}"), "topology.link");
-                LinkParameters uplink = m.has("uplink") ? link(m.get("uplink"), "topology.uplink") : link;
-                spec = build(m, () -> new FatTreeSpec(k, link, uplink));
+                int planes = planes(m);
+                LinkParameters link = perPlane(m.require("link", "{rate: ..., delay: ...}"), "topology.link", planes);
+                LinkParameters uplink = m.has("uplink") ? perPlane(m.get("uplink"), "topology.uplink", planes) : link;
+                spec = planed(m, planes, build(m, () -> new FatTreeSpec(k, link, uplink)));
             }
             case "rail-optimized" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "servers", "gpus-per-server", "spines", "link",
-                        "uplink");
+                        "uplink", "planes", "plane-selection");
                 int servers = m.requiredInt("servers", 1, MAX_HOSTS);
                 int gpus = m.requiredInt("gpus-per-server", 1, 1024);
                 int spines = m.requiredInt("spines", 0, MAX_HOSTS);
@@ -84,15 +90,60 @@ final class TopologyReader {
                             + "spines >= 1 when gpus-per-server is more than 1");
                 }
                 checkHostCount(m, (long) servers * gpus);
-                LinkParameters link = link(m.require("link", "{rate: ..., delay: ...}"), "topology.link");
-                LinkParameters uplink = m.has("uplink") ? link(m.get("uplink"), "topology.uplink") : link;
-                spec = build(m, () -> new RailOptimizedSpec(servers, gpus, spines, link, uplink));
+                int planes = planes(m);
+                LinkParameters link = perPlane(m.require("link", "{rate: ..., delay: ...}"), "topology.link", planes);
+                LinkParameters uplink = m.has("uplink") ? perPlane(m.get("uplink"), "topology.uplink", planes) : link;
+                spec = planed(m, planes, build(m, () -> new RailOptimizedSpec(servers, gpus, spines, link, uplink)));
             }
             case "custom" -> spec = custom(YamlMap.of(doc, node, where, "kind", "hosts", "switches", "links", "link"),
                     keyNode);
             default -> throw doc.at(kindNode, "'" + kind + "' is not a topology kind; expected " + KINDS);
         }
         return spec;
+    }
+
+    /** Most planes a fabric may have (multi-plane designs use 2, 4 or 8). */
+    static final int MAX_PLANES = 16;
+
+    /**
+     * {@code planes: P} (default 1). {@code plane-selection} is read with P >= 2; with one plane every selection is the
+     * same, so it is accepted and changes nothing (a sweep may vary the planes over 1, 2 and 4).
+     */
+    private int planes(YamlMap m) throws ScenarioException {
+        int planes = m.optionalInt("planes", 1, 1, MAX_PLANES);
+        if (planes == 1) {
+            m.optionalChoice("plane-selection", "per-qp", "a plane selection", PlaneSelection.PER_QP.key(),
+                    PlaneSelection.SPRAY.key());
+        }
+        return planes;
+    }
+
+    /**
+     * A link of a {@code planes}-plane fabric: its rate is the whole RNIC's (or all planes' together), and each plane
+     * gets an equal share, so a 2-plane fabric of 800 Gb/s links is two planes of 400 Gb/s.
+     */
+    private LinkParameters perPlane(Node node, String where, int planes) throws ScenarioException {
+        LinkParameters l = link(node, where);
+        if (planes == 1) {
+            return l;
+        }
+        if (l.rateBps() % planes != 0) {
+            YamlMap m = YamlMap.of(doc, node, where, "rate", "delay");
+            throw doc.at(m.get("rate"), "a rate of " + l.rateBps() + " bit/s does not split into " + planes
+                    + " equal planes; expected a rate that divides by " + planes + " (each plane gets rate / planes)");
+        }
+        return build(YamlMap.of(doc, node, where, "rate", "delay"), () -> new LinkParameters(l.rateBps() / planes,
+                l.delayPs()));
+    }
+
+    /** The fabric as P planes, when {@code planes} > 1. */
+    private TopologySpec planed(YamlMap m, int planes, TopologySpec plane) throws ScenarioException {
+        if (planes == 1) {
+            return plane;
+        }
+        PlaneSelection selection = PlaneSelection.fromKey(m.optionalChoice("plane-selection", "per-qp",
+                "a plane selection", PlaneSelection.PER_QP.key(), PlaneSelection.SPRAY.key()));
+        return build(m, () -> new MultiPlaneSpec(plane, planes, selection));
     }
 
     /** A {@code {rate, delay}} mapping; delay defaults to 1 us. */

@@ -70,7 +70,8 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldReportUnknownKeyWhenNestedKeyIsMisspelt() {
         assertError(HEAD + "topology: {kind: single-switch, host: 4, link: {rate: 100Gbps}}\n" + FLOW,
-                "t.yaml:3:33: unknown key 'host' in topology (single-switch); expected one of: kind, hosts, link");
+                "t.yaml:3:33: unknown key 'host' in topology (single-switch); expected one of: kind, hosts, link, planes,"
+                        + " plane-selection");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1MB, extra: 1}\n",
                 "t.yaml:5:45: unknown key 'extra' in traffic item 1 (flow); expected one of: kind, src, dst, size,"
                         + " start, dscp");

@@ -62,6 +62,46 @@ class LoadBalancingSweepsTest {
         assertThat(num(by, "flowlet/false", "flows.fct_us.p99")).isGreaterThan(ecmpP99 * 0.8);
     }
 
+    /**
+     * scenarios/sweeps/multi-plane.yaml, all ten points (each about a second): what docs/load-balancing.md concludes
+     * from its table.
+     */
+    @Test
+    void shouldShowThatSprayingOverPlanesNeedsAdaptivePlanesAndOneQueuePairGetsOnePlane() throws Exception {
+        SweepPlan plan = new SweepReader().read(Path.of("../scenarios/sweeps/multi-plane.yaml"));
+        assertThat(plan.points()).hasSize(10);
+        SweepResults r = new LocalSweep(plan, dir.resolve("planes"), 2, LocalSweep.Listener.NONE).run().results();
+        assertThat(r.failed()).isZero();
+        Map<String, Map<String, String>> by = new LinkedHashMap<>();
+        for (var row : r.rows()) {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (int i = 0; i < row.size(); i++) {
+                m.put(r.header().get(i), row.get(i));
+            }
+            by.put(m.get("topology.planes") + "/" + m.get("topology.plane-selection") + "/"
+                    + m.get("switch.load-balancing.mode"), m);
+        }
+        assertThat(by).hasSize(10);
+        for (var point : by.values()) {
+            assertThat(Double.parseDouble(point.get("counters.packets_dropped"))).isZero();
+        }
+        double single = num(by, "1/per-qp/adaptive", "flows.fct_us.p99");
+        for (int planes : new int[] {2, 4}) {
+            // Adaptive planes and spraying RNICs: as one plane of the RNIC's whole rate, nothing resent.
+            assertThat(num(by, planes + "/spray/adaptive", "flows.fct_us.p99") / single).isBetween(0.98, 1.05);
+            assertThat(num(by, planes + "/spray/adaptive", "counters.retransmitted_packets")).isZero();
+            // One QP on one plane: nearly P times as long (the serialisation is; the path latency is not).
+            double perQp = num(by, planes + "/per-qp/adaptive", "flows.fct_us.p50")
+                    / num(by, "1/per-qp/adaptive", "flows.fct_us.p50");
+            assertThat(perQp).isBetween(0.8 * planes, 1.0 * planes);
+            // ECMP planes: per-QP keeps order; spraying over them resends (skew beyond ooo-reorder) and loses the tail.
+            assertThat(num(by, planes + "/per-qp/ecmp", "counters.out_of_sequence")).isZero();
+            assertThat(num(by, planes + "/spray/ecmp", "counters.selective_retransmitted_packets")).isPositive();
+            assertThat(num(by, planes + "/spray/ecmp", "flows.fct_us.p99"))
+                    .isGreaterThan(num(by, "1/per-qp/ecmp", "flows.fct_us.p99") * 1.5);
+        }
+    }
+
     private static double num(Map<String, Map<String, String>> by, String point, String metric) {
         return Double.parseDouble(by.get(point).get(metric));
     }

@@ -55,8 +55,17 @@ public final class EcmpFabric implements FlowRouter {
         for (int s = 0; s < network.switchCount(); s++) {
             any |= spreads(network.switchAt(s));
         }
-        this.spraying = any;
+        this.planes = network.planeRouting();
+        this.planeSpraying = planes != null && planes.selection() == rocelab.fabric.topology.PlaneSelection.SPRAY;
+        this.spraying = any || planeSpraying;
     }
+
+    /**
+     * Multi-plane fabric (null: one plane): a per-QP flow takes its QP's plane (as the packet level picks it, moved
+     * off a plane that lost its path); a sprayed flow is spread evenly over the planes that reach its destination.
+     */
+    private final rocelab.fabric.nic.PlaneRouting planes;
+    private final boolean planeSpraying;
 
     /** Whether a switch spreads a flow over all its candidates (spray, adaptive) or hashes it (ecmp, flowlet). */
     static boolean spreads(Switch sw) {
@@ -84,10 +93,15 @@ public final class EcmpFabric implements FlowRouter {
      * directed links; -1 when some switch has no route.
      */
     static int walk(Network network, int src, int dst, int entropy, int[] links) {
+        return walk(network, src, dst, entropy, 0, links);
+    }
+
+    /** As above, leaving the source by its port {@code plane} (a multi-plane RNIC's port on that plane). */
+    static int walk(Network network, int src, int dst, int entropy, int plane, int[] links) {
         Topology t = network.topology();
         int hosts = t.hostCount();
         int node = src;
-        int port = 0;
+        int port = plane;
         int hops = 0;
         while (true) {
             links[hops++] = ShortestPath.directedLink(t, node, port);
@@ -122,7 +136,8 @@ public final class EcmpFabric implements FlowRouter {
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
         int entropy = network.entropy(queuePair);
         double work = 8.0 * timing.wireBytes(sizeBytes);
-        int hops = walk(network, src, dst, entropy, links);
+        int plane = planes == null || planeSpraying ? 0 : planes.planeOf(queuePair, src, dst);
+        int hops = walk(network, src, dst, entropy, plane, links);
         if (hops < 0) {
             // No route now: the flow waits (rate zero) until a link event gives it one.
             return new FlowRoute(new int[0], null, 0, work, 0, 0);
@@ -137,20 +152,27 @@ public final class EcmpFabric implements FlowRouter {
             int[] own = Arrays.copyOf(links, hops);
             return new FlowRoute(own, null, PathTiming.bottleneck(rates, hops), work, delivery, ack);
         }
-        return sprayed(src, dst, entropy, work, delivery, ack);
+        return sprayed(src, dst, entropy, queuePair, work, delivery, ack);
     }
 
     /** Spreads the flow evenly over the candidates of every spraying switch, hop by hop from the source. */
-    private FlowRoute sprayed(int src, int dst, int entropy, double work, long delivery, long ack) {
+    private FlowRoute sprayed(int src, int dst, int entropy, int queuePair, double work, long delivery, long ack) {
         int hosts = topology.hostCount();
         int nTouched = 0;
-        int first = ShortestPath.directedLink(topology, src, 0);
-        share[first] = 1;
-        touched[nTouched++] = first;
         int n = 0;
-        int startNode = topology.peer(src, 0).node();
-        frontier[n++] = startNode;
-        nodeShare[startNode] = 1;
+        int ports = planeSpraying ? planes.usableCount(src, dst) : 1;
+        for (int plane = 0; plane < topology.planes(); plane++) {
+            if (planeSpraying ? !planes.usable(plane, src, dst) : plane != (planes == null ? 0
+                    : planes.planeOf(queuePair, src, dst))) {
+                continue;
+            }
+            int first = ShortestPath.directedLink(topology, src, plane);
+            share[first] = 1.0 / ports;
+            touched[nTouched++] = first;
+            int startNode = topology.peer(src, plane).node();
+            frontier[n++] = startNode;
+            nodeShare[startNode] = 1.0 / ports;
+        }
         while (n > 0) {
             int m = 0;
             for (int i = 0; i < n; i++) {

@@ -391,7 +391,8 @@ public final class IdealBound implements TaskTimes {
             int hops = network.path(src, dst, pathRates, pathDelays);
             long[] r = Arrays.copyOf(pathRates, hops);
             long[] d = Arrays.copyOf(pathDelays, hops);
-            p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops), timing.ackLatencyPs(r, d, hops),
+            p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops) * network.planesPerMessage(),
+                    timing.ackLatencyPs(r, d, hops),
                     d[hops - 1]);
             paths[slot] = p;
         }

@@ -3,6 +3,7 @@ package rocelab.workload.flow;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /**
@@ -45,9 +46,21 @@ public final class IdealNetwork implements FlowRouter {
         return c;
     }
 
-    /** The rate of host {@code h}'s RNIC, each way: the one place the ideal network's port capacities come from. */
+    /**
+     * The rate of host {@code h}'s RNIC, each way: the one place the ideal network's port capacities come from (a
+     * multi-plane RNIC: all its planes' ports together).
+     */
     public long rnicRateBps(int h) {
-        return topology.edgeAt(h, 0).parameters().rateBps();
+        return topology.hostRateBps(h);
+    }
+
+    /**
+     * How many planes' paths one message uses at once: the plane count where the RNICs spray packets across
+     * planes, else 1 (a queue pair keeps to its plane). A message alone is capped by its path's slowest link times this.
+     */
+    public int planesPerMessage() {
+        return network.planeRouting() != null && network.planeRouting().selection() == PlaneSelection.SPRAY
+                ? topology.planes() : 1;
     }
 
     /** The most links a path can have (the size of the arrays {@link #path} fills). */
@@ -81,7 +94,9 @@ public final class IdealNetwork implements FlowRouter {
         // The switches route around a failed link and may find none: the ideal fabric has every link up.
         int hops = path(src, dst, rates, delays);
         int[] ends = {src, topology.hostCount() + dst};
-        return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
+        // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
+        double cap = PathTiming.bottleneck(rates, hops) * (double) planesPerMessage();
+        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
                 timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));
     }
 }

@@ -1,0 +1,149 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Comparator;
+import org.junit.jupiter.api.Test;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+
+/**
+ * Multi-plane fabrics from a scenario: the shipped example's header claims, the flow level against the packet
+ * level, the same run for the same seed, names that say the plane, and the reader's refusals.
+ */
+class MultiPlaneScenarioTest {
+    private static String example() {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream(
+                "/rocelab/scenario/examples/multi-plane-permutation.yaml")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static RunResult run(String yaml, Simulation.Model model) {
+        return Simulation.assemble(Scenarios.parse(yaml), model).run(ProgressListener.NONE);
+    }
+
+    private static long maxFct(RunResult r) {
+        return r.flows().stream().mapToLong(FlowRecord::fctPs).max().orElseThrow();
+    }
+
+    private static double p50Fct(RunResult r) {
+        long[] f = r.flows().stream().mapToLong(FlowRecord::fctPs).sorted().toArray();
+        return f[(f.length - 1) / 2];
+    }
+
+    private static String perQp(String yaml) {
+        assertThat(yaml).contains("plane-selection: spray");
+        return yaml.replace("plane-selection: spray", "plane-selection: per-qp");
+    }
+
+    @Test
+    void shouldShowWhatTheExampleHeaderSays() {
+        String yaml = example();
+        RunResult spray = run(yaml, Simulation.Model.PACKET);
+        assertThat(spray.flows()).hasSize(16).allMatch(FlowRecord::completed);
+        assertThat(spray.flows()).allSatisfy(f -> assertThat(f.slowdown()).isLessThan(1.1));
+        assertThat(maxFct(spray) / 1e6).as("FCT p99 (us)").isBetween(48.0, 55.0);
+        assertThat(spray.totals().packetsDropped()).isZero();
+        // one 800G plane: within 2 %
+        String single = yaml.replace("  planes: 2", "").replace("  plane-selection: spray         # or per-qp", "");
+        assertThat(single.lines().filter(l -> !l.trim().startsWith("#"))).noneMatch(l -> l.contains("planes:"))
+                .noneMatch(l -> l.contains("plane-selection"));
+        RunResult one = run(single, Simulation.Model.PACKET);
+        assertThat((double) maxFct(spray) / maxFct(one)).isBetween(0.98, 1.02);
+        // per-QP: each flow on one 400G plane, about 1.8x as long, p50 about 90 us
+        RunResult perQp = run(perQp(yaml), Simulation.Model.PACKET);
+        assertThat(p50Fct(perQp) / p50Fct(spray)).isBetween(1.7, 1.9);
+        assertThat(p50Fct(perQp) / 1e6).isBetween(85.0, 95.0);
+        // the per-port columns of nics.csv add up to the RNIC's data bytes
+        var nic = spray.network().nic(0);
+        assertThat(nic.portDataBytes(0) + nic.portDataBytes(1))
+                .isEqualTo(nic.counter(rocelab.fabric.probe.NicCounter.TX_DATA_BYTES));
+        assertThat(nic.portDataBytes(0)).isPositive();
+        assertThat(nic.portDataBytes(1)).isPositive();
+    }
+
+    @Test
+    void shouldAgreeWithThePacketLevelAtFlowLevel() {
+        for (String yaml : new String[] {example(), perQp(example())}) {
+            RunResult packet = run(yaml, Simulation.Model.PACKET);
+            RunResult flow = run(yaml, Simulation.Model.FLOW);
+            double ratio = (double) maxFct(packet) / maxFct(flow);
+            assertThat(ratio).as(yaml).isBetween(1.0, 1.08);
+            assertThat(p50Fct(packet) / p50Fct(flow)).as(yaml).isBetween(1.0, 1.05);
+        }
+    }
+
+    @Test
+    void shouldGiveTheIdealNetworkTheSumOfThePlanes() {
+        // A flow alone: sprayed at 800G, per-QP at one plane's 400G (the flows' ideal FCT says so).
+        RunResult spray = run(example(), Simulation.Model.FLOW);
+        RunResult perQp = run(perQp(example()), Simulation.Model.FLOW);
+        FlowRecord a = spray.flows().get(0);
+        FlowRecord b = perQp.flows().get(0);
+        double ratio = (double) b.idealFctPs() / a.idealFctPs();
+        assertThat(ratio).isBetween(1.8, 2.0);
+    }
+
+    @Test
+    void shouldGiveTheSameRunForTheSameSeed() {
+        String yaml = example().replace("name: multi-plane-permutation", "name: multi-plane-permutation\nseed: 3");
+        long a = fingerprint(yaml);
+        long b = fingerprint(yaml);
+        long c = fingerprint(yaml.replace("seed: 3", "seed: 4"));
+        assertThat(a).isEqualTo(b);
+        assertThat(c).isNotEqualTo(a);
+    }
+
+    private static long fingerprint(String yaml) {
+        Simulation sim = Scenarios.assemble(yaml);
+        sim.simulator().enableFingerprint();
+        sim.run(ProgressListener.NONE);
+        return sim.simulator().fingerprint();
+    }
+
+    @Test
+    void shouldNameEverySwitchByItsPlaneAndFailAPlanesLinkByName() {
+        String yaml = perQp(example()).replace("traffic:", "events:\n  - {kind: link-down, a: h0, b: p0.leaf0, at: 10us}\ntraffic:");
+        RunResult r = run(yaml, Simulation.Model.PACKET);
+        var t = r.network().topology();
+        assertThat(t.nodeName(t.hostCount())).isEqualTo("p0.leaf0");
+        assertThat(t.nodeByName("p1.spine3")).isPositive();
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        // h0's QP lived on plane 0 (QP 0) and moved to plane 1 when its port there went down
+        FlowRecord fromH0 = r.flows().stream().filter(f -> f.src() == 0).min(Comparator.comparingLong(FlowRecord::id))
+                .orElseThrow();
+        assertThat(r.network().nic(0).portDataBytes(1)).isPositive();
+        assertThat(fromH0.completed()).isTrue();
+        assertThat(r.network().linkLosses()).isPositive();
+    }
+
+    @Test
+    void shouldRefuseBadPlaneSettingsWithTheirPlace() {
+        String base = "name: x\nfabric: {mode: roce-lossless}\ntopology: {kind: leaf-spine, leaves: 2, spines: 1,"
+                + " hosts-per-leaf: 2, %s link: {rate: 100Gbps}}\ntraffic: [{kind: permutation, size: 1MB}]\n";
+        refuse(base.formatted("planes: 0,"), 3, "planes");
+        refuse(base.formatted("planes: 3,"), 3, "does not split into 3 equal planes");
+        refuse(base.formatted("plane-selection: sprayed,"), 3, "per-qp");
+        refuse(base.formatted("planes: 2, plane-selection: random,"), 3, "per-qp");
+        refuse(base.formatted("planes: 2,").replace("roce-lossless", "infiniband"), 3, "Ethernet (RoCEv2) fabrics only");
+        refuse("name: x\nfabric: {mode: roce-lossless}\ntopology: {kind: custom, hosts: 2, switches: [s], planes: 2,"
+                + " links: [{a: h0, b: s}, {a: h1, b: s}], link: {rate: 100Gbps}}\ntraffic: []\n", 3, "planes");
+    }
+
+    private static void refuse(String yaml, int line, String message) {
+        assertThatThrownBy(() -> new ScenarioReader().read(yaml, "bad.yaml", Path.of(".")))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(((ScenarioException) e).line()).isEqualTo(line));
+    }
+}
