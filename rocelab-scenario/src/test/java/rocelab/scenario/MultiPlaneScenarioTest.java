@@ -95,6 +95,24 @@ class MultiPlaneScenarioTest {
     }
 
     @Test
+    void shouldKeepTheIdealBoundBelowThePacketLevelWithPlanes() {
+        // The bound takes a sprayed message at all its planes' rate together and a per-QP one at its plane's; at
+        // one plane's rate alone a sprayed flow's bound would be about twice its packet-level FCT.
+        for (String yaml : new String[] {example(), perQp(example())}) {
+            RunResult packet = run(yaml, Simulation.Model.PACKET);
+            RunResult ideal = run(yaml, Simulation.Model.IDEAL);
+            assertThat(ideal.flows()).hasSameSizeAs(packet.flows());
+            for (int i = 0; i < packet.flows().size(); i++) {
+                FlowRecord p = packet.flows().get(i);
+                FlowRecord b = ideal.flows().get(i);
+                assertThat(b.id()).isEqualTo(p.id());
+                assertThat(b.fctPs()).as(yaml.contains("plane-selection: spray") ? "spray" : "per-qp").isLessThanOrEqualTo(p.fctPs())
+                        .isGreaterThan(p.idealFctPs() * 9 / 10);
+            }
+        }
+    }
+
+    @Test
     void shouldGiveTheSameRunForTheSameSeed() {
         String yaml = example().replace("name: multi-plane-permutation", "name: multi-plane-permutation\nseed: 3");
         long a = fingerprint(yaml);
