@@ -41,7 +41,6 @@ import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
 import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
-import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** One simulation of a scenario: assembles the fabric and the traffic, runs it, and collects the result. */
@@ -83,7 +82,7 @@ public final class Simulation {
         boolean packets = model == Model.PACKET;
         long bytes = 0;
         for (int i = 0; i < driver.flowCount(); i++) {
-            bytes += driver.flow(i).sizeBytes();
+            bytes += driver.graph().flowBytes(i);
         }
         this.workloadBytes = bytes;
         this.inference = List.copyOf(inference);
@@ -496,16 +495,18 @@ public final class Simulation {
     private List<FlowRecord> flowRecords() {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
         List<FlowRecord> out = new ArrayList<>(driver.flowCount());
+        TaskGraph g = driver.graph();
         for (int i = 0; i < driver.flowCount(); i++) {
-            FlowSpec f = driver.flow(i);
-            long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : f.startPs();
+            int src = g.flowSource(i);
+            int dst = g.flowDestination(i);
+            long bytes = g.flowBytes(i);
+            long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : g.flowStartPs(i);
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
             int qp = driver.queuePair(i) != null ? driver.queuePair(i).id() : driver.flowLevelQueuePair(i);
             int entropy = driver.queuePair(i) != null ? driver.queuePair(i).entropy()
                     : qp >= 0 ? network.entropy(qp) : -1;
-            out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, driver.deliveredPs(i),
-                    driver.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i), qp,
-                    entropy));
+            out.add(new FlowRecord(i, src, dst, bytes, started, driver.deliveredPs(i), driver.completedPs(i),
+                    ideal.fctPs(src, dst, bytes), driver.failed(i), qp, entropy));
         }
         return out;
     }

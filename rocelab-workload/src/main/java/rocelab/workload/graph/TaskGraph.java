@@ -34,7 +34,13 @@ public final class TaskGraph {
     private int taskCount;
     private int depCount;
     private int connections;
-    private final List<FlowSpec> flows = new ArrayList<>();
+    /** Flows as parallel primitive arrays (no object per flow: a 4,096-GPU job has millions). */
+    private int flowCount;
+    private int[] flowSrc = new int[64];
+    private int[] flowDst = new int[64];
+    private long[] flowBytes = new long[64];
+    private long[] flowStartPs = new long[64];
+    private byte[] flowDscp = new byte[64];
     private int[] flowConnection = new int[64];
     private int[] flowTask = new int[64];
     private long[] nvlinkBytes = new long[64];
@@ -126,13 +132,24 @@ public final class TaskGraph {
         if (connection >= connections) {
             throw new IllegalArgumentException("connection " + connection + " was not made by newConnection()");
         }
-        FlowSpec spec = new FlowSpec(src, dst, bytes, notBeforePs, dscp);
-        int f = flows.size();
-        flows.add(spec);
+        new FlowSpec(src, dst, bytes, notBeforePs, dscp); // validates, as every flow always was
+        int f = flowCount;
         if (f == flowConnection.length) {
-            flowConnection = Arrays.copyOf(flowConnection, f * 2);
-            flowTask = Arrays.copyOf(flowTask, f * 2);
+            int m = f * 2;
+            flowConnection = Arrays.copyOf(flowConnection, m);
+            flowTask = Arrays.copyOf(flowTask, m);
+            flowSrc = Arrays.copyOf(flowSrc, m);
+            flowDst = Arrays.copyOf(flowDst, m);
+            flowBytes = Arrays.copyOf(flowBytes, m);
+            flowStartPs = Arrays.copyOf(flowStartPs, m);
+            flowDscp = Arrays.copyOf(flowDscp, m);
         }
+        flowSrc[f] = src;
+        flowDst[f] = dst;
+        flowBytes[f] = bytes;
+        flowStartPs[f] = notBeforePs;
+        flowDscp[f] = (byte) dscp;
+        flowCount++;
         flowConnection[f] = connection;
         int t = add(Kind.FLOW, notBeforePs, 0, f, src, after);
         flowTask[f] = t;
@@ -386,13 +403,54 @@ public final class TaskGraph {
         return nvlinkDst[task];
     }
 
-    /** Every flow, in the order added: flow i is flows().get(i). */
+    /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */
     public List<FlowSpec> flows() {
-        return java.util.Collections.unmodifiableList(flows);
+        return new java.util.AbstractList<>() {
+            @Override
+            public FlowSpec get(int i) {
+                return flowSpec(i);
+            }
+
+            @Override
+            public int size() {
+                return flowCount;
+            }
+        };
+    }
+
+    /** Flow i as a record. */
+    public FlowSpec flowSpec(int i) {
+        java.util.Objects.checkIndex(i, flowCount);
+        return new FlowSpec(flowSrc[i], flowDst[i], flowBytes[i], flowStartPs[i], flowDscp[i]);
     }
 
     public int flowCount() {
-        return flows.size();
+        return flowCount;
+    }
+
+    /** Sending host of flow i. */
+    public int flowSource(int i) {
+        return flowSrc[i];
+    }
+
+    /** Receiving host of flow i. */
+    public int flowDestination(int i) {
+        return flowDst[i];
+    }
+
+    /** Payload bytes of flow i. */
+    public long flowBytes(int i) {
+        return flowBytes[i];
+    }
+
+    /** Earliest post time of flow i. */
+    public long flowStartPs(int i) {
+        return flowStartPs[i];
+    }
+
+    /** DSCP of flow i (-1: the RNIC's default). */
+    public int flowDscp(int i) {
+        return flowDscp[i];
     }
 
     /** Connections made by {@link #newConnection()}: connection ids are 0 up to this. */
