@@ -23,11 +23,14 @@ public final class TaskGraph {
     }
 
     private static final Kind[] KINDS = Kind.values();
+    private static final byte NVLINK = (byte) Kind.NVLINK.ordinal();
 
     private byte[] kind = new byte[64];
     private long[] notBeforePs = new long[64];
-    private long[] durationPs = new long[64];
-    private int[] flowIndex = new int[64];
+    /** A timed task's duration, an NVLink transfer's bytes (one array: a task is one or the other, or neither). */
+    private long[] amount = new long[64];
+    /** A flow's index among the flows; an NVLink transfer's destination host d as -2 - d; -1 otherwise. */
+    private int[] ref = new int[64];
     private int[] owner = new int[64];
     private int[] depStart = new int[65];
     private int[] deps = new int[128];
@@ -43,8 +46,6 @@ public final class TaskGraph {
     private byte[] flowDscp = new byte[64];
     private int[] flowConnection = new int[64];
     private int[] flowTask = new int[64];
-    private long[] nvlinkBytes = new long[64];
-    private int[] nvlinkDst = new int[64];
     private LocalLinks localLinks;
     /** Dependencies added to promises after the fact, as (task, dependency) pairs. */
     private int[] late = new int[16];
@@ -125,8 +126,8 @@ public final class TaskGraph {
     public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
         if (localLinks != null && localLinks.local(src, dst) && src != dst) {
             int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
-            nvlinkBytes[t] = bytes;
-            nvlinkDst[t] = dst;
+            amount[t] = bytes;
+            ref[t] = -2 - dst;
             return t;
         }
         if (connection >= connections) {
@@ -233,18 +234,16 @@ public final class TaskGraph {
             int n = t * 2;
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
-            durationPs = Arrays.copyOf(durationPs, n);
-            nvlinkBytes = Arrays.copyOf(nvlinkBytes, n);
-            nvlinkDst = Arrays.copyOf(nvlinkDst, n);
+            amount = Arrays.copyOf(amount, n);
             promised = Arrays.copyOf(promised, n);
-            flowIndex = Arrays.copyOf(flowIndex, n);
+            ref = Arrays.copyOf(ref, n);
             owner = Arrays.copyOf(owner, n);
             depStart = Arrays.copyOf(depStart, n + 1);
         }
         kind[t] = (byte) k.ordinal();
         notBeforePs[t] = notBefore;
-        durationPs[t] = duration;
-        flowIndex[t] = flow;
+        amount[t] = duration;
+        ref[t] = flow;
         owner[t] = own;
         for (int d : after) {
             if (d == -1) {
@@ -266,6 +265,36 @@ public final class TaskGraph {
         return t;
     }
 
+    /**
+     * Gives back the room the arrays grew into beyond what the graph holds (they double as tasks are added, so up to
+     * half of a large graph's arrays is empty); the graph may still grow afterwards.
+     */
+    public void trimToSize() {
+        int n = Math.max(1, taskCount);
+        if (kind.length > n) {
+            kind = Arrays.copyOf(kind, n);
+            notBeforePs = Arrays.copyOf(notBeforePs, n);
+            amount = Arrays.copyOf(amount, n);
+            ref = Arrays.copyOf(ref, n);
+            owner = Arrays.copyOf(owner, n);
+            promised = Arrays.copyOf(promised, n);
+            depStart = Arrays.copyOf(depStart, n + 1);
+        }
+        if (deps.length > Math.max(1, depCount)) {
+            deps = Arrays.copyOf(deps, Math.max(1, depCount));
+        }
+        int m = Math.max(1, flowCount);
+        if (flowSrc.length > m) {
+            flowSrc = Arrays.copyOf(flowSrc, m);
+            flowDst = Arrays.copyOf(flowDst, m);
+            flowBytes = Arrays.copyOf(flowBytes, m);
+            flowStartPs = Arrays.copyOf(flowStartPs, m);
+            flowDscp = Arrays.copyOf(flowDscp, m);
+            flowConnection = Arrays.copyOf(flowConnection, m);
+            flowTask = Arrays.copyOf(flowTask, m);
+        }
+    }
+
     public int taskCount() {
         return taskCount;
     }
@@ -279,7 +308,7 @@ public final class TaskGraph {
     }
 
     public long durationPs(int task) {
-        return durationPs[task];
+        return kind[task] == NVLINK ? 0 : amount[task];
     }
 
     /** The rank (or other owner id) a task was added for, -1 when none. For flows: the sending host. */
@@ -289,7 +318,8 @@ public final class TaskGraph {
 
     /** Index of a flow task among {@link #flows()}, or -1 for timed tasks. */
     public int flowIndex(int task) {
-        return flowIndex[task];
+        int i = ref[task];
+        return i >= 0 ? i : -1;
     }
 
     /** Task id of flow {@code flow}. */
@@ -395,12 +425,12 @@ public final class TaskGraph {
 
     /** Bytes of an NVLink transfer. */
     public long nvlinkBytes(int task) {
-        return nvlinkBytes[task];
+        return kind[task] == NVLINK ? amount[task] : 0;
     }
 
     /** Destination host of an NVLink transfer (its owner is the source). */
     public int nvlinkDestination(int task) {
-        return nvlinkDst[task];
+        return kind[task] == NVLINK ? -2 - ref[task] : 0;
     }
 
     /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */

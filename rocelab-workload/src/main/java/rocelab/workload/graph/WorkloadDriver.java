@@ -118,6 +118,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
         }
+        // A driver means the graph is complete: its arrays can give back their growth room (graphs of millions of
+        // tasks are run twice, here and on the ideal network, and held until the outputs are written).
+        graph.trimToSize();
         int n = graph.taskCount();
         int flowCount = graph.flowCount();
         this.queuePairs = network == null ? null : new QueuePair[flowCount];
