@@ -492,23 +492,52 @@ public final class Simulation {
         return out;
     }
 
+    /**
+     * Every flow's record, as a view over the driver's arrays: a record is made when it is read, so a run of millions
+     * of flows does not hold an object per flow while its outputs are written (the time alone on an idle fabric,
+     * which walks the flow's path, is computed once per flow here).
+     */
     private List<FlowRecord> flowRecords() {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
-        List<FlowRecord> out = new ArrayList<>(driver.flowCount());
         TaskGraph g = driver.graph();
-        for (int i = 0; i < driver.flowCount(); i++) {
-            int src = g.flowSource(i);
-            int dst = g.flowDestination(i);
-            long bytes = g.flowBytes(i);
+        int n = driver.flowCount();
+        long[] idealFct = new long[n];
+        for (int i = 0; i < n; i++) {
+            idealFct[i] = ideal.fctPs(g.flowSource(i), g.flowDestination(i), g.flowBytes(i));
+        }
+        return new FlowRecordView(driver, network, idealFct);
+    }
+
+    /** The flows of a finished run as records, made on each read from the driver's state. */
+    private static final class FlowRecordView extends java.util.AbstractList<FlowRecord>
+            implements java.util.RandomAccess {
+        private final WorkloadDriver driver;
+        private final Network network;
+        private final long[] idealFct;
+
+        FlowRecordView(WorkloadDriver driver, Network network, long[] idealFct) {
+            this.driver = driver;
+            this.network = network;
+            this.idealFct = idealFct;
+        }
+
+        @Override
+        public int size() {
+            return idealFct.length;
+        }
+
+        @Override
+        public FlowRecord get(int i) {
+            java.util.Objects.checkIndex(i, idealFct.length);
+            TaskGraph g = driver.graph();
             long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : g.flowStartPs(i);
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
-            int qp = driver.queuePair(i) != null ? driver.queuePair(i).id() : driver.flowLevelQueuePair(i);
-            int entropy = driver.queuePair(i) != null ? driver.queuePair(i).entropy()
-                    : qp >= 0 ? network.entropy(qp) : -1;
-            out.add(new FlowRecord(i, src, dst, bytes, started, driver.deliveredPs(i), driver.completedPs(i),
-                    ideal.fctPs(src, dst, bytes), driver.failed(i), qp, entropy));
+            var queuePair = driver.queuePair(i);
+            int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
+            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? network.entropy(qp) : -1;
+            return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
+                    driver.deliveredPs(i), driver.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
         }
-        return out;
     }
 
     /** SHA-256 of the resolved scenario and the effective seed. */
