@@ -31,6 +31,20 @@ public final class JobEmitter {
     private final List<JobTasks.Call> calls = new ArrayList<>();
     private final List<JobTasks.Transfer> transfers = new ArrayList<>();
 
+    /**
+     * Which ranks run an instance: its {@code when} for every rank, once per distinct condition text and loop binding
+     * (a program of thousands of steps names a handful of conditions). An expression is a pure function of the
+     * variables, so a cached answer is the one evaluating again would give; the first instance of a condition
+     * evaluates it, so an error is reported for the same step as without the cache.
+     */
+    private final Map<WhenKey, boolean[]> activeCache = new HashMap<>();
+
+    private record WhenKey(String text, Map<String, Long> loop) {}
+
+    /** Index of every step id named in some {@code after} (only those need their latest instance per rank). */
+    private final Map<String, Integer> afterIndex = new HashMap<>();
+    private final Map<String, Integer> streamIndex = new HashMap<>();
+
     /** A step with its loop variables bound. */
     private record Instance(Step step, Map<String, Long> loop, String name) {}
 
@@ -51,6 +65,12 @@ public final class JobEmitter {
 
     private JobTasks emitAll() {
         flatten(job.program(), Map.of(), "");
+        for (Instance inst : instances) {
+            for (String id : inst.step().meta().after()) {
+                afterIndex.putIfAbsent(id, afterIndex.size());
+            }
+            streamIndex.putIfAbsent(inst.step().meta().stream(), streamIndex.size());
+        }
         int start = graph.at(job.startPs(), -1);
         int[] previousEnd = new int[n];
         Arrays.fill(previousEnd, start);
@@ -86,29 +106,7 @@ public final class JobEmitter {
         }
     }
 
-    /**
-     * Which ranks run an instance: its {@code when} for every rank, once per distinct condition text and loop binding
-     * (a program of thousands of steps names a handful of conditions). An expression is a pure function of the
-     * variables, so a cached answer is the one evaluating again would give; the first instance of a condition
-     * evaluates it, so an error is reported for the same step as without the cache.
-     */
-    private final Map<WhenKey, boolean[]> activeCache = new HashMap<>();
-
-    private record WhenKey(String text, Map<String, Long> loop) {}
-
-    /** Index of every step id named in some {@code after} (only those need their latest instance per rank). */
-    private final Map<String, Integer> afterIndex = new HashMap<>();
-    private final Map<String, Integer> streamIndex = new HashMap<>();
-
     private int[] iteration(int k, int[] gate) {
-        if (afterIndex.isEmpty() && streamIndex.isEmpty()) {
-            for (Instance inst : instances) {
-                for (String id : inst.step().meta().after()) {
-                    afterIndex.putIfAbsent(id, afterIndex.size());
-                }
-                streamIndex.putIfAbsent(inst.step().meta().stream(), streamIndex.size());
-            }
-        }
         // Per step id named in an 'after' and per stream, each rank's latest done task (-1: none yet).
         int[][] lastById = new int[afterIndex.size()][];
         int[][] lastInStream = new int[streamIndex.size()][];
