@@ -72,7 +72,8 @@ final class RunCommand implements Callable<Integer> {
     int pcapMax;
 
     @Option(names = "--ideal", description = "Run the workload on the ideal network only (the same as --model ideal):"
-            + " no packets; messages share only the RNICs at both ends and NVLink, max-min fairly (a fast best case).")
+            + " no packets; every task's lower bound with only the RNICs at both ends and NVLink as capacities (a fast"
+            + " best case no schedule can beat).")
     boolean idealOnly;
 
     @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",

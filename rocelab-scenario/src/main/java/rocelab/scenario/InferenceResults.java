@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
-import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.flow.IdealBound;
+import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.inference.ServingInstance;
 
@@ -15,10 +16,10 @@ import rocelab.workload.inference.ServingInstance;
  */
 final class InferenceResults {
     private final List<InferenceTasks> services;
-    private final WorkloadDriver real;
-    private final WorkloadDriver ideal;
+    private final TaskTimes real;
+    private final IdealBound ideal;
 
-    InferenceResults(List<InferenceTasks> services, WorkloadDriver real, WorkloadDriver ideal) {
+    InferenceResults(List<InferenceTasks> services, TaskTimes real, IdealBound ideal) {
         this.services = services;
         this.real = real;
         this.ideal = ideal;
@@ -44,9 +45,12 @@ final class InferenceResults {
                     tokensAfterFirst += c.outputTokens() - 1;
                 }
                 long firstToken = end(real, r.calls().get(0).firstTokenTask());
+                // The bound of the request's end: its own tasks' bounds and the work of its transfers' ports.
+                long idealEnd = ideal.lastEndPs(new int[] {r.endTask()}, new int[0], r.arrivalTask());
                 out.add(new RequestRecord(s.spec().name(), r.index(), r.arrivalPs(), r.calls().size(), prefilled,
-                        output, decode.get(r.decodeInstance()).name(), end(real, r.endTask()),
-                        end(ideal, r.endTask()), firstToken < 0 ? -1 : firstToken - r.arrivalPs(),
+                        output, decode.get(r.decodeInstance()).name(),
+                        real == ideal ? idealEnd : end(real, r.endTask()),
+                        idealEnd, firstToken < 0 ? -1 : firstToken - r.arrivalPs(),
                         all && tokensAfterFirst > 0 ? (double) decodeTime / tokensAfterFirst : Double.NaN));
             }
         }
@@ -145,7 +149,7 @@ final class InferenceResults {
     }
 
     /** When a task ended in a run, or -1 (not reached, or no such run). */
-    private static long end(WorkloadDriver d, int task) {
+    private static long end(TaskTimes d, int task) {
         return d == null || task < 0 ? -1 : d.taskEndPs(task);
     }
 }

@@ -7,7 +7,8 @@ import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.graph.TaskGraph;
-import rocelab.workload.graph.WorkloadDriver;
+import rocelab.workload.flow.IdealBound;
+import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.job.Dim;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
@@ -19,16 +20,19 @@ import rocelab.workload.job.JobTasks;
  */
 final class JobResults {
     private final List<JobTasks> jobs;
-    private final WorkloadDriver real;
-    private final WorkloadDriver ideal;
+    private final TaskTimes real;
+    private final IdealBound ideal;
+    /** The ideal model ({@code --ideal}): the run is the bound itself, and its group figures are the bound's too. */
+    private final boolean idealOnly;
 
     private final List<List<long[]>> realTransfers;
     private final List<List<long[]>> idealTransfers;
 
-    JobResults(List<JobTasks> jobs, WorkloadDriver real, WorkloadDriver ideal) {
+    JobResults(List<JobTasks> jobs, TaskTimes real, IdealBound ideal) {
         this.jobs = jobs;
         this.real = real;
         this.ideal = ideal;
+        this.idealOnly = real == ideal;
         this.realTransfers = transfers(real);
         this.idealTransfers = transfers(ideal);
         for (JobTasks jt : jobs) {
@@ -61,8 +65,9 @@ final class JobResults {
         for (JobTasks jt : jobs) {
             JobSpec job = jt.job();
             int n = job.layout().size();
-            long end = latest(real, jt.ends()[job.iterations() - 1]);
-            long idealEnd = latest(ideal, jt.ends()[job.iterations() - 1]);
+            // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
+            long idealEnd = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
+            long end = idealOnly ? idealEnd : latest(real, jt.ends()[job.iterations() - 1]);
             double[] mean = new double[6];
             double maxWait = 0;
             for (int r = 0; r < n; r++) {
@@ -76,7 +81,8 @@ final class JobResults {
                 maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
-                    end >= 0, Math.max(idealEnd, 0), iteration(jt, real), iteration(jt, ideal), mean[0], mean[1],
+                    end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration(jt) : iteration(jt, real),
+                    idealIteration(jt), mean[0], mean[1],
                     mean[2], mean[3], mean[4], mean[5], maxWait, job.notes()));
         }
         return out;
@@ -341,8 +347,10 @@ final class JobResults {
         List<CollectiveRecord> out = new ArrayList<>();
         for (JobTasks jt : jobs) {
             for (JobTasks.Call c : jt.calls()) {
-                long[] span = span(real, c.entries(), c.done());
                 long[] idealSpan = span(ideal, c.entries(), c.done());
+                // The bound of the call's end: its members' own bounds and the work of the ports of its transfers.
+                idealSpan[1] = Math.max(idealSpan[1], ideal.lastEndPs(c.done(), c.entries(), c.firstTask()));
+                long[] span = idealOnly ? idealSpan : span(real, c.entries(), c.done());
                 Collective call = c.call();
 
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
@@ -358,7 +366,7 @@ final class JobResults {
      * timer starts) until its last member is done, and whether it completed. Waiting for late members is not the
      * collective's time: it shows as the early members' exposed communication or idle time.
      */
-    static long[] span(WorkloadDriver d, int[] entries, int[] done) {
+    static long[] span(TaskTimes d, int[] entries, int[] done) {
         long start = latest(d, entries);
         long last = latest(d, done);
         if (last < 0 || start < 0) {
@@ -368,7 +376,7 @@ final class JobResults {
     }
 
     /** Mean over measured iterations of: last rank done minus first rank started. */
-    private static double iteration(JobTasks jt, WorkloadDriver d) {
+    private static double iteration(JobTasks jt, TaskTimes d) {
         JobSpec job = jt.job();
         double sum = 0;
         int count = 0;
@@ -378,6 +386,29 @@ final class JobResults {
                 from = Math.min(from, d.taskEndPs(g));
             }
             long to = latest(d, jt.ends()[k]);
+            if (to < 0 || from < 0) {
+                continue;
+            }
+            sum += (to - from) / 1e6;
+            count++;
+        }
+        return count == 0 ? Double.NaN : sum / count;
+    }
+
+    /**
+     * Mean over measured iterations on the ideal network: from the first rank's start to the bound of the last
+     * rank's end, which counts the work of the ports of every transfer of the iteration (from its gates on).
+     */
+    private double idealIteration(JobTasks jt) {
+        JobSpec job = jt.job();
+        double sum = 0;
+        int count = 0;
+        for (int k = job.warmup(); k < job.iterations(); k++) {
+            long from = Long.MAX_VALUE;
+            for (int g : jt.gates()[k]) {
+                from = Math.min(from, ideal.taskEndPs(g));
+            }
+            long to = ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
             if (to < 0 || from < 0) {
                 continue;
             }
@@ -398,7 +429,7 @@ final class JobResults {
      * thousands of GPUs has tens of millions of transfers, so they are gathered as primitive starts and ends per host
      * and merged at once, not kept as an object each.
      */
-    private static List<List<long[]>> transfers(WorkloadDriver d) {
+    private static List<List<long[]>> transfers(TaskTimes d) {
         TaskGraph g = d.graph();
         int hosts = 0;
         for (int t = 0; t < g.taskCount(); t++) {
@@ -442,7 +473,7 @@ final class JobResults {
         return perHost;
     }
 
-    private static boolean isTransfer(TaskGraph g, WorkloadDriver d, int t) {
+    private static boolean isTransfer(TaskGraph g, TaskTimes d, int t) {
         TaskGraph.Kind k = g.kind(t);
         return (k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK) && d.taskStartPs(t) >= 0;
     }
@@ -476,7 +507,7 @@ final class JobResults {
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */
-    private Times rankTimes(JobTasks jt, int r, WorkloadDriver d, List<List<long[]>> transfers) {
+    private Times rankTimes(JobTasks jt, int r, TaskTimes d, List<List<long[]>> transfers) {
         JobSpec job = jt.job();
         int host = job.layout().host(r);
         List<long[]> moving = host < transfers.size() ? transfers.get(host) : List.of();
@@ -545,7 +576,7 @@ final class JobResults {
     }
 
     /** When the last of these tasks ended, or -1 if one has not. */
-    static long latest(WorkloadDriver d, int[] tasks) {
+    static long latest(TaskTimes d, int[] tasks) {
         long t = 0;
         for (int task : tasks) {
             if (d.taskEndPs(task) < 0) {

@@ -30,6 +30,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.fabric.network.PathTiming;
 import rocelab.workload.flow.EcmpFabric;
 import rocelab.workload.flow.FlowRouter;
+import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealNetwork;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
@@ -39,6 +40,7 @@ import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
+import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.TrafficSpec;
@@ -69,8 +71,8 @@ public final class Simulation {
     private final List<InferenceTasks> inference;
     private final Model model;
     private final IdealGroups idealGroups;
-    /** The same graph on the ideal network, once {@link #run} has run it (the driver itself in ideal mode). */
-    private WorkloadDriver idealDriver;
+    /** The same graph's bounds on the ideal network, once {@link #run} has made them. */
+    private IdealBound idealBound;
     /** Payload bytes of every flow of the workload, for the progress display. */
     private final long workloadBytes;
 
@@ -299,15 +301,16 @@ public final class Simulation {
     }
 
     /**
-     * The run of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
-     * an ideal figure is reported for: no collectives, jobs or inference); {@link #idealRun()} makes one anyway.
+     * The bounds of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
+     * an ideal figure is reported for: no collectives, jobs or inference, and not the ideal model);
+     * {@link #idealRun()} makes them anyway.
      */
-    public WorkloadDriver idealDriver() {
-        return idealDriver;
+    public IdealBound idealBound() {
+        return idealBound;
     }
 
-    /** Runs the task graph on the ideal network now, whatever the scenario reports. */
-    public WorkloadDriver idealRun() {
+    /** The task graph's bounds on the ideal network, made now, whatever the scenario reports. */
+    public IdealBound idealRun() {
         return runIdeal();
     }
 
@@ -325,6 +328,9 @@ public final class Simulation {
      * has moved for 1 ms, so a deadlock ends the run before the RNICs' retries give up on it.
      */
     public RunResult run(ProgressListener progress) {
+        if (model == Model.IDEAL) {
+            return runIdealOnly();
+        }
         long startNanos = System.nanoTime();
         long ackTimeout = config.nic().ackTimeoutPs();
         long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
@@ -369,17 +375,37 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        WorkloadDriver ideal = model == Model.IDEAL ? driver
-                : collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
-        idealDriver = ideal;
+        IdealBound ideal = collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
+        idealBound = ideal;
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
-        return new RunResult(config.name(), config.seed(), model == Model.IDEAL ? "ideal-network" : config.mode().key(),
+        return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flowRecords(), collectives(ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
+                flowRecords(driver), collectives(driver, ideal, jobResults), FabricTotals.of(network), network, series,
+                pfcLog,
+                jobResults == null ? List.of() : jobResults.jobRecords(),
+                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
+                jobResults == null ? List.of() : jobResults.timeline(), model.key(),
+                gpuTimeline(jobResults, served));
+    }
+
+    /**
+     * The ideal model ({@code --ideal}): no run, every figure the ideal network's bound ({@link IdealBound}); the
+     * workload's end is the bound of its last completion.
+     */
+    private RunResult runIdealOnly() {
+        long startNanos = System.nanoTime();
+        IdealBound ideal = runIdeal();
+        idealBound = ideal;
+        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, ideal, ideal);
+        InferenceResults served = new InferenceResults(inference, ideal, ideal);
+        double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
+        return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
+                ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
+                collectives(ideal, ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
@@ -433,28 +459,26 @@ public final class Simulation {
     }
 
     /**
-     * The same task graph on the ideal network ({@link IdealNetwork}: max-min fair fluids sharing only each RNIC's
-     * egress and ingress and each GPU's NVLink ports, each message after its path's fixed latency). Cheap: no
-     * packets.
+     * The bounds of the same task graph on the ideal network ({@link IdealNetwork}'s capacities: each RNIC's egress
+     * and ingress and each GPU's NVLink ports, a non-blocking fabric between; {@link IdealBound}: each message at
+     * its closed form along its dependencies, and the work of the ports), each workload item alone. One pass over
+     * the tasks: no packets, no events.
      */
-    private WorkloadDriver runIdeal() {
-        Simulator idealSim = new Simulator();
-        WorkloadDriver d = WorkloadDriver.flowLevel(idealSim, driver.graph(), idealNetwork(network, config),
-                network.hostCount(), idealGroups.groupOfTask(), idealGroups.count());
-        idealSim.run(Long.MAX_VALUE, Long.MAX_VALUE);
-        return d;
+    private IdealBound runIdeal() {
+        return new IdealBound(driver.graph(), idealNetwork(network, config), network.hostCount(),
+                idealGroups.groupOfTask());
     }
 
     private static PathTiming pathTiming(Network network, ScenarioConfig config) {
         return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
     }
 
-    private static FlowRouter idealNetwork(Network network, ScenarioConfig config) {
+    private static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 
-    private List<CollectiveRecord> collectives(WorkloadDriver ideal, JobResults jobResults) {
-        List<CollectiveRecord> out = new ArrayList<>(collectiveRecords(ideal));
+    private List<CollectiveRecord> collectives(TaskTimes real, IdealBound ideal, JobResults jobResults) {
+        List<CollectiveRecord> out = new ArrayList<>(collectiveRecords(real, ideal));
         if (jobResults != null) {
             out.addAll(jobResults.collectiveRecords());
         }
@@ -462,28 +486,33 @@ public final class Simulation {
     }
 
     /** Each collective from its first post until every rank's part of its last run was done. */
-    private List<CollectiveRecord> collectiveRecords(WorkloadDriver ideal) {
+    private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal) {
         List<CollectiveRecord> out = new ArrayList<>();
         for (CollectiveFlows c : collectives) {
             CollectiveTraffic.Emitted e = c.tasks();
             long start = Long.MAX_VALUE;
             for (int t = e.firstTask(); t < e.endTask(); t++) {
                 // Its first transfer, over the fabric or NVLink (a hierarchical collective starts inside a server).
-                boolean transfer = driver.graph().flowIndex(t) >= 0
-                        || driver.graph().kind(t) == TaskGraph.Kind.NVLINK;
-                if (transfer && driver.taskStartPs(t) >= 0) {
-                    start = Math.min(start, driver.taskStartPs(t));
+                boolean transfer = real.graph().flowIndex(t) >= 0
+                        || real.graph().kind(t) == TaskGraph.Kind.NVLINK;
+                if (transfer && real.taskStartPs(t) >= 0) {
+                    start = Math.min(start, real.taskStartPs(t));
                 }
             }
             long end = 0;
             boolean done = true;
             for (int t : e.done()[e.done().length - 1]) {
-                done &= driver.taskEndPs(t) >= 0;
-                end = Math.max(end, driver.taskEndPs(t));
+                done &= real.taskEndPs(t) >= 0;
+                end = Math.max(end, real.taskEndPs(t));
             }
             var call = c.spec().call();
             long idealStart = c.spec().startPs();
-            long idealEnd = JobResults.latest(ideal, e.done()[e.done().length - 1]);
+            // The bound of the last run's end: its own tasks' bounds and the work of the ports of all its transfers.
+            long idealEnd = ideal.lastEndPs(e.done()[e.done().length - 1], new int[0], e.firstTask());
+            if (real == ideal) {
+                // The ideal model: the collective's own time is its bound too.
+                end = Math.max(end, idealEnd);
+            }
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
                     start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
@@ -493,11 +522,12 @@ public final class Simulation {
     }
 
     /**
-     * Every flow's record, as a view over the driver's arrays: a record is made when it is read, so a run of millions
-     * of flows does not hold an object per flow while its outputs are written (the time alone on an idle fabric,
-     * which walks the flow's path, is computed once per flow here).
+     * Every flow's record from {@code times} (the run's, or the ideal network's bounds in the ideal model), as a view
+     * over the driver's arrays: a record is made when it is read, so a run of millions of flows does not hold an
+     * object per flow while its outputs are written (the time alone on an idle fabric, which walks the flow's path,
+     * is computed once per flow here).
      */
-    private List<FlowRecord> flowRecords() {
+    private List<FlowRecord> flowRecords(TaskTimes times) {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
         TaskGraph g = driver.graph();
         int n = driver.flowCount();
@@ -505,18 +535,20 @@ public final class Simulation {
         for (int i = 0; i < n; i++) {
             idealFct[i] = ideal.fctPs(g.flowSource(i), g.flowDestination(i), g.flowBytes(i));
         }
-        return new FlowRecordView(driver, network, idealFct);
+        return new FlowRecordView(driver, times, network, idealFct);
     }
 
-    /** The flows of a finished run as records, made on each read from the driver's state. */
+    /** The flows of a finished run as records, made on each read from the driver's state and the task times. */
     private static final class FlowRecordView extends java.util.AbstractList<FlowRecord>
             implements java.util.RandomAccess {
         private final WorkloadDriver driver;
+        private final TaskTimes times;
         private final Network network;
         private final long[] idealFct;
 
-        FlowRecordView(WorkloadDriver driver, Network network, long[] idealFct) {
+        FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
             this.driver = driver;
+            this.times = times;
             this.network = network;
             this.idealFct = idealFct;
         }
@@ -530,13 +562,14 @@ public final class Simulation {
         public FlowRecord get(int i) {
             java.util.Objects.checkIndex(i, idealFct.length);
             TaskGraph g = driver.graph();
-            long started = driver.startedPs(i) >= 0 ? driver.startedPs(i) : g.flowStartPs(i);
+            int task = g.flowTask(i);
+            long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : g.flowStartPs(i);
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
             var queuePair = driver.queuePair(i);
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
             int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? network.entropy(qp) : -1;
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
-                    driver.deliveredPs(i), driver.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
+                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
         }
     }
 

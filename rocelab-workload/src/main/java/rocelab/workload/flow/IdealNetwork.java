@@ -39,23 +39,47 @@ public final class IdealNetwork implements FlowRouter {
         int hosts = topology.hostCount();
         double[] c = new double[2 * hosts];
         for (int h = 0; h < hosts; h++) {
-            c[h] = topology.edgeAt(h, 0).parameters().rateBps();
+            c[h] = rnicRateBps(h);
             c[hosts + h] = c[h];
         }
         return c;
     }
 
-    @Override
-    public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
+    /** The rate of host {@code h}'s RNIC, each way: the one place the ideal network's port capacities come from. */
+    public long rnicRateBps(int h) {
+        return topology.edgeAt(h, 0).parameters().rateBps();
+    }
+
+    /** The most links a path can have (the size of the arrays {@link #path} fills). */
+    public int maxHops() {
+        return links.length;
+    }
+
+    /** The timing of messages alone on a path (the closed form). */
+    public PathTiming timing() {
+        return timing;
+    }
+
+    /**
+     * The rates and propagation delays of the links a message from {@code src} to {@code dst} crosses (the
+     * switches' first equal-cost path, as {@link #route}), into the arrays given; returns the number of hops.
+     */
+    public int path(int src, int dst, long[] pathRates, long[] pathDelays) {
         int hops = EcmpFabric.firstPath(network, src, dst, links);
         if (hops < 0) {
-            // The switches route around a failed link and find none: the ideal fabric has every link up.
             hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
         }
         for (int i = 0; i < hops; i++) {
-            rates[i] = linkRate[links[i]];
-            delays[i] = linkDelay[links[i]];
+            pathRates[i] = linkRate[links[i]];
+            pathDelays[i] = linkDelay[links[i]];
         }
+        return hops;
+    }
+
+    @Override
+    public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
+        // The switches route around a failed link and may find none: the ideal fabric has every link up.
+        int hops = path(src, dst, rates, delays);
         int[] ends = {src, topology.hostCount() + dst};
         return new FlowRoute(ends, null, PathTiming.bottleneck(rates, hops), 8.0 * timing.wireBytes(sizeBytes),
                 timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));

@@ -23,7 +23,7 @@ import rocelab.workload.traffic.FlowSpec;
  * enter the packet network either: they are fluids on a {@link FluidNetwork} over the capacities of a
  * {@link FlowRouter} (the ideal network, or every link of the ECMP path), delivered after their path's fixed latency.
  */
-public final class WorkloadDriver implements EventHandler, MessageListener {
+public final class WorkloadDriver implements EventHandler, MessageListener, TaskTimes {
     private static final int ROOTS = 1;
     private static final int TIMER_END = 2;
     private static final int READY = 3;
@@ -535,6 +535,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
         }
     }
 
+    @Override
     public TaskGraph graph() {
         return graph;
     }
@@ -579,6 +580,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */
+    @Override
     public long completedPs(int i) {
         return completedPs[i];
     }
@@ -593,11 +595,13 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     }
 
     /** When a task started, or -1. */
+    @Override
     public long taskStartPs(int task) {
         return startPs[task];
     }
 
     /** When a task ended (a flow: was delivered), or -1. */
+    @Override
     public long taskEndPs(int task) {
         return endPs[task];
     }

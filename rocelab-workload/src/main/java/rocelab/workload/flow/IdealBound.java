@@ -1,0 +1,631 @@
+package rocelab.workload.flow;
+
+import java.util.Arrays;
+import rocelab.engine.Rates;
+import rocelab.engine.Saturating;
+import rocelab.fabric.network.PathTiming;
+import rocelab.workload.graph.LocalLinks;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.TaskTimes;
+import rocelab.workload.traffic.FlowSpec;
+
+/**
+ * The ideal network as a lower bound: for every task of a {@link TaskGraph}, a time before which no run on any fabric
+ * whose RNICs and NVLink ports have the {@link IdealNetwork}'s capacities can finish it, whatever the schedule. It is a
+ * relaxation, not a simulation: no sharing rule is assumed, so no sharing rule can beat it (the packet level's queue
+ * pairs taking turns included, which a max-min fair fluid is not a bound of).
+ *
+ * <ul>
+ *   <li><b>Earliest finish along dependencies.</b> A task starts no earlier than its earliest start and than every
+ *       task it waits on; a compute or delay task then takes its duration; a message takes its time alone: every
+ *       wire byte (real headers, {@link PathTiming#wireBytes}) at the slowest link of its path, plus the path's
+ *       fixed latency ({@link PathTiming#deliveryLatencyPs}); its ACK the path's ACK latency after that. An NVLink
+ *       transfer takes its bytes at the NVLink rate plus the NVLink latency. A message on a connection is sent no
+ *       earlier than the one added before it on that connection has left the sender's RNIC.</li>
+ *   <li><b>Port work.</b> Messages through one port (an RNIC's egress or ingress, a GPU's NVLink out or in) are
+ *       served by one server of the port's rate: whatever the order, the last of a set M through port p cannot be
+ *       done before {@code max over k of (r_k + (bytes of the j in M with r_j >= r_k) / rate_p) + (least tail of
+ *       those j)}, where r_j is the earliest time message j's bits can reach p (its earliest start, plus at an
+ *       ingress port the latency before it) and the tail the least latency from the port to the end (the single
+ *       machine with release dates, preemptive: its optimum is this bound). It is applied where the last of a set is
+ *       what counts: every task that waits on two or more transfers directly (a join: over those transfers, and
+ *       again with each connection's messages up to the latest it waits on; its bound then propagates to everything
+ *       after it), and the groups the outputs report ({@link #lastEndPs}: a collective call, an
+ *       iteration, a job, a request, all the traffic), over the transfers the group's end waits on: those it
+ *       depends on, and on each connection every message added before one of those (a queue pair sends, delivers
+ *       and completes in order, and a connection's messages are posted in the order they were added).</li>
+ * </ul>
+ *
+ * <p>It ignores, as the ideal network does, everything between the RNICs: queues, ECN marks, rate cuts, pauses,
+ * drops, ECMP collisions. Its message times are the closed form, so a flow alone, an incast into one port and a ring
+ * AllReduce on one channel get their closed forms; with several queue pairs between two RNICs it is the work of the
+ * ports, not a fair share of them, that bounds the time. Cost: one pass over the tasks in dependency order (each
+ * join's transfers sorted), and one pass over a group's tasks per reported group.
+ */
+public final class IdealBound implements TaskTimes {
+    private static final long NEVER = -1;
+
+    private final TaskGraph graph;
+    private final PathTiming timing;
+    private final IdealNetwork network;
+    private final int hosts;
+    private final int[] groupOfTask;
+    private final long[] rnicBps;
+    private final long nvlinkBps;
+    private final long nvlinkLatencyPs;
+    private final long[] startPs;
+    private final long[] endPs;
+    private final long[] completedPs;
+    private final int[] lateStart;
+    private final int[] lateList;
+    /**
+     * Recent paths by (src, dst), direct-mapped: most workloads have far fewer host pairs than messages, and an
+     * all-to-all of thousands of GPUs, which has millions, costs a walk of the switches' routes per miss rather than
+     * a map of every pair. A pure cache: what it holds never changes a bound.
+     */
+    private static final int PATH_CACHE = 1 << 16;
+    private final Path[] paths = new Path[PATH_CACHE];
+    private final long[] pathRates;
+    private final long[] pathDelays;
+
+    // Scratch for port-work bounds: one entry per (transfer, port).
+    private int entries;
+    private long[] entryKey = new long[64];
+    private long[] entryRelease = new long[64];
+    private long[] entryBytes = new long[64];
+    private long[] entryTail = new long[64];
+    private int[] order = new int[64];
+    private int[] sortScratch = new int[64];
+    // Scratch for walks over a group's dependencies.
+    private final int[] mark;
+    private int epoch;
+    private int[] stack = new int[64];
+    private long lastFinishPs = NEVER;
+    /** Each connection's flow tasks in the order added, and per walk how far into them it has gone. */
+    private final int[] connectionStart;
+    private final int[] connectionTasks;
+    private final int[] positionOfFlow;
+    private final int[] coveredEpoch;
+    private final int[] covered;
+    /** Per flow: when its queue pair can start sending it; on its connection up to it, wire bytes and least latency. */
+    private final long[] sendStartPs;
+    private final long[] prefixBytes;
+    private final long[] prefixLatencyPs;
+    /** Per connection: the next position the pass expects (-1: met out of order), when its queue pair is free, when
+     * its first message was sent, and scratch for a join's latest message on it. */
+    private final int[] nextPosition;
+    private final long[] queuePairFreePs;
+    private final long[] firstSendPs;
+    private final int[] connectionStamp;
+    private final int[] latestOnConnection;
+    private final boolean[] latestAcked;
+
+    /** A host pair's path on the ideal network: its links' rates and delays. */
+    private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
+            long ackLatencyPs, long lastDelayPs) {}
+
+    /**
+     * The bounds of every task of {@code graph} on {@code network}; {@code groupOfTask} (null: all one group) puts
+     * tasks on copies of the capacities of their own, as if each group ran alone.
+     */
+    public IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask) {
+        if (graph.openPromises() > 0) {
+            throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
+        }
+        if (graph.tasksInCycles() > 0) {
+            throw new IllegalArgumentException("the workload waits on itself: " + graph.tasksInCycles()
+                    + " tasks can never start (a cycle of dependencies)");
+        }
+        this.graph = graph;
+        this.network = network;
+        this.timing = network.timing();
+        this.hosts = hostCount;
+        this.groupOfTask = groupOfTask;
+        this.rnicBps = new long[hostCount];
+        for (int h = 0; h < hostCount; h++) {
+            rnicBps[h] = network.rnicRateBps(h);
+        }
+        LocalLinks local = graph.localLinks();
+        this.nvlinkBps = local == null ? 1 : local.rateBps();
+        this.nvlinkLatencyPs = local == null ? 0 : local.latencyPs();
+        this.pathRates = new long[network.maxHops()];
+        this.pathDelays = new long[network.maxHops()];
+        int n = graph.taskCount();
+        this.startPs = new long[n];
+        this.endPs = new long[n];
+        this.completedPs = new long[graph.flowCount()];
+        this.mark = new int[n];
+        int late = graph.lateDependencyCount();
+        this.lateStart = new int[n + 1];
+        this.lateList = new int[late];
+        for (int i = 0; i < late; i++) {
+            lateStart[graph.lateTask(i) + 1]++;
+        }
+        for (int t = 0; t < n; t++) {
+            lateStart[t + 1] += lateStart[t];
+        }
+        int[] fill = Arrays.copyOf(lateStart, n);
+        for (int i = 0; i < late; i++) {
+            lateList[fill[graph.lateTask(i)]++] = graph.lateDependency(i);
+        }
+        int connections = graph.connectionCount();
+        this.connectionStart = new int[connections + 1];
+        this.positionOfFlow = new int[graph.flowCount()];
+        for (int f = 0; f < graph.flowCount(); f++) {
+            if (graph.connection(f) >= 0) {
+                connectionStart[graph.connection(f) + 1]++;
+            }
+        }
+        for (int c = 0; c < connections; c++) {
+            connectionStart[c + 1] += connectionStart[c];
+        }
+        this.connectionTasks = new int[connectionStart[connections]];
+        int[] at = Arrays.copyOf(connectionStart, connections);
+        for (int f = 0; f < graph.flowCount(); f++) {
+            int c = graph.connection(f);
+            if (c >= 0) {
+                positionOfFlow[f] = at[c] - connectionStart[c];
+                connectionTasks[at[c]++] = graph.flowTask(f);
+            }
+        }
+        this.coveredEpoch = new int[connections];
+        this.covered = new int[connections];
+        this.sendStartPs = new long[graph.flowCount()];
+        this.prefixBytes = new long[graph.flowCount()];
+        this.prefixLatencyPs = new long[graph.flowCount()];
+        this.nextPosition = new int[connections];
+        this.queuePairFreePs = new long[connections];
+        this.firstSendPs = new long[connections];
+        this.connectionStamp = new int[connections];
+        this.latestOnConnection = new int[connections];
+        this.latestAcked = new boolean[connections];
+        for (int t : dependencyOrder()) {
+            earliest(t);
+        }
+    }
+
+    /** Tasks so that each comes after everything it waits on: task order, unless promises wait on later tasks. */
+    private int[] dependencyOrder() {
+        int n = graph.taskCount();
+        int[] out = new int[n];
+        if (lateList.length == 0) {
+            for (int t = 0; t < n; t++) {
+                out[t] = t;
+            }
+            return out;
+        }
+        // Kahn's algorithm; ties in task order (a min-heap would too, but any topological order gives the same bounds).
+        int[] waiting = new int[n];
+        int[] outStart = new int[n + 1];
+        for (int t = 0; t < n; t++) {
+            waiting[t] = dependencies(t);
+            for (int i = 0; i < waiting[t]; i++) {
+                outStart[target(dependency(t, i)) + 1]++;
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            outStart[t + 1] += outStart[t];
+        }
+        int[] next = new int[outStart[n]];
+        int[] fill = Arrays.copyOf(outStart, n);
+        for (int t = 0; t < n; t++) {
+            for (int i = 0; i < dependencies(t); i++) {
+                next[fill[target(dependency(t, i))]++] = t;
+            }
+        }
+        int head = 0;
+        int tail = 0;
+        for (int t = 0; t < n; t++) {
+            if (waiting[t] == 0) {
+                out[tail++] = t;
+            }
+        }
+        while (head < tail) {
+            int t = out[head++];
+            for (int i = outStart[t]; i < outStart[t + 1]; i++) {
+                if (--waiting[next[i]] == 0) {
+                    out[tail++] = next[i];
+                }
+            }
+        }
+        return out;
+    }
+
+    private int dependencies(int t) {
+        return graph.dependencyCount(t) + lateStart[t + 1] - lateStart[t];
+    }
+
+    /** The i-th dependency of t, the late ones (a promise's) after those given when it was added. */
+    private int dependency(int t, int i) {
+        int given = graph.dependencyCount(t);
+        return i < given ? graph.dependency(t, i) : lateList[lateStart[t] + i - given];
+    }
+
+    private static int target(int d) {
+        return d >= 0 ? d : ~d;
+    }
+
+    private boolean transfer(int t) {
+        TaskGraph.Kind k = graph.kind(t);
+        return k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK;
+    }
+
+    /** The task's bounds, every task it waits on done. */
+    private void earliest(int t) {
+        long ready = graph.notBeforePs(t);
+        int deps = dependencies(t);
+        int transfers = 0;
+        for (int i = 0; i < deps; i++) {
+            int d = dependency(t, i);
+            int x = target(d);
+            ready = Math.max(ready, d >= 0 ? endPs[x] : acknowledgedPs(x));
+            transfers += transfer(x) ? 1 : 0;
+        }
+        if (transfers >= 2) {
+            // A join of transfers: the last of them is bounded by the work of every port they share.
+            entries = 0;
+            for (int i = 0; i < deps; i++) {
+                int d = dependency(t, i);
+                if (transfer(target(d))) {
+                    addPorts(target(d), d < 0);
+                }
+            }
+            ready = Math.max(ready, portWorkPs());
+            ready = Math.max(ready, connectionWorkPs(t, deps));
+        }
+        startPs[t] = ready;
+        switch (graph.kind(t)) {
+            case FLOW -> {
+                int f = graph.flowIndex(t);
+                FlowSpec spec = graph.flows().get(f);
+                Path p = path(spec.src(), spec.dst());
+                long wire = timing.wireBytes(spec.sizeBytes());
+                long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+                long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
+                sendStartPs[f] = send;
+                endPs[t] = Saturating.add(send,
+                        Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
+                completedPs[f] = Saturating.add(endPs[t], p.ackLatencyPs());
+            }
+            case NVLINK -> endPs[t] = Saturating.add(ready, Saturating.add(
+                    Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
+            default -> endPs[t] = Saturating.add(ready, graph.durationPs(t));
+        }
+    }
+
+    /**
+     * When flow f's queue pair can start sending it, posted at {@code ready}: not before the message added before it
+     * on its connection has left the sender's RNIC (a queue pair sends in order, and a connection's messages are
+     * posted in the order they were added). Keeps the connection's running sums for {@link #connectionWorkPs}. A
+     * connection met out of order (promises can reorder the pass) is left without either from then on.
+     */
+    private long queuePair(int f, long ready, long wire, long latency, long rnic) {
+        int c = graph.connection(f);
+        if (c < 0) {
+            return ready;
+        }
+        if (positionOfFlow[f] != nextPosition[c]) {
+            nextPosition[c] = -1;
+            prefixBytes[f] = -1;
+            return ready;
+        }
+        nextPosition[c]++;
+        long send = Math.max(ready, queuePairFreePs[c]);
+        queuePairFreePs[c] = Saturating.add(send, Rates.serializationPs(wire, rnic));
+        if (positionOfFlow[f] == 0) {
+            firstSendPs[c] = send;
+            prefixBytes[f] = wire;
+            prefixLatencyPs[f] = latency;
+        } else {
+            int before = graph.flowIndex(connectionTasks[connectionStart[c] + positionOfFlow[f] - 1]);
+            prefixBytes[f] = Saturating.add(prefixBytes[before], wire);
+            prefixLatencyPs[f] = Math.min(prefixLatencyPs[before], latency);
+        }
+        return send;
+    }
+
+    /**
+     * The port work of a join's transfers with every message before them on their connections: once a flow is
+     * delivered (or acknowledged) so is everything sent before it on its queue pair. Per connection the messages up
+     * to the latest one waited on count as one, released when the first was sent, with their bytes and the least
+     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves.
+     */
+    private long connectionWorkPs(int t, int deps) {
+        entries = 0;
+        int stamp = t + 1;
+        for (int i = 0; i < deps; i++) {
+            int d = dependency(t, i);
+            int x = target(d);
+            if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
+                int f = graph.flowIndex(x);
+                int c = graph.connection(f);
+                if (connectionStamp[c] != stamp || positionOfFlow[f] > positionOfFlow[latestOnConnection[c]]) {
+                    connectionStamp[c] = stamp;
+                    latestOnConnection[c] = f;
+                    latestAcked[c] = d < 0;
+                }
+            }
+        }
+        for (int i = 0; i < deps; i++) {
+            int d = dependency(t, i);
+            int x = target(d);
+            if (!transfer(x)) {
+                continue;
+            }
+            if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
+                addPorts(x, d < 0);
+                continue;
+            }
+            int f = graph.flowIndex(x);
+            int c = graph.connection(f);
+            if (connectionStamp[c] == stamp && latestOnConnection[c] == f) {
+                connectionStamp[c] = -stamp;
+                FlowSpec spec = graph.flows().get(f);
+                Path p = path(spec.src(), spec.dst());
+                long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
+                long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
+                long latency = prefixLatencyPs[f];
+                add(base + spec.src(), firstSendPs[c], prefixBytes[f], latency + ack);
+                add(base + hosts + spec.dst(), Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
+                        prefixBytes[f], p.lastDelayPs() + ack);
+            }
+        }
+        return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /** Whether flow f has its connection's running sums (it is on a connection met in order). */
+    private boolean summed(int f) {
+        int c = graph.connection(f);
+        return c >= 0 && prefixBytes[f] >= 0 && nextPosition[c] >= 0;
+    }
+
+    /** When transfer x's sender has its completion: a flow's last ACK, an NVLink transfer's end. */
+    private long acknowledgedPs(int x) {
+        return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x)] : endPs[x];
+    }
+
+    private Path path(int src, int dst) {
+        int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
+        Path p = paths[slot];
+        if (p == null || p.src() != src || p.dst() != dst) {
+            int hops = network.path(src, dst, pathRates, pathDelays);
+            long[] r = Arrays.copyOf(pathRates, hops);
+            long[] d = Arrays.copyOf(pathDelays, hops);
+            p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops), timing.ackLatencyPs(r, d, hops),
+                    d[hops - 1]);
+            paths[slot] = p;
+        }
+        return p;
+    }
+
+    /**
+     * Adds transfer x's two ports to the scratch set: a flow's sender egress (its bits can be there from its start;
+     * then the whole path latency) and receiver ingress (from its start plus the latency up to the last link; then
+     * that link's propagation); an NVLink transfer's GPU ports (then the NVLink latency). With {@code acked} the
+     * end is the sender's ACK, one ACK latency later.
+     */
+    private void addPorts(int x, boolean acked) {
+        long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
+        if (graph.kind(x) == TaskGraph.Kind.FLOW) {
+            FlowSpec spec = graph.flows().get(graph.flowIndex(x));
+            Path p = path(spec.src(), spec.dst());
+            long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+            long ack = acked ? p.ackLatencyPs() : 0;
+            long wire = timing.wireBytes(spec.sizeBytes());
+            long send = sendStartPs[graph.flowIndex(x)];
+            add(base + spec.src(), send, wire, latency + ack);
+            add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
+                    p.lastDelayPs() + ack);
+        } else {
+            long bytes = graph.nvlinkBytes(x);
+            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, nvlinkLatencyPs);
+            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, nvlinkLatencyPs);
+        }
+    }
+
+    private void add(long key, long release, long bytes, long tailPs) {
+        if (entries == entryKey.length) {
+            int m = entries * 2;
+            entryKey = Arrays.copyOf(entryKey, m);
+            entryRelease = Arrays.copyOf(entryRelease, m);
+            entryBytes = Arrays.copyOf(entryBytes, m);
+            entryTail = Arrays.copyOf(entryTail, m);
+        }
+        entryKey[entries] = key;
+        entryRelease[entries] = release;
+        entryBytes[entries] = bytes;
+        entryTail[entries] = tailPs;
+        entries++;
+    }
+
+    /**
+     * The port-work bound of the scratch set: per port, from the latest release down, the bytes released at or after
+     * each release at the port's rate, plus the least tail among them; the largest over ports and releases.
+     */
+    private long portWorkPs() {
+        if (order.length < entries) {
+            order = new int[entries];
+            sortScratch = new int[entries];
+        }
+        for (int i = 0; i < entries; i++) {
+            order[i] = i;
+        }
+        sort(0, entries);
+        long bound = NEVER;
+        int i = entries - 1;
+        while (i >= 0) {
+            long key = entryKey[order[i]];
+            long rate = rateOf(key);
+            long bytes = 0;
+            long tail = Long.MAX_VALUE;
+            for (; i >= 0 && entryKey[order[i]] == key; i--) {
+                int e = order[i];
+                bytes = Saturating.add(bytes, entryBytes[e]);
+                tail = Math.min(tail, entryTail[e]);
+                boolean lowestOfRelease = i == 0 || entryKey[order[i - 1]] != key
+                        || entryRelease[order[i - 1]] != entryRelease[e];
+                if (lowestOfRelease) {
+                    bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
+                            Rates.serializationPs(bytes, rate)), tail));
+                }
+            }
+        }
+        return bound;
+    }
+
+    /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
+    private long rateOf(long key) {
+        int port = (int) (key % (4L * hosts));
+        return port < 2 * hosts ? rnicBps[port % hosts] : nvlinkBps;
+    }
+
+    /** Sorts order[from, to) by (port, release): a merge sort over primitives. */
+    private void sort(int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sort(from, mid);
+        sort(mid, to);
+        if (!before(order[mid], order[mid - 1])) {
+            return;
+        }
+        System.arraycopy(order, from, sortScratch, from, to - from);
+        int a = from;
+        int b = mid;
+        for (int k = from; k < to; k++) {
+            if (b >= to || (a < mid && !before(sortScratch[b], sortScratch[a]))) {
+                order[k] = sortScratch[a++];
+            } else {
+                order[k] = sortScratch[b++];
+            }
+        }
+    }
+
+    private boolean before(int x, int y) {
+        return entryKey[x] != entryKey[y] ? entryKey[x] < entryKey[y] : entryRelease[x] < entryRelease[y];
+    }
+
+    /**
+     * A bound of when the last of {@code done} ends: the latest of their own bounds, and the work of the ports of every
+     * transfer they wait on, directly or through other tasks. The walk back does not go past the tasks of
+     * {@code stops} (their own waits are left out) nor below task {@code lowestTask}: leaving transfers out only
+     * weakens the bound, so any such cut keeps it a bound and keeps the walk to the group's own tasks.
+     */
+    public long lastEndPs(int[] done, int[] stops, int lowestTask) {
+        long last = 0;
+        for (int t : done) {
+            if (endPs[t] < 0) {
+                return NEVER;
+            }
+            last = Math.max(last, endPs[t]);
+        }
+        epoch++;
+        if (epoch == Integer.MAX_VALUE) {
+            Arrays.fill(mark, 0);
+            Arrays.fill(coveredEpoch, 0);
+            epoch = 1;
+        }
+        int stopEpoch = -epoch;
+        for (int s : stops) {
+            mark[s] = stopEpoch;
+        }
+        int top = 0;
+        entries = 0;
+        for (int t : done) {
+            top = visit(t, lowestTask, top, stopEpoch);
+        }
+        while (top > 0) {
+            int t = stack[--top];
+            if (transfer(t)) {
+                addPorts(t, false);
+                top = visitEarlierOnConnection(t, lowestTask, top, stopEpoch);
+            }
+            for (int i = 0; i < dependencies(t); i++) {
+                top = visit(target(dependency(t, i)), lowestTask, top, stopEpoch);
+            }
+        }
+        return entries == 0 ? last : Math.max(last, portWorkPs());
+    }
+
+    /**
+     * A queue pair sends, delivers and completes its messages in order, and a connection's messages are posted in the
+     * order they were added (each waits for what comes before it on the connection, as NCCL's steps do): so once
+     * flow task t is done, so is every message added before it on its connection.
+     */
+    private int visitEarlierOnConnection(int t, int lowestTask, int top, int stopEpoch) {
+        if (graph.kind(t) != TaskGraph.Kind.FLOW) {
+            return top;
+        }
+        int f = graph.flowIndex(t);
+        int c = graph.connection(f);
+        if (c < 0) {
+            return top;
+        }
+        int position = positionOfFlow[f];
+        int from = coveredEpoch[c] == epoch ? covered[c] + 1 : 0;
+        if (position <= from - 1) {
+            return top;
+        }
+        coveredEpoch[c] = epoch;
+        covered[c] = position;
+        for (int i = from; i < position; i++) {
+            top = visit(connectionTasks[connectionStart[c] + i], lowestTask, top, stopEpoch);
+        }
+        return top;
+    }
+
+    private int visit(int t, int lowestTask, int top, int stopEpoch) {
+        if (t < lowestTask || mark[t] == epoch || mark[t] == stopEpoch) {
+            return top;
+        }
+        mark[t] = epoch;
+        if (top == stack.length) {
+            stack = Arrays.copyOf(stack, top * 2);
+        }
+        stack[top++] = t;
+        return top;
+    }
+
+    /**
+     * A bound of when the last task of the whole graph is done (flows acknowledged): the latest bound of any task, and
+     * the work of every port of every group.
+     */
+    public long lastFinishPs() {
+        if (lastFinishPs == NEVER) {
+            long last = 0;
+            entries = 0;
+            for (int t = 0; t < graph.taskCount(); t++) {
+                last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
+                if (transfer(t)) {
+                    addPorts(t, true);
+                }
+            }
+            lastFinishPs = entries == 0 ? last : Math.max(last, portWorkPs());
+        }
+        return lastFinishPs;
+    }
+
+    @Override
+    public TaskGraph graph() {
+        return graph;
+    }
+
+    /** The bound of when a task starts (a flow: is posted): every task it waits on done. */
+    @Override
+    public long taskStartPs(int task) {
+        return startPs[task];
+    }
+
+    /** The bound of when a task ends (a flow: is delivered). */
+    @Override
+    public long taskEndPs(int task) {
+        return endPs[task];
+    }
+
+    /** The bound of when flow i's sender has its last ACK. */
+    @Override
+    public long completedPs(int flow) {
+        return completedPs[flow];
+    }
+}
