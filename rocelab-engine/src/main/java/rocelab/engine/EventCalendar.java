@@ -29,6 +29,12 @@ public final class EventCalendar {
 
     private final int[] bucket = new int[BUCKETS];
     private final int[] bucketTail = new int[BUCKETS];
+    /**
+     * One bit per bucket, set while the bucket holds entries: the cursor jumps to the next occupied bucket 64 at a
+     * time instead of stepping through empty ones (flow-level runs leave microseconds, thousands of buckets,
+     * between instants).
+     */
+    private final long[] occupied = new long[BUCKETS >>> 6];
     private long cursorSlot;
     private int wheelCount;
 
@@ -110,6 +116,7 @@ public final class EventCalendar {
         bucket[b] = next[n];
         if (bucket[b] == NONE) {
             bucketTail[b] = NONE;
+            occupied[b >>> 6] &= ~(1L << b);
         }
         wheelCount--;
         size--;
@@ -130,14 +137,32 @@ public final class EventCalendar {
             cursorSlot = time[far[0]] >> SLOT_SHIFT;
             migrateFar();
         }
-        while (bucket[(int) (cursorSlot & MASK)] == NONE) {
-            cursorSlot++;
+        if (bucket[(int) (cursorSlot & MASK)] == NONE) {
+            // Far entries that the moved window takes in land behind the occupied bucket found (they were beyond
+            // the old window's end), so one migration after the jump is what stepping bucket by bucket would do.
+            cursorSlot += distanceToOccupied();
             if (farCount > 0 && (time[far[0]] >> SLOT_SHIFT) < cursorSlot + BUCKETS) {
                 migrateFar();
             }
         }
         first = bucket[(int) (cursorSlot & MASK)];
         return first;
+    }
+
+    /** Buckets from the cursor's to the next occupied one; the wheel must hold an entry. */
+    private int distanceToOccupied() {
+        int from = (int) (cursorSlot & MASK);
+        int words = occupied.length;
+        int w = from >>> 6;
+        long word = occupied[w] & (-1L << from);
+        for (int k = 0; k <= words; k++) {
+            if (word != 0) {
+                return ((w << 6) + Long.numberOfTrailingZeros(word) - from) & MASK;
+            }
+            w = (w + 1) & (words - 1);
+            word = occupied[w];
+        }
+        throw new IllegalStateException("the wheel holds no entry");
     }
 
     /**
@@ -152,6 +177,7 @@ public final class EventCalendar {
             bucket[b] = n;
             bucketTail[b] = n;
             next[n] = NONE;
+            occupied[b >>> 6] |= 1L << b;
         } else if (!before(n, tail)) {
             next[tail] = n;
             next[n] = NONE;
@@ -195,6 +221,7 @@ public final class EventCalendar {
                 int cur = bucket[b];
                 bucket[b] = NONE;
                 bucketTail[b] = NONE;
+                occupied[b >>> 6] &= ~(1L << b);
                 while (cur != NONE) {
                     int nx = next[cur];
                     pushFar(cur);

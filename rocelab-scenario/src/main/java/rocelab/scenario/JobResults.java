@@ -479,11 +479,11 @@ final class JobResults {
     }
 
     private static int source(TaskGraph g, int t) {
-        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flows().get(g.flowIndex(t)).src() : g.owner(t);
+        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flowSource(g.flowIndex(t)) : g.owner(t);
     }
 
     private static int destination(TaskGraph g, int t) {
-        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flows().get(g.flowIndex(t)).dst() : g.nvlinkDestination(t);
+        return g.kind(t) == TaskGraph.Kind.FLOW ? g.flowDestination(g.flowIndex(t)) : g.nvlinkDestination(t);
     }
 
     /**

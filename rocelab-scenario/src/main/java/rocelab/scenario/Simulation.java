@@ -43,7 +43,6 @@ import rocelab.workload.job.JobTasks;
 import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
-import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** One simulation of a scenario: assembles the fabric and the traffic, runs it, and collects the result. */
@@ -85,7 +84,7 @@ public final class Simulation {
         boolean packets = model == Model.PACKET;
         long bytes = 0;
         for (int i = 0; i < driver.flowCount(); i++) {
-            bytes += driver.flow(i).sizeBytes();
+            bytes += driver.graph().flowBytes(i);
         }
         this.workloadBytes = bytes;
         this.inference = List.copyOf(inference);
@@ -522,23 +521,56 @@ public final class Simulation {
         return out;
     }
 
-    /** Every flow's times in {@code times}: the run's, or the ideal network's bounds in the ideal model. */
+    /**
+     * Every flow's record from {@code times} (the run's, or the ideal network's bounds in the ideal model), as a view
+     * over the driver's arrays: a record is made when it is read, so a run of millions of flows does not hold an
+     * object per flow while its outputs are written (the time alone on an idle fabric, which walks the flow's path,
+     * is computed once per flow here).
+     */
     private List<FlowRecord> flowRecords(TaskTimes times) {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
-        List<FlowRecord> out = new ArrayList<>(driver.flowCount());
-        for (int i = 0; i < driver.flowCount(); i++) {
-            FlowSpec f = driver.flow(i);
-            int task = driver.graph().flowTask(i);
-            long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : f.startPs();
-            // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
-            int qp = driver.queuePair(i) != null ? driver.queuePair(i).id() : driver.flowLevelQueuePair(i);
-            int entropy = driver.queuePair(i) != null ? driver.queuePair(i).entropy()
-                    : qp >= 0 ? network.entropy(qp) : -1;
-            out.add(new FlowRecord(i, f.src(), f.dst(), f.sizeBytes(), started, times.taskEndPs(task),
-                    times.completedPs(i), ideal.fctPs(f.src(), f.dst(), f.sizeBytes()), driver.failed(i), qp,
-                    entropy));
+        TaskGraph g = driver.graph();
+        int n = driver.flowCount();
+        long[] idealFct = new long[n];
+        for (int i = 0; i < n; i++) {
+            idealFct[i] = ideal.fctPs(g.flowSource(i), g.flowDestination(i), g.flowBytes(i));
         }
-        return out;
+        return new FlowRecordView(driver, times, network, idealFct);
+    }
+
+    /** The flows of a finished run as records, made on each read from the driver's state and the task times. */
+    private static final class FlowRecordView extends java.util.AbstractList<FlowRecord>
+            implements java.util.RandomAccess {
+        private final WorkloadDriver driver;
+        private final TaskTimes times;
+        private final Network network;
+        private final long[] idealFct;
+
+        FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
+            this.driver = driver;
+            this.times = times;
+            this.network = network;
+            this.idealFct = idealFct;
+        }
+
+        @Override
+        public int size() {
+            return idealFct.length;
+        }
+
+        @Override
+        public FlowRecord get(int i) {
+            java.util.Objects.checkIndex(i, idealFct.length);
+            TaskGraph g = driver.graph();
+            int task = g.flowTask(i);
+            long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : g.flowStartPs(i);
+            // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
+            var queuePair = driver.queuePair(i);
+            int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
+            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? network.entropy(qp) : -1;
+            return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
+                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
+        }
     }
 
     /** SHA-256 of the resolved scenario and the effective seed. */

@@ -223,21 +223,23 @@ public final class ReportWriter {
     }
 
     private static void flows(Page p, ReportData d) {
-        List<FlowRecord> done = d.flows.stream().filter(FlowRecord::completed).toList();
-        if (done.isEmpty()) {
+        // Streams over the flows rather than a list of the completed ones: a flow-level run has millions of flows,
+        // and its list of records may make each record as it is read.
+        double[] fct = d.flows.stream().filter(FlowRecord::completed).mapToDouble(f -> f.fctPs() / 1e6).sorted()
+                .toArray();
+        if (fct.length == 0) {
             return;
         }
         p.h2("Flow completion");
-        double[] fct = done.stream().mapToDouble(f -> f.fctPs() / 1e6).sorted().toArray();
-        double[] slow = done.stream().mapToDouble(FlowRecord::slowdown).filter(v -> !Double.isNaN(v)).sorted()
-                .toArray();
+        double[] slow = d.flows.stream().filter(FlowRecord::completed).mapToDouble(FlowRecord::slowdown)
+                .filter(v -> !Double.isNaN(v)).sorted().toArray();
         p.chart(cdf("fct-cdf", "FCT distribution", "FCT (us)", List.of("flows"), List.of(fct)),
-                done.size() + " completed flows; FCT from posting the WRITE to the ACK of its last packet", null);
+                fct.length + " completed flows; FCT from posting the WRITE to the ACK of its last packet", null);
         if (slow.length > 0) {
             p.chart(cdf("slowdown-cdf", "Slowdown distribution", "slowdown (FCT / FCT alone on an idle fabric)",
                     List.of("flows"), List.of(slow)), null, null);
         }
-        List<FlowRecord> worst = slowest(done, 10);
+        List<FlowRecord> worst = slowest(d.flows.stream().filter(FlowRecord::completed)::iterator, 10);
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
             rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.bytes(f.sizeBytes()),
@@ -251,7 +253,7 @@ public final class ReportWriter {
      * The n flows with the highest slowdown, highest first (ties by id): one pass keeping the n best, not a sort of
      * every flow (a large run has hundreds of thousands).
      */
-    static List<FlowRecord> slowest(List<FlowRecord> flows, int n) {
+    static List<FlowRecord> slowest(Iterable<FlowRecord> flows, int n) {
         FlowRecord[] best = new FlowRecord[n];
         double[] score = new double[n];
         int k = 0;

@@ -40,11 +40,14 @@ final class JobReader {
     private final TrafficReader hosts;
 
     private final Sizing sizing;
+    /** Whether the scenario has NVLink: transfers inside a server are then NVLink tasks, in the check as in the run. */
+    private final boolean nvlink;
 
-    JobReader(Doc doc, TrafficReader hosts, Sizing sizing) {
+    JobReader(Doc doc, TrafficReader hosts, Sizing sizing, boolean nvlink) {
         this.doc = doc;
         this.hosts = hosts;
         this.sizing = sizing;
+        this.nvlink = nvlink;
     }
 
     List<JobSpec> read(Node node) throws ScenarioException {
@@ -175,6 +178,11 @@ final class JobReader {
             TaskGraph scratch = new TaskGraph();
             if (hosts.servers() != null) {
                 scratch.servers(hosts.servers());
+                if (nvlink) {
+                    // The graph the run builds (rate and latency do not matter to the check), without a fabric
+                    // flow's arrays for each of the millions of transfers inside the servers of a large job.
+                    scratch.localLinks(new rocelab.workload.graph.LocalLinks(hosts.servers(), 1, 0));
+                }
             }
             JobEmitter.emit(scratch, job);
             int stuck = scratch.tasksInCycles();

@@ -347,7 +347,7 @@ public final class ScenarioReader {
             sizing.traffic(top.get("traffic"), traffic);
         }
         List<rocelab.workload.job.JobSpec> jobs = top.has("jobs")
-                ? new JobReader(doc, trafficReader, sizing).read(top.get("jobs")) : List.of();
+                ? new JobReader(doc, trafficReader, sizing, top.has("nvlink")).read(top.get("jobs")) : List.of();
         List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")
                 ? new InferenceReader(doc, trafficReader, topology.hostCount()).read(top.get("inference"),
                         jobs.stream().map(rocelab.workload.job.JobSpec::name).collect(java.util.stream.Collectors.toSet()))

@@ -1,6 +1,7 @@
 package rocelab.workload.collective;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,23 +104,33 @@ final class Schedule {
      */
     int[] done() {
         int n = rankCount();
-        List<List<Integer>> ends = new ArrayList<>();
+        int[] count = new int[n];
+        Arrays.fill(count, 1);
+        for (Connection c : connections) {
+            for (int t : c.last) {
+                if (t >= 0) {
+                    count[c.src]++;
+                    count[c.dst]++;
+                }
+            }
+        }
+        int[][] ends = new int[n][];
         for (int i = 0; i < n; i++) {
-            List<Integer> e = new ArrayList<>();
-            e.add(entry[i]);
-            ends.add(e);
+            ends[i] = new int[count[i]];
+            ends[i][0] = entry[i];
+            count[i] = 1;
         }
         for (Connection c : connections) {
             for (int t : c.last) {
                 if (t >= 0) {
-                    ends.get(c.src).add(TaskGraph.acked(t));
-                    ends.get(c.dst).add(t);
+                    ends[c.src][count[c.src]++] = TaskGraph.acked(t);
+                    ends[c.dst][count[c.dst]++] = t;
                 }
             }
         }
         int[] done = new int[n];
         for (int i = 0; i < n; i++) {
-            done[i] = graph.join(call.host(i), ends.get(i).stream().mapToInt(Integer::intValue).toArray());
+            done[i] = graph.join(call.host(i), ends[i]);
         }
         return done;
     }

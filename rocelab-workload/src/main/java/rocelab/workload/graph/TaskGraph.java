@@ -23,22 +23,29 @@ public final class TaskGraph {
     }
 
     private static final Kind[] KINDS = Kind.values();
+    private static final byte NVLINK = (byte) Kind.NVLINK.ordinal();
 
     private byte[] kind = new byte[64];
     private long[] notBeforePs = new long[64];
-    private long[] durationPs = new long[64];
-    private int[] flowIndex = new int[64];
+    /** A timed task's duration, an NVLink transfer's bytes (one array: a task is one or the other, or neither). */
+    private long[] amount = new long[64];
+    /** A flow's index among the flows; an NVLink transfer's destination host d as -2 - d; -1 otherwise. */
+    private int[] ref = new int[64];
     private int[] owner = new int[64];
     private int[] depStart = new int[65];
     private int[] deps = new int[128];
     private int taskCount;
     private int depCount;
     private int connections;
-    private final List<FlowSpec> flows = new ArrayList<>();
+    /** Flows as parallel primitive arrays (no object per flow: a 4,096-GPU job has millions). */
+    private int flowCount;
+    private int[] flowSrc = new int[64];
+    private int[] flowDst = new int[64];
+    private long[] flowBytes = new long[64];
+    private long[] flowStartPs = new long[64];
+    private byte[] flowDscp = new byte[64];
     private int[] flowConnection = new int[64];
     private int[] flowTask = new int[64];
-    private long[] nvlinkBytes = new long[64];
-    private int[] nvlinkDst = new int[64];
     private LocalLinks localLinks;
     /** Dependencies added to promises after the fact, as (task, dependency) pairs. */
     private int[] late = new int[16];
@@ -119,20 +126,31 @@ public final class TaskGraph {
     public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
         if (localLinks != null && localLinks.local(src, dst) && src != dst) {
             int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
-            nvlinkBytes[t] = bytes;
-            nvlinkDst[t] = dst;
+            amount[t] = bytes;
+            ref[t] = -2 - dst;
             return t;
         }
         if (connection >= connections) {
             throw new IllegalArgumentException("connection " + connection + " was not made by newConnection()");
         }
-        FlowSpec spec = new FlowSpec(src, dst, bytes, notBeforePs, dscp);
-        int f = flows.size();
-        flows.add(spec);
+        new FlowSpec(src, dst, bytes, notBeforePs, dscp); // validates, as every flow always was
+        int f = flowCount;
         if (f == flowConnection.length) {
-            flowConnection = Arrays.copyOf(flowConnection, f * 2);
-            flowTask = Arrays.copyOf(flowTask, f * 2);
+            int m = f * 2;
+            flowConnection = Arrays.copyOf(flowConnection, m);
+            flowTask = Arrays.copyOf(flowTask, m);
+            flowSrc = Arrays.copyOf(flowSrc, m);
+            flowDst = Arrays.copyOf(flowDst, m);
+            flowBytes = Arrays.copyOf(flowBytes, m);
+            flowStartPs = Arrays.copyOf(flowStartPs, m);
+            flowDscp = Arrays.copyOf(flowDscp, m);
         }
+        flowSrc[f] = src;
+        flowDst[f] = dst;
+        flowBytes[f] = bytes;
+        flowStartPs[f] = notBeforePs;
+        flowDscp[f] = (byte) dscp;
+        flowCount++;
         flowConnection[f] = connection;
         int t = add(Kind.FLOW, notBeforePs, 0, f, src, after);
         flowTask[f] = t;
@@ -216,18 +234,16 @@ public final class TaskGraph {
             int n = t * 2;
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
-            durationPs = Arrays.copyOf(durationPs, n);
-            nvlinkBytes = Arrays.copyOf(nvlinkBytes, n);
-            nvlinkDst = Arrays.copyOf(nvlinkDst, n);
+            amount = Arrays.copyOf(amount, n);
             promised = Arrays.copyOf(promised, n);
-            flowIndex = Arrays.copyOf(flowIndex, n);
+            ref = Arrays.copyOf(ref, n);
             owner = Arrays.copyOf(owner, n);
             depStart = Arrays.copyOf(depStart, n + 1);
         }
         kind[t] = (byte) k.ordinal();
         notBeforePs[t] = notBefore;
-        durationPs[t] = duration;
-        flowIndex[t] = flow;
+        amount[t] = duration;
+        ref[t] = flow;
         owner[t] = own;
         for (int d : after) {
             if (d == -1) {
@@ -249,6 +265,36 @@ public final class TaskGraph {
         return t;
     }
 
+    /**
+     * Gives back the room the arrays grew into beyond what the graph holds (they double as tasks are added, so up to
+     * half of a large graph's arrays is empty); the graph may still grow afterwards.
+     */
+    public void trimToSize() {
+        int n = Math.max(1, taskCount);
+        if (kind.length > n) {
+            kind = Arrays.copyOf(kind, n);
+            notBeforePs = Arrays.copyOf(notBeforePs, n);
+            amount = Arrays.copyOf(amount, n);
+            ref = Arrays.copyOf(ref, n);
+            owner = Arrays.copyOf(owner, n);
+            promised = Arrays.copyOf(promised, n);
+            depStart = Arrays.copyOf(depStart, n + 1);
+        }
+        if (deps.length > Math.max(1, depCount)) {
+            deps = Arrays.copyOf(deps, Math.max(1, depCount));
+        }
+        int m = Math.max(1, flowCount);
+        if (flowSrc.length > m) {
+            flowSrc = Arrays.copyOf(flowSrc, m);
+            flowDst = Arrays.copyOf(flowDst, m);
+            flowBytes = Arrays.copyOf(flowBytes, m);
+            flowStartPs = Arrays.copyOf(flowStartPs, m);
+            flowDscp = Arrays.copyOf(flowDscp, m);
+            flowConnection = Arrays.copyOf(flowConnection, m);
+            flowTask = Arrays.copyOf(flowTask, m);
+        }
+    }
+
     public int taskCount() {
         return taskCount;
     }
@@ -262,7 +308,7 @@ public final class TaskGraph {
     }
 
     public long durationPs(int task) {
-        return durationPs[task];
+        return kind[task] == NVLINK ? 0 : amount[task];
     }
 
     /** The rank (or other owner id) a task was added for, -1 when none. For flows: the sending host. */
@@ -272,7 +318,8 @@ public final class TaskGraph {
 
     /** Index of a flow task among {@link #flows()}, or -1 for timed tasks. */
     public int flowIndex(int task) {
-        return flowIndex[task];
+        int i = ref[task];
+        return i >= 0 ? i : -1;
     }
 
     /** Task id of flow {@code flow}. */
@@ -378,21 +425,62 @@ public final class TaskGraph {
 
     /** Bytes of an NVLink transfer. */
     public long nvlinkBytes(int task) {
-        return nvlinkBytes[task];
+        return kind[task] == NVLINK ? amount[task] : 0;
     }
 
     /** Destination host of an NVLink transfer (its owner is the source). */
     public int nvlinkDestination(int task) {
-        return nvlinkDst[task];
+        return kind[task] == NVLINK ? -2 - ref[task] : 0;
     }
 
-    /** Every flow, in the order added: flow i is flows().get(i). */
+    /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */
     public List<FlowSpec> flows() {
-        return java.util.Collections.unmodifiableList(flows);
+        return new java.util.AbstractList<>() {
+            @Override
+            public FlowSpec get(int i) {
+                return flowSpec(i);
+            }
+
+            @Override
+            public int size() {
+                return flowCount;
+            }
+        };
+    }
+
+    /** Flow i as a record. */
+    public FlowSpec flowSpec(int i) {
+        java.util.Objects.checkIndex(i, flowCount);
+        return new FlowSpec(flowSrc[i], flowDst[i], flowBytes[i], flowStartPs[i], flowDscp[i]);
     }
 
     public int flowCount() {
-        return flows.size();
+        return flowCount;
+    }
+
+    /** Sending host of flow i. */
+    public int flowSource(int i) {
+        return flowSrc[i];
+    }
+
+    /** Receiving host of flow i. */
+    public int flowDestination(int i) {
+        return flowDst[i];
+    }
+
+    /** Payload bytes of flow i. */
+    public long flowBytes(int i) {
+        return flowBytes[i];
+    }
+
+    /** Earliest post time of flow i. */
+    public long flowStartPs(int i) {
+        return flowStartPs[i];
+    }
+
+    /** DSCP of flow i (-1: the RNIC's default). */
+    public int flowDscp(int i) {
+        return flowDscp[i];
     }
 
     /** Connections made by {@link #newConnection()}: connection ids are 0 up to this. */

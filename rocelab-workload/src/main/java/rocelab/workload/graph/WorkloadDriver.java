@@ -34,7 +34,6 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final Simulator sim;
     private final int handlerId;
     private final TaskGraph graph;
-    private final FlowSpec[] flows;
     private final QueuePair[] queuePairs;
     /** Tasks without dependencies, by earliest start: one pending wake-up walks through them. */
     private final int[] roots;
@@ -125,9 +124,12 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
         }
+        // A driver means the graph is complete: its arrays can give back their growth room (graphs of millions of
+        // tasks are run twice, here and on the ideal network, and held until the outputs are written).
+        graph.trimToSize();
         int n = graph.taskCount();
-        this.flows = graph.flows().toArray(new FlowSpec[0]);
-        this.queuePairs = new QueuePair[flows.length];
+        int flowCount = graph.flowCount();
+        this.queuePairs = network == null ? null : new QueuePair[flowCount];
         double[] fabric = router == null ? new double[0] : router.capacitiesBps();
         this.nvlinkBase = fabric.length;
         double[] one = Arrays.copyOf(fabric, fabric.length + 2 * hostCount);
@@ -142,15 +144,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
         this.fluid = new FluidNetwork(sim, capacities, 64, this::sent);
         this.slotOfTask = router != null && router.dynamic() ? new int[n] : null;
-        this.queuePairIds = router == null ? null : new int[flows.length];
-        this.deliveryLatencyPs = router == null ? null : new long[flows.length];
-        this.ackLatencyPs = router == null ? null : new long[flows.length];
+        this.queuePairIds = router == null ? null : new int[flowCount];
+        this.deliveryLatencyPs = router == null ? null : new long[flowCount];
+        this.ackLatencyPs = router == null ? null : new long[flowCount];
         if (router != null) {
             // The same QP numbering as the packet level (one per connection, in flow order): same ECMP entropy.
             int[] ids = new int[graph.connectionCount()];
             Arrays.fill(ids, -1);
             int next = 0;
-            for (int i = 0; i < flows.length; i++) {
+            for (int i = 0; i < flowCount; i++) {
                 int c = graph.connection(i);
                 int id = c >= 0 ? ids[c] : -1;
                 if (id < 0) {
@@ -164,7 +166,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             this.queuePairBusy = new boolean[next];
             this.waitingHead = new int[next];
             this.waitingTail = new int[next];
-            this.nextWaiting = new int[flows.length];
+            this.nextWaiting = new int[flowCount];
             Arrays.fill(waitingHead, -1);
             Arrays.fill(waitingTail, -1);
         } else {
@@ -176,14 +178,14 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         Map<Integer, QueuePair> connections = new HashMap<>();
         int qpBase = network == null ? 0 : network.queuePairs().size();
         this.firstQueuePairId = qpBase;
-        this.firstFlowOfQueuePair = network == null ? null : new int[flows.length];
-        this.nextFlowOnQueuePair = network == null ? null : new int[flows.length];
-        int[] lastFlowOfQueuePair = network == null ? null : new int[flows.length];
+        this.firstFlowOfQueuePair = network == null ? null : new int[flowCount];
+        this.nextFlowOnQueuePair = network == null ? null : new int[flowCount];
+        int[] lastFlowOfQueuePair = network == null ? null : new int[flowCount];
         if (network != null) {
             Arrays.fill(firstFlowOfQueuePair, -1);
         }
-        for (int i = 0; i < flows.length && network != null; i++) {
-            FlowSpec f = flows[i];
+        for (int i = 0; i < flowCount && network != null; i++) {
+            FlowSpec f = graph.flowSpec(i);
             int c = graph.connection(i);
             QueuePair qp = c >= 0 ? connections.get(c) : null;
             boolean opened = qp == null;
@@ -264,7 +266,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.roots = roots(graph, waitingFor);
         this.startPs = new long[n];
         this.endPs = new long[n];
-        this.completedPs = new long[flows.length];
+        this.completedPs = new long[flowCount];
         this.failed = new boolean[n];
         Arrays.fill(startPs, NOT_YET);
         Arrays.fill(endPs, NOT_YET);
@@ -337,7 +339,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             }
         } else if (f >= 0) {
             postedFlows++;
-            queuePairs[f].postWrite(nowPs, flows[f].sizeBytes(), f);
+            queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             fluid.start(nowPs, t, inGroup(t, new int[] {nvlinkBase + graph.owner(t),
                 nvlinkBase + hostCount + graph.nvlinkDestination(t)}), null, Double.POSITIVE_INFINITY,
@@ -373,8 +375,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /** The flow's route now, remembering its path's latencies for when its last bit has left. */
     private FlowRoute route(int f) {
-        FlowSpec spec = flows[f];
-        FlowRoute r = router.route(spec.src(), spec.dst(), spec.sizeBytes(), queuePairIds[f]);
+        FlowRoute r = router.route(graph.flowSource(f), graph.flowDestination(f), graph.flowBytes(f), queuePairIds[f]);
         deliveryLatencyPs[f] = r.deliveryLatencyPs();
         ackLatencyPs[f] = r.ackLatencyPs();
         return r;
@@ -388,7 +389,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         if (router == null || !router.dynamic()) {
             return;
         }
-        for (int f = 0; f < flows.length; f++) {
+        for (int f = 0; f < graph.flowCount(); f++) {
             int t = graph.flowTask(f);
             // Running: started, and its last bit not yet sent (its end is still to come and its QP holds it).
             if (startPs[t] < 0 || endPs[t] >= 0 || failed[t] || !sending(f)) {
@@ -448,7 +449,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             endPs[t] = nowPs;
             int f = graph.flowIndex(t);
             if (f >= 0) {
-                deliveredBytes += flows[f].sizeBytes();
+                deliveredBytes += graph.flowBytes(f);
             }
             release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
             if (f < 0) {
@@ -540,15 +541,17 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     }
 
     public int flowCount() {
-        return flows.length;
+        return graph.flowCount();
     }
 
+    /** Flow i as a record (made on each call: see {@link TaskGraph#flowBytes} and the like for the fields). */
     public FlowSpec flow(int i) {
-        return flows[i];
+        return graph.flowSpec(i);
     }
 
+    /** Flow i's queue pair at packet level (null in flow-level mode). */
     public QueuePair queuePair(int i) {
-        return queuePairs[i];
+        return queuePairs == null ? null : queuePairs[i];
     }
 
     /** The flow-level network (fabric flows in flow-level mode, NVLink transfers always). */

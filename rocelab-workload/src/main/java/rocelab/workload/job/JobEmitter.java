@@ -31,6 +31,20 @@ public final class JobEmitter {
     private final List<JobTasks.Call> calls = new ArrayList<>();
     private final List<JobTasks.Transfer> transfers = new ArrayList<>();
 
+    /**
+     * Which ranks run an instance: its {@code when} for every rank, once per distinct condition text and loop binding
+     * (a program of thousands of steps names a handful of conditions). An expression is a pure function of the
+     * variables, so a cached answer is the one evaluating again would give; the first instance of a condition
+     * evaluates it, so an error is reported for the same step as without the cache.
+     */
+    private final Map<WhenKey, boolean[]> activeCache = new HashMap<>();
+
+    private record WhenKey(String text, Map<String, Long> loop) {}
+
+    /** Index of every step id named in some {@code after} (only those need their latest instance per rank). */
+    private final Map<String, Integer> afterIndex = new HashMap<>();
+    private final Map<String, Integer> streamIndex = new HashMap<>();
+
     /** A step with its loop variables bound. */
     private record Instance(Step step, Map<String, Long> loop, String name) {}
 
@@ -51,6 +65,12 @@ public final class JobEmitter {
 
     private JobTasks emitAll() {
         flatten(job.program(), Map.of(), "");
+        for (Instance inst : instances) {
+            for (String id : inst.step().meta().after()) {
+                afterIndex.putIfAbsent(id, afterIndex.size());
+            }
+            streamIndex.putIfAbsent(inst.step().meta().stream(), streamIndex.size());
+        }
         int start = graph.at(job.startPs(), -1);
         int[] previousEnd = new int[n];
         Arrays.fill(previousEnd, start);
@@ -87,43 +107,45 @@ public final class JobEmitter {
     }
 
     private int[] iteration(int k, int[] gate) {
-        List<Map<String, Integer>> lastById = new ArrayList<>();
-        List<Map<String, Integer>> lastInStream = new ArrayList<>();
-        List<List<Integer>> allDone = new ArrayList<>();
+        // Per step id named in an 'after' and per stream, each rank's latest done task (-1: none yet).
+        int[][] lastById = new int[afterIndex.size()][];
+        int[][] lastInStream = new int[streamIndex.size()][];
+        // Per rank, the done task of every instance it ran, in program order (the iteration's end waits for all).
+        int[][] allDone = new int[n][];
+        int[] allDoneCount = new int[n];
         List<Map<String, Long>> rankVars = new ArrayList<>();
         for (int r = 0; r < n; r++) {
-            lastById.add(new HashMap<>());
-            lastInStream.add(new HashMap<>());
-            allDone.add(new ArrayList<>());
             rankVars.add(layout.variables(r));
         }
         Map<Long, Deque<Half>> pending = new HashMap<>();
+        int[] deps = new int[2];
         for (Instance inst : instances) {
             Step step = inst.step();
             Step.Meta meta = step.meta();
-            boolean[] active = new boolean[n];
+            boolean[] active = active(inst, rankVars);
             int[] entry = new int[n];
-            Map<String, Long>[] vars = variables(rankVars, inst.loop());
+            int stream = streamIndex.get(meta.stream());
+            int[] streamLast = lastInStream[stream];
+            List<String> after = meta.after();
+            if (deps.length < 2 + after.size()) {
+                deps = new int[2 + after.size()];
+            }
             for (int r = 0; r < n; r++) {
-                Map<String, Long> v = vars[r];
-                active[r] = meta.when() == null || evaluate(meta, () -> meta.when().eval(v)) != 0;
                 if (!active[r]) {
                     continue;
                 }
-                List<Integer> deps = new ArrayList<>();
-                deps.add(gate[r]);
-                Integer prev = lastInStream.get(r).get(meta.stream());
-                if (prev != null) {
-                    deps.add(prev);
+                int count = 0;
+                deps[count++] = gate[r];
+                if (streamLast != null && streamLast[r] >= 0) {
+                    deps[count++] = streamLast[r];
                 }
-                for (String id : meta.after()) {
-                    Integer d = lastById.get(r).get(id);
-                    if (d != null) {
-                        deps.add(d);
+                for (int a = 0; a < after.size(); a++) {
+                    int[] last = lastById[afterIndex.get(after.get(a))];
+                    if (last != null && last[r] >= 0) {
+                        deps[count++] = last[r];
                     }
                 }
-                entry[r] = deps.size() == 1 ? deps.get(0)
-                        : graph.join(layout.host(r), deps.stream().mapToInt(Integer::intValue).toArray());
+                entry[r] = count == 1 ? deps[0] : graph.join(layout.host(r), Arrays.copyOf(deps, count));
             }
             int[] done = new int[n];
             Arrays.fill(done, -1);
@@ -146,15 +168,35 @@ public final class JobEmitter {
             } else if (step instanceof Step.Collective c) {
                 collective(c, inst, k, active, entry, done);
             } else if (step instanceof Step.Transfer t) {
-                transfer(t, inst, k, vars, active, entry, done, pending);
+                transfer(t, inst, k, rankVars, active, entry, done, pending);
             } else {
                 throw new IllegalStateException("loops are flattened");
             }
+            if (streamLast == null) {
+                streamLast = minusOnes(n);
+                lastInStream[stream] = streamLast;
+            }
+            Integer byId = afterIndex.get(meta.id());
+            int[] idLast = null;
+            if (byId != null) {
+                idLast = lastById[byId];
+                if (idLast == null) {
+                    idLast = minusOnes(n);
+                    lastById[byId] = idLast;
+                }
+            }
             for (int r = 0; r < n; r++) {
                 if (active[r]) {
-                    lastInStream.get(r).put(meta.stream(), done[r]);
-                    lastById.get(r).put(meta.id(), done[r]);
-                    allDone.get(r).add(done[r]);
+                    streamLast[r] = done[r];
+                    if (idLast != null) {
+                        idLast[r] = done[r];
+                    }
+                    if (allDone[r] == null) {
+                        allDone[r] = new int[16];
+                    } else if (allDoneCount[r] == allDone[r].length) {
+                        allDone[r] = Arrays.copyOf(allDone[r], allDoneCount[r] * 2);
+                    }
+                    allDone[r][allDoneCount[r]++] = done[r];
                 }
             }
         }
@@ -168,26 +210,48 @@ public final class JobEmitter {
         }
         int[] end = new int[n];
         for (int r = 0; r < n; r++) {
-            List<Integer> d = allDone.get(r);
-            d.add(gate[r]);
-            end[r] = graph.join(layout.host(r), d.stream().mapToInt(Integer::intValue).toArray());
+            int[] d = allDone[r] == null ? new int[1] : Arrays.copyOf(allDone[r], allDoneCount[r] + 1);
+            d[d.length - 1] = gate[r];
+            end[r] = graph.join(layout.host(r), d);
         }
         return end;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<String, Long>[] variables(List<Map<String, Long>> rankVars, Map<String, Long> loop) {
-        Map<String, Long>[] v = new Map[n];
-        for (int r = 0; r < n; r++) {
-            if (loop.isEmpty()) {
-                v[r] = rankVars.get(r);
-            } else {
-                Map<String, Long> m = new HashMap<>(rankVars.get(r));
-                m.putAll(loop);
-                v[r] = m;
-            }
+    private static int[] minusOnes(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
+    }
+
+    /** The ranks for which an instance's {@code when} holds. */
+    private boolean[] active(Instance inst, List<Map<String, Long>> rankVars) {
+        Step.Meta meta = inst.step().meta();
+        if (meta.when() == null) {
+            boolean[] all = new boolean[n];
+            Arrays.fill(all, true);
+            return all;
         }
-        return v;
+        WhenKey key = new WhenKey(meta.when().toString(), inst.loop());
+        boolean[] cached = activeCache.get(key);
+        if (cached == null) {
+            cached = new boolean[n];
+            for (int r = 0; r < n; r++) {
+                Map<String, Long> v = variables(rankVars, r, inst.loop());
+                cached[r] = evaluate(meta, () -> meta.when().eval(v)) != 0;
+            }
+            activeCache.put(key, cached);
+        }
+        return cached;
+    }
+
+    /** Rank r's variables with the loop variables of an instance bound. */
+    private static Map<String, Long> variables(List<Map<String, Long>> rankVars, int r, Map<String, Long> loop) {
+        if (loop.isEmpty()) {
+            return rankVars.get(r);
+        }
+        Map<String, Long> m = new HashMap<>(rankVars.get(r));
+        m.putAll(loop);
+        return m;
     }
 
     private static long evaluate(Step.Meta meta, java.util.function.LongSupplier call) {
@@ -258,15 +322,15 @@ public final class JobEmitter {
         return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
     }
 
-    private void transfer(Step.Transfer t, Instance inst, int k, Map<String, Long>[] vars, boolean[] active, int[] entry, int[] done,
-            Map<Long, Deque<Half>> pending) {
+    private void transfer(Step.Transfer t, Instance inst, int k, List<Map<String, Long>> rankVars, boolean[] active,
+            int[] entry, int[] done, Map<Long, Deque<Half>> pending) {
         for (int r = 0; r < n; r++) {
             if (!active[r]) {
                 continue;
             }
             EnumMap<Dim, Integer> coords = new EnumMap<>(layout.coords(r));
+            Map<String, Long> rv = variables(rankVars, r, inst.loop());
             for (Map.Entry<Dim, Expr> e : t.peer().entrySet()) {
-                Map<String, Long> rv = vars[r];
                 long v = evaluate(t.meta(), () -> e.getValue().eval(rv));
                 int deg = layout.degree(e.getKey());
                 if (v < 0 || v >= deg) {

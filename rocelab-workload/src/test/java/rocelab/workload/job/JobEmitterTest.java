@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
@@ -114,5 +115,44 @@ class JobEmitterTest {
         }
         // Four ring connections, each with two queue pairs that its messages alternate over.
         assertThat(connections).hasSize(8);
+    }
+
+    @Test
+    void shouldEvaluateTheSameConditionAgainForEachLoopBindingAndChainByStreamAndAfter() {
+        // "pp == i" under a loop over i: the same text, a different rank set each time round (one compute per stage).
+        Set<String> names = new java.util.HashSet<>(NAMES);
+        names.add("i");
+        Expr when;
+        try {
+            when = Expr.parse("pp == i", names);
+        } catch (Expr.ParseException e) {
+            throw new AssertionError(e);
+        }
+        List<Step> program = List.of(
+                new Step.Compute(meta("warm", "side", null), 7),
+                new Step.Repeat(meta("loop", "main", null), 2, "i", List.of(
+                        new Step.Compute(new Step.Meta("c", "main", List.of("warm"), when, 3, 7), 1000))),
+                new Step.Compute(meta("tail", "main", null), 5));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.PP, 2), program, 1));
+        // warm on both ranks, c once per rank (rank 0 at i = 0, rank 1 at i = 1), tail on both.
+        assertThat(t.computeTasks()).hasSize(6);
+        assertThat(t.computeNames()).containsExactly("warm", "warm", "c[i=0]", "c[i=1]", "tail", "tail");
+        assertThat(t.computeRanks()).containsExactly(0, 1, 0, 1, 0, 1);
+        int c0 = t.computeTasks()[2];
+        int c1 = t.computeTasks()[3];
+        int tail1 = t.computeTasks()[5];
+        // c waits for the gate and (after: warm) the rank's warm-up; the tail waits for the last c of its stream.
+        assertThat(dependencies(g, g.dependency(c0, 0))).contains(t.computeTasks()[0]);
+        assertThat(dependencies(g, g.dependency(c1, 0))).contains(t.computeTasks()[1]);
+        assertThat(dependencies(g, g.dependency(tail1, 0))).contains(c1);
+    }
+
+    private static List<Integer> dependencies(TaskGraph g, int task) {
+        List<Integer> out = new java.util.ArrayList<>();
+        for (int i = 0; i < g.dependencyCount(task); i++) {
+            out.add(g.dependency(task, i));
+        }
+        return out;
     }
 }
