@@ -119,6 +119,11 @@ public final class Simulator {
         return stopRequested;
     }
 
+    /** The clock moves to {@code endPs} without running anything (the partitioned run's end). */
+    void advanceClock(long endPs) {
+        advanceTo(endPs);
+    }
+
     void addLocal(long atPs, int handlerId, int kind, long arg) {
         calendar.add(atPs, handlerId, kind, arg);
     }

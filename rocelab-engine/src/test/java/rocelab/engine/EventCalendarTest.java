@@ -2,6 +2,8 @@ package rocelab.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -54,7 +56,7 @@ class EventCalendarTest {
             }
             // Handlers in the order of their tie hash at this time; each one's events by kind, then argument.
             Integer[] handlers = {1, 2, 3};
-            java.util.Arrays.sort(handlers, java.util.Comparator.comparingInt(h -> EventCalendar.tieHash(at, h)));
+            Arrays.sort(handlers, Comparator.comparingInt(h -> EventCalendar.tieHash(at, h)));
             String[] eventsOf = {"", "1/1/4 1/1/5 1/2/0 ", "2/7/-4 ", "3/0/100 3/1/2 3/1/9 "};
             assertThat(a.toString()).isEqualTo(b.toString())
                     .isEqualTo(eventsOf[handlers[0]] + eventsOf[handlers[1]] + eventsOf[handlers[2]]);

@@ -1,6 +1,7 @@
 package rocelab.engine;
 
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 
 /**
  * A small model whose every step depends on the order of the events before it, to test that a partitioned run
@@ -21,7 +22,7 @@ final class GossipModel {
      *                        nodes register in index order, so their handler ids are their indices
      */
     GossipModel(int nodeCount, long seed, long lookaheadPs, long horizonPs,
-            java.util.function.IntFunction<Simulator> simulatorOfNode) {
+            IntFunction<Simulator> simulatorOfNode) {
         RandomStreams streams = new RandomStreams(seed);
         nodes = new Node[nodeCount];
         for (int i = 0; i < nodeCount; i++) {

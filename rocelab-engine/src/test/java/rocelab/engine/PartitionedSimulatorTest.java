@@ -3,6 +3,7 @@ package rocelab.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -30,7 +31,7 @@ class PartitionedSimulatorTest {
 
     private static String partitioned(int nodes, long seed, int partitions, int threads, long assignmentSeed) {
         PartitionedSimulator ps = new PartitionedSimulator(partitions, LOOKAHEAD);
-        java.util.SplittableRandom r = new java.util.SplittableRandom(assignmentSeed);
+        SplittableRandom r = new SplittableRandom(assignmentSeed);
         GossipModel m = new GossipModel(nodes, seed, LOOKAHEAD, HORIZON,
                 i -> ps.partition(assignmentSeed == 0 ? i % partitions : r.nextInt(partitions)));
         assertThat(ps.runUntil(Long.MAX_VALUE, threads)).isFalse();
