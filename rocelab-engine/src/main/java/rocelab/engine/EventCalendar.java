@@ -14,8 +14,9 @@ import java.util.Arrays;
  * fairness: ordering equal times by the handler id alone would let the same link, port or RNIC go first at every
  * tie of a symmetric fabric (the same flows always queued first, marked last), which measurably synchronised DCQCN
  * senders; the hash lets the winner of a tie change from one picosecond to the next, as the insertion order used to.
- * Handler ids are handed out during assembly in a fixed order, so the tie order is reproducible. A packet simulation schedules almost every
- * event a few hundred nanoseconds ahead, where a wheel costs O(1) per operation with few mispredicted branches,
+ * Handler ids are handed out during assembly in a fixed order, so the tie order is reproducible.
+ *
+ * <p>A packet simulation schedules almost every event a few hundred nanoseconds ahead, where a wheel costs O(1) per operation with few mispredicted branches,
  * while a heap pays a logarithm of branchy comparisons; with about a thousand pending events the wheel was
  * several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
  */
@@ -151,7 +152,7 @@ public final class EventCalendar {
     /**
      * Sorted insert into the bucket of {@code slot}: after every entry that is not later than this one. Most events
      * are scheduled in time order within a 1 ns bucket, so the common case appends at the tail in O(1); an earlier
-     * time, or an equal time for a lower handler id, walks the (short) list.
+     * time, or an equal time whose tie hash goes first, walks the (short) list.
      */
     private void insertInWheel(int n, long slot) {
         int b = (int) (slot & MASK);
