@@ -16,9 +16,9 @@ import java.util.Arrays;
  * senders; the hash lets the winner of a tie change from one picosecond to the next, as the insertion order used to.
  * Handler ids are handed out during assembly in a fixed order, so the tie order is reproducible.
  *
- * <p>A packet simulation schedules almost every event a few hundred nanoseconds ahead, where a wheel costs O(1) per operation with few mispredicted branches,
- * while a heap pays a logarithm of branchy comparisons; with about a thousand pending events the wheel was
- * several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
+ * <p>A packet simulation schedules almost every event a few hundred nanoseconds ahead, where a wheel costs O(1) per
+ * operation with few mispredicted branches, while a heap pays a logarithm of branchy comparisons; with about a
+ * thousand pending events the wheel was several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
  */
 public final class EventCalendar {
     private static final int SLOT_SHIFT = 10;
