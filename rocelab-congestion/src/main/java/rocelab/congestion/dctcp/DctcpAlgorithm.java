@@ -3,6 +3,7 @@ package rocelab.congestion.dctcp;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionAlgorithm;
+import rocelab.congestion.PerLineRate;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.nic.NotificationPointParameters;
@@ -29,6 +30,7 @@ public final class DctcpAlgorithm implements CongestionAlgorithm {
         }
         Map<String, Double> overrides = settings.overrides();
         DctcpParameters.resolve(overrides, CHECK_RATE_BPS);
+        PerLineRate<DctcpParameters> parameters = new PerLineRate<>(rate -> DctcpParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override
             public String name() {
@@ -37,7 +39,7 @@ public final class DctcpAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new DctcpControl(DctcpParameters.resolve(overrides, context.lineRateBps()),
+                return new DctcpControl(parameters.get(context.lineRateBps()),
                         context.rates(), context.queuePair());
             }
         };

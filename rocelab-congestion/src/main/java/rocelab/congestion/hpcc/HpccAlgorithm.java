@@ -3,6 +3,7 @@ package rocelab.congestion.hpcc;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionAlgorithm;
+import rocelab.congestion.PerLineRate;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.nic.NotificationPointParameters;
@@ -29,6 +30,7 @@ public final class HpccAlgorithm implements CongestionAlgorithm {
         }
         Map<String, Double> overrides = settings.overrides();
         HpccParameters.resolve(overrides, CHECK_RATE_BPS);
+        PerLineRate<HpccParameters> parameters = new PerLineRate<>(rate -> HpccParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override
             public String name() {
@@ -37,7 +39,7 @@ public final class HpccAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new HpccControl(HpccParameters.resolve(overrides, context.lineRateBps()),
+                return new HpccControl(parameters.get(context.lineRateBps()),
                         context.rates(), context.queuePair());
             }
         };

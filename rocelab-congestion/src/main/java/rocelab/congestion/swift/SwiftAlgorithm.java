@@ -3,6 +3,7 @@ package rocelab.congestion.swift;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionAlgorithm;
+import rocelab.congestion.PerLineRate;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.nic.NotificationPointParameters;
@@ -29,6 +30,7 @@ public final class SwiftAlgorithm implements CongestionAlgorithm {
         }
         Map<String, Double> overrides = settings.overrides();
         SwiftParameters.resolve(overrides, CHECK_RATE_BPS);
+        PerLineRate<SwiftParameters> parameters = new PerLineRate<>(rate -> SwiftParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override
             public String name() {
@@ -37,7 +39,7 @@ public final class SwiftAlgorithm implements CongestionAlgorithm {
 
             @Override
             public CongestionControl create(Context context) {
-                return new SwiftControl(SwiftParameters.resolve(overrides, context.lineRateBps()),
+                return new SwiftControl(parameters.get(context.lineRateBps()),
                         context.rates(), context.queuePair());
             }
         };

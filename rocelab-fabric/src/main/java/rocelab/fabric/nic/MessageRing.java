@@ -13,8 +13,9 @@ final class MessageRing {
     private static final int START_BYTES = 2;
     private static final int COOKIE = 3;
 
-    private long[] data = new long[2 * FIELDS];
-    private int capacity = 2;
+    // One message to start with: most QPs of a large all-to-all carry exactly one.
+    private long[] data = new long[FIELDS];
+    private int capacity = 1;
     private long head;
     private long tail;
 

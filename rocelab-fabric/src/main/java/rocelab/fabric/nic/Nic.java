@@ -220,6 +220,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      */
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
         qp.cnpsReceived++;
+        queuePairs.changed(qp.id);
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;
@@ -235,7 +236,13 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     @Override
     public void onRateChange(long nowPs, int queuePair, long fromBps, long toBps, long windowBytes, RateCause cause,
             long value, int index) {
+        queuePairs.changed(queuePair);
         journey.onRateChange(nowPs, host, queuePair, fromBps, toBps, windowBytes, cause, value, index);
+    }
+
+    /** A message was posted on {@code qp} (what a sampler of the QPs looks at changed). */
+    void posted(QueuePair qp) {
+        queuePairs.changed(qp.id);
     }
 
     /**
@@ -249,15 +256,17 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp);
-        if (kind == PacketKind.NAK && qp.nakMissingToPsn >= 0) {
-            ack.selectiveNak(qp.nakCumulativePsn, qp.nakMissingToPsn, qp.nakPreviousMissingToPsn);
+        SelectiveRepeat selective = qp.selective;
+        if (kind == PacketKind.NAK && selective != null && selective.nakMissingToPsn >= 0) {
+            ack.selectiveNak(selective.nakCumulativePsn, selective.nakMissingToPsn, selective.nakPreviousMissingToPsn);
         }
         ack.copyTelemetryFrom(data);
         counters[(kind == PacketKind.NAK ? NicCounter.TX_NAKS : NicCounter.TX_ACKS).ordinal()]++;
         if (cnp) {
             counters[NicCounter.NP_CNP_SENT.ordinal()]++;
-            ack.notificationCause(qp.pendingCausePsn, qp.pendingMarkNode, qp.pendingMarkPort, qp.pendingMarkAtPs,
-                    ++qp.notificationsSent);
+            CongestionNotice notice = qp.notice;
+            ack.notificationCause(notice.pendingCausePsn, notice.pendingMarkNode, notice.pendingMarkPort,
+                    notice.pendingMarkAtPs, ++notice.notificationsSent);
         }
         transmitter.sendControl(nowPs, ack);
     }

@@ -39,27 +39,28 @@ final class NotificationPoint {
         if (notification.mode() == NotificationPointParameters.Mode.NONE) {
             return;
         }
+        CongestionNotice notice = qp.notice();
         if (notification.mode() == NotificationPointParameters.Mode.ACK_FLAG) {
-            if (!qp.cnpFlagPending) {
-                qp.cnpFlagPending = true;
-                qp.pendingCausePsn = data.psn();
-                qp.pendingMarkNode = data.markNode();
-                qp.pendingMarkPort = data.markPort();
-                qp.pendingMarkAtPs = data.markAtPs();
+            if (!notice.cnpFlagPending) {
+                notice.cnpFlagPending = true;
+                notice.pendingCausePsn = data.psn();
+                notice.pendingMarkNode = data.markNode();
+                notice.pendingMarkPort = data.markPort();
+                notice.pendingMarkAtPs = data.markAtPs();
             }
             return;
         }
-        long last = notification.intervalPerPort() ? lastCnpPs : qp.lastCnpPs;
+        long last = notification.intervalPerPort() ? lastCnpPs : notice.lastCnpPs;
         if (last != Long.MIN_VALUE && nowPs - last < notification.cnpIntervalPs()) {
             return;
         }
-        qp.lastCnpPs = nowPs;
+        notice.lastCnpPs = nowPs;
         lastCnpPs = nowPs;
         Packet cnp = pool.acquire()
                 .initCnp(nowPs, host, qp.sourceHost(), qp.id, frames.cnpFrameBytes())
                 .qos(notification.cnpPriority(), notification.cnpDscp(), Ecn.NOT_ECT)
                 .entropy(qp.entropy)
-                .notificationCause(data, ++qp.notificationsSent);
+                .notificationCause(data, ++notice.notificationsSent);
         counters[NicCounter.NP_CNP_SENT.ordinal()]++;
         transmitter.sendControl(nowPs, cnp);
     }

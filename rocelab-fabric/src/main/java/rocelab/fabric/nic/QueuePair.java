@@ -69,50 +69,17 @@ public final class QueuePair {
     /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
     long readyPs;
 
-    // Responder state (the notification point's per-QP state included).
-    long lastCnpPs = Long.MIN_VALUE;
-    boolean cnpFlagPending;
-    /** Notifications the responder sent for this QP (each CNP or flagged ACK carries its number). */
-    long notificationsSent;
-    /** The marked packet a pending ACK flag answers. */
-    long pendingCausePsn;
-    int pendingMarkNode;
-    int pendingMarkPort;
-    long pendingMarkAtPs;
+    // Responder state.
+    /** The notification point's state of this QP, from its first CE-marked packet on (null before). */
+    CongestionNotice notice;
     private boolean ceSinceAck;
     private long expectedPsn;
     private long deliveredMessages;
     private int unackedPackets;
     private boolean nakOutstanding;
 
-    // Out-of-order placement and selective repeat (both RNICs have nic.ooo); the bitmaps are null otherwise.
-    private final boolean selective;
-    /** Most PSNs outstanding, the size of the bitmaps below. */
-    private final int window;
-    /** Responder: PSNs beyond a gap that must arrive before the gap is taken for a loss. */
-    private final int reorder;
-    /** Requester: PSNs to send again. */
-    private final PsnBitmap resend;
-    /** Requester: PSNs the responder asked for (sent again on a timeout while still unacknowledged). */
-    private final PsnBitmap askedFor;
-    private int resendCount;
-    /** Requester: every PSN up to this one arrived or was asked for (the responder asks for gaps in PSN order). */
-    private long knownThrough = -1;
-    /** Responder: PSNs placed at or after {@code expectedPsn}. */
-    private final PsnBitmap placed;
-    private long highestPlaced = -1;
-    /** Responder: every PSN up to this one was placed or asked for. */
-    private long checkedThrough = -1;
-    /** The range a selective NAK being sent asks for (read by the RNIC as it builds the NAK). */
-    long nakCumulativePsn;
-    long nakMissingToPsn = -1;
-    long nakPreviousMissingToPsn = -1;
-
-    // Per-QP transport counters (the RNIC keeps the same per port), for the journey.
-    private long outOfSequence;
-    private long duplicates;
-    private long selectiveRetransmissions;
-    private long selectiveNaks;
+    /** Out-of-order placement and selective repeat (both RNICs have nic.ooo), or null: go-back-N. */
+    final SelectiveRepeat selective;
 
     QueuePair(int id, Nic source, Nic destination, int entropy, CongestionControl cc,
             MessageListener listener, NicParameters params, FrameFormat frames) {
@@ -130,12 +97,8 @@ public final class QueuePair {
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
         // Out-of-order placement is a property of the connection: both ends must support it.
-        this.selective = params.ooo() && destination.parameters().ooo();
-        this.window = params.oooWindowPackets();
-        this.reorder = destination.parameters().oooReorderPackets();
-        this.resend = selective ? new PsnBitmap(window) : null;
-        this.askedFor = selective ? new PsnBitmap(window) : null;
-        this.placed = selective ? new PsnBitmap(window) : null;
+        this.selective = params.ooo() && destination.parameters().ooo()
+                ? new SelectiveRepeat(params.oooWindowPackets(), destination.parameters().oooReorderPackets()) : null;
     }
 
     /** Posts an RDMA WRITE of {@code bytes}; the listener hears of it again with {@code cookie}. */
@@ -147,16 +110,17 @@ public final class QueuePair {
         messages.add(postedPsns, bytes, postedBytes, cookie);
         postedPsns += packets;
         postedBytes += bytes;
+        source.posted(this);
         source.wake(nowPs, this);
     }
 
     // ---------------------------------------------------------------- requester
 
     boolean canSend() {
-        if (selective) {
+        if (selective != null) {
             // A PSN asked for goes out whatever the window: it fills a gap, it adds nothing in flight at the end.
-            return !failed && (resendCount > 0
-                    || sndNxt < postedPsns && sndNxt < sndUna + window && inFlightBytes() < cc.windowBytes());
+            return !failed && (selective.resendCount > 0
+                    || sndNxt < postedPsns && sndNxt < sndUna + selective.window && inFlightBytes() < cc.windowBytes());
         }
         return !failed && sndNxt < postedPsns && inFlightBytes() < cc.windowBytes();
     }
@@ -168,9 +132,9 @@ public final class QueuePair {
 
     /** Bytes of the packet {@link #nextPacket} would build now. */
     int nextFrameBytes() {
-        if (selective) {
+        if (selective != null) {
             // Every packet carries a RETH (its placement address).
-            if (resendCount > 0) {
+            if (selective.resendCount > 0) {
                 long psn = nextResend();
                 long m = messageOf(psn);
                 long size = messages.sizeBytes(m);
@@ -185,7 +149,7 @@ public final class QueuePair {
 
     /** Builds the packet with PSN {@code sndNxt} and advances the send cursor (or, selective, one asked for). */
     Packet nextPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
-        if (selective && resendCount > 0) {
+        if (selective != null && selective.resendCount > 0) {
             return resendPacket(nowPs, pool, params, counters);
         }
         long size = messages.sizeBytes(cursorMessage);
@@ -222,12 +186,12 @@ public final class QueuePair {
         }
         Packet p = pool.acquire()
                 .initData(nowPs, source.host(), destination.host(), id, psn, payload,
-                        frames.dataFrameBytes(payload, selective || Opcodes.hasReth(opcode)), opcode)
+                        frames.dataFrameBytes(payload, selective != null || Opcodes.hasReth(opcode)), opcode)
                 .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode))
                 .messageBytes(size);
-        if (selective) {
+        if (selective != null) {
             p.placementOffset(offset);
         }
         if (cc.wantsTelemetry()) {
@@ -241,11 +205,11 @@ public final class QueuePair {
         long psn = nextResend();
         long m = messageOf(psn);
         Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * mtu);
-        resend.clear(psn);
-        resendCount--;
+        selective.resend.clear(psn);
+        selective.resendCount--;
         counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;
         counters[NicCounter.SELECTIVE_RETRANSMITTED.ordinal()]++;
-        selectiveRetransmissions++;
+        selective.selectiveRetransmissions++;
         cc.onSend(nowPs, p.wireBytes());
         armTimer(nowPs, false);
         return p;
@@ -253,7 +217,7 @@ public final class QueuePair {
 
     /** The lowest PSN to send again (only while {@code resendCount > 0}: they all lie in sndUna..maxSentPsn). */
     private long nextResend() {
-        return resend.nextSet(sndUna, maxSentPsn + 1);
+        return selective.resend.nextSet(sndUna, maxSentPsn + 1);
     }
 
     /** Index of the outstanding message that holds {@code psn} (a posted, unacknowledged PSN). */
@@ -316,15 +280,15 @@ public final class QueuePair {
         ackDeadlinePs = nowPs + ackTimeoutPs;
         long last = Math.min(nak.missingToPsn(), maxSentPsn);
         for (long psn = Math.max(nak.psn(), sndUna); psn <= last; psn++) {
-            askedFor.set(psn);
-            if (resend.set(psn)) {
-                resendCount++;
+            selective.askedFor.set(psn);
+            if (selective.resend.set(psn)) {
+                selective.resendCount++;
             }
         }
         // The responder asks for gaps in PSN order, so everything up to this range's end arrived or was asked for:
         // the sender knows it only if it heard of the range asked for before (NAKs are lost and reordered too).
-        if (nak.previousMissingToPsn() <= Math.max(knownThrough, nak.cumulativePsn())) {
-            knownThrough = Math.max(knownThrough, nak.missingToPsn());
+        if (nak.previousMissingToPsn() <= Math.max(selective.knownThrough, nak.cumulativePsn())) {
+            selective.knownThrough = Math.max(selective.knownThrough, nak.missingToPsn());
         }
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
@@ -336,8 +300,8 @@ public final class QueuePair {
      */
     private void resendUnconfirmed() {
         for (long psn = sndUna; psn <= maxSentPsn; psn++) {
-            if ((psn > knownThrough || askedFor.get(psn)) && resend.set(psn)) {
-                resendCount++;
+            if ((psn > selective.knownThrough || selective.askedFor.get(psn)) && selective.resend.set(psn)) {
+                selective.resendCount++;
             }
         }
     }
@@ -351,12 +315,12 @@ public final class QueuePair {
         if (psn < sndUna || psn >= postedPsns) {
             return;
         }
-        if (selective) {
+        if (selective != null) {
             // The window slides: bits of acknowledged PSNs are cleared for the PSNs that will reuse them.
             for (long p = sndUna; p <= psn; p++) {
-                askedFor.clear(p);
-                if (resend.clear(p)) {
-                    resendCount--;
+                selective.askedFor.clear(p);
+                if (selective.resend.clear(p)) {
+                    selective.resendCount--;
                 }
             }
         }
@@ -438,7 +402,7 @@ public final class QueuePair {
             return;
         }
         retries++;
-        if (selective) {
+        if (selective != null) {
             resendUnconfirmed();
         } else {
             goBackTo(sndUna);
@@ -456,7 +420,7 @@ public final class QueuePair {
             ceSinceAck = true;
             destination.onCongestionExperienced(nowPs, this, p);
         }
-        if (selective) {
+        if (selective != null) {
             place(nowPs, p);
             return;
         }
@@ -490,29 +454,29 @@ public final class QueuePair {
      */
     private void place(long nowPs, Packet p) {
         long psn = p.psn();
-        if (psn < expectedPsn || placed.get(psn)) {
+        if (psn < expectedPsn || selective.placed.get(psn)) {
             destination.count(NicCounter.DUPLICATE_REQUEST);
-            duplicates++;
+            selective.duplicates++;
             scheduleAck(nowPs, p);
             return;
         }
-        if (psn >= expectedPsn + window) {
+        if (psn >= expectedPsn + selective.window) {
             throw new IllegalStateException("QP " + id + ": PSN " + psn + " beyond the placement window at "
                     + expectedPsn);
         }
         if (psn != expectedPsn) {
             destination.count(NicCounter.OUT_OF_SEQUENCE);
-            outOfSequence++;
+            selective.outOfSequence++;
         }
-        placed.set(psn);
+        selective.placed.set(psn);
         destination.count(NicCounter.RX_DELIVERED_BYTES, p.payloadBytes());
-        if (psn > highestPlaced) {
-            highestPlaced = psn;
+        if (psn > selective.highestPlaced) {
+            selective.highestPlaced = psn;
         }
         if (psn == expectedPsn) {
-            long end = placed.nextClear(psn, highestPlaced + 1);
+            long end = selective.placed.nextClear(psn, selective.highestPlaced + 1);
             for (long q = psn; q < end; q++) {
-                placed.clear(q);
+                selective.placed.clear(q);
             }
             expectedPsn = end;
             while (deliveredMessages < messages.tail()) {
@@ -535,24 +499,24 @@ public final class QueuePair {
      */
     private boolean askForGaps(long nowPs, Packet p) {
         boolean asked = false;
-        long from = Math.max(checkedThrough + 1, expectedPsn);
-        while (from + reorder <= highestPlaced) {
-            long gap = placed.nextClear(from, highestPlaced + 1);
-            long last = placed.nextSet(gap, highestPlaced + 1) - 1;
-            if (highestPlaced - last < reorder) {
-                checkedThrough = gap - 1;
+        long from = Math.max(selective.checkedThrough + 1, expectedPsn);
+        while (from + selective.reorder <= selective.highestPlaced) {
+            long gap = selective.placed.nextClear(from, selective.highestPlaced + 1);
+            long last = selective.placed.nextSet(gap, selective.highestPlaced + 1) - 1;
+            if (selective.highestPlaced - last < selective.reorder) {
+                selective.checkedThrough = gap - 1;
                 break;
             }
             unackedPackets = 0;
-            nakCumulativePsn = expectedPsn - 1;
-            nakMissingToPsn = last;
+            selective.nakCumulativePsn = expectedPsn - 1;
+            selective.nakMissingToPsn = last;
             sendAck(nowPs, PacketKind.NAK, gap, p);
-            nakMissingToPsn = -1;
-            nakPreviousMissingToPsn = last;
+            selective.nakMissingToPsn = -1;
+            selective.nakPreviousMissingToPsn = last;
             destination.count(NicCounter.TX_SELECTIVE_NAKS);
-            selectiveNaks++;
+            selective.selectiveNaks++;
             asked = true;
-            checkedThrough = last;
+            selective.checkedThrough = last;
             from = last + 1;
         }
         return asked;
@@ -566,9 +530,20 @@ public final class QueuePair {
     }
 
     private void sendAck(long nowPs, PacketKind kind, long psn, Packet data) {
-        destination.sendAck(nowPs, this, kind, psn, data, ceSinceAck, cnpFlagPending);
+        boolean flagged = notice != null && notice.cnpFlagPending;
+        destination.sendAck(nowPs, this, kind, psn, data, ceSinceAck, flagged);
         ceSinceAck = false;
-        cnpFlagPending = false;
+        if (flagged) {
+            notice.cnpFlagPending = false;
+        }
+    }
+
+    /** The notification point's state of this QP, made at its first CE-marked packet. */
+    CongestionNotice notice() {
+        if (notice == null) {
+            notice = new CongestionNotice();
+        }
+        return notice;
     }
 
     // ---------------------------------------------------------------- accessors
@@ -660,26 +635,26 @@ public final class QueuePair {
 
     /** Whether this QP places out of order and repeats selectively (both its RNICs have {@code nic.ooo}). */
     public boolean selectiveRepeat() {
-        return selective;
+        return selective != null;
     }
 
     /** Data packets of this QP that arrived ahead of a gap and were placed (out-of-order placement only). */
     public long outOfSequence() {
-        return outOfSequence;
+        return selective == null ? 0 : selective.outOfSequence;
     }
 
     /** Data packets of this QP that arrived again after they had been placed (out-of-order placement only). */
     public long duplicates() {
-        return duplicates;
+        return selective == null ? 0 : selective.duplicates;
     }
 
     /** Data packets this QP sent again because the receiver asked for them alone, or after a timeout. */
     public long selectiveRetransmissions() {
-        return selectiveRetransmissions;
+        return selective == null ? 0 : selective.selectiveRetransmissions;
     }
 
     /** Selective NAKs the responder of this QP sent. */
     public long selectiveNaks() {
-        return selectiveNaks;
+        return selective == null ? 0 : selective.selectiveNaks;
     }
 }

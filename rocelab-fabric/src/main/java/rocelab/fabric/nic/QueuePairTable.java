@@ -2,10 +2,17 @@ package rocelab.fabric.nic;
 
 import java.util.Arrays;
 
-/** All queue pairs of a fabric by number, so an arriving packet finds its QP with one array index. */
+/**
+ * All queue pairs of a fabric by number, so an arriving packet finds its QP with one array index. On request
+ * ({@link #trackChanges}) it also keeps one bit per QP for "its rate, its congestion notifications received or its
+ * posted work changed since the last look": a sampler then visits only those QPs instead of every QP of the fabric
+ * each interval (a million QPs at 1,024 hosts, each visit a cache miss).
+ */
 public final class QueuePairTable {
     private QueuePair[] byId = new QueuePair[64];
     private int count;
+    /** One bit per QP id, set on a change; null until someone tracks changes. */
+    private long[] changed;
 
     int nextId() {
         return count;
@@ -16,6 +23,8 @@ public final class QueuePairTable {
             byId = Arrays.copyOf(byId, count * 2);
         }
         byId[count++] = qp;
+        // A new QP counts as changed: whoever tracks changes has not seen it yet.
+        changed(qp.id);
     }
 
     public QueuePair get(int id) {
@@ -24,5 +33,53 @@ public final class QueuePairTable {
 
     public int size() {
         return count;
+    }
+
+    /**
+     * From now on, remembers which QPs changed (every QP that exists counts as changed once). One reader only:
+     * {@link #takeChanged} clears what it returns.
+     */
+    public void trackChanges() {
+        if (changed != null) {
+            throw new IllegalStateException("changes are tracked already (one reader per table)");
+        }
+        changed = new long[(byId.length + 63) >>> 6];
+        for (int id = 0; id < count; id++) {
+            changed(id);
+        }
+    }
+
+    /** QP {@code id}'s rate, notifications received or posted work changed (nothing when nobody tracks changes). */
+    void changed(int id) {
+        if (changed != null && id >= 0) {
+            if (id >>> 6 >= changed.length) {
+                changed = Arrays.copyOf(changed, Math.max(changed.length * 2, (id >>> 6) + 1));
+            }
+            changed[id >>> 6] |= 1L << id;
+        }
+    }
+
+    /**
+     * The lowest QP id at or after {@code from} that changed since it was last taken, clearing its bit, or -1 when
+     * none did: walking {@code id = takeChanged(id + 1)} from 0 visits the changed QPs in id order.
+     */
+    public int takeChanged(int from) {
+        if (changed == null) {
+            throw new IllegalStateException("changes are not tracked");
+        }
+        int w = from >>> 6;
+        if (w >= changed.length) {
+            return -1;
+        }
+        long word = changed[w] & (-1L << from);
+        while (word == 0) {
+            if (++w == changed.length) {
+                return -1;
+            }
+            word = changed[w];
+        }
+        int id = (w << 6) + Long.numberOfTrailingZeros(word);
+        changed[w] &= ~(1L << id);
+        return id;
     }
 }

@@ -5,6 +5,7 @@ import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.switching.Switch;
 import rocelab.observe.output.CsvTable;
@@ -34,7 +35,23 @@ public final class TimeSeriesSampler implements EventHandler {
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
     private long eventsAtLastSample;
 
+    /**
+     * Whether each sample visits every QP (the definition, kept as the reference the tests compare with) instead of
+     * only the QPs whose rate, notifications or posted work changed since the previous sample.
+     */
+    private final boolean everyQueuePair;
+
     public TimeSeriesSampler(Network network, long intervalPs) {
+        this(network, intervalPs, false);
+    }
+
+    /** A sampler that visits every QP at every sample: the definition, which the tests compare the default with. */
+    public static TimeSeriesSampler visitingEveryQueuePair(Network network, long intervalPs) {
+        return new TimeSeriesSampler(network, intervalPs, true);
+    }
+
+    private TimeSeriesSampler(Network network, long intervalPs, boolean everyQueuePair) {
+        this.everyQueuePair = everyQueuePair;
         if (intervalPs <= 0) {
             throw new IllegalArgumentException("sample interval must be positive");
         }
@@ -50,6 +67,9 @@ public final class TimeSeriesSampler implements EventHandler {
         for (int s = 0; s < network.switchCount(); s++) {
             lastLink[s] = new long[network.switchAt(s).portCount() * 3];
         }
+        if (!everyQueuePair) {
+            network.queuePairs().trackChanges();
+        }
         sim.schedule(0, handlerId, SAMPLE, 0L);
     }
 
@@ -62,17 +82,17 @@ public final class TimeSeriesSampler implements EventHandler {
             rateMemory = grown;
             cnpMemory = java.util.Arrays.copyOf(cnpMemory, qps);
         }
-        for (int q = 0; q < qps; q++) {
-            QueuePair qp = network.queuePairs().get(q);
-            if (qp.postedPsns() == 0 || qp.sndUna() == qp.postedPsns() && rateMemory[q] >= 0) {
-                continue;
+        if (everyQueuePair) {
+            for (int q = 0; q < qps; q++) {
+                sampleQueuePair(nowPs, q);
             }
-            long rate = qp.congestionControl().rateBps();
-            long cnps = qp.cnpsReceived();
-            if (rate != rateMemory[q] || cnps != cnpMemory[q]) {
-                rateMemory[q] = rate;
-                cnpMemory[q] = cnps;
-                rates.add(nowPs, q, rate, cnps);
+        } else {
+            // A QP that did not change since the previous sample gives no row there (its rate and notifications are
+            // what that sample remembered, or it was skipped and still is), so only the changed ones are visited, in
+            // the same QP order. A skipped QP that changed loses its mark here; posting work on it marks it again.
+            QueuePairTable table = network.queuePairs();
+            for (int q = table.takeChanged(0); q >= 0; q = table.takeChanged(q + 1)) {
+                sampleQueuePair(nowPs, q);
             }
         }
         for (int s = 0; s < network.switchCount(); s++) {
@@ -116,6 +136,22 @@ public final class TimeSeriesSampler implements EventHandler {
             if (next > nowPs && next <= Long.MAX_VALUE - intervalPs) {
                 sim.schedule(next, handlerId, SAMPLE, 0L);
             }
+        }
+    }
+
+    /** Adds a row for QP {@code q} if it sends (or has not been sampled since it was posted) and its rate or
+     * notifications received changed. */
+    private void sampleQueuePair(long nowPs, int q) {
+        QueuePair qp = network.queuePairs().get(q);
+        if (qp.postedPsns() == 0 || qp.sndUna() == qp.postedPsns() && rateMemory[q] >= 0) {
+            return;
+        }
+        long rate = qp.congestionControl().rateBps();
+        long cnps = qp.cnpsReceived();
+        if (rate != rateMemory[q] || cnps != cnpMemory[q]) {
+            rateMemory[q] = rate;
+            cnpMemory[q] = cnps;
+            rates.add(nowPs, q, rate, cnps);
         }
     }
 

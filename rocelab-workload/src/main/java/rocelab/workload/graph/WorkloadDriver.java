@@ -1,9 +1,7 @@
 package rocelab.workload.graph;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
@@ -73,7 +71,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     private final int[] nextWaiting;
     /** In flow-level mode with link events: each fabric flow's slot in the fluid network, to reroute it. */
     private final int[] slotOfTask;
-    private final Map<Integer, List<Integer>> flowsOfQueuePair = new HashMap<>();
+    /**
+     * Packet level: the flows of each queue pair, to fail them when it fails, as a chain through the flows in flow
+     * order (the first flow of QP q, then each flow's next one on its QP, -1 ending both): two ints per flow instead
+     * of a boxed list per QP.
+     */
+    private final int[] firstFlowOfQueuePair;
+    private final int[] nextFlowOnQueuePair;
+    /** The id of the first QP this driver opened: its QPs are numbered densely from it. */
+    private final int firstQueuePairId;
     private int[] work = new int[64];
     private int workSize;
     private int nextRoot;
@@ -168,11 +174,20 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
             this.nextWaiting = null;
         }
         Map<Integer, QueuePair> connections = new HashMap<>();
+        int qpBase = network == null ? 0 : network.queuePairs().size();
+        this.firstQueuePairId = qpBase;
+        this.firstFlowOfQueuePair = network == null ? null : new int[flows.length];
+        this.nextFlowOnQueuePair = network == null ? null : new int[flows.length];
+        int[] lastFlowOfQueuePair = network == null ? null : new int[flows.length];
+        if (network != null) {
+            Arrays.fill(firstFlowOfQueuePair, -1);
+        }
         for (int i = 0; i < flows.length && network != null; i++) {
             FlowSpec f = flows[i];
             int c = graph.connection(i);
             QueuePair qp = c >= 0 ? connections.get(c) : null;
-            if (qp == null) {
+            boolean opened = qp == null;
+            if (opened) {
                 qp = network.connect(f.src(), f.dst(), this, f.dscp());
                 if (c >= 0) {
                     connections.put(c, qp);
@@ -181,7 +196,14 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
                 throw new IllegalArgumentException("flow " + i + " reuses a connection between other hosts");
             }
             queuePairs[i] = qp;
-            flowsOfQueuePair.computeIfAbsent(qp.id(), k -> new ArrayList<>()).add(i);
+            int q = qp.id() - qpBase;
+            nextFlowOnQueuePair[i] = -1;
+            if (opened) {
+                firstFlowOfQueuePair[q] = i;
+            } else {
+                nextFlowOnQueuePair[lastFlowOfQueuePair[q]] = i;
+            }
+            lastFlowOfQueuePair[q] = i;
         }
         this.waitingFor = new int[n];
         int[] endCount = new int[n + 1];
@@ -474,7 +496,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener {
     /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */
     @Override
     public void onQueuePairError(long nowPs, int queuePair) {
-        for (int f : flowsOfQueuePair.getOrDefault(queuePair, List.of())) {
+        int q = queuePair - firstQueuePairId;
+        if (firstFlowOfQueuePair == null || q < 0 || q >= firstFlowOfQueuePair.length) {
+            return;
+        }
+        for (int f = firstFlowOfQueuePair[q]; f >= 0; f = nextFlowOnQueuePair[f]) {
             if (completedPs[f] < 0) {
                 fail(nowPs, graph.flowTask(f));
             }

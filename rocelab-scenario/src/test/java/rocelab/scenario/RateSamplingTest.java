@@ -1,0 +1,51 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import rocelab.observe.sample.TimeSeriesSampler;
+
+/**
+ * The sampler visits only the queue pairs that changed since its previous sample; its rates are those of the
+ * definition, which visits every queue pair every sample. Each congestion control, flows that start later and QPs
+ * that carry several messages (a ring AllReduce's connections).
+ */
+class RateSamplingTest {
+    private static final long INTERVAL_PS = 2_000_000L;
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "fabric: {mode: roce-lossless, mtu: 1000}\nswitch: {buffer: 4MB, ecn: {marking: red, kmin: 40KB, kmax: 160KB, pmax: 0.2}, pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}}\nnic: {cc: dcqcn, dcqcn: {profile: hpcc-ns3}}",
+        "fabric: {mode: roce-lossy, mtu: 1000}\nswitch: {buffer: 4MB, ecn: {marking: red, kmin: 40KB, kmax: 160KB, pmax: 0.2}}\nnic: {cc: dcqcn, dcqcn: {profile: nvidia}}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: hpcc, hpcc: {eta: 0.95, max-stage: 5, base-rtt: 10us}}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nswitch: {ecn: {marking: red, kmin: 40KB, kmax: 160KB, pmax: 0.2}}\nnic: {cc: dctcp}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: timely}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: swift}",
+        "fabric: {mode: infiniband, mtu: 4096, infiniband: {fecn: {threshold: 32KiB, marking-rate: 0, victim-mask: false}}}\nnic: {cc: ib-cc, ib-cc: {ccti-increase: 1, ccti-limit: 127, ccti-timer: 10us, cct-step: 100ns}}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}"})
+    void shouldSampleTheSameRatesAsVisitingEveryQueuePair(String fabric) {
+        String tracked = rates(fabric, false);
+        String every = rates(fabric, true);
+        assertThat(tracked.lines().count()).as("rows sampled: at least one per QP").isGreaterThan(15);
+        assertThat(tracked).isEqualTo(every);
+    }
+
+    private static String rates(String fabric, boolean everyQueuePair) {
+        Simulation simulation = Scenarios.assemble("name: sampling\n" + fabric + "\n" + """
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: incast, senders: 1-6, receiver: 0, size: 300KB}
+                  - {kind: flow, src: 7, dst: 1, size: 200KB, start: 30us}
+                  - {kind: allreduce, ranks: 0-7, size: 2MB, start: 10us}
+                """);
+        var network = simulation.network();
+        TimeSeriesSampler sampler = everyQueuePair
+                ? TimeSeriesSampler.visitingEveryQueuePair(network, INTERVAL_PS)
+                : new TimeSeriesSampler(network, INTERVAL_PS);
+        simulation.simulator().run(Long.MAX_VALUE, Long.MAX_VALUE);
+        assertThat(simulation.driver().allFinished()).isTrue();
+        return sampler.ratesCsv();
+    }
+}
