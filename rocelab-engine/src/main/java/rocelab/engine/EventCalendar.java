@@ -6,11 +6,19 @@ import java.util.Arrays;
  * The future event set: a timing wheel of 1.024 ns buckets covering the next 8.4 us, plus a binary heap for
  * events beyond that window (timers). Entries are primitives in parallel arrays of nodes, never objects.
  *
- * <p>Order is time first, then insertion sequence (the OMNeT++ rule), so two events at the same picosecond run
- * in the order they were scheduled and every run is reproducible. A packet simulation schedules almost every
- * event a few hundred nanoseconds ahead, where a wheel costs O(1) per operation with few mispredicted branches,
- * while a heap pays a logarithm of branchy comparisons; with about a thousand pending events the wheel was
- * several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
+ * <p>Order is canonical: time, then a hash of (time, receiving handler), then the handler's id, its kind, its
+ * argument. It depends only on the events themselves, never on when they were scheduled, so a run split into
+ * partitions (each with its own calendar, events crossing between them at window barriers) pops every partition's
+ * events in the order one calendar pops them all. Two events equal in all fields are indistinguishable (the handler
+ * is called with the same values either way), so the order is total where it matters. The hash is there for
+ * fairness: ordering equal times by the handler id alone would let the same link, port or RNIC go first at every
+ * tie of a symmetric fabric (the same flows always queued first, marked last), which measurably synchronised DCQCN
+ * senders; the hash lets the winner of a tie change from one picosecond to the next, as the insertion order used to.
+ * Handler ids are handed out during assembly in a fixed order, so the tie order is reproducible.
+ *
+ * <p>A packet simulation schedules almost every event a few hundred nanoseconds ahead, where a wheel costs O(1) per
+ * operation with few mispredicted branches, while a heap pays a logarithm of branchy comparisons; with about a
+ * thousand pending events the wheel was several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
  */
 public final class EventCalendar {
     private static final int SLOT_SHIFT = 10;
@@ -19,8 +27,8 @@ public final class EventCalendar {
     private static final int NONE = -1;
 
     private long[] time;
-    private long[] sequence;
-    private int[] handlerId;
+    /** The tie-break after time, in one compare: {@link #tieHash} in the high 32 bits, the handler id in the low. */
+    private long[] tie;
     private int[] kind;
     private long[] arg;
     private int[] next;
@@ -43,14 +51,12 @@ public final class EventCalendar {
 
     private int size;
     private int first = NONE;
-    private long nextSequence;
     private int growths;
 
     public EventCalendar(int initialCapacity) {
         int capacity = Math.max(16, initialCapacity);
         time = new long[capacity];
-        sequence = new long[capacity];
-        handlerId = new int[capacity];
+        tie = new long[capacity];
         kind = new int[capacity];
         arg = new long[capacity];
         next = new int[capacity];
@@ -76,7 +82,7 @@ public final class EventCalendar {
     }
 
     public int firstHandlerId() {
-        return handlerId[locateFirst()];
+        return (int) tie[locateFirst()];
     }
 
     public int firstKind() {
@@ -87,11 +93,14 @@ public final class EventCalendar {
         return arg[locateFirst()];
     }
 
+    /** @param handler a handler id (non-negative) */
     public void add(long atPs, int handler, int eventKind, long eventArg) {
+        if (handler < 0) {
+            throw new IllegalArgumentException("negative handler id: " + handler);
+        }
         int n = allocate();
         time[n] = atPs;
-        sequence[n] = nextSequence++;
-        handlerId[n] = handler;
+        tie[n] = (long) tieHash(atPs, handler) << 32 | handler;
         kind[n] = eventKind;
         arg[n] = eventArg;
         long slot = atPs >> SLOT_SHIFT;
@@ -166,9 +175,9 @@ public final class EventCalendar {
     }
 
     /**
-     * Sorted insert into the bucket of {@code slot}: after every entry that is not later than this one. Symmetric
-     * fabrics schedule many events at the very same picosecond, and a new entry has the largest sequence, so the
-     * common case appends at the tail in O(1); only an earlier time walks the (short) list.
+     * Sorted insert into the bucket of {@code slot}: after every entry that is not later than this one. Most events
+     * are scheduled in time order within a 1 ns bucket, so the common case appends at the tail in O(1); an earlier
+     * time, or an equal time whose tie hash goes first, walks the (short) list.
      */
     private void insertInWheel(int n, long slot) {
         int b = (int) (slot & MASK);
@@ -234,8 +243,26 @@ public final class EventCalendar {
         first = NONE;
     }
 
+    /** Which handler goes first among those with events at {@code atPs}: a mix of both, changing every picosecond. */
+    static int tieHash(long atPs, int handler) {
+        long z = atPs * 0x9E3779B97F4A7C15L + handler;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return (int) (z >>> 33);
+    }
+
     private boolean before(int a, int b) {
-        return time[a] < time[b] || time[a] == time[b] && sequence[a] < sequence[b];
+        long ta = time[a];
+        long tb = time[b];
+        if (ta != tb) {
+            return ta < tb;
+        }
+        long ka = tie[a];
+        long kb = tie[b];
+        if (ka != kb) {
+            return ka < kb;
+        }
+        return kind[a] < kind[b] || kind[a] == kind[b] && arg[a] < arg[b];
     }
 
     private int allocate() {
@@ -247,8 +274,7 @@ public final class EventCalendar {
         if (used == time.length) {
             int capacity = time.length * 2;
             time = Arrays.copyOf(time, capacity);
-            sequence = Arrays.copyOf(sequence, capacity);
-            handlerId = Arrays.copyOf(handlerId, capacity);
+            tie = Arrays.copyOf(tie, capacity);
             kind = Arrays.copyOf(kind, capacity);
             arg = Arrays.copyOf(arg, capacity);
             next = Arrays.copyOf(next, capacity);

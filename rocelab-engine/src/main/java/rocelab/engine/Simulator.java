@@ -7,11 +7,21 @@ import java.util.Arrays;
  *
  * <p>Time is an integer number of picoseconds. Handlers register once during assembly and receive a dense id;
  * the calendar stores only primitives. One simulator runs on one thread; it is not thread-safe.
+ *
+ * <p>A simulator can also be one partition of a {@link PartitionedSimulator}: its handlers then get ids from the
+ * whole model's id space (so the canonical event order is the same as in one simulator holding everything), and an
+ * event for another partition's handler goes to that partition's mailbox instead of this calendar.
  */
 public final class Simulator {
     private final EventCalendar calendar;
     private EventHandler[] handlers = new EventHandler[64];
     private int handlerCount;
+    /** Null when this simulator holds the whole model; otherwise the partitioned run it is part of. */
+    private final PartitionedSimulator partitioned;
+    private final int partition;
+    /** Events for other partitions must not fall before this time (the end of the current window). */
+    private long windowEndPs = NOT_RUNNING;
+    private static final long NOT_RUNNING = Long.MIN_VALUE;
     private long nowPs;
     private long eventsProcessed;
     private long fingerprint = 0xcbf29ce484222325L;
@@ -23,16 +33,29 @@ public final class Simulator {
     }
 
     public Simulator(int initialCalendarCapacity) {
+        this(initialCalendarCapacity, null, 0);
+    }
+
+    Simulator(int initialCalendarCapacity, PartitionedSimulator partitioned, int partition) {
         this.calendar = new EventCalendar(initialCalendarCapacity);
+        this.partitioned = partitioned;
+        this.partition = partition;
     }
 
     /** Registers a handler and returns the id it must use when scheduling. */
     public int register(EventHandler handler) {
-        if (handlerCount == handlers.length) {
-            handlers = Arrays.copyOf(handlers, handlerCount * 2);
+        int id = partitioned == null ? handlerCount : partitioned.nextHandlerId(partition);
+        if (id >= handlers.length) {
+            handlers = Arrays.copyOf(handlers, Math.max(id + 1, handlers.length * 2));
         }
-        handlers[handlerCount] = handler;
-        return handlerCount++;
+        handlers[id] = handler;
+        handlerCount = Math.max(handlerCount, id + 1);
+        return id;
+    }
+
+    /** The partition this simulator is in a {@link PartitionedSimulator}; 0 when it holds the whole model. */
+    public int partition() {
+        return partition;
     }
 
     public long nowPs() {
@@ -64,6 +87,44 @@ public final class Simulator {
         if (atPs < nowPs) {
             throw new IllegalStateException("event scheduled in the past: " + atPs + " < " + nowPs);
         }
+        if (partitioned != null && (handlerId >= handlers.length || handlers[handlerId] == null)) {
+            scheduleRemote(atPs, handlerId, kind, arg);
+            return;
+        }
+        calendar.add(atPs, handlerId, kind, arg);
+    }
+
+    /** An event for a handler of another partition: it crosses at the next barrier, so it must be due after it. */
+    private void scheduleRemote(long atPs, int handlerId, int kind, long arg) {
+        if (windowEndPs == NOT_RUNNING) {
+            // Assembly, on one thread: straight into the owner's calendar.
+            partitioned.scheduleDirect(atPs, handlerId, kind, arg);
+            return;
+        }
+        if (atPs < windowEndPs) {
+            throw new IllegalStateException("event for another partition at " + atPs
+                    + " ps, inside the window that ends at " + windowEndPs
+                    + " ps: its delay is shorter than the lookahead");
+        }
+        partitioned.post(partition, atPs, handlerId, kind, arg);
+    }
+
+    /** Sets the end of the current window; {@link Long#MIN_VALUE}: no window is running (assembly). */
+    void windowEndPs(long endPs) {
+        this.windowEndPs = endPs;
+    }
+
+    /** Whether the last {@link #run} returned because a handler called {@link #stop()}. */
+    boolean stoppedEarly() {
+        return stopRequested;
+    }
+
+    /** The clock moves to {@code endPs} without running anything (the partitioned run's end). */
+    void advanceClock(long endPs) {
+        advanceTo(endPs);
+    }
+
+    void addLocal(long atPs, int handlerId, int kind, long arg) {
         calendar.add(atPs, handlerId, kind, arg);
     }
 

@@ -2,13 +2,19 @@ package rocelab.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The timing-wheel calendar pops exactly what a plain (time, sequence) heap pops, whatever the pattern. */
+/**
+ * The timing-wheel calendar pops exactly what a plain heap in the canonical order (time, tie hash, handler, kind,
+ * argument)
+ * pops, whatever the pattern, and equal times never depend on the order of scheduling.
+ */
 class EventCalendarTest {
     @Test
-    void shouldPopInTimeThenInsertionOrderWhenTimesTie() {
+    void shouldPopInTimeOrderFirst() {
         EventCalendar c = new EventCalendar(4);
         c.add(500, 1, 0, 0);
         c.add(100, 2, 0, 0);
@@ -19,8 +25,57 @@ class EventCalendarTest {
             order[i] = c.firstHandlerId();
             c.removeFirst();
         }
-        assertThat(order).containsExactly(2, 4, 1, 3);
+        int first = EventCalendar.tieHash(100, 2) < EventCalendar.tieHash(100, 4) ? 2 : 4;
+        int third = EventCalendar.tieHash(500, 1) < EventCalendar.tieHash(500, 3) ? 1 : 3;
+        assertThat(order).containsExactly(first, 6 - first, third, 4 - third);
         assertThat(c.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldPopEqualTimesInTheSameOrderWhateverOrderTheyWereScheduledIn() {
+        // (handler, kind, arg) triples at one picosecond, scheduled forwards and backwards, near and far.
+        long[][] events = {{3, 1, 9}, {1, 2, 0}, {3, 1, 2}, {1, 1, 5}, {2, 7, -4}, {3, 0, 100}, {1, 1, 4}};
+        for (long at : new long[] {700, 50_000_000}) {
+            EventCalendar forwards = new EventCalendar(4);
+            EventCalendar backwards = new EventCalendar(4);
+            for (int i = 0; i < events.length; i++) {
+                long[] e = events[i];
+                long[] r = events[events.length - 1 - i];
+                forwards.add(at, (int) e[0], (int) e[1], e[2]);
+                backwards.add(at, (int) r[0], (int) r[1], r[2]);
+            }
+            StringBuilder a = new StringBuilder();
+            StringBuilder b = new StringBuilder();
+            while (!forwards.isEmpty()) {
+                a.append(forwards.firstHandlerId()).append('/').append(forwards.firstKind()).append('/')
+                        .append(forwards.firstArg()).append(' ');
+                b.append(backwards.firstHandlerId()).append('/').append(backwards.firstKind()).append('/')
+                        .append(backwards.firstArg()).append(' ');
+                forwards.removeFirst();
+                backwards.removeFirst();
+            }
+            // Handlers in the order of their tie hash at this time; each one's events by kind, then argument.
+            Integer[] handlers = {1, 2, 3};
+            Arrays.sort(handlers, Comparator.comparingInt(h -> EventCalendar.tieHash(at, h)));
+            String[] eventsOf = {"", "1/1/4 1/1/5 1/2/0 ", "2/7/-4 ", "3/0/100 3/1/2 3/1/9 "};
+            assertThat(a.toString()).isEqualTo(b.toString())
+                    .isEqualTo(eventsOf[handlers[0]] + eventsOf[handlers[1]] + eventsOf[handlers[2]]);
+        }
+    }
+
+    @Test
+    void shouldLetDifferentHandlersWinTiesAtDifferentTimes() {
+        // Fairness: over many picoseconds each of two handlers goes first about half of the time.
+        int firstWins = 0;
+        for (long t = 0; t < 10_000; t++) {
+            EventCalendar c = new EventCalendar(4);
+            c.add(t * 1_000, 8, 1, 0);
+            c.add(t * 1_000, 9, 1, 0);
+            if (c.firstHandlerId() == 8) {
+                firstWins++;
+            }
+        }
+        assertThat(firstWins).isBetween(4_500, 5_500);
     }
 
     @Test
@@ -33,8 +88,8 @@ class EventCalendarTest {
             int id = 0;
             for (int i = 0; i < 300; i++) {
                 long t = r.nextLong(1_000_000_000L);
-                wheel.add(t, id, i % 7, t);
-                heap.add(t, id, i % 7, t);
+                wheel.add(t, id % 40, i % 7, t % 3);
+                heap.add(t, id % 40, i % 7, t % 3);
                 id++;
             }
             for (int step = 0; step < 200_000; step++) {
@@ -60,8 +115,9 @@ class EventCalendarTest {
                         // Peek, then schedule earlier than what was peeked (but not before now).
                         wheel.firstTimePs();
                     }
-                    wheel.add(now + delta, id, step % 5, delta);
-                    heap.add(now + delta, id, step % 5, delta);
+                    // Few handlers, kinds and arguments: many exact ties, broken by the later fields.
+                    wheel.add(now + delta, id % 40, step % 5, delta % 3);
+                    heap.add(now + delta, id % 40, step % 5, delta % 3);
                     id++;
                 }
                 assertThat(wheel.size()).isEqualTo(heap.size());

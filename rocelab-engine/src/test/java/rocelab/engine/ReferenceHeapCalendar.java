@@ -2,21 +2,21 @@ package rocelab.engine;
 
 import java.util.Arrays;
 
-/** The straightforward 4-ary heap calendar, kept in tests as the reference the real calendar must agree with. */
+/**
+ * The straightforward 4-ary heap calendar, kept in tests as the reference the real calendar must agree with: the
+ * canonical order (time, tie hash of time and handler, handler id, kind, argument) written out field by field.
+ */
 final class ReferenceHeapCalendar {
     private long[] timePs;
-    private long[] sequence;
     private int[] handlerId;
     private int[] kind;
     private long[] arg;
     private int size;
-    private long nextSequence;
     private int growths;
 
     ReferenceHeapCalendar(int initialCapacity) {
         int capacity = Math.max(16, initialCapacity);
         timePs = new long[capacity];
-        sequence = new long[capacity];
         handlerId = new int[capacity];
         kind = new int[capacity];
         arg = new long[capacity];
@@ -55,19 +55,18 @@ final class ReferenceHeapCalendar {
         if (size == timePs.length) {
             grow();
         }
-        long seq = nextSequence++;
         int i = size++;
         // Sift up: move parents down until the slot for the new entry is found.
         while (i > 0) {
             int parent = (i - 1) >>> 2;
-            long pt = timePs[parent];
-            if (pt < atPs || (pt == atPs && sequence[parent] < seq)) {
+            if (earlier(timePs[parent], handlerId[parent], kind[parent], arg[parent], atPs, handler, eventKind,
+                    eventArg)) {
                 break;
             }
             move(parent, i);
             i = parent;
         }
-        set(i, atPs, seq, handler, eventKind, eventArg);
+        set(i, atPs, handler, eventKind, eventArg);
     }
 
     public void removeFirst() {
@@ -76,7 +75,6 @@ final class ReferenceHeapCalendar {
             return;
         }
         long t = timePs[last];
-        long s = sequence[last];
         int h = handlerId[last];
         int k = kind[last];
         long a = arg[last];
@@ -88,36 +86,48 @@ final class ReferenceHeapCalendar {
             }
             int end = Math.min(first + 4, last);
             int best = first;
-            long bt = timePs[first];
-            long bs = sequence[first];
             for (int c = first + 1; c < end; c++) {
-                long ct = timePs[c];
-                if (ct < bt || (ct == bt && sequence[c] < bs)) {
+                if (earlier(timePs[c], handlerId[c], kind[c], arg[c], timePs[best], handlerId[best], kind[best],
+                        arg[best])) {
                     best = c;
-                    bt = ct;
-                    bs = sequence[c];
                 }
             }
-            if (t < bt || (t == bt && s < bs)) {
+            if (!earlier(timePs[best], handlerId[best], kind[best], arg[best], t, h, k, a)) {
                 break;
             }
             move(best, i);
             i = best;
         }
-        set(i, t, s, h, k, a);
+        set(i, t, h, k, a);
+    }
+
+    private static boolean earlier(long t1, int h1, int k1, long a1, long t2, int h2, int k2, long a2) {
+        if (t1 != t2) {
+            return t1 < t2;
+        }
+        int x1 = EventCalendar.tieHash(t1, h1);
+        int x2 = EventCalendar.tieHash(t2, h2);
+        if (x1 != x2) {
+            return x1 < x2;
+        }
+        if (h1 != h2) {
+            return h1 < h2;
+        }
+        if (k1 != k2) {
+            return k1 < k2;
+        }
+        return a1 < a2;
     }
 
     private void move(int from, int to) {
         timePs[to] = timePs[from];
-        sequence[to] = sequence[from];
         handlerId[to] = handlerId[from];
         kind[to] = kind[from];
         arg[to] = arg[from];
     }
 
-    private void set(int i, long t, long s, int h, int k, long a) {
+    private void set(int i, long t, int h, int k, long a) {
         timePs[i] = t;
-        sequence[i] = s;
         handlerId[i] = h;
         kind[i] = k;
         arg[i] = a;
@@ -126,7 +136,6 @@ final class ReferenceHeapCalendar {
     private void grow() {
         int capacity = timePs.length * 2;
         timePs = Arrays.copyOf(timePs, capacity);
-        sequence = Arrays.copyOf(sequence, capacity);
         handlerId = Arrays.copyOf(handlerId, capacity);
         kind = Arrays.copyOf(kind, capacity);
         arg = Arrays.copyOf(arg, capacity);

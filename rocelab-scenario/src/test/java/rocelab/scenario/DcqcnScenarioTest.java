@@ -43,6 +43,11 @@ class DcqcnScenarioTest {
     }
 
     private static void shouldConvergeToFairShares(int senders, String profile, double minJain) {
+        shouldConvergeToFairShares(senders, profile, minJain, 0.95);
+    }
+
+    private static void shouldConvergeToFairShares(int senders, String profile, double minJain,
+            double minUtilisation) {
         Simulation sim = Scenarios.assemble(bottleneck(senders, profile, "dcqcn"));
         sim.simulator().runUntil(Time.ms(2));
         double[] a = ackedBytes(sim.network(), senders);
@@ -57,7 +62,7 @@ class DcqcnScenarioTest {
         // Payload share of the wire at 1000 B payload: 1000 / (1000 + 62 headers + 20 preamble/IFG).
         double payloadCapacity = 100e9 * 1000 / 1082;
         assertThat(jain(rate)).as("Jain's index, %s, %d flows", profile, senders).isGreaterThan(minJain);
-        assertThat(total / payloadCapacity).as("bottleneck utilisation").isGreaterThan(0.95);
+        assertThat(total / payloadCapacity).as("bottleneck utilisation").isGreaterThan(minUtilisation);
         assertThat(sim.network().nic(1).counter(rocelab.fabric.probe.NicCounter.RP_CNP_HANDLED)).isPositive();
     }
 
@@ -80,11 +85,13 @@ class DcqcnScenarioTest {
      * The firmware model keeps Rt at line rate across cuts until an increase event happened since the last cut
      * (clamp_tgt_rate 0), so fast recovery jumps half-way to line rate; with its 5 Mb/s additive step two flows at
      * 100 Gb/s with these thresholds settle at unequal shares (about 36 and 55 Gb/s here, Jain 0.945) rather than
-     * converging, even with CNPs paced per port. We hold it to 0.94 and report it.
+     * converging, even with CNPs paced per port. We hold it to 0.94 and report it. Its sawtooth also leaves the
+     * bottleneck less full than the other profiles do: 0.937 of the payload capacity over 2-6 ms (0.95 and more
+     * with the insertion order of equal-time events used before the canonical order), held to 0.92.
      */
     @Test
     void shouldShareTheBottleneckWhenTwoFlowsRunUnderNvidiaProfile() {
-        shouldConvergeToFairShares(2, "nvidia", 0.94);
+        shouldConvergeToFairShares(2, "nvidia", 0.94, 0.92);
     }
 
     /**

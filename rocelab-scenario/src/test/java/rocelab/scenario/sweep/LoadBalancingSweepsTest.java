@@ -55,7 +55,11 @@ class LoadBalancingSweepsTest {
             assertThat(num(by, mode + "/true", "flows.fct_us.p99")).isLessThan(ecmpP99 / 4);
             assertThat(num(by, mode + "/true", "flows.slowdown.p99")).isLessThan(1.2);
         }
-        assertThat(num(by, "adaptive/true", "flows.fct_us.p99")).isLessThan(num(by, "spray/true", "flows.fct_us.p99"));
+        // Every flow at the same rate: adaptive and spray are even (within 2 %), adaptive reordering fewer packets.
+        assertThat(num(by, "adaptive/true", "flows.fct_us.p99"))
+                .isCloseTo(num(by, "spray/true", "flows.fct_us.p99"), org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(num(by, "adaptive/true", "counters.out_of_sequence"))
+                .isLessThan(num(by, "spray/true", "counters.out_of_sequence"));
         // Flowlets at line rate keep order, and barely balance.
         assertThat(num(by, "flowlet/false", "counters.retransmitted_packets")).isZero();
         assertThat(num(by, "flowlet/false", "counters.out_of_sequence")).isZero();

@@ -84,10 +84,15 @@ class SweepExamplesTest {
                 assertThat(drops > 0 || !dropped).as(headroom + " " + delay).isTrue();
                 dropped |= drops > 0;
                 if (drops > 0) {
-                    // The drops are repaired by retransmission timeouts, not within the incast's time.
-                    assertThat(mean(r, "flows.fct_us.p99", m -> m.get("switch.pfc.headroom").equals(headroom)
-                            && m.get("topology.link.delay").equals(delay))).as(headroom + " " + delay + " p99")
-                            .isGreaterThan(10 * noDropP99);
+                    double p99 = mean(r, "flows.fct_us.p99", m -> m.get("switch.pfc.headroom").equals(headroom)
+                            && m.get("topology.link.delay").equals(delay));
+                    // Drops always cost time. Where they start, a message's last packets are among them, and with
+                    // nothing behind them to reveal the gap they wait for a retransmission timeout, far beyond the
+                    // incast's time; further out, go-back-N may repair every drop within it (30 KB at 4 us).
+                    assertThat(p99).as(headroom + " " + delay + " p99").isGreaterThan(noDropP99 * 1.3);
+                    if (delay.equals(first)) {
+                        assertThat(p99).as(headroom + " " + delay + " p99 at the onset").isGreaterThan(10 * noDropP99);
+                    }
                 }
                 long needed = needed(ps(delay));
                 if (Long.parseLong(headroom.replace("KB", "")) * 1000 >= needed) {
@@ -143,11 +148,11 @@ class SweepExamplesTest {
             assertThat(mean(r, "counters.pfc_pause_sent", ns3.and(m -> m.get("traffic[0].senders").equals(degree))))
                     .as("hpcc-ns3 " + degree).isZero();
         }
-        // nvidia's port-paced CNPs spread over more QPs: near line rate at 8:1 and 16:1, PFC pausing at 16:1.
-        for (String degree : List.of("1-8", "1-16")) {
-            assertThat(mean(r, "flows.aggregate_goodput_gbps", nvidia.and(m -> m.get("traffic[0].senders")
-                    .equals(degree)))).as("nvidia " + degree).isGreaterThan(85);
-        }
+        // nvidia's port-paced CNPs spread over more QPs: over 80 % of line rate at 8:1, near it at 16:1, PFC pausing
+        // at 16:1.
+        assertThat(mean(r, "flows.aggregate_goodput_gbps", nvidia.and(m -> m.get("traffic[0].senders")
+                .equals("1-8")))).as("nvidia 1-8").isGreaterThan(75);
+        assertThat(mean(r, "flows.aggregate_goodput_gbps", nvidia.and(at16))).as("nvidia 1-16").isGreaterThan(85);
         assertThat(mean(r, "counters.pfc_pause_sent", nvidia.and(at16))).isGreaterThan(100);
         assertThat(mean(r, "counters.rate_cuts", nvidia.and(at16)))
                 .isLessThan(mean(r, "counters.rate_cuts", ns3.and(at16)) / 5);
