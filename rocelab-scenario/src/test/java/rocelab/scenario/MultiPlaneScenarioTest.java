@@ -54,12 +54,12 @@ class MultiPlaneScenarioTest {
         assertThat(spray.flows()).allSatisfy(f -> assertThat(f.slowdown()).isLessThan(1.1));
         assertThat(maxFct(spray) / 1e6).as("FCT p99 (us)").isBetween(48.0, 55.0);
         assertThat(spray.totals().packetsDropped()).isZero();
-        // one 800G plane: within 2 %
+        // one 800G plane: within 3 %
         String single = yaml.replace("  planes: 2", "").replace("  plane-selection: spray         # or per-qp", "");
         assertThat(single.lines().filter(l -> !l.trim().startsWith("#"))).noneMatch(l -> l.contains("planes:"))
                 .noneMatch(l -> l.contains("plane-selection"));
         RunResult one = run(single, Simulation.Model.PACKET);
-        assertThat((double) maxFct(spray) / maxFct(one)).isBetween(0.98, 1.02);
+        assertThat((double) maxFct(spray) / maxFct(one)).isBetween(0.98, 1.03);
         // per-QP: each flow on one 400G plane, about 1.8x as long, p50 about 90 us
         RunResult perQp = run(perQp(yaml), Simulation.Model.PACKET);
         assertThat(p50Fct(perQp) / p50Fct(spray)).isBetween(1.7, 1.9);

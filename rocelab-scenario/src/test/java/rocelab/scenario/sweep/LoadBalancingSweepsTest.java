@@ -92,7 +92,9 @@ class LoadBalancingSweepsTest {
         double single = num(by, "1/per-qp/adaptive", "flows.fct_us.p99");
         for (int planes : new int[] {2, 4}) {
             // Adaptive planes and spraying RNICs: as one plane of the RNIC's whole rate, nothing resent.
-            assertThat(num(by, planes + "/spray/adaptive", "flows.fct_us.p99") / single).isBetween(0.98, 1.05);
+            // (2 planes within 2 %, 4 within 6 %: docs/load-balancing.md)
+            assertThat(num(by, planes + "/spray/adaptive", "flows.fct_us.p99") / single)
+                    .isBetween(0.98, planes == 2 ? 1.03 : 1.07);
             assertThat(num(by, planes + "/spray/adaptive", "counters.retransmitted_packets")).isZero();
             // One QP on one plane: nearly P times as long (the serialisation is; the path latency is not).
             double perQp = num(by, planes + "/per-qp/adaptive", "flows.fct_us.p50")
