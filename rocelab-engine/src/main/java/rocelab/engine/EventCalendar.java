@@ -27,8 +27,13 @@ public final class EventCalendar {
     private static final int NONE = -1;
 
     private long[] time;
-    /** The tie-break after time, in one compare: {@link #tieHash} in the high 32 bits, the handler id in the low. */
+    /**
+     * The tie-break after time, in one compare: the phase in the top bit ({@link #END_OF_INSTANT} last), then
+     * {@link #tieHash} (31 bits), then the handler id in the low 32 bits.
+     */
     private long[] tie;
+    /** The top bit of {@link #tie}: 0 for ordinary events, set for events at the end of their instant. */
+    private static final long END_OF_INSTANT = Long.MIN_VALUE;
     private int[] kind;
     private long[] arg;
     private int[] next;
@@ -95,12 +100,26 @@ public final class EventCalendar {
 
     /** @param handler a handler id (non-negative) */
     public void add(long atPs, int handler, int eventKind, long eventArg) {
+        add(atPs, handler, eventKind, eventArg, 0L);
+    }
+
+    /**
+     * An event that runs after every ordinary event of its picosecond (among such events, in the canonical order):
+     * for a handler that gathers what the instant brings and acts once on all of it, such as the fluid network's
+     * rate recomputation after the instant's arrivals and departures. The order stays canonical: it depends only on
+     * the event.
+     */
+    public void addAtEndOfInstant(long atPs, int handler, int eventKind, long eventArg) {
+        add(atPs, handler, eventKind, eventArg, END_OF_INSTANT);
+    }
+
+    private void add(long atPs, int handler, int eventKind, long eventArg, long phase) {
         if (handler < 0) {
             throw new IllegalArgumentException("negative handler id: " + handler);
         }
         int n = allocate();
         time[n] = atPs;
-        tie[n] = (long) tieHash(atPs, handler) << 32 | handler;
+        tie[n] = phase | (long) tieHash(atPs, handler) << 32 | handler;
         kind[n] = eventKind;
         arg[n] = eventArg;
         long slot = atPs >> SLOT_SHIFT;
@@ -260,7 +279,8 @@ public final class EventCalendar {
         long ka = tie[a];
         long kb = tie[b];
         if (ka != kb) {
-            return ka < kb;
+            // unsigned: the end-of-instant bit sorts last; ordinary keys (top bit clear) compare as before
+            return (ka ^ Long.MIN_VALUE) < (kb ^ Long.MIN_VALUE);
         }
         return kind[a] < kind[b] || kind[a] == kind[b] && arg[a] < arg[b];
     }

@@ -94,6 +94,20 @@ public final class Simulator {
         calendar.add(atPs, handlerId, kind, arg);
     }
 
+    /**
+     * An event for this handler after every ordinary event of time {@code atPs} ({@link
+     * EventCalendar#addAtEndOfInstant}). Only for a handler of this partition: it gathers what its own instant brought.
+     */
+    public void scheduleAtEndOfInstant(long atPs, int handlerId, int kind, long arg) {
+        if (atPs < nowPs) {
+            throw new IllegalStateException("event scheduled in the past: " + atPs + " < " + nowPs);
+        }
+        if (partitioned != null && (handlerId >= handlers.length || handlers[handlerId] == null)) {
+            throw new IllegalStateException("end-of-instant event for handler " + handlerId + " of another partition");
+        }
+        calendar.addAtEndOfInstant(atPs, handlerId, kind, arg);
+    }
+
     /** An event for a handler of another partition: it crosses at the next barrier, so it must be due after it. */
     private void scheduleRemote(long atPs, int handlerId, int kind, long arg) {
         if (windowEndPs == NOT_RUNNING) {

@@ -64,6 +64,30 @@ class EventCalendarTest {
     }
 
     @Test
+    void shouldPopEndOfInstantEventsAfterEveryOrdinaryEventOfTheirTimeAndBeforeLaterOnes() {
+        for (long at : new long[] {700, 50_000_000}) {
+            for (int handler = 0; handler < 64; handler++) {
+                // scheduled first, by a handler whatever its hash: still after the instant's ordinary events
+                EventCalendar c = new EventCalendar(4);
+                c.addAtEndOfInstant(at, handler, 2, 0);
+                c.add(at + 1, 99, 0, 0);
+                c.add(at, 7, 5, 1);
+                c.add(at, handler, 1, 3);
+                c.add(at, 1_000, 0, 0);
+                StringBuilder order = new StringBuilder();
+                while (!c.isEmpty()) {
+                    order.append(c.firstTimePs() - at).append(':').append(c.firstHandlerId()).append('/')
+                            .append(c.firstKind()).append(' ');
+                    c.removeFirst();
+                }
+                assertThat(order.toString()).as("handler %d at %d", handler, at)
+                        .endsWith("0:" + handler + "/2 1:99/0 ")
+                        .contains("0:7/5 ", "0:" + handler + "/1 ", "0:1000/0 ");
+            }
+        }
+    }
+
+    @Test
     void shouldLetDifferentHandlersWinTiesAtDifferentTimes() {
         // Fairness: over many picoseconds each of two handlers goes first about half of the time.
         int firstWins = 0;

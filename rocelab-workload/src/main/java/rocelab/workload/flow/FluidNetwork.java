@@ -270,7 +270,9 @@ public final class FluidNetwork implements EventHandler {
         }
         if (!recomputePending) {
             recomputePending = true;
-            sim.schedule(sim.nowPs(), handlerId, RECOMPUTE, 0L);
+            // after everything else at this picosecond: one recomputation for all of the instant's arrivals and
+            // departures, whichever handlers bring them
+            sim.scheduleAtEndOfInstant(sim.nowPs(), handlerId, RECOMPUTE, 0L);
         }
     }
 
