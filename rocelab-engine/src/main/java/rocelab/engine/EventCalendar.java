@@ -19,10 +19,15 @@ import java.util.Arrays;
  * <p>A packet simulation schedules almost every event a few hundred nanoseconds ahead, where a wheel costs O(1) per
  * operation with few mispredicted branches, while a heap pays a logarithm of branchy comparisons; with about a
  * thousand pending events the wheel was several times faster here. Nodes are recycled through a free list, so steady state allocates nothing.
+ *
+ * <p>Buckets are 128 ps wide (65,536 of them over the same 8.4 us): a bucket is a sorted list, and a 100 Gb/s
+ * all-to-all of 128 hosts (bench-B2) keeps about 18 events per nanosecond pending, scheduled out of time order
+ * within it and, at equal times, in the order of their tie hash rather than of scheduling; 1.024 ns buckets walked
+ * 5.2 entries per insertion there (84.7 M steps for 16.3 M events), 128 ps buckets 0.55.
  */
 public final class EventCalendar {
-    private static final int SLOT_SHIFT = 10;
-    private static final int BUCKETS = 1 << 13;
+    private static final int SLOT_SHIFT = 7;
+    private static final int BUCKETS = 1 << 16;
     private static final int MASK = BUCKETS - 1;
     private static final int NONE = -1;
 
@@ -40,14 +45,16 @@ public final class EventCalendar {
     private int freeList = NONE;
     private int used;
 
-    private final int[] bucket = new int[BUCKETS];
-    private final int[] bucketTail = new int[BUCKETS];
+    /** Each bucket's first entry at {@code 2b} and last at {@code 2b + 1}: one cache line for both. */
+    private final int[] ends = new int[2 * BUCKETS];
     /**
      * One bit per bucket, set while the bucket holds entries: the cursor jumps to the next occupied bucket 64 at a
      * time instead of stepping through empty ones (flow-level runs leave microseconds, thousands of buckets,
-     * between instants).
+     * between instants), and {@link #occupiedWords} (one bit per word of this, set while the word is not zero) 4,096
+     * at a time.
      */
     private final long[] occupied = new long[BUCKETS >>> 6];
+    private final long[] occupiedWords = new long[BUCKETS >>> 12];
     private long cursorSlot;
     private int wheelCount;
 
@@ -65,8 +72,7 @@ public final class EventCalendar {
         kind = new int[capacity];
         arg = new long[capacity];
         next = new int[capacity];
-        Arrays.fill(bucket, NONE);
-        Arrays.fill(bucketTail, NONE);
+        Arrays.fill(ends, NONE);
     }
 
     public boolean isEmpty() {
@@ -141,10 +147,11 @@ public final class EventCalendar {
     public void removeFirst() {
         int n = locateFirst();
         int b = (int) (cursorSlot & MASK);
-        bucket[b] = next[n];
-        if (bucket[b] == NONE) {
-            bucketTail[b] = NONE;
-            occupied[b >>> 6] &= ~(1L << b);
+        int rest = next[n];
+        ends[2 * b] = rest;
+        if (rest == NONE) {
+            ends[2 * b + 1] = NONE;
+            markEmpty(b);
         }
         wheelCount--;
         size--;
@@ -165,7 +172,7 @@ public final class EventCalendar {
             cursorSlot = time[far[0]] >> SLOT_SHIFT;
             migrateFar();
         }
-        if (bucket[(int) (cursorSlot & MASK)] == NONE) {
+        if (ends[2 * (int) (cursorSlot & MASK)] == NONE) {
             // Far entries that the moved window takes in land behind the occupied bucket found (they were beyond
             // the old window's end), so one migration after the jump is what stepping bucket by bucket would do.
             cursorSlot += distanceToOccupied();
@@ -173,24 +180,46 @@ public final class EventCalendar {
                 migrateFar();
             }
         }
-        first = bucket[(int) (cursorSlot & MASK)];
+        first = ends[2 * (int) (cursorSlot & MASK)];
         return first;
     }
 
     /** Buckets from the cursor's to the next occupied one; the wheel must hold an entry. */
     private int distanceToOccupied() {
         int from = (int) (cursorSlot & MASK);
-        int words = occupied.length;
         int w = from >>> 6;
         long word = occupied[w] & (-1L << from);
-        for (int k = 0; k <= words; k++) {
-            if (word != 0) {
-                return ((w << 6) + Long.numberOfTrailingZeros(word) - from) & MASK;
+        if (word == 0) {
+            // The next word with an entry, going round: it may be this one again, for its buckets before the cursor.
+            int start = (w + 1) & (occupied.length - 1);
+            int s = start >>> 6;
+            long summary = occupiedWords[s] & (-1L << start);
+            for (int k = 0; summary == 0; k++) {
+                if (k == occupiedWords.length) {
+                    throw new IllegalStateException("the wheel holds no entry");
+                }
+                s = (s + 1) & (occupiedWords.length - 1);
+                summary = occupiedWords[s];
             }
-            w = (w + 1) & (words - 1);
+            w = (s << 6) + Long.numberOfTrailingZeros(summary);
             word = occupied[w];
         }
-        throw new IllegalStateException("the wheel holds no entry");
+        return ((w << 6) + Long.numberOfTrailingZeros(word) - from) & MASK;
+    }
+
+    private void markOccupied(int b) {
+        int w = b >>> 6;
+        occupied[w] |= 1L << b;
+        occupiedWords[w >>> 6] |= 1L << w;
+    }
+
+    private void markEmpty(int b) {
+        int w = b >>> 6;
+        long word = occupied[w] & ~(1L << b);
+        occupied[w] = word;
+        if (word == 0) {
+            occupiedWords[w >>> 6] &= ~(1L << w);
+        }
     }
 
     /**
@@ -200,26 +229,26 @@ public final class EventCalendar {
      */
     private void insertInWheel(int n, long slot) {
         int b = (int) (slot & MASK);
-        int tail = bucketTail[b];
+        int tail = ends[2 * b + 1];
         if (tail == NONE) {
-            bucket[b] = n;
-            bucketTail[b] = n;
+            ends[2 * b] = n;
+            ends[2 * b + 1] = n;
             next[n] = NONE;
-            occupied[b >>> 6] |= 1L << b;
+            markOccupied(b);
         } else if (!before(n, tail)) {
             next[tail] = n;
             next[n] = NONE;
-            bucketTail[b] = n;
+            ends[2 * b + 1] = n;
         } else {
             int prev = NONE;
-            int cur = bucket[b];
+            int cur = ends[2 * b];
             while (!before(n, cur)) {
                 prev = cur;
                 cur = next[cur];
             }
             next[n] = cur;
             if (prev == NONE) {
-                bucket[b] = n;
+                ends[2 * b] = n;
             } else {
                 next[prev] = n;
             }
@@ -246,10 +275,13 @@ public final class EventCalendar {
         if (wheelCount > 0) {
             for (long k = from; k < oldEnd; k++) {
                 int b = (int) (k & MASK);
-                int cur = bucket[b];
-                bucket[b] = NONE;
-                bucketTail[b] = NONE;
-                occupied[b >>> 6] &= ~(1L << b);
+                int cur = ends[2 * b];
+                if (cur == NONE) {
+                    continue;
+                }
+                ends[2 * b] = NONE;
+                ends[2 * b + 1] = NONE;
+                markEmpty(b);
                 while (cur != NONE) {
                     int nx = next[cur];
                     pushFar(cur);
