@@ -94,9 +94,9 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("llm_calls.csv"));
         }
         if (result.series() != null) {
-            AtomicFiles.write(dir.resolve("rates.csv"), result.series().ratesCsv());
-            AtomicFiles.write(dir.resolve("queues.csv"), result.series().queuesCsv());
-            AtomicFiles.write(dir.resolve("links.csv"), result.series().linksCsv());
+            AtomicFiles.write(dir.resolve("rates.csv"), result.series()::writeRatesCsv);
+            AtomicFiles.write(dir.resolve("queues.csv"), result.series()::writeQueuesCsv);
+            AtomicFiles.write(dir.resolve("links.csv"), result.series()::writeLinksCsv);
         } else {
             Files.deleteIfExists(dir.resolve("links.csv"));
             Files.deleteIfExists(dir.resolve("rates.csv"));

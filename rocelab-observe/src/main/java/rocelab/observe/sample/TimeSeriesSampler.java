@@ -1,5 +1,10 @@
 package rocelab.observe.sample;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
@@ -8,8 +13,8 @@ import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.switching.Switch;
-import rocelab.observe.output.CsvTable;
-import rocelab.observe.output.Numbers;
+import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.CsvStream;
 
 /**
  * Samples, every interval, each queue pair's sending rate and each switch egress queue's depth per traffic class,
@@ -26,9 +31,9 @@ public final class TimeSeriesSampler implements EventHandler {
     private final int handlerId;
     private final long intervalPs;
     private final long[][] lastDepth;
-    private final LongColumns rates = new LongColumns(4, 4096);
-    private final LongColumns queues = new LongColumns(4, 4096);
-    private final LongColumns links = new LongColumns(6, 4096);
+    private final LongColumns rates = new LongColumns(4);
+    private final LongColumns queues = new LongColumns(4);
+    private final LongColumns links = new LongColumns(6);
     private final long[][] lastLink;
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
@@ -166,24 +171,34 @@ public final class TimeSeriesSampler implements EventHandler {
      * congestion notifications received changed.
      */
     public String ratesCsv() {
-        CsvTable t = new CsvTable(List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
+        return text(this::writeRatesCsv);
+    }
+
+    /** {@link #ratesCsv()} streamed into {@code out} (a large fabric's rates.csv has millions of rows). */
+    public void writeRatesCsv(OutputStream out) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
         for (int r = 0; r < rates.rows(); r++) {
             QueuePair qp = network.queuePairs().get((int) rates.get(r, 1));
-            t.row(Numbers.micros(rates.get(r, 0)), qp.id(), qp.sourceHost(), qp.destinationHost(),
-                    rates.get(r, 2) / 1e9, rates.get(r, 3));
+            t.micros(rates.get(r, 0)).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
+                    .number(rates.get(r, 2) / 1e9).number(rates.get(r, 3)).endRow();
         }
-        return t.toString();
+        t.flush();
     }
 
     /** {@code time_us,switch,port,tc,bytes}: one row per egress queue whenever its depth changed. */
     public String queuesCsv() {
-        CsvTable t = new CsvTable(List.of("time_us", "switch", "port", "tc", "bytes"));
+        return text(this::writeQueuesCsv);
+    }
+
+    /** {@link #queuesCsv()} streamed into {@code out}. */
+    public void writeQueuesCsv(OutputStream out) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tc", "bytes"));
         for (int r = 0; r < queues.rows(); r++) {
             long pt = queues.get(r, 2);
-            t.row(Numbers.micros(queues.get(r, 0)), network.switchAt((int) queues.get(r, 1)).name(), pt / 8, pt % 8,
-                    queues.get(r, 3));
+            t.micros(queues.get(r, 0)).text(network.switchAt((int) queues.get(r, 1)).name()).number(pt / 8)
+                    .number(pt % 8).number(queues.get(r, 3)).endRow();
         }
-        return t.toString();
+        t.flush();
     }
 
     /**
@@ -192,12 +207,28 @@ public final class TimeSeriesSampler implements EventHandler {
      * lanes waited for credits (InfiniBand, summed over lanes).
      */
     public String linksCsv() {
-        CsvTable t = new CsvTable(List.of("time_us", "switch", "port", "tx_bytes", "marked", "credit_stall_us"));
+        return text(this::writeLinksCsv);
+    }
+
+    /** {@link #linksCsv()} streamed into {@code out}. */
+    public void writeLinksCsv(OutputStream out) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tx_bytes", "marked",
+                "credit_stall_us"));
         for (int r = 0; r < links.rows(); r++) {
-            t.row(Numbers.micros(links.get(r, 0)), network.switchAt((int) links.get(r, 1)).name(), links.get(r, 2),
-                    links.get(r, 3), links.get(r, 4), Numbers.micros(links.get(r, 5)));
+            t.micros(links.get(r, 0)).text(network.switchAt((int) links.get(r, 1)).name()).number(links.get(r, 2))
+                    .number(links.get(r, 3)).number(links.get(r, 4)).micros(links.get(r, 5)).endRow();
         }
-        return t.toString();
+        t.flush();
+    }
+
+    private static String text(AtomicFiles.Content csv) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            csv.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     // Raw rows, for the report built from memory (same content as the CSVs, no text in between).
