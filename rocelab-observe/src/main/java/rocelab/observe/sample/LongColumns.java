@@ -24,16 +24,15 @@ final class LongColumns {
         this.width = width;
     }
 
-    void add(long a, long b, long c, long d) {
+    void add(long a, long b, long c) {
         int i = next();
         long[] data = block;
         data[i] = a;
         data[i + 1] = b;
         data[i + 2] = c;
-        data[i + 3] = d;
     }
 
-    void add(long a, long b, long c, long d, long e, long f) {
+    void add(long a, long b, long c, long d, long e) {
         int i = next();
         long[] data = block;
         data[i] = a;
@@ -41,7 +40,6 @@ final class LongColumns {
         data[i + 2] = c;
         data[i + 3] = d;
         data[i + 4] = e;
-        data[i + 5] = f;
     }
 
     /** The offset of a new row in {@link #block}, starting a block when the current one is full. */

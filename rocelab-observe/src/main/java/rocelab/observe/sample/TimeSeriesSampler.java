@@ -31,9 +31,13 @@ public final class TimeSeriesSampler implements EventHandler {
     private final int handlerId;
     private final long intervalPs;
     private final long[][] lastDepth;
-    private final LongColumns rates = new LongColumns(4);
-    private final LongColumns queues = new LongColumns(4);
-    private final LongColumns links = new LongColumns(6);
+    /** Rows of rates.csv, queues.csv and links.csv; the time of each row is its sample's, kept per sample. */
+    private final RateRows rates = new RateRows();
+    private final SampleTimes rateTimes = new SampleTimes();
+    private final LongColumns queues = new LongColumns(3);
+    private final SampleTimes queueTimes = new SampleTimes();
+    private final LongColumns links = new LongColumns(5);
+    private final SampleTimes linkTimes = new SampleTimes();
     private final long[][] lastLink;
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
@@ -87,6 +91,9 @@ public final class TimeSeriesSampler implements EventHandler {
             rateMemory = grown;
             cnpMemory = java.util.Arrays.copyOf(cnpMemory, qps);
         }
+        rateTimes.startSample(nowPs, rates.rows());
+        queueTimes.startSample(nowPs, queues.rows());
+        linkTimes.startSample(nowPs, links.rows());
         if (everyQueuePair) {
             for (int q = 0; q < qps; q++) {
                 sampleQueuePair(nowPs, q);
@@ -109,7 +116,7 @@ public final class TimeSeriesSampler implements EventHandler {
                     long depth = port.queuedBytes(tc);
                     if (depth != last[p * 8 + tc]) {
                         last[p * 8 + tc] = depth;
-                        queues.add(nowPs, s, p * 8L + tc, depth);
+                        queues.add(s, p * 8L + tc, depth);
                     }
                 }
                 long tx = port.counter(rocelab.fabric.probe.PortCounter.TX_BYTES);
@@ -126,7 +133,7 @@ public final class TimeSeriesSampler implements EventHandler {
                     seen[p * 3] = tx;
                     seen[p * 3 + 1] = marked;
                     seen[p * 3 + 2] = stall;
-                    links.add(nowPs, s, p, tx, marked, stall);
+                    links.add(s, p, tx, marked, stall);
                 }
             }
         }
@@ -156,7 +163,7 @@ public final class TimeSeriesSampler implements EventHandler {
         if (rate != rateMemory[q] || cnps != cnpMemory[q]) {
             rateMemory[q] = rate;
             cnpMemory[q] = cnps;
-            rates.add(nowPs, q, rate, cnps);
+            rates.add(q, rate, cnps);
         }
     }
 
@@ -178,9 +185,9 @@ public final class TimeSeriesSampler implements EventHandler {
     public void writeRatesCsv(OutputStream out) throws IOException {
         CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
         for (int r = 0; r < rates.rows(); r++) {
-            QueuePair qp = network.queuePairs().get((int) rates.get(r, 1));
-            t.micros(rates.get(r, 0)).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
-                    .number(rates.get(r, 2) / 1e9).number(rates.get(r, 3)).endRow();
+            QueuePair qp = network.queuePairs().get(rates.queuePair(r));
+            t.micros(rateTimes.timeOfRow(r)).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
+                    .number(rates.rateBps(r) / 1e9).number(rates.cnps(r)).endRow();
         }
         t.flush();
     }
@@ -194,9 +201,9 @@ public final class TimeSeriesSampler implements EventHandler {
     public void writeQueuesCsv(OutputStream out) throws IOException {
         CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tc", "bytes"));
         for (int r = 0; r < queues.rows(); r++) {
-            long pt = queues.get(r, 2);
-            t.micros(queues.get(r, 0)).text(network.switchAt((int) queues.get(r, 1)).name()).number(pt / 8)
-                    .number(pt % 8).number(queues.get(r, 3)).endRow();
+            long pt = queues.get(r, 1);
+            t.micros(queueTimes.timeOfRow(r)).text(network.switchAt((int) queues.get(r, 0)).name()).number(pt / 8)
+                    .number(pt % 8).number(queues.get(r, 2)).endRow();
         }
         t.flush();
     }
@@ -215,8 +222,9 @@ public final class TimeSeriesSampler implements EventHandler {
         CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tx_bytes", "marked",
                 "credit_stall_us"));
         for (int r = 0; r < links.rows(); r++) {
-            t.micros(links.get(r, 0)).text(network.switchAt((int) links.get(r, 1)).name()).number(links.get(r, 2))
-                    .number(links.get(r, 3)).number(links.get(r, 4)).micros(links.get(r, 5)).endRow();
+            t.micros(linkTimes.timeOfRow(r)).text(network.switchAt((int) links.get(r, 0)).name())
+                    .number(links.get(r, 1)).number(links.get(r, 2)).number(links.get(r, 3)).micros(links.get(r, 4))
+                    .endRow();
         }
         t.flush();
     }
@@ -239,7 +247,13 @@ public final class TimeSeriesSampler implements EventHandler {
 
     /** Column c of rate row r: 0 time (ps), 1 queue pair index, 2 rate (bits/s), 3 congestion notifications. */
     public long rate(int r, int c) {
-        return rates.get(r, c);
+        return switch (c) {
+            case 0 -> rateTimes.timeOfRow(r);
+            case 1 -> rates.queuePair(r);
+            case 2 -> rates.rateBps(r);
+            case 3 -> rates.cnps(r);
+            default -> throw new IndexOutOfBoundsException("rate column " + c);
+        };
     }
 
     public int queueRows() {
@@ -248,7 +262,7 @@ public final class TimeSeriesSampler implements EventHandler {
 
     /** Column c of queue row r: 0 time (ps), 1 switch index, 2 port x 8 + traffic class, 3 bytes. */
     public long queue(int r, int c) {
-        return queues.get(r, c);
+        return c == 0 ? queueTimes.timeOfRow(r) : queues.get(r, c - 1);
     }
 
     public int linkRows() {
@@ -257,7 +271,7 @@ public final class TimeSeriesSampler implements EventHandler {
 
     /** Column c of link row r: 0 time (ps), 1 switch index, 2 port, 3 tx bytes, 4 marked, 5 credit stall (ps). */
     public long link(int r, int c) {
-        return links.get(r, c);
+        return c == 0 ? linkTimes.timeOfRow(r) : links.get(r, c - 1);
     }
 
     public long intervalPs() {

@@ -4,26 +4,54 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Rows kept in blocks read back exactly, across block boundaries, for both row widths. */
+/** Rows kept in blocks, with their times kept per sample, read back exactly across block boundaries. */
 class LongColumnsTest {
     @Test
     void shouldReadBackEveryRowAcrossBlocks() {
         int n = 3 * LongColumns.BLOCK_ROWS + 5;
-        LongColumns four = new LongColumns(4);
-        LongColumns six = new LongColumns(6);
+        LongColumns three = new LongColumns(3);
+        LongColumns five = new LongColumns(5);
         for (int r = 0; r < n; r++) {
-            four.add(r, -r, 3L * r, Long.MAX_VALUE - r);
-            six.add(r, r + 1, r + 2, r + 3, r + 4, Long.MIN_VALUE + r);
+            three.add(r, -r, Long.MAX_VALUE - r);
+            five.add(r, r + 1, r + 2, r + 3, Long.MIN_VALUE + r);
         }
-        assertThat(four.rows()).isEqualTo(n);
-        assertThat(six.rows()).isEqualTo(n);
+        assertThat(three.rows()).isEqualTo(n);
+        assertThat(five.rows()).isEqualTo(n);
         for (int r = 0; r < n; r++) {
-            assertThat(new long[] {four.get(r, 0), four.get(r, 1), four.get(r, 2), four.get(r, 3)})
-                    .containsExactly(r, -r, 3L * r, Long.MAX_VALUE - r);
-            for (int c = 0; c < 5; c++) {
-                assertThat(six.get(r, c)).isEqualTo(r + c);
+            assertThat(new long[] {three.get(r, 0), three.get(r, 1), three.get(r, 2)})
+                    .containsExactly(r, -r, Long.MAX_VALUE - r);
+            for (int c = 0; c < 4; c++) {
+                assertThat(five.get(r, c)).isEqualTo(r + c);
             }
-            assertThat(six.get(r, 5)).isEqualTo(Long.MIN_VALUE + r);
+            assertThat(five.get(r, 4)).isEqualTo(Long.MIN_VALUE + r);
+        }
+    }
+
+    @Test
+    void shouldGiveEachRateRowItsValuesAndItsSamplesTime() {
+        RateRows rows = new RateRows();
+        SampleTimes times = new SampleTimes();
+        int n = 2 * RateRows.BLOCK_ROWS + 7;
+        long t = 0;
+        long[] expectedTime = new long[n];
+        for (int r = 0; r < n; ) {
+            t += 10_000_000;
+            times.startSample(t, rows.rows());
+            int inSample = (int) (t / 10_000_000 % 5); // some samples add no row
+            for (int k = 0; k < inSample && r < n; k++, r++) {
+                rows.add(r % 1_000, 100_000_000_000L - r, r / 3);
+                expectedTime[r] = t;
+            }
+        }
+        for (int r = 0; r < n; r++) {
+            assertThat(rows.queuePair(r)).isEqualTo(r % 1_000);
+            assertThat(rows.rateBps(r)).isEqualTo(100_000_000_000L - r);
+            assertThat(rows.cnps(r)).isEqualTo(r / 3);
+            assertThat(times.timeOfRow(r)).as("row %d", r).isEqualTo(expectedTime[r]);
+        }
+        // out of order too
+        for (int r = n - 1; r >= 0; r -= 97) {
+            assertThat(times.timeOfRow(r)).isEqualTo(expectedTime[r]);
         }
     }
 }

@@ -1,0 +1,51 @@
+package rocelab.observe.sample;
+
+import java.util.Arrays;
+
+/**
+ * The time of each row of a sampled table, kept once per sample instead of once per row: every row a sample adds
+ * has that sample's time (a 1,024-host all-to-all adds tens of millions of rate rows over a few thousand samples).
+ */
+final class SampleTimes {
+    private long[] times = new long[64];
+    /** The first row of each sample. */
+    private int[] firstRows = new int[64];
+    private int samples;
+    /** The sample {@link #timeOfRow} found last: rows are read in order. */
+    private int hint;
+
+    /** Rows added from now on, until the next call, are at {@code timePs}; {@code rows} rows exist so far. */
+    void startSample(long timePs, int rows) {
+        if (samples > 0 && firstRows[samples - 1] == rows) {
+            times[samples - 1] = timePs; // the previous sample added no row
+            return;
+        }
+        if (samples == times.length) {
+            times = Arrays.copyOf(times, samples * 2);
+            firstRows = Arrays.copyOf(firstRows, samples * 2);
+        }
+        times[samples] = timePs;
+        firstRows[samples] = rows;
+        samples++;
+    }
+
+    long timeOfRow(int row) {
+        int s = hint;
+        if (s >= samples || firstRows[s] > row || s + 1 < samples && firstRows[s + 1] <= row) {
+            // the last sample that starts at or before the row
+            int lo = 0;
+            int hi = samples - 1;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (firstRows[mid] <= row) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            s = lo;
+            hint = s;
+        }
+        return times[s];
+    }
+}
