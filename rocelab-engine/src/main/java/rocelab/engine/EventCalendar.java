@@ -267,27 +267,34 @@ public final class EventCalendar {
 
     /**
      * Moves the cursor back to {@code slot}. The window shrinks at its far end: entries in the slots that fall out
-     * of it go to the far heap. Only those buckets are visited, so the cost is the distance moved, not the wheel.
+     * of it go to the far heap. Only those buckets are looked at, so the cost is the distance moved (in words of
+     * occupancy bits), not the wheel.
      */
     private void rewindTo(long slot) {
         long oldEnd = cursorSlot + BUCKETS;
         long from = Math.max(slot + BUCKETS, cursorSlot);
-        if (wheelCount > 0) {
-            for (long k = from; k < oldEnd; k++) {
-                int b = (int) (k & MASK);
-                int cur = ends[2 * b];
-                if (cur == NONE) {
-                    continue;
-                }
-                ends[2 * b] = NONE;
-                ends[2 * b + 1] = NONE;
-                markEmpty(b);
-                while (cur != NONE) {
-                    int nx = next[cur];
-                    pushFar(cur);
-                    wheelCount--;
-                    cur = nx;
-                }
+        // Only the occupied buckets of the range are visited (64 empty ones per word read).
+        for (long k = from; k < oldEnd && wheelCount > 0; k++) {
+            int b = (int) (k & MASK);
+            long word = occupied[b >>> 6] >>> b;
+            if (word == 0) {
+                k += 63 - (b & 63);
+                continue;
+            }
+            k += Long.numberOfTrailingZeros(word);
+            if (k >= oldEnd) {
+                break;
+            }
+            b = (int) (k & MASK);
+            int cur = ends[2 * b];
+            ends[2 * b] = NONE;
+            ends[2 * b + 1] = NONE;
+            markEmpty(b);
+            while (cur != NONE) {
+                int nx = next[cur];
+                pushFar(cur);
+                wheelCount--;
+                cur = nx;
             }
         }
         cursorSlot = slot;
