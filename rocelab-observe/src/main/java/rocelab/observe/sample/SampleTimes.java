@@ -7,9 +7,10 @@ import java.util.Arrays;
  * has that sample's time (a 1,024-host all-to-all adds tens of millions of rate rows over a few thousand samples).
  */
 final class SampleTimes {
-    private long[] times = new long[64];
+    /** Room for the first 1,024 samples (10 ms at the default interval) from the start, as the rows' blocks. */
+    private long[] times = new long[1024];
     /** The first row of each sample. */
-    private int[] firstRows = new int[64];
+    private int[] firstRows = new int[1024];
     private int samples;
     /** The sample {@link #timeOfRow} found last: rows are read in order. */
     private int hint;
