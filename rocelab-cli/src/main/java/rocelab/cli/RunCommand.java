@@ -261,6 +261,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
+            var partitioned = simulation.partitionedSimulator();
+            if (partitioned != null) {
+                // How the partitioned run went, in counts that do not depend on the machine (not in the outputs,
+                // which are one thread's).
+                long windows = Math.max(1, partitioned.windows());
+                long events = partitioned.eventsProcessed();
+                int parts = partitioned.partitions();
+                outWriter.printf("parallel  %d partitions on %d threads: %,d windows, %,.0f events per window,"
+                        + " busiest partition %.2fx its share, %,d frames crossed%n", parts,
+                        Math.min(threads, parts), partitioned.windows(), (double) events / windows,
+                        partitioned.busiestPartitionEvents() * (double) parts / Math.max(1, events),
+                        simulation.network().crossings());
+            }
             if (capture != null) {
                 outWriter.printf("capture   %s (%d frames%s)%n", pcap, capture.frames(),
                         capture.frames() >= pcapMax ? ", budget reached" : "");

@@ -266,11 +266,8 @@ public final class Simulation {
         if (config.pfc().enabled()) {
             return "the PFC log (pfc.csv) traces pauses across the fabric, which is not partitioned yet";
         }
-        if (config.infiniband() != null) {
-            return "InfiniBand fabrics are not partitioned yet";
-        }
-        if (topology.planes() > 1) {
-            return "multi-plane fabrics are not partitioned yet";
+        if (config.infiniband() != null && config.infiniband().smSweepPs() > 0) {
+            return "the subnet manager's sweep sends on every switch at once";
         }
         if (FabricPartition.leaves(topology) < 2) {
             return "the fabric has one leaf switch, and host links are not cut";

@@ -73,6 +73,29 @@ class ParallelRunTest {
     }
 
     @Test
+    void shouldWriteTheSameFilesForAnInfinibandFabricWithCredits() throws IOException {
+        String ib = TRAFFIC.replace("fabric: {mode: roce-lossy, mtu: 1000}",
+                "fabric: {mode: infiniband, mtu: 1000, infiniband: {vl-buffer: 16KiB, hca-buffer: 16KiB, fecn: {}}}")
+                .replace("nic: {cc: dcqcn, timeout: 8}", "nic: {cc: ib-cc}")
+                .replaceAll("(?s)switch:.*?nic:", "nic:");
+        Ran one = run(ib, 5, 1, "ib1");
+        Ran many = run(ib, 5, 3, "ib3");
+        assertThat(many.sim().partitions()).isEqualTo(3);
+        assertSameFiles(one.dir(), many.dir());
+        assertThat(Files.readString(one.dir().resolve("vl.csv")).lines().count()).isGreaterThan(1);
+    }
+
+    @Test
+    void shouldWriteTheSameFilesForASprayedMultiPlaneFabric() throws IOException {
+        String planes = TRAFFIC.replace("hosts-per-leaf: 3,", "hosts-per-leaf: 3, planes: 2, plane-selection: spray,")
+                .replace("rate: 100Gbps", "rate: 200Gbps").replace("timeout: 8}", "timeout: 8, ooo: true}");
+        Ran one = run(planes, 5, 1, "mp1");
+        Ran many = run(planes, 5, 2, "mp2");
+        assertThat(many.sim().partitions()).isEqualTo(2);
+        assertSameFiles(one.dir(), many.dir());
+    }
+
+    @Test
     void shouldSayWhyAWorkloadWithDependenciesRunsOnOneThread() throws IOException {
         String collective = TRAFFIC.replaceAll("(?s)traffic:.*", "traffic:\n"
                 + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n");
