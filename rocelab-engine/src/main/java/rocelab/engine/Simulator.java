@@ -24,6 +24,10 @@ public final class Simulator {
     private int parity;
     private static final long NOT_RUNNING = Long.MIN_VALUE;
     private long nowPs;
+    /** The event being handled: its handler, kind and argument (with {@link #nowPs}, its canonical key). */
+    private int currentHandler = -1;
+    private int currentKind;
+    private long currentArg;
     private long eventsProcessed;
     private long fingerprint = 0xcbf29ce484222325L;
     private boolean fingerprinting;
@@ -61,6 +65,23 @@ public final class Simulator {
 
     public long nowPs() {
         return nowPs;
+    }
+
+    /**
+     * The canonical tie key of the event being handled (after its time: see {@link EventCalendar}); records written
+     * by events of several partitions merge into one simulator's order by (time, this key, {@link #currentKind},
+     * {@link #currentArg}).
+     */
+    public long currentTieKey() {
+        return EventCalendar.tieKey(nowPs, currentHandler);
+    }
+
+    public int currentKind() {
+        return currentKind;
+    }
+
+    public long currentArg() {
+        return currentArg;
     }
 
     public long eventsProcessed() {
@@ -231,6 +252,9 @@ public final class Simulator {
             long arg = cal.firstArg();
             cal.removeFirst();
             nowPs = t;
+            currentHandler = handlerId;
+            currentKind = kind;
+            currentArg = arg;
             eventsProcessed++;
             if (fingerprinting) {
                 fingerprint = mix(mix(mix(fingerprint, t), handlerId), kind);

@@ -15,6 +15,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     private final DeferredMessages[] notifications;
     private final long lookaheadPs;
     private WorkloadDriver driver;
+    private rocelab.observe.pfc.PfcLog pfcLog;
     private java.util.List<rocelab.fabric.packet.PacketPool> pools = java.util.List.of();
 
     ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
@@ -37,6 +38,11 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         this.pools = packetPools;
     }
 
+    /** The PFC log whose partitions' captures are linked after each window. */
+    void pfcLog(rocelab.observe.pfc.PfcLog log) {
+        this.pfcLog = log;
+    }
+
     PartitionedSimulator partitions() {
         return partitions;
     }
@@ -52,6 +58,9 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     @Override
     public long afterWindow(long windowEndPs, long endPs) {
         DeferredMessages.replay(notifications);
+        if (pfcLog != null) {
+            pfcLog.replayCaptures();
+        }
         rocelab.fabric.packet.PacketPool.rebalance(pools);
         if (driver.allFinished()) {
             return Math.min(endPs, Simulation.lastEventPs(driver.lastFinishPs(), lookaheadPs));

@@ -117,11 +117,21 @@ public final class Simulation {
             network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
         }
         if (pfcLog != null) {
-            for (int s = 0; s < network.switchCount(); s++) {
-                network.switchAt(s).pfcProbe(pfcLog);
+            // A parallel run: each partition's devices note into a capture of their own, linked after each window.
+            rocelab.fabric.probe.PfcProbe[] byPartition = new rocelab.fabric.probe.PfcProbe[partitions()];
+            for (int p = 0; parallel != null && p < byPartition.length; p++) {
+                byPartition[p] = pfcLog.forPartition(parallel.partitions().partition(p));
             }
-            for (int h = 0; h < network.hostCount(); h++) {
-                network.nic(h).pfcProbe(pfcLog);
+            int hosts = network.hostCount();
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).pfcProbe(parallel == null ? pfcLog
+                        : byPartition[network.simulatorOf(hosts + s).partition()]);
+            }
+            for (int h = 0; h < hosts; h++) {
+                network.nic(h).pfcProbe(parallel == null ? pfcLog : byPartition[network.simulatorOf(h).partition()]);
+            }
+            if (parallel != null) {
+                parallel.pfcLog(pfcLog);
             }
         }
     }
@@ -262,9 +272,6 @@ public final class Simulation {
         }
         if (!config.linkEvents().isEmpty()) {
             return "link events reroute every switch at once";
-        }
-        if (config.pfc().enabled()) {
-            return "the PFC log (pfc.csv) traces pauses across the fabric, which is not partitioned yet";
         }
         if (config.infiniband() != null && config.infiniband().smSweepPs() > 0) {
             return "the subnet manager's sweep sends on every switch at once";

@@ -108,11 +108,19 @@ class ParallelRunTest {
     }
 
     @Test
-    void shouldSayWhyALosslessRunRunsOnOneThread() throws IOException {
-        String lossless = TRAFFIC.replace("roce-lossy", "roce-lossless").replace("buffer: 300KB", "buffer: 2MB");
-        Ran r = run(lossless, 11, 2, "pfc");
-        assertThat(r.sim().partitions()).isEqualTo(1);
-        assertThat(r.sim().threadsNote()).contains("pfc.csv");
+    void shouldWriteTheSameFilesForALosslessFabricWithPfc() throws IOException {
+        // Small buffers and a heavy incast: PFC pauses spread from the receiver's leaf to the spines.
+        String lossless = TRAFFIC.replace("roce-lossy", "roce-lossless").replace("buffer: 300KB", "buffer: 400KB")
+                .replace("size: 60KB, start: 7us", "size: 300KB, start: 7us")
+                .replace("switch:\n", "switch:\n  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}\n");
+        Ran one = run(lossless, 11, 1, "pfc1");
+        String pfc = Files.readString(one.dir().resolve("pfc.csv"));
+        assertThat(pfc.lines().count()).as("PFC frames logged").isGreaterThan(20);
+        for (int threads = 2; threads <= 3; threads++) {
+            Ran many = run(lossless, 11, threads, "pfc" + threads);
+            assertThat(many.sim().partitions()).isEqualTo(threads);
+            assertSameFiles(one.dir(), many.dir());
+        }
     }
 
     /** Small random fabrics, traffic, seeds and thread counts: the partitioned run writes one thread's files. */
