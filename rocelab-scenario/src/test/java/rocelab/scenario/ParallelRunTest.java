@@ -50,7 +50,8 @@ class ParallelRunTest {
     private static Ran run(String yaml, long seed, int threads, Path out) throws IOException {
         Simulation sim = Simulation.assemble(Scenarios.parse(yaml).withSeed(seed), Simulation.Model.PACKET, threads);
         RunResult r = sim.run(ProgressListener.NONE);
-        new RunWriter().write(out, r, Map.of());
+        // The CLI's writer: every output file and the report.
+        rocelab.observe.report.ReportWriter.writeRun(out, r, Map.of());
         return new Ran(out, sim);
     }
 
@@ -171,7 +172,7 @@ class ParallelRunTest {
         }
         assertThat(other).isEqualTo(files);
         assertThat(files).contains(Path.of("flows.csv"), Path.of("ports.csv"), Path.of("nics.csv"),
-                Path.of("rates.csv"), Path.of("queues.csv"));
+                Path.of("rates.csv"), Path.of("queues.csv"), Path.of("report.html"));
         for (Path f : files) {
             if (f.toString().equals(RunWriter.SUMMARY)) {
                 assertThat(withoutWallClock(b.resolve(f))).as(f.toString()).isEqualTo(withoutWallClock(a.resolve(f)));
