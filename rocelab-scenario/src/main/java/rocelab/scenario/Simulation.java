@@ -156,10 +156,8 @@ public final class Simulation {
     }
 
     /** Assembles the run of the scenario with the fabric modelled as {@code model}. */
-    public static Simulation assemble(ScenarioConfig config, Model model) {
-        Simulator sim = new Simulator();
-        RandomStreams streams = new RandomStreams(config.seed());
-        Topology topology = config.topology().build();
+    /** The scenario's fabric on {@code sim}: every device with its settings (shared with {@link StreamedRun}). */
+    static Network network(ScenarioConfig config, Simulator sim, RandomStreams streams, Topology topology) {
         CongestionAlgorithm algorithm = CongestionControls.byName(config.congestion().name())
                 .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
                         + config.congestion().name()));
@@ -182,6 +180,14 @@ public final class Simulation {
                     ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
         }
         Network network = builder.build(topology);
+        return network;
+    }
+
+    public static Simulation assemble(ScenarioConfig config, Model model) {
+        Simulator sim = new Simulator();
+        RandomStreams streams = new RandomStreams(config.seed());
+        Topology topology = config.topology().build();
+        Network network = network(config, sim, streams, topology);
         Workload w = workload(config, topology, streams);
         TaskGraph graph = w.graph();
         List<CollectiveFlows> collectives = w.collectives();
@@ -469,11 +475,11 @@ public final class Simulation {
                 idealGroups.groupOfTask());
     }
 
-    private static PathTiming pathTiming(Network network, ScenarioConfig config) {
+    static PathTiming pathTiming(Network network, ScenarioConfig config) {
         return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
     }
 
-    private static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
+    static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 
