@@ -29,6 +29,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
+ * @param flowsAggregated the flows aggregated (a streamed run: {@code flows} is then empty and flows_aggregated.csv
+ *     replaces flows.csv), or null when every flow has its record
  */
 public record RunResult(
         String scenario,
@@ -55,7 +57,8 @@ public record RunResult(
         List<rocelab.observe.inference.CallRecord> llmCalls,
         List<rocelab.observe.job.TimelineRecord> timeline,
         String model,
-        rocelab.observe.trace.GpuTimeline gpuTimeline) {
+        rocelab.observe.trace.GpuTimeline gpuTimeline,
+        rocelab.observe.flow.FlowsBySize flowsAggregated) {
 
     public RunResult {
         requests = List.copyOf(requests);
@@ -75,6 +78,11 @@ public record RunResult(
     /** Whether the fabric was simulated packet by packet (queues, marks, pauses and counters are meaningful). */
     public boolean packetLevel() {
         return "packet".equals(model);
+    }
+
+    /** Whether the flows are aggregated rather than listed one by one (a streamed run). */
+    public boolean flowsAreAggregated() {
+        return flowsAggregated != null;
     }
 
     public double eventsPerSecond() {

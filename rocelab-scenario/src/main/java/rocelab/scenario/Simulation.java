@@ -395,7 +395,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served));
+                gpuTimeline(jobResults, served), null);
     }
 
     /**
@@ -415,7 +415,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served));
+                gpuTimeline(jobResults, served), null);
     }
 
     /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */

@@ -72,6 +72,20 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
         };
     }
 
+    /**
+     * Throws IllegalArgumentException, with a message for the user, unless the servers of {@code graph} can serve
+     * {@code call}: what {@link #emit} would refuse, found without writing a task (a 32,768-GPU call has hundreds of
+     * millions of messages).
+     */
+    public static void check(TaskGraph graph, Collective call) {
+        List<Phase> phases = plan(graph, call);
+        for (Phase phase : phases == null ? List.<Phase>of() : phases) {
+            for (int[] members : phase.rings()) {
+                Collectives.check(ring(call, phase, members));
+            }
+        }
+    }
+
     /** The ring call of one ring of a phase: its hosts, at least a byte per rank. */
     static Collective ring(Collective call, Phase phase, int[] members) {
         int[] hosts = new int[members.length];

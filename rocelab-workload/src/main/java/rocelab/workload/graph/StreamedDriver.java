@@ -81,6 +81,14 @@ public final class StreamedDriver implements EventHandler {
     private boolean[] queuePairBusy = new boolean[1 << 10];
     private int[] waitingHead = new int[1 << 10];
     private int[] waitingTail = new int[1 << 10];
+    /**
+     * Each queue pair's last route and the message size it was made for: a queue pair's messages go between the same
+     * two hosts on the same ECMP entropy, and a streamed run's routes never change (it has no link events: the caller's
+     * promise, which {@code StreamedRun} keeps by refusing them), so the route of
+     * the next message of the same size is the same (a collective's messages come in a few sizes).
+     */
+    private FlowRoute[] routeOfQueuePair = new FlowRoute[1 << 10];
+    private long[] routeBytes = new long[1 << 10];
 
     private int[] work = new int[64];
     private int workSize;
@@ -241,7 +249,10 @@ public final class StreamedDriver implements EventHandler {
             queuePairBusy = Arrays.copyOf(queuePairBusy, m);
             waitingHead = Arrays.copyOf(waitingHead, m);
             waitingTail = Arrays.copyOf(waitingTail, m);
+            routeOfQueuePair = Arrays.copyOf(routeOfQueuePair, m);
+            routeBytes = Arrays.copyOf(routeBytes, m);
         }
+        routeOfQueuePair[q] = null;
         waitingHead[q] = -1;
         waitingTail[q] = -1;
         return q;
@@ -324,8 +335,14 @@ public final class StreamedDriver implements EventHandler {
     private void send(long nowPs, int f) {
         int fs = f & mask;
         queuePairBusy[queuePairOfFlow[fs]] = true;
-        FlowRoute r = router.route(graph.flowSource(f), graph.flowDestination(f), graph.flowBytes(f),
-                queuePairOfFlow[fs]);
+        int qp = queuePairOfFlow[fs];
+        long bytes = graph.flowBytes(f);
+        FlowRoute r = routeOfQueuePair[qp];
+        if (r == null || routeBytes[qp] != bytes) {
+            r = router.route(graph.flowSource(f), graph.flowDestination(f), bytes, qp);
+            routeOfQueuePair[qp] = r;
+            routeBytes[qp] = bytes;
+        }
         deliveryLatencyPs[fs] = r.deliveryLatencyPs();
         ackLatencyPs[fs] = r.ackLatencyPs();
         fluid.start(nowPs, graph.flowTask(f), r.resources(), r.weights(), r.capBps(), r.workBits());
@@ -487,7 +504,12 @@ public final class StreamedDriver implements EventHandler {
         return queuePairs;
     }
 
-    /** When a task still in the window started, or -1. */
+    /** Whether flow f (still in the window) has been acknowledged. */
+    public boolean acknowledged(int flow) {
+        return completedPs[flow & mask] >= 0 && (state[graph.flowTask(flow) & mask] & ACKNOWLEDGED) != 0;
+    }
+
+        /** When a task still in the window started, or -1. */
     public long taskStartPs(int task) {
         return task < graph.retiredTasks() ? -1 : startPs[task & mask];
     }
