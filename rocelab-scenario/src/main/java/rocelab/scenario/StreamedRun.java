@@ -45,13 +45,17 @@ public final class StreamedRun {
     private long[] alonePs = new long[1 << 12];
 
     private StreamedRun(ScenarioConfig config) {
+        this(config, WINDOW, LOOKAHEAD, KEEP);
+    }
+
+    private StreamedRun(ScenarioConfig config, int window, int lookahead, int keep) {
         this.config = config;
         this.sim = new Simulator();
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
         this.network = Simulation.network(config, sim, streams, topology);
         this.graph = new TaskGraph();
-        graph.streamed(WINDOW);
+        graph.streamed(window);
         graph.servers(Simulation.serverMap(topology));
         if (config.nvlink() != null) {
             graph.localLinks(LocalLinks.of(topology, config.nvlink().rateBps(), config.nvlink().latencyPs()));
@@ -62,7 +66,7 @@ public final class StreamedRun {
         java.util.Arrays.fill(aloneBytes, -1);
         this.ideal = IdealBound.streamed(graph, Simulation.idealNetwork(network, config), network.hostCount());
         this.driver = new StreamedDriver(sim, graph, source,
-                new EcmpFabric(network, Simulation.pathTiming(network, config)), network.hostCount(), LOOKAHEAD, KEEP,
+                new EcmpFabric(network, Simulation.pathTiming(network, config)), network.hostCount(), lookahead, keep,
                 this::flowDone, g -> ideal.advance());
     }
 
@@ -159,6 +163,15 @@ public final class StreamedRun {
             throw new IllegalArgumentException(why);
         }
         return new StreamedRun(config);
+    }
+
+    /** As {@link #assemble(ScenarioConfig)} with another window (tests: a window small enough to be reused). */
+    static StreamedRun assemble(ScenarioConfig config, int window, int lookahead, int keep) {
+        String why = why(config);
+        if (why != null) {
+            throw new IllegalArgumentException(why);
+        }
+        return new StreamedRun(config, window, lookahead, keep);
     }
 
     private void flowDone(int flow, int task, long startPs, long deliveredPs, long completedPs, int queuePair) {
