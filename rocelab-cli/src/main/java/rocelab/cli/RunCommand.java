@@ -82,6 +82,14 @@ final class RunCommand implements Callable<Integer> {
                     + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
     String model;
 
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Run one packet-level simulation on up to N threads (default 1): the fabric is split into"
+                    + " partitions of leaves that run in parallel, outputs byte-identical to one thread. Only traffic"
+                    + " whose flows wait for nothing (permutation, all-to-all, incast, flow lists) on a lossy"
+                    + " Ethernet fabric without link events or --pcap runs in parallel; anything else runs on one"
+                    + " thread and says why (stderr and summary.json threads_note).")
+    int threads;
+
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
 
@@ -206,10 +214,20 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
+        if (threads < 1 || threads > 1024) {
+            err.println("error: --threads " + threads + "; expected 1..1024");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         if (streamed) {
             if (!quiet) {
                 err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "
                         + rocelab.observe.output.RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
+            }
+            // A streamed run is flow level: one thread, as every run that is not packet level.
+            String streamedNote = threads > 1 ? "asked for " + threads + " threads, ran on one: only the packet level is"
+                    + " partitioned (this run is flow level)" : null;
+            if (streamedNote != null) {
+                err.println("note: " + streamedNote);
             }
             rocelab.scenario.StreamedRun run = rocelab.scenario.StreamedRun.assemble(config);
             if (lintJob != null) {
@@ -220,11 +238,25 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
             Progress progress = Progress.of(err, quiet);
-            RunResult result = run.result(progress);
+            RunResult result = run.result(progress, streamedNote);
             progress.done();
-            return write(dir, config, result, lintJob, null, null, err, outWriter);
+            return write(dir, config, result, lintJob, null, null, null, err, outWriter);
         }
-        Simulation simulation = Simulation.assemble(config, chosen);
+        int runThreads = threads;
+        String threadsNote = null;
+        if (threads > 1 && pcap != null) {
+            runThreads = 1;
+            threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
+        }
+        Simulation simulation = Simulation.assemble(config, chosen, runThreads);
+        if (threadsNote == null) {
+            threadsNote = simulation.threadsNote();
+        } else {
+            simulation.threadsNote(threadsNote);
+        }
+        if (threadsNote != null) {
+            err.println("note: " + threadsNote);
+        }
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
             if (!lint.findings().isEmpty()) {
@@ -245,13 +277,13 @@ final class RunCommand implements Callable<Integer> {
         Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
-        return write(dir, config, result, lintJob, capture, pcap, err, outWriter);
+        return write(dir, config, result, lintJob, capture, pcap, simulation, err, outWriter);
     }
 
-    /** Writes the run's folder (and capture) and prints its summary; the exit code. */
+    /** Writes the run's folder (and capture) and prints its summary; the exit code ({@code simulation}: null when streamed). */
     private Integer write(Path dir, ScenarioConfig config, RunResult result,
             java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
-            Path pcap, PrintWriter err, PrintWriter outWriter) throws Exception {
+            Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter) throws Exception {
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
         // never leaves this run's files next to an earlier run's.
         try (OutputFolder folder = OutputFolder.open(dir)) {
@@ -273,6 +305,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
+            var partitioned = simulation == null ? null : simulation.partitionedSimulator();
+            if (partitioned != null) {
+                // How the partitioned run went, in counts that do not depend on the machine (not in the outputs,
+                // which are one thread's).
+                long windows = Math.max(1, partitioned.windows());
+                long events = partitioned.eventsProcessed();
+                int parts = partitioned.partitions();
+                outWriter.printf("parallel  %d partitions on %d threads: %,d windows, %,.0f events per window,"
+                        + " busiest partition %.2fx its share, %,d frames crossed%n", parts,
+                        Math.min(threads, parts), partitioned.windows(), (double) events / windows,
+                        partitioned.busiestPartitionEvents() * (double) parts / Math.max(1, events),
+                        simulation.network().crossings());
+            }
             if (capture != null) {
                 outWriter.printf("capture   %s (%d frames%s)%n", pcap, capture.frames(),
                         capture.frames() >= pcapMax ? ", budget reached" : "");

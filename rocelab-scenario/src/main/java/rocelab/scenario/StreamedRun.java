@@ -220,6 +220,11 @@ public final class StreamedRun {
 
     /** Runs, and collects what the writers need: the collective, the flows aggregated, the fabric's totals. */
     public RunResult result(ProgressListener progress) {
+        return result(progress, null);
+    }
+
+    /** As {@link #result(ProgressListener)}, with the note of a run that asked for threads ({@code threads_note}). */
+    public RunResult result(ProgressListener progress, String threadsNote) {
         long startNanos = System.nanoTime();
         run(progress);
         String stopReason = driver.allFinished() ? "completed" : sim.nowPs() >= config.stopAtPs() ? "stop-at"
@@ -245,7 +250,8 @@ public final class StreamedRun {
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT,
                 Simulation.scenarioHash(config), endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(),
                 stopReason, List.of(), -1, List.of(), collectives, FabricTotals.of(network), network, null, null,
-                List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, flows);
+                List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, threadsNote,
+                flows);
     }
 
     /** The first flow the graph still holds (every flow before it was acknowledged and retired). */
