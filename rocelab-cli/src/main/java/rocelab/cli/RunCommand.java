@@ -115,7 +115,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
             boolean flowLevel = idealOnly || !"packet".equals(model);
-            ScenarioReader reader = new ScenarioReader(rocelab.scenario.MemoryBudget.ofJvm(flowLevel));
+            // --model flow may stream a workload too large to hold (observe: {flows: ...}, FlowsOutput).
+            ScenarioReader reader = new ScenarioReader(rocelab.scenario.MemoryBudget.ofJvm(flowLevel,
+                    !idealOnly && "flow".equals(model)));
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
                 return RocelabCommand.EXIT_BAD_INPUT;
@@ -149,6 +151,17 @@ final class RunCommand implements Callable<Integer> {
         if (chosen != Simulation.Model.PACKET && pcap != null) {
             err.println("error: --pcap needs packets; expected no --pcap with " + (idealOnly ? "--ideal"
                     : "--model " + chosen.key()));
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        boolean streamed = rocelab.scenario.StreamedRun.chosen(config, chosen);
+        if (config.flowsOutput().choice() == rocelab.scenario.FlowsOutput.Choice.AGGREGATED
+                && chosen != Simulation.Model.FLOW) {
+            err.println("error: " + config.flowsOutput().where() + ": flows: aggregated is a streamed run at flow level;"
+                    + " expected --model flow, or flows: per-flow or auto");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        if (streamed && pcap != null) {
+            err.println("error: --pcap needs packets; expected no --pcap with --model flow");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
@@ -205,6 +218,30 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: --threads " + threads + "; expected 1..1024");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        if (streamed) {
+            if (!quiet) {
+                err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "
+                        + rocelab.observe.output.RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
+            }
+            // A streamed run is flow level: one thread, as every run that is not packet level.
+            String streamedNote = threads > 1 ? "asked for " + threads + " threads, ran on one: only the packet level is"
+                    + " partitioned (this run is flow level)" : null;
+            if (streamedNote != null) {
+                err.println("note: " + streamedNote);
+            }
+            rocelab.scenario.StreamedRun run = rocelab.scenario.StreamedRun.assemble(config);
+            if (lintJob != null) {
+                rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
+                if (!strict && !lint.findings().isEmpty()) {
+                    err.print(LintBlock.render(lint, false));
+                    err.flush();
+                }
+            }
+            Progress progress = Progress.of(err, quiet);
+            RunResult result = run.result(progress, streamedNote);
+            progress.done();
+            return write(dir, config, result, lintJob, null, null, null, err, outWriter);
+        }
         int runThreads = threads;
         String threadsNote = null;
         if (threads > 1 && pcap != null) {
@@ -240,6 +277,13 @@ final class RunCommand implements Callable<Integer> {
         Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
+        return write(dir, config, result, lintJob, capture, pcap, simulation, err, outWriter);
+    }
+
+    /** Writes the run's folder (and capture) and prints its summary; the exit code ({@code simulation}: null when streamed). */
+    private Integer write(Path dir, ScenarioConfig config, RunResult result,
+            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
+            Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter) throws Exception {
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
         // never leaves this run's files next to an earlier run's.
         try (OutputFolder folder = OutputFolder.open(dir)) {
@@ -261,7 +305,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
-            var partitioned = simulation.partitionedSimulator();
+            var partitioned = simulation == null ? null : simulation.partitionedSimulator();
             if (partitioned != null) {
                 // How the partitioned run went, in counts that do not depend on the machine (not in the outputs,
                 // which are one thread's).

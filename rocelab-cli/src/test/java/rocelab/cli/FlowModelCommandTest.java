@@ -38,6 +38,38 @@ class FlowModelCommandTest {
         assertThat(Files.readAllLines(out.resolve("flows.csv")).get(1)).doesNotContain(",-1,-1");
     }
 
+    /** A hierarchical AllReduce on 16 GPUs that asks for aggregated flows: a streamed run. */
+    private static final String AGGREGATED = "name: agg\nfabric: {mode: roce-lossless}\n"
+            + "topology: {kind: rail-optimized, servers: 4, gpus-per-server: 4, spines: 2, link: {rate: 400Gbps}}\n"
+            + "nvlink: {rate: 3600Gbps, latency: 1us}\n"
+            + "traffic:\n  - {kind: allreduce, ranks: 0-15, size: 16MiB, algorithm: hierarchical}\n"
+            + "observe: {flows: aggregated}\n";
+
+    @Test
+    void shouldStreamAndAggregateTheFlowsWhenTheScenarioAsks() throws Exception {
+        Path scenario = dir.resolve("agg.yaml");
+        Files.writeString(scenario, AGGREGATED);
+        Path out = dir.resolve("agg");
+        for (int run = 0; run < 2; run++) {
+            // Twice into the same folder: flows_aggregated.csv is rocelab's own file, so the folder is replaced.
+            CliRun r = CliRun.of("run", scenario.toString(), "--model", "flow", "--out", out.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.err()).contains("note: the run is streamed").contains("agg.yaml:7:18");
+            assertThat(r.out()).contains("(aggregated: flows_aggregated.csv, no row per flow)");
+        }
+        assertThat(out.resolve("flows.csv")).doesNotExist();
+        assertThat(Files.readAllLines(out.resolve("flows_aggregated.csv")).get(1)).startsWith("all,");
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertThat(summary.get("flows").get("output").asText()).isEqualTo("aggregated");
+        assertThat(summary.get("collectives").get(0).get("ideal_time_us").asDouble()).isPositive();
+        assertThat(Files.readString(out.resolve("report.html"))).contains("a streamed run: no row per flow");
+
+        CliRun packet = CliRun.of("run", scenario.toString(), "--out", dir.resolve("p").toString());
+        assertThat(packet.exitCode()).isEqualTo(2);
+        assertThat(packet.err()).isEqualTo("error: " + scenario + ":7:18: flows: aggregated is a streamed run at flow"
+                + " level; expected --model flow, or flows: per-flow or auto\n");
+    }
+
     @Test
     void shouldRefuseWhatNeedsPackets() {
         CliRun pcap = CliRun.of("run", "--example", "ring-allreduce", "--model", "flow", "--pcap",

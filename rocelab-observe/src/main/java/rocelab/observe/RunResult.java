@@ -30,6 +30,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
  * @param threadsNote why a run that asked for several threads ran on one (null: it did not ask, or it did not)
+ * @param flowsAggregated the flows aggregated (a streamed run: {@code flows} is then empty and flows_aggregated.csv
+ *     replaces flows.csv), or null when every flow has its record
  */
 public record RunResult(
         String scenario,
@@ -57,7 +59,8 @@ public record RunResult(
         List<rocelab.observe.job.TimelineRecord> timeline,
         String model,
         rocelab.observe.trace.GpuTimeline gpuTimeline,
-        String threadsNote) {
+        String threadsNote,
+        rocelab.observe.flow.FlowsBySize flowsAggregated) {
 
     public RunResult {
         requests = List.copyOf(requests);
@@ -77,6 +80,11 @@ public record RunResult(
     /** Whether the fabric was simulated packet by packet (queues, marks, pauses and counters are meaningful). */
     public boolean packetLevel() {
         return "packet".equals(model);
+    }
+
+    /** Whether the flows are aggregated rather than listed one by one (a streamed run). */
+    public boolean flowsAreAggregated() {
+        return flowsAggregated != null;
     }
 
     public double eventsPerSecond() {

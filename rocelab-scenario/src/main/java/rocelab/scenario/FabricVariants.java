@@ -57,7 +57,7 @@ public final class FabricVariants {
         return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn, c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, cc), ib);
+                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, cc), ib, c.flowsOutput());
     }
 
     /**

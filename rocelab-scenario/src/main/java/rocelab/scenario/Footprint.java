@@ -9,7 +9,7 @@ import rocelab.fabric.topology.TopologySpec;
  * tasks of its jobs. The byte figures per item were measured on assembled packet-level runs (see BENCHMARKS.md,
  * "Sizing a run before it starts"); they are estimates, meant to refuse what cannot fit, not to promise what can.
  */
-public record Footprint(long hosts, long switches, long links, long flows, long tasks) {
+public record Footprint(long hosts, long switches, long links, long flows, long tasks, boolean streamed) {
     /** The JVM, the classes and the scenario itself. */
     static final long BASE_BYTES = 96L << 20;
     /** One end of a link (an RNIC or a switch port with its class FIFOs and buffer accounting) and its half of the link. */
@@ -25,21 +25,34 @@ public record Footprint(long hosts, long switches, long links, long flows, long 
     static final long FLOW_LEVEL_FLOW_BYTES = 512;
     /** One timed or join task of a job (and the per-rank state that unrolls it). */
     static final long TASK_BYTES = 160;
-    /** Tasks and flows are numbered with ints. */
+    /**
+     * A streamed flow-level run ({@link StreamedRun}): whatever its flows, it holds the windows of its task graph, its
+     * driver and its ideal bound ({@code StreamedRun.WINDOW} tasks each) and the connections of its rings; measured on
+     * the 32,768-GPU AllReduce (BENCHMARKS.md), rounded up.
+     */
+    static final long STREAMED_WINDOW_BYTES = 1L << 30;
+    /** Per host of a streamed run: its rings' connections and schedules. */
+    static final long STREAMED_HOST_BYTES = 4_096;
+    /** Tasks and flows are numbered with ints (a streamed run's ids too: they grow, though its window does not). */
     static final long MAX_TASKS = Integer.MAX_VALUE - 8;
 
     public static Footprint of(TopologySpec topology) {
-        return new Footprint(topology.hostCount(), topology.switchCount(), topology.linkCount(), 0, 0);
+        return new Footprint(topology.hostCount(), topology.switchCount(), topology.linkCount(), 0, 0, false);
     }
 
     /** With {@code n} more flows (each also a task). */
     public Footprint plusFlows(long n) {
-        return new Footprint(hosts, switches, links, addSat(flows, n), addSat(tasks, n));
+        return new Footprint(hosts, switches, links, addSat(flows, n), addSat(tasks, n), streamed);
     }
 
     /** With {@code n} more tasks that are not flows. */
     public Footprint plusTasks(long n) {
-        return new Footprint(hosts, switches, links, flows, addSat(tasks, n));
+        return new Footprint(hosts, switches, links, flows, addSat(tasks, n), streamed);
+    }
+
+    /** The same counts, run streamed ({@code streamed}) or with the whole task graph in memory. */
+    public Footprint streamed(boolean streamedRun) {
+        return new Footprint(hosts, switches, links, flows, tasks, streamedRun);
     }
 
     /** Estimated heap of a packet-level run, in bytes (saturating). */
@@ -52,6 +65,12 @@ public record Footprint(long hosts, long switches, long links, long flows, long 
         long b = BASE_BYTES;
         b = addSat(b, mulSat(2 * links, PORT_BYTES));
         b = addSat(b, mulSat(mulSat(switches, hosts), ROUTE_BYTES));
+        if (streamed && flowLevel) {
+            // Only a window of the tasks is ever held.
+            b = addSat(b, STREAMED_WINDOW_BYTES);
+            b = addSat(b, mulSat(hosts, STREAMED_HOST_BYTES));
+            return b;
+        }
         b = addSat(b, mulSat(flows, flowLevel ? FLOW_LEVEL_FLOW_BYTES : FLOW_BYTES));
         b = addSat(b, mulSat(tasks - flows, TASK_BYTES));
         return b;

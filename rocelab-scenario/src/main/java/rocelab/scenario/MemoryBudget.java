@@ -5,7 +5,7 @@ package rocelab.scenario;
  * {@link Footprint}: a scenario that cannot fit is refused before it is built, with the estimate and what to change,
  * instead of ending in an OutOfMemoryError.
  */
-public record MemoryBudget(long maxBytes, boolean flowLevel) {
+public record MemoryBudget(long maxBytes, boolean flowLevel, boolean streaming) {
     public MemoryBudget {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("a memory budget must be positive");
@@ -17,6 +17,11 @@ public record MemoryBudget(long maxBytes, boolean flowLevel) {
         this(maxBytes, false);
     }
 
+    /** A budget for a run at flow level ({@code flowLevel}) or packet level, never streamed. */
+    public MemoryBudget(long maxBytes, boolean flowLevel) {
+        this(maxBytes, flowLevel, false);
+    }
+
     /** This JVM's maximum heap, for a packet-level run. */
     public static MemoryBudget ofJvm() {
         return ofJvm(false);
@@ -25,6 +30,14 @@ public record MemoryBudget(long maxBytes, boolean flowLevel) {
     /** This JVM's maximum heap, for a run at flow level ({@code flowLevel}: no queue pairs) or packet level. */
     public static MemoryBudget ofJvm(boolean flowLevel) {
         return new MemoryBudget(Runtime.getRuntime().maxMemory(), flowLevel);
+    }
+
+    /**
+     * This JVM's maximum heap, for a run at flow level or packet level; {@code streaming}: the run is
+     * {@code --model flow}, so a workload {@link StreamedRun} can stream may be run streamed ({@link FlowsOutput}).
+     */
+    public static MemoryBudget ofJvm(boolean flowLevel, boolean streaming) {
+        return new MemoryBudget(Runtime.getRuntime().maxMemory(), flowLevel, streaming);
     }
 
     /** Why the footprint cannot run within this budget, or null when it fits. */
@@ -40,6 +53,7 @@ public record MemoryBudget(long maxBytes, boolean flowLevel) {
         }
         long suggest = Math.max(1, Footprint.addSat(need, need / 4) >> 30);
         return "the scenario needs about " + Footprint.gib(need) + " of memory" + (flowLevel ? " at flow level" : "")
+                + (f.streamed() && flowLevel ? ", streamed" : "")
                 + " (" + f.counts() + "), more than the "
                 + Footprint.gib(maxBytes) + " this JVM may use; expected a smaller scenario, or a larger heap"
                 + (need < Long.MAX_VALUE / 2 ? " (ROCELAB_JAVA_OPTS=-Xmx" + suggest + "g ./rocelab ...)" : "");

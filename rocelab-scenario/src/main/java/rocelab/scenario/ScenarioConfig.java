@@ -45,6 +45,7 @@ import rocelab.workload.traffic.TrafficSpec;
  * @param devices every switch's and RNIC's own settings ({@code switch}/{@code nic} with the per-device
  *     overrides applied); {@code switches}, {@code pfc}, {@code ecn} and {@code nic} above are the uniform defaults
  * @param infiniband virtual lanes, credits and FECN marking in infiniband mode; null in the RoCE modes
+ * @param flowsOutput how the run reports its flows: a row per flow, or aggregated from a streamed run
  */
 public record ScenarioConfig(
         String name,
@@ -71,7 +72,8 @@ public record ScenarioConfig(
         NvlinkParameters nvlink,
         List<rocelab.workload.inference.InferenceSpec> inference,
         rocelab.scenario.device.Devices devices,
-        InfinibandSettings infiniband) {
+        InfinibandSettings infiniband,
+        FlowsOutput flowsOutput) {
 
     public ScenarioConfig {
         inference = List.copyOf(inference);
@@ -97,7 +99,7 @@ public record ScenarioConfig(
     public ScenarioConfig withSeed(long newSeed) {
         return new ScenarioConfig(name, newSeed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion, cnpDscp,
                 cnpPriority, traffic, faults, linkEvents, stopAtPs, sampleIntervalPs, source, canonicalText, jobs, nvlink, inference,
-                devices, infiniband);
+                devices, infiniband, flowsOutput);
     }
 
     /**
@@ -107,6 +109,6 @@ public record ScenarioConfig(
     public ScenarioConfig withTraffic(List<TrafficSpec> newTraffic) {
         return new ScenarioConfig(name, seed, mode, vlanTagged, topology, switches, pfc, ecn, nic, receive, congestion,
                 cnpDscp, cnpPriority, newTraffic, faults, linkEvents, Long.MAX_VALUE, sampleIntervalPs, source,
-                canonicalText, List.of(), nvlink, List.of(), devices, infiniband);
+                canonicalText, List.of(), nvlink, List.of(), devices, infiniband, flowsOutput);
     }
 }

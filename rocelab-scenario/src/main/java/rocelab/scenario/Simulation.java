@@ -204,27 +204,7 @@ public final class Simulation {
         } else {
             sim = new Simulator();
         }
-        CongestionAlgorithm algorithm = CongestionControls.byName(config.congestion().name())
-                .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
-                        + config.congestion().name()));
-        CongestionControlFactory cc = algorithm.factory(config.congestion());
-        NetworkBuilder builder = new NetworkBuilder(sim, streams)
-                .nic(config.nic())
-                .switches(config.switches())
-                .frames(new FrameFormat(config.vlanTagged()))
-                .congestionControl(cc)
-                .ecnMarking(new EcnMarkings(config.ecn()))
-                .pfc(config.pfc())
-                .pauseLoop(config.pauseLoop())
-                .receive(config.receive())
-                .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
-                        config.cnpPriority()))
-                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()));
-        if (config.infiniband() != null) {
-            InfinibandSettings ib = config.infiniband();
-            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
-                    ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
-        }
+        NetworkBuilder builder = builder(config, sim, streams);
         int[] partitionOfNode = parallel == null ? null : FabricPartition.of(topology, parts);
         if (parallel != null) {
             builder.partitioned(parallel.partitions(), partitionOfNode);
@@ -306,6 +286,37 @@ public final class Simulation {
     static long lastEventPs(long lastFinishPs, long lookaheadPs) {
         long r = lastFinishPs + lookaheadPs - 1;
         return r < lastFinishPs ? Long.MAX_VALUE : r;
+    }
+
+    /** The scenario's fabric on {@code sim}, on one thread (shared with {@link StreamedRun}). */
+    static Network network(ScenarioConfig config, Simulator sim, RandomStreams streams, Topology topology) {
+        return builder(config, sim, streams).build(topology);
+    }
+
+    /** Every device of the scenario's fabric with its settings, on {@code sim}. */
+    private static NetworkBuilder builder(ScenarioConfig config, Simulator sim, RandomStreams streams) {
+        CongestionAlgorithm algorithm = CongestionControls.byName(config.congestion().name())
+                .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
+                        + config.congestion().name()));
+        CongestionControlFactory cc = algorithm.factory(config.congestion());
+        NetworkBuilder builder = new NetworkBuilder(sim, streams)
+                .nic(config.nic())
+                .switches(config.switches())
+                .frames(new FrameFormat(config.vlanTagged()))
+                .congestionControl(cc)
+                .ecnMarking(new EcnMarkings(config.ecn()))
+                .pfc(config.pfc())
+                .pauseLoop(config.pauseLoop())
+                .receive(config.receive())
+                .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
+                        config.cnpPriority()))
+                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()));
+        if (config.infiniband() != null) {
+            InfinibandSettings ib = config.infiniband();
+            builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
+                    ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
+        }
+        return builder;
     }
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
@@ -505,7 +516,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served), threadsNote);
+                gpuTimeline(jobResults, served), threadsNote, null);
     }
 
     /**
@@ -563,7 +574,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served), threadsNote);
+                gpuTimeline(jobResults, served), threadsNote, null);
     }
 
     /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */
@@ -623,11 +634,11 @@ public final class Simulation {
                 idealGroups.groupOfTask());
     }
 
-    private static PathTiming pathTiming(Network network, ScenarioConfig config) {
+    static PathTiming pathTiming(Network network, ScenarioConfig config) {
         return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
     }
 
-    private static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
+    static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 

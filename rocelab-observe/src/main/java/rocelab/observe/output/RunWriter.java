@@ -41,8 +41,16 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
         Files.createDirectories(dir);
-        AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
-                result.simulatedPs(), result.packetLevel()));
+        // A streamed run has no record per flow: flows_aggregated.csv counts them instead (and says so in
+        // summary.json); one of the two files, never both, so nothing in the folder is from another run.
+        if (result.flowsAreAggregated()) {
+            AtomicFiles.write(dir.resolve(FLOWS_AGGREGATED), flowsAggregatedCsv(result.flowsAggregated()));
+            Files.deleteIfExists(dir.resolve("flows.csv"));
+        } else {
+            AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
+                    result.simulatedPs(), result.packetLevel()));
+            Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
+        }
         // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
         if (result.packetLevel()) {
             AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -179,6 +187,41 @@ public final class RunWriter {
             t.endRow();
         }
         t.flush();
+    }
+
+    /** The file of a run whose flows are aggregated (see {@link #flowsAggregatedCsv}). */
+    public static final String FLOWS_AGGREGATED = "flows_aggregated.csv";
+
+    /**
+     * flows_aggregated.csv: a row for all flows ({@code size_bytes} is {@code all}), then one per message size
+     * ascending (and {@code other} for the sizes beyond {@link rocelab.observe.flow.FlowsBySize#MAX_SIZES}); the FCT
+     * and slowdown quantiles are the lower edges of log-histogram buckets (at most 0.8 % low).
+     */
+    static String flowsAggregatedCsv(rocelab.observe.flow.FlowsBySize flows) {
+        CsvTable t = new CsvTable(List.of("size_bytes", "flows", "completed", "failed", "unfinished", "bytes_completed",
+                "first_start_us", "last_finish_us", "fct_min_us", "fct_mean_us", "fct_p50_us", "fct_p90_us",
+                "fct_p99_us", "fct_max_us", "slowdown_p50", "slowdown_p99", "slowdown_max"));
+        aggregateRow(t, "all", flows.all());
+        for (long size : flows.sizes()) {
+            aggregateRow(t, size, flows.ofSize(size));
+        }
+        if (flows.otherSizes() != null) {
+            aggregateRow(t, "other", flows.otherSizes());
+        }
+        return t.toString();
+    }
+
+    private static void aggregateRow(CsvTable t, Object size, rocelab.observe.flow.FlowAggregate a) {
+        boolean any = a.completedCount() > 0;
+        t.row(size, a.count(), a.completedCount(), a.failedCount(), a.unfinishedCount(), a.bytesCompleted(),
+                any ? Numbers.micros(a.firstStartPs()) : null, any ? Numbers.micros(a.lastFinishPs()) : null,
+                any ? Numbers.micros(a.fctMinPs()) : null,
+                any ? Numbers.round(a.fctMeanPs() / 1e6, 6) : null,
+                any ? Numbers.micros(a.fctQuantilePs(0.50)) : null, any ? Numbers.micros(a.fctQuantilePs(0.90)) : null,
+                any ? Numbers.micros(a.fctQuantilePs(0.99)) : null, any ? Numbers.micros(a.fctMaxPs()) : null,
+                any ? Numbers.round(a.slowdownQuantile(0.50), 6) : null,
+                any ? Numbers.round(a.slowdownQuantile(0.99), 6) : null,
+                any ? Numbers.round(a.slowdownMax(), 6) : null);
     }
 
     static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {

@@ -17,21 +17,27 @@ public final class SummaryText {
     public static String render(RunResult r, String outputDir) {
         StringBuilder b = new StringBuilder();
         FabricTotals t = r.totals();
-        long completed = r.flows().stream().filter(FlowRecord::completed).count();
-        long failed = r.flows().stream().filter(FlowRecord::failed).count();
+        var aggregated = r.flowsAreAggregated() ? r.flowsAggregated().all() : null;
+        long completed = aggregated != null ? aggregated.completedCount()
+                : r.flows().stream().filter(FlowRecord::completed).count();
+        long failed = aggregated != null ? aggregated.failedCount()
+                : r.flows().stream().filter(FlowRecord::failed).count();
+        long flowCount = aggregated != null ? aggregated.count() : r.flows().size();
         Percentiles fct = new Percentiles(
                 r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray());
         Percentiles slow = new Percentiles(r.flows().stream().filter(FlowRecord::completed)
                 .mapToLong(f -> Math.round(f.slowdown() * 1000)).toArray());
-        long bytes = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
+        long bytes = aggregated != null ? aggregated.bytesCompleted()
+                : r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
         var topo = r.network().topology();
         line(b, "scenario %s · mode %s%s · seed %d · rocelab %s", r.scenario(), r.mode(),
                 r.packetLevel() ? "" : " · model " + r.model(), r.seed(), r.version());
         line(b, "fabric   %d hosts, %d switches", topo.hostCount(), topo.switchCount());
         line(b, "");
-        line(b, "flows       %d completed of %d%s%s", completed, r.flows().size(),
+        line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
-                r.finished() ? "" : ", " + (r.flows().size() - completed - failed) + " unfinished at stop time");
+                r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
+                aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if ("deadlock".equals(r.stopReason())) {
             line(b, "DEADLOCK    no data has moved since about %s us; these paused queues wait on each other in a cycle:",
                     us(r.deadlockSincePs()));
@@ -49,6 +55,16 @@ public final class SummaryText {
             line(b, "STALLED     no data packet moved for a long stretch of simulated time with flows unfinished;"
                     + " %d switch port priorities are paused right now%s", paused,
                     paused > 0 ? " (a PFC deadlock? see pfc.csv)" : "");
+        }
+        if (aggregated != null && completed > 0) {
+            line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s   (quantiles at most 0.8 %% low)",
+                    us(aggregated.fctMinPs()), us(aggregated.fctQuantilePs(0.5)), us(aggregated.fctQuantilePs(0.9)),
+                    us(aggregated.fctQuantilePs(0.99)), us(aggregated.fctMaxPs()));
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+                    aggregated.slowdownQuantile(0.5), aggregated.slowdownQuantile(0.99), aggregated.slowdownMax());
+            double seconds = Time.toSeconds(r.simulatedPs());
+            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
+                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
         }
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),

@@ -225,6 +225,19 @@ public final class ReportWriter {
     private static void flows(Page p, ReportData d) {
         // Streams over the flows rather than a list of the completed ones: a flow-level run has millions of flows,
         // and its list of records may make each record as it is read.
+        if (d.summary != null && d.summary.get("flows") instanceof Map<?, ?> agg && "aggregated".equals(agg.get("output"))) {
+            // A streamed run: no record per flow, the figures of summary.json (the same on a page rebuilt from the folder).
+            p.h2("Flow completion");
+            Map<?, ?> q = agg.get("fct_us") instanceof Map<?, ?> m ? m : Map.of();
+            Map<?, ?> sd = agg.get("slowdown") instanceof Map<?, ?> m ? m : Map.of();
+            p.table(List.of("flows", "completed", "FCT min us", "p50", "p90", "p99", "max", "slowdown p50", "p99", "max"),
+                    List.of(List.of(String.valueOf(agg.get("count")), String.valueOf(agg.get("completed")),
+                            String.valueOf(q.get("min")), String.valueOf(q.get("p50")), String.valueOf(q.get("p90")),
+                            String.valueOf(q.get("p99")), String.valueOf(q.get("max")), String.valueOf(sd.get("p50")),
+                            String.valueOf(sd.get("p99")), String.valueOf(sd.get("max")))));
+            p.note(String.valueOf(agg.get("note")));
+            return;
+        }
         double[] fct = d.flows.stream().filter(FlowRecord::completed).mapToDouble(f -> f.fctPs() / 1e6).sorted()
                 .toArray();
         if (fct.length == 0) {

@@ -52,10 +52,20 @@ public final class LintContext {
         // (source, destination, DSCP); each triple is kept once, in the order first seen, through a primitive set
         // (a set of boxed triples would cost more than the flows themselves).
         LongSet seen = new LongSet();
-        for (FlowSpec f : rocelab.scenario.Simulation.workloadGraph(config, topology).flows()) {
-            int dscp = f.dscp() >= 0 ? f.dscp() : devices().nic(f.src()).parameters().dataDscp();
-            if (seen.add(((long) f.src() << 28 | f.dst()) << 7 | dscp)) {
-                flows.add(new int[] {f.src(), f.dst(), dscp});
+        if (rocelab.scenario.StreamedRun.chosen(config, rocelab.scenario.Simulation.Model.FLOW)) {
+            // A workload too large to hold (a flow-level run streams it): walked a part at a time, the same way.
+            rocelab.scenario.StreamedRun.forEachFlow(config, topology, (src, dst, d) -> {
+                int dscp = d >= 0 ? d : devices().nic(src).parameters().dataDscp();
+                if (seen.add(((long) src << 28 | dst) << 7 | dscp)) {
+                    flows.add(new int[] {src, dst, dscp});
+                }
+            });
+        } else {
+            for (FlowSpec f : rocelab.scenario.Simulation.workloadGraph(config, topology).flows()) {
+                int dscp = f.dscp() >= 0 ? f.dscp() : devices().nic(f.src()).parameters().dataDscp();
+                if (seen.add(((long) f.src() << 28 | f.dst()) << 7 | dscp)) {
+                    flows.add(new int[] {f.src(), f.dst(), dscp});
+                }
             }
         }
         this.routeStates = routeStates();

@@ -343,6 +343,17 @@ public final class ScenarioReader {
         }
         List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
                 && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
+        rocelab.scenario.FlowsOutput flowsOutput = flowsOutput(doc, top);
+        boolean otherWork = top.has("jobs") || top.has("inference") || top.has("events");
+        if (flowsOutput.choice() == rocelab.scenario.FlowsOutput.Choice.AGGREGATED) {
+            String why = otherWork ? "a streamed run has no jobs, inference services or link events"
+                    : rocelab.scenario.StreamedRun.why(traffic);
+            if (why != null) {
+                throw doc.at(YamlMap.of(doc, top.get("observe"), "observe", "sample-interval", "flows").get("flows"),
+                        "flows: aggregated is a streamed run, and " + why + "; expected flows: per-flow or auto");
+            }
+        }
+        sizing.workload(flowsOutput, otherWork);
         if (!traffic.isEmpty()) {
             sizing.traffic(top.get("traffic"), traffic);
         }
@@ -372,18 +383,35 @@ public final class ScenarioReader {
         List<LinkEvent> linkEvents = linkEvents(doc, top, topology);
         long sampleInterval = ScenarioConfig.DEFAULT_SAMPLE_INTERVAL_PS;
         if (top.has("observe")) {
-            YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval");
+            YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval", "flows");
             sampleInterval = obs.optionalTime("sample-interval", sampleInterval);
         }
         String canonical = CanonicalText.render(name, seed, mode.key(), vlan, topology, switches, nic,
                 String.join(" ", cc.toString(), pfc.toString(), ecn.toString(), "cnp=" + cnpQos[0] + "/" + cnpQos[1],
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
                         "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
-                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference) + (infiniband == null ? "" : " " + infiniband), traffic, stopAt)
+                        "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference) + (infiniband == null ? "" : " " + infiniband)
+                        + (flowsOutput.choice() == rocelab.scenario.FlowsOutput.Choice.AUTO ? ""
+                                : " flows=" + flowsOutput.choice().key()), traffic, stopAt)
                 + DeviceText.render(perDevice, DeviceText.used(top, switchMap, nicMap));
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
                 traffic, faults, linkEvents, stopAt, sampleInterval, source, canonical, jobs, nvlink, inference, perDevice,
-                infiniband);
+                infiniband, flowsOutput);
+    }
+
+    /** {@code observe: {flows: auto|per-flow|aggregated}}: how the run reports its flows (see FlowsOutput). */
+    private static rocelab.scenario.FlowsOutput flowsOutput(Doc doc, YamlMap top) throws ScenarioException {
+        if (!top.has("observe")) {
+            return rocelab.scenario.FlowsOutput.AUTO;
+        }
+        YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval", "flows");
+        if (obs.get("flows") == null) {
+            return rocelab.scenario.FlowsOutput.AUTO;
+        }
+        String key = obs.optionalChoice("flows", "auto", "a flows output", "auto", "per-flow", "aggregated");
+        String where = doc.at(obs.get("flows"), "").getMessage();
+        return new rocelab.scenario.FlowsOutput(rocelab.scenario.FlowsOutput.Choice.ofKey(key),
+                where.substring(0, where.length() - 2));
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */

@@ -37,6 +37,27 @@ final class Sizing {
         return footprint;
     }
 
+    /** How the scenario reports its flows, and whether it has jobs, inference services or link events. */
+    private rocelab.scenario.FlowsOutput flowsOutput = rocelab.scenario.FlowsOutput.AUTO;
+    private boolean otherWork;
+
+    void workload(rocelab.scenario.FlowsOutput output, boolean jobsInferenceOrEvents) {
+        this.flowsOutput = output;
+        this.otherWork = jobsInferenceOrEvents;
+    }
+
+    /**
+     * Whether a run of these traffic items is streamed ({@link rocelab.scenario.StreamedRun}): a {@code --model flow}
+     * budget, a workload it can stream, and {@link rocelab.scenario.FlowsOutput} choosing aggregated flows.
+     */
+    boolean streamed(List<TrafficSpec> items) {
+        if (!budget.streaming() || otherWork || rocelab.scenario.StreamedRun.why(items) != null) {
+            return false;
+        }
+        var c = (rocelab.workload.traffic.CollectiveTraffic) items.get(0);
+        return flowsOutput.aggregated(true, true, collectiveFlows(c));
+    }
+
     /** Refuses, at {@code node}, a footprint that does not fit. */
     void require(Node node) throws ScenarioException {
         String refusal = budget.refusal(footprint);
@@ -47,6 +68,7 @@ final class Sizing {
 
     void traffic(Node list, List<TrafficSpec> items) throws ScenarioException {
         List<Node> nodes = doc.list(list, "traffic", "a list of traffic items");
+        footprint = footprint.streamed(streamed(items));
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i) instanceof rocelab.workload.traffic.CollectiveTraffic c) {
                 footprint = withCollective(footprint, c);
@@ -71,6 +93,10 @@ final class Sizing {
 
     /** Refuses, at {@code node}, what is read so far plus a collective traffic item, when that does not fit. */
     void requireWith(Node node, rocelab.workload.traffic.CollectiveTraffic c) throws ScenarioException {
+        if (rocelab.scenario.StreamedRun.why(List.of(c)) == null) {
+            // Checked without writing its messages (HierarchicalAlgorithm.check): what it costs is the run's.
+            return;
+        }
         String refusal = budget.refusal(withCollective(footprint, c));
         if (refusal != null) {
             throw doc.at(node, refusal);

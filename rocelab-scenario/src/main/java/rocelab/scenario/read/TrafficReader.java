@@ -256,7 +256,15 @@ final class TrafficReader {
             }
             rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
             scratch.servers(serverOfHost);
-            doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, 1).emit(scratch));
+            if (algorithm == rocelab.workload.collective.Algorithm.HIERARCHICAL) {
+                // What the hierarchical form can refuse (its servers), checked without writing its messages.
+                doc.build(node, where, () -> {
+                    rocelab.workload.collective.HierarchicalAlgorithm.check(scratch, traffic.call());
+                    return traffic;
+                });
+            } else {
+                doc.build(node, where, () -> new CollectiveTraffic(traffic.call(), start, 1).emit(scratch));
+            }
         }
         return traffic;
     }

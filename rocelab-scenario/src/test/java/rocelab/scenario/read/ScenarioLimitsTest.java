@@ -137,6 +137,45 @@ class ScenarioLimitsTest {
                 + " flows, 458,752 other tasks), more than the 6.0 GiB this JVM may use");
     }
 
+    /**
+     * The same 32,768-GPU AllReduce fits once it is streamed (--model flow: only a window of its tasks is held), and is
+     * still refused where it would be held whole: asked for a row per flow, at packet level, or as the ideal model.
+     */
+    @Test
+    void shouldAcceptThe32768GpuAllReduceWhenStreamedAndRefuseItWhole() throws Exception {
+        Path file = Path.of("../scenarios/bench/scale-allreduce-32768.yaml");
+        var config = new ScenarioReader(new MemoryBudget(3 * GIB, true, true)).read(file);
+        assertThat(rocelab.scenario.StreamedRun.chosen(config, rocelab.scenario.Simulation.Model.FLOW)).isTrue();
+
+        Throwable ideal = catchThrowable(() -> new ScenarioReader(new MemoryBudget(12 * GIB, true, false)).read(file));
+        assertThat(ideal).isInstanceOf(ScenarioException.class).hasMessageContaining("of memory at flow level (");
+        String perFlow = java.nio.file.Files.readString(file) + "observe: {flows: per-flow}\n";
+        Throwable whole = catchThrowable(() -> new ScenarioReader(new MemoryBudget(12 * GIB, true, true))
+                .read(perFlow, "t.yaml", Path.of("")));
+        assertThat(whole).isInstanceOf(ScenarioException.class).hasMessageContaining("t.yaml:18:5: the scenario needs"
+                + " about 128.3 GiB of memory at flow level");
+        // A streamed run of it that does not fit is refused too, saying it was sized streamed.
+        Throwable tiny = catchThrowable(() -> new ScenarioReader(new MemoryBudget(GIB, true, true)).read(file));
+        assertThat(tiny).isInstanceOf(ScenarioException.class).hasMessageContaining("at flow level, streamed (");
+    }
+
+    @Test
+    void shouldRefuseAFlowsOutputThatIsNotOneOfTheChoices() {
+        String yaml = HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps}}\n"
+                + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB}\n" + "observe: {flows: rows}\n";
+        assertThat(error(GIB, yaml)).hasMessage("t.yaml:6:18: 'rows' is not a flows output; expected one of: auto,"
+                + " per-flow, aggregated");
+    }
+
+    @Test
+    void shouldRefuseAggregatedFlowsWhenTheWorkloadCannotBeStreamed() {
+        String yaml = HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps}}\n"
+                + "traffic:\n  - {kind: alltoall, ranks: 0-3, size: 1MB}\n" + "observe: {flows: aggregated}\n";
+        assertThat(error(GIB, yaml)).hasMessage("t.yaml:6:18: flows: aggregated is a streamed run, and a streamed"
+                + " run's collective is a ring or hierarchical AllReduce, AllGather or ReduceScatter; expected flows:"
+                + " per-flow or auto");
+    }
+
     /** A small Megatron job on a rail-optimized cluster with NVLink: TP inside servers, DP and PP across them. */
     private static final String MEGATRON = HEAD + "topology: {kind: rail-optimized, servers: 8, gpus-per-server: 8,"
             + " spines: 2, link: {rate: 400Gbps}}\n"

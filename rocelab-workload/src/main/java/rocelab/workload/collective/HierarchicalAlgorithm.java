@@ -21,8 +21,17 @@ import rocelab.workload.graph.TaskGraph;
  * this is a plain ring.
  */
 public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
-    @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    /**
+     * One ring phase of the hierarchical form: {@code op} of {@code size} bytes on each of {@code rings} (each the
+     * call's rank indexes of one ring: a server's GPUs, or one rail's GPUs across the servers).
+     */
+    record Phase(CollectiveOp op, long size, List<int[]> rings) {}
+
+    /**
+     * The phases of {@code call} in order, or null when it is a plain ring (one server, or one GPU per server). Shared
+     * by {@link #emit} and the streamed emission ({@link StreamedCollective}), so both build the same rings.
+     */
+    static List<Phase> plan(TaskGraph graph, Collective call) {
         Map<Integer, List<Integer>> byServer = new LinkedHashMap<>();
         for (int i = 0; i < call.rankCount(); i++) {
             byServer.computeIfAbsent(graph.serverOf(call.host(i)), k -> new ArrayList<>()).add(i);
@@ -35,69 +44,80 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
                         + " ranks on every server, got " + servers.stream().map(List::size).toList());
             }
         }
-        Collective ring = new Collective(call.op(), Algorithm.RING, call.ranks(), call.sizeBytes(), call.root(),
-                call.channels(), call.dscp(), call.qpsPerConnection(), null);
         if (servers.size() == 1 || perServer == 1) {
-            return Collectives.emit(graph, ring, entry);
+            return null;
         }
         long shard = Math.max(1, call.sizeBytes() / perServer);
-        int[] done = entry;
-        switch (call.op()) {
-            case ALL_REDUCE -> {
-                done = inside(graph, call, servers, CollectiveOp.REDUCE_SCATTER, call.sizeBytes(), done);
-                done = across(graph, call, servers, CollectiveOp.ALL_REDUCE, shard, done);
-                done = inside(graph, call, servers, CollectiveOp.ALL_GATHER, call.sizeBytes(), done);
-            }
-            case ALL_GATHER -> {
-                done = across(graph, call, servers, CollectiveOp.ALL_GATHER, shard, done);
-                done = inside(graph, call, servers, CollectiveOp.ALL_GATHER, call.sizeBytes(), done);
-            }
-            case REDUCE_SCATTER -> {
-                done = inside(graph, call, servers, CollectiveOp.REDUCE_SCATTER, call.sizeBytes(), done);
-                done = across(graph, call, servers, CollectiveOp.REDUCE_SCATTER, shard, done);
-            }
-            default -> throw new IllegalArgumentException("no hierarchical form of " + call.op().title());
-        }
-        return done;
-    }
-
-    /** One ring per server over its own ranks. */
-    private static int[] inside(TaskGraph g, Collective call, List<List<Integer>> servers, CollectiveOp op, long size,
-            int[] entry) {
-        int[] done = new int[call.rankCount()];
+        List<int[]> inside = new ArrayList<>();
         for (List<Integer> members : servers) {
-            phase(g, call, members, op, size, entry, done);
+            inside.add(members.stream().mapToInt(Integer::intValue).toArray());
         }
-        return done;
-    }
-
-    /** One ring per local index over the servers: the GPUs of one rail. */
-    private static int[] across(TaskGraph g, Collective call, List<List<Integer>> servers, CollectiveOp op, long size,
-            int[] entry) {
-        int[] done = new int[call.rankCount()];
-        for (int local = 0; local < servers.get(0).size(); local++) {
-            List<Integer> members = new ArrayList<>();
-            for (List<Integer> s : servers) {
-                members.add(s.get(local));
+        List<int[]> across = new ArrayList<>();
+        for (int local = 0; local < perServer; local++) {
+            int[] members = new int[servers.size()];
+            for (int k = 0; k < members.length; k++) {
+                members[k] = servers.get(k).get(local);
             }
-            phase(g, call, members, op, size, entry, done);
+            across.add(members);
         }
-        return done;
+        long size = call.sizeBytes();
+        return switch (call.op()) {
+            case ALL_REDUCE -> List.of(new Phase(CollectiveOp.REDUCE_SCATTER, size, inside),
+                    new Phase(CollectiveOp.ALL_REDUCE, shard, across), new Phase(CollectiveOp.ALL_GATHER, size, inside));
+            case ALL_GATHER -> List.of(new Phase(CollectiveOp.ALL_GATHER, shard, across),
+                    new Phase(CollectiveOp.ALL_GATHER, size, inside));
+            case REDUCE_SCATTER -> List.of(new Phase(CollectiveOp.REDUCE_SCATTER, size, inside),
+                    new Phase(CollectiveOp.REDUCE_SCATTER, shard, across));
+            default -> throw new IllegalArgumentException("no hierarchical form of " + call.op().title());
+        };
     }
 
-    private static void phase(TaskGraph g, Collective call, List<Integer> members, CollectiveOp op, long size,
-            int[] entry, int[] done) {
-        int[] hosts = new int[members.size()];
-        int[] entries = new int[members.size()];
-        for (int i = 0; i < hosts.length; i++) {
-            hosts[i] = call.host(members.get(i));
-            entries[i] = entry[members.get(i)];
+    /**
+     * Throws IllegalArgumentException, with a message for the user, unless the servers of {@code graph} can serve
+     * {@code call}: what {@link #emit} would refuse, found without writing a task (a 32,768-GPU call has hundreds of
+     * millions of messages).
+     */
+    public static void check(TaskGraph graph, Collective call) {
+        List<Phase> phases = plan(graph, call);
+        for (Phase phase : phases == null ? List.<Phase>of() : phases) {
+            for (int[] members : phase.rings()) {
+                Collectives.check(ring(call, phase, members));
+            }
         }
-        long bytes = Math.max(size, hosts.length);
-        int[] finished = Collectives.emit(g, new Collective(op, Algorithm.RING, hosts, bytes, 0, call.channels(),
-                call.dscp(), call.qpsPerConnection(), null), entries);
+    }
+
+    /** The ring call of one ring of a phase: its hosts, at least a byte per rank. */
+    static Collective ring(Collective call, Phase phase, int[] members) {
+        int[] hosts = new int[members.length];
         for (int i = 0; i < hosts.length; i++) {
-            done[members.get(i)] = finished[i];
+            hosts[i] = call.host(members[i]);
         }
+        return new Collective(phase.op(), Algorithm.RING, hosts, Math.max(phase.size(), hosts.length), 0,
+                call.channels(), call.dscp(), call.qpsPerConnection(), null);
+    }
+
+    @Override
+    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        List<Phase> phases = plan(graph, call);
+        if (phases == null) {
+            return Collectives.emit(graph, new Collective(call.op(), Algorithm.RING, call.ranks(), call.sizeBytes(),
+                    call.root(), call.channels(), call.dscp(), call.qpsPerConnection(), null), entry);
+        }
+        int[] done = entry;
+        for (Phase phase : phases) {
+            int[] next = new int[call.rankCount()];
+            for (int[] members : phase.rings()) {
+                int[] entries = new int[members.length];
+                for (int i = 0; i < members.length; i++) {
+                    entries[i] = done[members[i]];
+                }
+                int[] finished = Collectives.emit(graph, ring(call, phase, members), entries);
+                for (int i = 0; i < members.length; i++) {
+                    next[members[i]] = finished[i];
+                }
+            }
+            done = next;
+        }
+        return done;
     }
 }

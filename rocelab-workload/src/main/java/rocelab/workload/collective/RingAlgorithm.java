@@ -34,16 +34,25 @@ public final class RingAlgorithm implements CollectiveAlgorithm {
             }
             int[] previous = null;
             for (int s = 0; s < steps; s++) {
-                int[] current = new int[n];
-                for (int i = 0; i < n; i++) {
-                    // At step s rank i forwards chunk (i - s) mod N: its own at step 0, then what it just received.
-                    long bytes = Collective.part(channelBytes, n, Math.floorMod(i - s, n));
-                    current[i] = previous == null ? schedule.send(connection[i], bytes)
-                            : schedule.send(connection[i], bytes, previous[Math.floorMod(i - 1, n)]);
-                }
-                previous = current;
+                previous = step(schedule, connection, channelBytes, s, previous);
             }
         }
         return schedule.done();
+    }
+
+    /**
+     * Step {@code s} of one channel of a ring: every rank writes its chunk to its successor, after the chunk of step
+     * s - 1 arrived from its predecessor ({@code previous}, null at step 0). Returns the step's flow tasks.
+     */
+    static int[] step(Schedule schedule, Schedule.Connection[] connection, long channelBytes, int s, int[] previous) {
+        int n = connection.length;
+        int[] current = new int[n];
+        for (int i = 0; i < n; i++) {
+            // At step s rank i forwards chunk (i - s) mod N: its own at step 0, then what it just received.
+            long bytes = Collective.part(channelBytes, n, Math.floorMod(i - s, n));
+            current[i] = previous == null ? schedule.send(connection[i], bytes)
+                    : schedule.send(connection[i], bytes, previous[Math.floorMod(i - 1, n)]);
+        }
+        return current;
     }
 }

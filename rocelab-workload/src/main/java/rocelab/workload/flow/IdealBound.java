@@ -84,21 +84,31 @@ public final class IdealBound implements TaskTimes {
     /** Each connection's flow tasks in the order added, and per walk how far into them it has gone. */
     private final int[] connectionStart;
     private final int[] connectionTasks;
-    private final int[] positionOfFlow;
-    private final int[] coveredEpoch;
-    private final int[] covered;
+    private int[] positionOfFlow;
+    private int[] coveredEpoch;
+    private int[] covered;
     /** Per flow: when its queue pair can start sending it; on its connection up to it, wire bytes and least latency. */
     private final long[] sendStartPs;
     private final long[] prefixBytes;
     private final long[] prefixLatencyPs;
     /** Per connection: the next position the pass expects (-1: met out of order), when its queue pair is free, when
      * its first message was sent, and scratch for a join's latest message on it. */
-    private final int[] nextPosition;
-    private final long[] queuePairFreePs;
-    private final long[] firstSendPs;
-    private final int[] connectionStamp;
-    private final int[] latestOnConnection;
-    private final boolean[] latestAcked;
+    private int[] nextPosition;
+    private long[] queuePairFreePs;
+    private long[] firstSendPs;
+    private int[] connectionStamp;
+    private int[] latestOnConnection;
+    private boolean[] latestAcked;
+    /**
+     * A streamed graph ({@link #streamed}): the per-task and per-flow arrays are rings over the graph's window, indexed
+     * with these masks (-1, the identity, for a whole graph); the tasks are given as they are added ({@link #advance}).
+     */
+    private final int taskMask;
+    private final int flowMask;
+    private final boolean streamed;
+    private int processed;
+    private int[] lastFlowOnConnection;
+    private long streamedLastFinishPs;
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
@@ -117,6 +127,9 @@ public final class IdealBound implements TaskTimes {
                     + " tasks can never start (a cycle of dependencies)");
         }
         this.graph = graph;
+        this.taskMask = -1;
+        this.flowMask = -1;
+        this.streamed = false;
         this.network = network;
         this.timing = network.timing();
         this.hosts = hostCount;
@@ -184,6 +197,112 @@ public final class IdealBound implements TaskTimes {
         }
     }
 
+    /**
+     * The bounds of a streamed graph ({@link TaskGraph#streamed}), one group, computed as its tasks are added: call
+     * {@link #advance} after each part. A bound needs what a task waits on: one the window no longer holds (retired, or
+     * further back than the window) is left out, which only weakens the bound (a relaxation), so it stays a bound.
+     * What a whole graph has and a streamed one has not: {@link #lastEndPs}'s port work over every transfer of a group
+     * (only each join's own transfers count, see {@link #streamedLastEndPs}).
+     */
+    public static IdealBound streamed(TaskGraph graph, IdealNetwork network, int hostCount) {
+        return new IdealBound(graph, network, hostCount);
+    }
+
+    private IdealBound(TaskGraph graph, IdealNetwork network, int hostCount) {
+        if (!graph.isStreamed() || graph.taskCount() > 0) {
+            throw new IllegalArgumentException("a streamed bound needs an empty streamed graph");
+        }
+        int window = graph.windowTasks();
+        this.graph = graph;
+        this.taskMask = window - 1;
+        this.flowMask = window - 1;
+        this.streamed = true;
+        this.network = network;
+        this.timing = network.timing();
+        this.hosts = hostCount;
+        this.groupOfTask = null;
+        this.rnicBps = new long[hostCount];
+        for (int h = 0; h < hostCount; h++) {
+            rnicBps[h] = network.rnicRateBps(h);
+        }
+        LocalLinks local = graph.localLinks();
+        this.nvlinkBps = local == null ? 1 : local.rateBps();
+        this.nvlinkLatencyPs = local == null ? 0 : local.latencyPs();
+        this.pathRates = new long[network.maxHops()];
+        this.pathDelays = new long[network.maxHops()];
+        this.startPs = new long[window];
+        this.endPs = new long[window];
+        this.completedPs = new long[window];
+        this.mark = new int[0];
+        this.lateStart = new int[1];
+        this.lateList = new int[0];
+        this.connectionStart = new int[1];
+        this.connectionTasks = new int[0];
+        this.positionOfFlow = new int[window];
+        this.sendStartPs = new long[window];
+        this.prefixBytes = new long[window];
+        this.prefixLatencyPs = new long[window];
+        growConnections(1024);
+    }
+
+    private void growConnections(int n) {
+        int old = nextPosition == null ? 0 : nextPosition.length;
+        coveredEpoch = new int[n];
+        covered = new int[n];
+        nextPosition = nextPosition == null ? new int[n] : Arrays.copyOf(nextPosition, n);
+        queuePairFreePs = queuePairFreePs == null ? new long[n] : Arrays.copyOf(queuePairFreePs, n);
+        firstSendPs = firstSendPs == null ? new long[n] : Arrays.copyOf(firstSendPs, n);
+        connectionStamp = connectionStamp == null ? new int[n] : Arrays.copyOf(connectionStamp, n);
+        latestOnConnection = latestOnConnection == null ? new int[n] : Arrays.copyOf(latestOnConnection, n);
+        latestAcked = latestAcked == null ? new boolean[n] : Arrays.copyOf(latestAcked, n);
+        lastFlowOnConnection = lastFlowOnConnection == null ? new int[n] : Arrays.copyOf(lastFlowOnConnection, n);
+        Arrays.fill(lastFlowOnConnection, old, n, -1);
+    }
+
+    /** A streamed graph: the bounds of the tasks added since the last call, in the order added. */
+    public void advance() {
+        if (!streamed) {
+            throw new IllegalStateException("only a streamed bound advances");
+        }
+        if (graph.connectionCount() > nextPosition.length) {
+            growConnections(Math.max(graph.connectionCount(), 2 * nextPosition.length));
+        }
+        for (int t = processed; t < graph.taskCount(); t++) {
+            int f = graph.flowIndex(t);
+            if (f >= 0 && graph.connection(f) >= 0) {
+                positionOfFlow[f & flowMask] = nextPosition[graph.connection(f)];
+            }
+            processed = t;
+            earliest(t);
+            streamedLastFinishPs = Math.max(streamedLastFinishPs, f >= 0 ? completedPs[f & flowMask]
+                    : endPs[t & taskMask]);
+            if (f >= 0 && graph.connection(f) >= 0) {
+                lastFlowOnConnection[graph.connection(f)] = f;
+            }
+        }
+        processed = graph.taskCount();
+    }
+
+    /** Whether the bound of task x (waited on by the task being bounded) is still held: always, in a whole graph. */
+    private boolean held(int x) {
+        return !streamed || (x >= graph.retiredTasks() && processed - x <= taskMask);
+    }
+
+    /**
+     * A streamed graph: a bound of when the last of {@code done} ends (each its own bound, the port work of a join's
+     * transfers included), or -1 when one is no longer held.
+     */
+    public long streamedLastEndPs(int[] done) {
+        long last = 0;
+        for (int t : done) {
+            if (t < graph.retiredTasks() || processed - t > taskMask) {
+                return NEVER;
+            }
+            last = Math.max(last, endPs[t & taskMask]);
+        }
+        return last;
+    }
+
     /** Tasks so that each comes after everything it waits on: task order, unless promises wait on later tasks. */
     private int[] dependencyOrder() {
         int n = graph.taskCount();
@@ -232,7 +351,7 @@ public final class IdealBound implements TaskTimes {
     }
 
     private int dependencies(int t) {
-        return graph.dependencyCount(t) + lateStart[t + 1] - lateStart[t];
+        return graph.dependencyCount(t) + (lateList.length == 0 ? 0 : lateStart[t + 1] - lateStart[t]);
     }
 
     /** The i-th dependency of t, the late ones (a promise's) after those given when it was added. */
@@ -258,7 +377,10 @@ public final class IdealBound implements TaskTimes {
         for (int i = 0; i < deps; i++) {
             int d = dependency(t, i);
             int x = target(d);
-            ready = Math.max(ready, d >= 0 ? endPs[x] : acknowledgedPs(x));
+            if (!held(x)) {
+                continue;
+            }
+            ready = Math.max(ready, d >= 0 ? endPs[x & taskMask] : acknowledgedPs(x));
             transfers += transfer(x) ? 1 : 0;
         }
         if (transfers >= 2) {
@@ -266,30 +388,30 @@ public final class IdealBound implements TaskTimes {
             entries = 0;
             for (int i = 0; i < deps; i++) {
                 int d = dependency(t, i);
-                if (transfer(target(d))) {
+                if (held(target(d)) && transfer(target(d))) {
                     addPorts(target(d), d < 0);
                 }
             }
             ready = Math.max(ready, portWorkPs());
             ready = Math.max(ready, connectionWorkPs(t, deps));
         }
-        startPs[t] = ready;
+        startPs[t & taskMask] = ready;
         switch (graph.kind(t)) {
             case FLOW -> {
                 int f = graph.flowIndex(t);
-                FlowSpec spec = graph.flows().get(f);
+                FlowSpec spec = graph.flowSpec(f);
                 Path p = path(spec.src(), spec.dst());
                 long wire = timing.wireBytes(spec.sizeBytes());
                 long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
                 long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
-                sendStartPs[f] = send;
-                endPs[t] = Saturating.add(send,
+                sendStartPs[f & flowMask] = send;
+                endPs[t & taskMask] = Saturating.add(send,
                         Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
-                completedPs[f] = Saturating.add(endPs[t], p.ackLatencyPs());
+                completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
             }
-            case NVLINK -> endPs[t] = Saturating.add(ready, Saturating.add(
+            case NVLINK -> endPs[t & taskMask] = Saturating.add(ready, Saturating.add(
                     Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
-            default -> endPs[t] = Saturating.add(ready, graph.durationPs(t));
+            default -> endPs[t & taskMask] = Saturating.add(ready, graph.durationPs(t));
         }
     }
 
@@ -304,22 +426,24 @@ public final class IdealBound implements TaskTimes {
         if (c < 0) {
             return ready;
         }
-        if (positionOfFlow[f] != nextPosition[c]) {
+        int fm = f & flowMask;
+        if (positionOfFlow[fm] != nextPosition[c]) {
             nextPosition[c] = -1;
-            prefixBytes[f] = -1;
+            prefixBytes[fm] = -1;
             return ready;
         }
         nextPosition[c]++;
         long send = Math.max(ready, queuePairFreePs[c]);
         queuePairFreePs[c] = Saturating.add(send, Rates.serializationPs(wire, rnic));
-        if (positionOfFlow[f] == 0) {
+        if (positionOfFlow[fm] == 0) {
             firstSendPs[c] = send;
-            prefixBytes[f] = wire;
-            prefixLatencyPs[f] = latency;
+            prefixBytes[fm] = wire;
+            prefixLatencyPs[fm] = latency;
         } else {
-            int before = graph.flowIndex(connectionTasks[connectionStart[c] + positionOfFlow[f] - 1]);
-            prefixBytes[f] = Saturating.add(prefixBytes[before], wire);
-            prefixLatencyPs[f] = Math.min(prefixLatencyPs[before], latency);
+            int before = streamed ? lastFlowOnConnection[c] & flowMask
+                    : graph.flowIndex(connectionTasks[connectionStart[c] + positionOfFlow[f] - 1]);
+            prefixBytes[fm] = Saturating.add(prefixBytes[before], wire);
+            prefixLatencyPs[fm] = Math.min(prefixLatencyPs[before], latency);
         }
         return send;
     }
@@ -336,10 +460,11 @@ public final class IdealBound implements TaskTimes {
         for (int i = 0; i < deps; i++) {
             int d = dependency(t, i);
             int x = target(d);
-            if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
+            if (held(x) && graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
                 int f = graph.flowIndex(x);
                 int c = graph.connection(f);
-                if (connectionStamp[c] != stamp || positionOfFlow[f] > positionOfFlow[latestOnConnection[c]]) {
+                if (connectionStamp[c] != stamp
+                        || positionOfFlow[f & flowMask] > positionOfFlow[latestOnConnection[c] & flowMask]) {
                     connectionStamp[c] = stamp;
                     latestOnConnection[c] = f;
                     latestAcked[c] = d < 0;
@@ -349,7 +474,7 @@ public final class IdealBound implements TaskTimes {
         for (int i = 0; i < deps; i++) {
             int d = dependency(t, i);
             int x = target(d);
-            if (!transfer(x)) {
+            if (!held(x) || !transfer(x)) {
                 continue;
             }
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
@@ -360,14 +485,14 @@ public final class IdealBound implements TaskTimes {
             int c = graph.connection(f);
             if (connectionStamp[c] == stamp && latestOnConnection[c] == f) {
                 connectionStamp[c] = -stamp;
-                FlowSpec spec = graph.flows().get(f);
+                FlowSpec spec = graph.flowSpec(f);
                 Path p = path(spec.src(), spec.dst());
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
-                long latency = prefixLatencyPs[f];
-                add(base + spec.src(), firstSendPs[c], prefixBytes[f], latency + ack);
+                long latency = prefixLatencyPs[f & flowMask];
+                add(base + spec.src(), firstSendPs[c], prefixBytes[f & flowMask], latency + ack);
                 add(base + hosts + spec.dst(), Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
-                        prefixBytes[f], p.lastDelayPs() + ack);
+                        prefixBytes[f & flowMask], p.lastDelayPs() + ack);
             }
         }
         return entries == 0 ? NEVER : portWorkPs();
@@ -376,12 +501,12 @@ public final class IdealBound implements TaskTimes {
     /** Whether flow f has its connection's running sums (it is on a connection met in order). */
     private boolean summed(int f) {
         int c = graph.connection(f);
-        return c >= 0 && prefixBytes[f] >= 0 && nextPosition[c] >= 0;
+        return c >= 0 && prefixBytes[f & flowMask] >= 0 && nextPosition[c] >= 0;
     }
 
     /** When transfer x's sender has its completion: a flow's last ACK, an NVLink transfer's end. */
     private long acknowledgedPs(int x) {
-        return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x)] : endPs[x];
+        return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x) & flowMask] : endPs[x & taskMask];
     }
 
     private Path path(int src, int dst) {
@@ -408,19 +533,19 @@ public final class IdealBound implements TaskTimes {
     private void addPorts(int x, boolean acked) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
-            FlowSpec spec = graph.flows().get(graph.flowIndex(x));
+            FlowSpec spec = graph.flowSpec(graph.flowIndex(x));
             Path p = path(spec.src(), spec.dst());
             long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
             long ack = acked ? p.ackLatencyPs() : 0;
             long wire = timing.wireBytes(spec.sizeBytes());
-            long send = sendStartPs[graph.flowIndex(x)];
+            long send = sendStartPs[graph.flowIndex(x) & flowMask];
             add(base + spec.src(), send, wire, latency + ack);
             add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
                     p.lastDelayPs() + ack);
         } else {
             long bytes = graph.nvlinkBytes(x);
-            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, nvlinkLatencyPs);
-            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, nvlinkLatencyPs);
+            add(base + 2L * hosts + graph.owner(x), startPs[x & taskMask], bytes, nvlinkLatencyPs);
+            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x & taskMask], bytes, nvlinkLatencyPs);
         }
     }
 
@@ -514,6 +639,9 @@ public final class IdealBound implements TaskTimes {
      * weakens the bound, so any such cut keeps it a bound and keeps the walk to the group's own tasks.
      */
     public long lastEndPs(int[] done, int[] stops, int lowestTask) {
+        if (streamed) {
+            throw new IllegalStateException("a streamed bound has no group port work: see streamedLastEndPs");
+        }
         long last = 0;
         for (int t : done) {
             if (endPs[t] < 0) {
@@ -593,6 +721,9 @@ public final class IdealBound implements TaskTimes {
      * the work of every port of every group.
      */
     public long lastFinishPs() {
+        if (streamed) {
+            return streamedLastFinishPs;
+        }
         if (lastFinishPs == NEVER) {
             long last = 0;
             entries = 0;
@@ -615,18 +746,18 @@ public final class IdealBound implements TaskTimes {
     /** The bound of when a task starts (a flow: is posted): every task it waits on done. */
     @Override
     public long taskStartPs(int task) {
-        return startPs[task];
+        return startPs[task & taskMask];
     }
 
     /** The bound of when a task ends (a flow: is delivered). */
     @Override
     public long taskEndPs(int task) {
-        return endPs[task];
+        return endPs[task & taskMask];
     }
 
     /** The bound of when flow i's sender has its last ACK. */
     @Override
     public long completedPs(int flow) {
-        return completedPs[flow];
+        return completedPs[flow & flowMask];
     }
 }

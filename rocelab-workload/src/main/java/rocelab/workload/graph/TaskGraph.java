@@ -57,6 +57,16 @@ public final class TaskGraph {
     private int cyclesCheckedDeps = -1;
     private int cyclesCheckedLate = -1;
     private int cyclesFound;
+    /**
+     * A streamed graph ({@link #streamed}) keeps only a window of its most recent tasks, flows and dependencies: the
+     * arrays are rings and every index is taken with these masks (-1, the identity, for a whole graph). Ids stay
+     * global and grow; tasks below {@link #retiredTasks()} may already be overwritten.
+     */
+    private int taskMask = -1;
+    private int flowMask = -1;
+    private int depMask = -1;
+    private int retiredTasks;
+    private int retiredFlows;
 
     private int[] serverOfHost;
     private int[] localIndex;
@@ -108,6 +118,75 @@ public final class TaskGraph {
         return localLinks;
     }
 
+    /**
+     * Makes this (still empty) graph a streamed one: it holds at most {@code windowTasks} (a power of two) tasks and
+     * flows at a time, and {@code 4 x windowTasks} dependencies, in rings, so that a workload of hundreds of millions
+     * of tasks can be added while it runs, as long as its consumer {@link #retire}s what it is done with. Adding
+     * beyond the window fails (the consumer must not let the producer run that far ahead); promises are not
+     * supported (a streamed graph is run in the order it is added).
+     */
+    public void streamed(int windowTasks) {
+        if (Integer.bitCount(windowTasks) != 1 || windowTasks < 64) {
+            throw new IllegalArgumentException("a streamed window is a power of two of at least 64 tasks");
+        }
+        if (taskCount > 0) {
+            throw new IllegalStateException("a graph is made streamed before its first task");
+        }
+        taskMask = windowTasks - 1;
+        flowMask = windowTasks - 1;
+        depMask = 4 * windowTasks - 1;
+        kind = new byte[windowTasks];
+        notBeforePs = new long[windowTasks];
+        amount = new long[windowTasks];
+        ref = new int[windowTasks];
+        owner = new int[windowTasks];
+        promised = new boolean[windowTasks];
+        depStart = new int[windowTasks];
+        deps = new int[4 * windowTasks];
+        flowSrc = new int[windowTasks];
+        flowDst = new int[windowTasks];
+        flowBytes = new long[windowTasks];
+        flowStartPs = new long[windowTasks];
+        flowDscp = new byte[windowTasks];
+        flowConnection = new int[windowTasks];
+        flowTask = new int[windowTasks];
+    }
+
+    /** Whether this graph is streamed (a window of its tasks, see {@link #streamed}). */
+    public boolean isStreamed() {
+        return taskMask != -1;
+    }
+
+    /** The tasks a streamed graph holds at most (a whole graph: every task). */
+    public int windowTasks() {
+        return taskMask == -1 ? Integer.MAX_VALUE : taskMask + 1;
+    }
+
+    /**
+     * In a streamed graph: tasks below {@code task} (and their flows and dependencies) are no longer needed, their room
+     * may be reused. Never moves back.
+     */
+    public void retire(int task) {
+        if (taskMask == -1 || task <= retiredTasks) {
+            return;
+        }
+        int to = Math.min(task, taskCount);
+        int flows = retiredFlows;
+        for (int t = retiredTasks; t < to; t++) {
+            int f = ref[t & taskMask];
+            if (f >= 0 && kind[t & taskMask] == Kind.FLOW.ordinal()) {
+                flows = f + 1;
+            }
+        }
+        retiredFlows = flows;
+        retiredTasks = to;
+    }
+
+    /** Tasks below this id may no longer be held (0 for a whole graph). */
+    public int retiredTasks() {
+        return retiredTasks;
+    }
+
     /** The dependency "flow {@code task} has been acknowledged to its sender". */
     public static int acked(int flowTask) {
         return ~flowTask;
@@ -126,8 +205,8 @@ public final class TaskGraph {
     public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
         if (localLinks != null && localLinks.local(src, dst) && src != dst) {
             int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
-            amount[t] = bytes;
-            ref[t] = -2 - dst;
+            amount[t & taskMask] = bytes;
+            ref[t & taskMask] = -2 - dst;
             return t;
         }
         if (connection >= connections) {
@@ -135,7 +214,13 @@ public final class TaskGraph {
         }
         new FlowSpec(src, dst, bytes, notBeforePs, dscp); // validates, as every flow always was
         int f = flowCount;
-        if (f == flowConnection.length) {
+        if (taskMask != -1) {
+            if (f - retiredFlows >= flowMask) {
+                throw new IllegalStateException("the streamed graph's window of " + (flowMask + 1)
+                        + " flows is full: its consumer retired nothing below flow " + retiredFlows);
+            }
+            f &= flowMask;
+        } else if (f == flowConnection.length) {
             int m = f * 2;
             flowConnection = Arrays.copyOf(flowConnection, m);
             flowTask = Arrays.copyOf(flowTask, m);
@@ -152,7 +237,7 @@ public final class TaskGraph {
         flowDscp[f] = (byte) dscp;
         flowCount++;
         flowConnection[f] = connection;
-        int t = add(Kind.FLOW, notBeforePs, 0, f, src, after);
+        int t = add(Kind.FLOW, notBeforePs, 0, flowCount - 1, src, after);
         flowTask[f] = t;
         return t;
     }
@@ -184,6 +269,9 @@ public final class TaskGraph {
 
     /** A join with no dependencies yet; {@link #fulfil} gives them. */
     public int promise(int owner) {
+        if (taskMask != -1) {
+            throw new IllegalStateException("a streamed graph has no promises");
+        }
         int t = add(Kind.JOIN, 0, 0, -1, owner);
         promised[t] = true;
         openPromises++;
@@ -220,7 +308,11 @@ public final class TaskGraph {
         if (target >= taskCount) {
             throw new IllegalArgumentException("task " + target + " does not exist");
         }
-        if (d < 0 && kind[target] != Kind.FLOW.ordinal() && kind[target] != Kind.NVLINK.ordinal()) {
+        if (target < retiredTasks) {
+            return; // a streamed graph's retired task: done, and checked when it was waited on first
+        }
+        if (d < 0 && kind[target & taskMask] != Kind.FLOW.ordinal()
+                && kind[target & taskMask] != Kind.NVLINK.ordinal()) {
             throw new IllegalArgumentException("only a transfer can be waited on until acknowledged");
         }
     }
@@ -230,7 +322,15 @@ public final class TaskGraph {
             throw new IllegalArgumentException("times must not be negative");
         }
         int t = taskCount;
-        if (t == kind.length) {
+        if (taskMask != -1) {
+            // One slot stays free: it holds where the next task's dependencies begin.
+            int oldestDeps = retiredTasks < t ? depStart[retiredTasks & taskMask] : depCount;
+            if (t - retiredTasks >= taskMask || depCount - oldestDeps + after.length > depMask
+                    || depCount > Integer.MAX_VALUE - after.length - 1) {
+                throw new IllegalStateException("the streamed graph's window of " + (taskMask + 1)
+                        + " tasks is full: its consumer retired nothing below task " + retiredTasks);
+            }
+        } else if (t == kind.length) {
             int n = t * 2;
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
@@ -240,11 +340,14 @@ public final class TaskGraph {
             owner = Arrays.copyOf(owner, n);
             depStart = Arrays.copyOf(depStart, n + 1);
         }
-        kind[t] = (byte) k.ordinal();
-        notBeforePs[t] = notBefore;
-        amount[t] = duration;
-        ref[t] = flow;
-        owner[t] = own;
+        int slot = t & taskMask;
+        kind[slot] = (byte) k.ordinal();
+        notBeforePs[slot] = notBefore;
+        amount[slot] = duration;
+        ref[slot] = flow;
+        owner[slot] = own;
+        promised[slot] = false;
+        depStart[slot] = depCount;
         for (int d : after) {
             if (d == -1) {
                 continue;
@@ -255,13 +358,13 @@ public final class TaskGraph {
                         + ", which is not added yet");
             }
             checkAckable(d);
-            if (depCount == deps.length) {
+            if (taskMask == -1 && depCount == deps.length) {
                 deps = Arrays.copyOf(deps, depCount * 2);
             }
-            deps[depCount++] = d;
+            deps[depCount++ & depMask] = d;
         }
         taskCount++;
-        depStart[taskCount] = depCount;
+        depStart[taskCount & taskMask] = depCount;
         return t;
     }
 
@@ -270,6 +373,9 @@ public final class TaskGraph {
      * half of a large graph's arrays is empty); the graph may still grow afterwards.
      */
     public void trimToSize() {
+        if (taskMask != -1) {
+            return;
+        }
         int n = Math.max(1, taskCount);
         if (kind.length > n) {
             kind = Arrays.copyOf(kind, n);
@@ -300,41 +406,41 @@ public final class TaskGraph {
     }
 
     public Kind kind(int task) {
-        return KINDS[kind[task]];
+        return KINDS[kind[task & taskMask]];
     }
 
     public long notBeforePs(int task) {
-        return notBeforePs[task];
+        return notBeforePs[task & taskMask];
     }
 
     public long durationPs(int task) {
-        return kind[task] == NVLINK ? 0 : amount[task];
+        return kind[task & taskMask] == NVLINK ? 0 : amount[task & taskMask];
     }
 
     /** The rank (or other owner id) a task was added for, -1 when none. For flows: the sending host. */
     public int owner(int task) {
-        return owner[task];
+        return owner[task & taskMask];
     }
 
     /** Index of a flow task among {@link #flows()}, or -1 for timed tasks. */
     public int flowIndex(int task) {
-        int i = ref[task];
+        int i = ref[task & taskMask];
         return i >= 0 ? i : -1;
     }
 
     /** Task id of flow {@code flow}. */
     public int flowTask(int flow) {
-        return flowTask[flow];
+        return flowTask[flow & flowMask];
     }
 
     /** Dependencies given when the task was added (see {@link #lateDependencyCount} for a promise's). */
     public int dependencyCount(int task) {
-        return depStart[task + 1] - depStart[task];
+        return depStart[(task + 1) & taskMask] - depStart[task & taskMask];
     }
 
     /** The i-th dependency of a task: a task id, or {@code ~id} when it waits for a transfer's acknowledgement. */
     public int dependency(int task, int i) {
-        return deps[depStart[task] + i];
+        return deps[(depStart[task & taskMask] + i) & depMask];
     }
 
     /** Dependencies given to promises by {@link #fulfil}, as pairs. */
@@ -425,12 +531,12 @@ public final class TaskGraph {
 
     /** Bytes of an NVLink transfer. */
     public long nvlinkBytes(int task) {
-        return kind[task] == NVLINK ? amount[task] : 0;
+        return kind[task & taskMask] == NVLINK ? amount[task & taskMask] : 0;
     }
 
     /** Destination host of an NVLink transfer (its owner is the source). */
     public int nvlinkDestination(int task) {
-        return kind[task] == NVLINK ? -2 - ref[task] : 0;
+        return kind[task & taskMask] == NVLINK ? -2 - ref[task & taskMask] : 0;
     }
 
     /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */
@@ -451,7 +557,8 @@ public final class TaskGraph {
     /** Flow i as a record. */
     public FlowSpec flowSpec(int i) {
         java.util.Objects.checkIndex(i, flowCount);
-        return new FlowSpec(flowSrc[i], flowDst[i], flowBytes[i], flowStartPs[i], flowDscp[i]);
+        int f = i & flowMask;
+        return new FlowSpec(flowSrc[f], flowDst[f], flowBytes[f], flowStartPs[f], flowDscp[f]);
     }
 
     public int flowCount() {
@@ -460,27 +567,27 @@ public final class TaskGraph {
 
     /** Sending host of flow i. */
     public int flowSource(int i) {
-        return flowSrc[i];
+        return flowSrc[i & flowMask];
     }
 
     /** Receiving host of flow i. */
     public int flowDestination(int i) {
-        return flowDst[i];
+        return flowDst[i & flowMask];
     }
 
     /** Payload bytes of flow i. */
     public long flowBytes(int i) {
-        return flowBytes[i];
+        return flowBytes[i & flowMask];
     }
 
     /** Earliest post time of flow i. */
     public long flowStartPs(int i) {
-        return flowStartPs[i];
+        return flowStartPs[i & flowMask];
     }
 
     /** DSCP of flow i (-1: the RNIC's default). */
     public int flowDscp(int i) {
-        return flowDscp[i];
+        return flowDscp[i & flowMask];
     }
 
     /** Connections made by {@link #newConnection()}: connection ids are 0 up to this. */
@@ -490,6 +597,6 @@ public final class TaskGraph {
 
     /** The connection of flow i, or -1 when it has a queue pair of its own. */
     public int connection(int flow) {
-        return flowConnection[flow];
+        return flowConnection[flow & flowMask];
     }
 }
