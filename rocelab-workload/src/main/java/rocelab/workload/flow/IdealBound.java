@@ -7,7 +7,6 @@ import rocelab.fabric.network.PathTiming;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
-import rocelab.workload.traffic.FlowSpec;
 
 /**
  * The ideal network as a lower bound: for every task of a {@link TaskGraph}, a time before which no run on any fabric
@@ -103,7 +102,7 @@ public final class IdealBound implements TaskTimes {
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
-            long ackLatencyPs, long lastDelayPs) {}
+            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs) {}
 
     /**
      * The bounds of every task of {@code graph} on {@code network}; {@code groupOfTask} (null: all one group) puts
@@ -278,11 +277,12 @@ public final class IdealBound implements TaskTimes {
         switch (graph.kind(t)) {
             case FLOW -> {
                 int f = graph.flowIndex(t);
-                FlowSpec spec = graph.flows().get(f);
-                Path p = path(spec.src(), spec.dst());
-                long wire = timing.wireBytes(spec.sizeBytes());
-                long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
-                long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
+                int src = graph.flowSource(f);
+                Path p = path(src, graph.flowDestination(f));
+                long size = graph.flowBytes(f);
+                long wire = timing.wireBytes(size);
+                long latency = latencyPs(p, size);
+                long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f] = send;
                 endPs[t] = Saturating.add(send,
                         Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
@@ -361,13 +361,14 @@ public final class IdealBound implements TaskTimes {
             int c = graph.connection(f);
             if (connectionStamp[c] == stamp && latestOnConnection[c] == f) {
                 connectionStamp[c] = -stamp;
-                FlowSpec spec = graph.flows().get(f);
-                Path p = path(spec.src(), spec.dst());
+                int src = graph.flowSource(f);
+                int dst = graph.flowDestination(f);
+                Path p = path(src, dst);
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
                 long latency = prefixLatencyPs[f];
-                add(base + spec.src(), firstSendPs[c], prefixBytes[f], latency + ack);
-                add(base + hosts + spec.dst(), Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
+                add(base + src, firstSendPs[c], prefixBytes[f], latency + ack);
+                add(base + hosts + dst, Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
                         prefixBytes[f], p.lastDelayPs() + ack);
             }
         }
@@ -385,6 +386,12 @@ public final class IdealBound implements TaskTimes {
         return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x)] : endPs[x];
     }
 
+    /** A message's delivery latency on its path: it depends on its size only below one full frame. */
+    private long latencyPs(Path p, long sizeBytes) {
+        return sizeBytes >= timing.mtuBytes() ? p.fullFrameLatencyPs()
+                : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+    }
+
     private Path path(int src, int dst) {
         int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
         Path p = paths[slot];
@@ -394,7 +401,7 @@ public final class IdealBound implements TaskTimes {
             long[] d = Arrays.copyOf(pathDelays, hops);
             p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops) * network.planesPerMessage(),
                     timing.ackLatencyPs(r, d, hops),
-                    d[hops - 1]);
+                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes()));
             paths[slot] = p;
         }
         return p;
@@ -409,14 +416,17 @@ public final class IdealBound implements TaskTimes {
     private void addPorts(int x, boolean acked) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
-            FlowSpec spec = graph.flows().get(graph.flowIndex(x));
-            Path p = path(spec.src(), spec.dst());
-            long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+            int f = graph.flowIndex(x);
+            int src = graph.flowSource(f);
+            int dst = graph.flowDestination(f);
+            Path p = path(src, dst);
+            long size = graph.flowBytes(f);
+            long latency = latencyPs(p, size);
             long ack = acked ? p.ackLatencyPs() : 0;
-            long wire = timing.wireBytes(spec.sizeBytes());
-            long send = sendStartPs[graph.flowIndex(x)];
-            add(base + spec.src(), send, wire, latency + ack);
-            add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
+            long wire = timing.wireBytes(size);
+            long send = sendStartPs[f];
+            add(base + src, send, wire, latency + ack);
+            add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
                     p.lastDelayPs() + ack);
         } else {
             long bytes = graph.nvlinkBytes(x);
