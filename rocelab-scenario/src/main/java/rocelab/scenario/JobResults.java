@@ -524,16 +524,48 @@ final class JobResults {
     static List<long[]> merged(long[] starts, long[] ends) {
         java.util.Arrays.sort(starts);
         java.util.Arrays.sort(ends);
-        List<long[]> out = new ArrayList<>();
         int n = starts.length;
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n - 1 || ends[i] < starts[i + 1]) {
+                count++;
+            }
+        }
+        long[] flat = new long[2 * count];
+        int k = 0;
         int first = 0;
         for (int i = 0; i < n; i++) {
             if (i == n - 1 || ends[i] < starts[i + 1]) {
-                out.add(new long[] {starts[first], ends[i]});
+                flat[k++] = starts[first];
+                flat[k++] = ends[i];
                 first = i + 1;
             }
         }
-        return out;
+        return new Intervals(flat);
+    }
+
+    /**
+     * Intervals held flat ({@code start, end, start, end, ...}), read as a list of {@code {start, end}} made on each
+     * read: the merged transfers of a job of thousands of GPUs are tens of millions of intervals, kept for the whole
+     * of the outputs, and an array object each cost more than twice their 16 bytes.
+     */
+    private static final class Intervals extends java.util.AbstractList<long[]> implements java.util.RandomAccess {
+        private final long[] flat;
+
+        Intervals(long[] flat) {
+            this.flat = flat;
+        }
+
+        @Override
+        public long[] get(int i) {
+            java.util.Objects.checkIndex(i, size());
+            return new long[] {flat[2 * i], flat[2 * i + 1]};
+        }
+
+        @Override
+        public int size() {
+            return flat.length / 2;
+        }
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */

@@ -493,7 +493,8 @@ public final class IdealBound implements TaskTimes {
      * one port and release are ordered among themselves (their bytes are summed and their tails' least taken before
      * the release is evaluated), so any such order gives the same bound. A group's walk gathers tens of millions of
      * entries over a few thousand ports: they are counted into their ports first, then each port's sorted by
-     * release as primitives (release and position packed in a long) where they fit, else by the merge sort.
+     * release as primitives (release and position packed in a long, scratch the size of the largest port's) where
+     * they fit, else by the merge sort.
      */
     private void sortEntries() {
         long lowKey = Long.MAX_VALUE;
@@ -522,8 +523,12 @@ public final class IdealBound implements TaskTimes {
             order[start[(int) (entryKey[i] - lowKey)]++] = i;
         }
         // start[k] is now the end of port k's run, the start of port k + 1's.
-        if (packed.length < entries) {
-            packed = new long[entries];
+        int longest = start[0];
+        for (int k = 1; k < ports; k++) {
+            longest = Math.max(longest, start[k] - start[k - 1]);
+        }
+        if (packed.length < longest) {
+            packed = new long[longest];
         }
         int from = 0;
         for (int k = 0; k < ports; k++) {
@@ -552,13 +557,13 @@ public final class IdealBound implements TaskTimes {
             return;
         }
         for (int k = from; k < to; k++) {
-            packed[k] = ((entryRelease[order[k]] - low) << bits) | (k - from);
+            packed[k - from] = ((entryRelease[order[k]] - low) << bits) | (k - from);
         }
-        Arrays.sort(packed, from, to);
+        Arrays.sort(packed, 0, m);
         System.arraycopy(order, from, sortScratch, from, m);
         long mask = (1L << bits) - 1;
         for (int k = from; k < to; k++) {
-            order[k] = sortScratch[from + (int) (packed[k] & mask)];
+            order[k] = sortScratch[from + (int) (packed[k - from] & mask)];
         }
     }
 
@@ -628,7 +633,28 @@ public final class IdealBound implements TaskTimes {
                 top = visit(target(dependency(t, i)), lowestTask, top, stopEpoch);
             }
         }
-        return entries == 0 ? last : Math.max(last, portWorkPs());
+        long bound = entries == 0 ? last : Math.max(last, portWorkPs());
+        releaseLargeScratch();
+        return bound;
+    }
+
+    /** Scratch above this many entries is not kept between bounds: a whole job's walk needs gigabytes, once. */
+    private static final int KEPT_SCRATCH = 1 << 20;
+
+    /** Drops scratch a walk over a large group grew, so it is not held while the outputs are written. */
+    private void releaseLargeScratch() {
+        if (entryKey.length > KEPT_SCRATCH) {
+            entryKey = new long[64];
+            entryRelease = new long[64];
+            entryBytes = new long[64];
+            entryTail = new long[64];
+            order = new int[64];
+            sortScratch = new int[64];
+            packed = new long[64];
+        }
+        if (stack.length > KEPT_SCRATCH) {
+            stack = new int[64];
+        }
     }
 
     /**
@@ -685,6 +711,7 @@ public final class IdealBound implements TaskTimes {
                 }
             }
             lastFinishPs = entries == 0 ? last : Math.max(last, portWorkPs());
+            releaseLargeScratch();
         }
         return lastFinishPs;
     }
