@@ -18,9 +18,11 @@ class RatesTest {
     @Test
     void shouldGiveTheExactRoundedUpTimeForFramesPausesAndWholeMessages() {
         long[] rates = {1, 7, 1_000_000, 25_000_000_000L, 40_000_000_000L, 100_000_000_000L, 200_000_000_000L,
-                400_000_000_000L, 800_000_000_000L, 1_600_000_000_000L, 3_000_000_000_001L, 99_999_999_977L,
+                400_000_000_000L, 800_000_000_000L, 1_600_000_000_000L, 3_600_000_000_000L, 7_200_000_000_000L,
+                3_000_000_000_001L, 99_999_999_977L,
                 Long.MAX_VALUE};
-        long[] sizes = {0, 1, 64, 1_000, 9_216, 1_152_921, 1_152_922, 65_535 * 64L, 1L << 30, 1L << 40, 1L << 50,
+        long[] sizes = {0, 1, 64, 1_000, 9_216, 1_152_921, 1_152_922, 65_535 * 64L, 11_529_215, 11_529_216,
+                100_663_296, 1L << 30, 1L << 40, 1L << 50, 562_949_953_421_311L, 562_949_953_421_312L,
                 Long.MAX_VALUE / 2, Long.MAX_VALUE};
         for (long rate : rates) {
             for (long bytes : sizes) {
@@ -35,6 +37,38 @@ class RatesTest {
             assertThat(Rates.serializationPs(bytes, rate)).as("%d B at %d b/s", bytes, rate)
                     .isEqualTo(reference(bytes, rate));
         }
+    }
+
+    @Test
+    void shouldGiveTheExactTimeOfWholeMessagesAtRatesThatDoNotDivideTheSecond() {
+        // The double estimate and its correction in 128 bits: sizes near multiples of the rate, where rounding bites.
+        SplittableRandom random = new SplittableRandom(12);
+        long[] rates = {3_600_000_000_000L, 900_000_000_000L, 7_000_000_000L, 3, 999_999_999_989L};
+        for (int i = 0; i < 20_000; i++) {
+            long rate = i % 2 == 0 ? rates[i / 2 % rates.length] : 1 + random.nextLong(1L << random.nextInt(1, 62));
+            long bytes = random.nextLong(1L << random.nextInt(20, 63));
+            for (long b : new long[] {bytes, Math.max(0, bytes - bytes % Math.max(1, rate / 1000)), bytes + 1}) {
+                assertThat(Rates.serializationPs(b, rate)).as("%d B at %d b/s", b, rate).isEqualTo(reference(b, rate));
+            }
+        }
+    }
+
+    @Test
+    void shouldNotAllocateForWholeMessagesOverNvlink() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().getId();
+        long sum = 0;
+        for (int i = 0; i < 20_000; i++) {
+            sum += Rates.serializationPs(100_000_000L + i, 3_600_000_000_000L);
+        }
+        long before = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 10_000; i++) {
+            sum += Rates.serializationPs(1_000_000_000L + 4097L * i, 3_600_000_000_000L);
+        }
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        assertThat(sum).isPositive();
+        assertThat(allocated).as("bytes allocated by 10,000 NVLink message times").isLessThan(1024);
     }
 
     @Test

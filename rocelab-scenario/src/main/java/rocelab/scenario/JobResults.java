@@ -67,6 +67,7 @@ final class JobResults {
             int n = job.layout().size();
             // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
             long idealEnd = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
+            double idealIteration = idealIteration(jt, idealEnd);
             long end = idealOnly ? idealEnd : latest(real, jt.ends()[job.iterations() - 1]);
             double[] mean = new double[6];
             double maxWait = 0;
@@ -81,8 +82,8 @@ final class JobResults {
                 maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
-                    end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration(jt) : iteration(jt, real),
-                    idealIteration(jt), mean[0], mean[1],
+                    end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration : iteration(jt, real),
+                    idealIteration, mean[0], mean[1],
                     mean[2], mean[3], mean[4], mean[5], maxWait, job.notes()));
         }
         return out;
@@ -398,8 +399,12 @@ final class JobResults {
     /**
      * Mean over measured iterations on the ideal network: from the first rank's start to the bound of the last
      * rank's end, which counts the work of the ports of every transfer of the iteration (from its gates on).
+     * {@code idealEndPs} is the bound of the job's end, the walk back from the last iteration's ends with nothing
+     * cut: when nothing but tasks without dependencies is behind that iteration's gates (the first iteration, after
+     * the job's start), the walk cut at the gates meets the same transfers, so its bound is that one, and a job of
+     * tens of millions of tasks is not walked twice for the same figure.
      */
-    private double idealIteration(JobTasks jt) {
+    private double idealIteration(JobTasks jt, long idealEndPs) {
         JobSpec job = jt.job();
         double sum = 0;
         int count = 0;
@@ -408,7 +413,8 @@ final class JobResults {
             for (int g : jt.gates()[k]) {
                 from = Math.min(from, ideal.taskEndPs(g));
             }
-            long to = ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
+            long to = k == job.iterations() - 1 && onlyRootsBehind(ideal.graph(), jt.gates()[k]) ? idealEndPs
+                    : ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
             if (to < 0 || from < 0) {
                 continue;
             }
@@ -416,6 +422,30 @@ final class JobResults {
             count++;
         }
         return count == 0 ? Double.NaN : sum / count;
+    }
+
+    /**
+     * Whether the gates and what they wait on are no transfers, and what they wait on waits on nothing: then a walk
+     * back over dependencies that passes through them meets no transfer it would not meet without them.
+     */
+    static boolean onlyRootsBehind(TaskGraph g, int[] gates) {
+        java.util.BitSet late = new java.util.BitSet();
+        for (int i = 0; i < g.lateDependencyCount(); i++) {
+            late.set(g.lateTask(i));
+        }
+        for (int gate : gates) {
+            if (g.kind(gate) == TaskGraph.Kind.FLOW || g.kind(gate) == TaskGraph.Kind.NVLINK || late.get(gate)) {
+                return false;
+            }
+            for (int i = 0; i < g.dependencyCount(gate); i++) {
+                int d = g.dependency(gate, i);
+                if (d < 0 || g.kind(d) == TaskGraph.Kind.FLOW || g.kind(d) == TaskGraph.Kind.NVLINK
+                        || g.dependencyCount(d) > 0 || late.get(d)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private RankTimes rank(JobTasks jt, int r) {
@@ -494,16 +524,48 @@ final class JobResults {
     static List<long[]> merged(long[] starts, long[] ends) {
         java.util.Arrays.sort(starts);
         java.util.Arrays.sort(ends);
-        List<long[]> out = new ArrayList<>();
         int n = starts.length;
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n - 1 || ends[i] < starts[i + 1]) {
+                count++;
+            }
+        }
+        long[] flat = new long[2 * count];
+        int k = 0;
         int first = 0;
         for (int i = 0; i < n; i++) {
             if (i == n - 1 || ends[i] < starts[i + 1]) {
-                out.add(new long[] {starts[first], ends[i]});
+                flat[k++] = starts[first];
+                flat[k++] = ends[i];
                 first = i + 1;
             }
         }
-        return out;
+        return new Intervals(flat);
+    }
+
+    /**
+     * Intervals held flat ({@code start, end, start, end, ...}), read as a list of {@code {start, end}} made on each
+     * read: the merged transfers of a job of thousands of GPUs are tens of millions of intervals, kept for the whole
+     * of the outputs, and an array object each cost more than twice their 16 bytes.
+     */
+    private static final class Intervals extends java.util.AbstractList<long[]> implements java.util.RandomAccess {
+        private final long[] flat;
+
+        Intervals(long[] flat) {
+            this.flat = flat;
+        }
+
+        @Override
+        public long[] get(int i) {
+            java.util.Objects.checkIndex(i, size());
+            return new long[] {flat[2 * i], flat[2 * i + 1]};
+        }
+
+        @Override
+        public int size() {
+            return flat.length / 2;
+        }
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */

@@ -37,6 +37,7 @@ import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
 import rocelab.workload.inference.InferenceSpec;
 import rocelab.workload.inference.InferenceTasks;
+import rocelab.workload.job.CheckedUnrolling;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
@@ -192,7 +193,7 @@ public final class Simulation {
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
         // Random streams are by component name, so building the workload before the network draws the same values.
-        Workload w = workload(config, topology, streams);
+        Workload w = workload(config, topology, streams, true);
         long lookahead = FabricPartition.lookaheadPs(topology);
         String whyOne = threads > 1 ? oneThreadReason(config, model, w.graph(), topology) : null;
         int parts = threads > 1 && whyOne == null ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
@@ -347,7 +348,13 @@ public final class Simulation {
         }
     }
 
-    private static Workload workload(ScenarioConfig config, Topology topology, RandomStreams streams) {
+    /**
+     * With {@code takeChecked}, a job that is the first thing in the graph takes the unrolling the scenario reader
+     * made to check it, when that graph was built as this one would be ({@link CheckedUnrolling}): the same tasks
+     * in the same order, so the same run, without unrolling tens of millions of tasks twice.
+     */
+    private static Workload workload(ScenarioConfig config, Topology topology, RandomStreams streams,
+            boolean takeChecked) {
         TaskGraph graph = new TaskGraph();
         graph.servers(serverMap(topology));
         if (config.nvlink() != null) {
@@ -368,7 +375,16 @@ public final class Simulation {
         List<JobTasks> jobs = new ArrayList<>();
         for (JobSpec job : config.jobs()) {
             int first = graph.taskCount();
-            jobs.add(JobEmitter.emit(graph, job));
+            CheckedUnrolling.Kept kept = takeChecked && first == 0 && traffic.isEmpty()
+                    ? CheckedUnrolling.take(job) : null;
+            if (kept != null && builtAlike(kept.graph(), graph, topology.hostCount())) {
+                // The emission reads the local links only for which transfers stay in a server: the same map.
+                kept.graph().localLinks(graph.localLinks());
+                graph = kept.graph();
+                jobs.add(kept.tasks());
+            } else {
+                jobs.add(JobEmitter.emit(graph, job));
+            }
             groups.add(first, graph.taskCount());
         }
         List<InferenceTasks> inference = new ArrayList<>();
@@ -380,12 +396,26 @@ public final class Simulation {
         return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()));
     }
 
+    /** Whether two graphs place hosts in the same servers and have NVLink between the same hosts, or both none. */
+    private static boolean builtAlike(TaskGraph a, TaskGraph b, int hosts) {
+        for (int h = 0; h <= hosts; h++) {
+            if (a.serverOf(h) != b.serverOf(h)) {
+                return false;
+            }
+        }
+        if (a.localLinks() == null || b.localLinks() == null) {
+            return a.localLinks() == b.localLinks();
+        }
+        return java.util.Arrays.equals(a.localLinks().serverOfHost(), b.localLinks().serverOfHost());
+    }
+
     /**
      * The task graph of the scenario's whole workload (traffic, jobs, inference) on a topology, as a run builds it:
-     * its flows are every transfer that crosses the fabric (NVLink transfers are not flows).
+     * its flows are every transfer that crosses the fabric (NVLink transfers are not flows). It leaves the reader's
+     * unrolling of a job for the run.
      */
     public static TaskGraph workloadGraph(ScenarioConfig config, Topology topology) {
-        return workload(config, topology, new RandomStreams(config.seed())).graph();
+        return workload(config, topology, new RandomStreams(config.seed()), false).graph();
     }
 
     /** The server of every host of a topology. */

@@ -22,6 +22,11 @@ public final class PathTiming {
         this.forwardingLatencyPs = forwardingLatencyPs;
     }
 
+    /** The largest payload of a frame: {@link #deliveryLatencyPs} is the same for every message of at least this. */
+    public int mtuBytes() {
+        return mtu;
+    }
+
     /** Bytes the message puts on one link: its frames with their headers, preamble and inter-frame gap. */
     public long wireBytes(long sizeBytes) {
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);

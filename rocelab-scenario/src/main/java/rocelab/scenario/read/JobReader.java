@@ -55,7 +55,7 @@ final class JobReader {
         List<JobSpec> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
-            JobSpec job = job(items.get(i), i + 1);
+            JobSpec job = job(items.get(i), i + 1, i == 0);
             if (!names.add(job.name())) {
                 throw doc.at(items.get(i), "job name '" + job.name() + "' is used twice; expected unique job names");
             }
@@ -64,7 +64,7 @@ final class JobReader {
         return out;
     }
 
-    private JobSpec job(Node node, int index) throws ScenarioException {
+    private JobSpec job(Node node, int index, boolean keepUnrolling) throws ScenarioException {
         String where = "job " + index;
         YamlMap m = YamlMap.of(doc, node, where, JOB_KEYS);
         String name = m.has("name") ? doc.text(m.get("name"), "name", "a job name") : "job" + index;
@@ -168,12 +168,16 @@ final class JobReader {
                 jobNotes));
         sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator")
                 : m.has("simai") ? m.get("simai") : m.get("chakra"), job);
-        check(job, node);
+        check(job, node, keepUnrolling);
         return job;
     }
 
-    /** Unrolls the job once, so a program that cannot run is reported where it is written. */
-    private void check(JobSpec job, Node node) throws ScenarioException {
+    /**
+     * Unrolls the job once, so a program that cannot run is reported where it is written. The first job's unrolling
+     * is kept for the run ({@link rocelab.workload.job.CheckedUnrolling}): when it is the first thing in the run's
+     * graph, the run takes it instead of unrolling the job again.
+     */
+    private void check(JobSpec job, Node node, boolean keepUnrolling) throws ScenarioException {
         try {
             TaskGraph scratch = new TaskGraph();
             if (hosts.servers() != null) {
@@ -184,12 +188,18 @@ final class JobReader {
                     scratch.localLinks(new rocelab.workload.graph.LocalLinks(hosts.servers(), 1, 0));
                 }
             }
-            JobEmitter.emit(scratch, job);
+            if (keepUnrolling) {
+                rocelab.workload.job.CheckedUnrolling.clear();
+            }
+            rocelab.workload.job.JobTasks tasks = JobEmitter.emit(scratch, job);
             int stuck = scratch.tasksInCycles();
             if (stuck > 0) {
                 throw doc.at(node, "job '" + job.name() + "' waits on itself: " + stuck
                         + " tasks can never start (for example a send that waits for a receive that waits for that"
                         + " send); expected sends and receives that can be matched in program order");
+            }
+            if (keepUnrolling) {
+                rocelab.workload.job.CheckedUnrolling.keep(job, scratch, tasks);
             }
         } catch (JobException e) {
             Step.Meta meta = e.meta();

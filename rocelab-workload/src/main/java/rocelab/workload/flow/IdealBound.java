@@ -7,7 +7,6 @@ import rocelab.fabric.network.PathTiming;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
-import rocelab.workload.traffic.FlowSpec;
 
 /**
  * The ideal network as a lower bound: for every task of a {@link TaskGraph}, a time before which no run on any fabric
@@ -76,6 +75,7 @@ public final class IdealBound implements TaskTimes {
     private long[] entryTail = new long[64];
     private int[] order = new int[64];
     private int[] sortScratch = new int[64];
+    private long[] packed = new long[64];
     // Scratch for walks over a group's dependencies.
     private final int[] mark;
     private int epoch;
@@ -112,7 +112,7 @@ public final class IdealBound implements TaskTimes {
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
-            long ackLatencyPs, long lastDelayPs) {}
+            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs) {}
 
     /**
      * The bounds of every task of {@code graph} on {@code network}; {@code groupOfTask} (null: all one group) puts
@@ -399,11 +399,12 @@ public final class IdealBound implements TaskTimes {
         switch (graph.kind(t)) {
             case FLOW -> {
                 int f = graph.flowIndex(t);
-                FlowSpec spec = graph.flowSpec(f);
-                Path p = path(spec.src(), spec.dst());
-                long wire = timing.wireBytes(spec.sizeBytes());
-                long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
-                long send = queuePair(f, ready, wire, latency, rnicBps[spec.src()]);
+                int src = graph.flowSource(f);
+                Path p = path(src, graph.flowDestination(f));
+                long size = graph.flowBytes(f);
+                long wire = timing.wireBytes(size);
+                long latency = latencyPs(p, size);
+                long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f & flowMask] = send;
                 endPs[t & taskMask] = Saturating.add(send,
                         Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
@@ -485,13 +486,14 @@ public final class IdealBound implements TaskTimes {
             int c = graph.connection(f);
             if (connectionStamp[c] == stamp && latestOnConnection[c] == f) {
                 connectionStamp[c] = -stamp;
-                FlowSpec spec = graph.flowSpec(f);
-                Path p = path(spec.src(), spec.dst());
+                int src = graph.flowSource(f);
+                int dst = graph.flowDestination(f);
+                Path p = path(src, dst);
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
                 long latency = prefixLatencyPs[f & flowMask];
-                add(base + spec.src(), firstSendPs[c], prefixBytes[f & flowMask], latency + ack);
-                add(base + hosts + spec.dst(), Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
+                add(base + src, firstSendPs[c], prefixBytes[f & flowMask], latency + ack);
+                add(base + hosts + dst, Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
                         prefixBytes[f & flowMask], p.lastDelayPs() + ack);
             }
         }
@@ -509,6 +511,12 @@ public final class IdealBound implements TaskTimes {
         return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x) & flowMask] : endPs[x & taskMask];
     }
 
+    /** A message's delivery latency on its path: it depends on its size only below one full frame. */
+    private long latencyPs(Path p, long sizeBytes) {
+        return sizeBytes >= timing.mtuBytes() ? p.fullFrameLatencyPs()
+                : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+    }
+
     private Path path(int src, int dst) {
         int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
         Path p = paths[slot];
@@ -518,7 +526,7 @@ public final class IdealBound implements TaskTimes {
             long[] d = Arrays.copyOf(pathDelays, hops);
             p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops) * network.planesPerMessage(),
                     timing.ackLatencyPs(r, d, hops),
-                    d[hops - 1]);
+                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes()));
             paths[slot] = p;
         }
         return p;
@@ -533,14 +541,17 @@ public final class IdealBound implements TaskTimes {
     private void addPorts(int x, boolean acked) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
-            FlowSpec spec = graph.flowSpec(graph.flowIndex(x));
-            Path p = path(spec.src(), spec.dst());
-            long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+            int f = graph.flowIndex(x);
+            int src = graph.flowSource(f);
+            int dst = graph.flowDestination(f);
+            Path p = path(src, dst);
+            long size = graph.flowBytes(f);
+            long latency = latencyPs(p, size);
             long ack = acked ? p.ackLatencyPs() : 0;
-            long wire = timing.wireBytes(spec.sizeBytes());
-            long send = sendStartPs[graph.flowIndex(x) & flowMask];
-            add(base + spec.src(), send, wire, latency + ack);
-            add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
+            long wire = timing.wireBytes(size);
+            long send = sendStartPs[f & flowMask];
+            add(base + src, send, wire, latency + ack);
+            add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
                     p.lastDelayPs() + ack);
         } else {
             long bytes = graph.nvlinkBytes(x);
@@ -573,10 +584,7 @@ public final class IdealBound implements TaskTimes {
             order = new int[entries];
             sortScratch = new int[entries];
         }
-        for (int i = 0; i < entries; i++) {
-            order[i] = i;
-        }
-        sort(0, entries);
+        sortEntries();
         long bound = NEVER;
         int i = entries - 1;
         while (i >= 0) {
@@ -603,6 +611,85 @@ public final class IdealBound implements TaskTimes {
     private long rateOf(long key) {
         int port = (int) (key % (4L * hosts));
         return port < 2 * hosts ? rnicBps[port % hosts] : nvlinkBps;
+    }
+
+    /**
+     * Puts in order[0, entries) the entries sorted by (port, release). The bound does not depend on how entries of
+     * one port and release are ordered among themselves (their bytes are summed and their tails' least taken before
+     * the release is evaluated), so any such order gives the same bound. A group's walk gathers tens of millions of
+     * entries over a few thousand ports: they are counted into their ports first, then each port's sorted by
+     * release as primitives (release and position packed in a long, scratch the size of the largest port's) where
+     * they fit, else by the merge sort.
+     */
+    private void sortEntries() {
+        long lowKey = Long.MAX_VALUE;
+        long highKey = Long.MIN_VALUE;
+        for (int i = 0; i < entries; i++) {
+            lowKey = Math.min(lowKey, entryKey[i]);
+            highKey = Math.max(highKey, entryKey[i]);
+        }
+        long range = highKey - lowKey + 1;
+        if (entries < 64 || range <= 0 || range > 4L * entries) {
+            for (int i = 0; i < entries; i++) {
+                order[i] = i;
+            }
+            sort(0, entries);
+            return;
+        }
+        int ports = (int) range;
+        int[] start = new int[ports + 1];
+        for (int i = 0; i < entries; i++) {
+            start[(int) (entryKey[i] - lowKey) + 1]++;
+        }
+        for (int k = 0; k < ports; k++) {
+            start[k + 1] += start[k];
+        }
+        for (int i = 0; i < entries; i++) {
+            order[start[(int) (entryKey[i] - lowKey)]++] = i;
+        }
+        // start[k] is now the end of port k's run, the start of port k + 1's.
+        int longest = start[0];
+        for (int k = 1; k < ports; k++) {
+            longest = Math.max(longest, start[k] - start[k - 1]);
+        }
+        if (packed.length < longest) {
+            packed = new long[longest];
+        }
+        int from = 0;
+        for (int k = 0; k < ports; k++) {
+            int to = start[k];
+            sortByRelease(from, to);
+            from = to;
+        }
+    }
+
+    /** Sorts order[from, to), entries of one port, by release. */
+    private void sortByRelease(int from, int to) {
+        int m = to - from;
+        if (m < 2) {
+            return;
+        }
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        for (int k = from; k < to; k++) {
+            low = Math.min(low, entryRelease[order[k]]);
+            high = Math.max(high, entryRelease[order[k]]);
+        }
+        int bits = 64 - Long.numberOfLeadingZeros(m - 1);
+        long span = high - low;
+        if (span < 0 || (span >>> (63 - bits)) != 0) {
+            sort(from, to);
+            return;
+        }
+        for (int k = from; k < to; k++) {
+            packed[k - from] = ((entryRelease[order[k]] - low) << bits) | (k - from);
+        }
+        Arrays.sort(packed, 0, m);
+        System.arraycopy(order, from, sortScratch, from, m);
+        long mask = (1L << bits) - 1;
+        for (int k = from; k < to; k++) {
+            order[k] = sortScratch[from + (int) (packed[k - from] & mask)];
+        }
     }
 
     /** Sorts order[from, to) by (port, release): a merge sort over primitives. */
@@ -674,7 +761,28 @@ public final class IdealBound implements TaskTimes {
                 top = visit(target(dependency(t, i)), lowestTask, top, stopEpoch);
             }
         }
-        return entries == 0 ? last : Math.max(last, portWorkPs());
+        long bound = entries == 0 ? last : Math.max(last, portWorkPs());
+        releaseLargeScratch();
+        return bound;
+    }
+
+    /** Scratch above this many entries is not kept between bounds: a whole job's walk needs gigabytes, once. */
+    private static final int KEPT_SCRATCH = 1 << 20;
+
+    /** Drops scratch a walk over a large group grew, so it is not held while the outputs are written. */
+    private void releaseLargeScratch() {
+        if (entryKey.length > KEPT_SCRATCH) {
+            entryKey = new long[64];
+            entryRelease = new long[64];
+            entryBytes = new long[64];
+            entryTail = new long[64];
+            order = new int[64];
+            sortScratch = new int[64];
+            packed = new long[64];
+        }
+        if (stack.length > KEPT_SCRATCH) {
+            stack = new int[64];
+        }
     }
 
     /**
@@ -734,6 +842,7 @@ public final class IdealBound implements TaskTimes {
                 }
             }
             lastFinishPs = entries == 0 ? last : Math.max(last, portWorkPs());
+            releaseLargeScratch();
         }
         return lastFinishPs;
     }
