@@ -3,6 +3,7 @@ package rocelab.workload.flow;
 import java.util.Arrays;
 import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
+import rocelab.engine.Time;
 import rocelab.fabric.network.PathTiming;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
@@ -76,17 +77,24 @@ public final class IdealBound implements TaskTimes {
     private long[] entryTail = new long[64];
     private int[] order = new int[64];
     private int[] sortScratch = new int[64];
-    // Scratch for walks over a group's dependencies.
+    private int[] heap = new int[64];
+    private double[] remaining = new double[64];
+    // Scratch for walks over a group's dependencies: per task its index in the walk (a sparse set), per walk entry
+    // its task, its tail and whether it is a stop; the depth-first frames and the post order.
     private final int[] mark;
-    private int epoch;
-    private int[] stack = new int[64];
+    private int walked;
+    private int[] walkTask = new int[64];
+    private long[] walkTail = new long[64];
+    private boolean[] walkStop = new boolean[64];
+    private int[] frameTask = new int[64];
+    private int[] frameNext = new int[64];
+    private int post;
+    private int[] postOrder = new int[64];
     private long lastFinishPs = NEVER;
     /** Each connection's flow tasks in the order added, and per walk how far into them it has gone. */
     private final int[] connectionStart;
     private final int[] connectionTasks;
     private final int[] positionOfFlow;
-    private final int[] coveredEpoch;
-    private final int[] covered;
     /** Per flow: when its queue pair can start sending it; on its connection up to it, wire bytes and least latency. */
     private final long[] sendStartPs;
     private final long[] prefixBytes;
@@ -168,8 +176,6 @@ public final class IdealBound implements TaskTimes {
                 connectionTasks[at[c]++] = graph.flowTask(f);
             }
         }
-        this.coveredEpoch = new int[connections];
-        this.covered = new int[connections];
         this.sendStartPs = new long[graph.flowCount()];
         this.prefixBytes = new long[graph.flowCount()];
         this.prefixLatencyPs = new long[graph.flowCount()];
@@ -267,7 +273,7 @@ public final class IdealBound implements TaskTimes {
             for (int i = 0; i < deps; i++) {
                 int d = dependency(t, i);
                 if (transfer(target(d))) {
-                    addPorts(target(d), d < 0);
+                    addPorts(target(d), d < 0, 0);
                 }
             }
             ready = Math.max(ready, portWorkPs());
@@ -353,7 +359,7 @@ public final class IdealBound implements TaskTimes {
                 continue;
             }
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
-                addPorts(x, d < 0);
+                addPorts(x, d < 0, 0);
                 continue;
             }
             int f = graph.flowIndex(x);
@@ -403,24 +409,26 @@ public final class IdealBound implements TaskTimes {
      * Adds transfer x's two ports to the scratch set: a flow's sender egress (its bits can be there from its start;
      * then the whole path latency) and receiver ingress (from its start plus the latency up to the last link; then
      * that link's propagation); an NVLink transfer's GPU ports (then the NVLink latency). With {@code acked} the
-     * end is the sender's ACK, one ACK latency later.
+     * end is the sender's ACK, one ACK latency later; {@code afterPs} is the least time from x's end to the end
+     * bounded (0: x's own end).
      */
-    private void addPorts(int x, boolean acked) {
+    private void addPorts(int x, boolean acked, long afterPs) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
             FlowSpec spec = graph.flows().get(graph.flowIndex(x));
             Path p = path(spec.src(), spec.dst());
             long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
-            long ack = acked ? p.ackLatencyPs() : 0;
+            long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
             long wire = timing.wireBytes(spec.sizeBytes());
             long send = sendStartPs[graph.flowIndex(x)];
-            add(base + spec.src(), send, wire, latency + ack);
+            add(base + spec.src(), send, wire, Saturating.add(latency, after));
             add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
-                    p.lastDelayPs() + ack);
+                    Saturating.add(p.lastDelayPs(), after));
         } else {
             long bytes = graph.nvlinkBytes(x);
-            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, nvlinkLatencyPs);
-            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, nvlinkLatencyPs);
+            long tail = Saturating.add(nvlinkLatencyPs, afterPs);
+            add(base + 2L * hosts + graph.owner(x), startPs[x], bytes, tail);
+            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x], bytes, tail);
         }
     }
 
@@ -440,38 +448,120 @@ public final class IdealBound implements TaskTimes {
     }
 
     /**
-     * The port-work bound of the scratch set: per port, from the latest release down, the bytes released at or after
-     * each release at the port's rate, plus the least tail among them; the largest over ports and releases.
+     * The port-work bound of the scratch set: per port, the optimum of its messages as jobs of one machine of the
+     * port's rate with release dates (when their bits can first be at the port), processing times (their wire bytes at
+     * the port's rate) and tails (the least time from the port to the end bounded), preemption allowed; the largest
+     * over ports. Every schedule of the real ports is a schedule of that machine (a port serves one byte at a time,
+     * whatever it interleaves), so none ends earlier.
      */
     private long portWorkPs() {
         if (order.length < entries) {
             order = new int[entries];
             sortScratch = new int[entries];
+            heap = new int[entries];
+            remaining = new double[entries];
         }
         for (int i = 0; i < entries; i++) {
             order[i] = i;
         }
         sort(0, entries);
         long bound = NEVER;
-        int i = entries - 1;
-        while (i >= 0) {
+        int i = 0;
+        while (i < entries) {
             long key = entryKey[order[i]];
-            long rate = rateOf(key);
-            long bytes = 0;
-            long tail = Long.MAX_VALUE;
-            for (; i >= 0 && entryKey[order[i]] == key; i--) {
-                int e = order[i];
-                bytes = Saturating.add(bytes, entryBytes[e]);
-                tail = Math.min(tail, entryTail[e]);
-                boolean lowestOfRelease = i == 0 || entryKey[order[i - 1]] != key
-                        || entryRelease[order[i - 1]] != entryRelease[e];
-                if (lowestOfRelease) {
-                    bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
-                            Rates.serializationPs(bytes, rate)), tail));
-                }
+            int to = i;
+            while (to < entries && entryKey[order[to]] == key) {
+                to++;
+            }
+            bound = Math.max(bound, jacksonPs(i, to, rateOf(key)));
+            i = to;
+        }
+        return bound;
+    }
+
+    /**
+     * Jackson's preemptive schedule of order[from, to) (sorted by release) on one machine of {@code rate}: at every
+     * release, the released job with the largest tail runs; the largest completion plus tail is the optimum of
+     * 1|r_j, q_j, pmtn|Cmax (Jackson 1956, Horn 1974), so a bound of every non-preemptive schedule too. Completions are
+     * timed from the start of their busy period by the bytes served since, so a set with no preemption gets the
+     * serialisation of its summed bytes to the picosecond (the closed forms); a preempted remainder is a fraction of
+     * a byte, rounded down (never later than the exact optimum).
+     */
+    private long jacksonPs(int from, int to, long rate) {
+        double psPerByte = 8.0 * Time.PS_PER_S / rate;
+        int size = 0;
+        int i = from;
+        long busyStart = 0;
+        double done = 0;
+        long bound = NEVER;
+        while (i < to || size > 0) {
+            if (size == 0) {
+                busyStart = entryRelease[order[i]];
+                done = 0;
+            }
+            double now = busyStart + done * psPerByte;
+            while (i < to && entryRelease[order[i]] <= now) {
+                int e = order[i++];
+                remaining[e] = entryBytes[e];
+                size = heapPush(size, e);
+            }
+            int top = heap[0];
+            double finish = done + remaining[top];
+            if (i >= to || busyStart + finish * psPerByte <= entryRelease[order[i]]) {
+                done = finish;
+                size = heapPop(size);
+                long served = (long) Math.floor(done + 1e-6);
+                long end = Saturating.add(busyStart, Rates.serializationPs(served, rate));
+                bound = Math.max(bound, Saturating.add(end, entryTail[top]));
+            } else {
+                double at = (entryRelease[order[i]] - busyStart) / psPerByte;
+                remaining[top] -= at - done;
+                done = at;
             }
         }
         return bound;
+    }
+
+    /** A binary max-heap of entries by tail (ties: the lower entry first, so the order is deterministic). */
+    private boolean higher(int a, int b) {
+        return entryTail[a] != entryTail[b] ? entryTail[a] > entryTail[b] : a < b;
+    }
+
+    private int heapPush(int size, int e) {
+        int k = size;
+        while (k > 0) {
+            int parent = (k - 1) >>> 1;
+            if (!higher(e, heap[parent])) {
+                break;
+            }
+            heap[k] = heap[parent];
+            k = parent;
+        }
+        heap[k] = e;
+        return size + 1;
+    }
+
+    private int heapPop(int size) {
+        int last = heap[--size];
+        int k = 0;
+        while (true) {
+            int child = 2 * k + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && higher(heap[child + 1], heap[child])) {
+                child++;
+            }
+            if (!higher(heap[child], last)) {
+                break;
+            }
+            heap[k] = heap[child];
+            k = child;
+        }
+        if (size > 0) {
+            heap[k] = last;
+        }
+        return size;
     }
 
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
@@ -508,10 +598,12 @@ public final class IdealBound implements TaskTimes {
     }
 
     /**
-     * A bound of when the last of {@code done} ends: the latest of their own bounds, and the work of the ports of every
-     * transfer they wait on, directly or through other tasks. The walk back does not go past the tasks of
-     * {@code stops} (their own waits are left out) nor below task {@code lowestTask}: leaving transfers out only
-     * weakens the bound, so any such cut keeps it a bound and keeps the walk to the group's own tasks.
+     * A bound of when the last of {@code done} ends: the latest of their own bounds, and per port the one-machine
+     * optimum ({@link #jacksonPs}) of every transfer they wait on, directly or through other tasks, each with its
+     * tail: the longest chain of least durations from its end to the end of the last of {@code done} (a
+     * {@link #tailsOfWalk walk back}). The walk does not go past the tasks of {@code stops} (their own waits are left
+     * out) nor below task {@code lowestTask}: leaving transfers out only weakens the bound, so any such cut keeps it a
+     * bound and keeps the walk to the group's own tasks.
      */
     public long lastEndPs(int[] done, int[] stops, int lowestTask) {
         long last = 0;
@@ -521,90 +613,174 @@ public final class IdealBound implements TaskTimes {
             }
             last = Math.max(last, endPs[t]);
         }
-        epoch++;
-        if (epoch == Integer.MAX_VALUE) {
-            Arrays.fill(mark, 0);
-            Arrays.fill(coveredEpoch, 0);
-            epoch = 1;
-        }
-        int stopEpoch = -epoch;
+        walked = 0;
         for (int s : stops) {
-            mark[s] = stopEpoch;
+            if (!inWalk(s)) {
+                discover(s, true);
+            }
         }
-        int top = 0;
-        entries = 0;
         for (int t : done) {
-            top = visit(t, lowestTask, top, stopEpoch);
+            walkFrom(t, lowestTask);
         }
-        while (top > 0) {
-            int t = stack[--top];
-            if (transfer(t)) {
-                addPorts(t, false);
-                top = visitEarlierOnConnection(t, lowestTask, top, stopEpoch);
-            }
-            for (int i = 0; i < dependencies(t); i++) {
-                top = visit(target(dependency(t, i)), lowestTask, top, stopEpoch);
-            }
-        }
-        return entries == 0 ? last : Math.max(last, portWorkPs());
-    }
-
-    /**
-     * A queue pair sends, delivers and completes its messages in order, and a connection's messages are posted in the
-     * order they were added (each waits for what comes before it on the connection, as NCCL's steps do): so once
-     * flow task t is done, so is every message added before it on its connection.
-     */
-    private int visitEarlierOnConnection(int t, int lowestTask, int top, int stopEpoch) {
-        if (graph.kind(t) != TaskGraph.Kind.FLOW) {
-            return top;
-        }
-        int f = graph.flowIndex(t);
-        int c = graph.connection(f);
-        if (c < 0) {
-            return top;
-        }
-        int position = positionOfFlow[f];
-        int from = coveredEpoch[c] == epoch ? covered[c] + 1 : 0;
-        if (position <= from - 1) {
-            return top;
-        }
-        coveredEpoch[c] = epoch;
-        covered[c] = position;
-        for (int i = from; i < position; i++) {
-            top = visit(connectionTasks[connectionStart[c] + i], lowestTask, top, stopEpoch);
-        }
-        return top;
-    }
-
-    private int visit(int t, int lowestTask, int top, int stopEpoch) {
-        if (t < lowestTask || mark[t] == epoch || mark[t] == stopEpoch) {
-            return top;
-        }
-        mark[t] = epoch;
-        if (top == stack.length) {
-            stack = Arrays.copyOf(stack, top * 2);
-        }
-        stack[top++] = t;
-        return top;
+        return Math.max(last, tailsOfWalk(false));
     }
 
     /**
      * A bound of when the last task of the whole graph is done (flows acknowledged): the latest bound of any task, and
-     * the work of every port of every group.
+     * the one-machine optimum of every port of every group, each transfer with its tail to the end of the whole graph.
      */
     public long lastFinishPs() {
         if (lastFinishPs == NEVER) {
             long last = 0;
-            entries = 0;
-            for (int t = 0; t < graph.taskCount(); t++) {
+            walked = 0;
+            for (int t = graph.taskCount() - 1; t >= 0; t--) {
                 last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
-                if (transfer(t)) {
-                    addPorts(t, true);
-                }
+                walkFrom(t, 0);
             }
-            lastFinishPs = entries == 0 ? last : Math.max(last, portWorkPs());
+            lastFinishPs = Math.max(last, tailsOfWalk(true));
         }
         return lastFinishPs;
+    }
+
+    /** Whether task t is in the current walk: mark is a sparse set's index into walkTask, valid only if it points back. */
+    private boolean inWalk(int t) {
+        int i = mark[t];
+        return i < walked && walkTask[i] == t;
+    }
+
+    private int discover(int t, boolean stop) {
+        if (walked == walkTask.length) {
+            int m = walked * 2;
+            walkTask = Arrays.copyOf(walkTask, m);
+            walkTail = Arrays.copyOf(walkTail, m);
+            walkStop = Arrays.copyOf(walkStop, m);
+        }
+        mark[t] = walked;
+        walkTask[walked] = t;
+        walkTail[walked] = 0;
+        walkStop[walked] = stop;
+        return walked++;
+    }
+
+    /**
+     * Depth first from t along what each task waits on, and from each flow on a connection to the message added before
+     * it there (a queue pair sends, delivers and completes its messages in order, and a connection's messages are
+     * posted in the order they were added, as NCCL's steps wait for their predecessors: so once a flow is delivered,
+     * so is every message before it on its connection). Appends each task to the post order once all it waits on
+     * is: reversed, every task comes before everything it waits on.
+     */
+    private void walkFrom(int root, int lowestTask) {
+        if (root < lowestTask || inWalk(root)) {
+            return;
+        }
+        int top = 0;
+        discover(root, false);
+        top = pushFrame(top, root);
+        while (top > 0) {
+            int t = frameTask[top - 1];
+            int i = frameNext[top - 1]++;
+            int deps = dependencies(t);
+            int x = -1;
+            if (i < deps) {
+                x = target(dependency(t, i));
+            } else if (i == deps) {
+                x = earlierOnConnection(t);
+            } else {
+                top--;
+                if (post == postOrder.length) {
+                    postOrder = Arrays.copyOf(postOrder, post * 2);
+                }
+                postOrder[post++] = mark[t];
+                continue;
+            }
+            if (x >= lowestTask && !inWalk(x)) {
+                discover(x, false);
+                top = pushFrame(top, x);
+            }
+        }
+    }
+
+    private int pushFrame(int top, int t) {
+        if (top == frameTask.length) {
+            frameTask = Arrays.copyOf(frameTask, top * 2);
+            frameNext = Arrays.copyOf(frameNext, top * 2);
+        }
+        frameTask[top] = t;
+        frameNext[top] = 0;
+        return top + 1;
+    }
+
+    /** The flow task added just before flow task t on its connection, or -1. */
+    private int earlierOnConnection(int t) {
+        if (graph.kind(t) != TaskGraph.Kind.FLOW) {
+            return -1;
+        }
+        int f = graph.flowIndex(t);
+        int c = graph.connection(f);
+        return c < 0 || positionOfFlow[f] == 0 ? -1 : connectionTasks[connectionStart[c] + positionOfFlow[f] - 1];
+    }
+
+    /**
+     * The tails of the walk and its ports' bound. In reverse post order (each task before all it waits on) a task's
+     * tail is final, and it raises the tail of each task it waits on to its own least duration plus its tail (plus the
+     * ACK latency for a wait on an ACK), and of the message before it on its connection to its own (delivered in
+     * order). A tail is a time that must pass between the task's end and the end bounded in every schedule: each link
+     * of the chain is a wait the workload has and a least duration (a compute's, a delay's, a message's alone). With
+     * {@code acked} the end bounded is every flow's ACK. Then every transfer's ports with its tail.
+     */
+    private long tailsOfWalk(boolean acked) {
+        entries = 0;
+        for (int k = post - 1; k >= 0; k--) {
+            int w = postOrder[k];
+            int t = walkTask[w];
+            long tail = acked ? Math.max(walkTail[w], ackLatencyPs(t)) : walkTail[w];
+            if (transfer(t)) {
+                addPorts(t, false, tail);
+            }
+            long chain = Saturating.add(leastDurationPs(t), tail);
+            for (int i = 0; i < dependencies(t); i++) {
+                int d = dependency(t, i);
+                int x = target(d);
+                if (inWalk(x) && !walkStop[mark[x]]) {
+                    int wx = mark[x];
+                    long via = d < 0 ? Saturating.add(chain, ackLatencyPs(x)) : chain;
+                    walkTail[wx] = Math.max(walkTail[wx], via);
+                }
+            }
+            int before = earlierOnConnection(t);
+            if (before >= 0 && inWalk(before) && !walkStop[mark[before]]) {
+                walkTail[mark[before]] = Math.max(walkTail[mark[before]], tail);
+            }
+        }
+        post = 0;
+        return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /** The least time task t takes from its start to its end in any schedule: a message's alone, a compute's own. */
+    private long leastDurationPs(int t) {
+        switch (graph.kind(t)) {
+            case FLOW -> {
+                FlowSpec spec = graph.flows().get(graph.flowIndex(t));
+                Path p = path(spec.src(), spec.dst());
+                return Saturating.add(Rates.serializationPs(timing.wireBytes(spec.sizeBytes()), p.bottleneckBps()),
+                        timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes()));
+            }
+            case NVLINK -> {
+                return Saturating.add(Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs);
+            }
+            default -> {
+                return graph.durationPs(t);
+            }
+        }
+    }
+
+    /** The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for NVLink. */
+    private long ackLatencyPs(int x) {
+        if (graph.kind(x) != TaskGraph.Kind.FLOW) {
+            return 0;
+        }
+        FlowSpec spec = graph.flows().get(graph.flowIndex(x));
+        return path(spec.src(), spec.dst()).ackLatencyPs();
     }
 
     @Override
