@@ -356,6 +356,26 @@ class IdealNetworkTest {
         assertThat(violations).as("what the packet level finished before its ideal bound in\n" + yaml).isEmpty();
     }
 
+    /**
+     * Found by the property with more tries: a PXN proxy's connection carries the chunks of several local GPUs, each
+     * after its own NVLink hop; the proxy must post them in the order they were queued, or a queue pair's messages
+     * are posted out of the order the bound (and each rank's done, which waits on a queue pair's last message)
+     * assumes.
+     */
+    @Test
+    void shouldPostAPxnProxysMessagesInTheOrderTheyWereQueued() {
+        shouldNeverFinishAnythingOnThePacketLevelEarlierThanItsIdealBound("""
+                name: bound
+                seed: 967
+                fabric: {mode: roce-lossless, mtu: 4096}
+                nic: {cc: none}
+                topology: {kind: rail-optimized, servers: 2, gpus-per-server: 4, spines: 1, link: {rate: 100Gbps, delay: 500ns}}
+                nvlink: {rate: 400Gbps, latency: 1us}
+                traffic:
+                  - {kind: alltoall, ranks: 0-7, size: 8192KB, algorithm: pxn, channels: 4}
+                """);
+    }
+
     @Provide
     Arbitrary<String> workloads() {
         return Arbitraries.longs().between(1, Long.MAX_VALUE).map(key -> {

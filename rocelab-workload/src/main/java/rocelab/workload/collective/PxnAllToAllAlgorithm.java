@@ -58,9 +58,20 @@ public final class PxnAllToAllAlgorithm implements CollectiveAlgorithm {
                         if (proxy != src) {
                             hop = graph.flow(src, proxy, chunk, call.dscp(), -1, 0, entry[i], entry[j]);
                         }
-                        int qp = qps[1 + qps[0]++ % (qps.length - 1)];
-                        int t = graph.flow(proxy, dst, chunk, call.dscp(), remote ? qp : -1, 0, entry[i], entry[j],
-                                hop);
+                        int perConnection = (qps.length - 1) / 2;
+                        int slot = 1 + qps[0]++ % perConnection;
+                        int qp = qps[slot];
+                        int t;
+                        if (remote) {
+                            // The proxy posts a connection's messages in the order they were queued (NCCL's proxy
+                            // progresses a connection's sends in order): each waits for the one queued before it on its
+                            // queue pair too, so the NVLink hops of several local GPUs cannot reorder its posts.
+                            int posted = graph.join(proxy, entry[i], entry[j], hop, qps[perConnection + slot]);
+                            qps[perConnection + slot] = posted;
+                            t = graph.flow(proxy, dst, chunk, call.dscp(), qp, 0, posted);
+                        } else {
+                            t = graph.flow(proxy, dst, chunk, call.dscp(), -1, 0, entry[i], entry[j], hop);
+                        }
                         ends.get(i).add(TaskGraph.acked(t));
                         ends.get(j).add(t);
                     }
@@ -74,11 +85,16 @@ public final class PxnAllToAllAlgorithm implements CollectiveAlgorithm {
         return done;
     }
 
-    /** A connection's queue pairs; element 0 counts the messages sent on it (for the round robin). */
+    /**
+     * A connection's queue pairs: element 0 counts the messages sent on it (for the round robin), then the queue
+     * pairs, then per queue pair the task that posted its last proxied message (-1: none yet).
+     */
     private static int[] newConnection(TaskGraph graph, Collective call) {
-        int[] qps = new int[1 + call.qpsPerConnection()];
-        for (int q = 1; q < qps.length; q++) {
-            qps[q] = graph.newConnection();
+        int q = call.qpsPerConnection();
+        int[] qps = new int[1 + 2 * q];
+        for (int k = 1; k <= q; k++) {
+            qps[k] = graph.newConnection();
+            qps[q + k] = -1;
         }
         return qps;
     }
