@@ -37,10 +37,20 @@ public final class ChainAlgorithm implements CollectiveAlgorithm {
             for (int p = 0; p + 1 < n; p++) {
                 link[p] = schedule.connect(position(call, p), position(call, p + 1));
             }
+            // Per position, the task after which its rank forwards the latest chunk, where that chunk came over
+            // NVLink: NVLink transfers share their ports rather than queue, so a smaller last chunk can arrive before
+            // the one ahead of it; the rank still forwards the chunks in order (NCCL's steps are sequential), so a
+            // connection's messages are posted in the order they were added, as each rank's done assumes.
+            int[] forwarded = new int[n];
+            java.util.Arrays.fill(forwarded, -1);
             for (int k = 0; k < chunks; k++) {
                 long size = NcclChunks.chunk(bytes, NcclChunks.STEP_BYTES, k);
                 int arrived = -1;
                 for (int p = 0; p + 1 < n; p++) {
+                    if (arrived >= 0 && graph.kind(arrived) == TaskGraph.Kind.NVLINK) {
+                        forwarded[p] = graph.join(call.host(position(call, p)), arrived, forwarded[p]);
+                        arrived = forwarded[p];
+                    }
                     int sent = schedule.send(link[p], size, arrived);
                     if (p > 0) {
                         // Forwarding chunk k frees its buffer slot at this rank (NCCL's credit).

@@ -77,19 +77,14 @@ public final class IdealBound implements TaskTimes {
     private long[] entryTail = new long[64];
     private int[] order = new int[64];
     private int[] sortScratch = new int[64];
-    private int[] heap = new int[64];
-    private double[] remaining = new double[64];
     // Scratch for walks over a group's dependencies: per task its index in the walk (a sparse set), per walk entry
-    // its task, its tail and whether it is a stop; the depth-first frames and the post order.
+    // its task and its tail (STOP for a task the walk does not go past); tasks whose tail grew after they were taken.
+    private static final long STOP = -1;
     private final int[] mark;
     private int walked;
     private int[] walkTask = new int[64];
     private long[] walkTail = new long[64];
-    private boolean[] walkStop = new boolean[64];
-    private int[] frameTask = new int[64];
-    private int[] frameNext = new int[64];
-    private int post;
-    private int[] postOrder = new int[64];
+    private int[] pending = new int[64];
     private long lastFinishPs = NEVER;
     /** Each connection's flow tasks in the order added, and per walk how far into them it has gone. */
     private final int[] connectionStart;
@@ -458,8 +453,6 @@ public final class IdealBound implements TaskTimes {
         if (order.length < entries) {
             order = new int[entries];
             sortScratch = new int[entries];
-            heap = new int[entries];
-            remaining = new double[entries];
         }
         for (int i = 0; i < entries; i++) {
             order[i] = i;
@@ -489,6 +482,7 @@ public final class IdealBound implements TaskTimes {
      */
     private long jacksonPs(int from, int to, long rate) {
         double psPerByte = 8.0 * Time.PS_PER_S / rate;
+        int[] heap = sortScratch; // free once sorted
         int size = 0;
         int i = from;
         long busyStart = 0;
@@ -501,21 +495,20 @@ public final class IdealBound implements TaskTimes {
             }
             double now = busyStart + done * psPerByte;
             while (i < to && entryRelease[order[i]] <= now) {
-                int e = order[i++];
-                remaining[e] = entryBytes[e];
-                size = heapPush(size, e);
+                size = heapPush(heap, size, order[i++]);
             }
             int top = heap[0];
-            double finish = done + remaining[top];
+            // entryBytes holds what is left of each job (rounded down when a release cuts it: never more work).
+            double finish = done + entryBytes[top];
             if (i >= to || busyStart + finish * psPerByte <= entryRelease[order[i]]) {
                 done = finish;
-                size = heapPop(size);
+                size = heapPop(heap, size);
                 long served = (long) Math.floor(done + 1e-6);
                 long end = Saturating.add(busyStart, Rates.serializationPs(served, rate));
                 bound = Math.max(bound, Saturating.add(end, entryTail[top]));
             } else {
                 double at = (entryRelease[order[i]] - busyStart) / psPerByte;
-                remaining[top] -= at - done;
+                entryBytes[top] = Math.max(0, (long) Math.floor(finish - at));
                 done = at;
             }
         }
@@ -527,7 +520,7 @@ public final class IdealBound implements TaskTimes {
         return entryTail[a] != entryTail[b] ? entryTail[a] > entryTail[b] : a < b;
     }
 
-    private int heapPush(int size, int e) {
+    private int heapPush(int[] heap, int size, int e) {
         int k = size;
         while (k > 0) {
             int parent = (k - 1) >>> 1;
@@ -541,7 +534,7 @@ public final class IdealBound implements TaskTimes {
         return size + 1;
     }
 
-    private int heapPop(int size) {
+    private int heapPop(int[] heap, int size) {
         int last = heap[--size];
         int k = 0;
         while (true) {
@@ -600,10 +593,10 @@ public final class IdealBound implements TaskTimes {
     /**
      * A bound of when the last of {@code done} ends: the latest of their own bounds, and per port the one-machine
      * optimum ({@link #jacksonPs}) of every transfer they wait on, directly or through other tasks, each with its
-     * tail: the longest chain of least durations from its end to the end of the last of {@code done} (a
-     * {@link #tailsOfWalk walk back}). The walk does not go past the tasks of {@code stops} (their own waits are left
-     * out) nor below task {@code lowestTask}: leaving transfers out only weakens the bound, so any such cut keeps it a
-     * bound and keeps the walk to the group's own tasks.
+     * tail: the longest chain of least durations from its end to the end of the last of {@code done}
+     * ({@link #tailsOfWalk}). The walk does not go past the tasks of {@code stops} (their own waits are left out) nor
+     * below task {@code lowestTask}: leaving transfers out only weakens the bound, so any such cut keeps it a bound and
+     * keeps the walk to the group's own tasks.
      */
     public long lastEndPs(int[] done, int[] stops, int lowestTask) {
         long last = 0;
@@ -616,12 +609,16 @@ public final class IdealBound implements TaskTimes {
         walked = 0;
         for (int s : stops) {
             if (!inWalk(s)) {
-                discover(s, true);
+                discover(s, STOP);
             }
         }
+        int from = walked;
         for (int t : done) {
-            walkFrom(t, lowestTask);
+            if (t >= lowestTask && !inWalk(t)) {
+                discover(t, 0);
+            }
         }
+        walk(from, lowestTask);
         return Math.max(last, tailsOfWalk(false));
     }
 
@@ -633,9 +630,9 @@ public final class IdealBound implements TaskTimes {
         if (lastFinishPs == NEVER) {
             long last = 0;
             walked = 0;
-            for (int t = graph.taskCount() - 1; t >= 0; t--) {
+            for (int t = 0; t < graph.taskCount(); t++) {
                 last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
-                walkFrom(t, 0);
+                discover(t, 0);
             }
             lastFinishPs = Math.max(last, tailsOfWalk(true));
         }
@@ -648,66 +645,35 @@ public final class IdealBound implements TaskTimes {
         return i < walked && walkTask[i] == t;
     }
 
-    private int discover(int t, boolean stop) {
+    private void discover(int t, long tail) {
         if (walked == walkTask.length) {
             int m = walked * 2;
             walkTask = Arrays.copyOf(walkTask, m);
             walkTail = Arrays.copyOf(walkTail, m);
-            walkStop = Arrays.copyOf(walkStop, m);
         }
         mark[t] = walked;
         walkTask[walked] = t;
-        walkTail[walked] = 0;
-        walkStop[walked] = stop;
-        return walked++;
+        walkTail[walked] = tail;
+        walked++;
     }
 
     /**
-     * Depth first from t along what each task waits on, and from each flow on a connection to the message added before
-     * it there (a queue pair sends, delivers and completes its messages in order, and a connection's messages are
-     * posted in the order they were added, as NCCL's steps wait for their predecessors: so once a flow is delivered,
-     * so is every message before it on its connection). Appends each task to the post order once all it waits on
-     * is: reversed, every task comes before everything it waits on.
+     * Adds to the walk, from its entries at {@code from} on, everything they wait on, and for each flow on a connection
+     * the message added before it there (a queue pair sends, delivers and completes its messages in order, and a
+     * connection's messages are posted in the order they were added, as NCCL's steps wait for their predecessors: so
+     * once a flow is delivered, so is every message before it on its connection). The walk is its own queue.
      */
-    private void walkFrom(int root, int lowestTask) {
-        if (root < lowestTask || inWalk(root)) {
-            return;
-        }
-        int top = 0;
-        discover(root, false);
-        top = pushFrame(top, root);
-        while (top > 0) {
-            int t = frameTask[top - 1];
-            int i = frameNext[top - 1]++;
+    private void walk(int from, int lowestTask) {
+        for (int i = from; i < walked; i++) {
+            int t = walkTask[i];
             int deps = dependencies(t);
-            int x = -1;
-            if (i < deps) {
-                x = target(dependency(t, i));
-            } else if (i == deps) {
-                x = earlierOnConnection(t);
-            } else {
-                top--;
-                if (post == postOrder.length) {
-                    postOrder = Arrays.copyOf(postOrder, post * 2);
+            for (int k = 0; k <= deps; k++) {
+                int x = k < deps ? target(dependency(t, k)) : earlierOnConnection(t);
+                if (x >= lowestTask && !inWalk(x)) {
+                    discover(x, 0);
                 }
-                postOrder[post++] = mark[t];
-                continue;
-            }
-            if (x >= lowestTask && !inWalk(x)) {
-                discover(x, false);
-                top = pushFrame(top, x);
             }
         }
-    }
-
-    private int pushFrame(int top, int t) {
-        if (top == frameTask.length) {
-            frameTask = Arrays.copyOf(frameTask, top * 2);
-            frameNext = Arrays.copyOf(frameNext, top * 2);
-        }
-        frameTask[top] = t;
-        frameNext[top] = 0;
-        return top + 1;
     }
 
     /** The flow task added just before flow task t on its connection, or -1. */
@@ -721,39 +687,77 @@ public final class IdealBound implements TaskTimes {
     }
 
     /**
-     * The tails of the walk and its ports' bound. In reverse post order (each task before all it waits on) a task's
-     * tail is final, and it raises the tail of each task it waits on to its own least duration plus its tail (plus the
-     * ACK latency for a wait on an ACK), and of the message before it on its connection to its own (delivered in
-     * order). A tail is a time that must pass between the task's end and the end bounded in every schedule: each link
-     * of the chain is a wait the workload has and a least duration (a compute's, a delay's, a message's alone). With
-     * {@code acked} the end bounded is every flow's ACK. Then every transfer's ports with its tail.
+     * The tails of the walk and its ports' bound. A task's tail is raised, for each task of the walk that waits on it,
+     * to that task's least duration plus its tail (plus the ACK latency for a wait on the ACK), and to the tail of the
+     * message after it on its connection (delivered in order). A tail is a time that must pass between the task's end
+     * and the end bounded in every schedule: each link of the chain is a wait the workload has and a least duration
+     * (a compute's, a delay's, a message's alone). With {@code acked} the end bounded is every flow's ACK, so a flow's
+     * tail is at least its ACK latency. Tasks are taken from the highest down (a task comes after what it waits on,
+     * promises aside); a tail that grows after its task was taken (a promise waits on a later task) is passed on again
+     * at once. Then every transfer's ports with its final tail.
      */
     private long tailsOfWalk(boolean acked) {
-        entries = 0;
-        for (int k = post - 1; k >= 0; k--) {
-            int w = postOrder[k];
-            int t = walkTask[w];
-            long tail = acked ? Math.max(walkTail[w], ackLatencyPs(t)) : walkTail[w];
-            if (transfer(t)) {
-                addPorts(t, false, tail);
-            }
-            long chain = Saturating.add(leastDurationPs(t), tail);
-            for (int i = 0; i < dependencies(t); i++) {
-                int d = dependency(t, i);
-                int x = target(d);
-                if (inWalk(x) && !walkStop[mark[x]]) {
-                    int wx = mark[x];
-                    long via = d < 0 ? Saturating.add(chain, ackLatencyPs(x)) : chain;
-                    walkTail[wx] = Math.max(walkTail[wx], via);
-                }
-            }
-            int before = earlierOnConnection(t);
-            if (before >= 0 && inWalk(before) && !walkStop[mark[before]]) {
-                walkTail[mark[before]] = Math.max(walkTail[mark[before]], tail);
+        int low = Integer.MAX_VALUE;
+        int high = -1;
+        for (int i = 0; i < walked; i++) {
+            low = Math.min(low, walkTask[i]);
+            high = Math.max(high, walkTask[i]);
+            if (acked && walkTail[i] >= 0) {
+                walkTail[i] = Math.max(walkTail[i], ackLatencyPs(walkTask[i]));
             }
         }
-        post = 0;
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0) {
+                passOn(t, t);
+            }
+        }
+        entries = 0;
+        for (int t = low; t <= high; t++) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && transfer(t)) {
+                addPorts(t, false, walkTail[mark[t]]);
+            }
+        }
         return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /**
+     * Passes task t's tail on to what it waits on and to the message before it on its connection; a task at or above
+     * {@code cursor} (already taken) whose tail grows passes its own on again.
+     */
+    private void passOn(int t, int cursor) {
+        int top = 0;
+        pending[top++] = t;
+        while (top > 0) {
+            int u = pending[--top];
+            long tail = walkTail[mark[u]];
+            long chain = Saturating.add(leastDurationPs(u), tail);
+            int deps = dependencies(u);
+            for (int k = 0; k <= deps; k++) {
+                int x;
+                long via;
+                if (k < deps) {
+                    int d = dependency(u, k);
+                    x = target(d);
+                    via = d < 0 ? Saturating.add(chain, ackLatencyPs(x)) : chain;
+                } else {
+                    x = earlierOnConnection(u);
+                    via = tail;
+                }
+                if (x < 0 || !inWalk(x)) {
+                    continue;
+                }
+                int w = mark[x];
+                if (walkTail[w] >= 0 && via > walkTail[w]) {
+                    walkTail[w] = via;
+                    if (x > cursor) {
+                        if (top == pending.length) {
+                            pending = Arrays.copyOf(pending, top * 2);
+                        }
+                        pending[top++] = x;
+                    }
+                }
+            }
+        }
     }
 
     /** The least time task t takes from its start to its end in any schedule: a message's alone, a compute's own. */
@@ -774,7 +778,7 @@ public final class IdealBound implements TaskTimes {
         }
     }
 
-    /** The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for NVLink. */
+    /** The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for anything else. */
     private long ackLatencyPs(int x) {
         if (graph.kind(x) != TaskGraph.Kind.FLOW) {
             return 0;
