@@ -477,17 +477,18 @@ public final class IdealBound implements TaskTimes {
      * release, the released job with the largest tail runs; the largest completion plus tail is the optimum of
      * 1|r_j, q_j, pmtn|Cmax (Jackson 1956, Horn 1974), so a bound of every non-preemptive schedule too. Completions are
      * timed from the start of their busy period by the bytes served since, so a set with no preemption gets the
-     * serialisation of its summed bytes to the picosecond (the closed forms); a preempted remainder is a fraction of
-     * a byte, rounded down (never later than the exact optimum).
+     * serialisation of its summed bytes to the picosecond (the closed forms); a remainder cut by a release is rounded
+     * down to whole bytes (less work, so never later than the exact optimum), and the bound is never below the integer
+     * one of {@link #workAfterReleasePs}.
      */
     private long jacksonPs(int from, int to, long rate) {
+        long bound = workAfterReleasePs(from, to, rate);
         double psPerByte = 8.0 * Time.PS_PER_S / rate;
         int[] heap = sortScratch; // free once sorted
         int size = 0;
         int i = from;
         long busyStart = 0;
         double done = 0;
-        long bound = NEVER;
         while (i < to || size > 0) {
             if (size == 0) {
                 busyStart = entryRelease[order[i]];
@@ -503,13 +504,34 @@ public final class IdealBound implements TaskTimes {
             if (i >= to || busyStart + finish * psPerByte <= entryRelease[order[i]]) {
                 done = finish;
                 size = heapPop(heap, size);
-                long served = (long) Math.floor(done + 1e-6);
+                long served = (long) Math.floor(done);
                 long end = Saturating.add(busyStart, Rates.serializationPs(served, rate));
                 bound = Math.max(bound, Saturating.add(end, entryTail[top]));
             } else {
                 double at = (entryRelease[order[i]] - busyStart) / psPerByte;
                 entryBytes[top] = Math.max(0, (long) Math.floor(finish - at));
                 done = at;
+            }
+        }
+        return bound;
+    }
+
+    /**
+     * The weaker bound Jackson's schedule implies, computed exactly in integers: for each release, the bytes released
+     * at or after it at the port's rate plus the least tail among them (so the rounding down of preempted remainders
+     * above never makes the bound lower than this).
+     */
+    private long workAfterReleasePs(int from, int to, long rate) {
+        long bound = NEVER;
+        long bytes = 0;
+        long tail = Long.MAX_VALUE;
+        for (int i = to - 1; i >= from; i--) {
+            int e = order[i];
+            bytes = Saturating.add(bytes, entryBytes[e]);
+            tail = Math.min(tail, entryTail[e]);
+            if (i == from || entryRelease[order[i - 1]] != entryRelease[e]) {
+                bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
+                        Rates.serializationPs(bytes, rate)), tail));
             }
         }
         return bound;
