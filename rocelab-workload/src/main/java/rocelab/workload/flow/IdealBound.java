@@ -24,24 +24,27 @@ import rocelab.workload.traffic.FlowSpec;
  *       transfer takes its bytes at the NVLink rate plus the NVLink latency. A message on a connection is sent no
  *       earlier than the one added before it on that connection has left the sender's RNIC.</li>
  *   <li><b>Port work.</b> Messages through one port (an RNIC's egress or ingress, a GPU's NVLink out or in) are
- *       served by one server of the port's rate: whatever the order, the last of a set M through port p cannot be
- *       done before {@code max over k of (r_k + (bytes of the j in M with r_j >= r_k) / rate_p) + (least tail of
- *       those j)}, where r_j is the earliest time message j's bits can reach p (its earliest start, plus at an
- *       ingress port the latency before it) and the tail the least latency from the port to the end (the single
- *       machine with release dates, preemptive: its optimum is this bound). It is applied where the last of a set is
- *       what counts: every task that waits on two or more transfers directly (a join: over those transfers, and
- *       again with each connection's messages up to the latest it waits on; its bound then propagates to everything
- *       after it), and the groups the outputs report ({@link #lastEndPs}: a collective call, an
- *       iteration, a job, a request, all the traffic), over the transfers the group's end waits on: those it
- *       depends on, and on each connection every message added before one of those (a queue pair sends, delivers
- *       and completes in order, and a connection's messages are posted in the order they were added).</li>
+ *       served by one server of the port's rate. Each message j of a set is a job of one machine with a head r_j (the
+ *       earliest time its bits can be at the port: its earliest send, plus at an ingress port the latency before it),
+ *       a processing time (its wire bytes at the port's rate) and a tail q_j (the least time from its last bit at the
+ *       port to the end bounded); whatever order the port serves them in, sliced as finely as its frames, the end is
+ *       no earlier than the optimum of 1|r_j, q_j, pmtn|Cmax, which Jackson's preemptive schedule (at every release,
+ *       the released job with the largest tail) reaches exactly ({@link #jacksonPs}). It is applied where the last
+ *       of a set is what counts: every task that waits on two or more transfers directly (a join: over those
+ *       transfers, and again with each connection's messages up to the latest it waits on; tails are the latency
+ *       to the join; its bound then propagates to everything after it), and the groups the outputs report
+ *       ({@link #lastEndPs}: a collective call, an iteration, a job, a request, all the traffic), over the transfers
+ *       the group's end waits on: those it depends on, and on each connection every message added before one of
+ *       those (a queue pair sends, delivers and completes in order, and a connection's messages are posted in the
+ *       order they were added). There each tail also holds the longest chain of least durations (computes, delays,
+ *       messages alone, ACKs) from the message to the group's end.</li>
  * </ul>
  *
  * <p>It ignores, as the ideal network does, everything between the RNICs: queues, ECN marks, rate cuts, pauses,
  * drops, ECMP collisions. Its message times are the closed form, so a flow alone, an incast into one port and a ring
  * AllReduce on one channel get their closed forms; with several queue pairs between two RNICs it is the work of the
  * ports, not a fair share of them, that bounds the time. Cost: one pass over the tasks in dependency order (each
- * join's transfers sorted), and one pass over a group's tasks per reported group.
+ * join's transfers sorted and scheduled), and per reported group one walk over its tasks and one schedule per port.
  */
 public final class IdealBound implements TaskTimes {
     private static final long NEVER = -1;
