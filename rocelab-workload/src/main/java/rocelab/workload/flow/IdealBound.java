@@ -413,14 +413,17 @@ public final class IdealBound implements TaskTimes {
     private void addPorts(int x, boolean acked, long afterPs) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
-            FlowSpec spec = graph.flows().get(graph.flowIndex(x));
-            Path p = path(spec.src(), spec.dst());
-            long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes());
+            int f = graph.flowIndex(x);
+            int src = graph.flowSource(f);
+            int dst = graph.flowDestination(f);
+            long size = graph.flowBytes(f);
+            Path p = path(src, dst);
+            long latency = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), size);
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
-            long wire = timing.wireBytes(spec.sizeBytes());
-            long send = sendStartPs[graph.flowIndex(x)];
-            add(base + spec.src(), send, wire, Saturating.add(latency, after));
-            add(base + hosts + spec.dst(), Saturating.add(send, latency - p.lastDelayPs()), wire,
+            long wire = timing.wireBytes(size);
+            long send = sendStartPs[f];
+            add(base + src, send, wire, Saturating.add(latency, after));
+            add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
                     Saturating.add(p.lastDelayPs(), after));
         } else {
             long bytes = graph.nvlinkBytes(x);
@@ -789,10 +792,11 @@ public final class IdealBound implements TaskTimes {
     private long leastDurationPs(int t) {
         switch (graph.kind(t)) {
             case FLOW -> {
-                FlowSpec spec = graph.flows().get(graph.flowIndex(t));
-                Path p = path(spec.src(), spec.dst());
-                return Saturating.add(Rates.serializationPs(timing.wireBytes(spec.sizeBytes()), p.bottleneckBps()),
-                        timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), spec.sizeBytes()));
+                int f = graph.flowIndex(t);
+                Path p = path(graph.flowSource(f), graph.flowDestination(f));
+                long bytes = graph.flowBytes(f);
+                return Saturating.add(Rates.serializationPs(timing.wireBytes(bytes), p.bottleneckBps()),
+                        timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), bytes));
             }
             case NVLINK -> {
                 return Saturating.add(Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs);
@@ -808,8 +812,8 @@ public final class IdealBound implements TaskTimes {
         if (graph.kind(x) != TaskGraph.Kind.FLOW) {
             return 0;
         }
-        FlowSpec spec = graph.flows().get(graph.flowIndex(x));
-        return path(spec.src(), spec.dst()).ackLatencyPs();
+        int f = graph.flowIndex(x);
+        return path(graph.flowSource(f), graph.flowDestination(f)).ackLatencyPs();
     }
 
     @Override
