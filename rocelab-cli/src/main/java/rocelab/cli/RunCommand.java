@@ -82,6 +82,14 @@ final class RunCommand implements Callable<Integer> {
                     + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
     String model;
 
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Run one packet-level simulation on up to N threads (default 1): the fabric is split into"
+                    + " partitions of leaves that run in parallel, outputs byte-identical to one thread. Only traffic"
+                    + " whose flows wait for nothing (permutation, all-to-all, incast, flow lists) on a lossy"
+                    + " Ethernet fabric without link events or --pcap runs in parallel; anything else runs on one"
+                    + " thread and says why (stderr and summary.json threads_note).")
+    int threads;
+
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
 
@@ -193,7 +201,25 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
-        Simulation simulation = Simulation.assemble(config, chosen);
+        if (threads < 1 || threads > 1024) {
+            err.println("error: --threads " + threads + "; expected 1..1024");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        int runThreads = threads;
+        String threadsNote = null;
+        if (threads > 1 && pcap != null) {
+            runThreads = 1;
+            threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
+        }
+        Simulation simulation = Simulation.assemble(config, chosen, runThreads);
+        if (threadsNote == null) {
+            threadsNote = simulation.threadsNote();
+        } else {
+            simulation.threadsNote(threadsNote);
+        }
+        if (threadsNote != null) {
+            err.println("note: " + threadsNote);
+        }
         if (!strict && lintJob != null) {
             rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
             if (!lint.findings().isEmpty()) {
@@ -235,6 +261,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!quiet) {
             outWriter.print(SummaryText.render(result, dir.toString()));
+            var partitioned = simulation.partitionedSimulator();
+            if (partitioned != null) {
+                // How the partitioned run went, in counts that do not depend on the machine (not in the outputs,
+                // which are one thread's).
+                long windows = Math.max(1, partitioned.windows());
+                long events = partitioned.eventsProcessed();
+                int parts = partitioned.partitions();
+                outWriter.printf("parallel  %d partitions on %d threads: %,d windows, %,.0f events per window,"
+                        + " busiest partition %.2fx its share, %,d frames crossed%n", parts,
+                        Math.min(threads, parts), partitioned.windows(), (double) events / windows,
+                        partitioned.busiestPartitionEvents() * (double) parts / Math.max(1, events),
+                        simulation.network().crossings());
+            }
             if (capture != null) {
                 outWriter.printf("capture   %s (%d frames%s)%n", pcap, capture.frames(),
                         capture.frames() >= pcapMax ? ", budget reached" : "");

@@ -262,6 +262,11 @@ public final class EventCalendar {
         first = NONE;
     }
 
+    /** The tie key of an ordinary event of {@code handler} at {@code atPs}: compared after the time. */
+    public static long tieKey(long atPs, int handler) {
+        return (long) tieHash(atPs, handler) << 32 | handler;
+    }
+
     /** Which handler goes first among those with events at {@code atPs}: a mix of both, changing every picosecond. */
     static int tieHash(long atPs, int handler) {
         long z = atPs * 0x9E3779B97F4A7C15L + handler;

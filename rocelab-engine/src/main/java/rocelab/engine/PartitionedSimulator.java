@@ -19,25 +19,55 @@ import java.util.List;
  * so every handler sees exactly the events, in exactly the order, it sees in one simulator: the run is
  * byte-identical to one thread, whatever the partitions and the number of threads.
  *
- * <p>Each window costs one barrier. Mailboxes are double-buffered by the window's parity, and so are the published
- * lower bounds from which every thread computes the same next {@code M}, so one barrier per window suffices.
- * A handler must not call {@link Simulator#stop()} in a partitioned run (where the run stops would depend on the
- * partitions): it is reported as an error.
+ * <p>Each window costs two barriers: after the first, one thread alone moves what crossed (mailboxes and the
+ * {@link CrossingInbox}es) into the receivers' calendars, runs the {@link #serial() serial simulator}'s next event
+ * if it is due, calls the {@link WindowHook}, and computes the next window; after the second every thread runs its
+ * partitions' share of that window. The serial simulator holds the handlers that read or drive every partition
+ * (a sampler, a workload's timed starts): its events must be end-of-instant events
+ * ({@link Simulator#scheduleAtEndOfInstant}), which one simulator runs after every ordinary event of their
+ * picosecond, so a window ends just after the next one's instant and it runs between windows with every partition
+ * idle, seeing what one simulator's handler would. It runs one event per window, so the ordinary events an
+ * end-of-instant event schedules at its own time run (in the next window) before the instant's next end-of-instant
+ * event, as in one simulator.
+ * A handler must not call {@link Simulator#stop()} in a partition (where the run stops would depend on the
+ * partitions): it is reported as an error; the {@link WindowHook} can end the run instead.
  */
 public final class PartitionedSimulator {
     private final Simulator[] parts;
+    /** Handlers that touch every partition; their end-of-instant events run between windows. */
+    private final Simulator serial;
     private final long lookaheadPs;
     private int[] owner = new int[64];
     private int handlerCount;
-    /** [parity][from][to]. */
+    private int serialHandlers;
+    /** [parity][from][to]; {@code to == partitions()} is the serial simulator. */
     private final Mailbox[][][] boxes;
-    /** Earliest time each partition sent to another in the current window, Long.MAX_VALUE if none. */
-    private final long[] earliestSent;
-    /** [parity][partition]: a lower bound of the partition's next event, after the window of that parity. */
-    private final long[][] published;
     /** The parity of the window each partition is running: which mailboxes it writes. */
     private final int[] parityOf;
+    private CrossingInbox[][] inboxes;
+    private int[] inboxCount;
+    private WindowHook hook;
     private long windows;
+    /** Per window, the events of the busiest partition, summed over windows (the critical path in events). */
+    private long busiestEventsSum;
+    private final long[] eventsBefore;
+
+    /** Written by the thread that runs the serial phase, read by every thread after the barrier. */
+    private long windowEnd;
+    private int windowParity;
+    private boolean finished;
+    private long runEnd;
+
+    /** Called after every window, on one thread, with every partition idle and everything that crossed delivered. */
+    public interface WindowHook {
+        /**
+         * @param windowEndPs the end (exclusive) of the window that just ran: every event before it has run
+         * @param endPs the time the run goes to (inclusive)
+         * @return the time the run goes to from now on: {@code endPs}, or earlier (not before the window's end less
+         *     one) to end the run sooner
+         */
+        long afterWindow(long windowEndPs, long endPs);
+    }
 
     /**
      * @param partitions how many partitions the model is split into (at least one)
@@ -55,18 +85,19 @@ public final class PartitionedSimulator {
         for (int p = 0; p < partitions; p++) {
             parts[p] = new Simulator(1024, this, p);
         }
-        this.boxes = new Mailbox[2][partitions][partitions];
+        this.serial = new Simulator(64, this, partitions);
+        this.boxes = new Mailbox[2][partitions][partitions + 1];
         for (Mailbox[][] parity : boxes) {
             for (Mailbox[] from : parity) {
-                for (int to = 0; to < partitions; to++) {
+                for (int to = 0; to <= partitions; to++) {
                     from[to] = new Mailbox();
                 }
             }
         }
-        this.earliestSent = new long[partitions];
-        Arrays.fill(earliestSent, Long.MAX_VALUE);
-        this.published = new long[2][partitions];
         this.parityOf = new int[partitions];
+        this.inboxes = new CrossingInbox[partitions][8];
+        this.inboxCount = new int[partitions];
+        this.eventsBefore = new long[partitions];
     }
 
     public int partitions() {
@@ -77,11 +108,40 @@ public final class PartitionedSimulator {
         return parts[index];
     }
 
+    /**
+     * The simulator for handlers that read or drive every partition. Its events must be end-of-instant events; they
+     * run between windows, alone.
+     */
+    public Simulator serial() {
+        return serial;
+    }
+
+    boolean isSerial(Simulator s) {
+        return s == serial;
+    }
+
+    boolean hasSerialHandlers() {
+        return serialHandlers > 0;
+    }
+
     public long lookaheadPs() {
         return lookaheadPs;
     }
 
-    /** The partition that owns handler {@code handlerId}. */
+    /** {@code inbox} is drained into partition {@code partition} after every window (see {@link CrossingInbox}). */
+    public void addInbox(int partition, CrossingInbox inbox) {
+        if (inboxCount[partition] == inboxes[partition].length) {
+            inboxes[partition] = Arrays.copyOf(inboxes[partition], inboxCount[partition] * 2);
+        }
+        inboxes[partition][inboxCount[partition]++] = inbox;
+    }
+
+    /** Called after every window from now on (one hook; null: none). */
+    public void windowHook(WindowHook h) {
+        this.hook = h;
+    }
+
+    /** The partition that owns handler {@code handlerId} ({@link #partitions()} for the serial simulator). */
     public int ownerOf(int handlerId) {
         if (handlerId < 0 || handlerId >= handlerCount) {
             throw new IllegalArgumentException("no handler " + handlerId);
@@ -90,7 +150,7 @@ public final class PartitionedSimulator {
     }
 
     public long eventsProcessed() {
-        long n = 0;
+        long n = serial.eventsProcessed();
         for (Simulator s : parts) {
             n += s.eventsProcessed();
         }
@@ -98,16 +158,24 @@ public final class PartitionedSimulator {
     }
 
     public int pendingEvents() {
-        int n = 0;
+        int n = serial.pendingEvents();
         for (Simulator s : parts) {
             n += s.pendingEvents();
         }
         return n;
     }
 
-    /** Windows run so far: each cost one barrier. */
+    /** Windows run so far. */
     public long windows() {
         return windows;
+    }
+
+    /**
+     * The events of each window's busiest partition, summed over the windows: on as many threads as partitions, the
+     * run takes at least this many events' time (against {@link #eventsProcessed()} on one).
+     */
+    public long busiestPartitionEvents() {
+        return busiestEventsSum;
     }
 
     /** The clock after {@link #runUntil}: every partition stands at the same time then. */
@@ -120,26 +188,39 @@ public final class PartitionedSimulator {
             owner = Arrays.copyOf(owner, handlerCount * 2);
         }
         owner[handlerCount] = partition;
+        if (partition == parts.length) {
+            serialHandlers++;
+        }
         return handlerCount++;
     }
 
     void scheduleDirect(long atPs, int handlerId, int kind, long arg) {
-        parts[ownerOf(handlerId)].addLocal(atPs, handlerId, kind, arg);
+        int to = ownerOf(handlerId);
+        (to == parts.length ? serial : parts[to]).addLocal(atPs, handlerId, kind, arg);
     }
 
     /** Called on the sender's thread during a window. */
     void post(int from, long atPs, int handlerId, int kind, long arg) {
         int to = ownerOf(handlerId);
         boxes[parityOf[from]][from][to].add(atPs, handlerId, kind, arg);
-        if (atPs < earliestSent[from]) {
-            earliestSent[from] = atPs;
+    }
+
+    /** The earliest pending event of any partition or the serial simulator, Long.MAX_VALUE when none. */
+    long earliestPending() {
+        long m = serial.calendar().isEmpty() ? Long.MAX_VALUE : serial.calendar().firstTimePs();
+        for (Simulator s : parts) {
+            if (!s.calendar().isEmpty()) {
+                m = Math.min(m, s.calendar().firstTimePs());
+            }
         }
+        return m;
     }
 
     /**
-     * Runs every event with time at or before {@code endPs} on {@code threads} threads (the calling one and
-     * {@code threads - 1} more, each running a fixed share of the partitions), then returns with every clock at
-     * {@code endPs} (or at the last event, when the calendars ran empty and {@code endPs} is unbounded).
+     * Runs every event with time at or before {@code endPs} (or the earlier end the {@link WindowHook} sets) on
+     * {@code threads} threads (the calling one and {@code threads - 1} more, each running a fixed share of the
+     * partitions), then returns with every clock at that end (or at the last event, when the calendars ran empty
+     * and {@code endPs} is unbounded).
      *
      * @return true if events remain
      */
@@ -148,21 +229,20 @@ public final class PartitionedSimulator {
             throw new IllegalArgumentException("at least one thread: " + threads);
         }
         int workers = Math.min(threads, parts.length);
-        long start = earliestPending();
+        runEnd = endPs;
+        windowParity = (int) (windows & 1);
+        nextWindow();
         WindowBarrier barrier = new WindowBarrier(workers);
         Throwable[] failure = new Throwable[workers];
         List<Thread> started = new ArrayList<>();
-        long firstWindow = windows;
-        long[] windowCount = new long[1];
         for (int w = 1; w < workers; w++) {
             int worker = w;
-            Thread t = new Thread(() -> work(worker, workers, start, firstWindow, endPs, barrier, failure, null),
-                    "rocelab-partition-" + w);
+            Thread t = new Thread(() -> work(worker, workers, barrier, failure), "rocelab-partition-" + w);
             t.setDaemon(true);
             started.add(t);
             t.start();
         }
-        work(0, workers, start, firstWindow, endPs, barrier, failure, windowCount);
+        work(0, workers, barrier, failure);
         for (Thread t : started) {
             try {
                 t.join();
@@ -182,68 +262,98 @@ public final class PartitionedSimulator {
                 throw new IllegalStateException(f);
             }
         }
-        windows = firstWindow + windowCount[0];
+        // Nothing is left at or before the end: only the clocks move, as one simulator's would.
         for (Simulator s : parts) {
             s.windowEndPs(Long.MIN_VALUE);
+            s.advanceClock(runEnd);
         }
+        serial.advanceClock(runEnd);
         return pendingEvents() > 0;
     }
 
-    private long earliestPending() {
-        long m = Long.MAX_VALUE;
-        for (Simulator s : parts) {
-            if (!s.calendar().isEmpty()) {
-                m = Math.min(m, s.calendar().firstTimePs());
-            }
-        }
-        return m;
-    }
-
-    /** One thread's loop: partitions worker, worker + workers, ... of every window. */
-    private void work(int worker, int workers, long start, long firstWindow, long endPs, WindowBarrier barrier,
-            Throwable[] failure, long[] windowCount) {
+    /** One thread's loop: partitions worker, worker + workers, ... of every window; worker 0 runs the serial phase. */
+    private void work(int worker, int workers, WindowBarrier barrier, Throwable[] failure) {
         try {
-            long m = start;
-            long w = firstWindow;
-            while (m != Long.MAX_VALUE && m <= endPs) {
-                long windowEnd = Math.min(m + lookaheadPs, endPs == Long.MAX_VALUE ? Long.MAX_VALUE : endPs + 1);
-                int parity = (int) (w & 1);
+            while (!finished) {
+                long end = windowEnd;
+                int parity = windowParity;
                 for (int p = worker; p < parts.length; p += workers) {
                     Simulator s = parts[p];
-                    earliestSent[p] = Long.MAX_VALUE;
                     parityOf[p] = parity;
-                    s.windowEndPs(windowEnd);
-                    s.run(windowEnd - 1, Long.MAX_VALUE);
+                    s.parity(parity);
+                    s.windowEndPs(end);
+                    s.run(end - 1, Long.MAX_VALUE);
                     if (s.stoppedEarly()) {
                         throw new IllegalStateException("a handler stopped partition " + p
                                 + ": stop() is not supported in a partitioned run");
                     }
-                    long next = s.calendar().isEmpty() ? Long.MAX_VALUE : s.calendar().firstTimePs();
-                    published[parity][p] = Math.min(next, earliestSent[p]);
                 }
                 barrier.await();
-                m = Long.MAX_VALUE;
-                for (int p = 0; p < parts.length; p++) {
-                    m = Math.min(m, published[parity][p]);
+                if (worker == 0) {
+                    serialPhase(end, parity);
                 }
-                for (int p = worker; p < parts.length; p += workers) {
-                    for (int from = 0; from < parts.length; from++) {
-                        boxes[parity][from][p].drainInto(parts[p]);
-                    }
-                }
-                w++;
-            }
-            // Nothing is left at or before endPs (m > endPs): only the clocks move, as one simulator's would.
-            for (int p = worker; p < parts.length; p += workers) {
-                parts[p].windowEndPs(Long.MIN_VALUE);
-                parts[p].advanceClock(endPs);
-            }
-            if (windowCount != null) {
-                windowCount[0] = w - firstWindow;
+                barrier.await();
             }
         } catch (Throwable t) {
             failure[worker] = t;
             barrier.breakBarrier();
         }
+    }
+
+    /** Between two windows, alone: deliver what crossed, run the serial simulator and the hook, plan the next window. */
+    private void serialPhase(long end, int parity) {
+        long busiest = 0;
+        for (int p = 0; p < parts.length; p++) {
+            Simulator s = parts[p];
+            s.windowEndPs(Long.MIN_VALUE);
+            busiest = Math.max(busiest, s.eventsProcessed() - eventsBefore[p]);
+            eventsBefore[p] = s.eventsProcessed();
+        }
+        busiestEventsSum += busiest;
+        windows++;
+        for (int to = 0; to <= parts.length; to++) {
+            Simulator into = to == parts.length ? serial : parts[to];
+            for (int from = 0; from < parts.length; from++) {
+                boxes[parity][from][to].drainInto(into);
+            }
+        }
+        for (int p = 0; p < parts.length; p++) {
+            CrossingInbox[] in = inboxes[p];
+            for (int i = 0; i < inboxCount[p]; i++) {
+                in[i].drain(parity);
+            }
+        }
+        if (hook != null) {
+            runEnd = Math.min(runEnd, hook.afterWindow(end, runEnd));
+        }
+        if (!serial.calendar().isEmpty() && serial.calendar().firstTimePs() < end
+                && serial.calendar().firstTimePs() <= runEnd) {
+            serial.run(serial.calendar().firstTimePs(), 1);
+        }
+        windowParity = parity ^ 1;
+        nextWindow();
+    }
+
+    /**
+     * The next window: from the earliest pending event M to before M + lookahead, and not past the instant of the
+     * serial simulator's next event or the run's end; {@link #finished} when nothing is left at or before the end.
+     */
+    private void nextWindow() {
+        long m = earliestPending();
+        if (m == Long.MAX_VALUE || m > runEnd) {
+            finished = true;
+            return;
+        }
+        finished = false;
+        long e = satAdd(m, lookaheadPs);
+        if (!serial.calendar().isEmpty()) {
+            e = Math.min(e, satAdd(serial.calendar().firstTimePs(), 1));
+        }
+        windowEnd = Math.min(e, satAdd(runEnd, 1));
+    }
+
+    private static long satAdd(long a, long b) {
+        long r = a + b;
+        return r < a ? Long.MAX_VALUE : r;
     }
 }

@@ -21,8 +21,13 @@ public final class Simulator {
     private final int partition;
     /** Events for other partitions must not fall before this time (the end of the current window). */
     private long windowEndPs = NOT_RUNNING;
+    private int parity;
     private static final long NOT_RUNNING = Long.MIN_VALUE;
     private long nowPs;
+    /** The event being handled: its handler, kind and argument (with {@link #nowPs}, its canonical key). */
+    private int currentHandler = -1;
+    private int currentKind;
+    private long currentArg;
     private long eventsProcessed;
     private long fingerprint = 0xcbf29ce484222325L;
     private boolean fingerprinting;
@@ -60,6 +65,23 @@ public final class Simulator {
 
     public long nowPs() {
         return nowPs;
+    }
+
+    /**
+     * The canonical tie key of the event being handled (after its time: see {@link EventCalendar}); records written
+     * by events of several partitions merge into one simulator's order by (time, this key, {@link #currentKind},
+     * {@link #currentArg}).
+     */
+    public long currentTieKey() {
+        return EventCalendar.tieKey(nowPs, currentHandler);
+    }
+
+    public int currentKind() {
+        return currentKind;
+    }
+
+    public long currentArg() {
+        return currentArg;
     }
 
     public long eventsProcessed() {
@@ -105,6 +127,11 @@ public final class Simulator {
         if (partitioned != null && (handlerId >= handlers.length || handlers[handlerId] == null)) {
             throw new IllegalStateException("end-of-instant event for handler " + handlerId + " of another partition");
         }
+        if (partitioned != null && !partitioned.isSerial(this) && partitioned.hasSerialHandlers()) {
+            // The serial simulator's events run after every partition's events of their instant: a partition's own
+            // end-of-instant event could not be ordered against them.
+            throw new IllegalStateException("end-of-instant events are for the serial simulator of a partitioned run");
+        }
         calendar.addAtEndOfInstant(atPs, handlerId, kind, arg);
     }
 
@@ -123,6 +150,49 @@ public final class Simulator {
         partitioned.post(partition, atPs, handlerId, kind, arg);
     }
 
+    /**
+     * Whether this simulator is a partition running a window now: only then must what it sends another partition
+     * wait for the barrier ({@link #crossing}). False for one simulator holding everything, during assembly and in
+     * the serial phase between windows.
+     */
+    public boolean inWindow() {
+        return windowEndPs != NOT_RUNNING;
+    }
+
+    /** The parity of the window running now (which of a {@link CrossingInbox}'s two lists the sender fills). */
+    public int windowParity() {
+        return parity;
+    }
+
+    /**
+     * Something this partition sent another partition outside the engine's mailboxes (a frame on a cut link) is
+     * due at {@code dueAtPs}: it must not fall inside the current window.
+     */
+    public void crossing(long dueAtPs) {
+        if (dueAtPs < windowEndPs) {
+            throw new IllegalStateException("a crossing due at " + dueAtPs + " ps, inside the window that ends at "
+                    + windowEndPs + " ps: its delay is shorter than the lookahead");
+        }
+    }
+
+    /** The whole run's events processed so far: this simulator's, or every partition's when it is the serial one. */
+    public long runEventsProcessed() {
+        return partitioned != null && partitioned.isSerial(this) ? partitioned.eventsProcessed() : eventsProcessed;
+    }
+
+    /** The whole run's pending events (see {@link #runEventsProcessed}). */
+    public int runPendingEvents() {
+        return partitioned != null && partitioned.isSerial(this) ? partitioned.pendingEvents() : calendar.size();
+    }
+
+    /** The whole run's earliest pending event, Long.MAX_VALUE when none (see {@link #runEventsProcessed}). */
+    public long runFirstEventPs() {
+        if (partitioned != null && partitioned.isSerial(this)) {
+            return partitioned.earliestPending();
+        }
+        return calendar.isEmpty() ? Long.MAX_VALUE : calendar.firstTimePs();
+    }
+
     /** Sets the end of the current window; {@link Long#MIN_VALUE}: no window is running (assembly). */
     void windowEndPs(long endPs) {
         this.windowEndPs = endPs;
@@ -136,6 +206,10 @@ public final class Simulator {
     /** The clock moves to {@code endPs} without running anything (the partitioned run's end). */
     void advanceClock(long endPs) {
         advanceTo(endPs);
+    }
+
+    void parity(int p) {
+        this.parity = p;
     }
 
     void addLocal(long atPs, int handlerId, int kind, long arg) {
@@ -178,6 +252,9 @@ public final class Simulator {
             long arg = cal.firstArg();
             cal.removeFirst();
             nowPs = t;
+            currentHandler = handlerId;
+            currentKind = kind;
+            currentArg = arg;
             eventsProcessed++;
             if (fingerprinting) {
                 fingerprint = mix(mix(mix(fingerprint, t), handlerId), kind);

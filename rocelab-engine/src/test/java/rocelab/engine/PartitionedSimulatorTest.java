@@ -100,4 +100,48 @@ class PartitionedSimulatorTest {
         a.schedule(5, id, 1, 0);
         assertThatThrownBy(() -> ps.runUntil(Long.MAX_VALUE, 1)).hasMessageContaining("stop() is not supported");
     }
+
+    /**
+     * Handlers of the serial simulator (end-of-instant events that read every node, as a sampler does, and poke one
+     * at their own picosecond, as timed starts do) see exactly what they see in one simulator, on any split.
+     */
+    @Test
+    void shouldRunSerialHandlersBetweenWindowsAsOneSimulatorRunsThem() {
+        String expected = withObservers(null, 0, 0);
+        for (int partitions = 1; partitions <= 3; partitions++) {
+            for (int threads = 1; threads <= 3; threads++) {
+                assertThat(withObservers(new PartitionedSimulator(partitions, LOOKAHEAD), partitions, threads))
+                        .as("%d partitions, %d threads", partitions, threads).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** The gossip model with two observers every 700 ps; null: one simulator. Returns everything they saw. */
+    private static String withObservers(PartitionedSimulator ps, int partitions, int threads) {
+        Simulator one = ps == null ? new Simulator() : null;
+        GossipModel m = new GossipModel(7, 5, LOOKAHEAD, HORIZON, i -> ps == null ? one : ps.partition(i % partitions));
+        Simulator serial = ps == null ? one : ps.serial();
+        StringBuilder seen = new StringBuilder();
+        for (int o = 0; o < 2; o++) {
+            int observer = o;
+            int[] id = new int[1];
+            id[0] = serial.register((now, kind, arg) -> {
+                seen.append(observer).append('@').append(now).append(':').append(m.outcome().hashCode()).append(' ');
+                if (observer == 0) {
+                    // An ordinary event at this very picosecond: it runs before the other observer's turn.
+                    serial.schedule(now, 0, GossipModel.MESSAGE, now);
+                }
+                if (now + 700 <= HORIZON) {
+                    serial.scheduleAtEndOfInstant(now + 700, id[0], 0, 0);
+                }
+            });
+            serial.scheduleAtEndOfInstant(700, id[0], 0, 0);
+        }
+        if (ps == null) {
+            one.runUntil(Long.MAX_VALUE);
+        } else {
+            ps.runUntil(Long.MAX_VALUE, threads);
+        }
+        return seen + " / " + m.outcome();
+    }
 }

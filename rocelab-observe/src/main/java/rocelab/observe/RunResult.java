@@ -29,6 +29,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
+ * @param threadsNote why a run that asked for several threads ran on one (null: it did not ask, or it did not)
  */
 public record RunResult(
         String scenario,
@@ -55,7 +56,8 @@ public record RunResult(
         List<rocelab.observe.inference.CallRecord> llmCalls,
         List<rocelab.observe.job.TimelineRecord> timeline,
         String model,
-        rocelab.observe.trace.GpuTimeline gpuTimeline) {
+        rocelab.observe.trace.GpuTimeline gpuTimeline,
+        String threadsNote) {
 
     public RunResult {
         requests = List.copyOf(requests);

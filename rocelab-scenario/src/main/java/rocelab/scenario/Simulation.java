@@ -62,6 +62,12 @@ public final class Simulation {
     private final WorkloadDriver driver;
     private final TimeSeriesSampler series;
     private final PfcLog pfcLog;
+    /** The partitions and threads of a parallel run; null on one thread. */
+    private final ParallelRun parallel;
+    /** Why a run asked for several threads runs on one (null: it did not ask, or it runs on them). */
+    private String threadsNote;
+    /** The run goes on this long less 1 ps after the last task's end: see {@link #run}. */
+    private final long lookaheadPs;
 
     /** A collective of the traffic list and the tasks it expanded into. */
     private record CollectiveFlows(int item, CollectiveTraffic spec, CollectiveTraffic.Emitted tasks) {}
@@ -78,8 +84,11 @@ public final class Simulation {
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
-            IdealGroups idealGroups, Model model) {
+            IdealGroups idealGroups, Model model, ParallelRun parallel, String threadsNote, long lookaheadPs) {
         this.model = model;
+        this.parallel = parallel;
+        this.threadsNote = threadsNote;
+        this.lookaheadPs = lookaheadPs;
         this.idealGroups = idealGroups;
         boolean packets = model == Model.PACKET;
         long bytes = 0;
@@ -108,11 +117,21 @@ public final class Simulation {
             network.nic(f.host()).schedulePauseStorm(f.startPs(), f.startPs() + f.durationPs(), f.priority());
         }
         if (pfcLog != null) {
-            for (int s = 0; s < network.switchCount(); s++) {
-                network.switchAt(s).pfcProbe(pfcLog);
+            // A parallel run: each partition's devices note into a capture of their own, linked after each window.
+            rocelab.fabric.probe.PfcProbe[] byPartition = new rocelab.fabric.probe.PfcProbe[partitions()];
+            for (int p = 0; parallel != null && p < byPartition.length; p++) {
+                byPartition[p] = pfcLog.forPartition(parallel.partitions().partition(p));
             }
-            for (int h = 0; h < network.hostCount(); h++) {
-                network.nic(h).pfcProbe(pfcLog);
+            int hosts = network.hostCount();
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).pfcProbe(parallel == null ? pfcLog
+                        : byPartition[network.simulatorOf(hosts + s).partition()]);
+            }
+            for (int h = 0; h < hosts; h++) {
+                network.nic(h).pfcProbe(parallel == null ? pfcLog : byPartition[network.simulatorOf(h).partition()]);
+            }
+            if (parallel != null) {
+                parallel.pfcLog(pfcLog);
             }
         }
     }
@@ -155,11 +174,36 @@ public final class Simulation {
         return assemble(config, idealOnly ? Model.IDEAL : Model.PACKET);
     }
 
-    /** Assembles the run of the scenario with the fabric modelled as {@code model}. */
+    /** Assembles the run of the scenario with the fabric modelled as {@code model}, on one thread. */
     public static Simulation assemble(ScenarioConfig config, Model model) {
-        Simulator sim = new Simulator();
+        return assemble(config, model, 1);
+    }
+
+    /**
+     * Assembles the run of the scenario with the fabric modelled as {@code model}, on up to {@code threads} threads:
+     * a packet-level run of traffic whose tasks wait for nothing is split into partitions of the fabric (at most one
+     * per leaf) that run in parallel, with outputs byte-identical to one thread's; anything else runs on one thread,
+     * and {@link #threadsNote()} says why.
+     */
+    public static Simulation assemble(ScenarioConfig config, Model model, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("at least one thread: " + threads);
+        }
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
+        // Random streams are by component name, so building the workload before the network draws the same values.
+        Workload w = workload(config, topology, streams);
+        long lookahead = FabricPartition.lookaheadPs(topology);
+        String whyOne = threads > 1 ? oneThreadReason(config, model, w.graph(), topology) : null;
+        int parts = threads > 1 && whyOne == null ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
+        ParallelRun parallel = null;
+        Simulator sim;
+        if (parts > 1) {
+            parallel = new ParallelRun(new rocelab.engine.PartitionedSimulator(parts, lookahead), threads, lookahead);
+            sim = parallel.partitions().serial();
+        } else {
+            sim = new Simulator();
+        }
         CongestionAlgorithm algorithm = CongestionControls.byName(config.congestion().name())
                 .orElseThrow(() -> new IllegalArgumentException("unknown congestion control "
                         + config.congestion().name()));
@@ -181,8 +225,14 @@ public final class Simulation {
             builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
                     ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
         }
+        int[] partitionOfNode = parallel == null ? null : FabricPartition.of(topology, parts);
+        if (parallel != null) {
+            builder.partitioned(parallel.partitions(), partitionOfNode);
+        }
         Network network = builder.build(topology);
-        Workload w = workload(config, topology, streams);
+        if (parallel != null) {
+            network.deferNotifications(parallel.notifications(), partitionOfNode);
+        }
         TaskGraph graph = w.graph();
         List<CollectiveFlows> collectives = w.collectives();
         List<JobTasks> jobs = w.jobs();
@@ -194,7 +244,68 @@ public final class Simulation {
             case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount(),
                     w.groups().groupOfTask(), w.groups().count());
         };
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model);
+        if (parallel != null) {
+            parallel.driver(driver, network.pools());
+        }
+        String note = whyOne == null ? null : "asked for " + threads + " threads, ran on one: " + whyOne;
+        return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
+                parallel, note, lookahead);
+    }
+
+    /**
+     * Why a run cannot be split over threads (null: it can). The workload driver hears every completion and starts
+     * what waited for it at the same picosecond, possibly on another host: with no delay there is no lookahead, so
+     * only traffic whose tasks wait for nothing runs in parallel. The other reasons are parts of a run that read or
+     * change the whole fabric at once and are not partitioned yet.
+     */
+    static String oneThreadReason(ScenarioConfig config, Model model, TaskGraph graph, Topology topology) {
+        if (model != Model.PACKET) {
+            return "only the packet level is partitioned (this run is " + model.key() + " level)";
+        }
+        if (graph.lateDependencyCount() > 0) {
+            return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
+        }
+        for (int t = 0; t < graph.taskCount(); t++) {
+            if (graph.flowIndex(t) < 0 || graph.dependencyCount(t) > 0) {
+                return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
+            }
+        }
+        if (!config.linkEvents().isEmpty()) {
+            return "link events reroute every switch at once";
+        }
+        if (config.infiniband() != null && config.infiniband().smSweepPs() > 0) {
+            return "the subnet manager's sweep sends on every switch at once";
+        }
+        if (FabricPartition.leaves(topology) < 2) {
+            return "the fabric has one leaf switch, and host links are not cut";
+        }
+        return null;
+    }
+
+    /** Why this run asked for several threads and runs on one, or null. */
+    public String threadsNote() {
+        return threadsNote;
+    }
+
+    /** Why this run, asked to use several threads, runs on one for a reason of its caller's (such as a capture). */
+    public void threadsNote(String note) {
+        this.threadsNote = note;
+    }
+
+    /** The partitions this run is split into (1: not split). */
+    public int partitions() {
+        return parallel == null ? 1 : parallel.partitions().partitions();
+    }
+
+    /** The partitioned engine of a parallel run (null on one thread), for its counters. */
+    public rocelab.engine.PartitionedSimulator partitionedSimulator() {
+        return parallel == null ? null : parallel.partitions();
+    }
+
+    /** The last event a run that completed at {@code lastFinishPs} runs: see {@link #run}. */
+    static long lastEventPs(long lastFinishPs, long lookaheadPs) {
+        long r = lastFinishPs + lookaheadPs - 1;
+        return r < lastFinishPs ? Long.MAX_VALUE : r;
     }
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
@@ -342,15 +453,16 @@ public final class Simulation {
         boolean more = driver.taskCount() > 0;
         while (more && !driver.allFinished()) {
             // A window starts at the next event: idle time (a flow that starts at 1000 s) costs no loop turns.
-            long next = sim.calendar().isEmpty() ? sim.nowPs() : Math.max(sim.nowPs(), sim.calendar().firstTimePs());
+            long next = nextEventPs() == Long.MAX_VALUE ? nowPs() : Math.max(nowPs(), nextEventPs());
             long windowEnd = Math.min(config.stopAtPs(), satAdd(next, CHECK_WINDOW_PS));
-            more = sim.run(windowEnd, BATCH_EVENTS) && !driver.allFinished();
+            runTo(windowEnd, startNanos, progress);
+            more = nextEventPs() != Long.MAX_VALUE && !driver.allFinished();
             long activity = dataActivity();
             if (activity != lastActivity) {
                 lastActivity = activity;
-                lastActivityPs = sim.nowPs();
+                lastActivityPs = nowPs();
             } else if (more && driver.flowsInFlight() > 0) {
-                long still = sim.nowPs() - lastActivityPs;
+                long still = nowPs() - lastActivityPs;
                 if (pfcLog != null && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
                     if (!deadlock.isEmpty()) {
@@ -364,13 +476,17 @@ public final class Simulation {
                     more = false;
                 }
             }
-            if (more && (sim.nowPs() >= config.stopAtPs() || nextEventAfterStop())) {
+            if (more && (nowPs() >= config.stopAtPs() || nextEventAfterStop())) {
                 stopReason = "stop-at";
                 more = false;
             }
             progress.onProgress(progress(System.nanoTime() - startNanos));
         }
         if (driver.allFinished()) {
+            // The run goes on to the end of the lookahead after the last task's end (every event before the last
+            // end plus the lookahead): a parallel run has run its window to there, and one thread does the same, so
+            // both end on the same events.
+            runTo(Math.min(config.stopAtPs(), lastEventPs(driver.lastFinishPs(), lookaheadPs)), startNanos, progress);
             stopReason = "completed";
         } else if (stopReason == null) {
             stopReason = "no-events";
@@ -380,16 +496,54 @@ public final class Simulation {
         JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
-        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
+        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
-                endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
+                endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flowRecords(driver), collectives(driver, ideal, jobResults), FabricTotals.of(network), network, series,
                 pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served));
+                gpuTimeline(jobResults, served), threadsNote);
+    }
+
+    /**
+     * Runs every event at or before {@code endPs}, or until the workload has finished: on one thread in batches
+     * (progress between them), or in windows on the partitions' threads.
+     */
+    private void runTo(long endPs, long startNanos, ProgressListener progress) {
+        if (parallel != null) {
+            parallel.runUntil(endPs);
+            return;
+        }
+        while (true) {
+            boolean more = sim.run(endPs, BATCH_EVENTS);
+            if (driver.allFinished()) {
+                return;
+            }
+            if (!more) {
+                sim.runUntil(endPs); // nothing left: the clock moves to the end, as the partitions' do
+                return;
+            }
+            if (sim.calendar().firstTimePs() > endPs) {
+                return;
+            }
+            progress.onProgress(progress(System.nanoTime() - startNanos));
+        }
+    }
+
+    private long nowPs() {
+        return parallel == null ? sim.nowPs() : parallel.partitions().nowPs();
+    }
+
+    private long events() {
+        return parallel == null ? sim.eventsProcessed() : parallel.partitions().eventsProcessed();
+    }
+
+    /** The earliest pending event, Long.MAX_VALUE when none. */
+    private long nextEventPs() {
+        return sim.runFirstEventPs();
     }
 
     /**
@@ -409,7 +563,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served));
+                gpuTimeline(jobResults, served), threadsNote);
     }
 
     /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */
@@ -436,7 +590,7 @@ public final class Simulation {
                 done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);
             }
         }
-        return new RunProgress(sim.nowPs(), sim.eventsProcessed(), wallNanos, done, workloadBytes,
+        return new RunProgress(nowPs(), events(), wallNanos, done, workloadBytes,
                 driver.finishedCount(), driver.taskCount());
     }
 
@@ -455,7 +609,7 @@ public final class Simulation {
     }
 
     private boolean nextEventAfterStop() {
-        return !sim.calendar().isEmpty() && sim.calendar().firstTimePs() > config.stopAtPs();
+        return nextEventPs() != Long.MAX_VALUE && nextEventPs() > config.stopAtPs();
     }
 
     /**

@@ -1,5 +1,6 @@
 package rocelab.fabric.link;
 
+import rocelab.engine.CrossingInbox;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.packet.Packet;
@@ -9,8 +10,14 @@ import rocelab.fabric.packet.PacketPool;
  * One direction of a point-to-point link: propagation delay only (the sender accounts for serialisation). Frames
  * leave in the order they entered, so the link keeps an in-flight FIFO and a single pending wake-up for the
  * frame at its head (as htsim's pipe does), whatever the number of frames in flight.
+ *
+ * <p>In a partitioned run a link whose ends are in different partitions is where the run is cut: its handler
+ * belongs to the receiving partition, and a frame the sender puts on it during a window waits in a list of that
+ * window's parity until the barrier, when the receiving side moves it into the FIFO ({@link #drain}). Frames on one
+ * link are due in order, so the FIFO and its one pending arrival (keyed by due time, this link, its epoch) are the
+ * ones a single simulator has.
  */
-public final class Link implements PacketSink, EventHandler {
+public final class Link implements PacketSink, EventHandler, CrossingInbox {
     private static final int ARRIVAL = 1;
 
     private final Simulator sim;
@@ -25,6 +32,13 @@ public final class Link implements PacketSink, EventHandler {
     private PacketPool pool;
     private long lost;
     private LinkProbe probe = LinkProbe.NONE;
+    /** The sending partition when the link is cut (null: both ends in {@link #sim}). */
+    private Simulator sender;
+    private final Packet[] transitHead = new Packet[2];
+    private final Packet[] transitTail = new Packet[2];
+    /** Frames put on the cut link by the sender and moved into the FIFO by the receiver (each side writes its own). */
+    private long crossed;
+    private long drained;
 
     /**
      * @param delayPs propagation delay, plus any fixed pipeline latency of the receiving device
@@ -56,6 +70,51 @@ public final class Link implements PacketSink, EventHandler {
             return;
         }
         packet.dueAtPs(startPs + serializationPs + delayPs);
+        if (sender != null && sender.inWindow()) {
+            cross(packet);
+            return;
+        }
+        enqueue(packet);
+    }
+
+    /** The sender's side of a cut link during a window: the frame waits for the barrier. */
+    private void cross(Packet packet) {
+        sender.crossing(packet.dueAtPs());
+        int parity = sender.windowParity();
+        if (transitTail[parity] == null) {
+            transitHead[parity] = packet;
+        } else {
+            transitTail[parity].nextInFlight(packet);
+        }
+        transitTail[parity] = packet;
+        crossed++;
+    }
+
+    /** After the barrier, on the receiving side: the frames sent in the window enter the FIFO, in order. */
+    @Override
+    public void drain(int parity) {
+        Packet p = transitHead[parity];
+        transitHead[parity] = null;
+        transitTail[parity] = null;
+        while (p != null) {
+            Packet n = p.takeNextInFlight();
+            drained++;
+            enqueue(p);
+            p = n;
+        }
+    }
+
+    /** This link is cut: {@code sendingPartition} puts frames on it, this link's simulator receives them. */
+    public void crossFrom(Simulator sendingPartition) {
+        this.sender = sendingPartition;
+    }
+
+    /** Frames put on this link while it was cut between partitions (they crossed at a barrier). */
+    public long crossings() {
+        return crossed;
+    }
+
+    private void enqueue(Packet packet) {
         if (tail == null) {
             head = packet;
             tail = packet;
@@ -119,9 +178,9 @@ public final class Link implements PacketSink, EventHandler {
         return lost;
     }
 
-    /** Frames on the wire right now. */
+    /** Frames on the wire right now (those waiting for a barrier included). */
     public int inFlight() {
-        return inFlight;
+        return inFlight + (int) (crossed - drained);
     }
 
     public long delayPs() {

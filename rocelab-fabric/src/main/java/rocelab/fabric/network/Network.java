@@ -20,6 +20,9 @@ import rocelab.fabric.topology.Topology;
 public final class Network {
     private final Simulator sim;
     private final PacketPool pool;
+    private final PacketPool[] pools;
+    /** The simulator of each topology node: the same one, or its partition's in a partitioned run. */
+    private final Simulator[] simOfNode;
     private final Topology topology;
     private final Nic[] nics;
     private final Switch[] switches;
@@ -33,15 +36,20 @@ public final class Network {
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
     private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
+    /** A partitioned run: each partition's deferred completion notifications (null: listeners hear them at once). */
+    private rocelab.fabric.nic.DeferredMessages[] deferred;
+    private int[] partitionOfHost;
     /** Multi-plane fabric: which planes reach which hosts (null on a single-plane fabric). */
     private rocelab.fabric.nic.PlaneRouting planeRouting;
 
-    Network(Simulator sim, PacketPool pool, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
+    Network(Simulator sim, PacketPool[] pools, Simulator[] simOfNode, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
             CongestionControlFactory[] congestionControlByHost, RandomStreams streams, int[] laneOfDscp) {
         this.laneOfDscp = laneOfDscp;
         this.sim = sim;
-        this.pool = pool;
+        this.pools = pools.clone();
+        this.pool = pools[0];
+        this.simOfNode = simOfNode;
         this.topology = topology;
         this.nics = nics;
         this.switches = switches;
@@ -123,14 +131,19 @@ public final class Network {
 
     /** As {@link #connect(int, int, MessageListener)}, marking the QP's packets with {@code dscp} (-1: default). */
     public QueuePair connect(int src, int dst, MessageListener listener, int dscp) {
+        if (deferred != null) {
+            listener = rocelab.fabric.nic.DeferredMessages.between(listener, deferred[partitionOfHost[src]],
+                    deferred[partitionOfHost[dst]]);
+        }
         int id = queuePairs.size();
         SplittableRandom random = streams.forComponent("qp/" + id);
         int entropy = entropy(random);
         Nic source = nics[src];
+        Simulator sourceSim = simOfNode[src];
         var cc = congestionControlByHost[src].create(
-                new CongestionControlFactory.Context(sim, source.queuePairLineRateBps(), id, random, source));
+                new CongestionControlFactory.Context(sourceSim, source.queuePairLineRateBps(), id, random, source));
         // The sending RNIC's own settings: its DSCP, priority and transport timers.
-        QueuePair qp = NetworkBuilder.newQueuePair(sim, id, source, nics[dst], entropy, cc, listener,
+        QueuePair qp = NetworkBuilder.newQueuePair(sourceSim, id, source, nics[dst], entropy, cc, listener,
                 source.parameters(), frames, queuePairs);
         if (dscp >= 0) {
             qp.dscp(dscp);
@@ -172,8 +185,46 @@ public final class Network {
         return sim;
     }
 
+    /** The packet pool (the first partition's in a partitioned run: see {@link #pools}). */
     public PacketPool pool() {
         return pool;
+    }
+
+    /** Every partition's packet pool (one when the run is not partitioned). */
+    public List<PacketPool> pools() {
+        return List.of(pools);
+    }
+
+    /** Packets acquired and not yet released, over every pool (a packet may be released into another pool). */
+    public long packetsOutstanding() {
+        long n = 0;
+        for (PacketPool p : pools) {
+            n += p.outstanding();
+        }
+        return n;
+    }
+
+    /**
+     * From now on, the listeners of the QPs {@link #connect} opens hear their notifications through the partition
+     * of the notifying RNIC's {@code deferred} buffer, after each window ({@link rocelab.fabric.nic.DeferredMessages}).
+     */
+    public void deferNotifications(rocelab.fabric.nic.DeferredMessages[] perPartition, int[] partitionOfHost) {
+        this.deferred = perPartition.clone();
+        this.partitionOfHost = partitionOfHost.clone();
+    }
+
+    /** The simulator of topology node {@code node} (hosts first, then switches). */
+    public Simulator simulatorOf(int node) {
+        return simOfNode[node];
+    }
+
+    /** Frames that crossed between partitions on cut links (0 when the run is not partitioned). */
+    public long crossings() {
+        long n = 0;
+        for (Link l : links) {
+            n += l.crossings();
+        }
+        return n;
     }
 
     public Topology topology() {

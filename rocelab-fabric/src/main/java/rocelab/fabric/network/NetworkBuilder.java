@@ -2,6 +2,7 @@ package rocelab.fabric.network;
 
 import java.util.ArrayList;
 import java.util.List;
+import rocelab.engine.PartitionedSimulator;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
@@ -51,6 +52,10 @@ public final class NetworkBuilder {
     private PauseLoop pauseLoop;
     /** InfiniBand: the virtual lane of each DSCP (null on Ethernet). */
     private int[] lanes;
+    /** A partitioned run (null: every device on {@link #sim}) and the partition of each topology node. */
+    private PartitionedSimulator parallel;
+    private int[] partitionOfNode;
+    private PacketPool[] pools;
 
     public NetworkBuilder(Simulator sim, RandomStreams streams) {
         this.sim = sim;
@@ -137,6 +142,29 @@ public final class NetworkBuilder {
         return pauseLoop != null ? pauseLoop : new PauseLoop(switchParameters.forwardingLatencyPs(), -1, -1);
     }
 
+    /**
+     * Splits the fabric over the partitions of {@code run}: node n (hosts first, then switches, as the topology
+     * numbers them) is simulated by partition {@code partitionOfNode[n]} with a packet pool of its own; a link
+     * between partitions is cut ({@link Link#crossFrom}). The builder's simulator must be {@code run.serial()}: the
+     * network's own handlers (a sampler, the workload driver) touch every partition.
+     */
+    public NetworkBuilder partitioned(PartitionedSimulator run, int[] partitionOfNode) {
+        if (run.serial() != sim) {
+            throw new IllegalArgumentException("the builder's simulator must be the partitioned run's serial one");
+        }
+        this.parallel = run;
+        this.partitionOfNode = partitionOfNode.clone();
+        return this;
+    }
+
+    private Simulator simOf(int node) {
+        return parallel == null ? sim : parallel.partition(partitionOfNode[node]);
+    }
+
+    private PacketPool poolOf(int node) {
+        return pools[parallel == null ? 0 : partitionOfNode[node]];
+    }
+
     public NetworkBuilder initialPoolSize(int packets) {
         this.initialPoolSize = packets;
         return this;
@@ -154,8 +182,17 @@ public final class NetworkBuilder {
         }
         DevicePlan devices = plan != null ? plan : uniformPlan(topology);
         PauseLoop loop = pauseLoop();
-        PacketPool pool = new PacketPool(initialPoolSize, frames.framingBytes());
+        pools = new PacketPool[parallel == null ? 1 : parallel.partitions()];
+        for (int i = 0; i < pools.length; i++) {
+            pools[i] = new PacketPool(initialPoolSize, frames.framingBytes());
+        }
+        if (parallel != null && partitionOfNode.length != topology.nodeCount()) {
+            throw new IllegalArgumentException("a partition for each of the " + topology.nodeCount() + " nodes");
+        }
         QueuePairTable queuePairs = new QueuePairTable();
+        if (parallel != null) {
+            queuePairs.concurrent();
+        }
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];
         CongestionControlFactory[] ccByHost = new CongestionControlFactory[hosts];
@@ -172,7 +209,7 @@ public final class NetworkBuilder {
             DevicePlan.NicSetup setup = devices.forNic(h);
             long rate = topology.hostRateBps(h);
             long portRate = topology.edgeAt(h, 0).parameters().rateBps();
-            nics[h] = new Nic(sim, h, rate, setup.parameters(), frames, pool, queuePairs,
+            nics[h] = new Nic(simOf(h), h, rate, setup.parameters(), frames, poolOf(h), queuePairs,
                     infiniband == null ? setup.notification() : onLanes(setup.notification()), planes);
             nics[h].priorityFlowControl(setup.pfcMask(), setup.receivePriority());
             nics[h].receivePipeline(setup.receive(), (setup.pfcMask() & 1 << setup.receivePriority()) != 0);
@@ -188,7 +225,7 @@ public final class NetworkBuilder {
                         + loop.forwardingLatencyPs() + " ps), " + topology.nodeName(hosts + s) + " has "
                         + setup.parameters().forwardingLatencyPs());
             }
-            switches[s] = newSwitch(topology, hosts + s, routes[s], pool, setup, loop);
+            switches[s] = newSwitch(topology, hosts + s, routes[s], poolOf(hosts + s), setup, loop);
         }
         List<Link> links = new ArrayList<>();
         for (Topology.Edge e : topology.edges()) {
@@ -197,13 +234,21 @@ public final class NetworkBuilder {
         }
         rocelab.fabric.flowcontrol.credit.ManagementSweep sweep = null;
         if (infiniband != null) {
-            attachCredits(topology, nics, switches, pool);
+            attachCredits(topology, nics, switches);
+            if (managementSweepPs > 0 && parallel != null) {
+                throw new IllegalArgumentException("the management sweep touches every switch: one partition only");
+            }
             if (managementSweepPs > 0) {
+                PacketPool pool = pools[0];
                 sweep = new rocelab.fabric.flowcontrol.credit.ManagementSweep(sim, managementSweepPs, switches, pool,
                         frames);
             }
         }
-        Network network = new Network(sim, pool, topology, nics, switches, links, queuePairs, nicParameters, frames,
+        Simulator[] simOfNode = new Simulator[topology.nodeCount()];
+        for (int n = 0; n < simOfNode.length; n++) {
+            simOfNode[n] = simOf(n);
+        }
+        Network network = new Network(sim, pools, simOfNode, topology, nics, switches, links, queuePairs, nicParameters, frames,
                 ccByHost, streams, lanes);
         network.planeRouting(planes);
         network.serviceLevelOfDscp(serviceLevels);
@@ -238,9 +283,10 @@ public final class NetworkBuilder {
      * the receiving side for its own; a switch returns credits as packets leave its buffer, an HCA as it consumes
      * them.
      */
-    private void attachCredits(Topology topology, Nic[] nics, Switch[] switches, PacketPool pool) {
+    private void attachCredits(Topology topology, Nic[] nics, Switch[] switches) {
         int hosts = topology.hostCount();
         for (int node = 0; node < topology.nodeCount(); node++) {
+            PacketPool pool = poolOf(node);
             for (int port = 0; port < topology.portCount(node); port++) {
                 Topology.End peer = topology.peer(node, port);
                 long peerBuffer = topology.isHost(peer.node()) ? infiniband.hcaBufferBytes()
@@ -316,7 +362,7 @@ public final class NetworkBuilder {
             for (int tc = 0; tc < perClass.length; tc++) {
                 perClass[tc] = portMarking.forQueue(name, p, rate, tc, streams);
             }
-            egress[p] = new EgressPort(sim, p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(params), perClass,
+            egress[p] = new EgressPort(simOf(node), p, rate, SwitchParameters.TRAFFIC_CLASSES, scheduler(params), perClass,
                     portMarking.marksAtEnqueue(), buffer);
             egress[p].pauseResponse(infiniband == null ? loop.responsePs(true, rate) : 0);
             // 802.1Qbb: a port acts on PFC frames only for the priorities PFC is enabled on.
@@ -328,7 +374,7 @@ public final class NetworkBuilder {
         }
         Long seed = params.ecmpSeed();
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
-        Switch sw = new Switch(sim, node, name, egress, routes, buffer, params, switchPfc, frames, hashSeed,
+        Switch sw = new Switch(simOf(node), node, name, egress, routes, buffer, params, switchPfc, frames, hashSeed,
                 streams.forComponent("switch/" + name + "/spray"), pool);
         sw.maxFrameBytes(setup.maxFrameByPort());
         return sw;
@@ -376,7 +422,11 @@ public final class NetworkBuilder {
         boolean toSwitch = !topology.isHost(to.node());
         PacketSink receiver = toSwitch ? switches[to.node() - hosts].ingress(to.port())
                 : nics[to.node()].port(to.port());
-        Link link = new Link(sim, loop.oneWayPs(params.delayPs(), toSwitch), receiver);
+        Link link = new Link(simOf(to.node()), loop.oneWayPs(params.delayPs(), toSwitch), receiver);
+        if (parallel != null && partitionOfNode[from.node()] != partitionOfNode[to.node()]) {
+            link.crossFrom(simOf(from.node()));
+            parallel.addInbox(partitionOfNode[to.node()], link);
+        }
         if (topology.isHost(from.node())) {
             nics[from.node()].connect(from.port(), link);
         } else {

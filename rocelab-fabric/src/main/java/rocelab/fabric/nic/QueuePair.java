@@ -155,7 +155,7 @@ public final class QueuePair {
             return resendPacket(nowPs, pool, params, counters);
         }
         long size = messages.sizeBytes(cursorMessage);
-        Packet p = dataPacket(nowPs, pool, params, sndNxt, size, cursorOffset);
+        Packet p = dataPacket(nowPs, pool, params, sndNxt, size, cursorOffset, cursorMessage);
         int payload = p.payloadBytes();
         cursorOffset += payload;
         if (cursorOffset == size) {
@@ -174,7 +174,8 @@ public final class QueuePair {
     }
 
     /** The data packet with PSN {@code psn} at byte {@code offset} of a WRITE of {@code size} bytes. */
-    private Packet dataPacket(long nowPs, PacketPool pool, NicParameters params, long psn, long size, long offset) {
+    private Packet dataPacket(long nowPs, PacketPool pool, NicParameters params, long psn, long size, long offset,
+            long message) {
         int payload = (int) Math.min(mtu, size - offset);
         int opcode;
         if (size <= mtu) {
@@ -192,7 +193,8 @@ public final class QueuePair {
                 .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode))
-                .messageBytes(size);
+                .messageBytes(size)
+                .cookie(messages.cookie(message));
         if (selective != null) {
             p.placementOffset(offset);
         }
@@ -206,7 +208,7 @@ public final class QueuePair {
     private Packet resendPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
         long psn = nextResend();
         long m = messageOf(psn);
-        Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * mtu);
+        Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * mtu, m);
         selective.resend.clear(psn);
         selective.resendCount--;
         counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;

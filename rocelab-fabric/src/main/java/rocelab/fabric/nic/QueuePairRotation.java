@@ -169,16 +169,16 @@ final class QueuePairRotation {
         for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
             long from = Math.max(since, qp.readyPs);
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
-                        xoffSentPs);
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()),
+                        clockPs - (nowPs - from), clockPs, xoffSentPs);
             }
         }
         for (int i = 0; i < paced.size(); i++) {
             QueuePair qp = paced.at(i);
             long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.sndNxt(), clockPs - (nowPs - from), clockPs,
-                        xoffSentPs);
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()),
+                        clockPs - (nowPs - from), clockPs, xoffSentPs);
             }
         }
     }

@@ -1,5 +1,7 @@
 package rocelab.fabric.nic;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -13,6 +15,12 @@ public final class QueuePairTable {
     private int count;
     /** One bit per QP id, set on a change; null until someone tracks changes. */
     private long[] changed;
+    /**
+     * Whether QPs of different partitions mark changes at the same time (a partitioned run): neighbouring QPs share a
+     * word, so a mark is then an atomic or.
+     */
+    private boolean concurrent;
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
     int nextId() {
         return count;
@@ -25,6 +33,11 @@ public final class QueuePairTable {
         byId[count++] = qp;
         // A new QP counts as changed: whoever tracks changes has not seen it yet.
         changed(qp.id);
+    }
+
+    /** QPs of several partitions change at once from now on (every QP is added already). */
+    public void concurrent() {
+        this.concurrent = true;
     }
 
     public QueuePair get(int id) {
@@ -55,7 +68,11 @@ public final class QueuePairTable {
             if (id >>> 6 >= changed.length) {
                 changed = Arrays.copyOf(changed, Math.max(changed.length * 2, (id >>> 6) + 1));
             }
-            changed[id >>> 6] |= 1L << id;
+            if (concurrent) {
+                WORDS.getAndBitwiseOr(changed, id >>> 6, 1L << id);
+            } else {
+                changed[id >>> 6] |= 1L << id;
+            }
         }
     }
 

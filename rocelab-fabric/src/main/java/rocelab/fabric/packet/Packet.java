@@ -48,6 +48,8 @@ public final class Packet {
     long notifySentPs = -1;
     /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
     long pausedClockPs;
+    /** A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it. */
+    long cookie = -1;
     Packet next;
     boolean free = true;
     int framing = FrameFormat.PREAMBLE_AND_IFG;
@@ -76,6 +78,7 @@ public final class Packet {
         notification = 0;
         notifySentPs = -1;
         pausedClockPs = 0;
+        cookie = -1;
         next = null;
     }
 
@@ -461,6 +464,16 @@ public final class Packet {
 
     public int payloadBytes() {
         return payloadBytes;
+    }
+
+    /** A data packet's message cookie (what the workload posted it with: its flow), -1 for other packets. */
+    public long cookie() {
+        return cookie;
+    }
+
+    public Packet cookie(long messageCookie) {
+        this.cookie = messageCookie;
+        return this;
     }
 
     public long psn() {

@@ -49,6 +49,10 @@ public final class PacketPool {
         }
         p.free = true;
         p.next = null;
+        if (freeCount == free.length) {
+            // A partitioned run: a packet acquired from another partition's pool comes back here.
+            free = Arrays.copyOf(free, free.length * 2);
+        }
         free[freeCount++] = p;
         released++;
     }
@@ -72,6 +76,39 @@ public final class PacketPool {
 
     public int growths() {
         return growths;
+    }
+
+    /**
+     * Between the windows of a partitioned run (every partition idle): packets travel from the pool of the partition
+     * that sends them to the pool of the one that releases them, so the free packets are evened out here; otherwise
+     * a partition that only sends (an incast's senders) would create packets while another's pile up.
+     */
+    public static void rebalance(java.util.List<PacketPool> pools) {
+        long total = 0;
+        for (PacketPool p : pools) {
+            total += p.freeCount;
+        }
+        int share = (int) (total / pools.size());
+        int a = 0;
+        for (PacketPool rich : pools) {
+            while (rich.freeCount > share + share / 2 + 16) {
+                while (a < pools.size() && pools.get(a).freeCount >= share) {
+                    a++;
+                }
+                if (a == pools.size()) {
+                    return;
+                }
+                PacketPool poor = pools.get(a);
+                int move = Math.min(rich.freeCount - share, share - poor.freeCount);
+                if (poor.free.length < poor.freeCount + move) {
+                    poor.free = Arrays.copyOf(poor.free, Math.max(poor.free.length * 2, poor.freeCount + move));
+                }
+                System.arraycopy(rich.free, rich.freeCount - move, poor.free, poor.freeCount, move);
+                Arrays.fill(rich.free, rich.freeCount - move, rich.freeCount, null);
+                rich.freeCount -= move;
+                poor.freeCount += move;
+            }
+        }
     }
 
     private void grow() {

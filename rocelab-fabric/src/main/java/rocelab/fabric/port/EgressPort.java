@@ -272,7 +272,7 @@ public final class EgressPort implements EventHandler {
         long clock = pause.pausedPs(tc, nowPs);
         if (clock != p.pausedClockPs() && p.kind() == PacketKind.DATA) {
             // The packet sat here while the class was paused: a wait behind the pause, for the flow's account.
-            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.psn(), p.pausedClockPs(), clock,
+            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(), p.pausedClockPs(), clock,
                     lastXoffSentPs[tc]);
         }
         int bytes = p.frameBytes();

@@ -36,6 +36,9 @@ public final class Summary {
         }
         m.put("finished", r.finished());
         m.put("stop_reason", r.stopReason());
+        if (r.threadsNote() != null) {
+            m.put("threads_note", r.threadsNote());
+        }
         if (!r.deadlockCycle().isEmpty()) {
             m.put("pfc_deadlock_cycle", r.deadlockCycle());
             m.put("pfc_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));

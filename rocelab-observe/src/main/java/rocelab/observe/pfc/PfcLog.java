@@ -6,12 +6,8 @@ import java.util.List;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
-import rocelab.fabric.packet.Packet;
-import rocelab.fabric.packet.PacketKind;
-import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
-import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.output.CsvTable;
 import rocelab.observe.output.Numbers;
@@ -70,9 +66,10 @@ public final class PfcLog implements PfcProbe {
     private final int[] peerNode;
     private final int[] peerPort;
     // Scratch for the walk at an XOFF.
-    private long[] egressScratch = new long[64];
-    private long[] qpScratch = new long[64];
-    private int[] touched = new int[64];
+    /** The capture of this log's own probe (one simulator) and its record. */
+    private final PfcCapture own;
+    private final long[] ownRecord = new long[PfcCapture.WIDTH];
+    private final List<PfcCapture> captures = new ArrayList<>();
 
     // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its first slot, or -1.
     private int[] flowBase = new int[64];
@@ -105,6 +102,7 @@ public final class PfcLog implements PfcProbe {
                 peerPort[portOffset[n] + p] = far.port();
             }
         }
+        this.own = new PfcCapture(network, null);
         Arrays.fill(flowBase, -1);
         Arrays.fill(slotKey, -1);
         Arrays.fill(rootKey, Long.MIN_VALUE);
@@ -117,109 +115,48 @@ public final class PfcLog implements PfcProbe {
     @Override
     public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
             long thresholdBytes) {
+        own.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, ownRecord, 0);
+        link(ownRecord, 0);
+    }
+
+    /**
+     * A probe for the devices of one partition of a parallel run: it notes, at the moment, what it can see of its
+     * own devices (the queues behind an XOFF), and the log links the notes into rows after each window
+     * ({@link #replayCaptures}), in the order of the events that wrote them, which is one simulator's order.
+     */
+    public PfcProbe forPartition(rocelab.engine.Simulator partition) {
+        PfcCapture c = new PfcCapture(network, partition);
+        captures.add(c);
+        return c;
+    }
+
+    /** Links every partition's notes of the window into rows, in one simulator's order, and empties them. */
+    public void replayCaptures() {
+        PfcCapture.replay(captures, this);
+    }
+
+    /** Adds the row a capture describes ({@link PfcCapture#capture}) and finds its parent and root. */
+    void link(long[] rec, int at) {
         if ((count + 1) * FIELDS > rows.length) {
             rows = Arrays.copyOf(rows, rows.length * 2);
         }
         int r = count++;
         int i = r * FIELDS;
-        Arrays.fill(rows, i, i + FIELDS, -1);
-        rows[i + TIME] = nowPs;
-        rows[i + NODE] = node;
-        rows[i + PORT] = port;
-        rows[i + PRIO] = priority;
-        rows[i + QUANTA] = quanta;
-        rows[i + BYTES] = groupBytes;
-        rows[i + THRESHOLD] = thresholdBytes;
-        if (quanta == 0) {
+        System.arraycopy(rec, at + PfcCapture.ROW, rows, i, FIELDS);
+        if (rows[i + QUANTA] == 0) {
             return;
         }
-        int g = group(node, port, priority);
+        int node = (int) rows[i + NODE];
+        int priority = (int) rows[i + PRIO];
+        int g = group(node, (int) rows[i + PORT], priority);
         rows[i + PREVIOUS] = lastXoff[g];
         lastXoff[g] = r;
-        if (topo.isHost(node)) {
-            // The RNIC's receive buffer filled: the RNIC itself is where the pause starts.
-            rows[i + ROOT_NODE] = node;
-            rows[i + ROOT_PORT] = 0;
-            rows[i + DEPTH] = 0;
-            return;
+        if (rows[i + ROOT_NODE] >= 0) {
+            return; // the capture found the root at its own device
         }
-        traceCause(i, network.switchAt(node - topo.hostCount()), port, priority);
-    }
-
-    /** Walks the switch's queues for the packets of the ingress group (port, priority) and fills the row's cause. */
-    private void traceCause(int i, Switch sw, int inPort, int priority) {
-        int ports = sw.portCount();
-        if (egressScratch.length < ports) {
-            egressScratch = new long[ports];
-        }
-        Arrays.fill(egressScratch, 0, ports, 0);
-        int distinct = 0;
-        for (int e = 0; e < ports; e++) {
-            EgressPort port = sw.port(e);
-            for (Packet p = port.firstQueued(priority); p != null; p = port.queuedAfter(priority, p)) {
-                if (p.ingressPort() != inPort) {
-                    continue;
-                }
-                egressScratch[e] += p.frameBytes();
-                long flow = p.kind() == PacketKind.DATA
-                        ? network.queuePairs().get(p.queuePair()).cookieOf(p.psn()) : -1;
-                if (flow >= 0 && flow < Integer.MAX_VALUE) {
-                    int q = (int) flow;
-                    if (q >= qpScratch.length) {
-                        qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
-                        touched = Arrays.copyOf(touched, qpScratch.length);
-                    }
-                    if (qpScratch[q] == 0) {
-                        touched[distinct++] = q;
-                    }
-                    qpScratch[q] += p.frameBytes();
-                }
-            }
-        }
-        for (int k = 0; k < TOP_FLOWS; k++) {
-            int best = -1;
-            for (int t = 0; t < distinct; t++) {
-                int q = touched[t];
-                if (qpScratch[q] > 0 && (best < 0 || qpScratch[q] > qpScratch[best]
-                        || qpScratch[q] == qpScratch[best] && q < best)) {
-                    best = q;
-                }
-            }
-            if (best < 0) {
-                break;
-            }
-            rows[i + TOP + 2 * k] = best;
-            rows[i + TOP + 2 * k + 1] = qpScratch[best];
-            qpScratch[best] = -qpScratch[best];
-        }
-        for (int t = 0; t < distinct; t++) {
-            qpScratch[touched[t]] = 0;
-        }
-        int egress = -1;
-        for (int e = 0; e < ports; e++) {
-            if (egressScratch[e] > 0 && (egress < 0 || egressScratch[e] > egressScratch[egress])) {
-                egress = e;
-            }
-        }
-        int node = sw.nodeId();
-        rows[i + EGRESS] = egress;
-        if (egress < 0) {
-            // Only the packet being admitted belongs to the group: this switch's buffer, no port to name.
-            rows[i + ROOT_NODE] = node;
-            rows[i + ROOT_PORT] = -1;
-            rows[i + DEPTH] = 0;
-            return;
-        }
-        rows[i + EGRESS_BYTES] = egressScratch[egress];
-        EgressPort out = sw.port(egress);
-        if (!out.isPaused(priority)) {
-            rows[i + ROOT_NODE] = node;
-            rows[i + ROOT_PORT] = egress;
-            rows[i + DEPTH] = 0;
-            return;
-        }
+        int egress = (int) rows[i + EGRESS];
         int pp = portOffset[node] + egress;
-        int parent = find(peerNode[pp], peerPort[pp], priority, out.lastXoffSentPs(priority));
+        int parent = find(peerNode[pp], peerPort[pp], priority, rec[at + PfcCapture.XOFF_SENT]);
         if (parent >= 0) {
             rows[i + PARENT] = parent;
             rows[i + ROOT_NODE] = rows[parent * FIELDS + ROOT_NODE];
@@ -232,6 +169,21 @@ public final class PfcLog implements PfcProbe {
             rows[i + DEPTH] = 1;
         }
     }
+
+    static final int FIELD_COUNT = FIELDS;
+    static final int F_TIME = TIME;
+    static final int F_NODE = NODE;
+    static final int F_PORT = PORT;
+    static final int F_PRIO = PRIO;
+    static final int F_QUANTA = QUANTA;
+    static final int F_BYTES = BYTES;
+    static final int F_THRESHOLD = THRESHOLD;
+    static final int F_EGRESS = EGRESS;
+    static final int F_EGRESS_BYTES = EGRESS_BYTES;
+    static final int F_ROOT_NODE = ROOT_NODE;
+    static final int F_ROOT_PORT = ROOT_PORT;
+    static final int F_DEPTH = DEPTH;
+    static final int F_TOP = TOP;
 
     /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
     private int find(int node, int port, int priority, long sentPs) {
@@ -246,9 +198,9 @@ public final class PfcLog implements PfcProbe {
     }
 
     @Override
-    public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long psn,
+    public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             long fromClockPs, long toClockPs, long xoffSentPs) {
-        long flow = network.queuePairs().get(queuePair).cookieOf(psn);
+        long flow = flowCookie;
         if (flow < 0 || flow > Integer.MAX_VALUE) {
             return; // a duplicate of a packet already acknowledged: no flow waits for it any more
         }

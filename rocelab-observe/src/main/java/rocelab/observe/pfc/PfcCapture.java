@@ -1,0 +1,234 @@
+package rocelab.observe.pfc;
+
+import java.util.Arrays;
+import java.util.List;
+import rocelab.engine.Simulator;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.switching.Switch;
+
+/**
+ * What a device sees when it sends a PFC frame or reports a wait behind a pause, noted at that moment: the frame's
+ * fields and, for a switch's XOFF, the bytes its queues hold for the paused group (by egress port and by flow) and
+ * whether the egress holding most of them is paused itself, with the send time of the XOFF that paused it. The
+ * {@link PfcLog} turns notes into rows ({@link PfcLog#link}): it names the parent XOFF and the root, which only needs
+ * rows of frames sent at least a link's delay earlier. In one simulator the log notes and links at once; in a
+ * parallel run each partition notes into its own capture, tagged with the key of the event that wrote it, and the
+ * log links every partition's notes after each window in key order, which is the order one simulator writes them.
+ */
+final class PfcCapture implements PfcProbe {
+    static final int TYPE = 0;
+    static final int TIME = 1;
+    static final int TIE = 2;
+    static final int KIND = 3;
+    static final int ARG = 4;
+    static final int XOFF_SENT = 5;
+    static final int ROW = 6;
+    static final int WIDTH = ROW + PfcLog.FIELD_COUNT;
+    private static final long PFC = 0;
+    private static final long WAIT = 1;
+
+    private final Network network;
+    /** The partition this capture notes for (null: the log's own, linked at once). */
+    private final Simulator partition;
+    private long[] egressScratch = new long[64];
+    private long[] qpScratch = new long[64];
+    private int[] touched = new int[64];
+    private long[] notes = new long[WIDTH * 64];
+    private int size;
+    private int read;
+
+    PfcCapture(Network network, Simulator partition) {
+        this.network = network;
+        this.partition = partition;
+    }
+
+    @Override
+    public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
+            long thresholdBytes) {
+        int at = next(PFC, nowPs);
+        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, notes, at);
+    }
+
+    @Override
+    public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
+            long fromClockPs, long toClockPs, long xoffSentPs) {
+        int at = next(WAIT, nowPs);
+        long[] n = notes;
+        n[at + ROW] = node;
+        n[at + ROW + 1] = port;
+        n[at + ROW + 2] = priority;
+        n[at + ROW + 3] = queuePair;
+        n[at + ROW + 4] = flowCookie;
+        n[at + ROW + 5] = fromClockPs;
+        n[at + ROW + 6] = toClockPs;
+        n[at + ROW + 7] = xoffSentPs;
+    }
+
+    /** A new note of the partition's current event; returns its offset. */
+    private int next(long type, long nowPs) {
+        if (!partition.inWindow()) {
+            throw new IllegalStateException("a PFC note outside a window of partition " + partition.partition());
+        }
+        if ((size + 1) * WIDTH > notes.length) {
+            notes = Arrays.copyOf(notes, notes.length * 2);
+        }
+        int at = size++ * WIDTH;
+        notes[at + TYPE] = type;
+        notes[at + TIME] = nowPs;
+        notes[at + TIE] = partition.currentTieKey();
+        notes[at + KIND] = partition.currentKind();
+        notes[at + ARG] = partition.currentArg();
+        return at;
+    }
+
+    /** Notes a PFC frame into {@code rec} at {@code at}: its fields and what this device shows of its cause. */
+    void capture(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
+            long[] rec, int at) {
+        int i = at + ROW;
+        Arrays.fill(rec, i, i + PfcLog.FIELD_COUNT, -1);
+        rec[at + XOFF_SENT] = -1;
+        rec[i + PfcLog.F_TIME] = nowPs;
+        rec[i + PfcLog.F_NODE] = node;
+        rec[i + PfcLog.F_PORT] = port;
+        rec[i + PfcLog.F_PRIO] = priority;
+        rec[i + PfcLog.F_QUANTA] = quanta;
+        rec[i + PfcLog.F_BYTES] = groupBytes;
+        rec[i + PfcLog.F_THRESHOLD] = thresholdBytes;
+        if (quanta == 0) {
+            return;
+        }
+        if (network.topology().isHost(node)) {
+            // The RNIC's receive buffer filled: the RNIC itself is where the pause starts.
+            root(rec, i, node, 0);
+            return;
+        }
+        traceCause(rec, at, network.switchAt(node - network.topology().hostCount()), port, priority);
+    }
+
+    private static void root(long[] rec, int i, int node, int port) {
+        rec[i + PfcLog.F_ROOT_NODE] = node;
+        rec[i + PfcLog.F_ROOT_PORT] = port;
+        rec[i + PfcLog.F_DEPTH] = 0;
+    }
+
+    /** Walks the switch's queues for the packets of the ingress group (port, priority) and notes the cause. */
+    private void traceCause(long[] rec, int at, Switch sw, int inPort, int priority) {
+        int i = at + ROW;
+        int ports = sw.portCount();
+        if (egressScratch.length < ports) {
+            egressScratch = new long[ports];
+        }
+        Arrays.fill(egressScratch, 0, ports, 0);
+        int distinct = 0;
+        for (int e = 0; e < ports; e++) {
+            EgressPort port = sw.port(e);
+            for (Packet p = port.firstQueued(priority); p != null; p = port.queuedAfter(priority, p)) {
+                if (p.ingressPort() != inPort) {
+                    continue;
+                }
+                egressScratch[e] += p.frameBytes();
+                // The packet's own flow, carried from its sender (not looked up in the sender's state, which
+                // another partition may be changing).
+                long flow = p.kind() == PacketKind.DATA ? p.cookie() : -1;
+                if (flow >= 0 && flow < Integer.MAX_VALUE) {
+                    int q = (int) flow;
+                    if (q >= qpScratch.length) {
+                        qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
+                        touched = Arrays.copyOf(touched, qpScratch.length);
+                    }
+                    if (qpScratch[q] == 0) {
+                        touched[distinct++] = q;
+                    }
+                    qpScratch[q] += p.frameBytes();
+                }
+            }
+        }
+        for (int k = 0; k < PfcLog.TOP_FLOWS; k++) {
+            int best = -1;
+            for (int t = 0; t < distinct; t++) {
+                int q = touched[t];
+                if (qpScratch[q] > 0 && (best < 0 || qpScratch[q] > qpScratch[best]
+                        || qpScratch[q] == qpScratch[best] && q < best)) {
+                    best = q;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            rec[i + PfcLog.F_TOP + 2 * k] = best;
+            rec[i + PfcLog.F_TOP + 2 * k + 1] = qpScratch[best];
+            qpScratch[best] = -qpScratch[best];
+        }
+        for (int t = 0; t < distinct; t++) {
+            qpScratch[touched[t]] = 0;
+        }
+        int egress = -1;
+        for (int e = 0; e < ports; e++) {
+            if (egressScratch[e] > 0 && (egress < 0 || egressScratch[e] > egressScratch[egress])) {
+                egress = e;
+            }
+        }
+        int node = sw.nodeId();
+        rec[i + PfcLog.F_EGRESS] = egress;
+        if (egress < 0) {
+            // Only the packet being admitted belongs to the group: this switch's buffer, no port to name.
+            root(rec, i, node, -1);
+            return;
+        }
+        rec[i + PfcLog.F_EGRESS_BYTES] = egressScratch[egress];
+        EgressPort out = sw.port(egress);
+        if (!out.isPaused(priority)) {
+            root(rec, i, node, egress);
+            return;
+        }
+        // Paused itself: the log names the XOFF that paused it (sent by the peer at this time) as the parent.
+        rec[at + XOFF_SENT] = out.lastXoffSentPs(priority);
+    }
+
+    /**
+     * Hands every capture's notes to the log in the order of the events that wrote them (time, then the canonical
+     * tie key, kind and argument; notes of one event stay in their order), and empties the captures.
+     */
+    static void replay(List<PfcCapture> captures, PfcLog log) {
+        while (true) {
+            PfcCapture best = null;
+            for (PfcCapture c : captures) {
+                if (c.read < c.size && (best == null || c.before(best))) {
+                    best = c;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            int at = best.read++ * WIDTH;
+            long[] n = best.notes;
+            if (n[at + TYPE] == PFC) {
+                log.link(n, at);
+            } else {
+                log.onPausedWait(n[at + TIME], (int) n[at + ROW], (int) n[at + ROW + 1], (int) n[at + ROW + 2],
+                        (int) n[at + ROW + 3], n[at + ROW + 4], n[at + ROW + 5], n[at + ROW + 6], n[at + ROW + 7]);
+            }
+        }
+        for (PfcCapture c : captures) {
+            c.size = 0;
+            c.read = 0;
+        }
+    }
+
+    /** Whether this capture's next note comes before {@code other}'s. */
+    private boolean before(PfcCapture other) {
+        int a = read * WIDTH;
+        int b = other.read * WIDTH;
+        for (int f = TIME; f <= ARG; f++) {
+            int c = Long.compare(notes[a + f], other.notes[b + f]);
+            if (c != 0) {
+                return c < 0;
+            }
+        }
+        return false;
+    }
+}

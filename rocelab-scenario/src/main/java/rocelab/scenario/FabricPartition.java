@@ -1,0 +1,59 @@
+package rocelab.scenario;
+
+import java.util.Arrays;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * How a fabric is split over the partitions of a parallel run: every switch a host attaches to (a leaf) stays with
+ * its hosts, so host links are never cut; the leaves are dealt out in contiguous blocks of equal size and the other
+ * switches (spines, cores) round robin. Only links between a leaf and the switches above it are cut.
+ */
+final class FabricPartition {
+    private FabricPartition() {}
+
+    /** How many partitions {@code topology} can have at most without cutting a host link: its leaves. */
+    static int leaves(Topology topology) {
+        return leafIndex(topology, new int[topology.nodeCount()]);
+    }
+
+    /** The partition of every node (hosts first, then switches) for {@code parts} partitions (at most the leaves). */
+    static int[] of(Topology topology, int parts) {
+        int[] leaf = new int[topology.nodeCount()];
+        int leaves = leafIndex(topology, leaf);
+        if (parts < 1 || parts > leaves) {
+            throw new IllegalArgumentException(parts + " partitions of a fabric of " + leaves + " leaves");
+        }
+        int hosts = topology.hostCount();
+        int[] out = new int[topology.nodeCount()];
+        int other = 0;
+        for (int s = hosts; s < topology.nodeCount(); s++) {
+            out[s] = leaf[s] >= 0 ? (int) ((long) leaf[s] * parts / leaves) : other++ % parts;
+        }
+        for (int h = 0; h < hosts; h++) {
+            out[h] = out[topology.peer(h, 0).node()];
+        }
+        return out;
+    }
+
+    /** Numbers the switches of host port 0 in the order of their first host (-1 for the others); returns how many. */
+    private static int leafIndex(Topology topology, int[] leaf) {
+        Arrays.fill(leaf, -1);
+        int n = 0;
+        for (int h = 0; h < topology.hostCount(); h++) {
+            int s = topology.peer(h, 0).node();
+            if (!topology.isHost(s) && leaf[s] < 0) {
+                leaf[s] = n++;
+            }
+        }
+        return n;
+    }
+
+    /** The smallest propagation delay of any link, at least 1 ps: what a frame put on any link takes at least. */
+    static long lookaheadPs(Topology topology) {
+        long min = Long.MAX_VALUE;
+        for (Topology.Edge e : topology.edges()) {
+            min = Math.min(min, e.parameters().delayPs());
+        }
+        return Math.max(1, min == Long.MAX_VALUE ? 1 : min);
+    }
+}

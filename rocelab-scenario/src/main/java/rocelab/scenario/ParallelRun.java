@@ -1,0 +1,70 @@
+package rocelab.scenario;
+
+import rocelab.engine.PartitionedSimulator;
+import rocelab.fabric.nic.DeferredMessages;
+import rocelab.workload.graph.WorkloadDriver;
+
+/**
+ * One packet-level run on several threads: the partitions of the fabric, the completion notifications each
+ * partition keeps for the workload until the window ends, and the rule that ends the run as one thread ends it
+ * (every event up to the lookahead after the last task's end, {@link Simulation#run}).
+ */
+final class ParallelRun implements PartitionedSimulator.WindowHook {
+    private final PartitionedSimulator partitions;
+    private final int threads;
+    private final DeferredMessages[] notifications;
+    private final long lookaheadPs;
+    private WorkloadDriver driver;
+    private rocelab.observe.pfc.PfcLog pfcLog;
+    private java.util.List<rocelab.fabric.packet.PacketPool> pools = java.util.List.of();
+
+    ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
+        this.partitions = partitions;
+        this.threads = threads;
+        this.lookaheadPs = lookaheadPs;
+        this.notifications = new DeferredMessages[partitions.partitions()];
+        for (int p = 0; p < notifications.length; p++) {
+            notifications[p] = new DeferredMessages();
+        }
+        partitions.windowHook(this);
+    }
+
+    DeferredMessages[] notifications() {
+        return notifications;
+    }
+
+    void driver(WorkloadDriver d, java.util.List<rocelab.fabric.packet.PacketPool> packetPools) {
+        this.driver = d;
+        this.pools = packetPools;
+    }
+
+    /** The PFC log whose partitions' captures are linked after each window. */
+    void pfcLog(rocelab.observe.pfc.PfcLog log) {
+        this.pfcLog = log;
+    }
+
+    PartitionedSimulator partitions() {
+        return partitions;
+    }
+
+    int threads() {
+        return threads;
+    }
+
+    void runUntil(long endPs) {
+        partitions.runUntil(endPs, threads);
+    }
+
+    @Override
+    public long afterWindow(long windowEndPs, long endPs) {
+        DeferredMessages.replay(notifications);
+        if (pfcLog != null) {
+            pfcLog.replayCaptures();
+        }
+        rocelab.fabric.packet.PacketPool.rebalance(pools);
+        if (driver.allFinished()) {
+            return Math.min(endPs, Simulation.lastEventPs(driver.lastFinishPs(), lookaheadPs));
+        }
+        return endPs;
+    }
+}

@@ -1,0 +1,192 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.RunResult;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.output.Summary;
+
+/** One packet-level run on 1, 2 and 3 threads: every output file byte for byte the same. */
+class ParallelRunTest {
+    /** Lossy RoCE with DCQCN and ECN, all-to-all, a late incast and a timed flow list: every kind of plain traffic. */
+    private static final String TRAFFIC = """
+            name: par
+            seed: 11
+            fabric: {mode: roce-lossy, mtu: 1000}
+            topology: {kind: leaf-spine, leaves: 4, spines: 3, hosts-per-leaf: 3, link: {rate: 100Gbps, delay: 1us}}
+            switch:
+              buffer: 300KB
+              ecn: {marking: red, kmin: 20KB, kmax: 80KB, pmax: 0.2}
+            nic: {cc: dcqcn, timeout: 8}
+            observe: {sample-interval: 2us}
+            traffic:
+              - {kind: all-to-all, size: 20KB}
+              - {kind: incast, senders: 1-9, receiver: 0, size: 60KB, start: 7us}
+              - {kind: permutation, size: 40KB, start: 3us}
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private record Ran(Path dir, Simulation sim) {}
+
+    private Ran run(String yaml, long seed, int threads, String name) throws IOException {
+        return run(yaml, seed, threads, tmp.resolve(name));
+    }
+
+    private static Ran run(String yaml, long seed, int threads, Path out) throws IOException {
+        Simulation sim = Simulation.assemble(Scenarios.parse(yaml).withSeed(seed), Simulation.Model.PACKET, threads);
+        RunResult r = sim.run(ProgressListener.NONE);
+        // The CLI's writer: every output file and the report.
+        rocelab.observe.report.ReportWriter.writeRun(out, r, Map.of());
+        return new Ran(out, sim);
+    }
+
+    @Test
+    void shouldWriteTheSameFilesOnOneTwoAndThreeThreads() throws IOException {
+        Ran one = run(TRAFFIC, 11, 1, "t1");
+        assertThat(one.sim().partitions()).isEqualTo(1);
+        for (int threads = 2; threads <= 3; threads++) {
+            Ran many = run(TRAFFIC, 11, threads, "t" + threads);
+            assertThat(many.sim().partitions()).as("split").isEqualTo(threads);
+            assertThat(many.sim().threadsNote()).isNull();
+            assertThat(many.sim().network().crossings()).as("frames crossed partitions").isPositive();
+            assertThat(many.sim().partitionedSimulator().windows()).isPositive();
+            assertSameFiles(one.dir(), many.dir());
+        }
+        // What the files hold is a real run: DCQCN reacted and the time series has rows.
+        assertThat(Files.readString(one.dir().resolve("rates.csv")).lines().count()).isGreaterThan(10);
+        assertThat(Files.readString(one.dir().resolve("queues.csv")).lines().count()).isGreaterThan(10);
+        assertThat(Files.readString(one.dir().resolve(RunWriter.SUMMARY))).contains("\"completed\"");
+    }
+
+    @Test
+    void shouldWriteTheSameFilesForAnInfinibandFabricWithCredits() throws IOException {
+        String ib = TRAFFIC.replace("fabric: {mode: roce-lossy, mtu: 1000}",
+                "fabric: {mode: infiniband, mtu: 1000, infiniband: {vl-buffer: 16KiB, hca-buffer: 16KiB, fecn: {}}}")
+                .replace("nic: {cc: dcqcn, timeout: 8}", "nic: {cc: ib-cc}")
+                .replaceAll("(?s)switch:.*?nic:", "nic:");
+        Ran one = run(ib, 5, 1, "ib1");
+        Ran many = run(ib, 5, 3, "ib3");
+        assertThat(many.sim().partitions()).isEqualTo(3);
+        assertSameFiles(one.dir(), many.dir());
+        assertThat(Files.readString(one.dir().resolve("vl.csv")).lines().count()).isGreaterThan(1);
+    }
+
+    @Test
+    void shouldWriteTheSameFilesForASprayedMultiPlaneFabric() throws IOException {
+        String planes = TRAFFIC.replace("hosts-per-leaf: 3,", "hosts-per-leaf: 3, planes: 2, plane-selection: spray,")
+                .replace("rate: 100Gbps", "rate: 200Gbps").replace("timeout: 8}", "timeout: 8, ooo: true}");
+        Ran one = run(planes, 5, 1, "mp1");
+        Ran many = run(planes, 5, 2, "mp2");
+        assertThat(many.sim().partitions()).isEqualTo(2);
+        assertSameFiles(one.dir(), many.dir());
+    }
+
+    @Test
+    void shouldSayWhyAWorkloadWithDependenciesRunsOnOneThread() throws IOException {
+        String collective = TRAFFIC.replaceAll("(?s)traffic:.*", "traffic:\n"
+                + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n");
+        Ran r = run(collective, 11, 3, "coll");
+        assertThat(r.sim().partitions()).isEqualTo(1);
+        assertThat(r.sim().threadsNote()).contains("asked for 3 threads, ran on one").contains("wait for one another");
+        assertThat(Files.readString(r.dir().resolve(RunWriter.SUMMARY))).contains("\"threads_note\"");
+        Ran plain = run(collective, 11, 1, "coll1");
+        assertThat(Files.readString(plain.dir().resolve(RunWriter.SUMMARY))).doesNotContain("threads_note");
+    }
+
+    @Test
+    void shouldWriteTheSameFilesForALosslessFabricWithPfc() throws IOException {
+        // Small buffers and a heavy incast: PFC pauses spread from the receiver's leaf to the spines.
+        String lossless = TRAFFIC.replace("roce-lossy", "roce-lossless").replace("buffer: 300KB", "buffer: 400KB")
+                .replace("size: 60KB, start: 7us", "size: 300KB, start: 7us")
+                .replace("switch:\n", "switch:\n  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}\n");
+        Ran one = run(lossless, 11, 1, "pfc1");
+        String pfc = Files.readString(one.dir().resolve("pfc.csv"));
+        assertThat(pfc.lines().count()).as("PFC frames logged").isGreaterThan(20);
+        for (int threads = 2; threads <= 3; threads++) {
+            Ran many = run(lossless, 11, threads, "pfc" + threads);
+            assertThat(many.sim().partitions()).isEqualTo(threads);
+            assertSameFiles(one.dir(), many.dir());
+        }
+    }
+
+    /** Small random fabrics, traffic, seeds and thread counts: the partitioned run writes one thread's files. */
+    @Property(tries = 6)
+    void shouldMatchOneThreadOnRandomFabrics(@ForAll @IntRange(min = 2, max = 5) int leaves,
+            @ForAll @IntRange(min = 1, max = 3) int spines, @ForAll @IntRange(min = 1, max = 3) int hostsPerLeaf,
+            @ForAll @IntRange(min = 2, max = 4) int threads, @ForAll @IntRange(min = 1, max = 1000) int seed,
+            @ForAll @IntRange(min = 1, max = 40) int kilobytes, @ForAll boolean dcqcn) throws IOException {
+        int hosts = leaves * hostsPerLeaf;
+        String yaml = """
+                name: prop
+                seed: 1
+                fabric: {mode: roce-lossy, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: %d, spines: %d, hosts-per-leaf: %d, link: {rate: 100Gbps, delay: 1us}}
+                switch:
+                  buffer: 100KB
+                  ecn: {marking: red, kmin: 10KB, kmax: 40KB, pmax: 0.5}
+                nic: {cc: %s, timeout: 8}
+                observe: {sample-interval: 3us}
+                traffic:
+                  - {kind: permutation, size: %dKB}
+                  - {kind: incast, senders: 1-%d, receiver: 0, size: %dKB, start: 2us}
+                """.formatted(leaves, spines, hostsPerLeaf, dcqcn ? "dcqcn" : "none", kilobytes,
+                Math.max(1, hosts - 1), kilobytes);
+        // jqwik does not inject JUnit's temporary folder.
+        Path base = Files.createTempDirectory("rocelab-parallel");
+        try {
+            Ran one = run(yaml, seed, 1, base.resolve("one"));
+            Ran many = run(yaml, seed, threads, base.resolve("many"));
+            assertThat(many.sim().partitions()).isEqualTo(Math.min(threads, leaves));
+            assertSameFiles(one.dir(), many.dir());
+        } finally {
+            try (Stream<Path> walk = Files.walk(base)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** Every file of the two output folders, byte for byte; summary.json without its wall-clock keys. */
+    static void assertSameFiles(Path a, Path b) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(a)) {
+            files = walk.filter(Files::isRegularFile).map(a::relativize).sorted().toList();
+        }
+        List<Path> other;
+        try (Stream<Path> walk = Files.walk(b)) {
+            other = walk.filter(Files::isRegularFile).map(b::relativize).sorted().toList();
+        }
+        assertThat(other).isEqualTo(files);
+        assertThat(files).contains(Path.of("flows.csv"), Path.of("ports.csv"), Path.of("nics.csv"),
+                Path.of("rates.csv"), Path.of("queues.csv"), Path.of("report.html"));
+        for (Path f : files) {
+            if (f.toString().equals(RunWriter.SUMMARY)) {
+                assertThat(withoutWallClock(b.resolve(f))).as(f.toString()).isEqualTo(withoutWallClock(a.resolve(f)));
+            } else {
+                assertThat(Files.readAllBytes(b.resolve(f))).as(f.toString()).isEqualTo(Files.readAllBytes(a.resolve(f)));
+            }
+        }
+    }
+
+    private static String withoutWallClock(Path summary) throws IOException {
+        ObjectNode s = (ObjectNode) new ObjectMapper().readTree(summary.toFile());
+        for (String key : Summary.WALL_CLOCK_KEYS) {
+            s.remove(key);
+        }
+        return s.toString();
+    }
+}
