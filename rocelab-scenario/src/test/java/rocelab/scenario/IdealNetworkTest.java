@@ -148,6 +148,41 @@ class IdealNetworkTest {
         assertThat(packet.collectives().get(0).timePs()).isGreaterThanOrEqualTo(idealTime);
     }
 
+    /**
+     * Two independent streams into one port, each with compute after it: whichever message the port serves last, its
+     * compute still follows, so the job takes both messages' bytes at the receiver's rate, the path latency and one
+     * compute. A bound that counts only the port's work (2 x S at the rate, then the latency) is one compute short;
+     * each message's tail, the compute after it, closes the gap. The schedule that serves one message, then the other,
+     * takes exactly that, so the bound is the optimum here.
+     */
+    @Test
+    void shouldCountTheComputeAfterTheLastMessageThroughAPort() {
+        long size = 4 << 20;
+        String yaml = FABRIC + """
+                jobs:
+                  - name: two-streams
+                    hosts: 0-2
+                    parallelism: {pp: 3}
+                    program:
+                      - {op: send, peer: {pp: 0}, size: %dB, when: "pp > 0"}
+                      - {op: recv, peer: {pp: 1}, when: "pp == 0", stream: a}
+                      - {op: compute, duration: 50us, when: "pp == 0", stream: a}
+                      - {op: recv, peer: {pp: 2}, when: "pp == 0", stream: b}
+                      - {op: compute, duration: 50us, when: "pp == 0", stream: b}
+                """.formatted(size);
+        RunResult ideal = ideal(yaml);
+        PathTiming timing = new PathTiming(new FrameFormat(false), 1000, 0);
+        long rate = 100_000_000_000L;
+        long[] rates = {rate, rate};
+        long[] delays = {1_000_000, 1_000_000};
+        long expected = Rates.serializationPs(2 * timing.wireBytes(size), rate)
+                + timing.deliveryLatencyPs(rates, delays, 2, size) + 50_000_000;
+        assertThat(ideal.jobs().get(0).idealJctPs()).isEqualTo(expected);
+        RunResult packet = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(packet.jobs().get(0).jctPs()).isGreaterThanOrEqualTo(expected);
+        assertThat(packet.jobs().get(0).idealJctPs()).isEqualTo(expected);
+    }
+
     @Test
     void shouldNeverLetACollectiveRunFasterThanItsPortsOnTheIdealNetwork() throws Exception {
         // The moe-alltoall example with --ideal: every receiver takes its share from 15 senders through one port.

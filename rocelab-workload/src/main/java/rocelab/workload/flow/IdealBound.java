@@ -3,6 +3,7 @@ package rocelab.workload.flow;
 import java.util.Arrays;
 import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
+import rocelab.engine.Time;
 import rocelab.fabric.network.PathTiming;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
@@ -22,24 +23,27 @@ import rocelab.workload.graph.TaskTimes;
  *       transfer takes its bytes at the NVLink rate plus the NVLink latency. A message on a connection is sent no
  *       earlier than the one added before it on that connection has left the sender's RNIC.</li>
  *   <li><b>Port work.</b> Messages through one port (an RNIC's egress or ingress, a GPU's NVLink out or in) are
- *       served by one server of the port's rate: whatever the order, the last of a set M through port p cannot be
- *       done before {@code max over k of (r_k + (bytes of the j in M with r_j >= r_k) / rate_p) + (least tail of
- *       those j)}, where r_j is the earliest time message j's bits can reach p (its earliest start, plus at an
- *       ingress port the latency before it) and the tail the least latency from the port to the end (the single
- *       machine with release dates, preemptive: its optimum is this bound). It is applied where the last of a set is
- *       what counts: every task that waits on two or more transfers directly (a join: over those transfers, and
- *       again with each connection's messages up to the latest it waits on; its bound then propagates to everything
- *       after it), and the groups the outputs report ({@link #lastEndPs}: a collective call, an
- *       iteration, a job, a request, all the traffic), over the transfers the group's end waits on: those it
- *       depends on, and on each connection every message added before one of those (a queue pair sends, delivers
- *       and completes in order, and a connection's messages are posted in the order they were added).</li>
+ *       served by one server of the port's rate. Each message j of a set is a job of one machine with a head r_j (the
+ *       earliest time its bits can be at the port: its earliest send, plus at an ingress port the latency before it),
+ *       a processing time (its wire bytes at the port's rate) and a tail q_j (the least time from its last bit at the
+ *       port to the end bounded); whatever order the port serves them in, sliced as finely as its frames, the end is
+ *       no earlier than the optimum of 1|r_j, q_j, pmtn|Cmax, which Jackson's preemptive schedule (at every release,
+ *       the released job with the largest tail) reaches exactly ({@link #jacksonPs}). It is applied where the last
+ *       of a set is what counts: every task that waits on two or more transfers directly (a join: over those
+ *       transfers, and again with each connection's messages up to the latest it waits on; tails are the latency
+ *       to the join; its bound then propagates to everything after it), and the groups the outputs report
+ *       ({@link #lastEndPs}: a collective call, an iteration, a job, a request, all the traffic), over the transfers
+ *       the group's end waits on: those it depends on, and on each connection every message added before one of
+ *       those (a queue pair sends, delivers and completes in order, and a connection's messages are posted in the
+ *       order they were added). There each tail also holds the longest chain of least durations (computes, delays,
+ *       messages alone, ACKs) from the message to the group's end.</li>
  * </ul>
  *
  * <p>It ignores, as the ideal network does, everything between the RNICs: queues, ECN marks, rate cuts, pauses,
  * drops, ECMP collisions. Its message times are the closed form, so a flow alone, an incast into one port and a ring
  * AllReduce on one channel get their closed forms; with several queue pairs between two RNICs it is the work of the
  * ports, not a fair share of them, that bounds the time. Cost: one pass over the tasks in dependency order (each
- * join's transfers sorted), and one pass over a group's tasks per reported group.
+ * join's transfers sorted and scheduled), and per reported group one walk over its tasks and one schedule per port.
  */
 public final class IdealBound implements TaskTimes {
     private static final long NEVER = -1;
@@ -76,17 +80,19 @@ public final class IdealBound implements TaskTimes {
     private int[] order = new int[64];
     private int[] sortScratch = new int[64];
     private long[] packed = new long[64];
-    // Scratch for walks over a group's dependencies.
+    // Scratch for walks over a group's dependencies: per task its index in the walk (a sparse set), per walk entry
+    // its task and its tail (STOP for a task the walk does not go past); tasks whose tail grew after they were taken.
+    private static final long STOP = -1;
     private final int[] mark;
-    private int epoch;
-    private int[] stack = new int[64];
+    private int walked;
+    private int[] walkTask = new int[64];
+    private long[] walkTail = new long[64];
+    private int[] pending = new int[64];
     private long lastFinishPs = NEVER;
-    /** Each connection's flow tasks in the order added, and per walk how far into them it has gone. */
+    /** Each connection's flow tasks in the order added, and each flow's position among them. */
     private final int[] connectionStart;
     private final int[] connectionTasks;
     private int[] positionOfFlow;
-    private int[] coveredEpoch;
-    private int[] covered;
     /** Per flow: when its queue pair can start sending it; on its connection up to it, wire bytes and least latency. */
     private final long[] sendStartPs;
     private final long[] prefixBytes;
@@ -181,8 +187,6 @@ public final class IdealBound implements TaskTimes {
                 connectionTasks[at[c]++] = graph.flowTask(f);
             }
         }
-        this.coveredEpoch = new int[connections];
-        this.covered = new int[connections];
         this.sendStartPs = new long[graph.flowCount()];
         this.prefixBytes = new long[graph.flowCount()];
         this.prefixLatencyPs = new long[graph.flowCount()];
@@ -247,8 +251,6 @@ public final class IdealBound implements TaskTimes {
 
     private void growConnections(int n) {
         int old = nextPosition == null ? 0 : nextPosition.length;
-        coveredEpoch = new int[n];
-        covered = new int[n];
         nextPosition = nextPosition == null ? new int[n] : Arrays.copyOf(nextPosition, n);
         queuePairFreePs = queuePairFreePs == null ? new long[n] : Arrays.copyOf(queuePairFreePs, n);
         firstSendPs = firstSendPs == null ? new long[n] : Arrays.copyOf(firstSendPs, n);
@@ -389,7 +391,7 @@ public final class IdealBound implements TaskTimes {
             for (int i = 0; i < deps; i++) {
                 int d = dependency(t, i);
                 if (held(target(d)) && transfer(target(d))) {
-                    addPorts(target(d), d < 0);
+                    addPorts(target(d), d < 0, 0);
                 }
             }
             ready = Math.max(ready, portWorkPs());
@@ -479,7 +481,7 @@ public final class IdealBound implements TaskTimes {
                 continue;
             }
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
-                addPorts(x, d < 0);
+                addPorts(x, d < 0, 0);
                 continue;
             }
             int f = graph.flowIndex(x);
@@ -536,9 +538,10 @@ public final class IdealBound implements TaskTimes {
      * Adds transfer x's two ports to the scratch set: a flow's sender egress (its bits can be there from its start;
      * then the whole path latency) and receiver ingress (from its start plus the latency up to the last link; then
      * that link's propagation); an NVLink transfer's GPU ports (then the NVLink latency). With {@code acked} the
-     * end is the sender's ACK, one ACK latency later.
+     * end is the sender's ACK, one ACK latency later; {@code afterPs} is the least time from x's end to the end
+     * bounded (0: x's own end).
      */
-    private void addPorts(int x, boolean acked) {
+    private void addPorts(int x, boolean acked, long afterPs) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
             int f = graph.flowIndex(x);
@@ -547,16 +550,17 @@ public final class IdealBound implements TaskTimes {
             Path p = path(src, dst);
             long size = graph.flowBytes(f);
             long latency = latencyPs(p, size);
-            long ack = acked ? p.ackLatencyPs() : 0;
+            long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
             long wire = timing.wireBytes(size);
             long send = sendStartPs[f & flowMask];
-            add(base + src, send, wire, latency + ack);
+            add(base + src, send, wire, Saturating.add(latency, after));
             add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
-                    p.lastDelayPs() + ack);
+                    Saturating.add(p.lastDelayPs(), after));
         } else {
             long bytes = graph.nvlinkBytes(x);
-            add(base + 2L * hosts + graph.owner(x), startPs[x & taskMask], bytes, nvlinkLatencyPs);
-            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x & taskMask], bytes, nvlinkLatencyPs);
+            long tail = Saturating.add(nvlinkLatencyPs, afterPs);
+            add(base + 2L * hosts + graph.owner(x), startPs[x & taskMask], bytes, tail);
+            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x & taskMask], bytes, tail);
         }
     }
 
@@ -576,8 +580,11 @@ public final class IdealBound implements TaskTimes {
     }
 
     /**
-     * The port-work bound of the scratch set: per port, from the latest release down, the bytes released at or after
-     * each release at the port's rate, plus the least tail among them; the largest over ports and releases.
+     * The port-work bound of the scratch set: per port, the optimum of its messages as jobs of one machine of the
+     * port's rate with release dates (when their bits can first be at the port), processing times (their wire bytes at
+     * the port's rate) and tails (the least time from the port to the end bounded), preemption allowed; the largest
+     * over ports. Every schedule of the real ports is a schedule of that machine (a port serves one byte at a time,
+     * whatever it interleaves), so none ends earlier.
      */
     private long portWorkPs() {
         if (order.length < entries) {
@@ -586,25 +593,124 @@ public final class IdealBound implements TaskTimes {
         }
         sortEntries();
         long bound = NEVER;
-        int i = entries - 1;
-        while (i >= 0) {
+        int i = 0;
+        while (i < entries) {
             long key = entryKey[order[i]];
-            long rate = rateOf(key);
-            long bytes = 0;
-            long tail = Long.MAX_VALUE;
-            for (; i >= 0 && entryKey[order[i]] == key; i--) {
-                int e = order[i];
-                bytes = Saturating.add(bytes, entryBytes[e]);
-                tail = Math.min(tail, entryTail[e]);
-                boolean lowestOfRelease = i == 0 || entryKey[order[i - 1]] != key
-                        || entryRelease[order[i - 1]] != entryRelease[e];
-                if (lowestOfRelease) {
-                    bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
-                            Rates.serializationPs(bytes, rate)), tail));
-                }
+            int to = i;
+            while (to < entries && entryKey[order[to]] == key) {
+                to++;
+            }
+            bound = Math.max(bound, jacksonPs(i, to, rateOf(key)));
+            i = to;
+        }
+        return bound;
+    }
+
+    /**
+     * Jackson's preemptive schedule of order[from, to) (sorted by release) on one machine of {@code rate}: at every
+     * release, the released job with the largest tail runs; the largest completion plus tail is the optimum of
+     * 1|r_j, q_j, pmtn|Cmax (Jackson 1956, Horn 1974), so a bound of every non-preemptive schedule too. Completions are
+     * timed from the start of their busy period by the bytes served since, so a set with no preemption gets the
+     * serialisation of its summed bytes to the picosecond (the closed forms); a remainder cut by a release is rounded
+     * down to whole bytes (less work, so never later than the exact optimum), and the bound is never below the integer
+     * one of {@link #workAfterReleasePs}.
+     */
+    private long jacksonPs(int from, int to, long rate) {
+        long bound = workAfterReleasePs(from, to, rate);
+        double psPerByte = 8.0 * Time.PS_PER_S / rate;
+        int[] heap = sortScratch; // free once sorted
+        int size = 0;
+        int i = from;
+        long busyStart = 0;
+        double done = 0;
+        while (i < to || size > 0) {
+            if (size == 0) {
+                busyStart = entryRelease[order[i]];
+                done = 0;
+            }
+            double now = busyStart + done * psPerByte;
+            while (i < to && entryRelease[order[i]] <= now) {
+                size = heapPush(heap, size, order[i++]);
+            }
+            int top = heap[0];
+            // entryBytes holds what is left of each job (rounded down when a release cuts it: never more work).
+            double finish = done + entryBytes[top];
+            if (i >= to || busyStart + finish * psPerByte <= entryRelease[order[i]]) {
+                done = finish;
+                size = heapPop(heap, size);
+                long served = (long) Math.floor(done);
+                long end = Saturating.add(busyStart, Rates.serializationPs(served, rate));
+                bound = Math.max(bound, Saturating.add(end, entryTail[top]));
+            } else {
+                double at = (entryRelease[order[i]] - busyStart) / psPerByte;
+                entryBytes[top] = Math.max(0, (long) Math.floor(finish - at));
+                done = at;
             }
         }
         return bound;
+    }
+
+    /**
+     * The weaker bound Jackson's schedule implies, computed exactly in integers: for each release, the bytes released
+     * at or after it at the port's rate plus the least tail among them (so the rounding down of preempted remainders
+     * above never makes the bound lower than this).
+     */
+    private long workAfterReleasePs(int from, int to, long rate) {
+        long bound = NEVER;
+        long bytes = 0;
+        long tail = Long.MAX_VALUE;
+        for (int i = to - 1; i >= from; i--) {
+            int e = order[i];
+            bytes = Saturating.add(bytes, entryBytes[e]);
+            tail = Math.min(tail, entryTail[e]);
+            if (i == from || entryRelease[order[i - 1]] != entryRelease[e]) {
+                bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
+                        Rates.serializationPs(bytes, rate)), tail));
+            }
+        }
+        return bound;
+    }
+
+    /** A binary max-heap of entries by tail (ties: the lower entry first, so the order is deterministic). */
+    private boolean higher(int a, int b) {
+        return entryTail[a] != entryTail[b] ? entryTail[a] > entryTail[b] : a < b;
+    }
+
+    private int heapPush(int[] heap, int size, int e) {
+        int k = size;
+        while (k > 0) {
+            int parent = (k - 1) >>> 1;
+            if (!higher(e, heap[parent])) {
+                break;
+            }
+            heap[k] = heap[parent];
+            k = parent;
+        }
+        heap[k] = e;
+        return size + 1;
+    }
+
+    private int heapPop(int[] heap, int size) {
+        int last = heap[--size];
+        int k = 0;
+        while (true) {
+            int child = 2 * k + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && higher(heap[child + 1], heap[child])) {
+                child++;
+            }
+            if (!higher(heap[child], last)) {
+                break;
+            }
+            heap[k] = heap[child];
+            k = child;
+        }
+        if (size > 0) {
+            heap[k] = last;
+        }
+        return size;
     }
 
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
@@ -615,8 +721,9 @@ public final class IdealBound implements TaskTimes {
 
     /**
      * Puts in order[0, entries) the entries sorted by (port, release). The bound does not depend on how entries of
-     * one port and release are ordered among themselves (their bytes are summed and their tails' least taken before
-     * the release is evaluated), so any such order gives the same bound. A group's walk gathers tens of millions of
+     * one port and release are ordered among themselves (Jackson's schedule takes them into its heap together, which
+     * orders them by tail and entry index, and the integer bound sums their bytes), so any such order gives the same
+     * bound. A group's walk gathers tens of millions of
      * entries over a few thousand ports: they are counted into their ports first, then each port's sorted by
      * release as primitives (release and position packed in a long, scratch the size of the largest port's) where
      * they fit, else by the merge sort.
@@ -720,10 +827,12 @@ public final class IdealBound implements TaskTimes {
     }
 
     /**
-     * A bound of when the last of {@code done} ends: the latest of their own bounds, and the work of the ports of every
-     * transfer they wait on, directly or through other tasks. The walk back does not go past the tasks of
-     * {@code stops} (their own waits are left out) nor below task {@code lowestTask}: leaving transfers out only
-     * weakens the bound, so any such cut keeps it a bound and keeps the walk to the group's own tasks.
+     * A bound of when the last of {@code done} ends: the latest of their own bounds, and per port the one-machine
+     * optimum ({@link #jacksonPs}) of every transfer they wait on, directly or through other tasks, each with its
+     * tail: the longest chain of least durations from its end to the end of the last of {@code done}
+     * ({@link #tailsOfWalk}). The walk does not go past the tasks of {@code stops} (their own waits are left out) nor
+     * below task {@code lowestTask}: leaving transfers out only weakens the bound, so any such cut keeps it a bound and
+     * keeps the walk to the group's own tasks.
      */
     public long lastEndPs(int[] done, int[] stops, int lowestTask) {
         if (streamed) {
@@ -736,32 +845,20 @@ public final class IdealBound implements TaskTimes {
             }
             last = Math.max(last, endPs[t]);
         }
-        epoch++;
-        if (epoch == Integer.MAX_VALUE) {
-            Arrays.fill(mark, 0);
-            Arrays.fill(coveredEpoch, 0);
-            epoch = 1;
-        }
-        int stopEpoch = -epoch;
+        walked = 0;
         for (int s : stops) {
-            mark[s] = stopEpoch;
+            if (!inWalk(s)) {
+                discover(s, STOP);
+            }
         }
-        int top = 0;
-        entries = 0;
+        int from = walked;
         for (int t : done) {
-            top = visit(t, lowestTask, top, stopEpoch);
-        }
-        while (top > 0) {
-            int t = stack[--top];
-            if (transfer(t)) {
-                addPorts(t, false);
-                top = visitEarlierOnConnection(t, lowestTask, top, stopEpoch);
-            }
-            for (int i = 0; i < dependencies(t); i++) {
-                top = visit(target(dependency(t, i)), lowestTask, top, stopEpoch);
+            if (t >= lowestTask && !inWalk(t)) {
+                discover(t, 0);
             }
         }
-        long bound = entries == 0 ? last : Math.max(last, portWorkPs());
+        walk(from, lowestTask);
+        long bound = Math.max(last, tailsOfWalk(false));
         releaseLargeScratch();
         return bound;
     }
@@ -780,53 +877,18 @@ public final class IdealBound implements TaskTimes {
             sortScratch = new int[64];
             packed = new long[64];
         }
-        if (stack.length > KEPT_SCRATCH) {
-            stack = new int[64];
+        if (walkTask.length > KEPT_SCRATCH) {
+            walkTask = new int[64];
+            walkTail = new long[64];
         }
-    }
-
-    /**
-     * A queue pair sends, delivers and completes its messages in order, and a connection's messages are posted in the
-     * order they were added (each waits for what comes before it on the connection, as NCCL's steps do): so once
-     * flow task t is done, so is every message added before it on its connection.
-     */
-    private int visitEarlierOnConnection(int t, int lowestTask, int top, int stopEpoch) {
-        if (graph.kind(t) != TaskGraph.Kind.FLOW) {
-            return top;
+        if (pending.length > KEPT_SCRATCH) {
+            pending = new int[64];
         }
-        int f = graph.flowIndex(t);
-        int c = graph.connection(f);
-        if (c < 0) {
-            return top;
-        }
-        int position = positionOfFlow[f];
-        int from = coveredEpoch[c] == epoch ? covered[c] + 1 : 0;
-        if (position <= from - 1) {
-            return top;
-        }
-        coveredEpoch[c] = epoch;
-        covered[c] = position;
-        for (int i = from; i < position; i++) {
-            top = visit(connectionTasks[connectionStart[c] + i], lowestTask, top, stopEpoch);
-        }
-        return top;
-    }
-
-    private int visit(int t, int lowestTask, int top, int stopEpoch) {
-        if (t < lowestTask || mark[t] == epoch || mark[t] == stopEpoch) {
-            return top;
-        }
-        mark[t] = epoch;
-        if (top == stack.length) {
-            stack = Arrays.copyOf(stack, top * 2);
-        }
-        stack[top++] = t;
-        return top;
     }
 
     /**
      * A bound of when the last task of the whole graph is done (flows acknowledged): the latest bound of any task, and
-     * the work of every port of every group.
+     * the one-machine optimum of every port of every group, each transfer with its tail to the end of the whole graph.
      */
     public long lastFinishPs() {
         if (streamed) {
@@ -834,17 +896,164 @@ public final class IdealBound implements TaskTimes {
         }
         if (lastFinishPs == NEVER) {
             long last = 0;
-            entries = 0;
+            walked = 0;
             for (int t = 0; t < graph.taskCount(); t++) {
                 last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
-                if (transfer(t)) {
-                    addPorts(t, true);
-                }
+                discover(t, 0);
             }
-            lastFinishPs = entries == 0 ? last : Math.max(last, portWorkPs());
+            lastFinishPs = Math.max(last, tailsOfWalk(true));
             releaseLargeScratch();
         }
         return lastFinishPs;
+    }
+
+    /** Whether task t is in the current walk: mark is a sparse set's index into walkTask, valid only if it points back. */
+    private boolean inWalk(int t) {
+        int i = mark[t];
+        return i < walked && walkTask[i] == t;
+    }
+
+    private void discover(int t, long tail) {
+        if (walked == walkTask.length) {
+            int m = walked * 2;
+            walkTask = Arrays.copyOf(walkTask, m);
+            walkTail = Arrays.copyOf(walkTail, m);
+        }
+        mark[t] = walked;
+        walkTask[walked] = t;
+        walkTail[walked] = tail;
+        walked++;
+    }
+
+    /**
+     * Adds to the walk, from its entries at {@code from} on, everything they wait on, and for each flow on a connection
+     * the message added before it there (a queue pair sends, delivers and completes its messages in order, and a
+     * connection's messages are posted in the order they were added, as NCCL's steps wait for their predecessors: so
+     * once a flow is delivered, so is every message before it on its connection). The walk is its own queue.
+     */
+    private void walk(int from, int lowestTask) {
+        for (int i = from; i < walked; i++) {
+            int t = walkTask[i];
+            int deps = dependencies(t);
+            for (int k = 0; k <= deps; k++) {
+                int x = k < deps ? target(dependency(t, k)) : earlierOnConnection(t);
+                if (x >= lowestTask && !inWalk(x)) {
+                    discover(x, 0);
+                }
+            }
+        }
+    }
+
+    /** The flow task added just before flow task t on its connection, or -1. */
+    private int earlierOnConnection(int t) {
+        if (graph.kind(t) != TaskGraph.Kind.FLOW) {
+            return -1;
+        }
+        int f = graph.flowIndex(t);
+        int c = graph.connection(f);
+        return c < 0 || positionOfFlow[f] == 0 ? -1 : connectionTasks[connectionStart[c] + positionOfFlow[f] - 1];
+    }
+
+    /**
+     * The tails of the walk and its ports' bound. A task's tail is raised, for each task of the walk that waits on it,
+     * to that task's least duration plus its tail (plus the ACK latency for a wait on the ACK), and to the tail of the
+     * message after it on its connection (delivered in order). A tail is a time that must pass between the task's end
+     * and the end bounded in every schedule: each link of the chain is a wait the workload has and a least duration
+     * (a compute's, a delay's, a message's alone). With {@code acked} the end bounded is every flow's ACK, so a flow's
+     * tail is at least its ACK latency. Tasks are taken from the highest down (a task comes after what it waits on,
+     * promises aside); a tail that grows after its task was taken (a promise waits on a later task) is passed on again
+     * at once. Then every transfer's ports with its final tail.
+     */
+    private long tailsOfWalk(boolean acked) {
+        int low = Integer.MAX_VALUE;
+        int high = -1;
+        for (int i = 0; i < walked; i++) {
+            low = Math.min(low, walkTask[i]);
+            high = Math.max(high, walkTask[i]);
+            if (acked && walkTail[i] >= 0) {
+                walkTail[i] = Math.max(walkTail[i], ackLatencyPs(walkTask[i]));
+            }
+        }
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0) {
+                passOn(t, t);
+            }
+        }
+        entries = 0;
+        for (int t = low; t <= high; t++) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && transfer(t)) {
+                addPorts(t, false, walkTail[mark[t]]);
+            }
+        }
+        return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /**
+     * Passes task t's tail on to what it waits on and to the message before it on its connection; a task at or above
+     * {@code cursor} (already taken) whose tail grows passes its own on again.
+     */
+    private void passOn(int t, int cursor) {
+        int top = 0;
+        pending[top++] = t;
+        while (top > 0) {
+            int u = pending[--top];
+            long tail = walkTail[mark[u]];
+            long chain = Saturating.add(leastDurationPs(u), tail);
+            int deps = dependencies(u);
+            for (int k = 0; k <= deps; k++) {
+                int x;
+                long via;
+                if (k < deps) {
+                    int d = dependency(u, k);
+                    x = target(d);
+                    via = d < 0 ? Saturating.add(chain, ackLatencyPs(x)) : chain;
+                } else {
+                    x = earlierOnConnection(u);
+                    via = tail;
+                }
+                if (x < 0 || !inWalk(x)) {
+                    continue;
+                }
+                int w = mark[x];
+                if (walkTail[w] >= 0 && via > walkTail[w]) {
+                    walkTail[w] = via;
+                    if (x > cursor) {
+                        if (top == pending.length) {
+                            pending = Arrays.copyOf(pending, top * 2);
+                        }
+                        pending[top++] = x;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The least time task t takes from its start to its end in any schedule: a message's alone, a compute's own. */
+    private long leastDurationPs(int t) {
+        switch (graph.kind(t)) {
+            case FLOW -> {
+                int f = graph.flowIndex(t);
+                Path p = path(graph.flowSource(f), graph.flowDestination(f));
+                long bytes = graph.flowBytes(f);
+                return Saturating.add(Rates.serializationPs(timing.wireBytes(bytes), p.bottleneckBps()),
+                        latencyPs(p, bytes));
+            }
+            case NVLINK -> {
+                return Saturating.add(Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs);
+            }
+            default -> {
+                return graph.durationPs(t);
+            }
+        }
+    }
+
+    /** The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for anything else. */
+    private long ackLatencyPs(int x) {
+        if (graph.kind(x) != TaskGraph.Kind.FLOW) {
+            return 0;
+        }
+        int f = graph.flowIndex(x);
+        return path(graph.flowSource(f), graph.flowDestination(f)).ackLatencyPs();
     }
 
     @Override
