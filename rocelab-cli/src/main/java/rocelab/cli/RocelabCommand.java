@@ -29,6 +29,7 @@ public final class RocelabCommand implements Runnable {
     }
 
     public static void main(String[] args) {
+        PhaseTimes.mainEntered();
         System.exit(execute(args));
     }
 

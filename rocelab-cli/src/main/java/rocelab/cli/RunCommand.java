@@ -99,6 +99,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--debug", description = "Show stack traces of internal errors.")
     boolean debug;
 
+    // For whoever works on the fixed cost of a run (BENCHMARKS.md), not for users: hidden from --help.
+    @Option(names = "--timing", hidden = true, description = "Print on stderr where the process's time went, phase by"
+            + " phase (wall and CPU).")
+    boolean timing;
+
+    private PhaseTimes phases = PhaseTimes.of(false, null);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -111,6 +118,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter outWriter = spec.commandLine().getOut();
+        phases = PhaseTimes.of(timing, err);
+        phases.end("to the command");
         ScenarioConfig config;
         try {
             // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
@@ -133,6 +142,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        phases.end("read");
         if (seed != null) {
             config = config.withSeed(seed);
         }
@@ -248,7 +258,9 @@ final class RunCommand implements Callable<Integer> {
             runThreads = 1;
             threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
         }
+        phases.end("checks");
         Simulation simulation = Simulation.assemble(config, chosen, runThreads);
+        phases.end("assemble");
         if (threadsNote == null) {
             threadsNote = simulation.threadsNote();
         } else {
@@ -264,6 +276,7 @@ final class RunCommand implements Callable<Integer> {
                 err.flush();
             }
         }
+        phases.end("lint wait");
         PacketCapture capture = null;
         if (pcap != null) {
             if (pcapFlow >= simulation.driver().flowCount()) {
@@ -277,6 +290,7 @@ final class RunCommand implements Callable<Integer> {
         Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();
+        phases.end("loop");
         return write(dir, config, result, lintJob, capture, pcap, simulation, err, outWriter);
     }
 
@@ -298,6 +312,7 @@ final class RunCommand implements Callable<Integer> {
             }
             rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest);
             folder.commit();
+            phases.end("outputs and report");
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + e.getMessage());
@@ -324,6 +339,8 @@ final class RunCommand implements Callable<Integer> {
             }
             outWriter.flush();
         }
+        phases.end("summary text");
+        phases.print();
         return 0;
     }
 
