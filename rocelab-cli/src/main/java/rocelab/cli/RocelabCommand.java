@@ -10,11 +10,30 @@ import picocli.CommandLine.Command;
         name = "rocelab",
         mixinStandardHelpOptions = true,
         versionProvider = RocelabCommand.VersionProvider.class,
-        description = "Packet-level lab for AI backend networks: RoCEv2 and InfiniBand fabrics, driven by AI workloads, simulated packet by packet.",
-        subcommands = {RunCommand.class, JourneyCommand.class, ReportCommand.class, HeadroomCommand.class,
-            NcclTestsCommand.class, ExpandCommand.class, LintCommand.class, CompareCommand.class, SweepCommand.class,
-            CommandLine.HelpCommand.class})
+        description = "Packet-level lab for AI backend networks: RoCEv2 and InfiniBand fabrics, driven by AI workloads, simulated packet by packet.")
 public final class RocelabCommand implements Runnable {
+    /**
+     * The subcommands by name, in the order --help lists them. They are not in the annotation: picocli builds the
+     * model of every subcommand it is given (reflection over all their options) before it parses anything, about
+     * 0.1 s of CPU that a run of one command does not need ({@link #commandLine(String...)} adds only that one).
+     */
+    static final java.util.Map<String, Class<?>> COMMANDS = commands();
+
+    private static java.util.Map<String, Class<?>> commands() {
+        java.util.Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+        m.put("run", RunCommand.class);
+        m.put("journey", JourneyCommand.class);
+        m.put("report", ReportCommand.class);
+        m.put("headroom", HeadroomCommand.class);
+        m.put("nccl-tests", NcclTestsCommand.class);
+        m.put("expand", ExpandCommand.class);
+        m.put("lint", LintCommand.class);
+        m.put("compare", CompareCommand.class);
+        m.put("sweep", SweepCommand.class);
+        m.put("help", CommandLine.HelpCommand.class);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
     /** Exit code for bad input (scenario errors, bad flags). */
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit code for an internal error. */
@@ -35,7 +54,27 @@ public final class RocelabCommand implements Runnable {
 
     /** Runs the CLI and returns the exit code (used by tests without exiting the JVM). */
     public static int execute(String... args) {
-        return execute(new CommandLine(new RocelabCommand()), args);
+        return execute(commandLine(args), args);
+    }
+
+    /** The command line with every subcommand (for help, completion and tests). */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new RocelabCommand());
+        COMMANDS.values().forEach(cli::addSubcommand);
+        return cli;
+    }
+
+    /**
+     * The command line that parses {@code args}: when they start with a subcommand's name, the root with that
+     * subcommand alone (what it parses, prints and refuses is the same as with all of them); otherwise (help,
+     * --version, a typo that needs the names to suggest, an @file of arguments) every subcommand.
+     */
+    static CommandLine commandLine(String... args) {
+        Class<?> only = args.length > 0 && !"help".equals(args[0]) ? COMMANDS.get(args[0]) : null;
+        if (only == null) {
+            return commandLine();
+        }
+        return new CommandLine(new RocelabCommand()).addSubcommand(only);
     }
 
     /** Runs {@code cli} (this command, or a test's variant of it) with the project's error handling. */

@@ -136,6 +136,13 @@ final class RunCommand implements Callable<Integer> {
                         + String.join(", ", ScenarioReader.exampleNames()));
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
+            // A folder named by --out is checked before the scenario is read: reading a large job takes seconds
+            // and gigabytes, and it cannot make a folder that holds someone else's files usable.
+            String unusable = out == null ? null : OutputFolder.problem(out, java.util.Set.of());
+            if (unusable != null) {
+                err.println("error: --out " + out + ": " + unusable);
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
             config = example != null ? reader.readExample(example)
                     : scenario == null ? reader.readDemo() : reader.read(scenario);
         } catch (ScenarioException e) {
@@ -191,9 +198,10 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Path dir = out != null ? out : Path.of("out", config.name());
-        String unusable = OutputFolder.problem(dir, java.util.Set.of());
+        // The default folder is named after the scenario, so only now can it be checked (--out was, before reading).
+        String unusable = out != null ? null : OutputFolder.problem(dir, java.util.Set.of());
         if (unusable != null) {
-            err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
+            err.println("error: output folder " + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // Every flag is checked before the fabric is assembled, so a typo costs nothing.

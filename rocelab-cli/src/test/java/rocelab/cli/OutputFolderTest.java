@@ -110,6 +110,23 @@ class OutputFolderTest {
     }
 
     @Test
+    void shouldRefuseTheOutFolderBeforeReadingTheScenario() throws IOException {
+        // Reading a large job takes seconds and gigabytes: a folder that cannot be used is refused first. The
+        // scenario here is malformed, so had it been read, its error would have been the one printed.
+        Path mine = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(mine.resolve("notes.txt"), "mine\n");
+        Path scenario = Files.writeString(dir.resolve("broken.yaml"), "name: [unclosed\n");
+
+        CliRun run = CliRun.of("run", scenario.toString(), "--out", mine.toString(), "-q");
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.errorLines()).singleElement().asString()
+                .startsWith("error: --out " + mine + ": holds notes.txt, which rocelab did not write;");
+        assertThat(run.err()).doesNotContain("broken.yaml");
+        assertThat(contents(mine)).containsOnlyKeys("notes.txt");
+    }
+
+    @Test
     void shouldCheckTheCaptureBeforeTheRun() throws IOException {
         Path out = dir.resolve("o");
         Path folder = Files.createDirectories(dir.resolve("captures"));

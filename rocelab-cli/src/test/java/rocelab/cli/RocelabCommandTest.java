@@ -22,6 +22,26 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldBuildOneSubcommandAsEveryOneIsBuiltWithAllOfThem() {
+        // The command line of "rocelab NAME ..." holds NAME alone: the name must be the command's own, and its
+        // help (options, usage line with the root's name) the same as beside all the others.
+        picocli.CommandLine all = RocelabCommand.commandLine();
+        assertThat(all.getSubcommands().keySet()).containsExactlyElementsOf(RocelabCommand.COMMANDS.keySet());
+        for (String name : RocelabCommand.COMMANDS.keySet()) {
+            picocli.CommandLine one = RocelabCommand.commandLine(name, "--help");
+            if (name.equals("help")) {
+                assertThat(one.getSubcommands()).as("help lists every command").hasSize(RocelabCommand.COMMANDS.size());
+                continue;
+            }
+            assertThat(one.getSubcommands().keySet()).containsExactly(name);
+            assertThat(one.getSubcommands().get(name).getUsageMessage())
+                    .isEqualTo(all.getSubcommands().get(name).getUsageMessage());
+        }
+        assertThat(RocelabCommand.commandLine("--version").getSubcommands()).hasSize(RocelabCommand.COMMANDS.size());
+        assertThat(RocelabCommand.commandLine("rnu").getSubcommands()).hasSize(RocelabCommand.COMMANDS.size());
+    }
+
+    @Test
     void shouldPrintRunUsageAndExitZeroWhenRunHelpIsAsked() {
         CliRun run = CliRun.of("run", "--help");
 
@@ -34,7 +54,7 @@ class RocelabCommandTest {
         // picocli prints each element of a description array on a line of its own: one that stops mid-sentence
         // breaks the help text in the middle of a sentence.
         List<picocli.CommandLine> commands = new java.util.ArrayList<>();
-        picocli.CommandLine root = new picocli.CommandLine(new RocelabCommand());
+        picocli.CommandLine root = RocelabCommand.commandLine();
         commands.add(root);
         commands.addAll(root.getSubcommands().values());
         for (picocli.CommandLine c : commands) {

@@ -51,6 +51,22 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldPrintEveryPhaseOnStderrWithTiming() throws IOException {
+        Path timed = dir.resolve("timed");
+        CliRun t = CliRun.of("run", "--out", timed.toString(), "-q", "--timing");
+
+        assertThat(t.exitCode()).as("stderr: %s", t.err()).isZero();
+        assertThat(t.out()).isEmpty();
+        java.util.List<String> phases = t.err().lines().filter(l -> l.startsWith("timing    "))
+                .map(l -> l.substring(10).replaceAll("\\s+[0-9.]+\\s+[0-9.]+.*$", "")).toList();
+        assertThat(phases).containsSubsequence("to the command", "read", "checks", "assemble", "lint wait", "loop",
+                "outputs and report", "summary text", "main to here");
+        assertThat(t.err()).containsPattern("main entered at \\S+, ended at \\S+");
+        // The timing goes to stderr only: the folder is the one a run without it writes.
+        assertThat(Files.readString(timed.resolve("flows.csv"))).isEqualTo(Files.readString(out.resolve("flows.csv")));
+    }
+
+    @Test
     void shouldPrintNothingWhenQuiet() {
         CliRun quiet = CliRun.of("run", "--out", dir.resolve("demo").toString(), "-q");
 
