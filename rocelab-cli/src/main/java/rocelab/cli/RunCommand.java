@@ -267,6 +267,8 @@ final class RunCommand implements Callable<Integer> {
             threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
         }
         phases.end("checks");
+        // The run ends with its report: its images' one-time set-up is done now, beside the assembly and the loop.
+        rocelab.observe.report.ReportWriter.warmUpInBackground();
         Simulation simulation = Simulation.assemble(config, chosen, runThreads);
         phases.end("assemble");
         if (threadsNote == null) {

@@ -47,6 +47,24 @@ public final class ReportWriter {
     }
 
     /**
+     * Starts, on a daemon thread, the set-up the report's first chart image would otherwise pay on the report's way
+     * at the end of the run (see {@link ChartImage#warmUp()}): for a command that writes a report, called before its
+     * run, while the second core is idle. Nothing is written; a failure here is left for the report to meet.
+     */
+    public static void warmUpInBackground() {
+        Thread t = new Thread(() -> {
+            try {
+                ChartImage.warmUp();
+            } catch (RuntimeException | Error ignored) {
+                // The report draws the same things and reports what fails there.
+            }
+        }, "report-warm-up");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+
+    /**
      * Writes a finished run's whole folder: the files ({@link RunWriter}) on this thread and, at the same time on
      * another, the report from the run in memory (both only read the result); summary.json is written last, after
      * both.
