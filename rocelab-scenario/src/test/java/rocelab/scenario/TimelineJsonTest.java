@@ -52,6 +52,8 @@ class TimelineJsonTest {
     void shouldWriteANestedTraceThatAddsUpToTheRanksTable(@TempDir Path dir) throws IOException {
         RunResult r = Scenarios.assemble(SCENARIO).run(ProgressListener.NONE);
         new RunWriter().write(dir, r, Map.of());
+        // The file is streamed event by event: the same bytes as the trace made as one string.
+        assertThat(Files.readString(dir.resolve("timeline.json"))).isEqualTo(r.gpuTimeline().json());
         JsonNode root = new ObjectMapper().readTree(dir.resolve("timeline.json").toFile());
         List<Slice> slices = new ArrayList<>();
         Map<Long, String> processes = new TreeMap<>();

@@ -115,15 +115,28 @@ public final class GpuTimeline {
 
     /** The trace as a JSON object ({@code traceEvents}, {@code displayTimeUnit}), one event per line. */
     public String json() {
+        java.io.StringWriter w = new java.io.StringWriter(256 + 200 * slices.size());
+        try {
+            writeJson(w);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return w.toString();
+    }
+
+    /**
+     * Writes {@link #json()} into {@code out} event by event: a job's trace has millions of slices, and the file
+     * need not be held as one string (nor its lines as a list) besides the slices themselves.
+     */
+    public void writeJson(java.io.Writer out) throws java.io.IOException {
         Map<Long, String> threadNames = assignLanes();
         List<Slice> sorted = new ArrayList<>(slices);
         sorted.sort(Comparator.comparingInt((Slice s) -> s.server).thenComparingLong(s -> s.tid)
                 .thenComparingLong(s -> s.startPs).thenComparingLong(s -> -s.endPs)
                 .thenComparingInt(s -> s.order));
-        StringBuilder b = new StringBuilder(256 + 200 * slices.size());
-        b.append("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rocelab\", \"time_unit\": \"us\"},\n");
-        b.append("\"traceEvents\": [\n");
-        List<String> lines = new ArrayList<>();
+        out.write("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"generator\": \"rocelab\", \"time_unit\": \"us\"},\n");
+        out.write("\"traceEvents\": [\n");
+        Lines lines = new Lines(out);
         for (var e : servers.entrySet()) {
             lines.add(event("M", "process_name", e.getKey(), 0, null, args("name", e.getValue())));
             lines.add(event("M", "process_sort_index", e.getKey(), 0, null, args("sort_index", e.getKey())));
@@ -156,10 +169,32 @@ public final class GpuTimeline {
             // Bound to the receive it ends in ("bp": "e"), at its last picosecond, where the data arrived.
             lines.add(flow("f", a.name(), i + 1, to, Math.max(to.startPs, to.endPs - 1), true));
         }
-        for (int i = 0; i < lines.size(); i++) {
-            b.append(lines.get(i)).append(i + 1 < lines.size() ? ",\n" : "\n");
+        lines.end();
+        out.write("]}\n");
+    }
+
+    /** The event lines, each but the last followed by a comma: the separator is written before every line after the first. */
+    private static final class Lines {
+        private final java.io.Writer out;
+        private boolean any;
+
+        Lines(java.io.Writer out) {
+            this.out = out;
         }
-        return b.append("]}\n").toString();
+
+        void add(String line) throws java.io.IOException {
+            if (any) {
+                out.write(",\n");
+            }
+            out.write(line);
+            any = true;
+        }
+
+        void end() throws java.io.IOException {
+            if (any) {
+                out.write("\n");
+            }
+        }
     }
 
     /**
