@@ -74,4 +74,16 @@ public record EcnParameters(
     private static long scaled(long bytesPerGbps, long rateBps) {
         return Math.round(bytesPerGbps * (rateBps / 1e9));
     }
+
+    /**
+     * The text a record's generated toString() gives (name[component=value, ...], the scenario hash's input), written
+     * out: the generated one is bootstrapped through method handles the first time it runs, tens of milliseconds of
+     * a short run's start-up (RecordTextTest checks the two agree).
+     */
+    @Override
+    public String toString() {
+        return "EcnParameters[" + "scheme=" + scheme + ", kminBytes=" + kminBytes + ", kmaxBytes=" + kmaxBytes
+                + ", pmax=" + pmax + ", kBytes=" + kBytes + ", atEnqueue=" + atEnqueue + ", classMask=" + classMask
+                + "]";
+    }
 }

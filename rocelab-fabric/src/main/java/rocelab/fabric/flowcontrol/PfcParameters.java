@@ -72,4 +72,17 @@ public record PfcParameters(
     public boolean enabled() {
         return losslessMask != 0;
     }
+
+    /**
+     * The text a record's generated toString() gives (name[component=value, ...], the scenario hash's input), written
+     * out: the generated one is bootstrapped through method handles the first time it runs, tens of milliseconds of
+     * a short run's start-up (RecordTextTest checks the two agree).
+     */
+    @Override
+    public String toString() {
+        return "PfcParameters[" + "losslessMask=" + losslessMask + ", dynamic=" + dynamic + ", alpha=" + alpha
+                + ", xoffBytes=" + xoffBytes + ", xonBytes=" + xonBytes + ", headroomBytes=" + headroomBytes
+                + ", resumeOffsetBytes=" + resumeOffsetBytes + ", pauseQuanta=" + pauseQuanta + ", watchdog="
+                + watchdog + ", pauseResponsePs=" + pauseResponsePs + "]";
+    }
 }

@@ -27,4 +27,15 @@ public record PfcWatchdogParameters(boolean enabled, long pollPs, long detection
     public static PfcWatchdogParameters sonicDefaults() {
         return new PfcWatchdogParameters(true, 100_000_000_000L, 200_000_000_000L, 200_000_000_000L, true);
     }
+
+    /**
+     * The text a record's generated toString() gives (name[component=value, ...], the scenario hash's input), written
+     * out: the generated one is bootstrapped through method handles the first time it runs, tens of milliseconds of
+     * a short run's start-up (RecordTextTest checks the two agree).
+     */
+    @Override
+    public String toString() {
+        return "PfcWatchdogParameters[" + "enabled=" + enabled + ", pollPs=" + pollPs + ", detectionPs=" + detectionPs
+                + ", restorationPs=" + restorationPs + ", drop=" + drop + "]";
+    }
 }
