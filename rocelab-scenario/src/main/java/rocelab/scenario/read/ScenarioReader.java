@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -250,7 +249,7 @@ public final class ScenarioReader {
         LoaderOptions options = YamlBounds.options();
         Node root;
         try {
-            root = new Yaml(options).compose(new StringReader(text));
+            root = YamlBounds.compose(new StringReader(text), options);
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() == null ? "unreadable input" : e.getProblem().strip();

@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -105,7 +104,7 @@ final class SonicImport {
 
     private Node compose(String text) throws ScenarioException {
         try {
-            Node root = new Yaml(YamlBounds.options()).compose(new StringReader(text));
+            Node root = YamlBounds.compose(new StringReader(text), YamlBounds.options());
             if (!(root instanceof MappingNode)) {
                 throw doc.at(root == null ? null : root.getStartMark(), "the file is not a JSON object; expected a"
                         + " SONiC config_db.json");

@@ -37,6 +37,17 @@ final class YamlBounds {
 
     private YamlBounds() {}
 
+    /**
+     * The node tree of YAML text, as {@code new Yaml(options).compose(reader)} makes it (the same composer, parser
+     * and default resolver) without what a {@code Yaml} object also builds and a tree does not need: its
+     * constructor, representer and dumper settings (some 60 classes and java.util.logging at start-up).
+     */
+    static Node compose(java.io.Reader text, LoaderOptions options) {
+        return new org.yaml.snakeyaml.composer.Composer(new org.yaml.snakeyaml.parser.ParserImpl(
+                new org.yaml.snakeyaml.reader.StreamReader(text), options), new org.yaml.snakeyaml.resolver.Resolver(),
+                options).getSingleNode();
+    }
+
     static LoaderOptions options() {
         LoaderOptions options = new LoaderOptions();
         options.setAllowRecursiveKeys(false);
