@@ -105,6 +105,7 @@ final class RunCommand implements Callable<Integer> {
     boolean timing;
 
     private PhaseTimes phases = PhaseTimes.of(false, null);
+    private Thread warmUp;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -120,6 +121,9 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter outWriter = spec.commandLine().getOut();
         phases = PhaseTimes.of(timing, err);
         phases.end("to the command");
+        // The run ends with its report: its images' one-time set-up is done now, on the second core beside the
+        // reading and the assembly, and joined before the loop so that the loop's time (summary.json) is its own.
+        warmUp = rocelab.observe.report.ReportWriter.warmUpInBackground();
         ScenarioConfig config;
         try {
             // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
@@ -267,8 +271,6 @@ final class RunCommand implements Callable<Integer> {
             threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
         }
         phases.end("checks");
-        // The run ends with its report: its images' one-time set-up is done now, beside the assembly and the loop.
-        rocelab.observe.report.ReportWriter.warmUpInBackground();
         Simulation simulation = Simulation.assemble(config, chosen, runThreads);
         phases.end("assemble");
         if (threadsNote == null) {
@@ -297,6 +299,12 @@ final class RunCommand implements Callable<Integer> {
             int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
         }
+        try {
+            warmUp.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        phases.end("warm-up wait");
         Progress progress = Progress.of(err, quiet);
         RunResult result = simulation.run(progress);
         progress.done();

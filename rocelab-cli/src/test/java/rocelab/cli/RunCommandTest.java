@@ -59,8 +59,8 @@ class RunCommandTest {
         assertThat(t.out()).isEmpty();
         java.util.List<String> phases = t.err().lines().filter(l -> l.startsWith("timing    "))
                 .map(l -> l.substring(10).replaceAll("\\s+[0-9.]+\\s+[0-9.]+.*$", "")).toList();
-        assertThat(phases).containsSubsequence("to the command", "read", "checks", "assemble", "lint wait", "loop",
-                "outputs and report", "summary text", "main to here");
+        assertThat(phases).containsSubsequence("to the command", "read", "checks", "assemble", "lint wait",
+                "warm-up wait", "loop", "outputs and report", "summary text", "main to here");
         assertThat(t.err()).containsPattern("main entered at \\S+, ended at \\S+");
         // The timing goes to stderr only: the folder is the one a run without it writes.
         assertThat(Files.readString(timed.resolve("flows.csv"))).isEqualTo(Files.readString(out.resolve("flows.csv")));

@@ -48,10 +48,11 @@ public final class ReportWriter {
 
     /**
      * Starts, on a daemon thread, the set-up the report's first chart image would otherwise pay on the report's way
-     * at the end of the run (see {@link ChartImage#warmUp()}): for a command that writes a report, called before its
-     * run, while the second core is idle. Nothing is written; a failure here is left for the report to meet.
+     * at the end of the run (see {@link ChartImage#warmUp()}): for a command that writes a report, called before it
+     * reads its scenario, while the second core is idle. Nothing is written; a failure here is left for the report
+     * to meet. Join the thread before the run's loop, so that the loop's time is its own.
      */
-    public static void warmUpInBackground() {
+    public static Thread warmUpInBackground() {
         Thread t = new Thread(() -> {
             try {
                 ChartImage.warmUp();
@@ -60,8 +61,8 @@ public final class ReportWriter {
             }
         }, "report-warm-up");
         t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
         t.start();
+        return t;
     }
 
     /**
