@@ -144,9 +144,14 @@ public final class PartitionedSimulator {
     /** The partition that owns handler {@code handlerId} ({@link #partitions()} for the serial simulator). */
     public int ownerOf(int handlerId) {
         if (handlerId < 0 || handlerId >= handlerCount) {
-            throw new IllegalArgumentException("no handler " + handlerId);
+            throw noHandler(handlerId);
         }
         return owner[handlerId];
+    }
+
+    /** The message apart, so that {@link #ownerOf} stays small enough to inline (inline concatenation is longer). */
+    private static IllegalArgumentException noHandler(int handlerId) {
+        return new IllegalArgumentException("no handler " + handlerId);
     }
 
     public long eventsProcessed() {

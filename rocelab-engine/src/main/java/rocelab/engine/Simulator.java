@@ -170,9 +170,14 @@ public final class Simulator {
      */
     public void crossing(long dueAtPs) {
         if (dueAtPs < windowEndPs) {
-            throw new IllegalStateException("a crossing due at " + dueAtPs + " ps, inside the window that ends at "
-                    + windowEndPs + " ps: its delay is shorter than the lookahead");
+            throw insideWindow(dueAtPs);
         }
+    }
+
+    /** The message apart, so that {@link #crossing} (once per frame on a cut link) stays small enough to inline. */
+    private IllegalStateException insideWindow(long dueAtPs) {
+        return new IllegalStateException("a crossing due at " + dueAtPs + " ps, inside the window that ends at "
+                + windowEndPs + " ps: its delay is shorter than the lookahead");
     }
 
     /** The whole run's events processed so far: this simulator's, or every partition's when it is the serial one. */
