@@ -51,7 +51,8 @@ public record MemoryBudget(long maxBytes, boolean flowLevel, boolean streaming) 
         if (need <= maxBytes) {
             return null;
         }
-        long suggest = Math.max(1, Footprint.addSat(need, need / 4) >> 30);
+        // A quarter more than the estimate, rounded up to whole GiB: rounding down could suggest a heap below the need.
+        long suggest = Math.max(1, Footprint.addSat(Footprint.addSat(need, need / 4), (1L << 30) - 1) >> 30);
         return "the scenario needs about " + Footprint.gib(need) + " of memory" + (flowLevel ? " at flow level" : "")
                 + (f.streamed() && flowLevel ? ", streamed" : "")
                 + " (" + f.counts() + "), more than the "

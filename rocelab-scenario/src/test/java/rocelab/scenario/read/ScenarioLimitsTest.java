@@ -95,7 +95,7 @@ class ScenarioLimitsTest {
         assertThat(e.line()).isEqualTo(5);
         assertThat(e.detail()).isEqualTo("the scenario needs about 95.5 GiB of memory (10,000 hosts, 1 switches,"
                 + " 10,000 links, 99,990,000 flows), more than the 8.0 GiB this JVM may use; expected a smaller"
-                + " scenario, or a larger heap (ROCELAB_JAVA_OPTS=-Xmx119g ./rocelab ...)");
+                + " scenario, or a larger heap (ROCELAB_JAVA_OPTS=-Xmx120g ./rocelab ...)");
     }
 
     @Test
