@@ -88,6 +88,8 @@ public final class IdealBound implements TaskTimes {
     private int[] walkTask = new int[64];
     private long[] walkTail = new long[64];
     private int[] pending = new int[64];
+    /** Tasks whose tails the last group walk passed on, repeats included: the walk's work (a test's measure). */
+    private long passes;
     private long lastFinishPs = NEVER;
     /** Each connection's flow tasks in the order added, and each flow's position among them. */
     private final int[] connectionStart;
@@ -960,9 +962,9 @@ public final class IdealBound implements TaskTimes {
      * message after it on its connection (delivered in order). A tail is a time that must pass between the task's end
      * and the end bounded in every schedule: each link of the chain is a wait the workload has and a least duration
      * (a compute's, a delay's, a message's alone). With {@code acked} the end bounded is every flow's ACK, so a flow's
-     * tail is at least its ACK latency. Tasks are taken from the highest down (a task comes after what it waits on,
-     * promises aside); a tail that grows after its task was taken (a promise waits on a later task) is passed on again
-     * at once. Then every transfer's ports with its final tail.
+     * tail is at least its ACK latency. The tails are the longest chains, so each task passes its tail on once, when
+     * every task of the walk that raises it has passed its own on ({@link #passOnInOrder}); then every transfer's
+     * ports with its final tail.
      */
     private long tailsOfWalk(boolean acked) {
         int low = Integer.MAX_VALUE;
@@ -974,10 +976,17 @@ public final class IdealBound implements TaskTimes {
                 walkTail[i] = Math.max(walkTail[i], ackLatencyPs(walkTask[i]));
             }
         }
-        for (int t = high; t >= low; t--) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0) {
-                passOn(t, t);
+        passes = 0;
+        if (lateList.length == 0) {
+            // Without promises every task waits only on lower ones, and a connection's earlier message is lower too:
+            // from the highest down is an order in which every tail is final when it is passed on.
+            for (int t = high; t >= low; t--) {
+                if (inWalk(t) && walkTail[mark[t]] >= 0) {
+                    passOn(t, t, null);
+                }
             }
+        } else {
+            passOnInOrder(low, high);
         }
         entries = 0;
         for (int t = low; t <= high; t++) {
@@ -988,15 +997,62 @@ public final class IdealBound implements TaskTimes {
         return entries == 0 ? NEVER : portWorkPs();
     }
 
+    /** How many times the last group walk passed a tail on: once per task of the walk the walk goes past. */
+    public long lastWalkPasses() {
+        return passes;
+    }
+
     /**
-     * Passes task t's tail on to what it waits on and to the message before it on its connection; a task at or above
-     * {@code cursor} (already taken) whose tail grows passes its own on again.
+     * Passes the walk's tails on in a reverse topological order of its waits (promises respected: a receive posted
+     * before the send it waits on) and of its connections' order, so that each task's tail is final when it is passed
+     * on and every task and wait is taken once. Per walk entry it counts the tasks of the walk that raise its tail and
+     * have not passed theirs on; tasks are taken from the highest down as in a graph without promises, and one still
+     * waited on is skipped, then taken as soon as its last raiser has passed on (at once if the sweep is already
+     * below it). A task taken repeatedly as a grown tail re-walked its cone made the job's end bound super-linear
+     * (a 43.5-million-task job's pipeline receives are promises). Should the waits and the connections' order ever
+     * close a cycle (no emitter makes one: a connection's messages are posted in the order they were added), the
+     * tasks left are passed on as before, again whenever their tail grows: the same longest chains.
      */
-    private void passOn(int t, int cursor) {
+    private void passOnInOrder(int low, int high) {
+        int[] waits = new int[walked];
+        for (int i = 0; i < walked; i++) {
+            if (walkTail[i] < 0) {
+                continue;
+            }
+            int u = walkTask[i];
+            int deps = dependencies(u);
+            for (int k = 0; k <= deps; k++) {
+                int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+                if (x >= 0 && inWalk(x) && walkTail[mark[x]] >= 0) {
+                    waits[mark[x]]++;
+                }
+            }
+        }
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] == 0) {
+                waits[mark[t]] = -1;
+                passOn(t, t, waits);
+            }
+        }
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] > 0) {
+                passOn(t, -1, null);
+            }
+        }
+    }
+
+    /**
+     * Passes task t's tail on to what it waits on and to the message before it on its connection. With {@code waits}
+     * (see {@link #passOnInOrder}) each of those is one raiser less to wait for, and one above {@code cursor} (skipped
+     * by the sweep) left with none is taken next; without, one above {@code cursor} (already taken) whose tail grows
+     * passes its own on again.
+     */
+    private void passOn(int t, int cursor, int[] waits) {
         int top = 0;
         pending[top++] = t;
         while (top > 0) {
             int u = pending[--top];
+            passes++;
             long tail = walkTail[mark[u]];
             long chain = Saturating.add(leastDurationPs(u), tail);
             int deps = dependencies(u);
@@ -1015,14 +1071,22 @@ public final class IdealBound implements TaskTimes {
                     continue;
                 }
                 int w = mark[x];
-                if (walkTail[w] >= 0 && via > walkTail[w]) {
+                if (walkTail[w] < 0) {
+                    continue;
+                }
+                boolean grew = via > walkTail[w];
+                if (grew) {
                     walkTail[w] = via;
-                    if (x > cursor) {
-                        if (top == pending.length) {
-                            pending = Arrays.copyOf(pending, top * 2);
-                        }
-                        pending[top++] = x;
+                }
+                boolean next = waits == null ? grew && x > cursor : --waits[w] == 0 && x > cursor;
+                if (next) {
+                    if (waits != null) {
+                        waits[w] = -1;
                     }
+                    if (top == pending.length) {
+                        pending = Arrays.copyOf(pending, top * 2);
+                    }
+                    pending[top++] = x;
                 }
             }
         }
