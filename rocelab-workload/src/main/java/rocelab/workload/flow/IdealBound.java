@@ -87,6 +87,8 @@ public final class IdealBound implements TaskTimes {
     private int walked;
     private int[] walkTask = new int[64];
     private long[] walkTail = new long[64];
+    /** Per walk entry, in a graph with promises: the tasks of the walk that raise its tail ({@link #passOnInOrder}). */
+    private int[] walkWaits = new int[64];
     private int[] pending = new int[64];
     /** Tasks whose tails the last group walk passed on, repeats included: the walk's work (a test's measure). */
     private long passes;
@@ -882,6 +884,7 @@ public final class IdealBound implements TaskTimes {
         if (walkTask.length > KEPT_SCRATCH) {
             walkTask = new int[64];
             walkTail = new long[64];
+            walkWaits = new int[64];
         }
         if (pending.length > KEPT_SCRATCH) {
             pending = new int[64];
@@ -903,6 +906,9 @@ public final class IdealBound implements TaskTimes {
                 last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
                 discover(t, 0);
             }
+            if (lateList.length > 0) {
+                countWaits();
+            }
             lastFinishPs = Math.max(last, tailsOfWalk(true));
             releaseLargeScratch();
         }
@@ -920,10 +926,12 @@ public final class IdealBound implements TaskTimes {
             int m = walked * 2;
             walkTask = Arrays.copyOf(walkTask, m);
             walkTail = Arrays.copyOf(walkTail, m);
+            walkWaits = Arrays.copyOf(walkWaits, m);
         }
         mark[t] = walked;
         walkTask[walked] = t;
         walkTail[walked] = tail;
+        walkWaits[walked] = 0;
         walked++;
     }
 
@@ -934,13 +942,39 @@ public final class IdealBound implements TaskTimes {
      * once a flow is delivered, so is every message before it on its connection). The walk is its own queue.
      */
     private void walk(int from, int lowestTask) {
+        // With promises the walk also counts each entry's raisers (see passOnInOrder): it meets every wait of the
+        // walk here, once, so the counts cost no second pass over the walk's waits.
+        boolean count = lateList.length > 0;
         for (int i = from; i < walked; i++) {
             int t = walkTask[i];
             int deps = dependencies(t);
             for (int k = 0; k <= deps; k++) {
                 int x = k < deps ? target(dependency(t, k)) : earlierOnConnection(t);
-                if (x >= lowestTask && !inWalk(x)) {
+                if (x < 0 || x < lowestTask) {
+                    continue;
+                }
+                if (!inWalk(x)) {
                     discover(x, 0);
+                }
+                if (count && walkTail[mark[x]] >= 0) {
+                    walkWaits[mark[x]]++;
+                }
+            }
+        }
+    }
+
+    /** Counts each walk entry's raisers (see {@link #passOnInOrder}) for a walk made without {@link #walk}. */
+    private void countWaits() {
+        for (int i = 0; i < walked; i++) {
+            if (walkTail[i] < 0) {
+                continue;
+            }
+            int u = walkTask[i];
+            int deps = dependencies(u);
+            for (int k = 0; k <= deps; k++) {
+                int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+                if (x >= 0 && inWalk(x) && walkTail[mark[x]] >= 0) {
+                    walkWaits[mark[x]]++;
                 }
             }
         }
@@ -1011,23 +1045,11 @@ public final class IdealBound implements TaskTimes {
      * below it). A task taken repeatedly as a grown tail re-walked its cone made the job's end bound super-linear
      * (a 43.5-million-task job's pipeline receives are promises). Should the waits and the connections' order ever
      * close a cycle (no emitter makes one: a connection's messages are posted in the order they were added), the
-     * tasks left are passed on as before, again whenever their tail grows: the same longest chains.
+     * tasks left are passed on as before, again whenever their tail grows: the same longest chains. The counts are
+     * made by the walk ({@link #walk}, or {@link #countWaits} for a walk of every task).
      */
     private void passOnInOrder(int low, int high) {
-        int[] waits = new int[walked];
-        for (int i = 0; i < walked; i++) {
-            if (walkTail[i] < 0) {
-                continue;
-            }
-            int u = walkTask[i];
-            int deps = dependencies(u);
-            for (int k = 0; k <= deps; k++) {
-                int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
-                if (x >= 0 && inWalk(x) && walkTail[mark[x]] >= 0) {
-                    waits[mark[x]]++;
-                }
-            }
-        }
+        int[] waits = walkWaits;
         for (int t = high; t >= low; t--) {
             if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] == 0) {
                 waits[mark[t]] = -1;
