@@ -1045,8 +1045,9 @@ public final class IdealBound implements TaskTimes {
      * below it). A task taken repeatedly as a grown tail re-walked its cone made the job's end bound super-linear
      * (a 43.5-million-task job's pipeline receives are promises). Should the waits and the connections' order ever
      * close a cycle (no emitter makes one: a connection's messages are posted in the order they were added), the
-     * tasks left are passed on as before, again whenever their tail grows: the same longest chains. The counts are
-     * made by the walk ({@link #walk}, or {@link #countWaits} for a walk of every task).
+     * tasks left are passed on once each with the tails they have (the first version passed them on until the
+     * tails saturated, which did not end in practice). The counts are made by the walk ({@link #walk}, or
+     * {@link #countWaits} for a walk of every task).
      */
     private void passOnInOrder(int low, int high) {
         int[] waits = walkWaits;
@@ -1056,9 +1057,14 @@ public final class IdealBound implements TaskTimes {
                 passOn(t, t, waits);
             }
         }
+        // Left: tasks on or below a cycle of waits and connection order (a message waiting, through others, on one
+        // added after it on its connection). The chains round such a cycle have no longest one (each turn adds the
+        // message's time), so passing on until nothing grows would not end; each is passed on once, from the
+        // highest down, with the tail it has: a shorter tail only weakens the bound, so it stays one.
         for (int t = high; t >= low; t--) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] > 0) {
-                passOn(t, -1, null);
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] >= 0) {
+                waits[mark[t]] = -1;
+                passOn(t, t, waits);
             }
         }
     }
