@@ -376,6 +376,63 @@ class IdealNetworkTest {
                 """);
     }
 
+    /**
+     * A pipeline's receives are promises (each waits on a send its peer's program adds later), so the tasks are not in
+     * the order of their waits and a walk back from the end that takes them from the highest down meets tails that
+     * grow after they were passed on. Passing each on again at once re-walked its cone, quadratic in the pipeline's
+     * depth and micro-batches (a 43.5-million-task job's end bound ran for minutes); in an order of the waits each
+     * task of the whole-graph walk passes its tail on exactly once.
+     */
+    @Test
+    void shouldPassEachTailOnOnceWhenPromisesWaitOnLaterTasks() {
+        Simulation s = Simulation.assemble(Scenarios.parse(FABRIC + """
+                jobs:
+                  - name: pipeline
+                    hosts: 0-7
+                    parallelism: {pp: 8}
+                    iterations: 2
+                    generator:
+                      type: megatron
+                      model: {layers: 16, hidden: 1024, seq: 256, vocab: 1000}
+                      batch: {micro: 1, global: 32}
+                      compute: {forward-per-layer: 10us, optimizer: 20us}
+                """), true);
+        TaskGraph g = s.driver().graph();
+        assertThat(g.lateDependencyCount()).as("receives given their sends later").isGreaterThan(100);
+        IdealBound bound = s.idealRun();
+        assertThat(bound.lastFinishPs()).isPositive();
+        assertThat(bound.lastWalkPasses()).as("tails passed on, of " + g.taskCount() + " tasks")
+                .isEqualTo(g.taskCount());
+    }
+
+    /**
+     * A message that waits, through a promise, on the message added after it on its connection closes a cycle of
+     * waits and connection order (no emitter makes one): its chains have no longest one, since each turn adds the
+     * messages' times. The walk passes each task on once with the tail it has (a shorter tail only weakens the
+     * bound) instead of passing them round until the tails saturate, which did not end.
+     */
+    @Test
+    void shouldEndAWalkRoundACycleOfWaitsAndConnectionOrder() {
+        Simulation s = Simulation.assemble(Scenarios.parse(FABRIC + """
+                traffic:
+                  - {kind: flow, src: 1, dst: 2, size: 1000B}
+                """), true);
+        TaskGraph g = new TaskGraph();
+        int c = g.newConnection();
+        int wait = g.promise(-1);
+        int first = g.flow(1, 2, 100_000, -1, c, 0, wait);
+        int second = g.flow(1, 2, 100_000, -1, c, 0);
+        g.fulfil(wait, second);
+        int end = g.compute(1_000_000, -1, first);
+        IdealBound bound = new IdealBound(g, Simulation.idealNetwork(s.network(), s.config()), 9, null);
+        long finish = bound.lastFinishPs();
+        assertThat(bound.lastWalkPasses()).isEqualTo(g.taskCount());
+        assertThat(finish).isGreaterThanOrEqualTo(bound.taskEndPs(end))
+                .isGreaterThan(bound.taskEndPs(second) + 1_000_000);
+        assertThat(bound.lastEndPs(new int[] {end}, new int[0], 0)).isGreaterThanOrEqualTo(bound.taskEndPs(end));
+        assertThat(bound.lastWalkPasses()).isEqualTo(g.taskCount());
+    }
+
     @Provide
     Arbitrary<String> workloads() {
         return Arbitraries.longs().between(1, Long.MAX_VALUE).map(key -> {

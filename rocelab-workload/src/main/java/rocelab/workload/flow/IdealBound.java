@@ -87,7 +87,11 @@ public final class IdealBound implements TaskTimes {
     private int walked;
     private int[] walkTask = new int[64];
     private long[] walkTail = new long[64];
+    /** Per walk entry, in a graph with promises: the tasks of the walk that raise its tail ({@link #passOnInOrder}). */
+    private int[] walkWaits = new int[64];
     private int[] pending = new int[64];
+    /** Tasks whose tails the last group walk passed on, repeats included: the walk's work (a test's measure). */
+    private long passes;
     private long lastFinishPs = NEVER;
     /** Each connection's flow tasks in the order added, and each flow's position among them. */
     private final int[] connectionStart;
@@ -880,6 +884,7 @@ public final class IdealBound implements TaskTimes {
         if (walkTask.length > KEPT_SCRATCH) {
             walkTask = new int[64];
             walkTail = new long[64];
+            walkWaits = new int[64];
         }
         if (pending.length > KEPT_SCRATCH) {
             pending = new int[64];
@@ -901,6 +906,9 @@ public final class IdealBound implements TaskTimes {
                 last = Math.max(last, graph.kind(t) == TaskGraph.Kind.FLOW ? acknowledgedPs(t) : endPs[t]);
                 discover(t, 0);
             }
+            if (lateList.length > 0) {
+                countWaits();
+            }
             lastFinishPs = Math.max(last, tailsOfWalk(true));
             releaseLargeScratch();
         }
@@ -918,10 +926,12 @@ public final class IdealBound implements TaskTimes {
             int m = walked * 2;
             walkTask = Arrays.copyOf(walkTask, m);
             walkTail = Arrays.copyOf(walkTail, m);
+            walkWaits = Arrays.copyOf(walkWaits, m);
         }
         mark[t] = walked;
         walkTask[walked] = t;
         walkTail[walked] = tail;
+        walkWaits[walked] = 0;
         walked++;
     }
 
@@ -932,13 +942,39 @@ public final class IdealBound implements TaskTimes {
      * once a flow is delivered, so is every message before it on its connection). The walk is its own queue.
      */
     private void walk(int from, int lowestTask) {
+        // With promises the walk also counts each entry's raisers (see passOnInOrder): it meets every wait of the
+        // walk here, once, so the counts cost no second pass over the walk's waits.
+        boolean count = lateList.length > 0;
         for (int i = from; i < walked; i++) {
             int t = walkTask[i];
             int deps = dependencies(t);
             for (int k = 0; k <= deps; k++) {
                 int x = k < deps ? target(dependency(t, k)) : earlierOnConnection(t);
-                if (x >= lowestTask && !inWalk(x)) {
+                if (x < 0 || x < lowestTask) {
+                    continue;
+                }
+                if (!inWalk(x)) {
                     discover(x, 0);
+                }
+                if (count && walkTail[mark[x]] >= 0) {
+                    walkWaits[mark[x]]++;
+                }
+            }
+        }
+    }
+
+    /** Counts each walk entry's raisers (see {@link #passOnInOrder}) for a walk made without {@link #walk}. */
+    private void countWaits() {
+        for (int i = 0; i < walked; i++) {
+            if (walkTail[i] < 0) {
+                continue;
+            }
+            int u = walkTask[i];
+            int deps = dependencies(u);
+            for (int k = 0; k <= deps; k++) {
+                int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+                if (x >= 0 && inWalk(x) && walkTail[mark[x]] >= 0) {
+                    walkWaits[mark[x]]++;
                 }
             }
         }
@@ -960,9 +996,9 @@ public final class IdealBound implements TaskTimes {
      * message after it on its connection (delivered in order). A tail is a time that must pass between the task's end
      * and the end bounded in every schedule: each link of the chain is a wait the workload has and a least duration
      * (a compute's, a delay's, a message's alone). With {@code acked} the end bounded is every flow's ACK, so a flow's
-     * tail is at least its ACK latency. Tasks are taken from the highest down (a task comes after what it waits on,
-     * promises aside); a tail that grows after its task was taken (a promise waits on a later task) is passed on again
-     * at once. Then every transfer's ports with its final tail.
+     * tail is at least its ACK latency. The tails are the longest chains, so each task passes its tail on once, when
+     * every task of the walk that raises it has passed its own on ({@link #passOnInOrder}); then every transfer's
+     * ports with its final tail.
      */
     private long tailsOfWalk(boolean acked) {
         int low = Integer.MAX_VALUE;
@@ -974,10 +1010,17 @@ public final class IdealBound implements TaskTimes {
                 walkTail[i] = Math.max(walkTail[i], ackLatencyPs(walkTask[i]));
             }
         }
-        for (int t = high; t >= low; t--) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0) {
-                passOn(t, t);
+        passes = 0;
+        if (lateList.length == 0) {
+            // Without promises every task waits only on lower ones, and a connection's earlier message is lower too:
+            // from the highest down is an order in which every tail is final when it is passed on.
+            for (int t = high; t >= low; t--) {
+                if (inWalk(t) && walkTail[mark[t]] >= 0) {
+                    passOn(t, t, null);
+                }
             }
+        } else {
+            passOnInOrder(low, high);
         }
         entries = 0;
         for (int t = low; t <= high; t++) {
@@ -988,15 +1031,56 @@ public final class IdealBound implements TaskTimes {
         return entries == 0 ? NEVER : portWorkPs();
     }
 
+    /** How many times the last group walk passed a tail on: once per task of the walk the walk goes past. */
+    public long lastWalkPasses() {
+        return passes;
+    }
+
     /**
-     * Passes task t's tail on to what it waits on and to the message before it on its connection; a task at or above
-     * {@code cursor} (already taken) whose tail grows passes its own on again.
+     * Passes the walk's tails on in a reverse topological order of its waits (promises respected: a receive posted
+     * before the send it waits on) and of its connections' order, so that each task's tail is final when it is passed
+     * on and every task and wait is taken once. Per walk entry it counts the tasks of the walk that raise its tail and
+     * have not passed theirs on; tasks are taken from the highest down as in a graph without promises, and one still
+     * waited on is skipped, then taken as soon as its last raiser has passed on (at once if the sweep is already
+     * below it). A task taken repeatedly as a grown tail re-walked its cone made the job's end bound super-linear
+     * (a 43.5-million-task job's pipeline receives are promises). Should the waits and the connections' order ever
+     * close a cycle (no emitter makes one: a connection's messages are posted in the order they were added), the
+     * tasks left are passed on once each with the tails they have (the first version passed them on until the
+     * tails saturated, which did not end in practice). The counts are made by the walk ({@link #walk}, or
+     * {@link #countWaits} for a walk of every task).
      */
-    private void passOn(int t, int cursor) {
+    private void passOnInOrder(int low, int high) {
+        int[] waits = walkWaits;
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] == 0) {
+                waits[mark[t]] = -1;
+                passOn(t, t, waits);
+            }
+        }
+        // Left: tasks on or below a cycle of waits and connection order (a message waiting, through others, on one
+        // added after it on its connection). The chains round such a cycle have no longest one (each turn adds the
+        // message's time), so passing on until nothing grows would not end; each is passed on once, from the
+        // highest down, with the tail it has: a shorter tail only weakens the bound, so it stays one.
+        for (int t = high; t >= low; t--) {
+            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] >= 0) {
+                waits[mark[t]] = -1;
+                passOn(t, t, waits);
+            }
+        }
+    }
+
+    /**
+     * Passes task t's tail on to what it waits on and to the message before it on its connection. With {@code waits}
+     * (see {@link #passOnInOrder}) each of those is one raiser less to wait for, and one above {@code cursor} (skipped
+     * by the sweep) left with none is taken next; without, one above {@code cursor} (already taken) whose tail grows
+     * passes its own on again.
+     */
+    private void passOn(int t, int cursor, int[] waits) {
         int top = 0;
         pending[top++] = t;
         while (top > 0) {
             int u = pending[--top];
+            passes++;
             long tail = walkTail[mark[u]];
             long chain = Saturating.add(leastDurationPs(u), tail);
             int deps = dependencies(u);
@@ -1015,14 +1099,22 @@ public final class IdealBound implements TaskTimes {
                     continue;
                 }
                 int w = mark[x];
-                if (walkTail[w] >= 0 && via > walkTail[w]) {
+                if (walkTail[w] < 0) {
+                    continue;
+                }
+                boolean grew = via > walkTail[w];
+                if (grew) {
                     walkTail[w] = via;
-                    if (x > cursor) {
-                        if (top == pending.length) {
-                            pending = Arrays.copyOf(pending, top * 2);
-                        }
-                        pending[top++] = x;
+                }
+                boolean next = waits == null ? grew && x > cursor : --waits[w] == 0 && x > cursor;
+                if (next) {
+                    if (waits != null) {
+                        waits[w] = -1;
                     }
+                    if (top == pending.length) {
+                        pending = Arrays.copyOf(pending, top * 2);
+                    }
+                    pending[top++] = x;
                 }
             }
         }
