@@ -80,6 +80,9 @@ public final class FluidNetwork implements EventHandler {
      * then the flows of the component slower than that keep their rates (see {@link #recompute}).
      */
     private boolean onlyDepartures = true;
+    /** Whether a flow alone on its resources gets its rate in closed form ({@link #aloneRate}) instead of the filling. */
+    private boolean fillAloneDirectly = true;
+    private long flowsAlone;
     private double departedRateMin = Double.POSITIVE_INFINITY;
 
     private int activeFlows;
@@ -205,6 +208,16 @@ public final class FluidNetwork implements EventHandler {
     /** Flows of recomputed components that kept their rate without taking part in the filling (after departures). */
     public long flowsKept() {
         return flowsKept;
+    }
+
+    /** Flows of recomputed components that were alone on their resources and got their rate in closed form. */
+    public long flowsAlone() {
+        return flowsAlone;
+    }
+
+    /** Turns the closed form for lone flows off (tests: it must give the filling's rates to the bit). */
+    void fillAloneDirectly(boolean on) {
+        fillAloneDirectly = on;
     }
 
     /** Flows that finished. */
@@ -392,6 +405,13 @@ public final class FluidNetwork implements EventHandler {
             if (keep) {
                 newRate[f] = rate;
                 flowsKept++;
+            } else if (fillAloneDirectly && alone(f)) {
+                // Nobody else crosses its resources: its own component, whose filling is known in closed form. It
+                // stays out of the shared heap (where an instant's thousands of lone flows cost a log each).
+                frozen[f] = true;
+                newRate[f] = aloneRate(f);
+                flowsAlone++;
+                continue;
             } else {
                 unfrozen++;
             }
@@ -477,6 +497,42 @@ public final class FluidNetwork implements EventHandler {
                 }
             }
         }
+    }
+
+    /** Whether flow f is the only flow on every resource it crosses, each with a positive weight. */
+    private boolean alone(int f) {
+        int[] rs = resources[f];
+        double[] ws = weights[f];
+        for (int k = 0; k < rs.length; k++) {
+            if (flowCountAt[rs[k]] != 1 || ws != null && !(ws[k] > 0)) {
+                return false;
+            }
+        }
+        return rs.length > 0;
+    }
+
+    /**
+     * The rate {@link #fill} gives a flow alone on its resources, to the bit: each resource's share is its capacity
+     * over the flow's weight (nothing frozen uses it), the filling freezes the flow at the least of them unless its
+     * own cap is no higher, and freezes elsewhere never touch these resources (so where they fall among them does not
+     * matter). The expressions are {@link #share}'s and the filling's own.
+     */
+    private double aloneRate(int f) {
+        int[] rs = resources[f];
+        double[] ws = weights[f];
+        double least = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < rs.length; k++) {
+            double w = ws == null ? 1 : ws[k];
+            double share = Math.max(0, capacityBps[rs[k]] - 0.0) / (0.0 + w);
+            if (share < least) {
+                least = share;
+            }
+        }
+        double cap = capBps[f];
+        if (cap <= least) {
+            return cap;
+        }
+        return Math.max(0, least);
     }
 
     private double share(int r) {

@@ -70,6 +70,7 @@ public final class IdealBound implements TaskTimes {
     private final Path[] paths = new Path[PATH_CACHE];
     private final long[] pathRates;
     private final long[] pathDelays;
+    private Path[] pathOfConnection = new Path[64];
 
     // Scratch for port-work bounds: one entry per (transfer, port).
     private int entries;
@@ -402,7 +403,7 @@ public final class IdealBound implements TaskTimes {
             case FLOW -> {
                 int f = graph.flowIndex(t);
                 int src = graph.flowSource(f);
-                Path p = path(src, graph.flowDestination(f));
+                Path p = flowPath(f, src, graph.flowDestination(f));
                 long size = graph.flowBytes(f);
                 long wire = timing.wireBytes(size);
                 long latency = latencyPs(p, size);
@@ -490,7 +491,7 @@ public final class IdealBound implements TaskTimes {
                 connectionStamp[c] = -stamp;
                 int src = graph.flowSource(f);
                 int dst = graph.flowDestination(f);
-                Path p = path(src, dst);
+                Path p = flowPath(f, src, dst);
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
                 long latency = prefixLatencyPs[f & flowMask];
@@ -517,6 +518,27 @@ public final class IdealBound implements TaskTimes {
     private long latencyPs(Path p, long sizeBytes) {
         return sizeBytes >= timing.mtuBytes() ? p.fullFrameLatencyPs()
                 : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+    }
+
+    /**
+     * Flow f's path (from {@code src} to {@code dst}), remembered per connection: a connection's messages all go
+     * between its two hosts, and the direct-mapped cache of {@link #path} loses pairs to collisions once there are
+     * tens of thousands (a 32,768-GPU ring's). A pure cache too.
+     */
+    private Path flowPath(int f, int src, int dst) {
+        int c = graph.connection(f);
+        if (c < 0) {
+            return path(src, dst);
+        }
+        if (c >= pathOfConnection.length) {
+            pathOfConnection = Arrays.copyOf(pathOfConnection, Math.max(c + 1, 2 * pathOfConnection.length));
+        }
+        Path p = pathOfConnection[c];
+        if (p == null || p.src() != src || p.dst() != dst) {
+            p = path(src, dst);
+            pathOfConnection[c] = p;
+        }
+        return p;
     }
 
     private Path path(int src, int dst) {
@@ -547,7 +569,7 @@ public final class IdealBound implements TaskTimes {
             int f = graph.flowIndex(x);
             int src = graph.flowSource(f);
             int dst = graph.flowDestination(f);
-            Path p = path(src, dst);
+            Path p = flowPath(f, src, dst);
             long size = graph.flowBytes(f);
             long latency = latencyPs(p, size);
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
@@ -591,20 +613,56 @@ public final class IdealBound implements TaskTimes {
             order = new int[entries];
             sortScratch = new int[entries];
         }
-        sortEntries();
+        if (entries <= SMALL_SET) {
+            insertionSort();
+        } else {
+            sortEntries();
+        }
         long bound = NEVER;
         int i = 0;
         while (i < entries) {
             long key = entryKey[order[i]];
-            int to = i;
+            int to = i + 1;
             while (to < entries && entryKey[order[to]] == key) {
                 to++;
             }
-            bound = Math.max(bound, jacksonPs(i, to, rateOf(key)));
+            long rate = rateOf(key);
+            bound = Math.max(bound, to == i + 1 && entryBytes[order[i]] < WHOLE_IN_DOUBLE ? alonePs(order[i], rate)
+                    : jacksonPs(i, to, rate));
             i = to;
         }
         return bound;
     }
+
+    /**
+     * A join's set (a ring step waits on two transfers: four entries) is sorted in place: the same order as the
+     * merge sort's (both stable, over entries numbered in order), without its recursion and copies.
+     */
+    private static final int SMALL_SET = 16;
+
+    private void insertionSort() {
+        for (int i = 0; i < entries; i++) {
+            order[i] = i;
+            int j = i;
+            while (j > 0 && before(i, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
+        }
+    }
+
+    /**
+     * {@link #jacksonPs} of a port with one entry, in closed form: its release, its bytes at the port's rate, its
+     * tail. Both of Jackson's terms are that sum (the schedule serves the entry alone from its release, and its bytes
+     * are whole in a double below 2^53), so the bound is the same to the picosecond.
+     */
+    private long alonePs(int e, long rate) {
+        return Saturating.add(Saturating.add(entryRelease[e], Rates.serializationPs(entryBytes[e], rate)),
+                entryTail[e]);
+    }
+
+    private static final long WHOLE_IN_DOUBLE = 1L << 53;
 
     /**
      * Jackson's preemptive schedule of order[from, to) (sorted by release) on one machine of {@code rate}: at every
@@ -715,8 +773,8 @@ public final class IdealBound implements TaskTimes {
 
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
     private long rateOf(long key) {
-        int port = (int) (key % (4L * hosts));
-        return port < 2 * hosts ? rnicBps[port % hosts] : nvlinkBps;
+        int port = key < 4L * hosts ? (int) key : (int) (key % (4L * hosts));
+        return port < hosts ? rnicBps[port] : port < 2 * hosts ? rnicBps[port - hosts] : nvlinkBps;
     }
 
     /**
