@@ -113,6 +113,8 @@ public final class IdealBound implements TaskTimes {
     private final int taskMask;
     private final int flowMask;
     private final boolean streamed;
+    /** Whether a small set is sorted in place and a port with one entry bounded in closed form ({@link #portWorkPs}). */
+    private final boolean closedForms;
     private int processed;
     private int[] lastFlowOnConnection;
     private long streamedLastFinishPs;
@@ -126,6 +128,12 @@ public final class IdealBound implements TaskTimes {
      * tasks on copies of the capacities of their own, as if each group ran alone.
      */
     public IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask) {
+        this(graph, network, hostCount, groupOfTask, true);
+    }
+
+    /** As above; without {@code closedForms} every port's set goes through the sort and Jackson's schedule (tests). */
+    IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask, boolean closedForms) {
+        this.closedForms = closedForms;
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
         }
@@ -214,6 +222,7 @@ public final class IdealBound implements TaskTimes {
     }
 
     private IdealBound(TaskGraph graph, IdealNetwork network, int hostCount) {
+        this.closedForms = true;
         if (!graph.isStreamed() || graph.taskCount() > 0) {
             throw new IllegalArgumentException("a streamed bound needs an empty streamed graph");
         }
@@ -613,7 +622,7 @@ public final class IdealBound implements TaskTimes {
             order = new int[entries];
             sortScratch = new int[entries];
         }
-        if (entries <= SMALL_SET) {
+        if (entries <= SMALL_SET && closedForms) {
             insertionSort();
         } else {
             sortEntries();
@@ -627,7 +636,8 @@ public final class IdealBound implements TaskTimes {
                 to++;
             }
             long rate = rateOf(key);
-            bound = Math.max(bound, to == i + 1 && entryBytes[order[i]] < WHOLE_IN_DOUBLE ? alonePs(order[i], rate)
+            bound = Math.max(bound, closedForms && to == i + 1 && entryBytes[order[i]] < WHOLE_IN_DOUBLE
+                    ? alonePs(order[i], rate)
                     : jacksonPs(i, to, rate));
             i = to;
         }
@@ -658,11 +668,18 @@ public final class IdealBound implements TaskTimes {
      * are whole in a double below 2^53), so the bound is the same to the picosecond.
      */
     private long alonePs(int e, long rate) {
+        portsInClosedForm++;
         return Saturating.add(Saturating.add(entryRelease[e], Rates.serializationPs(entryBytes[e], rate)),
                 entryTail[e]);
     }
 
     private static final long WHOLE_IN_DOUBLE = 1L << 53;
+    private long portsInClosedForm;
+
+    /** Ports bounded in closed form so far (tests: the fast path is taken). */
+    long portsInClosedForm() {
+        return portsInClosedForm;
+    }
 
     /**
      * Jackson's preemptive schedule of order[from, to) (sorted by release) on one machine of {@code rate}: at every
