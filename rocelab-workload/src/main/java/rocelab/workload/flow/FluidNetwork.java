@@ -80,9 +80,10 @@ public final class FluidNetwork implements EventHandler {
      * then the flows of the component slower than that keep their rates (see {@link #recompute}).
      */
     private boolean onlyDepartures = true;
-    /** Whether a flow alone on its resources gets its rate in closed form ({@link #aloneRate}) instead of the filling. */
+    /** Whether a flow alone on its resources gets its rate in closed form ({@link #aloneRate}), not by the filling. */
     private boolean fillAloneDirectly = true;
     private long flowsAlone;
+    private final Rates.Memo serialization = new Rates.Memo();
     private double departedRateMin = Double.POSITIVE_INFINITY;
 
     private int activeFlows;
@@ -336,7 +337,7 @@ public final class FluidNetwork implements EventHandler {
         if (Double.isInfinite(rate)) {
             end = nowPs;
         } else if (bits % 8 == 0 && rate == Math.rint(rate) && rate < Long.MAX_VALUE) {
-            end = nowPs + Rates.serializationPs((long) (bits / 8), (long) rate);
+            end = nowPs + serialization.serializationPs((long) (bits / 8), (long) rate);
         } else {
             end = nowPs + (long) Math.ceil(bits * Time.PS_PER_S / rate);
         }

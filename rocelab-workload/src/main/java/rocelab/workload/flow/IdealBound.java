@@ -71,6 +71,8 @@ public final class IdealBound implements TaskTimes {
     private final long[] pathRates;
     private final long[] pathDelays;
     private Path[] pathOfConnection = new Path[64];
+    /** The pass's serialisations: one port rate after another, most of them whole picoseconds per byte. */
+    private final Rates.Memo serialization = new Rates.Memo();
 
     // Scratch for port-work bounds: one entry per (transfer, port).
     private int entries;
@@ -113,7 +115,7 @@ public final class IdealBound implements TaskTimes {
     private final int taskMask;
     private final int flowMask;
     private final boolean streamed;
-    /** Whether a small set is sorted in place and a port with one entry bounded in closed form ({@link #portWorkPs}). */
+    /** Whether a small set is sorted in place and a port with one entry bounded in closed form. */
     private final boolean closedForms;
     private int processed;
     private int[] lastFlowOnConnection;
@@ -419,11 +421,11 @@ public final class IdealBound implements TaskTimes {
                 long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f & flowMask] = send;
                 endPs[t & taskMask] = Saturating.add(send,
-                        Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
+                        Saturating.add(serialization.serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
             }
             case NVLINK -> endPs[t & taskMask] = Saturating.add(ready, Saturating.add(
-                    Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
+                    serialization.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
             default -> endPs[t & taskMask] = Saturating.add(ready, graph.durationPs(t));
         }
     }
@@ -447,7 +449,7 @@ public final class IdealBound implements TaskTimes {
         }
         nextPosition[c]++;
         long send = Math.max(ready, queuePairFreePs[c]);
-        queuePairFreePs[c] = Saturating.add(send, Rates.serializationPs(wire, rnic));
+        queuePairFreePs[c] = Saturating.add(send, serialization.serializationPs(wire, rnic));
         if (positionOfFlow[fm] == 0) {
             firstSendPs[c] = send;
             prefixBytes[fm] = wire;
@@ -669,7 +671,7 @@ public final class IdealBound implements TaskTimes {
      */
     private long alonePs(int e, long rate) {
         portsInClosedForm++;
-        return Saturating.add(Saturating.add(entryRelease[e], Rates.serializationPs(entryBytes[e], rate)),
+        return Saturating.add(Saturating.add(entryRelease[e], serialization.serializationPs(entryBytes[e], rate)),
                 entryTail[e]);
     }
 
