@@ -71,6 +71,11 @@ public final class IdealBound implements TaskTimes {
     private final long[] pathRates;
     private final long[] pathDelays;
     private Path[] pathOfConnection = new Path[64];
+    /** Scratch: the held transfers the task being bounded waits on (dependencies as given: ~id for an ACK). */
+    private int[] joinDeps = new int[16];
+    /** The last message size and its wire bytes: a collective's messages come in a few sizes. */
+    private long wireSize = -1;
+    private long wireOfSize;
     /** The pass's serialisations: one port rate after another, most of them whole picoseconds per byte. */
     private final Rates.Memo serialization = new Rates.Memo();
 
@@ -395,19 +400,23 @@ public final class IdealBound implements TaskTimes {
                 continue;
             }
             ready = Math.max(ready, d >= 0 ? endPs[x & taskMask] : acknowledgedPs(x));
-            transfers += transfer(x) ? 1 : 0;
+            if (transfer(x)) {
+                // The held transfers it waits on, in order: the join's set, gathered once for both bounds below.
+                if (transfers == joinDeps.length) {
+                    joinDeps = Arrays.copyOf(joinDeps, 2 * transfers);
+                }
+                joinDeps[transfers++] = d;
+            }
         }
         if (transfers >= 2) {
             // A join of transfers: the last of them is bounded by the work of every port they share.
             entries = 0;
-            for (int i = 0; i < deps; i++) {
-                int d = dependency(t, i);
-                if (held(target(d)) && transfer(target(d))) {
-                    addPorts(target(d), d < 0, 0);
-                }
+            for (int i = 0; i < transfers; i++) {
+                int d = joinDeps[i];
+                addPorts(target(d), d < 0, 0);
             }
             ready = Math.max(ready, portWorkPs());
-            ready = Math.max(ready, connectionWorkPs(t, deps));
+            ready = Math.max(ready, connectionWorkPs(t, transfers));
         }
         startPs[t & taskMask] = ready;
         switch (graph.kind(t)) {
@@ -416,7 +425,7 @@ public final class IdealBound implements TaskTimes {
                 int src = graph.flowSource(f);
                 Path p = flowPath(f, src, graph.flowDestination(f));
                 long size = graph.flowBytes(f);
-                long wire = timing.wireBytes(size);
+                long wire = wireBytes(size);
                 long latency = latencyPs(p, size);
                 long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f & flowMask] = send;
@@ -467,15 +476,16 @@ public final class IdealBound implements TaskTimes {
      * The port work of a join's transfers with every message before them on their connections: once a flow is
      * delivered (or acknowledged) so is everything sent before it on its queue pair. Per connection the messages up
      * to the latest one waited on count as one, released when the first was sent, with their bytes and the least
-     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves.
+     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves. The join's
+     * held transfers are joinDeps[0, transfers), as {@link #earliest} gathered them.
      */
-    private long connectionWorkPs(int t, int deps) {
+    private long connectionWorkPs(int t, int transfers) {
         entries = 0;
         int stamp = t + 1;
-        for (int i = 0; i < deps; i++) {
-            int d = dependency(t, i);
+        for (int i = 0; i < transfers; i++) {
+            int d = joinDeps[i];
             int x = target(d);
-            if (held(x) && graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
+            if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
                 int f = graph.flowIndex(x);
                 int c = graph.connection(f);
                 if (connectionStamp[c] != stamp
@@ -486,12 +496,9 @@ public final class IdealBound implements TaskTimes {
                 }
             }
         }
-        for (int i = 0; i < deps; i++) {
-            int d = dependency(t, i);
+        for (int i = 0; i < transfers; i++) {
+            int d = joinDeps[i];
             int x = target(d);
-            if (!held(x) || !transfer(x)) {
-                continue;
-            }
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
                 addPorts(x, d < 0, 0);
                 continue;
@@ -523,6 +530,15 @@ public final class IdealBound implements TaskTimes {
     /** When transfer x's sender has its completion: a flow's last ACK, an NVLink transfer's end. */
     private long acknowledgedPs(int x) {
         return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x) & flowMask] : endPs[x & taskMask];
+    }
+
+    /** A message's wire bytes ({@link PathTiming#wireBytes}), the last size's remembered. */
+    private long wireBytes(long sizeBytes) {
+        if (sizeBytes != wireSize) {
+            wireOfSize = timing.wireBytes(sizeBytes);
+            wireSize = sizeBytes;
+        }
+        return wireOfSize;
     }
 
     /** A message's delivery latency on its path: it depends on its size only below one full frame. */
@@ -584,7 +600,7 @@ public final class IdealBound implements TaskTimes {
             long size = graph.flowBytes(f);
             long latency = latencyPs(p, size);
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
-            long wire = timing.wireBytes(size);
+            long wire = wireBytes(size);
             long send = sendStartPs[f & flowMask];
             add(base + src, send, wire, Saturating.add(latency, after));
             add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
