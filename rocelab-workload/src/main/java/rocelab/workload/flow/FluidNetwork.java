@@ -38,8 +38,15 @@ public final class FluidNetwork implements EventHandler {
     private final int handlerId;
     private final Listener listener;
     private final double[] capacityBps;
-    private int[][] flowsAt;
-    private final int[] flowCountAt;
+    /**
+     * The flows on each resource, in the order kept (appended, removed by moving the last into the gap): resource r's
+     * count at {@code block[BLOCK * r]} and its first {@code BLOCK - 1} flows after it, the rest in
+     * {@code overflow[r]}. Most resources carry a flow or two, so an arrival, a departure and the recomputation's walk
+     * read one cache line per resource instead of a count and a list object of its own.
+     */
+    private static final int BLOCK = 4;
+    private final int[] block;
+    private int[][] overflow;
 
     // Per flow slot (a slot is reused once its flow has left, so these grow with the flows in flight, not all flows).
     private int[][] resources;
@@ -102,8 +109,8 @@ public final class FluidNetwork implements EventHandler {
         this.listener = listener;
         this.capacityBps = capacityBps.clone();
         int r = capacityBps.length;
-        this.flowsAt = new int[r][];
-        this.flowCountAt = new int[r];
+        this.block = new int[BLOCK * r];
+        this.overflow = new int[r][];
         this.resourceMark = new int[r];
         this.dirty = new int[r];
         this.used = new double[r];
@@ -242,16 +249,10 @@ public final class FluidNetwork implements EventHandler {
         int[] pos = new int[flowResources.length];
         for (int k = 0; k < flowResources.length; k++) {
             int r = flowResources[k];
-            int[] list = flowsAt[r];
-            if (list == null) {
-                list = new int[4];
-                flowsAt[r] = list;
-            } else if (flowCountAt[r] == list.length) {
-                list = Arrays.copyOf(list, list.length * 2);
-                flowsAt[r] = list;
-            }
-            pos[k] = flowCountAt[r];
-            list[flowCountAt[r]++] = flow;
+            int n = block[BLOCK * r];
+            pos[k] = n;
+            setFlowAt(r, n, flow);
+            block[BLOCK * r] = n + 1;
             markDirty(r);
         }
         positions[flow] = pos;
@@ -262,9 +263,10 @@ public final class FluidNetwork implements EventHandler {
         for (int k = 0; k < rs.length; k++) {
             int r = rs[k];
             int idx = positions[flow][k];
-            int last = flowsAt[r][--flowCountAt[r]];
+            int n = --block[BLOCK * r];
+            int last = flowAt(r, n);
             if (last != flow) {
-                flowsAt[r][idx] = last;
+                setFlowAt(r, idx, last);
                 int[] lr = resources[last];
                 for (int j = 0; j < lr.length; j++) {
                     if (lr[j] == r) {
@@ -275,6 +277,28 @@ public final class FluidNetwork implements EventHandler {
             }
             markDirty(r);
         }
+    }
+
+    /** The i-th flow on resource r. */
+    private int flowAt(int r, int i) {
+        return i < BLOCK - 1 ? block[BLOCK * r + 1 + i] : overflow[r][i - (BLOCK - 1)];
+    }
+
+    private void setFlowAt(int r, int i, int flow) {
+        if (i < BLOCK - 1) {
+            block[BLOCK * r + 1 + i] = flow;
+            return;
+        }
+        int j = i - (BLOCK - 1);
+        int[] more = overflow[r];
+        if (more == null) {
+            more = new int[4];
+            overflow[r] = more;
+        } else if (j == more.length) {
+            more = Arrays.copyOf(more, more.length * 2);
+            overflow[r] = more;
+        }
+        more[j] = flow;
     }
 
     private void markDirty(int r) {
@@ -363,9 +387,9 @@ public final class FluidNetwork implements EventHandler {
         dirtyCount = 0;
         for (int head = 0; head < nr; head++) {
             int r = compResources[head];
-            int[] list = flowsAt[r];
-            for (int i = 0; i < flowCountAt[r]; i++) {
-                int f = list[i];
+            int count = block[BLOCK * r];
+            for (int i = 0; i < count; i++) {
+                int f = flowAt(r, i);
                 if (flowMark[f] == epoch) {
                     continue;
                 }
@@ -491,10 +515,11 @@ public final class FluidNetwork implements EventHandler {
             int r = heapResource[0];
             heapPop();
             double level = Math.max(0, shareLevel);
-            int[] list = flowsAt[r];
-            for (int j = 0; j < flowCountAt[r]; j++) {
-                if (!frozen[list[j]]) {
-                    unfrozen -= freeze(list[j], level);
+            int count = block[BLOCK * r];
+            for (int j = 0; j < count; j++) {
+                int f = flowAt(r, j);
+                if (!frozen[f]) {
+                    unfrozen -= freeze(f, level);
                 }
             }
         }
@@ -505,7 +530,7 @@ public final class FluidNetwork implements EventHandler {
         int[] rs = resources[f];
         double[] ws = weights[f];
         for (int k = 0; k < rs.length; k++) {
-            if (flowCountAt[rs[k]] != 1 || ws != null && !(ws[k] > 0)) {
+            if (block[BLOCK * rs[k]] != 1 || ws != null && !(ws[k] > 0)) {
                 return false;
             }
         }
