@@ -63,6 +63,28 @@ public final class Rates {
         return ps.bitLength() < Long.SIZE ? ps.longValue() : Long.MAX_VALUE;
     }
 
+    /**
+     * {@link #serializationPs} remembering its last rate: where that rate divides 8e12 (a whole number of picoseconds
+     * per byte, 25..800 Gb/s steps) the time is the bytes times that number, a multiplication instead of the two long
+     * divisions, the same to the picosecond. For a caller that times many messages at one rate after another (the
+     * flow level's ports); one per thread, it is not shared.
+     */
+    public static final class Memo {
+        private long rateBps;
+        private long psPerByte = -1;
+        private long maxBytes = -1;
+
+        public long serializationPs(long bytes, long rate) {
+            if (rate != rateBps) {
+                long k = exactPsPerByte(rate);
+                rateBps = rate;
+                psPerByte = k;
+                maxBytes = k > 0 ? Long.MAX_VALUE / k : -1;
+            }
+            return bytes >= 0 && bytes <= maxBytes ? bytes * psPerByte : Rates.serializationPs(bytes, rate);
+        }
+    }
+
     /** Picoseconds per byte when that is an integer (25..800 Gb/s steps), otherwise -1. */
     public static long exactPsPerByte(long rateBps) {
         return BITS_PS_PER_BYTE_SECOND % rateBps == 0 ? BITS_PS_PER_BYTE_SECOND / rateBps : -1;

@@ -39,6 +39,25 @@ class RatesTest {
         }
     }
 
+    /** The memo's multiplication gives the definition's time, at rates that divide 8e12 and others, near overflow. */
+    @Test
+    void shouldGiveTheSameTimeThroughTheMemoAsWithoutIt() {
+        SplittableRandom random = new SplittableRandom(7);
+        long[] rates = {400_000_000_000L, 3_600_000_000_000L, 100_000_000_000L, 800_000_000_000L, 1, 8_000_000_000_000L,
+            25_000_000_000L, 7};
+        Rates.Memo memo = new Rates.Memo();
+        for (int i = 0; i < 40_000; i++) {
+            long rate = i % 3 == 2 ? 1 + random.nextLong(1L << random.nextInt(1, 50))
+                    : rates[random.nextInt(rates.length)];
+            // Sizes near the largest the multiplication takes, and anything below.
+            long nearOverflow = Long.MAX_VALUE / Math.max(1, 8_000_000_000_000L / rate) + random.nextInt(-2, 3);
+            long bytes = Math.max(0, random.nextInt(4) == 0 ? nearOverflow
+                    : random.nextLong(1L << random.nextInt(1, 63)));
+            assertThat(memo.serializationPs(bytes, rate)).as("%d B at %d b/s", bytes, rate)
+                    .isEqualTo(reference(bytes, rate));
+        }
+    }
+
     @Test
     void shouldGiveTheExactTimeOfWholeMessagesAtRatesThatDoNotDivideTheSecond() {
         // The double estimate and its correction in 128 bits: sizes near multiples of the rate, where rounding bites.

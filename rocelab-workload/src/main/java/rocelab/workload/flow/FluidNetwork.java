@@ -38,8 +38,15 @@ public final class FluidNetwork implements EventHandler {
     private final int handlerId;
     private final Listener listener;
     private final double[] capacityBps;
-    private int[][] flowsAt;
-    private final int[] flowCountAt;
+    /**
+     * The flows on each resource, in the order kept (appended, removed by moving the last into the gap): resource r's
+     * count at {@code block[BLOCK * r]} and its first {@code BLOCK - 1} flows after it, the rest in
+     * {@code overflow[r]}. Most resources carry a flow or two, so an arrival, a departure and the recomputation's walk
+     * read one cache line per resource instead of a count and a list object of its own.
+     */
+    private static final int BLOCK = 4;
+    private final int[] block;
+    private int[][] overflow;
 
     // Per flow slot (a slot is reused once its flow has left, so these grow with the flows in flight, not all flows).
     private int[][] resources;
@@ -80,6 +87,10 @@ public final class FluidNetwork implements EventHandler {
      * then the flows of the component slower than that keep their rates (see {@link #recompute}).
      */
     private boolean onlyDepartures = true;
+    /** Whether a flow alone on its resources gets its rate in closed form ({@link #aloneRate}), not by the filling. */
+    private boolean fillAloneDirectly = true;
+    private long flowsAlone;
+    private final Rates.Memo serialization = new Rates.Memo();
     private double departedRateMin = Double.POSITIVE_INFINITY;
 
     private int activeFlows;
@@ -98,8 +109,8 @@ public final class FluidNetwork implements EventHandler {
         this.listener = listener;
         this.capacityBps = capacityBps.clone();
         int r = capacityBps.length;
-        this.flowsAt = new int[r][];
-        this.flowCountAt = new int[r];
+        this.block = new int[BLOCK * r];
+        this.overflow = new int[r][];
         this.resourceMark = new int[r];
         this.dirty = new int[r];
         this.used = new double[r];
@@ -207,6 +218,16 @@ public final class FluidNetwork implements EventHandler {
         return flowsKept;
     }
 
+    /** Flows of recomputed components that were alone on their resources and got their rate in closed form. */
+    public long flowsAlone() {
+        return flowsAlone;
+    }
+
+    /** Turns the closed form for lone flows off (tests: it must give the filling's rates to the bit). */
+    void fillAloneDirectly(boolean on) {
+        fillAloneDirectly = on;
+    }
+
     /** Flows that finished. */
     public long departures() {
         return departures;
@@ -228,16 +249,10 @@ public final class FluidNetwork implements EventHandler {
         int[] pos = new int[flowResources.length];
         for (int k = 0; k < flowResources.length; k++) {
             int r = flowResources[k];
-            int[] list = flowsAt[r];
-            if (list == null) {
-                list = new int[4];
-                flowsAt[r] = list;
-            } else if (flowCountAt[r] == list.length) {
-                list = Arrays.copyOf(list, list.length * 2);
-                flowsAt[r] = list;
-            }
-            pos[k] = flowCountAt[r];
-            list[flowCountAt[r]++] = flow;
+            int n = block[BLOCK * r];
+            pos[k] = n;
+            setFlowAt(r, n, flow);
+            block[BLOCK * r] = n + 1;
             markDirty(r);
         }
         positions[flow] = pos;
@@ -248,9 +263,10 @@ public final class FluidNetwork implements EventHandler {
         for (int k = 0; k < rs.length; k++) {
             int r = rs[k];
             int idx = positions[flow][k];
-            int last = flowsAt[r][--flowCountAt[r]];
+            int n = --block[BLOCK * r];
+            int last = flowAt(r, n);
             if (last != flow) {
-                flowsAt[r][idx] = last;
+                setFlowAt(r, idx, last);
                 int[] lr = resources[last];
                 for (int j = 0; j < lr.length; j++) {
                     if (lr[j] == r) {
@@ -261,6 +277,28 @@ public final class FluidNetwork implements EventHandler {
             }
             markDirty(r);
         }
+    }
+
+    /** The i-th flow on resource r. */
+    private int flowAt(int r, int i) {
+        return i < BLOCK - 1 ? block[BLOCK * r + 1 + i] : overflow[r][i - (BLOCK - 1)];
+    }
+
+    private void setFlowAt(int r, int i, int flow) {
+        if (i < BLOCK - 1) {
+            block[BLOCK * r + 1 + i] = flow;
+            return;
+        }
+        int j = i - (BLOCK - 1);
+        int[] more = overflow[r];
+        if (more == null) {
+            more = new int[4];
+            overflow[r] = more;
+        } else if (j == more.length) {
+            more = Arrays.copyOf(more, more.length * 2);
+            overflow[r] = more;
+        }
+        more[j] = flow;
     }
 
     private void markDirty(int r) {
@@ -323,7 +361,7 @@ public final class FluidNetwork implements EventHandler {
         if (Double.isInfinite(rate)) {
             end = nowPs;
         } else if (bits % 8 == 0 && rate == Math.rint(rate) && rate < Long.MAX_VALUE) {
-            end = nowPs + Rates.serializationPs((long) (bits / 8), (long) rate);
+            end = nowPs + serialization.serializationPs((long) (bits / 8), (long) rate);
         } else {
             end = nowPs + (long) Math.ceil(bits * Time.PS_PER_S / rate);
         }
@@ -349,9 +387,9 @@ public final class FluidNetwork implements EventHandler {
         dirtyCount = 0;
         for (int head = 0; head < nr; head++) {
             int r = compResources[head];
-            int[] list = flowsAt[r];
-            for (int i = 0; i < flowCountAt[r]; i++) {
-                int f = list[i];
+            int count = block[BLOCK * r];
+            for (int i = 0; i < count; i++) {
+                int f = flowAt(r, i);
                 if (flowMark[f] == epoch) {
                     continue;
                 }
@@ -392,6 +430,13 @@ public final class FluidNetwork implements EventHandler {
             if (keep) {
                 newRate[f] = rate;
                 flowsKept++;
+            } else if (fillAloneDirectly && alone(f)) {
+                // Nobody else crosses its resources: its own component, whose filling is known in closed form. It
+                // stays out of the shared heap (where an instant's thousands of lone flows cost a log each).
+                frozen[f] = true;
+                newRate[f] = aloneRate(f);
+                flowsAlone++;
+                continue;
             } else {
                 unfrozen++;
             }
@@ -470,13 +515,50 @@ public final class FluidNetwork implements EventHandler {
             int r = heapResource[0];
             heapPop();
             double level = Math.max(0, shareLevel);
-            int[] list = flowsAt[r];
-            for (int j = 0; j < flowCountAt[r]; j++) {
-                if (!frozen[list[j]]) {
-                    unfrozen -= freeze(list[j], level);
+            int count = block[BLOCK * r];
+            for (int j = 0; j < count; j++) {
+                int f = flowAt(r, j);
+                if (!frozen[f]) {
+                    unfrozen -= freeze(f, level);
                 }
             }
         }
+    }
+
+    /** Whether flow f is the only flow on every resource it crosses, each with a positive weight. */
+    private boolean alone(int f) {
+        int[] rs = resources[f];
+        double[] ws = weights[f];
+        for (int k = 0; k < rs.length; k++) {
+            if (block[BLOCK * rs[k]] != 1 || ws != null && !(ws[k] > 0)) {
+                return false;
+            }
+        }
+        return rs.length > 0;
+    }
+
+    /**
+     * The rate {@link #fill} gives a flow alone on its resources, to the bit: each resource's share is its capacity
+     * over the flow's weight (nothing frozen uses it), the filling freezes the flow at the least of them unless its
+     * own cap is no higher, and freezes elsewhere never touch these resources (so where they fall among them does not
+     * matter). The expressions are {@link #share}'s and the filling's own.
+     */
+    private double aloneRate(int f) {
+        int[] rs = resources[f];
+        double[] ws = weights[f];
+        double least = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < rs.length; k++) {
+            double w = ws == null ? 1 : ws[k];
+            double share = Math.max(0, capacityBps[rs[k]] - 0.0) / (0.0 + w);
+            if (share < least) {
+                least = share;
+            }
+        }
+        double cap = capBps[f];
+        if (cap <= least) {
+            return cap;
+        }
+        return Math.max(0, least);
     }
 
     private double share(int r) {

@@ -70,6 +70,14 @@ public final class IdealBound implements TaskTimes {
     private final Path[] paths = new Path[PATH_CACHE];
     private final long[] pathRates;
     private final long[] pathDelays;
+    private Path[] pathOfConnection = new Path[64];
+    /** Scratch: the held transfers the task being bounded waits on (dependencies as given: ~id for an ACK). */
+    private int[] joinDeps = new int[16];
+    /** The last message size and its wire bytes: a collective's messages come in a few sizes. */
+    private long wireSize = -1;
+    private long wireOfSize;
+    /** The pass's serialisations: one port rate after another, most of them whole picoseconds per byte. */
+    private final Rates.Memo serialization = new Rates.Memo();
 
     // Scratch for port-work bounds: one entry per (transfer, port).
     private int entries;
@@ -116,6 +124,8 @@ public final class IdealBound implements TaskTimes {
     private final int taskMask;
     private final int flowMask;
     private final boolean streamed;
+    /** Whether a small set is sorted in place and a port with one entry bounded in closed form. */
+    private final boolean closedForms;
     private int processed;
     private int[] lastFlowOnConnection;
     private long streamedLastFinishPs;
@@ -129,6 +139,12 @@ public final class IdealBound implements TaskTimes {
      * tasks on copies of the capacities of their own, as if each group ran alone.
      */
     public IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask) {
+        this(graph, network, hostCount, groupOfTask, true);
+    }
+
+    /** As above; without {@code closedForms} every port's set goes through the sort and Jackson's schedule (tests). */
+    IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask, boolean closedForms) {
+        this.closedForms = closedForms;
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
         }
@@ -217,6 +233,7 @@ public final class IdealBound implements TaskTimes {
     }
 
     private IdealBound(TaskGraph graph, IdealNetwork network, int hostCount) {
+        this.closedForms = true;
         if (!graph.isStreamed() || graph.taskCount() > 0) {
             throw new IllegalArgumentException("a streamed bound needs an empty streamed graph");
         }
@@ -387,37 +404,41 @@ public final class IdealBound implements TaskTimes {
                 continue;
             }
             ready = Math.max(ready, d >= 0 ? endPs[x & taskMask] : acknowledgedPs(x));
-            transfers += transfer(x) ? 1 : 0;
+            if (transfer(x)) {
+                // The held transfers it waits on, in order: the join's set, gathered once for both bounds below.
+                if (transfers == joinDeps.length) {
+                    joinDeps = Arrays.copyOf(joinDeps, 2 * transfers);
+                }
+                joinDeps[transfers++] = d;
+            }
         }
         if (transfers >= 2) {
             // A join of transfers: the last of them is bounded by the work of every port they share.
             entries = 0;
-            for (int i = 0; i < deps; i++) {
-                int d = dependency(t, i);
-                if (held(target(d)) && transfer(target(d))) {
-                    addPorts(target(d), d < 0, 0);
-                }
+            for (int i = 0; i < transfers; i++) {
+                int d = joinDeps[i];
+                addPorts(target(d), d < 0, 0);
             }
             ready = Math.max(ready, portWorkPs());
-            ready = Math.max(ready, connectionWorkPs(t, deps));
+            ready = Math.max(ready, connectionWorkPs(t, transfers));
         }
         startPs[t & taskMask] = ready;
         switch (graph.kind(t)) {
             case FLOW -> {
                 int f = graph.flowIndex(t);
                 int src = graph.flowSource(f);
-                Path p = path(src, graph.flowDestination(f));
+                Path p = flowPath(f, src, graph.flowDestination(f));
                 long size = graph.flowBytes(f);
-                long wire = timing.wireBytes(size);
+                long wire = wireBytes(size);
                 long latency = latencyPs(p, size);
                 long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f & flowMask] = send;
                 endPs[t & taskMask] = Saturating.add(send,
-                        Saturating.add(Rates.serializationPs(wire, p.bottleneckBps()), latency));
+                        Saturating.add(serialization.serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
             }
             case NVLINK -> endPs[t & taskMask] = Saturating.add(ready, Saturating.add(
-                    Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
+                    serialization.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
             default -> endPs[t & taskMask] = Saturating.add(ready, graph.durationPs(t));
         }
     }
@@ -441,7 +462,7 @@ public final class IdealBound implements TaskTimes {
         }
         nextPosition[c]++;
         long send = Math.max(ready, queuePairFreePs[c]);
-        queuePairFreePs[c] = Saturating.add(send, Rates.serializationPs(wire, rnic));
+        queuePairFreePs[c] = Saturating.add(send, serialization.serializationPs(wire, rnic));
         if (positionOfFlow[fm] == 0) {
             firstSendPs[c] = send;
             prefixBytes[fm] = wire;
@@ -459,15 +480,16 @@ public final class IdealBound implements TaskTimes {
      * The port work of a join's transfers with every message before them on their connections: once a flow is
      * delivered (or acknowledged) so is everything sent before it on its queue pair. Per connection the messages up
      * to the latest one waited on count as one, released when the first was sent, with their bytes and the least
-     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves.
+     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves. The join's
+     * held transfers are joinDeps[0, transfers), as {@link #earliest} gathered them.
      */
-    private long connectionWorkPs(int t, int deps) {
+    private long connectionWorkPs(int t, int transfers) {
         entries = 0;
         int stamp = t + 1;
-        for (int i = 0; i < deps; i++) {
-            int d = dependency(t, i);
+        for (int i = 0; i < transfers; i++) {
+            int d = joinDeps[i];
             int x = target(d);
-            if (held(x) && graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
+            if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
                 int f = graph.flowIndex(x);
                 int c = graph.connection(f);
                 if (connectionStamp[c] != stamp
@@ -478,12 +500,9 @@ public final class IdealBound implements TaskTimes {
                 }
             }
         }
-        for (int i = 0; i < deps; i++) {
-            int d = dependency(t, i);
+        for (int i = 0; i < transfers; i++) {
+            int d = joinDeps[i];
             int x = target(d);
-            if (!held(x) || !transfer(x)) {
-                continue;
-            }
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
                 addPorts(x, d < 0, 0);
                 continue;
@@ -494,7 +513,7 @@ public final class IdealBound implements TaskTimes {
                 connectionStamp[c] = -stamp;
                 int src = graph.flowSource(f);
                 int dst = graph.flowDestination(f);
-                Path p = path(src, dst);
+                Path p = flowPath(f, src, dst);
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
                 long latency = prefixLatencyPs[f & flowMask];
@@ -517,10 +536,40 @@ public final class IdealBound implements TaskTimes {
         return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x) & flowMask] : endPs[x & taskMask];
     }
 
+    /** A message's wire bytes ({@link PathTiming#wireBytes}), the last size's remembered. */
+    private long wireBytes(long sizeBytes) {
+        if (sizeBytes != wireSize) {
+            wireOfSize = timing.wireBytes(sizeBytes);
+            wireSize = sizeBytes;
+        }
+        return wireOfSize;
+    }
+
     /** A message's delivery latency on its path: it depends on its size only below one full frame. */
     private long latencyPs(Path p, long sizeBytes) {
         return sizeBytes >= timing.mtuBytes() ? p.fullFrameLatencyPs()
                 : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+    }
+
+    /**
+     * Flow f's path (from {@code src} to {@code dst}), remembered per connection: a connection's messages all go
+     * between its two hosts, and the direct-mapped cache of {@link #path} loses pairs to collisions once there are
+     * tens of thousands (a 32,768-GPU ring's). A pure cache too.
+     */
+    private Path flowPath(int f, int src, int dst) {
+        int c = graph.connection(f);
+        if (c < 0) {
+            return path(src, dst);
+        }
+        if (c >= pathOfConnection.length) {
+            pathOfConnection = Arrays.copyOf(pathOfConnection, Math.max(c + 1, 2 * pathOfConnection.length));
+        }
+        Path p = pathOfConnection[c];
+        if (p == null || p.src() != src || p.dst() != dst) {
+            p = path(src, dst);
+            pathOfConnection[c] = p;
+        }
+        return p;
     }
 
     private Path path(int src, int dst) {
@@ -551,11 +600,11 @@ public final class IdealBound implements TaskTimes {
             int f = graph.flowIndex(x);
             int src = graph.flowSource(f);
             int dst = graph.flowDestination(f);
-            Path p = path(src, dst);
+            Path p = flowPath(f, src, dst);
             long size = graph.flowBytes(f);
             long latency = latencyPs(p, size);
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
-            long wire = timing.wireBytes(size);
+            long wire = wireBytes(size);
             long send = sendStartPs[f & flowMask];
             add(base + src, send, wire, Saturating.add(latency, after));
             add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
@@ -595,19 +644,63 @@ public final class IdealBound implements TaskTimes {
             order = new int[entries];
             sortScratch = new int[entries];
         }
-        sortEntries();
+        if (entries <= SMALL_SET && closedForms) {
+            insertionSort();
+        } else {
+            sortEntries();
+        }
         long bound = NEVER;
         int i = 0;
         while (i < entries) {
             long key = entryKey[order[i]];
-            int to = i;
+            int to = i + 1;
             while (to < entries && entryKey[order[to]] == key) {
                 to++;
             }
-            bound = Math.max(bound, jacksonPs(i, to, rateOf(key)));
+            long rate = rateOf(key);
+            bound = Math.max(bound, closedForms && to == i + 1 && entryBytes[order[i]] < WHOLE_IN_DOUBLE
+                    ? alonePs(order[i], rate)
+                    : jacksonPs(i, to, rate));
             i = to;
         }
         return bound;
+    }
+
+    /**
+     * A join's set (a ring step waits on two transfers: four entries) is sorted in place: the same order as the
+     * merge sort's (both stable, over entries numbered in order), without its recursion and copies.
+     */
+    private static final int SMALL_SET = 16;
+
+    private void insertionSort() {
+        for (int i = 0; i < entries; i++) {
+            order[i] = i;
+            int j = i;
+            while (j > 0 && before(i, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
+        }
+    }
+
+    /**
+     * {@link #jacksonPs} of a port with one entry, in closed form: its release, its bytes at the port's rate, its
+     * tail. Both of Jackson's terms are that sum (the schedule serves the entry alone from its release, and its bytes
+     * are whole in a double below 2^53), so the bound is the same to the picosecond.
+     */
+    private long alonePs(int e, long rate) {
+        portsInClosedForm++;
+        return Saturating.add(Saturating.add(entryRelease[e], serialization.serializationPs(entryBytes[e], rate)),
+                entryTail[e]);
+    }
+
+    private static final long WHOLE_IN_DOUBLE = 1L << 53;
+    private long portsInClosedForm;
+
+    /** Ports bounded in closed form so far (tests: the fast path is taken). */
+    long portsInClosedForm() {
+        return portsInClosedForm;
     }
 
     /**
@@ -719,8 +812,8 @@ public final class IdealBound implements TaskTimes {
 
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
     private long rateOf(long key) {
-        int port = (int) (key % (4L * hosts));
-        return port < 2 * hosts ? rnicBps[port % hosts] : nvlinkBps;
+        int port = key < 4L * hosts ? (int) key : (int) (key % (4L * hosts));
+        return port < hosts ? rnicBps[port] : port < 2 * hosts ? rnicBps[port - hosts] : nvlinkBps;
     }
 
     /**

@@ -163,6 +163,75 @@ class FluidNetworkTest {
         }
     }
 
+    /**
+     * A flow alone on its resources gets its rate in closed form instead of the filling: the same rates to the bit
+     * and the same completions to the picosecond as the filling gives, whatever shares the instant (lone flows beside
+     * shared components, sprayed weights, caps above and below the links, departures that leave a flow alone, flows
+     * kept after departures), on random networks run both ways in lockstep.
+     */
+    @Test
+    void shouldGiveALoneFlowTheFillingsRateToTheBit() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(12);
+        long alone = 0;
+        for (int trial = 0; trial < 60; trial++) {
+            Simulator fastSim = new Simulator();
+            Simulator fullSim = new Simulator();
+            int resources = random.nextInt(4, 40);
+            double[] capacity = new double[resources];
+            for (int r = 0; r < resources; r++) {
+                capacity[r] = random.nextInt(4) == 0 ? random.nextDouble(1e9, 4e11) : random.nextInt(1, 9) * 1e11;
+            }
+            Map<Integer, Long> fastEnds = new HashMap<>();
+            Map<Integer, Long> fullEnds = new HashMap<>();
+            FluidNetwork fast = new FluidNetwork(fastSim, capacity, 4, (now, tag) -> fastEnds.put(tag, now));
+            FluidNetwork full = new FluidNetwork(fullSim, capacity, 4, (now, tag) -> fullEnds.put(tag, now));
+            full.fillAloneDirectly(false);
+            java.util.List<Integer> fastSlots = new java.util.ArrayList<>();
+            java.util.List<Integer> fullSlots = new java.util.ArrayList<>();
+            int flows = random.nextInt(5, 80);
+            for (int f = 0; f < flows; f++) {
+                int[] rs = random.ints(0, resources).distinct().limit(random.nextInt(1, Math.min(4, resources) + 1))
+                        .toArray();
+                double[] ws = null;
+                if (random.nextInt(5) == 0) {
+                    ws = new double[rs.length];
+                    for (int k = 0; k < rs.length; k++) {
+                        ws[k] = 1.0 / random.nextInt(1, 5);
+                    }
+                }
+                int kindOfCap = random.nextInt(4);
+                double cap = kindOfCap == 0 ? random.nextDouble(1e9, 9e11)
+                        : kindOfCap == 1 ? capacity[rs[0]] : Double.POSITIVE_INFINITY;
+                double bits = random.nextInt(4) == 0 ? random.nextDouble(1e3, 1e8) : 8.0 * random.nextInt(1, 1 << 20);
+                if (random.nextInt(3) == 0 && !fastSim.calendar().isEmpty()) {
+                    // Let some of the earlier flows run, or leave, before the next arrivals.
+                    long until = fastSim.calendar().firstTimePs() + random.nextLong(0, 5_000_000);
+                    fastSim.run(until, Long.MAX_VALUE);
+                    fullSim.run(until, Long.MAX_VALUE);
+                }
+                fastSlots.add(fast.start(fastSim.nowPs(), f, rs.clone(), ws == null ? null : ws.clone(), cap, bits));
+                fullSlots.add(full.start(fullSim.nowPs(), f, rs.clone(), ws == null ? null : ws.clone(), cap, bits));
+            }
+            while (!fastSim.calendar().isEmpty() || !fullSim.calendar().isEmpty()) {
+                assertThat(fastSim.calendar().firstTimePs()).isEqualTo(fullSim.calendar().firstTimePs());
+                long t = fastSim.calendar().firstTimePs();
+                fastSim.run(t, Long.MAX_VALUE);
+                fullSim.run(t, Long.MAX_VALUE);
+                for (int f = 0; f < flows; f++) {
+                    if (!fastEnds.containsKey(f)) {
+                        assertThat(Double.doubleToRawLongBits(fast.rateBps(fastSlots.get(f))))
+                                .as("trial %d flow %d at %d ps", trial, f, t)
+                                .isEqualTo(Double.doubleToRawLongBits(full.rateBps(fullSlots.get(f))));
+                    }
+                }
+            }
+            assertThat(fastEnds).isEqualTo(fullEnds).hasSize(flows);
+            assertThat(full.flowsAlone()).isZero();
+            alone += fast.flowsAlone();
+        }
+        assertThat(alone).as("lone flows met").isGreaterThan(100);
+    }
+
     /** Progressive filling from scratch, the textbook way: raise every unfrozen flow until a resource or cap binds. */
     private static java.util.Map<Integer, Double> maxMin(double[] capacity, java.util.Map<Integer, int[]> crossing,
             java.util.Map<Integer, Double> cap) {
