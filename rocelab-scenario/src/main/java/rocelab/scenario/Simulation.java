@@ -52,7 +52,7 @@ public final class Simulation {
     private static final long BATCH_EVENTS = 1 << 20;
     /**
      * An automatic choice gives a run at most one thread per this many data packets the hosts can send in one
-     * window ({@link #packetsPerWindow}, an upper bound: the 128-host all-to-all of 64 KiB sends 83 % of its 391,
+     * window ({@link #packetsPerWindow}, an upper bound: the 128-host all-to-all of 64 KiB sends 82 % of its 391,
      * about 4,900 events per window; bench-B's permutation, slowed by ECMP collisions and DCQCN, an eighth of its
      * 1,600). A partition's share of a window must outweigh the window's two barriers and the serial delivery of what
      * crossed: 150 keeps the shipped examples (at most 63 per window; two threads made lossless-dcqcn's loop, 98
