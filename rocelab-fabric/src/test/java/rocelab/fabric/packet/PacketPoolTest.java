@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** A large pool grows by a quarter when it runs dry, and hands back what was released before creating more. */
 class PacketPoolTest {
     @Test
-    void shouldGrowALargePoolByAQuarterSoAtMostAQuarterIsLeftUnused() {
+    void shouldGrowALargePoolByAQuarterSoAtMostAFifthIsLeftUnused() {
         PacketPool pool = new PacketPool(16);
         List<Packet> held = new ArrayList<>();
         for (int i = 0; i < 300_000; i++) {
