@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.IntSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,13 +83,15 @@ final class RunCommand implements Callable<Integer> {
                     + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
     String model;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-            description = "Run one packet-level simulation on up to N threads (default 1): the fabric is split into"
-                    + " partitions of leaves that run in parallel, outputs byte-identical to one thread. Only traffic"
-                    + " whose flows wait for nothing (permutation, all-to-all, incast, flow lists) on a lossy"
-                    + " Ethernet fabric without link events or --pcap runs in parallel; anything else runs on one"
-                    + " thread and says why (stderr and summary.json threads_note).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N|auto", defaultValue = AUTO,
+            description = "Run one packet-level simulation on up to N threads: the fabric is split into partitions of"
+                    + " leaves that run in parallel, outputs byte-identical to one thread. Default auto: the"
+                    + " machine's cores, at most one per leaf and one per 150 data packets the hosts can send per"
+                    + " link delay, and one for a run under 100,000 data packets, chosen silently. Only traffic whose flows wait"
+                    + " for nothing (permutation, all-to-all, incast, flow lists) without link events, an InfiniBand"
+                    + " subnet manager sweep or --pcap runs in parallel; with an explicit N > 1 anything else runs on"
+                    + " one thread and says why (stderr and summary.json threads_note).")
+    String threads;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
@@ -109,6 +112,19 @@ final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The default of {@code --threads}: as many as the machine and the run allow. */
+    static final String AUTO = "auto";
+
+    /** The cores {@code --threads auto} may use; tests replace it (CLI tests run one at a time). */
+    private static IntSupplier processors = () -> Runtime.getRuntime().availableProcessors();
+
+    /** Replaces the cores {@code --threads auto} sees (for tests); returns the previous supplier. */
+    static IntSupplier processors(IntSupplier replacement) {
+        IntSupplier previous = processors;
+        processors = replacement;
+        return previous;
+    }
 
     /** What manifest.json adds to the run: the scenario file and what the report needs to draw thresholds. */
     static Map<String, Object> manifestExtras(ScenarioConfig config) {
@@ -236,8 +252,10 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
-        if (threads < 1 || threads > 1024) {
-            err.println("error: --threads " + threads + "; expected 1..1024");
+        // 0: automatic. An explicit N is what the user asked for, so a run that cannot use it says why.
+        int asked = AUTO.equals(threads) ? 0 : parseThreads(threads);
+        if (asked < 0) {
+            err.println("error: --threads " + threads + "; expected auto or a number of threads 1..1024");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (streamed) {
@@ -246,7 +264,7 @@ final class RunCommand implements Callable<Integer> {
                         + rocelab.observe.output.RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
             }
             // A streamed run is flow level: one thread, as every run that is not packet level.
-            String streamedNote = threads > 1 ? "asked for " + threads + " threads, ran on one: only the packet level is"
+            String streamedNote = asked > 1 ? "asked for " + asked + " threads, ran on one: only the packet level is"
                     + " partitioned (this run is flow level)" : null;
             if (streamedNote != null) {
                 err.println("note: " + streamedNote);
@@ -264,14 +282,21 @@ final class RunCommand implements Callable<Integer> {
             progress.done();
             return write(dir, config, result, lintJob, null, null, null, err, outWriter);
         }
-        int runThreads = threads;
         String threadsNote = null;
-        if (threads > 1 && pcap != null) {
-            runThreads = 1;
-            threadsNote = "asked for " + threads + " threads, ran on one: --pcap logs frames of every link in order";
-        }
+        Simulation simulation;
         phases.end("checks");
-        Simulation simulation = Simulation.assemble(config, chosen, runThreads);
+        if (pcap != null || asked == 1) {
+            if (asked > 1) {
+                threadsNote = "asked for " + asked + " threads, ran on one: --pcap logs frames of every link in order";
+            }
+            simulation = Simulation.assemble(config, chosen, 1);
+        } else if (asked == 0) {
+            // Silent whatever it chooses: the outputs (summary.json's threads_note included) are the same on any
+            // machine; the parallel line below says how it ran.
+            simulation = Simulation.assembleAutomatic(config, chosen, Math.max(1, processors.getAsInt()));
+        } else {
+            simulation = Simulation.assemble(config, chosen, asked);
+        }
         phases.end("assemble");
         if (threadsNote == null) {
             threadsNote = simulation.threadsNote();
@@ -347,7 +372,7 @@ final class RunCommand implements Callable<Integer> {
                 int parts = partitioned.partitions();
                 outWriter.printf("parallel  %d partitions on %d threads: %,d windows, %,.0f events per window,"
                         + " busiest partition %.2fx its share, %,d frames crossed%n", parts,
-                        Math.min(threads, parts), partitioned.windows(), (double) events / windows,
+                        simulation.threads(), partitioned.windows(), (double) events / windows,
                         partitioned.busiestPartitionEvents() * (double) parts / Math.max(1, events),
                         simulation.network().crossings());
             }
@@ -360,6 +385,15 @@ final class RunCommand implements Callable<Integer> {
         phases.end("summary text");
         phases.print();
         return 0;
+    }
+
+    /** An explicit {@code --threads} value, 1..1024, or -1 when it is not one. */
+    static int parseThreads(String value) {
+        if (value == null || value.isEmpty() || value.length() > 4 || !value.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        int n = Integer.parseInt(value);
+        return n >= 1 && n <= 1024 ? n : -1;
     }
 
     /** The lint's errors and warnings, as the manifest lists them: rule, severity and title. */

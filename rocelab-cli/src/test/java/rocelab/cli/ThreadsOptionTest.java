@@ -27,7 +27,7 @@ class ThreadsOptionTest {
     void shouldWriteOneThreadsFilesAndSayHowThePartitionsRan() throws IOException {
         Path scenario = tmp.resolve("t.yaml");
         Files.writeString(scenario, TRAFFIC);
-        CliRun one = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("one").toString());
+        CliRun one = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("one").toString(), "--threads", "1");
         CliRun two = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("two").toString(), "--threads", "2");
         assertThat(one.exitCode()).isZero();
         assertThat(two.exitCode()).isZero();
@@ -54,9 +54,111 @@ class ThreadsOptionTest {
     }
 
     @Test
-    void shouldRefuseZeroThreads() {
-        CliRun r = CliRun.of("run", "--out", tmp.resolve("z").toString(), "--threads", "0");
-        assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.errorLines()).containsExactly("error: --threads 0; expected 1..1024");
+    void shouldRefuseWhatIsNotAThreadCount() {
+        for (String bad : new String[] {"0", "1025", "-2", "two", "Auto", ""}) {
+            CliRun r = CliRun.of("run", "--out", tmp.resolve("z").toString(), "--threads", bad);
+            assertThat(r.exitCode()).as(bad).isEqualTo(2);
+            assertThat(r.errorLines()).as(bad)
+                    .containsExactly("error: --threads " + bad + "; expected auto or a number of threads 1..1024");
+        }
+    }
+
+    /** 100,800 data packets on 24 hosts at 100 Gb/s: 300 per 1 us window at most, two threads' worth. */
+    private static final String BIG = """
+            name: big
+            seed: 2
+            fabric: {mode: roce-lossy, mtu: 1000}
+            topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            traffic:
+              - {kind: permutation, size: 4200KB}
+            """;
+
+    @Test
+    void shouldChooseTheThreadsByTheMachineAndTheRunAndWriteTheSameFilesOnAnyMachine() throws IOException {
+        Path scenario = tmp.resolve("big.yaml");
+        Files.writeString(scenario, BIG);
+        CliRun eight = withCores(8, "run", scenario.toString(), "--out", tmp.resolve("eight").toString());
+        CliRun one = withCores(1, "run", scenario.toString(), "--out", tmp.resolve("one").toString());
+        assertThat(eight.exitCode()).isZero();
+        assertThat(one.exitCode()).isZero();
+        // Capped by what a window holds (300 data packets: two threads), not by the eight cores or four leaves.
+        assertThat(eight.out()).contains("parallel  2 partitions on 2 threads");
+        assertThat(one.out()).doesNotContain("parallel ");
+        assertThat(eight.err()).doesNotContain("note:");
+        assertSameFiles(tmp.resolve("one"), tmp.resolve("eight"));
+    }
+
+    @Test
+    void shouldChooseOneThreadSilentlyForASmallRunOrOneThatCannotBeSplit() throws IOException {
+        Path small = tmp.resolve("t.yaml");
+        Files.writeString(small, TRAFFIC);
+        Path oneLeaf = tmp.resolve("leaf.yaml");
+        Files.writeString(oneLeaf, TRAFFIC.replace("leaves: 3, spines: 2, hosts-per-leaf: 2",
+                "leaves: 1, spines: 1, hosts-per-leaf: 6"));
+        Path collective = tmp.resolve("coll.yaml");
+        Files.writeString(collective, TRAFFIC.replace("{kind: all-to-all, size: 30KB}",
+                "{kind: allreduce, ranks: 0-5, size: 600KB}"));
+        for (Path f : new Path[] {small, oneLeaf, collective}) {
+            Path out = tmp.resolve("auto-" + f.getFileName());
+            CliRun r = withCores(8, "run", f.toString(), "--out", out.toString());
+            assertThat(r.exitCode()).as(f.toString()).isZero();
+            assertThat(r.out()).as(f.toString()).doesNotContain("parallel ");
+            assertThat(r.err()).as(f.toString()).doesNotContain("note:");
+            assertThat(Files.readString(out.resolve("summary.json"))).doesNotContain("threads_note");
+        }
+        // Asked for explicitly, the same runs say why they ran on one thread.
+        CliRun leaf = CliRun.of("run", oneLeaf.toString(), "--out", tmp.resolve("leaf2").toString(), "--threads", "2");
+        assertThat(leaf.err()).contains("note: asked for 2 threads, ran on one: the fabric has one leaf switch");
+        CliRun coll = CliRun.of("run", collective.toString(), "--out", tmp.resolve("coll2").toString(), "--threads",
+                "2", "-q");
+        assertThat(coll.err()).contains("note: asked for 2 threads, ran on one: the workload's tasks wait");
+        assertThat(Files.readString(tmp.resolve("coll2").resolve("summary.json"))).contains("\"threads_note\"");
+    }
+
+    @Test
+    void shouldCaptureOnOneThreadSilentlyWhenTheThreadsAreAutomatic() throws IOException {
+        Path scenario = tmp.resolve("big.yaml");
+        Files.writeString(scenario, BIG);
+        // Large enough for two threads, but a capture logs every link's frames in order.
+        CliRun r = withCores(8, "run", scenario.toString(), "--out", tmp.resolve("cap").toString(), "--pcap",
+                tmp.resolve("c.pcap").toString(), "--pcap-max", "50");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.err()).doesNotContain("note:");
+        assertThat(r.out()).doesNotContain("parallel ");
+    }
+
+    /** A CLI run whose {@code --threads auto} sees {@code cores} cores. */
+    private static CliRun withCores(int cores, String... args) {
+        java.util.function.IntSupplier previous = RunCommand.processors(() -> cores);
+        try {
+            return CliRun.of(args);
+        } finally {
+            RunCommand.processors(previous);
+        }
+    }
+
+    /** Every file of two output folders, byte for byte; summary.json without its wall-clock lines. */
+    private static void assertSameFiles(Path a, Path b) throws IOException {
+        java.util.List<Path> files;
+        try (java.util.stream.Stream<Path> walk = Files.walk(a)) {
+            files = walk.filter(Files::isRegularFile).map(a::relativize).sorted().toList();
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(b)) {
+            assertThat(walk.filter(Files::isRegularFile).map(b::relativize).sorted().toList()).isEqualTo(files);
+        }
+        assertThat(files).contains(Path.of("flows.csv"), Path.of("summary.json"), Path.of("report.html"));
+        for (Path f : files) {
+            if (f.toString().equals("summary.json")) {
+                assertThat(withoutWallClock(b.resolve(f))).isEqualTo(withoutWallClock(a.resolve(f)));
+            } else {
+                assertThat(Files.readAllBytes(b.resolve(f))).as(f.toString()).isEqualTo(Files.readAllBytes(a.resolve(f)));
+            }
+        }
+    }
+
+    private static String withoutWallClock(Path summary) throws IOException {
+        return Files.readString(summary).lines().filter(l -> !l.contains("\"wall_seconds\"")
+                && !l.contains("\"events_per_second\"")).collect(java.util.stream.Collectors.joining("\n"));
     }
 }

@@ -50,6 +50,24 @@ import rocelab.workload.traffic.TrafficSpec;
 public final class Simulation {
     /** Events between progress reports and wall-clock checks. */
     private static final long BATCH_EVENTS = 1 << 20;
+    /**
+     * An automatic choice gives a run at most one thread per this many data packets the hosts can send in one
+     * window ({@link #packetsPerWindow}, an upper bound: the 128-host all-to-all of 64 KiB sends 82 % of its 391,
+     * about 4,900 events per window; bench-B's permutation, slowed by ECMP collisions and DCQCN, an eighth of its
+     * 1,600). A partition's share of a window must outweigh the window's two barriers and the serial delivery of what
+     * crossed: 150 keeps the shipped examples (at most 63 per window; two threads made lossless-dcqcn's loop, 98
+     * events per window, 8x slower on a loaded machine) on one thread, and splits the 128-host all-to-all in two
+     * (faster on two threads even on a loaded machine) and the 1,024-host one in up to 20 (BENCHMARKS.md, "Threads
+     * chosen automatically").
+     */
+    static final double PACKETS_PER_WINDOW_PER_THREAD = 150;
+    /**
+     * Below this many data packets an automatic choice stays on one thread: the loop is then under a second or so
+     * of one core, less than the JVM's start, the assembly and the outputs, so a second thread gains little, while
+     * on a loaded machine every window's barrier becomes a wait for the scheduler (BENCHMARKS.md, "Threads chosen
+     * automatically").
+     */
+    static final long MIN_DATA_PACKETS = 100_000;
     /** Simulated time between checks for a stall. */
     private static final long CHECK_WINDOW_PS = 1_000_000_000L;
     /** No data movement for this long in a lossless fabric prompts a search for a cycle of paused queues. */
@@ -187,16 +205,34 @@ public final class Simulation {
      * and {@link #threadsNote()} says why.
      */
     public static Simulation assemble(ScenarioConfig config, Model model, int threads) {
-        if (threads < 1) {
-            throw new IllegalArgumentException("at least one thread: " + threads);
+        return assemble(config, model, threads, false);
+    }
+
+    /**
+     * As {@link #assemble(ScenarioConfig, Model, int)} with the threads chosen for this run on a machine of
+     * {@code processors} cores: as many as pay off ({@link #automaticThreads}), one when the run cannot be split.
+     * No note either way: the outputs of an automatic choice are the same on every machine.
+     */
+    public static Simulation assembleAutomatic(ScenarioConfig config, Model model, int processors) {
+        return assemble(config, model, processors, true);
+    }
+
+    private static Simulation assemble(ScenarioConfig config, Model model, int asked, boolean automatic) {
+        if (asked < 1) {
+            throw new IllegalArgumentException("at least one thread: " + asked);
         }
         RandomStreams streams = new RandomStreams(config.seed());
         Topology topology = config.topology().build();
         // Random streams are by component name, so building the workload before the network draws the same values.
         Workload w = workload(config, topology, streams, true);
         long lookahead = FabricPartition.lookaheadPs(topology);
-        String whyOne = threads > 1 ? oneThreadReason(config, model, w.graph(), topology) : null;
-        int parts = threads > 1 && whyOne == null ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
+        String whyOne = asked > 1 ? oneThreadReason(config, model, w.graph(), topology) : null;
+        int threads = whyOne != null ? 1
+                : automatic ? automaticThreads(asked, FabricPartition.leaves(topology),
+                        dataPackets(w.graph(), config.nic().mtuBytes()),
+                        packetsPerWindow(w.graph(), topology, config.nic().mtuBytes(), lookahead))
+                : asked;
+        int parts = threads > 1 ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
         ParallelRun parallel = null;
         Simulator sim;
         if (parts > 1) {
@@ -228,7 +264,7 @@ public final class Simulation {
         if (parallel != null) {
             parallel.driver(driver, network.pools());
         }
-        String note = whyOne == null ? null : "asked for " + threads + " threads, ran on one: " + whyOne;
+        String note = whyOne == null || automatic ? null : "asked for " + asked + " threads, ran on one: " + whyOne;
         return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
                 parallel, note, lookahead);
     }
@@ -263,6 +299,55 @@ public final class Simulation {
         return null;
     }
 
+    /**
+     * The threads an automatic choice gives a run that can be split: the machine's {@code processors}, at most one
+     * per leaf ({@code leaves}: a partition is at least a leaf), at most one per
+     * {@link #PACKETS_PER_WINDOW_PER_THREAD} of the data packets the hosts can send in one window, and one when the
+     * run has fewer than {@link #MIN_DATA_PACKETS} data packets. Every window ends in two barriers and a serial
+     * delivery of what crossed; a thread whose share of a window is a few dozen events waits more than it works.
+     */
+    static int automaticThreads(int processors, int leaves, long dataPackets, double packetsPerWindow) {
+        if (dataPackets < MIN_DATA_PACKETS) {
+            return 1;
+        }
+        long bySize = (long) (packetsPerWindow / PACKETS_PER_WINDOW_PER_THREAD);
+        return (int) Math.max(1, Math.min(Math.min(processors, leaves), bySize));
+    }
+
+    /** The data packets of the workload's flows, in frames of {@code mtuBytes} (a message's last one may be short). */
+    static long dataPackets(TaskGraph graph, int mtuBytes) {
+        long packets = 0;
+        int mtu = Math.max(1, mtuBytes);
+        for (int f = 0; f < graph.flowCount(); f++) {
+            packets += (graph.flowBytes(f) + mtu - 1) / mtu;
+        }
+        return packets;
+    }
+
+    /**
+     * The most data packets the workload's hosts can put on the wire in one window of {@code lookaheadPs}: the
+     * sending hosts' rate or the receiving hosts', whichever is less, over one window, in frames of {@code mtuBytes}.
+     * An upper bound known before the run (congestion control and collisions lower what is sent: bench-B sends
+     * about an eighth of it), and what a window's work grows with: about 12 events per data packet.
+     */
+    static double packetsPerWindow(TaskGraph graph, Topology topology, int mtuBytes, long lookaheadPs) {
+        int hosts = topology.hostCount();
+        boolean[] sends = new boolean[hosts];
+        boolean[] receives = new boolean[hosts];
+        for (int f = 0; f < graph.flowCount(); f++) {
+            sends[graph.flowSource(f)] = true;
+            receives[graph.flowDestination(f)] = true;
+        }
+        double out = 0;
+        double in = 0;
+        for (int h = 0; h < hosts; h++) {
+            double rate = topology.hostRateBps(h);
+            out += sends[h] ? rate : 0;
+            in += receives[h] ? rate : 0;
+        }
+        return Math.min(out, in) * (lookaheadPs * 1e-12) / (8.0 * Math.max(1, mtuBytes));
+    }
+
     /** Why this run asked for several threads and runs on one, or null. */
     public String threadsNote() {
         return threadsNote;
@@ -276,6 +361,11 @@ public final class Simulation {
     /** The partitions this run is split into (1: not split). */
     public int partitions() {
         return parallel == null ? 1 : parallel.partitions().partitions();
+    }
+
+    /** The threads this run runs on (1: not split). */
+    public int threads() {
+        return parallel == null ? 1 : Math.min(parallel.threads(), partitions());
     }
 
     /** The partitioned engine of a parallel run (null on one thread), for its counters. */

@@ -124,6 +124,92 @@ class ParallelRunTest {
         }
     }
 
+    @Test
+    void shouldChooseThreadsByCoresLeavesAndWhatAWindowHolds() {
+        // bench-B's shape: 16 leaves, 1,600 data packets per window at most, 128,000 data packets.
+        assertThat(Simulation.automaticThreads(1, 16, 128_000, 1_600)).isEqualTo(1);
+        assertThat(Simulation.automaticThreads(2, 16, 128_000, 1_600)).isEqualTo(2);
+        assertThat(Simulation.automaticThreads(64, 16, 128_000, 1_600)).as("one per 150 per window").isEqualTo(10);
+        assertThat(Simulation.automaticThreads(64, 3, 10_000_000, 1e6)).as("one per leaf").isEqualTo(3);
+        assertThat(Simulation.automaticThreads(64, 16, 99_999, 1e6)).as("a short run").isEqualTo(1);
+        assertThat(Simulation.automaticThreads(64, 16, 10_000_000, 149)).as("thin windows").isEqualTo(1);
+        assertThat(Simulation.automaticThreads(64, 16, 10_000_000, 300)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldBoundTheDataPacketsOfAWindowByTheSendersOrTheReceivers() {
+        ScenarioConfig c = Scenarios.parse(TRAFFIC);
+        rocelab.fabric.topology.Topology topology = c.topology().build();
+        // 12 hosts send and receive at 100 Gb/s: 12 x 100 Gb/s x 1 us / (8 x 1000 B) = 150 frames of 1000 B.
+        assertThat(Simulation.packetsPerWindow(graph(c), topology, 1000, 1_000_000)).isCloseTo(150.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+        ScenarioConfig incast = Scenarios.parse(TRAFFIC.replaceAll("(?s)traffic:.*",
+                "traffic:\n  - {kind: incast, senders: 1-9, receiver: 0, size: 60KB}\n"));
+        // One receiver: 12.5 frames per 1 us window, whatever the nine senders could send.
+        assertThat(Simulation.packetsPerWindow(graph(incast), topology, 1000, 1_000_000))
+                .isCloseTo(12.5, org.assertj.core.data.Offset.offset(1e-9));
+        // 60 KB in frames of 1000 B from each of nine senders.
+        assertThat(Simulation.dataPackets(graph(incast), 1000)).isEqualTo(9 * 60);
+        assertThat(Simulation.dataPackets(graph(incast), 7000)).isEqualTo(9 * 9);
+    }
+
+    @Test
+    void shouldSplitABigEnoughRunAutomaticallyAndNoteNothing() {
+        // 24 hosts at 100 Gb/s: 300 data packets per 1 us window at most (two threads), 100,800 in all.
+        String yaml = """
+                name: auto
+                fabric: {mode: roce-lossy, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: permutation, size: 4200KB}
+                """;
+        ScenarioConfig big = Scenarios.parse(yaml);
+        Simulation eight = Simulation.assembleAutomatic(big, Simulation.Model.PACKET, 8);
+        assertThat(eight.partitions()).isEqualTo(2);
+        assertThat(eight.threads()).isEqualTo(2);
+        assertThat(eight.threadsNote()).isNull();
+        // Four times the rate: 1,200 per window, so the four leaves are the cap; then the cores.
+        ScenarioConfig fast = Scenarios.parse(yaml.replace("rate: 100Gbps", "rate: 400Gbps"));
+        assertThat(Simulation.assembleAutomatic(fast, Simulation.Model.PACKET, 8).threads()).isEqualTo(4);
+        assertThat(Simulation.assembleAutomatic(fast, Simulation.Model.PACKET, 3).threads()).isEqualTo(3);
+        Simulation one = Simulation.assembleAutomatic(big, Simulation.Model.PACKET, 1);
+        assertThat(one.partitions()).isEqualTo(1);
+        assertThat(one.threads()).isEqualTo(1);
+        // Half the bytes: under 100,000 data packets.
+        ScenarioConfig shorter = Scenarios.parse(yaml.replace("4200KB", "2100KB"));
+        assertThat(Simulation.assembleAutomatic(shorter, Simulation.Model.PACKET, 8).partitions()).isEqualTo(1);
+        assertThat(Simulation.assembleAutomatic(big, Simulation.Model.FLOW, 8).partitions()).isEqualTo(1);
+        assertThat(Simulation.assembleAutomatic(big, Simulation.Model.FLOW, 8).threadsNote()).isNull();
+    }
+
+    @Test
+    void shouldChooseOneThreadSilentlyWhenTheRunCannotBeSplit() throws IOException {
+        String collective = TRAFFIC.replaceAll("(?s)traffic:.*", "traffic:\n"
+                + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n");
+        Simulation sim = Simulation.assembleAutomatic(Scenarios.parse(collective), Simulation.Model.PACKET, 8);
+        assertThat(sim.partitions()).isEqualTo(1);
+        assertThat(sim.threadsNote()).isNull();
+        RunResult r = sim.run(ProgressListener.NONE);
+        rocelab.observe.report.ReportWriter.writeRun(tmp.resolve("auto"), r, Map.of());
+        assertThat(Files.readString(tmp.resolve("auto").resolve(RunWriter.SUMMARY))).contains("\"completed\"")
+                .doesNotContain("threads_note");
+        // One leaf: large enough to split by its size (600 data packets per window at most, 300,000 in all), but host
+        // links are not cut. Assembled only.
+        ScenarioConfig oneLeaf = Scenarios.parse(TRAFFIC.replace("leaves: 4, spines: 3, hosts-per-leaf: 3",
+                "leaves: 1, spines: 1, hosts-per-leaf: 6").replace("rate: 100Gbps", "rate: 800Gbps")
+                .replaceAll("(?s)traffic:.*", "traffic:\n  - {kind: all-to-all, size: 10MB}\n"));
+        Simulation leaf = Simulation.assembleAutomatic(oneLeaf, Simulation.Model.PACKET, 8);
+        assertThat(leaf.partitions()).isEqualTo(1);
+        assertThat(leaf.threadsNote()).isNull();
+        // Asked for explicitly, it says why it runs on one thread.
+        assertThat(Simulation.assemble(oneLeaf, Simulation.Model.PACKET, 4).threadsNote())
+                .contains("asked for 4 threads, ran on one").contains("one leaf switch");
+    }
+
+    private static rocelab.workload.graph.TaskGraph graph(ScenarioConfig c) {
+        return Simulation.assemble(c, Simulation.Model.PACKET, 1).driver().graph();
+    }
+
     /** Small random fabrics, traffic, seeds and thread counts: the partitioned run writes one thread's files. */
     @Property(tries = 6)
     void shouldMatchOneThreadOnRandomFabrics(@ForAll @IntRange(min = 2, max = 5) int leaves,

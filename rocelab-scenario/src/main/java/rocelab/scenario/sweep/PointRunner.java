@@ -22,7 +22,10 @@ public final class PointRunner {
                 point.baseDir() == null ? null : Path.of(point.baseDir()));
     }
 
-    /** Simulates a point's scenario with the sweep's model. */
+    /**
+     * Simulates a point's scenario with the sweep's model, on one thread: a sweep already runs one point per core
+     * ({@code --jobs}), so splitting each point as {@code run --threads auto} does would only oversubscribe them.
+     */
     public static RunResult run(ScenarioConfig config, String model) {
         Simulation.Model m = Simulation.Model.byKey(model)
                 .orElseThrow(() -> new IllegalArgumentException("unknown model " + model));
