@@ -87,7 +87,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Run one packet-level simulation on up to N threads: the fabric is split into partitions of"
                     + " leaves that run in parallel, outputs byte-identical to one thread. Default auto: the"
                     + " machine's cores, at most one per leaf and one per 150 data packets the hosts can send per"
-                    + " link delay, and one for a run under 100,000 data packets, chosen silently. Only traffic whose flows wait"
+                    + " link delay, and one for a run under 1,000,000 data packets, chosen silently. Only traffic whose flows wait"
                     + " for nothing (permutation, all-to-all, incast, flow lists) without link events, an InfiniBand"
                     + " subnet manager sweep or --pcap runs in parallel; with an explicit N > 1 anything else runs on"
                     + " one thread and says why (stderr and summary.json threads_note).")

@@ -63,7 +63,7 @@ class ThreadsOptionTest {
         }
     }
 
-    /** 100,800 data packets on 24 hosts at 100 Gb/s: 300 per 1 us window at most, two threads' worth. */
+    /** 1,008,000 data packets on 24 hosts at 100 Gb/s: 300 per 1 us window at most, two threads' worth. */
     private static final String BIG = """
             name: big
             seed: 2
@@ -71,7 +71,7 @@ class ThreadsOptionTest {
             topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
             nic: {cc: dcqcn}
             traffic:
-              - {kind: permutation, size: 4200KB}
+              - {kind: permutation, size: 42000KB}
             """;
 
     @Test

@@ -62,12 +62,14 @@ public final class Simulation {
      */
     static final double PACKETS_PER_WINDOW_PER_THREAD = 150;
     /**
-     * Below this many data packets an automatic choice stays on one thread: the loop is then under a second or so
-     * of one core, less than the JVM's start, the assembly and the outputs, so a second thread gains little, while
-     * on a loaded machine every window's barrier becomes a wait for the scheduler (BENCHMARKS.md, "Threads chosen
-     * automatically").
+     * Below this many data packets an automatic choice stays on one thread. Measured on a quiet 2-core machine
+     * (BENCHMARKS.md, "Threads chosen automatically, timed quietly"): two threads made bench-B's loop (128,000 data
+     * packets, about 2,300 events per window) 1.4-1.8x slower and scale-alltoall-128's (260,096, about 4,900 per
+     * window) 1.1-1.2x slower, and bench-B2's (1,072,896) 1.5x faster; under a million, a run's windows are too
+     * light for the barriers, and its loop is a few seconds at most. The loaded machine's runs that set 100,000
+     * first had measured the scheduler, not the split.
      */
-    static final long MIN_DATA_PACKETS = 100_000;
+    static final long MIN_DATA_PACKETS = 1_000_000;
     /** Simulated time between checks for a stall. */
     private static final long CHECK_WINDOW_PS = 1_000_000_000L;
     /** No data movement for this long in a lossless fabric prompts a search for a cycle of paused queues. */

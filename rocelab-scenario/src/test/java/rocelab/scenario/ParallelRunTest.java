@@ -126,12 +126,14 @@ class ParallelRunTest {
 
     @Test
     void shouldChooseThreadsByCoresLeavesAndWhatAWindowHolds() {
-        // bench-B's shape: 16 leaves, 1,600 data packets per window at most, 128,000 data packets.
-        assertThat(Simulation.automaticThreads(1, 16, 128_000, 1_600)).isEqualTo(1);
-        assertThat(Simulation.automaticThreads(2, 16, 128_000, 1_600)).isEqualTo(2);
-        assertThat(Simulation.automaticThreads(64, 16, 128_000, 1_600)).as("one per 150 per window").isEqualTo(10);
+        // bench-B2's shape: 16 leaves, 1,600 data packets per window at most, 1,072,896 data packets.
+        assertThat(Simulation.automaticThreads(1, 16, 1_072_896, 1_600)).isEqualTo(1);
+        assertThat(Simulation.automaticThreads(2, 16, 1_072_896, 1_600)).isEqualTo(2);
+        assertThat(Simulation.automaticThreads(64, 16, 1_072_896, 1_600)).as("one per 150 per window").isEqualTo(10);
         assertThat(Simulation.automaticThreads(64, 3, 10_000_000, 1e6)).as("one per leaf").isEqualTo(3);
-        assertThat(Simulation.automaticThreads(64, 16, 99_999, 1e6)).as("a short run").isEqualTo(1);
+        // bench-B's 128,000 data packets: slower on two threads on a quiet machine.
+        assertThat(Simulation.automaticThreads(64, 16, 128_000, 1_600)).as("a short run").isEqualTo(1);
+        assertThat(Simulation.automaticThreads(64, 16, 999_999, 1e6)).as("a short run").isEqualTo(1);
         assertThat(Simulation.automaticThreads(64, 16, 10_000_000, 149)).as("thin windows").isEqualTo(1);
         assertThat(Simulation.automaticThreads(64, 16, 10_000_000, 300)).isEqualTo(2);
     }
@@ -155,13 +157,13 @@ class ParallelRunTest {
 
     @Test
     void shouldSplitABigEnoughRunAutomaticallyAndNoteNothing() {
-        // 24 hosts at 100 Gb/s: 300 data packets per 1 us window at most (two threads), 100,800 in all.
+        // 24 hosts at 100 Gb/s: 300 data packets per 1 us window at most (two threads), 1,008,000 in all.
         String yaml = """
                 name: auto
                 fabric: {mode: roce-lossy, mtu: 1000}
                 topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
                 traffic:
-                  - {kind: permutation, size: 4200KB}
+                  - {kind: permutation, size: 42000KB}
                 """;
         ScenarioConfig big = Scenarios.parse(yaml);
         Simulation eight = Simulation.assembleAutomatic(big, Simulation.Model.PACKET, 8);
@@ -175,8 +177,8 @@ class ParallelRunTest {
         Simulation one = Simulation.assembleAutomatic(big, Simulation.Model.PACKET, 1);
         assertThat(one.partitions()).isEqualTo(1);
         assertThat(one.threads()).isEqualTo(1);
-        // Half the bytes: under 100,000 data packets.
-        ScenarioConfig shorter = Scenarios.parse(yaml.replace("4200KB", "2100KB"));
+        // Half the bytes: under 1,000,000 data packets.
+        ScenarioConfig shorter = Scenarios.parse(yaml.replace("42000KB", "21000KB"));
         assertThat(Simulation.assembleAutomatic(shorter, Simulation.Model.PACKET, 8).partitions()).isEqualTo(1);
         assertThat(Simulation.assembleAutomatic(big, Simulation.Model.FLOW, 8).partitions()).isEqualTo(1);
         assertThat(Simulation.assembleAutomatic(big, Simulation.Model.FLOW, 8).threadsNote()).isNull();
