@@ -8,11 +8,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.congestion.ecn.EcnParameters;
+import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.PfcWatchdogParameters;
+import rocelab.fabric.nic.ReceiveParameters;
 
 /**
  * The records whose toString() is written out (it is hashed into the manifest, and the generated one costs start-up
  * time) give the generated text: name[component=value, ...], every component in order. A component added without
- * its place in toString() fails here.
+ * its place in toString() fails here. The fabric's records are checked here too: this module sees them.
  */
 class RecordTextTest {
     /** What a record's generated toString() gives. */
@@ -35,8 +38,11 @@ class RecordTextTest {
 
     @Test
     void shouldWriteTheGeneratedTextOfEachRecord() throws ReflectiveOperationException {
+        PfcWatchdogParameters watchdog = new PfcWatchdogParameters(true, 3, 5, 7, false);
         List<Record> records = List.of(CcSettings.of("dcqcn"), new CcSettings("dcqcn", "hpcc-ns3",
-                Map.of("g", 0.00390625, "rai", 2e7)), EcnParameters.defaults(), EcnParameters.none());
+                Map.of("g", 0.00390625, "rai", 2e7)), EcnParameters.defaults(), EcnParameters.none(),
+                PfcParameters.defaults(), PfcParameters.off(), watchdog, PfcWatchdogParameters.sonicDefaults(),
+                new ReceiveParameters(100_000_000_000L, 1 << 20, 4_096, 2_048), ReceiveParameters.unlimited());
         for (Record r : records) {
             assertThat(r.toString()).isEqualTo(generated(r));
         }
