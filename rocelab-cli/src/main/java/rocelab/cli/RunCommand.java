@@ -156,6 +156,11 @@ final class RunCommand implements Callable<Integer> {
                         + String.join(", ", ScenarioReader.exampleNames()));
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
+            // Options that need no scenario are checked before it is read (a large job takes seconds to read).
+            if (!AUTO.equals(threads) && parseThreads(threads) < 0) {
+                err.println("error: --threads " + threads + "; expected auto or a number of threads 1..1024");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
             // A folder named by --out is checked before the scenario is read: reading a large job takes seconds
             // and gigabytes, and it cannot make a folder that holds someone else's files usable.
             String unusable = out == null ? null : OutputFolder.problem(out, java.util.Set.of());
@@ -253,11 +258,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         // 0: automatic. An explicit N is what the user asked for, so a run that cannot use it says why.
-        int asked = AUTO.equals(threads) ? 0 : parseThreads(threads);
-        if (asked < 0) {
-            err.println("error: --threads " + threads + "; expected auto or a number of threads 1..1024");
-            return RocelabCommand.EXIT_BAD_INPUT;
-        }
+        int asked = AUTO.equals(threads) ? 0 : parseThreads(threads); // valid: checked before the reading
         if (streamed) {
             if (!quiet) {
                 err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "

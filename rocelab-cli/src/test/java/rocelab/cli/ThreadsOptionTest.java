@@ -63,6 +63,17 @@ class ThreadsOptionTest {
         }
     }
 
+    @Test
+    void shouldRefuseABadThreadCountBeforeReadingTheScenario() throws IOException {
+        Path broken = tmp.resolve("broken.yaml");
+        Files.writeString(broken, "name: broken\nno-such-key: 1\n");
+        CliRun r = CliRun.of("run", broken.toString(), "--out", tmp.resolve("b").toString(), "--threads", "many");
+        assertThat(r.exitCode()).isEqualTo(2);
+        // The scenario's own error would name its file, line and column: the option is refused first.
+        assertThat(r.errorLines()).containsExactly("error: --threads many; expected auto or a number of threads 1..1024");
+        assertThat(tmp.resolve("b")).doesNotExist();
+    }
+
     /** 1,008,000 data packets on 24 hosts at 100 Gb/s: 300 per 1 us window at most, two threads' worth. */
     private static final String BIG = """
             name: big
