@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,8 @@ class LauncherTest {
         public static void main(String[] args) {
             System.out.println(ManagementFactory.getGarbageCollectorMXBeans().stream()
                     .map(GarbageCollectorMXBean::getName).collect(Collectors.joining(",")));
+            System.out.println("huge pages " + ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .getVMOption("UseTransparentHugePages").getValue());
         }
     }
 
@@ -65,7 +68,7 @@ class LauncherTest {
     private String launch(Map<String, String> env) throws Exception {
         Path bin = Files.createDirectories(repo.resolve("bin"));
         Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
-        for (String tool : List.of("find", "dirname", "mktemp", "rm", "cat", "bash", "java")) {
+        for (String tool : List.of("find", "dirname", "mktemp", "rm", "cat", "grep", "bash", "java")) {
             Path wrapper = bin.resolve(tool);
             if (!Files.exists(wrapper)) {
                 Files.writeString(wrapper, "#!/bin/sh\nexec '" + (tool.equals("java") ? java : onPath(tool))
@@ -119,6 +122,17 @@ class LauncherTest {
         assertThat(launch(Map.of())).as("the default: the serial collector").contains("Copy,MarkSweepCompact");
         assertThat(launch(Map.of("ROCELAB_JAVA_OPTS", "-XX:+UseParallelGC")))
                 .as("ROCELAB_JAVA_OPTS chooses the collector").contains("PS Scavenge").doesNotContain("Copy");
+    }
+
+    @Test
+    void shouldAskForHugePagesWhereTheKernelOffersThemAndLetTheUserSayNo() throws Exception {
+        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean offered = Files.isReadable(mode) && Files.readString(mode).matches("(?s).*\\[(always|madvise)\\].*");
+
+        assertThat(launch(Map.of())).as("huge pages where the kernel has them (" + mode + ")")
+                .contains("huge pages " + offered);
+        assertThat(launch(Map.of("ROCELAB_JAVA_OPTS", "-XX:-UseTransparentHugePages")))
+                .as("ROCELAB_JAVA_OPTS turns them off").contains("huge pages false");
     }
 
 }
