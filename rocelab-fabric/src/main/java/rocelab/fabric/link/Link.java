@@ -133,11 +133,12 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
             return;
         }
         Packet p = head;
+        long nextDuePs = p.nextDueAtPs();
         head = p.takeNextInFlight();
         if (head == null) {
             tail = null;
         } else {
-            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, epoch);
+            sim.schedule(nextDuePs, handlerId, ARRIVAL, epoch);
         }
         inFlight--;
         far.receive(nowPs, p);
