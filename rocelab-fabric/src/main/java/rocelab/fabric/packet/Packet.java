@@ -6,10 +6,11 @@ package rocelab.fabric.packet;
  */
 public final class Packet {
     // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then booleans,
-    // then references, each group in the order declared, the first int in the 4 bytes after the header. A switch
-    // hop reads or writes only the fields from dueAtPs down to next, so they are declared to sit together in 96
-    // bytes (two or three cache lines) of the 208; scattered, they took four or five lines per hop. bench-B2's loop
-    // waits on memory, each packet crossing four links and their queues while tens of thousands of others move.
+    // then references, each group in the order declared, the first int in the 4 bytes after the header. A link
+    // arrival and a switch hop read or write only the fields from dueAtPs down to next, so they are declared to sit
+    // together in 104 bytes (two or three cache lines) of the 216; scattered, they took four or five lines per hop.
+    // bench-B2's loop waits on memory: a frame is touched again only after a link delay, when tens of thousands of
+    // other frames have moved (BENCHMARKS.md, 2026-12-02: about 6 % of its loop with the link's nextDueAtPs).
 
     /** Not used at switches: placed in the gap after the header. */
     int payloadBytes;
