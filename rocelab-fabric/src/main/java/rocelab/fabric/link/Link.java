@@ -133,11 +133,13 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
             return;
         }
         Packet p = head;
+        // From the arriving frame, which is read anyway, not from the one behind it (see Packet.nextInFlight).
+        long nextDuePs = p.nextDueAtPs();
         head = p.takeNextInFlight();
         if (head == null) {
             tail = null;
         } else {
-            sim.schedule(head.dueAtPs(), handlerId, ARRIVAL, epoch);
+            sim.schedule(nextDuePs, handlerId, ARRIVAL, epoch);
         }
         inFlight--;
         far.receive(nowPs, p);

@@ -5,18 +5,18 @@ package rocelab.fabric.packet;
  * primitives and enums plus the intrusive {@code next} link of the FIFO or link it currently sits in.
  */
 public final class Packet {
-    PacketKind kind;
-    int srcHost;
-    int dstHost;
-    int queuePair;
-    int priority;
-    int dscp;
-    Ecn ecn;
-    int frameBytes;
+    // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then booleans,
+    // then references, each group in the order declared, the first int in the 4 bytes after the header. A link
+    // arrival and a switch hop read or write only the fields from dueAtPs down to next, so they are declared to sit
+    // together in 104 bytes (two or three cache lines) of the 216; scattered, they took four or five lines per hop.
+    // bench-B2's loop waits on memory: a frame is touched again only after a link delay, when tens of thousands of
+    // other frames have moved (BENCHMARKS.md, 2026-12-02: about 6 % of its loop with the link's nextDueAtPs).
+
+    /** Not used at switches: placed in the gap after the header. */
     int payloadBytes;
+
+    // Read by the RNICs, not by switches.
     long psn;
-    int opcode;
-    int syndrome;
     long messageBytes;
     /** Data with out-of-order placement: the byte offset of its payload in its WRITE, carried in a RETH on every
      * packet (as direct data placement needs); -1 when only the first packet carries a RETH. */
@@ -27,32 +27,46 @@ public final class Packet {
     long cumulativePsn = -1;
     /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
     long previousMissingToPsn = -1;
-    int entropy;
-    boolean ackRequest;
     long sentAtPs;
-    long dueAtPs;
-    int ingressPort;
-    boolean cnpFlag;
-    boolean ecnEcho;
-    boolean telemetryRequested;
-    int telemetryHops;
-    long[] telemetry;
-    /** Data: where and when a switch first marked it CE (-1: unmarked). CNP or flagged ACK: the mark that caused it. */
-    int markNode = -1;
-    int markPort;
     long markAtPs;
     /** CNP or flagged ACK: the CE-marked data packet it answers, its number among its QP's notifications, and when
      * its first bit left the notifying RNIC. */
     long causePsn = -1;
     long notification;
     long notifySentPs = -1;
-    /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
-    long pausedClockPs;
     /** A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it. */
     long cookie = -1;
-    Packet next;
-    boolean free = true;
+
+    // Every hop: link, switch ingress (route, buffer), egress queue (pause clock, marking), transmit.
+    long dueAtPs;
+    /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
+    long pausedClockPs;
+    /** On a link: the {@link #dueAtPs} of the frame behind this one (valid while {@link #next} is set by a link). */
+    long nextDueAtPs;
+    int frameBytes;
     int framing = FrameFormat.PREAMBLE_AND_IFG;
+    int srcHost;
+    int dstHost;
+    int entropy;
+    int dscp;
+    int priority;
+    int ingressPort;
+    /** Data: where and when a switch first marked it CE (-1: unmarked). CNP or flagged ACK: the mark that caused it. */
+    int markNode = -1;
+    int markPort;
+    int queuePair;
+    int opcode;
+    int syndrome;
+    int telemetryHops;
+    boolean telemetryRequested;
+    boolean ackRequest;
+    boolean cnpFlag;
+    boolean ecnEcho;
+    boolean free = true;
+    PacketKind kind;
+    Ecn ecn;
+    Packet next;
+    long[] telemetry;
 
     Packet() {}
 
@@ -78,6 +92,7 @@ public final class Packet {
         notification = 0;
         notifySentPs = -1;
         pausedClockPs = 0;
+        nextDueAtPs = 0;
         cookie = -1;
         next = null;
     }
@@ -519,6 +534,15 @@ public final class Packet {
     /** Link use only: chains a frame behind this one while both are in flight. */
     public void nextInFlight(Packet p) {
         next = p;
+        // Copied while both frames are in cache (the one behind was just stamped): when this frame arrives, the
+        // link schedules the next arrival from this frame, which it reads anyway, without loading the next one
+        // (a cache miss at every link arrival of bench-B2: a frame is touched again only at its own arrival).
+        nextDueAtPs = p.dueAtPs;
+    }
+
+    /** On a link: when the frame behind this one arrives (set with {@link #nextInFlight}). */
+    public long nextDueAtPs() {
+        return nextDueAtPs;
     }
 
     /** Link use only: unlinks and returns the frame behind this one. */
