@@ -100,6 +100,10 @@ public final class Simulation {
     private final IdealGroups idealGroups;
     /** The same graph's bounds on the ideal network, once {@link #run} has made them. */
     private IdealBound idealBound;
+    /** Whether the run makes its ideal figures on a second thread (null: when the machine has two cores or more). */
+    private Boolean secondCore;
+    /** Whether the last {@link #run} made its ideal figures on a second thread. */
+    private boolean madeAside;
     /** Payload bytes of every flow of the workload, for the progress display. */
     private final long workloadBytes;
 
@@ -553,6 +557,20 @@ public final class Simulation {
         return idealBound;
     }
 
+    /**
+     * Whether {@link #run} makes the ideal figures on a thread of their own while it goes (when nothing the run
+     * writes is read by them: see {@link #idealOnSecondCore}) or after it; by default when the machine has two cores
+     * or more. The figures are the same either way (tests).
+     */
+    void secondCore(boolean aside) {
+        secondCore = aside;
+    }
+
+    /** Whether the last {@link #run} made its ideal figures on a second thread (tests). */
+    boolean madeAside() {
+        return madeAside;
+    }
+
     /** The task graph's bounds on the ideal network, made now, whatever the scenario reports. */
     public IdealBound idealRun() {
         return runIdeal();
@@ -577,6 +595,7 @@ public final class Simulation {
         }
         long startNanos = System.nanoTime();
         IdealFigures.Pending early = idealOnSecondCore();
+        madeAside = early != null;
         long ackTimeout = config.nic().ackTimeoutPs();
         long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
         long lastActivity = dataActivity();
@@ -790,8 +809,9 @@ public final class Simulation {
      * either way, so this only decides where their time goes: on the second core, beside the event loop.
      */
     private IdealFigures.Pending idealOnSecondCore() {
-        if (!reportsIdeal() || parallel != null || !config.linkEvents().isEmpty() || driver.graph().isStreamed()
-                || Runtime.getRuntime().availableProcessors() < 2) {
+        boolean cores = secondCore != null ? secondCore : Runtime.getRuntime().availableProcessors() >= 2;
+        if (!cores || !reportsIdeal() || parallel != null || !config.linkEvents().isEmpty()
+                || driver.graph().isStreamed()) {
             return null;
         }
         IdealNetwork idealNetwork = idealNetwork(network, config);
