@@ -108,9 +108,12 @@ public final class IdealBound implements TaskTimes {
     private int denseHigh;
     private static final long ABSENT = Long.MIN_VALUE;
     /**
-     * A group walk whose tasks span at least this many task ids is made dense ({@link #denseWalk}): a job's end walks
-     * back over most of tens of millions of tasks, where the sparse set's two scattered accesses per wait (its slot,
-     * then the slot's entry) and its growing copies cost more than a sweep down the task ids and two arrays that long.
+     * A group walk from the graph's first task, with no stops, whose ends reach at least this task id is made dense
+     * ({@link #denseWalk}): a job's end walks back over most of tens of millions of tasks, where the sparse set's two
+     * scattered accesses per wait (its slot, then the slot's entry) and its growing copies cost more than a sweep down
+     * the task ids and two arrays that long. A walk cut at stops (an iteration from its gates, a call from its
+     * entries) or above a lowest task (a request from its arrival) is likely to cover a small part of its span, which
+     * the sweep and the arrays would pay for whole, once per group.
      */
     static final int DENSE_RANGE = 1 << 20;
     private int[] pending = new int[64];
@@ -952,7 +955,7 @@ public final class IdealBound implements TaskTimes {
         for (int t : done) {
             highest = Math.max(highest, t);
         }
-        return lastEndPs(done, stops, lowestTask, highest - lowestTask >= DENSE_RANGE);
+        return lastEndPs(done, stops, lowestTask, stops.length == 0 && lowestTask == 0 && highest >= DENSE_RANGE);
     }
 
     /** As above, the walk dense ({@link #denseWalk}) or sparse, whatever the span of its tasks (tests: the same bound). */
