@@ -973,14 +973,16 @@ public final class IdealBound implements TaskTimes {
         if (denseWalk) {
             long[] sparseTail = walkTail;
             int[] sparseWaits = walkWaits;
-            denseWalk(done, stops, lowestTask);
-            long bound = Math.max(last, tailsOfWalk(false));
-            // The dense arrays are as long as the walk's span: not kept for the next walk.
-            dense = false;
-            walkTail = sparseTail;
-            walkWaits = sparseWaits;
-            releaseLargeScratch();
-            return bound;
+            try {
+                denseWalk(done, stops, lowestTask);
+                return Math.max(last, tailsOfWalk(false));
+            } finally {
+                // The dense arrays are as long as the walk's span: not kept for the next walk.
+                dense = false;
+                walkTail = sparseTail;
+                walkWaits = sparseWaits;
+                releaseLargeScratch();
+            }
         }
         walked = 0;
         for (int s : stops) {
