@@ -25,13 +25,57 @@ final class JobResults {
     /** The ideal model ({@code --ideal}): the run is the bound itself, and its group figures are the bound's too. */
     private final boolean idealOnly;
 
+    private final Bounds bounds;
+
     private final List<List<long[]>> realTransfers;
     private final List<List<long[]>> idealTransfers;
 
+    /**
+     * The bounds of the groups the job outputs report (each a walk of {@link IdealBound#lastEndPs}), per job in
+     * {@code jobs}' order: the job's end; per iteration from the warm-up on, its end from its gates ({@link #SAME_AS_END}
+     * where that is the job's end's walk, see {@link #idealIteration}); per call in {@link JobTasks#calls()}' order, its
+     * end. They need the task graph and the ideal network only, not the run, so they can be made while it goes.
+     */
+    record Bounds(long[] jobEndPs, long[][] iterationEndPs, long[][] callEndPs) {}
+
+    /** An iteration's bound that is the job's end's (the walk cut at its gates meets the same transfers). */
+    static final long SAME_AS_END = Long.MIN_VALUE;
+
+    /** Every group bound of {@link Bounds}, on {@code ideal}. */
+    static Bounds bounds(List<JobTasks> jobs, IdealBound ideal) {
+        long[] end = new long[jobs.size()];
+        long[][] iteration = new long[jobs.size()][];
+        long[][] call = new long[jobs.size()][];
+        for (int j = 0; j < jobs.size(); j++) {
+            JobTasks jt = jobs.get(j);
+            JobSpec job = jt.job();
+            // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
+            end[j] = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
+            iteration[j] = new long[job.iterations()];
+            for (int k = job.warmup(); k < job.iterations(); k++) {
+                iteration[j][k] = k == job.iterations() - 1 && onlyRootsBehind(ideal.graph(), jt.gates()[k])
+                        ? SAME_AS_END : ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
+            }
+            call[j] = new long[jt.calls().size()];
+            for (int c = 0; c < call[j].length; c++) {
+                JobTasks.Call x = jt.calls().get(c);
+                // The bound of the call's end: its members' own bounds and the work of the ports of its transfers.
+                call[j][c] = ideal.lastEndPs(x.done(), x.entries(), x.firstTask());
+            }
+        }
+        return new Bounds(end, iteration, call);
+    }
+
     JobResults(List<JobTasks> jobs, TaskTimes real, IdealBound ideal) {
+        this(jobs, real, ideal, bounds(jobs, ideal));
+    }
+
+    /** As above, with the group bounds already made on {@code ideal} ({@link #bounds}). */
+    JobResults(List<JobTasks> jobs, TaskTimes real, IdealBound ideal, Bounds bounds) {
         this.jobs = jobs;
         this.real = real;
         this.ideal = ideal;
+        this.bounds = bounds;
         this.idealOnly = real == ideal;
         this.realTransfers = transfers(real);
         this.idealTransfers = transfers(ideal);
@@ -62,12 +106,12 @@ final class JobResults {
 
     List<JobRecord> jobRecords() {
         List<JobRecord> out = new ArrayList<>();
-        for (JobTasks jt : jobs) {
+        for (int j = 0; j < jobs.size(); j++) {
+            JobTasks jt = jobs.get(j);
             JobSpec job = jt.job();
             int n = job.layout().size();
-            // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
-            long idealEnd = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
-            double idealIteration = idealIteration(jt, idealEnd);
+            long idealEnd = bounds.jobEndPs()[j];
+            double idealIteration = idealIteration(jt, idealEnd, bounds.iterationEndPs()[j]);
             long end = idealOnly ? idealEnd : latest(real, jt.ends()[job.iterations() - 1]);
             double[] mean = new double[6];
             double maxWait = 0;
@@ -346,11 +390,12 @@ final class JobResults {
 
     List<CollectiveRecord> collectiveRecords() {
         List<CollectiveRecord> out = new ArrayList<>();
-        for (JobTasks jt : jobs) {
-            for (JobTasks.Call c : jt.calls()) {
+        for (int j = 0; j < jobs.size(); j++) {
+            JobTasks jt = jobs.get(j);
+            for (int x = 0; x < jt.calls().size(); x++) {
+                JobTasks.Call c = jt.calls().get(x);
                 long[] idealSpan = span(ideal, c.entries(), c.done());
-                // The bound of the call's end: its members' own bounds and the work of the ports of its transfers.
-                idealSpan[1] = Math.max(idealSpan[1], ideal.lastEndPs(c.done(), c.entries(), c.firstTask()));
+                idealSpan[1] = Math.max(idealSpan[1], bounds.callEndPs()[j][x]);
                 long[] span = idealOnly ? idealSpan : span(real, c.entries(), c.done());
                 Collective call = c.call();
 
@@ -398,13 +443,14 @@ final class JobResults {
 
     /**
      * Mean over measured iterations on the ideal network: from the first rank's start to the bound of the last
-     * rank's end, which counts the work of the ports of every transfer of the iteration (from its gates on).
-     * {@code idealEndPs} is the bound of the job's end, the walk back from the last iteration's ends with nothing
-     * cut: when nothing but tasks without dependencies is behind that iteration's gates (the first iteration, after
-     * the job's start), the walk cut at the gates meets the same transfers, so its bound is that one, and a job of
-     * tens of millions of tasks is not walked twice for the same figure.
+     * rank's end, which counts the work of the ports of every transfer of the iteration (from its gates on):
+     * {@code iterationEndPs}, made by {@link #bounds}. {@code idealEndPs} is the bound of the job's end, the walk back
+     * from the last iteration's ends with nothing cut: when nothing but tasks without dependencies is behind that
+     * iteration's gates (the first iteration, after the job's start), the walk cut at the gates meets the same
+     * transfers, so its bound is that one ({@link #SAME_AS_END}), and a job of tens of millions of tasks is not walked
+     * twice for the same figure.
      */
-    private double idealIteration(JobTasks jt, long idealEndPs) {
+    private double idealIteration(JobTasks jt, long idealEndPs, long[] iterationEndPs) {
         JobSpec job = jt.job();
         double sum = 0;
         int count = 0;
@@ -413,8 +459,7 @@ final class JobResults {
             for (int g : jt.gates()[k]) {
                 from = Math.min(from, ideal.taskEndPs(g));
             }
-            long to = k == job.iterations() - 1 && onlyRootsBehind(ideal.graph(), jt.gates()[k]) ? idealEndPs
-                    : ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
+            long to = iterationEndPs[k] == SAME_AS_END ? idealEndPs : iterationEndPs[k];
             if (to < 0 || from < 0) {
                 continue;
             }

@@ -100,6 +100,10 @@ public final class Simulation {
     private final IdealGroups idealGroups;
     /** The same graph's bounds on the ideal network, once {@link #run} has made them. */
     private IdealBound idealBound;
+    /** Whether the run makes its ideal figures on a second thread (null: when the machine has two cores or more). */
+    private Boolean secondCore;
+    /** Whether the last {@link #run} made its ideal figures on a second thread. */
+    private boolean madeAside;
     /** Payload bytes of every flow of the workload, for the progress display. */
     private final long workloadBytes;
 
@@ -553,6 +557,20 @@ public final class Simulation {
         return idealBound;
     }
 
+    /**
+     * Whether {@link #run} makes the ideal figures on a thread of their own while it goes (when nothing the run
+     * writes is read by them: see {@link #idealOnSecondCore}) or after it; by default when the machine has two cores
+     * or more. The figures are the same either way (tests).
+     */
+    void secondCore(boolean aside) {
+        secondCore = aside;
+    }
+
+    /** Whether the last {@link #run} made its ideal figures on a second thread (tests). */
+    boolean madeAside() {
+        return madeAside;
+    }
+
     /** The task graph's bounds on the ideal network, made now, whatever the scenario reports. */
     public IdealBound idealRun() {
         return runIdeal();
@@ -576,6 +594,8 @@ public final class Simulation {
             return runIdealOnly();
         }
         long startNanos = System.nanoTime();
+        IdealFigures.Pending early = idealOnSecondCore();
+        madeAside = early != null;
         long ackTimeout = config.nic().ackTimeoutPs();
         long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
         long lastActivity = dataActivity();
@@ -624,16 +644,17 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        IdealBound ideal = collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty() ? null : runIdeal();
+        IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
+        IdealBound ideal = figures == null ? null : figures.bound();
         idealBound = ideal;
-        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal);
+        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal, figures.jobs());
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flowRecords(driver), collectives(driver, ideal, jobResults), FabricTotals.of(network), network, series,
+                flowRecords(driver), collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
                 pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
@@ -685,14 +706,15 @@ public final class Simulation {
      */
     private RunResult runIdealOnly() {
         long startNanos = System.nanoTime();
-        IdealBound ideal = runIdeal();
+        IdealFigures figures = idealFigures();
+        IdealBound ideal = figures.bound();
         idealBound = ideal;
-        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, ideal, ideal);
+        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, ideal, ideal, figures.jobs());
         InferenceResults served = new InferenceResults(inference, ideal, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, ideal, jobResults), FabricTotals.of(network), network, series, pfcLog,
+                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 jobResults == null ? List.of() : jobResults.timeline(), model.key(),
@@ -752,8 +774,48 @@ public final class Simulation {
      * the tasks: no packets, no events.
      */
     private IdealBound runIdeal() {
-        return new IdealBound(driver.graph(), idealNetwork(network, config), network.hostCount(),
-                idealGroups.groupOfTask());
+        return runIdeal(idealNetwork(network, config));
+    }
+
+    private IdealBound runIdeal(IdealNetwork idealNetwork) {
+        return new IdealBound(driver.graph(), idealNetwork, network.hostCount(), idealGroups.groupOfTask());
+    }
+
+    /** Whether an output reports an ideal figure of the run: a collective, a job or an inference service. */
+    private boolean reportsIdeal() {
+        return !(collectives.isEmpty() && jobs.isEmpty() && inference.isEmpty());
+    }
+
+    /** The ideal bound and the group bounds the outputs report ({@link IdealFigures}), made now. */
+    private IdealFigures idealFigures() {
+        return idealFigures(idealNetwork(network, config));
+    }
+
+    private IdealFigures idealFigures(IdealNetwork idealNetwork) {
+        List<int[]> done = new ArrayList<>();
+        int[] first = new int[collectives.size()];
+        for (int i = 0; i < collectives.size(); i++) {
+            CollectiveTraffic.Emitted e = collectives.get(i).tasks();
+            done.add(e.done()[e.done().length - 1]);
+            first[i] = e.firstTask();
+        }
+        return IdealFigures.make(() -> runIdeal(idealNetwork), done, first, jobs);
+    }
+
+    /**
+     * The ideal figures started on a thread of their own, to be joined after the run, or null to make them after it
+     * on this thread. They read the task graph and the switches' routes, which a run on one thread without link
+     * events never writes (a streamed graph retires its tasks, and link events reroute); the figures are the same
+     * either way, so this only decides where their time goes: on the second core, beside the event loop.
+     */
+    private IdealFigures.Pending idealOnSecondCore() {
+        boolean cores = secondCore != null ? secondCore : Runtime.getRuntime().availableProcessors() >= 2;
+        if (!cores || !reportsIdeal() || parallel != null || !config.linkEvents().isEmpty()
+                || driver.graph().isStreamed()) {
+            return null;
+        }
+        IdealNetwork idealNetwork = idealNetwork(network, config);
+        return new IdealFigures.Pending(() -> idealFigures(idealNetwork));
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {
@@ -764,8 +826,9 @@ public final class Simulation {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 
-    private List<CollectiveRecord> collectives(TaskTimes real, IdealBound ideal, JobResults jobResults) {
-        List<CollectiveRecord> out = new ArrayList<>(collectiveRecords(real, ideal));
+    private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults) {
+        List<CollectiveRecord> out = new ArrayList<>(ideal == null ? List.of()
+                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs()));
         if (jobResults != null) {
             out.addAll(jobResults.collectiveRecords());
         }
@@ -773,9 +836,10 @@ public final class Simulation {
     }
 
     /** Each collective from its first post until every rank's part of its last run was done. */
-    private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal) {
+    private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal, long[] idealEndPs) {
         List<CollectiveRecord> out = new ArrayList<>();
-        for (CollectiveFlows c : collectives) {
+        for (int i = 0; i < collectives.size(); i++) {
+            CollectiveFlows c = collectives.get(i);
             CollectiveTraffic.Emitted e = c.tasks();
             long start = Long.MAX_VALUE;
             for (int t = e.firstTask(); t < e.endTask(); t++) {
@@ -794,8 +858,7 @@ public final class Simulation {
             }
             var call = c.spec().call();
             long idealStart = c.spec().startPs();
-            // The bound of the last run's end: its own tasks' bounds and the work of the ports of all its transfers.
-            long idealEnd = ideal.lastEndPs(e.done()[e.done().length - 1], new int[0], e.firstTask());
+            long idealEnd = idealEndPs[i];
             if (real == ideal) {
                 // The ideal model: the collective's own time is its bound too.
                 end = Math.max(end, idealEnd);

@@ -97,6 +97,25 @@ public final class IdealBound implements TaskTimes {
     private long[] walkTail = new long[64];
     /** Per walk entry, in a graph with promises: the tasks of the walk that raise its tail ({@link #passOnInOrder}). */
     private int[] walkWaits = new int[64];
+    /**
+     * Whether the current walk is dense: {@link #walkTail} and {@link #walkWaits} are then indexed by task less
+     * {@link #walkBase} (not by discovery through {@link #mark}), {@link #ABSENT} for a task not in the walk, and the
+     * walk's lowest and highest tasks are {@link #denseLow} and {@link #denseHigh}.
+     */
+    private boolean dense;
+    private int walkBase;
+    private int denseLow;
+    private int denseHigh;
+    private static final long ABSENT = Long.MIN_VALUE;
+    /**
+     * A group walk from the graph's first task, with no stops, whose ends reach at least this task id is made dense
+     * ({@link #denseWalk}): a job's end walks back over most of tens of millions of tasks, where the sparse set's two
+     * scattered accesses per wait (its slot, then the slot's entry) and its growing copies cost more than a sweep down
+     * the task ids and two arrays that long. A walk cut at stops (an iteration from its gates, a call from its
+     * entries) or above a lowest task (a request from its arrival) is likely to cover a small part of its span, which
+     * the sweep and the arrays would pay for whole, once per group.
+     */
+    static final int DENSE_RANGE = 1 << 20;
     private int[] pending = new int[64];
     /** Tasks whose tails the last group walk passed on, repeats included: the walk's work (a test's measure). */
     private long passes;
@@ -932,6 +951,15 @@ public final class IdealBound implements TaskTimes {
      * keeps the walk to the group's own tasks.
      */
     public long lastEndPs(int[] done, int[] stops, int lowestTask) {
+        int highest = -1;
+        for (int t : done) {
+            highest = Math.max(highest, t);
+        }
+        return lastEndPs(done, stops, lowestTask, stops.length == 0 && lowestTask == 0 && highest >= DENSE_RANGE);
+    }
+
+    /** As above, the walk dense ({@link #denseWalk}) or sparse, whatever the span of its tasks (tests: the same bound). */
+    long lastEndPs(int[] done, int[] stops, int lowestTask, boolean denseWalk) {
         if (streamed) {
             throw new IllegalStateException("a streamed bound has no group port work: see streamedLastEndPs");
         }
@@ -941,6 +969,20 @@ public final class IdealBound implements TaskTimes {
                 return NEVER;
             }
             last = Math.max(last, endPs[t]);
+        }
+        if (denseWalk) {
+            long[] sparseTail = walkTail;
+            int[] sparseWaits = walkWaits;
+            try {
+                denseWalk(done, stops, lowestTask);
+                return Math.max(last, tailsOfWalk(false));
+            } finally {
+                // The dense arrays are as long as the walk's span: not kept for the next walk.
+                dense = false;
+                walkTail = sparseTail;
+                walkWaits = sparseWaits;
+                releaseLargeScratch();
+            }
         }
         walked = 0;
         for (int s : stops) {
@@ -1010,8 +1052,88 @@ public final class IdealBound implements TaskTimes {
 
     /** Whether task t is in the current walk: mark is a sparse set's index into walkTask, valid only if it points back. */
     private boolean inWalk(int t) {
+        if (dense) {
+            return t >= walkBase && walkTail[t - walkBase] != ABSENT;
+        }
         int i = mark[t];
         return i < walked && walkTask[i] == t;
+    }
+
+    /** Where task t's tail and count are, t in the walk: its index in the dense arrays, or its sparse slot. */
+    private int slot(int t) {
+        return dense ? t - walkBase : mark[t];
+    }
+
+    /**
+     * The walk of {@link #walk}, held densely (see {@link #dense}): the same tasks, each with its tail (0, or
+     * {@link #STOP} for the tasks of {@code stops}), and the same counts of raisers, but found by a sweep down the
+     * task ids, so that the graph's arrays are read in order and a task's state is one access. Every task of the
+     * walk but the stops is expanded once, as in {@link #walk}: the sweep expands each it reaches, and a task found
+     * above the sweep (through a promise, which waits on a later task) is expanded at once, with what it finds above.
+     */
+    private void denseWalk(int[] done, int[] stops, int lowestTask) {
+        int size = graph.taskCount() - lowestTask;
+        long[] tail = new long[size];
+        Arrays.fill(tail, ABSENT);
+        walkTail = tail;
+        walkWaits = new int[size];
+        walkBase = lowestTask;
+        dense = true;
+        denseLow = Integer.MAX_VALUE;
+        denseHigh = -1;
+        for (int s : stops) {
+            if (s >= lowestTask) {
+                tail[s - lowestTask] = STOP;
+            }
+        }
+        for (int t : done) {
+            if (t >= lowestTask && tail[t - lowestTask] == ABSENT) {
+                tail[t - lowestTask] = 0;
+                denseLow = Math.min(denseLow, t);
+                denseHigh = Math.max(denseHigh, t);
+            }
+        }
+        for (int t = denseHigh; t >= lowestTask; t--) {
+            if (tail[t - lowestTask] == 0) {
+                int top = expand(t, t, 0);
+                while (top > 0) {
+                    top = expand(pending[--top], t, top);
+                }
+            }
+        }
+    }
+
+    /**
+     * Adds what task u of a dense walk waits on (and the message before it on its connection) to the walk, counting
+     * raisers as {@link #walk} does; one found above {@code cursor} (which the sweep has passed) is pushed on
+     * {@link #pending} above {@code top} to be expanded next. Returns the new top.
+     */
+    private int expand(int u, int cursor, int top) {
+        boolean count = lateList.length > 0;
+        long[] tail = walkTail;
+        int deps = dependencies(u);
+        for (int k = 0; k <= deps; k++) {
+            int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+            if (x < walkBase) {
+                continue;
+            }
+            int w = x - walkBase;
+            if (tail[w] == ABSENT) {
+                tail[w] = 0;
+                denseLow = Math.min(denseLow, x);
+                denseHigh = Math.max(denseHigh, x);
+                if (x > cursor) {
+                    if (top == pending.length) {
+                        pending = Arrays.copyOf(pending, top * 2);
+                    }
+                    pending[top++] = x;
+                }
+            }
+            if (count && tail[w] >= 0) {
+                walkWaits[w]++;
+            }
+        }
+        return top;
     }
 
     private void discover(int t, long tail) {
@@ -1094,9 +1216,9 @@ public final class IdealBound implements TaskTimes {
      * ports with its final tail.
      */
     private long tailsOfWalk(boolean acked) {
-        int low = Integer.MAX_VALUE;
-        int high = -1;
-        for (int i = 0; i < walked; i++) {
+        int low = dense ? denseLow : Integer.MAX_VALUE;
+        int high = dense ? denseHigh : -1;
+        for (int i = 0; !dense && i < walked; i++) {
             low = Math.min(low, walkTask[i]);
             high = Math.max(high, walkTask[i]);
             if (acked && walkTail[i] >= 0) {
@@ -1108,7 +1230,7 @@ public final class IdealBound implements TaskTimes {
             // Without promises every task waits only on lower ones, and a connection's earlier message is lower too:
             // from the highest down is an order in which every tail is final when it is passed on.
             for (int t = high; t >= low; t--) {
-                if (inWalk(t) && walkTail[mark[t]] >= 0) {
+                if (inWalk(t) && walkTail[slot(t)] >= 0) {
                     passOn(t, t, null);
                 }
             }
@@ -1117,8 +1239,8 @@ public final class IdealBound implements TaskTimes {
         }
         entries = 0;
         for (int t = low; t <= high; t++) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0 && transfer(t)) {
-                addPorts(t, false, walkTail[mark[t]]);
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
+                addPorts(t, false, walkTail[slot(t)]);
             }
         }
         return entries == 0 ? NEVER : portWorkPs();
@@ -1145,8 +1267,8 @@ public final class IdealBound implements TaskTimes {
     private void passOnInOrder(int low, int high) {
         int[] waits = walkWaits;
         for (int t = high; t >= low; t--) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] == 0) {
-                waits[mark[t]] = -1;
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && waits[slot(t)] == 0) {
+                waits[slot(t)] = -1;
                 passOn(t, t, waits);
             }
         }
@@ -1155,8 +1277,8 @@ public final class IdealBound implements TaskTimes {
         // message's time), so passing on until nothing grows would not end; each is passed on once, from the
         // highest down, with the tail it has: a shorter tail only weakens the bound, so it stays one.
         for (int t = high; t >= low; t--) {
-            if (inWalk(t) && walkTail[mark[t]] >= 0 && waits[mark[t]] >= 0) {
-                waits[mark[t]] = -1;
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && waits[slot(t)] >= 0) {
+                waits[slot(t)] = -1;
                 passOn(t, t, waits);
             }
         }
@@ -1174,7 +1296,7 @@ public final class IdealBound implements TaskTimes {
         while (top > 0) {
             int u = pending[--top];
             passes++;
-            long tail = walkTail[mark[u]];
+            long tail = walkTail[slot(u)];
             long chain = Saturating.add(leastDurationPs(u), tail);
             int deps = dependencies(u);
             for (int k = 0; k <= deps; k++) {
@@ -1191,7 +1313,7 @@ public final class IdealBound implements TaskTimes {
                 if (x < 0 || !inWalk(x)) {
                     continue;
                 }
-                int w = mark[x];
+                int w = slot(x);
                 if (walkTail[w] < 0) {
                     continue;
                 }

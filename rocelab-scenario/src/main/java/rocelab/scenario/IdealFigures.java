@@ -1,0 +1,75 @@
+package rocelab.scenario;
+
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
+import rocelab.workload.flow.IdealBound;
+
+/**
+ * The ideal network's figures of a run (the bound of every task, {@link IdealBound}, and the bounds of the groups the
+ * outputs report: the traffic list's collectives, the jobs' ends, iterations and calls), made from the task graph
+ * and the fabric's static paths alone, never from the run's results: so they can be made on the second core while
+ * the run goes (a 4,096-GPU job's bound and walks take about as long as its flow run), and are the same figures
+ * either way.
+ *
+ * @param bound the bound of every task
+ * @param collectiveEndPs per collective of the traffic list, the bound of its last run's end
+ * @param jobs the jobs' group bounds (null when the run has no job)
+ */
+record IdealFigures(IdealBound bound, long[] collectiveEndPs, JobResults.Bounds jobs) {
+
+    /** Makes the figures: the bound, then each group's walk. */
+    static IdealFigures make(Supplier<IdealBound> bound, List<int[]> collectiveDone, int[] collectiveFirstTask,
+            List<rocelab.workload.job.JobTasks> jobs) {
+        IdealBound b = bound.get();
+        long[] collectives = new long[collectiveDone.size()];
+        for (int i = 0; i < collectives.length; i++) {
+            // The bound of the last run's end: its own tasks' bounds and the work of the ports of all its transfers.
+            collectives[i] = b.lastEndPs(collectiveDone.get(i), new int[0], collectiveFirstTask[i]);
+        }
+        return new IdealFigures(b, collectives, jobs.isEmpty() ? null : JobResults.bounds(jobs, b));
+    }
+
+    /**
+     * Work started on a thread of its own, joined when its result is needed. The work must read only what nobody
+     * writes meanwhile: the thread's start and {@link #join} order everything else.
+     */
+    static final class Pending {
+        private final FutureTask<IdealFigures> task;
+
+        Pending(Supplier<IdealFigures> work) {
+            task = new FutureTask<>(work::get);
+            Thread t = new Thread(task, "rocelab-ideal-bound");
+            // A run that fails on the main thread must not be kept alive by its bound.
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /** The figures, once made; a failure in the work is thrown here, as if it had been made on this thread. */
+        IdealFigures join() {
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        return task.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error r) {
+                    throw r;
+                }
+                throw new IllegalStateException(e.getCause());
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package rocelab.workload.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.network.PathTiming;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * A group walk made dense (a sweep down the task ids, the walk's state indexed by task) gives the bound the sparse
+ * walk gives, with the same number of tails passed on, on random graphs of computes, joins, flows on connections,
+ * waits on ACKs and promises (tasks waiting on later ones), for random groups: ends, stops and lowest tasks. In this
+ * package, in this module, because the switch is package-private and the network needs the scenario reader.
+ */
+class IdealBoundDenseWalkTest {
+    private static final String SCENARIO = "name: dense\nfabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}\n"
+            + "topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}\n"
+            + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 1000B}\n";
+
+    @Test
+    void shouldGiveTheSparseWalksBoundWhenDense() throws ScenarioException {
+        ScenarioConfig config = new ScenarioReader().read(SCENARIO, "test.yaml", Path.of("."));
+        Network network = Simulation.assemble(config).network();
+        IdealNetwork ideal = new IdealNetwork(network, new PathTiming(network.frames(), config.nic().mtuBytes(),
+                config.switches().forwardingLatencyPs()));
+        SplittableRandom random = new SplittableRandom(12);
+        int graphs = 0;
+        int withPromises = 0;
+        int groups = 0;
+        int walksWithTransfers = 0;
+        while (graphs < 300) {
+            TaskGraph g = randomGraph(random);
+            if (g.tasksInCycles() > 0) {
+                continue;
+            }
+            graphs++;
+            withPromises += g.lateDependencyCount() > 0 ? 1 : 0;
+            IdealBound bound = new IdealBound(g, ideal, network.hostCount(), null);
+            int n = g.taskCount();
+            for (int k = 0; k < 8; k++) {
+                int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
+                int[] stops = k % 2 == 0 ? new int[0] : random.ints(random.nextInt(4), 0, n).toArray();
+                int lowest = k < 4 ? 0 : random.nextInt(n);
+                long sparse = bound.lastEndPs(done, stops, lowest, false);
+                long sparsePasses = bound.lastWalkPasses();
+                long dense = bound.lastEndPs(done, stops, lowest, true);
+                assertThat(dense).as("graph %d, group %d", graphs, k).isEqualTo(sparse);
+                assertThat(bound.lastWalkPasses()).isEqualTo(sparsePasses);
+                groups++;
+                long alone = 0;
+                for (int t : done) {
+                    alone = Math.max(alone, bound.taskEndPs(t));
+                }
+                walksWithTransfers += sparse > alone ? 1 : 0;
+            }
+        }
+        assertThat(withPromises).as("graphs with promises").isGreaterThan(50);
+        assertThat(walksWithTransfers).as("groups whose port work raised the bound, of " + groups).isGreaterThan(100);
+    }
+
+    /** Up to 80 tasks; each waits on up to three earlier ones (some on a flow's ACK); some promises wait on later ones. */
+    private static TaskGraph randomGraph(SplittableRandom random) {
+        TaskGraph g = new TaskGraph();
+        int[] connections = new int[3];
+        for (int i = 0; i < connections.length; i++) {
+            connections[i] = g.newConnection();
+        }
+        List<Integer> promises = new ArrayList<>();
+        List<Boolean> flow = new ArrayList<>();
+        int n = 5 + random.nextInt(76);
+        for (int i = 0; i < n; i++) {
+            int[] after = random.ints(i == 0 ? 0 : random.nextInt(4), 0, Math.max(i, 1)).distinct().toArray();
+            for (int k = 0; k < after.length; k++) {
+                if (flow.get(after[k]) && random.nextInt(3) == 0) {
+                    after[k] = TaskGraph.acked(after[k]);
+                }
+            }
+            int kind = random.nextInt(10);
+            if (kind < 4) {
+                int src = random.nextInt(6);
+                int dst = (src + 1 + random.nextInt(5)) % 6;
+                int c = random.nextInt(3) == 0 ? -1 : connections[random.nextInt(connections.length)];
+                g.flow(src, dst, 1000L * (1 + random.nextInt(200)), -1, c, 0, after);
+                flow.add(true);
+                continue;
+            }
+            if (kind < 6) {
+                g.compute(1_000L * random.nextInt(5_000), random.nextInt(6), after);
+            } else if (kind < 8) {
+                g.join(-1, after);
+            } else {
+                promises.add(g.promise(-1));
+            }
+            flow.add(false);
+        }
+        for (int p : promises) {
+            // A promise waits on tasks added after it (a receive on its peer's later send), or on earlier ones.
+            int[] after = random.ints(1 + random.nextInt(3), 0, n).filter(t -> t != p).distinct().toArray();
+            g.fulfil(p, after);
+        }
+        return g;
+    }
+}
