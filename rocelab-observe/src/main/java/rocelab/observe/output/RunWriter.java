@@ -25,6 +25,17 @@ import rocelab.observe.flow.FlowRecord;
  */
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
+
+    private final int flowsOnTheirOwn;
+
+    public RunWriter() {
+        this(FLOWS_ON_THEIR_OWN);
+    }
+
+    /** A writer that writes flows.csv on a thread of its own from {@code flowsOnTheirOwn} flows on. */
+    public RunWriter(int flowsOnTheirOwn) {
+        this.flowsOnTheirOwn = flowsOnTheirOwn;
+    }
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
         write(dir, result, manifestExtras, () -> { });
     }
@@ -41,16 +52,55 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
         Files.createDirectories(dir);
+        Thread flowsWriter = null;
+        Throwable[] flowsFailed = new Throwable[1];
         // A streamed run has no record per flow: flows_aggregated.csv counts them instead (and says so in
         // summary.json); one of the two files, never both, so nothing in the folder is from another run.
         if (result.flowsAreAggregated()) {
             AtomicFiles.write(dir.resolve(FLOWS_AGGREGATED), flowsAggregatedCsv(result.flowsAggregated()));
             Files.deleteIfExists(dir.resolve("flows.csv"));
-        } else {
+        } else if (result.flows().size() < flowsOnTheirOwn) {
             AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
                     result.simulatedPs(), result.packetLevel()));
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
+        } else {
+            // Millions of rows: flows.csv is written on a thread of its own while this one writes the other files
+            // (and the report is made on a third), and it is waited for before summary.json, which stays last.
+            Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
+            flowsWriter = new Thread(() -> {
+                try {
+                    AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(),
+                            result.pfcLog(), result.simulatedPs(), result.packetLevel()));
+                } catch (IOException | RuntimeException | Error e) {
+                    flowsFailed[0] = e;
+                }
+            }, "flows.csv");
+            flowsWriter.setDaemon(true);
+            flowsWriter.start();
         }
+        try {
+            writeOthers(dir, result);
+        } catch (IOException | RuntimeException e) {
+            // Not before flows.csv is done: nothing may write into the folder after this call has returned.
+            if (flowsWriter != null) {
+                try {
+                    flowsWriter.join();
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw e;
+        }
+        AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        if (flowsWriter != null) {
+            joinFlows(flowsWriter, flowsFailed);
+        }
+        before.await();
+        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** Every file but flows.csv, manifest.json and summary.json. */
+    private void writeOthers(Path dir, RunResult result) throws IOException {
         // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
         if (result.packetLevel()) {
             AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -115,9 +165,27 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("rates.csv"));
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
-        AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
-        before.await();
-        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** Flows from which flows.csv is written on a thread of its own, beside the other files (by default). */
+    public static final int FLOWS_ON_THEIR_OWN = 200_000;
+
+    private static void joinFlows(Thread writer, Throwable[] failed) throws IOException {
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while flows.csv was written");
+        }
+        if (failed[0] instanceof IOException e) {
+            throw e;
+        }
+        if (failed[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failed[0] instanceof Error e) {
+            throw e;
+        }
     }
 
     /** The text of a run's summary.json, exactly as {@link #write} writes it. */
