@@ -110,6 +110,15 @@ public final class CsvStream {
         return this;
     }
 
+    /** A decimal as {@link CsvTable} prints it (its plain text; null: empty). */
+    public CsvStream decimal(java.math.BigDecimal v) throws IOException {
+        separator();
+        if (v != null) {
+            ascii(v.toPlainString());
+        }
+        return this;
+    }
+
     public CsvStream bool(boolean v) throws IOException {
         separator();
         ascii(v ? "true" : "false");

@@ -126,7 +126,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("vl.csv"));
         }
         if (!result.collectives().isEmpty()) {
-            AtomicFiles.write(dir.resolve("collectives.csv"), collectivesCsv(result.collectives()));
+            AtomicFiles.write(dir.resolve("collectives.csv"), out -> collectivesCsv(out, result.collectives()));
         } else {
             Files.deleteIfExists(dir.resolve("collectives.csv"));
         }
@@ -297,19 +297,37 @@ public final class RunWriter {
                 any ? Numbers.round(a.slowdownMax(), 6) : null);
     }
 
-    static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {
-        CsvTable t = new CsvTable(List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us", "end_us",
-                "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "status"));
+    /**
+     * collectives.csv streamed row by row, the bytes {@link CsvTable} gives for the same cells (a job's iteration
+     * has hundreds of thousands of collective calls: the table held the file twice, and a string per cell).
+     */
+    static void collectivesCsv(java.io.OutputStream out, List<rocelab.observe.flow.CollectiveRecord> collectives)
+            throws IOException {
+        CsvStream t = new CsvStream(out, List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us",
+                "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
+                "status"));
         for (var c : collectives) {
-            t.row(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), Numbers.micros(c.startPs()),
-                    c.completed() ? Numbers.micros(c.endPs()) : null, c.completed() ? Numbers.micros(c.timePs()) : null,
-                    c.completed() ? Numbers.round(c.algbwGBps(), 3) : null,
-                    c.completed() ? Numbers.round(c.busbwGBps(), 3) : null,
-                    c.idealTimePs() >= 0 ? Numbers.micros(c.idealTimePs()) : null,
-                    Double.isNaN(c.networkSlowdown()) ? null : Numbers.round(c.networkSlowdown(), 3),
-                    c.completed() ? "completed" : "unfinished");
+            t.text(c.job()).text(c.name()).text(c.algorithm()).number(c.ranks()).number(c.sizeBytes())
+                    .micros(c.startPs());
+            if (c.completed()) {
+                t.micros(c.endPs()).micros(c.timePs()).decimal(Numbers.round(c.algbwGBps(), 3))
+                        .decimal(Numbers.round(c.busbwGBps(), 3));
+            } else {
+                t.empty().empty().empty().empty();
+            }
+            if (c.idealTimePs() >= 0) {
+                t.micros(c.idealTimePs());
+            } else {
+                t.empty();
+            }
+            if (Double.isNaN(c.networkSlowdown())) {
+                t.empty();
+            } else {
+                t.decimal(Numbers.round(c.networkSlowdown(), 3));
+            }
+            t.text(c.completed() ? "completed" : "unfinished").endRow();
         }
-        return t.toString();
+        t.flush();
     }
 
     static String jobsCsv(List<rocelab.observe.job.JobRecord> jobs) {

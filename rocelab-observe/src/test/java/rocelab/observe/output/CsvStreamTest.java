@@ -72,6 +72,25 @@ class CsvStreamTest {
     }
 
     @Test
+    void shouldWriteDecimalsAsCsvTableDoes() throws Exception {
+        SplittableRandom random = new SplittableRandom(5);
+        List<String> header = List.of("d", "r");
+        CsvTable table = new CsvTable(header);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CsvStream stream = new CsvStream(bytes, header);
+        for (int i = 0; i < 5_000; i++) {
+            double v = i == 0 ? 0 : i == 1 ? -0.0005 : i == 2 ? 1e21 : (random.nextDouble() - 0.3) * Math.pow(10,
+                    random.nextInt(-8, 12));
+            java.math.BigDecimal d = i == 3 ? null : Numbers.round(v, 3);
+            table.row(d, Numbers.round(v, 2));
+            stream.decimal(d).decimal(Numbers.round(v, 2)).endRow();
+        }
+        stream.flush();
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
+    }
+
+    @Test
     void shouldRefuseARowOfTheWrongWidth() throws Exception {
         CsvStream stream = new CsvStream(new ByteArrayOutputStream(), List.of("a", "b"));
 
