@@ -76,10 +76,25 @@ class CheckedUnrollingTest {
         assertThat(Simulation.assemble(again, Simulation.Model.FLOW).driver().graph()).isNotSameAs(kept.graph());
     }
 
+    /** flows.csv written on a thread of its own beside the other files: the same folder as written in turn. */
+    @Test
+    void shouldWriteTheSameFolderWithFlowsCsvOnAThreadOfItsOwn() throws IOException {
+        ScenarioConfig config = Scenarios.parse(MEGATRON);
+        RunResult r = Simulation.assemble(config, Simulation.Model.FLOW).run(ProgressListener.NONE);
+        assertThat(r.flows()).isNotEmpty();
+
+        assertThat(outputs(r, "beside", new RunWriter(0))).contains("flows.csv\nflow_id,")
+                .isEqualTo(outputs(r, "in-turn", new RunWriter(Integer.MAX_VALUE)));
+    }
+
     /** Every output file of a run, but the summary's wall-clock figures, as one text. */
     private String outputs(RunResult r, String name) throws IOException {
+        return outputs(r, name, new RunWriter());
+    }
+
+    private String outputs(RunResult r, String name, RunWriter writer) throws IOException {
         Path out = dir.resolve(name);
-        new RunWriter().write(out, r, java.util.Map.of());
+        writer.write(out, r, java.util.Map.of());
         StringBuilder b = new StringBuilder();
         try (var files = Files.list(out)) {
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {

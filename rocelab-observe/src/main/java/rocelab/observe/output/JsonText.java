@@ -26,6 +26,11 @@ public final class JsonText {
         return b.toString();
     }
 
+    /** Appends {@link #compact(Object)}'s text of {@code tree} to {@code b}. */
+    public static void appendCompact(StringBuilder b, Object tree) {
+        compact(b, tree);
+    }
+
     private static void compact(StringBuilder b, Object v) {
         if (v instanceof Map<?, ?> m) {
             b.append('{');

@@ -25,6 +25,17 @@ import rocelab.observe.flow.FlowRecord;
  */
 public final class RunWriter {
     public static final String SUMMARY = "summary.json";
+
+    private final int flowsOnTheirOwn;
+
+    public RunWriter() {
+        this(FLOWS_ON_THEIR_OWN);
+    }
+
+    /** A writer that writes flows.csv on a thread of its own from {@code flowsOnTheirOwn} flows on. */
+    public RunWriter(int flowsOnTheirOwn) {
+        this.flowsOnTheirOwn = flowsOnTheirOwn;
+    }
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
         write(dir, result, manifestExtras, () -> { });
     }
@@ -41,16 +52,55 @@ public final class RunWriter {
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
         Files.createDirectories(dir);
+        Thread flowsWriter = null;
+        Throwable[] flowsFailed = new Throwable[1];
         // A streamed run has no record per flow: flows_aggregated.csv counts them instead (and says so in
         // summary.json); one of the two files, never both, so nothing in the folder is from another run.
         if (result.flowsAreAggregated()) {
             AtomicFiles.write(dir.resolve(FLOWS_AGGREGATED), flowsAggregatedCsv(result.flowsAggregated()));
             Files.deleteIfExists(dir.resolve("flows.csv"));
-        } else {
+        } else if (result.flows().size() < flowsOnTheirOwn) {
             AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
                     result.simulatedPs(), result.packetLevel()));
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
+        } else {
+            // Millions of rows: flows.csv is written on a thread of its own while this one writes the other files
+            // (and the report is made on a third), and it is waited for before summary.json, which stays last.
+            Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
+            flowsWriter = new Thread(() -> {
+                try {
+                    AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(),
+                            result.pfcLog(), result.simulatedPs(), result.packetLevel()));
+                } catch (IOException | RuntimeException | Error e) {
+                    flowsFailed[0] = e;
+                }
+            }, "flows.csv");
+            flowsWriter.setDaemon(true);
+            flowsWriter.start();
         }
+        try {
+            writeOthers(dir, result);
+        } catch (IOException | RuntimeException e) {
+            // Not before flows.csv is done: nothing may write into the folder after this call has returned.
+            if (flowsWriter != null) {
+                try {
+                    flowsWriter.join();
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw e;
+        }
+        AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
+        if (flowsWriter != null) {
+            joinFlows(flowsWriter, flowsFailed);
+        }
+        before.await();
+        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** Every file but flows.csv, manifest.json and summary.json. */
+    private void writeOthers(Path dir, RunResult result) throws IOException {
         // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
         if (result.packetLevel()) {
             AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -76,7 +126,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("vl.csv"));
         }
         if (!result.collectives().isEmpty()) {
-            AtomicFiles.write(dir.resolve("collectives.csv"), collectivesCsv(result.collectives()));
+            AtomicFiles.write(dir.resolve("collectives.csv"), out -> collectivesCsv(out, result.collectives()));
         } else {
             Files.deleteIfExists(dir.resolve("collectives.csv"));
         }
@@ -115,9 +165,27 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("rates.csv"));
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
-        AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
-        before.await();
-        AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
+    }
+
+    /** Flows from which flows.csv is written on a thread of its own, beside the other files (by default). */
+    public static final int FLOWS_ON_THEIR_OWN = 200_000;
+
+    private static void joinFlows(Thread writer, Throwable[] failed) throws IOException {
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while flows.csv was written");
+        }
+        if (failed[0] instanceof IOException e) {
+            throw e;
+        }
+        if (failed[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failed[0] instanceof Error e) {
+            throw e;
+        }
     }
 
     /** The text of a run's summary.json, exactly as {@link #write} writes it. */
@@ -229,19 +297,37 @@ public final class RunWriter {
                 any ? Numbers.round(a.slowdownMax(), 6) : null);
     }
 
-    static String collectivesCsv(List<rocelab.observe.flow.CollectiveRecord> collectives) {
-        CsvTable t = new CsvTable(List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us", "end_us",
-                "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "status"));
+    /**
+     * collectives.csv streamed row by row, the bytes {@link CsvTable} gives for the same cells (a job's iteration
+     * has hundreds of thousands of collective calls: the table held the file twice, and a string per cell).
+     */
+    static void collectivesCsv(java.io.OutputStream out, List<rocelab.observe.flow.CollectiveRecord> collectives)
+            throws IOException {
+        CsvStream t = new CsvStream(out, List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us",
+                "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
+                "status"));
         for (var c : collectives) {
-            t.row(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), Numbers.micros(c.startPs()),
-                    c.completed() ? Numbers.micros(c.endPs()) : null, c.completed() ? Numbers.micros(c.timePs()) : null,
-                    c.completed() ? Numbers.round(c.algbwGBps(), 3) : null,
-                    c.completed() ? Numbers.round(c.busbwGBps(), 3) : null,
-                    c.idealTimePs() >= 0 ? Numbers.micros(c.idealTimePs()) : null,
-                    Double.isNaN(c.networkSlowdown()) ? null : Numbers.round(c.networkSlowdown(), 3),
-                    c.completed() ? "completed" : "unfinished");
+            t.text(c.job()).text(c.name()).text(c.algorithm()).number(c.ranks()).number(c.sizeBytes())
+                    .micros(c.startPs());
+            if (c.completed()) {
+                t.micros(c.endPs()).micros(c.timePs()).decimal(Numbers.round(c.algbwGBps(), 3))
+                        .decimal(Numbers.round(c.busbwGBps(), 3));
+            } else {
+                t.empty().empty().empty().empty();
+            }
+            if (c.idealTimePs() >= 0) {
+                t.micros(c.idealTimePs());
+            } else {
+                t.empty();
+            }
+            if (Double.isNaN(c.networkSlowdown())) {
+                t.empty();
+            } else {
+                t.decimal(Numbers.round(c.networkSlowdown(), 3));
+            }
+            t.text(c.completed() ? "completed" : "unfinished").endRow();
         }
-        return t.toString();
+        t.flush();
     }
 
     static String jobsCsv(List<rocelab.observe.job.JobRecord> jobs) {

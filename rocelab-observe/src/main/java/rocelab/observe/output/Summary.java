@@ -188,19 +188,57 @@ public final class Summary {
         return m;
     }
 
+    /**
+     * The last run's flow statistics, for the run they were made of: summary.json and the report (on another thread)
+     * both ask, and a flow-level run's millions of flows take seconds to sort. Weak: a sweep's JVM runs many.
+     */
+    private static java.lang.ref.WeakReference<RunResult> lastRun = new java.lang.ref.WeakReference<>(null);
+    private static Map<String, Object> lastFlows;
+
     private static Map<String, Object> flows(RunResult r) {
         if (r.flowsAreAggregated()) {
             return aggregatedFlows(r);
         }
+        synchronized (Summary.class) {
+            if (lastRun.get() != r) {
+                lastFlows = perFlow(r);
+                lastRun = new java.lang.ref.WeakReference<>(r);
+            }
+            return copy(lastFlows);
+        }
+    }
+
+    /** A copy of a tree of maps (its leaves are immutable), so no caller sees another's changes. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> copy(Map<String, Object> m) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        for (var e : m.entrySet()) {
+            c.put(e.getKey(), e.getValue() instanceof Map<?, ?> sub ? copy((Map<String, Object>) sub) : e.getValue());
+        }
+        return c;
+    }
+
+    private static Map<String, Object> perFlow(RunResult r) {
         int n = r.flows().size();
-        long completed = r.flows().stream().filter(FlowRecord::completed).count();
-        long failed = r.flows().stream().filter(FlowRecord::failed).count();
-        long[] fct = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray();
-        long[] slow = r.flows().stream().filter(FlowRecord::completed)
-                .mapToLong(f -> Math.round(f.slowdown() * 1_000_000)).toArray();
-        long bytes = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
-        Percentiles p = new Percentiles(fct);
-        Percentiles s = new Percentiles(slow);
+        // One pass over the records (a flow-level run's are made on each get), in flow order as the arrays were.
+        long completed = 0;
+        long failed = 0;
+        long bytes = 0;
+        long[] fct = new long[n];
+        long[] slow = new long[n];
+        for (FlowRecord f : r.flows()) {
+            if (f.failed()) {
+                failed++;
+            }
+            if (f.completed()) {
+                fct[(int) completed] = f.fctPs();
+                slow[(int) completed] = Math.round(f.slowdown() * 1_000_000);
+                bytes += f.sizeBytes();
+                completed++;
+            }
+        }
+        Percentiles p = new Percentiles(java.util.Arrays.copyOf(fct, (int) completed));
+        Percentiles s = new Percentiles(java.util.Arrays.copyOf(slow, (int) completed));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("count", n);
         m.put("completed", completed);

@@ -38,6 +38,58 @@ class CsvStreamTest {
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
     }
 
+    /**
+     * Integers and picosecond times at every digit count's edges (10^k - 1, 10^k, 10^k + 1, both signs, the int
+     * range's ends) and over random magnitudes, against {@link Long#toString} and {@link Numbers#micros}, across
+     * many buffer refills.
+     */
+    @Test
+    void shouldWriteIntegersAndTimesAsLongToStringAndNumbersMicrosDo() throws Exception {
+        List<Long> values = new java.util.ArrayList<>(List.of(0L, 1L, -1L, 9L, 10L, 99L, 100L, Long.MAX_VALUE,
+                Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1, (long) Integer.MAX_VALUE,
+                Integer.MAX_VALUE + 1L, (long) Integer.MIN_VALUE, Integer.MIN_VALUE - 1L, 1_000_001L, 1_000_010L,
+                1_100_000L, 999_999_999_999L));
+        for (long p = 10; p > 0 && p <= Long.MAX_VALUE / 10; p *= 10) {
+            for (long v : new long[] {p - 1, p, p + 1, 10 * p - 1}) {
+                values.add(v);
+                values.add(-v);
+            }
+        }
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            values.add(random.nextLong() >> random.nextInt(64));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CsvStream stream = new CsvStream(bytes, List.of("n", "us"));
+        StringBuilder expected = new StringBuilder("n,us\n");
+        for (long v : values) {
+            stream.number(v).micros(v).endRow();
+            expected.append(Long.toString(v)).append(',').append(Numbers.micros(v).toPlainString()).append('\n');
+        }
+        stream.flush();
+
+        assertThat(bytes.toString(StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void shouldWriteDecimalsAsCsvTableDoes() throws Exception {
+        SplittableRandom random = new SplittableRandom(5);
+        List<String> header = List.of("d", "r");
+        CsvTable table = new CsvTable(header);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CsvStream stream = new CsvStream(bytes, header);
+        for (int i = 0; i < 5_000; i++) {
+            double v = i == 0 ? 0 : i == 1 ? -0.0005 : i == 2 ? 1e21 : (random.nextDouble() - 0.3) * Math.pow(10,
+                    random.nextInt(-8, 12));
+            java.math.BigDecimal d = i == 3 ? null : Numbers.round(v, 3);
+            table.row(d, Numbers.round(v, 2));
+            stream.decimal(d).decimal(Numbers.round(v, 2)).endRow();
+        }
+        stream.flush();
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
+    }
+
     @Test
     void shouldRefuseARowOfTheWrongWidth() throws Exception {
         CsvStream stream = new CsvStream(new ByteArrayOutputStream(), List.of("a", "b"));

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import rocelab.scenario.Footprint;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
@@ -166,9 +167,9 @@ final class JobReader {
         List<String> jobNotes = notes;
         JobSpec job = doc.build(node, where, () -> new JobSpec(name, layout, program, iterations, warmup, start, dscp,
                 jobNotes));
-        sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator")
+        long[] estimate = sizing.job(m.has("program") ? m.get("program") : m.has("generator") ? m.get("generator")
                 : m.has("simai") ? m.get("simai") : m.get("chakra"), job);
-        check(job, node, keepUnrolling);
+        check(job, node, keepUnrolling, estimate);
         return job;
     }
 
@@ -177,9 +178,16 @@ final class JobReader {
      * is kept for the run ({@link rocelab.workload.job.CheckedUnrolling}): when it is the first thing in the run's
      * graph, the run takes it instead of unrolling the job again.
      */
-    private void check(JobSpec job, Node node, boolean keepUnrolling) throws ScenarioException {
+    private void check(JobSpec job, Node node, boolean keepUnrolling, long[] estimate) throws ScenarioException {
         try {
             TaskGraph scratch = new TaskGraph();
+            // Sized from the reader's count of the job (an estimate: the arrays grow past it if need be). Jobs
+            // unrolled so far have about three dependencies per task (the Megatron iteration 2.9). Not when the
+            // arrays alone (about 45 bytes a task) would take a good part of the heap: an estimate that counted
+            // too much must not be what fails a job that fits.
+            if (Footprint.mulSat(45, estimate[0]) < Runtime.getRuntime().maxMemory() / 2) {
+                scratch.expect(estimate[0], estimate[1], Footprint.mulSat(3, estimate[0]));
+            }
             if (hosts.servers() != null) {
                 scratch.servers(hosts.servers());
                 if (nvlink) {

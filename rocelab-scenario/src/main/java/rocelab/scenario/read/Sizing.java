@@ -110,16 +110,21 @@ final class Sizing {
         return f.plusFlows(flows).plusTasks(messages == Long.MAX_VALUE ? messages : messages - flows);
     }
 
-    /** A job's tasks: every step instance on every rank in every iteration, plus its collectives' messages. */
-    void job(Node where, JobSpec job) throws ScenarioException {
+    /**
+     * A job's tasks: every step instance on every rank in every iteration, plus its collectives' messages. Returns
+     * the job's own estimate, {tasks (flows among them), flows}, which its unrolling sizes its graph by.
+     */
+    long[] job(Node where, JobSpec job) throws ScenarioException {
         long ranks = job.layout().size();
         // tasks[0]: tasks that are not flows; tasks[1]: flows (collective messages that cross the fabric).
         long[] tasks = {0, 0};
         steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false);
         // Per iteration and rank, the joins that open and close it.
-        footprint = footprint.plusTasks(Footprint.mulSat(Footprint.addSat(tasks[0], 2 * ranks), job.iterations()))
-                .plusFlows(Footprint.mulSat(tasks[1], job.iterations()));
+        long others = Footprint.mulSat(Footprint.addSat(tasks[0], 2 * ranks), job.iterations());
+        long flows = Footprint.mulSat(tasks[1], job.iterations());
+        footprint = footprint.plusTasks(others).plusFlows(flows);
         require(where);
+        return new long[] {Footprint.addSat(others, flows), flows};
     }
 
     /**

@@ -39,6 +39,8 @@ public final class TaskGraph {
     private int connections;
     /** Flows as parallel primitive arrays (no object per flow: a 4,096-GPU job has millions). */
     private int flowCount;
+    /** Whether {@link #expect} sized the arrays: they then grow by an eighth, not by doubling. */
+    private boolean expected;
     private int[] flowSrc = new int[64];
     private int[] flowDst = new int[64];
     private long[] flowBytes = new long[64];
@@ -221,7 +223,7 @@ public final class TaskGraph {
             }
             f &= flowMask;
         } else if (f == flowConnection.length) {
-            int m = f * 2;
+            int m = grown(f);
             flowConnection = Arrays.copyOf(flowConnection, m);
             flowTask = Arrays.copyOf(flowTask, m);
             flowSrc = Arrays.copyOf(flowSrc, m);
@@ -331,7 +333,7 @@ public final class TaskGraph {
                         + " tasks is full: its consumer retired nothing below task " + retiredTasks);
             }
         } else if (t == kind.length) {
-            int n = t * 2;
+            int n = grown(t);
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
             amount = Arrays.copyOf(amount, n);
@@ -359,13 +361,61 @@ public final class TaskGraph {
             }
             checkAckable(d);
             if (taskMask == -1 && depCount == deps.length) {
-                deps = Arrays.copyOf(deps, depCount * 2);
+                deps = Arrays.copyOf(deps, grown(depCount));
             }
             deps[depCount++ & depMask] = d;
         }
         taskCount++;
         depStart[taskCount & taskMask] = depCount;
         return t;
+    }
+
+    /**
+     * Makes room now for a graph of about {@code tasks} tasks (flows among them), {@code flows} flows and
+     * {@code dependencies} dependencies, when that size is known before the tasks are added (a job's program counted
+     * by the scenario reader): a graph of tens of millions of tasks then grows no array by doubling (each doubling
+     * copies everything held so far, and the copies' garbage is what the collector spends its time on while a large
+     * job is unrolled). Past the expected size the arrays grow by an eighth at a time. Ignored for a streamed graph
+     * and for counts beyond what an array holds.
+     */
+    public void expect(long tasks, long flows, long dependencies) {
+        if (taskMask != -1) {
+            return;
+        }
+        long cap = Integer.MAX_VALUE - 16;
+        expected = true;
+        if (tasks > kind.length && tasks < cap) {
+            int n = (int) tasks;
+            kind = Arrays.copyOf(kind, n);
+            notBeforePs = Arrays.copyOf(notBeforePs, n);
+            amount = Arrays.copyOf(amount, n);
+            promised = Arrays.copyOf(promised, n);
+            ref = Arrays.copyOf(ref, n);
+            owner = Arrays.copyOf(owner, n);
+            depStart = Arrays.copyOf(depStart, n + 1);
+        }
+        if (dependencies > deps.length && dependencies < cap) {
+            deps = Arrays.copyOf(deps, (int) dependencies);
+        }
+        if (flows > flowConnection.length && flows < cap) {
+            int m = (int) flows;
+            flowConnection = Arrays.copyOf(flowConnection, m);
+            flowTask = Arrays.copyOf(flowTask, m);
+            flowSrc = Arrays.copyOf(flowSrc, m);
+            flowDst = Arrays.copyOf(flowDst, m);
+            flowBytes = Arrays.copyOf(flowBytes, m);
+            flowStartPs = Arrays.copyOf(flowStartPs, m);
+            flowDscp = Arrays.copyOf(flowDscp, m);
+        }
+    }
+
+    /** The next length of a full array of {@code n}: double, or an eighth more once {@link #expect}ed. */
+    private int grown(int n) {
+        long m = expected ? n + (n >> 3) + 64L : 2L * n;
+        if (n >= Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a task graph holds at most " + n + " tasks, flows or dependencies");
+        }
+        return (int) Math.min(m, Integer.MAX_VALUE - 16);
     }
 
     /**
@@ -376,8 +426,10 @@ public final class TaskGraph {
         if (taskMask != -1) {
             return;
         }
+        // Up to a sixteenth of room is kept rather than copied away: copying a graph of tens of millions of tasks to
+        // give back an expected size's small overshoot would need the whole graph twice for a moment.
         int n = Math.max(1, taskCount);
-        if (kind.length > n) {
+        if (kind.length > n + (n >> 4)) {
             kind = Arrays.copyOf(kind, n);
             notBeforePs = Arrays.copyOf(notBeforePs, n);
             amount = Arrays.copyOf(amount, n);
@@ -386,11 +438,11 @@ public final class TaskGraph {
             promised = Arrays.copyOf(promised, n);
             depStart = Arrays.copyOf(depStart, n + 1);
         }
-        if (deps.length > Math.max(1, depCount)) {
+        if (deps.length > Math.max(1, depCount) + (depCount >> 4)) {
             deps = Arrays.copyOf(deps, Math.max(1, depCount));
         }
         int m = Math.max(1, flowCount);
-        if (flowSrc.length > m) {
+        if (flowSrc.length > m + (m >> 4)) {
             flowSrc = Arrays.copyOf(flowSrc, m);
             flowDst = Arrays.copyOf(flowDst, m);
             flowBytes = Arrays.copyOf(flowBytes, m);
@@ -471,14 +523,101 @@ public final class TaskGraph {
         if (cyclesCheckedTasks == taskCount && cyclesCheckedDeps == depCount && cyclesCheckedLate == lateCount) {
             return cyclesFound;
         }
-        cyclesFound = countTasksInCycles();
+        // Almost every graph is runnable: a depth-first search proves that in one pass and a byte per task, and
+        // only a graph with a cycle pays for Kahn's algorithm, which counts the tasks that can never start.
+        cyclesFound = hasCycle() ? countTasksInCycles() : 0;
         cyclesCheckedTasks = taskCount;
         cyclesCheckedDeps = depCount;
         cyclesCheckedLate = lateCount;
         return cyclesFound;
     }
 
-    private int countTasksInCycles() {
+    /**
+     * Whether the dependencies, promises' late ones included, close a cycle: an iterative depth-first search along
+     * dependencies with a colour per task (a dependency still on the search's path closes a cycle). Tasks are entered
+     * in id order, so a task's dependencies given at add time (all earlier) are already finished unless a late
+     * dependency led the search forward; each task and each dependency is visited once.
+     */
+    boolean hasCycle() {
+        int n = taskCount;
+        // A promise's late dependencies, sorted by promise: (promise << 32 | index of the pair).
+        long[] lateByTask = new long[lateCount / 2];
+        long[] hasLate = new long[(n >>> 6) + 1];
+        for (int i = 0; i < lateCount; i += 2) {
+            lateByTask[i / 2] = (long) late[i] << 32 | (i / 2);
+            hasLate[late[i] >>> 6] |= 1L << late[i];
+        }
+        Arrays.sort(lateByTask);
+        byte[] colour = new byte[n]; // 0: not seen, 1: on the search's path, 2: finished
+        int[] stackTask = new int[64];
+        // Per stacked task: the next of its dependencies to follow; add-time ones first, then late ones.
+        int[] stackNext = new int[64];
+        int[] stackLateFrom = new int[64];
+        for (int root = 0; root < n; root++) {
+            if (colour[root] != 0) {
+                continue;
+            }
+            int top = 0;
+            stackTask[0] = root;
+            stackNext[0] = 0;
+            stackLateFrom[0] = lateFrom(lateByTask, hasLate, root);
+            colour[root] = 1;
+            while (top >= 0) {
+                int t = stackTask[top];
+                int given = depStart[t + 1] - depStart[t];
+                int next = stackNext[top]++;
+                int d;
+                if (next < given) {
+                    d = deps[depStart[t] + next];
+                } else {
+                    int li = stackLateFrom[top] + next - given;
+                    if (stackLateFrom[top] < 0 || li >= lateByTask.length || (int) (lateByTask[li] >>> 32) != t) {
+                        colour[t] = 2;
+                        top--;
+                        continue;
+                    }
+                    d = late[2 * (int) lateByTask[li] + 1];
+                }
+                int u = d >= 0 ? d : ~d;
+                if (colour[u] == 1) {
+                    return true;
+                }
+                if (colour[u] == 0) {
+                    colour[u] = 1;
+                    if (++top == stackTask.length) {
+                        stackTask = Arrays.copyOf(stackTask, top * 2);
+                        stackNext = Arrays.copyOf(stackNext, top * 2);
+                        stackLateFrom = Arrays.copyOf(stackLateFrom, top * 2);
+                    }
+                    stackTask[top] = u;
+                    stackNext[top] = 0;
+                    stackLateFrom[top] = lateFrom(lateByTask, hasLate, u);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Where task {@code t}'s late dependencies begin in {@code lateByTask}, or -1 when it has none. */
+    private static int lateFrom(long[] lateByTask, long[] hasLate, int t) {
+        if ((hasLate[t >>> 6] & 1L << t) == 0) {
+            return -1;
+        }
+        int lo = 0;
+        int hi = lateByTask.length;
+        long key = (long) t << 32;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (lateByTask[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    int countTasksInCycles() {
         int n = taskCount;
         int[] waiting = new int[n];
         int[] outStart = new int[n + 1];

@@ -49,4 +49,106 @@ class TaskGraphTest {
         assertThat(g.flowCount()).isEqualTo(2);
         assertThatThrownBy(() -> g.flowSpec(2)).isInstanceOf(IndexOutOfBoundsException.class);
     }
+
+    /**
+     * Random graphs with promises whose late dependencies point anywhere: the depth-first check finds a cycle exactly
+     * when Kahn's algorithm leaves tasks that can never start, and the count it answers is Kahn's.
+     */
+    @Test
+    void shouldFindACycleExactlyWhenKahnsAlgorithmLeavesTasksStuck() {
+        java.util.Random rnd = new java.util.Random(12);
+        int cyclic = 0;
+        for (int round = 0; round < 400; round++) {
+            TaskGraph g = new TaskGraph();
+            int n = 2 + rnd.nextInt(60);
+            java.util.List<Integer> promises = new java.util.ArrayList<>();
+            for (int t = 0; t < n; t++) {
+                if (t > 0 && rnd.nextInt(4) == 0) {
+                    promises.add(g.promise(-1));
+                    continue;
+                }
+                int k = t == 0 ? 0 : rnd.nextInt(Math.min(t, 4) + 1);
+                int[] after = new int[k];
+                for (int i = 0; i < k; i++) {
+                    after[i] = rnd.nextInt(t);
+                }
+                g.join(-1, after);
+            }
+            for (int p : promises) {
+                int k = rnd.nextInt(3);
+                int[] after = new int[k];
+                for (int i = 0; i < k; i++) {
+                    // Mostly later tasks (a receive whose send comes later), sometimes itself.
+                    after[i] = rnd.nextInt(5) == 0 ? p : p + rnd.nextInt(n - p);
+                }
+                g.fulfil(p, after);
+            }
+            int kahn = g.countTasksInCycles();
+            assertThat(g.hasCycle()).as("round %d", round).isEqualTo(kahn > 0);
+            assertThat(g.tasksInCycles()).isEqualTo(kahn);
+            cyclic += kahn > 0 ? 1 : 0;
+        }
+        // Both kinds of graph were met.
+        assertThat(cyclic).isBetween(20, 380);
+    }
+
+    @Test
+    void shouldFindACycleThroughAcknowledgementsAndLongChains() {
+        TaskGraph g = new TaskGraph();
+        int c = g.newConnection();
+        int p = g.promise(-1);
+        int prev = g.flow(0, 1, 64, -1, c, 0, p);
+        for (int i = 0; i < 100_000; i++) {
+            prev = g.join(-1, prev);
+        }
+        int last = g.flow(0, 1, 64, -1, c, 0, prev);
+        g.fulfil(p, TaskGraph.acked(last));
+        assertThat(g.hasCycle()).isTrue();
+        assertThat(g.tasksInCycles()).isEqualTo(100_003);
+
+        TaskGraph ok = new TaskGraph();
+        int q = ok.promise(-1);
+        int x = ok.join(-1);
+        for (int i = 0; i < 100_000; i++) {
+            x = ok.join(-1, x);
+        }
+        ok.join(-1, q);
+        ok.fulfil(q, x);
+        assertThat(ok.hasCycle()).isFalse();
+        assertThat(ok.tasksInCycles()).isZero();
+    }
+
+    @Test
+    void shouldReadTheSameGraphBackWhenSizedAheadAndGrownPastTheEstimate() {
+        TaskGraph sized = new TaskGraph();
+        sized.expect(1000, 100, 3000);
+        TaskGraph plain = new TaskGraph();
+        for (TaskGraph g : new TaskGraph[] {sized, plain}) {
+            int c = g.newConnection();
+            int prev = g.at(7, -1);
+            // Past every estimate: the arrays grow after the expected size.
+            for (int i = 0; i < 3000; i++) {
+                int f = g.flow(i % 5, 5 + i % 3, 100 + i, -1, i % 2 == 0 ? c : -1, i, prev);
+                prev = g.compute(10 + i, i % 7, f, TaskGraph.acked(f), prev);
+            }
+            g.trimToSize();
+        }
+        assertThat(sized.taskCount()).isEqualTo(plain.taskCount());
+        assertThat(sized.flows()).isEqualTo(plain.flows());
+        for (int t = 0; t < plain.taskCount(); t++) {
+            assertThat(sized.kind(t)).isEqualTo(plain.kind(t));
+            assertThat(sized.durationPs(t)).isEqualTo(plain.durationPs(t));
+            assertThat(sized.notBeforePs(t)).isEqualTo(plain.notBeforePs(t));
+            assertThat(sized.owner(t)).isEqualTo(plain.owner(t));
+            assertThat(sized.flowIndex(t)).isEqualTo(plain.flowIndex(t));
+            assertThat(sized.dependencyCount(t)).isEqualTo(plain.dependencyCount(t));
+            for (int i = 0; i < plain.dependencyCount(t); i++) {
+                assertThat(sized.dependency(t, i)).isEqualTo(plain.dependency(t, i));
+            }
+        }
+        for (int f = 0; f < plain.flowCount(); f++) {
+            assertThat(sized.connection(f)).isEqualTo(plain.connection(f));
+            assertThat(sized.flowTask(f)).isEqualTo(plain.flowTask(f));
+        }
+    }
 }

@@ -1,0 +1,56 @@
+package rocelab.observe.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** timeline.json's text: the events written directly are the bytes the map-per-event rendering gave. */
+class GpuTimelineTest {
+    /**
+     * Spans, overlapping compute and communication (extra lanes), an empty and a missing args map, arguments of every
+     * kind, a name that needs escaping and an arrow; the golden file was written by the map-per-event rendering
+     * (main at 82ff1a1).
+     */
+    @Test
+    void shouldWriteTheSameTraceAsTheMapPerEventRendering() throws Exception {
+        GpuTimeline t = new GpuTimeline();
+        t.gpu(0, 0, "gpu 0");
+        t.gpu(0, 1, "gpu \"1\"");
+        t.gpu(1, 8, "gpu 8");
+        t.span(0, "iteration", "iteration 0", 0, 5_000_000, GpuTimeline.args("iteration", 0));
+        t.compute(0, "fwd", 1_000, 2_500_001, GpuTimeline.args("layer", 3, "ms", 1.25));
+        t.compute(0, "fwd2", 2_000, 3_000_000, null);
+        int s = t.comm(0, "send", "send to 8", 2_500_001, 4_000_000, GpuTimeline.args("bytes", 1048576L, "peer",
+                "gpu 8"));
+        t.comm(0, "allreduce", "allreduce dp", 2_600_000, 4_100_000, GpuTimeline.args());
+        int r = t.comm(8, "recv", "recv from 0", 2_400_000, 4_200_000, GpuTimeline.args("x", null));
+        t.comm(1, "recv", "zero", 7, 7, null);
+        t.compute(8, "bwd\tx", 123_456_789_012L, 123_456_789_013L, GpuTimeline.args("list", List.of(1, "a")));
+        t.arrow("p2p 0->8", s, r);
+
+        String golden;
+        try (InputStream in = getClass().getResourceAsStream("timeline-golden.json")) {
+            golden = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(t.json()).isEqualTo(golden);
+    }
+
+    @Test
+    void shouldWriteMicrosecondsAsBigDecimalsPlainText() {
+        SplittableRandom random = new SplittableRandom(3);
+        long[] edges = {0, 1, -1, 999_999, 1_000_000, -1_000_000, 1_000_001, -999_999, Long.MAX_VALUE, Long.MIN_VALUE,
+            Long.MIN_VALUE + 1, 123_456_789_012L};
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            long ps = i < edges.length ? edges[i] : random.nextLong() >> random.nextInt(64);
+            b.setLength(0);
+            GpuTimeline.us(b, ps);
+            assertThat(b.toString()).as("%d ps", ps).isEqualTo(BigDecimal.valueOf(ps, 6).toPlainString());
+        }
+    }
+}
