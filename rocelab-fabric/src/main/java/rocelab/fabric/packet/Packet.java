@@ -51,6 +51,9 @@ public final class Packet {
     /** A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it. */
     long cookie = -1;
     Packet next;
+    /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the neighbours there. */
+    Packet ingressPrev;
+    Packet ingressNext;
     boolean free = true;
     int framing = FrameFormat.PREAMBLE_AND_IFG;
 
