@@ -124,9 +124,9 @@ class PfcCauseTest {
             @ForAll @IntRange(min = 0, max = 3) int shape, @ForAll @IntRange(min = 1, max = 1000) int seed) {
         int hosts = leaves * hostsPerLeaf;
         String traffic = switch (shape) {
-            case 0 -> "  - {kind: all-to-all, size: 64KiB}\n";
+            case 0 -> "  - {kind: all-to-all, size: 512KiB}\n";
             case 1 -> "  - {kind: incast, senders: 1-" + (hosts - 1) + ", receiver: 0, size: 384KB}\n";
-            case 2 -> "  - {kind: all-to-all, size: 16KiB}\n  - {kind: incast, senders: 1-" + (hosts - 1)
+            case 2 -> "  - {kind: all-to-all, size: 64KiB}\n  - {kind: incast, senders: 1-" + (hosts - 1)
                     + ", receiver: 0, size: 256KB}\n";
             default -> "  - {kind: incast, senders: 2-" + (hosts - 1) + ", receiver: 1, size: 256KB}\n"
                     + "  - {kind: flow, src: 0, dst: " + (hosts - 1) + ", size: 256KB}\n";
