@@ -130,9 +130,11 @@ public final class QueuePair {
                 long psn = nextResend();
                 long m = messageOf(psn);
                 long size = messages.sizeBytes(m);
-                return k.frames.dataFrameBytes((int) Math.min(k.mtu, size - (psn - messages.firstPsn(m)) * k.mtu), true);
+                return k.frames.dataFrameBytes(
+                        (int) Math.min(k.mtu, size - (psn - messages.firstPsn(m)) * k.mtu), true);
             }
-            return k.frames.dataFrameBytes((int) Math.min(k.mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
+            return k.frames.dataFrameBytes(
+                    (int) Math.min(k.mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
         }
         long size = messages.sizeBytes(cursorMessage);
         int payload = (int) Math.min(k.mtu, size - cursorOffset);

@@ -135,7 +135,8 @@ class PfcCauseTest {
         };
         BothWays b = run(yaml("name: cause-random\nseed: " + seed + "\n"
                 + "fabric: {mode: roce-lossless, mtu: " + (seed % 2 == 0 ? 4096 : 1000) + "}\n"
-                + "topology: {kind: leaf-spine, leaves: " + leaves + ", spines: " + (shape == 0 ? 1 : spines) + ", hosts-per-leaf: "
+                + "topology: {kind: leaf-spine, leaves: " + leaves + ", spines: " + (shape == 0 ? 1 : spines)
+                + ", hosts-per-leaf: "
                 + hostsPerLeaf + ", link: {rate: 100Gbps, delay: 1us}}\n"
                 + "switch:\n  buffer: " + (1024 + seed % 4 * 512) + "KB\n"
                 + "  ecmp: {mode: " + (seed % 3 == 0 ? "spray" : "ecmp") + "}\n"
