@@ -38,6 +38,9 @@ public final class Network {
     private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
     /** A partitioned run: each partition's deferred completion notifications (null: listeners hear them at once). */
     private rocelab.fabric.nic.DeferredMessages[] deferred;
+    /** The listener the deferring listeners below forward to, and one of them per (sender, receiver) partition pair. */
+    private MessageListener deferredFor;
+    private MessageListener[] deferredBetween;
     private int[] partitionOfHost;
     /** Multi-plane fabric: which planes reach which hosts (null on a single-plane fabric). */
     private rocelab.fabric.nic.PlaneRouting planeRouting;
@@ -132,8 +135,20 @@ public final class Network {
     /** As {@link #connect(int, int, MessageListener)}, marking the QP's packets with {@code dscp} (-1: default). */
     public QueuePair connect(int src, int dst, MessageListener listener, int dscp) {
         if (deferred != null) {
-            listener = rocelab.fabric.nic.DeferredMessages.between(listener, deferred[partitionOfHost[src]],
-                    deferred[partitionOfHost[dst]]);
+            // One deferring listener per (listener, sender's partition, receiver's partition), not one per QP: it
+            // only forwards the QP's id, and QPs sharing it share their constants too.
+            int ps = partitionOfHost[src];
+            int pd = partitionOfHost[dst];
+            if (listener != deferredFor) {
+                deferredFor = listener;
+                deferredBetween = new MessageListener[deferred.length * deferred.length];
+            }
+            MessageListener between = deferredBetween[ps * deferred.length + pd];
+            if (between == null) {
+                between = rocelab.fabric.nic.DeferredMessages.between(listener, deferred[ps], deferred[pd]);
+                deferredBetween[ps * deferred.length + pd] = between;
+            }
+            listener = between;
         }
         int id = queuePairs.size();
         SplittableRandom random = streams.forComponent("qp/" + id);
@@ -210,6 +225,7 @@ public final class Network {
      */
     public void deferNotifications(rocelab.fabric.nic.DeferredMessages[] perPartition, int[] partitionOfHost) {
         this.deferred = perPartition.clone();
+        this.deferredFor = null;
         this.partitionOfHost = partitionOfHost.clone();
     }
 

@@ -3,7 +3,6 @@ package rocelab.fabric.nic;
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.packet.Ecn;
-import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.Opcodes;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
@@ -32,12 +31,8 @@ public final class QueuePair {
     final Nic destination;
     final int entropy;
     final CongestionControl cc;
-    private final MessageListener listener;
-    private final int mtu;
-    private final long ackTimeoutPs;
-    private final int retryLimit;
-    private final int ackEvery;
-    private final FrameFormat frames;
+    /** The listener, MTU, timers and frame format, one object for every QP of a sending RNIC. */
+    private final QueuePairConstants k;
     int dscp;
     /** Priority (RoCE) or virtual lane (InfiniBand) of this QP's data and ACKs on the wire. */
     int lane;
@@ -84,18 +79,13 @@ public final class QueuePair {
     final SelectiveRepeat selective;
 
     QueuePair(int id, Nic source, Nic destination, int entropy, CongestionControl cc,
-            MessageListener listener, NicParameters params, FrameFormat frames) {
+            QueuePairConstants constants, NicParameters params) {
         this.id = id;
         this.source = source;
         this.destination = destination;
         this.entropy = entropy;
         this.cc = cc;
-        this.listener = listener;
-        this.mtu = params.mtuBytes();
-        this.ackTimeoutPs = params.ackTimeoutPs();
-        this.retryLimit = params.retryCount();
-        this.ackEvery = params.ackEvery();
-        this.frames = frames;
+        this.k = constants;
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
         // Out-of-order placement is a property of the connection: both ends must support it.
@@ -108,7 +98,7 @@ public final class QueuePair {
         if (bytes <= 0) {
             throw new IllegalArgumentException("message size must be positive");
         }
-        long packets = (bytes + mtu - 1) / mtu;
+        long packets = (bytes + k.mtu - 1) / k.mtu;
         messages.add(postedPsns, bytes, postedBytes, cookie);
         postedPsns += packets;
         postedBytes += bytes;
@@ -129,7 +119,7 @@ public final class QueuePair {
 
     /** Payload bytes between the oldest unacknowledged PSN and the next one to send. */
     private long inFlightBytes() {
-        return (sndNxt - sndUna) * mtu;
+        return (sndNxt - sndUna) * k.mtu;
     }
 
     /** Bytes of the packet {@link #nextPacket} would build now. */
@@ -140,13 +130,15 @@ public final class QueuePair {
                 long psn = nextResend();
                 long m = messageOf(psn);
                 long size = messages.sizeBytes(m);
-                return frames.dataFrameBytes((int) Math.min(mtu, size - (psn - messages.firstPsn(m)) * mtu), true);
+                return k.frames.dataFrameBytes(
+                        (int) Math.min(k.mtu, size - (psn - messages.firstPsn(m)) * k.mtu), true);
             }
-            return frames.dataFrameBytes((int) Math.min(mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
+            return k.frames.dataFrameBytes(
+                    (int) Math.min(k.mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
         }
         long size = messages.sizeBytes(cursorMessage);
-        int payload = (int) Math.min(mtu, size - cursorOffset);
-        return frames.dataFrameBytes(payload, size <= mtu || cursorOffset == 0);
+        int payload = (int) Math.min(k.mtu, size - cursorOffset);
+        return k.frames.dataFrameBytes(payload, size <= k.mtu || cursorOffset == 0);
     }
 
     /** Builds the packet with PSN {@code sndNxt} and advances the send cursor (or, selective, one asked for). */
@@ -176,9 +168,9 @@ public final class QueuePair {
     /** The data packet with PSN {@code psn} at byte {@code offset} of a WRITE of {@code size} bytes. */
     private Packet dataPacket(long nowPs, PacketPool pool, NicParameters params, long psn, long size, long offset,
             long message) {
-        int payload = (int) Math.min(mtu, size - offset);
+        int payload = (int) Math.min(k.mtu, size - offset);
         int opcode;
-        if (size <= mtu) {
+        if (size <= k.mtu) {
             opcode = Opcodes.RDMA_WRITE_ONLY;
         } else if (offset == 0) {
             opcode = Opcodes.RDMA_WRITE_FIRST;
@@ -189,7 +181,7 @@ public final class QueuePair {
         }
         Packet p = pool.acquire()
                 .initData(nowPs, source.host(), destination.host(), id, psn, payload,
-                        frames.dataFrameBytes(payload, selective != null || Opcodes.hasReth(opcode)), opcode)
+                        k.frames.dataFrameBytes(payload, selective != null || Opcodes.hasReth(opcode)), opcode)
                 .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode))
@@ -208,7 +200,7 @@ public final class QueuePair {
     private Packet resendPacket(long nowPs, PacketPool pool, NicParameters params, long[] counters) {
         long psn = nextResend();
         long m = messageOf(psn);
-        Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * mtu, m);
+        Packet p = dataPacket(nowPs, pool, params, psn, messages.sizeBytes(m), (psn - messages.firstPsn(m)) * k.mtu, m);
         selective.resend.clear(psn);
         selective.resendCount--;
         counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;
@@ -244,7 +236,7 @@ public final class QueuePair {
         acknowledgeThrough(nowPs, ack.psn());
         if (sndUna > before) {
             retries = 0;
-            ackDeadlinePs = nowPs + ackTimeoutPs;
+            ackDeadlinePs = nowPs + k.ackTimeoutPs;
         }
         cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), nowPs - ack.sentAtPs(), ack.psn(),
                 unackedBytes(), ack));
@@ -263,7 +255,7 @@ public final class QueuePair {
             cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), -1, nak.psn() - 1,
                     unackedBytes(), nak));
         }
-        ackDeadlinePs = nowPs + ackTimeoutPs;
+        ackDeadlinePs = nowPs + k.ackTimeoutPs;
         goBackTo(nak.psn());
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
@@ -281,7 +273,7 @@ public final class QueuePair {
             cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), -1, nak.cumulativePsn(),
                     unackedBytes(), nak));
         }
-        ackDeadlinePs = nowPs + ackTimeoutPs;
+        ackDeadlinePs = nowPs + k.ackTimeoutPs;
         long last = Math.min(nak.missingToPsn(), maxSentPsn);
         for (long psn = Math.max(nak.psn(), sndUna); psn <= last; psn++) {
             selective.askedFor.set(psn);
@@ -334,13 +326,13 @@ public final class QueuePair {
         }
         while (!messages.isEmpty()) {
             long h = messages.head();
-            long last = messages.firstPsn(h) + (messages.sizeBytes(h) + mtu - 1) / mtu - 1;
+            long last = messages.firstPsn(h) + (messages.sizeBytes(h) + k.mtu - 1) / k.mtu - 1;
             if (last >= sndUna) {
                 break;
             }
             long cookie = messages.cookie(h);
             messages.removeHead();
-            listener.onMessageCompleted(nowPs, id, cookie);
+            k.listener.onMessageCompleted(nowPs, id, cookie);
         }
     }
 
@@ -352,7 +344,7 @@ public final class QueuePair {
             m++;
         }
         cursorMessage = m;
-        cursorOffset = m < messages.tail() ? (psn - messages.firstPsn(m)) * mtu : 0;
+        cursorOffset = m < messages.tail() ? (psn - messages.firstPsn(m)) * k.mtu : 0;
     }
 
     /** Payload bytes of all PSNs before {@code psn}. */
@@ -364,7 +356,7 @@ public final class QueuePair {
         while (m + 1 < messages.tail() && messages.firstPsn(m + 1) <= psn) {
             m++;
         }
-        return messages.startBytes(m) + Math.min((psn - messages.firstPsn(m)) * mtu, messages.sizeBytes(m));
+        return messages.startBytes(m) + Math.min((psn - messages.firstPsn(m)) * k.mtu, messages.sizeBytes(m));
     }
 
     private boolean hasOutstanding() {
@@ -372,11 +364,11 @@ public final class QueuePair {
     }
 
     private void armTimer(long nowPs, boolean force) {
-        if (ackTimeoutPs == Long.MAX_VALUE) {
+        if (k.ackTimeoutPs == Long.MAX_VALUE) {
             return;
         }
         if (force || !timerPending) {
-            ackDeadlinePs = nowPs + ackTimeoutPs;
+            ackDeadlinePs = nowPs + k.ackTimeoutPs;
         }
         if (!timerPending) {
             timerPending = true;
@@ -399,10 +391,10 @@ public final class QueuePair {
             return;
         }
         source.count(NicCounter.LOCAL_ACK_TIMEOUT_ERR);
-        if (retries >= retryLimit) {
+        if (retries >= k.retryLimit) {
             failed = true;
             source.count(NicCounter.RETRY_EXCEEDED);
-            listener.onQueuePairError(nowPs, id);
+            k.listener.onQueuePairError(nowPs, id);
             return;
         }
         retries++;
@@ -435,7 +427,7 @@ public final class QueuePair {
             destination.count(NicCounter.RX_DELIVERED_BYTES, p.payloadBytes());
             if (Opcodes.isLast(p.opcode())) {
                 long index = deliveredMessages++;
-                listener.onMessageDelivered(nowPs, id, messages.cookie(index));
+                k.listener.onMessageDelivered(nowPs, id, messages.cookie(index));
             }
             scheduleAck(nowPs, p);
         } else if (psn > expectedPsn) {
@@ -485,11 +477,11 @@ public final class QueuePair {
             expectedPsn = end;
             while (deliveredMessages < messages.tail()) {
                 long m = deliveredMessages;
-                if (messages.firstPsn(m) + (messages.sizeBytes(m) + mtu - 1) / mtu > expectedPsn) {
+                if (messages.firstPsn(m) + (messages.sizeBytes(m) + k.mtu - 1) / k.mtu > expectedPsn) {
                     break;
                 }
                 deliveredMessages++;
-                listener.onMessageDelivered(nowPs, id, messages.cookie(m));
+                k.listener.onMessageDelivered(nowPs, id, messages.cookie(m));
             }
         }
         if (!askForGaps(nowPs, p)) {
@@ -527,7 +519,7 @@ public final class QueuePair {
     }
 
     private void scheduleAck(long nowPs, Packet p) {
-        if (p.ackRequest() || ++unackedPackets >= ackEvery) {
+        if (p.ackRequest() || ++unackedPackets >= k.ackEvery) {
             unackedPackets = 0;
             sendAck(nowPs, PacketKind.ACK, expectedPsn - 1, p);
         }

@@ -14,7 +14,8 @@ public final class QueuePairFactory {
         if (id != table.nextId()) {
             throw new IllegalStateException("queue pair ids must be dense");
         }
-        QueuePair qp = new QueuePair(id, source, destination, entropy, cc, listener, params, frames);
+        table.lastConstants = QueuePairConstants.of(table.lastConstants, listener, params, frames);
+        QueuePair qp = new QueuePair(id, source, destination, entropy, cc, table.lastConstants, params);
         table.add(qp);
         return qp;
     }

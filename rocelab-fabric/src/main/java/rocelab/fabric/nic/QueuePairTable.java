@@ -13,6 +13,8 @@ import java.util.Arrays;
 public final class QueuePairTable {
     private QueuePair[] byId = new QueuePair[64];
     private int count;
+    /** The constants of the QP opened last, which the next one shares when they are alike. */
+    QueuePairConstants lastConstants;
     /** One bit per QP id, set on a change; null until someone tracks changes. */
     private long[] changed;
     /**

@@ -66,6 +66,9 @@ public final class Packet {
     PacketKind kind;
     Ecn ecn;
     Packet next;
+    /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the neighbours there. */
+    Packet ingressPrev;
+    Packet ingressNext;
     long[] telemetry;
 
     Packet() {}

@@ -58,6 +58,8 @@ public final class EgressPort implements EventHandler {
     private final long[] txByClass;
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
+    /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
+    private rocelab.fabric.packet.IngressLists ingressLists;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -263,6 +265,9 @@ public final class EgressPort implements EventHandler {
         PacketFifo q = queues[tc];
         long depth = q.bytes();
         Packet p = q.poll();
+        if (ingressLists != null) {
+            ingressLists.remove(portIndex, tc, p);
+        }
         if (q.isEmpty()) {
             backlog &= ~(1 << tc);
         }
@@ -335,6 +340,9 @@ public final class EgressPort implements EventHandler {
         int n = 0;
         Packet p;
         while ((p = q.poll()) != null) {
+            if (ingressLists != null) {
+                ingressLists.remove(portIndex, tc, p);
+            }
             int bytes = p.frameBytes();
             queuedBytes -= bytes;
             buffer.release(nowPs, p.ingressPort(), portIndex, tc, bytes);
@@ -405,6 +413,11 @@ public final class EgressPort implements EventHandler {
     /** Reports the waits of data packets behind pauses of this port to {@code probe}. */
     public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
         this.pfcProbe = probe;
+    }
+
+    /** Unlinks each packet from {@code lists} as it leaves a queue (the switch links it there as it is queued). */
+    public void ingressLists(rocelab.fabric.packet.IngressLists lists) {
+        this.ingressLists = lists;
     }
 
     /** The first packet queued in class {@code tc}, or null: with {@link #queuedAfter} a walk that removes nothing. */

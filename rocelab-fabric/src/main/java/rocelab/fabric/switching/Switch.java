@@ -51,6 +51,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
     private int[] maxFrameBytes;
+    /** The lossless queues linked by ingress port, for the PFC log's causes; null until asked for. */
+    private rocelab.fabric.packet.IngressLists ingressLists;
 
     /**
      * @param routes for each destination host, the output ports on a shortest path (shared arrays, read only)
@@ -153,6 +155,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         packet.ingressPort(inPort);
         packet.qos(tc, packet.dscp(), packet.ecn());
         journey.onEnqueue(nowPs, nodeId, inPort, out, ports[out].queuedBytes(tc), packet);
+        if (ingressLists != null) {
+            // Before the port sees it: an idle port dequeues (and unlinks) it at once.
+            ingressLists.add(inPort, out, tc, packet);
+        }
         ports[out].enqueue(nowPs, packet);
     }
 
@@ -301,6 +307,37 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         for (EgressPort p : ports) {
             p.pfcProbe(probe);
         }
+    }
+
+    /**
+     * Links this switch's lossless queues by ingress port from now on ({@link IngressLists}), the packets queued
+     * already included, so that an XOFF's cause visits the pausing group's packets only. Nothing when no class is
+     * lossless; a second call changes nothing.
+     */
+    public void linkQueuesByIngress() {
+        if (ingressLists != null || !pfc.enabled()) {
+            return;
+        }
+        var lists = new rocelab.fabric.packet.IngressLists(ports.length, SwitchParameters.TRAFFIC_CLASSES,
+                pfc.losslessMask());
+        for (int out = 0; out < ports.length; out++) {
+            EgressPort port = ports[out];
+            for (int tc = 0; tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+                if (!lists.tracks(tc)) {
+                    continue;
+                }
+                for (Packet p = port.firstQueued(tc); p != null; p = port.queuedAfter(tc, p)) {
+                    lists.add(p.ingressPort(), out, tc, p);
+                }
+            }
+            port.ingressLists(lists);
+        }
+        this.ingressLists = lists;
+    }
+
+    /** The lossless queues linked by ingress port ({@link #linkQueuesByIngress}), or null. */
+    public rocelab.fabric.packet.IngressLists ingressLists() {
+        return ingressLists;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.IngressLists;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.port.EgressPort;
@@ -88,6 +89,12 @@ final class PfcCapture implements PfcProbe {
     /** Notes a PFC frame into {@code rec} at {@code at}: its fields and what this device shows of its cause. */
     void capture(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
             long[] rec, int at) {
+        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, rec, at, false);
+    }
+
+    /** As {@link #capture}, with the cause found by {@link #walkCause} when {@code walk}: the tests' oracle. */
+    void capture(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
+            long[] rec, int at, boolean walk) {
         int i = at + ROW;
         Arrays.fill(rec, i, i + PfcLog.FIELD_COUNT, -1);
         rec[at + XOFF_SENT] = -1;
@@ -106,7 +113,12 @@ final class PfcCapture implements PfcProbe {
             root(rec, i, node, 0);
             return;
         }
-        traceCause(rec, at, network.switchAt(node - network.topology().hostCount()), port, priority);
+        Switch sw = network.switchAt(node - network.topology().hostCount());
+        if (walk) {
+            walkCause(rec, at, sw, port, priority);
+        } else {
+            traceCause(rec, at, sw, port, priority);
+        }
     }
 
     private static void root(long[] rec, int i, int node, int port) {
@@ -115,9 +127,39 @@ final class PfcCapture implements PfcProbe {
         rec[i + PfcLog.F_DEPTH] = 0;
     }
 
-    /** Walks the switch's queues for the packets of the ingress group (port, priority) and notes the cause. */
+    /**
+     * Notes the cause from the ingress group's packets alone, through the switch's queues linked by ingress
+     * ({@link Switch#linkQueuesByIngress}): the same sums as {@link #walkCause}, which visits every packet queued at
+     * the paused class of every port, at a cost of the group's packets plus one list head per egress port.
+     */
     private void traceCause(long[] rec, int at, Switch sw, int inPort, int priority) {
-        int i = at + ROW;
+        IngressLists lists = sw.ingressLists();
+        if (lists == null || !lists.tracks(priority)) {
+            walkCause(rec, at, sw, inPort, priority);
+            return;
+        }
+        int ports = sw.portCount();
+        if (egressScratch.length < ports) {
+            egressScratch = new long[ports];
+        }
+        int distinct = 0;
+        for (int e = 0; e < ports; e++) {
+            long bytes = 0;
+            for (Packet p = lists.first(inPort, e, priority); p != null; p = IngressLists.next(p)) {
+                bytes += p.frameBytes();
+                distinct = countFlow(p, distinct);
+            }
+            egressScratch[e] = bytes;
+        }
+        noteCause(rec, at, sw, priority, distinct);
+    }
+
+    /**
+     * Notes the cause by walking every packet queued at the paused class of every egress port of the switch for
+     * those of the ingress group (port, priority): the definition {@link #traceCause} must agree with (its tests'
+     * oracle), and the way when the queues are not linked by ingress.
+     */
+    private void walkCause(long[] rec, int at, Switch sw, int inPort, int priority) {
         int ports = sw.portCount();
         if (egressScratch.length < ports) {
             egressScratch = new long[ports];
@@ -131,22 +173,35 @@ final class PfcCapture implements PfcProbe {
                     continue;
                 }
                 egressScratch[e] += p.frameBytes();
-                // The packet's own flow, carried from its sender (not looked up in the sender's state, which
-                // another partition may be changing).
-                long flow = p.kind() == PacketKind.DATA ? p.cookie() : -1;
-                if (flow >= 0 && flow < Integer.MAX_VALUE) {
-                    int q = (int) flow;
-                    if (q >= qpScratch.length) {
-                        qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
-                        touched = Arrays.copyOf(touched, qpScratch.length);
-                    }
-                    if (qpScratch[q] == 0) {
-                        touched[distinct++] = q;
-                    }
-                    qpScratch[q] += p.frameBytes();
-                }
+                distinct = countFlow(p, distinct);
             }
         }
+        noteCause(rec, at, sw, priority, distinct);
+    }
+
+    /** Adds a group packet's bytes to its flow's count; returns the number of distinct flows seen. */
+    private int countFlow(Packet p, int distinct) {
+        // The packet's own flow, carried from its sender (not looked up in the sender's state, which
+        // another partition may be changing).
+        long flow = p.kind() == PacketKind.DATA ? p.cookie() : -1;
+        if (flow >= 0 && flow < Integer.MAX_VALUE) {
+            int q = (int) flow;
+            if (q >= qpScratch.length) {
+                qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
+                touched = Arrays.copyOf(touched, qpScratch.length);
+            }
+            if (qpScratch[q] == 0) {
+                touched[distinct++] = q;
+            }
+            qpScratch[q] += p.frameBytes();
+        }
+        return distinct;
+    }
+
+    /** From the sums by egress port and by flow: the top flows, the egress holding most, and its pause. */
+    private void noteCause(long[] rec, int at, Switch sw, int priority, int distinct) {
+        int i = at + ROW;
+        int ports = sw.portCount();
         for (int k = 0; k < PfcLog.TOP_FLOWS; k++) {
             int best = -1;
             for (int t = 0; t < distinct; t++) {

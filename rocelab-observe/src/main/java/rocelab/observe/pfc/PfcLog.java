@@ -103,6 +103,10 @@ public final class PfcLog implements PfcProbe {
             }
         }
         this.own = new PfcCapture(network, null);
+        // The causes of XOFFs visit the pausing group's packets only (a no-op on lossy fabrics).
+        for (int s = 0; s < network.switchCount(); s++) {
+            network.switchAt(s).linkQueuesByIngress();
+        }
         Arrays.fill(flowBase, -1);
         Arrays.fill(slotKey, -1);
         Arrays.fill(rootKey, Long.MIN_VALUE);

@@ -1,0 +1,84 @@
+package rocelab.fabric.packet;
+
+/**
+ * The packets a switch holds in its egress queues of lossless classes, linked again by (ingress port, egress port,
+ * class) through two intrusive fields of the packet, so that the cause of an XOFF (the ingress group's bytes by
+ * egress port and its flows) is found by visiting that group's packets only, not every packet queued at the switch
+ * (up to a whole 32 MB buffer of them at every XOFF of a large all-to-all). Made only when a PFC log asks for it;
+ * lossy classes are never linked. Adding and removing are O(1) and allocate nothing.
+ */
+public final class IngressLists {
+    private final int ports;
+    /** The list slot of each traffic class, -1 for a class that is not lossless. */
+    private final int[] slotOfClass;
+    private final int slots;
+    private final Packet[] heads;
+
+    /** @param losslessMask bit {@code c} set when traffic class {@code c} is lossless */
+    public IngressLists(int ports, int classes, int losslessMask) {
+        this.ports = ports;
+        this.slotOfClass = new int[classes];
+        int n = 0;
+        for (int c = 0; c < classes; c++) {
+            slotOfClass[c] = (losslessMask & 1 << c) != 0 ? n++ : -1;
+        }
+        this.slots = n;
+        this.heads = new Packet[ports * ports * Math.max(1, n)];
+    }
+
+    /** Whether class {@code tc}'s packets are linked here (it is lossless). */
+    public boolean tracks(int tc) {
+        return tc < slotOfClass.length && slotOfClass[tc] >= 0;
+    }
+
+    private int index(int in, int out, int slot) {
+        return (in * ports + out) * slots + slot;
+    }
+
+    /** Links a packet queued at {@code out} in class {@code tc} that came in by {@code in} (no-op when lossy). */
+    public void add(int in, int out, int tc, Packet p) {
+        int slot = slotOfClass[tc];
+        if (slot < 0) {
+            return;
+        }
+        int i = index(in, out, slot);
+        Packet head = heads[i];
+        p.ingressPrev = null;
+        p.ingressNext = head;
+        if (head != null) {
+            head.ingressPrev = p;
+        }
+        heads[i] = p;
+    }
+
+    /** Unlinks a packet leaving the queue of {@code out} in class {@code tc} (no-op when lossy). */
+    public void remove(int out, int tc, Packet p) {
+        int slot = slotOfClass[tc];
+        if (slot < 0) {
+            return;
+        }
+        Packet prev = p.ingressPrev;
+        Packet next = p.ingressNext;
+        if (prev == null) {
+            heads[index(p.ingressPort, out, slot)] = next;
+        } else {
+            prev.ingressNext = next;
+        }
+        if (next != null) {
+            next.ingressPrev = prev;
+        }
+        p.ingressPrev = null;
+        p.ingressNext = null;
+    }
+
+    /** The first packet (in no particular order) queued at {@code out} in class {@code tc} from {@code in}, or null. */
+    public Packet first(int in, int out, int tc) {
+        int slot = slotOfClass[tc];
+        return slot < 0 ? null : heads[index(in, out, slot)];
+    }
+
+    /** The packet after {@code p} in its (ingress, egress, class) list, or null. */
+    public static Packet next(Packet p) {
+        return p.ingressNext;
+    }
+}
