@@ -32,8 +32,10 @@ class LauncherTest {
         public static void main(String[] args) {
             System.out.println(ManagementFactory.getGarbageCollectorMXBeans().stream()
                     .map(GarbageCollectorMXBean::getName).collect(Collectors.joining(",")));
-            System.out.println("huge pages " + ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-                    .getVMOption("UseTransparentHugePages").getValue());
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            System.out.println("huge pages " + vm.getVMOption("UseTransparentHugePages").getValue());
+            System.out.println("new ratio " + vm.getVMOption("NewRatio").getValue() + ", pretenure from "
+                    + vm.getVMOption("PretenureSizeThreshold").getValue());
         }
     }
 
@@ -119,9 +121,11 @@ class LauncherTest {
 
     @Test
     void shouldLetTheUsersCollectorWin() throws Exception {
-        assertThat(launch(Map.of())).as("the default: the serial collector").contains("Copy,MarkSweepCompact");
+        assertThat(launch(Map.of())).as("the default: the serial collector, sized for long-lived large arrays")
+                .contains("Copy,MarkSweepCompact", "new ratio 8, pretenure from 1048576");
         assertThat(launch(Map.of("ROCELAB_JAVA_OPTS", "-XX:+UseParallelGC")))
-                .as("ROCELAB_JAVA_OPTS chooses the collector").contains("PS Scavenge").doesNotContain("Copy");
+                .as("ROCELAB_JAVA_OPTS chooses the collector, and its sizing").contains("PS Scavenge")
+                .doesNotContain("Copy", "new ratio 8");
     }
 
     @Test
