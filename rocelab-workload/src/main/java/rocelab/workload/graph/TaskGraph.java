@@ -224,13 +224,7 @@ public final class TaskGraph {
             f &= flowMask;
         } else if (f == flowConnection.length) {
             int m = grown(f);
-            flowConnection = Arrays.copyOf(flowConnection, m);
-            flowTask = Arrays.copyOf(flowTask, m);
-            flowSrc = Arrays.copyOf(flowSrc, m);
-            flowDst = Arrays.copyOf(flowDst, m);
-            flowBytes = Arrays.copyOf(flowBytes, m);
-            flowStartPs = Arrays.copyOf(flowStartPs, m);
-            flowDscp = Arrays.copyOf(flowDscp, m);
+            resizeFlows(m);
         }
         flowSrc[f] = src;
         flowDst[f] = dst;
@@ -334,13 +328,7 @@ public final class TaskGraph {
             }
         } else if (t == kind.length) {
             int n = grown(t);
-            kind = Arrays.copyOf(kind, n);
-            notBeforePs = Arrays.copyOf(notBeforePs, n);
-            amount = Arrays.copyOf(amount, n);
-            promised = Arrays.copyOf(promised, n);
-            ref = Arrays.copyOf(ref, n);
-            owner = Arrays.copyOf(owner, n);
-            depStart = Arrays.copyOf(depStart, n + 1);
+            resizeTasks(n);
         }
         int slot = t & taskMask;
         kind[slot] = (byte) k.ordinal();
@@ -385,27 +373,13 @@ public final class TaskGraph {
         long cap = Integer.MAX_VALUE - 16;
         expected = true;
         if (tasks > kind.length && tasks < cap) {
-            int n = (int) tasks;
-            kind = Arrays.copyOf(kind, n);
-            notBeforePs = Arrays.copyOf(notBeforePs, n);
-            amount = Arrays.copyOf(amount, n);
-            promised = Arrays.copyOf(promised, n);
-            ref = Arrays.copyOf(ref, n);
-            owner = Arrays.copyOf(owner, n);
-            depStart = Arrays.copyOf(depStart, n + 1);
+            resizeTasks((int) tasks);
         }
         if (dependencies > deps.length && dependencies < cap) {
             deps = Arrays.copyOf(deps, (int) dependencies);
         }
         if (flows > flowConnection.length && flows < cap) {
-            int m = (int) flows;
-            flowConnection = Arrays.copyOf(flowConnection, m);
-            flowTask = Arrays.copyOf(flowTask, m);
-            flowSrc = Arrays.copyOf(flowSrc, m);
-            flowDst = Arrays.copyOf(flowDst, m);
-            flowBytes = Arrays.copyOf(flowBytes, m);
-            flowStartPs = Arrays.copyOf(flowStartPs, m);
-            flowDscp = Arrays.copyOf(flowDscp, m);
+            resizeFlows((int) flows);
         }
     }
 
@@ -430,27 +404,37 @@ public final class TaskGraph {
         // give back an expected size's small overshoot would need the whole graph twice for a moment.
         int n = Math.max(1, taskCount);
         if (kind.length > n + (n >> 4)) {
-            kind = Arrays.copyOf(kind, n);
-            notBeforePs = Arrays.copyOf(notBeforePs, n);
-            amount = Arrays.copyOf(amount, n);
-            ref = Arrays.copyOf(ref, n);
-            owner = Arrays.copyOf(owner, n);
-            promised = Arrays.copyOf(promised, n);
-            depStart = Arrays.copyOf(depStart, n + 1);
+            resizeTasks(n);
         }
         if (deps.length > Math.max(1, depCount) + (depCount >> 4)) {
             deps = Arrays.copyOf(deps, Math.max(1, depCount));
         }
         int m = Math.max(1, flowCount);
         if (flowSrc.length > m + (m >> 4)) {
-            flowSrc = Arrays.copyOf(flowSrc, m);
-            flowDst = Arrays.copyOf(flowDst, m);
-            flowBytes = Arrays.copyOf(flowBytes, m);
-            flowStartPs = Arrays.copyOf(flowStartPs, m);
-            flowDscp = Arrays.copyOf(flowDscp, m);
-            flowConnection = Arrays.copyOf(flowConnection, m);
-            flowTask = Arrays.copyOf(flowTask, m);
+            resizeFlows(m);
         }
+    }
+
+    /** The task columns at {@code n} entries (the graph's tasks kept; used to grow, to pre-size and to trim). */
+    private void resizeTasks(int n) {
+        kind = Arrays.copyOf(kind, n);
+        notBeforePs = Arrays.copyOf(notBeforePs, n);
+        amount = Arrays.copyOf(amount, n);
+        promised = Arrays.copyOf(promised, n);
+        ref = Arrays.copyOf(ref, n);
+        owner = Arrays.copyOf(owner, n);
+        depStart = Arrays.copyOf(depStart, n + 1);
+    }
+
+    /** The flow columns at {@code m} entries (the graph's flows kept). */
+    private void resizeFlows(int m) {
+        flowConnection = Arrays.copyOf(flowConnection, m);
+        flowTask = Arrays.copyOf(flowTask, m);
+        flowSrc = Arrays.copyOf(flowSrc, m);
+        flowDst = Arrays.copyOf(flowDst, m);
+        flowBytes = Arrays.copyOf(flowBytes, m);
+        flowStartPs = Arrays.copyOf(flowStartPs, m);
+        flowDscp = Arrays.copyOf(flowDscp, m);
     }
 
     public int taskCount() {
