@@ -518,9 +518,12 @@ public final class TaskGraph {
 
     /**
      * Whether the dependencies, promises' late ones included, close a cycle: an iterative depth-first search along
-     * dependencies with a colour per task (a dependency still on the search's path closes a cycle). Tasks are entered
-     * in id order, so a task's dependencies given at add time (all earlier) are already finished unless a late
-     * dependency led the search forward; each task and each dependency is visited once.
+     * dependencies with a colour per task (a dependency still on the search's path closes a cycle), rooted at the
+     * tasks in id order. Only the promises' late dependencies point forward, so when the search reaches root r every
+     * task below r is finished (a task below r cannot be on the path, which starts at r): a dependency below the
+     * root is skipped without looking at it, and a root without late dependencies (all its dependencies below it)
+     * is finished at once. So the search starts only at promises and explores only what their late dependencies
+     * reach above them, not the whole graph: each task and dependency is visited at most once, most not at all.
      */
     boolean hasCycle() {
         int n = taskCount;
@@ -532,19 +535,24 @@ public final class TaskGraph {
             hasLate[late[i] >>> 6] |= 1L << late[i];
         }
         Arrays.sort(lateByTask);
-        byte[] colour = new byte[n]; // 0: not seen, 1: on the search's path, 2: finished
+        byte[] colour = new byte[n]; // 0: not seen, 1: on the search's path, 2: finished (read for tasks >= root)
         int[] stackTask = new int[64];
         // Per stacked task: the next of its dependencies to follow; add-time ones first, then late ones.
         int[] stackNext = new int[64];
         int[] stackLateFrom = new int[64];
-        for (int root = 0; root < n; root++) {
+        for (int first = 0; first < lateByTask.length; ) {
+            int root = (int) (lateByTask[first] >>> 32);
+            int rootLateFrom = first;
+            while (first < lateByTask.length && (int) (lateByTask[first] >>> 32) == root) {
+                first++;
+            }
             if (colour[root] != 0) {
                 continue;
             }
             int top = 0;
             stackTask[0] = root;
             stackNext[0] = 0;
-            stackLateFrom[0] = lateFrom(lateByTask, hasLate, root);
+            stackLateFrom[0] = rootLateFrom;
             colour[root] = 1;
             while (top >= 0) {
                 int t = stackTask[top];
@@ -563,6 +571,9 @@ public final class TaskGraph {
                     d = late[2 * (int) lateByTask[li] + 1];
                 }
                 int u = d >= 0 ? d : ~d;
+                if (u < root) {
+                    continue; // finished before this root's search began
+                }
                 if (colour[u] == 1) {
                     return true;
                 }

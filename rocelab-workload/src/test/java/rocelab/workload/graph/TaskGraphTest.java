@@ -92,6 +92,36 @@ class TaskGraphTest {
         assertThat(cyclic).isBetween(20, 380);
     }
 
+    /**
+     * The search starts only at promises and skips what lies below its root; a cycle through two promises, whose
+     * second promise and the tasks between them lie above the first, must still be found, and one promise's late
+     * dependency below a later root must not make a cycle of its own.
+     */
+    @Test
+    void shouldFindACycleThatRunsThroughTwoPromises() {
+        TaskGraph g = new TaskGraph();
+        int p1 = g.promise(-1);
+        int below = g.join(-1);
+        int p2 = g.promise(-1);
+        int a = g.join(-1, p2, below);
+        int b = g.join(-1, p1);
+        g.fulfil(p2, b); // p2 waits on b, which waits on p1
+        g.fulfil(p1, a); // p1 waits on a, which waits on p2: p1 -> a -> p2 -> b -> p1
+        assertThat(g.hasCycle()).isTrue();
+        assertThat(g.tasksInCycles()).isEqualTo(g.countTasksInCycles()).isEqualTo(4);
+
+        TaskGraph ok = new TaskGraph();
+        int q1 = ok.promise(-1);
+        int q2 = ok.promise(-1);
+        int x = ok.join(-1, q1);
+        int y = ok.join(-1, q2);
+        ok.fulfil(q2, x); // q2 waits on x, which waits on q1, which waits on nothing above it
+        ok.fulfil(q1, ok.join(-1));
+        ok.join(-1, y);
+        assertThat(ok.hasCycle()).isFalse();
+        assertThat(ok.countTasksInCycles()).isZero();
+    }
+
     @Test
     void shouldFindACycleThroughAcknowledgementsAndLongChains() {
         TaskGraph g = new TaskGraph();
