@@ -30,6 +30,16 @@ public final class CsvStream {
 
     private final long[] cachedBits = new long[CACHE];
     private final String[] cachedText = new String[CACHE];
+    /** {@link #rounded}'s recent answers, as {@link #number(double)}'s (the key also holds the decimals). */
+    private final long[] roundedBits = new long[CACHE];
+    private final int[] roundedDecimals = new int[CACHE];
+    private final String[] roundedText = new String[CACHE];
+    /**
+     * The last text cell's string and its bytes: a column of a few fixed words (a flow's status) is the same string
+     * row after row, and its cell need not be checked, quoted and encoded again for each of millions of rows.
+     */
+    private String lastText;
+    private byte[] lastTextBytes;
     private int pos;
     private int cellsInRow;
 
@@ -110,6 +120,25 @@ public final class CsvStream {
         return this;
     }
 
+    /**
+     * {@code Numbers.round(v, decimals)} as {@link #decimal} prints it, remembered for the values seen recently (a
+     * job's collective calls repeat their bandwidths); like {@link Numbers#round}, NaN and infinities are refused.
+     */
+    public CsvStream rounded(double v, int decimals) throws IOException {
+        long bits = Double.doubleToRawLongBits(v);
+        int slot = (int) (bits ^ bits >>> 29 ^ bits >>> 43 ^ decimals) & (CACHE - 1);
+        String s = roundedText[slot];
+        if (s == null || roundedBits[slot] != bits || roundedDecimals[slot] != decimals) {
+            s = Numbers.round(v, decimals).toPlainString();
+            roundedText[slot] = s;
+            roundedBits[slot] = bits;
+            roundedDecimals[slot] = decimals;
+        }
+        separator();
+        ascii(s);
+        return this;
+    }
+
     /** A decimal as {@link CsvTable} prints it (its plain text; null: empty). */
     public CsvStream decimal(java.math.BigDecimal v) throws IOException {
         separator();
@@ -129,7 +158,14 @@ public final class CsvStream {
     public CsvStream text(String s) throws IOException {
         separator();
         if (s != null) {
-            byte[] b = CsvTable.cell(s).getBytes(StandardCharsets.UTF_8);
+            byte[] b;
+            if (s == lastText) {
+                b = lastTextBytes;
+            } else {
+                b = CsvTable.cell(s).getBytes(StandardCharsets.UTF_8);
+                lastText = s;
+                lastTextBytes = b;
+            }
             if (b.length <= buf.length) {
                 room(b.length);
                 System.arraycopy(b, 0, buf, pos, b.length);

@@ -70,6 +70,10 @@ public final class JsonText {
             b.append(s.isEmpty() ? "null" : s);
         } else if (v instanceof Float f) {
             value(b, f.doubleValue(), depth);
+        } else if (v instanceof Long n) {
+            b.append(n.longValue()); // the digits of toString, without a string made for them
+        } else if (v instanceof Integer n) {
+            b.append(n.intValue());
         } else if (v instanceof Number || v instanceof Boolean) {
             b.append(v);
         } else {
@@ -118,7 +122,18 @@ public final class JsonText {
 
     static void string(StringBuilder b, String s) {
         b.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        // Most strings (names, keys) need no escape: appended whole rather than a char at a time (a job's trace
+        // writes millions of them).
+        int plain = 0;
+        while (plain < s.length()) {
+            char c = s.charAt(plain);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                break;
+            }
+            plain++;
+        }
+        b.append(s, 0, plain);
+        for (int i = plain; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> b.append("\\\"");

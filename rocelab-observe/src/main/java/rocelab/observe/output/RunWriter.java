@@ -310,8 +310,7 @@ public final class RunWriter {
             t.text(c.job()).text(c.name()).text(c.algorithm()).number(c.ranks()).number(c.sizeBytes())
                     .micros(c.startPs());
             if (c.completed()) {
-                t.micros(c.endPs()).micros(c.timePs()).decimal(Numbers.round(c.algbwGBps(), 3))
-                        .decimal(Numbers.round(c.busbwGBps(), 3));
+                t.micros(c.endPs()).micros(c.timePs()).rounded(c.algbwGBps(), 3).rounded(c.busbwGBps(), 3);
             } else {
                 t.empty().empty().empty().empty();
             }
@@ -323,7 +322,7 @@ public final class RunWriter {
             if (Double.isNaN(c.networkSlowdown())) {
                 t.empty();
             } else {
-                t.decimal(Numbers.round(c.networkSlowdown(), 3));
+                t.rounded(c.networkSlowdown(), 3);
             }
             t.text(c.completed() ? "completed" : "unfinished").endRow();
         }

@@ -2,7 +2,6 @@ package rocelab.observe.trace;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -221,10 +220,18 @@ public final class GpuTimeline {
      */
     private Map<Long, String> assignLanes() {
         Map<Long, String> names = new TreeMap<>();
-        Map<String, List<Long>> laneEnds = new TreeMap<>();
+        // Per GPU and lane group (compute or communication), the end of each lane's last slice: keyed by number, not
+        // by a string made per slice (a job's trace has millions of slices).
+        Map<Long, LaneEnds> laneEnds = new java.util.HashMap<>();
         List<Slice> order = new ArrayList<>(slices);
-        order.sort(Comparator.comparingLong((Slice s) -> s.startPs).thenComparingLong(s -> -s.endPs)
-                .thenComparingInt(s -> s.order));
+        // By start, longest first, then as added (one comparator, as in writeJson).
+        order.sort((a, b) -> {
+            int c = Long.compare(a.startPs, b.startPs);
+            if (c == 0) {
+                c = Long.compare(-a.endPs, -b.endPs);
+            }
+            return c != 0 ? c : Integer.compare(a.order, b.order);
+        });
         for (Slice s : order) {
             Gpu g = gpus.get(s.host);
             long base = (long) s.host * LANES;
@@ -233,17 +240,10 @@ public final class GpuTimeline {
                 s.tid = base;
                 continue;
             }
-            List<Long> ends = laneEnds.computeIfAbsent(s.host + "/" + s.group, k -> new ArrayList<>());
-            int lane = 0;
-            while (lane < ends.size() && ends.get(lane) > s.startPs) {
-                lane++;
-            }
-            if (lane == ends.size()) {
-                ends.add(s.endPs);
-            } else {
-                ends.set(lane, s.endPs);
-            }
             boolean compute = s.group.equals("compute");
+            LaneEnds ends = laneEnds.computeIfAbsent((long) s.host << 1 | (compute ? 0 : 1), k -> new LaneEnds());
+            int lane = ends.firstFreeAt(s.startPs);
+            ends.set(lane, s.endPs);
             // Compute lanes first (lane 0 is the GPU's thread), then communication lanes, all under the GPU.
             int offset = compute ? lane : LANES / 2 + lane + 1;
             if (offset >= LANES) {
@@ -255,6 +255,31 @@ public final class GpuTimeline {
             }
         }
         return names;
+    }
+
+    /** The end of the last slice on each lane of one lane group, lane 0 first. */
+    private static final class LaneEnds {
+        private long[] end = new long[4];
+        private int lanes;
+
+        /** The first lane whose last slice has ended by {@code startPs}, or a new lane when none has. */
+        int firstFreeAt(long startPs) {
+            int lane = 0;
+            while (lane < lanes && end[lane] > startPs) {
+                lane++;
+            }
+            return lane;
+        }
+
+        void set(int lane, long endPs) {
+            if (lane == lanes) {
+                if (lanes == end.length) {
+                    end = java.util.Arrays.copyOf(end, 2 * lanes);
+                }
+                lanes++;
+            }
+            end[lane] = endPs;
+        }
     }
 
     private static String flow(String ph, String name, int id, Slice s, long tsPs, boolean bindEnclosing) {

@@ -90,6 +90,31 @@ class CsvStreamTest {
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
     }
 
+    /**
+     * Rounded doubles remembered by value: the same text as {@code Numbers.round} through {@link CsvTable}, when
+     * values repeat (half of them drawn from a few), when two decimal counts share a value, and when values collide
+     * in the cache; NaN is refused as {@code Numbers.round} refuses it.
+     */
+    @Test
+    void shouldWriteRoundedDoublesAsNumbersRoundDoesWhenTheyRepeat() throws Exception {
+        SplittableRandom random = new SplittableRandom(9);
+        double[] few = {479.957123, 419.9625, 1.0, 0.0005, -2.5e-4, 12345.6785, 7.0 / 3};
+        List<String> header = List.of("a", "b", "c");
+        CsvTable table = new CsvTable(header);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CsvStream stream = new CsvStream(bytes, header);
+        for (int i = 0; i < 20_000; i++) {
+            double v = random.nextBoolean() ? few[random.nextInt(few.length)]
+                    : (random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(-8, 12));
+            table.row(Numbers.round(v, 3), Numbers.round(v, 2), Numbers.round(-v, 3));
+            stream.rounded(v, 3).rounded(v, 2).rounded(-v, 3).endRow();
+        }
+        stream.flush();
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(table.toString());
+        assertThatThrownBy(() -> stream.rounded(Double.NaN, 3)).isInstanceOf(NumberFormatException.class);
+    }
+
     @Test
     void shouldRefuseARowOfTheWrongWidth() throws Exception {
         CsvStream stream = new CsvStream(new ByteArrayOutputStream(), List.of("a", "b"));

@@ -39,4 +39,31 @@ class JsonTextTest {
         assertThat(n.get("big").asText()).isEqualTo("1000000000000");
         assertThat(JsonText.render(m)).doesNotContain("E+");
     }
+
+    /**
+     * Strings are escaped as a char-at-a-time escaper does whatever comes where (an escape first, last, in the middle,
+     * several, none), and integers print as their toString: Jackson reads back every random string and number.
+     */
+    @Test
+    void shouldEscapeEveryStringAndPrintEveryIntegerAsJacksonReadsThem() throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        String alphabet = "ab \"\\\n\r\t\u0001\u001f\u00e9\u4e2d/x";
+        ObjectMapper jackson = new ObjectMapper();
+        for (int i = 0; i < 3_000; i++) {
+            StringBuilder s = new StringBuilder();
+            int len = random.nextInt(12);
+            for (int k = 0; k < len; k++) {
+                s.append(random.nextInt(3) == 0 ? alphabet.charAt(random.nextInt(alphabet.length())) : 'q');
+            }
+            long n = random.nextLong() >> random.nextInt(64);
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put(s.toString(), s.toString());
+            m.put("long", n);
+            m.put("int", (int) n);
+            String text = JsonText.compact(m);
+            JsonNode read = jackson.readTree(text);
+            assertThat(read.get(s.toString()).asText()).isEqualTo(s.toString());
+            assertThat(text).contains("\"long\": " + Long.toString(n)).contains("\"int\": " + Integer.toString((int) n));
+        }
+    }
 }
