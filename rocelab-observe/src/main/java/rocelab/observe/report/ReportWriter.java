@@ -257,21 +257,40 @@ public final class ReportWriter {
             p.note(String.valueOf(agg.get("note")));
             return;
         }
-        double[] fct = d.flows.stream().filter(FlowRecord::completed).mapToDouble(f -> f.fctPs() / 1e6).sorted()
-                .toArray();
-        if (fct.length == 0) {
+        // One pass over the records (a flow-level run's are made on each get): the completed flows' FCTs and
+        // slowdowns, and the slowest of them.
+        int n = d.flows.size();
+        double[] fct = new double[n];
+        double[] slow = new double[n];
+        int completed = 0;
+        int slowed = 0;
+        Slowest slowest = new Slowest(10);
+        for (FlowRecord f : d.flows) {
+            if (!f.completed()) {
+                continue;
+            }
+            fct[completed++] = f.fctPs() / 1e6;
+            double s = f.slowdown();
+            if (!Double.isNaN(s)) {
+                slow[slowed++] = s;
+            }
+            slowest.offer(f, s);
+        }
+        if (completed == 0) {
             return;
         }
+        fct = completed == n ? fct : java.util.Arrays.copyOf(fct, completed);
+        java.util.Arrays.sort(fct);
+        slow = slowed == n ? slow : java.util.Arrays.copyOf(slow, slowed);
+        java.util.Arrays.sort(slow);
         p.h2("Flow completion");
-        double[] slow = d.flows.stream().filter(FlowRecord::completed).mapToDouble(FlowRecord::slowdown)
-                .filter(v -> !Double.isNaN(v)).sorted().toArray();
         p.chart(cdf("fct-cdf", "FCT distribution", "FCT (us)", List.of("flows"), List.of(fct)),
                 fct.length + " completed flows; FCT from posting the WRITE to the ACK of its last packet", null);
         if (slow.length > 0) {
             p.chart(cdf("slowdown-cdf", "Slowdown distribution", "slowdown (FCT / FCT alone on an idle fabric)",
                     List.of("flows"), List.of(slow)), null, null);
         }
-        List<FlowRecord> worst = slowest(d.flows.stream().filter(FlowRecord::completed)::iterator, 10);
+        List<FlowRecord> worst = slowest.best();
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
             rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.bytes(f.sizeBytes()),
@@ -286,16 +305,32 @@ public final class ReportWriter {
      * every flow (a large run has hundreds of thousands).
      */
     static List<FlowRecord> slowest(Iterable<FlowRecord> flows, int n) {
-        FlowRecord[] best = new FlowRecord[n];
-        double[] score = new double[n];
-        int k = 0;
+        Slowest best = new Slowest(n);
         for (FlowRecord f : flows) {
-            double s = f.slowdown();
+            best.offer(f, f.slowdown());
+        }
+        return best.best();
+    }
+
+    /** The n flows with the highest slowdown seen so far, highest first (ties by id); NaN slowdowns are left out. */
+    private static final class Slowest {
+        private final FlowRecord[] best;
+        private final double[] score;
+        private int k;
+
+        Slowest(int n) {
+            best = new FlowRecord[n];
+            score = new double[n];
+        }
+
+        /** Offers flow {@code f} of slowdown {@code s} (its {@code slowdown()}, read once by the caller). */
+        void offer(FlowRecord f, double s) {
+            int n = best.length;
             if (Double.isNaN(s)) {
-                continue;
+                return;
             }
             if (k == n && !(s > score[n - 1] || s == score[n - 1] && f.id() < best[n - 1].id())) {
-                continue;
+                return;
             }
             int i = k < n ? k++ : n - 1;
             while (i > 0 && (score[i - 1] < s || score[i - 1] == s && best[i - 1].id() > f.id())) {
@@ -306,7 +341,10 @@ public final class ReportWriter {
             best[i] = f;
             score[i] = s;
         }
-        return java.util.Arrays.asList(best).subList(0, k);
+
+        List<FlowRecord> best() {
+            return java.util.Arrays.asList(best).subList(0, k);
+        }
     }
 
     /** A distribution of each sample as a CDF: at most about 2,000 quantile points per series. */
