@@ -199,11 +199,23 @@ public final class GpuTimeline {
             this.out = out;
         }
 
+        private char[] chars = new char[256];
+
         void add(CharSequence line) throws java.io.IOException {
             if (any) {
                 out.write(",\n");
             }
-            out.append(line);
+            if (line instanceof StringBuilder b) {
+                // Copied into a reused array: Writer.append would make a string of every line first.
+                int n = b.length();
+                if (n > chars.length) {
+                    chars = new char[Math.max(n, 2 * chars.length)];
+                }
+                b.getChars(0, n, chars, 0);
+                out.write(chars, 0, n);
+            } else {
+                out.append(line);
+            }
             any = true;
         }
 
