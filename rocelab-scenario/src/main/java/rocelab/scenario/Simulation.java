@@ -875,17 +875,13 @@ public final class Simulation {
      * Every flow's record from {@code times} (the run's, or the ideal network's bounds in the ideal model), as a view
      * over the driver's arrays: a record is made when it is read, so a run of millions of flows does not hold an
      * object per flow while its outputs are written (the time alone on an idle fabric, which walks the flow's path,
-     * is computed once per flow here).
+     * is computed here, once per flow or per repeated (source, destination, size)).
      */
     private List<FlowRecord> flowRecords(TaskTimes times) {
         IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
         TaskGraph g = driver.graph();
         int n = driver.flowCount();
-        long[] idealFct = new long[n];
-        for (int i = 0; i < n; i++) {
-            idealFct[i] = ideal.fctPs(g.flowSource(i), g.flowDestination(i), g.flowBytes(i));
-        }
-        return new FlowRecordView(driver, times, network, idealFct);
+        return new FlowRecordView(driver, times, network, IdealFcts.of(ideal, g, n));
     }
 
     /** The flows of a finished run as records, made on each read from the driver's state and the task times. */
