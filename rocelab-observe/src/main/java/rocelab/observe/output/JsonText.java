@@ -132,6 +132,10 @@ public final class JsonText {
             }
             plain++;
         }
+        if (plain == s.length()) {
+            b.append(s).append('"'); // copied as a whole (a range of a string is appended a char at a time)
+            return;
+        }
         b.append(s, 0, plain);
         for (int i = plain; i < s.length(); i++) {
             char c = s.charAt(i);
