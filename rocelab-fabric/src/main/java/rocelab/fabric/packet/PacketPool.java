@@ -113,9 +113,9 @@ public final class PacketPool {
 
     private void grow() {
         // Twice as many while small (a few growths in the warm-up, then none), a quarter more past 65,536 packets
-        // (13 MB): a packet is about 200 bytes, and a large lossless run holds hundreds of thousands in its queues at
-        // its peak (the 1,024-host all-to-all: more than 2^19), where doubling would leave up to as many again
-        // unused for the rest of the run, in every partition's pool. At most a fifth unused there.
+        // (15 MB): a packet and its extras are about 230 bytes, and a large lossless run holds hundreds of thousands
+        // in its queues at its peak (the 1,024-host all-to-all: more than 2^19), where doubling would leave up to as
+        // many again unused for the rest of the run, in every partition's pool. At most a fifth unused there.
         int add = created < LARGE ? Math.max(16, created) : created >> 2;
         free = Arrays.copyOf(free, free.length + add);
         make(free, add);
