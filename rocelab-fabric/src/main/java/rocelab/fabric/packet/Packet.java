@@ -8,7 +8,7 @@ public final class Packet {
     // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then chars,
     // then bytes and booleans, then references, each group in the order declared, the first int in the 4 bytes
     // after the header. A link arrival and a switch hop read or write only the fields from dueAtPs down to next, so
-    // they are declared to sit together (72 bytes, offsets 48-120 of 128; were 100 of 224): narrow types for small
+    // they are declared to sit together (76 bytes, offsets 48-124 of 136; were 100 of 224): narrow types for small
     // values, and what only some features write (selective repeat, notification causes, telemetry) in the packet's
     // PacketExtras, touched only when hasExtras says they were written. bench-B2's loop waits on memory: a frame
     // is touched again only after a link delay, when tens of thousands of other frames have moved (BENCHMARKS.md,
