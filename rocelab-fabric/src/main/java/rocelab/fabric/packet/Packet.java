@@ -5,12 +5,14 @@ package rocelab.fabric.packet;
  * primitives and enums plus the intrusive {@code next} link of the FIFO or link it currently sits in.
  */
 public final class Packet {
-    // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then booleans,
-    // then references, each group in the order declared, the first int in the 4 bytes after the header. A link
-    // arrival and a switch hop read or write only the fields from dueAtPs down to next, so they are declared to sit
-    // together in 104 bytes (two or three cache lines) of the 216; scattered, they took four or five lines per hop.
-    // bench-B2's loop waits on memory: a frame is touched again only after a link delay, when tens of thousands of
-    // other frames have moved (BENCHMARKS.md, 2026-12-02: about 6 % of its loop with the link's nextDueAtPs).
+    // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then chars,
+    // then bytes and booleans, then references, each group in the order declared, the first int in the 4 bytes
+    // after the header. A link arrival and a switch hop read or write only the fields from dueAtPs down to next, so
+    // they are declared to sit together (76 bytes, offsets 48-124 of 136; were 100 of 224): narrow types for small
+    // values, and what only some features write (selective repeat, notification causes, telemetry) in the packet's
+    // PacketExtras, touched only when hasExtras says they were written. bench-B2's loop waits on memory: a frame
+    // is touched again only after a link delay, when tens of thousands of other frames have moved (BENCHMARKS.md,
+    // 2026-12-02, branches loop and pkt).
 
     /** Not used at switches: placed in the gap after the header. */
     int payloadBytes;
@@ -18,22 +20,7 @@ public final class Packet {
     // Read by the RNICs, not by switches.
     long psn;
     long messageBytes;
-    /** Data with out-of-order placement: the byte offset of its payload in its WRITE, carried in a RETH on every
-     * packet (as direct data placement needs); -1 when only the first packet carries a RETH. */
-    long placementOffset = -1;
-    /** Selective NAK: the last PSN of the missing range that starts at {@code psn}, and the cumulative PSN (the
-     * receiver has every PSN up to it); -1 on every other packet. */
-    long missingToPsn = -1;
-    long cumulativePsn = -1;
-    /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
-    long previousMissingToPsn = -1;
     long sentAtPs;
-    long markAtPs;
-    /** CNP or flagged ACK: the CE-marked data packet it answers, its number among its QP's notifications, and when
-     * its first bit left the notifying RNIC. */
-    long causePsn = -1;
-    long notification;
-    long notifySentPs = -1;
     /** A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it. */
     long cookie = -1;
 
@@ -44,38 +31,40 @@ public final class Packet {
     /** On a link: the {@link #dueAtPs} of the frame behind this one (valid while {@link #next} is set by a link). */
     long nextDueAtPs;
     int frameBytes;
-    int framing = FrameFormat.PREAMBLE_AND_IFG;
     int srcHost;
     int dstHost;
     int entropy;
-    int dscp;
-    int priority;
     int ingressPort;
-    /** Data: where and when a switch first marked it CE (-1: unmarked). CNP or flagged ACK: the mark that caused it. */
-    int markNode = -1;
-    int markPort;
     int queuePair;
-    int opcode;
-    int syndrome;
-    int telemetryHops;
+    char framing = FrameFormat.PREAMBLE_AND_IFG;
+    /** BTH opcode (PFC: the MAC control opcode 0x0101) and AETH syndrome (PFC: the class-enable vector). */
+    char opcode;
+    char syndrome;
+    byte dscp;
+    byte priority;
     boolean telemetryRequested;
     boolean ackRequest;
     boolean cnpFlag;
     boolean ecnEcho;
     boolean free = true;
+    /** Whether {@link #extras} holds anything of this packet's life (else it is in its cleared state). */
+    boolean hasExtras;
     PacketKind kind;
     Ecn ecn;
     Packet next;
+    /** Set by the pool right after the packet is made (made apart, so the pool's packets lie side by side). */
+    PacketExtras extras;
     /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the neighbours there. */
     Packet ingressPrev;
     Packet ingressNext;
-    long[] telemetry;
 
     Packet() {}
 
     void clear() {
         kind = null;
-        srcHost = dstHost = queuePair = priority = dscp = frameBytes = payloadBytes = opcode = syndrome = 0;
+        srcHost = dstHost = queuePair = frameBytes = payloadBytes = 0;
+        priority = dscp = 0;
+        opcode = syndrome = 0;
         entropy = ingressPort = 0;
         psn = sentAtPs = dueAtPs = messageBytes = 0;
         ecn = Ecn.NOT_ECT;
@@ -83,34 +72,30 @@ public final class Packet {
         cnpFlag = false;
         ecnEcho = false;
         telemetryRequested = false;
-        telemetryHops = 0;
-        placementOffset = -1;
-        missingToPsn = -1;
-        cumulativePsn = -1;
-        previousMissingToPsn = -1;
-        markNode = -1;
-        markPort = 0;
-        markAtPs = 0;
-        causePsn = -1;
-        notification = 0;
-        notifySentPs = -1;
+        if (hasExtras) {
+            extras.clear();
+            hasExtras = false;
+        }
         pausedClockPs = 0;
         nextDueAtPs = 0;
         cookie = -1;
         next = null;
     }
 
+    /** The rarely written fields, to write: from now until the packet is cleared they are this packet's. */
+    private PacketExtras extras() {
+        hasExtras = true;
+        return extras;
+    }
+
     /** Most hops a packet records in-band telemetry for (HPCC's INT header holds up to 5; we allow 8). */
     public static final int MAX_TELEMETRY_HOPS = 8;
-    private static final int TELEMETRY_FIELDS = 4;
+    static final int TELEMETRY_FIELDS = 4;
 
     /** Asks every switch egress on the way to stamp in-band network telemetry (HPCC). */
     public Packet requestTelemetry() {
         telemetryRequested = true;
-        telemetryHops = 0;
-        if (telemetry == null) {
-            telemetry = new long[MAX_TELEMETRY_HOPS * TELEMETRY_FIELDS];
-        }
+        extras().startTelemetry();
         return this;
     }
 
@@ -120,44 +105,41 @@ public final class Packet {
 
     /** A switch egress port records its state as the packet leaves (INT: time, bytes sent, queue, rate). */
     public void stampTelemetry(long nowPs, long txBytes, long queueBytes, long rateBps) {
-        if (telemetryHops < MAX_TELEMETRY_HOPS) {
-            int i = telemetryHops++ * TELEMETRY_FIELDS;
-            telemetry[i] = nowPs;
-            telemetry[i + 1] = txBytes;
-            telemetry[i + 2] = queueBytes;
-            telemetry[i + 3] = rateBps;
+        PacketExtras x = extras();
+        if (x.telemetryHops < MAX_TELEMETRY_HOPS) {
+            int i = x.telemetryHops++ * TELEMETRY_FIELDS;
+            x.telemetry[i] = nowPs;
+            x.telemetry[i + 1] = txBytes;
+            x.telemetry[i + 2] = queueBytes;
+            x.telemetry[i + 3] = rateBps;
         }
     }
 
     /** The receiver echoes the telemetry of the data packet in the ACK that answers it. */
     public void copyTelemetryFrom(Packet data) {
         if (data.telemetryRequested) {
-            if (telemetry == null) {
-                telemetry = new long[MAX_TELEMETRY_HOPS * TELEMETRY_FIELDS];
-            }
-            telemetryHops = data.telemetryHops;
-            System.arraycopy(data.telemetry, 0, telemetry, 0, telemetryHops * TELEMETRY_FIELDS);
+            extras().copyTelemetryFrom(data.extras);
         }
     }
 
     public int telemetryHops() {
-        return telemetryHops;
+        return hasExtras ? extras.telemetryHops : 0;
     }
 
     public long hopTimePs(int hop) {
-        return telemetry[hop * TELEMETRY_FIELDS];
+        return extras.telemetry[hop * TELEMETRY_FIELDS];
     }
 
     public long hopTxBytes(int hop) {
-        return telemetry[hop * TELEMETRY_FIELDS + 1];
+        return extras.telemetry[hop * TELEMETRY_FIELDS + 1];
     }
 
     public long hopQueueBytes(int hop) {
-        return telemetry[hop * TELEMETRY_FIELDS + 2];
+        return extras.telemetry[hop * TELEMETRY_FIELDS + 2];
     }
 
     public long hopRateBps(int hop) {
-        return telemetry[hop * TELEMETRY_FIELDS + 3];
+        return extras.telemetry[hop * TELEMETRY_FIELDS + 3];
     }
 
     /** ACK only: carries a congestion notification instead of a separate CNP (the HPCC ns-3 model). */
@@ -189,7 +171,7 @@ public final class Packet {
         psn = packetPsn;
         payloadBytes = payload;
         frameBytes = frame;
-        opcode = op;
+        opcode = (char) op;
         sentAtPs = nowPs;
         return this;
     }
@@ -209,13 +191,13 @@ public final class Packet {
      * direct data placement does), here the byte offset of its payload within its WRITE.
      */
     public Packet placementOffset(long offset) {
-        placementOffset = offset;
+        extras().placementOffset = offset;
         return this;
     }
 
     /** The byte offset within its WRITE this packet is placed at, or -1 when it carries no placement address. */
     public long placementOffset() {
-        return placementOffset;
+        return hasExtras ? extras.placementOffset : -1;
     }
 
     /**
@@ -224,30 +206,31 @@ public final class Packet {
      * sender can tell whether it heard of every gap before this one).
      */
     public Packet selectiveNak(long cumulative, long missingTo, long previousMissingTo) {
-        cumulativePsn = cumulative;
-        missingToPsn = missingTo;
-        previousMissingToPsn = previousMissingTo;
+        PacketExtras x = extras();
+        x.cumulativePsn = cumulative;
+        x.missingToPsn = missingTo;
+        x.previousMissingToPsn = previousMissingTo;
         return this;
     }
 
     /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
     public long previousMissingToPsn() {
-        return previousMissingToPsn;
+        return hasExtras ? extras.previousMissingToPsn : -1;
     }
 
     /** Whether this NAK asks only for a range (selective repeat) rather than for everything from its PSN on. */
     public boolean selective() {
-        return missingToPsn >= 0;
+        return missingToPsn() >= 0;
     }
 
     /** Selective NAK: the last missing PSN of the range it asks for. */
     public long missingToPsn() {
-        return missingToPsn;
+        return hasExtras ? extras.missingToPsn : -1;
     }
 
     /** Selective NAK: the receiver has every PSN up to this one (-1: none yet). */
     public long cumulativePsn() {
-        return cumulativePsn;
+        return hasExtras ? extras.cumulativePsn : -1;
     }
 
     /** Fills an IEEE 802.1Qbb PFC frame pausing one priority for {@code quanta} x 512 bit times (0: XON). */
@@ -255,9 +238,9 @@ public final class Packet {
         kind = PacketKind.PFC;
         srcHost = -1;
         dstHost = -1;
-        priority = pausedPriority;
+        priority = (byte) pausedPriority;
         psn = quanta;
-        syndrome = 1 << pausedPriority;
+        syndrome = (char) (1 << pausedPriority);
         opcode = 0x0101;
         frameBytes = frame;
         sentAtPs = nowPs;
@@ -273,7 +256,7 @@ public final class Packet {
         kind = PacketKind.CREDIT;
         srcHost = -1;
         dstHost = -1;
-        priority = vl;
+        priority = (byte) vl;
         psn = creditLimit;
         messageBytes = totalBlocksSent;
         frameBytes = frame;
@@ -314,7 +297,7 @@ public final class Packet {
         dstHost = dst;
         queuePair = qp;
         frameBytes = frame;
-        opcode = Opcodes.CNP;
+        opcode = (char) Opcodes.CNP;
         sentAtPs = nowPs;
         return this;
     }
@@ -327,16 +310,16 @@ public final class Packet {
         queuePair = qp;
         psn = ackPsn;
         frameBytes = frame;
-        opcode = Opcodes.ACKNOWLEDGE;
-        syndrome = ackKind == PacketKind.NAK ? Opcodes.AETH_NAK_PSN_SEQUENCE_ERROR : Opcodes.AETH_ACK;
+        opcode = (char) Opcodes.ACKNOWLEDGE;
+        syndrome = (char) (ackKind == PacketKind.NAK ? Opcodes.AETH_NAK_PSN_SEQUENCE_ERROR : Opcodes.AETH_ACK);
         sentAtPs = nowPs;
         return this;
     }
 
     /** Sets the QoS marking: 802.1p priority (RNIC traffic class), DSCP and ECN codepoint. */
     public Packet qos(int pcp, int dscpValue, Ecn ecnValue) {
-        priority = pcp;
-        dscp = dscpValue;
+        priority = (byte) pcp;
+        dscp = (byte) dscpValue;
         ecn = ecnValue;
         return this;
     }
@@ -369,26 +352,27 @@ public final class Packet {
         if (!markCongestionExperienced()) {
             return false;
         }
-        if (markNode < 0) {
-            markNode = node;
-            markPort = port;
-            markAtPs = nowPs;
+        PacketExtras x = extras();
+        if (x.markNode < 0) {
+            x.markNode = node;
+            x.markPort = port;
+            x.markAtPs = nowPs;
         }
         return true;
     }
 
     /** The switch (node id) that first marked this data packet CE, or that marked the packet a notification answers; -1 if none. */
     public int markNode() {
-        return markNode;
+        return hasExtras ? extras.markNode : -1;
     }
 
     /** The egress port of {@link #markNode()} where the mark was made. */
     public int markPort() {
-        return markPort;
+        return hasExtras ? extras.markPort : 0;
     }
 
     public long markAtPs() {
-        return markAtPs;
+        return hasExtras ? extras.markAtPs : 0;
     }
 
     /**
@@ -396,42 +380,38 @@ public final class Packet {
      * number {@code n} among the notifications of its QP (1 for the first).
      */
     public Packet notificationCause(Packet data, long n) {
-        causePsn = data.psn;
-        markNode = data.markNode;
-        markPort = data.markPort;
-        markAtPs = data.markAtPs;
-        notification = n;
-        return this;
+        return notificationCause(data.psn, data.markNode(), data.markPort(), data.markAtPs(), n);
     }
 
     /** As {@link #notificationCause(Packet, long)} from a cause kept elsewhere (notifications riding on ACKs). */
     public Packet notificationCause(long psn, int node, int port, long markedAtPs, long n) {
-        causePsn = psn;
-        markNode = node;
-        markPort = port;
-        markAtPs = markedAtPs;
-        notification = n;
+        PacketExtras x = extras();
+        x.causePsn = psn;
+        x.markNode = node;
+        x.markPort = port;
+        x.markAtPs = markedAtPs;
+        x.notification = n;
         return this;
     }
 
     /** The PSN of the CE-marked data packet this notification answers (-1: not a notification). */
     public long causePsn() {
-        return causePsn;
+        return hasExtras ? extras.causePsn : -1;
     }
 
     /** This notification's number among its QP's notifications (1 for the first; 0: not a notification). */
     public long notification() {
-        return notification;
+        return hasExtras ? extras.notification : 0;
     }
 
     /** The notifying RNIC puts the notification's first bit on the wire now. */
     public void notifySentPs(long nowPs) {
-        notifySentPs = nowPs;
+        extras().notifySentPs = nowPs;
     }
 
     /** When the notification's first bit left the notifying RNIC (-1 before). */
     public long notifySentPs() {
-        return notifySentPs;
+        return hasExtras ? extras.notifySentPs : -1;
     }
 
     /** Switch egress use: the queue's paused-time clock as the packet enters it. */
