@@ -32,6 +32,7 @@ import rocelab.workload.flow.EcmpFabric;
 import rocelab.workload.flow.FlowRouter;
 import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealNetwork;
+import rocelab.workload.graph.Dependents;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
@@ -644,6 +645,9 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
+        // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
+        // makes the dependents again).
+        driver.releaseRunState();
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         IdealBound ideal = figures == null ? null : figures.bound();
         idealBound = ideal;
@@ -778,7 +782,13 @@ public final class Simulation {
     }
 
     private IdealBound runIdeal(IdealNetwork idealNetwork) {
-        return new IdealBound(driver.graph(), idealNetwork, network.hostCount(), idealGroups.groupOfTask());
+        return runIdeal(idealNetwork, driver.dependents());
+    }
+
+    /** With the driver's dependents (taken before the run releases them; null: the bound makes its own). */
+    private IdealBound runIdeal(IdealNetwork idealNetwork, Dependents dependents) {
+        return new IdealBound(driver.graph(), idealNetwork, network.hostCount(), idealGroups.groupOfTask(),
+                dependents);
     }
 
     /** Whether an output reports an ideal figure of the run: a collective, a job or an inference service. */
@@ -792,6 +802,10 @@ public final class Simulation {
     }
 
     private IdealFigures idealFigures(IdealNetwork idealNetwork) {
+        return idealFigures(idealNetwork, driver.dependents());
+    }
+
+    private IdealFigures idealFigures(IdealNetwork idealNetwork, Dependents dependents) {
         List<int[]> done = new ArrayList<>();
         int[] first = new int[collectives.size()];
         for (int i = 0; i < collectives.size(); i++) {
@@ -799,7 +813,7 @@ public final class Simulation {
             done.add(e.done()[e.done().length - 1]);
             first[i] = e.firstTask();
         }
-        return IdealFigures.make(() -> runIdeal(idealNetwork), done, first, jobs);
+        return IdealFigures.make(() -> runIdeal(idealNetwork, dependents), done, first, jobs);
     }
 
     /**
@@ -815,7 +829,8 @@ public final class Simulation {
             return null;
         }
         IdealNetwork idealNetwork = idealNetwork(network, config);
-        return new IdealFigures.Pending(() -> idealFigures(idealNetwork));
+        Dependents dependents = driver.dependents();
+        return new IdealFigures.Pending(() -> idealFigures(idealNetwork, dependents));
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {

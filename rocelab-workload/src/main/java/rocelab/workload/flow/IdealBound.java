@@ -5,6 +5,7 @@ import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
 import rocelab.engine.Time;
 import rocelab.fabric.network.PathTiming;
+import rocelab.workload.graph.Dependents;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
@@ -158,11 +159,24 @@ public final class IdealBound implements TaskTimes {
      * tasks on copies of the capacities of their own, as if each group ran alone.
      */
     public IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask) {
-        this(graph, network, hostCount, groupOfTask, true);
+        this(graph, network, hostCount, groupOfTask, null, true);
+    }
+
+    /**
+     * As above, with the graph's {@link Dependents} already made (by the run's driver): the pass's order, which a
+     * graph with promises needs, is taken from them instead of a second inverse of the dependencies.
+     */
+    public IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask, Dependents dependents) {
+        this(graph, network, hostCount, groupOfTask, dependents, true);
     }
 
     /** As above; without {@code closedForms} every port's set goes through the sort and Jackson's schedule (tests). */
     IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask, boolean closedForms) {
+        this(graph, network, hostCount, groupOfTask, null, closedForms);
+    }
+
+    private IdealBound(TaskGraph graph, IdealNetwork network, int hostCount, int[] groupOfTask, Dependents dependents,
+            boolean closedForms) {
         this.closedForms = closedForms;
         if (graph.openPromises() > 0) {
             throw new IllegalArgumentException(graph.openPromises() + " promised tasks were never given dependencies");
@@ -235,7 +249,7 @@ public final class IdealBound implements TaskTimes {
         this.connectionStamp = new int[connections];
         this.latestOnConnection = new int[connections];
         this.latestAcked = new boolean[connections];
-        for (int t : dependencyOrder()) {
+        for (int t : dependencyOrder(dependents)) {
             earliest(t);
         }
     }
@@ -346,7 +360,7 @@ public final class IdealBound implements TaskTimes {
     }
 
     /** Tasks so that each comes after everything it waits on: task order, unless promises wait on later tasks. */
-    private int[] dependencyOrder() {
+    private int[] dependencyOrder(Dependents given) {
         int n = graph.taskCount();
         int[] out = new int[n];
         if (lateList.length == 0) {
@@ -355,35 +369,26 @@ public final class IdealBound implements TaskTimes {
             }
             return out;
         }
-        // Kahn's algorithm; ties in task order (a min-heap would too, but any topological order gives the same bounds).
+        // Kahn's algorithm, the queue in out; each task's dependents taken in ascending order (a task waiting twice,
+        // twice), so the order is that of a pass over the tasks in id order, whoever made the dependents.
+        Dependents dependents = given != null ? given : Dependents.of(graph);
         int[] waiting = new int[n];
-        int[] outStart = new int[n + 1];
-        for (int t = 0; t < n; t++) {
-            waiting[t] = dependencies(t);
-            for (int i = 0; i < waiting[t]; i++) {
-                outStart[target(dependency(t, i)) + 1]++;
-            }
-        }
-        for (int t = 0; t < n; t++) {
-            outStart[t + 1] += outStart[t];
-        }
-        int[] next = new int[outStart[n]];
-        int[] fill = Arrays.copyOf(outStart, n);
-        for (int t = 0; t < n; t++) {
-            for (int i = 0; i < dependencies(t); i++) {
-                next[fill[target(dependency(t, i))]++] = t;
-            }
-        }
         int head = 0;
         int tail = 0;
         for (int t = 0; t < n; t++) {
+            waiting[t] = dependencies(t);
             if (waiting[t] == 0) {
                 out[tail++] = t;
             }
         }
+        int[] next = new int[16];
         while (head < tail) {
             int t = out[head++];
-            for (int i = outStart[t]; i < outStart[t + 1]; i++) {
+            if (dependents.count(t) > next.length) {
+                next = new int[Math.max(dependents.count(t), 2 * next.length)];
+            }
+            int k = dependents.sortedInto(t, next);
+            for (int i = 0; i < k; i++) {
                 if (--waiting[next[i]] == 0) {
                     out[tail++] = next[i];
                 }
@@ -614,6 +619,15 @@ public final class IdealBound implements TaskTimes {
      * bounded (0: x's own end).
      */
     private void addPorts(int x, boolean acked, long afterPs) {
+        addPorts(x, acked, afterPs, SENDER | RECEIVER);
+    }
+
+    /** A transfer's sender's port (a flow's RNIC egress, an NVLink transfer's GPU out) and its receiver's, as bits. */
+    private static final int SENDER = 1;
+    private static final int RECEIVER = 2;
+
+    /** As above, only the ports of {@code sides} ({@link #SENDER}, {@link #RECEIVER} or both), in that order. */
+    private void addPorts(int x, boolean acked, long afterPs, int sides) {
         long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
         if (graph.kind(x) == TaskGraph.Kind.FLOW) {
             int f = graph.flowIndex(x);
@@ -625,15 +639,33 @@ public final class IdealBound implements TaskTimes {
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
             long wire = wireBytes(size);
             long send = sendStartPs[f & flowMask];
-            add(base + src, send, wire, Saturating.add(latency, after));
-            add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
-                    Saturating.add(p.lastDelayPs(), after));
+            if ((sides & SENDER) != 0) {
+                add(base + src, send, wire, Saturating.add(latency, after));
+            }
+            if ((sides & RECEIVER) != 0) {
+                add(base + hosts + dst, Saturating.add(send, latency - p.lastDelayPs()), wire,
+                        Saturating.add(p.lastDelayPs(), after));
+            }
         } else {
             long bytes = graph.nvlinkBytes(x);
             long tail = Saturating.add(nvlinkLatencyPs, afterPs);
-            add(base + 2L * hosts + graph.owner(x), startPs[x & taskMask], bytes, tail);
-            add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x & taskMask], bytes, tail);
+            if ((sides & SENDER) != 0) {
+                add(base + 2L * hosts + graph.owner(x), startPs[x & taskMask], bytes, tail);
+            }
+            if ((sides & RECEIVER) != 0) {
+                add(base + 3L * hosts + graph.nvlinkDestination(x), startPs[x & taskMask], bytes, tail);
+            }
         }
+    }
+
+    /** The key of transfer x's port on {@code side} (one of the two), as {@link #addPorts} files it. */
+    private long portKey(int x, int side) {
+        long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
+        if (graph.kind(x) == TaskGraph.Kind.FLOW) {
+            int f = graph.flowIndex(x);
+            return side == SENDER ? base + graph.flowSource(f) : base + hosts + graph.flowDestination(f);
+        }
+        return side == SENDER ? base + 2L * hosts + graph.owner(x) : base + 3L * hosts + graph.nvlinkDestination(x);
     }
 
     private void add(long key, long release, long bytes, long tailPs) {
@@ -759,8 +791,18 @@ public final class IdealBound implements TaskTimes {
                 bound = Math.max(bound, Saturating.add(end, entryTail[top]));
             } else {
                 double at = (entryRelease[order[i]] - busyStart) / psPerByte;
-                entryBytes[top] = Math.max(0, (long) Math.floor(finish - at));
-                done = at;
+                if (at <= done) {
+                    // The release's time, rounded, is no later than now although the release is later (a rate of no
+                    // whole picoseconds per byte): cutting the job there would cut it at the same point for ever
+                    // (the loop did not end). The release is taken now, as it is due.
+                    long release = entryRelease[order[i]];
+                    while (i < to && entryRelease[order[i]] <= release) {
+                        size = heapPush(heap, size, order[i++]);
+                    }
+                } else {
+                    entryBytes[top] = Math.max(0, (long) Math.floor(finish - at));
+                    done = at;
+                }
             }
         }
         return bound;
@@ -1237,6 +1279,15 @@ public final class IdealBound implements TaskTimes {
         } else {
             passOnInOrder(low, high);
         }
+        int transfers = 0;
+        for (int t = low; t <= high; t++) {
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
+                transfers++;
+            }
+        }
+        if (transfers > portByPortAbove && portKeys() <= 8L * transfers) {
+            return portWorkByPort(low, high, transfers);
+        }
         entries = 0;
         for (int t = low; t <= high; t++) {
             if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
@@ -1244,6 +1295,78 @@ public final class IdealBound implements TaskTimes {
             }
         }
         return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /**
+     * Walks with more transfers than this bound their ports one at a time ({@link #portWorkByPort}): a job's end walk
+     * has tens of millions, whose entries (four longs each, in arrays grown by doubling) took gigabytes at once.
+     */
+    static final int PORT_BY_PORT = 1 << 16;
+
+    private int portByPortAbove = PORT_BY_PORT;
+
+    /** Walks with more transfers than {@code transfers} bound their ports one at a time (tests: the same bound). */
+    void portByPortAbove(int transfers) {
+        portByPortAbove = transfers;
+    }
+
+    /** Port keys of every group ({@link #addPorts} files a group's four ports per host from group x 4 x hosts). */
+    private long portKeys() {
+        if (portKeyCount == 0) {
+            int groups = 1;
+            for (int i = 0; groupOfTask != null && i < groupOfTask.length; i++) {
+                groups = Math.max(groups, groupOfTask[i] + 1);
+            }
+            portKeyCount = 4L * hosts * groups;
+        }
+        return portKeyCount;
+    }
+
+    private long portKeyCount;
+
+    /**
+     * The port work of the walk's transfers ({@link #portWorkPs} of all their entries), port by port: the transfers
+     * are counted into their ports by task id, then each port's entries are made and bounded alone. A port's bound
+     * depends only on its own entries in their order (by task, as one set files them), which this keeps, and the
+     * walk's is the largest port's: the same bound, with a task id per entry held instead of four longs.
+     */
+    private long portWorkByPort(int low, int high, int transfers) {
+        int ports = (int) portKeys();
+        int[] start = new int[ports + 1];
+        for (int t = low; t <= high; t++) {
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
+                start[(int) portKey(t, SENDER) + 1]++;
+                start[(int) portKey(t, RECEIVER) + 1]++;
+            }
+        }
+        for (int k = 0; k < ports; k++) {
+            start[k + 1] += start[k];
+        }
+        int[] byPort = new int[2 * transfers];
+        for (int t = low; t <= high; t++) {
+            if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
+                byPort[start[(int) portKey(t, SENDER)]++] = t;
+                byPort[start[(int) portKey(t, RECEIVER)]++] = t;
+            }
+        }
+        // start[k] is now the end of port k's tasks, the start of port k + 1's.
+        long bound = NEVER;
+        int from = 0;
+        for (int k = 0; k < ports; k++) {
+            int to = start[k];
+            if (to > from) {
+                // Ports 0..4H-1 of a group: RNIC egress, RNIC ingress (flows), NVLink out, NVLink in.
+                int side = (int) (k % (4L * hosts) / hosts) % 2 == 0 ? SENDER : RECEIVER;
+                entries = 0;
+                for (int i = from; i < to; i++) {
+                    int t = byPort[i];
+                    addPorts(t, false, walkTail[slot(t)], side);
+                }
+                bound = Math.max(bound, portWorkPs());
+            }
+            from = to;
+        }
+        return bound;
     }
 
     /** How many times the last group walk passed a tail on: once per task of the walk the walk goes past. */

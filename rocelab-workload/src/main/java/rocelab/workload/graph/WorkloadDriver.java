@@ -36,13 +36,17 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final TaskGraph graph;
     private final QueuePair[] queuePairs;
     /** Tasks without dependencies, by earliest start: one pending wake-up walks through them. */
-    private final int[] roots;
-    private final int[] waitingFor;
-    /** Dependents released when a task ends (a flow: is delivered), and those released when a flow is acked. */
-    private final int[] onEndStart;
-    private final int[] onEnd;
-    private final int[] onAckStart;
-    private final int[] onAck;
+    private int[] roots;
+    private int[] waitingFor;
+    /**
+     * Dependents released when a task ends (a flow: is delivered), and those released when a flow is acked: the
+     * arrays of {@link #dependents}, held here too so the release loop reads them directly.
+     */
+    private Dependents dependents;
+    private int[] onEndStart;
+    private int[] onEnd;
+    private int[] onAckStart;
+    private int[] onAck;
     private final long[] startPs;
     private final long[] endPs;
     private final long[] completedPs;
@@ -57,8 +61,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final int hostCount;
     /** In flow-level mode: each flow's QP id (as the packet level would number it) and its path's latencies. */
     private final int[] queuePairIds;
-    private final long[] deliveryLatencyPs;
-    private final long[] ackLatencyPs;
+    private long[] deliveryLatencyPs;
+    private long[] ackLatencyPs;
     /**
      * A queue pair sends its messages one after the other (as the packet level's QP segments one WRITE after the
      * other), so in flow-level mode a flow posted on a busy QP waits for the one before it to be sent: per QP, whether
@@ -67,9 +71,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final boolean[] queuePairBusy;
     private final int[] waitingHead;
     private final int[] waitingTail;
-    private final int[] nextWaiting;
+    private int[] nextWaiting;
     /** In flow-level mode with link events: each fabric flow's slot in the fluid network, to reroute it. */
-    private final int[] slotOfTask;
+    private int[] slotOfTask;
     /**
      * Packet level: the flows of each queue pair, to fail them when it fails, as a chain through the flows in flow
      * order (the first flow of QP q, then each flow's next one on its QP, -1 ending both): two ints per flow instead
@@ -207,57 +211,18 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             }
             lastFlowOfQueuePair[q] = i;
         }
+        this.dependents = Dependents.of(graph);
         this.waitingFor = new int[n];
-        int[] endCount = new int[n + 1];
-        int[] ackCount = new int[n + 1];
         for (int t = 0; t < n; t++) {
             waitingFor[t] = graph.dependencyCount(t);
-            for (int i = 0; i < waitingFor[t]; i++) {
-                int d = graph.dependency(t, i);
-                if (d >= 0) {
-                    endCount[d + 1]++;
-                } else {
-                    ackCount[~d + 1]++;
-                }
-            }
         }
         for (int i = 0; i < graph.lateDependencyCount(); i++) {
-            int d = graph.lateDependency(i);
             waitingFor[graph.lateTask(i)]++;
-            if (d >= 0) {
-                endCount[d + 1]++;
-            } else {
-                ackCount[~d + 1]++;
-            }
         }
-        for (int t = 0; t < n; t++) {
-            endCount[t + 1] += endCount[t];
-            ackCount[t + 1] += ackCount[t];
-        }
-        this.onEndStart = endCount;
-        this.onAckStart = ackCount;
-        this.onEnd = new int[endCount[n]];
-        this.onAck = new int[ackCount[n]];
-        int[] endFill = Arrays.copyOf(endCount, n);
-        int[] ackFill = Arrays.copyOf(ackCount, n);
-        for (int t = 0; t < n; t++) {
-            for (int i = 0; i < graph.dependencyCount(t); i++) {
-                int d = graph.dependency(t, i);
-                if (d >= 0) {
-                    onEnd[endFill[d]++] = t;
-                } else {
-                    onAck[ackFill[~d]++] = t;
-                }
-            }
-        }
-        for (int i = 0; i < graph.lateDependencyCount(); i++) {
-            int d = graph.lateDependency(i);
-            if (d >= 0) {
-                onEnd[endFill[d]++] = graph.lateTask(i);
-            } else {
-                onAck[ackFill[~d]++] = graph.lateTask(i);
-            }
-        }
+        this.onEndStart = dependents.onEndStart();
+        this.onEnd = dependents.onEnd();
+        this.onAckStart = dependents.onAckStart();
+        this.onAck = dependents.onAck();
         int stuck = graph.tasksInCycles();
         if (stuck > 0) {
             throw new IllegalArgumentException("the workload waits on itself: " + stuck
@@ -546,6 +511,34 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         if (finished == graph.taskCount()) {
             sim.stop();
         }
+    }
+
+    /**
+     * The run is over (no event of this driver will come): drops what only the run reads, the dependents, the counts
+     * of what each task still waits for, the roots and the flow-level queues and latencies, so that they are not held
+     * while the outputs are written (a 4,096-GPU job's are about a gigabyte). The times, the failures and the flows'
+     * queue pairs stay. The dependents may still be read by whoever was given them ({@link #dependents}).
+     */
+    public void releaseRunState() {
+        dependents = null;
+        onEndStart = null;
+        onEnd = null;
+        onAckStart = null;
+        onAck = null;
+        waitingFor = null;
+        roots = null;
+        deliveryLatencyPs = null;
+        ackLatencyPs = null;
+        nextWaiting = null;
+        slotOfTask = null;
+    }
+
+    /**
+     * The graph's dependents as this driver made them (the ideal bound reads them rather than making its own), or
+     * null after {@link #releaseRunState}.
+     */
+    public Dependents dependents() {
+        return dependents;
     }
 
     @Override

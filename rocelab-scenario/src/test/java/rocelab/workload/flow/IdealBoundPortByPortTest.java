@@ -1,0 +1,124 @@
+package rocelab.workload.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.network.PathTiming;
+import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
+import rocelab.workload.graph.LocalLinks;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * The port work of a large walk made port by port (each port's entries made and bounded alone) gives the bound of all
+ * the walk's entries at once, on random graphs of flows on connections, NVLink transfers, computes, joins, ACK waits
+ * and promises, in one group or several, for group walks dense and sparse and for the whole graph's end. The
+ * threshold is forced to 0 so that these small graphs take the port-by-port path.
+ */
+class IdealBoundPortByPortTest {
+    private static final String SCENARIO = "name: ports\nfabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}\n"
+            + "topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}\n"
+            + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 1000B}\n";
+
+    @Test
+    void shouldGiveTheSameBoundPortByPort() throws ScenarioException {
+        ScenarioConfig config = new ScenarioReader().read(SCENARIO, "test.yaml", Path.of("."));
+        Network network = Simulation.assemble(config).network();
+        IdealNetwork ideal = new IdealNetwork(network, new PathTiming(network.frames(), config.nic().mtuBytes(),
+                config.switches().forwardingLatencyPs()));
+        SplittableRandom random = new SplittableRandom(34);
+        int graphs = 0;
+        int raised = 0;
+        int portsBounded = 0;
+        while (graphs < 300) {
+            TaskGraph g = randomGraph(random);
+            if (g.tasksInCycles() > 0) {
+                continue;
+            }
+            graphs++;
+            int n = g.taskCount();
+            int[] groups = graphs % 3 == 0 ? random.ints(n, 0, 3).toArray() : null;
+            IdealBound together = new IdealBound(g, ideal, network.hostCount(), groups);
+            together.portByPortAbove(Integer.MAX_VALUE);
+            IdealBound byPort = new IdealBound(g, ideal, network.hostCount(), groups);
+            byPort.portByPortAbove(0);
+            for (int k = 0; k < 6; k++) {
+                int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
+                int[] stops = k % 2 == 0 ? new int[0] : random.ints(random.nextInt(4), 0, n).toArray();
+                int lowest = k < 3 ? 0 : random.nextInt(n);
+                boolean dense = k % 3 == 0;
+                long expected = together.lastEndPs(done, stops, lowest, dense);
+                assertThat(byPort.lastEndPs(done, stops, lowest, dense)).as("graph %d, group %d", graphs, k)
+                        .isEqualTo(expected);
+                long alone = 0;
+                for (int t : done) {
+                    alone = Math.max(alone, together.taskEndPs(t));
+                }
+                raised += expected > alone ? 1 : 0;
+            }
+            assertThat(byPort.lastFinishPs()).as("graph %d's end", graphs).isEqualTo(together.lastFinishPs());
+            portsBounded += byPort.portsInClosedForm() > 0 ? 1 : 0;
+        }
+        assertThat(raised).as("group walks whose port work raised the bound").isGreaterThan(100);
+        assertThat(portsBounded).as("graphs with a port of one entry, bounded in closed form").isGreaterThan(50);
+    }
+
+    /**
+     * Up to 120 tasks on 8 hosts in two servers of 4 (NVLink between the GPUs of a server); each waits on up to three
+     * earlier ones (some on a transfer's ACK); some promises wait on later ones.
+     */
+    private static TaskGraph randomGraph(SplittableRandom random) {
+        TaskGraph g = new TaskGraph();
+        g.localLinks(new LocalLinks(new int[] {0, 0, 0, 0, 1, 1, 1, 1}, 900_000_000_000L, 1_000_000L));
+        int[] connections = new int[4];
+        for (int i = 0; i < connections.length; i++) {
+            connections[i] = g.newConnection();
+        }
+        List<Integer> promises = new ArrayList<>();
+        List<Boolean> transfer = new ArrayList<>();
+        int n = 5 + random.nextInt(116);
+        for (int i = 0; i < n; i++) {
+            int[] after = random.ints(i == 0 ? 0 : random.nextInt(4), 0, Math.max(i, 1)).distinct().toArray();
+            for (int k = 0; k < after.length; k++) {
+                if (transfer.get(after[k]) && random.nextInt(3) == 0) {
+                    after[k] = TaskGraph.acked(after[k]);
+                }
+            }
+            int kind = random.nextInt(10);
+            if (kind < 5) {
+                int src = random.nextInt(8);
+                int dst = (src + 1 + random.nextInt(7)) % 8;
+                boolean local = src / 4 == dst / 4;
+                int c = local || random.nextInt(3) == 0 ? -1 : connections[random.nextInt(connections.length)];
+                if (c >= 0) {
+                    // A connection's flows go between one pair of hosts.
+                    src = c;
+                    dst = 4 + c;
+                }
+                g.flow(src, dst, 1000L * (1 + random.nextInt(200)), -1, c, 0, after);
+                transfer.add(true);
+                continue;
+            }
+            if (kind < 7) {
+                g.compute(1_000L * random.nextInt(5_000), random.nextInt(8), after);
+            } else if (kind < 9) {
+                g.join(-1, after);
+            } else {
+                promises.add(g.promise(-1));
+            }
+            transfer.add(false);
+        }
+        for (int p : promises) {
+            int[] after = random.ints(1 + random.nextInt(3), 0, n).filter(t -> t != p).distinct().toArray();
+            g.fulfil(p, after);
+        }
+        return g;
+    }
+}
