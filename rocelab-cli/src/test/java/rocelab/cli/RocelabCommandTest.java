@@ -220,6 +220,26 @@ class RocelabCommandTest {
         assertThat(bad.errorLines()).singleElement().asString().contains("is not a run's output folder");
     }
 
+    /**
+     * From memory the report keeps only the rate series it draws (found in a pass over the rows); from the folder it
+     * reads every row of rates.csv: the pages are the same.
+     */
+    @Test
+    void shouldDrawTheSameRatesFromMemoryAsFromTheFolder(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("dcqcn");
+        assertThat(CliRun.of("run", "--example", "lossless-dcqcn", "--out", out.toString(), "-q").exitCode())
+                .isZero();
+        Path report = out.resolve("report.html");
+        String html = java.nio.file.Files.readString(report);
+        long series = java.nio.file.Files.readAllLines(out.resolve("rates.csv")).stream().skip(1)
+                .map(l -> l.split(",")[1]).distinct().count();
+        assertThat(series).as("more QPs than the six the chart draws").isGreaterThan(6);
+        assertThat(html).contains("id='c-rates'", "QPs whose rate changed most, of " + series);
+        java.nio.file.Files.delete(report);
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(report)).isEqualTo(html);
+    }
+
     @Test
     void shouldListTheLintFindingsAmongTheReportsFindings(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("mtu");

@@ -25,13 +25,24 @@ class RateSamplingTest {
         "fabric: {mode: infiniband, mtu: 4096, infiniband: {fecn: {threshold: 32KiB, marking-rate: 0, victim-mask: false}}}\nnic: {cc: ib-cc, ib-cc: {ccti-increase: 1, ccti-limit: 127, ccti-timer: 10us, cct-step: 100ns}}",
         "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}"})
     void shouldSampleTheSameRatesAsVisitingEveryQueuePair(String fabric) {
-        String tracked = rates(fabric, false);
-        String every = rates(fabric, true);
+        String tracked = rates(fabric, Sampling.CHANGED);
+        String every = rates(fabric, Sampling.EVERY);
         assertThat(tracked.lines().count()).as("rows sampled: at least one per QP").isGreaterThan(15);
         assertThat(tracked).isEqualTo(every);
     }
 
-    private static String rates(String fabric, boolean everyQueuePair) {
+    /** Rows moved to the temporary file every few rows read back as the rows kept in memory. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "fabric: {mode: roce-lossless, mtu: 1000}\nswitch: {buffer: 4MB, ecn: {marking: red, kmin: 40KB, kmax: 160KB, pmax: 0.2}, pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}}\nnic: {cc: dcqcn, dcqcn: {profile: hpcc-ns3}}",
+        "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: hpcc, hpcc: {eta: 0.95, max-stage: 5, base-rtt: 10us}}"})
+    void shouldReadRowsMovedToTheFileBackInOrder(String fabric) {
+        assertThat(rates(fabric, Sampling.MOVED_TO_FILE)).isEqualTo(rates(fabric, Sampling.CHANGED));
+    }
+
+    private enum Sampling { CHANGED, EVERY, MOVED_TO_FILE }
+
+    private static String rates(String fabric, Sampling sampling) {
         Simulation simulation = Scenarios.assemble("name: sampling\n" + fabric + "\n" + """
                 topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
                 observe: {sample-interval: 0}
@@ -41,11 +52,18 @@ class RateSamplingTest {
                   - {kind: allreduce, ranks: 0-7, size: 2MB, start: 10us}
                 """);
         var network = simulation.network();
-        TimeSeriesSampler sampler = everyQueuePair
-                ? TimeSeriesSampler.visitingEveryQueuePair(network, INTERVAL_PS)
-                : new TimeSeriesSampler(network, INTERVAL_PS);
+        TimeSeriesSampler sampler = switch (sampling) {
+            case CHANGED -> new TimeSeriesSampler(network, INTERVAL_PS);
+            case EVERY -> TimeSeriesSampler.visitingEveryQueuePair(network, INTERVAL_PS);
+            case MOVED_TO_FILE -> TimeSeriesSampler.movingRatesToFileEvery(network, INTERVAL_PS, 7);
+        };
         simulation.simulator().run(Long.MAX_VALUE, Long.MAX_VALUE);
         assertThat(simulation.driver().allFinished()).isTrue();
+        if (sampling == Sampling.MOVED_TO_FILE) {
+            assertThat(sampler.rateRowsInFile()).as("rows moved to the file").isGreaterThan(sampler.rateRows() / 2);
+        } else {
+            assertThat(sampler.rateRowsInFile()).isZero();
+        }
         return sampler.ratesCsv();
     }
 }

@@ -55,6 +55,12 @@ public final class PfcLog implements PfcProbe {
     /** Hops kept per flow, and roots kept per flow; a flow with more merges the rest into the last one. */
     private static final int SLOTS = 8;
     private static final int ROOTS = 4;
+    /**
+     * A flow's hop slots come in chunks of this many: the first at its first wait, the second at its fifth hop. A
+     * leaf-spine flow has at most four (its RNIC, two leaves, a spine), so a 1,024-host all-to-all's million flows
+     * keep four slots each instead of eight (134 MB).
+     */
+    private static final int CHUNK = SLOTS / 2;
 
     private final Network network;
     private final Topology topo;
@@ -71,13 +77,17 @@ public final class PfcLog implements PfcProbe {
     private final long[] ownRecord = new long[PfcCapture.WIDTH];
     private final List<PfcCapture> captures = new ArrayList<>();
 
-    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its first slot, or -1.
+    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
+    // -1. That index names its roots and its chunks of hop slots (firstChunk, secondChunk: -1 until needed).
     private int[] flowBase = new int[64];
     private int flowsWithWaits;
-    private long[] slotKey = new long[SLOTS * 16];
-    private long[] slotClock = new long[SLOTS * 16];
-    private long[] slotWait = new long[SLOTS * 16];
-    private long[] slotOffPath = new long[SLOTS * 16];
+    private int[] firstChunk = new int[16];
+    private int[] secondChunk = new int[16];
+    private int chunks;
+    private long[] slotKey = new long[CHUNK * 16];
+    private long[] slotClock = new long[CHUNK * 16];
+    private long[] slotWait = new long[CHUNK * 16];
+    private long[] slotOffPath = new long[CHUNK * 16];
     private long[] rootKey = new long[ROOTS * 16];
     private long[] rootWait = new long[ROOTS * 16];
     private int[] rootDepth = new int[ROOTS * 16];
@@ -208,11 +218,16 @@ public final class PfcLog implements PfcProbe {
         if (flow < 0 || flow > Integer.MAX_VALUE) {
             return; // a duplicate of a packet already acknowledged: no flow waits for it any more
         }
-        int base = base((int) flow);
+        int ordinal = base((int) flow);
         long key = key(node, port);
-        int s = base;
-        while (s < base + SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
-            s++;
+        int j = 0;
+        int s = slot(ordinal, 0);
+        while (j < SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
+            s = slot(ordinal, ++j);
+            if (s < 0) { // the flow's fifth hop: its second chunk, empty
+                secondChunk[ordinal] = newChunk();
+                s = slot(ordinal, j);
+            }
         }
         if (slotKey[s] != key) {
             if (slotKey[s] == -1) {
@@ -239,7 +254,7 @@ public final class PfcLog implements PfcProbe {
             root = key(peerNode[pp], topo.isHost(peerNode[pp]) ? 0 : -1);
             depth = 1;
         }
-        int rb = base / SLOTS * ROOTS;
+        int rb = ordinal * ROOTS;
         int r = rb;
         while (r < rb + ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
             r++;
@@ -290,28 +305,50 @@ public final class PfcLog implements PfcProbe {
             Arrays.fill(flowBase, old, flowBase.length, -1);
         }
         if (flowBase[flow] < 0) {
-            int b = flowsWithWaits++ * SLOTS;
-            if (b + SLOTS > slotKey.length) {
-                int n = 2 * slotKey.length;
-                int oldLen = slotKey.length;
-                slotKey = Arrays.copyOf(slotKey, n);
-                slotClock = Arrays.copyOf(slotClock, n);
-                slotWait = Arrays.copyOf(slotWait, n);
-                slotOffPath = Arrays.copyOf(slotOffPath, n);
-                int oldRoots = rootKey.length;
-                rootKey = Arrays.copyOf(rootKey, n / SLOTS * ROOTS);
-                rootWait = Arrays.copyOf(rootWait, n / SLOTS * ROOTS);
-                rootDepth = Arrays.copyOf(rootDepth, n / SLOTS * ROOTS);
-                rootOnPath = Arrays.copyOf(rootOnPath, n / SLOTS * ROOTS);
-                Arrays.fill(rootKey, oldRoots, rootKey.length, Long.MIN_VALUE);
-                Arrays.fill(slotKey, oldLen, n, -1);
+            int o = flowsWithWaits++;
+            if (o == firstChunk.length) {
+                int n = 2 * o;
+                firstChunk = Arrays.copyOf(firstChunk, n);
+                secondChunk = Arrays.copyOf(secondChunk, n);
+                rootKey = Arrays.copyOf(rootKey, n * ROOTS);
+                rootWait = Arrays.copyOf(rootWait, n * ROOTS);
+                rootDepth = Arrays.copyOf(rootDepth, n * ROOTS);
+                rootOnPath = Arrays.copyOf(rootOnPath, n * ROOTS);
+                Arrays.fill(rootKey, o * ROOTS, rootKey.length, Long.MIN_VALUE);
             }
-            for (int s = b; s < b + SLOTS; s++) {
-                slotClock[s] = Long.MIN_VALUE;
-            }
-            flowBase[flow] = b;
+            firstChunk[o] = newChunk();
+            secondChunk[o] = -1;
+            flowBase[flow] = o;
         }
         return flowBase[flow];
+    }
+
+    /** Slot {@code j} (0..SLOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
+    private int slot(int ordinal, int j) {
+        if (j < CHUNK) {
+            return firstChunk[ordinal] * CHUNK + j;
+        }
+        int c = secondChunk[ordinal];
+        return c < 0 ? -1 : c * CHUNK + j - CHUNK;
+    }
+
+    /** A chunk of empty slots (no key, a fresh clock). */
+    private int newChunk() {
+        int c = chunks++;
+        int b = c * CHUNK;
+        if (b + CHUNK > slotKey.length) {
+            int n = 2 * slotKey.length;
+            int oldLen = slotKey.length;
+            slotKey = Arrays.copyOf(slotKey, n);
+            slotClock = Arrays.copyOf(slotClock, n);
+            slotWait = Arrays.copyOf(slotWait, n);
+            slotOffPath = Arrays.copyOf(slotOffPath, n);
+            Arrays.fill(slotKey, oldLen, n, -1);
+        }
+        for (int s = b; s < b + CHUNK; s++) {
+            slotClock[s] = Long.MIN_VALUE;
+        }
+        return c;
     }
 
     public int frames() {
@@ -350,7 +387,8 @@ public final class PfcLog implements PfcProbe {
         if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
             return out;
         }
-        for (int s = flowBase[flow]; s < flowBase[flow] + SLOTS && slotKey[s] != -1; s++) {
+        int o = flowBase[flow];
+        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
             out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s]));
         }
         return out;
@@ -362,7 +400,7 @@ public final class PfcLog implements PfcProbe {
         if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
             return out;
         }
-        int rb = flowBase[flow] / SLOTS * ROOTS;
+        int rb = flowBase[flow] * ROOTS;
         for (int r = rb; r < rb + ROOTS && rootKey[r] != Long.MIN_VALUE; r++) {
             out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r]));
         }

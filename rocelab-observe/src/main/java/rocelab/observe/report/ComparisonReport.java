@@ -186,7 +186,7 @@ public final class ComparisonReport {
         List<ReportData> data = new ArrayList<>();
         double end = 0;
         for (Entry e : entries) {
-            ReportData d = ReportData.of(e.result(), Map.of());
+            ReportData d = ReportData.of(e.result(), Map.of(), true);
             data.add(d);
             end = Math.max(end, d.endUs);
         }

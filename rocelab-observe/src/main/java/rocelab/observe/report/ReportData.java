@@ -47,6 +47,8 @@ final class ReportData {
      */
     static final class Samples {
         final List<String> keys = new ArrayList<>();
+        /** Series left out when these samples were made (the report draws only some), counted by {@link #series}. */
+        int omittedKeys;
         private final Map<String, Integer> index = new LinkedHashMap<>();
         double[] timeUs = new double[1024];
         int[] key = new int[1024];
@@ -54,6 +56,11 @@ final class ReportData {
         double[] b = new double[1024];
         double[] c = new double[1024];
         int rows;
+
+        /** Series in the run, those kept here and those left out. */
+        int series() {
+            return keys.size() + omittedKeys;
+        }
 
         int keyOf(String name) {
             Integer k = index.get(name);
@@ -97,7 +104,10 @@ final class ReportData {
     List<CallRecord> calls = List.of();
     /** Egress queue depth: key {@code switch pN tcK} (VL on InfiniBand), a = bytes. Null when not sampled. */
     Samples queues;
-    /** Sending rates: key a QP label, a = Gb/s, b = notifications received so far, c = the QP's id. */
+    /**
+     * Sending rates: key a QP label, a = Gb/s, b = notifications received so far, c = the QP's id. From a run in
+     * memory, only the QPs the report can draw ({@link BusiestRates}) unless every series was asked for.
+     */
     Samples rates;
     /** Switch port counters: key {@code switch pN}, a = tx bytes, b = marked, c = credit stall (us). */
     Samples links;
@@ -156,6 +166,14 @@ final class ReportData {
 
     /** The report's data straight from a finished run, without reading back any file. */
     static ReportData of(RunResult r, Map<String, Object> manifest) {
+        return of(r, manifest, false);
+    }
+
+    /**
+     * The same, with every QP's rate series when {@code everyRate} (the comparison draws one QP's series on every
+     * fabric, so it cannot know which to keep before it has seen them all).
+     */
+    static ReportData of(RunResult r, Map<String, Object> manifest, boolean everyRate) {
         ReportData d = new ReportData();
         d.scenario = r.scenario();
         d.mode = r.mode();
@@ -196,17 +214,29 @@ final class ReportData {
                 }
                 d.queues.add(s.queue(i, 0) / 1e6, keyOf[sw][pt], s.queue(i, 3), 0, 0);
             }
-            d.rates = new Samples();
-            int[] qpKey = new int[net.queuePairs().size()];
+            Samples rates = new Samples();
+            int qps = net.queuePairs().size();
+            BusiestRates drawn = everyRate ? null : BusiestRates.of(s, qps, ReportWriter.TOP_SERIES);
+            int[] qpKey = new int[qps];
             Arrays.fill(qpKey, -1);
-            for (int i = 0; i < s.rateRows(); i++) {
-                int q = (int) s.rate(i, 1);
-                var qp = net.queuePairs().get(q);
-                if (qpKey[q] < 0) {
-                    qpKey[q] = d.rates.keyOf(qpKey(qp.id(), qp.sourceHost(), qp.destinationHost()));
-                }
-                d.rates.add(s.rate(i, 0) / 1e6, qpKey[q], gbps(s.rate(i, 2)), s.rate(i, 3), qp.id());
+            try {
+                s.forEachRate((timePs, q, rateBps, cnps) -> {
+                    if (drawn != null && !drawn.chosen[q]) {
+                        return;
+                    }
+                    var qp = net.queuePairs().get(q);
+                    if (qpKey[q] < 0) {
+                        qpKey[q] = rates.keyOf(qpKey(qp.id(), qp.sourceHost(), qp.destinationHost()));
+                    }
+                    rates.add(timePs / 1e6, qpKey[q], gbps(rateBps), cnps, qp.id());
+                });
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
+            if (drawn != null) {
+                rates.omittedKeys = drawn.series - rates.keys.size();
+            }
+            d.rates = rates;
             d.links = new Samples();
             int[][] portKey = new int[net.switchCount()][];
             for (int i = 0; i < s.linkRows(); i++) {

@@ -217,7 +217,7 @@ final class TimeCharts {
             }
         }
         if (order.isEmpty()) {
-            p.h2("Sending rates").note(all.isEmpty() ? "no queue pair sent anything at a sampling instant"
+            p.h2("Sending rates").note(d.rates.series() == 0 ? "no queue pair sent anything at a sampling instant"
                     : "no queue pair's allowed rate changed (congestion control none, or nothing congested): every"
                     + " QP kept its line rate, so there is no rates chart");
             return;
@@ -253,7 +253,7 @@ final class TimeCharts {
         Chart c = chart("rates", "Sending rates", "allowed rate (Gb/s)", "Gb/s", both, points, colors, Double.NaN,
                 xMax(d));
         p.chart(c, "the rate each QP's congestion control allows (rates.csv); dots: the " + note + " it received in"
-                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most, of " + all.size(), null);
+                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most, of " + d.rates.series(), null);
     }
 
     private static int changes(double[] v) {

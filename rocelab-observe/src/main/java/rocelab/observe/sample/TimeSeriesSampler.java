@@ -32,7 +32,7 @@ public final class TimeSeriesSampler implements EventHandler {
     private final long intervalPs;
     private final long[][] lastDepth;
     /** Rows of rates.csv, queues.csv and links.csv; the time of each row is its sample's, kept per sample. */
-    private final RateRows rates = new RateRows();
+    private final RateRows rates;
     private final SampleTimes rateTimes = new SampleTimes();
     private final LongColumns queues = new LongColumns(3);
     private final SampleTimes queueTimes = new SampleTimes();
@@ -51,16 +51,25 @@ public final class TimeSeriesSampler implements EventHandler {
     private final boolean everyQueuePair;
 
     public TimeSeriesSampler(Network network, long intervalPs) {
-        this(network, intervalPs, false);
+        this(network, intervalPs, false, RateRows.MEMORY_ROWS);
     }
 
     /** A sampler that visits every QP at every sample: the definition, which the tests compare the default with. */
     public static TimeSeriesSampler visitingEveryQueuePair(Network network, long intervalPs) {
-        return new TimeSeriesSampler(network, intervalPs, true);
+        return new TimeSeriesSampler(network, intervalPs, true, RateRows.MEMORY_ROWS);
     }
 
-    private TimeSeriesSampler(Network network, long intervalPs, boolean everyQueuePair) {
+    /**
+     * A sampler that moves rates.csv's rows to its temporary file whenever {@code rows} of them are on the heap
+     * (by default a million), so that a small run exercises the path a large one takes.
+     */
+    public static TimeSeriesSampler movingRatesToFileEvery(Network network, long intervalPs, int rows) {
+        return new TimeSeriesSampler(network, intervalPs, false, rows);
+    }
+
+    private TimeSeriesSampler(Network network, long intervalPs, boolean everyQueuePair, int ratesInMemory) {
         this.everyQueuePair = everyQueuePair;
+        this.rates = new RateRows(ratesInMemory);
         if (intervalPs <= 0) {
             throw new IllegalArgumentException("sample interval must be positive");
         }
@@ -186,11 +195,11 @@ public final class TimeSeriesSampler implements EventHandler {
     /** {@link #ratesCsv()} streamed into {@code out} (a large fabric's rates.csv has millions of rows). */
     public void writeRatesCsv(OutputStream out) throws IOException {
         CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
-        for (int r = 0; r < rates.rows(); r++) {
-            QueuePair qp = network.queuePairs().get(rates.queuePair(r));
-            t.micros(rateTimes.timeOfRow(r)).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
-                    .number(rates.rateBps(r) / 1e9).number(rates.cnps(r)).endRow();
-        }
+        forEachRate((timePs, q, rateBps, cnps) -> {
+            QueuePair qp = network.queuePairs().get(q);
+            t.micros(timePs).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
+                    .number(rateBps / 1e9).number(cnps).endRow();
+        });
         t.flush();
     }
 
@@ -247,15 +256,23 @@ public final class TimeSeriesSampler implements EventHandler {
         return rates.rows();
     }
 
-    /** Column c of rate row r: 0 time (ps), 1 queue pair index, 2 rate (bits/s), 3 congestion notifications. */
-    public long rate(int r, int c) {
-        return switch (c) {
-            case 0 -> rateTimes.timeOfRow(r);
-            case 1 -> rates.queuePair(r);
-            case 2 -> rates.rateBps(r);
-            case 3 -> rates.cnps(r);
-            default -> throw new IndexOutOfBoundsException("rate column " + c);
-        };
+    /** Rates rows that were moved to the temporary file (the rest are on the heap). */
+    public int rateRowsInFile() {
+        return rates.rowsInFile();
+    }
+
+    /**
+     * Every rates.csv row in order, as sampled (the report reads them this way: a large run's rows are mostly in a
+     * temporary file, not on the heap).
+     */
+    public void forEachRate(RateRow visitor) throws IOException {
+        rates.forEach((row, q, rateBps, cnps) -> visitor.accept(rateTimes.timeOfRow(row), q, rateBps, cnps));
+    }
+
+    /** One rates.csv row: its sample's time (ps), the QP's index in the QP table, its rate (bits/s) and the
+     * congestion notifications it has received. */
+    public interface RateRow {
+        void accept(long timePs, int queuePair, long rateBps, long cnps) throws IOException;
     }
 
     public int queueRows() {

@@ -28,8 +28,19 @@ class LongColumnsTest {
     }
 
     @Test
-    void shouldGiveEachRateRowItsValuesAndItsSamplesTime() {
-        RateRows rows = new RateRows();
+    void shouldGiveEachRateRowItsValuesAndItsSamplesTime() throws Exception {
+        shouldGiveEachRateRowItsValuesAndItsSamplesTime(new RateRows());
+    }
+
+    /** Rows moved to the temporary file whenever 3,000 are on the heap (twice, into blocks reused), the rest in memory. */
+    @Test
+    void shouldReadRowsMovedToTheFileBackInOrder() throws Exception {
+        RateRows rows = new RateRows(3_000);
+        shouldGiveEachRateRowItsValuesAndItsSamplesTime(rows);
+        assertThat(rows.rowsInFile()).isEqualTo(6_000);
+    }
+
+    private static void shouldGiveEachRateRowItsValuesAndItsSamplesTime(RateRows rows) throws Exception {
         SampleTimes times = new SampleTimes();
         int n = 2 * RateRows.BLOCK_ROWS + 7;
         long t = 0;
@@ -43,12 +54,15 @@ class LongColumnsTest {
                 expectedTime[r] = t;
             }
         }
-        for (int r = 0; r < n; r++) {
-            assertThat(rows.queuePair(r)).isEqualTo(r % 1_000);
-            assertThat(rows.rateBps(r)).isEqualTo(100_000_000_000L - r);
-            assertThat(rows.cnps(r)).isEqualTo(r / 3);
+        int[] next = {0};
+        rows.forEach((r, qp, rate, cnps) -> {
+            assertThat(r).isEqualTo(next[0]++);
+            assertThat(qp).isEqualTo(r % 1_000);
+            assertThat(rate).isEqualTo(100_000_000_000L - r);
+            assertThat(cnps).isEqualTo(r / 3);
             assertThat(times.timeOfRow(r)).as("row %d", r).isEqualTo(expectedTime[r]);
-        }
+        });
+        assertThat(next[0]).isEqualTo(n);
         // out of order too
         for (int r = n - 1; r >= 0; r -= 97) {
             assertThat(times.timeOfRow(r)).isEqualTo(expectedTime[r]);
