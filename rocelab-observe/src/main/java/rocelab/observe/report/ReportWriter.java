@@ -73,13 +73,15 @@ public final class ReportWriter {
     public static void writeRun(Path dir, RunResult result, Map<String, Object> manifest) throws IOException {
         java.nio.file.Files.createDirectories(dir);
         IOException[] failed = new IOException[1];
-        RuntimeException[] broken = new RuntimeException[1];
+        // An error on the report's thread (running out of heap above all) is thrown again on this one, where the
+        // command turns it into one line and exit code; left to the thread it would print a stack trace.
+        Throwable[] broken = new Throwable[1];
         Thread report = new Thread(() -> {
             try {
                 write(dir, result, manifest);
             } catch (IOException e) {
                 failed[0] = e;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 broken[0] = e;
             }
         }, "report");
@@ -95,8 +97,11 @@ public final class ReportWriter {
             if (failed[0] != null) {
                 throw failed[0];
             }
+            if (broken[0] instanceof Error e) {
+                throw e;
+            }
             if (broken[0] != null) {
-                throw broken[0];
+                throw (RuntimeException) broken[0];
             }
         });
     }
