@@ -659,7 +659,10 @@ public final class Simulation {
         JobTimeline timeline = realJobs == null ? null : new JobTimeline(realJobs);
         List<rocelab.observe.job.TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
         rocelab.observe.trace.GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
-        List<FlowRecord> flows = List.copyOf(flowRecords(driver));
+        if (gpuTimeline != null) {
+            gpuTimeline.render();
+        }
+        List<FlowRecord> flows = flowRecords(driver);
         progress.onPhase("run's records");
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
@@ -920,36 +923,32 @@ public final class Simulation {
         return new FlowRecordView(driver, times, network, IdealFcts.of(ideal, g, n));
     }
 
-    /** The flows of a finished run as records, made on each read from the driver's state and the task times. */
-    private static final class FlowRecordView extends java.util.AbstractList<FlowRecord>
-            implements java.util.RandomAccess {
+    /**
+     * The flows of a finished run as records, made on each read from the driver's state and the task times, which no
+     * longer change: the output writers read it from several threads.
+     */
+    private static final class FlowRecordView extends rocelab.observe.flow.FlowRecordList {
         private final WorkloadDriver driver;
         private final TaskTimes times;
-        private final Network network;
         private final long[] idealFct;
         /**
-         * Flow level: the entropy of each QP id once asked (0: not yet; an entropy is 0xC000 or more). Flows on one
-         * connection share a QP, and its entropy is drawn from a random stream made from the QP's name, a string and
-         * a hash each time: one per QP, not one per flow. QP ids are below the flow count (one per connection or
-         * flow, numbered in flow order).
+         * Flow level: the entropy (UDP source port) of each QP id, made here once per QP: flows on one connection share
+         * a QP, and its entropy is drawn from a random stream made from the QP's name (a string and a hash each
+         * time). QP ids are below the flow count (one per connection or flow, numbered in flow order).
          */
         private final int[] entropyOfQp;
 
         FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
             this.driver = driver;
             this.times = times;
-            this.network = network;
             this.idealFct = idealFct;
             this.entropyOfQp = driver.flowLevel() ? new int[idealFct.length] : null;
-        }
-
-        private int flowLevelEntropy(int qp) {
-            int e = entropyOfQp[qp];
-            if (e == 0) {
-                e = network.entropy(qp);
-                entropyOfQp[qp] = e;
+            for (int i = 0; entropyOfQp != null && i < idealFct.length; i++) {
+                int qp = driver.flowLevelQueuePair(i);
+                if (qp >= 0 && entropyOfQp[qp] == 0) {
+                    entropyOfQp[qp] = network.entropy(qp); // 0xC000 or more: 0 is never an entropy
+                }
             }
-            return e;
         }
 
         @Override
@@ -966,7 +965,7 @@ public final class Simulation {
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
             var queuePair = driver.queuePair(i);
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
-            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? flowLevelEntropy(qp) : -1;
+            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? entropyOfQp[qp] : -1;
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
         }
