@@ -332,9 +332,20 @@ final class RunCommand implements Callable<Integer> {
         }
         phases.end("warm-up wait");
         Progress progress = Progress.of(err, quiet);
-        RunResult result = simulation.run(progress);
+        // The run's own phases after the event loop (its records, the wait for the ideal figures) end in --timing.
+        RunResult result = simulation.run(new rocelab.scenario.ProgressListener() {
+            @Override
+            public void onProgress(rocelab.scenario.RunProgress p) {
+                progress.onProgress(p);
+            }
+
+            @Override
+            public void onPhase(String name) {
+                phases.end(name);
+            }
+        });
         progress.done();
-        phases.end("loop");
+        phases.end("the rest of the run");
         return write(dir, config, result, lintJob, capture, pcap, simulation, err, outWriter);
     }
 

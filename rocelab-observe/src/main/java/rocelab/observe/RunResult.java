@@ -68,7 +68,8 @@ public record RunResult(
         jobs = List.copyOf(jobs);
         timeline = List.copyOf(timeline);
         ranks = List.copyOf(ranks);
-        flows = List.copyOf(flows);
+        // A view over a finished run's arrays is kept as it is: copying made an object per flow (millions).
+        flows = flows instanceof rocelab.observe.flow.FlowRecordList ? flows : List.copyOf(flows);
         collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);
     }

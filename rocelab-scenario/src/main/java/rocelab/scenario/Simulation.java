@@ -648,22 +648,39 @@ public final class Simulation {
         // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
         // makes the dependents again).
         driver.releaseRunState();
+        progress.onPhase("loop");
+        // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
+        // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a
+        // thread of its own as soon as the figures are there, beside the run's when they come early.
+        JobShape shape = jobs.isEmpty() ? null : JobShape.of(jobs, driver.graph());
+        Aside<JobAccount> idealJobs = early != null && shape != null
+                ? new Aside<>("rocelab-ideal-jobs", () -> JobAccount.of(shape, early.join().bound())) : null;
+        JobAccount realJobs = shape == null ? null : JobAccount.of(shape, driver);
+        JobTimeline timeline = realJobs == null ? null : new JobTimeline(realJobs);
+        List<rocelab.observe.job.TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
+        rocelab.observe.trace.GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
+        if (gpuTimeline != null) {
+            gpuTimeline.render();
+        }
+        List<FlowRecord> flows = flowRecords(driver);
+        progress.onPhase("run's records");
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
+        progress.onPhase("ideal figures wait");
         IdealBound ideal = figures == null ? null : figures.bound();
         idealBound = ideal;
-        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, driver, ideal, figures.jobs());
+        JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
+        JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flowRecords(driver), collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
+                flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
                 pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served), threadsNote, null);
+                timelineRecords, model.key(), gpuTimeline, threadsNote, null);
     }
 
     /**
@@ -713,7 +730,10 @@ public final class Simulation {
         IdealFigures figures = idealFigures();
         IdealBound ideal = figures.bound();
         idealBound = ideal;
-        JobResults jobResults = jobs.isEmpty() ? null : new JobResults(jobs, ideal, ideal, figures.jobs());
+        // The run is the bound: one account of the jobs serves as both.
+        JobAccount account = jobs.isEmpty() ? null : JobAccount.of(JobShape.of(jobs, ideal.graph()), ideal);
+        JobResults jobResults = account == null ? null : new JobResults(account, null, ideal, figures.jobs());
+        JobTimeline timeline = account == null ? null : new JobTimeline(account);
         InferenceResults served = new InferenceResults(inference, ideal, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
@@ -721,20 +741,24 @@ public final class Simulation {
                 collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                jobResults == null ? List.of() : jobResults.timeline(), model.key(),
-                gpuTimeline(jobResults, served), threadsNote, null);
+                timeline == null ? List.of() : timeline.timeline(), model.key(),
+                gpuTimeline(timeline, ideal), threadsNote, null);
     }
 
-    /** The GPUs' timelines of the jobs and inference services, or null when the run has neither. */
-    private rocelab.observe.trace.GpuTimeline gpuTimeline(JobResults jobResults, InferenceResults served) {
-        if (jobResults == null && inference.isEmpty()) {
+    /**
+     * The GPUs' timelines of the jobs and inference services in the account {@code times} (the run's; the ideal
+     * bound's in the ideal model), or null when the run has neither.
+     */
+    private rocelab.observe.trace.GpuTimeline gpuTimeline(JobTimeline jobTimeline, TaskTimes times) {
+        if (jobTimeline == null && inference.isEmpty()) {
             return null;
         }
         var t = new rocelab.observe.trace.GpuTimeline();
-        if (jobResults != null) {
-            jobResults.timeline(t);
+        if (jobTimeline != null) {
+            jobTimeline.timeline(t);
         }
-        served.timeline(t);
+        // The services' timeline reads the run's times only: no ideal bound is needed for it.
+        new InferenceResults(inference, times, null).timeline(t);
         return t;
     }
 
@@ -899,19 +923,32 @@ public final class Simulation {
         return new FlowRecordView(driver, times, network, IdealFcts.of(ideal, g, n));
     }
 
-    /** The flows of a finished run as records, made on each read from the driver's state and the task times. */
-    private static final class FlowRecordView extends java.util.AbstractList<FlowRecord>
-            implements java.util.RandomAccess {
+    /**
+     * The flows of a finished run as records, made on each read from the driver's state and the task times, which no
+     * longer change: the output writers read it from several threads.
+     */
+    private static final class FlowRecordView extends rocelab.observe.flow.FlowRecordList {
         private final WorkloadDriver driver;
         private final TaskTimes times;
-        private final Network network;
         private final long[] idealFct;
+        /**
+         * Flow level: the entropy (UDP source port) of each QP id, made here once per QP: flows on one connection share
+         * a QP, and its entropy is drawn from a random stream made from the QP's name (a string and a hash each
+         * time). QP ids are below the flow count (one per connection or flow, numbered in flow order).
+         */
+        private final int[] entropyOfQp;
 
         FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
             this.driver = driver;
             this.times = times;
-            this.network = network;
             this.idealFct = idealFct;
+            this.entropyOfQp = driver.flowLevel() ? new int[idealFct.length] : null;
+            for (int i = 0; entropyOfQp != null && i < idealFct.length; i++) {
+                int qp = driver.flowLevelQueuePair(i);
+                if (qp >= 0 && entropyOfQp[qp] == 0) {
+                    entropyOfQp[qp] = network.entropy(qp); // 0xC000 or more: 0 is never an entropy
+                }
+            }
         }
 
         @Override
@@ -928,7 +965,7 @@ public final class Simulation {
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
             var queuePair = driver.queuePair(i);
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
-            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? network.entropy(qp) : -1;
+            int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? entropyOfQp[qp] : -1;
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
         }

@@ -34,7 +34,7 @@ class TransferUnionTest {
                 }
             }
 
-            assertThat(JobResults.merged(starts, ends)).containsExactlyElementsOf(expected);
+            assertThat(HostTransfers.merged(starts, ends)).containsExactlyElementsOf(expected);
         }
     }
 }

@@ -140,12 +140,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("timeline.csv"));
         }
         if (result.gpuTimeline() != null) {
-            AtomicFiles.write(dir.resolve("timeline.json"), out -> {
-                java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out,
-                        java.nio.charset.StandardCharsets.UTF_8), 1 << 16);
-                result.gpuTimeline().writeJson(w);
-                w.flush();
-            });
+            AtomicFiles.write(dir.resolve("timeline.json"), result.gpuTimeline()::writeJson);
         } else {
             Files.deleteIfExists(dir.resolve("timeline.json"));
         }

@@ -58,6 +58,9 @@ public final class GpuTimeline {
     private final Map<Integer, String> servers = new TreeMap<>();
     private final List<Slice> slices = new ArrayList<>();
     private final List<Arrow> arrows = new ArrayList<>();
+    /** The file's bytes in chunks once {@link #render} has made them (the slices are then dropped), else null. */
+    private List<byte[]> rendered;
+    private boolean empty = true;
 
     /**
      * Slice arguments in the order given ({@code key, value, key, value, ...}): a map with a fixed order, so the file
@@ -98,11 +101,91 @@ public final class GpuTimeline {
     }
 
     public boolean isEmpty() {
-        return slices.isEmpty();
+        return empty;
+    }
+
+    /**
+     * Makes the file's bytes now ({@link #writeJson}'s) and drops the slices: a run's trace needs only the run, so a
+     * run renders it while the ideal bound is still being made on the second core, and writing the file later only
+     * copies the bytes (which take less memory than the slices, their maps and strings). Nothing can be added after.
+     */
+    public void render() {
+        if (rendered != null) {
+            return;
+        }
+        Chunks bytes = new Chunks();
+        try {
+            java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(bytes,
+                    java.nio.charset.StandardCharsets.UTF_8), 1 << 16);
+            writeJson(w);
+            w.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // memory does not fail
+        }
+        rendered = bytes.chunks;
+        slices.clear();
+        ((ArrayList<Slice>) slices).trimToSize();
+        arrows.clear();
+        ((ArrayList<Arrow>) arrows).trimToSize();
+    }
+
+    /** Bytes gathered in chunks of a megabyte: never copied to grow, as one array would be. */
+    private static final class Chunks extends java.io.OutputStream {
+        private static final int CHUNK = 1 << 20;
+        final List<byte[]> chunks = new ArrayList<>();
+        private byte[] last;
+        private int used;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            while (len > 0) {
+                if (last == null || used == last.length) {
+                    last = new byte[CHUNK];
+                    used = 0;
+                    chunks.add(last);
+                }
+                int n = Math.min(len, last.length - used);
+                System.arraycopy(b, off, last, used, n);
+                used += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        @Override
+        public void flush() {
+            if (last != null && used < last.length) {
+                chunks.set(chunks.size() - 1, java.util.Arrays.copyOf(last, used));
+                last = chunks.get(chunks.size() - 1);
+            }
+        }
+    }
+
+    /** Writes the file's bytes ({@link #json()} in UTF-8), the rendered ones when {@link #render} made them. */
+    public void writeJson(java.io.OutputStream out) throws java.io.IOException {
+        if (rendered != null) {
+            for (byte[] b : rendered) {
+                out.write(b);
+            }
+            return;
+        }
+        java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out,
+                java.nio.charset.StandardCharsets.UTF_8), 1 << 16);
+        writeJson(w);
+        w.flush();
     }
 
     private int add(int host, String group, String cat, String name, long startPs, long endPs,
             Map<String, Object> args) {
+        if (rendered != null) {
+            throw new IllegalStateException("the timeline is rendered: nothing can be added");
+        }
+        empty = false;
         Gpu g = gpus.get(host);
         if (g == null) {
             throw new IllegalStateException("host " + host + " has no GPU entry");
@@ -128,6 +211,16 @@ public final class GpuTimeline {
      * need not be held as one string (nor its lines as a list) besides the slices themselves.
      */
     public void writeJson(java.io.Writer out) throws java.io.IOException {
+        if (rendered != null) {
+            // Decoded as one stream: a character's bytes may lie across two chunks.
+            List<java.io.InputStream> parts = new ArrayList<>();
+            for (byte[] b : rendered) {
+                parts.add(new java.io.ByteArrayInputStream(b));
+            }
+            new java.io.InputStreamReader(new java.io.SequenceInputStream(java.util.Collections.enumeration(parts)),
+                    java.nio.charset.StandardCharsets.UTF_8).transferTo(out);
+            return;
+        }
         Map<Long, String> threadNames = assignLanes();
         List<Slice> sorted = new ArrayList<>(slices);
         // By server, thread, start, longest first, then as added (one comparator, not a chain of key extractors:

@@ -53,4 +53,58 @@ class GpuTimelineTest {
             assertThat(b.toString()).as("%d ps", ps).isEqualTo(BigDecimal.valueOf(ps, 6).toPlainString());
         }
     }
+
+    /** A timeline of random slices, names with characters of two and three bytes in UTF-8, and arrows. */
+    private static GpuTimeline randomTimeline(long seed, int slices) {
+        SplittableRandom random = new SplittableRandom(seed);
+        GpuTimeline t = new GpuTimeline();
+        for (int h = 0; h < 16; h++) {
+            t.gpu(h / 8, h, "gpu " + h + " \u00e9\u2192");
+        }
+        int last = -1;
+        for (int i = 0; i < slices; i++) {
+            int host = random.nextInt(16);
+            long start = random.nextLong(0, 1_000_000_000L);
+            long end = start + random.nextLong(0, 50_000_000L);
+            String name = "step " + i + (random.nextBoolean() ? " \u00fc" : " \u20ac\u00df");
+            int s = random.nextBoolean() ? t.compute(host, name, start, end, GpuTimeline.args("i", i, "x", 1.5))
+                    : t.comm(host, "send", name, start, end, GpuTimeline.args("peer", "gpu \u00e9"));
+            if (last >= 0 && random.nextInt(4) == 0) {
+                t.arrow("arrow \u2192 " + i, last, s);
+            }
+            last = s;
+        }
+        return t;
+    }
+
+    /**
+     * Rendered ahead (the run renders its trace before the ideal bound's join), the trace has the same bytes and text
+     * as written at once, over more than one chunk and with multi-byte characters that fall across chunk edges.
+     */
+    @Test
+    void shouldWriteTheSameBytesWhenRenderedAhead() throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            GpuTimeline direct = randomTimeline(seed, 12_000);
+            GpuTimeline ahead = randomTimeline(seed, 12_000);
+            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            direct.writeJson(expected);
+            ahead.render();
+            java.io.ByteArrayOutputStream actual = new java.io.ByteArrayOutputStream();
+            ahead.writeJson(actual);
+
+            assertThat(expected.size()).isGreaterThan(2 << 20);
+            assertThat(actual.toByteArray()).isEqualTo(expected.toByteArray());
+            assertThat(ahead.json()).isEqualTo(new String(expected.toByteArray(), StandardCharsets.UTF_8));
+            assertThat(ahead.isEmpty()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldRefuseSlicesOnceRendered() {
+        GpuTimeline t = randomTimeline(5, 10);
+        t.render();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.compute(0, "late", 0, 1, null))
+                .isInstanceOf(IllegalStateException.class);
+    }
 }

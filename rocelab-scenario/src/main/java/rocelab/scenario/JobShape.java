@@ -1,0 +1,51 @@
+package rocelab.scenario;
+
+import java.util.List;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.job.JobTasks;
+
+/**
+ * What both accounts of a run's jobs ({@link JobAccount}: the run's and the ideal network's) read from the task graph
+ * alone, made once: where each host's transfers go in the flat arrays ({@link HostTransfers.Layout}), and per job and
+ * rank the indices of its compute tasks in {@link JobTasks#computeTasks()}.
+ */
+final class JobShape {
+    final List<JobTasks> jobs;
+    final HostTransfers.Layout transfers;
+    /** Per job (in {@link #jobs}' order) and rank, its compute tasks' indices in ascending order. */
+    private final int[][][] computeOf;
+
+    private JobShape(List<JobTasks> jobs, HostTransfers.Layout transfers, int[][][] computeOf) {
+        this.jobs = jobs;
+        this.transfers = transfers;
+        this.computeOf = computeOf;
+    }
+
+    static JobShape of(List<JobTasks> jobs, TaskGraph g) {
+        int[][][] computeOf = new int[jobs.size()][][];
+        for (int j = 0; j < jobs.size(); j++) {
+            JobTasks jt = jobs.get(j);
+            int ranks = jt.job().layout().size();
+            int[] count = new int[ranks];
+            for (int r : jt.computeRanks()) {
+                count[r]++;
+            }
+            int[][] perRank = new int[ranks][];
+            for (int r = 0; r < ranks; r++) {
+                perRank[r] = new int[count[r]];
+                count[r] = 0;
+            }
+            for (int i = 0; i < jt.computeTasks().length; i++) {
+                int r = jt.computeRanks()[i];
+                perRank[r][count[r]++] = i;
+            }
+            computeOf[j] = perRank;
+        }
+        return new JobShape(jobs, HostTransfers.layout(g), computeOf);
+    }
+
+    /** The indices in {@link JobTasks#computeTasks()} of rank r's compute tasks in job j, ascending. */
+    int[] computeOf(int j, int r) {
+        return computeOf[j][r];
+    }
+}
