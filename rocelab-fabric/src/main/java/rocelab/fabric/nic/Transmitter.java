@@ -28,11 +28,6 @@ final class Transmitter implements FrameSender {
     private final PauseState pause;
     private final QueuePairRotation rotation;
     private final PacketFifo[] control = new PacketFifo[8];
-    /**
-     * Bit {@code p} set while {@code control[p]} holds a frame: a transmission looks at the priorities with a frame
-     * only, instead of at all eight FIFOs twice (to pick the frame, then to decide whether to wake up again).
-     */
-    private int controlQueued;
     private final PacketFifo macControl = new PacketFifo();
     private JourneyProbe journey = JourneyProbe.NONE;
     private CreditGate credits;
@@ -84,7 +79,6 @@ final class Transmitter implements FrameSender {
     @Override
     public void sendControl(long nowPs, Packet frame) {
         control[frame.priority()].add(frame);
-        controlQueued |= 1 << frame.priority();
         kick(nowPs);
     }
 
@@ -186,14 +180,10 @@ final class Transmitter implements FrameSender {
         if (creditReturn != null && creditReturn.hasUpdate()) {
             return creditReturn.nextUpdate(nowPs);
         }
-        // Highest priority first, among those with a frame queued and not paused.
-        for (int ready = controlQueued & ~pause.mask(); ready != 0; ready &= ~Integer.highestOneBit(ready)) {
-            int prio = 31 - Integer.numberOfLeadingZeros(ready);
-            if (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes())) {
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes()))) {
                 Packet p = control[prio].poll();
-                if (control[prio].isEmpty()) {
-                    controlQueued &= ~(1 << prio);
-                }
                 if (credits != null) {
                     credits.consume(prio, p.frameBytes());
                 }
@@ -207,13 +197,9 @@ final class Transmitter implements FrameSender {
         if (!macControl.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             return true;
         }
-        int ready = controlQueued & ~pause.mask();
-        if (credits == null) {
-            return ready != 0;
-        }
-        for (; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
-            int prio = 31 - Integer.numberOfLeadingZeros(ready);
-            if (credits.canSend(prio, control[prio].peek().frameBytes())) {
+        for (int prio = 7; prio >= 0; prio--) {
+            if (!control[prio].isEmpty() && !pause.isPaused(prio)
+                    && (credits == null || credits.canSend(prio, control[prio].peek().frameBytes()))) {
                 return true;
             }
         }
