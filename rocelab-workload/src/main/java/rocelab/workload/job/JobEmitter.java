@@ -286,6 +286,7 @@ public final class JobEmitter {
 
     private void collective(Step.Collective c, Instance inst, int k, boolean[] active, int[] ranks, int[] entry,
             int[] done) {
+        String callPrefix = null;
         for (int r : ranks) {
             if (done[r] >= 0) {
                 continue;
@@ -329,20 +330,29 @@ public final class JobEmitter {
             for (int i = 0; i < members.length; i++) {
                 done[members[i]] = finished[i];
             }
-            calls.add(new JobTasks.Call(job.name() + "/" + inst.name() + "/" + groupName(c, members[0]), call, k,
-                    first, graph.taskCount(), entries, finished));
+            if (callPrefix == null) {
+                callPrefix = job.name() + "/" + inst.name() + "/" + groupDims(c);
+            }
+            calls.add(new JobTasks.Call(callPrefix + groupCoordinates(c, members[0]), call, k, first,
+                    graph.taskCount(), entries, finished));
         }
     }
 
-    private String groupName(Step.Collective c, int firstMember) {
+    /** The first part of a call's group name: its dimensions (the same for every group of an instance). */
+    private String groupDims(Step.Collective c) {
+        String dims = String.join("+", c.dims().stream().filter(d -> layout.degree(d) > 1).map(Dim::key).toList());
+        return c.dims().size() == Dim.values().length ? "world" : dims;
+    }
+
+    /** The rest of a call's group name: the coordinates its members share, e.g. "(dp=3,pp=0)", or nothing. */
+    private String groupCoordinates(Step.Collective c, int firstMember) {
         StringBuilder b = new StringBuilder();
         for (Dim d : Dim.values()) {
             if (!c.dims().contains(d) && layout.degree(d) > 1) {
                 b.append(b.length() == 0 ? "" : ",").append(d.key()).append('=').append(layout.coord(firstMember, d));
             }
         }
-        String dims = String.join("+", c.dims().stream().filter(d -> layout.degree(d) > 1).map(Dim::key).toList());
-        return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
+        return b.length() == 0 ? "" : "(" + b + ")";
     }
 
     private void transfer(Step.Transfer t, Instance inst, int k, List<Map<String, Long>> rankVars, int[] ranks,
