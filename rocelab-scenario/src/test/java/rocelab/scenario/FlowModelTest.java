@@ -91,6 +91,27 @@ class FlowModelTest {
     }
 
     @Test
+    void shouldRouteAQueuePairAlikeWhateverWasAskedBefore() {
+        // One router asked for QPs out of order and again (its per-QP entropy is derived once) routes each the way
+        // a fresh router does.
+        Simulation s = flow(LEAF_SPINE + "traffic:\n  - {kind: flow, src: 0, dst: 5, size: 64KB}\n");
+        PathTiming timing = new PathTiming(s.network().frames(), 4096, 0);
+        EcmpFabric shared = new EcmpFabric(s.network(), timing);
+        int[] queuePairs = {900, 3, 77, 3, 0, 900, 4000, 1, 77};
+        java.util.Set<List<Integer>> paths = new java.util.HashSet<>();
+        for (int q : queuePairs) {
+            for (int[] pair : new int[][] {{0, 4}, {1, 6}, {3, 7}}) {
+                FlowRoute fresh = new EcmpFabric(s.network(), timing).route(pair[0], pair[1], 1000, q);
+                FlowRoute again = shared.route(pair[0], pair[1], 1000, q);
+                assertThat(again.resources()).containsExactly(fresh.resources());
+                paths.add(java.util.Arrays.stream(fresh.resources()).boxed().toList());
+            }
+        }
+        // The QPs do not all hash alike, or the comparison would not tell their entropies apart.
+        assertThat(paths.size()).isGreaterThan(3);
+    }
+
+    @Test
     void shouldShareALinkWhenTwoFlowsHashOntoIt() {
         // With one spine every leaf0 -> leaf1 flow crosses the same uplink: four flows from four hosts share it.
         String yaml = """

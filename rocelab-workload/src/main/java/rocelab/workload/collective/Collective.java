@@ -22,12 +22,14 @@ public record Collective(CollectiveOp op, Algorithm algorithm, int[] ranks, long
         if (ranks.length < 2) {
             throw new IllegalArgumentException(op.title() + " needs at least 2 ranks");
         }
-        boolean[] seen = new boolean[Arrays.stream(ranks).max().getAsInt() + 1];
-        for (int r : ranks) {
-            if (r < 0 || seen[r]) {
+        // Sorted, distinct hosts are ascending: a copy of the group's size, not an array as long as the largest host
+        // id (a 4,096-GPU job makes hundreds of thousands of calls of eight ranks).
+        int[] sorted = ranks.clone();
+        Arrays.sort(sorted);
+        for (int i = 0; i < sorted.length; i++) {
+            if (sorted[i] < 0 || i > 0 && sorted[i] == sorted[i - 1]) {
                 throw new IllegalArgumentException("ranks must be distinct hosts, got " + Arrays.toString(ranks));
             }
-            seen[r] = true;
         }
         if (sizeBytes < 0 || (sizeBytes == 0 && op != CollectiveOp.BARRIER)) {
             throw new IllegalArgumentException(op.title() + " needs a positive size");

@@ -19,6 +19,8 @@ final class Schedule {
     private final int[] entry;
     private final List<Connection> connections = new ArrayList<>();
     private final Map<Long, Connection> byPair = new HashMap<>();
+    /** Reused dependency arrays, by length ({@link #dependencies}). */
+    private int[][] byLength = new int[8][];
 
     Schedule(TaskGraph graph, Collective call, int[] entry) {
         this.graph = graph;
@@ -73,7 +75,7 @@ final class Schedule {
         int slot = c.sent % NcclChunks.WINDOW;
         int window = c.sent < NcclChunks.WINDOW ? -1 : c.consumed[slot] >= 0 ? c.consumed[slot] : c.recent[slot];
         c.consumed[slot] = -1;
-        int[] deps = new int[after.length + 3];
+        int[] deps = dependencies(after.length + 3);
         System.arraycopy(after, 0, deps, 0, after.length);
         deps[after.length] = entry[c.src];
         deps[after.length + 1] = entry[c.dst];
@@ -84,6 +86,20 @@ final class Schedule {
         c.last[c.sent % c.qps.length] = t;
         c.sent++;
         return t;
+    }
+
+    /**
+     * An array of exactly {@code length} for a send's dependencies, the same one for every send of that length: the
+     * graph copies what it is given, and a large job makes tens of millions of sends.
+     */
+    private int[] dependencies(int length) {
+        if (length >= byLength.length) {
+            byLength = Arrays.copyOf(byLength, length + 1);
+        }
+        if (byLength[length] == null) {
+            byLength[length] = new int[length];
+        }
+        return byLength[length];
     }
 
     /**

@@ -35,6 +35,8 @@ public final class EcmpFabric implements FlowRouter {
     /** Each directed link's rate and delay, read once (the topology hands out copies of its edge list). */
     private final long[] linkRate;
     private final long[] linkDelay;
+    /** Each QP's ECMP entropy once derived ({@link #entropy(int)}), by QP id. */
+    private int[] entropyOfQueuePair = new int[64];
 
     public EcmpFabric(Network network, PathTiming timing) {
         this.network = network;
@@ -122,6 +124,24 @@ public final class EcmpFabric implements FlowRouter {
         }
     }
 
+    /**
+     * The QP's UDP source port, derived once per QP: {@link Network#entropy} builds the QP's stream name and hashes
+     * it, and a QP carries many messages (a ring's connection carries every step of a call). A pure function of the
+     * seed and the QP's id; 0 marks one not derived yet (a port is never 0).
+     */
+    private int entropy(int queuePair) {
+        if (queuePair >= entropyOfQueuePair.length) {
+            entropyOfQueuePair = Arrays.copyOf(entropyOfQueuePair, Math.max(queuePair + 1,
+                    entropyOfQueuePair.length + (entropyOfQueuePair.length >> 1)));
+        }
+        int e = entropyOfQueuePair[queuePair];
+        if (e == 0) {
+            e = network.entropy(queuePair);
+            entropyOfQueuePair[queuePair] = e;
+        }
+        return e;
+    }
+
     @Override
     public double[] capacitiesBps() {
         return linkCapacities(topology);
@@ -134,7 +154,7 @@ public final class EcmpFabric implements FlowRouter {
 
     @Override
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
-        int entropy = network.entropy(queuePair);
+        int entropy = entropy(queuePair);
         double work = 8.0 * timing.wireBytes(sizeBytes);
         int plane = planes == null || planeSpraying ? 0 : planes.planeOf(queuePair, src, dst);
         int hops = walk(network, src, dst, entropy, plane, links);

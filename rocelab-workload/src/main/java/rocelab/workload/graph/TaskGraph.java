@@ -406,7 +406,9 @@ public final class TaskGraph {
         if (kind.length > n + (n >> 4)) {
             resizeTasks(n);
         }
-        if (deps.length > Math.max(1, depCount) + (depCount >> 4)) {
+        // The dependencies keep up to an eighth, the step they grow by past an expected size: an estimate a little
+        // short must not cost the largest array two copies (to grow, then to trim).
+        if (deps.length > Math.max(1, depCount) + (depCount >> 3)) {
             deps = Arrays.copyOf(deps, Math.max(1, depCount));
         }
         int m = Math.max(1, flowCount);

@@ -72,8 +72,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final int[] waitingHead;
     private final int[] waitingTail;
     private int[] nextWaiting;
-    /** In flow-level mode with link events: each fabric flow's slot in the fluid network, to reroute it. */
-    private int[] slotOfTask;
+    /**
+     * In flow-level mode with a router whose paths can change: each fabric flow's slot in the fluid network, to
+     * reroute it (by flow, not by task: a large job has four times as many tasks as flows).
+     */
+    private int[] slotOfFlow;
     /**
      * Packet level: the flows of each queue pair, to fail them when it fails, as a chain through the flows in flow
      * order (the first flow of QP q, then each flow's next one on its QP, -1 ending both): two ints per flow instead
@@ -147,7 +150,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             System.arraycopy(one, 0, capacities, g * one.length, one.length);
         }
         this.fluid = new FluidNetwork(sim, capacities, 64, this::sent);
-        this.slotOfTask = router != null && router.dynamic() ? new int[n] : null;
+        this.slotOfFlow = router != null && router.dynamic() ? new int[flowCount] : null;
         this.queuePairIds = router == null ? null : new int[flowCount];
         this.deliveryLatencyPs = router == null ? null : new long[flowCount];
         this.ackLatencyPs = router == null ? null : new long[flowCount];
@@ -335,8 +338,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         int t = graph.flowTask(f);
         FlowRoute r = route(f);
         int slot = fluid.start(nowPs, t, inGroup(t, r.resources()), r.weights(), r.capBps(), r.workBits());
-        if (slotOfTask != null) {
-            slotOfTask[t] = slot;
+        if (slotOfFlow != null) {
+            slotOfFlow[f] = slot;
         }
     }
 
@@ -373,7 +376,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             if (startPs[t] < 0 || endPs[t] >= 0 || failed[t] || !sending(f)) {
                 continue;
             }
-            int slot = slotOfTask[t];
+            int slot = slotOfFlow[f];
             FlowRoute r = route(f);
             inGroup(t, r.resources());
             if (!Arrays.equals(r.resources(), fluid.resourcesOf(slot)) || r.weights() != null) {
@@ -384,7 +387,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /** Whether flow f is on its path now (not waiting for its QP, not yet sent). */
     private boolean sending(int f) {
-        int slot = slotOfTask[graph.flowTask(f)];
+        int slot = slotOfFlow[f];
         return fluid.running(slot) && fluid.tagOf(slot) == graph.flowTask(f);
     }
 
@@ -530,7 +533,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         deliveryLatencyPs = null;
         ackLatencyPs = null;
         nextWaiting = null;
-        slotOfTask = null;
+        slotOfFlow = null;
     }
 
     /**

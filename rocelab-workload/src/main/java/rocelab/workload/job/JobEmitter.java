@@ -24,9 +24,10 @@ public final class JobEmitter {
     private final Layout layout;
     private final int n;
     private final List<Instance> instances = new ArrayList<>();
-    private final List<Integer> computeTasks = new ArrayList<>();
-    private final List<Integer> computeRanks = new ArrayList<>();
-    private final List<Integer> computeIterations = new ArrayList<>();
+    /** Every compute task with its rank and iteration, as ints (a large job has millions: no boxing). */
+    private final Ints computeTasks = new Ints();
+    private final Ints computeRanks = new Ints();
+    private final Ints computeIterations = new Ints();
     private final List<String> computeNames = new ArrayList<>();
     private final List<JobTasks.Call> calls = new ArrayList<>();
     private final List<JobTasks.Transfer> transfers = new ArrayList<>();
@@ -37,7 +38,27 @@ public final class JobEmitter {
      * variables, so a cached answer is the one evaluating again would give; the first instance of a condition
      * evaluates it, so an error is reported for the same step as without the cache.
      */
-    private final Map<WhenKey, boolean[]> activeCache = new HashMap<>();
+    private final Map<WhenKey, Active> activeCache = new HashMap<>();
+    /** The ranks of an instance without a {@code when}: all of them. */
+    private Active everyRank;
+
+    /** The ranks an instance runs on, per rank ({@code of}) and as a list in rank order ({@code ranks}). */
+    private record Active(boolean[] of, int[] ranks) {
+        static Active of(boolean[] of) {
+            int count = 0;
+            for (boolean a : of) {
+                count += a ? 1 : 0;
+            }
+            int[] ranks = new int[count];
+            int k = 0;
+            for (int r = 0; r < of.length; r++) {
+                if (of[r]) {
+                    ranks[k++] = r;
+                }
+            }
+            return new Active(of, ranks);
+        }
+    }
 
     private record WhenKey(String text, Map<String, Long> loop) {}
 
@@ -84,8 +105,8 @@ public final class JobEmitter {
             ends[k] = iteration(k, gates[k]);
             previousEnd = ends[k];
         }
-        return new JobTasks(job, gates, ends, ints(computeTasks), ints(computeRanks), ints(computeIterations),
-                computeNames, calls, transfers);
+        return new JobTasks(job, gates, ends, computeTasks.toArray(), computeRanks.toArray(),
+                computeIterations.toArray(), computeNames, calls, transfers);
     }
 
     private void flatten(List<Step> steps, Map<String, Long> loop, String suffix) {
@@ -119,56 +140,55 @@ public final class JobEmitter {
         }
         Map<Long, Deque<Half>> pending = new HashMap<>();
         int[] deps = new int[2];
+        // One entry and one done array for every instance: an instance writes (and its step reads) only its active
+        // ranks' slots, and most instances of a large program run on a fraction of the ranks (one pipeline stage).
+        int[] entry = new int[n];
+        int[] done = new int[n];
         for (Instance inst : instances) {
             Step step = inst.step();
             Step.Meta meta = step.meta();
-            boolean[] active = active(inst, rankVars);
-            int[] entry = new int[n];
+            Active active = active(inst, rankVars);
+            int[] ranks = active.ranks();
             int stream = streamIndex.get(meta.stream());
             int[] streamLast = lastInStream[stream];
             List<String> after = meta.after();
             if (deps.length < 2 + after.size()) {
                 deps = new int[2 + after.size()];
             }
-            for (int r = 0; r < n; r++) {
-                if (!active[r]) {
-                    continue;
-                }
+            int[][] afterLast = new int[after.size()][];
+            for (int a = 0; a < after.size(); a++) {
+                afterLast[a] = lastById[afterIndex.get(after.get(a))];
+            }
+            for (int r : ranks) {
                 int count = 0;
                 deps[count++] = gate[r];
                 if (streamLast != null && streamLast[r] >= 0) {
                     deps[count++] = streamLast[r];
                 }
-                for (int a = 0; a < after.size(); a++) {
-                    int[] last = lastById[afterIndex.get(after.get(a))];
+                for (int[] last : afterLast) {
                     if (last != null && last[r] >= 0) {
                         deps[count++] = last[r];
                     }
                 }
                 entry[r] = count == 1 ? deps[0] : graph.join(layout.host(r), Arrays.copyOf(deps, count));
+                done[r] = -1;
             }
-            int[] done = new int[n];
-            Arrays.fill(done, -1);
             if (step instanceof Step.Compute c) {
-                for (int r = 0; r < n; r++) {
-                    if (active[r]) {
-                        done[r] = graph.compute(c.durationPs(), layout.host(r), entry[r]);
-                        computeTasks.add(done[r]);
-                        computeRanks.add(r);
-                        computeIterations.add(k);
-                        computeNames.add(inst.name());
-                    }
+                for (int r : ranks) {
+                    done[r] = graph.compute(c.durationPs(), layout.host(r), entry[r]);
+                    computeTasks.add(done[r]);
+                    computeRanks.add(r);
+                    computeIterations.add(k);
+                    computeNames.add(inst.name());
                 }
             } else if (step instanceof Step.Delay d) {
-                for (int r = 0; r < n; r++) {
-                    if (active[r]) {
-                        done[r] = graph.delay(d.durationPs(), layout.host(r), entry[r]);
-                    }
+                for (int r : ranks) {
+                    done[r] = graph.delay(d.durationPs(), layout.host(r), entry[r]);
                 }
             } else if (step instanceof Step.Collective c) {
-                collective(c, inst, k, active, entry, done);
+                collective(c, inst, k, active.of(), ranks, entry, done);
             } else if (step instanceof Step.Transfer t) {
-                transfer(t, inst, k, rankVars, active, entry, done, pending);
+                transfer(t, inst, k, rankVars, ranks, entry, done, pending);
             } else {
                 throw new IllegalStateException("loops are flattened");
             }
@@ -185,19 +205,17 @@ public final class JobEmitter {
                     lastById[byId] = idLast;
                 }
             }
-            for (int r = 0; r < n; r++) {
-                if (active[r]) {
-                    streamLast[r] = done[r];
-                    if (idLast != null) {
-                        idLast[r] = done[r];
-                    }
-                    if (allDone[r] == null) {
-                        allDone[r] = new int[16];
-                    } else if (allDoneCount[r] == allDone[r].length) {
-                        allDone[r] = Arrays.copyOf(allDone[r], allDoneCount[r] * 2);
-                    }
-                    allDone[r][allDoneCount[r]++] = done[r];
+            for (int r : ranks) {
+                streamLast[r] = done[r];
+                if (idLast != null) {
+                    idLast[r] = done[r];
                 }
+                if (allDone[r] == null) {
+                    allDone[r] = new int[16];
+                } else if (allDoneCount[r] == allDone[r].length) {
+                    allDone[r] = Arrays.copyOf(allDone[r], allDoneCount[r] * 2);
+                }
+                allDone[r][allDoneCount[r]++] = done[r];
             }
         }
         for (Deque<Half> q : pending.values()) {
@@ -224,21 +242,25 @@ public final class JobEmitter {
     }
 
     /** The ranks for which an instance's {@code when} holds. */
-    private boolean[] active(Instance inst, List<Map<String, Long>> rankVars) {
+    private Active active(Instance inst, List<Map<String, Long>> rankVars) {
         Step.Meta meta = inst.step().meta();
         if (meta.when() == null) {
-            boolean[] all = new boolean[n];
-            Arrays.fill(all, true);
-            return all;
+            if (everyRank == null) {
+                boolean[] all = new boolean[n];
+                Arrays.fill(all, true);
+                everyRank = Active.of(all);
+            }
+            return everyRank;
         }
         WhenKey key = new WhenKey(meta.when().toString(), inst.loop());
-        boolean[] cached = activeCache.get(key);
+        Active cached = activeCache.get(key);
         if (cached == null) {
-            cached = new boolean[n];
+            boolean[] of = new boolean[n];
             for (int r = 0; r < n; r++) {
                 Map<String, Long> v = variables(rankVars, r, inst.loop());
-                cached[r] = evaluate(meta, () -> meta.when().eval(v)) != 0;
+                of[r] = evaluate(meta, () -> meta.when().eval(v)) != 0;
             }
+            cached = Active.of(of);
             activeCache.put(key, cached);
         }
         return cached;
@@ -262,9 +284,11 @@ public final class JobEmitter {
         }
     }
 
-    private void collective(Step.Collective c, Instance inst, int k, boolean[] active, int[] entry, int[] done) {
-        for (int r = 0; r < n; r++) {
-            if (!active[r] || done[r] >= 0) {
+    private void collective(Step.Collective c, Instance inst, int k, boolean[] active, int[] ranks, int[] entry,
+            int[] done) {
+        String callPrefix = null;
+        for (int r : ranks) {
+            if (done[r] >= 0) {
                 continue;
             }
             int[] members = layout.group(r, c.dims());
@@ -306,28 +330,34 @@ public final class JobEmitter {
             for (int i = 0; i < members.length; i++) {
                 done[members[i]] = finished[i];
             }
-            calls.add(new JobTasks.Call(job.name() + "/" + inst.name() + "/" + groupName(c, members[0]), call, k,
-                    first, graph.taskCount(), entries, finished));
+            if (callPrefix == null) {
+                callPrefix = job.name() + "/" + inst.name() + "/" + groupDims(c);
+            }
+            calls.add(new JobTasks.Call(callPrefix + groupCoordinates(c, members[0]), call, k, first,
+                    graph.taskCount(), entries, finished));
         }
     }
 
-    private String groupName(Step.Collective c, int firstMember) {
+    /** The first part of a call's group name: its dimensions (the same for every group of an instance). */
+    private String groupDims(Step.Collective c) {
+        String dims = String.join("+", c.dims().stream().filter(d -> layout.degree(d) > 1).map(Dim::key).toList());
+        return c.dims().size() == Dim.values().length ? "world" : dims;
+    }
+
+    /** The rest of a call's group name: the coordinates its members share, e.g. "(dp=3,pp=0)", or nothing. */
+    private String groupCoordinates(Step.Collective c, int firstMember) {
         StringBuilder b = new StringBuilder();
         for (Dim d : Dim.values()) {
             if (!c.dims().contains(d) && layout.degree(d) > 1) {
                 b.append(b.length() == 0 ? "" : ",").append(d.key()).append('=').append(layout.coord(firstMember, d));
             }
         }
-        String dims = String.join("+", c.dims().stream().filter(d -> layout.degree(d) > 1).map(Dim::key).toList());
-        return (c.dims().size() == Dim.values().length ? "world" : dims) + (b.length() == 0 ? "" : "(" + b + ")");
+        return b.length() == 0 ? "" : "(" + b + ")";
     }
 
-    private void transfer(Step.Transfer t, Instance inst, int k, List<Map<String, Long>> rankVars, boolean[] active,
+    private void transfer(Step.Transfer t, Instance inst, int k, List<Map<String, Long>> rankVars, int[] ranks,
             int[] entry, int[] done, Map<Long, Deque<Half>> pending) {
-        for (int r = 0; r < n; r++) {
-            if (!active[r]) {
-                continue;
-            }
+        for (int r : ranks) {
             EnumMap<Dim, Integer> coords = new EnumMap<>(layout.coords(r));
             Map<String, Long> rv = variables(rankVars, r, inst.loop());
             for (Map.Entry<Dim, Expr> e : t.peer().entrySet()) {
@@ -368,7 +398,20 @@ public final class JobEmitter {
         }
     }
 
-    private static int[] ints(List<Integer> list) {
-        return list.stream().mapToInt(Integer::intValue).toArray();
+    /** A growing list of ints. */
+    private static final class Ints {
+        private int[] values = new int[64];
+        private int size;
+
+        void add(int v) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = v;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(values, size);
+        }
     }
 }

@@ -67,6 +67,38 @@ class JobEmitterTest {
     }
 
     @Test
+    void shouldChainEachRankThroughOnlyTheInstancesItRuns() {
+        // One stage runs two collectives in a row between steps every rank runs: each call enters after the previous
+        // step of its own members, and a rank of the other stage goes from its first compute straight to its last.
+        List<Step> program = List.of(
+                new Step.Compute(meta("a", "main", null), 10),
+                new Step.Collective(meta("x", "main", "pp == 0"), CollectiveOp.ALL_REDUCE, Algorithm.RING,
+                        EnumSet.of(Dim.DP), 4000, false, 1, 0),
+                new Step.Collective(meta("y", "main", "pp == 0"), CollectiveOp.ALL_REDUCE, Algorithm.RING,
+                        EnumSet.of(Dim.DP), 4000, false, 1, 0),
+                new Step.Compute(meta("b", "main", null), 20));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.DP, 2, Dim.PP, 2), program, 1));
+        // Ranks 0 and 1 are stage 0 (dp fastest): one call per collective step, of their group.
+        assertThat(t.calls()).hasSize(2);
+        JobTasks.Call x = t.calls().get(0);
+        JobTasks.Call y = t.calls().get(1);
+        assertThat(x.call().ranks()).containsExactly(10, 11);
+        assertThat(y.call().ranks()).containsExactly(10, 11);
+        int[] a = java.util.Arrays.copyOfRange(t.computeTasks(), 0, 4);
+        int[] b = java.util.Arrays.copyOfRange(t.computeTasks(), 4, 8);
+        for (int i = 0; i < 2; i++) {
+            assertThat(dependencies(g, x.entries()[i])).contains(a[i]);
+            assertThat(dependencies(g, y.entries()[i])).contains(x.done()[i]).doesNotContain(a[i]);
+            assertThat(dependencies(g, g.dependency(b[i], 0))).contains(y.done()[i]);
+        }
+        for (int r = 2; r < 4; r++) {
+            assertThat(dependencies(g, g.dependency(b[r], 0))).contains(a[r]);
+        }
+        assertThat(g.tasksInCycles()).isZero();
+    }
+
+    @Test
     void shouldComputePerRankSizesInTheNcclTestsConvention() {
         List<Step> program = List.of(new Step.Collective(meta("ag", "main", null), CollectiveOp.ALL_GATHER,
                 Algorithm.RING, EnumSet.of(Dim.DP), 1000, true, 1, 0));
