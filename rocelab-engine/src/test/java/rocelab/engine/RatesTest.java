@@ -58,6 +58,43 @@ class RatesTest {
         }
     }
 
+    /**
+     * At a rate that does not divide 8e12 the memo multiplies by the numerator of 8e12 / rate in lowest terms and
+     * divides by its denominator: the definition's time too, near the largest size that multiplication takes (where
+     * it must hand over to the general path) and below, with rates alternating so the memo is remade.
+     */
+    @Test
+    void shouldGiveTheSameTimeThroughTheMemoAtRatesThatDoNotDivideTheSecond() {
+        SplittableRandom random = new SplittableRandom(36);
+        long[] rates = {3_600_000_000_000L, 900_000_000_000L, 1_800_000_000_000L, 7_000_000_000L, 3,
+            999_999_999_989L, 300_000_000_000L, Long.MAX_VALUE};
+        Rates.Memo memo = new Rates.Memo();
+        for (int i = 0; i < 40_000; i++) {
+            long rate = i % 2 == 0 ? rates[random.nextInt(rates.length)]
+                    // products of small primes: fractions in lowest terms of every size of denominator
+                    : (1L << random.nextInt(0, 13)) * pow(3, random.nextInt(0, 6)) * pow(5, random.nextInt(0, 14))
+                            * pow(7, random.nextInt(0, 3));
+            long gcd = BigInteger.valueOf(8_000_000_000_000L).gcd(BigInteger.valueOf(rate)).longValueExact();
+            long numerator = 8_000_000_000_000L / gcd;
+            long denominator = rate / gcd;
+            long largest = Long.MAX_VALUE / numerator;
+            long bytes = Math.max(0, random.nextInt(3) == 0 ? largest + random.nextInt(-2, 3)
+                    : random.nextLong(1L << random.nextInt(1, 63)));
+            // A multiple of the denominator is a whole number of picoseconds; one byte more is not.
+            for (long b : new long[] {bytes, bytes - bytes % denominator, bytes + 1}) {
+                assertThat(memo.serializationPs(b, rate)).as("%d B at %d b/s", b, rate).isEqualTo(reference(b, rate));
+            }
+        }
+    }
+
+    private static long pow(long base, int exponent) {
+        long p = 1;
+        for (int i = 0; i < exponent; i++) {
+            p *= base;
+        }
+        return p;
+    }
+
     @Test
     void shouldGiveTheExactTimeOfWholeMessagesAtRatesThatDoNotDivideTheSecond() {
         // The double estimate and its correction in 128 bits: sizes near multiples of the rate, where rounding bites.

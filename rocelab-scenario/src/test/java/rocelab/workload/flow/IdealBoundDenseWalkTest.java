@@ -68,7 +68,7 @@ class IdealBoundDenseWalkTest {
     }
 
     /** Up to 80 tasks; each waits on up to three earlier ones (some on a flow's ACK); some promises wait on later ones. */
-    private static TaskGraph randomGraph(SplittableRandom random) {
+    static TaskGraph randomGraph(SplittableRandom random) {
         TaskGraph g = new TaskGraph();
         int[] connections = new int[3];
         for (int i = 0; i < connections.length; i++) {

@@ -77,8 +77,13 @@ public final class IdealBound implements TaskTimes {
     /** The last message size and its wire bytes: a collective's messages come in a few sizes. */
     private long wireSize = -1;
     private long wireOfSize;
-    /** The pass's serialisations: one port rate after another, most of them whole picoseconds per byte. */
+    /**
+     * The bound's serialisations, exact ({@link #serializationPs}): the NVLink rate's on a memo of their own, so that
+     * the RNICs' and paths' rates (most of them whole picoseconds per byte) and NVLink's (20 / 9 ps per byte at
+     * 3.6 Tb/s), which alternate from task to task, each keep theirs.
+     */
     private final Rates.Memo serialization = new Rates.Memo();
+    private final Rates.Memo nvlinkSerialization = new Rates.Memo();
 
     // Scratch for port-work bounds: one entry per (transfer, port).
     private int entries;
@@ -152,7 +157,18 @@ public final class IdealBound implements TaskTimes {
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
-            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs) {}
+            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs, int id) {}
+
+    /**
+     * Per flow, the id of its path (-1: none kept), set when the pass meets it: every later use of the flow (a join's
+     * port work, a group walk's) reads its path from {@link #pathById} instead of looking it up by its connection or
+     * host pair again, which cost three scattered reads per use (a quarter of a 4,096-GPU job's bound). A pure cache.
+     */
+    private final int[] pathOfFlow;
+    /** The paths made, by id; at most {@link #KEPT_PATHS} (later ones get none: their flows look theirs up). */
+    private Path[] pathById = new Path[64];
+    private int pathCount;
+    private static final int KEPT_PATHS = 1 << 18;
 
     /**
      * The bounds of every task of {@code graph} on {@code network}; {@code groupOfTask} (null: all one group) puts
@@ -206,6 +222,8 @@ public final class IdealBound implements TaskTimes {
         this.startPs = new long[n];
         this.endPs = new long[n];
         this.completedPs = new long[graph.flowCount()];
+        this.pathOfFlow = new int[graph.flowCount()];
+        Arrays.fill(pathOfFlow, -1);
         this.mark = new int[n];
         int late = graph.lateDependencyCount();
         this.lateStart = new int[n + 1];
@@ -291,6 +309,8 @@ public final class IdealBound implements TaskTimes {
         this.startPs = new long[window];
         this.endPs = new long[window];
         this.completedPs = new long[window];
+        this.pathOfFlow = new int[window];
+        Arrays.fill(pathOfFlow, -1);
         this.mark = new int[0];
         this.lateStart = new int[1];
         this.lateList = new int[0];
@@ -452,17 +472,18 @@ public final class IdealBound implements TaskTimes {
                 int f = graph.flowIndex(t);
                 int src = graph.flowSource(f);
                 Path p = flowPath(f, src, graph.flowDestination(f));
+                pathOfFlow[f & flowMask] = p.id();
                 long size = graph.flowBytes(f);
                 long wire = wireBytes(size);
                 long latency = latencyPs(p, size);
                 long send = queuePair(f, ready, wire, latency, rnicBps[src]);
                 sendStartPs[f & flowMask] = send;
                 endPs[t & taskMask] = Saturating.add(send,
-                        Saturating.add(serialization.serializationPs(wire, p.bottleneckBps()), latency));
+                        Saturating.add(serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
             }
             case NVLINK -> endPs[t & taskMask] = Saturating.add(ready, Saturating.add(
-                    serialization.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
+                    serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
             default -> endPs[t & taskMask] = Saturating.add(ready, graph.durationPs(t));
         }
     }
@@ -486,7 +507,7 @@ public final class IdealBound implements TaskTimes {
         }
         nextPosition[c]++;
         long send = Math.max(ready, queuePairFreePs[c]);
-        queuePairFreePs[c] = Saturating.add(send, serialization.serializationPs(wire, rnic));
+        queuePairFreePs[c] = Saturating.add(send, serializationPs(wire, rnic));
         if (positionOfFlow[fm] == 0) {
             firstSendPs[c] = send;
             prefixBytes[fm] = wire;
@@ -537,7 +558,7 @@ public final class IdealBound implements TaskTimes {
                 connectionStamp[c] = -stamp;
                 int src = graph.flowSource(f);
                 int dst = graph.flowDestination(f);
-                Path p = flowPath(f, src, dst);
+                Path p = pathOf(f, src, dst);
                 long base = (long) (groupOfTask == null ? 0 : groupOfTask[x]) * 4 * hosts;
                 long ack = latestAcked[c] ? p.ackLatencyPs() : 0;
                 long latency = prefixLatencyPs[f & flowMask];
@@ -558,6 +579,11 @@ public final class IdealBound implements TaskTimes {
     /** When transfer x's sender has its completion: a flow's last ACK, an NVLink transfer's end. */
     private long acknowledgedPs(int x) {
         return graph.kind(x) == TaskGraph.Kind.FLOW ? completedPs[graph.flowIndex(x) & flowMask] : endPs[x & taskMask];
+    }
+
+    /** {@link Rates#serializationPs}, the same to the picosecond, through the memo of NVLink's rate or the other. */
+    private long serializationPs(long bytes, long rateBps) {
+        return (rateBps == nvlinkBps ? nvlinkSerialization : serialization).serializationPs(bytes, rateBps);
     }
 
     /** A message's wire bytes ({@link PathTiming#wireBytes}), the last size's remembered. */
@@ -596,6 +622,12 @@ public final class IdealBound implements TaskTimes {
         return p;
     }
 
+    /** Flow f's path (from {@code src} to {@code dst}), flow f met by the pass: the one the pass gave it. */
+    private Path pathOf(int f, int src, int dst) {
+        int id = pathOfFlow[f & flowMask];
+        return id >= 0 ? pathById[id] : flowPath(f, src, dst);
+    }
+
     private Path path(int src, int dst) {
         int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
         Path p = paths[slot];
@@ -603,10 +635,17 @@ public final class IdealBound implements TaskTimes {
             int hops = network.path(src, dst, pathRates, pathDelays);
             long[] r = Arrays.copyOf(pathRates, hops);
             long[] d = Arrays.copyOf(pathDelays, hops);
+            int id = pathCount < KEPT_PATHS ? pathCount++ : -1;
             p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops) * network.planesPerMessage(),
                     timing.ackLatencyPs(r, d, hops),
-                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes()));
+                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes()), id);
             paths[slot] = p;
+            if (id >= 0) {
+                if (id == pathById.length) {
+                    pathById = Arrays.copyOf(pathById, 2 * id);
+                }
+                pathById[id] = p;
+            }
         }
         return p;
     }
@@ -633,7 +672,7 @@ public final class IdealBound implements TaskTimes {
             int f = graph.flowIndex(x);
             int src = graph.flowSource(f);
             int dst = graph.flowDestination(f);
-            Path p = flowPath(f, src, dst);
+            Path p = pathOf(f, src, dst);
             long size = graph.flowBytes(f);
             long latency = latencyPs(p, size);
             long after = Saturating.add(acked ? p.ackLatencyPs() : 0, afterPs);
@@ -742,7 +781,7 @@ public final class IdealBound implements TaskTimes {
      */
     private long alonePs(int e, long rate) {
         portsInClosedForm++;
-        return Saturating.add(Saturating.add(entryRelease[e], serialization.serializationPs(entryBytes[e], rate)),
+        return Saturating.add(Saturating.add(entryRelease[e], serializationPs(entryBytes[e], rate)),
                 entryTail[e]);
     }
 
@@ -787,7 +826,7 @@ public final class IdealBound implements TaskTimes {
                 done = finish;
                 size = heapPop(heap, size);
                 long served = (long) Math.floor(done);
-                long end = Saturating.add(busyStart, Rates.serializationPs(served, rate));
+                long end = Saturating.add(busyStart, serializationPs(served, rate));
                 bound = Math.max(bound, Saturating.add(end, entryTail[top]));
             } else {
                 double at = (entryRelease[order[i]] - busyStart) / psPerByte;
@@ -823,7 +862,7 @@ public final class IdealBound implements TaskTimes {
             tail = Math.min(tail, entryTail[e]);
             if (i == from || entryRelease[order[i - 1]] != entryRelease[e]) {
                 bound = Math.max(bound, Saturating.add(Saturating.add(entryRelease[e],
-                        Rates.serializationPs(bytes, rate)), tail));
+                        serializationPs(bytes, rate)), tail));
             }
         }
         return bound;
@@ -895,6 +934,9 @@ public final class IdealBound implements TaskTimes {
         }
         long range = highKey - lowKey + 1;
         if (entries < 64 || range <= 0 || range > 4L * entries) {
+            if (range > 0 && sortByPacked(lowKey, range)) {
+                return;
+            }
             for (int i = 0; i < entries; i++) {
                 order[i] = i;
             }
@@ -926,6 +968,43 @@ public final class IdealBound implements TaskTimes {
             sortByRelease(from, to);
             from = to;
         }
+    }
+
+    /**
+     * Puts in order[0, entries) the entries sorted by (port, release) as {@link #sort} does, when the ports' keys
+     * less {@code lowKey} and an entry's number fit in a long together: sorted as primitives by port (and number, so
+     * the order is stable), then each port's run by release ({@link #sortByRelease}, stable too). A stable sort has
+     * one result, so the order is the merge sort's. A collective call's walk has its entries on a few of thousands of
+     * ports, too sparse to count into ports, where the merge sort's comparisons through the order were 6 % of the
+     * bound. Returns false, sorting nothing, when they do not fit.
+     */
+    private boolean sortByPacked(long lowKey, long range) {
+        int bits = 64 - Long.numberOfLeadingZeros(Math.max(1, entries - 1));
+        if (((range - 1) >>> (63 - bits)) != 0) {
+            return false;
+        }
+        if (packed.length < entries) {
+            packed = new long[entries];
+        }
+        for (int i = 0; i < entries; i++) {
+            packed[i] = ((entryKey[i] - lowKey) << bits) | i;
+        }
+        Arrays.sort(packed, 0, entries);
+        long mask = (1L << bits) - 1;
+        for (int k = 0; k < entries; k++) {
+            order[k] = (int) (packed[k] & mask);
+        }
+        int from = 0;
+        while (from < entries) {
+            long key = entryKey[order[from]];
+            int to = from + 1;
+            while (to < entries && entryKey[order[to]] == key) {
+                to++;
+            }
+            sortByRelease(from, to);
+            from = to;
+        }
+        return true;
     }
 
     /** Sorts order[from, to), entries of one port, by release. */
@@ -1057,6 +1136,9 @@ public final class IdealBound implements TaskTimes {
             order = new int[64];
             sortScratch = new int[64];
             packed = new long[64];
+        }
+        if (sweepOrder.length > KEPT_SCRATCH) {
+            sweepOrder = new int[64];
         }
         if (walkTask.length > KEPT_SCRATCH) {
             walkTask = new int[64];
@@ -1267,34 +1349,85 @@ public final class IdealBound implements TaskTimes {
                 walkTail[i] = Math.max(walkTail[i], ackLatencyPs(walkTask[i]));
             }
         }
+        sweepOver(low, high);
         passes = 0;
         if (lateList.length == 0) {
             // Without promises every task waits only on lower ones, and a connection's earlier message is lower too:
             // from the highest down is an order in which every tail is final when it is passed on.
-            for (int t = high; t >= low; t--) {
+            for (int i = sweepLength - 1; i >= 0; i--) {
+                int t = sweepTask(i);
                 if (inWalk(t) && walkTail[slot(t)] >= 0) {
                     passOn(t, t, null);
                 }
             }
         } else {
-            passOnInOrder(low, high);
+            passOnInOrder();
         }
         int transfers = 0;
-        for (int t = low; t <= high; t++) {
+        for (int i = 0; i < sweepLength; i++) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
                 transfers++;
             }
         }
         if (transfers > portByPortAbove && portKeys() <= 8L * transfers) {
-            return portWorkByPort(low, high, transfers);
+            return portWorkByPort(transfers);
         }
         entries = 0;
-        for (int t = low; t <= high; t++) {
+        for (int i = 0; i < sweepLength; i++) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
                 addPorts(t, false, walkTail[slot(t)]);
             }
         }
         return entries == 0 ? NEVER : portWorkPs();
+    }
+
+    /**
+     * A sparse walk whose tasks span more than this many times their number is swept in the order of its tasks sorted
+     * ({@link #sweepOver}), not over its span: a collective call's walk, from its first task to its last, spans every
+     * task the other calls of that stretch of the job added in between (tens of times its own), and the span's four
+     * sweeps, each asking every task of it whether it is in the walk, were a quarter of a 4,096-GPU job's bound.
+     */
+    static final int SORTED_ABOVE_SPAN = 4;
+
+    private long sortedAboveSpan = SORTED_ABOVE_SPAN;
+
+    /** Sparse walks spanning more than {@code ratio} times their tasks are swept sorted (tests: the same bound). */
+    void sortedSweepAbove(long ratio) {
+        sortedAboveSpan = ratio;
+    }
+
+    /** Whether the sweeps take the walk's tasks from {@link #sweepOrder} (sorted) rather than the span's ids. */
+    private boolean sweepSorted;
+    private int sweepLow;
+    private int sweepLength;
+    private int[] sweepOrder = new int[64];
+
+    /**
+     * Sets the sweeps of the walk's tasks from {@code low} to {@code high} ({@link #sweepTask}, ascending): the span's
+     * ids, each asked whether it is in the walk, or for a sparse walk much narrower than its span its tasks sorted.
+     * Both visit the walk's tasks in the same order, so every tail and bound is the same.
+     */
+    private void sweepOver(int low, int high) {
+        long span = (long) high - low + 1;
+        sweepSorted = !dense && span > sortedAboveSpan * walked;
+        sweepLow = low;
+        if (!sweepSorted) {
+            sweepLength = (int) Math.max(0, span);
+            return;
+        }
+        if (sweepOrder.length < walked) {
+            sweepOrder = new int[Math.max(walked, 2 * sweepOrder.length)];
+        }
+        System.arraycopy(walkTask, 0, sweepOrder, 0, walked);
+        Arrays.sort(sweepOrder, 0, walked);
+        sweepLength = walked;
+    }
+
+    /** The i-th task of the sweeps set by {@link #sweepOver}, ascending (one not in the walk when over the span). */
+    private int sweepTask(int i) {
+        return sweepSorted ? sweepOrder[i] : sweepLow + i;
     }
 
     /**
@@ -1330,10 +1463,11 @@ public final class IdealBound implements TaskTimes {
      * depends only on its own entries in their order (by task, as one set files them), which this keeps, and the
      * walk's is the largest port's: the same bound, with a task id per entry held instead of four longs.
      */
-    private long portWorkByPort(int low, int high, int transfers) {
+    private long portWorkByPort(int transfers) {
         int ports = (int) portKeys();
         int[] start = new int[ports + 1];
-        for (int t = low; t <= high; t++) {
+        for (int i = 0; i < sweepLength; i++) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
                 start[(int) portKey(t, SENDER) + 1]++;
                 start[(int) portKey(t, RECEIVER) + 1]++;
@@ -1343,7 +1477,8 @@ public final class IdealBound implements TaskTimes {
             start[k + 1] += start[k];
         }
         int[] byPort = new int[2 * transfers];
-        for (int t = low; t <= high; t++) {
+        for (int i = 0; i < sweepLength; i++) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && transfer(t)) {
                 byPort[start[(int) portKey(t, SENDER)]++] = t;
                 byPort[start[(int) portKey(t, RECEIVER)]++] = t;
@@ -1387,9 +1522,10 @@ public final class IdealBound implements TaskTimes {
      * tails saturated, which did not end in practice). The counts are made by the walk ({@link #walk}, or
      * {@link #countWaits} for a walk of every task).
      */
-    private void passOnInOrder(int low, int high) {
+    private void passOnInOrder() {
         int[] waits = walkWaits;
-        for (int t = high; t >= low; t--) {
+        for (int i = sweepLength - 1; i >= 0; i--) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && waits[slot(t)] == 0) {
                 waits[slot(t)] = -1;
                 passOn(t, t, waits);
@@ -1399,7 +1535,8 @@ public final class IdealBound implements TaskTimes {
         // added after it on its connection). The chains round such a cycle have no longest one (each turn adds the
         // message's time), so passing on until nothing grows would not end; each is passed on once, from the
         // highest down, with the tail it has: a shorter tail only weakens the bound, so it stays one.
-        for (int t = high; t >= low; t--) {
+        for (int i = sweepLength - 1; i >= 0; i--) {
+            int t = sweepTask(i);
             if (inWalk(t) && walkTail[slot(t)] >= 0 && waits[slot(t)] >= 0) {
                 waits[slot(t)] = -1;
                 passOn(t, t, waits);
@@ -1458,18 +1595,22 @@ public final class IdealBound implements TaskTimes {
         }
     }
 
-    /** The least time task t takes from its start to its end in any schedule: a message's alone, a compute's own. */
+    /**
+     * The least time task t takes from its start to its end in any schedule: a message's alone, a compute's own. The
+     * pass ({@link #earliest}) ended every transfer that long after it was sent: that difference is read back, so a
+     * walk's tasks cost no path, wire bytes or serialisation again, and is the same unless the end saturated.
+     */
     private long leastDurationPs(int t) {
         switch (graph.kind(t)) {
             case FLOW -> {
                 int f = graph.flowIndex(t);
-                Path p = path(graph.flowSource(f), graph.flowDestination(f));
-                long bytes = graph.flowBytes(f);
-                return Saturating.add(Rates.serializationPs(timing.wireBytes(bytes), p.bottleneckBps()),
-                        latencyPs(p, bytes));
+                long end = endPs[t];
+                return end != Long.MAX_VALUE ? end - sendStartPs[f] : flowAlonePs(f);
             }
             case NVLINK -> {
-                return Saturating.add(Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs);
+                long end = endPs[t];
+                return end != Long.MAX_VALUE ? end - startPs[t]
+                        : Saturating.add(Rates.serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs);
             }
             default -> {
                 return graph.durationPs(t);
@@ -1477,13 +1618,25 @@ public final class IdealBound implements TaskTimes {
         }
     }
 
-    /** The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for anything else. */
+    /** Flow f's time alone: its wire bytes at its path's bottleneck, then its path's latency. */
+    private long flowAlonePs(int f) {
+        Path p = path(graph.flowSource(f), graph.flowDestination(f));
+        long bytes = graph.flowBytes(f);
+        return Saturating.add(Rates.serializationPs(timing.wireBytes(bytes), p.bottleneckBps()), latencyPs(p, bytes));
+    }
+
+    /**
+     * The time from transfer x's end to its sender's completion: a flow's ACK latency, 0 for anything else; read back
+     * from the pass as {@link #leastDurationPs} is (its completion is its end plus that latency).
+     */
     private long ackLatencyPs(int x) {
         if (graph.kind(x) != TaskGraph.Kind.FLOW) {
             return 0;
         }
         int f = graph.flowIndex(x);
-        return path(graph.flowSource(f), graph.flowDestination(f)).ackLatencyPs();
+        long completed = completedPs[f];
+        return completed != Long.MAX_VALUE ? completed - endPs[x]
+                : path(graph.flowSource(f), graph.flowDestination(f)).ackLatencyPs();
     }
 
     @Override
