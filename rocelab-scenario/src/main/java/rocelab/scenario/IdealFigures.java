@@ -1,8 +1,6 @@
 package rocelab.scenario;
 
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 import rocelab.workload.flow.IdealBound;
 
@@ -29,47 +27,5 @@ record IdealFigures(IdealBound bound, long[] collectiveEndPs, JobResults.Bounds 
             collectives[i] = b.lastEndPs(collectiveDone.get(i), new int[0], collectiveFirstTask[i]);
         }
         return new IdealFigures(b, collectives, jobs.isEmpty() ? null : JobResults.bounds(jobs, b));
-    }
-
-    /**
-     * Work started on a thread of its own, joined when its result is needed. The work must read only what nobody
-     * writes meanwhile: the thread's start and {@link #join} order everything else.
-     */
-    static final class Pending {
-        private final FutureTask<IdealFigures> task;
-
-        Pending(Supplier<IdealFigures> work) {
-            task = new FutureTask<>(work::get);
-            Thread t = new Thread(task, "rocelab-ideal-bound");
-            // A run that fails on the main thread must not be kept alive by its bound.
-            t.setDaemon(true);
-            t.start();
-        }
-
-        /** The figures, once made; a failure in the work is thrown here, as if it had been made on this thread. */
-        IdealFigures join() {
-            boolean interrupted = false;
-            try {
-                while (true) {
-                    try {
-                        return task.get();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (e.getCause() instanceof Error r) {
-                    throw r;
-                }
-                throw new IllegalStateException(e.getCause());
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
     }
 }

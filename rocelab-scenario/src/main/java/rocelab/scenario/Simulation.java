@@ -595,7 +595,7 @@ public final class Simulation {
             return runIdealOnly();
         }
         long startNanos = System.nanoTime();
-        IdealFigures.Pending early = idealOnSecondCore();
+        Aside<IdealFigures> early = idealOnSecondCore();
         madeAside = early != null;
         long ackTimeout = config.nic().ackTimeoutPs();
         long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
@@ -846,7 +846,7 @@ public final class Simulation {
      * events never writes (a streamed graph retires its tasks, and link events reroute); the figures are the same
      * either way, so this only decides where their time goes: on the second core, beside the event loop.
      */
-    private IdealFigures.Pending idealOnSecondCore() {
+    private Aside<IdealFigures> idealOnSecondCore() {
         boolean cores = secondCore != null ? secondCore : Runtime.getRuntime().availableProcessors() >= 2;
         if (!cores || !reportsIdeal() || parallel != null || !config.linkEvents().isEmpty()
                 || driver.graph().isStreamed()) {
@@ -854,7 +854,7 @@ public final class Simulation {
         }
         IdealNetwork idealNetwork = idealNetwork(network, config);
         Dependents dependents = driver.dependents();
-        return new IdealFigures.Pending(() -> idealFigures(idealNetwork, dependents));
+        return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents));
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {
