@@ -2,17 +2,10 @@ package rocelab.workload.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import rocelab.fabric.network.Network;
-import rocelab.fabric.network.PathTiming;
-import rocelab.scenario.ScenarioConfig;
-import rocelab.scenario.Simulation;
-import rocelab.scenario.read.ScenarioException;
-import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -22,16 +15,10 @@ import rocelab.workload.graph.TaskGraph;
  * package, in this module, because the switch is package-private and the network needs the scenario reader.
  */
 class IdealBoundDenseWalkTest {
-    private static final String SCENARIO = "name: dense\nfabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}\n"
-            + "topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}\n"
-            + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 1000B}\n";
-
     @Test
-    void shouldGiveTheSparseWalksBoundWhenDense() throws ScenarioException {
-        ScenarioConfig config = new ScenarioReader().read(SCENARIO, "test.yaml", Path.of("."));
-        Network network = Simulation.assemble(config).network();
-        IdealNetwork ideal = new IdealNetwork(network, new PathTiming(network.frames(), config.nic().mtuBytes(),
-                config.switches().forwardingLatencyPs()));
+    void shouldGiveTheSparseWalksBoundWhenDense() {
+        OneSwitchIdeal network = OneSwitchIdeal.of(6);
+        IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(12);
         int graphs = 0;
         int withPromises = 0;
@@ -44,7 +31,7 @@ class IdealBoundDenseWalkTest {
             }
             graphs++;
             withPromises += g.lateDependencyCount() > 0 ? 1 : 0;
-            IdealBound bound = new IdealBound(g, ideal, network.hostCount(), null);
+            IdealBound bound = new IdealBound(g, ideal, network.hosts(), null);
             int n = g.taskCount();
             for (int k = 0; k < 8; k++) {
                 int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();

@@ -2,17 +2,10 @@ package rocelab.workload.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import rocelab.fabric.network.Network;
-import rocelab.fabric.network.PathTiming;
-import rocelab.scenario.ScenarioConfig;
-import rocelab.scenario.Simulation;
-import rocelab.scenario.read.ScenarioException;
-import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.TaskGraph;
 
@@ -23,16 +16,10 @@ import rocelab.workload.graph.TaskGraph;
  * threshold is forced to 0 so that these small graphs take the port-by-port path.
  */
 class IdealBoundPortByPortTest {
-    private static final String SCENARIO = "name: ports\nfabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}\n"
-            + "topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}\n"
-            + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 1000B}\n";
-
     @Test
-    void shouldGiveTheSameBoundPortByPort() throws ScenarioException {
-        ScenarioConfig config = new ScenarioReader().read(SCENARIO, "test.yaml", Path.of("."));
-        Network network = Simulation.assemble(config).network();
-        IdealNetwork ideal = new IdealNetwork(network, new PathTiming(network.frames(), config.nic().mtuBytes(),
-                config.switches().forwardingLatencyPs()));
+    void shouldGiveTheSameBoundPortByPort() {
+        OneSwitchIdeal network = OneSwitchIdeal.of(8);
+        IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(34);
         int graphs = 0;
         int raised = 0;
@@ -45,9 +32,9 @@ class IdealBoundPortByPortTest {
             graphs++;
             int n = g.taskCount();
             int[] groups = graphs % 3 == 0 ? random.ints(n, 0, 3).toArray() : null;
-            IdealBound together = new IdealBound(g, ideal, network.hostCount(), groups);
+            IdealBound together = new IdealBound(g, ideal, network.hosts(), groups);
             together.portByPortAbove(Integer.MAX_VALUE);
-            IdealBound byPort = new IdealBound(g, ideal, network.hostCount(), groups);
+            IdealBound byPort = new IdealBound(g, ideal, network.hosts(), groups);
             byPort.portByPortAbove(0);
             for (int k = 0; k < 6; k++) {
                 int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();

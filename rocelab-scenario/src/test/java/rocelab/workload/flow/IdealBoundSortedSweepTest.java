@@ -2,15 +2,8 @@ package rocelab.workload.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import rocelab.fabric.network.Network;
-import rocelab.fabric.network.PathTiming;
-import rocelab.scenario.ScenarioConfig;
-import rocelab.scenario.Simulation;
-import rocelab.scenario.read.ScenarioException;
-import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -20,16 +13,10 @@ import rocelab.workload.graph.TaskGraph;
  * by port. In this package, in this module, because the switches are package-private.
  */
 class IdealBoundSortedSweepTest {
-    private static final String SCENARIO = "name: sorted\nfabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: none}\n"
-            + "topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}\n"
-            + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 1000B}\n";
-
     @Test
-    void shouldGiveTheSpanSweepsBoundWhenSweptSorted() throws ScenarioException {
-        ScenarioConfig config = new ScenarioReader().read(SCENARIO, "test.yaml", Path.of("."));
-        Network network = Simulation.assemble(config).network();
-        IdealNetwork ideal = new IdealNetwork(network, new PathTiming(network.frames(), config.nic().mtuBytes(),
-                config.switches().forwardingLatencyPs()));
+    void shouldGiveTheSpanSweepsBoundWhenSweptSorted() {
+        OneSwitchIdeal network = OneSwitchIdeal.of(6);
+        IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(36);
         int graphs = 0;
         int groups = 0;
@@ -40,7 +27,7 @@ class IdealBoundSortedSweepTest {
                 continue;
             }
             graphs++;
-            IdealBound bound = new IdealBound(g, ideal, network.hostCount(), null);
+            IdealBound bound = new IdealBound(g, ideal, network.hosts(), null);
             int n = g.taskCount();
             for (int k = 0; k < 8; k++) {
                 int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
