@@ -10,8 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.FlowsCsvWriter;
+import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
 import rocelab.scenario.read.ScenarioException;
@@ -123,6 +127,16 @@ final class RunCommand implements Callable<Integer> {
     static IntSupplier processors(IntSupplier replacement) {
         IntSupplier previous = processors;
         processors = replacement;
+        return previous;
+    }
+
+    /** Flow records from which flows.csv is started before the run's result is whole (see EarlyFlows). */
+    private static int earlyFlowsFrom = RunWriter.FLOWS_ON_THEIR_OWN;
+
+    /** Replaces the number of flows from which flows.csv is started early (for tests); returns the previous one. */
+    static int earlyFlowsFrom(int replacement) {
+        int previous = earlyFlowsFrom;
+        earlyFlowsFrom = replacement;
         return previous;
     }
 
@@ -262,7 +276,7 @@ final class RunCommand implements Callable<Integer> {
         if (streamed) {
             if (!quiet) {
                 err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "
-                        + rocelab.observe.output.RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
+                        + RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
             }
             // A streamed run is flow level: one thread, as every run that is not packet level.
             String streamedNote = asked > 1 ? "asked for " + asked + " threads, ran on one: only the packet level is"
@@ -332,30 +346,101 @@ final class RunCommand implements Callable<Integer> {
         }
         phases.end("warm-up wait");
         Progress progress = Progress.of(err, quiet);
-        // The run's own phases after the event loop (its records, the wait for the ideal figures) end in --timing.
-        RunResult result = simulation.run(new rocelab.scenario.ProgressListener() {
-            @Override
-            public void onProgress(rocelab.scenario.RunProgress p) {
-                progress.onProgress(p);
-            }
+        // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
+        // never leaves this run's files next to an earlier run's. It is opened before the run: a run with millions
+        // of flows starts flows.csv there as soon as its flow records exist, beside the ideal figures still being
+        // made on the other core (FlowsCsvWriter), instead of after them.
+        OutputFolder folder;
+        try {
+            folder = OutputFolder.open(dir);
+        } catch (java.io.IOException e) {
+            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        EarlyFlows early = new EarlyFlows(folder.dir());
+        try (folder; early) {
+            // The run's own phases after the event loop (its records, the wait for the ideal figures) end in --timing.
+            RunResult result = simulation.run(new rocelab.scenario.ProgressListener() {
+                @Override
+                public void onProgress(rocelab.scenario.RunProgress p) {
+                    progress.onProgress(p);
+                }
 
-            @Override
-            public void onPhase(String name) {
-                phases.end(name);
+                @Override
+                public void onPhase(String name) {
+                    phases.end(name);
+                }
+
+                @Override
+                public void onFlowRecords(java.util.List<FlowRecord> flows,
+                        PfcLog pfcLog, long endPs, boolean packetLevel) {
+                    early.start(flows, pfcLog, endPs, packetLevel);
+                }
+            });
+            progress.done();
+            phases.end("the rest of the run");
+            return write(folder, dir, config, result, lintJob, capture, pcap, simulation, err, outWriter,
+                    early.writer());
+        }
+    }
+
+    /**
+     * flows.csv started before the run's result is complete, when the run has so many flows that RunWriter would
+     * write the file on a thread of its own anyway: the same file, sooner. Closing it waits for the writer, so that
+     * nothing writes into the folder once it is discarded.
+     */
+    private static final class EarlyFlows implements AutoCloseable {
+        private final Path dir;
+        private FlowsCsvWriter writer;
+
+        EarlyFlows(Path dir) {
+            this.dir = dir;
+        }
+
+        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog,
+                long endPs, boolean packetLevel) {
+            if (writer == null && flows.size() >= earlyFlowsFrom) {
+                writer = FlowsCsvWriter.start(dir, flows, pfcLog, endPs, packetLevel);
             }
-        });
-        progress.done();
-        phases.end("the rest of the run");
-        return write(dir, config, result, lintJob, capture, pcap, simulation, err, outWriter);
+        }
+
+        FlowsCsvWriter writer() {
+            return writer;
+        }
+
+        @Override
+        public void close() {
+            if (writer != null) {
+                writer.close();
+            }
+        }
     }
 
     /** Writes the run's folder (and capture) and prints its summary; the exit code ({@code simulation}: null when streamed). */
     private Integer write(Path dir, ScenarioConfig config, RunResult result,
             java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter) throws Exception {
-        // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
-        // never leaves this run's files next to an earlier run's.
-        try (OutputFolder folder = OutputFolder.open(dir)) {
+        OutputFolder folder;
+        try {
+            folder = OutputFolder.open(dir);
+        } catch (java.io.IOException e) {
+            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+        try (folder) {
+            return write(folder, dir, config, result, lintJob, capture, pcap, simulation, err, outWriter, null);
+        }
+    }
+
+    /**
+     * Writes the run's files into {@code folder} (the fresh copy of {@code dir}), with flows.csv already started by
+     * {@code flows} (null: not started), commits it and prints the run's summary; the exit code.
+     */
+    private Integer write(OutputFolder folder, Path dir, ScenarioConfig config, RunResult result,
+            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
+            Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter,
+            FlowsCsvWriter flows) throws Exception {
+        try {
             if (capture != null) {
                 capture.write(folder.redirect(pcap));
             }
@@ -365,7 +450,7 @@ final class RunCommand implements Callable<Integer> {
             if (lintJob != null) {
                 manifest.put("lint", lintFindings(lintResult(lintJob)));
             }
-            rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest);
+            rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest, flows);
             folder.commit();
             phases.end("outputs and report");
         } catch (java.io.IOException e) {

@@ -663,6 +663,8 @@ public final class Simulation {
             gpuTimeline.render();
         }
         List<FlowRecord> flows = flowRecords(driver);
+        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
@@ -672,7 +674,6 @@ public final class Simulation {
         JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
         InferenceResults served = new InferenceResults(inference, driver, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
-        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,

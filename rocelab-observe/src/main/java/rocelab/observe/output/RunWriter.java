@@ -51,49 +51,51 @@ public final class RunWriter {
      */
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before)
             throws IOException {
+        write(dir, result, manifestExtras, before, null);
+    }
+
+    /**
+     * As above, with flows.csv already being written into {@code dir} by {@code started} (null: none), which is waited
+     * for before summary.json; a writer started for other records than the result's is waited for and its file
+     * written again from the result.
+     */
+    public void write(Path dir, RunResult result, Map<String, Object> manifestExtras, BeforeSummary before,
+            FlowsCsvWriter started) throws IOException {
         Files.createDirectories(dir);
-        Thread flowsWriter = null;
-        Throwable[] flowsFailed = new Throwable[1];
+        FlowsCsvWriter flowsWriter = null;
+        if (started != null && !started.writes(result)) {
+            started.await();
+            started = null;
+        }
         // A streamed run has no record per flow: flows_aggregated.csv counts them instead (and says so in
         // summary.json); one of the two files, never both, so nothing in the folder is from another run.
         if (result.flowsAreAggregated()) {
             AtomicFiles.write(dir.resolve(FLOWS_AGGREGATED), flowsAggregatedCsv(result.flowsAggregated()));
             Files.deleteIfExists(dir.resolve("flows.csv"));
-        } else if (result.flows().size() < flowsOnTheirOwn) {
+        } else if (started == null && result.flows().size() < flowsOnTheirOwn) {
             AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
                     result.simulatedPs(), result.packetLevel()));
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
         } else {
-            // Millions of rows: flows.csv is written on a thread of its own while this one writes the other files
-            // (and the report is made on a third), and it is waited for before summary.json, which stays last.
+            // Millions of rows: flows.csv is written on a thread of its own (started here, or by the command before
+            // the run's ideal figures were there) while this one writes the other files (and the report is made on a
+            // third), and it is waited for before summary.json, which stays last.
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
-            flowsWriter = new Thread(() -> {
-                try {
-                    AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(),
-                            result.pfcLog(), result.simulatedPs(), result.packetLevel()));
-                } catch (IOException | RuntimeException | Error e) {
-                    flowsFailed[0] = e;
-                }
-            }, "flows.csv");
-            flowsWriter.setDaemon(true);
-            flowsWriter.start();
+            flowsWriter = started != null ? started : FlowsCsvWriter.start(dir, result.flows(), result.pfcLog(),
+                    result.simulatedPs(), result.packetLevel());
         }
         try {
             writeOthers(dir, result);
         } catch (IOException | RuntimeException e) {
             // Not before flows.csv is done: nothing may write into the folder after this call has returned.
             if (flowsWriter != null) {
-                try {
-                    flowsWriter.join();
-                } catch (InterruptedException stop) {
-                    Thread.currentThread().interrupt();
-                }
+                flowsWriter.close();
             }
             throw e;
         }
         AtomicFiles.write(dir.resolve("manifest.json"), toJson(manifest(result, manifestExtras)));
         if (flowsWriter != null) {
-            joinFlows(flowsWriter, flowsFailed);
+            flowsWriter.await();
         }
         before.await();
         AtomicFiles.write(dir.resolve(SUMMARY), summaryJson(result));
@@ -164,24 +166,6 @@ public final class RunWriter {
 
     /** Flows from which flows.csv is written on a thread of its own, beside the other files (by default). */
     public static final int FLOWS_ON_THEIR_OWN = 200_000;
-
-    private static void joinFlows(Thread writer, Throwable[] failed) throws IOException {
-        try {
-            writer.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while flows.csv was written");
-        }
-        if (failed[0] instanceof IOException e) {
-            throw e;
-        }
-        if (failed[0] instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failed[0] instanceof Error e) {
-            throw e;
-        }
-    }
 
     /** The text of a run's summary.json, exactly as {@link #write} writes it. */
     public static String summaryJson(RunResult result) {

@@ -71,6 +71,12 @@ public final class ReportWriter {
      * both.
      */
     public static void writeRun(Path dir, RunResult result, Map<String, Object> manifest) throws IOException {
+        writeRun(dir, result, manifest, null);
+    }
+
+    /** As above, with flows.csv already being written into {@code dir} by {@code flows} (null: none). */
+    public static void writeRun(Path dir, RunResult result, Map<String, Object> manifest,
+            rocelab.observe.output.FlowsCsvWriter flows) throws IOException {
         java.nio.file.Files.createDirectories(dir);
         IOException[] failed = new IOException[1];
         // An error on the report's thread (running out of heap above all) is thrown again on this one, where the
@@ -103,7 +109,7 @@ public final class ReportWriter {
             if (broken[0] != null) {
                 throw (RuntimeException) broken[0];
             }
-        });
+        }, flows);
     }
 
     static Path write(Path dir, ReportData d) throws IOException {

@@ -1,0 +1,98 @@
+package rocelab.observe.output;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
+
+/**
+ * flows.csv written on a thread of its own. A run with millions of flows spends seconds on this one file, which
+ * needs only the run's flow records, not its ideal figures: so the command starts it as soon as the records exist
+ * ({@link #start}), while the ideal network's bound is still being made on the other core, and {@link RunWriter}
+ * writes the other files and waits for it ({@link #await}) before summary.json, which stays the last file.
+ */
+public final class FlowsCsvWriter implements AutoCloseable {
+    private final List<FlowRecord> flows;
+    private final PfcLog pfcLog;
+    private final long endPs;
+    private final boolean packetLevel;
+    private final Thread thread;
+    private volatile Throwable failed;
+
+    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, long endPs, boolean packetLevel) {
+        this.flows = flows;
+        this.pfcLog = pfcLog;
+        this.endPs = endPs;
+        this.packetLevel = packetLevel;
+        this.thread = new Thread(() -> {
+            try {
+                AtomicFiles.write(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog, endPs,
+                        packetLevel));
+            } catch (IOException | RuntimeException | Error e) {
+                failed = e;
+            }
+        }, "flows.csv");
+        // Not a reason to keep the JVM alive: the command waits for it on every path that writes a folder.
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Starts writing {@code dir}/flows.csv from {@code flows} (not to be changed from now on) and the run's PFC log
+     * (null: none), as {@link RunWriter} would from a result with these records, end time and model.
+     */
+    public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog, long endPs,
+            boolean packetLevel) {
+        FlowsCsvWriter w = new FlowsCsvWriter(dir, flows, pfcLog, endPs, packetLevel);
+        w.thread.start();
+        return w;
+    }
+
+    /**
+     * Whether this writes the flows.csv of {@code result}: the same records, PFC log, end and model. When not (a
+     * result that is not the run it was started for), {@link RunWriter} writes the file itself.
+     */
+    boolean writes(rocelab.observe.RunResult result) {
+        return result.flows() == flows && result.pfcLog() == pfcLog && result.simulatedPs() == endPs
+                && result.packetLevel() == packetLevel && !result.flowsAreAggregated();
+    }
+
+    /** Waits until flows.csv is written, and throws what writing it threw. */
+    public void await() throws IOException {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while flows.csv was written");
+        }
+        Throwable t = failed;
+        if (t instanceof IOException e) {
+            throw e;
+        }
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+    }
+
+    /**
+     * Waits for the thread without throwing, so that nothing writes into the folder once the caller has closed it
+     * (an error elsewhere, after which the folder is discarded).
+     */
+    @Override
+    public void close() {
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
