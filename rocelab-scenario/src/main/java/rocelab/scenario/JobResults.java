@@ -238,7 +238,7 @@ final class JobResults {
             }
             for (int i = 0; i < g.dependencyCount(gate); i++) {
                 int d = g.dependency(gate, i);
-                if (d < 0 || g.kind(d) == TaskGraph.Kind.FLOW || g.kind(d) == TaskGraph.Kind.NVLINK
+                if (TaskGraph.isAck(d) || g.kind(d) == TaskGraph.Kind.FLOW || g.kind(d) == TaskGraph.Kind.NVLINK
                         || g.dependencyCount(d) > 0 || late.get(d)) {
                     return false;
                 }

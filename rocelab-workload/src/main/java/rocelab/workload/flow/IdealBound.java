@@ -72,7 +72,7 @@ public final class IdealBound implements TaskTimes {
     private final long[] pathRates;
     private final long[] pathDelays;
     private Path[] pathOfConnection = new Path[64];
-    /** Scratch: the held transfers the task being bounded waits on (dependencies as given: ~id for an ACK). */
+    /** Scratch: the held transfers the task being bounded waits on (dependencies as given, ACKs as acked). */
     private int[] joinDeps = new int[16];
     /** The last message size and its wire bytes: a collective's messages come in a few sizes. */
     private long wireSize = -1;
@@ -427,10 +427,6 @@ public final class IdealBound implements TaskTimes {
         return i < given ? graph.dependency(t, i) : lateList[lateStart[t] + i - given];
     }
 
-    private static int target(int d) {
-        return d >= 0 ? d : ~d;
-    }
-
     private boolean transfer(int t) {
         TaskGraph.Kind k = graph.kind(t);
         return k == TaskGraph.Kind.FLOW || k == TaskGraph.Kind.NVLINK;
@@ -443,11 +439,11 @@ public final class IdealBound implements TaskTimes {
         int transfers = 0;
         for (int i = 0; i < deps; i++) {
             int d = dependency(t, i);
-            int x = target(d);
+            int x = TaskGraph.target(d);
             if (!held(x)) {
                 continue;
             }
-            ready = Math.max(ready, d >= 0 ? endPs[x & taskMask] : acknowledgedPs(x));
+            ready = Math.max(ready, TaskGraph.isAck(d) ? acknowledgedPs(x) : endPs[x & taskMask]);
             if (transfer(x)) {
                 // The held transfers it waits on, in order: the join's set, gathered once for both bounds below.
                 if (transfers == joinDeps.length) {
@@ -461,7 +457,7 @@ public final class IdealBound implements TaskTimes {
             entries = 0;
             for (int i = 0; i < transfers; i++) {
                 int d = joinDeps[i];
-                addPorts(target(d), d < 0, 0);
+                addPorts(TaskGraph.target(d), TaskGraph.isAck(d), 0);
             }
             ready = Math.max(ready, portWorkPs());
             ready = Math.max(ready, connectionWorkPs(t, transfers));
@@ -533,7 +529,7 @@ public final class IdealBound implements TaskTimes {
         int stamp = t + 1;
         for (int i = 0; i < transfers; i++) {
             int d = joinDeps[i];
-            int x = target(d);
+            int x = TaskGraph.target(d);
             if (graph.kind(x) == TaskGraph.Kind.FLOW && summed(graph.flowIndex(x))) {
                 int f = graph.flowIndex(x);
                 int c = graph.connection(f);
@@ -541,15 +537,15 @@ public final class IdealBound implements TaskTimes {
                         || positionOfFlow[f & flowMask] > positionOfFlow[latestOnConnection[c] & flowMask]) {
                     connectionStamp[c] = stamp;
                     latestOnConnection[c] = f;
-                    latestAcked[c] = d < 0;
+                    latestAcked[c] = TaskGraph.isAck(d);
                 }
             }
         }
         for (int i = 0; i < transfers; i++) {
             int d = joinDeps[i];
-            int x = target(d);
+            int x = TaskGraph.target(d);
             if (graph.kind(x) != TaskGraph.Kind.FLOW || !summed(graph.flowIndex(x))) {
-                addPorts(x, d < 0, 0);
+                addPorts(x, TaskGraph.isAck(d), 0);
                 continue;
             }
             int f = graph.flowIndex(x);
@@ -1237,7 +1233,7 @@ public final class IdealBound implements TaskTimes {
         long[] tail = walkTail;
         int deps = dependencies(u);
         for (int k = 0; k <= deps; k++) {
-            int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+            int x = k < deps ? TaskGraph.target(dependency(u, k)) : earlierOnConnection(u);
             if (x < walkBase) {
                 continue;
             }
@@ -1288,7 +1284,7 @@ public final class IdealBound implements TaskTimes {
             int t = walkTask[i];
             int deps = dependencies(t);
             for (int k = 0; k <= deps; k++) {
-                int x = k < deps ? target(dependency(t, k)) : earlierOnConnection(t);
+                int x = k < deps ? TaskGraph.target(dependency(t, k)) : earlierOnConnection(t);
                 if (x < 0 || x < lowestTask) {
                     continue;
                 }
@@ -1311,7 +1307,7 @@ public final class IdealBound implements TaskTimes {
             int u = walkTask[i];
             int deps = dependencies(u);
             for (int k = 0; k <= deps; k++) {
-                int x = k < deps ? target(dependency(u, k)) : earlierOnConnection(u);
+                int x = k < deps ? TaskGraph.target(dependency(u, k)) : earlierOnConnection(u);
                 if (x >= 0 && inWalk(x) && walkTail[mark[x]] >= 0) {
                     walkWaits[mark[x]]++;
                 }
@@ -1564,8 +1560,8 @@ public final class IdealBound implements TaskTimes {
                 long via;
                 if (k < deps) {
                     int d = dependency(u, k);
-                    x = target(d);
-                    via = d < 0 ? Saturating.add(chain, ackLatencyPs(x)) : chain;
+                    x = TaskGraph.target(d);
+                    via = TaskGraph.isAck(d) ? Saturating.add(chain, ackLatencyPs(x)) : chain;
                 } else {
                     x = earlierOnConnection(u);
                     via = tail;

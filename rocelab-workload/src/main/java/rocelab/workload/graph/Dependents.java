@@ -31,19 +31,19 @@ public final class Dependents {
         for (int t = 0; t < n; t++) {
             for (int i = 0; i < graph.dependencyCount(t); i++) {
                 int d = graph.dependency(t, i);
-                if (d >= 0) {
+                if (!TaskGraph.isAck(d)) {
                     endStart[d + 1]++;
                 } else {
-                    ackStart[~d + 1]++;
+                    ackStart[TaskGraph.target(d) + 1]++;
                 }
             }
         }
         for (int i = 0; i < graph.lateDependencyCount(); i++) {
             int d = graph.lateDependency(i);
-            if (d >= 0) {
+            if (!TaskGraph.isAck(d)) {
                 endStart[d + 1]++;
             } else {
-                ackStart[~d + 1]++;
+                ackStart[TaskGraph.target(d) + 1]++;
             }
         }
         for (int t = 0; t < n; t++) {
@@ -56,19 +56,19 @@ public final class Dependents {
         for (int t = 0; t < n; t++) {
             for (int i = 0; i < graph.dependencyCount(t); i++) {
                 int d = graph.dependency(t, i);
-                if (d >= 0) {
+                if (!TaskGraph.isAck(d)) {
                     onEnd[endStart[d]++] = t;
                 } else {
-                    onAck[ackStart[~d]++] = t;
+                    onAck[ackStart[TaskGraph.target(d)]++] = t;
                 }
             }
         }
         for (int i = 0; i < graph.lateDependencyCount(); i++) {
             int d = graph.lateDependency(i);
-            if (d >= 0) {
+            if (!TaskGraph.isAck(d)) {
                 onEnd[endStart[d]++] = graph.lateTask(i);
             } else {
-                onAck[ackStart[~d]++] = graph.lateTask(i);
+                onAck[ackStart[TaskGraph.target(d)]++] = graph.lateTask(i);
             }
         }
         // endStart[t] is now where t's list ends, which is where t + 1's begins.

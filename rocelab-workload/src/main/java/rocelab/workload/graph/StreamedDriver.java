@@ -209,27 +209,27 @@ public final class StreamedDriver implements EventHandler {
         int n = graph.dependencyCount(t);
         for (int i = 0; i < n; i++) {
             int d = graph.dependency(t, i);
-            int x = d >= 0 ? d : ~d;
+            int x = TaskGraph.target(d);
+            boolean ack = TaskGraph.isAck(d);
             int xs = x & mask;
             if (x < graph.retiredTasks()) {
                 continue; // retired: done long before
             }
-            boolean met = d >= 0 ? (state[xs] & ENDED) != 0 : (state[xs] & ACKNOWLEDGED) != 0;
+            boolean met = (state[xs] & (ack ? ACKNOWLEDGED : ENDED)) != 0;
             if (met) {
-                long at = d >= 0 ? endPs[xs] : graph.flowIndex(x) >= 0 ? completedPs[graph.flowIndex(x) & mask]
-                        : endPs[xs];
+                long at = ack && graph.flowIndex(x) >= 0 ? completedPs[graph.flowIndex(x) & mask] : endPs[xs];
                 readyPs = Math.max(readyPs, at);
                 continue;
             }
             allMetBefore = false;
             waiting++;
             int e = newEdge(t);
-            if (d >= 0) {
-                edgeNext[e] = onEndHead[xs];
-                onEndHead[xs] = e;
-            } else {
+            if (ack) {
                 edgeNext[e] = onAckHead[xs];
                 onAckHead[xs] = e;
+            } else {
+                edgeNext[e] = onEndHead[xs];
+                onEndHead[xs] = e;
             }
         }
         waitingFor[s] = waiting;

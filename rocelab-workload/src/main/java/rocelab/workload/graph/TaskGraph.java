@@ -189,9 +189,32 @@ public final class TaskGraph {
         return retiredTasks;
     }
 
-    /** The dependency "flow {@code task} has been acknowledged to its sender". */
+    /**
+     * "No dependency": an entry of {@code after} that is ignored (a rank that has not entered yet, a chain's first
+     * link). Never stored, and no dependency equals it: a task id is at least 0 and an ACK at most -2.
+     */
+    public static final int NONE = -1;
+
+    /**
+     * The dependency "flow {@code task} has been acknowledged to its sender": {@code -2 - task}, below {@link #NONE},
+     * so that the ACK of task 0 is not taken for "no dependency" (as {@code ~0 == -1} was). Read it back with
+     * {@link #isAck} and {@link #target}.
+     */
     public static int acked(int flowTask) {
-        return ~flowTask;
+        if (flowTask < 0) {
+            throw new IllegalArgumentException("task " + flowTask + " has no acknowledgement to wait for");
+        }
+        return -2 - flowTask;
+    }
+
+    /** Whether dependency {@code d} (not {@link #NONE}) waits for a transfer's acknowledgement, not its end. */
+    public static boolean isAck(int d) {
+        return d < NONE;
+    }
+
+    /** The task dependency {@code d} (not {@link #NONE}) waits on, its end or its acknowledgement. */
+    public static int target(int d) {
+        return d >= 0 ? d : -2 - d;
     }
 
     /** A new connection id for {@link #flow}: flows with the same id share a queue pair. */
@@ -253,7 +276,7 @@ public final class TaskGraph {
         return add(Kind.DELAY, 0, durationPs, -1, owner, after);
     }
 
-    /** A zero-length task that finishes when all of {@code after} have; -1 entries are ignored. */
+    /** A zero-length task that finishes when all of {@code after} have; {@link #NONE} entries are ignored. */
     public int join(int owner, int... after) {
         return add(Kind.JOIN, 0, 0, -1, owner, after);
     }
@@ -282,7 +305,7 @@ public final class TaskGraph {
         promised[promise] = false;
         openPromises--;
         for (int d : after) {
-            if (d == -1) {
+            if (d == NONE) {
                 continue;
             }
             checkAckable(d);
@@ -300,14 +323,14 @@ public final class TaskGraph {
     }
 
     private void checkAckable(int d) {
-        int target = d >= 0 ? d : ~d;
+        int target = target(d);
         if (target >= taskCount) {
             throw new IllegalArgumentException("task " + target + " does not exist");
         }
         if (target < retiredTasks) {
             return; // a streamed graph's retired task: done, and checked when it was waited on first
         }
-        if (d < 0 && kind[target & taskMask] != Kind.FLOW.ordinal()
+        if (isAck(d) && kind[target & taskMask] != Kind.FLOW.ordinal()
                 && kind[target & taskMask] != Kind.NVLINK.ordinal()) {
             throw new IllegalArgumentException("only a transfer can be waited on until acknowledged");
         }
@@ -339,10 +362,10 @@ public final class TaskGraph {
         promised[slot] = false;
         depStart[slot] = depCount;
         for (int d : after) {
-            if (d == -1) {
+            if (d == NONE) {
                 continue;
             }
-            int target = d >= 0 ? d : ~d;
+            int target = target(d);
             if (target >= t) {
                 throw new IllegalArgumentException("task " + t + " cannot wait for task " + target
                         + ", which is not added yet");
@@ -476,7 +499,10 @@ public final class TaskGraph {
         return depStart[(task + 1) & taskMask] - depStart[task & taskMask];
     }
 
-    /** The i-th dependency of a task: a task id, or {@code ~id} when it waits for a transfer's acknowledgement. */
+    /**
+     * The i-th dependency of a task: a task id, or {@link #acked}(id) when it waits for a transfer's acknowledgement
+     * ({@link #isAck} and {@link #target} tell which); never {@link #NONE}.
+     */
     public int dependency(int task, int i) {
         return deps[(depStart[task & taskMask] + i) & depMask];
     }
@@ -572,7 +598,7 @@ public final class TaskGraph {
                     }
                     d = late[2 * (int) lateByTask[li] + 1];
                 }
-                int u = d >= 0 ? d : ~d;
+                int u = target(d);
                 if (u < root) {
                     continue; // finished before this root's search began
                 }
@@ -622,13 +648,13 @@ public final class TaskGraph {
             waiting[t] = dependencyCount(t);
             for (int i = depStart[t]; i < depStart[t + 1]; i++) {
                 int d = deps[i];
-                outStart[(d >= 0 ? d : ~d) + 1]++;
+                outStart[target(d) + 1]++;
             }
         }
         for (int i = 0; i < lateCount; i += 2) {
             waiting[late[i]]++;
             int d = late[i + 1];
-            outStart[(d >= 0 ? d : ~d) + 1]++;
+            outStart[target(d) + 1]++;
         }
         for (int t = 0; t < n; t++) {
             outStart[t + 1] += outStart[t];
@@ -638,12 +664,12 @@ public final class TaskGraph {
         for (int t = 0; t < n; t++) {
             for (int i = depStart[t]; i < depStart[t + 1]; i++) {
                 int d = deps[i];
-                out[fill[d >= 0 ? d : ~d]++] = t;
+                out[fill[target(d)]++] = t;
             }
         }
         for (int i = 0; i < lateCount; i += 2) {
             int d = late[i + 1];
-            out[fill[d >= 0 ? d : ~d]++] = late[i];
+            out[fill[target(d)]++] = late[i];
         }
         int[] stack = new int[n];
         int top = 0;

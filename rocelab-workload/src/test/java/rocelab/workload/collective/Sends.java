@@ -25,7 +25,7 @@ final class Sends {
             int l = 0;
             for (int i = 0; i < graph.dependencyCount(t); i++) {
                 int d = graph.dependency(t, i);
-                int target = d >= 0 ? d : ~d;
+                int target = TaskGraph.target(d);
                 l = Math.max(l, level[target] + (graph.kind(target) == TaskGraph.Kind.FLOW ? 1 : 0));
             }
             level[t] = l;
@@ -87,7 +87,7 @@ final class Sends {
             }
             for (int i = 0; i < graph.dependencyCount(x); i++) {
                 int d = graph.dependency(x, i);
-                int y = d >= 0 ? d : ~d;
+                int y = TaskGraph.target(d);
                 if (!seen[y]) {
                     seen[y] = true;
                     todo.push(y);

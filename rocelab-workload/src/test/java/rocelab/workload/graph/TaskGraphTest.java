@@ -181,4 +181,34 @@ class TaskGraphTest {
             assertThat(sized.flowTask(f)).isEqualTo(plain.flowTask(f));
         }
     }
+
+    /**
+     * The ACK of task 0 is a dependency like any other, not "no dependency" (which {@code ~0} was): it is kept when
+     * given at add time and to a promise, and reads back as the ACK of task 0. {@link TaskGraph#NONE} is still ignored.
+     */
+    @Test
+    void shouldKeepTheAckOfTaskZeroAndIgnoreOnlyNone() {
+        TaskGraph g = new TaskGraph();
+        int f = g.flow(0, 1, 4096, -1, -1, 0);
+        int join = g.join(-1, TaskGraph.NONE, TaskGraph.acked(f), TaskGraph.NONE);
+        int p = g.promise(-1);
+        g.fulfil(p, TaskGraph.NONE, TaskGraph.acked(f));
+
+        assertThat(f).isZero();
+        assertThat(g.dependencyCount(join)).isEqualTo(1);
+        int d = g.dependency(join, 0);
+        assertThat(TaskGraph.isAck(d)).isTrue();
+        assertThat(TaskGraph.target(d)).isZero();
+        assertThat(g.lateDependencyCount()).isEqualTo(1);
+        assertThat(g.lateDependency(0)).isEqualTo(d);
+        assertThat(TaskGraph.isAck(f)).isFalse();
+        assertThat(TaskGraph.target(f)).isZero();
+        int large = Integer.MAX_VALUE - 16;
+        assertThat(TaskGraph.isAck(TaskGraph.acked(large))).isTrue();
+        assertThat(TaskGraph.target(TaskGraph.acked(large))).isEqualTo(large);
+        assertThat(TaskGraph.acked(large)).isNotEqualTo(TaskGraph.NONE);
+        assertThatThrownBy(() -> TaskGraph.acked(TaskGraph.NONE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> g.compute(1, -1, TaskGraph.acked(join)))
+                .as("only a transfer has an ACK").isInstanceOf(IllegalArgumentException.class);
+    }
 }
