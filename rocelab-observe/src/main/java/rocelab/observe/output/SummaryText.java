@@ -85,9 +85,13 @@ public final class SummaryText {
                     + " (%.1f%%)", j.job(), j.ranks(), j.iterations(), j.warmup() > 0 ? " (" + j.warmup()
                     + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                     j.networkPenaltyPercent());
-            line(b, "  GPU view  per iteration %.3f ms (ideal %.3f ms); per GPU: compute %.3f ms, exposed"
-                    + " communication %.3f ms, idle %.3f ms", j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
-                    j.computeUs() / 1e3, j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
+            // The iteration runs from the first rank's start to the last rank's end; a GPU's own span is shorter
+            // (ranks start and end apart), and its three parts add up to that span, not to the iteration.
+            line(b, "  GPU view  per iteration %.3f ms, first rank's start to last rank's end (ideal %.3f ms); per"
+                    + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
+                    j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
+                    (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
+                    j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
             line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst rank"
                     + " %.3f ms)", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3);
             var worst = r.collectives().stream().filter(c -> c.job().equals(j.job()) && c.completed()
