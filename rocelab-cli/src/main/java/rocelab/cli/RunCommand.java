@@ -350,11 +350,8 @@ final class RunCommand implements Callable<Integer> {
         // never leaves this run's files next to an earlier run's. It is opened before the run: a run with millions
         // of flows starts flows.csv there as soon as its flow records exist, beside the ideal figures still being
         // made on the other core (FlowsCsvWriter), instead of after them.
-        OutputFolder folder;
-        try {
-            folder = OutputFolder.open(dir);
-        } catch (java.io.IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+        OutputFolder folder = openFolder(dir, err);
+        if (folder == null) {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         EarlyFlows early = new EarlyFlows(folder.dir());
@@ -372,8 +369,8 @@ final class RunCommand implements Callable<Integer> {
                 }
 
                 @Override
-                public void onFlowRecords(java.util.List<FlowRecord> flows,
-                        PfcLog pfcLog, long endPs, boolean packetLevel) {
+                public void onFlowRecords(java.util.List<FlowRecord> flows, PfcLog pfcLog, long endPs,
+                        boolean packetLevel) {
                     early.start(flows, pfcLog, endPs, packetLevel);
                 }
             });
@@ -397,8 +394,7 @@ final class RunCommand implements Callable<Integer> {
             this.dir = dir;
         }
 
-        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog,
-                long endPs, boolean packetLevel) {
+        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog, long endPs, boolean packetLevel) {
             if (writer == null && flows.size() >= earlyFlowsFrom) {
                 writer = FlowsCsvWriter.start(dir, flows, pfcLog, endPs, packetLevel);
             }
@@ -420,15 +416,22 @@ final class RunCommand implements Callable<Integer> {
     private Integer write(Path dir, ScenarioConfig config, RunResult result,
             java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter) throws Exception {
-        OutputFolder folder;
-        try {
-            folder = OutputFolder.open(dir);
-        } catch (java.io.IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+        OutputFolder folder = openFolder(dir, err);
+        if (folder == null) {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         try (folder) {
             return write(folder, dir, config, result, lintJob, capture, pcap, simulation, err, outWriter, null);
+        }
+    }
+
+    /** The run's fresh output folder for {@code dir}, or null when it cannot be made (said on {@code err}). */
+    private static OutputFolder openFolder(Path dir, PrintWriter err) {
+        try {
+            return OutputFolder.open(dir);
+        } catch (java.io.IOException e) {
+            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            return null;
         }
     }
 
