@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.FlowsCsvWriter;
 import rocelab.observe.output.RunWriter;
 import rocelab.scenario.read.ScenarioReader;
@@ -37,16 +39,27 @@ class FlowsCsvWriterTest {
         return Files.readString(dir.resolve("flows.csv"));
     }
 
+    /** The folder RunWriter writes into {@code name} with flows.csv started beforehand from {@code startedFor}. */
+    private static Path writtenWith(String name, List<FlowRecord> startedFor) throws IOException {
+        Path dir = tmp.resolve(name);
+        Files.createDirectories(dir);
+        FlowsCsvWriter started = FlowsCsvWriter.start(dir, startedFor, run.pfcLog(), run.simulatedPs(),
+                run.packetLevel());
+        new RunWriter(Integer.MAX_VALUE).write(dir, run, Map.of(), () -> { }, started);
+        return dir;
+    }
+
+    private static Path writtenByItself(String name) throws IOException {
+        Path dir = tmp.resolve(name);
+        new RunWriter(Integer.MAX_VALUE).write(dir, run, Map.of());
+        return dir;
+    }
+
     @Test
     void shouldWriteTheSameFlowsCsvStartedEarlyAsRunWriterWritesItself() throws IOException {
-        Path itself = tmp.resolve("itself");
-        new RunWriter(Integer.MAX_VALUE).write(itself, run, Map.of());
-        Path early = tmp.resolve("early");
-        Files.createDirectories(early);
-        FlowsCsvWriter started = FlowsCsvWriter.start(early, run.flows(), run.pfcLog(), run.simulatedPs(),
-                run.packetLevel());
+        Path itself = writtenByItself("itself");
 
-        new RunWriter(Integer.MAX_VALUE).write(early, run, Map.of(), () -> { }, started);
+        Path early = writtenWith("early", run.flows());
 
         assertThat(flowsCsv(early)).startsWith("flow_id,").contains(",completed,").isEqualTo(flowsCsv(itself));
         assertThat(Files.readString(early.resolve(RunWriter.SUMMARY))).isEqualTo(RunWriter.summaryJson(run));
@@ -54,15 +67,10 @@ class FlowsCsvWriterTest {
 
     @Test
     void shouldWriteTheResultsOwnFlowsCsvWhenTheStartedOneIsForOtherRecords() throws IOException {
-        Path itself = tmp.resolve("own");
-        new RunWriter(Integer.MAX_VALUE).write(itself, run, Map.of());
-        Path other = tmp.resolve("other");
-        Files.createDirectories(other);
-        // One flow fewer: a file that is not the result's.
-        FlowsCsvWriter started = FlowsCsvWriter.start(other, run.flows().subList(1, run.flows().size()),
-                run.pfcLog(), run.simulatedPs(), run.packetLevel());
+        Path itself = writtenByItself("own");
 
-        new RunWriter(Integer.MAX_VALUE).write(other, run, Map.of(), () -> { }, started);
+        // One flow fewer: a file that is not the result's.
+        Path other = writtenWith("other", run.flows().subList(1, run.flows().size()));
 
         assertThat(flowsCsv(other)).isEqualTo(flowsCsv(itself));
     }
