@@ -44,8 +44,8 @@ final class InferenceSection {
         p.table(heads, rows, 0);
         p.note("TTFT: arrival to the first output token of the first LLM call. TPOT: decode time per output token after"
                 + " the first. E2E: arrival to the answer delivered to the gateway. Network wait: E2E minus the same"
-                + " request's E2E with the same schedule on an ideal network (every message at line rate after its"
-                + " path's fixed latency). Per call: llm_calls.csv. Nearest-rank percentiles.");
+                + " request's ideal E2E with the same schedule. Ideal: " + ReportWriter.IDEAL_NETWORK
+                + " Per call: llm_calls.csv. Nearest-rank percentiles.");
     }
 
     private static void percentiles(List<String> row, double[] v) {

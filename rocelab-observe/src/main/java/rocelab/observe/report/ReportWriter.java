@@ -26,6 +26,15 @@ import rocelab.observe.output.RunWriter;
  * also written as {@code charts/<name>.svg} and {@code .png}.
  */
 public final class ReportWriter {
+    /**
+     * What every ideal figure of the report is, in one sentence for its notes: the lower bound the run is measured
+     * against (IdealBound, docs/flow-model.md), not a run of its own at some sharing rule.
+     */
+    static final String IDEAL_NETWORK = "a lower bound of the same workload on an ideal network (a non-blocking fabric"
+            + " between the RNICs and NVLink ports): every message takes at least its time alone (its wire bytes at"
+            + " its path's slowest link, plus the path's fixed latency), and the messages through one port no less"
+            + " than the port needs to carry them all; no run on a fabric with these ports ends earlier.";
+
     public static final String FILE = "report.html";
     static final int TOP_QUEUES = 4;
     static final int TOP_SERIES = 6;
@@ -184,10 +193,12 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "iteration us", "compute us",
                 "exposed comm us", "idle us", "GPU network wait us", "worst rank wait us", "status"), rows, 0);
-        p.note("Most penalised first. Per GPU and iteration (after warm-up), mean over ranks. Exposed communication:"
+        p.note("Most penalised first. Iteration: the first rank's start to the last rank's end. Compute, exposed"
+                + " communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
+                + " GPU's own span, shorter than the iteration when ranks start and end apart. Exposed communication:"
                 + " not computing while the GPU's own data moves; idle: not computing with nothing moving (waiting for"
-                + " another rank). Ideal: the same workload with every message at line rate after the path's fixed"
-                + " latency. GPU network wait = time not computing beyond what the ideal network causes.");
+                + " another rank). Ideal: " + IDEAL_NETWORK + " GPU network wait = time not computing beyond what"
+                + " the ideal network causes.");
         Chart c = new Chart("gpu-view", "The GPU's view: one iteration per rank", Chart.Kind.LANES);
         c.timeAxis = false;
         c.xLabel = "time per iteration (us)";
