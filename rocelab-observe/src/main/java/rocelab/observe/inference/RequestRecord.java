@@ -20,7 +20,7 @@ public record RequestRecord(String service, int request, long arrivalPs, int llm
         return idealEndPs - arrivalPs;
     }
 
-    /** How much longer the request took than on an ideal network (same schedule, closed-form transfers). */
+    /** How much longer the request took than its lower bound on the ideal network (same schedule; IdealBound). */
     public long networkWaitPs() {
         return e2ePs() - idealE2ePs();
     }
