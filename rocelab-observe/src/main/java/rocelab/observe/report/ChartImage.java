@@ -7,9 +7,7 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import javax.imageio.ImageIO;
 import rocelab.observe.output.AtomicFiles;
 
 /**
@@ -52,8 +49,10 @@ final class ChartImage {
 
         @Override
         public void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed) {
-            b.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s'"
-                    + " stroke-width='%.1f'%s/>", x1, y1, x2, y2, color, width, dashed ? " stroke-dasharray='6 4'" : ""));
+            b.append("<line x1='").append(Fmt.fixed(x1, 1)).append("' y1='").append(Fmt.fixed(y1, 1))
+                    .append("' x2='").append(Fmt.fixed(x2, 1)).append("' y2='").append(Fmt.fixed(y2, 1))
+                    .append("' stroke='").append(color).append("' stroke-width='").append(Fmt.fixed(width, 1))
+                    .append(dashed ? "' stroke-dasharray='6 4'/>" : "'/>");
         }
 
         @Override
@@ -87,15 +86,21 @@ final class ChartImage {
 
         @Override
         public void circle(double x, double y, double r, String color) {
-            b.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='%.1f' fill='%s'/>", x, y, r, color));
+            b.append("<circle cx='").append(Fmt.fixed(x, 1)).append("' cy='").append(Fmt.fixed(y, 1)).append("' r='")
+                    .append(Fmt.fixed(r, 1)).append("' fill='").append(color).append("'/>");
         }
 
         @Override
         public void text(double x, double y, String s, int size, String color, int anchor, boolean vertical) {
             String a = anchor == 0 ? "start" : anchor == 1 ? "middle" : "end";
-            b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%.1f' font-size='%d' fill='%s' text-anchor='%s'%s>",
-                    x, y, size, color, a, vertical ? String.format(Locale.ROOT, " transform='rotate(-90 %.1f %.1f)'",
-                            x, y) : "")).append(Page.esc(s)).append("</text>");
+            String px = Fmt.fixed(x, 1);
+            String py = Fmt.fixed(y, 1);
+            b.append("<text x='").append(px).append("' y='").append(py).append("' font-size='").append(size)
+                    .append("' fill='").append(color).append("' text-anchor='").append(a).append('\'');
+            if (vertical) {
+                b.append(" transform='rotate(-90 ").append(px).append(' ').append(py).append(")'");
+            }
+            b.append('>').append(Page.esc(s)).append("</text>");
         }
 
         String finish() {
@@ -184,13 +189,7 @@ final class ChartImage {
 
         byte[] finish() {
             g.dispose();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try {
-                ImageIO.write(image, "png", out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return out.toByteArray();
+            return PngEncoder.encode(image);
         }
     }
 
@@ -199,7 +198,7 @@ final class ChartImage {
     /**
      * Draws and encodes one small image and throws it away: what the first chart of a JVM pays once (Java2D's
      * loops and the Marlin renderer set up, the font found and its glyphs rasterised at every size the charts use,
-     * the PNG encoder looked up), about 0.1 s of CPU on a cold JVM. Run early on an idle core, it is off the
+     * the PNG encoder run once), about 0.1 s of CPU on a cold JVM. Run early on an idle core, it is off the
      * report's way; it changes nothing the charts draw (every image starts from its own blank canvas).
      */
     static void warmUp() {
@@ -474,21 +473,21 @@ final class ChartImage {
         String unit = span >= 2000 ? "ms" : span >= 2 ? "us" : "ns";
         double f = span >= 2000 ? 1e-3 : span >= 2 ? 1 : 1e3;
         int d = Math.max(0, Math.min(6, (int) -Math.floor(Math.log10(step * f) + 1e-9)));
-        return trim(String.format(Locale.ROOT, "%." + d + "f", us * f)) + " " + unit;
+        return trim(Fmt.fixed(us * f, d)) + " " + unit;
     }
 
     static String num(double v) {
         double a = Math.abs(v);
         if (a >= 1e9) {
-            return trim(String.format(Locale.ROOT, "%.2f", v / 1e9)) + "G";
+            return trim(Fmt.fixed(v / 1e9, 2)) + "G";
         } else if (a >= 1e6) {
-            return trim(String.format(Locale.ROOT, "%.2f", v / 1e6)) + "M";
+            return trim(Fmt.fixed(v / 1e6, 2)) + "M";
         } else if (a >= 1e3) {
-            return trim(String.format(Locale.ROOT, a >= 1e4 ? "%.1f" : "%.2f", v / 1e3)) + "k";
+            return trim(Fmt.fixed(v / 1e3, a >= 1e4 ? 1 : 2)) + "k";
         } else if (a >= 100 || v == 0) {
             return String.valueOf(Math.round(v));
         }
-        return trim(String.format(Locale.ROOT, a >= 1 ? "%.2f" : "%.3g", v));
+        return trim(a >= 1 ? Fmt.fixed(v, 2) : String.format(Locale.ROOT, "%.3g", v));
     }
 
     private static String trim(String s) {

@@ -36,7 +36,22 @@ final class Fmt {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "";
         }
-        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        return fixed(v, decimals);
+    }
+
+    /**
+     * Exactly {@code String.format(Locale.ROOT, "%.<decimals>f", v)} (the shortest decimal that reads back as
+     * {@code v}, rounded half up; a negative value that rounds to zero keeps its sign), several times cheaper: the
+     * report's drawings write thousands of coordinates, and the formatter parsing its pattern for each was a fifth of
+     * the report's time on a small run (FmtTest checks the two agree).
+     */
+    static String fixed(double v, int decimals) {
+        if (!Double.isFinite(v)) {
+            return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        }
+        java.math.BigDecimal r = java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP);
+        String s = r.toPlainString();
+        return r.signum() == 0 && (v < 0 || 1 / v < 0) ? "-" + s : s;
     }
 
     /** Four significant digits, no exponent, trailing zeros dropped. */
@@ -45,7 +60,7 @@ final class Fmt {
             return "0";
         }
         int digits = Math.max(0, 3 - (int) Math.floor(Math.log10(Math.abs(v))));
-        String s = String.format(Locale.ROOT, "%." + Math.min(digits, 6) + "f", v);
+        String s = fixed(v, Math.min(digits, 6));
         return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
     }
 

@@ -122,15 +122,22 @@ public final class ReportWriter {
     }
 
     static Path write(Path dir, ReportData d) throws IOException {
-        Page page = page(d);
+        // The fabric is drawn once, for the page and for charts/fabric.svg.
+        String fabric = fabric(d);
+        Page page = page(d, fabric);
         String html = page.finish();
         Path out = dir.resolve(FILE);
         AtomicFiles.write(out, html);
-        ChartImage.writeAll(dir.resolve("charts"), page.charts(), fabric(d));
+        ChartImage.writeAll(dir.resolve("charts"), page.charts(), fabric);
         return out;
     }
 
     static Page page(ReportData d) {
+        return page(d, fabric(d));
+    }
+
+    /** The page, with the fabric's drawing already made ({@link #fabric}; null: none). */
+    static Page page(ReportData d, String fabric) {
         Page p = new Page("rocelab report: " + d.scenario);
         p.html("<h1>rocelab report: " + Page.esc(d.scenario) + "</h1>");
         Map<String, Object> s = d.summary;
@@ -144,7 +151,6 @@ public final class ReportWriter {
         InferenceSection.append(p, d);
         TimeCharts.append(p, d);
         flows(p, d);
-        String fabric = fabric(d);
         if (fabric != null) {
             p.h2("Fabric").html(fabric).note("links shaded by the deepest egress queue on them, either way (red: the"
                     + " run's deepest); also charts/fabric.svg and .png");

@@ -42,15 +42,18 @@ final class Svg {
             double hot = heat.getOrDefault(l[0] + "|" + l[1], 0.0);
             int red = (int) (170 + 85 * hot);
             int other = (int) (170 * (1 - hot));
-            b.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='rgb(%d,%d,%d)'"
-                    + " stroke-width='%.1f'><title>%s - %s</title></line>", a[0], a[1], c[0], c[1], red, other, other,
-                    1 + 3 * hot, Page.esc(l[0]), Page.esc(l[1])));
+            b.append("<line x1='").append(Fmt.fixed(a[0], 1)).append("' y1='").append(Fmt.fixed(a[1], 1))
+                    .append("' x2='").append(Fmt.fixed(c[0], 1)).append("' y2='").append(Fmt.fixed(c[1], 1))
+                    .append("' stroke='rgb(").append(red).append(',').append(other).append(',').append(other)
+                    .append(")' stroke-width='").append(Fmt.fixed(1 + 3 * hot, 1)).append("'><title>")
+                    .append(Page.esc(l[0])).append(" - ").append(Page.esc(l[1])).append("</title></line>");
         }
         for (Map.Entry<String, double[]> e : pos.entrySet()) {
             double[] p = e.getValue();
-            b.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='4' fill='#333'/>", p[0], p[1]));
-            b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%.1f' font-size='9' text-anchor='middle'>%s</text>",
-                    p[0], p[1] + (p[1] > h - B - 1 ? 14 : -7), Page.esc(e.getKey())));
+            String x = Fmt.fixed(p[0], 1);
+            b.append("<circle cx='").append(x).append("' cy='").append(Fmt.fixed(p[1], 1)).append("' r='4' fill='#333'/>");
+            b.append("<text x='").append(x).append("' y='").append(Fmt.fixed(p[1] + (p[1] > h - B - 1 ? 14 : -7), 1))
+                    .append("' font-size='9' text-anchor='middle'>").append(Page.esc(e.getKey())).append("</text>");
         }
         return b.append("</svg>").toString();
     }

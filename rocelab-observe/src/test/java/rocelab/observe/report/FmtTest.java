@@ -1,0 +1,42 @@
+package rocelab.observe.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FmtTest {
+
+    private static void same(double v, int decimals) {
+        assertThat(Fmt.fixed(v, decimals)).as("%s to %d decimals", v, decimals)
+                .isEqualTo(String.format(Locale.ROOT, "%." + decimals + "f", v));
+    }
+
+    /** The formatter's own output, for values at every magnitude a report draws and the ties between decimals. */
+    @Test
+    void fixedIsWhatTheFormatterPrints() {
+        Random r = new Random(42);
+        for (int i = 0; i < 200_000; i++) {
+            double magnitude = Math.pow(10, r.nextInt(19) - 9);
+            double v = (r.nextDouble() * 2 - 1) * magnitude;
+            same(v, r.nextInt(7));
+        }
+        // Halves at the rounded digit (0.05, 0.15, ..., 2.675 ...): the shortest decimal decides, not the binary.
+        for (int k = -20_000; k <= 20_000; k++) {
+            same(k / 20.0, 1);
+            same(k / 200.0, 2);
+            same(k / 2000.0, 3);
+            same(k * 0.05, 1);
+            same(k * 0.1, 0);
+            same(k * 0.1 + 0.05, 1);
+        }
+        for (double v : new double[] {0.0, -0.0, -0.04, 0.04, -0.05, 1e-320, -1e-320, Double.MIN_VALUE, 1e15, 1e17,
+            123456789012.5, 2.675, 1.005, 0.125, -0.125, 9.95, 99.95, 999.95, Double.MAX_VALUE, -Double.MAX_VALUE,
+            Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            for (int d = 0; d <= 6; d++) {
+                same(v, d);
+            }
+        }
+    }
+}
