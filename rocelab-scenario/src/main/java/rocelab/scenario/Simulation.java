@@ -648,6 +648,9 @@ public final class Simulation {
         // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
         // makes the dependents again).
         driver.releaseRunState();
+        // Nor the pool's free packets, as many as were ever in flight at once (a large lossless run's: hundreds of
+        // megabytes), which the records and outputs need the room of.
+        network.dropFreePackets();
         progress.onPhase("loop");
         // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
         // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a

@@ -210,6 +210,13 @@ public final class Network {
         return List.of(pools);
     }
 
+    /** Every pool's free packets let go (see {@link PacketPool#dropFree}): for the end of a run. */
+    public void dropFreePackets() {
+        for (PacketPool p : pools) {
+            p.dropFree();
+        }
+    }
+
     /** Packets acquired and not yet released, over every pool (a packet may be released into another pool). */
     public long packetsOutstanding() {
         long n = 0;

@@ -39,4 +39,27 @@ class PacketPoolTest {
         assertThat(pool.createdCount()).isEqualTo(8192);
         assertThat(pool.growths()).isEqualTo(1);
     }
+
+    /** At a run's end the free packets go; those still out stay counted and come back; the pool still hands out. */
+    @Test
+    void dropsItsFreePacketsAndStillWorks() {
+        PacketPool pool = new PacketPool(1024);
+        List<Packet> out = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            out.add(pool.acquire());
+        }
+        pool.dropFree();
+        assertThat(pool.outstanding()).isEqualTo(10);
+        for (Packet p : out) {
+            pool.release(p);
+        }
+        assertThat(pool.outstanding()).isZero();
+        List<Packet> again = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            again.add(pool.acquire());
+        }
+        assertThat(again).doesNotHaveDuplicates();
+        assertThat(again.subList(0, 10)).containsExactlyInAnyOrderElementsOf(out);
+        assertThat(pool.outstanding()).isEqualTo(40);
+    }
 }
