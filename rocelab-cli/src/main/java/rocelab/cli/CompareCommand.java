@@ -51,7 +51,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
-    @Option(names = "--debug", description = "Show stack traces of internal errors.")
+    @Option(names = "--debug", description = "Show stack traces of internal errors, and of running out of memory.")
     boolean debug;
 
     @CommandLine.Spec

@@ -95,6 +95,10 @@ public final class RocelabCommand implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (outOfMemory(ex)) { // from another thread (the lint runs beside assembly), wrapped
                 commandLine.getErr().println(OUT_OF_MEMORY.get());
+                if (parseResult.originalArgs().contains("--debug")) {
+                    // Where the heap ran out, for whoever sizes the run's memory (the stack has unwound: room for it).
+                    ex.printStackTrace(commandLine.getErr());
+                }
                 return EXIT_INTERNAL;
             }
             commandLine.getErr().println("internal error: " + ex);
@@ -112,6 +116,9 @@ public final class RocelabCommand implements Runnable {
             // The estimate before the run refuses what clearly cannot fit; this is what slipped past it. The stack
             // has unwound, so the scenario's objects are garbage and there is room for one line.
             cli.getErr().println(OUT_OF_MEMORY.get());
+            if (java.util.Arrays.asList(args).contains("--debug")) {
+                e.printStackTrace(cli.getErr());
+            }
             cli.getErr().flush();
             return EXIT_INTERNAL;
         }

@@ -103,7 +103,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
-    @Option(names = "--debug", description = "Show stack traces of internal errors.")
+    @Option(names = "--debug", description = "Show stack traces of internal errors, and of running out of memory.")
     boolean debug;
 
     // For whoever works on the fixed cost of a run (BENCHMARKS.md), not for users: hidden from --help.

@@ -42,7 +42,7 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors (no progress line, no summary).")
     boolean quiet;
 
-    @Option(names = "--debug", description = "Show stack traces of internal errors.")
+    @Option(names = "--debug", description = "Show stack traces of internal errors, and of running out of memory.")
     boolean debug;
 
     @CommandLine.Spec
