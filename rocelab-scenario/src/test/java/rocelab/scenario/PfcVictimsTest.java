@@ -45,6 +45,16 @@ class PfcVictimsTest {
                         .as("the flow does not leave by its root port").isFalse();
             }
         }
+        // The victims every output shares are these, made once for the run's flows and end.
+        assertThat(r.pfcLog().victims(r.flows(), r.simulatedPs())).isEqualTo(victims)
+                .isSameAs(r.pfcLog().victims(r.flows(), r.simulatedPs()));
+        for (FlowRecord f : r.flows()) {
+            // The sums flows.csv prints are the sums of the hops the victims list.
+            assertThat(r.pfcLog().pausedWaitPs(f.id()))
+                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(PfcLog.Hop::waitPs).sum());
+            assertThat(r.pfcLog().offPathWaitPs(f.id()))
+                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(PfcLog.Hop::offPathWaitPs).sum());
+        }
         for (FlowRecord f : r.flows()) {
             // Waits of a flow's packets through one pause count once: at any hop, never more than the flow's time.
             long lived = f.completed() ? f.fctPs() : r.simulatedPs() - f.startPs();

@@ -119,7 +119,7 @@ public final class Summary {
             }
             m.put("pfc_propagation", tree);
             java.util.List<Object> victims = new java.util.ArrayList<>();
-            var found = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+            var found = r.pfcLog().victims(r.flows(), r.simulatedPs());
             for (var v : found.subList(0, Math.min(VICTIMS_LISTED, found.size()))) {
                 var f = v.flow();
                 Map<String, Object> row = new LinkedHashMap<>();

@@ -161,7 +161,7 @@ public final class SummaryText {
         }
         if (r.pfcLog() != null && r.pfcLog().frames() > 0) {
             pauseTree(b, r);
-            var victims = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+            var victims = r.pfcLog().victims(r.flows(), r.simulatedPs());
             if (!victims.isEmpty()) {
                 int shown = Math.min(VICTIMS_SHOWN, victims.size());
                 line(b, "PFC victims %d flow%s waited behind pauses rooted at a congestion point not on their own way"

@@ -1,5 +1,7 @@
 package rocelab.observe.pfc;
 
+import rocelab.observe.flow.FlowRecord;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -410,20 +412,46 @@ public final class PfcLog implements PfcProbe {
 
     /** Sum over its hops of the time the flow's packets waited behind pauses (see the class comment). */
     public long pausedWaitPs(int flow) {
-        long sum = 0;
-        for (Hop h : waits(flow)) {
-            sum += h.waitPs();
-        }
-        return sum;
+        return sumOverHops(flow, false);
     }
 
     /** The part of {@link #pausedWaitPs} behind pauses rooted off the flow's own way. */
     public long offPathWaitPs(int flow) {
+        return sumOverHops(flow, true);
+    }
+
+    /**
+     * The flow's waits at its hops summed, as {@link #waits} lists them, without making the list: flows.csv and the
+     * victims ask this of every flow (a million at 1,024 hosts).
+     */
+    private long sumOverHops(int flow, boolean offPathOnly) {
+        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
+            return 0;
+        }
         long sum = 0;
-        for (Hop h : waits(flow)) {
-            sum += h.offPathWaitPs();
+        int o = flowBase[flow];
+        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+            sum += offPathOnly ? slotOffPath[s] : slotWait[s];
         }
         return sum;
+    }
+
+    private List<FlowRecord> victimsOf;
+    private long victimsEndPs;
+    private List<PfcVictims.Victim> victims;
+
+    /**
+     * {@link PfcVictims#find} for these flows and this end, made once and shared: flows.csv, summary.json, the report
+     * and the printed summary all ask for them, the first three at the same time on three threads, and at a million
+     * flows each list (a record and its hops per victim) is hundreds of megabytes. Unmodifiable.
+     */
+    public synchronized List<PfcVictims.Victim> victims(List<FlowRecord> flows, long endPs) {
+        if (victims == null || victimsOf != flows || victimsEndPs != endPs) {
+            victims = java.util.Collections.unmodifiableList(PfcVictims.find(this, flows, endPs));
+            victimsOf = flows;
+            victimsEndPs = endPs;
+        }
+        return victims;
     }
 
     // ---------------------------------------------------------------- the XOFFs and their causes
