@@ -211,4 +211,42 @@ class TaskGraphTest {
         assertThatThrownBy(() -> g.compute(1, -1, TaskGraph.acked(join)))
                 .as("only a transfer has an ACK").isInstanceOf(IllegalArgumentException.class);
     }
+
+    /**
+     * Earliest starts given only to tasks added late in a graph (after hundreds of tasks without one, and after a
+     * trim): the earlier tasks read 0, the values survive the arrays' growth and trimming, a flow's earliest post is
+     * its task's, and a promise made after a trim is still told apart from a kept one and from an ordinary task.
+     */
+    @Test
+    void shouldKeepEarliestStartsAndPromisesThatAppearLateThroughGrowthAndTrimming() {
+        TaskGraph g = new TaskGraph();
+        int first = g.flow(0, 1, 100, -1, -1, 0);
+        for (int i = 0; i < 200; i++) {
+            g.join(-1, first);
+        }
+        int p = g.promise(-1);
+        g.fulfil(p, first);
+        g.trimToSize();
+        assertThatThrownBy(() -> g.fulfil(p, first)).as("kept already").isInstanceOf(IllegalArgumentException.class);
+        int timed = g.flow(2, 3, 100, -1, -1, 7_000);
+        for (int i = 0; i < 200; i++) {
+            g.compute(1, -1, timed);
+        }
+        int at = g.at(9_000, -1);
+        int p2 = g.promise(-1);
+        g.trimToSize();
+        g.fulfil(p2, at);
+
+        assertThat(g.notBeforePs(first)).isZero();
+        assertThat(g.notBeforePs(p)).isZero();
+        assertThat(g.notBeforePs(timed)).isEqualTo(7_000);
+        assertThat(g.notBeforePs(timed + 1)).isZero();
+        assertThat(g.notBeforePs(at)).isEqualTo(9_000);
+        assertThat(g.flowStartPs(0)).isZero();
+        assertThat(g.flowStartPs(1)).isEqualTo(7_000);
+        assertThat(g.flowSpec(1)).isEqualTo(new FlowSpec(2, 3, 100, 7_000, -1));
+        assertThat(g.openPromises()).isZero();
+        assertThat(g.lateDependencyCount()).isEqualTo(2);
+        assertThatThrownBy(() -> g.fulfil(first, at)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
