@@ -14,6 +14,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scenario=$1; methods=${2:-6}; share=${3:-0.03}
 command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 2; }
 command -v objdump >/dev/null || { echo "needs objdump (apt-get install binutils)" >&2; exit 2; }
+[ -f "$here/rocelab-cli/target/rocelab.jar" ] || { echo "no rocelab.jar yet: build it first (./rocelab --version)" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 perf record -q -F 4999 -o "$work/perf.data" -- java -XX:+UseSerialGC -XX:PretenureSizeThreshold=1m -XX:NewRatio=8 \
