@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * context (default 0.03).
  */
 public class HotInstructions {
-    private static final Pattern COMPILED = Pattern.compile("^Compiled method \\((c[12])\\)\\s+\\d+\\s+\\d+\\s+\\S*\\s+(\\S+)");
+    private static final Pattern COMPILED = Pattern.compile(
+            "^Compiled method \\((c[12])\\)\\s+\\d+\\s+\\d+\\s+(?:[%sbn!]+\\s+)*\\d\\s+(\\S+)( @ \\d+)?");
     private static final Pattern MAIN_CODE = Pattern.compile("^ main code\\s+\\[0x([0-9a-f]+),0x([0-9a-f]+)\\]");
     private static final Pattern ADDRESS = Pattern.compile("^\\s+0x([0-9a-f]+): (.*)$");
     private static final Pattern HEX = Pattern.compile("[0-9a-f| ]+");
@@ -111,7 +112,8 @@ public class HotInstructions {
                 String line = raw.replace("&apos;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
                 Matcher m = COMPILED.matcher(line);
                 if (m.find()) {
-                    cur = new Method(m.group(1), m.group(2));
+                    // An on-stack-replacement compilation (of a loop, entered at a bytecode index) says so.
+                    cur = new Method(m.group(1), m.group(2) + (m.group(3) != null ? " (OSR" + m.group(3) + ")" : ""));
                     methods.add(cur);
                     last = -1;
                     continue;
