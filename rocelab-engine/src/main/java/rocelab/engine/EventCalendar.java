@@ -3,8 +3,9 @@ package rocelab.engine;
 import java.util.Arrays;
 
 /**
- * The future event set: a timing wheel of 1.024 ns buckets covering the next 8.4 us, plus a binary heap for
- * events beyond that window (timers). Entries are primitives in parallel arrays of nodes, never objects.
+ * The future event set: a timing wheel of 128 ps buckets covering the next 7.3-8.4 us, a coarse wheel of 1.05 us
+ * buckets covering the next 17 ms behind it (timers), and a binary heap for events beyond that. Entries are
+ * primitives in parallel arrays of nodes, never objects.
  *
  * <p>Order is canonical: time, then a hash of (time, receiving handler), then the handler's id, its kind, its
  * argument. It depends only on the events themselves, never on when they were scheduled, so a run split into
@@ -24,11 +25,28 @@ import java.util.Arrays;
  * all-to-all of 128 hosts (bench-B2) keeps about 18 events per nanosecond pending, scheduled out of time order
  * within it and, at equal times, in the order of their tie hash rather than of scheduling; 1.024 ns buckets walked
  * 5.2 entries per insertion there (84.7 M steps for 16.3 M events), 128 ps buckets 0.55.
+ *
+ * <p>Timers further ahead wait in the coarse wheel, unsorted, in first-in order, and join the fine wheel a coarse
+ * bucket at a time as the cursor reaches it. They were all in the heap before: a 1,024-host all-to-all keeps one
+ * DCQCN rate-increase timer (300 us ahead) pending per recovering QP, 760,000 of them, and every pop from a heap that
+ * size walked some 20 levels of cold nodes. The coarse wheel costs one append and one move per timer.
+ * Which structure holds an entry changes nothing in the order (fine buckets are sorted lists, and every entry passes
+ * through one before it is popped).
  */
 public final class EventCalendar {
     private static final int SLOT_SHIFT = 7;
     private static final int BUCKETS = 1 << 16;
     private static final int MASK = BUCKETS - 1;
+    /** Fine slots per coarse bucket: 8,192 x 128 ps = 1.05 us. */
+    private static final int COARSE_SHIFT = 13;
+    /**
+     * Coarse buckets the fine wheel takes: it holds the entries of the cursor's coarse bucket and the next SPAN - 1,
+     * so it never spans more than its BUCKETS slots (no two of its entries share a bucket a revolution apart).
+     */
+    private static final int SPAN = BUCKETS >>> COARSE_SHIFT;
+    /** Coarse buckets, after the fine wheel's: 16,384 x 1.05 us = 17.2 ms. */
+    private static final int COARSE = 1 << 14;
+    private static final int COARSE_MASK = COARSE - 1;
     private static final int NONE = -1;
 
     private long[] time;
@@ -58,6 +76,11 @@ public final class EventCalendar {
     private long cursorSlot;
     private int wheelCount;
 
+    /** Each coarse bucket's first entry at {@code 2k} and last at {@code 2k + 1}; its entries in first-in order. */
+    private final int[] coarseEnds = new int[2 * COARSE];
+    private final long[] coarseOccupied = new long[COARSE >>> 6];
+    private int coarseCount;
+
     private int[] far = new int[64];
     private int farCount;
 
@@ -73,6 +96,7 @@ public final class EventCalendar {
         arg = new long[capacity];
         next = new int[capacity];
         Arrays.fill(ends, NONE);
+        Arrays.fill(coarseEnds, NONE);
     }
 
     public boolean isEmpty() {
@@ -134,14 +158,48 @@ public final class EventCalendar {
             rewindTo(slot);
         }
         size++;
-        if (slot < cursorSlot + BUCKETS) {
+        // An entry beyond the fine wheel is later than every entry in it, so only one placed there can be first.
+        if (place(n, slot) && first != NONE && before(n, first)) {
+            first = n;
+        }
+    }
+
+    /** Puts entry {@code n} of {@code slot} where the cursor's window says; true when that is the fine wheel. */
+    private boolean place(int n, long slot) {
+        long k = slot >> COARSE_SHIFT;
+        long cursorCoarse = cursorSlot >> COARSE_SHIFT;
+        if (k < cursorCoarse + SPAN) {
             insertInWheel(n, slot);
-            if (first != NONE && before(n, first)) {
-                first = n;
-            }
+            return true;
+        }
+        if (k < cursorCoarse + SPAN + COARSE) {
+            appendCoarse(n, (int) (k & COARSE_MASK));
         } else {
             pushFar(n);
         }
+        return false;
+    }
+
+    private void appendCoarse(int n, int cb) {
+        int tail = coarseEnds[2 * cb + 1];
+        next[n] = NONE;
+        if (tail == NONE) {
+            coarseEnds[2 * cb] = n;
+            coarseOccupied[cb >>> 6] |= 1L << cb;
+        } else {
+            next[tail] = n;
+        }
+        coarseEnds[2 * cb + 1] = n;
+        coarseCount++;
+    }
+
+    /** Empties coarse bucket {@code cb}, returning its first entry (its entries still linked by {@link #next}). */
+    private int takeCoarse(int cb) {
+        int n = coarseEnds[2 * cb];
+        coarseEnds[2 * cb] = NONE;
+        coarseEnds[2 * cb + 1] = NONE;
+        coarseOccupied[cb >>> 6] &= ~(1L << cb);
+        return n;
     }
 
     public void removeFirst() {
@@ -169,19 +227,82 @@ public final class EventCalendar {
             throw new IllegalStateException("the event calendar is empty");
         }
         if (wheelCount == 0) {
-            cursorSlot = time[far[0]] >> SLOT_SHIFT;
-            migrateFar();
+            // The fine wheel is empty: move its window on to the first coarse bucket with entries (the cursor
+            // where that bucket is the window's last), or else to the first entry of the heap.
+            long to;
+            if (coarseCount > 0) {
+                long k = firstOccupiedCoarse((cursorSlot >> COARSE_SHIFT) + SPAN);
+                to = (k - SPAN + 1) << COARSE_SHIFT;
+            } else {
+                to = time[far[0]] >> SLOT_SHIFT;
+            }
+            moveCursor(to);
         }
         if (ends[2 * (int) (cursorSlot & MASK)] == NONE) {
-            // Far entries that the moved window takes in land behind the occupied bucket found (they were beyond
-            // the old window's end), so one migration after the jump is what stepping bucket by bucket would do.
-            cursorSlot += distanceToOccupied();
-            if (farCount > 0 && (time[far[0]] >> SLOT_SHIFT) < cursorSlot + BUCKETS) {
-                migrateFar();
-            }
+            // Entries that the moved window takes in land behind the occupied bucket found (they were beyond the
+            // old window's end), so taking them in after the move is what stepping bucket by bucket would do.
+            moveCursor(cursorSlot + distanceToOccupied());
         }
         first = ends[2 * (int) (cursorSlot & MASK)];
         return first;
+    }
+
+    /**
+     * Moves the cursor forward to {@code slot}. When it enters a later coarse bucket, the fine wheel's window takes
+     * in the coarse buckets it now reaches, and the coarse wheel the heap's entries it now reaches.
+     */
+    private void moveCursor(long slot) {
+        long from = cursorSlot >> COARSE_SHIFT;
+        cursorSlot = slot;
+        long to = slot >> COARSE_SHIFT;
+        if (to == from) {
+            return;
+        }
+        if (coarseCount > 0) {
+            // The buckets [from + SPAN, to + SPAN), at most every one of them; only occupied ones are visited.
+            long end = Math.min(to, from + COARSE) + SPAN;
+            for (long k = from + SPAN; k < end && coarseCount > 0; k++) {
+                int cb = (int) (k & COARSE_MASK);
+                long word = coarseOccupied[cb >>> 6] >>> cb;
+                if (word == 0) {
+                    k += 63 - (cb & 63);
+                    continue;
+                }
+                k += Long.numberOfTrailingZeros(word);
+                if (k >= end) {
+                    break;
+                }
+                int n = takeCoarse((int) (k & COARSE_MASK));
+                while (n != NONE) {
+                    int nx = next[n];
+                    coarseCount--;
+                    insertInWheel(n, time[n] >> SLOT_SHIFT);
+                    n = nx;
+                }
+            }
+        }
+        long coarseEnd = to + SPAN + COARSE;
+        while (farCount > 0 && (time[far[0]] >> (SLOT_SHIFT + COARSE_SHIFT)) < coarseEnd) {
+            int n = popFar();
+            place(n, time[n] >> SLOT_SHIFT);
+        }
+    }
+
+    /** The first coarse bucket with entries at or after {@code k} (the coarse wheel must hold an entry). */
+    private long firstOccupiedCoarse(long k) {
+        int cb = (int) (k & COARSE_MASK);
+        int w = cb >>> 6;
+        long word = coarseOccupied[w] & (-1L << cb);
+        int steps = 0;
+        while (word == 0) {
+            if (++steps > coarseOccupied.length) {
+                throw new IllegalStateException("the coarse wheel holds no entry");
+            }
+            w = (w + 1) & (coarseOccupied.length - 1);
+            word = coarseOccupied[w];
+        }
+        int found = (w << 6) + Long.numberOfTrailingZeros(word);
+        return k + ((found - cb) & COARSE_MASK);
     }
 
     /** Buckets from the cursor's to the next occupied one; the wheel must hold an entry. */
@@ -256,25 +377,47 @@ public final class EventCalendar {
         wheelCount++;
     }
 
-    /** Moves the far events that now fall inside the wheel's window into the wheel. */
-    private void migrateFar() {
-        long windowEnd = cursorSlot + BUCKETS;
-        while (farCount > 0 && (time[far[0]] >> SLOT_SHIFT) < windowEnd) {
-            int n = popFar();
-            insertInWheel(n, time[n] >> SLOT_SHIFT);
-        }
-    }
-
     /**
-     * Moves the cursor back to {@code slot}. The window shrinks at its far end: entries in the slots that fall out
-     * of it go to the far heap. Only those buckets are looked at, so the cost is the distance moved (in words of
-     * occupancy bits), not the wheel.
+     * Moves the cursor back to {@code slot}. When it leaves for an earlier coarse bucket, the fine wheel's window and
+     * the coarse wheel's shrink at their far ends: the fine entries beyond the new window go to the coarse wheel,
+     * and the coarse buckets beyond its new reach to the heap. Only those buckets are looked at, so the cost is the
+     * distance moved (in words of occupancy bits), not the wheels.
      */
     private void rewindTo(long slot) {
-        long oldEnd = cursorSlot + BUCKETS;
-        long from = Math.max(slot + BUCKETS, cursorSlot);
+        long from = cursorSlot >> COARSE_SHIFT;
+        long to = slot >> COARSE_SHIFT;
+        long oldCursor = cursorSlot;
+        cursorSlot = slot;
+        first = NONE;
+        if (to == from) {
+            return;
+        }
+        if (coarseCount > 0) {
+            // The buckets now beyond the coarse wheel's reach share their places with [to + SPAN, from + SPAN).
+            long end = Math.min(from, to + COARSE) + SPAN;
+            for (long k = to + SPAN; k < end && coarseCount > 0; k++) {
+                int cb = (int) (k & COARSE_MASK);
+                long word = coarseOccupied[cb >>> 6] >>> cb;
+                if (word == 0) {
+                    k += 63 - (cb & 63);
+                    continue;
+                }
+                k += Long.numberOfTrailingZeros(word);
+                if (k >= end) {
+                    break;
+                }
+                int n = takeCoarse((int) (k & COARSE_MASK));
+                while (n != NONE) {
+                    int nx = next[n];
+                    coarseCount--;
+                    pushFar(n);
+                    n = nx;
+                }
+            }
+        }
+        long oldEnd = (from + SPAN) << COARSE_SHIFT;
         // Only the occupied buckets of the range are visited (64 empty ones per word read).
-        for (long k = from; k < oldEnd && wheelCount > 0; k++) {
+        for (long k = Math.max((to + SPAN) << COARSE_SHIFT, oldCursor); k < oldEnd && wheelCount > 0; k++) {
             int b = (int) (k & MASK);
             long word = occupied[b >>> 6] >>> b;
             if (word == 0) {
@@ -292,13 +435,11 @@ public final class EventCalendar {
             markEmpty(b);
             while (cur != NONE) {
                 int nx = next[cur];
-                pushFar(cur);
                 wheelCount--;
+                place(cur, time[cur] >> SLOT_SHIFT);
                 cur = nx;
             }
         }
-        cursorSlot = slot;
-        first = NONE;
     }
 
     /** The tie key of an ordinary event of {@code handler} at {@code atPs}: compared after the time. */

@@ -127,12 +127,17 @@ class EventCalendarTest {
                     wheel.removeFirst();
                     heap.removeFirst();
                 } else {
-                    long delta = switch (r.nextInt(6)) {
+                    // Within the fine wheel, about its end (8.4 us), within the coarse wheel (a DCQCN timer's
+                    // 300 us), about the coarse wheel's end (17.2 ms), and beyond it (the heap).
+                    long delta = switch (r.nextInt(9)) {
                         case 0 -> 0;
                         case 1 -> r.nextLong(1_000);
                         case 2 -> r.nextLong(100_000);
                         case 3 -> r.nextLong(20_000_000);
                         case 4 -> r.nextLong(5_000_000_000L);
+                        case 5 -> r.nextLong(400_000_000);
+                        case 6 -> 17_000_000_000L + r.nextLong(400_000_000);
+                        case 7 -> r.nextLong(60_000_000_000L);
                         default -> r.nextLong(2_000_000);
                     };
                     if (action == 9 && !heap.isEmpty()) {
