@@ -74,6 +74,8 @@ public final class EventCalendar {
     private final long[] occupied = new long[BUCKETS >>> 6];
     private final long[] occupiedWords = new long[BUCKETS >>> 12];
     private long cursorSlot;
+    /** The first slot beyond the fine wheel's window: that of coarse bucket (cursor's) + SPAN. */
+    private long fineEndSlot = (long) SPAN << COARSE_SHIFT;
     private int wheelCount;
 
     /** Each coarse bucket's first entry at {@code 2k} and last at {@code 2k + 1}; its entries in first-in order. */
@@ -158,26 +160,33 @@ public final class EventCalendar {
             rewindTo(slot);
         }
         size++;
-        // An entry beyond the fine wheel is later than every entry in it, so only one placed there can be first.
-        if (place(n, slot) && first != NONE && before(n, first)) {
-            first = n;
+        if (slot < fineEndSlot) {
+            insertInWheel(n, slot);
+            if (first != NONE && before(n, first)) {
+                first = n;
+            }
+        } else {
+            // Later than every entry of the fine wheel, so never the first.
+            placeBeyondWheel(n, slot);
         }
     }
 
-    /** Puts entry {@code n} of {@code slot} where the cursor's window says; true when that is the fine wheel. */
-    private boolean place(int n, long slot) {
-        long k = slot >> COARSE_SHIFT;
-        long cursorCoarse = cursorSlot >> COARSE_SHIFT;
-        if (k < cursorCoarse + SPAN) {
+    /** Puts entry {@code n} of {@code slot} where the cursor's window says. */
+    private void place(int n, long slot) {
+        if (slot < fineEndSlot) {
             insertInWheel(n, slot);
-            return true;
+        } else {
+            placeBeyondWheel(n, slot);
         }
-        if (k < cursorCoarse + SPAN + COARSE) {
+    }
+
+    private void placeBeyondWheel(int n, long slot) {
+        long k = slot >> COARSE_SHIFT;
+        if (k < (fineEndSlot >> COARSE_SHIFT) + COARSE) {
             appendCoarse(n, (int) (k & COARSE_MASK));
         } else {
             pushFar(n);
         }
-        return false;
     }
 
     private void appendCoarse(int n, int cb) {
@@ -258,6 +267,7 @@ public final class EventCalendar {
         if (to == from) {
             return;
         }
+        fineEndSlot = (to + SPAN) << COARSE_SHIFT;
         if (coarseCount > 0) {
             // The buckets [from + SPAN, to + SPAN), at most every one of them; only occupied ones are visited.
             long end = Math.min(to, from + COARSE) + SPAN;
@@ -392,6 +402,7 @@ public final class EventCalendar {
         if (to == from) {
             return;
         }
+        fineEndSlot = (to + SPAN) << COARSE_SHIFT;
         if (coarseCount > 0) {
             // The buckets now beyond the coarse wheel's reach share their places with [to + SPAN, from + SPAN).
             long end = Math.min(from, to + COARSE) + SPAN;
