@@ -49,17 +49,17 @@ public final class EventCalendar {
     private static final int COARSE_MASK = COARSE - 1;
     private static final int NONE = -1;
 
-    private long[] time;
     /**
-     * The tie-break after time, in one compare: the phase in the top bit ({@link #END_OF_INSTANT} last), then
-     * {@link #tieHash} (31 bits), then the handler id in the low 32 bits.
+     * The nodes, four longs each, so one node is half a cache line: its time, its tie key (the phase in the top bit
+     * ({@link #END_OF_INSTANT} last), then {@link #tieHash} (31 bits), then the handler id in the low 32 bits, one
+     * compare after the time), its argument and its kind. A 1,024-host run keeps most of a million nodes pending
+     * (timers), so a node it reads is often cold: one miss instead of one per field.
      */
-    private long[] tie;
-    /** The top bit of {@link #tie}: 0 for ordinary events, set for events at the end of their instant. */
-    private static final long END_OF_INSTANT = Long.MIN_VALUE;
-    private int[] kind;
-    private long[] arg;
+    private long[] node;
+    /** Each node's successor in its bucket (or the free list): apart, as the lists are walked and relinked often. */
     private int[] next;
+    /** The top bit of a tie key: 0 for ordinary events, set for events at the end of their instant. */
+    private static final long END_OF_INSTANT = Long.MIN_VALUE;
     private int freeList = NONE;
     private int used;
 
@@ -92,10 +92,7 @@ public final class EventCalendar {
 
     public EventCalendar(int initialCapacity) {
         int capacity = Math.max(16, initialCapacity);
-        time = new long[capacity];
-        tie = new long[capacity];
-        kind = new int[capacity];
-        arg = new long[capacity];
+        node = new long[4 * capacity];
         next = new int[capacity];
         Arrays.fill(ends, NONE);
         Arrays.fill(coarseEnds, NONE);
@@ -115,19 +112,19 @@ public final class EventCalendar {
     }
 
     public long firstTimePs() {
-        return time[locateFirst()];
+        return timeOf(locateFirst());
     }
 
     public int firstHandlerId() {
-        return (int) tie[locateFirst()];
+        return (int) tieOf(locateFirst());
     }
 
     public int firstKind() {
-        return kind[locateFirst()];
+        return kindOf(locateFirst());
     }
 
     public long firstArg() {
-        return arg[locateFirst()];
+        return argOf(locateFirst());
     }
 
     /** @param handler a handler id (non-negative) */
@@ -150,10 +147,11 @@ public final class EventCalendar {
             throw new IllegalArgumentException("negative handler id: " + handler);
         }
         int n = allocate();
-        time[n] = atPs;
-        tie[n] = phase | (long) tieHash(atPs, handler) << 32 | handler;
-        kind[n] = eventKind;
-        arg[n] = eventArg;
+        int at = 4 * n;
+        node[at] = atPs;
+        node[at + 1] = phase | (long) tieHash(atPs, handler) << 32 | handler;
+        node[at + 2] = eventArg;
+        node[at + 3] = eventKind;
         long slot = atPs >> SLOT_SHIFT;
         if (slot < cursorSlot) {
             // Only when a caller peeked ahead, or the calendar ran empty: the cursor steps back.
@@ -191,12 +189,12 @@ public final class EventCalendar {
 
     private void appendCoarse(int n, int cb) {
         int tail = coarseEnds[2 * cb + 1];
-        next[n] = NONE;
+        setNext(n, NONE);
         if (tail == NONE) {
             coarseEnds[2 * cb] = n;
             coarseOccupied[cb >>> 6] |= 1L << cb;
         } else {
-            next[tail] = n;
+            setNext(tail, n);
         }
         coarseEnds[2 * cb + 1] = n;
         coarseCount++;
@@ -214,7 +212,7 @@ public final class EventCalendar {
     public void removeFirst() {
         int n = locateFirst();
         int b = (int) (cursorSlot & MASK);
-        int rest = next[n];
+        int rest = nextOf(n);
         ends[2 * b] = rest;
         if (rest == NONE) {
             ends[2 * b + 1] = NONE;
@@ -222,7 +220,7 @@ public final class EventCalendar {
         }
         wheelCount--;
         size--;
-        next[n] = freeList;
+        setNext(n, freeList);
         freeList = n;
         first = NONE;
     }
@@ -243,7 +241,7 @@ public final class EventCalendar {
                 long k = firstOccupiedCoarse((cursorSlot >> COARSE_SHIFT) + SPAN);
                 to = (k - SPAN + 1) << COARSE_SHIFT;
             } else {
-                to = time[far[0]] >> SLOT_SHIFT;
+                to = timeOf(far[0]) >> SLOT_SHIFT;
             }
             moveCursor(to);
         }
@@ -284,17 +282,17 @@ public final class EventCalendar {
                 }
                 int n = takeCoarse((int) (k & COARSE_MASK));
                 while (n != NONE) {
-                    int nx = next[n];
+                    int nx = nextOf(n);
                     coarseCount--;
-                    insertInWheel(n, time[n] >> SLOT_SHIFT);
+                    insertInWheel(n, timeOf(n) >> SLOT_SHIFT);
                     n = nx;
                 }
             }
         }
         long coarseEnd = to + SPAN + COARSE;
-        while (farCount > 0 && (time[far[0]] >> (SLOT_SHIFT + COARSE_SHIFT)) < coarseEnd) {
+        while (farCount > 0 && (timeOf(far[0]) >> (SLOT_SHIFT + COARSE_SHIFT)) < coarseEnd) {
             int n = popFar();
-            place(n, time[n] >> SLOT_SHIFT);
+            place(n, timeOf(n) >> SLOT_SHIFT);
         }
     }
 
@@ -364,24 +362,24 @@ public final class EventCalendar {
         if (tail == NONE) {
             ends[2 * b] = n;
             ends[2 * b + 1] = n;
-            next[n] = NONE;
+            setNext(n, NONE);
             markOccupied(b);
         } else if (!before(n, tail)) {
-            next[tail] = n;
-            next[n] = NONE;
+            setNext(tail, n);
+            setNext(n, NONE);
             ends[2 * b + 1] = n;
         } else {
             int prev = NONE;
             int cur = ends[2 * b];
             while (!before(n, cur)) {
                 prev = cur;
-                cur = next[cur];
+                cur = nextOf(cur);
             }
-            next[n] = cur;
+            setNext(n, cur);
             if (prev == NONE) {
                 ends[2 * b] = n;
             } else {
-                next[prev] = n;
+                setNext(prev, n);
             }
         }
         wheelCount++;
@@ -419,7 +417,7 @@ public final class EventCalendar {
                 }
                 int n = takeCoarse((int) (k & COARSE_MASK));
                 while (n != NONE) {
-                    int nx = next[n];
+                    int nx = nextOf(n);
                     coarseCount--;
                     pushFar(n);
                     n = nx;
@@ -445,9 +443,9 @@ public final class EventCalendar {
             ends[2 * b + 1] = NONE;
             markEmpty(b);
             while (cur != NONE) {
-                int nx = next[cur];
+                int nx = nextOf(cur);
                 wheelCount--;
-                place(cur, time[cur] >> SLOT_SHIFT);
+                place(cur, timeOf(cur) >> SLOT_SHIFT);
                 cur = nx;
             }
         }
@@ -467,33 +465,53 @@ public final class EventCalendar {
     }
 
     private boolean before(int a, int b) {
-        long ta = time[a];
-        long tb = time[b];
+        long ta = timeOf(a);
+        long tb = timeOf(b);
         if (ta != tb) {
             return ta < tb;
         }
-        long ka = tie[a];
-        long kb = tie[b];
+        long ka = tieOf(a);
+        long kb = tieOf(b);
         if (ka != kb) {
             // unsigned: the end-of-instant bit sorts last; ordinary keys (top bit clear) compare as before
             return (ka ^ Long.MIN_VALUE) < (kb ^ Long.MIN_VALUE);
         }
-        return kind[a] < kind[b] || kind[a] == kind[b] && arg[a] < arg[b];
+        return kindOf(a) < kindOf(b) || kindOf(a) == kindOf(b) && argOf(a) < argOf(b);
+    }
+
+    private long timeOf(int n) {
+        return node[4 * n];
+    }
+
+    private long tieOf(int n) {
+        return node[4 * n + 1];
+    }
+
+    private long argOf(int n) {
+        return node[4 * n + 2];
+    }
+
+    private int kindOf(int n) {
+        return (int) node[4 * n + 3];
+    }
+
+    private int nextOf(int n) {
+        return next[n];
+    }
+
+    private void setNext(int n, int successor) {
+        next[n] = successor;
     }
 
     private int allocate() {
         if (freeList != NONE) {
             int n = freeList;
-            freeList = next[n];
+            freeList = nextOf(n);
             return n;
         }
-        if (used == time.length) {
-            int capacity = time.length * 2;
-            time = Arrays.copyOf(time, capacity);
-            tie = Arrays.copyOf(tie, capacity);
-            kind = Arrays.copyOf(kind, capacity);
-            arg = Arrays.copyOf(arg, capacity);
-            next = Arrays.copyOf(next, capacity);
+        if (4 * used == node.length) {
+            node = Arrays.copyOf(node, node.length * 2);
+            next = Arrays.copyOf(next, next.length * 2);
             growths++;
         }
         return used++;
