@@ -266,33 +266,42 @@ public final class EventCalendar {
             return;
         }
         fineEndSlot = (to + SPAN) << COARSE_SHIFT;
-        if (coarseCount > 0) {
-            // The buckets [from + SPAN, to + SPAN), at most every one of them; only occupied ones are visited.
-            long end = Math.min(to, from + COARSE) + SPAN;
-            for (long k = from + SPAN; k < end && coarseCount > 0; k++) {
-                int cb = (int) (k & COARSE_MASK);
-                long word = coarseOccupied[cb >>> 6] >>> cb;
-                if (word == 0) {
-                    k += 63 - (cb & 63);
-                    continue;
-                }
-                k += Long.numberOfTrailingZeros(word);
-                if (k >= end) {
-                    break;
-                }
-                int n = takeCoarse((int) (k & COARSE_MASK));
-                while (n != NONE) {
-                    int nx = nextOf(n);
-                    coarseCount--;
-                    insertInWheel(n, timeOf(n) >> SLOT_SHIFT);
-                    n = nx;
-                }
-            }
-        }
+        // The coarse buckets [from + SPAN, to + SPAN), at most every one of them, join the fine wheel.
+        emptyCoarse(from + SPAN, Math.min(to, from + COARSE) + SPAN, true);
         long coarseEnd = to + SPAN + COARSE;
         while (farCount > 0 && (timeOf(far[0]) >> (SLOT_SHIFT + COARSE_SHIFT)) < coarseEnd) {
             int n = popFar();
             place(n, timeOf(n) >> SLOT_SHIFT);
+        }
+    }
+
+    /**
+     * Empties the coarse buckets [{@code from}, {@code end}) (at most COARSE of them; only occupied ones are visited,
+     * 64 empty ones per word read): their entries go into the fine wheel, or into the heap if not {@code intoWheel}.
+     */
+    private void emptyCoarse(long from, long end, boolean intoWheel) {
+        for (long k = from; k < end && coarseCount > 0; k++) {
+            int cb = (int) (k & COARSE_MASK);
+            long word = coarseOccupied[cb >>> 6] >>> cb;
+            if (word == 0) {
+                k += 63 - (cb & 63);
+                continue;
+            }
+            k += Long.numberOfTrailingZeros(word);
+            if (k >= end) {
+                break;
+            }
+            int n = takeCoarse((int) (k & COARSE_MASK));
+            while (n != NONE) {
+                int nx = nextOf(n);
+                coarseCount--;
+                if (intoWheel) {
+                    insertInWheel(n, timeOf(n) >> SLOT_SHIFT);
+                } else {
+                    pushFar(n);
+                }
+                n = nx;
+            }
         }
     }
 
@@ -401,29 +410,8 @@ public final class EventCalendar {
             return;
         }
         fineEndSlot = (to + SPAN) << COARSE_SHIFT;
-        if (coarseCount > 0) {
-            // The buckets now beyond the coarse wheel's reach share their places with [to + SPAN, from + SPAN).
-            long end = Math.min(from, to + COARSE) + SPAN;
-            for (long k = to + SPAN; k < end && coarseCount > 0; k++) {
-                int cb = (int) (k & COARSE_MASK);
-                long word = coarseOccupied[cb >>> 6] >>> cb;
-                if (word == 0) {
-                    k += 63 - (cb & 63);
-                    continue;
-                }
-                k += Long.numberOfTrailingZeros(word);
-                if (k >= end) {
-                    break;
-                }
-                int n = takeCoarse((int) (k & COARSE_MASK));
-                while (n != NONE) {
-                    int nx = nextOf(n);
-                    coarseCount--;
-                    pushFar(n);
-                    n = nx;
-                }
-            }
-        }
+        // The coarse buckets now beyond the coarse wheel's reach share their places with [to + SPAN, from + SPAN).
+        emptyCoarse(to + SPAN, Math.min(from, to + COARSE) + SPAN, false);
         long oldEnd = (from + SPAN) << COARSE_SHIFT;
         // Only the occupied buckets of the range are visited (64 empty ones per word read).
         for (long k = Math.max((to + SPAN) << COARSE_SHIFT, oldCursor); k < oldEnd && wheelCount > 0; k++) {
