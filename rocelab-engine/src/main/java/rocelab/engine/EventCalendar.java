@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The future event set: a timing wheel of 128 ps buckets covering the next 7.3-8.4 us, a coarse wheel of 1.05 us
  * buckets covering the next 17 ms behind it (timers), and a binary heap for events beyond that. Entries are
- * primitives in parallel arrays of nodes, never objects.
+ * primitives in arrays of nodes (a node's fields side by side in half a cache line), never objects.
  *
  * <p>Order is canonical: time, then a hash of (time, receiving handler), then the handler's id, its kind, its
  * argument. It depends only on the events themselves, never on when they were scheduled, so a run split into
