@@ -280,17 +280,8 @@ public final class EventCalendar {
      * 64 empty ones per word read): their entries go into the fine wheel, or into the heap if not {@code intoWheel}.
      */
     private void emptyCoarse(long from, long end, boolean intoWheel) {
-        for (long k = from; k < end && coarseCount > 0; k++) {
-            int cb = (int) (k & COARSE_MASK);
-            long word = coarseOccupied[cb >>> 6] >>> cb;
-            if (word == 0) {
-                k += 63 - (cb & 63);
-                continue;
-            }
-            k += Long.numberOfTrailingZeros(word);
-            if (k >= end) {
-                break;
-            }
+        for (long k = nextOccupied(coarseOccupied, COARSE_MASK, from, end); k < end && coarseCount > 0;
+                k = nextOccupied(coarseOccupied, COARSE_MASK, k + 1, end)) {
             int n = takeCoarse((int) (k & COARSE_MASK));
             while (n != NONE) {
                 int nx = nextOf(n);
@@ -303,6 +294,22 @@ public final class EventCalendar {
                 n = nx;
             }
         }
+    }
+
+    /**
+     * The first slot at or after {@code k} and before {@code end} whose bucket's bit is set in {@code bits} (one bit
+     * per bucket of a wheel of {@code mask + 1}), or {@code end}: empty buckets are skipped 64 per word read.
+     */
+    private static long nextOccupied(long[] bits, int mask, long k, long end) {
+        while (k < end) {
+            int b = (int) (k & mask);
+            long word = bits[b >>> 6] >>> b;
+            if (word != 0) {
+                return Math.min(k + Long.numberOfTrailingZeros(word), end);
+            }
+            k += 64 - (b & 63);
+        }
+        return end;
     }
 
     /** The first coarse bucket with entries at or after {@code k} (the coarse wheel must hold an entry). */
@@ -413,19 +420,10 @@ public final class EventCalendar {
         // The coarse buckets now beyond the coarse wheel's reach share their places with [to + SPAN, from + SPAN).
         emptyCoarse(to + SPAN, Math.min(from, to + COARSE) + SPAN, false);
         long oldEnd = (from + SPAN) << COARSE_SHIFT;
-        // Only the occupied buckets of the range are visited (64 empty ones per word read).
-        for (long k = Math.max((to + SPAN) << COARSE_SHIFT, oldCursor); k < oldEnd && wheelCount > 0; k++) {
+        // The fine entries beyond the new window go to the coarse wheel (or the heap).
+        for (long k = nextOccupied(occupied, MASK, Math.max((to + SPAN) << COARSE_SHIFT, oldCursor), oldEnd);
+                k < oldEnd && wheelCount > 0; k = nextOccupied(occupied, MASK, k + 1, oldEnd)) {
             int b = (int) (k & MASK);
-            long word = occupied[b >>> 6] >>> b;
-            if (word == 0) {
-                k += 63 - (b & 63);
-                continue;
-            }
-            k += Long.numberOfTrailingZeros(word);
-            if (k >= oldEnd) {
-                break;
-            }
-            b = (int) (k & MASK);
             int cur = ends[2 * b];
             ends[2 * b] = NONE;
             ends[2 * b + 1] = NONE;
