@@ -20,10 +20,11 @@ import rocelab.scenario.read.ScenarioReader;
  * {@code --histogram-at-us T} the loop stops once at simulated time T (at the first progress check past it, about
  * every million events) to print the live heap and the {@code top} classes of the heap's class histogram;
  * {@code --assemble-only} prints them once assembled and stops; {@code --until-us T} runs the loop to simulated time
- * T only (the same window at every size) and prints its figures and the live heap there.
+ * T only (the same window at every size) and prints its figures and the live heap there; with {@code --threads N}
+ * as well, on N threads (the run's partitions, as {@code rocelab run --threads N}), timed by the process's CPU.
  *
  * <p>Usage: {@code java -cp rocelab-bench/target/benchmarks.jar rocelab.bench.ScaleProfile SCENARIO.yaml
- * [--histogram-at-us T] [--top N] [--assemble-only] [--until-us T]}
+ * [--histogram-at-us T] [--top N] [--assemble-only] [--until-us T [--threads N]]}
  */
 public final class ScaleProfile {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -35,18 +36,23 @@ public final class ScaleProfile {
         int top = 25;
         boolean assembleOnly = false;
         long untilPs = -1;
+        int threads = 1;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--histogram-at-us" -> histogramAtPs = (long) (Double.parseDouble(args[++i]) * 1e6);
                 case "--top" -> top = Integer.parseInt(args[++i]);
                 case "--assemble-only" -> assembleOnly = true;
                 case "--until-us" -> untilPs = (long) (Double.parseDouble(args[++i]) * 1e6);
+                case "--threads" -> threads = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         long t0 = System.nanoTime();
         ScenarioConfig config = new ScenarioReader().read(Path.of(args[0]));
-        Simulation simulation = Simulation.assemble(config);
+        if (threads > 1 && (untilPs < 0 || histogramAtPs >= 0)) {
+            throw new IllegalArgumentException("--threads is for a window (--until-us) without a histogram");
+        }
+        Simulation simulation = Simulation.assemble(config, Simulation.Model.PACKET, threads);
         long t1 = System.nanoTime();
         System.out.printf(Locale.ROOT, "%s: %d hosts, %d flows; read and assembled in %.2f s, live heap %d MiB%n",
                 config.name(), simulation.network().hostCount(), simulation.driver().flowCount(), (t1 - t0) / 1e9,
@@ -58,7 +64,7 @@ public final class ScaleProfile {
         long[] histogramAt = {histogramAtPs};
         long[] pausedNanos = {0};
         int topClasses = top;
-        long cpu0 = THREADS.getCurrentThreadCpuTime();
+        long cpu0 = threads > 1 ? processCpuNanos() : THREADS.getCurrentThreadCpuTime();
         long gc0 = gcMillis();
         long w0 = System.nanoTime();
         if (untilPs >= 0) {
@@ -72,18 +78,20 @@ public final class ScaleProfile {
                 System.out.print(histogram(top));
                 pausedNanos[0] += System.nanoTime() - p0;
             }
-            simulation.simulator().runUntil(untilPs);
+            simulation.runLoopUntil(untilPs);
             double wall = (System.nanoTime() - w0 - pausedNanos[0]) / 1e9;
-            double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            double cpu = ((threads > 1 ? processCpuNanos() : THREADS.getCurrentThreadCpuTime()) - cpu0) / 1e9;
             long packets = 0;
             for (int h = 0; h < simulation.network().hostCount(); h++) {
                 packets += simulation.network().nic(h).counter(rocelab.fabric.probe.NicCounter.TX_DATA_PACKETS);
             }
-            long events = simulation.simulator().eventsProcessed();
-            System.out.printf(Locale.ROOT, "loop to %.1f us: %.2f s wall (%.2f s CPU of the thread, GC %.2f s); %d"
-                    + " events, %d data packets, %.2f events per data packet, %.0f data packets per loop-second"
-                    + " (%.0f per CPU-second), %.1f ns of CPU per event; live heap %d MiB, peak heap %d MiB%n",
-                    untilPs / 1e6, wall, cpu, (gcMillis() - gc0) / 1e3, events, packets, (double) events / packets,
+            long events = simulation.eventsProcessed();
+            System.out.printf(Locale.ROOT, "loop to %.1f us on %d thread(s), %d partition(s): %.2f s wall (%.2f s CPU"
+                    + " of the %s, GC %.2f s); %d events, %d data packets, %.2f events per data packet, %.0f data"
+                    + " packets per loop-second (%.0f per CPU-second), %.1f ns of CPU per event; live heap %d MiB,"
+                    + " peak heap %d MiB%n", untilPs / 1e6, simulation.threads(), simulation.partitions(), wall, cpu,
+                    threads > 1 ? "process" : "thread", (gcMillis() - gc0) / 1e3, events, packets,
+                    (double) events / packets,
                     packets / wall, packets / cpu, cpu * 1e9 / events, liveHeapBytes() >> 20, peakHeapBytes() >> 20);
             return;
         }
@@ -105,6 +113,12 @@ public final class ScaleProfile {
                 + " data packet, %.0f data packets per loop-second; peak heap %d MiB%n", loopWall, loopCpu,
                 (gcMillis() - gc0) / 1e3, result.stopReason(), result.simulatedPs() / 1e6, result.events(), packets,
                 (double) result.events() / packets, packets / loopWall, peakHeapBytes() >> 20);
+    }
+
+    /** CPU time of the whole process (every partition's thread, the JIT and the collector too). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Heap in use after a full collection (the serial collector's System.gc() is one): the live set. */

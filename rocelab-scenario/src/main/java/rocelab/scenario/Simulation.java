@@ -583,6 +583,24 @@ public final class Simulation {
     }
 
     /**
+     * Runs the event loop to simulated time {@code endPs} on the run's threads (its partitions when it has several),
+     * and nothing else: no records, no outputs. For benchmarks that time a window of a run, the same on one thread
+     * and on several ({@code rocelab.bench.ScaleProfile --until-us}).
+     */
+    public void runLoopUntil(long endPs) {
+        if (parallel != null) {
+            parallel.runUntil(endPs);
+        } else {
+            sim.runUntil(endPs);
+        }
+    }
+
+    /** Events run so far, by every partition when there are several. */
+    public long eventsProcessed() {
+        return events();
+    }
+
+    /**
      * Runs until every flow has finished, the scenario's stop time, or a stall, and collects the result. A stall is
      * a stretch of simulated time in which no RNIC sent or received a data packet although flows remain (for
      * example a PFC deadlock, whose pause refreshes would otherwise keep the run alive forever): at least 1 s and
