@@ -58,32 +58,11 @@ public final class PfcLog implements PfcProbe {
     private static final int SLOTS = 8;
     private static final int ROOTS = 4;
     /**
-     * A flow's hop slots come in chunks of this many: the first in its record, the second (a record of its own, of
-     * which only the slots serve) at its fifth hop. A leaf-spine flow has at most four (its RNIC, two leaves, a
-     * spine), so a 1,024-host all-to-all's million flows keep four slots each instead of eight.
+     * A flow's hop slots come in chunks of this many: the first at its first wait, the second at its fifth hop. A
+     * leaf-spine flow has at most four (its RNIC, two leaves, a spine), so a 1,024-host all-to-all's million flows
+     * keep four slots each instead of eight (134 MB).
      */
     private static final int CHUNK = SLOTS / 2;
-    /*
-     * A flow's record: everything a wait of the flow updates lies in these longs side by side, a few cache lines,
-     * since a wait is reported for a flow at random among a million (at every pause end of an RNIC, one for each of
-     * its ready QPs: 49 M in the first 3 ms of the 1,024-host all-to-all). Root keys first (searched at every wait),
-     * then the first chunk's slots (key, clock, wait, off-path wait each), the roots' waits, their depth and
-     * on-path flag (depth << 1 | onPath), and the record of the second chunk (-1 until needed).
-     */
-    private static final int R_ROOT_KEY = 0;
-    private static final int R_SLOTS = R_ROOT_KEY + ROOTS;
-    private static final int SLOT_WIDTH = 4;
-    private static final int S_KEY = 0;
-    private static final int S_CLOCK = 1;
-    private static final int S_WAIT = 2;
-    private static final int S_OFF_PATH = 3;
-    private static final int R_ROOT_WAIT = R_SLOTS + CHUNK * SLOT_WIDTH;
-    private static final int R_ROOT_META = R_ROOT_WAIT + ROOTS;
-    private static final int R_SECOND = R_ROOT_META + ROOTS;
-    private static final int REC = R_SECOND + 1;
-    /** Records come in pages of this many, so the store grows without copying (a million flows: 232 MB). */
-    private static final int PAGE_SHIFT = 12;
-    private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
 
     private final Network network;
     private final Topology topo;
@@ -100,10 +79,21 @@ public final class PfcLog implements PfcProbe {
     private final long[] ownRecord = new long[PfcCapture.WIDTH];
     private final List<PfcCapture> captures = new ArrayList<>();
 
-    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its record, or -1 before its first wait.
+    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
+    // -1. That index names its roots and its chunks of hop slots (firstChunk, secondChunk: -1 until needed).
     private int[] flowBase = new int[64];
-    private long[][] pages = new long[16][];
-    private int records;
+    private int flowsWithWaits;
+    private int[] firstChunk = new int[16];
+    private int[] secondChunk = new int[16];
+    private int chunks;
+    private long[] slotKey = new long[CHUNK * 16];
+    private long[] slotClock = new long[CHUNK * 16];
+    private long[] slotWait = new long[CHUNK * 16];
+    private long[] slotOffPath = new long[CHUNK * 16];
+    private long[] rootKey = new long[ROOTS * 16];
+    private long[] rootWait = new long[ROOTS * 16];
+    private int[] rootDepth = new int[ROOTS * 16];
+    private boolean[] rootOnPath = new boolean[ROOTS * 16];
 
     public PfcLog(Network network) {
         this.network = network;
@@ -130,6 +120,8 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngress();
         }
         Arrays.fill(flowBase, -1);
+        Arrays.fill(slotKey, -1);
+        Arrays.fill(rootKey, Long.MIN_VALUE);
     }
 
     private int group(int node, int port, int priority) {
@@ -228,41 +220,31 @@ public final class PfcLog implements PfcProbe {
         if (flow < 0 || flow > Integer.MAX_VALUE) {
             return; // a duplicate of a packet already acknowledged: no flow waits for it any more
         }
-        int rec = record((int) flow);
-        long[] page = pages[rec >>> PAGE_SHIFT];
-        int b = (rec & PAGE_MASK) * REC;
+        int ordinal = base((int) flow);
         long key = key(node, port);
-        // The hop's slot: the first with its key or empty, in the first chunk, then the second.
-        long[] sp = page;
-        int s = b + R_SLOTS;
-        for (int j = 0; j < SLOTS - 1 && sp[s + S_KEY] != key && sp[s + S_KEY] != -1; j++) {
-            if (j + 1 == CHUNK) { // the flow's fifth hop: its second chunk, empty until now
-                int second = (int) page[b + R_SECOND];
-                if (second < 0) {
-                    second = newRecord();
-                    page = pages[rec >>> PAGE_SHIFT]; // (the page table may have grown, the page has not moved)
-                    page[b + R_SECOND] = second;
-                }
-                sp = pages[second >>> PAGE_SHIFT];
-                s = (second & PAGE_MASK) * REC + R_SLOTS;
-            } else {
-                s += SLOT_WIDTH;
+        int j = 0;
+        int s = slot(ordinal, 0);
+        while (j < SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
+            s = slot(ordinal, ++j);
+            if (s < 0) { // the flow's fifth hop: its second chunk, empty
+                secondChunk[ordinal] = newChunk();
+                s = slot(ordinal, j);
             }
         }
-        if (sp[s + S_KEY] != key) {
-            if (sp[s + S_KEY] == -1) {
-                sp[s + S_KEY] = key;
+        if (slotKey[s] != key) {
+            if (slotKey[s] == -1) {
+                slotKey[s] = key;
             } else {
                 // More hops than slots: the last slot takes the rest, on a fresh clock.
-                sp[s + S_CLOCK] = Long.MIN_VALUE;
+                slotClock[s] = Long.MIN_VALUE;
             }
         }
-        long added = toClockPs - Math.max(fromClockPs, sp[s + S_CLOCK]);
+        long added = toClockPs - Math.max(fromClockPs, slotClock[s]);
         if (added <= 0) {
             return;
         }
-        sp[s + S_CLOCK] = Math.max(sp[s + S_CLOCK], toClockPs);
-        sp[s + S_WAIT] += added;
+        slotClock[s] = Math.max(slotClock[s], toClockPs);
+        slotWait[s] += added;
         int pp = portOffset[node] + port;
         int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
         long root;
@@ -274,17 +256,19 @@ public final class PfcLog implements PfcProbe {
             root = key(peerNode[pp], topo.isHost(peerNode[pp]) ? 0 : -1);
             depth = 1;
         }
-        int r = 0;
-        while (r < ROOTS - 1 && page[b + R_ROOT_KEY + r] != root && page[b + R_ROOT_KEY + r] != Long.MIN_VALUE) {
+        int rb = ordinal * ROOTS;
+        int r = rb;
+        while (r < rb + ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
             r++;
         }
-        if (page[b + R_ROOT_KEY + r] != root) {
-            page[b + R_ROOT_KEY + r] = root;
-            page[b + R_ROOT_META + r] = (long) depth << 1 | (onPath(queuePair, root) ? 1 : 0);
+        if (rootKey[r] != root) {
+            rootKey[r] = root;
+            rootDepth[r] = depth;
+            rootOnPath[r] = onPath(queuePair, root);
         }
-        page[b + R_ROOT_WAIT + r] += added;
-        if ((page[b + R_ROOT_META + r] & 1) == 0) {
-            sp[s + S_OFF_PATH] += added;
+        rootWait[r] += added;
+        if (!rootOnPath[r]) {
+            slotOffPath[s] += added;
         }
     }
 
@@ -316,69 +300,57 @@ public final class PfcLog implements PfcProbe {
                 qp.entropy(), port);
     }
 
-    /** The record of {@code flow}'s waits, made at its first wait. */
-    private int record(int flow) {
+    private int base(int flow) {
         if (flow >= flowBase.length) {
             int old = flowBase.length;
             flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, 2 * old));
             Arrays.fill(flowBase, old, flowBase.length, -1);
         }
-        int rec = flowBase[flow];
-        if (rec < 0) {
-            rec = newRecord();
-            flowBase[flow] = rec;
-        }
-        return rec;
-    }
-
-    /** An empty record: no root, no hop (keys -1, fresh clocks), no second chunk. */
-    private int newRecord() {
-        int rec = records++;
-        int p = rec >>> PAGE_SHIFT;
-        if (p == pages.length) {
-            pages = Arrays.copyOf(pages, 2 * p);
-        }
-        if (pages[p] == null) {
-            pages[p] = new long[REC << PAGE_SHIFT];
-        }
-        long[] page = pages[p];
-        int b = (rec & PAGE_MASK) * REC;
-        Arrays.fill(page, b + R_ROOT_KEY, b + R_ROOT_KEY + ROOTS, Long.MIN_VALUE);
-        for (int j = 0; j < CHUNK; j++) {
-            page[b + R_SLOTS + j * SLOT_WIDTH + S_KEY] = -1;
-            page[b + R_SLOTS + j * SLOT_WIDTH + S_CLOCK] = Long.MIN_VALUE;
-        }
-        page[b + R_SECOND] = -1;
-        return rec;
-    }
-
-    /**
-     * Calls {@code visit} with the page and offset of each of the flow's hop slots in use, in the order first seen;
-     * returns the sum of what it returns.
-     */
-    private long overHops(int flow, SlotVisit visit) {
-        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
-            return 0;
-        }
-        long sum = 0;
-        int rec = flowBase[flow];
-        for (int chunk = 0; chunk < SLOTS / CHUNK && rec >= 0; chunk++) {
-            long[] page = pages[rec >>> PAGE_SHIFT];
-            int b = (rec & PAGE_MASK) * REC;
-            for (int j = 0; j < CHUNK; j++) {
-                int s = b + R_SLOTS + j * SLOT_WIDTH;
-                if (page[s + S_KEY] == -1) {
-                    return sum;
-                }
-                sum += visit.at(page, s);
+        if (flowBase[flow] < 0) {
+            int o = flowsWithWaits++;
+            if (o == firstChunk.length) {
+                int n = 2 * o;
+                firstChunk = Arrays.copyOf(firstChunk, n);
+                secondChunk = Arrays.copyOf(secondChunk, n);
+                rootKey = Arrays.copyOf(rootKey, n * ROOTS);
+                rootWait = Arrays.copyOf(rootWait, n * ROOTS);
+                rootDepth = Arrays.copyOf(rootDepth, n * ROOTS);
+                rootOnPath = Arrays.copyOf(rootOnPath, n * ROOTS);
+                Arrays.fill(rootKey, o * ROOTS, rootKey.length, Long.MIN_VALUE);
             }
-            rec = (int) page[b + R_SECOND];
+            firstChunk[o] = newChunk();
+            secondChunk[o] = -1;
+            flowBase[flow] = o;
         }
-        return sum;
+        return flowBase[flow];
     }
 
-    private interface SlotVisit {
-        long at(long[] page, int slot);
+    /** Slot {@code j} (0..SLOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
+    private int slot(int ordinal, int j) {
+        if (j < CHUNK) {
+            return firstChunk[ordinal] * CHUNK + j;
+        }
+        int c = secondChunk[ordinal];
+        return c < 0 ? -1 : c * CHUNK + j - CHUNK;
+    }
+
+    /** A chunk of empty slots (no key, a fresh clock). */
+    private int newChunk() {
+        int c = chunks++;
+        int b = c * CHUNK;
+        if (b + CHUNK > slotKey.length) {
+            int n = 2 * slotKey.length;
+            int oldLen = slotKey.length;
+            slotKey = Arrays.copyOf(slotKey, n);
+            slotClock = Arrays.copyOf(slotClock, n);
+            slotWait = Arrays.copyOf(slotWait, n);
+            slotOffPath = Arrays.copyOf(slotOffPath, n);
+            Arrays.fill(slotKey, oldLen, n, -1);
+        }
+        for (int s = b; s < b + CHUNK; s++) {
+            slotClock[s] = Long.MIN_VALUE;
+        }
+        return c;
     }
 
     public int frames() {
@@ -414,11 +386,13 @@ public final class PfcLog implements PfcProbe {
      */
     public List<Hop> waits(int flow) {
         List<Hop> out = new ArrayList<>();
-        overHops(flow, (page, s) -> {
-            out.add(new Hop(keyNode(page[s + S_KEY]), keyPort(page[s + S_KEY]), page[s + S_WAIT],
-                    page[s + S_OFF_PATH]));
-            return 0;
-        });
+        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
+            return out;
+        }
+        int o = flowBase[flow];
+        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s]));
+        }
         return out;
     }
 
@@ -428,13 +402,9 @@ public final class PfcLog implements PfcProbe {
         if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
             return out;
         }
-        int rec = flowBase[flow];
-        long[] page = pages[rec >>> PAGE_SHIFT];
-        int b = (rec & PAGE_MASK) * REC;
-        for (int r = 0; r < ROOTS && page[b + R_ROOT_KEY + r] != Long.MIN_VALUE; r++) {
-            long k = page[b + R_ROOT_KEY + r];
-            long meta = page[b + R_ROOT_META + r];
-            out.add(new Root(keyNode(k), keyPort(k), (int) (meta >> 1), page[b + R_ROOT_WAIT + r], (meta & 1) != 0));
+        int rb = flowBase[flow] * ROOTS;
+        for (int r = rb; r < rb + ROOTS && rootKey[r] != Long.MIN_VALUE; r++) {
+            out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r]));
         }
         out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
         return out;
@@ -455,11 +425,16 @@ public final class PfcLog implements PfcProbe {
      * victims ask this of every flow (a million at 1,024 hosts).
      */
     private long sumOverHops(int flow, boolean offPathOnly) {
-        return overHops(flow, offPathOnly ? WAIT_OFF_PATH : WAIT);
+        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
+            return 0;
+        }
+        long sum = 0;
+        int o = flowBase[flow];
+        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+            sum += offPathOnly ? slotOffPath[s] : slotWait[s];
+        }
+        return sum;
     }
-
-    private static final SlotVisit WAIT = (page, s) -> page[s + S_WAIT];
-    private static final SlotVisit WAIT_OFF_PATH = (page, s) -> page[s + S_OFF_PATH];
 
     private List<FlowRecord> victimsOf;
     private long victimsEndPs;
