@@ -117,8 +117,13 @@ class PfcCauseTest {
         assertThat(b.pausedEgress).as("an XOFF behind a paused egress (a parent)").isPositive();
     }
 
-    /** Random leaf-spine all-to-alls and incasts, with and without DCQCN, spraying or ECMP, buffers of 1 to 2.5 MB
-     * with a dynamic threshold low enough that every sample pauses. */
+    /**
+     * Random leaf-spine all-to-alls and incasts, with and without DCQCN, spraying or ECMP, buffers of 1 to 2.5 MB
+     * with a dynamic threshold low enough that every sample pauses. With alphas of 1/16 and 1/32 a sample could run
+     * without an XOFF (2 senders into one host through 2.5 MB, with DCQCN: leaves 2, spines 2, hosts per leaf 2,
+     * shape 3, seed 823), which made this property fail now and then; with 1/32 and 1/64 every combination of the
+     * parameters' ranges, seeds 1 to 420 (every case of the seed's residues), paused (30,240 runs, once).
+     */
     @Property(tries = 12)
     void shouldNameTheSameCauseAsTheWalkInRandomLosslessFabrics(@ForAll @IntRange(min = 2, max = 4) int leaves,
             @ForAll @IntRange(min = 1, max = 3) int spines, @ForAll @IntRange(min = 2, max = 4) int hostsPerLeaf,
@@ -140,8 +145,8 @@ class PfcCauseTest {
                 + hostsPerLeaf + ", link: {rate: 100Gbps, delay: 1us}}\n"
                 + "switch:\n  buffer: " + (1024 + seed % 4 * 512) + "KB\n"
                 + "  ecmp: {mode: " + (seed % 3 == 0 ? "spray" : "ecmp") + "}\n"
-                // A small alpha: every sample pauses, so no sample compares nothing.
-                + "  pfc: {threshold: dynamic, alpha: " + (seed % 7 < 4 ? "0.03125" : "0.0625") + ", headroom: auto}\n"
+                // A small alpha: every sample pauses, so no sample compares nothing (see above).
+                + "  pfc: {threshold: dynamic, alpha: " + (seed % 7 < 4 ? "0.015625" : "0.03125") + ", headroom: auto}\n"
                 + "nic: {cc: " + (seed % 5 < 2 ? "none" : "dcqcn") + "}\n"
                 + "traffic:\n" + traffic));
         assertThat(b.xoffs).as("the buffer is small enough to pause").isPositive();
