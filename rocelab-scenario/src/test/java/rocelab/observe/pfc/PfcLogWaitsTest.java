@@ -1,7 +1,9 @@
 package rocelab.observe.pfc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.network.Network;
@@ -33,7 +35,7 @@ class PfcLogWaitsTest {
 
     /** The switch ports of the fabric, (node, port) pairs, in node then port order. */
     private static int[][] switchPorts(Topology topo) {
-        java.util.List<int[]> out = new java.util.ArrayList<>();
+        List<int[]> out = new ArrayList<>();
         for (int n = topo.hostCount(); n < topo.nodeCount(); n++) {
             for (int p = 0; p < topo.portCount(n); p++) {
                 out.add(new int[] {n, p});
@@ -54,8 +56,8 @@ class PfcLogWaitsTest {
         log.onPausedWait(300, a[0], a[1], 3, 0, 0, 5, 15, -1); // overlaps [0, 10] by 5: adds 5
         log.onPausedWait(400, a[0], a[1], 3, 0, 0, 2, 9, -1); // within what was counted: adds nothing
         List<PfcLog.Hop> hops = log.waits(0);
-        assertThat(hops).extracting(PfcLog.Hop::node, PfcLog.Hop::port, PfcLog.Hop::waitPs).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(a[0], a[1], 15L), org.assertj.core.groups.Tuple.tuple(b[0], b[1], 7L));
+        assertThat(hops).extracting(PfcLog.Hop::node, PfcLog.Hop::port, PfcLog.Hop::waitPs)
+                .containsExactly(tuple(a[0], a[1], 15L), tuple(b[0], b[1], 7L));
         assertThat(log.pausedWaitPs(0)).isEqualTo(22);
         assertThat(log.roots(0)).extracting(PfcLog.Root::waitPs).containsExactly(15L, 7L);
         assertThat(log.waits(1)).isEmpty();
