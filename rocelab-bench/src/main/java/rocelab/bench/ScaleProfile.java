@@ -64,7 +64,9 @@ public final class ScaleProfile {
         long[] histogramAt = {histogramAtPs};
         long[] pausedNanos = {0};
         int topClasses = top;
-        long cpu0 = threads > 1 ? processCpuNanos() : THREADS.getCurrentThreadCpuTime();
+        // A run on several threads is timed by the process's CPU; one that fell back to one thread by its thread's.
+        boolean wholeProcess = simulation.threads() > 1;
+        long cpu0 = cpuNanos(wholeProcess);
         long gc0 = gcMillis();
         long w0 = System.nanoTime();
         if (untilPs >= 0) {
@@ -80,7 +82,7 @@ public final class ScaleProfile {
             }
             simulation.runLoopUntil(untilPs);
             double wall = (System.nanoTime() - w0 - pausedNanos[0]) / 1e9;
-            double cpu = ((threads > 1 ? processCpuNanos() : THREADS.getCurrentThreadCpuTime()) - cpu0) / 1e9;
+            double cpu = (cpuNanos(wholeProcess) - cpu0) / 1e9;
             long packets = 0;
             for (int h = 0; h < simulation.network().hostCount(); h++) {
                 packets += simulation.network().nic(h).counter(rocelab.fabric.probe.NicCounter.TX_DATA_PACKETS);
@@ -90,7 +92,7 @@ public final class ScaleProfile {
                     + " of the %s, GC %.2f s); %d events, %d data packets, %.2f events per data packet, %.0f data"
                     + " packets per loop-second (%.0f per CPU-second), %.1f ns of CPU per event; live heap %d MiB,"
                     + " peak heap %d MiB%n", untilPs / 1e6, simulation.threads(), simulation.partitions(), wall, cpu,
-                    threads > 1 ? "process" : "thread", (gcMillis() - gc0) / 1e3, events, packets,
+                    wholeProcess ? "process" : "thread", (gcMillis() - gc0) / 1e3, events, packets,
                     (double) events / packets,
                     packets / wall, packets / cpu, cpu * 1e9 / events, liveHeapBytes() >> 20, peakHeapBytes() >> 20);
             return;
@@ -106,7 +108,7 @@ public final class ScaleProfile {
             }
         });
         double loopWall = (System.nanoTime() - w0 - pausedNanos[0]) / 1e9;
-        double loopCpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        double loopCpu = (cpuNanos(wholeProcess) - cpu0) / 1e9;
         long packets = result.totals().dataPacketsSent();
         System.out.printf(Locale.ROOT, "loop %.2f s wall (%.2f s CPU of the thread, GC %.2f s, histogram pauses"
                 + " excluded from wall only); %s; simulated %.3f us; %d events, %d data packets, %.2f events per"
@@ -115,10 +117,10 @@ public final class ScaleProfile {
                 (double) result.events() / packets, packets / loopWall, peakHeapBytes() >> 20);
     }
 
-    /** CPU time of the whole process (every partition's thread, the JIT and the collector too). */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+    /** CPU time of this thread, or of the whole process (every partition's thread, the JIT and the collector too). */
+    private static long cpuNanos(boolean wholeProcess) {
+        return wholeProcess ? ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() : THREADS.getCurrentThreadCpuTime();
     }
 
     /** Heap in use after a full collection (the serial collector's System.gc() is one): the live set. */
