@@ -62,6 +62,33 @@ class JourneyTest {
         assertThat(packet).contains("packet PSN 100, every transmission, hop by hop:", "h1 received it");
     }
 
+    /**
+     * The demo's victim (flow 5, h14 -> h1) waits behind leaf0's pauses at spine0. Every one of its packets held there
+     * reports its interval on spine0's paused clock, and those overlap: the journey tells each stretch of paused time
+     * once, so its waits at each hop add up to the flow's wait there in the PFC log (flows.csv's paused_wait_us), and
+     * it claims no PSN for them (the probe names the flow, not the packet).
+     */
+    @Test
+    void shouldTellEachStretchOfAFlowsPausedWaitOnceAsThePfcLogCountsIt() {
+        Object[] j = journey(new ScenarioReader().readDemo(), 5);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        RunResult r = (RunResult) j[3];
+        var hops = r.pfcLog().waits(5);
+        assertThat(hops).as("the demo's victim waits behind pauses").isNotEmpty();
+        for (var hop : hops) {
+            long told = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.WAITED && e.node() == hop.node()
+                    && e.port() == hop.port()).mapToLong(JourneyEvent::value).sum();
+            assertThat(told).as("waits told at node %d port %d", hop.node(), hop.port()).isEqualTo(hop.waitPs());
+        }
+        assertThat(events).filteredOn(e -> e.kind() == JourneyEvent.Kind.WAITED).isNotEmpty()
+                .allMatch(e -> e.psn() == -1);
+        String text = new JourneyText(((Simulation) j[0]).network(), r.pfcLog()).render((FlowRecord) j[2], events, -1, 0,
+                Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("spine0: the flow's packets waited in the queue towards leaf0").doesNotContain(
+                "PSN 5 waited");
+    }
+
     @Test
     void shouldTellSelectiveNaksAndResendsOfAlonePsnsWithOutOfOrderPlacement() {
         ScenarioConfig config = Scenarios.parse("""

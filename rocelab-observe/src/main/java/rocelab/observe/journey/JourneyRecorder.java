@@ -1,7 +1,9 @@
 package rocelab.observe.journey;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
@@ -22,6 +24,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     private final Network network;
     private final int queuePair;
     private final List<JourneyEvent> events = new ArrayList<>();
+    /** Per transmitter (node, port): how far on its paused clock the flow's waits were already told. */
+    private final Map<Long, Long> waitedUpTo = new HashMap<>();
     private final PfcProbe next;
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
     static final String SELECTIVE = "selective";
@@ -149,13 +153,25 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     }
 
     @Override
-    public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long psn, long fromClockPs,
+    public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long flowCookie, long fromClockPs,
             long toClockPs, long xoffSentPs) {
-        next.onPausedWait(nowPs, node, port, priority, qp, psn, fromClockPs, toClockPs, xoffSentPs);
-        if (qp == queuePair) {
-            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, psn, toClockPs - fromClockPs,
-                    false, null, new JourneyEvent.Wait(priority, fromClockPs, toClockPs, xoffSentPs)));
+        next.onPausedWait(nowPs, node, port, priority, qp, flowCookie, fromClockPs, toClockPs, xoffSentPs);
+        if (qp != queuePair) {
+            return;
         }
+        // Each of the flow's packets held in a paused queue reports its whole interval on the transmitter's paused
+        // clock; they overlap (a FIFO's packets wait through the same pause), so only what extends the hop's
+        // high-water mark is new, as in the PFC log: the journey's waits then add up to the flow's paused wait.
+        long key = (long) node << 32 | port & 0xFFFFFFFFL;
+        long seen = waitedUpTo.getOrDefault(key, Long.MIN_VALUE);
+        long from = Math.max(fromClockPs, seen);
+        if (toClockPs <= from) {
+            return;
+        }
+        waitedUpTo.put(key, toClockPs);
+        // The probe names the flow, not the packet: no PSN is claimed for the wait.
+        events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, -1, toClockPs - from, false, null,
+                new JourneyEvent.Wait(priority, from, toClockPs, xoffSentPs)));
     }
 
     /** Adds the completion (the sender saw the last ACK). */

@@ -1,6 +1,7 @@
 package rocelab.observe.journey;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -96,7 +97,12 @@ public final class JourneyText {
         line(b, "what happened to the flow, in time order%s:", fromPs > 0 || toPs < Long.MAX_VALUE
                 ? String.format(Locale.ROOT, " (%s to %s us)", us(fromPs), toPs == Long.MAX_VALUE ? "end" : us(toPs))
                 : "");
-        List<String> story = story(f, events, fromPs, toPs);
+        // A rate change is recorded when it is decided, with the time it takes effect (a DCQCN cut at the end of its
+        // period, an increase at its timer), so the list is put in time order here; a stable sort keeps the
+        // recorded, causal order of events at one instant.
+        List<JourneyEvent> inTimeOrder = new ArrayList<>(events);
+        inTimeOrder.sort(Comparator.comparingLong(JourneyEvent::timePs));
+        List<String> story = story(f, inTimeOrder, fromPs, toPs);
         for (int i = 0; i < story.size() && i < maxLines; i++) {
             b.append(story.get(i)).append('\n');
         }
@@ -276,7 +282,7 @@ public final class JourneyText {
     /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
     private String waited(JourneyEvent e, JourneyEvent.Wait w) {
         String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held its data"
-                : String.format(Locale.ROOT, "%s: PSN %d waited in the queue towards %s", name(e.node()), e.psn(),
+                : String.format(Locale.ROOT, "%s: the flow's packets waited in the queue towards %s", name(e.node()),
                         peer(e.node(), e.port()));
         Topology.End far = topo.peer(e.node(), e.port());
         PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());

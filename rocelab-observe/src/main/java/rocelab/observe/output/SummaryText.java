@@ -2,6 +2,7 @@ package rocelab.observe.output;
 
 import java.util.Locale;
 import rocelab.engine.Time;
+import rocelab.fabric.probe.DropReason;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
@@ -9,6 +10,25 @@ import rocelab.observe.flow.Percentiles;
 
 /** The human-readable summary printed at the end of {@code rocelab run}. */
 public final class SummaryText {
+    /** Slowdowns are kept as integers of this scale for the percentiles, fine enough that printing two decimals
+     * rounds once (a scale of 1000 rounded 3.0048 to 3.005, then printed it as 3.01). */
+    private static final double SLOWDOWN_SCALE = 1e6;
+
+    /** Every reason that dropped a packet, with its count ({@code " (link down 184, no route 240)"}); none: empty. */
+    static String dropReasons(FabricTotals t) {
+        StringBuilder s = new StringBuilder();
+        for (DropReason reason : DropReason.values()) {
+            appendReason(s, reason.key(), t.dropped(reason));
+        }
+        appendReason(s, "nic_out_of_buffer", t.nicOutOfBuffer());
+        return s.length() == 0 ? "" : " (" + s + ")";
+    }
+
+    private static void appendReason(StringBuilder s, String key, long count) {
+        if (count > 0) {
+            s.append(s.length() == 0 ? "" : ", ").append(key.replace('_', ' ')).append(' ').append(group(count));
+        }
+    }
     /** Victims listed in the text; summary.json lists more, flows.csv every flow's figures. */
     static final int VICTIMS_SHOWN = 5;
 
@@ -26,7 +46,7 @@ public final class SummaryText {
         Percentiles fct = new Percentiles(
                 r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray());
         Percentiles slow = new Percentiles(r.flows().stream().filter(FlowRecord::completed)
-                .mapToLong(f -> Math.round(f.slowdown() * 1000)).toArray());
+                .mapToLong(f -> Math.round(f.slowdown() * SLOWDOWN_SCALE)).toArray());
         long bytes = aggregated != null ? aggregated.bytesCompleted()
                 : r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::sizeBytes).sum();
         var topo = r.network().topology();
@@ -70,7 +90,8 @@ public final class SummaryText {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
                     us(fct.percentile(90)), us(fct.percentile(99)), us(fct.max()));
             line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
-                    slow.percentile(50) / 1000.0, slow.percentile(99) / 1000.0, slow.max() / 1000.0);
+                    slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
+                    slow.max() / SLOWDOWN_SCALE);
             double seconds = Time.toSeconds(r.simulatedPs());
             line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
                     seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
@@ -139,8 +160,8 @@ public final class SummaryText {
             }
             return b.toString();
         }
-        line(b, "loss        %s dropped (buffer full %s, headroom exceeded %s)   %s retransmitted   %s NAKs   %s ACK"
-                + " timeouts", group(t.packetsDropped()), group(t.droppedBufferFull()), group(t.droppedHeadroom()),
+        line(b, "loss        %s dropped%s   %s retransmitted   %s NAKs   %s ACK"
+                + " timeouts", group(t.packetsDropped()), dropReasons(t),
                 group(t.retransmittedPackets()),
                 group(t.naksSent()), group(t.ackTimeouts()));
         if (anySelectiveRepeat(r.network())) {

@@ -2,9 +2,12 @@ package rocelab.scenario.lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -39,5 +42,31 @@ class ShippedScenariosLintTest {
             r.findings().stream().filter(f -> f.severity() == Severity.ERROR).forEach(f -> errors.add(f.rule()));
             assertThat(errors).as(name).isEqualTo(INTENDED_ERRORS.getOrDefault(name, Set.of()));
         }
+    }
+    /**
+     * An example's header that says what the lint finds ({@code # Lint: L6 info ... and L12 warning ...}) names rules
+     * the lint does find there: ring-allreduce's said "L12 warning (no PFC watchdog)" after the watchdog was turned on.
+     */
+    @Test
+    void shouldFindEveryRuleAnExamplesHeaderNames() throws Exception {
+        ScenarioReader reader = new ScenarioReader();
+        Pattern rule = Pattern.compile("\\bL\\d+\\b");
+        int checked = 0;
+        for (String name : ScenarioReader.exampleNames()) {
+            Path file = Path.of("..", "scenarios", "examples", name + ".yaml");
+            String claim = Files.readAllLines(file).stream().takeWhile(l -> l.startsWith("#"))
+                    .filter(l -> l.startsWith("# Lint")).findFirst().orElse(null);
+            if (claim == null) {
+                continue;
+            }
+            Set<String> found = new TreeSet<>();
+            Lint.check(reader.readExample(name)).findings().forEach(f -> found.add(f.rule()));
+            var m = rule.matcher(claim);
+            while (m.find()) {
+                assertThat(found).as("%s's header: %s", name, claim).contains(m.group());
+                checked++;
+            }
+        }
+        assertThat(checked).as("rules named in headers").isPositive();
     }
 }
