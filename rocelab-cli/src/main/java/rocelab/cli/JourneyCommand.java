@@ -72,6 +72,10 @@ final class JourneyCommand implements Callable<Integer> {
                     + " packet model has packets; expected --model packet (or no --model)");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        if (example != null && scenario != null) {
+            err.println("error: give either a SCENARIO file or --example, not both");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         ScenarioConfig config;
         long fromPs;
         long toPs;

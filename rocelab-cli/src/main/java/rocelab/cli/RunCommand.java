@@ -81,7 +81,8 @@ final class RunCommand implements Callable<Integer> {
             + " best case no schedule can beat).")
     boolean idealOnly;
 
-    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "packet",
+    // No picocli default: an explicit --model packet beside --ideal is a contradiction to refuse, not the default.
+    @Option(names = "--model", paramLabel = "MODEL",
             description = "How to model the fabric: packet (default: every frame, queue, mark and pause), flow (flows"
                     + " as max-min fair fluids over the links of their ECMP paths: fast, for large clusters; no queues,"
                     + " ECN, PFC, pcap or journey) or ideal (as --ideal).")
@@ -157,10 +158,10 @@ final class RunCommand implements Callable<Integer> {
         ScenarioConfig config;
         try {
             // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
-            boolean flowLevel = idealOnly || !"packet".equals(model);
+            boolean flowLevel = idealOnly || !"packet".equals(modelKey());
             // --model flow may stream a workload too large to hold (observe: {flows: ...}, FlowsOutput).
             ScenarioReader reader = new ScenarioReader(rocelab.scenario.MemoryBudget.ofJvm(flowLevel,
-                    !idealOnly && "flow".equals(model)));
+                    !idealOnly && "flow".equals(modelKey())));
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
                 return RocelabCommand.EXIT_BAD_INPUT;
@@ -192,13 +193,14 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null) {
             config = config.withSeed(seed);
         }
-        Simulation.Model chosen = Simulation.Model.byKey(model).orElse(null);
+        Simulation.Model chosen = Simulation.Model.byKey(modelKey()).orElse(null);
         if (chosen == null) {
             err.println("error: --model '" + model + "' is not a model; expected one of: packet, flow, ideal");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        if (idealOnly && chosen == Simulation.Model.FLOW) {
-            err.println("error: --ideal is the ideal model; expected either --ideal or --model flow, not both");
+        if (idealOnly && model != null && chosen != Simulation.Model.IDEAL) {
+            err.println("error: --ideal is the ideal model; expected either --ideal or --model " + model
+                    + ", not both");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (idealOnly) {
@@ -565,5 +567,10 @@ final class RunCommand implements Callable<Integer> {
             }
             throw e;
         }
+    }
+
+    /** The model asked for with --model, packet when none was. */
+    private String modelKey() {
+        return model == null ? "packet" : model;
     }
 }

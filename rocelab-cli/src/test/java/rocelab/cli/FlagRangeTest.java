@@ -62,4 +62,21 @@ class FlagRangeTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(Files.readString(out.resolve("flows.csv"))).contains(",failed,");
     }
+
+    /** Two flags that ask for different things are refused, not one silently dropped. */
+    @Test
+    void shouldRefuseContradictoryModelsAndTwoScenarios() throws Exception {
+        CliRun both = CliRun.of("run", "--ideal", "--model", "packet", "--out", dir.resolve("ideal").toString());
+        assertThat(both.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(both.err()).isEqualTo("error: --ideal is the ideal model; expected either --ideal or --model packet,"
+                + " not both\n");
+        assertThat(dir.resolve("ideal")).doesNotExist();
+        assertThat(CliRun.of("run", "--ideal", "--model", "ideal", "-q", "--out", dir.resolve("same").toString())
+                .exitCode()).isZero();
+        Path file = dir.resolve("demo.yaml");
+        Files.writeString(file, "name: x\n");
+        CliRun journey = CliRun.of("journey", file.toString(), "--example", "lossy-incast", "--flow", "1");
+        assertThat(journey.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(journey.err()).isEqualTo("error: give either a SCENARIO file or --example, not both\n");
+    }
 }
