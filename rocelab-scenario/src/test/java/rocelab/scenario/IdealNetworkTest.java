@@ -458,4 +458,41 @@ class IdealNetworkTest {
         }
         return r.jobs().isEmpty() && r.requests().isEmpty();
     }
+
+    /**
+     * A slow hop between faster ones (100G, 25G, then 100G to the receiver): frames leave the 25G hop spaced out, so
+     * every later hop holds only the last frame, not the largest. The closed form charged the largest frame there and
+     * put the ideal time above what the message takes alone (6,144 B: 3.4208 us ideal, 2.92544 us run, a slowdown of
+     * 0.855). Now the packet-level run alone on the path takes exactly the ideal time, for one frame, two, and many
+     * with a short last one, and the flow model ends there too.
+     */
+    @Test
+    void shouldGiveALoneFlowOnAPathWithASlowMiddleHopItsPacketLevelTime() {
+        for (String size : List.of("3000", "6144", "40000", "65536")) {
+            String yaml = """
+                    name: slow-middle
+                    fabric: {mode: roce-lossy, mtu: 4096}
+                    topology:
+                      kind: custom
+                      hosts: 2
+                      switches: [s1, s2, s3, s4]
+                      link: {rate: 100Gbps, delay: 100ns}
+                      links:
+                        - {a: h0, b: s1}
+                        - {a: s1, b: s2, rate: 25Gbps}
+                        - {a: s2, b: s3}
+                        - {a: s3, b: s4, rate: 400Gbps}
+                        - {a: s4, b: h1}
+                    nic: {cc: none}
+                    traffic:
+                      - {kind: flow, src: 0, dst: 1, size: SIZE}
+                    """.replace("SIZE", size);
+            RunResult packet = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+            FlowRecord f = packet.flows().get(0);
+            assertThat(f.fctPs()).as("%s B alone: the run is the ideal", size).isEqualTo(f.idealFctPs());
+            RunResult flow = Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.FLOW)
+                    .run(ProgressListener.NONE);
+            assertThat(flow.flows().get(0).fctPs()).as("%s B, flow model", size).isEqualTo(f.fctPs());
+        }
+    }
 }

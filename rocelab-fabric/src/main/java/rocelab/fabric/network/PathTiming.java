@@ -6,9 +6,9 @@ import rocelab.fabric.packet.FrameFormat;
 
 /**
  * The closed-form timing of one message alone on a path of links: every frame serialised at the path's
- * bottleneck, one largest frame of store-and-forward at every other hop, propagation on every link, forwarding
- * latency at every switch, and the ACK of the last packet back over the same links. Exact for a path of equal rates
- * (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are its fluid work, and
+ * bottleneck, the store-and-forward pipeline's extra time ({@link #deliveryLatencyPs}), propagation on every link,
+ * forwarding latency at every switch, and the ACK of the last packet back over the same links. Exact for any rates
+ * along the path (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are its fluid work, and
  * everything else is the path's fixed latency, so a flow alone there ends exactly when this says.
  */
 public final class PathTiming {
@@ -22,7 +22,7 @@ public final class PathTiming {
         this.forwardingLatencyPs = forwardingLatencyPs;
     }
 
-    /** The largest payload of a frame: {@link #deliveryLatencyPs} is the same for every message of at least this. */
+    /** The largest payload of a frame. */
     public int mtuBytes() {
         return mtu;
     }
@@ -67,22 +67,61 @@ public final class PathTiming {
     }
 
     /**
-     * Delivery time minus the serialisation of every frame at the bottleneck: store-and-forward of the largest frame
-     * at every hop but (the first) bottleneck one, propagation and forwarding latency.
+     * Delivery time minus the serialisation of every frame at the bottleneck: the store-and-forward pipeline's extra
+     * time, propagation and forwarding latency.
+     *
+     * <p>Frames leave back to back and every hop forwards a frame once it has all of it, so the last frame is
+     * delivered at the longest monotone path through the (frame, hop) grid of serialisation times (frame k at hop j
+     * waits for frame k at hop j-1 and for frame k-1 at hop j). The message's frames are a first one (the largest:
+     * a full payload and the RETH), identical full ones, and a last one, so such a path is: the first frame over hops
+     * 0..p, the full frames over hops p..q with all but one of them at the slowest hop among those, the last frame
+     * over hops q..end. The longest over p <= q is exact for any rates; charging the largest frame at every hop but
+     * the bottleneck overstates it when faster links follow a slower one, where only the last frame's time remains
+     * (a 25G hop between 100G ones: the ideal time would exceed a run alone on the path).
      */
     public long deliveryLatencyPs(long[] rates, long[] delays, int hops, long sizeBytes) {
-        long bottleneck = bottleneck(rates, hops);
-        long maxWire = largestFrameWire(sizeBytes);
-        long t = 0;
-        boolean bottleneckCounted = false;
-        for (int i = 0; i < hops; i++) {
-            if (!bottleneckCounted && rates[i] == bottleneck) {
-                bottleneckCounted = true;
-            } else {
-                t = Saturating.add(t, Rates.serializationPs(maxWire, rates[i]));
+        long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
+        long first = largestFrameWire(sizeBytes);
+        long last = packets == 1 ? first
+                : frames.onWire(frames.dataFrameBytes((int) (sizeBytes - (packets - 1) * mtu), false));
+        long full = frames.onWire(frames.dataFrameBytes(mtu, false));
+        long longest = Long.MIN_VALUE;
+        // through[p]: the first frame over hops 0..p; from[q]: the last frame over hops q..end.
+        long[] through = new long[hops];
+        long[] from = new long[hops];
+        long sum = 0;
+        for (int j = 0; j < hops; j++) {
+            sum = Saturating.add(sum, Rates.serializationPs(first, rates[j]));
+            through[j] = sum;
+        }
+        sum = 0;
+        for (int j = hops - 1; j >= 0; j--) {
+            sum = Saturating.add(sum, Rates.serializationPs(last, rates[j]));
+            from[j] = sum;
+        }
+        if (packets == 1) {
+            longest = through[hops - 1];
+        } else if (packets == 2) {
+            for (int p = 0; p < hops; p++) {
+                longest = Math.max(longest, Saturating.add(through[p], from[p]));
+            }
+        } else {
+            long extra = packets - 3; // full frames beyond the one that crosses hops p..q
+            for (int p = 0; p < hops; p++) {
+                long fullOver = 0;
+                long slowest = 0;
+                for (int q = p; q < hops; q++) {
+                    long t = Rates.serializationPs(full, rates[q]);
+                    fullOver = Saturating.add(fullOver, t);
+                    slowest = Math.max(slowest, t);
+                    long path = Saturating.add(Saturating.add(through[p], fullOver),
+                            Saturating.add(Saturating.multiply(extra, slowest), from[q]));
+                    longest = Math.max(longest, path);
+                }
             }
         }
-        return Saturating.add(t, oneWayPs(delays, hops));
+        long atBottleneck = Rates.serializationPs(wireBytes(sizeBytes), bottleneck(rates, hops));
+        return Saturating.add(Math.max(0, longest - atBottleneck), oneWayPs(delays, hops));
     }
 
     /** From delivery until the sender has the ACK of the last packet: the ACK frame at every hop and the way back. */

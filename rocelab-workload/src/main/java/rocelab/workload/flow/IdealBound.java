@@ -591,11 +591,26 @@ public final class IdealBound implements TaskTimes {
         return wireOfSize;
     }
 
-    /** A message's delivery latency on its path: it depends on its size only below one full frame. */
+    /**
+     * A message's delivery latency on its path. It depends on the size (the last frame's, and on a path whose links
+     * are not all equal the number of frames too), so the last path and size's are remembered: a collective's steps
+     * ask for one size on one path over and over.
+     */
     private long latencyPs(Path p, long sizeBytes) {
-        return sizeBytes >= timing.mtuBytes() ? p.fullFrameLatencyPs()
-                : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+        if (sizeBytes == timing.mtuBytes()) {
+            return p.fullFrameLatencyPs();
+        }
+        if (p != latencyPath || sizeBytes != latencySize) {
+            latencyOfSize = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+            latencyPath = p;
+            latencySize = sizeBytes;
+        }
+        return latencyOfSize;
     }
+
+    private Path latencyPath;
+    private long latencySize = -1;
+    private long latencyOfSize;
 
     /**
      * Flow f's path (from {@code src} to {@code dst}), remembered per connection: a connection's messages all go
