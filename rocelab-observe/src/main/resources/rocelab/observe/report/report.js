@@ -29,8 +29,18 @@
   function fmtT(us, span, step) {
     var u = timeUnit(span);
     var v = us * u[1];
-    var d = step ? Math.max(0, Math.min(6, -Math.floor(Math.log10(step * u[1]) + 1e-9))) : (Math.abs(v) >= 100 ? 1 : 3);
+    var d = step ? stepDecimals(step * u[1]) : (Math.abs(v) >= 100 ? 1 : 3);
     return trim(v.toFixed(d)) + ' ' + u[0];
+  }
+  // Decimals that write a tick step exactly (0.25 ms needs two: with one, ticks 0.25 ms apart read 0.3, 0.5, 0.8).
+  function stepDecimals(s) {
+    var d = Math.max(0, -Math.floor(Math.log10(s) + 1e-9));
+    while (d < 6) {
+      var scaled = s * Math.pow(10, d);
+      if (Math.abs(scaled - Math.round(scaled)) <= 1e-6 * Math.max(1, scaled)) break;
+      d++;
+    }
+    return Math.min(6, d);
   }
   function span(u) { return u.scales.x.max - u.scales.x.min; }
   function setDrawn(spec, n) {
