@@ -369,7 +369,7 @@ final class DevicesReader {
                 YamlMap item = YamlMap.of(doc, n, "a nics entry", keys.toArray(new String[0]));
                 uniform(item, "pause-response", "nic.pause-response");
                 boolean[] hit = new boolean[topology.hostCount()];
-                for (int h : hosts.hostSet(item.require("hosts", "host indices such as 3, 0-7 or [1, 5]"))) {
+                for (int h : hosts.hostSet(item.require("hosts", "host indices such as 3, 0-7 or [1, 5]"), "hosts")) {
                     hit[h] = true;
                 }
                 items.add(item);

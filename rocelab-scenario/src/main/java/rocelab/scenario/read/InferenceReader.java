@@ -132,7 +132,7 @@ final class InferenceReader {
                     : ServingInstance.Role.DECODE;
             int tp = m.optionalInt("tp", 1, 1, 1024);
             int count = m.optionalInt("count", 1, 1, 4096);
-            int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the instance's TP ranks, e.g. 0-7"));
+            int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the instance's TP ranks, e.g. 0-7"), "hosts");
             if (placed.length != (long) tp * count) {
                 throw doc.at(m.get("hosts"), placed.length + " hosts are given for " + count + " instance"
                         + (count == 1 ? "" : "s") + " of tp " + tp + "; expected " + (long) tp * count

@@ -88,7 +88,7 @@ final class JobReader {
                 throw doc.at(m.keyNode("parallelism"), "a SimAI workload file gives the parallelism in its header;"
                         + " expected no parallelism key with simai");
             }
-            int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
+            int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"), "hosts");
             simai = simai(m.get("simai"), placed.length);
             degrees.putAll(simai.degrees());
         } else if (m.has("chakra") && !m.has("parallelism")) {
@@ -122,7 +122,7 @@ final class JobReader {
                 }
             }
         }
-        int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"));
+        int[] placed = hosts.hostSet(m.require("hosts", "the hosts of the ranks in rank order, e.g. 0-31"), "hosts");
         long ranks = degrees.values().stream().mapToLong(Integer::longValue).reduce(1, (a, b) -> a * b);
         if (m.has("chakra")) {
             if (chakra == null) {

@@ -101,7 +101,7 @@ final class TrafficReader {
             }
             case "incast" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "senders", "receiver", "size", "start", "dscp");
-                int[] senders = hostSet(m.require("senders", HOST_SET));
+                int[] senders = hostSet(m.require("senders", HOST_SET), "senders");
                 int receiver = host(m.require("receiver", hostRange()));
                 for (int s : senders) {
                     if (s == receiver) {
@@ -154,7 +154,7 @@ final class TrafficReader {
                         "start", "algorithm", "channels", "qps-per-connection", "iterations", "dscp")
                 : YamlMap.of(doc, node, where, "kind", "ranks", "size", "size-total", "size-per-rank", "start",
                         "algorithm", "channels", "qps-per-connection", "root", "iterations", "dscp");
-        int[] ranks = hostSet(m.require("ranks", HOST_SET));
+        int[] ranks = hostSet(m.require("ranks", HOST_SET), "ranks");
         if (ranks.length < 2) {
             throw doc.at(m.get("ranks"), op.title() + " needs at least 2 ranks; expected two or more hosts");
         }
@@ -359,16 +359,19 @@ final class TrafficReader {
         return baseDir;
     }
 
-    /** A set of hosts: one index, a list of indices, or ranges like {@code 1-4,7,9-10}; in the order given. */
-    int[] hostSet(Node node) throws ScenarioException {
+    /**
+     * A set of hosts: one index, a list of indices, or ranges like {@code 1-4,7,9-10}; in the order given. {@code key}
+     * names the set in messages (senders, ranks, hosts).
+     */
+    int[] hostSet(Node node, String key) throws ScenarioException {
         List<Integer> hosts = new ArrayList<>();
         boolean[] seen = new boolean[hostCount];
         if (node instanceof SequenceNode seq) {
             for (Node n : seq.getValue()) {
-                add(hosts, seen, n, 0, host(n));
+                add(hosts, seen, n, 0, host(n), key);
             }
         } else {
-            String text = doc.text(node, "senders", HOST_SET);
+            String text = doc.text(node, key, HOST_SET);
             int pos = 0;
             for (String part : text.split(",", -1)) {
                 int lead = part.length() - part.stripLeading().length();
@@ -387,13 +390,13 @@ final class TrafficReader {
                             + hi + "-" + lo);
                 }
                 for (long h = lo; h <= hi; h++) {
-                    add(hosts, seen, node, at, (int) h);
+                    add(hosts, seen, node, at, (int) h, key);
                 }
                 pos += part.length() + 1;
             }
         }
         if (hosts.isEmpty()) {
-            throw doc.at(node, "senders is empty; expected " + HOST_SET);
+            throw doc.at(node, key + " is empty; expected " + HOST_SET);
         }
         return hosts.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -406,9 +409,11 @@ final class TrafficReader {
         }
     }
 
-    private void add(List<Integer> hosts, boolean[] seen, Node node, int offset, int h) throws ScenarioException {
+    private void add(List<Integer> hosts, boolean[] seen, Node node, int offset, int h, String key)
+            throws ScenarioException {
         if (seen[h]) {
-            throw doc.at(node, offset, "host " + h + " is listed twice among the senders; expected each sender once");
+            throw doc.at(node, offset, "host " + h + " is listed twice " + ("senders".equals(key)
+                    ? "among the senders; expected each sender once" : "in " + key + "; expected each host once"));
         }
         seen[h] = true;
         hosts.add(h);

@@ -394,6 +394,9 @@ class ScenarioReaderErrorTest {
                 "t.yaml:5:32: the range 3-2 runs backwards; expected low-high, e.g. 2-3");
         assertError(HEAD + TOPO + "traffic:\n  - {kind: incast, senders: \"1-3,2\", receiver: 0, size: 1MB}\n",
                 "t.yaml:5:34: host 2 is listed twice among the senders; expected each sender once");
+        // The same host set names ranks too: the message says so, not "senders".
+        assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: [0, 1, 1, 2], size: 1MB}\n",
+                "t.yaml:5:37: host 1 is listed twice in ranks; expected each host once");
     }
 
     @Test
