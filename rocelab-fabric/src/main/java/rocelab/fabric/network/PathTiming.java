@@ -8,8 +8,8 @@ import rocelab.fabric.packet.FrameFormat;
  * The closed-form timing of one message alone on a path of links: every frame serialised at the path's
  * bottleneck, the store-and-forward pipeline's extra time ({@link #deliveryLatencyPs}), propagation on every link,
  * forwarding latency at every switch, and the ACK of the last packet back over the same links. Exact for any rates
- * along the path (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are its fluid work, and
- * everything else is the path's fixed latency, so a flow alone there ends exactly when this says.
+ * along the path (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are its
+ * fluid work, and everything else is the path's fixed latency, so a flow alone there ends exactly when this says.
  */
 public final class PathTiming {
     private final FrameFormat frames;
@@ -85,40 +85,36 @@ public final class PathTiming {
         long last = packets == 1 ? first
                 : frames.onWire(frames.dataFrameBytes((int) (sizeBytes - (packets - 1) * mtu), false));
         long full = frames.onWire(frames.dataFrameBytes(mtu, false));
-        long longest = Long.MIN_VALUE;
-        // through[p]: the first frame over hops 0..p; from[q]: the last frame over hops q..end.
-        long[] through = new long[hops];
-        long[] from = new long[hops];
-        long sum = 0;
+        // Per call, no arrays: the flow model and the ideal bound ask this once per message.
+        long lastOverAll = 0;
         for (int j = 0; j < hops; j++) {
-            sum = Saturating.add(sum, Rates.serializationPs(first, rates[j]));
-            through[j] = sum;
+            lastOverAll = Saturating.add(lastOverAll, Rates.serializationPs(last, rates[j]));
         }
-        sum = 0;
-        for (int j = hops - 1; j >= 0; j--) {
-            sum = Saturating.add(sum, Rates.serializationPs(last, rates[j]));
-            from[j] = sum;
-        }
-        if (packets == 1) {
-            longest = through[hops - 1];
-        } else if (packets == 2) {
-            for (int p = 0; p < hops; p++) {
-                longest = Math.max(longest, Saturating.add(through[p], from[p]));
-            }
-        } else {
-            long extra = packets - 3; // full frames beyond the one that crosses hops p..q
-            for (int p = 0; p < hops; p++) {
+        long longest = Long.MIN_VALUE;
+        long firstThrough = 0; // the first frame over hops 0..p
+        long lastBefore = 0; // the last frame over hops 0..p-1, so it covers p..end in lastOverAll - lastBefore
+        for (int p = 0; p < hops; p++) {
+            firstThrough = Saturating.add(firstThrough, Rates.serializationPs(first, rates[p]));
+            if (packets == 1) {
+                longest = firstThrough; // the first frame over every hop, at p = hops - 1
+            } else if (packets == 2) {
+                longest = Math.max(longest, Saturating.add(firstThrough, lastOverAll - lastBefore));
+            } else {
+                long extra = packets - 3; // full frames beyond the one that crosses hops p..q
                 long fullOver = 0;
                 long slowest = 0;
+                long lastBeforeQ = lastBefore;
                 for (int q = p; q < hops; q++) {
                     long t = Rates.serializationPs(full, rates[q]);
                     fullOver = Saturating.add(fullOver, t);
                     slowest = Math.max(slowest, t);
-                    long path = Saturating.add(Saturating.add(through[p], fullOver),
-                            Saturating.add(Saturating.multiply(extra, slowest), from[q]));
+                    long path = Saturating.add(Saturating.add(firstThrough, fullOver),
+                            Saturating.add(Saturating.multiply(extra, slowest), lastOverAll - lastBeforeQ));
                     longest = Math.max(longest, path);
+                    lastBeforeQ += Rates.serializationPs(last, rates[q]);
                 }
             }
+            lastBefore += Rates.serializationPs(last, rates[p]);
         }
         long atBottleneck = Rates.serializationPs(wireBytes(sizeBytes), bottleneck(rates, hops));
         return Saturating.add(Math.max(0, longest - atBottleneck), oneWayPs(delays, hops));
