@@ -89,12 +89,25 @@ class PfcVictimsTest {
     }
 
     @Test
-    void shouldNotNameFlowsIntoTheirOwnIncastTargetInTheCnpQueueExample() {
+    void shouldNameFlowsOfOneIncastVictimsOfTheOtherOnlyThroughTheirAcksInTheCnpQueueExample() {
+        // Two incasts the other way round (leaf1's hosts into h0, leaf0's into h4), all in one lossless class: each
+        // incast's data waits only behind pauses rooted at its own target's port, but its ACKs travel back through
+        // the other incast's paused ports, and that wait is a victim's.
         RunResult r = run("lint-l10-cnp-in-data-queue");
         assertThat(r.flows().stream().filter(f -> f.dst() == 4).mapToLong(f -> r.pfcLog().pausedWaitPs(f.id())).sum())
                 .as("flows into h4 waited behind pauses").isPositive();
-        assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()))
-                .noneMatch(v -> v.flow().dst() == 4 || v.flow().dst() == 0);
+        List<PfcVictims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+        assertThat(victims).as("the ACKs of the incast into h4 wait behind the incast into h0")
+                .anyMatch(v -> v.flow().dst() == 4);
+        var topo = r.network().topology();
+        assertThat(victims).as("ACKs held in h4's own RNIC, paused by leaf1, are counted there")
+                .anyMatch(v -> v.hops().stream().anyMatch(h -> h.acks() && h.node() == 4 && topo.isHost(h.node())));
+        for (PfcVictims.Victim v : victims) {
+            assertThat(v.hops()).as("flow %d's data waited only behind its own incast", v.flow().id())
+                    .filteredOn(h -> !h.acks()).allMatch(h -> h.offPathWaitPs() == 0);
+            assertThat(v.hops()).as("flow %d's ACKs waited behind the other incast", v.flow().id())
+                    .filteredOn(PfcLog.Hop::acks).anyMatch(h -> h.offPathWaitPs() > 0);
+        }
         assertTrueAndBounded(r);
     }
 

@@ -392,7 +392,11 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .qos(qp.lane, qp.dscp, Ecn.NOT_ECT)
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
-                .cnpFlag(cnp);
+                .cnpFlag(cnp)
+                // An ACK of the packet just received names that packet's flow: if the ACK waits behind a pause, the
+                // flow waits for it. A NAK, or an ACK that answers another packet (a duplicate, a filled hole), is
+                // not attributed: its PSN's message is known only to the requester.
+                .cookie(kind == PacketKind.ACK && psn == data.psn() ? data.cookie() : -1);
         SelectiveRepeat selective = qp.selective;
         if (kind == PacketKind.NAK && selective != null && selective.nakMissingToPsn >= 0) {
             ack.selectiveNak(selective.nakCumulativePsn, selective.nakMissingToPsn, selective.nakPreviousMissingToPsn);

@@ -10,8 +10,8 @@ import rocelab.fabric.probe.PfcProbe;
 /**
  * How the RNIC honours its switch's PFC frames (802.1Qbb): only on the priorities with PFC enabled, after the pause
  * response time, until the pause expires or an XON lifts it. The {@link PauseState} it keeps is what the
- * {@link Transmitter} consults before sending; when a pause of the data priority ends, the waits it caused are
- * reported to the PFC probe.
+ * {@link Transmitter} consults before sending; when a pause ends, the waits it caused (of the QPs with data ready, of
+ * the ACKs in its control queue) are reported to the PFC probe.
  */
 final class PauseReaction {
     private final Simulator sim;
@@ -122,6 +122,8 @@ final class PauseReaction {
                 rotation.reportPausedWaits(pfcProbe, nowPs, host, plane, priority, lasted, pause.pausedPs(priority, nowPs),
                         lastXoffSentPs);
             }
+            transmitter.reportPausedControlWaits(pfcProbe, nowPs, plane, priority, pause.pausedPs(priority, nowPs),
+                    lastXoffSentPs);
             transmitter.kick(nowPs);
         }
     }

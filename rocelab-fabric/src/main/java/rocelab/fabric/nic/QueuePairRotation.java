@@ -169,7 +169,7 @@ final class QueuePairRotation {
         for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
             long from = Math.max(since, qp.readyPs);
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()),
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
                         clockPs - (nowPs - from), clockPs, xoffSentPs);
             }
         }
@@ -177,7 +177,7 @@ final class QueuePairRotation {
             QueuePair qp = paced.at(i);
             long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()),
+                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
                         clockPs - (nowPs - from), clockPs, xoffSentPs);
             }
         }

@@ -10,6 +10,7 @@ import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PfcProbe;
 
 /**
  * The RNIC's transmitter: it pulls one frame at a time when the port is free. MAC control frames (PFC) and
@@ -78,8 +79,23 @@ final class Transmitter implements FrameSender {
     /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
     @Override
     public void sendControl(long nowPs, Packet frame) {
+        frame.pausedClockPs(pause.pausedPs(frame.priority(), nowPs));
         control[frame.priority()].add(frame);
         kick(nowPs);
+    }
+
+    /**
+     * A pause of {@code priority} just ended, its paused-time clock now at {@code clockPs}: each ACK held in that
+     * priority's control queue meanwhile waited behind it, for the account of the flow it acknowledges. Pauses are
+     * rare and the queue short, so walking it here is cheap.
+     */
+    void reportPausedControlWaits(PfcProbe probe, long nowPs, int port, int priority, long clockPs, long xoffSentPs) {
+        for (Packet p = control[priority].peek(); p != null; p = control[priority].after(p)) {
+            if (p.cookie() >= 0 && p.pausedClockPs() < clockPs) {
+                probe.onPausedWait(nowPs, host, port, priority, p.queuePair(), p.cookie(), true, p.pausedClockPs(),
+                        clockPs, xoffSentPs);
+            }
+        }
     }
 
     /** Queues a MAC control frame (PFC), which goes ahead of everything and is never paused. */

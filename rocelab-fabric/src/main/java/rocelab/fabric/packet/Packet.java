@@ -21,12 +21,15 @@ public final class Packet {
     long psn;
     long messageBytes;
     long sentAtPs;
-    /** A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it. */
+    /**
+     * A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it; an ACK
+     * carries the cookie of the data packet it acknowledges (so a wait of the ACK is that flow's), -1 otherwise.
+     */
     long cookie = -1;
 
     // Every hop: link, switch ingress (route, buffer), egress queue (pause clock, marking), transmit.
     long dueAtPs;
-    /** While queued at a switch egress: that queue's paused-time clock when the packet entered it. */
+    /** While queued at a switch egress or an RNIC's control queue: that queue's paused-time clock when it entered. */
     long pausedClockPs;
     /** On a link: the {@link #dueAtPs} of the frame behind this one (valid while {@link #next} is set by a link). */
     long nextDueAtPs;
@@ -464,7 +467,10 @@ public final class Packet {
         return payloadBytes;
     }
 
-    /** A data packet's message cookie (what the workload posted it with: its flow), -1 for other packets. */
+    /**
+     * A data packet's message cookie (what the workload posted it with: its flow); an ACK's is the cookie of the data
+     * packet it acknowledges; -1 for other packets.
+     */
     public long cookie() {
         return cookie;
     }

@@ -275,10 +275,11 @@ public final class EgressPort implements EventHandler {
             mark(nowPs, tc, depth - p.frameBytes(), p);
         }
         long clock = pause.pausedPs(tc, nowPs);
-        if (clock != p.pausedClockPs() && p.kind() == PacketKind.DATA) {
-            // The packet sat here while the class was paused: a wait behind the pause, for the flow's account.
-            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(), p.pausedClockPs(), clock,
-                    lastXoffSentPs[tc]);
+        if (clock != p.pausedClockPs() && p.cookie() >= 0) {
+            // The packet (a flow's data, or the ACK a flow waits for) sat here while the class was paused: a wait
+            // behind the pause, for the flow's account.
+            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                    p.kind() != PacketKind.DATA, p.pausedClockPs(), clock, lastXoffSentPs[tc]);
         }
         int bytes = p.frameBytes();
         if (credits != null) {

@@ -15,13 +15,15 @@ public interface PfcProbe {
     void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes);
 
     /**
-     * A data packet of {@code queuePair} (of the message posted with {@code flowCookie}: the packet's own at a switch,
-     * at an RNIC the message of the next packet it would send, -1 when none is outstanding) waited behind a pause at a transmitter: a switch egress queue ({@code node},
-     * {@code port}) or an RNIC ({@code node} = host, port 0). {@code fromClockPs} and {@code toClockPs} bound the
-     * wait on that transmitter's paused-time clock for {@code priority} (the total time it has been paused), so
-     * overlapping waits of one flow's packets can be merged; {@code xoffSentPs} names the PFC frame that last
-     * paused it (its send time at the peer; -1 when unknown). Called only when a wait happened.
+     * A packet of {@code queuePair} waited behind a pause at a transmitter: a switch egress queue ({@code node},
+     * {@code port}) or an RNIC ({@code node} = host, port 0). It names the flow by {@code flowCookie}: a data
+     * packet's own message cookie at a switch; at an RNIC the message of the next packet it would send (-1 when none
+     * is outstanding); for an ACK ({@code ack}), the cookie of the data packet it acknowledges, since that flow waits
+     * for it. {@code fromClockPs} and {@code toClockPs} bound the wait on that transmitter's paused-time clock for
+     * {@code priority} (the total time it has been paused), so overlapping waits of one flow's packets can be merged;
+     * {@code xoffSentPs} names the PFC frame that last paused it (its send time at the peer; -1 when unknown). Called
+     * only when a wait happened.
      */
     default void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
-            long fromClockPs, long toClockPs, long xoffSentPs) {}
+            boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {}
 }

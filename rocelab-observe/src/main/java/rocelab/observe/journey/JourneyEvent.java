@@ -38,8 +38,10 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
             boolean dataWaiting) implements Cause {}
 
     /**
-     * A wait behind a pause at a transmitter: the interval on its paused-time clock, the priority, and when the
-     * peer sent the XOFF that last paused it (-1: unknown).
+     * A wait behind a pause at a transmitter: the interval on its paused-time clock, the priority, when the peer
+     * sent the XOFF that last paused it (-1: unknown), and whether what waited was the flow's ACKs (on their way
+     * back to the sender) rather than its data.
      */
-    public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs) implements Cause {}
+    public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs, boolean acks)
+            implements Cause {}
 }

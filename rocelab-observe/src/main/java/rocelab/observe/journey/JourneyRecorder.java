@@ -153,16 +153,16 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     }
 
     @Override
-    public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long flowCookie, long fromClockPs,
-            long toClockPs, long xoffSentPs) {
-        next.onPausedWait(nowPs, node, port, priority, qp, flowCookie, fromClockPs, toClockPs, xoffSentPs);
+    public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long flowCookie, boolean ack,
+            long fromClockPs, long toClockPs, long xoffSentPs) {
+        next.onPausedWait(nowPs, node, port, priority, qp, flowCookie, ack, fromClockPs, toClockPs, xoffSentPs);
         if (qp != queuePair) {
             return;
         }
         // Each of the flow's packets held in a paused queue reports its whole interval on the transmitter's paused
         // clock; they overlap (a FIFO's packets wait through the same pause), so only what extends the hop's
         // high-water mark is new, as in the PFC log: the journey's waits then add up to the flow's paused wait.
-        long key = (long) node << 32 | port & 0xFFFFFFFFL;
+        long key = (long) node << 32 | port & 0x7FFFFFFFL | (ack ? 1L << 31 : 0);
         long seen = waitedUpTo.getOrDefault(key, Long.MIN_VALUE);
         long from = Math.max(fromClockPs, seen);
         if (toClockPs <= from) {
@@ -171,7 +171,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         waitedUpTo.put(key, toClockPs);
         // The probe names the flow, not the packet: no PSN is claimed for the wait.
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, -1, toClockPs - from, false, null,
-                new JourneyEvent.Wait(priority, from, toClockPs, xoffSentPs)));
+                new JourneyEvent.Wait(priority, from, toClockPs, xoffSentPs, ack)));
     }
 
     /** Adds the completion (the sender saw the last ACK). */

@@ -31,6 +31,8 @@ final class PfcCapture implements PfcProbe {
     static final int WIDTH = ROW + PfcLog.FIELD_COUNT;
     private static final long PFC = 0;
     private static final long WAIT = 1;
+    /** A wait note's priority field carries whether the packet that waited was an ACK in this bit. */
+    private static final long ACK_FLAG = 1L << 32;
 
     private final Network network;
     /** The partition this capture notes for (null: the log's own, linked at once). */
@@ -56,12 +58,12 @@ final class PfcCapture implements PfcProbe {
 
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
-            long fromClockPs, long toClockPs, long xoffSentPs) {
+            boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
         int at = next(WAIT, nowPs);
         long[] n = notes;
         n[at + ROW] = node;
         n[at + ROW + 1] = port;
-        n[at + ROW + 2] = priority;
+        n[at + ROW + 2] = priority | (ack ? ACK_FLAG : 0);
         n[at + ROW + 3] = queuePair;
         n[at + ROW + 4] = flowCookie;
         n[at + ROW + 5] = fromClockPs;
@@ -264,8 +266,9 @@ final class PfcCapture implements PfcProbe {
             if (n[at + TYPE] == PFC) {
                 log.link(n, at);
             } else {
-                log.onPausedWait(n[at + TIME], (int) n[at + ROW], (int) n[at + ROW + 1], (int) n[at + ROW + 2],
-                        (int) n[at + ROW + 3], n[at + ROW + 4], n[at + ROW + 5], n[at + ROW + 6], n[at + ROW + 7]);
+                log.onPausedWait(n[at + TIME], (int) n[at + ROW], (int) n[at + ROW + 1],
+                        (int) (n[at + ROW + 2] & ~ACK_FLAG), (int) n[at + ROW + 3], n[at + ROW + 4],
+                        (n[at + ROW + 2] & ACK_FLAG) != 0, n[at + ROW + 5], n[at + ROW + 6], n[at + ROW + 7]);
             }
         }
         for (PfcCapture c : captures) {

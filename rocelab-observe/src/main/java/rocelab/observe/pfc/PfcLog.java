@@ -28,11 +28,14 @@ import rocelab.observe.output.Numbers;
  *
  * <p><b>Waits behind pauses</b>: a switch egress queue reports each data packet that sat in it while its class was
  * paused, an RNIC each QP that had data ready during a pause, both as an interval on that transmitter's paused-time
- * clock. Per flow and hop the intervals are merged (a flow's packets wait in FIFO order, so their intervals on one
- * clock only need a high-water mark): the flow's wait at a hop is the paused time during which at least one of its
- * packets (at an RNIC: its next packet) was held there. Each wait is attributed to the root of the XOFF that last
- * paused the transmitter, and split by whether that root is on the flow's own way (the flow's packets leave by the
- * root port, or the root is its receiver's RNIC).
+ * clock. ACKs are reported too (at a switch egress and in the receiver's RNIC), for the flow whose data packet they
+ * acknowledge: the sender cannot finish, or send past its window, before they arrive. Their hops on the way back are
+ * hops of their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
+ * order, so their intervals on one clock only need a high-water mark): the flow's wait at a hop is the paused time
+ * during which at least one of its packets (at an RNIC: its next packet) was held there. Each wait is attributed to
+ * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own way (the
+ * flow's data leaves by the root port, or the root is its receiver's RNIC); a pause of its ACKs' way rooted anywhere
+ * else makes the flow a victim.
  */
 public final class PfcLog implements PfcProbe {
     private static final int TIME = 0;
@@ -215,13 +218,14 @@ public final class PfcLog implements PfcProbe {
 
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
-            long fromClockPs, long toClockPs, long xoffSentPs) {
+            boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
         long flow = flowCookie;
         if (flow < 0 || flow > Integer.MAX_VALUE) {
             return; // a duplicate of a packet already acknowledged: no flow waits for it any more
         }
         int ordinal = base((int) flow);
-        long key = key(node, port);
+        // The flow's ACKs wait on their own clock: a hop of their way back is a hop of its own.
+        long key = key(node, port) | (ack ? ACK_HOP : 0);
         int j = 0;
         int s = slot(ordinal, 0);
         while (j < SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
@@ -276,8 +280,11 @@ public final class PfcLog implements PfcProbe {
         return (long) node << 20 | (port & 0xFFFFF);
     }
 
+    /** A hop key's flag: the waits there were of the flow's ACKs. */
+    private static final long ACK_HOP = 1L << 62;
+
     private static int keyNode(long key) {
-        return (int) (key >> 20);
+        return (int) ((key & ~ACK_HOP) >> 20);
     }
 
     private static int keyPort(long key) {
@@ -370,8 +377,12 @@ public final class PfcLog implements PfcProbe {
 
     // ---------------------------------------------------------------- what a flow waited behind
 
-    /** Where a flow waited behind pauses: a transmitter (switch egress port, or the sending RNIC with port 0). */
-    public record Hop(int node, int port, long waitPs, long offPathWaitPs) {}
+    /**
+     * Where a flow waited behind pauses: a transmitter (switch egress port, or an RNIC with port 0), and whether what
+     * waited there was the flow's data (at an RNIC: its sender's) or its ACKs on their way back ({@code acks}: at an
+     * RNIC, its receiver's).
+     */
+    public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {}
 
     /**
      * A congestion point that pauses a flow waited behind were rooted at: a switch egress port (port -1: the
@@ -391,7 +402,8 @@ public final class PfcLog implements PfcProbe {
         }
         int o = flowBase[flow];
         for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
-            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s]));
+            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s],
+                    (slotKey[s] & ACK_HOP) != 0));
         }
         return out;
     }

@@ -51,10 +51,10 @@ class PfcLogWaitsTest {
         int[][] ports = switchPorts(network.topology());
         int[] a = ports[0];
         int[] b = ports[5];
-        log.onPausedWait(100, a[0], a[1], 3, 0, 0, 0, 10, -1);
-        log.onPausedWait(200, b[0], b[1], 3, 0, 0, 0, 7, -1);
-        log.onPausedWait(300, a[0], a[1], 3, 0, 0, 5, 15, -1); // overlaps [0, 10] by 5: adds 5
-        log.onPausedWait(400, a[0], a[1], 3, 0, 0, 2, 9, -1); // within what was counted: adds nothing
+        log.onPausedWait(100, a[0], a[1], 3, 0, 0, false, 0, 10, -1);
+        log.onPausedWait(200, b[0], b[1], 3, 0, 0, false, 0, 7, -1);
+        log.onPausedWait(300, a[0], a[1], 3, 0, 0, false, 5, 15, -1); // overlaps [0, 10] by 5: adds 5
+        log.onPausedWait(400, a[0], a[1], 3, 0, 0, false, 2, 9, -1); // within what was counted: adds nothing
         List<PfcLog.Hop> hops = log.waits(0);
         assertThat(hops).extracting(PfcLog.Hop::node, PfcLog.Hop::port, PfcLog.Hop::waitPs)
                 .containsExactly(tuple(a[0], a[1], 15L), tuple(b[0], b[1], 7L));
@@ -72,8 +72,8 @@ class PfcLogWaitsTest {
         // Flow 3 waits 10 ps at each of eleven hops, one after the other on each hop's clock; flow 4 between them.
         for (int k = 0; k < 11; k++) {
             int[] h = ports[k * 3];
-            log.onPausedWait(1000 + k, h[0], h[1], 3, 3, 3, 0, 10, -1);
-            log.onPausedWait(1000 + k, h[0], h[1], 3, 4, 4, 0, 1, -1);
+            log.onPausedWait(1000 + k, h[0], h[1], 3, 3, 3, false, 0, 10, -1);
+            log.onPausedWait(1000 + k, h[0], h[1], 3, 4, 4, false, 0, 1, -1);
         }
         List<PfcLog.Hop> hops = log.waits(3);
         assertThat(hops).hasSize(8);
@@ -106,7 +106,7 @@ class PfcLogWaitsTest {
             for (int f = flows - 1; f >= 0; f--) {
                 int[] h = ports[(f + round) % ports.length];
                 long from = round * 100L;
-                log.onPausedWait(round, h[0], h[1], 3, 0, f, from, from + 1 + f % 50, -1);
+                log.onPausedWait(round, h[0], h[1], 3, 0, f, false, from, from + 1 + f % 50, -1);
             }
         }
         for (int f = 0; f < flows; f++) {
