@@ -12,6 +12,7 @@ import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.Opcodes;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
@@ -393,10 +394,12 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp)
-                // An ACK of the packet just received names that packet's flow: if the ACK waits behind a pause, the
-                // flow waits for it. A NAK, or an ACK that answers another packet (a duplicate, a filled hole), is
-                // not attributed: its PSN's message is known only to the requester.
-                .cookie(kind == PacketKind.ACK && psn == data.psn() ? data.cookie() : -1);
+                // The ACK of a message's last packet names that packet's flow: the sender sees the message complete
+                // only when it arrives, so if it waits behind a pause, the flow waits. Earlier ACKs delay the sender
+                // only when its window is full, which is not followed; a NAK, or an ACK that answers another packet
+                // than the one it acknowledges (a filled hole), is not attributed either.
+                .cookie(kind == PacketKind.ACK && psn == data.psn() && Opcodes.isLast(data.opcode()) ? data.cookie()
+                        : -1);
         SelectiveRepeat selective = qp.selective;
         if (kind == PacketKind.NAK && selective != null && selective.nakMissingToPsn >= 0) {
             ack.selectiveNak(selective.nakCumulativePsn, selective.nakMissingToPsn, selective.nakPreviousMissingToPsn);

@@ -85,8 +85,8 @@ final class Transmitter implements FrameSender {
     }
 
     /**
-     * A pause of {@code priority} just ended, its paused-time clock now at {@code clockPs}: each ACK held in that
-     * priority's control queue meanwhile waited behind it, for the account of the flow it acknowledges. Pauses are
+     * A pause of {@code priority} just ended, its paused-time clock now at {@code clockPs}: each ACK of a message's
+     * last packet held in that priority's control queue meanwhile waited behind it, for its flow's account. Pauses are
      * rare and the queue short, so walking it here is cheap.
      */
     void reportPausedControlWaits(PfcProbe probe, long nowPs, int port, int priority, long clockPs, long xoffSentPs) {

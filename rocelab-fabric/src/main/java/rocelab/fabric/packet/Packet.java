@@ -22,8 +22,8 @@ public final class Packet {
     long messageBytes;
     long sentAtPs;
     /**
-     * A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it; an ACK
-     * carries the cookie of the data packet it acknowledges (so a wait of the ACK is that flow's), -1 otherwise.
+     * A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it; the ACK of
+     * a message's last packet carries that packet's cookie (the flow completes when it arrives), -1 otherwise.
      */
     long cookie = -1;
 
@@ -468,8 +468,8 @@ public final class Packet {
     }
 
     /**
-     * A data packet's message cookie (what the workload posted it with: its flow); an ACK's is the cookie of the data
-     * packet it acknowledges; -1 for other packets.
+     * A data packet's message cookie (what the workload posted it with: its flow); the ACK of a message's last packet
+     * carries that packet's cookie; -1 for other packets.
      */
     public long cookie() {
         return cookie;

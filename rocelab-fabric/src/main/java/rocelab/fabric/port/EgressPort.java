@@ -276,7 +276,7 @@ public final class EgressPort implements EventHandler {
         }
         long clock = pause.pausedPs(tc, nowPs);
         if (clock != p.pausedClockPs() && p.cookie() >= 0) {
-            // The packet (a flow's data, or the ACK a flow waits for) sat here while the class was paused: a wait
+            // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was paused: a wait
             // behind the pause, for the flow's account.
             pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
                     p.kind() != PacketKind.DATA, p.pausedClockPs(), clock, lastXoffSentPs[tc]);

@@ -18,8 +18,8 @@ public interface PfcProbe {
      * A packet of {@code queuePair} waited behind a pause at a transmitter: a switch egress queue ({@code node},
      * {@code port}) or an RNIC ({@code node} = host, port 0). It names the flow by {@code flowCookie}: a data
      * packet's own message cookie at a switch; at an RNIC the message of the next packet it would send (-1 when none
-     * is outstanding); for an ACK ({@code ack}), the cookie of the data packet it acknowledges, since that flow waits
-     * for it. {@code fromClockPs} and {@code toClockPs} bound the wait on that transmitter's paused-time clock for
+     * is outstanding); for an ACK ({@code ack}: the ACK of a message's last packet), that packet's cookie, since the
+     * flow completes only when it arrives. {@code fromClockPs} and {@code toClockPs} bound the wait on that transmitter's paused-time clock for
      * {@code priority} (the total time it has been paused), so overlapping waits of one flow's packets can be merged;
      * {@code xoffSentPs} names the PFC frame that last paused it (its send time at the peer; -1 when unknown). Called
      * only when a wait happened.

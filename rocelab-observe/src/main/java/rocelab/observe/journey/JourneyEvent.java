@@ -39,7 +39,7 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /**
      * A wait behind a pause at a transmitter: the interval on its paused-time clock, the priority, when the peer
-     * sent the XOFF that last paused it (-1: unknown), and whether what waited was the flow's ACKs (on their way
+     * sent the XOFF that last paused it (-1: unknown), and whether what waited was the flow's last ACK (on its way
      * back to the sender) rather than its data.
      */
     public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs, boolean acks)

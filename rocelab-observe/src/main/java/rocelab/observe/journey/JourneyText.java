@@ -64,7 +64,7 @@ public final class JourneyText {
             for (PfcLog.Hop h : pfc.waits(f.id())) {
                 hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
                         : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
-                        .append(" us").append(h.acks() ? " (its ACKs)" : "");
+                        .append(" us").append(h.acks() ? " (its last ACK)" : "");
             }
             line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
             for (PfcLog.Root r : pfc.roots(f.id())) {
@@ -281,8 +281,8 @@ public final class JourneyText {
 
     /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
     private String waited(JourneyEvent e, JourneyEvent.Wait w) {
-        String what = w.acks() ? "ACKs" : "packets";
-        String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held " + (w.acks() ? "the flow's ACKs" : "its data")
+        String what = w.acks() ? "last ACK" : "packets";
+        String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held " + (w.acks() ? "the flow's last ACK" : "its data")
                 : String.format(Locale.ROOT, "%s: the flow's %s waited in the queue towards %s", name(e.node()), what,
                         peer(e.node(), e.port()));
         Topology.End far = topo.peer(e.node(), e.port());

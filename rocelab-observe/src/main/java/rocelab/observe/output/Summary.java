@@ -136,7 +136,7 @@ public final class Summary {
                     Map<String, Object> hop = new LinkedHashMap<>();
                     hop.put("device", topo.nodeName(h.node()));
                     hop.put("port", h.port());
-                    hop.put("packets", h.acks() ? "acks" : "data");
+                    hop.put("packets", h.acks() ? "last_ack" : "data");
                     hop.put("paused_wait_us", Numbers.micros(h.waitPs()));
                     hop.put("victim_wait_us", Numbers.micros(h.offPathWaitPs()));
                     hops.add(hop);

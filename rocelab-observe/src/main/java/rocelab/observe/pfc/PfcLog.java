@@ -28,9 +28,10 @@ import rocelab.observe.output.Numbers;
  *
  * <p><b>Waits behind pauses</b>: a switch egress queue reports each data packet that sat in it while its class was
  * paused, an RNIC each QP that had data ready during a pause, both as an interval on that transmitter's paused-time
- * clock. ACKs are reported too (at a switch egress and in the receiver's RNIC), for the flow whose data packet they
- * acknowledge: the sender cannot finish, or send past its window, before they arrive. Their hops on the way back are
- * hops of their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
+ * clock. The ACK of a message's last packet is reported too (at a switch egress and in the receiver's RNIC), for
+ * that packet's flow: its sender sees the flow complete only when that ACK arrives. (An earlier ACK delays the sender
+ * only when its window is full, which is not followed, so it is not counted.) The hops of its way back are hops of
+ * their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
  * order, so their intervals on one clock only need a high-water mark): the flow's wait at a hop is the paused time
  * during which at least one of its packets (at an RNIC: its next packet) was held there. Each wait is attributed to
  * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own way (the
@@ -224,7 +225,7 @@ public final class PfcLog implements PfcProbe {
             return; // a duplicate of a packet already acknowledged: no flow waits for it any more
         }
         int ordinal = base((int) flow);
-        // The flow's ACKs wait on their own clock: a hop of their way back is a hop of its own.
+        // The flow's last ACK waits on its own clock: a hop of its way back is a hop of its own.
         long key = key(node, port) | (ack ? ACK_HOP : 0);
         int j = 0;
         int s = slot(ordinal, 0);
@@ -379,7 +380,7 @@ public final class PfcLog implements PfcProbe {
 
     /**
      * Where a flow waited behind pauses: a transmitter (switch egress port, or an RNIC with port 0), and whether what
-     * waited there was the flow's data (at an RNIC: its sender's) or its ACKs on their way back ({@code acks}: at an
+     * waited there was the flow's data (at an RNIC: its sender's) or its last ACK on its way back ({@code acks}: at an
      * RNIC, its receiver's).
      */
     public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {}

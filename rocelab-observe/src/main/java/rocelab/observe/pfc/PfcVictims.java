@@ -64,7 +64,7 @@ public final class PfcVictims {
             }
             at.append(at.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? topo.nodeName(h.node()) + "'s RNIC"
                     : topo.nodeName(h.node()) + " port " + h.port()).append(' ').append(us(h.offPathWaitPs())).append(" us")
-                    .append(h.acks() ? " (its ACKs)" : "");
+                    .append(h.acks() ? " (its last ACK)" : "");
         }
         return String.format(java.util.Locale.ROOT, "flow %d h%d->h%d%s: waited behind pauses rooted at %s, %d pause"
                 + " hop%s away, not on its way to h%d: at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
