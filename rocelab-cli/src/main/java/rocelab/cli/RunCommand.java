@@ -454,6 +454,10 @@ final class RunCommand implements Callable<Integer> {
             Map<String, Object> manifest = new java.util.LinkedHashMap<>(manifestExtras(config));
             if (lintJob != null) {
                 manifest.put("lint", lintFindings(lintResult(lintJob)));
+            } else {
+                // -q skips the lint (its paths cost memory a large run may not have): say so, rather than let the
+                // report's findings read as if it found nothing.
+                manifest.put("lint_skipped", "--quiet");
             }
             rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest, flows);
             folder.commit();

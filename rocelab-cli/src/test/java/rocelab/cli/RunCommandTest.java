@@ -45,6 +45,25 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldSayInTheManifestAndTheReportThatQuietSkippedTheLint() throws IOException {
+        Path quiet = dir.resolve("quiet");
+        CliRun q = CliRun.of("run", "--example", "lint-l11-mtu", "--out", quiet.toString(), "-q");
+        assertThat(q.exitCode()).as("stderr: %s", q.err()).isZero();
+        var manifest = JSON.readTree(quiet.resolve("manifest.json").toFile());
+        assertThat(manifest.has("lint")).isFalse();
+        assertThat(manifest.get("lint_skipped").asText()).isEqualTo("--quiet");
+        assertThat(java.nio.file.Files.readString(quiet.resolve("report.html"))).contains("rocelab lint did not run");
+
+        Path loud = dir.resolve("loud");
+        CliRun l = CliRun.of("run", "--example", "lint-l11-mtu", "--out", loud.toString());
+        assertThat(l.exitCode()).as("stderr: %s", l.err()).isZero();
+        var full = JSON.readTree(loud.resolve("manifest.json").toFile());
+        assertThat(full.get("lint").size()).isPositive();
+        assertThat(full.has("lint_skipped")).isFalse();
+        assertThat(java.nio.file.Files.readString(loud.resolve("report.html"))).doesNotContain("rocelab lint did not run");
+    }
+
+    @Test
     void shouldPrintTheSummaryWhenNotQuiet() {
         assertThat(run.out()).contains("scenario demo-incast-dcqcn", "flows       6 completed of 6",
                 "output    " + out);

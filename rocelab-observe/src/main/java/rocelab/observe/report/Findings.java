@@ -29,6 +29,10 @@ final class Findings {
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }
+        if (d.manifest.get("lint_skipped") != null) {
+            items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
+                    + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
+        }
         for (Map<String, Object> tree : List.of(s, d.manifest)) {
             Object lint = tree.get("lint");
             if (lint instanceof List<?> l && !l.isEmpty()) {
