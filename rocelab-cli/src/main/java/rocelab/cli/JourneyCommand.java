@@ -187,6 +187,28 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("data_waiting", c.dataWaiting());
             } else if (e.cause() instanceof JourneyEvent.Wait w) {
                 row.put("xoff_sent_us", w.xoffSentPs() < 0 ? null : Numbers.micros(w.xoffSentPs()));
+            } else if (e.cause() instanceof JourneyEvent.Pause p) {
+                row.put("reason", p.reason().name().toLowerCase(java.util.Locale.ROOT));
+                if (p.reason() == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL) {
+                    row.put("threshold_bytes", p.thresholdBytes());
+                    row.put("shared_pool_used_bytes", p.poolUsedBytes());
+                    row.put("shared_pool_bytes", p.poolBytes());
+                }
+            } else if (e.cause() instanceof JourneyEvent.Recovery r) {
+                row.put("recovery", r.number());
+                row.put("after", r.timeout() ? "local_ack_timeout" : "nak");
+                row.put("selective", r.selective());
+                row.put("sent_through_psn", r.sentThroughPsn());
+                row.put("packets_to_resend", r.packets());
+                if (r.timeout()) {
+                    row.put("no_ack_since_us", Numbers.micros(r.noAckSincePs()));
+                    row.put("timeout_us", Numbers.micros(r.timeoutPs()));
+                    row.put("retry", r.retry());
+                    row.put("retry_limit", r.retryLimit());
+                    row.put("qp_failed", r.failed());
+                }
+            } else if (e.cause() instanceof JourneyEvent.Resend r) {
+                row.put("recovery", r.recovery());
             }
             list.add(row);
         }

@@ -2,9 +2,15 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.journey.JourneyEvent;
@@ -124,5 +130,217 @@ class JourneyTest {
                 .findFirst().orElseThrow();
         assertThat(events).anyMatch(e -> e.kind() == JourneyEvent.Kind.SEND && e.flag() && e.psn() == nak.psn()
                 && e.timePs() >= nak.timePs());
+    }
+
+    /** An incast on lossy RoCE whose senders recover by go-back-N: NAKs, and one local ACK timeout each. */
+    private static final String LOSSY = """
+            name: lossy-go-back-n
+            seed: 8
+            fabric: {mode: roce-lossy, mtu: 1024}
+            topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}
+            switch: {buffer: 200KB, ecn: {marking: none}}
+            nic: {cc: none, timeout: 8}
+            traffic:
+              - {kind: incast, senders: 1-5, receiver: 0, size: 300KB}
+            """;
+
+    private static long count(String text, String what) {
+        return text.lines().filter(l -> l.contains(what)).count();
+    }
+
+    /**
+     * Under go-back-N every recovery (a NAK, or the local ACK timeout) is reported by the QP that makes it, and every
+     * packet sent again names the recovery it belongs to; the journey tells each recovery once, with the packets re-sent
+     * for it, not one line per re-sent packet, and names the local ACK timeout when it fires for the followed QP (the
+     * RNIC's own counter of timeouts agrees: one QP per sender). Most of these flows' time is the timeout's wait, and
+     * the journey says so.
+     */
+    @Test
+    void shouldTellEachGoBackNRecoveryOnceAndTheLocalAckTimeoutThatFiredForTheFollowedQp() {
+        for (int flow = 0; flow < 5; flow++) {
+            Object[] j = journey(Scenarios.parse(LOSSY), flow);
+            @SuppressWarnings("unchecked")
+            List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+            Simulation sim = (Simulation) j[0];
+            FlowRecord f = (FlowRecord) j[2];
+            var nic = sim.network().nic(f.src());
+            long timeouts = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY && e.flag()).count();
+            long naks = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.NAK_ARRIVED).count();
+            long recoveries = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY).count();
+            assertThat(timeouts).as("flow %d: the timeouts its RNIC counted", flow)
+                    .isEqualTo(nic.counter(NicCounter.LOCAL_ACK_TIMEOUT_ERR)).isPositive();
+            assertThat(naks).as("flow %d: NAKs", flow).isPositive();
+            assertThat(recoveries).isEqualTo(naks + timeouts);
+            // Every re-sent packet names the latest recovery before it, and lies in the range that recovery went back over.
+            Map<Integer, JourneyEvent.Recovery> byNumber = new HashMap<>();
+            int latest = 0;
+            long resent = 0;
+            for (JourneyEvent e : events) {
+                if (e.cause() instanceof JourneyEvent.Recovery r) {
+                    assertThat(r.number()).isEqualTo(++latest);
+                    byNumber.put(r.number(), r);
+                    if (r.timeout()) {
+                        assertThat(r.noAckSincePs() + r.timeoutPs()).as("the timer ran its whole length")
+                                .isEqualTo(e.timePs());
+                    }
+                } else if (e.kind() == JourneyEvent.Kind.SEND && e.flag()) {
+                    resent++;
+                    JourneyEvent.Resend r = (JourneyEvent.Resend) e.cause();
+                    assertThat(r.recovery()).isEqualTo(latest);
+                    assertThat(e.psn()).isBetween(byNumber.get(latest).fromPsn(), byNumber.get(latest).sentThroughPsn());
+                }
+            }
+            assertThat(resent).isEqualTo(nic.counter(NicCounter.RETRANSMITTED_PACKETS)).isGreaterThan(10 * recoveries);
+            String text = new JourneyText(sim.network()).render(f, events, -1, 0, Long.MAX_VALUE, 100_000);
+            assertThat(count(text, "re-sends")).as("one line per recovery, not per packet:%n%s", text)
+                    .isEqualTo(recoveries);
+            assertThat(count(text, "goes back to PSN")).isEqualTo(recoveries);
+            assertThat(count(text, "local ACK timeout (1048.576 us) fired: no new ACK since")).isEqualTo(timeouts);
+            Matcher m = Pattern.compile("re-sends PSNs? [0-9-]+ \\(([0-9,]+) (packets?|of the)").matcher(text);
+            long told = 0;
+            while (m.find()) {
+                told += Long.parseLong(m.group(1).replace(",", ""));
+            }
+            assertThat(told).as("the re-sent packets the lines count").isEqualTo(resent);
+            long waited = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY && e.flag())
+                    .mapToLong(e -> e.timePs() - ((JourneyEvent.Recovery) e.cause()).noAckSincePs()).sum();
+            assertThat(2 * waited).as("the timeouts' wait is most of the FCT").isGreaterThan(f.fctPs());
+            assertThat(text).contains(String.format(java.util.Locale.ROOT, "its QP's local ACK timeout (1048.576 us)"
+                    + " fired %d time%s: %.3f us with no new ACK before", timeouts, timeouts == 1 ? "" : "s",
+                    waited / 1e6), "most of the flow's time passed waiting for it");
+        }
+    }
+
+    /** A QP whose receiver is cut off times out until its retries are spent; the journey tells it failing, and why. */
+    @Test
+    void shouldTellTheQueuePairFailingWhenItsLocalAckTimeoutFindsTheRetriesSpent() {
+        Object[] j = journey(Scenarios.parse("""
+                name: retries-spent
+                seed: 1
+                fabric: {mode: roce-lossy, mtu: 1024}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, timeout: 4, retry-count: 1}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 100KB}
+                events:
+                  - {kind: link-down, a: switch0, b: h1, at: 3us}
+                """), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        FlowRecord f = (FlowRecord) j[2];
+        assertThat(f.failed()).isTrue();
+        List<JourneyEvent.Recovery> timeouts = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY)
+                .map(e -> (JourneyEvent.Recovery) e.cause()).toList();
+        assertThat(timeouts).hasSize(2).allMatch(JourneyEvent.Recovery::timeout);
+        assertThat(timeouts.get(0).failed()).isFalse();
+        assertThat(timeouts.get(1).failed()).isTrue();
+        String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("FAILED: the QP exhausted its retries", "(go-back-N, retry 1 of 1)",
+                "local ACK timeout (65.536 us) fired: no new ACK since 65.536 us, and its one retry is spent: the QP"
+                        + " fails (retry exceeded)");
+    }
+
+    /** "its ingress holds X bytes; threshold Y bytes" in a journey's XOFF line. */
+    private static final Pattern HOLDS = Pattern.compile("its ingress holds ([0-9,]+) bytes; threshold ([0-9,]+) bytes");
+
+    /**
+     * Static thresholds that add up to more than the buffer: the switch pauses senders whose ingress is far under its
+     * XOFF threshold, because its shared pool is full. The switch says so when it decides (the buffer knows which
+     * rule it applied), and the journey tells it so instead of a threshold the ingress did not reach; a refresh is
+     * told as a refresh, never with a threshold. Checked over every PFC frame of the run: a pause starts with a first
+     * XOFF whose reason is the threshold or the full pool, later XOFFs before its XON are refreshes.
+     */
+    @Test
+    void shouldTellAPauseThatAFullSharedPoolCausedFromOneTheThresholdCaused() {
+        Object[] j = journey(Scenarios.parse("""
+                name: static-thresholds-over-the-buffer
+                seed: 1
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 1500KB, ecn: {marking: none}, pfc: {threshold: static, xoff: 400KB, xon: 300KB}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: incast, senders: 1-7, receiver: 0, size: 1MB}
+                """), 3);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        RunResult r = (RunResult) j[3];
+        assertPausesStartAndRefreshAsTheirReasonsSay(events);
+        List<JourneyEvent> poolFull = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.PAUSED
+                && ((JourneyEvent.Pause) e.cause()).reason() == PfcReason.SHARED_POOL_FULL).toList();
+        assertThat(poolFull).as("pauses the full pool caused").isNotEmpty();
+        for (JourneyEvent e : poolFull) {
+            JourneyEvent.Pause p = (JourneyEvent.Pause) e.cause();
+            assertThat(e.value()).as("the ingress was under its threshold").isLessThanOrEqualTo(p.thresholdBytes());
+            assertThat(p.poolBytes() - p.poolUsedBytes()).as("no room for a packet").isBetween(0L, 4200L);
+        }
+        String text = new JourneyText(sim.network(), r.pfcLog()).render((FlowRecord) j[2], events, -1, 0,
+                Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("switch0's shared pool was full: ", " bytes (the buffer less the reserved headroom) in"
+                + " use, no room for the arriving packet, while this ingress held ", "under its 400,000-byte XOFF"
+                + " threshold; most of them flow 3");
+        assertNoPauseToldWithAThresholdItsIngressDidNotReach(text);
+    }
+
+    /** The same on a dynamic threshold with refreshes (lossless-pfc-only): first XOFFs and refreshes told apart. */
+    @Test
+    void shouldTellARefreshOfAPauseAsARefreshNotAsAThresholdCrossed() throws Exception {
+        Object[] j = journey(new ScenarioReader().readExample("lossless-pfc-only"), 15);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        assertPausesStartAndRefreshAsTheirReasonsSay(events);
+        assertThat(events).as("refreshes").anyMatch(e -> e.cause() instanceof JourneyEvent.Pause p
+                && p.reason() == PfcReason.REFRESH);
+        String text = new JourneyText(((Simulation) j[0]).network(), ((RunResult) j[3]).pfcLog())
+                .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("sends PFC XOFF to h9 for priority 3 again, a refresh while the pause holds (its"
+                + " ingress holds ");
+        assertNoPauseToldWithAThresholdItsIngressDidNotReach(text);
+    }
+
+    /**
+     * Per device, port and priority, in time order: an XOFF while not paused starts a pause (threshold, full pool or
+     * an RNIC's receive buffer), an XOFF while paused is a refresh, XON ends it. A threshold pause holds at least the
+     * threshold.
+     */
+    private static void assertPausesStartAndRefreshAsTheirReasonsSay(List<JourneyEvent> events) {
+        Map<Long, Boolean> paused = new HashMap<>();
+        int starts = 0;
+        for (JourneyEvent e : events) {
+            if (!(e.cause() instanceof JourneyEvent.Pause p)) {
+                continue;
+            }
+            long key = ((long) e.node() << 32) | ((long) e.port() << 8) | e.psn();
+            boolean was = paused.getOrDefault(key, false);
+            if (e.kind() == JourneyEvent.Kind.RESUMED) {
+                assertThat(p.reason()).isEqualTo(PfcReason.RESUME);
+                paused.put(key, false);
+                continue;
+            }
+            if (was) {
+                assertThat(p.reason()).as("XOFF of node %d port %d at %d ps while paused", e.node(), e.port(),
+                        e.timePs()).isEqualTo(PfcReason.REFRESH);
+            } else {
+                starts++;
+                assertThat(p.reason()).as("XOFF of node %d port %d at %d ps", e.node(), e.port(), e.timePs())
+                        .isIn(PfcReason.THRESHOLD, PfcReason.SHARED_POOL_FULL, PfcReason.RECEIVE_BUFFER);
+                if (p.reason() == PfcReason.THRESHOLD) {
+                    assertThat(e.value()).isGreaterThanOrEqualTo(p.thresholdBytes());
+                }
+            }
+            paused.put(key, true);
+        }
+        assertThat(starts).isPositive();
+    }
+
+    private static void assertNoPauseToldWithAThresholdItsIngressDidNotReach(String text) {
+        Matcher m = HOLDS.matcher(text);
+        while (m.find()) {
+            assertThat(Long.parseLong(m.group(1).replace(",", ""))).as("%s", m.group())
+                    .isGreaterThanOrEqualTo(Long.parseLong(m.group(2).replace(",", "")));
+        }
+        assertThat(text.lines().filter(l -> l.contains("a refresh while the pause holds")))
+                .allMatch(l -> !l.contains("; threshold"));
     }
 }

@@ -2,6 +2,7 @@ package rocelab.fabric.buffer;
 
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.probe.PfcReason;
 
 /**
  * A switch's shared packet buffer with per-port, per-priority accounting on ingress and egress, and the PFC
@@ -20,13 +21,16 @@ public final class SharedBuffer {
     public interface PauseListener {
         PauseListener NONE = new PauseListener() {
             @Override
-            public void onXoff(long nowPs, int port, int priority, long groupBytes) {}
+            public void onXoff(long nowPs, int port, int priority, long groupBytes, PfcReason reason) {}
 
             @Override
             public void onXon(long nowPs, int port, int priority, long groupBytes) {}
         };
 
-        void onXoff(long nowPs, int port, int priority, long groupBytes);
+        /**
+         * @param reason {@link PfcReason#THRESHOLD} or {@link PfcReason#SHARED_POOL_FULL}: why the group pauses now
+         */
+        void onXoff(long nowPs, int port, int priority, long groupBytes, PfcReason reason);
 
         void onXon(long nowPs, int port, int priority, long groupBytes);
     }
@@ -104,7 +108,11 @@ public final class SharedBuffer {
             }
             if (!xoff[g] && (headroom[g] > 0 || shared[g] >= threshold)) {
                 xoff[g] = true;
-                listener.onXoff(nowPs, inPort, priority, shared[g] + headroom[g]);
+                // The packet went to headroom only because the shared pool had no room for it, the group being
+                // under its threshold: the pool was full. Otherwise the group reached its threshold.
+                listener.onXoff(nowPs, inPort, priority, shared[g] + headroom[g],
+                        !fitsShared && shared[g] + bytes <= threshold ? PfcReason.SHARED_POOL_FULL
+                                : PfcReason.THRESHOLD);
             }
         } else {
             if (sharedUsed + bytes > capacityBytes - reservedBytes) {
@@ -161,6 +169,16 @@ public final class SharedBuffer {
 
     public long capacityBytes() {
         return capacityBytes;
+    }
+
+    /** The shared pool: the buffer less the headroom reserved for every lossless priority group. */
+    public long sharedPoolBytes() {
+        return capacityBytes - reservedBytes;
+    }
+
+    /** Bytes of the shared pool in use now (headroom not included). */
+    public long sharedUsedBytes() {
+        return sharedUsed;
     }
 
     public long reservedHeadroomBytes() {

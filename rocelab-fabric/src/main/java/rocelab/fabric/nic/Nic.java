@@ -240,6 +240,13 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         receive.pausePriority(receivePriority);
     }
 
+    /** A QP of this RNIC starts to recover lost packets (a NAK, or its local ACK timeout): the journey hears it. */
+    void recovering(long nowPs, int queuePair, boolean timeout, long fromPsn, long sentThroughPsn, long packets,
+            long noAckSincePs, int retry, int retryLimit) {
+        journey.onRecovery(nowPs, host, queuePair, timeout, fromPsn, sentThroughPsn, packets, noAckSincePs, retry,
+                retryLimit);
+    }
+
     public void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
         for (Transmitter t : ports) {

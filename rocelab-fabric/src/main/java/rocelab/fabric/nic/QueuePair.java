@@ -257,6 +257,8 @@ public final class QueuePair {
         }
         ackDeadlinePs = nowPs + k.ackTimeoutPs;
         goBackTo(nak.psn());
+        source.recovering(nowPs, id, false, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), -1, retries,
+                k.retryLimit);
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
     }
@@ -286,6 +288,8 @@ public final class QueuePair {
         if (nak.previousMissingToPsn() <= Math.max(selective.knownThrough, nak.cumulativePsn())) {
             selective.knownThrough = Math.max(selective.knownThrough, nak.missingToPsn());
         }
+        source.recovering(nowPs, id, false, selective.resendCount > 0 ? nextResend() : -1, maxSentPsn,
+                selective.resendCount, -1, retries, k.retryLimit);
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
     }
@@ -391,17 +395,24 @@ public final class QueuePair {
             return;
         }
         source.count(NicCounter.LOCAL_ACK_TIMEOUT_ERR);
+        // Nothing new was acknowledged since the timer started (progress and NAKs move the deadline).
+        long noAckSincePs = ackDeadlinePs - k.ackTimeoutPs;
         if (retries >= k.retryLimit) {
             failed = true;
             source.count(NicCounter.RETRY_EXCEEDED);
+            source.recovering(nowPs, id, true, -1, maxSentPsn, 0, noAckSincePs, retries + 1, k.retryLimit);
             k.listener.onQueuePairError(nowPs, id);
             return;
         }
         retries++;
         if (selective != null) {
             resendUnconfirmed();
+            source.recovering(nowPs, id, true, selective.resendCount > 0 ? nextResend() : -1, maxSentPsn,
+                    selective.resendCount, noAckSincePs, retries, k.retryLimit);
         } else {
             goBackTo(sndUna);
+            source.recovering(nowPs, id, true, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), noAckSincePs,
+                    retries, k.retryLimit);
         }
         cc.onLoss(nowPs);
         armTimer(nowPs, true);

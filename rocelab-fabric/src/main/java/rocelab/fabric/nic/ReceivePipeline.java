@@ -9,6 +9,7 @@ import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 
 /**
  * A receive pipeline slower than the wire (when configured): arriving packets wait in a receive buffer and go
@@ -85,7 +86,7 @@ final class ReceivePipeline {
         }
         if (pfc && !pausing && queue.bytes() >= rx.xoffBytes()) {
             pausing = true;
-            sendPause(nowPs, 0xFFFF);
+            sendPause(nowPs, 0xFFFF, PfcReason.RECEIVE_BUFFER);
         }
     }
 
@@ -97,14 +98,14 @@ final class ReceivePipeline {
         }
         if (pausing && queue.bytes() <= rx.xonBytes()) {
             pausing = false;
-            sendPause(nowPs, 0);
+            sendPause(nowPs, 0, PfcReason.RESUME);
         }
         nic.process(nowPs, p);
     }
 
     void onRefresh(long nowPs, long arg) {
         if (arg == refreshEpoch && pausing) {
-            sendPause(nowPs, 0xFFFF);
+            sendPause(nowPs, 0xFFFF, PfcReason.REFRESH);
         }
     }
 
@@ -119,11 +120,11 @@ final class ReceivePipeline {
     }
 
     /** XOFF (refreshed every half pause while the buffer stays full) or XON to the switch above. */
-    private void sendPause(long nowPs, int quanta) {
+    private void sendPause(long nowPs, int quanta, PfcReason reason) {
         Packet frame = pool.acquire().initPfc(nowPs, pausePriority, quanta, frames.pfcFrameBytes());
         counters[NicCounter.TX_PAUSE.ordinal()]++;
         pfcProbe.onPfcSent(nowPs, host, 0, pausePriority, quanta, queue.bytes(),
-                quanta == 0 ? rx.xonBytes() : rx.xoffBytes());
+                quanta == 0 ? rx.xonBytes() : rx.xoffBytes(), reason, -1, -1);
         transmitter.sendMacControl(nowPs, frame);
         ++refreshEpoch;
         if (quanta != 0) {

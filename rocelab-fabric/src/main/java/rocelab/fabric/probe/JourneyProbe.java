@@ -12,6 +12,19 @@ public interface JourneyProbe {
     /** An RNIC put a data packet of its QP on the wire at {@code rateBps}. */
     default void onSend(long nowPs, int host, Packet packet, long rateBps, boolean retransmission) {}
 
+    /**
+     * The requester of {@code queuePair} starts to recover lost packets, after a NAK or after its local ACK timeout
+     * fired ({@code timeout}); it calls this itself, when it decides, so the step names the QP by identity. Go-back-N:
+     * it sends again from {@code fromPsn}; selective repeat: it sends again {@code packets} PSNs alone, the lowest
+     * {@code fromPsn} (-1: none). {@code sentThroughPsn} is the highest PSN it had sent, {@code packets} how many it
+     * now means to send again. For a timeout, {@code noAckSincePs} is when its timer started (nothing new was
+     * acknowledged since), {@code retry} the retry it starts (1..{@code retryLimit}); a retry above the limit means
+     * the retries are spent and the QP fails. For a NAK, {@code noAckSincePs} is -1 and {@code retry} the retries so
+     * far.
+     */
+    default void onRecovery(long nowPs, int host, int queuePair, boolean timeout, long fromPsn, long sentThroughPsn,
+            long packets, long noAckSincePs, int retry, int retryLimit) {}
+
     /** A switch admitted a packet into the queue of output {@code port}, which held {@code queueBytes} before it. */
     default void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {}
 

@@ -2,7 +2,8 @@ package rocelab.fabric.probe;
 
 /** Hears every PFC frame a device sends (for the pfc.csv log); {@link #NONE} costs nothing. */
 public interface PfcProbe {
-    PfcProbe NONE = (nowPs, node, port, priority, quanta, groupBytes, thresholdBytes) -> {};
+    PfcProbe NONE = (nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
+            poolBytes) -> {};
 
     /**
      * @param node the sending switch or host node id
@@ -11,8 +12,13 @@ public interface PfcProbe {
      * @param groupBytes the ingress priority group's bytes (shared plus headroom) that triggered it
      * @param thresholdBytes the pause threshold at that moment (a switch's static or dynamic XOFF level, an RNIC's
      *     receive-buffer XOFF level)
+     * @param reason why the device sent it, as it decided at that moment: a pause that starts (and why), a refresh of
+     *     a pause that holds, or XON
+     * @param poolUsedBytes a switch's shared pool in use at that moment (-1 for an RNIC)
+     * @param poolBytes the size of that shared pool (the buffer less the reserved headroom; -1 for an RNIC)
      */
-    void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes);
+    void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
+            PfcReason reason, long poolUsedBytes, long poolBytes);
 
     /**
      * A packet of {@code queuePair} waited behind a pause at a transmitter: a switch egress queue ({@code node},

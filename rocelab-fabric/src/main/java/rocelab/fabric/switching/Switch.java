@@ -9,6 +9,7 @@ import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketPool;
@@ -210,8 +211,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /** The buffer decided XOFF for a priority group: pause the upstream device on that port. */
     @Override
-    public void onXoff(long nowPs, int port, int priority, long groupBytes) {
-        sendPause(nowPs, port, priority, pfc.pauseQuanta(), groupBytes);
+    public void onXoff(long nowPs, int port, int priority, long groupBytes, PfcReason reason) {
+        sendPause(nowPs, port, priority, pfc.pauseQuanta(), groupBytes, reason);
         int g = port * SwitchParameters.TRAFFIC_CLASSES + priority;
         scheduleRefresh(nowPs, port, g);
     }
@@ -219,7 +220,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     @Override
     public void onXon(long nowPs, int port, int priority, long groupBytes) {
         refreshEpoch[port * SwitchParameters.TRAFFIC_CLASSES + priority]++;
-        sendPause(nowPs, port, priority, 0, groupBytes);
+        sendPause(nowPs, port, priority, 0, groupBytes, PfcReason.RESUME);
     }
 
     /** While still congested, XOFF is sent again at half the pause time, before the peer's pause expires. */
@@ -239,7 +240,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         int port = g / SwitchParameters.TRAFFIC_CLASSES;
         int priority = g % SwitchParameters.TRAFFIC_CLASSES;
         if (arg >>> 16 == refreshEpoch[g] && buffer.isPausing(port, priority)) {
-            sendPause(nowPs, port, priority, pfc.pauseQuanta(), buffer.ingressBytes(port, priority));
+            sendPause(nowPs, port, priority, pfc.pauseQuanta(), buffer.ingressBytes(port, priority),
+                    PfcReason.REFRESH);
             scheduleRefresh(nowPs, port, g);
         }
     }
@@ -287,9 +289,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
     }
 
-    private void sendPause(long nowPs, int port, int priority, int quanta, long groupBytes) {
+    private void sendPause(long nowPs, int port, int priority, int quanta, long groupBytes, PfcReason reason) {
         Packet frame = pool.acquire().initPfc(nowPs, priority, quanta, frames.pfcFrameBytes());
-        pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes, buffer.threshold());
+        pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes, buffer.threshold(), reason,
+                buffer.sharedUsedBytes(), buffer.sharedPoolBytes());
         ports[port].sendControl(nowPs, frame);
     }
 

@@ -1,6 +1,7 @@
 package rocelab.observe.journey;
 
 import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.probe.PfcReason;
 
 /**
  * One step of a flow's journey. {@code node} and {@code port} say where (a host for RNIC steps), {@code psn} which
@@ -17,10 +18,10 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        RATE, PAUSED, RESUMED, WAITED, COMPLETED }
+        RATE, PAUSED, RESUMED, WAITED, RECOVERY, COMPLETED }
 
     /** The identity a step carried. */
-    public sealed interface Cause permits Notice, RateChange, Wait {}
+    public sealed interface Cause permits Notice, RateChange, Wait, Pause, Recovery, Resend {}
 
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
@@ -44,4 +45,27 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      */
     public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs, boolean acks)
             implements Cause {}
+
+    /**
+     * Why a device sent a PFC frame, as it decided when it sent it, with the XOFF threshold then and its shared pool's
+     * use and size (-1: an RNIC).
+     */
+    public record Pause(PfcReason reason, long thresholdBytes, long poolUsedBytes, long poolBytes) implements Cause {}
+
+    /**
+     * The QP started to recover lost packets, as it reported it: its {@code number} among the QP's recoveries, after
+     * its local ACK timeout ({@code timeout}) or a NAK, go-back-N or {@code selective}; the first PSN it sends again
+     * (-1: none), the highest it had sent, how many it means to send again; for a timeout, since when nothing new was
+     * acknowledged, and the retry it starts (above {@code retryLimit}: the retries are spent and the QP fails).
+     */
+    public record Recovery(int number, boolean timeout, boolean selective, long fromPsn, long sentThroughPsn,
+            long packets, long noAckSincePs, long timeoutPs, int retry, int retryLimit) implements Cause {
+        /** Whether the timeout found the retries spent: the QP failed instead of recovering. */
+        public boolean failed() {
+            return timeout && retry > retryLimit;
+        }
+    }
+
+    /** A packet sent again, and the recovery (its number) whose re-sending it is. */
+    public record Resend(int recovery) implements Cause {}
 }

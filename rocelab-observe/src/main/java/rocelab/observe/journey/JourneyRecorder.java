@@ -13,6 +13,7 @@ import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 
 /**
  * Records the journey of one queue pair: every data packet it sends, every queue it enters (with the depth it
@@ -29,6 +30,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     private final PfcProbe next;
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
     static final String SELECTIVE = "selective";
+    /** The QP's recoveries so far (NAKs and local ACK timeouts): a re-sent packet names the latest. */
+    private int recoveries;
 
     /** @param next the PFC probe that was attached before (kept informed) */
     public JourneyRecorder(Network network, int queuePair, PfcProbe next) {
@@ -60,10 +63,26 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     @Override
     public void onSend(long nowPs, int host, Packet p, long rateBps, boolean retransmission) {
         if (ours(p)) {
-            // A re-send of a QP that repeats selectively says so: it is not the start of a go-back-N.
-            add(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission,
-                    retransmission && network.queuePairs().get(queuePair).selectiveRepeat() ? SELECTIVE : null);
+            // A re-send of a QP that repeats selectively says so: it is not the start of a go-back-N. A re-send is
+            // the QP's answer to its latest recovery (the QP reported it before it sent anything again).
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission,
+                    retransmission && network.queuePairs().get(queuePair).selectiveRepeat() ? SELECTIVE : null,
+                    retransmission && recoveries > 0 ? new JourneyEvent.Resend(recoveries) : null));
         }
+    }
+
+    @Override
+    public void onRecovery(long nowPs, int host, int qp, boolean timeout, long fromPsn, long sentThroughPsn,
+            long packets, long noAckSincePs, int retry, int retryLimit) {
+        if (qp != queuePair) {
+            return;
+        }
+        recoveries++;
+        boolean selective = network.queuePairs().get(queuePair).selectiveRepeat();
+        events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.RECOVERY, host, 0, fromPsn, packets, timeout,
+                timeout ? "timeout" : "nak", new JourneyEvent.Recovery(recoveries, timeout, selective, fromPsn,
+                        sentThroughPsn, packets, noAckSincePs, network.nic(host).parameters().ackTimeoutPs(), retry,
+                        retryLimit)));
     }
 
     @Override
@@ -146,10 +165,12 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
 
     @Override
     public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
-            long thresholdBytes) {
-        next.onPfcSent(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes);
-        add(nowPs, quanta == 0 ? JourneyEvent.Kind.RESUMED : JourneyEvent.Kind.PAUSED, node, port, priority,
-                groupBytes, false, Integer.toString(quanta));
+            long thresholdBytes, PfcReason reason, long poolUsedBytes, long poolBytes) {
+        next.onPfcSent(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
+                poolBytes);
+        events.add(new JourneyEvent(nowPs, quanta == 0 ? JourneyEvent.Kind.RESUMED : JourneyEvent.Kind.PAUSED, node,
+                port, priority, groupBytes, false, Integer.toString(quanta),
+                new JourneyEvent.Pause(reason, thresholdBytes, poolUsedBytes, poolBytes)));
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.Set;
 import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -73,6 +74,7 @@ public final class JourneyText {
                                 ? "on its own way to h" + f.dst() : "NOT on its way to h" + f.dst() + " (a victim's wait)");
             }
         }
+        timeouts(b, f, events);
         rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
         if (qp != null && qp.selectiveRepeat()) {
@@ -171,8 +173,14 @@ public final class JourneyText {
                 noticeByNumber.put(n.number(), e);
             }
         }
+        // Each recovery's re-sends, by the recovery each re-sent packet names: a recovery is told once, not per packet.
+        Map<Integer, Resends> resends = new java.util.HashMap<>();
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.SEND && e.cause() instanceof JourneyEvent.Resend r) {
+                resends.computeIfAbsent(r.recovery(), k -> new Resends()).add(e);
+            }
+        }
         boolean started = false;
-        long highestSent = -1;
         for (JourneyEvent e : events) {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
             String text = null;
@@ -183,17 +191,16 @@ public final class JourneyText {
                         text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
                         started = true;
                     }
-                    if (e.flag() && JourneyRecorder.SELECTIVE.equals(e.detail())) {
-                        text = String.format(Locale.ROOT, "h%d re-sends PSN %d alone (selective repeat)", e.node(),
-                                e.psn());
-                    } else if (e.flag()) {
-                        text = String.format(Locale.ROOT, "h%d re-sends from PSN %d (go-back-N)", e.node(), e.psn());
-                        if (e.psn() <= highestSent && !out.isEmpty() && out.get(out.size() - 1).text().contains("re-sends")) {
-                            text = null;
-                        }
+                    if (e.flag() && JourneyRecorder.SELECTIVE.equals(e.detail())
+                            && e.cause() instanceof JourneyEvent.Resend r && resends.get(r.recovery()).first == e) {
+                        // Selective repeat: the PSNs re-sent alone after one recovery, told at the first of them.
+                        text = selectiveResends(e.node(), resends.get(r.recovery()));
+                    } else if (e.flag() && !(e.cause() instanceof JourneyEvent.Resend)) {
+                        // A re-send no recovery was reported for (not expected): told as it is.
+                        text = String.format(Locale.ROOT, "h%d re-sends PSN %d", e.node(), e.psn());
                     }
-                    highestSent = Math.max(highestSent, e.psn());
                 }
+                case RECOVERY -> text = recovery(e, (JourneyEvent.Recovery) e.cause(), resends);
                 case RATE -> text = rate(e, (JourneyEvent.RateChange) e.cause(), noticeByNumber);
                 case MARK -> text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and"
                         + " still forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
@@ -227,6 +234,124 @@ public final class JourneyText {
             }
         }
         return out;
+    }
+
+    /** The packets re-sent after one recovery, in the order sent. */
+    private static final class Resends {
+        JourneyEvent first;
+        JourneyEvent last;
+        long count;
+        long lowPsn = Long.MAX_VALUE;
+        long highPsn = -1;
+        /** PSN ranges as sent, {from, to} each. */
+        final List<long[]> ranges = new ArrayList<>();
+
+        void add(JourneyEvent e) {
+            if (first == null) {
+                first = e;
+            }
+            last = e;
+            count++;
+            lowPsn = Math.min(lowPsn, e.psn());
+            highPsn = Math.max(highPsn, e.psn());
+            long[] r = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
+            if (r != null && e.psn() == r[1] + 1) {
+                r[1] = e.psn();
+            } else {
+                ranges.add(new long[] {e.psn(), e.psn()});
+            }
+        }
+    }
+
+    /** The PSNs of {@code r} as ranges, {@code 37-38, 41-45}; after eight ranges, how many more. */
+    private static String ranges(Resends r) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < r.ranges.size() && i < 8; i++) {
+            long[] x = r.ranges.get(i);
+            b.append(i == 0 ? "" : ", ").append(x[0]).append(x[1] > x[0] ? "-" + x[1] : "");
+        }
+        if (r.ranges.size() > 8) {
+            b.append(String.format(Locale.ROOT, " and %d more ranges", r.ranges.size() - 8));
+        }
+        return b.toString();
+    }
+
+    /** The PSNs sent again alone after one recovery of a QP that repeats selectively. */
+    private static String selectiveResends(int host, Resends r) {
+        if (r.count == 1) {
+            return String.format(Locale.ROOT, "h%d re-sends PSN %d alone (selective repeat)", host, r.first.psn());
+        }
+        return String.format(Locale.ROOT, "h%d re-sends %,d PSNs alone (selective repeat): %s, from %s to %s us",
+                host, r.count, ranges(r), us(r.first.timePs()), us(r.last.timePs()));
+    }
+
+    /**
+     * A recovery as the QP reported it: a go-back-N after a NAK or a local ACK timeout, told once with the packets
+     * re-sent because of it (those that name it); a selective repeat's timeout (its re-sends are told where they
+     * start); the retries spent.
+     */
+    private String recovery(JourneyEvent e, JourneyEvent.Recovery r, Map<Integer, Resends> all) {
+        String timer = String.format(Locale.ROOT, "h%d's local ACK timeout (%s us) fired: no new ACK since %s us",
+                e.node(), us(r.timeoutPs()), us(r.noAckSincePs()));
+        if (r.failed()) {
+            return String.format(Locale.ROOT, "%s, and %s: the QP fails (retry exceeded)", timer,
+                    r.retryLimit() == 0 ? "it may not retry (retry-count 0)" : r.retryLimit() == 1
+                            ? "its one retry is spent" : "its " + r.retryLimit() + " retries are spent");
+        }
+        if (r.selective()) {
+            return r.timeout() ? String.format(Locale.ROOT, "%s; it will send again alone the %,d PSN%s it cannot know"
+                    + " arrived (selective repeat, retry %d of %d)", timer, r.packets(), r.packets() == 1 ? "" : "s",
+                    r.retry(), r.retryLimit()) : null;
+        }
+        Resends s = all.get(r.number());
+        String sent;
+        if (s == null) {
+            sent = r.packets() == 0 ? "it had sent nothing from there, so nothing is re-sent"
+                    : String.format(Locale.ROOT, "none of the %,d packet%s it had sent from there is re-sent before"
+                            + " the next recovery", r.packets(), r.packets() == 1 ? "" : "s");
+        } else {
+            String psns = s.highPsn > s.lowPsn ? "PSNs " + s.lowPsn + "-" + s.highPsn : "PSN " + s.lowPsn;
+            sent = String.format(Locale.ROOT, "re-sends %s (%,d %s) from %s to %s us", psns, s.count,
+                    s.count == r.packets() ? (s.count == 1 ? "packet" : "packets")
+                            : String.format(Locale.ROOT, "of the %,d packets it had sent from there", r.packets()),
+                    us(s.first.timePs()), us(s.last.timePs()));
+        }
+        if (r.timeout()) {
+            return String.format(Locale.ROOT, "%s; it goes back to PSN %d (go-back-N, retry %d of %d) and %s", timer,
+                    r.fromPsn(), r.retry(), r.retryLimit(), sent);
+        }
+        return String.format(Locale.ROOT, "h%d goes back to PSN %d after the NAK (go-back-N) and %s", e.node(),
+                r.fromPsn(), sent);
+    }
+
+    /**
+     * How much of the flow went by before its QP's local ACK timeouts fired: each timeout is preceded by a stretch
+     * with nothing new acknowledged, as long as the timeout (from when the timer started, as the QP reported it).
+     */
+    private void timeouts(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
+        long end = f.completed() ? f.finishPs() : Long.MAX_VALUE;
+        int fired = 0;
+        long waited = 0;
+        long timeoutPs = 0;
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.RECOVERY && e.cause() instanceof JourneyEvent.Recovery r && r.timeout()
+                    && e.timePs() >= f.startPs() && e.timePs() <= end) {
+                fired++;
+                waited += e.timePs() - Math.max(r.noAckSincePs(), f.startPs());
+                timeoutPs = r.timeoutPs();
+            }
+        }
+        if (fired == 0) {
+            return;
+        }
+        String share = "";
+        if (f.completed() && f.fctPs() > 0) {
+            double part = (double) waited / f.fctPs();
+            share = String.format(Locale.ROOT, ", %.1f%% of its FCT%s", 100 * part,
+                    part >= 0.5 ? ": most of the flow's time passed waiting for it" : "");
+        }
+        line(b, "  its QP's local ACK timeout (%s us) fired %d time%s: %s us with no new ACK before %s%s",
+                us(timeoutPs), fired, fired == 1 ? "" : "s", us(waited), fired == 1 ? "it fired" : "they fired", share);
     }
 
     /** Where and when the data packet a notification answers was marked, as the notification carried it. */
@@ -297,6 +422,7 @@ public final class JourneyText {
         return switch (e.kind()) {
             case MARK, DROP -> e.kind().name();
             case CNP_SENT, CNP_HANDLED, SEND -> "notify";
+            case RECOVERY -> "recovery";
             case RATE -> "rate:" + e.detail();
             case PAUSED, RESUMED -> "pfc@" + e.node() + "/" + e.port();
             case WAITED -> "wait@" + e.node() + "/" + e.port();
@@ -317,7 +443,27 @@ public final class JourneyText {
                     name(far.node()), e.psn());
         }
         long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
+        String stops = String.format(Locale.ROOT, "%s stops sending on that port for up to %s us", name(far.node()),
+                us(Headroom.pauseDurationPs(quanta, rate)));
+        JourneyEvent.Pause why = e.cause() instanceof JourneyEvent.Pause p ? p : null;
+        boolean refresh = why != null && why.reason() == PfcReason.REFRESH;
+        boolean poolFull = why != null && why.reason() == PfcReason.SHARED_POOL_FULL;
         PfcLog.Xoff x = pfc == null ? null : pfc.xoff(e.node(), e.port(), (int) e.psn(), e.timePs());
+        String held;
+        if (refresh) {
+            // Sent again because the pause still holds: the group may be under its XOFF threshold by now (it resumes
+            // only at its XON level), so no threshold is told as its cause.
+            held = String.format(Locale.ROOT, "its ingress holds %,d bytes", e.value());
+        } else if (poolFull) {
+            // The switch paused because its shared pool had no room, not because this group reached its threshold.
+            held = String.format(Locale.ROOT, "%s's shared pool was full: %,d of its %,d bytes (the buffer less the"
+                    + " reserved headroom) in use, no room for the arriving packet, while this ingress held %,d bytes,"
+                    + " under its %,d-byte XOFF threshold", name(e.node()), why.poolUsedBytes(), why.poolBytes(),
+                    e.value(), why.thresholdBytes());
+        } else {
+            held = String.format(Locale.ROOT, "its ingress holds %,d bytes%s", e.value(),
+                    x != null ? String.format(Locale.ROOT, "; threshold %,d bytes", x.thresholdBytes()) : "");
+        }
         String cause = "";
         if (x != null) {
             StringBuilder flows = new StringBuilder();
@@ -325,16 +471,16 @@ public final class JourneyText {
                 flows.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d (%,d B)",
                         x.topFlows()[k], x.topBytes()[k]));
             }
-            cause = String.format(Locale.ROOT, "; threshold %,d bytes%s%s; %s", x.thresholdBytes(),
-                    flows.length() == 0 ? "" : ", holding most of " + flows,
+            cause = String.format(Locale.ROOT, "%s%s; %s", flows.length() == 0 ? ""
+                    : (poolFull ? "; most of them " : ", holding most of ") + flows,
                     x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
                     x.depth() == 0 ? "that port was not paused: it is the congestion point"
                             : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
                                     pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
         }
-        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d (its ingress holds %,d bytes%s):"
-                + " %s stops sending on that port for up to %s us", name(e.node()), name(far.node()), e.psn(),
-                e.value(), cause, name(far.node()), us(Headroom.pauseDurationPs(quanta, rate)));
+        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d%s (%s%s): %s", name(e.node()),
+                name(far.node()), e.psn(), refresh ? " again, a refresh while the pause holds" : "", held, cause,
+                stops);
     }
 
     private static long key(int node, int port) {

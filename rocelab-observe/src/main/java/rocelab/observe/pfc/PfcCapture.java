@@ -9,6 +9,7 @@ import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.switching.Switch;
 
 /**
@@ -51,9 +52,10 @@ final class PfcCapture implements PfcProbe {
 
     @Override
     public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
-            long thresholdBytes) {
+            long thresholdBytes, PfcReason reason, long poolUsedBytes, long poolBytes) {
         int at = next(PFC, nowPs);
-        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, notes, at);
+        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes, poolBytes,
+                notes, at);
     }
 
     @Override
@@ -90,13 +92,14 @@ final class PfcCapture implements PfcProbe {
 
     /** Notes a PFC frame into {@code rec} at {@code at}: its fields and what this device shows of its cause. */
     void capture(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
-            long[] rec, int at) {
-        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, rec, at, false);
+            PfcReason reason, long poolUsedBytes, long poolBytes, long[] rec, int at) {
+        capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes, poolBytes, rec,
+                at, false);
     }
 
     /** As {@link #capture}, with the cause found by {@link #walkCause} when {@code walk}: the tests' oracle. */
     void capture(long nowPs, int node, int port, int priority, int quanta, long groupBytes, long thresholdBytes,
-            long[] rec, int at, boolean walk) {
+            PfcReason reason, long poolUsedBytes, long poolBytes, long[] rec, int at, boolean walk) {
         int i = at + ROW;
         Arrays.fill(rec, i, i + PfcLog.FIELD_COUNT, -1);
         rec[at + XOFF_SENT] = -1;
@@ -107,6 +110,9 @@ final class PfcCapture implements PfcProbe {
         rec[i + PfcLog.F_QUANTA] = quanta;
         rec[i + PfcLog.F_BYTES] = groupBytes;
         rec[i + PfcLog.F_THRESHOLD] = thresholdBytes;
+        rec[i + PfcLog.F_REASON] = reason.ordinal();
+        rec[i + PfcLog.F_POOL_USED] = poolUsedBytes;
+        rec[i + PfcLog.F_POOL_BYTES] = poolBytes;
         if (quanta == 0) {
             return;
         }

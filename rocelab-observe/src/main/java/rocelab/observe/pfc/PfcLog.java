@@ -10,6 +10,7 @@ import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.output.CsvTable;
 import rocelab.observe.output.Numbers;
@@ -53,7 +54,11 @@ public final class PfcLog implements PfcProbe {
     private static final int ROOT_PORT = 11;
     private static final int DEPTH = 12;
     private static final int PREVIOUS = 13;
-    private static final int TOP = 14;
+    /** Why the device sent the frame ({@link PfcReason} ordinal), and its shared pool's use and size then (-1: RNIC). */
+    private static final int REASON = 14;
+    private static final int POOL_USED = 15;
+    private static final int POOL_BYTES = 16;
+    private static final int TOP = 17;
     /** Flows named per XOFF (the ones with the most bytes in the priority group), by flow id. */
     public static final int TOP_FLOWS = 3;
     private static final int FIELDS = TOP + 2 * TOP_FLOWS;
@@ -134,8 +139,9 @@ public final class PfcLog implements PfcProbe {
 
     @Override
     public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
-            long thresholdBytes) {
-        own.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, ownRecord, 0);
+            long thresholdBytes, PfcReason reason, long poolUsedBytes, long poolBytes) {
+        own.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes, poolBytes,
+                ownRecord, 0);
         link(ownRecord, 0);
     }
 
@@ -198,6 +204,9 @@ public final class PfcLog implements PfcProbe {
     static final int F_QUANTA = QUANTA;
     static final int F_BYTES = BYTES;
     static final int F_THRESHOLD = THRESHOLD;
+    static final int F_REASON = REASON;
+    static final int F_POOL_USED = POOL_USED;
+    static final int F_POOL_BYTES = POOL_BYTES;
     static final int F_EGRESS = EGRESS;
     static final int F_EGRESS_BYTES = EGRESS_BYTES;
     static final int F_ROOT_NODE = ROOT_NODE;
@@ -469,9 +478,13 @@ public final class PfcLog implements PfcProbe {
 
     // ---------------------------------------------------------------- the XOFFs and their causes
 
-    /** One XOFF (or refresh) and its recorded cause; the flows (ids) with the most bytes in the group, and those bytes. */
+    /**
+     * One XOFF (or refresh) and its recorded cause; the flows (ids) with the most bytes in the group, and those bytes;
+     * why the device sent it ({@code reason}, as it decided), and its shared pool's use and size then (-1: an RNIC).
+     */
     public record Xoff(long timePs, int node, int port, int priority, long groupBytes, long thresholdBytes,
-            int egressPort, long egressBytes, int rootNode, int rootPort, int depth, int[] topFlows, long[] topBytes) {}
+            int egressPort, long egressBytes, int rootNode, int rootPort, int depth, int[] topFlows, long[] topBytes,
+            PfcReason reason, long poolUsedBytes, long poolBytes) {}
 
     /** The XOFF (node, port) sent for {@code priority} at {@code sentPs}, or null: identity, not time proximity. */
     public Xoff xoff(int node, int port, int priority, long sentPs) {
@@ -493,7 +506,8 @@ public final class PfcLog implements PfcProbe {
         }
         return new Xoff(rows[i + TIME], (int) rows[i + NODE], (int) rows[i + PORT], (int) rows[i + PRIO],
                 rows[i + BYTES], rows[i + THRESHOLD], (int) rows[i + EGRESS], rows[i + EGRESS_BYTES],
-                (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes);
+                (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes,
+                PfcReason.values()[(int) rows[i + REASON]], rows[i + POOL_USED], rows[i + POOL_BYTES]);
     }
 
     /** The words for a congestion point: {@code leaf0 port 2 (towards h0)}, {@code h0's receive buffer}. */

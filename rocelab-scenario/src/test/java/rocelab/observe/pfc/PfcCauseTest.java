@@ -37,9 +37,11 @@ class PfcCauseTest {
 
         @Override
         public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
-                long thresholdBytes) {
-            capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, linked, 0, false);
-            capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, walked, 0, true);
+                long thresholdBytes, rocelab.fabric.probe.PfcReason reason, long poolUsedBytes, long poolBytes) {
+            capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
+                    poolBytes, linked, 0, false);
+            capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
+                    poolBytes, walked, 0, true);
             assertThat(linked).as("XOFF of node %d port %d at %d ps", node, port, nowPs).isEqualTo(walked);
             if (quanta > 0) {
                 xoffs++;
