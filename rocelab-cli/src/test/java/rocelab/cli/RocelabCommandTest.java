@@ -192,6 +192,28 @@ class RocelabCommandTest {
         assertThat(bad.errorLines()).singleElement().asString().startsWith("error: --flow 99 does not exist");
     }
 
+    /**
+     * The journey's JSON carries what the QP reported about its recoveries (the MTU example: every packet is dropped,
+     * its local ACK timeout fires until the retries are spent) and which recovery each re-sent packet belongs to, and
+     * why each PFC frame was sent.
+     */
+    @Test
+    void shouldWriteTheRecoveriesAndThePauseReasonsInTheJourneysJson(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("j.json");
+        CliRun run = CliRun.of("journey", "--example", "lint-l11-mtu", "--flow", "0", "--json", json.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("local ACK timeout (1048.576 us) fired: no new ACK since 0.000 us; it goes back"
+                + " to PSN 0 (go-back-N, retry 1 of 3) and re-sends PSNs 0-62 (63 packets)", "its 3 retries are spent");
+        String text = java.nio.file.Files.readString(json);
+        assertThat(text).contains("\"kind\": \"recovery\"", "\"after\": \"local_ack_timeout\"", "\"retry\": 3",
+                "\"qp_failed\": true", "\"recovery\": 4");
+        Path demo = dir.resolve("demo.json");
+        assertThat(CliRun.of("journey", "--flow", "5", "--json", demo.toString(), "--max-lines", "1").exitCode())
+                .isZero();
+        assertThat(java.nio.file.Files.readString(demo)).contains("\"reason\": \"threshold\"",
+                "\"reason\": \"resume\"");
+    }
+
     @Test
     void shouldWriteASelfContainedReportAndRebuildIt(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("pfc");
