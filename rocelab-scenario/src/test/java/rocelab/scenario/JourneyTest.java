@@ -211,6 +211,45 @@ class JourneyTest {
         }
     }
 
+    /**
+     * Sprayed packets and their ACKs and NAKs pass each other: a NAK can arrive after an ACK that already acknowledged
+     * the PSN it asks for. Such a stale NAK must not send the requester back over acknowledged packets.
+     */
+    @Test
+    void shouldNotGoBackOverAcknowledgedPacketsWhenAStaleNakArrivesAfterALaterAck() {
+        ScenarioConfig config = Scenarios.parse("""
+                name: stale-nak
+                seed: 3
+                fabric: {mode: roce-lossless, mtu: 1024}
+                topology: {kind: leaf-spine, leaves: 2, spines: 4, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, load-balancing: {mode: spray}, ecn: {marking: none}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: flow, src: 0, dst: 4, size: 2MB}
+                  - {kind: flow, src: 4, dst: 0, size: 2MB}
+                  - {kind: incast, senders: [1, 2, 5, 6], receiver: 7, size: 1MB}
+                  - {kind: incast, senders: [3, 5], receiver: 1, size: 1MB}
+                """);
+        long stale = 0;
+        for (int flow = 0; flow < 2; flow++) {
+            @SuppressWarnings("unchecked")
+            List<JourneyEvent> events = (List<JourneyEvent>) journey(config, flow)[1];
+            long acknowledged = -1;
+            for (JourneyEvent e : events) {
+                switch (e.kind()) {
+                    case ACK_ARRIVED -> acknowledged = Math.max(acknowledged, e.psn());
+                    case NAK_ARRIVED -> stale += e.psn() <= acknowledged ? 1 : 0;
+                    case RECOVERY -> assertThat(((JourneyEvent.Recovery) e.cause()).fromPsn())
+                            .as("flow %d goes back to an unacknowledged PSN", flow).isGreaterThan(acknowledged);
+                    case SEND -> assertThat(!e.flag() || e.psn() > acknowledged)
+                            .as("flow %d re-sent PSN %d after it was acknowledged", flow, e.psn()).isTrue();
+                    default -> { }
+                }
+            }
+        }
+        assertThat(stale).as("the scenario has stale NAKs to ignore").isPositive();
+    }
+
     /** A QP whose receiver is cut off times out until its retries are spent; the journey tells it failing, and why. */
     @Test
     void shouldTellTheQueuePairFailingWhenItsLocalAckTimeoutFindsTheRetriesSpent() {

@@ -248,6 +248,12 @@ public final class QueuePair {
             onSelectiveNak(nowPs, nak, feedback);
             return;
         }
+        if (nak.psn() < sndUna) {
+            // A stale NAK: an ACK sent after it (they can pass each other on sprayed paths) already acknowledged the
+            // PSN it asks for. Going back to it would re-send acknowledged packets, or point before the first
+            // outstanding message; like a duplicate response, it is dropped.
+            return;
+        }
         long before = sndUna;
         acknowledgeThrough(nowPs, nak.psn() - 1);
         if (sndUna > before) {
