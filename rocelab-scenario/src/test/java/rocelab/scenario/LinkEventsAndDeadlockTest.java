@@ -37,6 +37,47 @@ class LinkEventsAndDeadlockTest {
     }
 
     @Test
+    void shouldCountEveryFrameLostOnADownLinkOnThePortOrRnicThatSentIt() {
+        // Switch links and a host link go down with frames on them; each loss is a drop of the port (ports.csv
+        // dropped_link_down) or the RNIC (nics.csv tx_lost_link_down) that sent it, and together they are the total.
+        RunResult r = Scenarios.assemble("""
+                name: lost-on-links
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, timeout: 6}
+                events:
+                  - {kind: link-down, a: leaf0, b: spine0, at: 50us}
+                  - {kind: link-down, a: leaf0, b: spine1, at: 60us}
+                  - {kind: link-up, a: leaf0, b: spine1, at: 100us}
+                  - {kind: link-down, a: h3, b: leaf1, at: 70us}
+                  - {kind: link-up, a: h3, b: leaf1, at: 120us}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 2MB}
+                  - {kind: flow, src: 1, dst: 3, size: 2MB}
+                  - {kind: flow, src: 3, dst: 0, size: 2MB}
+                """).run(ProgressListener.NONE);
+        var net = r.network();
+        long ports = 0;
+        long portDrops = 0;
+        for (int s = 0; s < net.switchCount(); s++) {
+            for (int p = 0; p < net.switchAt(s).portCount(); p++) {
+                ports += net.switchAt(s).port(p).counter(rocelab.fabric.probe.PortCounter.DROPPED_LINK_DOWN);
+                portDrops += net.switchAt(s).port(p).counter(rocelab.fabric.probe.PortCounter.DROPPED_PACKETS);
+            }
+        }
+        long nics = 0;
+        for (int h = 0; h < net.hostCount(); h++) {
+            nics += net.nic(h).counter(rocelab.fabric.probe.NicCounter.TX_LOST_LINK_DOWN);
+        }
+        assertThat(ports).as("frames switch ports sent into down links").isPositive();
+        assertThat(nics).as("frames h3's RNIC sent into its down link").isPositive()
+                .isEqualTo(net.nic(3).counter(rocelab.fabric.probe.NicCounter.TX_LOST_LINK_DOWN));
+        assertThat(ports + nics).isEqualTo(net.linkLosses()).isEqualTo(r.totals().linkLosses());
+        assertThat(portDrops + nics + r.totals().nicOutOfBuffer()).as("every drop somewhere in ports.csv or nics.csv")
+                .isEqualTo(r.totals().packetsDropped());
+    }
+
+    @Test
     void shouldReportTheCycleAndEndTheRunWhenPfcDeadlocks() throws Exception {
         Path file = Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml");
         assertThat(Files.exists(file)).isTrue();

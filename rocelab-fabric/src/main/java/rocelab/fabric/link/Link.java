@@ -31,6 +31,7 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
     private boolean down;
     private PacketPool pool;
     private long lost;
+    private long lostBytes;
     private LinkProbe probe = LinkProbe.NONE;
     /** The sending partition when the link is cut (null: both ends in {@link #sim}). */
     private Simulator sender;
@@ -66,6 +67,7 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
         probe.onTransmit(startPs, this, packet);
         if (down) {
             lost++;
+            lostBytes += packet.frameBytes();
             pool.release(packet);
             return;
         }
@@ -155,8 +157,9 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
             Packet p = head;
             while (p != null) {
                 Packet n = p.takeNextInFlight();
-                packetPool.release(p);
                 lost++;
+                lostBytes += p.frameBytes();
+                packetPool.release(p);
                 inFlight--;
                 p = n;
             }
@@ -178,6 +181,11 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
     /** Frames lost because the link was down. */
     public long lost() {
         return lost;
+    }
+
+    /** Bytes of the frames {@link #lost}. */
+    public long lostBytes() {
+        return lostBytes;
     }
 
     /** Frames on the wire right now (those waiting for a barrier included). */

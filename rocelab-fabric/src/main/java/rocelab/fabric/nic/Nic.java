@@ -482,6 +482,13 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     }
 
     public long counter(NicCounter counter) {
+        if (counter == NicCounter.TX_LOST_LINK_DOWN) {
+            long n = 0;
+            for (Transmitter t : ports) {
+                n += t.linkLost();
+            }
+            return n;
+        }
         return counters[counter.ordinal()];
     }
 

@@ -139,6 +139,11 @@ final class Transmitter implements FrameSender {
         return !txPending && nowPs >= busyUntilPs;
     }
 
+    /** Frames lost on this port's link while it was down. */
+    long linkLost() {
+        return link == null ? 0 : link.lost();
+    }
+
     /** Data packets and payload bytes this port sent. */
     long dataPackets() {
         return dataPackets;

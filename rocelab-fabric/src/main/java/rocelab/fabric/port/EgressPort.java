@@ -446,8 +446,20 @@ public final class EgressPort implements EventHandler {
         counters[counter.ordinal()] += delta;
     }
 
+    /**
+     * A counter's value. Frames this port sent into its link while the link was down, or that were on the wire when
+     * it went down, are this port's drops for link down (the link counts them, as it is where they are lost).
+     */
     public long counter(PortCounter counter) {
-        return counters[counter.ordinal()];
+        long n = counters[counter.ordinal()];
+        if (link == null) {
+            return n;
+        }
+        return switch (counter) {
+            case DROPPED_PACKETS, DROPPED_LINK_DOWN -> n + link.lost();
+            case DROPPED_BYTES -> n + link.lostBytes();
+            default -> n;
+        };
     }
 
     public int portIndex() {

@@ -27,7 +27,9 @@ public enum NicCounter {
      * also counted in {@code retransmitted_packets}. */
     SELECTIVE_RETRANSMITTED("selective_retransmitted_packets"),
     /** Out-of-order placement: selective NAKs sent, each asking for one missing PSN range; also in {@code tx_naks}. */
-    TX_SELECTIVE_NAKS("tx_selective_naks");
+    TX_SELECTIVE_NAKS("tx_selective_naks"),
+    /** Frames the RNIC sent into a link that was down, or that were on its wire when the link went down. */
+    TX_LOST_LINK_DOWN("tx_lost_link_down");
 
     private final String key;
 

@@ -86,7 +86,7 @@ public record FabricTotals(
                 nic[NicCounter.TX_DATA_PACKETS.ordinal()],
                 nic[NicCounter.TX_DATA_BYTES.ordinal()],
                 nic[NicCounter.RETRANSMITTED_PACKETS.ordinal()],
-                port[PortCounter.DROPPED_PACKETS.ordinal()] + network.linkLosses()
+                port[PortCounter.DROPPED_PACKETS.ordinal()] + nic[NicCounter.TX_LOST_LINK_DOWN.ordinal()]
                         + nic[NicCounter.OUT_OF_BUFFER.ordinal()],
                 port[PortCounter.DROPPED_BUFFER_FULL.ordinal()],
                 port[PortCounter.DROPPED_NO_ROUTE.ordinal()],
@@ -94,7 +94,7 @@ public record FabricTotals(
                 port[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()],
                 port[PortCounter.DROPPED_OVERSIZE.ordinal()],
                 port[PortCounter.PFC_WATCHDOG_STORMS.ordinal()],
-                network.linkLosses() + port[PortCounter.DROPPED_LINK_DOWN.ordinal()],
+                port[PortCounter.DROPPED_LINK_DOWN.ordinal()] + nic[NicCounter.TX_LOST_LINK_DOWN.ordinal()],
                 nic[NicCounter.OUT_OF_BUFFER.ordinal()],
                 port[PortCounter.ECN_MARKED.ordinal()],
                 nic[NicCounter.NP_CNP_SENT.ordinal()],
