@@ -30,6 +30,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
  * @param threadsNote why a run that asked for several threads ran on one (null: it did not ask, or it did not)
+ * @param notModelled what a flow-level or ideal run leaves out ({@link #NOT_MODELLED}, and what else this scenario
+ *     has that the model ignores); null at packet level
  * @param flowsAggregated the flows aggregated (a streamed run: {@code flows} is then empty and flows_aggregated.csv
  *     replaces flows.csv), or null when every flow has its record
  */
@@ -60,7 +62,8 @@ public record RunResult(
         String model,
         rocelab.observe.trace.GpuTimeline gpuTimeline,
         String threadsNote,
-        rocelab.observe.flow.FlowsBySize flowsAggregated) {
+        rocelab.observe.flow.FlowsBySize flowsAggregated,
+        String notModelled) {
 
     public RunResult {
         requests = List.copyOf(requests);
@@ -73,6 +76,13 @@ public record RunResult(
         collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);
     }
+
+    /**
+     * What a flow-level model ignores of a scenario whose flows are in several traffic classes: the packet level
+     * serves the classes of a port by the switch's scheduler, the flow level shares the link among flows.
+     */
+    public static final String SCHEDULER_NOT_MODELLED = "; flows of every traffic class share a link max-min fairly:"
+            + " the switches' scheduler (DWRR weights, strict priority) acts only at packet level";
 
     /** What no model but the packet level has, for outputs that leave those sections out. */
     public static final String NOT_MODELLED = "queues, ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions"

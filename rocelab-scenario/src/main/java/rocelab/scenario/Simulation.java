@@ -702,7 +702,7 @@ public final class Simulation {
                 pfcLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                timelineRecords, model.key(), gpuTimeline, threadsNote, null);
+                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
     }
 
     /**
@@ -738,6 +738,32 @@ public final class Simulation {
         return parallel == null ? sim.eventsProcessed() : parallel.partitions().eventsProcessed();
     }
 
+    /**
+     * What this run's model leaves out: nothing at packet level (null); at flow level also the switches' scheduler
+     * when the workload's flows are in more than one traffic class (as the first switch maps their DSCPs).
+     */
+    private String notModelled() {
+        if (model == Model.PACKET) {
+            return null;
+        }
+        if (model == Model.FLOW && network.switchCount() > 0) {
+            TaskGraph graph = driver.graph();
+            var s = network.switchAt(0);
+            int classes = 0;
+            for (int f = 0; f < graph.flowCount() && Integer.bitCount(classes) < 2; f++) {
+                int dscp = graph.flowDscp(f);
+                if (dscp < 0) {
+                    dscp = network.nic(graph.flowSource(f)).parameters().dataDscp();
+                }
+                classes |= 1 << s.trafficClass(dscp);
+            }
+            if (Integer.bitCount(classes) > 1) {
+                return RunResult.NOT_MODELLED + RunResult.SCHEDULER_NOT_MODELLED;
+            }
+        }
+        return RunResult.NOT_MODELLED;
+    }
+
     /** The earliest pending event, Long.MAX_VALUE when none. */
     private long nextEventPs() {
         return sim.runFirstEventPs();
@@ -764,7 +790,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
-                gpuTimeline(timeline, ideal), threadsNote, null);
+                gpuTimeline(timeline, ideal), threadsNote, null, RunResult.NOT_MODELLED);
     }
 
     /**

@@ -251,7 +251,7 @@ public final class StreamedRun {
                 Simulation.scenarioHash(config), endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(),
                 stopReason, List.of(), -1, List.of(), collectives, FabricTotals.of(network), network, null, null,
                 List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, threadsNote,
-                flows);
+                flows, RunResult.NOT_MODELLED); // one collective: one traffic class
     }
 
     /** The first flow the graph still holds (every flow before it was acknowledged and retired). */

@@ -178,5 +178,27 @@ class FlowModelTest {
         var summary = rocelab.observe.output.Summary.of(r);
         assertThat(summary).containsEntry("model", "flow").containsKey("not_modelled")
                 .doesNotContainKeys("counters", "max_queue_bytes", "data_packets", "pfc_propagation");
+        assertThat((String) summary.get("not_modelled")).as("one traffic class: no scheduler to ignore")
+                .doesNotContain("scheduler");
+    }
+
+    @Test
+    void shouldSayItIgnoresTheSchedulerWhenFlowsOfTwoClassesShareALink() {
+        // DWRR 3:1 between classes 3 and 1: at packet level the class-3 flow gets three quarters of h0's link, at
+        // flow level both get half, and the run must say the scheduler was not modelled.
+        RunResult r = flow("""
+                name: two-classes
+                fabric: {mode: roce-lossy, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 64MB, ecn: {marking: none}, scheduler: {kind: dwrr, weights: [1, 1, 1, 3, 1, 1, 1, 1]}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 3MB}
+                  - {kind: flow, src: 2, dst: 0, size: 3MB, dscp: 10}
+                """).run(ProgressListener.NONE);
+        assertThat(r.flows().get(0).fctPs()).as("max-min fair, not weighted").isEqualTo(r.flows().get(1).fctPs());
+        assertThat((String) rocelab.observe.output.Summary.of(r).get("not_modelled"))
+                .contains("scheduler (DWRR weights, strict priority) acts only at packet level");
+        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("acts only at packet level");
     }
 }

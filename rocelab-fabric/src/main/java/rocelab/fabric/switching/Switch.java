@@ -183,6 +183,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         return routes[dstHost];
     }
 
+    /** The traffic class this switch puts frames of {@code dscp} in. */
+    public int trafficClass(int dscp) {
+        return dscpToTc[dscp];
+    }
+
     public LoadBalancing loadBalancing() {
         return loadBalancing;
     }

@@ -25,7 +25,7 @@ public final class Summary {
         m.put("mode", r.mode());
         m.put("model", r.model());
         if (!r.packetLevel()) {
-            m.put("not_modelled", RunResult.NOT_MODELLED);
+            m.put("not_modelled", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
         }
         m.put("simulated_seconds", Numbers.round(Time.toSeconds(r.simulatedPs()), 12));
         m.put("wall_seconds", Numbers.round(r.wallSeconds(), 3));

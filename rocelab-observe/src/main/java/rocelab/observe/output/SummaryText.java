@@ -151,7 +151,7 @@ public final class SummaryText {
                             : "did not complete");
         }
         if (!r.packetLevel()) {
-            line(b, "not modelled %s", RunResult.NOT_MODELLED);
+            line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
             line(b, "");
             line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
                     group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
