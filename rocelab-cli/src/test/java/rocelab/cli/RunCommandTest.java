@@ -39,6 +39,9 @@ class RunCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
                 .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200 kB", "ECN Kmax 1.6 MB");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
+                .as("the demo's one victim, told once").contains("<li class='err'><b>PFC victims</b>: 1 (listed below)</li>")
+                .doesNotContain("PFC victim count");
         for (String file : new String[] {"summary.json", "flows.csv", "manifest.json", "ports.csv", "nics.csv"}) {
             assertThat(out.resolve(file)).as(file).isRegularFile().isNotEmptyFile();
         }

@@ -29,10 +29,6 @@ final class Findings {
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }
-        if (d.manifest.get("lint_skipped") != null) {
-            items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
-                    + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
-        }
         for (Map<String, Object> tree : List.of(s, d.manifest)) {
             Object lint = tree.get("lint");
             if (lint instanceof List<?> l && !l.isEmpty()) {
@@ -54,19 +50,28 @@ final class Findings {
         for (String k : s.keySet()) {
             if (k.contains("victim")) {
                 Object v = s.get(k);
-                if (v instanceof Number count) {
-                    items.add("<li" + (count.longValue() > 0 ? " class='err'" : "") + "><b>"
-                            + Page.esc(label(k)) + "</b>: " + text(count) + "</li>");
-                    continue;
+                if (v instanceof Number) {
+                    continue; // a count: told with the list it counts (pfc_victim_count with pfc_victims)
                 }
                 victimKeys.add(k);
                 int n = size(v);
-                items.add("<li" + (n > 0 ? " class='err'" : "") + "><b>" + Page.esc(label(k)) + "</b>: " + n
-                        + (n > 0 ? " listed (below)" : "") + "</li>");
+                // The count of all victims when the summary gives one (the list holds the first ones only).
+                Object counted = s.get(k.endsWith("s") ? k.substring(0, k.length() - 1) + "_count" : k + "_count");
+                long all = counted instanceof Number c ? c.longValue() : n;
+                if (all > 0) {
+                    items.add("<li class='err'><b>" + Page.esc(label(k)) + "</b>: " + all
+                            + (n < all ? " (the first " + n + " listed below)" : " (listed below)") + "</li>");
+                } else if (trees > 0) {
+                    items.add("<li><b>" + Page.esc(label(k)) + "</b>: none</li>");
+                }
             }
         }
         if (items.isEmpty()) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
+        }
+        if (d.manifest.get("lint_skipped") != null) {
+            items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
+                    + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
         }
         p.html("<ul class='findings'>" + String.join("", items) + "</ul>");
         if (trees > 0) {

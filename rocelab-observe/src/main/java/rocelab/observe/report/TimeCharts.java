@@ -317,7 +317,7 @@ final class TimeCharts {
         }
         List<Trace> marking = top(marks, TimeCharts::total, ReportWriter.TOP_SERIES);
         String what = d.infiniband() ? "FECN" : "ECN CE";
-        p.chart(chart("marks", what + " marks per port", "packets marked per sample interval", "", marking, null,
+        p.chart(chart("marks", what + " marks per port", "marked packets per interval", "", marking, null,
                 null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample interval"
                 + " (links.csv); the " + marking.size() + " ports that marked most", null);
         if (d.infiniband()) {

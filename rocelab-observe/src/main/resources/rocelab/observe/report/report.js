@@ -90,10 +90,18 @@
     return {label: spec.xLabel, values: function (u, splits) { return splits.map(axN); }};
   }
   function axN(v) { return v == null ? '' : fmtN(v); }
+  // The lane charts' row names, measured in the font their axis draws them with: a guess per character clipped the
+  // first letters of longer names.
+  var AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+  function textWidth(s) {
+    var c = textWidth.ctx || (textWidth.ctx = document.createElement('canvas').getContext('2d'));
+    c.font = AXIS_FONT;
+    return c.measureText(s).width;
+  }
   // Every time chart gets the same left axis width, so their plot areas (and times) line up vertically.
   function labelWidth(spec) {
     if (spec.kind !== 'LANES') return 64;
-    return Math.min(220, 16 + 6 * spec.rows.reduce(function (m, r) { return Math.max(m, r.length); }, 0));
+    return Math.min(320, 14 + Math.ceil(spec.rows.reduce(function (m, r) { return Math.max(m, textWidth(r)); }, 0)));
   }
   var timeAxisWidth = specs.reduce(function (m, s) { return s.timeAxis ? Math.max(m, labelWidth(s)) : m; }, 64);
   function yWidth(spec) { return spec.timeAxis ? timeAxisWidth : labelWidth(spec); }
@@ -163,7 +171,7 @@
                y: {range: function () { return [0, n]; }}},
       series: [{}, {label: '', show: true, stroke: 'rgba(0,0,0,0)', points: {show: false}}],
       legend: {show: false},
-      axes: [xAxis(spec), {size: yWidth(spec), gap: 4, grid: {show: false}, ticks: {show: false},
+      axes: [xAxis(spec), {size: yWidth(spec), gap: 4, font: AXIS_FONT, grid: {show: false}, ticks: {show: false},
         splits: function () { var s = []; for (var r = 0; r < n; r++) s.push(n - r - 0.5); return s; },
         values: function (u, splits) { return splits.map(function (v) { return spec.rows[n - 1 - Math.floor(v)]; }); }}],
       cursor: spec.timeAxis ? {sync: {key: 'time', setSeries: false}, y: false} : {y: false},

@@ -150,6 +150,11 @@ public final class SweepReport {
         if (hi == lo) {
             hi = lo + 1;
         }
+        // Round ticks (1, 2, 2.5 or 5 times a power of ten) and an axis that ends on one: a quarter of the largest
+        // value gave ticks at 376.7 and 753.3.
+        double[] ticks = ticks(lo, hi);
+        lo = ticks[0];
+        hi = ticks[ticks.length - 1];
         StringBuilder b = new StringBuilder();
         b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"")
                 .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\">");
@@ -157,12 +162,12 @@ public final class SweepReport {
         int plotH = H - TOP - BOTTOM;
         b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
                 .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>");
-        for (int t = 0; t <= 4; t++) {
-            double v = lo + (hi - lo) * t / 4;
-            double y = TOP + plotH - plotH * t / 4.0;
+        double step = ticks.length > 1 ? ticks[1] - ticks[0] : 1;
+        for (double v : ticks) {
+            double y = py(v, lo, hi, plotH);
             b.append("<line x1=\"").append(LEFT - 4).append("\" x2=\"").append(LEFT).append("\" y1=\"").append(f(y))
                     .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(LEFT - 6)
-                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(num(v))
+                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(tickLabel(v, step, Math.max(Math.abs(lo), Math.abs(hi))))
                     .append("</text>");
         }
         for (int i = 0; i < xs.size(); i++) {
@@ -220,6 +225,57 @@ public final class SweepReport {
 
     private static String f(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /**
+     * Ticks from at most {@code lo} to at least {@code hi}, 4 to 8 of them, a round step apart (1, 2, 2.5 or 5 times a
+     * power of ten); the first and last are the axis' ends.
+     */
+    static double[] ticks(double lo, double hi) {
+        double raw = (hi - lo) / 4;
+        double power = Math.pow(10, Math.floor(Math.log10(raw)));
+        double mantissa = 10;
+        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * power >= raw * (1 - 1e-9)) {
+                mantissa = m;
+                break;
+            }
+        }
+        double step = mantissa * power;
+        long first = (long) Math.floor(lo / step + 1e-9);
+        long last = (long) Math.ceil(hi / step - 1e-9);
+        double[] out = new double[(int) (last - first + 1)];
+        // Below 1 a power of ten is inexact (3 x 0.1 is 0.30000000000000004): divide by its inverse, which is exact.
+        long inverse = power < 1 ? Math.round(1 / power) : 0;
+        for (int i = 0; i < out.length; i++) {
+            out[i] = inverse > 0 ? (first + i) * mantissa / inverse : (first + i) * step;
+        }
+        return out;
+    }
+
+    /**
+     * A tick's label, short enough for the axis: 8M, 2.5k, 0.25, with the decimals the step needs; one unit for the
+     * whole axis, the one its largest value ({@code top}) needs.
+     */
+    static String tickLabel(double v, double step, double top) {
+        double scale = 1;
+        String suffix = "";
+        if (top >= 1e9) {
+            scale = 1e9;
+            suffix = "G";
+        } else if (top >= 1e6) {
+            scale = 1e6;
+            suffix = "M";
+        } else if (top >= 1e4) {
+            scale = 1e3;
+            suffix = "k";
+        }
+        double s = step / scale;
+        int decimals = 0;
+        while (decimals < 6 && Math.abs(s * Math.pow(10, decimals) - Math.rint(s * Math.pow(10, decimals))) > 1e-6) {
+            decimals++;
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", v / scale) + (v == 0 ? "" : suffix);
     }
 
     private static String num(double v) {
