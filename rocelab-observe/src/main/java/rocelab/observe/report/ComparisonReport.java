@@ -89,11 +89,11 @@ public final class ComparisonReport {
         for (Entry e : entries) {
             rows.add(row(e).subList(0, heads.length));
         }
-        // Columns no fabric has a value in (no jobs, no inference) are left out of the printed table.
+        // Columns no fabric has a value in (no collectives, no jobs, no inference) are left out of the printed table.
         List<Integer> keep = new ArrayList<>();
         for (int i = 0; i < heads.length; i++) {
             int col = i;
-            if (i < 9 || i > 12 || rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
+            if (i < 8 || i > 12 || rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
                 keep.add(i);
             }
         }
