@@ -137,7 +137,7 @@ final class CompareCommand implements Callable<Integer> {
             new ComparisonReport(entries).write(folder.dir());
             folder.commit();
         } catch (java.io.IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         ComparisonReport report = new ComparisonReport(entries);

@@ -111,7 +111,23 @@ final class HeadroomCommand implements Callable<Integer> {
         String expected = "expected a length with its unit, m or km, from 0 to 100km (e.g. 100m)";
         boolean km = t.endsWith("km");
         if (!km && !t.endsWith("m")) {
-            throw new IllegalArgumentException("--cable '" + text + "' has no unit; " + expected);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([-+0-9.eE]+)\\s*([A-Za-z\"']+)").matcher(t);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("--cable '" + text + "' has no unit; " + expected);
+            }
+            String unit = m.group(2);
+            String hint = "";
+            if (unit.equalsIgnoreCase("ft") || unit.equals("'") || unit.equalsIgnoreCase("feet")) {
+                try {
+                    hint = String.format(java.util.Locale.ROOT, " (%s ft is %sm)", m.group(1),
+                            new java.math.BigDecimal(m.group(1)).multiply(new java.math.BigDecimal("0.3048"))
+                                    .stripTrailingZeros().toPlainString());
+                } catch (NumberFormatException e) {
+                    // not a number: the unit alone is named
+                }
+            }
+            throw new IllegalArgumentException("--cable '" + text + "': the unit '" + unit + "' is not known; "
+                    + expected + hint);
         }
         String number = t.substring(0, t.length() - (km ? 2 : 1)).strip();
         double v;

@@ -42,9 +42,19 @@ public final class RocelabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** {@code rocelab} alone: no command was given, a usage error (the usage goes to stderr, exit code 2). */
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        spec.commandLine().getErr().println("error: a command is needed, e.g. rocelab run (the built-in demo)");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new NoCommand();
+    }
+
+    /** Thrown when no command was given: {@link #execute} turns it into exit code 2. */
+    static final class NoCommand extends RuntimeException {
+        NoCommand() {
+            super(null, null, false, false);
+        }
     }
 
     public static void main(String[] args) {
@@ -93,6 +103,9 @@ public final class RocelabCommand implements Runnable {
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof NoCommand) {
+                return EXIT_BAD_INPUT;
+            }
             if (outOfMemory(ex)) { // from another thread (the lint runs beside assembly), wrapped
                 commandLine.getErr().println(OUT_OF_MEMORY.get());
                 if (parseResult.originalArgs().contains("--debug")) {

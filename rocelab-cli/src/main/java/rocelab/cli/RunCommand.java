@@ -432,7 +432,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             return OutputFolder.open(dir);
         } catch (java.io.IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return null;
         }
     }
@@ -464,7 +464,7 @@ final class RunCommand implements Callable<Integer> {
             phases.end("outputs and report");
         } catch (java.io.IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
-                    + e.getMessage());
+                    + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (!quiet) {

@@ -84,7 +84,7 @@ final class SweepCommand implements Callable<Integer> {
             outcome = new LocalSweep(plan, dir, jobs, progress).run();
         } catch (java.io.IOException e) {
             progress.done();
-            err.println("error: cannot write the output " + dir + ": " + e.getMessage());
+            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         progress.done();

@@ -19,6 +19,10 @@ class FlagRangeTest {
         assertThat(noUnit.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(noUnit.err()).isEqualTo("error: --cable '100' has no unit; expected a length with its unit, m or"
                 + " km, from 0 to 100km (e.g. 100m)\n");
+        CliRun feet = CliRun.of("headroom", "--speed", "400G", "--cable", "100ft");
+        assertThat(feet.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(feet.err()).isEqualTo("error: --cable '100ft': the unit 'ft' is not known; expected a length with"
+                + " its unit, m or km, from 0 to 100km (e.g. 100m) (100 ft is 30.48m)\n");
         CliRun huge = CliRun.of("headroom", "--speed", "400G", "--cable", "1e30m");
         assertThat(huge.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(huge.err()).contains("--cable '1e30m' is out of range");

@@ -22,6 +22,41 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldPrintUsageOnStderrAndExitTwoWhenNoCommandIsGiven() {
+        CliRun run = CliRun.of();
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("error: a command is needed").contains("Usage: rocelab", "run");
+    }
+
+    @Test
+    void shouldRefuseAnOutputFolderItCannotWriteInto() throws Exception {
+        java.nio.file.Path locked = dir.resolve("locked");
+        java.nio.file.Files.createDirectory(locked);
+        java.nio.file.Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-x------"));
+        try {
+            org.junit.jupiter.api.Assumptions.assumeFalse(java.nio.file.Files.isWritable(locked),
+                    "running as a user who may write anywhere (root)");
+            CliRun run = CliRun.of("run", "--out", locked.resolve("demo").toString(), "-q");
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.err()).contains("error:").containsIgnoringCase("writ");
+        } finally {
+            java.nio.file.Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    @Test
+    void shouldNameTheCauseOfAFileProblemWhenJavaGivesOnlyThePath() {
+        assertThat(IoProblem.describe(new java.nio.file.AccessDeniedException("/proc/.x.partial-1")))
+                .isEqualTo("/proc/.x.partial-1: permission denied");
+        assertThat(IoProblem.describe(new java.nio.file.FileSystemException("/ro/x", null, "Read-only file system")))
+                .isEqualTo("/ro/x: read-only file system");
+        assertThat(IoProblem.describe(new java.nio.file.NoSuchFileException("/gone/x")))
+                .isEqualTo("/gone/x: no such file or directory");
+    }
+
+    @Test
     void shouldBuildOneSubcommandAsEveryOneIsBuiltWithAllOfThem() {
         // The command line of "rocelab NAME ..." holds NAME alone: the name must be the command's own, and its
         // help (options, usage line with the root's name) the same as beside all the others.

@@ -1,0 +1,38 @@
+package rocelab.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+
+/**
+ * What went wrong with a file, in words: Java's file exceptions often carry only the path as their message ("cannot
+ * write the output /proc/x: /proc/.x.partial-1" says nothing of why), so the cause is named from the exception's kind
+ * or the operating system's reason.
+ */
+final class IoProblem {
+    private IoProblem() {}
+
+    /** {@code e}'s file and cause, e.g. {@code /proc/.x.partial-1: permission denied}. */
+    static String describe(IOException e) {
+        if (!(e instanceof FileSystemException f)) {
+            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        String cause = f.getReason();
+        if (cause == null || cause.isBlank()) {
+            cause = e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof NoSuchFileException ? "no such file or directory"
+                    : e instanceof NotDirectoryException ? "not a directory"
+                    : e instanceof FileAlreadyExistsException ? "already exists"
+                    : e instanceof DirectoryNotEmptyException ? "directory not empty"
+                    : "the file system refused it";
+        } else {
+            cause = cause.substring(0, 1).toLowerCase(java.util.Locale.ROOT) + cause.substring(1);
+        }
+        String file = f.getFile();
+        return (file == null ? "" : file + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": ") + cause;
+    }
+}
