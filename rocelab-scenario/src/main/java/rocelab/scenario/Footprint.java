@@ -83,7 +83,8 @@ public record Footprint(long hosts, long switches, long links, long flows, long 
 
     /** {@code 4,096 hosts, 16 switches, 4,224 links, 8,190 flows, 10,000 tasks}: the counts behind the estimate. */
     public String counts() {
-        return String.format(Locale.ROOT, "%,d hosts, %,d switches, %,d links%s%s", hosts, switches, links,
+        return String.format(Locale.ROOT, "%,d host%s, %,d switch%s, %,d link%s%s%s", hosts, hosts == 1 ? "" : "s",
+                switches, switches == 1 ? "" : "es", links, links == 1 ? "" : "s",
                 flows > 0 ? String.format(Locale.ROOT, ", %s flows", count(flows)) : "",
                 tasks > flows ? String.format(Locale.ROOT, ", %s other tasks", count(tasks - flows)) : "");
     }

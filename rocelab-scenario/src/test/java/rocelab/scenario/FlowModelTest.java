@@ -199,6 +199,7 @@ class FlowModelTest {
         assertThat(r.flows().get(0).fctPs()).as("max-min fair, not weighted").isEqualTo(r.flows().get(1).fctPs());
         assertThat((String) rocelab.observe.output.Summary.of(r).get("not_modelled"))
                 .contains("scheduler (DWRR weights, strict priority) acts only at packet level");
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("acts only at packet level");
+        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("acts only at packet level")
+                .as("one switch, in the singular").contains("fabric   3 hosts, 1 switch\n");
     }
 }

@@ -8,6 +8,11 @@ public final class Numbers {
     private Numbers() {}
 
     /** Up to 6 decimals, trailing zeros dropped; NaN and infinities become empty. */
+    /** {@code n} and the noun for it: {@code count(1, "switch", "switches")} is "1 switch". */
+    public static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
     public static String format(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "";

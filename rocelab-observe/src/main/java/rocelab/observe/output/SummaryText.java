@@ -52,7 +52,8 @@ public final class SummaryText {
         var topo = r.network().topology();
         line(b, "scenario %s · mode %s%s · seed %d · rocelab %s", r.scenario(), r.mode(),
                 r.packetLevel() ? "" : " · model " + r.model(), r.seed(), r.version());
-        line(b, "fabric   %d hosts, %d switches", topo.hostCount(), topo.switchCount());
+        line(b, "fabric   %s, %s", Numbers.count(topo.hostCount(), "host", "hosts"),
+                Numbers.count(topo.switchCount(), "switch", "switches"));
         line(b, "");
         line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
@@ -98,12 +99,14 @@ public final class SummaryText {
         }
         for (var j : r.jobs()) {
             if (!j.completed()) {
-                line(b, "job         %s: %d ranks, did not complete (ideal network: %s ms)", j.job(), j.ranks(),
+                line(b, "job         %s: %s, did not complete (ideal network: %s ms)", j.job(),
+                        Numbers.count(j.ranks(), "rank", "ranks"),
                         ms(j.idealJctPs()));
                 continue;
             }
-            line(b, "job         %s: %d ranks, %d iterations%s: JCT %s ms, ideal network %s ms, network penalty %s ms"
-                    + " (%.1f%%)", j.job(), j.ranks(), j.iterations(), j.warmup() > 0 ? " (" + j.warmup()
+            line(b, "job         %s: %s, %s%s: JCT %s ms, ideal network %s ms, network penalty %s ms"
+                    + " (%.1f%%)", j.job(), Numbers.count(j.ranks(), "rank", "ranks"),
+                    Numbers.count(j.iterations(), "iteration", "iterations"), j.warmup() > 0 ? " (" + j.warmup()
                     + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                     j.networkPenaltyPercent());
             // The iteration runs from the first rank's start to the last rank's end; a GPU's own span is shorter
@@ -177,7 +180,7 @@ public final class SummaryText {
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
-                        "   watchdog: %d storms, %s packets dropped", t.pfcWatchdogStorms(),
+                        "   watchdog: %s, %s packets dropped", Numbers.count(t.pfcWatchdogStorms(), "storm", "storms"),
                         group(t.droppedPfcWatchdog())));
         }
         if (r.pfcLog() != null && r.pfcLog().frames() > 0) {

@@ -85,7 +85,7 @@ class ScenarioLimitsTest {
                 + "              - {op: compute, duration: 1us}\n");
         assertThat(e.line()).isEqualTo(9);
         assertThat(e.detail()).startsWith("the scenario expands to more than 2,147,483,639 tasks (4 hosts, 1"
-                + " switches, 4 links, 8,000,000,000,008 other tasks), more than a run can hold");
+                + " switch, 4 links, 8,000,000,000,008 other tasks), more than a run can hold");
     }
 
     @Test
@@ -93,7 +93,7 @@ class ScenarioLimitsTest {
         ScenarioException e = error(8 * GIB, HEAD + "topology: {kind: single-switch, hosts: 10000, link: {rate:"
                 + " 100Gbps}}\ntraffic:\n  - {kind: all-to-all, size: 64KB}\n");
         assertThat(e.line()).isEqualTo(5);
-        assertThat(e.detail()).isEqualTo("the scenario needs about 95.5 GiB of memory (10,000 hosts, 1 switches,"
+        assertThat(e.detail()).isEqualTo("the scenario needs about 95.5 GiB of memory (10,000 hosts, 1 switch,"
                 + " 10,000 links, 99,990,000 flows), more than the 8.0 GiB this JVM may use; expected a smaller"
                 + " scenario, or a larger heap (ROCELAB_JAVA_OPTS=-Xmx120g ./rocelab ...)");
     }
