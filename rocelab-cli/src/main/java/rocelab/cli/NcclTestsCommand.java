@@ -156,8 +156,10 @@ final class NcclTestsCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("-e " + maxBytes + " is smaller than -b " + minBytes
                         + "; expected maxbytes >= minbytes");
             }
-            if (factor < 2 && min != max) {
-                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least 2");
+            // One size needs no step, but a factor below 1 means nothing whatever the sizes.
+            if (factor < 1 || factor < 2 && min != max) {
+                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least "
+                        + (min != max ? "2" : "1 (2 or more to step from -b to -e)"));
             }
             if (iters < 1 || warmup < 0) {
                 throw new IllegalArgumentException("-n must be at least 1 and -w at least 0");

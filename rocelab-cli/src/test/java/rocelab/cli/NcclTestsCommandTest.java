@@ -109,6 +109,10 @@ class NcclTestsCommandTest {
         CliRun order = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1K");
         assertThat(order.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(order.err()).doesNotContain("Exception");
+        // A factor of 0 means nothing even when -b equals -e and there is no step to take.
+        CliRun zero = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1M", "-f", "0");
+        assertThat(zero.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(zero.err()).startsWith("error: -f 0 is too small; expected a factor of at least 1");
     }
 
     @Test
