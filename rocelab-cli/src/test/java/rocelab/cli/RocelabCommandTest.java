@@ -370,8 +370,8 @@ class RocelabCommandTest {
         assertThat(CliRun.of("run", "--example", "ring-allreduce", "--out", out.toString(), "-q").exitCode()).isZero();
         List<String> lines = java.nio.file.Files.readAllLines(out.resolve("collectives.csv"));
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).startsWith("job,name,algorithm,ranks,size_bytes,");
-        assertThat(lines.get(1)).startsWith(",traffic item 1,allreduce ring,8,64000000,").endsWith(",completed");
+        assertThat(lines.get(0)).startsWith("job,name,iteration,algorithm,ranks,size_bytes,");
+        assertThat(lines.get(1)).startsWith(",traffic item 1,,allreduce ring,8,64000000,").endsWith(",completed");
         assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Collectives, slowest against the ideal first</h2>");
         assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
         assertThat(out.resolve("collectives.csv")).doesNotExist();

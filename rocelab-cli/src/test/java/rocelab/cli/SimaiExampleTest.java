@@ -29,6 +29,16 @@ class SimaiExampleTest {
         assertThat(calls.stream().filter(l -> l.contains("/fwd-comm-") && l.contains("/tp("))).hasSize(2 * 4 * 5);
         assertThat(calls.stream().filter(l -> l.contains("/ig-comm-") && l.contains("/tp("))).hasSize(2 * 4 * 4);
         assertThat(calls.stream().filter(l -> l.contains("/wg-comm-") && l.contains("/dp("))).hasSize(2 * 4 * 3);
+        // A call has the same name in both iterations; the iteration column tells them apart.
+        assertThat(calls.get(0)).startsWith("job,name,iteration,");
+        java.util.regex.Pattern jobNameIteration = java.util.regex.Pattern.compile("^([^,]*,(\"[^\"]*\"|[^,]*),(\\d+)),");
+        List<java.util.regex.Matcher> rows = calls.stream().skip(1).map(jobNameIteration::matcher)
+                .filter(java.util.regex.Matcher::find).toList();
+        assertThat(rows).hasSize(calls.size() - 1);
+        assertThat(rows.stream().filter(m -> m.group(3).equals("0"))).hasSize(rows.size() / 2);
+        assertThat(rows.stream().filter(m -> m.group(3).equals("1"))).hasSize(rows.size() / 2);
+        assertThat(rows.stream().map(m -> m.group(1)).distinct()).as("job, name and iteration name one call")
+                .hasSize(rows.size());
         assertThat(Files.readAllLines(out.resolve("ranks.csv"))).hasSize(17);
         JsonNode trace = new ObjectMapper().readTree(out.resolve("timeline.json").toFile());
         Set<String> processes = new TreeSet<>();

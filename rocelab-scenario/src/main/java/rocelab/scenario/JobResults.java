@@ -155,7 +155,8 @@ final class JobResults {
 
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
                         call.rankCount(), call.sizeBytes(), span[0], span[1], span[2] == 1,
-                        call.op().busFactor(call.rankCount()), idealSpan[2] == 1 ? idealSpan[1] - idealSpan[0] : -1));
+                        call.op().busFactor(call.rankCount()), idealSpan[2] == 1 ? idealSpan[1] - idealSpan[0] : -1,
+                        c.iteration()));
             }
         }
         return out;

@@ -4,10 +4,17 @@ package rocelab.observe.flow;
  * What a collective achieved, in the nccl-tests terms: time from its first post to its last delivery, algorithm
  * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}, and the time the same call took in
  * ideal-network mode ({@code idealTimePs}, -1 when not known). {@code job} names the job that called it (empty for a
- * traffic item).
+ * traffic item), {@code iteration} the job's iteration it was called in (-1 for a traffic item): a job's calls have
+ * the same names in every iteration.
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
-        long endPs, boolean completed, double busFactor, long idealTimePs) {
+        long endPs, boolean completed, double busFactor, long idealTimePs, int iteration) {
+    /** A traffic item's collective (no job, no iteration). */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, -1);
+    }
+
     public long timePs() {
         return endPs - startPs;
     }

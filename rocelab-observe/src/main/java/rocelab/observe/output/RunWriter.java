@@ -292,12 +292,17 @@ public final class RunWriter {
      */
     static void collectivesCsv(java.io.OutputStream out, List<rocelab.observe.flow.CollectiveRecord> collectives)
             throws IOException {
-        CsvStream t = new CsvStream(out, List.of("job", "name", "algorithm", "ranks", "size_bytes", "start_us",
+        CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
                 "status"));
         for (var c : collectives) {
-            t.text(c.job()).text(c.name()).text(c.algorithm()).number(c.ranks()).number(c.sizeBytes())
-                    .micros(c.startPs());
+            t.text(c.job()).text(c.name());
+            if (c.iteration() >= 0) {
+                t.number(c.iteration());
+            } else {
+                t.empty();
+            }
+            t.text(c.algorithm()).number(c.ranks()).number(c.sizeBytes()).micros(c.startPs());
             if (c.completed()) {
                 t.micros(c.endPs()).micros(c.timePs()).rounded(c.algbwGBps(), 3).rounded(c.busbwGBps(), 3);
             } else {

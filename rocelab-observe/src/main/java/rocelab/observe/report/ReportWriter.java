@@ -253,15 +253,16 @@ public final class ReportWriter {
         }).thenComparingLong(c -> -c.timePs()).thenComparing(CollectiveRecord::name));
         List<List<String>> rows = new ArrayList<>();
         for (CollectiveRecord c : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
-            rows.add(List.of(c.job(), c.name(), group(c.name()), c.algorithm(), String.valueOf(c.ranks()),
+            rows.add(List.of(c.job(), c.name(), c.iteration() < 0 ? "" : String.valueOf(c.iteration()),
+                    group(c.name()), c.algorithm(), String.valueOf(c.ranks()),
                     Fmt.bytes(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
                     c.completed() ? "completed" : "unfinished"));
         }
-        p.table(List.of("job", "name", "group", "algorithm", "ranks", "size", "start us", "time us", "ideal us",
-                "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 2, 3);
+        p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
+                "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls; all are in"
                 + " collectives.csv. " : all.size() + " calls. ") + "Unfinished calls first, then by time over the"
                 + " ideal-network time. nccl-tests definitions: algbw = size / time; busbw = algbw x 2(N-1)/N for"
