@@ -64,9 +64,18 @@ final class Fmt {
         return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
     }
 
-    /** Bytes in B, KiB, MiB or GiB (binary, as scenario sizes are written). */
+    /**
+     * A size as the scenario would have written it: in KiB, MiB or GiB when it is a whole number of the binary unit
+     * (8 MiB, 64 KiB), otherwise decimal like every measured quantity ({@link #siBytes}: 1 MB, 1.83 MB). A report
+     * then says 8 MiB for a message written 8MiB and 1 MB for one written 1MB, never 976.6 KiB.
+     */
     static String bytes(double b) {
         double a = Math.abs(b);
+        double unit = a >= 1L << 30 ? 1L << 30 : a >= 1 << 20 ? 1 << 20 : 1 << 10;
+        double hundredths = a / unit * 100;
+        if (a < 1 << 10 || hundredths != Math.rint(hundredths)) {
+            return siBytes(b);
+        }
         if (a >= 1L << 30) {
             return sig(b / (1L << 30)) + " GiB";
         } else if (a >= 1 << 20) {

@@ -484,7 +484,7 @@ public final class ReportWriter {
         List<List<String>> out = new ArrayList<>();
         for (ReportData.PortRow r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
             List<String> row = new ArrayList<>(List.of(r.device(), String.valueOf(r.port()), r.peer(),
-                    Fmt.bytes(r.peakQueueBytes())));
+                    Fmt.siBytes(r.peakQueueBytes())));
             for (String[] c : cols) {
                 Long v = r.counters().get(c[0]);
                 row.add(v == null ? "" : c[0].endsWith("_us") ? Fmt.us(v / 1e6) : String.valueOf(v));
@@ -508,7 +508,7 @@ public final class ReportWriter {
         for (var r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
             out.add(List.of(r.device(), String.valueOf(r.port()), r.peer(), "VL" + r.vl(),
                     Fmt.us(r.creditStallPs() / 1e6), String.valueOf(r.blocksSent()), String.valueOf(r.flowControlSent()),
-                    String.valueOf(r.flowControlReceived()), Fmt.bytes(r.peakInputBufferBytes()),
+                    String.valueOf(r.flowControlReceived()), Fmt.siBytes(r.peakInputBufferBytes()),
                     String.valueOf(r.fecnMarked())));
         }
         p.table(List.of("device", "port", "peer", "VL", "credit stall us", "blocks sent", "credit updates sent",

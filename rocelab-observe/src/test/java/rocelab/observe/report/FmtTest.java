@@ -39,4 +39,18 @@ class FmtTest {
             }
         }
     }
+
+    /** Sizes as a scenario writes them: binary when whole in the binary unit, decimal otherwise (never 976.6 KiB). */
+    @Test
+    void shouldWriteSizesInTheUnitsTheyAreRoundIn() {
+        assertThat(Fmt.bytes(8 << 20)).isEqualTo("8 MiB");
+        assertThat(Fmt.bytes(64 << 10)).isEqualTo("64 KiB");
+        assertThat(Fmt.bytes(1.5 * (1L << 30))).isEqualTo("1.5 GiB");
+        assertThat(Fmt.bytes(1_000_000)).isEqualTo("1 MB");
+        assertThat(Fmt.bytes(160_000_000)).isEqualTo("160 MB");
+        assertThat(Fmt.bytes(1_829_520)).isEqualTo("1.83 MB");
+        assertThat(Fmt.bytes(4096)).isEqualTo("4 KiB");
+        assertThat(Fmt.bytes(1000)).isEqualTo("1 kB");
+        assertThat(Fmt.bytes(512)).isEqualTo("512 B");
+    }
 }
