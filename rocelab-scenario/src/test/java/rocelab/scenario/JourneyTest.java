@@ -250,6 +250,36 @@ class JourneyTest {
         assertThat(stale).as("the scenario has stale NAKs to ignore").isPositive();
     }
 
+    /**
+     * The flow completes with its last packet's ACK: when that ACK waits in a queue on its way back (here behind an
+     * incast into h5 at leaf0's uplink), only the last packet's hops show it, so the journey tells them too.
+     */
+    @Test
+    void shouldFollowTheLastPacketAndTheAckTheFlowCompletesWith() {
+        Object[] j = journey(Scenarios.parse("""
+                name: ack-queued
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 8MB, ecn: {marking: none}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: flow, src: 4, dst: 0, size: 200KB}
+                  - {kind: incast, senders: [1, 2, 3], receiver: 5, size: 2MB}
+                """), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        FlowRecord f = (FlowRecord) j[2];
+        String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 1000);
+        long last = (f.sizeBytes() + 4095) / 4096 - 1;
+        assertThat(text).contains("the last packet (PSN " + last + "), hop by hop:");
+        String section = text.substring(text.indexOf("the last packet"), text.indexOf("what happened"));
+        Matcher m = Pattern.compile("leaf0 \\(ACK\\): queued towards spine0 behind ([0-9,]+) bytes").matcher(section);
+        assertThat(m.find()).as(section).isTrue();
+        assertThat(Long.parseLong(m.group(1).replace(",", ""))).as("the incast's data ahead of the last ACK")
+                .isGreaterThan(100_000);
+        assertThat(section).endsWith("h4 received the ACK for PSN " + last + "\n\n");
+    }
+
     /** A QP whose receiver is cut off times out until its retries are spent; the journey tells it failing, and why. */
     @Test
     void shouldTellTheQueuePairFailingWhenItsLocalAckTimeoutFindsTheRetriesSpent() {

@@ -95,6 +95,20 @@ public final class JourneyText {
         if (psn >= 0) {
             return b.toString();
         }
+        // The last packet too: its ACK is the one the flow completes with, and what held that ACK (a queue on the way
+        // back, a pause) shows only on its hops.
+        long last = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND).mapToLong(JourneyEvent::psn)
+                .max().orElse(0);
+        if (last > 0) {
+            line(b, "");
+            line(b, "the last packet (PSN %d), hop by hop:", last);
+            for (JourneyEvent e : events) {
+                boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
+                if (e.psn() == last && isPacketStep(e) && !control) {
+                    line(b, "  %12s us  %s", us(e.timePs()), step(e));
+                }
+            }
+        }
         line(b, "");
         line(b, "what happened to the flow, in time order%s:", fromPs > 0 || toPs < Long.MAX_VALUE
                 ? String.format(Locale.ROOT, " (%s to %s us)", us(fromPs), toPs == Long.MAX_VALUE ? "end" : us(toPs))
