@@ -350,6 +350,18 @@ class JourneyTest {
                 + " use, no room for the arriving packet, while this ingress held ", "under its 400,000-byte XOFF"
                 + " threshold; most of them flow 3");
         assertNoPauseToldWithAThresholdItsIngressDidNotReach(text);
+        // pfc.csv says it too: every XOFF row under its threshold is a refresh or the full pool's, by its reason.
+        List<String[]> rows = r.pfcLog().csv().lines().skip(1).map(l -> l.split(",", -1)).toList();
+        assertThat(r.pfcLog().csv().lines().findFirst().orElseThrow()).endsWith(",top_flows,reason");
+        assertThat(rows).anyMatch(c -> c[c.length - 1].equals("shared_pool_full"));
+        for (String[] c : rows) {
+            String reason = c[c.length - 1];
+            if (c[5].equals("XON")) {
+                assertThat(reason).isEqualTo("resume");
+            } else if (Long.parseLong(c[8]) < Long.parseLong(c[9])) {
+                assertThat(reason).as("an XOFF under its threshold").isIn("refresh", "shared_pool_full");
+            }
+        }
     }
 
     /** The same on a dynamic threshold with refreshes (lossless-pfc-only): first XOFFs and refreshes told apart. */

@@ -568,7 +568,7 @@ public final class PfcLog implements PfcProbe {
      */
     public String csv() {
         CsvTable t = new CsvTable(List.of("time_us", "device", "port", "peer", "priority", "kind", "quanta",
-                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows"));
+                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows", "reason"));
         for (int r = 0; r < count; r++) {
             int i = r * FIELDS;
             int node = (int) rows[i + NODE];
@@ -585,7 +585,8 @@ public final class PfcLog implements PfcProbe {
                     Numbers.micros(Headroom.pauseDurationPs(quanta, rate)), rows[i + BYTES], rows[i + THRESHOLD],
                     xoff && rows[i + EGRESS] >= 0 ? Long.toString(rows[i + EGRESS]) : "",
                     xoff ? rootName((int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]) : "",
-                    xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString());
+                    xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
+                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(java.util.Locale.ROOT));
         }
         return t.toString();
     }
