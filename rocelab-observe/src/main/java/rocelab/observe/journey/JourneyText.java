@@ -86,12 +86,7 @@ public final class JourneyText {
         long follow = psn >= 0 ? psn : 0;
         line(b, psn >= 0 ? "packet PSN %d, every transmission, hop by hop:" : "the first packet (PSN %d), hop by hop:",
                 follow);
-        for (JourneyEvent e : events) {
-            boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
-            if (e.psn() == follow && isPacketStep(e) && !control) {
-                line(b, "  %12s us  %s", us(e.timePs()), step(e));
-            }
-        }
+        hopByHop(b, events, follow);
         if (psn >= 0) {
             return b.toString();
         }
@@ -102,12 +97,7 @@ public final class JourneyText {
         if (last > 0) {
             line(b, "");
             line(b, "the last packet (PSN %d), hop by hop:", last);
-            for (JourneyEvent e : events) {
-                boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
-                if (e.psn() == last && isPacketStep(e) && !control) {
-                    line(b, "  %12s us  %s", us(e.timePs()), step(e));
-                }
-            }
+            hopByHop(b, events, last);
         }
         line(b, "");
         line(b, "what happened to the flow, in time order%s:", fromPs > 0 || toPs < Long.MAX_VALUE
@@ -126,6 +116,16 @@ public final class JourneyText {
             line(b, "  ... %d more lines (--max-lines, or --json for every event)", story.size() - maxLines);
         }
         return b.toString();
+    }
+
+    /** Every step of packet {@code psn} (each transmission of it, its ACK's way back), one line each. */
+    private void hopByHop(StringBuilder b, List<JourneyEvent> events, long psn) {
+        for (JourneyEvent e : events) {
+            boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
+            if (e.psn() == psn && isPacketStep(e) && !control) {
+                line(b, "  %12s us  %s", us(e.timePs()), step(e));
+            }
+        }
     }
 
     private static boolean isPacketStep(JourneyEvent e) {
