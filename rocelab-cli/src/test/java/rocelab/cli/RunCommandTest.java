@@ -67,6 +67,34 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldDrawAPauseTheFullSharedPoolStartedAtTheBytesItsGroupHeldNotAtItsThreshold() throws IOException {
+        // Static thresholds that add up to more than the buffer: the pool fills before any group reaches 400 KB.
+        Path file = dir.resolve("pool.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: pool-full
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 1500KB, ecn: {marking: none}, pfc: {threshold: static, xoff: 400KB, xon: 300KB}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: incast, senders: 1-7, receiver: 0, size: 1MB}
+                """);
+        Path pool = dir.resolve("pool");
+        CliRun run = CliRun.of("run", file.toString(), "--out", pool.toString(), "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(java.nio.file.Files.readString(pool.resolve("pfc.csv"))).contains(",shared_pool_full");
+        String html = java.nio.file.Files.readString(pool.resolve("report.html"));
+        assertThat(html).contains("XOFF sent as the shared pool filled, at the ingress bytes", "purple dots");
+        // Rebuilt from the folder's files, the report says the same.
+        java.nio.file.Files.delete(pool.resolve("report.html"));
+        assertThat(CliRun.of("report", pool.toString()).exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(pool.resolve("report.html")))
+                .contains("XOFF sent as the shared pool filled, at the ingress bytes");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).as("the demo's pauses are thresholds'")
+                .doesNotContain("shared pool filled");
+    }
+
+    @Test
     void shouldPrintTheSummaryWhenNotQuiet() {
         assertThat(run.out()).contains("scenario demo-incast-dcqcn", "flows       6 completed of 6",
                 "output    " + out);

@@ -374,6 +374,11 @@ public final class PfcLog implements PfcProbe {
         return count;
     }
 
+    /** Why frame {@code i} was sent, as the device decided it. */
+    public PfcReason reason(int i) {
+        return PfcReason.values()[(int) rows[i * FIELDS + REASON]];
+    }
+
     /**
      * Field f of frame i, for the report built from memory: 0 time (ps), 1 node, 2 port, 3 priority, 4 quanta (0:
      * XON), 5 priority-group bytes, 6 the XOFF threshold in force when it was sent (bytes).

@@ -30,9 +30,12 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * give the same page (values are rounded as the files hold them).
  */
 final class ReportData {
-    /** A PFC frame: {@code device} sent it on {@code port} to {@code peer}, which it paused (XOFF) or resumed. */
+    /**
+     * A PFC frame: {@code device} sent it on {@code port} to {@code peer}, which it paused (XOFF) or resumed;
+     * {@code poolFull}: an XOFF the switch sent because its shared pool was full, the group under its threshold.
+     */
     record PfcFrame(double timeUs, String device, int port, String peer, int priority, boolean xoff, double pauseUs,
-            long ingressBytes, long thresholdBytes) {}
+            long ingressBytes, long thresholdBytes, boolean poolFull) {}
 
     /** One switch port: its counters by their ports.csv names (in that order; times ending _us held in ps). */
     record PortRow(String device, int port, String peer, double rateGbps, Map<String, Long> counters,
@@ -263,7 +266,7 @@ final class ReportData {
                 frames.add(new PfcFrame(log.field(i, 0) / 1e6, topo.nodeName(node), port,
                         topo.nodeName(topo.peer(node, port).node()), (int) log.field(i, 3), quanta > 0,
                         rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rate) / 1e6, log.field(i, 5),
-                        log.field(i, 6)));
+                        log.field(i, 6), log.reason(i) == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL));
             }
             d.pfc = frames;
         }

@@ -147,7 +147,8 @@ final class ReportFolder {
                 frames.add(new ReportData.PfcFrame(p.num(i, "time_us"), p.text(i, "device"),
                         (int) p.integer(i, "port"), p.text(i, "peer"), (int) p.integer(i, "priority"),
                         "XOFF".equals(p.text(i, "kind")), p.num(i, "pause_us"), p.integer(i, "ingress_bytes"),
-                        p.has("threshold_bytes") ? p.integer(i, "threshold_bytes") : -1));
+                        p.has("threshold_bytes") ? p.integer(i, "threshold_bytes") : -1,
+                        p.has("reason") && "shared_pool_full".equals(p.text(i, "reason"))));
             }
             d.pfc = frames;
         }

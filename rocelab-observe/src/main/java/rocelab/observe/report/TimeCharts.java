@@ -136,7 +136,8 @@ final class TimeCharts {
         String[] colors = new String[traces.size()];
         for (int i = 0; i < traces.size(); i++) {
             points[i] = i >= shown.size();
-            colors[i] = points[i] ? "#000000" : Chart.COLORS[i % Chart.COLORS.length];
+            colors[i] = !points[i] ? Chart.COLORS[i % Chart.COLORS.length]
+                    : traces.get(i).name().contains("shared pool") ? "#9467bd" : "#000000";
         }
         Chart c = chart("queues", "Hottest egress queues", "queue depth (bytes)", "B", traces, points, colors, 0, xMax(d));
         Object marking = d.manifest.get("ecn_marking");
@@ -156,7 +157,9 @@ final class TimeCharts {
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
                 + shown.size() + " deepest of " + all.size() + " queues" + (c.lines.isEmpty() ? "" : "; dashed:"
                 + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
-                + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"),
+                + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
+                + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
+                        + " shared pool started while the group was under its threshold, at the bytes it held" : "")),
                 "no switch queue held a packet at a sampling instant");
     }
 
@@ -166,24 +169,39 @@ final class TimeCharts {
         }
         Map<String, Boolean> open = new LinkedHashMap<>();
         List<double[]> pts = new ArrayList<>();
+        // A pause the full shared pool started, its group under its threshold: drawn at the bytes the group held.
+        List<double[]> poolFull = new ArrayList<>();
         for (ReportData.PfcFrame f : d.pfc) {
             String k = f.device() + "|" + f.port() + "|" + f.priority();
             if (f.xoff()) {
                 Boolean was = open.put(k, true);
-                if ((was == null || !was) && f.thresholdBytes() >= 0) {
+                if ((was == null || !was) && f.poolFull()) {
+                    poolFull.add(new double[] {f.timeUs(), f.ingressBytes()});
+                } else if ((was == null || !was) && f.thresholdBytes() >= 0) {
                     pts.add(new double[] {f.timeUs(), f.thresholdBytes()});
                 }
             } else {
                 open.put(k, false);
             }
         }
+        List<Trace> out = new ArrayList<>();
+        if (!pts.isEmpty()) {
+            out.add(trace("XOFF sent, at the XOFF threshold in force", pts));
+        }
+        if (!poolFull.isEmpty()) {
+            out.add(trace("XOFF sent as the shared pool filled, at the ingress bytes", poolFull));
+        }
+        return out;
+    }
+
+    private static Trace trace(String name, List<double[]> pts) {
         double[] t = new double[pts.size()];
         double[] v = new double[pts.size()];
         for (int i = 0; i < pts.size(); i++) {
             t[i] = pts.get(i)[0];
             v[i] = pts.get(i)[1];
         }
-        return t.length == 0 ? List.of() : List.of(new Trace("XOFF sent, at the XOFF threshold in force", t, v));
+        return new Trace(name, t, v);
     }
 
     private static double portRate(ReportData d, String queueKey) {
