@@ -248,12 +248,6 @@ public final class QueuePair {
             onSelectiveNak(nowPs, nak, feedback);
             return;
         }
-        if (nak.psn() < sndUna) {
-            // A stale NAK: an ACK sent after it (they can pass each other on sprayed paths) already acknowledged the
-            // PSN it asks for. Going back to it would re-send acknowledged packets, or point before the first
-            // outstanding message; like a duplicate response, it is dropped.
-            return;
-        }
         long before = sndUna;
         acknowledgeThrough(nowPs, nak.psn() - 1);
         if (sndUna > before) {
@@ -262,7 +256,11 @@ public final class QueuePair {
                     unackedBytes(), nak));
         }
         ackDeadlinePs = nowPs + k.ackTimeoutPs;
-        goBackTo(nak.psn());
+        // A stale NAK asks for a PSN that an ACK sent after it (they can pass each other on sprayed paths) already
+        // acknowledged: going back to it would re-send acknowledged packets, or point before the first outstanding
+        // message. The requester goes back to its oldest unacknowledged PSN instead, as the ns-3 RDMA model does on
+        // every NAK (what the responder discarded after the NAK's gap is unknown, and it NAKs a gap only once).
+        goBackTo(Math.max(nak.psn(), sndUna));
         source.recovering(nowPs, id, false, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), -1, retries,
                 k.retryLimit);
         cc.onLoss(nowPs);

@@ -72,8 +72,7 @@ final class ReorderingRule implements LintRule {
                             + " choice (load-balancing: " + lb.name().toLowerCase(Locale.ROOT) + "), so packets of"
                             + " one QP take different paths, towards RNICs that place in order only (nic.ooo false)",
                             "every reordering costs a NAK (naks_sent) and a go-back-N retransmission of everything"
-                                    + " after the gap (retransmitted_packets), and a reordered message tail the local"
-                                    + " ACK timeout (local_ack_timeout_err); flows far slower than with ECMP",
+                                    + " after the gap (retransmitted_packets); flows far slower than with ECMP",
                             fix);
                 }
             }
