@@ -21,21 +21,17 @@ import rocelab.observe.flow.FlowRecord;
  */
 class LoadBalancingTest {
     private static String permutation(String balancing, long seed) {
-        return permutation(balancing, seed, "{cc: none}");
-    }
-
-    private static String permutation(String balancing, long seed, String nic) {
         return """
                 name: perm-lb
                 seed: %d
                 fabric: {mode: roce-lossless, mtu: 4096}
                 topology: {kind: leaf-spine, leaves: 4, spines: 4, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
                 switch: {load-balancing: %s}
-                nic: %s
+                nic: {cc: none}
                 observe: {sample-interval: 0}
                 traffic:
                   - {kind: permutation, size: 1MB}
-                """.formatted(seed, balancing, nic);
+                """.formatted(seed, balancing);
     }
 
     /** For each leaf, the bytes its busiest uplink sent over the bytes of its least busy one. */
@@ -118,23 +114,15 @@ class LoadBalancingTest {
 
     @Test
     void shouldSpreadEveryLeafsTrafficEvenlyOverItsUplinksWhenAdaptiveWhereEcmpCollides() {
-        // With out-of-order placement, as per-packet balancing needs (lint L18): with go-back-N its reordering would
-        // cost retransmissions, and a reordered tail the local ACK timeout, which would load the uplinks unevenly.
-        String nic = "{cc: none, ooo: true}";
-        Simulation ecmp = Scenarios.assemble(permutation("{mode: ecmp}", 1, nic));
+        Simulation ecmp = Scenarios.assemble(permutation("{mode: ecmp}", 1));
         ecmp.run(ProgressListener.NONE);
-        Simulation adaptive = Scenarios.assemble(permutation("{mode: adaptive}", 1, nic));
+        Simulation adaptive = Scenarios.assemble(permutation("{mode: adaptive}", 1));
         adaptive.run(ProgressListener.NONE);
         // Per-flow hashing puts two of a leaf's four flows on one uplink and leaves another idle.
         assertThat(worstUplinkImbalance(ecmp.network())).isGreaterThan(2);
-        // Each packet goes to the uplink with the shortest queue: every uplink carries its quarter, within 20 % (at
-        // low load the quantised loads tie and the tie is broken at random), and no worse than random spraying.
-        Simulation spray = Scenarios.assemble(permutation("{mode: spray}", 1, nic));
-        spray.run(ProgressListener.NONE);
-        assertThat(worstUplinkImbalance(adaptive.network())).isLessThan(1.20)
-                .isLessThanOrEqualTo(worstUplinkImbalance(spray.network()));
-        assertThat(adaptive.network().nic(0).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS))
-                .as("reordering placed, not re-sent").isZero();
+        // Each packet goes to the uplink with the shortest queue: every uplink carries its quarter, within 10 %
+        // (go-back-N retransmissions after reordering count too).
+        assertThat(worstUplinkImbalance(adaptive.network())).isLessThan(1.10);
     }
 
     @ParameterizedTest
