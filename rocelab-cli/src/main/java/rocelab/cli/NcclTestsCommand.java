@@ -2,6 +2,7 @@ package rocelab.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -156,10 +157,9 @@ final class NcclTestsCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("-e " + maxBytes + " is smaller than -b " + minBytes
                         + "; expected maxbytes >= minbytes");
             }
-            // One size needs no step, but a factor below 1 means nothing whatever the sizes.
-            if (factor < 1 || factor < 2 && min != max) {
-                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least "
-                        + (min != max ? "2" : "1 (2 or more to step from -b to -e)"));
+            // Even with one size (-b = -e) a factor below 2 is refused: it is no step, whatever the sizes.
+            if (factor < 2) {
+                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least 2");
             }
             if (iters < 1 || warmup < 0) {
                 throw new IllegalArgumentException("-n must be at least 1 and -w at least 0");
@@ -207,17 +207,12 @@ final class NcclTestsCommand implements Callable<Integer> {
         out.flush();
         double busSum = 0;
         int lines = 0;
-        int sizes = 0;
-        for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
-            sizes++;
-            if (requested == max) {
-                break;
-            }
-        }
+        List<Long> steps = sizes(min, max, factor);
+        int sizes = steps.size();
         // Progress of the sweep on stderr only: the table on stdout stays exactly nccl-tests' format.
         Progress progress = Progress.of(err, false);
         int sizeIndex = 0;
-        for (long requested = min; requested <= max; requested = Math.max(requested + 1, requested * factor)) {
+        for (long requested : steps) {
             sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
@@ -238,9 +233,6 @@ final class NcclTestsCommand implements Callable<Integer> {
             out.flush();
             busSum += 2 * r.busbwGBps();
             lines += 2;
-            if (requested == max) {
-                break;
-            }
         }
         out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %.4f %n#%n",
                 lines == 0 ? 0 : busSum / lines);
@@ -281,6 +273,22 @@ final class NcclTestsCommand implements Callable<Integer> {
     /** Collectives with an nccl-tests binary: every available one but Barrier, which moves no data. */
     private static boolean offered(CollectiveOp op) {
         return Collectives.available(op) && op != CollectiveOp.BARRIER;
+    }
+
+    /**
+     * The sizes of the sweep: {@code min}, then each {@code factor} (at least 2) times the one before, up to
+     * {@code max}; a product beyond what a long holds ends the sweep rather than wrapping round.
+     */
+    static List<Long> sizes(long min, long max, int factor) {
+        List<Long> sizes = new java.util.ArrayList<>();
+        for (long requested = min; requested <= max; ) {
+            sizes.add(requested);
+            if (requested > max / factor) {
+                break;
+            }
+            requested *= factor;
+        }
+        return sizes;
     }
 
     /** A size the nccl-tests way (8, 1K, 256M, 1G: powers of 1024), or with a rocelab unit (64MiB, 1MB). */

@@ -112,7 +112,32 @@ class NcclTestsCommandTest {
         // A factor of 0 means nothing even when -b equals -e and there is no step to take.
         CliRun zero = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1M", "-f", "0");
         assertThat(zero.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
-        assertThat(zero.err()).startsWith("error: -f 0 is too small; expected a factor of at least 1");
+        assertThat(zero.err()).startsWith("error: -f 0 is too small; expected a factor of at least 2");
+    }
+
+    @Test
+    void shouldRefuseAFactorBelowTwoEvenForOneSize() throws IOException {
+        // -b = -e has one size, but -f 0 was accepted there (and refused with -b < -e).
+        String f = fabric().toString();
+        for (String factor : new String[] {"0", "1", "-3"}) {
+            CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-b", "1M", "-e", "1M", "-f", factor);
+            assertThat(run.exitCode()).as(factor).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(run.err()).isEqualTo("error: -f " + factor + " is too small; expected a factor of at least 2\n");
+            assertThat(run.out()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldStepTheSizesWithoutWrappingRound() {
+        assertThat(NcclTestsCommand.sizes(8, 256, 2)).containsExactly(8L, 16L, 32L, 64L, 128L, 256L);
+        assertThat(NcclTestsCommand.sizes(1 << 20, 256 << 20, 4)).containsExactly(1L << 20, 4L << 20, 16L << 20,
+                64L << 20, 256L << 20);
+        assertThat(NcclTestsCommand.sizes(5, 100, 3)).containsExactly(5L, 15L, 45L);
+        assertThat(NcclTestsCommand.sizes(7, 7, 2)).containsExactly(7L);
+        // 5 GiB x 2e9 is past a long: one size, not a wrapped product stepping up a byte at a time.
+        assertThat(NcclTestsCommand.sizes(5L << 30, 100L << 30, 2_000_000_000)).containsExactly(5L << 30);
+        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE - 1, Long.MAX_VALUE, 2)).containsExactly(Long.MAX_VALUE - 1);
+        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE, Long.MAX_VALUE, 2)).containsExactly(Long.MAX_VALUE);
     }
 
     @Test
