@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import rocelab.observe.report.NiceTicks;
 
 /**
  * sweep.html: a self-contained page with, for every metric that differs between points, one chart per varied key:
@@ -18,7 +19,10 @@ public final class SweepReport {
         "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
     private static final int W = 460;
     private static final int H = 250;
-    private static final int LEFT = 64;
+    /** At most this many round steps on a y axis (6 ticks). */
+    private static final int Y_STEPS = 5;
+    /** Pixels per character of an 11px tick label, generously (digits are about 6.2 px in DejaVu Sans). */
+    private static final double CHAR_PX = 7;
     private static final int RIGHT = 12;
     private static final int TOP = 12;
     private static final int BOTTOM = 40;
@@ -146,30 +150,32 @@ public final class SweepReport {
         if (lo > hi) {
             return "";
         }
-        lo = Math.min(lo, 0);
-        if (hi == lo) {
-            hi = lo + 1;
-        }
+        // The y axis runs from 0 (or the lowest value, if negative) over whole round steps to the first at or above
+        // the highest value; its left margin fits the longest tick label.
+        double[] ticks = NiceTicks.ticks(Math.min(lo, 0), hi, Y_STEPS);
+        String[] labels = NiceTicks.labels(ticks);
+        lo = ticks[0];
+        hi = ticks[ticks.length - 1];
+        int left = leftMargin(labels);
         StringBuilder b = new StringBuilder();
         b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"")
                 .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\">");
-        int plotW = W - LEFT - RIGHT;
+        int plotW = W - left - RIGHT;
         int plotH = H - TOP - BOTTOM;
-        b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
+        b.append("<rect x=\"").append(left).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
                 .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>");
-        for (int t = 0; t <= 4; t++) {
-            double v = lo + (hi - lo) * t / 4;
-            double y = TOP + plotH - plotH * t / 4.0;
-            b.append("<line x1=\"").append(LEFT - 4).append("\" x2=\"").append(LEFT).append("\" y1=\"").append(f(y))
-                    .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(LEFT - 6)
-                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(num(v))
+        for (int t = 0; t < ticks.length; t++) {
+            double y = py(ticks[t], lo, hi, plotH);
+            b.append("<line x1=\"").append(left - 4).append("\" x2=\"").append(left).append("\" y1=\"").append(f(y))
+                    .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(left - 6)
+                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(labels[t])
                     .append("</text>");
         }
         for (int i = 0; i < xs.size(); i++) {
             b.append("<text x=\"").append(f(px(i, xs.size(), plotW))).append("\" y=\"").append(TOP + plotH + 16)
                     .append("\" text-anchor=\"middle\">").append(esc(xs.get(i))).append("</text>");
         }
-        b.append("<text x=\"").append(LEFT + plotW / 2).append("\" y=\"").append(H - 6)
+        b.append("<text x=\"").append(left + plotW / 2).append("\" y=\"").append(H - 6)
                 .append("\" text-anchor=\"middle\">").append(esc(header.get(firstKey + k))).append("</text>");
         int c = 0;
         StringBuilder legend = new StringBuilder();
@@ -211,7 +217,16 @@ public final class SweepReport {
     }
 
     private static double px(int i, int n, int plotW) {
-        return LEFT + plotW * (i + 0.5) / n;
+        return W - RIGHT - plotW + plotW * (i + 0.5) / n;
+    }
+
+    /** The y axis's left margin: the longest tick label, the tick and a gap; at least 40 px. */
+    static int leftMargin(String[] labels) {
+        int longest = 0;
+        for (String l : labels) {
+            longest = Math.max(longest, l.length());
+        }
+        return Math.max(40, (int) Math.ceil(12 + CHAR_PX * longest));
     }
 
     private static double py(double v, double lo, double hi, int plotH) {
