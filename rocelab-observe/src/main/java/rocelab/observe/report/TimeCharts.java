@@ -317,9 +317,11 @@ final class TimeCharts {
         }
         List<Trace> marking = top(marks, TimeCharts::total, ReportWriter.TOP_SERIES);
         String what = d.infiniband() ? "FECN" : "ECN CE";
-        p.chart(chart("marks", what + " marks per port", "packets marked per sample interval", "", marking, null,
-                null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample interval"
-                + " (links.csv); the " + marking.size() + " ports that marked most", null);
+        // The y title names the interval ("per sample interval" was longer than the chart is high).
+        p.chart(chart("marks", what + " marks per port", "packets marked per " + Fmt.time(d.sampleIntervalUs), "",
+                marking, null, null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample"
+                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); the " + marking.size()
+                + " ports that marked most", null);
         if (d.infiniband()) {
             List<Trace> stalls = new ArrayList<>();
             for (Trace t : traces(d.links, 2)) {
