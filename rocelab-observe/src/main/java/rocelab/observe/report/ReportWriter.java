@@ -254,7 +254,7 @@ public final class ReportWriter {
         List<List<String>> rows = new ArrayList<>();
         for (CollectiveRecord c : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
             rows.add(List.of(c.job(), c.name(), group(c.name()), c.algorithm(), String.valueOf(c.ranks()),
-                    Fmt.bytes(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
+                    Fmt.size(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
@@ -321,7 +321,7 @@ public final class ReportWriter {
         List<FlowRecord> worst = slowest.best();
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
-            rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.bytes(f.sizeBytes()),
+            rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.size(f.sizeBytes()),
                     Fmt.us(f.fctPs() / 1e6), Fmt.us(f.idealFctPs() / 1e6), Fmt.num(f.slowdown(), 2) + "x"));
         }
         p.table(List.of("flow", "src", "dst", "size", "FCT us", "alone us", "slowdown"), rows);
