@@ -56,8 +56,11 @@ class CompareCommandTest {
         List<String> rows = run.out().lines().filter(l -> l.matches("^(roce-lossless|roce-lossy|infiniband) .*"))
                 .toList();
         assertThat(rows).hasSize(3);
-        assertThat(run.out()).contains("FCT p99 us", "pause/stall us", "CNP/BECN", "peak queue B")
-                .as("an incast has no collectives: no empty column for them").doesNotContain("collective us");
+        assertThat(run.out()).contains("FCT p99 us", "pause/stall us", "CNP/BECN", "peak queue B");
+        // Flows only: no collective, job or inference column (they were printed empty).
+        assertThat(run.out()).doesNotContain("collective us", "JCT us", "GPU net wait us", "req E2E p50 us");
+        assertThat(run.out().lines().filter(l -> l.startsWith("mode ")).findFirst().orElseThrow())
+                .doesNotContain("   collective");
         for (String mode : new String[] {"roce-lossless", "roce-lossy", "infiniband"}) {
             JsonNode s = JSON.readTree(out.resolve(mode).resolve("summary.json").toFile());
             assertThat(s.get("mode").asText()).isEqualTo(mode);
@@ -107,6 +110,35 @@ class CompareCommandTest {
         String report = Files.readString(out.resolve("report.html"));
         assertThat(report).contains("FCT distribution per fabric", "roce-lossless", "roce-lossy", "infiniband",
                 "infiniband/report.html");
+    }
+
+    @Test
+    void shouldPrintTheCollectiveColumnOnlyWhenThereAreCollectives() throws Exception {
+        Path file = dir.resolve("ar.yaml");
+        Files.writeString(file, """
+                name: cmp-allreduce
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                traffic:
+                  - {kind: allreduce, ranks: 0-3, size: 64KiB}
+                """);
+        CliRun ar = CliRun.of("compare", file.toString(), "--modes", "roce-lossless,infiniband", "--out",
+                dir.resolve("ar").toString());
+        assertThat(ar.exitCode()).as(ar.err()).isZero();
+        List<String> head = List.of(ar.out().lines().filter(l -> l.startsWith("mode ")).findFirst().orElseThrow()
+                .split(" {2,}"));
+        assertThat(head).contains("collective us").doesNotContain("JCT us", "req E2E p50 us");
+        int at = head.indexOf("collective us");
+        for (String mode : new String[] {"roce-lossless", "infiniband"}) {
+            String[] row = ar.out().lines().filter(l -> l.startsWith(mode + " ")).findFirst().orElseThrow().strip()
+                    .split(" +");
+            assertThat(Double.parseDouble(row[at])).as(mode).isPositive();
+        }
+        // compare.csv keeps every column, whatever the workload; an empty cell means the run has no such thing.
+        List<String> csv = Files.readAllLines(dir.resolve("ar").resolve("compare.csv"));
+        assertThat(csv.get(0).split(",")).containsExactlyElementsOf(rocelab.observe.report.ComparisonReport.COLUMNS);
+        assertThat(csv.get(1).split(",", -1)[rocelab.observe.report.ComparisonReport.COLUMNS.indexOf("job_jct_us")])
+                .isEmpty();
     }
 
     @Test

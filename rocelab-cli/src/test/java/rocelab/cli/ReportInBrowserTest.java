@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * Opens real reports in headless Chromium (Debian's {@code chromium}, installed by .ci/run): the demo, a job
  * (train-3d-rail), an inference service (agentic-inference) and a comparison (infiniband-incast). The page records
  * script errors in #js-errors and each chart writes how many points or bars it drew into data-drawn; every chart
- * must have drawn every point it was given, and there must be no error. A screenshot of each report is kept under
- * target/browser/.
+ * must have drawn every point it was given, and there must be no error. Each chart also writes how many of its axis
+ * texts (lane names, y titles), measured in the browser's font, had to be cut short to fit into data-shortened: none
+ * may be. A screenshot of each report is kept under target/browser/.
  *
  * <p>Skipped when no chromium is installed, unless ROCELAB_REQUIRE_BROWSER is set (as .ci/run does): then a missing
  * browser fails the test.
@@ -64,8 +65,8 @@ class ReportInBrowserTest {
             Matcher errors = Pattern.compile("<pre id=\"js-errors\"[^>]*>([^<]*)</pre>").matcher(dom);
             assertThat(errors.find()).as("%s: the error box is in the page", r[0]).isTrue();
             assertThat(errors.group(1)).as("%s: script errors", r[0]).isEmpty();
-            Matcher charts = Pattern.compile("id=\"drawn-([^\"]+)\" data-drawn=\"(\\d+)\" data-points=\"(\\d+)\"")
-                    .matcher(dom);
+            Matcher charts = Pattern.compile("id=\"drawn-([^\"]+)\" data-drawn=\"(\\d+)\" data-points=\"(\\d+)\""
+                    + "(?: data-shortened=\"(\\d+)\")?").matcher(dom);
             List<String> seen = new ArrayList<>();
             while (charts.find()) {
                 seen.add(charts.group(1));
@@ -73,6 +74,9 @@ class ReportInBrowserTest {
                         .isPositive();
                 assertThat(charts.group(2)).as("%s %s: points drawn", r[0], charts.group(1))
                         .isEqualTo(charts.group(3));
+                // Axis texts measured in the browser's own font: every lane name and y title fits as it is.
+                assertThat(charts.group(4)).as("%s %s: axis texts cut short to fit", r[0], charts.group(1))
+                        .isEqualTo("0");
             }
             assertThat(seen).as("%s: charts drawn", r[0]).hasSizeGreaterThanOrEqualTo(3);
             screenshot(html, root.resolve(r[0] + ".png"));

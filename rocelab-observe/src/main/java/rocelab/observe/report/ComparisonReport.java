@@ -30,6 +30,10 @@ public final class ComparisonReport {
             "request_e2e_p50_us", "request_network_wait_p50_us", "drops", "retransmitted",
             "pause_or_credit_stall_us", "cnp_or_becn", "peak_queue_bytes", "simulated_us");
 
+    /** The first and last of the columns only some workloads have: collective_us to request_network_wait_p50_us. */
+    private static final int OPTIONAL_FIRST = COLUMNS.indexOf("collective_us");
+    private static final int OPTIONAL_LAST = COLUMNS.indexOf("request_network_wait_p50_us");
+
     private final List<Entry> entries;
 
     public ComparisonReport(List<Entry> entries) {
@@ -89,11 +93,12 @@ public final class ComparisonReport {
         for (Entry e : entries) {
             rows.add(row(e).subList(0, heads.length));
         }
-        // Columns no fabric has a value in (no collectives, no jobs, no inference) are left out of the printed table.
+        // The columns that only some workloads have (collectives, jobs, inference) are left out of the printed table
+        // when no fabric has a value in them; an empty cell of a column that stays (no flow completed) reads "-".
         List<Integer> keep = new ArrayList<>();
         for (int i = 0; i < heads.length; i++) {
             int col = i;
-            if (i < 8 || i > 12 || rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
+            if (i < OPTIONAL_FIRST || i > OPTIONAL_LAST || rows.stream().anyMatch(r -> !r.get(col).isEmpty())) {
                 keep.add(i);
             }
         }
@@ -101,7 +106,7 @@ public final class ComparisonReport {
         heads = keep.stream().map(i -> allHeads[i]).toArray(String[]::new);
         List<List<String>> shown = new ArrayList<>();
         for (List<String> r : rows) {
-            shown.add(keep.stream().map(r::get).toList());
+            shown.add(keep.stream().map(r::get).map(c -> c.isEmpty() ? "-" : c).toList());
         }
         rows = shown;
         int[] width = new int[heads.length];

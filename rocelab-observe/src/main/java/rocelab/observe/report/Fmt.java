@@ -64,30 +64,17 @@ final class Fmt {
         return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
     }
 
-    /**
-     * A size as the scenario would have written it: in KiB, MiB or GiB when it is a whole number of the binary unit
-     * (8 MiB, 64 KiB), otherwise decimal like every measured quantity ({@link #siBytes}: 1 MB, 1.83 MB). A report
-     * then says 8 MiB for a message written 8MiB and 1 MB for one written 1MB, never 976.6 KiB.
+    /*
+     * Bytes in the report. Everything the run measured or configured (queue depths, buffer peaks, ECN and PFC
+     * thresholds) is in SI units, B, kB, MB, GB (powers of 1000), like the charts' axes (2M = 2,000,000) and the
+     * bandwidths (GB/s, Gb/s): a peak queue reads the same in the ports table as in the queue chart's legend. A size
+     * the workload asked for (a flow's, a collective's) is written in whichever of SI or binary units (KiB, MiB, GiB:
+     * powers of 1024, as the scenario format defines them) writes it exactly in fewer digits, SI when both or neither
+     * do: 8MiB in a scenario reads 8 MiB (not 8.389 MB), 2MB reads 2 MB (not 1.907 MiB).
      */
-    static String bytes(double b) {
-        double a = Math.abs(b);
-        double unit = a >= 1L << 30 ? 1L << 30 : a >= 1 << 20 ? 1 << 20 : 1 << 10;
-        double hundredths = a / unit * 100;
-        if (a < 1 << 10 || hundredths != Math.rint(hundredths)) {
-            return siBytes(b);
-        }
-        if (a >= 1L << 30) {
-            return sig(b / (1L << 30)) + " GiB";
-        } else if (a >= 1 << 20) {
-            return sig(b / (1 << 20)) + " MiB";
-        } else if (a >= 1 << 10) {
-            return sig(b / (1 << 10)) + " KiB";
-        }
-        return String.format(Locale.ROOT, "%.0f B", b);
-    }
 
-    /** Bytes in B, kB, MB or GB (decimal, as the charts' axes count them). */
-    static String siBytes(double b) {
+    /** Bytes measured or configured, in B, kB, MB or GB (powers of 1000, as the charts' axes count them). */
+    static String bytes(double b) {
         double a = Math.abs(b);
         if (a >= 1e9) {
             return sig(b / 1e9) + " GB";
@@ -97,6 +84,30 @@ final class Fmt {
             return sig(b / 1e3) + " kB";
         }
         return String.format(Locale.ROOT, "%.0f B", b);
+    }
+
+    /** A workload's size: exactly in SI or binary units (the shorter; SI on a tie), else as {@link #bytes}. */
+    static String size(long b) {
+        long a = Math.abs(b);
+        if (a < 1000) {
+            return b + " B";
+        }
+        double si = a >= 1_000_000_000L ? 1e9 : a >= 1_000_000L ? 1e6 : 1e3;
+        double bin = a >= 1L << 30 ? 1L << 30 : a >= 1L << 20 ? 1L << 20 : a >= 1L << 10 ? 1L << 10 : 1;
+        String s = sig(b / si);
+        String k = sig(b / bin);
+        boolean siExact = new java.math.BigDecimal(s).multiply(java.math.BigDecimal.valueOf((long) si))
+                .compareTo(java.math.BigDecimal.valueOf(b)) == 0;
+        boolean binExact = bin > 1 && new java.math.BigDecimal(k).multiply(java.math.BigDecimal.valueOf((long) bin))
+                .compareTo(java.math.BigDecimal.valueOf(b)) == 0;
+        if (binExact && (!siExact || digits(k) < digits(s))) {
+            return k + (bin == 1L << 30 ? " GiB" : bin == 1L << 20 ? " MiB" : " KiB");
+        }
+        return bytes(b);
+    }
+
+    private static int digits(String n) {
+        return n.replace("-", "").replace(".", "").replaceFirst("^0+", "").length();
     }
 
     /** A count with thousands separators. */

@@ -255,7 +255,7 @@ public final class ReportWriter {
         for (CollectiveRecord c : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
             rows.add(List.of(c.job(), c.name(), c.iteration() < 0 ? "" : String.valueOf(c.iteration()),
                     group(c.name()), c.algorithm(), String.valueOf(c.ranks()),
-                    Fmt.bytes(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
+                    Fmt.size(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
@@ -322,7 +322,7 @@ public final class ReportWriter {
         List<FlowRecord> worst = slowest.best();
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
-            rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.bytes(f.sizeBytes()),
+            rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.size(f.sizeBytes()),
                     Fmt.us(f.fctPs() / 1e6), Fmt.us(f.idealFctPs() / 1e6), Fmt.num(f.slowdown(), 2) + "x"));
         }
         p.table(List.of("flow", "src", "dst", "size", "FCT us", "alone us", "slowdown"), rows);
@@ -484,7 +484,7 @@ public final class ReportWriter {
         List<List<String>> out = new ArrayList<>();
         for (ReportData.PortRow r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
             List<String> row = new ArrayList<>(List.of(r.device(), String.valueOf(r.port()), r.peer(),
-                    Fmt.siBytes(r.peakQueueBytes())));
+                    Fmt.bytes(r.peakQueueBytes())));
             for (String[] c : cols) {
                 Long v = r.counters().get(c[0]);
                 row.add(v == null ? "" : c[0].endsWith("_us") ? Fmt.us(v / 1e6) : String.valueOf(v));
@@ -508,7 +508,7 @@ public final class ReportWriter {
         for (var r : rows.subList(0, Math.min(TOP_PORTS, rows.size()))) {
             out.add(List.of(r.device(), String.valueOf(r.port()), r.peer(), "VL" + r.vl(),
                     Fmt.us(r.creditStallPs() / 1e6), String.valueOf(r.blocksSent()), String.valueOf(r.flowControlSent()),
-                    String.valueOf(r.flowControlReceived()), Fmt.siBytes(r.peakInputBufferBytes()),
+                    String.valueOf(r.flowControlReceived()), Fmt.bytes(r.peakInputBufferBytes()),
                     String.valueOf(r.fecnMarked())));
         }
         p.table(List.of("device", "port", "peer", "VL", "credit stall us", "blocks sent", "credit updates sent",

@@ -125,7 +125,7 @@ final class TimeCharts {
         List<Trace> top = top(all, TimeCharts::peak, ReportWriter.TOP_QUEUES);
         List<Trace> shown = new ArrayList<>();
         for (Trace t : top) {
-            shown.add(new Trace(t.name() + " (peak " + Fmt.siBytes(peak(t)) + ")", t.t(), t.v()));
+            shown.add(new Trace(t.name() + " (peak " + Fmt.bytes(peak(t)) + ")", t.t(), t.v()));
         }
         // Where PFC is on: the first XOFF of each pause, at the XOFF threshold in force at that instant (the dynamic
         // threshold moves with the free buffer), as the switch recorded it when it sent the XOFF.
@@ -146,13 +146,13 @@ final class TimeCharts {
             double kmin = threshold(d, "ecn_kmin_bytes", gbps);
             double kmax = threshold(d, "ecn_kmax_bytes", gbps);
             if (!Double.isNaN(kmin) && !Double.isNaN(kmax)) {
-                c.lines.add(new Chart.HLine(kmin, "ECN Kmin " + Fmt.siBytes(kmin), "#17becf"));
-                c.lines.add(new Chart.HLine(kmax, "ECN Kmax " + Fmt.siBytes(kmax), "#e377c2"));
+                c.lines.add(new Chart.HLine(kmin, "ECN Kmin " + Fmt.bytes(kmin), "#17becf"));
+                c.lines.add(new Chart.HLine(kmax, "ECN Kmax " + Fmt.bytes(kmax), "#e377c2"));
             }
         }
         Object xoffStatic = d.manifest.get("pfc_static_xoff_bytes");
         if (xoffStatic instanceof Number n) {
-            c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.siBytes(n.doubleValue()), "#7f7f7f"));
+            c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.bytes(n.doubleValue()), "#7f7f7f"));
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
                 + shown.size() + " deepest of " + all.size() + " queues" + (c.lines.isEmpty() ? "" : "; dashed:"
@@ -335,9 +335,11 @@ final class TimeCharts {
         }
         List<Trace> marking = top(marks, TimeCharts::total, ReportWriter.TOP_SERIES);
         String what = d.infiniband() ? "FECN" : "ECN CE";
-        p.chart(chart("marks", what + " marks per port", "marked packets per interval", "", marking, null,
-                null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample interval"
-                + " (links.csv); the " + marking.size() + " ports that marked most", null);
+        // The y title names the interval ("per sample interval" was longer than the chart is high).
+        p.chart(chart("marks", what + " marks per port", "packets marked per " + Fmt.time(d.sampleIntervalUs), "",
+                marking, null, null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample"
+                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); the " + marking.size()
+                + " ports that marked most", null);
         if (d.infiniband()) {
             List<Trace> stalls = new ArrayList<>();
             for (Trace t : traces(d.links, 2)) {

@@ -1,6 +1,7 @@
 // Draws the report's charts with uPlot from the JSON in #chart-data. Every time chart shares one simulated-time
 // axis: the cursor moves on all of them together, and zooming (drag to select, wheel) or panning (shift+drag) one
-// zooms or pans all; double-click resets. Each chart writes how many points or bars it drew into data-drawn.
+// zooms or pans all; double-click resets. Each chart writes how many points or bars it drew into data-drawn, and how
+// many of its axis texts had to be cut short to fit into data-shortened.
 (function () {
   var specs = JSON.parse(document.getElementById('chart-data').textContent);
   var timeCharts = [];
@@ -45,7 +46,9 @@
   function span(u) { return u.scales.x.max - u.scales.x.min; }
   function setDrawn(spec, n) {
     var e = document.getElementById('drawn-' + spec.id);
-    if (e) e.setAttribute('data-drawn', String(n));
+    if (!e) return;
+    e.setAttribute('data-drawn', String(n));
+    if (!e.hasAttribute('data-shortened')) e.setAttribute('data-shortened', '0');
   }
   function col(a) { return a.map(function (v) { return v == null ? null : v; }); }
 
@@ -90,21 +93,61 @@
     return {label: spec.xLabel, values: function (u, splits) { return splits.map(axN); }};
   }
   function axN(v) { return v == null ? '' : fmtN(v); }
-  // The lane charts' row names, measured in the font their axis draws them with: a guess per character clipped the
-  // first letters of longer names.
+
+  // Axis texts are measured in the font they are drawn in, and each axis is as wide as its longest label: lane
+  // names were once sized at a guessed 6 px per character, and the GPU view's "gpt r10 tp=2 dp=0 pp=1" (151 px in
+  // DejaVu Sans, 144 px of room) lost its "g" to the canvas's left edge. A text that still cannot fit (a lane name
+  // over MAX_LANE_LABEL, a y title longer than its chart is high) is cut with an ellipsis, never clipped, and counted
+  // in the chart's data-shortened.
   var AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
-  function textWidth(s) {
-    var c = textWidth.ctx || (textWidth.ctx = document.createElement('canvas').getContext('2d'));
-    c.font = AXIS_FONT;
-    return c.measureText(s).width;
+  var TITLE_FONT = 'bold ' + AXIS_FONT;
+  var TICK = 10, GAP = 5, LANE_GAP = 4, MAX_LANE_LABEL = 320, NUM_AXIS = 64;
+  var measurer = document.createElement('canvas').getContext('2d');
+  function textWidth(s, font) { measurer.font = font; return measurer.measureText(s).width; }
+  // s, or as much of it as fits px followed by an ellipsis.
+  function fit(s, font, px) {
+    if (textWidth(s, font) <= px) return s;
+    var lo = 0, hi = s.length - 1;
+    while (lo < hi) {
+      var m = (lo + hi + 1) >> 1;
+      if (textWidth(s.slice(0, m) + '\u2026', font) <= px) lo = m; else hi = m - 1;
+    }
+    return s.slice(0, lo) + '\u2026';
+  }
+  function shortened(spec, text, cut) {
+    spec.cut = spec.cut || {};
+    if (cut) spec.cut[text] = true; else delete spec.cut[text];
+    var e = document.getElementById('drawn-' + spec.id);
+    if (e) e.setAttribute('data-shortened', String(Object.keys(spec.cut).length));
   }
   // Every time chart gets the same left axis width, so their plot areas (and times) line up vertically.
   function labelWidth(spec) {
-    if (spec.kind !== 'LANES') return 64;
-    return Math.min(320, 14 + Math.ceil(spec.rows.reduce(function (m, r) { return Math.max(m, textWidth(r)); }, 0)));
+    if (spec.kind !== 'LANES') return NUM_AXIS;
+    var w = spec.rows.reduce(function (m, r) { return Math.max(m, textWidth(r, AXIS_FONT)); }, 0);
+    return Math.min(MAX_LANE_LABEL, Math.ceil(w) + LANE_GAP + 4);
   }
-  var timeAxisWidth = specs.reduce(function (m, s) { return s.timeAxis ? Math.max(m, labelWidth(s)) : m; }, 64);
+  var timeAxisWidth = specs.reduce(function (m, s) { return s.timeAxis ? Math.max(m, labelWidth(s)) : m; }, NUM_AXIS);
   function yWidth(spec) { return spec.timeAxis ? timeAxisWidth : labelWidth(spec); }
+  // A numeric y axis: its tick labels beside the ticks, and wider than the others if a label needs it.
+  function numAxis(spec) {
+    return {label: spec.yLabel, font: AXIS_FONT, labelFont: TITLE_FONT, gap: GAP, ticks: {size: TICK},
+      values: function (u, splits) { return splits.map(axN); },
+      size: function (u, values) {
+        var w = (values || []).reduce(function (m, v) { return v ? Math.max(m, textWidth(v, AXIS_FONT)) : m; }, 0);
+        return Math.max(yWidth(spec), Math.ceil(w) + TICK + GAP + 2);
+      }};
+  }
+  // The y title is drawn centred on the plot's middle, turned upright: it has twice the nearer of the canvas's top
+  // and bottom edges (the plot is known only once laid out, so this runs before every draw).
+  function fitTitle(spec) {
+    return function (u) {
+      if (!spec.yLabel) return;
+      var pr = uPlot.pxRatio, mid = (u.bbox.top + u.bbox.height / 2) / pr;
+      var room = 2 * Math.min(mid, u.height - mid) - 4;
+      u.axes[1].label = fit(spec.yLabel, TITLE_FONT, room);
+      shortened(spec, spec.yLabel, u.axes[1].label !== spec.yLabel);
+    };
+  }
 
   function width(el) { return Math.max(360, el.clientWidth || 900); }
 
@@ -149,10 +192,11 @@
                    range: function () { return [spec.xMin, spec.xMax]; }},
                y: {range: function (u, mn, mx) { return [0, mx > 0 ? mx * 1.05 : 1]; }}},
       series: sd.series,
-      axes: [xAxis(spec), {label: spec.yLabel, size: yWidth(spec), values: function (u, splits) { return splits.map(axN); }}],
+      axes: [xAxis(spec), numAxis(spec)],
       cursor: spec.timeAxis ? {sync: {key: 'time', setSeries: false}} : {},
       legend: {live: true},
-      hooks: {setScale: [syncScale], draw: [function (u) { setDrawn(spec, visibleCount(u)); }]}
+      hooks: {setScale: [syncScale], drawClear: [fitTitle(spec)],
+              draw: [function (u) { setDrawn(spec, visibleCount(u)); }]}
     };
     var u = new uPlot(opts, sd.data, el);
     spec.lines.forEach(function (h, i) { u.series[spec.series.length + 1 + i].rocelabLine = true; });
@@ -171,9 +215,16 @@
                y: {range: function () { return [0, n]; }}},
       series: [{}, {label: '', show: true, stroke: 'rgba(0,0,0,0)', points: {show: false}}],
       legend: {show: false},
-      axes: [xAxis(spec), {size: yWidth(spec), gap: 4, font: AXIS_FONT, grid: {show: false}, ticks: {show: false},
+      axes: [xAxis(spec), {size: yWidth(spec), gap: LANE_GAP, font: AXIS_FONT, grid: {show: false}, ticks: {show: false},
         splits: function () { var s = []; for (var r = 0; r < n; r++) s.push(n - r - 0.5); return s; },
-        values: function (u, splits) { return splits.map(function (v) { return spec.rows[n - 1 - Math.floor(v)]; }); }}],
+        values: function (u, splits) {
+          var room = yWidth(spec) - LANE_GAP - 2;
+          return splits.map(function (v) {
+            var row = spec.rows[n - 1 - Math.floor(v)], t = fit(row, AXIS_FONT, room);
+            shortened(spec, row, t !== row);
+            return t;
+          });
+        }}],
       cursor: spec.timeAxis ? {sync: {key: 'time', setSeries: false}, y: false} : {y: false},
       hooks: {
         setScale: [syncScale],

@@ -40,17 +40,32 @@ class FmtTest {
         }
     }
 
-    /** Sizes as a scenario writes them: binary when whole in the binary unit, decimal otherwise (never 976.6 KiB). */
+    /** Measured bytes in SI units, like the charts' axes: one peak queue reads the same in a table and a legend. */
     @Test
-    void shouldWriteSizesInTheUnitsTheyAreRoundIn() {
-        assertThat(Fmt.bytes(8 << 20)).isEqualTo("8 MiB");
-        assertThat(Fmt.bytes(64 << 10)).isEqualTo("64 KiB");
-        assertThat(Fmt.bytes(1.5 * (1L << 30))).isEqualTo("1.5 GiB");
-        assertThat(Fmt.bytes(1_000_000)).isEqualTo("1 MB");
-        assertThat(Fmt.bytes(160_000_000)).isEqualTo("160 MB");
+    void shouldWriteMeasuredBytesInSiUnits() {
         assertThat(Fmt.bytes(1_829_520)).isEqualTo("1.83 MB");
-        assertThat(Fmt.bytes(4096)).isEqualTo("4 KiB");
-        assertThat(Fmt.bytes(1000)).isEqualTo("1 kB");
+        assertThat(Fmt.bytes(994_000)).isEqualTo("994 kB");
+        assertThat(Fmt.bytes(4096)).isEqualTo("4.096 kB");
         assertThat(Fmt.bytes(512)).isEqualTo("512 B");
+        assertThat(Fmt.bytes(6_400_000_000.0)).isEqualTo("6.4 GB");
+    }
+
+    /** A workload's size as it was most likely written: exactly, in the units that need fewer digits. */
+    @Test
+    void shouldWriteAWorkloadSizeExactlyInSiOrBinaryUnits() {
+        assertThat(Fmt.size(8L << 20)).isEqualTo("8 MiB");
+        assertThat(Fmt.size(2_000_000)).isEqualTo("2 MB");
+        assertThat(Fmt.size(300_000)).isEqualTo("300 kB");
+        assertThat(Fmt.size(160_000_000)).isEqualTo("160 MB");
+        assertThat(Fmt.size(64 << 10)).isEqualTo("64 KiB");
+        assertThat(Fmt.size(1024)).isEqualTo("1 KiB");
+        assertThat(Fmt.size(1L << 30)).isEqualTo("1 GiB");
+        assertThat(Fmt.size(1000)).isEqualTo("1 kB");
+        assertThat(Fmt.size(999)).isEqualTo("999 B");
+        // Neither exact at four digits: SI, as everything else.
+        assertThat(Fmt.size(1_234_567)).isEqualTo("1.235 MB");
+        for (long b : new long[] {1000, 1024, 4096, 65_536, 300_000, 1_000_000, 1_048_576, 8_388_608, 40_000_000}) {
+            assertThat(Fmt.size(b)).as("%d", b).doesNotContain(" KB").matches("[0-9.]+ (B|kB|MB|GB|KiB|MiB|GiB)");
+        }
     }
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import rocelab.observe.report.NiceTicks;
 
 /**
  * sweep.html: a self-contained page with, for every metric that differs between points, one chart per varied key:
@@ -18,7 +19,10 @@ public final class SweepReport {
         "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
     private static final int W = 460;
     private static final int H = 250;
-    private static final int LEFT = 64;
+    /** At most this many round steps on a y axis (6 ticks). */
+    private static final int Y_STEPS = 5;
+    /** Pixels per character of an 11px tick label, generously (digits are about 6.2 px in DejaVu Sans). */
+    private static final double CHAR_PX = 7;
     private static final int RIGHT = 12;
     private static final int TOP = 12;
     private static final int BOTTOM = 40;
@@ -146,35 +150,32 @@ public final class SweepReport {
         if (lo > hi) {
             return "";
         }
-        lo = Math.min(lo, 0);
-        if (hi == lo) {
-            hi = lo + 1;
-        }
-        // Round ticks (1, 2, 2.5 or 5 times a power of ten) and an axis that ends on one: a quarter of the largest
-        // value gave ticks at 376.7 and 753.3.
-        double[] ticks = ticks(lo, hi);
+        // The y axis runs from 0 (or the lowest value, if negative) over whole round steps to the first at or above
+        // the highest value; its left margin fits the longest tick label.
+        double[] ticks = NiceTicks.ticks(Math.min(lo, 0), hi, Y_STEPS);
+        String[] labels = NiceTicks.labels(ticks);
         lo = ticks[0];
         hi = ticks[ticks.length - 1];
+        int left = leftMargin(labels);
         StringBuilder b = new StringBuilder();
         b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"")
                 .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\">");
-        int plotW = W - LEFT - RIGHT;
+        int plotW = W - left - RIGHT;
         int plotH = H - TOP - BOTTOM;
-        b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
+        b.append("<rect x=\"").append(left).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
                 .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>");
-        double step = ticks.length > 1 ? ticks[1] - ticks[0] : 1;
-        for (double v : ticks) {
-            double y = py(v, lo, hi, plotH);
-            b.append("<line x1=\"").append(LEFT - 4).append("\" x2=\"").append(LEFT).append("\" y1=\"").append(f(y))
-                    .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(LEFT - 6)
-                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(tickLabel(v, step, Math.max(Math.abs(lo), Math.abs(hi))))
+        for (int t = 0; t < ticks.length; t++) {
+            double y = py(ticks[t], lo, hi, plotH);
+            b.append("<line x1=\"").append(left - 4).append("\" x2=\"").append(left).append("\" y1=\"").append(f(y))
+                    .append("\" y2=\"").append(f(y)).append("\" stroke=\"#999\"/><text x=\"").append(left - 6)
+                    .append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">").append(labels[t])
                     .append("</text>");
         }
         for (int i = 0; i < xs.size(); i++) {
             b.append("<text x=\"").append(f(px(i, xs.size(), plotW))).append("\" y=\"").append(TOP + plotH + 16)
                     .append("\" text-anchor=\"middle\">").append(esc(xs.get(i))).append("</text>");
         }
-        b.append("<text x=\"").append(LEFT + plotW / 2).append("\" y=\"").append(H - 6)
+        b.append("<text x=\"").append(left + plotW / 2).append("\" y=\"").append(H - 6)
                 .append("\" text-anchor=\"middle\">").append(esc(header.get(firstKey + k))).append("</text>");
         int c = 0;
         StringBuilder legend = new StringBuilder();
@@ -216,7 +217,16 @@ public final class SweepReport {
     }
 
     private static double px(int i, int n, int plotW) {
-        return LEFT + plotW * (i + 0.5) / n;
+        return W - RIGHT - plotW + plotW * (i + 0.5) / n;
+    }
+
+    /** The y axis's left margin: the longest tick label, the tick and a gap; at least 40 px. */
+    static int leftMargin(String[] labels) {
+        int longest = 0;
+        for (String l : labels) {
+            longest = Math.max(longest, l.length());
+        }
+        return Math.max(40, (int) Math.ceil(12 + CHAR_PX * longest));
     }
 
     private static double py(double v, double lo, double hi, int plotH) {
@@ -225,57 +235,6 @@ public final class SweepReport {
 
     private static String f(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
-    }
-
-    /**
-     * Ticks from at most {@code lo} to at least {@code hi}, 4 to 8 of them, a round step apart (1, 2, 2.5 or 5 times a
-     * power of ten); the first and last are the axis' ends.
-     */
-    static double[] ticks(double lo, double hi) {
-        double raw = (hi - lo) / 4;
-        double power = Math.pow(10, Math.floor(Math.log10(raw)));
-        double mantissa = 10;
-        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
-            if (m * power >= raw * (1 - 1e-9)) {
-                mantissa = m;
-                break;
-            }
-        }
-        double step = mantissa * power;
-        long first = (long) Math.floor(lo / step + 1e-9);
-        long last = (long) Math.ceil(hi / step - 1e-9);
-        double[] out = new double[(int) (last - first + 1)];
-        // Below 1 a power of ten is inexact (3 x 0.1 is 0.30000000000000004): divide by its inverse, which is exact.
-        long inverse = power < 1 ? Math.round(1 / power) : 0;
-        for (int i = 0; i < out.length; i++) {
-            out[i] = inverse > 0 ? (first + i) * mantissa / inverse : (first + i) * step;
-        }
-        return out;
-    }
-
-    /**
-     * A tick's label, short enough for the axis: 8M, 2.5k, 0.25, with the decimals the step needs; one unit for the
-     * whole axis, the one its largest value ({@code top}) needs.
-     */
-    static String tickLabel(double v, double step, double top) {
-        double scale = 1;
-        String suffix = "";
-        if (top >= 1e9) {
-            scale = 1e9;
-            suffix = "G";
-        } else if (top >= 1e6) {
-            scale = 1e6;
-            suffix = "M";
-        } else if (top >= 1e4) {
-            scale = 1e3;
-            suffix = "k";
-        }
-        double s = step / scale;
-        int decimals = 0;
-        while (decimals < 6 && Math.abs(s * Math.pow(10, decimals) - Math.rint(s * Math.pow(10, decimals))) > 1e-6) {
-            decimals++;
-        }
-        return String.format(Locale.ROOT, "%." + decimals + "f", v / scale) + (v == 0 ? "" : suffix);
     }
 
     private static String num(double v) {

@@ -1,0 +1,69 @@
+package rocelab.scenario.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** sweep.html's charts: y ticks at round values, labels that fit the margin. */
+class SweepReportTest {
+    private static final Pattern TICK = Pattern.compile(
+            "<line x1=\"(\\d+)\" x2=\"(\\d+)\" y1=\"[^\"]+\" y2=\"[^\"]+\" stroke=\"#999\"/><text x=\"\\d+\" y=\"[^\"]+\""
+                    + " text-anchor=\"end\">([^<]*)</text>");
+
+    /** One key (switch.ecn.kmin) over four values, one seed each, with the simulated seconds the probe's sweep had. */
+    private static String html() {
+        String[] kmin = {"25KB", "100KB", "400KB", "1600KB"};
+        double[] seconds = {0.0007413, 0.0007473, 0.0005012, 0.0001802};
+        long[] events = {11500, 11800, 12171, 12100};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < kmin.length; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(kmin[i]), 1, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"simulated_seconds\": " + seconds[i] + ", \"events\": "
+                    + events[i] + ", \"counters\": {\"max_queue_bytes\": " + (1_829_520 - i * 100_000) + "}}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), "grid", "packet", List.of(),
+                points);
+        return SweepReport.html(plan, SweepResults.of(plan, outcomes));
+    }
+
+    /** The y tick labels of each chart, in order of the charts (bottom tick first). */
+    private static List<List<String>> ticks(String html) {
+        List<List<String>> out = new ArrayList<>();
+        for (String svg : html.split("<svg")) {
+            if (!svg.contains("</svg>")) {
+                continue;
+            }
+            List<String> labels = new ArrayList<>();
+            Matcher m = TICK.matcher(svg);
+            while (m.find()) {
+                labels.add(m.group(3));
+                int tickStart = Integer.parseInt(m.group(1));
+                // 7 px per character of 11px digits (DejaVu Sans draws them 6.2 px wide) and 6 px to the axis.
+                assertThat(tickStart + 4 - 6 - 7 * m.group(3).length()).as("room left of %s", m.group(3))
+                        .isGreaterThanOrEqualTo(0);
+            }
+            out.add(labels);
+        }
+        return out;
+    }
+
+    @Test
+    void shouldTickTheYAxisAtRoundValuesWithLabelsThatFit() {
+        String html = html();
+        List<List<String>> charts = ticks(html);
+        assertThat(charts).hasSize(3);
+        assertThat(charts.get(0)).as("simulated_seconds").containsExactly("0", "0.0002", "0.0004", "0.0006",
+                "0.0008");
+        assertThat(charts.get(1)).as("events").containsExactly("0", "2.5k", "5k", "7.5k", "10k", "12.5k");
+        assertThat(charts.get(2)).as("max_queue_bytes").containsExactly("0", "0.5M", "1M", "1.5M", "2M");
+        assertThat(html).doesNotContain(">0.0001868<", ">0.0007473<");
+    }
+}
