@@ -105,25 +105,27 @@ final class JourneyCommand implements Callable<Integer> {
         }
         int qp = sim.driver().queuePair(flow).id();
         PfcProbe previous = sim.pfcLog() != null ? sim.pfcLog() : PfcProbe.NONE;
-        JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, previous);
+        // One flow of the QP: a QP carries one flow after another (each step of a ring on one connection).
+        JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, flow, previous);
         recorder.attach();
         RunResult result = sim.run(ProgressListener.NONE);
         FlowRecord f = result.flows().get(flow);
         if (f.completed()) {
             recorder.completed(f.finishPs(), f.src());
         }
-        if (packet >= 0 && recorder.events().stream().noneMatch(e -> e.psn() == packet)) {
-            var psns = recorder.events().stream().mapToLong(JourneyEvent::psn).filter(p -> p >= 0).summaryStatistics();
+        List<JourneyEvent> events = recorder.eventsOf(f.startPs(), f.completed() ? f.finishPs() : Long.MAX_VALUE);
+        if (packet >= 0 && events.stream().noneMatch(e -> e.psn() == packet)) {
+            var psns = events.stream().mapToLong(JourneyEvent::psn).filter(p -> p >= 0).summaryStatistics();
             err.println("error: --packet " + packet + ": flow " + flow + " sent no packet with that PSN; expected "
                     + (psns.getCount() == 0 ? "no --packet (the flow sent no packets)"
                     : "a PSN from " + psns.getMin() + " to " + psns.getMax()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog())
-                .render(f, recorder.events(), packet, fromPs, toPs, maxLines));
+                .render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
-            AtomicFiles.write(json, JsonText.render(toJson(f, recorder.events(), sim)));
+            AtomicFiles.write(json, JsonText.render(toJson(f, events, sim)));
         }
         return 0;
     }

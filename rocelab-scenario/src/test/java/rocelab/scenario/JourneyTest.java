@@ -280,6 +280,79 @@ class JourneyTest {
         assertThat(section).endsWith("h4 received the ACK for PSN " + last + "\n\n");
     }
 
+    /**
+     * A ring's QP carries one step's flow after another: the journey of one flow tells that flow's packets, waits and
+     * notifications only (an outside probe found the story of the QP's other flows told as flow 5's).
+     */
+    @Test
+    void shouldTellOneFlowOfAQueuePairThatCarriesSeveral() {
+        ScenarioConfig config = Scenarios.parse("""
+                name: ring-with-background
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 2MB}
+                nic: {cc: none}
+                traffic:
+                  - {kind: allreduce, ranks: [0, 1, 4, 5], size: 4MB}
+                  - {kind: incast, senders: [2, 3, 6], receiver: 7, size: 2MB}
+                """);
+        int flow = 5;
+        Simulation sim = Simulation.assemble(config);
+        int qp = sim.driver().queuePair(flow).id();
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), qp, flow, sim.pfcLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(flow);
+        assertThat(r.flows().stream().filter(x -> x.queuePair() == f.queuePair())).as("flows on its QP").hasSizeGreaterThan(1);
+        rec.completed(f.finishPs(), f.src());
+        List<JourneyEvent> events = rec.eventsOf(f.startPs(), f.finishPs());
+        long packets = (f.sizeBytes() + 4095) / 4096;
+        assertThat(events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND && !e.flag())).as("its first sends")
+                .hasSize((int) packets);
+        long low = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND).mapToLong(JourneyEvent::psn).min()
+                .orElseThrow();
+        assertThat(low).as("a flow after others on its QP").isPositive();
+        assertThat(events).allMatch(e -> e.timePs() >= f.startPs() && e.timePs() <= f.finishPs());
+        long waited = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.WAITED).mapToLong(JourneyEvent::value)
+                .sum();
+        assertThat(waited).as("its waits are its paused_wait_us").isEqualTo(r.pfcLog().pausedWaitPs(flow)).isPositive();
+        String text = new JourneyText(sim.network(), r.pfcLog()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("the first packet (PSN " + low + "), hop by hop:",
+                "the last packet (PSN " + (low + packets - 1) + "), hop by hop:");
+    }
+
+    /** An ACK dropped on its way back is told as the ACK, not as the data packet it acknowledges (which arrived). */
+    @Test
+    void shouldTellADroppedAckAsTheAckNotAsItsDataPacket() {
+        Object[] j = journey(Scenarios.parse("""
+                name: ack-dropped
+                fabric: {mode: roce-lossy, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 5us}}
+                nic: {cc: none, timeout: 5, retry-count: 2}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 1MB}
+                events:
+                  - {kind: link-down, a: h1, b: switch0, at: 20us}
+                  - {kind: link-up, a: h1, b: switch0, at: 200us}
+                """), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        List<JourneyEvent> ackDrops = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.DROP && e.flag())
+                .toList();
+        assertThat(ackDrops).as("ACKs to h1 with no route while its link is down").isNotEmpty();
+        for (JourneyEvent d : ackDrops) {
+            assertThat(events).as("PSN %d arrived before its ACK was dropped", d.psn()).anyMatch(e ->
+                    e.kind() == JourneyEvent.Kind.DATA_ARRIVED && e.psn() == d.psn() && e.timePs() < d.timePs());
+        }
+        String text = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events, -1, 0,
+                Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("switch0 dropped the ACK of PSN " + ackDrops.get(0).psn() + " (no_route)")
+                .doesNotContain("switch0 dropped PSN " + ackDrops.get(0).psn() + " ");
+        String hops = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events,
+                ackDrops.get(0).psn(), 0, Long.MAX_VALUE, 10_000);
+        assertThat(hops).contains("switch0 dropped its ACK (no_route)");
+    }
+
     /** A QP whose receiver is cut off times out until its retries are spent; the journey tells it failing, and why. */
     @Test
     void shouldTellTheQueuePairFailingWhenItsLocalAckTimeoutFindsTheRetriesSpent() {

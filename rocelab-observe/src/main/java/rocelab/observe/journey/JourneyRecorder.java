@@ -33,10 +33,30 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     /** The QP's recoveries so far (NAKs and local ACK timeouts): a re-sent packet names the latest. */
     private int recoveries;
 
+    /**
+     * The flow followed on the QP (its message cookie), or -1 for all of the QP's: a QP carries one flow after another
+     * (every step of a ring collective on one connection), and a journey is one flow's.
+     */
+    private final long flowCookie;
+    /** The PSNs the followed flow's packets carry, as its sends showed them (-1: none sent yet). */
+    private long firstPsn = -1;
+    private long lastPsn = -1;
+    /** When the followed flow's first packet left (Long.MAX_VALUE: not yet). */
+    private long firstSendPs = Long.MAX_VALUE;
+
     /** @param next the PFC probe that was attached before (kept informed) */
     public JourneyRecorder(Network network, int queuePair, PfcProbe next) {
+        this(network, queuePair, -1, next);
+    }
+
+    /**
+     * Records the journey of flow {@code flowCookie} (the cookie its message was posted with: its flow id) on
+     * {@code queuePair}; {@link #eventsOf} keeps its events only.
+     */
+    public JourneyRecorder(Network network, int queuePair, long flowCookie, PfcProbe next) {
         this.network = network;
         this.queuePair = queuePair;
+        this.flowCookie = flowCookie;
         this.next = next;
     }
 
@@ -63,6 +83,12 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     @Override
     public void onSend(long nowPs, int host, Packet p, long rateBps, boolean retransmission) {
         if (ours(p)) {
+            if (flowCookie >= 0 && p.cookie() == flowCookie) {
+                // The flow's PSNs, by the identity each data packet carries.
+                firstPsn = firstPsn < 0 ? p.psn() : Math.min(firstPsn, p.psn());
+                firstSendPs = Math.min(firstSendPs, nowPs);
+                lastPsn = Math.max(lastPsn, p.psn());
+            }
             // A re-send of a QP that repeats selectively says so: it is not the start of a go-back-N. A re-send is
             // the QP's answer to its latest recovery (the QP reported it before it sent anything again).
             events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.SEND, host, 0, p.psn(), rateBps, retransmission,
@@ -177,7 +203,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long flowCookie, boolean ack,
             long fromClockPs, long toClockPs, long xoffSentPs) {
         next.onPausedWait(nowPs, node, port, priority, qp, flowCookie, ack, fromClockPs, toClockPs, xoffSentPs);
-        if (qp != queuePair) {
+        if (qp != queuePair || this.flowCookie >= 0 && flowCookie != this.flowCookie) {
             return;
         }
         // Each of the flow's packets held in a paused queue reports its whole interval on the transmitter's paused
@@ -202,6 +228,32 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
 
     public List<JourneyEvent> events() {
         return List.copyOf(events);
+    }
+
+    /**
+     * The events of the followed flow: its packets and the notifications about them (by the PSNs its own sends
+     * carried), its waits (by the cookie the waits named), and the QP's other events (rate changes, recoveries,
+     * pauses) from the flow's first packet on (the QP served earlier flows before it) until it completed
+     * ({@code endPs}; {@code startPs} when it sent nothing). All of the QP's without a followed flow.
+     */
+    public List<JourneyEvent> eventsOf(long startPs, long endPs) {
+        if (flowCookie < 0) {
+            return events();
+        }
+        List<JourneyEvent> out = new ArrayList<>();
+        long from = firstSendPs == Long.MAX_VALUE ? startPs : firstSendPs;
+        for (JourneyEvent e : events) {
+            boolean keep = switch (e.kind()) {
+                case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, CNP_SENT, CNP_HANDLED ->
+                        e.psn() >= firstPsn && e.psn() <= lastPsn;
+                case WAITED -> true; // kept at recording by the flow's cookie
+                default -> e.timePs() >= from && e.timePs() <= endPs;
+            };
+            if (keep) {
+                out.add(e);
+            }
+        }
+        return List.copyOf(out);
     }
 
     public int queuePair() {

@@ -83,7 +83,9 @@ public final class JourneyText {
                     qp.selectiveRetransmissions(), qp.selectiveNaks());
         }
         line(b, "");
-        long follow = psn >= 0 ? psn : 0;
+        // The flow's first packet: its lowest PSN (a QP that carried flows before it numbers on from theirs).
+        long follow = psn >= 0 ? psn : events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND)
+                .mapToLong(JourneyEvent::psn).min().orElse(0);
         line(b, psn >= 0 ? "packet PSN %d, every transmission, hop by hop:" : "the first packet (PSN %d), hop by hop:",
                 follow);
         hopByHop(b, events, follow);
@@ -94,7 +96,7 @@ public final class JourneyText {
         // back, a pause) shows only on its hops.
         long last = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND).mapToLong(JourneyEvent::psn)
                 .max().orElse(0);
-        if (last > 0) {
+        if (last > follow) {
             line(b, "");
             line(b, "the last packet (PSN %d), hop by hop:", last);
             hopByHop(b, events, last);
@@ -143,7 +145,8 @@ public final class JourneyText {
                     e.flag() ? " (" + e.detail() + ")" : "", peer(e.node(), e.port()), e.value());
             case MARK -> String.format(Locale.ROOT, "%s marked it CE leaving for %s (queue %,d bytes) and forwarded it",
                     name(e.node()), peer(e.node(), e.port()), e.value());
-            case DROP -> String.format(Locale.ROOT, "%s dropped it (%s)", name(e.node()), e.detail());
+            case DROP -> String.format(Locale.ROOT, "%s dropped %s (%s)", name(e.node()), e.flag() ? "its ACK" : "it",
+                    e.detail());
             case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
             default -> e.kind().name();
@@ -218,8 +221,8 @@ public final class JourneyText {
                 case RATE -> text = rate(e, (JourneyEvent.RateChange) e.cause(), noticeByNumber);
                 case MARK -> text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and"
                         + " still forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
-                case DROP -> text = String.format(Locale.ROOT, "%s dropped PSN %d (%s)", name(e.node()), e.psn(),
-                        e.detail());
+                case DROP -> text = String.format(Locale.ROOT, "%s dropped %s %d (%s)", name(e.node()),
+                        e.flag() ? "the ACK of PSN" : "PSN", e.psn(), e.detail());
                 case CNP_SENT -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                     text = String.format(Locale.ROOT, "h%d sends %s back for PSN %d  <- %s", e.node(),
