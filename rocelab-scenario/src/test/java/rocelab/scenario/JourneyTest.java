@@ -321,6 +321,35 @@ class JourneyTest {
                 "the last packet (PSN " + (low + packets - 1) + "), hop by hop:");
     }
 
+    /**
+     * A pause of a priority the flow's sender does not send its data on (DSCP 10 maps to class 1 at the switch, the
+     * RNIC sends on priority 3) does not hold the flow: the journey must not say the sender stopped.
+     */
+    @Test
+    void shouldNotSayTheSenderStoppedWhenThePausedPriorityIsNotItsOwn() {
+        Object[] j = journey(Scenarios.parse("""
+                name: other-priority
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 8MB, pfc: {priorities: [3, 1]}}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 1-2, receiver: 0, size: 2MB}
+                  - {kind: incast, senders: 3-4, receiver: 0, size: 2MB, dscp: 10}
+                """), 2);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        RunResult r = (RunResult) j[3];
+        FlowRecord f = (FlowRecord) j[2];
+        assertThat(f.src()).isEqualTo(3);
+        assertThat(r.pfcLog().pausedWaitPs(f.id())).as("never held by the pauses of priority 1").isZero();
+        String text = new JourneyText(((Simulation) j[0]).network(), r.pfcLog()).render(f, events, -1, 0,
+                Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("switch0 sends PFC XOFF to h3 for priority 1",
+                "h3 may not send priority 1 on that port for up to 335.539 us (the flow's data leaves h3 on priority 3:"
+                        + " not held by it)").doesNotContain("stops sending");
+    }
+
     /** An ACK dropped on its way back is told as the ACK, not as the data packet it acknowledges (which arrived). */
     @Test
     void shouldTellADroppedAckAsTheAckNotAsItsDataPacket() {

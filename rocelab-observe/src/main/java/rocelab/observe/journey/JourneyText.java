@@ -460,8 +460,16 @@ public final class JourneyText {
                     name(far.node()), e.psn());
         }
         long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
-        String stops = String.format(Locale.ROOT, "%s stops sending on that port for up to %s us", name(far.node()),
-                us(Headroom.pauseDurationPs(quanta, rate)));
+        // What PFC says: the peer may not send that priority. Whether the flow is held depends on the priority its
+        // packets go out on there: at its sender's RNIC, the QP's own, which can differ (a DSCP mapped elsewhere).
+        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
+                ? network.queuePairs().get(f.queuePair()) : null;
+        boolean notItsPriority = qp != null && far.node() == f.src() && qp.lane() != e.psn();
+        String stops = String.format(Locale.ROOT, "%s may not send priority %d on that port for up to %s us%s",
+                name(far.node()), e.psn(), us(Headroom.pauseDurationPs(quanta, rate)), notItsPriority
+                        ? String.format(Locale.ROOT, " (the flow's data leaves h%d on priority %d: not held by it)",
+                                f.src(), qp.lane())
+                        : "");
         JourneyEvent.Pause why = e.cause() instanceof JourneyEvent.Pause p ? p : null;
         boolean refresh = why != null && why.reason() == PfcReason.REFRESH;
         boolean poolFull = why != null && why.reason() == PfcReason.SHARED_POOL_FULL;
