@@ -135,6 +135,31 @@ class PfcVictimsTest {
     }
 
     @Test
+    void shouldNameAnInjectedPauseStormAsTheRootNotAReceiveBufferTheRnicDoesNotHave() {
+        // h0 (no slow receive pipeline, so no receive buffer to fill) storms pause frames: the waits behind them are
+        // rooted at its storm, and a flow into h0 is not its victim while flows elsewhere are.
+        RunResult r = Simulation.assemble(Scenarios.parse("""
+                name: storm-root
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 3, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none}
+                faults:
+                  - {kind: pause-storm, host: 0, start: 20us, duration: 300us}
+                traffic:
+                  - {kind: flow, src: 3, dst: 0, size: 2MB}
+                  - {kind: flow, src: 4, dst: 1, size: 2MB}
+                """)).run(ProgressListener.NONE);
+        for (FlowRecord f : r.flows()) {
+            for (PfcLog.Root root : r.pfcLog().roots(f.id())) {
+                assertThat(r.pfcLog().rootName(root.node(), root.port())).as("flow %d", f.id())
+                        .isEqualTo("h0's pause storm").doesNotContain("receive buffer");
+            }
+        }
+        assertThat(r.pfcLog().roots(0)).as("into h0: on its own way").isNotEmpty().allMatch(PfcLog.Root::onPath);
+        assertTrueAndBounded(r);
+    }
+
+    @Test
     void shouldRecordTheIngressQueueThresholdFlowsAndRootOfEveryXoff() {
         RunResult r = run("lossless-pfc-only");
         var topo = r.network().topology();

@@ -189,9 +189,10 @@ public final class PfcLog implements PfcProbe {
             rows[i + ROOT_PORT] = rows[parent * FIELDS + ROOT_PORT];
             rows[i + DEPTH] = rows[parent * FIELDS + DEPTH] + 1;
         } else {
-            // Paused by a frame no log saw (an RNIC's pause storm): the pausing device is the root.
+            // Paused by a frame no log saw (an RNIC's pause storm): the pausing device is the root. An RNIC's root is
+            // named by port -1, its storm: its receive buffer (port 0) sends frames the log records.
             rows[i + ROOT_NODE] = peerNode[pp];
-            rows[i + ROOT_PORT] = topo.isHost(peerNode[pp]) ? 0 : -1;
+            rows[i + ROOT_PORT] = -1;
             rows[i + DEPTH] = 1;
         }
     }
@@ -267,7 +268,9 @@ public final class PfcLog implements PfcProbe {
             root = key((int) rows[pauser * FIELDS + ROOT_NODE], (int) rows[pauser * FIELDS + ROOT_PORT]);
             depth = (int) rows[pauser * FIELDS + DEPTH] + 1;
         } else {
-            root = key(peerNode[pp], topo.isHost(peerNode[pp]) ? 0 : -1);
+            // No recorded frame paused it: from an RNIC that is its pause storm (its receive buffer's frames are
+            // recorded), named by port -1; a switch's, its buffer.
+            root = key(peerNode[pp], -1);
             depth = 1;
         }
         int rb = ordinal * ROOTS;
@@ -518,7 +521,8 @@ public final class PfcLog implements PfcProbe {
     /** The words for a congestion point: {@code leaf0 port 2 (towards h0)}, {@code h0's receive buffer}. */
     public String rootName(int node, int port) {
         if (topo.isHost(node)) {
-            return topo.nodeName(node) + "'s receive buffer";
+            return topo.nodeName(node) + (port < 0 ? "'s pause storm"
+                    : "'s receive buffer");
         }
         if (port < 0) {
             return topo.nodeName(node) + "'s buffer";
