@@ -32,6 +32,23 @@ final class DscpClassRule implements LintRule {
                     .isLossless(c.switchAt(h.switchIndex()).trafficClass(path.dscp())))) {
                 continue;
             }
+            int nicPriority = c.nic(path.src()).parameters().dataPriority();
+            if (ownDscp && c.lossless() && expected != nicPriority
+                    && c.switchAt(path.hops().get(0).switchIndex()).pfc().isLossless(expected)) {
+                // The RNIC queues and sends its data on its own priority whatever the DSCP: the first switch files
+                // it in another, lossless class and pauses that one, which does not stop the RNIC.
+                LintContext.Hop first = path.hops().get(0);
+                SwitchConfig s = c.switchAt(first.switchIndex());
+                out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()),
+                        List.of(c.port(first.node(), first.inPort())), s.name() + " maps DSCP " + path.dscp()
+                                + " to lossless traffic class " + expected + ", but h" + path.src()
+                                + "'s RNIC sends that data on priority " + nicPriority,
+                        "PFC from " + s.name() + " pauses priority " + expected + ", which does not stop the RNIC:"
+                                + " headroom overflows (dropped_headroom_exceeded) on a lossless class",
+                        "map DSCP " + path.dscp() + " to class " + nicPriority + " on " + s.name() + " (switches: [{name: "
+                                + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + nicPriority + "}}]), or"
+                                + " give the traffic the RNIC's DSCP");
+            }
             for (LintContext.Hop hop : path.hops()) {
                 SwitchConfig s = c.switchAt(hop.switchIndex());
                 int tc = s.trafficClass(path.dscp());

@@ -51,6 +51,27 @@ class LintRulesTest {
     }
 
     @Test
+    void shouldFlagATrafficDscpFiledInAnotherLosslessClassThanTheRnicSendsItOn() {
+        // DSCP 10 goes to class 1, lossless on every switch, but the RNIC sends all its data on priority 3: the
+        // switch's pauses of class 1 do not stop it (an outside probe's run dropped 522 packets, lint said nothing).
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 8MB, pfc: {priorities: [3, 1], watchdog: {}}}
+                nic: {cc: dcqcn}
+                """;
+        LintReport r = lint(fabric, "traffic:\n  - {kind: incast, senders: 3-4, receiver: 0, size: 2MB, dscp: 10}\n");
+        assertThat(r.of("L1")).hasSize(2).allSatisfy(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+            assertThat(f.what()).contains("switch0 maps DSCP 10 to lossless traffic class 1, but h",
+                    "'s RNIC sends that data on priority 3");
+        });
+        assertThat(lint(fabric, "traffic:\n  - {kind: incast, senders: 3-4, receiver: 0, size: 2MB}\n").of("L1"))
+                .as("the RNIC's own DSCP").isEmpty();
+    }
+
+    @Test
     void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
         assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
                 + " headroom: 2500KB}]}]\n"), "L4")).containsExactly(Severity.WARNING);
