@@ -211,6 +211,10 @@ final class JourneyCommand implements Callable<Integer> {
                 }
             } else if (e.cause() instanceof JourneyEvent.Resend r) {
                 row.put("recovery", r.recovery());
+            } else if (e.cause() instanceof JourneyEvent.LinkChange c) {
+                row.put("peer", topo.nodeName(c.peerNode()));
+                row.put("peer_port", c.peerPort());
+                row.put("up", c.up());
             }
             list.add(row);
         }

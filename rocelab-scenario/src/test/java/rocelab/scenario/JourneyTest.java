@@ -366,8 +366,8 @@ class JourneyTest {
                 """), 0);
         @SuppressWarnings("unchecked")
         List<JourneyEvent> events = (List<JourneyEvent>) j[1];
-        List<JourneyEvent> ackDrops = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.DROP && e.flag())
-                .toList();
+        List<JourneyEvent> ackDrops = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.DROP && e.flag()
+                && "no_route".equals(e.detail())).toList();
         assertThat(ackDrops).as("ACKs to h1 with no route while its link is down").isNotEmpty();
         for (JourneyEvent d : ackDrops) {
             assertThat(events).as("PSN %d arrived before its ACK was dropped", d.psn()).anyMatch(e ->
@@ -375,11 +375,77 @@ class JourneyTest {
         }
         String text = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events, -1, 0,
                 Long.MAX_VALUE, 10_000);
-        assertThat(text).contains("switch0 dropped the ACK of PSN " + ackDrops.get(0).psn() + " (no_route)")
+        // Shortened among the losses on the down link: counted as ACKs, and no data PSN is called dropped.
+        assertThat(text).containsPattern(ackDrops.size() + " ACKs dropped by switch0 \\(no_route\\)")
                 .doesNotContain("switch0 dropped PSN " + ackDrops.get(0).psn() + " ");
         String hops = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events,
                 ackDrops.get(0).psn(), 0, Long.MAX_VALUE, 10_000);
         assertThat(hops).contains("switch0 dropped its ACK (no_route)");
+    }
+
+    /**
+     * Frames lost on a link that is down are told as lost there, by identity (the link tells the journey each frame
+     * it loses): h1's data on its own link, the ACKs to h1 on the way back; and the link's going down and up. Every
+     * frame h1's RNIC lost (its counter) is one of the two flows' losses at h1, and every frame switch0's port to h1
+     * lost is one of theirs there.
+     */
+    @Test
+    void shouldTellFramesLostOnALinkThatIsDownAndTheLinkEvents() {
+        ScenarioConfig config = Scenarios.parse("""
+                name: host-link-down
+                fabric: {mode: roce-lossy, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 5us}}
+                nic: {cc: none, timeout: 5, retry-count: 2}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 1MB}
+                  - {kind: flow, src: 2, dst: 1, size: 1MB}
+                events:
+                  - {kind: link-down, a: h1, b: switch0, at: 20us}
+                  - {kind: link-up, a: h1, b: switch0, at: 200us}
+                """);
+        // One recorder per run (a run has one journey probe): the same seed, so the same run twice.
+        Object[][] runs = {journey(config, 0), journey(config, 1)};
+        Simulation sim = (Simulation) runs[1][0];
+        int h1 = 1;
+        int switch0 = sim.network().topology().hostCount();
+        int toH1 = sim.network().topology().peer(h1, 0).port();
+        long lostAtH1 = 0;
+        long lostAtSwitchToH1 = 0;
+        for (Object[] run : runs) {
+            @SuppressWarnings("unchecked")
+            List<JourneyEvent> events = (List<JourneyEvent>) run[1];
+            for (JourneyEvent e : events) {
+                if (e.kind() == JourneyEvent.Kind.DROP && "link_down".equals(e.detail())) {
+                    if (e.node() == h1) {
+                        assertThat(e.timePs()).isBetween(20_000_000L, 200_000_000L);
+                        lostAtH1++;
+                    } else {
+                        assertThat(e.node()).isEqualTo(switch0);
+                        assertThat(e.port()).isEqualTo(toH1);
+                        lostAtSwitchToH1++;
+                    }
+                }
+            }
+        }
+        assertThat(lostAtH1).as("h1's RNIC's frames lost on its down link, told by the flows' journeys")
+                .isEqualTo(sim.network().nic(h1).counter(NicCounter.TX_LOST_LINK_DOWN)).isPositive();
+        assertThat(lostAtSwitchToH1).as("switch0's frames to h1 lost on the link")
+                .isEqualTo(sim.network().switchAt(0).port(toH1).counter(
+                        rocelab.fabric.probe.PortCounter.DROPPED_LINK_DOWN)).isPositive();
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events0 = (List<JourneyEvent>) runs[0][1];
+        String text = new JourneyText(((Simulation) runs[0][0]).network()).render((FlowRecord) runs[0][2], events0, -1,
+                0, Long.MAX_VALUE, 10_000);
+        int down = text.indexOf("20.000 us  the link h1 - switch0 goes down");
+        int firstLoss = text.indexOf("lost on the link h1 -> switch0, which is down", text.indexOf("what happened"));
+        int up = text.indexOf("200.000 us  the link h1 - switch0 comes back up");
+        assertThat(down).as(text).isPositive();
+        assertThat(firstLoss).isGreaterThan(down);
+        assertThat(up).isGreaterThan(firstLoss);
+        assertThat(text).contains("PSNs lost on the link h1 -> switch0", "ACKs lost on the link switch0 -> h1");
+        // The last packet's first send was lost at h1: its hops say so.
+        assertThat(text).containsPattern("h1's RNIC sent it at 100.0 Gb/s\\n +[0-9.]+ us  it was lost on the link"
+                + " h1 -> switch0, which is down");
     }
 
     /** A QP whose receiver is cut off times out until its retries are spent; the journey tells it failing, and why. */

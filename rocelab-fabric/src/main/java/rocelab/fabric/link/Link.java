@@ -5,6 +5,8 @@ import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.probe.JourneyProbe;
 
 /**
  * One direction of a point-to-point link: propagation delay only (the sender accounts for serialisation). Frames
@@ -33,6 +35,10 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
     private long lost;
     private long lostBytes;
     private LinkProbe probe = LinkProbe.NONE;
+    /** Told of the frames this link loses while down, as drops by its sending end ({@link #journeyProbe}). */
+    private JourneyProbe journey = JourneyProbe.NONE;
+    private int senderNode = -1;
+    private int senderPort = -1;
     /** The sending partition when the link is cut (null: both ends in {@link #sim}). */
     private Simulator sender;
     private final Packet[] transitHead = new Packet[2];
@@ -66,8 +72,7 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
     public void transmit(long startPs, long serializationPs, Packet packet) {
         probe.onTransmit(startPs, this, packet);
         if (down) {
-            lost++;
-            lostBytes += packet.frameBytes();
+            lose(startPs, packet);
             pool.release(packet);
             return;
         }
@@ -157,8 +162,7 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
             Packet p = head;
             while (p != null) {
                 Packet n = p.takeNextInFlight();
-                lost++;
-                lostBytes += p.frameBytes();
+                lose(sim.nowPs(), p);
                 packetPool.release(p);
                 inFlight--;
                 p = n;
@@ -167,6 +171,23 @@ public final class Link implements PacketSink, EventHandler, CrossingInbox {
             tail = null;
             ++epoch;
         }
+    }
+
+    /** A frame lost because the link is down: counted, and told to the journey as a drop by the sending end. */
+    private void lose(long nowPs, Packet packet) {
+        lost++;
+        lostBytes += packet.frameBytes();
+        journey.onDrop(nowPs, senderNode, senderPort, DropReason.LINK_DOWN, packet);
+    }
+
+    /**
+     * Tells {@code p} of the frames this link loses while it is down, as drops by the end that sent them:
+     * {@code node}'s port {@code port} (an RNIC's port is its plane).
+     */
+    public void journeyProbe(JourneyProbe p, int node, int port) {
+        this.journey = p;
+        this.senderNode = node;
+        this.senderPort = port;
     }
 
     /** Observes every frame put on this link (packet capture); {@link LinkProbe#NONE} by default. */

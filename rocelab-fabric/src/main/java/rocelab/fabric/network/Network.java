@@ -13,6 +13,7 @@ import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 
@@ -71,10 +72,12 @@ public final class Network {
      */
     public void setLinkState(int edgeIndex, boolean up) {
         edgeDown[edgeIndex] = !up;
+        // Told first: the frames the link loses as it goes down are told after it.
+        Topology.Edge e = topology.edges().get(edgeIndex);
+        journey.onLinkState(sim.nowPs(), e.a().node(), e.a().port(), e.b().node(), e.b().port(), up);
         links.get(2 * edgeIndex).setDown(!up, pool);
         links.get(2 * edgeIndex + 1).setDown(!up, pool);
         if (laneOfDscp != null && up) {
-            Topology.Edge e = topology.edges().get(edgeIndex);
             reinitialiseCredits(e.a(), e.b());
             reinitialiseCredits(e.b(), e.a());
         }
@@ -88,6 +91,20 @@ public final class Network {
         }
         for (RouteListener l : routeListeners) {
             l.routesChanged(sim.nowPs());
+        }
+    }
+
+    private JourneyProbe journey = JourneyProbe.NONE;
+
+    /**
+     * Tells {@code probe} of links going down and up, and of the frames each link loses while down (as drops by the
+     * end that sent them). The RNICs and switches have probes of their own.
+     */
+    public void journeyProbe(JourneyProbe probe) {
+        this.journey = probe;
+        for (Topology.Edge e : topology.edges()) {
+            link(e.index(), true).journeyProbe(probe, e.a().node(), e.a().port());
+            link(e.index(), false).journeyProbe(probe, e.b().node(), e.b().port());
         }
     }
 

@@ -28,8 +28,17 @@ public interface JourneyProbe {
     /** A switch admitted a packet into the queue of output {@code port}, which held {@code queueBytes} before it. */
     default void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {}
 
-    /** A switch dropped a packet. */
+    /**
+     * A device dropped a packet: a switch, or the sending end of a link that is down ({@link DropReason#LINK_DOWN}:
+     * a switch's egress port, or an RNIC's port).
+     */
     default void onDrop(long nowPs, int node, int port, DropReason reason, Packet packet) {}
+
+    /**
+     * The link between ({@code nodeA}, {@code portA}) and ({@code nodeB}, {@code portB}) went down or came back up
+     * (a scenario's link event); both directions change together.
+     */
+    default void onLinkState(long nowPs, int nodeA, int portA, int nodeB, int portB, boolean up) {}
 
     /** An egress queue marked the packet CE; {@code queueBytes} is the depth the marking decision saw. */
     default void onMark(long nowPs, int node, int port, long queueBytes, Packet packet) {}

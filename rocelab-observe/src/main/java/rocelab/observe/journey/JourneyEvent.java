@@ -18,10 +18,10 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        RATE, PAUSED, RESUMED, WAITED, RECOVERY, COMPLETED }
+        RATE, PAUSED, RESUMED, WAITED, RECOVERY, LINK, COMPLETED }
 
     /** The identity a step carried. */
-    public sealed interface Cause permits Notice, RateChange, Wait, Pause, Recovery, Resend {}
+    public sealed interface Cause permits Notice, RateChange, Wait, Pause, Recovery, Resend, LinkChange {}
 
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
@@ -65,6 +65,12 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
             return timeout && retry > retryLimit;
         }
     }
+
+    /**
+     * A link went down or came back up (a scenario's link event): the event's node and port are one end, these the
+     * other.
+     */
+    public record LinkChange(int peerNode, int peerPort, boolean up) implements Cause {}
 
     /** A packet sent again, and the recovery (its number) whose re-sending it is. */
     public record Resend(int recovery) implements Cause {}

@@ -70,6 +70,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
             network.switchAt(s).journeyProbe(this);
             network.switchAt(s).pfcProbe(this);
         }
+        network.journeyProbe(this);
     }
 
     private boolean ours(Packet p) {
@@ -219,6 +220,13 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         // The probe names the flow, not the packet: no PSN is claimed for the wait.
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, -1, toClockPs - from, false, null,
                 new JourneyEvent.Wait(priority, from, toClockPs, xoffSentPs, ack)));
+    }
+
+    @Override
+    public void onLinkState(long nowPs, int nodeA, int portA, int nodeB, int portB, boolean up) {
+        // Every link's: whether it is on the flow's way is told from the ports the flow's packets used.
+        events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.LINK, nodeA, portA, -1, 0, up, null,
+                new JourneyEvent.LinkChange(nodeB, portB, up)));
     }
 
     /** Adds the completion (the sender saw the last ACK). */

@@ -10,6 +10,7 @@ import java.util.Set;
 import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
@@ -145,8 +146,11 @@ public final class JourneyText {
                     e.flag() ? " (" + e.detail() + ")" : "", peer(e.node(), e.port()), e.value());
             case MARK -> String.format(Locale.ROOT, "%s marked it CE leaving for %s (queue %,d bytes) and forwarded it",
                     name(e.node()), peer(e.node(), e.port()), e.value());
-            case DROP -> String.format(Locale.ROOT, "%s dropped %s (%s)", name(e.node()), e.flag() ? "its ACK" : "it",
-                    e.detail());
+            case DROP -> lostOnDownLink(e)
+                    ? String.format(Locale.ROOT, "%s was lost on the link %s -> %s, which is down", e.flag() ? "its ACK"
+                            : "it", name(e.node()), peer(e.node(), e.port()))
+                    : String.format(Locale.ROOT, "%s dropped %s (%s)", name(e.node()), e.flag() ? "its ACK" : "it",
+                            e.detail());
             case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
             default -> e.kind().name();
@@ -154,7 +158,11 @@ public final class JourneyText {
     }
 
     /** One told line and the group it belongs to: a run of lines of one group is shortened to its first two. */
-    private record Told(long timePs, String group, String text) {}
+    /**
+     * One told line, the group it belongs to, and what kind of line it is within its group ({@code like}: drops of
+     * several causes are one group, so a shortened run can say how many of each it hides).
+     */
+    private record Told(long timePs, String group, String text, String like) {}
 
     private List<String> story(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> told = tell(f, events, fromPs, toPs);
@@ -171,12 +179,26 @@ public final class JourneyText {
                 out.add(String.format(Locale.ROOT, "  %12s us  %s", us(told.get(k).timePs()), told.get(k).text()));
             }
             if (run > shown) {
-                out.add(String.format(Locale.ROOT, "  %12s     ... %d more like these until %s us", "", run - shown,
-                        us(told.get(j).timePs())));
+                out.add(String.format(Locale.ROOT, "  %12s     ... %d more %s until %s us", "", run - shown,
+                        hidden(told.subList(i, j + 1), told.subList(i + shown, j + 1)), us(told.get(j).timePs())));
             }
             i = j + 1;
         }
         return out;
+    }
+
+    /** What a shortened run hides: "like these" when all of one kind, else how many of each kind. */
+    private static String hidden(List<Told> run, List<Told> hidden) {
+        Map<String, Integer> kinds = new java.util.LinkedHashMap<>();
+        for (Told t : hidden) {
+            kinds.merge(t.like(), 1, Integer::sum);
+        }
+        if (kinds.size() == 1 && run.stream().allMatch(t -> t.like().equals(run.get(0).like()))) {
+            return "like these";
+        }
+        StringBuilder b = new StringBuilder();
+        kinds.forEach((like, n) -> b.append(b.length() == 0 ? "(" : ", ").append(n).append(' ').append(like));
+        return b.append(')').toString();
     }
 
     private List<Told> tell(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
@@ -195,6 +217,13 @@ public final class JourneyText {
         for (JourneyEvent e : events) {
             if (e.kind() == JourneyEvent.Kind.SEND && e.cause() instanceof JourneyEvent.Resend r) {
                 resends.computeIfAbsent(r.recovery(), k -> new Resends()).add(e);
+            }
+        }
+        // Every port the flow's packets were queued at or lost on, to tell which link changes were on its way.
+        Set<Long> used = new HashSet<>();
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.ENQUEUE || e.kind() == JourneyEvent.Kind.DROP) {
+                used.add(key(e.node(), e.port()));
             }
         }
         boolean started = false;
@@ -221,8 +250,12 @@ public final class JourneyText {
                 case RATE -> text = rate(e, (JourneyEvent.RateChange) e.cause(), noticeByNumber);
                 case MARK -> text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and"
                         + " still forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
-                case DROP -> text = String.format(Locale.ROOT, "%s dropped %s %d (%s)", name(e.node()),
-                        e.flag() ? "the ACK of PSN" : "PSN", e.psn(), e.detail());
+                case DROP -> text = lostOnDownLink(e)
+                        ? String.format(Locale.ROOT, "%s %d lost on the link %s -> %s, which is down",
+                                e.flag() ? "the ACK of PSN" : "PSN", e.psn(), name(e.node()), peer(e.node(), e.port()))
+                        : String.format(Locale.ROOT, "%s dropped %s %d (%s)", name(e.node()),
+                                e.flag() ? "the ACK of PSN" : "PSN", e.psn(), e.detail());
+                case LINK -> text = link(f, e, (JourneyEvent.LinkChange) e.cause(), used);
                 case CNP_SENT -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                     text = String.format(Locale.ROOT, "h%d sends %s back for PSN %d  <- %s", e.node(),
@@ -247,10 +280,42 @@ public final class JourneyText {
                 }
             }
             if (show && text != null) {
-                out.add(new Told(e.timePs(), group(e), text));
+                out.add(new Told(e.timePs(), group(e), text, like(e)));
             }
         }
         return out;
+    }
+
+    /** The kind of a told line within its group: a drop's cause and where, else the group itself. */
+    private String like(JourneyEvent e) {
+        if (e.kind() != JourneyEvent.Kind.DROP) {
+            return group(e);
+        }
+        String what = e.flag() ? "ACKs" : "PSNs";
+        return lostOnDownLink(e) ? String.format(Locale.ROOT, "%s lost on the link %s -> %s", what, name(e.node()),
+                peer(e.node(), e.port())) : String.format(Locale.ROOT, "%s dropped by %s (%s)", what, name(e.node()),
+                e.detail());
+    }
+
+    private static boolean lostOnDownLink(JourneyEvent e) {
+        return DropReason.LINK_DOWN.key().equals(e.detail());
+    }
+
+    /**
+     * A link going down or up, told when it is on the flow's way: an end is its sender or receiver, or the flow's
+     * packets (data or ACKs) were queued at or lost on either end's port.
+     */
+    private String link(FlowRecord f, JourneyEvent e, JourneyEvent.LinkChange c, Set<Long> used) {
+        boolean onWay = e.node() == f.src() || e.node() == f.dst() || c.peerNode() == f.src()
+                || c.peerNode() == f.dst() || used.contains(key(e.node(), e.port()))
+                || used.contains(key(c.peerNode(), c.peerPort()));
+        if (!onWay) {
+            return null;
+        }
+        return c.up() ? String.format(Locale.ROOT, "the link %s - %s comes back up (a link event of the scenario)",
+                name(e.node()), name(c.peerNode()))
+                : String.format(Locale.ROOT, "the link %s - %s goes down (a link event of the scenario): what is on it"
+                        + " and what is sent onto it is lost until it comes back", name(e.node()), name(c.peerNode()));
     }
 
     /** The packets re-sent after one recovery, in the order sent. */
