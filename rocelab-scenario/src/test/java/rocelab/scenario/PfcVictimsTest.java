@@ -156,6 +156,14 @@ class PfcVictimsTest {
             }
         }
         assertThat(r.pfcLog().roots(0)).as("into h0: on its own way").isNotEmpty().allMatch(PfcLog.Root::onPath);
+        // The spread starts at the storm: h0 paused leaf0 from the storm's start, for the storm's length (its XON
+        // ends it), and every port and RNIC paused is one edge of the spread, so its pauses add up to the total.
+        var edges = r.pfcLog().propagation(r.network().simulator().nowPs());
+        assertThat(edges.get(0)).extracting(PfcLog.PauseEdge::firstXoffPs, PfcLog.PauseEdge::device,
+                PfcLog.PauseEdge::hop, PfcLog.PauseEdge::pausedPs).containsExactly(20_000_000L, 0, 0, 300_000_000L);
+        assertThat(r.pfcLog().rootName(edges.get(0).rootNode(), edges.get(0).rootPort())).isEqualTo("h0's pause storm");
+        assertThat(edges.stream().mapToLong(PfcLog.PauseEdge::pausedPs).sum()).isEqualTo(r.totals().pausedPs());
+        assertThat(SummaryText.render(r, null)).containsPattern("20.000 us  h0 +leaf0 +3 +0 +300.000 us");
         assertTrueAndBounded(r);
     }
 

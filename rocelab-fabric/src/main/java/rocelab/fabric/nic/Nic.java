@@ -283,6 +283,19 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         storm.schedule(startPs, endPs, priority);
     }
 
+    /**
+     * When this RNIC's injected pause storm sent its first XOFF (-1: it has none, or it has not started). The storm's
+     * frames pause the switch port of every plane and are not a receive buffer's: PFC logs do not record them.
+     */
+    public long pauseStormStartPs() {
+        return storm.firstXoffPs();
+    }
+
+    /** The priority this RNIC's pause storm pauses (meaningful when {@link #pauseStormStartPs} is set). */
+    public int pauseStormPriority() {
+        return storm.priority();
+    }
+
     // ---------------------------------------------------------------- receive
 
     /**

@@ -21,6 +21,8 @@ final class PauseStorm {
     private final FrameSender transmitter;
     private long endPs;
     private int priority;
+    /** When the storm's first XOFF was sent (-1: not yet, or no storm). */
+    private long firstXoffPs = -1;
 
     PauseStorm(Simulator sim, int handlerId, long lineRateBps, FrameFormat frames, PacketPool pool, long[] counters,
             FrameSender transmitter) {
@@ -39,8 +41,21 @@ final class PauseStorm {
         sim.schedule(startPs, handlerId, NicEvent.STORM, 0L);
     }
 
+    /** When the storm's first XOFF went out, -1 if none did. */
+    long firstXoffPs() {
+        return firstXoffPs;
+    }
+
+    /** The priority the storm pauses. */
+    int priority() {
+        return priority;
+    }
+
     void onWakeUp(long nowPs) {
         boolean on = nowPs < endPs;
+        if (on && firstXoffPs < 0) {
+            firstXoffPs = nowPs;
+        }
         Packet frame = pool.acquire().initPfc(nowPs, priority, on ? 0xFFFF : 0, frames.pfcFrameBytes());
         counters[NicCounter.TX_PAUSE.ordinal()]++;
         transmitter.sendMacControl(nowPs, frame);

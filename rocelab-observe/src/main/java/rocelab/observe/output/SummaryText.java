@@ -183,7 +183,7 @@ public final class SummaryText {
                         "   watchdog: %s, %s packets dropped", Numbers.count(t.pfcWatchdogStorms(), "storm", "storms"),
                         group(t.droppedPfcWatchdog())));
         }
-        if (r.pfcLog() != null && r.pfcLog().frames() > 0) {
+        if (r.pfcLog() != null) {
             pauseTree(b, r);
             var victims = r.pfcLog().victims(r.flows(), r.simulatedPs());
             if (!victims.isEmpty()) {
@@ -237,6 +237,9 @@ public final class SummaryText {
     private static void pauseTree(StringBuilder b, RunResult r) {
         var topo = r.network().topology();
         var edges = r.pfcLog().propagation(r.network().simulator().nowPs());
+        if (edges.isEmpty()) {
+            return;
+        }
         line(b, "PFC spread  first XOFF       device   paused   prio  hop   paused in all");
         int shown = 0;
         for (var e : edges) {

@@ -564,6 +564,24 @@ public final class PfcLog implements PfcProbe {
             out.add(new PauseEdge(rows[i + TIME], node, port, far.node(), prio, (int) rows[i + DEPTH], paused,
                     (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]));
         }
+        // An RNIC's pause storm: its frames are not recorded (no buffer sent them), but the switch port it pauses is
+        // part of the spread, as its root (the waits behind it are rooted at the storm, port -1).
+        for (int h = 0; h < topo.hostCount(); h++) {
+            var nic = network.nic(h);
+            long start = nic.pauseStormStartPs();
+            if (start < 0) {
+                continue;
+            }
+            int prio = nic.pauseStormPriority();
+            for (int port = 0; port < nic.planes(); port++) {
+                if (seen[group(h, port, prio)]) {
+                    continue; // its receive buffer paused that port too: that edge is there, its paused time the storm's too
+                }
+                var far = topo.peer(h, port);
+                long paused = network.switchAt(far.node() - topo.hostCount()).port(far.port()).pausedPs(prio, nowPs);
+                out.add(new PauseEdge(start, h, port, far.node(), prio, 0, paused, h, -1));
+            }
+        }
         out.sort(java.util.Comparator.comparingLong(PauseEdge::firstXoffPs).thenComparingInt(PauseEdge::device)
                 .thenComparingInt(PauseEdge::port));
         return out;
