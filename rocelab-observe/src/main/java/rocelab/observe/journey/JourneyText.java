@@ -55,12 +55,22 @@ public final class JourneyText {
 
     private String tell(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
         StringBuilder b = new StringBuilder();
-        line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(), f.dst(),
-                f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        if (network.isInfiniband()) {
+            // No UDP/IP header on InfiniBand, so no source port: a switch forwards a packet by its destination LID.
+            line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (InfiniBand: the switches forward its packets"
+                    + " by their destination LID, h%d's LID %d)", f.id(), f.src(), f.dst(), f.sizeBytes(),
+                    f.queuePair(), f.dst(), rocelab.observe.pcap.IbPacketEncoder.lid(f.dst()));
+        } else {
+            line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(),
+                    f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        }
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+        if (network.isInfiniband()) {
+            infinibandPaths(b, f);
+        }
         if (pfc != null && !pfc.waits(f.id()).isEmpty()) {
             StringBuilder hops = new StringBuilder();
             for (PfcLog.Hop h : pfc.waits(f.id())) {
@@ -119,6 +129,33 @@ public final class JourneyText {
             line(b, "  ... %d more lines (--max-lines, or --json for every event)", story.size() - maxLines);
         }
         return b.toString();
+    }
+
+    /**
+     * InfiniBand: where a switch has several equal-cost ports towards the flow's destination, how it picks one. One LID
+     * per port (no LMC): an ECMP switch keeps the QP on one port, picked by a hash of the QP's endpoints and its path
+     * entropy (the stand-in for the path a subnet manager would route its DLID on); a switch that spreads load picks per
+     * packet or flowlet. Nothing is said when every switch has one port towards it.
+     */
+    private void infinibandPaths(StringBuilder b, FlowRecord f) {
+        boolean perQp = false;
+        boolean perPacket = false;
+        for (int s = 0; s < network.switchCount(); s++) {
+            var sw = network.switchAt(s);
+            if (sw.candidates(f.dst()).length > 1) {
+                perQp |= !sw.loadBalancing().mayReorder();
+                perPacket |= sw.loadBalancing().mayReorder();
+            }
+        }
+        if (perQp) {
+            line(b, "  where a switch has several equal-cost ports towards h%d, it keeps the QP on one, picked by a hash"
+                    + " of its endpoints and its path entropy (rocelab's stand-in for the route a subnet manager gives"
+                    + " a DLID)", f.dst());
+        }
+        if (perPacket) {
+            line(b, "  where a switch that spreads load (spray, adaptive or flowlet) has several equal-cost ports towards"
+                    + " h%d, it picks one per packet (or flowlet)", f.dst());
+        }
     }
 
     /** Every step of packet {@code psn} (each transmission of it, its ACK's way back), one line each. */
