@@ -178,9 +178,17 @@ class InfinibandStoryTest {
                         + " input buffer on its port from h1 had no room for the packet")
                 .contains("more waits for credits until " + us(waits.get(waits.size() - 1).timePs()) + " us ("
                         + (waits.size() - 1) + " at h1's HCA, " + us(sum(waits) - waits.get(0).value()) + " us)");
-        int told = t.text().indexOf("h1's HCA held PSN");
-        assertThat(t.text().indexOf("h1 starts sending")).as("in time order").isLessThan(told);
-        assertThat(t.text().indexOf("flow complete")).isGreaterThan(told);
+        // The last packet's hops begin with its own wait at the HCA, told with the packet it held.
+        JourneyEvent last = waits.get(waits.size() - 1);
+        assertThat(((JourneyEvent.CreditWait) last.cause()).psn()).isEqualTo(124);
+        String hops = t.text().substring(t.text().indexOf("the last packet (PSN 124), hop by hop:"));
+        assertThat(hops).contains(us(lastSendPs) + " us  h1's HCA held PSN 124 for " + us(last.value())
+                + " us waiting for credits on VL 3").contains(us(lastSendPs) + " us  h1's HCA sent it");
+        assertThat(hops.indexOf("held PSN 124")).isLessThan(hops.indexOf("h1's HCA sent it"));
+        String story = t.text().substring(t.text().indexOf("what happened to the flow, in time order:"));
+        int told = story.indexOf("h1's HCA held PSN");
+        assertThat(story.indexOf("h1 starts sending")).as("in time order").isLessThan(told);
+        assertThat(story.indexOf("flow complete")).isGreaterThan(told);
     }
 
     /**
@@ -212,8 +220,8 @@ class InfinibandStoryTest {
                 + " us in the queue towards h0 for credits on VL 3: h0's HCA's 65,536-byte VL 3 receive buffer had no"
                 + " room for the packet").contains("waited for credits (InfiniBand link-level flow control) at switch0"
                 + " towards h0 " + us(sum(atSwitch)) + " us on VL 3, h1's HCA " + us(sum(atHca)) + " us on VL 3");
-        assertThat(t.text().indexOf("switch0: the flow's packets waited")).isLessThan(t.text().indexOf(
-                "h1's HCA held PSN"));
+        String story = t.text().substring(t.text().indexOf("what happened to the flow, in time order:"));
+        assertThat(story.indexOf("switch0: the flow's packets waited")).isLessThan(story.indexOf("h1's HCA held PSN"));
     }
 
     /**

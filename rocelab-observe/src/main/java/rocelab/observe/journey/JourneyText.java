@@ -167,6 +167,10 @@ public final class JourneyText {
             boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
             if (e.psn() == psn && isPacketStep(e) && !control) {
                 line(b, "  %12s us  %s", us(e.timePs()), step(e));
+            } else if (e.cause() instanceof JourneyEvent.CreditWait w && w.psn() == psn && !w.acks()
+                    && topo.isHost(e.node())) {
+                // The sender's HCA held this very packet for credits (a switch's waits are the flow's, not one PSN's).
+                line(b, "  %12s us  %s", us(e.timePs()), creditWait(e, w));
             }
         }
     }
@@ -250,6 +254,9 @@ public final class JourneyText {
                 c[1] += t.waitPs();
                 hidden++;
             }
+        }
+        if (hidden == 0) {
+            return;
         }
         StringBuilder b = new StringBuilder();
         more.forEach((hop, c) -> b.append(c[0] == 0 ? "" : (b.length() == 0 ? "" : "; ") + String.format(Locale.ROOT,
