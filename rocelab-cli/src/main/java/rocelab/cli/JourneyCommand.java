@@ -189,6 +189,10 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("data_waiting", c.dataWaiting());
             } else if (e.cause() instanceof JourneyEvent.Wait w) {
                 row.put("xoff_sent_us", w.xoffSentPs() < 0 ? null : Numbers.micros(w.xoffSentPs()));
+            } else if (e.cause() instanceof JourneyEvent.CreditWait w) {
+                row.put("vl", w.vl());
+                row.put("next_hop", topo.nodeName(topo.peer(e.node(), e.port()).node()));
+                row.put("packet_psn", w.psn());
             } else if (e.cause() instanceof JourneyEvent.Pause p) {
                 row.put("reason", p.reason().name().toLowerCase(java.util.Locale.ROOT));
                 if (p.reason() == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL) {

@@ -985,8 +985,11 @@ public final class Simulation {
          * time). QP ids are below the flow count (one per connection or flow, numbered in flow order).
          */
         private final int[] entropyOfQp;
+        /** InfiniBand: no UDP header, so no UDP source port in the records. */
+        private final boolean infiniband;
 
         FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
+            this.infiniband = network.isInfiniband();
             this.driver = driver;
             this.times = times;
             this.idealFct = idealFct;
@@ -1014,8 +1017,11 @@ public final class Simulation {
             var queuePair = driver.queuePair(i);
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
             int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? entropyOfQp[qp] : -1;
+            // InfiniBand packets have no UDP header: the QP's entropy only stands in for the path a subnet would give
+            // it (a switch forwards by the destination LID), so the record has no UDP source port.
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
-                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp, entropy);
+                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp,
+                    infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy);
         }
     }
 

@@ -126,6 +126,27 @@ class AllocationFreeTest {
         w.assertNothingAllocated(50_000);
     }
 
+    /**
+     * InfiniBand: lanes out of credits at every sender's HCA and packets waiting in the switch's input buffers allocate
+     * nothing (without a journey, nothing is stamped or told about the waits).
+     */
+    @Test
+    void shouldAllocateNothingPerEventWhileCreditsHoldAnInfinibandIncast() {
+        Simulation sim = Scenarios.assemble("""
+                name: steady-ib
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: single-switch, hosts: 16, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: incast, senders: 1-15, receiver: 0, size: 8MB}
+                observe: {sample-interval: 0}
+                """);
+        Window w = measure(sim, Time.us(1000), Time.us(2000), Time.us(3000));
+        assertThat(sim.network().nic(1).creditGate().stallPs(3, sim.simulator().nowPs()))
+                .as("the senders wait for credits").isGreaterThan(Time.us(2000));
+        w.assertNothingAllocated(20_000);
+    }
+
     private static void detachPfcLog(Simulation sim) {
         var net = sim.network();
         for (int s = 0; s < net.switchCount(); s++) {

@@ -65,6 +65,11 @@ public final class QueuePair {
     long cnpsReceived;
     /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
     long readyPs;
+    /**
+     * InfiniBand with a journey recorded: its lane's credit-stall clock when the QP last became ready to send (its
+     * next packet's wait for credits counts from there).
+     */
+    long creditClockPs;
 
     // Responder state.
     /** The notification point's state of this QP, from its first CE-marked packet on (null before). */

@@ -32,6 +32,11 @@ final class QueuePairRotation {
     private final int host;
     /** Spraying: the plane that took the last data packet (the next free port after it takes the next). */
     private int lastPlane = -1;
+    /**
+     * InfiniBand with a journey recorded: the port's credits, whose stall clock a QP notes as it becomes ready (null
+     * otherwise: no cost).
+     */
+    private CreditGate creditClock;
 
     QueuePairRotation(Simulator sim, int handlerId, LineRate line) {
         this(sim, handlerId, line, 0, 1, null, -1);
@@ -50,6 +55,11 @@ final class QueuePairRotation {
 
     int lastPlane() {
         return lastPlane;
+    }
+
+    /** A journey is recorded on InfiniBand: each QP notes {@code gate}'s stall clock as it becomes ready (null: not). */
+    void creditClock(CreditGate gate) {
+        this.creditClock = gate;
     }
 
     /** A QP may have something to send: an idle one joins the rotation now or after its gap. */
@@ -210,6 +220,10 @@ final class QueuePairRotation {
     private void appendActive(QueuePair qp) {
         if (qp.txState == QueuePair.TxState.IDLE) {
             qp.readyPs = sim.nowPs();
+        }
+        if (creditClock != null && qp.txState != QueuePair.TxState.ACTIVE) {
+            // Ready to send from now (idle or paced before): a wait for credits counts from here.
+            qp.creditClockPs = creditClock.stallPs(qp.lane, sim.nowPs());
         }
         qp.txState = QueuePair.TxState.ACTIVE;
         qp.nextActive = null;

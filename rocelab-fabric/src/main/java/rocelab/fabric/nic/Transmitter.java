@@ -31,6 +31,7 @@ final class Transmitter implements FrameSender {
     private final PacketFifo[] control = new PacketFifo[8];
     private final PacketFifo macControl = new PacketFifo();
     private JourneyProbe journey = JourneyProbe.NONE;
+    private boolean tellCreditWaits;
     private CreditGate credits;
     private CreditReturn creditReturn;
     private Link link;
@@ -70,16 +71,30 @@ final class Transmitter implements FrameSender {
     void credits(CreditGate gate, CreditReturn returns) {
         this.credits = gate;
         this.creditReturn = returns;
+        creditWaits();
     }
 
     void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
+        creditWaits();
+    }
+
+    /**
+     * InfiniBand with a journey recorded: the QPs and the flows' last ACKs note the lane's credit-stall clock as they
+     * become ready, so each reports its wait for credits when it is sent; nothing otherwise.
+     */
+    private void creditWaits() {
+        tellCreditWaits = credits != null && journey != JourneyProbe.NONE;
+        rotation.creditClock(tellCreditWaits ? credits : null);
     }
 
     /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
     @Override
     public void sendControl(long nowPs, Packet frame) {
         frame.pausedClockPs(pause.pausedPs(frame.priority(), nowPs));
+        if (tellCreditWaits && frame.cookie() >= 0) {
+            frame.creditClockPs(credits.stallPs(frame.priority(), nowPs));
+        }
         control[frame.priority()].add(frame);
         kick(nowPs);
     }
@@ -206,6 +221,9 @@ final class Transmitter implements FrameSender {
                     && (credits == null || credits.admit(nowPs, prio, control[prio].peek().frameBytes()))) {
                 Packet p = control[prio].poll();
                 if (credits != null) {
+                    if (tellCreditWaits && p.cookie() >= 0) {
+                        tellCreditWait(nowPs, prio, p.queuePair(), p.cookie(), p.psn(), true, p.creditClockPs());
+                    }
                     credits.consume(prio, p.frameBytes());
                 }
                 return p;
@@ -227,6 +245,18 @@ final class Transmitter implements FrameSender {
         return false;
     }
 
+    /**
+     * Journey only: a packet of lane {@code vl} starts now, ready since the lane's credit-stall clock read
+     * {@code fromClockPs}; if the lane waited for credits from the switch meanwhile, that is its wait.
+     */
+    private void tellCreditWait(long nowPs, int vl, int queuePair, long cookie, long psn, boolean ack,
+            long fromClockPs) {
+        long clock = credits.stallPs(vl, nowPs);
+        if (clock > fromClockPs) {
+            journey.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock);
+        }
+    }
+
     private Packet nextDataPacket(long nowPs) {
         QueuePair qp = rotation.next(nowPs, credits, plane);
         if (qp == null) {
@@ -235,6 +265,9 @@ final class Transmitter implements FrameSender {
         long retransmittedBefore = counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()];
         Packet p = qp.nextPacket(nowPs, pool, params, counters);
         if (credits != null) {
+            if (tellCreditWaits) {
+                tellCreditWait(nowPs, p.priority(), qp.id, p.cookie(), p.psn(), false, qp.creditClockPs);
+            }
             credits.consume(p.priority(), p.frameBytes());
         }
         journey.onSend(nowPs, host, p, qp.cc.rateBps(),

@@ -417,6 +417,19 @@ public final class Packet {
         return hasExtras ? extras.notifySentPs : -1;
     }
 
+    /**
+     * InfiniBand, for a journey only: the credit-stall clock of the lane the packet enters (a switch egress queue, an
+     * HCA's control queue); kept with the rarely written fields, so a run without a journey never writes it.
+     */
+    public void creditClockPs(long clockPs) {
+        extras().creditClockPs = clockPs;
+    }
+
+    /** The credit-stall clock as the packet entered its queue (0 when not set). */
+    public long creditClockPs() {
+        return hasExtras ? extras.creditClockPs : 0;
+    }
+
     /** Switch egress use: the queue's paused-time clock as the packet enters it. */
     public void pausedClockPs(long clockPs) {
         pausedClockPs = clockPs;

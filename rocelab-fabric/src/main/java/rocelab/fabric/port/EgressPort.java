@@ -58,6 +58,11 @@ public final class EgressPort implements EventHandler {
     private final long[] txByClass;
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
+    /**
+     * InfiniBand with a journey recorded: queued packets of flows carry the lane's credit-stall clock, so a packet that
+     * waited for credits reports it when it leaves (false otherwise: no cost).
+     */
+    private boolean tellCreditWaits;
     /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
     private rocelab.fabric.packet.IngressLists ingressLists;
 
@@ -98,6 +103,7 @@ public final class EgressPort implements EventHandler {
             rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
         this.credits = gate;
         this.creditReturn = returns;
+        this.tellCreditWaits = credits != null && journey != rocelab.fabric.probe.JourneyProbe.NONE;
     }
 
     /** The sending side of this port's credit flow control (null unless InfiniBand). */
@@ -122,6 +128,9 @@ public final class EgressPort implements EventHandler {
             mark(nowPs, tc, queues[tc].bytes(), packet);
         }
         packet.pausedClockPs(pause.pausedPs(tc, nowPs));
+        if (tellCreditWaits && packet.cookie() >= 0) {
+            packet.creditClockPs(credits.stallPs(tc, nowPs));
+        }
         queues[tc].add(packet);
         backlog |= 1 << tc;
         queuedBytes += packet.frameBytes();
@@ -281,6 +290,9 @@ public final class EgressPort implements EventHandler {
             pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
                     p.kind() != PacketKind.DATA, p.pausedClockPs(), clock, lastXoffSentPs[tc]);
         }
+        if (tellCreditWaits && p.cookie() >= 0) {
+            tellCreditWait(nowPs, tc, p);
+        }
         int bytes = p.frameBytes();
         if (credits != null) {
             credits.consume(tc, bytes);
@@ -297,6 +309,18 @@ public final class EgressPort implements EventHandler {
             p.stampTelemetry(nowPs, counters[PortCounter.TX_BYTES.ordinal()], queuedBytes, rateBps);
         }
         transmit(nowPs, p);
+    }
+
+    /**
+     * Journey only: {@code p} (a flow's data, or the last ACK its sender waits for) leaves lane {@code vl} now; if the
+     * lane waited for credits from the next hop while it was queued, that is its wait.
+     */
+    private void tellCreditWait(long nowPs, int vl, Packet p) {
+        long clock = credits.stallPs(vl, nowPs);
+        if (clock > p.creditClockPs()) {
+            journey.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
+                    p.kind() != PacketKind.DATA, p.creditClockPs(), clock);
+        }
     }
 
     private void transmit(long nowPs, Packet p) {
@@ -400,10 +424,14 @@ public final class EgressPort implements EventHandler {
         return markedByClass[tc];
     }
 
-    /** Reports ECN marks to a journey probe, as port {@code portIndex} of node {@code node}. */
+    /**
+     * Reports ECN marks (and on InfiniBand the waits of flows' packets for credits) to a journey probe, as port
+     * {@code portIndex} of node {@code node}.
+     */
     public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe, int node) {
         this.journey = probe;
         this.ownerNode = node;
+        this.tellCreditWaits = credits != null && probe != rocelab.fabric.probe.JourneyProbe.NONE;
     }
 
     /** The switch this port belongs to (its node id): the marks it makes and the waits it reports name it. */

@@ -4,10 +4,20 @@ package rocelab.observe.flow;
  * What happened to one flow. Times in picoseconds; -1 when it did not happen.
  *
  * @param idealFctPs completion time of the same flow alone on an idle fabric (closed form)
+ * @param udpSourcePort the UDP source port of the flow's QP, RoCEv2's ECMP entropy; {@link #NO_UDP_SOURCE_PORT} when
+ *     its packets have no UDP header (InfiniBand: a switch forwards by the destination LID)
  */
 public record FlowRecord(
         int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs, long idealFctPs,
         boolean failed, int queuePair, int udpSourcePort) {
+
+    /** The flow's packets carry no UDP header (InfiniBand), so no UDP source port: an empty udp_sport. */
+    public static final int NO_UDP_SOURCE_PORT = -1;
+
+    /** Whether the flow's packets carry a UDP source port (RoCEv2; not InfiniBand). */
+    public boolean hasUdpSourcePort() {
+        return udpSourcePort != NO_UDP_SOURCE_PORT;
+    }
 
     public boolean completed() {
         return finishPs >= 0;

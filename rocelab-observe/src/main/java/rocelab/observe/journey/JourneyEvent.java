@@ -18,10 +18,10 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        RATE, PAUSED, RESUMED, WAITED, RECOVERY, LINK, COMPLETED }
+        RATE, PAUSED, RESUMED, WAITED, CREDIT_WAIT, RECOVERY, LINK, COMPLETED }
 
     /** The identity a step carried. */
-    public sealed interface Cause permits Notice, RateChange, Wait, Pause, Recovery, Resend, LinkChange {}
+    public sealed interface Cause permits Notice, RateChange, Wait, CreditWait, Pause, Recovery, Resend, LinkChange {}
 
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
@@ -45,6 +45,15 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      */
     public record Wait(int priority, long fromClockPs, long toClockPs, long xoffSentPs, boolean acks)
             implements Cause {}
+
+    /**
+     * InfiniBand: a wait for credits at a transmitter (a switch egress port, or an HCA), as the transmitter reported it:
+     * the lane, the interval on that lane's credit-stall clock, the packet that reported it ({@code psn}; at an HCA the
+     * packet that waited, at a switch the first of the flow's packets to leave after the stall), and whether what
+     * waited was the flow's last ACK rather than its data. The credits are the next hop's: the buffer of the lane at
+     * the far end of the transmitter's link.
+     */
+    public record CreditWait(int vl, long fromClockPs, long toClockPs, long psn, boolean acks) implements Cause {}
 
     /**
      * Why a device sent a PFC frame, as it decided when it sent it, with the XOFF threshold then and its shared pool's

@@ -18,7 +18,8 @@ import rocelab.fabric.probe.PfcReason;
 /**
  * Records the journey of one queue pair: every data packet it sends, every queue it enters (with the depth it
  * found), every mark and drop, what reaches each end, the CNPs with the cause they carry, every rate change with
- * the cause its congestion control reported, every wait of its packets behind a pause, and the PFC frames.
+ * the cause its congestion control reported, every wait of its packets behind a pause (or, on InfiniBand, for
+ * credits), and the PFC frames.
  * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
  */
 public final class JourneyRecorder implements JourneyProbe, PfcProbe {
@@ -27,6 +28,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     private final List<JourneyEvent> events = new ArrayList<>();
     /** Per transmitter (node, port): how far on its paused clock the flow's waits were already told. */
     private final Map<Long, Long> waitedUpTo = new HashMap<>();
+    /** Per transmitter lane (node, port, lane, ACK or data): how far on its credit-stall clock waits were told. */
+    private final Map<Long, Long> creditWaitedUpTo = new HashMap<>();
     private final PfcProbe next;
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
     static final String SELECTIVE = "selective";
@@ -223,6 +226,26 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     }
 
     @Override
+    public void onCreditWait(long nowPs, int node, int port, int vl, int qp, long flowCookie, long psn, boolean ack,
+            long fromClockPs, long toClockPs) {
+        if (qp != queuePair || this.flowCookie >= 0 && flowCookie != this.flowCookie) {
+            return;
+        }
+        // As for pauses: the flow's packets queued together at one lane wait through the same stall and each reports
+        // its whole interval on the lane's stall clock; only what extends the lane's high-water mark is new, so the
+        // journey's credit waits at a hop add up to the time the flow had a packet waiting there for credits.
+        long key = ((long) node << 32 | (long) port << 4 | vl) << 1 | (ack ? 1 : 0);
+        long seen = creditWaitedUpTo.getOrDefault(key, Long.MIN_VALUE);
+        long from = Math.max(fromClockPs, seen);
+        if (toClockPs <= from) {
+            return;
+        }
+        creditWaitedUpTo.put(key, toClockPs);
+        events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CREDIT_WAIT, node, port, -1, toClockPs - from, ack, null,
+                new JourneyEvent.CreditWait(vl, from, toClockPs, psn, ack)));
+    }
+
+    @Override
     public void onLinkState(long nowPs, int nodeA, int portA, int nodeB, int portB, boolean up) {
         // Every link's: whether it is on the flow's way is told from the ports the flow's packets used.
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.LINK, nodeA, portA, -1, 0, up, null,
@@ -254,7 +277,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
             boolean keep = switch (e.kind()) {
                 case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, CNP_SENT, CNP_HANDLED ->
                         e.psn() >= firstPsn && e.psn() <= lastPsn;
-                case WAITED -> true; // kept at recording by the flow's cookie
+                case WAITED, CREDIT_WAIT -> true; // kept at recording by the flow's cookie
                 default -> e.timePs() >= from && e.timePs() <= endPs;
             };
             if (keep) {

@@ -25,6 +25,8 @@ public final class JourneyText {
     private final Network network;
     private final Topology topo;
     private final PfcLog pfc;
+    /** The group of the waits for credits. */
+    private static final String CREDIT = "credit";
 
     public JourneyText(Network network) {
         this(network, null);
@@ -55,12 +57,22 @@ public final class JourneyText {
 
     private String tell(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
         StringBuilder b = new StringBuilder();
-        line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(), f.dst(),
-                f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        if (network.isInfiniband()) {
+            // No UDP/IP header on InfiniBand, so no source port: a switch forwards a packet by its destination LID.
+            line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (InfiniBand: the switches forward its packets"
+                    + " by their destination LID, h%d's LID %d)", f.id(), f.src(), f.dst(), f.sizeBytes(),
+                    f.queuePair(), f.dst(), rocelab.observe.pcap.IbPacketEncoder.lid(f.dst()));
+        } else {
+            line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(),
+                    f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        }
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+        if (network.isInfiniband()) {
+            infinibandPaths(b, f);
+        }
         if (pfc != null && !pfc.waits(f.id()).isEmpty()) {
             StringBuilder hops = new StringBuilder();
             for (PfcLog.Hop h : pfc.waits(f.id())) {
@@ -75,6 +87,7 @@ public final class JourneyText {
                                 ? "on its own way to h" + f.dst() : "NOT on its way to h" + f.dst() + " (a victim's wait)");
             }
         }
+        creditWaits(b, events);
         timeouts(b, f, events);
         rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
@@ -121,12 +134,43 @@ public final class JourneyText {
         return b.toString();
     }
 
+    /**
+     * InfiniBand: where a switch has several equal-cost ports towards the flow's destination, how it picks one. One LID
+     * per port (no LMC): an ECMP switch keeps the QP on one port, picked by a hash of the QP's endpoints and its path
+     * entropy (the stand-in for the path a subnet manager would route its DLID on); a switch that spreads load picks per
+     * packet or flowlet. Nothing is said when every switch has one port towards it.
+     */
+    private void infinibandPaths(StringBuilder b, FlowRecord f) {
+        boolean perQp = false;
+        boolean perPacket = false;
+        for (int s = 0; s < network.switchCount(); s++) {
+            var sw = network.switchAt(s);
+            if (sw.candidates(f.dst()).length > 1) {
+                perQp |= !sw.loadBalancing().mayReorder();
+                perPacket |= sw.loadBalancing().mayReorder();
+            }
+        }
+        if (perQp) {
+            line(b, "  where a switch has several equal-cost ports towards h%d, it keeps the QP on one, picked by a hash"
+                    + " of its endpoints and its path entropy (rocelab's stand-in for the route a subnet manager gives"
+                    + " a DLID)", f.dst());
+        }
+        if (perPacket) {
+            line(b, "  where a switch that spreads load (spray, adaptive or flowlet) has several equal-cost ports towards"
+                    + " h%d, it picks one per packet (or flowlet)", f.dst());
+        }
+    }
+
     /** Every step of packet {@code psn} (each transmission of it, its ACK's way back), one line each. */
     private void hopByHop(StringBuilder b, List<JourneyEvent> events, long psn) {
         for (JourneyEvent e : events) {
             boolean control = e.kind() == JourneyEvent.Kind.ENQUEUE && "CNP".equals(e.detail());
             if (e.psn() == psn && isPacketStep(e) && !control) {
                 line(b, "  %12s us  %s", us(e.timePs()), step(e));
+            } else if (e.cause() instanceof JourneyEvent.CreditWait w && w.psn() == psn && !w.acks()
+                    && topo.isHost(e.node())) {
+                // The sender's HCA held this very packet for credits (a switch's waits are the flow's, not one PSN's).
+                line(b, "  %12s us  %s", us(e.timePs()), creditWait(e, w));
             }
         }
     }
@@ -157,12 +201,12 @@ public final class JourneyText {
         };
     }
 
-    /** One told line and the group it belongs to: a run of lines of one group is shortened to its first two. */
     /**
      * One told line, the group it belongs to, and what kind of line it is within its group ({@code like}: drops of
-     * several causes are one group, so a shortened run can say how many of each it hides).
+     * several causes are one group, so a shortened run can say how many of each it hides); {@code waitPs}: the time a
+     * wait for credits lasted (0 for other lines).
      */
-    private record Told(long timePs, String group, String text, String like) {}
+    private record Told(long timePs, String group, String text, String like, long waitPs) {}
 
     private List<String> story(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> told = tell(f, events, fromPs, toPs);
@@ -174,6 +218,11 @@ public final class JourneyText {
                 j++;
             }
             int run = j - i + 1;
+            if (run > 4 && CREDIT.equals(told.get(i).group())) {
+                creditRun(out, told.subList(i, j + 1));
+                i = j + 1;
+                continue;
+            }
             int shown = run <= 4 ? run : 2;
             for (int k = i; k < i + shown; k++) {
                 out.add(String.format(Locale.ROOT, "  %12s us  %s", us(told.get(k).timePs()), told.get(k).text()));
@@ -185,6 +234,35 @@ public final class JourneyText {
             i = j + 1;
         }
         return out;
+    }
+
+    /**
+     * A long run of waits for credits, shortened: the first wait at each transmitter (the waits of several hops
+     * interleave as congestion spreads upstream one buffer at a time), then how many more there were at each and how
+     * long they lasted.
+     */
+    private static void creditRun(List<String> out, List<Told> run) {
+        Map<String, long[]> more = new java.util.LinkedHashMap<>();
+        int hidden = 0;
+        for (Told t : run) {
+            long[] c = more.get(t.like());
+            if (c == null) {
+                more.put(t.like(), new long[2]);
+                out.add(String.format(Locale.ROOT, "  %12s us  %s", us(t.timePs()), t.text()));
+            } else {
+                c[0]++;
+                c[1] += t.waitPs();
+                hidden++;
+            }
+        }
+        if (hidden == 0) {
+            return;
+        }
+        StringBuilder b = new StringBuilder();
+        more.forEach((hop, c) -> b.append(c[0] == 0 ? "" : (b.length() == 0 ? "" : "; ") + String.format(Locale.ROOT,
+                "%,d %s, %s us", c[0], hop, us(c[1]))));
+        out.add(String.format(Locale.ROOT, "  %12s     ... %,d more waits for credits until %s us (%s)", "", hidden,
+                us(run.get(run.size() - 1).timePs()), b));
     }
 
     /** What a shortened run hides: "like these" when all of one kind, else how many of each kind. */
@@ -274,13 +352,15 @@ public final class JourneyText {
                         : String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d", e.node(), e.psn());
                 case PAUSED, RESUMED -> text = pause(f, e, path);
                 case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
+                case CREDIT_WAIT -> text = creditWait(e, (JourneyEvent.CreditWait) e.cause());
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
                         + " complete", e.node());
                 default -> {
                 }
             }
             if (show && text != null) {
-                out.add(new Told(e.timePs(), group(e), text, like(e)));
+                out.add(new Told(e.timePs(), group(e), text, like(e),
+                        e.kind() == JourneyEvent.Kind.CREDIT_WAIT ? e.value() : 0));
             }
         }
         return out;
@@ -288,6 +368,10 @@ public final class JourneyText {
 
     /** The kind of a told line within its group: a drop's cause and where, else the group itself. */
     private String like(JourneyEvent e) {
+        if (e.kind() == JourneyEvent.Kind.CREDIT_WAIT) {
+            return (topo.isHost(e.node()) ? "at " + name(e.node()) + "'s HCA" : "at " + name(e.node()) + " towards "
+                    + peer(e.node(), e.port())) + (e.flag() ? " (its last ACK)" : "");
+        }
         if (e.kind() != JourneyEvent.Kind.DROP) {
             return group(e);
         }
@@ -500,6 +584,57 @@ public final class JourneyText {
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
     }
 
+    /**
+     * InfiniBand: how long the flow had a packet waiting for credits, per transmitter and lane (its last ACK's apart),
+     * summed from the waits told below, in the order they first happened.
+     */
+    private void creditWaits(StringBuilder b, List<JourneyEvent> events) {
+        Map<CreditHop, long[]> byHop = new java.util.LinkedHashMap<>();
+        long total = 0;
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.CreditWait w) {
+                String who = topo.isHost(e.node()) ? name(e.node()) + "'s HCA"
+                        : name(e.node()) + " towards " + peer(e.node(), e.port());
+                byHop.computeIfAbsent(new CreditHop(who, w.vl(), w.acks()), k -> new long[1])[0] += e.value();
+                total += e.value();
+            }
+        }
+        if (byHop.isEmpty()) {
+            return;
+        }
+        StringBuilder hops = new StringBuilder();
+        byHop.forEach((hop, ps) -> hops.append(hops.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+                "%s %s us on VL %d%s", hop.who(), us(ps[0]), hop.vl(), hop.acks() ? " (its last ACK)" : "")));
+        line(b, "  waited for credits (InfiniBand link-level flow control) at %s (%s us summed over hops)", hops,
+                us(total));
+    }
+
+    /** A transmitter lane where the flow waited for credits: its data, or its last ACK. */
+    private record CreditHop(String who, int vl, boolean acks) {}
+
+    /**
+     * A wait for credits, as the transmitter reported it: who waited (an HCA with the packet it then sent, or a
+     * switch's queue towards the next hop), how long, on which lane, and whose buffer had no room: the next hop's.
+     */
+    private String creditWait(JourneyEvent e, JourneyEvent.CreditWait w) {
+        Topology.End far = topo.peer(e.node(), e.port());
+        var gate = topo.isHost(e.node()) ? network.nic(e.node()).creditGate()
+                : network.switchAt(e.node() - network.hostCount()).port(e.port()).creditGate();
+        // The credits a transmitter holds are the free space of the lane's buffer at the far end of its link.
+        String room = String.format(Locale.ROOT, "%s's %,d-byte VL %d %s had no room for %s",
+                topo.isHost(far.node()) ? name(far.node()) + "'s HCA" : name(far.node()),
+                gate.capacityBlocks() * rocelab.fabric.flowcontrol.credit.CreditGate.BLOCK_BYTES, w.vl(),
+                topo.isHost(far.node()) ? "receive buffer" : "input buffer on its port from " + name(e.node()),
+                w.acks() ? "it" : "the packet");
+        if (topo.isHost(e.node())) {
+            return String.format(Locale.ROOT, "h%d's HCA held %s for %s us waiting for credits on VL %d: %s",
+                    e.node(), w.acks() ? "the flow's last ACK" : "PSN " + w.psn(), us(e.value()), w.vl(), room);
+        }
+        return String.format(Locale.ROOT, "%s: the flow's %s waited %s us in the queue towards %s for credits on VL"
+                + " %d: %s", name(e.node()), w.acks() ? "last ACK" : "packets", us(e.value()), name(far.node()), w.vl(),
+                room);
+    }
+
     private static String group(JourneyEvent e) {
         return switch (e.kind()) {
             case MARK, DROP -> e.kind().name();
@@ -508,6 +643,8 @@ public final class JourneyText {
             case RATE -> "rate:" + e.detail();
             case PAUSED, RESUMED -> "pfc@" + e.node() + "/" + e.port();
             case WAITED -> "wait@" + e.node() + "/" + e.port();
+            // One group for every hop: as congestion spreads, the waits of several hops interleave.
+            case CREDIT_WAIT -> CREDIT;
             default -> e.kind().name();
         };
     }

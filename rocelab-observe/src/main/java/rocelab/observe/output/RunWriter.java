@@ -234,7 +234,13 @@ public final class RunWriter {
                 t.micros(f.idealFctPs());
             }
             t.number(f.slowdown()).text(f.failed() ? "failed" : f.completed() ? "completed" : "unfinished")
-                    .number(f.queuePair()).number(f.udpSourcePort());
+                    .number(f.queuePair());
+            // InfiniBand has no UDP header: the column stays (its place is the schema) and is empty.
+            if (f.hasUdpSourcePort()) {
+                t.number(f.udpSourcePort());
+            } else {
+                t.empty();
+            }
             if (packets) {
                 t.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())).micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id()));
             } else {

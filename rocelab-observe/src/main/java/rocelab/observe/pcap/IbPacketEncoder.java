@@ -28,6 +28,11 @@ public final class IbPacketEncoder {
 
     private final int[] serviceLevelOfDscp;
 
+    /** The LID of host {@code host}'s HCA port: {@code host + 1} (LID 0 is reserved). */
+    public static int lid(int host) {
+        return host + 1;
+    }
+
     /** @param serviceLevelOfDscp the SL each DSCP (traffic selector) maps to, written into the LRH */
     public IbPacketEncoder(int[] serviceLevelOfDscp) {
         this.serviceLevelOfDscp = serviceLevelOfDscp.clone();
@@ -59,9 +64,9 @@ public final class IbPacketEncoder {
         int lrh = i;
         f[i++] = (byte) (p.priority() << 4);
         f[i++] = (byte) (serviceLevelOfDscp[p.dscp()] << 4 | LNH_BTH);
-        i = BigEndian.u16(f, i, p.dstHost() + 1);
+        i = BigEndian.u16(f, i, lid(p.dstHost()));
         i = BigEndian.u16(f, i, (length - FrameFormat.VCRC) / 4);
-        i = BigEndian.u16(f, i, p.srcHost() + 1);
+        i = BigEndian.u16(f, i, lid(p.srcHost()));
         int bth = i;
         f[i++] = (byte) p.opcode();
         f[i++] = (byte) (pad << 4);

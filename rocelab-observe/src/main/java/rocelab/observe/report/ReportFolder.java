@@ -205,7 +205,8 @@ final class ReportFolder {
             out.add(new FlowRecord((int) c.integer(i, "flow_id"), (int) c.integer(i, "src"),
                     (int) c.integer(i, "dst"), c.integer(i, "size_bytes"), start, c.ps(i, "delivered_us"),
                     fct < 0 ? -1 : start + fct, c.ps(i, "ideal_fct_us"), "failed".equals(c.text(i, "status")),
-                    (int) c.integer(i, "qp"), (int) c.integer(i, "udp_sport")));
+                    (int) c.integer(i, "qp"),
+                    c.text(i, "udp_sport").isEmpty() ? FlowRecord.NO_UDP_SOURCE_PORT : (int) c.integer(i, "udp_sport")));
         }
         return out;
     }
