@@ -761,7 +761,7 @@ public final class Simulation {
                 return RunResult.NOT_MODELLED + RunResult.SCHEDULER_NOT_MODELLED;
             }
         }
-        return RunResult.NOT_MODELLED;
+        return model == Model.IDEAL ? RunResult.NOT_MODELLED + RunResult.IDEAL_BOUNDS : RunResult.NOT_MODELLED;
     }
 
     /** The earliest pending event, Long.MAX_VALUE when none. */
@@ -790,7 +790,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
-                gpuTimeline(timeline, ideal), threadsNote, null, RunResult.NOT_MODELLED);
+                gpuTimeline(timeline, ideal), threadsNote, null, notModelled());
     }
 
     /**
