@@ -84,6 +84,15 @@ public record RunResult(
     public static final String SCHEDULER_NOT_MODELLED = "; flows of every traffic class share a link max-min fairly:"
             + " the switches' scheduler (DWRR weights, strict priority) acts only at packet level";
 
+    /**
+     * What the ideal network's figures are (--ideal): each task's own lower bound, not one schedule. A flow of an
+     * incast may be first at its receiver, so its bound is its time alone, while the receiver's port bounds the last
+     * of them; read together, the flows' times would have a port carry more than its rate.
+     */
+    public static final String IDEAL_BOUNDS = "; every time is a lower bound of its own, not one schedule: each flow's"
+            + " FCT is the least it could take even if it went first, so flows sharing an RNIC port may each show their"
+            + " time alone while the run's end bounds the port's work for all of them";
+
     /** What no model but the packet level has, for outputs that leave those sections out. */
     public static final String NOT_MODELLED = "queues, ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions"
             + " and packet counters exist only at packet level (--model packet)";

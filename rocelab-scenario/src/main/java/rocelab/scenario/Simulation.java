@@ -761,7 +761,7 @@ public final class Simulation {
                 return RunResult.NOT_MODELLED + RunResult.SCHEDULER_NOT_MODELLED;
             }
         }
-        return RunResult.NOT_MODELLED;
+        return model == Model.IDEAL ? RunResult.NOT_MODELLED + RunResult.IDEAL_BOUNDS : RunResult.NOT_MODELLED;
     }
 
     /** The earliest pending event, Long.MAX_VALUE when none. */
@@ -790,7 +790,7 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
-                gpuTimeline(timeline, ideal), threadsNote, null, RunResult.NOT_MODELLED);
+                gpuTimeline(timeline, ideal), threadsNote, null, notModelled());
     }
 
     /**
@@ -906,7 +906,21 @@ public final class Simulation {
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {
-        return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs());
+        return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs(),
+                everyQpPlacesOutOfOrder(network));
+    }
+
+    /**
+     * Whether every RNIC has {@code nic.ooo}, so every QP places out of order and every data frame carries a RETH.
+     * With only some, the closed forms count the RETH on a message's first frame only: still a lower bound.
+     */
+    static boolean everyQpPlacesOutOfOrder(Network network) {
+        for (int h = 0; h < network.hostCount(); h++) {
+            if (network.nic(h) == null || !network.nic(h).parameters().ooo()) {
+                return false;
+            }
+        }
+        return network.hostCount() > 0;
     }
 
     static IdealNetwork idealNetwork(Network network, ScenarioConfig config) {
@@ -965,7 +979,7 @@ public final class Simulation {
      * is computed here, once per flow or per repeated (source, destination, size)).
      */
     private List<FlowRecord> flowRecords(TaskTimes times) {
-        IdealFlowTime ideal = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
+        IdealFlowTime ideal = new IdealFlowTime(network, pathTiming(network, config));
         TaskGraph g = driver.graph();
         int n = driver.flowCount();
         return new FlowRecordView(driver, times, network, IdealFcts.of(ideal, g, n));

@@ -62,7 +62,7 @@ public final class StreamedRun {
         }
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
         this.source = new StreamedCollective(item.call(), item.startPs(), item.iterations());
-        this.idealFlowTime = new IdealFlowTime(network, config.nic(), config.switches().forwardingLatencyPs());
+        this.idealFlowTime = new IdealFlowTime(network, Simulation.pathTiming(network, config));
         java.util.Arrays.fill(aloneBytes, -1);
         this.ideal = IdealBound.streamed(graph, Simulation.idealNetwork(network, config), network.hostCount());
         this.driver = new StreamedDriver(sim, graph, source,

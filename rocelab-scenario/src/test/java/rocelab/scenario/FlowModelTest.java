@@ -41,6 +41,35 @@ class FlowModelTest {
         assertThat(r.packetLevel()).isFalse();
     }
 
+    @Test
+    void shouldCountTheRethOnEveryFrameWhenTheRnicsPlaceOutOfOrder() {
+        // With nic.ooo every data packet carries its placement address (a RETH, 16 bytes), not only the first. The
+        // closed form and the flow level used to count it on the first frame only: a lone 1 MB flow took 99.812 us
+        // at packet level against 98.562 us 'alone' (slowdown 1.013) and at flow level.
+        String yaml = """
+                name: ooo-lone
+                fabric: {mode: roce-lossless, mtu: 1024}
+                nic: {ooo: true}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us},
+                           uplink: {rate: 400Gbps, delay: 2us}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 3, size: 1000000B}
+                """;
+        RunResult packet = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        RunResult fluid = flow(yaml).run(ProgressListener.NONE);
+        RunResult ideal = Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.IDEAL).run(ProgressListener.NONE);
+        FlowRecord p = packet.flows().get(0);
+        assertThat(p.finishPs()).isEqualTo(99_811_520L);
+        assertThat(p.idealFctPs()).as("the closed form, alone on an idle fabric").isEqualTo(p.fctPs());
+        assertThat(fluid.flows().get(0).finishPs()).as("flow level").isEqualTo(p.finishPs());
+        assertThat(fluid.flows().get(0).deliveredPs()).isEqualTo(p.deliveredPs());
+        assertThat(ideal.flows().get(0).finishPs()).as("the ideal network's bound, tight alone").isEqualTo(p.finishPs());
+        // Without ooo at one end the QP goes back N and only the first frame has the RETH: as before.
+        RunResult mixed = Simulation.assemble(Scenarios.parse(yaml.replace("nic: {ooo: true}",
+                "nic: {ooo: true}\nnics:\n  - {hosts: 3, ooo: false}"))).run(ProgressListener.NONE);
+        assertThat(mixed.flows().get(0).idealFctPs()).isEqualTo(mixed.flows().get(0).fctPs()).isLessThan(p.fctPs());
+    }
+
     /** The switch ports a flow's data leaves by, at packet level: those whose data packet counter moved. */
     private static TreeSet<String> packetPath(Simulation s) {
         TreeSet<String> out = new TreeSet<>();

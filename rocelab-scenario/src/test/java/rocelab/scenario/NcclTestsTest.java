@@ -41,6 +41,21 @@ class NcclTestsTest {
     }
 
     @Test
+    void shouldPrintTheCountNcclTestsPrintsThePerRankElementsOfAllGatherReduceScatterAndAlltoAll() {
+        // nccl-tests prints paramcount: for all_gather, reduce_scatter and alltoall the elements of one rank's
+        // share (size / 4 / nranks), e.g. 1 MiB on 8 ranks is 32768; for the others size / 4. The column used to
+        // print size / 4 for every op (262144 here).
+        assertThat(NcclTests.count(CollectiveOp.ALL_GATHER, 1 << 20, 8)).isEqualTo(32768);
+        assertThat(NcclTests.count(CollectiveOp.REDUCE_SCATTER, 1 << 20, 8)).isEqualTo(32768);
+        assertThat(NcclTests.count(CollectiveOp.ALL_TO_ALL, 1 << 20, 8)).isEqualTo(32768);
+        assertThat(NcclTests.count(CollectiveOp.ALL_REDUCE, 1 << 20, 8)).isEqualTo(262144);
+        assertThat(NcclTests.count(CollectiveOp.BROADCAST, 1 << 20, 8)).isEqualTo(262144);
+        NcclTests.Row ag = NcclTests.measure(FABRIC, CollectiveOp.ALL_GATHER, 8 << 10, 0, 1, RING);
+        assertThat(ag.sizeBytes()).isEqualTo(8 << 10);
+        assertThat(ag.count()).isEqualTo(256);
+    }
+
+    @Test
     void shouldAlignSizesToWholeElementsPerRank() {
         assertThat(NcclTests.alignedSize(CollectiveOp.ALL_REDUCE, 1001, 8)).isEqualTo(1000);
         assertThat(NcclTests.alignedSize(CollectiveOp.ALL_GATHER, 1001, 8)).isEqualTo(992);

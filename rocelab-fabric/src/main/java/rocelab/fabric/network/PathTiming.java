@@ -15,11 +15,23 @@ public final class PathTiming {
     private final FrameFormat frames;
     private final int mtu;
     private final long forwardingLatencyPs;
+    /** Every data packet carries a RETH, not only a message's first: out-of-order placement ({@code nic.ooo}). */
+    private final boolean rethEveryPacket;
 
     public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs) {
+        this(frames, mtuBytes, forwardingLatencyPs, false);
+    }
+
+    /**
+     * With {@code rethEveryPacket} every frame of a message has the RETH, as every QP's frames do when both its RNICs
+     * place out of order ({@code nic.ooo}: the placement address on every packet, 16 bytes more per frame after the
+     * first).
+     */
+    public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs, boolean rethEveryPacket) {
         this.frames = frames;
         this.mtu = mtuBytes;
         this.forwardingLatencyPs = forwardingLatencyPs;
+        this.rethEveryPacket = rethEveryPacket;
     }
 
     /** The largest payload of a frame. */
@@ -30,12 +42,12 @@ public final class PathTiming {
     /** Bytes the message puts on one link: its frames with their headers, preamble and inter-frame gap. */
     public long wireBytes(long sizeBytes) {
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
-        long fullWire = frames.onWire(frames.dataFrameBytes(mtu, false));
+        long fullWire = frames.onWire(frames.dataFrameBytes(mtu, rethEveryPacket));
         // The first packet carries the largest payload and the RETH, so it is also the largest frame.
         long all = largestFrameWire(sizeBytes);
         if (packets > 1) {
             long lastPayload = sizeBytes - (packets - 1) * mtu;
-            all += (packets - 2) * fullWire + frames.onWire(frames.dataFrameBytes((int) lastPayload, false));
+            all += (packets - 2) * fullWire + frames.onWire(frames.dataFrameBytes((int) lastPayload, rethEveryPacket));
         }
         return all;
     }
@@ -83,8 +95,8 @@ public final class PathTiming {
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
         long first = largestFrameWire(sizeBytes);
         long last = packets == 1 ? first
-                : frames.onWire(frames.dataFrameBytes((int) (sizeBytes - (packets - 1) * mtu), false));
-        long full = frames.onWire(frames.dataFrameBytes(mtu, false));
+                : frames.onWire(frames.dataFrameBytes((int) (sizeBytes - (packets - 1) * mtu), rethEveryPacket));
+        long full = frames.onWire(frames.dataFrameBytes(mtu, rethEveryPacket));
         // Per call, no arrays: the flow model and the ideal bound ask this once per message.
         long lastOverAll = 0;
         for (int j = 0; j < hops; j++) {

@@ -24,8 +24,13 @@ public final class IdealFlowTime {
     private final int rateFactor;
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
+        this(network, new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs));
+    }
+
+    /** With the closed forms of {@code timing} (its frames, MTU, forwarding latency and RETH placement). */
+    public IdealFlowTime(Network network, PathTiming timing) {
         this.topology = network.topology();
-        this.timing = new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs);
+        this.timing = timing;
         this.routes = topology.shortestPathPorts();
         this.rateFactor = topology.planes() > 1
                 && topology.planeSelection() == rocelab.fabric.topology.PlaneSelection.SPRAY ? topology.planes() : 1;

@@ -123,8 +123,11 @@ public final class SummaryText {
                     .sorted((x, y) -> Double.compare(y.timePs() - y.idealTimePs(), x.timePs() - x.idealTimePs()))
                     .limit(3).toList();
             for (var c : worst) {
-                line(b, "  slowest   %s (%s, %,d B): %s us, ideal %s us (x%.2f)", c.name(), c.algorithm(),
-                        c.sizeBytes(), us(c.timePs()), us(c.idealTimePs()), c.networkSlowdown());
+                // A call has the same name in every iteration: the iteration tells the calls apart (and says when
+                // one is a warm-up call, which the per-iteration figures above leave out).
+                line(b, "  slowest   %s%s (%s, %,d B): %s us, ideal %s us (x%.2f)", c.name(), c.iteration() < 0 ? ""
+                        : " in iteration " + c.iteration() + (c.iteration() < j.warmup() ? " (warm-up)" : ""),
+                        c.algorithm(), c.sizeBytes(), us(c.timePs()), us(c.idealTimePs()), c.networkSlowdown());
             }
         }
         for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {

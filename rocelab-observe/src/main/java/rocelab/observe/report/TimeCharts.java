@@ -221,6 +221,21 @@ final class TimeCharts {
         return per instanceof Number n ? n.doubleValue() * gbps : Double.NaN;
     }
 
+    /**
+     * Why there is no rates chart, from the run's own counters rather than a guess at the cause (the note used to say
+     * "congestion control none, or nothing congested" for a DCQCN incast that dropped thousands of packets with ECN
+     * thresholds above its buffer: neither was so).
+     */
+    static String unchangedRates(ReportData d) {
+        boolean ib = d.infiniband();
+        return String.format(java.util.Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
+                + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s %s,"
+                + " %s %s handled)", Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))),
+                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "ecn_marked"))),
+                ib ? "packets marked FECN" : "packets marked ECN CE",
+                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "cnp_handled"))), ib ? "BECNs" : "CNPs");
+    }
+
     private static void rates(Page p, ReportData d) {
         if (d.rates == null) {
             return;
@@ -236,8 +251,7 @@ final class TimeCharts {
         }
         if (order.isEmpty()) {
             p.h2("Sending rates").note(d.rates.series() == 0 ? "no queue pair sent anything at a sampling instant"
-                    : "no queue pair's allowed rate changed (congestion control none, or nothing congested): every"
-                    + " QP kept its line rate, so there is no rates chart");
+                    : unchangedRates(d));
             return;
         }
         order.sort(Comparator.comparingInt((Integer i) -> -changes(all.get(i).v())).thenComparingInt(i -> i));

@@ -47,6 +47,21 @@ class ReportWriterTest {
     }
 
     @Test
+    void shouldSayWhyThereIsNoRatesChartFromTheRunsCountersNotAGuess() {
+        // A DCQCN incast on a lossy fabric whose ECN thresholds lie above its buffer: nothing is marked, so no rate
+        // changes, though the fabric is congested and congestion control is on. The note used to offer
+        // "congestion control none, or nothing congested", neither of which was so.
+        ReportData d = data();
+        d.summary = Map.of("counters", Map.of("rate_cuts", 0, "ecn_marked", 0, "cnp_handled", 0,
+                "packets_dropped", 16090));
+        assertThat(TimeCharts.unchangedRates(d)).isEqualTo("no queue pair's allowed rate changed at a sampling"
+                + " instant, so there is no rates chart: the senders' congestion control made 0 rate cuts in the run"
+                + " (0 packets marked ECN CE, 0 CNPs handled)").doesNotContain("nothing congested", "none");
+        d.summary = Map.of("counters", Map.of("rate_cuts", 0, "ecn_marked", 1234, "cnp_handled", 0));
+        assertThat(TimeCharts.unchangedRates(d)).endsWith("(1,234 packets marked ECN CE, 0 CNPs handled)");
+    }
+
+    @Test
     void shouldRankCollectivesSlowestAgainstTheIdealFirst() {
         String html = ReportWriter.page(data()).finish();
         int dp = html.indexOf("gpt/grads/dp(tp=1,pp=0)");

@@ -76,7 +76,20 @@ public final class NcclTests {
         double seconds = (to - from) / 1e12 / iters;
         long s = call.sizeBytes();
         double algbw = s / seconds / 1e9;
-        return new Row(s, s / WORD, seconds * 1e6, algbw, algbw * op.busFactor(n), completed);
+        return new Row(s, count(op, s, n), seconds * 1e6, algbw, algbw * op.busFactor(n), completed);
+    }
+
+    /**
+     * The {@code count} column as nccl-tests prints it: the element count each rank passes to the NCCL call (its
+     * {@code paramcount}), which for AllGather, ReduceScatter and AlltoAll is the per-rank share of the size (the
+     * size column being the larger buffer), for the others the whole size in elements.
+     */
+    public static long count(CollectiveOp op, long sizeBytes, int ranks) {
+        long elements = sizeBytes / WORD;
+        return switch (op) {
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL -> elements / ranks;
+            default -> elements;
+        };
     }
 
     /**
