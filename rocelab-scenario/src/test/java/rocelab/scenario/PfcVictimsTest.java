@@ -98,10 +98,9 @@ class PfcVictimsTest {
         assertTrueAndBounded(r);
     }
 
-    @Test
-    void shouldCountTheWaitOfAFlowsLastAckBehindPausesOfAnIncastItDoesNotTakePartIn() {
-        // h4 -> h0 is idle all the way, but its last ACK must cross the spine port and leaf0's uplink that the incast
-        // into h4 keeps paused: the receiver has all the data long before the sender learns it.
+    /** h4 -> h0 beside a 5-to-1 incast into {@code receiver} (h4: its own sender; h5: a neighbour of it). */
+    private static RunResult lastAckBesideIncastInto(int receiver) {
+        String senders = receiver == 4 ? "[1, 2, 3, 5, 6, 7]" : "[1, 2, 3, 6, 7]";
         String yaml = """
                 name: last-ack-behind-pauses
                 fabric: {mode: roce-lossless, mtu: 4096}
@@ -110,15 +109,22 @@ class PfcVictimsTest {
                 nic: {cc: none}
                 traffic:
                   - {kind: flow, src: 4, dst: 0, size: 200KB}
-                  - {kind: incast, senders: [1, 2, 3, 5, 6, 7], receiver: 4, size: 2MB}
-                """;
-        RunResult r;
+                  - {kind: incast, senders: %s, receiver: %d, size: 2MB}
+                """.formatted(senders, receiver);
         try {
-            r = Simulation.assemble(new ScenarioReader().read(yaml, "last-ack-behind-pauses", null))
+            return Simulation.assemble(new ScenarioReader().read(yaml, "last-ack-behind-pauses", null))
                     .run(ProgressListener.NONE);
         } catch (rocelab.scenario.read.ScenarioException e) {
             throw new AssertionError(e.getMessage(), e);
         }
+    }
+
+    @Test
+    void shouldCountTheWaitOfAFlowsLastAckBehindPausesOfAnIncastItDoesNotTakePartIn() {
+        // h4 -> h0 is idle all the way, but its last ACK must cross the spine port and leaf0's uplink that the incast
+        // into h5 (h4's neighbour on leaf1) keeps paused: the receiver has all the data long before the sender learns
+        // it, and the congestion (leaf1's port to h5) is on neither the data's way nor the ACK's.
+        RunResult r = lastAckBesideIncastInto(5);
         FlowRecord f = r.flows().get(0);
         List<PfcLog.Hop> hops = r.pfcLog().waits(f.id());
         assertThat(hops).as("only its last ACK waited, on its way back").isNotEmpty().allMatch(PfcLog.Hop::acks);
@@ -126,11 +132,25 @@ class PfcVictimsTest {
         // One ACK crosses its hops one after the other: its waits fit between delivery and completion.
         assertThat(waited).isPositive().isLessThanOrEqualTo(f.finishPs() - f.deliveredPs());
         List<PfcVictims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
-        assertThat(victims).as("a victim of the incast into h4, through its last ACK")
+        assertThat(victims).as("a victim of the incast into h5, through its last ACK")
                 .anyMatch(v -> v.flow().id() == f.id() && v.offPathWaitPs() == waited);
         assertThat(victims).allMatch(v -> v.flow().id() == f.id());
         String text = SummaryText.render(r, null);
-        assertThat(text).contains("flow 0 h4->h0").contains("(its last ACK)");
+        assertThat(text).contains("flow 0 h4->h0").contains("(its last ACK)").contains("not on its way to h0 or back");
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldNotCallAFlowAVictimWhenItsLastAckWaitsForAnIncastIntoItsOwnSender() {
+        // The same, but the incast goes into h4, the flow's sender: its last ACK waits behind pauses rooted at leaf1's
+        // port to h4, which the ACK itself leaves by, as every incast flow's data does. Its own way's congestion (the
+        // wait is counted), not head-of-line blocking by someone else's.
+        RunResult r = lastAckBesideIncastInto(4);
+        FlowRecord f = r.flows().get(0);
+        assertThat(r.pfcLog().waits(f.id())).isNotEmpty().allMatch(PfcLog.Hop::acks);
+        assertThat(r.pfcLog().pausedWaitPs(f.id())).isPositive();
+        assertThat(r.pfcLog().roots(f.id())).isNotEmpty().allMatch(PfcLog.Root::onPath);
+        assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).noneMatch(v -> v.flow().id() == f.id());
         assertTrueAndBounded(r);
     }
 

@@ -84,7 +84,8 @@ public final class JourneyText {
             for (PfcLog.Root r : pfc.roots(f.id())) {
                 line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
                         pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
-                                ? "on its own way to h" + f.dst() : "NOT on its way to h" + f.dst() + " (a victim's wait)");
+                                ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
+                                + " or back (a victim's wait)");
             }
         }
         creditWaits(b, events);

@@ -35,9 +35,9 @@ import rocelab.observe.output.Numbers;
  * their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
  * order, so their intervals on one clock only need a high-water mark): the flow's wait at a hop is the paused time
  * during which at least one of its packets (at an RNIC: its next packet) was held there. Each wait is attributed to
- * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own way (the
- * flow's data leaves by the root port, or the root is its receiver's RNIC); a pause of its ACKs' way rooted anywhere
- * else makes the flow a victim.
+ * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own round
+ * trip (its data or its ACKs leave by the root port, or the root is its receiver's or its sender's RNIC); a pause
+ * rooted anywhere else makes the flow a victim.
  */
 public final class PfcLog implements PfcProbe {
     private static final int TIME = 0;
@@ -305,19 +305,24 @@ public final class PfcLog implements PfcProbe {
         return p == 0xFFFFF ? -1 : p;
     }
 
-    /** Whether the congestion point {@code root} is on the flow's own way: it leaves by that port, or it is its receiver. */
+    /**
+     * Whether the congestion point {@code root} is on the flow's own round trip: its data leave by that port or its
+     * ACKs do on their way back, or it is the flow's receiver or its sender (where its ACKs go). A wait behind pauses
+     * rooted there is the flow's own congestion, not head-of-line blocking by someone else's.
+     */
     private boolean onPath(int queuePair, long root) {
         QueuePair qp = network.queuePairs().get(queuePair);
         int node = keyNode(root);
         int port = keyPort(root);
         if (topo.isHost(node)) {
-            return qp.destinationHost() == node;
+            return qp.destinationHost() == node || qp.sourceHost() == node;
         }
         if (port < 0) {
             return true; // no port to tell: do not call the flow a victim of it
         }
-        return network.switchAt(node - topo.hostCount()).forwardsThrough(qp.sourceHost(), qp.destinationHost(),
-                qp.entropy(), port);
+        var sw = network.switchAt(node - topo.hostCount());
+        return sw.forwardsThrough(qp.sourceHost(), qp.destinationHost(), qp.entropy(), port)
+                || sw.forwardsThrough(qp.destinationHost(), qp.sourceHost(), qp.entropy(), port);
     }
 
     private int base(int flow) {
@@ -405,7 +410,7 @@ public final class PfcLog implements PfcProbe {
     /**
      * A congestion point that pauses a flow waited behind were rooted at: a switch egress port (port -1: the
      * switch's buffer, no single port) or an RNIC's receive buffer (port 0); {@code hops} is how many pauses away
-     * from it the flow waited; {@code onPath}: the flow's own packets leave by that port, or it is their receiver.
+     * from it the flow waited; {@code onPath}: the flow's own packets or its ACKs leave by that port, or it is its receiver or sender.
      */
     public record Root(int node, int port, int hops, long waitPs, boolean onPath) {}
 

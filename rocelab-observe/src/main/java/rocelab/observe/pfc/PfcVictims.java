@@ -67,7 +67,7 @@ public final class PfcVictims {
                     .append(h.acks() ? " (its last ACK)" : "");
         }
         return String.format(java.util.Locale.ROOT, "flow %d h%d->h%d%s: waited behind pauses rooted at %s, %d pause"
-                + " hop%s away, not on its way to h%d: at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
+                + " hop%s away, not on its way to h%d or back: at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
                 f.completed() ? String.format(java.util.Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)",
                 v.root() == null ? "elsewhere" : log.rootName(v.root().node(), v.root().port()),
                 v.root() == null ? 0 : v.root().hops(), v.root() != null && v.root().hops() == 1 ? "" : "s", f.dst(),
