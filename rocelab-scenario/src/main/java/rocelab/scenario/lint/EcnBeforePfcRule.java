@@ -8,7 +8,8 @@ import rocelab.scenario.device.SwitchConfig;
 /**
  * L5: ECN must mark before PFC pauses, or DCQCN never gets a chance and every congestion episode becomes a pause.
  * The marking threshold of a lossless egress queue is compared with the queue depth at which a 2:1 incast makes
- * the feeding priority groups reach XOFF ({@link BufferMath#xoffQueueDepth}).
+ * the feeding priority groups reach XOFF ({@link BufferMath#xoffQueueDepth}); that of a lossy queue with the most
+ * its shared buffer can hold before it tail-drops.
  */
 final class EcnBeforePfcRule implements LintRule {
     @Override
@@ -18,23 +19,23 @@ final class EcnBeforePfcRule implements LintRule {
 
     @Override
     public String title() {
-        return "ECN threshold at or above the PFC XOFF point";
+        return "ECN threshold at or above the PFC XOFF point, or above what a lossy queue can hold";
     }
 
     @Override
     public void check(LintContext c, Findings out) {
-        if (!c.lossless()) {
-            return;
-        }
         for (Queues.Queue q : Queues.egress(c)) {
             SwitchConfig s = c.switchAt(q.switchIndex());
             EcnParameters ecn = s.ecn(q.port());
-            if (!s.pfc().isLossless(q.tc()) || ecn.scheme() == EcnParameters.Scheme.NONE
-                    || (ecn.classMask() & 1 << q.tc()) == 0) {
+            if (ecn.scheme() == EcnParameters.Scheme.NONE || (ecn.classMask() & 1 << q.tc()) == 0) {
                 continue;
             }
             long rate = c.topology().edgeAt(q.node(), q.port()).parameters().rateBps();
             long first = ecn.scheme() == EcnParameters.Scheme.RED ? ecn.kminFor(rate) : ecn.kFor(rate);
+            if (!c.lossless() || !s.pfc().isLossless(q.tc())) {
+                beforeDrops(c, s, q, ecn, rate, first, out);
+                continue;
+            }
             long xoff = BufferMath.xoffQueueDepth(s);
             String name = ecn.scheme() == EcnParameters.Scheme.RED ? "Kmin" : "K";
             String where = s.pfc().dynamic()
@@ -57,6 +58,32 @@ final class EcnBeforePfcRule implements LintRule {
                         "under a sharp incast PFC still fires while the marking ramps up: pauses alongside CNPs",
                         String.format(Locale.ROOT, "Kmax below %,d B", xoff));
             }
+        }
+    }
+
+    /**
+     * A lossy queue tail-drops when the shared pool is full: a queue alone can hold at most the buffer less the
+     * headroom reserved for lossless groups. Marking that starts beyond it never happens, and DCQCN never hears of
+     * congestion before the drops (and go-back-N) do.
+     */
+    private void beforeDrops(LintContext c, SwitchConfig s, Queues.Queue q, EcnParameters ecn, long rate, long first,
+            Findings out) {
+        long usable = s.parameters().bufferBytes() - BufferMath.reserved(s);
+        String name = ecn.scheme() == EcnParameters.Scheme.RED ? "Kmin" : "K";
+        if (first >= usable) {
+            out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(q.node(), q.port())),
+                    String.format(Locale.ROOT, "%s marks ECN on lossy class %d from %s = %,d B, but its shared buffer"
+                            + " holds at most %,d B: the queue tail-drops before the first CE mark", s.name(), q.tc(),
+                            name, first, usable),
+                    "drops and retransmissions under congestion, no ECN marks, no CNPs, no rate cuts",
+                    String.format(Locale.ROOT, "lower %s well below %,d B, or give the switch more buffer", name,
+                            usable));
+        } else if (ecn.scheme() == EcnParameters.Scheme.RED && ecn.kmaxFor(rate) > usable) {
+            out.add(this, Severity.WARNING, List.of(s.name()), List.of(c.port(q.node(), q.port())),
+                    String.format(Locale.ROOT, "%s reaches full marking (Kmax %,d B) on lossy class %d only beyond"
+                            + " the %,d B its shared buffer can hold", s.name(), ecn.kmaxFor(rate), q.tc(), usable),
+                    "under a sharp incast the queue drops while marking is still partial",
+                    String.format(Locale.ROOT, "Kmax below %,d B", usable));
         }
     }
 
