@@ -94,8 +94,9 @@ public record RunResult(
             + " time alone while the run's end bounds the port's work for all of them";
 
     /** What no model but the packet level has, for outputs that leave those sections out. */
-    public static final String NOT_MODELLED = "queues, ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions"
-            + " and packet counters exist only at packet level (--model packet)";
+    public static final String NOT_MODELLED = "queues (a flow's last ACK comes back in a fixed latency, never behind"
+            + " other flows' data), ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions and packet counters"
+            + " exist only at packet level (--model packet)";
 
     /** Whether the fabric was simulated packet by packet (queues, marks, pauses and counters are meaningful). */
     public boolean packetLevel() {
