@@ -78,6 +78,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     }
 
     @Override
+    public boolean windowed() {
+        return false;
+    }
+
+    @Override
     public void onSend(long nowPs, int wireBytes) {
         if (p.byteCounterBytes() == 0 || !notified) {
             return;

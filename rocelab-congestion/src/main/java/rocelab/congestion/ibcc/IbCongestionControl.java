@@ -57,6 +57,11 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     }
 
     @Override
+    public boolean windowed() {
+        return false;
+    }
+
+    @Override
     public void onSend(long nowPs, int wireBytes) {
         long t = Rates.serializationPs(wireBytes, lineRateBps);
         if (t != packetPs) {

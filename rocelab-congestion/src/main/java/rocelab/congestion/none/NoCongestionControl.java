@@ -56,6 +56,11 @@ public final class NoCongestionControl implements CongestionControl {
     }
 
     @Override
+    public boolean windowed() {
+        return false;
+    }
+
+    @Override
     public void onSend(long nowPs, int wireBytes) {}
 
     @Override

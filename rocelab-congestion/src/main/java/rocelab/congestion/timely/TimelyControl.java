@@ -49,6 +49,11 @@ public final class TimelyControl implements CongestionControl {
     }
 
     @Override
+    public boolean windowed() {
+        return false;
+    }
+
+    @Override
     public void onSend(long nowPs, int wireBytes) {}
 
     @Override

@@ -14,6 +14,14 @@ public interface CongestionControl {
     /** Maximum unacknowledged payload bytes; {@code Long.MAX_VALUE} for a purely rate-based control. */
     long windowBytes();
 
+    /**
+     * Whether this control ever limits the bytes in flight ({@link #windowBytes} below {@code Long.MAX_VALUE}); a
+     * purely rate-based one answers false once, so the RNIC need not ask for the window of every QP it looks at.
+     */
+    default boolean windowed() {
+        return true;
+    }
+
     /** Whether data packets of this QP should collect in-band telemetry from the switches (HPCC). */
     default boolean wantsTelemetry() {
         return false;

@@ -31,6 +31,11 @@ public final class QueuePair {
     final Nic destination;
     final int entropy;
     final CongestionControl cc;
+    /**
+     * Whether {@link #cc} limits the bytes in flight at all: when it does not, {@link #canSend} does not read the
+     * control (an RNIC's pause end asks it of every ready QP, and the control's state is a cache miss of its own).
+     */
+    private final boolean windowed;
     /** The listener, MTU, timers and frame format, one object for every QP of a sending RNIC. */
     private final QueuePairConstants k;
     int dscp;
@@ -90,6 +95,7 @@ public final class QueuePair {
         this.destination = destination;
         this.entropy = entropy;
         this.cc = cc;
+        this.windowed = cc.windowed();
         this.k = constants;
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
@@ -117,9 +123,13 @@ public final class QueuePair {
         if (selective != null) {
             // A PSN asked for goes out whatever the window: it fills a gap, it adds nothing in flight at the end.
             return !failed && (selective.resendCount > 0
-                    || sndNxt < postedPsns && sndNxt < sndUna + selective.window && inFlightBytes() < cc.windowBytes());
+                    || sndNxt < postedPsns && sndNxt < sndUna + selective.window && withinWindow());
         }
-        return !failed && sndNxt < postedPsns && inFlightBytes() < cc.windowBytes();
+        return !failed && sndNxt < postedPsns && withinWindow();
+    }
+
+    private boolean withinWindow() {
+        return !windowed || inFlightBytes() < cc.windowBytes();
     }
 
     /** Payload bytes between the oldest unacknowledged PSN and the next one to send. */
