@@ -408,7 +408,8 @@ public final class Simulation {
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
-                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged()));
+                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged(),
+                        config.infiniband() != null));
         if (config.infiniband() != null) {
             InfinibandSettings ib = config.infiniband();
             builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null

@@ -31,7 +31,13 @@ public interface DevicePlan {
      *     (an L2 MTU); {@link Integer#MAX_VALUE} for no limit
      */
     record SwitchSetup(SwitchParameters parameters, PfcParameters pfc, EcnMarkingFactory[] markingByPort,
-            long[] headroomByPort, int[] maxFrameByPort) {}
+            long[] headroomByPort, int[] maxFrameByPort, boolean maxPayload) {
+        /** A setup whose limits are frame sizes (RoCE: the IP MTU plus the L2 header). */
+        public SwitchSetup(SwitchParameters parameters, PfcParameters pfc, EcnMarkingFactory[] markingByPort,
+                long[] headroomByPort, int[] maxFrameByPort) {
+            this(parameters, pfc, markingByPort, headroomByPort, maxFrameByPort, false);
+        }
+    }
 
     /**
      * One RNIC.

@@ -376,7 +376,11 @@ public final class NetworkBuilder {
         long hashSeed = seed != null ? seed : streams.derive("switch/" + name + "/ecmp-seed");
         Switch sw = new Switch(simOf(node), node, name, egress, routes, buffer, params, switchPfc, frames, hashSeed,
                 streams.forComponent("switch/" + name + "/spray"), pool);
-        sw.maxFrameBytes(setup.maxFrameByPort());
+        if (setup.maxPayload()) {
+            sw.maxPayloadBytes(setup.maxFrameByPort());
+        } else {
+            sw.maxFrameBytes(setup.maxFrameByPort());
+        }
         return sw;
     }
 

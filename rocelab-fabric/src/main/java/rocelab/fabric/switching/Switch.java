@@ -51,7 +51,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
+    /** Per port, the largest frame (or, {@link #limitsPayload}, payload) it carries. */
     private int[] maxFrameBytes;
+    private boolean limitsPayload;
     /** The lossless queues linked by ingress port, for the PFC log's causes; null until asked for. */
     private rocelab.fabric.packet.IngressLists ingressLists;
 
@@ -111,6 +113,16 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             throw new IllegalArgumentException("one maximum frame size per port");
         }
         this.maxFrameBytes = perPort.clone();
+        this.limitsPayload = false;
+    }
+
+    /**
+     * InfiniBand: the largest payload each port carries (its MTU: IB's MTU counts the payload alone, whatever the
+     * headers); packets with more are dropped.
+     */
+    public void maxPayloadBytes(int[] perPort) {
+        maxFrameBytes(perPort);
+        this.limitsPayload = true;
     }
 
     public PacketSink ingress(int port) {
@@ -139,8 +151,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                 : adaptive != null ? adaptive.choose(nowPs, dscpToTc[packet.dscp()], packet.srcHost(),
                         packet.dstHost(), packet.entropy(), candidates)
                 : candidates[select(packet, candidates.length)];
-        if (packet.frameBytes() > maxFrameBytes[inPort] || packet.frameBytes() > maxFrameBytes[out]) {
-            drop(packet.frameBytes() > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
+        int size = limitsPayload ? packet.payloadBytes() : packet.frameBytes();
+        if (size > maxFrameBytes[inPort] || size > maxFrameBytes[out]) {
+            drop(size > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
             return;
         }
         int tc = dscpToTc[packet.dscp()];

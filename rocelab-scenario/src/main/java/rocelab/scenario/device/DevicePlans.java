@@ -19,7 +19,15 @@ public final class DevicePlans {
     }
 
     public static DevicePlan of(Devices devices, boolean vlanTagged) {
-        int l2Overhead = l2Overhead(vlanTagged);
+        return of(devices, vlanTagged, false);
+    }
+
+    /**
+     * @param infiniband the switches' MTUs are InfiniBand's: each port's largest payload (a frame limit otherwise:
+     *     the IP MTU plus the Ethernet header, tag and FCS)
+     */
+    public static DevicePlan of(Devices devices, boolean vlanTagged, boolean infiniband) {
+        int l2Overhead = infiniband ? 0 : l2Overhead(vlanTagged);
         return new DevicePlan() {
             @Override
             public SwitchSetup forSwitch(int switchIndex) {
@@ -28,10 +36,11 @@ public final class DevicePlans {
                 int[] maxFrame = new int[s.portCount()];
                 for (int p = 0; p < marking.length; p++) {
                     marking[p] = new EcnMarkings(s.ecn(p));
-                    // The IP MTU limits the IP packet; the frame adds the Ethernet header (and tag) and the FCS.
+                    // The IP MTU limits the IP packet; the frame adds the Ethernet header (and tag) and the FCS. An
+                    // InfiniBand MTU limits the payload itself.
                     maxFrame[p] = s.mtu(p) == 0 ? Integer.MAX_VALUE : s.mtu(p) + l2Overhead;
                 }
-                return new SwitchSetup(s.parameters(), s.pfc(), marking, s.headroomByPort(), maxFrame);
+                return new SwitchSetup(s.parameters(), s.pfc(), marking, s.headroomByPort(), maxFrame, infiniband);
             }
 
             @Override

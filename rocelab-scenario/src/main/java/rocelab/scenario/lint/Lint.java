@@ -50,7 +50,8 @@ public final class Lint {
                     "lint a smaller traffic pattern on the same fabric");
         }
         return new LintReport(config.name(), findings.list(), context.flows().size(),
-                context.dataPaths().size(), context.topology().switchCount(), context.topology().hostCount());
+                context.dataPaths().size(), context.topology().switchCount(), context.topology().hostCount(),
+                config.mode() == rocelab.scenario.FabricMode.INFINIBAND);
     }
 
     /** The ids and titles of the rules that run. */

@@ -10,7 +10,13 @@ import rocelab.observe.output.JsonText;
  * The result of a lint: the findings and what was looked at, readable by people ({@link #text()}) and programs
  * ({@link #json()}).
  */
-public record LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts) {
+public record LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts,
+        boolean infiniband) {
+    /** A report of a RoCE fabric. */
+    public LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts) {
+        this(scenario, findings, flows, paths, switches, hosts, false);
+    }
+
     public LintReport {
         findings = List.copyOf(findings);
     }
@@ -41,7 +47,7 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         b.append("lint ").append(scenario).append(": ").append(counts()).append(" (").append(flows)
                 .append(flows == 1 ? " flow, " : " flows, ").append(paths).append(paths == 1 ? " path" : " paths")
                 .append(" over ").append(switches).append(switches == 1 ? " switch and " : " switches and ")
-                .append(hosts).append(" RNICs)\n");
+                .append(hosts).append(infiniband ? " HCAs)\n" : " RNICs)\n");
         for (Finding f : findings) {
             b.append('\n').append(String.format("%-7s %-4s %s%n", f.severity().key().toUpperCase(java.util.Locale.ROOT),
                     f.rule(), f.title()));

@@ -7,7 +7,8 @@ import rocelab.scenario.device.SwitchConfig;
 
 /**
  * L11: every port on the path must carry the largest RoCE packet (the RoCE MTU plus IP, UDP, BTH, RETH and ICRC),
- * and both ends of a link should agree on the MTU.
+ * and both ends of a link should agree on the MTU. On InfiniBand a port's MTU is the largest payload it carries
+ * (headers on top), so every port must have at least the HCAs' MTU ({@code fabric.mtu}).
  */
 final class MtuRule implements LintRule {
     @Override
@@ -22,13 +23,14 @@ final class MtuRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        boolean ib = c.config().mode() == rocelab.scenario.FabricMode.INFINIBAND;
         int roceMtu = c.config().nic().mtuBytes();
         int ipBytes = c.frames().dataFrameBytes(roceMtu, true) - DevicePlans.l2Overhead(c.config().vlanTagged());
         for (Queues.Queue q : Queues.egress(c)) {
-            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, out);
+            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, ib, out);
         }
         for (Queues.Queue q : Queues.ingress(c)) {
-            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, out);
+            check(c, q.switchIndex(), q.node(), q.port(), roceMtu, ipBytes, ib, out);
         }
         for (SwitchConfig s : c.devices().switches()) {
             for (int p = 0; p < s.portCount(); p++) {
@@ -42,16 +44,31 @@ final class MtuRule implements LintRule {
                     out.add(this, Severity.WARNING, List.of(s.name(), o.name()), List.of(c.port(s.node(), p),
                             c.port(o.node(), op)), "the two ends of " + s.name() + "-" + o.name() + " have different"
                             + " MTUs (" + text(s.mtu(p)) + " and " + text(o.mtu(op)) + ")",
-                            "frames that one end sends can be oversize for the other (rx_oversize_pkts_phy)",
-                            "the same MTU on both ends (e.g. 9100)");
+                            ib ? "packets that one end carries can be oversize for the other (dropped_oversize)"
+                                    : "frames that one end sends can be oversize for the other (rx_oversize_pkts_phy)",
+                            ib ? "the same MTU on both ends (4096)" : "the same MTU on both ends (e.g. 9100)");
                 }
             }
         }
     }
 
-    private void check(LintContext c, int switchIndex, int node, int port, int roceMtu, int ipBytes, Findings out) {
+    private void check(LintContext c, int switchIndex, int node, int port, int roceMtu, int ipBytes, boolean ib,
+            Findings out) {
         SwitchConfig s = c.switchAt(switchIndex);
         int mtu = s.mtu(port);
+        if (ib) {
+            if (mtu != 0 && mtu < roceMtu) {
+                out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)), s.name() + " has"
+                        + " InfiniBand MTU " + mtu + " on this port, but the HCAs send up to " + roceMtu + " bytes of"
+                        + " payload per packet (fabric mtu; an InfiniBand MTU counts the payload, the LRH, BTH, RETH,"
+                        + " ICRC and VCRC come on top)",
+                        "every full-size packet is dropped there (dropped_oversize): the flows retransmit until their"
+                                + " retries run out",
+                        "MTU of at least " + roceMtu + " on every port of the path (4096 is usual), or a path MTU of"
+                                + " at most " + mtu + " (fabric mtu)");
+            }
+            return;
+        }
         if (mtu != 0 && mtu < ipBytes) {
             out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)), s.name() + " has MTU " + mtu
                     + " on this port; RoCE packets with a " + roceMtu + "-byte payload are " + ipBytes

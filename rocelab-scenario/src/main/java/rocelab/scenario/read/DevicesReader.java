@@ -264,8 +264,22 @@ final class DevicesReader {
         return applied.stream().anyMatch(m -> m.has("ports"));
     }
 
+    /** InfiniBand's MTUs: the largest payload of a packet, headers on top (IBTA: 256 to 4096 bytes). */
+    private static final java.util.Set<Integer> IB_MTUS = java.util.Set.of(256, 512, 1024, 2048, 4096);
+
     private int mtu(Node n) throws ScenarioException {
-        return n == null ? 0 : doc.integer(n, "mtu", 576, 65_536);
+        if (n == null) {
+            return 0;
+        }
+        if (mode == rocelab.scenario.FabricMode.INFINIBAND) {
+            int v = doc.integer(n, "mtu", 1, 65_536);
+            if (!IB_MTUS.contains(v)) {
+                throw doc.at(n, "mtu " + v + " is not an InfiniBand MTU; expected one of 256, 512, 1024, 2048, 4096"
+                        + " (in infiniband mode a port's MTU is the largest payload it carries, headers on top)");
+            }
+            return v;
+        }
+        return doc.integer(n, "mtu", 576, 65_536);
     }
 
     /** {@code ports: [{port: 3, headroom: 20KB}, {to: spine0, mtu: 1500}]}. */

@@ -171,6 +171,38 @@ class LintRulesTest {
         assertThat(run.totals().packetsDropped()).isPositive();
     }
 
+    @Test
+    void shouldCheckInfinibandMtusAsPayloadsAndFindExactlyWhatTheSwitchDrops() throws Exception {
+        // An InfiniBand MTU is the largest payload (headers on top): lint called a 4096-byte switch MTU too small for
+        // 4096-byte packets (it sized them as RoCE over IP), and the switch limited IB packets by an Ethernet frame.
+        String fabric = """
+                name: t
+                fabric: {mode: infiniband, mtu: %d}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                nic: {timeout: 5, retry-count: 1}
+                traffic: [{kind: flow, src: 1, dst: 0, size: 100KB}]
+                switch: {mtu: 2048}
+                """;
+        for (int pathMtu : new int[] {2048, 2049, 4096}) {
+            ScenarioConfig c = new ScenarioReader().read(fabric.formatted(pathMtu), "t.yaml", Path.of("."));
+            LintReport r = Lint.check(c);
+            var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
+            long oversize = run.totals().packetsDropped();
+            if (pathMtu <= 2048) {
+                assertThat(r.of("L11")).as("path MTU %d", pathMtu).isEmpty();
+                assertThat(oversize).as("path MTU %d", pathMtu).isZero();
+            } else {
+                assertThat(r.of("L11")).as("path MTU %d", pathMtu).isNotEmpty().allSatisfy(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.ERROR);
+                    assertThat(f.what()).contains("InfiniBand MTU 2048", "up to " + pathMtu + " bytes of payload")
+                            .doesNotContain("UDP", " IP ");
+                });
+                assertThat(oversize).as("path MTU %d", pathMtu).isPositive();
+            }
+            assertThat(r.text()).contains("3 HCAs)").doesNotContain("RNICs");
+        }
+    }
+
     private static LintReport lint(String fabric, String extra) {
         try {
             return Lint.check(new ScenarioReader().read(fabric + extra, "t.yaml", Path.of(".")));

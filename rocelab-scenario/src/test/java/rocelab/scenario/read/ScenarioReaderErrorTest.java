@@ -238,6 +238,9 @@ class ScenarioReaderErrorTest {
         assertError("name: t\nfabric: {mode: infiniband, mtu: 9000}\n" + TOPO + FLOW,
                 "t.yaml:2:33: mtu of 9000 bytes is above the largest InfiniBand path MTU; expected at most 4096 bytes"
                         + " in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switch: {mtu: 9100}\n" + FLOW,
+                "t.yaml:4:15: mtu 9100 is not an InfiniBand MTU; expected one of 256, 512, 1024, 2048, 4096 (in"
+                        + " infiniband mode a port's MTU is the largest payload it carries, headers on top)");
         assertError(ib + "}\n" + TOPO + "switch: {buffer: 4MB}\n" + FLOW,
                 "t.yaml:4:10: switch.buffer is an Ethernet switch's shared buffer; expected fabric.infiniband.vl-buffer"
                         + " (input buffer per port and lane) in infiniband mode");
