@@ -10,6 +10,7 @@ import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PortCounter;
 
 /**
@@ -49,7 +50,7 @@ public final class EgressPort implements EventHandler {
     private int ignorePauseMask;
     private long responsePs;
     private final rocelab.fabric.flowcontrol.PendingPauses pending = new rocelab.fabric.flowcontrol.PendingPauses();
-    private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
+    private JourneyProbe journey = JourneyProbe.NONE;
     private int ownerNode;
     private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
     private final long[] lastPauseFramePs;
@@ -103,7 +104,7 @@ public final class EgressPort implements EventHandler {
             rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
         this.credits = gate;
         this.creditReturn = returns;
-        this.tellCreditWaits = credits != null && journey != rocelab.fabric.probe.JourneyProbe.NONE;
+        this.tellCreditWaits = credits != null && journey != JourneyProbe.NONE;
     }
 
     /** The sending side of this port's credit flow control (null unless InfiniBand). */
@@ -428,10 +429,10 @@ public final class EgressPort implements EventHandler {
      * Reports ECN marks (and on InfiniBand the waits of flows' packets for credits) to a journey probe, as port
      * {@code portIndex} of node {@code node}.
      */
-    public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe, int node) {
+    public void journeyProbe(JourneyProbe probe, int node) {
         this.journey = probe;
         this.ownerNode = node;
-        this.tellCreditWaits = credits != null && probe != rocelab.fabric.probe.JourneyProbe.NONE;
+        this.tellCreditWaits = credits != null && probe != JourneyProbe.NONE;
     }
 
     /** The switch this port belongs to (its node id): the marks it makes and the waits it reports name it. */

@@ -2,6 +2,7 @@ package rocelab.scenario.lint;
 
 import java.util.List;
 import java.util.Map;
+import rocelab.scenario.FabricMode;
 import rocelab.scenario.ScenarioConfig;
 
 /**
@@ -51,7 +52,7 @@ public final class Lint {
         }
         return new LintReport(config.name(), findings.list(), context.flows().size(),
                 context.dataPaths().size(), context.topology().switchCount(), context.topology().hostCount(),
-                config.mode() == rocelab.scenario.FabricMode.INFINIBAND);
+                config.mode() == FabricMode.INFINIBAND);
     }
 
     /** The ids and titles of the rules that run. */

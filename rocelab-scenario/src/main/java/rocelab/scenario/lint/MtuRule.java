@@ -2,6 +2,7 @@ package rocelab.scenario.lint;
 
 import java.util.List;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.scenario.FabricMode;
 import rocelab.scenario.device.DevicePlans;
 import rocelab.scenario.device.SwitchConfig;
 
@@ -23,7 +24,7 @@ final class MtuRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
-        boolean ib = c.config().mode() == rocelab.scenario.FabricMode.INFINIBAND;
+        boolean ib = c.config().mode() == FabricMode.INFINIBAND;
         int roceMtu = c.config().nic().mtuBytes();
         int ipBytes = c.frames().dataFrameBytes(roceMtu, true) - DevicePlans.l2Overhead(c.config().vlanTagged());
         for (Queues.Queue q : Queues.egress(c)) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.SequenceNode;
@@ -265,13 +266,13 @@ final class DevicesReader {
     }
 
     /** InfiniBand's MTUs: the largest payload of a packet, headers on top (IBTA: 256 to 4096 bytes). */
-    private static final java.util.Set<Integer> IB_MTUS = java.util.Set.of(256, 512, 1024, 2048, 4096);
+    private static final Set<Integer> IB_MTUS = Set.of(256, 512, 1024, 2048, 4096);
 
     private int mtu(Node n) throws ScenarioException {
         if (n == null) {
             return 0;
         }
-        if (mode == rocelab.scenario.FabricMode.INFINIBAND) {
+        if (mode == FabricMode.INFINIBAND) {
             int v = doc.integer(n, "mtu", 1, 65_536);
             if (!IB_MTUS.contains(v)) {
                 throw doc.at(n, "mtu " + v + " is not an InfiniBand MTU; expected one of 256, 512, 1024, 2048, 4096"
