@@ -214,12 +214,10 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         // clock; they overlap (a FIFO's packets wait through the same pause), so only what extends the hop's
         // high-water mark is new, as in the PFC log: the journey's waits then add up to the flow's paused wait.
         long key = (long) node << 32 | port & 0x7FFFFFFFL | (ack ? 1L << 31 : 0);
-        long seen = waitedUpTo.getOrDefault(key, Long.MIN_VALUE);
-        long from = Math.max(fromClockPs, seen);
-        if (toClockPs <= from) {
+        long from = newPart(waitedUpTo, key, fromClockPs, toClockPs);
+        if (from == Long.MAX_VALUE) {
             return;
         }
-        waitedUpTo.put(key, toClockPs);
         // The probe names the flow, not the packet: no PSN is claimed for the wait.
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.WAITED, node, port, -1, toClockPs - from, false, null,
                 new JourneyEvent.Wait(priority, from, toClockPs, xoffSentPs, ack)));
@@ -235,14 +233,25 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         // its whole interval on the lane's stall clock; only what extends the lane's high-water mark is new, so the
         // journey's credit waits at a hop add up to the time the flow had a packet waiting there for credits.
         long key = ((long) node << 32 | (long) port << 4 | vl) << 1 | (ack ? 1 : 0);
-        long seen = creditWaitedUpTo.getOrDefault(key, Long.MIN_VALUE);
-        long from = Math.max(fromClockPs, seen);
-        if (toClockPs <= from) {
+        long from = newPart(creditWaitedUpTo, key, fromClockPs, toClockPs);
+        if (from == Long.MAX_VALUE) {
             return;
         }
-        creditWaitedUpTo.put(key, toClockPs);
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CREDIT_WAIT, node, port, -1, toClockPs - from, ack, null,
                 new JourneyEvent.CreditWait(vl, from, toClockPs, psn, ack)));
+    }
+
+    /**
+     * The part of the interval [{@code fromClockPs}, {@code toClockPs}] on a hop's clock beyond the hop's high-water
+     * mark in {@code upTo} (which it then raises): its start, or {@code Long.MAX_VALUE} when nothing of it is new.
+     */
+    private static long newPart(Map<Long, Long> upTo, long key, long fromClockPs, long toClockPs) {
+        long from = Math.max(fromClockPs, upTo.getOrDefault(key, Long.MIN_VALUE));
+        if (toClockPs <= from) {
+            return Long.MAX_VALUE;
+        }
+        upTo.put(key, toClockPs);
+        return from;
     }
 
     @Override
