@@ -143,7 +143,7 @@ public final class SummaryText {
             }
             line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (ideal network p50 %s)", ms(s.e2e().percentile(50)),
                     ms(s.e2e().percentile(90)), ms(s.e2e().percentile(99)), ms(s.idealE2e().percentile(50)));
-            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (E2E minus E2E on an ideal network)",
+            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (per request: its E2E minus its own E2E on an ideal network)",
                     ms(s.networkWait().percentile(50)), ms(s.networkWait().percentile(99)), ms(s.networkWait().max()));
         }
         for (var c : r.collectives()) {
