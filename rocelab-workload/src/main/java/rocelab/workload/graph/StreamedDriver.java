@@ -13,7 +13,8 @@ import rocelab.workload.flow.FluidNetwork;
  * messages are a few of its ring steps at a time). The model is {@link WorkloadDriver#flowLevel}'s, rule for rule:
  * a flow is a fluid over its route's capacities, posted on its queue pair when its dependencies are met (a queue
  * pair sends its messages one after the other), delivered after its path's fixed latency and acknowledged an ACK
- * latency later; NVLink transfers are fluids on the GPUs' NVLink ports; timed tasks take their time.
+ * latency later; NVLink transfers are fluids on the GPUs' NVLink ports, those of one connection one after the other;
+ * timed tasks take their time.
  *
  * <p>What differs is only when tasks exist. The source is asked for more while the graph holds fewer than
  * {@code lookahead} tasks beyond the highest task started; a task added is registered with what it waits on at once
@@ -70,6 +71,8 @@ public final class StreamedDriver implements EventHandler {
     private final long[] ackLatencyPs;
     private final int[] nextWaiting;
     private final long[] completedPs;
+    /** NVLink transfers of one connection one after the other (null without NVLink). */
+    private final LinkQueues linkQueues;
     // Edges: a pool of (dependent, next) with a free list.
     private int[] edgeTask = new int[1 << 16];
     private int[] edgeNext = new int[1 << 16];
@@ -149,6 +152,7 @@ public final class StreamedDriver implements EventHandler {
         this.ackLatencyPs = new long[window];
         this.nextWaiting = new int[window];
         this.completedPs = new long[window];
+        this.linkQueues = graph.localLinks() == null ? null : new LinkQueues(window, mask);
         Arrays.fill(queuePairOfConnection, -1);
         emit(0);
         drain(0);
@@ -321,14 +325,21 @@ public final class StreamedDriver implements EventHandler {
             if (firstTransferStartPs < 0) {
                 firstTransferStartPs = nowPs;
             }
-            fluid.start(nowPs, t, new int[] {nvlinkBase + graph.owner(t),
-                nvlinkBase + hostCount + graph.nvlinkDestination(t)}, null, Double.POSITIVE_INFINITY,
-                    8.0 * graph.nvlinkBytes(t));
+            if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
+                sendOverNvlink(nowPs, t);
+            }
         } else if (graph.durationPs(t) == 0) {
             push(t);
         } else {
             sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
         }
+    }
+
+    /** Puts an NVLink transfer on the GPUs' NVLink ports: its connection is free. */
+    private void sendOverNvlink(long nowPs, int t) {
+        fluid.start(nowPs, t, new int[] {nvlinkBase + graph.owner(t),
+            nvlinkBase + hostCount + graph.nvlinkDestination(t)}, null, Double.POSITIVE_INFINITY,
+                8.0 * graph.nvlinkBytes(t));
     }
 
     /** Puts a flow on its path: its queue pair is free. */
@@ -352,6 +363,10 @@ public final class StreamedDriver implements EventHandler {
     private void sent(long nowPs, int t) {
         if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             sim.schedule(nowPs + graph.localLinks().latencyPs(), handlerId, DELIVERED, t);
+            int next = linkQueues.sent(graph.nvlinkConnection(t));
+            if (next >= 0) {
+                sendOverNvlink(nowPs, next);
+            }
             return;
         }
         int f = graph.flowIndex(t);

@@ -32,6 +32,8 @@ public final class TaskGraph {
     /** A flow's index among the flows; an NVLink transfer's destination host d as -2 - d; -1 otherwise. */
     private int[] ref = new int[64];
     private int[] owner = new int[64];
+    /** An NVLink transfer's connection (-1: its own), per task; null until the first NVLink transfer. */
+    private int[] linkConnection;
     private int[] depStart = new int[65];
     private int[] deps = new int[128];
     private int taskCount;
@@ -229,9 +231,16 @@ public final class TaskGraph {
      */
     public int flow(int src, int dst, long bytes, int dscp, int connection, long notBeforePs, int... after) {
         if (localLinks != null && localLinks.local(src, dst) && src != dst) {
+            if (connection >= connections) {
+                throw new IllegalArgumentException("connection " + connection + " was not made by newConnection()");
+            }
             int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
             amount[t & taskMask] = bytes;
             ref[t & taskMask] = -2 - dst;
+            if (linkConnection == null) {
+                linkConnection = new int[kind.length];
+            }
+            linkConnection[t & taskMask] = connection;
             return t;
         }
         if (connection >= connections) {
@@ -448,6 +457,9 @@ public final class TaskGraph {
         promised = Arrays.copyOf(promised, n);
         ref = Arrays.copyOf(ref, n);
         owner = Arrays.copyOf(owner, n);
+        if (linkConnection != null) {
+            linkConnection = Arrays.copyOf(linkConnection, n);
+        }
         depStart = Arrays.copyOf(depStart, n + 1);
     }
 
@@ -694,6 +706,14 @@ public final class TaskGraph {
     /** Bytes of an NVLink transfer. */
     public long nvlinkBytes(int task) {
         return kind[task & taskMask] == NVLINK ? amount[task & taskMask] : 0;
+    }
+
+    /**
+     * The connection of an NVLink transfer (its transfers go one after the other, as a queue pair's messages), or -1
+     * (one of its own, or not an NVLink transfer).
+     */
+    public int nvlinkConnection(int task) {
+        return kind[task & taskMask] == NVLINK ? linkConnection[task & taskMask] : -1;
     }
 
     /** Destination host of an NVLink transfer (its owner is the source). */

@@ -19,7 +19,7 @@ import rocelab.workload.traffic.FlowSpec;
  * flows it also records delivery (the receiver has every byte) and completion (the sender saw the last ACK, the flow
  * completion time). A flow whose queue pair fails fails, and so does everything that waited for it. Stops the
  * simulation when every task has finished or failed. NVLink transfers are fluids sharing each GPU's NVLink ports
- * (out of the sender, into the receiver) max-min fairly. In flow-level mode ({@link #flowLevel}) fabric flows do not
+ * (out of the sender, into the receiver) max-min fairly, those of one connection one after the other. In flow-level mode ({@link #flowLevel}) fabric flows do not
  * enter the packet network either: they are fluids on a {@link FluidNetwork} over the capacities of a
  * {@link FlowRouter} (the ideal network, or every link of the ECMP path), delivered after their path's fixed latency.
  */
@@ -72,6 +72,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final int[] waitingHead;
     private final int[] waitingTail;
     private int[] nextWaiting;
+    /** NVLink transfers of one connection one after the other (null without NVLink). */
+    private final LinkQueues linkQueues;
     /**
      * In flow-level mode with a router whose paths can change: each fabric flow's slot in the fluid network, to
      * reroute it (by flow, not by task: a large job has four times as many tasks as flows).
@@ -214,6 +216,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             }
             lastFlowOfQueuePair[q] = i;
         }
+        this.linkQueues = graph.localLinks() == null ? null : new LinkQueues(n, -1);
         this.dependents = Dependents.of(graph);
         this.waitingFor = new int[n];
         for (int t = 0; t < n; t++) {
@@ -322,14 +325,21 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             postedFlows++;
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
-            fluid.start(nowPs, t, inGroup(t, new int[] {nvlinkBase + graph.owner(t),
-                nvlinkBase + hostCount + graph.nvlinkDestination(t)}), null, Double.POSITIVE_INFINITY,
-                    8.0 * graph.nvlinkBytes(t));
+            if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
+                sendOverNvlink(nowPs, t);
+            }
         } else if (graph.durationPs(t) == 0) {
             push(t);
         } else {
             sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
         }
+    }
+
+    /** Puts an NVLink transfer on the GPUs' NVLink ports: its connection is free. */
+    private void sendOverNvlink(long nowPs, int t) {
+        fluid.start(nowPs, t, inGroup(t, new int[] {nvlinkBase + graph.owner(t),
+            nvlinkBase + hostCount + graph.nvlinkDestination(t)}), null, Double.POSITIVE_INFINITY,
+                8.0 * graph.nvlinkBytes(t));
     }
 
     /** Puts a flow-level flow on its path: its QP is free. */
@@ -395,6 +405,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private void sent(long nowPs, int t) {
         if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             sim.schedule(nowPs + graph.localLinks().latencyPs(), handlerId, DELIVERED, t);
+            int next = linkQueues.sent(graph.nvlinkConnection(t));
+            if (next >= 0) {
+                sendOverNvlink(nowPs, next);
+            }
             return;
         }
         int f = graph.flowIndex(t);
