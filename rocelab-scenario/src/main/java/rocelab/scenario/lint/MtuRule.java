@@ -65,8 +65,8 @@ final class MtuRule implements LintRule {
                         + " ICRC and VCRC come on top)",
                         "every full-size packet is dropped there (dropped_oversize): the flows retransmit until their"
                                 + " retries run out",
-                        "MTU of at least " + roceMtu + " on every port of the path (4096 is usual), or a path MTU of"
-                                + " at most " + mtu + " (fabric mtu)");
+                        "MTU " + ibMtu(roceMtu) + (ibMtu(roceMtu) < 4096 ? " or 4096" : "") + " on every port of the"
+                                + " path, or a path MTU of at most " + mtu + " (fabric mtu)");
             }
             return;
         }
@@ -81,6 +81,11 @@ final class MtuRule implements LintRule {
                     "MTU of at least " + ipBytes + " on every port of the path (9100 is usual), or a smaller RoCE"
                             + " MTU (fabric mtu)");
         }
+    }
+
+    /** The smallest InfiniBand MTU (256, 512, 1024, 2048 or 4096) that carries {@code payloadBytes}. */
+    static int ibMtu(int payloadBytes) {
+        return Math.max(256, Integer.highestOneBit(Math.max(1, payloadBytes - 1)) << 1);
     }
 
     private static String text(int mtu) {

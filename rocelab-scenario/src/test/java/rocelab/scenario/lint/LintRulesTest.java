@@ -203,6 +203,71 @@ class LintRulesTest {
         }
     }
 
+    @Test
+    void shouldPassFullInfinibandPacketsAtMtu4096OnLeavesAndSpines() throws Exception {
+        // A full 4096-byte IB packet is 4138 bytes (LRH 8, BTH 12, RETH 16, payload, ICRC 4, VCRC 2): lint wanted a
+        // switch MTU of 4156 (RoCE over IP) and the switch passed it only from MTU 4120 (an Ethernet frame limit).
+        ScenarioConfig c = new ScenarioReader().read(IB_LEAF_SPINE.formatted(4096, 4096), "t.yaml", Path.of("."));
+        var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
+        assertThat(Lint.check(c).of("L11")).isEmpty();
+        assertThat(run.totals().dropped(rocelab.fabric.probe.DropReason.OVERSIZE)).isZero();
+        assertThat(run.totals().packetsDropped()).isZero();
+    }
+
+    @Test
+    void shouldFlagTheSpinesExactlyWhenTheirInfinibandMtuIsBelowThePathMtu() throws Exception {
+        // Spines at IB MTU 2048 under leaves at 4096: one byte of payload over the spines' MTU and they drop it.
+        for (int pathMtu : new int[] {2047, 2048, 2049, 4096}) {
+            ScenarioConfig c = new ScenarioReader().read(IB_LEAF_SPINE.formatted(pathMtu, 2048), "t.yaml",
+                    Path.of("."));
+            List<Finding> errors = Lint.check(c).of("L11").stream()
+                    .filter(f -> f.severity() == Severity.ERROR).toList();
+            var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
+            long oversize = run.totals().dropped(rocelab.fabric.probe.DropReason.OVERSIZE);
+            if (pathMtu <= 2048) {
+                assertThat(errors).as("path MTU %d", pathMtu).isEmpty();
+                assertThat(oversize).as("path MTU %d", pathMtu).isZero();
+            } else {
+                assertThat(errors).as("path MTU %d", pathMtu).hasSize(2).allSatisfy(f -> {
+                    assertThat(f.devices()).singleElement().asString().startsWith("spine");
+                    assertThat(f.fix()).startsWith("MTU 4096 on every port of the path")
+                            .doesNotContain("at least");
+                });
+                assertThat(oversize).as("path MTU %d", pathMtu).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void shouldSuggestAnInfinibandMtuThatCarriesThePathMtu() throws Exception {
+        // 1500 is no InfiniBand MTU: the fix names the smallest that carries it (2048), or the usual 4096.
+        String yaml = """
+                name: t
+                fabric: {mode: infiniband, mtu: 1500}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                traffic: [{kind: flow, src: 1, dst: 0, size: 100KB}]
+                switch: {mtu: 1024}
+                """;
+        List<Finding> l11 = Lint.check(new ScenarioReader().read(yaml, "t.yaml", Path.of("."))).of("L11");
+        assertThat(l11).singleElement().satisfies(f -> assertThat(f.fix())
+                .isEqualTo("MTU 2048 or 4096 on every port of the path, or a path MTU of at most 1024 (fabric mtu)"));
+        assertThat(MtuRule.ibMtu(64)).isEqualTo(256);
+        assertThat(MtuRule.ibMtu(256)).isEqualTo(256);
+        assertThat(MtuRule.ibMtu(257)).isEqualTo(512);
+        assertThat(MtuRule.ibMtu(4096)).isEqualTo(4096);
+    }
+
+    /** Two leaves at IB MTU 4096 and two spines at the second %d, HCAs at the path MTU of the first. */
+    private static final String IB_LEAF_SPINE = """
+            name: t
+            fabric: {mode: infiniband, mtu: %d}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+            nic: {timeout: 5, retry-count: 1}
+            switch: {mtu: 4096}
+            switches: [{role: spine, mtu: %d}]
+            traffic: [{kind: flow, src: 0, dst: 2, size: 100KB}, {kind: flow, src: 3, dst: 1, size: 100KB}]
+            """;
+
     private static LintReport lint(String fabric, String extra) {
         try {
             return Lint.check(new ScenarioReader().read(fabric + extra, "t.yaml", Path.of(".")));
