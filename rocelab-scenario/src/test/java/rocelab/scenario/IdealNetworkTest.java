@@ -345,6 +345,17 @@ class IdealNetworkTest {
                 lastPost[c] = Math.max(lastPost[c], packet.startedPs(f));
             }
         }
+        // And an NVLink connection's transfers (the bound sends them one after the other in that order).
+        long[] lastOffer = new long[g.connectionCount()];
+        for (int t = 0; t < g.taskCount(); t++) {
+            int c = g.nvlinkConnection(t);
+            if (c >= 0) {
+                if (packet.taskStartPs(t) < lastOffer[c]) {
+                    violations.add("NVLink transfer " + t + " ready before an earlier one of connection " + c);
+                }
+                lastOffer[c] = Math.max(lastOffer[c], packet.taskStartPs(t));
+            }
+        }
         // The plain traffic (flows, incasts, permutations): its last delivery, bounded by the work of its ports.
         List<Integer> plain = new ArrayList<>();
         for (int f = 0; f < g.flowCount(); f++) {

@@ -186,12 +186,10 @@ class JobTest {
                 assertThat(call.timePs()).as("late rank %s, %s", late, model).isCloseTo(3 * step, within(3L));
                 assertThat(call.timePs()).isEqualTo(call.idealTimePs());
                 assertThat(r.jobs().get(0).networkPenaltyPs()).isZero();
-                // The late rank's own part still shows one step (4.66 us) beyond its ideal: the ideal network's bound
-                // does not order an NVLink connection's transfers (it does a queue pair's), so it lets the late rank
-                // forward two chunks at once. Before, every rank waited 13.98 us.
-                assertThat(r.ranks()).allSatisfy(rank -> assertThat(rank.networkWaitUs())
-                        .isLessThanOrEqualTo(step / 1e6 - 1 + 1e-6));
-                assertThat(r.ranks().stream().filter(rank -> rank.networkWaitUs() > 0)).hasSizeLessThanOrEqualTo(1);
+                // No GPU waited on the network: the ideal network's bound orders an NVLink connection's transfers as
+                // the run does (the late rank's own part showed one step, 4.66 us, beyond an ideal that let it
+                // forward two chunks at once; before the run ordered them, every rank waited 13.98 us).
+                assertThat(r.ranks()).allSatisfy(rank -> assertThat(rank.networkWaitUs()).isZero());
             }
         }
     }

@@ -22,7 +22,8 @@ import rocelab.workload.graph.TaskTimes;
  *       wire byte (real headers, {@link PathTiming#wireBytes}) at the slowest link of its path, plus the path's
  *       fixed latency ({@link PathTiming#deliveryLatencyPs}); its ACK the path's ACK latency after that. An NVLink
  *       transfer takes its bytes at the NVLink rate plus the NVLink latency. A message on a connection is sent no
- *       earlier than the one added before it on that connection has left the sender's RNIC.</li>
+ *       earlier than the one added before it on that connection has left the sender's RNIC (an NVLink transfer: the
+ *       sending GPU's NVLink).</li>
  *   <li><b>Port work.</b> Messages through one port (an RNIC's egress or ingress, a GPU's NVLink out or in) are
  *       served by one server of the port's rate. Each message j of a set is a job of one machine with a head r_j (the
  *       earliest time its bits can be at the port: its earliest send, plus at an ingress port the latency before it),
@@ -478,8 +479,11 @@ public final class IdealBound implements TaskTimes {
                         Saturating.add(serializationPs(wire, p.bottleneckBps()), latency));
                 completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
             }
-            case NVLINK -> endPs[t & taskMask] = Saturating.add(ready, Saturating.add(
-                    serializationPs(graph.nvlinkBytes(t), nvlinkBps), nvlinkLatencyPs));
+            case NVLINK -> {
+                long ser = serializationPs(graph.nvlinkBytes(t), nvlinkBps);
+                long send = nvlinkConnection(t, ready, ser);
+                endPs[t & taskMask] = Saturating.add(send, Saturating.add(ser, nvlinkLatencyPs));
+            }
             default -> endPs[t & taskMask] = Saturating.add(ready, graph.durationPs(t));
         }
     }
@@ -516,6 +520,41 @@ public final class IdealBound implements TaskTimes {
         }
         return send;
     }
+
+    /**
+     * When NVLink transfer t, ready at {@code ready}, can start: not before the transfer added before it on its
+     * connection has put its last byte on the GPU's NVLink (the run sends a connection's transfers one after the other,
+     * in the order they were added, as an NCCL channel's steps). A connection the pass meets out of the order added
+     * (promises can reorder it) is left unordered from then on: a bound without the order is weaker, never wrong.
+     */
+    private long nvlinkConnection(int t, long ready, long serializationPs) {
+        int c = graph.nvlinkConnection(t);
+        if (c < 0) {
+            return ready;
+        }
+        if (c >= lastNvlinkTask.length) {
+            int old = lastNvlinkTask.length;
+            lastNvlinkTask = Arrays.copyOf(lastNvlinkTask, Math.max(c + 1, 2 * old));
+            nvlinkFreePs = Arrays.copyOf(nvlinkFreePs, lastNvlinkTask.length);
+            Arrays.fill(lastNvlinkTask, old, lastNvlinkTask.length, -1);
+        }
+        if (lastNvlinkTask[c] == UNORDERED) {
+            return ready;
+        }
+        if (t < lastNvlinkTask[c]) {
+            lastNvlinkTask[c] = UNORDERED;
+            return ready;
+        }
+        lastNvlinkTask[c] = t;
+        long send = Math.max(ready, nvlinkFreePs[c]);
+        nvlinkFreePs[c] = Saturating.add(send, serializationPs);
+        return send;
+    }
+
+    /** Per NVLink connection: the last transfer the pass met (-1: none yet; {@link #UNORDERED}), when it has left. */
+    private int[] lastNvlinkTask = new int[0];
+    private long[] nvlinkFreePs = new long[0];
+    private static final int UNORDERED = Integer.MIN_VALUE;
 
     /**
      * The port work of a join's transfers with every message before them on their connections: once a flow is
