@@ -42,6 +42,9 @@ class RunCommandTest {
         assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
                 .as("the demo's one victim, told once").contains("<li class='err'><b>PFC victims</b>: 1 (listed below)</li>")
                 .doesNotContain("PFC victim count");
+        assertThat(run.out()).as("the summary's one victim, in the singular")
+                .contains("PFC victims 1 flow waited behind pauses rooted at a congestion point off its own way there"
+                        + " and back:");
         for (String file : new String[] {"summary.json", "flows.csv", "manifest.json", "ports.csv", "nics.csv"}) {
             assertThat(out.resolve(file)).as(file).isRegularFile().isNotEmptyFile();
         }

@@ -191,8 +191,10 @@ public final class SummaryText {
             var victims = r.pfcLog().victims(r.flows(), r.simulatedPs());
             if (!victims.isEmpty()) {
                 int shown = Math.min(VICTIMS_SHOWN, victims.size());
-                line(b, "PFC victims %d flow%s waited behind pauses rooted at a congestion point not on their own way"
-                        + "%s:", victims.size(), victims.size() == 1 ? "" : "s", victims.size() > shown
+                // A victim's pauses are rooted off its own round trip: neither on its data's way nor on its ACKs'.
+                line(b, "PFC victims %d flow%s waited behind pauses rooted at a congestion point off %s own way there"
+                        + " and back%s:", victims.size(), victims.size() == 1 ? "" : "s",
+                        victims.size() == 1 ? "its" : "their", victims.size() > shown
                         ? String.format(Locale.ROOT, " (the %d that waited most; summary.json pfc_victims, flows.csv"
                                 + " victim_wait_us)", shown) : "");
                 for (int i = 0; i < shown; i++) {
