@@ -2,6 +2,7 @@ package rocelab.fabric.nic;
 
 import rocelab.engine.Simulator;
 import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.flowcontrol.PauseState;
 import rocelab.fabric.flowcontrol.PendingPauses;
 import rocelab.fabric.probe.NicCounter;
@@ -25,8 +26,8 @@ final class PauseReaction {
     private final QueuePairRotation rotation;
     private final PendingPauses pending = new PendingPauses();
     private PfcProbe pfcProbe = PfcProbe.NONE;
-    /** When the PFC frame that last paused this RNIC was sent by its switch (it names that XOFF). */
-    private long lastXoffSentPs = -1;
+    /** The XOFFs that held each priority, along its paused clock: each part of a wait is told to its own XOFF. */
+    private final PauseHistory history = new PauseHistory();
     /** Priorities with PFC enabled on this RNIC; all of them until told otherwise. */
     private int pfcMask = 0xFF;
     private long pauseResponsePs;
@@ -109,7 +110,11 @@ final class PauseReaction {
             resume(nowPs, priority);
             return;
         }
-        lastXoffSentPs = xoffSentPs;
+        if (pfcProbe != PfcProbe.NONE) {
+            // Waits reported at this pause's end reach back to its start; a held control frame's to when it was queued.
+            history.xoff(priority, pause.pausedPs(priority, nowPs), xoffSentPs,
+                    Math.min(pause.completedPausedPs(priority), transmitter.oldestControlClockPs(priority)));
+        }
         long until = nowPs + Headroom.pauseDurationPs(quanta, lineRateBps);
         sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority) * planes + plane);
     }
@@ -119,11 +124,11 @@ final class PauseReaction {
         if (lasted >= 0) {
             counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
             if (priority == dataPriority && rotation != null) {
-                rotation.reportPausedWaits(pfcProbe, nowPs, host, plane, priority, lasted, pause.pausedPs(priority, nowPs),
-                        lastXoffSentPs);
+                rotation.reportPausedWaits(pfcProbe, history, nowPs, host, plane, priority, lasted,
+                        pause.pausedPs(priority, nowPs));
             }
-            transmitter.reportPausedControlWaits(pfcProbe, nowPs, plane, priority, pause.pausedPs(priority, nowPs),
-                    lastXoffSentPs);
+            transmitter.reportPausedControlWaits(pfcProbe, history, nowPs, plane, priority,
+                    pause.pausedPs(priority, nowPs));
             transmitter.kick(nowPs);
         }
     }

@@ -2,6 +2,7 @@ package rocelab.fabric.nic;
 
 import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.probe.PfcProbe;
 
@@ -173,22 +174,22 @@ final class QueuePairRotation {
      * waited behind it, from the pause's start (or from when it became ready) to now. Pauses are rare, so walking the
      * ready QPs here is cheap.
      */
-    void reportPausedWaits(PfcProbe probe, long nowPs, int host, int port, int priority, long lastedPs, long clockPs,
-            long xoffSentPs) {
+    void reportPausedWaits(PfcProbe probe, PauseHistory history, long nowPs, int host, int port, int priority,
+            long lastedPs, long clockPs) {
         long since = nowPs - lastedPs;
         for (QueuePair qp = activeHead; qp != null; qp = qp.nextActive) {
             long from = Math.max(since, qp.readyPs);
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
-                        clockPs - (nowPs - from), clockPs, xoffSentPs);
+                history.report(probe, nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
+                        clockPs - (nowPs - from), clockPs);
             }
         }
         for (int i = 0; i < paced.size(); i++) {
             QueuePair qp = paced.at(i);
             long from = Math.max(since, Math.max(qp.readyPs, qp.nextSendPs));
             if (from < nowPs && qp.canSend()) {
-                probe.onPausedWait(nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
-                        clockPs - (nowPs - from), clockPs, xoffSentPs);
+                history.report(probe, nowPs, host, port, priority, qp.id, qp.cookieOf(qp.sndNxt()), false,
+                        clockPs - (nowPs - from), clockPs);
             }
         }
     }

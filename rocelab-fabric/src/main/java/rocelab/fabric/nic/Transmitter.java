@@ -1,6 +1,7 @@
 package rocelab.fabric.nic;
 
 import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.flowcontrol.PauseState;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.CreditReturn;
@@ -104,13 +105,20 @@ final class Transmitter implements FrameSender {
      * last packet held in that priority's control queue meanwhile waited behind it, for its flow's account. Pauses are
      * rare and the queue short, so walking it here is cheap.
      */
-    void reportPausedControlWaits(PfcProbe probe, long nowPs, int port, int priority, long clockPs, long xoffSentPs) {
+    void reportPausedControlWaits(PfcProbe probe, PauseHistory history, long nowPs, int port, int priority,
+            long clockPs) {
         for (Packet p = control[priority].peek(); p != null; p = control[priority].after(p)) {
             if (p.cookie() >= 0 && p.pausedClockPs() < clockPs) {
-                probe.onPausedWait(nowPs, host, port, priority, p.queuePair(), p.cookie(), true, p.pausedClockPs(),
-                        clockPs, xoffSentPs);
+                history.report(probe, nowPs, host, port, priority, p.queuePair(), p.cookie(), true, p.pausedClockPs(),
+                        clockPs);
             }
         }
+    }
+
+    /** The paused clock of {@code priority} when its oldest held control frame was queued (MAX_VALUE: none held). */
+    long oldestControlClockPs(int priority) {
+        Packet p = control[priority].peek();
+        return p == null ? Long.MAX_VALUE : p.pausedClockPs();
     }
 
     /** Queues a MAC control frame (PFC), which goes ahead of everything and is never paused. */

@@ -5,12 +5,14 @@ import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.congestion.EcnMarking;
+import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.JourneyProbe;
+import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PortCounter;
 
 /**
@@ -52,10 +54,12 @@ public final class EgressPort implements EventHandler {
     private final rocelab.fabric.flowcontrol.PendingPauses pending = new rocelab.fabric.flowcontrol.PendingPauses();
     private JourneyProbe journey = JourneyProbe.NONE;
     private int ownerNode;
-    private rocelab.fabric.probe.PfcProbe pfcProbe = rocelab.fabric.probe.PfcProbe.NONE;
+    private PfcProbe pfcProbe = PfcProbe.NONE;
     private final long[] lastPauseFramePs;
     /** When the peer sent the XOFF that last paused each class (it names that XOFF in the peer's PFC log). */
     private final long[] lastXoffSentPs;
+    /** The XOFFs that held each class, along its paused clock (kept only while a PFC probe listens). */
+    private final PauseHistory pauseHistory = new PauseHistory();
     private final long[] txByClass;
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
@@ -212,6 +216,13 @@ public final class EgressPort implements EventHandler {
             return;
         }
         lastXoffSentPs[priority] = sentPs;
+        if (pfcProbe != PfcProbe.NONE) {
+            // Which XOFF holds the class from here on its paused clock: a packet that waits through several pauses
+            // tells each part to the XOFF that held it. Only the oldest queued packet's wait reaches further back.
+            Packet head = queues[priority].peek();
+            long clock = pause.pausedPs(priority, nowPs);
+            pauseHistory.xoff(priority, clock, sentPs, head == null ? clock : head.pausedClockPs());
+        }
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
         pausedUntilPs[priority] = until;
         sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
@@ -288,8 +299,8 @@ public final class EgressPort implements EventHandler {
         if (clock != p.pausedClockPs() && p.cookie() >= 0) {
             // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was paused: a wait
             // behind the pause, for the flow's account.
-            pfcProbe.onPausedWait(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
-                    p.kind() != PacketKind.DATA, p.pausedClockPs(), clock, lastXoffSentPs[tc]);
+            pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                    p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
         }
         if (tellCreditWaits && p.cookie() >= 0) {
             tellCreditWait(nowPs, tc, p);
@@ -441,7 +452,7 @@ public final class EgressPort implements EventHandler {
     }
 
     /** Reports the waits of data packets behind pauses of this port to {@code probe}. */
-    public void pfcProbe(rocelab.fabric.probe.PfcProbe probe) {
+    public void pfcProbe(PfcProbe probe) {
         this.pfcProbe = probe;
     }
 
