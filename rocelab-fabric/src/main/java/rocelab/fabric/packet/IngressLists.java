@@ -13,6 +13,8 @@ public final class IngressLists {
     private final int[] slotOfClass;
     private final int slots;
     private final Packet[] heads;
+    /** The bytes of each list: what an ingress group holds for each egress port, without visiting its packets. */
+    private final long[] bytes;
 
     /** @param losslessMask bit {@code c} set when traffic class {@code c} is lossless */
     public IngressLists(int ports, int classes, int losslessMask) {
@@ -24,6 +26,7 @@ public final class IngressLists {
         }
         this.slots = n;
         this.heads = new Packet[ports * ports * Math.max(1, n)];
+        this.bytes = new long[heads.length];
     }
 
     /** Whether class {@code tc}'s packets are linked here (it is lossless). */
@@ -49,6 +52,7 @@ public final class IngressLists {
             head.ingressPrev = p;
         }
         heads[i] = p;
+        bytes[i] += p.frameBytes;
     }
 
     /** Unlinks a packet leaving the queue of {@code out} in class {@code tc} (no-op when lossy). */
@@ -59,8 +63,10 @@ public final class IngressLists {
         }
         Packet prev = p.ingressPrev;
         Packet next = p.ingressNext;
+        int i = index(p.ingressPort, out, slot);
+        bytes[i] -= p.frameBytes;
         if (prev == null) {
-            heads[index(p.ingressPort, out, slot)] = next;
+            heads[i] = next;
         } else {
             prev.ingressNext = next;
         }
@@ -75,6 +81,12 @@ public final class IngressLists {
     public Packet first(int in, int out, int tc) {
         int slot = slotOfClass[tc];
         return slot < 0 ? null : heads[index(in, out, slot)];
+    }
+
+    /** The bytes queued at {@code out} in class {@code tc} that came in by {@code in} (0 for a lossy class). */
+    public long bytes(int in, int out, int tc) {
+        int slot = slotOfClass[tc];
+        return slot < 0 ? 0 : bytes[index(in, out, slot)];
     }
 
     /** The packet after {@code p} in its (ingress, egress, class) list, or null. */
