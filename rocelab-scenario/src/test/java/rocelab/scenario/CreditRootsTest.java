@@ -81,8 +81,8 @@ class CreditRootsTest {
     /**
      * infiniband-incast.yaml's header: a 15:1 incast with a victim, h9 -> h1, that shares a spine link with the incast
      * but not its receiver; the port toward h0 is the root of congestion; without ib-cc the victim waits behind the
-     * incast. Its waits for credits are rooted at leaf0's port towards h0, off its way, and no incast flow is a victim
-     * (the root is on its own way); without ib-cc it waits longer.
+     * incast, and with it several times less. Its waits for credits are rooted at leaf0's port towards h0, off its way,
+     * and no incast flow is a victim (the root is on its own way).
      */
     @Test
     void shouldNameTheVictimOfTheInfinibandIncastExampleRootedAtThePortTowardsItsReceiver() {
@@ -127,8 +127,8 @@ class CreditRootsTest {
         Victims.Victim w = worse.stream().filter(x -> x.flow().id() == 15).findFirst().orElseThrow();
         assertThat(w.root().node()).isEqualTo(leaf0);
         assertThat(w.root().port()).isEqualTo(toH0);
-        assertThat(w.offPathWaitPs()).as("without ib-cc it waits longer behind the incast")
-                .isGreaterThan(2 * v.offPathWaitPs());
+        assertThat(w.offPathWaitPs()).as("with ib-cc it waits several times less behind the incast")
+                .isGreaterThan(4 * v.offPathWaitPs());
     }
 
     /** Four senders into h0, one of them across the spine, and h5 -> h1 beside it across the same spine. */
