@@ -36,7 +36,8 @@ final class InputBufferHolder implements BufferHolder {
             }
         }
         if (holder < 0) {
-            // Held blocks but no queued packet: cannot happen while every admitted packet is linked; say nothing false.
+            // Held blocks but no queued packet (blocks of a packet dropped after it arrived are never freed): no holder to
+            // name, and nothing claimed about one.
             return CreditRoot.of(CreditRoot.UNKNOWN, node, -1, -1, 0);
         }
         CreditGate gate = ports[holder].creditGate();

@@ -21,8 +21,8 @@ public final class CreditRootNames {
             case CreditRoot.CONGESTION -> port(node, port);
             case CreditRoot.RECEIVER -> topo.nodeName(node) + "'s HCA (its receive buffer)";
             case CreditRoot.ROUND_TRIP -> "the credit round trip of " + port(node, port);
-            default -> (port < 0 ? topo.nodeName(node) + "'s input buffer" : port(node, port))
-                    + ", held back by credits from further on (not known yet)";
+            default -> port < 0 ? topo.nodeName(node) + "'s input buffer (what held it not known)"
+                    : port(node, port) + ", held back by credits from further on (not known yet)";
         };
     }
 

@@ -74,7 +74,8 @@ final class CreditWaitText {
             return ", full of packets its receive path had not taken yet: the congestion point";
         }
         if (kind == CreditRoot.UNKNOWN) {
-            return full + ", held back by credits from further on (not known yet)";
+            return holder < 0 ? "; what held it is not known" : full + ", held back by credits from further on (not"
+                    + " known yet)";
         }
         if (depth <= 1) {
             return full + ", the congestion point";

@@ -12,7 +12,7 @@ package rocelab.fabric.flowcontrol.credit;
  * {@link #RECEIVER} an HCA whose receive buffer held packets its receive path had not taken yet; {@link #ROUND_TRIP}
  * the buffer held nothing of the lane when it granted the credits that ended the wait (they were on their way back:
  * the credit loop of the link, named by its transmitter); {@link #UNKNOWN} the holder was held back by credits whose
- * root it had not been told yet.
+ * root it had not been told yet (port -1: the buffer held blocks of no queued packet, no holder to name).
  */
 public final class CreditRoot {
     public static final long NONE = -1;
