@@ -11,6 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -106,7 +107,8 @@ final class JourneyCommand implements Callable<Integer> {
         int qp = sim.driver().queuePair(flow).id();
         PfcProbe previous = sim.pfcLog() != null ? sim.pfcLog() : PfcProbe.NONE;
         // One flow of the QP: a QP carries one flow after another (each step of a ring on one connection).
-        JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, flow, previous);
+        JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, flow, previous)
+                .creditsTo(sim.creditLog() != null ? sim.creditLog() : rocelab.fabric.probe.CreditProbe.NONE);
         recorder.attach();
         RunResult result = sim.run(ProgressListener.NONE);
         FlowRecord f = result.flows().get(flow);
@@ -121,7 +123,7 @@ final class JourneyCommand implements Callable<Integer> {
                     : "a PSN from " + psns.getMin() + " to " + psns.getMax()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog())
+        spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog())
                 .render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
@@ -129,6 +131,24 @@ final class JourneyCommand implements Callable<Integer> {
         }
         return 0;
     }
+
+    /**
+     * A wait for credits: what the next hop's buffer held, as the credit update that ended the stall carried it (null
+     * when none was carried): the egress its packets waited for there, the root and its kind, how many credit hops away.
+     */
+    private static void creditRoot(Map<String, Object> row, rocelab.fabric.topology.Topology topo, int nextHop,
+            long root) {
+        var names = new rocelab.observe.credit.CreditRootNames(topo);
+        boolean known = root >= 0;
+        int holder = known ? CreditRoot.holder(root) : -1;
+        row.put("held_for", holder < 0 ? null : names.link(nextHop, holder));
+        row.put("root", known ? names.root(CreditRoot.kind(root), CreditRoot.node(root), CreditRoot.port(root)) : null);
+        row.put("root_kind", known ? ROOT_KINDS[CreditRoot.kind(root)] : null);
+        row.put("root_hops", known ? CreditRoot.depth(root) : null);
+    }
+
+    /** The {@code root_kind} of each {@link CreditRoot} kind, in the order of their codes. */
+    private static final String[] ROOT_KINDS = {"congestion", "receiver", "round_trip", "unknown"};
 
     /** What is wrong with the flags that need no simulation, or null: checked before anything runs. */
     private String flagProblem(long fromPs, long toPs) {
@@ -193,6 +213,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("vl", w.vl());
                 row.put("next_hop", topo.nodeName(topo.peer(e.node(), e.port()).node()));
                 row.put("packet_psn", w.psn());
+                creditRoot(row, topo, topo.peer(e.node(), e.port()).node(), w.root());
             } else if (e.cause() instanceof JourneyEvent.Pause p) {
                 row.put("reason", p.reason().name().toLowerCase(java.util.Locale.ROOT));
                 if (p.reason() == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL) {

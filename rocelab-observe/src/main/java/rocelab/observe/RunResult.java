@@ -20,6 +20,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param deadlockSincePs when data last moved before the deadlock was found (-1 unless deadlocked)
  * @param series the rate and queue time series, or null when sampling was off
  * @param pfcLog every PFC frame sent, or null when PFC is off
+ * @param creditLog every wait for InfiniBand credits with its root, or null unless an InfiniBand packet-level run
  * @param jobs each AI job, seen from its GPUs
  * @param ranks each rank of each job
  * @param timeline each rank's last iteration: compute steps and its own data moving
@@ -54,6 +55,7 @@ public record RunResult(
         Network network,
         TimeSeriesSampler series,
         PfcLog pfcLog,
+        rocelab.observe.credit.CreditLog creditLog,
         List<rocelab.observe.job.JobRecord> jobs,
         List<rocelab.observe.job.RankRecord> ranks,
         List<rocelab.observe.inference.RequestRecord> requests,

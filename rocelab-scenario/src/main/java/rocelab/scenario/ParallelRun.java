@@ -16,6 +16,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     private final long lookaheadPs;
     private WorkloadDriver driver;
     private rocelab.observe.pfc.PfcLog pfcLog;
+    private rocelab.observe.credit.CreditLog creditLog;
     private java.util.List<rocelab.fabric.packet.PacketPool> pools = java.util.List.of();
 
     ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
@@ -43,6 +44,11 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         this.pfcLog = log;
     }
 
+    /** The credit log whose partitions' notes are taken after each window. */
+    void creditLog(rocelab.observe.credit.CreditLog log) {
+        this.creditLog = log;
+    }
+
     PartitionedSimulator partitions() {
         return partitions;
     }
@@ -60,6 +66,9 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         DeferredMessages.replay(notifications);
         if (pfcLog != null) {
             pfcLog.replayCaptures();
+        }
+        if (creditLog != null) {
+            creditLog.replayCaptures();
         }
         rocelab.fabric.packet.PacketPool.rebalance(pools);
         if (driver.allFinished()) {

@@ -24,6 +24,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.flow.CollectiveRecord;
@@ -84,6 +85,8 @@ public final class Simulation {
     private final WorkloadDriver driver;
     private final TimeSeriesSampler series;
     private final PfcLog pfcLog;
+    /** InfiniBand at packet level: every wait for credits, with the root its credit update carried. */
+    private final CreditLog creditLog;
     /** The partitions and threads of a parallel run; null on one thread. */
     private final ParallelRun parallel;
     /** Why a run asked for several threads runs on one (null: it did not ask, or it runs on them). */
@@ -133,6 +136,7 @@ public final class Simulation {
         this.series = packets && config.sampleIntervalPs() > 0
                 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
+        this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
@@ -159,6 +163,9 @@ public final class Simulation {
             if (parallel != null) {
                 parallel.pfcLog(pfcLog);
             }
+        }
+        if (creditLog != null) {
+            attachCreditLog(parallel);
         }
     }
 
@@ -583,6 +590,34 @@ public final class Simulation {
         return pfcLog;
     }
 
+    /** InfiniBand at packet level: the waits for credits and their roots (null otherwise). */
+    public CreditLog creditLog() {
+        return creditLog;
+    }
+
+    /**
+     * Every credit update names what its buffer held, and every wait for credits goes to the credit log: in a parallel
+     * run through each partition's notes, taken after each window.
+     */
+    private void attachCreditLog(ParallelRun parallel) {
+        network.traceCreditRoots();
+        int hosts = network.hostCount();
+        rocelab.fabric.probe.CreditProbe[] byPartition = new rocelab.fabric.probe.CreditProbe[partitions()];
+        for (int p = 0; parallel != null && p < byPartition.length; p++) {
+            byPartition[p] = creditLog.forPartition(parallel.partitions().partition(p));
+        }
+        for (int s = 0; s < network.switchCount(); s++) {
+            network.switchAt(s).creditProbe(parallel == null ? creditLog
+                    : byPartition[network.simulatorOf(hosts + s).partition()]);
+        }
+        for (int h = 0; h < hosts; h++) {
+            network.nic(h).creditProbe(parallel == null ? creditLog : byPartition[network.simulatorOf(h).partition()]);
+        }
+        if (parallel != null) {
+            parallel.creditLog(creditLog);
+        }
+    }
+
     /**
      * Runs the event loop to simulated time {@code endPs} on the run's threads (its partitions when it has several),
      * and nothing else: no records, no outputs. For benchmarks that time a window of a run, the same on one thread
@@ -700,7 +735,7 @@ public final class Simulation {
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
-                pfcLog,
+                pfcLog, creditLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
@@ -787,7 +822,7 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog,
+                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),

@@ -128,7 +128,8 @@ class AllocationFreeTest {
 
     /**
      * InfiniBand: lanes out of credits at every sender's HCA and packets waiting in the switch's input buffers allocate
-     * nothing (without a journey, nothing is stamped or told about the waits).
+     * nothing, with the credit log attached as every InfiniBand run has it: each credit update names its buffer's root,
+     * queued packets carry the lane's stall clock, and every wait for credits is told to the log.
      */
     @Test
     void shouldAllocateNothingPerEventWhileCreditsHoldAnInfinibandIncast() {
@@ -141,9 +142,11 @@ class AllocationFreeTest {
                   - {kind: incast, senders: 1-15, receiver: 0, size: 8MB}
                 observe: {sample-interval: 0}
                 """);
+        assertThat(sim.creditLog()).as("attached").isNotNull();
         Window w = measure(sim, Time.us(1000), Time.us(2000), Time.us(3000));
         assertThat(sim.network().nic(1).creditGate().stallPs(3, sim.simulator().nowPs()))
                 .as("the senders wait for credits").isGreaterThan(Time.us(2000));
+        assertThat(sim.creditLog().flowWaits().waitPs(0)).as("told to the log").isGreaterThan(Time.us(1000));
         w.assertNothingAllocated(20_000);
     }
 

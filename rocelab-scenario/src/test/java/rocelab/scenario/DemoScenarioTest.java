@@ -15,6 +15,7 @@ import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.scenario.read.ScenarioReader;
+import rocelab.observe.victim.Victims;
 
 /**
  * The built-in demo shows what its header (demo.yaml) and the README say, checked on the run's own results: DCQCN cuts
@@ -417,7 +418,7 @@ class DemoScenarioTest {
     @Test
     void shouldNameTheVictimByCauseRootedAtTheCongestedPortToH0() {
         var topo = sim.network().topology();
-        List<rocelab.observe.pfc.PfcVictims.Victim> victims = rocelab.observe.pfc.PfcVictims.find(run.pfcLog(),
+        List<Victims.Victim> victims = rocelab.observe.pfc.PfcVictims.find(run.pfcLog(),
                 run.flows(), run.simulatedPs());
         assertThat(victims).extracting(x -> x.flow().id()).containsExactly(VICTIM);
         var victim = victims.get(0);

@@ -84,6 +84,16 @@ class ParallelRunTest {
         assertThat(many.sim().partitions()).isEqualTo(3);
         assertSameFiles(one.dir(), many.dir());
         assertThat(Files.readString(one.dir().resolve("vl.csv")).lines().count()).isGreaterThan(1);
+        // The roots of the waits for credits, noted by each partition's devices, are the same: flows waited, and the
+        // IB victims (summary.json) are the same list.
+        long waited = 0;
+        for (int f = 0; f < one.sim().driver().flowCount(); f++) {
+            waited += many.sim().creditLog().flowWaits().waitPs(f);
+            assertThat(many.sim().creditLog().flowWaits().roots(f)).as("flow %d", f)
+                    .isEqualTo(one.sim().creditLog().flowWaits().roots(f));
+        }
+        assertThat(waited).as("flows waited for credits").isPositive();
+        assertThat(Files.readString(one.dir().resolve(RunWriter.SUMMARY))).contains("\"ib_victim_count\"");
     }
 
     @Test

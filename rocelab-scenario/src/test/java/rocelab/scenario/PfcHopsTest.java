@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.victim.FlowWaits;
 
 /**
  * A flow's waits behind pauses, hop by hop, on a fat tree (a flow between pods crosses its RNIC and five switch
@@ -34,12 +35,12 @@ class PfcHopsTest {
         assertThat(log.frames()).as("PFC frames").isPositive();
         int beyondFirstChunk = 0;
         for (FlowRecord f : r.flows()) {
-            List<PfcLog.Hop> hops = log.waits(f.id());
+            List<FlowWaits.Hop> hops = log.waits(f.id());
             Set<Long> seen = new HashSet<>();
-            for (PfcLog.Hop h : hops) {
+            for (FlowWaits.Hop h : hops) {
                 assertThat(seen.add((long) h.node() << 32 | h.port() & 0xFFFFFFFFL)).as("flow %d hop", f.id()).isTrue();
             }
-            long atRoots = log.roots(f.id()).stream().mapToLong(PfcLog.Root::waitPs).sum();
+            long atRoots = log.roots(f.id()).stream().mapToLong(FlowWaits.Root::waitPs).sum();
             assertThat(atRoots).as("flow %d: waits at its roots and at its hops", f.id())
                     .isEqualTo(log.pausedWaitPs(f.id()));
             beyondFirstChunk += hops.size() > 4 ? 1 : 0;

@@ -79,7 +79,7 @@ class PfcScenarioTest {
         assertThat(r.pfcLog().rootName(victim.root().node(), victim.root().port()))
                 .as("rooted at the congested port towards h0").isEqualTo("leaf0 port 0 (towards h0)");
         assertThat(victim.root().onPath()).isFalse();
-        assertThat(victim.offPathWaitPs()).isPositive().isLessThanOrEqualTo(victim.pausedWaitPs());
+        assertThat(victim.offPathWaitPs()).isPositive().isLessThanOrEqualTo(victim.waitPs());
         var topo = r.network().topology();
         var tree = r.pfcLog().propagation(r.network().simulator().nowPs());
         assertThat(tree.get(0).hop()).isZero();

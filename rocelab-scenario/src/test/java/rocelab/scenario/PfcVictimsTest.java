@@ -12,6 +12,8 @@ import rocelab.observe.output.SummaryText;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.scenario.read.ScenarioReader;
+import rocelab.observe.victim.Victims;
+import rocelab.observe.victim.FlowWaits;
 
 /**
  * Victims by cause: a flow is a victim only when it waited behind pauses rooted at a congestion point off its own
@@ -29,13 +31,13 @@ class PfcVictimsTest {
 
     /** Each victim's evidence holds: an off-way root, waits at least the minimum share of its time, hops that add up. */
     static void assertTrueAndBounded(RunResult r) {
-        List<PfcVictims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
-        for (PfcVictims.Victim v : victims) {
+        List<Victims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+        for (Victims.Victim v : victims) {
             assertThat(v.root()).as("flow %d names its root", v.flow().id()).isNotNull();
             assertThat(v.root().onPath()).isFalse();
-            assertThat(v.offPathWaitPs()).isLessThanOrEqualTo(v.pausedWaitPs())
+            assertThat(v.offPathWaitPs()).isLessThanOrEqualTo(v.waitPs())
                     .isGreaterThanOrEqualTo((long) (PfcVictims.MIN_SHARE * v.flow().fctPs()));
-            assertThat(v.hops().stream().mapToLong(PfcLog.Hop::offPathWaitPs).sum()).isEqualTo(v.offPathWaitPs());
+            assertThat(v.hops().stream().mapToLong(FlowWaits.Hop::offPathWaitPs).sum()).isEqualTo(v.offPathWaitPs());
             var root = r.pfcLog().roots(v.flow().id()).stream().filter(x -> !x.onPath()).findFirst().orElseThrow();
             assertThat(root).isEqualTo(v.root());
             if (!r.network().topology().isHost(root.node())) {
@@ -51,9 +53,9 @@ class PfcVictimsTest {
         for (FlowRecord f : r.flows()) {
             // The sums flows.csv prints are the sums of the hops the victims list.
             assertThat(r.pfcLog().pausedWaitPs(f.id()))
-                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(PfcLog.Hop::waitPs).sum());
+                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(FlowWaits.Hop::waitPs).sum());
             assertThat(r.pfcLog().offPathWaitPs(f.id()))
-                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(PfcLog.Hop::offPathWaitPs).sum());
+                    .isEqualTo(r.pfcLog().waits(f.id()).stream().mapToLong(FlowWaits.Hop::offPathWaitPs).sum());
         }
         for (FlowRecord f : r.flows()) {
             // Waits of a flow's packets through one pause count once: at any hop, never more than the flow's time.
@@ -86,7 +88,7 @@ class PfcVictimsTest {
         assertThat(roce.dst()).isZero();
         assertThat(r.pfcLog().pausedWaitPs(0)).as("h4 -> h0 waited behind pauses").isPositive();
         assertThat(r.pfcLog().roots(0)).as("rooted where its own class is starved: on its own way")
-                .isNotEmpty().allMatch(PfcLog.Root::onPath);
+                .isNotEmpty().allMatch(FlowWaits.Root::onPath);
         assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isEmpty();
         assertTrueAndBounded(r);
     }
@@ -129,12 +131,12 @@ class PfcVictimsTest {
         // it, and the congestion (leaf1's port to h5) is on neither the data's way nor the ACK's.
         RunResult r = lastAckBesideIncastInto(5);
         FlowRecord f = r.flows().get(0);
-        List<PfcLog.Hop> hops = r.pfcLog().waits(f.id());
-        assertThat(hops).as("only its last ACK waited, on its way back").isNotEmpty().allMatch(PfcLog.Hop::acks);
+        List<FlowWaits.Hop> hops = r.pfcLog().waits(f.id());
+        assertThat(hops).as("only its last ACK waited, on its way back").isNotEmpty().allMatch(FlowWaits.Hop::acks);
         long waited = r.pfcLog().pausedWaitPs(f.id());
         // One ACK crosses its hops one after the other: its waits fit between delivery and completion.
         assertThat(waited).isPositive().isLessThanOrEqualTo(f.finishPs() - f.deliveredPs());
-        List<PfcVictims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+        List<Victims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
         assertThat(victims).as("a victim of the incast into h5, through its last ACK")
                 .anyMatch(v -> v.flow().id() == f.id() && v.offPathWaitPs() == waited);
         assertThat(victims).allMatch(v -> v.flow().id() == f.id());
@@ -150,9 +152,9 @@ class PfcVictimsTest {
         // wait is counted), not head-of-line blocking by someone else's.
         RunResult r = lastAckBesideIncastInto(4);
         FlowRecord f = r.flows().get(0);
-        assertThat(r.pfcLog().waits(f.id())).isNotEmpty().allMatch(PfcLog.Hop::acks);
+        assertThat(r.pfcLog().waits(f.id())).isNotEmpty().allMatch(FlowWaits.Hop::acks);
         assertThat(r.pfcLog().pausedWaitPs(f.id())).isPositive();
-        assertThat(r.pfcLog().roots(f.id())).isNotEmpty().allMatch(PfcLog.Root::onPath);
+        assertThat(r.pfcLog().roots(f.id())).isNotEmpty().allMatch(FlowWaits.Root::onPath);
         assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).noneMatch(v -> v.flow().id() == f.id());
         assertTrueAndBounded(r);
     }
@@ -173,12 +175,12 @@ class PfcVictimsTest {
                   - {kind: flow, src: 4, dst: 1, size: 2MB}
                 """)).run(ProgressListener.NONE);
         for (FlowRecord f : r.flows()) {
-            for (PfcLog.Root root : r.pfcLog().roots(f.id())) {
+            for (FlowWaits.Root root : r.pfcLog().roots(f.id())) {
                 assertThat(r.pfcLog().rootName(root.node(), root.port())).as("flow %d", f.id())
                         .isEqualTo("h0's pause storm").doesNotContain("receive buffer");
             }
         }
-        assertThat(r.pfcLog().roots(0)).as("into h0: on its own way").isNotEmpty().allMatch(PfcLog.Root::onPath);
+        assertThat(r.pfcLog().roots(0)).as("into h0: on its own way").isNotEmpty().allMatch(FlowWaits.Root::onPath);
         // The spread starts at the storm: h0 paused leaf0 from the storm's start, for the storm's length (its XON
         // ends it), and every port and RNIC paused is one edge of the spread, so its pauses add up to the total.
         var edges = r.pfcLog().propagation(r.network().simulator().nowPs());

@@ -36,7 +36,7 @@ class ShippedExamplesTest {
             Map.entry("pause-storm-watchdog", "ShippedExamplesTest"),
             Map.entry("agentic-inference", "ShippedExamplesTest"),
             Map.entry("lossless-pfc-only", "PfcScenarioTest, JourneyTest"),
-            Map.entry("infiniband-incast", "IbCongestionControlTest"),
+            Map.entry("infiniband-incast", "IbCongestionControlTest, CreditRootsTest"),
             Map.entry("ring-allreduce", "RingCollectiveTest"),
             Map.entry("multi-plane-permutation", "MultiPlaneScenarioTest"),
             Map.entry("moe-alltoall", "CollectiveExamplesTest, ShippedExamplesTest"),

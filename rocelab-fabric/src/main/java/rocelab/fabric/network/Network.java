@@ -109,6 +109,20 @@ public final class Network {
     }
 
     /**
+     * InfiniBand: from now on every credit update names the root of what the granting buffer holds (a switch's input
+     * buffer: {@link Switch#traceCreditRoots}; an HCA's receive buffer: {@link Nic#traceCreditRoots}). Nothing on
+     * Ethernet.
+     */
+    public void traceCreditRoots() {
+        for (Switch s : switches) {
+            s.traceCreditRoots();
+        }
+        for (Nic n : nics) {
+            n.traceCreditRoots();
+        }
+    }
+
+    /**
      * InfiniBand link initialisation when a link comes back: the receiver resynchronises to the sender's blocks
      * sent (packets lost on the failed link are forgotten) and the sender gets the credit limit of what is free.
      */

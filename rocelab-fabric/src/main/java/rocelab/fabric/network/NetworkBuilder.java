@@ -295,6 +295,7 @@ public final class NetworkBuilder {
                 if (topology.isHost(node)) {
                     Nic nic = nics[node];
                     var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, nic::wakeTransmitter);
+                    gate.owner(node, port);
                     var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
                             nic::wakeTransmitter);
                     ret.ownGate(gate);
@@ -302,6 +303,7 @@ public final class NetworkBuilder {
                 } else {
                     EgressPort egress = switches[node - hosts].port(port);
                     var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, egress::wakeTransmitter);
+                    gate.owner(node, port);
                     var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
                             egress::wakeTransmitter);
                     ret.ownGate(gate);

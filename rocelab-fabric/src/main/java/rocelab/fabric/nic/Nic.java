@@ -8,6 +8,7 @@ import rocelab.fabric.congestion.RateListener;
 import rocelab.fabric.flowcontrol.PauseState;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.CreditReturn;
+import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.packet.Ecn;
@@ -254,6 +255,24 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         }
     }
 
+    /** InfiniBand: hears this HCA's waits for credits (its QPs' packets, its flows' last ACKs), with their roots. */
+    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+        for (Transmitter t : ports) {
+            t.creditProbe(probe);
+        }
+    }
+
+    /**
+     * InfiniBand: from now on each credit update this HCA sends names what its receive buffer holds: packets its
+     * receive path has not taken yet, so this HCA is where the congestion starts ({@link CreditRoot#RECEIVER}).
+     */
+    public void traceCreditRoots() {
+        if (creditReturn != null) {
+            long self = CreditRoot.of(CreditRoot.RECEIVER, host, 0, -1, 0);
+            creditReturn.holder((port, vl) -> self, 0);
+        }
+    }
+
     /**
      * How long after a PFC frame arrives the RNIC acts on it (IEEE 802.3 Annex 31B response time, in which it still
      * starts frames); 0 until the builder sets the configured value.
@@ -315,7 +334,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     @Override
     public void receive(long nowPs, Packet p) {
         if (p.kind() == PacketKind.CREDIT) {
-            credits.onUpdate(nowPs, p.priority(), p.creditLimit());
+            credits.onUpdate(nowPs, p.priority(), p.creditLimit(), p.creditRoot());
             pool.release(p);
             return;
         }

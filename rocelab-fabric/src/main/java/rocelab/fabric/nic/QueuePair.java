@@ -71,7 +71,7 @@ public final class QueuePair {
     /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
     long readyPs;
     /**
-     * InfiniBand with a journey recorded: its lane's credit-stall clock when the QP last became ready to send (its
+     * InfiniBand with a credit probe attached: its lane's credit-stall clock when the QP last became ready to send (its
      * next packet's wait for credits counts from there).
      */
     long creditClockPs;

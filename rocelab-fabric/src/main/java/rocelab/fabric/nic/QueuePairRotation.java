@@ -34,7 +34,7 @@ final class QueuePairRotation {
     /** Spraying: the plane that took the last data packet (the next free port after it takes the next). */
     private int lastPlane = -1;
     /**
-     * InfiniBand with a journey recorded: the port's credits, whose stall clock a QP notes as it becomes ready (null
+     * InfiniBand with a credit probe attached: the port's credits, whose stall clock a QP notes as it becomes ready (null
      * otherwise: no cost).
      */
     private CreditGate creditClock;
@@ -58,7 +58,7 @@ final class QueuePairRotation {
         return lastPlane;
     }
 
-    /** A journey is recorded on InfiniBand: each QP notes {@code gate}'s stall clock as it becomes ready (null: not). */
+    /** A credit probe listens on InfiniBand: each QP notes {@code gate}'s stall clock as it becomes ready (null: not). */
     void creditClock(CreditGate gate) {
         this.creditClock = gate;
     }

@@ -9,6 +9,7 @@ import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
@@ -32,6 +33,7 @@ final class Transmitter implements FrameSender {
     private final PacketFifo[] control = new PacketFifo[8];
     private final PacketFifo macControl = new PacketFifo();
     private JourneyProbe journey = JourneyProbe.NONE;
+    private CreditProbe creditProbe = CreditProbe.NONE;
     private boolean tellCreditWaits;
     private CreditGate credits;
     private CreditReturn creditReturn;
@@ -77,24 +79,29 @@ final class Transmitter implements FrameSender {
 
     void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
+    }
+
+    void creditProbe(CreditProbe probe) {
+        this.creditProbe = probe;
         creditWaits();
     }
 
     /**
-     * InfiniBand with a journey recorded: the QPs and the flows' last ACKs note the lane's credit-stall clock as they
-     * become ready, so each reports its wait for credits when it is sent; nothing otherwise.
+     * InfiniBand with a credit probe attached: the QPs and the flows' last ACKs note the lane's credit-stall clock as
+     * they become ready, so each reports its wait for credits when it is sent; nothing otherwise.
      */
     private void creditWaits() {
-        tellCreditWaits = credits != null && journey != JourneyProbe.NONE;
+        tellCreditWaits = credits != null && creditProbe != CreditProbe.NONE;
         rotation.creditClock(tellCreditWaits ? credits : null);
     }
 
     /** Queues an ACK, NAK or CNP on its priority and sends it as soon as the port and its priority allow. */
     @Override
     public void sendControl(long nowPs, Packet frame) {
-        frame.pausedClockPs(pause.pausedPs(frame.priority(), nowPs));
-        if (tellCreditWaits && frame.cookie() >= 0) {
+        if (tellCreditWaits) {
             frame.creditClockPs(credits.stallPs(frame.priority(), nowPs));
+        } else {
+            frame.pausedClockPs(pause.pausedPs(frame.priority(), nowPs));
         }
         control[frame.priority()].add(frame);
         kick(nowPs);
@@ -254,14 +261,15 @@ final class Transmitter implements FrameSender {
     }
 
     /**
-     * Journey only: a packet of lane {@code vl} starts now, ready since the lane's credit-stall clock read
-     * {@code fromClockPs}; if the lane waited for credits from the switch meanwhile, that is its wait.
+     * A packet of lane {@code vl} starts now, ready since the lane's credit-stall clock read {@code fromClockPs}; if the
+     * lane waited for credits from the switch meanwhile, that is its wait, behind the root of the lane's last stall.
      */
     private void tellCreditWait(long nowPs, int vl, int queuePair, long cookie, long psn, boolean ack,
             long fromClockPs) {
         long clock = credits.stallPs(vl, nowPs);
         if (clock > fromClockPs) {
-            journey.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock);
+            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock,
+                    credits.root(vl));
         }
     }
 

@@ -5,17 +5,28 @@ package rocelab.fabric.packet;
  * class) through two intrusive fields of the packet, so that the cause of an XOFF (the ingress group's bytes by
  * egress port and its flows) is found by visiting that group's packets only, not every packet queued at the switch
  * (up to a whole 32 MB buffer of them at every XOFF of a large all-to-all). Made only when a PFC log asks for it;
- * lossy classes are never linked. Adding and removing are O(1) and allocate nothing.
+ * lossy classes are never linked. Adding and removing are O(1) and allocate nothing. Each list also counts its
+ * bytes; on InfiniBand only the counts are kept ({@code linked} false), on every data lane: what a port's input buffer
+ * holds for each egress names the root of a wait for its credits, and the counts of one input and lane lie side by
+ * side, one per egress port.
  */
 public final class IngressLists {
     private final int ports;
     /** The list slot of each traffic class, -1 for a class that is not lossless. */
     private final int[] slotOfClass;
     private final int slots;
+    /** The first packet of each list (null when the packets are not linked, only counted). */
     private final Packet[] heads;
+    /** The bytes of each list: what an ingress group holds for each egress port, without visiting its packets. */
+    private final long[] bytes;
 
     /** @param losslessMask bit {@code c} set when traffic class {@code c} is lossless */
     public IngressLists(int ports, int classes, int losslessMask) {
+        this(ports, classes, losslessMask, true);
+    }
+
+    /** As {@link #IngressLists(int, int, int)}; with {@code linked} false the lists only count their bytes. */
+    public IngressLists(int ports, int classes, int losslessMask, boolean linked) {
         this.ports = ports;
         this.slotOfClass = new int[classes];
         int n = 0;
@@ -23,7 +34,8 @@ public final class IngressLists {
             slotOfClass[c] = (losslessMask & 1 << c) != 0 ? n++ : -1;
         }
         this.slots = n;
-        this.heads = new Packet[ports * ports * Math.max(1, n)];
+        this.bytes = new long[ports * ports * Math.max(1, n)];
+        this.heads = linked ? new Packet[bytes.length] : null;
     }
 
     /** Whether class {@code tc}'s packets are linked here (it is lossless). */
@@ -32,7 +44,7 @@ public final class IngressLists {
     }
 
     private int index(int in, int out, int slot) {
-        return (in * ports + out) * slots + slot;
+        return (in * slots + slot) * ports + out;
     }
 
     /** Links a packet queued at {@code out} in class {@code tc} that came in by {@code in} (no-op when lossy). */
@@ -42,6 +54,10 @@ public final class IngressLists {
             return;
         }
         int i = index(in, out, slot);
+        bytes[i] += p.frameBytes;
+        if (heads == null) {
+            return;
+        }
         Packet head = heads[i];
         p.ingressPrev = null;
         p.ingressNext = head;
@@ -57,10 +73,15 @@ public final class IngressLists {
         if (slot < 0) {
             return;
         }
+        int i = index(p.ingressPort, out, slot);
+        bytes[i] -= p.frameBytes;
+        if (heads == null) {
+            return;
+        }
         Packet prev = p.ingressPrev;
         Packet next = p.ingressNext;
         if (prev == null) {
-            heads[index(p.ingressPort, out, slot)] = next;
+            heads[i] = next;
         } else {
             prev.ingressNext = next;
         }
@@ -74,7 +95,13 @@ public final class IngressLists {
     /** The first packet (in no particular order) queued at {@code out} in class {@code tc} from {@code in}, or null. */
     public Packet first(int in, int out, int tc) {
         int slot = slotOfClass[tc];
-        return slot < 0 ? null : heads[index(in, out, slot)];
+        return slot < 0 || heads == null ? null : heads[index(in, out, slot)];
+    }
+
+    /** The bytes queued at {@code out} in class {@code tc} that came in by {@code in} (0 for a lossy class). */
+    public long bytes(int in, int out, int tc) {
+        int slot = slotOfClass[tc];
+        return slot < 0 ? 0 : bytes[index(in, out, slot)];
     }
 
     /** The packet after {@code p} in its (ingress, egress, class) list, or null. */

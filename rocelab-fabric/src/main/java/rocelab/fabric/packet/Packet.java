@@ -23,13 +23,17 @@ public final class Packet {
     long sentAtPs;
     /**
      * A data packet's message: the cookie it was posted with (the flow), carried so a switch can name it; the ACK of
-     * a message's last packet carries that packet's cookie (the flow completes when it arrives), -1 otherwise.
+     * a message's last packet carries that packet's cookie (the flow completes when it arrives), -1 otherwise. An
+     * InfiniBand credit update carries its root here instead ({@link #creditRoot}).
      */
     long cookie = -1;
 
     // Every hop: link, switch ingress (route, buffer), egress queue (pause clock, marking), transmit.
     long dueAtPs;
-    /** While queued at a switch egress or an RNIC's control queue: that queue's paused-time clock when it entered. */
+    /**
+     * While queued at a switch egress or an RNIC's control queue: that queue's paused-time clock when it entered (on
+     * InfiniBand, its lane's credit-stall clock instead).
+     */
     long pausedClockPs;
     /** On a link: the {@link #dueAtPs} of the frame behind this one (valid while {@link #next} is set by a link). */
     long nextDueAtPs;
@@ -253,10 +257,13 @@ public final class Packet {
     /**
      * Fills an InfiniBand flow-control packet for virtual lane {@code vl}: the sender's total blocks sent on that
      * lane (FCTBS) and the credit limit it grants the peer (FCCL), both in 64-byte blocks, absolute here (the
-     * wire carries them modulo 4096).
+     * wire carries them modulo 4096). {@code root} is what the granting buffer held (a
+     * {@code rocelab.fabric.flowcontrol.credit.CreditRoot}, -1: not traced): rocelab's own, not on the wire.
      */
-    public Packet initCredit(long nowPs, int vl, long totalBlocksSent, long creditLimit, int frame) {
+    public Packet initCredit(long nowPs, int vl, long totalBlocksSent, long creditLimit, int frame, long root) {
         kind = PacketKind.CREDIT;
+        // A credit update names no flow: its cookie field carries the root instead.
+        cookie = root;
         srcHost = -1;
         dstHost = -1;
         priority = (byte) vl;
@@ -281,6 +288,11 @@ public final class Packet {
     /** Credit update only: the credit limit (FCCL) in blocks, absolute. */
     public long creditLimit() {
         return psn;
+    }
+
+    /** Credit update only: what the granting buffer held (a packed {@code CreditRoot}; -1 when not traced). */
+    public long creditRoot() {
+        return cookie;
     }
 
     /** Credit update only: the total blocks the sender of the update has sent on the lane (FCTBS), absolute. */
@@ -418,16 +430,17 @@ public final class Packet {
     }
 
     /**
-     * InfiniBand, for a journey only: the credit-stall clock of the lane the packet enters (a switch egress queue, an
-     * HCA's control queue); kept with the rarely written fields, so a run without a journey never writes it.
+     * InfiniBand: the credit-stall clock of the lane the packet enters (a switch egress queue, an HCA's control queue),
+     * when a credit log listens. It shares the field of {@link #pausedClockPs}: a queue is held by PFC pauses
+     * (Ethernet) or by credits (InfiniBand), never both, and a field every hop already writes costs nothing more.
      */
     public void creditClockPs(long clockPs) {
-        extras().creditClockPs = clockPs;
+        pausedClockPs = clockPs;
     }
 
     /** The credit-stall clock as the packet entered its queue (0 when not set). */
     public long creditClockPs() {
-        return hasExtras ? extras.creditClockPs : 0;
+        return pausedClockPs;
     }
 
     /** Switch egress use: the queue's paused-time clock as the packet enters it. */

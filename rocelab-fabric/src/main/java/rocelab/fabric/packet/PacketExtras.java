@@ -27,11 +27,6 @@ final class PacketExtras {
     int markNode = -1;
     int markPort;
     int telemetryHops;
-    /**
-     * InfiniBand, while a journey is recorded: the credit-stall clock of the lane the packet is queued in (a switch
-     * egress, an HCA's control queue) when it entered.
-     */
-    long creditClockPs;
     /** Kept across the packet's lives once made (HPCC asks for it on every data packet and its ACK). */
     long[] telemetry;
 
@@ -47,7 +42,6 @@ final class PacketExtras {
         markNode = -1;
         markPort = 0;
         telemetryHops = 0;
-        creditClockPs = 0;
     }
 
     void startTelemetry() {

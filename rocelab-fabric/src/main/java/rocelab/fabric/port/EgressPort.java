@@ -64,10 +64,11 @@ public final class EgressPort implements EventHandler {
     private rocelab.fabric.flowcontrol.credit.CreditGate credits;
     private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
     /**
-     * InfiniBand with a journey recorded: queued packets of flows carry the lane's credit-stall clock, so a packet that
-     * waited for credits reports it when it leaves (false otherwise: no cost).
+     * InfiniBand with a credit probe attached: queued packets carry the lane's credit-stall clock, so a packet of a
+     * flow that waited for credits reports it when it leaves (false otherwise: no cost).
      */
     private boolean tellCreditWaits;
+    private rocelab.fabric.probe.CreditProbe creditProbe = rocelab.fabric.probe.CreditProbe.NONE;
     /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
     private rocelab.fabric.packet.IngressLists ingressLists;
 
@@ -108,7 +109,7 @@ public final class EgressPort implements EventHandler {
             rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
         this.credits = gate;
         this.creditReturn = returns;
-        this.tellCreditWaits = credits != null && journey != JourneyProbe.NONE;
+        this.tellCreditWaits = credits != null && creditProbe != rocelab.fabric.probe.CreditProbe.NONE;
     }
 
     /** The sending side of this port's credit flow control (null unless InfiniBand). */
@@ -132,9 +133,10 @@ public final class EgressPort implements EventHandler {
         if (markAtEnqueue) {
             mark(nowPs, tc, queues[tc].bytes(), packet);
         }
-        packet.pausedClockPs(pause.pausedPs(tc, nowPs));
-        if (tellCreditWaits && packet.cookie() >= 0) {
+        if (tellCreditWaits) {
             packet.creditClockPs(credits.stallPs(tc, nowPs));
+        } else {
+            packet.pausedClockPs(pause.pausedPs(tc, nowPs));
         }
         queues[tc].add(packet);
         backlog |= 1 << tc;
@@ -295,15 +297,18 @@ public final class EgressPort implements EventHandler {
         if (!markAtEnqueue) {
             mark(nowPs, tc, depth - p.frameBytes(), p);
         }
-        long clock = pause.pausedPs(tc, nowPs);
-        if (clock != p.pausedClockPs() && p.cookie() >= 0) {
-            // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was paused: a wait
-            // behind the pause, for the flow's account.
-            pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
-                    p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
-        }
-        if (tellCreditWaits && p.cookie() >= 0) {
-            tellCreditWait(nowPs, tc, p);
+        if (tellCreditWaits) {
+            if (p.cookie() >= 0) {
+                tellCreditWait(nowPs, tc, p);
+            }
+        } else {
+            long clock = pause.pausedPs(tc, nowPs);
+            if (clock != p.pausedClockPs() && p.cookie() >= 0) {
+                // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was paused:
+                // a wait behind the pause, for the flow's account, each part told to the XOFF that held it.
+                pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                        p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
+            }
         }
         int bytes = p.frameBytes();
         if (credits != null) {
@@ -324,14 +329,14 @@ public final class EgressPort implements EventHandler {
     }
 
     /**
-     * Journey only: {@code p} (a flow's data, or the last ACK its sender waits for) leaves lane {@code vl} now; if the
-     * lane waited for credits from the next hop while it was queued, that is its wait.
+     * {@code p} (a flow's data, or the last ACK its sender waits for) leaves lane {@code vl} now; if the lane waited for
+     * credits from the next hop while it was queued, that is its wait, behind the root of the lane's last stall.
      */
     private void tellCreditWait(long nowPs, int vl, Packet p) {
         long clock = credits.stallPs(vl, nowPs);
         if (clock > p.creditClockPs()) {
-            journey.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
-                    p.kind() != PacketKind.DATA, p.creditClockPs(), clock);
+            creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
+                    p.kind() != PacketKind.DATA, p.creditClockPs(), clock, credits.root(vl));
         }
     }
 
@@ -436,14 +441,20 @@ public final class EgressPort implements EventHandler {
         return markedByClass[tc];
     }
 
-    /**
-     * Reports ECN marks (and on InfiniBand the waits of flows' packets for credits) to a journey probe, as port
-     * {@code portIndex} of node {@code node}.
-     */
+    /** Reports ECN marks to a journey probe, as port {@code portIndex} of node {@code node}. */
     public void journeyProbe(JourneyProbe probe, int node) {
         this.journey = probe;
         this.ownerNode = node;
-        this.tellCreditWaits = credits != null && probe != JourneyProbe.NONE;
+    }
+
+    /**
+     * InfiniBand: reports the waits of flows' packets for credits, with their roots, to {@code probe}; from then on
+     * queued packets carry the lane's credit-stall clock ({@code CreditProbe.NONE}: none, no cost). Packets queued
+     * before carry no clock: attach before the run.
+     */
+    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+        this.creditProbe = probe;
+        this.tellCreditWaits = credits != null && probe != rocelab.fabric.probe.CreditProbe.NONE;
     }
 
     /** The switch this port belongs to (its node id): the marks it makes and the waits it reports name it. */

@@ -40,19 +40,6 @@ public interface JourneyProbe {
      */
     default void onLinkState(long nowPs, int nodeA, int portA, int nodeB, int portB, boolean up) {}
 
-    /**
-     * InfiniBand: a packet of {@code queuePair} waited for credits at a transmitter, a switch egress port ({@code node},
-     * {@code port}) or an HCA ({@code node} = host, its port): lane {@code vl} had it (at an HCA: the QP's next packet)
-     * ready while the credits the next hop had granted did not cover the packet at the head of the lane (IBA vol. 1
-     * §7.9). It names the flow by {@code flowCookie} (a data packet's message cookie; for {@code ack}, the ACK of a
-     * message's last packet, that packet's cookie) and the packet by {@code psn}. {@code fromClockPs} and
-     * {@code toClockPs} bound the wait on that transmitter's credit-stall clock for {@code vl} (the lane's total time
-     * stalled, as its PortXmitWait counts it): packets queued together wait through the same stall, so overlapping
-     * waits of one flow can be merged. Called only when a wait happened, and only when a journey is recorded.
-     */
-    default void onCreditWait(long nowPs, int node, int port, int vl, int queuePair, long flowCookie, long psn,
-            boolean ack, long fromClockPs, long toClockPs) {}
-
     /** An egress queue marked the packet CE; {@code queueBytes} is the depth the marking decision saw. */
     default void onMark(long nowPs, int node, int port, long queueBytes, Packet packet) {}
 

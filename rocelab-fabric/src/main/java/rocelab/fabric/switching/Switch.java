@@ -339,8 +339,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         if (ingressLists != null || !pfc.enabled()) {
             return;
         }
-        var lists = new rocelab.fabric.packet.IngressLists(ports.length, SwitchParameters.TRAFFIC_CLASSES,
-                pfc.losslessMask());
+        linkQueues(pfc.losslessMask(), true);
+    }
+
+    private void linkQueues(int classMask, boolean linked) {
+        var lists = new rocelab.fabric.packet.IngressLists(ports.length, SwitchParameters.TRAFFIC_CLASSES, classMask,
+                linked);
         for (int out = 0; out < ports.length; out++) {
             EgressPort port = ports[out];
             for (int tc = 0; tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
@@ -354,6 +358,31 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             port.ingressLists(lists);
         }
         this.ingressLists = lists;
+    }
+
+    /**
+     * InfiniBand: from now on every credit update this switch sends carries the root of what its input buffer holds
+     * ({@link InputBufferHolder}), for which its queues count their bytes by ingress port on every data lane. Nothing
+     * on an Ethernet switch; a second call changes nothing.
+     */
+    public void traceCreditRoots() {
+        if (ports.length == 0 || ports[0].creditReturn() == null) {
+            return;
+        }
+        if (ingressLists == null) {
+            linkQueues((1 << rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS) - 1, false);
+        }
+        InputBufferHolder holder = new InputBufferHolder(nodeId, ports, ingressLists);
+        for (int p = 0; p < ports.length; p++) {
+            ports[p].creditReturn().holder(holder, p);
+        }
+    }
+
+    /** Hears the waits of packets for credits at this switch's ports (InfiniBand), with their roots. */
+    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+        for (EgressPort p : ports) {
+            p.creditProbe(probe);
+        }
     }
 
     /** The lossless queues linked by ingress port ({@link #linkQueuesByIngress}), or null. */

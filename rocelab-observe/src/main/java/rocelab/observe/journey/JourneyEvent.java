@@ -51,9 +51,11 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      * the lane, the interval on that lane's credit-stall clock, the packet that reported it ({@code psn}; at an HCA the
      * packet that waited, at a switch the first of the flow's packets to leave after the stall), and whether what
      * waited was the flow's last ACK rather than its data. The credits are the next hop's: the buffer of the lane at
-     * the far end of the transmitter's link.
+     * the far end of the transmitter's link. {@code root} is what that buffer held, as the credit update that ended
+     * the lane's last stall carried it (a packed {@code rocelab.fabric.flowcontrol.credit.CreditRoot}; -1: none).
      */
-    public record CreditWait(int vl, long fromClockPs, long toClockPs, long psn, boolean acks) implements Cause {}
+    public record CreditWait(int vl, long fromClockPs, long toClockPs, long psn, boolean acks, long root)
+            implements Cause {}
 
     /**
      * Why a device sent a PFC frame, as it decided when it sent it, with the XOFF threshold then and its shared pool's

@@ -10,6 +10,7 @@ import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PfcProbe;
@@ -22,7 +23,7 @@ import rocelab.fabric.probe.PfcReason;
  * credits), and the PFC frames.
  * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
  */
-public final class JourneyRecorder implements JourneyProbe, PfcProbe {
+public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProbe {
     private final Network network;
     private final int queuePair;
     private final List<JourneyEvent> events = new ArrayList<>();
@@ -31,6 +32,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
     /** Per transmitter lane (node, port, lane, ACK or data): how far on its credit-stall clock waits were told. */
     private final Map<Long, Long> creditWaitedUpTo = new HashMap<>();
     private final PfcProbe next;
+    /** The credit probe that was attached before (the credit log), kept informed. */
+    private CreditProbe nextCredit = CreditProbe.NONE;
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
     static final String SELECTIVE = "selective";
     /** The QP's recoveries so far (NAKs and local ACK timeouts): a re-sent packet names the latest. */
@@ -63,15 +66,28 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
         this.next = next;
     }
 
+    /** Keeps {@code credits} (the credit log attached before) informed of every wait for credits. */
+    public JourneyRecorder creditsTo(CreditProbe credits) {
+        this.nextCredit = credits;
+        return this;
+    }
+
     /** Attaches the recorder to every RNIC and switch of the network. */
     public void attach() {
+        boolean credits = network.isInfiniband();
         for (int h = 0; h < network.hostCount(); h++) {
             network.nic(h).journeyProbe(this);
             network.nic(h).pfcProbe(this);
+            if (credits) {
+                network.nic(h).creditProbe(this);
+            }
         }
         for (int s = 0; s < network.switchCount(); s++) {
             network.switchAt(s).journeyProbe(this);
             network.switchAt(s).pfcProbe(this);
+            if (credits) {
+                network.switchAt(s).creditProbe(this);
+            }
         }
         network.journeyProbe(this);
     }
@@ -225,7 +241,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
 
     @Override
     public void onCreditWait(long nowPs, int node, int port, int vl, int qp, long flowCookie, long psn, boolean ack,
-            long fromClockPs, long toClockPs) {
+            long fromClockPs, long toClockPs, long root) {
+        nextCredit.onCreditWait(nowPs, node, port, vl, qp, flowCookie, psn, ack, fromClockPs, toClockPs, root);
         if (qp != queuePair || this.flowCookie >= 0 && flowCookie != this.flowCookie) {
             return;
         }
@@ -238,7 +255,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe {
             return;
         }
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CREDIT_WAIT, node, port, -1, toClockPs - from, ack, null,
-                new JourneyEvent.CreditWait(vl, from, toClockPs, psn, ack)));
+                new JourneyEvent.CreditWait(vl, from, toClockPs, psn, ack, root)));
     }
 
     /**

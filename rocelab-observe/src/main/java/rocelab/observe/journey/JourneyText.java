@@ -25,6 +25,7 @@ public final class JourneyText {
     private final Network network;
     private final Topology topo;
     private final PfcLog pfc;
+    private final CreditWaitText credits;
     /** The group of the waits for credits. */
     private static final String CREDIT = "credit";
 
@@ -34,9 +35,18 @@ public final class JourneyText {
 
     /** @param pfc the run's PFC log (null without PFC): XOFFs and waits are then told with their recorded causes */
     public JourneyText(Network network, PfcLog pfc) {
+        this(network, pfc, null);
+    }
+
+    /**
+     * @param pfc the run's PFC log (null without PFC): XOFFs and waits are then told with their recorded causes
+     * @param credits the run's credit log (null unless InfiniBand): the roots of the flow's waits for credits
+     */
+    public JourneyText(Network network, PfcLog pfc, rocelab.observe.credit.CreditLog credits) {
         this.network = network;
         this.topo = network.topology();
         this.pfc = pfc;
+        this.credits = new CreditWaitText(network, credits);
     }
 
     /**
@@ -75,20 +85,20 @@ public final class JourneyText {
         }
         if (pfc != null && !pfc.waits(f.id()).isEmpty()) {
             StringBuilder hops = new StringBuilder();
-            for (PfcLog.Hop h : pfc.waits(f.id())) {
+            for (rocelab.observe.victim.FlowWaits.Hop h : pfc.waits(f.id())) {
                 hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
                         : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
                         .append(" us").append(h.acks() ? " (its last ACK)" : "");
             }
             line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
-            for (PfcLog.Root r : pfc.roots(f.id())) {
+            for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
                 line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
                         pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
                                 ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                                 + " or back (a victim's wait)");
             }
         }
-        creditWaits(b, events);
+        credits.header(b, f, events);
         timeouts(b, f, events);
         rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
@@ -171,7 +181,7 @@ public final class JourneyText {
             } else if (e.cause() instanceof JourneyEvent.CreditWait w && w.psn() == psn && !w.acks()
                     && topo.isHost(e.node())) {
                 // The sender's HCA held this very packet for credits (a switch's waits are the flow's, not one PSN's).
-                line(b, "  %12s us  %s", us(e.timePs()), creditWait(e, w));
+                line(b, "  %12s us  %s", us(e.timePs()), credits.line(e, w));
             }
         }
     }
@@ -353,7 +363,7 @@ public final class JourneyText {
                         : String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d", e.node(), e.psn());
                 case PAUSED, RESUMED -> text = pause(f, e, path);
                 case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
-                case CREDIT_WAIT -> text = creditWait(e, (JourneyEvent.CreditWait) e.cause());
+                case CREDIT_WAIT -> text = credits.line(e, (JourneyEvent.CreditWait) e.cause());
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
                         + " complete", e.node());
                 default -> {
@@ -369,9 +379,8 @@ public final class JourneyText {
 
     /** The kind of a told line within its group: a drop's cause and where, else the group itself. */
     private String like(JourneyEvent e) {
-        if (e.kind() == JourneyEvent.Kind.CREDIT_WAIT) {
-            return (topo.isHost(e.node()) ? "at " + name(e.node()) + "'s HCA" : "at " + name(e.node()) + " towards "
-                    + peer(e.node(), e.port())) + (e.flag() ? " (its last ACK)" : "");
+        if (e.cause() instanceof JourneyEvent.CreditWait w) {
+            return credits.like(e, w);
         }
         if (e.kind() != JourneyEvent.Kind.DROP) {
             return group(e);
@@ -583,57 +592,6 @@ public final class JourneyText {
                 : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s", name(far.node()),
                         us(x.timePs()), pfc.rootName(x.rootNode(), x.rootPort()));
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
-    }
-
-    /**
-     * InfiniBand: how long the flow had a packet waiting for credits, per transmitter and lane (its last ACK's apart),
-     * summed from the waits told below, in the order they first happened.
-     */
-    private void creditWaits(StringBuilder b, List<JourneyEvent> events) {
-        Map<CreditHop, long[]> byHop = new java.util.LinkedHashMap<>();
-        long total = 0;
-        for (JourneyEvent e : events) {
-            if (e.cause() instanceof JourneyEvent.CreditWait w) {
-                String who = topo.isHost(e.node()) ? name(e.node()) + "'s HCA"
-                        : name(e.node()) + " towards " + peer(e.node(), e.port());
-                byHop.computeIfAbsent(new CreditHop(who, w.vl(), w.acks()), k -> new long[1])[0] += e.value();
-                total += e.value();
-            }
-        }
-        if (byHop.isEmpty()) {
-            return;
-        }
-        StringBuilder hops = new StringBuilder();
-        byHop.forEach((hop, ps) -> hops.append(hops.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
-                "%s %s us on VL %d%s", hop.who(), us(ps[0]), hop.vl(), hop.acks() ? " (its last ACK)" : "")));
-        line(b, "  waited for credits (InfiniBand link-level flow control) at %s (%s us summed over hops)", hops,
-                us(total));
-    }
-
-    /** A transmitter lane where the flow waited for credits: its data, or its last ACK. */
-    private record CreditHop(String who, int vl, boolean acks) {}
-
-    /**
-     * A wait for credits, as the transmitter reported it: who waited (an HCA with the packet it then sent, or a
-     * switch's queue towards the next hop), how long, on which lane, and whose buffer had no room: the next hop's.
-     */
-    private String creditWait(JourneyEvent e, JourneyEvent.CreditWait w) {
-        Topology.End far = topo.peer(e.node(), e.port());
-        var gate = topo.isHost(e.node()) ? network.nic(e.node()).creditGate()
-                : network.switchAt(e.node() - network.hostCount()).port(e.port()).creditGate();
-        // The credits a transmitter holds are the free space of the lane's buffer at the far end of its link.
-        String room = String.format(Locale.ROOT, "%s's %,d-byte VL %d %s had no room for %s",
-                topo.isHost(far.node()) ? name(far.node()) + "'s HCA" : name(far.node()),
-                gate.capacityBlocks() * rocelab.fabric.flowcontrol.credit.CreditGate.BLOCK_BYTES, w.vl(),
-                topo.isHost(far.node()) ? "receive buffer" : "input buffer on its port from " + name(e.node()),
-                w.acks() ? "it" : "the packet");
-        if (topo.isHost(e.node())) {
-            return String.format(Locale.ROOT, "h%d's HCA held %s for %s us waiting for credits on VL %d: %s",
-                    e.node(), w.acks() ? "the flow's last ACK" : "PSN " + w.psn(), us(e.value()), w.vl(), room);
-        }
-        return String.format(Locale.ROOT, "%s: the flow's %s waited %s us in the queue towards %s for credits on VL"
-                + " %d: %s", name(e.node()), w.acks() ? "last ACK" : "packets", us(e.value()), name(far.node()), w.vl(),
-                room);
     }
 
     private static String group(JourneyEvent e) {

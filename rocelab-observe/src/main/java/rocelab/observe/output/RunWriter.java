@@ -197,14 +197,14 @@ public final class RunWriter {
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
                 "victim_wait_us", "pause_root", "pfc_victim"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
-        rocelab.observe.pfc.PfcLog.Root[] victimRoot = null;
+        rocelab.observe.victim.FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
         if (pfc != null) {
             for (var v : pfc.victims(flows, endPs)) {
                 int id = v.flow().id();
                 if (victimRoot == null || id >= victimRoot.length) {
                     int n = Math.max(flows.size(), id + 1);
-                    victimRoot = victimRoot == null ? new rocelab.observe.pfc.PfcLog.Root[n]
+                    victimRoot = victimRoot == null ? new rocelab.observe.victim.FlowWaits.Root[n]
                             : java.util.Arrays.copyOf(victimRoot, n);
                     isVictim = isVictim == null ? new boolean[n] : java.util.Arrays.copyOf(isVictim, n);
                 }
@@ -213,7 +213,7 @@ public final class RunWriter {
             }
         }
         for (FlowRecord f : flows) {
-            var roots = pfc == null ? List.<rocelab.observe.pfc.PfcLog.Root>of() : pfc.roots(f.id());
+            var roots = pfc == null ? List.<rocelab.observe.victim.FlowWaits.Root>of() : pfc.roots(f.id());
             boolean victim = isVictim != null && f.id() >= 0 && f.id() < isVictim.length && isVictim[f.id()];
             var root = victim ? victimRoot[f.id()] : roots.isEmpty() ? null : roots.get(0);
             t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes()).micros(f.startPs());

@@ -118,34 +118,15 @@ public final class Summary {
                 tree.add(row);
             }
             m.put("pfc_propagation", tree);
-            java.util.List<Object> victims = new java.util.ArrayList<>();
             var found = r.pfcLog().victims(r.flows(), r.simulatedPs());
-            for (var v : found.subList(0, Math.min(VICTIMS_LISTED, found.size()))) {
-                var f = v.flow();
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("flow_id", f.id());
-                row.put("src", f.src());
-                row.put("dst", f.dst());
-                row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
-                row.put("paused_wait_us", Numbers.micros(v.pausedWaitPs()));
-                row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
-                row.put("root", v.root() == null ? null : r.pfcLog().rootName(v.root().node(), v.root().port()));
-                row.put("root_hops", v.root() == null ? null : v.root().hops());
-                java.util.List<Object> hops = new java.util.ArrayList<>();
-                for (var h : v.hops()) {
-                    Map<String, Object> hop = new LinkedHashMap<>();
-                    hop.put("device", topo.nodeName(h.node()));
-                    hop.put("port", h.port());
-                    hop.put("packets", h.acks() ? "last_ack" : "data");
-                    hop.put("paused_wait_us", Numbers.micros(h.waitPs()));
-                    hop.put("victim_wait_us", Numbers.micros(h.offPathWaitPs()));
-                    hops.add(hop);
-                }
-                row.put("waited_at", hops);
-                victims.add(row);
-            }
             m.put("pfc_victim_count", found.size());
-            m.put("pfc_victims", victims);
+            m.put("pfc_victims", victims(found, topo, rocelab.observe.pfc.PfcVictims.wording(r.pfcLog()),
+                    "paused_wait_us"));
+        }
+        if (r.creditLog() != null) {
+            var found = r.creditLog().victims(r.flows(), r.simulatedPs());
+            m.put("ib_victim_count", found.size());
+            m.put("ib_victims", victims(found, r.network().topology(), r.creditLog().wording(), "credit_wait_us"));
         }
         m.put("max_queue_port", r.totals().maxQueuePort());
         var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
@@ -153,6 +134,40 @@ public final class Summary {
             m.put("infiniband", lanes.summary());
         }
         return m;
+    }
+
+    /**
+     * The first {@link #VICTIMS_LISTED} victims with their evidence: the flow, its waits ({@code waitKey}: behind
+     * pauses, or for credits) and those rooted off its way, the off-way root, and its waits at each hop.
+     */
+    private static java.util.List<Object> victims(java.util.List<rocelab.observe.victim.Victims.Victim> found,
+            rocelab.fabric.topology.Topology topo, rocelab.observe.victim.Victims.Wording words, String waitKey) {
+        java.util.List<Object> victims = new java.util.ArrayList<>();
+        for (var v : found.subList(0, Math.min(VICTIMS_LISTED, found.size()))) {
+            var f = v.flow();
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("flow_id", f.id());
+            row.put("src", f.src());
+            row.put("dst", f.dst());
+            row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
+            row.put(waitKey, Numbers.micros(v.waitPs()));
+            row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
+            row.put("root", v.root() == null ? null : words.rootName(v.root()));
+            row.put("root_hops", v.root() == null ? null : v.root().hops());
+            java.util.List<Object> hops = new java.util.ArrayList<>();
+            for (var h : v.hops()) {
+                Map<String, Object> hop = new LinkedHashMap<>();
+                hop.put("device", topo.nodeName(h.node()));
+                hop.put("port", h.port());
+                hop.put("packets", h.acks() ? "last_ack" : "data");
+                hop.put(waitKey, Numbers.micros(h.waitPs()));
+                hop.put("victim_wait_us", Numbers.micros(h.offPathWaitPs()));
+                hops.add(hop);
+            }
+            row.put("waited_at", hops);
+            victims.add(row);
+        }
+        return victims;
     }
 
     /** What summary.json says of a run whose flows are aggregated (flows_aggregated.csv instead of flows.csv). */

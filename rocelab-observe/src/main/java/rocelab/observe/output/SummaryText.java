@@ -188,20 +188,12 @@ public final class SummaryText {
         }
         if (r.pfcLog() != null) {
             pauseTree(b, r);
-            var victims = r.pfcLog().victims(r.flows(), r.simulatedPs());
-            if (!victims.isEmpty()) {
-                int shown = Math.min(VICTIMS_SHOWN, victims.size());
-                // A victim's pauses are rooted off its own round trip: neither on its data's way nor on its ACKs'.
-                line(b, "PFC victims %d flow%s waited behind pauses rooted at a congestion point off %s own way there"
-                        + " and back%s:", victims.size(), victims.size() == 1 ? "" : "s",
-                        victims.size() == 1 ? "its" : "their", victims.size() > shown
-                        ? String.format(Locale.ROOT, " (the %d that waited most; summary.json pfc_victims, flows.csv"
-                                + " victim_wait_us)", shown) : "");
-                for (int i = 0; i < shown; i++) {
-                    line(b, "            %s", rocelab.observe.pfc.PfcVictims.describe(r.pfcLog(), topo,
-                            victims.get(i)));
-                }
-            }
+            victims(b, "PFC victims", r.pfcLog().victims(r.flows(), r.simulatedPs()), topo,
+                    rocelab.observe.pfc.PfcVictims.wording(r.pfcLog()), "summary.json pfc_victims, flows.csv victim_wait_us");
+        }
+        if (r.creditLog() != null) {
+            victims(b, "IB victims ", r.creditLog().victims(r.flows(), r.simulatedPs()), topo, r.creditLog().wording(),
+                    "summary.json ib_victims");
         }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
@@ -213,6 +205,26 @@ public final class SummaryText {
             line(b, "output    %s", outputDir);
         }
         return b.toString();
+    }
+
+    /**
+     * The victims of a lossless fabric's flow control, the ones that waited most first, each with its evidence: a
+     * victim's waits are rooted off its own round trip, neither on its data's way nor on its ACKs'.
+     */
+    private static void victims(StringBuilder b, String label, java.util.List<rocelab.observe.victim.Victims.Victim>
+            victims, rocelab.fabric.topology.Topology topo, rocelab.observe.victim.Victims.Wording words,
+            String listedIn) {
+        if (victims.isEmpty()) {
+            return;
+        }
+        int shown = Math.min(VICTIMS_SHOWN, victims.size());
+        line(b, "%s %d flow%s waited %s rooted at a congestion point off %s own way there and back%s:", label,
+                victims.size(), victims.size() == 1 ? "" : "s", words.waited(), victims.size() == 1 ? "its" : "their",
+                victims.size() > shown ? String.format(Locale.ROOT, " (the %d that waited most; %s)", shown, listedIn)
+                        : "");
+        for (int i = 0; i < shown; i++) {
+            line(b, "            %s", rocelab.observe.victim.Victims.describe(topo, victims.get(i), words));
+        }
     }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */

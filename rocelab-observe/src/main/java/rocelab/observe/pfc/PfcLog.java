@@ -7,13 +7,15 @@ import java.util.Arrays;
 import java.util.List;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
-import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.output.CsvTable;
 import rocelab.observe.output.Numbers;
+import rocelab.observe.victim.FlowPaths;
+import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
 
 /**
  * Records every PFC frame sent (XOFF, refresh, XON) in primitive arrays, with what caused each XOFF, and every wait
@@ -63,16 +65,6 @@ public final class PfcLog implements PfcProbe {
     public static final int TOP_FLOWS = 3;
     private static final int FIELDS = TOP + 2 * TOP_FLOWS;
 
-    /** Hops kept per flow, and roots kept per flow; a flow with more merges the rest into the last one. */
-    private static final int SLOTS = 8;
-    private static final int ROOTS = 4;
-    /**
-     * A flow's hop slots come in chunks of this many: the first at its first wait, the second at its fifth hop. A
-     * leaf-spine flow has at most four (its RNIC, two leaves, a spine), so a 1,024-host all-to-all's million flows
-     * keep four slots each instead of eight (134 MB).
-     */
-    private static final int CHUNK = SLOTS / 2;
-
     private final Network network;
     private final Topology topo;
     private long[] rows = new long[FIELDS * 1024];
@@ -87,22 +79,8 @@ public final class PfcLog implements PfcProbe {
     private final PfcCapture own;
     private final long[] ownRecord = new long[PfcCapture.WIDTH];
     private final List<PfcCapture> captures = new ArrayList<>();
-
-    // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
-    // -1. That index names its roots and its chunks of hop slots (firstChunk, secondChunk: -1 until needed).
-    private int[] flowBase = new int[64];
-    private int flowsWithWaits;
-    private int[] firstChunk = new int[16];
-    private int[] secondChunk = new int[16];
-    private int chunks;
-    private long[] slotKey = new long[CHUNK * 16];
-    private long[] slotClock = new long[CHUNK * 16];
-    private long[] slotWait = new long[CHUNK * 16];
-    private long[] slotOffPath = new long[CHUNK * 16];
-    private long[] rootKey = new long[ROOTS * 16];
-    private long[] rootWait = new long[ROOTS * 16];
-    private int[] rootDepth = new int[ROOTS * 16];
-    private boolean[] rootOnPath = new boolean[ROOTS * 16];
+    /** Every flow's waits behind pauses, each at the root of the XOFF that paused the transmitter. */
+    private final FlowWaits flowWaits;
 
     public PfcLog(Network network) {
         this.network = network;
@@ -128,9 +106,8 @@ public final class PfcLog implements PfcProbe {
         for (int s = 0; s < network.switchCount(); s++) {
             network.switchAt(s).linkQueuesByIngress();
         }
-        Arrays.fill(flowBase, -1);
-        Arrays.fill(slotKey, -1);
-        Arrays.fill(rootKey, Long.MIN_VALUE);
+        FlowPaths paths = new FlowPaths(network);
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port));
     }
 
     private int group(int node, int port, int priority) {
@@ -230,152 +207,17 @@ public final class PfcLog implements PfcProbe {
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
-        long flow = flowCookie;
-        if (flow < 0 || flow > Integer.MAX_VALUE) {
-            return; // a duplicate of a packet already acknowledged: no flow waits for it any more
-        }
-        int ordinal = base((int) flow);
-        // The flow's last ACK waits on its own clock: a hop of its way back is a hop of its own.
-        long key = key(node, port) | (ack ? ACK_HOP : 0);
-        int j = 0;
-        int s = slot(ordinal, 0);
-        while (j < SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
-            s = slot(ordinal, ++j);
-            if (s < 0) { // the flow's fifth hop: its second chunk, empty
-                secondChunk[ordinal] = newChunk();
-                s = slot(ordinal, j);
-            }
-        }
-        if (slotKey[s] != key) {
-            if (slotKey[s] == -1) {
-                slotKey[s] = key;
-            } else {
-                // More hops than slots: the last slot takes the rest, on a fresh clock.
-                slotClock[s] = Long.MIN_VALUE;
-            }
-        }
-        long added = toClockPs - Math.max(fromClockPs, slotClock[s]);
-        if (added <= 0) {
-            return;
-        }
-        slotClock[s] = Math.max(slotClock[s], toClockPs);
-        slotWait[s] += added;
         int pp = portOffset[node] + port;
         int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
-        long root;
-        int depth;
         if (pauser >= 0) {
-            root = key((int) rows[pauser * FIELDS + ROOT_NODE], (int) rows[pauser * FIELDS + ROOT_PORT]);
-            depth = (int) rows[pauser * FIELDS + DEPTH] + 1;
+            flowWaits.add(flowCookie, queuePair, node, port, ack, fromClockPs, toClockPs, 0,
+                    (int) rows[pauser * FIELDS + ROOT_NODE], (int) rows[pauser * FIELDS + ROOT_PORT],
+                    (int) rows[pauser * FIELDS + DEPTH] + 1);
         } else {
             // No recorded frame paused it: from an RNIC that is its pause storm (its receive buffer's frames are
             // recorded), named by port -1; a switch's, its buffer.
-            root = key(peerNode[pp], -1);
-            depth = 1;
+            flowWaits.add(flowCookie, queuePair, node, port, ack, fromClockPs, toClockPs, 0, peerNode[pp], -1, 1);
         }
-        int rb = ordinal * ROOTS;
-        int r = rb;
-        while (r < rb + ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
-            r++;
-        }
-        if (rootKey[r] != root) {
-            rootKey[r] = root;
-            rootDepth[r] = depth;
-            rootOnPath[r] = onPath(queuePair, root);
-        }
-        rootWait[r] += added;
-        if (!rootOnPath[r]) {
-            slotOffPath[s] += added;
-        }
-    }
-
-    private static long key(int node, int port) {
-        return (long) node << 20 | (port & 0xFFFFF);
-    }
-
-    /** A hop key's flag: the waits there were of the flow's ACKs. */
-    private static final long ACK_HOP = 1L << 62;
-
-    private static int keyNode(long key) {
-        return (int) ((key & ~ACK_HOP) >> 20);
-    }
-
-    private static int keyPort(long key) {
-        int p = (int) (key & 0xFFFFF);
-        return p == 0xFFFFF ? -1 : p;
-    }
-
-    /**
-     * Whether the congestion point {@code root} is on the flow's own round trip: its data leave by that port or its
-     * ACKs do on their way back, or it is the flow's receiver or its sender (where its ACKs go). A wait behind pauses
-     * rooted there is the flow's own congestion, not head-of-line blocking by someone else's.
-     */
-    private boolean onPath(int queuePair, long root) {
-        QueuePair qp = network.queuePairs().get(queuePair);
-        int node = keyNode(root);
-        int port = keyPort(root);
-        if (topo.isHost(node)) {
-            return qp.destinationHost() == node || qp.sourceHost() == node;
-        }
-        if (port < 0) {
-            return true; // no port to tell: do not call the flow a victim of it
-        }
-        var sw = network.switchAt(node - topo.hostCount());
-        return sw.forwardsThrough(qp.sourceHost(), qp.destinationHost(), qp.entropy(), port)
-                || sw.forwardsThrough(qp.destinationHost(), qp.sourceHost(), qp.entropy(), port);
-    }
-
-    private int base(int flow) {
-        if (flow >= flowBase.length) {
-            int old = flowBase.length;
-            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, 2 * old));
-            Arrays.fill(flowBase, old, flowBase.length, -1);
-        }
-        if (flowBase[flow] < 0) {
-            int o = flowsWithWaits++;
-            if (o == firstChunk.length) {
-                int n = 2 * o;
-                firstChunk = Arrays.copyOf(firstChunk, n);
-                secondChunk = Arrays.copyOf(secondChunk, n);
-                rootKey = Arrays.copyOf(rootKey, n * ROOTS);
-                rootWait = Arrays.copyOf(rootWait, n * ROOTS);
-                rootDepth = Arrays.copyOf(rootDepth, n * ROOTS);
-                rootOnPath = Arrays.copyOf(rootOnPath, n * ROOTS);
-                Arrays.fill(rootKey, o * ROOTS, rootKey.length, Long.MIN_VALUE);
-            }
-            firstChunk[o] = newChunk();
-            secondChunk[o] = -1;
-            flowBase[flow] = o;
-        }
-        return flowBase[flow];
-    }
-
-    /** Slot {@code j} (0..SLOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
-    private int slot(int ordinal, int j) {
-        if (j < CHUNK) {
-            return firstChunk[ordinal] * CHUNK + j;
-        }
-        int c = secondChunk[ordinal];
-        return c < 0 ? -1 : c * CHUNK + j - CHUNK;
-    }
-
-    /** A chunk of empty slots (no key, a fresh clock). */
-    private int newChunk() {
-        int c = chunks++;
-        int b = c * CHUNK;
-        if (b + CHUNK > slotKey.length) {
-            int n = 2 * slotKey.length;
-            int oldLen = slotKey.length;
-            slotKey = Arrays.copyOf(slotKey, n);
-            slotClock = Arrays.copyOf(slotClock, n);
-            slotWait = Arrays.copyOf(slotWait, n);
-            slotOffPath = Arrays.copyOf(slotOffPath, n);
-            Arrays.fill(slotKey, oldLen, n, -1);
-        }
-        for (int s = b; s < b + CHUNK; s++) {
-            slotClock[s] = Long.MIN_VALUE;
-        }
-        return c;
     }
 
     public int frames() {
@@ -400,89 +242,43 @@ public final class PfcLog implements PfcProbe {
 
     // ---------------------------------------------------------------- what a flow waited behind
 
-    /**
-     * Where a flow waited behind pauses: a transmitter (switch egress port, or an RNIC with port 0), and whether what
-     * waited there was the flow's data (at an RNIC: its sender's) or its last ACK on its way back ({@code acks}: at an
-     * RNIC, its receiver's).
-     */
-    public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {}
-
-    /**
-     * A congestion point that pauses a flow waited behind were rooted at: a switch egress port (port -1: the
-     * switch's buffer, no single port) or an RNIC's receive buffer (port 0); {@code hops} is how many pauses away
-     * from it the flow waited; {@code onPath}: the flow's own packets or its ACKs leave by that port, or it is its receiver or sender.
-     */
-    public record Root(int node, int port, int hops, long waitPs, boolean onPath) {}
-
-    /**
-     * The flow's waits at each hop, in the order first seen. Flows are the cookies of the QP messages (the workload
-     * driver posts flow i with cookie i, so these are flow ids).
-     */
-    public List<Hop> waits(int flow) {
-        List<Hop> out = new ArrayList<>();
-        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
-            return out;
-        }
-        int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
-            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s],
-                    (slotKey[s] & ACK_HOP) != 0));
-        }
-        return out;
+    /** Every flow's waits behind pauses (at the root of the XOFF that paused the transmitter), for the victims. */
+    public FlowWaits flowWaits() {
+        return flowWaits;
     }
 
-    /** The roots of the pauses the flow waited behind, most waited first. */
-    public List<Root> roots(int flow) {
-        List<Root> out = new ArrayList<>();
-        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
-            return out;
-        }
-        int rb = flowBase[flow] * ROOTS;
-        for (int r = rb; r < rb + ROOTS && rootKey[r] != Long.MIN_VALUE; r++) {
-            out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r]));
-        }
-        out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
-        return out;
+    /** The flow's waits behind pauses at each hop, in the order first seen (flows are the QP messages' cookies). */
+    public List<FlowWaits.Hop> waits(int flow) {
+        return flowWaits.waits(flow);
+    }
+
+    /** The roots of the pauses the flow waited behind, most waited first ({@code kind} 0: a PFC congestion point). */
+    public List<FlowWaits.Root> roots(int flow) {
+        return flowWaits.roots(flow);
     }
 
     /** Sum over its hops of the time the flow's packets waited behind pauses (see the class comment). */
     public long pausedWaitPs(int flow) {
-        return sumOverHops(flow, false);
+        return flowWaits.waitPs(flow);
     }
 
     /** The part of {@link #pausedWaitPs} behind pauses rooted off the flow's own way. */
     public long offPathWaitPs(int flow) {
-        return sumOverHops(flow, true);
-    }
-
-    /**
-     * The flow's waits at its hops summed, as {@link #waits} lists them, without making the list: flows.csv and the
-     * victims ask this of every flow (a million at 1,024 hosts).
-     */
-    private long sumOverHops(int flow, boolean offPathOnly) {
-        if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
-            return 0;
-        }
-        long sum = 0;
-        int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
-            sum += offPathOnly ? slotOffPath[s] : slotWait[s];
-        }
-        return sum;
+        return flowWaits.offPathWaitPs(flow);
     }
 
     private List<FlowRecord> victimsOf;
     private long victimsEndPs;
-    private List<PfcVictims.Victim> victims;
+    private List<Victims.Victim> victims;
 
     /**
-     * {@link PfcVictims#find} for these flows and this end, made once and shared: flows.csv, summary.json, the report
+     * {@link Victims#find} for these flows and this end, made once and shared: flows.csv, summary.json, the report
      * and the printed summary all ask for them, the first three at the same time on three threads, and at a million
      * flows each list (a record and its hops per victim) is hundreds of megabytes. Unmodifiable.
      */
-    public synchronized List<PfcVictims.Victim> victims(List<FlowRecord> flows, long endPs) {
+    public synchronized List<Victims.Victim> victims(List<FlowRecord> flows, long endPs) {
         if (victims == null || victimsOf != flows || victimsEndPs != endPs) {
-            victims = java.util.Collections.unmodifiableList(PfcVictims.find(this, flows, endPs));
+            victims = java.util.Collections.unmodifiableList(Victims.find(flowWaits, flows, endPs));
             victimsOf = flows;
             victimsEndPs = endPs;
         }

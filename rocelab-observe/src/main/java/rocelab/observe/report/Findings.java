@@ -103,9 +103,10 @@ final class Findings {
         }
     }
 
-    /** A summary key as a heading: {@code pfc_victims} gives "PFC victims". */
+    /** A summary key as a heading: {@code pfc_victims} gives "PFC victims", {@code ib_victims} "IB victims". */
     private static String label(String key) {
-        return key.replace('_', ' ').replace("pfc", "PFC");
+        String words = key.replace('_', ' ').replace("pfc", "PFC");
+        return words.startsWith("ib ") ? "IB" + words.substring(2) : words;
     }
 
     private static int size(Object v) {

@@ -11,6 +11,7 @@ import rocelab.fabric.topology.Topology;
 import rocelab.scenario.Simulation;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
+import rocelab.observe.victim.FlowWaits;
 
 /**
  * How {@link PfcLog} adds up a flow's waits behind pauses, told wait by wait (no run): per hop in the order first
@@ -55,11 +56,11 @@ class PfcLogWaitsTest {
         log.onPausedWait(200, b[0], b[1], 3, 0, 0, false, 0, 7, -1);
         log.onPausedWait(300, a[0], a[1], 3, 0, 0, false, 5, 15, -1); // overlaps [0, 10] by 5: adds 5
         log.onPausedWait(400, a[0], a[1], 3, 0, 0, false, 2, 9, -1); // within what was counted: adds nothing
-        List<PfcLog.Hop> hops = log.waits(0);
-        assertThat(hops).extracting(PfcLog.Hop::node, PfcLog.Hop::port, PfcLog.Hop::waitPs)
+        List<FlowWaits.Hop> hops = log.waits(0);
+        assertThat(hops).extracting(FlowWaits.Hop::node, FlowWaits.Hop::port, FlowWaits.Hop::waitPs)
                 .containsExactly(tuple(a[0], a[1], 15L), tuple(b[0], b[1], 7L));
         assertThat(log.pausedWaitPs(0)).isEqualTo(22);
-        assertThat(log.roots(0)).extracting(PfcLog.Root::waitPs).containsExactly(15L, 7L);
+        assertThat(log.roots(0)).extracting(FlowWaits.Root::waitPs).containsExactly(15L, 7L);
         assertThat(log.waits(1)).isEmpty();
     }
 
@@ -75,7 +76,7 @@ class PfcLogWaitsTest {
             log.onPausedWait(1000 + k, h[0], h[1], 3, 3, 3, false, 0, 10, -1);
             log.onPausedWait(1000 + k, h[0], h[1], 3, 4, 4, false, 0, 1, -1);
         }
-        List<PfcLog.Hop> hops = log.waits(3);
+        List<FlowWaits.Hop> hops = log.waits(3);
         assertThat(hops).hasSize(8);
         for (int k = 0; k < 7; k++) {
             assertThat(hops.get(k).node()).isEqualTo(ports[k * 3][0]);
@@ -88,10 +89,10 @@ class PfcLogWaitsTest {
         assertThat(log.pausedWaitPs(3)).isEqualTo(110);
         assertThat(log.waits(4)).hasSize(8);
         assertThat(log.pausedWaitPs(4)).isEqualTo(11);
-        // Every wait went to one root (at most four kept, the last one taking the rest).
-        assertThat(log.roots(3)).hasSizeLessThanOrEqualTo(4);
-        assertThat(log.roots(3).stream().mapToLong(PfcLog.Root::waitPs).sum()).isEqualTo(110);
-        for (PfcLog.Root r : log.roots(3)) {
+        // Every wait went to one root (at most eight kept, the last one taking the rest).
+        assertThat(log.roots(3)).hasSizeLessThanOrEqualTo(8);
+        assertThat(log.roots(3).stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(110);
+        for (FlowWaits.Root r : log.roots(3)) {
             assertThat(r.hops()).isEqualTo(1);
         }
     }

@@ -9,7 +9,8 @@ import rocelab.fabric.packet.PacketFifo;
  * n blocks may start iff {@code (FCCL - (FCTBS + n)) mod 4096 <= 2048} (IBA vol. 1 §7.9), so a lane whose
  * receiver has no free buffer transmits nothing, and nothing is ever dropped for lack of buffer. The limit starts
  * at the receiver's buffer (the initialisation exchange is over at time 0). It also measures credit stalls: the
- * time a lane had a packet waiting that its credits did not cover.
+ * time a lane had a packet waiting that its credits did not cover; and keeps, per lane, the root of its last stall as
+ * the update that ended it carried it ({@link CreditRoot}), and whether its last packet had to wait.
  */
 public final class CreditGate {
     /** Bytes per flow-control block. */
@@ -23,9 +24,15 @@ public final class CreditGate {
     private final long[] stallPs = new long[InfinibandParameters.DATA_VLS];
     private final long[] needBlocks = new long[InfinibandParameters.DATA_VLS];
     private final long[] updates = new long[InfinibandParameters.DATA_VLS];
+    private final long[] root = new long[InfinibandParameters.DATA_VLS];
     private final long capacityBlocks;
     private final LongConsumer wake;
     private int waited;
+    /** Lanes whose last packet had waited for credits before it went. */
+    private int lastWaited;
+    /** The transmitter this gate belongs to: it names the root of a stall that was its own link's credit loop. */
+    private int ownerNode = -1;
+    private int ownerPort = -1;
 
     /**
      * @param receiverBufferBytes the far end's receive buffer per lane
@@ -40,6 +47,13 @@ public final class CreditGate {
         this.wake = wake;
         java.util.Arrays.fill(limit, capacityBlocks);
         java.util.Arrays.fill(stallSincePs, -1);
+        java.util.Arrays.fill(root, CreditRoot.NONE);
+    }
+
+    /** The transmitter of this gate: port {@code port} of node {@code node} (a switch, or a host's HCA). */
+    public void owner(int node, int port) {
+        this.ownerNode = node;
+        this.ownerPort = port;
     }
 
     /** Blocks of 64 bytes a packet of {@code bytes} consumes. */
@@ -85,6 +99,7 @@ public final class CreditGate {
     /** A packet of {@code bytes} starts on lane {@code vl}: its blocks are spent. */
     public void consume(int vl, int bytes) {
         sent[vl] += blocks(bytes);
+        lastWaited = lastWaited & ~(1 << vl) | waited & (1 << vl);
         waited &= ~(1 << vl);
     }
 
@@ -96,15 +111,44 @@ public final class CreditGate {
         return (waited & (1 << vl)) != 0;
     }
 
+    /**
+     * Whether lane {@code vl} is held back by credits: it waits for them now, or its last packet had waited before it
+     * went. A receiver whose buffer holds packets for this port then names this lane's root, not this port, as its own.
+     */
+    public boolean heldBack(int vl) {
+        return ((waited | lastWaited) & (1 << vl)) != 0;
+    }
+
     /** A flow-control packet from the receiver arrived: the new credit limit of lane {@code vl}. */
     public void onUpdate(long nowPs, int vl, long creditLimit) {
+        onUpdate(nowPs, vl, creditLimit, CreditRoot.NONE);
+    }
+
+    /**
+     * As {@link #onUpdate(long, int, long)}, for an update that carries {@code carriedRoot}, what the receiver's
+     * buffer held when it granted the credits: if the update ends a stall, that stall's root is the carried one, one
+     * credit hop further.
+     */
+    public void onUpdate(long nowPs, int vl, long creditLimit, long carriedRoot) {
         updates[vl]++;
         limit[vl] = creditLimit;
         if (stallSincePs[vl] >= 0 && limit[vl] - sent[vl] >= needBlocks[vl]) {
             stallPs[vl] += nowPs - stallSincePs[vl];
             stallSincePs[vl] = -1;
+            if (carriedRoot >= 0) {
+                root[vl] = CreditRoot.seenFrom(carriedRoot, ownerNode, ownerPort);
+            }
         }
         wake.accept(nowPs);
+    }
+
+    /**
+     * The root of lane {@code vl}'s last stall ({@link CreditRoot}), as the update that ended it carried it; what a
+     * packet that waited for credits on this lane waited behind ({@link CreditRoot#NONE}: no stall ended yet, or
+     * nothing traced).
+     */
+    public long root(int vl) {
+        return root[vl];
     }
 
     /** Credits (blocks) this port may still send on lane {@code vl}. */

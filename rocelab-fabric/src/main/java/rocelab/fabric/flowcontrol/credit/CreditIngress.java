@@ -16,7 +16,7 @@ public final class CreditIngress {
      */
     public static boolean consumed(long nowPs, EgressPort port, Packet packet, int[][] routes) {
         if (packet.kind() == PacketKind.CREDIT) {
-            port.creditGate().onUpdate(nowPs, packet.priority(), packet.creditLimit());
+            port.creditGate().onUpdate(nowPs, packet.priority(), packet.creditLimit(), packet.creditRoot());
             return true;
         }
         if (packet.kind() == PacketKind.MANAGEMENT) {

@@ -23,6 +23,9 @@ public final class CreditReturn {
     private final LongConsumer wake;
     private CreditGate ownGate;
     private int pending;
+    /** Names what holds a lane when an update is built (null: no credit log listens, updates carry no root). */
+    private BufferHolder holder;
+    private int port;
 
     /**
      * @param bufferBytes this port's receive buffer per lane
@@ -38,6 +41,15 @@ public final class CreditReturn {
     /** The gate of the same port's sending direction, whose FCTBS each update carries. */
     public void ownGate(CreditGate gate) {
         this.ownGate = gate;
+    }
+
+    /**
+     * Each update carries the root of what this buffer (input port {@code inPort} of its device) holds, as
+     * {@code names} tells it: the transmitter keeps the root of the update that ends its stall.
+     */
+    public void holder(BufferHolder names, int inPort) {
+        this.holder = names;
+        this.port = inPort;
     }
 
     /** A packet arrived on lane {@code vl} and occupies the lane's buffer. */
@@ -87,7 +99,9 @@ public final class CreditReturn {
         pending &= pending - 1;
         updatesSent[vl]++;
         long fctbs = ownGate == null ? 0 : ownGate.blocksSent(vl);
-        return pool.acquire().initCredit(nowPs, vl, fctbs, creditLimit(vl), frames.creditFrameBytes());
+        long root = holder == null ? CreditRoot.NONE
+                : heldBlocks(vl) == 0 ? CreditRoot.EMPTY_BUFFER : holder.rootOf(port, vl);
+        return pool.acquire().initCredit(nowPs, vl, fctbs, creditLimit(vl), frames.creditFrameBytes(), root);
     }
 
     /** The credit limit this port grants now on lane {@code vl}: blocks freed plus the buffer (FCCL, absolute). */

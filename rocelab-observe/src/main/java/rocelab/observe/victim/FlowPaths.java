@@ -1,0 +1,74 @@
+package rocelab.observe.victim;
+
+import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.Topology;
+
+/**
+ * Whether a place is on a flow's own round trip: the flow's receiver or sender, or a switch port its data leave by on
+ * their way to the receiver, or its ACKs on their way back. The way is followed from the sending host through the
+ * switches' current routes (the ECMP choice for the QP's entropy, or every equal-cost port where a switch spreads
+ * load), so a switch the flow never crosses is not on its way even when its routes towards the flow's receiver use
+ * the port.
+ */
+public final class FlowPaths {
+    private final Network network;
+    private final Topology topo;
+    /** Per node, the walk that last visited it: a switch forwards the same whatever way a packet came in. */
+    private final int[] visited;
+    private int walk;
+
+    public FlowPaths(Network network) {
+        this.network = network;
+        this.topo = network.topology();
+        this.visited = new int[topo.nodeCount()];
+    }
+
+    /**
+     * Whether (node, port) is on the round trip of {@code queuePair}. A switch with no port to tell (-1) is counted
+     * on the way: there is nothing to tell it by, so no flow is called a victim of it.
+     */
+    public boolean onRoundTrip(int queuePair, int node, int port) {
+        QueuePair qp = network.queuePairs().get(queuePair);
+        int src = qp.sourceHost();
+        int dst = qp.destinationHost();
+        if (topo.isHost(node)) {
+            return dst == node || src == node;
+        }
+        if (port < 0) {
+            return true;
+        }
+        return leavesBy(src, dst, qp.entropy(), node, port) || leavesBy(dst, src, qp.entropy(), node, port);
+    }
+
+    /** Whether packets from {@code from} to {@code to} with {@code entropy} leave switch {@code node} by {@code port}. */
+    private boolean leavesBy(int from, int to, int entropy, int node, int port) {
+        walk++;
+        for (int p = 0; p < topo.portCount(from); p++) {
+            if (leavesBy(topo.peer(from, p).node(), from, to, entropy, node, port)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The walk on from switch {@code at}, each switch visited once. */
+    private boolean leavesBy(int at, int from, int to, int entropy, int node, int port) {
+        if (topo.isHost(at) || visited[at] == walk) {
+            return false;
+        }
+        visited[at] = walk;
+        Switch sw = network.switchAt(at - topo.hostCount());
+        for (int out : sw.candidates(to)) {
+            if (!sw.forwardsThrough(from, to, entropy, out)) {
+                continue;
+            }
+            if (at == node && out == port
+                    || leavesBy(topo.peer(at, out).node(), from, to, entropy, node, port)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

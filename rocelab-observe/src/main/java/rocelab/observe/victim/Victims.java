@@ -1,0 +1,100 @@
+package rocelab.observe.victim;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.flow.FlowRecord;
+
+/**
+ * Victims of a lossless fabric's flow control, by cause: flows that waited (behind PFC pauses, or for InfiniBand
+ * credits) held by a root that is not on their own round trip (see {@link FlowWaits}: each wait goes to the root of
+ * the hold, on the flow's way when its packets or its ACKs leave by that congested port, or it is their receiver's or
+ * sender's NIC). A flow is a victim when such waits make up at least {@link #MIN_SHARE} of its completion time (of its
+ * time in the run, if unfinished). A flow slowed only by its own destination's congestion is not a victim, however
+ * slow.
+ */
+public final class Victims {
+    /** Share of a flow's time spent waiting behind roots off its way at which it counts as a victim. */
+    public static final double MIN_SHARE = 0.05;
+
+    private Victims() {}
+
+    /**
+     * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
+     * with how many holds away, and where it waited.
+     */
+    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root,
+            List<FlowWaits.Hop> hops) {}
+
+    /**
+     * How a log tells its victims: what the flow waited for ("behind pauses", "for credits"), how far the root was
+     * ("1 pause hop away"), what an end host's NIC is called ("RNIC", "HCA") and the words for a root.
+     */
+    public interface Wording {
+        String waited();
+
+        String away(FlowWaits.Root root);
+
+        String nic();
+
+        String rootName(FlowWaits.Root root);
+    }
+
+    /** The victims among {@code flows}, most off-way waiting first; empty without waits. */
+    public static List<Victim> find(FlowWaits waits, List<FlowRecord> flows, long endPs) {
+        List<Victim> out = new ArrayList<>();
+        if (waits == null) {
+            return out;
+        }
+        for (FlowRecord f : flows) {
+            long off = waits.offPathWaitPs(f.id());
+            if (off <= 0) {
+                continue;
+            }
+            long lived = f.completed() ? f.fctPs() : endPs - f.startPs();
+            if (lived <= 0 || off < MIN_SHARE * lived) {
+                continue;
+            }
+            FlowWaits.Root root = null;
+            for (FlowWaits.Root r : waits.roots(f.id())) {
+                if (!r.onPath()) {
+                    root = r;
+                    break;
+                }
+            }
+            out.add(new Victim(f, waits.waitPs(f.id()), off, root, waits.waits(f.id())));
+        }
+        out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(v -> v.flow().id()));
+        return out;
+    }
+
+    /**
+     * One line of evidence: {@code flow 15 h9->h1 x2.4: waited behind pauses rooted at ..., 1 pause hop away, not on
+     * its way to h1 or back: at h9's RNIC 40.100 us, ... (... us summed over hops)}.
+     */
+    public static String describe(Topology topo, Victim v, Wording words) {
+        FlowRecord f = v.flow();
+        StringBuilder at = new StringBuilder();
+        for (FlowWaits.Hop h : v.hops()) {
+            if (h.offPathWaitPs() == 0) {
+                continue;
+            }
+            at.append(at.length() == 0 ? "" : ", ").append(topo.isHost(h.node())
+                    ? topo.nodeName(h.node()) + "'s " + words.nic() : topo.nodeName(h.node()) + " port " + h.port())
+                    .append(' ').append(us(h.offPathWaitPs())).append(" us").append(h.acks() ? " (its last ACK)" : "");
+        }
+        // No root kept off its way: its off-way waits were behind more roots than a flow keeps apart.
+        String root = v.root() == null ? "congestion points it waited behind too many of to keep apart"
+                : words.rootName(v.root()) + ", " + words.away(v.root());
+        return String.format(Locale.ROOT, "flow %d h%d->h%d%s: waited %s rooted at %s, not on its way to h%d or back:"
+                + " at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
+                f.completed() ? String.format(Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)", words.waited(),
+                root, f.dst(), at, us(v.offPathWaitPs()));
+    }
+
+    private static String us(long ps) {
+        return String.format(Locale.ROOT, "%.3f", ps / 1e6);
+    }
+}
