@@ -53,6 +53,33 @@ class InfinibandTest {
         assertThat(r.network().isInfiniband()).isTrue();
     }
 
+    /**
+     * A switch that drops an arrived packet (larger than its port's MTU) frees its input buffer at once and returns the
+     * credits. Kept, they stalled the link for good after its first 16 drops of full packets: a later flow of small
+     * packets over the same link never arrived.
+     */
+    @Test
+    void shouldReturnTheCreditsOfAPacketTheSwitchDropsForItsMtu() {
+        RunResult r = Scenarios.assemble("""
+                name: ib-oversize
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {timeout: 5, retry-count: 1}
+                switch: {mtu: 4096}
+                switches: [{role: spine, mtu: 2048}]
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 200KB}
+                  - {kind: flow, src: 1, dst: 3, size: 2KB, start: 50us}
+                run: {stop-at: 5ms}
+                """).run(ProgressListener.NONE);
+        FlowRecord big = r.flows().get(0);
+        FlowRecord small = r.flows().get(1);
+        assertThat(big.completed()).as("full packets cannot cross the spine").isFalse();
+        assertThat(r.totals().packetsDropped()).isGreaterThan(16);
+        assertThat(small.completed()).as("a packet within the spine's MTU still crosses leaf0 -> spine0").isTrue();
+        assertThat(small.fctPs()).isLessThan(Time.us(20));
+    }
+
     @Test
     void shouldBeLimitedByCreditsWhenTheLinkRoundTripExceedsWhatTheBufferCovers() {
         // 10 us each way: 64 KiB per lane covers 15 packets of 65 blocks per credit round trip (packet time, two

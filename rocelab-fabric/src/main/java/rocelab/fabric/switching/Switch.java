@@ -6,6 +6,7 @@ import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.credit.CreditReturn;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.PfcProbe;
@@ -153,6 +154,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                 : candidates[select(packet, candidates.length)];
         int size = limitsPayload ? packet.payloadBytes() : packet.frameBytes();
         if (size > maxFrameBytes[inPort] || size > maxFrameBytes[out]) {
+            freeCredits(nowPs, inPort, packet);
             drop(size > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
             return;
         }
@@ -163,6 +165,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
         DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
         if (refused != null) {
+            freeCredits(nowPs, inPort, packet);
             drop(out, packet, refused);
             return;
         }
@@ -174,6 +177,17 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             ingressLists.add(inPort, out, tc, packet);
         }
         ports[out].enqueue(nowPs, packet);
+    }
+
+    /**
+     * InfiniBand: a packet that arrived and is dropped leaves its input buffer at once, so its credits go back to the
+     * sender (as an unroutable one's do): kept, they stalled the link for good after the first oversize drop.
+     */
+    private void freeCredits(long nowPs, int inPort, Packet packet) {
+        CreditReturn credits = ports[inPort].creditReturn();
+        if (credits != null) {
+            credits.onFreed(nowPs, packet.priority(), packet.frameBytes());
+        }
     }
 
     private int select(Packet packet, int n) {
