@@ -207,16 +207,21 @@ public final class PfcLog implements PfcProbe {
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
+        // The XOFF's row is looked up only for a part of the wait that earlier packets' waits at this hop did not
+        // cover (a FIFO's packets wait through the same pauses, and each reports its whole wait).
+        long added = flowWaits.claim(flowCookie, node, port, ack, fromClockPs, toClockPs);
+        if (added <= 0) {
+            return;
+        }
         int pp = portOffset[node] + port;
         int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
         if (pauser >= 0) {
-            flowWaits.add(flowCookie, queuePair, node, port, ack, fromClockPs, toClockPs, 0,
-                    (int) rows[pauser * FIELDS + ROOT_NODE], (int) rows[pauser * FIELDS + ROOT_PORT],
-                    (int) rows[pauser * FIELDS + DEPTH] + 1);
+            flowWaits.credit(queuePair, added, 0, (int) rows[pauser * FIELDS + ROOT_NODE],
+                    (int) rows[pauser * FIELDS + ROOT_PORT], (int) rows[pauser * FIELDS + DEPTH] + 1);
         } else {
             // No recorded frame paused it: from an RNIC that is its pause storm (its receive buffer's frames are
             // recorded), named by port -1; a switch's, its buffer.
-            flowWaits.add(flowCookie, queuePair, node, port, ack, fromClockPs, toClockPs, 0, peerNode[pp], -1, 1);
+            flowWaits.credit(queuePair, added, 0, peerNode[pp], -1, 1);
         }
     }
 

@@ -78,8 +78,24 @@ public final class FlowWaits {
      */
     public void add(long flow, int queuePair, int node, int port, boolean ack, long fromClockPs, long toClockPs,
             int rootKind, int rootNode, int rootPort, int depth) {
+        long added = claim(flow, node, port, ack, fromClockPs, toClockPs);
+        if (added > 0) {
+            credit(queuePair, added, rootKind, rootNode, rootPort, depth);
+        }
+    }
+
+    /** The flow and hop slot {@link #claim} took its part for, for {@link #credit}. */
+    private int claimedOrdinal;
+    private int claimedSlot;
+
+    /**
+     * The first half of {@link #add}: how much of the wait is new at that hop (what earlier packets' waits there have
+     * not covered), which it counts on the hop; 0 or less when nothing is new. When it is positive, {@link #credit}
+     * must follow at once with the wait's root: a caller whose root costs a search finds it only for a new part.
+     */
+    public long claim(long flow, int node, int port, boolean ack, long fromClockPs, long toClockPs) {
         if (flow < 0 || flow > Integer.MAX_VALUE) {
-            return;
+            return 0;
         }
         int ordinal = base((int) flow);
         long key = key(node, port) | (ack ? ACK_HOP : 0);
@@ -102,10 +118,19 @@ public final class FlowWaits {
         }
         long added = toClockPs - Math.max(fromClockPs, slotClock[s]);
         if (added <= 0) {
-            return;
+            return 0;
         }
         slotClock[s] = Math.max(slotClock[s], toClockPs);
         slotWait[s] += added;
+        claimedOrdinal = ordinal;
+        claimedSlot = s;
+        return added;
+    }
+
+    /** The second half of {@link #add}: the part {@link #claim} just counted, {@code added}, goes to its root. */
+    public void credit(int queuePair, long added, int rootKind, int rootNode, int rootPort, int depth) {
+        int ordinal = claimedOrdinal;
+        int s = claimedSlot;
         long root = (long) rootKind << KIND_SHIFT | key(rootNode, rootPort);
         int i = 0;
         int r = rootSlot(ordinal, 0);
