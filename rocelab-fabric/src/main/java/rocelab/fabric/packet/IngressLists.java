@@ -54,8 +54,10 @@ public final class IngressLists {
             return;
         }
         int i = index(in, out, slot);
-        bytes[i] += p.frameBytes;
         if (heads == null) {
+            // Counted only when not linked (InfiniBand's credit roots): a PFC log's XOFF causes visit the packets,
+            // and a count kept beside the links cost every lossless packet a read and write more at every switch.
+            bytes[i] += p.frameBytes;
             return;
         }
         Packet head = heads[i];
@@ -74,8 +76,8 @@ public final class IngressLists {
             return;
         }
         int i = index(p.ingressPort, out, slot);
-        bytes[i] -= p.frameBytes;
         if (heads == null) {
+            bytes[i] -= p.frameBytes;
             return;
         }
         Packet prev = p.ingressPrev;
@@ -98,8 +100,14 @@ public final class IngressLists {
         return slot < 0 || heads == null ? null : heads[index(in, out, slot)];
     }
 
-    /** The bytes queued at {@code out} in class {@code tc} that came in by {@code in} (0 for a lossy class). */
+    /**
+     * The bytes queued at {@code out} in class {@code tc} that came in by {@code in} (0 for a lossy class), counted
+     * only when the lists are not linked.
+     */
     public long bytes(int in, int out, int tc) {
+        if (heads != null) {
+            throw new IllegalStateException("linked lists do not count their bytes");
+        }
         int slot = slotOfClass[tc];
         return slot < 0 ? 0 : bytes[index(in, out, slot)];
     }
