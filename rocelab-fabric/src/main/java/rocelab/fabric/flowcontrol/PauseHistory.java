@@ -90,12 +90,27 @@ public final class PauseHistory {
                     x[last]);
             return;
         }
-        for (int i = 0; i < n; i++) {
+        // The first XOFF that may hold part of it: the last whose clock is at or before the wait's start (a long
+        // pause under refreshes keeps many, and an RNIC's pause end asks for every ready QP).
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (c[(f + mid) & mask] <= fromClockPs) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        for (int i = lo; i < n; i++) {
             int at = (f + i) & mask;
-            long lo = i == 0 ? fromClockPs : Math.max(fromClockPs, c[at]);
-            long hi = i == n - 1 ? toClockPs : Math.min(toClockPs, c[(at + 1) & mask]);
-            if (hi > lo) {
-                probe.onPausedWait(nowPs, node, port, priority, queuePair, flowCookie, ack, lo, hi, x[at]);
+            long partFrom = i == 0 ? fromClockPs : Math.max(fromClockPs, c[at]);
+            long partTo = i == n - 1 ? toClockPs : Math.min(toClockPs, c[(at + 1) & mask]);
+            if (partTo > partFrom) {
+                probe.onPausedWait(nowPs, node, port, priority, queuePair, flowCookie, ack, partFrom, partTo, x[at]);
+            }
+            if (partTo >= toClockPs) {
+                break;
             }
         }
     }

@@ -409,6 +409,19 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      * {@code port} under the current routes: the ECMP choice, or with spraying, adaptive routing or flowlets any of
      * the equal-cost ports.
      */
+    /**
+     * The one port a QP's packets (from {@code srcHost} to {@code dstHost} with {@code entropy}) leave by, or -1 when
+     * there is none or this switch may send them by any of its equal-cost ports (spraying, adaptive choices).
+     */
+    public int forwardingPort(int srcHost, int dstHost, int entropy) {
+        int[] candidates = routes[dstHost];
+        if (candidates.length == 0 || candidates.length > 1 && loadBalancing.mayReorder()) {
+            return -1;
+        }
+        return candidates.length == 1 ? candidates[0]
+                : candidates[hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed) % candidates.length];
+    }
+
     public boolean forwardsThrough(int srcHost, int dstHost, int entropy, int port) {
         int[] candidates = routes[dstHost];
         if (candidates.length == 0) {

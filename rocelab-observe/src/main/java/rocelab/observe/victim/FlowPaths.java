@@ -39,7 +39,12 @@ public final class FlowPaths {
         if (port < 0) {
             return true;
         }
-        return leavesBy(src, dst, qp.entropy(), node, port) || leavesBy(dst, src, qp.entropy(), node, port);
+        // Cheap first: a switch that would not send the flow's data or ACKs by that port is off its way, wherever
+        // they come from; only one that would is walked to, to see that the flow passes there at all.
+        Switch at = network.switchAt(node - topo.hostCount());
+        int entropy = qp.entropy();
+        return at.forwardsThrough(src, dst, entropy, port) && leavesBy(src, dst, entropy, node, port)
+                || at.forwardsThrough(dst, src, entropy, port) && leavesBy(dst, src, entropy, node, port);
     }
 
     /** Whether packets from {@code from} to {@code to} with {@code entropy} leave switch {@code node} by {@code port}. */
@@ -60,6 +65,11 @@ public final class FlowPaths {
         }
         visited[at] = walk;
         Switch sw = network.switchAt(at - topo.hostCount());
+        int one = sw.forwardingPort(from, to, entropy);
+        if (one >= 0) {
+            // A hashing switch: one hash, not one per equal-cost port.
+            return at == node && one == port || leavesBy(topo.peer(at, one).node(), from, to, entropy, node, port);
+        }
         for (int out : sw.candidates(to)) {
             if (!sw.forwardsThrough(from, to, entropy, out)) {
                 continue;
