@@ -141,6 +141,70 @@ class CompareCommandTest {
                 .isEmpty();
     }
 
+    /**
+     * collective_us leaves out a job's warm-up calls, as the GPU's view does (jobs.csv, gpu_network_wait_us): a flow
+     * that crosses the warm-up's AllReduce made the column show that call (809.4 us on RoCE) while every other GPU
+     * figure of the row is the measured iterations' (568.9 us at most).
+     */
+    @Test
+    void shouldLeaveTheWarmUpCallsOutOfTheCollectiveColumn() throws Exception {
+        Path file = dir.resolve("warm.yaml");
+        Files.writeString(file, """
+                name: cmp-warmup
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: dcqcn}
+                jobs:
+                  - name: j
+                    hosts: 0-7
+                    parallelism: {pp: 2, dp: 4}
+                    iterations: 3
+                    warmup: 1
+                    program:
+                      - repeat: 2
+                        as: mb
+                        steps:
+                          - {id: rx,  op: recv, peer: pp-1, when: "pp > 0", stream: recv}
+                          - {id: fwd, op: compute, duration: 50us, after: [rx]}
+                          - {id: tx,  op: send, peer: pp+1, size: 1MiB, when: "pp < PP-1", stream: send, after: [fwd]}
+                      - {id: grads, op: allreduce, group: dp, size-total: 4MiB}
+                      - {id: opt,   op: compute, duration: 20us}
+                traffic:
+                  - {kind: flow, src: 0, dst: 5, size: 4MB, start: 100us}
+                """);
+        Path cmp = dir.resolve("warm");
+        CliRun w = CliRun.of("compare", file.toString(), "--modes", "roce-lossless,infiniband", "--out",
+                cmp.toString());
+        assertThat(w.exitCode()).as(w.err()).isZero();
+        List<String> csv = Files.readAllLines(cmp.resolve("compare.csv"));
+        int at = rocelab.observe.report.ComparisonReport.COLUMNS.indexOf("collective_us");
+        for (String mode : new String[] {"roce-lossless", "infiniband"}) {
+            double shown = Double.parseDouble(csv.stream().filter(l -> l.startsWith(mode + ",")).findFirst()
+                    .orElseThrow().split(",", -1)[at]);
+            // The mode's own collectives.csv: the longest call after the warm-up (iteration 0), and the warm-up's.
+            double measured = 0;
+            double warmUp = 0;
+            List<String> calls = Files.readAllLines(cmp.resolve(mode).resolve("collectives.csv"));
+            List<String> head = List.of(calls.get(0).split(","));
+            for (String line : calls.subList(1, calls.size())) {
+                String[] c = line.split(",", -1);
+                double time = Double.parseDouble(c[head.indexOf("time_us")]);
+                if (Integer.parseInt(c[head.indexOf("iteration")]) == 0) {
+                    warmUp = Math.max(warmUp, time);
+                } else {
+                    measured = Math.max(measured, time);
+                }
+            }
+            assertThat(shown).as(mode).isCloseTo(measured, org.assertj.core.data.Offset.offset(0.001));
+            if (mode.equals("roce-lossless")) {
+                assertThat(warmUp).as("the warm-up's call, crossed by the flow").isGreaterThan(measured + 100);
+            }
+        }
+        assertThat(w.out()).contains("collective us: the longest call, a job's warm-up iterations left out");
+        assertThat(Files.readString(cmp.resolve("report.html")))
+                .contains("collective_us: the longest collective call, a job&#39;s warm-up iterations left out");
+    }
+
     @Test
     void shouldRefuseAnUnknownModeAndWriteNothing() throws Exception {
         Path file = dir.resolve("cmp.yaml");
