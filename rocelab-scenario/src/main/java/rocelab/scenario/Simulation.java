@@ -35,6 +35,7 @@ import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealNetwork;
 import rocelab.workload.graph.Dependents;
 import rocelab.workload.graph.LocalLinks;
+import rocelab.workload.graph.PartitionPlan;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
 import rocelab.workload.inference.InferenceSpec;
@@ -247,6 +248,18 @@ public final class Simulation {
                         packetsPerWindow(w.graph(), topology, config.nic().mtuBytes(), lookahead))
                 : asked;
         int parts = threads > 1 ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
+        // Tasks that wait for one another run partitioned only when every dependency stays in its partition.
+        PartitionPlan plan = null;
+        if (parts > 1 && waitsForOthers(w.graph())) {
+            plan = PartitionPlan.of(w.graph(), java.util.Arrays.copyOf(FabricPartition.of(topology, parts),
+                    topology.hostCount()));
+            if (plan.reason() != null) {
+                whyOne = "the workload's tasks wait for one another across partitions: " + plan.reason();
+                threads = 1;
+                parts = 1;
+                plan = null;
+            }
+        }
         ParallelRun parallel = null;
         Simulator sim;
         if (parts > 1) {
@@ -261,7 +274,7 @@ public final class Simulation {
             builder.partitioned(parallel.partitions(), partitionOfNode);
         }
         Network network = builder.build(topology);
-        if (parallel != null) {
+        if (parallel != null && plan == null) {
             network.deferNotifications(parallel.notifications(), partitionOfNode);
         }
         TaskGraph graph = w.graph();
@@ -269,7 +282,8 @@ public final class Simulation {
         List<JobTasks> jobs = w.jobs();
         List<InferenceTasks> inference = w.inference();
         WorkloadDriver driver = switch (model) {
-            case PACKET -> new WorkloadDriver(network, graph);
+            case PACKET -> plan == null ? new WorkloadDriver(network, graph)
+                    : new WorkloadDriver(network, graph, parallel.partitions(), plan, partitionOfNode);
             case FLOW -> WorkloadDriver.flowLevel(sim, graph, new EcmpFabric(network, pathTiming(network, config)),
                     network.hostCount());
             case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount(),
@@ -293,14 +307,6 @@ public final class Simulation {
         if (model != Model.PACKET) {
             return "only the packet level is partitioned (this run is " + model.key() + " level)";
         }
-        if (graph.lateDependencyCount() > 0) {
-            return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
-        }
-        for (int t = 0; t < graph.taskCount(); t++) {
-            if (graph.flowIndex(t) < 0 || graph.dependencyCount(t) > 0) {
-                return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
-            }
-        }
         if (!config.linkEvents().isEmpty()) {
             return "link events reroute every switch at once";
         }
@@ -311,6 +317,22 @@ public final class Simulation {
             return "the fabric has one leaf switch, and host links are not cut";
         }
         return null;
+    }
+
+    /**
+     * Whether some task of the graph waits for another (or is not a flow): then it runs partitioned only when its
+     * {@link PartitionPlan} keeps every dependency inside a partition.
+     */
+    static boolean waitsForOthers(TaskGraph graph) {
+        if (graph.lateDependencyCount() > 0) {
+            return true;
+        }
+        for (int t = 0; t < graph.taskCount(); t++) {
+            if (graph.flowIndex(t) < 0 || graph.dependencyCount(t) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
