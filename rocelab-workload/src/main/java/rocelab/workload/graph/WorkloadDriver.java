@@ -559,10 +559,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /**
      * With lanes, after every window with every partition idle: applies the window's queue pair failures, in time
-     * order, as one driver applied them when they happened. That is exact when nothing the failure changes was read in
-     * the rest of the window: what waits for a failed flow's delivery can only have started if the flow was delivered,
-     * so a failed flow delivered at or after its failure (its receiver in another partition, in the same window) is
-     * refused, as the one case a one-thread run could have seen otherwise.
+     * order, as one driver applied them when they happened, reading each task's end as it stood then (a flow delivered
+     * after its sender failed, in another partition, had not ended yet). That is exact unless something the failure
+     * stops started in the rest of the window: one driver never starts a task that a failure reached (it waited for the
+     * failed flow), nor a flow on the failed queue pair after the failure. Such a run cannot be split; it stops with an
+     * error that says so (never seen in practice: a sender gives up a timeout after its last transmission).
      */
     public void afterWindow() {
         if (lanes == null) {
@@ -581,17 +582,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             }
             long at = first.errorTime[first.errorsRead];
             int qp = first.errorQp[first.errorsRead++];
-            int q = qp - firstQueuePairId;
-            for (int f = q < 0 || q >= firstFlowOfQueuePair.length ? -1 : firstFlowOfQueuePair[q]; f >= 0;
-                    f = nextFlowOnQueuePair[f]) {
-                long end = endPs[graph.flowTask(f)];
-                if (completedPs[f] < 0 && end >= at) {
-                    throw new IllegalStateException("queue pair " + qp + " failed at " + at + " ps while its flow "
-                            + f + " was delivered at " + end + " ps in another partition: this run cannot be split"
-                            + " exactly; run it with --threads 1");
-                }
-            }
+            failingAtPs = at;
             queuePairFailed(main, at, qp);
+            failingAtPs = -1;
         }
         for (Lane l : lanes) {
             l.errors = 0;
@@ -605,6 +598,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         queuePairFailed(main, nowPs, queuePair);
     }
 
+    /** While {@link #afterWindow} applies a failure: its time; -1 otherwise. */
+    private long failingAtPs = -1;
+
     private void queuePairFailed(Lane lane, long nowPs, int queuePair) {
         int q = queuePair - firstQueuePairId;
         if (firstFlowOfQueuePair == null || q < 0 || q >= firstFlowOfQueuePair.length) {
@@ -612,27 +608,39 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
         for (int f = firstFlowOfQueuePair[q]; f >= 0; f = nextFlowOnQueuePair[f]) {
             if (completedPs[f] < 0) {
-                fail(lane, nowPs, graph.flowTask(f));
+                fail(lane, nowPs, graph.flowTask(f), true);
             }
         }
     }
 
-    private void fail(Lane lane, long nowPs, int t) {
+    private void fail(Lane lane, long nowPs, int t, boolean onTheQueuePair) {
         if (failed[t]) {
             return;
+        }
+        if (failingAtPs >= 0 && (onTheQueuePair ? startPs[t] >= failingAtPs : startPs[t] >= 0)) {
+            throw new IllegalStateException("task " + t + " started at " + startPs[t] + " ps, after the failure of a"
+                    + " queue pair it waited for (at " + failingAtPs + " ps, in another partition): this run cannot"
+                    + " be split exactly; run it with --threads 1");
         }
         failed[t] = true;
         if (graph.flowIndex(t) >= 0 && startPs[t] >= 0) {
             lane.finishedFlows++;
         }
         finish(lane, nowPs);
-        if (endPs[t] < 0) {
+        // Applied after its window: an end after the failure had not happened yet. At the same picosecond the order of
+        // the two events, in two partitions, would decide.
+        if (failingAtPs >= 0 && endPs[t] == failingAtPs) {
+            throw new IllegalStateException("task " + t + " ended at " + endPs[t] + " ps, the picosecond a queue pair"
+                    + " it belongs to failed in another partition: this run cannot be split exactly; run it with"
+                    + " --threads 1");
+        }
+        if (endPs[t] < 0 || failingAtPs >= 0 && endPs[t] > failingAtPs) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
-                fail(lane, nowPs, onEnd[i]);
+                fail(lane, nowPs, onEnd[i], false);
             }
         }
         for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
-            fail(lane, nowPs, onAck[i]);
+            fail(lane, nowPs, onAck[i], false);
         }
     }
 
