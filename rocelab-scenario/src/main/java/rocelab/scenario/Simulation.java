@@ -215,9 +215,10 @@ public final class Simulation {
 
     /**
      * Assembles the run of the scenario with the fabric modelled as {@code model}, on up to {@code threads} threads:
-     * a packet-level run of traffic whose tasks wait for nothing is split into partitions of the fabric (at most one
-     * per leaf) that run in parallel, with outputs byte-identical to one thread's; anything else runs on one thread,
-     * and {@link #threadsNote()} says why.
+     * a packet-level run of traffic whose tasks wait for nothing, or only for tasks of their own partition
+     * ({@link PartitionPlan}), is split into partitions of the fabric (at most one per leaf) that run in parallel,
+     * with outputs byte-identical to one thread's; anything else runs on one thread, and {@link #threadsNote()} says
+     * why.
      */
     public static Simulation assemble(ScenarioConfig config, Model model, int threads) {
         return assemble(config, model, threads, false);
@@ -274,6 +275,17 @@ public final class Simulation {
             builder.partitioned(parallel.partitions(), partitionOfNode);
         }
         Network network = builder.build(topology);
+        if (plan != null && !everyQpPlacesInOrder(network)) {
+            // Out-of-order placement delivers by the sender's list of posted messages, which a lane adds to
+            // mid-window on the sender's thread: the run is assembled again, on one thread.
+            Simulation one = assemble(config, model, 1, false);
+            if (!automatic) {
+                one.threadsNote("asked for " + asked + " threads, ran on one: the workload's tasks wait for one"
+                        + " another, and out-of-order placement (nic.ooo) reads each sender's posted messages at its"
+                        + " receiver");
+            }
+            return one;
+        }
         if (parallel != null && plan == null) {
             network.deferNotifications(parallel.notifications(), partitionOfNode);
         }
@@ -298,10 +310,11 @@ public final class Simulation {
     }
 
     /**
-     * Why a run cannot be split over threads (null: it can). The workload driver hears every completion and starts
-     * what waited for it at the same picosecond, possibly on another host: with no delay there is no lookahead, so
-     * only traffic whose tasks wait for nothing runs in parallel. The other reasons are parts of a run that read or
-     * change the whole fabric at once and are not partitioned yet.
+     * Why a run cannot be split over threads, the workload aside (null: it can). A workload whose tasks wait for one
+     * another is checked after this, for the partitions the run would have ({@link PartitionPlan}): the driver hears
+     * every completion and starts what waited for it at the same picosecond, so only dependencies inside a partition
+     * have a lookahead. These reasons are parts of a run that read or change the whole fabric at once and are not
+     * partitioned yet.
      */
     static String oneThreadReason(ScenarioConfig config, Model model, TaskGraph graph, Topology topology) {
         if (model != Model.PACKET) {
@@ -961,6 +974,16 @@ public final class Simulation {
         IdealNetwork idealNetwork = idealNetwork(network, config);
         Dependents dependents = driver.dependents();
         return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents));
+    }
+
+    /** Whether no RNIC places out of order (a QP does when both its ends have {@code nic.ooo}). */
+    static boolean everyQpPlacesInOrder(Network network) {
+        for (int h = 0; h < network.hostCount(); h++) {
+            if (network.nic(h) != null && network.nic(h).parameters().ooo()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {

@@ -116,6 +116,11 @@ class ParallelDependenciesTest {
                 + "  - {kind: alltoall, ranks: 0-15, size: 64KB, algorithm: pairwise}\n"), Simulation.Model.PACKET, 2);
         assertThat(pairwise.partitions()).isEqualTo(1);
         assertThat(pairwise.threadsNote()).contains("across partitions");
+        // Out-of-order placement: the receiver delivers by the sender's posted messages.
+        Simulation ooo = Simulation.assemble(Scenarios.parse(COLLECTIVES.replace("timeout: 8}", "timeout: 8, ooo: true}")),
+                Simulation.Model.PACKET, 2);
+        assertThat(ooo.partitions()).isEqualTo(1);
+        assertThat(ooo.threadsNote()).contains("asked for 2 threads, ran on one").contains("out-of-order placement");
         // Chosen automatically: silently one thread.
         Simulation auto = Simulation.assembleAutomatic(Scenarios.parse(base
                 + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n"), Simulation.Model.PACKET, 4);
