@@ -93,9 +93,12 @@ final class RunCommand implements Callable<Integer> {
                     + " leaves that run in parallel, outputs byte-identical to one thread. Default auto: the"
                     + " machine's cores, at most one per leaf and one per 150 data packets the hosts can send per"
                     + " link delay, and one for a run under 1,000,000 data packets, chosen silently. Only traffic whose flows wait"
-                    + " for nothing (permutation, all-to-all, incast, flow lists) without link events, an InfiniBand"
-                    + " subnet manager sweep or --pcap runs in parallel; with an explicit N > 1 anything else runs on"
-                    + " one thread and says why (stderr and summary.json threads_note).")
+                    + " for nothing (permutation, all-to-all, incast, flow lists) and collective traffic items whose"
+                    + " dependencies stay inside partitions (halving-doubling AllReduce, AlltoAll of at most 1 MiB per"
+                    + " pair, rings of at most eight messages per connection or inside a partition: docs/parallel.md),"
+                    + " without link events, an InfiniBand subnet manager sweep or --pcap, run in parallel; with an"
+                    + " explicit N > 1 anything else runs on one thread and says why (stderr and summary.json"
+                    + " threads_note).")
     String threads;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")

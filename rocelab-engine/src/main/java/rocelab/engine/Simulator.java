@@ -58,6 +58,29 @@ public final class Simulator {
         return id;
     }
 
+    /**
+     * In a partition of a {@link PartitionedSimulator}: this partition answers {@code handlerId}, a handler of the
+     * serial simulator, with a handler of its own. Ordinary events this partition schedules for that id stay in its
+     * own calendar, with the canonical key one simulator gives them (the same handler id, kind and argument), so a
+     * handler that one simulator runs as one object can run as one object per partition, each handling the events of
+     * what its partition owns (the workload driver of a graph whose dependencies stay inside partitions). The serial
+     * simulator keeps its end-of-instant events for the id.
+     */
+    public void registerShared(int handlerId, EventHandler handler) {
+        if (partitioned == null || partitioned.isSerial(this)
+                || partitioned.ownerOf(handlerId) != partitioned.partitions()) {
+            throw new IllegalStateException("a shared handler id is the serial simulator's, answered in a partition");
+        }
+        if (handlerId >= handlers.length) {
+            handlers = Arrays.copyOf(handlers, Math.max(handlerId + 1, handlers.length * 2));
+        }
+        if (handlers[handlerId] != null) {
+            throw new IllegalStateException("handler " + handlerId + " is already answered in partition " + partition);
+        }
+        handlers[handlerId] = handler;
+        handlerCount = Math.max(handlerCount, handlerId + 1);
+    }
+
     /** The partition this simulator is in a {@link PartitionedSimulator}; 0 when it holds the whole model. */
     public int partition() {
         return partition;

@@ -64,6 +64,8 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     @Override
     public long afterWindow(long windowEndPs, long endPs) {
         DeferredMessages.replay(notifications);
+        // A driver with a lane per partition applies the window's queue pair failures now.
+        driver.afterWindow();
         if (pfcLog != null) {
             pfcLog.replayCaptures();
         }

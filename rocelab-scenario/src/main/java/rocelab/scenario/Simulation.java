@@ -35,6 +35,7 @@ import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealNetwork;
 import rocelab.workload.graph.Dependents;
 import rocelab.workload.graph.LocalLinks;
+import rocelab.workload.graph.PartitionPlan;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.inference.InferenceEmitter;
 import rocelab.workload.inference.InferenceSpec;
@@ -214,9 +215,10 @@ public final class Simulation {
 
     /**
      * Assembles the run of the scenario with the fabric modelled as {@code model}, on up to {@code threads} threads:
-     * a packet-level run of traffic whose tasks wait for nothing is split into partitions of the fabric (at most one
-     * per leaf) that run in parallel, with outputs byte-identical to one thread's; anything else runs on one thread,
-     * and {@link #threadsNote()} says why.
+     * a packet-level run of traffic whose tasks wait for nothing, or only for tasks of their own partition
+     * ({@link PartitionPlan}), is split into partitions of the fabric (at most one per leaf) that run in parallel,
+     * with outputs byte-identical to one thread's; anything else runs on one thread, and {@link #threadsNote()} says
+     * why.
      */
     public static Simulation assemble(ScenarioConfig config, Model model, int threads) {
         return assemble(config, model, threads, false);
@@ -247,6 +249,18 @@ public final class Simulation {
                         packetsPerWindow(w.graph(), topology, config.nic().mtuBytes(), lookahead))
                 : asked;
         int parts = threads > 1 ? Math.min(threads, FabricPartition.leaves(topology)) : 1;
+        // Tasks that wait for one another run partitioned only when every dependency stays in its partition.
+        PartitionPlan plan = null;
+        if (parts > 1 && waitsForOthers(w.graph())) {
+            plan = PartitionPlan.of(w.graph(), java.util.Arrays.copyOf(FabricPartition.of(topology, parts),
+                    topology.hostCount()));
+            if (plan.reason() != null) {
+                whyOne = "the workload's tasks wait for one another across partitions: " + plan.reason();
+                threads = 1;
+                parts = 1;
+                plan = null;
+            }
+        }
         ParallelRun parallel = null;
         Simulator sim;
         if (parts > 1) {
@@ -261,7 +275,18 @@ public final class Simulation {
             builder.partitioned(parallel.partitions(), partitionOfNode);
         }
         Network network = builder.build(topology);
-        if (parallel != null) {
+        if (plan != null && !everyQpPlacesInOrder(network)) {
+            // Out-of-order placement delivers by the sender's list of posted messages, which a lane adds to
+            // mid-window on the sender's thread: the run is assembled again, on one thread.
+            Simulation one = assemble(config, model, 1, false);
+            if (!automatic) {
+                one.threadsNote("asked for " + asked + " threads, ran on one: the workload's tasks wait for one"
+                        + " another, and out-of-order placement (nic.ooo) reads each sender's posted messages at its"
+                        + " receiver");
+            }
+            return one;
+        }
+        if (parallel != null && plan == null) {
             network.deferNotifications(parallel.notifications(), partitionOfNode);
         }
         TaskGraph graph = w.graph();
@@ -269,7 +294,8 @@ public final class Simulation {
         List<JobTasks> jobs = w.jobs();
         List<InferenceTasks> inference = w.inference();
         WorkloadDriver driver = switch (model) {
-            case PACKET -> new WorkloadDriver(network, graph);
+            case PACKET -> plan == null ? new WorkloadDriver(network, graph)
+                    : new WorkloadDriver(network, graph, parallel.partitions(), plan, partitionOfNode);
             case FLOW -> WorkloadDriver.flowLevel(sim, graph, new EcmpFabric(network, pathTiming(network, config)),
                     network.hostCount());
             case IDEAL -> WorkloadDriver.flowLevel(sim, graph, idealNetwork(network, config), network.hostCount(),
@@ -284,22 +310,15 @@ public final class Simulation {
     }
 
     /**
-     * Why a run cannot be split over threads (null: it can). The workload driver hears every completion and starts
-     * what waited for it at the same picosecond, possibly on another host: with no delay there is no lookahead, so
-     * only traffic whose tasks wait for nothing runs in parallel. The other reasons are parts of a run that read or
-     * change the whole fabric at once and are not partitioned yet.
+     * Why a run cannot be split over threads, the workload aside (null: it can). A workload whose tasks wait for one
+     * another is checked after this, for the partitions the run would have ({@link PartitionPlan}): the driver hears
+     * every completion and starts what waited for it at the same picosecond, so only dependencies inside a partition
+     * have a lookahead. These reasons are parts of a run that read or change the whole fabric at once and are not
+     * partitioned yet.
      */
     static String oneThreadReason(ScenarioConfig config, Model model, TaskGraph graph, Topology topology) {
         if (model != Model.PACKET) {
             return "only the packet level is partitioned (this run is " + model.key() + " level)";
-        }
-        if (graph.lateDependencyCount() > 0) {
-            return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
-        }
-        for (int t = 0; t < graph.taskCount(); t++) {
-            if (graph.flowIndex(t) < 0 || graph.dependencyCount(t) > 0) {
-                return "the workload's tasks wait for one another (jobs, collectives, inference or flows after flows)";
-            }
         }
         if (!config.linkEvents().isEmpty()) {
             return "link events reroute every switch at once";
@@ -311,6 +330,22 @@ public final class Simulation {
             return "the fabric has one leaf switch, and host links are not cut";
         }
         return null;
+    }
+
+    /**
+     * Whether some task of the graph waits for another (or is not a flow): then it runs partitioned only when its
+     * {@link PartitionPlan} keeps every dependency inside a partition.
+     */
+    static boolean waitsForOthers(TaskGraph graph) {
+        if (graph.lateDependencyCount() > 0) {
+            return true;
+        }
+        for (int t = 0; t < graph.taskCount(); t++) {
+            if (graph.flowIndex(t) < 0 || graph.dependencyCount(t) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -939,6 +974,16 @@ public final class Simulation {
         IdealNetwork idealNetwork = idealNetwork(network, config);
         Dependents dependents = driver.dependents();
         return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents));
+    }
+
+    /** Whether no RNIC places out of order (a QP does when both its ends have {@code nic.ooo}). */
+    static boolean everyQpPlacesInOrder(Network network) {
+        for (int h = 0; h < network.hostCount(); h++) {
+            if (network.nic(h) != null && network.nic(h).parameters().ooo()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {

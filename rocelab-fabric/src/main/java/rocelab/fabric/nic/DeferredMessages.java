@@ -7,7 +7,8 @@ import java.util.Arrays;
  * partitioned run the RNICs of every partition notify at once, and the workload (one object) hears them on one
  * thread, between windows, in time order ({@link #replay}). This is only equivalent to hearing them at once when
  * what the workload does with a notification schedules nothing (traffic whose tasks wait for nothing): the run
- * decides that before it is partitioned.
+ * decides that before it is partitioned. A workload whose dependencies stay inside partitions hears its notifications
+ * at once instead, in its driver's lane of the notifying partition.
  */
 public final class DeferredMessages {
     private static final byte DELIVERED = 0;

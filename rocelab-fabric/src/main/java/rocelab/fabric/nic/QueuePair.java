@@ -456,8 +456,11 @@ public final class QueuePair {
             nakOutstanding = false;
             destination.count(NicCounter.RX_DELIVERED_BYTES, p.payloadBytes());
             if (Opcodes.isLast(p.opcode())) {
-                long index = deliveredMessages++;
-                k.listener.onMessageDelivered(nowPs, id, messages.cookie(index));
+                // The message's cookie as the packet carries it (the one at index deliveredMessages): the responder
+                // reads nothing of the requester's message ring, which its sender may be adding to on another
+                // partition's thread (a workload driver's lane posting mid-window).
+                deliveredMessages++;
+                k.listener.onMessageDelivered(nowPs, id, p.cookie());
             }
             scheduleAck(nowPs, p);
         } else if (psn > expectedPsn) {

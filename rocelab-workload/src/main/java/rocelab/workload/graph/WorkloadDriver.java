@@ -88,18 +88,36 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final int[] nextFlowOnQueuePair;
     /** The id of the first QP this driver opened: its QPs are numbered densely from it. */
     private final int firstQueuePairId;
-    private int[] work = new int[64];
-    private int workSize;
     private int nextRoot;
-    private int postedFlows;
-    private int finishedFlows;
-    private int finished;
-    private long lastFinishPs;
-    private long deliveredBytes;
+    /** The driver's own lane: every task on one thread, the roots and the serial phase of a partitioned run. */
+    private final Lane main;
+    /**
+     * A partitioned run of a graph whose dependencies stay inside partitions ({@link PartitionPlan}): one lane per
+     * partition, each answering this driver's handler id in its partition (null: one lane, {@link #main}).
+     */
+    private Lane[] lanes;
+    /** With lanes: the partition each task acts in, {@link PartitionPlan#SERIAL} for the serial phase's. */
+    private int[] laneOfTask;
+    /** With lanes: the listener of QPs from a host of partition a to one of b, at a * partitions + b. */
+    private MessageListener[] laneListeners;
 
     /** Runs the graph over the packet-level network. */
     public WorkloadDriver(Network network, TaskGraph graph) {
-        this(network.simulator(), network, graph, null, network.hostCount());
+        this(network.simulator(), network, graph, null, network.hostCount(), null, 1, null, null, null);
+    }
+
+    /**
+     * Runs the graph over a packet-level network split into {@code partitions} (the network built on them, its
+     * simulator the serial one), each partition's tasks driven on its own thread by a lane of this driver: {@code plan}
+     * (which must have no {@link PartitionPlan#reason() reason}) says which partition acts on each task, every
+     * dependency observed where its dependent acts (or in the serial phase), so each lane releases its own tasks at the
+     * picosecond one driver would. Its events carry this driver's handler id, kind and task, the keys one driver's
+     * events have. A queue pair's failure is applied between windows ({@link #afterWindow}).
+     */
+    public WorkloadDriver(Network network, TaskGraph graph, rocelab.engine.PartitionedSimulator partitions,
+            PartitionPlan plan, int[] partitionOfHost) {
+        this(network.simulator(), network, graph, null, network.hostCount(), null, 1, partitions, plan,
+                partitionOfHost);
     }
 
     /**
@@ -107,7 +125,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      * (the ideal network, or the links of its ECMP path).
      */
     public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount) {
-        return new WorkloadDriver(sim, null, graph, router, hostCount, null, 1);
+        return new WorkloadDriver(sim, null, graph, router, hostCount, null, 1, null, null, null);
     }
 
     /**
@@ -116,17 +134,36 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      */
     public static WorkloadDriver flowLevel(Simulator sim, TaskGraph graph, FlowRouter router, int hostCount,
             int[] groupOfTask, int groups) {
-        return new WorkloadDriver(sim, null, graph, router, hostCount, groupOfTask.clone(), groups);
-    }
-
-    private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount) {
-        this(sim, network, graph, router, hostCount, null, 1);
+        return new WorkloadDriver(sim, null, graph, router, hostCount, groupOfTask.clone(), groups, null, null, null);
     }
 
     private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount,
-            int[] groupOfTask, int groups) {
+            int[] groupOfTask, int groups, rocelab.engine.PartitionedSimulator partitions, PartitionPlan plan,
+            int[] partitionOfHost) {
         this.sim = sim;
         this.handlerId = sim.register(this);
+        this.main = new Lane(sim, -1);
+        if (partitions != null) {
+            if (plan.reason() != null) {
+                throw new IllegalArgumentException("the graph cannot run partitioned: " + plan.reason());
+            }
+            int p = partitions.partitions();
+            this.lanes = new Lane[p];
+            for (int i = 0; i < p; i++) {
+                lanes[i] = new Lane(partitions.partition(i), i);
+                partitions.partition(i).registerShared(handlerId, lanes[i]);
+            }
+            this.laneOfTask = new int[graph.taskCount()];
+            for (int t = 0; t < laneOfTask.length; t++) {
+                laneOfTask[t] = plan.laneOf(t);
+            }
+            this.laneListeners = new MessageListener[p * p];
+            for (int a = 0; a < p; a++) {
+                for (int b = 0; b < p; b++) {
+                    laneListeners[a * p + b] = new Between(lanes[a], lanes[b]);
+                }
+            }
+        }
         this.graph = graph;
         this.router = router;
         this.hostCount = hostCount;
@@ -199,7 +236,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             QueuePair qp = c >= 0 ? connections.get(c) : null;
             boolean opened = qp == null;
             if (opened) {
-                qp = network.connect(f.src(), f.dst(), this, f.dscp());
+                MessageListener listener = lanes == null ? this
+                        : laneListeners[partitionOfHost[f.src()] * lanes.length + partitionOfHost[f.dst()]];
+                qp = network.connect(f.src(), f.dst(), listener, f.dscp());
                 if (c >= 0) {
                     connections.put(c, qp);
                 }
@@ -286,29 +325,49 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
+        handle(main, nowPs, kind, arg);
+    }
+
+    /** An event of this driver's handler id, in {@code lane} (its partition's, or the driver's own). */
+    private void handle(Lane lane, long nowPs, int kind, long arg) {
         switch (kind) {
             case ROOTS -> {
                 while (nextRoot < roots.length && graph.notBeforePs(roots[nextRoot]) <= nowPs) {
-                    start(nowPs, roots[nextRoot++]);
+                    start(lane, nowPs, roots[nextRoot++]);
                 }
                 if (nextRoot < roots.length) {
                     scheduleRoots(graph.notBeforePs(roots[nextRoot]));
                 }
             }
-            case TIMER_END -> ended(nowPs, (int) arg);
-            case READY -> start(nowPs, (int) arg);
-            case ACKED -> acknowledged(nowPs, graph.flowIndex((int) arg));
-            case DELIVERED -> ended(nowPs, (int) arg);
+            case TIMER_END -> push(lane, (int) arg);
+            case READY -> start(lane, nowPs, (int) arg);
+            case ACKED -> acknowledged(lane, nowPs, graph.flowIndex((int) arg));
+            case DELIVERED -> push(lane, (int) arg);
             default -> throw new IllegalStateException("unknown event " + kind);
         }
-        drain(nowPs);
+        drain(lane, nowPs);
     }
 
-    private void start(long nowPs, int t) {
+    /**
+     * The simulator task t's timers go to: the one simulator, or with lanes the calendar of the partition that acts on
+     * it (from the serial phase too, when a root or a start marker starts it).
+     */
+    private Simulator simOf(int t) {
+        if (lanes == null) {
+            return sim;
+        }
+        int l = laneOfTask[t];
+        if (l < 0) {
+            throw new IllegalStateException("task " + t + " of the serial phase has a timer");
+        }
+        return lanes[l].sim;
+    }
+
+    private void start(Lane lane, long nowPs, int t) {
         startPs[t] = nowPs;
         int f = graph.flowIndex(t);
         if (f >= 0 && router != null) {
-            postedFlows++;
+            lane.postedFlows++;
             int qp = queuePairIds[f];
             if (queuePairBusy[qp]) {
                 nextWaiting[f] = -1;
@@ -322,16 +381,16 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
                 send(nowPs, f);
             }
         } else if (f >= 0) {
-            postedFlows++;
+            lane.postedFlows++;
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
                 sendOverNvlink(nowPs, t);
             }
         } else if (graph.durationPs(t) == 0) {
-            push(t);
+            push(lane, t);
         } else {
-            sim.schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
+            simOf(t).schedule(nowPs + graph.durationPs(t), handlerId, TIMER_END, t);
         }
     }
 
@@ -426,44 +485,45 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
     }
 
-    private void ended(long nowPs, int t) {
-        push(t);
-    }
-
-    private void push(int t) {
-        if (workSize == work.length) {
-            work = Arrays.copyOf(work, workSize * 2);
+    private static void push(Lane lane, int t) {
+        if (lane.workSize == lane.work.length) {
+            lane.work = Arrays.copyOf(lane.work, lane.workSize * 2);
         }
-        work[workSize++] = t;
+        lane.work[lane.workSize++] = t;
     }
 
     /** Releases the dependents of every task that ended at this instant (zero-length joins end at once). */
-    private void drain(long nowPs) {
-        while (workSize > 0) {
-            int t = work[--workSize];
+    private void drain(Lane lane, long nowPs) {
+        while (lane.workSize > 0) {
+            int t = lane.work[--lane.workSize];
             endPs[t] = nowPs;
             int f = graph.flowIndex(t);
             if (f >= 0) {
-                deliveredBytes += graph.flowBytes(f);
+                lane.deliveredBytes += graph.flowBytes(f);
             }
-            release(nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
+            release(lane, nowPs, onEnd, onEndStart[t], onEndStart[t + 1]);
             if (f < 0) {
                 // Timed tasks and NVLink transfers are acknowledged when they end.
-                release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
-                finish(nowPs);
+                release(lane, nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
+                finish(lane, nowPs);
             }
         }
     }
 
-    private void release(long nowPs, int[] list, int from, int to) {
+    private void release(Lane lane, long nowPs, int[] list, int from, int to) {
         for (int i = from; i < to; i++) {
             int d = list[i];
+            if (lane.partition >= 0 && laneOfTask[d] != lane.partition) {
+                // The plan said every dependency is observed where its dependent acts: a bug if not.
+                throw new IllegalStateException("task " + d + " of partition " + laneOfTask[d]
+                        + " released in partition " + lane.partition);
+            }
             if (--waitingFor[d] == 0 && !failed[d]) {
                 long notBefore = graph.notBeforePs(d);
                 if (notBefore > nowPs) {
-                    sim.schedule(notBefore, handlerId, READY, d);
+                    simOf(d).schedule(notBefore, handlerId, READY, d);
                 } else {
-                    start(nowPs, d);
+                    start(lane, nowPs, d);
                 }
             }
         }
@@ -471,62 +531,191 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     @Override
     public void onMessageDelivered(long nowPs, int queuePair, long cookie) {
-        push(graph.flowTask((int) cookie));
-        drain(nowPs);
+        delivered(main, nowPs, cookie);
+    }
+
+    private void delivered(Lane lane, long nowPs, long cookie) {
+        push(lane, graph.flowTask((int) cookie));
+        drain(lane, nowPs);
     }
 
     @Override
     public void onMessageCompleted(long nowPs, int queuePair, long cookie) {
-        acknowledged(nowPs, (int) cookie);
-        drain(nowPs);
+        completed(main, nowPs, cookie);
     }
 
-    private void acknowledged(long nowPs, int f) {
+    private void completed(Lane lane, long nowPs, long cookie) {
+        acknowledged(lane, nowPs, (int) cookie);
+        drain(lane, nowPs);
+    }
+
+    private void acknowledged(Lane lane, long nowPs, int f) {
         completedPs[f] = nowPs;
-        finishedFlows++;
+        lane.finishedFlows++;
         int t = graph.flowTask(f);
-        release(nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
-        finish(nowPs);
+        release(lane, nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
+        finish(lane, nowPs);
+    }
+
+    /**
+     * With lanes, after every window with every partition idle: applies the window's queue pair failures, in time
+     * order, as one driver applied them when they happened, reading each task's end as it stood then (a flow delivered
+     * after its sender failed, in another partition, had not ended yet). That is exact unless something the failure
+     * stops started in the rest of the window: one driver never starts a task that a failure reached (it waited for the
+     * failed flow), nor a flow on the failed queue pair after the failure. Such a run cannot be split; it stops with an
+     * error that says so (never seen in practice: a sender gives up a timeout after its last transmission).
+     */
+    public void afterWindow() {
+        if (lanes == null) {
+            return;
+        }
+        while (true) {
+            Lane first = null;
+            for (Lane l : lanes) {
+                if (l.errorsRead < l.errors && (first == null
+                        || l.errorTime[l.errorsRead] < first.errorTime[first.errorsRead])) {
+                    first = l;
+                }
+            }
+            if (first == null) {
+                break;
+            }
+            long at = first.errorTime[first.errorsRead];
+            int qp = first.errorQp[first.errorsRead++];
+            failingAtPs = at;
+            queuePairFailed(main, at, qp);
+            failingAtPs = -1;
+        }
+        for (Lane l : lanes) {
+            l.errors = 0;
+            l.errorsRead = 0;
+        }
     }
 
     /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */
     @Override
     public void onQueuePairError(long nowPs, int queuePair) {
+        queuePairFailed(main, nowPs, queuePair);
+    }
+
+    /** While {@link #afterWindow} applies a failure: its time; -1 otherwise. */
+    private long failingAtPs = -1;
+
+    private void queuePairFailed(Lane lane, long nowPs, int queuePair) {
         int q = queuePair - firstQueuePairId;
         if (firstFlowOfQueuePair == null || q < 0 || q >= firstFlowOfQueuePair.length) {
             return;
         }
         for (int f = firstFlowOfQueuePair[q]; f >= 0; f = nextFlowOnQueuePair[f]) {
             if (completedPs[f] < 0) {
-                fail(nowPs, graph.flowTask(f));
+                fail(lane, nowPs, graph.flowTask(f), true);
             }
         }
     }
 
-    private void fail(long nowPs, int t) {
+    private void fail(Lane lane, long nowPs, int t, boolean onTheQueuePair) {
         if (failed[t]) {
             return;
         }
+        if (failingAtPs >= 0 && (onTheQueuePair ? startPs[t] >= failingAtPs : startPs[t] >= 0)) {
+            throw new IllegalStateException("task " + t + " started at " + startPs[t] + " ps, after the failure of a"
+                    + " queue pair it waited for (at " + failingAtPs + " ps, in another partition): this run cannot"
+                    + " be split exactly; run it with --threads 1");
+        }
         failed[t] = true;
         if (graph.flowIndex(t) >= 0 && startPs[t] >= 0) {
-            finishedFlows++;
+            lane.finishedFlows++;
         }
-        finish(nowPs);
-        if (endPs[t] < 0) {
+        finish(lane, nowPs);
+        // Applied after its window: an end after the failure had not happened yet. At the same picosecond the order of
+        // the two events, in two partitions, would decide.
+        if (failingAtPs >= 0 && endPs[t] == failingAtPs) {
+            throw new IllegalStateException("task " + t + " ended at " + endPs[t] + " ps, the picosecond a queue pair"
+                    + " it belongs to failed in another partition: this run cannot be split exactly; run it with"
+                    + " --threads 1");
+        }
+        if (endPs[t] < 0 || failingAtPs >= 0 && endPs[t] > failingAtPs) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
-                fail(nowPs, onEnd[i]);
+                fail(lane, nowPs, onEnd[i], false);
             }
         }
         for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
-            fail(nowPs, onAck[i]);
+            fail(lane, nowPs, onAck[i], false);
         }
     }
 
-    private void finish(long nowPs) {
-        finished++;
-        lastFinishPs = nowPs;
-        if (finished == graph.taskCount()) {
+    private void finish(Lane lane, long nowPs) {
+        lane.finished++;
+        lane.lastFinishPs = Math.max(lane.lastFinishPs, nowPs);
+        // With lanes the run's end is decided between windows (a partition must not stop the run).
+        if (lanes == null && lane.finished == graph.taskCount()) {
             sim.stop();
+        }
+    }
+
+    /**
+     * What the driver does in one partition: its handler for this driver's id there (timers of the partition's tasks),
+     * its own stack of ended tasks, its own counts, and the queue pair failures of the window, applied after it.
+     */
+    private final class Lane implements EventHandler {
+        final Simulator sim;
+        /** The partition, -1 for the driver's own lane (one thread, or the serial phase). */
+        final int partition;
+        int[] work = new int[64];
+        int workSize;
+        int postedFlows;
+        int finishedFlows;
+        int finished;
+        long lastFinishPs;
+        long deliveredBytes;
+        long[] errorTime = new long[4];
+        int[] errorQp = new int[4];
+        int errors;
+        int errorsRead;
+
+        Lane(Simulator sim, int partition) {
+            this.sim = sim;
+            this.partition = partition;
+        }
+
+        @Override
+        public void onEvent(long nowPs, int kind, long arg) {
+            handle(this, nowPs, kind, arg);
+        }
+
+        void error(long nowPs, int qp) {
+            if (errors == errorTime.length) {
+                errorTime = Arrays.copyOf(errorTime, errors * 2);
+                errorQp = Arrays.copyOf(errorQp, errors * 2);
+            }
+            errorTime[errors] = nowPs;
+            errorQp[errors++] = qp;
+        }
+    }
+
+    /** A QP's listener with lanes: its receiver's lane hears deliveries, its sender's completions and failures. */
+    private final class Between implements MessageListener {
+        private final Lane sender;
+        private final Lane receiver;
+
+        Between(Lane sender, Lane receiver) {
+            this.sender = sender;
+            this.receiver = receiver;
+        }
+
+        @Override
+        public void onMessageDelivered(long nowPs, int queuePair, long cookie) {
+            delivered(receiver, nowPs, cookie);
+        }
+
+        @Override
+        public void onMessageCompleted(long nowPs, int queuePair, long cookie) {
+            completed(sender, nowPs, cookie);
+        }
+
+        @Override
+        public void onQueuePairError(long nowPs, int queuePair) {
+            sender.error(nowPs, queuePair);
         }
     }
 
@@ -599,7 +788,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /** Payload bytes of the flows delivered so far. */
     public long deliveredBytes() {
-        return deliveredBytes;
+        long n = main.deliveredBytes;
+        for (int i = 0; lanes != null && i < lanes.length; i++) {
+            n += lanes[i].deliveredBytes;
+        }
+        return n;
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */
@@ -635,17 +828,29 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /** Flows whose message has been posted. */
     public int startedCount() {
-        return postedFlows;
+        long n = main.postedFlows;
+        for (int i = 0; lanes != null && i < lanes.length; i++) {
+            n += lanes[i].postedFlows;
+        }
+        return (int) n;
     }
 
     /** Flows posted and neither acknowledged nor failed yet. */
     public int flowsInFlight() {
-        return postedFlows - finishedFlows;
+        long n = main.postedFlows - main.finishedFlows;
+        for (int i = 0; lanes != null && i < lanes.length; i++) {
+            n += lanes[i].postedFlows - lanes[i].finishedFlows;
+        }
+        return (int) n;
     }
 
     /** Tasks finished or failed (a flow finishes when acknowledged). */
     public int finishedCount() {
-        return finished;
+        long n = main.finished;
+        for (int i = 0; lanes != null && i < lanes.length; i++) {
+            n += lanes[i].finished;
+        }
+        return (int) n;
     }
 
     public int taskCount() {
@@ -653,11 +858,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     }
 
     public boolean allFinished() {
-        return finished == graph.taskCount();
+        return finishedCount() == graph.taskCount();
     }
 
     /** Time of the last completion or failure. */
     public long lastFinishPs() {
-        return lastFinishPs;
+        long last = main.lastFinishPs;
+        for (int i = 0; lanes != null && i < lanes.length; i++) {
+            last = Math.max(last, lanes[i].lastFinishPs);
+        }
+        return last;
     }
 }
