@@ -699,6 +699,7 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
+        settlePauses();
         // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
         // makes the dependents again).
         driver.releaseRunState();
@@ -739,6 +740,23 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
+    }
+
+    /**
+     * The run's end: pauses still in force count as paused time so far, and the waits behind them are told (a run
+     * that ends in a PFC deadlock or a pause storm, or at its stop time, ends paused). A parallel run's devices note
+     * into their partitions' captures, which take notes only in a window: the log takes these at once.
+     */
+    private void settlePauses() {
+        if (pfcLog != null && parallel != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).pfcProbe(pfcLog);
+            }
+            for (int h = 0; h < network.hostCount(); h++) {
+                network.nic(h).pfcProbe(pfcLog);
+            }
+        }
+        network.settlePauses(nowPs());
     }
 
     /**
