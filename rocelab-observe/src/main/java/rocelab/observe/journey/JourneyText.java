@@ -92,8 +92,8 @@ public final class JourneyText {
             }
             line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
             for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
-                line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
-                        pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
+                line(b, "    %s us behind pauses rooted at %s, %s: %s", us(r.waitPs()),
+                        pfc.rootName(r.node(), r.port()), rocelab.observe.pfc.PfcVictims.away(r), r.onPath()
                                 ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                                 + " or back (a victim's wait)");
             }

@@ -107,7 +107,7 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngress();
         }
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port), false);
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port));
     }
 
     private int group(int node, int port, int priority) {
