@@ -77,7 +77,7 @@ public final class JourneyText {
                     f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
         }
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
-                ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
+                ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
         if (network.isInfiniband()) {

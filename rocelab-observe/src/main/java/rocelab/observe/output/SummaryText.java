@@ -81,7 +81,7 @@ public final class SummaryText {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s   (quantiles at most 0.8 %% low)",
                     us(aggregated.fctMinPs()), us(aggregated.fctQuantilePs(0.5)), us(aggregated.fctQuantilePs(0.9)),
                     us(aggregated.fctQuantilePs(0.99)), us(aggregated.fctMaxPs()));
-            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     aggregated.slowdownQuantile(0.5), aggregated.slowdownQuantile(0.99), aggregated.slowdownMax());
             double seconds = Time.toSeconds(r.simulatedPs());
             line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
@@ -90,7 +90,7 @@ public final class SummaryText {
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
                     us(fct.percentile(90)), us(fct.percentile(99)), us(fct.max()));
-            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
                     slow.max() / SLOWDOWN_SCALE);
             double seconds = Time.toSeconds(r.simulatedPs());
