@@ -671,7 +671,7 @@ public final class Simulation {
                 lastActivityPs = nowPs();
             } else if (more && driver.flowsInFlight() > 0) {
                 long still = nowPs() - lastActivityPs;
-                if (pfcLog != null && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
+                if ((pfcLog != null || creditLog != null) && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
                     if (!deadlock.isEmpty()) {
                         deadlockSincePs = lastActivityPs;

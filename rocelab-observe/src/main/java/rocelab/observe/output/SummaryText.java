@@ -60,8 +60,9 @@ public final class SummaryText {
                 r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if ("deadlock".equals(r.stopReason())) {
-            line(b, "DEADLOCK    no data has moved since about %s us; these paused queues wait on each other in a cycle:",
-                    us(r.deadlockSincePs()));
+            line(b, "DEADLOCK    no data has moved since about %s us; these %s wait on each other in a cycle:",
+                    us(r.deadlockSincePs()), "infiniband".equals(r.mode())
+                            ? "queues, held for credits (a credit loop)," : "paused queues");
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
         } else if ("stalled".equals(r.stopReason())) {
             long paused = 0;
