@@ -1021,7 +1021,8 @@ public final class Simulation {
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
                     start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
-                    call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart));
+                    call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
+                    c.spec().iterations()));
         }
         return out;
     }

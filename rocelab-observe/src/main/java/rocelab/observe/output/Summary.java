@@ -89,6 +89,7 @@ public final class Summary {
                 row.put("algorithm", c.algorithm());
                 row.put("ranks", c.ranks());
                 row.put("size_bytes", c.sizeBytes());
+                row.put("runs", c.runs());
                 row.put("completed", c.completed());
                 row.put("start_us", Numbers.micros(c.startPs()));
                 row.put("time_us", c.completed() ? Numbers.micros(c.timePs()) : null);

@@ -151,9 +151,11 @@ public final class SummaryText {
             if (!c.job().isEmpty()) {
                 continue;
             }
-            line(b, "collective  %s: %s, %d ranks, %,d bytes: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
-                    c.completed() ? String.format(Locale.ROOT, "%s us, algbw %.2f GB/s, busbw %.2f GB/s%s",
-                            us(c.timePs()), c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
+            line(b, "collective  %s: %s, %d ranks, %,d bytes%s: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
+                    c.runs() > 1 ? String.format(Locale.ROOT, " x %d runs back to back", c.runs()) : "",
+                    c.completed() ? String.format(Locale.ROOT, "%s us%s, algbw %.2f GB/s, busbw %.2f GB/s%s",
+                            us(c.timePs()), c.runs() > 1 ? String.format(Locale.ROOT, " (%s us per run)",
+                                    us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
                             : "did not complete");
         }

@@ -265,7 +265,8 @@ public final class ReportWriter {
                 "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls; all are in"
                 + " collectives.csv. " : all.size() + " calls. ") + "Unfinished calls first, then by time over the"
-                + " ideal-network time. nccl-tests definitions: algbw = size / time; busbw = algbw x 2(N-1)/N for"
+                + " ideal-network time. nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
+                + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
     }
