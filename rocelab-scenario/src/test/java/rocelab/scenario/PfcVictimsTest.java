@@ -288,4 +288,25 @@ class PfcVictimsTest {
                 "rooted at pod0-edge0 port 0 (towards h0), 1-5 pause hops away, not on its way to h1 or back");
         assertTrueAndBounded(r);
     }
+
+    @Test
+    void shouldGiveEachRootOffItsWayItsOwnShareOfAVictimsWaits() {
+        // lossless-pfc-only's victim h9 -> h1 waited behind pauses rooted at leaf0's port to h0 (4,942 us) and at
+        // leaf1's port to spine0 (428 us). Its line named the first only, then listed every off-way wait (5,371 us) as
+        // if all were behind it.
+        RunResult r = run("lossless-pfc-only");
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).get(0);
+        assertThat(v.offPathRoots()).hasSizeGreaterThan(1).allMatch(x -> !x.onPath());
+        assertThat(v.offPathRoots().stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(v.offPathWaitPs());
+        StringBuilder roots = new StringBuilder();
+        for (int i = 0; i < v.offPathRoots().size(); i++) {
+            FlowWaits.Root x = v.offPathRoots().get(i);
+            roots.append(i == 0 ? "" : i == v.offPathRoots().size() - 1 ? ", and at " : ", at ")
+                    .append(r.pfcLog().rootName(x.node(), x.port())).append(", ").append(PfcVictims.away(x))
+                    .append(String.format(java.util.Locale.ROOT, ", %.3f us", x.waitPs() / 1e6));
+        }
+        assertThat(SummaryText.render(r, null)).contains("flow 15 h9->h1 x").contains(
+                ": waited behind pauses rooted at " + roots + ", none on its way to h1 or back: at ");
+        assertTrueAndBounded(r);
+    }
 }
