@@ -115,6 +115,10 @@ final class NcclTestsCommand implements Callable<Integer> {
             description = "Warm-up iterations per size, not timed (default: ${DEFAULT-VALUE}).")
     int warmup;
 
+    @Option(names = {"-q", "--quiet"},
+            description = "No progress on stderr (the table on stdout is the same; not an nccl-tests flag).")
+    boolean quiet;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -210,7 +214,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         List<Long> steps = sizes(min, max, factor);
         int sizes = steps.size();
         // Progress of the sweep on stderr only: the table on stdout stays exactly nccl-tests' format.
-        Progress progress = Progress.of(err, false);
+        Progress progress = Progress.of(err, quiet);
         int sizeIndex = 0;
         for (long requested : steps) {
             sizeIndex++;

@@ -74,6 +74,22 @@ class NcclTestsCommandTest {
     }
 
     @Test
+    void shouldTakeQuietAsTheOtherCommandsDo() throws IOException {
+        // The README's "-q silences it" of the progress holds for nccl-tests too (it was an unknown option).
+        Path f = Files.writeString(dir.resolve("quiet.yaml"), """
+                name: quiet
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                traffic: []
+                """);
+        CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", f.toString(), "-b", "64K", "-e", "64K", "-n",
+                "1", "-w", "0", "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(rows(run.out())).hasSize(1);
+    }
+
+    @Test
     void shouldKeepTheNcclTestsMeaningOfItsOwnFlags() throws IOException {
         String f = fabric().toString();
         assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-c", "4").err()).isEqualTo("error: -c 4 is"

@@ -706,7 +706,7 @@ public final class Simulation {
                 lastActivityPs = nowPs();
             } else if (more && driver.flowsInFlight() > 0) {
                 long still = nowPs() - lastActivityPs;
-                if (pfcLog != null && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
+                if ((pfcLog != null || creditLog != null) && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
                     deadlock = PauseCycles.find(network);
                     if (!deadlock.isEmpty()) {
                         deadlockSincePs = lastActivityPs;
@@ -734,6 +734,7 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
+        settlePauses();
         // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
         // makes the dependents again).
         driver.releaseRunState();
@@ -774,6 +775,23 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
+    }
+
+    /**
+     * The run's end: pauses still in force count as paused time so far, and the waits behind them are told (a run
+     * that ends in a PFC deadlock or a pause storm, or at its stop time, ends paused). A parallel run's devices note
+     * into their partitions' captures, which take notes only in a window: the log takes these at once.
+     */
+    private void settlePauses() {
+        if (pfcLog != null && parallel != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).pfcProbe(pfcLog);
+            }
+            for (int h = 0; h < network.hostCount(); h++) {
+                network.nic(h).pfcProbe(pfcLog);
+            }
+        }
+        network.settlePauses(nowPs());
     }
 
     /**
@@ -1048,7 +1066,8 @@ public final class Simulation {
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
                     start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
-                    call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart));
+                    call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
+                    c.spec().iterations()));
         }
         return out;
     }

@@ -244,7 +244,7 @@ public final class StreamedRun {
         List<CollectiveRecord> collectives = List.of(new CollectiveRecord("", "traffic item 1", call.op().key() + " "
                 + call.algorithm().key(), call.rankCount(), call.sizeBytes(), start < 0 ? item.startPs() : start,
                 Math.max(0, end), end >= 0, call.op().busFactor(call.rankCount()),
-                idealEnd < 0 ? -1 : idealEnd - item.startPs()));
+                idealEnd < 0 ? -1 : idealEnd - item.startPs(), -1, item.iterations()));
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT,

@@ -89,4 +89,22 @@ class LinkEventsAndDeadlockTest {
                 10_000_000_000L);
         assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("DEADLOCK", "s0/p1->s1 prio 3");
     }
+
+    @Test
+    void shouldReportACreditLoopAsADeadlockOnInfiniband() throws Exception {
+        // The same ring on InfiniBand: every lane of the ring waits for credits from the next, none drains. Before,
+        // nothing looked for it: the run went on to the retries' end (134 ms), said "5 FAILED (retries exhausted)" and
+        // stop_reason "completed", and named no cause.
+        String ring = Files.readString(Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml"))
+                .replace("fabric: {mode: roce-lossless, mtu: 1000}", "fabric: {mode: infiniband, mtu: 1024}")
+                .replace("switch: {buffer: 1MB, ecn: {marking: none}}", "");
+        RunResult r = Scenarios.assemble(ring).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("deadlock");
+        assertThat(r.flows()).noneMatch(FlowRecord::completed).noneMatch(FlowRecord::failed);
+        assertThat(r.deadlockCycle()).hasSize(5).allMatch(q -> q.endsWith(" VL 3"));
+        var json = rocelab.observe.output.Summary.of(r);
+        assertThat(json).containsKey("credit_deadlock_cycle").doesNotContainKey("pfc_deadlock_cycle");
+        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("DEADLOCK",
+                "held for credits (a credit loop)", "s0/p1->s1 VL 3");
+    }
 }

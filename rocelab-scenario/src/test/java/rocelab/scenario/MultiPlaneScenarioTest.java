@@ -158,6 +158,38 @@ class MultiPlaneScenarioTest {
                 + " links: [{a: h0, b: s}, {a: h1, b: s}], link: {rate: 100Gbps}}\ntraffic: []\n", 3, "planes");
     }
 
+    @Test
+    void shouldCountEachPlanesPauseOfAnRnicOnceInThePauseSpread() {
+        // Two incasts into h0 give every sender a QP on each plane; each plane's leaf pauses the sender's port on it.
+        // The spread's edge from a leaf to an RNIC was the RNIC's paused time over all its ports: p0.leaf0 -> h1 and
+        // p1.leaf0 -> h1 each said 1,195.7 us, twice what either port was paused, and the edges added up to 25,146 us
+        // of a 15,000 us total.
+        RunResult r = Scenarios.assemble("""
+                name: mp-incast
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, planes: 2, link: {rate: 200Gbps, delay: 1us}}
+                switch: {buffer: 2MB, ecn: {marking: none}}
+                nic: {cc: none}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: incast, senders: 1-7, receiver: 0, size: 2MB}
+                  - {kind: incast, senders: 1-7, receiver: 0, size: 2MB}
+                """).run(ProgressListener.NONE);
+        var net = r.network();
+        var spread = r.pfcLog().propagation(net.simulator().nowPs());
+        assertThat(spread.stream().mapToLong(e -> e.pausedPs()).sum()).as("the edges add up to the total")
+                .isEqualTo(r.totals().pausedPs());
+        var topo = net.topology();
+        for (var e : spread) {
+            if (topo.isHost(e.peer())) {
+                int plane = topo.peer(e.device(), e.port()).port();
+                assertThat(e.pausedPs()).as("%s -> %s", topo.nodeName(e.device()), topo.nodeName(e.peer()))
+                        .isEqualTo(net.nic(e.peer()).pausedPs(plane, e.priority(), net.simulator().nowPs()))
+                        .isLessThan(net.nic(e.peer()).counter(rocelab.fabric.probe.NicCounter.RX_PAUSE_DURATION_PS));
+            }
+        }
+    }
+
     private static void refuse(String yaml, int line, String message) {
         assertThatThrownBy(() -> new ScenarioReader().read(yaml, "bad.yaml", Path.of(".")))
                 .isInstanceOf(ScenarioException.class)

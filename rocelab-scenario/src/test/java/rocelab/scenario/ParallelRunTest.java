@@ -135,6 +135,21 @@ class ParallelRunTest {
     }
 
     @Test
+    void shouldWriteTheSameFilesForALosslessRunStoppedWhilePaused() throws IOException {
+        // Stopped in the middle of the incast: pauses are in force at the end, and the run counts them (paused time,
+        // the waits of what they hold) after the loop, the same on any number of threads.
+        String lossless = TRAFFIC.replace("roce-lossy", "roce-lossless").replace("buffer: 300KB", "buffer: 400KB")
+                .replace("size: 60KB, start: 7us", "size: 300KB, start: 7us")
+                .replace("switch:\n", "switch:\n  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}\n")
+                + "run: {stop-at: 40us}\n";
+        Ran one = run(lossless, 11, 1, "stop1");
+        assertThat(Files.readString(one.dir().resolve("summary.json"))).contains("\"stop_reason\": \"stop-at\"");
+        Ran two = run(lossless, 11, 2, "stop2");
+        assertThat(two.sim().partitions()).isEqualTo(2);
+        assertSameFiles(one.dir(), two.dir());
+    }
+
+    @Test
     void shouldChooseThreadsByCoresLeavesAndWhatAWindowHolds() {
         // bench-B2's shape: 16 leaves, 1,600 data packets per window at most, 1,072,896 data packets.
         assertThat(Simulation.automaticThreads(1, 16, 1_072_896, 1_600)).isEqualTo(1);

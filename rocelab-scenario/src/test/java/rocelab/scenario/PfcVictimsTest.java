@@ -29,6 +29,31 @@ class PfcVictimsTest {
         }
     }
 
+    /**
+     * The (switch node, port) pairs a flow's data leaves by, followed hop by hop from its sender's switch by each
+     * switch's own forwarding choice (a switch the flow never reaches is not on it, whatever it would do).
+     */
+    static List<List<Integer>> dataWay(RunResult r, int src, int dst, int entropy) {
+        var topo = r.network().topology();
+        List<List<Integer>> way = new java.util.ArrayList<>();
+        int node = topo.peer(src, 0).node();
+        while (!topo.isHost(node) && way.size() < 64) {
+            var sw = r.network().switchAt(node - topo.hostCount());
+            int out = -1;
+            for (int p = 0; p < sw.portCount(); p++) {
+                if (sw.forwardsThrough(src, dst, entropy, p)) {
+                    out = p;
+                    break;
+                }
+            }
+            assertThat(out).as("a route from %s towards h%d", topo.nodeName(node), dst).isNotNegative();
+            way.add(List.of(node, out));
+            node = topo.peer(node, out).node();
+        }
+        assertThat(node).isEqualTo(dst);
+        return way;
+    }
+
     /** Each victim's evidence holds: an off-way root, waits at least the minimum share of its time, hops that add up. */
     static void assertTrueAndBounded(RunResult r) {
         List<Victims.Victim> victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
@@ -42,9 +67,8 @@ class PfcVictimsTest {
             assertThat(root).isEqualTo(v.root());
             if (!r.network().topology().isHost(root.node())) {
                 var qp = r.network().queuePairs().get(v.flow().queuePair());
-                assertThat(r.network().switchAt(root.node() - r.network().topology().hostCount())
-                        .forwardsThrough(qp.sourceHost(), qp.destinationHost(), qp.entropy(), root.port()))
-                        .as("the flow does not leave by its root port").isFalse();
+                assertThat(dataWay(r, qp.sourceHost(), qp.destinationHost(), qp.entropy()))
+                        .as("the flow does not leave by its root port").doesNotContain(List.of(root.node(), root.port()));
             }
         }
         // The victims every output shares are these, made once for the run's flows and end.
@@ -234,6 +258,55 @@ class PfcVictimsTest {
         assertThat(first).isNotNull();
         assertThat(r.pfcLog().rootName(first.rootNode(), first.rootPort())).isEqualTo("leaf0 port 0 (towards h0)");
         assertThat(first.depth()).isZero();
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldSayHowManyPauseHopsFromItsRootEachWaitOfAVictimWas() {
+        // A 3-tier fat tree: twelve hosts of pods 1-3 write to h0, h5 -> h1 beside them. The congestion at pod0-edge0's
+        // port to h0 pauses pod0-agg0 (1 hop), which pauses core0 (2), pod1-agg0 (3), pod1-edge0 (4) and h5's RNIC
+        // (5): h5 -> h1 waits behind that root at each of them. Before, the line gave the hops of its first wait only
+        // ("1 pause hop away"), as if every wait listed were one pause from the root.
+        RunResult r = Scenarios.assemble("""
+                name: fat-tree-victim
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: fat-tree, k: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, ecn: {marking: none}}
+                nic: {cc: none}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: incast, senders: 4-15, receiver: 0, size: 2MB}
+                  - {kind: flow, src: 5, dst: 1, size: 2MB}
+                """).run(ProgressListener.NONE);
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).stream()
+                .filter(x -> x.flow().id() == 12).findFirst().orElseThrow();
+        assertThat(r.pfcLog().rootName(v.root().node(), v.root().port())).isEqualTo("pod0-edge0 port 0 (towards h0)");
+        assertThat(v.root().minHops()).isEqualTo(1);
+        assertThat(v.root().maxHops()).as("at h5's RNIC").isEqualTo(5);
+        assertThat(v.root().hops()).isBetween(v.root().minHops(), v.root().maxHops());
+        assertThat(SummaryText.render(r, null)).contains("flow 12 h5->h1").contains(
+                "rooted at pod0-edge0 port 0 (towards h0), 1-5 pause hops away, not on its way to h1 or back");
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldGiveEachRootOffItsWayItsOwnShareOfAVictimsWaits() {
+        // lossless-pfc-only's victim h9 -> h1 waited behind pauses rooted at leaf0's port to h0 (4,942 us) and at
+        // leaf1's port to spine0 (428 us). Its line named the first only, then listed every off-way wait (5,371 us) as
+        // if all were behind it.
+        RunResult r = run("lossless-pfc-only");
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).get(0);
+        assertThat(v.offPathRoots()).hasSizeGreaterThan(1).allMatch(x -> !x.onPath());
+        assertThat(v.offPathRoots().stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(v.offPathWaitPs());
+        StringBuilder roots = new StringBuilder();
+        for (int i = 0; i < v.offPathRoots().size(); i++) {
+            FlowWaits.Root x = v.offPathRoots().get(i);
+            roots.append(i == 0 ? "" : i == v.offPathRoots().size() - 1 ? ", and at " : ", at ")
+                    .append(r.pfcLog().rootName(x.node(), x.port())).append(", ").append(PfcVictims.away(x))
+                    .append(String.format(java.util.Locale.ROOT, ", %.3f us", x.waitPs() / 1e6));
+        }
+        assertThat(SummaryText.render(r, null)).contains("flow 15 h9->h1 x").contains(
+                ": waited behind pauses rooted at " + roots + ", none on its way to h1 or back: at ");
         assertTrueAndBounded(r);
     }
 }

@@ -35,4 +35,29 @@ class SummaryLossLineTest {
         RunResult r = Simulation.assemble(new ScenarioReader().readDemo()).run(ProgressListener.NONE);
         assertThat(line(SummaryText.render(r, null), "loss")).startsWith("loss        0 dropped   0 retransmitted");
     }
+
+    @Test
+    void shouldNotCallTheCompletedFlowsBytesAllThatWasDelivered() {
+        // A run stopped at 1 ms: the 1 MB flow is done, the 100 MB one has delivered 13.2 MB so far. The goodput line
+        // said "1,000,000 payload bytes delivered in 1000.000 us"; its figure is the completed flows', and it says so.
+        RunResult r = Scenarios.assemble("""
+                name: stop
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 100MB}
+                  - {kind: flow, src: 2, dst: 3, size: 1MB}
+                run: {stop-at: 1ms}
+                """).run(ProgressListener.NONE);
+        long delivered = r.totals().deliveredBytes();
+        assertThat(delivered).isGreaterThan(10_000_000L);
+        assertThat(line(SummaryText.render(r, null), "goodput")).isEqualTo(String.format(Locale.ROOT,
+                "goodput     8.00 Gbps aggregate (1,000,000 payload bytes of the completed flows in 1000.000 us; %,d"
+                        + " delivered in all)", delivered));
+        RunResult demo = Simulation.assemble(new ScenarioReader().readDemo()).run(ProgressListener.NONE);
+        assertThat(line(SummaryText.render(demo, null), "goodput")).contains(" payload bytes delivered in ")
+                .doesNotContain("in all");
+    }
 }

@@ -48,6 +48,21 @@ public final class PauseState {
         return lasted;
     }
 
+    /**
+     * The end of a run with {@code priority} still paused: the pause so far is counted as spent (it stays in force,
+     * counted from {@code nowPs} on), so that what reads the completed pauses afterwards sees it. Returns how long it
+     * had lasted, or -1 when the priority is not paused.
+     */
+    public long settle(long nowPs, int priority) {
+        if ((mask & (1 << priority)) == 0) {
+            return -1;
+        }
+        long lasted = nowPs - sincePs[priority];
+        pausedPs[priority] += lasted;
+        sincePs[priority] = nowPs;
+        return lasted;
+    }
+
     /** Time {@code priority} spent paused up to {@code nowPs}, a pause still in force included. */
     public long pausedPs(int priority, long nowPs) {
         return pausedPs[priority] + (isPaused(priority) ? nowPs - sincePs[priority] : 0);

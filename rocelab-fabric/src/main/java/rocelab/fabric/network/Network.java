@@ -241,6 +241,21 @@ public final class Network {
         return List.of(pools);
     }
 
+    /**
+     * The end of a run at {@code nowPs}: every pause still in force counts as paused time so far in the counters of
+     * the switch port or RNIC it holds, and the waits behind it of the packets and QPs it still holds are told to the
+     * PFC probes, switches first, then RNICs, in index order (the same order however many threads ran). Without this
+     * a run that ends paused (a PFC deadlock, a pause storm, a stop time) would count none of the pause it ends in.
+     */
+    public void settlePauses(long nowPs) {
+        for (int s = 0; s < switchCount(); s++) {
+            switchAt(s).settlePauses(nowPs);
+        }
+        for (int h = 0; h < hostCount(); h++) {
+            nic(h).settlePauses(nowPs);
+        }
+    }
+
     /** Every pool's free packets let go (see {@link PacketPool#dropFree}): for the end of a run. */
     public void dropFreePackets() {
         for (PacketPool p : pools) {

@@ -9,7 +9,9 @@ import rocelab.fabric.topology.Topology;
 /**
  * Finds a PFC deadlock: a cycle of egress queues, each paused by its peer and holding packets, where the peer
  * cannot resume it because its own queues that would drain that ingress are paused too (a cyclic buffer
- * dependency). Run when a simulation has stalled, not on the hot path.
+ * dependency). On InfiniBand the same with credits (a credit loop): a cycle of lanes whose head packet the peer's
+ * credits do not cover, the peer's input buffer full of packets for lanes that wait for credits in turn. Run when a
+ * simulation has stalled, not on the hot path.
  */
 public final class PauseCycles {
     private PauseCycles() {}
@@ -28,7 +30,7 @@ public final class PauseCycles {
                 for (int prio = 0; prio < 8; prio++) {
                     EgressPort port = sw.port(p);
                     index[s][p][prio] = -1;
-                    if (port.isPaused(prio) && port.queuedBytes(prio) > 0) {
+                    if (held(port, prio)) {
                         index[s][p][prio] = nodes.size();
                         nodes.add(new int[] {s, p, prio});
                     }
@@ -61,12 +63,24 @@ public final class PauseCycles {
                     int[] v = nodes.get(i);
                     Switch sw = network.switchAt(v[0]);
                     names.add(sw.name() + "/p" + v[1] + "->" + topo.nodeName(topo.peer(sw.nodeId(), v[1]).node())
-                            + " prio " + v[2]);
+                            + (sw.port(v[1]).creditGate() != null ? " VL " : " prio ") + v[2]);
                 }
                 return names;
             }
         }
         return List.of();
+    }
+
+    /**
+     * Whether the queue of class {@code c} (a lane, on InfiniBand) holds packets that may not leave: paused by the
+     * peer's PFC, or, with credits, a head packet the peer's buffer has not granted room for.
+     */
+    private static boolean held(EgressPort port, int c) {
+        if (port.queuedBytes(c) == 0) {
+            return false;
+        }
+        var gate = port.creditGate();
+        return gate == null ? port.isPaused(c) : !gate.canSend(c, port.firstQueued(c).frameBytes());
     }
 
     /** Iterative depth-first search; returns the nodes of the first back edge's cycle. */

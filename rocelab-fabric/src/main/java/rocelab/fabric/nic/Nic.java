@@ -286,6 +286,16 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         }
     }
 
+    /**
+     * The run ends at {@code nowPs}: pauses of this RNIC's ports still in force count as paused time so far, and the
+     * waits behind them are told (see {@link rocelab.fabric.port.EgressPort#settlePauses}).
+     */
+    public void settlePauses(long nowPs) {
+        for (PauseReaction r : pauseReactions) {
+            r.settle(nowPs);
+        }
+    }
+
     public void pfcProbe(PfcProbe probe) {
         receive.pfcProbe(probe);
         for (PauseReaction r : pauseReactions) {

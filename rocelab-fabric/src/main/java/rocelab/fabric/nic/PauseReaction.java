@@ -119,6 +119,27 @@ final class PauseReaction {
         sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority) * planes + plane);
     }
 
+    /**
+     * The run ends at {@code nowPs}: a pause still in force counts as paused time so far, and the waits behind it (of
+     * the QPs with data ready, of the ACKs held in the control queue) are told now, as its end would tell them. The
+     * priority stays paused.
+     */
+    void settle(long nowPs) {
+        for (int priority = 0; priority < 8; priority++) {
+            long lasted = pause.settle(nowPs, priority);
+            if (lasted <= 0) {
+                continue;
+            }
+            counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
+            if (priority == dataPriority && rotation != null) {
+                rotation.reportPausedWaits(pfcProbe, history, nowPs, host, plane, priority, lasted,
+                        pause.pausedPs(priority, nowPs));
+            }
+            transmitter.reportPausedControlWaits(pfcProbe, history, nowPs, plane, priority,
+                    pause.pausedPs(priority, nowPs));
+        }
+    }
+
     private void resume(long nowPs, int priority) {
         long lasted = pause.resume(nowPs, priority);
         if (lasted >= 0) {

@@ -238,6 +238,34 @@ public final class EgressPort implements EventHandler {
         }
     }
 
+    /**
+     * The run ends at {@code nowPs}: a pause still in force counts as paused time so far ({@code rx_pause_duration}),
+     * and every packet still queued that waited behind pauses (one in force, or one that ended while it stayed
+     * queued) tells its wait now, as it would have when it left: a run that ends paused (a PFC deadlock, a pause storm,
+     * a stop time) reports the waits it ended in. Nothing is sent; the port stays paused.
+     */
+    public void settlePauses(long nowPs) {
+        for (int priority = 0; priority < 8; priority++) {
+            long lasted = pause.settle(nowPs, priority);
+            if (lasted > 0) {
+                counters[PortCounter.PAUSED_PS.ordinal()] += lasted;
+            }
+        }
+        if (tellCreditWaits || pfcProbe == PfcProbe.NONE) {
+            return;
+        }
+        for (int tc = 0; tc < queues.length; tc++) {
+            long clock = pause.pausedPs(tc, nowPs);
+            for (Packet p = queues[tc].peek(); p != null; p = queues[tc].after(p)) {
+                if (clock != p.pausedClockPs() && p.cookie() >= 0) {
+                    pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                            p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
+                    p.pausedClockPs(clock);
+                }
+            }
+        }
+    }
+
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
         if (kind == TX_COMPLETE) {

@@ -337,6 +337,13 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     /** Hears this switch's PFC frames, and the waits of packets behind pauses at its ports. */
+    /** The run ends at {@code nowPs}: see {@link EgressPort#settlePauses}, for every port. */
+    public void settlePauses(long nowPs) {
+        for (EgressPort p : ports) {
+            p.settlePauses(nowPs);
+        }
+    }
+
     public void pfcProbe(PfcProbe probe) {
         this.pfcProbe = probe;
         for (EgressPort p : ports) {

@@ -5,31 +5,48 @@ package rocelab.observe.flow;
  * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}, and the time the same call took in
  * ideal-network mode ({@code idealTimePs}, -1 when not known). {@code job} names the job that called it (empty for a
  * traffic item), {@code iteration} the job's iteration it was called in (-1 for a traffic item): a job's calls have
- * the same names in every iteration.
+ * the same names in every iteration. {@code runs} is how many times the call ran back to back within the record (a
+ * traffic item's {@code iterations}; 1 for a job's call, whose iterations are records of their own): the time covers
+ * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations.
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
-        long endPs, boolean completed, double busFactor, long idealTimePs, int iteration) {
-    /** A traffic item's collective (no job, no iteration). */
+        long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs) {
+    public CollectiveRecord {
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs " + runs + " < 1");
+        }
+    }
+
+    /** A job's call: one run. */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs, int iteration) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, 1);
+    }
+
+    /** A traffic item's collective (no job, no iteration), run once. */
     public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
             long endPs, boolean completed, double busFactor, long idealTimePs) {
-        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, -1);
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, -1, 1);
     }
 
     public long timePs() {
         return endPs - startPs;
     }
 
-    /** Algorithm bandwidth in GB/s (10^9 bytes per second), as nccl-tests prints it. */
+    /**
+     * Algorithm bandwidth in GB/s (10^9 bytes per second), as nccl-tests prints it: the size over the time of one run
+     * (of {@link #runs} back to back, their time over their number).
+     */
     public double algbwGBps() {
-        return completed ? sizeBytes / (timePs() / 1e12) / 1e9 : Double.NaN;
+        return completed ? sizeBytes * (double) runs / (timePs() / 1e12) / 1e9 : Double.NaN;
     }
 
-    /** Bus bandwidth in GB/s: algbw x 2(N-1)/N (AllReduce) or x (N-1)/N (AllGather, ReduceScatter). */
     /** Time over ideal-network time: what the fabric cost this call (NaN when either is unknown). */
     public double networkSlowdown() {
         return completed && idealTimePs > 0 ? (double) timePs() / idealTimePs : Double.NaN;
     }
 
+    /** Bus bandwidth in GB/s: algbw x 2(N-1)/N (AllReduce) or x (N-1)/N (AllGather, ReduceScatter). */
     public double busbwGBps() {
         return algbwGBps() * busFactor;
     }

@@ -77,7 +77,7 @@ public final class JourneyText {
                     f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
         }
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
-                ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us it would take alone",
+                ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
         if (network.isInfiniband()) {
@@ -92,8 +92,8 @@ public final class JourneyText {
             }
             line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
             for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
-                line(b, "    %s us behind pauses rooted at %s, %d pause hop%s away: %s", us(r.waitPs()),
-                        pfc.rootName(r.node(), r.port()), r.hops(), r.hops() == 1 ? "" : "s", r.onPath()
+                line(b, "    %s us behind pauses rooted at %s, %s: %s", us(r.waitPs()),
+                        pfc.rootName(r.node(), r.port()), rocelab.observe.pfc.PfcVictims.away(r), r.onPath()
                                 ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                                 + " or back (a victim's wait)");
             }

@@ -298,7 +298,7 @@ public final class RunWriter {
      */
     static void collectivesCsv(java.io.OutputStream out, List<rocelab.observe.flow.CollectiveRecord> collectives)
             throws IOException {
-        CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "start_us",
+        CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
                 "status"));
         for (var c : collectives) {
@@ -308,7 +308,7 @@ public final class RunWriter {
             } else {
                 t.empty();
             }
-            t.text(c.algorithm()).number(c.ranks()).number(c.sizeBytes()).micros(c.startPs());
+            t.text(c.algorithm()).number(c.ranks()).number(c.sizeBytes()).number(c.runs()).micros(c.startPs());
             if (c.completed()) {
                 t.micros(c.endPs()).micros(c.timePs()).rounded(c.algbwGBps(), 3).rounded(c.busbwGBps(), 3);
             } else {

@@ -40,8 +40,10 @@ public final class Summary {
             m.put("threads_note", r.threadsNote());
         }
         if (!r.deadlockCycle().isEmpty()) {
-            m.put("pfc_deadlock_cycle", r.deadlockCycle());
-            m.put("pfc_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
+            // On InfiniBand the queues of the cycle wait for credits (a credit loop), not behind PFC pauses.
+            String kind = "infiniband".equals(r.mode()) ? "credit" : "pfc";
+            m.put(kind + "_deadlock_cycle", r.deadlockCycle());
+            m.put(kind + "_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
         if (!r.jobs().isEmpty()) {
@@ -87,6 +89,7 @@ public final class Summary {
                 row.put("algorithm", c.algorithm());
                 row.put("ranks", c.ranks());
                 row.put("size_bytes", c.sizeBytes());
+                row.put("runs", c.runs());
                 row.put("completed", c.completed());
                 row.put("start_us", Numbers.micros(c.startPs()));
                 row.put("time_us", c.completed() ? Numbers.micros(c.timePs()) : null);

@@ -60,8 +60,9 @@ public final class SummaryText {
                 r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if ("deadlock".equals(r.stopReason())) {
-            line(b, "DEADLOCK    no data has moved since about %s us; these paused queues wait on each other in a cycle:",
-                    us(r.deadlockSincePs()));
+            line(b, "DEADLOCK    no data has moved since about %s us; these %s wait on each other in a cycle:",
+                    us(r.deadlockSincePs()), "infiniband".equals(r.mode())
+                            ? "queues, held for credits (a credit loop)," : "paused queues");
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
         } else if ("stalled".equals(r.stopReason())) {
             long paused = 0;
@@ -81,21 +82,27 @@ public final class SummaryText {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s   (quantiles at most 0.8 %% low)",
                     us(aggregated.fctMinPs()), us(aggregated.fctQuantilePs(0.5)), us(aggregated.fctQuantilePs(0.9)),
                     us(aggregated.fctQuantilePs(0.99)), us(aggregated.fctMaxPs()));
-            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     aggregated.slowdownQuantile(0.5), aggregated.slowdownQuantile(0.99), aggregated.slowdownMax());
             double seconds = Time.toSeconds(r.simulatedPs());
-            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
-                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
+            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes %s in %s us)",
+                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), completed == flowCount ? "delivered"
+                            : "of the completed flows", us(r.simulatedPs()));
         }
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
                     us(fct.percentile(90)), us(fct.percentile(99)), us(fct.max()));
-            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / FCT alone on an idle fabric)",
+            line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
                     slow.max() / SLOWDOWN_SCALE);
             double seconds = Time.toSeconds(r.simulatedPs());
-            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes delivered in %s us)",
-                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), us(r.simulatedPs()));
+            // The figure is the completed flows' (summary.json's aggregate_goodput_gbps); flows still running or
+            // failed have delivered bytes too, which the packet level counts.
+            boolean allDone = completed == flowCount;
+            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes %s in %s us%s)",
+                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), allDone ? "delivered"
+                            : "of the completed flows", us(r.simulatedPs()), allDone || !r.packetLevel() ? ""
+                                    : String.format(Locale.ROOT, "; %s delivered in all", group(t.deliveredBytes())));
         }
         for (var j : r.jobs()) {
             if (!j.completed()) {
@@ -150,9 +157,11 @@ public final class SummaryText {
             if (!c.job().isEmpty()) {
                 continue;
             }
-            line(b, "collective  %s: %s, %d ranks, %,d bytes: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
-                    c.completed() ? String.format(Locale.ROOT, "%s us, algbw %.2f GB/s, busbw %.2f GB/s%s",
-                            us(c.timePs()), c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
+            line(b, "collective  %s: %s, %d ranks, %,d bytes%s: %s", c.name(), c.algorithm(), c.ranks(), c.sizeBytes(),
+                    c.runs() > 1 ? String.format(Locale.ROOT, " x %d runs back to back", c.runs()) : "",
+                    c.completed() ? String.format(Locale.ROOT, "%s us%s, algbw %.2f GB/s, busbw %.2f GB/s%s",
+                            us(c.timePs()), c.runs() > 1 ? String.format(Locale.ROOT, " (%s us per run)",
+                                    us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
                             : "did not complete");
         }

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
-import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
@@ -107,7 +106,7 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngress();
         }
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port), false);
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port));
     }
 
     private int group(int node, int port, int priority) {
@@ -364,8 +363,9 @@ public final class PfcLog implements PfcProbe {
             }
             seen[g] = true;
             var far = topo.peer(node, port);
+            // The paused peer's own port and priority: an RNIC of several planes has a port on each, paused apart.
             long paused = topo.isHost(far.node())
-                    ? network.nic(far.node()).counter(NicCounter.RX_PAUSE_DURATION_PS)
+                    ? network.nic(far.node()).pausedPs(far.port(), prio, nowPs)
                     : network.switchAt(far.node() - topo.hostCount()).port(far.port()).pausedPs(prio, nowPs);
             out.add(new PauseEdge(rows[i + TIME], node, port, far.node(), prio, (int) rows[i + DEPTH], paused,
                     (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]));

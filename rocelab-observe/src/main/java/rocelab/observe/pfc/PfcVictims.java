@@ -27,6 +27,15 @@ public final class PfcVictims {
         return Victims.describe(topo, v, wording(log));
     }
 
+    /**
+     * How far a root was from where the flow waited behind it, in pauses: {@code 1 pause hop away}, or over several
+     * hops of its way (a pause spreads back hop by hop, and the flow waits at each), {@code 1-4 pause hops away}.
+     */
+    public static String away(FlowWaits.Root root) {
+        return (root.minHops() == root.maxHops() ? Integer.toString(root.minHops())
+                : root.minHops() + "-" + root.maxHops()) + " pause hop" + (root.maxHops() == 1 ? "" : "s") + " away";
+    }
+
     /** PFC's words: pauses, pause hops, RNICs, and the log's names of congestion points. */
     public static Victims.Wording wording(PfcLog log) {
         return new Victims.Wording() {
@@ -37,7 +46,7 @@ public final class PfcVictims {
 
             @Override
             public String away(FlowWaits.Root root) {
-                return root.hops() + " pause hop" + (root.hops() == 1 ? "" : "s") + " away";
+                return PfcVictims.away(root);
             }
 
             @Override

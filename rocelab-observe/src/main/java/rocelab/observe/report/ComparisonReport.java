@@ -268,7 +268,7 @@ public final class ComparisonReport {
             p.h2("Distributions");
             p.chart(ReportWriter.cdf("cmp-fct", "FCT distribution per fabric", "FCT (us)", names, fct), null, null);
             p.chart(ReportWriter.cdf("cmp-slowdown", "Slowdown distribution per fabric",
-                    "slowdown (FCT / FCT alone on an idle fabric)", names, slow), null, null);
+                    "slowdown (FCT / its closed form alone on an idle fabric)", names, slow), null, null);
         }
         jobs(p);
         return p;

@@ -22,9 +22,12 @@ final class Findings {
         List<String> items = new ArrayList<>();
         String stop = ReportWriter.str(s.get("stop_reason"));
         if ("deadlock".equals(stop)) {
-            items.add("<li class='err'><b>PFC deadlock</b>: no data moved since "
-                    + Page.esc(Fmt.time(KeyNumbers.dbl(s.get("pfc_deadlock_since_us"))))
-                    + "; the paused queues form a cycle: " + Page.esc(s.get("pfc_deadlock_cycle") instanceof List<?> c
+            boolean credits = s.containsKey("credit_deadlock_cycle");
+            String kind = credits ? "credit" : "pfc";
+            items.add("<li class='err'><b>" + (credits ? "Credit deadlock" : "PFC deadlock") + "</b>: no data moved since "
+                    + Page.esc(Fmt.time(KeyNumbers.dbl(s.get(kind + "_deadlock_since_us"))))
+                    + (credits ? "; the queues waiting for credits form a cycle: " : "; the paused queues form a cycle: ")
+                    + Page.esc(s.get(kind + "_deadlock_cycle") instanceof List<?> c
                     ? String.join(" → ", c.stream().map(String::valueOf).toList()) : "") + "</li>");
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");

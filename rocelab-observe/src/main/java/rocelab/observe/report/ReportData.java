@@ -160,11 +160,12 @@ final class ReportData {
         if (!c.completed() || !(c.algbwGBps() > 0)) {
             // collectives.csv has no end for an unfinished call.
             return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
-                    c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration());
+                    c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration(),
+                    c.runs());
         }
         double busbw = rocelab.observe.output.Numbers.round(c.busbwGBps(), 3).doubleValue();
         return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
-                c.endPs(), c.completed(), busbw / c.algbwGBps(), c.idealTimePs(), c.iteration());
+                c.endPs(), c.completed(), busbw / c.algbwGBps(), c.idealTimePs(), c.iteration(), c.runs());
     }
 
     /** The report's data straight from a finished run, without reading back any file. */

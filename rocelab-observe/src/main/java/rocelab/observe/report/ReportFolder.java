@@ -227,7 +227,8 @@ final class ReportFolder {
             out.add(new CollectiveRecord(c.text(i, "job"), c.text(i, "name"), c.text(i, "algorithm"),
                     (int) c.integer(i, "ranks"), c.integer(i, "size_bytes"), start, end < 0 ? start : end, done,
                     done ? factor : Double.NaN, c.ps(i, "ideal_time_us"),
-                    c.has("iteration") && !c.text(i, "iteration").isEmpty() ? (int) c.integer(i, "iteration") : -1));
+                    c.has("iteration") && !c.text(i, "iteration").isEmpty() ? (int) c.integer(i, "iteration") : -1,
+                    c.has("runs") ? (int) c.integer(i, "runs") : 1));
         }
         return out;
     }

@@ -265,7 +265,8 @@ public final class ReportWriter {
                 "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls; all are in"
                 + " collectives.csv. " : all.size() + " calls. ") + "Unfinished calls first, then by time over the"
-                + " ideal-network time. nccl-tests definitions: algbw = size / time; busbw = algbw x 2(N-1)/N for"
+                + " ideal-network time. nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
+                + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
     }
@@ -316,7 +317,7 @@ public final class ReportWriter {
         p.chart(cdf("fct-cdf", "FCT distribution", "FCT (us)", List.of("flows"), List.of(fct)),
                 fct.length + " completed flows; FCT from posting the WRITE to the ACK of its last packet", null);
         if (slow.length > 0) {
-            p.chart(cdf("slowdown-cdf", "Slowdown distribution", "slowdown (FCT / FCT alone on an idle fabric)",
+            p.chart(cdf("slowdown-cdf", "Slowdown distribution", "slowdown (FCT / its closed form alone on an idle fabric)",
                     List.of("flows"), List.of(slow)), null, null);
         }
         List<FlowRecord> worst = slowest.best();
@@ -325,8 +326,9 @@ public final class ReportWriter {
             rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.size(f.sizeBytes()),
                     Fmt.us(f.fctPs() / 1e6), Fmt.us(f.idealFctPs() / 1e6), Fmt.num(f.slowdown(), 2) + "x"));
         }
-        p.table(List.of("flow", "src", "dst", "size", "FCT us", "alone us", "slowdown"), rows);
-        p.note("the 10 slowest flows against their time alone on an idle fabric (flows.csv has them all)");
+        p.table(List.of("flow", "src", "dst", "size", "FCT us", "ideal us", "slowdown"), rows);
+        p.note("the 10 slowest flows against their closed-form time alone on an idle fabric, every frame at the path's"
+                + " bottleneck rate (flows.csv ideal_fct_us; it has them all)");
     }
 
     /**

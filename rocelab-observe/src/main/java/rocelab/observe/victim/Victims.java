@@ -23,10 +23,17 @@ public final class Victims {
 
     /**
      * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
-     * with how many holds away, and where it waited.
+     * with how many holds away, every off-way root it waited behind (most first), and where it waited.
      */
     public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root,
-            List<FlowWaits.Hop> hops) {}
+            List<FlowWaits.Hop> hops, List<FlowWaits.Root> offPathRoots) {
+        public Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, List<FlowWaits.Hop> hops) {
+            this(flow, waitPs, offPathWaitPs, root, hops, root == null ? List.of() : List.of(root));
+        }
+    }
+
+    /** Off-way roots a victim's line names one by one; the rest are summed. */
+    static final int ROOTS_NAMED = 3;
 
     /**
      * How a log tells its victims: what the flow waited for ("behind pauses", "for credits"), how far the root was
@@ -57,14 +64,14 @@ public final class Victims {
             if (lived <= 0 || off < MIN_SHARE * lived) {
                 continue;
             }
-            FlowWaits.Root root = null;
+            List<FlowWaits.Root> offRoots = new ArrayList<>();
             for (FlowWaits.Root r : waits.roots(f.id())) {
                 if (!r.onPath()) {
-                    root = r;
-                    break;
+                    offRoots.add(r);
                 }
             }
-            out.add(new Victim(f, waits.waitPs(f.id()), off, root, waits.waits(f.id())));
+            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0),
+                    waits.waits(f.id()), List.copyOf(offRoots)));
         }
         out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(v -> v.flow().id()));
         return out;
@@ -86,12 +93,37 @@ public final class Victims {
                     .append(' ').append(us(h.offPathWaitPs())).append(" us").append(h.acks() ? " (its last ACK)" : "");
         }
         // No root kept off its way: its off-way waits were behind more roots than a flow keeps apart.
-        String root = v.root() == null ? "congestion points it waited behind too many of to keep apart"
-                : words.rootName(v.root()) + ", " + words.away(v.root());
-        return String.format(Locale.ROOT, "flow %d h%d->h%d%s: waited %s rooted at %s, not on its way to h%d or back:"
+        String root;
+        String notOnWay;
+        List<FlowWaits.Root> roots = v.offPathRoots();
+        if (roots.size() <= 1) {
+            root = v.root() == null ? "congestion points it waited behind too many of to keep apart"
+                    : words.rootName(v.root()) + ", " + words.away(v.root());
+            notOnWay = "not";
+        } else {
+            // Several roots off its way: each with its share, so that no root is given another's waits.
+            StringBuilder r = new StringBuilder();
+            int named = Math.min(ROOTS_NAMED, roots.size());
+            for (int i = 0; i < named; i++) {
+                FlowWaits.Root x = roots.get(i);
+                r.append(i == 0 ? "" : i == named - 1 && named == roots.size() ? ", and at " : ", at ")
+                        .append(words.rootName(x)).append(", ").append(words.away(x)).append(", ")
+                        .append(us(x.waitPs())).append(" us");
+            }
+            if (named < roots.size()) {
+                long rest = 0;
+                for (int i = named; i < roots.size(); i++) {
+                    rest += roots.get(i).waitPs();
+                }
+                r.append(", and at ").append(roots.size() - named).append(" more, ").append(us(rest)).append(" us");
+            }
+            root = r.toString();
+            notOnWay = "none";
+        }
+        return String.format(Locale.ROOT, "flow %d h%d->h%d%s: waited %s rooted at %s, %s on its way to h%d or back:"
                 + " at %s (%s us summed over hops)", f.id(), f.src(), f.dst(),
                 f.completed() ? String.format(Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)", words.waited(),
-                root, f.dst(), at, us(v.offPathWaitPs()));
+                root, notOnWay, f.dst(), at, us(v.offPathWaitPs()));
     }
 
     private static String us(long ps) {

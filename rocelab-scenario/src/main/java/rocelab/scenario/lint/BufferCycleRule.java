@@ -13,7 +13,9 @@ import java.util.Set;
  * pauses it), which drains only through that switch's egress queue: an edge of the buffer-dependency graph. Over
  * all paths of data and ACKs (every ECMP branch, before and after each link event) a cycle of lossless queues can
  * deadlock: every queue of the cycle paused by the next, forever (Hu et al., HotNets 2016; Guo et al., SIGCOMM
- * 2016). A path that visits a switch twice is flagged too.
+ * 2016). A path that visits a switch twice is flagged too. On InfiniBand every data lane is lossless by credits: a
+ * lane's queue waits for the next switch's input buffer of that lane, and a cycle of them is a credit loop, which
+ * deadlocks the same way (the reason subnet managers route up/down (Up*-Down*) or give each layer of a route its own lane).
  */
 final class BufferCycleRule implements LintRule {
     private static final int MAX_CYCLES = 5;
@@ -25,12 +27,13 @@ final class BufferCycleRule implements LintRule {
 
     @Override
     public String title() {
-        return "Cyclic buffer dependency (PFC deadlock possible)";
+        return "Cyclic buffer dependency (deadlock possible: PFC, or credits on InfiniBand)";
     }
 
     @Override
     public void check(LintContext c, Findings out) {
-        if (!c.lossless()) {
+        boolean ib = c.infiniband();
+        if (!c.lossless() && !ib) {
             return;
         }
         Map<Queues.Queue, Set<Queues.Queue>> graph = new LinkedHashMap<>();
@@ -42,13 +45,16 @@ final class BufferCycleRule implements LintRule {
             for (LintContext.Hop h : p.hops()) {
                 if (seen[h.switchIndex()]) {
                     out.add(this, Severity.ERROR, List.of(c.name(h.node())), List.of(), "a path from h" + p.src()
-                            + " to h" + p.dst() + " passes " + c.name(h.node()) + " twice in the same lossless class",
-                            "the class can pause itself around the loop: deadlock", "routes without loops");
+                            + " to h" + p.dst() + " passes " + c.name(h.node()) + " twice in the same lossless "
+                            + (ib ? "lane" : "class"), ib ? "the lane can wait for its own credits around the loop:"
+                            + " deadlock" : "the class can pause itself around the loop: deadlock",
+                            "routes without loops");
                 }
                 seen[h.switchIndex()] = true;
                 int tc = c.switchAt(h.switchIndex()).trafficClass(p.dscp());
-                Queues.Queue q = c.switchAt(h.switchIndex()).pfc().isLossless(tc)
-                        ? new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), tc) : null;
+                Queues.Queue q = ib ? new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), c.lane(tc))
+                        : c.switchAt(h.switchIndex()).pfc().isLossless(tc)
+                                ? new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), tc) : null;
                 if (before != null && q != null) {
                     graph.computeIfAbsent(before, k -> new LinkedHashSet<>()).add(q);
                 }
@@ -67,7 +73,17 @@ final class BufferCycleRule implements LintRule {
             List<String> ports = new ArrayList<>();
             for (Queues.Queue q : cycle) {
                 devices.add(c.name(q.node()));
-                ports.add(c.port(q.node(), q.port()) + " class " + q.tc());
+                ports.add(c.port(q.node(), q.port()) + (ib ? " VL " : " class ") + q.tc());
+            }
+            if (ib) {
+                out.add(this, Severity.ERROR, devices, ports, "the lanes " + String.join(" -> ", devices) + " -> "
+                        + devices.get(0) + " form a cycle of buffer dependencies (a credit loop)",
+                        "once every input buffer of the cycle fills, each lane waits for credits from the next and none"
+                                + " drains: a credit deadlock (PortXmitWait grows, throughput 0 on the lane for good;"
+                                + " rocelab run ends with stop_reason deadlock)",
+                        "break the cycle: routing without up-down-up paths (a tree or Clos with shortest paths, as an"
+                                + " up*/down* subnet manager routes)");
+                continue;
             }
             out.add(this, Severity.ERROR, devices, ports, "the lossless queues " + String.join(" -> ", devices)
                     + " -> " + devices.get(0) + " form a cycle of buffer dependencies",

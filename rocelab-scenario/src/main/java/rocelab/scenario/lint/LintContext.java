@@ -167,6 +167,16 @@ public final class LintContext {
         return config.mode() == FabricMode.ROCE_LOSSLESS;
     }
 
+    /** InfiniBand: every data lane is lossless by credits, and a packet's queue is its virtual lane. */
+    public boolean infiniband() {
+        return config.mode() == FabricMode.INFINIBAND;
+    }
+
+    /** InfiniBand: the virtual lane of service level {@code sl} (the traffic class its DSCP maps to). */
+    public int lane(int sl) {
+        return config.infiniband().fabric().slToVl()[sl];
+    }
+
     public FrameFormat frames() {
         return new FrameFormat(config.vlanTagged());
     }

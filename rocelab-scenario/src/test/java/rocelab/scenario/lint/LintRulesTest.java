@@ -133,6 +133,57 @@ class LintRulesTest {
         assertThat(r.of("L14")).isEmpty();
     }
 
+    /** pfc-deadlock-ring's five switches in a ring, each host writing two switches on, in {@code mode}. */
+    static String ring(String fabric) {
+        return """
+                name: ring
+                fabric: %s
+                topology:
+                  kind: custom
+                  hosts: 5
+                  switches: [s0, s1, s2, s3, s4]
+                  link: {rate: 100Gbps, delay: 1us}
+                  links:
+                    - {a: h0, b: s0}
+                    - {a: h1, b: s1}
+                    - {a: h2, b: s2}
+                    - {a: h3, b: s3}
+                    - {a: h4, b: s4}
+                    - {a: s0, b: s1}
+                    - {a: s1, b: s2}
+                    - {a: s2, b: s3}
+                    - {a: s3, b: s4}
+                    - {a: s4, b: s0}
+                nic: {cc: none, timeout: 12}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 20MB}
+                  - {kind: flow, src: 1, dst: 3, size: 20MB}
+                  - {kind: flow, src: 2, dst: 4, size: 20MB}
+                  - {kind: flow, src: 3, dst: 0, size: 20MB}
+                  - {kind: flow, src: 4, dst: 1, size: 20MB}
+                """.formatted(fabric);
+    }
+
+    @Test
+    void shouldFindACreditLoopOnInfiniband() {
+        // Every InfiniBand data lane is lossless by credits: the ring's lanes wait on each other as PFC's classes do,
+        // and the run deadlocks (LinkEventsAndDeadlockTest). Before, L14 looked at roce-lossless only: 0 errors.
+        try {
+            LintReport r = Lint.check(new ScenarioReader().read(ring("{mode: infiniband, mtu: 1024}"), "ring.yaml",
+                    Path.of(".")));
+            assertThat(r.of("L14")).isNotEmpty().allSatisfy(f -> {
+                assertThat(f.severity()).isEqualTo(Severity.ERROR);
+                assertThat(f.what()).contains("a credit loop");
+                assertThat(f.ports()).allMatch(p -> p.endsWith(" VL 3"));
+            });
+            LintReport clos = Lint.check(new ScenarioReader().read(FABRIC.replace("roce-lossless", "infiniband")
+                    .replace("mtu: 1000", "mtu: 1024"), "t.yaml", Path.of(".")));
+            assertThat(clos.of("L14")).as("a Clos with shortest paths has no credit loop").isEmpty();
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
     @Test
     void shouldWarnWhenTheRoceClassIsStarvedOrStrictAndNotWithEqualWeights() {
         String both = FABRIC.replace("size: 1KB}]", "size: 1KB}, {kind: flow, src: 3, dst: 0, size: 1KB, dscp: 8}]");
