@@ -837,11 +837,12 @@ public final class Simulation {
         jobs = one.jobs;
         inference = one.inference;
         idealGroups = one.idealGroups;
-        startedOver = "ran again on one thread: on " + threads + " threads, " + e.getMessage()
-                + " (a dependency between partitions is checked between windows, and this one was the last wait of"
-                + " its task)";
+        startedOver = "ran again on one thread after starting on " + threads + ": " + e.getMessage() + " (such a"
+                + " dependency is checked between windows; here it was its task's last wait, which only one thread"
+                + " keeps exact)";
         if (!automaticThreads) {
-            threadsNote = "asked for " + threads + " threads, ran on one: " + e.getMessage();
+            threadsNote = "asked for " + threads + " threads, ran on one: " + e.getMessage() + ", so the split run"
+                    + " was not exact and was run again";
         }
     }
 

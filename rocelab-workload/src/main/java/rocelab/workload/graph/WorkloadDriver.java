@@ -585,9 +585,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
                 if (--waitingFor[d] == 0 && !failed[d]) {
                     long notBefore = graph.notBeforePs(d);
                     if (notBefore < windowEndPs) {
-                        throw new InexactSplitException(describe(d) + " of partition " + laneOfTask[d]
-                                + " was last waiting for a completion in partition " + l.partition + " at "
-                                + l.handedAtPs[i] + " ps, in the same window");
+                        throw new InexactSplitException(describe(d) + " was last waiting for a completion in"
+                                + " another partition, at " + microseconds(l.handedAtPs[i]) + ", inside one window");
                     }
                     simOf(d).schedule(notBefore, handlerId, READY, d);
                 }
@@ -615,6 +614,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             l.errors = 0;
             l.errorsRead = 0;
         }
+    }
+
+    private static String microseconds(long ps) {
+        return String.format(java.util.Locale.ROOT, "%.3f us", ps / 1e6);
     }
 
     /** Task t in words: its flow's hosts, or its kind. */
@@ -650,8 +653,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             return;
         }
         if (failingAtPs >= 0 && (onTheQueuePair ? startPs[t] >= failingAtPs : startPs[t] >= 0)) {
-            throw new InexactSplitException(describe(t) + " started at " + startPs[t] + " ps, after the failure of a"
-                    + " queue pair it waited for (at " + failingAtPs + " ps, in another partition)");
+            throw new InexactSplitException(describe(t) + " started at " + microseconds(startPs[t]) + ", after the"
+                    + " failure of a queue pair it waited for in another partition, at " + microseconds(failingAtPs));
         }
         failed[t] = true;
         if (graph.flowIndex(t) >= 0 && startPs[t] >= 0) {
@@ -661,8 +664,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         // Applied after its window: an end after the failure had not happened yet. At the same picosecond the order of
         // the two events, in two partitions, would decide.
         if (failingAtPs >= 0 && endPs[t] == failingAtPs) {
-            throw new InexactSplitException(describe(t) + " ended at " + endPs[t] + " ps, the picosecond a queue"
-                    + " pair it belongs to failed in another partition");
+            throw new InexactSplitException(describe(t) + " ended at " + microseconds(endPs[t]) + ", the picosecond"
+                    + " a queue pair it belongs to failed in another partition");
         }
         if (endPs[t] < 0 || failingAtPs >= 0 && endPs[t] > failingAtPs) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
