@@ -112,8 +112,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      * simulator the serial one), each partition's tasks driven on its own thread by a lane of this driver: {@code plan}
      * (which must have no {@link PartitionPlan#reason() reason}) says which partition acts on each task, every
      * dependency observed where its dependent acts (or in the serial phase), so each lane releases its own tasks at the
-     * picosecond one driver would. Its events carry this driver's handler id, kind and task, the keys one driver's
-     * events have. A queue pair's failure is applied between windows ({@link #afterWindow}).
+     * picosecond one driver would, or {@link PartitionPlan#checked() checked}: handed over between windows, where a
+     * run that finds one was its task's last wait is found inexact. Its events carry this driver's handler id, kind
+     * and task, the keys one driver's events have. A queue pair's failure is applied between windows
+     * ({@link #afterWindow}).
      */
     public WorkloadDriver(Network network, TaskGraph graph, rocelab.engine.PartitionedSimulator partitions,
             PartitionPlan plan, int[] partitionOfHost) {
