@@ -380,6 +380,9 @@ final class RunCommand implements Callable<Integer> {
                 }
             });
             progress.done();
+            if (simulation.startedOver() != null && !quiet) {
+                err.println("note: " + simulation.startedOver());
+            }
             phases.end("the rest of the run");
             return write(folder, dir, config, result, lintJob, capture, pcap, simulation, err, outWriter,
                     early.writer());

@@ -109,7 +109,7 @@ class ThreadsOptionTest {
                 "leaves: 1, spines: 1, hosts-per-leaf: 6"));
         Path collective = tmp.resolve("coll.yaml");
         Files.writeString(collective, TRAFFIC.replace("{kind: all-to-all, size: 30KB}",
-                "{kind: allreduce, ranks: 0-5, size: 600KB}"));
+                "{kind: alltoall, ranks: 0-5, size: 600KB, algorithm: pairwise}"));
         for (Path f : new Path[] {small, oneLeaf, collective}) {
             Path out = tmp.resolve("auto-" + f.getFileName());
             CliRun r = withCores(8, "run", f.toString(), "--out", out.toString());

@@ -64,8 +64,9 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     @Override
     public long afterWindow(long windowEndPs, long endPs) {
         DeferredMessages.replay(notifications);
-        // A driver with a lane per partition applies the window's queue pair failures now.
-        driver.afterWindow();
+        // A driver with a lane per partition hands over the window's dependencies between partitions and applies its
+        // queue pair failures now.
+        driver.afterWindow(windowEndPs);
         if (pfcLog != null) {
             pfcLog.replayCaptures();
         }

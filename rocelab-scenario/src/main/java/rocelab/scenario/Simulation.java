@@ -81,15 +81,22 @@ public final class Simulation {
     private static final long STALL_PS = 1_000_000_000_000L;
 
     private final ScenarioConfig config;
-    private final Simulator sim;
-    private final Network network;
-    private final WorkloadDriver driver;
-    private final TimeSeriesSampler series;
-    private final PfcLog pfcLog;
+    private Simulator sim;
+    private Network network;
+    private WorkloadDriver driver;
+    private TimeSeriesSampler series;
+    private PfcLog pfcLog;
     /** InfiniBand at packet level: every wait for credits, with the root its credit update carried. */
-    private final CreditLog creditLog;
-    /** The partitions and threads of a parallel run; null on one thread. */
-    private final ParallelRun parallel;
+    private CreditLog creditLog;
+    /**
+     * The partitions and threads of a parallel run; null on one thread. The fields above and the workload's lists
+     * below are replaced when a checked parallel run is run again on one thread ({@link #startOver}).
+     */
+    private ParallelRun parallel;
+    /** Whether the threads were the automatic choice (then no note in the outputs: they are the same everywhere). */
+    private boolean automaticThreads;
+    /** Why the run was run again on one thread after it began on several (null: it was not). */
+    private String startedOver;
     /** Why a run asked for several threads runs on one (null: it did not ask, or it runs on them). */
     private String threadsNote;
     /** The run goes on this long less 1 ps after the last task's end: see {@link #run}. */
@@ -98,11 +105,11 @@ public final class Simulation {
     /** A collective of the traffic list and the tasks it expanded into. */
     private record CollectiveFlows(int item, CollectiveTraffic spec, CollectiveTraffic.Emitted tasks) {}
 
-    private final List<CollectiveFlows> collectives;
-    private final List<JobTasks> jobs;
-    private final List<InferenceTasks> inference;
+    private List<CollectiveFlows> collectives;
+    private List<JobTasks> jobs;
+    private List<InferenceTasks> inference;
     private final Model model;
-    private final IdealGroups idealGroups;
+    private IdealGroups idealGroups;
     /** The same graph's bounds on the ideal network, once {@link #run} has made them. */
     private IdealBound idealBound;
     /** Whether the run makes its ideal figures on a second thread (null: when the machine has two cores or more). */
@@ -305,8 +312,10 @@ public final class Simulation {
             parallel.driver(driver, network.pools());
         }
         String note = whyOne == null || automatic ? null : "asked for " + asked + " threads, ran on one: " + whyOne;
-        return new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
+        Simulation made = new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
                 parallel, note, lookahead);
+        made.automaticThreads = automatic;
+        return made;
     }
 
     /**
@@ -684,8 +693,72 @@ public final class Simulation {
             return runIdealOnly();
         }
         long startNanos = System.nanoTime();
-        Aside<IdealFigures> early = idealOnSecondCore();
-        madeAside = early != null;
+        Aside<IdealFigures> aside = idealOnSecondCore();
+        madeAside = aside != null;
+        Ended ended;
+        try {
+            ended = loop(startNanos, progress);
+        } catch (rocelab.engine.InexactSplitException e) {
+            startOver(e);
+            aside = idealOnSecondCore();
+            madeAside = aside != null;
+            ended = loop(startNanos, progress);
+        }
+        Aside<IdealFigures> early = aside;
+        String stopReason = ended.stopReason();
+        List<String> deadlock = ended.deadlock();
+        long deadlockSincePs = ended.deadlockSincePs();
+        settlePauses();
+        // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
+        // makes the dependents again).
+        driver.releaseRunState();
+        // Nor the pool's free packets, as many as were ever in flight at once (a large lossless run's: hundreds of
+        // megabytes), which the records and outputs need the room of.
+        network.dropFreePackets();
+        progress.onPhase("loop");
+        // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
+        // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a
+        // thread of its own as soon as the figures are there, beside the run's when they come early.
+        JobShape shape = jobs.isEmpty() ? null : JobShape.of(jobs, driver.graph());
+        Aside<JobAccount> idealJobs = early != null && shape != null
+                ? new Aside<>("rocelab-ideal-jobs", () -> JobAccount.of(shape, early.join().bound())) : null;
+        JobAccount realJobs = shape == null ? null : JobAccount.of(shape, driver);
+        JobTimeline timeline = realJobs == null ? null : new JobTimeline(realJobs);
+        List<rocelab.observe.job.TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
+        rocelab.observe.trace.GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
+        if (gpuTimeline != null) {
+            gpuTimeline.render();
+        }
+        List<FlowRecord> flows = flowRecords(driver);
+        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
+        progress.onPhase("run's records");
+        IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
+        progress.onPhase("ideal figures wait");
+        IdealBound ideal = figures == null ? null : figures.bound();
+        idealBound = ideal;
+        JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
+        JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
+        InferenceResults served = new InferenceResults(inference, driver, ideal);
+        double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
+        return new RunResult(config.name(), config.seed(), config.mode().key(),
+                Version.CURRENT, scenarioHash(),
+                endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
+                flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
+                pfcLog, creditLog,
+                jobResults == null ? List.of() : jobResults.jobRecords(),
+                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
+                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
+    }
+
+    /** How the event loop ended: why, and the cycle of a deadlock with when data last moved (-1: none). */
+    private record Ended(String stopReason, List<String> deadlock, long deadlockSincePs) {}
+
+    /**
+     * The event loop: runs until every task has finished, the stop time, a deadlock or a stall. A partitioned run
+     * whose checks between windows find it inexact throws {@link rocelab.engine.InexactSplitException} from here.
+     */
+    private Ended loop(long startNanos, ProgressListener progress) {
         long ackTimeout = config.nic().ackTimeoutPs();
         long stallLimitPs = ackTimeout == Long.MAX_VALUE ? STALL_PS : Math.max(STALL_PS, 3 * ackTimeout);
         long lastActivity = dataActivity();
@@ -734,47 +807,48 @@ public final class Simulation {
         } else if (stopReason == null) {
             stopReason = "no-events";
         }
-        settlePauses();
-        // What only the loop read is not held through the figures' join and the outputs (a bound still to be made
-        // makes the dependents again).
-        driver.releaseRunState();
-        // Nor the pool's free packets, as many as were ever in flight at once (a large lossless run's: hundreds of
-        // megabytes), which the records and outputs need the room of.
-        network.dropFreePackets();
-        progress.onPhase("loop");
-        // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
-        // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a
-        // thread of its own as soon as the figures are there, beside the run's when they come early.
-        JobShape shape = jobs.isEmpty() ? null : JobShape.of(jobs, driver.graph());
-        Aside<JobAccount> idealJobs = early != null && shape != null
-                ? new Aside<>("rocelab-ideal-jobs", () -> JobAccount.of(shape, early.join().bound())) : null;
-        JobAccount realJobs = shape == null ? null : JobAccount.of(shape, driver);
-        JobTimeline timeline = realJobs == null ? null : new JobTimeline(realJobs);
-        List<rocelab.observe.job.TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
-        rocelab.observe.trace.GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
-        if (gpuTimeline != null) {
-            gpuTimeline.render();
+        return new Ended(stopReason, deadlock, deadlockSincePs);
+    }
+
+    /**
+     * A checked parallel run ({@link PartitionPlan#checked()}) found that a task of one partition was last waiting
+     * for a completion in another, inside one window: the partitions could not keep one thread's order. Nothing of
+     * it is kept: the scenario is assembled again on one thread, whose parts replace this run's, and the note says
+     * so (the outputs are one thread's, as always).
+     */
+    private void startOver(rocelab.engine.InexactSplitException e) {
+        int threads = threads();
+        // The partitioned run's parts are dropped before the new ones are made.
+        sim = null;
+        network = null;
+        driver = null;
+        series = null;
+        pfcLog = null;
+        creditLog = null;
+        parallel = null;
+        Simulation one = assemble(config, model, 1, false);
+        sim = one.sim;
+        network = one.network;
+        driver = one.driver;
+        series = one.series;
+        pfcLog = one.pfcLog;
+        creditLog = one.creditLog;
+        collectives = one.collectives;
+        jobs = one.jobs;
+        inference = one.inference;
+        idealGroups = one.idealGroups;
+        startedOver = "ran again on one thread after starting on " + threads + ": " + e.getMessage() + " (such a"
+                + " dependency is checked between windows; here it was its task's last wait, which only one thread"
+                + " keeps exact)";
+        if (!automaticThreads) {
+            threadsNote = "asked for " + threads + " threads, ran on one: " + e.getMessage() + ", so the split run"
+                    + " was not exact and was run again";
         }
-        List<FlowRecord> flows = flowRecords(driver);
-        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
-        progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
-        progress.onPhase("run's records");
-        IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
-        progress.onPhase("ideal figures wait");
-        IdealBound ideal = figures == null ? null : figures.bound();
-        idealBound = ideal;
-        JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
-        JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
-        InferenceResults served = new InferenceResults(inference, driver, ideal);
-        double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
-        return new RunResult(config.name(), config.seed(), config.mode().key(),
-                Version.CURRENT, scenarioHash(),
-                endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
-                pfcLog, creditLog,
-                jobResults == null ? List.of() : jobResults.jobRecords(),
-                jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
+    }
+
+    /** Why the run was run again on one thread after it began on several, or null. */
+    public String startedOver() {
+        return startedOver;
     }
 
     /**

@@ -109,7 +109,7 @@ class ParallelRunTest {
     @Test
     void shouldSayWhyAWorkloadWithDependenciesRunsOnOneThread() throws IOException {
         String collective = TRAFFIC.replaceAll("(?s)traffic:.*", "traffic:\n"
-                + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n");
+                + "  - {kind: alltoall, ranks: 0-11, size: 120KB, algorithm: pairwise}\n");
         Ran r = run(collective, 11, 3, "coll");
         assertThat(r.sim().partitions()).isEqualTo(1);
         assertThat(r.sim().threadsNote()).contains("asked for 3 threads, ran on one").contains("wait for one another");
@@ -212,7 +212,7 @@ class ParallelRunTest {
     @Test
     void shouldChooseOneThreadSilentlyWhenTheRunCannotBeSplit() throws IOException {
         String collective = TRAFFIC.replaceAll("(?s)traffic:.*", "traffic:\n"
-                + "  - {kind: allreduce, ranks: 0-11, size: 120KB}\n");
+                + "  - {kind: alltoall, ranks: 0-11, size: 120KB, algorithm: pairwise}\n");
         Simulation sim = Simulation.assembleAutomatic(Scenarios.parse(collective), Simulation.Model.PACKET, 8);
         assertThat(sim.partitions()).isEqualTo(1);
         assertThat(sim.threadsNote()).isNull();

@@ -3,16 +3,23 @@ package rocelab.workload.graph;
 import java.util.Arrays;
 
 /**
- * Whether a task graph's dependencies stay inside the partitions of a parallel run, and if so which partition owns
- * each task. A dependency x -> t is <em>observed</em> where x's completion happens (a flow's delivery at its
- * destination host, its acknowledgement at its source host; a timed task or a join where it runs) and t
- * <em>acts</em> where it starts (a flow on its source host; a timed task or a join where its dependencies were
- * observed). When every dependency is observed in the partition where its dependent acts, or in the serial phase
- * between windows (a zero-length start marker such as a traffic item's {@code at} task, which ends among the roots),
- * each partition's driver can release its own tasks at the picosecond one driver would, on its own thread: nothing
- * one partition observes starts anything in another. Anything else (a dependency observed in one partition whose
- * dependent acts in another, a join over several partitions, NVLink transfers, which share one fluid network) has
- * no lookahead: {@link #reason()} says which, and the run stays on one thread.
+ * Whether a task graph's dependencies let a parallel run drive each partition's tasks on its own thread, and if so
+ * which partition owns each task. A dependency x -> t is <em>observed</em> where x's completion happens (a flow's
+ * delivery at its destination host, its acknowledgement at its source host; a timed task or a join where it runs) and
+ * t <em>acts</em> where it starts (a flow on its source host; a timed task or a join where its dependencies were
+ * observed). A dependency observed where its dependent acts, or in the serial phase between windows (a zero-length
+ * start marker such as a traffic item's {@code at} task, which ends among the roots), is released at the picosecond
+ * one driver would release it, on the partition's own thread.
+ *
+ * <p>A receiver's window observed in another partition (a ring's: message k on r -> r+1 waits for the delivery of
+ * message k - 8 at r + 1) cannot be released in the window it happens in: it is <em>checked</em>. The driver hands
+ * it over between windows, and that is exact as long as it was not the task's last wait: the task still waits for a
+ * dependency of its own partition, which releases it later at the right picosecond. A task whose last wait turns out
+ * to be the handed-over one would have started in a window already run: the run is not exact, and it is run again on
+ * one thread ({@link rocelab.engine.InexactSplitException}). So a task whose every dependency is observed elsewhere
+ * (it always starts on another partition's completion), any other dependency across partitions (a tree's
+ * forwarding, which measured the last wait too often), a join over several partitions, and NVLink transfers (one
+ * fluid network) do not qualify: {@link #reason()} says which.
  *
  * <p>The plan also counts the dependencies by where they are observed (the census of docs/parallel.md).
  */
@@ -35,6 +42,9 @@ public final class PartitionPlan {
     private int multiPartitionJoins;
     private int nvlinkTasks;
     private String firstCross;
+    private String firstOnlyCross;
+    private int uncheckable;
+    private String firstUncheckable;
 
     private PartitionPlan(int tasks) {
         this.laneOfTask = new int[tasks];
@@ -97,9 +107,13 @@ public final class PartitionPlan {
                     + " transfers), whose ports are one fluid network";
         } else if (census.multiPartitionJoins > 0) {
             why = census.multiPartitionJoins + " tasks wait for tasks in several partitions (a join over ranks)";
-        } else if (census.crossCount() > 0) {
-            why = census.crossCount() + " dependencies are observed in one partition and start a task in another ("
-                    + census.firstCross + ")";
+        } else if (census.uncheckable > 0) {
+            why = census.uncheckable + " dependencies are observed in one partition and start a task in another, and"
+                    + " are not a receiver's window (" + census.firstUncheckable + ")";
+        } else if (census.onlyCrossTasks > 0) {
+            // Such a task starts the picosecond another partition's completion reaches it: no window can hide that.
+            why = census.onlyCrossTasks + " tasks wait only for tasks of other partitions (" + census.firstOnlyCross
+                    + ")";
         }
         PartitionPlan plan = new PartitionPlan(lane, why);
         plan.localEdges = census.localEdges;
@@ -110,6 +124,9 @@ public final class PartitionPlan {
         plan.multiPartitionJoins = census.multiPartitionJoins;
         plan.nvlinkTasks = census.nvlinkTasks;
         plan.firstCross = census.firstCross;
+        plan.firstOnlyCross = census.firstOnlyCross;
+        plan.uncheckable = census.uncheckable;
+        plan.firstUncheckable = census.firstUncheckable;
         return plan;
     }
 
@@ -169,13 +186,53 @@ public final class PartitionPlan {
                 if (firstCross == null) {
                     firstCross = describe(graph, d, t, o, acts);
                 }
+                if (!windowLike(graph, d, t)) {
+                    uncheckable++;
+                    if (firstUncheckable == null) {
+                        firstUncheckable = describe(graph, d, t, o, acts);
+                    }
+                }
             }
         }
         if (cross) {
             crossTasks++;
-            onlyCrossTasks += local ? 0 : 1;
+            if (!local) {
+                onlyCrossTasks++;
+                if (firstOnlyCross == null) {
+                    firstOnlyCross = firstCrossOf(graph, partitionOfHost, lane, t, acts, given, late, lateStart,
+                            lateDeps);
+                }
+            }
         }
         return acts;
+    }
+
+    /** The description of task t's first dependency observed outside {@code acts}. */
+    private static String firstCrossOf(TaskGraph graph, int[] partitionOfHost, int[] lane, int t, int acts,
+            int given, int late, int[] lateStart, int[] lateDeps) {
+        for (int i = 0; i < given + late; i++) {
+            int d = i < given ? graph.dependency(t, i) : lateDeps[lateStart[t] + i - given];
+            int o = observed(graph, partitionOfHost, lane, d);
+            if (o != SERIAL && o != acts) {
+                return describe(graph, d, t, o, acts);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether dependency {@code d} of task t is a receiver's window: t is a flow, and d the delivery of an earlier
+     * flow at t's own destination (NCCL's eight messages in flight per connection: message k waits for message k - 8
+     * to be delivered). Such a wait is in practice met steps before the task's own partition's (its send's local
+     * receive), so it is checked between windows. Any other dependency from another partition (a tree's forwarding,
+     * delivered at a third rank) was the last wait of its task in three runs of four measured (docs/parallel.md):
+     * such a graph runs on one thread.
+     */
+    private static boolean windowLike(TaskGraph graph, int d, int t) {
+        int x = TaskGraph.target(d);
+        int f = graph.flowIndex(x);
+        int g = graph.flowIndex(t);
+        return f >= 0 && g >= 0 && !TaskGraph.isAck(d) && graph.flowDestination(f) == graph.flowDestination(g);
     }
 
     /** Where dependency {@code d} (an end or an acknowledgement) is observed. */
@@ -235,7 +292,15 @@ public final class PartitionPlan {
         return out;
     }
 
-    /** Why the graph cannot run partitioned (null: every dependency stays in its partition or the serial phase). */
+    /**
+     * Whether the run relies on checks between windows: some dependency is observed in another partition than its
+     * dependent's, which also waits for one of its own.
+     */
+    public boolean checked() {
+        return reason == null && crossCount() > 0;
+    }
+
+    /** Why the graph cannot run partitioned (null: it can, exactly or {@link #checked() checked}). */
     public String reason() {
         return reason;
     }
@@ -290,6 +355,6 @@ public final class PartitionPlan {
         return String.format("local %d, serial %d, cross %d (delivery %d, ack %d, join %d, timed %d), tasks with a"
                 + " cross dependency %d (of which only cross %d), joins over partitions %d, nvlink %d: %s",
                 localEdges, serialEdges, crossCount(), crossEdges[0], crossEdges[1], crossEdges[2], crossEdges[3],
-                crossTasks, onlyCrossTasks, multiPartitionJoins, nvlinkTasks, reason == null ? "QUALIFIES" : reason);
+                crossTasks, onlyCrossTasks, multiPartitionJoins, nvlinkTasks, reason != null ? reason : checked() ? "QUALIFIES, checked between windows" : "QUALIFIES");
     }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import rocelab.engine.EventHandler;
+import rocelab.engine.InexactSplitException;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.MessageListener;
@@ -111,8 +112,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      * simulator the serial one), each partition's tasks driven on its own thread by a lane of this driver: {@code plan}
      * (which must have no {@link PartitionPlan#reason() reason}) says which partition acts on each task, every
      * dependency observed where its dependent acts (or in the serial phase), so each lane releases its own tasks at the
-     * picosecond one driver would. Its events carry this driver's handler id, kind and task, the keys one driver's
-     * events have. A queue pair's failure is applied between windows ({@link #afterWindow}).
+     * picosecond one driver would, or {@link PartitionPlan#checked() checked}: handed over between windows, where a
+     * run that finds one was its task's last wait is found inexact. Its events carry this driver's handler id, kind
+     * and task, the keys one driver's events have. A queue pair's failure is applied between windows
+     * ({@link #afterWindow}).
      */
     public WorkloadDriver(Network network, TaskGraph graph, rocelab.engine.PartitionedSimulator partitions,
             PartitionPlan plan, int[] partitionOfHost) {
@@ -514,9 +517,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         for (int i = from; i < to; i++) {
             int d = list[i];
             if (lane.partition >= 0 && laneOfTask[d] != lane.partition) {
-                // The plan said every dependency is observed where its dependent acts: a bug if not.
-                throw new IllegalStateException("task " + d + " of partition " + laneOfTask[d]
-                        + " released in partition " + lane.partition);
+                // Observed here, acted on in another partition, whose thread is in this window too: handed over
+                // between windows, where it must not be the task's last wait (the plan's checked dependencies).
+                lane.handOver(d, nowPs);
+                continue;
             }
             if (--waitingFor[d] == 0 && !failed[d]) {
                 long notBefore = graph.notBeforePs(d);
@@ -558,16 +562,38 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     }
 
     /**
-     * With lanes, after every window with every partition idle: applies the window's queue pair failures, in time
-     * order, as one driver applied them when they happened, reading each task's end as it stood then (a flow delivered
-     * after its sender failed, in another partition, had not ended yet). That is exact unless something the failure
-     * stops started in the rest of the window: one driver never starts a task that a failure reached (it waited for the
-     * failed flow), nor a flow on the failed queue pair after the failure. Such a run cannot be split; it stops with an
-     * error that says so (never seen in practice: a sender gives up a timeout after its last transmission).
+     * With lanes, after every window with every partition idle ({@code windowEndPs}: every event before it has run).
+     *
+     * <p>First the dependencies observed in one partition and acted on in another (a ring's window) are handed over.
+     * Each releases one wait of its task, which must still wait for something of its own partition: one driver would
+     * have started it at the picosecond of the release, inside the window just run. A task whose last wait this is
+     * (and whose earliest start is not still to come) makes the run inexact: {@link InexactSplitException}, and its
+     * caller runs it again on one thread.
+     *
+     * <p>Then the window's queue pair failures are applied, in time order, as one driver applied them when they
+     * happened, reading each task's end as it stood then (a flow delivered after its sender failed, in another
+     * partition, had not ended yet). That is exact unless something the failure stops started in the rest of the
+     * window: one driver never starts a task that a failure reached (it waited for the failed flow), nor a flow on the
+     * failed queue pair after the failure. Such a run is inexact too (never seen in practice: a sender gives up a
+     * timeout after its last transmission).
      */
-    public void afterWindow() {
+    public void afterWindow(long windowEndPs) {
         if (lanes == null) {
             return;
+        }
+        for (Lane l : lanes) {
+            for (int i = 0; i < l.handedOver; i++) {
+                int d = l.handedTask[i];
+                if (--waitingFor[d] == 0 && !failed[d]) {
+                    long notBefore = graph.notBeforePs(d);
+                    if (notBefore < windowEndPs) {
+                        throw new InexactSplitException(describe(d) + " was last waiting for a completion in"
+                                + " another partition, at " + microseconds(l.handedAtPs[i]) + ", inside one window");
+                    }
+                    simOf(d).schedule(notBefore, handlerId, READY, d);
+                }
+            }
+            l.handedOver = 0;
         }
         while (true) {
             Lane first = null;
@@ -590,6 +616,17 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             l.errors = 0;
             l.errorsRead = 0;
         }
+    }
+
+    private static String microseconds(long ps) {
+        return String.format(java.util.Locale.ROOT, "%.3f us", ps / 1e6);
+    }
+
+    /** Task t in words: its flow's hosts, or its kind. */
+    private String describe(int t) {
+        int f = graph.flowIndex(t);
+        return f >= 0 ? "flow " + graph.flowSource(f) + "->" + graph.flowDestination(f) + " (task " + t + ")"
+                : graph.kind(t).name().toLowerCase(java.util.Locale.ROOT) + " task " + t;
     }
 
     /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */
@@ -618,9 +655,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             return;
         }
         if (failingAtPs >= 0 && (onTheQueuePair ? startPs[t] >= failingAtPs : startPs[t] >= 0)) {
-            throw new IllegalStateException("task " + t + " started at " + startPs[t] + " ps, after the failure of a"
-                    + " queue pair it waited for (at " + failingAtPs + " ps, in another partition): this run cannot"
-                    + " be split exactly; run it with --threads 1");
+            throw new InexactSplitException(describe(t) + " started at " + microseconds(startPs[t]) + ", after the"
+                    + " failure of a queue pair it waited for in another partition, at " + microseconds(failingAtPs));
         }
         failed[t] = true;
         if (graph.flowIndex(t) >= 0 && startPs[t] >= 0) {
@@ -630,9 +666,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         // Applied after its window: an end after the failure had not happened yet. At the same picosecond the order of
         // the two events, in two partitions, would decide.
         if (failingAtPs >= 0 && endPs[t] == failingAtPs) {
-            throw new IllegalStateException("task " + t + " ended at " + endPs[t] + " ps, the picosecond a queue pair"
-                    + " it belongs to failed in another partition: this run cannot be split exactly; run it with"
-                    + " --threads 1");
+            throw new InexactSplitException(describe(t) + " ended at " + microseconds(endPs[t]) + ", the picosecond"
+                    + " a queue pair it belongs to failed in another partition");
         }
         if (endPs[t] < 0 || failingAtPs >= 0 && endPs[t] > failingAtPs) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
@@ -672,6 +707,10 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         int[] errorQp = new int[4];
         int errors;
         int errorsRead;
+        /** Tasks of other partitions this lane released in the window, and when: handed over after it. */
+        int[] handedTask = new int[16];
+        long[] handedAtPs = new long[16];
+        int handedOver;
 
         Lane(Simulator sim, int partition) {
             this.sim = sim;
@@ -681,6 +720,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         @Override
         public void onEvent(long nowPs, int kind, long arg) {
             handle(this, nowPs, kind, arg);
+        }
+
+        void handOver(int task, long nowPs) {
+            if (handedOver == handedTask.length) {
+                handedTask = Arrays.copyOf(handedTask, handedOver * 2);
+                handedAtPs = Arrays.copyOf(handedAtPs, handedOver * 2);
+            }
+            handedTask[handedOver] = task;
+            handedAtPs[handedOver++] = nowPs;
         }
 
         void error(long nowPs, int qp) {
