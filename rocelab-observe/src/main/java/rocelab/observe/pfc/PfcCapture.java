@@ -11,6 +11,7 @@ import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.switching.Switch;
+import rocelab.observe.victim.EventNotes;
 
 /**
  * What a device sees when it sends a PFC frame or reports a wait behind a pause, noted at that moment: the frame's
@@ -22,47 +23,51 @@ import rocelab.fabric.switching.Switch;
  * log links every partition's notes after each window in key order, which is the order one simulator writes them.
  */
 final class PfcCapture implements PfcProbe {
+    /** A note's fields: what it is (a frame or a wait), the parent XOFF's send time, then the row or the wait. */
     static final int TYPE = 0;
-    static final int TIME = 1;
-    static final int TIE = 2;
-    static final int KIND = 3;
-    static final int ARG = 4;
-    static final int XOFF_SENT = 5;
-    static final int ROW = 6;
+    static final int XOFF_SENT = 1;
+    static final int ROW = 2;
     static final int WIDTH = ROW + PfcLog.FIELD_COUNT;
+    /** A wait note's time, after its eight fields (a frame's row has its own). */
+    private static final int TIME_OF_WAIT = ROW + 8;
     private static final long PFC = 0;
     private static final long WAIT = 1;
     /** A wait note's priority field carries whether the packet that waited was an ACK in this bit. */
     private static final long ACK_FLAG = 1L << 32;
 
     private final Network network;
-    /** The partition this capture notes for (null: the log's own, linked at once). */
-    private final Simulator partition;
     private long[] egressScratch = new long[64];
     private long[] qpScratch = new long[64];
     private int[] touched = new int[64];
-    private long[] notes = new long[WIDTH * 64];
-    private int size;
-    private int read;
+    /** The notes of a partition's window (null for the log's own capture, which notes nothing). */
+    private final EventNotes notes;
+
+    /** The notes this capture takes (null for the log's own). */
+    EventNotes notes() {
+        return notes;
+    }
 
     PfcCapture(Network network, Simulator partition) {
         this.network = network;
-        this.partition = partition;
+        this.notes = partition == null ? null : new EventNotes(partition, WIDTH);
     }
 
     @Override
     public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
             long thresholdBytes, PfcReason reason, long poolUsedBytes, long poolBytes) {
-        int at = next(PFC, nowPs);
+        int at = notes.next(nowPs);
+        long[] n = notes.array();
+        n[at + TYPE] = PFC;
         capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes, poolBytes,
-                notes, at);
+                n, at);
     }
 
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
-        int at = next(WAIT, nowPs);
-        long[] n = notes;
+        int at = notes.next(nowPs);
+        long[] n = notes.array();
+        n[at + TYPE] = WAIT;
         n[at + ROW] = node;
         n[at + ROW + 1] = port;
         n[at + ROW + 2] = priority | (ack ? ACK_FLAG : 0);
@@ -71,23 +76,7 @@ final class PfcCapture implements PfcProbe {
         n[at + ROW + 5] = fromClockPs;
         n[at + ROW + 6] = toClockPs;
         n[at + ROW + 7] = xoffSentPs;
-    }
-
-    /** A new note of the partition's current event; returns its offset. */
-    private int next(long type, long nowPs) {
-        if (!partition.inWindow()) {
-            throw new IllegalStateException("a PFC note outside a window of partition " + partition.partition());
-        }
-        if ((size + 1) * WIDTH > notes.length) {
-            notes = Arrays.copyOf(notes, notes.length * 2);
-        }
-        int at = size++ * WIDTH;
-        notes[at + TYPE] = type;
-        notes[at + TIME] = nowPs;
-        notes[at + TIE] = partition.currentTieKey();
-        notes[at + KIND] = partition.currentKind();
-        notes[at + ARG] = partition.currentArg();
-        return at;
+        n[at + TIME_OF_WAIT] = nowPs;
     }
 
     /** Notes a PFC frame into {@code rec} at {@code at}: its fields and what this device shows of its cause. */
@@ -256,43 +245,15 @@ final class PfcCapture implements PfcProbe {
      * Hands every capture's notes to the log in the order of the events that wrote them (time, then the canonical
      * tie key, kind and argument; notes of one event stay in their order), and empties the captures.
      */
-    static void replay(List<PfcCapture> captures, PfcLog log) {
-        while (true) {
-            PfcCapture best = null;
-            for (PfcCapture c : captures) {
-                if (c.read < c.size && (best == null || c.before(best))) {
-                    best = c;
-                }
-            }
-            if (best == null) {
-                break;
-            }
-            int at = best.read++ * WIDTH;
-            long[] n = best.notes;
+    static void replay(List<EventNotes> all, PfcLog log) {
+        EventNotes.replay(all, (n, at) -> {
             if (n[at + TYPE] == PFC) {
                 log.link(n, at);
             } else {
-                log.onPausedWait(n[at + TIME], (int) n[at + ROW], (int) n[at + ROW + 1],
+                log.onPausedWait(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
                         (int) (n[at + ROW + 2] & ~ACK_FLAG), (int) n[at + ROW + 3], n[at + ROW + 4],
                         (n[at + ROW + 2] & ACK_FLAG) != 0, n[at + ROW + 5], n[at + ROW + 6], n[at + ROW + 7]);
             }
-        }
-        for (PfcCapture c : captures) {
-            c.size = 0;
-            c.read = 0;
-        }
-    }
-
-    /** Whether this capture's next note comes before {@code other}'s. */
-    private boolean before(PfcCapture other) {
-        int a = read * WIDTH;
-        int b = other.read * WIDTH;
-        for (int f = TIME; f <= ARG; f++) {
-            int c = Long.compare(notes[a + f], other.notes[b + f]);
-            if (c != 0) {
-                return c < 0;
-            }
-        }
-        return false;
+        });
     }
 }

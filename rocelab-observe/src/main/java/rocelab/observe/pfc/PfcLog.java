@@ -77,7 +77,8 @@ public final class PfcLog implements PfcProbe {
     /** The capture of this log's own probe (one simulator) and its record. */
     private final PfcCapture own;
     private final long[] ownRecord = new long[PfcCapture.WIDTH];
-    private final List<PfcCapture> captures = new ArrayList<>();
+    /** The notes of every partition's capture, linked after each window. */
+    private final List<rocelab.observe.victim.EventNotes> captures = new ArrayList<>();
     /** Every flow's waits behind pauses, each at the root of the XOFF that paused the transmitter. */
     private final FlowWaits flowWaits;
 
@@ -128,7 +129,7 @@ public final class PfcLog implements PfcProbe {
      */
     public PfcProbe forPartition(rocelab.engine.Simulator partition) {
         PfcCapture c = new PfcCapture(network, partition);
-        captures.add(c);
+        captures.add(c.notes());
         return c;
     }
 
