@@ -123,11 +123,12 @@ final class JourneyCommand implements Callable<Integer> {
                     : "a PSN from " + psns.getMin() + " to " + psns.getMax()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
+        List<JourneyRecorder.QueuedBehind> behind = recorder.queuedBehind(f.startPs());
         spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog())
-                .render(f, events, packet, fromPs, toPs, maxLines));
+                .queuedBehind(behind, recorder.firstSendPs()).render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
-            AtomicFiles.write(json, JsonText.render(toJson(f, events, sim)));
+            AtomicFiles.write(json, JsonText.render(toJson(f, events, sim, behind, recorder.firstSendPs())));
         }
         return 0;
     }
@@ -170,7 +171,8 @@ final class JourneyCommand implements Callable<Integer> {
         return null;
     }
 
-    private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim) {
+    private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim,
+            List<JourneyRecorder.QueuedBehind> behind, long firstSendPs) {
         var topo = sim.network().topology();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("flow_id", f.id());
@@ -179,6 +181,18 @@ final class JourneyCommand implements Callable<Integer> {
         m.put("size_bytes", f.sizeBytes());
         m.put("qp", f.queuePair());
         m.put("fct_us", f.completed() ? Numbers.micros(f.fctPs()) : null);
+        m.put("first_sent_us", firstSendPs == Long.MAX_VALUE ? null : Numbers.micros(firstSendPs));
+        List<Object> ahead = new ArrayList<>();
+        for (JourneyRecorder.QueuedBehind q : behind) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("flow", q.flow());
+            row.put("packets", q.packets());
+            row.put("resent", q.resent());
+            row.put("first_sent_us", Numbers.micros(q.firstSentPs()));
+            row.put("last_sent_us", Numbers.micros(q.lastSentPs()));
+            ahead.add(row);
+        }
+        m.put("queued_behind", ahead);
         List<Object> list = new ArrayList<>();
         for (JourneyEvent e : events) {
             Map<String, Object> row = new LinkedHashMap<>();

@@ -25,8 +25,20 @@ public interface CongestionAlgorithm {
     /** Parameters a scenario may override, with their units. */
     Map<String, Unit> parameters();
 
-    /** A factory for the settings; throws {@link IllegalArgumentException} on a bad value. */
+    /**
+     * A factory for the settings; throws {@link IllegalArgumentException} on a bad value that does not depend on the
+     * line rate. The values are resolved per RNIC line rate when a QP is created: {@link #check} them at each line rate
+     * first.
+     */
     CongestionControlFactory factory(CcSettings settings);
+
+    /**
+     * Throws {@link IllegalArgumentException} when the settings do not hold for an RNIC whose QPs run at
+     * {@code lineRateBps} (a {@code min-rate} above it, say): what the factory's QPs would throw when created there.
+     */
+    default void check(CcSettings settings, long lineRateBps) {
+        factory(settings);
+    }
 
     /** How receiving RNICs notify senders when this algorithm runs (CNP DSCP and priority from the NIC settings). */
     default NotificationPointParameters notificationPoint(CcSettings settings, int cnpDscp, int cnpPriority) {

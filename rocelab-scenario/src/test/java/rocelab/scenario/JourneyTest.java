@@ -583,6 +583,62 @@ class JourneyTest {
         assertThat(starts).isPositive();
     }
 
+    /**
+     * A QP sends its messages in the order they were posted. A 2-rank AlltoAll of 768 KiB posts each pair's 384 KiB as
+     * three 128 KiB WRITEs at once on one QP (NCCL's P2P chunks): the third waits while the QP sends the first two, 64
+     * packets at 100 Gb/s, and its FCT (from its post) includes that wait. Its journey says so, by the flows its QP's
+     * packets carried between its post and its first packet; the first WRITE waited for no one and has no such line.
+     */
+    @Test
+    void shouldSayBehindWhichFlowsOfItsQpAFlowWaitedBeforeItsFirstPacket() throws Exception {
+        ScenarioConfig config = new ScenarioReader().read("""
+                name: qp-fifo
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: alltoall, ranks: 0-1, size: 768KiB}
+                """, "qp-fifo.yaml", null);
+        Simulation sim = Simulation.assemble(config);
+        int qp = sim.driver().queuePair(0).id();
+        assertThat(sim.driver().queuePair(1).id()).isEqualTo(qp);
+        assertThat(sim.driver().queuePair(2).id()).isEqualTo(qp);
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), qp, 2, PfcProbe.NONE);
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(2);
+        assertThat(f.startPs()).isEqualTo(r.flows().get(0).startPs()).isEqualTo(r.flows().get(1).startPs());
+        rec.completed(f.finishPs(), f.src());
+        List<JourneyRecorder.QueuedBehind> behind = rec.queuedBehind(f.startPs());
+        assertThat(behind).extracting(JourneyRecorder.QueuedBehind::flow).containsExactly(0L, 1L);
+        assertThat(behind).extracting(JourneyRecorder.QueuedBehind::packets).as("every packet of both: 128 KiB each")
+                .containsExactly(32, 32);
+        assertThat(behind).extracting(JourneyRecorder.QueuedBehind::resent).containsExactly(0, 0);
+        assertThat(behind.get(1).lastSentPs()).isLessThan(rec.firstSendPs());
+        // 64 frames of 4,194 bytes on the wire (4,096 of payload, 78 of headers, 20 of preamble and gap; the first of
+        // each WRITE 16 more for its RETH) at 100 Gb/s before its first packet can start.
+        long frames = 64L * (4096 + 78 + 20) + 2 * 16;
+        assertThat(rec.firstSendPs() - f.startPs()).isGreaterThanOrEqualTo(frames * 8 * 10);
+        List<JourneyEvent> events = rec.eventsOf(f.startPs(), f.finishPs());
+        String text = new JourneyText(sim.network()).queuedBehind(behind, rec.firstSendPs())
+                .render(f, events, -1, 0, Long.MAX_VALUE, 5);
+        String waited = String.format(java.util.Locale.ROOT, "%.3f", (rec.firstSendPs() - f.startPs()) / 1e6);
+        assertThat(text).contains("its first packet left at " + waited + " us, " + waited + " us after it was posted",
+                "QP " + qp + " sends its messages in the order they were posted, and until then it was sending flow 0"
+                        + " (32 packets from 0.000 to ", " and flow 1 (32 packets from ");
+
+        // The first WRITE was posted on an idle QP: no such line.
+        Simulation again = Simulation.assemble(config);
+        JourneyRecorder rec0 = new JourneyRecorder(again.network(), qp, 0, PfcProbe.NONE);
+        rec0.attach();
+        FlowRecord f0 = again.run(ProgressListener.NONE).flows().get(0);
+        rec0.completed(f0.finishPs(), f0.src());
+        assertThat(rec0.queuedBehind(f0.startPs())).isEmpty();
+        assertThat(new JourneyText(again.network()).queuedBehind(rec0.queuedBehind(f0.startPs()), rec0.firstSendPs())
+                .render(f0, rec0.eventsOf(f0.startPs(), f0.finishPs()), -1, 0, Long.MAX_VALUE, 5))
+                .doesNotContain("its first packet left at");
+    }
+
     private static void assertNoPauseToldWithAThresholdItsIngressDidNotReach(String text) {
         Matcher m = HOLDS.matcher(text);
         while (m.find()) {

@@ -45,9 +45,13 @@ public final class DcqcnAlgorithm implements CongestionAlgorithm {
         if (profile == null) {
             throw new IllegalArgumentException("unknown DCQCN profile " + s.profile());
         }
-        DcqcnSettings settings = new DcqcnSettings(profile, s.overrides());
-        settings.resolve(100_000_000_000L);
-        return settings;
+        return new DcqcnSettings(profile, s.overrides());
+    }
+
+    /** The profile and overrides resolved at the RNIC's line rate, as each of its QPs resolves them. */
+    @Override
+    public void check(CcSettings s, long lineRateBps) {
+        settings(s).resolve(lineRateBps);
     }
 
     @Override
@@ -57,9 +61,16 @@ public final class DcqcnAlgorithm implements CongestionAlgorithm {
 
     @Override
     public NotificationPointParameters notificationPoint(CcSettings s, int cnpDscp, int cnpPriority) {
-        DcqcnParameters p = settings(s).resolve(100_000_000_000L);
+        DcqcnSettings settings = settings(s);
+        DcqcnParameters d = DcqcnParameters.of(settings.profile(), 100_000_000_000L);
+        // The notification point's parameters do not depend on the line rate (nor on the rate overrides, which are
+        // checked per RNIC): the profile's, overridden.
+        Map<String, Double> o = s.overrides();
+        boolean onAck = o.containsKey("cnp-on-ack") ? o.get("cnp-on-ack") != 0 : d.cnpOnAck();
+        long interval = o.containsKey("cnp-interval") ? Math.round(o.get("cnp-interval")) : d.cnpIntervalPs();
+        boolean perPort = o.containsKey("cnp-per-port") ? o.get("cnp-per-port") != 0 : d.cnpIntervalPerPort();
         return new NotificationPointParameters(
-                p.cnpOnAck() ? NotificationPointParameters.Mode.ACK_FLAG : NotificationPointParameters.Mode.CNP,
-                p.cnpIntervalPs(), cnpDscp, cnpPriority, p.cnpIntervalPerPort());
+                onAck ? NotificationPointParameters.Mode.ACK_FLAG : NotificationPointParameters.Mode.CNP,
+                interval, cnpDscp, cnpPriority, perPort);
     }
 }

@@ -10,8 +10,6 @@ import rocelab.fabric.nic.NotificationPointParameters;
 
 /** DCTCP-style control as a scenario option: {@code cc: dctcp} with {@code dctcp: {g: 1/16, ai-rate: 615Mbps}}. */
 public final class DctcpAlgorithm implements CongestionAlgorithm {
-    /** Overrides are checked against this line rate when the scenario is read; values scale per RNIC later. */
-    private static final long CHECK_RATE_BPS = 100_000_000_000L;
 
     @Override
     public String name() {
@@ -23,13 +21,19 @@ public final class DctcpAlgorithm implements CongestionAlgorithm {
         return DctcpParameters.KEYS;
     }
 
+    /** The overrides resolved at the RNIC's line rate, as each of its QPs resolves them. */
+    @Override
+    public void check(CcSettings settings, long lineRateBps) {
+        factory(settings);
+        DctcpParameters.resolve(settings.overrides(), lineRateBps);
+    }
+
     @Override
     public CongestionControlFactory factory(CcSettings settings) {
         if (settings.profile() != null) {
             throw new IllegalArgumentException("dctcp has no profiles");
         }
         Map<String, Double> overrides = settings.overrides();
-        DctcpParameters.resolve(overrides, CHECK_RATE_BPS);
         PerLineRate<DctcpParameters> parameters = new PerLineRate<>(rate -> DctcpParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override

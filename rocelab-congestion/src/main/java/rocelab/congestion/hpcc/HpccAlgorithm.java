@@ -10,8 +10,6 @@ import rocelab.fabric.nic.NotificationPointParameters;
 
 /** HPCC as a scenario option: {@code cc: hpcc} with {@code hpcc: {eta: 0.95, max-stage: 5, base-rtt: 10us}}. */
 public final class HpccAlgorithm implements CongestionAlgorithm {
-    /** Overrides are checked against this line rate when the scenario is read; values scale per RNIC later. */
-    private static final long CHECK_RATE_BPS = 100_000_000_000L;
 
     @Override
     public String name() {
@@ -23,13 +21,19 @@ public final class HpccAlgorithm implements CongestionAlgorithm {
         return HpccParameters.KEYS;
     }
 
+    /** The overrides resolved at the RNIC's line rate, as each of its QPs resolves them. */
+    @Override
+    public void check(CcSettings settings, long lineRateBps) {
+        factory(settings);
+        HpccParameters.resolve(settings.overrides(), lineRateBps);
+    }
+
     @Override
     public CongestionControlFactory factory(CcSettings settings) {
         if (settings.profile() != null) {
             throw new IllegalArgumentException("hpcc has no profiles");
         }
         Map<String, Double> overrides = settings.overrides();
-        HpccParameters.resolve(overrides, CHECK_RATE_BPS);
         PerLineRate<HpccParameters> parameters = new PerLineRate<>(rate -> HpccParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override

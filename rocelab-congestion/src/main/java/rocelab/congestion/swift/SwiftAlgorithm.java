@@ -10,8 +10,6 @@ import rocelab.fabric.nic.NotificationPointParameters;
 
 /** Swift as a scenario option: {@code cc: swift} with {@code swift: {base-delay: 20us, beta: 0.8, max-mdf: 0.5}}. */
 public final class SwiftAlgorithm implements CongestionAlgorithm {
-    /** Overrides are checked against this line rate when the scenario is read; values scale per RNIC later. */
-    private static final long CHECK_RATE_BPS = 100_000_000_000L;
 
     @Override
     public String name() {
@@ -23,13 +21,19 @@ public final class SwiftAlgorithm implements CongestionAlgorithm {
         return SwiftParameters.KEYS;
     }
 
+    /** The overrides resolved at the RNIC's line rate, as each of its QPs resolves them. */
+    @Override
+    public void check(CcSettings settings, long lineRateBps) {
+        factory(settings);
+        SwiftParameters.resolve(settings.overrides(), lineRateBps);
+    }
+
     @Override
     public CongestionControlFactory factory(CcSettings settings) {
         if (settings.profile() != null) {
             throw new IllegalArgumentException("swift has no profiles");
         }
         Map<String, Double> overrides = settings.overrides();
-        SwiftParameters.resolve(overrides, CHECK_RATE_BPS);
         PerLineRate<SwiftParameters> parameters = new PerLineRate<>(rate -> SwiftParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override

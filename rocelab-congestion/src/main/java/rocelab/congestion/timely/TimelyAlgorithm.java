@@ -10,8 +10,6 @@ import rocelab.fabric.nic.NotificationPointParameters;
 
 /** TIMELY as a scenario option: {@code cc: timely} with {@code timely: {t-low: 50us, t-high: 500us, beta: 0.8}}. */
 public final class TimelyAlgorithm implements CongestionAlgorithm {
-    /** Overrides are checked against this line rate when the scenario is read; values scale per RNIC later. */
-    private static final long CHECK_RATE_BPS = 100_000_000_000L;
 
     @Override
     public String name() {
@@ -23,13 +21,19 @@ public final class TimelyAlgorithm implements CongestionAlgorithm {
         return TimelyParameters.KEYS;
     }
 
+    /** The overrides resolved at the RNIC's line rate, as each of its QPs resolves them. */
+    @Override
+    public void check(CcSettings settings, long lineRateBps) {
+        factory(settings);
+        TimelyParameters.resolve(settings.overrides(), lineRateBps);
+    }
+
     @Override
     public CongestionControlFactory factory(CcSettings settings) {
         if (settings.profile() != null) {
             throw new IllegalArgumentException("timely has no profiles");
         }
         Map<String, Double> overrides = settings.overrides();
-        TimelyParameters.resolve(overrides, CHECK_RATE_BPS);
         PerLineRate<TimelyParameters> parameters = new PerLineRate<>(rate -> TimelyParameters.resolve(overrides, rate));
         return new CongestionControlFactory() {
             @Override

@@ -49,6 +49,12 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     private long lastPsn = -1;
     /** When the followed flow's first packet left (Long.MAX_VALUE: not yet). */
     private long firstSendPs = Long.MAX_VALUE;
+    /**
+     * The QP's packets of other flows sent before the followed flow's first packet: time, the flow (its cookie) and
+     * whether it was a re-send, in the order sent. A QP sends its messages in the order they were posted, so those
+     * sent after the followed flow was posted are what it queued behind.
+     */
+    private final List<long[]> sentBefore = new ArrayList<>();
 
     /** @param next the PFC probe that was attached before (kept informed) */
     public JourneyRecorder(Network network, int queuePair, PfcProbe next) {
@@ -108,6 +114,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
                 firstPsn = firstPsn < 0 ? p.psn() : Math.min(firstPsn, p.psn());
                 firstSendPs = Math.min(firstSendPs, nowPs);
                 lastPsn = Math.max(lastPsn, p.psn());
+            } else if (flowCookie >= 0 && firstSendPs == Long.MAX_VALUE) {
+                sentBefore.add(new long[] {nowPs, p.cookie(), retransmission ? 1 : 0});
             }
             // A re-send of a QP that repeats selectively says so: it is not the start of a go-back-N. A re-send is
             // the QP's answer to its latest recovery (the QP reported it before it sent anything again).
@@ -315,5 +323,46 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
 
     public int queuePair() {
         return queuePair;
+    }
+
+    /**
+     * The flows whose packets the QP sent from {@code postedPs} (when the followed flow was posted) until the followed
+     * flow's first packet left, in the order their first such packet was sent: the messages posted on the QP before it
+     * that it queued behind (by the flow each packet carries). Empty when the followed flow followed no one or sent
+     * nothing.
+     */
+    public List<QueuedBehind> queuedBehind(long postedPs) {
+        List<QueuedBehind> out = new ArrayList<>();
+        if (firstSendPs == Long.MAX_VALUE) {
+            return out;
+        }
+        Map<Long, Integer> index = new HashMap<>();
+        for (long[] s : sentBefore) {
+            if (s[0] < postedPs) {
+                continue;
+            }
+            Integer i = index.get(s[1]);
+            if (i == null) {
+                index.put(s[1], out.size());
+                out.add(new QueuedBehind(s[1], 1, (int) s[2], s[0], s[0]));
+            } else {
+                QueuedBehind q = out.get(i);
+                out.set(i, new QueuedBehind(q.flow(), q.packets() + 1, q.resent() + (int) s[2], q.firstSentPs(), s[0]));
+            }
+        }
+        return out;
+    }
+
+    /** When the followed flow's first packet left (Long.MAX_VALUE: it sent none). */
+    public long firstSendPs() {
+        return firstSendPs;
+    }
+
+    /**
+     * A flow posted earlier on the same QP whose packets the QP sent while the followed flow waited for its turn:
+     * {@code packets} of them ({@code resent} of those sent again), the first at {@code firstSentPs}, the last at
+     * {@code lastSentPs}.
+     */
+    public record QueuedBehind(long flow, int packets, int resent, long firstSentPs, long lastSentPs) {
     }
 }

@@ -28,6 +28,10 @@ public final class JourneyText {
     private final CreditWaitText credits;
     /** The group of the waits for credits. */
     private static final String CREDIT = "credit";
+    /** The flows posted before it on its QP that the QP sent while the flow waited for its turn (see queuedBehind). */
+    private List<JourneyRecorder.QueuedBehind> queuedBehind = List.of();
+    /** When the flow's first packet left (Long.MAX_VALUE: it sent none). */
+    private long firstSendPs = Long.MAX_VALUE;
 
     public JourneyText(Network network) {
         this(network, null);
@@ -47,6 +51,16 @@ public final class JourneyText {
         this.topo = network.topology();
         this.pfc = pfc;
         this.credits = new CreditWaitText(network, credits);
+    }
+
+    /**
+     * What the flow's QP sent between the flow's post and its first packet ({@link JourneyRecorder#queuedBehind}): the
+     * header then says how long the flow waited for its turn on the QP and behind which flows.
+     */
+    public JourneyText queuedBehind(List<JourneyRecorder.QueuedBehind> flows, long firstSendPs) {
+        this.queuedBehind = List.copyOf(flows);
+        this.firstSendPs = firstSendPs;
+        return this;
     }
 
     /**
@@ -80,6 +94,7 @@ public final class JourneyText {
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
                 : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+        queuedBehindLine(b, f);
         if (network.isInfiniband()) {
             infinibandPaths(b, f);
         }
@@ -504,6 +519,33 @@ public final class JourneyText {
      * How much of the flow went by before its QP's local ACK timeouts fired: each timeout is preceded by a stretch
      * with nothing new acknowledged, as long as the timeout (from when the timer started, as the QP reported it).
      */
+    /**
+     * A QP sends its messages in the order they were posted: a flow posted while earlier ones were still being sent
+     * waits for its turn, and its FCT (from its post) includes that wait. Told by identity: the flows the QP's packets
+     * carried between the flow's post and its first packet.
+     */
+    private void queuedBehindLine(StringBuilder b, FlowRecord f) {
+        if (queuedBehind.isEmpty() || firstSendPs == Long.MAX_VALUE || firstSendPs <= f.startPs()) {
+            return;
+        }
+        long waited = firstSendPs - f.startPs();
+        String share = f.completed() && f.fctPs() > 0
+                ? String.format(Locale.ROOT, " (%.1f%% of its FCT)", 100.0 * waited / f.fctPs()) : "";
+        StringBuilder who = new StringBuilder();
+        for (int i = 0; i < queuedBehind.size(); i++) {
+            JourneyRecorder.QueuedBehind q = queuedBehind.get(i);
+            if (i > 0) {
+                who.append(i == queuedBehind.size() - 1 ? " and " : ", ");
+            }
+            who.append(String.format(Locale.ROOT, "flow %d (%,d packet%s%s from %s to %s us)", q.flow(), q.packets(),
+                    q.packets() == 1 ? "" : "s", q.resent() == 0 ? "" : String.format(Locale.ROOT,
+                            ", %,d of them sent again", q.resent()), us(q.firstSentPs()), us(q.lastSentPs())));
+        }
+        line(b, "  its first packet left at %s us, %s us after it was posted%s: QP %d sends its messages in the order"
+                + " they were posted, and until then it was sending %s", us(firstSendPs), us(waited), share,
+                f.queuePair(), who);
+    }
+
     private void timeouts(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
         long end = f.completed() ? f.finishPs() : Long.MAX_VALUE;
         int fired = 0;

@@ -104,6 +104,40 @@ final class CongestionReader {
         });
     }
 
+    /**
+     * Checks {@code cc} (read from {@code nic}) for an RNIC whose QPs run at {@code lineRateBps}, as they will resolve
+     * it when they are created: a value that does not hold there (a {@code min-rate} above that line rate, a
+     * {@code max-cut} of 0) is an error at the key whose value alone breaks it (at the block when only a combination
+     * does), naming the RNIC and its rate.
+     */
+    void checkAtLineRate(YamlMap nic, CcSettings cc, long lineRateBps, String rnic) throws ScenarioException {
+        CongestionAlgorithm algorithm = CongestionControls.byName(cc.name()).orElseThrow();
+        try {
+            algorithm.check(cc, lineRateBps);
+            return;
+        } catch (IllegalArgumentException e) {
+            Node block = nic == null ? null : nic.get(cc.name());
+            Node at = block != null ? block : nic != null ? nic.node() : null;
+            if (block != null) {
+                Map<String, NodeTuple> entries = YamlMap.entries(doc, block, "nic." + cc.name(), "a mapping");
+                for (Map.Entry<String, Double> o : cc.overrides().entrySet()) {
+                    try {
+                        algorithm.check(new CcSettings(cc.name(), cc.profile(), Map.of(o.getKey(), o.getValue())),
+                                lineRateBps);
+                    } catch (IllegalArgumentException alone) {
+                        if (entries.containsKey(o.getKey())) {
+                            at = entries.get(o.getKey()).getValueNode();
+                        }
+                        break;
+                    }
+                }
+            }
+            throw doc.at(at, e.getMessage() + " (" + rnic + "'s QPs run at " + java.math.BigDecimal.valueOf(
+                    lineRateBps, 9).stripTrailingZeros().toPlainString() + " Gb/s); expected valid values for nic."
+                    + cc.name());
+        }
+    }
+
     private double value(Node v, String key, CongestionAlgorithm.Unit unit) throws ScenarioException {
         switch (unit) {
             case TIME:

@@ -392,6 +392,7 @@ final class DevicesReader {
             }
         }
         Map<String, NicConfig> cache = new HashMap<>();
+        java.util.Set<String> checked = new java.util.HashSet<>();
         List<NicConfig> out = new ArrayList<>();
         for (int h = 0; h < topology.hostCount(); h++) {
             StringBuilder key = new StringBuilder();
@@ -405,9 +406,26 @@ final class DevicesReader {
             NicConfig shared = cache.get(key.toString());
             NicConfig c = shared != null ? withHost(shared, h) : nic(h, merged, basePfc);
             cache.putIfAbsent(key.toString(), c);
+            // Its congestion control's values must hold at its own line rate (each QP resolves them there when it is
+            // created): checked once per settings and rate, at the RNIC it first fails for.
+            long rate = queuePairLineRateBps(h);
+            if (checked.add(key + "@" + rate)) {
+                congestion.checkAtLineRate(merged == null ? null : YamlMap.of(doc, merged, "nic",
+                        DeviceReader.nicKeys()), c.congestion(), rate, "h" + h);
+            }
             out.add(c);
         }
         return out;
+    }
+
+    /**
+     * The rate host {@code h}'s QPs run at, their congestion control's line rate: the RNIC's, or one plane's when each
+     * QP keeps to one plane of a multi-plane fabric (as the RNIC's {@code queuePairLineRateBps}).
+     */
+    private long queuePairLineRateBps(int h) {
+        long rate = topology.hostRateBps(h);
+        return topology.planes() == 1 || topology.planeSelection() == rocelab.fabric.topology.PlaneSelection.SPRAY
+                ? rate : rate / topology.planes();
     }
 
     private static NicConfig withHost(NicConfig c, int host) {

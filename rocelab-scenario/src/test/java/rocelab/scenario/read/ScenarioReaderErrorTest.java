@@ -309,6 +309,38 @@ class ScenarioReaderErrorTest {
                 "t.yaml:4:29: g 2 is out of range; expected a number in 0..1 (e.g. 0.2 or 1/256)");
     }
 
+    /**
+     * Each QP resolves its congestion control's values at its own RNIC's line rate. They were checked when the scenario
+     * was read at a fixed 100 Gb/s: a DCQCN min-rate of 50 Gb/s on a 25 Gb/s RNIC passed the reader and stopped the run
+     * with an internal error (exit 1) when the first QP was created, and 200 Gb/s on a 400 Gb/s fabric was refused as
+     * above the line rate. Now every RNIC's line rate is checked, and the error points at the key that breaks it.
+     */
+    @Test
+    void shouldCheckCongestionControlValuesAtEachRnicsOwnLineRate() throws Exception {
+        String slow = "topology: {kind: custom, hosts: 3, switches: [s], links: [{a: h0, b: s, rate: 100Gbps},"
+                + " {a: h1, b: s, rate: 25Gbps}, {a: h2, b: s, rate: 100Gbps}]}\n";
+        assertError(HEAD + slow + "nic: {cc: dcqcn, dcqcn: {min-rate: 50Gbps}}\n" + FLOW,
+                "t.yaml:4:36: min rate must be positive and at most the line rate (h1's QPs run at 25 Gb/s); expected"
+                        + " valid values for nic.dcqcn");
+        // Only the slow RNIC's own settings: a per-host override that gives it its own min-rate is checked at its rate.
+        assertError(HEAD + slow + "nic: {cc: dcqcn}\nnics:\n  - {hosts: 1, dcqcn: {profile: paper, min-rate: 30Gbps}}\n"
+                + FLOW, "t.yaml:6:50: min rate must be positive and at most the line rate (h1's QPs run at 25 Gb/s);"
+                        + " expected valid values for nic.dcqcn");
+        reader.read(HEAD + slow + "nic: {cc: dcqcn, dcqcn: {min-rate: 20Gbps}}\n" + FLOW, "t.yaml", dir);
+        // At 400 Gb/s a min-rate of 200 Gb/s is below the line rate.
+        reader.read(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 400Gbps}}\n"
+                + "nic: {cc: dcqcn, dcqcn: {min-rate: 200Gbps}}\n" + FLOW, "t.yaml", dir);
+        // A multi-plane RNIC's QPs keep to one plane each (per-qp): 800 Gb/s over 2 planes is 400 Gb/s per QP.
+        String planes = "topology: {kind: single-switch, hosts: 4, planes: 2, link: {rate: 800Gbps}}\n";
+        assertError(HEAD + planes + "nic: {cc: dcqcn, dcqcn: {min-rate: 500Gbps}}\n" + FLOW,
+                "t.yaml:4:36: min rate must be positive and at most the line rate (h0's QPs run at 400 Gb/s); expected"
+                        + " valid values for nic.dcqcn");
+        // The key that breaks it, not the block: max-cut alone, next to valid values.
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 1/16, max-cut: 0, ai-rate: 10Mbps}}\n" + FLOW,
+                "t.yaml:4:44: max cut must be in (0, 1] (h0's QPs run at 100 Gb/s); expected valid values for"
+                        + " nic.dcqcn");
+    }
+
     @Test
     void shouldReportSecondOccurrenceWhenKeyIsDuplicated() {
         assertError("name: t\nseed: 1\nseed: 2\nfabric: {mode: roce-lossy}\n" + TOPO + FLOW,
