@@ -86,6 +86,10 @@ final class FlowsCsvReader {
             throw new ScenarioException(shown, lineNo, col[2], "size_bytes 0 is too small; expected a whole number"
                     + " of bytes >= 1");
         }
+        if (v[2] > UnitParser.MAX_BYTES) {
+            throw new ScenarioException(shown, lineNo, col[2], "size_bytes " + v[2] + " is more than 1 PiB; expected at"
+                    + " most " + UnitParser.MAX_BYTES + " bytes");
+        }
         if (v[3] > Long.MAX_VALUE / 1000) {
             throw new ScenarioException(shown, lineNo, col[3], "start_ns " + v[3] + " is too large; expected at most "
                     + Long.MAX_VALUE / 1000 + " ns");

@@ -219,6 +219,9 @@ class ScenarioReaderErrorTest {
         Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n");
         assertError(yaml, "f.csv:2:1: the file has no flows; expected at least one row after the header"
                 + " src_host,dst_host,size_bytes,start_ns");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,9223372036854775807,0\n");
+        assertError(yaml, "f.csv:2:5: size_bytes 9223372036854775807 is more than 1 PiB; expected at most"
+                + " 1125899906842624 bytes");
     }
 
     @Test

@@ -57,6 +57,11 @@ class UnitParserTest {
                 + " expected a size that comes to an integer number of bytes");
         assertThatThrownBy(() -> UnitParser.bytes("99999999999GiB")).hasMessage("'99999999999GiB' is too large;"
                 + " expected a size of at most 9223372036854775807 bytes");
+        // Above 1 PiB a message's wire time no longer fits the clock (it overflowed silently: nothing was sent).
+        assertThat(UnitParser.bytes("1125899906842624")).isEqualTo(1L << 50);
+        assertThatThrownBy(() -> UnitParser.bytes("9223372036854775807")).hasMessage("'9223372036854775807' is more"
+                + " than 1 PiB; expected a size of at most 1,125,899,906,842,624 bytes");
+        assertThatThrownBy(() -> UnitParser.bytes("1048577GiB")).hasMessageStartingWith("'1048577GiB' is more than");
     }
 
     @Test
