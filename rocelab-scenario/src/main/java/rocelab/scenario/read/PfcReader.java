@@ -75,6 +75,11 @@ final class PfcReader {
         double alpha = m.has("alpha") ? doc.number(m.get("alpha"), "alpha", 1.0 / 1024, 64) : d.alpha();
         long xoff = dynamic ? 0 : m.requiredSize("xoff", 1);
         long xon = dynamic ? 0 : m.requiredSize("xon", 0);
+        if (xon > xoff) {
+            // Named at xon, the key that breaks it (the record's own check would name the block).
+            throw doc.at(m.get("xon"), "xon " + xon + " B is above xoff " + xoff + " B; expected xon <= xoff (XON"
+                    + " resumes once the queue has drained below XOFF)");
+        }
         long headroom = -1;
         Node h = m.get("headroom");
         if (h != null && !"auto".equals(doc.text(h, "headroom", "auto or a size"))) {

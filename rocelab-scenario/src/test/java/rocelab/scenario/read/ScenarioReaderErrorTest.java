@@ -225,6 +225,14 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldNameXonWhenAStaticXonIsAboveXoff() {
+        assertError("name: t\nfabric: {mode: roce-lossless}\n" + TOPO + FLOW
+                + "switch: {pfc: {threshold: static, xoff: 1KB, xon: 2KB}}\n",
+                "t.yaml:6:51: xon 2000 B is above xoff 1000 B; expected xon <= xoff (XON resumes once the queue has"
+                        + " drained below XOFF)");
+    }
+
+    @Test
     void shouldRejectAnUnknownMode() {
         assertError("name: t\nfabric: {mode: ethernet}\n" + TOPO + FLOW,
                 "t.yaml:2:16: 'ethernet' is not a fabric mode; expected roce-lossy, roce-lossless, infiniband");
