@@ -756,6 +756,10 @@ public final class Simulation {
             gpuTimeline.render();
         }
         List<FlowRecord> flows = flowRecords(driver);
+        if (driver.allFinished()) {
+            stopReason = RunResult.endedReason(flows.stream().filter(FlowRecord::completed).count(),
+                    flows.stream().filter(FlowRecord::failed).count());
+        }
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
