@@ -302,6 +302,10 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         for (PauseReaction r : pauseReactions) {
             r.settle(nowPs);
         }
+        // InfiniBand: the waits for credits still open are told as well.
+        for (Transmitter t : ports) {
+            t.settleCreditWaits(nowPs);
+        }
     }
 
     public void pfcProbe(PfcProbe probe) {
