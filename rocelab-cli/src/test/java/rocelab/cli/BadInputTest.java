@@ -165,4 +165,15 @@ class BadInputTest {
         assertThat(run.err()).doesNotContain("\tat ").doesNotContain("Exception");
         assertThat(notAFolder).hasContent("occupied");
     }
+
+    @Test
+    void shouldRefuseALinkTakenDownTwiceWhileDown() throws IOException {
+        Path file = scenario(HEAD + "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2,"
+                + " link: {rate: 100Gbps}}\n" + FLOW + "events:\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 80us}\n");
+
+        assertRejected(file, "8:12", "link-down of leaf0 - spine0 at 80us while it is already down (link-down at 50us"
+                + " on line 7, no link-up of it in between); expected one link-down per outage");
+    }
 }

@@ -13,9 +13,10 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param simulatedPs simulated time at which the run ended (the last completion, or the stop time)
  * @param scenarioHash SHA-256 of the resolved scenario
  * @param finished whether every flow completed or failed before the run ended
- * @param stopReason {@code completed}, {@code stop-at} (the scenario's stop time), {@code stalled} (no data
- *     moved for a long time although flows remain), {@code deadlock} (a stall with a cycle of paused queues) or
- *     {@code no-events}
+ * @param stopReason {@code completed} (every flow completed), {@code some-failed} (every flow ended, some by
+ *     failing), {@code all-failed} (every flow failed, none completed), {@code stop-at} (the scenario's stop time),
+ *     {@code stalled} (no data moved for a long time although flows remain), {@code deadlock} (a stall with a cycle
+ *     of paused queues) or {@code no-events}; see {@link #endedReason}
  * @param deadlockCycle the paused queues of the deadlock cycle, in order (empty unless deadlocked)
  * @param deadlockSincePs when data last moved before the deadlock was found (-1 unless deadlocked)
  * @param series the rate and queue time series, or null when sampling was off
@@ -99,6 +100,15 @@ public record RunResult(
     public static final String NOT_MODELLED = "queues (a flow's last ACK comes back in a fixed latency, never behind"
             + " other flows' data), ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions and packet counters"
             + " exist only at packet level (--model packet)";
+
+    /**
+     * The stop reason of a run in which every flow ended, completed or failed: {@code completed} when none failed,
+     * {@code all-failed} when some failed and none completed, {@code some-failed} otherwise. A run whose flows all
+     * failed (every link to their destination down, retries exhausted) ended, but it did not complete.
+     */
+    public static String endedReason(long completed, long failed) {
+        return failed == 0 ? "completed" : completed == 0 ? "all-failed" : "some-failed";
+    }
 
     /** Whether the fabric was simulated packet by packet (queues, marks, pauses and counters are meaningful). */
     public boolean packetLevel() {

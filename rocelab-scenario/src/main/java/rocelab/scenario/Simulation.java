@@ -730,6 +730,10 @@ public final class Simulation {
             gpuTimeline.render();
         }
         List<FlowRecord> flows = flowRecords(driver);
+        if (driver.allFinished()) {
+            stopReason = RunResult.endedReason(flows.stream().filter(FlowRecord::completed).count(),
+                    flows.stream().filter(FlowRecord::failed).count());
+        }
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
@@ -853,10 +857,19 @@ public final class Simulation {
 
     /**
      * The run's end: pauses still in force count as paused time so far, and the waits behind them are told (a run
-     * that ends in a PFC deadlock or a pause storm, or at its stop time, ends paused). A parallel run's devices note
+     * that ends in a PFC deadlock or a pause storm, or at its stop time, ends paused); on InfiniBand, so are the waits
+     * for credits still open (a credit-loop deadlock, a stop time in a stall). A parallel run's devices note
      * into their partitions' captures, which take notes only in a window: the log takes these at once.
      */
     private void settlePauses() {
+        if (creditLog != null && parallel != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).creditProbe(creditLog);
+            }
+            for (int h = 0; h < network.hostCount(); h++) {
+                network.nic(h).creditProbe(creditLog);
+            }
+        }
         if (pfcLog != null && parallel != null) {
             for (int s = 0; s < network.switchCount(); s++) {
                 network.switchAt(s).pfcProbe(pfcLog);

@@ -227,8 +227,9 @@ public final class StreamedRun {
     public RunResult result(ProgressListener progress, String threadsNote) {
         long startNanos = System.nanoTime();
         run(progress);
-        String stopReason = driver.allFinished() ? "completed" : sim.nowPs() >= config.stopAtPs() ? "stop-at"
-                : "no-events";
+        String stopReason = driver.allFinished()
+                ? RunResult.endedReason(flows.all().completedCount(), flows.all().failedCount())
+                : sim.nowPs() >= config.stopAtPs() ? "stop-at" : "no-events";
         // Flows added and not acknowledged (a run stopped early) are counted unfinished; those never added are not
         // counted at all, which summary.json's count then says.
         for (int f = firstHeldFlow(); f < graph.flowCount(); f++) {

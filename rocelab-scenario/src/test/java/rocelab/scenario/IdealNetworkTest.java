@@ -53,6 +53,50 @@ class IdealNetworkTest {
     }
 
     @Test
+    void shouldTakeTheReceivePipelinesRateWhenTheReceiverCannotTakeDataAtLineRate() {
+        // h2 takes data in at 40 Gb/s (nic.rx) behind a 100 Gb/s link; h1 takes in its ACKs the same way. The ideal
+        // network ignored it: 3 MB "took" its wire bytes at 100 Gb/s, 2.5 times less than any run can.
+        String yaml = FABRIC + """
+                nics:
+                  - {hosts: 1-2, rx: {rate: 40Gbps, buffer: 16MB}}
+                traffic:
+                  - {kind: flow, src: 1, dst: 2, size: 3000017B}
+                """;
+        FrameFormat frames = new FrameFormat(false);
+        PathTiming timing = new PathTiming(frames, 1000, 0);
+        long wire = timing.wireBytes(3_000_017);
+        long firstFrame = frames.onWire(frames.dataFrameBytes(1000, true));
+        long ackFrame = frames.onWire(frames.ackFrameBytes());
+        // 40 Gb/s is 200 ps a byte, 100 Gb/s 80: the message's wire bytes at the receiver's pipeline, after its first
+        // frame has crossed both links (store and forward) and their 1 us each; the ACK back over both links, then
+        // through the sender's pipeline.
+        long delivery = wire * 200 + 2 * firstFrame * 80 + 2_000_000;
+        long ack = 2 * ackFrame * 80 + 2_000_000 + ackFrame * 200;
+        FlowRecord ideal = ideal(yaml).flows().get(0);
+        assertThat(ideal.deliveredPs() - ideal.startPs()).isEqualTo(delivery);
+        assertThat(ideal.finishPs() - ideal.startPs()).isEqualTo(delivery + ack);
+        // The packet level alone on the path takes exactly that: the bound is the closed form, and tight.
+        FlowRecord run = Scenarios.assemble(yaml).run(ProgressListener.NONE).flows().get(0);
+        assertThat(run.deliveredPs() - run.startPs()).isEqualTo(delivery);
+        assertThat(run.finishPs() - run.startPs()).isEqualTo(delivery + ack);
+    }
+
+    @Test
+    void shouldBoundAnIncastByTheReceivePipelinesRate() {
+        String yaml = FABRIC + """
+                nics:
+                  - {hosts: 0, rx: {rate: 40Gbps, buffer: 16MB}}
+                traffic:
+                  - {kind: incast, senders: 1-4, receiver: 0, size: 1000000B}
+                """;
+        long wire = new PathTiming(new FrameFormat(false), 1000, 0).wireBytes(1_000_000);
+        RunResult ideal = ideal(yaml);
+        RunResult run = Scenarios.assemble(yaml).run(ProgressListener.NONE);
+        // The receiver's pipeline takes in 4 messages' wire bytes at 40 Gb/s at best.
+        assertThat(ideal.simulatedPs()).isGreaterThan(4 * wire * 200).isLessThanOrEqualTo(run.simulatedPs());
+    }
+
+    @Test
     void shouldTakeKTimesTheSizeAtTheReceiversRateForAnIncast() {
         int k = 8;
         long size = 1_000_000;

@@ -150,6 +150,23 @@ class ParallelRunTest {
     }
 
     @Test
+    void shouldWriteTheSameFilesForAnInfinibandRunStoppedWhileWaitingForCredits() throws IOException {
+        // Stopped in the middle of the incast: lanes wait for credits at the end, with packets and QPs held in them;
+        // the run counts those waits (their flows' credit waits, the IB victims) after the loop, the same on any
+        // number of threads.
+        String ib = TRAFFIC.replace("fabric: {mode: roce-lossy, mtu: 1000}",
+                "fabric: {mode: infiniband, mtu: 1000, infiniband: {vl-buffer: 16KiB, hca-buffer: 16KiB}}")
+                .replace("nic: {cc: dcqcn, timeout: 8}", "nic: {cc: none}")
+                .replace("size: 60KB, start: 7us", "size: 300KB, start: 7us")
+                .replaceAll("(?s)switch:.*?nic:", "nic:") + "run: {stop-at: 40us}\n";
+        Ran one = run(ib, 11, 1, "ibstop1");
+        assertThat(Files.readString(one.dir().resolve("summary.json"))).contains("\"stop_reason\": \"stop-at\"");
+        Ran two = run(ib, 11, 2, "ibstop2");
+        assertThat(two.sim().partitions()).isEqualTo(2);
+        assertSameFiles(one.dir(), two.dir());
+    }
+
+    @Test
     void shouldChooseThreadsByCoresLeavesAndWhatAWindowHolds() {
         // bench-B2's shape: 16 leaves, 1,600 data packets per window at most, 1,072,896 data packets.
         assertThat(Simulation.automaticThreads(1, 16, 1_072_896, 1_600)).isEqualTo(1);

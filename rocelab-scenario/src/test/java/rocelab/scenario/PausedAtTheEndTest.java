@@ -86,4 +86,21 @@ class PausedAtTheEndTest {
         }
         assertThat(ringPorts).as("the five paused ring ports of the cycle").isEqualTo(5);
     }
+
+    @Test
+    void shouldCountTheWaitsForCreditsOfTheCreditLoopTheRingEndsInOnInfiniband() throws Exception {
+        // The same ring on InfiniBand ends in a credit loop: every lane of the ring waits for credits from the next
+        // to the end. Those waits were told only when a packet left, so the packets held in the loop had waited
+        // nothing by the run's account: each flow's credit waits stopped where the loop closed (about 35 us).
+        String ring = java.nio.file.Files.readString(Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml"))
+                .replace("fabric: {mode: roce-lossless, mtu: 1000}", "fabric: {mode: infiniband, mtu: 1024}")
+                .replace("switch: {buffer: 1MB, ecn: {marking: none}}", "");
+        RunResult r = Scenarios.assemble(ring).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("deadlock");
+        long end = r.network().simulator().nowPs();
+        for (int f = 0; f < r.flows().size(); f++) {
+            assertThat(r.creditLog().flowWaits().waitPs(f)).as("flow %d waited for credits to the end", f)
+                    .isGreaterThan(end - 100 * US);
+        }
+    }
 }

@@ -92,6 +92,18 @@ public final class PathTiming {
      * (a 25G hop between 100G ones: the ideal time would exceed a run alone on the path).
      */
     public long deliveryLatencyPs(long[] rates, long[] delays, int hops, long sizeBytes) {
+        return deliveryLatencyPs(rates, delays, hops, sizeBytes, 0);
+    }
+
+    /**
+     * As {@link #deliveryLatencyPs(long[], long[], int, long)}, with the receiver's pipeline ({@code nic.rx}) taking
+     * in the frames at {@code receiveBps} (0: no limit): one more stage after the last link, which takes a frame once
+     * all of it has arrived and one at a time, each its wire bytes at that rate, with no propagation and no forwarding
+     * latency (the grid above holds for it as for a hop). The receiver has the message when the pipeline has taken its
+     * last frame; the serialisation this leaves out is every frame at the slowest of the links and the pipeline.
+     */
+    public long deliveryLatencyPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps) {
+        int stages = receiveBps > 0 ? hops + 1 : hops;
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
         long first = largestFrameWire(sizeBytes);
         long last = packets == 1 ? first
@@ -99,37 +111,61 @@ public final class PathTiming {
         long full = frames.onWire(frames.dataFrameBytes(mtu, rethEveryPacket));
         // Per call, no arrays: the flow model and the ideal bound ask this once per message.
         long lastOverAll = 0;
-        for (int j = 0; j < hops; j++) {
-            lastOverAll = Saturating.add(lastOverAll, Rates.serializationPs(last, rates[j]));
+        for (int j = 0; j < stages; j++) {
+            lastOverAll = Saturating.add(lastOverAll, Rates.serializationPs(last, stage(rates, hops, receiveBps, j)));
         }
         long longest = Long.MIN_VALUE;
-        long firstThrough = 0; // the first frame over hops 0..p
-        long lastBefore = 0; // the last frame over hops 0..p-1, so it covers p..end in lastOverAll - lastBefore
-        for (int p = 0; p < hops; p++) {
-            firstThrough = Saturating.add(firstThrough, Rates.serializationPs(first, rates[p]));
+        long firstThrough = 0; // the first frame over stages 0..p
+        long lastBefore = 0; // the last frame over stages 0..p-1, so it covers p..end in lastOverAll - lastBefore
+        for (int p = 0; p < stages; p++) {
+            long rateP = stage(rates, hops, receiveBps, p);
+            firstThrough = Saturating.add(firstThrough, Rates.serializationPs(first, rateP));
             if (packets == 1) {
-                longest = firstThrough; // the first frame over every hop, at p = hops - 1
+                longest = firstThrough; // the first frame over every stage, at p = stages - 1
             } else if (packets == 2) {
                 longest = Math.max(longest, Saturating.add(firstThrough, lastOverAll - lastBefore));
             } else {
-                long extra = packets - 3; // full frames beyond the one that crosses hops p..q
+                long extra = packets - 3; // full frames beyond the one that crosses stages p..q
                 long fullOver = 0;
                 long slowest = 0;
                 long lastBeforeQ = lastBefore;
-                for (int q = p; q < hops; q++) {
-                    long t = Rates.serializationPs(full, rates[q]);
+                for (int q = p; q < stages; q++) {
+                    long rateQ = stage(rates, hops, receiveBps, q);
+                    long t = Rates.serializationPs(full, rateQ);
                     fullOver = Saturating.add(fullOver, t);
                     slowest = Math.max(slowest, t);
                     long path = Saturating.add(Saturating.add(firstThrough, fullOver),
                             Saturating.add(Saturating.multiply(extra, slowest), lastOverAll - lastBeforeQ));
                     longest = Math.max(longest, path);
-                    lastBeforeQ += Rates.serializationPs(last, rates[q]);
+                    lastBeforeQ += Rates.serializationPs(last, rateQ);
                 }
             }
-            lastBefore += Rates.serializationPs(last, rates[p]);
+            lastBefore += Rates.serializationPs(last, rateP);
         }
-        long atBottleneck = Rates.serializationPs(wireBytes(sizeBytes), bottleneck(rates, hops));
+        long atBottleneck = Rates.serializationPs(wireBytes(sizeBytes), bottleneck(rates, hops, receiveBps));
         return Saturating.add(Math.max(0, longest - atBottleneck), oneWayPs(delays, hops));
+    }
+
+    /** The rate of stage {@code j}: link j, or after the last link the receive pipeline. */
+    private static long stage(long[] rates, int hops, long receiveBps, int j) {
+        return j < hops ? rates[j] : receiveBps;
+    }
+
+    /** The slowest of the first {@code hops} rates and the receive pipeline's ({@code receiveBps}, 0: no limit). */
+    public static long bottleneck(long[] rates, int hops, long receiveBps) {
+        long b = bottleneck(rates, hops);
+        return receiveBps > 0 ? Math.min(b, receiveBps) : b;
+    }
+
+    /**
+     * As {@link #ackLatencyPs(long[], long[], int)}, with the sender's receive pipeline ({@code nic.rx}) taking in the
+     * ACK at {@code senderReceiveBps} (0: no limit) before the sender has it.
+     */
+    public long ackLatencyPs(long[] rates, long[] delays, int hops, long senderReceiveBps) {
+        long ack = ackLatencyPs(rates, delays, hops);
+        return senderReceiveBps > 0
+                ? Saturating.add(ack, Rates.serializationPs(frames.onWire(frames.ackFrameBytes()), senderReceiveBps))
+                : ack;
     }
 
     /** From delivery until the sender has the ACK of the last packet: the ACK frame at every hop and the way back. */

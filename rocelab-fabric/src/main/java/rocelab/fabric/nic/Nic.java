@@ -230,6 +230,14 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     }
 
     /**
+     * The rate at which the receive pipeline ({@code nic.rx}) takes in frames, in bits per second of their wire bytes
+     * (each frame's time is its wire bytes at this rate, after all of it has arrived); 0 when there is no limit.
+     */
+    public long receiveRateBps() {
+        return receive.rateBps();
+    }
+
+    /**
      * PFC on the RNIC (mlnx_qos --pfc): it honours its switch's PFC frames only for the priorities in
      * {@code enabledMask}, and files received RoCE frames under {@code receivePriority} (what its trust mode makes of
      * them), the priority its own PFC frames pause.
@@ -293,6 +301,10 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     public void settlePauses(long nowPs) {
         for (PauseReaction r : pauseReactions) {
             r.settle(nowPs);
+        }
+        // InfiniBand: the waits for credits still open are told as well.
+        for (Transmitter t : ports) {
+            t.settleCreditWaits(nowPs);
         }
     }
 

@@ -194,6 +194,11 @@ final class QueuePairRotation {
         }
     }
 
+    /** The first QP of the active list (ready to send), or null; the others follow by {@code nextActive}. */
+    QueuePair activeHead() {
+        return activeHead;
+    }
+
     /** Takes {@code qp} out of the rotation (it moves to another plane's); rare, so a walk is fine. */
     void remove(QueuePair qp) {
         if (qp.txState == QueuePair.TxState.ACTIVE) {

@@ -69,6 +69,11 @@ final class ReceivePipeline {
         this.pfcProbe = probe;
     }
 
+    /** The pipeline's rate, bits per second of frames on the wire; 0 when it keeps up with the link. */
+    long rateBps() {
+        return rx.limited() ? rx.rateBps() : 0;
+    }
+
     /** Whether packets go through the pipeline; if not, the RNIC processes them as they arrive. */
     boolean limited() {
         return rx.limited();

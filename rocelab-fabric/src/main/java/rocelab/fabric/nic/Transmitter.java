@@ -122,6 +122,52 @@ final class Transmitter implements FrameSender {
         }
     }
 
+    /**
+     * InfiniBand, the run's end: the QPs with data ready and the flows' last ACKs held in the control queues have
+     * waited for credits so far, as their start would tell ({@link #settleCreditWait}).
+     */
+    void settleCreditWaits(long nowPs) {
+        if (!tellCreditWaits) {
+            return;
+        }
+        for (int vl = 0; vl < control.length; vl++) {
+            for (Packet p = control[vl].peek(); p != null; p = control[vl].after(p)) {
+                if (p.cookie() >= 0) {
+                    p.creditClockPs(settleCreditWait(nowPs, vl, p.queuePair(), p.cookie(), p.psn(), true,
+                            p.creditClockPs()));
+                }
+            }
+        }
+        for (QueuePair qp = rotation.activeHead(); qp != null; qp = qp.nextActive) {
+            if (qp.canSend()) {
+                qp.creditClockPs = settleCreditWait(nowPs, qp.lane, qp.id, qp.cookieOf(qp.sndNxt()), qp.sndNxt(),
+                        false, qp.creditClockPs);
+            }
+        }
+    }
+
+    /**
+     * A wait for credits on lane {@code vl} still open at the run's end, ready since the lane's clock read
+     * {@code fromClockPs}: the part through stalls that ended is told behind the root of the last that ended, as a
+     * start now would tell it; the part in the stall still in force behind no root named (the update that would end it
+     * carries it). Returns the clock now.
+     */
+    private long settleCreditWait(long nowPs, int vl, int queuePair, long cookie, long psn, boolean ack,
+            long fromClockPs) {
+        long ended = credits.endedStallPs(vl);
+        long clock = credits.stallPs(vl, nowPs);
+        if (ended > fromClockPs) {
+            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, ended,
+                    credits.root(vl));
+        }
+        long from = Math.max(ended, fromClockPs);
+        if (clock > from) {
+            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, from, clock,
+                    rocelab.fabric.flowcontrol.credit.CreditRoot.NONE);
+        }
+        return Math.max(clock, fromClockPs);
+    }
+
     /** The paused clock of {@code priority} when its oldest held control frame was queued (MAX_VALUE: none held). */
     long oldestControlClockPs(int priority) {
         Packet p = control[priority].peek();

@@ -251,7 +251,11 @@ public final class EgressPort implements EventHandler {
                 counters[PortCounter.PAUSED_PS.ordinal()] += lasted;
             }
         }
-        if (tellCreditWaits || pfcProbe == PfcProbe.NONE) {
+        if (tellCreditWaits) {
+            settleCreditWaits(nowPs);
+            return;
+        }
+        if (pfcProbe == PfcProbe.NONE) {
             return;
         }
         for (int tc = 0; tc < queues.length; tc++) {
@@ -365,6 +369,36 @@ public final class EgressPort implements EventHandler {
         if (clock > p.creditClockPs()) {
             creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
                     p.kind() != PacketKind.DATA, p.creditClockPs(), clock, credits.root(vl));
+        }
+    }
+
+    /**
+     * InfiniBand, the run's end: the packets (a flow's data, or the last ACK its sender waits for) still queued in a lane
+     * that waited for credits since they were queued have waited so far, as their departure would tell: the part
+     * through stalls that ended behind the root of the lane's last ended stall, the part in the stall still in force
+     * behind no root named ({@link rocelab.fabric.flowcontrol.credit.CreditRoot#NONE}: the update that would end it
+     * carries it).
+     */
+    private void settleCreditWaits(long nowPs) {
+        for (int vl = 0; vl < queues.length; vl++) {
+            long ended = credits.endedStallPs(vl);
+            long clock = credits.stallPs(vl, nowPs);
+            for (Packet p = queues[vl].peek(); p != null; p = queues[vl].after(p)) {
+                if (p.cookie() < 0 || clock <= p.creditClockPs()) {
+                    continue;
+                }
+                boolean ack = p.kind() != PacketKind.DATA;
+                if (ended > p.creditClockPs()) {
+                    creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
+                            p.creditClockPs(), ended, credits.root(vl));
+                }
+                long from = Math.max(ended, p.creditClockPs());
+                if (clock > from) {
+                    creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
+                            from, clock, rocelab.fabric.flowcontrol.credit.CreditRoot.NONE);
+                }
+                p.creditClockPs(clock);
+            }
         }
     }
 

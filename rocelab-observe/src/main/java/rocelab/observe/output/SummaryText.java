@@ -64,6 +64,13 @@ public final class SummaryText {
                     us(r.deadlockSincePs()), "infiniband".equals(r.mode())
                             ? "queues, held for credits (a credit loop)," : "paused queues");
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
+        } else if ("all-failed".equals(r.stopReason()) || "some-failed".equals(r.stopReason())) {
+            // Every flow ended, but not every one completed: the run did not do what it was asked.
+            line(b, "FAILED      %s, %s out of retries; the run ended with stop_reason %s%s",
+                    failed == flowCount ? "no flow completed: all " + failed + " failed"
+                            : failed + " of " + flowCount + " flows failed",
+                    failed == 1 ? "its QP" : "their QPs", r.stopReason(),
+                    r.packetLevel() && t.packetsDropped() > 0 ? "; what was dropped, and why: loss below" : "");
         } else if ("stalled".equals(r.stopReason())) {
             long paused = 0;
             for (int s = 0; s < r.network().switchCount(); s++) {

@@ -29,6 +29,12 @@ final class Findings {
                     + (credits ? "; the queues waiting for credits form a cycle: " : "; the paused queues form a cycle: ")
                     + Page.esc(s.get(kind + "_deadlock_cycle") instanceof List<?> c
                     ? String.join(" → ", c.stream().map(String::valueOf).toList()) : "") + "</li>");
+        } else if ("all-failed".equals(stop) || "some-failed".equals(stop)) {
+            Object failed = s.get("flows") instanceof Map<?, ?> f ? f.get("failed") : null;
+            Object count = s.get("flows") instanceof Map<?, ?> f ? f.get("count") : null;
+            items.add("<li class='err'><b>" + ("all-failed".equals(stop) ? "No flow completed" : "Flows failed")
+                    + "</b>: " + failed + " of " + count + " flows failed (their QPs ran out of retries); the run"
+                    + " ended with stop reason " + Page.esc(stop) + "</li>");
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }

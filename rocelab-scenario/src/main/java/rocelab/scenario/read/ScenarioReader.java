@@ -443,6 +443,7 @@ public final class ScenarioReader {
             return out;
         }
         rocelab.fabric.topology.Topology t = spec.build();
+        List<EventSeen> seen = new java.util.ArrayList<>();
         for (Node item : doc.list(top.get("events"), "events", "a list of events, each with a kind")) {
             YamlMap e = YamlMap.of(doc, item, "an event", "kind", "a", "b", "at");
             e.require("kind", "link-down or link-up");
@@ -464,8 +465,50 @@ public final class ScenarioReader {
                 throw doc.at(item, "there is no link between " + t.nodeName(a) + " and " + t.nodeName(b)
                         + "; expected two directly connected nodes");
             }
+            seen.add(new EventSeen(Math.min(a, b), Math.max(a, b), at, up, e.get("kind"), e.get("at")));
         }
+        downAndUpInTurn(doc, t, seen);
         return out;
+    }
+
+    /** One link event as read: the link by its two nodes, when, which way, and where it is in the file. */
+    private record EventSeen(int lo, int hi, long atPs, boolean up, Node kind, Node at) {}
+
+    /**
+     * Each link's events, in the order they apply (by time, then as written, as the run applies them), go down and up
+     * in turn from up: a second link-down while the link is down (or a link-up while it is up) changes nothing in the
+     * run and is a mistake in the file, such as overlapping outages of one link.
+     */
+    private static void downAndUpInTurn(Doc doc, rocelab.fabric.topology.Topology t, List<EventSeen> seen)
+            throws ScenarioException {
+        List<EventSeen> inTime = new java.util.ArrayList<>(seen);
+        inTime.sort(java.util.Comparator.comparingLong(EventSeen::atPs)); // stable: as written at equal times
+        java.util.Map<Long, EventSeen> downNow = new java.util.HashMap<>();
+        for (EventSeen e : inTime) {
+            long link = (long) e.lo() * Integer.MAX_VALUE + e.hi();
+            String name = t.nodeName(e.lo()) + " - " + t.nodeName(e.hi());
+            EventSeen down = downNow.get(link);
+            if (!e.up() && down != null) {
+                throw doc.at(e.kind(), "link-down of " + name + " at " + text(e.at()) + " while it is already down"
+                        + " (link-down at " + text(down.at()) + " on line " + (down.kind().getStartMark().getLine() + 1)
+                        + ", no link-up of it in between); expected one link-down per outage, each followed by a"
+                        + " link-up before the next");
+            }
+            if (e.up() && down == null) {
+                throw doc.at(e.kind(), "link-up of " + name + " at " + text(e.at()) + " while it is up (no link-down of"
+                        + " it before, or it is already back up); expected a link-up only after a link-down of the"
+                        + " same link");
+            }
+            if (e.up()) {
+                downNow.remove(link);
+            } else {
+                downNow.put(link, e);
+            }
+        }
+    }
+
+    private static String text(Node n) {
+        return n instanceof org.yaml.snakeyaml.nodes.ScalarNode s ? s.getValue() : String.valueOf(n);
     }
 
     private static int node(Doc doc, rocelab.fabric.topology.Topology t, Node n) throws ScenarioException {

@@ -512,4 +512,48 @@ class ScenarioReaderErrorTest {
         assertError(HEAD + TOPO + "traffic:\n  - {kind: sendrecv, ranks: 0-3, size: 1MB, algorithm: ring}\n",
                 "t.yaml:5:56: 'ring' is not an algorithm of SendRecv; expected direct");
     }
+
+    @Test
+    void shouldRefuseALinkTakenDownTwiceWithoutALinkUpInBetween() {
+        // Two outages of leaf0 - spine0 that overlap (the second link-down comes while the link is still down) were
+        // accepted: the run changed nothing at the second and ended the outage at the only link-up.
+        String fabric = HEAD + "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps}}\n"
+                + FLOW + "events:\n";
+        assertError(fabric
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n"
+                + "  - {kind: link-down, a: spine0, b: leaf0, at: 80us}\n"
+                + "  - {kind: link-up, a: leaf0, b: spine0, at: 100us}\n",
+                "t.yaml:8:12: link-down of leaf0 - spine0 at 80us while it is already down (link-down at 50us on"
+                        + " line 7, no link-up of it in between); expected one link-down per outage, each followed by a"
+                        + " link-up before the next");
+        // The order that counts is the time: the later line is the earlier event.
+        assertError(fabric
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n"
+                + "  - {kind: link-up, a: leaf0, b: spine0, at: 100us}\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 70us}\n",
+                "t.yaml:9:12: link-down of leaf0 - spine0 at 70us while it is already down (link-down at 50us on"
+                        + " line 7, no link-up of it in between); expected one link-down per outage, each followed by a"
+                        + " link-up before the next");
+        assertError(fabric
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n",
+                "t.yaml:8:12: link-down of leaf0 - spine0 at 50us while it is already down (link-down at 50us on"
+                        + " line 7, no link-up of it in between); expected one link-down per outage, each followed by a"
+                        + " link-up before the next");
+        assertError(fabric + "  - {kind: link-up, a: leaf0, b: spine0, at: 50us}\n",
+                "t.yaml:7:12: link-up of leaf0 - spine0 at 50us while it is up (no link-down of it before, or it is"
+                        + " already back up); expected a link-up only after a link-down of the same link");
+    }
+
+    @Test
+    void shouldAcceptOutagesOfALinkOneAfterTheOtherAndOfOtherLinksAtOnce() throws Exception {
+        var config = reader.read(HEAD + "topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2,"
+                + " link: {rate: 100Gbps}}\n" + FLOW + "events:\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 50us}\n"
+                + "  - {kind: link-down, a: leaf0, b: spine1, at: 60us}\n"
+                + "  - {kind: link-up, a: leaf0, b: spine0, at: 100us}\n"
+                + "  - {kind: link-down, a: leaf0, b: spine0, at: 100us}\n"
+                + "  - {kind: link-up, a: spine0, b: leaf0, at: 200us}\n", "t.yaml", dir);
+        assertThat(config.linkEvents()).hasSize(5);
+    }
 }

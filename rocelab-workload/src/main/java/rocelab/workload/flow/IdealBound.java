@@ -56,6 +56,8 @@ public final class IdealBound implements TaskTimes {
     private final int hosts;
     private final int[] groupOfTask;
     private final long[] rnicBps;
+    /** Each RNIC's ingress: its rate, or its receive pipeline's ({@code nic.rx}) when slower. */
+    private final long[] ingressBps;
     private final long nvlinkBps;
     private final long nvlinkLatencyPs;
     private final long[] startPs;
@@ -158,7 +160,7 @@ public final class IdealBound implements TaskTimes {
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
-            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs, int id) {}
+            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs, int id, long receiveBps) {}
 
     /**
      * Per flow, the id of its path (-1: none kept), set when the pass meets it: every later use of the flow (a join's
@@ -211,8 +213,10 @@ public final class IdealBound implements TaskTimes {
         this.hosts = hostCount;
         this.groupOfTask = groupOfTask;
         this.rnicBps = new long[hostCount];
+        this.ingressBps = new long[hostCount];
         for (int h = 0; h < hostCount; h++) {
             rnicBps[h] = network.rnicRateBps(h);
+            ingressBps[h] = network.ingressRateBps(h);
         }
         LocalLinks local = graph.localLinks();
         this.nvlinkBps = local == null ? 1 : local.rateBps();
@@ -299,8 +303,10 @@ public final class IdealBound implements TaskTimes {
         this.hosts = hostCount;
         this.groupOfTask = null;
         this.rnicBps = new long[hostCount];
+        this.ingressBps = new long[hostCount];
         for (int h = 0; h < hostCount; h++) {
             rnicBps[h] = network.rnicRateBps(h);
+            ingressBps[h] = network.ingressRateBps(h);
         }
         LocalLinks local = graph.localLinks();
         this.nvlinkBps = local == null ? 1 : local.rateBps();
@@ -640,7 +646,7 @@ public final class IdealBound implements TaskTimes {
             return p.fullFrameLatencyPs();
         }
         if (p != latencyPath || sizeBytes != latencySize) {
-            latencyOfSize = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes);
+            latencyOfSize = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps());
             latencyPath = p;
             latencySize = sizeBytes;
         }
@@ -686,9 +692,13 @@ public final class IdealBound implements TaskTimes {
             long[] r = Arrays.copyOf(pathRates, hops);
             long[] d = Arrays.copyOf(pathDelays, hops);
             int id = pathCount < KEPT_PATHS ? pathCount++ : -1;
-            p = new Path(src, dst, r, d, hops, PathTiming.bottleneck(r, hops) * network.planesPerMessage(),
-                    timing.ackLatencyPs(r, d, hops),
-                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes()), id);
+            // The receiver's pipeline (nic.rx) caps the message and takes in each frame after the last link; the
+            // sender's takes in the ACK.
+            long rx = network.receiveRateBps(dst);
+            long bottleneck = PathTiming.bottleneck(r, hops) * network.planesPerMessage();
+            p = new Path(src, dst, r, d, hops, rx > 0 ? Math.min(bottleneck, rx) : bottleneck,
+                    timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
+                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx);
             paths[slot] = p;
             if (id >= 0) {
                 if (id == pathById.length) {
@@ -963,7 +973,7 @@ public final class IdealBound implements TaskTimes {
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
     private long rateOf(long key) {
         int port = key < 4L * hosts ? (int) key : (int) (key % (4L * hosts));
-        return port < hosts ? rnicBps[port] : port < 2 * hosts ? rnicBps[port - hosts] : nvlinkBps;
+        return port < hosts ? rnicBps[port] : port < 2 * hosts ? ingressBps[port - hosts] : nvlinkBps;
     }
 
     /**

@@ -8,7 +8,8 @@ import rocelab.fabric.topology.Topology;
 
 /**
  * The ideal network behind every "waited on the network" figure: the only capacities are each sender RNIC's egress
- * (resource {@code h}) and each receiver RNIC's ingress (resource {@code hosts + h}), at the rate of the host's link,
+ * (resource {@code h}) and each receiver RNIC's ingress (resource {@code hosts + h}), at the rate of the host's link
+ * (the ingress at its receive pipeline's, {@code nic.rx}, when that is slower),
  * shared max-min fairly by the messages crossing them; a message
  * is never faster than the slowest link of its path; the fabric between is non-blocking: no queues, no ECN marks,
  * no pauses, no drops, no ECMP collisions. Fixed latencies are those of {@link PathTiming} over the switches' first
@@ -41,9 +42,23 @@ public final class IdealNetwork implements FlowRouter {
         double[] c = new double[2 * hosts];
         for (int h = 0; h < hosts; h++) {
             c[h] = rnicRateBps(h);
-            c[hosts + h] = c[h];
+            c[hosts + h] = ingressRateBps(h);
         }
         return c;
+    }
+
+    /**
+     * How fast host {@code h}'s RNIC takes data in: its rate, or its receive pipeline's ({@code nic.rx}) when that is
+     * slower. A receiver that cannot take data faster than its pipeline cannot on the ideal network either.
+     */
+    public long ingressRateBps(int h) {
+        long rx = receiveRateBps(h);
+        return rx > 0 ? Math.min(rnicRateBps(h), rx) : rnicRateBps(h);
+    }
+
+    /** Host {@code h}'s receive pipeline rate ({@code nic.rx}, wire bits per second), 0 when it keeps up. */
+    public long receiveRateBps(int h) {
+        return network.nic(h) == null ? 0 : network.nic(h).receiveRateBps();
     }
 
     /**
@@ -95,8 +110,14 @@ public final class IdealNetwork implements FlowRouter {
         int hops = path(src, dst, rates, delays);
         int[] ends = {src, topology.hostCount() + dst};
         // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
+        // A slower receive pipeline (nic.rx) caps it too, and takes in each frame after it has arrived.
+        long rx = receiveRateBps(dst);
         double cap = PathTiming.bottleneck(rates, hops) * (double) planesPerMessage();
+        if (rx > 0) {
+            cap = Math.min(cap, rx);
+        }
         return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
-                timing.deliveryLatencyPs(rates, delays, hops, sizeBytes), timing.ackLatencyPs(rates, delays, hops));
+                timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx),
+                timing.ackLatencyPs(rates, delays, hops, receiveRateBps(src)));
     }
 }

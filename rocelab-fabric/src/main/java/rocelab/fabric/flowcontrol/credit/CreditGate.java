@@ -171,6 +171,14 @@ public final class CreditGate {
         return capacityBlocks;
     }
 
+    /**
+     * Lane {@code vl}'s credit-stall clock over its stalls that have ended: {@link #stallPs} less the stall in force
+     * now, if any (whose root no update has carried yet).
+     */
+    public long endedStallPs(int vl) {
+        return stallPs[vl];
+    }
+
     /** Time lane {@code vl} waited for credits with a packet ready, up to {@code nowPs}. */
     public long stallPs(int vl, long nowPs) {
         return stallPs[vl] + (stallSincePs[vl] >= 0 ? nowPs - stallSincePs[vl] : 0);

@@ -1,0 +1,194 @@
+package rocelab.scenario.lint;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import rocelab.congestion.timely.TimelyParameters;
+import rocelab.engine.Rates;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.topology.Topology;
+import rocelab.scenario.device.NicConfig;
+
+/**
+ * L19: TIMELY's thresholds against the base RTTs of the paths its QPs take. An RTT sample is never below the base
+ * RTT of its packet's path (the packet and its ACK serialised on every link, propagation, the switches' forwarding
+ * latency, and a slower receive pipeline at each end), so:
+ *
+ * <ul>
+ *   <li>{@code t-high} below the smallest base RTT: every sample is above it, and every update cuts the rate, even
+ *       on an idle fabric;</li>
+ *   <li>{@code t-low} above the largest base RTT: every update raises the rate until waits (queues, pauses) add
+ *       {@code t-low} minus that base RTT to a sample. Reported when that is more than the base RTT itself: the
+ *       queue it takes is more than the path's bandwidth-delay product (the reference thresholds, 50 and 500 us, were
+ *       chosen for RTTs of tens of microseconds; a small fabric's are a few).</li>
+ * </ul>
+ *
+ * Both are statements about every sample of the run, whatever the traffic does. Whether queues ever grow as deep as
+ * t-low asks is the run's to say (pauses can hold a packet for any time): the rule says how deep, not "never".
+ */
+final class TimelyThresholdRule implements LintRule {
+    @Override
+    public String id() {
+        return "L19";
+    }
+
+    @Override
+    public String title() {
+        return "TIMELY thresholds out of reach of the fabric's base RTTs";
+    }
+
+    /** The base RTTs of the QPs of one setting of the thresholds, and the slowest link they cross. */
+    private static final class Range {
+        final TreeSet<String> senders = new TreeSet<>(java.util.Comparator.comparingInt(s -> Integer.parseInt(
+                s.substring(1))));
+        long minPs = Long.MAX_VALUE;
+        long maxPs;
+        /** The slowest link of the paths of the largest base RTT (a queue there adds the most delay per byte). */
+        long slowestBps = Long.MAX_VALUE;
+    }
+
+    @Override
+    public void check(LintContext c, Findings out) {
+        if (c.infiniband()) {
+            return; // the RNICs' controls there are InfiniBand's (ib-cc)
+        }
+        Map<String, List<LintContext.Path>> data = byFlow(c.dataPaths(), false);
+        Map<String, List<LintContext.Path>> acks = null;
+        Map<List<Long>, Range> ranges = new LinkedHashMap<>();
+        FrameFormat frames = c.frames();
+        for (int[] f : c.flows()) {
+            NicConfig sender = c.nic(f[0]);
+            if (!"timely".equals(sender.congestion().name())) {
+                continue;
+            }
+            if (acks == null) {
+                acks = byFlow(c.ackPaths(), true);
+            }
+            String key = f[0] + "/" + f[1] + "/" + f[2];
+            List<LintContext.Path> forward = data.getOrDefault(key, List.of());
+            List<LintContext.Path> back = acks.getOrDefault(key, List.of());
+            if (forward.isEmpty() || back.isEmpty()) {
+                continue;
+            }
+            long lineRate = c.topology().edgeAt(f[0], 0).parameters().rateBps();
+            TimelyParameters p = TimelyParameters.resolve(sender.congestion().overrides(), lineRate);
+            Range r = ranges.computeIfAbsent(List.of(p.tLowPs(), p.tHighPs()), k -> new Range());
+            r.senders.add("h" + f[0]);
+            int smallest = frames.dataFrameBytes(0, false);
+            int largest = frames.dataFrameBytes(sender.parameters().mtuBytes(), true);
+            long ackMin = Long.MAX_VALUE;
+            long ackMax = 0;
+            for (LintContext.Path a : back) {
+                ackMin = Math.min(ackMin, oneWayPs(c, a, frames.ackFrameBytes()));
+                ackMax = Math.max(ackMax, oneWayPs(c, a, frames.ackFrameBytes()));
+            }
+            long ends = receivePs(c.nic(f[0]), frames.ackFrameBytes(), frames);
+            for (LintContext.Path d : forward) {
+                long min = oneWayPs(c, d, smallest) + receivePs(c.nic(f[1]), smallest, frames) + ackMin + ends;
+                long max = oneWayPs(c, d, largest) + receivePs(c.nic(f[1]), largest, frames) + ackMax + ends;
+                r.minPs = Math.min(r.minPs, min);
+                if (max >= r.maxPs) {
+                    r.slowestBps = max > r.maxPs ? slowestBps(c, d) : Math.min(r.slowestBps, slowestBps(c, d));
+                    r.maxPs = max;
+                }
+            }
+        }
+        for (Map.Entry<List<Long>, Range> e : ranges.entrySet()) {
+            long tLow = e.getKey().get(0);
+            long tHigh = e.getKey().get(1);
+            Range r = e.getValue();
+            List<String> devices = new ArrayList<>(r.senders);
+            String range = "the base RTTs of their paths are " + us(r.minPs) + " to " + us(r.maxPs) + " (data packet"
+                    + " and ACK serialised on every link, propagation, switch forwarding latency, no queue)";
+            String fix = String.format(Locale.ROOT, "scale the thresholds to the fabric: t-low a little above the"
+                    + " largest base RTT and t-high a few times it, e.g. nic: {cc: timely, timely: {t-low: %s,"
+                    + " t-high: %s, min-rtt: %s}}", key(r.maxPs * 3 / 2), key(r.maxPs * 5), key(r.minPs));
+            if (tHigh < r.minPs) {
+                out.add(this, Severity.WARNING, devices, List.of(), "TIMELY's t-high of " + us(tHigh) + " is below"
+                        + " the smallest base RTT of the paths its QPs take: " + range,
+                        "every RTT sample is above t-high, so every update cuts the rate (by beta x (1 - t-high/rtt)),"
+                                + " even on an idle fabric: rates fall towards min-rate (rates.csv), flows far slower"
+                                + " than the line rate",
+                        fix);
+            } else if (tLow > 2 * r.maxPs) {
+                long wait = tLow - r.maxPs;
+                double bytes = wait * (double) r.slowestBps / 8e12;
+                out.add(this, Severity.WARNING, devices, List.of(), String.format(Locale.ROOT, "TIMELY's t-low of"
+                        + " %s is %.1fx the largest base RTT of the paths its QPs take: %s", us(tLow),
+                        tLow / (double) r.maxPs, range),
+                        String.format(Locale.ROOT, "below t-low every update raises the rate: TIMELY cuts no rate"
+                                + " until waits (queues, pauses) add at least %s to an RTT, %s queued at a %s hop,"
+                                + " %.1fx the path's bandwidth-delay product; until then it acts as no congestion"
+                                + " control: no rate cuts (rate_cuts), queues that deep (max_queue_bytes), and PFC"
+                                + " pauses or drops before any cut where the buffer cannot hold them", us(wait),
+                                bytes(bytes), gbps(r.slowestBps), wait / (double) r.maxPs),
+                        fix);
+            }
+        }
+    }
+
+    /**
+     * The time from a frame of {@code frameBytes} starting to leave the first host of {@code p} until the last host
+     * of it has all of it, alone on the path: its serialisation on every link, every link's propagation and every
+     * switch's forwarding latency (store and forward).
+     */
+    static long oneWayPs(LintContext c, LintContext.Path p, int frameBytes) {
+        Topology t = c.topology();
+        int wire = c.frames().onWire(frameBytes);
+        LintContext.Hop first = p.hops().get(0);
+        var link = t.edgeAt(first.node(), first.inPort()).parameters();
+        long ps = Rates.serializationPs(wire, link.rateBps()) + link.delayPs();
+        for (LintContext.Hop h : p.hops()) {
+            var out = t.edgeAt(h.node(), h.outPort()).parameters();
+            ps += c.switchAt(h.switchIndex()).parameters().forwardingLatencyPs()
+                    + Rates.serializationPs(wire, out.rateBps()) + out.delayPs();
+        }
+        return ps;
+    }
+
+    /** What an RNIC's receive pipeline (nic.rx) adds to a frame it takes in: nothing at line rate. */
+    static long receivePs(NicConfig nic, int frameBytes, FrameFormat frames) {
+        return nic.receive().limited() ? Rates.serializationPs(frames.onWire(frameBytes), nic.receive().rateBps()) : 0;
+    }
+
+    private static long slowestBps(LintContext c, LintContext.Path p) {
+        Topology t = c.topology();
+        LintContext.Hop first = p.hops().get(0);
+        long slowest = t.edgeAt(first.node(), first.inPort()).parameters().rateBps();
+        for (LintContext.Hop h : p.hops()) {
+            slowest = Math.min(slowest, t.edgeAt(h.node(), h.outPort()).parameters().rateBps());
+        }
+        return slowest;
+    }
+
+    /** The paths of each flow, by (source, destination, DSCP) of the flow ({@code back}: paths of its ACKs). */
+    private static Map<String, List<LintContext.Path>> byFlow(List<LintContext.Path> paths, boolean back) {
+        Map<String, List<LintContext.Path>> out = new LinkedHashMap<>();
+        for (LintContext.Path p : paths) {
+            String key = back ? p.dst() + "/" + p.src() + "/" + p.dscp() : p.src() + "/" + p.dst() + "/" + p.dscp();
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+        }
+        return out;
+    }
+
+    private static String us(long ps) {
+        return String.format(Locale.ROOT, "%.3f us", ps / 1e6);
+    }
+
+    /** A time as a scenario value, rounded up to 0.1 us. */
+    private static String key(long ps) {
+        return String.format(Locale.ROOT, "%.1fus", Math.ceil(ps / 1e5) / 10);
+    }
+
+    private static String gbps(long bps) {
+        return String.format(Locale.ROOT, "%.0f Gb/s", bps / 1e9);
+    }
+
+    private static String bytes(double b) {
+        return b >= 1e6 ? String.format(Locale.ROOT, "%.2f MB", b / 1e6)
+                : String.format(Locale.ROOT, "%.1f KB", b / 1e3);
+    }
+}
