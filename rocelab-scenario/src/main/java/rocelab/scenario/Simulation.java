@@ -88,6 +88,8 @@ public final class Simulation {
     private final PfcLog pfcLog;
     /** InfiniBand at packet level: every wait for credits, with the root its credit update carried. */
     private final CreditLog creditLog;
+    /** Packet level with switches that hash among equal-cost ports: every ECMP collision and its waits (else null). */
+    private final rocelab.observe.ecmp.EcmpLog ecmpLog;
     /** The partitions and threads of a parallel run; null on one thread. */
     private final ParallelRun parallel;
     /** Why a run asked for several threads runs on one (null: it did not ask, or it runs on them). */
@@ -138,6 +140,8 @@ public final class Simulation {
                 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
         this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
+        this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
+                ? new rocelab.observe.ecmp.EcmpLog(network) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
@@ -167,6 +171,21 @@ public final class Simulation {
         }
         if (creditLog != null) {
             attachCreditLog(parallel);
+        }
+        if (ecmpLog != null) {
+            // A parallel run: each partition's switches note into notes of their own, taken after each window.
+            rocelab.fabric.probe.EcmpProbe[] byPartition = new rocelab.fabric.probe.EcmpProbe[partitions()];
+            for (int p = 0; parallel != null && p < byPartition.length; p++) {
+                byPartition[p] = ecmpLog.forPartition(parallel.partitions().partition(p));
+            }
+            int hosts = network.hostCount();
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).ecmpProbe(parallel == null ? ecmpLog
+                        : byPartition[network.simulatorOf(hosts + s).partition()]);
+            }
+            if (parallel != null) {
+                parallel.ecmpLog(ecmpLog);
+            }
         }
     }
 
@@ -630,6 +649,11 @@ public final class Simulation {
         return creditLog;
     }
 
+    /** Packet level with switches that hash among equal-cost ports: the ECMP collisions (null otherwise). */
+    public rocelab.observe.ecmp.EcmpLog ecmpLog() {
+        return ecmpLog;
+    }
+
     /**
      * Every credit update names what its buffer held, and every wait for credits goes to the credit log: in a parallel
      * run through each partition's notes, taken after each window.
@@ -757,7 +781,7 @@ public final class Simulation {
         }
         List<FlowRecord> flows = flowRecords(driver);
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
-        progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
+        progress.onFlowRecords(flows, pfcLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
@@ -771,7 +795,7 @@ public final class Simulation {
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
-                pfcLog, creditLog,
+                pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
@@ -783,6 +807,11 @@ public final class Simulation {
      * into their partitions' captures, which take notes only in a window: the log takes these at once.
      */
     private void settlePauses() {
+        if (ecmpLog != null && parallel != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).ecmpProbe(ecmpLog);
+            }
+        }
         if (pfcLog != null && parallel != null) {
             for (int s = 0; s < network.switchCount(); s++) {
                 network.switchAt(s).pfcProbe(pfcLog);
@@ -875,7 +904,7 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null,
+                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),

@@ -94,6 +94,14 @@ public final class FlowWaits {
         }
     }
 
+    /**
+     * As {@link #add}, for waits that have no root (the ECMP log's: a collision is its own cause): the new part is
+     * counted on the hop and nothing else. Returns it (0 or less: nothing new).
+     */
+    public long addUnrooted(long flow, int node, int port, boolean ack, long fromClockPs, long toClockPs) {
+        return claim(flow, node, port, ack, fromClockPs, toClockPs);
+    }
+
     /** The flow and hop slot {@link #claim} took its part for, for {@link #credit}. */
     private int claimedOrdinal;
     private int claimedSlot;
