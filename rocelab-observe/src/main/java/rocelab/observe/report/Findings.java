@@ -72,6 +72,17 @@ final class Findings {
         if (items.isEmpty()) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
+        // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
+        Object collisions = s.get("ecmp_collisions");
+        int collided = size(collisions);
+        if (collided > 0) {
+            Object counted = s.get("ecmp_collision_count");
+            long all = counted instanceof Number c ? c.longValue() : collided;
+            items.add("<li class='err'><b>ECMP collisions</b>: at " + all + " port" + (all == 1 ? "" : "s")
+                    + ", flows a switch had hashed onto one port queued directly behind each other while an equal-cost"
+                    + " port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
+                    + "</li>");
+        }
         if (d.manifest.get("lint_skipped") != null) {
             items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
                     + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
@@ -83,6 +94,14 @@ final class Findings {
             p.note("for each device, port and priority that sent XOFF: when first, hop (0: it paused others before"
                     + " anyone paused it; n+1: first paused by a hop-n device) and how long the peer stayed paused;"
                     + " summary.json pfc_propagation has them all");
+        }
+        if (collided > 0) {
+            p.html("<h3>ECMP collisions</h3>");
+            tree(p, (List<?>) collisions);
+            p.note("each port where flows the switch hashed there waited behind one another's packets while an"
+                    + " equal-cost port was idle (ecmp_wait_us: per flow, the time at least one of its packets waited"
+                    + " there, summed over the flows); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us"
+                    + " each flow's");
         }
         for (String k : victimKeys) {
             Object v = s.get(k);
