@@ -9,22 +9,26 @@ import rocelab.fabric.packet.Packet;
  *
  * <p>A collision, by identity at the moment of the decision: switch {@code node} chose output {@code port} for
  * {@code packet} by the ECMP hash among two or more equal-cost ports; the packet's queue of its class there was not
- * empty, the packet directly ahead of it ({@code ahead}, the queue's last) belonged to another queue pair's flow (so
- * the hash had put two flows on this port); and at that same instant equal-cost port {@code idlePort} for the same
- * destination was idle: nothing queued in the packet's class, the class not paused (on InfiniBand: credits for the
- * packet), and nothing sent for {@code idlePs}, at least the time the packet needs on that port's wire. The packet's
- * wait in that queue is then an ECMP collision wait, reported when it leaves ({@link #onCollisionWait}).
+ * empty, and a packet of another queue pair's flow was queued ahead of it ({@code ahead}: the queue's last packet,
+ * directly ahead, when it is another flow's, else its first, the oldest), so the packet queued behind another flow on
+ * this port; and at that same instant equal-cost port {@code idlePort} for the same destination was idle: nothing
+ * queued in the packet's class, the class not paused (on InfiniBand: credits for the packet), and nothing sent for
+ * {@code idlePs}, at least the time the packet needs on that port's wire (a port sending back to back is busy). The
+ * packet's wait in that queue is then an ECMP collision wait, reported when it leaves ({@link #onCollisionWait}).
+ * (Only the last and the first queued packets are looked at: a queue whose other flow's packets all sit between two of
+ * the packet's own flow is not found, so a collision is never claimed where none is known.)
  */
 public interface EcmpProbe {
     EcmpProbe NONE = new EcmpProbe() {};
 
     /**
      * A collision (see the class comment): {@code packet} joins the queue of class {@code tc} at ({@code node},
-     * {@code port}), which held {@code queueBytes} before it, directly behind {@code ahead}, while {@code idlePort}
-     * had been idle for {@code idlePs}. Both packets are read during the call only.
+     * {@code port}), which held {@code queueBytes} before it, behind {@code ahead} (another flow's packet: directly
+     * behind it when {@code directly}, else it is the oldest queued), while {@code idlePort} had been idle for
+     * {@code idlePs}. Both packets are read during the call only.
      */
     default void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
-            int idlePort, long idlePs) {}
+            boolean directly, int idlePort, long idlePs) {}
 
     /**
      * The packet of a collision leaves its queue (starts on the wire), or is still queued when the run ends: it waited

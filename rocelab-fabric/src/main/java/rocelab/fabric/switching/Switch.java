@@ -51,7 +51,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
     /** Hears ECMP collisions (see {@link rocelab.fabric.probe.EcmpProbe}); none: the switch looks for none. */
     private rocelab.fabric.probe.EcmpProbe ecmp = rocelab.fabric.probe.EcmpProbe.NONE;
-    /** The idle equal-cost port {@link #collides} found, and how long it had been idle. */
+    /**
+     * What {@link #collides} found: the other flow's packet queued ahead (directly ahead, or the oldest queued), the idle
+     * equal-cost port and how long it had been idle.
+     */
+    private Packet ahead;
+    private boolean directlyAhead;
     private int idlePort;
     private long idlePs;
     private final boolean[] storm;
@@ -193,8 +198,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
         if (collided) {
             EgressPort port = ports[out];
-            ecmp.onCollision(nowPs, nodeId, out, tc, port.queuedBytes(tc), packet, port.lastQueued(tc), idlePort,
+            ecmp.onCollision(nowPs, nodeId, out, tc, port.queuedBytes(tc), packet, ahead, directlyAhead, idlePort,
                     idlePs);
+            ahead = null;
             port.enqueueAfterCollision(nowPs, packet);
         } else {
             ports[out].enqueue(nowPs, packet);
@@ -204,23 +210,31 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /**
      * Whether {@code packet}, hashed onto port {@code out} among {@code candidates}, joins its queue there behind an
      * ECMP collision (see {@link rocelab.fabric.probe.EcmpProbe}): a flow's packet (data, or the last ACK its sender
-     * waits for), a non-empty queue of its class whose last packet is another queue pair's flow's, and an equal-cost
-     * port idle at this instant ({@link EgressPort#idleFor}), which it notes in {@link #idlePort} and {@link #idlePs}.
-     * Cheap first: most hashed packets find their queue empty and stop at the first test.
+     * waits for), a non-empty queue of its class whose last (or else first) packet is another queue pair's flow's, and
+     * an equal-cost port idle at this instant ({@link EgressPort#idleFor}); it notes what it found in {@link #ahead},
+     * {@link #directlyAhead}, {@link #idlePort} and {@link #idlePs}. Cheap first: most hashed packets find their queue
+     * empty and stop at the first test.
      */
     private boolean collides(long nowPs, Packet packet, int[] candidates, int out, int tc) {
         EgressPort port = ports[out];
         if (port.queuedBytes(tc) == 0 || packet.cookie() < 0) {
             return false;
         }
-        Packet ahead = port.lastQueued(tc);
-        if (ahead.queuePair() == packet.queuePair() || ahead.cookie() < 0) {
-            return false;
+        Packet other = port.lastQueued(tc);
+        boolean last = true;
+        if (other.queuePair() == packet.queuePair() || other.cookie() < 0) {
+            other = port.firstQueued(tc);
+            last = false;
+            if (other.queuePair() == packet.queuePair() || other.cookie() < 0) {
+                return false;
+            }
         }
         for (int c : candidates) {
             if (c != out) {
                 long idle = ports[c].idleFor(nowPs, tc, packet.wireBytes(), packet.frameBytes());
                 if (idle >= 0) {
+                    ahead = other;
+                    directlyAhead = last;
                     idlePort = c;
                     idlePs = idle;
                     return true;

@@ -18,7 +18,7 @@ import rocelab.observe.victim.FlowWaits;
 
 /**
  * ECMP collisions, by identity: every packet a switch hashed onto a port among equal-cost ports and queued there
- * directly behind another queue pair's flow's packet while an equal-cost port towards the same destination was idle
+ * behind another queue pair's flow's packet while an equal-cost port towards the same destination was idle
  * (the switch decides it at that moment, {@link EcmpProbe}), and the time each such packet then waited in that queue,
  * less the time its class was held there by PFC or for credits (which the pause's or the credits' own logs count).
  *
@@ -26,12 +26,12 @@ import rocelab.observe.victim.FlowWaits;
  * wait through the same time, and the flow waited while at least one of them did), so a flow's {@code ecmp_wait_us}
  * is the time, summed over its hops, during which at least one of its packets (or its last ACK) waited in a queue it
  * was hashed into behind a collision. Per collision port the log keeps which equal-cost ports were idle, how many
- * packets collided there, and which flows' packets were directly ahead of which flows' (the colliding flows). In a
+ * packets collided there, and which flows' packets were ahead of which flows' (the colliding flows). In a
  * parallel run each partition's switches note into {@link EventNotes} of their own, which {@link #replayCaptures}
  * hands to the log after each window in one simulator's order: the log is the same.
  */
 public final class EcmpLog implements EcmpProbe {
-    /** Idle equal-cost ports kept per collision port, and (flow, flow directly ahead) pairs; the rest are counted. */
+    /** Idle equal-cost ports kept per collision port, and (flow, flow ahead) pairs; the rest are counted. */
     static final int SIBLINGS = 4;
     static final int PAIRS = 16;
     private static final int COLLISION = 0;
@@ -85,7 +85,7 @@ public final class EcmpLog implements EcmpProbe {
 
     @Override
     public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
-            int idle, long idlePs) {
+            boolean directly, int idle, long idlePs) {
         collision(node, port, packet.cookie(), ahead.cookie(), idle);
     }
 
@@ -164,7 +164,7 @@ public final class EcmpLog implements EcmpProbe {
         return new EcmpProbe() {
             @Override
             public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet,
-                    Packet ahead, int idle, long idlePs) {
+                    Packet ahead, boolean directly, int idle, long idlePs) {
                 note(nowPs, COLLISION, node, port, packet.cookie(), ahead.cookie(), idle, 0);
             }
 
@@ -211,7 +211,7 @@ public final class EcmpLog implements EcmpProbe {
         return waits.waits(flow);
     }
 
-    /** The flows whose packets were directly ahead of {@code flow}'s collided packets at (node, port), most first. */
+    /** The flows whose packets were ahead of {@code flow}'s collided packets at (node, port), most first. */
     public List<Integer> behind(int flow, int node, int port) {
         int s = siteOf[portOffset[node] + port];
         List<long[]> found = new ArrayList<>();
@@ -247,14 +247,14 @@ public final class EcmpLog implements EcmpProbe {
     /** A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK). */
     public record FlowAt(FlowRecord flow, long waitPs) {}
 
-    /** Flow {@code flow}'s packets were directly behind flow {@code ahead}'s at {@code packets} collisions. */
+    /** Flow {@code flow}'s packets were queued behind flow {@code ahead}'s at {@code packets} collisions. */
     public record Pair(int flow, int ahead, long packets) {}
 
     /**
      * A port where flows collided: switch {@code node}'s port {@code port}, the {@code packets} that joined its queue
      * behind a collision, the flows that waited there ({@code flows}, most first) and their waits summed
      * ({@code waitPs}), the equal-cost ports found idle ({@code idlePorts}; {@code idleLeftOut} collisions found one
-     * not kept), and which flows' packets were directly ahead of which ({@code pairs}; {@code pairsLeftOut} not kept).
+     * not kept), and which flows' packets were ahead of which ({@code pairs}; {@code pairsLeftOut} not kept).
      */
     public record Collision(int node, int port, long packets, long waitPs, List<FlowAt> flows, List<Idle> idlePorts,
             long idleLeftOut, List<Pair> pairs, long pairsLeftOut) {}
@@ -360,8 +360,8 @@ public final class EcmpLog implements EcmpProbe {
     /**
      * One collision in words, every clause from what the switch recorded: {@code leaf0 hashed flows 0 (h0->h2) and 1
      * (h1->h3) onto its port 2 (towards spine0) while its equal-cost port 3 (towards spine1) was idle: their packets
-     * waited in that queue for 60.000 us (flow 0) and 59.000 us (flow 1), each directly behind a packet of the
-     * other} (a flow waited while at least one of its packets did).
+     * waited in that queue for 60.000 us (flow 0) and 59.000 us (flow 1), each behind packets of the other} (a flow
+     * waited while at least one of its packets did).
      */
     public String describe(Collision c, List<FlowRecord> flows) {
         List<String> named = new ArrayList<>();
@@ -384,16 +384,16 @@ public final class EcmpLog implements EcmpProbe {
             named.add(more + " more");
             waited.add(String.format(Locale.ROOT, "%s us (the %d more, summed)", us(rest), more));
         }
-        // Whose packets were directly ahead: every collided packet was behind another flow's, by the rule.
+        // Whose packets were ahead: every collided packet was behind another flow's, by the rule.
         java.util.Set<Integer> aheadOf = new java.util.TreeSet<>();
         for (Pair p : c.pairs()) {
             aheadOf.add(p.ahead());
         }
         String behind;
         if (c.pairsLeftOut() == 0 && waiting.size() == 2 && waiting.containsAll(aheadOf)) {
-            behind = "each directly behind a packet of the other";
+            behind = "each behind packets of the other";
         } else if (c.pairsLeftOut() == 0 && waiting.containsAll(aheadOf)) {
-            behind = "each directly behind a packet of another of them";
+            behind = "each behind packets of another of them";
         } else if (c.pairsLeftOut() == 0) {
             List<String> names = new ArrayList<>();
             for (int id : aheadOf) {
@@ -401,11 +401,11 @@ public final class EcmpLog implements EcmpProbe {
                     names.add((aheadOf.size() - FLOWS_NAMED) + " more");
                     break;
                 }
-                names.add(flowName(topo, flows, id));
+                names.add(flowLabel(topo, flows, id));
             }
-            behind = "each directly behind a packet of another flow (" + join(names, "or") + ")";
+            behind = "behind packets of " + (aheadOf.size() == 1 ? "flow " : "flows ") + join(names, "and");
         } else {
-            behind = "each directly behind a packet of another flow";
+            behind = "each behind packets of another flow";
         }
         boolean one = c.flows().size() == 1;
         return String.format(Locale.ROOT, "%s hashed %s %s onto its port %d (towards %s) while %s: %s packets waited"

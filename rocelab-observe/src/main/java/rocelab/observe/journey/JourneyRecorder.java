@@ -280,15 +280,15 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
 
     @Override
     public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
-            int idlePort, long idlePs) {
-        nextEcmp.onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, idlePort, idlePs);
+            boolean directly, int idlePort, long idlePs) {
+        nextEcmp.onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
         if (!followed(packet)) {
             return;
         }
         boolean ack = packet.kind() != PacketKind.DATA;
         JourneyEvent e = new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_COLLISION, node, port, packet.psn(),
                 queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
-                        ahead.queuePair(), ahead.psn(), ahead.kind() != PacketKind.DATA, idlePort, idlePs, ack));
+                        ahead.queuePair(), ahead.psn(), ahead.kind() != PacketKind.DATA, directly, idlePort, idlePs, ack));
         events.add(e);
         collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new java.util.ArrayDeque<>())
                 .add(e);

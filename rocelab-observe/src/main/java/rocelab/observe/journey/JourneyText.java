@@ -227,7 +227,7 @@ public final class JourneyText {
             }
             line(b, "    %s hashed it onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
                     + " collision", name(h.node()), peer(h.node(), h.port()), with.isEmpty() ? ""
-                            : ", where its packets queued directly behind packets of " + String.join(", ", with),
+                            : ", where its packets queued behind packets of " + String.join(", ", with),
                     idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
         }
     }
@@ -286,9 +286,9 @@ public final class JourneyText {
     /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
     private String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
         return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
-                + " directly behind %s, while the equal-cost port towards %s had been idle for %s us: an ECMP"
-                + " collision", name(e.node()), c.acks() ? "the ACK" : "it", aheadWords(c), peer(e.node(), c.idlePort()),
-                us(c.idlePs()));
+                + " %s %s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
+                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind (the oldest"
+                        + " queued packet)", aheadWords(c), peer(e.node(), c.idlePort()), us(c.idlePs()));
     }
 
     /** The packet directly ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
@@ -465,12 +465,12 @@ public final class JourneyText {
                     if (w.collision() != null && collisionsTold.add(e.node() + "/" + e.port() + "/" + w.acks() + "/"
                             + w.collision().aheadFlow())) {
                         text = String.format(Locale.ROOT, "%s: %s %d waited %s us in the queue towards %s behind an"
-                                + " ECMP collision: %s had hashed it there among equal-cost ports, directly behind %s,"
-                                + " while its port towards %s was idle (the first such wait here behind flow %d; the"
-                                + " header sums them)", name(e.node()), w.acks() ? "the ACK of PSN" : "PSN", e.psn(),
+                                + " ECMP collision: %s had hashed it there among equal-cost ports, %s %s, while its"
+                                + " port towards %s was idle (the first such wait here behind flow %d; the header sums"
+                                + " them)", name(e.node()), w.acks() ? "the ACK of PSN" : "PSN", e.psn(),
                                 us(w.toPs() - w.fromPs()), peer(e.node(), e.port()), name(e.node()),
-                                aheadWords(w.collision()), peer(e.node(), w.collision().idlePort()),
-                                w.collision().aheadFlow());
+                                w.collision().directly() ? "directly behind" : "behind", aheadWords(w.collision()),
+                                peer(e.node(), w.collision().idlePort()), w.collision().aheadFlow());
                     }
                 }
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
