@@ -242,7 +242,6 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("ahead_flow", c.aheadFlow());
                 row.put("ahead_qp", c.aheadQp());
                 row.put("ahead_psn", c.aheadPsn());
-                row.put("ahead_last_ack", c.aheadAck());
                 row.put("directly_ahead", c.directly());
                 row.put("idle_port", c.idlePort());
                 row.put("idle_towards", topo.nodeName(topo.peer(e.node(), c.idlePort()).node()));

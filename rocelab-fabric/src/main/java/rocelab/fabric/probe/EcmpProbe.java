@@ -9,8 +9,8 @@ import rocelab.fabric.packet.Packet;
  *
  * <p>A collision, by identity at the moment of the decision: switch {@code node} chose output {@code port} for
  * {@code packet} by the ECMP hash among two or more equal-cost ports; the packet's queue of its class there was not
- * empty, and a packet of another queue pair's flow was queued ahead of it ({@code ahead}: the queue's last packet,
- * directly ahead, when it is another flow's, else its first, the oldest), so the packet queued behind another flow on
+ * empty, and a data packet of another queue pair's flow was queued ahead of it ({@code ahead}: the queue's last
+ * packet, directly ahead, when it is one, else its first, the oldest), so the packet queued behind another flow on
  * this port; and at that same instant equal-cost port {@code idlePort} for the same destination was idle: nothing
  * queued in the packet's class, the class not paused (on InfiniBand: credits for the packet), and nothing sent for
  * {@code idlePs}, at least the time the packet needs on that port's wire (a port sending back to back is busy). The
@@ -23,7 +23,7 @@ public interface EcmpProbe {
 
     /**
      * A collision (see the class comment): {@code packet} joins the queue of class {@code tc} at ({@code node},
-     * {@code port}), which held {@code queueBytes} before it, behind {@code ahead} (another flow's packet: directly
+     * {@code port}), which held {@code queueBytes} before it, behind {@code ahead} (another flow's data packet: directly
      * behind it when {@code directly}, else it is the oldest queued), while {@code idlePort} had been idle for
      * {@code idlePs}. Both packets are read during the call only.
      */

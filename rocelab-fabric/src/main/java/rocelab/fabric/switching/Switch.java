@@ -210,7 +210,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /**
      * Whether {@code packet}, hashed onto port {@code out} among {@code candidates}, joins its queue there behind an
      * ECMP collision (see {@link rocelab.fabric.probe.EcmpProbe}): a flow's packet (data, or the last ACK its sender
-     * waits for), a non-empty queue of its class whose last (or else first) packet is another queue pair's flow's, and
+     * waits for), a non-empty queue of its class whose last (or else first) packet is another queue pair's flow's data, and
      * an equal-cost port idle at this instant ({@link EgressPort#idleFor}); it notes what it found in {@link #ahead},
      * {@link #directlyAhead}, {@link #idlePort} and {@link #idlePs}. Cheap first: most hashed packets find their queue
      * empty and stop at the first test.
@@ -222,10 +222,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         }
         Packet other = port.lastQueued(tc);
         boolean last = true;
-        if (other.queuePair() == packet.queuePair() || other.cookie() < 0) {
+        if (!anotherFlowsData(other, packet)) {
             other = port.firstQueued(tc);
             last = false;
-            if (other.queuePair() == packet.queuePair() || other.cookie() < 0) {
+            if (!anotherFlowsData(other, packet)) {
                 return false;
             }
         }
@@ -280,6 +280,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** Flowlets this switch has begun (flowlet mode; 0 otherwise). */
     public long flowletsStarted() {
         return adaptive == null ? 0 : adaptive.flowletsStarted();
+    }
+
+    /** Whether {@code other} is a data packet of a flow on another queue pair than {@code packet}'s. */
+    private static boolean anotherFlowsData(Packet other, Packet packet) {
+        return other.kind() == PacketKind.DATA && other.cookie() >= 0 && other.queuePair() != packet.queuePair();
     }
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */

@@ -288,7 +288,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         boolean ack = packet.kind() != PacketKind.DATA;
         JourneyEvent e = new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_COLLISION, node, port, packet.psn(),
                 queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
-                        ahead.queuePair(), ahead.psn(), ahead.kind() != PacketKind.DATA, directly, idlePort, idlePs, ack));
+                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack));
         events.add(e);
         collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new java.util.ArrayDeque<>())
                 .add(e);

@@ -213,6 +213,8 @@ public final class JourneyText {
             if (!told.add(key(h.node(), h.port()))) {
                 continue;
             }
+            String what = h.acks() ? "its last ACK" : "it";
+            String queued = h.acks() ? "where it queued" : "where its packets queued";
             List<String> with = new ArrayList<>();
             List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
             for (int i = 0; i < behind.size() && i < 3; i++) {
@@ -225,9 +227,9 @@ public final class JourneyText {
             for (var i : ecmp.idlePorts(h.node(), h.port())) {
                 idle.add(peer(h.node(), i.port()));
             }
-            line(b, "    %s hashed it onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
-                    + " collision", name(h.node()), peer(h.node(), h.port()), with.isEmpty() ? ""
-                            : ", where its packets queued behind packets of " + String.join(", ", with),
+            line(b, "    %s hashed %s onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
+                    + " collision", name(h.node()), what, peer(h.node(), h.port()), with.isEmpty() ? ""
+                            : ", " + queued + " behind packets of " + String.join(", ", with),
                     idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
         }
     }
@@ -286,15 +288,14 @@ public final class JourneyText {
     /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
     private String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
         return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
-                + " %s %s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
-                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind (the oldest"
-                        + " queued packet)", aheadWords(c), peer(e.node(), c.idlePort()), us(c.idlePs()));
+                + " %s %s%s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
+                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind", aheadWords(c),
+                c.directly() ? "" : " (the oldest queued)", peer(e.node(), c.idlePort()), us(c.idlePs()));
     }
 
-    /** The packet directly ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
+    /** Another flow's packet ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
     private String aheadWords(JourneyEvent.EcmpCollision c) {
-        return String.format(Locale.ROOT, "%s of flow %d%s, PSN %d", c.aheadAck() ? "the last ACK" : "a packet",
-                c.aheadFlow(), flowEnds(c), c.aheadPsn());
+        return String.format(Locale.ROOT, "a packet of flow %d%s, PSN %d", c.aheadFlow(), flowEnds(c), c.aheadPsn());
     }
 
     /** A packet of a collision leaves its queue: how long it waited there, less any time its class was held. */
