@@ -141,7 +141,7 @@ public final class Simulation {
         this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
         this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
         this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
-                ? new rocelab.observe.ecmp.EcmpLog(network) : null;
+                ? new rocelab.observe.ecmp.EcmpLog(network, driver.flowCount()) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }

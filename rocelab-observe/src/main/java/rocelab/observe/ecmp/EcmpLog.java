@@ -58,13 +58,53 @@ public final class EcmpLog implements EcmpProbe {
     private List<FlowRecord> collisionsOf;
     private List<Collision> collisions;
 
-    public EcmpLog(Network network) {
+    /** Flows whose first waits the log makes room for before the run (more still fit, as the arrays grow). */
+    static final int FLOWS_RESERVED = 1 << 14;
+
+    /**
+     * A log for {@code network}'s switches and a run of {@code flows} flows. It makes room before the run for every
+     * port that is one of several equal-cost ports (the only ones that can collide) and for the first waits of up to
+     * {@link #FLOWS_RESERVED} flows, so a warm run whose flows first collide late allocates nothing then.
+     */
+    public EcmpLog(Network network, int flows) {
         this.topo = network.topology();
         portOffset = new int[topo.nodeCount() + 1];
         for (int n = 0; n < topo.nodeCount(); n++) {
             portOffset[n + 1] = portOffset[n] + topo.portCount(n);
         }
         siteOf = filled(portOffset[topo.nodeCount()]);
+        int candidates = 0;
+        for (int s = 0; s < network.switchCount(); s++) {
+            var sw = network.switchAt(s);
+            boolean[] seen = new boolean[sw.portCount()];
+            for (int h = 0; h < network.hostCount(); h++) {
+                int[] c = sw.candidates(h);
+                for (int i = 0; c.length > 1 && i < c.length; i++) {
+                    if (!seen[c[i]]) {
+                        seen[c[i]] = true;
+                        candidates++;
+                    }
+                }
+            }
+        }
+        reserveSites(candidates);
+        waits.reserve(flows, Math.min(flows, FLOWS_RESERVED));
+    }
+
+    private void reserveSites(int n) {
+        if (n <= siteNode.length) {
+            return;
+        }
+        siteNode = Arrays.copyOf(siteNode, n);
+        sitePort = Arrays.copyOf(sitePort, n);
+        sitePackets = Arrays.copyOf(sitePackets, n);
+        idleLeftOut = Arrays.copyOf(idleLeftOut, n);
+        pairsLeftOut = Arrays.copyOf(pairsLeftOut, n);
+        idlePort = grow(idlePort, n * SIBLINGS);
+        idlePackets = Arrays.copyOf(idlePackets, n * SIBLINGS);
+        pairFlow = grow(pairFlow, n * PAIRS);
+        pairAhead = grow(pairAhead, n * PAIRS);
+        pairPackets = Arrays.copyOf(pairPackets, n * PAIRS);
     }
 
     /** Whether some switch of {@code network} hashes among equal-cost ports: only then can ECMP collide. */
@@ -132,17 +172,8 @@ public final class EcmpLog implements EcmpProbe {
         }
         int s = sites++;
         if (s == siteNode.length) {
-            int n = 2 * s;
-            siteNode = Arrays.copyOf(siteNode, n);
-            sitePort = Arrays.copyOf(sitePort, n);
-            sitePackets = Arrays.copyOf(sitePackets, n);
-            idleLeftOut = Arrays.copyOf(idleLeftOut, n);
-            pairsLeftOut = Arrays.copyOf(pairsLeftOut, n);
-            idlePort = grow(idlePort, n * SIBLINGS);
-            idlePackets = Arrays.copyOf(idlePackets, n * SIBLINGS);
-            pairFlow = grow(pairFlow, n * PAIRS);
-            pairAhead = grow(pairAhead, n * PAIRS);
-            pairPackets = Arrays.copyOf(pairPackets, n * PAIRS);
+            // A port that became one of several equal-cost ports after a link event.
+            reserveSites(2 * s);
         }
         siteNode[s] = node;
         sitePort[s] = port;
