@@ -252,8 +252,8 @@ public final class SummaryText {
             return;
         }
         int shown = Math.min(COLLISIONS_SHOWN, found.size());
-        line(b, "ECMP        collisions at %d port%s: flows the hash put on one port queued behind each other while an"
-                + " equal-cost port was idle%s:",
+        line(b, "ECMP        collisions at %d port%s: flows the hash put on a port queued there behind another flow's"
+                + " data while an equal-cost port was idle%s:",
                 found.size(), found.size() == 1 ? "" : "s", found.size() > shown ? String.format(Locale.ROOT,
                         " (the %d they waited at most; summary.json ecmp_collisions, flows.csv ecmp_wait_us)", shown)
                         : " (flows.csv ecmp_wait_us)");

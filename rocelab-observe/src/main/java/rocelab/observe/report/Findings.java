@@ -79,8 +79,8 @@ final class Findings {
             Object counted = s.get("ecmp_collision_count");
             long all = counted instanceof Number c ? c.longValue() : collided;
             items.add("<li class='err'><b>ECMP collisions</b>: at " + all + " port" + (all == 1 ? "" : "s")
-                    + ", flows a switch had hashed onto one port queued directly behind each other while an equal-cost"
-                    + " port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
+                    + ", flows a switch had hashed onto a port queued there behind another flow's data while an"
+                    + " equal-cost port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
                     + "</li>");
         }
         if (d.manifest.get("lint_skipped") != null) {
@@ -97,11 +97,11 @@ final class Findings {
         }
         if (collided > 0) {
             p.html("<h3>ECMP collisions</h3>");
-            tree(p, (List<?>) collisions);
-            p.note("each port where flows the switch hashed there waited behind one another's packets while an"
-                    + " equal-cost port was idle (ecmp_wait_us: per flow, the time at least one of its packets waited"
-                    + " there, summed over the flows); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us"
-                    + " each flow's");
+            collisionTable(p, (List<?>) collisions);
+            p.note("each port where flows the switch had hashed there waited behind another flow's data while an"
+                    + " equal-cost port was idle (a flow waited while at least one of its packets did; the last column"
+                    + " sums the flows' waits); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us each"
+                    + " flow's");
         }
         for (String k : victimKeys) {
             Object v = s.get(k);
@@ -122,6 +122,49 @@ final class Findings {
                 }
             }
             p.note("summary.json " + k + " has them all");
+        }
+    }
+
+    /**
+     * The collision ports of summary.json's {@code ecmp_collisions}, one row each: where, the idle equal-cost ports, how
+     * many packets collided, and the flows that waited there with their waits (the first of them).
+     */
+    private static void collisionTable(Page p, List<?> list) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+            if (!(o instanceof Map<?, ?> m)) {
+                continue;
+            }
+            List<String> idle = new ArrayList<>();
+            if (m.get("idle_ports") instanceof List<?> ports) {
+                for (Object i : ports) {
+                    if (i instanceof Map<?, ?> x) {
+                        idle.add("port " + text(x.get("port")) + " (towards " + x.get("towards") + ")");
+                    }
+                }
+            }
+            List<String> flows = new ArrayList<>();
+            if (m.get("flows") instanceof List<?> fs) {
+                for (Object f : fs.subList(0, Math.min(5, fs.size()))) {
+                    if (f instanceof Map<?, ?> x) {
+                        flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
+                                + ") " + text(x.get("ecmp_wait_us")) + " us");
+                    }
+                }
+            }
+            Object count = m.get("flow_count");
+            long all = count instanceof Number n ? n.longValue() : flows.size();
+            if (all > flows.size()) {
+                flows.add((all - flows.size()) + " more");
+            }
+            rows.add(List.of(String.valueOf(m.get("switch")), text(m.get("port")) + " (towards " + m.get("towards") + ")",
+                    String.join(", ", idle), text(m.get("collisions")), String.join("; ", flows),
+                    text(m.get("ecmp_wait_us"))));
+        }
+        p.table(List.of("switch", "port", "idle equal-cost ports", "collisions", "flows that waited there",
+                "ecmp_wait_us (flows summed)"), rows, 0, 1, 2, 4);
+        if (list.size() > MAX) {
+            p.note("first " + MAX + " of " + list.size());
         }
     }
 
