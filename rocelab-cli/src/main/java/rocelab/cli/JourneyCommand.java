@@ -108,7 +108,8 @@ final class JourneyCommand implements Callable<Integer> {
         PfcProbe previous = sim.pfcLog() != null ? sim.pfcLog() : PfcProbe.NONE;
         // One flow of the QP: a QP carries one flow after another (each step of a ring on one connection).
         JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, flow, previous)
-                .creditsTo(sim.creditLog() != null ? sim.creditLog() : rocelab.fabric.probe.CreditProbe.NONE);
+                .creditsTo(sim.creditLog() != null ? sim.creditLog() : rocelab.fabric.probe.CreditProbe.NONE)
+                .ecmpTo(sim.ecmpLog() != null ? sim.ecmpLog() : rocelab.fabric.probe.EcmpProbe.NONE);
         recorder.attach();
         RunResult result = sim.run(ProgressListener.NONE);
         FlowRecord f = result.flows().get(flow);
@@ -124,7 +125,7 @@ final class JourneyCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         List<JourneyRecorder.QueuedBehind> behind = recorder.queuedBehind(f.startPs());
-        spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog())
+        spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog(), sim.ecmpLog())
                 .queuedBehind(behind, recorder.firstSendPs()).render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
@@ -250,6 +251,19 @@ final class JourneyCommand implements Callable<Integer> {
                 }
             } else if (e.cause() instanceof JourneyEvent.Resend r) {
                 row.put("recovery", r.recovery());
+            } else if (e.cause() instanceof JourneyEvent.EcmpCollision c) {
+                row.put("queue_bytes", c.queueBytes());
+                row.put("ahead_flow", c.aheadFlow());
+                row.put("ahead_qp", c.aheadQp());
+                row.put("ahead_psn", c.aheadPsn());
+                row.put("directly_ahead", c.directly());
+                row.put("idle_port", c.idlePort());
+                row.put("idle_towards", topo.nodeName(topo.peer(e.node(), c.idlePort()).node()));
+                row.put("idle_us", Numbers.micros(c.idlePs()));
+            } else if (e.cause() instanceof JourneyEvent.EcmpWait w) {
+                row.put("ecmp_wait_us", Numbers.micros(w.toPs() - w.fromPs()));
+                row.put("new_ecmp_wait_us", Numbers.micros(w.newPs()));
+                row.put("ahead_flow", w.collision() == null ? null : w.collision().aheadFlow());
             } else if (e.cause() instanceof JourneyEvent.LinkChange c) {
                 row.put("peer", topo.nodeName(c.peerNode()));
                 row.put("peer_port", c.peerPort());

@@ -374,9 +374,9 @@ final class RunCommand implements Callable<Integer> {
                 }
 
                 @Override
-                public void onFlowRecords(java.util.List<FlowRecord> flows, PfcLog pfcLog, long endPs,
-                        boolean packetLevel) {
-                    early.start(flows, pfcLog, endPs, packetLevel);
+                public void onFlowRecords(java.util.List<FlowRecord> flows, PfcLog pfcLog,
+                        rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs, boolean packetLevel) {
+                    early.start(flows, pfcLog, ecmpLog, endPs, packetLevel);
                 }
             });
             progress.done();
@@ -402,9 +402,10 @@ final class RunCommand implements Callable<Integer> {
             this.dir = dir;
         }
 
-        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog, long endPs, boolean packetLevel) {
+        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs,
+                boolean packetLevel) {
             if (writer == null && flows.size() >= earlyFlowsFrom) {
-                writer = FlowsCsvWriter.start(dir, flows, pfcLog, endPs, packetLevel);
+                writer = FlowsCsvWriter.start(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
             }
         }
 

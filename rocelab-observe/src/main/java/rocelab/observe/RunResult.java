@@ -22,6 +22,8 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param series the rate and queue time series, or null when sampling was off
  * @param pfcLog every PFC frame sent, or null when PFC is off
  * @param creditLog every wait for InfiniBand credits with its root, or null unless an InfiniBand packet-level run
+ * @param ecmpLog every ECMP collision and the waits behind it, or null unless a packet-level run whose switches hash
+ *     among equal-cost ports
  * @param jobs each AI job, seen from its GPUs
  * @param ranks each rank of each job
  * @param timeline each rank's last iteration: compute steps and its own data moving
@@ -57,6 +59,7 @@ public record RunResult(
         TimeSeriesSampler series,
         PfcLog pfcLog,
         rocelab.observe.credit.CreditLog creditLog,
+        rocelab.observe.ecmp.EcmpLog ecmpLog,
         List<rocelab.observe.job.JobRecord> jobs,
         List<rocelab.observe.job.RankRecord> ranks,
         List<rocelab.observe.inference.RequestRecord> requests,

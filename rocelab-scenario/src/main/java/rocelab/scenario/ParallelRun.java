@@ -17,6 +17,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     private WorkloadDriver driver;
     private rocelab.observe.pfc.PfcLog pfcLog;
     private rocelab.observe.credit.CreditLog creditLog;
+    private rocelab.observe.ecmp.EcmpLog ecmpLog;
     private java.util.List<rocelab.fabric.packet.PacketPool> pools = java.util.List.of();
 
     ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
@@ -49,6 +50,11 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         this.creditLog = log;
     }
 
+    /** The ECMP log whose partitions' notes are taken after each window. */
+    void ecmpLog(rocelab.observe.ecmp.EcmpLog log) {
+        this.ecmpLog = log;
+    }
+
     PartitionedSimulator partitions() {
         return partitions;
     }
@@ -72,6 +78,9 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         }
         if (creditLog != null) {
             creditLog.replayCaptures();
+        }
+        if (ecmpLog != null) {
+            ecmpLog.replayCaptures();
         }
         rocelab.fabric.packet.PacketPool.rebalance(pools);
         if (driver.allFinished()) {

@@ -18,10 +18,12 @@ public interface ProgressListener {
 
     /**
      * The run's flow records are made, before its ideal figures are waited for: {@code flows} (as the result will hold
-     * them, not to be changed), the PFC log ({@code null}: PFC off), the simulated end and whether the run is packet
-     * level, all that flows.csv needs, so a listener may start writing it while the figures are still being made.
-     * Called at most once per run, from the thread that runs it.
+     * them, not to be changed), the PFC log ({@code null}: PFC off), the ECMP log ({@code null}: no switch hashes
+     * among equal-cost ports), the simulated end and whether the run is packet level, all that flows.csv needs, so a
+     * listener may start writing it while the figures are still being made. Called at most once per run, from the
+     * thread that runs it.
      */
     default void onFlowRecords(java.util.List<rocelab.observe.flow.FlowRecord> flows,
-            rocelab.observe.pfc.PfcLog pfcLog, long endPs, boolean packetLevel) {}
+            rocelab.observe.pfc.PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs,
+            boolean packetLevel) {}
 }

@@ -88,6 +88,8 @@ public final class Simulation {
     private PfcLog pfcLog;
     /** InfiniBand at packet level: every wait for credits, with the root its credit update carried. */
     private CreditLog creditLog;
+    /** Packet level with switches that hash among equal-cost ports: every ECMP collision and its waits (else null). */
+    private rocelab.observe.ecmp.EcmpLog ecmpLog;
     /**
      * The partitions and threads of a parallel run; null on one thread. The fields above and the workload's lists
      * below are replaced when a checked parallel run is run again on one thread ({@link #startOver}).
@@ -145,6 +147,8 @@ public final class Simulation {
                 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
         this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
+        this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
+                ? new rocelab.observe.ecmp.EcmpLog(network, driver.flowCount()) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
@@ -174,6 +178,21 @@ public final class Simulation {
         }
         if (creditLog != null) {
             attachCreditLog(parallel);
+        }
+        if (ecmpLog != null) {
+            // A parallel run: each partition's switches note into notes of their own, taken after each window.
+            rocelab.fabric.probe.EcmpProbe[] byPartition = new rocelab.fabric.probe.EcmpProbe[partitions()];
+            for (int p = 0; parallel != null && p < byPartition.length; p++) {
+                byPartition[p] = ecmpLog.forPartition(parallel.partitions().partition(p));
+            }
+            int hosts = network.hostCount();
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).ecmpProbe(parallel == null ? ecmpLog
+                        : byPartition[network.simulatorOf(hosts + s).partition()]);
+            }
+            if (parallel != null) {
+                parallel.ecmpLog(ecmpLog);
+            }
         }
     }
 
@@ -639,6 +658,11 @@ public final class Simulation {
         return creditLog;
     }
 
+    /** Packet level with switches that hash among equal-cost ports: the ECMP collisions (null otherwise). */
+    public rocelab.observe.ecmp.EcmpLog ecmpLog() {
+        return ecmpLog;
+    }
+
     /**
      * Every credit update names what its buffer held, and every wait for credits goes to the credit log: in a parallel
      * run through each partition's notes, taken after each window.
@@ -735,7 +759,7 @@ public final class Simulation {
                     flows.stream().filter(FlowRecord::failed).count());
         }
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
-        progress.onFlowRecords(flows, pfcLog, endPs, model == Model.PACKET);
+        progress.onFlowRecords(flows, pfcLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
@@ -749,7 +773,7 @@ public final class Simulation {
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
                 flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
-                pfcLog, creditLog,
+                pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
@@ -829,6 +853,7 @@ public final class Simulation {
         series = null;
         pfcLog = null;
         creditLog = null;
+        ecmpLog = null;
         parallel = null;
         Simulation one = assemble(config, model, 1, false);
         sim = one.sim;
@@ -837,6 +862,7 @@ public final class Simulation {
         series = one.series;
         pfcLog = one.pfcLog;
         creditLog = one.creditLog;
+        ecmpLog = one.ecmpLog;
         collectives = one.collectives;
         jobs = one.jobs;
         inference = one.inference;
@@ -868,6 +894,11 @@ public final class Simulation {
             }
             for (int h = 0; h < network.hostCount(); h++) {
                 network.nic(h).creditProbe(creditLog);
+            }
+        }
+        if (ecmpLog != null && parallel != null) {
+            for (int s = 0; s < network.switchCount(); s++) {
+                network.switchAt(s).ecmpProbe(ecmpLog);
             }
         }
         if (pfcLog != null && parallel != null) {
@@ -962,7 +993,7 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null,
+                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),

@@ -250,7 +250,7 @@ public final class StreamedRun {
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(sim.nowPs(), config.stopAtPs());
         return new RunResult(config.name(), config.seed(), config.mode().key(), Version.CURRENT,
                 Simulation.scenarioHash(config), endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(),
-                stopReason, List.of(), -1, List.of(), collectives, FabricTotals.of(network), network, null, null, null,
+                stopReason, List.of(), -1, List.of(), collectives, FabricTotals.of(network), network, null, null, null, null,
                 List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, threadsNote,
                 flows, RunResult.NOT_MODELLED); // one collective: one traffic class
     }

@@ -33,7 +33,8 @@ class EarlyFlowRecordsTest {
         }
 
         @Override
-        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, long end, boolean packets) {
+        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, rocelab.observe.ecmp.EcmpLog ecmp, long end,
+                boolean packets) {
             calls.add("flows");
             flows = f;
             pfcLog = pfc;

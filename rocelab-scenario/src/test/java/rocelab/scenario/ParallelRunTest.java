@@ -67,8 +67,13 @@ class ParallelRunTest {
             assertThat(many.sim().partitionedSimulator().windows()).isPositive();
             assertSameFiles(one.dir(), many.dir());
         }
-        // What the files hold is a real run: DCQCN reacted and the time series has rows.
+        // What the files hold is a real run: DCQCN reacted and the time series has rows; and ECMP collisions, which
+        // each partition's leaves noted in their own notes, are named (the same on every thread count, above).
         assertThat(Files.readString(one.dir().resolve("rates.csv")).lines().count()).isGreaterThan(10);
+        assertThat(Files.readString(one.dir().resolve(RunWriter.SUMMARY)))
+                .containsPattern("\"ecmp_collision_count\": [1-9]");
+        assertThat(Files.readAllLines(one.dir().resolve("flows.csv")).stream().skip(1)
+                .filter(row -> !row.endsWith(",0")).count()).as("flows with ecmp_wait_us").isPositive();
         assertThat(Files.readString(one.dir().resolve("queues.csv")).lines().count()).isGreaterThan(10);
         assertThat(Files.readString(one.dir().resolve(RunWriter.SUMMARY))).contains("\"completed\"");
     }
@@ -127,6 +132,8 @@ class ParallelRunTest {
         Ran one = run(lossless, 11, 1, "pfc1");
         String pfc = Files.readString(one.dir().resolve("pfc.csv"));
         assertThat(pfc.lines().count()).as("PFC frames logged").isGreaterThan(20);
+        assertThat(Files.readString(one.dir().resolve(RunWriter.SUMMARY)))
+                .containsPattern("\"ecmp_collision_count\": [1-9]");
         for (int threads = 2; threads <= 3; threads++) {
             Ran many = run(lossless, 11, threads, "pfc" + threads);
             assertThat(many.sim().partitions()).isEqualTo(threads);
@@ -143,7 +150,8 @@ class ParallelRunTest {
                 .replace("switch:\n", "switch:\n  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}\n")
                 + "run: {stop-at: 40us}\n";
         Ran one = run(lossless, 11, 1, "stop1");
-        assertThat(Files.readString(one.dir().resolve("summary.json"))).contains("\"stop_reason\": \"stop-at\"");
+        assertThat(Files.readString(one.dir().resolve("summary.json"))).contains("\"stop_reason\": \"stop-at\"")
+                .containsPattern("\"ecmp_collision_count\": [1-9]");
         Ran two = run(lossless, 11, 2, "stop2");
         assertThat(two.sim().partitions()).isEqualTo(2);
         assertSameFiles(one.dir(), two.dir());

@@ -93,7 +93,10 @@ class PfcVictimsTest {
             assertThat(text).doesNotContain("PFC victims");
             return;
         }
-        String section = text.substring(text.indexOf("PFC victims"), text.indexOf("peak queue"));
+        // The victims' lines, up to the next part of the summary (the ECMP collisions, or the peak queue).
+        int start = text.indexOf("PFC victims");
+        int ecmp = text.indexOf("\nECMP ", start);
+        String section = text.substring(start, ecmp >= 0 ? ecmp + 1 : text.indexOf("peak queue"));
         assertThat(section).startsWith("PFC victims " + victims.size() + (victims.size() == 1
                 ? " flow waited behind pauses rooted at a congestion point off its own way there and back"
                 : " flows waited behind pauses rooted at a congestion point off their own way there and back"))

@@ -448,8 +448,28 @@ public final class Packet {
         pausedClockPs = clockPs;
     }
 
+    /**
+     * The field as written: at a switch egress, a packet queued behind an ECMP collision has the clock with its bits
+     * flipped (negative; a clock never is), so a port's one test of the field when the packet leaves ("did the clock
+     * move?") also finds the collisions, at no cost to any other packet ({@link #enteredClockPs} reads it either way).
+     */
     public long pausedClockPs() {
         return pausedClockPs;
+    }
+
+    /** Queued at a switch egress behind an ECMP collision: the held clock {@code clockPs}, with the mark. */
+    public void collisionClockPs(long clockPs) {
+        pausedClockPs = ~clockPs;
+    }
+
+    /** Whether the packet was queued behind an ECMP collision at the switch egress it sits in. */
+    public boolean ecmpCollision() {
+        return pausedClockPs < 0;
+    }
+
+    /** The paused (or credit-stall) clock as the packet entered its queue, with or without the collision mark. */
+    public long enteredClockPs() {
+        return pausedClockPs < 0 ? ~pausedClockPs : pausedClockPs;
     }
 
     public PacketKind kind() {

@@ -37,6 +37,11 @@ public final class PacketFifo {
         return head;
     }
 
+    /** The last packet queued (the one a packet added now would follow), or null. */
+    public Packet last() {
+        return tail;
+    }
+
     /** The packet queued behind {@code p} in this FIFO, or null (for walking the queue without removing). */
     public Packet after(Packet p) {
         return p.next;

@@ -71,6 +71,8 @@ public final class EgressPort implements EventHandler {
     private rocelab.fabric.probe.CreditProbe creditProbe = rocelab.fabric.probe.CreditProbe.NONE;
     /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
     private rocelab.fabric.packet.IngressLists ingressLists;
+    /** Hears the waits of packets queued behind ECMP collisions ({@link #enqueueAfterCollision}). */
+    private rocelab.fabric.probe.EcmpProbe ecmpProbe = rocelab.fabric.probe.EcmpProbe.NONE;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -129,14 +131,30 @@ public final class EgressPort implements EventHandler {
 
     /** Queues an admitted packet in its class ({@code packet.priority()} holds the traffic class here). */
     public void enqueue(long nowPs, Packet packet) {
+        add(nowPs, packet, false);
+    }
+
+    /**
+     * As {@link #enqueue}, for a packet the switch found queued behind an ECMP collision ({@link
+     * rocelab.fabric.probe.EcmpProbe}): when it leaves, its wait here (less the time its class was held) goes to the
+     * ECMP probe. It carries the mark in its held-clock field ({@link Packet#collisionClockPs}) and its arrival time in
+     * {@code dueAtPs} (which the link that brought it set to now), so the port keeps nothing per packet.
+     */
+    public void enqueueAfterCollision(long nowPs, Packet packet) {
+        packet.dueAtPs(nowPs);
+        add(nowPs, packet, true);
+    }
+
+    private void add(long nowPs, Packet packet, boolean collided) {
         int tc = packet.priority();
         if (markAtEnqueue) {
             mark(nowPs, tc, queues[tc].bytes(), packet);
         }
-        if (tellCreditWaits) {
-            packet.creditClockPs(credits.stallPs(tc, nowPs));
+        long clock = tellCreditWaits ? credits.stallPs(tc, nowPs) : pause.pausedPs(tc, nowPs);
+        if (collided) {
+            packet.collisionClockPs(clock);
         } else {
-            packet.pausedClockPs(pause.pausedPs(tc, nowPs));
+            packet.pausedClockPs(clock);
         }
         queues[tc].add(packet);
         backlog |= 1 << tc;
@@ -223,7 +241,7 @@ public final class EgressPort implements EventHandler {
             // tells each part to the XOFF that held it. Only the oldest queued packet's wait reaches further back.
             Packet head = queues[priority].peek();
             long clock = pause.pausedPs(priority, nowPs);
-            pauseHistory.xoff(priority, clock, sentPs, head == null ? clock : head.pausedClockPs());
+            pauseHistory.xoff(priority, clock, sentPs, head == null ? clock : head.enteredClockPs());
         }
         long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
         pausedUntilPs[priority] = until;
@@ -251,23 +269,44 @@ public final class EgressPort implements EventHandler {
                 counters[PortCounter.PAUSED_PS.ordinal()] += lasted;
             }
         }
+        boolean pauses = !tellCreditWaits && pfcProbe != PfcProbe.NONE;
+        boolean collisions = ecmpProbe != rocelab.fabric.probe.EcmpProbe.NONE;
         if (tellCreditWaits) {
-            settleCreditWaits(nowPs);
+            settleCreditWaits(nowPs, collisions);
             return;
         }
-        if (pfcProbe == PfcProbe.NONE) {
+        if (!pauses && !collisions) {
             return;
         }
         for (int tc = 0; tc < queues.length; tc++) {
-            long clock = pause.pausedPs(tc, nowPs);
+            long clock = heldClock(tc, nowPs);
             for (Packet p = queues[tc].peek(); p != null; p = queues[tc].after(p)) {
-                if (clock != p.pausedClockPs() && p.cookie() >= 0) {
+                long entered = p.enteredClockPs();
+                boolean collided = p.ecmpCollision();
+                if (collided && collisions) {
+                    // Its wait behind the collision so far (the held part is the pause's, told below), counted on from
+                    // now: nothing is told twice.
+                    ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, tc, p, p.dueAtPs() - entered,
+                            nowPs - clock);
+                    p.dueAtPs(nowPs - (clock - entered));
+                }
+                if (pauses && clock != entered && p.cookie() >= 0) {
                     pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
-                            p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
-                    p.pausedClockPs(clock);
+                            p.kind() != PacketKind.DATA, entered, clock);
+                    if (collided) {
+                        p.collisionClockPs(clock);
+                        p.dueAtPs(nowPs);
+                    } else {
+                        p.pausedClockPs(clock);
+                    }
                 }
             }
         }
+    }
+
+    /** The clock of time class {@code tc} was held here: paused by PFC, or on InfiniBand waiting for credits. */
+    private long heldClock(int tc, long nowPs) {
+        return tellCreditWaits ? credits.stallPs(tc, nowPs) : pause.pausedPs(tc, nowPs);
     }
 
     @Override
@@ -335,11 +374,19 @@ public final class EgressPort implements EventHandler {
             }
         } else {
             long clock = pause.pausedPs(tc, nowPs);
-            if (clock != p.pausedClockPs() && p.cookie() >= 0) {
-                // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was paused:
-                // a wait behind the pause, for the flow's account, each part told to the XOFF that held it.
-                pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
-                        p.kind() != PacketKind.DATA, p.pausedClockPs(), clock);
+            long entered = p.pausedClockPs();
+            if (clock != entered && p.cookie() >= 0) {
+                if (entered < 0) {
+                    // Queued behind an ECMP collision (the mark is the flipped clock: no other packet pays for it).
+                    entered = ~entered;
+                    tellCollisionWait(nowPs, tc, p, entered, clock);
+                }
+                if (clock != entered) {
+                    // The packet (a flow's data, or the last ACK its sender waits for) sat here while the class was
+                    // paused: a wait behind the pause, for the flow's account, each part told to the XOFF that held it.
+                    pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                            p.kind() != PacketKind.DATA, entered, clock);
+                }
             }
         }
         int bytes = p.frameBytes();
@@ -366,9 +413,18 @@ public final class EgressPort implements EventHandler {
      */
     private void tellCreditWait(long nowPs, int vl, Packet p) {
         long clock = credits.stallPs(vl, nowPs);
-        if (clock > p.creditClockPs()) {
+        long entered = p.creditClockPs();
+        if (clock > entered) {
+            if (entered < 0) {
+                // Queued behind an ECMP collision (the flipped clock, as at a PFC port).
+                entered = ~entered;
+                tellCollisionWait(nowPs, vl, p, entered, clock);
+                if (clock <= entered) {
+                    return;
+                }
+            }
             creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
-                    p.kind() != PacketKind.DATA, p.creditClockPs(), clock, credits.root(vl));
+                    p.kind() != PacketKind.DATA, entered, clock, credits.root(vl));
         }
     }
 
@@ -379,32 +435,58 @@ public final class EgressPort implements EventHandler {
      * behind no root named ({@link rocelab.fabric.flowcontrol.credit.CreditRoot#NONE}: the update that would end it
      * carries it).
      */
-    private void settleCreditWaits(long nowPs) {
+    private void settleCreditWaits(long nowPs, boolean collisions) {
         for (int vl = 0; vl < queues.length; vl++) {
             long ended = credits.endedStallPs(vl);
             long clock = credits.stallPs(vl, nowPs);
             for (Packet p = queues[vl].peek(); p != null; p = queues[vl].after(p)) {
-                if (p.cookie() < 0 || clock <= p.creditClockPs()) {
+                // The clock as it entered (a packet queued behind an ECMP collision carries it flipped).
+                long entered = p.enteredClockPs();
+                boolean collided = p.ecmpCollision();
+                if (collided && collisions) {
+                    // Its wait behind the collision so far, less the lane's stalls (told below), counted on from now.
+                    ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, vl, p, p.dueAtPs() - entered,
+                            nowPs - clock);
+                    p.dueAtPs(nowPs - (clock - entered));
+                }
+                if (p.cookie() < 0 || clock <= entered) {
                     continue;
                 }
                 boolean ack = p.kind() != PacketKind.DATA;
-                if (ended > p.creditClockPs()) {
+                if (ended > entered) {
                     creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
-                            p.creditClockPs(), ended, credits.root(vl));
+                            entered, ended, credits.root(vl));
                 }
-                long from = Math.max(ended, p.creditClockPs());
+                long from = Math.max(ended, entered);
                 if (clock > from) {
                     creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
                             from, clock, rocelab.fabric.flowcontrol.credit.CreditRoot.NONE);
                 }
-                p.creditClockPs(clock);
+                if (collided) {
+                    p.collisionClockPs(clock);
+                    p.dueAtPs(nowPs);
+                } else {
+                    p.creditClockPs(clock);
+                }
             }
         }
     }
 
+    /**
+     * {@code p}, queued behind an ECMP collision, leaves: its wait here from its arrival ({@code dueAtPs}) to now, on
+     * the clock of time its class was not held ({@code entered} and {@code clock}: the held clock then and now).
+     */
+    private void tellCollisionWait(long nowPs, int tc, Packet p, long entered, long clock) {
+        ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, tc, p, p.dueAtPs() - entered, nowPs - clock);
+    }
+
+    /** The time {@code wireBytes} take on this port's wire. */
+    private long txPs(long wireBytes) {
+        return psPerByte > 0 ? wireBytes * psPerByte : Rates.serializationPs(wireBytes, rateBps);
+    }
+
     private void transmit(long nowPs, Packet p) {
-        long wire = p.wireBytes();
-        long txPs = psPerByte > 0 ? wire * psPerByte : Rates.serializationPs(wire, rateBps);
+        long txPs = txPs(p.wireBytes());
         busyUntilPs = nowPs + txPs;
         link.transmit(nowPs, txPs, p);
         if ((backlog & ~pause.mask()) != 0 || !control.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
@@ -532,6 +614,31 @@ public final class EgressPort implements EventHandler {
     /** Unlinks each packet from {@code lists} as it leaves a queue (the switch links it there as it is queued). */
     public void ingressLists(rocelab.fabric.packet.IngressLists lists) {
         this.ingressLists = lists;
+    }
+
+    /** The last packet queued in class {@code tc} (the one a packet queued now would follow), or null. */
+    public Packet lastQueued(int tc) {
+        return queues[tc].last();
+    }
+
+    /**
+     * How long this port has been idle for a packet of class {@code tc} taking {@code wireBytes} on the wire: the time
+     * since its last frame left, if nothing of the class is queued, the class is not paused (on InfiniBand: the credits
+     * cover the packet), no control frame waits, and that time is at least the packet's own time on this wire (a port
+     * that sends back to back is busy, not idle between frames); else -1.
+     */
+    public long idleFor(long nowPs, int tc, int wireBytes, int frameBytes) {
+        if (!queues[tc].isEmpty() || !control.isEmpty() || pause.isPaused(tc)
+                || credits != null && !credits.canSend(tc, frameBytes)) {
+            return -1;
+        }
+        long idle = nowPs - busyUntilPs;
+        return idle >= txPs(wireBytes) ? idle : -1;
+    }
+
+    /** Reports the waits of packets queued behind ECMP collisions here to {@code probe}. */
+    public void ecmpProbe(rocelab.fabric.probe.EcmpProbe probe) {
+        this.ecmpProbe = probe;
     }
 
     /** The first packet queued in class {@code tc}, or null: with {@link #queuedAfter} a walk that removes nothing. */

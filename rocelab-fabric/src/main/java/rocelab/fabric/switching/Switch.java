@@ -49,6 +49,16 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final long[] refreshEpoch;
     private PfcProbe pfcProbe = PfcProbe.NONE;
     private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
+    /** Hears ECMP collisions (see {@link rocelab.fabric.probe.EcmpProbe}); none: the switch looks for none. */
+    private rocelab.fabric.probe.EcmpProbe ecmp = rocelab.fabric.probe.EcmpProbe.NONE;
+    /**
+     * What {@link #collides} found: the other flow's packet queued ahead (directly ahead, or the oldest queued), the idle
+     * equal-cost port and how long it had been idle.
+     */
+    private Packet ahead;
+    private boolean directlyAhead;
+    private int idlePort;
+    private long idlePs;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -148,17 +158,27 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             drop(inPort, packet, DropReason.NO_ROUTE);
             return;
         }
-        int out = candidates.length == 1 ? candidates[0]
-                : adaptive != null ? adaptive.choose(nowPs, dscpToTc[packet.dscp()], packet.srcHost(),
-                        packet.dstHost(), packet.entropy(), candidates)
-                : candidates[select(packet, candidates.length)];
+        int tc = dscpToTc[packet.dscp()];
+        int out;
+        // Whether the packet joins its queue behind an ECMP collision: decided here, where the hash chose, and only
+        // under ECMP with a probe listening; told once the packet is admitted.
+        boolean collided = false;
+        if (candidates.length == 1) {
+            out = candidates[0];
+        } else if (adaptive != null) {
+            out = adaptive.choose(nowPs, tc, packet.srcHost(), packet.dstHost(), packet.entropy(), candidates);
+        } else if (loadBalancing == LoadBalancing.SPRAY) {
+            out = candidates[random.nextInt(candidates.length)];
+        } else {
+            out = candidates[ecmpChoice(packet.srcHost(), packet.dstHost(), packet.entropy(), candidates.length)];
+            collided = ecmp != rocelab.fabric.probe.EcmpProbe.NONE && collides(nowPs, packet, candidates, out, tc);
+        }
         int size = limitsPayload ? packet.payloadBytes() : packet.frameBytes();
         if (size > maxFrameBytes[inPort] || size > maxFrameBytes[out]) {
             freeCredits(nowPs, inPort, packet);
             drop(size > maxFrameBytes[inPort] ? inPort : out, packet, DropReason.OVERSIZE);
             return;
         }
-        int tc = dscpToTc[packet.dscp()];
         if (storm[out * SwitchParameters.TRAFFIC_CLASSES + tc] && pfc.watchdog().drop()) {
             drop(out, packet, DropReason.PFC_WATCHDOG);
             return;
@@ -176,7 +196,52 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             // Before the port sees it: an idle port dequeues (and unlinks) it at once.
             ingressLists.add(inPort, out, tc, packet);
         }
-        ports[out].enqueue(nowPs, packet);
+        if (collided) {
+            EgressPort port = ports[out];
+            ecmp.onCollision(nowPs, nodeId, out, tc, port.queuedBytes(tc), packet, ahead, directlyAhead, idlePort,
+                    idlePs);
+            ahead = null;
+            port.enqueueAfterCollision(nowPs, packet);
+        } else {
+            ports[out].enqueue(nowPs, packet);
+        }
+    }
+
+    /**
+     * Whether {@code packet}, hashed onto port {@code out} among {@code candidates}, joins its queue there behind an
+     * ECMP collision (see {@link rocelab.fabric.probe.EcmpProbe}): a flow's packet (data, or the last ACK its sender
+     * waits for), a non-empty queue of its class whose last (or else first) packet is another queue pair's flow's data, and
+     * an equal-cost port idle at this instant ({@link EgressPort#idleFor}); it notes what it found in {@link #ahead},
+     * {@link #directlyAhead}, {@link #idlePort} and {@link #idlePs}. Cheap first: most hashed packets find their queue
+     * empty and stop at the first test.
+     */
+    private boolean collides(long nowPs, Packet packet, int[] candidates, int out, int tc) {
+        EgressPort port = ports[out];
+        if (port.queuedBytes(tc) == 0 || packet.cookie() < 0) {
+            return false;
+        }
+        Packet other = port.lastQueued(tc);
+        boolean last = true;
+        if (!anotherFlowsData(other, packet)) {
+            other = port.firstQueued(tc);
+            last = false;
+            if (!anotherFlowsData(other, packet)) {
+                return false;
+            }
+        }
+        for (int c : candidates) {
+            if (c != out) {
+                long idle = ports[c].idleFor(nowPs, tc, packet.wireBytes(), packet.frameBytes());
+                if (idle >= 0) {
+                    ahead = other;
+                    directlyAhead = last;
+                    idlePort = c;
+                    idlePs = idle;
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -188,13 +253,6 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         if (credits != null) {
             credits.onFreed(nowPs, packet.priority(), packet.frameBytes());
         }
-    }
-
-    private int select(Packet packet, int n) {
-        if (loadBalancing == LoadBalancing.SPRAY) {
-            return random.nextInt(n);
-        }
-        return ecmpChoice(packet.srcHost(), packet.dstHost(), packet.entropy(), n);
     }
 
     /**
@@ -222,6 +280,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** Flowlets this switch has begun (flowlet mode; 0 otherwise). */
     public long flowletsStarted() {
         return adaptive == null ? 0 : adaptive.flowletsStarted();
+    }
+
+    /** Whether {@code other} is a data packet of a flow on another queue pair than {@code packet}'s. */
+    private static boolean anotherFlowsData(Packet other, Packet packet) {
+        return other.kind() == PacketKind.DATA && other.cookie() >= 0 && other.queuePair() != packet.queuePair();
     }
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */
@@ -342,6 +405,30 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         for (EgressPort p : ports) {
             p.settlePauses(nowPs);
         }
+    }
+
+    /**
+     * Hears this switch's ECMP collisions and the waits they cost at its ports ({@code EcmpProbe.NONE}: the switch
+     * looks for none). Only a switch that hashes (load balancing {@code ecmp}) has any.
+     */
+    public void ecmpProbe(rocelab.fabric.probe.EcmpProbe probe) {
+        this.ecmp = probe;
+        for (EgressPort p : ports) {
+            p.ecmpProbe(probe);
+        }
+    }
+
+    /** Whether this switch picks by the ECMP hash among two or more equal-cost ports towards some host. */
+    public boolean hashesAmongEqualCostPorts() {
+        if (adaptive != null || loadBalancing == LoadBalancing.SPRAY) {
+            return false;
+        }
+        for (int[] c : routes) {
+            if (c.length > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public void pfcProbe(PfcProbe probe) {

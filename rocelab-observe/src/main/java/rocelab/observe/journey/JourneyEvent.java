@@ -18,10 +18,11 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        RATE, PAUSED, RESUMED, WAITED, CREDIT_WAIT, RECOVERY, LINK, COMPLETED }
+        RATE, PAUSED, RESUMED, WAITED, CREDIT_WAIT, RECOVERY, LINK, COMPLETED, ECMP_COLLISION, ECMP_WAIT }
 
     /** The identity a step carried. */
-    public sealed interface Cause permits Notice, RateChange, Wait, CreditWait, Pause, Recovery, Resend, LinkChange {}
+    public sealed interface Cause permits Notice, RateChange, Wait, CreditWait, Pause, Recovery, Resend, LinkChange,
+            EcmpCollision, EcmpWait {}
 
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
@@ -82,6 +83,24 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      * other.
      */
     public record LinkChange(int peerNode, int peerPort, boolean up) implements Cause {}
+
+    /**
+     * An ECMP collision as the switch decided it when the packet joined its queue ({@code rocelab.fabric.probe
+     * .EcmpProbe}): the switch had hashed the packet onto this port among equal-cost ports, the queue of its class
+     * ({@code tc}) held {@code queueBytes}, a data packet of flow {@code aheadFlow} was queued ahead (on queue pair
+     * {@code aheadQp}, PSN {@code aheadPsn}; directly ahead when {@code directly}, else the oldest queued), and equal-cost port {@code idlePort} had been idle for {@code idlePs}; {@code acks}:
+     * the packet was the flow's last ACK.
+     */
+    public record EcmpCollision(int tc, long queueBytes, long aheadFlow, int aheadQp, long aheadPsn, boolean directly, int idlePort, long idlePs, boolean acks) implements Cause {}
+
+    /**
+     * The packet of a collision left its queue (or was still in it at the run's end): its wait there from
+     * {@code fromPs} to {@code toPs} on the queue's clock of time not held by PFC or credits, the part of it beyond
+     * the flow's earlier waits at this hop ({@code newPs}: what it adds to the flow's {@code ecmp_wait_us}), and the
+     * collision it joined the queue behind (null when the collision was not recorded).
+     */
+    public record EcmpWait(int tc, long fromPs, long toPs, long newPs, boolean acks, EcmpCollision collision,
+            long enqueuedPs) implements Cause {}
 
     /** A packet sent again, and the recovery (its number) whose re-sending it is. */
     public record Resend(int recovery) implements Cause {}

@@ -23,7 +23,7 @@ import rocelab.fabric.probe.PfcReason;
  * credits), and the PFC frames.
  * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
  */
-public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProbe {
+public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProbe, rocelab.fabric.probe.EcmpProbe {
     private final Network network;
     private final int queuePair;
     private final List<JourneyEvent> events = new ArrayList<>();
@@ -34,6 +34,15 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     private final PfcProbe next;
     /** The credit probe that was attached before (the credit log), kept informed. */
     private CreditProbe nextCredit = CreditProbe.NONE;
+    /** The ECMP probe that was attached before (the ECMP log), kept informed. */
+    private rocelab.fabric.probe.EcmpProbe nextEcmp = rocelab.fabric.probe.EcmpProbe.NONE;
+    /**
+     * Per (switch, port, PSN, ACK or data): the flow's packets queued there behind collisions, in the order they joined
+     * (a FIFO: the first to leave is the first that joined), so each wait finds its own collision.
+     */
+    private final Map<String, java.util.ArrayDeque<JourneyEvent>> collided = new HashMap<>();
+    /** Per (switch, port, ACK or data): how far on the clock of time not held the flow's collision waits were told. */
+    private final Map<Long, Long> ecmpWaitedUpTo = new HashMap<>();
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
     static final String SELECTIVE = "selective";
     /** The QP's recoveries so far (NAKs and local ACK timeouts): a re-sent packet names the latest. */
@@ -78,6 +87,12 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         return this;
     }
 
+    /** Keeps {@code ecmp} (the ECMP log attached before) informed of every collision and wait. */
+    public JourneyRecorder ecmpTo(rocelab.fabric.probe.EcmpProbe ecmp) {
+        this.nextEcmp = ecmp;
+        return this;
+    }
+
     /** Attaches the recorder to every RNIC and switch of the network. */
     public void attach() {
         boolean credits = network.isInfiniband();
@@ -91,6 +106,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         for (int s = 0; s < network.switchCount(); s++) {
             network.switchAt(s).journeyProbe(this);
             network.switchAt(s).pfcProbe(this);
+            network.switchAt(s).ecmpProbe(this);
             if (credits) {
                 network.switchAt(s).creditProbe(this);
             }
@@ -266,6 +282,45 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
                 new JourneyEvent.CreditWait(vl, from, toClockPs, psn, ack, root)));
     }
 
+    private boolean followed(Packet p) {
+        return ours(p) && (flowCookie < 0 || p.cookie() == flowCookie);
+    }
+
+    @Override
+    public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs) {
+        nextEcmp.onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+        if (!followed(packet)) {
+            return;
+        }
+        boolean ack = packet.kind() != PacketKind.DATA;
+        JourneyEvent e = new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_COLLISION, node, port, packet.psn(),
+                queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
+                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack));
+        events.add(e);
+        collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new java.util.ArrayDeque<>())
+                .add(e);
+    }
+
+    @Override
+    public void onCollisionWait(long nowPs, int node, int port, int tc, Packet packet, long fromPs, long toPs) {
+        nextEcmp.onCollisionWait(nowPs, node, port, tc, packet, fromPs, toPs);
+        if (!followed(packet)) {
+            return;
+        }
+        boolean ack = packet.kind() != PacketKind.DATA;
+        var joined = collided.get(node + "/" + port + "/" + packet.psn() + "/" + ack);
+        // A packet told at the run's end is still queued, but the run is over: nothing of it is told again.
+        JourneyEvent c = joined == null ? null : joined.poll();
+        // As for pauses: only what extends the hop's high-water mark is new, so the journey's collision waits at a hop
+        // add up to the flow's ecmp_wait_us there.
+        long key = (long) node << 32 | port & 0x7FFFFFFFL | (ack ? 1L << 31 : 0);
+        long from = newPart(ecmpWaitedUpTo, key, fromPs, toPs);
+        events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_WAIT, node, port, packet.psn(), toPs - fromPs, ack,
+                null, new JourneyEvent.EcmpWait(tc, fromPs, toPs, from == Long.MAX_VALUE ? 0 : toPs - from, ack,
+                        c == null ? null : (JourneyEvent.EcmpCollision) c.cause(), c == null ? -1 : c.timePs())));
+    }
+
     /**
      * The part of the interval [{@code fromClockPs}, {@code toClockPs}] on a hop's clock beyond the hop's high-water
      * mark in {@code upTo} (which it then raises): its start, or {@code Long.MAX_VALUE} when nothing of it is new.
@@ -311,7 +366,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
             boolean keep = switch (e.kind()) {
                 case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, CNP_SENT, CNP_HANDLED ->
                         e.psn() >= firstPsn && e.psn() <= lastPsn;
-                case WAITED, CREDIT_WAIT -> true; // kept at recording by the flow's cookie
+                case WAITED, CREDIT_WAIT, ECMP_COLLISION, ECMP_WAIT -> true; // kept at recording by the flow's cookie
                 default -> e.timePs() >= from && e.timePs() <= endPs;
             };
             if (keep) {

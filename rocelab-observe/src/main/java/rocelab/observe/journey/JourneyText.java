@@ -26,6 +26,8 @@ public final class JourneyText {
     private final Topology topo;
     private final PfcLog pfc;
     private final CreditWaitText credits;
+    /** The run's ECMP log (null: no switch hashes among equal-cost ports). */
+    private final rocelab.observe.ecmp.EcmpLog ecmp;
     /** The group of the waits for credits. */
     private static final String CREDIT = "credit";
     /** The flows posted before it on its QP that the QP sent while the flow waited for its turn (see queuedBehind). */
@@ -47,10 +49,20 @@ public final class JourneyText {
      * @param credits the run's credit log (null unless InfiniBand): the roots of the flow's waits for credits
      */
     public JourneyText(Network network, PfcLog pfc, rocelab.observe.credit.CreditLog credits) {
+        this(network, pfc, credits, null);
+    }
+
+    /**
+     * @param ecmp the run's ECMP log (null: no switch hashes among equal-cost ports): the flow's waits behind ECMP
+     *     collisions, per hop, with the flows it collided with
+     */
+    public JourneyText(Network network, PfcLog pfc, rocelab.observe.credit.CreditLog credits,
+            rocelab.observe.ecmp.EcmpLog ecmp) {
         this.network = network;
         this.topo = network.topology();
         this.pfc = pfc;
         this.credits = new CreditWaitText(network, credits);
+        this.ecmp = ecmp;
     }
 
     /**
@@ -114,6 +126,7 @@ public final class JourneyText {
             }
         }
         credits.header(b, f, events);
+        ecmpHeader(b, f, events);
         timeouts(b, f, events);
         rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
@@ -187,6 +200,64 @@ public final class JourneyText {
         }
     }
 
+    /**
+     * The flow's waits behind ECMP collisions, per hop, as the ECMP log has them (they add up to flows.csv's
+     * {@code ecmp_wait_us}), and at each hop whose packets were directly ahead of the flow's and which equal-cost port
+     * was idle, as the switch recorded them when the flow's packets joined the queue.
+     */
+    private void ecmpHeader(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
+        if (ecmp == null || ecmp.waits(f.id()).isEmpty()) {
+            return;
+        }
+        // The ends of the flows ahead, by the queue pair their packets carried.
+        Map<Long, String> ends = new java.util.HashMap<>();
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.EcmpCollision c) {
+                ends.putIfAbsent(c.aheadFlow(), flowEnds(c));
+            }
+        }
+        StringBuilder hops = new StringBuilder();
+        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
+            hops.append(hops.length() == 0 ? "" : ", ").append(name(h.node())).append(" towards ")
+                    .append(peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
+                    .append(h.acks() ? " (its last ACK)" : "");
+        }
+        line(b, "  waited behind ECMP collisions at %s (%s us summed over hops)", hops, us(ecmp.waitPs(f.id())));
+        java.util.Set<Long> told = new HashSet<>();
+        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
+            if (!told.add(key(h.node(), h.port()))) {
+                continue;
+            }
+            String what = h.acks() ? "its last ACK" : "it";
+            String queued = h.acks() ? "where it queued" : "where its packets queued";
+            List<String> with = new ArrayList<>();
+            List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
+            for (int i = 0; i < behind.size() && i < 3; i++) {
+                with.add("flow " + behind.get(i) + ends.getOrDefault((long) behind.get(i), ""));
+            }
+            if (behind.size() > 3) {
+                with.add((behind.size() - 3) + " more");
+            }
+            List<String> idle = new ArrayList<>();
+            for (var i : ecmp.idlePorts(h.node(), h.port())) {
+                idle.add(peer(h.node(), i.port()));
+            }
+            line(b, "    %s hashed %s onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
+                    + " collision", name(h.node()), what, peer(h.node(), h.port()), with.isEmpty() ? ""
+                            : ", " + queued + " behind packets of " + String.join(", ", with),
+                    idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
+        }
+    }
+
+    /** {@code " (h1->h3)"}: the ends of the queue pair of the packet ahead in a collision (empty if unknown). */
+    private String flowEnds(JourneyEvent.EcmpCollision c) {
+        if (c.aheadQp() >= 0 && c.aheadQp() < network.queuePairs().size()) {
+            var qp = network.queuePairs().get(c.aheadQp());
+            return " (" + name(qp.sourceHost()) + "->" + name(qp.destinationHost()) + ")";
+        }
+        return "";
+    }
+
     /** Every step of packet {@code psn} (each transmission of it, its ACK's way back), one line each. */
     private void hopByHop(StringBuilder b, List<JourneyEvent> events, long psn) {
         for (JourneyEvent e : events) {
@@ -203,7 +274,7 @@ public final class JourneyText {
 
     private static boolean isPacketStep(JourneyEvent e) {
         return switch (e.kind()) {
-            case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED -> true;
+            case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, ECMP_COLLISION, ECMP_WAIT -> true;
             default -> false;
         };
     }
@@ -223,8 +294,32 @@ public final class JourneyText {
                             e.detail());
             case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
+            case ECMP_COLLISION -> collision(e, (JourneyEvent.EcmpCollision) e.cause());
+            case ECMP_WAIT -> collisionWait(e, (JourneyEvent.EcmpWait) e.cause());
             default -> e.kind().name();
         };
+    }
+
+    /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
+    private String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
+        return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
+                + " %s %s%s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
+                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind", aheadWords(c),
+                c.directly() ? "" : " (the oldest queued)", peer(e.node(), c.idlePort()), us(c.idlePs()));
+    }
+
+    /** Another flow's packet ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
+    private String aheadWords(JourneyEvent.EcmpCollision c) {
+        return String.format(Locale.ROOT, "a packet of flow %d%s, PSN %d", c.aheadFlow(), flowEnds(c), c.aheadPsn());
+    }
+
+    /** A packet of a collision leaves its queue: how long it waited there, less any time its class was held. */
+    private String collisionWait(JourneyEvent e, JourneyEvent.EcmpWait w) {
+        long held = w.enqueuedPs() < 0 ? 0 : e.timePs() - w.enqueuedPs() - (w.toPs() - w.fromPs());
+        return String.format(Locale.ROOT, "%s: %s left the queue towards %s after %s us behind the collision%s",
+                name(e.node()), w.acks() ? "the ACK" : "it", peer(e.node(), e.port()), us(w.toPs() - w.fromPs()),
+                held > 0 ? String.format(Locale.ROOT, " (and %s us more while its class was %s)", us(held),
+                        network.isInfiniband() ? "waiting for credits" : "paused") : "");
     }
 
     /**
@@ -331,6 +426,8 @@ public final class JourneyText {
             }
         }
         boolean started = false;
+        // A collision wait is told at its first at each hop behind each flow (the header has them all, summed).
+        Set<String> collisionsTold = new HashSet<>();
         for (JourneyEvent e : events) {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
             String text = null;
@@ -379,6 +476,19 @@ public final class JourneyText {
                 case PAUSED, RESUMED -> text = pause(f, e, path);
                 case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
                 case CREDIT_WAIT -> text = credits.line(e, (JourneyEvent.CreditWait) e.cause());
+                case ECMP_WAIT -> {
+                    JourneyEvent.EcmpWait w = (JourneyEvent.EcmpWait) e.cause();
+                    if (w.collision() != null && collisionsTold.add(e.node() + "/" + e.port() + "/" + w.acks() + "/"
+                            + w.collision().aheadFlow())) {
+                        text = String.format(Locale.ROOT, "%s: %s %d waited %s us in the queue towards %s behind an"
+                                + " ECMP collision: %s had hashed it there among equal-cost ports, %s %s, while its"
+                                + " port towards %s was idle (the first such wait here behind flow %d; the header sums"
+                                + " them)", name(e.node()), w.acks() ? "the ACK of PSN" : "PSN", e.psn(),
+                                us(w.toPs() - w.fromPs()), peer(e.node(), e.port()), name(e.node()),
+                                w.collision().directly() ? "directly behind" : "behind", aheadWords(w.collision()),
+                                peer(e.node(), w.collision().idlePort()), w.collision().aheadFlow());
+                    }
+                }
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
                         + " complete", e.node());
                 default -> {
@@ -646,6 +756,7 @@ public final class JourneyText {
             case WAITED -> "wait@" + e.node() + "/" + e.port();
             // One group for every hop: as congestion spreads, the waits of several hops interleave.
             case CREDIT_WAIT -> CREDIT;
+            case ECMP_WAIT -> "ecmp@" + e.node() + "/" + e.port();
             default -> e.kind().name();
         };
     }

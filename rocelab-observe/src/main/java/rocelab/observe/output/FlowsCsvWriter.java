@@ -15,20 +15,23 @@ import rocelab.observe.pfc.PfcLog;
 public final class FlowsCsvWriter implements AutoCloseable {
     private final List<FlowRecord> flows;
     private final PfcLog pfcLog;
+    private final rocelab.observe.ecmp.EcmpLog ecmpLog;
     private final long endPs;
     private final boolean packetLevel;
     private final Thread thread;
     private volatile Throwable failed;
 
-    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, long endPs, boolean packetLevel) {
+    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog,
+            long endPs, boolean packetLevel) {
         this.flows = flows;
         this.pfcLog = pfcLog;
+        this.ecmpLog = ecmpLog;
         this.endPs = endPs;
         this.packetLevel = packetLevel;
         this.thread = new Thread(() -> {
             try {
-                AtomicFiles.write(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog, endPs,
-                        packetLevel));
+                AtomicFiles.write(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog, ecmpLog,
+                        endPs, packetLevel));
             } catch (IOException | RuntimeException | Error e) {
                 failed = e;
             }
@@ -38,12 +41,12 @@ public final class FlowsCsvWriter implements AutoCloseable {
     }
 
     /**
-     * Starts writing {@code dir}/flows.csv from {@code flows} (not to be changed from now on) and the run's PFC log
-     * (null: none), as {@link RunWriter} would from a result with these records, end time and model.
+     * Starts writing {@code dir}/flows.csv from {@code flows} (not to be changed from now on) and the run's PFC and
+     * ECMP logs (null: none), as {@link RunWriter} would from a result with these records, end time and model.
      */
-    public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog, long endPs,
-            boolean packetLevel) {
-        FlowsCsvWriter w = new FlowsCsvWriter(dir, flows, pfcLog, endPs, packetLevel);
+    public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog,
+            rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs, boolean packetLevel) {
+        FlowsCsvWriter w = new FlowsCsvWriter(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
         w.thread.start();
         return w;
     }
@@ -53,7 +56,8 @@ public final class FlowsCsvWriter implements AutoCloseable {
      * result that is not the run it was started for), {@link RunWriter} writes the file itself.
      */
     boolean writes(rocelab.observe.RunResult result) {
-        return result.flows() == flows && result.pfcLog() == pfcLog && result.simulatedPs() == endPs
+        return result.flows() == flows && result.pfcLog() == pfcLog && result.ecmpLog() == ecmpLog
+                && result.simulatedPs() == endPs
                 && result.packetLevel() == packetLevel && !result.flowsAreAggregated();
     }
 

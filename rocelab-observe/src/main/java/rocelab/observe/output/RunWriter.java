@@ -74,7 +74,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("flows.csv"));
         } else if (started == null && result.flows().size() < flowsOnTheirOwn) {
             AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
-                    result.simulatedPs(), result.packetLevel()));
+                    result.ecmpLog(), result.simulatedPs(), result.packetLevel()));
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
         } else {
             // Millions of rows: flows.csv is written on a thread of its own (started here, or by the command before
@@ -82,7 +82,7 @@ public final class RunWriter {
             // third), and it is waited for before summary.json, which stays last.
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
             flowsWriter = started != null ? started : FlowsCsvWriter.start(dir, result.flows(), result.pfcLog(),
-                    result.simulatedPs(), result.packetLevel());
+                    result.ecmpLog(), result.simulatedPs(), result.packetLevel());
         }
         try {
             writeOthers(dir, result);
@@ -189,13 +189,15 @@ public final class RunWriter {
     /**
      * The flow list, streamed row by row (a flow-level run has millions). With a PFC log, each flow's waits behind
      * pauses (all, and rooted off its way), the root it waited behind most (a victim: the off-way one), and whether
-     * it is a PFC victim; without packets ({@code packets} false) the pause columns are empty: nothing was paused.
+     * it is a PFC victim; with an ECMP log, each flow's waits behind ECMP collisions (0 without one: no switch hashed
+     * among equal-cost ports); without packets ({@code packets} false) the pause and collision columns are empty:
+     * nothing was paused or queued.
      */
-    static void flowsCsv(java.io.OutputStream out, List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc, long endPs,
-            boolean packets) throws IOException {
+    static void flowsCsv(java.io.OutputStream out, List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc,
+            rocelab.observe.ecmp.EcmpLog ecmp, long endPs, boolean packets) throws IOException {
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
-                "victim_wait_us", "pause_root", "pfc_victim"));
+                "victim_wait_us", "pause_root", "pfc_victim", "ecmp_wait_us"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
         rocelab.observe.victim.FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
@@ -248,9 +250,9 @@ public final class RunWriter {
             }
             t.text(root == null ? null : pfc.rootName(root.node(), root.port()));
             if (packets) {
-                t.bool(victim);
+                t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
             } else {
-                t.empty();
+                t.empty().empty();
             }
             t.endRow();
         }

@@ -131,6 +131,11 @@ public final class Summary {
             m.put("ib_victim_count", found.size());
             m.put("ib_victims", victims(found, r.network().topology(), r.creditLog().wording(), "credit_wait_us"));
         }
+        if (r.ecmpLog() != null) {
+            var found = r.ecmpLog().collisions(r.flows());
+            m.put("ecmp_collision_count", found.size());
+            m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology()));
+        }
         m.put("max_queue_port", r.totals().maxQueuePort());
         var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
         if (lanes != null) {
@@ -171,6 +176,55 @@ public final class Summary {
             victims.add(row);
         }
         return victims;
+    }
+
+    /** Collision ports listed in summary.json (the count says how many there are in all), and flows per port. */
+    static final int COLLISIONS_LISTED = 20;
+    static final int COLLIDING_FLOWS_LISTED = 20;
+
+    /** The ports where flows waited behind ECMP collisions, most waited first, each with its evidence. */
+    private static java.util.List<Object> ecmpCollisions(java.util.List<rocelab.observe.ecmp.EcmpLog.Collision> found,
+            rocelab.fabric.topology.Topology topo) {
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        for (var c : found.subList(0, Math.min(COLLISIONS_LISTED, found.size()))) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("switch", topo.nodeName(c.node()));
+            row.put("port", c.port());
+            row.put("towards", topo.nodeName(topo.peer(c.node(), c.port()).node()));
+            java.util.List<Object> idle = new java.util.ArrayList<>();
+            for (var i : c.idlePorts()) {
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("port", i.port());
+                p.put("towards", topo.nodeName(topo.peer(c.node(), i.port()).node()));
+                p.put("collisions", i.packets());
+                idle.add(p);
+            }
+            row.put("idle_ports", idle);
+            row.put("collisions", c.packets());
+            row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
+            row.put("flow_count", c.flows().size());
+            java.util.List<Object> flows = new java.util.ArrayList<>();
+            for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("flow_id", f.flow().id());
+                x.put("src", f.flow().src());
+                x.put("dst", f.flow().dst());
+                x.put("ecmp_wait_us", Numbers.micros(f.waitPs()));
+                flows.add(x);
+            }
+            row.put("flows", flows);
+            java.util.List<Object> behind = new java.util.ArrayList<>();
+            for (var p : c.pairs()) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("flow_id", p.flow());
+                x.put("behind_flow_id", p.ahead());
+                x.put("collisions", p.packets());
+                behind.add(x);
+            }
+            row.put("behind", behind);
+            out.add(row);
+        }
+        return out;
     }
 
     /** What summary.json says of a run whose flows are aggregated (flows_aggregated.csv instead of flows.csv). */

@@ -211,6 +211,9 @@ public final class SummaryText {
             victims(b, "IB victims ", r.creditLog().victims(r.flows(), r.simulatedPs()), topo, r.creditLog().wording(),
                     "summary.json ib_victims");
         }
+        if (r.ecmpLog() != null) {
+            ecmpCollisions(b, r);
+        }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
         line(b, "");
@@ -241,6 +244,30 @@ public final class SummaryText {
         for (int i = 0; i < shown; i++) {
             line(b, "            %s", rocelab.observe.victim.Victims.describe(topo, victims.get(i), words));
         }
+    }
+
+    /** Collision ports told one by one in the printed summary (summary.json lists more). */
+    static final int COLLISIONS_SHOWN = 3;
+
+    /**
+     * The ports where flows the ECMP hash had put together waited while an equal-cost port was idle, the ones they
+     * waited at most first, each as the switch recorded it ({@link rocelab.observe.ecmp.EcmpLog#describe}).
+     */
+    private static void ecmpCollisions(StringBuilder b, RunResult r) {
+        var found = r.ecmpLog().collisions(r.flows());
+        if (found.isEmpty()) {
+            return;
+        }
+        int shown = Math.min(COLLISIONS_SHOWN, found.size());
+        line(b, "ECMP        collisions at %d port%s: flows the hash put on a port queued there behind another flow's"
+                + " data while an equal-cost port was idle%s:",
+                found.size(), found.size() == 1 ? "" : "s", found.size() > shown ? String.format(Locale.ROOT,
+                        " (the %d they waited at most; summary.json ecmp_collisions, flows.csv ecmp_wait_us)", shown)
+                        : " (flows.csv ecmp_wait_us)");
+        for (int i = 0; i < shown; i++) {
+            line(b, "            %s", r.ecmpLog().describe(found.get(i), r.flows()));
+        }
+        line(b, "            %s", rocelab.observe.ecmp.EcmpLog.MODES);
     }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */

@@ -78,6 +78,17 @@ final class Findings {
         if (items.isEmpty()) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
+        // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
+        Object collisions = s.get("ecmp_collisions");
+        int collided = size(collisions);
+        if (collided > 0) {
+            Object counted = s.get("ecmp_collision_count");
+            long all = counted instanceof Number c ? c.longValue() : collided;
+            items.add("<li class='err'><b>ECMP collisions</b>: at " + all + " port" + (all == 1 ? "" : "s")
+                    + ", flows a switch had hashed onto a port queued there behind another flow's data while an"
+                    + " equal-cost port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
+                    + "</li>");
+        }
         if (d.manifest.get("lint_skipped") != null) {
             items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
                     + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
@@ -89,6 +100,14 @@ final class Findings {
             p.note("for each device, port and priority that sent XOFF: when first, hop (0: it paused others before"
                     + " anyone paused it; n+1: first paused by a hop-n device) and how long the peer stayed paused;"
                     + " summary.json pfc_propagation has them all");
+        }
+        if (collided > 0) {
+            p.html("<h3>ECMP collisions</h3>");
+            collisionTable(p, (List<?>) collisions);
+            p.note("each port where flows the switch had hashed there waited behind another flow's data while an"
+                    + " equal-cost port was idle (a flow waited while at least one of its packets did; the last column"
+                    + " sums the flows' waits); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us each"
+                    + " flow's");
         }
         for (String k : victimKeys) {
             Object v = s.get(k);
@@ -109,6 +128,49 @@ final class Findings {
                 }
             }
             p.note("summary.json " + k + " has them all");
+        }
+    }
+
+    /**
+     * The collision ports of summary.json's {@code ecmp_collisions}, one row each: where, the idle equal-cost ports, how
+     * many packets collided, and the flows that waited there with their waits (the first of them).
+     */
+    private static void collisionTable(Page p, List<?> list) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+            if (!(o instanceof Map<?, ?> m)) {
+                continue;
+            }
+            List<String> idle = new ArrayList<>();
+            if (m.get("idle_ports") instanceof List<?> ports) {
+                for (Object i : ports) {
+                    if (i instanceof Map<?, ?> x) {
+                        idle.add("port " + text(x.get("port")) + " (towards " + x.get("towards") + ")");
+                    }
+                }
+            }
+            List<String> flows = new ArrayList<>();
+            if (m.get("flows") instanceof List<?> fs) {
+                for (Object f : fs.subList(0, Math.min(5, fs.size()))) {
+                    if (f instanceof Map<?, ?> x) {
+                        flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
+                                + ") " + text(x.get("ecmp_wait_us")) + " us");
+                    }
+                }
+            }
+            Object count = m.get("flow_count");
+            long all = count instanceof Number n ? n.longValue() : flows.size();
+            if (all > flows.size()) {
+                flows.add((all - flows.size()) + " more");
+            }
+            rows.add(List.of(String.valueOf(m.get("switch")), text(m.get("port")) + " (towards " + m.get("towards") + ")",
+                    String.join(", ", idle), text(m.get("collisions")), String.join("; ", flows),
+                    text(m.get("ecmp_wait_us"))));
+        }
+        p.table(List.of("switch", "port", "idle equal-cost ports", "collisions", "flows that waited there",
+                "ecmp_wait_us (flows summed)"), rows, 0, 1, 2, 4);
+        if (list.size() > MAX) {
+            p.note("first " + MAX + " of " + list.size());
         }
     }
 

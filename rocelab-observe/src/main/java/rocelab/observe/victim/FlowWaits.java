@@ -94,6 +94,53 @@ public final class FlowWaits {
         }
     }
 
+    /**
+     * Makes room at once for flows numbered below {@code flows}, and for the first hop chunk and root chunk of
+     * {@code flowsWithWaits} of them, so that a run whose flows start waiting late (when it is warm) does not grow the
+     * arrays then. More flows than that still fit: the arrays grow as before.
+     */
+    public void reserve(int flows, int flowsWithWaits) {
+        if (flows > flowBase.length) {
+            int old = flowBase.length;
+            flowBase = Arrays.copyOf(flowBase, flows);
+            Arrays.fill(flowBase, old, flows, -1);
+        }
+        if (flowsWithWaits > firstChunk.length) {
+            firstChunk = Arrays.copyOf(firstChunk, flowsWithWaits);
+            secondChunk = Arrays.copyOf(secondChunk, flowsWithWaits);
+            firstRoots = Arrays.copyOf(firstRoots, flowsWithWaits);
+            secondRoots = Arrays.copyOf(secondRoots, flowsWithWaits);
+        }
+        int slots = flowsWithWaits * CHUNK;
+        if (slots > slotKey.length) {
+            int old = slotKey.length;
+            slotKey = Arrays.copyOf(slotKey, slots);
+            slotClock = Arrays.copyOf(slotClock, slots);
+            slotWait = Arrays.copyOf(slotWait, slots);
+            slotOffPath = Arrays.copyOf(slotOffPath, slots);
+            Arrays.fill(slotKey, old, slots, -1);
+        }
+        int roots = flowsWithWaits * ROOT_CHUNK;
+        if (roots > rootKey.length) {
+            int old = rootKey.length;
+            rootKey = Arrays.copyOf(rootKey, roots);
+            rootWait = Arrays.copyOf(rootWait, roots);
+            rootDepth = Arrays.copyOf(rootDepth, roots);
+            rootMinDepth = Arrays.copyOf(rootMinDepth, roots);
+            rootMaxDepth = Arrays.copyOf(rootMaxDepth, roots);
+            rootOnPath = Arrays.copyOf(rootOnPath, roots);
+            Arrays.fill(rootKey, old, roots, Long.MIN_VALUE);
+        }
+    }
+
+    /**
+     * As {@link #add}, for waits that have no root (the ECMP log's: a collision is its own cause): the new part is
+     * counted on the hop and nothing else. Returns it (0 or less: nothing new).
+     */
+    public long addUnrooted(long flow, int node, int port, boolean ack, long fromClockPs, long toClockPs) {
+        return claim(flow, node, port, ack, fromClockPs, toClockPs);
+    }
+
     /** The flow and hop slot {@link #claim} took its part for, for {@link #credit}. */
     private int claimedOrdinal;
     private int claimedSlot;

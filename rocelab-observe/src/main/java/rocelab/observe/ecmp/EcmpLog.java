@@ -1,0 +1,455 @@
+package rocelab.observe.ecmp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import rocelab.engine.Simulator;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.EcmpProbe;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.victim.EventNotes;
+import rocelab.observe.victim.FlowWaits;
+
+/**
+ * ECMP collisions, by identity: every packet a switch hashed onto a port among equal-cost ports and queued there
+ * behind another queue pair's flow's packet while an equal-cost port towards the same destination was idle
+ * (the switch decides it at that moment, {@link EcmpProbe}), and the time each such packet then waited in that queue,
+ * less the time its class was held there by PFC or for credits (which the pause's or the credits' own logs count).
+ *
+ * <p>Per flow and hop the waits are merged as waits behind pauses are ({@link FlowWaits}: packets queued together
+ * wait through the same time, and the flow waited while at least one of them did), so a flow's {@code ecmp_wait_us}
+ * is the time, summed over its hops, during which at least one of its packets (or its last ACK) waited in a queue it
+ * was hashed into behind a collision. Per collision port the log keeps which equal-cost ports were idle, how many
+ * packets collided there, and which flows' packets were ahead of which flows' (the colliding flows). In a
+ * parallel run each partition's switches note into {@link EventNotes} of their own, which {@link #replayCaptures}
+ * hands to the log after each window in one simulator's order: the log is the same.
+ */
+public final class EcmpLog implements EcmpProbe {
+    /** Idle equal-cost ports kept per collision port, and (flow, flow ahead) pairs; the rest are counted. */
+    static final int SIBLINGS = 4;
+    static final int PAIRS = 16;
+    private static final int COLLISION = 0;
+    private static final int WAIT = 1;
+    private static final int FIELDS = 7;
+
+    private final Topology topo;
+    private final int[] portOffset;
+    /** Per switch port (by {@link #portOffset}): its collision port's index, or -1. */
+    private final int[] siteOf;
+    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, false);
+    private int sites;
+    private int[] siteNode = new int[8];
+    private int[] sitePort = new int[8];
+    private long[] sitePackets = new long[8];
+    private int[] idlePort = filled(8 * SIBLINGS);
+    private long[] idlePackets = new long[8 * SIBLINGS];
+    private long[] idleLeftOut = new long[8];
+    private int[] pairFlow = filled(8 * PAIRS);
+    private int[] pairAhead = filled(8 * PAIRS);
+    private long[] pairPackets = new long[8 * PAIRS];
+    private long[] pairsLeftOut = new long[8];
+    private final List<EventNotes> captures = new ArrayList<>();
+    private List<FlowRecord> collisionsOf;
+    private List<Collision> collisions;
+
+    /** Flows whose first waits the log makes room for before the run (more still fit, as the arrays grow). */
+    static final int FLOWS_RESERVED = 1 << 14;
+
+    /**
+     * A log for {@code network}'s switches and a run of {@code flows} flows. It makes room before the run for every
+     * port that is one of several equal-cost ports (the only ones that can collide) and for the first waits of up to
+     * {@link #FLOWS_RESERVED} flows, so a warm run whose flows first collide late allocates nothing then.
+     */
+    public EcmpLog(Network network, int flows) {
+        this.topo = network.topology();
+        portOffset = new int[topo.nodeCount() + 1];
+        for (int n = 0; n < topo.nodeCount(); n++) {
+            portOffset[n + 1] = portOffset[n] + topo.portCount(n);
+        }
+        siteOf = filled(portOffset[topo.nodeCount()]);
+        int candidates = 0;
+        for (int s = 0; s < network.switchCount(); s++) {
+            var sw = network.switchAt(s);
+            boolean[] seen = new boolean[sw.portCount()];
+            for (int h = 0; h < network.hostCount(); h++) {
+                int[] c = sw.candidates(h);
+                for (int i = 0; c.length > 1 && i < c.length; i++) {
+                    if (!seen[c[i]]) {
+                        seen[c[i]] = true;
+                        candidates++;
+                    }
+                }
+            }
+        }
+        reserveSites(candidates);
+        waits.reserve(flows, Math.min(flows, FLOWS_RESERVED));
+    }
+
+    private void reserveSites(int n) {
+        if (n <= siteNode.length) {
+            return;
+        }
+        siteNode = Arrays.copyOf(siteNode, n);
+        sitePort = Arrays.copyOf(sitePort, n);
+        sitePackets = Arrays.copyOf(sitePackets, n);
+        idleLeftOut = Arrays.copyOf(idleLeftOut, n);
+        pairsLeftOut = Arrays.copyOf(pairsLeftOut, n);
+        idlePort = grow(idlePort, n * SIBLINGS);
+        idlePackets = Arrays.copyOf(idlePackets, n * SIBLINGS);
+        pairFlow = grow(pairFlow, n * PAIRS);
+        pairAhead = grow(pairAhead, n * PAIRS);
+        pairPackets = Arrays.copyOf(pairPackets, n * PAIRS);
+    }
+
+    /** Whether some switch of {@code network} hashes among equal-cost ports: only then can ECMP collide. */
+    public static boolean hashes(Network network) {
+        for (int s = 0; s < network.switchCount(); s++) {
+            if (network.switchAt(s).hashesAmongEqualCostPorts()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
+    }
+
+    @Override
+    public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idle, long idlePs) {
+        collision(node, port, packet.cookie(), ahead.cookie(), idle);
+    }
+
+    @Override
+    public void onCollisionWait(long nowPs, int node, int port, int tc, Packet packet, long fromPs, long toPs) {
+        waits.addUnrooted(packet.cookie(), node, port, packet.kind() != PacketKind.DATA, fromPs, toPs);
+    }
+
+    /** A packet of flow {@code flow} collided at (node, port) behind flow {@code ahead}'s, {@code idle} idle. */
+    private void collision(int node, int port, long flow, long ahead, int idle) {
+        int s = site(node, port);
+        sitePackets[s]++;
+        int b = s * SIBLINGS;
+        int i = 0;
+        while (i < SIBLINGS && idlePort[b + i] >= 0 && idlePort[b + i] != idle) {
+            i++;
+        }
+        if (i == SIBLINGS) {
+            idleLeftOut[s]++;
+        } else {
+            idlePort[b + i] = idle;
+            idlePackets[b + i]++;
+        }
+        int f = flow > Integer.MAX_VALUE ? -1 : (int) flow;
+        int a = ahead > Integer.MAX_VALUE ? -1 : (int) ahead;
+        b = s * PAIRS;
+        i = 0;
+        while (i < PAIRS && pairFlow[b + i] >= 0 && (pairFlow[b + i] != f || pairAhead[b + i] != a)) {
+            i++;
+        }
+        if (i == PAIRS || f < 0 || a < 0) {
+            pairsLeftOut[s]++;
+        } else {
+            pairFlow[b + i] = f;
+            pairAhead[b + i] = a;
+            pairPackets[b + i]++;
+        }
+    }
+
+    private int site(int node, int port) {
+        int k = portOffset[node] + port;
+        if (siteOf[k] >= 0) {
+            return siteOf[k];
+        }
+        int s = sites++;
+        if (s == siteNode.length) {
+            // A port that became one of several equal-cost ports after a link event.
+            reserveSites(2 * s);
+        }
+        siteNode[s] = node;
+        sitePort[s] = port;
+        siteOf[k] = s;
+        return s;
+    }
+
+    private static int[] grow(int[] a, int n) {
+        int old = a.length;
+        a = Arrays.copyOf(a, n);
+        Arrays.fill(a, old, n, -1);
+        return a;
+    }
+
+    /** A probe for the switches of one partition of a parallel run: its notes join the log after each window. */
+    public EcmpProbe forPartition(Simulator partition) {
+        EventNotes notes = new EventNotes(partition, FIELDS);
+        captures.add(notes);
+        return new EcmpProbe() {
+            @Override
+            public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet,
+                    Packet ahead, boolean directly, int idle, long idlePs) {
+                note(nowPs, COLLISION, node, port, packet.cookie(), ahead.cookie(), idle, 0);
+            }
+
+            @Override
+            public void onCollisionWait(long nowPs, int node, int port, int tc, Packet packet, long fromPs,
+                    long toPs) {
+                note(nowPs, WAIT, node, port, packet.cookie(), fromPs, toPs, packet.kind() != PacketKind.DATA ? 1 : 0);
+            }
+
+            private void note(long nowPs, int type, int node, int port, long flow, long a, long b, long c) {
+                int at = notes.next(nowPs);
+                long[] n = notes.array();
+                n[at] = type;
+                n[at + 1] = node;
+                n[at + 2] = port;
+                n[at + 3] = flow;
+                n[at + 4] = a;
+                n[at + 5] = b;
+                n[at + 6] = c;
+            }
+        };
+    }
+
+    /** Takes every partition's notes of the window, in one simulator's order, and empties them. */
+    public void replayCaptures() {
+        EventNotes.replay(captures, (n, at) -> {
+            if (n[at] == COLLISION) {
+                collision((int) n[at + 1], (int) n[at + 2], n[at + 3], n[at + 4], (int) n[at + 5]);
+            } else {
+                waits.addUnrooted(n[at + 3], (int) n[at + 1], (int) n[at + 2], n[at + 6] != 0, n[at + 4], n[at + 5]);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- per flow
+
+    /** Sum over its hops of the time the flow's packets waited behind ECMP collisions (see the class comment). */
+    public long waitPs(int flow) {
+        return waits.waitPs(flow);
+    }
+
+    /** The flow's waits behind ECMP collisions at each hop, in the order first seen. */
+    public List<FlowWaits.Hop> waits(int flow) {
+        return waits.waits(flow);
+    }
+
+    /** The flows whose packets were ahead of {@code flow}'s collided packets at (node, port), most first. */
+    public List<Integer> behind(int flow, int node, int port) {
+        int s = siteOf[portOffset[node] + port];
+        List<long[]> found = new ArrayList<>();
+        for (int i = 0; s >= 0 && i < PAIRS && pairFlow[s * PAIRS + i] >= 0; i++) {
+            if (pairFlow[s * PAIRS + i] == flow) {
+                found.add(new long[] {pairAhead[s * PAIRS + i], pairPackets[s * PAIRS + i]});
+            }
+        }
+        found.sort(Comparator.<long[]>comparingLong(x -> -x[1]).thenComparingLong(x -> x[0]));
+        List<Integer> out = new ArrayList<>();
+        for (long[] x : found) {
+            out.add((int) x[0]);
+        }
+        return out;
+    }
+
+    /** The equal-cost ports found idle when packets collided at (node, port), most often first. */
+    public List<Idle> idlePorts(int node, int port) {
+        int s = siteOf[portOffset[node] + port];
+        List<Idle> out = new ArrayList<>();
+        for (int i = 0; s >= 0 && i < SIBLINGS && idlePort[s * SIBLINGS + i] >= 0; i++) {
+            out.add(new Idle(idlePort[s * SIBLINGS + i], idlePackets[s * SIBLINGS + i]));
+        }
+        out.sort(Comparator.comparingLong(Idle::packets).reversed().thenComparingInt(Idle::port));
+        return out;
+    }
+
+    // ---------------------------------------------------------------- per collision port
+
+    /** An equal-cost port found idle at {@code packets} collisions. */
+    public record Idle(int port, long packets) {}
+
+    /** A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK). */
+    public record FlowAt(FlowRecord flow, long waitPs) {}
+
+    /** Flow {@code flow}'s packets were queued behind flow {@code ahead}'s at {@code packets} collisions. */
+    public record Pair(int flow, int ahead, long packets) {}
+
+    /**
+     * A port where flows collided: switch {@code node}'s port {@code port}, the {@code packets} that joined its queue
+     * behind a collision, the flows that waited there ({@code flows}, most first) and their waits summed
+     * ({@code waitPs}), the equal-cost ports found idle ({@code idlePorts}; {@code idleLeftOut} collisions found one
+     * not kept), and which flows' packets were ahead of which ({@code pairs}; {@code pairsLeftOut} not kept).
+     */
+    public record Collision(int node, int port, long packets, long waitPs, List<FlowAt> flows, List<Idle> idlePorts,
+            long idleLeftOut, List<Pair> pairs, long pairsLeftOut) {}
+
+    /**
+     * Every port where flows waited behind collisions, most waited first ({@code flows}: the run's records, by id),
+     * made once and shared: summary.json, the report and the printed summary ask for them. Unmodifiable.
+     */
+    public synchronized List<Collision> collisions(List<FlowRecord> flows) {
+        if (collisions != null && collisionsOf == flows) {
+            return collisions;
+        }
+        List<List<FlowAt>> at = new ArrayList<>();
+        long[] wait = new long[sites];
+        for (int s = 0; s < sites; s++) {
+            at.add(new ArrayList<>());
+        }
+        for (FlowRecord f : flows) {
+            if (waits.waitPs(f.id()) <= 0) {
+                continue;
+            }
+            // A flow's data and its last ACK are hops of their own: one entry per port, their waits summed.
+            long[] byPort = new long[sites];
+            for (FlowWaits.Hop h : waits.waits(f.id())) {
+                int s = h.port() < 0 ? -1 : siteOf[portOffset[h.node()] + h.port()];
+                if (s >= 0) {
+                    byPort[s] += h.waitPs();
+                }
+            }
+            for (int s = 0; s < sites; s++) {
+                if (byPort[s] > 0) {
+                    at.get(s).add(new FlowAt(f, byPort[s]));
+                    wait[s] += byPort[s];
+                }
+            }
+        }
+        List<Collision> out = new ArrayList<>();
+        for (int s = 0; s < sites; s++) {
+            if (wait[s] <= 0) {
+                continue;
+            }
+            List<FlowAt> fs = at.get(s);
+            fs.sort(Comparator.comparingLong(FlowAt::waitPs).reversed().thenComparingInt(x -> x.flow().id()));
+            List<Pair> pairs = new ArrayList<>();
+            for (int i = 0; i < PAIRS && pairFlow[s * PAIRS + i] >= 0; i++) {
+                pairs.add(new Pair(pairFlow[s * PAIRS + i], pairAhead[s * PAIRS + i], pairPackets[s * PAIRS + i]));
+            }
+            out.add(new Collision(siteNode[s], sitePort[s], sitePackets[s], wait[s], List.copyOf(fs),
+                    idlePorts(siteNode[s], sitePort[s]), idleLeftOut[s], List.copyOf(pairs), pairsLeftOut[s]));
+        }
+        out.sort(Comparator.comparingLong(Collision::waitPs).reversed().thenComparingInt(Collision::node)
+                .thenComparingInt(Collision::port));
+        collisions = Collections.unmodifiableList(out);
+        collisionsOf = flows;
+        return collisions;
+    }
+
+    // ---------------------------------------------------------------- words
+
+    /** {@code leaf0 port 2 (towards spine0)}. */
+    public String portName(int node, int port) {
+        return topo.nodeName(node) + " port " + port + " (towards " + topo.nodeName(topo.peer(node, port).node())
+                + ")";
+    }
+
+    /** {@code flow 3 (h0->h4)}, from the run's records when it has the flow. */
+    static String flowName(Topology topo, List<FlowRecord> flows, int id) {
+        return "flow " + flowLabel(topo, flows, id);
+    }
+
+    /** {@code 3 (h0->h4)}: a flow's id and its ends. */
+    static String flowLabel(Topology topo, List<FlowRecord> flows, int id) {
+        if (id >= 0 && id < flows.size() && flows.get(id).id() == id) {
+            FlowRecord f = flows.get(id);
+            return id + " (" + topo.nodeName(f.src()) + "->" + topo.nodeName(f.dst()) + ")";
+        }
+        return Integer.toString(id);
+    }
+
+    /** The idle ports of a collision in words: {@code port 3 (towards spine1)}, or several with {@code or}. */
+    private String idleWords(int node, List<Idle> idle, long leftOut) {
+        List<String> names = new ArrayList<>();
+        for (Idle i : idle) {
+            names.add("port " + i.port() + " (towards " + topo.nodeName(topo.peer(node, i.port()).node()) + ")");
+        }
+        if (leftOut > 0) {
+            names.add("another");
+        }
+        return names.size() == 1 ? "its equal-cost " + names.get(0) + " was idle"
+                : "one of its equal-cost ports was idle (" + join(names, "or") + ")";
+    }
+
+    private static String join(List<String> items, String last) {
+        if (items.size() == 1) {
+            return items.get(0);
+        }
+        return String.join(", ", items.subList(0, items.size() - 1)) + " " + last + " " + items.get(items.size() - 1);
+    }
+
+    /** Flows named one by one in a line; the rest are counted. */
+    static final int FLOWS_NAMED = 3;
+
+    /**
+     * One collision in words, every clause from what the switch recorded: {@code leaf0 hashed flows 0 (h0->h2) and 1
+     * (h1->h3) onto its port 2 (towards spine0) while its equal-cost port 3 (towards spine1) was idle: their packets
+     * waited in that queue for 60.000 us (flow 0) and 59.000 us (flow 1), each behind packets of the other} (a flow
+     * waited while at least one of its packets did).
+     */
+    public String describe(Collision c, List<FlowRecord> flows) {
+        List<String> named = new ArrayList<>();
+        List<String> waited = new ArrayList<>();
+        java.util.Set<Integer> waiting = new java.util.HashSet<>();
+        for (FlowAt f : c.flows()) {
+            waiting.add(f.flow().id());
+        }
+        for (int i = 0; i < c.flows().size() && i < FLOWS_NAMED; i++) {
+            FlowAt f = c.flows().get(i);
+            named.add(flowLabel(topo, flows, f.flow().id()));
+            waited.add(us(f.waitPs()) + " us (flow " + f.flow().id() + ")");
+        }
+        int more = c.flows().size() - named.size();
+        if (more > 0) {
+            long rest = 0;
+            for (int i = named.size(); i < c.flows().size(); i++) {
+                rest += c.flows().get(i).waitPs();
+            }
+            named.add(more + " more");
+            waited.add(String.format(Locale.ROOT, "%s us (the %d more, summed)", us(rest), more));
+        }
+        // Whose packets were ahead: every collided packet was behind another flow's, by the rule.
+        java.util.Set<Integer> aheadOf = new java.util.TreeSet<>();
+        for (Pair p : c.pairs()) {
+            aheadOf.add(p.ahead());
+        }
+        String behind;
+        if (c.pairsLeftOut() == 0 && waiting.size() == 2 && waiting.containsAll(aheadOf)) {
+            behind = "each behind packets of the other";
+        } else if (c.pairsLeftOut() == 0 && waiting.containsAll(aheadOf)) {
+            behind = "each behind packets of another of them";
+        } else if (c.pairsLeftOut() == 0) {
+            List<String> names = new ArrayList<>();
+            for (int id : aheadOf) {
+                if (names.size() == FLOWS_NAMED) {
+                    names.add((aheadOf.size() - FLOWS_NAMED) + " more");
+                    break;
+                }
+                names.add(flowLabel(topo, flows, id));
+            }
+            behind = "behind packets of " + (aheadOf.size() == 1 ? "flow " : "flows ") + join(names, "and");
+        } else {
+            behind = "each behind packets of another flow";
+        }
+        boolean one = c.flows().size() == 1;
+        return String.format(Locale.ROOT, "%s hashed %s %s onto its port %d (towards %s) while %s: %s packets waited"
+                + " in that queue for %s, %s", topo.nodeName(c.node()), one ? "flow" : "flows", join(named, "and"),
+                c.port(), topo.nodeName(topo.peer(c.node(), c.port()).node()), idleWords(c.node(), c.idlePorts(),
+                        c.idleLeftOut()), one ? "its" : "their", join(waited, "and"), behind);
+    }
+
+    /** What ECMP does and what the other modes do instead, said once under the collisions. */
+    public static final String MODES = "ECMP keeps every packet of a flow on its hashed port whatever the queues; spray"
+            + " and adaptive choose per packet (adaptive the least-loaded port), flowlet per flowlet (load-balancing.md)";
+
+    static String us(long ps) {
+        return String.format(Locale.ROOT, "%.3f", ps / 1e6);
+    }
+}

@@ -1,0 +1,254 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.fabric.switching.Switch;
+import rocelab.observe.RunResult;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.journey.JourneyEvent;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.output.SummaryText;
+
+/**
+ * ECMP collisions named by identity: a switch that hashed a flow's packet onto a port, into a queue where another
+ * flow's packet was ahead, while an equal-cost port was idle, says so, with the port, the flows and the wait; where the
+ * hash kept the flows apart, where the switches spread per packet, or where the equal-cost port was busy, nothing is
+ * named.
+ */
+class EcmpCollisionTest {
+    @TempDir
+    Path tmp;
+
+    /**
+     * Two 1 MB flows from leaf0 to leaf1 of a 2 x 2 leaf-spine, h0 -> h2 and h1 -> h3. With seed 1 their QPs' UDP source
+     * ports (drawn from the seed) hash onto the same uplink of leaf0 and the other carries nothing of theirs; with seed
+     * 4 onto different uplinks (checked below, from the switches' own hash, before anything is claimed).
+     */
+    private static String twoFlows(long seed, String balancing) {
+        return """
+                name: ecmp-collision
+                seed: %d
+                fabric: {mode: roce-lossless}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                switch: {load-balancing: {mode: %s}}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 1MB}
+                  - {kind: flow, src: 1, dst: 3, size: 1MB}
+                """.formatted(seed, balancing);
+    }
+
+    private static Switch leaf0(Simulation sim) {
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            if (sim.network().switchAt(s).name().equals("leaf0")) {
+                return sim.network().switchAt(s);
+            }
+        }
+        throw new AssertionError("no leaf0");
+    }
+
+    /** The uplink of leaf0 the switch's ECMP hash gives flow {@code flow}'s data. */
+    private static int hashedUplink(Simulation sim, int flow) {
+        QueuePair qp = sim.driver().queuePair(flow);
+        int port = leaf0(sim).forwardingPort(qp.sourceHost(), qp.destinationHost(), qp.entropy());
+        assertThat(port).as("leaf0 hashes flow %d onto one port", flow).isNotNegative();
+        return port;
+    }
+
+    private String name(Simulation sim, int port) {
+        var topo = sim.network().topology();
+        return topo.nodeName(topo.peer(leaf0(sim).nodeId(), port).node());
+    }
+
+    @Test
+    void shouldNameTheUplinkBothFlowsWereHashedOntoTheIdleOneAndTheirWaits() throws IOException {
+        Simulation sim = Scenarios.assemble(twoFlows(1, "ecmp"));
+        int shared = hashedUplink(sim, 0);
+        assertThat(hashedUplink(sim, 1)).as("seed 1 hashes both flows onto one uplink").isEqualTo(shared);
+        int[] candidates = leaf0(sim).candidates(2);
+        assertThat(candidates).hasSize(2).contains(shared);
+        int idle = candidates[0] == shared ? candidates[1] : candidates[0];
+        // The journey of flow 0 follows its packets; it keeps the ECMP log informed.
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(0).id(), 0, PfcProbe.NONE)
+                .ecmpTo(sim.ecmpLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(f -> f.completed());
+        int node = leaf0(sim).nodeId();
+        // The other uplink really was idle: it sent no data at all, and the shared one was never paused.
+        assertThat(leaf0(sim).port(idle).counter(PortCounter.TX_DATA_PACKETS)).isZero();
+        assertThat(leaf0(sim).port(shared).pausedPs(3, r.simulatedPs())).isZero();
+
+        EcmpLog log = r.ecmpLog();
+        List<EcmpLog.Collision> found = log.collisions(r.flows());
+        assertThat(found).hasSize(1);
+        EcmpLog.Collision c = found.get(0);
+        assertThat(c.node()).isEqualTo(node);
+        assertThat(c.port()).isEqualTo(shared);
+        assertThat(c.idlePorts()).extracting(EcmpLog.Idle::port).containsExactly(idle);
+        assertThat(c.flows()).extracting(f -> f.flow().id()).containsExactlyInAnyOrder(0, 1);
+        assertThat(c.pairs()).allMatch(p -> p.flow() + p.ahead() == 1 && p.flow() != p.ahead())
+                .extracting(EcmpLog.Pair::flow).contains(0, 1);
+        assertThat(c.pairsLeftOut()).isZero();
+
+        // Flow 0's wait, from the times its packets joined and left leaf0's queue as the journey recorded them: the union
+        // of the intervals (the port was never paused, so none of it is a pause's) is the log's figure, to the ps.
+        List<long[]> intervals = new ArrayList<>();
+        List<JourneyEvent> events = rec.eventsOf(r.flows().get(0).startPs(), r.flows().get(0).finishPs());
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.EcmpWait w) {
+                assertThat(e.node()).isEqualTo(node);
+                assertThat(e.port()).isEqualTo(shared);
+                assertThat(w.collision()).as("each wait has the collision its packet joined behind").isNotNull();
+                assertThat(w.collision().idlePort()).isEqualTo(idle);
+                assertThat(w.collision().aheadFlow()).isEqualTo(1);
+                intervals.add(new long[] {w.enqueuedPs(), e.timePs()});
+                assertThat(e.timePs() - w.enqueuedPs()).isEqualTo(w.toPs() - w.fromPs());
+            }
+        }
+        assertThat(intervals).hasSizeGreaterThan(100);
+        long union = 0;
+        long upTo = Long.MIN_VALUE;
+        for (long[] i : intervals) {
+            union += Math.max(0, i[1] - Math.max(i[0], upTo));
+            upTo = Math.max(upTo, i[1]);
+        }
+        assertThat(log.waitPs(0)).isEqualTo(union).isLessThan(r.flows().get(0).fctPs());
+        assertThat(c.flows().stream().mapToLong(EcmpLog.FlowAt::waitPs).sum()).isEqualTo(c.waitPs())
+                .isEqualTo(log.waitPs(0) + log.waitPs(1));
+
+        // The printed summary names the port, both flows, the idle port and the waits.
+        String summary = SummaryText.render(r, null);
+        String shared0 = name(sim, shared);
+        String idle0 = name(sim, idle);
+        assertThat(summary).contains("ECMP        collisions at 1 port:")
+                .contains(String.format("leaf0 hashed flows %s onto its port %d (towards %s) while its equal-cost port"
+                        + " %d (towards %s) was idle: their packets waited in that queue for ", log.waitPs(1)
+                        > log.waitPs(0) ? "1 (h1->h3) and 0 (h0->h2)" : "0 (h0->h2) and 1 (h1->h3)", shared, shared0,
+                        idle, idle0))
+                .contains(String.format("%.3f us (flow 0)", log.waitPs(0) / 1e6))
+                .contains(String.format("%.3f us (flow 1)", log.waitPs(1) / 1e6))
+                .contains("each behind packets of the other");
+
+        // flows.csv and summary.json carry the same figures.
+        Path dir = tmp.resolve("run");
+        new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
+        List<String> rows = Files.readAllLines(dir.resolve("flows.csv"));
+        assertThat(rows.get(0)).endsWith(",pfc_victim,ecmp_wait_us");
+        assertThat(rows.get(1)).endsWith("," + rocelab.observe.output.Numbers.micros(log.waitPs(0)).toPlainString());
+        String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
+        assertThat(json).contains("\"ecmp_collision_count\": 1", "\"switch\": \"leaf0\"", "\"port\": " + shared,
+                "\"towards\": \"" + idle0 + "\"");
+
+        // The journey says so at the hop, and sums the flow's collision waits in its header.
+        String text = new JourneyText(sim.network(), null, null, log).render(r.flows().get(0), events, -1, 0,
+                Long.MAX_VALUE, 60);
+        assertThat(text).contains(String.format("waited behind ECMP collisions at leaf0 towards %s %.3f us", shared0,
+                log.waitPs(0) / 1e6))
+                .contains("leaf0 hashed it onto its port towards " + shared0 + ", where its packets queued behind packets"
+                        + " of flow 1 (h1->h3), while its equal-cost port towards " + idle0 + " was idle")
+                .contains("leaf0 had hashed it onto this port among equal-cost ports: it joined the queue")
+                .contains("behind the collision");
+    }
+
+    @Test
+    void shouldNameNoCollisionWhenTheHashKeepsTheFlowsApart() {
+        Simulation sim = Scenarios.assemble(twoFlows(4, "ecmp"));
+        assertThat(hashedUplink(sim, 1)).as("seed 4 hashes the flows onto different uplinks")
+                .isNotEqualTo(hashedUplink(sim, 0));
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.ecmpLog()).as("leaf0 hashes: collisions are looked for").isNotNull();
+        assertThat(r.ecmpLog().collisions(r.flows())).isEmpty();
+        assertThat(r.flows()).allMatch(f -> r.ecmpLog().waitPs(f.id()) == 0);
+        assertThat(SummaryText.render(r, null)).doesNotContain("ECMP  ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"spray", "adaptive", "flowlet"})
+    void shouldNameNoCollisionWhereTheSwitchesDoNotHash(String mode) throws IOException {
+        RunResult r = Scenarios.assemble(twoFlows(1, mode)).run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(f -> f.completed());
+        assertThat(r.ecmpLog()).as("no switch hashes among equal-cost ports").isNull();
+        assertThat(SummaryText.render(r, null)).doesNotContain("ECMP  ");
+        Path dir = tmp.resolve(mode);
+        new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
+        for (String row : Files.readAllLines(dir.resolve("flows.csv")).subList(1, 3)) {
+            assertThat(row).endsWith(",0");
+        }
+        assertThat(Files.readString(dir.resolve(RunWriter.SUMMARY))).doesNotContain("ecmp_collision");
+    }
+
+    /**
+     * Three flows from leaf0 to leaf1 of a 2 x 2 leaf-spine with three hosts per leaf: with seed 4, flows 0 and 1 hash
+     * onto one uplink and flow 2, four times longer, onto the other, which it keeps busy back to back until after both
+     * are done. The two share a port, but no equal-cost port was ever idle: no collision is named.
+     */
+    private static final String BUSY = """
+            name: ecmp-busy
+            seed: 4
+            fabric: {mode: roce-lossless}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 3, link: {rate: 100Gbps, delay: 1us}}
+            observe: {sample-interval: 0}
+            traffic:
+              - {kind: flow, src: 0, dst: 3, size: 1MB}
+              - {kind: flow, src: 1, dst: 4, size: 1MB}
+              - {kind: flow, src: 2, dst: 5, size: 4MB}
+            """;
+
+    @Test
+    void shouldNameNoCollisionWhenTheEqualCostPortIsBusy() {
+        Simulation sim = Scenarios.assemble(BUSY);
+        int shared = hashedUplink(sim, 0);
+        assertThat(hashedUplink(sim, 1)).isEqualTo(shared);
+        assertThat(hashedUplink(sim, 2)).isNotEqualTo(shared);
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows().get(2).finishPs()).as("the other uplink's flow outlasts the two")
+                .isGreaterThan(Math.max(r.flows().get(0).finishPs(), r.flows().get(1).finishPs()));
+        assertThat(r.flows().get(0).slowdown()).as("the two did share a port").isGreaterThan(1.5);
+        assertThat(r.ecmpLog().collisions(r.flows())).isEmpty();
+        assertThat(r.flows()).allMatch(f -> r.ecmpLog().waitPs(f.id()) == 0);
+        assertThat(SummaryText.render(r, null)).doesNotContain("ECMP  ");
+    }
+
+    @Test
+    void shouldNameTheFlowThatArrivedBehindAnotherOnceTheEqualCostPortFellIdle() {
+        // Seed 1: flows 0 and 2 share one uplink, flow 1 has the other to itself until it ends (about 83 us). Flow 0 has
+        // sent everything by then, all of it while the other uplink was busy: not a collision. Flow 2 (4 MB) goes on
+        // arriving behind flow 0's packets still queued, now with the other uplink idle: a collision, flow 2 waiting
+        // behind flow 0, which is named as the flow ahead but not as one that waited.
+        Simulation sim = Scenarios.assemble(BUSY.replace("seed: 4", "seed: 1"));
+        int shared = hashedUplink(sim, 0);
+        assertThat(hashedUplink(sim, 2)).isEqualTo(shared);
+        assertThat(hashedUplink(sim, 1)).isNotEqualTo(shared);
+        RunResult r = sim.run(ProgressListener.NONE);
+        EcmpLog log = r.ecmpLog();
+        assertThat(log.waitPs(0)).isZero();
+        assertThat(log.waitPs(1)).isZero();
+        assertThat(log.waitPs(2)).isPositive();
+        EcmpLog.Collision c = log.collisions(r.flows()).get(0);
+        assertThat(c.port()).isEqualTo(shared);
+        assertThat(c.flows()).extracting(f -> f.flow().id()).containsExactly(2);
+        Set<Integer> ahead = new TreeSet<>();
+        c.pairs().forEach(p -> ahead.add(p.ahead()));
+        assertThat(ahead).containsExactly(0);
+        assertThat(log.describe(c, r.flows())).contains("hashed flow 2 (h2->h5) onto its port " + shared)
+                .endsWith("behind packets of flow 0 (h0->h3)");
+    }
+}
