@@ -8,10 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import rocelab.fabric.congestion.RateCause;
-import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.DropReason;
-import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -24,10 +22,10 @@ import rocelab.observe.pfc.PfcLog;
 public final class JourneyText {
     private final Network network;
     private final Topology topo;
-    private final PfcLog pfc;
+    private final PauseText pauses;
     private final CreditWaitText credits;
     /** The run's ECMP log (null: no switch hashes among equal-cost ports). */
-    private final rocelab.observe.ecmp.EcmpLog ecmp;
+    private final CollisionText collisions;
     /** The group of the waits for credits. */
     private static final String CREDIT = "credit";
     /** The flows posted before it on its QP that the QP sent while the flow waited for its turn (see queuedBehind). */
@@ -60,9 +58,9 @@ public final class JourneyText {
             rocelab.observe.ecmp.EcmpLog ecmp) {
         this.network = network;
         this.topo = network.topology();
-        this.pfc = pfc;
+        this.pauses = new PauseText(network, pfc);
         this.credits = new CreditWaitText(network, credits);
-        this.ecmp = ecmp;
+        this.collisions = new CollisionText(network, ecmp);
     }
 
     /**
@@ -110,24 +108,10 @@ public final class JourneyText {
         if (network.isInfiniband()) {
             infinibandPaths(b, f);
         }
-        if (pfc != null && !pfc.waits(f.id()).isEmpty()) {
-            StringBuilder hops = new StringBuilder();
-            for (rocelab.observe.victim.FlowWaits.Hop h : pfc.waits(f.id())) {
-                hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
-                        : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
-                        .append(" us").append(h.acks() ? " (its last ACK)" : "");
-            }
-            line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
-            for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
-                line(b, "    %s us behind pauses rooted at %s, %s: %s", us(r.waitPs()),
-                        pfc.rootName(r.node(), r.port()), rocelab.observe.pfc.PfcVictims.away(r), r.onPath()
-                                ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
-                                + " or back (a victim's wait)");
-            }
-        }
+        pauses.header(b, f);
         credits.header(b, f, events);
-        ecmpHeader(b, f, events);
-        timeouts(b, f, events);
+        collisions.header(b, f, events);
+        RecoveryText.timeouts(b, f, events);
         rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
         if (qp != null && qp.selectiveRepeat()) {
@@ -200,64 +184,6 @@ public final class JourneyText {
         }
     }
 
-    /**
-     * The flow's waits behind ECMP collisions, per hop, as the ECMP log has them (they add up to flows.csv's
-     * {@code ecmp_wait_us}), and at each hop whose packets were directly ahead of the flow's and which equal-cost port
-     * was idle, as the switch recorded them when the flow's packets joined the queue.
-     */
-    private void ecmpHeader(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
-        if (ecmp == null || ecmp.waits(f.id()).isEmpty()) {
-            return;
-        }
-        // The ends of the flows ahead, by the queue pair their packets carried.
-        Map<Long, String> ends = new java.util.HashMap<>();
-        for (JourneyEvent e : events) {
-            if (e.cause() instanceof JourneyEvent.EcmpCollision c) {
-                ends.putIfAbsent(c.aheadFlow(), flowEnds(c));
-            }
-        }
-        StringBuilder hops = new StringBuilder();
-        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
-            hops.append(hops.length() == 0 ? "" : ", ").append(name(h.node())).append(" towards ")
-                    .append(peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
-                    .append(h.acks() ? " (its last ACK)" : "");
-        }
-        line(b, "  waited behind ECMP collisions at %s (%s us summed over hops)", hops, us(ecmp.waitPs(f.id())));
-        java.util.Set<Long> told = new HashSet<>();
-        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
-            if (!told.add(key(h.node(), h.port()))) {
-                continue;
-            }
-            String what = h.acks() ? "its last ACK" : "it";
-            String queued = h.acks() ? "where it queued" : "where its packets queued";
-            List<String> with = new ArrayList<>();
-            List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
-            for (int i = 0; i < behind.size() && i < 3; i++) {
-                with.add("flow " + behind.get(i) + ends.getOrDefault((long) behind.get(i), ""));
-            }
-            if (behind.size() > 3) {
-                with.add((behind.size() - 3) + " more");
-            }
-            List<String> idle = new ArrayList<>();
-            for (var i : ecmp.idlePorts(h.node(), h.port())) {
-                idle.add(peer(h.node(), i.port()));
-            }
-            line(b, "    %s hashed %s onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
-                    + " collision", name(h.node()), what, peer(h.node(), h.port()), with.isEmpty() ? ""
-                            : ", " + queued + " behind packets of " + String.join(", ", with),
-                    idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
-        }
-    }
-
-    /** {@code " (h1->h3)"}: the ends of the queue pair of the packet ahead in a collision (empty if unknown). */
-    private String flowEnds(JourneyEvent.EcmpCollision c) {
-        if (c.aheadQp() >= 0 && c.aheadQp() < network.queuePairs().size()) {
-            var qp = network.queuePairs().get(c.aheadQp());
-            return " (" + name(qp.sourceHost()) + "->" + name(qp.destinationHost()) + ")";
-        }
-        return "";
-    }
-
     /** Every step of packet {@code psn} (each transmission of it, its ACK's way back), one line each. */
     private void hopByHop(StringBuilder b, List<JourneyEvent> events, long psn) {
         for (JourneyEvent e : events) {
@@ -294,32 +220,10 @@ public final class JourneyText {
                             e.detail());
             case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
-            case ECMP_COLLISION -> collision(e, (JourneyEvent.EcmpCollision) e.cause());
-            case ECMP_WAIT -> collisionWait(e, (JourneyEvent.EcmpWait) e.cause());
+            case ECMP_COLLISION -> collisions.collision(e, (JourneyEvent.EcmpCollision) e.cause());
+            case ECMP_WAIT -> collisions.collisionWait(e, (JourneyEvent.EcmpWait) e.cause());
             default -> e.kind().name();
         };
-    }
-
-    /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
-    private String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
-        return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
-                + " %s %s%s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
-                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind", aheadWords(c),
-                c.directly() ? "" : " (the oldest queued)", peer(e.node(), c.idlePort()), us(c.idlePs()));
-    }
-
-    /** Another flow's packet ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
-    private String aheadWords(JourneyEvent.EcmpCollision c) {
-        return String.format(Locale.ROOT, "a packet of flow %d%s, PSN %d", c.aheadFlow(), flowEnds(c), c.aheadPsn());
-    }
-
-    /** A packet of a collision leaves its queue: how long it waited there, less any time its class was held. */
-    private String collisionWait(JourneyEvent e, JourneyEvent.EcmpWait w) {
-        long held = w.enqueuedPs() < 0 ? 0 : e.timePs() - w.enqueuedPs() - (w.toPs() - w.fromPs());
-        return String.format(Locale.ROOT, "%s: %s left the queue towards %s after %s us behind the collision%s",
-                name(e.node()), w.acks() ? "the ACK" : "it", peer(e.node(), e.port()), us(w.toPs() - w.fromPs()),
-                held > 0 ? String.format(Locale.ROOT, " (and %s us more while its class was %s)", us(held),
-                        network.isInfiniband() ? "waiting for credits" : "paused") : "");
     }
 
     /**
@@ -412,10 +316,10 @@ public final class JourneyText {
             }
         }
         // Each recovery's re-sends, by the recovery each re-sent packet names: a recovery is told once, not per packet.
-        Map<Integer, Resends> resends = new java.util.HashMap<>();
+        Map<Integer, RecoveryText.Resends> resends = new java.util.HashMap<>();
         for (JourneyEvent e : events) {
             if (e.kind() == JourneyEvent.Kind.SEND && e.cause() instanceof JourneyEvent.Resend r) {
-                resends.computeIfAbsent(r.recovery(), k -> new Resends()).add(e);
+                resends.computeIfAbsent(r.recovery(), k -> new RecoveryText.Resends()).add(e);
             }
         }
         // Every port the flow's packets were queued at or lost on, to tell which link changes were on its way.
@@ -441,13 +345,13 @@ public final class JourneyText {
                     if (e.flag() && JourneyRecorder.SELECTIVE.equals(e.detail())
                             && e.cause() instanceof JourneyEvent.Resend r && resends.get(r.recovery()).first == e) {
                         // Selective repeat: the PSNs re-sent alone after one recovery, told at the first of them.
-                        text = selectiveResends(e.node(), resends.get(r.recovery()));
+                        text = RecoveryText.selectiveResends(e.node(), resends.get(r.recovery()));
                     } else if (e.flag() && !(e.cause() instanceof JourneyEvent.Resend)) {
                         // A re-send no recovery was reported for (not expected): told as it is.
                         text = String.format(Locale.ROOT, "h%d re-sends PSN %d", e.node(), e.psn());
                     }
                 }
-                case RECOVERY -> text = recovery(e, (JourneyEvent.Recovery) e.cause(), resends);
+                case RECOVERY -> text = RecoveryText.recovery(e, (JourneyEvent.Recovery) e.cause(), resends);
                 case RATE -> text = rate(e, (JourneyEvent.RateChange) e.cause(), noticeByNumber);
                 case MARK -> text = String.format(Locale.ROOT, "%s: queue towards %s at %,d bytes, PSN %d marked CE and"
                         + " still forwarded", name(e.node()), peer(e.node(), e.port()), e.value(), e.psn());
@@ -473,20 +377,14 @@ public final class JourneyText {
                                 + " and asks for PSN%s alone", e.node(), Long.parseLong(e.detail()) + 1,
                                 e.value() == e.psn() ? " " + e.psn() : "s " + e.psn() + "-" + e.value())
                         : String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d", e.node(), e.psn());
-                case PAUSED, RESUMED -> text = pause(f, e, path);
-                case WAITED -> text = waited(e, (JourneyEvent.Wait) e.cause());
+                case PAUSED, RESUMED -> text = pauses.frame(f, e, path);
+                case WAITED -> text = pauses.waited(e, (JourneyEvent.Wait) e.cause());
                 case CREDIT_WAIT -> text = credits.line(e, (JourneyEvent.CreditWait) e.cause());
                 case ECMP_WAIT -> {
                     JourneyEvent.EcmpWait w = (JourneyEvent.EcmpWait) e.cause();
                     if (w.collision() != null && collisionsTold.add(e.node() + "/" + e.port() + "/" + w.acks() + "/"
                             + w.collision().aheadFlow())) {
-                        text = String.format(Locale.ROOT, "%s: %s %d waited %s us in the queue towards %s behind an"
-                                + " ECMP collision: %s had hashed it there among equal-cost ports, %s %s, while its"
-                                + " port towards %s was idle (the first such wait here behind flow %d; the header sums"
-                                + " them)", name(e.node()), w.acks() ? "the ACK of PSN" : "PSN", e.psn(),
-                                us(w.toPs() - w.fromPs()), peer(e.node(), e.port()), name(e.node()),
-                                w.collision().directly() ? "directly behind" : "behind", aheadWords(w.collision()),
-                                peer(e.node(), w.collision().idlePort()), w.collision().aheadFlow());
+                        text = collisions.firstWait(e, w);
                     }
                 }
                 case COMPLETED -> text = String.format(Locale.ROOT, "h%d has the ACK of the last packet: flow"
@@ -537,98 +435,6 @@ public final class JourneyText {
                         + " and what is sent onto it is lost until it comes back", name(e.node()), name(c.peerNode()));
     }
 
-    /** The packets re-sent after one recovery, in the order sent. */
-    private static final class Resends {
-        JourneyEvent first;
-        JourneyEvent last;
-        long count;
-        long lowPsn = Long.MAX_VALUE;
-        long highPsn = -1;
-        /** PSN ranges as sent, {from, to} each. */
-        final List<long[]> ranges = new ArrayList<>();
-
-        void add(JourneyEvent e) {
-            if (first == null) {
-                first = e;
-            }
-            last = e;
-            count++;
-            lowPsn = Math.min(lowPsn, e.psn());
-            highPsn = Math.max(highPsn, e.psn());
-            long[] r = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
-            if (r != null && e.psn() == r[1] + 1) {
-                r[1] = e.psn();
-            } else {
-                ranges.add(new long[] {e.psn(), e.psn()});
-            }
-        }
-    }
-
-    /** The PSNs of {@code r} as ranges, {@code 37-38, 41-45}; after eight ranges, how many more. */
-    private static String ranges(Resends r) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < r.ranges.size() && i < 8; i++) {
-            long[] x = r.ranges.get(i);
-            b.append(i == 0 ? "" : ", ").append(x[0]).append(x[1] > x[0] ? "-" + x[1] : "");
-        }
-        if (r.ranges.size() > 8) {
-            b.append(String.format(Locale.ROOT, " and %d more ranges", r.ranges.size() - 8));
-        }
-        return b.toString();
-    }
-
-    /** The PSNs sent again alone after one recovery of a QP that repeats selectively. */
-    private static String selectiveResends(int host, Resends r) {
-        if (r.count == 1) {
-            return String.format(Locale.ROOT, "h%d re-sends PSN %d alone (selective repeat)", host, r.first.psn());
-        }
-        return String.format(Locale.ROOT, "h%d re-sends %,d PSNs alone (selective repeat): %s, from %s to %s us",
-                host, r.count, ranges(r), us(r.first.timePs()), us(r.last.timePs()));
-    }
-
-    /**
-     * A recovery as the QP reported it: a go-back-N after a NAK or a local ACK timeout, told once with the packets
-     * re-sent because of it (those that name it); a selective repeat's timeout (its re-sends are told where they
-     * start); the retries spent.
-     */
-    private String recovery(JourneyEvent e, JourneyEvent.Recovery r, Map<Integer, Resends> all) {
-        String timer = String.format(Locale.ROOT, "h%d's local ACK timeout (%s us) fired: no new ACK since %s us",
-                e.node(), us(r.timeoutPs()), us(r.noAckSincePs()));
-        if (r.failed()) {
-            return String.format(Locale.ROOT, "%s, and %s: the QP fails (retry exceeded)", timer,
-                    r.retryLimit() == 0 ? "it may not retry (retry-count 0)" : r.retryLimit() == 1
-                            ? "its one retry is spent" : "its " + r.retryLimit() + " retries are spent");
-        }
-        if (r.selective()) {
-            return r.timeout() ? String.format(Locale.ROOT, "%s; it will send again alone the %,d PSN%s it cannot know"
-                    + " arrived (selective repeat, retry %d of %d)", timer, r.packets(), r.packets() == 1 ? "" : "s",
-                    r.retry(), r.retryLimit()) : null;
-        }
-        Resends s = all.get(r.number());
-        String sent;
-        if (s == null) {
-            sent = r.packets() == 0 ? "it had sent nothing from there, so nothing is re-sent"
-                    : String.format(Locale.ROOT, "none of the %,d packet%s it had sent from there is re-sent before"
-                            + " the next recovery", r.packets(), r.packets() == 1 ? "" : "s");
-        } else {
-            String psns = s.highPsn > s.lowPsn ? "PSNs " + s.lowPsn + "-" + s.highPsn : "PSN " + s.lowPsn;
-            sent = String.format(Locale.ROOT, "re-sends %s (%,d %s) from %s to %s us", psns, s.count,
-                    s.count == r.packets() ? (s.count == 1 ? "packet" : "packets")
-                            : String.format(Locale.ROOT, "of the %,d packets it had sent from there", r.packets()),
-                    us(s.first.timePs()), us(s.last.timePs()));
-        }
-        if (r.timeout()) {
-            return String.format(Locale.ROOT, "%s; it goes back to PSN %d (go-back-N, retry %d of %d) and %s", timer,
-                    r.fromPsn(), r.retry(), r.retryLimit(), sent);
-        }
-        return String.format(Locale.ROOT, "h%d goes back to PSN %d after the NAK (go-back-N) and %s", e.node(),
-                r.fromPsn(), sent);
-    }
-
-    /**
-     * How much of the flow went by before its QP's local ACK timeouts fired: each timeout is preceded by a stretch
-     * with nothing new acknowledged, as long as the timeout (from when the timer started, as the QP reported it).
-     */
     /**
      * A QP sends its messages in the order they were posted: a flow posted while earlier ones were still being sent
      * waits for its turn, and its FCT (from its post) includes that wait. Told by identity: the flows the QP's packets
@@ -654,32 +460,6 @@ public final class JourneyText {
         line(b, "  its first packet left at %s us, %s us after it was posted%s: QP %d sends its messages in the order"
                 + " they were posted, and until then it was sending %s", us(firstSendPs), us(waited), share,
                 f.queuePair(), who);
-    }
-
-    private void timeouts(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
-        long end = f.completed() ? f.finishPs() : Long.MAX_VALUE;
-        int fired = 0;
-        long waited = 0;
-        long timeoutPs = 0;
-        for (JourneyEvent e : events) {
-            if (e.kind() == JourneyEvent.Kind.RECOVERY && e.cause() instanceof JourneyEvent.Recovery r && r.timeout()
-                    && e.timePs() >= f.startPs() && e.timePs() <= end) {
-                fired++;
-                waited += e.timePs() - Math.max(r.noAckSincePs(), f.startPs());
-                timeoutPs = r.timeoutPs();
-            }
-        }
-        if (fired == 0) {
-            return;
-        }
-        String share = "";
-        if (f.completed() && f.fctPs() > 0) {
-            double part = (double) waited / f.fctPs();
-            share = String.format(Locale.ROOT, ", %.1f%% of its FCT%s", 100 * part,
-                    part >= 0.5 ? ": most of the flow's time passed waiting for it" : "");
-        }
-        line(b, "  its QP's local ACK timeout (%s us) fired %d time%s: %s us with no new ACK before %s%s",
-                us(timeoutPs), fired, fired == 1 ? "" : "s", us(waited), fired == 1 ? "it fired" : "they fired", share);
     }
 
     /** Where and when the data packet a notification answers was marked, as the notification carried it. */
@@ -732,20 +512,6 @@ public final class JourneyText {
                 : t.contains("%d") ? String.format(Locale.ROOT, t, r.index()) : t;
     }
 
-    /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
-    private String waited(JourneyEvent e, JourneyEvent.Wait w) {
-        String what = w.acks() ? "last ACK" : "packets";
-        String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held " + (w.acks() ? "the flow's last ACK" : "its data")
-                : String.format(Locale.ROOT, "%s: the flow's %s waited in the queue towards %s", name(e.node()), what,
-                        peer(e.node(), e.port()));
-        Topology.End far = topo.peer(e.node(), e.port());
-        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
-        String by = x == null ? String.format(Locale.ROOT, "paused by %s", name(far.node()))
-                : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s", name(far.node()),
-                        us(x.timePs()), pfc.rootName(x.rootNode(), x.rootPort()));
-        return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
-    }
-
     private static String group(JourneyEvent e) {
         return switch (e.kind()) {
             case MARK, DROP -> e.kind().name();
@@ -761,68 +527,7 @@ public final class JourneyText {
         };
     }
 
-    /** A PFC frame matters to the flow when it pauses a port its packets use, or its sender's RNIC. */
-    private String pause(FlowRecord f, JourneyEvent e, Set<Long> path) {
-        Topology.End far = topo.peer(e.node(), e.port());
-        boolean onPath = path.contains(key(far.node(), far.port())) || far.node() == f.src();
-        if (!onPath) {
-            return null;
-        }
-        int quanta = Integer.parseInt(e.detail());
-        if (e.kind() == JourneyEvent.Kind.RESUMED) {
-            return String.format(Locale.ROOT, "%s sends XON to %s for priority %d: it may send again", name(e.node()),
-                    name(far.node()), e.psn());
-        }
-        long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
-        // What PFC says: the peer may not send that priority. Whether the flow is held depends on the priority its
-        // packets go out on there: at its sender's RNIC, the QP's own, which can differ (a DSCP mapped elsewhere).
-        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
-                ? network.queuePairs().get(f.queuePair()) : null;
-        boolean notItsPriority = qp != null && far.node() == f.src() && qp.lane() != e.psn();
-        String stops = String.format(Locale.ROOT, "%s may not send priority %d on that port for up to %s us%s",
-                name(far.node()), e.psn(), us(Headroom.pauseDurationPs(quanta, rate)), notItsPriority
-                        ? String.format(Locale.ROOT, " (the flow's data leaves h%d on priority %d: not held by it)",
-                                f.src(), qp.lane())
-                        : "");
-        JourneyEvent.Pause why = e.cause() instanceof JourneyEvent.Pause p ? p : null;
-        boolean refresh = why != null && why.reason() == PfcReason.REFRESH;
-        boolean poolFull = why != null && why.reason() == PfcReason.SHARED_POOL_FULL;
-        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(e.node(), e.port(), (int) e.psn(), e.timePs());
-        String held;
-        if (refresh) {
-            // Sent again because the pause still holds: the group may be under its XOFF threshold by now (it resumes
-            // only at its XON level), so no threshold is told as its cause.
-            held = String.format(Locale.ROOT, "its ingress holds %,d bytes", e.value());
-        } else if (poolFull) {
-            // The switch paused because its shared pool had no room, not because this group reached its threshold.
-            held = String.format(Locale.ROOT, "%s's shared pool was full: %,d of its %,d bytes (the buffer less the"
-                    + " reserved headroom) in use, no room for the arriving packet, while this ingress held %,d bytes,"
-                    + " under its %,d-byte XOFF threshold", name(e.node()), why.poolUsedBytes(), why.poolBytes(),
-                    e.value(), why.thresholdBytes());
-        } else {
-            held = String.format(Locale.ROOT, "its ingress holds %,d bytes%s", e.value(),
-                    x != null ? String.format(Locale.ROOT, "; threshold %,d bytes", x.thresholdBytes()) : "");
-        }
-        String cause = "";
-        if (x != null) {
-            StringBuilder flows = new StringBuilder();
-            for (int k = 0; k < x.topFlows().length; k++) {
-                flows.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d (%,d B)",
-                        x.topFlows()[k], x.topBytes()[k]));
-            }
-            cause = String.format(Locale.ROOT, "%s%s; %s", flows.length() == 0 ? ""
-                    : (poolFull ? "; most of them " : ", holding most of ") + flows,
-                    x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
-                    x.depth() == 0 ? "that port was not paused: it is the congestion point"
-                            : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
-                                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
-        }
-        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d%s (%s%s): %s", name(e.node()),
-                name(far.node()), e.psn(), refresh ? " again, a refresh while the pause holds" : "", held, cause,
-                stops);
-    }
-
-    private static long key(int node, int port) {
+    static long key(int node, int port) {
         return (long) node << 32 | port;
     }
 
@@ -834,7 +539,7 @@ public final class JourneyText {
         return topo.nodeName(topo.peer(node, port).node());
     }
 
-    private static String us(long ps) {
+    static String us(long ps) {
         return String.format(Locale.ROOT, "%.3f", ps / 1e6);
     }
 
@@ -842,7 +547,7 @@ public final class JourneyText {
         return String.format(Locale.ROOT, "%.1f", bps / 1e9);
     }
 
-    private static void line(StringBuilder b, String format, Object... args) {
+    static void line(StringBuilder b, String format, Object... args) {
         b.append(String.format(Locale.ROOT, format, args)).append('\n');
     }
 

@@ -1,0 +1,131 @@
+package rocelab.observe.journey;
+
+import static rocelab.observe.journey.JourneyText.key;
+import static rocelab.observe.journey.JourneyText.line;
+import static rocelab.observe.journey.JourneyText.us;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.FlowRecord;
+
+/**
+ * The journey's words for ECMP collisions: the header's sums per hop with the flows queued ahead and the idle
+ * equal-cost port, as the switch recorded them when the flow's packets joined the queue; a packet's collision at its
+ * hop; and its wait there when it left.
+ */
+final class CollisionText {
+    private final Network network;
+    private final Topology topo;
+    /** The run's ECMP log (null: no switch hashes among equal-cost ports). */
+    private final EcmpLog ecmp;
+
+    CollisionText(Network network, EcmpLog ecmp) {
+        this.network = network;
+        this.topo = network.topology();
+        this.ecmp = ecmp;
+    }
+
+    /**
+     * The flow's waits behind ECMP collisions, per hop, as the ECMP log has them (they add up to flows.csv's
+     * {@code ecmp_wait_us}), and at each hop whose packets were directly ahead of the flow's and which equal-cost port
+     * was idle, as the switch recorded them when the flow's packets joined the queue.
+     */
+    void header(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
+        if (ecmp == null || ecmp.waits(f.id()).isEmpty()) {
+            return;
+        }
+        // The ends of the flows ahead, by the queue pair their packets carried.
+        Map<Long, String> ends = new java.util.HashMap<>();
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.EcmpCollision c) {
+                ends.putIfAbsent(c.aheadFlow(), flowEnds(c));
+            }
+        }
+        StringBuilder hops = new StringBuilder();
+        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
+            hops.append(hops.length() == 0 ? "" : ", ").append(name(h.node())).append(" towards ")
+                    .append(peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
+                    .append(h.acks() ? " (its last ACK)" : "");
+        }
+        line(b, "  waited behind ECMP collisions at %s (%s us summed over hops)", hops, us(ecmp.waitPs(f.id())));
+        java.util.Set<Long> told = new HashSet<>();
+        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
+            if (!told.add(key(h.node(), h.port()))) {
+                continue;
+            }
+            String what = h.acks() ? "its last ACK" : "it";
+            String queued = h.acks() ? "where it queued" : "where its packets queued";
+            List<String> with = new ArrayList<>();
+            List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
+            for (int i = 0; i < behind.size() && i < 3; i++) {
+                with.add("flow " + behind.get(i) + ends.getOrDefault((long) behind.get(i), ""));
+            }
+            if (behind.size() > 3) {
+                with.add((behind.size() - 3) + " more");
+            }
+            List<String> idle = new ArrayList<>();
+            for (var i : ecmp.idlePorts(h.node(), h.port())) {
+                idle.add(peer(h.node(), i.port()));
+            }
+            line(b, "    %s hashed %s onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
+                    + " collision", name(h.node()), what, peer(h.node(), h.port()), with.isEmpty() ? ""
+                            : ", " + queued + " behind packets of " + String.join(", ", with),
+                    idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
+        }
+    }
+
+    /** {@code " (h1->h3)"}: the ends of the queue pair of the packet ahead in a collision (empty if unknown). */
+    private String flowEnds(JourneyEvent.EcmpCollision c) {
+        if (c.aheadQp() >= 0 && c.aheadQp() < network.queuePairs().size()) {
+            var qp = network.queuePairs().get(c.aheadQp());
+            return " (" + name(qp.sourceHost()) + "->" + name(qp.destinationHost()) + ")";
+        }
+        return "";
+    }
+
+    /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
+    String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
+        return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
+                + " %s %s%s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
+                name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind", aheadWords(c),
+                c.directly() ? "" : " (the oldest queued)", peer(e.node(), c.idlePort()), us(c.idlePs()));
+    }
+
+    /** Another flow's packet ahead in a collision: {@code a packet of flow 7 (h1->h3), PSN 12}. */
+    private String aheadWords(JourneyEvent.EcmpCollision c) {
+        return String.format(Locale.ROOT, "a packet of flow %d%s, PSN %d", c.aheadFlow(), flowEnds(c), c.aheadPsn());
+    }
+
+    /** A packet of a collision leaves its queue: how long it waited there, less any time its class was held. */
+    String collisionWait(JourneyEvent e, JourneyEvent.EcmpWait w) {
+        long held = w.enqueuedPs() < 0 ? 0 : e.timePs() - w.enqueuedPs() - (w.toPs() - w.fromPs());
+        return String.format(Locale.ROOT, "%s: %s left the queue towards %s after %s us behind the collision%s",
+                name(e.node()), w.acks() ? "the ACK" : "it", peer(e.node(), e.port()), us(w.toPs() - w.fromPs()),
+                held > 0 ? String.format(Locale.ROOT, " (and %s us more while its class was %s)", us(held),
+                        network.isInfiniband() ? "waiting for credits" : "paused") : "");
+    }
+
+    /** The first wait behind one collision at a hop, in the story (later ones the header sums). */
+    String firstWait(JourneyEvent e, JourneyEvent.EcmpWait w) {
+        return String.format(Locale.ROOT, "%s: %s %d waited %s us in the queue towards %s behind an ECMP collision: %s"
+                + " had hashed it there among equal-cost ports, %s %s, while its port towards %s was idle (the first"
+                + " such wait here behind flow %d; the header sums them)", name(e.node()), w.acks() ? "the ACK of PSN"
+                        : "PSN", e.psn(), us(w.toPs() - w.fromPs()), peer(e.node(), e.port()), name(e.node()),
+                w.collision().directly() ? "directly behind" : "behind", aheadWords(w.collision()),
+                peer(e.node(), w.collision().idlePort()), w.collision().aheadFlow());
+    }
+
+    private String name(int node) {
+        return topo.nodeName(node);
+    }
+
+    private String peer(int node, int port) {
+        return topo.nodeName(topo.peer(node, port).node());
+    }
+}

@@ -1,0 +1,138 @@
+package rocelab.observe.journey;
+
+import static rocelab.observe.journey.JourneyText.key;
+import static rocelab.observe.journey.JourneyText.line;
+import static rocelab.observe.journey.JourneyText.us;
+
+import java.util.Locale;
+import java.util.Set;
+import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.network.Network;
+import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
+
+/**
+ * The journey's words for PFC: the header's waits behind pauses per hop and per root, a wait of the flow's packets
+ * behind a pause with the XOFF that held it (by its identity), and a PFC frame on the flow's way with what its ingress
+ * held and where that pause is rooted, as the PFC log recorded them.
+ */
+final class PauseText {
+    private final Network network;
+    private final Topology topo;
+    /** The run's PFC log (null without PFC: frames are told without their causes). */
+    private final PfcLog pfc;
+
+    PauseText(Network network, PfcLog pfc) {
+        this.network = network;
+        this.topo = network.topology();
+        this.pfc = pfc;
+    }
+
+    /**
+     * The header's PFC lines: the flow's waits behind pauses per hop, and per root whether it is on the flow's own way
+     * (a victim's wait when not).
+     */
+    void header(StringBuilder b, FlowRecord f) {
+        if (pfc == null || pfc.waits(f.id()).isEmpty()) {
+            return;
+        }
+        StringBuilder hops = new StringBuilder();
+        for (rocelab.observe.victim.FlowWaits.Hop h : pfc.waits(f.id())) {
+            hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
+                    : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
+                    .append(" us").append(h.acks() ? " (its last ACK)" : "");
+        }
+        line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
+        for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
+            line(b, "    %s us behind pauses rooted at %s, %s: %s", us(r.waitPs()),
+                    pfc.rootName(r.node(), r.port()), rocelab.observe.pfc.PfcVictims.away(r), r.onPath()
+                            ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
+                            + " or back (a victim's wait)");
+        }
+    }
+
+    /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
+    String waited(JourneyEvent e, JourneyEvent.Wait w) {
+        String what = w.acks() ? "last ACK" : "packets";
+        String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held " + (w.acks() ? "the flow's last ACK" : "its data")
+                : String.format(Locale.ROOT, "%s: the flow's %s waited in the queue towards %s", name(e.node()), what,
+                        peer(e.node(), e.port()));
+        Topology.End far = topo.peer(e.node(), e.port());
+        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
+        String by = x == null ? String.format(Locale.ROOT, "paused by %s", name(far.node()))
+                : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s", name(far.node()),
+                        us(x.timePs()), pfc.rootName(x.rootNode(), x.rootPort()));
+        return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
+    }
+
+    /** A PFC frame matters to the flow when it pauses a port its packets use, or its sender's RNIC. */
+    String frame(FlowRecord f, JourneyEvent e, Set<Long> path) {
+        Topology.End far = topo.peer(e.node(), e.port());
+        boolean onPath = path.contains(key(far.node(), far.port())) || far.node() == f.src();
+        if (!onPath) {
+            return null;
+        }
+        int quanta = Integer.parseInt(e.detail());
+        if (e.kind() == JourneyEvent.Kind.RESUMED) {
+            return String.format(Locale.ROOT, "%s sends XON to %s for priority %d: it may send again", name(e.node()),
+                    name(far.node()), e.psn());
+        }
+        long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
+        // What PFC says: the peer may not send that priority. Whether the flow is held depends on the priority its
+        // packets go out on there: at its sender's RNIC, the QP's own, which can differ (a DSCP mapped elsewhere).
+        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
+                ? network.queuePairs().get(f.queuePair()) : null;
+        boolean notItsPriority = qp != null && far.node() == f.src() && qp.lane() != e.psn();
+        String stops = String.format(Locale.ROOT, "%s may not send priority %d on that port for up to %s us%s",
+                name(far.node()), e.psn(), us(Headroom.pauseDurationPs(quanta, rate)), notItsPriority
+                        ? String.format(Locale.ROOT, " (the flow's data leaves h%d on priority %d: not held by it)",
+                                f.src(), qp.lane())
+                        : "");
+        JourneyEvent.Pause why = e.cause() instanceof JourneyEvent.Pause p ? p : null;
+        boolean refresh = why != null && why.reason() == PfcReason.REFRESH;
+        boolean poolFull = why != null && why.reason() == PfcReason.SHARED_POOL_FULL;
+        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(e.node(), e.port(), (int) e.psn(), e.timePs());
+        String held;
+        if (refresh) {
+            // Sent again because the pause still holds: the group may be under its XOFF threshold by now (it resumes
+            // only at its XON level), so no threshold is told as its cause.
+            held = String.format(Locale.ROOT, "its ingress holds %,d bytes", e.value());
+        } else if (poolFull) {
+            // The switch paused because its shared pool had no room, not because this group reached its threshold.
+            held = String.format(Locale.ROOT, "%s's shared pool was full: %,d of its %,d bytes (the buffer less the"
+                    + " reserved headroom) in use, no room for the arriving packet, while this ingress held %,d bytes,"
+                    + " under its %,d-byte XOFF threshold", name(e.node()), why.poolUsedBytes(), why.poolBytes(),
+                    e.value(), why.thresholdBytes());
+        } else {
+            held = String.format(Locale.ROOT, "its ingress holds %,d bytes%s", e.value(),
+                    x != null ? String.format(Locale.ROOT, "; threshold %,d bytes", x.thresholdBytes()) : "");
+        }
+        String cause = "";
+        if (x != null) {
+            StringBuilder flows = new StringBuilder();
+            for (int k = 0; k < x.topFlows().length; k++) {
+                flows.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "flow %d (%,d B)",
+                        x.topFlows()[k], x.topBytes()[k]));
+            }
+            cause = String.format(Locale.ROOT, "%s%s; %s", flows.length() == 0 ? ""
+                    : (poolFull ? "; most of them " : ", holding most of ") + flows,
+                    x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
+                    x.depth() == 0 ? "that port was not paused: it is the congestion point"
+                            : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
+                                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
+        }
+        return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d%s (%s%s): %s", name(e.node()),
+                name(far.node()), e.psn(), refresh ? " again, a refresh while the pause holds" : "", held, cause,
+                stops);
+    }
+
+    private String name(int node) {
+        return topo.nodeName(node);
+    }
+
+    private String peer(int node, int port) {
+        return topo.nodeName(topo.peer(node, port).node());
+    }
+}
