@@ -284,11 +284,7 @@ public final class EgressPort implements EventHandler {
                 long entered = p.enteredClockPs();
                 boolean collided = p.ecmpCollision();
                 if (collided && collisions) {
-                    // Its wait behind the collision so far (the held part is the pause's, told below), counted on from
-                    // now: nothing is told twice.
-                    ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, tc, p, p.dueAtPs() - entered,
-                            nowPs - clock);
-                    p.dueAtPs(nowPs - (clock - entered));
+                    settleCollisionWait(nowPs, tc, p, entered, clock);
                 }
                 if (pauses && clock != entered && p.cookie() >= 0) {
                     pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
@@ -444,10 +440,7 @@ public final class EgressPort implements EventHandler {
                 long entered = p.enteredClockPs();
                 boolean collided = p.ecmpCollision();
                 if (collided && collisions) {
-                    // Its wait behind the collision so far, less the lane's stalls (told below), counted on from now.
-                    ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, vl, p, p.dueAtPs() - entered,
-                            nowPs - clock);
-                    p.dueAtPs(nowPs - (clock - entered));
+                    settleCollisionWait(nowPs, vl, p, entered, clock);
                 }
                 if (p.cookie() < 0 || clock <= entered) {
                     continue;
@@ -470,6 +463,15 @@ public final class EgressPort implements EventHandler {
                 }
             }
         }
+    }
+
+    /**
+     * The run's end: {@code p}, queued behind an ECMP collision, tells its wait there so far, less the time its class
+     * was held (a pause's or a credit stall's, told on their own), and counts on from now: nothing is told twice.
+     */
+    private void settleCollisionWait(long nowPs, int tc, Packet p, long entered, long clock) {
+        ecmpProbe.onCollisionWait(nowPs, ownerNode, portIndex, tc, p, p.dueAtPs() - entered, nowPs - clock);
+        p.dueAtPs(nowPs - (clock - entered));
     }
 
     /**
