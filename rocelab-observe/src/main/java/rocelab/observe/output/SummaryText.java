@@ -62,8 +62,8 @@ public final class SummaryText {
                 r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if (r.nvlinkTransfers() > 0) {
-            line(b, "nvlink      %s (%s bytes) %s", Numbers.count(r.nvlinkTransfers(), "transfer", "transfers"),
-                    group(r.nvlinkBytes()), Summary.NVLINK_NOTE);
+            line(b, "nvlink      %s %s (%s bytes) %s", group(r.nvlinkTransfers()),
+                    r.nvlinkTransfers() == 1 ? "transfer" : "transfers", group(r.nvlinkBytes()), Summary.NVLINK_NOTE);
         }
         if ("deadlock".equals(r.stopReason())) {
             line(b, "DEADLOCK    no data has moved since about %s us; these %s wait on each other in a cycle:",
