@@ -38,6 +38,9 @@ import rocelab.observe.sample.TimeSeriesSampler;
  *     has that the model ignores); null at packet level
  * @param flowsAggregated the flows aggregated (a streamed run: {@code flows} is then empty and flows_aggregated.csv
  *     replaces flows.csv), or null when every flow has its record
+ * @param nvlinkTransfers how many of the workload's transfers (traffic items' flows, jobs' and collectives' messages)
+ *     had their two ends on GPUs of one server and went over NVLink, not the network: they are not flows
+ * @param nvlinkBytes the bytes of those transfers
  */
 public record RunResult(
         String scenario,
@@ -69,7 +72,9 @@ public record RunResult(
         rocelab.observe.trace.GpuTimeline gpuTimeline,
         String threadsNote,
         rocelab.observe.flow.FlowsBySize flowsAggregated,
-        String notModelled) {
+        String notModelled,
+        long nvlinkTransfers,
+        long nvlinkBytes) {
 
     public RunResult {
         requests = List.copyOf(requests);

@@ -776,7 +776,8 @@ public final class Simulation {
                 pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled());
+                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled(),
+                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
     }
 
     /** How the event loop ended: why, and the cycle of a deadlock with when data last moved (-1: none). */
@@ -997,7 +998,8 @@ public final class Simulation {
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
-                gpuTimeline(timeline, ideal), threadsNote, null, notModelled());
+                gpuTimeline(timeline, ideal), threadsNote, null, notModelled(),
+                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
     }
 
     /**

@@ -4,19 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.List;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.report.ReportWriter;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.SummaryText;
 
 /**
- * The printed summary's "slowest" lines of a job tell its calls apart: a call has the same name in every iteration,
- * so a pipeline job's data-parallel AllReduce was printed three times as "j/grads/dp(pp=0)" (one of them the
- * warm-up's, which the per-iteration figures above it leave out), as if three different calls.
+ * The printed summary's "slowest" lines of a job tell its calls apart (a call has the same name in every iteration),
+ * and they follow the GPU's view and compare's collective_us: a job's calls in its warm-up iterations are left out, and
+ * the summary says how many it left out. They were listed (labelled "warm-up"), the first of them here, while every
+ * other figure of the job leaves the warm-up out. The report's table of collectives follows the same rule.
  */
 class SummarySlowestCallsTest {
-    @Test
-    void shouldNameTheIterationOfEachSlowestCallAndMarkTheWarmUp() {
-        RunResult r = Simulation.assemble(Scenarios.parse("""
+    @TempDir
+    Path tmp;
+
+    private static RunResult run() {
+        return Simulation.assemble(Scenarios.parse("""
                 name: slowest-calls
                 fabric: {mode: roce-lossless, mtu: 4096}
                 topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
@@ -39,18 +48,49 @@ class SummarySlowestCallsTest {
                 traffic:
                   - {kind: flow, src: 0, dst: 5, size: 4MB, start: 100us}
                 """)).run(ProgressListener.NONE);
-        List<String> slowest = Arrays.stream(SummaryText.render(r, null).split("\n"))
-                .filter(l -> l.startsWith("  slowest")).toList();
-        assertThat(slowest).hasSize(3);
-        assertThat(slowest.get(0)).startsWith("  slowest   j/grads/dp(pp=0) in iteration 0 (warm-up) (allreduce ring");
-        assertThat(slowest.subList(1, 3)).allMatch(l -> l.startsWith("  slowest   j/grads/dp(pp=0) in iteration "))
-                .noneMatch(l -> l.contains("warm-up"));
-        assertThat(slowest).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldLeaveTheWarmUpCallsOutOfTheSlowestAndSayHowMany() {
+        RunResult r = run();
+        // The warm-up's AllReduce is the slowest against its ideal: it would head the list.
+        List<CollectiveRecord> beyond = r.collectives().stream().filter(c -> c.completed()
+                && c.networkSlowdown() > 1.05).toList();
+        List<CollectiveRecord> warmUp = beyond.stream().filter(c -> c.iteration() < 1).toList();
+        assertThat(warmUp).isNotEmpty();
+        CollectiveRecord worst = beyond.stream().max(java.util.Comparator.comparingLong(c -> c.timePs()
+                - c.idealTimePs())).orElseThrow();
+        assertThat(worst.iteration()).isZero();
+
+        String text = SummaryText.render(r, null);
+        List<String> slowest = Arrays.stream(text.split("\n")).filter(l -> l.startsWith("  slowest")).toList();
+        List<CollectiveRecord> measured = beyond.stream().filter(c -> c.iteration() >= 1).toList();
+        assertThat(slowest).hasSize(Math.min(3, measured.size())).isNotEmpty()
+                .allMatch(l -> l.startsWith("  slowest   j/grads/dp(pp=0) in iteration "))
+                .noneMatch(l -> l.contains("warm-up")).noneMatch(l -> l.contains(" in iteration 0 "))
+                .doesNotHaveDuplicates();
+        assertThat(text).contains("\n            (" + warmUp.size() + " warm-up call" + (warmUp.size() == 1 ? "" : "s")
+                + " not counted)\n");
         // Each line's figures are that call's row of collectives.csv.
         for (var c : r.collectives()) {
-            String head = "  slowest   " + c.name() + " in iteration " + c.iteration();
+            String head = "  slowest   " + c.name() + " in iteration " + c.iteration() + " ";
             slowest.stream().filter(l -> l.startsWith(head)).forEach(l -> assertThat(l).contains(
                     String.format(java.util.Locale.ROOT, "(x%.2f)", c.networkSlowdown())));
         }
+    }
+
+    @Test
+    void shouldLeaveTheWarmUpCallsOutOfTheReportsTableOfCollectives() throws Exception {
+        RunResult r = run();
+        ReportWriter.writeRun(tmp, r, Map.of());
+        String html = Files.readString(tmp.resolve("report.html"));
+        String table = html.substring(html.indexOf("Collectives, slowest against the ideal first"));
+        table = table.substring(0, table.indexOf("</table>") + 200);
+        long warmUp = r.collectives().stream().filter(c -> c.iteration() == 0).count();
+        assertThat(warmUp).isPositive();
+        assertThat(table).contains((r.collectives().size() - warmUp) + " calls (" + warmUp + " warm-up call"
+                + (warmUp == 1 ? "" : "s") + " not counted); all are in collectives.csv.");
+        assertThat(table).doesNotContain("<td>0</td>");
+        assertThat(table).contains("<td>1</td>", "<td>2</td>");
     }
 }

@@ -79,6 +79,26 @@ public final class PathTiming {
     }
 
     /**
+     * As {@link #deliveryPs(long[], long[], int, long)}, into a receiver whose pipeline ({@code nic.rx}) takes in
+     * frames at {@code receiveBps} (0: no limit): every frame at the slowest of the links and the pipeline, plus
+     * {@link #deliveryLatencyPs(long[], long[], int, long, long)}.
+     */
+    public long deliveryPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps) {
+        return Saturating.add(Rates.serializationPs(wireBytes(sizeBytes), bottleneck(rates, hops, receiveBps)),
+                deliveryLatencyPs(rates, delays, hops, sizeBytes, receiveBps));
+    }
+
+    /**
+     * As {@link #completionPs(long[], long[], int, long)}, with the receiver's pipeline at {@code receiveBps} and the
+     * sender's, which takes in the last ACK, at {@code senderReceiveBps} (0: no limit).
+     */
+    public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps,
+            long senderReceiveBps) {
+        return Saturating.add(deliveryPs(rates, delays, hops, sizeBytes, receiveBps),
+                ackLatencyPs(rates, delays, hops, senderReceiveBps));
+    }
+
+    /**
      * Delivery time minus the serialisation of every frame at the bottleneck: the store-and-forward pipeline's extra
      * time, propagation and forwarding latency.
      *

@@ -46,6 +46,23 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
         return completed && idealTimePs > 0 ? (double) timePs() / idealTimePs : Double.NaN;
     }
 
+    /**
+     * Whether this call belongs to its job's warm-up iterations (a traffic item's call has no iteration, never). The
+     * one rule of every figure that leaves the warm-up out: the GPU's view (jobs.csv, ranks.csv), compare's
+     * collective_us, the summary's slowest calls and the report's table of collectives.
+     */
+    public boolean warmUp(java.util.List<rocelab.observe.job.JobRecord> jobs) {
+        if (iteration < 0 || job.isEmpty()) {
+            return false;
+        }
+        for (var j : jobs) {
+            if (j.job().equals(job)) {
+                return iteration < j.warmup();
+            }
+        }
+        return false;
+    }
+
     /** Bus bandwidth in GB/s: algbw x 2(N-1)/N (AllReduce) or x (N-1)/N (AllGather, ReduceScatter). */
     public double busbwGBps() {
         return algbwGBps() * busFactor;

@@ -10,10 +10,14 @@ import rocelab.fabric.topology.Topology;
  * Completion time of a flow alone on an idle fabric, in closed form ({@link PathTiming} over one shortest path):
  * every frame serialised at the path's bottleneck, one largest frame of store-and-forward at every other hop,
  * propagation on every link, and the ACK of the last packet back over the same links. Exact for a path of equal
- * rates (see the timing tests). This is the "ideal FCT" of flows.csv: the flow with the fabric to itself.
+ * rates (see the timing tests). This is the "ideal FCT" of flows.csv: the flow with the fabric to itself. A receiver
+ * whose pipeline is slower than its link ({@code nic.rx}) takes the frames in at its rate, one more stage after the
+ * last link, and the sender's takes in the ACK ({@link PathTiming#completionPs(long[], long[], int, long, long,
+ * long)}): a flow into it is no faster than min(path rate, pipeline rate), as at packet level.
  */
 public final class IdealFlowTime {
     private final Topology topology;
+    private final Network network;
     private final PathTiming timing;
     /** The switches' equal-cost next hops (shared with the fabric's own table); the path takes the first. */
     private final int[][][] routes;
@@ -30,6 +34,7 @@ public final class IdealFlowTime {
     /** With the closed forms of {@code timing} (its frames, MTU, forwarding latency and RETH placement). */
     public IdealFlowTime(Network network, PathTiming timing) {
         this.topology = network.topology();
+        this.network = network;
         this.timing = timing;
         this.routes = topology.shortestPathPorts();
         this.rateFactor = topology.planes() > 1
@@ -38,13 +43,19 @@ public final class IdealFlowTime {
 
     public long fctPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
-        return timing.completionPs(rates, delays, hops, sizeBytes);
+        return timing.completionPs(rates, delays, hops, sizeBytes, receiveRateBps(dst), receiveRateBps(src));
     }
 
     /** From the first byte leaving until the receiver has the last one, on an idle fabric. */
     public long deliveryPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
-        return timing.deliveryPs(rates, delays, hops, sizeBytes);
+        return timing.deliveryPs(rates, delays, hops, sizeBytes, receiveRateBps(dst));
+    }
+
+    /** Host {@code h}'s receive pipeline rate ({@code nic.rx}, wire bits per second), 0 when it keeps up. */
+    private long receiveRateBps(int h) {
+        var nic = network.nic(h);
+        return nic == null ? 0 : nic.receiveRateBps();
     }
 
     /** How long the message keeps the sender's link busy: all its frames at the first hop's rate. */

@@ -16,6 +16,13 @@ public final class Summary {
     /** Keys whose values depend on the machine, not on the scenario and seed. */
     public static final String[] WALL_CLOCK_KEYS = {"wall_seconds", "events_per_second"};
 
+    /**
+     * What the workload's transfers between two GPUs of one server are (said once, with their count and bytes, in
+     * summary.json's {@code nvlink} and the printed summary, when there are any).
+     */
+    public static final String NVLINK_NOTE = "between GPUs of one server go over NVLink, not the network: they are not"
+            + " flows (not in flows.csv, the FCT or the goodput) and cross no RNIC or switch";
+
     private Summary() {}
 
     public static Map<String, Object> of(RunResult r) {
@@ -46,6 +53,13 @@ public final class Summary {
             m.put(kind + "_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
+        if (r.nvlinkTransfers() > 0) {
+            Map<String, Object> nvlink = new LinkedHashMap<>();
+            nvlink.put("transfers", r.nvlinkTransfers());
+            nvlink.put("bytes", r.nvlinkBytes());
+            nvlink.put("note", "these transfers " + NVLINK_NOTE);
+            m.put("nvlink", nvlink);
+        }
         if (!r.jobs().isEmpty()) {
             java.util.List<Object> list = new java.util.ArrayList<>();
             for (var j : r.jobs()) {

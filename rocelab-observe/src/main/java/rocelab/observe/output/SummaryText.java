@@ -31,6 +31,8 @@ public final class SummaryText {
     }
     /** Victims listed in the text; summary.json lists more, flows.csv every flow's figures. */
     static final int VICTIMS_SHOWN = 5;
+    /** A job's call is among its slowest only when it took more than this many times its ideal-network time. */
+    static final double SLOWEST_ABOVE = 1.05;
 
     private SummaryText() {}
 
@@ -59,6 +61,10 @@ public final class SummaryText {
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
                 r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
+        if (r.nvlinkTransfers() > 0) {
+            line(b, "nvlink      %s %s (%s bytes) %s", group(r.nvlinkTransfers()),
+                    r.nvlinkTransfers() == 1 ? "transfer" : "transfers", group(r.nvlinkBytes()), Summary.NVLINK_NOTE);
+        }
         if ("deadlock".equals(r.stopReason())) {
             line(b, "DEADLOCK    no data has moved since about %s us; these %s wait on each other in a cycle:",
                     us(r.deadlockSincePs()), "infiniband".equals(r.mode())
@@ -132,16 +138,23 @@ public final class SummaryText {
                     j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
             line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst rank"
                     + " %.3f ms)", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3);
-            var worst = r.collectives().stream().filter(c -> c.job().equals(j.job()) && c.completed()
-                    && !Double.isNaN(c.networkSlowdown()) && c.networkSlowdown() > 1.05)
+            // Calls of the warm-up iterations are left out, as the per-iteration figures above and compare's
+            // collective_us leave them out; how many of them would have been listed is said.
+            var beyond = r.collectives().stream().filter(c -> c.job().equals(j.job()) && c.completed()
+                    && !Double.isNaN(c.networkSlowdown()) && c.networkSlowdown() > SLOWEST_ABOVE).toList();
+            var worst = beyond.stream().filter(c -> !c.warmUp(r.jobs()))
                     .sorted((x, y) -> Double.compare(y.timePs() - y.idealTimePs(), x.timePs() - x.idealTimePs()))
                     .limit(3).toList();
+            long warmUp = beyond.stream().filter(c -> c.warmUp(r.jobs())).count();
             for (var c : worst) {
-                // A call has the same name in every iteration: the iteration tells the calls apart (and says when
-                // one is a warm-up call, which the per-iteration figures above leave out).
+                // A call has the same name in every iteration: the iteration tells the calls apart.
                 line(b, "  slowest   %s%s (%s, %,d B): %s us, ideal %s us (x%.2f)", c.name(), c.iteration() < 0 ? ""
-                        : " in iteration " + c.iteration() + (c.iteration() < j.warmup() ? " (warm-up)" : ""),
-                        c.algorithm(), c.sizeBytes(), us(c.timePs()), us(c.idealTimePs()), c.networkSlowdown());
+                        : " in iteration " + c.iteration(), c.algorithm(), c.sizeBytes(), us(c.timePs()),
+                        us(c.idealTimePs()), c.networkSlowdown());
+            }
+            if (warmUp > 0) {
+                line(b, "            %s(%s not counted)", worst.isEmpty() ? "no call after the warm-up over"
+                        + " 1.05x its ideal " : "", Numbers.count(warmUp, "warm-up call", "warm-up calls"));
             }
         }
         for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {

@@ -90,10 +90,7 @@ public final class ComparisonReport {
      * view (jobs.csv, ranks.csv, gpu_network_wait_us) leaves out the warm-up; a traffic item's call has no iteration.
      */
     static boolean warmUpCall(RunResult r, CollectiveRecord c) {
-        if (c.iteration() < 0 || c.job().isEmpty()) {
-            return false;
-        }
-        return r.jobs().stream().anyMatch(j -> j.job().equals(c.job()) && c.iteration() < j.warmup());
+        return c.warmUp(r.jobs());
     }
 
     /** Whether a job of some fabric's run has warm-up iterations (which collective_us leaves out). */

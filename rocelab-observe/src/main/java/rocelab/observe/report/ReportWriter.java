@@ -246,7 +246,15 @@ public final class ReportWriter {
             return;
         }
         p.h2("Collectives, slowest against the ideal first");
-        List<CollectiveRecord> all = new ArrayList<>(d.collectives);
+        // A job's calls in its warm-up iterations are left out, as the GPU's view, the summary's slowest calls and
+        // compare's collective_us leave them out (collectives.csv keeps them, with their iteration).
+        List<CollectiveRecord> all = new ArrayList<>(d.collectives.stream().filter(c -> !c.warmUp(d.jobs)).toList());
+        int warmUp = d.collectives.size() - all.size();
+        if (all.isEmpty()) {
+            p.note("Every call belongs to a warm-up iteration (" + rocelab.observe.output.Numbers.count(warmUp, "warm-up call", "warm-up calls")
+                    + " not counted); they are in collectives.csv.");
+            return;
+        }
         all.sort(Comparator.comparingDouble((CollectiveRecord c) -> {
             double s = c.networkSlowdown();
             return c.completed() ? (Double.isNaN(s) ? 0 : -s) : -Double.MAX_VALUE;
@@ -263,8 +271,10 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
                 "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
-        p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls; all are in"
-                + " collectives.csv. " : all.size() + " calls. ") + "Unfinished calls first, then by time over the"
+        String warm = warmUp > 0 ? " (" + rocelab.observe.output.Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
+        p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
+                + "; all are in collectives.csv. " : all.size() + " calls" + warm + (warmUp > 0 ? "; all are in"
+                + " collectives.csv. " : ". ")) + "Unfinished calls first, then by time over the"
                 + " ideal-network time. nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"

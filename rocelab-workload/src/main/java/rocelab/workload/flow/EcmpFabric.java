@@ -15,8 +15,10 @@ import rocelab.fabric.topology.Topology;
  * so after a link event a rerouted flow takes the new path. A spraying or adaptive switch spreads the flow evenly over
  * its equal-cost next hops (each link then carries its share of the flow's rate: the perfect balance both aim at); a
  * flowlet switch routes a message as ECMP does, since a fluid message has no idle gap to start a new flowlet at and
- * no queue to compare. Unlike the packet level there are no queues, marks, pauses or drops: rates are max-min fair
- * over the links.
+ * no queue to compare. A receiver whose pipeline is slower than its link ({@code nic.rx}) is one more capacity, at
+ * the pipeline's rate, that every flow into that host shares (after the directed links), as on the ideal network,
+ * and it takes in each frame after the last link (and the sender's pipeline the ACK): {@link PathTiming}. Unlike the
+ * packet level there are no queues, marks, pauses or drops: rates are max-min fair over the links.
  */
 public final class EcmpFabric implements FlowRouter {
     private final Network network;
@@ -35,6 +37,10 @@ public final class EcmpFabric implements FlowRouter {
     /** Each directed link's rate and delay, read once (the topology hands out copies of its edge list). */
     private final long[] linkRate;
     private final long[] linkDelay;
+    /** Each host's receive pipeline rate ({@code nic.rx}; 0: it keeps up) and its capacity's index (-1: none). */
+    private final long[] receiveBps;
+    private final int[] receiveResource;
+    private final int resources;
     /** Each QP's ECMP entropy once derived ({@link #entropy(int)}), by QP id. */
     private int[] entropyOfQueuePair = new int[64];
 
@@ -53,6 +59,15 @@ public final class EcmpFabric implements FlowRouter {
         this.nextFrontier = new int[nodes];
         this.linkRate = ShortestPath.rates(topology);
         this.linkDelay = ShortestPath.delays(topology);
+        int hosts = topology.hostCount();
+        this.receiveBps = new long[hosts];
+        this.receiveResource = new int[hosts];
+        int next = linkRate.length;
+        for (int h = 0; h < hosts; h++) {
+            receiveBps[h] = network.nic(h) == null ? 0 : network.nic(h).receiveRateBps();
+            receiveResource[h] = receiveBps[h] > 0 ? next++ : -1;
+        }
+        this.resources = next;
         boolean any = false;
         for (int s = 0; s < network.switchCount(); s++) {
             any |= spreads(network.switchAt(s));
@@ -144,7 +159,13 @@ public final class EcmpFabric implements FlowRouter {
 
     @Override
     public double[] capacitiesBps() {
-        return linkCapacities(topology);
+        double[] c = java.util.Arrays.copyOf(linkCapacities(topology), resources);
+        for (int h = 0; h < receiveBps.length; h++) {
+            if (receiveResource[h] >= 0) {
+                c[receiveResource[h]] = receiveBps[h];
+            }
+        }
+        return c;
     }
 
     @Override
@@ -166,11 +187,17 @@ public final class EcmpFabric implements FlowRouter {
             rates[i] = linkRate[links[i]];
             delays[i] = linkDelay[links[i]];
         }
-        long delivery = timing.deliveryLatencyPs(rates, delays, hops, sizeBytes);
-        long ack = timing.ackLatencyPs(rates, delays, hops);
+        // A slower receive pipeline (nic.rx) at the destination takes in each frame after the last link, the
+        // source's the ACK; the destination's is a capacity its incoming flows share.
+        long delivery = timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, receiveBps[dst]);
+        long ack = timing.ackLatencyPs(rates, delays, hops, receiveBps[src]);
         if (!spraying) {
-            int[] own = Arrays.copyOf(links, hops);
-            return new FlowRoute(own, null, PathTiming.bottleneck(rates, hops), work, delivery, ack);
+            int rx = receiveResource[dst];
+            int[] own = Arrays.copyOf(links, rx >= 0 ? hops + 1 : hops);
+            if (rx >= 0) {
+                own[hops] = rx;
+            }
+            return new FlowRoute(own, null, PathTiming.bottleneck(rates, hops, receiveBps[dst]), work, delivery, ack);
         }
         return sprayed(src, dst, entropy, queuePair, work, delivery, ack);
     }
@@ -235,12 +262,18 @@ public final class EcmpFabric implements FlowRouter {
             System.arraycopy(nextFrontier, 0, frontier, 0, m);
             n = m;
         }
-        int[] rs = new int[nTouched];
-        double[] ws = new double[nTouched];
+        // The whole flow crosses the destination's receive pipeline, when it has one (nic.rx).
+        int rx = receiveResource[dst];
+        int[] rs = new int[rx >= 0 ? nTouched + 1 : nTouched];
+        double[] ws = new double[rs.length];
         for (int i = 0; i < nTouched; i++) {
             rs[i] = touched[i];
             ws[i] = share[touched[i]];
             share[touched[i]] = 0;
+        }
+        if (rx >= 0) {
+            rs[nTouched] = rx;
+            ws[nTouched] = 1;
         }
         return new FlowRoute(rs, ws, Double.POSITIVE_INFINITY, work, delivery, ack);
     }

@@ -51,6 +51,9 @@ public final class TaskGraph {
     private int[] flowConnection = new int[64];
     private int[] flowTask = new int[64];
     private LocalLinks localLinks;
+    /** The transfers {@link #flow} made NVLink transfers (two GPUs of one server), and their bytes: none is a flow. */
+    private long nvlinkTransfers;
+    private long nvlinkTransferBytes;
     /** Dependencies added to promises after the fact, as (task, dependency) pairs. */
     private int[] late = new int[16];
     private int lateCount;
@@ -236,6 +239,8 @@ public final class TaskGraph {
             }
             int t = add(Kind.NVLINK, notBeforePs, 0, -1, src, after);
             amount[t & taskMask] = bytes;
+            nvlinkTransfers++;
+            nvlinkTransferBytes += bytes;
             ref[t & taskMask] = -2 - dst;
             if (linkConnection == null) {
                 linkConnection = new int[kind.length];
@@ -701,6 +706,19 @@ public final class TaskGraph {
             }
         }
         return n - seen;
+    }
+
+    /**
+     * How many transfers asked for as flows ({@link #flow}) became NVLink transfers, their two ends GPUs of one server
+     * with {@link LocalLinks}: they cross no RNIC and no switch (a streamed graph counts every one it was given).
+     */
+    public long nvlinkTransferCount() {
+        return nvlinkTransfers;
+    }
+
+    /** The bytes of those transfers ({@link #nvlinkTransferCount}). */
+    public long nvlinkTransferBytes() {
+        return nvlinkTransferBytes;
     }
 
     /** Bytes of an NVLink transfer. */
