@@ -70,7 +70,7 @@ class SummarySlowestCallsTest {
                 .noneMatch(l -> l.contains("warm-up")).noneMatch(l -> l.contains(" in iteration 0 "))
                 .doesNotHaveDuplicates();
         assertThat(text).contains("\n            (" + warmUp.size() + " warm-up call" + (warmUp.size() == 1 ? "" : "s")
-                + " not counted)\n");
+                + " over 1.05x " + (warmUp.size() == 1 ? "its" : "their") + " ideal not counted)\n");
         // Each line's figures are that call's row of collectives.csv.
         for (var c : r.collectives()) {
             String head = "  slowest   " + c.name() + " in iteration " + c.iteration() + " ";

@@ -153,8 +153,9 @@ public final class SummaryText {
                         us(c.idealTimePs()), c.networkSlowdown());
             }
             if (warmUp > 0) {
-                line(b, "            %s(%s not counted)", worst.isEmpty() ? "no call after the warm-up over"
-                        + " 1.05x its ideal " : "", Numbers.count(warmUp, "warm-up call", "warm-up calls"));
+                line(b, "            %s(%s over 1.05x %s ideal not counted)", worst.isEmpty()
+                        ? "no call after the warm-up over 1.05x its ideal " : "",
+                        Numbers.count(warmUp, "warm-up call", "warm-up calls"), warmUp == 1 ? "its" : "their");
             }
         }
         for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
