@@ -32,7 +32,8 @@ public final class ReportWriter {
      */
     static final String IDEAL_NETWORK = "a lower bound of the same workload on an ideal network (a non-blocking fabric"
             + " between the RNICs and NVLink ports): every message takes at least its time alone (its wire bytes at"
-            + " its path's slowest link, plus the path's fixed latency), and the messages through one port no less"
+            + " its path's slowest link, or its receiver's pipeline when slower, plus the path's fixed latency), and the"
+            + " messages through one port no less"
             + " than the port needs to carry them all; no run on a fabric with these ports ends earlier.";
 
     public static final String FILE = "report.html";
