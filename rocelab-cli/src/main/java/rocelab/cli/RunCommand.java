@@ -95,7 +95,8 @@ final class RunCommand implements Callable<Integer> {
                     + " link delay, and one for a run under 1,000,000 data packets, chosen silently. Only traffic whose flows wait"
                     + " for nothing (permutation, all-to-all, incast, flow lists) and collective traffic items whose"
                     + " dependencies stay inside partitions (halving-doubling AllReduce, AlltoAll of at most 1 MiB per"
-                    + " pair, rings of at most eight messages per connection or inside a partition: docs/parallel.md),"
+                    + " pair) or are rings, whose window between partitions is checked (a run that finds a send's last"
+                    + " wait in another partition is run again on one thread: docs/parallel.md),"
                     + " without link events, an InfiniBand subnet manager sweep or --pcap, run in parallel; with an"
                     + " explicit N > 1 anything else runs on one thread and says why (stderr and summary.json"
                     + " threads_note).")
