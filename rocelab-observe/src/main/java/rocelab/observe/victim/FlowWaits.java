@@ -189,6 +189,9 @@ public final class FlowWaits {
         int ordinal = claimedOrdinal;
         int s = claimedSlot;
         long root = (long) rootKind << KIND_SHIFT | key(rootNode, rootPort);
+        if (firstRoots[ordinal] < 0) {
+            firstRoots[ordinal] = newRootChunk();
+        }
         int i = 0;
         int r = rootSlot(ordinal, 0);
         while (i < ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
@@ -246,7 +249,9 @@ public final class FlowWaits {
             }
             firstChunk[o] = newChunk();
             secondChunk[o] = -1;
-            firstRoots[o] = newRootChunk();
+            // Roots come with the first credited part ({@link #credit}): waits without roots (the ECMP log's) never
+            // take any, a million colliding flows' 116 bytes each.
+            firstRoots[o] = -1;
             secondRoots[o] = -1;
             flowBase[flow] = o;
         }
@@ -265,7 +270,8 @@ public final class FlowWaits {
     /** Root slot {@code i} (0..ROOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
     private int rootSlot(int ordinal, int i) {
         if (i < ROOT_CHUNK) {
-            return firstRoots[ordinal] * ROOT_CHUNK + i;
+            int c = firstRoots[ordinal];
+            return c < 0 ? -1 : c * ROOT_CHUNK + i;
         }
         int c = secondRoots[ordinal];
         return c < 0 ? -1 : c * ROOT_CHUNK + i - ROOT_CHUNK;
