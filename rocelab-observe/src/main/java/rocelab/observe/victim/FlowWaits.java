@@ -60,8 +60,9 @@ public final class FlowWaits {
     private long[] rootWait = new long[ROOT_CHUNK * 16];
     /** Holds from the root at the flow's first wait behind it, and the fewest and most of all its waits behind it. */
     private int[] rootDepth = new int[ROOT_CHUNK * 16];
-    private int[] rootMinDepth = new int[ROOT_CHUNK * 16];
-    private int[] rootMaxDepth = new int[ROOT_CHUNK * 16];
+    /** Only with {@code depthRange} (else empty: a million flows' PFC waits need only the first). */
+    private int[] rootMinDepth;
+    private int[] rootMaxDepth;
     private boolean[] rootOnPath = new boolean[ROOT_CHUNK * 16];
 
     public FlowWaits(RootPlace place) {
@@ -75,6 +76,8 @@ public final class FlowWaits {
     public FlowWaits(RootPlace place, boolean depthRange) {
         this.place = place;
         this.depthRange = depthRange;
+        this.rootMinDepth = new int[depthRange ? ROOT_CHUNK * 16 : 0];
+        this.rootMaxDepth = new int[depthRange ? ROOT_CHUNK * 16 : 0];
         Arrays.fill(flowBase, -1);
         Arrays.fill(slotKey, -1);
         Arrays.fill(rootKey, Long.MIN_VALUE);
@@ -126,8 +129,10 @@ public final class FlowWaits {
             rootKey = Arrays.copyOf(rootKey, roots);
             rootWait = Arrays.copyOf(rootWait, roots);
             rootDepth = Arrays.copyOf(rootDepth, roots);
-            rootMinDepth = Arrays.copyOf(rootMinDepth, roots);
-            rootMaxDepth = Arrays.copyOf(rootMaxDepth, roots);
+            if (depthRange) {
+                rootMinDepth = Arrays.copyOf(rootMinDepth, roots);
+                rootMaxDepth = Arrays.copyOf(rootMaxDepth, roots);
+            }
             rootOnPath = Arrays.copyOf(rootOnPath, roots);
             Arrays.fill(rootKey, old, roots, Long.MIN_VALUE);
         }
@@ -205,8 +210,10 @@ public final class FlowWaits {
             // A new root, or more roots than slots: the last slot takes the latest one.
             rootKey[r] = root;
             rootDepth[r] = depth;
-            rootMinDepth[r] = depth;
-            rootMaxDepth[r] = depth;
+            if (depthRange) {
+                rootMinDepth[r] = depth;
+                rootMaxDepth[r] = depth;
+            }
             rootOnPath[r] = place.onRoundTrip(queuePair, rootKind, rootNode, rootPort);
         }
         if (depthRange) {
@@ -287,8 +294,10 @@ public final class FlowWaits {
             rootKey = Arrays.copyOf(rootKey, n);
             rootWait = Arrays.copyOf(rootWait, n);
             rootDepth = Arrays.copyOf(rootDepth, n);
-            rootMinDepth = Arrays.copyOf(rootMinDepth, n);
-            rootMaxDepth = Arrays.copyOf(rootMaxDepth, n);
+            if (depthRange) {
+                rootMinDepth = Arrays.copyOf(rootMinDepth, n);
+                rootMaxDepth = Arrays.copyOf(rootMaxDepth, n);
+            }
             rootOnPath = Arrays.copyOf(rootOnPath, n);
             Arrays.fill(rootKey, oldLen, n, Long.MIN_VALUE);
         }
@@ -353,7 +362,8 @@ public final class FlowWaits {
         int o = flowBase[flow];
         for (int i = 0, r = rootSlot(o, 0); i < ROOTS && r >= 0 && rootKey[r] != Long.MIN_VALUE; r = rootSlot(o, ++i)) {
             out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r],
-                    (int) (rootKey[r] >>> KIND_SHIFT), rootMinDepth[r], rootMaxDepth[r]));
+                    (int) (rootKey[r] >>> KIND_SHIFT), depthRange ? rootMinDepth[r] : rootDepth[r],
+                    depthRange ? rootMaxDepth[r] : rootDepth[r]));
         }
         out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
         return out;
