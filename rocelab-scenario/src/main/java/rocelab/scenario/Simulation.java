@@ -145,7 +145,7 @@ public final class Simulation {
         // Queues, rates and pauses exist only at packet level: the flow-level models leave them out (null), not zero.
         this.series = packets && config.sampleIntervalPs() > 0
                 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
-        this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network) : null;
+        this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network, driver.flowCount()) : null;
         this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
         this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
                 ? new rocelab.observe.ecmp.EcmpLog(network, driver.flowCount()) : null;

@@ -42,7 +42,7 @@ public final class EcmpLog implements EcmpProbe {
     private final int[] portOffset;
     /** Per switch port (by {@link #portOffset}): its collision port's index, or -1. */
     private final int[] siteOf;
-    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, false);
+    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, 2);
     private int sites;
     private int[] siteNode = new int[8];
     private int[] sitePort = new int[8];

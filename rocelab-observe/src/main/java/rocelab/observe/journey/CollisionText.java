@@ -49,14 +49,14 @@ final class CollisionText {
         }
         StringBuilder hops = new StringBuilder();
         for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
-            hops.append(hops.length() == 0 ? "" : ", ").append(name(h.node())).append(" towards ")
-                    .append(peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
+            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS
+                    : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
                     .append(h.acks() ? " (its last ACK)" : "");
         }
         line(b, "  waited behind ECMP collisions at %s (%s us summed over hops)", hops, us(ecmp.waitPs(f.id())));
         java.util.Set<Long> told = new HashSet<>();
         for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
-            if (!told.add(key(h.node(), h.port()))) {
+            if (h.others() || !told.add(key(h.node(), h.port()))) {
                 continue;
             }
             String what = h.acks() ? "its last ACK" : "it";

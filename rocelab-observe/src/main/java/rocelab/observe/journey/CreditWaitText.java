@@ -121,8 +121,8 @@ final class CreditWaitText {
             return;
         }
         for (FlowWaits.Root r : log.flowWaits().roots(f.id())) {
-            b.append(String.format(Locale.ROOT, "    %s us for credits rooted at %s, %s: %s\n",
-                    us(r.waitPs()), log.rootName(r), CreditLog.away(r), r.onPath()
+            b.append(String.format(Locale.ROOT, "    %s us for credits rooted at %s: %s\n",
+                    us(r.waitPs()), rocelab.observe.victim.Victims.named(log.wording(), r), r.onPath()
                             ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                             + " or back (a victim's wait)"));
         }

@@ -40,14 +40,15 @@ final class PauseText {
         }
         StringBuilder hops = new StringBuilder();
         for (rocelab.observe.victim.FlowWaits.Hop h : pfc.waits(f.id())) {
-            hops.append(hops.length() == 0 ? "" : ", ").append(topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
+            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS
+                    : topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
                     : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
                     .append(" us").append(h.acks() ? " (its last ACK)" : "");
         }
         line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
         for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
-            line(b, "    %s us behind pauses rooted at %s, %s: %s", us(r.waitPs()),
-                    pfc.rootName(r.node(), r.port()), rocelab.observe.pfc.PfcVictims.away(r), r.onPath()
+            line(b, "    %s us behind pauses rooted at %s: %s", us(r.waitPs()),
+                    rocelab.observe.victim.Victims.named(rocelab.observe.pfc.PfcVictims.wording(pfc), r), r.onPath()
                             ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                             + " or back (a victim's wait)");
         }

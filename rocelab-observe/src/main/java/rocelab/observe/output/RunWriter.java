@@ -248,7 +248,8 @@ public final class RunWriter {
             } else {
                 t.empty().empty();
             }
-            t.text(root == null ? null : pfc.rootName(root.node(), root.port()));
+            t.text(root == null ? null : root.others() ? rocelab.observe.victim.Victims.OTHERS
+                    : pfc.rootName(root.node(), root.port()));
             if (packets) {
                 t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
             } else {

@@ -174,13 +174,14 @@ public final class Summary {
             row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
             row.put(waitKey, Numbers.micros(v.waitPs()));
             row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
-            row.put("root", v.root() == null ? null : words.rootName(v.root()));
-            row.put("root_hops", v.root() == null ? null : v.root().hops());
+            row.put("root", v.root() == null ? null : v.root().others() ? rocelab.observe.victim.Victims.OTHERS
+                    : words.rootName(v.root()));
+            row.put("root_hops", v.root() == null || v.root().others() ? null : v.root().hops());
             java.util.List<Object> hops = new java.util.ArrayList<>();
             for (var h : v.hops()) {
                 Map<String, Object> hop = new LinkedHashMap<>();
-                hop.put("device", topo.nodeName(h.node()));
-                hop.put("port", h.port());
+                hop.put("device", h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS : topo.nodeName(h.node()));
+                hop.put("port", h.others() ? null : h.port());
                 hop.put("packets", h.acks() ? "last_ack" : "data");
                 hop.put(waitKey, Numbers.micros(h.waitPs()));
                 hop.put("victim_wait_us", Numbers.micros(h.offPathWaitPs()));

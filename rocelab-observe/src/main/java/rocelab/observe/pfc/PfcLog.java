@@ -41,6 +41,15 @@ import rocelab.observe.victim.Victims;
  * rooted anywhere else makes the flow a victim.
  */
 public final class PfcLog implements PfcProbe {
+    /**
+     * Roots kept per flow by its waits ({@link FlowWaits}; the last slot takes the waits behind the roots beyond the
+     * others, named by none): eight, or four in a run of more than {@link #MANY_FLOWS} flows. The flows of a
+     * 1,024-host all-to-all (a million) meet eight and more roots each, and eight slots were 96 MB more of its heap
+     * than four.
+     */
+    public static final int ROOTS_PER_FLOW = 8;
+    public static final int ROOTS_PER_FLOW_OF_MANY = 4;
+    public static final int MANY_FLOWS = 1 << 16;
     private static final int TIME = 0;
     private static final int NODE = 1;
     private static final int PORT = 2;
@@ -82,7 +91,13 @@ public final class PfcLog implements PfcProbe {
     /** Every flow's waits behind pauses, each at the root of the XOFF that paused the transmitter. */
     private final FlowWaits flowWaits;
 
+    /** A log for a run of few flows (eight roots kept per flow). */
     public PfcLog(Network network) {
+        this(network, 0);
+    }
+
+    /** A log for a run of {@code flows} flows: more than {@link #MANY_FLOWS} keep four roots each, not eight. */
+    public PfcLog(Network network, int flows) {
         this.network = network;
         this.topo = network.topology();
         portOffset = new int[topo.nodeCount() + 1];
@@ -107,7 +122,8 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngress();
         }
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port));
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port),
+                flows > MANY_FLOWS ? ROOTS_PER_FLOW_OF_MANY : ROOTS_PER_FLOW);
     }
 
     private int group(int node, int port, int priority) {

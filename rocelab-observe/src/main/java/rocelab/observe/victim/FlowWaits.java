@@ -25,23 +25,37 @@ public final class FlowWaits {
         boolean onRoundTrip(int queuePair, int kind, int node, int port);
     }
 
-    /** Hops kept per flow, and roots kept per flow; a flow with more merges the rest into the last one. */
+    /** Hops kept per flow; a flow with more merges the rest into the last one. */
     private static final int SLOTS = 8;
-    private static final int ROOTS = 8;
-    /** A flow's roots come in chunks of this many, the second made only when a flow has waited behind a fifth. */
-    private static final int ROOT_CHUNK = ROOTS / 2;
     /**
      * A flow's hop slots come in chunks of this many: the first at its first wait, the second at its fifth hop. A
      * leaf-spine flow has at most four (its RNIC, two leaves, a spine), so a 1,024-host all-to-all's million flows
      * keep four slots each instead of eight (134 MB).
      */
     private static final int CHUNK = SLOTS / 2;
-    /** A hop key's flag: the waits there were of the flow's ACKs. */
+    /** A hop key's flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. */
     private static final long ACK_HOP = 1L << 62;
+    private static final long OTHER_HOPS = 1L << 61;
     private static final int KIND_SHIFT = 56;
+    /** An empty root slot. */
+    private static final long NO_ROOT = Long.MIN_VALUE;
+    /** A root key's flags: the slot holds the waits behind other roots ({@link Root#others}); the root is on the way. */
+    private static final long OTHERS = 1L << 62;
+    private static final long ON_PATH = 1L << 61;
+    /** A root key without its flags: kind, node and port. */
+    private static final long ROOT_ID = ON_PATH - 1;
+    /** Hops from a root, three to a long (first, fewest, most): each saturates at this. */
+    private static final int DEPTH_BITS = 21;
+    private static final long DEPTH_MAX = (1L << DEPTH_BITS) - 1;
 
     private final RootPlace place;
-    private final boolean depthRange;
+    /**
+     * Roots kept apart per flow: the first {@code roots - 1} a flow waits behind each have a slot, the last slot
+     * takes the waits behind every later one ({@link Root#others}), so that no root is named for another's waits.
+     */
+    private final int roots;
+    /** A flow's roots come in chunks of this many, the second made only when it waits behind more than that. */
+    private final int rootChunk;
     // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
     // -1. That index names its roots and its chunks of hop slots (firstChunk, secondChunk: -1 until needed).
     private int[] flowBase = new int[64];
@@ -56,31 +70,34 @@ public final class FlowWaits {
     private long[] slotClock = new long[CHUNK * 16];
     private long[] slotWait = new long[CHUNK * 16];
     private long[] slotOffPath = new long[CHUNK * 16];
-    private long[] rootKey = new long[ROOT_CHUNK * 16];
-    private long[] rootWait = new long[ROOT_CHUNK * 16];
-    /** Holds from the root at the flow's first wait behind it, and the fewest and most of all its waits behind it. */
-    private int[] rootDepth = new int[ROOT_CHUNK * 16];
-    /** Only with {@code depthRange} (else empty: a million flows' PFC waits need only the first). */
-    private int[] rootMinDepth;
-    private int[] rootMaxDepth;
-    private boolean[] rootOnPath = new boolean[ROOT_CHUNK * 16];
+    /** Per root slot: kind, node and port with the flags above ({@link #NO_ROOT}: empty), the wait, the hops. */
+    private long[] rootKey;
+    private long[] rootWait;
+    /**
+     * Holds from the root at the flow's first wait behind it, and the fewest and most of all its waits behind it, in
+     * {@link #DEPTH_BITS} each: one array of 8 bytes a slot, where three of ints took 12 (a million flows' slots).
+     */
+    private long[] rootDepths;
 
+    /** Eight roots kept apart per flow. */
     public FlowWaits(RootPlace place) {
-        this(place, true);
+        this(place, 8);
     }
 
-    /**
-     * With {@code depthRange} false only the hops from each root at the flow's first wait behind it are kept (the
-     * fewest and most are that one): two arrays less to touch per wait, where a PFC log needs only the first.
-     */
-    public FlowWaits(RootPlace place, boolean depthRange) {
+    /** {@code roots} (even, at least 2) kept apart per flow: more cost a million-flow run 24 bytes each per flow. */
+    public FlowWaits(RootPlace place, int roots) {
+        if (roots < 2 || roots % 2 != 0) {
+            throw new IllegalArgumentException("roots per flow must be even and at least 2: " + roots);
+        }
         this.place = place;
-        this.depthRange = depthRange;
-        this.rootMinDepth = new int[depthRange ? ROOT_CHUNK * 16 : 0];
-        this.rootMaxDepth = new int[depthRange ? ROOT_CHUNK * 16 : 0];
+        this.roots = roots;
+        this.rootChunk = roots / 2;
+        this.rootKey = new long[rootChunk * 16];
+        this.rootWait = new long[rootChunk * 16];
+        this.rootDepths = new long[rootChunk * 16];
         Arrays.fill(flowBase, -1);
         Arrays.fill(slotKey, -1);
-        Arrays.fill(rootKey, Long.MIN_VALUE);
+        Arrays.fill(rootKey, NO_ROOT);
     }
 
     /**
@@ -123,18 +140,9 @@ public final class FlowWaits {
             slotOffPath = Arrays.copyOf(slotOffPath, slots);
             Arrays.fill(slotKey, old, slots, -1);
         }
-        int roots = flowsWithWaits * ROOT_CHUNK;
-        if (roots > rootKey.length) {
-            int old = rootKey.length;
-            rootKey = Arrays.copyOf(rootKey, roots);
-            rootWait = Arrays.copyOf(rootWait, roots);
-            rootDepth = Arrays.copyOf(rootDepth, roots);
-            if (depthRange) {
-                rootMinDepth = Arrays.copyOf(rootMinDepth, roots);
-                rootMaxDepth = Arrays.copyOf(rootMaxDepth, roots);
-            }
-            rootOnPath = Arrays.copyOf(rootOnPath, roots);
-            Arrays.fill(rootKey, old, roots, Long.MIN_VALUE);
+        int slotsForRoots = flowsWithWaits * rootChunk;
+        if (slotsForRoots > rootKey.length) {
+            growRoots(slotsForRoots);
         }
     }
 
@@ -170,11 +178,13 @@ public final class FlowWaits {
                 s = slot(ordinal, j);
             }
         }
-        if (slotKey[s] != key) {
+        if ((slotKey[s] & ~OTHER_HOPS) != key) {
             if (slotKey[s] == -1) {
                 slotKey[s] = key;
             } else {
-                // More hops than slots: the last slot takes the rest, on a fresh clock.
+                // More hops than slots: the last slot takes the rest, named by none of them, each hop's waits on a
+                // fresh clock (the key keeps the latest hop, so that a run of waits there is merged on its clock).
+                slotKey[s] = key | OTHER_HOPS;
                 slotClock[s] = Long.MIN_VALUE;
             }
         }
@@ -199,31 +209,48 @@ public final class FlowWaits {
         }
         int i = 0;
         int r = rootSlot(ordinal, 0);
-        while (i < ROOTS - 1 && rootKey[r] != root && rootKey[r] != Long.MIN_VALUE) {
+        while (i < roots - 1 && (rootKey[r] & ROOT_ID) != root && rootKey[r] != NO_ROOT) {
             r = rootSlot(ordinal, ++i);
-            if (r < 0) { // the flow's fifth root: its second chunk, empty
+            if (r < 0) { // past the flow's first chunk of roots: its second, empty
                 secondRoots[ordinal] = newRootChunk();
                 r = rootSlot(ordinal, i);
             }
         }
-        if (rootKey[r] != root) {
-            // A new root, or more roots than slots: the last slot takes the latest one.
-            rootKey[r] = root;
-            rootDepth[r] = depth;
-            if (depthRange) {
-                rootMinDepth[r] = depth;
-                rootMaxDepth[r] = depth;
-            }
-            rootOnPath[r] = place.onRoundTrip(queuePair, rootKind, rootNode, rootPort);
+        long k = rootKey[r];
+        if (k == NO_ROOT) {
+            k = root | (place.onRoundTrip(queuePair, rootKind, rootNode, rootPort) ? ON_PATH : 0);
+            rootDepths[r] = depths(depth, depth, depth);
+        } else if ((k & ROOT_ID) != root) {
+            // The last slot, held by another root: from now on it holds the waits behind every root the flow meets
+            // beyond its first roots - 1, named by none. The key keeps the latest such root and whether it is on the
+            // flow's way, so that a run of waits behind one root asks that only once.
+            k = OTHERS | root | (place.onRoundTrip(queuePair, rootKind, rootNode, rootPort) ? ON_PATH : 0);
+        } else if ((k & OTHERS) == 0) {
+            long d = rootDepths[r];
+            rootDepths[r] = depths(first(d), Math.min(fewest(d), depth), Math.max(most(d), depth));
         }
-        if (depthRange) {
-            rootMinDepth[r] = Math.min(rootMinDepth[r], depth);
-            rootMaxDepth[r] = Math.max(rootMaxDepth[r], depth);
-        }
+        rootKey[r] = k;
         rootWait[r] += added;
-        if (!rootOnPath[r]) {
+        if ((k & ON_PATH) == 0) {
             slotOffPath[s] += added;
         }
+    }
+
+    private static long depths(long first, long fewest, long most) {
+        return Math.min(first, DEPTH_MAX) | Math.min(fewest, DEPTH_MAX) << DEPTH_BITS
+                | Math.min(most, DEPTH_MAX) << 2 * DEPTH_BITS;
+    }
+
+    private static int first(long depths) {
+        return (int) (depths & DEPTH_MAX);
+    }
+
+    private static int fewest(long depths) {
+        return (int) (depths >>> DEPTH_BITS & DEPTH_MAX);
+    }
+
+    private static int most(long depths) {
+        return (int) (depths >>> 2 * DEPTH_BITS & DEPTH_MAX);
     }
 
     private static long key(int node, int port) {
@@ -231,7 +258,7 @@ public final class FlowWaits {
     }
 
     private static int keyNode(long key) {
-        return (int) ((key & ~ACK_HOP & ((1L << KIND_SHIFT) - 1)) >> 20);
+        return (int) ((key & ((1L << KIND_SHIFT) - 1)) >> 20);
     }
 
     private static int keyPort(long key) {
@@ -242,13 +269,13 @@ public final class FlowWaits {
     private int base(int flow) {
         if (flow >= flowBase.length) {
             int old = flowBase.length;
-            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, 2 * old));
+            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, grown(old)));
             Arrays.fill(flowBase, old, flowBase.length, -1);
         }
         if (flowBase[flow] < 0) {
             int o = flowsWithWaits++;
             if (o == firstChunk.length) {
-                int n = 2 * o;
+                int n = grown(o);
                 firstChunk = Arrays.copyOf(firstChunk, n);
                 secondChunk = Arrays.copyOf(secondChunk, n);
                 firstRoots = Arrays.copyOf(firstRoots, n);
@@ -274,34 +301,40 @@ public final class FlowWaits {
         return c < 0 ? -1 : c * CHUNK + j - CHUNK;
     }
 
-    /** Root slot {@code i} (0..ROOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
+    /** Root slot {@code i} (0..roots-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
     private int rootSlot(int ordinal, int i) {
-        if (i < ROOT_CHUNK) {
+        if (i < rootChunk) {
             int c = firstRoots[ordinal];
-            return c < 0 ? -1 : c * ROOT_CHUNK + i;
+            return c < 0 ? -1 : c * rootChunk + i;
         }
         int c = secondRoots[ordinal];
-        return c < 0 ? -1 : c * ROOT_CHUNK + i - ROOT_CHUNK;
+        return c < 0 ? -1 : c * rootChunk + i - rootChunk;
+    }
+
+    /**
+     * The next length of an array that has to grow: twice, or half as much again once it is large, since a million
+     * flows' arrays then fill most of a run's heap and are copied while the old one is still held.
+     */
+    private static int grown(int length) {
+        return length < 1 << 20 ? 2 * length : length + (length >> 1);
     }
 
     /** A chunk of empty root slots. */
     private int newRootChunk() {
         int c = rootChunks++;
-        int b = c * ROOT_CHUNK;
-        if (b + ROOT_CHUNK > rootKey.length) {
-            int n = 2 * rootKey.length;
-            int oldLen = rootKey.length;
-            rootKey = Arrays.copyOf(rootKey, n);
-            rootWait = Arrays.copyOf(rootWait, n);
-            rootDepth = Arrays.copyOf(rootDepth, n);
-            if (depthRange) {
-                rootMinDepth = Arrays.copyOf(rootMinDepth, n);
-                rootMaxDepth = Arrays.copyOf(rootMaxDepth, n);
-            }
-            rootOnPath = Arrays.copyOf(rootOnPath, n);
-            Arrays.fill(rootKey, oldLen, n, Long.MIN_VALUE);
+        int b = c * rootChunk;
+        if (b + rootChunk > rootKey.length) {
+            growRoots(grown(rootKey.length));
         }
         return c;
+    }
+
+    private void growRoots(int n) {
+        int oldLen = rootKey.length;
+        rootKey = Arrays.copyOf(rootKey, n);
+        rootWait = Arrays.copyOf(rootWait, n);
+        rootDepths = Arrays.copyOf(rootDepths, n);
+        Arrays.fill(rootKey, oldLen, n, NO_ROOT);
     }
 
     /** A chunk of empty slots (no key, a fresh clock). */
@@ -309,7 +342,7 @@ public final class FlowWaits {
         int c = chunks++;
         int b = c * CHUNK;
         if (b + CHUNK > slotKey.length) {
-            int n = 2 * slotKey.length;
+            int n = grown(slotKey.length);
             int oldLen = slotKey.length;
             slotKey = Arrays.copyOf(slotKey, n);
             slotClock = Arrays.copyOf(slotClock, n);
@@ -326,18 +359,37 @@ public final class FlowWaits {
     /**
      * Where a flow waited: a transmitter (switch egress port, or an RNIC with its port), and whether what waited there
      * was the flow's data (at an RNIC: its sender's) or its last ACK on its way back ({@code acks}: at an RNIC, its
-     * receiver's).
+     * receiver's). With {@code others} it is not one hop but the waits at every hop beyond the first seven a flow
+     * waited at, named by none of them.
      */
-    public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {}
+    public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks, boolean others) {
+        public Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {
+            this(node, port, waitPs, offPathWaitPs, acks, false);
+        }
+
+        /** The hops beyond those kept apart name no node and port (-1). */
+        public Hop {
+            if (others) {
+                node = -1;
+                port = -1;
+            }
+        }
+    }
 
     /**
      * A root the flow's waits were behind: a node and port (port -1: none, such as a switch's buffer) of a
      * {@code kind} its log defines (0 for PFC); {@code hops} is how many holds away from it the flow waited at its
      * first wait behind it, {@code minHops} and {@code maxHops} the fewest and most over all its waits behind it;
-     * {@code onPath}: it lies on the flow's own round trip.
+     * {@code onPath}: it lies on the flow's own round trip. With {@code others} it is not one root but the waits
+     * behind every root the flow met after the ones kept apart, on its way ({@code onPath}) or off it: node, port,
+     * kind and hops then name nothing (-1).
      */
     public record Root(int node, int port, int hops, long waitPs, boolean onPath, int kind, int minHops,
-            int maxHops) {}
+            int maxHops, boolean others) {
+        public Root(int node, int port, int hops, long waitPs, boolean onPath, int kind, int minHops, int maxHops) {
+            this(node, port, hops, waitPs, onPath, kind, minHops, maxHops, false);
+        }
+    }
 
     /** The flow's waits at each hop, in the order first seen (flows are the QP messages' cookies: the flow ids). */
     public List<Hop> waits(int flow) {
@@ -347,26 +399,57 @@ public final class FlowWaits {
         }
         int o = flowBase[flow];
         for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
-            out.add(new Hop(keyNode(slotKey[s]), keyPort(slotKey[s]), slotWait[s], slotOffPath[s],
-                    (slotKey[s] & ACK_HOP) != 0));
+            long k = slotKey[s];
+            out.add(new Hop(keyNode(k), keyPort(k), slotWait[s], slotOffPath[s], (k & ACK_HOP) != 0 && (k & OTHER_HOPS) == 0,
+                    (k & OTHER_HOPS) != 0));
         }
         return out;
     }
 
-    /** The roots the flow waited behind, most waited first. */
+    /**
+     * The roots the flow waited behind, most waited first. Beyond the roots a flow keeps apart, its waits behind the
+     * others are one entry ({@link Root#others}) for the part on its way and one for the part off it: each credited
+     * part's place was decided by its own root, so the part off its way is what its hops' off-way waits hold beyond
+     * the named roots' off its way.
+     */
     public List<Root> roots(int flow) {
         List<Root> out = new ArrayList<>();
         if (flow < 0 || flow >= flowBase.length || flowBase[flow] < 0) {
             return out;
         }
         int o = flowBase[flow];
-        for (int i = 0, r = rootSlot(o, 0); i < ROOTS && r >= 0 && rootKey[r] != Long.MIN_VALUE; r = rootSlot(o, ++i)) {
-            out.add(new Root(keyNode(rootKey[r]), keyPort(rootKey[r]), rootDepth[r], rootWait[r], rootOnPath[r],
-                    (int) (rootKey[r] >>> KIND_SHIFT), depthRange ? rootMinDepth[r] : rootDepth[r],
-                    depthRange ? rootMaxDepth[r] : rootDepth[r]));
+        long othersWait = -1;
+        long namedOffPath = 0;
+        for (int i = 0, r = rootSlot(o, 0); i < roots && r >= 0 && rootKey[r] != NO_ROOT; r = rootSlot(o, ++i)) {
+            long k = rootKey[r];
+            if ((k & OTHERS) != 0) {
+                othersWait = rootWait[r];
+                continue;
+            }
+            boolean onPath = (k & ON_PATH) != 0;
+            if (!onPath) {
+                namedOffPath += rootWait[r];
+            }
+            long d = rootDepths[r];
+            out.add(new Root(keyNode(k), keyPort(k), first(d), rootWait[r], onPath,
+                    (int) ((k & ROOT_ID) >>> KIND_SHIFT), fewest(d), most(d)));
+        }
+        if (othersWait >= 0) {
+            long offPath = sumOverHops(flow, true) - namedOffPath;
+            if (othersWait - offPath > 0) {
+                out.add(new Root(-1, -1, -1, othersWait - offPath, true, -1, -1, -1, true));
+            }
+            if (offPath > 0) {
+                out.add(new Root(-1, -1, -1, offPath, false, -1, -1, -1, true));
+            }
         }
         out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
         return out;
+    }
+
+    /** How many roots each flow keeps apart (the last slot of them takes the waits behind the others). */
+    public int rootsKeptApart() {
+        return roots - 1;
     }
 
     /** Sum over its hops of the time the flow's packets waited (see the class comment). */

@@ -88,7 +88,7 @@ public final class Victims {
             if (h.offPathWaitPs() == 0) {
                 continue;
             }
-            at.append(at.length() == 0 ? "" : ", ").append(topo.isHost(h.node())
+            at.append(at.length() == 0 ? "" : ", ").append(h.others() ? OTHER_HOPS : topo.isHost(h.node())
                     ? topo.nodeName(h.node()) + "'s " + words.nic() : topo.nodeName(h.node()) + " port " + h.port())
                     .append(' ').append(us(h.offPathWaitPs())).append(" us").append(h.acks() ? " (its last ACK)" : "");
         }
@@ -97,7 +97,7 @@ public final class Victims {
         String notOnWay;
         List<FlowWaits.Root> roots = v.offPathRoots();
         if (roots.size() <= 1) {
-            root = v.root() == null ? "congestion points it waited behind too many of to keep apart"
+            root = v.root() == null || v.root().others() ? "congestion points it waited behind too many of to keep apart"
                     : words.rootName(v.root()) + ", " + words.away(v.root());
             notOnWay = "not";
         } else {
@@ -107,8 +107,7 @@ public final class Victims {
             for (int i = 0; i < named; i++) {
                 FlowWaits.Root x = roots.get(i);
                 r.append(i == 0 ? "" : i == named - 1 && named == roots.size() ? ", and at " : ", at ")
-                        .append(words.rootName(x)).append(", ").append(words.away(x)).append(", ")
-                        .append(us(x.waitPs())).append(" us");
+                        .append(named(words, x)).append(", ").append(us(x.waitPs())).append(" us");
             }
             if (named < roots.size()) {
                 long rest = 0;
@@ -125,6 +124,20 @@ public final class Victims {
                 f.completed() ? String.format(Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)", words.waited(),
                 root, notOnWay, f.dst(), at, us(v.offPathWaitPs()));
     }
+
+    /**
+     * A root and how far it was ({@code leaf0 port 2 (towards h0), 1-3 pause hops away}), or, for the waits behind
+     * the roots beyond those a flow keeps apart ({@link FlowWaits.Root#others}), words that name none of them.
+     */
+    public static String named(Wording words, FlowWaits.Root root) {
+        return root.others() ? OTHERS : words.rootName(root) + ", " + words.away(root);
+    }
+
+    /** The words for {@link FlowWaits.Hop#others}: the waits at several hops, none of them named. */
+    public static final String OTHER_HOPS = "other hops (more than a flow keeps apart)";
+
+    /** The words for {@link FlowWaits.Root#others}: the waits behind several roots, none of them named. */
+    public static final String OTHERS = "other congestion points (more than a flow keeps apart)";
 
     private static String us(long ps) {
         return String.format(Locale.ROOT, "%.3f", ps / 1e6);

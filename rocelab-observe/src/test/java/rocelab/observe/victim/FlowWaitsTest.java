@@ -1,0 +1,107 @@
+package rocelab.observe.victim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A flow's waits behind more roots, or at more hops, than it keeps apart: the rest are told together, named by none,
+ * so that no root or hop is given another's waits, and every wait is still counted once, on or off the flow's way as
+ * its own root decided.
+ */
+class FlowWaitsTest {
+    /** Roots at even nodes are on the flow's way, at odd nodes off it. */
+    private static final FlowWaits.RootPlace EVEN_ON_WAY = (qp, kind, node, port) -> node % 2 == 0;
+
+    /** Flow 7 waits at one hop behind roots at nodes 10, 11, ..., the k-th for 10 * (k + 1) ps, one after another. */
+    private static void waitBehindRoots(FlowWaits w, int roots) {
+        long clock = 0;
+        for (int k = 0; k < roots; k++) {
+            long wait = 10L * (k + 1);
+            w.add(7, 0, 100, 1, false, clock, clock + wait, 0, 10 + k, 2, 1 + k % 3);
+            clock += wait;
+        }
+    }
+
+    @Test
+    void shouldTellTheWaitsBehindRootsBeyondThoseKeptApartTogetherSplitByTheirOwnPlace() {
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY, 4);
+        waitBehindRoots(w, 6);
+        List<FlowWaits.Root> roots = w.roots(7);
+        // The first three named, each with its own wait only.
+        assertThat(roots.stream().filter(r -> !r.others())).extracting(FlowWaits.Root::node, FlowWaits.Root::waitPs,
+                FlowWaits.Root::onPath).containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(10, 10L, true),
+                        org.assertj.core.groups.Tuple.tuple(11, 20L, false),
+                        org.assertj.core.groups.Tuple.tuple(12, 30L, true));
+        // Roots 13, 14, 15 (40, 50, 60 ps): 14 on its way, 13 and 15 off it.
+        assertThat(roots.stream().filter(FlowWaits.Root::others)).extracting(FlowWaits.Root::waitPs,
+                FlowWaits.Root::onPath, FlowWaits.Root::node).containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(100L, false, -1),
+                        org.assertj.core.groups.Tuple.tuple(50L, true, -1));
+        assertThat(roots).extracting(FlowWaits.Root::waitPs).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+        assertThat(roots.stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(w.waitPs(7)).isEqualTo(210);
+        assertThat(w.offPathWaitPs(7)).isEqualTo(120);
+        assertThat(w.rootsKeptApart()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldNameNoRootForAnothersWaitsWhenAFlowMeetsMoreThanEight() {
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY);
+        waitBehindRoots(w, 10);
+        for (FlowWaits.Root r : w.roots(7)) {
+            if (!r.others()) {
+                // Root at node 10 + k waited 10 * (k + 1) ps, no more, and kept its first, fewest and most hops.
+                assertThat(r.waitPs()).as("root at node %d", r.node()).isEqualTo(10L * (r.node() - 9));
+                assertThat(r.hops()).isEqualTo(1 + (r.node() - 10) % 3);
+                assertThat(r.minHops()).isEqualTo(r.hops());
+                assertThat(r.maxHops()).isEqualTo(r.hops());
+            }
+        }
+        assertThat(w.roots(7).stream().filter(r -> !r.others())).hasSize(7);
+        // Roots 17, 18, 19 (80, 90, 100 ps): 18 on the way.
+        assertThat(w.roots(7).stream().filter(FlowWaits.Root::others)).extracting(FlowWaits.Root::waitPs)
+                .containsExactlyInAnyOrder(180L, 90L);
+    }
+
+    @Test
+    void shouldKeepTheFewestAndMostHopsOfANamedRoot() {
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY, 2);
+        w.add(7, 0, 100, 1, false, 0, 10, 0, 10, 2, 3);
+        w.add(7, 0, 100, 1, false, 10, 20, 0, 10, 2, 1);
+        w.add(7, 0, 100, 1, false, 20, 30, 0, 10, 2, 5);
+        assertThat(w.roots(7)).singleElement().satisfies(r -> {
+            assertThat(r.hops()).isEqualTo(3);
+            assertThat(r.minHops()).isEqualTo(1);
+            assertThat(r.maxHops()).isEqualTo(5);
+            assertThat(r.waitPs()).isEqualTo(30);
+        });
+    }
+
+    @Test
+    void shouldTellTheWaitsAtHopsBeyondTheSeventhTogetherNamedByNone() {
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY);
+        for (int k = 0; k < 10; k++) {
+            w.add(7, 0, 100 + k, 1, false, 0, 10, 0, 11, 2, 1);
+        }
+        // A second wait at the latest of the rest, overlapping its first: counted once.
+        w.add(7, 0, 109, 1, false, 5, 12, 0, 11, 2, 1);
+        List<FlowWaits.Hop> hops = w.waits(7);
+        assertThat(hops).hasSize(8);
+        for (int k = 0; k < 7; k++) {
+            assertThat(hops.get(k).node()).isEqualTo(100 + k);
+            assertThat(hops.get(k).waitPs()).isEqualTo(10);
+            assertThat(hops.get(k).others()).isFalse();
+        }
+        assertThat(hops.get(7).others()).isTrue();
+        assertThat(hops.get(7).node()).isEqualTo(-1);
+        assertThat(hops.get(7).waitPs()).isEqualTo(32);
+        assertThat(w.waitPs(7)).isEqualTo(102);
+    }
+
+    @Test
+    void shouldRefuseAnOddNumberOfRoots() {
+        assertThatThrownBy(() -> new FlowWaits(EVEN_ON_WAY, 3)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
