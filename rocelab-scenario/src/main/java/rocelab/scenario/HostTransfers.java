@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import java.util.ArrayList;
 import java.util.List;
+import rocelab.workload.flow.IdealBound;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
 
@@ -108,7 +109,118 @@ final class HostTransfers {
         for (int h = 0; h < hosts; h++) {
             perHost.add(merged(starts, ends, offsets[h], fill[h]));
         }
+        if (d instanceof IdealBound bound) {
+            addPortWork(bound, perHost);
+        }
         return perHost;
+    }
+
+    /**
+     * On the ideal network a message's own interval is its time alone, so messages that share a port overlap there:
+     * an AlltoAll's rank showed its sends all moving for the first few hundred microseconds and then nothing of its
+     * own moving while its ports' work held the call's end two milliseconds later (idle, "waiting for another rank",
+     * where its RNIC was busy with its own bytes). Each port (of each workload item's own copy of the capacities, as
+     * the bound has them) is busy at least over the busy periods of serving its transfers one at a time from their
+     * releases, in release order: at every instant of such a period the transfers released since it began hold more
+     * work than the time since, so one of them is still in progress whatever the order. Those periods are added to
+     * the host's own transfer intervals.
+     */
+    private static void addPortWork(IdealBound bound, List<List<long[]>> perHost) {
+        TaskGraph g = bound.graph();
+        int n = g.taskCount();
+        long[] w = new long[8];
+        int count = 0;
+        long[] key = new long[64];
+        long[] host = new long[64];
+        long[] release = new long[64];
+        long[] work = new long[64];
+        for (int t = 0; t < n; t++) {
+            if (!bound.portWork(t, w)) {
+                continue;
+            }
+            for (int side = 0; side < 8; side += 4) {
+                if (count == key.length) {
+                    key = java.util.Arrays.copyOf(key, 2 * count);
+                    host = java.util.Arrays.copyOf(host, 2 * count);
+                    release = java.util.Arrays.copyOf(release, 2 * count);
+                    work = java.util.Arrays.copyOf(work, 2 * count);
+                }
+                key[count] = w[side];
+                host[count] = w[side + 1];
+                release[count] = w[side + 2];
+                work[count] = w[side + 3];
+                count++;
+            }
+        }
+        int[] order = sortedByKeyAndRelease(key, release, count);
+        List<List<long[]>> extra = new ArrayList<>();
+        for (int h = 0; h < perHost.size(); h++) {
+            extra.add(new ArrayList<>());
+        }
+        int i = 0;
+        while (i < count) {
+            int j = i;
+            long periodStart = release[order[i]];
+            long free = periodStart;
+            while (j < count && key[order[j]] == key[order[i]]) {
+                int e = order[j];
+                if (release[e] > free) {
+                    add(extra, (int) host[e], periodStart, free);
+                    periodStart = release[e];
+                    free = release[e];
+                }
+                free = rocelab.engine.Saturating.add(free, work[e]);
+                j++;
+            }
+            add(extra, (int) host[order[i]], periodStart, free);
+            i = j;
+        }
+        for (int h = 0; h < perHost.size(); h++) {
+            if (extra.get(h).isEmpty()) {
+                continue;
+            }
+            List<long[]> all = new ArrayList<>(perHost.get(h));
+            all.addAll(extra.get(h));
+            long[] s = new long[all.size()];
+            long[] e = new long[all.size()];
+            for (int x = 0; x < s.length; x++) {
+                s[x] = all.get(x)[0];
+                e[x] = all.get(x)[1];
+            }
+            perHost.set(h, merged(s, e));
+        }
+    }
+
+    /** The indices 0..count-1 ordered by (key, release): a merge sort of primitives (no boxing per transfer). */
+    private static int[] sortedByKeyAndRelease(long[] key, long[] release, int count) {
+        int[] a = new int[count];
+        int[] b = new int[count];
+        for (int i = 0; i < count; i++) {
+            a[i] = i;
+        }
+        for (int width = 1; width < count; width *= 2) {
+            for (int lo = 0; lo < count; lo += 2 * width) {
+                int mid = Math.min(lo + width, count);
+                int hi = Math.min(lo + 2 * width, count);
+                int x = lo;
+                int y = mid;
+                for (int o = lo; o < hi; o++) {
+                    boolean left = y >= hi || (x < mid && (key[a[x]] < key[a[y]]
+                            || key[a[x]] == key[a[y]] && release[a[x]] <= release[a[y]]));
+                    b[o] = left ? a[x++] : a[y++];
+                }
+            }
+            int[] t = a;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    private static void add(List<List<long[]>> extra, int host, long from, long to) {
+        if (to > from && host < extra.size()) {
+            extra.get(host).add(new long[] {from, to});
+        }
     }
 
     /** {@link #merged(long[], long[], int, int)} of the whole arrays. */

@@ -970,6 +970,53 @@ public final class IdealBound implements TaskTimes {
         return size;
     }
 
+    /**
+     * Transfer x's work at its sender's and at its receiver's port, for the GPU's view of a job on the ideal network
+     * (read only: no scratch, no cache, so it may run beside the bound's other readers). Fills {@code out[0..3]} for
+     * the sender's port (a flow's RNIC egress, an NVLink transfer's GPU out) and {@code out[4..7]} for the receiver's
+     * (RNIC ingress, NVLink in): the port's key (the port of x's own copy of the capacities, as the port-work bound
+     * files it), the host, the release (the bound of x's send start: its bits are at the sender's port no earlier,
+     * and at the receiver's later still) and the time its wire bytes take at the port's rate. False when x is not a
+     * transfer or was not sent.
+     */
+    public boolean portWork(int x, long[] out) {
+        TaskGraph.Kind kind = graph.kind(x);
+        long start = startPs[x & taskMask];
+        if ((kind != TaskGraph.Kind.FLOW && kind != TaskGraph.Kind.NVLINK) || start < 0 || start == Long.MAX_VALUE) {
+            return false;
+        }
+        long release;
+        long bytes;
+        int src;
+        int dst;
+        if (kind == TaskGraph.Kind.FLOW) {
+            int f = graph.flowIndex(x);
+            src = graph.flowSource(f);
+            dst = graph.flowDestination(f);
+            release = Math.max(start, sendStartPs[f & flowMask]);
+            bytes = timing.wireBytes(graph.flowBytes(f));
+        } else {
+            src = graph.owner(x);
+            dst = graph.nvlinkDestination(x);
+            release = start;
+            bytes = graph.nvlinkBytes(x);
+        }
+        if (release == Long.MAX_VALUE) {
+            return false;
+        }
+        long sender = portKey(x, SENDER);
+        long receiver = portKey(x, RECEIVER);
+        out[0] = sender;
+        out[1] = src;
+        out[2] = release;
+        out[3] = Rates.serializationPs(bytes, rateOf(sender));
+        out[4] = receiver;
+        out[5] = dst;
+        out[6] = release;
+        out[7] = Rates.serializationPs(bytes, rateOf(receiver));
+        return true;
+    }
+
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
     private long rateOf(long key) {
         int port = key < 4L * hosts ? (int) key : (int) (key % (4L * hosts));
