@@ -147,6 +147,9 @@ public final class Simulation {
                 ? new TimeSeriesSampler(network, config.sampleIntervalPs()) : null;
         this.pfcLog = packets && config.pfc().enabled() ? new PfcLog(network, driver.flowCount()) : null;
         this.creditLog = packets && network.isInfiniband() ? new CreditLog(network) : null;
+        if (creditLog != null) {
+            creditLog.flowWaits().expectFlows(driver.flowCount());
+        }
         this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
                 ? new rocelab.observe.ecmp.EcmpLog(network, driver.flowCount()) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {

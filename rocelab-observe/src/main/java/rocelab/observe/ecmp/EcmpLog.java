@@ -89,6 +89,7 @@ public final class EcmpLog implements EcmpProbe {
         }
         reserveSites(candidates);
         waits.reserve(flows, Math.min(flows, FLOWS_RESERVED));
+        waits.expectFlows(flows);
     }
 
     private void reserveSites(int n) {

@@ -124,6 +124,7 @@ public final class PfcLog implements PfcProbe {
         FlowPaths paths = new FlowPaths(network);
         this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port),
                 flows > MANY_FLOWS ? ROOTS_PER_FLOW_OF_MANY : ROOTS_PER_FLOW);
+        flowWaits.expectFlows(flows);
     }
 
     private int group(int node, int port, int priority) {

@@ -49,6 +49,8 @@ public final class FlowWaits {
     private static final long DEPTH_MAX = (1L << DEPTH_BITS) - 1;
 
     private final RootPlace place;
+    /** See {@link #expectFlows}. */
+    private int expectedFlows = Integer.MAX_VALUE / SLOTS;
     /**
      * Roots kept apart per flow: the first {@code roots - 1} a flow waits behind each have a slot, the last slot
      * takes the waits behind every later one ({@link Root#others}), so that no root is named for another's waits.
@@ -269,13 +271,13 @@ public final class FlowWaits {
     private int base(int flow) {
         if (flow >= flowBase.length) {
             int old = flowBase.length;
-            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, grown(old)));
+            flowBase = Arrays.copyOf(flowBase, Math.max(flow + 1, grown(old, expectedFlows)));
             Arrays.fill(flowBase, old, flowBase.length, -1);
         }
         if (flowBase[flow] < 0) {
             int o = flowsWithWaits++;
             if (o == firstChunk.length) {
-                int n = grown(o);
+                int n = grown(o, expectedFlows);
                 firstChunk = Arrays.copyOf(firstChunk, n);
                 secondChunk = Arrays.copyOf(secondChunk, n);
                 firstRoots = Arrays.copyOf(firstRoots, n);
@@ -312,11 +314,24 @@ public final class FlowWaits {
     }
 
     /**
-     * The next length of an array that has to grow: twice, or half as much again once it is large, since a million
-     * flows' arrays then fill most of a run's heap and are copied while the old one is still held.
+     * The next length of an array that has to grow: twice, but no further than {@code enough} (what the run's flows
+     * fill when each has waited: {@link #expectFlows}), and past that an eighth more at a time. A million flows'
+     * arrays fill much of a run's heap, and doubling one past what they need (or copying it while the old one is
+     * still held) was what made a 1,024-host all-to-all run out of it.
      */
-    private static int grown(int length) {
-        return length < 1 << 20 ? 2 * length : length + (length >> 1);
+    private static int grown(int length, long enough) {
+        if (length < enough) {
+            return (int) Math.min(2L * length, enough);
+        }
+        return (int) Math.min(Integer.MAX_VALUE - 8, length + Math.max(16, length >> 3));
+    }
+
+    /**
+     * The run's flows, so that the arrays grow to what they fill (see {@link #grown}) without making room for flows
+     * that never wait. 0 (the default): unknown, the arrays double.
+     */
+    public void expectFlows(int flows) {
+        this.expectedFlows = flows > 0 ? flows : Integer.MAX_VALUE / SLOTS;
     }
 
     /** A chunk of empty root slots. */
@@ -324,7 +339,7 @@ public final class FlowWaits {
         int c = rootChunks++;
         int b = c * rootChunk;
         if (b + rootChunk > rootKey.length) {
-            growRoots(grown(rootKey.length));
+            growRoots(Math.max(b + rootChunk, grown(rootKey.length, (long) expectedFlows * roots)));
         }
         return c;
     }
@@ -342,7 +357,7 @@ public final class FlowWaits {
         int c = chunks++;
         int b = c * CHUNK;
         if (b + CHUNK > slotKey.length) {
-            int n = grown(slotKey.length);
+            int n = Math.max(b + CHUNK, grown(slotKey.length, (long) expectedFlows * CHUNK));
             int oldLen = slotKey.length;
             slotKey = Arrays.copyOf(slotKey, n);
             slotClock = Arrays.copyOf(slotClock, n);

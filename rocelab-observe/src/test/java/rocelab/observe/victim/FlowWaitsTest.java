@@ -101,6 +101,26 @@ class FlowWaitsTest {
     }
 
     @Test
+    void shouldKeepEveryWaitWhenMoreFlowsWaitAtMoreHopsThanExpected() {
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY, 4);
+        w.expectFlows(3);
+        int flows = 40;
+        for (int round = 0; round < 10; round++) {
+            for (int f = 0; f < flows; f++) {
+                // Flow f waits (f + 1) ps at hop `round`, behind root 10 + round.
+                w.add(f, f, 100 + round, 1, false, 0, f + 1, 0, 10 + round, 2, 1);
+            }
+        }
+        for (int f = 0; f < flows; f++) {
+            assertThat(w.waitPs(f)).as("flow %d", f).isEqualTo(10L * (f + 1));
+            assertThat(w.waits(f)).hasSize(8);
+            assertThat(w.roots(f).stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(10L * (f + 1));
+            // Roots 11, 13, 15, 17, 19 are off the way; 11 is named, 13..19 in the rest.
+            assertThat(w.offPathWaitPs(f)).isEqualTo(5L * (f + 1));
+        }
+    }
+
+    @Test
     void shouldRefuseAnOddNumberOfRoots() {
         assertThatThrownBy(() -> new FlowWaits(EVEN_ON_WAY, 3)).isInstanceOf(IllegalArgumentException.class);
     }
