@@ -42,7 +42,12 @@ public final class EcmpLog implements EcmpProbe {
     private final int[] portOffset;
     /** Per switch port (by {@link #portOffset}): its collision port's index, or -1. */
     private final int[] siteOf;
-    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, 2);
+    /**
+     * Collisions have no root (each is its own cause): the fewest root slots; and four hops per flow, where a flow
+     * can collide at its leaf's uplink (its data) and at its receiver's leaf's (its last ACK), and at the
+     * aggregation's uplinks as well in a three-tier fabric, so a million flows keep two hop slots each, not four.
+     */
+    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, 2, 4);
     private int sites;
     private int[] siteNode = new int[8];
     private int[] sitePort = new int[8];
@@ -308,18 +313,30 @@ public final class EcmpLog implements EcmpProbe {
             if (waits.waitPs(f.id()) <= 0) {
                 continue;
             }
-            // A flow's data and its last ACK are hops of their own: one entry per port, their waits summed.
-            long[] byPort = new long[sites];
-            for (FlowWaits.Hop h : waits.waits(f.id())) {
+            // A flow's data and its last ACK are hops of their own: one entry per port, their waits summed (a
+            // flow has a few hops: a list of its ports, not an array over every collision port per flow).
+            List<FlowWaits.Hop> hops = waits.waits(f.id());
+            int[] site = new int[hops.size()];
+            long[] sum = new long[hops.size()];
+            int n = 0;
+            for (FlowWaits.Hop h : hops) {
                 int s = h.port() < 0 ? -1 : siteOf[portOffset[h.node()] + h.port()];
-                if (s >= 0) {
-                    byPort[s] += h.waitPs();
+                if (s < 0) {
+                    continue;
                 }
+                int i = 0;
+                while (i < n && site[i] != s) {
+                    i++;
+                }
+                if (i == n) {
+                    site[n++] = s;
+                }
+                sum[i] += h.waitPs();
             }
-            for (int s = 0; s < sites; s++) {
-                if (byPort[s] > 0) {
-                    at.get(s).add(new FlowAt(f, byPort[s]));
-                    wait[s] += byPort[s];
+            for (int i = 0; i < n; i++) {
+                if (sum[i] > 0) {
+                    at.get(site[i]).add(new FlowAt(f, sum[i]));
+                    wait[site[i]] += sum[i];
                 }
             }
         }

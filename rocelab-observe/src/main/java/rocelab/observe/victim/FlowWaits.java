@@ -25,14 +25,16 @@ public final class FlowWaits {
         boolean onRoundTrip(int queuePair, int kind, int node, int port);
     }
 
-    /** Hops kept per flow; a flow with more merges the rest into the last one. */
+    /** Hops kept per flow by default; a flow with more merges the rest into the last one. */
     private static final int SLOTS = 8;
     /**
-     * A flow's hop slots come in chunks of this many: the first at its first wait, the second at its fifth hop. A
-     * leaf-spine flow has at most four (its RNIC, two leaves, a spine), so a 1,024-host all-to-all's million flows
-     * keep four slots each instead of eight (134 MB).
+     * Hops kept per flow, and how many a chunk of a flow's hop slots holds: the first chunk is made at its first
+     * wait, the second at its first hop beyond it. A leaf-spine flow waits behind pauses at four at most (its RNIC,
+     * two leaves, a spine), so a 1,024-host all-to-all's million flows keep four slots each instead of eight
+     * (134 MB); its collisions, at two (the leaf's uplinks, for its data and for its last ACK).
      */
-    private static final int CHUNK = SLOTS / 2;
+    private final int slots;
+    private final int chunk;
     /** A hop key's flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. */
     private static final long ACK_HOP = 1L << 62;
     private static final long OTHER_HOPS = 1L << 61;
@@ -50,7 +52,7 @@ public final class FlowWaits {
 
     private final RootPlace place;
     /** See {@link #expectFlows}. */
-    private int expectedFlows = Integer.MAX_VALUE / SLOTS;
+    private int expectedFlows = Integer.MAX_VALUE / 16;
     /**
      * Roots kept apart per flow: the first {@code roots - 1} a flow waits behind each have a slot, the last slot
      * takes the waits behind every later one ({@link Root#others}), so that no root is named for another's waits.
@@ -68,10 +70,10 @@ public final class FlowWaits {
     private int[] secondRoots = new int[16];
     private int chunks;
     private int rootChunks;
-    private long[] slotKey = new long[CHUNK * 16];
-    private long[] slotClock = new long[CHUNK * 16];
-    private long[] slotWait = new long[CHUNK * 16];
-    private long[] slotOffPath = new long[CHUNK * 16];
+    private long[] slotKey;
+    private long[] slotClock;
+    private long[] slotWait;
+    private long[] slotOffPath;
     /** Per root slot: kind, node and port with the flags above ({@link #NO_ROOT}: empty), the wait, the hops. */
     private long[] rootKey;
     private long[] rootWait;
@@ -88,9 +90,24 @@ public final class FlowWaits {
 
     /** {@code roots} (even, at least 2) kept apart per flow: more cost a million-flow run 24 bytes each per flow. */
     public FlowWaits(RootPlace place, int roots) {
-        if (roots < 2 || roots % 2 != 0) {
-            throw new IllegalArgumentException("roots per flow must be even and at least 2: " + roots);
+        this(place, roots, SLOTS);
+    }
+
+    /**
+     * {@code roots} and {@code hops} (each even, at least 2) kept apart per flow: a hop slot costs a million-flow run
+     * 32 bytes per flow.
+     */
+    public FlowWaits(RootPlace place, int roots, int hops) {
+        if (roots < 2 || roots % 2 != 0 || hops < 2 || hops % 2 != 0) {
+            throw new IllegalArgumentException("roots and hops per flow must be even and at least 2: " + roots + ", "
+                    + hops);
         }
+        this.slots = hops;
+        this.chunk = hops / 2;
+        this.slotKey = new long[chunk * 16];
+        this.slotClock = new long[chunk * 16];
+        this.slotWait = new long[chunk * 16];
+        this.slotOffPath = new long[chunk * 16];
         this.place = place;
         this.roots = roots;
         this.rootChunk = roots / 2;
@@ -133,14 +150,14 @@ public final class FlowWaits {
             firstRoots = Arrays.copyOf(firstRoots, flowsWithWaits);
             secondRoots = Arrays.copyOf(secondRoots, flowsWithWaits);
         }
-        int slots = flowsWithWaits * CHUNK;
-        if (slots > slotKey.length) {
+        int slotsNeeded = flowsWithWaits * chunk;
+        if (slotsNeeded > slotKey.length) {
             int old = slotKey.length;
-            slotKey = Arrays.copyOf(slotKey, slots);
-            slotClock = Arrays.copyOf(slotClock, slots);
-            slotWait = Arrays.copyOf(slotWait, slots);
-            slotOffPath = Arrays.copyOf(slotOffPath, slots);
-            Arrays.fill(slotKey, old, slots, -1);
+            slotKey = Arrays.copyOf(slotKey, slotsNeeded);
+            slotClock = Arrays.copyOf(slotClock, slotsNeeded);
+            slotWait = Arrays.copyOf(slotWait, slotsNeeded);
+            slotOffPath = Arrays.copyOf(slotOffPath, slotsNeeded);
+            Arrays.fill(slotKey, old, slotsNeeded, -1);
         }
         int slotsForRoots = flowsWithWaits * rootChunk;
         if (slotsForRoots > rootKey.length) {
@@ -173,7 +190,7 @@ public final class FlowWaits {
         long key = key(node, port) | (ack ? ACK_HOP : 0);
         int j = 0;
         int s = slot(ordinal, 0);
-        while (j < SLOTS - 1 && slotKey[s] != key && slotKey[s] != -1) {
+        while (j < slots - 1 && slotKey[s] != key && slotKey[s] != -1) {
             s = slot(ordinal, ++j);
             if (s < 0) { // the flow's fifth hop: its second chunk, empty
                 secondChunk[ordinal] = newChunk();
@@ -294,13 +311,13 @@ public final class FlowWaits {
         return flowBase[flow];
     }
 
-    /** Slot {@code j} (0..SLOTS-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
+    /** Slot {@code j} (0..slots-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
     private int slot(int ordinal, int j) {
-        if (j < CHUNK) {
-            return firstChunk[ordinal] * CHUNK + j;
+        if (j < chunk) {
+            return firstChunk[ordinal] * chunk + j;
         }
         int c = secondChunk[ordinal];
-        return c < 0 ? -1 : c * CHUNK + j - CHUNK;
+        return c < 0 ? -1 : c * chunk + j - chunk;
     }
 
     /** Root slot {@code i} (0..roots-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
@@ -331,7 +348,7 @@ public final class FlowWaits {
      * that never wait. 0 (the default): unknown, the arrays double.
      */
     public void expectFlows(int flows) {
-        this.expectedFlows = flows > 0 ? flows : Integer.MAX_VALUE / SLOTS;
+        this.expectedFlows = flows > 0 ? flows : Integer.MAX_VALUE / 16;
     }
 
     /** A chunk of empty root slots. */
@@ -355,9 +372,9 @@ public final class FlowWaits {
     /** A chunk of empty slots (no key, a fresh clock). */
     private int newChunk() {
         int c = chunks++;
-        int b = c * CHUNK;
-        if (b + CHUNK > slotKey.length) {
-            int n = Math.max(b + CHUNK, grown(slotKey.length, (long) expectedFlows * CHUNK));
+        int b = c * chunk;
+        if (b + chunk > slotKey.length) {
+            int n = Math.max(b + chunk, grown(slotKey.length, (long) expectedFlows * chunk));
             int oldLen = slotKey.length;
             slotKey = Arrays.copyOf(slotKey, n);
             slotClock = Arrays.copyOf(slotClock, n);
@@ -365,7 +382,7 @@ public final class FlowWaits {
             slotOffPath = Arrays.copyOf(slotOffPath, n);
             Arrays.fill(slotKey, oldLen, n, -1);
         }
-        for (int s = b; s < b + CHUNK; s++) {
+        for (int s = b; s < b + chunk; s++) {
             slotClock[s] = Long.MIN_VALUE;
         }
         return c;
@@ -374,8 +391,8 @@ public final class FlowWaits {
     /**
      * Where a flow waited: a transmitter (switch egress port, or an RNIC with its port), and whether what waited there
      * was the flow's data (at an RNIC: its sender's) or its last ACK on its way back ({@code acks}: at an RNIC, its
-     * receiver's). With {@code others} it is not one hop but the waits at every hop beyond the first seven a flow
-     * waited at, named by none of them.
+     * receiver's). With {@code others} it is not one hop but the waits at every hop beyond those a flow keeps apart
+     * (all but its last slot: seven of eight), named by none of them.
      */
     public record Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks, boolean others) {
         public Hop(int node, int port, long waitPs, long offPathWaitPs, boolean acks) {
@@ -413,7 +430,7 @@ public final class FlowWaits {
             return out;
         }
         int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
             long k = slotKey[s];
             out.add(new Hop(keyNode(k), keyPort(k), slotWait[s], slotOffPath[s], (k & ACK_HOP) != 0 && (k & OTHER_HOPS) == 0,
                     (k & OTHER_HOPS) != 0));
@@ -487,7 +504,7 @@ public final class FlowWaits {
         }
         long sum = 0;
         int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < SLOTS && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
             sum += offPathOnly ? slotOffPath[s] : slotWait[s];
         }
         return sum;

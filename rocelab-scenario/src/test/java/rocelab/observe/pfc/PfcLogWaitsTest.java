@@ -90,8 +90,8 @@ class PfcLogWaitsTest {
         assertThat(log.pausedWaitPs(3)).isEqualTo(110);
         assertThat(log.waits(4)).hasSize(8);
         assertThat(log.pausedWaitPs(4)).isEqualTo(11);
-        // Every wait went to one root: three kept apart, the rest told together (on the flow's way and off it).
-        assertThat(log.roots(3).stream().filter(r -> !r.others())).hasSizeLessThanOrEqualTo(3);
+        // Every wait went to one root: eight kept apart, or seven and the rest together (on the way and off it).
+        assertThat(log.roots(3).stream().filter(r -> !r.others())).hasSizeLessThanOrEqualTo(8);
         assertThat(log.roots(3).stream().filter(FlowWaits.Root::others)).hasSizeLessThanOrEqualTo(2);
         assertThat(log.roots(3).stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(110);
         for (FlowWaits.Root r : log.roots(3)) {
