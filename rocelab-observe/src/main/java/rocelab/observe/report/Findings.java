@@ -162,15 +162,18 @@ final class Findings {
                 }
             }
             List<String> flows = new ArrayList<>();
+            Object count = m.get("flow_count");
             if (m.get("flows") instanceof List<?> fs) {
-                for (Object f : fs.subList(0, Math.min(5, fs.size()))) {
+                // The first five, or all six when the sixth is the only one left (as the summary's line names them).
+                int counted = count instanceof Number n ? (int) Math.min(Integer.MAX_VALUE, n.longValue()) : fs.size();
+                int shown = Math.min(fs.size(), rocelab.observe.ecmp.EcmpLog.named(counted, 5));
+                for (Object f : fs.subList(0, shown)) {
                     if (f instanceof Map<?, ?> x) {
                         flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
                                 + ") " + text(x.get("ecmp_wait_us")) + " us");
                     }
                 }
             }
-            Object count = m.get("flow_count");
             long all = count instanceof Number n ? n.longValue() : flows.size();
             if (all > flows.size()) {
                 flows.add((all - flows.size()) + " more");
