@@ -510,18 +510,17 @@ final class RunCommand implements Callable<Integer> {
         return n >= 1 && n <= 1024 ? n : -1;
     }
 
-    /** The lint's errors and warnings, as the manifest lists them: rule, severity and title. */
+    /**
+     * The lint's errors and warnings, as the manifest lists them: each whole, as {@code rocelab lint --json} gives it
+     * (rule, severity, title, devices, ports, what, symptom, fix).
+     */
     private static java.util.List<Object> lintFindings(rocelab.scenario.lint.LintReport lint) {
         java.util.List<Object> list = new java.util.ArrayList<>();
         for (var f : lint.findings()) {
             if (f.severity() == rocelab.scenario.lint.Severity.INFO) {
                 continue;
             }
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("rule", f.rule());
-            m.put("severity", f.severity().key());
-            m.put("title", f.title());
-            list.add(m);
+            list.add(rocelab.scenario.lint.LintReport.tree(f));
         }
         return list;
     }

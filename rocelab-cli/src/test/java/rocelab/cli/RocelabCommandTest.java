@@ -305,10 +305,65 @@ class RocelabCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(java.nio.file.Files.readString(out.resolve("manifest.json"))).contains("\"rule\": \"L11\"");
         String html = java.nio.file.Files.readString(out.resolve("report.html"));
-        assertThat(html).contains("<li class='err'><b>rocelab lint: ", "error L11: MTU too small or mismatched");
+        assertThat(html).contains("<li class='err'><b>rocelab lint: ", "<b>error L11</b> MTU too small or mismatched");
         java.nio.file.Files.delete(out.resolve("report.html"));
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
         assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+    }
+
+    @Test
+    void shouldCarryEachLintFindingWholeIntoTheManifestAndTheReport(@TempDir Path dir) throws Exception {
+        // The lossy incast's six L5 warnings are one rule on six switches: the console names each switch, and so must
+        // the manifest and the report, not the rule's title six times.
+        Path out = dir.resolve("lossy");
+        CliRun run = CliRun.of("run", "--example", "lossy-incast", "--out", out.toString());
+        assertThat(run.exitCode()).as("stderr: %s", run.err()).isZero();
+        String leaf1 = "leaf1 reaches full marking (Kmax 1,600,000 B) on lossy class 3 only beyond the 1,000,000 B its"
+                + " shared buffer can hold";
+        assertThat(run.err()).contains("warning L5: " + leaf1);
+        var lint = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.resolve("manifest.json").toFile())
+                .get("lint");
+        assertThat(lint.size()).isEqualTo(6);
+        var first = lint.get(0);
+        assertThat(first.get("rule").asText()).isEqualTo("L5");
+        assertThat(first.get("severity").asText()).isEqualTo("warning");
+        assertThat(first.get("title").asText())
+                .isEqualTo("ECN threshold at or above the PFC XOFF point, or above what a lossy queue can hold");
+        assertThat(first.get("what").asText()).isEqualTo(leaf1);
+        assertThat(first.get("devices").get(0).asText()).isEqualTo("leaf1");
+        assertThat(first.get("ports").size()).isPositive();
+        assertThat(first.get("symptom").asText()).isNotEmpty();
+        assertThat(first.get("fix").asText()).isNotEmpty();
+        java.util.Set<String> switches = new java.util.TreeSet<>();
+        lint.forEach(f -> switches.add(f.get("devices").get(0).asText()));
+        assertThat(switches).containsExactly("leaf0", "leaf1", "leaf2", "leaf3", "spine0", "spine1");
+        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        String findings = html.substring(html.indexOf("<ul class='findings'>"));
+        findings = findings.substring(0, findings.indexOf("</ul></li>") + 10);
+        for (String sw : switches) {
+            assertThat(findings).contains("<li><b>warning L5</b> ECN threshold at or above the PFC XOFF point, or above"
+                    + " what a lossy queue can hold: " + sw + " reaches full marking");
+        }
+        assertThat(findings).contains("; where: leaf1 port ", "; fix: ");
+        java.nio.file.Files.delete(out.resolve("report.html"));
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+    }
+
+    @Test
+    void shouldSayTheRunHadNoDeadlockPausesOrVictimsWhenTheLintFoundSomething(@TempDir Path dir) throws Exception {
+        // Lossy: no pause, no deadlock, no victim. With the lint's six warnings among the findings (without -q) the
+        // report says so as it does without them (-q): the lint's findings are about the scenario, not the run.
+        String none = "<li>no deadlock, no pause propagation and no victims</li>";
+        for (boolean quiet : new boolean[] {true, false}) {
+            Path out = dir.resolve(quiet ? "quiet" : "loud");
+            CliRun run = quiet ? CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q")
+                    : CliRun.of("run", "--example", "lossy-incast", "--out", out.toString());
+            assertThat(run.exitCode()).as("stderr: %s", run.err()).isZero();
+            String html = java.nio.file.Files.readString(out.resolve("report.html"));
+            assertThat(html).as(quiet ? "-q" : "with the lint").contains(none);
+            assertThat(html.contains("<b>rocelab lint: 6 findings</b>")).isEqualTo(!quiet);
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.List;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.workload.flow.IdealBound;
+import rocelab.workload.flow.IdealSpans;
 import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.inference.ServingInstance;
@@ -59,6 +60,8 @@ final class InferenceResults {
 
     List<CallRecord> calls() {
         List<CallRecord> out = new ArrayList<>();
+        long[] idealTtft = idealTtfts();
+        int n = 0;
         for (InferenceTasks s : services) {
             List<ServingInstance> prefill = s.spec().prefill();
             List<ServingInstance> decode = s.spec().decode();
@@ -66,18 +69,47 @@ final class InferenceResults {
                 for (int k = 0; k < r.calls().size(); k++) {
                     InferenceTasks.Call c = r.calls().get(k);
                     long kvDone = JobResults.latest(real, c.kvTasks());
-                    long idealReady = end(ideal, c.readyTask());
-                    long idealFirst = end(ideal, c.firstTokenTask());
                     out.add(new CallRecord(s.spec().name(), r.index(), k, prefill.get(c.prefillInstance()).name(),
                             decode.get(c.decodeInstance()).name(), c.slot(), c.prefillTokens(), c.outputTokens(),
                             c.kvBytes(), end(real, c.readyTask()), end(real, c.prefillStartTask()),
                             end(real, c.prefillEndTask()), kvDone, end(real, c.firstTokenTask()),
-                            end(real, c.lastTokenTask()),
-                            idealReady < 0 || idealFirst < 0 ? -1 : idealFirst - idealReady));
+                            end(real, c.lastTokenTask()), idealTtft[n++]));
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * Per LLM call, in the order of {@link #calls}, the ideal network's bound of its TTFT: the least time from its
+     * prompt at the prefill instance to its first token, the call alone ({@link IdealSpans}: its prefill, AllReduces,
+     * KV slices and first decode step, nothing queued ahead of it on the instance or the decode slot). A lower bound
+     * of the call's TTFT in every run, whenever its prompt came; -1 for all without an ideal bound.
+     */
+    private long[] idealTtfts() {
+        int calls = 0;
+        for (InferenceTasks s : services) {
+            for (InferenceTasks.Request r : s.requests()) {
+                calls += r.calls().size();
+            }
+        }
+        int[] ready = new int[calls];
+        int[] first = new int[calls];
+        int n = 0;
+        for (InferenceTasks s : services) {
+            for (InferenceTasks.Request r : s.requests()) {
+                for (InferenceTasks.Call c : r.calls()) {
+                    ready[n] = c.readyTask();
+                    first[n++] = c.firstTokenTask();
+                }
+            }
+        }
+        if (ideal == null) {
+            long[] none = new long[calls];
+            java.util.Arrays.fill(none, -1);
+            return none;
+        }
+        return IdealSpans.of(ideal, ready, first);
     }
 
     /**

@@ -251,4 +251,92 @@ class EcmpCollisionTest {
         assertThat(log.describe(c, r.flows())).contains("hashed flow 2 (h2->h5) onto its port " + shared)
                 .endsWith("behind packets of flow 0 (h0->h3)");
     }
+
+    /** {@code n} 1 MB flows from leaf0 to leaf1 of a 2 x 2 leaf-spine, {@code perLeaf} hosts a leaf: h_i -> h_(i+perLeaf). */
+    private static String flowsAcross(int n, long seed, int perLeaf) {
+        StringBuilder b = new StringBuilder("""
+                name: ecmp-many
+                seed: %d
+                fabric: {mode: roce-lossless}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: %d, link: {rate: 100Gbps, delay: 1us}}
+                observe: {sample-interval: 0}
+                traffic:
+                """.formatted(seed, perLeaf));
+        for (int i = 0; i < n; i++) {
+            b.append("  - {kind: flow, src: ").append(i).append(", dst: ").append(i + perLeaf).append(", size: 1MB}\n");
+        }
+        return b.toString();
+    }
+
+    /** The one collision of a run where leaf0 hashed every one of the flows onto one uplink (checked). */
+    private static EcmpLog.Collision everyFlowOnOneUplink(Simulation sim, RunResult r, int n) {
+        int shared = hashedUplink(sim, 0);
+        for (int f = 1; f < n; f++) {
+            assertThat(hashedUplink(sim, f)).as("the seed hashes flow %d onto flow 0's uplink", f).isEqualTo(shared);
+        }
+        List<EcmpLog.Collision> found = r.ecmpLog().collisions(r.flows());
+        assertThat(found).hasSize(1);
+        assertThat(found.get(0).flows()).hasSize(n);
+        return found.get(0);
+    }
+
+    @Test
+    void shouldNameTheOneFlowLeftOverInTheSummaryLineRatherThanCountIt() {
+        // Four flows on one uplink: the line names three and counted the fourth ("and 1 more"); it names all four.
+        Simulation sim = Scenarios.assemble(flowsAcross(4, 4, 4));
+        RunResult r = sim.run(ProgressListener.NONE);
+        EcmpLog.Collision c = everyFlowOnOneUplink(sim, r, 4);
+        List<String> named = new ArrayList<>();
+        List<String> waits = new ArrayList<>();
+        for (EcmpLog.FlowAt f : c.flows()) {
+            named.add(f.flow().id() + " (h" + f.flow().src() + "->h" + f.flow().dst() + ")");
+            waits.add(String.format(java.util.Locale.ROOT, "%.3f us (flow %d)", f.waitPs() / 1e6, f.flow().id()));
+        }
+        String line = r.ecmpLog().describe(c, r.flows());
+        assertThat(line).startsWith("leaf0 hashed flows " + String.join(", ", named.subList(0, 3)) + " and "
+                + named.get(3) + " onto its port ")
+                .contains("their packets waited in that queue for " + String.join(", ", waits.subList(0, 3)) + " and "
+                        + waits.get(3) + ", each behind packets of another of them")
+                .doesNotContain("more");
+        assertThat(SummaryText.render(r, null)).contains(line);
+    }
+
+    @Test
+    void shouldNameTheOneFlowLeftOverInTheJourneyRatherThanCountIt() {
+        // Five flows on one uplink: flow 0's journey names the four it queued behind (it counted the fourth).
+        Simulation sim = Scenarios.assemble(flowsAcross(5, 2, 6));
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(0).id(), 0, PfcProbe.NONE)
+                .ecmpTo(sim.ecmpLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        everyFlowOnOneUplink(sim, r, 5);
+        List<Integer> behind = r.ecmpLog().behind(0, leaf0(sim).nodeId(), hashedUplink(sim, 0));
+        assertThat(behind).hasSize(4).doesNotContain(0);
+        List<JourneyEvent> events = rec.eventsOf(r.flows().get(0).startPs(), r.flows().get(0).finishPs());
+        String text = new JourneyText(sim.network(), null, null, r.ecmpLog()).render(r.flows().get(0), events, -1, 0,
+                Long.MAX_VALUE, 60);
+        StringBuilder with = new StringBuilder();
+        for (int f : behind) {
+            with.append("flow ").append(f).append(" (h").append(f).append("->h").append(f + 6).append("), ");
+        }
+        assertThat(text).contains("where its packets queued behind packets of " + with + "while its equal-cost port")
+                .doesNotContain("1 more");
+    }
+
+    @Test
+    void shouldNameTheOneFlowLeftOverInTheReportsCollisionTableRatherThanCountIt() throws IOException {
+        // Six flows on one uplink: the report's table names five and counted the sixth; it names all six.
+        Simulation sim = Scenarios.assemble(flowsAcross(6, 33, 6));
+        RunResult r = sim.run(ProgressListener.NONE);
+        EcmpLog.Collision c = everyFlowOnOneUplink(sim, r, 6);
+        Path dir = tmp.resolve("six");
+        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        String html = Files.readString(dir.resolve("report.html"));
+        String table = html.substring(html.indexOf("<h3>ECMP collisions</h3>"));
+        table = table.substring(0, table.indexOf("</table>"));
+        for (EcmpLog.FlowAt f : c.flows()) {
+            assertThat(table).contains("flow " + f.flow().id() + " (h" + f.flow().src() + "-&gt;h" + f.flow().dst() + ") ");
+        }
+        assertThat(table).doesNotContain("1 more");
+    }
 }

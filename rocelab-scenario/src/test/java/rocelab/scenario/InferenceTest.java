@@ -69,6 +69,8 @@ class InferenceTest {
         RequestRecord q = r.requests().get(0);
         assertThat(q.ttftPs()).isEqualTo(prefill + kv + decodeStep);
         assertThat(c.ttftPs()).isEqualTo(q.ttftPs());
+        // Alone on an idle fabric, the call's ideal TTFT is its closed form, and the run's.
+        assertThat(c.idealTtftPs()).isEqualTo(prefill + kv + decodeStep).isEqualTo(c.ttftPs());
         assertThat(q.tpotPs()).isEqualTo((double) decodeStep);
         assertThat(q.e2ePs()).isEqualTo(prefill + kv + 2 * decodeStep);
         assertThat(q.networkWaitPs()).isZero();
@@ -133,6 +135,11 @@ class InferenceTest {
         // TPOT: 3 + 2 decode steps after each call's first token.
         assertThat(q.tpotPs()).isEqualTo(100_000_000.0);
         List<CallRecord> calls = r.llmCalls();
+        // Each call alone, from its prompt at the prefill host: prefill, KV cache, the first decode step.
+        assertThat(calls.get(0).idealTtftPs()).isEqualTo(1000 * 1_000_000L + f.deliveryPs(0, 1, 1000 * kvPerToken)
+                + 100_000_000L).isEqualTo(calls.get(0).ttftPs());
+        assertThat(calls.get(1).idealTtftPs()).isEqualTo(500 * 1_000_000L + f.deliveryPs(0, 1, 500 * kvPerToken)
+                + 100_000_000L).isEqualTo(calls.get(1).ttftPs());
         assertThat(calls.get(1).prefillTokens()).isEqualTo(500);
         assertThat(calls.get(1).kvBytes()).isEqualTo(500 * kvPerToken);
         assertThat(r.flows()).filteredOn(x -> x.src() == 7 || x.dst() == 7).hasSize(4);
@@ -166,6 +173,58 @@ class InferenceTest {
         assertThat(a.requests()).isEqualTo(b.requests());
         assertThat(a.llmCalls()).isEqualTo(b.llmCalls());
         assertThat(c.requests().get(0).arrivalPs()).isNotEqualTo(a.requests().get(0).arrivalPs());
+    }
+
+    /**
+     * Agentic requests with TP 2 on servers without NVLink (the prefill instance on leaf 0, decode on leaf 1, the
+     * gateway on leaf 1) beside a DP 8 training job whose ring crosses the one spine both ways: the KV cache and the
+     * tool's answers wait behind the job's AllReduces, the prefill instance's work (on its own leaf) does not.
+     */
+    private static final String AGENT_BESIDE_TRAINING = """
+            name: agent-beside-training
+            seed: 3
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 8, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            inference:
+              - name: agent
+                model: {layers: 8, hidden: 1024, heads: 16, kv-heads: 4, head-dim: 128}
+                instances:
+                  - {role: prefill, tp: 2, hosts: 0-1}
+                  - {role: decode, tp: 2, hosts: 8-9}
+                cost: {prefill-per-token: 5us, decode-step: 500us}
+                scheduler: {max-batch: 2}
+                gateway: 15
+                arrivals: {process: poisson, rate: 1000/s, count: 6}
+                request:
+                  ingress: 16KiB
+                  steps:
+                    - llm: {prompt-tokens: 1000, output-tokens: 4}
+                    - tool: {latency: 300us, egress: 2KiB, ingress: 32KiB}
+                    - llm: {new-tokens: 500, output-tokens: 3}
+                  egress: 4KiB
+            jobs:
+              - {name: train, hosts: "2-7,10-11", parallelism: {dp: 8}, iterations: 4,
+                 program: [{op: allreduce, group: dp, size-total: 64MB}]}
+            """;
+
+    @Test
+    void shouldBoundEveryCallsTimeToFirstTokenByItsIdealOneWhenTrainingSharesTheFabric() {
+        RunResult r = Scenarios.assemble(AGENT_BESIDE_TRAINING).run(ProgressListener.NONE);
+        List<CallRecord> calls = r.llmCalls();
+        assertThat(calls).hasSize(12).allSatisfy(c -> {
+            assertThat(c.completed()).isTrue();
+            assertThat(c.idealTtftPs()).as("request %d call %d", c.request(), c.call()).isPositive()
+                    .isLessThanOrEqualTo(c.ttftPs());
+        });
+        // The calls that queued behind others: their prompts came late (the network), so they waited less for the
+        // prefill instance than on the ideal network; the ideal TTFT is each call's own work, never that wait.
+        assertThat(calls).filteredOn(c -> c.call() == 1).allSatisfy(c -> assertThat(c.queuePs()).isPositive());
+        // Every first call does the same work alone, and every second call: one ideal TTFT for each.
+        assertThat(calls).filteredOn(c -> c.call() == 0).extracting(CallRecord::idealTtftPs).containsOnly(
+                calls.get(0).idealTtftPs());
+        assertThat(calls).filteredOn(c -> c.call() == 1).extracting(CallRecord::idealTtftPs).containsOnly(
+                calls.get(1).idealTtftPs());
     }
 
     @Test

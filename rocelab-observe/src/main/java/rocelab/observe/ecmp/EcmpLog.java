@@ -403,8 +403,13 @@ public final class EcmpLog implements EcmpProbe {
         return String.join(", ", items.subList(0, items.size() - 1)) + " " + last + " " + items.get(items.size() - 1);
     }
 
-    /** Flows named one by one in a line; the rest are counted. */
+    /** Flows named one by one in a line; the rest are counted, unless only one is left: it is named too. */
     static final int FLOWS_NAMED = 3;
+
+    /** How many of {@code n} flows a line names: all of them when at most one more than {@link #FLOWS_NAMED}. */
+    public static int named(int n, int names) {
+        return n <= names + 1 ? n : names;
+    }
 
     /**
      * One collision in words, every clause from what the switch recorded: {@code leaf0 hashed flows 0 (h0->h2) and 1
@@ -419,7 +424,7 @@ public final class EcmpLog implements EcmpProbe {
         for (FlowAt f : c.flows()) {
             waiting.add(f.flow().id());
         }
-        for (int i = 0; i < c.flows().size() && i < FLOWS_NAMED; i++) {
+        for (int i = 0; i < named(c.flows().size(), FLOWS_NAMED); i++) {
             FlowAt f = c.flows().get(i);
             named.add(flowLabel(topo, flows, f.flow().id()));
             waited.add(us(f.waitPs()) + " us (flow " + f.flow().id() + ")");
@@ -445,9 +450,10 @@ public final class EcmpLog implements EcmpProbe {
             behind = "each behind packets of another of them";
         } else if (c.pairsLeftOut() == 0) {
             List<String> names = new ArrayList<>();
+            int shown = named(aheadOf.size(), FLOWS_NAMED);
             for (int id : aheadOf) {
-                if (names.size() == FLOWS_NAMED) {
-                    names.add((aheadOf.size() - FLOWS_NAMED) + " more");
+                if (names.size() == shown) {
+                    names.add((aheadOf.size() - shown) + " more");
                     break;
                 }
                 names.add(flowLabel(topo, flows, id));

@@ -63,11 +63,12 @@ final class CollisionText {
             String queued = h.acks() ? "where it queued" : "where its packets queued";
             List<String> with = new ArrayList<>();
             List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
-            for (int i = 0; i < behind.size() && i < 3; i++) {
+            int shown = rocelab.observe.ecmp.EcmpLog.named(behind.size(), 3);
+            for (int i = 0; i < shown; i++) {
                 with.add("flow " + behind.get(i) + ends.getOrDefault((long) behind.get(i), ""));
             }
-            if (behind.size() > 3) {
-                with.add((behind.size() - 3) + " more");
+            if (behind.size() > shown) {
+                with.add((behind.size() - shown) + " more");
             }
             List<String> idle = new ArrayList<>();
             for (var i : ecmp.idlePorts(h.node(), h.port())) {

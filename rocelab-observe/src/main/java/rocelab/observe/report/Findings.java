@@ -13,6 +13,8 @@ import java.util.Set;
  */
 final class Findings {
     private static final int MAX = 12;
+    /** Lint findings listed one by one (as rocelab run prints them); the rest are counted. */
+    private static final int LINT_SHOWN = 20;
 
     private Findings() {}
 
@@ -38,13 +40,23 @@ final class Findings {
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }
+        // The lint's findings are about the scenario, not about what the run showed: counted apart, so that a run with
+        // them still says that it had no deadlock, pauses or victims.
+        int lintItems = 0;
         for (Map<String, Object> tree : List.of(s, d.manifest)) {
             Object lint = tree.get("lint");
             if (lint instanceof List<?> l && !l.isEmpty()) {
                 boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
-                items.add("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: " + l.size() + " finding"
-                        + (l.size() == 1 ? "" : "s") + "</b>: " + Page.esc(String.join("; ",
-                        l.stream().map(Findings::lintLine).toList())) + "</li>");
+                StringBuilder b = new StringBuilder("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: "
+                        + l.size() + " finding" + (l.size() == 1 ? "" : "s") + "</b>:<ul>");
+                for (Object f : l.subList(0, Math.min(LINT_SHOWN, l.size()))) {
+                    b.append("<li>").append(lintLine(f)).append("</li>");
+                }
+                if (l.size() > LINT_SHOWN) {
+                    b.append("<li>and ").append(l.size() - LINT_SHOWN).append(" more (manifest.json lint has them all)</li>");
+                }
+                items.add(b.append("</ul></li>").toString());
+                lintItems++;
             }
         }
         Object tree = s.get("pfc_propagation");
@@ -75,7 +87,7 @@ final class Findings {
                 }
             }
         }
-        if (items.isEmpty()) {
+        if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
         // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
@@ -150,15 +162,18 @@ final class Findings {
                 }
             }
             List<String> flows = new ArrayList<>();
+            Object count = m.get("flow_count");
             if (m.get("flows") instanceof List<?> fs) {
-                for (Object f : fs.subList(0, Math.min(5, fs.size()))) {
+                // The first five, or all six when the sixth is the only one left (as the summary's line names them).
+                int counted = count instanceof Number n ? (int) Math.min(Integer.MAX_VALUE, n.longValue()) : fs.size();
+                int shown = Math.min(fs.size(), rocelab.observe.ecmp.EcmpLog.named(counted, 5));
+                for (Object f : fs.subList(0, shown)) {
                     if (f instanceof Map<?, ?> x) {
                         flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
                                 + ") " + text(x.get("ecmp_wait_us")) + " us");
                     }
                 }
             }
-            Object count = m.get("flow_count");
             long all = count instanceof Number n ? n.longValue() : flows.size();
             if (all > flows.size()) {
                 flows.add((all - flows.size()) + " more");
@@ -239,11 +254,40 @@ final class Findings {
         return String.valueOf(v);
     }
 
+    /**
+     * One lint finding of manifest.json, as HTML: severity and rule, its title, what is wrong, where (its ports, or its
+     * devices) and the fix; a finding without them (an older manifest's) as severity, rule and title.
+     */
     private static String lintLine(Object o) {
-        if (o instanceof Map<?, ?> m) {
-            return m.get("severity") + " " + m.get("rule") + ": " + m.get("title");
+        if (!(o instanceof Map<?, ?> m)) {
+            return Page.esc(String.valueOf(o));
         }
-        return String.valueOf(o);
+        StringBuilder b = new StringBuilder("<b>").append(Page.esc(m.get("severity") + " " + m.get("rule")))
+                .append("</b> ").append(Page.esc(String.valueOf(m.get("title"))));
+        if (m.get("what") != null) {
+            b.append(": ").append(Page.esc(String.valueOf(m.get("what"))));
+        }
+        String where = shortList(m.get("ports"), 6);
+        if (where.isEmpty()) {
+            where = shortList(m.get("devices"), 12);
+        }
+        if (!where.isEmpty()) {
+            b.append("; where: ").append(Page.esc(where));
+        }
+        if (m.get("fix") != null) {
+            b.append("; fix: ").append(Page.esc(String.valueOf(m.get("fix"))));
+        }
+        return b.toString();
+    }
+
+    /** The first {@code max} of a list, and how many more (as rocelab lint's text gives devices and ports). */
+    private static String shortList(Object v, int max) {
+        if (!(v instanceof List<?> l)) {
+            return "";
+        }
+        List<String> items = l.stream().map(String::valueOf).toList();
+        return items.size() <= max ? String.join(", ", items)
+                : String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
     }
 
     private static String join(Object o) {

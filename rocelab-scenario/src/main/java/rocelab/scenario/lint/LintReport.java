@@ -71,6 +71,23 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         return String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
     }
 
+    /**
+     * One finding as {@code --json} and manifest.json's {@code lint} give it: {@code rule}, {@code severity},
+     * {@code title}, {@code devices}, {@code ports}, {@code what}, {@code symptom} and {@code fix}.
+     */
+    public static Map<String, Object> tree(Finding f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rule", f.rule());
+        m.put("severity", f.severity().key());
+        m.put("title", f.title());
+        m.put("devices", f.devices());
+        m.put("ports", f.ports());
+        m.put("what", f.what());
+        m.put("symptom", f.symptom());
+        m.put("fix", f.fix());
+        return m;
+    }
+
     public String json() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("scenario", scenario);
@@ -81,16 +98,7 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         root.put("paths", paths);
         List<Object> list = new ArrayList<>();
         for (Finding f : findings) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("rule", f.rule());
-            m.put("severity", f.severity().key());
-            m.put("title", f.title());
-            m.put("devices", f.devices());
-            m.put("ports", f.ports());
-            m.put("what", f.what());
-            m.put("symptom", f.symptom());
-            m.put("fix", f.fix());
-            list.add(m);
+            list.add(tree(f));
         }
         root.put("findings", list);
         root.put("rules_checked", new ArrayList<>(Lint.rules().keySet()));

@@ -424,12 +424,13 @@ public final class IdealBound implements TaskTimes {
         return out;
     }
 
-    private int dependencies(int t) {
+    /** How many tasks t waits on, the late ones (a promise's) included. */
+    int dependencies(int t) {
         return graph.dependencyCount(t) + (lateList.length == 0 ? 0 : lateStart[t + 1] - lateStart[t]);
     }
 
     /** The i-th dependency of t, the late ones (a promise's) after those given when it was added. */
-    private int dependency(int t, int i) {
+    int dependency(int t, int i) {
         int given = graph.dependencyCount(t);
         return i < given ? graph.dependency(t, i) : lateList[lateStart[t] + i - given];
     }
@@ -1749,6 +1750,16 @@ public final class IdealBound implements TaskTimes {
     @Override
     public TaskGraph graph() {
         return graph;
+    }
+
+    /** The ideal network the bounds are on. */
+    IdealNetwork network() {
+        return network;
+    }
+
+    /** The hosts the bounds have ports for. */
+    int hostCount() {
+        return hosts;
     }
 
     /** The bound of when a task starts (a flow: is posted): every task it waits on done. */

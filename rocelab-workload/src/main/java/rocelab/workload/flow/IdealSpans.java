@@ -1,0 +1,147 @@
+package rocelab.workload.flow;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import rocelab.workload.graph.TaskGraph;
+
+/**
+ * Lower bounds of the time between two tasks of a run, each pair on the ideal network alone: for a pair (a, b), the
+ * least time from a's end to b's end in any run on capacities like {@link IdealNetwork}'s, whatever else the run had
+ * and whenever a ended. An LLM call's TTFT (from its prompt at the prefill instance to its first token) is such a
+ * span, and {@link IdealBound}'s own figures are not a bound of it: the bound of b's end minus the bound of a's end is
+ * the difference of two lower bounds, which a run whose a was late (and found the instance free that the ideal network
+ * kept it waiting for) undercuts.
+ *
+ * <p>The tasks between a and b (those b waits on, directly or through others, that wait on a, directly or through
+ * others) each started after a ended in every run, and waited on each other as the graph says. They are copied into a
+ * graph of their own, a's place taken by the time 0; whatever else they waited on (a queue's earlier work, another
+ * request's decode step, an earlier message on a connection) is left out, as done at 0, and so are absolute start
+ * times: each only makes a run later, so leaving it out keeps a lower bound. Each pair gets a group of capacities of its
+ * own (as if alone), and {@link IdealBound#lastEndPs} bounds b's copy there: each message at its closed form along
+ * the waits, and the work of every RNIC and NVLink port its transfers cross. A pair nothing lies between (b does
+ * not wait on a) gets 0.
+ */
+public final class IdealSpans {
+    private IdealSpans() {}
+
+    /**
+     * Per pair i, the bound of the time from the end of {@code from[i]} to the end of {@code to[i]} (ps); -1 where
+     * either task is -1. The tasks are those of {@code bound}'s graph, on its ideal network.
+     */
+    public static long[] of(IdealBound bound, int[] from, int[] to) {
+        TaskGraph g = bound.graph();
+        TaskGraph sub = new TaskGraph();
+        sub.localLinks(g.localLinks());
+        int pairs = from.length;
+        long[] out = new long[pairs];
+        int[] subEnd = new int[pairs];
+        int[] subFirst = new int[pairs];
+        int[] groupOf = new int[16];
+        Map<Integer, Integer> connections = new HashMap<>();
+        for (int i = 0; i < pairs; i++) {
+            subEnd[i] = -1;
+            int a = from[i];
+            int b = to[i];
+            if (a < 0 || b < 0) {
+                out[i] = -1;
+                continue;
+            }
+            int[] between = between(bound, a, b);
+            subFirst[i] = sub.taskCount();
+            connections.clear();
+            int[] copyOf = new int[between.length];
+            for (int k = 0; k < between.length; k++) {
+                int t = between[k];
+                int deps = bound.dependencies(t);
+                int[] after = new int[deps];
+                for (int j = 0; j < deps; j++) {
+                    int d = bound.dependency(t, j);
+                    int x = Arrays.binarySearch(between, 0, k, TaskGraph.target(d));
+                    after[j] = x < 0 ? TaskGraph.NONE : TaskGraph.isAck(d) ? TaskGraph.acked(copyOf[x]) : copyOf[x];
+                }
+                copyOf[k] = switch (g.kind(t)) {
+                    case FLOW -> {
+                        int f = g.flowIndex(t);
+                        yield sub.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
+                                connection(sub, connections, g.connection(f)), 0, after);
+                    }
+                    case NVLINK -> sub.flow(g.owner(t), g.nvlinkDestination(t), g.nvlinkBytes(t), -1,
+                            connection(sub, connections, g.nvlinkConnection(t)), 0, after);
+                    case COMPUTE -> sub.compute(g.durationPs(t), g.owner(t), after);
+                    case DELAY -> sub.delay(g.durationPs(t), g.owner(t), after);
+                    case JOIN -> sub.join(g.owner(t), after);
+                };
+            }
+            int at = Arrays.binarySearch(between, b);
+            subEnd[i] = at < 0 ? -1 : copyOf[at];
+            if (groupOf.length < sub.taskCount()) {
+                groupOf = Arrays.copyOf(groupOf, Math.max(sub.taskCount(), 2 * groupOf.length));
+            }
+            Arrays.fill(groupOf, subFirst[i], sub.taskCount(), i);
+        }
+        if (sub.taskCount() == 0) {
+            return out;
+        }
+        IdealBound alone = new IdealBound(sub, bound.network(), bound.hostCount(),
+                Arrays.copyOf(groupOf, sub.taskCount()));
+        for (int i = 0; i < pairs; i++) {
+            if (out[i] >= 0 && subEnd[i] >= 0) {
+                out[i] = alone.lastEndPs(new int[] {subEnd[i]}, new int[0], subFirst[i]);
+            }
+        }
+        return out;
+    }
+
+    /** The copy's connection for connection c of the graph (-1: none), made when first met. */
+    private static int connection(TaskGraph sub, Map<Integer, Integer> connections, int c) {
+        return c < 0 ? -1 : connections.computeIfAbsent(c, k -> sub.newConnection());
+    }
+
+    /**
+     * The tasks b waits on, b included, that wait on a (neither a nor anything below it: a task added before a that
+     * waits on it, through a promise, is left out, a relaxation), in ascending order, which is an order in which each
+     * comes after what it waits on among them: a wait on a later task (a promise's) is left out too.
+     */
+    private static int[] between(IdealBound bound, int a, int b) {
+        if (b <= a) {
+            return new int[0];
+        }
+        // b and what it waits on above a, found from b down.
+        int[] found = new int[16];
+        int n = 0;
+        found[n++] = b;
+        java.util.BitSet seen = new java.util.BitSet();
+        seen.set(b - a);
+        for (int i = 0; i < n; i++) {
+            int t = found[i];
+            int deps = bound.dependencies(t);
+            for (int j = 0; j < deps; j++) {
+                int x = TaskGraph.target(bound.dependency(t, j));
+                if (x > a && !seen.get(x - a)) {
+                    seen.set(x - a);
+                    if (n == found.length) {
+                        found = Arrays.copyOf(found, 2 * n);
+                    }
+                    found[n++] = x;
+                }
+            }
+        }
+        Arrays.sort(found, 0, n);
+        // Of those, the ones that wait on a, directly or through one found below them.
+        int[] kept = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            int t = found[i];
+            int deps = bound.dependencies(t);
+            for (int j = 0; j < deps; j++) {
+                int x = TaskGraph.target(bound.dependency(t, j));
+                if (x == a || (x < t && Arrays.binarySearch(kept, 0, m, x) >= 0)) {
+                    kept[m++] = t;
+                    break;
+                }
+            }
+        }
+        return Arrays.copyOf(kept, m);
+    }
+}
