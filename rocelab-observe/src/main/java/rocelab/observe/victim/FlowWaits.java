@@ -28,13 +28,16 @@ public final class FlowWaits {
     /** Hops kept per flow by default; a flow with more merges the rest into the last one. */
     private static final int SLOTS = 8;
     /**
-     * Hops kept per flow, and how many a chunk of a flow's hop slots holds: the first chunk is made at its first
-     * wait, the second at its first hop beyond it. A leaf-spine flow waits behind pauses at four at most (its RNIC,
-     * two leaves, a spine), so a 1,024-host all-to-all's million flows keep four slots each instead of eight
-     * (134 MB); its collisions, at two (the leaf's uplinks, for its data and for its last ACK).
+     * Hops kept per flow. A flow's hop slots (and its root slots) come in chunks of {@link #PAIR}, each made when the
+     * flow first needs it: a 1,024-host all-to-all's million flows wait behind pauses at two hops each, most of them
+     * (their RNIC and one switch), and chunks of four held two empty slots per flow (64 MB).
      */
     private final int slots;
-    private final int chunk;
+    /** Slots per chunk. */
+    private static final int PAIR = 2;
+    /** Chunks of hop slots, and of root slots, per flow. */
+    private final int hopChunks;
+    private final int rootChunks;
     /** A hop key's flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. */
     private static final long ACK_HOP = 1L << 62;
     private static final long OTHER_HOPS = 1L << 61;
@@ -58,18 +61,17 @@ public final class FlowWaits {
      * takes the waits behind every later one ({@link Root#others}), so that no root is named for another's waits.
      */
     private final int roots;
-    /** A flow's roots come in chunks of this many, the second made only when it waits behind more than that. */
-    private final int rootChunk;
     // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
-    // -1. That index names its roots and its chunks of hop slots (firstChunk, secondChunk: -1 until needed).
+    // -1. Its chunks of hop slots are chunkOf[index * hopChunks + k], of root slots rootChunkOf[index * rootChunks
+    // + k] (-1 until made).
     private int[] flowBase = new int[64];
     private int flowsWithWaits;
-    private int[] firstChunk = new int[16];
-    private int[] secondChunk = new int[16];
-    private int[] firstRoots = new int[16];
-    private int[] secondRoots = new int[16];
-    private int chunks;
-    private int rootChunks;
+    private int[] chunkOf;
+    private int[] rootChunkOf;
+    /** Room in chunkOf and rootChunkOf, in flows. */
+    private int flowRoom = 16;
+    private int chunksMade;
+    private int rootChunksMade;
     private long[] slotKey;
     private long[] slotClock;
     private long[] slotWait;
@@ -103,17 +105,19 @@ public final class FlowWaits {
                     + hops);
         }
         this.slots = hops;
-        this.chunk = hops / 2;
-        this.slotKey = new long[chunk * 16];
-        this.slotClock = new long[chunk * 16];
-        this.slotWait = new long[chunk * 16];
-        this.slotOffPath = new long[chunk * 16];
+        this.hopChunks = hops / PAIR;
+        this.rootChunks = roots / PAIR;
+        this.chunkOf = new int[hopChunks * flowRoom];
+        this.rootChunkOf = new int[rootChunks * flowRoom];
+        this.slotKey = new long[PAIR * 16];
+        this.slotClock = new long[PAIR * 16];
+        this.slotWait = new long[PAIR * 16];
+        this.slotOffPath = new long[PAIR * 16];
         this.place = place;
         this.roots = roots;
-        this.rootChunk = roots / 2;
-        this.rootKey = new long[rootChunk * 16];
-        this.rootWait = new long[rootChunk * 16];
-        this.rootDepths = new long[rootChunk * 16];
+        this.rootKey = new long[PAIR * 16];
+        this.rootWait = new long[PAIR * 16];
+        this.rootDepths = new long[PAIR * 16];
         Arrays.fill(flowBase, -1);
         Arrays.fill(slotKey, -1);
         Arrays.fill(rootKey, NO_ROOT);
@@ -144,13 +148,10 @@ public final class FlowWaits {
             flowBase = Arrays.copyOf(flowBase, flows);
             Arrays.fill(flowBase, old, flows, -1);
         }
-        if (flowsWithWaits > firstChunk.length) {
-            firstChunk = Arrays.copyOf(firstChunk, flowsWithWaits);
-            secondChunk = Arrays.copyOf(secondChunk, flowsWithWaits);
-            firstRoots = Arrays.copyOf(firstRoots, flowsWithWaits);
-            secondRoots = Arrays.copyOf(secondRoots, flowsWithWaits);
+        if (flowsWithWaits > flowRoom) {
+            growFlowRoom(flowsWithWaits);
         }
-        int slotsNeeded = flowsWithWaits * chunk;
+        int slotsNeeded = flowsWithWaits * PAIR;
         if (slotsNeeded > slotKey.length) {
             int old = slotKey.length;
             slotKey = Arrays.copyOf(slotKey, slotsNeeded);
@@ -159,7 +160,7 @@ public final class FlowWaits {
             slotOffPath = Arrays.copyOf(slotOffPath, slotsNeeded);
             Arrays.fill(slotKey, old, slotsNeeded, -1);
         }
-        int slotsForRoots = flowsWithWaits * rootChunk;
+        int slotsForRoots = flowsWithWaits * PAIR;
         if (slotsForRoots > rootKey.length) {
             growRoots(slotsForRoots);
         }
@@ -192,8 +193,8 @@ public final class FlowWaits {
         int s = slot(ordinal, 0);
         while (j < slots - 1 && slotKey[s] != key && slotKey[s] != -1) {
             s = slot(ordinal, ++j);
-            if (s < 0) { // the flow's fifth hop: its second chunk, empty
-                secondChunk[ordinal] = newChunk();
+            if (s < 0) { // the flow's first hop beyond its chunks: a chunk more, empty
+                chunkOf[ordinal * hopChunks + j / PAIR] = newChunk();
                 s = slot(ordinal, j);
             }
         }
@@ -223,15 +224,15 @@ public final class FlowWaits {
         int ordinal = claimedOrdinal;
         int s = claimedSlot;
         long root = (long) rootKind << KIND_SHIFT | key(rootNode, rootPort);
-        if (firstRoots[ordinal] < 0) {
-            firstRoots[ordinal] = newRootChunk();
+        if (rootChunkOf[ordinal * rootChunks] < 0) {
+            rootChunkOf[ordinal * rootChunks] = newRootChunk();
         }
         int i = 0;
         int r = rootSlot(ordinal, 0);
         while (i < roots - 1 && (rootKey[r] & ROOT_ID) != root && rootKey[r] != NO_ROOT) {
             r = rootSlot(ordinal, ++i);
-            if (r < 0) { // past the flow's first chunk of roots: its second, empty
-                secondRoots[ordinal] = newRootChunk();
+            if (r < 0) { // past the flow's chunks of roots: a chunk more, empty
+                rootChunkOf[ordinal * rootChunks + i / PAIR] = newRootChunk();
                 r = rootSlot(ordinal, i);
             }
         }
@@ -293,41 +294,41 @@ public final class FlowWaits {
         }
         if (flowBase[flow] < 0) {
             int o = flowsWithWaits++;
-            if (o == firstChunk.length) {
-                int n = grown(o, expectedFlows);
-                firstChunk = Arrays.copyOf(firstChunk, n);
-                secondChunk = Arrays.copyOf(secondChunk, n);
-                firstRoots = Arrays.copyOf(firstRoots, n);
-                secondRoots = Arrays.copyOf(secondRoots, n);
+            if (o == flowRoom) {
+                growFlowRoom(grown(o, expectedFlows));
             }
-            firstChunk[o] = newChunk();
-            secondChunk[o] = -1;
+            Arrays.fill(chunkOf, o * hopChunks, (o + 1) * hopChunks, -1);
+            chunkOf[o * hopChunks] = newChunk();
             // Roots come with the first credited part ({@link #credit}): waits without roots (the ECMP log's) never
-            // take any, a million colliding flows' 116 bytes each.
-            firstRoots[o] = -1;
-            secondRoots[o] = -1;
+            // take any.
+            Arrays.fill(rootChunkOf, o * rootChunks, (o + 1) * rootChunks, -1);
             flowBase[flow] = o;
         }
         return flowBase[flow];
     }
 
+    private void growFlowRoom(int flows) {
+        chunkOf = Arrays.copyOf(chunkOf, flows * hopChunks);
+        rootChunkOf = Arrays.copyOf(rootChunkOf, flows * rootChunks);
+        flowRoom = flows;
+    }
+
     /** Slot {@code j} (0..slots-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
     private int slot(int ordinal, int j) {
-        if (j < chunk) {
-            return firstChunk[ordinal] * chunk + j;
+        if (j >= slots) {
+            return -1;
         }
-        int c = secondChunk[ordinal];
-        return c < 0 ? -1 : c * chunk + j - chunk;
+        int c = chunkOf[ordinal * hopChunks + j / PAIR];
+        return c < 0 ? -1 : c * PAIR + j % PAIR;
     }
 
     /** Root slot {@code i} (0..roots-1) of the flow with waits {@code ordinal}, or -1 if its chunk was not made. */
     private int rootSlot(int ordinal, int i) {
-        if (i < rootChunk) {
-            int c = firstRoots[ordinal];
-            return c < 0 ? -1 : c * rootChunk + i;
+        if (i >= roots) {
+            return -1;
         }
-        int c = secondRoots[ordinal];
-        return c < 0 ? -1 : c * rootChunk + i - rootChunk;
+        int c = rootChunkOf[ordinal * rootChunks + i / PAIR];
+        return c < 0 ? -1 : c * PAIR + i % PAIR;
     }
 
     /**
@@ -353,10 +354,10 @@ public final class FlowWaits {
 
     /** A chunk of empty root slots. */
     private int newRootChunk() {
-        int c = rootChunks++;
-        int b = c * rootChunk;
-        if (b + rootChunk > rootKey.length) {
-            growRoots(Math.max(b + rootChunk, grown(rootKey.length, (long) expectedFlows * roots)));
+        int c = rootChunksMade++;
+        int b = c * PAIR;
+        if (b + PAIR > rootKey.length) {
+            growRoots(Math.max(b + PAIR, grown(rootKey.length, (long) expectedFlows * roots)));
         }
         return c;
     }
@@ -371,10 +372,11 @@ public final class FlowWaits {
 
     /** A chunk of empty slots (no key, a fresh clock). */
     private int newChunk() {
-        int c = chunks++;
-        int b = c * chunk;
-        if (b + chunk > slotKey.length) {
-            int n = Math.max(b + chunk, grown(slotKey.length, (long) expectedFlows * chunk));
+        int c = chunksMade++;
+        int b = c * PAIR;
+        if (b + PAIR > slotKey.length) {
+            // Enough for two hops of every flow: what a large all-to-all's flows mostly wait at.
+            int n = Math.max(b + PAIR, grown(slotKey.length, (long) expectedFlows * PAIR));
             int oldLen = slotKey.length;
             slotKey = Arrays.copyOf(slotKey, n);
             slotClock = Arrays.copyOf(slotClock, n);
@@ -382,7 +384,7 @@ public final class FlowWaits {
             slotOffPath = Arrays.copyOf(slotOffPath, n);
             Arrays.fill(slotKey, oldLen, n, -1);
         }
-        for (int s = b; s < b + chunk; s++) {
+        for (int s = b; s < b + PAIR; s++) {
             slotClock[s] = Long.MIN_VALUE;
         }
         return c;

@@ -121,6 +121,22 @@ class FlowWaitsTest {
     }
 
     @Test
+    void shouldReadTheLastFlowsOfItsRoomWithEverySlotTaken() {
+        // Sixteen flows fill the first room exactly; each waits at nine hops behind nine roots.
+        FlowWaits w = new FlowWaits(EVEN_ON_WAY);
+        for (int f = 0; f < 16; f++) {
+            for (int k = 0; k < 9; k++) {
+                w.add(f, f, 100 + k, 1, false, 0, 10, 0, 10 + k, 2, 1);
+            }
+        }
+        for (int f = 0; f < 16; f++) {
+            assertThat(w.waits(f)).hasSize(8);
+            assertThat(w.waitPs(f)).isEqualTo(90);
+            assertThat(w.roots(f).stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(90);
+        }
+    }
+
+    @Test
     void shouldRefuseAnOddNumberOfRoots() {
         assertThatThrownBy(() -> new FlowWaits(EVEN_ON_WAY, 3)).isInstanceOf(IllegalArgumentException.class);
     }
