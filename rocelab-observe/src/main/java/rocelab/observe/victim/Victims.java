@@ -25,11 +25,29 @@ public final class Victims {
      * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
      * with how many holds away, every off-way root it waited behind (most first), and where it waited.
      */
-    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root,
-            List<FlowWaits.Hop> hops, List<FlowWaits.Root> offPathRoots) {
-        public Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, List<FlowWaits.Hop> hops) {
-            this(flow, waitPs, offPathWaitPs, root, hops, root == null ? List.of() : List.of(root));
+    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, FlowWaits waits) {
+        /**
+         * Where it waited, read from the log when asked: a 1,024-host all-to-all has half a million victims, and their
+         * hops and roots kept in lists were 120 MB more at the outputs' peak, where only the first few are told.
+         */
+        public List<FlowWaits.Hop> hops() {
+            return waits.waits(flow.id());
         }
+
+        /** Every root off its way it waited behind, most first. */
+        public List<FlowWaits.Root> offPathRoots() {
+            return offPath(waits.roots(flow.id()));
+        }
+    }
+
+    private static List<FlowWaits.Root> offPath(List<FlowWaits.Root> roots) {
+        List<FlowWaits.Root> off = new ArrayList<>();
+        for (FlowWaits.Root r : roots) {
+            if (!r.onPath()) {
+                off.add(r);
+            }
+        }
+        return off;
     }
 
     /** Off-way roots a victim's line names one by one; the rest are summed. */
@@ -64,14 +82,8 @@ public final class Victims {
             if (lived <= 0 || off < MIN_SHARE * lived) {
                 continue;
             }
-            List<FlowWaits.Root> offRoots = new ArrayList<>();
-            for (FlowWaits.Root r : waits.roots(f.id())) {
-                if (!r.onPath()) {
-                    offRoots.add(r);
-                }
-            }
-            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0),
-                    waits.waits(f.id()), List.copyOf(offRoots)));
+            List<FlowWaits.Root> offRoots = offPath(waits.roots(f.id()));
+            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0), waits));
         }
         out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(v -> v.flow().id()));
         return out;
