@@ -87,7 +87,11 @@ final class Findings {
                 }
             }
         }
-        if (items.size() == lintItems) {
+        if (!d.packetLevel()) {
+            // A flow-level or ideal run has no pauses, credits or queues: that it found none of their consequences
+            // says nothing, so the findings say what the model does not show instead.
+            items.add("<li>" + Page.esc(notShown(d)) + "</li>");
+        } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
         // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
@@ -141,6 +145,23 @@ final class Findings {
             }
             p.note("summary.json " + k + " has them all");
         }
+    }
+
+    /**
+     * What a run of a model without packets cannot find, told instead of their absence: {@code flow level (--model
+     * flow): PFC pauses, deadlocks and victims are not modelled, ...}.
+     */
+    static String notShown(ReportData d) {
+        String holds = d.infiniband() ? "waits for InfiniBand credits" : "PFC pauses";
+        return switch (d.model()) {
+            case "flow" -> "flow level (--model flow): " + holds + ", deadlocks and victims are not modelled, nor the"
+                    + " queues where flows wait behind an ECMP collision (flows hashed onto one link share it), so none"
+                    + " is told here; --model packet has them";
+            case "ideal" -> "ideal network (--ideal): a non-blocking fabric, where pauses, credit waits, deadlocks,"
+                    + " victims and ECMP collisions are not modelled, so none is told here; --model packet has them";
+            default -> "model " + d.model() + ": pauses, credit waits, deadlocks, victims and ECMP collisions are not"
+                    + " modelled, so none is told here; --model packet has them";
+        };
     }
 
     /**
