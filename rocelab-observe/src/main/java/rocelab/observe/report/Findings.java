@@ -175,12 +175,18 @@ final class Findings {
                 continue;
             }
             List<String> idle = new ArrayList<>();
+            // Collisions that found an idle port the log did not keep: the first four kept are named and "another"
+            // stands for the rest (two ports at least), as in the summary's line.
+            long leftOut = m.get("idle_left_out_collisions") instanceof Number n ? n.longValue() : 0;
             if (m.get("idle_ports") instanceof List<?> ports) {
-                for (Object i : ports) {
+                for (Object i : ports.subList(0, rocelab.observe.ecmp.EcmpLog.idleNamed(ports.size(), leftOut))) {
                     if (i instanceof Map<?, ?> x) {
                         idle.add("port " + text(x.get("port")) + " (towards " + x.get("towards") + ")");
                     }
                 }
+            }
+            if (leftOut > 0) {
+                idle.add("another");
             }
             List<String> flows = new ArrayList<>();
             Object count = m.get("flow_count");
