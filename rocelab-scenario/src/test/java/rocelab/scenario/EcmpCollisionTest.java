@@ -252,6 +252,61 @@ class EcmpCollisionTest {
                 .endsWith("behind packets of flow 0 (h0->h3)");
     }
 
+    /**
+     * Seed 2 on a lossy 2 x 2 leaf-spine with six hosts a leaf: flows 0 to 3 (500 KB each) and 4 (4 MB) share one
+     * uplink of leaf0, flow 5 (600 KB, 2 us earlier) has the other to itself, back to back, until after flows 0 to 3
+     * have sent everything (checked below). Their packets were queued while no equal-cost port was idle: no collision. Flow 4
+     * goes on arriving behind their packets, still queued, once the other uplink is idle: it collides behind each of
+     * the four, which are named as the flows ahead though they never waited behind a collision themselves.
+     */
+    private static final String FOUR_AHEAD = """
+            name: ecmp-four-ahead
+            seed: 2
+            fabric: {mode: roce-lossy}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
+            observe: {sample-interval: 0}
+            traffic:
+              - {kind: flow, src: 0, dst: 6, size: 500KB, start: 2us}
+              - {kind: flow, src: 1, dst: 7, size: 500KB, start: 2us}
+              - {kind: flow, src: 2, dst: 8, size: 500KB, start: 2us}
+              - {kind: flow, src: 3, dst: 9, size: 500KB, start: 2us}
+              - {kind: flow, src: 4, dst: 10, size: 4MB, start: 2us}
+              - {kind: flow, src: 5, dst: 11, size: 600KB}
+            """;
+
+    @Test
+    void shouldNameEveryOneOfFourFlowsAheadThatDidNotWaitThemselves() {
+        Simulation sim = Scenarios.assemble(FOUR_AHEAD);
+        int shared = hashedUplink(sim, 4);
+        for (int f = 0; f < 4; f++) {
+            assertThat(hashedUplink(sim, f)).as("flow %d on flow 4's uplink", f).isEqualTo(shared);
+        }
+        assertThat(hashedUplink(sim, 5)).isNotEqualTo(shared);
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(f -> f.completed());
+        assertThat(r.totals().packetsDropped()).isZero();
+        EcmpLog log = r.ecmpLog();
+        for (int f : new int[] {0, 1, 2, 3, 5}) {
+            assertThat(log.waitPs(f)).as("flow %d waited behind no collision", f).isZero();
+        }
+        List<EcmpLog.Collision> found = log.collisions(r.flows());
+        assertThat(found).hasSize(1);
+        EcmpLog.Collision c = found.get(0);
+        assertThat(c.port()).isEqualTo(shared);
+        assertThat(c.flows()).extracting(f -> f.flow().id()).containsExactly(4);
+        assertThat(c.pairsLeftOut()).isZero();
+        Set<Integer> ahead = new TreeSet<>();
+        c.pairs().forEach(p -> ahead.add(p.ahead()));
+        assertThat(ahead).containsExactly(0, 1, 2, 3);
+        String line = log.describe(c, r.flows());
+        assertThat(line).startsWith("leaf0 hashed flow 4 (h4->h10) onto its port " + shared)
+                .endsWith("its packets waited in that queue for " + String.format(java.util.Locale.ROOT, "%.3f",
+                        log.waitPs(4) / 1e6) + " us (flow 4), behind packets of flows 0 (h0->h6), 1 (h1->h7), 2"
+                        + " (h2->h8) and 3 (h3->h9)")
+                .doesNotContain("more");
+        assertThat(SummaryText.render(r, null)).contains(line);
+    }
+
     /** {@code n} 1 MB flows from leaf0 to leaf1 of a 2 x 2 leaf-spine, {@code perLeaf} hosts a leaf: h_i -> h_(i+perLeaf). */
     private static String flowsAcross(int n, long seed, int perLeaf) {
         StringBuilder b = new StringBuilder("""
