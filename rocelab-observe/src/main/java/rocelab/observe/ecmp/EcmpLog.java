@@ -431,7 +431,7 @@ public final class EcmpLog implements EcmpProbe {
 
     /** How many of {@code n} flows a line names: all of them when at most one more than {@link #FLOWS_NAMED}. */
     public static int named(int n, int names) {
-        return n <= names + 1 ? n : names;
+        return rocelab.observe.output.Numbers.shown(n, names);
     }
 
     /**

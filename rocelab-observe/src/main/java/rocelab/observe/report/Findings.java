@@ -12,6 +12,7 @@ import java.util.Set;
  * a richer victim analysis shows up without changes here.
  */
 final class Findings {
+    /** Rows of a table (all of them when only one more is left: it is shown rather than counted). */
     private static final int MAX = 12;
     /** Lint findings listed one by one (as rocelab run prints them); the rest are counted. */
     private static final int LINT_SHOWN = 20;
@@ -49,11 +50,12 @@ final class Findings {
                 boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
                 StringBuilder b = new StringBuilder("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: "
                         + l.size() + " finding" + (l.size() == 1 ? "" : "s") + "</b>:<ul>");
-                for (Object f : l.subList(0, Math.min(LINT_SHOWN, l.size()))) {
+                int shown = rocelab.observe.output.Numbers.shown(l.size(), LINT_SHOWN);
+                for (Object f : l.subList(0, shown)) {
                     b.append("<li>").append(lintLine(f)).append("</li>");
                 }
-                if (l.size() > LINT_SHOWN) {
-                    b.append("<li>and ").append(l.size() - LINT_SHOWN).append(" more (manifest.json lint has them all)</li>");
+                if (l.size() > shown) {
+                    b.append("<li>and ").append(l.size() - shown).append(" more (manifest.json lint has them all)</li>");
                 }
                 items.add(b.append("</ul></li>").toString());
                 lintItems++;
@@ -170,7 +172,8 @@ final class Findings {
      */
     private static void collisionTable(Page p, List<?> list) {
         List<List<String>> rows = new ArrayList<>();
-        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        for (Object o : list.subList(0, listed)) {
             if (!(o instanceof Map<?, ?> m)) {
                 continue;
             }
@@ -211,8 +214,8 @@ final class Findings {
         }
         p.table(List.of("switch", "port", "idle equal-cost ports", "collisions", "flows that waited there",
                 "ecmp_wait_us (flows summed)"), rows, 0, 1, 2, 4);
-        if (list.size() > MAX) {
-            p.note("first " + MAX + " of " + list.size());
+        if (list.size() > listed) {
+            p.note("first " + listed + " of " + list.size());
         }
     }
 
@@ -251,7 +254,8 @@ final class Findings {
             }
         }
         List<List<String>> rows = new ArrayList<>();
-        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        for (Object o : list.subList(0, listed)) {
             List<String> r = new ArrayList<>();
             if (o instanceof Map<?, ?> m) {
                 for (String c : cols) {
@@ -264,8 +268,8 @@ final class Findings {
             rows.add(r);
         }
         p.table(cols.isEmpty() ? List.of("value") : new ArrayList<>(cols), rows);
-        if (list.size() > MAX) {
-            p.note("first " + MAX + " of " + list.size());
+        if (list.size() > listed) {
+            p.note("first " + listed + " of " + list.size());
         }
     }
 
@@ -307,14 +311,18 @@ final class Findings {
         return b.toString();
     }
 
-    /** The first {@code max} of a list, and how many more (as rocelab lint's text gives devices and ports). */
+    /**
+     * The first {@code max} of a list, and how many more (as rocelab lint's text gives devices and ports); a single one
+     * more is named.
+     */
     private static String shortList(Object v, int max) {
         if (!(v instanceof List<?> l)) {
             return "";
         }
         List<String> items = l.stream().map(String::valueOf).toList();
-        return items.size() <= max ? String.join(", ", items)
-                : String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
+        int shown = rocelab.observe.output.Numbers.shown(items.size(), max);
+        return items.size() == shown ? String.join(", ", items)
+                : String.join(", ", items.subList(0, shown)) + " and " + (items.size() - shown) + " more";
     }
 
     private static String join(Object o) {
