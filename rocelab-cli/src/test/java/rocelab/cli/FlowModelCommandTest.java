@@ -60,6 +60,14 @@ class FlowModelCommandTest {
                 .contains(" · model " + model + " · seed 1");
         // The printed summary and summary.json say the same of what is not modelled.
         assertThat(r.out()).contains("deadlocks, victims").doesNotContain("PFC victims", "no victims");
+        // The ideal network simulates nothing: its end is a bound, without events (it said "simulated ... · 0 events").
+        if ("ideal".equals(model)) {
+            assertThat(r.out()).contains("\nideal end ").contains("nothing simulated").doesNotContain("\nsimulated ",
+                    " events");
+            assertThat(html).contains(" · ideal end ").doesNotContain(" · simulated ");
+        } else {
+            assertThat(r.out()).contains("\nsimulated ");
+        }
         JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         assertThat(summary.get("not_modelled").asText()).contains("PFC pauses", "deadlocks", "victims");
         assertThat(summary.has("pfc_victims")).isFalse();

@@ -192,8 +192,14 @@ public final class SummaryText {
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
             line(b, "");
-            line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
-                    group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
+            if ("ideal".equals(r.model())) {
+                // Nothing ran: the end is the bound of the workload's last completion, and there were no events.
+                line(b, "ideal end %s us (the bound of the workload's last completion on the ideal network; nothing"
+                        + " simulated) · wall %.2f s", us(r.simulatedPs()), r.wallSeconds());
+            } else {
+                line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
+                        group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
+            }
             if (outputDir != null) {
                 line(b, "output    %s", outputDir);
             }

@@ -144,7 +144,7 @@ public final class ReportWriter {
         Map<String, Object> s = d.summary;
         p.html("<p class='meta'>" + Page.esc(modeName(d.mode)) + (d.packetLevel() ? "" : " · model "
                 + Page.esc(d.model())) + " · seed " + Page.esc(str(s.get("seed")))
-                + " · simulated " + Page.esc(Fmt.time(d.endUs)) + " · stop reason " + Page.esc(str(s.get("stop_reason")))
+                + ("ideal".equals(d.model()) ? " · ideal end " : " · simulated ") + Page.esc(Fmt.time(d.endUs)) + " · stop reason " + Page.esc(str(s.get("stop_reason")))
                 + "</p>");
         KeyNumbers.append(p, d);
         Findings.append(p, d);
