@@ -39,6 +39,44 @@ class FlowModelCommandTest {
         assertThat(Files.readAllLines(out.resolve("flows.csv")).get(1)).doesNotContain(",-1,-1");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"flow", "ideal"})
+    void shouldSayWhatTheModelDoesNotShowNeverThatThereWereNoPausesOrVictims(String model) throws Exception {
+        // lossless-pfc-only at packet level has PFC pauses and a victim. The flow model and the ideal network model
+        // neither, and the report said "no deadlock, no pause propagation and no victims", showed 0 drops, 0 PFC frames
+        // and 0 CNPs as key numbers and a table of ports whose counters all read 0, though nothing of it was counted.
+        Path out = dir.resolve(model);
+        CliRun r = CliRun.of("run", "--example", "lossless-pfc-only", "--model", model, "--out", out.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String html = Files.readString(out.resolve("report.html"));
+        String findings = html.substring(html.indexOf("<h2>Findings</h2>"), html.indexOf("<h2>Over time</h2>"));
+        assertThat(findings).doesNotContain("no deadlock", "no pause", "no victims")
+                .contains("flow".equals(model) ? "<li>flow level (--model flow): PFC pauses, deadlocks and victims are"
+                        + " not modelled" : "<li>ideal network (--ideal): a non-blocking fabric, where pauses, credit"
+                        + " waits, deadlocks, victims and ECMP collisions are not modelled", "--model packet has them");
+        String tiles = html.substring(html.indexOf("<div class='kpis'>"), html.indexOf("<h2>Findings</h2>"));
+        assertThat(tiles).contains("flows completed").doesNotContain("packets dropped", "PFC frames", "CNPs sent");
+        assertThat(html).doesNotContain("Hottest ports", "shaded by the deepest egress queue")
+                .contains(" · model " + model + " · seed 1");
+        // The printed summary and summary.json say the same of what is not modelled.
+        assertThat(r.out()).contains("deadlocks, victims").doesNotContain("PFC victims", "no victims");
+        // The ideal network simulates nothing: its end is a bound, without events (it said "simulated ... · 0 events").
+        if ("ideal".equals(model)) {
+            assertThat(r.out()).contains("\nideal end ").contains("nothing simulated").doesNotContain("\nsimulated ",
+                    " events");
+            assertThat(html).contains(" · ideal end ").doesNotContain(" · simulated ");
+        } else {
+            assertThat(r.out()).contains("\nsimulated ");
+        }
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertThat(summary.get("not_modelled").asText()).contains("PFC pauses", "deadlocks", "victims");
+        assertThat(summary.has("pfc_victims")).isFalse();
+        // Rebuilt from the folder (which has no ports.csv), the page is the same.
+        Files.delete(out.resolve("report.html"));
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(Files.readString(out.resolve("report.html"))).isEqualTo(html);
+    }
+
     /** A hierarchical AllReduce on 16 GPUs that asks for aggregated flows: a streamed run. */
     private static final String AGGREGATED = "name: agg\nfabric: {mode: roce-lossless}\n"
             + "topology: {kind: rail-optimized, servers: 4, gpus-per-server: 4, spines: 2, link: {rate: 400Gbps}}\n"

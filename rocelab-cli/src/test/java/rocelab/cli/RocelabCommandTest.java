@@ -367,6 +367,60 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldNameTheThirteenthDeviceOfALintFindingRatherThanCountIt(@TempDir Path dir) throws Exception {
+        // Thirteen lossless switches without a PFC watchdog (L12): rocelab lint's devices line, and the report's
+        // finding, named twelve and said "and 1 more"; they name all thirteen.
+        Path scenario = dir.resolve("thirteen.yaml");
+        java.nio.file.Files.writeString(scenario, """
+                name: thirteen
+                fabric: {mode: roce-lossless}
+                topology: {kind: leaf-spine, leaves: 9, spines: 4, hosts-per-leaf: 1, link: {rate: 100Gbps, delay: 1us}}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: all-to-all, size: 16KB}
+                """);
+        String all = "leaf0, spine0, leaf1, spine1, spine2, spine3, leaf2, leaf3, leaf4, leaf5, leaf6, leaf7, leaf8";
+        CliRun lint = CliRun.of("lint", scenario.toString());
+        assertThat(lint.out()).contains("WARNING L12").contains("  devices: " + all + "\n").doesNotContain("1 more");
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("run", scenario.toString(), "--out", out.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("; where: " + all + "; fix: ").doesNotContain("1 more");
+    }
+
+    @Test
+    void shouldListTheTwentyFirstLintFindingRatherThanCountIt(@TempDir Path dir) throws Exception {
+        // ECN above the XOFF point on each of 21 switches: 21 findings (L5, one a switch). rocelab run's lint block and
+        // the report's findings listed twenty and said "and 1 more"; they list all 21.
+        Path scenario = dir.resolve("many.yaml");
+        java.nio.file.Files.writeString(scenario, """
+                name: many-findings
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 17, spines: 4, hosts-per-leaf: 1, link: {rate: 100Gbps, delay: 1us}}
+                switch:
+                  buffer: 2MB
+                  ecn: {marking: red, kmin: 1500KB, kmax: 1900KB, pmax: 0.2}
+                  pfc: {watchdog: {}}
+                nic: {cc: dcqcn}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: all-to-all, size: 4KB}
+                """);
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("run", scenario.toString(), "--out", out.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).startsWith("lint: 21 errors, 0 warnings, 0 info - running anyway")
+                .doesNotContain("more (rocelab lint lists them all)");
+        assertThat(run.err().lines().filter(l -> l.startsWith("  error L5: ")).count()).isEqualTo(21);
+        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        String lint = html.substring(html.indexOf("<b>rocelab lint: 21 findings</b>"));
+        lint = lint.substring(0, lint.indexOf("</ul>"));
+        assertThat(lint.split("<li><b>error L5</b>", -1).length - 1).isEqualTo(21);
+        assertThat(lint).doesNotContain("more (manifest.json lint has them all)");
+    }
+
+    @Test
     void shouldRefuseToRebuildAReportFromAMalformedFile(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("demo");
         assertThat(CliRun.of("run", "--out", out.toString(), "-q").exitCode()).isZero();

@@ -106,8 +106,9 @@ public record RunResult(
 
     /** What no model but the packet level has, for outputs that leave those sections out. */
     public static final String NOT_MODELLED = "queues (a flow's last ACK comes back in a fixed latency, never behind"
-            + " other flows' data), ECN marks, CNPs, rate cuts, PFC pauses, drops, retransmissions and packet counters"
-            + " exist only at packet level (--model packet)";
+            + " other flows' data), ECN marks, CNPs, rate cuts, PFC pauses, waits for InfiniBand credits, deadlocks,"
+            + " victims, ECMP collisions' waits, drops, retransmissions and packet counters exist only at packet level"
+            + " (--model packet)";
 
     /**
      * The stop reason of a run in which every flow ended, completed or failed: {@code completed} when none failed,

@@ -252,6 +252,61 @@ class EcmpCollisionTest {
                 .endsWith("behind packets of flow 0 (h0->h3)");
     }
 
+    /**
+     * Seed 2 on a lossy 2 x 2 leaf-spine with six hosts a leaf: flows 0 to 3 (500 KB each) and 4 (4 MB) share one
+     * uplink of leaf0, flow 5 (600 KB, 2 us earlier) has the other to itself, back to back, until after flows 0 to 3
+     * have sent everything (checked below). Their packets were queued while no equal-cost port was idle: no collision. Flow 4
+     * goes on arriving behind their packets, still queued, once the other uplink is idle: it collides behind each of
+     * the four, which are named as the flows ahead though they never waited behind a collision themselves.
+     */
+    private static final String FOUR_AHEAD = """
+            name: ecmp-four-ahead
+            seed: 2
+            fabric: {mode: roce-lossy}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 6, link: {rate: 100Gbps, delay: 1us}}
+            observe: {sample-interval: 0}
+            traffic:
+              - {kind: flow, src: 0, dst: 6, size: 500KB, start: 2us}
+              - {kind: flow, src: 1, dst: 7, size: 500KB, start: 2us}
+              - {kind: flow, src: 2, dst: 8, size: 500KB, start: 2us}
+              - {kind: flow, src: 3, dst: 9, size: 500KB, start: 2us}
+              - {kind: flow, src: 4, dst: 10, size: 4MB, start: 2us}
+              - {kind: flow, src: 5, dst: 11, size: 600KB}
+            """;
+
+    @Test
+    void shouldNameEveryOneOfFourFlowsAheadThatDidNotWaitThemselves() {
+        Simulation sim = Scenarios.assemble(FOUR_AHEAD);
+        int shared = hashedUplink(sim, 4);
+        for (int f = 0; f < 4; f++) {
+            assertThat(hashedUplink(sim, f)).as("flow %d on flow 4's uplink", f).isEqualTo(shared);
+        }
+        assertThat(hashedUplink(sim, 5)).isNotEqualTo(shared);
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(f -> f.completed());
+        assertThat(r.totals().packetsDropped()).isZero();
+        EcmpLog log = r.ecmpLog();
+        for (int f : new int[] {0, 1, 2, 3, 5}) {
+            assertThat(log.waitPs(f)).as("flow %d waited behind no collision", f).isZero();
+        }
+        List<EcmpLog.Collision> found = log.collisions(r.flows());
+        assertThat(found).hasSize(1);
+        EcmpLog.Collision c = found.get(0);
+        assertThat(c.port()).isEqualTo(shared);
+        assertThat(c.flows()).extracting(f -> f.flow().id()).containsExactly(4);
+        assertThat(c.pairsLeftOut()).isZero();
+        Set<Integer> ahead = new TreeSet<>();
+        c.pairs().forEach(p -> ahead.add(p.ahead()));
+        assertThat(ahead).containsExactly(0, 1, 2, 3);
+        String line = log.describe(c, r.flows());
+        assertThat(line).startsWith("leaf0 hashed flow 4 (h4->h10) onto its port " + shared)
+                .endsWith("its packets waited in that queue for " + String.format(java.util.Locale.ROOT, "%.3f",
+                        log.waitPs(4) / 1e6) + " us (flow 4), behind packets of flows 0 (h0->h6), 1 (h1->h7), 2"
+                        + " (h2->h8) and 3 (h3->h9)")
+                .doesNotContain("more");
+        assertThat(SummaryText.render(r, null)).contains(line);
+    }
+
     /** {@code n} 1 MB flows from leaf0 to leaf1 of a 2 x 2 leaf-spine, {@code perLeaf} hosts a leaf: h_i -> h_(i+perLeaf). */
     private static String flowsAcross(int n, long seed, int perLeaf) {
         StringBuilder b = new StringBuilder("""
@@ -338,5 +393,146 @@ class EcmpCollisionTest {
             assertThat(table).contains("flow " + f.flow().id() + " (h" + f.flow().src() + "-&gt;h" + f.flow().dst() + ") ");
         }
         assertThat(table).doesNotContain("1 more");
+    }
+
+    /**
+     * Flows from leaf0 to leaf1 of a leaf-spine with {@code spines} spines and {@code spines + 1} hosts a leaf, h_i ->
+     * h_(i + spines + 1), of {@code sizes[i]} bytes each, on a lossy fabric (no pause holds a queue).
+     */
+    private static String acrossSpines(long seed, int spines, long[] sizes) {
+        StringBuilder b = new StringBuilder("""
+                name: ecmp-idle-ports
+                seed: %d
+                fabric: {mode: roce-lossy}
+                topology: {kind: leaf-spine, leaves: 2, spines: %d, hosts-per-leaf: %d, link: {rate: 100Gbps, delay: 1us}}
+                observe: {sample-interval: 0}
+                traffic:
+                """.formatted(seed, spines, spines + 1));
+        for (int i = 0; i < sizes.length; i++) {
+            b.append("  - {kind: flow, src: ").append(i).append(", dst: ").append(i + spines + 1).append(", size: ")
+                    .append(sizes[i]).append("}\n");
+        }
+        return b.toString();
+    }
+
+    /**
+     * A run where flows 0 and 1 (2 MB each) share one uplink of leaf0 and flows 2.. each have one of its other uplinks
+     * to themselves, every one of them (checked from the switch's hash), the flow on the first of them in the switch's
+     * order the longest (200 KB times the uplinks after it, itself included) and so on, all shorter than flows 0 and 1: as each ends, its uplink is the first idle one of leaf0's equal-cost ports, and the
+     * switch, which names the first idle one at a collision, finds a different one idle. Flows 0 and 1 collide while
+     * each of the {@code spines - 1} other uplinks is idle in turn. Returns the run; {@code siblings} gets the uplinks
+     * in the switch's order.
+     */
+    private static RunResult idleInTurn(long seed, int spines, List<Integer> siblings) {
+        long[] sizes = new long[spines + 1];
+        java.util.Arrays.fill(sizes, 1_000_000);
+        Simulation first = Scenarios.assemble(acrossSpines(seed, spines, sizes));
+        int shared = hashedUplink(first, 0);
+        assertThat(hashedUplink(first, 1)).as("the seed hashes flows 0 and 1 onto one uplink").isEqualTo(shared);
+        for (int c : leaf0(first).candidates(spines + 1)) {
+            if (c != shared) {
+                siblings.add(c);
+            }
+        }
+        List<Integer> others = new ArrayList<>();
+        for (int f = 2; f <= spines; f++) {
+            others.add(hashedUplink(first, f));
+        }
+        assertThat(others).as("the seed hashes each other flow onto an uplink of its own, every one but flow 0's")
+                .containsExactlyInAnyOrderElementsOf(siblings);
+        sizes[0] = 2_000_000;
+        sizes[1] = 2_000_000;
+        for (int f = 2; f <= spines; f++) {
+            sizes[f] = 200_000L * (siblings.size() - siblings.indexOf(others.get(f - 2)));
+        }
+        Simulation sim = Scenarios.assemble(acrossSpines(seed, spines, sizes));
+        for (int f = 0; f <= spines; f++) {
+            assertThat(hashedUplink(sim, f)).as("sizes change no flow's hash").isEqualTo(hashedUplink(first, f));
+        }
+        RunResult r = sim.run(ProgressListener.NONE);
+        assertThat(r.flows()).allMatch(f -> f.completed());
+        assertThat(r.totals().packetsDropped()).isZero();
+        return r;
+    }
+
+    @Test
+    void shouldNameTheFifthIdleEqualCostPortRatherThanSayAnother() throws IOException {
+        // Six spines: leaf0's five other uplinks each found idle at a collision of flows 0 and 1. The log kept four and
+        // counted the fifth, and the line said "or another"; it keeps it and names it.
+        List<Integer> siblings = new ArrayList<>();
+        RunResult r = idleInTurn(805, 6, siblings);
+        assertThat(siblings).hasSize(5);
+        List<EcmpLog.Collision> found = r.ecmpLog().collisions(r.flows());
+        assertThat(found).hasSize(1);
+        EcmpLog.Collision c = found.get(0);
+        assertThat(c.flows()).extracting(f -> f.flow().id()).containsExactlyInAnyOrder(0, 1);
+        assertThat(c.idlePorts()).extracting(EcmpLog.Idle::port).containsExactlyInAnyOrderElementsOf(siblings);
+        assertThat(c.idleLeftOut()).isZero();
+        String line = r.ecmpLog().describe(c, r.flows());
+        List<String> named = new ArrayList<>();
+        for (EcmpLog.Idle i : c.idlePorts()) {
+            named.add("port " + i.port() + " (towards spine" + (i.port() - 7) + ")");
+        }
+        assertThat(line).contains("while one of its equal-cost ports was idle (" + String.join(", ", named.subList(0, 4))
+                + " or " + named.get(4) + "): their packets").doesNotContain("another");
+        assertThat(SummaryText.render(r, null)).contains(line);
+        // Flow 0's journey names the five too (it said "one of its equal-cost port towards spine0 or ... or spine3").
+        List<String> towards = new ArrayList<>();
+        for (EcmpLog.Idle i : c.idlePorts()) {
+            towards.add("spine" + (i.port() - 7));
+        }
+        String journey = new JourneyText(r.network(), null, null, r.ecmpLog()).render(r.flows().get(0), List.of(), -1,
+                0, Long.MAX_VALUE, 60);
+        assertThat(journey).contains("while one of its equal-cost ports (towards " + String.join(", ",
+                towards.subList(0, 4)) + " or " + towards.get(4) + ") was idle: an ECMP collision");
+        Path dir = tmp.resolve("five");
+        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
+        assertThat(json).doesNotContain("idle_left_out_collisions");
+        String html = Files.readString(dir.resolve("report.html"));
+        String table = html.substring(html.indexOf("<h3>ECMP collisions</h3>"));
+        table = table.substring(0, table.indexOf("</table>"));
+        for (int p : siblings) {
+            assertThat(table).contains("port " + p + " (towards spine" + (p - 7) + ")");
+        }
+        assertThat(table).doesNotContain("another");
+    }
+
+    @Test
+    void shouldSayAnotherOnlyForTwoIdlePortsOrMoreNotNamed() throws IOException {
+        // Seven spines: six other uplinks found idle. The line names the four found most often and says "another" for
+        // the two or more it does not name (the fifth kept and the sixth counted); summary.json says how many
+        // collisions found an idle port it does not list, and the report's table tells them as the line does.
+        List<Integer> siblings = new ArrayList<>();
+        RunResult r = idleInTurn(1769, 7, siblings);
+        assertThat(siblings).hasSize(6);
+        EcmpLog.Collision c = r.ecmpLog().collisions(r.flows()).get(0);
+        assertThat(c.idlePorts()).hasSize(5);
+        assertThat(siblings).containsAll(c.idlePorts().stream().map(EcmpLog.Idle::port).toList());
+        assertThat(c.idleLeftOut()).isPositive();
+        List<String> named = new ArrayList<>();
+        for (EcmpLog.Idle i : c.idlePorts().subList(0, 4)) {
+            named.add("port " + i.port() + " (towards spine" + (i.port() - 8) + ")");
+        }
+        String line = r.ecmpLog().describe(c, r.flows());
+        assertThat(line).contains("while one of its equal-cost ports was idle (" + String.join(", ", named)
+                + " or another): their packets");
+        // The journey named the five kept as if the idle port were always among them; it says "another" too.
+        List<String> towards = new ArrayList<>();
+        for (EcmpLog.Idle i : c.idlePorts().subList(0, 4)) {
+            towards.add("spine" + (i.port() - 8));
+        }
+        String journey = new JourneyText(r.network(), null, null, r.ecmpLog()).render(r.flows().get(0), List.of(), -1,
+                0, Long.MAX_VALUE, 60);
+        assertThat(journey).contains("while one of its equal-cost ports (towards " + String.join(", ", towards)
+                + " or another) was idle: an ECMP collision");
+        Path dir = tmp.resolve("six");
+        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
+        assertThat(json).contains("\"idle_left_out_collisions\": " + c.idleLeftOut());
+        String html = Files.readString(dir.resolve("report.html"));
+        String table = html.substring(html.indexOf("<h3>ECMP collisions</h3>"));
+        table = table.substring(0, table.indexOf("</table>"));
+        assertThat(table).contains(String.join(", ", named) + ", another</td>");
     }
 }

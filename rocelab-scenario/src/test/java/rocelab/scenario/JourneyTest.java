@@ -55,6 +55,23 @@ class JourneyTest {
     }
 
     @Test
+    void shouldTellTheOneLineBeyondMaxLinesRatherThanCountIt() {
+        // --max-lines one short of the story: it printed "... 1 more lines" in place of that line; it prints the line.
+        Object[] j = journey(new ScenarioReader().readDemo(), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        JourneyText text = new JourneyText(((Simulation) j[0]).network());
+        String all = text.render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
+        String story = all.substring(all.indexOf("what happened to the flow"));
+        int lines = (int) story.lines().count() - 1;
+        assertThat(lines).isGreaterThan(5);
+        assertThat(text.render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, lines - 1)).isEqualTo(all)
+                .doesNotContain("more lines");
+        assertThat(text.render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, lines - 2))
+                .contains("  ... 2 more lines (--max-lines, or --json for every event)");
+    }
+
+    @Test
     void shouldShowThePausesOnTheVictimsPathWhenPfcDoesTheWork() throws Exception {
         Object[] j = journey(new ScenarioReader().readExample("lossless-pfc-only"), 15);
         @SuppressWarnings("unchecked")

@@ -102,7 +102,7 @@ class PfcVictimsTest {
                 : " flows waited behind pauses rooted at a congestion point off their own way there and back"))
                 .doesNotContain(" more");
         long lines = section.lines().filter(l -> l.startsWith("            flow ")).count();
-        assertThat(lines).isEqualTo(Math.min(5, victims.size()));
+        assertThat(lines).isEqualTo(rocelab.observe.output.Numbers.shown(victims.size(), 5));
         Map<String, Object> json = Summary.of(r);
         assertThat(json.get("pfc_victim_count")).isEqualTo(victims.size());
         assertThat((List<?>) json.get("pfc_victims")).hasSize(Math.min(20, victims.size()));
@@ -311,5 +311,127 @@ class PfcVictimsTest {
         assertThat(SummaryText.render(r, null)).contains("flow 15 h9->h1 x").contains(
                 ": waited behind pauses rooted at " + roots + ", none on its way to h1 or back: at ");
         assertTrueAndBounded(r);
+    }
+
+    /**
+     * A lossless leaf-spine with one spine (800 Gb/s uplinks, so the congestion is at leaf0's ports to its hosts) and
+     * {@code incasts} incasts of four 1 MB writes from leaf1's hosts into h0, h1, ... of leaf0, 400 us apart, beside
+     * a long write from leaf1 to leaf0's host {@code incasts} through the same spine: it waits behind the pauses of
+     * each incast in turn, each rooted at another port of leaf0, none on its way.
+     */
+    private static String incastsInTurn(int incasts, int hostsPerLeaf, String victimSize) {
+        return incastsInTurn(incasts, hostsPerLeaf, victimSize, incasts);
+    }
+
+    /** As above, the incasts from the {@code smallFrom}-th on (from 0) of 200 KB writes. */
+    private static String incastsInTurn(int incasts, int hostsPerLeaf, String victimSize, int smallFrom) {
+        StringBuilder b = new StringBuilder("""
+                name: incasts-in-turn
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: %d, link: {rate: 100Gbps, delay: 1us},
+                  uplink: {rate: 800Gbps, delay: 1us}}
+                switch: {buffer: 4MB, ecn: {marking: none}, pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}}
+                nic: {cc: none}
+                observe: {sample-interval: 0}
+                traffic:
+                """.formatted(hostsPerLeaf));
+        for (int k = 0; k < incasts; k++) {
+            b.append("  - {kind: incast, senders: ").append(hostsPerLeaf + 1).append('-').append(hostsPerLeaf + 4)
+                    .append(", receiver: ").append(k).append(k < smallFrom ? ", size: 1MB" : ", size: 200KB")
+                    .append(", start: ").append(400 * k).append("us}\n");
+        }
+        b.append("  - {kind: flow, src: ").append(hostsPerLeaf).append(", dst: ").append(incasts).append(", size: ")
+                .append(victimSize).append("}\n");
+        return b.toString();
+    }
+
+    /** {@code leaf0 port 2 (towards h2), 1-3 pause hops away, 659.032 us}: a root as a victim's line names it. */
+    private static String rootWords(RunResult r, FlowWaits.Root x) {
+        return r.pfcLog().rootName(x.node(), x.port()) + ", " + PfcVictims.away(x)
+                + String.format(java.util.Locale.ROOT, ", %.3f us", x.waitPs() / 1e6);
+    }
+
+    @Test
+    void shouldNameTheFourthRootOffAVictimsWayRatherThanCountIt() {
+        // Four incasts in turn: the long write waited behind pauses rooted at leaf0's ports to h0, h1, h2 and h3. Its
+        // line named three and said "and at 1 more, 656.030 us" for the fourth; it names the fourth as the others.
+        RunResult r = Scenarios.assemble(incastsInTurn(4, 8, "16MB")).run(ProgressListener.NONE);
+        int victim = r.flows().size() - 1;
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).stream()
+                .filter(x -> x.flow().id() == victim).findFirst().orElseThrow();
+        List<FlowWaits.Root> roots = v.offPathRoots();
+        assertThat(roots).hasSize(4).noneMatch(FlowWaits.Root::others);
+        assertThat(roots).extracting(x -> r.pfcLog().rootName(x.node(), x.port())).containsExactlyInAnyOrder(
+                "leaf0 port 0 (towards h0)", "leaf0 port 1 (towards h1)", "leaf0 port 2 (towards h2)",
+                "leaf0 port 3 (towards h3)");
+        assertThat(roots.stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(v.offPathWaitPs());
+        String line = Victims.describe(r.network().topology(), v, PfcVictims.wording(r.pfcLog()));
+        assertThat(line).contains(": waited behind pauses rooted at " + rootWords(r, roots.get(0)) + ", at "
+                + rootWords(r, roots.get(1)) + ", at " + rootWords(r, roots.get(2)) + ", and at "
+                + rootWords(r, roots.get(3)) + ", none on its way to h4 or back: at ").doesNotContain("more");
+        assertThat(SummaryText.render(r, null)).contains(line);
+        assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldTellTheWaitsBehindRootsNotKeptApartInTheirOwnWordsNeverAsOneMore() {
+        // Eight incasts in turn, the last two small: the long write met eight roots off its way, more than it keeps
+        // apart (seven); the waits behind the last of them are told together, named by none, and are few. Left among
+        // the rest they were counted as one of "and at 4 more" (five roots at least); the line tells them in their own
+        // words and counts only the roots it does not name among "n more".
+        RunResult r = Scenarios.assemble(incastsInTurn(8, 12, "32MB", 6)).run(ProgressListener.NONE);
+        int victim = r.flows().size() - 1;
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).stream()
+                .filter(x -> x.flow().id() == victim).findFirst().orElseThrow();
+        List<FlowWaits.Root> roots = v.offPathRoots();
+        List<FlowWaits.Root> plain = roots.stream().filter(x -> !x.others()).toList();
+        FlowWaits.Root others = roots.stream().filter(FlowWaits.Root::others).findFirst().orElseThrow();
+        assertThat(plain).hasSizeGreaterThan(4);
+        assertThat(roots.indexOf(others)).as("fewer waits than the first three roots'").isGreaterThan(2);
+        String line = Victims.describe(r.network().topology(), v, PfcVictims.wording(r.pfcLog()));
+        long rest = plain.subList(3, plain.size()).stream().mapToLong(FlowWaits.Root::waitPs).sum();
+        assertThat(line).contains("at " + Victims.OTHERS + String.format(java.util.Locale.ROOT, ", %.3f us",
+                others.waitPs() / 1e6))
+                .contains(rootWords(r, plain.get(0)), rootWords(r, plain.get(1)), rootWords(r, plain.get(2)))
+                .contains(String.format(java.util.Locale.ROOT, "and at %d more, %.3f us, none on its way",
+                        plain.size() - 3, rest / 1e6));
+    }
+
+    @Test
+    void shouldTellTheWaitsBehindRootsNotKeptApartAsTheFourthInTheirOwnWords() {
+        // A flow that keeps three roots apart (as in a run of more than 65,536 flows) waits behind five off its way:
+        // the fourth's and fifth's waits are the "other congestion points". Left over as the fourth entry, they were counted as
+        // "and at 1 more", as if one root; they are told in their own words, which name none. The roots are the
+        // congestion points of the four-incast run, its long write the flow (its real record and names).
+        RunResult r = Scenarios.assemble(incastsInTurn(4, 8, "16MB")).run(ProgressListener.NONE);
+        int victim = r.flows().size() - 1;
+        var topo = r.network().topology();
+        int spine = -1;
+        int leaf0 = -1;
+        for (int n = 0; n < topo.nodeCount(); n++) {
+            spine = topo.nodeName(n).equals("spine0") ? n : spine;
+            leaf0 = topo.nodeName(n).equals("leaf0") ? n : leaf0;
+        }
+        FlowWaits w = new FlowWaits((qp, kind, node, port) -> false, PfcLog.ROOTS_PER_FLOW_OF_MANY);
+        long clock = 0;
+        int[] port = {0, 1, 2, 3, 5};
+        long[] us = {400, 300, 200, 60, 40};
+        for (int k = 0; k < port.length; k++) {
+            // Behind the root at leaf0's port to h_port[k] for us[k] us, at spine0's port to leaf0, one hop away: the
+            // fourth and fifth roots share the last slot.
+            long wait = us[k] * 1_000_000L;
+            w.add(victim, 0, spine, 0, false, clock, clock + wait, 0, leaf0, port[k], 1);
+            clock += wait;
+        }
+        List<Victims.Victim> found = Victims.find(w, r.flows(), r.simulatedPs());
+        assertThat(found).singleElement();
+        Victims.Victim v = found.get(0);
+        assertThat(v.offPathRoots()).hasSize(4);
+        assertThat(v.offPathRoots().get(3).others()).isTrue();
+        String line = Victims.describe(topo, v, PfcVictims.wording(r.pfcLog()));
+        assertThat(line).contains(": waited behind pauses rooted at leaf0 port 0 (towards h0), 1 pause hop away,"
+                + " 400.000 us, at leaf0 port 1 (towards h1), 1 pause hop away, 300.000 us, at leaf0 port 2 (towards h2),"
+                + " 1 pause hop away, 200.000 us, and at other congestion points (more than a flow keeps apart),"
+                + " 100.000 us, none on its way to h4 or back").doesNotContain("more,");
     }
 }

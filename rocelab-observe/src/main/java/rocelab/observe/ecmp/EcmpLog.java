@@ -31,8 +31,12 @@ import rocelab.observe.victim.FlowWaits;
  * hands to the log after each window in one simulator's order: the log is the same.
  */
 public final class EcmpLog implements EcmpProbe {
-    /** Idle equal-cost ports kept per collision port, and (flow, flow ahead) pairs; the rest are counted. */
-    static final int SIBLINGS = 4;
+    /**
+     * Idle equal-cost ports kept per collision port, and (flow, flow ahead) pairs; the rest are counted. A line names
+     * {@link #IDLE_NAMED} idle ports, and a fifth when it is the only one left: one more is kept than named.
+     */
+    static final int SIBLINGS = 5;
+    static final int IDLE_NAMED = 4;
     static final int PAIRS = 16;
     private static final int COLLISION = 0;
     private static final int WAIT = 1;
@@ -276,6 +280,21 @@ public final class EcmpLog implements EcmpProbe {
         return out;
     }
 
+    /** The collisions at (node, port) that found an idle equal-cost port not among {@link #idlePorts} (not kept). */
+    public long idleLeftOut(int node, int port) {
+        int s = siteOf[portOffset[node] + port];
+        return s < 0 ? 0 : idleLeftOut[s];
+    }
+
+    /**
+     * How many of {@code kept} idle ports (most often first) a line names when {@code leftOut} collisions found one
+     * not kept: all of them when none was left out, else {@link #IDLE_NAMED}, the rest told as {@code another} (two
+     * or more ports: the last one kept and one left out at least).
+     */
+    public static int idleNamed(int kept, long leftOut) {
+        return leftOut > 0 ? Math.min(IDLE_NAMED, kept) : kept;
+    }
+
     // ---------------------------------------------------------------- per collision port
 
     /** An equal-cost port found idle at {@code packets} collisions. */
@@ -383,10 +402,14 @@ public final class EcmpLog implements EcmpProbe {
         return Integer.toString(id);
     }
 
-    /** The idle ports of a collision in words: {@code port 3 (towards spine1)}, or several with {@code or}. */
+    /**
+     * The idle ports of a collision in words: {@code port 3 (towards spine1)}, or several with {@code or}. Every port
+     * kept is named when none was left out; else the first {@link #IDLE_NAMED} and {@code another} for the two or more
+     * not named (the last one kept and those left out), so that no single port hides behind the word.
+     */
     private String idleWords(int node, List<Idle> idle, long leftOut) {
         List<String> names = new ArrayList<>();
-        for (Idle i : idle) {
+        for (Idle i : idle.subList(0, idleNamed(idle.size(), leftOut))) {
             names.add("port " + i.port() + " (towards " + topo.nodeName(topo.peer(node, i.port()).node()) + ")");
         }
         if (leftOut > 0) {
@@ -408,7 +431,7 @@ public final class EcmpLog implements EcmpProbe {
 
     /** How many of {@code n} flows a line names: all of them when at most one more than {@link #FLOWS_NAMED}. */
     public static int named(int n, int names) {
-        return n <= names + 1 ? n : names;
+        return rocelab.observe.output.Numbers.shown(n, names);
     }
 
     /**

@@ -70,14 +70,23 @@ final class CollisionText {
             if (behind.size() > shown) {
                 with.add((behind.size() - shown) + " more");
             }
+            // The idle ports the switch kept, and "another" for those it did not (they were idle at some collision
+            // too: naming only the ones kept said the idle one was among them).
             List<String> idle = new ArrayList<>();
-            for (var i : ecmp.idlePorts(h.node(), h.port())) {
+            var kept = ecmp.idlePorts(h.node(), h.port());
+            long leftOut = ecmp.idleLeftOut(h.node(), h.port());
+            for (var i : kept.subList(0, rocelab.observe.ecmp.EcmpLog.idleNamed(kept.size(), leftOut))) {
                 idle.add(peer(h.node(), i.port()));
             }
-            line(b, "    %s hashed %s onto its port towards %s%s, while %s equal-cost port towards %s was idle: an ECMP"
-                    + " collision", name(h.node()), what, peer(h.node(), h.port()), with.isEmpty() ? ""
+            if (leftOut > 0) {
+                idle.add("another");
+            }
+            String last = idle.isEmpty() ? "" : idle.remove(idle.size() - 1);
+            line(b, "    %s hashed %s onto its port towards %s%s, while %s was idle: an ECMP collision", name(h.node()),
+                    what, peer(h.node(), h.port()), with.isEmpty() ? ""
                             : ", " + queued + " behind packets of " + String.join(", ", with),
-                    idle.size() > 1 ? "one of its" : "its", String.join(" or ", idle));
+                    idle.isEmpty() ? "its equal-cost port towards " + last : "one of its equal-cost ports (towards "
+                            + String.join(", ", idle) + " or " + last + ")");
         }
     }
 

@@ -148,11 +148,13 @@ public final class JourneyText {
         List<JourneyEvent> inTimeOrder = new ArrayList<>(events);
         inTimeOrder.sort(Comparator.comparingLong(JourneyEvent::timePs));
         List<String> story = story(f, inTimeOrder, fromPs, toPs);
-        for (int i = 0; i < story.size() && i < maxLines; i++) {
+        // A single line more is told, not counted: the count would take its place.
+        int shown = rocelab.observe.output.Numbers.shown(story.size(), Math.max(0, maxLines));
+        for (int i = 0; i < shown; i++) {
             b.append(story.get(i)).append('\n');
         }
-        if (story.size() > maxLines) {
-            line(b, "  ... %d more lines (--max-lines, or --json for every event)", story.size() - maxLines);
+        if (story.size() > shown) {
+            line(b, "  ... %d more lines (--max-lines, or --json for every event)", story.size() - shown);
         }
         return b.toString();
     }

@@ -13,6 +13,14 @@ public final class Numbers {
         return n + " " + (n == 1 ? one : many);
     }
 
+    /**
+     * How many of {@code n} items a list shows that shows {@code max} and counts the rest ({@code and 2 more}): all of
+     * them when at most one would be left, which is named rather than counted as {@code 1 more}.
+     */
+    public static int shown(int n, int max) {
+        return n <= max + 1 ? n : max;
+    }
+
     public static String format(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "";

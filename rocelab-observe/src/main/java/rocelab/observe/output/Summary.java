@@ -215,6 +215,10 @@ public final class Summary {
                 idle.add(p);
             }
             row.put("idle_ports", idle);
+            if (c.idleLeftOut() > 0) {
+                // Collisions that found an idle port not kept (the log keeps five a port): they are not in idle_ports.
+                row.put("idle_left_out_collisions", c.idleLeftOut());
+            }
             row.put("collisions", c.packets());
             row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
             row.put("flow_count", c.flows().size());

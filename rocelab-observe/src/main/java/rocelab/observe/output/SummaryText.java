@@ -29,7 +29,10 @@ public final class SummaryText {
             s.append(s.length() == 0 ? "" : ", ").append(key.replace('_', ' ')).append(' ').append(group(count));
         }
     }
-    /** Victims listed in the text; summary.json lists more, flows.csv every flow's figures. */
+    /**
+     * Victims listed in the text (all when only one more is left); summary.json lists more, flows.csv every flow's
+     * figures.
+     */
     static final int VICTIMS_SHOWN = 5;
     /** A job's call is among its slowest only when it took more than this many times its ideal-network time. */
     static final double SLOWEST_ABOVE = 1.05;
@@ -189,8 +192,14 @@ public final class SummaryText {
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
             line(b, "");
-            line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
-                    group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
+            if ("ideal".equals(r.model())) {
+                // Nothing ran: the end is the bound of the workload's last completion, and there were no events.
+                line(b, "ideal end %s us (the bound of the workload's last completion on the ideal network; nothing"
+                        + " simulated) · wall %.2f s", us(r.simulatedPs()), r.wallSeconds());
+            } else {
+                line(b, "simulated %s us · %s events · wall %.2f s · %.2f M events/s", us(r.simulatedPs()),
+                        group(r.events()), r.wallSeconds(), r.eventsPerSecond() / 1e6);
+            }
             if (outputDir != null) {
                 line(b, "output    %s", outputDir);
             }
@@ -250,7 +259,7 @@ public final class SummaryText {
         if (victims.isEmpty()) {
             return;
         }
-        int shown = Math.min(VICTIMS_SHOWN, victims.size());
+        int shown = Numbers.shown(victims.size(), VICTIMS_SHOWN);
         line(b, "%s %d flow%s waited %s rooted at a congestion point off %s own way there and back%s:", label,
                 victims.size(), victims.size() == 1 ? "" : "s", words.waited(), victims.size() == 1 ? "its" : "their",
                 victims.size() > shown ? String.format(Locale.ROOT, " (the %d that waited most; %s)", shown, listedIn)
@@ -260,7 +269,7 @@ public final class SummaryText {
         }
     }
 
-    /** Collision ports told one by one in the printed summary (summary.json lists more). */
+    /** Collision ports told one by one in the printed summary (all when only one more is left; summary.json lists more). */
     static final int COLLISIONS_SHOWN = 3;
 
     /**
@@ -272,7 +281,7 @@ public final class SummaryText {
         if (found.isEmpty()) {
             return;
         }
-        int shown = Math.min(COLLISIONS_SHOWN, found.size());
+        int shown = Numbers.shown(found.size(), COLLISIONS_SHOWN);
         line(b, "ECMP        collisions at %d port%s: flows the hash put on a port queued there behind another flow's"
                 + " data while an equal-cost port was idle%s:",
                 found.size(), found.size() == 1 ? "" : "s", found.size() > shown ? String.format(Locale.ROOT,
@@ -315,10 +324,12 @@ public final class SummaryText {
             return;
         }
         line(b, "PFC spread  first XOFF       device   paused   prio  hop   paused in all");
+        // Twelve told, or all thirteen: a single one left is told rather than counted.
+        int max = Numbers.shown(edges.size(), 12);
         int shown = 0;
         for (var e : edges) {
-            if (shown++ == 12) {
-                line(b, "            (12 of %d shown; summary.json pfc_propagation, pfc.csv)", edges.size());
+            if (shown++ == max) {
+                line(b, "            (%d of %d shown; summary.json pfc_propagation, pfc.csv)", max, edges.size());
                 break;
             }
             line(b, "            %10s us  %-8s %-8s %4d  %3d   %s us", us(e.firstXoffPs()), topo.nodeName(e.device()),

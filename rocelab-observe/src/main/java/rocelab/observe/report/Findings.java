@@ -12,6 +12,7 @@ import java.util.Set;
  * a richer victim analysis shows up without changes here.
  */
 final class Findings {
+    /** Rows of a table (all of them when only one more is left: it is shown rather than counted). */
     private static final int MAX = 12;
     /** Lint findings listed one by one (as rocelab run prints them); the rest are counted. */
     private static final int LINT_SHOWN = 20;
@@ -49,11 +50,12 @@ final class Findings {
                 boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
                 StringBuilder b = new StringBuilder("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: "
                         + l.size() + " finding" + (l.size() == 1 ? "" : "s") + "</b>:<ul>");
-                for (Object f : l.subList(0, Math.min(LINT_SHOWN, l.size()))) {
+                int shown = rocelab.observe.output.Numbers.shown(l.size(), LINT_SHOWN);
+                for (Object f : l.subList(0, shown)) {
                     b.append("<li>").append(lintLine(f)).append("</li>");
                 }
-                if (l.size() > LINT_SHOWN) {
-                    b.append("<li>and ").append(l.size() - LINT_SHOWN).append(" more (manifest.json lint has them all)</li>");
+                if (l.size() > shown) {
+                    b.append("<li>and ").append(l.size() - shown).append(" more (manifest.json lint has them all)</li>");
                 }
                 items.add(b.append("</ul></li>").toString());
                 lintItems++;
@@ -87,7 +89,11 @@ final class Findings {
                 }
             }
         }
-        if (items.size() == lintItems) {
+        if (!d.packetLevel()) {
+            // A flow-level or ideal run has no pauses, credits or queues: that it found none of their consequences
+            // says nothing, so the findings say what the model does not show instead.
+            items.add("<li>" + Page.esc(notShown(d)) + "</li>");
+        } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
         // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
@@ -144,22 +150,46 @@ final class Findings {
     }
 
     /**
+     * What a run of a model without packets cannot find, told instead of their absence: {@code flow level (--model
+     * flow): PFC pauses, deadlocks and victims are not modelled, ...}.
+     */
+    static String notShown(ReportData d) {
+        String holds = d.infiniband() ? "waits for InfiniBand credits" : "PFC pauses";
+        return switch (d.model()) {
+            case "flow" -> "flow level (--model flow): " + holds + ", deadlocks and victims are not modelled, nor the"
+                    + " queues where flows wait behind an ECMP collision (flows hashed onto one link share it), so none"
+                    + " is told here; --model packet has them";
+            case "ideal" -> "ideal network (--ideal): a non-blocking fabric, where pauses, credit waits, deadlocks,"
+                    + " victims and ECMP collisions are not modelled, so none is told here; --model packet has them";
+            default -> "model " + d.model() + ": pauses, credit waits, deadlocks, victims and ECMP collisions are not"
+                    + " modelled, so none is told here; --model packet has them";
+        };
+    }
+
+    /**
      * The collision ports of summary.json's {@code ecmp_collisions}, one row each: where, the idle equal-cost ports, how
      * many packets collided, and the flows that waited there with their waits (the first of them).
      */
     private static void collisionTable(Page p, List<?> list) {
         List<List<String>> rows = new ArrayList<>();
-        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        for (Object o : list.subList(0, listed)) {
             if (!(o instanceof Map<?, ?> m)) {
                 continue;
             }
             List<String> idle = new ArrayList<>();
+            // Collisions that found an idle port the log did not keep: the first four kept are named and "another"
+            // stands for the rest (two ports at least), as in the summary's line.
+            long leftOut = m.get("idle_left_out_collisions") instanceof Number n ? n.longValue() : 0;
             if (m.get("idle_ports") instanceof List<?> ports) {
-                for (Object i : ports) {
+                for (Object i : ports.subList(0, rocelab.observe.ecmp.EcmpLog.idleNamed(ports.size(), leftOut))) {
                     if (i instanceof Map<?, ?> x) {
                         idle.add("port " + text(x.get("port")) + " (towards " + x.get("towards") + ")");
                     }
                 }
+            }
+            if (leftOut > 0) {
+                idle.add("another");
             }
             List<String> flows = new ArrayList<>();
             Object count = m.get("flow_count");
@@ -184,8 +214,8 @@ final class Findings {
         }
         p.table(List.of("switch", "port", "idle equal-cost ports", "collisions", "flows that waited there",
                 "ecmp_wait_us (flows summed)"), rows, 0, 1, 2, 4);
-        if (list.size() > MAX) {
-            p.note("first " + MAX + " of " + list.size());
+        if (list.size() > listed) {
+            p.note("first " + listed + " of " + list.size());
         }
     }
 
@@ -224,7 +254,8 @@ final class Findings {
             }
         }
         List<List<String>> rows = new ArrayList<>();
-        for (Object o : list.subList(0, Math.min(MAX, list.size()))) {
+        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        for (Object o : list.subList(0, listed)) {
             List<String> r = new ArrayList<>();
             if (o instanceof Map<?, ?> m) {
                 for (String c : cols) {
@@ -237,8 +268,8 @@ final class Findings {
             rows.add(r);
         }
         p.table(cols.isEmpty() ? List.of("value") : new ArrayList<>(cols), rows);
-        if (list.size() > MAX) {
-            p.note("first " + MAX + " of " + list.size());
+        if (list.size() > listed) {
+            p.note("first " + listed + " of " + list.size());
         }
     }
 
@@ -280,14 +311,18 @@ final class Findings {
         return b.toString();
     }
 
-    /** The first {@code max} of a list, and how many more (as rocelab lint's text gives devices and ports). */
+    /**
+     * The first {@code max} of a list, and how many more (as rocelab lint's text gives devices and ports); a single one
+     * more is named.
+     */
     private static String shortList(Object v, int max) {
         if (!(v instanceof List<?> l)) {
             return "";
         }
         List<String> items = l.stream().map(String::valueOf).toList();
-        return items.size() <= max ? String.join(", ", items)
-                : String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
+        int shown = rocelab.observe.output.Numbers.shown(items.size(), max);
+        return items.size() == shown ? String.join(", ", items)
+                : String.join(", ", items.subList(0, shown)) + " and " + (items.size() - shown) + " more";
     }
 
     private static String join(Object o) {

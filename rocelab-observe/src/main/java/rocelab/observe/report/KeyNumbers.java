@@ -31,18 +31,22 @@ final class KeyNumbers {
             t.add(new Tile(Fmt.num(dbl(at(s, "flows", "slowdown", "p50")), 2) + "x / "
                     + Fmt.num(dbl(at(s, "flows", "slowdown", "p99")), 2) + "x", "slowdown p50 / p99", false));
         }
-        long drops = lng(at(s, "counters", "packets_dropped"));
-        t.add(new Tile(Fmt.count(drops), "packets dropped", drops > 0));
-        if (d.infiniband()) {
-            t.add(new Tile(Fmt.time(dbl(at(s, "infiniband", "credit_stall_us"))), "credit stall time (PortXmitWait)",
-                    false));
-            t.add(new Tile(Fmt.count(lng(at(s, "infiniband", "fecn_marked"))) + " / "
-                    + Fmt.count(lng(at(s, "infiniband", "becn_received"))), "FECN marked / BECN received", false));
-        } else {
-            long pauses = lng(at(s, "counters", "pfc_pause_sent"));
-            t.add(new Tile(Fmt.count(pauses) + " · " + Fmt.time(dbl(at(s, "counters", "pfc_paused_us"))),
-                    "PFC frames · time paused", false));
-            t.add(new Tile(Fmt.count(lng(at(s, "counters", "cnp_sent"))), "CNPs sent", false));
+        // Drops, pauses, credit stalls, marks and CNPs are counted only at packet level: a flow-level or ideal run
+        // has no figure for them (summary.json has no counters), not zero.
+        if (d.packetLevel()) {
+            long drops = lng(at(s, "counters", "packets_dropped"));
+            t.add(new Tile(Fmt.count(drops), "packets dropped", drops > 0));
+            if (d.infiniband()) {
+                t.add(new Tile(Fmt.time(dbl(at(s, "infiniband", "credit_stall_us"))),
+                        "credit stall time (PortXmitWait)", false));
+                t.add(new Tile(Fmt.count(lng(at(s, "infiniband", "fecn_marked"))) + " / "
+                        + Fmt.count(lng(at(s, "infiniband", "becn_received"))), "FECN marked / BECN received", false));
+            } else {
+                long pauses = lng(at(s, "counters", "pfc_pause_sent"));
+                t.add(new Tile(Fmt.count(pauses) + " · " + Fmt.time(dbl(at(s, "counters", "pfc_paused_us"))),
+                        "PFC frames · time paused", false));
+                t.add(new Tile(Fmt.count(lng(at(s, "counters", "cnp_sent"))), "CNPs sent", false));
+            }
         }
         JobRecord longest = null;
         int ranks = 0;

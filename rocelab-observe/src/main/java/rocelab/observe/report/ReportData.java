@@ -129,6 +129,20 @@ final class ReportData {
         return "infiniband".equals(mode);
     }
 
+    /** The run's model (summary.json {@code model}): packet, flow or ideal; a summary without it is packet level's. */
+    String model() {
+        Object m = summary.get("model");
+        return m == null ? "packet" : m.toString();
+    }
+
+    /**
+     * Whether the run was simulated packet by packet: only then are there queues, ECN marks, PFC pauses, credit waits,
+     * drops, deadlocks, victims and ECMP collisions to count (a flow-level or ideal run has none of them to show).
+     */
+    boolean packetLevel() {
+        return "packet".equals(model());
+    }
+
     static String queueKey(String sw, long port, long tc, boolean infiniband) {
         return sw + " p" + port + (infiniband ? " VL" : " tc") + tc;
     }
@@ -272,7 +286,8 @@ final class ReportData {
             d.pfc = frames;
         }
         List<PortRow> ports = new ArrayList<>();
-        for (int i = 0; i < net.switchCount(); i++) {
+        // A flow-level run's ports counted nothing (ports.csv is not written): no row, as the folder has none.
+        for (int i = 0; r.packetLevel() && i < net.switchCount(); i++) {
             Switch sw = net.switchAt(i);
             for (int p = 0; p < sw.portCount(); p++) {
                 EgressPort ep = sw.port(p);

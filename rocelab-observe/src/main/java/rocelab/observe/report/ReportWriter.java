@@ -142,8 +142,9 @@ public final class ReportWriter {
         Page p = new Page("rocelab report: " + d.scenario);
         p.html("<h1>rocelab report: " + Page.esc(d.scenario) + "</h1>");
         Map<String, Object> s = d.summary;
-        p.html("<p class='meta'>" + Page.esc(modeName(d.mode)) + " · seed " + Page.esc(str(s.get("seed")))
-                + " · simulated " + Page.esc(Fmt.time(d.endUs)) + " · stop reason " + Page.esc(str(s.get("stop_reason")))
+        p.html("<p class='meta'>" + Page.esc(modeName(d.mode)) + (d.packetLevel() ? "" : " · model "
+                + Page.esc(d.model())) + " · seed " + Page.esc(str(s.get("seed")))
+                + ("ideal".equals(d.model()) ? " · ideal end " : " · simulated ") + Page.esc(Fmt.time(d.endUs)) + " · stop reason " + Page.esc(str(s.get("stop_reason")))
                 + "</p>");
         KeyNumbers.append(p, d);
         Findings.append(p, d);
@@ -153,19 +154,22 @@ public final class ReportWriter {
         TimeCharts.append(p, d);
         flows(p, d);
         if (fabric != null) {
-            p.h2("Fabric").html(fabric).note("links shaded by the deepest egress queue on them, either way (red: the"
-                    + " run's deepest); also charts/fabric.svg and .png");
+            p.h2("Fabric").html(fabric).note(d.packetLevel() ? "links shaded by the deepest egress queue on them,"
+                    + " either way (red: the run's deepest); also charts/fabric.svg and .png" : "links not shaded: the "
+                    + d.model() + " model has no queues; also charts/fabric.svg and .png");
         } else if (!d.topology.isEmpty()) {
             p.h2("Fabric").note(nodes(d) + " nodes: too many to draw; the hottest ports are below and every link is"
                     + " in topology.csv");
         }
         ports(p, d);
         lanes(p, d);
-        p.h2("Files").html("<p class='files'>flows.csv, ports.csv, nics.csv, topology.csv, summary.json and"
-                + " manifest.json always; queues.csv, rates.csv, links.csv when sampled; pfc.csv with PFC; vl.csv on"
-                + " InfiniBand; collectives.csv, jobs.csv, ranks.csv, timeline.csv with jobs; requests.csv and"
-                + " llm_calls.csv with inference; charts/ holds every chart as SVG and PNG. docs/outputs.md describes"
-                + " them all.</p>");
+        p.h2("Files").html("<p class='files'>" + (d.packetLevel() ? "flows.csv, ports.csv, nics.csv, topology.csv,"
+                + " summary.json and manifest.json always; queues.csv, rates.csv, links.csv when sampled; pfc.csv with"
+                + " PFC; vl.csv on InfiniBand; " : "flows.csv (flows_aggregated.csv when streamed), topology.csv,"
+                + " summary.json and manifest.json; no ports.csv, nics.csv, queues.csv, rates.csv, links.csv, pfc.csv"
+                + " or vl.csv: the " + d.model() + " model counts no packets; ") + "collectives.csv, jobs.csv,"
+                + " ranks.csv, timeline.csv with jobs; requests.csv and llm_calls.csv with inference; charts/ holds"
+                + " every chart as SVG and PNG. docs/outputs.md describes them all.</p>");
         return p;
     }
 

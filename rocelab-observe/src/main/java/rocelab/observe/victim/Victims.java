@@ -50,7 +50,7 @@ public final class Victims {
         return off;
     }
 
-    /** Off-way roots a victim's line names one by one; the rest are summed. */
+    /** Off-way roots a victim's line names one by one; the rest are summed, unless only one is left: it is named. */
     static final int ROOTS_NAMED = 3;
 
     /**
@@ -114,19 +114,33 @@ public final class Victims {
             notOnWay = "not";
         } else {
             // Several roots off its way: each with its share, so that no root is given another's waits.
-            StringBuilder r = new StringBuilder();
-            int named = Math.min(ROOTS_NAMED, roots.size());
-            for (int i = 0; i < named; i++) {
-                FlowWaits.Root x = roots.get(i);
-                r.append(i == 0 ? "" : i == named - 1 && named == roots.size() ? ", and at " : ", at ")
-                        .append(named(words, x)).append(", ").append(us(x.waitPs())).append(" us");
+            // The first roots named, most waited first; a single root left over is named as they are, two or more
+            // are summed. The waits behind the roots a flow does not keep apart (Root#others) are no one root: they
+            // are never counted as one of "n more" but told in their own words, which name none.
+            int plain = 0;
+            for (FlowWaits.Root x : roots) {
+                plain += x.others() ? 0 : 1;
             }
-            if (named < roots.size()) {
-                long rest = 0;
-                for (int i = named; i < roots.size(); i++) {
-                    rest += roots.get(i).waitPs();
+            boolean summed = plain > ROOTS_NAMED + 1;
+            List<String> parts = new ArrayList<>();
+            int shown = 0;
+            int more = 0;
+            long rest = 0;
+            for (FlowWaits.Root x : roots) {
+                if (!x.others() && summed && shown == ROOTS_NAMED) {
+                    more++;
+                    rest += x.waitPs();
+                    continue;
                 }
-                r.append(", and at ").append(roots.size() - named).append(" more, ").append(us(rest)).append(" us");
+                shown += x.others() ? 0 : 1;
+                parts.add(named(words, x) + ", " + us(x.waitPs()) + " us");
+            }
+            if (more > 0) {
+                parts.add(more + " more, " + us(rest) + " us");
+            }
+            StringBuilder r = new StringBuilder();
+            for (int i = 0; i < parts.size(); i++) {
+                r.append(i == 0 ? "" : i == parts.size() - 1 ? ", and at " : ", at ").append(parts.get(i));
             }
             root = r.toString();
             notOnWay = "none";

@@ -64,11 +64,13 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         return b.toString();
     }
 
+    /** The first {@code max} items and how many more, or all of them when only one more is left (it is named). */
     private static String shortList(List<String> items, int max) {
-        if (items.size() <= max) {
+        int shown = rocelab.observe.output.Numbers.shown(items.size(), max);
+        if (items.size() == shown) {
             return String.join(", ", items);
         }
-        return String.join(", ", items.subList(0, max)) + " and " + (items.size() - max) + " more";
+        return String.join(", ", items.subList(0, shown)) + " and " + (items.size() - shown) + " more";
     }
 
     /**

@@ -97,8 +97,10 @@ final class ReorderingRule implements LintRule {
         if (inOrder.isEmpty()) {
             return;
         }
-        String names = inOrder.size() <= 8 ? String.join(", ", inOrder)
-                : String.join(", ", inOrder.subList(0, 8)) + " and " + (inOrder.size() - 8) + " more";
+        // Eight named and the rest counted, unless only one is left: it is named too.
+        int shown = rocelab.observe.output.Numbers.shown(inOrder.size(), 8);
+        String names = inOrder.size() == shown ? String.join(", ", inOrder)
+                : String.join(", ", inOrder.subList(0, shown)) + " and " + (inOrder.size() - shown) + " more";
         out.add(this, Severity.WARNING, inOrder, List.of(), "the RNICs spray each QP's packets over the "
                 + t.planes() + " planes (topology.plane-selection: spray), and " + names + " place in order only"
                 + " (nic.ooo false)",

@@ -212,8 +212,10 @@ final class TopologyReader {
         CustomTopologySpec spec = build(m, () -> new CustomTopologySpec(hosts, switches, links));
         List<Integer> cut = build(m, () -> spec.build().unreachableHosts());
         if (!cut.isEmpty()) {
-            String names = cut.stream().limit(10).map(h -> "h" + h).collect(Collectors.joining(", "))
-                    + (cut.size() > 10 ? " and " + (cut.size() - 10) + " more" : "");
+            // Ten named and the rest counted, unless only one is left: it is named too.
+            int shown = rocelab.observe.output.Numbers.shown(cut.size(), 10);
+            String names = cut.stream().limit(shown).map(h -> "h" + h).collect(Collectors.joining(", "))
+                    + (cut.size() > shown ? " and " + (cut.size() - shown) + " more" : "");
             throw doc.at(keyNode, "topology is disconnected: " + (cut.size() == 1 ? "host " : "hosts ") + names
                     + " cannot reach h0; expected every host to reach every"
                     + " other host through switches");

@@ -76,4 +76,28 @@ class ReorderingRuleTest {
         ScenarioConfig fixed = read("switch: {load-balancing: {mode: spray}}", "nic: {cc: none, ooo: true}");
         assertThat(Simulation.assemble(fixed).run(ProgressListener.NONE).totals().retransmittedPackets()).isZero();
     }
+
+    /** Two planes sprayed over by {@code hosts} RNICs on one switch, none placing out of order. */
+    private static String sprayedPlanes(int hosts) {
+        try {
+            ScenarioConfig c = new ScenarioReader().read("""
+                    name: t
+                    fabric: {mode: roce-lossless, mtu: 1000}
+                    topology: {kind: single-switch, hosts: %d, planes: 2, plane-selection: spray, link: {rate: 200Gbps}}
+                    nic: {cc: none}
+                    traffic: [{kind: flow, src: 0, dst: 1, size: 400KB}]
+                    """.formatted(hosts), "t.yaml", Path.of("."));
+            return Lint.check(c).of("L18").get(0).what();
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    @Test
+    void shouldNameTheNinthInOrderRnicOfSprayedPlanesRatherThanCountIt() {
+        // Nine RNICs that place in order only: the finding named eight and said "and 1 more"; it names all nine.
+        assertThat(sprayedPlanes(9)).contains("and h0, h1, h2, h3, h4, h5, h6, h7, h8 place in order only")
+                .doesNotContain("more");
+        assertThat(sprayedPlanes(10)).contains("and h0, h1, h2, h3, h4, h5, h6, h7 and 2 more place in order only");
+    }
 }

@@ -143,6 +143,26 @@ class ScenarioReaderErrorTest {
                 + " to reach every other host through switches");
     }
 
+    /** A custom fabric of h0 on tor0 and {@code cut} hosts h1.. on tor1, which no link joins to tor0. */
+    private static String split(int cut) {
+        StringBuilder b = new StringBuilder(HEAD + "topology:\n  kind: custom\n  hosts: " + (cut + 1)
+                + "\n  switches: [tor0, tor1]\n  link: {rate: 100Gbps}\n  links:\n    - {a: h0, b: tor0}\n");
+        for (int h = 1; h <= cut; h++) {
+            b.append("    - {a: h").append(h).append(", b: tor1}\n");
+        }
+        return b + FLOW;
+    }
+
+    @Test
+    void shouldNameTheEleventhDisconnectedHostRatherThanCountIt() {
+        // Eleven hosts cut off: the message named ten and said "and 1 more"; it names all eleven. Twelve: ten and
+        // "2 more".
+        assertError(split(11), "t.yaml:3:1: topology is disconnected: hosts h1, h2, h3, h4, h5, h6, h7, h8, h9, h10,"
+                + " h11 cannot reach h0; expected every host to reach every other host through switches");
+        assertError(split(12), "t.yaml:3:1: topology is disconnected: hosts h1, h2, h3, h4, h5, h6, h7, h8, h9, h10"
+                + " and 2 more cannot reach h0; expected every host to reach every other host through switches");
+    }
+
     @Test
     void shouldReportUnknownNodeAtTheNameWhenCustomLinkNamesNoNode() {
         assertError(HEAD + """
