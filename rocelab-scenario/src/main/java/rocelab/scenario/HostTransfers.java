@@ -129,97 +129,192 @@ final class HostTransfers {
         TaskGraph g = bound.graph();
         int n = g.taskCount();
         long[] w = new long[8];
-        int count = 0;
-        long[] key = new long[64];
-        long[] host = new long[64];
-        long[] release = new long[64];
-        long[] work = new long[64];
+        // Pass 1: how many transfers each port serves (ports are numbered densely: each item's copy of 4 per host).
+        int[] count = new int[64];
+        int entries = 0;
         for (int t = 0; t < n; t++) {
             if (!bound.portWork(t, w)) {
                 continue;
             }
             for (int side = 0; side < 8; side += 4) {
-                if (count == key.length) {
-                    key = java.util.Arrays.copyOf(key, 2 * count);
-                    host = java.util.Arrays.copyOf(host, 2 * count);
-                    release = java.util.Arrays.copyOf(release, 2 * count);
-                    work = java.util.Arrays.copyOf(work, 2 * count);
+                long key = w[side];
+                if (key >= MAX_PORTS) {
+                    throw new IllegalStateException("more ports than the ideal account's busy periods can count: " + key);
                 }
-                key[count] = w[side];
-                host[count] = w[side + 1];
-                release[count] = w[side + 2];
-                work[count] = w[side + 3];
-                count++;
+                if (key >= count.length) {
+                    count = java.util.Arrays.copyOf(count, (int) Math.max(key + 1, Math.min(MAX_PORTS, 2L * count.length)));
+                }
+                count[(int) key]++;
+                entries++;
             }
         }
-        int[] order = sortedByKeyAndRelease(key, release, count);
-        List<List<long[]>> extra = new ArrayList<>();
-        for (int h = 0; h < perHost.size(); h++) {
-            extra.add(new ArrayList<>());
+        int ports = count.length;
+        int[] first = new int[ports + 1];
+        int widest = 0;
+        for (int k = 0; k < ports; k++) {
+            first[k + 1] = first[k] + count[k];
+            widest = Math.max(widest, count[k]);
         }
-        int i = 0;
-        while (i < count) {
-            int j = i;
-            long periodStart = release[order[i]];
+        // Pass 2: each port's releases and works side by side, in its own stretch (a counting sort by port).
+        long[] release = new long[entries];
+        long[] work = new long[entries];
+        int[] hostOf = new int[ports];
+        int[] at = java.util.Arrays.copyOf(first, ports);
+        for (int t = 0; t < n; t++) {
+            if (!bound.portWork(t, w)) {
+                continue;
+            }
+            for (int side = 0; side < 8; side += 4) {
+                int k = (int) w[side];
+                hostOf[k] = (int) w[side + 1];
+                release[at[k]] = w[side + 2];
+                work[at[k]++] = w[side + 3];
+            }
+        }
+        // Each port's stretch in release order, then its busy periods, per host.
+        long[] tmpRelease = new long[widest];
+        long[] tmpWork = new long[widest];
+        Periods periods = new Periods(perHost.size());
+        for (int k = 0; k < ports; k++) {
+            int lo = first[k];
+            int hi = first[k + 1];
+            if (lo == hi) {
+                continue;
+            }
+            sortByRelease(release, work, lo, hi, tmpRelease, tmpWork);
+            int host = hostOf[k];
+            long periodStart = release[lo];
             long free = periodStart;
-            while (j < count && key[order[j]] == key[order[i]]) {
-                int e = order[j];
+            for (int e = lo; e < hi; e++) {
                 if (release[e] > free) {
-                    add(extra, (int) host[e], periodStart, free);
+                    periods.add(host, periodStart, free);
                     periodStart = release[e];
                     free = release[e];
                 }
                 free = rocelab.engine.Saturating.add(free, work[e]);
-                j++;
             }
-            add(extra, (int) host[order[i]], periodStart, free);
-            i = j;
+            periods.add(host, periodStart, free);
         }
         for (int h = 0; h < perHost.size(); h++) {
-            if (extra.get(h).isEmpty()) {
+            int extra = periods.count(h);
+            if (extra == 0) {
                 continue;
             }
-            List<long[]> all = new ArrayList<>(perHost.get(h));
-            all.addAll(extra.get(h));
-            long[] s = new long[all.size()];
-            long[] e = new long[all.size()];
-            for (int x = 0; x < s.length; x++) {
-                s[x] = all.get(x)[0];
-                e[x] = all.get(x)[1];
+            List<long[]> own = perHost.get(h);
+            long[] s = new long[own.size() + extra];
+            long[] e = new long[s.length];
+            for (int x = 0; x < own.size(); x++) {
+                long[] iv = own.get(x);
+                s[x] = iv[0];
+                e[x] = iv[1];
             }
+            periods.copy(h, s, e, own.size());
             perHost.set(h, merged(s, e));
         }
     }
 
-    /** The indices 0..count-1 ordered by (key, release): a merge sort of primitives (no boxing per transfer). */
-    private static int[] sortedByKeyAndRelease(long[] key, long[] release, int count) {
-        int[] a = new int[count];
-        int[] b = new int[count];
-        for (int i = 0; i < count; i++) {
-            a[i] = i;
+    /** Port keys beyond this are refused: the counting sort's array of them would outgrow the heap (256 MB). */
+    private static final long MAX_PORTS = 1L << 26;
+
+    /**
+     * Sorts {@code release[lo, hi)} ascending, {@code work} moved alongside: a bottom-up merge sort of the two arrays
+     * side by side (no index arrays, no boxing), through the scratch arrays.
+     */
+    static void sortByRelease(long[] release, long[] work, int lo, int hi, long[] tmpRelease, long[] tmpWork) {
+        int n = hi - lo;
+        // A port's transfers come in the graph's order, mostly their release order already: nothing to move then.
+        int i = lo + 1;
+        while (i < hi && release[i - 1] <= release[i]) {
+            i++;
         }
-        for (int width = 1; width < count; width *= 2) {
-            for (int lo = 0; lo < count; lo += 2 * width) {
-                int mid = Math.min(lo + width, count);
-                int hi = Math.min(lo + 2 * width, count);
-                int x = lo;
+        if (i >= hi) {
+            return;
+        }
+        long[] srcR = release;
+        long[] srcW = work;
+        long[] dstR = tmpRelease;
+        long[] dstW = tmpWork;
+        int srcOff = lo;
+        int dstOff = 0;
+        for (int width = 1; width < n; width *= 2) {
+            for (int a = 0; a < n; a += 2 * width) {
+                int mid = Math.min(a + width, n);
+                int end = Math.min(a + 2 * width, n);
+                int x = a;
                 int y = mid;
-                for (int o = lo; o < hi; o++) {
-                    boolean left = y >= hi || (x < mid && (key[a[x]] < key[a[y]]
-                            || key[a[x]] == key[a[y]] && release[a[x]] <= release[a[y]]));
-                    b[o] = left ? a[x++] : a[y++];
+                if (mid < end && srcR[srcOff + mid - 1] <= srcR[srcOff + mid] || mid >= end) {
+                    // Already in order (or a lone run): moved as it is.
+                    System.arraycopy(srcR, srcOff + a, dstR, dstOff + a, end - a);
+                    System.arraycopy(srcW, srcOff + a, dstW, dstOff + a, end - a);
+                    continue;
+                }
+                for (int o = a; o < end; o++) {
+                    if (y >= end || x < mid && srcR[srcOff + x] <= srcR[srcOff + y]) {
+                        dstR[dstOff + o] = srcR[srcOff + x];
+                        dstW[dstOff + o] = srcW[srcOff + x++];
+                    } else {
+                        dstR[dstOff + o] = srcR[srcOff + y];
+                        dstW[dstOff + o] = srcW[srcOff + y++];
+                    }
                 }
             }
-            int[] t = a;
-            a = b;
-            b = t;
+            long[] r = srcR;
+            srcR = dstR;
+            dstR = r;
+            long[] q = srcW;
+            srcW = dstW;
+            dstW = q;
+            int off = srcOff;
+            srcOff = dstOff;
+            dstOff = off;
         }
-        return a;
+        if (srcR != release) {
+            System.arraycopy(srcR, srcOff, release, lo, n);
+            System.arraycopy(srcW, srcOff, work, lo, n);
+        }
     }
 
-    private static void add(List<List<long[]>> extra, int host, long from, long to) {
-        if (to > from && host < extra.size()) {
-            extra.get(host).add(new long[] {from, to});
+    /** Busy periods per host, as primitives: a host's in a chain of its own through one pair of growing arrays. */
+    private static final class Periods {
+        private long[] start = new long[64];
+        private long[] end = new long[64];
+        private int[] next = new int[64];
+        private final int[] head;
+        private final int[] count;
+        private int size;
+
+        Periods(int hosts) {
+            head = new int[hosts];
+            count = new int[hosts];
+            java.util.Arrays.fill(head, -1);
+        }
+
+        void add(int host, long from, long to) {
+            if (to <= from || host < 0 || host >= head.length) {
+                return;
+            }
+            if (size == start.length) {
+                start = java.util.Arrays.copyOf(start, 2 * size);
+                end = java.util.Arrays.copyOf(end, 2 * size);
+                next = java.util.Arrays.copyOf(next, 2 * size);
+            }
+            start[size] = from;
+            end[size] = to;
+            next[size] = head[host];
+            head[host] = size++;
+            count[host]++;
+        }
+
+        int count(int host) {
+            return count[host];
+        }
+
+        /** Host {@code host}'s periods into {@code s} and {@code e} from index {@code at}, in no particular order. */
+        void copy(int host, long[] s, long[] e, int at) {
+            for (int i = head[host]; i >= 0; i = next[i]) {
+                s[at] = start[i];
+                e[at++] = end[i];
+            }
         }
     }
 
