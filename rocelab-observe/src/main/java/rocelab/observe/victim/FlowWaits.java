@@ -16,7 +16,9 @@ import java.util.List;
  * intervals on one clock only need a high-water mark): the flow's wait at a hop is the held time during which at
  * least one of its packets (at an RNIC: its next packet) was held there. The waits of the ACK of a message's last
  * packet are a hop of their own: its sender sees the flow complete only when it arrives. Each new part of a wait goes
- * to the root the caller names; a root off the flow's round trip makes the wait a victim's.
+ * to the root the caller names; a root off the flow's round trip makes the wait a victim's. A flow keeps a bounded
+ * number of hops and roots apart (a million flows' slots fill much of a run's heap); its waits beyond them are told
+ * together, named by none ({@link Hop#others}, {@link Root#others}), never under another's name.
  */
 public final class FlowWaits {
     /** Where a root lies relative to a flow: whether it is on the round trip of {@code queuePair}. */
@@ -25,7 +27,7 @@ public final class FlowWaits {
         boolean onRoundTrip(int queuePair, int kind, int node, int port);
     }
 
-    /** Hops kept per flow by default; a flow with more merges the rest into the last one. */
+    /** Hops kept per flow by default; a flow with more tells the rest together in the last slot ({@link Hop#others}). */
     private static final int SLOTS = 8;
     /**
      * Hops kept per flow. A flow's hop slots (and its root slots) come in chunks of {@link #PAIR}, each made when the
@@ -57,8 +59,9 @@ public final class FlowWaits {
     /** See {@link #expectFlows}. */
     private int expectedFlows = Integer.MAX_VALUE / 16;
     /**
-     * Roots kept apart per flow: the first {@code roots - 1} a flow waits behind each have a slot, the last slot
-     * takes the waits behind every later one ({@link Root#others}), so that no root is named for another's waits.
+     * Roots kept apart per flow: each has a slot of its own until a flow meets one more than that; then the last slot
+     * takes the waits behind its root and every later one ({@link Root#others}), so that no root is named for
+     * another's waits.
      */
     private final int roots;
     // Per-flow waits (by message cookie: the flow id): flowBase[flow] = its index among the flows with waits, or
