@@ -127,11 +127,20 @@ public final class SummaryText {
                         ms(j.idealJctPs()));
                 continue;
             }
-            line(b, "job         %s: %s, %s%s: JCT %s ms, ideal network %s ms, network penalty %s ms"
-                    + " (%.1f%%)", j.job(), Numbers.count(j.ranks(), "rank", "ranks"),
-                    Numbers.count(j.iterations(), "iteration", "iterations"), j.warmup() > 0 ? " (" + j.warmup()
-                    + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
-                    j.networkPenaltyPercent());
+            // The ideal model compared with itself has no penalty to tell: zero by construction, not a finding.
+            boolean ideal = "ideal".equals(r.model());
+            if (ideal) {
+                line(b, "job         %s: %s, %s%s: JCT %s ms on the ideal network (its penalty is told by a run of the"
+                        + " packet or flow model)", j.job(), Numbers.count(j.ranks(), "rank", "ranks"),
+                        Numbers.count(j.iterations(), "iteration", "iterations"), j.warmup() > 0 ? " ("
+                        + j.warmup() + " warm-up)" : "", ms(j.idealJctPs()));
+            } else {
+                line(b, "job         %s: %s, %s%s: JCT %s ms, ideal network %s ms, network penalty %s ms"
+                        + " (%.1f%%)", j.job(), Numbers.count(j.ranks(), "rank", "ranks"),
+                        Numbers.count(j.iterations(), "iteration", "iterations"), j.warmup() > 0 ? " ("
+                        + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
+                        j.networkPenaltyPercent());
+            }
             // The iteration runs from the first rank's start to the last rank's end; a GPU's own span is shorter
             // (ranks start and end apart), and its three parts add up to that span, not to the iteration.
             line(b, "  GPU view  per iteration %.3f ms, first rank's start to last rank's end (ideal %.3f ms); per"
@@ -139,8 +148,10 @@ public final class SummaryText {
                     j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
                     j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
-            line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst rank"
-                    + " %.3f ms)", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3);
+            if (!ideal) {
+                line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst"
+                        + " rank %.3f ms)", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3);
+            }
             // Calls of the warm-up iterations are left out, as the per-iteration figures above and compare's
             // collective_us leave them out; how many of them would have been listed is said.
             var beyond = r.collectives().stream().filter(c -> c.job().equals(j.job()) && c.completed()
