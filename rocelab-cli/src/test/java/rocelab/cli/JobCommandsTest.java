@@ -63,7 +63,9 @@ class JobCommandsTest {
         assertThat(jobs.get(0)).startsWith("job,ranks,iterations,warmup,start_us,jct_us,ideal_jct_us,");
         assertThat(jobs.get(1)).startsWith("gpt,16,2,1,0,");
         assertThat(Files.readAllLines(out.resolve("ranks.csv"))).hasSize(17);
-        assertThat(Files.readString(out.resolve("report.html"))).contains("The GPU&#39;s view: one iteration per rank")
+        assertThat(Files.readString(out.resolve("report.html"))).contains("Jobs: the GPUs on the ideal network")
+                .doesNotContain("what the network cost the GPUs").contains("no penalty or network wait to tell")
+                .contains("The GPU&#39;s view: one iteration per rank")
                 .contains("Last iteration of gpt, rank by rank").contains("Not modelled by this run&#39;s model (ideal)");
         assertThat(Files.readAllLines(out.resolve("timeline.csv")).get(0)).isEqualTo("job,rank,kind,start_us,end_us,label");
         assertThat(Files.readString(out.resolve("summary.json"))).contains("\"jobs\"").contains("\"ideal_jct_us\"");

@@ -191,16 +191,19 @@ public final class ReportWriter {
         if (d.jobs.isEmpty()) {
             return;
         }
-        p.h2("Jobs: what the network cost the GPUs");
+        // The ideal model compared with itself has no penalty or network wait to tell (zero by construction).
+        boolean ideal = "ideal".equals(d.model());
+        p.h2(ideal ? "Jobs: the GPUs on the ideal network" : "Jobs: what the network cost the GPUs");
         List<JobRecord> jobs = new ArrayList<>(d.jobs);
         jobs.sort(Comparator.comparingDouble((JobRecord j) -> j.completed() ? -j.networkPenaltyPercent() : 1)
                 .thenComparing(JobRecord::job));
         List<List<String>> rows = new ArrayList<>();
         for (JobRecord j : jobs) {
             rows.add(List.of(j.job(), String.valueOf(j.ranks()), j.completed() ? Fmt.us(j.jctPs() / 1e6) : "",
-                    Fmt.us(j.idealJctPs() / 1e6), j.completed() ? Fmt.num(j.networkPenaltyPercent(), 1) + " %" : "",
-                    Fmt.us(j.iterationUs()), Fmt.us(j.computeUs()), Fmt.us(j.exposedCommUs()), Fmt.us(j.idleUs()),
-                    Fmt.us(j.networkWaitUs()), Fmt.us(j.maxNetworkWaitUs()), j.completed() ? "completed" : "unfinished"));
+                    Fmt.us(j.idealJctPs() / 1e6), j.completed() && !ideal ? Fmt.num(j.networkPenaltyPercent(), 1)
+                            + " %" : "", Fmt.us(j.iterationUs()), Fmt.us(j.computeUs()), Fmt.us(j.exposedCommUs()),
+                    Fmt.us(j.idleUs()), ideal ? "" : Fmt.us(j.networkWaitUs()), ideal ? "" : Fmt.us(j.maxNetworkWaitUs()),
+                    j.completed() ? "completed" : "unfinished"));
         }
         p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "iteration us", "compute us",
                 "exposed comm us", "idle us", "GPU network wait us", "worst rank wait us", "status"), rows, 0);
@@ -209,7 +212,8 @@ public final class ReportWriter {
                 + " GPU's own span, shorter than the iteration when ranks start and end apart. Exposed communication:"
                 + " not computing while the GPU's own data moves; idle: not computing with nothing moving (waiting for"
                 + " another rank). Ideal: " + IDEAL_NETWORK + " GPU network wait = time not computing beyond what"
-                + " the ideal network causes.");
+                + " the ideal network causes." + (ideal ? " This run is of the ideal network itself: it has no penalty"
+                + " or network wait to tell (a run of the packet or flow model tells them)." : ""));
         Chart c = new Chart("gpu-view", "The GPU's view: one iteration per rank", Chart.Kind.LANES);
         c.timeAxis = false;
         c.xLabel = "time per iteration (us)";
