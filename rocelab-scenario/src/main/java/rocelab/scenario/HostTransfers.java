@@ -37,16 +37,8 @@ final class HostTransfers {
             if (k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK) {
                 continue;
             }
-            int src;
-            int dst;
-            if (k == TaskGraph.Kind.FLOW) {
-                int f = g.flowIndex(t);
-                src = g.flowSource(f);
-                dst = g.flowDestination(f);
-            } else {
-                src = g.owner(t);
-                dst = g.nvlinkDestination(t);
-            }
+            int src = g.transferSource(t);
+            int dst = g.transferDestination(t);
             int needed = 1 + Math.max(src, dst);
             if (needed > count.length) {
                 count = java.util.Arrays.copyOf(count, Math.max(needed, 2 * count.length));
@@ -87,19 +79,9 @@ final class HostTransfers {
                 continue;
             }
             long end = d.taskEndPs(t);
-            int src;
-            int dst;
-            long sentEnd;
-            if (k == TaskGraph.Kind.FLOW) {
-                int f = g.flowIndex(t);
-                src = g.flowSource(f);
-                dst = g.flowDestination(f);
-                sentEnd = d.completedPs(f);
-            } else {
-                src = g.owner(t);
-                dst = g.nvlinkDestination(t);
-                sentEnd = end;
-            }
+            int src = g.transferSource(t);
+            int dst = g.transferDestination(t);
+            long sentEnd = k == TaskGraph.Kind.FLOW ? d.completedPs(g.flowIndex(t)) : end;
             starts[fill[src]] = start;
             ends[fill[src]++] = sentEnd < 0 ? Long.MAX_VALUE : sentEnd;
             starts[fill[dst]] = start;

@@ -988,17 +988,13 @@ public final class IdealBound implements TaskTimes {
         }
         long release;
         long bytes;
-        int src;
-        int dst;
+        int src = graph.transferSource(x);
+        int dst = graph.transferDestination(x);
         if (kind == TaskGraph.Kind.FLOW) {
             int f = graph.flowIndex(x);
-            src = graph.flowSource(f);
-            dst = graph.flowDestination(f);
             release = Math.max(start, sendStartPs[f & flowMask]);
             bytes = timing.wireBytes(graph.flowBytes(f));
         } else {
-            src = graph.owner(x);
-            dst = graph.nvlinkDestination(x);
             release = start;
             bytes = graph.nvlinkBytes(x);
         }

@@ -739,6 +739,18 @@ public final class TaskGraph {
         return kind[task & taskMask] == NVLINK ? -2 - ref[task & taskMask] : 0;
     }
 
+    /** The sending host of a transfer (a flow or an NVLink transfer); -1 for any other task. */
+    public int transferSource(int task) {
+        Kind k = kind(task);
+        return k == Kind.FLOW ? flowSource(flowIndex(task)) : k == Kind.NVLINK ? owner(task) : -1;
+    }
+
+    /** The receiving host of a transfer (a flow or an NVLink transfer); -1 for any other task. */
+    public int transferDestination(int task) {
+        Kind k = kind(task);
+        return k == Kind.FLOW ? flowDestination(flowIndex(task)) : k == Kind.NVLINK ? nvlinkDestination(task) : -1;
+    }
+
     /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */
     public List<FlowSpec> flows() {
         return new java.util.AbstractList<>() {
