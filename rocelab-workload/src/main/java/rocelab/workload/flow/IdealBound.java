@@ -981,37 +981,51 @@ public final class IdealBound implements TaskTimes {
      * transfer or was not sent.
      */
     public boolean portWork(int x, long[] out) {
-        TaskGraph.Kind kind = graph.kind(x);
-        long start = startPs[x & taskMask];
-        if ((kind != TaskGraph.Kind.FLOW && kind != TaskGraph.Kind.NVLINK) || start < 0 || start == Long.MAX_VALUE) {
+        long release = portRelease(x);
+        if (release < 0) {
             return false;
         }
-        long release;
-        long bytes;
-        int src = graph.transferSource(x);
-        int dst = graph.transferDestination(x);
-        if (kind == TaskGraph.Kind.FLOW) {
-            int f = graph.flowIndex(x);
-            release = Math.max(start, sendStartPs[f & flowMask]);
-            bytes = timing.wireBytes(graph.flowBytes(f));
-        } else {
-            release = start;
-            bytes = graph.nvlinkBytes(x);
-        }
-        if (release == Long.MAX_VALUE) {
-            return false;
-        }
+        long bytes = graph.kind(x) == TaskGraph.Kind.FLOW ? timing.wireBytes(graph.flowBytes(graph.flowIndex(x)))
+                : graph.nvlinkBytes(x);
         long sender = portKey(x, SENDER);
         long receiver = portKey(x, RECEIVER);
         out[0] = sender;
-        out[1] = src;
+        out[1] = graph.transferSource(x);
         out[2] = release;
         out[3] = Rates.serializationPs(bytes, rateOf(sender));
         out[4] = receiver;
-        out[5] = dst;
+        out[5] = graph.transferDestination(x);
         out[6] = release;
         out[7] = Rates.serializationPs(bytes, rateOf(receiver));
         return true;
+    }
+
+    /**
+     * The keys alone of {@link #portWork}: {@code out[0]} the sender's port, {@code out[1]} the receiver's; false
+     * exactly when {@link #portWork} is. For a caller that first counts what each port serves, without the work's
+     * divisions and the flows' byte counts (read only, as {@link #portWork}).
+     */
+    public boolean portKeys(int x, long[] out) {
+        if (portRelease(x) < 0) {
+            return false;
+        }
+        out[0] = portKey(x, SENDER);
+        out[1] = portKey(x, RECEIVER);
+        return true;
+    }
+
+    /**
+     * When transfer x's bits can first be at its sender's port (the bound of its send start), or -1 when x is not a
+     * transfer or was not sent: the one rule of {@link #portWork} and {@link #portKeys}.
+     */
+    private long portRelease(int x) {
+        TaskGraph.Kind kind = graph.kind(x);
+        long start = startPs[x & taskMask];
+        if ((kind != TaskGraph.Kind.FLOW && kind != TaskGraph.Kind.NVLINK) || start < 0 || start == Long.MAX_VALUE) {
+            return -1;
+        }
+        long release = kind == TaskGraph.Kind.FLOW ? Math.max(start, sendStartPs[graph.flowIndex(x) & flowMask]) : start;
+        return release == Long.MAX_VALUE ? -1 : release;
     }
 
     /** The rate of a port key: ports 0..4H-1 of each group are RNIC egress, RNIC ingress, NVLink out, NVLink in. */
