@@ -3,7 +3,10 @@ package rocelab.cli;
 import rocelab.scenario.lint.Finding;
 import rocelab.scenario.lint.LintReport;
 
-/** The lint findings as {@code rocelab run} prints them before simulating: one line each, on stderr. */
+/**
+ * The lint findings as {@code rocelab run} prints them, before the run or as soon as they are there while it goes:
+ * one line each, on stderr.
+ */
 final class LintBlock {
     /** Findings shown before the run; the rest are counted (rocelab lint shows them all), unless only one is left. */
     static final int SHOWN = 20;

@@ -29,6 +29,8 @@ final class Progress implements ProgressListener {
     private String label = "";
     private long lastPrintNanos;
     private boolean printed;
+    /** Text to print once it is ready (the lint's findings), or null. */
+    private java.util.concurrent.Future<String> pending;
 
     private Progress(PrintWriter out, boolean terminal) {
         this.out = out;
@@ -55,8 +57,43 @@ final class Progress implements ProgressListener {
         return this;
     }
 
+    /**
+     * Prints {@code text} as soon as it is ready: now if it is, else at the first progress report after, and at the
+     * latest when the display is done. Nothing when it failed (whoever made it reports that) or is empty.
+     */
+    void printWhenReady(java.util.concurrent.Future<String> text) {
+        pending = text;
+        printPending(false);
+    }
+
+    private void printPending(boolean wait) {
+        if (pending == null || !wait && !pending.isDone()) {
+            return;
+        }
+        String text;
+        try {
+            text = pending.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            text = "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        pending = null;
+        if (out == null || text.isEmpty()) {
+            return;
+        }
+        if (printed && terminal) {
+            out.print("\r" + " ".repeat(WIDTH) + "\r");
+            printed = false;
+        }
+        out.print(text);
+        out.flush();
+    }
+
     @Override
     public void onProgress(RunProgress p) {
+        printPending(false);
         if (out == null) {
             return;
         }
@@ -125,12 +162,16 @@ final class Progress implements ProgressListener {
         return line.length() >= WIDTH ? line : line + " ".repeat(WIDTH - line.length());
     }
 
-    /** Clears a terminal's line, so what the command prints next starts clean; a later report draws it again. */
+    /**
+     * Clears a terminal's line, so what the command prints next starts clean; a later report draws it again. What was
+     * to be printed once ready is waited for and printed now.
+     */
     void done() {
         if (printed && terminal) {
             out.print("\r" + " ".repeat(WIDTH) + "\r");
             out.flush();
             printed = false;
         }
+        printPending(true);
     }
 }

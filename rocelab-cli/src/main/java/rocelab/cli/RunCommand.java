@@ -227,7 +227,8 @@ final class RunCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         // The lint runs on the second core while the fabric is assembled; its findings are printed before the run
-        // starts. With --quiet nothing would print them, so it runs only when --strict needs its verdict.
+        // starts, or as soon as they are there while it goes. With --quiet nothing would print them, so it runs only
+        // when --strict needs its verdict.
         ScenarioConfig linted = config;
         java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob = strict || !quiet
                 ? java.util.concurrent.CompletableFuture.supplyAsync(() -> rocelab.scenario.lint.Lint.check(linted))
@@ -327,13 +328,10 @@ final class RunCommand implements Callable<Integer> {
         if (threadsNote != null) {
             err.println("note: " + threadsNote);
         }
-        if (!strict && lintJob != null) {
-            rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
-            if (!lint.findings().isEmpty()) {
-                err.print(LintBlock.render(lint, false));
-                err.flush();
-            }
-        }
+        // The lint's findings, printed now if it has finished, else as soon as it has while the run goes (the loop
+        // does not wait for it: bench-B2's lint ends about 0.2 s after the assembly).
+        java.util.concurrent.CompletableFuture<String> lintText = !strict && lintJob != null
+                ? lintJob.thenApply(l -> l.findings().isEmpty() ? "" : LintBlock.render(l, false)) : null;
         phases.end("lint wait");
         PacketCapture capture = null;
         if (pcap != null) {
@@ -352,6 +350,9 @@ final class RunCommand implements Callable<Integer> {
         }
         phases.end("warm-up wait");
         Progress progress = Progress.of(err, quiet);
+        if (lintText != null) {
+            progress.printWhenReady(lintText);
+        }
         // The run is written into a fresh copy of the folder that replaces the old one at the end, so a killed run
         // never leaves this run's files next to an earlier run's. It is opened before the run: a run with millions
         // of flows starts flows.csv there as soon as its flow records exist, beside the ideal figures still being

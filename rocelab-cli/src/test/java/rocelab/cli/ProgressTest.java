@@ -96,4 +96,46 @@ class ProgressTest {
                 .allMatch(l -> l.startsWith("  size 1048576 B (1 of 2) · ") || l.startsWith("  size 2097152 B (2 of 2) · "));
         assertThat(run.out()).doesNotContain("% done").contains("Avg bus bandwidth");
     }
+
+    @Test
+    void shouldPrintTextOnceItIsReadyAndAtTheLatestWhenDone() throws Exception {
+        // The lint's findings: the run does not wait for them, they are printed at the first progress report after
+        // they are there, once, and a run that ends first waits for them before its summary.
+        RunProgress p = new RunProgress(5_000_000, 10, 1_000_000_000L, 0, 0, 1, 4);
+        java.io.StringWriter text = new java.io.StringWriter();
+        Progress progress = Progress.of(new java.io.PrintWriter(text), false);
+        java.util.concurrent.CompletableFuture<String> lint = new java.util.concurrent.CompletableFuture<>();
+        progress.printWhenReady(lint);
+        progress.onProgress(p);
+        assertThat(text.toString()).isEmpty();
+        lint.complete("lint: 0 errors, 1 warning, 0 info - running anyway\n");
+        progress.onProgress(p);
+        progress.onProgress(p);
+        progress.done();
+        assertThat(text.toString()).isEqualTo("lint: 0 errors, 1 warning, 0 info - running anyway\n");
+
+        java.io.StringWriter late = new java.io.StringWriter();
+        Progress ended = Progress.of(new java.io.PrintWriter(late), false);
+        java.util.concurrent.CompletableFuture<String> slow = new java.util.concurrent.CompletableFuture<>();
+        ended.printWhenReady(slow);
+        Thread finisher = new Thread(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            slow.complete("lint: 1 error\n");
+        });
+        finisher.start();
+        ended.done();
+        finisher.join();
+        assertThat(late.toString()).isEqualTo("lint: 1 error\n");
+
+        // A failed lint prints nothing here (the run reports its failure where it reads the lint for its files).
+        java.io.StringWriter none = new java.io.StringWriter();
+        Progress failed = Progress.of(new java.io.PrintWriter(none), false);
+        failed.printWhenReady(java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("x")));
+        failed.done();
+        assertThat(none.toString()).isEmpty();
+    }
 }
