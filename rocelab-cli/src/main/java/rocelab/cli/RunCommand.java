@@ -480,16 +480,19 @@ final class RunCommand implements Callable<Integer> {
             outWriter.print(SummaryText.render(result, dir.toString()));
             var partitioned = simulation == null ? null : simulation.partitionedSimulator();
             if (partitioned != null) {
-                // How the partitioned run went, in counts that do not depend on the machine (not in the outputs,
-                // which are one thread's).
+                // How the partitioned run went (not in the outputs, which are one thread's): in counts that do not
+                // depend on the machine, then what this machine's threads spent waiting, the reason a run on N
+                // threads is less than N times faster.
                 long windows = Math.max(1, partitioned.windows());
                 long events = partitioned.eventsProcessed();
                 int parts = partitioned.partitions();
                 outWriter.printf("parallel  %d partitions on %d threads: %,d windows, %,.0f events per window,"
-                        + " busiest partition %.2fx its share, %,d frames crossed%n", parts,
-                        simulation.threads(), partitioned.windows(), (double) events / windows,
+                        + " busiest partition %.2fx its share, %,d frames crossed; the threads waited %.0f %% of"
+                        + " their time at the windows' ends (%.0f %% while one of them worked alone between windows)%n",
+                        parts, simulation.threads(), partitioned.windows(), (double) events / windows,
                         partitioned.busiestPartitionEvents() * (double) parts / Math.max(1, events),
-                        simulation.network().crossings());
+                        simulation.network().crossings(), 100 * partitioned.waitShare(),
+                        100 * partitioned.serialShare() * (simulation.threads() - 1));
             }
             if (capture != null) {
                 outWriter.printf("capture   %s (%d frames%s)%n", pcap, capture.frames(),

@@ -33,7 +33,14 @@ class ThreadsOptionTest {
         assertThat(two.exitCode()).isZero();
         assertThat(one.out()).doesNotContain("parallel ");
         assertThat(two.out()).containsPattern("parallel  2 partitions on 2 threads: [0-9,]+ windows, [0-9,]+ events per"
-                + " window, busiest partition [0-9.]+x its share, [0-9,]+ frames crossed");
+                + " window, busiest partition [0-9.]+x its share, [0-9,]+ frames crossed; the threads waited [0-9]+ % of"
+                + " their time at the windows' ends \\([0-9]+ % while one of them worked alone between windows\\)\n");
+        java.util.regex.Matcher shares = java.util.regex.Pattern.compile("waited ([0-9]+) % .*\\(([0-9]+) % while")
+                .matcher(two.out());
+        assertThat(shares.find()).isTrue();
+        // Shares of the threads' time: the wait while one thread worked alone is part of the whole wait.
+        assertThat(Integer.parseInt(shares.group(2))).isBetween(0, Integer.parseInt(shares.group(1)) + 1);
+        assertThat(Integer.parseInt(shares.group(1))).isBetween(0, 100);
         assertThat(two.err()).doesNotContain("note:");
         for (String f : new String[] {"flows.csv", "ports.csv", "nics.csv", "rates.csv", "queues.csv", "links.csv"}) {
             assertThat(Files.readAllBytes(tmp.resolve("two").resolve(f))).as(f)

@@ -51,6 +51,11 @@ public final class PartitionedSimulator {
     /** Per window, the events of the busiest partition, summed over windows (the critical path in events). */
     private long busiestEventsSum;
     private final long[] eventsBefore;
+    /** Per worker (every eighth slot, so that no two workers write one cache line), nanoseconds at the barriers. */
+    private long[] waitNanos = new long[0];
+    /** Nanoseconds of worker 0 in the serial phases; nanoseconds of wall time in {@link #runUntil}, times threads. */
+    private long serialNanos;
+    private long threadNanos;
 
     /** Written by the thread that runs the serial phase, read by every thread after the barrier. */
     private long windowEnd;
@@ -183,6 +188,23 @@ public final class PartitionedSimulator {
         return busiestEventsSum;
     }
 
+    /**
+     * The share of the threads' wall time in {@link #runUntil} spent waiting at the windows' barriers (for the
+     * slowest partition of each window, and for the serial phase): 0 on one thread. Machine time, not the model's.
+     */
+    public double waitShare() {
+        long waited = 0;
+        for (int i = 0; i < waitNanos.length; i += 8) {
+            waited += waitNanos[i];
+        }
+        return threadNanos == 0 ? 0 : Math.min(1, (double) waited / threadNanos);
+    }
+
+    /** The share of the threads' wall time in {@link #runUntil} that one thread spent alone between windows. */
+    public double serialShare() {
+        return threadNanos == 0 ? 0 : Math.min(1, (double) serialNanos / threadNanos);
+    }
+
     /** The clock after {@link #runUntil}: every partition stands at the same time then. */
     public long nowPs() {
         return parts[0].nowPs();
@@ -239,6 +261,10 @@ public final class PartitionedSimulator {
         nextWindow();
         WindowBarrier barrier = new WindowBarrier(workers);
         Throwable[] failure = new Throwable[workers];
+        if (waitNanos.length < 8 * workers) {
+            waitNanos = Arrays.copyOf(waitNanos, 8 * workers);
+        }
+        long startNanos = System.nanoTime();
         List<Thread> started = new ArrayList<>();
         for (int w = 1; w < workers; w++) {
             int worker = w;
@@ -256,6 +282,7 @@ public final class PartitionedSimulator {
                 throw new IllegalStateException("interrupted while waiting for the partitions", e);
             }
         }
+        threadNanos += (System.nanoTime() - startNanos) * workers;
         for (Throwable f : failure) {
             if (f != null && !(f instanceof WindowBarrier.Broken)) {
                 if (f instanceof RuntimeException r) {
@@ -293,11 +320,19 @@ public final class PartitionedSimulator {
                                 + ": stop() is not supported in a partitioned run");
                     }
                 }
+                long arrived = System.nanoTime();
                 barrier.await();
+                long passed = System.nanoTime();
                 if (worker == 0) {
                     serialPhase(end, parity);
                 }
+                long served = System.nanoTime();
                 barrier.await();
+                long left = System.nanoTime();
+                waitNanos[8 * worker] += passed - arrived + left - served;
+                if (worker == 0) {
+                    serialNanos += served - passed;
+                }
             }
         } catch (Throwable t) {
             failure[worker] = t;
