@@ -76,11 +76,11 @@ final class HostTransfers {
         // Only the ideal account: the run's is made while the bound still takes the second core.
         boolean parallel = bound != null && offsets[hosts] >= parallelFrom;
         Aside<Periods> ports = !parallel ? null
-                : new Aside<>("rocelab-ideal-ports", () -> portPeriods(bound, hosts));
+                : new Aside<>("rocelab-ideal-ports", () -> portPeriods(bound, hosts, true));
         long[] starts = new long[offsets[hosts]];
         long[] ends = new long[offsets[hosts]];
         int[] fill = gather(d, offsets, starts, ends);
-        Periods periods = ports != null ? ports.join() : bound != null ? portPeriods(bound, hosts) : null;
+        Periods periods = ports != null ? ports.join() : bound != null ? portPeriods(bound, hosts, false) : null;
         @SuppressWarnings("unchecked")
         List<long[]>[] perHost = new List[hosts];
         // Two halves of about as many intervals each when the account is large; one otherwise.
@@ -172,62 +172,46 @@ final class HostTransfers {
      * work than the time since, so one of them is still in progress whatever the order. Those periods, per host of
      * {@code hosts}, are added to the host's own transfer intervals.
      */
-    private static Periods portPeriods(IdealBound bound, int hosts) {
-        TaskGraph g = bound.graph();
-        int n = g.taskCount();
-        long[] w = new long[8];
+    private static Periods portPeriods(IdealBound bound, int hosts, boolean parallel) {
+        int n = bound.graph().taskCount();
+        // On two threads the tasks are split in halves; each port's entries are placed lower half first, so every
+        // port's stretch is the same as one thread's.
+        int mid = parallel ? n / 2 : n;
         // Pass 1: how many transfers each port serves (ports are numbered densely: each item's copy of 4 per host).
         // Only the keys: the work (two divisions and the flow's bytes) is read once, in pass 2.
-        int[] count = new int[64];
-        int entries = 0;
-        for (int t = 0; t < n; t++) {
-            if (!bound.portKeys(t, w)) {
-                continue;
-            }
-            for (int side = 0; side < 2; side++) {
-                long key = w[side];
-                if (key >= MAX_PORTS) {
-                    throw new IllegalStateException("more ports than the ideal account's busy periods can count: " + key);
-                }
-                if (key >= count.length) {
-                    count = java.util.Arrays.copyOf(count, (int) Math.max(key + 1, Math.min(MAX_PORTS, 2L * count.length)));
-                }
-                count[(int) key]++;
-                entries++;
-            }
-        }
-        int ports = count.length;
+        Aside<int[]> upperCount = mid < n ? new Aside<>("rocelab-ideal-ports-count", () -> countPorts(bound, mid, n))
+                : null;
+        int[] lowCount = countPorts(bound, 0, mid);
+        int[] highCount = upperCount != null ? upperCount.join() : new int[0];
+        int ports = Math.max(lowCount.length, highCount.length);
         int[] first = new int[ports + 1];
         int widest = 0;
         for (int k = 0; k < ports; k++) {
-            first[k + 1] = first[k] + count[k];
-            widest = Math.max(widest, count[k]);
+            int c = (k < lowCount.length ? lowCount[k] : 0) + (k < highCount.length ? highCount[k] : 0);
+            first[k + 1] = first[k] + c;
+            widest = Math.max(widest, c);
         }
-        // Pass 2: each port's releases and works side by side, in its own stretch (a counting sort by port). A work
-        // whose transfer's own interval at that host covers it (from its release to its release plus the work) is
-        // kept complemented (negative): a busy period of that one transfer alone adds nothing to the host's union.
+        // Pass 2: each port's releases and works side by side, in its own stretch (a counting sort by port).
+        int entries = first[ports];
         long[] release = new long[entries];
         long[] work = new long[entries];
+        int[] lowHost = new int[ports];
+        int[] highHost = new int[ports];
+        int[] highAt = new int[ports];
+        for (int k = 0; k < ports; k++) {
+            highAt[k] = first[k] + (k < lowCount.length ? lowCount[k] : 0);
+        }
+        Aside<Void> upperPlace = mid < n ? new Aside<>("rocelab-ideal-ports-place", () -> {
+            place(bound, mid, n, highAt, release, work, highHost);
+            return null;
+        }) : null;
+        place(bound, 0, mid, java.util.Arrays.copyOf(first, ports), release, work, lowHost);
+        if (upperPlace != null) {
+            upperPlace.join();
+        }
         int[] hostOf = new int[ports];
-        int[] at = java.util.Arrays.copyOf(first, ports);
-        for (int t = 0; t < n; t++) {
-            if (!bound.portWork(t, w)) {
-                continue;
-            }
-            long end = bound.taskEndPs(t);
-            long sentEnd = g.kind(t) == TaskGraph.Kind.FLOW ? bound.completedPs(g.flowIndex(t)) : end;
-            for (int side = 0; side < 8; side += 4) {
-                // As the host's own intervals have it (gather): the sender's ends at acknowledgement, the receiver's
-                // at delivery, never if not.
-                long ownEnd = side == 0 ? sentEnd : end;
-                ownEnd = ownEnd < 0 ? Long.MAX_VALUE : ownEnd;
-                int k = (int) w[side];
-                long r = w[side + 2];
-                long x = w[side + 3];
-                hostOf[k] = (int) w[side + 1];
-                release[at[k]] = r;
-                work[at[k]++] = rocelab.engine.Saturating.add(r, x) <= ownEnd ? ~x : x;
-            }
+        for (int k = 0; k < ports; k++) {
+            hostOf[k] = k < lowCount.length && lowCount[k] > 0 ? lowHost[k] : highHost[k];
         }
         // Each port's stretch in release order, then its busy periods, per host.
         long[] tmpRelease = new long[widest];
@@ -257,6 +241,59 @@ final class HostTransfers {
             addPeriod(periods, host, periodStart, free, from, hi, work);
         }
         return periods;
+    }
+
+    /** Pass 1 over tasks {@code [from, to)}: per port key, how many of their transfers it serves. */
+    private static int[] countPorts(IdealBound bound, int from, int to) {
+        long[] w = new long[2];
+        int[] count = new int[64];
+        for (int t = from; t < to; t++) {
+            if (!bound.portKeys(t, w)) {
+                continue;
+            }
+            for (int side = 0; side < 2; side++) {
+                long key = w[side];
+                if (key >= MAX_PORTS) {
+                    throw new IllegalStateException("more ports than the ideal account's busy periods can count: " + key);
+                }
+                if (key >= count.length) {
+                    count = java.util.Arrays.copyOf(count, (int) Math.max(key + 1, Math.min(MAX_PORTS, 2L * count.length)));
+                }
+                count[(int) key]++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Pass 2 over tasks {@code [from, to)}: each transfer's release and work at its two ports, from {@code at[port]}
+     * on, and each port's host into {@code hostOf}. A work whose transfer's own interval at that host covers it (from
+     * its release to its release plus the work) is placed complemented (negative): a busy period of that one transfer
+     * alone adds nothing to the host's union.
+     */
+    private static void place(IdealBound bound, int from, int to, int[] at, long[] release, long[] work,
+            int[] hostOf) {
+        TaskGraph g = bound.graph();
+        long[] w = new long[8];
+        for (int t = from; t < to; t++) {
+            if (!bound.portWork(t, w)) {
+                continue;
+            }
+            long end = bound.taskEndPs(t);
+            long sentEnd = g.kind(t) == TaskGraph.Kind.FLOW ? bound.completedPs(g.flowIndex(t)) : end;
+            for (int side = 0; side < 8; side += 4) {
+                // As the host's own intervals have it (gather): the sender's ends at acknowledgement, the receiver's
+                // at delivery, never if not.
+                long ownEnd = side == 0 ? sentEnd : end;
+                ownEnd = ownEnd < 0 ? Long.MAX_VALUE : ownEnd;
+                int k = (int) w[side];
+                long r = w[side + 2];
+                long x = w[side + 3];
+                hostOf[k] = (int) w[side + 1];
+                release[at[k]] = r;
+                work[at[k]++] = rocelab.engine.Saturating.add(r, x) <= ownEnd ? ~x : x;
+            }
+        }
     }
 
     /**
