@@ -20,12 +20,25 @@ record IdealFigures(IdealBound bound, long[] collectiveEndPs, JobResults.Bounds 
     /** Makes the figures: the bound, then each group's walk. */
     static IdealFigures make(Supplier<IdealBound> bound, List<int[]> collectiveDone, int[] collectiveFirstTask,
             List<rocelab.workload.job.JobTasks> jobs) {
-        IdealBound b = bound.get();
+        return make(bound, collectiveDone, collectiveFirstTask, jobs, new CallWalks(jobs));
+    }
+
+    /** As above, the jobs' calls walked through {@code calls}, which hears when the bound is made (or fails). */
+    static IdealFigures make(Supplier<IdealBound> bound, List<int[]> collectiveDone, int[] collectiveFirstTask,
+            List<rocelab.workload.job.JobTasks> jobs, CallWalks calls) {
+        IdealBound b;
+        try {
+            b = bound.get();
+        } catch (RuntimeException | Error e) {
+            calls.failed(e);
+            throw e;
+        }
+        calls.boundMade(b);
         long[] collectives = new long[collectiveDone.size()];
         for (int i = 0; i < collectives.length; i++) {
             // The bound of the last run's end: its own tasks' bounds and the work of the ports of all its transfers.
             collectives[i] = b.lastEndPs(collectiveDone.get(i), new int[0], collectiveFirstTask[i]);
         }
-        return new IdealFigures(b, collectives, jobs.isEmpty() ? null : JobResults.bounds(jobs, b));
+        return new IdealFigures(b, collectives, jobs.isEmpty() ? null : JobResults.bounds(jobs, b, calls));
     }
 }

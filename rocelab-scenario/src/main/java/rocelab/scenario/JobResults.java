@@ -44,9 +44,16 @@ final class JobResults {
 
     /** Every group bound of {@link Bounds}, on {@code ideal}. */
     static Bounds bounds(List<JobTasks> jobs, IdealBound ideal) {
+        return bounds(jobs, ideal, new CallWalks(jobs));
+    }
+
+    /**
+     * As above, the calls walked through {@code calls}: by this thread after the jobs' ends and iterations, and by any
+     * thread that helps meanwhile ({@link CallWalks#help}).
+     */
+    static Bounds bounds(List<JobTasks> jobs, IdealBound ideal, CallWalks calls) {
         long[] end = new long[jobs.size()];
         long[][] iteration = new long[jobs.size()][];
-        long[][] call = new long[jobs.size()][];
         for (int j = 0; j < jobs.size(); j++) {
             JobTasks jt = jobs.get(j);
             JobSpec job = jt.job();
@@ -57,15 +64,11 @@ final class JobResults {
                 iteration[j][k] = k == job.iterations() - 1 && onlyRootsBehind(ideal.graph(), jt.gates()[k])
                         ? SAME_AS_END : ideal.lastEndPs(jt.ends()[k], jt.gates()[k], 0);
             }
-            call[j] = new long[jt.calls().size()];
-            for (int c = 0; c < call[j].length; c++) {
-                JobTasks.Call x = jt.calls().get(c);
-                // The bound of the call's end: its members' own bounds and the work of the ports of its transfers.
-                call[j][c] = ideal.lastEndPs(x.done(), x.entries(), x.firstTask());
-            }
         }
-        return new Bounds(end, iteration, call);
+        calls.walk(ideal);
+        return new Bounds(end, iteration, calls.join());
     }
+
 
     /**
      * From the accounts already made: the run's ({@code real}) and the ideal network's on {@code ideal} (null in the

@@ -628,6 +628,11 @@ public final class Simulation {
      * an ideal figure is reported for: no collectives, jobs or inference, and not the ideal model);
      * {@link #idealRun()} makes them anyway.
      */
+    /** The jobs' tasks in the graph (tests: their group bounds). */
+    List<JobTasks> jobTasks() {
+        return jobs;
+    }
+
     public IdealBound idealBound() {
         return idealBound;
     }
@@ -764,6 +769,10 @@ public final class Simulation {
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
         progress.onFlowRecords(flows, pfcLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
+        if (early != null && callWalks != null) {
+            // Rather than wait for the figures, walk the jobs' calls that their thread has not claimed yet.
+            callWalks.help();
+        }
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
         IdealBound ideal = figures == null ? null : figures.bound();
@@ -1090,6 +1099,10 @@ public final class Simulation {
     }
 
     private IdealFigures idealFigures(IdealNetwork idealNetwork, Dependents dependents) {
+        return idealFigures(idealNetwork, dependents, new CallWalks(jobs));
+    }
+
+    private IdealFigures idealFigures(IdealNetwork idealNetwork, Dependents dependents, CallWalks calls) {
         List<int[]> done = new ArrayList<>();
         int[] first = new int[collectives.size()];
         for (int i = 0; i < collectives.size(); i++) {
@@ -1097,7 +1110,7 @@ public final class Simulation {
             done.add(e.done()[e.done().length - 1]);
             first[i] = e.firstTask();
         }
-        return IdealFigures.make(() -> runIdeal(idealNetwork, dependents), done, first, jobs);
+        return IdealFigures.make(() -> runIdeal(idealNetwork, dependents), done, first, jobs, calls);
     }
 
     /**
@@ -1114,8 +1127,13 @@ public final class Simulation {
         }
         IdealNetwork idealNetwork = idealNetwork(network, config);
         Dependents dependents = driver.dependents();
-        return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents));
+        CallWalks calls = new CallWalks(jobs);
+        callWalks = calls;
+        return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents, calls));
     }
+
+    /** The jobs' calls of the figures being made on their own thread, which main helps walk instead of waiting. */
+    private CallWalks callWalks;
 
     /** Whether no RNIC places out of order (a QP does when both its ends have {@code nic.ooo}). */
     static boolean everyQpPlacesInOrder(Network network) {

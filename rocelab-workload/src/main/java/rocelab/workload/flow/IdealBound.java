@@ -71,7 +71,7 @@ public final class IdealBound implements TaskTimes {
      * a map of every pair. A pure cache: what it holds never changes a bound.
      */
     private static final int PATH_CACHE = 1 << 16;
-    private final Path[] paths = new Path[PATH_CACHE];
+    private Path[] paths = new Path[PATH_CACHE];
     private final long[] pathRates;
     private final long[] pathDelays;
     private Path[] pathOfConnection = new Path[64];
@@ -275,6 +275,71 @@ public final class IdealBound implements TaskTimes {
         for (int t : dependencyOrder(dependents)) {
             earliest(t);
         }
+    }
+
+    /**
+     * A second walker over this bound, for {@link #lastEndPs} on another thread at the same time as on this one: it
+     * shares the per-task and per-flow bounds (final once the bound is made: only the pass writes them) and has its
+     * own scratch, memos and path caches (what a walk writes: the walk's sets and tails, the port entries and their
+     * orders, the sweep's, the latency, wire-size and serialization memos, the path caches). Its bounds are this
+     * one's. Not for a streamed bound (its tasks' slots are reused as it advances).
+     */
+    public IdealBound walker() {
+        if (streamed) {
+            throw new IllegalStateException("a streamed bound has no group walks");
+        }
+        return new IdealBound(this);
+    }
+
+    private IdealBound(IdealBound o) {
+        this.graph = o.graph;
+        this.timing = o.timing;
+        this.network = o.network;
+        this.hosts = o.hosts;
+        this.groupOfTask = o.groupOfTask;
+        this.rnicBps = o.rnicBps;
+        this.ingressBps = o.ingressBps;
+        this.nvlinkBps = o.nvlinkBps;
+        this.nvlinkLatencyPs = o.nvlinkLatencyPs;
+        this.startPs = o.startPs;
+        this.endPs = o.endPs;
+        this.completedPs = o.completedPs;
+        this.lateStart = o.lateStart;
+        this.lateList = o.lateList;
+        this.connectionStart = o.connectionStart;
+        this.connectionTasks = o.connectionTasks;
+        this.positionOfFlow = o.positionOfFlow;
+        this.sendStartPs = o.sendStartPs;
+        this.prefixBytes = o.prefixBytes;
+        this.prefixLatencyPs = o.prefixLatencyPs;
+        this.nextPosition = o.nextPosition;
+        this.queuePairFreePs = o.queuePairFreePs;
+        this.firstSendPs = o.firstSendPs;
+        this.connectionStamp = o.connectionStamp;
+        this.latestOnConnection = o.latestOnConnection;
+        this.latestAcked = o.latestAcked;
+        this.taskMask = o.taskMask;
+        this.flowMask = o.flowMask;
+        this.streamed = o.streamed;
+        this.closedForms = o.closedForms;
+        this.processed = o.processed;
+        this.lastFlowOnConnection = o.lastFlowOnConnection;
+        this.streamedLastFinishPs = o.streamedLastFinishPs;
+        this.pathOfFlow = o.pathOfFlow;
+        this.lastNvlinkTask = o.lastNvlinkTask;
+        this.nvlinkFreePs = o.nvlinkFreePs;
+        this.lastFinishPs = o.lastFinishPs;
+        this.sortedAboveSpan = o.sortedAboveSpan;
+        this.portByPortAbove = o.portByPortAbove;
+        // Its own: the walk's sparse set, the network's path scratch, and copies of the path caches (the ids a flow's
+        // kept path has index pathById, so the copy keeps them; paths it adds are its own).
+        this.mark = new int[o.mark.length];
+        this.pathRates = new long[o.pathRates.length];
+        this.pathDelays = new long[o.pathDelays.length];
+        this.paths = o.paths.clone();
+        this.pathOfConnection = o.pathOfConnection.clone();
+        this.pathById = o.pathById.clone();
+        this.pathCount = o.pathCount;
     }
 
     /**

@@ -92,7 +92,9 @@ public final class IdealNetwork implements FlowRouter {
      * The rates and propagation delays of the links a message from {@code src} to {@code dst} crosses (the
      * switches' first equal-cost path, as {@link #route}), into the arrays given; returns the number of hops.
      */
-    public int path(int src, int dst, long[] pathRates, long[] pathDelays) {
+    // Synchronized: the links' scratch is this object's, and two walkers of one bound may ask at once
+    // (IdealBound#walker); a bound asks once per new host pair, so the lock is uncontended nearly always.
+    public synchronized int path(int src, int dst, long[] pathRates, long[] pathDelays) {
         int hops = EcmpFabric.firstPath(network, src, dst, links);
         if (hops < 0) {
             hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
