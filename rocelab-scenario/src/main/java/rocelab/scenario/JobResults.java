@@ -69,7 +69,6 @@ final class JobResults {
         return new Bounds(end, iteration, calls.join());
     }
 
-
     /**
      * From the accounts already made: the run's ({@code real}) and the ideal network's on {@code ideal} (null in the
      * ideal model, where the run is the bound and one account serves as both).

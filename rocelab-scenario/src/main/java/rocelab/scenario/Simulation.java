@@ -623,16 +623,16 @@ public final class Simulation {
         return model;
     }
 
-    /**
-     * The bounds of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
-     * an ideal figure is reported for: no collectives, jobs or inference, and not the ideal model);
-     * {@link #idealRun()} makes them anyway.
-     */
     /** The jobs' tasks in the graph (tests: their group bounds). */
     List<JobTasks> jobTasks() {
         return jobs;
     }
 
+    /**
+     * The bounds of the same task graph on the ideal network, after {@link #run} (null when the scenario has nothing
+     * an ideal figure is reported for: no collectives, jobs or inference, and not the ideal model);
+     * {@link #idealRun()} makes them anyway.
+     */
     public IdealBound idealBound() {
         return idealBound;
     }
