@@ -60,6 +60,8 @@ public final class PartitionedSimulator {
     /** Written by the thread that runs the serial phase, read by every thread after the barrier. */
     private long windowEnd;
     private int windowParity;
+    /** The parity of the window that ended last ({@link #lastWindowParity}). */
+    private int lastParity;
     private boolean finished;
     private long runEnd;
 
@@ -173,6 +175,14 @@ public final class PartitionedSimulator {
             n += s.pendingEvents();
         }
         return n;
+    }
+
+    /**
+     * For the {@link WindowHook}: the parity of the window that just ended, the one its partitions' notes were written
+     * under ({@link Simulator#windowParity}); the next window writes under the other.
+     */
+    public int lastWindowParity() {
+        return lastParity;
     }
 
     /** Windows run so far. */
@@ -363,6 +373,7 @@ public final class PartitionedSimulator {
                 in[i].drain(parity);
             }
         }
+        lastParity = parity;
         if (hook != null) {
             runEnd = Math.min(runEnd, hook.afterWindow(end, runEnd));
         }

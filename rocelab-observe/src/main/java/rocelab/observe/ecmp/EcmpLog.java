@@ -230,8 +230,8 @@ public final class EcmpLog implements EcmpProbe {
     }
 
     /** Takes every partition's notes of the window, in one simulator's order, and empties them. */
-    public void replayCaptures() {
-        EventNotes.replay(captures, (n, at) -> {
+    public void replayCaptures(int parity) {
+        EventNotes.replay(captures, parity, (n, at) -> {
             if (n[at] == COLLISION) {
                 collision((int) n[at + 1], (int) n[at + 2], n[at + 3], n[at + 4], (int) n[at + 5]);
             } else {

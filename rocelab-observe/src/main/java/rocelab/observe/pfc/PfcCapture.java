@@ -245,8 +245,8 @@ final class PfcCapture implements PfcProbe {
      * Hands every capture's notes to the log in the order of the events that wrote them (time, then the canonical
      * tie key, kind and argument; notes of one event stay in their order), and empties the captures.
      */
-    static void replay(List<EventNotes> all, PfcLog log) {
-        EventNotes.replay(all, (n, at) -> {
+    static void replay(List<EventNotes> all, int parity, PfcLog log) {
+        EventNotes.replay(all, parity, (n, at) -> {
             if (n[at + TYPE] == PFC) {
                 log.link(n, at);
             } else {

@@ -151,8 +151,8 @@ public final class PfcLog implements PfcProbe {
     }
 
     /** Links every partition's notes of the window into rows, in one simulator's order, and empties them. */
-    public void replayCaptures() {
-        PfcCapture.replay(captures, this);
+    public void replayCaptures(int parity) {
+        PfcCapture.replay(captures, parity, this);
     }
 
     /** Adds the row a capture describes ({@link PfcCapture#capture}) and finds its parent and root. */

@@ -7,8 +7,9 @@ import rocelab.engine.Simulator;
 /**
  * Notes of fixed width written by the devices of one partition of a parallel run, each tagged with the key of the
  * event that wrote it (time, the canonical tie key, kind and argument), so that a log can take every partition's
- * notes after a window in the order one simulator would have written them ({@link #replay}). Growing the array is the
- * only allocation, and stops once it holds a window's notes.
+ * notes after a window in the order one simulator would have written them ({@link #replay}). The notes of a window
+ * go into the buffer of its parity ({@link Simulator#windowParity}), so a log may replay one window's notes while the
+ * partitions write the next's. Growing the arrays is the only allocation, and stops once they hold a window's notes.
  */
 public final class EventNotes {
     private static final int TIME = 0;
@@ -25,15 +26,17 @@ public final class EventNotes {
 
     private final Simulator partition;
     private final int width;
-    private long[] notes;
-    private int size;
-    private int read;
+    /** Per window parity: the notes, how many, and how many replayed. */
+    private final long[][] notes = new long[2][];
+    private final int[] size = new int[2];
+    private final int[] read = new int[2];
 
     /** Notes of {@code fields} longs each, written during the windows of {@code partition}. */
     public EventNotes(Simulator partition, int fields) {
         this.partition = partition;
         this.width = KEY + fields;
-        this.notes = new long[width * 64];
+        this.notes[0] = new long[width * 64];
+        this.notes[1] = new long[width * 64];
     }
 
     /** A new note of the partition's current event: the offset of its fields in {@link #array}. */
@@ -41,51 +44,56 @@ public final class EventNotes {
         if (!partition.inWindow()) {
             throw new IllegalStateException("a note outside a window of partition " + partition.partition());
         }
-        if ((size + 1) * width > notes.length) {
-            notes = Arrays.copyOf(notes, notes.length * 2);
+        int p = partition.windowParity();
+        long[] n = notes[p];
+        if ((size[p] + 1) * width > n.length) {
+            n = notes[p] = Arrays.copyOf(n, n.length * 2);
         }
-        int at = size++ * width;
-        notes[at + TIME] = nowPs;
-        notes[at + TIE] = partition.currentTieKey();
-        notes[at + KIND] = partition.currentKind();
-        notes[at + ARG] = partition.currentArg();
+        int at = size[p]++ * width;
+        n[at + TIME] = nowPs;
+        n[at + TIE] = partition.currentTieKey();
+        n[at + KIND] = partition.currentKind();
+        n[at + ARG] = partition.currentArg();
         return at + KEY;
     }
 
-    /** The notes' array (it moves as it grows: take it after {@link #next}). */
+    /** The notes' array of the window running (it moves as it grows: take it after {@link #next}). */
     public long[] array() {
-        return notes;
+        return notes[partition.windowParity()];
     }
 
     /**
-     * Hands every note of {@code all} to {@code reader} in the order of the events that wrote them (time, then the
-     * canonical tie key, kind and argument; notes of one event stay in their order), and empties them.
+     * Hands every note of {@code all} written in the windows of {@code parity} (the window that ended) to
+     * {@code reader} in the order of the events that wrote them (time, then the canonical tie key, kind and argument;
+     * notes of one event stay in their order), and empties them.
      */
-    public static void replay(List<EventNotes> all, Reader reader) {
+    public static void replay(List<EventNotes> all, int parity, Reader reader) {
         while (true) {
             EventNotes best = null;
             for (EventNotes n : all) {
-                if (n.read < n.size && (best == null || n.before(best))) {
+                if (n.read[parity] < n.size[parity] && (best == null || n.before(best, parity))) {
                     best = n;
                 }
             }
             if (best == null) {
                 break;
             }
-            int at = best.read++ * best.width;
-            reader.read(best.notes, at + KEY);
+            int at = best.read[parity]++ * best.width;
+            reader.read(best.notes[parity], at + KEY);
         }
         for (EventNotes n : all) {
-            n.size = 0;
-            n.read = 0;
+            n.size[parity] = 0;
+            n.read[parity] = 0;
         }
     }
 
-    private boolean before(EventNotes other) {
-        int a = read * width;
-        int b = other.read * other.width;
+    private boolean before(EventNotes other, int parity) {
+        long[] mine = notes[parity];
+        long[] theirs = other.notes[parity];
+        int a = read[parity] * width;
+        int b = other.read[parity] * other.width;
         for (int f = TIME; f <= ARG; f++) {
-            int c = Long.compare(notes[a + f], other.notes[b + f]);
+            int c = Long.compare(mine[a + f], theirs[b + f]);
             if (c != 0) {
                 return c < 0;
             }
