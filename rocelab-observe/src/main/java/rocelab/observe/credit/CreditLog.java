@@ -75,10 +75,11 @@ public final class CreditLog implements CreditProbe {
         };
     }
 
-    /** Takes every partition's notes of the window, in one simulator's order, and empties them. */
+    /** Takes every partition's notes of the window of {@code parity}, in one simulator's order, and empties them. */
     public void replayCaptures(int parity) {
-        EventNotes.replay(captures, parity, (n, at) -> onCreditWait(n[at], (int) n[at + 1], (int) n[at + 2], (int) n[at + 3],
-                (int) n[at + 4], n[at + 5], n[at + 6], n[at + 7] != 0, n[at + 8], n[at + 9], n[at + 10]));
+        EventNotes.replay(captures, parity, (n, at) -> onCreditWait(n[at], (int) n[at + 1], (int) n[at + 2],
+                (int) n[at + 3], (int) n[at + 4], n[at + 5], n[at + 6], n[at + 7] != 0, n[at + 8], n[at + 9],
+                n[at + 10]));
     }
 
     /** Every flow's waits for credits, at the roots they were behind. */

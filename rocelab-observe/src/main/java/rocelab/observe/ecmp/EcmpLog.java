@@ -229,7 +229,7 @@ public final class EcmpLog implements EcmpProbe {
         };
     }
 
-    /** Takes every partition's notes of the window, in one simulator's order, and empties them. */
+    /** Takes every partition's notes of the window of {@code parity}, in one simulator's order, and empties them. */
     public void replayCaptures(int parity) {
         EventNotes.replay(captures, parity, (n, at) -> {
             if (n[at] == COLLISION) {

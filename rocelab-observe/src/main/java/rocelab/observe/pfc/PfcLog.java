@@ -150,7 +150,10 @@ public final class PfcLog implements PfcProbe {
         return c;
     }
 
-    /** Links every partition's notes of the window into rows, in one simulator's order, and empties them. */
+    /**
+     * Links every partition's notes of the window of {@code parity} (the one that ended) into rows, in one
+     * simulator's order, and empties them. In a parallel run on a thread of its own, while the next window runs.
+     */
     public void replayCaptures(int parity) {
         PfcCapture.replay(captures, parity, this);
     }
