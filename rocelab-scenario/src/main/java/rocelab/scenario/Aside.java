@@ -21,11 +21,19 @@ final class Aside<T> {
 
     /** The result, once made; a failure in the work is thrown here, as if it had been made on this thread. */
     T join() {
+        return await(task);
+    }
+
+    /**
+     * The result of {@code future}, waited for through interrupts (the interrupt kept for the caller); a failure in the
+     * work is thrown as itself, as if it had been made on this thread.
+     */
+    static <V> V await(java.util.concurrent.Future<V> future) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return task.get();
+                    return future.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

@@ -102,29 +102,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
             return;
         }
         pfcReplay = null;
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    pending.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Aside.await(pending);
     }
 
     @Override
