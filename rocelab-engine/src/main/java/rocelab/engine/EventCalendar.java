@@ -225,6 +225,20 @@ public final class EventCalendar {
         first = NONE;
     }
 
+    /**
+     * After {@link #removeFirst}: the node now first in the cursor's bucket (the next event, unless an insert goes
+     * before it), or -1 when that bucket is empty. It moves nothing. (Looking on to the next occupied bucket as well
+     * reached more events and made bench-B2 1-3 % slower: BENCHMARKS.md, tenth session.)
+     */
+    public int following() {
+        return ends[2 * (int) (cursorSlot & MASK)];
+    }
+
+    /** The handler id of node {@code n} ({@link #following}). */
+    public int handlerOf(int n) {
+        return (int) tieOf(n);
+    }
+
     /** Finds the earliest entry, moving the cursor to its bucket; the calendar must not be empty. */
     private int locateFirst() {
         if (first != NONE) {
@@ -473,11 +487,11 @@ public final class EventCalendar {
         return node[4 * n + 1];
     }
 
-    private long argOf(int n) {
+    public long argOf(int n) {
         return node[4 * n + 2];
     }
 
-    private int kindOf(int n) {
+    public int kindOf(int n) {
         return (int) node[4 * n + 3];
     }
 

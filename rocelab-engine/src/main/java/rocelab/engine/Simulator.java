@@ -15,6 +15,8 @@ import java.util.Arrays;
 public final class Simulator {
     private final EventCalendar calendar;
     private EventHandler[] handlers = new EventHandler[64];
+    /** The handlers that read ahead ({@link Prefetching}), by id; null for the others. */
+    private Prefetching[] prefetchers = new Prefetching[64];
     private int handlerCount;
     /** Null when this simulator holds the whole model; otherwise the partitioned run it is part of. */
     private final PartitionedSimulator partitioned;
@@ -54,6 +56,7 @@ public final class Simulator {
             handlers = Arrays.copyOf(handlers, Math.max(id + 1, handlers.length * 2));
         }
         handlers[id] = handler;
+        remember(id, handler);
         handlerCount = Math.max(handlerCount, id + 1);
         return id;
     }
@@ -78,7 +81,15 @@ public final class Simulator {
             throw new IllegalStateException("handler " + handlerId + " is already answered in partition " + partition);
         }
         handlers[handlerId] = handler;
+        remember(handlerId, handler);
         handlerCount = Math.max(handlerCount, handlerId + 1);
+    }
+
+    private void remember(int id, EventHandler handler) {
+        if (id >= prefetchers.length) {
+            prefetchers = Arrays.copyOf(prefetchers, handlers.length);
+        }
+        prefetchers[id] = handler instanceof Prefetching p ? p : null;
     }
 
     /** The partition this simulator is in a {@link PartitionedSimulator}; 0 when it holds the whole model. */
@@ -264,6 +275,7 @@ public final class Simulator {
         stopRequested = false;
         EventCalendar cal = calendar;
         EventHandler[] table = handlers;
+        Prefetching[] ahead = prefetchers;
         long budget = maxEvents;
         while (budget-- > 0) {
             if (cal.isEmpty()) {
@@ -279,6 +291,16 @@ public final class Simulator {
             int kind = cal.firstKind();
             long arg = cal.firstArg();
             cal.removeFirst();
+            // The event after this one, when it shares this bucket: its handler reads now what it will read then,
+            // so that the frame's cache misses (it was last touched a link delay or a queue's wait ago) overlap
+            // this event's work. bench-B2 -5 to -8 %, the 1,024-host all-to-all -4 to -5 % (BENCHMARKS.md).
+            int following = cal.following();
+            if (following >= 0) {
+                Prefetching p = ahead[cal.handlerOf(following)];
+                if (p != null) {
+                    p.prefetch(cal.kindOf(following), cal.argOf(following));
+                }
+            }
             nowPs = t;
             currentHandler = handlerId;
             currentKind = kind;

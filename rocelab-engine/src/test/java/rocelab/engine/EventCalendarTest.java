@@ -153,4 +153,38 @@ class EventCalendarTest {
             }
         }
     }
+
+    @Test
+    void shouldNameTheNextEventWhenItSharesTheCursorsBucket() {
+        SplittableRandom r = new SplittableRandom(7);
+        EventCalendar wheel = new EventCalendar(16);
+        ReferenceHeapCalendar heap = new ReferenceHeapCalendar(16);
+        long now = 0;
+        int named = 0;
+        for (int step = 0; step < 200_000; step++) {
+            if (r.nextInt(2) == 0 && !heap.isEmpty()) {
+                wheel.firstTimePs();
+                now = heap.firstTimePs();
+                wheel.removeFirst();
+                heap.removeFirst();
+                int n = wheel.following();
+                if (n >= 0) {
+                    // Nothing was added since: the node named is the one popped next.
+                    named++;
+                    assertThat(wheel.firstTimePs()).isEqualTo(heap.firstTimePs());
+                    assertThat(wheel.handlerOf(n)).isEqualTo(heap.firstHandlerId());
+                    assertThat(wheel.kindOf(n)).isEqualTo(heap.firstKind());
+                    assertThat(wheel.argOf(n)).isEqualTo(heap.firstArg());
+                }
+            } else {
+                // Dense: a few hundred picoseconds ahead, so buckets (128 ps) often hold several entries, and now
+                // and then far ahead (the coarse wheel, the heap), whose entries join buckets later.
+                long delta = r.nextInt(20) == 0 ? r.nextLong(30_000_000_000L) : r.nextLong(600);
+                int handler = r.nextInt(50);
+                wheel.add(now + delta, handler, step % 3, delta % 5);
+                heap.add(now + delta, handler, step % 3, delta % 5);
+            }
+        }
+        assertThat(named).isGreaterThan(10_000);
+    }
 }

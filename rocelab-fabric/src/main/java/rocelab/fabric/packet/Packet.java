@@ -580,6 +580,14 @@ public final class Packet {
         return nextDueAtPs;
     }
 
+    /**
+     * Reads the fields a hop reads (its first, middle and last: every cache line they lie on) and returns a value
+     * made of them, for a handler reading ahead ({@code rocelab.engine.Prefetching}) to keep so the loads stay.
+     */
+    public long touch() {
+        return dueAtPs + frameBytes + (next == null ? 0 : 1);
+    }
+
     /** Link use only: unlinks and returns the frame behind this one. */
     public Packet takeNextInFlight() {
         Packet n = next;
