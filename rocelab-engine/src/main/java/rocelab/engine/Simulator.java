@@ -85,6 +85,7 @@ public final class Simulator {
         handlerCount = Math.max(handlerCount, handlerId + 1);
     }
 
+    /** Notes whether handler {@code id} reads ahead ({@link #run} tells it of its next event one event early). */
     private void remember(int id, EventHandler handler) {
         if (id >= prefetchers.length) {
             prefetchers = Arrays.copyOf(prefetchers, handlers.length);
@@ -293,7 +294,7 @@ public final class Simulator {
             cal.removeFirst();
             // The event after this one, when it shares this bucket: its handler reads now what it will read then,
             // so that the frame's cache misses (it was last touched a link delay or a queue's wait ago) overlap
-            // this event's work. bench-B2 -5 to -8 %, the 1,024-host all-to-all -4 to -5 % (BENCHMARKS.md).
+            // this event's work. bench-B2 -2 to -5 %, the 1,024-host all-to-all -4 to -5 % (BENCHMARKS.md).
             int following = cal.following();
             if (following >= 0) {
                 Prefetching p = ahead[cal.handlerOf(following)];
