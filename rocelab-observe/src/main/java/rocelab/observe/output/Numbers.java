@@ -7,7 +7,6 @@ import java.math.RoundingMode;
 public final class Numbers {
     private Numbers() {}
 
-    /** Up to 6 decimals, trailing zeros dropped; NaN and infinities become empty. */
     /** {@code n} and the noun for it: {@code count(1, "switch", "switches")} is "1 switch". */
     public static String count(long n, String one, String many) {
         return n + " " + (n == 1 ? one : many);
@@ -21,6 +20,7 @@ public final class Numbers {
         return n <= max + 1 ? n : max;
     }
 
+    /** Up to 6 decimals (half to even), trailing zeros dropped; NaN and infinities become empty. */
     public static String format(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "";

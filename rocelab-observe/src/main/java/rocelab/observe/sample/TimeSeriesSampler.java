@@ -198,7 +198,7 @@ public final class TimeSeriesSampler implements EventHandler {
         forEachRate((timePs, q, rateBps, cnps) -> {
             QueuePair qp = network.queuePairs().get(q);
             t.micros(timePs).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
-                    .number(rateBps / 1e9).number(cnps).endRow();
+                    .billionths(rateBps).number(cnps).endRow();
         });
         t.flush();
     }

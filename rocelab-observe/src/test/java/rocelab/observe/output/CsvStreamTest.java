@@ -122,4 +122,43 @@ class CsvStreamTest {
         assertThatThrownBy(() -> stream.number(1).endRow()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected 2 cells, got 1");
     }
+
+    /**
+     * A rate in bits per second written as Gb/s from the integer prints what the double n / 1e9 prints: at the
+     * rounding ties (n % 1000 == 500, half to even) and next to them, at whole gigabits, at zero, at the edges of the
+     * fast path's range and over random rates of every magnitude up to terabits.
+     */
+    @Test
+    void shouldWriteBillionthsAsTheDoubleQuotientPrints() throws Exception {
+        List<Long> values = new java.util.ArrayList<>(List.of(0L, 1L, 499L, 500L, 501L, 999L, 1000L, 1500L, 2500L,
+                100_000_000_000L, 99_999_999_500L, 99_999_999_499L, 99_999_999_501L, 37_500_000_000L, 12_345_678_901L,
+                999_999_999_999_999L, 1_000_000_000_000_000L, 1_000_000_000_000_500L, -1L, -1500L, Long.MAX_VALUE,
+                Long.MIN_VALUE));
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = 0; i < 500_000; i++) {
+            long n = random.nextLong(1L << random.nextInt(1, 51));
+            values.add(n);
+            // The ties and their neighbours at this magnitude.
+            long tie = n / 1000 * 1000 + 500;
+            values.add(tie);
+            values.add(tie + random.nextInt(-2, 3));
+        }
+        ByteArrayOutputStream fast = new ByteArrayOutputStream();
+        ByteArrayOutputStream viaDouble = new ByteArrayOutputStream();
+        CsvStream a = new CsvStream(fast, List.of("rate"));
+        CsvStream b = new CsvStream(viaDouble, List.of("rate"));
+        for (long n : values) {
+            a.billionths(n).endRow();
+            b.number(n / 1e9).endRow();
+        }
+        a.flush();
+        b.flush();
+
+        String[] got = fast.toString(StandardCharsets.US_ASCII).split("\n");
+        String[] expected = viaDouble.toString(StandardCharsets.US_ASCII).split("\n");
+        assertThat(got).hasSameSizeAs(expected);
+        for (int i = 0; i < got.length; i++) {
+            assertThat(got[i]).as("row %d (n = %d)", i, i == 0 ? 0 : values.get(i - 1)).isEqualTo(expected[i]);
+        }
+    }
 }
