@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import rocelab.observe.sample.TimeSeriesSampler;
@@ -40,9 +41,42 @@ class RateSamplingTest {
         assertThat(rates(fabric, Sampling.MOVED_TO_FILE)).isEqualTo(rates(fabric, Sampling.CHANGED));
     }
 
+    /**
+     * Two threads reading the rows at once (rates.csv on its own thread and the report's busiest rates, in a large
+     * run) each read every row in order, the last ones still in the file's buffer when they start included.
+     */
+    @Test
+    void shouldGiveTwoReadersAtOnceEveryRowInOrder() throws Exception {
+        String fabric = "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: dcqcn, dcqcn: {profile: hpcc-ns3}}";
+        String expected = rates(fabric, Sampling.CHANGED);
+        for (int round = 0; round < 8; round++) {
+            TimeSeriesSampler sampler = sampler(fabric, Sampling.MOVED_TO_FILE);
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.Callable<String> read = () -> {
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                start.await();
+                sampler.writeRatesCsv(out);
+                return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            };
+            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                var a = two.submit(read);
+                var b = two.submit(read);
+                assertThat(a.get()).isEqualTo(expected);
+                assertThat(b.get()).isEqualTo(expected);
+            } finally {
+                two.shutdown();
+            }
+        }
+    }
+
     private enum Sampling { CHANGED, EVERY, MOVED_TO_FILE }
 
     private static String rates(String fabric, Sampling sampling) {
+        return sampler(fabric, sampling).ratesCsv();
+    }
+
+    private static TimeSeriesSampler sampler(String fabric, Sampling sampling) {
         Simulation simulation = Scenarios.assemble("name: sampling\n" + fabric + "\n" + """
                 topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
                 observe: {sample-interval: 0}
@@ -64,6 +98,6 @@ class RateSamplingTest {
         } else {
             assertThat(sampler.rateRowsInFile()).isZero();
         }
-        return sampler.ratesCsv();
+        return sampler;
     }
 }

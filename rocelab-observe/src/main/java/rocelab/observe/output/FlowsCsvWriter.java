@@ -18,8 +18,7 @@ public final class FlowsCsvWriter implements AutoCloseable {
     private final rocelab.observe.ecmp.EcmpLog ecmpLog;
     private final long endPs;
     private final boolean packetLevel;
-    private final Thread thread;
-    private volatile Throwable failed;
+    private final FileOnItsOwn file;
 
     private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog,
             long endPs, boolean packetLevel) {
@@ -28,16 +27,8 @@ public final class FlowsCsvWriter implements AutoCloseable {
         this.ecmpLog = ecmpLog;
         this.endPs = endPs;
         this.packetLevel = packetLevel;
-        this.thread = new Thread(() -> {
-            try {
-                AtomicFiles.write(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog, ecmpLog,
-                        endPs, packetLevel));
-            } catch (IOException | RuntimeException | Error e) {
-                failed = e;
-            }
-        }, "flows.csv");
-        // Not a reason to keep the JVM alive: the command waits for it on every path that writes a folder.
-        thread.setDaemon(true);
+        this.file = FileOnItsOwn.start(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog,
+                ecmpLog, endPs, packetLevel));
     }
 
     /**
@@ -46,9 +37,7 @@ public final class FlowsCsvWriter implements AutoCloseable {
      */
     public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog,
             rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs, boolean packetLevel) {
-        FlowsCsvWriter w = new FlowsCsvWriter(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
-        w.thread.start();
-        return w;
+        return new FlowsCsvWriter(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
     }
 
     /**
@@ -63,22 +52,7 @@ public final class FlowsCsvWriter implements AutoCloseable {
 
     /** Waits until flows.csv is written, and throws what writing it threw. */
     public void await() throws IOException {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while flows.csv was written");
-        }
-        Throwable t = failed;
-        if (t instanceof IOException e) {
-            throw e;
-        }
-        if (t instanceof RuntimeException e) {
-            throw e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
+        file.await();
     }
 
     /**
@@ -87,16 +61,6 @@ public final class FlowsCsvWriter implements AutoCloseable {
      */
     @Override
     public void close() {
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        file.close();
     }
 }

@@ -27,6 +27,7 @@ public final class RunWriter {
     public static final String SUMMARY = "summary.json";
 
     private final int flowsOnTheirOwn;
+    private final int ratesOnTheirOwn;
 
     public RunWriter() {
         this(FLOWS_ON_THEIR_OWN);
@@ -34,8 +35,15 @@ public final class RunWriter {
 
     /** A writer that writes flows.csv on a thread of its own from {@code flowsOnTheirOwn} flows on. */
     public RunWriter(int flowsOnTheirOwn) {
-        this.flowsOnTheirOwn = flowsOnTheirOwn;
+        this(flowsOnTheirOwn, RATES_ON_THEIR_OWN);
     }
+
+    /** As {@link #RunWriter(int)}, and rates.csv on a thread of its own from {@code ratesOnTheirOwn} rows on. */
+    public RunWriter(int flowsOnTheirOwn, int ratesOnTheirOwn) {
+        this.flowsOnTheirOwn = flowsOnTheirOwn;
+        this.ratesOnTheirOwn = ratesOnTheirOwn;
+    }
+
     public void write(Path dir, RunResult result, Map<String, Object> manifestExtras) throws IOException {
         write(dir, result, manifestExtras, () -> { });
     }
@@ -103,6 +111,26 @@ public final class RunWriter {
 
     /** Every file but flows.csv, manifest.json and summary.json. */
     private void writeOthers(Path dir, RunResult result) throws IOException {
+        // A large rates.csv (the 1,024-host all-to-all: 24 million rows, 750 MB, several seconds) is written on a
+        // thread of its own from the start, beside the other files and the report, not after them on this one.
+        FileOnItsOwn rates = result.series() != null && result.series().rateRows() >= ratesOnTheirOwn
+                ? FileOnItsOwn.start(dir.resolve("rates.csv"), result.series()::writeRatesCsv) : null;
+        try {
+            writeOthers(dir, result, rates == null);
+            if (rates != null) {
+                rates.await();
+            }
+        } finally {
+            if (rates != null) {
+                rates.close(); // on an error here: nothing writes into the folder once this has returned
+            }
+        }
+    }
+
+    /** Rows from which rates.csv is written on a thread of its own (by default). */
+    public static final int RATES_ON_THEIR_OWN = 1_000_000;
+
+    private void writeOthers(Path dir, RunResult result, boolean ratesHere) throws IOException {
         // Port and RNIC counters count packets: a flow-level run has none, so it writes no counter files at all.
         if (result.packetLevel()) {
             AtomicFiles.write(dir.resolve("ports.csv"), portsCsv(result.network()));
@@ -154,7 +182,9 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("llm_calls.csv"));
         }
         if (result.series() != null) {
-            AtomicFiles.write(dir.resolve("rates.csv"), result.series()::writeRatesCsv);
+            if (ratesHere) {
+                AtomicFiles.write(dir.resolve("rates.csv"), result.series()::writeRatesCsv);
+            }
             AtomicFiles.write(dir.resolve("queues.csv"), result.series()::writeQueuesCsv);
             AtomicFiles.write(dir.resolve("links.csv"), result.series()::writeLinksCsv);
         } else {

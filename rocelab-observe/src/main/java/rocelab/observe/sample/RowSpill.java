@@ -49,9 +49,9 @@ final class RowSpill {
         return records;
     }
 
-    /** Every record in the order appended. */
+    /** Every record in the order appended; several threads may read at once (once appending is over). */
     void forEach(Record visitor) throws IOException {
-        flush();
+        flushBeforeReading();
         ByteBuffer in = ByteBuffer.allocate(BUFFER_BYTES);
         long position = 0;
         long end = records * RECORD_BYTES;
@@ -70,6 +70,14 @@ final class RowSpill {
                 visitor.accept(in.getInt(), in.getLong(), in.getInt());
             }
         }
+    }
+
+    /**
+     * The rows still in the buffer go to the file once; readers on two threads (rates.csv's and the report's) would
+     * otherwise both write the buffer out, one of them what the other's clear left.
+     */
+    private synchronized void flushBeforeReading() {
+        flush();
     }
 
     private void flush() {

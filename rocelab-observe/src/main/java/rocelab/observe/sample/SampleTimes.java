@@ -31,9 +31,30 @@ final class SampleTimes {
     }
 
     long timeOfRow(int row) {
-        int s = hint;
+        hint = sampleOf(row, hint);
+        return times[hint];
+    }
+
+    /**
+     * A reader of the rows' times in order with a hint of its own, for readers on several threads at once (rates.csv
+     * and the report's busiest rates read the same rows side by side).
+     */
+    Cursor cursor() {
+        return new Cursor();
+    }
+
+    final class Cursor {
+        private int hint;
+
+        long timeOfRow(int row) {
+            hint = sampleOf(row, hint);
+            return times[hint];
+        }
+    }
+
+    /** The last sample that starts at or before {@code row}, looked for from sample {@code s} first. */
+    private int sampleOf(int row, int s) {
         if (s >= samples || firstRows[s] > row || s + 1 < samples && firstRows[s + 1] <= row) {
-            // the last sample that starts at or before the row
             int lo = 0;
             int hi = samples - 1;
             while (lo < hi) {
@@ -44,9 +65,8 @@ final class SampleTimes {
                     hi = mid - 1;
                 }
             }
-            s = lo;
-            hint = s;
+            return lo;
         }
-        return times[s];
+        return s;
     }
 }

@@ -263,10 +263,11 @@ public final class TimeSeriesSampler implements EventHandler {
 
     /**
      * Every rates.csv row in order, as sampled (the report reads them this way: a large run's rows are mostly in a
-     * temporary file, not on the heap).
+     * temporary file, not on the heap). Several threads may read at once.
      */
     public void forEachRate(RateRow visitor) throws IOException {
-        rates.forEach((row, q, rateBps, cnps) -> visitor.accept(rateTimes.timeOfRow(row), q, rateBps, cnps));
+        SampleTimes.Cursor at = rateTimes.cursor();
+        rates.forEach((row, q, rateBps, cnps) -> visitor.accept(at.timeOfRow(row), q, rateBps, cnps));
     }
 
     /** One rates.csv row: its sample's time (ps), the QP's index in the QP table, its rate (bits/s) and the
