@@ -70,14 +70,44 @@ class RateSamplingTest {
         }
     }
 
+    /**
+     * Every row names its QP and that QP's two hosts, whether the writer reads them from the QP objects (fewer rows
+     * than QPs) or from the array it makes of them (more rows).
+     */
+    @Test
+    void shouldNameEachRowsQueuePairAndItsHosts() {
+        String fabric = "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: dcqcn, dcqcn: {profile: hpcc-ns3}}";
+        Simulation simulation = assembled(fabric);
+        TimeSeriesSampler sampler = new TimeSeriesSampler(simulation.network(), INTERVAL_PS);
+        simulation.simulator().run(Long.MAX_VALUE, Long.MAX_VALUE);
+        var table = simulation.network().queuePairs();
+        assertThat(sampler.rateRows()).as("more rows than QPs: the array's way").isGreaterThan(table.size());
+        java.util.Map<Integer, String> hosts = new java.util.HashMap<>();
+        for (int q = 0; q < table.size(); q++) {
+            hosts.put(table.get(q).id(), table.get(q).sourceHost() + "," + table.get(q).destinationHost());
+        }
+        String[] lines = sampler.ratesCsv().split("\n");
+        assertThat(lines).hasSize(sampler.rateRows() + 1);
+        for (int i = 1; i < lines.length; i++) {
+            String[] c = lines[i].split(",");
+            assertThat(c[2] + "," + c[3]).as(lines[i]).isEqualTo(hosts.get(Integer.parseInt(c[1])));
+        }
+        // Fewer rows than QPs: the objects' way, the same text.
+        Simulation small = assembled(fabric);
+        TimeSeriesSampler early = new TimeSeriesSampler(small.network(), INTERVAL_PS);
+        small.simulator().run(INTERVAL_PS, Long.MAX_VALUE);
+        assertThat(early.rateRows()).isPositive().isLessThan(small.network().queuePairs().size());
+        assertThat(sampler.ratesCsv()).startsWith(early.ratesCsv());
+    }
+
     private enum Sampling { CHANGED, EVERY, MOVED_TO_FILE }
 
     private static String rates(String fabric, Sampling sampling) {
         return sampler(fabric, sampling).ratesCsv();
     }
 
-    private static TimeSeriesSampler sampler(String fabric, Sampling sampling) {
-        Simulation simulation = Scenarios.assemble("name: sampling\n" + fabric + "\n" + """
+    private static Simulation assembled(String fabric) {
+        return Scenarios.assemble("name: sampling\n" + fabric + "\n" + """
                 topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
                 observe: {sample-interval: 0}
                 traffic:
@@ -85,6 +115,10 @@ class RateSamplingTest {
                   - {kind: flow, src: 7, dst: 1, size: 200KB, start: 30us}
                   - {kind: allreduce, ranks: 0-7, size: 2MB, start: 10us}
                 """);
+    }
+
+    private static TimeSeriesSampler sampler(String fabric, Sampling sampling) {
+        Simulation simulation = assembled(fabric);
         var network = simulation.network();
         TimeSeriesSampler sampler = switch (sampling) {
             case CHANGED -> new TimeSeriesSampler(network, INTERVAL_PS);

@@ -195,10 +195,27 @@ public final class TimeSeriesSampler implements EventHandler {
     /** {@link #ratesCsv()} streamed into {@code out} (a large fabric's rates.csv has millions of rows). */
     public void writeRatesCsv(OutputStream out) throws IOException {
         CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
+        QueuePairTable table = network.queuePairs();
+        // A row per QP and sample: with more rows than QPs, each QP's id and hosts are read once into an array
+        // read in order, not from its object at every row (24 million rows of a million scattered objects).
+        int[] ends = rates.rows() >= table.size() ? new int[3 * table.size()] : null;
+        if (ends != null) {
+            for (int q = 0; q < table.size(); q++) {
+                QueuePair qp = table.get(q);
+                ends[3 * q] = qp.id();
+                ends[3 * q + 1] = qp.sourceHost();
+                ends[3 * q + 2] = qp.destinationHost();
+            }
+        }
         forEachRate((timePs, q, rateBps, cnps) -> {
-            QueuePair qp = network.queuePairs().get(q);
-            t.micros(timePs).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost())
-                    .billionths(rateBps).number(cnps).endRow();
+            t.micros(timePs);
+            if (ends != null) {
+                t.number(ends[3 * q]).number(ends[3 * q + 1]).number(ends[3 * q + 2]);
+            } else {
+                QueuePair qp = table.get(q);
+                t.number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost());
+            }
+            t.billionths(rateBps).number(cnps).endRow();
         });
         t.flush();
     }
