@@ -89,15 +89,7 @@ class HostTransfersTest {
                         own.add(new long[] {start[t], end[t] < 0 ? Long.MAX_VALUE : end[t]});
                     }
                 }
-                own.sort((x, y) -> Long.compare(x[0], y[0]));
-                List<long[]> expected = new ArrayList<>();
-                for (long[] iv : own) {
-                    if (!expected.isEmpty() && iv[0] <= expected.get(expected.size() - 1)[1]) {
-                        expected.get(expected.size() - 1)[1] = Math.max(expected.get(expected.size() - 1)[1], iv[1]);
-                    } else {
-                        expected.add(iv.clone());
-                    }
-                }
+                List<long[]> expected = IntervalUnion.of(own);
                 List<long[]> actual = h < merged.size() ? merged.get(h) : List.of();
                 assertThat(actual).as("trial %d host %d", trial, h).containsExactlyElementsOf(expected);
             }

@@ -68,16 +68,7 @@ class IdealHostTransfersTest {
         }
         List<List<long[]>> merged = new ArrayList<>();
         for (List<long[]> host : all) {
-            host.sort((x, y) -> Long.compare(x[0], y[0]));
-            List<long[]> m = new ArrayList<>();
-            for (long[] iv : host) {
-                if (!m.isEmpty() && iv[0] <= m.get(m.size() - 1)[1]) {
-                    m.get(m.size() - 1)[1] = Math.max(m.get(m.size() - 1)[1], iv[1]);
-                } else {
-                    m.add(iv.clone());
-                }
-            }
-            merged.add(m);
+            merged.add(IntervalUnion.of(host));
         }
         return merged;
     }

@@ -24,15 +24,7 @@ class TransferUnionTest {
                 ends[i] = b;
                 intervals.add(new long[] {a, b});
             }
-            intervals.sort((x, y) -> Long.compare(x[0], y[0]));
-            List<long[]> expected = new ArrayList<>();
-            for (long[] iv : intervals) {
-                if (!expected.isEmpty() && iv[0] <= expected.get(expected.size() - 1)[1]) {
-                    expected.get(expected.size() - 1)[1] = Math.max(expected.get(expected.size() - 1)[1], iv[1]);
-                } else {
-                    expected.add(iv.clone());
-                }
-            }
+            List<long[]> expected = IntervalUnion.of(intervals);
 
             assertThat(HostTransfers.merged(starts, ends)).containsExactlyElementsOf(expected);
         }

@@ -20,34 +20,22 @@ class IdealBoundDenseWalkTest {
         OneSwitchIdeal network = OneSwitchIdeal.of(6);
         IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(12);
-        int graphs = 0;
         int withPromises = 0;
         int groups = 0;
         int walksWithTransfers = 0;
-        while (graphs < 300) {
-            TaskGraph g = randomGraph(random);
-            if (g.tasksInCycles() > 0) {
-                continue;
-            }
-            graphs++;
+        for (int graphs = 1; graphs <= 300; graphs++) {
+            TaskGraph g = BoundCases.acyclic(random, IdealBoundDenseWalkTest::randomGraph);
             withPromises += g.lateDependencyCount() > 0 ? 1 : 0;
             IdealBound bound = new IdealBound(g, ideal, network.hosts(), null);
-            int n = g.taskCount();
             for (int k = 0; k < 8; k++) {
-                int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
-                int[] stops = k % 2 == 0 ? new int[0] : random.ints(random.nextInt(4), 0, n).toArray();
-                int lowest = k < 4 ? 0 : random.nextInt(n);
-                long sparse = bound.lastEndPs(done, stops, lowest, false);
+                BoundCases.Group group = BoundCases.group(random, g.taskCount(), k, 4);
+                long sparse = group.walk(bound, false);
                 long sparsePasses = bound.lastWalkPasses();
-                long dense = bound.lastEndPs(done, stops, lowest, true);
+                long dense = group.walk(bound, true);
                 assertThat(dense).as("graph %d, group %d", graphs, k).isEqualTo(sparse);
                 assertThat(bound.lastWalkPasses()).isEqualTo(sparsePasses);
                 groups++;
-                long alone = 0;
-                for (int t : done) {
-                    alone = Math.max(alone, bound.taskEndPs(t));
-                }
-                walksWithTransfers += sparse > alone ? 1 : 0;
+                walksWithTransfers += sparse > group.aloneEndPs(bound) ? 1 : 0;
             }
         }
         assertThat(withPromises).as("graphs with promises").isGreaterThan(50);

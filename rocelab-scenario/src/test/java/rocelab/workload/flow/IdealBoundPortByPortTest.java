@@ -21,15 +21,10 @@ class IdealBoundPortByPortTest {
         OneSwitchIdeal network = OneSwitchIdeal.of(8);
         IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(34);
-        int graphs = 0;
         int raised = 0;
         int portsBounded = 0;
-        while (graphs < 300) {
-            TaskGraph g = randomGraph(random);
-            if (g.tasksInCycles() > 0) {
-                continue;
-            }
-            graphs++;
+        for (int graphs = 1; graphs <= 300; graphs++) {
+            TaskGraph g = BoundCases.acyclic(random, IdealBoundPortByPortTest::randomGraph);
             int n = g.taskCount();
             int[] groups = graphs % 3 == 0 ? random.ints(n, 0, 3).toArray() : null;
             IdealBound together = new IdealBound(g, ideal, network.hosts(), groups);
@@ -37,18 +32,11 @@ class IdealBoundPortByPortTest {
             IdealBound byPort = new IdealBound(g, ideal, network.hosts(), groups);
             byPort.portByPortAbove(0);
             for (int k = 0; k < 6; k++) {
-                int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
-                int[] stops = k % 2 == 0 ? new int[0] : random.ints(random.nextInt(4), 0, n).toArray();
-                int lowest = k < 3 ? 0 : random.nextInt(n);
+                BoundCases.Group group = BoundCases.group(random, n, k, 3);
                 boolean dense = k % 3 == 0;
-                long expected = together.lastEndPs(done, stops, lowest, dense);
-                assertThat(byPort.lastEndPs(done, stops, lowest, dense)).as("graph %d, group %d", graphs, k)
-                        .isEqualTo(expected);
-                long alone = 0;
-                for (int t : done) {
-                    alone = Math.max(alone, together.taskEndPs(t));
-                }
-                raised += expected > alone ? 1 : 0;
+                long expected = group.walk(together, dense);
+                assertThat(group.walk(byPort, dense)).as("graph %d, group %d", graphs, k).isEqualTo(expected);
+                raised += expected > group.aloneEndPs(together) ? 1 : 0;
             }
             assertThat(byPort.lastFinishPs()).as("graph %d's end", graphs).isEqualTo(together.lastFinishPs());
             portsBounded += byPort.portsInClosedForm() > 0 ? 1 : 0;

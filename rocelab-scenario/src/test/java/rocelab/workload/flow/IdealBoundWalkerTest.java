@@ -19,39 +19,24 @@ class IdealBoundWalkerTest {
         OneSwitchIdeal network = OneSwitchIdeal.of(6);
         IdealNetwork ideal = network.ideal();
         SplittableRandom random = new SplittableRandom(41);
-        int graphs = 0;
         int raised = 0;
-        while (graphs < 150) {
-            TaskGraph g = IdealBoundDenseWalkTest.randomGraph(random);
-            if (g.tasksInCycles() > 0) {
-                continue;
-            }
-            graphs++;
+        for (int graphs = 1; graphs <= 150; graphs++) {
+            TaskGraph g = BoundCases.acyclic(random, IdealBoundDenseWalkTest::randomGraph);
             IdealBound bound = new IdealBound(g, ideal, network.hosts(), null);
-            int n = g.taskCount();
-            List<int[][]> groups = new ArrayList<>();
+            List<BoundCases.Group> groups = new ArrayList<>();
             for (int k = 0; k < 16; k++) {
-                int[] done = random.ints(1 + random.nextInt(4), 0, n).toArray();
-                int[] stops = k % 2 == 0 ? new int[0] : random.ints(random.nextInt(4), 0, n).toArray();
-                int lowest = k < 8 ? 0 : random.nextInt(n);
-                groups.add(new int[][] {done, stops, {lowest}});
+                groups.add(BoundCases.group(random, g.taskCount(), k, 8));
             }
             long[] expected = new long[groups.size()];
             for (int k = 0; k < expected.length; k++) {
-                int[][] x = groups.get(k);
-                expected[k] = bound.lastEndPs(x[0], x[1], x[2][0]);
-                long alone = 0;
-                for (int t : x[0]) {
-                    alone = Math.max(alone, bound.taskEndPs(t));
-                }
-                raised += expected[k] > alone ? 1 : 0;
+                BoundCases.Group x = groups.get(k);
+                expected[k] = x.walk(bound);
+                raised += expected[k] > x.aloneEndPs(bound) ? 1 : 0;
             }
             // Alone: a fresh walker, the groups in reverse order.
             IdealBound walker = bound.walker();
             for (int k = expected.length - 1; k >= 0; k--) {
-                int[][] x = groups.get(k);
-                assertThat(walker.lastEndPs(x[0], x[1], x[2][0])).as("graph %d, group %d", graphs, k)
-                        .isEqualTo(expected[k]);
+                assertThat(groups.get(k).walk(walker)).as("graph %d, group %d", graphs, k).isEqualTo(expected[k]);
             }
             // At the same time: the bound and a walker, each over every group many times, on two threads.
             IdealBound other = bound.walker();
@@ -66,11 +51,10 @@ class IdealBoundWalkerTest {
         assertThat(raised).as("groups whose port work raised the bound").isGreaterThan(200);
     }
 
-    private static void walkAll(IdealBound b, List<int[][]> groups, long[] out) {
+    private static void walkAll(IdealBound b, List<BoundCases.Group> groups, long[] out) {
         for (int round = 0; round < 20; round++) {
             for (int k = 0; k < groups.size(); k++) {
-                int[][] x = groups.get(k);
-                long v = b.lastEndPs(x[0], x[1], x[2][0]);
+                long v = groups.get(k).walk(b);
                 if (round == 0) {
                     out[k] = v;
                 } else if (out[k] != v) {

@@ -1,0 +1,23 @@
+package rocelab.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The tests' oracle for a union of intervals, the plain way: sorted by start, each merged into the one before. */
+final class IntervalUnion {
+    private IntervalUnion() {}
+
+    /** Sorted, disjoint intervals covering what {@code intervals} ({from, to} pairs, sorted here in place) cover. */
+    static List<long[]> of(List<long[]> intervals) {
+        intervals.sort((x, y) -> Long.compare(x[0], y[0]));
+        List<long[]> out = new ArrayList<>();
+        for (long[] iv : intervals) {
+            if (!out.isEmpty() && iv[0] <= out.get(out.size() - 1)[1]) {
+                out.get(out.size() - 1)[1] = Math.max(out.get(out.size() - 1)[1], iv[1]);
+            } else {
+                out.add(iv.clone());
+            }
+        }
+        return out;
+    }
+}
