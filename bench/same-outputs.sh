@@ -5,6 +5,9 @@
 #
 #   bench/same-outputs.sh OLD.jar NEW.jar [RUN FLAGS...]        e.g. ... --model flow, ... --ideal
 #
+# OLD_JAVA and NEW_JAVA (default: java) are the commands that run each jar, JVM options included, to compare JVMs
+# with one jar: OLD_JAVA=java NEW_JAVA="/usr/lib/jvm/temurin-25-jdk-amd64/bin/java -XX:AOTCache=F" ... J.jar J.jar
+#
 # Prints one line per scenario (the exit codes and any file that differs) and exits 1 if anything differs.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +17,8 @@ trap 'rm -rf "$work"' EXIT
 bad=0
 for f in "$here"/scenarios/examples/*.yaml "$here"/scenarios/bench/bench-B.yaml; do
   n=$(basename "$f" .yaml)
-  java -XX:+UseSerialGC -jar "$old" run "$f" -q --out "$work/old/$n" "$@" >/dev/null 2>&1; a=$?
-  java -XX:+UseSerialGC -jar "$new" run "$f" -q --out "$work/new/$n" "$@" >/dev/null 2>&1; b=$?
+  ${OLD_JAVA:-java} -XX:+UseSerialGC -jar "$old" run "$f" -q --out "$work/old/$n" "$@" >/dev/null 2>&1; a=$?
+  ${NEW_JAVA:-java} -XX:+UseSerialGC -jar "$new" run "$f" -q --out "$work/new/$n" "$@" >/dev/null 2>&1; b=$?
   diffs=""
   [ $a = $b ] || diffs="exit codes differ"
   if [ -d "$work/old/$n" ] || [ -d "$work/new/$n" ]; then

@@ -193,11 +193,12 @@ public final class RocelabCommand implements Runnable {
         return d[a.length()][b.length()];
     }
 
-    /** Reports the rocelab version. */
+    /** Reports the rocelab version, and the Java running it (the launcher may choose another than the PATH's). */
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"rocelab " + rocelab.scenario.Version.CURRENT};
+            return new String[] {"rocelab " + rocelab.scenario.Version.CURRENT, "Java " + Runtime.version() + " ("
+                    + System.getProperty("java.vm.vendor") + ") in " + System.getProperty("java.home")};
         }
     }
 }

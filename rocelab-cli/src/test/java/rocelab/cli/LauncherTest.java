@@ -36,6 +36,7 @@ class LauncherTest {
             System.out.println("huge pages " + vm.getVMOption("UseTransparentHugePages").getValue());
             System.out.println("new ratio " + vm.getVMOption("NewRatio").getValue() + ", pretenure from "
                     + vm.getVMOption("PretenureSizeThreshold").getValue());
+            System.out.println("options " + ManagementFactory.getRuntimeMXBean().getInputArguments());
         }
     }
 
@@ -70,7 +71,7 @@ class LauncherTest {
     private String launch(Map<String, String> env) throws Exception {
         Path bin = Files.createDirectories(repo.resolve("bin"));
         Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
-        for (String tool : List.of("find", "dirname", "mktemp", "rm", "cat", "grep", "bash", "java")) {
+        for (String tool : List.of("find", "dirname", "readlink", "mktemp", "mv", "rm", "cat", "grep", "bash", "java")) {
             Path wrapper = bin.resolve(tool);
             if (!Files.exists(wrapper)) {
                 Files.writeString(wrapper, "#!/bin/sh\nexec '" + (tool.equals("java") ? java : onPath(tool))
@@ -81,6 +82,10 @@ class LauncherTest {
         ProcessBuilder pb = new ProcessBuilder(List.of(onPath("bash").toString(), repo.resolve("rocelab").toString()))
                 .redirectErrorStream(true);
         pb.environment().remove("ROCELAB_JAVA_OPTS");
+        pb.environment().remove("ROCELAB_JAVA");
+        pb.environment().remove("JAVA_HOME");
+        // No JDK installed but the java on the PATH, unless a test puts some there: this machine's own do not count.
+        pb.environment().put("ROCELAB_JDKS", Files.createDirectories(repo.resolve("jdks")).toString());
         pb.environment().put("PATH", bin.toString());
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -99,6 +104,84 @@ class LauncherTest {
         throw new org.opentest4j.TestAbortedException(tool + " is not on the PATH");
     }
 
+    /**
+     * A JDK of {@code version} in the test's JDK folder, whose java logs its arguments (one line per call) and runs the
+     * test's own JVM without the ahead-of-time options (which a JVM older than 25 refuses); asked to make a cache, it
+     * makes the file, or fails when {@code trainingFails}.
+     */
+    private Path fakeJdk(String version, boolean trainingFails) throws IOException {
+        Path home = Files.createDirectories(repo.resolve("jdks/fake-" + version + "/bin")).getParent();
+        Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+        Path java = home.resolve("bin/java");
+        Files.writeString(java, "#!/bin/bash\n"
+                + "echo \"$*\" >> '" + repo.resolve("java-calls.log") + "'\n"
+                + "args=()\n"
+                + "for a in \"$@\"; do\n"
+                + "  case $a in\n"
+                + "    -XX:AOTCacheOutput=*) " + (trainingFails ? "exit 1" : "echo cache > \"${a#*=}\"") + " ;;\n"
+                + "    -XX:AOT*|-Xlog:aot=off|-Xlog:cds=off) ;;\n"
+                + "    *) args+=(\"$a\") ;;\n"
+                + "  esac\n"
+                + "done\n"
+                + "exec '" + ProcessHandle.current().info().command().orElseThrow() + "' \"${args[@]}\"\n");
+        java.toFile().setExecutable(true);
+        return java;
+    }
+
+    private List<String> javaCalls() throws IOException {
+        Path log = repo.resolve("java-calls.log");
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    @Test
+    void shouldRunAnInstalledJava25FromACacheMadeOncePerBuild() throws Exception {
+        fakeJdk("25.0.9", false);
+        Path cache = repo.resolve("rocelab-cli/target/rocelab-java25.0.9.aot");
+
+        String first = launch(Map.of());
+
+        assertThat(first).as("the java on the PATH is not 25, the folder's is").contains("preparing the JVM's ahead-of-time"
+                + " cache", "MarkSweepCompact");
+        assertThat(javaCalls()).hasSize(2);
+        assertThat(javaCalls().get(0)).as("the cache is made by running the demo with the run's own options")
+                .contains("-XX:+UseSerialGC", "-XX:AOTCacheOutput=", "run -q --out");
+        assertThat(javaCalls().get(1)).contains("-XX:AOTCache=" + cache, "-Xlog:aot=off");
+        assertThat(cache).exists();
+
+        String second = launch(Map.of());
+
+        assertThat(second).doesNotContain("preparing").contains("MarkSweepCompact");
+        assertThat(javaCalls()).hasSize(3);
+        assertThat(javaCalls().get(2)).contains("-XX:AOTCache=" + cache);
+
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 120_000));
+        assertThat(launch(Map.of())).as("a newer jar (a build) makes the cache again").contains("preparing");
+    }
+
+    @Test
+    void shouldNotTryAFailedCacheAgainUntilTheNextBuild() throws Exception {
+        fakeJdk("25.0.9", true);
+
+        assertThat(launch(Map.of())).contains("preparing", "MarkSweepCompact");
+        assertThat(launch(Map.of())).doesNotContain("preparing").contains("MarkSweepCompact");
+        assertThat(javaCalls()).hasSize(3);
+        assertThat(javaCalls().get(2)).doesNotContain("-XX:AOT");
+    }
+
+    @Test
+    void shouldLetTheUsersJavaWin() throws Exception {
+        fakeJdk("25.0.9", false);
+        Path chosen = fakeJdk("17.0.1", false);
+
+        String out = launch(Map.of("ROCELAB_JAVA", chosen.toString()));
+
+        assertThat(out).doesNotContain("preparing").contains("MarkSweepCompact");
+        assertThat(javaCalls()).hasSize(1);
+        assertThat(javaCalls().get(0)).doesNotContain("-XX:AOT");
+        assertThat(launch(Map.of("ROCELAB_JAVA_OPTS", "-Xshare:off"))).as("no cache when the user turns sharing off")
+                .doesNotContain("preparing");
+    }
+
     @Test
     void shouldNotRebuildForFilesUnderTarget() throws Exception {
         Path generated = Files.createDirectories(repo.resolve("rocelab-bench/target/generated-sources/jmh"))
@@ -109,6 +192,7 @@ class LauncherTest {
 
         assertThat(out).as("a JMH-generated source newer than the jar is not a reason to build")
                 .doesNotContain("building", "Maven").contains("MarkSweepCompact");
+        assertThat(out).as("no Java 25 installed: the java on the PATH, with no cache").doesNotContain("AOT", "preparing");
     }
 
     @Test

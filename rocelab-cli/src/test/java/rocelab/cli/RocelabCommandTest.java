@@ -118,7 +118,8 @@ class RocelabCommandTest {
         CliRun run = CliRun.of("--version");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out().strip()).isEqualTo("rocelab 0.1.0");
+        assertThat(run.out().strip().lines()).containsExactly("rocelab 0.1.0", "Java " + Runtime.version() + " ("
+                + System.getProperty("java.vm.vendor") + ") in " + System.getProperty("java.home"));
     }
 
     @Test
