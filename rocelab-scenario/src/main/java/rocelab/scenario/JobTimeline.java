@@ -119,7 +119,8 @@ final class JobTimeline {
                     args.put("iteration", k);
                     args.put("warmup", k < job.warmup());
                     out.span(host, "iteration", "iteration " + k, from, to, args);
-                    stretches(out, host, merge(JobAccount.clip(busy, from, to)), merge(JobAccount.clip(moving, from, to)), from, to);
+                    stretches(out, host, IntervalUnion.of(JobAccount.clip(busy, from, to)),
+                            IntervalUnion.of(JobAccount.clip(moving, from, to)), from, to);
                 }
                 for (int i : shape.computeOf(j, r)) {
                     int t = jt.computeTasks()[i];
@@ -234,19 +235,6 @@ final class JobTimeline {
         out.span(host, state, name, from, to, rocelab.observe.trace.GpuTimeline.args());
     }
 
-    /** Sorted, disjoint intervals covering the same time. */
-    private static List<long[]> merge(List<long[]> intervals) {
-        intervals.sort((x, y) -> Long.compare(x[0], y[0]));
-        List<long[]> out = new ArrayList<>();
-        for (long[] iv : intervals) {
-            if (!out.isEmpty() && iv[0] <= out.get(out.size() - 1)[1]) {
-                out.get(out.size() - 1)[1] = Math.max(out.get(out.size() - 1)[1], iv[1]);
-            } else {
-                out.add(new long[] {iv[0], iv[1]});
-            }
-        }
-        return out;
-    }
 
     static String bytes(long b) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -3,7 +3,10 @@ package rocelab.scenario;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The tests' oracle for a union of intervals, the plain way: sorted by start, each merged into the one before. */
+/**
+ * A union of intervals the plain way: sorted by start, each merged into the one before. The GPU timeline's states use
+ * it, and the tests take it as the reference for the faster unions ({@link HostTransfers}).
+ */
 final class IntervalUnion {
     private IntervalUnion() {}
 
