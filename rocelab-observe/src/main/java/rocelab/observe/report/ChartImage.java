@@ -8,13 +8,10 @@ import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 import rocelab.observe.output.AtomicFiles;
 
 /**
@@ -216,37 +213,15 @@ final class ChartImage {
         png.finish();
     }
 
-    /**
-     * Writes every chart as {@code <id>.svg} and {@code <id>.png} into {@code dir} (and the fabric drawing, when
-     * there is one), and removes the images of charts this run does not have.
-     */
-    static void writeAll(Path dir, List<Chart> charts, String fabricSvg) throws IOException {
-        Files.createDirectories(dir);
-        Set<String> names = new TreeSet<>();
-        for (Chart c : charts) {
-            int h = height(c);
-            SvgCanvas svg = new SvgCanvas(W, h);
-            draw(c, svg, W, h);
-            AtomicFiles.write(dir.resolve(c.id + ".svg"), "<?xml version='1.0' encoding='UTF-8'?>\n" + svg.finish()
-                    + "\n");
-            PngCanvas png = new PngCanvas(W, h);
-            draw(c, png, W, h);
-            AtomicFiles.write(dir.resolve(c.id + ".png"), png.finish());
-            names.add(c.id + ".svg");
-            names.add(c.id + ".png");
-        }
-        if (fabricSvg != null) {
-            AtomicFiles.write(dir.resolve("fabric.svg"), "<?xml version='1.0' encoding='UTF-8'?>\n" + fabricSvg + "\n");
-            names.add("fabric.svg");
-        }
-        try (var old = Files.list(dir)) {
-            for (Path f : old.toList()) {
-                String n = f.getFileName().toString();
-                if ((n.endsWith(".svg") || n.endsWith(".png")) && !names.contains(n)) {
-                    Files.delete(f);
-                }
-            }
-        }
+    /** Writes {@code c} as {@code <id>.svg} and {@code <id>.png} into {@code dir}. */
+    static void write(Path dir, Chart c) throws IOException {
+        int h = height(c);
+        SvgCanvas svg = new SvgCanvas(W, h);
+        draw(c, svg, W, h);
+        AtomicFiles.write(dir.resolve(c.id + ".svg"), "<?xml version='1.0' encoding='UTF-8'?>\n" + svg.finish() + "\n");
+        PngCanvas png = new PngCanvas(W, h);
+        draw(c, png, W, h);
+        AtomicFiles.write(dir.resolve(c.id + ".png"), png.finish());
     }
 
     static int height(Chart c) {

@@ -168,13 +168,18 @@ public final class ComparisonReport {
     public void write(Path dir) throws IOException {
         AtomicFiles.write(dir.resolve("compare.csv"), csv());
         String name = entries.isEmpty() ? "" : entries.get(0).result().scenario();
-        Page p = page(name);
-        AtomicFiles.write(dir.resolve("report.html"), p.finish());
-        ChartImage.writeAll(dir.resolve("charts"), p.charts(), null);
+        ChartDrawing drawing = new ChartDrawing(dir.resolve("charts"));
+        try {
+            Page p = page(name, drawing);
+            AtomicFiles.write(dir.resolve("report.html"), p.finish());
+            drawing.finish(null);
+        } finally {
+            drawing.close();
+        }
     }
 
-    private Page page(String name) {
-        Page p = new Page("rocelab compare: " + name);
+    private Page page(String name, ChartDrawing drawing) {
+        Page p = new Page("rocelab compare: " + name, drawing);
         StringBuilder b = new StringBuilder();
         b.append("<h1>rocelab compare: ").append(Page.esc(name)).append("</h1><p class='meta'>the same topology and"
                 + " workload on ").append(entries.size()).append(" fabrics; each fabric's full report: ");

@@ -18,8 +18,16 @@ final class Page {
 
     private final StringBuilder b = new StringBuilder(1 << 16);
     private final List<Chart> charts = new ArrayList<>();
+    /** Draws each chart's images as it is added (null: nobody draws them). */
+    private final ChartDrawing drawing;
 
     Page(String title) {
+        this(title, null);
+    }
+
+    /** A page whose charts go to {@code drawing} as they are added. */
+    Page(String title, ChartDrawing drawing) {
+        this.drawing = drawing;
         b.append("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport'"
                 + " content='width=device-width,initial-scale=1'><title>").append(esc(title)).append("</title><script>")
                 .append(resource("/rocelab/observe/report/errors.js")).append("</script><style>")
@@ -51,6 +59,9 @@ final class Page {
             return this;
         }
         charts.add(c);
+        if (drawing != null) {
+            drawing.add(c);
+        }
         b.append("<h3>").append(esc(c.title)).append("</h3>");
         if (c.kind == Chart.Kind.LANES) {
             b.append("<div class='legend-cats'>");

@@ -92,18 +92,23 @@ public final class ReportWriter {
         // An error on the report's thread (running out of heap above all) is thrown again on this one, where the
         // command turns it into one line and exit code; left to the thread it would print a stack trace.
         Throwable[] broken = new Throwable[1];
+        ChartDrawing drawing = new ChartDrawing(dir.resolve("charts"));
         Thread report = new Thread(() -> {
             try {
-                write(dir, result, manifest);
+                write(dir, ReportData.of(result, manifest), drawing);
             } catch (IOException e) {
                 failed[0] = e;
             } catch (RuntimeException | Error e) {
                 broken[0] = e;
+            } finally {
+                drawing.close();
             }
         }, "report");
         report.setDaemon(true);
         report.start();
         new RunWriter().write(dir, result, manifest, () -> {
+            // This thread's files are written: it draws charts beside the report's thread until none is left.
+            drawing.help();
             try {
                 report.join();
             } catch (InterruptedException e) {
@@ -123,23 +128,35 @@ public final class ReportWriter {
     }
 
     static Path write(Path dir, ReportData d) throws IOException {
-        // The fabric is drawn once, for the page and for charts/fabric.svg.
-        String fabric = fabric(d);
-        Page page = page(d, fabric);
-        String html = page.finish();
-        Path out = dir.resolve(FILE);
-        AtomicFiles.write(out, html);
-        ChartImage.writeAll(dir.resolve("charts"), page.charts(), fabric);
-        return out;
+        return write(dir, d, new ChartDrawing(dir.resolve("charts")));
+    }
+
+    /** The report of {@code d}, its charts' images drawn by {@code drawing} (which another thread may help). */
+    static Path write(Path dir, ReportData d, ChartDrawing drawing) throws IOException {
+        try {
+            // The fabric is drawn once, for the page and for charts/fabric.svg.
+            String fabric = fabric(d);
+            Page page = page(d, fabric, drawing);
+            String html = page.finish();
+            Path out = dir.resolve(FILE);
+            AtomicFiles.write(out, html);
+            drawing.finish(fabric);
+            return out;
+        } finally {
+            drawing.close();
+        }
     }
 
     static Page page(ReportData d) {
-        return page(d, fabric(d));
+        return page(d, fabric(d), null);
     }
 
-    /** The page, with the fabric's drawing already made ({@link #fabric}; null: none). */
-    static Page page(ReportData d, String fabric) {
-        Page p = new Page("rocelab report: " + d.scenario);
+    /**
+     * The page, with the fabric's drawing already made ({@link #fabric}; null: none), each chart handed to
+     * {@code drawing} as it is added (null: none).
+     */
+    static Page page(ReportData d, String fabric, ChartDrawing drawing) {
+        Page p = new Page("rocelab report: " + d.scenario, drawing);
         p.html("<h1>rocelab report: " + Page.esc(d.scenario) + "</h1>");
         Map<String, Object> s = d.summary;
         p.html("<p class='meta'>" + Page.esc(modeName(d.mode)) + (d.packetLevel() ? "" : " · model "
