@@ -18,11 +18,11 @@ import rocelab.observe.output.AtomicFiles;
  *
  * <p>Why: at the end of a short run the files take a third of the report's time, and their thread then waited for
  * the report with nothing to do while the report drew its charts one after the other (bench-B: files 60 ms, report
- * 220 ms of which the images 95 ms). On Java 25 with the launcher's ahead-of-time cache this takes bench-B's outputs
- * from 166 to 144 ms and bench-B2's from 325 to 288 ms (means of interleaved runs); on Java 17 it does not pay, C2
- * still compiling the loop's methods on the second core (BENCHMARKS.md, 2026-12-06). A chart's images are a function
- * of the chart alone, which nobody changes once it is on the page, so they are the same bytes whichever thread draws
- * them.
+ * 220 ms of which the images 95 ms). On two cores the gain is small, since the JIT's threads want the second core
+ * too: with the launcher's ahead-of-time cache on Java 25, bench-B's outputs 165 -> 157 ms and bench-B2's 324 -> 307
+ * ms (means of interleaved runs); on Java 17 none (BENCHMARKS.md, 2026-12-06); with more cores, the charts' share of
+ * the report. A chart's images are a function of the chart alone, which nobody changes once it is on the page, so they
+ * are the same bytes whichever thread draws them.
  */
 final class ChartDrawing {
     private final Path dir;
