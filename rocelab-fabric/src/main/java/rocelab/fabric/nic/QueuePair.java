@@ -58,7 +58,6 @@ public final class QueuePair {
     // Transmit scheduling state, owned by the source RNIC.
     TxState txState = TxState.IDLE;
     QueuePair nextActive;
-    int heapIndex = -1;
     /** Multi-plane RNIC in per-QP mode: the plane (port) this QP's packets and its ACKs take. */
     int plane;
     long nextSendPs;
