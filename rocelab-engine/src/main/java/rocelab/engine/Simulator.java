@@ -1,7 +1,6 @@
 package rocelab.engine;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The discrete-event loop of one simulation: pops the earliest wake-up and hands it to its handler.
@@ -18,8 +17,6 @@ public final class Simulator {
     private EventHandler[] handlers = new EventHandler[64];
     /** The handlers that read ahead ({@link Prefetching}), by id; null for the others. */
     private Prefetching[] prefetchers = new Prefetching[64];
-    /** Each handler's call site in {@link #run}, by id: that of its class ({@link #SITE}). */
-    private byte[] sites = new byte[64];
     private int handlerCount;
     /** Null when this simulator holds the whole model; otherwise the partitioned run it is part of. */
     private final PartitionedSimulator partitioned;
@@ -92,28 +89,9 @@ public final class Simulator {
     private void remember(int id, EventHandler handler) {
         if (id >= prefetchers.length) {
             prefetchers = Arrays.copyOf(prefetchers, handlers.length);
-            sites = Arrays.copyOf(sites, handlers.length);
         }
         prefetchers[id] = handler instanceof Prefetching p ? p : null;
-        sites[id] = (byte) SITE.get(handler.getClass()).intValue();
     }
-
-    /**
-     * The loop calls handlers from {@link #SITES} call sites: each of the first {@code SITES - 1} handler classes
-     * registered in this JVM has one of its own, and every later class shares the last. One call site for all
-     * classes (links, egress ports, RNICs, switches, congestion controls, ...) was megamorphic, so every event went
-     * through the JVM's interface dispatch stub (4.4 % of a bench-B loop's samples); a site that only ever sees one
-     * class is a checked direct call the JIT may inline. Sites are per class, not per simulator, because the JIT's
-     * profile is per call site, shared by every simulator (and partition) of the JVM.
-     */
-    private static final int SITES = 8;
-    private static final AtomicInteger SITES_TAKEN = new AtomicInteger();
-    private static final ClassValue<Integer> SITE = new ClassValue<>() {
-        @Override
-        protected Integer computeValue(Class<?> type) {
-            return Math.min(SITES_TAKEN.getAndIncrement(), SITES - 1);
-        }
-    };
 
     /** The partition this simulator is in a {@link PartitionedSimulator}; 0 when it holds the whole model. */
     public int partition() {
@@ -299,7 +277,6 @@ public final class Simulator {
         EventCalendar cal = calendar;
         EventHandler[] table = handlers;
         Prefetching[] ahead = prefetchers;
-        byte[] site = sites;
         long budget = maxEvents;
         while (budget-- > 0) {
             if (cal.isEmpty()) {
@@ -333,18 +310,7 @@ public final class Simulator {
             if (fingerprinting) {
                 fingerprint = mix(mix(mix(fingerprint, t), handlerId), kind);
             }
-            EventHandler h = table[handlerId];
-            // Eight copies of one call, each a call site of its own (see SITES): not to be merged.
-            switch (site[handlerId]) {
-                case 0 -> h.onEvent(t, kind, arg);
-                case 1 -> h.onEvent(t, kind, arg);
-                case 2 -> h.onEvent(t, kind, arg);
-                case 3 -> h.onEvent(t, kind, arg);
-                case 4 -> h.onEvent(t, kind, arg);
-                case 5 -> h.onEvent(t, kind, arg);
-                case 6 -> h.onEvent(t, kind, arg);
-                default -> h.onEvent(t, kind, arg);
-            }
+            table[handlerId].onEvent(t, kind, arg);
             if (stopRequested) {
                 break;
             }
