@@ -7,8 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import rocelab.fabric.congestion.AckFeedback;
+import rocelab.fabric.TestFabric;
 import rocelab.fabric.congestion.CongestionControl;
+import rocelab.fabric.congestion.CongestionControlFactory;
 
 /**
  * The RNIC's heap of queue pairs pops in (key, QP number) order, and keeps its entries in the array order of a plain
@@ -16,26 +17,10 @@ import rocelab.fabric.congestion.CongestionControl;
  * in. The reference below is that plain heap, reading the QP number from the objects as the heap once did.
  */
 class QueuePairHeapTest {
-    private static final CongestionControl LINE_RATE = new CongestionControl() {
-        @Override
-        public long rateBps() {
-            return 100_000_000_000L;
-        }
-
-        @Override
-        public long windowBytes() {
-            return Long.MAX_VALUE;
-        }
-
-        @Override
-        public void onSend(long nowPs, int wireBytes) {}
-
-        @Override
-        public void onAck(long nowPs, AckFeedback ack) {}
-    };
-
     private static QueuePair qp(int id) {
-        return new QueuePair(id, null, null, 0, LINE_RATE, null, NicParameters.defaults(1000));
+        CongestionControl lineRate = TestFabric.LINE_RATE.create(
+                new CongestionControlFactory.Context(null, 100_000_000_000L, id, null));
+        return new QueuePair(id, null, null, 0, lineRate, null, NicParameters.defaults(1000));
     }
 
     /** A binary min-heap on (key, QP number) whose comparisons read the number from the QP. */
