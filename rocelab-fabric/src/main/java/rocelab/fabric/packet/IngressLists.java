@@ -2,10 +2,15 @@ package rocelab.fabric.packet;
 
 /**
  * The packets a switch holds in its egress queues of lossless classes, linked again by (ingress port, egress port,
- * class) through two intrusive fields of the packet, so that the cause of an XOFF (the ingress group's bytes by
+ * class) through an intrusive field of the packet, so that the cause of an XOFF (the ingress group's bytes by
  * egress port and its flows) is found by visiting that group's packets only, not every packet queued at the switch
  * (up to a whole 32 MB buffer of them at every XOFF of a large all-to-all). Made only when a PFC log asks for it;
- * lossy classes are never linked. Adding and removing are O(1) and allocate nothing. Each list also counts its
+ * lossy classes are never linked. Adding and removing are O(1) and allocate nothing.
+ *
+ * <p>Each list is a first-in first-out chain: an egress queue of one class is a FIFO, so the packets of one ingress
+ * group in it leave in the order they came, and the packet leaving is always its list's head. Removing it then
+ * touches no other packet: a doubly linked list wrote its newer neighbour, which behind a deep queue (a 1,024-host
+ * all-to-all holds a million frames behind pauses) had gone cold in the meantime. Each list also counts its
  * bytes; on InfiniBand only the counts are kept ({@code linked} false), on every data lane: what a port's input buffer
  * holds for each egress names the root of a wait for its credits, and the counts of one input and lane lie side by
  * side, one per egress port.
@@ -15,8 +20,10 @@ public final class IngressLists {
     /** The list slot of each traffic class, -1 for a class that is not lossless. */
     private final int[] slotOfClass;
     private final int slots;
-    /** The first packet of each list (null when the packets are not linked, only counted). */
+    /** The oldest packet of each list (null when the packets are not linked, only counted). */
     private final Packet[] heads;
+    /** The newest packet of each list, where the next one is linked (null when not linked). */
+    private final Packet[] tails;
     /** The bytes of each list: what an ingress group holds for each egress port, without visiting its packets. */
     private final long[] bytes;
 
@@ -36,6 +43,7 @@ public final class IngressLists {
         this.slots = n;
         this.bytes = new long[ports * ports * Math.max(1, n)];
         this.heads = linked ? new Packet[bytes.length] : null;
+        this.tails = linked ? new Packet[bytes.length] : null;
     }
 
     /** Whether class {@code tc}'s packets are linked here (it is lossless). */
@@ -60,16 +68,20 @@ public final class IngressLists {
             bytes[i] += p.frameBytes;
             return;
         }
-        Packet head = heads[i];
-        p.ingressPrev = null;
-        p.ingressNext = head;
-        if (head != null) {
-            head.ingressPrev = p;
+        Packet tail = tails[i];
+        p.ingressNext = null;
+        if (tail == null) {
+            heads[i] = p;
+        } else {
+            tail.ingressNext = p;
         }
-        heads[i] = p;
+        tails[i] = p;
     }
 
-    /** Unlinks a packet leaving the queue of {@code out} in class {@code tc} (no-op when lossy). */
+    /**
+     * Unlinks a packet leaving the queue of {@code out} in class {@code tc} (no-op when lossy): the head of its
+     * egress queue, so the head of its list.
+     */
     public void remove(int out, int tc, Packet p) {
         int slot = slotOfClass[tc];
         if (slot < 0) {
@@ -80,21 +92,19 @@ public final class IngressLists {
             bytes[i] -= p.frameBytes;
             return;
         }
-        Packet prev = p.ingressPrev;
+        if (heads[i] != p) {
+            // A list is a subsequence of a FIFO queue: only a removal from the middle of a queue gets here.
+            throw new IllegalStateException("a packet left its egress queue ahead of its ingress group's older ones");
+        }
         Packet next = p.ingressNext;
-        if (prev == null) {
-            heads[i] = next;
-        } else {
-            prev.ingressNext = next;
+        heads[i] = next;
+        if (next == null) {
+            tails[i] = null;
         }
-        if (next != null) {
-            next.ingressPrev = prev;
-        }
-        p.ingressPrev = null;
         p.ingressNext = null;
     }
 
-    /** The first packet (in no particular order) queued at {@code out} in class {@code tc} from {@code in}, or null. */
+    /** The oldest packet queued at {@code out} in class {@code tc} from {@code in}, or null. */
     public Packet first(int in, int out, int tc) {
         int slot = slotOfClass[tc];
         return slot < 0 || heads == null ? null : heads[index(in, out, slot)];

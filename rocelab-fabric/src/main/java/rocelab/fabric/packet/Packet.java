@@ -61,8 +61,7 @@ public final class Packet {
     Packet next;
     /** Set by the pool right after the packet is made (made apart, so the pool's packets lie side by side). */
     PacketExtras extras;
-    /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the neighbours there. */
-    Packet ingressPrev;
+    /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the next newer there. */
     Packet ingressNext;
 
     Packet() {}
