@@ -20,10 +20,11 @@ public final class IngressLists {
     /** The list slot of each traffic class, -1 for a class that is not lossless. */
     private final int[] slotOfClass;
     private final int slots;
-    /** The oldest packet of each list (null when the packets are not linked, only counted). */
-    private final Packet[] heads;
-    /** The newest packet of each list, where the next one is linked (null when not linked). */
-    private final Packet[] tails;
+    /**
+     * Each list's oldest packet at {@code 2i} and its newest (where the next one is linked) at {@code 2i + 1}: one
+     * line for both, as a 128-port spine's lists' ends alone fill 128 KB (null when the packets are only counted).
+     */
+    private final Packet[] ends;
     /** The bytes of each list: what an ingress group holds for each egress port, without visiting its packets. */
     private final long[] bytes;
 
@@ -42,8 +43,7 @@ public final class IngressLists {
         }
         this.slots = n;
         this.bytes = new long[ports * ports * Math.max(1, n)];
-        this.heads = linked ? new Packet[bytes.length] : null;
-        this.tails = linked ? new Packet[bytes.length] : null;
+        this.ends = linked ? new Packet[2 * bytes.length] : null;
     }
 
     /** Whether class {@code tc}'s packets are linked here (it is lossless). */
@@ -62,20 +62,20 @@ public final class IngressLists {
             return;
         }
         int i = index(in, out, slot);
-        if (heads == null) {
+        if (ends == null) {
             // Counted only when not linked (InfiniBand's credit roots): a PFC log's XOFF causes visit the packets,
             // and a count kept beside the links cost every lossless packet a read and write more at every switch.
             bytes[i] += p.frameBytes;
             return;
         }
-        Packet tail = tails[i];
+        Packet tail = ends[2 * i + 1];
         p.ingressNext = null;
         if (tail == null) {
-            heads[i] = p;
+            ends[2 * i] = p;
         } else {
             tail.ingressNext = p;
         }
-        tails[i] = p;
+        ends[2 * i + 1] = p;
     }
 
     /**
@@ -88,18 +88,18 @@ public final class IngressLists {
             return;
         }
         int i = index(p.ingressPort, out, slot);
-        if (heads == null) {
+        if (ends == null) {
             bytes[i] -= p.frameBytes;
             return;
         }
-        if (heads[i] != p) {
+        if (ends[2 * i] != p) {
             // A list is a subsequence of a FIFO queue: only a removal from the middle of a queue gets here.
             throw new IllegalStateException("a packet left its egress queue ahead of its ingress group's older ones");
         }
         Packet next = p.ingressNext;
-        heads[i] = next;
+        ends[2 * i] = next;
         if (next == null) {
-            tails[i] = null;
+            ends[2 * i + 1] = null;
         }
         p.ingressNext = null;
     }
@@ -107,7 +107,7 @@ public final class IngressLists {
     /** The oldest packet queued at {@code out} in class {@code tc} from {@code in}, or null. */
     public Packet first(int in, int out, int tc) {
         int slot = slotOfClass[tc];
-        return slot < 0 || heads == null ? null : heads[index(in, out, slot)];
+        return slot < 0 || ends == null ? null : ends[2 * index(in, out, slot)];
     }
 
     /**
@@ -115,7 +115,7 @@ public final class IngressLists {
      * only when the lists are not linked.
      */
     public long bytes(int in, int out, int tc) {
-        if (heads != null) {
+        if (ends != null) {
             throw new IllegalStateException("linked lists do not count their bytes");
         }
         int slot = slotOfClass[tc];
