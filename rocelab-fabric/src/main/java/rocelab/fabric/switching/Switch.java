@@ -67,6 +67,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private boolean limitsPayload;
     /** The lossless queues linked by ingress port, for the PFC log's causes; null until asked for. */
     private rocelab.fabric.packet.IngressLists ingressLists;
+    /** Link the lossless queues by ingress before this switch's first XOFF ({@link #linkQueuesByIngressAtFirstXoff}). */
+    private boolean linkAtFirstXoff;
 
     /**
      * @param routes for each destination host, the output ports on a shortest path (shared arrays, read only)
@@ -385,6 +387,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     private void sendPause(long nowPs, int port, int priority, int quanta, long groupBytes, PfcReason reason) {
+        if (linkAtFirstXoff && quanta > 0) {
+            linkAtFirstXoff = false;
+            linkQueuesByIngress();
+        }
         Packet frame = pool.acquire().initPfc(nowPs, priority, quanta, frames.pfcFrameBytes());
         pfcProbe.onPfcSent(nowPs, nodeId, port, priority, quanta, groupBytes, buffer.threshold(), reason,
                 buffer.sharedUsedBytes(), buffer.sharedPoolBytes());
@@ -448,6 +454,16 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             return;
         }
         linkQueues(pfc.losslessMask(), true);
+    }
+
+    /**
+     * As {@link #linkQueuesByIngress}, but just before this switch sends its first XOFF, the first moment an XOFF's
+     * cause is read: the lists then hold every packet queued at that moment, as if they had been linked all along,
+     * and a switch that never pauses (every switch of most lossless runs: DCQCN holds the queues below the
+     * threshold) never pays for linking each packet in and out.
+     */
+    public void linkQueuesByIngressAtFirstXoff() {
+        linkAtFirstXoff = ingressLists == null && pfc.enabled();
     }
 
     private void linkQueues(int classMask, boolean linked) {

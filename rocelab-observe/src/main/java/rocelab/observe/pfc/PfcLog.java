@@ -117,9 +117,10 @@ public final class PfcLog implements PfcProbe {
             }
         }
         this.own = new PfcCapture(network, null);
-        // The causes of XOFFs visit the pausing group's packets only (a no-op on lossy fabrics).
+        // The causes of XOFFs visit the pausing group's packets only (a no-op on lossy fabrics), linked from a switch's
+        // first XOFF on.
         for (int s = 0; s < network.switchCount(); s++) {
-            network.switchAt(s).linkQueuesByIngress();
+            network.switchAt(s).linkQueuesByIngressAtFirstXoff();
         }
         FlowPaths paths = new FlowPaths(network);
         this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port),

@@ -55,16 +55,52 @@ class PfcCauseTest {
         }
     }
 
+    /** As the PFC log does: each switch links its queues by ingress at its first XOFF, with what is queued then. */
     private static BothWays run(ScenarioConfig config) {
-        Simulation sim = Simulation.assemble(config);
+        return run(Simulation.assemble(config));
+    }
+
+    private static BothWays run(Simulation sim) {
         Network network = sim.network();
         BothWays probe = new BothWays(network);
         for (int s = 0; s < network.switchCount(); s++) {
-            network.switchAt(s).linkQueuesByIngress();
+            network.switchAt(s).linkQueuesByIngressAtFirstXoff();
             network.switchAt(s).pfcProbe(probe);
         }
         sim.run(ProgressListener.NONE);
         return probe;
+    }
+
+    @Test
+    void shouldLinkTheQueuesOfASwitchOnlyFromItsFirstXoff() {
+        // The incast's receiver leaf pauses its hosts; the spines and the other leaves send no XOFF.
+        Simulation sim = Simulation.assemble(yaml("""
+                name: cause-first-xoff
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch:
+                  buffer: 1MB
+                  ecn: {marking: none}
+                  pfc: {threshold: dynamic, alpha: 0.125, headroom: auto}
+                nic: {cc: none}
+                traffic:
+                  - {kind: incast, senders: 1-3, receiver: 0, size: 256KB}
+                """));
+        BothWays b = run(sim);
+        assertThat(b.xoffs).isPositive();
+        Network network = sim.network();
+        int linked = 0;
+        for (int s = 0; s < network.switchCount(); s++) {
+            var sw = network.switchAt(s);
+            boolean paused = false;
+            for (int p = 0; p < sw.portCount(); p++) {
+                // A switch's first pause frame is an XOFF.
+                paused |= sw.port(p).counter(rocelab.fabric.probe.PortCounter.PAUSE_SENT) > 0;
+            }
+            assertThat(sw.ingressLists() != null).as("switch %d", s).isEqualTo(paused);
+            linked += paused ? 1 : 0;
+        }
+        assertThat(linked).isEqualTo(1);
     }
 
     private static ScenarioConfig yaml(String text) {
