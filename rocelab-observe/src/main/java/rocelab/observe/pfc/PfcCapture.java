@@ -37,6 +37,9 @@ final class PfcCapture implements PfcProbe {
 
     private final Network network;
     private long[] egressScratch = new long[64];
+    /** The walk's place in each egress port's list of the group that still has packets, and that port. */
+    private Packet[] chainAt = new Packet[64];
+    private int[] chainPort = new int[64];
     private long[] qpScratch = new long[64];
     private int[] touched = new int[64];
     /** The notes of a partition's window (null for the log's own capture, which notes nothing). */
@@ -138,15 +141,38 @@ final class PfcCapture implements PfcProbe {
         int ports = sw.portCount();
         if (egressScratch.length < ports) {
             egressScratch = new long[ports];
+            chainAt = new Packet[ports];
+            chainPort = new int[ports];
         }
-        int distinct = 0;
+        int chains = 0;
         for (int e = 0; e < ports; e++) {
-            long bytes = 0;
-            for (Packet p = lists.first(inPort, e, priority); p != null; p = IngressLists.next(p)) {
-                bytes += p.frameBytes();
-                distinct = countFlow(p, distinct);
+            egressScratch[e] = 0;
+            Packet first = lists.first(inPort, e, priority);
+            if (first != null) {
+                chainAt[chains] = first;
+                chainPort[chains++] = e;
             }
-            egressScratch[e] = bytes;
+        }
+        // The egress ports' lists are walked a packet of each in turn, not one list after the other: each packet
+        // was queued long ago (a miss), and the next one's address is in it, so one list's misses come one after
+        // another, while those of different lists overlap (a spine's group has packets towards up to every leaf).
+        // The sums by egress port and by flow do not depend on the order.
+        int distinct = 0;
+        while (chains > 0) {
+            for (int k = 0; k < chains;) {
+                Packet p = chainAt[k];
+                egressScratch[chainPort[k]] += p.frameBytes();
+                distinct = countFlow(p, distinct);
+                Packet next = IngressLists.next(p);
+                if (next != null) {
+                    chainAt[k++] = next;
+                } else {
+                    chains--;
+                    chainAt[k] = chainAt[chains];
+                    chainPort[k] = chainPort[chains];
+                    chainAt[chains] = null;
+                }
+            }
         }
         noteCause(rec, at, sw, priority, distinct);
     }
