@@ -44,6 +44,8 @@ class ReferenceBenchmarksTest {
         assertThat(c.pfc().dynamic()).isTrue();
         assertThat(c.pfc().alpha()).isEqualTo(0.125);
         assertThat(c.switches().bufferBytes()).isEqualTo(32_000_000L);
+        // The reference names no PFC watchdog (the headers say why lint warns of it).
+        assertThat(c.pfc().watchdog().enabled()).isFalse();
         // ECN on the RoCE queue: Kmin 400 KB, Kmax 1600 KB, Pmax 0.2 (KB = 1000 B).
         assertThat(c.ecn().scheme()).isEqualTo(EcnParameters.Scheme.RED);
         assertThat(c.ecn().kminBytes()).isEqualTo(400_000L);
