@@ -2,9 +2,11 @@ package rocelab.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
+import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -26,10 +28,10 @@ public final class BoundCost {
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Path scenario = Path.of(args[0]);
         int repeats = Integer.parseInt(args[1]);
-        URL[] urls = java.util.Arrays.stream(args[2].split(":")).map(p -> {
+        URL[] urls = Arrays.stream(args[2].split(":")).map(p -> {
             try {
                 return Path.of(p).toUri().toURL();
-            } catch (java.net.MalformedURLException e) {
+            } catch (MalformedURLException e) {
                 throw new IllegalArgumentException(e);
             }
         }).toArray(URL[]::new);
@@ -66,15 +68,15 @@ public final class BoundCost {
 
     /** The figures' group bounds as text: the collectives' ends and the jobs' ends, iterations and calls. */
     private static String groupBounds(Object figures) throws Exception {
-        StringBuilder s = new StringBuilder("collectives " + java.util.Arrays.toString((long[]) get(figures,
+        StringBuilder s = new StringBuilder("collectives " + Arrays.toString((long[]) get(figures,
                 "collectiveEndPs")));
         Object jobs = get(figures, "jobs");
         if (jobs != null) {
-            s.append(" jobEndPs ").append(java.util.Arrays.toString((long[]) get(jobs, "jobEndPs")));
-            s.append(" iterationEndPs ").append(java.util.Arrays.deepToString((long[][]) get(jobs, "iterationEndPs")));
+            s.append(" jobEndPs ").append(Arrays.toString((long[]) get(jobs, "jobEndPs")));
+            s.append(" iterationEndPs ").append(Arrays.deepToString((long[][]) get(jobs, "iterationEndPs")));
             long[][] calls = (long[][]) get(jobs, "callEndPs");
-            s.append(" calls ").append(java.util.Arrays.stream(calls).mapToInt(c -> c.length).sum())
-                    .append(" hash ").append(Integer.toHexString(java.util.Arrays.deepHashCode(calls)));
+            s.append(" calls ").append(Arrays.stream(calls).mapToInt(c -> c.length).sum())
+                    .append(" hash ").append(Integer.toHexString(Arrays.deepHashCode(calls)));
         }
         return s.toString();
     }

@@ -1,6 +1,9 @@
 package rocelab.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.RunWriter;
@@ -22,7 +25,7 @@ import rocelab.scenario.read.ScenarioReader;
 public final class ReportCost {
     private ReportCost() {}
 
-    private static void mark(long[] wall, long[] used, int i, java.lang.management.ThreadMXBean cpu) {
+    private static void mark(long[] wall, long[] used, int i, ThreadMXBean cpu) {
         wall[i] = System.nanoTime();
         used[i] = cpu.getCurrentThreadCpuTime();
     }
@@ -40,7 +43,7 @@ public final class ReportCost {
         Path file = Path.of(args[0]);
         Path dir = Path.of(args[1]);
         ScenarioConfig config = new ScenarioReader().read(file);
-        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long[] wall = new long[6];
         long[] used = new long[6];
         wall[0] = System.nanoTime();
@@ -57,11 +60,11 @@ public final class ReportCost {
         // As rocelab run writes a folder: the files and the report side by side (the report's code is warm now).
         ReportWriter.writeRun(dir, result, Map.of());
         mark(wall, used, 5, cpu);
-        System.out.printf(java.util.Locale.ROOT, "%s: wall s (cpu s): assemble+simulate %.2f (%.2f), write files %.2f"
+        System.out.printf(Locale.ROOT, "%s: wall s (cpu s): assemble+simulate %.2f (%.2f), write files %.2f"
                 + " (%.2f), report from memory %.2f (%.2f), report from files %.2f (%.2f), files and report side by"
                 + " side %.2f%n", config.name(), d(wall, 1), d(used, 1), d(wall, 2), d(used, 2), d(wall, 3),
                 d(used, 3), d(wall, 4), d(used, 4), d(wall, 5));
-        System.out.printf(java.util.Locale.ROOT, "report from memory against the run (assemble+simulate+files+report):"
+        System.out.printf(Locale.ROOT, "report from memory against the run (assemble+simulate+files+report):"
                 + " %.1f %% of its wall time, %.1f %% of its CPU time%n", 100.0 * (wall[3] - wall[2])
                 / (wall[3] - wall[0]), 100.0 * (used[3] - used[2]) / (used[3] - used[0]));
     }

@@ -6,7 +6,9 @@ import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.Locale;
+import javax.management.JMException;
 import javax.management.ObjectName;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.observe.RunResult;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -85,7 +87,7 @@ public final class ScaleProfile {
             double cpu = (cpuNanos(wholeProcess) - cpu0) / 1e9;
             long packets = 0;
             for (int h = 0; h < simulation.network().hostCount(); h++) {
-                packets += simulation.network().nic(h).counter(rocelab.fabric.probe.NicCounter.TX_DATA_PACKETS);
+                packets += simulation.network().nic(h).counter(NicCounter.TX_DATA_PACKETS);
             }
             long events = simulation.eventsProcessed();
             System.out.printf(Locale.ROOT, "loop to %.1f us on %d thread(s), %d partition(s): %.2f s wall (%.2f s CPU"
@@ -145,7 +147,7 @@ public final class ScaleProfile {
             text = (String) ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
                 new Object[] {null}, new String[] {String[].class.getName()});
-        } catch (javax.management.JMException e) {
+        } catch (JMException e) {
             throw new IllegalStateException("no class histogram from this JVM", e);
         }
         String[] lines = text.split("\n");

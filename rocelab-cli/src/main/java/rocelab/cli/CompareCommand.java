@@ -1,14 +1,18 @@
 package rocelab.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.observe.RunResult;
 import rocelab.observe.report.ComparisonReport;
 import rocelab.observe.report.ReportWriter;
@@ -61,7 +65,7 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter outWriter = spec.commandLine().getOut();
-        String known = String.join(", ", java.util.Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
+        String known = String.join(", ", Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
         List<FabricMode> chosen = new ArrayList<>();
         for (String m : modes) {
             FabricMode mode = FabricMode.fromKey(m.strip());
@@ -96,7 +100,7 @@ final class CompareCommand implements Callable<Integer> {
             base = base.withSeed(seed);
         }
         Path dir = out != null ? out : Path.of("out", base.name() + "-compare");
-        java.util.Set<String> modeFolders = new java.util.TreeSet<>();
+        Set<String> modeFolders = new TreeSet<>();
         for (FabricMode m : FabricMode.values()) {
             modeFolders.add(m.key());
         }
@@ -136,7 +140,7 @@ final class CompareCommand implements Callable<Integer> {
             }
             new ComparisonReport(entries).write(folder.dir());
             folder.commit();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;
         }

@@ -2,12 +2,13 @@ package rocelab.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
@@ -63,7 +64,7 @@ final class ExpandCommand implements Callable<Integer> {
                 continue;
             }
             found = true;
-            String degrees = java.util.Arrays.stream(Dim.values()).filter(d -> j.layout().degree(d) > 1)
+            String degrees = Arrays.stream(Dim.values()).filter(d -> j.layout().degree(d) > 1)
                     .map(d -> d.key() + ": " + j.layout().degree(d)).collect(Collectors.joining(", "));
             out.printf("# job %s: %d ranks, parallelism {%s}, order %s, %d iteration(s)%n", j.name(), j.layout().size(),
                     degrees, j.layout().order().stream().map(Dim::key).toList(), j.iterations());

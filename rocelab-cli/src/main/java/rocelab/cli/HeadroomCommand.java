@@ -1,9 +1,13 @@
 package rocelab.cli;
 
+import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.packet.FrameFormat;
@@ -111,7 +115,7 @@ final class HeadroomCommand implements Callable<Integer> {
         String expected = "expected a length with its unit, m or km, from 0 to 100km (e.g. 100m)";
         boolean km = t.endsWith("km");
         if (!km && !t.endsWith("m")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([-+0-9.eE]+)\\s*([A-Za-z\"']+)").matcher(t);
+            Matcher m = Pattern.compile("([-+0-9.eE]+)\\s*([A-Za-z\"']+)").matcher(t);
             if (!m.matches()) {
                 throw new IllegalArgumentException("--cable '" + text + "' has no unit; " + expected);
             }
@@ -119,8 +123,8 @@ final class HeadroomCommand implements Callable<Integer> {
             String hint = "";
             if (unit.equalsIgnoreCase("ft") || unit.equals("'") || unit.equalsIgnoreCase("feet")) {
                 try {
-                    hint = String.format(java.util.Locale.ROOT, " (%s ft is %sm)", m.group(1),
-                            new java.math.BigDecimal(m.group(1)).multiply(new java.math.BigDecimal("0.3048"))
+                    hint = String.format(Locale.ROOT, " (%s ft is %sm)", m.group(1),
+                            new BigDecimal(m.group(1)).multiply(new BigDecimal("0.3048"))
                                     .stripTrailingZeros().toPlainString());
                 } catch (NumberFormatException e) {
                     // not a number: the unit alone is named

@@ -7,6 +7,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Locale;
 
 /**
  * What went wrong with a file, in words: Java's file exceptions often carry only the path as their message ("cannot
@@ -30,7 +31,7 @@ final class IoProblem {
                     : e instanceof DirectoryNotEmptyException ? "directory not empty"
                     : "the file system refused it";
         } else {
-            cause = cause.substring(0, 1).toLowerCase(java.util.Locale.ROOT) + cause.substring(1);
+            cause = cause.substring(0, 1).toLowerCase(Locale.ROOT) + cause.substring(1);
         }
         String file = f.getFile();
         return (file == null ? "" : file + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": ") + cause;

@@ -5,15 +5,21 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.fabric.flowcontrol.credit.CreditRoot;
+import rocelab.fabric.probe.CreditProbe;
+import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.CreditRootNames;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.journey.JourneyEvent;
 import rocelab.observe.journey.JourneyRecorder;
@@ -108,8 +114,8 @@ final class JourneyCommand implements Callable<Integer> {
         PfcProbe previous = sim.pfcLog() != null ? sim.pfcLog() : PfcProbe.NONE;
         // One flow of the QP: a QP carries one flow after another (each step of a ring on one connection).
         JourneyRecorder recorder = new JourneyRecorder(sim.network(), qp, flow, previous)
-                .creditsTo(sim.creditLog() != null ? sim.creditLog() : rocelab.fabric.probe.CreditProbe.NONE)
-                .ecmpTo(sim.ecmpLog() != null ? sim.ecmpLog() : rocelab.fabric.probe.EcmpProbe.NONE);
+                .creditsTo(sim.creditLog() != null ? sim.creditLog() : CreditProbe.NONE)
+                .ecmpTo(sim.ecmpLog() != null ? sim.ecmpLog() : EcmpProbe.NONE);
         recorder.attach();
         RunResult result = sim.run(ProgressListener.NONE);
         FlowRecord f = result.flows().get(flow);
@@ -138,9 +144,9 @@ final class JourneyCommand implements Callable<Integer> {
      * A wait for credits: what the next hop's buffer held, as the credit update that ended the stall carried it (null
      * when none was carried): the egress its packets waited for there, the root and its kind, how many credit hops away.
      */
-    private static void creditRoot(Map<String, Object> row, rocelab.fabric.topology.Topology topo, int nextHop,
+    private static void creditRoot(Map<String, Object> row, Topology topo, int nextHop,
             long root) {
-        var names = new rocelab.observe.credit.CreditRootNames(topo);
+        var names = new CreditRootNames(topo);
         boolean known = root >= 0;
         int holder = known ? CreditRoot.holder(root) : -1;
         row.put("held_for", holder < 0 ? null : names.link(nextHop, holder));
@@ -198,7 +204,7 @@ final class JourneyCommand implements Callable<Integer> {
         for (JourneyEvent e : events) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("time_us", Numbers.micros(e.timePs()));
-            row.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+            row.put("kind", e.kind().name().toLowerCase(Locale.ROOT));
             row.put("node", topo.nodeName(e.node()));
             row.put("port", e.port());
             row.put("psn", e.psn());
@@ -218,7 +224,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("from_bps", c.fromBps());
                 row.put("to_bps", c.toBps());
                 row.put("window_bytes", c.windowBytes() == Long.MAX_VALUE ? null : c.windowBytes());
-                row.put("cause", c.cause().name().toLowerCase(java.util.Locale.ROOT));
+                row.put("cause", c.cause().name().toLowerCase(Locale.ROOT));
                 row.put("cause_value", c.value());
                 row.put("cause_index", c.index());
                 row.put("data_waiting", c.dataWaiting());
@@ -230,8 +236,8 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("packet_psn", w.psn());
                 creditRoot(row, topo, topo.peer(e.node(), e.port()).node(), w.root());
             } else if (e.cause() instanceof JourneyEvent.Pause p) {
-                row.put("reason", p.reason().name().toLowerCase(java.util.Locale.ROOT));
-                if (p.reason() == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL) {
+                row.put("reason", p.reason().name().toLowerCase(Locale.ROOT));
+                if (p.reason() == PfcReason.SHARED_POOL_FULL) {
                     row.put("threshold_bytes", p.thresholdBytes());
                     row.put("shared_pool_used_bytes", p.poolUsedBytes());
                     row.put("shared_pool_bytes", p.poolBytes());

@@ -1,5 +1,6 @@
 package rocelab.cli;
 
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.lint.Finding;
 import rocelab.scenario.lint.LintReport;
 
@@ -17,7 +18,7 @@ final class LintBlock {
         StringBuilder b = new StringBuilder();
         b.append("lint: ").append(report.counts()).append(refusing ? " - not running (--strict)"
                 : " - running anyway; rocelab lint shows symptoms and fixes").append('\n');
-        int shown = rocelab.observe.output.Numbers.shown(report.findings().size(), SHOWN);
+        int shown = Numbers.shown(report.findings().size(), SHOWN);
         for (Finding f : report.findings().subList(0, shown)) {
             b.append("  ").append(f.severity().key()).append(' ').append(f.rule()).append(": ").append(f.what())
                     .append('\n');

@@ -2,13 +2,15 @@ package rocelab.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.nccl.NcclTests;
 import rocelab.scenario.read.ScenarioException;
@@ -133,7 +135,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         try {
             if (operation == null || !offered(operation)) {
                 throw new IllegalArgumentException("OP '" + op + "' is not supported; expected one of: "
-                        + String.join(", ", java.util.Arrays.stream(CollectiveOp.values())
+                        + String.join(", ", Arrays.stream(CollectiveOp.values())
                                 .filter(NcclTestsCommand::offered).map(CollectiveOp::ncclName).toList()));
             }
             algo = algorithm == null ? Collectives.defaultAlgorithm(operation) : Algorithm.ofKey(algorithm);
@@ -268,7 +270,7 @@ final class NcclTestsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("-d " + datatype + " is not simulated: sizes are counted in 4-byte"
                     + " float elements (the network time depends on the bytes only); expected -d float");
         }
-        if (!java.util.List.of("sum", "prod", "min", "max", "avg").contains(redop)) {
+        if (!List.of("sum", "prod", "min", "max", "avg").contains(redop)) {
             throw new IllegalArgumentException("-o " + redop + " is not one reduction; expected sum, prod, min, max"
                     + " or avg (the network moves the same bytes for each)");
         }
@@ -284,7 +286,7 @@ final class NcclTestsCommand implements Callable<Integer> {
      * {@code max}; a product beyond what a long holds ends the sweep rather than wrapping round.
      */
     static List<Long> sizes(long min, long max, int factor) {
-        List<Long> sizes = new java.util.ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
         for (long requested = min; requested <= max; ) {
             sizes.add(requested);
             if (requested > max / factor) {

@@ -2,6 +2,8 @@ package rocelab.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
 import rocelab.engine.Time;
 import rocelab.scenario.ProgressListener;
@@ -30,7 +32,7 @@ final class Progress implements ProgressListener {
     private long lastPrintNanos;
     private boolean printed;
     /** Text to print once it is ready (the lint's findings), or null. */
-    private java.util.concurrent.Future<String> pending;
+    private Future<String> pending;
 
     private Progress(PrintWriter out, boolean terminal) {
         this.out = out;
@@ -61,7 +63,7 @@ final class Progress implements ProgressListener {
      * Prints {@code text} as soon as it is ready: now if it is, else at the first progress report after, and at the
      * latest when the display is done. Nothing when it failed (whoever made it reports that) or is empty.
      */
-    void printWhenReady(java.util.concurrent.Future<String> text) {
+    void printWhenReady(Future<String> text) {
         pending = text;
         printPending(false);
     }
@@ -73,7 +75,7 @@ final class Progress implements ProgressListener {
         String text;
         try {
             text = pending.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             text = "";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,12 +1,16 @@
 package rocelab.cli;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.observe.report.ReportWriter;
+import rocelab.observe.report.RunFolderException;
 
 /** {@code rocelab report OUTDIR}: (re)builds the HTML report of a finished run from its output files. */
 @Command(name = "report", mixinStandardHelpOptions = true,
@@ -27,9 +31,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         String summary;
         try {
-            summary = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(dir.resolve("summary.json")))).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
+            summary = StandardCharsets.UTF_8.newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(dir.resolve("summary.json")))).toString();
+        } catch (CharacterCodingException e) {
             summary = "";
         }
         if (!summary.startsWith("{") || !summary.contains("\n  \"scenario\": \"")) {
@@ -40,7 +44,7 @@ final class ReportCommand implements Callable<Integer> {
         Path out;
         try {
             out = ReportWriter.write(dir);
-        } catch (rocelab.observe.report.RunFolderException e) {
+        } catch (RunFolderException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         } catch (RuntimeException e) {

@@ -1,9 +1,16 @@
 package rocelab.cli;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import picocli.CommandLine;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
+import rocelab.scenario.Version;
 
 /** The {@code rocelab} executable: a packet-level lab for RoCEv2 and AI backend networks. */
 @Command(
@@ -17,10 +24,10 @@ public final class RocelabCommand implements Runnable {
      * model of every subcommand it is given (reflection over all their options) before it parses anything, about
      * 0.1 s of CPU that a run of one command does not need ({@link #commandLine(String...)} adds only that one).
      */
-    static final java.util.Map<String, Class<?>> COMMANDS = commands();
+    static final Map<String, Class<?>> COMMANDS = commands();
 
-    private static java.util.Map<String, Class<?>> commands() {
-        java.util.Map<String, Class<?>> m = new java.util.LinkedHashMap<>();
+    private static Map<String, Class<?>> commands() {
+        Map<String, Class<?>> m = new LinkedHashMap<>();
         m.put("run", RunCommand.class);
         m.put("journey", JourneyCommand.class);
         m.put("report", ReportCommand.class);
@@ -31,7 +38,7 @@ public final class RocelabCommand implements Runnable {
         m.put("compare", CompareCommand.class);
         m.put("sweep", SweepCommand.class);
         m.put("help", CommandLine.HelpCommand.class);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** Exit code for bad input (scenario errors, bad flags). */
@@ -129,7 +136,7 @@ public final class RocelabCommand implements Runnable {
             // The estimate before the run refuses what clearly cannot fit; this is what slipped past it. The stack
             // has unwound, so the scenario's objects are garbage and there is room for one line.
             cli.getErr().println(OUT_OF_MEMORY.get());
-            if (java.util.Arrays.asList(args).contains("--debug")) {
+            if (Arrays.asList(args).contains("--debug")) {
                 e.printStackTrace(cli.getErr());
             }
             cli.getErr().flush();
@@ -138,8 +145,8 @@ public final class RocelabCommand implements Runnable {
     }
 
     /** The one line printed when the heap ran out. */
-    static final java.util.function.Supplier<String> OUT_OF_MEMORY = () -> "error: out of memory: the scenario did"
-            + " not fit in this JVM's " + String.format(java.util.Locale.ROOT, "%.1f GiB",
+    static final Supplier<String> OUT_OF_MEMORY = () -> "error: out of memory: the scenario did"
+            + " not fit in this JVM's " + String.format(Locale.ROOT, "%.1f GiB",
                     Runtime.getRuntime().maxMemory() / (double) (1L << 30))
             + " heap; expected a smaller scenario, or a larger heap (ROCELAB_JAVA_OPTS=-Xmx<size> ./rocelab ...)";
 
@@ -197,7 +204,7 @@ public final class RocelabCommand implements Runnable {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"rocelab " + rocelab.scenario.Version.CURRENT, "Java " + Runtime.version() + " ("
+            return new String[] {"rocelab " + Version.CURRENT, "Java " + Runtime.version() + " ("
                     + System.getProperty("java.vm.vendor") + ") in " + System.getProperty("java.home")};
         }
     }

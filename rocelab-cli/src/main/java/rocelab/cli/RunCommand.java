@@ -1,26 +1,47 @@
 package rocelab.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntSupplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.FlowsCsvWriter;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;
 import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.report.ReportWriter;
+import rocelab.scenario.FlowsOutput;
+import rocelab.scenario.MemoryBudget;
+import rocelab.scenario.ProgressListener;
+import rocelab.scenario.RunManifest;
+import rocelab.scenario.RunProgress;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
+import rocelab.scenario.StreamedRun;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.scenario.read.UnitParser;
+import rocelab.workload.job.JobSpec;
 
 /** {@code rocelab run}: simulates a scenario (or the built-in demo), prints a summary and writes the output folder. */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -30,7 +51,7 @@ final class RunCommand implements Callable<Integer> {
     /** The built-in example names, for --help and completion. */
     static final class ExampleNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return ScenarioReader.exampleNames().iterator();
         }
     }
@@ -55,7 +76,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--pcap-links", paramLabel = "A-B", split = ",",
             description = "Capture only these links, by node names (e.g. leaf0-spine1,h0-leaf0); default: all.")
-    java.util.List<String> pcapLinks = new java.util.ArrayList<>();
+    List<String> pcapLinks = new ArrayList<>();
 
     @Option(names = "--pcap-flow", paramLabel = "ID", defaultValue = "-1",
             description = "Capture only this flow's frames (flow_id in flows.csv) and PFC frames.")
@@ -147,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** What manifest.json adds to the run: the scenario file and what the report needs to draw thresholds. */
     static Map<String, Object> manifestExtras(ScenarioConfig config) {
-        return rocelab.scenario.RunManifest.extras(config);
+        return RunManifest.extras(config);
     }
 
     @Override
@@ -158,13 +179,13 @@ final class RunCommand implements Callable<Integer> {
         phases.end("to the command");
         // The run ends with its report: its images' one-time set-up is done now, on the second core beside the
         // reading and the assembly, and joined before the loop so that the loop's time (summary.json) is its own.
-        warmUp = rocelab.observe.report.ReportWriter.warmUpInBackground();
+        warmUp = ReportWriter.warmUpInBackground();
         ScenarioConfig config;
         try {
             // Sized for the model asked for: a flow-level run holds no queue pairs (an unknown --model is refused below).
             boolean flowLevel = idealOnly || !"packet".equals(modelKey());
             // --model flow may stream a workload too large to hold (observe: {flows: ...}, FlowsOutput).
-            ScenarioReader reader = new ScenarioReader(rocelab.scenario.MemoryBudget.ofJvm(flowLevel,
+            ScenarioReader reader = new ScenarioReader(MemoryBudget.ofJvm(flowLevel,
                     !idealOnly && "flow".equals(modelKey())));
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
@@ -182,7 +203,7 @@ final class RunCommand implements Callable<Integer> {
             }
             // A folder named by --out is checked before the scenario is read: reading a large job takes seconds
             // and gigabytes, and it cannot make a folder that holds someone else's files usable.
-            String unusable = out == null ? null : OutputFolder.problem(out, java.util.Set.of());
+            String unusable = out == null ? null : OutputFolder.problem(out, Set.of());
             if (unusable != null) {
                 err.println("error: --out " + out + ": " + unusable);
                 return RocelabCommand.EXIT_BAD_INPUT;
@@ -215,8 +236,8 @@ final class RunCommand implements Callable<Integer> {
                     : "--model " + chosen.key()));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        boolean streamed = rocelab.scenario.StreamedRun.chosen(config, chosen);
-        if (config.flowsOutput().choice() == rocelab.scenario.FlowsOutput.Choice.AGGREGATED
+        boolean streamed = StreamedRun.chosen(config, chosen);
+        if (config.flowsOutput().choice() == FlowsOutput.Choice.AGGREGATED
                 && chosen != Simulation.Model.FLOW) {
             err.println("error: " + config.flowsOutput().where() + ": flows: aggregated is a streamed run at flow level;"
                     + " expected --model flow, or flows: per-flow or auto");
@@ -230,11 +251,11 @@ final class RunCommand implements Callable<Integer> {
         // starts, or as soon as they are there while it goes. With --quiet nothing would print them, so it runs only
         // when --strict needs its verdict.
         ScenarioConfig linted = config;
-        java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob = strict || !quiet
-                ? java.util.concurrent.CompletableFuture.supplyAsync(() -> rocelab.scenario.lint.Lint.check(linted))
+        CompletableFuture<LintReport> lintJob = strict || !quiet
+                ? CompletableFuture.supplyAsync(() -> Lint.check(linted))
                 : null;
         if (strict) {
-            rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
+            LintReport lint = lintResult(lintJob);
             if (lint.hasErrors() || !quiet && !lint.findings().isEmpty()) {
                 err.print(LintBlock.render(lint, lint.hasErrors()));
                 err.flush();
@@ -245,7 +266,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", config.name());
         // The default folder is named after the scenario, so only now can it be checked (--out was, before reading).
-        String unusable = out != null ? null : OutputFolder.problem(dir, java.util.Set.of());
+        String unusable = out != null ? null : OutputFolder.problem(dir, Set.of());
         if (unusable != null) {
             err.println("error: output folder " + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -272,7 +293,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!quiet) {
             // What an imported workload has that the model does not run, said once per job before the run.
-            for (rocelab.workload.job.JobSpec j : config.jobs()) {
+            for (JobSpec j : config.jobs()) {
                 for (String note : j.notes()) {
                     err.println("note: job " + j.name() + ": " + note);
                 }
@@ -283,7 +304,7 @@ final class RunCommand implements Callable<Integer> {
         if (streamed) {
             if (!quiet) {
                 err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "
-                        + RunWriter.FLOWS_AGGREGATED + ": " + rocelab.scenario.StreamedRun.reason(config));
+                        + RunWriter.FLOWS_AGGREGATED + ": " + StreamedRun.reason(config));
             }
             // A streamed run is flow level: one thread, as every run that is not packet level.
             String streamedNote = asked > 1 ? "asked for " + asked + " threads, ran on one: only the packet level is"
@@ -291,9 +312,9 @@ final class RunCommand implements Callable<Integer> {
             if (streamedNote != null) {
                 err.println("note: " + streamedNote);
             }
-            rocelab.scenario.StreamedRun run = rocelab.scenario.StreamedRun.assemble(config);
+            StreamedRun run = StreamedRun.assemble(config);
             if (lintJob != null) {
-                rocelab.scenario.lint.LintReport lint = lintResult(lintJob);
+                LintReport lint = lintResult(lintJob);
                 if (!strict && !lint.findings().isEmpty()) {
                     err.print(LintBlock.render(lint, false));
                     err.flush();
@@ -330,7 +351,7 @@ final class RunCommand implements Callable<Integer> {
         }
         // The lint's findings, printed now if it has finished, else as soon as it has while the run goes (the loop
         // does not wait for it: bench-B2's lint ends about 0.2 s after the assembly).
-        java.util.concurrent.CompletableFuture<String> lintText = !strict && lintJob != null
+        CompletableFuture<String> lintText = !strict && lintJob != null
                 ? lintJob.thenApply(l -> l.findings().isEmpty() ? "" : LintBlock.render(l, false)) : null;
         phases.end("lint wait");
         PacketCapture capture = null;
@@ -364,9 +385,9 @@ final class RunCommand implements Callable<Integer> {
         EarlyFlows early = new EarlyFlows(folder.dir());
         try (folder; early) {
             // The run's own phases after the event loop (its records, the wait for the ideal figures) end in --timing.
-            RunResult result = simulation.run(new rocelab.scenario.ProgressListener() {
+            RunResult result = simulation.run(new ProgressListener() {
                 @Override
-                public void onProgress(rocelab.scenario.RunProgress p) {
+                public void onProgress(RunProgress p) {
                     progress.onProgress(p);
                 }
 
@@ -376,8 +397,8 @@ final class RunCommand implements Callable<Integer> {
                 }
 
                 @Override
-                public void onFlowRecords(java.util.List<FlowRecord> flows, PfcLog pfcLog,
-                        rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs, boolean packetLevel) {
+                public void onFlowRecords(List<FlowRecord> flows, PfcLog pfcLog,
+                        EcmpLog ecmpLog, long endPs, boolean packetLevel) {
                     early.start(flows, pfcLog, ecmpLog, endPs, packetLevel);
                 }
             });
@@ -404,7 +425,7 @@ final class RunCommand implements Callable<Integer> {
             this.dir = dir;
         }
 
-        void start(java.util.List<FlowRecord> flows, PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs,
+        void start(List<FlowRecord> flows, PfcLog pfcLog, EcmpLog ecmpLog, long endPs,
                 boolean packetLevel) {
             if (writer == null && flows.size() >= earlyFlowsFrom) {
                 writer = FlowsCsvWriter.start(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
@@ -425,7 +446,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** Writes the run's folder (and capture) and prints its summary; the exit code ({@code simulation}: null when streamed). */
     private Integer write(Path dir, ScenarioConfig config, RunResult result,
-            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
+            CompletableFuture<LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter) throws Exception {
         OutputFolder folder = openFolder(dir, err);
         if (folder == null) {
@@ -440,7 +461,7 @@ final class RunCommand implements Callable<Integer> {
     private static OutputFolder openFolder(Path dir, PrintWriter err) {
         try {
             return OutputFolder.open(dir);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return null;
         }
@@ -451,7 +472,7 @@ final class RunCommand implements Callable<Integer> {
      * {@code flows} (null: not started), commits it and prints the run's summary; the exit code.
      */
     private Integer write(OutputFolder folder, Path dir, ScenarioConfig config, RunResult result,
-            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> lintJob, PacketCapture capture,
+            CompletableFuture<LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter,
             FlowsCsvWriter flows) throws Exception {
         try {
@@ -460,7 +481,7 @@ final class RunCommand implements Callable<Integer> {
             }
             // The folder's files and the report, written side by side; summary.json last. The lint's errors and
             // warnings (when it ran) go into the manifest, and so into the report's findings.
-            Map<String, Object> manifest = new java.util.LinkedHashMap<>(manifestExtras(config));
+            Map<String, Object> manifest = new LinkedHashMap<>(manifestExtras(config));
             if (lintJob != null) {
                 manifest.put("lint", lintFindings(lintResult(lintJob)));
             } else {
@@ -468,10 +489,10 @@ final class RunCommand implements Callable<Integer> {
                 // report's findings read as if it found nothing.
                 manifest.put("lint_skipped", "--quiet");
             }
-            rocelab.observe.report.ReportWriter.writeRun(folder.dir(), result, manifest, flows);
+            ReportWriter.writeRun(folder.dir(), result, manifest, flows);
             folder.commit();
             phases.end("outputs and report");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
                     + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -518,13 +539,13 @@ final class RunCommand implements Callable<Integer> {
      * The lint's errors and warnings, as the manifest lists them: each whole, as {@code rocelab lint --json} gives it
      * (rule, severity, title, devices, ports, what, symptom, fix).
      */
-    private static java.util.List<Object> lintFindings(rocelab.scenario.lint.LintReport lint) {
-        java.util.List<Object> list = new java.util.ArrayList<>();
+    private static List<Object> lintFindings(LintReport lint) {
+        List<Object> list = new ArrayList<>();
         for (var f : lint.findings()) {
-            if (f.severity() == rocelab.scenario.lint.Severity.INFO) {
+            if (f.severity() == Severity.INFO) {
                 continue;
             }
-            list.add(rocelab.scenario.lint.LintReport.tree(f));
+            list.add(LintReport.tree(f));
         }
         return list;
     }
@@ -560,7 +581,7 @@ final class RunCommand implements Callable<Integer> {
             return "--pcap-max " + pcapMax + " must be at least 1";
         }
         if (!pcapLinks.isEmpty()) {
-            rocelab.fabric.topology.Topology topology = config.topology().build();
+            Topology topology = config.topology().build();
             String unknown = PacketCapture.unknownLink(topology, pcapLinks);
             if (unknown != null) {
                 var e = topology.edges().get(topology.edges().size() - 1);
@@ -572,11 +593,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The lint's report; an internal error in it surfaces as itself, not wrapped. */
-    private static rocelab.scenario.lint.LintReport lintResult(
-            java.util.concurrent.CompletableFuture<rocelab.scenario.lint.LintReport> job) {
+    private static LintReport lintResult(
+            CompletableFuture<LintReport> job) {
         try {
             return job.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }

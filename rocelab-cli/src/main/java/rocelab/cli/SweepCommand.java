@@ -1,14 +1,16 @@
 package rocelab.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
 import rocelab.scenario.sweep.LocalSweep;
@@ -73,7 +75,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", stem(sweep));
         // A sweep folder grows point by point (it is never replaced whole): it holds results, the report, points/.
-        String unusable = OutputFolder.problem(dir, java.util.Set.of(LocalSweep.POINTS));
+        String unusable = OutputFolder.problem(dir, Set.of(LocalSweep.POINTS));
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -82,7 +84,7 @@ final class SweepCommand implements Callable<Integer> {
         LocalSweep.Outcome outcome;
         try {
             outcome = new LocalSweep(plan, dir, jobs, progress).run();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             progress.done();
             err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
             return RocelabCommand.EXIT_BAD_INPUT;

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +33,10 @@ class ChakraExampleTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         for (String note : NOTES) {
             // Said once, before the run, and kept in summary.json.
-            assertThat(r.err().split("note: job step: " + java.util.regex.Pattern.quote(note), -1)).hasSize(2);
+            assertThat(r.err().split("note: job step: " + Pattern.quote(note), -1)).hasSize(2);
         }
         JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
-        List<String> kept = new java.util.ArrayList<>();
+        List<String> kept = new ArrayList<>();
         summary.get("jobs").get(0).get("notes").forEach(n -> kept.add(n.asText()));
         assertThat(kept).isEqualTo(NOTES);
         assertThat(r.out()).contains("job         step: 8 ranks, 2 iterations (1 warm-up)").contains("GPU view");
@@ -86,7 +89,7 @@ class ChakraExampleTest {
         Path example = Path.of("..", "scenarios", "examples", "workloads", "chakra-3d");
         for (int rank = 0; rank < 8; rank++) {
             byte[] b = Files.readAllBytes(example.resolve("3d." + rank + ".et"));
-            Files.write(traces.resolve("3d." + rank + ".et"), rank == 5 ? java.util.Arrays.copyOf(b, b.length - 5) : b);
+            Files.write(traces.resolve("3d." + rank + ".et"), rank == 5 ? Arrays.copyOf(b, b.length - 5) : b);
         }
         String yaml = Files.readString(Path.of("..", "scenarios", "examples", "chakra-3d.yaml"))
                 .replace("workloads/chakra-3d/", "t/");

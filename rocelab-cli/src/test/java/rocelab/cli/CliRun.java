@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /** Test helper: runs {@link RocelabCommand#execute} in-process and captures what it printed. */
 record CliRun(int exitCode, String out, String err) {
@@ -17,8 +18,8 @@ record CliRun(int exitCode, String out, String err) {
     }
 
     /** The same, with the progress display reading {@code clock} (nanoseconds). */
-    static CliRun withClock(java.util.function.LongSupplier clock, String... args) {
-        java.util.function.LongSupplier previousClock = Progress.clock(clock);
+    static CliRun withClock(LongSupplier clock, String... args) {
+        LongSupplier previousClock = Progress.clock(clock);
         PrintStream originalOut = System.out;
         PrintStream originalErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.report.ComparisonReport;
 
 /** {@code rocelab compare}: one incast on the three fabrics, one table, one folder per fabric, one overlay report. */
 class CompareCommandTest {
@@ -136,8 +137,8 @@ class CompareCommandTest {
         }
         // compare.csv keeps every column, whatever the workload; an empty cell means the run has no such thing.
         List<String> csv = Files.readAllLines(dir.resolve("ar").resolve("compare.csv"));
-        assertThat(csv.get(0).split(",")).containsExactlyElementsOf(rocelab.observe.report.ComparisonReport.COLUMNS);
-        assertThat(csv.get(1).split(",", -1)[rocelab.observe.report.ComparisonReport.COLUMNS.indexOf("job_jct_us")])
+        assertThat(csv.get(0).split(",")).containsExactlyElementsOf(ComparisonReport.COLUMNS);
+        assertThat(csv.get(1).split(",", -1)[ComparisonReport.COLUMNS.indexOf("job_jct_us")])
                 .isEmpty();
     }
 
@@ -177,7 +178,7 @@ class CompareCommandTest {
                 cmp.toString());
         assertThat(w.exitCode()).as(w.err()).isZero();
         List<String> csv = Files.readAllLines(cmp.resolve("compare.csv"));
-        int at = rocelab.observe.report.ComparisonReport.COLUMNS.indexOf("collective_us");
+        int at = ComparisonReport.COLUMNS.indexOf("collective_us");
         for (String mode : new String[] {"roce-lossless", "infiniband"}) {
             double shown = Double.parseDouble(csv.stream().filter(l -> l.startsWith(mode + ",")).findFirst()
                     .orElseThrow().split(",", -1)[at]);

@@ -6,8 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.scenario.lint.Finding;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 
 /** {@code rocelab lint} exit codes and formats, and {@code rocelab run}'s lint block and {@code --strict}. */
 class LintCommandTest {
@@ -71,12 +76,12 @@ class LintCommandTest {
 
     @Test
     void shouldShowAtMostTwentyFindingsBeforeARunAndCountTheRest() {
-        java.util.List<rocelab.scenario.lint.Finding> many = new java.util.ArrayList<>();
+        List<Finding> many = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
-            many.add(new rocelab.scenario.lint.Finding("L5", rocelab.scenario.lint.Severity.WARNING, "t",
-                    java.util.List.of("s" + i), java.util.List.of(), "what " + i, "symptom", "fix"));
+            many.add(new Finding("L5", Severity.WARNING, "t",
+                    List.of("s" + i), List.of(), "what " + i, "symptom", "fix"));
         }
-        String block = LintBlock.render(new rocelab.scenario.lint.LintReport("x", many, 1, 1, 25, 2), false);
+        String block = LintBlock.render(new LintReport("x", many, 1, 1, 25, 2), false);
         assertThat(block.lines()).hasSize(1 + 20 + 1);
         assertThat(block).contains("what 19").doesNotContain("what 20").contains("... and 5 more");
     }

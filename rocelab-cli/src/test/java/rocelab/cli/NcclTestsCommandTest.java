@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.workload.collective.PairSizes;
 
 /** {@code rocelab nccl-tests}: the nccl-tests table on a simulated fabric, and clear errors for bad flags. */
 class NcclTestsCommandTest {
@@ -193,7 +194,7 @@ class NcclTestsCommandTest {
         assertThat(skew.exitCode()).as(skew.err()).isZero();
         // The size column is the hottest rank's receive (nccl-tests' AlltoAllv size), more than the 1 MiB each sends.
         long size = Long.parseLong(rows(skew.out()).get(0)[0]);
-        assertThat(size).isEqualTo(rocelab.workload.collective.PairSizes.zipf(8, 1 << 20, 1.2, 1).ncclSize())
+        assertThat(size).isEqualTo(PairSizes.zipf(8, 1 << 20, 1.2, 1).ncclSize())
                 .isGreaterThan(1L << 20);
     }
 

@@ -3,6 +3,7 @@ package rocelab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,7 +34,7 @@ class OutputFolderTest {
     /** The folder's files, but for summary.json and report.html, whose wall-clock fields differ from run to run. */
     private static TreeMap<String, String> comparable(Path root) throws IOException {
         TreeMap<String, String> out = new TreeMap<>();
-        contents(root).forEach((k, v) -> out.put(k, new String(v, java.nio.charset.StandardCharsets.UTF_8)
+        contents(root).forEach((k, v) -> out.put(k, new String(v, StandardCharsets.UTF_8)
                 .replaceAll("\"(wall_seconds|events_per_second)\": [0-9.eE+-]+", "")));
         return out;
     }

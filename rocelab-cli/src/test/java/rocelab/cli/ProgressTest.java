@@ -2,8 +2,12 @@ package rocelab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +74,7 @@ class ProgressTest {
     @Test
     void shouldLabelEachFabricOfACompare() throws Exception {
         Path file = dir.resolve("cmp.yaml");
-        java.nio.file.Files.writeString(file, """
+        Files.writeString(file, """
                 name: cmp
                 fabric: {mode: roce-lossless, mtu: 1000}
                 topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
@@ -102,9 +106,9 @@ class ProgressTest {
         // The lint's findings: the run does not wait for them, they are printed at the first progress report after
         // they are there, once, and a run that ends first waits for them before its summary.
         RunProgress p = new RunProgress(5_000_000, 10, 1_000_000_000L, 0, 0, 1, 4);
-        java.io.StringWriter text = new java.io.StringWriter();
-        Progress progress = Progress.of(new java.io.PrintWriter(text), false);
-        java.util.concurrent.CompletableFuture<String> lint = new java.util.concurrent.CompletableFuture<>();
+        StringWriter text = new StringWriter();
+        Progress progress = Progress.of(new PrintWriter(text), false);
+        CompletableFuture<String> lint = new CompletableFuture<>();
         progress.printWhenReady(lint);
         progress.onProgress(p);
         assertThat(text.toString()).isEmpty();
@@ -114,9 +118,9 @@ class ProgressTest {
         progress.done();
         assertThat(text.toString()).isEqualTo("lint: 0 errors, 1 warning, 0 info - running anyway\n");
 
-        java.io.StringWriter late = new java.io.StringWriter();
-        Progress ended = Progress.of(new java.io.PrintWriter(late), false);
-        java.util.concurrent.CompletableFuture<String> slow = new java.util.concurrent.CompletableFuture<>();
+        StringWriter late = new StringWriter();
+        Progress ended = Progress.of(new PrintWriter(late), false);
+        CompletableFuture<String> slow = new CompletableFuture<>();
         ended.printWhenReady(slow);
         Thread finisher = new Thread(() -> {
             try {
@@ -132,9 +136,9 @@ class ProgressTest {
         assertThat(late.toString()).isEqualTo("lint: 1 error\n");
 
         // A failed lint prints nothing here (the run reports its failure where it reads the lint for its files).
-        java.io.StringWriter none = new java.io.StringWriter();
-        Progress failed = Progress.of(new java.io.PrintWriter(none), false);
-        failed.printWhenReady(java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("x")));
+        StringWriter none = new StringWriter();
+        Progress failed = Progress.of(new PrintWriter(none), false);
+        failed.printWhenReady(CompletableFuture.failedFuture(new IllegalStateException("x")));
         failed.done();
         assertThat(none.toString()).isEmpty();
     }

@@ -2,9 +2,12 @@ package rocelab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -31,7 +34,7 @@ class ReportInBrowserTest {
     @BeforeAll
     static void findBrowser() {
         for (String name : new String[] {"chromium", "chromium-browser", "google-chrome"}) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
                 if (Files.isExecutable(Path.of(dir, name))) {
                     browser = Path.of(dir, name).toString();
                     return;
@@ -57,7 +60,7 @@ class ReportInBrowserTest {
                 new String[] {"compare", "compare", "--example", "infiniband-incast", "--out",
                     root.resolve("compare").toString(), "-q"});
         for (String[] r : reports) {
-            String[] args = java.util.Arrays.copyOfRange(r, 1, r.length);
+            String[] args = Arrays.copyOfRange(r, 1, r.length);
             CliRun run = CliRun.of(args);
             assertThat(run.exitCode()).as("%s: %s", r[0], run.err()).isZero();
             Path html = root.resolve(r[0]).resolve("report.html");
@@ -87,7 +90,7 @@ class ReportInBrowserTest {
         Process p = new ProcessBuilder(browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                 "--virtual-time-budget=5000", "--window-size=1200,900", "--dump-dom", html.toUri().toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String dom = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished").isTrue();
         return dom;
     }

@@ -2,8 +2,16 @@ package rocelab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,27 +40,27 @@ class RocelabCommandTest {
 
     @Test
     void shouldRefuseAnOutputFolderItCannotWriteInto() throws Exception {
-        java.nio.file.Path locked = dir.resolve("locked");
-        java.nio.file.Files.createDirectory(locked);
-        java.nio.file.Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-x------"));
+        Path locked = dir.resolve("locked");
+        Files.createDirectory(locked);
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-x------"));
         try {
-            org.junit.jupiter.api.Assumptions.assumeFalse(java.nio.file.Files.isWritable(locked),
+            org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(locked),
                     "running as a user who may write anywhere (root)");
             CliRun run = CliRun.of("run", "--out", locked.resolve("demo").toString(), "-q");
             assertThat(run.exitCode()).isEqualTo(2);
             assertThat(run.err()).contains("error:").containsIgnoringCase("writ");
         } finally {
-            java.nio.file.Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
         }
     }
 
     @Test
     void shouldNameTheCauseOfAFileProblemWhenJavaGivesOnlyThePath() {
-        assertThat(IoProblem.describe(new java.nio.file.AccessDeniedException("/proc/.x.partial-1")))
+        assertThat(IoProblem.describe(new AccessDeniedException("/proc/.x.partial-1")))
                 .isEqualTo("/proc/.x.partial-1: permission denied");
-        assertThat(IoProblem.describe(new java.nio.file.FileSystemException("/ro/x", null, "Read-only file system")))
+        assertThat(IoProblem.describe(new FileSystemException("/ro/x", null, "Read-only file system")))
                 .isEqualTo("/ro/x: read-only file system");
-        assertThat(IoProblem.describe(new java.nio.file.NoSuchFileException("/gone/x")))
+        assertThat(IoProblem.describe(new NoSuchFileException("/gone/x")))
                 .isEqualTo("/gone/x: no such file or directory");
     }
 
@@ -88,13 +96,13 @@ class RocelabCommandTest {
     void shouldEndEveryHelpLineOfEveryCommandAtTheEndOfASentence() {
         // picocli prints each element of a description array on a line of its own: one that stops mid-sentence
         // breaks the help text in the middle of a sentence.
-        List<picocli.CommandLine> commands = new java.util.ArrayList<>();
+        List<picocli.CommandLine> commands = new ArrayList<>();
         picocli.CommandLine root = RocelabCommand.commandLine();
         commands.add(root);
         commands.addAll(root.getSubcommands().values());
         for (picocli.CommandLine c : commands) {
             var spec = c.getCommandSpec();
-            List<String> texts = new java.util.ArrayList<>(List.of(spec.usageMessage().description()));
+            List<String> texts = new ArrayList<>(List.of(spec.usageMessage().description()));
             spec.options().forEach(o -> texts.addAll(List.of(o.description())));
             spec.positionalParameters().forEach(p -> texts.addAll(List.of(p.description())));
             for (String t : texts) {
@@ -206,7 +214,7 @@ class RocelabCommandTest {
                 "h0-leaf0", "--pcap-max", "500");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("capture   " + pcap + " (500 frames, budget reached)");
-        byte[] bytes = java.nio.file.Files.readAllBytes(pcap);
+        byte[] bytes = Files.readAllBytes(pcap);
         assertThat(bytes).startsWith((byte) 0x4D, (byte) 0x3C, (byte) 0xB2, (byte) 0xA1);
         CliRun bad = CliRun.of("run", "--out", dir.resolve("o2").toString(), "--pcap", dir.resolve("x.pcap")
                 .toString(), "--pcap-links", "h0-spine9");
@@ -222,7 +230,7 @@ class RocelabCommandTest {
         CliRun run = CliRun.of("journey", "--flow", "0", "--json", json.toString(), "--max-lines", "15");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("journey of flow 0", "hop by hop", "what happened to the flow");
-        assertThat(java.nio.file.Files.readString(json)).contains("\"kind\": \"send\"", "\"kind\": \"mark\"");
+        assertThat(Files.readString(json)).contains("\"kind\": \"send\"", "\"kind\": \"mark\"");
         CliRun bad = CliRun.of("journey", "--flow", "99");
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString().startsWith("error: --flow 99 does not exist");
@@ -240,13 +248,13 @@ class RocelabCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("local ACK timeout (1048.576 us) fired: no new ACK since 0.000 us; it goes back"
                 + " to PSN 0 (go-back-N, retry 1 of 3) and re-sends PSNs 0-62 (63 packets)", "its 3 retries are spent");
-        String text = java.nio.file.Files.readString(json);
+        String text = Files.readString(json);
         assertThat(text).contains("\"kind\": \"recovery\"", "\"after\": \"local_ack_timeout\"", "\"retry\": 3",
                 "\"qp_failed\": true", "\"recovery\": 4");
         Path demo = dir.resolve("demo.json");
         assertThat(CliRun.of("journey", "--flow", "5", "--json", demo.toString(), "--max-lines", "1").exitCode())
                 .isZero();
-        assertThat(java.nio.file.Files.readString(demo)).contains("\"reason\": \"threshold\"",
+        assertThat(Files.readString(demo)).contains("\"reason\": \"threshold\"",
                 "\"reason\": \"resume\"");
     }
 
@@ -256,7 +264,7 @@ class RocelabCommandTest {
         assertThat(CliRun.of("run", "--example", "lossless-pfc-only", "--out", out.toString(), "-q").exitCode())
                 .isZero();
         Path report = out.resolve("report.html");
-        String html = java.nio.file.Files.readString(report);
+        String html = Files.readString(report);
         assertThat(html).contains("rocelab report: lossless-pfc-only", "Hottest egress queues", "PFC pauses",
                 "Flow completion", "Hottest ports", "h9 paused by leaf1 p1 prio 3");
         assertThat(html.split("data-drawn=", -1).length - 1).as("charts").isGreaterThanOrEqualTo(4);
@@ -268,12 +276,12 @@ class RocelabCommandTest {
         assertThat(html).contains("<h2>Fabric</h2>", "at a sampling instant, so there is no rates chart",
                 "congestion control made 0 rate cuts in the run (0 packets marked ECN CE, 0 CNPs handled)")
                 .doesNotContain("id='c-rates'");
-        assertThat(java.nio.file.Files.readString(out.resolve("charts").resolve("queues.svg"))).startsWith("<?xml")
+        assertThat(Files.readString(out.resolve("charts").resolve("queues.svg"))).startsWith("<?xml")
                 .contains("<svg");
-        java.nio.file.Files.delete(report);
+        Files.delete(report);
         CliRun rebuild = CliRun.of("report", out.toString());
         assertThat(rebuild.exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(report)).isEqualTo(html);
+        assertThat(Files.readString(report)).isEqualTo(html);
         CliRun bad = CliRun.of("report", dir.toString());
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString().contains("is not a run's output folder");
@@ -289,14 +297,14 @@ class RocelabCommandTest {
         assertThat(CliRun.of("run", "--example", "lossless-dcqcn", "--out", out.toString(), "-q").exitCode())
                 .isZero();
         Path report = out.resolve("report.html");
-        String html = java.nio.file.Files.readString(report);
-        long series = java.nio.file.Files.readAllLines(out.resolve("rates.csv")).stream().skip(1)
+        String html = Files.readString(report);
+        long series = Files.readAllLines(out.resolve("rates.csv")).stream().skip(1)
                 .map(l -> l.split(",")[1]).distinct().count();
         assertThat(series).as("more QPs than the six the chart draws").isGreaterThan(6);
         assertThat(html).contains("id='c-rates'", "QPs whose rate changed most, of " + series);
-        java.nio.file.Files.delete(report);
+        Files.delete(report);
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(report)).isEqualTo(html);
+        assertThat(Files.readString(report)).isEqualTo(html);
     }
 
     @Test
@@ -304,12 +312,12 @@ class RocelabCommandTest {
         Path out = dir.resolve("mtu");
         CliRun run = CliRun.of("run", "--example", "lint-l11-mtu", "--out", out.toString());
         assertThat(run.exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(out.resolve("manifest.json"))).contains("\"rule\": \"L11\"");
-        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        assertThat(Files.readString(out.resolve("manifest.json"))).contains("\"rule\": \"L11\"");
+        String html = Files.readString(out.resolve("report.html"));
         assertThat(html).contains("<li class='err'><b>rocelab lint: ", "<b>error L11</b> MTU too small or mismatched");
-        java.nio.file.Files.delete(out.resolve("report.html"));
+        Files.delete(out.resolve("report.html"));
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+        assertThat(Files.readString(out.resolve("report.html"))).isEqualTo(html);
     }
 
     @Test
@@ -335,10 +343,10 @@ class RocelabCommandTest {
         assertThat(first.get("ports").size()).isPositive();
         assertThat(first.get("symptom").asText()).isNotEmpty();
         assertThat(first.get("fix").asText()).isNotEmpty();
-        java.util.Set<String> switches = new java.util.TreeSet<>();
+        Set<String> switches = new TreeSet<>();
         lint.forEach(f -> switches.add(f.get("devices").get(0).asText()));
         assertThat(switches).containsExactly("leaf0", "leaf1", "leaf2", "leaf3", "spine0", "spine1");
-        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        String html = Files.readString(out.resolve("report.html"));
         String findings = html.substring(html.indexOf("<ul class='findings'>"));
         findings = findings.substring(0, findings.indexOf("</ul></li>") + 10);
         for (String sw : switches) {
@@ -346,9 +354,9 @@ class RocelabCommandTest {
                     + " what a lossy queue can hold: " + sw + " reaches full marking");
         }
         assertThat(findings).contains("; where: leaf1 port ", "; fix: ");
-        java.nio.file.Files.delete(out.resolve("report.html"));
+        Files.delete(out.resolve("report.html"));
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(html);
+        assertThat(Files.readString(out.resolve("report.html"))).isEqualTo(html);
     }
 
     @Test
@@ -361,7 +369,7 @@ class RocelabCommandTest {
             CliRun run = quiet ? CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q")
                     : CliRun.of("run", "--example", "lossy-incast", "--out", out.toString());
             assertThat(run.exitCode()).as("stderr: %s", run.err()).isZero();
-            String html = java.nio.file.Files.readString(out.resolve("report.html"));
+            String html = Files.readString(out.resolve("report.html"));
             assertThat(html).as(quiet ? "-q" : "with the lint").contains(none);
             assertThat(html.contains("<b>rocelab lint: 6 findings</b>")).isEqualTo(!quiet);
         }
@@ -372,7 +380,7 @@ class RocelabCommandTest {
         // Thirteen lossless switches without a PFC watchdog (L12): rocelab lint's devices line, and the report's
         // finding, named twelve and said "and 1 more"; they name all thirteen.
         Path scenario = dir.resolve("thirteen.yaml");
-        java.nio.file.Files.writeString(scenario, """
+        Files.writeString(scenario, """
                 name: thirteen
                 fabric: {mode: roce-lossless}
                 topology: {kind: leaf-spine, leaves: 9, spines: 4, hosts-per-leaf: 1, link: {rate: 100Gbps, delay: 1us}}
@@ -386,7 +394,7 @@ class RocelabCommandTest {
         Path out = dir.resolve("out");
         CliRun run = CliRun.of("run", scenario.toString(), "--out", out.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
-        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        String html = Files.readString(out.resolve("report.html"));
         assertThat(html).contains("; where: " + all + "; fix: ").doesNotContain("1 more");
     }
 
@@ -395,7 +403,7 @@ class RocelabCommandTest {
         // ECN above the XOFF point on each of 21 switches: 21 findings (L5, one a switch). rocelab run's lint block and
         // the report's findings listed twenty and said "and 1 more"; they list all 21.
         Path scenario = dir.resolve("many.yaml");
-        java.nio.file.Files.writeString(scenario, """
+        Files.writeString(scenario, """
                 name: many-findings
                 fabric: {mode: roce-lossless, mtu: 1000}
                 topology: {kind: leaf-spine, leaves: 17, spines: 4, hosts-per-leaf: 1, link: {rate: 100Gbps, delay: 1us}}
@@ -414,7 +422,7 @@ class RocelabCommandTest {
         assertThat(run.err()).startsWith("lint: 21 errors, 0 warnings, 0 info - running anyway")
                 .doesNotContain("more (rocelab lint lists them all)");
         assertThat(run.err().lines().filter(l -> l.startsWith("  error L5: ")).count()).isEqualTo(21);
-        String html = java.nio.file.Files.readString(out.resolve("report.html"));
+        String html = Files.readString(out.resolve("report.html"));
         String lint = html.substring(html.indexOf("<b>rocelab lint: 21 findings</b>"));
         lint = lint.substring(0, lint.indexOf("</ul>"));
         assertThat(lint.split("<li><b>error L5</b>", -1).length - 1).isEqualTo(21);
@@ -425,15 +433,15 @@ class RocelabCommandTest {
     void shouldRefuseToRebuildAReportFromAMalformedFile(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("demo");
         assertThat(CliRun.of("run", "--out", out.toString(), "-q").exitCode()).isZero();
-        String before = java.nio.file.Files.readString(out.resolve("report.html"));
-        java.nio.file.Files.writeString(out.resolve("flows.csv"), java.nio.file.Files.readString(out.resolve("flows.csv"))
+        String before = Files.readString(out.resolve("report.html"));
+        Files.writeString(out.resolve("flows.csv"), Files.readString(out.resolve("flows.csv"))
                 .replaceFirst("\n0,", "\nzero,"));
         CliRun bad = CliRun.of("report", out.toString());
         assertThat(bad.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(bad.errorLines()).singleElement().asString()
                 .isEqualTo("error: " + out.resolve("flows.csv") + ":2:1: expected an integer in column flow_id, found 'zero'");
         assertThat(bad.err()).doesNotContain("Exception");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).isEqualTo(before);
+        assertThat(Files.readString(out.resolve("report.html"))).isEqualTo(before);
     }
 
     @Test
@@ -442,7 +450,7 @@ class RocelabCommandTest {
         CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(),
                 "--pcap-flow", "3", "-q");
         assertThat(run.exitCode()).isZero();
-        byte[] bytes = java.nio.file.Files.readAllBytes(pcap);
+        byte[] bytes = Files.readAllBytes(pcap);
         // Every captured RoCE frame carries QP 0x100 + 3 in its BTH (untagged: BTH at 42, QPN at 47..49).
         int frames = 0;
         for (int at = 24; at < bytes.length; ) {
@@ -472,21 +480,21 @@ class RocelabCommandTest {
         assertThat(out.resolve("pfc_counters.csv")).doesNotExist();
         assertThat(out.resolve("charts").resolve("pfc-pauses.svg")).doesNotExist();
         assertThat(out.resolve("charts").resolve("pfc-pauses.png")).doesNotExist();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("PFC pauses per device");
+        assertThat(Files.readString(out.resolve("report.html"))).doesNotContain("PFC pauses per device");
     }
 
     @Test
     void shouldWriteCollectivesCsvAndReportTableOnlyForRunsWithCollectives(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("same");
         assertThat(CliRun.of("run", "--example", "ring-allreduce", "--out", out.toString(), "-q").exitCode()).isZero();
-        List<String> lines = java.nio.file.Files.readAllLines(out.resolve("collectives.csv"));
+        List<String> lines = Files.readAllLines(out.resolve("collectives.csv"));
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).startsWith("job,name,iteration,algorithm,ranks,size_bytes,");
         assertThat(lines.get(1)).startsWith(",traffic item 1,,allreduce ring,8,64000000,").endsWith(",completed");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Collectives, slowest against the ideal first</h2>");
+        assertThat(Files.readString(out.resolve("report.html"))).contains("<h2>Collectives, slowest against the ideal first</h2>");
         assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
         assertThat(out.resolve("collectives.csv")).doesNotExist();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives");
+        assertThat(Files.readString(out.resolve("report.html"))).doesNotContain("<h2>Collectives");
     }
 
     @Test
@@ -495,18 +503,18 @@ class RocelabCommandTest {
         CliRun run = CliRun.of("run", "--example", "agentic-inference", "--out", out.toString());
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("inference   agent: ").contains("TTFT (ms) p50");
-        List<String> requests = java.nio.file.Files.readAllLines(out.resolve("requests.csv"));
+        List<String> requests = Files.readAllLines(out.resolve("requests.csv"));
         assertThat(requests.get(0)).isEqualTo("service,request,arrival_us,llm_calls,prefill_tokens,output_tokens,"
                 + "decode_instance,ttft_us,tpot_us,e2e_us,ideal_e2e_us,network_wait_us,status");
         assertThat(requests.size()).isGreaterThan(2);
         assertThat(requests.subList(1, requests.size())).allSatisfy(l -> assertThat(l).endsWith(",completed"));
         // Two LLM calls per request, each with its KV cache moved: 1024 then 256 tokens of 128 KiB.
-        List<String> calls = java.nio.file.Files.readAllLines(out.resolve("llm_calls.csv"));
+        List<String> calls = Files.readAllLines(out.resolve("llm_calls.csv"));
         assertThat(calls).hasSize(2 * (requests.size() - 1) + 1);
         assertThat(calls.get(1)).contains(",1024,24,134217728,");
-        assertThat(java.nio.file.Files.readString(out.resolve("summary.json"))).contains("\"inference\"")
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"inference\"")
                 .contains("\"ttft_us\"");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<h2>Inference requests</h2>");
+        assertThat(Files.readString(out.resolve("report.html"))).contains("<h2>Inference requests</h2>");
         assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
         assertThat(out.resolve("requests.csv")).doesNotExist();
         assertThat(out.resolve("llm_calls.csv")).doesNotExist();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +35,12 @@ class RunCommandTest {
     }
 
     @Test
-    void shouldWriteTheOutputFolderWhenTheDemoRuns() throws java.io.IOException {
+    void shouldWriteTheOutputFolderWhenTheDemoRuns() throws IOException {
         assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
+        assertThat(Files.readString(out.resolve("report.html")))
                 .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200 kB", "ECN Kmax 1.6 MB");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
+        assertThat(Files.readString(out.resolve("report.html")))
                 .as("the demo's one victim, told once").contains("<li class='err'><b>PFC victims</b>: 1 (listed below)</li>")
                 .doesNotContain("PFC victim count");
         assertThat(run.out()).as("the summary's one victim, in the singular")
@@ -58,7 +59,7 @@ class RunCommandTest {
         var manifest = JSON.readTree(quiet.resolve("manifest.json").toFile());
         assertThat(manifest.has("lint")).isFalse();
         assertThat(manifest.get("lint_skipped").asText()).isEqualTo("--quiet");
-        assertThat(java.nio.file.Files.readString(quiet.resolve("report.html"))).contains("rocelab lint did not run");
+        assertThat(Files.readString(quiet.resolve("report.html"))).contains("rocelab lint did not run");
 
         Path loud = dir.resolve("loud");
         CliRun l = CliRun.of("run", "--example", "lint-l11-mtu", "--out", loud.toString());
@@ -66,14 +67,14 @@ class RunCommandTest {
         var full = JSON.readTree(loud.resolve("manifest.json").toFile());
         assertThat(full.get("lint").size()).isPositive();
         assertThat(full.has("lint_skipped")).isFalse();
-        assertThat(java.nio.file.Files.readString(loud.resolve("report.html"))).doesNotContain("rocelab lint did not run");
+        assertThat(Files.readString(loud.resolve("report.html"))).doesNotContain("rocelab lint did not run");
     }
 
     @Test
     void shouldDrawAPauseTheFullSharedPoolStartedAtTheBytesItsGroupHeldNotAtItsThreshold() throws IOException {
         // Static thresholds that add up to more than the buffer: the pool fills before any group reaches 400 KB.
         Path file = dir.resolve("pool.yaml");
-        java.nio.file.Files.writeString(file, """
+        Files.writeString(file, """
                 name: pool-full
                 fabric: {mode: roce-lossless, mtu: 4096}
                 topology: {kind: single-switch, hosts: 8, link: {rate: 100Gbps, delay: 1us}}
@@ -85,15 +86,15 @@ class RunCommandTest {
         Path pool = dir.resolve("pool");
         CliRun run = CliRun.of("run", file.toString(), "--out", pool.toString(), "-q");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(java.nio.file.Files.readString(pool.resolve("pfc.csv"))).contains(",shared_pool_full");
-        String html = java.nio.file.Files.readString(pool.resolve("report.html"));
+        assertThat(Files.readString(pool.resolve("pfc.csv"))).contains(",shared_pool_full");
+        String html = Files.readString(pool.resolve("report.html"));
         assertThat(html).contains("XOFF sent as the shared pool filled, at the ingress bytes", "purple dots");
         // Rebuilt from the folder's files, the report says the same.
-        java.nio.file.Files.delete(pool.resolve("report.html"));
+        Files.delete(pool.resolve("report.html"));
         assertThat(CliRun.of("report", pool.toString()).exitCode()).isZero();
-        assertThat(java.nio.file.Files.readString(pool.resolve("report.html")))
+        assertThat(Files.readString(pool.resolve("report.html")))
                 .contains("XOFF sent as the shared pool filled, at the ingress bytes");
-        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).as("the demo's pauses are thresholds'")
+        assertThat(Files.readString(out.resolve("report.html"))).as("the demo's pauses are thresholds'")
                 .doesNotContain("shared pool filled");
     }
 
@@ -110,7 +111,7 @@ class RunCommandTest {
 
         assertThat(t.exitCode()).as("stderr: %s", t.err()).isZero();
         assertThat(t.out()).isEmpty();
-        java.util.List<String> phases = t.err().lines().filter(l -> l.startsWith("timing    "))
+        List<String> phases = t.err().lines().filter(l -> l.startsWith("timing    "))
                 .map(l -> l.substring(10).replaceAll("\\s+[0-9.]+\\s+[0-9.]+.*$", "")).toList();
         assertThat(phases).containsSubsequence("to the command", "read", "checks", "assemble", "lint wait",
                 "warm-up wait", "loop", "outputs and report", "summary text", "main to here");

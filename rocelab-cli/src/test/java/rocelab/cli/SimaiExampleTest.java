@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,9 +33,9 @@ class SimaiExampleTest {
         assertThat(calls.stream().filter(l -> l.contains("/wg-comm-") && l.contains("/dp("))).hasSize(2 * 4 * 3);
         // A call has the same name in both iterations; the iteration column tells them apart.
         assertThat(calls.get(0)).startsWith("job,name,iteration,");
-        java.util.regex.Pattern jobNameIteration = java.util.regex.Pattern.compile("^([^,]*,(\"[^\"]*\"|[^,]*),(\\d+)),");
-        List<java.util.regex.Matcher> rows = calls.stream().skip(1).map(jobNameIteration::matcher)
-                .filter(java.util.regex.Matcher::find).toList();
+        Pattern jobNameIteration = Pattern.compile("^([^,]*,(\"[^\"]*\"|[^,]*),(\\d+)),");
+        List<Matcher> rows = calls.stream().skip(1).map(jobNameIteration::matcher)
+                .filter(Matcher::find).toList();
         assertThat(rows).hasSize(calls.size() - 1);
         assertThat(rows.stream().filter(m -> m.group(3).equals("0"))).hasSize(rows.size() / 2);
         assertThat(rows.stream().filter(m -> m.group(3).equals("1"))).hasSize(rows.size() / 2);

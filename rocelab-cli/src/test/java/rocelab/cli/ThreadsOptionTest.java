@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +41,7 @@ class ThreadsOptionTest {
         assertThat(two.out()).containsPattern("parallel  2 partitions on 2 threads: [0-9,]+ windows, [0-9,]+ events per"
                 + " window, busiest partition [0-9.]+x its share, [0-9,]+ frames crossed; the threads waited [0-9]+ % of"
                 + " their time at the windows' ends \\([0-9]+ % while one of them worked alone between windows\\)\n");
-        java.util.regex.Matcher shares = java.util.regex.Pattern.compile("waited ([0-9]+) % .*\\(([0-9]+) % while")
+        Matcher shares = Pattern.compile("waited ([0-9]+) % .*\\(([0-9]+) % while")
                 .matcher(two.out());
         assertThat(shares.find()).isTrue();
         // Shares of the threads' time: the wait while one thread worked alone is part of the whole wait.
@@ -148,7 +154,7 @@ class ThreadsOptionTest {
 
     /** A CLI run whose {@code --threads auto} sees {@code cores} cores. */
     private static CliRun withCores(int cores, String... args) {
-        java.util.function.IntSupplier previous = RunCommand.processors(() -> cores);
+        IntSupplier previous = RunCommand.processors(() -> cores);
         try {
             return CliRun.of(args);
         } finally {
@@ -158,11 +164,11 @@ class ThreadsOptionTest {
 
     /** Every file of two output folders, byte for byte; summary.json without its wall-clock lines. */
     private static void assertSameFiles(Path a, Path b) throws IOException {
-        java.util.List<Path> files;
-        try (java.util.stream.Stream<Path> walk = Files.walk(a)) {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(a)) {
             files = walk.filter(Files::isRegularFile).map(a::relativize).sorted().toList();
         }
-        try (java.util.stream.Stream<Path> walk = Files.walk(b)) {
+        try (Stream<Path> walk = Files.walk(b)) {
             assertThat(walk.filter(Files::isRegularFile).map(b::relativize).sorted().toList()).isEqualTo(files);
         }
         assertThat(files).contains(Path.of("flows.csv"), Path.of("summary.json"), Path.of("report.html"));
@@ -177,6 +183,6 @@ class ThreadsOptionTest {
 
     private static String withoutWallClock(Path summary) throws IOException {
         return Files.readString(summary).lines().filter(l -> !l.contains("\"wall_seconds\"")
-                && !l.contains("\"events_per_second\"")).collect(java.util.stream.Collectors.joining("\n"));
+                && !l.contains("\"events_per_second\"")).collect(Collectors.joining("\n"));
     }
 }

@@ -1,5 +1,6 @@
 package rocelab.congestion;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -11,7 +12,7 @@ public record CcSettings(String name, String profile, Map<String, Double> overri
     public CcSettings {
         // Sorted, not Map.copyOf: its iteration order changes from one JVM to the next, and toString() is hashed
         // into the manifest.
-        overrides = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
+        overrides = Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
     }
 
     public static CcSettings of(String name) {

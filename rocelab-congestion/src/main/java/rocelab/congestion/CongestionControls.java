@@ -5,6 +5,7 @@ import java.util.Optional;
 import rocelab.congestion.dcqcn.DcqcnAlgorithm;
 import rocelab.congestion.dctcp.DctcpAlgorithm;
 import rocelab.congestion.hpcc.HpccAlgorithm;
+import rocelab.congestion.ibcc.IbCcAlgorithm;
 import rocelab.congestion.none.NoCongestionControl;
 import rocelab.congestion.swift.SwiftAlgorithm;
 import rocelab.congestion.timely.TimelyAlgorithm;
@@ -18,7 +19,7 @@ public final class CongestionControls {
             new TimelyAlgorithm(),
             new DctcpAlgorithm(),
             new SwiftAlgorithm(),
-            new rocelab.congestion.ibcc.IbCcAlgorithm());
+            new IbCcAlgorithm());
 
     private CongestionControls() {}
 

@@ -6,6 +6,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
@@ -32,7 +33,7 @@ class RecordTextTest {
 
     @Test
     void shouldRenderAsTheJvmDoes() throws ReflectiveOperationException {
-        Control c = new Control(-3, 1L << 40, 0.1, true, "x y", null, new java.util.TreeMap<>(Map.of("a", 1e-7)));
+        Control c = new Control(-3, 1L << 40, 0.1, true, "x y", null, new TreeMap<>(Map.of("a", 1e-7)));
         assertThat(generated(c)).isEqualTo(c.toString());
     }
 

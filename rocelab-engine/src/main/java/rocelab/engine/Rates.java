@@ -1,5 +1,7 @@
 package rocelab.engine;
 
+import java.math.BigInteger;
+
 /** Serialisation arithmetic: rates are bits per second, sizes bytes, time picoseconds. */
 public final class Rates {
     private static final long BITS_PS_PER_BYTE_SECOND = 8L * Time.PS_PER_S;
@@ -56,10 +58,10 @@ public final class Rates {
             }
         }
         // Anything else (times beyond 2^52 ps, about 75 minutes): exact in 128 bits.
-        java.math.BigInteger[] qr = java.math.BigInteger.valueOf(bytes)
-                .multiply(java.math.BigInteger.valueOf(BITS_PS_PER_BYTE_SECOND))
-                .divideAndRemainder(java.math.BigInteger.valueOf(rateBps));
-        java.math.BigInteger ps = qr[0].add(qr[1].signum() > 0 ? java.math.BigInteger.ONE : java.math.BigInteger.ZERO);
+        BigInteger[] qr = BigInteger.valueOf(bytes)
+                .multiply(BigInteger.valueOf(BITS_PS_PER_BYTE_SECOND))
+                .divideAndRemainder(BigInteger.valueOf(rateBps));
+        BigInteger ps = qr[0].add(qr[1].signum() > 0 ? BigInteger.ONE : BigInteger.ZERO);
         return ps.bitLength() < Long.SIZE ? ps.longValue() : Long.MAX_VALUE;
     }
 

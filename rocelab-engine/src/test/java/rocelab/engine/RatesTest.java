@@ -2,6 +2,7 @@ package rocelab.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -112,7 +113,7 @@ class RatesTest {
     @Test
     void shouldNotAllocateForWholeMessagesOverNvlink() {
         com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         long sum = 0;
         for (int i = 0; i < 20_000; i++) {
@@ -130,7 +131,7 @@ class RatesTest {
     @Test
     void shouldNotAllocateForAPauseOfMaximalQuanta() {
         com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         long sum = 0;
         for (int i = 0; i < 20_000; i++) { // warm up (the interpreter allocates nothing either, but be sure)

@@ -2,10 +2,12 @@ package rocelab.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Rates;
 import rocelab.engine.Time;
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.LinkEvent;
 import rocelab.fabric.network.LinkEventDriver;
 import rocelab.fabric.nic.Nic;
@@ -119,7 +121,7 @@ class MultiPlaneTest {
         long failAt = Time.us(40);
         // plane 1's link from the sender's leaf to spine 0 and spine 1: plane 1 loses every path from h0 to h2
         int leaf = t.nodeByName("p1.leaf0");
-        List<LinkEvent> events = new java.util.ArrayList<>();
+        List<LinkEvent> events = new ArrayList<>();
         for (int port = 0; port < t.portCount(leaf); port++) {
             if (!t.isHost(t.peer(leaf, port).node())) {
                 events.add(new LinkEvent(t.edgeAt(leaf, port).index(), failAt, false));
@@ -162,7 +164,7 @@ class MultiPlaneTest {
     @Test
     void shouldPauseOnlyThePortOfThePlaneWhoseSwitchSentThePause() {
         TestFabric f = new TestFabric(planes(2, PlaneSelection.SPRAY), NicParameters.defaults(MTU).withOoo(true),
-                SwitchParameters.defaults(), TestFabric.LINE_RATE, rocelab.fabric.flowcontrol.PfcParameters.defaults());
+                SwitchParameters.defaults(), TestFabric.LINE_RATE, PfcParameters.defaults());
         f.connect(0, 2).postWrite(0, SIZE, 1);
         Nic nic = f.network.nic(0);
         long[] at = new long[3];

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
+import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
 import rocelab.fabric.nic.MessageListener;
@@ -61,7 +63,7 @@ public final class TestFabric {
                 public void onSend(long nowPs, int wireBytes) {}
 
                 @Override
-                public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
+                public void onAck(long nowPs, AckFeedback ack) {}
             };
         }
     };
@@ -71,11 +73,11 @@ public final class TestFabric {
     }
 
     public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw, CongestionControlFactory cc) {
-        this(topology, nic, sw, cc, rocelab.fabric.flowcontrol.PfcParameters.off());
+        this(topology, nic, sw, cc, PfcParameters.off());
     }
 
     public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw, CongestionControlFactory cc,
-            rocelab.fabric.flowcontrol.PfcParameters pfc) {
+            PfcParameters pfc) {
         network = new NetworkBuilder(sim, new RandomStreams(1))
                 .nic(nic)
                 .switches(sw)

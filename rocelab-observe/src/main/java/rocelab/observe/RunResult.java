@@ -3,9 +3,20 @@ package rocelab.observe;
 import java.util.List;
 import rocelab.fabric.network.Network;
 import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.credit.CreditLog;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.FlowRecordList;
+import rocelab.observe.flow.FlowsBySize;
+import rocelab.observe.inference.CallRecord;
+import rocelab.observe.inference.RequestRecord;
+import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.RankRecord;
+import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
+import rocelab.observe.trace.GpuTimeline;
 
 /**
  * Everything a finished run produced, ready for the writers.
@@ -56,22 +67,22 @@ public record RunResult(
         List<String> deadlockCycle,
         long deadlockSincePs,
         List<FlowRecord> flows,
-        List<rocelab.observe.flow.CollectiveRecord> collectives,
+        List<CollectiveRecord> collectives,
         FabricTotals totals,
         Network network,
         TimeSeriesSampler series,
         PfcLog pfcLog,
-        rocelab.observe.credit.CreditLog creditLog,
-        rocelab.observe.ecmp.EcmpLog ecmpLog,
-        List<rocelab.observe.job.JobRecord> jobs,
-        List<rocelab.observe.job.RankRecord> ranks,
-        List<rocelab.observe.inference.RequestRecord> requests,
-        List<rocelab.observe.inference.CallRecord> llmCalls,
-        List<rocelab.observe.job.TimelineRecord> timeline,
+        CreditLog creditLog,
+        EcmpLog ecmpLog,
+        List<JobRecord> jobs,
+        List<RankRecord> ranks,
+        List<RequestRecord> requests,
+        List<CallRecord> llmCalls,
+        List<TimelineRecord> timeline,
         String model,
-        rocelab.observe.trace.GpuTimeline gpuTimeline,
+        GpuTimeline gpuTimeline,
         String threadsNote,
-        rocelab.observe.flow.FlowsBySize flowsAggregated,
+        FlowsBySize flowsAggregated,
         String notModelled,
         long nvlinkTransfers,
         long nvlinkBytes) {
@@ -83,7 +94,7 @@ public record RunResult(
         timeline = List.copyOf(timeline);
         ranks = List.copyOf(ranks);
         // A view over a finished run's arrays is kept as it is: copying made an object per flow (millions).
-        flows = flows instanceof rocelab.observe.flow.FlowRecordList ? flows : List.copyOf(flows);
+        flows = flows instanceof FlowRecordList ? flows : List.copyOf(flows);
         collectives = List.copyOf(collectives);
         deadlockCycle = List.copyOf(deadlockCycle);
     }

@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 
@@ -28,7 +29,7 @@ final class Aside<T> {
      * The result of {@code future}, waited for through interrupts (the interrupt kept for the caller); a failure in the
      * work is thrown as itself, as if it had been made on this thread.
      */
-    static <V> V await(java.util.concurrent.Future<V> future) {
+    static <V> V await(Future<V> future) {
         boolean interrupted = false;
         try {
             while (true) {

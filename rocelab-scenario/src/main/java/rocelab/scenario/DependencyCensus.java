@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import rocelab.fabric.topology.Topology;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.graph.PartitionPlan;
@@ -20,7 +21,7 @@ public final class DependencyCensus {
             Topology topology = config.topology().build();
             TaskGraph graph = Simulation.workloadGraph(config, topology);
             int p = Math.min(parts, FabricPartition.leaves(topology));
-            PartitionPlan plan = PartitionPlan.of(graph, java.util.Arrays.copyOf(FabricPartition.of(topology, p),
+            PartitionPlan plan = PartitionPlan.of(graph, Arrays.copyOf(FabricPartition.of(topology, p),
                     topology.hostCount()));
             System.out.printf("%s (%d tasks, %d flows, %d partitions): %s%n", Path.of(args[i]).getFileName(),
                     graph.taskCount(), graph.flowCount(), p, plan.summary());

@@ -1,11 +1,18 @@
 package rocelab.scenario;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.congestion.ibcc.FecnParameters;
 import rocelab.congestion.ibcc.IbCcAlgorithm;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.scenario.device.Devices;
+import rocelab.scenario.device.NicConfig;
+import rocelab.scenario.device.SwitchConfig;
 
 /**
  * The same scenario on another fabric, for {@code rocelab compare}: topology, devices, workload, seed and stop
@@ -43,7 +50,7 @@ public final class FabricVariants {
             ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);
             vlan = false;
         } else {
-            cc = !fromIb ? c.congestion() : reacts ? new CcSettings("dcqcn", "hpcc-ns3", java.util.Map.of())
+            cc = !fromIb ? c.congestion() : reacts ? new CcSettings("dcqcn", "hpcc-ns3", Map.of())
                     : CcSettings.of("none");
             if (fromIb) {
                 ecn = reacts ? EcnParameters.defaults() : EcnParameters.none();
@@ -65,25 +72,25 @@ public final class FabricVariants {
      * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
      * fabric's congestion control. Everything else a device was given stays.
      */
-    private static rocelab.scenario.device.Devices devices(rocelab.scenario.device.Devices d, PfcParameters pfc,
+    private static Devices devices(Devices d, PfcParameters pfc,
             EcnParameters ecn, CcSettings cc) {
-        java.util.List<rocelab.scenario.device.SwitchConfig> switches = new java.util.ArrayList<>();
+        List<SwitchConfig> switches = new ArrayList<>();
         for (var sw : d.switches()) {
             long[] headroom = new long[sw.portCount()];
-            java.util.Arrays.fill(headroom, -1);
+            Arrays.fill(headroom, -1);
             EcnParameters[] marking = sw.ecnByPort();
             if (ecn != null) {
-                java.util.Arrays.fill(marking, ecn);
+                Arrays.fill(marking, ecn);
             }
-            switches.add(new rocelab.scenario.device.SwitchConfig(sw.node(), sw.name(), sw.parameters(), pfc, marking,
+            switches.add(new SwitchConfig(sw.node(), sw.name(), sw.parameters(), pfc, marking,
                     headroom, sw.mtuByPort(), sw.overridden()));
         }
-        java.util.List<rocelab.scenario.device.NicConfig> nics = new java.util.ArrayList<>();
+        List<NicConfig> nics = new ArrayList<>();
         for (var n : d.nics()) {
-            nics.add(new rocelab.scenario.device.NicConfig(n.host(), n.parameters(), n.trust(), n.dscpToPriority(),
+            nics.add(new NicConfig(n.host(), n.parameters(), n.trust(), n.dscpToPriority(),
                     pfc.losslessMask(), cc, n.notificationPoint(), n.reactionPoint(), n.cnpDscp(), n.cnpPriority(),
                     n.receive()));
         }
-        return new rocelab.scenario.device.Devices(switches, nics, d.importNotes());
+        return new Devices(switches, nics, d.importNotes());
     }
 }

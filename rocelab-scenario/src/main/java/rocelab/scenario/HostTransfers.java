@@ -1,7 +1,12 @@
 package rocelab.scenario;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+import rocelab.engine.Saturating;
 import rocelab.workload.flow.IdealBound;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
@@ -41,7 +46,7 @@ final class HostTransfers {
             int dst = g.transferDestination(t);
             int needed = 1 + Math.max(src, dst);
             if (needed > count.length) {
-                count = java.util.Arrays.copyOf(count, Math.max(needed, 2 * count.length));
+                count = Arrays.copyOf(count, Math.max(needed, 2 * count.length));
             }
             count[src]++;
             count[dst]++;
@@ -93,7 +98,7 @@ final class HostTransfers {
         if (upper != null) {
             upper.join();
         }
-        return java.util.Arrays.asList(perHost);
+        return Arrays.asList(perHost);
     }
 
     /** Ideal accounts with at least this many transfer ends use a second thread ({@link #of}). */
@@ -116,7 +121,7 @@ final class HostTransfers {
      */
     private static int[] gather(TaskTimes d, int[] offsets, long[] starts, long[] ends) {
         TaskGraph g = d.graph();
-        int[] fill = java.util.Arrays.copyOf(offsets, offsets.length - 1);
+        int[] fill = Arrays.copyOf(offsets, offsets.length - 1);
         int n = g.taskCount();
         for (int t = 0; t < n; t++) {
             TaskGraph.Kind k = g.kind(t);
@@ -205,7 +210,7 @@ final class HostTransfers {
             place(bound, mid, n, highAt, release, work, highHost);
             return null;
         }) : null;
-        place(bound, 0, mid, java.util.Arrays.copyOf(first, ports), release, work, lowHost);
+        place(bound, 0, mid, Arrays.copyOf(first, ports), release, work, lowHost);
         if (upperPlace != null) {
             upperPlace.join();
         }
@@ -236,7 +241,7 @@ final class HostTransfers {
                     from = e;
                 }
                 long x = work[e];
-                free = rocelab.engine.Saturating.add(free, x < 0 ? ~x : x);
+                free = Saturating.add(free, x < 0 ? ~x : x);
             }
             addPeriod(periods, host, periodStart, free, from, hi, work);
         }
@@ -257,7 +262,7 @@ final class HostTransfers {
                     throw new IllegalStateException("more ports than the ideal account's busy periods can count: " + key);
                 }
                 if (key >= count.length) {
-                    count = java.util.Arrays.copyOf(count, (int) Math.max(key + 1, Math.min(MAX_PORTS, 2L * count.length)));
+                    count = Arrays.copyOf(count, (int) Math.max(key + 1, Math.min(MAX_PORTS, 2L * count.length)));
                 }
                 count[(int) key]++;
             }
@@ -291,7 +296,7 @@ final class HostTransfers {
                 long x = w[side + 3];
                 hostOf[k] = (int) w[side + 1];
                 release[at[k]] = r;
-                work[at[k]++] = rocelab.engine.Saturating.add(r, x) <= ownEnd ? ~x : x;
+                work[at[k]++] = Saturating.add(r, x) <= ownEnd ? ~x : x;
             }
         }
     }
@@ -382,7 +387,7 @@ final class HostTransfers {
         Periods(int hosts) {
             head = new int[hosts];
             count = new int[hosts];
-            java.util.Arrays.fill(head, -1);
+            Arrays.fill(head, -1);
         }
 
         void add(int host, long from, long to) {
@@ -390,9 +395,9 @@ final class HostTransfers {
                 return;
             }
             if (size == start.length) {
-                start = java.util.Arrays.copyOf(start, 2 * size);
-                end = java.util.Arrays.copyOf(end, 2 * size);
-                next = java.util.Arrays.copyOf(next, 2 * size);
+                start = Arrays.copyOf(start, 2 * size);
+                end = Arrays.copyOf(end, 2 * size);
+                next = Arrays.copyOf(next, 2 * size);
             }
             start[size] = from;
             end[size] = to;
@@ -426,8 +431,8 @@ final class HostTransfers {
      * to start have all ended there, which is a gap.
      */
     static List<long[]> merged(long[] starts, long[] ends, int from, int to) {
-        java.util.Arrays.sort(starts, from, to);
-        java.util.Arrays.sort(ends, from, to);
+        Arrays.sort(starts, from, to);
+        Arrays.sort(ends, from, to);
         int count = 0;
         for (int i = from; i < to; i++) {
             if (i == to - 1 || ends[i] < starts[i + 1]) {
@@ -452,7 +457,7 @@ final class HostTransfers {
      * read: the merged transfers of a job of thousands of GPUs are tens of millions of intervals, kept for the whole
      * of the outputs, and an array object each cost more than twice their 16 bytes.
      */
-    private static final class Intervals extends java.util.AbstractList<long[]> implements java.util.RandomAccess {
+    private static final class Intervals extends AbstractList<long[]> implements RandomAccess {
         private final long[] flat;
 
         Intervals(long[] flat) {
@@ -461,7 +466,7 @@ final class HostTransfers {
 
         @Override
         public long[] get(int i) {
-            java.util.Objects.checkIndex(i, size());
+            Objects.checkIndex(i, size());
             return new long[] {flat[2 * i], flat[2 * i + 1]};
         }
 

@@ -1,5 +1,6 @@
 package rocelab.scenario;
 
+import java.util.Arrays;
 import rocelab.observe.flow.IdealFlowTime;
 import rocelab.workload.graph.TaskGraph;
 
@@ -20,7 +21,7 @@ final class IdealFcts {
         int[] dst = new int[SLOTS];
         long[] bytes = new long[SLOTS];
         long[] answer = new long[SLOTS];
-        java.util.Arrays.fill(src, -1);
+        Arrays.fill(src, -1);
         for (int i = 0; i < flows; i++) {
             int s = g.flowSource(i);
             int d = g.flowDestination(i);

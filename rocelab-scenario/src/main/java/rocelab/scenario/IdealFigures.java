@@ -3,6 +3,7 @@ package rocelab.scenario;
 import java.util.List;
 import java.util.function.Supplier;
 import rocelab.workload.flow.IdealBound;
+import rocelab.workload.job.JobTasks;
 
 /**
  * The ideal network's figures of a run (the bound of every task, {@link IdealBound}, and the bounds of the groups the
@@ -19,13 +20,13 @@ record IdealFigures(IdealBound bound, long[] collectiveEndPs, JobResults.Bounds 
 
     /** Makes the figures: the bound, then each group's walk. */
     static IdealFigures make(Supplier<IdealBound> bound, List<int[]> collectiveDone, int[] collectiveFirstTask,
-            List<rocelab.workload.job.JobTasks> jobs) {
+            List<JobTasks> jobs) {
         return make(bound, collectiveDone, collectiveFirstTask, jobs, new CallWalks(jobs));
     }
 
     /** As above, the jobs' calls walked through {@code calls}, which hears when the bound is made (or fails). */
     static IdealFigures make(Supplier<IdealBound> bound, List<int[]> collectiveDone, int[] collectiveFirstTask,
-            List<rocelab.workload.job.JobTasks> jobs, CallWalks calls) {
+            List<JobTasks> jobs, CallWalks calls) {
         IdealBound b;
         try {
             b = bound.get();

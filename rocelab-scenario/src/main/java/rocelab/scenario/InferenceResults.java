@@ -1,11 +1,14 @@
 package rocelab.scenario;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
+import rocelab.observe.trace.GpuTimeline;
 import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealSpans;
+import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.inference.ServingInstance;
@@ -106,7 +109,7 @@ final class InferenceResults {
         }
         if (ideal == null) {
             long[] none = new long[calls];
-            java.util.Arrays.fill(none, -1);
+            Arrays.fill(none, -1);
             return none;
         }
         return IdealSpans.of(ideal, ready, first);
@@ -118,7 +121,7 @@ final class InferenceResults {
      * its decode (KV cache in to last token) on every GPU of the decode instance. Calls batched together overlap
      * and take lanes of their own.
      */
-    void timeline(rocelab.observe.trace.GpuTimeline out) {
+    void timeline(GpuTimeline out) {
         var g = real.graph();
         for (InferenceTasks s : services) {
             for (ServingInstance inst : s.spec().prefill()) {
@@ -139,7 +142,7 @@ final class InferenceResults {
                     long pEnd = end(real, c.prefillEndTask());
                     if (pStart >= 0 && pEnd >= 0) {
                         for (int h : s.spec().prefill().get(c.prefillInstance()).hosts()) {
-                            out.compute(h, "prefill " + call, pStart, pEnd, rocelab.observe.trace.GpuTimeline.args("service",
+                            out.compute(h, "prefill " + call, pStart, pEnd, GpuTimeline.args("service",
                                     s.spec().name(), "request", r.index(), "call", k, "tokens", c.prefillTokens()));
                         }
                     }
@@ -152,7 +155,7 @@ final class InferenceResults {
                         int src;
                         int dst;
                         long sent = delivered;
-                        if (g.kind(kv) == rocelab.workload.graph.TaskGraph.Kind.FLOW) {
+                        if (g.kind(kv) == TaskGraph.Kind.FLOW) {
                             var f = g.flows().get(g.flowIndex(kv));
                             src = f.src();
                             dst = f.dst();
@@ -161,7 +164,7 @@ final class InferenceResults {
                             src = g.owner(kv);
                             dst = g.nvlinkDestination(kv);
                         }
-                        var args = rocelab.observe.trace.GpuTimeline.args("service", s.spec().name(), "request", r.index(),
+                        var args = GpuTimeline.args("service", s.spec().name(), "request", r.index(),
                                 "call", k);
                         int from = out.comm(src, "kv", "kv cache send " + call, posted, sent, args);
                         int to = out.comm(dst, "kv", "kv cache recv " + call, posted, delivered, args);
@@ -171,7 +174,7 @@ final class InferenceResults {
                     long last = end(real, c.lastTokenTask());
                     if (kvDone >= 0 && last >= 0) {
                         for (int h : s.spec().decode().get(c.decodeInstance()).hosts()) {
-                            out.compute(h, "decode " + call, kvDone, last, rocelab.observe.trace.GpuTimeline.args("service",
+                            out.compute(h, "decode " + call, kvDone, last, GpuTimeline.args("service",
                                     s.spec().name(), "request", r.index(), "call", k, "tokens", c.outputTokens()));
                         }
                     }

@@ -1,13 +1,14 @@
 package rocelab.scenario;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.workload.collective.Collective;
-import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.flow.IdealBound;
+import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.job.Dim;
 import rocelab.workload.job.JobSpec;
@@ -231,7 +232,7 @@ final class JobResults {
      * back over dependencies that passes through them meets no transfer it would not meet without them.
      */
     static boolean onlyRootsBehind(TaskGraph g, int[] gates) {
-        java.util.BitSet late = new java.util.BitSet();
+        BitSet late = new BitSet();
         for (int i = 0; i < g.lateDependencyCount(); i++) {
             late.set(g.lateTask(i));
         }

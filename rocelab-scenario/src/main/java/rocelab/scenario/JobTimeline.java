@@ -1,7 +1,14 @@
 package rocelab.scenario;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.trace.GpuTimeline;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.TaskTimes;
@@ -30,8 +37,8 @@ final class JobTimeline {
      * Each rank's last iteration in the packet-level run (the first {@link #TIMELINE_RANKS} ranks of each job): its compute steps, and the stretches when its own data was
      * moving (merged), so the report can draw where each GPU spent the iteration.
      */
-    List<rocelab.observe.job.TimelineRecord> timeline() {
-        List<rocelab.observe.job.TimelineRecord> out = new ArrayList<>();
+    List<TimelineRecord> timeline() {
+        List<TimelineRecord> out = new ArrayList<>();
         for (int j = 0; j < shape.jobs.size(); j++) {
             JobTasks jt = shape.jobs.get(j);
             JobSpec job = jt.job();
@@ -46,7 +53,7 @@ final class JobTimeline {
                     int t = jt.computeTasks()[i];
                     if (jt.computeIterations()[i] == k && times.taskStartPs(t) >= 0
                             && times.taskEndPs(t) > times.taskStartPs(t)) {
-                        out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "compute", times.taskStartPs(t),
+                        out.add(new TimelineRecord(job.name(), r, "compute", times.taskStartPs(t),
                                 times.taskEndPs(t), jt.computeNames().get(i)));
                     }
                 }
@@ -59,7 +66,7 @@ final class JobTimeline {
                 for (long[] iv : moving) {
                     if (iv[0] > end) {
                         if (start >= 0) {
-                            out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "comm", start, end, ""));
+                            out.add(new TimelineRecord(job.name(), r, "comm", start, end, ""));
                         }
                         start = iv[0];
                         end = iv[1];
@@ -68,7 +75,7 @@ final class JobTimeline {
                     }
                 }
                 if (start >= 0) {
-                    out.add(new rocelab.observe.job.TimelineRecord(job.name(), r, "comm", start, end, ""));
+                    out.add(new TimelineRecord(job.name(), r, "comm", start, end, ""));
                 }
             }
         }
@@ -84,13 +91,13 @@ final class JobTimeline {
      * ranks.csv, so they add up to its columns), every compute step, each member's part of every collective call
      * (from entering the call to its part done) and both sides of every send/receive, joined by an arrow.
      */
-    void timeline(rocelab.observe.trace.GpuTimeline out) {
+    void timeline(GpuTimeline out) {
         TaskGraph g = times.graph();
         for (int j = 0; j < shape.jobs.size(); j++) {
             JobTasks jt = shape.jobs.get(j);
             JobSpec job = jt.job();
             int ranks = Math.min(job.layout().size(), TRACE_RANKS);
-            java.util.Set<Integer> traced = new java.util.HashSet<>();
+            Set<Integer> traced = new HashSet<>();
             for (int r = 0; r < ranks; r++) {
                 int host = job.layout().host(r);
                 out.gpu(g.serverOf(host), host, "gpu " + host + " (" + job.name() + " rank " + r + ")");
@@ -113,7 +120,7 @@ final class JobTimeline {
                             busy.add(new long[] {times.taskStartPs(t), times.taskEndPs(t)});
                         }
                     }
-                    java.util.Map<String, Object> args = new java.util.LinkedHashMap<>();
+                    Map<String, Object> args = new LinkedHashMap<>();
                     args.put("job", job.name());
                     args.put("rank", r);
                     args.put("iteration", k);
@@ -126,7 +133,7 @@ final class JobTimeline {
                     int t = jt.computeTasks()[i];
                     if (times.taskStartPs(t) >= 0 && times.taskEndPs(t) > times.taskStartPs(t)) {
                         out.compute(host, jt.computeNames().get(i), times.taskStartPs(t), times.taskEndPs(t),
-                                rocelab.observe.trace.GpuTimeline.args("iteration", jt.computeIterations()[i]));
+                                GpuTimeline.args("iteration", jt.computeIterations()[i]));
                     }
                 }
             }
@@ -140,7 +147,7 @@ final class JobTimeline {
                     if (!traced.contains(host) || start < 0 || end < 0) {
                         continue;
                     }
-                    java.util.Map<String, Object> args = new java.util.LinkedHashMap<>();
+                    Map<String, Object> args = new LinkedHashMap<>();
                     args.put("call", c.name());
                     args.put("collective", call.op().key());
                     args.put("algorithm", call.algorithm().key());
@@ -165,12 +172,12 @@ final class JobTimeline {
                 int to = -1;
                 if (traced.contains(src)) {
                     from = out.comm(src, "send", "send " + bytes(x.bytes()) + " to rank " + x.dstRank(), posted, sent,
-                            rocelab.observe.trace.GpuTimeline.args("step", x.sendName(), "size_bytes", x.bytes(), "peer", x.dstRank(),
+                            GpuTimeline.args("step", x.sendName(), "size_bytes", x.bytes(), "peer", x.dstRank(),
                                     "iteration", x.iteration()));
                 }
                 if (traced.contains(dst)) {
                     to = out.comm(dst, "recv", "recv " + bytes(x.bytes()) + " from rank " + x.srcRank(), recvPosted,
-                            delivered, rocelab.observe.trace.GpuTimeline.args("step", x.recvName(), "size_bytes", x.bytes(), "peer",
+                            delivered, GpuTimeline.args("step", x.recvName(), "size_bytes", x.bytes(), "peer",
                                     x.srcRank(), "iteration", x.iteration()));
                 }
                 if (from >= 0 && to >= 0) {
@@ -181,9 +188,9 @@ final class JobTimeline {
     }
 
     /** The iteration [from, to) cut into compute (busy), exposed communication (moving, not busy) and idle. */
-    private static void stretches(rocelab.observe.trace.GpuTimeline out, int host, List<long[]> busy,
+    private static void stretches(GpuTimeline out, int host, List<long[]> busy,
             List<long[]> moving, long from, long to) {
-        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+        TreeSet<Long> cuts = new TreeSet<>();
         cuts.add(from);
         cuts.add(to);
         for (long[] iv : busy) {
@@ -226,13 +233,13 @@ final class JobTimeline {
         }
     }
 
-    private static void emit(rocelab.observe.trace.GpuTimeline out, int host, String state, long from, long to) {
+    private static void emit(GpuTimeline out, int host, String state, long from, long to) {
         String name = switch (state) {
             case "compute" -> "compute";
             case "exposed_comm" -> "exposed communication";
             default -> "idle";
         };
-        out.span(host, state, name, from, to, rocelab.observe.trace.GpuTimeline.args());
+        out.span(host, state, name, from, to, GpuTimeline.args());
     }
 
 

@@ -1,5 +1,7 @@
 package rocelab.scenario;
 
+import java.util.Locale;
+
 /**
  * The heap a run may use (by default the JVM's {@code -Xmx}, {@link Runtime#maxMemory()}), and the verdict on a
  * {@link Footprint}: a scenario that cannot fit is refused before it is built, with the estimate and what to change,
@@ -43,7 +45,7 @@ public record MemoryBudget(long maxBytes, boolean flowLevel, boolean streaming) 
     /** Why the footprint cannot run within this budget, or null when it fits. */
     public String refusal(Footprint f) {
         if (f.tooManyTasks()) {
-            return "the scenario expands to more than " + String.format(java.util.Locale.ROOT, "%,d",
+            return "the scenario expands to more than " + String.format(Locale.ROOT, "%,d",
                     Footprint.MAX_TASKS) + " tasks (" + f.counts() + "), more than a run can hold; expected a smaller"
                     + " scenario (fewer hosts in an all-to-all, fewer iterations or repeats)";
         }

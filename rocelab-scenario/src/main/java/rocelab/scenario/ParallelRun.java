@@ -1,7 +1,16 @@
 package rocelab.scenario;
 
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import rocelab.engine.PartitionedSimulator;
 import rocelab.fabric.nic.DeferredMessages;
+import rocelab.fabric.packet.PacketPool;
+import rocelab.observe.credit.CreditLog;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.workload.graph.WorkloadDriver;
 
 /**
@@ -15,10 +24,10 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     private final DeferredMessages[] notifications;
     private final long lookaheadPs;
     private WorkloadDriver driver;
-    private rocelab.observe.pfc.PfcLog pfcLog;
-    private rocelab.observe.credit.CreditLog creditLog;
-    private rocelab.observe.ecmp.EcmpLog ecmpLog;
-    private java.util.List<rocelab.fabric.packet.PacketPool> pools = java.util.List.of();
+    private PfcLog pfcLog;
+    private CreditLog creditLog;
+    private EcmpLog ecmpLog;
+    private List<PacketPool> pools = List.of();
 
     ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
         this.partitions = partitions;
@@ -35,23 +44,23 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         return notifications;
     }
 
-    void driver(WorkloadDriver d, java.util.List<rocelab.fabric.packet.PacketPool> packetPools) {
+    void driver(WorkloadDriver d, List<PacketPool> packetPools) {
         this.driver = d;
         this.pools = packetPools;
     }
 
     /** The PFC log whose partitions' captures are linked after each window. */
-    void pfcLog(rocelab.observe.pfc.PfcLog log) {
+    void pfcLog(PfcLog log) {
         this.pfcLog = log;
     }
 
     /** The credit log whose partitions' notes are taken after each window. */
-    void creditLog(rocelab.observe.credit.CreditLog log) {
+    void creditLog(CreditLog log) {
         this.creditLog = log;
     }
 
     /** The ECMP log whose partitions' notes are taken after each window. */
-    void ecmpLog(rocelab.observe.ecmp.EcmpLog log) {
+    void ecmpLog(EcmpLog log) {
         this.ecmpLog = log;
     }
 
@@ -78,13 +87,13 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
      * lossless run on several threads (the 1,024-host all-to-all: 18 of 79 s to 3 ms, with the other thread idle).
      * Nothing a window does reads the log, and the notes of consecutive windows are in buffers of their own parity.
      */
-    private java.util.concurrent.Future<?> pfcReplay;
-    private java.util.concurrent.ThreadPoolExecutor replayer;
+    private Future<?> pfcReplay;
+    private ThreadPoolExecutor replayer;
 
     private void replayPfcAside(int parity) {
         if (replayer == null) {
-            replayer = new java.util.concurrent.ThreadPoolExecutor(1, 1, 1, java.util.concurrent.TimeUnit.SECONDS,
-                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            replayer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
                         Thread t = new Thread(r, "rocelab-pfc-replay");
                         t.setDaemon(true);
                         return t;
@@ -97,7 +106,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
 
     /** Waits for the PFC log's replay of the last window (a failure in it is thrown here as itself). */
     private void awaitPfcReplay() {
-        java.util.concurrent.Future<?> pending = pfcReplay;
+        Future<?> pending = pfcReplay;
         if (pending == null) {
             return;
         }
@@ -123,7 +132,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         if (ecmpLog != null) {
             ecmpLog.replayCaptures(parity);
         }
-        rocelab.fabric.packet.PacketPool.rebalance(pools);
+        PacketPool.rebalance(pools);
         if (driver.allFinished()) {
             return Math.min(endPs, Simulation.lastEventPs(driver.lastFinishPs(), lookaheadPs));
         }

@@ -1,5 +1,10 @@
 package rocelab.scenario;
 
+import java.util.List;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
+
 /**
  * Hears about a long run's progress between batches of events (never from the per-event hot path). Engines of either
  * level (packets, or flows as fluids) report the same {@link RunProgress}.
@@ -23,7 +28,7 @@ public interface ProgressListener {
      * listener may start writing it while the figures are still being made. Called at most once per run, from the
      * thread that runs it.
      */
-    default void onFlowRecords(java.util.List<rocelab.observe.flow.FlowRecord> flows,
-            rocelab.observe.pfc.PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs,
+    default void onFlowRecords(List<FlowRecord> flows,
+            PfcLog pfcLog, EcmpLog ecmpLog, long endPs,
             boolean packetLevel) {}
 }

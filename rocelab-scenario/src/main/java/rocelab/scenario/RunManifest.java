@@ -2,6 +2,8 @@ package rocelab.scenario;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import rocelab.congestion.ecn.EcnParameters;
+import rocelab.observe.output.Numbers;
 
 /** What manifest.json adds to a run besides version, seed and hash: its scenario file and the report's thresholds. */
 public final class RunManifest {
@@ -17,16 +19,16 @@ public final class RunManifest {
         }
         extras.put("ecn_marking", config.ecn().scheme().key());
         extras.put("ecn_kmin_bytes_per_gbps", config.ecn().kminBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMIN_BYTES_PER_GBPS);
+                : EcnParameters.KMIN_BYTES_PER_GBPS);
         extras.put("ecn_kmin_bytes", config.ecn().kminBytes() >= 0 ? config.ecn().kminBytes() : null);
         extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
-                : rocelab.congestion.ecn.EcnParameters.KMAX_BYTES_PER_GBPS);
+                : EcnParameters.KMAX_BYTES_PER_GBPS);
         extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
         // The report turns sampled cumulative counters into per-interval rates.
         extras.put("sample_interval_us", config.sampleIntervalPs() > 0
-                ? rocelab.observe.output.Numbers.micros(config.sampleIntervalPs()) : null);
+                ? Numbers.micros(config.sampleIntervalPs()) : null);
         return extras;
     }
 }

@@ -6,12 +6,15 @@ import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.LinkEvent;
+import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.scenario.device.Devices;
 import rocelab.workload.graph.NvlinkParameters;
+import rocelab.workload.inference.InferenceSpec;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -70,8 +73,8 @@ public record ScenarioConfig(
         String canonicalText,
         List<JobSpec> jobs,
         NvlinkParameters nvlink,
-        List<rocelab.workload.inference.InferenceSpec> inference,
-        rocelab.scenario.device.Devices devices,
+        List<InferenceSpec> inference,
+        Devices devices,
         InfinibandSettings infiniband,
         FlowsOutput flowsOutput) {
 
@@ -87,8 +90,8 @@ public record ScenarioConfig(
      * The delays between every switch port and its peer as the simulator applies them (forwarding latency, pause
      * response times): what auto headroom, the lint and the fabric all use.
      */
-    public rocelab.fabric.network.PauseLoop pauseLoop() {
-        return new rocelab.fabric.network.PauseLoop(switches.forwardingLatencyPs(), pfc.pauseResponsePs(),
+    public PauseLoop pauseLoop() {
+        return new PauseLoop(switches.forwardingLatencyPs(), pfc.pauseResponsePs(),
                 nic.pauseResponsePs());
     }
 

@@ -4,31 +4,46 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import rocelab.congestion.CongestionAlgorithm;
 import rocelab.congestion.CongestionControls;
 import rocelab.congestion.ecn.EcnMarkings;
+import rocelab.congestion.ibcc.FecnMarkings;
+import rocelab.engine.InexactSplitException;
+import rocelab.engine.PartitionedSimulator;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.congestion.EcnMarkingFactory;
+import rocelab.fabric.network.LinkEventDriver;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
-import rocelab.fabric.network.LinkEventDriver;
+import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.network.PauseCycles;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.probe.CreditProbe;
+import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
-import rocelab.observe.flow.FlowRecord;
-import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.credit.CreditLog;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.FlowRecordList;
+import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
-import rocelab.observe.flow.CollectiveRecord;
-import rocelab.fabric.network.PathTiming;
+import rocelab.observe.trace.GpuTimeline;
+import rocelab.scenario.device.DevicePlans;
 import rocelab.workload.flow.EcmpFabric;
 import rocelab.workload.flow.FlowRouter;
 import rocelab.workload.flow.IdealBound;
@@ -37,6 +52,8 @@ import rocelab.workload.graph.Dependents;
 import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.PartitionPlan;
 import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.TaskTimes;
+import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.inference.InferenceEmitter;
 import rocelab.workload.inference.InferenceSpec;
 import rocelab.workload.inference.InferenceTasks;
@@ -44,8 +61,6 @@ import rocelab.workload.job.CheckedUnrolling;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
-import rocelab.workload.graph.TaskTimes;
-import rocelab.workload.graph.WorkloadDriver;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -89,7 +104,7 @@ public final class Simulation {
     /** InfiniBand at packet level: every wait for credits, with the root its credit update carried. */
     private CreditLog creditLog;
     /** Packet level with switches that hash among equal-cost ports: every ECMP collision and its waits (else null). */
-    private rocelab.observe.ecmp.EcmpLog ecmpLog;
+    private EcmpLog ecmpLog;
     /**
      * The partitions and threads of a parallel run; null on one thread. The fields above and the workload's lists
      * below are replaced when a checked parallel run is run again on one thread ({@link #startOver}).
@@ -150,8 +165,8 @@ public final class Simulation {
         if (creditLog != null) {
             creditLog.flowWaits().expectFlows(driver.flowCount());
         }
-        this.ecmpLog = packets && rocelab.observe.ecmp.EcmpLog.hashes(network)
-                ? new rocelab.observe.ecmp.EcmpLog(network, driver.flowCount()) : null;
+        this.ecmpLog = packets && EcmpLog.hashes(network)
+                ? new EcmpLog(network, driver.flowCount()) : null;
         if (!config.linkEvents().isEmpty() && model != Model.IDEAL) {
             new LinkEventDriver(network, config.linkEvents());
         }
@@ -163,7 +178,7 @@ public final class Simulation {
         }
         if (pfcLog != null) {
             // A parallel run: each partition's devices note into a capture of their own, linked after each window.
-            rocelab.fabric.probe.PfcProbe[] byPartition = new rocelab.fabric.probe.PfcProbe[partitions()];
+            PfcProbe[] byPartition = new PfcProbe[partitions()];
             for (int p = 0; parallel != null && p < byPartition.length; p++) {
                 byPartition[p] = pfcLog.forPartition(parallel.partitions().partition(p));
             }
@@ -184,7 +199,7 @@ public final class Simulation {
         }
         if (ecmpLog != null) {
             // A parallel run: each partition's switches note into notes of their own, taken after each window.
-            rocelab.fabric.probe.EcmpProbe[] byPartition = new rocelab.fabric.probe.EcmpProbe[partitions()];
+            EcmpProbe[] byPartition = new EcmpProbe[partitions()];
             for (int p = 0; parallel != null && p < byPartition.length; p++) {
                 byPartition[p] = ecmpLog.forPartition(parallel.partitions().partition(p));
             }
@@ -218,13 +233,13 @@ public final class Simulation {
             return key;
         }
 
-        public static java.util.Optional<Model> byKey(String key) {
+        public static Optional<Model> byKey(String key) {
             for (Model m : values()) {
                 if (m.key.equals(key)) {
-                    return java.util.Optional.of(m);
+                    return Optional.of(m);
                 }
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -281,7 +296,7 @@ public final class Simulation {
         // Tasks that wait for one another run partitioned only when every dependency stays in its partition.
         PartitionPlan plan = null;
         if (parts > 1 && waitsForOthers(w.graph())) {
-            plan = PartitionPlan.of(w.graph(), java.util.Arrays.copyOf(FabricPartition.of(topology, parts),
+            plan = PartitionPlan.of(w.graph(), Arrays.copyOf(FabricPartition.of(topology, parts),
                     topology.hostCount()));
             if (plan.reason() != null) {
                 whyOne = "the workload's tasks wait for one another across partitions: " + plan.reason();
@@ -293,7 +308,7 @@ public final class Simulation {
         ParallelRun parallel = null;
         Simulator sim;
         if (parts > 1) {
-            parallel = new ParallelRun(new rocelab.engine.PartitionedSimulator(parts, lookahead), threads, lookahead);
+            parallel = new ParallelRun(new PartitionedSimulator(parts, lookahead), threads, lookahead);
             sim = parallel.partitions().serial();
         } else {
             sim = new Simulator();
@@ -449,7 +464,7 @@ public final class Simulation {
     }
 
     /** The partitioned engine of a parallel run (null on one thread), for its counters. */
-    public rocelab.engine.PartitionedSimulator partitionedSimulator() {
+    public PartitionedSimulator partitionedSimulator() {
         return parallel == null ? null : parallel.partitions();
     }
 
@@ -481,12 +496,12 @@ public final class Simulation {
                 .receive(config.receive())
                 .notificationPoint(algorithm.notificationPoint(config.congestion(), config.cnpDscp(),
                         config.cnpPriority()))
-                .devices(rocelab.scenario.device.DevicePlans.of(config.devices(), config.vlanTagged(),
+                .devices(DevicePlans.of(config.devices(), config.vlanTagged(),
                         config.infiniband() != null));
         if (config.infiniband() != null) {
             InfinibandSettings ib = config.infiniband();
             builder.infiniband(ib.fabric()).managementSweep(ib.smSweepPs()).ecnMarking(ib.fecn() == null
-                    ? rocelab.fabric.congestion.EcnMarkingFactory.NONE : new rocelab.congestion.ibcc.FecnMarkings(ib.fecn()));
+                    ? EcnMarkingFactory.NONE : new FecnMarkings(ib.fecn()));
         }
         return builder;
     }
@@ -513,7 +528,7 @@ public final class Simulation {
         IdealGroups build(int taskCount) {
             int[] group = new int[taskCount];
             for (int i = 0; i < ranges.size(); i++) {
-                java.util.Arrays.fill(group, ranges.get(i)[0], ranges.get(i)[1], i + 1);
+                Arrays.fill(group, ranges.get(i)[0], ranges.get(i)[1], i + 1);
             }
             return new IdealGroups(group, ranges.size() + 1);
         }
@@ -577,7 +592,7 @@ public final class Simulation {
         if (a.localLinks() == null || b.localLinks() == null) {
             return a.localLinks() == b.localLinks();
         }
-        return java.util.Arrays.equals(a.localLinks().serverOfHost(), b.localLinks().serverOfHost());
+        return Arrays.equals(a.localLinks().serverOfHost(), b.localLinks().serverOfHost());
     }
 
     /**
@@ -667,7 +682,7 @@ public final class Simulation {
     }
 
     /** Packet level with switches that hash among equal-cost ports: the ECMP collisions (null otherwise). */
-    public rocelab.observe.ecmp.EcmpLog ecmpLog() {
+    public EcmpLog ecmpLog() {
         return ecmpLog;
     }
 
@@ -678,7 +693,7 @@ public final class Simulation {
     private void attachCreditLog(ParallelRun parallel) {
         network.traceCreditRoots();
         int hosts = network.hostCount();
-        rocelab.fabric.probe.CreditProbe[] byPartition = new rocelab.fabric.probe.CreditProbe[partitions()];
+        CreditProbe[] byPartition = new CreditProbe[partitions()];
         for (int p = 0; parallel != null && p < byPartition.length; p++) {
             byPartition[p] = creditLog.forPartition(parallel.partitions().partition(p));
         }
@@ -730,7 +745,7 @@ public final class Simulation {
         Ended ended;
         try {
             ended = loop(startNanos, progress);
-        } catch (rocelab.engine.InexactSplitException e) {
+        } catch (InexactSplitException e) {
             startOver(e);
             aside = idealOnSecondCore();
             madeAside = aside != null;
@@ -756,8 +771,8 @@ public final class Simulation {
                 ? new Aside<>("rocelab-ideal-jobs", () -> JobAccount.of(shape, early.join().bound())) : null;
         JobAccount realJobs = shape == null ? null : JobAccount.of(shape, driver);
         JobTimeline timeline = realJobs == null ? null : new JobTimeline(realJobs);
-        List<rocelab.observe.job.TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
-        rocelab.observe.trace.GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
+        List<TimelineRecord> timelineRecords = timeline == null ? List.of() : timeline.timeline();
+        GpuTimeline gpuTimeline = gpuTimeline(timeline, driver);
         if (gpuTimeline != null) {
             gpuTimeline.render();
         }
@@ -797,7 +812,7 @@ public final class Simulation {
 
     /**
      * The event loop: runs until every task has finished, the stop time, a deadlock or a stall. A partitioned run
-     * whose checks between windows find it inexact throws {@link rocelab.engine.InexactSplitException} from here.
+     * whose checks between windows find it inexact throws {@link InexactSplitException} from here.
      */
     private Ended loop(long startNanos, ProgressListener progress) {
         long ackTimeout = config.nic().ackTimeoutPs();
@@ -857,7 +872,7 @@ public final class Simulation {
      * it is kept: the scenario is assembled again on one thread, whose parts replace this run's, and the note says
      * so (the outputs are one thread's, as always).
      */
-    private void startOver(rocelab.engine.InexactSplitException e) {
+    private void startOver(InexactSplitException e) {
         int threads = threads();
         // The partitioned run's parts are dropped before the new ones are made.
         sim = null;
@@ -1018,11 +1033,11 @@ public final class Simulation {
      * The GPUs' timelines of the jobs and inference services in the account {@code times} (the run's; the ideal
      * bound's in the ideal model), or null when the run has neither.
      */
-    private rocelab.observe.trace.GpuTimeline gpuTimeline(JobTimeline jobTimeline, TaskTimes times) {
+    private GpuTimeline gpuTimeline(JobTimeline jobTimeline, TaskTimes times) {
         if (jobTimeline == null && inference.isEmpty()) {
             return null;
         }
-        var t = new rocelab.observe.trace.GpuTimeline();
+        var t = new GpuTimeline();
         if (jobTimeline != null) {
             jobTimeline.timeline(t);
         }
@@ -1230,7 +1245,7 @@ public final class Simulation {
      * The flows of a finished run as records, made on each read from the driver's state and the task times, which no
      * longer change: the output writers read it from several threads.
      */
-    private static final class FlowRecordView extends rocelab.observe.flow.FlowRecordList {
+    private static final class FlowRecordView extends FlowRecordList {
         private final WorkloadDriver driver;
         private final TaskTimes times;
         private final long[] idealFct;
@@ -1264,7 +1279,7 @@ public final class Simulation {
 
         @Override
         public FlowRecord get(int i) {
-            java.util.Objects.checkIndex(i, idealFct.length);
+            Objects.checkIndex(i, idealFct.length);
             TaskGraph g = driver.graph();
             int task = g.flowTask(i);
             long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : g.flowStartPs(i);

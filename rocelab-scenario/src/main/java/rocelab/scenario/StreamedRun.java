@@ -1,15 +1,19 @@
 package rocelab.scenario;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.Topology;
-import java.util.List;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowsBySize;
 import rocelab.observe.flow.IdealFlowTime;
+import rocelab.workload.collective.Collectives;
 import rocelab.workload.collective.StreamedCollective;
 import rocelab.workload.flow.EcmpFabric;
 import rocelab.workload.flow.IdealBound;
@@ -17,6 +21,7 @@ import rocelab.workload.graph.LocalLinks;
 import rocelab.workload.graph.StreamedDriver;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.traffic.CollectiveTraffic;
+import rocelab.workload.traffic.TrafficSpec;
 
 /**
  * A flow-level run whose task graph is streamed ({@link StreamedDriver}): the collective's tasks are added as the
@@ -63,7 +68,7 @@ public final class StreamedRun {
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
         this.source = new StreamedCollective(item.call(), item.startPs(), item.iterations());
         this.idealFlowTime = new IdealFlowTime(network, Simulation.pathTiming(network, config));
-        java.util.Arrays.fill(aloneBytes, -1);
+        Arrays.fill(aloneBytes, -1);
         this.ideal = IdealBound.streamed(graph, Simulation.idealNetwork(network, config), network.hostCount());
         this.driver = new StreamedDriver(sim, graph, source,
                 new EcmpFabric(network, Simulation.pathTiming(network, config)), network.hostCount(), lookahead, keep,
@@ -71,7 +76,7 @@ public final class StreamedRun {
     }
 
     /** Why these traffic items cannot be run streamed, or null when they can (jobs, inference, events aside). */
-    public static String why(java.util.List<rocelab.workload.traffic.TrafficSpec> traffic) {
+    public static String why(List<TrafficSpec> traffic) {
         if (traffic.size() != 1 || !(traffic.get(0) instanceof CollectiveTraffic c)) {
             return "a streamed run has exactly one traffic item, a collective";
         }
@@ -109,7 +114,7 @@ public final class StreamedRun {
     public static String reason(ScenarioConfig config) {
         return config.flowsOutput().choice() == FlowsOutput.Choice.AGGREGATED
                 ? "observe: {flows: aggregated} at " + config.flowsOutput().where()
-                : String.format(java.util.Locale.ROOT, "about %,d flows, more than the %,d of observe: {flows: auto};"
+                : String.format(Locale.ROOT, "about %,d flows, more than the %,d of observe: {flows: auto};"
                         + " observe: {flows: per-flow} asks for a row per flow", estimatedFlows(config),
                         FlowsOutput.AUTO_THRESHOLD);
     }
@@ -118,11 +123,11 @@ public final class StreamedRun {
     static long estimatedFlows(ScenarioConfig config) {
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
         var call = item.call();
-        long perServer = config.topology() instanceof rocelab.fabric.topology.RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        long perServer = config.topology() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
         long perRun = config.nvlink() != null && perServer > 1
-                ? rocelab.workload.collective.Collectives.estimatedFabricMessages(call.op(), call.algorithm(),
+                ? Collectives.estimatedFabricMessages(call.op(), call.algorithm(),
                         call.rankCount(), call.channels(), perServer)
-                : rocelab.workload.collective.Collectives.estimatedMessages(call.op(), call.algorithm(),
+                : Collectives.estimatedMessages(call.op(), call.algorithm(),
                         call.rankCount(), call.channels(), perServer);
         return Footprint.mulSat(item.iterations(), perRun);
     }
@@ -180,9 +185,9 @@ public final class StreamedRun {
         long bytes = graph.flowBytes(flow);
         if (queuePair >= aloneBytes.length) {
             int old = aloneBytes.length;
-            aloneBytes = java.util.Arrays.copyOf(aloneBytes, Math.max(queuePair + 1, 2 * old));
-            alonePs = java.util.Arrays.copyOf(alonePs, aloneBytes.length);
-            java.util.Arrays.fill(aloneBytes, old, aloneBytes.length, -1);
+            aloneBytes = Arrays.copyOf(aloneBytes, Math.max(queuePair + 1, 2 * old));
+            alonePs = Arrays.copyOf(alonePs, aloneBytes.length);
+            Arrays.fill(aloneBytes, old, aloneBytes.length, -1);
         }
         if (aloneBytes[queuePair] != bytes) {
             aloneBytes[queuePair] = bytes;
@@ -199,8 +204,8 @@ public final class StreamedRun {
     /** How many tasks the run will add, about (for the progress display: messages and a few joins per rank). */
     private long estimatedTasks() {
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
-        long perServer = config.topology() instanceof rocelab.fabric.topology.RailOptimizedSpec r ? r.gpusPerServer() : 1;
-        long messages = rocelab.workload.collective.Collectives.estimatedMessages(item.call().op(),
+        long perServer = config.topology() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        long messages = Collectives.estimatedMessages(item.call().op(),
                 item.call().algorithm(), item.call().rankCount(), item.call().channels(), perServer);
         return Footprint.mulSat(item.iterations(), Footprint.addSat(messages, 4L * item.call().rankCount()));
     }

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PortCounter;
 
 /**
  * In steady state the simulation loop allocates nothing: no pool growth and no heap allocation per event. (The
@@ -36,8 +39,8 @@ class AllocationFreeTest {
         long selective = 0;
         long placed = 0;
         for (int h = 0; h < sim.network().hostCount(); h++) {
-            selective += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.SELECTIVE_RETRANSMITTED);
-            placed += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.OUT_OF_SEQUENCE);
+            selective += sim.network().nic(h).counter(NicCounter.SELECTIVE_RETRANSMITTED);
+            placed += sim.network().nic(h).counter(NicCounter.OUT_OF_SEQUENCE);
         }
         assertThat(selective).as("selective resends").isPositive();
         assertThat(placed).as("packets placed out of order").isPositive();
@@ -120,7 +123,7 @@ class AllocationFreeTest {
         Window w = measure(sim, Time.us(2000), Time.us(3000), Time.us(4000));
         long cnps = 0;
         for (int h = 0; h < sim.network().hostCount(); h++) {
-            cnps += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.RP_CNP_HANDLED);
+            cnps += sim.network().nic(h).counter(NicCounter.RP_CNP_HANDLED);
         }
         assertThat(cnps).as("CNPs the senders reacted to").isGreaterThan(100);
         w.assertNothingAllocated(50_000);
@@ -153,10 +156,10 @@ class AllocationFreeTest {
     private static void detachPfcLog(Simulation sim) {
         var net = sim.network();
         for (int s = 0; s < net.switchCount(); s++) {
-            net.switchAt(s).pfcProbe(rocelab.fabric.probe.PfcProbe.NONE);
+            net.switchAt(s).pfcProbe(PfcProbe.NONE);
         }
         for (int h = 0; h < net.hostCount(); h++) {
-            net.nic(h).pfcProbe(rocelab.fabric.probe.PfcProbe.NONE);
+            net.nic(h).pfcProbe(PfcProbe.NONE);
         }
     }
 
@@ -170,7 +173,7 @@ class AllocationFreeTest {
         for (int s = 0; s < net.switchCount(); s++) {
             var sw = net.switchAt(s);
             for (int p = 0; p < sw.portCount(); p++) {
-                n += sw.port(p).counter(rocelab.fabric.probe.PortCounter.PAUSE_SENT);
+                n += sw.port(p).counter(PortCounter.PAUSE_SENT);
             }
         }
         return n;

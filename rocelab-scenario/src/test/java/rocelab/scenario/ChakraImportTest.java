@@ -8,12 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.RunResult;
 import rocelab.scenario.chakra.ChakraTraces;
-import rocelab.scenario.chakra.proto.EtDef;
 import rocelab.scenario.chakra.proto.EtDef.CollectiveCommType;
+import rocelab.scenario.chakra.proto.EtDef;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.graph.TaskGraph;
@@ -117,7 +118,7 @@ class ChakraImportTest {
         // Gzip-compressed traces (Chakra's protolib reads both) are the same workload.
         Files.createDirectories(dir.resolve("gz"));
         for (int r = 0; r < 4; r++) {
-            try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("gz/ar." + r + ".et")))) {
+            try (var out = new GZIPOutputStream(Files.newOutputStream(dir.resolve("gz/ar." + r + ".et")))) {
                 out.write(t.rank(r).bytes());
             }
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.RunResult;
@@ -94,7 +95,7 @@ class CheckedUnrollingTest {
 
     private String outputs(RunResult r, String name, RunWriter writer) throws IOException {
         Path out = dir.resolve(name);
-        writer.write(out, r, java.util.Map.of());
+        writer.write(out, r, Map.of());
         StringBuilder b = new StringBuilder();
         try (var files = Files.list(out)) {
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {

@@ -3,14 +3,19 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.observe.RunResult;
 import rocelab.scenario.nccl.NcclTests;
 import rocelab.workload.collective.Algorithm;
+import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.DisseminationBarrier;
 import rocelab.workload.collective.NcclChunks;
+import rocelab.workload.traffic.CollectiveTraffic;
 
 /**
  * Every collective on a non-blocking single switch against its closed form: for large messages the busiest rank's
@@ -105,11 +110,11 @@ class CollectiveBandwidthTest {
     @org.junit.jupiter.api.Test
     void shouldTakeLogNRoundsForTheDisseminationBarrier() {
         ScenarioConfig flat = fabric(8, "100Gbps", "1us");
-        var call = new rocelab.workload.collective.Collective(CollectiveOp.BARRIER, Algorithm.DISSEMINATION,
-                java.util.stream.IntStream.range(0, 8).toArray(), 0);
-        Simulation sim = Simulation.assemble(flat.withTraffic(java.util.List.of(
-                new rocelab.workload.traffic.CollectiveTraffic(call, 0))));
-        rocelab.observe.RunResult result = sim.run(ProgressListener.NONE);
+        var call = new Collective(CollectiveOp.BARRIER, Algorithm.DISSEMINATION,
+                IntStream.range(0, 8).toArray(), 0);
+        Simulation sim = Simulation.assemble(flat.withTraffic(List.of(
+                new CollectiveTraffic(call, 0))));
+        RunResult result = sim.run(ProgressListener.NONE);
         double us = result.collectives().get(0).timePs() / 1e6;
         int rounds = DisseminationBarrier.rounds(8);
         assertThat(rounds).isEqualTo(3);

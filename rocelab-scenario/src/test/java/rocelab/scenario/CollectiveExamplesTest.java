@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.pfc.PfcVictims;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.collective.PairSizes;
 
@@ -33,7 +34,7 @@ class CollectiveExamplesTest {
         assertThat(skewed.timePs()).isGreaterThan(4 * balanced.timePs());
         assertThat(r.totals().packetsDropped()).isZero();
         // The hot expert's pauses make victims of flows to other ranks; the list is true and bounded.
-        assertThat(rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isNotEmpty();
+        assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isNotEmpty();
         PfcVictimsTest.assertTrueAndBounded(r);
     }
 

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
@@ -37,7 +38,7 @@ class CollectiveRunsTest {
         assertThat(four.busbwGBps()).as("per run: the same call's busbw").isCloseTo(once.busbwGBps(), within(0.5))
                 .isGreaterThan(45.0);
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = (Map<String, Object>) ((java.util.List<?>) Summary.of(r).get("collectives")).get(0);
+        Map<String, Object> json = (Map<String, Object>) ((List<?>) Summary.of(r).get("collectives")).get(0);
         assertThat(json.get("runs")).isEqualTo(4);
         assertThat((Double) ((Number) json.get("busbw_gbytes_per_s")).doubleValue()).isGreaterThan(45.0);
         assertThat(SummaryText.render(r, null)).contains("16,777,216 bytes x 4 runs back to back: ", " us per run)");

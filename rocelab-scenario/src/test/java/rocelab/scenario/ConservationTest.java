@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PortCounter;
 
 /** Packets acquired minus released equals packets queued, in service and in flight, at every moment sampled. */
 class ConservationTest {
@@ -33,7 +35,7 @@ class ConservationTest {
         assertThat(sim.network().queuePairs().get(0).selectiveRepeat()).isTrue();
         long selective = 0;
         for (int h = 0; h < sim.network().hostCount(); h++) {
-            selective += sim.network().nic(h).counter(rocelab.fabric.probe.NicCounter.SELECTIVE_RETRANSMITTED);
+            selective += sim.network().nic(h).counter(NicCounter.SELECTIVE_RETRANSMITTED);
         }
         assertThat(selective).as("the run exercised selective repeat").isPositive();
     }
@@ -51,7 +53,7 @@ class ConservationTest {
         long dropped = 0;
         for (int s = 0; s < n.switchCount(); s++) {
             for (int p = 0; p < n.switchAt(s).portCount(); p++) {
-                dropped += n.switchAt(s).port(p).counter(rocelab.fabric.probe.PortCounter.DROPPED_PACKETS);
+                dropped += n.switchAt(s).port(p).counter(PortCounter.DROPPED_PACKETS);
             }
         }
         assertThat(dropped).as("the run exercised drops").isPositive();

@@ -2,7 +2,9 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.flowcontrol.credit.CreditRoot;
@@ -49,7 +51,7 @@ class CreditRootsTest {
                 return Simulation.assemble(c);
             }
             String yaml = new String(ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name + ".yaml")
-                    .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    .readAllBytes(), StandardCharsets.UTF_8);
             return Scenarios.assemble(yaml.replace(from, to).replaceAll("(?m)^  ib-cc: .*\\n", ""));
         } catch (Exception e) {
             throw new AssertionError(e.getMessage(), e);
@@ -111,7 +113,7 @@ class CreditRootsTest {
         }
         String text = SummaryText.render(r, null);
         assertThat(text).contains("IB victims  1 flow waited for credits rooted at a congestion point off its own way"
-                + " there and back:\n            flow 15 h9->h1 x" + String.format(java.util.Locale.ROOT, "%.1f",
+                + " there and back:\n            flow 15 h9->h1 x" + String.format(Locale.ROOT, "%.1f",
                 v.flow().slowdown()) + ": waited for credits rooted at leaf0 port " + toH0 + " (towards h0), ")
                 .contains("on its way to h1 or back: at ").doesNotContain("PFC victims");
         Map<String, Object> json = Summary.of(r);
@@ -247,11 +249,11 @@ class CreditRootsTest {
         assertThat(CreditRoot.kind(root)).isEqualTo(CreditRoot.RECEIVER);
         assertThat(CreditRoot.node(root)).isEqualTo(2);
         assertThat(CreditRoot.depth(root)).isEqualTo(2);
-        assertThat(t.text()).contains("h0's HCA held the flow's last ACK for " + String.format(java.util.Locale.ROOT,
+        assertThat(t.text()).contains("h0's HCA held the flow's last ACK for " + String.format(Locale.ROOT,
                 "%.3f", ack.value() / 1e6) + " us waiting for credits on VL 3: switch0's 66,560-byte VL 3 input buffer"
                 + " on its port from h0 had no room for it, full of packets for switch0 -> h2, held back by credits in"
                 + " turn; the root: h2's HCA (its receive buffer), 2 credit hops away")
-                .contains("at h0's HCA " + String.format(java.util.Locale.ROOT, "%.3f", ack.value() / 1e6)
+                .contains("at h0's HCA " + String.format(Locale.ROOT, "%.3f", ack.value() / 1e6)
                         + " us on VL 3 (its last ACK)");
         RunResult r = t.result();
         assertThat(victims(r)).extracting(v -> v.flow().id()).containsExactly(1);

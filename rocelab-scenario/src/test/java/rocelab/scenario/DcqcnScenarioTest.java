@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
@@ -63,7 +64,7 @@ class DcqcnScenarioTest {
         double payloadCapacity = 100e9 * 1000 / 1082;
         assertThat(jain(rate)).as("Jain's index, %s, %d flows", profile, senders).isGreaterThan(minJain);
         assertThat(total / payloadCapacity).as("bottleneck utilisation").isGreaterThan(minUtilisation);
-        assertThat(sim.network().nic(1).counter(rocelab.fabric.probe.NicCounter.RP_CNP_HANDLED)).isPositive();
+        assertThat(sim.network().nic(1).counter(NicCounter.RP_CNP_HANDLED)).isPositive();
     }
 
     @Test

@@ -2,8 +2,12 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
@@ -14,8 +18,9 @@ import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
-import rocelab.scenario.read.ScenarioReader;
+import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.Victims;
+import rocelab.scenario.read.ScenarioReader;
 
 /**
  * The built-in demo shows what its header (demo.yaml) and the README say, checked on the run's own results: DCQCN cuts
@@ -43,7 +48,7 @@ class DemoScenarioTest {
         final List<long[]> victimMarks = new ArrayList<>();
         final List<long[]> marks = new ArrayList<>();
         /** (QP, switch node) pairs any data packet of the QP was queued at. */
-        final java.util.Set<Long> queuedAt = new java.util.TreeSet<>();
+        final Set<Long> queuedAt = new TreeSet<>();
         int victimQp = -1;
 
         Recorder(Network network) {
@@ -404,12 +409,12 @@ class DemoScenarioTest {
     void shouldPauseOverTenTimesAsOftenWithTheFirmwareProfile() throws Exception {
         String yaml;
         try (var in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/demo.yaml")) {
-            yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String ns3 = "dcqcn: {profile: hpcc-ns3, increase-timer: 55us, cnp-on-ack: false, cnp-interval: 4us}";
         assertThat(yaml).contains(ns3);
         RunResult nvidia = Simulation.assemble(new ScenarioReader().read(yaml.replace(ns3, "dcqcn: {profile: nvidia}"),
-                "demo.yaml", java.nio.file.Path.of("."))).run(ProgressListener.NONE);
+                "demo.yaml", Path.of("."))).run(ProgressListener.NONE);
         assertThat(nvidia.totals().packetsDropped()).isZero();
         assertThat(nvidia.totals().pfcPauseSent()).isGreaterThan(8 * run.totals().pfcPauseSent());
     }
@@ -418,7 +423,7 @@ class DemoScenarioTest {
     @Test
     void shouldNameTheVictimByCauseRootedAtTheCongestedPortToH0() {
         var topo = sim.network().topology();
-        List<Victims.Victim> victims = rocelab.observe.pfc.PfcVictims.find(run.pfcLog(),
+        List<Victims.Victim> victims = PfcVictims.find(run.pfcLog(),
                 run.flows(), run.simulatedPs());
         assertThat(victims).extracting(x -> x.flow().id()).containsExactly(VICTIM);
         var victim = victims.get(0);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
+import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.scenario.read.ScenarioReader;
@@ -33,7 +34,7 @@ class EarlyFlowRecordsTest {
         }
 
         @Override
-        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, rocelab.observe.ecmp.EcmpLog ecmp, long end,
+        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, EcmpLog ecmp, long end,
                 boolean packets) {
             calls.add("flows");
             flows = f;

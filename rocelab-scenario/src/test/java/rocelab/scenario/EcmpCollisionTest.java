@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,8 +25,10 @@ import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.journey.JourneyEvent;
 import rocelab.observe.journey.JourneyRecorder;
 import rocelab.observe.journey.JourneyText;
+import rocelab.observe.output.Numbers;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
+import rocelab.observe.report.ReportWriter;
 
 /**
  * ECMP collisions named by identity: a switch that hashed a flow's packet onto a port, into a queue where another
@@ -152,7 +156,7 @@ class EcmpCollisionTest {
         new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
         List<String> rows = Files.readAllLines(dir.resolve("flows.csv"));
         assertThat(rows.get(0)).endsWith(",pfc_victim,ecmp_wait_us");
-        assertThat(rows.get(1)).endsWith("," + rocelab.observe.output.Numbers.micros(log.waitPs(0)).toPlainString());
+        assertThat(rows.get(1)).endsWith("," + Numbers.micros(log.waitPs(0)).toPlainString());
         String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
         assertThat(json).contains("\"ecmp_collision_count\": 1", "\"switch\": \"leaf0\"", "\"port\": " + shared,
                 "\"towards\": \"" + idle0 + "\"");
@@ -300,7 +304,7 @@ class EcmpCollisionTest {
         assertThat(ahead).containsExactly(0, 1, 2, 3);
         String line = log.describe(c, r.flows());
         assertThat(line).startsWith("leaf0 hashed flow 4 (h4->h10) onto its port " + shared)
-                .endsWith("its packets waited in that queue for " + String.format(java.util.Locale.ROOT, "%.3f",
+                .endsWith("its packets waited in that queue for " + String.format(Locale.ROOT, "%.3f",
                         log.waitPs(4) / 1e6) + " us (flow 4), behind packets of flows 0 (h0->h6), 1 (h1->h7), 2"
                         + " (h2->h8) and 3 (h3->h9)")
                 .doesNotContain("more");
@@ -345,7 +349,7 @@ class EcmpCollisionTest {
         List<String> waits = new ArrayList<>();
         for (EcmpLog.FlowAt f : c.flows()) {
             named.add(f.flow().id() + " (h" + f.flow().src() + "->h" + f.flow().dst() + ")");
-            waits.add(String.format(java.util.Locale.ROOT, "%.3f us (flow %d)", f.waitPs() / 1e6, f.flow().id()));
+            waits.add(String.format(Locale.ROOT, "%.3f us (flow %d)", f.waitPs() / 1e6, f.flow().id()));
         }
         String line = r.ecmpLog().describe(c, r.flows());
         assertThat(line).startsWith("leaf0 hashed flows " + String.join(", ", named.subList(0, 3)) + " and "
@@ -385,7 +389,7 @@ class EcmpCollisionTest {
         RunResult r = sim.run(ProgressListener.NONE);
         EcmpLog.Collision c = everyFlowOnOneUplink(sim, r, 6);
         Path dir = tmp.resolve("six");
-        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        ReportWriter.writeRun(dir, r, Map.of());
         String html = Files.readString(dir.resolve("report.html"));
         String table = html.substring(html.indexOf("<h3>ECMP collisions</h3>"));
         table = table.substring(0, table.indexOf("</table>"));
@@ -425,7 +429,7 @@ class EcmpCollisionTest {
      */
     private static RunResult idleInTurn(long seed, int spines, List<Integer> siblings) {
         long[] sizes = new long[spines + 1];
-        java.util.Arrays.fill(sizes, 1_000_000);
+        Arrays.fill(sizes, 1_000_000);
         Simulation first = Scenarios.assemble(acrossSpines(seed, spines, sizes));
         int shared = hashedUplink(first, 0);
         assertThat(hashedUplink(first, 1)).as("the seed hashes flows 0 and 1 onto one uplink").isEqualTo(shared);
@@ -486,7 +490,7 @@ class EcmpCollisionTest {
         assertThat(journey).contains("while one of its equal-cost ports (towards " + String.join(", ",
                 towards.subList(0, 4)) + " or " + towards.get(4) + ") was idle: an ECMP collision");
         Path dir = tmp.resolve("five");
-        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        ReportWriter.writeRun(dir, r, Map.of());
         String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
         assertThat(json).doesNotContain("idle_left_out_collisions");
         String html = Files.readString(dir.resolve("report.html"));
@@ -527,7 +531,7 @@ class EcmpCollisionTest {
         assertThat(journey).contains("while one of its equal-cost ports (towards " + String.join(", ", towards)
                 + " or another) was idle: an ECMP collision");
         Path dir = tmp.resolve("six");
-        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        ReportWriter.writeRun(dir, r, Map.of());
         String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
         assertThat(json).contains("\"idle_left_out_collisions\": " + c.idleLeftOut());
         String html = Files.readString(dir.resolve("report.html"));

@@ -3,7 +3,10 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.network.PathTiming;
@@ -12,6 +15,8 @@ import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
+import rocelab.observe.output.Summary;
+import rocelab.observe.output.SummaryText;
 import rocelab.workload.flow.EcmpFabric;
 import rocelab.workload.flow.FlowRoute;
 
@@ -127,13 +132,13 @@ class FlowModelTest {
         PathTiming timing = new PathTiming(s.network().frames(), 4096, 0);
         EcmpFabric shared = new EcmpFabric(s.network(), timing);
         int[] queuePairs = {900, 3, 77, 3, 0, 900, 4000, 1, 77};
-        java.util.Set<List<Integer>> paths = new java.util.HashSet<>();
+        Set<List<Integer>> paths = new HashSet<>();
         for (int q : queuePairs) {
             for (int[] pair : new int[][] {{0, 4}, {1, 6}, {3, 7}}) {
                 FlowRoute fresh = new EcmpFabric(s.network(), timing).route(pair[0], pair[1], 1000, q);
                 FlowRoute again = shared.route(pair[0], pair[1], 1000, q);
                 assertThat(again.resources()).containsExactly(fresh.resources());
-                paths.add(java.util.Arrays.stream(fresh.resources()).boxed().toList());
+                paths.add(Arrays.stream(fresh.resources()).boxed().toList());
             }
         }
         // The QPs do not all hash alike, or the comparison would not tell their entropies apart.
@@ -204,7 +209,7 @@ class FlowModelTest {
         assertThat(r.series()).isNull();
         assertThat(r.pfcLog()).isNull();
         assertThat(r.totals().dataPacketsSent()).as("no packets were simulated").isZero();
-        var summary = rocelab.observe.output.Summary.of(r);
+        var summary = Summary.of(r);
         assertThat(summary).containsEntry("model", "flow").containsKey("not_modelled")
                 .doesNotContainKeys("counters", "max_queue_bytes", "data_packets", "pfc_propagation");
         assertThat((String) summary.get("not_modelled")).as("one traffic class: no scheduler to ignore")
@@ -226,9 +231,9 @@ class FlowModelTest {
                   - {kind: flow, src: 2, dst: 0, size: 3MB, dscp: 10}
                 """).run(ProgressListener.NONE);
         assertThat(r.flows().get(0).fctPs()).as("max-min fair, not weighted").isEqualTo(r.flows().get(1).fctPs());
-        assertThat((String) rocelab.observe.output.Summary.of(r).get("not_modelled"))
+        assertThat((String) Summary.of(r).get("not_modelled"))
                 .contains("scheduler (DWRR weights, strict priority) acts only at packet level");
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("acts only at packet level")
+        assertThat(SummaryText.render(r, null)).contains("acts only at packet level")
                 .as("one switch, in the singular").contains("fabric   3 hosts, 1 switch\n");
     }
 }

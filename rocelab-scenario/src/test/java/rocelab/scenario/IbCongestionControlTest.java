@@ -3,11 +3,13 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import rocelab.congestion.ibcc.FecnParameters;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.scenario.read.ScenarioReader;
 
 /**
  * IB congestion control (Annex A10) on a congested incast: the root port marks FECN, receivers return BECNs, the
@@ -58,10 +60,10 @@ class IbCongestionControlTest {
                 .run(ProgressListener.NONE);
         RunResult credits = Scenarios.assemble(incast("infiniband", "", "nic: {cc: none}")).run(ProgressListener.NONE);
         // The shipped example: the same incast and victim, on InfiniBand with ib-cc at its default settings.
-        ScenarioConfig example = new rocelab.scenario.read.ScenarioReader().readExample("infiniband-incast");
+        ScenarioConfig example = new ScenarioReader().readExample("infiniband-incast");
         assertThat(example.traffic()).usingRecursiveFieldByFieldElementComparator()
                 .isEqualTo(Scenarios.parse(incast("infiniband", "", "")).traffic());
-        assertThat(example.infiniband().fecn()).isEqualTo(rocelab.congestion.ibcc.FecnParameters.defaults());
+        assertThat(example.infiniband().fecn()).isEqualTo(FecnParameters.defaults());
         RunResult ibcc = Simulation.assemble(example).run(ProgressListener.NONE);
         for (RunResult r : new RunResult[] {pfc, credits, ibcc}) {
             assertThat(r.flows()).allMatch(FlowRecord::completed);

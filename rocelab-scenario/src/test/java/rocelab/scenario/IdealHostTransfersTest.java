@@ -3,7 +3,10 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Saturating;
 import rocelab.workload.flow.IdealBound;
@@ -78,8 +81,8 @@ class IdealHostTransfersTest {
      * {@code sizes[0]} counts the periods of one transfer, {@code sizes[1]} those of more.
      */
     private static List<List<long[]>> busyPeriods(IdealBound bound, int hosts, int[] sizes) {
-        java.util.Map<Long, List<long[]>> byPort = new java.util.TreeMap<>();
-        java.util.Map<Long, Integer> hostOf = new java.util.HashMap<>();
+        Map<Long, List<long[]>> byPort = new TreeMap<>();
+        Map<Long, Integer> hostOf = new HashMap<>();
         long[] w = new long[8];
         for (int t = 0; t < bound.graph().taskCount(); t++) {
             if (bound.portWork(t, w)) {

@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,8 +18,11 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.IdealFlowTime;
-import rocelab.workload.graph.TaskGraph;
+import rocelab.observe.output.Summary;
+import rocelab.observe.output.SummaryText;
+import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.flow.IdealBound;
+import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.WorkloadDriver;
 
 /**
@@ -130,9 +134,9 @@ class IdealNetworkTest {
         // run says so where it says what it leaves out: an outside probe read 'FCT max 12.759 us' next to '400,000
         // payload bytes delivered in 38.731 us' in --ideal's summary, with nothing telling why.
         assertThat(r.notModelled()).endsWith(RunResult.IDEAL_BOUNDS).contains("not one schedule");
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("each flow's FCT is the least it"
+        assertThat(SummaryText.render(r, null)).contains("each flow's FCT is the least it"
                 + " could take even if it went first");
-        assertThat((String) rocelab.observe.output.Summary.of(r).get("not_modelled")).endsWith(RunResult.IDEAL_BOUNDS);
+        assertThat((String) Summary.of(r).get("not_modelled")).endsWith(RunResult.IDEAL_BOUNDS);
     }
 
     @Test
@@ -237,8 +241,8 @@ class IdealNetworkTest {
     @Test
     void shouldNeverLetACollectiveRunFasterThanItsPortsOnTheIdealNetwork() throws Exception {
         // The moe-alltoall example with --ideal: every receiver takes its share from 15 senders through one port.
-        ScenarioConfig c = new rocelab.scenario.read.ScenarioReader().read(
-                java.nio.file.Path.of("../scenarios/examples/moe-alltoall.yaml"));
+        ScenarioConfig c = new ScenarioReader().read(
+                Path.of("../scenarios/examples/moe-alltoall.yaml"));
         RunResult r = Simulation.assemble(c, true).run(ProgressListener.NONE);
         double portGBps = 400e9 / 8 / 1e9;
         for (var col : r.collectives()) {
@@ -259,8 +263,8 @@ class IdealNetworkTest {
 
     @Test
     void shouldBeNoSlowerThanThePacketLevelOnTheShippedRingExample() throws Exception {
-        ScenarioConfig c = new rocelab.scenario.read.ScenarioReader().read(
-                java.nio.file.Path.of("../scenarios/examples/ring-allreduce.yaml"));
+        ScenarioConfig c = new ScenarioReader().read(
+                Path.of("../scenarios/examples/ring-allreduce.yaml"));
         RunResult r = Simulation.assemble(c).run(ProgressListener.NONE);
         for (var col : r.collectives()) {
             assertThat(col.idealTimePs()).as(col.name()).isLessThanOrEqualTo(col.timePs());

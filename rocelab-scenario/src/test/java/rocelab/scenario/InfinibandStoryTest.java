@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.engine.Time;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -83,7 +86,7 @@ class InfinibandStoryTest {
 
     @Test
     void shouldLeaveUdpSportEmptyInFlowsCsvOnInfinibandAndFillItOnRoce() throws Exception {
-        Map<String, List<String[]>> rows = new java.util.HashMap<>();
+        Map<String, List<String[]>> rows = new HashMap<>();
         for (String mode : List.of("infiniband", "roce-lossless")) {
             Simulation sim = Scenarios.assemble(INCAST.formatted(mode));
             RunResult r = sim.run(ProgressListener.NONE);
@@ -131,7 +134,7 @@ class InfinibandStoryTest {
     }
 
     private static String us(long ps) {
-        return String.format(java.util.Locale.ROOT, "%.3f", ps / 1e6);
+        return String.format(Locale.ROOT, "%.3f", ps / 1e6);
     }
 
     /**
@@ -163,7 +166,7 @@ class InfinibandStoryTest {
                     == JourneyEvent.Kind.SEND && s.psn() == w.psn() && s.timePs() == e.timePs());
         });
         long stalled = net.nic(1).creditGate().stallPs(3, endPs);
-        assertThat(stalled).as("h1's PortXmitWait on VL 3").isGreaterThan(rocelab.engine.Time.us(20));
+        assertThat(stalled).as("h1's PortXmitWait on VL 3").isGreaterThan(Time.us(20));
         assertThat(sum(waits)).as("the journey's waits, h1 sending flow 0 alone").isEqualTo(stalled);
         // Closed form: the last packet starts after the 124 before it (the first with a RETH) and the waits.
         long lastSendPs = t.events().stream().filter(e -> e.kind() == JourneyEvent.Kind.SEND && e.psn() == 124)

@@ -3,10 +3,12 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -137,7 +139,7 @@ class InfinibandTest {
         // Back-pressure, not loss: the switch holds what the sender could send on its own credits, and h1 stops.
         EgressPort fromH1 = sim.network().switchAt(0).port(1);
         assertThat(fromH1.creditReturn().heldBlocks(3)).isEqualTo(fromH1.creditReturn().capacityBlocks() / 65 * 65);
-        assertThat(sim.network().nic(0).counter(rocelab.fabric.probe.NicCounter.OUT_OF_BUFFER)).isZero();
+        assertThat(sim.network().nic(0).counter(NicCounter.OUT_OF_BUFFER)).isZero();
         assertThat(toH0.counter(PortCounter.DROPPED_PACKETS) + fromH1.counter(PortCounter.DROPPED_PACKETS)).isZero();
     }
 
@@ -260,7 +262,7 @@ class InfinibandTest {
     @Test
     void shouldAllocateNothingPerEventWhenAnInfinibandRunIsWarm() {
         com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Simulation sim = Scenarios.assemble("""
                 name: ib-steady
                 fabric: {mode: infiniband, mtu: 1024, infiniband: {fecn: {threshold: 20KB}}}

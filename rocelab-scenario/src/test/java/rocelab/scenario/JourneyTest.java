@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.journey.JourneyEvent;
@@ -137,7 +139,7 @@ class JourneyTest {
         assertThat(naks).as("selective NAKs that reached the sender").isPositive().isLessThanOrEqualTo(qp.selectiveNaks());
         assertThat(resends).isEqualTo(qp.selectiveRetransmissions());
         String text = new JourneyText(sim.network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
-        assertThat(text).contains(String.format(java.util.Locale.ROOT, "out-of-order placement (nic.ooo): %,d packets"
+        assertThat(text).contains(String.format(Locale.ROOT, "out-of-order placement (nic.ooo): %,d packets"
                 + " placed out of sequence, %,d duplicates, %,d selective retransmissions, %,d selective NAKs",
                 qp.outOfSequence(), qp.duplicates(), qp.selectiveRetransmissions(), qp.selectiveNaks()))
                 .contains("gets a selective NAK: the receiver has every PSN before", "alone (selective repeat)")
@@ -222,7 +224,7 @@ class JourneyTest {
             long waited = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY && e.flag())
                     .mapToLong(e -> e.timePs() - ((JourneyEvent.Recovery) e.cause()).noAckSincePs()).sum();
             assertThat(2 * waited).as("the timeouts' wait is most of the FCT").isGreaterThan(f.fctPs());
-            assertThat(text).contains(String.format(java.util.Locale.ROOT, "its QP's local ACK timeout (1048.576 us)"
+            assertThat(text).contains(String.format(Locale.ROOT, "its QP's local ACK timeout (1048.576 us)"
                     + " fired %d time%s: %.3f us with no new ACK before", timeouts, timeouts == 1 ? "" : "s",
                     waited / 1e6), "most of the flow's time passed waiting for it");
         }
@@ -448,7 +450,7 @@ class JourneyTest {
                 .isEqualTo(sim.network().nic(h1).counter(NicCounter.TX_LOST_LINK_DOWN)).isPositive();
         assertThat(lostAtSwitchToH1).as("switch0's frames to h1 lost on the link")
                 .isEqualTo(sim.network().switchAt(0).port(toH1).counter(
-                        rocelab.fabric.probe.PortCounter.DROPPED_LINK_DOWN)).isPositive();
+                        PortCounter.DROPPED_LINK_DOWN)).isPositive();
         @SuppressWarnings("unchecked")
         List<JourneyEvent> events0 = (List<JourneyEvent>) runs[0][1];
         String text = new JourneyText(((Simulation) runs[0][0]).network()).render((FlowRecord) runs[0][2], events0, -1,
@@ -639,7 +641,7 @@ class JourneyTest {
         List<JourneyEvent> events = rec.eventsOf(f.startPs(), f.finishPs());
         String text = new JourneyText(sim.network()).queuedBehind(behind, rec.firstSendPs())
                 .render(f, events, -1, 0, Long.MAX_VALUE, 5);
-        String waited = String.format(java.util.Locale.ROOT, "%.3f", (rec.firstSendPs() - f.startPs()) / 1e6);
+        String waited = String.format(Locale.ROOT, "%.3f", (rec.firstSendPs() - f.startPs()) / 1e6);
         assertThat(text).contains("its first packet left at " + waited + " us, " + waited + " us after it was posted",
                 "QP " + qp + " sends its messages in the order they were posted, and until then it was sending flow 0"
                         + " (32 packets from 0.000 to ", " and flow 1 (32 packets from ");

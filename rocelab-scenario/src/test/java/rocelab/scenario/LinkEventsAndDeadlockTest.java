@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Summary;
+import rocelab.observe.output.SummaryText;
 import rocelab.scenario.read.ScenarioReader;
 
 /** Link failures reroute traffic; a cyclic buffer dependency under PFC is found, reported, and ends the run. */
@@ -32,7 +36,7 @@ class LinkEventsAndDeadlockTest {
         long last = r.flows().stream().mapToLong(FlowRecord::finishPs).max().orElseThrow();
         assertThat(last).as("nothing could cross between 60 and 200 us").isGreaterThan(200_000_000L);
         var leaf0 = r.network().switchAt(0);
-        long viaSpine1 = leaf0.port(3).counter(rocelab.fabric.probe.PortCounter.TX_DATA_PACKETS);
+        long viaSpine1 = leaf0.port(3).counter(PortCounter.TX_DATA_PACKETS);
         assertThat(viaSpine1).as("after the failure and the recovery, data took spine1").isPositive();
     }
 
@@ -61,17 +65,17 @@ class LinkEventsAndDeadlockTest {
         long portDrops = 0;
         for (int s = 0; s < net.switchCount(); s++) {
             for (int p = 0; p < net.switchAt(s).portCount(); p++) {
-                ports += net.switchAt(s).port(p).counter(rocelab.fabric.probe.PortCounter.DROPPED_LINK_DOWN);
-                portDrops += net.switchAt(s).port(p).counter(rocelab.fabric.probe.PortCounter.DROPPED_PACKETS);
+                ports += net.switchAt(s).port(p).counter(PortCounter.DROPPED_LINK_DOWN);
+                portDrops += net.switchAt(s).port(p).counter(PortCounter.DROPPED_PACKETS);
             }
         }
         long nics = 0;
         for (int h = 0; h < net.hostCount(); h++) {
-            nics += net.nic(h).counter(rocelab.fabric.probe.NicCounter.TX_LOST_LINK_DOWN);
+            nics += net.nic(h).counter(NicCounter.TX_LOST_LINK_DOWN);
         }
         assertThat(ports).as("frames switch ports sent into down links").isPositive();
         assertThat(nics).as("frames h3's RNIC sent into its down link").isPositive()
-                .isEqualTo(net.nic(3).counter(rocelab.fabric.probe.NicCounter.TX_LOST_LINK_DOWN));
+                .isEqualTo(net.nic(3).counter(NicCounter.TX_LOST_LINK_DOWN));
         assertThat(ports + nics).isEqualTo(net.linkLosses()).isEqualTo(r.totals().linkLosses());
         assertThat(portDrops + nics + r.totals().nicOutOfBuffer()).as("every drop somewhere in ports.csv or nics.csv")
                 .isEqualTo(r.totals().packetsDropped());
@@ -87,7 +91,7 @@ class LinkEventsAndDeadlockTest {
         assertThat(r.deadlockCycle()).hasSize(5).allMatch(q -> q.endsWith("prio 3"));
         assertThat(r.simulatedPs()).as("found soon after data stopped, not after the retries").isLessThan(
                 10_000_000_000L);
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("DEADLOCK", "s0/p1->s1 prio 3");
+        assertThat(SummaryText.render(r, null)).contains("DEADLOCK", "s0/p1->s1 prio 3");
     }
 
     @Test
@@ -102,9 +106,9 @@ class LinkEventsAndDeadlockTest {
         assertThat(r.stopReason()).isEqualTo("deadlock");
         assertThat(r.flows()).noneMatch(FlowRecord::completed).noneMatch(FlowRecord::failed);
         assertThat(r.deadlockCycle()).hasSize(5).allMatch(q -> q.endsWith(" VL 3"));
-        var json = rocelab.observe.output.Summary.of(r);
+        var json = Summary.of(r);
         assertThat(json).containsKey("credit_deadlock_cycle").doesNotContainKey("pfc_deadlock_cycle");
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("DEADLOCK",
+        assertThat(SummaryText.render(r, null)).contains("DEADLOCK",
                 "held for credits (a credit loop)", "s0/p1->s1 VL 3");
     }
 }

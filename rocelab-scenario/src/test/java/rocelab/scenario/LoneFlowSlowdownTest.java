@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -39,7 +40,7 @@ class LoneFlowSlowdownTest {
         String summary = SummaryText.render(r, null);
         assertThat(summary).contains("(FCT / its closed form alone on an idle fabric)")
                 .doesNotContain("FCT / FCT alone");
-        String journey = new JourneyText(r.network(), r.pfcLog(), r.creditLog()).render(f, java.util.List.of(), -1, 0, Long.MAX_VALUE, 10);
+        String journey = new JourneyText(r.network(), r.pfcLog(), r.creditLog()).render(f, List.of(), -1, 0, Long.MAX_VALUE, 10);
         assertThat(journey).contains("us of its closed form alone on an idle fabric").doesNotContain("it would take alone");
     }
 }

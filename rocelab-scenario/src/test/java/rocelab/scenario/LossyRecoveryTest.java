@@ -8,6 +8,7 @@ import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.SummaryText;
 
 /** With a small buffer, tail drops happen and go-back-N still delivers every byte exactly once. */
 class LossyRecoveryTest {
@@ -96,6 +97,6 @@ class LossyRecoveryTest {
         assertThat(r.finished()).isFalse();
         assertThat(r.stopReason()).isEqualTo("no-events");
         assertThat(r.flows()).anyMatch(f -> !f.completed());
-        assertThat(rocelab.observe.output.SummaryText.render(r, null)).contains("unfinished at stop time");
+        assertThat(SummaryText.render(r, null)).contains("unfinished at stop time");
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Comparator;
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.NicCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.scenario.read.ScenarioException;
@@ -67,7 +68,7 @@ class MultiPlaneScenarioTest {
         // the per-port columns of nics.csv add up to the RNIC's data bytes
         var nic = spray.network().nic(0);
         assertThat(nic.portDataBytes(0) + nic.portDataBytes(1))
-                .isEqualTo(nic.counter(rocelab.fabric.probe.NicCounter.TX_DATA_BYTES));
+                .isEqualTo(nic.counter(NicCounter.TX_DATA_BYTES));
         assertThat(nic.portDataBytes(0)).isPositive();
         assertThat(nic.portDataBytes(1)).isPositive();
     }
@@ -185,7 +186,7 @@ class MultiPlaneScenarioTest {
                 int plane = topo.peer(e.device(), e.port()).port();
                 assertThat(e.pausedPs()).as("%s -> %s", topo.nodeName(e.device()), topo.nodeName(e.peer()))
                         .isEqualTo(net.nic(e.peer()).pausedPs(plane, e.priority(), net.simulator().nowPs()))
-                        .isLessThan(net.nic(e.peer()).counter(rocelab.fabric.probe.NicCounter.RX_PAUSE_DURATION_PS));
+                        .isLessThan(net.nic(e.peer()).counter(NicCounter.RX_PAUSE_DURATION_PS));
             }
         }
     }

@@ -5,15 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.RunWriter;
+import rocelab.observe.report.ReportWriter;
 import rocelab.workload.graph.PartitionPlan;
 
 /**
@@ -52,7 +60,7 @@ class ParallelDependenciesTest {
     private static Ran run(String yaml, long seed, int threads, Path out) throws IOException {
         Simulation sim = Simulation.assemble(Scenarios.parse(yaml).withSeed(seed), Simulation.Model.PACKET, threads);
         RunResult r = sim.run(ProgressListener.NONE);
-        rocelab.observe.report.ReportWriter.writeRun(out, r, Map.of());
+        ReportWriter.writeRun(out, r, Map.of());
         return new Ran(out, sim);
     }
 
@@ -106,9 +114,9 @@ class ParallelDependenciesTest {
         String base = COLLECTIVES.replaceAll("(?s)traffic:.*", "traffic:\n");
         String ring = base + "  - {kind: allreduce, ranks: 0-11, size: 600KB}\n";
         ScenarioConfig c = Scenarios.parse(ring);
-        rocelab.fabric.topology.Topology topology = c.topology().build();
+        Topology topology = c.topology().build();
         PartitionPlan plan = PartitionPlan.of(Simulation.workloadGraph(c, topology),
-                java.util.Arrays.copyOf(FabricPartition.of(topology, 2), topology.hostCount()));
+                Arrays.copyOf(FabricPartition.of(topology, 2), topology.hostCount()));
         assertThat(plan.checked()).as("window dependencies between partitions").isTrue();
         assertThat(plan.crossCount()).isPositive();
         Ran one = run(ring, 7, 1, tmp.resolve("ring1"));
@@ -185,9 +193,9 @@ class ParallelDependenciesTest {
     @Test
     void shouldPlaceEveryTaskWhereItActs() {
         ScenarioConfig c = Scenarios.parse(COLLECTIVES);
-        rocelab.fabric.topology.Topology topology = c.topology().build();
+        Topology topology = c.topology().build();
         var graph = Simulation.workloadGraph(c, topology);
-        int[] partitionOfHost = java.util.Arrays.copyOf(FabricPartition.of(topology, 2), topology.hostCount());
+        int[] partitionOfHost = Arrays.copyOf(FabricPartition.of(topology, 2), topology.hostCount());
         PartitionPlan plan = PartitionPlan.of(graph, partitionOfHost);
         assertThat(plan.reason()).isNull();
         assertThat(plan.crossCount()).isZero();
@@ -211,11 +219,11 @@ class ParallelDependenciesTest {
             @ForAll @IntRange(min = 2, max = 60) int kilobytes, @ForAll boolean lossless,
             @ForAll @IntRange(min = 0, max = 1000) int pick) throws IOException {
         int hosts = leaves * hostsPerLeaf;
-        java.util.List<Integer> ring = new java.util.ArrayList<>();
+        List<Integer> ring = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             ring.add(h);
         }
-        java.util.Collections.shuffle(ring, new java.util.Random(pick));
+        Collections.shuffle(ring, new Random(pick));
         // Up to every host: rings of more than five ranks have window dependencies across partitions, checked.
         ring = ring.subList(0, Math.min(hosts, 2 + pick % 11));
         int pow2 = Integer.highestOneBit(hosts);
@@ -251,7 +259,7 @@ class ParallelDependenciesTest {
             }
         } finally {
             try (Stream<Path> walk = Files.walk(base)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

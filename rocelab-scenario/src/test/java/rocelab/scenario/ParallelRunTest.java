@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -15,9 +16,12 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.Summary;
+import rocelab.observe.report.ReportWriter;
+import rocelab.workload.graph.TaskGraph;
 
 /** One packet-level run on 1, 2 and 3 threads: every output file byte for byte the same. */
 class ParallelRunTest {
@@ -51,7 +55,7 @@ class ParallelRunTest {
         Simulation sim = Simulation.assemble(Scenarios.parse(yaml).withSeed(seed), Simulation.Model.PACKET, threads);
         RunResult r = sim.run(ProgressListener.NONE);
         // The CLI's writer: every output file and the report.
-        rocelab.observe.report.ReportWriter.writeRun(out, r, Map.of());
+        ReportWriter.writeRun(out, r, Map.of());
         return new Ran(out, sim);
     }
 
@@ -191,7 +195,7 @@ class ParallelRunTest {
     @Test
     void shouldBoundTheDataPacketsOfAWindowByTheSendersOrTheReceivers() {
         ScenarioConfig c = Scenarios.parse(TRAFFIC);
-        rocelab.fabric.topology.Topology topology = c.topology().build();
+        Topology topology = c.topology().build();
         // 12 hosts send and receive at 100 Gb/s: 12 x 100 Gb/s x 1 us / (8 x 1000 B) = 150 frames of 1000 B.
         assertThat(Simulation.packetsPerWindow(graph(c), topology, 1000, 1_000_000)).isCloseTo(150.0,
                 org.assertj.core.data.Offset.offset(1e-9));
@@ -242,7 +246,7 @@ class ParallelRunTest {
         assertThat(sim.partitions()).isEqualTo(1);
         assertThat(sim.threadsNote()).isNull();
         RunResult r = sim.run(ProgressListener.NONE);
-        rocelab.observe.report.ReportWriter.writeRun(tmp.resolve("auto"), r, Map.of());
+        ReportWriter.writeRun(tmp.resolve("auto"), r, Map.of());
         assertThat(Files.readString(tmp.resolve("auto").resolve(RunWriter.SUMMARY))).contains("\"completed\"")
                 .doesNotContain("threads_note");
         // One leaf: large enough to split by its size (600 data packets per window at most, 300,000 in all), but host
@@ -258,7 +262,7 @@ class ParallelRunTest {
                 .contains("asked for 4 threads, ran on one").contains("one leaf switch");
     }
 
-    private static rocelab.workload.graph.TaskGraph graph(ScenarioConfig c) {
+    private static TaskGraph graph(ScenarioConfig c) {
         return Simulation.assemble(c, Simulation.Model.PACKET, 1).driver().graph();
     }
 
@@ -293,7 +297,7 @@ class ParallelRunTest {
             assertSameFiles(one.dir(), many.dir());
         } finally {
             try (Stream<Path> walk = Files.walk(base)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 
@@ -51,7 +52,7 @@ class PauseStormTest {
         for (int s = 0; s < r.network().switchCount(); s++) {
             for (int p = 0; p < r.network().switchAt(s).portCount(); p++) {
                 restorations += r.network().switchAt(s).port(p)
-                        .counter(rocelab.fabric.probe.PortCounter.PFC_WATCHDOG_RESTORES);
+                        .counter(PortCounter.PFC_WATCHDOG_RESTORES);
             }
         }
         assertThat(restorations).as("queues honour PFC again after the storm").isPositive();

@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.NicCounter;
@@ -92,7 +93,7 @@ class PausedAtTheEndTest {
         // The same ring on InfiniBand ends in a credit loop: every lane of the ring waits for credits from the next
         // to the end. Those waits were told only when a packet left, so the packets held in the loop had waited
         // nothing by the run's account: each flow's credit waits stopped where the loop closed (about 35 us).
-        String ring = java.nio.file.Files.readString(Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml"))
+        String ring = Files.readString(Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml"))
                 .replace("fabric: {mode: roce-lossless, mtu: 1000}", "fabric: {mode: infiniband, mtu: 1024}")
                 .replace("switch: {buffer: 1MB, ecn: {marking: none}}", "");
         RunResult r = Scenarios.assemble(ring).run(ProgressListener.NONE);

@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,8 +12,13 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.probe.NicCounter;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.scenario.read.ScenarioReader;
 
 /** The PFC guarantee: with enough headroom a lossless priority never drops; without it, it does. */
 class PfcScenarioTest {
@@ -61,17 +67,17 @@ class PfcScenarioTest {
     @Test
     void shouldRefuseTheScenarioWhenHeadroomLeavesNoSharedBuffer() {
         String yaml = incast("roce-lossless", "").replace("buffer: 2MB", "buffer: 300KB");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new rocelab.scenario.read.ScenarioReader()
-                        .read(yaml, "t.yaml", java.nio.file.Path.of(".")))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ScenarioReader()
+                        .read(yaml, "t.yaml", Path.of(".")))
                 .hasMessageStartingWith("t.yaml:4:18: the switch buffer (300,000 B) is too small for the PFC headroom"
                         + " that leaf0 reserves");
     }
 
     @Test
     void shouldNameTheVictimAndTracePauseSpreadingWhenPfcDoesAllTheWork() throws Exception {
-        RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().readExample("lossless-pfc-only"))
+        RunResult r = Simulation.assemble(new ScenarioReader().readExample("lossless-pfc-only"))
                 .run(ProgressListener.NONE);
-        var victims = rocelab.observe.pfc.PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
+        var victims = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs());
         assertThat(victims).as("h9 -> h1 never crosses the port to h0 but waits behind its pauses")
                 .extracting(v -> v.flow().src(), v -> v.flow().dst())
                 .containsExactly(org.assertj.core.api.Assertions.tuple(9, 1));
@@ -107,7 +113,7 @@ class PfcScenarioTest {
                 """;
         RunResult lossless = Scenarios.assemble(slow.formatted("roce-lossless")).run(ProgressListener.NONE);
         assertThat(lossless.totals().packetsDropped()).isZero();
-        assertThat(lossless.network().nic(0).counter(rocelab.fabric.probe.NicCounter.TX_PAUSE)).isPositive();
+        assertThat(lossless.network().nic(0).counter(NicCounter.TX_PAUSE)).isPositive();
         assertThat(lossless.flows()).allMatch(FlowRecord::completed);
         double seconds = lossless.flows().get(0).fctPs() / 1e12;
         assertThat(4e6 * 8 / seconds / 1e9).as("goodput close to the 50 Gb/s receive rate").isBetween(42.0, 50.0);
@@ -137,13 +143,13 @@ class PfcScenarioTest {
         assertThat(r.network().switchAt(0).port(1).pauseFramesSent(3)).as("lossless senders are paused").isPositive();
         assertThat(r.network().switchAt(0).port(3).pauseFramesSent(1) + r.network().switchAt(0).port(3)
                 .pauseFramesSent(3)).as("lossy senders are never paused").isZero();
-        long lossyRetransmits = r.network().nic(3).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS)
-                + r.network().nic(4).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS);
-        long losslessRetransmits = r.network().nic(1).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS)
-                + r.network().nic(2).counter(rocelab.fabric.probe.NicCounter.RETRANSMITTED_PACKETS);
+        long lossyRetransmits = r.network().nic(3).counter(NicCounter.RETRANSMITTED_PACKETS)
+                + r.network().nic(4).counter(NicCounter.RETRANSMITTED_PACKETS);
+        long losslessRetransmits = r.network().nic(1).counter(NicCounter.RETRANSMITTED_PACKETS)
+                + r.network().nic(2).counter(NicCounter.RETRANSMITTED_PACKETS);
         assertThat(lossyRetransmits).isPositive();
         assertThat(losslessRetransmits).isZero();
-        assertThat(toH0.counter(rocelab.fabric.probe.PortCounter.DROPPED_BUFFER_FULL)).isPositive();
+        assertThat(toH0.counter(PortCounter.DROPPED_BUFFER_FULL)).isPositive();
     }
 
     static final int DEFAULT_TRIES = 160;
@@ -226,7 +232,7 @@ class PfcScenarioTest {
         // The headroom of the switch that reserves most, as auto computes it (the loop to an RNIC has one
         // forwarding latency, to a switch two).
         long rate = rateG * 1_000_000_000L;
-        rocelab.fabric.packet.FrameFormat frames = new rocelab.fabric.packet.FrameFormat(false);
+        FrameFormat frames = new FrameFormat(false);
         int frame = frames.dataFrameBytes(mtu, true);
         long toNic = Headroom.bytes(rate, 2 * delayPs + latencyPs, Headroom.responsePs(rate), frame,
                 frames.framingBytes());

@@ -2,18 +2,22 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Numbers;
 import rocelab.observe.output.Summary;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
-import rocelab.scenario.read.ScenarioReader;
-import rocelab.observe.victim.Victims;
 import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
+import rocelab.scenario.read.ScenarioException;
+import rocelab.scenario.read.ScenarioReader;
 
 /**
  * Victims by cause: a flow is a victim only when it waited behind pauses rooted at a congestion point off its own
@@ -24,7 +28,7 @@ class PfcVictimsTest {
     private static RunResult run(String example) {
         try {
             return Simulation.assemble(new ScenarioReader().readExample(example)).run(ProgressListener.NONE);
-        } catch (rocelab.scenario.read.ScenarioException e) {
+        } catch (ScenarioException e) {
             throw new AssertionError(e.getMessage(), e);
         }
     }
@@ -35,7 +39,7 @@ class PfcVictimsTest {
      */
     static List<List<Integer>> dataWay(RunResult r, int src, int dst, int entropy) {
         var topo = r.network().topology();
-        List<List<Integer>> way = new java.util.ArrayList<>();
+        List<List<Integer>> way = new ArrayList<>();
         int node = topo.peer(src, 0).node();
         while (!topo.isHost(node) && way.size() < 64) {
             var sw = r.network().switchAt(node - topo.hostCount());
@@ -102,7 +106,7 @@ class PfcVictimsTest {
                 : " flows waited behind pauses rooted at a congestion point off their own way there and back"))
                 .doesNotContain(" more");
         long lines = section.lines().filter(l -> l.startsWith("            flow ")).count();
-        assertThat(lines).isEqualTo(rocelab.observe.output.Numbers.shown(victims.size(), 5));
+        assertThat(lines).isEqualTo(Numbers.shown(victims.size(), 5));
         Map<String, Object> json = Summary.of(r);
         assertThat(json.get("pfc_victim_count")).isEqualTo(victims.size());
         assertThat((List<?>) json.get("pfc_victims")).hasSize(Math.min(20, victims.size()));
@@ -146,7 +150,7 @@ class PfcVictimsTest {
         try {
             return Simulation.assemble(new ScenarioReader().read(yaml, "last-ack-behind-pauses", null))
                     .run(ProgressListener.NONE);
-        } catch (rocelab.scenario.read.ScenarioException e) {
+        } catch (ScenarioException e) {
             throw new AssertionError(e.getMessage(), e);
         }
     }
@@ -306,7 +310,7 @@ class PfcVictimsTest {
             FlowWaits.Root x = v.offPathRoots().get(i);
             roots.append(i == 0 ? "" : i == v.offPathRoots().size() - 1 ? ", and at " : ", at ")
                     .append(r.pfcLog().rootName(x.node(), x.port())).append(", ").append(PfcVictims.away(x))
-                    .append(String.format(java.util.Locale.ROOT, ", %.3f us", x.waitPs() / 1e6));
+                    .append(String.format(Locale.ROOT, ", %.3f us", x.waitPs() / 1e6));
         }
         assertThat(SummaryText.render(r, null)).contains("flow 15 h9->h1 x").contains(
                 ": waited behind pauses rooted at " + roots + ", none on its way to h1 or back: at ");
@@ -348,7 +352,7 @@ class PfcVictimsTest {
     /** {@code leaf0 port 2 (towards h2), 1-3 pause hops away, 659.032 us}: a root as a victim's line names it. */
     private static String rootWords(RunResult r, FlowWaits.Root x) {
         return r.pfcLog().rootName(x.node(), x.port()) + ", " + PfcVictims.away(x)
-                + String.format(java.util.Locale.ROOT, ", %.3f us", x.waitPs() / 1e6);
+                + String.format(Locale.ROOT, ", %.3f us", x.waitPs() / 1e6);
     }
 
     @Test
@@ -390,10 +394,10 @@ class PfcVictimsTest {
         assertThat(roots.indexOf(others)).as("fewer waits than the first three roots'").isGreaterThan(2);
         String line = Victims.describe(r.network().topology(), v, PfcVictims.wording(r.pfcLog()));
         long rest = plain.subList(3, plain.size()).stream().mapToLong(FlowWaits.Root::waitPs).sum();
-        assertThat(line).contains("at " + Victims.OTHERS + String.format(java.util.Locale.ROOT, ", %.3f us",
+        assertThat(line).contains("at " + Victims.OTHERS + String.format(Locale.ROOT, ", %.3f us",
                 others.waitPs() / 1e6))
                 .contains(rootWords(r, plain.get(0)), rootWords(r, plain.get(1)), rootWords(r, plain.get(2)))
-                .contains(String.format(java.util.Locale.ROOT, "and at %d more, %.3f us, none on its way",
+                .contains(String.format(Locale.ROOT, "and at %d more, %.3f us, none on its way",
                         plain.size() - 3, rest / 1e6));
     }
 

@@ -2,6 +2,14 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,14 +59,14 @@ class RateSamplingTest {
         String expected = rates(fabric, Sampling.CHANGED);
         for (int round = 0; round < 8; round++) {
             TimeSeriesSampler sampler = sampler(fabric, Sampling.MOVED_TO_FILE);
-            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
-            java.util.concurrent.Callable<String> read = () -> {
-                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            CyclicBarrier start = new CyclicBarrier(2);
+            Callable<String> read = () -> {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
                 start.await();
                 sampler.writeRatesCsv(out);
-                return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+                return out.toString(StandardCharsets.UTF_8);
             };
-            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            ExecutorService two = Executors.newFixedThreadPool(2);
             try {
                 var a = two.submit(read);
                 var b = two.submit(read);
@@ -82,7 +90,7 @@ class RateSamplingTest {
         simulation.simulator().run(Long.MAX_VALUE, Long.MAX_VALUE);
         var table = simulation.network().queuePairs();
         assertThat(sampler.rateRows()).as("more rows than QPs: the array's way").isGreaterThan(table.size());
-        java.util.Map<Integer, String> hosts = new java.util.HashMap<>();
+        Map<Integer, String> hosts = new HashMap<>();
         for (int q = 0; q < table.size(); q++) {
             hosts.put(table.get(q).id(), table.get(q).sourceHost() + "," + table.get(q).destinationHost());
         }

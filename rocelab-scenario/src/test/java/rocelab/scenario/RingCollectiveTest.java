@@ -11,6 +11,7 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.scenario.read.ScenarioReader;
 
 /** Ring collectives against their closed form: 2(N-1) or N-1 steps, each moving S/N bytes over every ring link. */
 class RingCollectiveTest {
@@ -122,7 +123,7 @@ class RingCollectiveTest {
 
     @Test
     void shouldRunTheShippedExampleWithBothCollectivesSlowedWhereTheyShareRnics() throws Exception {
-        RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().readExample("ring-allreduce"))
+        RunResult r = Simulation.assemble(new ScenarioReader().readExample("ring-allreduce"))
                 .run(ProgressListener.NONE);
         assertThat(r.collectives()).hasSize(2).allMatch(CollectiveRecord::completed);
         CollectiveRecord allReduce = r.collectives().get(0);

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.NicCounter;
@@ -98,7 +100,7 @@ class ShippedExamplesTest {
 
     /** Asserts that the header says the figure, as {@code format} prints it. */
     private static void says(String header, String format, Object... args) {
-        assertThat(header).contains(String.format(java.util.Locale.ROOT, format, args));
+        assertThat(header).contains(String.format(Locale.ROOT, format, args));
     }
 
     /** The example without the line containing {@code marker}. */
@@ -166,7 +168,7 @@ class ShippedExamplesTest {
 
             @Override
             public void onArrive(long nowPs, int host, Packet packet) {
-                if (packet.kind() == rocelab.fabric.packet.PacketKind.CNP) {
+                if (packet.kind() == PacketKind.CNP) {
                     first[1] = Math.min(first[1], nowPs);
                 }
             }

@@ -13,6 +13,7 @@ import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.job.Dim;
 import rocelab.workload.job.JobSpec;
+import rocelab.workload.job.Step;
 
 /** SimAI / AICB workload files read into jobs: the same task graph and results as the step language. */
 class SimaiImportTest {
@@ -105,7 +106,7 @@ class SimaiImportTest {
     }
 
     /** A step without its id and position: what it does. */
-    private static String shape(rocelab.workload.job.Step s) {
+    private static String shape(Step s) {
         return s.toString().replaceAll("Meta\\[id=[^,]*,", "Meta[").replaceAll("after=\\[[^]]*]", "after")
                 .replaceAll("line=\\d+, column=\\d+", "");
     }

@@ -3,7 +3,10 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -113,13 +116,13 @@ class StreamedRunTest {
 
     @Test
     void shouldWriteAggregatedFlowsInsteadOfFlowsCsvAndSaySoInTheSummary(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+            Path dir) throws Exception {
         RunResult s = StreamedRun.assemble(Scenarios.parse(HIERARCHICAL)).result(ProgressListener.NONE);
-        java.nio.file.Files.writeString(dir.resolve("flows.csv"), "from another run\n");
-        new RunWriter().write(dir, s, java.util.Map.of());
+        Files.writeString(dir.resolve("flows.csv"), "from another run\n");
+        new RunWriter().write(dir, s, Map.of());
 
         assertThat(dir.resolve("flows.csv")).doesNotExist();
-        List<String> rows = java.nio.file.Files.readAllLines(dir.resolve(RunWriter.FLOWS_AGGREGATED));
+        List<String> rows = Files.readAllLines(dir.resolve(RunWriter.FLOWS_AGGREGATED));
         assertThat(rows.get(0)).startsWith("size_bytes,flows,completed,failed,unfinished,bytes_completed,");
         assertThat(rows.get(1)).startsWith("all," + s.flowsAggregated().all().count() + ",");
         long perSize = 0;
@@ -127,7 +130,7 @@ class StreamedRunTest {
             perSize += Long.parseLong(row.split(",")[1]);
         }
         assertThat(perSize).isEqualTo(s.flowsAggregated().all().count());
-        String summary = java.nio.file.Files.readString(dir.resolve("summary.json"));
+        String summary = Files.readString(dir.resolve("summary.json"));
         assertThat(summary).contains("\"output\": \"aggregated\"").contains("flows_aggregated.csv");
     }
 }

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.RunResult;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.output.SummaryText;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.report.ReportWriter;
 import rocelab.observe.victim.Victims;
 
 /**
@@ -55,7 +57,7 @@ class SummaryListsTest {
                 + " way there and back:\n").doesNotContain("the 5 that waited most");
         for (Victims.Victim v : victims) {
             assertThat(text).contains("            " + Victims.describe(r.network().topology(), v,
-                    rocelab.observe.pfc.PfcVictims.wording(r.pfcLog())) + "\n");
+                    PfcVictims.wording(r.pfcLog())) + "\n");
         }
     }
 
@@ -71,7 +73,7 @@ class SummaryListsTest {
         assertThat(tree.lines().count()).isEqualTo(14);
         assertThat(tree).doesNotContain("shown;");
         Path dir = tmp.resolve("run");
-        rocelab.observe.report.ReportWriter.writeRun(dir, r, Map.of());
+        ReportWriter.writeRun(dir, r, Map.of());
         String html = Files.readString(dir.resolve("report.html"));
         String table = html.substring(html.indexOf("<h3>Pause propagation tree</h3>"));
         table = table.substring(0, table.indexOf("</table>"));

@@ -2,17 +2,19 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Arrays;
-import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rocelab.observe.flow.CollectiveRecord;
-import rocelab.observe.report.ReportWriter;
 import rocelab.observe.RunResult;
+import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.output.SummaryText;
+import rocelab.observe.report.ReportWriter;
 
 /**
  * The printed summary's "slowest" lines of a job tell its calls apart (a call has the same name in every iteration),
@@ -58,7 +60,7 @@ class SummarySlowestCallsTest {
                 && c.networkSlowdown() > 1.05).toList();
         List<CollectiveRecord> warmUp = beyond.stream().filter(c -> c.iteration() < 1).toList();
         assertThat(warmUp).isNotEmpty();
-        CollectiveRecord worst = beyond.stream().max(java.util.Comparator.comparingLong(c -> c.timePs()
+        CollectiveRecord worst = beyond.stream().max(Comparator.comparingLong(c -> c.timePs()
                 - c.idealTimePs())).orElseThrow();
         assertThat(worst.iteration()).isZero();
 
@@ -75,7 +77,7 @@ class SummarySlowestCallsTest {
         for (var c : r.collectives()) {
             String head = "  slowest   " + c.name() + " in iteration " + c.iteration() + " ";
             slowest.stream().filter(l -> l.startsWith(head)).forEach(l -> assertThat(l).contains(
-                    String.format(java.util.Locale.ROOT, "(x%.2f)", c.networkSlowdown())));
+                    String.format(Locale.ROOT, "(x%.2f)", c.networkSlowdown())));
         }
     }
 

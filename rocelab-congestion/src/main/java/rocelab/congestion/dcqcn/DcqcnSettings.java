@@ -1,8 +1,10 @@
 package rocelab.congestion.dcqcn;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A scenario's DCQCN choice: a profile plus explicit overrides, resolved per RNIC line rate when a QP is created.
@@ -36,8 +38,8 @@ public record DcqcnSettings(DcqcnProfile profile, Map<String, Double> overrides)
     public DcqcnSettings {
         // Sorted, not Map.copyOf: its iteration order changes from one JVM to the next, and toString() is hashed
         // into the manifest.
-        overrides = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
-        Set<String> unknown = new java.util.TreeSet<>(overrides.keySet());
+        overrides = Collections.unmodifiableSortedMap(new TreeMap<>(overrides));
+        Set<String> unknown = new TreeSet<>(overrides.keySet());
         unknown.removeAll(KEYS.keySet());
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown DCQCN parameters " + unknown);

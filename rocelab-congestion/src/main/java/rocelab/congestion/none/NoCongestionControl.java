@@ -3,6 +3,7 @@ package rocelab.congestion.none;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionAlgorithm;
+import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 
@@ -64,5 +65,5 @@ public final class NoCongestionControl implements CongestionControl {
     public void onSend(long nowPs, int wireBytes) {}
 
     @Override
-    public void onAck(long nowPs, rocelab.fabric.congestion.AckFeedback ack) {}
+    public void onAck(long nowPs, AckFeedback ack) {}
 }

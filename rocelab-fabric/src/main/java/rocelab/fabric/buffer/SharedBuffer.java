@@ -1,5 +1,6 @@
 package rocelab.fabric.buffer;
 
+import rocelab.engine.Saturating;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.PfcReason;
@@ -70,8 +71,8 @@ public final class SharedBuffer {
         this.headroomLimit = headroomPerPort.clone();
         long reserved = 0;
         for (int p = 0; p < ports; p++) {
-            reserved = rocelab.engine.Saturating.add(reserved,
-                    rocelab.engine.Saturating.multiply(headroomLimit[p], Integer.bitCount(pfc.losslessMask())));
+            reserved = Saturating.add(reserved,
+                    Saturating.multiply(headroomLimit[p], Integer.bitCount(pfc.losslessMask())));
         }
         if (reserved >= capacityBytes) {
             throw new IllegalArgumentException("PFC headroom (" + reserved + " B in all) leaves no shared buffer of "

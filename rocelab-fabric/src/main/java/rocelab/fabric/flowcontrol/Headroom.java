@@ -1,6 +1,8 @@
 package rocelab.fabric.flowcontrol;
 
 import java.util.Locale;
+import rocelab.engine.Rates;
+import rocelab.engine.Saturating;
 
 /**
  * PFC headroom: the bytes that can still arrive on a lossless priority after the switch decides XOFF, in the
@@ -91,14 +93,14 @@ public final class Headroom {
      */
     public static long bytes(long rateBps, long roundTripPs, long responsePs, int frameBytes, int framingBytes) {
         // Saturating: delays too long to compute come out as more headroom than any buffer, never as negative.
-        return rocelab.engine.Saturating.add(2L * frameBytes, buffered(linkTimeBytes(rateBps, roundTripPs, responsePs,
+        return Saturating.add(2L * frameBytes, buffered(linkTimeBytes(rateBps, roundTripPs, responsePs,
                 frameBytes, framingBytes), frameBytes, framingBytes));
     }
 
     /** Link time, in bytes, from the XOFF decision until the peer stops starting frames. */
     private static long linkTimeBytes(long rateBps, long roundTripPs, long responsePs, int frameBytes,
             int framingBytes) {
-        return rocelab.engine.Saturating.add(rocelab.engine.Saturating.add(frameBytes + framingBytes
+        return Saturating.add(Saturating.add(frameBytes + framingBytes
                 + PFC_FRAME_WIRE_BYTES, bytesIn(rateBps, roundTripPs)), bytesIn(rateBps, responsePs));
     }
 
@@ -137,6 +139,6 @@ public final class Headroom {
 
     /** How long a pause of {@code quanta} holds a priority at a rate, in picoseconds. */
     public static long pauseDurationPs(int quanta, long rateBps) {
-        return rocelab.engine.Rates.serializationPs(quanta * 64L, rateBps);
+        return Rates.serializationPs(quanta * 64L, rateBps);
     }
 }

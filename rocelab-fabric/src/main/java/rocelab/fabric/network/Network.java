@@ -1,14 +1,19 @@
 package rocelab.fabric.network;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.fabric.flowcontrol.credit.ManagementSweep;
 import rocelab.fabric.link.Link;
+import rocelab.fabric.nic.DeferredMessages;
 import rocelab.fabric.nic.MessageListener;
 import rocelab.fabric.nic.Nic;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.nic.PlaneRouting;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.packet.FrameFormat;
@@ -36,15 +41,15 @@ public final class Network {
     private final boolean[] edgeDown;
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
-    private rocelab.fabric.flowcontrol.credit.ManagementSweep managementSweep;
+    private ManagementSweep managementSweep;
     /** A partitioned run: each partition's deferred completion notifications (null: listeners hear them at once). */
-    private rocelab.fabric.nic.DeferredMessages[] deferred;
+    private DeferredMessages[] deferred;
     /** The listener the deferring listeners below forward to, and one of them per (sender, receiver) partition pair. */
     private MessageListener deferredFor;
     private MessageListener[] deferredBetween;
     private int[] partitionOfHost;
     /** Multi-plane fabric: which planes reach which hosts (null on a single-plane fabric). */
-    private rocelab.fabric.nic.PlaneRouting planeRouting;
+    private PlaneRouting planeRouting;
 
     Network(Simulator sim, PacketPool[] pools, Simulator[] simOfNode, Topology topology, Nic[] nics, Switch[] switches, List<Link> links,
             QueuePairTable queuePairs, NicParameters nicParameters, FrameFormat frames,
@@ -131,7 +136,7 @@ public final class Network {
                 : switches[sender.node() - nics.length].port(sender.port()).creditGate();
         var ret = topology.isHost(receiver.node()) ? nics[receiver.node()].creditReturn()
                 : switches[receiver.node() - nics.length].port(receiver.port()).creditReturn();
-        for (int vl = 0; vl < rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS; vl++) {
+        for (int vl = 0; vl < InfinibandParameters.DATA_VLS; vl++) {
             ret.resynchronise(vl, gate.blocksSent(vl));
             gate.onUpdate(sim.nowPs(), vl, ret.creditLimit(vl));
         }
@@ -176,7 +181,7 @@ public final class Network {
             }
             MessageListener between = deferredBetween[ps * deferred.length + pd];
             if (between == null) {
-                between = rocelab.fabric.nic.DeferredMessages.between(listener, deferred[ps], deferred[pd]);
+                between = DeferredMessages.between(listener, deferred[ps], deferred[pd]);
                 deferredBetween[ps * deferred.length + pd] = between;
             }
             listener = between;
@@ -220,7 +225,7 @@ public final class Network {
         void routesChanged(long nowPs);
     }
 
-    private final List<RouteListener> routeListeners = new java.util.ArrayList<>();
+    private final List<RouteListener> routeListeners = new ArrayList<>();
 
     /** Registers a listener told after every route change (the flow-level model reroutes its flows). */
     public void routeListener(RouteListener listener) {
@@ -274,9 +279,9 @@ public final class Network {
 
     /**
      * From now on, the listeners of the QPs {@link #connect} opens hear their notifications through the partition
-     * of the notifying RNIC's {@code deferred} buffer, after each window ({@link rocelab.fabric.nic.DeferredMessages}).
+     * of the notifying RNIC's {@code deferred} buffer, after each window ({@link DeferredMessages}).
      */
-    public void deferNotifications(rocelab.fabric.nic.DeferredMessages[] perPartition, int[] partitionOfHost) {
+    public void deferNotifications(DeferredMessages[] perPartition, int[] partitionOfHost) {
         this.deferred = perPartition.clone();
         this.deferredFor = null;
         this.partitionOfHost = partitionOfHost.clone();
@@ -329,12 +334,12 @@ public final class Network {
         this.serviceLevelOfDscp = map.clone();
     }
 
-    void planeRouting(rocelab.fabric.nic.PlaneRouting routing) {
+    void planeRouting(PlaneRouting routing) {
         this.planeRouting = routing;
     }
 
     /** Which planes reach which hosts now; null on a single-plane fabric. */
-    public rocelab.fabric.nic.PlaneRouting planeRouting() {
+    public PlaneRouting planeRouting() {
         return planeRouting;
     }
 
@@ -343,7 +348,7 @@ public final class Network {
         return topology.planes();
     }
 
-    void managementSweep(rocelab.fabric.flowcontrol.credit.ManagementSweep sweep) {
+    void managementSweep(ManagementSweep sweep) {
         this.managementSweep = sweep;
     }
 

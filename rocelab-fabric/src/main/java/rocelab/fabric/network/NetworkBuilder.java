@@ -1,6 +1,7 @@
 package rocelab.fabric.network;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import rocelab.engine.PartitionedSimulator;
 import rocelab.engine.RandomStreams;
@@ -11,12 +12,18 @@ import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.congestion.EcnMarking;
 import rocelab.fabric.congestion.EcnMarkingFactory;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.flowcontrol.credit.CreditReturn;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.fabric.flowcontrol.credit.ManagementSweep;
+import rocelab.fabric.flowcontrol.credit.VlArbiter;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.PacketSink;
 import rocelab.fabric.nic.MessageListener;
 import rocelab.fabric.nic.Nic;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.NotificationPointParameters;
+import rocelab.fabric.nic.PlaneRouting;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairFactory;
 import rocelab.fabric.nic.QueuePairTable;
@@ -47,7 +54,7 @@ public final class NetworkBuilder {
     private ReceiveParameters receive = ReceiveParameters.unlimited();
     private int initialPoolSize = 4096;
     private DevicePlan plan;
-    private rocelab.fabric.flowcontrol.credit.InfinibandParameters infiniband;
+    private InfinibandParameters infiniband;
     private long managementSweepPs;
     private PauseLoop pauseLoop;
     /** InfiniBand: the virtual lane of each DSCP (null on Ethernet). */
@@ -117,7 +124,7 @@ public final class NetworkBuilder {
      * every link, VL arbitration at switch ports, and each packet's lane from its service level (the traffic class
      * its DSCP maps to, then the SL to VL table).
      */
-    public NetworkBuilder infiniband(rocelab.fabric.flowcontrol.credit.InfinibandParameters p) {
+    public NetworkBuilder infiniband(InfinibandParameters p) {
         this.infiniband = p;
         return this;
     }
@@ -199,7 +206,7 @@ public final class NetworkBuilder {
         if (topology.planes() > 1 && infiniband != null) {
             throw new IllegalArgumentException("multi-plane fabrics are Ethernet (RoCEv2) only");
         }
-        rocelab.fabric.nic.PlaneRouting planes = topology.planes() > 1 ? new rocelab.fabric.nic.PlaneRouting(topology)
+        PlaneRouting planes = topology.planes() > 1 ? new PlaneRouting(topology)
                 : null;
         for (int h = 0; h < hosts; h++) {
             if (topology.portCount(h) != topology.planes()) {
@@ -232,7 +239,7 @@ public final class NetworkBuilder {
             links.add(wire(topology, e.a(), e.b(), e.parameters(), nics, switches, loop));
             links.add(wire(topology, e.b(), e.a(), e.parameters(), nics, switches, loop));
         }
-        rocelab.fabric.flowcontrol.credit.ManagementSweep sweep = null;
+        ManagementSweep sweep = null;
         if (infiniband != null) {
             attachCredits(topology, nics, switches);
             if (managementSweepPs > 0 && parallel != null) {
@@ -240,7 +247,7 @@ public final class NetworkBuilder {
             }
             if (managementSweepPs > 0) {
                 PacketPool pool = pools[0];
-                sweep = new rocelab.fabric.flowcontrol.credit.ManagementSweep(sim, managementSweepPs, switches, pool,
+                sweep = new ManagementSweep(sim, managementSweepPs, switches, pool,
                         frames);
             }
         }
@@ -294,17 +301,17 @@ public final class NetworkBuilder {
                 long ownBuffer = topology.isHost(node) ? infiniband.hcaBufferBytes() : infiniband.vlBufferBytes();
                 if (topology.isHost(node)) {
                     Nic nic = nics[node];
-                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, nic::wakeTransmitter);
+                    var gate = new CreditGate(peerBuffer, nic::wakeTransmitter);
                     gate.owner(node, port);
-                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                    var ret = new CreditReturn(ownBuffer, pool, frames,
                             nic::wakeTransmitter);
                     ret.ownGate(gate);
                     nic.credits(gate, ret);
                 } else {
                     EgressPort egress = switches[node - hosts].port(port);
-                    var gate = new rocelab.fabric.flowcontrol.credit.CreditGate(peerBuffer, egress::wakeTransmitter);
+                    var gate = new CreditGate(peerBuffer, egress::wakeTransmitter);
                     gate.owner(node, port);
-                    var ret = new rocelab.fabric.flowcontrol.credit.CreditReturn(ownBuffer, pool, frames,
+                    var ret = new CreditReturn(ownBuffer, pool, frames,
                             egress::wakeTransmitter);
                     ret.ownGate(gate);
                     egress.credits(gate, ret);
@@ -327,11 +334,11 @@ public final class NetworkBuilder {
             public DevicePlan.SwitchSetup forSwitch(int switchIndex) {
                 int ports = topology.portCount(topology.hostCount() + switchIndex);
                 EcnMarkingFactory[] marks = new EcnMarkingFactory[ports];
-                java.util.Arrays.fill(marks, marking);
+                Arrays.fill(marks, marking);
                 long[] headroom = new long[ports];
-                java.util.Arrays.fill(headroom, -1);
+                Arrays.fill(headroom, -1);
                 int[] maxFrame = new int[ports];
-                java.util.Arrays.fill(maxFrame, Integer.MAX_VALUE);
+                Arrays.fill(maxFrame, Integer.MAX_VALUE);
                 return new DevicePlan.SwitchSetup(switchParameters, pfc, marks, headroom, maxFrame);
             }
 
@@ -414,7 +421,7 @@ public final class NetworkBuilder {
 
     private TransmitScheduler scheduler(SwitchParameters params) {
         if (infiniband != null) {
-            return new rocelab.fabric.flowcontrol.credit.VlArbiter(infiniband);
+            return new VlArbiter(infiniband);
         }
         return params.scheduler() == SchedulerKind.STRICT
                 ? new StrictPriorityScheduler()

@@ -1,6 +1,9 @@
 package rocelab.fabric.network;
 
+import java.util.Locale;
+import rocelab.engine.Saturating;
 import rocelab.fabric.flowcontrol.Headroom;
+import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.LinkParameters;
 import rocelab.fabric.topology.Topology;
 
@@ -30,12 +33,12 @@ public record PauseLoop(long forwardingLatencyPs, long switchResponsePs, long ni
 
     /** Delay from a frame's last bit leaving the near end of a cable to its arrival at a device. */
     public long oneWayPs(long cableDelayPs, boolean toSwitch) {
-        return rocelab.engine.Saturating.add(cableDelayPs, toSwitch ? forwardingLatencyPs : 0);
+        return Saturating.add(cableDelayPs, toSwitch ? forwardingLatencyPs : 0);
     }
 
     /** The pause loop of a switch port: its PFC frame out to the peer, the peer's frames back into this switch. */
     public long roundTripPs(long cableDelayPs, boolean peerIsSwitch) {
-        return rocelab.engine.Saturating.add(oneWayPs(cableDelayPs, peerIsSwitch), oneWayPs(cableDelayPs, true));
+        return Saturating.add(oneWayPs(cableDelayPs, peerIsSwitch), oneWayPs(cableDelayPs, true));
     }
 
     /** The pause loop of port {@code port} of switch node {@code node}. */
@@ -61,7 +64,7 @@ public record PauseLoop(long forwardingLatencyPs, long switchResponsePs, long ni
      * {@link Headroom#bytes}), with the largest RoCE frame of {@code mtuBytes} (tagged, with RETH) in
      * {@code frames}.
      */
-    public long headroomBytes(Topology topology, int node, int port, rocelab.fabric.packet.FrameFormat frames,
+    public long headroomBytes(Topology topology, int node, int port, FrameFormat frames,
             int mtuBytes) {
         long rate = topology.edgeAt(node, port).parameters().rateBps();
         return Headroom.bytes(rate, roundTripPs(topology, node, port), peerResponsePs(topology, node, port),
@@ -69,19 +72,19 @@ public record PauseLoop(long forwardingLatencyPs, long switchResponsePs, long ni
     }
 
     /** The largest RoCE frame of an MTU (tagged, with RETH): what the headroom formula counts per frame. */
-    public static int largestFrame(rocelab.fabric.packet.FrameFormat frames, int mtuBytes) {
+    public static int largestFrame(FrameFormat frames, int mtuBytes) {
         return frames.dataFrameBytes(mtuBytes, true);
     }
 
     /** What the loop of that port is made of, for people: "2 x 1.000 us cable + 2.000 us forwarding latency". */
     public String describe(long cableDelayPs, boolean peerIsSwitch) {
         int pipelines = peerIsSwitch ? 2 : 1;
-        String cable = String.format(java.util.Locale.ROOT, "2 x %.3f us cable (%.0f m)", cableDelayPs / 1e6,
+        String cable = String.format(Locale.ROOT, "2 x %.3f us cable (%.0f m)", cableDelayPs / 1e6,
                 Headroom.cableMeters(cableDelayPs));
         if (forwardingLatencyPs == 0) {
             return cable;
         }
-        return cable + String.format(java.util.Locale.ROOT, " + %d x %.3f us forwarding latency (%s)", pipelines,
+        return cable + String.format(Locale.ROOT, " + %d x %.3f us forwarding latency (%s)", pipelines,
                 forwardingLatencyPs / 1e6, peerIsSwitch ? "into this switch, and the PFC frame into the peer switch"
                         : "into this switch");
     }

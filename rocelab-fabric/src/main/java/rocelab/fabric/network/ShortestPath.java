@@ -1,5 +1,6 @@
 package rocelab.fabric.network;
 
+import java.util.List;
 import rocelab.fabric.topology.Topology;
 
 /**
@@ -45,7 +46,7 @@ public final class ShortestPath {
 
     /** Every directed link's rate, by directed link (both directions of an edge have the edge's rate). */
     public static long[] rates(Topology topology) {
-        java.util.List<Topology.Edge> edges = topology.edges();
+        List<Topology.Edge> edges = topology.edges();
         long[] r = new long[2 * edges.size()];
         for (Topology.Edge e : edges) {
             r[2 * e.index()] = e.parameters().rateBps();
@@ -56,7 +57,7 @@ public final class ShortestPath {
 
     /** Every directed link's propagation delay, by directed link. */
     public static long[] delays(Topology topology) {
-        java.util.List<Topology.Edge> edges = topology.edges();
+        List<Topology.Edge> edges = topology.edges();
         long[] d = new long[2 * edges.size()];
         for (Topology.Edge e : edges) {
             d[2 * e.index()] = e.parameters().delayPs();

@@ -17,9 +17,11 @@ import rocelab.fabric.packet.Opcodes;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.topology.PlaneSelection;
 
 /**
  * An RDMA NIC (RNIC) with one Ethernet (or InfiniBand) port, or on a multi-plane fabric one port per plane (see
@@ -92,7 +94,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         }
         this.portRateBps = lineRateBps / planes;
         this.planeRouting = routing;
-        this.spraying = routing != null && routing.selection() == rocelab.fabric.topology.PlaneSelection.SPRAY;
+        this.spraying = routing != null && routing.selection() == PlaneSelection.SPRAY;
         LineRate line = new LineRate(portRateBps);
         this.ports = new Transmitter[planes];
         this.pauses = new PauseState[planes];
@@ -264,7 +266,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     }
 
     /** InfiniBand: hears this HCA's waits for credits (its QPs' packets, its flows' last ACKs), with their roots. */
-    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+    public void creditProbe(CreditProbe probe) {
         for (Transmitter t : ports) {
             t.creditProbe(probe);
         }

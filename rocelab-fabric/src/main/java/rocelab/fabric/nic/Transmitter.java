@@ -5,6 +5,7 @@ import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.flowcontrol.PauseState;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.CreditReturn;
+import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
@@ -163,7 +164,7 @@ final class Transmitter implements FrameSender {
         long from = Math.max(ended, fromClockPs);
         if (clock > from) {
             creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, from, clock,
-                    rocelab.fabric.flowcontrol.credit.CreditRoot.NONE);
+                    CreditRoot.NONE);
         }
         return Math.max(clock, fromClockPs);
     }

@@ -1,6 +1,7 @@
 package rocelab.fabric.packet;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The only source of packets. Acquire pops a preallocated packet; release pushes it back. The pool may grow
@@ -93,7 +94,7 @@ public final class PacketPool {
      * that sends them to the pool of the one that releases them, so the free packets are evened out here; otherwise
      * a partition that only sends (an incast's senders) would create packets while another's pile up.
      */
-    public static void rebalance(java.util.List<PacketPool> pools) {
+    public static void rebalance(List<PacketPool> pools) {
         long total = 0;
         for (PacketPool p : pools) {
             total += p.freeCount;

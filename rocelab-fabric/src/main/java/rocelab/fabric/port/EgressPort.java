@@ -1,16 +1,26 @@
 package rocelab.fabric.port;
 
+import java.util.Arrays;
 import rocelab.engine.Prefetching;
 import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.congestion.EcnMarking;
+import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PauseHistory;
+import rocelab.fabric.flowcontrol.PauseState;
+import rocelab.fabric.flowcontrol.PendingPauses;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.flowcontrol.credit.CreditReturn;
+import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.link.Link;
+import rocelab.fabric.packet.IngressLists;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.CreditProbe;
+import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PortCounter;
@@ -48,10 +58,10 @@ public final class EgressPort implements Prefetching {
     private final long[] pausedUntilPs;
     private final long[] pauseSent;
     private final long[] pauseReceived;
-    private final rocelab.fabric.flowcontrol.PauseState pause = new rocelab.fabric.flowcontrol.PauseState();
+    private final PauseState pause = new PauseState();
     private int ignorePauseMask;
     private long responsePs;
-    private final rocelab.fabric.flowcontrol.PendingPauses pending = new rocelab.fabric.flowcontrol.PendingPauses();
+    private final PendingPauses pending = new PendingPauses();
     private JourneyProbe journey = JourneyProbe.NONE;
     private int ownerNode;
     private PfcProbe pfcProbe = PfcProbe.NONE;
@@ -61,18 +71,18 @@ public final class EgressPort implements Prefetching {
     /** The XOFFs that held each class, along its paused clock (kept only while a PFC probe listens). */
     private final PauseHistory pauseHistory = new PauseHistory();
     private final long[] txByClass;
-    private rocelab.fabric.flowcontrol.credit.CreditGate credits;
-    private rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn;
+    private CreditGate credits;
+    private CreditReturn creditReturn;
     /**
      * InfiniBand with a credit probe attached: queued packets carry the lane's credit-stall clock, so a packet of a
      * flow that waited for credits reports it when it leaves (false otherwise: no cost).
      */
     private boolean tellCreditWaits;
-    private rocelab.fabric.probe.CreditProbe creditProbe = rocelab.fabric.probe.CreditProbe.NONE;
+    private CreditProbe creditProbe = CreditProbe.NONE;
     /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
-    private rocelab.fabric.packet.IngressLists ingressLists;
+    private IngressLists ingressLists;
     /** Hears the waits of packets queued behind ECMP collisions ({@link #enqueueAfterCollision}). */
-    private rocelab.fabric.probe.EcmpProbe ecmpProbe = rocelab.fabric.probe.EcmpProbe.NONE;
+    private EcmpProbe ecmpProbe = EcmpProbe.NONE;
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -87,7 +97,7 @@ public final class EgressPort implements Prefetching {
         this.pauseReceived = new long[classes];
         this.lastPauseFramePs = new long[classes];
         this.lastXoffSentPs = new long[classes];
-        java.util.Arrays.fill(lastXoffSentPs, -1);
+        Arrays.fill(lastXoffSentPs, -1);
         this.txByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
@@ -107,20 +117,20 @@ public final class EgressPort implements Prefetching {
      * InfiniBand: packets of a lane (traffic class) start only when {@code gate} holds credits for them, and this
      * port sends the flow-control packets of {@code returns} (its receive side) ahead of data.
      */
-    public void credits(rocelab.fabric.flowcontrol.credit.CreditGate gate,
-            rocelab.fabric.flowcontrol.credit.CreditReturn returns) {
+    public void credits(CreditGate gate,
+            CreditReturn returns) {
         this.credits = gate;
         this.creditReturn = returns;
-        this.tellCreditWaits = credits != null && creditProbe != rocelab.fabric.probe.CreditProbe.NONE;
+        this.tellCreditWaits = credits != null && creditProbe != CreditProbe.NONE;
     }
 
     /** The sending side of this port's credit flow control (null unless InfiniBand). */
-    public rocelab.fabric.flowcontrol.credit.CreditGate creditGate() {
+    public CreditGate creditGate() {
         return credits;
     }
 
     /** The receiving side of this port's credit flow control (null unless InfiniBand). */
-    public rocelab.fabric.flowcontrol.credit.CreditReturn creditReturn() {
+    public CreditReturn creditReturn() {
         return creditReturn;
     }
 
@@ -136,7 +146,7 @@ public final class EgressPort implements Prefetching {
 
     /**
      * As {@link #enqueue}, for a packet the switch found queued behind an ECMP collision ({@link
-     * rocelab.fabric.probe.EcmpProbe}): when it leaves, its wait here (less the time its class was held) goes to the
+     * EcmpProbe}): when it leaves, its wait here (less the time its class was held) goes to the
      * ECMP probe. It carries the mark in its held-clock field ({@link Packet#collisionClockPs}) and its arrival time in
      * {@code dueAtPs} (which the link that brought it set to now), so the port keeps nothing per packet.
      */
@@ -243,7 +253,7 @@ public final class EgressPort implements Prefetching {
             long clock = pause.pausedPs(priority, nowPs);
             pauseHistory.xoff(priority, clock, sentPs, head == null ? clock : head.enteredClockPs());
         }
-        long until = nowPs + rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rateBps);
+        long until = nowPs + Headroom.pauseDurationPs(quanta, rateBps);
         pausedUntilPs[priority] = until;
         sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
     }
@@ -270,7 +280,7 @@ public final class EgressPort implements Prefetching {
             }
         }
         boolean pauses = !tellCreditWaits && pfcProbe != PfcProbe.NONE;
-        boolean collisions = ecmpProbe != rocelab.fabric.probe.EcmpProbe.NONE;
+        boolean collisions = ecmpProbe != EcmpProbe.NONE;
         if (tellCreditWaits) {
             settleCreditWaits(nowPs, collisions);
             return;
@@ -446,7 +456,7 @@ public final class EgressPort implements Prefetching {
      * InfiniBand, the run's end: the packets (a flow's data, or the last ACK its sender waits for) still queued in a lane
      * that waited for credits since they were queued have waited so far, as their departure would tell: the part
      * through stalls that ended behind the root of the lane's last ended stall, the part in the stall still in force
-     * behind no root named ({@link rocelab.fabric.flowcontrol.credit.CreditRoot#NONE}: the update that would end it
+     * behind no root named ({@link CreditRoot#NONE}: the update that would end it
      * carries it).
      */
     private void settleCreditWaits(long nowPs, boolean collisions) {
@@ -471,7 +481,7 @@ public final class EgressPort implements Prefetching {
                 long from = Math.max(ended, entered);
                 if (clock > from) {
                     creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
-                            from, clock, rocelab.fabric.flowcontrol.credit.CreditRoot.NONE);
+                            from, clock, CreditRoot.NONE);
                 }
                 if (collided) {
                     p.collisionClockPs(clock);
@@ -616,9 +626,9 @@ public final class EgressPort implements Prefetching {
      * queued packets carry the lane's credit-stall clock ({@code CreditProbe.NONE}: none, no cost). Packets queued
      * before carry no clock: attach before the run.
      */
-    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+    public void creditProbe(CreditProbe probe) {
         this.creditProbe = probe;
-        this.tellCreditWaits = credits != null && probe != rocelab.fabric.probe.CreditProbe.NONE;
+        this.tellCreditWaits = credits != null && probe != CreditProbe.NONE;
     }
 
     /** The switch this port belongs to (its node id): the marks it makes and the waits it reports name it. */
@@ -632,7 +642,7 @@ public final class EgressPort implements Prefetching {
     }
 
     /** Unlinks each packet from {@code lists} as it leaves a queue (the switch links it there as it is queued). */
-    public void ingressLists(rocelab.fabric.packet.IngressLists lists) {
+    public void ingressLists(IngressLists lists) {
         this.ingressLists = lists;
     }
 
@@ -657,7 +667,7 @@ public final class EgressPort implements Prefetching {
     }
 
     /** Reports the waits of packets queued behind ECMP collisions here to {@code probe}. */
-    public void ecmpProbe(rocelab.fabric.probe.EcmpProbe probe) {
+    public void ecmpProbe(EcmpProbe probe) {
         this.ecmpProbe = probe;
     }
 

@@ -1,5 +1,6 @@
 package rocelab.fabric.probe;
 
+import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.packet.Packet;
 
 /**
@@ -57,8 +58,8 @@ public interface JourneyProbe {
 
     /**
      * The congestion control of {@code queuePair} changed its rate or window, for {@code cause}; {@code value} and
-     * {@code index} are the cause's details (see {@link rocelab.fabric.congestion.RateCause}).
+     * {@code index} are the cause's details (see {@link RateCause}).
      */
     default void onRateChange(long nowPs, int host, int queuePair, long fromBps, long toBps, long windowBytes,
-            rocelab.fabric.congestion.RateCause cause, long value, int index) {}
+            RateCause cause, long value, int index) {}
 }

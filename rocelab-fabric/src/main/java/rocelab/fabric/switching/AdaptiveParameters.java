@@ -1,5 +1,7 @@
 package rocelab.fabric.switching;
 
+import java.util.Objects;
+
 /**
  * Settings of adaptive routing and flowlet switching ({@link LoadBalancing#ADAPTIVE}, {@link LoadBalancing#FLOWLET}),
  * as switch dynamic load balancing (DLB) implements them: each candidate port's load is quantised to a few bits, the
@@ -47,7 +49,7 @@ public record AdaptiveParameters(int bits, long queueQuantumBytes, long utilisat
             throw new IllegalArgumentException("flowlet table size must be a power of two up to 2^24, got "
                     + flowletTableSize);
         }
-        java.util.Objects.requireNonNull(tieBreak, "tieBreak");
+        Objects.requireNonNull(tieBreak, "tieBreak");
     }
 
     /** 3 bits (8 levels) of 4 KB of queue each, queue only, random tie-break, 50 us flowlets, 4096 entries. */

@@ -1,5 +1,6 @@
 package rocelab.fabric.switching;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.probe.PortCounter;
@@ -55,7 +56,7 @@ final class AdaptiveSelector {
         int size = flowlets ? p.flowletTableSize() : 0;
         this.flowletPort = new int[size];
         this.lastSeenPs = new long[size];
-        java.util.Arrays.fill(flowletPort, -1);
+        Arrays.fill(flowletPort, -1);
         this.roundRobin = new int[tieBreak == AdaptiveParameters.TieBreak.ROUND_ROBIN ? p.flowletTableSize() : 0];
         this.tableMask = p.flowletTableSize() - 1;
     }

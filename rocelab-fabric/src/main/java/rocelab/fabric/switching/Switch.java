@@ -1,21 +1,28 @@
 package rocelab.fabric.switching;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.fabric.buffer.SharedBuffer;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PfcParameters;
+import rocelab.fabric.flowcontrol.credit.CreditIngress;
 import rocelab.fabric.flowcontrol.credit.CreditReturn;
-import rocelab.fabric.packet.FrameFormat;
-import rocelab.fabric.packet.PacketKind;
-import rocelab.fabric.probe.PfcProbe;
-import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.link.PacketSink;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.packet.IngressLists;
 import rocelab.fabric.packet.Packet;
+import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.probe.EcmpProbe;
+import rocelab.fabric.probe.JourneyProbe;
+import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.probe.PortCounter;
 
 /**
@@ -48,9 +55,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final FrameFormat frames;
     private final long[] refreshEpoch;
     private PfcProbe pfcProbe = PfcProbe.NONE;
-    private rocelab.fabric.probe.JourneyProbe journey = rocelab.fabric.probe.JourneyProbe.NONE;
-    /** Hears ECMP collisions (see {@link rocelab.fabric.probe.EcmpProbe}); none: the switch looks for none. */
-    private rocelab.fabric.probe.EcmpProbe ecmp = rocelab.fabric.probe.EcmpProbe.NONE;
+    private JourneyProbe journey = JourneyProbe.NONE;
+    /** Hears ECMP collisions (see {@link EcmpProbe}); none: the switch looks for none. */
+    private EcmpProbe ecmp = EcmpProbe.NONE;
     /**
      * What {@link #collides} found: the other flow's packet queued ahead (directly ahead, or the oldest queued), the idle
      * equal-cost port and how long it had been idle.
@@ -66,7 +73,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private int[] maxFrameBytes;
     private boolean limitsPayload;
     /** The lossless queues linked by ingress port, for the PFC log's causes; null until asked for. */
-    private rocelab.fabric.packet.IngressLists ingressLists;
+    private IngressLists ingressLists;
     /** Link the lossless queues by ingress before this switch's first XOFF ({@link #linkQueuesByIngressAtFirstXoff}). */
     private boolean linkAtFirstXoff;
 
@@ -84,7 +91,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.storm = new boolean[ports.length * SwitchParameters.TRAFFIC_CLASSES];
         this.stuckSincePs = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
         this.lastTransmitted = new long[ports.length * SwitchParameters.TRAFFIC_CLASSES];
-        java.util.Arrays.fill(stuckSincePs, -1);
+        Arrays.fill(stuckSincePs, -1);
         buffer.listener(this);
         if (pfc.enabled() && pfc.watchdog().enabled()) {
             sim.schedule(pfc.watchdog().pollPs(), handlerId, WATCHDOG, 0L);
@@ -106,7 +113,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                 ? new AdaptiveSelector(this.ports, loadBalancing, params.adaptive(), random, hash, hashSeed) : null;
         this.pool = pool;
         this.maxFrameBytes = new int[ports.length];
-        java.util.Arrays.fill(maxFrameBytes, Integer.MAX_VALUE);
+        Arrays.fill(maxFrameBytes, Integer.MAX_VALUE);
         this.ingress = new PacketSink[ports.length];
         for (int i = 0; i < ports.length; i++) {
             final int port = i;
@@ -150,7 +157,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             pool.release(packet);
             return;
         }
-        if (ports[inPort].creditReturn() != null && rocelab.fabric.flowcontrol.credit.CreditIngress.consumed(nowPs,
+        if (ports[inPort].creditReturn() != null && CreditIngress.consumed(nowPs,
                 ports[inPort], packet, routes)) {
             pool.release(packet);
             return;
@@ -173,7 +180,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             out = candidates[random.nextInt(candidates.length)];
         } else {
             out = candidates[ecmpChoice(packet.srcHost(), packet.dstHost(), packet.entropy(), candidates.length)];
-            collided = ecmp != rocelab.fabric.probe.EcmpProbe.NONE && collides(nowPs, packet, candidates, out, tc);
+            collided = ecmp != EcmpProbe.NONE && collides(nowPs, packet, candidates, out, tc);
         }
         int size = limitsPayload ? packet.payloadBytes() : packet.frameBytes();
         if (size > maxFrameBytes[inPort] || size > maxFrameBytes[out]) {
@@ -211,7 +218,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /**
      * Whether {@code packet}, hashed onto port {@code out} among {@code candidates}, joins its queue there behind an
-     * ECMP collision (see {@link rocelab.fabric.probe.EcmpProbe}): a flow's packet (data, or the last ACK its sender
+     * ECMP collision (see {@link EcmpProbe}): a flow's packet (data, or the last ACK its sender
      * waits for), a non-empty queue of its class whose last (or else first) packet is another queue pair's flow's data, and
      * an equal-cost port idle at this instant ({@link EgressPort#idleFor}); it notes what it found in {@link #ahead},
      * {@link #directlyAhead}, {@link #idlePort} and {@link #idlePs}. Cheap first: most hashed packets find their queue
@@ -398,7 +405,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     /** Follows packets for a journey; the egress ports report their ECN marks to it too. */
-    public void journeyProbe(rocelab.fabric.probe.JourneyProbe probe) {
+    public void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
         for (EgressPort p : ports) {
             p.journeyProbe(probe, nodeId);
@@ -417,7 +424,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      * Hears this switch's ECMP collisions and the waits they cost at its ports ({@code EcmpProbe.NONE}: the switch
      * looks for none). Only a switch that hashes (load balancing {@code ecmp}) has any.
      */
-    public void ecmpProbe(rocelab.fabric.probe.EcmpProbe probe) {
+    public void ecmpProbe(EcmpProbe probe) {
         this.ecmp = probe;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
@@ -467,7 +474,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     private void linkQueues(int classMask, boolean linked) {
-        var lists = new rocelab.fabric.packet.IngressLists(ports.length, SwitchParameters.TRAFFIC_CLASSES, classMask,
+        var lists = new IngressLists(ports.length, SwitchParameters.TRAFFIC_CLASSES, classMask,
                 linked);
         for (int out = 0; out < ports.length; out++) {
             EgressPort port = ports[out];
@@ -494,7 +501,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             return;
         }
         if (ingressLists == null) {
-            linkQueues((1 << rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS) - 1, false);
+            linkQueues((1 << InfinibandParameters.DATA_VLS) - 1, false);
         }
         InputBufferHolder holder = new InputBufferHolder(nodeId, ports, ingressLists);
         for (int p = 0; p < ports.length; p++) {
@@ -503,14 +510,14 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     /** Hears the waits of packets for credits at this switch's ports (InfiniBand), with their roots. */
-    public void creditProbe(rocelab.fabric.probe.CreditProbe probe) {
+    public void creditProbe(CreditProbe probe) {
         for (EgressPort p : ports) {
             p.creditProbe(probe);
         }
     }
 
     /** The lossless queues linked by ingress port ({@link #linkQueuesByIngress}), or null. */
-    public rocelab.fabric.packet.IngressLists ingressLists() {
+    public IngressLists ingressLists() {
         return ingressLists;
     }
 

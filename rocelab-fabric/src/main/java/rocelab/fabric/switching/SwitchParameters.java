@@ -1,6 +1,7 @@
 package rocelab.fabric.switching;
 
 import java.util.Arrays;
+import java.util.Objects;
 import rocelab.fabric.port.SchedulerKind;
 
 /**
@@ -57,7 +58,7 @@ public record SwitchParameters(
         }
         dscpToTc = dscpToTc.clone();
         dwrrWeights = dwrrWeights.clone();
-        java.util.Objects.requireNonNull(adaptive, "adaptive");
+        Objects.requireNonNull(adaptive, "adaptive");
     }
 
     /** Settings with the default adaptive-routing parameters (they matter only in the adaptive and flowlet modes). */
@@ -104,13 +105,13 @@ public record SwitchParameters(
                 && strictClasses == p.strictClasses
                 && loadBalancing == p.loadBalancing
                 && ecmpHash == p.ecmpHash
-                && java.util.Objects.equals(ecmpSeed, p.ecmpSeed)
+                && Objects.equals(ecmpSeed, p.ecmpSeed)
                 && adaptive.equals(p.adaptive);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(bufferBytes, Arrays.hashCode(dscpToTc), scheduler, strictClasses);
+        return Objects.hash(bufferBytes, Arrays.hashCode(dscpToTc), scheduler, strictClasses);
     }
 
     @Override

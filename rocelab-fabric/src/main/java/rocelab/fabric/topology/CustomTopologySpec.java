@@ -1,6 +1,8 @@
 package rocelab.fabric.topology;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Explicit nodes and links. Hosts are named {@code h0..h<n-1>}; switches carry the names given. */
 public record CustomTopologySpec(int hosts, List<String> switches, List<CustomLink> links) implements TopologySpec {
@@ -44,7 +46,7 @@ public record CustomTopologySpec(int hosts, List<String> switches, List<CustomLi
             t.addSwitch(s, 1);
         }
         // A map instead of nodeId's list search: a custom fabric may have thousands of switches and links.
-        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < switches.size(); i++) {
             ids.put(switches.get(i), hosts + i);
         }

@@ -3,7 +3,10 @@ package rocelab.fabric.topology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The graph of a fabric: hosts (RNIC endpoints) are nodes {@code 0..hostCount-1}, switches follow. Each node's
@@ -29,7 +32,7 @@ public final class Topology {
     /** The routes without failed links, computed on first use; cleared when the graph changes. */
     private int[][][] routes;
     /** Node ids by name, built on first use; cleared when the graph changes. */
-    private java.util.Map<String, Integer> byName;
+    private Map<String, Integer> byName;
 
     public Topology(int hostCount) {
         if (hostCount < 1) {
@@ -187,7 +190,7 @@ public final class Topology {
     /** The node with this name ({@code h3}, {@code leaf0}, ...), or -1. */
     public int nodeByName(String name) {
         if (byName == null) {
-            java.util.Map<String, Integer> names = new java.util.HashMap<>();
+            Map<String, Integer> names = new HashMap<>();
             for (int n = nodeCount() - 1; n >= 0; n--) {
                 names.put(nodeName(n), n); // the first node of a name wins, as a search from 0 would find it
             }
@@ -198,7 +201,7 @@ public final class Topology {
 
     /** Every link, in the order added (a read-only view: indexing it costs nothing). */
     public List<Edge> edges() {
-        return java.util.Collections.unmodifiableList(edges);
+        return Collections.unmodifiableList(edges);
     }
 
     /** Hosts that cannot reach host 0 (empty when the fabric is connected); hosts never forward. */
@@ -265,7 +268,7 @@ public final class Topology {
     public int[][][] shortestPathPorts(boolean[] down) {
         int switches = switchCount();
         int[][][] table = new int[switches][hostCount][];
-        java.util.Map<PortSet, int[]> interned = new java.util.HashMap<>();
+        Map<PortSet, int[]> interned = new HashMap<>();
         int[] empty = new int[0];
         // The switch each host's port on each plane hangs off (-1: no port or a failed link).
         int[][] leafOf = new int[planes][hostCount];
@@ -362,7 +365,7 @@ public final class Topology {
         }
     }
 
-    private static int[] intern(java.util.Map<PortSet, int[]> interned, int[] set) {
+    private static int[] intern(Map<PortSet, int[]> interned, int[] set) {
         return interned.computeIfAbsent(new PortSet(set), k -> set);
     }
 

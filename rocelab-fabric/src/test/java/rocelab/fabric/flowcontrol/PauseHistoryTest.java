@@ -3,6 +3,7 @@ package rocelab.fabric.flowcontrol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Simulator;
@@ -74,7 +75,7 @@ class PauseHistoryTest {
         Simulator sim = new Simulator();
         PacketPool pool = new PacketPool(8);
         EcnMarking[] none = new EcnMarking[8];
-        java.util.Arrays.fill(none, EcnMarking.NONE);
+        Arrays.fill(none, EcnMarking.NONE);
         EgressPort port = new EgressPort(sim, 0, 100_000_000_000L, 8, new StrictPriorityScheduler(), none, false,
                 new SharedBuffer(1 << 20, 1, 8));
         port.connect(new Link(sim, 0, (now, p) -> pool.release(p)));

@@ -2,6 +2,7 @@ package rocelab.fabric.flowcontrol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Simulator;
 import rocelab.engine.Time;
@@ -25,7 +26,7 @@ class PauseTest {
 
     private void build() {
         EcnMarking[] none = new EcnMarking[8];
-        java.util.Arrays.fill(none, EcnMarking.NONE);
+        Arrays.fill(none, EcnMarking.NONE);
         port = new EgressPort(sim, 0, 100_000_000_000L, 8, new StrictPriorityScheduler(), none, false,
                 new SharedBuffer(1 << 20, 1, 8));
         port.connect(new Link(sim, 0, (now, p) -> {

@@ -3,6 +3,7 @@ package rocelab.observe.counter;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.Nic;
 import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.switching.Switch;
@@ -39,7 +40,7 @@ public record FabricTotals(
         long selectiveNaksSent) {
 
     /** Packets dropped for {@code reason}, fabric-wide (every reason has a total, so none goes uncounted). */
-    public long dropped(rocelab.fabric.probe.DropReason reason) {
+    public long dropped(DropReason reason) {
         return switch (reason) {
             case BUFFER_FULL -> droppedBufferFull;
             case HEADROOM_EXCEEDED -> droppedHeadroom;

@@ -1,5 +1,6 @@
 package rocelab.observe.credit;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,8 @@ import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.topology.Topology;
+import rocelab.observe.output.CsvTable;
+import rocelab.observe.output.Numbers;
 
 /**
  * The InfiniBand counters of a finished run, per virtual lane and per port: credit stall time (a lane had a
@@ -135,7 +138,7 @@ public final class VirtualLanes {
 
     /** vl.csv: one row per port and lane that carried anything. */
     public String csv() {
-        rocelab.observe.output.CsvTable t = new rocelab.observe.output.CsvTable(java.util.List.of("device", "port",
+        CsvTable t = new CsvTable(List.of("device", "port",
                 "peer", "vl", "credit_stall_us", "blocks_sent", "flow_control_sent", "flow_control_received",
                 "peak_input_buffer_bytes", "fecn_marked"));
         for (PortLane r : ports) {
@@ -145,7 +148,7 @@ public final class VirtualLanes {
         return t.toString();
     }
 
-    private static java.math.BigDecimal micros(long ps) {
-        return rocelab.observe.output.Numbers.micros(ps);
+    private static BigDecimal micros(long ps) {
+        return Numbers.micros(ps);
     }
 }

@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.packet.Packet;
@@ -13,6 +16,7 @@ import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Numbers;
 import rocelab.observe.victim.EventNotes;
 import rocelab.observe.victim.FlowWaits;
 
@@ -431,7 +435,7 @@ public final class EcmpLog implements EcmpProbe {
 
     /** How many of {@code n} flows a line names: all of them when at most one more than {@link #FLOWS_NAMED}. */
     public static int named(int n, int names) {
-        return rocelab.observe.output.Numbers.shown(n, names);
+        return Numbers.shown(n, names);
     }
 
     /**
@@ -443,7 +447,7 @@ public final class EcmpLog implements EcmpProbe {
     public String describe(Collision c, List<FlowRecord> flows) {
         List<String> named = new ArrayList<>();
         List<String> waited = new ArrayList<>();
-        java.util.Set<Integer> waiting = new java.util.HashSet<>();
+        Set<Integer> waiting = new HashSet<>();
         for (FlowAt f : c.flows()) {
             waiting.add(f.flow().id());
         }
@@ -462,7 +466,7 @@ public final class EcmpLog implements EcmpProbe {
             waited.add(String.format(Locale.ROOT, "%s us (the %d more, summed)", us(rest), more));
         }
         // Whose packets were ahead: every collided packet was behind another flow's, by the rule.
-        java.util.Set<Integer> aheadOf = new java.util.TreeSet<>();
+        Set<Integer> aheadOf = new TreeSet<>();
         for (Pair p : c.pairs()) {
             aheadOf.add(p.ahead());
         }

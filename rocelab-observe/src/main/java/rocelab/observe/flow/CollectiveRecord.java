@@ -1,5 +1,8 @@
 package rocelab.observe.flow;
 
+import java.util.List;
+import rocelab.observe.job.JobRecord;
+
 /**
  * What a collective achieved, in the nccl-tests terms: time from its first post to its last delivery, algorithm
  * bandwidth {@code size / time} and bus bandwidth {@code algbw x busFactor}, and the time the same call took in
@@ -51,7 +54,7 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      * one rule of every figure that leaves the warm-up out: the GPU's view (jobs.csv, ranks.csv), compare's
      * collective_us, the summary's slowest calls and the report's table of collectives.
      */
-    public boolean warmUp(java.util.List<rocelab.observe.job.JobRecord> jobs) {
+    public boolean warmUp(List<JobRecord> jobs) {
         if (iteration < 0 || job.isEmpty()) {
             return false;
         }

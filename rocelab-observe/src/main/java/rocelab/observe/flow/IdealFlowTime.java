@@ -1,9 +1,11 @@
 package rocelab.observe.flow;
 
+import java.util.Arrays;
 import rocelab.engine.Rates;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /**
@@ -38,7 +40,7 @@ public final class IdealFlowTime {
         this.timing = timing;
         this.routes = topology.shortestPathPorts();
         this.rateFactor = topology.planes() > 1
-                && topology.planeSelection() == rocelab.fabric.topology.PlaneSelection.SPRAY ? topology.planes() : 1;
+                && topology.planeSelection() == PlaneSelection.SPRAY ? topology.planes() : 1;
     }
 
     public long fctPs(int src, int dst, long sizeBytes) {
@@ -74,8 +76,8 @@ public final class IdealFlowTime {
         int port = 0; // a host's only port (plane 0's: every plane is the same fabric)
         while (true) {
             if (hops == rates.length) {
-                rates = java.util.Arrays.copyOf(rates, hops * 2);
-                delays = java.util.Arrays.copyOf(delays, hops * 2);
+                rates = Arrays.copyOf(rates, hops * 2);
+                delays = Arrays.copyOf(delays, hops * 2);
             }
             Topology.Edge edge = topology.edgeAt(node, port);
             rates[hops] = edge.parameters().rateBps() * rateFactor;

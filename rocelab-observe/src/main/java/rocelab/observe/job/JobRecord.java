@@ -1,5 +1,7 @@
 package rocelab.observe.job;
 
+import java.util.List;
+
 /**
  * A job's result, seen from its GPUs: job completion time and mean iteration time (over the iterations after the
  * warm-up), in the packet-level run and in ideal-network mode; per GPU and iteration (mean over ranks) compute,
@@ -10,9 +12,9 @@ package rocelab.observe.job;
 public record JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs,
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
         double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
-        double maxNetworkWaitUs, java.util.List<String> notes) {
+        double maxNetworkWaitUs, List<String> notes) {
     public JobRecord {
-        notes = java.util.List.copyOf(notes);
+        notes = List.copyOf(notes);
     }
 
     /** A job with nothing imported to say. */
@@ -22,7 +24,7 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
             double maxNetworkWaitUs) {
         this(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs, idealIterationUs,
                 computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs, maxNetworkWaitUs,
-                java.util.List.of());
+                List.of());
     }
 
     public long jctPs() {

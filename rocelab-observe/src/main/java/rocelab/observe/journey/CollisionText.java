@@ -5,14 +5,18 @@ import static rocelab.observe.journey.JourneyText.line;
 import static rocelab.observe.journey.JourneyText.us;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
 
 /**
  * The journey's words for ECMP collisions: the header's sums per hop with the flows queued ahead and the idle
@@ -41,21 +45,21 @@ final class CollisionText {
             return;
         }
         // The ends of the flows ahead, by the queue pair their packets carried.
-        Map<Long, String> ends = new java.util.HashMap<>();
+        Map<Long, String> ends = new HashMap<>();
         for (JourneyEvent e : events) {
             if (e.cause() instanceof JourneyEvent.EcmpCollision c) {
                 ends.putIfAbsent(c.aheadFlow(), flowEnds(c));
             }
         }
         StringBuilder hops = new StringBuilder();
-        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
-            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS
+        for (FlowWaits.Hop h : ecmp.waits(f.id())) {
+            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? Victims.OTHER_HOPS
                     : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs())).append(" us")
                     .append(h.acks() ? " (its last ACK)" : "");
         }
         line(b, "  waited behind ECMP collisions at %s (%s us summed over hops)", hops, us(ecmp.waitPs(f.id())));
-        java.util.Set<Long> told = new HashSet<>();
-        for (rocelab.observe.victim.FlowWaits.Hop h : ecmp.waits(f.id())) {
+        Set<Long> told = new HashSet<>();
+        for (FlowWaits.Hop h : ecmp.waits(f.id())) {
             if (h.others() || !told.add(key(h.node(), h.port()))) {
                 continue;
             }
@@ -63,7 +67,7 @@ final class CollisionText {
             String queued = h.acks() ? "where it queued" : "where its packets queued";
             List<String> with = new ArrayList<>();
             List<Integer> behind = ecmp.behind(f.id(), h.node(), h.port());
-            int shown = rocelab.observe.ecmp.EcmpLog.named(behind.size(), 3);
+            int shown = EcmpLog.named(behind.size(), 3);
             for (int i = 0; i < shown; i++) {
                 with.add("flow " + behind.get(i) + ends.getOrDefault((long) behind.get(i), ""));
             }
@@ -75,7 +79,7 @@ final class CollisionText {
             List<String> idle = new ArrayList<>();
             var kept = ecmp.idlePorts(h.node(), h.port());
             long leftOut = ecmp.idleLeftOut(h.node(), h.port());
-            for (var i : kept.subList(0, rocelab.observe.ecmp.EcmpLog.idleNamed(kept.size(), leftOut))) {
+            for (var i : kept.subList(0, EcmpLog.idleNamed(kept.size(), leftOut))) {
                 idle.add(peer(h.node(), i.port()));
             }
             if (leftOut > 0) {

@@ -1,5 +1,6 @@
 package rocelab.observe.journey;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,6 +12,7 @@ import rocelab.observe.credit.CreditLog;
 import rocelab.observe.credit.CreditRootNames;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
 
 /**
  * The journey's words for InfiniBand waits for credits: each wait as the transmitter that waited reported it, whose
@@ -99,7 +101,7 @@ final class CreditWaitText {
      * roots, each on the flow's own round trip or not (a victim's wait).
      */
     void header(StringBuilder b, FlowRecord f, List<JourneyEvent> events) {
-        Map<CreditHop, long[]> byHop = new java.util.LinkedHashMap<>();
+        Map<CreditHop, long[]> byHop = new LinkedHashMap<>();
         long total = 0;
         for (JourneyEvent e : events) {
             if (e.cause() instanceof JourneyEvent.CreditWait w) {
@@ -122,7 +124,7 @@ final class CreditWaitText {
         }
         for (FlowWaits.Root r : log.flowWaits().roots(f.id())) {
             b.append(String.format(Locale.ROOT, "    %s us for credits rooted at %s: %s\n",
-                    us(r.waitPs()), rocelab.observe.victim.Victims.named(log.wording(), r), r.onPath()
+                    us(r.waitPs()), Victims.named(log.wording(), r), r.onPath()
                             ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                             + " or back (a victim's wait)"));
         }

@@ -1,5 +1,6 @@
 package rocelab.observe.journey;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
@@ -23,7 +25,7 @@ import rocelab.fabric.probe.PfcReason;
  * credits), and the PFC frames.
  * Attached only when a journey is asked for; it allocates one event object per step, which is fine for one flow.
  */
-public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProbe, rocelab.fabric.probe.EcmpProbe {
+public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProbe, EcmpProbe {
     private final Network network;
     private final int queuePair;
     private final List<JourneyEvent> events = new ArrayList<>();
@@ -35,12 +37,12 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     /** The credit probe that was attached before (the credit log), kept informed. */
     private CreditProbe nextCredit = CreditProbe.NONE;
     /** The ECMP probe that was attached before (the ECMP log), kept informed. */
-    private rocelab.fabric.probe.EcmpProbe nextEcmp = rocelab.fabric.probe.EcmpProbe.NONE;
+    private EcmpProbe nextEcmp = EcmpProbe.NONE;
     /**
      * Per (switch, port, PSN, ACK or data): the flow's packets queued there behind collisions, in the order they joined
      * (a FIFO: the first to leave is the first that joined), so each wait finds its own collision.
      */
-    private final Map<String, java.util.ArrayDeque<JourneyEvent>> collided = new HashMap<>();
+    private final Map<String, ArrayDeque<JourneyEvent>> collided = new HashMap<>();
     /** Per (switch, port, ACK or data): how far on the clock of time not held the flow's collision waits were told. */
     private final Map<Long, Long> ecmpWaitedUpTo = new HashMap<>();
     /** The detail of a SEND that a selective NAK or a selective timeout caused. */
@@ -88,7 +90,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     }
 
     /** Keeps {@code ecmp} (the ECMP log attached before) informed of every collision and wait. */
-    public JourneyRecorder ecmpTo(rocelab.fabric.probe.EcmpProbe ecmp) {
+    public JourneyRecorder ecmpTo(EcmpProbe ecmp) {
         this.nextEcmp = ecmp;
         return this;
     }
@@ -298,7 +300,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
                 queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
                         ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack));
         events.add(e);
-        collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new java.util.ArrayDeque<>())
+        collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new ArrayDeque<>())
                 .add(e);
     }
 

@@ -2,16 +2,23 @@ package rocelab.observe.journey;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
+import rocelab.observe.credit.CreditLog;
+import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Numbers;
+import rocelab.observe.pcap.IbPacketEncoder;
 import rocelab.observe.pfc.PfcLog;
 
 /**
@@ -46,7 +53,7 @@ public final class JourneyText {
      * @param pfc the run's PFC log (null without PFC): XOFFs and waits are then told with their recorded causes
      * @param credits the run's credit log (null unless InfiniBand): the roots of the flow's waits for credits
      */
-    public JourneyText(Network network, PfcLog pfc, rocelab.observe.credit.CreditLog credits) {
+    public JourneyText(Network network, PfcLog pfc, CreditLog credits) {
         this(network, pfc, credits, null);
     }
 
@@ -54,8 +61,8 @@ public final class JourneyText {
      * @param ecmp the run's ECMP log (null: no switch hashes among equal-cost ports): the flow's waits behind ECMP
      *     collisions, per hop, with the flows it collided with
      */
-    public JourneyText(Network network, PfcLog pfc, rocelab.observe.credit.CreditLog credits,
-            rocelab.observe.ecmp.EcmpLog ecmp) {
+    public JourneyText(Network network, PfcLog pfc, CreditLog credits,
+            EcmpLog ecmp) {
         this.network = network;
         this.topo = network.topology();
         this.pauses = new PauseText(network, pfc);
@@ -95,7 +102,7 @@ public final class JourneyText {
             // No UDP/IP header on InfiniBand, so no source port: a switch forwards a packet by its destination LID.
             line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (InfiniBand: the switches forward its packets"
                     + " by their destination LID, h%d's LID %d)", f.id(), f.src(), f.dst(), f.sizeBytes(),
-                    f.queuePair(), f.dst(), rocelab.observe.pcap.IbPacketEncoder.lid(f.dst()));
+                    f.queuePair(), f.dst(), IbPacketEncoder.lid(f.dst()));
         } else {
             line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(),
                     f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
@@ -112,7 +119,7 @@ public final class JourneyText {
         credits.header(b, f, events);
         collisions.header(b, f, events);
         RecoveryText.timeouts(b, f, events);
-        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
+        QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
         if (qp != null && qp.selectiveRepeat()) {
             line(b, "  out-of-order placement (nic.ooo): %,d packets placed out of sequence, %,d duplicates, %,d"
@@ -149,7 +156,7 @@ public final class JourneyText {
         inTimeOrder.sort(Comparator.comparingLong(JourneyEvent::timePs));
         List<String> story = story(f, inTimeOrder, fromPs, toPs);
         // A single line more is told, not counted: the count would take its place.
-        int shown = rocelab.observe.output.Numbers.shown(story.size(), Math.max(0, maxLines));
+        int shown = Numbers.shown(story.size(), Math.max(0, maxLines));
         for (int i = 0; i < shown; i++) {
             b.append(story.get(i)).append('\n');
         }
@@ -269,7 +276,7 @@ public final class JourneyText {
      * long they lasted.
      */
     private static void creditRun(List<String> out, List<Told> run) {
-        Map<String, long[]> more = new java.util.LinkedHashMap<>();
+        Map<String, long[]> more = new LinkedHashMap<>();
         int hidden = 0;
         for (Told t : run) {
             long[] c = more.get(t.like());
@@ -294,7 +301,7 @@ public final class JourneyText {
 
     /** What a shortened run hides: "like these" when all of one kind, else how many of each kind. */
     private static String hidden(List<Told> run, List<Told> hidden) {
-        Map<String, Integer> kinds = new java.util.LinkedHashMap<>();
+        Map<String, Integer> kinds = new LinkedHashMap<>();
         for (Told t : hidden) {
             kinds.merge(t.like(), 1, Integer::sum);
         }
@@ -310,7 +317,7 @@ public final class JourneyText {
         List<Told> out = new ArrayList<>();
         Set<Long> path = new HashSet<>();
         // Notifications by their number: a rate change names the one it reacted to, so it is found by identity.
-        Map<Long, JourneyEvent> noticeByNumber = new java.util.HashMap<>();
+        Map<Long, JourneyEvent> noticeByNumber = new HashMap<>();
         for (JourneyEvent e : events) {
             if (e.cause() instanceof JourneyEvent.Notice n && (e.kind() == JourneyEvent.Kind.CNP_SENT
                     || !noticeByNumber.containsKey(n.number()))) {
@@ -318,7 +325,7 @@ public final class JourneyText {
             }
         }
         // Each recovery's re-sends, by the recovery each re-sent packet names: a recovery is told once, not per packet.
-        Map<Integer, RecoveryText.Resends> resends = new java.util.HashMap<>();
+        Map<Integer, RecoveryText.Resends> resends = new HashMap<>();
         for (JourneyEvent e : events) {
             if (e.kind() == JourneyEvent.Kind.SEND && e.cause() instanceof JourneyEvent.Resend r) {
                 resends.computeIfAbsent(r.recovery(), k -> new RecoveryText.Resends()).add(e);

@@ -8,10 +8,14 @@ import java.util.Locale;
 import java.util.Set;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
 
 /**
  * The journey's words for PFC: the header's waits behind pauses per hop and per root, a wait of the flow's packets
@@ -39,16 +43,16 @@ final class PauseText {
             return;
         }
         StringBuilder hops = new StringBuilder();
-        for (rocelab.observe.victim.FlowWaits.Hop h : pfc.waits(f.id())) {
-            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS
+        for (FlowWaits.Hop h : pfc.waits(f.id())) {
+            hops.append(hops.length() == 0 ? "" : ", ").append(h.others() ? Victims.OTHER_HOPS
                     : topo.isHost(h.node()) ? name(h.node()) + "'s RNIC"
                     : name(h.node()) + " towards " + peer(h.node(), h.port())).append(' ').append(us(h.waitPs()))
                     .append(" us").append(h.acks() ? " (its last ACK)" : "");
         }
         line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
-        for (rocelab.observe.victim.FlowWaits.Root r : pfc.roots(f.id())) {
+        for (FlowWaits.Root r : pfc.roots(f.id())) {
             line(b, "    %s us behind pauses rooted at %s: %s", us(r.waitPs()),
-                    rocelab.observe.victim.Victims.named(rocelab.observe.pfc.PfcVictims.wording(pfc), r), r.onPath()
+                    Victims.named(PfcVictims.wording(pfc), r), r.onPath()
                             ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
                             + " or back (a victim's wait)");
         }
@@ -83,7 +87,7 @@ final class PauseText {
         long rate = topo.edgeAt(e.node(), e.port()).parameters().rateBps();
         // What PFC says: the peer may not send that priority. Whether the flow is held depends on the priority its
         // packets go out on there: at its sender's RNIC, the QP's own, which can differ (a DSCP mapped elsewhere).
-        rocelab.fabric.nic.QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
+        QueuePair qp = f.queuePair() >= 0 && f.queuePair() < network.queuePairs().size()
                 ? network.queuePairs().get(f.queuePair()) : null;
         boolean notItsPriority = qp != null && far.node() == f.src() && qp.lane() != e.psn();
         String stops = String.format(Locale.ROOT, "%s may not send priority %d on that port for up to %s us%s",

@@ -1,6 +1,7 @@
 package rocelab.observe.output;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ public final class AtomicFiles {
 
     /** What writes a file's content into a stream (buffered by the caller or not). */
     public interface Content {
-        void writeTo(java.io.OutputStream out) throws IOException;
+        void writeTo(OutputStream out) throws IOException;
     }
 
     public static void write(Path target, byte[] content) throws IOException {
@@ -31,7 +32,7 @@ public final class AtomicFiles {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".partial");
         try {
-            try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
                 content.writeTo(out);
             }
             if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {

@@ -2,6 +2,7 @@ package rocelab.observe.output;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -168,7 +169,7 @@ public final class CsvStream {
     }
 
     /** A decimal as {@link CsvTable} prints it (its plain text; null: empty). */
-    public CsvStream decimal(java.math.BigDecimal v) throws IOException {
+    public CsvStream decimal(BigDecimal v) throws IOException {
         separator();
         if (v != null) {
             ascii(v.toPlainString());

@@ -1,6 +1,8 @@
 package rocelab.observe.output;
 
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A CSV document (RFC 4180, comma separated, header row) that pandas reads without options. Every CSV file rocelab
@@ -35,7 +37,7 @@ public final class CsvTable {
             s = "";
         } else if (v instanceof Double d) {
             s = Numbers.format(d);
-        } else if (v instanceof java.math.BigDecimal b) {
+        } else if (v instanceof BigDecimal b) {
             s = b.toPlainString();
         } else {
             s = v.toString();
@@ -61,8 +63,8 @@ public final class CsvTable {
         return "'" + s;
     }
 
-    private static final java.util.regex.Pattern NUMBER =
-            java.util.regex.Pattern.compile("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+    private static final Pattern NUMBER =
+            Pattern.compile("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
     @Override
     public String toString() {

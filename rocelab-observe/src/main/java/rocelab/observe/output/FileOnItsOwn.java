@@ -1,6 +1,7 @@
 package rocelab.observe.output;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 
 /**
@@ -40,7 +41,7 @@ public final class FileOnItsOwn implements AutoCloseable {
             thread.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while " + name + " was written");
+            throw new InterruptedIOException("interrupted while " + name + " was written");
         }
         Throwable t = failed;
         if (t instanceof IOException e) {

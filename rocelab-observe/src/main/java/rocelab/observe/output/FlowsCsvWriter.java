@@ -3,6 +3,8 @@ package rocelab.observe.output;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import rocelab.observe.RunResult;
+import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
 
@@ -15,12 +17,12 @@ import rocelab.observe.pfc.PfcLog;
 public final class FlowsCsvWriter implements AutoCloseable {
     private final List<FlowRecord> flows;
     private final PfcLog pfcLog;
-    private final rocelab.observe.ecmp.EcmpLog ecmpLog;
+    private final EcmpLog ecmpLog;
     private final long endPs;
     private final boolean packetLevel;
     private final FileOnItsOwn file;
 
-    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, rocelab.observe.ecmp.EcmpLog ecmpLog,
+    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, EcmpLog ecmpLog,
             long endPs, boolean packetLevel) {
         this.flows = flows;
         this.pfcLog = pfcLog;
@@ -36,7 +38,7 @@ public final class FlowsCsvWriter implements AutoCloseable {
      * ECMP logs (null: none), as {@link RunWriter} would from a result with these records, end time and model.
      */
     public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog,
-            rocelab.observe.ecmp.EcmpLog ecmpLog, long endPs, boolean packetLevel) {
+            EcmpLog ecmpLog, long endPs, boolean packetLevel) {
         return new FlowsCsvWriter(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
     }
 
@@ -44,7 +46,7 @@ public final class FlowsCsvWriter implements AutoCloseable {
      * Whether this writes the flows.csv of {@code result}: the same records, PFC log, end and model. When not (a
      * result that is not the run it was started for), {@link RunWriter} writes the file itself.
      */
-    boolean writes(rocelab.observe.RunResult result) {
+    boolean writes(RunResult result) {
         return result.flows() == flows && result.pfcLog() == pfcLog && result.ecmpLog() == ecmpLog
                 && result.simulatedPs() == endPs
                 && result.packetLevel() == packetLevel && !result.flowsAreAggregated();

@@ -1,16 +1,20 @@
 package rocelab.observe.output;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.inference.CallRecord;
+import rocelab.observe.inference.InferenceTables;
+import rocelab.observe.inference.RequestRecord;
 
 /** The inference services' output: requests.csv, llm_calls.csv and the {@code inference} key of summary.json. */
 final class InferenceOutput {
     private InferenceOutput() {}
 
-    static String requestsCsv(List<rocelab.observe.inference.RequestRecord> requests) {
+    static String requestsCsv(List<RequestRecord> requests) {
         CsvTable t = new CsvTable(List.of("service", "request", "arrival_us", "llm_calls", "prefill_tokens",
                 "output_tokens", "decode_instance", "ttft_us", "tpot_us", "e2e_us", "ideal_e2e_us", "network_wait_us",
                 "status"));
@@ -26,7 +30,7 @@ final class InferenceOutput {
         return t.toString();
     }
 
-    static String llmCallsCsv(List<rocelab.observe.inference.CallRecord> calls) {
+    static String llmCallsCsv(List<CallRecord> calls) {
         CsvTable t = new CsvTable(List.of("service", "request", "call", "prefill_instance", "decode_instance",
                 "decode_slot", "prefill_tokens", "output_tokens", "kv_bytes", "ready_us", "queue_us",
                 "prefill_end_us", "kv_transfer_us", "first_token_us", "last_token_us", "ttft_us", "tpot_us",
@@ -49,9 +53,9 @@ final class InferenceOutput {
     }
 
     /** Per inference service: request counts and p50/p90/p99 of TTFT, TPOT, E2E and network wait, in us. */
-    static java.util.List<Object> summary(RunResult r) {
-        java.util.List<Object> list = new java.util.ArrayList<>();
-        for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
+    static List<Object> summary(RunResult r) {
+        List<Object> list = new ArrayList<>();
+        for (var s : InferenceTables.stats(r.requests())) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("service", s.service());
             row.put("requests", s.requests());

@@ -1,9 +1,11 @@
 package rocelab.observe.output;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,18 @@ import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.VirtualLanes;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.FlowsBySize;
+import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.RankRecord;
+import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
 
 /**
  * Writes a run's output folder: flows.csv, timeline.json (the GPUs' timelines, with jobs or inference), collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
@@ -149,7 +162,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("pfc.csv"));
             Files.deleteIfExists(dir.resolve("pfc_counters.csv"));
         }
-        var lanes = result.packetLevel() ? rocelab.observe.credit.VirtualLanes.of(result.network()) : null;
+        var lanes = result.packetLevel() ? VirtualLanes.of(result.network()) : null;
         if (lanes != null) {
             AtomicFiles.write(dir.resolve("vl.csv"), lanes.csv());
         } else {
@@ -223,29 +236,29 @@ public final class RunWriter {
      * among equal-cost ports); without packets ({@code packets} false) the pause and collision columns are empty:
      * nothing was paused or queued.
      */
-    static void flowsCsv(java.io.OutputStream out, List<FlowRecord> flows, rocelab.observe.pfc.PfcLog pfc,
-            rocelab.observe.ecmp.EcmpLog ecmp, long endPs, boolean packets) throws IOException {
+    static void flowsCsv(OutputStream out, List<FlowRecord> flows, PfcLog pfc,
+            EcmpLog ecmp, long endPs, boolean packets) throws IOException {
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
                 "victim_wait_us", "pause_root", "pfc_victim", "ecmp_wait_us"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
-        rocelab.observe.victim.FlowWaits.Root[] victimRoot = null;
+        FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
         if (pfc != null) {
             for (var v : pfc.victims(flows, endPs)) {
                 int id = v.flow().id();
                 if (victimRoot == null || id >= victimRoot.length) {
                     int n = Math.max(flows.size(), id + 1);
-                    victimRoot = victimRoot == null ? new rocelab.observe.victim.FlowWaits.Root[n]
-                            : java.util.Arrays.copyOf(victimRoot, n);
-                    isVictim = isVictim == null ? new boolean[n] : java.util.Arrays.copyOf(isVictim, n);
+                    victimRoot = victimRoot == null ? new FlowWaits.Root[n]
+                            : Arrays.copyOf(victimRoot, n);
+                    isVictim = isVictim == null ? new boolean[n] : Arrays.copyOf(isVictim, n);
                 }
                 victimRoot[id] = v.root();
                 isVictim[id] = true;
             }
         }
         for (FlowRecord f : flows) {
-            var roots = pfc == null ? List.<rocelab.observe.victim.FlowWaits.Root>of() : pfc.roots(f.id());
+            var roots = pfc == null ? List.<FlowWaits.Root>of() : pfc.roots(f.id());
             boolean victim = isVictim != null && f.id() >= 0 && f.id() < isVictim.length && isVictim[f.id()];
             var root = victim ? victimRoot[f.id()] : roots.isEmpty() ? null : roots.get(0);
             t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes()).micros(f.startPs());
@@ -278,7 +291,7 @@ public final class RunWriter {
             } else {
                 t.empty().empty();
             }
-            t.text(root == null ? null : root.others() ? rocelab.observe.victim.Victims.OTHERS
+            t.text(root == null ? null : root.others() ? Victims.OTHERS
                     : pfc.rootName(root.node(), root.port()));
             if (packets) {
                 t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
@@ -295,10 +308,10 @@ public final class RunWriter {
 
     /**
      * flows_aggregated.csv: a row for all flows ({@code size_bytes} is {@code all}), then one per message size
-     * ascending (and {@code other} for the sizes beyond {@link rocelab.observe.flow.FlowsBySize#MAX_SIZES}); the FCT
+     * ascending (and {@code other} for the sizes beyond {@link FlowsBySize#MAX_SIZES}); the FCT
      * and slowdown quantiles are the lower edges of log-histogram buckets (at most 0.8 % low).
      */
-    static String flowsAggregatedCsv(rocelab.observe.flow.FlowsBySize flows) {
+    static String flowsAggregatedCsv(FlowsBySize flows) {
         CsvTable t = new CsvTable(List.of("size_bytes", "flows", "completed", "failed", "unfinished", "bytes_completed",
                 "first_start_us", "last_finish_us", "fct_min_us", "fct_mean_us", "fct_p50_us", "fct_p90_us",
                 "fct_p99_us", "fct_max_us", "slowdown_p50", "slowdown_p99", "slowdown_max"));
@@ -312,7 +325,7 @@ public final class RunWriter {
         return t.toString();
     }
 
-    private static void aggregateRow(CsvTable t, Object size, rocelab.observe.flow.FlowAggregate a) {
+    private static void aggregateRow(CsvTable t, Object size, FlowAggregate a) {
         boolean any = a.completedCount() > 0;
         t.row(size, a.count(), a.completedCount(), a.failedCount(), a.unfinishedCount(), a.bytesCompleted(),
                 any ? Numbers.micros(a.firstStartPs()) : null, any ? Numbers.micros(a.lastFinishPs()) : null,
@@ -329,7 +342,7 @@ public final class RunWriter {
      * collectives.csv streamed row by row, the bytes {@link CsvTable} gives for the same cells (a job's iteration
      * has hundreds of thousands of collective calls: the table held the file twice, and a string per cell).
      */
-    static void collectivesCsv(java.io.OutputStream out, List<rocelab.observe.flow.CollectiveRecord> collectives)
+    static void collectivesCsv(OutputStream out, List<CollectiveRecord> collectives)
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
@@ -362,7 +375,7 @@ public final class RunWriter {
         t.flush();
     }
 
-    static String jobsCsv(List<rocelab.observe.job.JobRecord> jobs) {
+    static String jobsCsv(List<JobRecord> jobs) {
         CsvTable t = new CsvTable(List.of("job", "ranks", "iterations", "warmup", "start_us", "jct_us",
                 "ideal_jct_us", "network_penalty_us", "network_penalty_percent", "iteration_us", "ideal_iteration_us",
                 "compute_us", "exposed_comm_us", "idle_us", "ideal_exposed_comm_us", "ideal_idle_us", "network_wait_us",
@@ -378,7 +391,7 @@ public final class RunWriter {
         return t.toString();
     }
 
-    static String ranksCsv(List<rocelab.observe.job.RankRecord> ranks) {
+    static String ranksCsv(List<RankRecord> ranks) {
         CsvTable t = new CsvTable(List.of("job", "rank", "host", "coords", "iteration_us", "compute_us",
                 "exposed_comm_us", "idle_us", "ideal_exposed_comm_us", "ideal_idle_us", "network_wait_us"));
         for (var r : ranks) {
@@ -389,7 +402,7 @@ public final class RunWriter {
         return t.toString();
     }
 
-    static String timelineCsv(List<rocelab.observe.job.TimelineRecord> timeline) {
+    static String timelineCsv(List<TimelineRecord> timeline) {
         CsvTable t = new CsvTable(List.of("job", "rank", "kind", "start_us", "end_us", "label"));
         for (var e : timeline) {
             t.row(e.job(), e.rank(), e.kind(), Numbers.micros(e.startPs()), Numbers.micros(e.endPs()), e.label());

@@ -1,12 +1,23 @@
 package rocelab.observe.output;
 
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import rocelab.engine.Time;
+import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.credit.VirtualLanes;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.victim.Victims;
 
 /** The stable key tree of summary.json. Keys are never renamed; new keys may be added. */
 public final class Summary {
@@ -61,7 +72,7 @@ public final class Summary {
             m.put("nvlink", nvlink);
         }
         if (!r.jobs().isEmpty()) {
-            java.util.List<Object> list = new java.util.ArrayList<>();
+            List<Object> list = new ArrayList<>();
             for (var j : r.jobs()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("job", j.job());
@@ -93,7 +104,7 @@ public final class Summary {
             m.put("inference", InferenceOutput.summary(r));
         }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
-            java.util.List<Object> list = new java.util.ArrayList<>();
+            List<Object> list = new ArrayList<>();
             for (var c : r.collectives()) {
                 if (!c.job().isEmpty()) {
                     continue;
@@ -121,7 +132,7 @@ public final class Summary {
         m.put("max_queue_bytes", r.totals().maxQueueBytes());
         if (r.pfcLog() != null) {
             var topo = r.network().topology();
-            java.util.List<Object> tree = new java.util.ArrayList<>();
+            List<Object> tree = new ArrayList<>();
             for (var e : r.pfcLog().propagation(r.network().simulator().nowPs())) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("first_xoff_us", Numbers.micros(e.firstXoffPs()));
@@ -137,7 +148,7 @@ public final class Summary {
             m.put("pfc_propagation", tree);
             var found = r.pfcLog().victims(r.flows(), r.simulatedPs());
             m.put("pfc_victim_count", found.size());
-            m.put("pfc_victims", victims(found, topo, rocelab.observe.pfc.PfcVictims.wording(r.pfcLog()),
+            m.put("pfc_victims", victims(found, topo, PfcVictims.wording(r.pfcLog()),
                     "paused_wait_us"));
         }
         if (r.creditLog() != null) {
@@ -151,7 +162,7 @@ public final class Summary {
             m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology()));
         }
         m.put("max_queue_port", r.totals().maxQueuePort());
-        var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
+        var lanes = VirtualLanes.of(r.network());
         if (lanes != null) {
             m.put("infiniband", lanes.summary());
         }
@@ -162,9 +173,9 @@ public final class Summary {
      * The first {@link #VICTIMS_LISTED} victims with their evidence: the flow, its waits ({@code waitKey}: behind
      * pauses, or for credits) and those rooted off its way, the off-way root, and its waits at each hop.
      */
-    private static java.util.List<Object> victims(java.util.List<rocelab.observe.victim.Victims.Victim> found,
-            rocelab.fabric.topology.Topology topo, rocelab.observe.victim.Victims.Wording words, String waitKey) {
-        java.util.List<Object> victims = new java.util.ArrayList<>();
+    private static List<Object> victims(List<Victims.Victim> found,
+            Topology topo, Victims.Wording words, String waitKey) {
+        List<Object> victims = new ArrayList<>();
         for (var v : found.subList(0, Math.min(VICTIMS_LISTED, found.size()))) {
             var f = v.flow();
             Map<String, Object> row = new LinkedHashMap<>();
@@ -174,13 +185,13 @@ public final class Summary {
             row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
             row.put(waitKey, Numbers.micros(v.waitPs()));
             row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
-            row.put("root", v.root() == null ? null : v.root().others() ? rocelab.observe.victim.Victims.OTHERS
+            row.put("root", v.root() == null ? null : v.root().others() ? Victims.OTHERS
                     : words.rootName(v.root()));
             row.put("root_hops", v.root() == null || v.root().others() ? null : v.root().hops());
-            java.util.List<Object> hops = new java.util.ArrayList<>();
+            List<Object> hops = new ArrayList<>();
             for (var h : v.hops()) {
                 Map<String, Object> hop = new LinkedHashMap<>();
-                hop.put("device", h.others() ? rocelab.observe.victim.Victims.OTHER_HOPS : topo.nodeName(h.node()));
+                hop.put("device", h.others() ? Victims.OTHER_HOPS : topo.nodeName(h.node()));
                 hop.put("port", h.others() ? null : h.port());
                 hop.put("packets", h.acks() ? "last_ack" : "data");
                 hop.put(waitKey, Numbers.micros(h.waitPs()));
@@ -198,15 +209,15 @@ public final class Summary {
     static final int COLLIDING_FLOWS_LISTED = 20;
 
     /** The ports where flows waited behind ECMP collisions, most waited first, each with its evidence. */
-    private static java.util.List<Object> ecmpCollisions(java.util.List<rocelab.observe.ecmp.EcmpLog.Collision> found,
-            rocelab.fabric.topology.Topology topo) {
-        java.util.List<Object> out = new java.util.ArrayList<>();
+    private static List<Object> ecmpCollisions(List<EcmpLog.Collision> found,
+            Topology topo) {
+        List<Object> out = new ArrayList<>();
         for (var c : found.subList(0, Math.min(COLLISIONS_LISTED, found.size()))) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("switch", topo.nodeName(c.node()));
             row.put("port", c.port());
             row.put("towards", topo.nodeName(topo.peer(c.node(), c.port()).node()));
-            java.util.List<Object> idle = new java.util.ArrayList<>();
+            List<Object> idle = new ArrayList<>();
             for (var i : c.idlePorts()) {
                 Map<String, Object> p = new LinkedHashMap<>();
                 p.put("port", i.port());
@@ -222,7 +233,7 @@ public final class Summary {
             row.put("collisions", c.packets());
             row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
             row.put("flow_count", c.flows().size());
-            java.util.List<Object> flows = new java.util.ArrayList<>();
+            List<Object> flows = new ArrayList<>();
             for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {
                 Map<String, Object> x = new LinkedHashMap<>();
                 x.put("flow_id", f.flow().id());
@@ -232,7 +243,7 @@ public final class Summary {
                 flows.add(x);
             }
             row.put("flows", flows);
-            java.util.List<Object> behind = new java.util.ArrayList<>();
+            List<Object> behind = new ArrayList<>();
             for (var p : c.pairs()) {
                 Map<String, Object> x = new LinkedHashMap<>();
                 x.put("flow_id", p.flow());
@@ -252,7 +263,7 @@ public final class Summary {
             + " histograms (at most 0.8 % low); observe: {flows: per-flow} asks for flows.csv";
 
     private static Map<String, Object> aggregatedFlows(RunResult r) {
-        rocelab.observe.flow.FlowAggregate a = r.flowsAggregated().all();
+        FlowAggregate a = r.flowsAggregated().all();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("output", "aggregated");
         m.put("note", AGGREGATED_NOTE);
@@ -284,7 +295,7 @@ public final class Summary {
      * The last run's flow statistics, for the run they were made of: summary.json and the report (on another thread)
      * both ask, and a flow-level run's millions of flows take seconds to sort. Weak: a sweep's JVM runs many.
      */
-    private static java.lang.ref.WeakReference<RunResult> lastRun = new java.lang.ref.WeakReference<>(null);
+    private static WeakReference<RunResult> lastRun = new WeakReference<>(null);
     private static Map<String, Object> lastFlows;
 
     private static Map<String, Object> flows(RunResult r) {
@@ -294,7 +305,7 @@ public final class Summary {
         synchronized (Summary.class) {
             if (lastRun.get() != r) {
                 lastFlows = perFlow(r);
-                lastRun = new java.lang.ref.WeakReference<>(r);
+                lastRun = new WeakReference<>(r);
             }
             return copy(lastFlows);
         }
@@ -329,8 +340,8 @@ public final class Summary {
                 completed++;
             }
         }
-        Percentiles p = new Percentiles(java.util.Arrays.copyOf(fct, (int) completed));
-        Percentiles s = new Percentiles(java.util.Arrays.copyOf(slow, (int) completed));
+        Percentiles p = new Percentiles(Arrays.copyOf(fct, (int) completed));
+        Percentiles s = new Percentiles(Arrays.copyOf(slow, (int) completed));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("count", n);
         m.put("completed", completed);
@@ -371,7 +382,7 @@ public final class Summary {
         m.put("cnp_handled", t.cnpHandled());
         m.put("rate_cuts", t.rateCuts());
         Map<String, Object> drops = new LinkedHashMap<>();
-        for (rocelab.fabric.probe.DropReason reason : rocelab.fabric.probe.DropReason.values()) {
+        for (DropReason reason : DropReason.values()) {
             drops.put(reason.key(), t.dropped(reason));
         }
         drops.put("nic_out_of_buffer", t.nicOutOfBuffer());

@@ -1,12 +1,20 @@
 package rocelab.observe.output;
 
+import java.util.List;
 import java.util.Locale;
 import rocelab.engine.Time;
+import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
+import rocelab.observe.credit.VirtualLanes;
+import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.inference.InferenceTables;
+import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.victim.Victims;
 
 /** The human-readable summary printed at the end of {@code rocelab run}. */
 public final class SummaryText {
@@ -172,7 +180,7 @@ public final class SummaryText {
                         Numbers.count(warmUp, "warm-up call", "warm-up calls"), warmUp == 1 ? "its" : "their");
             }
         }
-        for (var s : rocelab.observe.inference.InferenceTables.stats(r.requests())) {
+        for (var s : InferenceTables.stats(r.requests())) {
             line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
             if (s.completed() == 0) {
                 continue;
@@ -225,7 +233,7 @@ public final class SummaryText {
                     + " selective NAKs", group(t.outOfSequence()), group(t.duplicateRequests()),
                     group(t.selectiveRetransmitted()), group(t.selectiveNaksSent()));
         }
-        var lanes = rocelab.observe.credit.VirtualLanes.of(r.network());
+        var lanes = VirtualLanes.of(r.network());
         if (lanes != null) {
             infiniband(b, t, lanes);
         } else {
@@ -239,7 +247,7 @@ public final class SummaryText {
         if (r.pfcLog() != null) {
             pauseTree(b, r);
             victims(b, "PFC victims", r.pfcLog().victims(r.flows(), r.simulatedPs()), topo,
-                    rocelab.observe.pfc.PfcVictims.wording(r.pfcLog()), "summary.json pfc_victims, flows.csv victim_wait_us");
+                    PfcVictims.wording(r.pfcLog()), "summary.json pfc_victims, flows.csv victim_wait_us");
         }
         if (r.creditLog() != null) {
             victims(b, "IB victims ", r.creditLog().victims(r.flows(), r.simulatedPs()), topo, r.creditLog().wording(),
@@ -264,8 +272,8 @@ public final class SummaryText {
      * The victims of a lossless fabric's flow control, the ones that waited most first, each with its evidence: a
      * victim's waits are rooted off its own round trip, neither on its data's way nor on its ACKs'.
      */
-    private static void victims(StringBuilder b, String label, java.util.List<rocelab.observe.victim.Victims.Victim>
-            victims, rocelab.fabric.topology.Topology topo, rocelab.observe.victim.Victims.Wording words,
+    private static void victims(StringBuilder b, String label, List<Victims.Victim>
+            victims, Topology topo, Victims.Wording words,
             String listedIn) {
         if (victims.isEmpty()) {
             return;
@@ -276,7 +284,7 @@ public final class SummaryText {
                 victims.size() > shown ? String.format(Locale.ROOT, " (the %d that waited most; %s)", shown, listedIn)
                         : "");
         for (int i = 0; i < shown; i++) {
-            line(b, "            %s", rocelab.observe.victim.Victims.describe(topo, victims.get(i), words));
+            line(b, "            %s", Victims.describe(topo, victims.get(i), words));
         }
     }
 
@@ -285,7 +293,7 @@ public final class SummaryText {
 
     /**
      * The ports where flows the ECMP hash had put together waited while an equal-cost port was idle, the ones they
-     * waited at most first, each as the switch recorded it ({@link rocelab.observe.ecmp.EcmpLog#describe}).
+     * waited at most first, each as the switch recorded it ({@link EcmpLog#describe}).
      */
     private static void ecmpCollisions(StringBuilder b, RunResult r) {
         var found = r.ecmpLog().collisions(r.flows());
@@ -301,11 +309,11 @@ public final class SummaryText {
         for (int i = 0; i < shown; i++) {
             line(b, "            %s", r.ecmpLog().describe(found.get(i), r.flows()));
         }
-        line(b, "            %s", rocelab.observe.ecmp.EcmpLog.MODES);
+        line(b, "            %s", EcmpLog.MODES);
     }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */
-    private static boolean anySelectiveRepeat(rocelab.fabric.network.Network network) {
+    private static boolean anySelectiveRepeat(Network network) {
         for (int q = 0; q < network.queuePairs().size(); q++) {
             if (network.queuePairs().get(q).selectiveRepeat()) {
                 return true;
@@ -315,7 +323,7 @@ public final class SummaryText {
     }
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */
-    private static void infiniband(StringBuilder b, FabricTotals t, rocelab.observe.credit.VirtualLanes lanes) {
+    private static void infiniband(StringBuilder b, FabricTotals t, VirtualLanes lanes) {
         line(b, "congestion  %s FECN marked   %s BECNs sent   %s handled   %s CCT index raises", group(t.ecnMarked()),
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "credits     %s us credit stall in all (ports and HCAs)   %s flow-control packets",

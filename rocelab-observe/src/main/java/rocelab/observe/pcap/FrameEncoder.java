@@ -1,5 +1,6 @@
 package rocelab.observe.pcap;
 
+import java.util.Arrays;
 import java.util.zip.CRC32;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.Opcodes;
@@ -124,7 +125,7 @@ public final class FrameEncoder {
         CRC32 c = new CRC32();
         byte[] ones = {-1, -1, -1, -1, -1, -1, -1, -1};
         c.update(ones);
-        byte[] head = java.util.Arrays.copyOfRange(f, ip, bth + FrameFormat.BTH);
+        byte[] head = Arrays.copyOfRange(f, ip, bth + FrameFormat.BTH);
         head[1] = (byte) 0xFF;
         head[8] = (byte) 0xFF;
         head[10] = (byte) 0xFF;

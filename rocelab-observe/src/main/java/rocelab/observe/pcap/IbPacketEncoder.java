@@ -1,7 +1,9 @@
 package rocelab.observe.pcap;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.zip.CRC32;
+import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.Opcodes;
 import rocelab.fabric.packet.Packet;
@@ -71,7 +73,7 @@ public final class IbPacketEncoder {
         f[i++] = (byte) p.opcode();
         f[i++] = (byte) (pad << 4);
         i = BigEndian.u16(f, i, 0xFFFF);
-        f[i++] = (byte) ((p.kind() == PacketKind.DATA && p.ecn() == rocelab.fabric.packet.Ecn.CE ? 0x80 : 0)
+        f[i++] = (byte) ((p.kind() == PacketKind.DATA && p.ecn() == Ecn.CE ? 0x80 : 0)
                 | (cnp ? 0x40 : 0));
         i = BigEndian.u24(f, i, FrameEncoder.QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
@@ -100,7 +102,7 @@ public final class IbPacketEncoder {
 
     /** Invariant CRC: the LRH's VL and the BTH's FECN/BECN/reserved byte are masked (they may change on the way). */
     static long icrc(byte[] f, int lrh, int bth, int end) {
-        byte[] masked = java.util.Arrays.copyOfRange(f, lrh, end);
+        byte[] masked = Arrays.copyOfRange(f, lrh, end);
         masked[0] |= (byte) 0xF0;
         masked[bth - lrh + 4] = (byte) 0xFF;
         CRC32 c = new CRC32();

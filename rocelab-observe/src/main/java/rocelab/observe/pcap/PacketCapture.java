@@ -3,6 +3,7 @@ package rocelab.observe.pcap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.List;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.LinkProbe;
@@ -28,7 +29,7 @@ public final class PacketCapture implements LinkProbe {
     private final long toPs;
     private final int budget;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
-    private final java.util.IdentityHashMap<Link, Integer> senders = new java.util.IdentityHashMap<>();
+    private final IdentityHashMap<Link, Integer> senders = new IdentityHashMap<>();
     private int frames;
     private long ceMarked;
     private long cnps;

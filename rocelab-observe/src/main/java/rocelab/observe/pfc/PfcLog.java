@@ -1,17 +1,21 @@
 package rocelab.observe.pfc;
 
-import rocelab.observe.flow.FlowRecord;
-
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import rocelab.engine.Simulator;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.topology.Topology;
+import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.CsvTable;
 import rocelab.observe.output.Numbers;
+import rocelab.observe.victim.EventNotes;
 import rocelab.observe.victim.FlowPaths;
 import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
@@ -87,7 +91,7 @@ public final class PfcLog implements PfcProbe {
     private final PfcCapture own;
     private final long[] ownRecord = new long[PfcCapture.WIDTH];
     /** The notes of every partition's capture, linked after each window. */
-    private final List<rocelab.observe.victim.EventNotes> captures = new ArrayList<>();
+    private final List<EventNotes> captures = new ArrayList<>();
     /** Every flow's waits behind pauses, each at the root of the XOFF that paused the transmitter. */
     private final FlowWaits flowWaits;
 
@@ -145,7 +149,7 @@ public final class PfcLog implements PfcProbe {
      * own devices (the queues behind an XOFF), and the log links the notes into rows after each window
      * ({@link #replayCaptures}), in the order of the events that wrote them, which is one simulator's order.
      */
-    public PfcProbe forPartition(rocelab.engine.Simulator partition) {
+    public PfcProbe forPartition(Simulator partition) {
         PfcCapture c = new PfcCapture(network, partition);
         captures.add(c.notes());
         return c;
@@ -304,7 +308,7 @@ public final class PfcLog implements PfcProbe {
      */
     public synchronized List<Victims.Victim> victims(List<FlowRecord> flows, long endPs) {
         if (victims == null || victimsOf != flows || victimsEndPs != endPs) {
-            victims = java.util.Collections.unmodifiableList(Victims.find(flowWaits, flows, endPs));
+            victims = Collections.unmodifiableList(Victims.find(flowWaits, flows, endPs));
             victimsOf = flows;
             victimsEndPs = endPs;
         }
@@ -410,7 +414,7 @@ public final class PfcLog implements PfcProbe {
                 out.add(new PauseEdge(start, h, port, far.node(), prio, 0, paused, h, -1));
             }
         }
-        out.sort(java.util.Comparator.comparingLong(PauseEdge::firstXoffPs).thenComparingInt(PauseEdge::device)
+        out.sort(Comparator.comparingLong(PauseEdge::firstXoffPs).thenComparingInt(PauseEdge::device)
                 .thenComparingInt(PauseEdge::port));
         return out;
     }
@@ -441,7 +445,7 @@ public final class PfcLog implements PfcProbe {
                     xoff && rows[i + EGRESS] >= 0 ? Long.toString(rows[i + EGRESS]) : "",
                     xoff ? rootName((int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]) : "",
                     xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
-                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(java.util.Locale.ROOT));
+                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT));
         }
         return t.toString();
     }

@@ -1,6 +1,7 @@
 package rocelab.observe.report;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +92,7 @@ final class ChartDrawing {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while the charts were drawn");
+            throw new InterruptedIOException("interrupted while the charts were drawn");
         }
         Throwable t;
         synchronized (this) {

@@ -5,13 +5,17 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
 import rocelab.observe.output.AtomicFiles;
 
 /**
@@ -138,7 +142,7 @@ final class ChartImage {
             g.setColor(color(color));
             g.setStroke(dashed ? new BasicStroke((float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                     new float[] {6f, 4f}, 0f) : new BasicStroke((float) width));
-            g.draw(new java.awt.geom.Line2D.Double(x1, y1, x2, y2));
+            g.draw(new Line2D.Double(x1, y1, x2, y2));
         }
 
         @Override
@@ -159,13 +163,13 @@ final class ChartImage {
         @Override
         public void rect(double x, double y, double w, double h, String color) {
             g.setColor(color(color));
-            g.fill(new java.awt.geom.Rectangle2D.Double(x, y, Math.max(0.5, w), Math.max(0.5, h)));
+            g.fill(new Rectangle2D.Double(x, y, Math.max(0.5, w), Math.max(0.5, h)));
         }
 
         @Override
         public void circle(double x, double y, double r, String color) {
             g.setColor(color(color));
-            g.fill(new java.awt.geom.Ellipse2D.Double(x - r, y - r, 2 * r, 2 * r));
+            g.fill(new Ellipse2D.Double(x - r, y - r, 2 * r, 2 * r));
         }
 
         @Override
@@ -258,11 +262,11 @@ final class ChartImage {
         double x0 = c.xMin;
         double x1 = c.xMax > c.xMin ? c.xMax : c.xMin + 1;
         boolean log = c.logX && x0 > 0;
-        java.util.function.DoubleUnaryOperator px = log
+        DoubleUnaryOperator px = log
                 ? v -> left + (right - left) * (Math.log(v) - Math.log(x0)) / (Math.log(x1) - Math.log(x0))
                 : v -> left + (right - left) * (v - x0) / (x1 - x0);
         double yTop = yMax;
-        java.util.function.DoubleUnaryOperator py = v -> bottom - (bottom - top) * v / yTop;
+        DoubleUnaryOperator py = v -> bottom - (bottom - top) * v / yTop;
         // Grid and ticks at human values (1, 2, 5 x 10^n).
         for (double t : ticks(0, yMax, 5)) {
             double y = py.applyAsDouble(t);
@@ -383,7 +387,7 @@ final class ChartImage {
         double rowH = (bottom - top) / Math.max(1, n);
         double x0 = c.xMin;
         double x1 = c.xMax > c.xMin ? c.xMax : c.xMin + 1;
-        java.util.function.DoubleUnaryOperator px = v -> left + (right - left) * (v - x0) / (x1 - x0);
+        DoubleUnaryOperator px = v -> left + (right - left) * (v - x0) / (x1 - x0);
         for (int r = 0; r < n; r++) {
             g.text(left - 4, top + rowH * (r + 0.5) + 3, clip(c.rows.get(r), 40), rowH < 12 ? 8 : 10, "#333333", 2,
                     false);

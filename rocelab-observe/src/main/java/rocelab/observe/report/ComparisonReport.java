@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +15,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.CsvTable;
 
 /**
  * One workload on several fabrics side by side ({@code rocelab compare}): a table of completion times and
@@ -157,7 +159,7 @@ public final class ComparisonReport {
     }
 
     public String csv() {
-        rocelab.observe.output.CsvTable t = new rocelab.observe.output.CsvTable(COLUMNS);
+        CsvTable t = new CsvTable(COLUMNS);
         for (Entry e : entries) {
             t.row(row(e).toArray());
         }
@@ -312,7 +314,7 @@ public final class ComparisonReport {
             return null;
         }
         // Open pauses per (device, port, priority); the total grows at one us per us per open pause.
-        Map<String, Double> openUntil = new java.util.LinkedHashMap<>();
+        Map<String, Double> openUntil = new LinkedHashMap<>();
         List<double[]> pts = new ArrayList<>();
         double total = 0;
         double at = 0;

@@ -5,6 +5,11 @@ import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +52,7 @@ final class Csv {
         int[] lines = new int[1024];
         List<String> header = null;
         String text = utf8(file);
-        try (Reader in = new java.io.StringReader(text);
+        try (Reader in = new StringReader(text);
                 CsvParser parser = (CsvParser) FACTORY.createParser(in)) {
             // Streaming, without a schema: each row is one array of strings, quoted commas, quotes and newlines
             // kept in their field.
@@ -97,8 +102,8 @@ final class Csv {
     private static String utf8(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         var decoder = StandardCharsets.UTF_8.newDecoder();
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
         var result = decoder.decode(in, out, true);
         if (result.isError()) {
             int at = in.position();
@@ -170,7 +175,7 @@ final class Csv {
             return -1;
         }
         try {
-            return new java.math.BigDecimal(s).movePointRight(6).setScale(0, java.math.RoundingMode.HALF_EVEN)
+            return new BigDecimal(s).movePointRight(6).setScale(0, RoundingMode.HALF_EVEN)
                     .longValueExact();
         } catch (NumberFormatException | ArithmeticException e) {
             throw bad(row, c, "a time in microseconds", s);

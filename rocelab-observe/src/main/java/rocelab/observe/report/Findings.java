@@ -1,10 +1,13 @@
 package rocelab.observe.report;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.output.Numbers;
 
 /**
  * What went wrong, right under the key numbers: a deadlock and its cycle, lint errors, the pause propagation tree and
@@ -50,7 +53,7 @@ final class Findings {
                 boolean errors = l.stream().anyMatch(f -> f instanceof Map<?, ?> m && "error".equals(m.get("severity")));
                 StringBuilder b = new StringBuilder("<li" + (errors ? " class='err'" : "") + "><b>rocelab lint: "
                         + l.size() + " finding" + (l.size() == 1 ? "" : "s") + "</b>:<ul>");
-                int shown = rocelab.observe.output.Numbers.shown(l.size(), LINT_SHOWN);
+                int shown = Numbers.shown(l.size(), LINT_SHOWN);
                 for (Object f : l.subList(0, shown)) {
                     b.append("<li>").append(lintLine(f)).append("</li>");
                 }
@@ -172,7 +175,7 @@ final class Findings {
      */
     private static void collisionTable(Page p, List<?> list) {
         List<List<String>> rows = new ArrayList<>();
-        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        int listed = Numbers.shown(list.size(), MAX);
         for (Object o : list.subList(0, listed)) {
             if (!(o instanceof Map<?, ?> m)) {
                 continue;
@@ -182,7 +185,7 @@ final class Findings {
             // stands for the rest (two ports at least), as in the summary's line.
             long leftOut = m.get("idle_left_out_collisions") instanceof Number n ? n.longValue() : 0;
             if (m.get("idle_ports") instanceof List<?> ports) {
-                for (Object i : ports.subList(0, rocelab.observe.ecmp.EcmpLog.idleNamed(ports.size(), leftOut))) {
+                for (Object i : ports.subList(0, EcmpLog.idleNamed(ports.size(), leftOut))) {
                     if (i instanceof Map<?, ?> x) {
                         idle.add("port " + text(x.get("port")) + " (towards " + x.get("towards") + ")");
                     }
@@ -196,7 +199,7 @@ final class Findings {
             if (m.get("flows") instanceof List<?> fs) {
                 // The first five, or all six when the sixth is the only one left (as the summary's line names them).
                 int counted = count instanceof Number n ? (int) Math.min(Integer.MAX_VALUE, n.longValue()) : fs.size();
-                int shown = Math.min(fs.size(), rocelab.observe.ecmp.EcmpLog.named(counted, 5));
+                int shown = Math.min(fs.size(), EcmpLog.named(counted, 5));
                 for (Object f : fs.subList(0, shown)) {
                     if (f instanceof Map<?, ?> x) {
                         flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
@@ -254,7 +257,7 @@ final class Findings {
             }
         }
         List<List<String>> rows = new ArrayList<>();
-        int listed = rocelab.observe.output.Numbers.shown(list.size(), MAX);
+        int listed = Numbers.shown(list.size(), MAX);
         for (Object o : list.subList(0, listed)) {
             List<String> r = new ArrayList<>();
             if (o instanceof Map<?, ?> m) {
@@ -280,7 +283,7 @@ final class Findings {
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return String.valueOf((long) d);
             }
-            return java.math.BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
         }
         return String.valueOf(v);
     }
@@ -320,7 +323,7 @@ final class Findings {
             return "";
         }
         List<String> items = l.stream().map(String::valueOf).toList();
-        int shown = rocelab.observe.output.Numbers.shown(items.size(), max);
+        int shown = Numbers.shown(items.size(), max);
         return items.size() == shown ? String.join(", ", items)
                 : String.join(", ", items.subList(0, shown)) + " and " + (items.size() - shown) + " more";
     }

@@ -1,5 +1,7 @@
 package rocelab.observe.report;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 
 /** Numbers as a reader wants them: sensible precision, units that fit the magnitude. */
@@ -49,7 +51,7 @@ final class Fmt {
         if (!Double.isFinite(v)) {
             return String.format(Locale.ROOT, "%." + decimals + "f", v);
         }
-        java.math.BigDecimal r = java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP);
+        BigDecimal r = BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP);
         String s = r.toPlainString();
         return r.signum() == 0 && (v < 0 || 1 / v < 0) ? "-" + s : s;
     }
@@ -96,10 +98,10 @@ final class Fmt {
         double bin = a >= 1L << 30 ? 1L << 30 : a >= 1L << 20 ? 1L << 20 : a >= 1L << 10 ? 1L << 10 : 1;
         String s = sig(b / si);
         String k = sig(b / bin);
-        boolean siExact = new java.math.BigDecimal(s).multiply(java.math.BigDecimal.valueOf((long) si))
-                .compareTo(java.math.BigDecimal.valueOf(b)) == 0;
-        boolean binExact = bin > 1 && new java.math.BigDecimal(k).multiply(java.math.BigDecimal.valueOf((long) bin))
-                .compareTo(java.math.BigDecimal.valueOf(b)) == 0;
+        boolean siExact = new BigDecimal(s).multiply(BigDecimal.valueOf((long) si))
+                .compareTo(BigDecimal.valueOf(b)) == 0;
+        boolean binExact = bin > 1 && new BigDecimal(k).multiply(BigDecimal.valueOf((long) bin))
+                .compareTo(BigDecimal.valueOf(b)) == 0;
         if (binExact && (!siExact || digits(k) < digits(s))) {
             return k + (bin == 1L << 30 ? " GiB" : bin == 1L << 20 ? " MiB" : " KiB");
         }

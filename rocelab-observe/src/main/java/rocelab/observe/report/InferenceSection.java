@@ -1,6 +1,7 @@
 package rocelab.observe.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class InferenceSection {
     }
 
     private static void percentiles(List<String> row, double[] v) {
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         for (int p : new int[] {50, 90, 99}) {
             row.add(v.length == 0 ? "" : Fmt.us(v[Math.max(0, Math.min(v.length - 1,
                     (int) Math.ceil(p / 100.0 * v.length) - 1))]));

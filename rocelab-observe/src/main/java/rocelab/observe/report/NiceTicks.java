@@ -1,6 +1,7 @@
 package rocelab.observe.report;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
@@ -92,7 +93,7 @@ public final class NiceTicks {
 
     /** The shortest double near {@code v} at 12 significant digits (drops binary noise like 0.30000000000000004). */
     private static double clean(double v) {
-        return v == 0 ? 0 : new BigDecimal(v).round(new java.math.MathContext(12)).doubleValue();
+        return v == 0 ? 0 : new BigDecimal(v).round(new MathContext(12)).doubleValue();
     }
 
     private static String trim(String s) {

@@ -3,6 +3,7 @@ package rocelab.observe.report;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferInt;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
@@ -88,7 +89,7 @@ final class PngEncoder {
         byte[] len = new byte[4];
         putInt(len, 0, data.length);
         out.writeBytes(len);
-        byte[] t = type.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] t = type.getBytes(StandardCharsets.US_ASCII);
         out.writeBytes(t);
         out.writeBytes(data);
         CRC32 crc = new CRC32();

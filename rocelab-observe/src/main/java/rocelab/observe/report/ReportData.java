@@ -1,12 +1,16 @@
 package rocelab.observe.report;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
@@ -20,6 +24,7 @@ import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.IbCounterNames;
+import rocelab.observe.output.Numbers;
 import rocelab.observe.output.Summary;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
@@ -166,7 +171,7 @@ final class ReportData {
 
     /** Microseconds rounded to nanoseconds, as jobs.csv and ranks.csv hold them. */
     static double ns(double us) {
-        return Double.isNaN(us) ? us : rocelab.observe.output.Numbers.round(us, 3).doubleValue();
+        return Double.isNaN(us) ? us : Numbers.round(us, 3).doubleValue();
     }
 
     /** A collective with its bus bandwidth as collectives.csv holds it (3 decimals). */
@@ -177,7 +182,7 @@ final class ReportData {
                     c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration(),
                     c.runs());
         }
-        double busbw = rocelab.observe.output.Numbers.round(c.busbwGBps(), 3).doubleValue();
+        double busbw = Numbers.round(c.busbwGBps(), 3).doubleValue();
         return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
                 c.endPs(), c.completed(), busbw / c.algbwGBps(), c.idealTimePs(), c.iteration(), c.runs());
     }
@@ -248,8 +253,8 @@ final class ReportData {
                     }
                     rates.add(timePs / 1e6, qpKey[q], gbps(rateBps), cnps, qp.id());
                 });
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
             if (drawn != null) {
                 rates.omittedKeys = drawn.series - rates.keys.size();
@@ -280,8 +285,8 @@ final class ReportData {
                 long rate = topo.edgeAt(node, port).parameters().rateBps();
                 frames.add(new PfcFrame(log.field(i, 0) / 1e6, topo.nodeName(node), port,
                         topo.nodeName(topo.peer(node, port).node()), (int) log.field(i, 3), quanta > 0,
-                        rocelab.fabric.flowcontrol.Headroom.pauseDurationPs(quanta, rate) / 1e6, log.field(i, 5),
-                        log.field(i, 6), log.reason(i) == rocelab.fabric.probe.PfcReason.SHARED_POOL_FULL));
+                        Headroom.pauseDurationPs(quanta, rate) / 1e6, log.field(i, 5),
+                        log.field(i, 6), log.reason(i) == PfcReason.SHARED_POOL_FULL));
             }
             d.pfc = frames;
         }

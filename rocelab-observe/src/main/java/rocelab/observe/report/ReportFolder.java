@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ final class ReportFolder {
             }
             case VALUE_NUMBER_FLOAT -> {
                 // Exact decimal, as the run had it in memory (times in seconds must not lose picoseconds).
-                return new java.math.BigDecimal(p.getText());
+                return new BigDecimal(p.getText());
             }
             case VALUE_TRUE -> {
                 return true;
@@ -95,7 +96,7 @@ final class ReportFolder {
         d.scenario = String.valueOf(d.summary.getOrDefault("scenario", ""));
         d.mode = String.valueOf(d.summary.getOrDefault("mode", ""));
         Object sim = d.summary.get("simulated_seconds");
-        d.endUs = sim instanceof java.math.BigDecimal b ? b.movePointRight(6).doubleValue()
+        d.endUs = sim instanceof BigDecimal b ? b.movePointRight(6).doubleValue()
                 : sim instanceof Number n ? n.doubleValue() * 1e6 : 0;
         d.flows = flows(Csv.read(dir.resolve("flows.csv")));
         d.collectives = collectives(Csv.read(dir.resolve("collectives.csv")));

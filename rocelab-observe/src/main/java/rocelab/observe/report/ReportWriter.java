@@ -1,21 +1,27 @@
 package rocelab.observe.report;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.FlowsCsvWriter;
+import rocelab.observe.output.Numbers;
 import rocelab.observe.output.RunWriter;
 
 /**
@@ -86,8 +92,8 @@ public final class ReportWriter {
 
     /** As above, with flows.csv already being written into {@code dir} by {@code flows} (null: none). */
     public static void writeRun(Path dir, RunResult result, Map<String, Object> manifest,
-            rocelab.observe.output.FlowsCsvWriter flows) throws IOException {
-        java.nio.file.Files.createDirectories(dir);
+            FlowsCsvWriter flows) throws IOException {
+        Files.createDirectories(dir);
         IOException[] failed = new IOException[1];
         // An error on the report's thread (running out of heap above all) is thrown again on this one, where the
         // command turns it into one line and exit code; left to the thread it would print a stack trace.
@@ -113,7 +119,7 @@ public final class ReportWriter {
                 report.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while the report was written");
+                throw new InterruptedIOException("interrupted while the report was written");
             }
             if (failed[0] != null) {
                 throw failed[0];
@@ -277,7 +283,7 @@ public final class ReportWriter {
         List<CollectiveRecord> all = new ArrayList<>(d.collectives.stream().filter(c -> !c.warmUp(d.jobs)).toList());
         int warmUp = d.collectives.size() - all.size();
         if (all.isEmpty()) {
-            p.note("Every call belongs to a warm-up iteration (" + rocelab.observe.output.Numbers.count(warmUp, "warm-up call", "warm-up calls")
+            p.note("Every call belongs to a warm-up iteration (" + Numbers.count(warmUp, "warm-up call", "warm-up calls")
                     + " not counted); they are in collectives.csv.");
             return;
         }
@@ -297,7 +303,7 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
                 "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
-        String warm = warmUp > 0 ? " (" + rocelab.observe.output.Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
+        String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
                 + "; all are in collectives.csv. " : all.size() + " calls" + warm + (warmUp > 0 ? "; all are in"
                 + " collectives.csv. " : ". ")) + "Unfinished calls first, then by time over the"
@@ -345,10 +351,10 @@ public final class ReportWriter {
         if (completed == 0) {
             return;
         }
-        fct = completed == n ? fct : java.util.Arrays.copyOf(fct, completed);
-        java.util.Arrays.sort(fct);
-        slow = slowed == n ? slow : java.util.Arrays.copyOf(slow, slowed);
-        java.util.Arrays.sort(slow);
+        fct = completed == n ? fct : Arrays.copyOf(fct, completed);
+        Arrays.sort(fct);
+        slow = slowed == n ? slow : Arrays.copyOf(slow, slowed);
+        Arrays.sort(slow);
         p.h2("Flow completion");
         p.chart(cdf("fct-cdf", "FCT distribution", "FCT (us)", List.of("flows"), List.of(fct)),
                 fct.length + " completed flows; FCT from posting the WRITE to the ACK of its last packet", null);
@@ -410,7 +416,7 @@ public final class ReportWriter {
         }
 
         List<FlowRecord> best() {
-            return java.util.Arrays.asList(best).subList(0, k);
+            return Arrays.asList(best).subList(0, k);
         }
     }
 
@@ -459,7 +465,7 @@ public final class ReportWriter {
     }
 
     private static int nodes(ReportData d) {
-        java.util.Set<String> n = new java.util.LinkedHashSet<>();
+        Set<String> n = new LinkedHashSet<>();
         for (ReportData.Link l : d.topology) {
             n.add(l.a());
             n.add(l.b());
@@ -539,7 +545,7 @@ public final class ReportWriter {
             return;
         }
         var rows = new ArrayList<>(d.lanes);
-        rows.sort(Comparator.comparingLong((rocelab.observe.credit.VirtualLanes.PortLane r) -> -r.creditStallPs())
+        rows.sort(Comparator.comparingLong((VirtualLanes.PortLane r) -> -r.creditStallPs())
                 .thenComparing(r -> r.device()).thenComparingInt(r -> r.port()));
         p.h2("Virtual lanes and credits");
         List<List<String>> out = new ArrayList<>();

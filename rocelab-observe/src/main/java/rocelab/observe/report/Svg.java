@@ -1,5 +1,6 @@
 package rocelab.observe.report;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class Svg {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' viewBox='0 0 %d %d'"
                         + " font-family='sans-serif'><rect width='100%%' height='100%%' fill='white'/>", W, h, W, h));
-        Map<String, double[]> pos = new java.util.LinkedHashMap<>();
+        Map<String, double[]> pos = new LinkedHashMap<>();
         for (int t = 0; t < tiers.size(); t++) {
             List<String> row = tiers.get(t);
             double y = h - B - t * (double) rowGap;

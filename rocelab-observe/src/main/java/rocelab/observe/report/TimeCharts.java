@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.job.TimelineRecord;
@@ -87,7 +89,7 @@ final class TimeCharts {
     }
 
     /** The traces with the largest score, at most {@code n}, ties by name. */
-    static List<Trace> top(List<Trace> all, java.util.function.ToDoubleFunction<Trace> score, int n) {
+    static List<Trace> top(List<Trace> all, ToDoubleFunction<Trace> score, int n) {
         List<Trace> s = new ArrayList<>(all);
         s.removeIf(t -> score.applyAsDouble(t) <= 0);
         s.sort(Comparator.comparingDouble((Trace t) -> -score.applyAsDouble(t)).thenComparing(Trace::name));
@@ -228,7 +230,7 @@ final class TimeCharts {
      */
     static String unchangedRates(ReportData d) {
         boolean ib = d.infiniband();
-        return String.format(java.util.Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
+        return String.format(Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
                 + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s %s,"
                 + " %s %s handled)", Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))),
                 Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "ecn_marked"))),

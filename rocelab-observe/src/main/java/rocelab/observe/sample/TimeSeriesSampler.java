@@ -5,13 +5,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.switching.Switch;
 import rocelab.observe.output.AtomicFiles;
 import rocelab.observe.output.CsvStream;
@@ -97,10 +100,10 @@ public final class TimeSeriesSampler implements EventHandler {
     public void onEvent(long nowPs, int kind, long arg) {
         int qps = network.queuePairs().size();
         if (rateMemory.length < qps) {
-            long[] grown = java.util.Arrays.copyOf(rateMemory, qps);
-            java.util.Arrays.fill(grown, rateMemory.length, qps, -1);
+            long[] grown = Arrays.copyOf(rateMemory, qps);
+            Arrays.fill(grown, rateMemory.length, qps, -1);
             rateMemory = grown;
-            cnpMemory = java.util.Arrays.copyOf(cnpMemory, qps);
+            cnpMemory = Arrays.copyOf(cnpMemory, qps);
         }
         rateTimes.startSample(nowPs, rates.rows());
         queueTimes.startSample(nowPs, queues.rows());
@@ -130,12 +133,12 @@ public final class TimeSeriesSampler implements EventHandler {
                         queues.add(s, p * 8L + tc, depth);
                     }
                 }
-                long tx = port.counter(rocelab.fabric.probe.PortCounter.TX_BYTES);
-                long marked = port.counter(rocelab.fabric.probe.PortCounter.ECN_MARKED);
+                long tx = port.counter(PortCounter.TX_BYTES);
+                long marked = port.counter(PortCounter.ECN_MARKED);
                 long stall = 0;
                 var gate = port.creditGate();
                 if (gate != null) {
-                    for (int vl = 0; vl < rocelab.fabric.flowcontrol.credit.InfinibandParameters.DATA_VLS; vl++) {
+                    for (int vl = 0; vl < InfinibandParameters.DATA_VLS; vl++) {
                         stall += gate.stallPs(vl, nowPs);
                     }
                 }

@@ -1,7 +1,22 @@
 package rocelab.observe.trace;
 
+import java.io.BufferedWriter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.SequenceInputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,12 +130,12 @@ public final class GpuTimeline {
         }
         Chunks bytes = new Chunks();
         try {
-            java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(bytes,
-                    java.nio.charset.StandardCharsets.UTF_8), 1 << 16);
+            Writer w = new BufferedWriter(new OutputStreamWriter(bytes,
+                    StandardCharsets.UTF_8), 1 << 16);
             writeJson(w);
             w.flush();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e); // memory does not fail
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // memory does not fail
         }
         rendered = bytes.chunks;
         slices.clear();
@@ -130,7 +145,7 @@ public final class GpuTimeline {
     }
 
     /** Bytes gathered in chunks of a megabyte: never copied to grow, as one array would be. */
-    private static final class Chunks extends java.io.OutputStream {
+    private static final class Chunks extends OutputStream {
         private static final int CHUNK = 1 << 20;
         final List<byte[]> chunks = new ArrayList<>();
         private byte[] last;
@@ -160,22 +175,22 @@ public final class GpuTimeline {
         @Override
         public void flush() {
             if (last != null && used < last.length) {
-                chunks.set(chunks.size() - 1, java.util.Arrays.copyOf(last, used));
+                chunks.set(chunks.size() - 1, Arrays.copyOf(last, used));
                 last = chunks.get(chunks.size() - 1);
             }
         }
     }
 
     /** Writes the file's bytes ({@link #json()} in UTF-8), the rendered ones when {@link #render} made them. */
-    public void writeJson(java.io.OutputStream out) throws java.io.IOException {
+    public void writeJson(OutputStream out) throws IOException {
         if (rendered != null) {
             for (byte[] b : rendered) {
                 out.write(b);
             }
             return;
         }
-        java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out,
-                java.nio.charset.StandardCharsets.UTF_8), 1 << 16);
+        Writer w = new BufferedWriter(new OutputStreamWriter(out,
+                StandardCharsets.UTF_8), 1 << 16);
         writeJson(w);
         w.flush();
     }
@@ -197,11 +212,11 @@ public final class GpuTimeline {
 
     /** The trace as a JSON object ({@code traceEvents}, {@code displayTimeUnit}), one event per line. */
     public String json() {
-        java.io.StringWriter w = new java.io.StringWriter(256 + 200 * slices.size());
+        StringWriter w = new StringWriter(256 + 200 * slices.size());
         try {
             writeJson(w);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
         return w.toString();
     }
@@ -210,15 +225,15 @@ public final class GpuTimeline {
      * Writes {@link #json()} into {@code out} event by event: a job's trace has millions of slices, and the file
      * need not be held as one string (nor its lines as a list) besides the slices themselves.
      */
-    public void writeJson(java.io.Writer out) throws java.io.IOException {
+    public void writeJson(Writer out) throws IOException {
         if (rendered != null) {
             // Decoded as one stream: a character's bytes may lie across two chunks.
-            List<java.io.InputStream> parts = new ArrayList<>();
+            List<InputStream> parts = new ArrayList<>();
             for (byte[] b : rendered) {
-                parts.add(new java.io.ByteArrayInputStream(b));
+                parts.add(new ByteArrayInputStream(b));
             }
-            new java.io.InputStreamReader(new java.io.SequenceInputStream(java.util.Collections.enumeration(parts)),
-                    java.nio.charset.StandardCharsets.UTF_8).transferTo(out);
+            new InputStreamReader(new SequenceInputStream(Collections.enumeration(parts)),
+                    StandardCharsets.UTF_8).transferTo(out);
             return;
         }
         Map<Long, String> threadNames = assignLanes();
@@ -285,16 +300,16 @@ public final class GpuTimeline {
 
     /** The event lines, each but the last followed by a comma: the separator is written before every line after the first. */
     private static final class Lines {
-        private final java.io.Writer out;
+        private final Writer out;
         private boolean any;
 
-        Lines(java.io.Writer out) {
+        Lines(Writer out) {
             this.out = out;
         }
 
         private char[] chars = new char[256];
 
-        void add(CharSequence line) throws java.io.IOException {
+        void add(CharSequence line) throws IOException {
             if (any) {
                 out.write(",\n");
             }
@@ -312,7 +327,7 @@ public final class GpuTimeline {
             any = true;
         }
 
-        void end() throws java.io.IOException {
+        void end() throws IOException {
             if (any) {
                 out.write("\n");
             }
@@ -327,7 +342,7 @@ public final class GpuTimeline {
         Map<Long, String> names = new TreeMap<>();
         // Per GPU and lane group (compute or communication), the end of each lane's last slice: keyed by number, not
         // by a string made per slice (a job's trace has millions of slices).
-        Map<Long, LaneEnds> laneEnds = new java.util.HashMap<>();
+        Map<Long, LaneEnds> laneEnds = new HashMap<>();
         List<Slice> order = new ArrayList<>(slices);
         // By start, longest first, then as added (one comparator, as in writeJson).
         order.sort((a, b) -> {
@@ -379,7 +394,7 @@ public final class GpuTimeline {
         void set(int lane, long endPs) {
             if (lane == lanes) {
                 if (lanes == end.length) {
-                    end = java.util.Arrays.copyOf(end, 2 * lanes);
+                    end = Arrays.copyOf(end, 2 * lanes);
                 }
                 lanes++;
             }

@@ -2,6 +2,7 @@ package rocelab.observe.victim;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -480,7 +481,7 @@ public final class FlowWaits {
                 out.add(new Root(-1, -1, -1, offPath, false, -1, -1, -1, true));
             }
         }
-        out.sort(java.util.Comparator.comparingLong(Root::waitPs).reversed());
+        out.sort(Comparator.comparingLong(Root::waitPs).reversed());
         return out;
     }
 

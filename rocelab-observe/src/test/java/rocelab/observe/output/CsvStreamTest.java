@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,7 @@ class CsvStreamTest {
      */
     @Test
     void shouldWriteIntegersAndTimesAsLongToStringAndNumbersMicrosDo() throws Exception {
-        List<Long> values = new java.util.ArrayList<>(List.of(0L, 1L, -1L, 9L, 10L, 99L, 100L, Long.MAX_VALUE,
+        List<Long> values = new ArrayList<>(List.of(0L, 1L, -1L, 9L, 10L, 99L, 100L, Long.MAX_VALUE,
                 Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1, (long) Integer.MAX_VALUE,
                 Integer.MAX_VALUE + 1L, (long) Integer.MIN_VALUE, Integer.MIN_VALUE - 1L, 1_000_001L, 1_000_010L,
                 1_100_000L, 999_999_999_999L));
@@ -81,7 +83,7 @@ class CsvStreamTest {
         for (int i = 0; i < 5_000; i++) {
             double v = i == 0 ? 0 : i == 1 ? -0.0005 : i == 2 ? 1e21 : (random.nextDouble() - 0.3) * Math.pow(10,
                     random.nextInt(-8, 12));
-            java.math.BigDecimal d = i == 3 ? null : Numbers.round(v, 3);
+            BigDecimal d = i == 3 ? null : Numbers.round(v, 3);
             table.row(d, Numbers.round(v, 2));
             stream.decimal(d).decimal(Numbers.round(v, 2)).endRow();
         }
@@ -130,7 +132,7 @@ class CsvStreamTest {
      */
     @Test
     void shouldWriteBillionthsAsTheDoubleQuotientPrints() throws Exception {
-        List<Long> values = new java.util.ArrayList<>(List.of(0L, 1L, 499L, 500L, 501L, 999L, 1000L, 1500L, 2500L,
+        List<Long> values = new ArrayList<>(List.of(0L, 1L, 499L, 500L, 501L, 999L, 1000L, 1500L, 2500L,
                 100_000_000_000L, 99_999_999_500L, 99_999_999_499L, 99_999_999_501L, 37_500_000_000L, 12_345_678_901L,
                 999_999_999_999_999L, 1_000_000_000_000_000L, 1_000_000_000_000_500L, -1L, -1500L, Long.MAX_VALUE,
                 Long.MIN_VALUE));

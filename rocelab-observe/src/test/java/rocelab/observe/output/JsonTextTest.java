@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The hand-written JSON renderer produces documents a real parser reads back to the same values. */
@@ -46,7 +47,7 @@ class JsonTextTest {
      */
     @Test
     void shouldEscapeEveryStringAndPrintEveryIntegerAsJacksonReadsThem() throws Exception {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        SplittableRandom random = new SplittableRandom(3);
         String alphabet = "ab \"\\\n\r\t\u0001\u001f\u00e9\u4e2d/x";
         ObjectMapper jackson = new ObjectMapper();
         for (int i = 0; i < 3_000; i++) {
@@ -56,7 +57,7 @@ class JsonTextTest {
                 s.append(random.nextInt(3) == 0 ? alphabet.charAt(random.nextInt(alphabet.length())) : 'q');
             }
             long n = random.nextLong() >> random.nextInt(64);
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            Map<String, Object> m = new LinkedHashMap<>();
             m.put(s.toString(), s.toString());
             m.put("long", n);
             m.put("int", (int) n);

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.CsvTable;
 
@@ -101,24 +106,24 @@ class ReportWriterTest {
                 .contains("<rect").doesNotContain(EVIL);
         byte[] png = Files.readAllBytes(dir.resolve("charts").resolve("timeline-0.png"));
         assertThat(png).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
-        var image = javax.imageio.ImageIO.read(dir.resolve("charts").resolve("timeline-0.png").toFile());
+        var image = ImageIO.read(dir.resolve("charts").resolve("timeline-0.png").toFile());
         assertThat(image.getWidth()).isEqualTo(ChartImage.W);
     }
 
     @Test
     void shouldPickTheSlowestFlowsWithoutSortingThemAll() {
-        List<rocelab.observe.flow.FlowRecord> flows = new java.util.ArrayList<>();
-        java.util.Random random = new java.util.Random(7);
+        List<FlowRecord> flows = new ArrayList<>();
+        Random random = new Random(7);
         for (int i = 0; i < 500; i++) {
             // Slowdowns 1.0 .. 5.0 in steps of 0.5 (many ties), one unfinished flow.
             long ideal = 1_000_000;
             long fct = ideal + ideal / 2 * random.nextInt(9);
-            flows.add(new rocelab.observe.flow.FlowRecord(i, 0, 1, 1000, 0, fct, i == 3 ? -1 : fct, ideal, false, i,
+            flows.add(new FlowRecord(i, 0, 1, 1000, 0, fct, i == 3 ? -1 : fct, ideal, false, i,
                     0));
         }
-        List<rocelab.observe.flow.FlowRecord> expected = flows.stream().filter(f -> !Double.isNaN(f.slowdown()))
-                .sorted(java.util.Comparator.comparingDouble(rocelab.observe.flow.FlowRecord::slowdown).reversed()
-                        .thenComparingInt(rocelab.observe.flow.FlowRecord::id)).limit(10).toList();
+        List<FlowRecord> expected = flows.stream().filter(f -> !Double.isNaN(f.slowdown()))
+                .sorted(Comparator.comparingDouble(FlowRecord::slowdown).reversed()
+                        .thenComparingInt(FlowRecord::id)).limit(10).toList();
         assertThat(ReportWriter.slowest(flows, 10)).isEqualTo(expected);
         assertThat(ReportWriter.slowest(flows.subList(0, 3), 10)).hasSize(3);
     }

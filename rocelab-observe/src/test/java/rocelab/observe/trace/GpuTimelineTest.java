@@ -2,6 +2,7 @@ package rocelab.observe.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -86,10 +87,10 @@ class GpuTimelineTest {
         for (long seed = 1; seed <= 3; seed++) {
             GpuTimeline direct = randomTimeline(seed, 12_000);
             GpuTimeline ahead = randomTimeline(seed, 12_000);
-            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
             direct.writeJson(expected);
             ahead.render();
-            java.io.ByteArrayOutputStream actual = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream actual = new ByteArrayOutputStream();
             ahead.writeJson(actual);
 
             assertThat(expected.size()).isGreaterThan(2 << 20);

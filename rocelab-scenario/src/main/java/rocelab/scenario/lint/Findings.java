@@ -1,6 +1,7 @@
 package rocelab.scenario.lint;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,7 +49,7 @@ public final class Findings {
             out.add(new Finding(e.rule.id(), e.severity, e.rule.title(), new ArrayList<>(e.devices),
                     new ArrayList<>(e.ports), e.what, e.symptom, e.fix));
         }
-        out.sort(java.util.Comparator.comparing(Finding::severity).thenComparing(f -> f.rule().charAt(0))
+        out.sort(Comparator.comparing(Finding::severity).thenComparing(f -> f.rule().charAt(0))
                 .thenComparingInt(f -> Integer.parseInt(f.rule().substring(1))));
         return out;
     }

@@ -2,6 +2,7 @@ package rocelab.scenario.lint;
 
 import java.util.List;
 import java.util.Locale;
+import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.topology.LinkParameters;
 import rocelab.scenario.device.SwitchConfig;
@@ -40,12 +41,12 @@ final class HeadroomRule implements LintRule {
             long need = loop.headroomBytes(c.topology(), q.node(), q.port(), c.frames(), mtu);
             long have = s.headroom(q.port());
             if (have < need) {
-                double meters = rocelab.fabric.flowcontrol.Headroom.cableMeters(l.delayPs());
+                double meters = Headroom.cableMeters(l.delayPs());
                 String latency = loop.forwardingLatencyPs() == 0 ? "" : String.format(Locale.ROOT,
                         " --forwarding-latency %.3fus%s", loop.forwardingLatencyPs() / 1e6,
                         peerIsSwitch ? " --peer switch" : "");
                 long response = loop.peerResponsePs(c.topology(), q.node(), q.port());
-                String responseFlag = response == rocelab.fabric.flowcontrol.Headroom.responsePs(l.rateBps()) ? ""
+                String responseFlag = response == Headroom.responsePs(l.rateBps()) ? ""
                         : String.format(Locale.ROOT, " --response %.3fus", response / 1e6);
                 out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(q.node(), q.port())),
                         String.format(Locale.ROOT, "%s reserves %,d B of headroom on priority %d of this port;"

@@ -1,5 +1,6 @@
 package rocelab.scenario.lint;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rocelab.scenario.FabricMode;
@@ -57,7 +58,7 @@ public final class Lint {
 
     /** The ids and titles of the rules that run. */
     public static Map<String, String> rules() {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         for (LintRule r : RULES) {
             out.put(r.id(), r.title());
         }

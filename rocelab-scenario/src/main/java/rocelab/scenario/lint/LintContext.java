@@ -1,7 +1,11 @@
 package rocelab.scenario.lint;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import rocelab.engine.RandomStreams;
 import rocelab.fabric.network.LinkEvent;
@@ -9,6 +13,8 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.Topology;
 import rocelab.scenario.FabricMode;
 import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.StreamedRun;
 import rocelab.scenario.device.Devices;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
@@ -38,7 +44,7 @@ public final class LintContext {
     private final List<int[]> flows = new ArrayList<>();
     private boolean truncated;
     private final List<int[][][]> routeStates;
-    private final java.util.Map<Long, Hop> hopCache = new java.util.HashMap<>();
+    private final Map<Long, Hop> hopCache = new HashMap<>();
     private boolean cnpWalked;
     private boolean ackWalked;
     private Set<Queues.Queue> egress;
@@ -52,16 +58,16 @@ public final class LintContext {
         // (source, destination, DSCP); each triple is kept once, in the order first seen, through a primitive set
         // (a set of boxed triples would cost more than the flows themselves).
         LongSet seen = new LongSet();
-        if (rocelab.scenario.StreamedRun.chosen(config, rocelab.scenario.Simulation.Model.FLOW)) {
+        if (StreamedRun.chosen(config, Simulation.Model.FLOW)) {
             // A workload too large to hold (a flow-level run streams it): walked a part at a time, the same way.
-            rocelab.scenario.StreamedRun.forEachFlow(config, topology, (src, dst, d) -> {
+            StreamedRun.forEachFlow(config, topology, (src, dst, d) -> {
                 int dscp = d >= 0 ? d : devices().nic(src).parameters().dataDscp();
                 if (seen.add(((long) src << 28 | dst) << 7 | dscp)) {
                     flows.add(new int[] {src, dst, dscp});
                 }
             });
         } else {
-            for (FlowSpec f : rocelab.scenario.Simulation.workloadGraph(config, topology).flows()) {
+            for (FlowSpec f : Simulation.workloadGraph(config, topology).flows()) {
                 int dscp = f.dscp() >= 0 ? f.dscp() : devices().nic(f.src()).parameters().dataDscp();
                 if (seen.add(((long) f.src() << 28 | f.dst()) << 7 | dscp)) {
                     flows.add(new int[] {f.src(), f.dst(), dscp});
@@ -98,7 +104,7 @@ public final class LintContext {
         List<int[][][]> states = new ArrayList<>();
         states.add(topology.shortestPathPorts());
         List<LinkEvent> events = new ArrayList<>(config.linkEvents());
-        events.sort(java.util.Comparator.comparingLong(LinkEvent::atPs));
+        events.sort(Comparator.comparingLong(LinkEvent::atPs));
         boolean[] down = new boolean[topology.edges().size()];
         for (LinkEvent e : events) {
             down[e.edgeIndex()] = !e.up();
@@ -206,7 +212,7 @@ public final class LintContext {
     /** The egress queues (switch, port, class) the data paths use. */
     Set<Queues.Queue> egressQueues() {
         if (egress == null) {
-            egress = java.util.Collections.unmodifiableSet(Queues.computeEgress(this));
+            egress = Collections.unmodifiableSet(Queues.computeEgress(this));
         }
         return egress;
     }
@@ -214,7 +220,7 @@ public final class LintContext {
     /** The ingress priority groups (switch, port, class) the data paths use. */
     Set<Queues.Queue> ingressQueues() {
         if (ingress == null) {
-            ingress = java.util.Collections.unmodifiableSet(Queues.computeIngress(this));
+            ingress = Collections.unmodifiableSet(Queues.computeIngress(this));
         }
         return ingress;
     }

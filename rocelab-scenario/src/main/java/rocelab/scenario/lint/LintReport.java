@@ -3,8 +3,11 @@ package rocelab.scenario.lint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import rocelab.observe.output.JsonText;
+import rocelab.observe.output.Numbers;
 
 /**
  * The result of a lint: the findings and what was looked at, readable by people ({@link #text()}) and programs
@@ -49,7 +52,7 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
                 .append(" over ").append(switches).append(switches == 1 ? " switch and " : " switches and ")
                 .append(hosts).append(infiniband ? " HCAs)\n" : " RNICs)\n");
         for (Finding f : findings) {
-            b.append('\n').append(String.format("%-7s %-4s %s%n", f.severity().key().toUpperCase(java.util.Locale.ROOT),
+            b.append('\n').append(String.format("%-7s %-4s %s%n", f.severity().key().toUpperCase(Locale.ROOT),
                     f.rule(), f.title()));
             if (!f.devices().isEmpty()) {
                 b.append("  devices: ").append(shortList(f.devices(), 12)).append('\n');
@@ -66,7 +69,7 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
 
     /** The first {@code max} items and how many more, or all of them when only one more is left (it is named). */
     private static String shortList(List<String> items, int max) {
-        int shown = rocelab.observe.output.Numbers.shown(items.size(), max);
+        int shown = Numbers.shown(items.size(), max);
         if (items.size() == shown) {
             return String.join(", ", items);
         }
@@ -104,7 +107,7 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         }
         root.put("findings", list);
         root.put("rules_checked", new ArrayList<>(Lint.rules().keySet()));
-        root.put("rules_not_applicable", new java.util.TreeMap<>(Lint.NOT_APPLICABLE));
+        root.put("rules_not_applicable", new TreeMap<>(Lint.NOT_APPLICABLE));
         return JsonText.render(root);
     }
 }

@@ -1,5 +1,6 @@
 package rocelab.scenario.lint;
 
+import java.util.BitSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -32,7 +33,7 @@ final class Queues {
         for (int s = 0; s < c.topology().switchCount(); s++) {
             ports = Math.max(ports, c.topology().portCount(c.topology().hostCount() + s));
         }
-        java.util.BitSet seen = new java.util.BitSet();
+        BitSet seen = new BitSet();
         Set<Queue> out = new LinkedHashSet<>();
         for (LintContext.Path p : c.dataPaths()) {
             for (LintContext.Hop h : p.hops()) {

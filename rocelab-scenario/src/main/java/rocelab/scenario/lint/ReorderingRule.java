@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.switching.LoadBalancing;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.device.SwitchConfig;
 
 /**
@@ -85,7 +87,7 @@ final class ReorderingRule implements LintRule {
      */
     private void planeSpraying(LintContext c, Findings out) {
         Topology t = c.topology();
-        if (t.planes() < 2 || t.planeSelection() != rocelab.fabric.topology.PlaneSelection.SPRAY) {
+        if (t.planes() < 2 || t.planeSelection() != PlaneSelection.SPRAY) {
             return;
         }
         List<String> inOrder = new ArrayList<>();
@@ -98,7 +100,7 @@ final class ReorderingRule implements LintRule {
             return;
         }
         // Eight named and the rest counted, unless only one is left: it is named too.
-        int shown = rocelab.observe.output.Numbers.shown(inOrder.size(), 8);
+        int shown = Numbers.shown(inOrder.size(), 8);
         String names = inOrder.size() == shown ? String.join(", ", inOrder)
                 : String.join(", ", inOrder.subList(0, shown)) + " and " + (inOrder.size() - shown) + " more";
         out.add(this, Severity.WARNING, inOrder, List.of(), "the RNICs spray each QP's packets over the "

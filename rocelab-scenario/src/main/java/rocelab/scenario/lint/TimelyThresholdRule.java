@@ -1,6 +1,7 @@
 package rocelab.scenario.lint;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,7 +43,7 @@ final class TimelyThresholdRule implements LintRule {
 
     /** The base RTTs of the QPs of one setting of the thresholds, and the slowest link they cross. */
     private static final class Range {
-        final TreeSet<String> senders = new TreeSet<>(java.util.Comparator.comparingInt(s -> Integer.parseInt(
+        final TreeSet<String> senders = new TreeSet<>(Comparator.comparingInt(s -> Integer.parseInt(
                 s.substring(1))));
         long minPs = Long.MAX_VALUE;
         long maxPs;

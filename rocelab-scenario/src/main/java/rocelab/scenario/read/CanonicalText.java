@@ -6,16 +6,23 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.switching.AdaptiveParameters;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.CustomTopologySpec;
 import rocelab.fabric.topology.FatTreeSpec;
 import rocelab.fabric.topology.LeafSpineSpec;
 import rocelab.fabric.topology.LinkParameters;
+import rocelab.fabric.topology.MultiPlaneSpec;
 import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.SingleSwitchSpec;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.workload.collective.PairSizes;
+import rocelab.workload.job.JobSpec;
 import rocelab.workload.traffic.AllToAllTraffic;
+import rocelab.workload.traffic.CollectiveTraffic;
+import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.FlowListTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.IncastTraffic;
@@ -31,9 +38,9 @@ final class CanonicalText {
     private final StringBuilder out = new StringBuilder();
 
     /** Jobs in a stable text form: layout, hosts, runs and every step of the program. */
-    static String jobs(java.util.List<rocelab.workload.job.JobSpec> jobs) {
+    static String jobs(List<JobSpec> jobs) {
         StringBuilder b = new StringBuilder();
-        for (rocelab.workload.job.JobSpec j : jobs) {
+        for (JobSpec j : jobs) {
             b.append("[job ").append(j.name()).append(" degrees=").append(j.layout().degrees())
                     .append(" order=").append(j.layout().order()).append(" hosts=").append(join(j.layout().hosts()))
                     .append(" iterations=").append(j.iterations()).append(" warmup=").append(j.warmup())
@@ -69,14 +76,14 @@ final class CanonicalText {
     }
 
     /** Only for the load-aware modes, so the text (and the hash) of every other scenario stays what it was. */
-    private static String adaptive(rocelab.fabric.switching.AdaptiveParameters a) {
+    private static String adaptive(AdaptiveParameters a) {
         return "bits=" + a.bits() + " quantum=" + a.queueQuantumBytes() + " utilisation-window-ps="
                 + a.utilisationWindowPs() + " tie-break=" + lower(a.tieBreak().name()) + " flowlet-timeout-ps="
                 + a.flowletTimeoutPs() + " flowlet-table=" + a.flowletTableSize();
     }
 
     private String topology(TopologySpec t) {
-        if (t instanceof rocelab.fabric.topology.MultiPlaneSpec m) {
+        if (t instanceof MultiPlaneSpec m) {
             return "planes=" + m.planes() + " plane-selection=" + m.selection().key() + " " + topology(m.plane());
         }
         if (t instanceof SingleSwitchSpec s) {
@@ -103,7 +110,7 @@ final class CanonicalText {
     }
 
     /** Every pair size of an AlltoAllv, row by row. */
-    private static String pairs(rocelab.workload.collective.PairSizes p) {
+    private static String pairs(PairSizes p) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < p.rankCount(); i++) {
             for (int j = 0; j < p.rankCount(); j++) {
@@ -114,10 +121,10 @@ final class CanonicalText {
     }
 
     private static String traffic(TrafficSpec t) {
-        if (t instanceof rocelab.workload.traffic.DscpTraffic d) {
+        if (t instanceof DscpTraffic d) {
             return traffic(d.inner()) + " dscp=" + d.dscp();
         }
-        if (t instanceof rocelab.workload.traffic.CollectiveTraffic a) {
+        if (t instanceof CollectiveTraffic a) {
             var c = a.call();
             return c.op().key() + " " + c.algorithm().key() + " ranks=" + join(c.ranks()) + " size=" + c.sizeBytes()
                     + " start-ps=" + a.startPs() + (c.op().rooted() ? " root=" + c.root() : "")
@@ -167,7 +174,7 @@ final class CanonicalText {
     }
 
     private static String lower(String s) {
-        return s.toLowerCase(java.util.Locale.ROOT);
+        return s.toLowerCase(Locale.ROOT);
     }
 
     private static String sha256(String text) {

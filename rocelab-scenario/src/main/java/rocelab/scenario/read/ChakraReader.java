@@ -7,19 +7,24 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 import rocelab.scenario.chakra.proto.EtDef;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
@@ -128,7 +133,7 @@ final class ChakraReader {
      * The rank files in {@code dir}: every {@code NAME.R.et} (or {@code R.et}), R = 0..n-1 each once. Problems are
      * reported at {@code where} (the scenario's chakra key).
      */
-    static Traces list(Path dir, String shownDir, java.util.function.Function<String, ScenarioException> where)
+    static Traces list(Path dir, String shownDir, Function<String, ScenarioException> where)
             throws ScenarioException {
         if (!Files.isDirectory(dir)) {
             throw where.apply((Files.exists(dir) ? dir + " is not a folder" : "folder not found: " + dir)
@@ -292,7 +297,7 @@ final class ChakraReader {
         int b1 = raw.read();
         raw.reset();
         if (b0 == 0x1f && b1 == 0x8b) {
-            return new BufferedInputStream(new java.util.zip.GZIPInputStream(raw));
+            return new BufferedInputStream(new GZIPInputStream(raw));
         }
         return raw;
     }
@@ -318,7 +323,7 @@ final class ChakraReader {
                 throw at(n, "attribute " + a.getName() + " is given twice; expected each attribute once");
             }
         }
-        Set<String> used = new java.util.HashSet<>();
+        Set<String> used = new HashSet<>();
         if (p.getStartTimeMicros() != 0) {
             count("start_time_micros values read and not used (a node starts when its dependencies are done)");
         }
@@ -497,7 +502,7 @@ final class ChakraReader {
 
     private static String field(EtDef.AttributeProto a) {
         return a.getValueCase() == EtDef.AttributeProto.ValueCase.VALUE_NOT_SET ? "no value"
-                : a.getValueCase().name().toLowerCase(java.util.Locale.ROOT);
+                : a.getValueCase().name().toLowerCase(Locale.ROOT);
     }
 
     // ---------------------------------------------------------------- matching across ranks
@@ -618,11 +623,11 @@ final class ChakraReader {
 
     /** Pairs the k-th send from s to d with tag t with the k-th receive on d from s with tag t, in file order. */
     private void transfers(List<Unit> units) throws ScenarioException {
-        Map<List<Long>, java.util.ArrayDeque<TNode>> recvs = new HashMap<>();
+        Map<List<Long>, ArrayDeque<TNode>> recvs = new HashMap<>();
         for (List<TNode> nodes : byRank) {
             for (TNode n : nodes) {
                 if (n.kind == Kind.RECV) {
-                    recvs.computeIfAbsent(List.of((long) n.peer, (long) n.rank, n.tag), k -> new java.util.ArrayDeque<>())
+                    recvs.computeIfAbsent(List.of((long) n.peer, (long) n.rank, n.tag), k -> new ArrayDeque<>())
                             .add(n);
                 }
             }
@@ -632,7 +637,7 @@ final class ChakraReader {
                 if (n.kind != Kind.SEND) {
                     continue;
                 }
-                java.util.ArrayDeque<TNode> q = recvs.get(List.of((long) n.rank, (long) n.peer, n.tag));
+                ArrayDeque<TNode> q = recvs.get(List.of((long) n.rank, (long) n.peer, n.tag));
                 TNode r = q == null ? null : q.poll();
                 if (r == null) {
                     throw at(n, "a send to rank " + n.peer + " with tag " + n.tag + " that rank " + n.peer + " never"
@@ -653,7 +658,7 @@ final class ChakraReader {
             }
         }
         TNode unmatched = null;
-        for (java.util.ArrayDeque<TNode> q : recvs.values()) {
+        for (ArrayDeque<TNode> q : recvs.values()) {
             for (TNode r : q) {
                 if (unmatched == null || r.rank < unmatched.rank || r.rank == unmatched.rank
                         && r.message < unmatched.message) {
@@ -696,7 +701,7 @@ final class ChakraReader {
             }
         }
         int[] waiting = new int[u];
-        java.util.ArrayDeque<Integer> ready = new java.util.ArrayDeque<>();
+        ArrayDeque<Integer> ready = new ArrayDeque<>();
         for (int i = 0; i < u; i++) {
             waiting[i] = deps.get(i).size();
             if (waiting[i] == 0) {
@@ -881,13 +886,13 @@ final class ChakraReader {
     private List<Step> steps(List<Draft> drafts) throws ScenarioException {
         List<Step> out = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        Set<String> taken = new java.util.HashSet<>();
+        Set<String> taken = new HashSet<>();
         Set<String> exprNames = Layout.names();
         int skipped = 0;
         for (Draft d : drafts) {
             String base = d.first.name.replaceAll("[^A-Za-z0-9._-]", "_");
             if (base.isEmpty()) {
-                base = d.kind.name().toLowerCase(java.util.Locale.ROOT);
+                base = d.kind.name().toLowerCase(Locale.ROOT);
             }
             String id = base;
             for (int k = 2; !taken.add(id); k++) {

@@ -1,7 +1,9 @@
 package rocelab.scenario.read;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.yaml.snakeyaml.nodes.Node;
@@ -27,7 +29,7 @@ final class CongestionReader {
         }
         YamlMap m = YamlMap.of(doc, node, "switch.ecn", "marking", "kmin", "kmax", "pmax", "k", "at", "classes");
         String scheme = m.optionalChoice("marking", d.scheme().key(), "an ECN marking scheme", "red", "step", "none");
-        EcnParameters.Scheme s = EcnParameters.Scheme.valueOf(scheme.toUpperCase(java.util.Locale.ROOT));
+        EcnParameters.Scheme s = EcnParameters.Scheme.valueOf(scheme.toUpperCase(Locale.ROOT));
         if (s != EcnParameters.Scheme.RED) {
             for (String k : new String[] {"kmin", "kmax", "pmax"}) {
                 if (m.has(k)) {
@@ -132,7 +134,7 @@ final class CongestionReader {
                     }
                 }
             }
-            throw doc.at(at, e.getMessage() + " (" + rnic + "'s QPs run at " + java.math.BigDecimal.valueOf(
+            throw doc.at(at, e.getMessage() + " (" + rnic + "'s QPs run at " + BigDecimal.valueOf(
                     lineRateBps, 9).stripTrailingZeros().toPlainString() + " Gb/s); expected valid values for nic."
                     + cc.name());
         }

@@ -1,11 +1,13 @@
 package rocelab.scenario.read;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
+import rocelab.congestion.CongestionControls;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.port.SchedulerKind;
@@ -26,10 +28,10 @@ final class DeviceReader {
 
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
-        List<String> keys = new java.util.ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
+        List<String> keys = new ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
                 "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response",
                 "ooo", "ooo-window", "ooo-reorder"));
-        keys.addAll(rocelab.congestion.CongestionControls.names());
+        keys.addAll(CongestionControls.names());
         return keys.toArray(new String[0]);
     }
 

@@ -1,25 +1,33 @@
 package rocelab.scenario.read;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
+import rocelab.engine.Saturating;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.ReceiveParameters;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 import rocelab.scenario.FabricMode;
 import rocelab.scenario.device.Devices;
+import rocelab.scenario.device.ImportNote;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
 import rocelab.scenario.device.Trust;
@@ -46,12 +54,12 @@ final class DevicesReader {
     private final DeviceReader devices;
     private final CongestionReader congestion;
     private final PfcReader pfcReader;
-    private final java.nio.file.Path baseDir;
-    private final List<rocelab.scenario.device.ImportNote> notes = new ArrayList<>();
-    private final rocelab.fabric.network.PauseLoop loop;
+    private final Path baseDir;
+    private final List<ImportNote> notes = new ArrayList<>();
+    private final PauseLoop loop;
 
     DevicesReader(Doc doc, FabricMode mode, boolean vlan, int fabricMtu, Node mtuNode, Topology topology,
-            TrafficReader hosts, java.nio.file.Path baseDir, rocelab.fabric.network.PauseLoop loop) {
+            TrafficReader hosts, Path baseDir, PauseLoop loop) {
         this.loop = loop;
         this.baseDir = baseDir;
         this.doc = doc;
@@ -143,7 +151,7 @@ final class DevicesReader {
                     + " {name: \"leaf*\", ...} or {role: spine, ...}");
         }
         boolean[] hit = new boolean[topology.switchCount()];
-        java.util.Arrays.fill(hit, true);
+        Arrays.fill(hit, true);
         if (item.has("name")) {
             boolean[] names = new boolean[hit.length];
             for (Node n : scalars(item.get("name"), "name")) {
@@ -209,7 +217,7 @@ final class DevicesReader {
     }
 
     private String roles() {
-        java.util.TreeSet<String> r = new java.util.TreeSet<>();
+        TreeSet<String> r = new TreeSet<>();
         for (int s = 0; s < topology.switchCount(); s++) {
             r.add(role(topology.nodeName(topology.hostCount() + s)));
         }
@@ -237,9 +245,9 @@ final class DevicesReader {
         }
         int ports = topology.portCount(node);
         EcnParameters[] ecnByPort = new EcnParameters[ports];
-        java.util.Arrays.fill(ecnByPort, ecn);
+        Arrays.fill(ecnByPort, ecn);
         int[] mtuByPort = new int[ports];
-        java.util.Arrays.fill(mtuByPort, mtu);
+        Arrays.fill(mtuByPort, mtu);
         long[] headroom = NetworkBuilder.headroomPerPort(topology, node, pfc, frames, fabricMtu, loop);
         Node ecnBase = merged == null ? null : YamlMap.of(doc, merged, "switch", DeviceReader.SWITCH_KEYS).get("ecn");
         for (YamlMap item : applied) {
@@ -359,8 +367,8 @@ final class DevicesReader {
         long reserved = 0;
         long largest = 0;
         for (long h : headroom) {
-            reserved = rocelab.engine.Saturating.add(reserved,
-                    rocelab.engine.Saturating.multiply(h, Integer.bitCount(pfc.losslessMask())));
+            reserved = Saturating.add(reserved,
+                    Saturating.multiply(h, Integer.bitCount(pfc.losslessMask())));
             largest = Math.max(largest, h);
         }
         if (pfc.enabled() && reserved >= params.bufferBytes()) {
@@ -392,7 +400,7 @@ final class DevicesReader {
             }
         }
         Map<String, NicConfig> cache = new HashMap<>();
-        java.util.Set<String> checked = new java.util.HashSet<>();
+        Set<String> checked = new HashSet<>();
         List<NicConfig> out = new ArrayList<>();
         for (int h = 0; h < topology.hostCount(); h++) {
             StringBuilder key = new StringBuilder();
@@ -424,7 +432,7 @@ final class DevicesReader {
      */
     private long queuePairLineRateBps(int h) {
         long rate = topology.hostRateBps(h);
-        return topology.planes() == 1 || topology.planeSelection() == rocelab.fabric.topology.PlaneSelection.SPRAY
+        return topology.planes() == 1 || topology.planeSelection() == PlaneSelection.SPRAY
                 ? rate : rate / topology.planes();
     }
 

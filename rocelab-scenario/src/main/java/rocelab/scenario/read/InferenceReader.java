@@ -3,6 +3,7 @@ package rocelab.scenario.read;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +154,7 @@ final class InferenceReader {
                 if (!names.add(name)) {
                     throw doc.at(item, "instance name '" + name + "' is used twice; expected unique instance names");
                 }
-                int[] h = java.util.Arrays.copyOfRange(placed, i * tp, (i + 1) * tp);
+                int[] h = Arrays.copyOfRange(placed, i * tp, (i + 1) * tp);
                 out.add(doc.build(item, "an instance", () -> new ServingInstance(name, role, h)));
             }
         }

@@ -3,12 +3,13 @@ package rocelab.scenario.read;
 import java.util.ArrayList;
 import java.util.List;
 import org.yaml.snakeyaml.nodes.Node;
-import rocelab.congestion.ibcc.FecnParameters;
-import rocelab.fabric.flowcontrol.credit.CreditGate;
-import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
-import rocelab.fabric.flowcontrol.credit.InfinibandParameters.ArbitrationEntry;
-import rocelab.fabric.packet.FrameFormat;
 import rocelab.congestion.CcSettings;
+import rocelab.congestion.ibcc.FecnParameters;
+import rocelab.congestion.ibcc.IbCcAlgorithm;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters.ArbitrationEntry;
+import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.fabric.packet.FrameFormat;
 import rocelab.scenario.FabricMode;
 import rocelab.scenario.InfinibandSettings;
 
@@ -70,7 +71,7 @@ final class InfinibandReader {
     static void checkCongestionControl(Doc doc, YamlMap nic, FabricMode mode, CcSettings cc)
             throws ScenarioException {
         boolean ib = mode == FabricMode.INFINIBAND;
-        boolean ibcc = cc.name().equals(rocelab.congestion.ibcc.IbCcAlgorithm.NAME);
+        boolean ibcc = cc.name().equals(IbCcAlgorithm.NAME);
         if (ib && !ibcc && !cc.name().equals("none")) {
             throw doc.at(nic.get("cc"), "cc '" + cc.name() + "' is a RoCE congestion control; expected none or ib-cc"
                     + " in infiniband mode");

@@ -1,6 +1,9 @@
 package rocelab.scenario.read;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -8,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
@@ -15,14 +20,17 @@ import rocelab.scenario.Footprint;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
+import rocelab.workload.graph.LocalLinks;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.job.CheckedUnrolling;
 import rocelab.workload.job.Dim;
 import rocelab.workload.job.Expr;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobException;
 import rocelab.workload.job.JobSpec;
+import rocelab.workload.job.JobTasks;
 import rocelab.workload.job.Layout;
 import rocelab.workload.job.Step;
-import rocelab.workload.graph.TaskGraph;
 
 /**
  * Reads the {@code jobs} list: each job's layout (parallelism degrees, rank order, hosts) and its program, written
@@ -33,7 +41,7 @@ final class JobReader {
     static final String[] JOB_KEYS = {"name", "hosts", "parallelism", "order", "iterations", "warmup", "start", "dscp",
         "program", "generator", "simai", "chakra"};
     private static final String OPS = "compute, delay, send, recv, or a collective: "
-            + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+            + String.join(", ", Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
     private static final String GROUP = "a group: tp, cp, ep, dp, pp, world, or a list of them such as [dp, ep]";
 
@@ -175,7 +183,7 @@ final class JobReader {
 
     /**
      * Unrolls the job once, so a program that cannot run is reported where it is written. The first job's unrolling
-     * is kept for the run ({@link rocelab.workload.job.CheckedUnrolling}): when it is the first thing in the run's
+     * is kept for the run ({@link CheckedUnrolling}): when it is the first thing in the run's
      * graph, the run takes it instead of unrolling the job again.
      */
     private void check(JobSpec job, Node node, boolean keepUnrolling, long[] estimate) throws ScenarioException {
@@ -194,13 +202,13 @@ final class JobReader {
                 if (nvlink) {
                     // The graph the run builds (rate and latency do not matter to the check), without a fabric
                     // flow's arrays for each of the millions of transfers inside the servers of a large job.
-                    scratch.localLinks(new rocelab.workload.graph.LocalLinks(hosts.servers(), 1, 0));
+                    scratch.localLinks(new LocalLinks(hosts.servers(), 1, 0));
                 }
             }
             if (keepUnrolling) {
-                rocelab.workload.job.CheckedUnrolling.clear();
+                CheckedUnrolling.clear();
             }
-            rocelab.workload.job.JobTasks tasks = JobEmitter.emit(scratch, job);
+            JobTasks tasks = JobEmitter.emit(scratch, job);
             int stuck = scratch.tasksInCycles();
             if (stuck > 0) {
                 throw doc.at(node, "job '" + job.name() + "' waits on itself: " + stuck
@@ -208,7 +216,7 @@ final class JobReader {
                         + " send); expected sends and receives that can be matched in program order");
             }
             if (keepUnrolling) {
-                rocelab.workload.job.CheckedUnrolling.keep(job, scratch, tasks);
+                CheckedUnrolling.keep(job, scratch, tasks);
             }
         } catch (JobException e) {
             Step.Meta meta = e.meta();
@@ -243,7 +251,7 @@ final class JobReader {
             }
             channels = c.optionalInt("channels", 1, 1, 64);
             if (c.has("algorithm")) {
-                List<CollectiveOp> ops2 = java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+                List<CollectiveOp> ops2 = Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                         .filter(o -> o != CollectiveOp.ALL_TO_ALLV && o != CollectiveOp.SEND_RECV).toList();
                 YamlMap a = YamlMap.of(doc, c.get("algorithm"), "algorithm", ops2.stream().map(CollectiveOp::key)
                         .toArray(String[]::new));
@@ -256,12 +264,12 @@ final class JobReader {
             }
         }
         String dir = doc.text(dirNode, "chakra", "the folder of the Chakra traces, one NAME.R.et per rank");
-        java.nio.file.Path resolved;
+        Path resolved;
         String shown;
         try {
             resolved = hosts.baseDir().resolve(dir).toAbsolutePath().normalize();
             shown = hosts.csvName(dir);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw doc.at(dirNode, "'" + dir + "' is not a valid path; expected the folder of the Chakra traces");
         }
         Node where = dirNode;
@@ -273,12 +281,12 @@ final class JobReader {
     /** Reads the SimAI workload file named by {@code fileNode}, relative to the scenario. */
     private SimaiReader.Workload simai(Node fileNode, int hostCount) throws ScenarioException {
         String file = doc.text(fileNode, "simai", "the path of a SimAI workload file");
-        java.nio.file.Path resolved;
+        Path resolved;
         String shown;
         try {
             resolved = hosts.baseDir().resolve(file).toAbsolutePath().normalize();
             shown = hosts.csvName(file);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a SimAI workload file");
         }
         String text = FlowsCsvReader.load(doc, fileNode, resolved, "; expected a SimAI workload file (AICB's .txt)");
@@ -448,7 +456,7 @@ final class JobReader {
         Map<Dim, Expr> out = new LinkedHashMap<>();
         if (node instanceof ScalarNode) {
             String text = doc.text(node, "peer", "an expression such as pp+1");
-            java.util.regex.Matcher lead = java.util.regex.Pattern.compile("\\s*([a-z]+)").matcher(text);
+            Matcher lead = Pattern.compile("\\s*([a-z]+)").matcher(text);
             Dim d = lead.lookingAt() ? Dim.ofKey(lead.group(1)) : null;
             if (d == null) {
                 throw doc.at(node, "'" + text + "' does not start with a coordinate; expected e.g. pp+1 or pp-1 (or a"
@@ -509,7 +517,7 @@ final class JobReader {
     }
 
     private static String[] concat(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

@@ -1,9 +1,12 @@
 package rocelab.scenario.read;
 
+import java.util.Locale;
 import org.yaml.snakeyaml.nodes.Node;
+import rocelab.engine.Saturating;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.flowcontrol.PfcWatchdogParameters;
 import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.Topology;
 import rocelab.fabric.topology.TopologySpec;
@@ -22,7 +25,7 @@ final class PfcReader {
 
     /** Every switch must keep some shared buffer after reserving headroom for its lossless priority groups. */
     static void checkBuffer(Doc doc, TopologySpec spec, PfcParameters pfc, long bufferBytes, FrameFormat frames,
-            int mtu, rocelab.fabric.network.PauseLoop loop, Node where) throws ScenarioException {
+            int mtu, PauseLoop loop, Node where) throws ScenarioException {
         if (!pfc.enabled()) {
             return;
         }
@@ -34,11 +37,11 @@ final class PfcReader {
             long reserved = 0;
             long largest = 0;
             for (long h : perPort) {
-                reserved = rocelab.engine.Saturating.add(reserved, rocelab.engine.Saturating.multiply(h, lossless));
+                reserved = Saturating.add(reserved, Saturating.multiply(h, lossless));
                 largest = Math.max(largest, h);
             }
             if (reserved >= bufferBytes) {
-                throw doc.at(where, String.format(java.util.Locale.ROOT, "the switch buffer (%,d B) is too small for"
+                throw doc.at(where, String.format(Locale.ROOT, "the switch buffer (%,d B) is too small for"
                         + " the PFC headroom that %s reserves (%,d B: %d ports x %d lossless priorities, up to %,d B"
                         + " each); expected a larger switch.buffer or a smaller switch.pfc.headroom", bufferBytes,
                         t.nodeName(node), reserved, perPort.length, lossless, largest));

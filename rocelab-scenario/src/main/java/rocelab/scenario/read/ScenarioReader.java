@@ -3,13 +3,27 @@ package rocelab.scenario.read;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -20,13 +34,26 @@ import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.LinkEvent;
+import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
+import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.MultiPlaneSpec;
+import rocelab.fabric.topology.RailOptimizedSpec;
+import rocelab.fabric.topology.Topology;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FabricMode;
+import rocelab.scenario.FlowsOutput;
 import rocelab.scenario.InfinibandSettings;
+import rocelab.scenario.MemoryBudget;
 import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.StreamedRun;
+import rocelab.scenario.device.Devices;
+import rocelab.workload.graph.NvlinkParameters;
+import rocelab.workload.inference.InferenceSpec;
+import rocelab.workload.job.JobSpec;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads and validates scenario files (YAML) into {@link ScenarioConfig}, reporting problems with file:line:column. */
@@ -42,22 +69,22 @@ public final class ScenarioReader {
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
 
-    private final rocelab.scenario.MemoryBudget budget;
+    private final MemoryBudget budget;
 
     /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
     private final boolean fabricOnly;
 
     /** A reader that refuses scenarios too large for this JVM's heap. */
     public ScenarioReader() {
-        this(rocelab.scenario.MemoryBudget.ofJvm(), false);
+        this(MemoryBudget.ofJvm(), false);
     }
 
     /** A reader that refuses scenarios whose estimated footprint exceeds {@code budget}. */
-    public ScenarioReader(rocelab.scenario.MemoryBudget budget) {
+    public ScenarioReader(MemoryBudget budget) {
         this(budget, false);
     }
 
-    private ScenarioReader(rocelab.scenario.MemoryBudget budget, boolean fabricOnly) {
+    private ScenarioReader(MemoryBudget budget, boolean fabricOnly) {
         this.budget = budget;
         this.fabricOnly = fabricOnly;
     }
@@ -72,7 +99,7 @@ public final class ScenarioReader {
 
     /** A plain-words reason for an I/O failure, without Java class names. */
     private static String ioReason(IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "permission denied";
         }
         return e.getMessage() == null ? "read error" : e.getMessage();
@@ -91,7 +118,7 @@ public final class ScenarioReader {
             throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a " + what + " file");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(YamlBounds.readBounded(file)))
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(YamlBounds.readBounded(file)))
                     .toString();
         } catch (YamlBounds.TooLarge e) {
             throw new ScenarioException(shown, 1, 1, absolute + " has more than " + YamlBounds.MAX_BYTES / (1 << 20)
@@ -114,25 +141,25 @@ public final class ScenarioReader {
 
     /** The built-in demo (classpath resource /rocelab/scenario/demo.yaml), displayName "demo.yaml". */
     /** Names of the example scenarios shipped in the jar (file names without {@code .yaml}), sorted. */
-    public static java.util.List<String> exampleNames() {
+    public static List<String> exampleNames() {
         try {
-            java.net.URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
+            URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
             if (url == null) {
-                return java.util.List.of();
+                return List.of();
             }
-            java.net.URI uri = url.toURI();
+            URI uri = url.toURI();
             if ("jar".equals(uri.getScheme())) {
-                try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of())) {
+                try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
                     return list(fs.getPath("/rocelab/scenario/examples"));
                 }
             }
             return list(Path.of(uri));
-        } catch (IOException | java.net.URISyntaxException e) {
-            return java.util.List.of();
+        } catch (IOException | URISyntaxException e) {
+            return List.of();
         }
     }
 
-    private static java.util.List<String> list(Path dir) throws IOException {
+    private static List<String> list(Path dir) throws IOException {
         try (var files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
                     .map(n -> n.substring(0, n.length() - 5)).sorted().toList();
@@ -141,7 +168,7 @@ public final class ScenarioReader {
 
     /** Reads a built-in example scenario by name; an unknown name is a {@link ScenarioException}. */
     public ScenarioConfig readExample(String name) throws ScenarioException {
-        java.io.InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name
+        InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name
                 + ".yaml");
         if (in == null) {
             throw new ScenarioException("--example", 1, 1, "there is no example named '" + name + "'; expected one of: "
@@ -162,27 +189,27 @@ public final class ScenarioReader {
         if (exampleFiles != null) {
             return exampleFiles;
         }
-        java.net.URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
+        URL url = ScenarioReader.class.getResource("/rocelab/scenario/examples");
         if (url == null) {
             return null;
         }
         try {
-            java.net.URI uri = url.toURI();
+            URI uri = url.toURI();
             if (!"jar".equals(uri.getScheme())) {
                 exampleFiles = Path.of(uri);
                 return exampleFiles;
             }
-            Path copy = java.nio.file.Files.createTempDirectory("rocelab-examples");
-            try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
-                    java.util.stream.Stream<Path> files = java.nio.file.Files.walk(fs.getPath("/rocelab/scenario/examples"))) {
+            Path copy = Files.createTempDirectory("rocelab-examples");
+            try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of());
+                    Stream<Path> files = Files.walk(fs.getPath("/rocelab/scenario/examples"))) {
                 Path root = fs.getPath("/rocelab/scenario/examples");
-                for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
                     if (f.toString().endsWith(".yaml")) {
                         continue;
                     }
                     Path target = copy.resolve(root.relativize(f).toString());
-                    java.nio.file.Files.createDirectories(target.getParent());
-                    java.nio.file.Files.copy(f, target);
+                    Files.createDirectories(target.getParent());
+                    Files.copy(f, target);
                     target.toFile().deleteOnExit();
                     target.getParent().toFile().deleteOnExit();
                 }
@@ -190,7 +217,7 @@ public final class ScenarioReader {
             copy.toFile().deleteOnExit();
             exampleFiles = copy;
             return copy;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IOException(e);
         }
     }
@@ -271,7 +298,7 @@ public final class ScenarioReader {
     }
 
     private static ScenarioConfig resolve(Doc doc, Node root, Path baseDir, Path source, boolean fabricOnly,
-            rocelab.scenario.MemoryBudget budget) throws ScenarioException {
+            MemoryBudget budget) throws ScenarioException {
         YamlMap top = YamlMap.of(doc, root, "the scenario", TOP_KEYS);
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
@@ -308,11 +335,11 @@ public final class ScenarioReader {
                 ? YamlMap.of(doc, top.get("switch"), "switch", DeviceReader.SWITCH_KEYS) : null;
         PfcParameters pfc = new PfcReader(doc).read(switchMap == null ? null : switchMap.get("pfc"), mode);
         NicParameters nicForHeadroom = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
-        rocelab.fabric.network.PauseLoop loop = new rocelab.fabric.network.PauseLoop(switches.forwardingLatencyPs(),
+        PauseLoop loop = new PauseLoop(switches.forwardingLatencyPs(),
                 pfc.pauseResponsePs(), nicForHeadroom.pauseResponsePs());
         if (!top.has("switches")) { // with overrides, each switch's buffer is checked against its own headroom
             PfcReader.checkBuffer(doc, topology, pfc, switches.bufferBytes(),
-                    new rocelab.fabric.packet.FrameFormat(vlan),
+                    new FrameFormat(vlan),
                     nicForHeadroom.mtuBytes(), loop, switchMap == null ? top.keyNode("topology")
                             : switchMap.has("buffer") ? switchMap.get("buffer") : top.keyNode("switch"));
         }
@@ -320,19 +347,19 @@ public final class ScenarioReader {
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);
-        rocelab.fabric.topology.Topology built = topology.build();
-        if (mode == FabricMode.INFINIBAND && topology instanceof rocelab.fabric.topology.MultiPlaneSpec) {
+        Topology built = topology.build();
+        if (mode == FabricMode.INFINIBAND && topology instanceof MultiPlaneSpec) {
             throw doc.at(YamlMap.entries(doc, top.get("topology"), "topology", "a mapping").get("planes")
                     .getValueNode(), "planes are modelled on"
                     + " Ethernet (RoCEv2) fabrics only; expected no planes with mode: infiniband");
         }
-        if (topology instanceof rocelab.fabric.topology.RailOptimizedSpec
-                || topology instanceof rocelab.fabric.topology.MultiPlaneSpec mp
-                        && mp.plane() instanceof rocelab.fabric.topology.RailOptimizedSpec) {
+        if (topology instanceof RailOptimizedSpec
+                || topology instanceof MultiPlaneSpec mp
+                        && mp.plane() instanceof RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.
-            trafficReader.servers(rocelab.scenario.Simulation.serverMap(built));
+            trafficReader.servers(Simulation.serverMap(built));
         }
-        rocelab.scenario.device.Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
+        Devices perDevice = new DevicesReader(doc, mode, vlan, mtu, fabric.keyNode("mtu"),
                 built, trafficReader, baseDir, loop).read(switchMap == null ? null : switchMap.node(),
                         top.get("switches"),
                 nicMap == null ? null : nicMap.node(), top.get("nics"), pfc);
@@ -342,11 +369,11 @@ public final class ScenarioReader {
         }
         List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
                 && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
-        rocelab.scenario.FlowsOutput flowsOutput = flowsOutput(doc, top);
+        FlowsOutput flowsOutput = flowsOutput(doc, top);
         boolean otherWork = top.has("jobs") || top.has("inference") || top.has("events");
-        if (flowsOutput.choice() == rocelab.scenario.FlowsOutput.Choice.AGGREGATED) {
+        if (flowsOutput.choice() == FlowsOutput.Choice.AGGREGATED) {
             String why = otherWork ? "a streamed run has no jobs, inference services or link events"
-                    : rocelab.scenario.StreamedRun.why(traffic);
+                    : StreamedRun.why(traffic);
             if (why != null) {
                 throw doc.at(YamlMap.of(doc, top.get("observe"), "observe", "sample-interval", "flows").get("flows"),
                         "flows: aggregated is a streamed run, and " + why + "; expected flows: per-flow or auto");
@@ -356,18 +383,18 @@ public final class ScenarioReader {
         if (!traffic.isEmpty()) {
             sizing.traffic(top.get("traffic"), traffic);
         }
-        List<rocelab.workload.job.JobSpec> jobs = top.has("jobs")
+        List<JobSpec> jobs = top.has("jobs")
                 ? new JobReader(doc, trafficReader, sizing, top.has("nvlink")).read(top.get("jobs")) : List.of();
-        List<rocelab.workload.inference.InferenceSpec> inference = top.has("inference")
+        List<InferenceSpec> inference = top.has("inference")
                 ? new InferenceReader(doc, trafficReader, topology.hostCount()).read(top.get("inference"),
-                        jobs.stream().map(rocelab.workload.job.JobSpec::name).collect(java.util.stream.Collectors.toSet()))
+                        jobs.stream().map(JobSpec::name).collect(Collectors.toSet()))
                 : List.of();
-        rocelab.workload.graph.NvlinkParameters nvlink = null;
+        NvlinkParameters nvlink = null;
         if (top.has("nvlink")) {
             YamlMap nv = YamlMap.of(doc, top.get("nvlink"), "nvlink", "rate", "latency");
             long rate = nv.requiredRate("rate");
             long latency = nv.optionalTime("latency", 1_000_000L);
-            nvlink = doc.build(top.get("nvlink"), "nvlink", () -> new rocelab.workload.graph.NvlinkParameters(rate,
+            nvlink = doc.build(top.get("nvlink"), "nvlink", () -> new NvlinkParameters(rate,
                     latency));
         }
         long stopAt = Long.MAX_VALUE;
@@ -390,7 +417,7 @@ public final class ScenarioReader {
                         "sample=" + sampleInterval, "faults=" + faults, "events=" + linkEvents,
                         "rx=" + devices.receive(nicMap), "nvlink=" + nvlink,
                         "jobs=" + CanonicalText.jobs(jobs), "inference=" + inference) + (infiniband == null ? "" : " " + infiniband)
-                        + (flowsOutput.choice() == rocelab.scenario.FlowsOutput.Choice.AUTO ? ""
+                        + (flowsOutput.choice() == FlowsOutput.Choice.AUTO ? ""
                                 : " flows=" + flowsOutput.choice().key()), traffic, stopAt)
                 + DeviceText.render(perDevice, DeviceText.used(top, switchMap, nicMap));
         return new ScenarioConfig(name, seed, mode, vlan, topology, switches, pfc, ecn, nic, devices.receive(nicMap), cc, cnpQos[0], cnpQos[1],
@@ -399,24 +426,24 @@ public final class ScenarioReader {
     }
 
     /** {@code observe: {flows: auto|per-flow|aggregated}}: how the run reports its flows (see FlowsOutput). */
-    private static rocelab.scenario.FlowsOutput flowsOutput(Doc doc, YamlMap top) throws ScenarioException {
+    private static FlowsOutput flowsOutput(Doc doc, YamlMap top) throws ScenarioException {
         if (!top.has("observe")) {
-            return rocelab.scenario.FlowsOutput.AUTO;
+            return FlowsOutput.AUTO;
         }
         YamlMap obs = YamlMap.of(doc, top.get("observe"), "observe", "sample-interval", "flows");
         if (obs.get("flows") == null) {
-            return rocelab.scenario.FlowsOutput.AUTO;
+            return FlowsOutput.AUTO;
         }
         String key = obs.optionalChoice("flows", "auto", "a flows output", "auto", "per-flow", "aggregated");
         String where = doc.at(obs.get("flows"), "").getMessage();
-        return new rocelab.scenario.FlowsOutput(rocelab.scenario.FlowsOutput.Choice.ofKey(key),
+        return new FlowsOutput(FlowsOutput.Choice.ofKey(key),
                 where.substring(0, where.length() - 2));
     }
 
     /** {@code faults: [{kind: pause-storm, host: 3, start: 100us, duration: 5ms, priority: 3}]}. */
     private static List<PauseStormFault> faults(Doc doc, YamlMap top, int hosts, FabricMode mode)
             throws ScenarioException {
-        List<PauseStormFault> out = new java.util.ArrayList<>();
+        List<PauseStormFault> out = new ArrayList<>();
         if (!top.has("faults")) {
             return out;
         }
@@ -438,12 +465,12 @@ public final class ScenarioReader {
 
     /** {@code events: [{kind: link-down, a: leaf0, b: spine0, at: 50us}, {kind: link-up, ...}]}. */
     private static List<LinkEvent> linkEvents(Doc doc, YamlMap top, TopologySpec spec) throws ScenarioException {
-        List<LinkEvent> out = new java.util.ArrayList<>();
+        List<LinkEvent> out = new ArrayList<>();
         if (!top.has("events")) {
             return out;
         }
-        rocelab.fabric.topology.Topology t = spec.build();
-        List<EventSeen> seen = new java.util.ArrayList<>();
+        Topology t = spec.build();
+        List<EventSeen> seen = new ArrayList<>();
         for (Node item : doc.list(top.get("events"), "events", "a list of events, each with a kind")) {
             YamlMap e = YamlMap.of(doc, item, "an event", "kind", "a", "b", "at");
             e.require("kind", "link-down or link-up");
@@ -455,7 +482,7 @@ public final class ScenarioReader {
             int b = node(doc, t, bn);
             long at = doc.time(e.require("at", "a time, e.g. 50us"), "at");
             int found = 0;
-            for (rocelab.fabric.topology.Topology.Edge edge : t.edges()) {
+            for (Topology.Edge edge : t.edges()) {
                 if (edge.a().node() == a && edge.b().node() == b || edge.a().node() == b && edge.b().node() == a) {
                     out.add(new LinkEvent(edge.index(), at, up));
                     found++;
@@ -479,11 +506,11 @@ public final class ScenarioReader {
      * in turn from up: a second link-down while the link is down (or a link-up while it is up) changes nothing in the
      * run and is a mistake in the file, such as overlapping outages of one link.
      */
-    private static void downAndUpInTurn(Doc doc, rocelab.fabric.topology.Topology t, List<EventSeen> seen)
+    private static void downAndUpInTurn(Doc doc, Topology t, List<EventSeen> seen)
             throws ScenarioException {
-        List<EventSeen> inTime = new java.util.ArrayList<>(seen);
-        inTime.sort(java.util.Comparator.comparingLong(EventSeen::atPs)); // stable: as written at equal times
-        java.util.Map<Long, EventSeen> downNow = new java.util.HashMap<>();
+        List<EventSeen> inTime = new ArrayList<>(seen);
+        inTime.sort(Comparator.comparingLong(EventSeen::atPs)); // stable: as written at equal times
+        Map<Long, EventSeen> downNow = new HashMap<>();
         for (EventSeen e : inTime) {
             long link = (long) e.lo() * Integer.MAX_VALUE + e.hi();
             String name = t.nodeName(e.lo()) + " - " + t.nodeName(e.hi());
@@ -511,7 +538,7 @@ public final class ScenarioReader {
         return n instanceof org.yaml.snakeyaml.nodes.ScalarNode s ? s.getValue() : String.valueOf(n);
     }
 
-    private static int node(Doc doc, rocelab.fabric.topology.Topology t, Node n) throws ScenarioException {
+    private static int node(Doc doc, Topology t, Node n) throws ScenarioException {
         String name = doc.text(n, "node", "a node name");
         int id = t.nodeByName(name);
         if (id < 0) {
@@ -522,7 +549,7 @@ public final class ScenarioReader {
     }
 
     private static FabricMode mode(Doc doc, YamlMap fabric) throws ScenarioException {
-        String modes = String.join(", ", java.util.Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
+        String modes = String.join(", ", Arrays.stream(FabricMode.values()).map(FabricMode::key).toList());
         Node node = fabric.require("mode", modes);
         String key = doc.text(node, "mode", modes);
         FabricMode mode = FabricMode.fromKey(key);

@@ -1,14 +1,21 @@
 package rocelab.scenario.read;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.yaml.snakeyaml.nodes.Node;
+import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.scenario.FlowsOutput;
 import rocelab.scenario.Footprint;
 import rocelab.scenario.MemoryBudget;
+import rocelab.scenario.StreamedRun;
 import rocelab.workload.collective.Collectives;
 import rocelab.workload.job.Dim;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.Step;
+import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /**
@@ -29,7 +36,7 @@ final class Sizing {
         this.doc = doc;
         this.budget = budget;
         this.footprint = Footprint.of(topology);
-        this.perServer = topology instanceof rocelab.fabric.topology.RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        this.perServer = topology instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
         this.nvlink = nvlink && perServer > 1;
     }
 
@@ -38,23 +45,23 @@ final class Sizing {
     }
 
     /** How the scenario reports its flows, and whether it has jobs, inference services or link events. */
-    private rocelab.scenario.FlowsOutput flowsOutput = rocelab.scenario.FlowsOutput.AUTO;
+    private FlowsOutput flowsOutput = FlowsOutput.AUTO;
     private boolean otherWork;
 
-    void workload(rocelab.scenario.FlowsOutput output, boolean jobsInferenceOrEvents) {
+    void workload(FlowsOutput output, boolean jobsInferenceOrEvents) {
         this.flowsOutput = output;
         this.otherWork = jobsInferenceOrEvents;
     }
 
     /**
-     * Whether a run of these traffic items is streamed ({@link rocelab.scenario.StreamedRun}): a {@code --model flow}
-     * budget, a workload it can stream, and {@link rocelab.scenario.FlowsOutput} choosing aggregated flows.
+     * Whether a run of these traffic items is streamed ({@link StreamedRun}): a {@code --model flow}
+     * budget, a workload it can stream, and {@link FlowsOutput} choosing aggregated flows.
      */
     boolean streamed(List<TrafficSpec> items) {
-        if (!budget.streaming() || otherWork || rocelab.scenario.StreamedRun.why(items) != null) {
+        if (!budget.streaming() || otherWork || StreamedRun.why(items) != null) {
             return false;
         }
-        var c = (rocelab.workload.traffic.CollectiveTraffic) items.get(0);
+        var c = (CollectiveTraffic) items.get(0);
         return flowsOutput.aggregated(true, true, collectiveFlows(c));
     }
 
@@ -70,7 +77,7 @@ final class Sizing {
         List<Node> nodes = doc.list(list, "traffic", "a list of traffic items");
         footprint = footprint.streamed(streamed(items));
         for (int i = 0; i < items.size(); i++) {
-            if (items.get(i) instanceof rocelab.workload.traffic.CollectiveTraffic c) {
+            if (items.get(i) instanceof CollectiveTraffic c) {
                 footprint = withCollective(footprint, c);
             } else {
                 footprint = footprint.plusFlows(items.get(i).flowCount((int) footprint.hosts()));
@@ -80,20 +87,20 @@ final class Sizing {
     }
 
     /** The estimated messages (flows and NVLink transfers) of a collective traffic item. */
-    long collectiveMessages(rocelab.workload.traffic.CollectiveTraffic c) {
+    long collectiveMessages(CollectiveTraffic c) {
         return Footprint.mulSat(c.iterations(), Collectives.estimatedMessages(c.call().op(), c.call().algorithm(),
                 c.call().rankCount(), c.call().channels(), perServer));
     }
 
     /** The estimated flows of a collective traffic item: its messages that cross the fabric, its servers taken into account. */
-    long collectiveFlows(rocelab.workload.traffic.CollectiveTraffic c) {
+    long collectiveFlows(CollectiveTraffic c) {
         return !nvlink ? collectiveMessages(c) : Footprint.mulSat(c.iterations(), Collectives.estimatedFabricMessages(
                 c.call().op(), c.call().algorithm(), c.call().rankCount(), c.call().channels(), perServer));
     }
 
     /** Refuses, at {@code node}, what is read so far plus a collective traffic item, when that does not fit. */
-    void requireWith(Node node, rocelab.workload.traffic.CollectiveTraffic c) throws ScenarioException {
-        if (rocelab.scenario.StreamedRun.why(List.of(c)) == null) {
+    void requireWith(Node node, CollectiveTraffic c) throws ScenarioException {
+        if (StreamedRun.why(List.of(c)) == null) {
             // Checked without writing its messages (HierarchicalAlgorithm.check): what it costs is the run's.
             return;
         }
@@ -104,7 +111,7 @@ final class Sizing {
     }
 
     /** A footprint with a collective's flows (its messages across the fabric) and its NVLink transfers. */
-    private Footprint withCollective(Footprint f, rocelab.workload.traffic.CollectiveTraffic c) {
+    private Footprint withCollective(Footprint f, CollectiveTraffic c) {
         long messages = collectiveMessages(c);
         long flows = collectiveFlows(c);
         return f.plusFlows(flows).plusTasks(messages == Long.MAX_VALUE ? messages : messages - flows);
@@ -118,7 +125,7 @@ final class Sizing {
         long ranks = job.layout().size();
         // tasks[0]: tasks that are not flows; tasks[1]: flows (collective messages that cross the fabric).
         long[] tasks = {0, 0};
-        steps(job.program(), 1, ranks, job, tasks, new java.util.HashMap<>(), false);
+        steps(job.program(), 1, ranks, job, tasks, new HashMap<>(), false);
         // Per iteration and rank, the joins that open and close it.
         long others = Footprint.mulSat(Footprint.addSat(tasks[0], 2 * ranks), job.iterations());
         long flows = Footprint.mulSat(tasks[1], job.iterations());
@@ -131,7 +138,7 @@ final class Sizing {
      * Whether every member of the group of {@code dims} around the first and the last rank sits in one server, so
      * its messages are NVLink transfers (with NVLink).
      */
-    private boolean inOneServer(JobSpec job, java.util.Set<Dim> dims) {
+    private boolean inOneServer(JobSpec job, Set<Dim> dims) {
         for (int rank : new int[] {0, job.layout().size() - 1}) {
             int[] group = job.layout().group(rank, dims);
             long server = job.layout().host(group[0]) / perServer;
@@ -149,7 +156,7 @@ final class Sizing {
      * holds (evaluated once per distinct condition; inside a loop with a variable, on every rank); saturates.
      */
     private void steps(List<Step> steps, long times, long ranks, JobSpec job, long[] tasks,
-            java.util.Map<String, Long> activeByCondition, boolean inLoop) {
+            Map<String, Long> activeByCondition, boolean inLoop) {
         for (Step s : steps) {
             if (tasks[0] == Long.MAX_VALUE || tasks[1] == Long.MAX_VALUE) {
                 return;

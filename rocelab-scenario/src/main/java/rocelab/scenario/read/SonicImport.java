@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import rocelab.scenario.device.ImportNote;
 
 /**
  * Imports the RoCE-relevant subset of a SONiC {@code config_db.json} as a switch override: DSCP_TO_TC_MAP and
@@ -31,7 +33,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 final class SonicImport {
     /** What the import produced: an override mapping (switch keys) and what it could not apply. */
-    record Result(Node override, List<rocelab.scenario.device.ImportNote> notes) {}
+    record Result(Node override, List<ImportNote> notes) {}
 
     private static final List<String> SUPPORTED = List.of("DSCP_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
             "TC_TO_QUEUE_MAP", "PORT_QOS_MAP", "WRED_PROFILE", "QUEUE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
@@ -44,7 +46,7 @@ final class SonicImport {
     private final Doc doc;
     private final String file;
     private final Map<String, Map<String, MappingNode>> tables = new TreeMap<>();
-    private final List<rocelab.scenario.device.ImportNote> notes = new ArrayList<>();
+    private final List<ImportNote> notes = new ArrayList<>();
 
     private SonicImport(Doc doc, String file) {
         this.doc = doc;
@@ -79,7 +81,7 @@ final class SonicImport {
         Path given;
         try {
             given = Path.of(path);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw scenario.at(where, "'" + path + "' is not a file path; expected the path of a config_db.json");
         }
         Path resolved = baseDir.resolve(given);
@@ -144,13 +146,13 @@ final class SonicImport {
             }
         }
         if (!other.isEmpty()) {
-            notes.add(new rocelab.scenario.device.ImportNote(file, "tables ignored as not about RoCE QoS: "
+            notes.add(new ImportNote(file, "tables ignored as not about RoCE QoS: "
                     + String.join(", ", other), true));
         }
     }
 
     private void note(String text) {
-        notes.add(new rocelab.scenario.device.ImportNote(file, text, false));
+        notes.add(new ImportNote(file, text, false));
     }
 
     private static String notModelled(String table) {

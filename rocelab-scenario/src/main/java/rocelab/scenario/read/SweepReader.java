@@ -1,11 +1,15 @@
 package rocelab.scenario.read;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -131,10 +135,10 @@ public final class SweepReader {
         String hash = Simulation.scenarioHash(config);
         if (!model.equals("packet")) {
             try {
-                java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
-                hash = java.util.HexFormat.of().formatHex(d.digest((hash + "\nmodel=" + model)
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            } catch (java.security.NoSuchAlgorithmException e) {
+                MessageDigest d = MessageDigest.getInstance("SHA-256");
+                hash = HexFormat.of().formatHex(d.digest((hash + "\nmodel=" + model)
+                        .getBytes(StandardCharsets.UTF_8)));
+            } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
         }

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
-import rocelab.fabric.topology.CustomTopologySpec;
 import rocelab.fabric.topology.CustomTopologySpec.CustomLink;
+import rocelab.fabric.topology.CustomTopologySpec;
 import rocelab.fabric.topology.FatTreeSpec;
 import rocelab.fabric.topology.LeafSpineSpec;
 import rocelab.fabric.topology.LinkParameters;
@@ -19,6 +19,7 @@ import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.SingleSwitchSpec;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.observe.output.Numbers;
 
 /** Reads the {@code topology} section into one of the topology spec records. */
 final class TopologyReader {
@@ -213,7 +214,7 @@ final class TopologyReader {
         List<Integer> cut = build(m, () -> spec.build().unreachableHosts());
         if (!cut.isEmpty()) {
             // Ten named and the rest counted, unless only one is left: it is named too.
-            int shown = rocelab.observe.output.Numbers.shown(cut.size(), 10);
+            int shown = Numbers.shown(cut.size(), 10);
             String names = cut.stream().limit(shown).map(h -> "h" + h).collect(Collectors.joining(", "))
                     + (cut.size() > shown ? " and " + (cut.size() - shown) + " more" : "");
             throw doc.at(keyNode, "topology is disconnected: " + (cut.size() == 1 ? "host " : "hosts ") + names

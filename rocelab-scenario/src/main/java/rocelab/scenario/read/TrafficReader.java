@@ -3,29 +3,32 @@ package rocelab.scenario.read;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import rocelab.workload.traffic.AllToAllTraffic;
-import rocelab.workload.traffic.DscpTraffic;
-import rocelab.workload.traffic.IncastTraffic;
-import rocelab.workload.traffic.PermutationTraffic;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
+import rocelab.workload.collective.HierarchicalAlgorithm;
 import rocelab.workload.collective.PairSizes;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.CollectiveTraffic;
+import rocelab.workload.traffic.DscpTraffic;
+import rocelab.workload.traffic.IncastTraffic;
+import rocelab.workload.traffic.PermutationTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads the {@code traffic} list into traffic spec records, checking host indices against the topology. */
 final class TrafficReader {
     private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, "
-            + String.join(", ", java.util.Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+            + String.join(", ", Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
     private static final String HOST_SET = "host indices such as 3, 1-16, \"1-4,7,9-10\" or [1, 2, 3]";
     private static final Pattern RANGE_ITEM = Pattern.compile("(\\d+)(?:\\s*-\\s*(\\d+))?");
@@ -246,20 +249,20 @@ final class TrafficReader {
         } catch (IllegalArgumentException e) {
             throw doc.at(m.get("algorithm") != null ? m.get("algorithm") : node, e.getMessage());
         }
-        boolean usesServers = algorithm == rocelab.workload.collective.Algorithm.HIERARCHICAL
-                || algorithm == rocelab.workload.collective.Algorithm.PXN;
+        boolean usesServers = algorithm == Algorithm.HIERARCHICAL
+                || algorithm == Algorithm.PXN;
         if (serverOfHost != null && usesServers) {
             // Unrolled once here, so a call the topology cannot serve is reported where it is written (only the
             // algorithms that follow the servers can fail on them); sized first, as the unrolling costs its flows.
             if (sizing != null) {
                 sizing.requireWith(node, traffic);
             }
-            rocelab.workload.graph.TaskGraph scratch = new rocelab.workload.graph.TaskGraph();
+            TaskGraph scratch = new TaskGraph();
             scratch.servers(serverOfHost);
-            if (algorithm == rocelab.workload.collective.Algorithm.HIERARCHICAL) {
+            if (algorithm == Algorithm.HIERARCHICAL) {
                 // What the hierarchical form can refuse (its servers), checked without writing its messages.
                 doc.build(node, where, () -> {
-                    rocelab.workload.collective.HierarchicalAlgorithm.check(scratch, traffic.call());
+                    HierarchicalAlgorithm.check(scratch, traffic.call());
                     return traffic;
                 });
             } else {

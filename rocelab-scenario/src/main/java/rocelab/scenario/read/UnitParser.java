@@ -1,6 +1,8 @@
 package rocelab.scenario.read;
 
 import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +32,7 @@ public final class UnitParser {
 
     /** The forms engineers write a rate in: Gbps, Gb/s, Gbit/s, or the prefix alone (400G), with k or K for kilo. */
     private static Map<String, Long> rateUnits() {
-        Map<String, Long> units = new java.util.HashMap<>();
+        Map<String, Long> units = new HashMap<>();
         Map<String, Long> prefixes = Map.of("", 1L, "K", 1_000L, "k", 1_000L, "M", 1_000_000L, "G", 1_000_000_000L,
                 "T", 1_000_000_000_000L);
         prefixes.forEach((prefix, factor) -> {
@@ -54,7 +56,7 @@ public final class UnitParser {
         long bytes = parse(text, "size", SIZE_FORMAT, SIZE_UNITS, "bytes", false);
         if (bytes > MAX_BYTES) {
             throw new IllegalArgumentException(quote(text) + " is more than 1 PiB; expected a size of at most "
-                    + String.format(java.util.Locale.ROOT, "%,d", MAX_BYTES) + " bytes");
+                    + String.format(Locale.ROOT, "%,d", MAX_BYTES) + " bytes");
         }
         return bytes;
     }

@@ -2,6 +2,7 @@ package rocelab.scenario.read;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
@@ -42,7 +43,7 @@ final class YamlBounds {
      * and default resolver) without what a {@code Yaml} object also builds and a tree does not need: its
      * constructor, representer and dumper settings (some 60 classes and java.util.logging at start-up).
      */
-    static Node compose(java.io.Reader text, LoaderOptions options) {
+    static Node compose(Reader text, LoaderOptions options) {
         return new org.yaml.snakeyaml.composer.Composer(new org.yaml.snakeyaml.parser.ParserImpl(
                 new org.yaml.snakeyaml.reader.StreamReader(text), options), new org.yaml.snakeyaml.resolver.Resolver(),
                 options).getSingleNode();

@@ -3,6 +3,7 @@ package rocelab.scenario.sweep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -93,7 +95,7 @@ public final class LocalSweep {
             for (int i = 0; i < pending.size(); i++) {
                 try {
                     outcomes.put(pending.get(i).id(), futures.get(i).get());
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     // runPoint records every failure itself; this is a bug in the runner.
                     throw new IllegalStateException("a sweep worker failed", e.getCause());
                 }
@@ -136,7 +138,7 @@ public final class LocalSweep {
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(partial, target);
-        } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+        } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
             // Another sweep into the same folder finished this point first: same scenario and seed, same run.
             deleteTree(partial);
         }

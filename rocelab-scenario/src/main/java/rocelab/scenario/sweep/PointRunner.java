@@ -2,6 +2,7 @@ package rocelab.scenario.sweep;
 
 import java.nio.file.Path;
 import rocelab.observe.RunResult;
+import rocelab.observe.output.RunWriter;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -35,7 +36,7 @@ public final class PointRunner {
     /** Runs a point and keeps only its summary.json (what a remote task sends back), or its error. */
     public static PointOutcome outcome(SweepPoint point, String model) {
         try {
-            return PointOutcome.completed(point.id(), rocelab.observe.output.RunWriter.summaryJson(
+            return PointOutcome.completed(point.id(), RunWriter.summaryJson(
                     run(config(point), model)));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return PointOutcome.failed(point.id(), reason(e));

@@ -1,10 +1,12 @@
 package rocelab.scenario.sweep;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import rocelab.observe.output.Summary;
 import rocelab.observe.report.NiceTicks;
 
 /**
@@ -59,7 +61,7 @@ public final class SweepReport {
         int unlisted = 0;
         for (int m = firstMetric; m < header.size(); m++) {
             String metric = header.get(m);
-            if (java.util.Arrays.asList(rocelab.observe.output.Summary.WALL_CLOCK_KEYS).contains(metric)) {
+            if (Arrays.asList(Summary.WALL_CLOCK_KEYS).contains(metric)) {
                 continue; // the machine's speed, not the scenario's: in results.csv only
             }
             if (plan.metrics().isEmpty() && metric.contains("[")) {

@@ -8,6 +8,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.probe.PortCounter;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -37,7 +39,7 @@ class PfcCauseTest {
 
         @Override
         public void onPfcSent(long nowPs, int node, int port, int priority, int quanta, long groupBytes,
-                long thresholdBytes, rocelab.fabric.probe.PfcReason reason, long poolUsedBytes, long poolBytes) {
+                long thresholdBytes, PfcReason reason, long poolUsedBytes, long poolBytes) {
             capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
                     poolBytes, linked, 0, false);
             capture.capture(nowPs, node, port, priority, quanta, groupBytes, thresholdBytes, reason, poolUsedBytes,
@@ -95,7 +97,7 @@ class PfcCauseTest {
             boolean paused = false;
             for (int p = 0; p < sw.portCount(); p++) {
                 // A switch's first pause frame is an XOFF.
-                paused |= sw.port(p).counter(rocelab.fabric.probe.PortCounter.PAUSE_SENT) > 0;
+                paused |= sw.port(p).counter(PortCounter.PAUSE_SENT) > 0;
             }
             assertThat(sw.ingressLists() != null).as("switch %d", s).isEqualTo(paused);
             linked += paused ? 1 : 0;

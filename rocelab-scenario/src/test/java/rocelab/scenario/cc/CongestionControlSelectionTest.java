@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static rocelab.scenario.cc.CcScenarios.incast;
 
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,7 +31,7 @@ class CongestionControlSelectionTest {
         assertThat(config.congestion().name()).isEqualTo(name);
         Simulation sim = Simulation.assemble(config);
         CongestionControl cc = sim.network().queuePairs().get(0).congestionControl();
-        assertThat(cc.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)).startsWith(name);
+        assertThat(cc.getClass().getSimpleName().toLowerCase(Locale.ROOT)).startsWith(name);
         RunResult r = sim.run(ProgressListener.NONE);
         assertThat(r.flows()).allMatch(FlowRecord::completed);
         assertThat(CongestionControls.byName(name).orElseThrow().notificationPoint(config.congestion(), 48, 6).mode())

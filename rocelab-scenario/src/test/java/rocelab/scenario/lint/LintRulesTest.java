@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.DropReason;
+import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.Simulation;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -216,8 +219,8 @@ class LintRulesTest {
                 .containsExactly(Severity.WARNING);
         assertThat(lint(fabric, "switch: {buffer: 4MB}\n").of("L5")).isEmpty();
         // What the error says happens: drops, and not one mark.
-        var run = rocelab.scenario.Simulation.assemble(new ScenarioReader().read(fabric + "switch: {buffer: 300KB}\n",
-                "t.yaml", Path.of("."))).run(rocelab.scenario.ProgressListener.NONE);
+        var run = Simulation.assemble(new ScenarioReader().read(fabric + "switch: {buffer: 300KB}\n",
+                "t.yaml", Path.of("."))).run(ProgressListener.NONE);
         assertThat(run.totals().ecnMarked()).isZero();
         assertThat(run.totals().packetsDropped()).isPositive();
     }
@@ -237,7 +240,7 @@ class LintRulesTest {
         for (int pathMtu : new int[] {2048, 2049, 4096}) {
             ScenarioConfig c = new ScenarioReader().read(fabric.formatted(pathMtu), "t.yaml", Path.of("."));
             LintReport r = Lint.check(c);
-            var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
+            var run = Simulation.assemble(c).run(ProgressListener.NONE);
             long oversize = run.totals().packetsDropped();
             if (pathMtu <= 2048) {
                 assertThat(r.of("L11")).as("path MTU %d", pathMtu).isEmpty();
@@ -259,9 +262,9 @@ class LintRulesTest {
         // A full 4096-byte IB packet is 4138 bytes (LRH 8, BTH 12, RETH 16, payload, ICRC 4, VCRC 2): lint wanted a
         // switch MTU of 4156 (RoCE over IP) and the switch passed it only from MTU 4120 (an Ethernet frame limit).
         ScenarioConfig c = new ScenarioReader().read(IB_LEAF_SPINE.formatted(4096, 4096), "t.yaml", Path.of("."));
-        var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
+        var run = Simulation.assemble(c).run(ProgressListener.NONE);
         assertThat(Lint.check(c).of("L11")).isEmpty();
-        assertThat(run.totals().dropped(rocelab.fabric.probe.DropReason.OVERSIZE)).isZero();
+        assertThat(run.totals().dropped(DropReason.OVERSIZE)).isZero();
         assertThat(run.totals().packetsDropped()).isZero();
     }
 
@@ -273,8 +276,8 @@ class LintRulesTest {
                     Path.of("."));
             List<Finding> errors = Lint.check(c).of("L11").stream()
                     .filter(f -> f.severity() == Severity.ERROR).toList();
-            var run = rocelab.scenario.Simulation.assemble(c).run(rocelab.scenario.ProgressListener.NONE);
-            long oversize = run.totals().dropped(rocelab.fabric.probe.DropReason.OVERSIZE);
+            var run = Simulation.assemble(c).run(ProgressListener.NONE);
+            long oversize = run.totals().dropped(DropReason.OVERSIZE);
             if (pathMtu <= 2048) {
                 assertThat(errors).as("path MTU %d", pathMtu).isEmpty();
                 assertThat(oversize).as("path MTU %d", pathMtu).isZero();

@@ -6,14 +6,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
+import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.Summary;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -206,9 +209,9 @@ class LintWhatIfTest {
         assertThat(br.flows()).anyMatch(FlowRecord::failed);
         // summary.json gives every drop a reason: each reason is listed, and they add up to packets_dropped.
         @SuppressWarnings("unchecked")
-        java.util.Map<String, Object> drops = (java.util.Map<String, Object>) ((java.util.Map<String, Object>)
-                rocelab.observe.output.Summary.of(br).get("counters")).get("drops_by_reason");
-        for (rocelab.fabric.probe.DropReason reason : rocelab.fabric.probe.DropReason.values()) {
+        Map<String, Object> drops = (Map<String, Object>) ((Map<String, Object>)
+                Summary.of(br).get("counters")).get("drops_by_reason");
+        for (DropReason reason : DropReason.values()) {
             assertThat(drops).containsKey(reason.key());
         }
         assertThat(drops.get("oversize")).isEqualTo(oversize);

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.scenario.MemoryBudget;
+import rocelab.scenario.Simulation;
+import rocelab.scenario.StreamedRun;
 
 /**
  * Scenarios that cannot run are refused while they are read, before anything is built or unrolled (issue 15 item
@@ -145,11 +148,11 @@ class ScenarioLimitsTest {
     void shouldAcceptThe32768GpuAllReduceWhenStreamedAndRefuseItWhole() throws Exception {
         Path file = Path.of("../scenarios/bench/scale-allreduce-32768.yaml");
         var config = new ScenarioReader(new MemoryBudget(3 * GIB, true, true)).read(file);
-        assertThat(rocelab.scenario.StreamedRun.chosen(config, rocelab.scenario.Simulation.Model.FLOW)).isTrue();
+        assertThat(StreamedRun.chosen(config, Simulation.Model.FLOW)).isTrue();
 
         Throwable ideal = catchThrowable(() -> new ScenarioReader(new MemoryBudget(12 * GIB, true, false)).read(file));
         assertThat(ideal).isInstanceOf(ScenarioException.class).hasMessageContaining("of memory at flow level (");
-        String perFlow = java.nio.file.Files.readString(file) + "observe: {flows: per-flow}\n";
+        String perFlow = Files.readString(file) + "observe: {flows: per-flow}\n";
         Throwable whole = catchThrowable(() -> new ScenarioReader(new MemoryBudget(12 * GIB, true, true))
                 .read(perFlow, "t.yaml", Path.of("")));
         assertThat(whole).isInstanceOf(ScenarioException.class).hasMessageContaining("t.yaml:18:5: the scenario needs"
@@ -186,7 +189,7 @@ class ScenarioLimitsTest {
             + "      compute: {forward-per-layer: 1ms, optimizer: 1ms}\n";
 
     private static long count(String detail, String what) {
-        var m = java.util.regex.Pattern.compile("([0-9,]+) " + what).matcher(detail);
+        var m = Pattern.compile("([0-9,]+) " + what).matcher(detail);
         assertThat(m.find()).as(what + " in: " + detail).isTrue();
         return Long.parseLong(m.group(1).replace(",", ""));
     }
@@ -198,7 +201,7 @@ class ScenarioLimitsTest {
     @Test
     void shouldEstimateAJobsFlowsAndTasksAsTheRunBuildsThem() throws Exception {
         var config = new ScenarioReader(new MemoryBudget(8 * GIB)).read(MEGATRON, "t.yaml", Path.of(""));
-        var graph = rocelab.scenario.Simulation.workloadGraph(config, config.topology().build());
+        var graph = Simulation.workloadGraph(config, config.topology().build());
         // Room for the fabric, not for the job: the refusal names the job's counts.
         String detail = error((96L << 20) + (1L << 20), MEGATRON).detail();
         long flows = count(detail, "flows");
@@ -224,7 +227,7 @@ class ScenarioLimitsTest {
     }
 
     private static double gib(String detail) {
-        var m = java.util.regex.Pattern.compile("needs about ([0-9.]+) GiB").matcher(detail);
+        var m = Pattern.compile("needs about ([0-9.]+) GiB").matcher(detail);
         assertThat(m.find()).isTrue();
         return Double.parseDouble(m.group(1));
     }

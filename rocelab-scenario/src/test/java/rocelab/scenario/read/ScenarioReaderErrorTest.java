@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.congestion.CongestionControls;
 
 class ScenarioReaderErrorTest {
     private static final String HEAD = "name: t\nfabric: {mode: roce-lossy}\n";
@@ -311,7 +312,7 @@ class ScenarioReaderErrorTest {
     void shouldRejectCongestionControlWhenItIsUnknown() {
         assertError(HEAD + TOPO + "nic: {cc: bbr}\n" + FLOW,
                 "t.yaml:4:11: 'bbr' is not a congestion control; expected one of: "
-                        + String.join(", ", rocelab.congestion.CongestionControls.names()));
+                        + String.join(", ", CongestionControls.names()));
     }
 
     @Test
@@ -324,7 +325,7 @@ class ScenarioReaderErrorTest {
     void shouldRejectSettingsBlockWhenItIsForAnotherControl() {
         assertError(HEAD + TOPO + "nic: {cc: none, dcqcn: {profile: paper}}\n" + FLOW,
                 "t.yaml:4:17: settings for 'dcqcn' but cc is 'none'; expected settings for the chosen congestion"
-                        + " control only (cc: one of " + String.join(", ", rocelab.congestion.CongestionControls.names())
+                        + " control only (cc: one of " + String.join(", ", CongestionControls.names())
                         + ")");
     }
 

@@ -15,6 +15,7 @@ import rocelab.scenario.Simulation;
 import rocelab.scenario.sweep.PointRunner;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
+import rocelab.workload.traffic.IncastTraffic;
 
 class SweepReaderTest {
     private static final String BASE = """
@@ -68,7 +69,7 @@ class SweepReaderTest {
         ScenarioConfig c = PointRunner.config(last);
         assertThat(c.ecn().kminBytes()).isEqualTo(200_000);
         assertThat(c.ecn().kmaxBytes()).isEqualTo(1_600_000);
-        assertThat(((rocelab.workload.traffic.IncastTraffic) c.traffic().get(0)).senders()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+        assertThat(((IncastTraffic) c.traffic().get(0)).senders()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(c.devices().switches().get(0).parameters().bufferBytes()).isEqualTo(2_000_000);
         assertThat(c.seed()).isEqualTo(5);
         // The folder name is manifest.json's scenario hash.

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +33,7 @@ class LoadBalancingSweepsTest {
         SweepPlan all = new SweepReader().read(Path.of("../scenarios/sweeps/load-balancing-B.yaml"));
         // Four points (the suite's time: each is a run of B; the in-order per-packet points resend millions of packets
         // and take far longer, their go-back-N is checked on small fabrics by ReorderingRuleTest and the ooo tests).
-        java.util.Set<String> wanted = java.util.Set.of("ecmp/false", "adaptive/true", "spray/true", "flowlet/false");
+        Set<String> wanted = Set.of("ecmp/false", "adaptive/true", "spray/true", "flowlet/false");
         SweepPlan plan = new SweepPlan(all.sweepFile(), all.baseScenario(), all.keys(), all.combine(), all.model(),
                 all.metrics(), all.points().stream().filter(p -> wanted.contains(String.join("/", p.values())))
                         .toList());

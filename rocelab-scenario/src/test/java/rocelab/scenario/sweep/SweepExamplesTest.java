@@ -3,6 +3,7 @@ package rocelab.scenario.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -35,7 +36,7 @@ class SweepExamplesTest {
 
     private static List<Map<String, String>> rows(SweepResults r) {
         return r.rows().stream().map(row -> {
-            Map<String, String> m = new java.util.LinkedHashMap<>();
+            Map<String, String> m = new LinkedHashMap<>();
             for (int i = 0; i < row.size(); i++) {
                 m.put(r.header().get(i), row.get(i));
             }

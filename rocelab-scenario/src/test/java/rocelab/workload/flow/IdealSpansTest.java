@@ -3,7 +3,9 @@ package rocelab.workload.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import rocelab.engine.Rates;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.scenario.ScenarioConfig;
@@ -37,7 +39,7 @@ class IdealSpansTest {
         int c = g.compute(1_000_000_000L, 0, after);
         int k1 = g.flow(0, 1, 256 * 1024, -1, -1, 0, c);
         int k2 = g.flow(0, 2, 512 * 1024, -1, -1, 0, c);
-        int[] waits = java.util.Arrays.copyOf(new int[] {k1, k2}, 2 + alsoAfter.length);
+        int[] waits = Arrays.copyOf(new int[] {k1, k2}, 2 + alsoAfter.length);
         System.arraycopy(alsoAfter, 0, waits, 2, alsoAfter.length);
         int j = g.join(1, waits);
         return g.compute(100_000_000L, 1, j);
@@ -67,7 +69,7 @@ class IdealSpansTest {
         // The two flows leave host 0 one after the other: the port's work is in it, not only the longer flow.
         PathTiming timing = new PathTiming(network.frames(), config.nic().mtuBytes(),
                 config.switches().forwardingLatencyPs());
-        long bothOut = rocelab.engine.Rates.serializationPs(timing.wireBytes(256 * 1024) + timing.wireBytes(512 * 1024),
+        long bothOut = Rates.serializationPs(timing.wireBytes(256 * 1024) + timing.wireBytes(512 * 1024),
                 100_000_000_000L);
         assertThat(span).isGreaterThan(1_000_000_000L + bothOut + 100_000_000L);
         // The difference of the two ends' own bounds has the queue in it: no bound of a run whose prompt came late.

@@ -1,6 +1,7 @@
 package rocelab.workload.collective;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import rocelab.workload.graph.TaskGraph;
 
@@ -40,7 +41,7 @@ public final class AllToAllAlgorithm implements CollectiveAlgorithm {
         int n = call.rankCount();
         // stepDone[i]: rank i has finished its previous pairwise step (-1 before the first).
         int[] stepDone = new int[n];
-        java.util.Arrays.fill(stepDone, -1);
+        Arrays.fill(stepDone, -1);
         for (int k = 1; k < n; k++) {
             // Pairwise: what each rank's step k consists of, so that step k+1 can wait for it. (Direct needs no step
             // bookkeeping: every message is posted at once and Schedule.done() collects each rank's ends.)

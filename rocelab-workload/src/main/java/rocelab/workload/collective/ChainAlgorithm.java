@@ -1,5 +1,6 @@
 package rocelab.workload.collective;
 
+import java.util.Arrays;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -42,7 +43,7 @@ public final class ChainAlgorithm implements CollectiveAlgorithm {
             // the one ahead of it; the rank still forwards the chunks in order (NCCL's steps are sequential), so a
             // connection's messages are posted in the order they were added, as each rank's done assumes.
             int[] forwarded = new int[n];
-            java.util.Arrays.fill(forwarded, -1);
+            Arrays.fill(forwarded, -1);
             for (int k = 0; k < chunks; k++) {
                 long size = NcclChunks.chunk(bytes, NcclChunks.STEP_BYTES, k);
                 int arrived = -1;

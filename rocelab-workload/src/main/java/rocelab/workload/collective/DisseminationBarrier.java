@@ -1,5 +1,7 @@
 package rocelab.workload.collective;
 
+import java.util.ArrayList;
+import java.util.List;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -27,9 +29,9 @@ public final class DisseminationBarrier implements CollectiveAlgorithm {
         Schedule schedule = new Schedule(graph, call, entry);
         int n = call.rankCount();
         // heard[i]: every round's message rank i has received so far; its next message vouches for all of them.
-        java.util.List<java.util.List<Integer>> heard = new java.util.ArrayList<>();
+        List<List<Integer>> heard = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            heard.add(new java.util.ArrayList<>());
+            heard.add(new ArrayList<>());
         }
         for (int k = 0; k < rounds(n); k++) {
             int distance = 1 << k;

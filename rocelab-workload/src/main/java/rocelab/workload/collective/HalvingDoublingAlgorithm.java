@@ -1,5 +1,7 @@
 package rocelab.workload.collective;
 
+import java.util.ArrayList;
+import java.util.List;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -127,11 +129,11 @@ public final class HalvingDoublingAlgorithm implements CollectiveAlgorithm {
 
     /** The messages each participant has received so far. */
     private static final class Received {
-        private final java.util.List<java.util.List<Integer>> of = new java.util.ArrayList<>();
+        private final List<List<Integer>> of = new ArrayList<>();
 
         Received(int participants) {
             for (int v = 0; v < participants; v++) {
-                of.add(new java.util.ArrayList<>());
+                of.add(new ArrayList<>());
             }
         }
 

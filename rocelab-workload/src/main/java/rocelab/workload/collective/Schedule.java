@@ -166,8 +166,8 @@ final class Schedule {
             this.dst = dst;
             this.qps = qps;
             this.last = new int[qps.length];
-            java.util.Arrays.fill(last, -1);
-            java.util.Arrays.fill(consumed, -1);
+            Arrays.fill(last, -1);
+            Arrays.fill(consumed, -1);
         }
 
         /** Messages sent on it so far. */

@@ -4,8 +4,10 @@ import java.util.Arrays;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.nic.PlaneRouting;
 import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /**
@@ -73,7 +75,7 @@ public final class EcmpFabric implements FlowRouter {
             any |= spreads(network.switchAt(s));
         }
         this.planes = network.planeRouting();
-        this.planeSpraying = planes != null && planes.selection() == rocelab.fabric.topology.PlaneSelection.SPRAY;
+        this.planeSpraying = planes != null && planes.selection() == PlaneSelection.SPRAY;
         this.spraying = any || planeSpraying;
     }
 
@@ -81,7 +83,7 @@ public final class EcmpFabric implements FlowRouter {
      * Multi-plane fabric (null: one plane): a per-QP flow takes its QP's plane (as the packet level picks it, moved
      * off a plane that lost its path); a sprayed flow is spread evenly over the planes that reach its destination.
      */
-    private final rocelab.fabric.nic.PlaneRouting planes;
+    private final PlaneRouting planes;
     private final boolean planeSpraying;
 
     /** Whether a switch spreads a flow over all its candidates (spray, adaptive) or hashes it (ecmp, flowlet). */
@@ -159,7 +161,7 @@ public final class EcmpFabric implements FlowRouter {
 
     @Override
     public double[] capacitiesBps() {
-        double[] c = java.util.Arrays.copyOf(linkCapacities(topology), resources);
+        double[] c = Arrays.copyOf(linkCapacities(topology), resources);
         for (int h = 0; h < receiveBps.length; h++) {
             if (receiveResource[h] >= 0) {
                 c[receiveResource[h]] = receiveBps[h];

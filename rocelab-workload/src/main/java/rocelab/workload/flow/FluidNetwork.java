@@ -120,19 +120,19 @@ public final class FluidNetwork implements EventHandler {
     }
 
     private void grow(int n) {
-        resources = java.util.Arrays.copyOf(resources == null ? new int[0][] : resources, n);
-        weights = java.util.Arrays.copyOf(weights == null ? new double[0][] : weights, n);
-        positions = java.util.Arrays.copyOf(positions == null ? new int[0][] : positions, n);
-        capBps = java.util.Arrays.copyOf(capBps == null ? new double[0] : capBps, n);
-        remainingBits = java.util.Arrays.copyOf(remainingBits == null ? new double[0] : remainingBits, n);
-        rateBps = java.util.Arrays.copyOf(rateBps == null ? new double[0] : rateBps, n);
-        updatedPs = java.util.Arrays.copyOf(updatedPs == null ? new long[0] : updatedPs, n);
-        version = java.util.Arrays.copyOf(version == null ? new int[0] : version, n);
-        active = java.util.Arrays.copyOf(active == null ? new boolean[0] : active, n);
-        tag = java.util.Arrays.copyOf(tag == null ? new int[0] : tag, n);
-        flowMark = java.util.Arrays.copyOf(flowMark == null ? new int[0] : flowMark, n);
-        newRate = java.util.Arrays.copyOf(newRate == null ? new double[0] : newRate, n);
-        frozen = java.util.Arrays.copyOf(frozen == null ? new boolean[0] : frozen, n);
+        resources = Arrays.copyOf(resources == null ? new int[0][] : resources, n);
+        weights = Arrays.copyOf(weights == null ? new double[0][] : weights, n);
+        positions = Arrays.copyOf(positions == null ? new int[0][] : positions, n);
+        capBps = Arrays.copyOf(capBps == null ? new double[0] : capBps, n);
+        remainingBits = Arrays.copyOf(remainingBits == null ? new double[0] : remainingBits, n);
+        rateBps = Arrays.copyOf(rateBps == null ? new double[0] : rateBps, n);
+        updatedPs = Arrays.copyOf(updatedPs == null ? new long[0] : updatedPs, n);
+        version = Arrays.copyOf(version == null ? new int[0] : version, n);
+        active = Arrays.copyOf(active == null ? new boolean[0] : active, n);
+        tag = Arrays.copyOf(tag == null ? new int[0] : tag, n);
+        flowMark = Arrays.copyOf(flowMark == null ? new int[0] : flowMark, n);
+        newRate = Arrays.copyOf(newRate == null ? new double[0] : newRate, n);
+        frozen = Arrays.copyOf(frozen == null ? new boolean[0] : frozen, n);
     }
 
     /**

@@ -1,6 +1,7 @@
 package rocelab.workload.flow;
 
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import rocelab.workload.graph.TaskGraph;
@@ -111,7 +112,7 @@ public final class IdealSpans {
         int[] found = new int[16];
         int n = 0;
         found[n++] = b;
-        java.util.BitSet seen = new java.util.BitSet();
+        BitSet seen = new BitSet();
         seen.set(b - a);
         for (int i = 0; i < n; i++) {
             int t = found[i];

@@ -1,5 +1,6 @@
 package rocelab.workload.graph;
 
+import rocelab.engine.Rates;
 import rocelab.fabric.topology.Topology;
 
 /**
@@ -31,6 +32,6 @@ public record LocalLinks(int[] serverOfHost, long rateBps, long latencyPs) {
 
     /** Time the sending GPU's NVLink is busy with {@code bytes}. */
     public long serializationPs(long bytes) {
-        return rocelab.engine.Rates.serializationPs(bytes, rateBps);
+        return Rates.serializationPs(bytes, rateBps);
     }
 }

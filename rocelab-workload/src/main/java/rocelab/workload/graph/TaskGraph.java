@@ -1,8 +1,13 @@
 package rocelab.workload.graph;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import rocelab.workload.traffic.FlowSpec;
 
 /**
@@ -77,17 +82,17 @@ public final class TaskGraph {
 
     private int[] serverOfHost;
     private int[] localIndex;
-    private java.util.Map<Integer, int[]> hostsOfServer;
+    private Map<Integer, int[]> hostsOfServer;
 
     /** The server of every host, for algorithms that treat GPUs of one server differently (hierarchical, PXN). */
     public void servers(int[] serverOfHostMap) {
         this.serverOfHost = serverOfHostMap.clone();
-        java.util.Map<Integer, List<Integer>> members = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> members = new TreeMap<>();
         for (int h = 0; h < serverOfHost.length; h++) {
             members.computeIfAbsent(serverOfHost[h], k -> new ArrayList<>()).add(h);
         }
         this.localIndex = new int[serverOfHost.length];
-        this.hostsOfServer = new java.util.HashMap<>();
+        this.hostsOfServer = new HashMap<>();
         for (var e : members.entrySet()) {
             int[] hosts = e.getValue().stream().mapToInt(Integer::intValue).toArray();
             hostsOfServer.put(e.getKey(), hosts);
@@ -753,7 +758,7 @@ public final class TaskGraph {
 
     /** Every flow, in the order added: flow i is flows().get(i) (a view; each get makes its record). */
     public List<FlowSpec> flows() {
-        return new java.util.AbstractList<>() {
+        return new AbstractList<>() {
             @Override
             public FlowSpec get(int i) {
                 return flowSpec(i);
@@ -768,7 +773,7 @@ public final class TaskGraph {
 
     /** Flow i as a record. */
     public FlowSpec flowSpec(int i) {
-        java.util.Objects.checkIndex(i, flowCount);
+        Objects.checkIndex(i, flowCount);
         int f = i & flowMask;
         return new FlowSpec(flowSrc[f], flowDst[f], flowBytes[f], flowStartPs[f], flowDscp[f]);
     }

@@ -2,9 +2,12 @@ package rocelab.workload.graph;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import rocelab.engine.EventHandler;
 import rocelab.engine.InexactSplitException;
+import rocelab.engine.PartitionedSimulator;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.MessageListener;
@@ -117,7 +120,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      * and task, the keys one driver's events have. A queue pair's failure is applied between windows
      * ({@link #afterWindow}).
      */
-    public WorkloadDriver(Network network, TaskGraph graph, rocelab.engine.PartitionedSimulator partitions,
+    public WorkloadDriver(Network network, TaskGraph graph, PartitionedSimulator partitions,
             PartitionPlan plan, int[] partitionOfHost) {
         this(network.simulator(), network, graph, null, network.hostCount(), null, 1, partitions, plan,
                 partitionOfHost);
@@ -141,7 +144,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     }
 
     private WorkloadDriver(Simulator sim, Network network, TaskGraph graph, FlowRouter router, int hostCount,
-            int[] groupOfTask, int groups, rocelab.engine.PartitionedSimulator partitions, PartitionPlan plan,
+            int[] groupOfTask, int groups, PartitionedSimulator partitions, PartitionPlan plan,
             int[] partitionOfHost) {
         this.sim = sim;
         this.handlerId = sim.register(this);
@@ -321,7 +324,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             return out;
         }
         // A stable sort: roots with the same earliest start keep their task order.
-        return java.util.stream.IntStream.of(out).boxed()
+        return IntStream.of(out).boxed()
                 .sorted((a, b) -> Long.compare(graph.notBeforePs(a), graph.notBeforePs(b)))
                 .mapToInt(Integer::intValue).toArray();
     }
@@ -619,14 +622,14 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     }
 
     private static String microseconds(long ps) {
-        return String.format(java.util.Locale.ROOT, "%.3f us", ps / 1e6);
+        return String.format(Locale.ROOT, "%.3f us", ps / 1e6);
     }
 
     /** Task t in words: its flow's hosts, or its kind. */
     private String describe(int t) {
         int f = graph.flowIndex(t);
         return f >= 0 ? "flow " + graph.flowSource(f) + "->" + graph.flowDestination(f) + " (task " + t + ")"
-                : graph.kind(t).name().toLowerCase(java.util.Locale.ROOT) + " task " + t;
+                : graph.kind(t).name().toLowerCase(Locale.ROOT) + " task " + t;
     }
 
     /** Every unfinished flow of the QP fails, and so does everything that was waiting for them. */

@@ -1,6 +1,7 @@
 package rocelab.workload.inference;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -46,7 +47,7 @@ public sealed interface Arrivals permits Arrivals.Poisson, Arrivals.Trace {
     /** Requests read from a trace, sorted by arrival (ties keep file order). */
     record Trace(String file, List<Arrival> requests) implements Arrivals {
         public Trace {
-            requests = requests.stream().sorted(java.util.Comparator.comparingLong(Arrival::atPs)).toList();
+            requests = requests.stream().sorted(Comparator.comparingLong(Arrival::atPs)).toList();
             if (requests.isEmpty()) {
                 throw new IllegalArgumentException("a trace needs at least one request");
             }

@@ -1,6 +1,8 @@
 package rocelab.workload.inference;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A request-driven inference service: a model served by prefill and decode instances (disaggregated serving), a
@@ -66,7 +68,7 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
         if (model.kvHeads() % tp != 0 && tp % model.kvHeads() != 0) {
             throw new IllegalArgumentException("tp " + tp + " does not shard " + model.kvHeads() + " KV heads evenly");
         }
-        java.util.Set<Integer> used = new java.util.HashSet<>();
+        Set<Integer> used = new HashSet<>();
         for (ServingInstance i : instances) {
             for (int h : i.hosts()) {
                 if (!used.add(h)) {

@@ -1,5 +1,6 @@
 package rocelab.workload.inference;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -58,7 +59,7 @@ public record RequestTemplate(long ingressBytes, List<Step> steps, long egressBy
 
     /** The template with its first LLM call's prompt and output tokens replaced (a trace row). */
     public RequestTemplate withFirstCall(long promptTokens, int outputTokens) {
-        java.util.ArrayList<Step> s = new java.util.ArrayList<>(steps);
+        ArrayList<Step> s = new ArrayList<>(steps);
         for (int i = 0; i < s.size(); i++) {
             if (s.get(i) instanceof LlmCall c) {
                 s.set(i, c.withTokens(promptTokens, outputTokens));

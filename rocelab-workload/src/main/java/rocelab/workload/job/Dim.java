@@ -1,12 +1,14 @@
 package rocelab.workload.job;
 
+import java.util.Locale;
+
 /** A parallelism dimension: tensor, context, expert, data and pipeline parallelism. */
 public enum Dim {
     TP, CP, EP, DP, PP;
 
     /** The coordinate's name in expressions and scenarios ({@code tp}). */
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The degree's name in expressions ({@code TP}). */

@@ -2,6 +2,7 @@ package rocelab.workload.job;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A small integer expression over a rank's coordinates, the degrees and loop variables, as written in a job's
@@ -211,7 +212,7 @@ public final class Expr {
             String name = s.substring(start, pos);
             if (!names.contains(name)) {
                 throw new ParseException("unknown name '" + name + "'; expected one of: "
-                        + String.join(", ", new java.util.TreeSet<>(names)), start);
+                        + String.join(", ", new TreeSet<>(names)), start);
             }
             return v -> {
                 Long value = v.get(name);

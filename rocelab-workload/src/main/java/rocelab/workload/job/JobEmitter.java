@@ -8,8 +8,11 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import rocelab.workload.collective.Collective;
+import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
+import rocelab.workload.collective.PairSizes;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -276,7 +279,7 @@ public final class JobEmitter {
         return m;
     }
 
-    private static long evaluate(Step.Meta meta, java.util.function.LongSupplier call) {
+    private static long evaluate(Step.Meta meta, LongSupplier call) {
         try {
             return call.getAsLong();
         } catch (ArithmeticException | IllegalStateException e) {
@@ -313,11 +316,11 @@ public final class JobEmitter {
             }
             long size = c.perRank() ? c.op().totalFromPerRank(c.sizeBytes(), members.length) : c.sizeBytes();
             Collective call;
-            if (c.op() == rocelab.workload.collective.CollectiveOp.ALL_TO_ALLV) {
+            if (c.op() == CollectiveOp.ALL_TO_ALLV) {
                 // Each rank sends S bytes in all (its own part included), spread over destinations by the skew.
                 var pairs = c.skew() == null
-                        ? rocelab.workload.collective.PairSizes.uniform(members.length, size)
-                        : rocelab.workload.collective.PairSizes.zipf(members.length, size, c.skew().zipf(),
+                        ? PairSizes.uniform(members.length, size)
+                        : PairSizes.zipf(members.length, size, c.skew().zipf(),
                                 c.skew().seed());
                 call = Collective.allToAllv(c.algorithm(), hosts, pairs, c.channels(), job.dscp())
                         .withQpsPerConnection(c.qpsPerConnection());

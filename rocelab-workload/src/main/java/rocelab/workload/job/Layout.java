@@ -1,7 +1,10 @@
 package rocelab.workload.job;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +28,7 @@ public record Layout(Map<Dim, Integer> degrees, List<Dim> order, int[] hosts) {
             }
             d.put(dim, v);
         }
-        degrees = java.util.Collections.unmodifiableMap(d);
+        degrees = Collections.unmodifiableMap(d);
         if (order.size() != Dim.values().length || EnumSet.copyOf(order).size() != Dim.values().length) {
             throw new IllegalArgumentException("the order must name each of tp, cp, ep, dp, pp once");
         }
@@ -131,7 +134,7 @@ public record Layout(Map<Dim, Integer> degrees, List<Dim> order, int[] hosts) {
 
     /** A rank's variables for expressions: its coordinates and every degree. */
     public Map<String, Long> variables(int rank) {
-        Map<String, Long> v = new java.util.HashMap<>();
+        Map<String, Long> v = new HashMap<>();
         for (Dim d : Dim.values()) {
             v.put(d.key(), (long) coord(rank, d));
             v.put(d.degreeKey(), (long) degree(d));
@@ -141,7 +144,7 @@ public record Layout(Map<Dim, Integer> degrees, List<Dim> order, int[] hosts) {
 
     /** Every name an expression may use: coordinates and degrees. */
     public static Set<String> names() {
-        Set<String> s = new java.util.HashSet<>();
+        Set<String> s = new HashSet<>();
         for (Dim d : Dim.values()) {
             s.add(d.key());
             s.add(d.degreeKey());

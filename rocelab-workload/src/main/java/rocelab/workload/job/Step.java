@@ -1,5 +1,7 @@
 package rocelab.workload.job;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,7 +63,7 @@ public sealed interface Step {
      */
     record Transfer(Meta meta, boolean send, Map<Dim, Expr> peer, long sizeBytes) implements Step {
         public Transfer {
-            peer = java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(peer));
+            peer = Collections.unmodifiableMap(new EnumMap<>(peer));
         }
     }
 

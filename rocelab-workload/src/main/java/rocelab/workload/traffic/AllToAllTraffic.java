@@ -3,6 +3,7 @@ package rocelab.workload.traffic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import rocelab.workload.graph.TaskGraph;
 
 /** All-to-all: every host writes {@code sizeBytes} to every other host, all at once (n x (n-1) flows). */
 public record AllToAllTraffic(long sizeBytes, long startPs) implements TrafficSpec {
@@ -21,7 +22,7 @@ public record AllToAllTraffic(long sizeBytes, long startPs) implements TrafficSp
 
     /** Adds the flows one by one: no list of n x (n - 1) flows besides the graph's own. */
     @Override
-    public void addTo(rocelab.workload.graph.TaskGraph graph, int hostCount, SplittableRandom random) {
+    public void addTo(TaskGraph graph, int hostCount, SplittableRandom random) {
         for (int s = 0; s < hostCount; s++) {
             for (int d = 0; d < hostCount; d++) {
                 if (s != d) {

@@ -1,5 +1,6 @@
 package rocelab.workload.traffic;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import rocelab.workload.collective.Collective;
@@ -33,7 +34,7 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
         int start = graph.at(startPs, -1);
         int n = call.rankCount();
         int[] entry = new int[n];
-        java.util.Arrays.fill(entry, start);
+        Arrays.fill(entry, start);
         int[][] done = new int[iterations][];
         for (int k = 0; k < iterations; k++) {
             done[k] = Collectives.emit(graph, call, entry);

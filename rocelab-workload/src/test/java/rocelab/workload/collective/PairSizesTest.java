@@ -3,6 +3,7 @@ package rocelab.workload.collective;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Zipf-skewed AlltoAllv sizes: exact row sums, the Zipf weights, one hot destination for all, seeded. */
@@ -25,7 +26,7 @@ class PairSizesTest {
                 sorted[j] = p.bytes(i, j);
             }
         }
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         for (int k = 1; k <= n; k++) {
             // The k-th most popular destination gets perRank / (k^s H(n, s)), to within the rounding byte.
             assertThat((double) sorted[n - k]).isCloseTo(perRank / Math.pow(k, exponent) / harmonic,

@@ -2,6 +2,7 @@ package rocelab.workload.collective;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -153,7 +154,7 @@ class PointToPointPatternTest {
     }
 
     private static List<Integer> connections(TaskGraph g, int src) {
-        List<Integer> out = new java.util.ArrayList<>();
+        List<Integer> out = new ArrayList<>();
         for (int f = 0; f < g.flowCount(); f++) {
             if (g.flows().get(f).src() == src) {
                 out.add(g.connection(f));

@@ -1,5 +1,6 @@
 package rocelab.workload.collective;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -79,7 +80,7 @@ final class Sends {
     /** Whether task {@code t} waits, directly or not, for task {@code target}. */
     boolean waitsFor(int t, int target) {
         boolean[] seen = new boolean[graph.taskCount()];
-        java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(t));
+        ArrayDeque<Integer> todo = new ArrayDeque<>(List.of(t));
         while (!todo.isEmpty()) {
             int x = todo.pop();
             if (x == target) {

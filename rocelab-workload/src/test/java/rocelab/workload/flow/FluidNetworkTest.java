@@ -3,8 +3,15 @@ package rocelab.workload.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Rates;
 import rocelab.engine.Simulator;
@@ -125,7 +132,7 @@ class FluidNetworkTest {
      */
     @Test
     void shouldKeepTheMaxMinRatesExactAfterEveryDepartureAndArrival() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        SplittableRandom random = new SplittableRandom(5);
         for (int trial = 0; trial < 40; trial++) {
             Simulator s = new Simulator();
             int resources = random.nextInt(2, 8);
@@ -133,9 +140,9 @@ class FluidNetworkTest {
             for (int r = 0; r < resources; r++) {
                 capacity[r] = random.nextInt(1, 11) * 1e9;
             }
-            java.util.Map<Integer, int[]> crossing = new java.util.TreeMap<>();
-            java.util.Map<Integer, Double> cap = new HashMap<>();
-            java.util.Map<Integer, Integer> slot = new HashMap<>();
+            Map<Integer, int[]> crossing = new TreeMap<>();
+            Map<Integer, Double> cap = new HashMap<>();
+            Map<Integer, Integer> slot = new HashMap<>();
             FluidNetwork n = new FluidNetwork(s, capacity, 4, (now, tag) -> crossing.remove(tag));
             int flows = random.nextInt(5, 40);
             for (int f = 0; f < flows; f++) {
@@ -153,7 +160,7 @@ class FluidNetworkTest {
             }
             while (!s.calendar().isEmpty()) {
                 s.run(s.calendar().firstTimePs(), Long.MAX_VALUE);
-                java.util.Map<Integer, Double> expected = maxMin(capacity, crossing, cap);
+                Map<Integer, Double> expected = maxMin(capacity, crossing, cap);
                 for (var e : expected.entrySet()) {
                     assertThat(n.rateBps(slot.get(e.getKey()))).as("trial %d flow %d at %d ps", trial, e.getKey(),
                             s.nowPs()).isCloseTo(e.getValue(), within(e.getValue() * 1e-9));
@@ -171,7 +178,7 @@ class FluidNetworkTest {
      */
     @Test
     void shouldGiveALoneFlowTheFillingsRateToTheBit() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(12);
+        SplittableRandom random = new SplittableRandom(12);
         long alone = 0;
         for (int trial = 0; trial < 60; trial++) {
             Simulator fastSim = new Simulator();
@@ -186,8 +193,8 @@ class FluidNetworkTest {
             FluidNetwork fast = new FluidNetwork(fastSim, capacity, 4, (now, tag) -> fastEnds.put(tag, now));
             FluidNetwork full = new FluidNetwork(fullSim, capacity, 4, (now, tag) -> fullEnds.put(tag, now));
             full.fillAloneDirectly(false);
-            java.util.List<Integer> fastSlots = new java.util.ArrayList<>();
-            java.util.List<Integer> fullSlots = new java.util.ArrayList<>();
+            List<Integer> fastSlots = new ArrayList<>();
+            List<Integer> fullSlots = new ArrayList<>();
             int flows = random.nextInt(5, 80);
             for (int f = 0; f < flows; f++) {
                 int[] rs = random.ints(0, resources).distinct().limit(random.nextInt(1, Math.min(4, resources) + 1))
@@ -233,10 +240,10 @@ class FluidNetworkTest {
     }
 
     /** Progressive filling from scratch, the textbook way: raise every unfrozen flow until a resource or cap binds. */
-    private static java.util.Map<Integer, Double> maxMin(double[] capacity, java.util.Map<Integer, int[]> crossing,
-            java.util.Map<Integer, Double> cap) {
-        java.util.Map<Integer, Double> rate = new java.util.TreeMap<>();
-        java.util.Set<Integer> unfrozen = new java.util.TreeSet<>(crossing.keySet());
+    private static Map<Integer, Double> maxMin(double[] capacity, Map<Integer, int[]> crossing,
+            Map<Integer, Double> cap) {
+        Map<Integer, Double> rate = new TreeMap<>();
+        Set<Integer> unfrozen = new TreeSet<>(crossing.keySet());
         double[] left = capacity.clone();
         double level = 0;
         while (!unfrozen.isEmpty()) {
@@ -261,9 +268,9 @@ class FluidNetworkTest {
                     }
                 }
             }
-            java.util.List<Integer> frozen = new java.util.ArrayList<>();
+            List<Integer> frozen = new ArrayList<>();
             for (int f : unfrozen) {
-                boolean full = java.util.Arrays.stream(crossing.get(f)).anyMatch(r -> left[r] <= capacity[r] * 1e-12);
+                boolean full = Arrays.stream(crossing.get(f)).anyMatch(r -> left[r] <= capacity[r] * 1e-12);
                 if (full || cap.get(f) < Double.POSITIVE_INFINITY && cap.get(f) - level <= cap.get(f) * 1e-12) {
                     frozen.add(f);
                     rate.put(f, level);

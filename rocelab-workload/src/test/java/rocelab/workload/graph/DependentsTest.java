@@ -2,6 +2,8 @@ package rocelab.workload.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +16,8 @@ class DependentsTest {
         SplittableRandom r = new SplittableRandom(seed);
         TaskGraph g = new TaskGraph();
         int n = 200 + r.nextInt(300);
-        java.util.List<Integer> flows = new java.util.ArrayList<>();
-        java.util.List<Integer> promises = new java.util.ArrayList<>();
+        List<Integer> flows = new ArrayList<>();
+        List<Integer> promises = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             int deps = t == 0 ? 0 : r.nextInt(4);
             int[] after = new int[deps];

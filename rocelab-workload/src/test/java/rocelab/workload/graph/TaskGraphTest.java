@@ -3,6 +3,9 @@ package rocelab.workload.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import rocelab.workload.traffic.FlowSpec;
 
@@ -56,12 +59,12 @@ class TaskGraphTest {
      */
     @Test
     void shouldFindACycleExactlyWhenKahnsAlgorithmLeavesTasksStuck() {
-        java.util.Random rnd = new java.util.Random(12);
+        Random rnd = new Random(12);
         int cyclic = 0;
         for (int round = 0; round < 400; round++) {
             TaskGraph g = new TaskGraph();
             int n = 2 + rnd.nextInt(60);
-            java.util.List<Integer> promises = new java.util.ArrayList<>();
+            List<Integer> promises = new ArrayList<>();
             for (int t = 0; t < n; t++) {
                 if (t > 0 && rnd.nextInt(4) == 0) {
                     promises.add(g.promise(-1));

@@ -3,10 +3,14 @@ package rocelab.workload.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
@@ -14,7 +18,7 @@ import rocelab.workload.graph.TaskGraph;
 
 /** Programs unrolled into task graphs: dependencies, groups and point-to-point pairing. */
 class JobEmitterTest {
-    private static final java.util.Set<String> NAMES = Layout.names();
+    private static final Set<String> NAMES = Layout.names();
 
     private static Expr expr(String text) {
         try {
@@ -31,7 +35,7 @@ class JobEmitterTest {
     private static JobSpec job(Map<Dim, Integer> degrees, List<Step> program, int iterations) {
         int n = degrees.values().stream().reduce(1, (a, b) -> a * b);
         return new JobSpec("j", new Layout(degrees, Layout.MEGATRON_ORDER,
-                java.util.stream.IntStream.range(0, n).map(i -> 10 + i).toArray()), program, iterations, 0, 0, -1);
+                IntStream.range(0, n).map(i -> 10 + i).toArray()), program, iterations, 0, 0, -1);
     }
 
     @Test
@@ -85,8 +89,8 @@ class JobEmitterTest {
         JobTasks.Call y = t.calls().get(1);
         assertThat(x.call().ranks()).containsExactly(10, 11);
         assertThat(y.call().ranks()).containsExactly(10, 11);
-        int[] a = java.util.Arrays.copyOfRange(t.computeTasks(), 0, 4);
-        int[] b = java.util.Arrays.copyOfRange(t.computeTasks(), 4, 8);
+        int[] a = Arrays.copyOfRange(t.computeTasks(), 0, 4);
+        int[] b = Arrays.copyOfRange(t.computeTasks(), 4, 8);
         for (int i = 0; i < 2; i++) {
             assertThat(dependencies(g, x.entries()[i])).contains(a[i]);
             assertThat(dependencies(g, y.entries()[i])).contains(x.done()[i]).doesNotContain(a[i]);
@@ -141,7 +145,7 @@ class JobEmitterTest {
                 Algorithm.RING, EnumSet.of(Dim.DP), 8000, false, 1, 0, 2));
         TaskGraph g = new TaskGraph();
         JobEmitter.emit(g, job(Map.of(Dim.DP, 4), program, 1));
-        java.util.Set<Integer> connections = new java.util.HashSet<>();
+        Set<Integer> connections = new HashSet<>();
         for (int f = 0; f < g.flowCount(); f++) {
             connections.add(g.connection(f));
         }
@@ -152,7 +156,7 @@ class JobEmitterTest {
     @Test
     void shouldEvaluateTheSameConditionAgainForEachLoopBindingAndChainByStreamAndAfter() {
         // "pp == i" under a loop over i: the same text, a different rank set each time round (one compute per stage).
-        Set<String> names = new java.util.HashSet<>(NAMES);
+        Set<String> names = new HashSet<>(NAMES);
         names.add("i");
         Expr when;
         try {
@@ -181,7 +185,7 @@ class JobEmitterTest {
     }
 
     private static List<Integer> dependencies(TaskGraph g, int task) {
-        List<Integer> out = new java.util.ArrayList<>();
+        List<Integer> out = new ArrayList<>();
         for (int i = 0; i < g.dependencyCount(task); i++) {
             out.add(g.dependency(task, i));
         }

@@ -3,8 +3,14 @@ package rocelab.workload.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +41,7 @@ class LayoutTest {
     @Test
     void shouldFollowAnotherOrder() {
         Layout l = new Layout(Map.of(Dim.TP, 2, Dim.PP, 2, Dim.DP, 2),
-                java.util.List.of(Dim.PP, Dim.TP, Dim.CP, Dim.EP, Dim.DP), new int[] {10, 11, 12, 13, 14, 15, 16, 17});
+                List.of(Dim.PP, Dim.TP, Dim.CP, Dim.EP, Dim.DP), new int[] {10, 11, 12, 13, 14, 15, 16, 17});
         assertThat(l.group(0, EnumSet.of(Dim.PP))).containsExactly(0, 1);
         assertThat(l.group(0, EnumSet.of(Dim.TP))).containsExactly(0, 2);
         assertThat(l.host(5)).isEqualTo(15);
@@ -52,18 +58,18 @@ class LayoutTest {
     /** Groups come from strides (issue 12: no scan of every rank per group); the definition is such a scan. */
     @Test
     void shouldMatchTheScanOfEveryRankWhenGroupsComeFromStrides() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        SplittableRandom random = new SplittableRandom(3);
         for (int trial = 0; trial < 200; trial++) {
-            Map<Dim, Integer> degrees = new java.util.EnumMap<>(Dim.class);
+            Map<Dim, Integer> degrees = new EnumMap<>(Dim.class);
             int size = 1;
             for (Dim d : Dim.values()) {
                 int v = 1 + random.nextInt(3);
                 degrees.put(d, v);
                 size *= v;
             }
-            java.util.List<Dim> order = new java.util.ArrayList<>(java.util.List.of(Dim.values()));
-            java.util.Collections.shuffle(order, new java.util.Random(random.nextLong()));
-            Layout l = new Layout(degrees, order, java.util.stream.IntStream.range(0, size).toArray());
+            List<Dim> order = new ArrayList<>(List.of(Dim.values()));
+            Collections.shuffle(order, new Random(random.nextLong()));
+            Layout l = new Layout(degrees, order, IntStream.range(0, size).toArray());
             EnumSet<Dim> dims = EnumSet.noneOf(Dim.class);
             for (Dim d : Dim.values()) {
                 if (random.nextBoolean()) {
@@ -71,7 +77,7 @@ class LayoutTest {
                 }
             }
             int rank = random.nextInt(size);
-            java.util.List<Integer> expected = new java.util.ArrayList<>();
+            List<Integer> expected = new ArrayList<>();
             for (int r = 0; r < size; r++) {
                 boolean same = true;
                 for (Dim d : Dim.values()) {

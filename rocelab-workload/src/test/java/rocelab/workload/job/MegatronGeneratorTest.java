@@ -3,6 +3,7 @@ package rocelab.workload.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -31,7 +32,7 @@ class MegatronGeneratorTest {
         List<Step> program = MegatronGenerator.expand(GPT3, l);
         // TP: AllGather + ReduceScatter of b s h d = 48 MiB (sequence parallel), twice per layer each way.
         List<Step.Collective> tp = program.stream().filter(s -> s instanceof Step.Collective c
-                && c.dims().equals(java.util.EnumSet.of(Dim.TP))).map(s -> (Step.Collective) s).toList();
+                && c.dims().equals(EnumSet.of(Dim.TP))).map(s -> (Step.Collective) s).toList();
         assertThat(tp).allSatisfy(c -> assertThat(c.sizeBytes()).isEqualTo(50_331_648L));
         // 8 stages x 96 micro-batches x 12 layers x 2 (fwd, bwd) x 2 places x (AG + RS).
         assertThat(tp).hasSize(8 * 96 * 12 * 2 * 2 * 2);
@@ -66,7 +67,7 @@ class MegatronGeneratorTest {
         assertThat(order).containsExactly("fwd0", "fwd1", "fwd2", "bwd0", "fwd3", "bwd1", "bwd2", "bwd3");
         // No TP collectives with TP = 1; a DDP AllReduce of bf16 gradients over DP.
         assertThat(program).noneMatch(s -> s instanceof Step.Collective c && c.dims().equals(
-                java.util.EnumSet.of(Dim.TP)));
+                EnumSet.of(Dim.TP)));
         assertThat(program).anyMatch(s -> s instanceof Step.Collective c && c.op() == CollectiveOp.ALL_REDUCE);
     }
 
@@ -83,7 +84,7 @@ class MegatronGeneratorTest {
                 new Step.Skew(1.2, 5));
         Layout l = new Layout(Map.of(Dim.EP, 4, Dim.DP, 2), Layout.MEGATRON_ORDER, IntStream.range(0, 8).toArray());
         List<Step.Collective> experts = MegatronGenerator.expand(moe, l).stream()
-                .filter(s -> s instanceof Step.Collective c && c.dims().equals(java.util.EnumSet.of(Dim.EP)))
+                .filter(s -> s instanceof Step.Collective c && c.dims().equals(EnumSet.of(Dim.EP)))
                 .map(s -> (Step.Collective) s).toList();
         // Per layer and micro-batch: dispatch and combine, forward and backward; b s topk h d / tp bytes each.
         assertThat(experts).hasSize(2 * 1 * 2 * 2).allSatisfy(c -> {

@@ -1,5 +1,6 @@
 package rocelab.fabric.flowcontrol.credit;
 
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 import rocelab.fabric.packet.PacketFifo;
 
@@ -45,9 +46,9 @@ public final class CreditGate {
                     + capacityBlocks + " credits; IBA allows at most " + WINDOW + " (128 KiB) per lane");
         }
         this.wake = wake;
-        java.util.Arrays.fill(limit, capacityBlocks);
-        java.util.Arrays.fill(stallSincePs, -1);
-        java.util.Arrays.fill(root, CreditRoot.NONE);
+        Arrays.fill(limit, capacityBlocks);
+        Arrays.fill(stallSincePs, -1);
+        Arrays.fill(root, CreditRoot.NONE);
     }
 
     /** The transmitter of this gate: port {@code port} of node {@code node} (a switch, or a host's HCA). */

@@ -1,7 +1,9 @@
 package rocelab.fabric.flowcontrol.credit;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Settings of an InfiniBand fabric ({@code fabric.mode: infiniband}).
@@ -80,7 +82,7 @@ public record InfinibandParameters(
             map[sl] = sl % DATA_VLS;
         }
         List<ArbitrationEntry> high = List.of(new ArbitrationEntry(6, 255), new ArbitrationEntry(7, 255));
-        List<ArbitrationEntry> low = new java.util.ArrayList<>();
+        List<ArbitrationEntry> low = new ArrayList<>();
         for (int vl = 0; vl < 6; vl++) {
             low.add(new ArbitrationEntry(vl, 64));
         }
@@ -113,7 +115,7 @@ public record InfinibandParameters(
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(vlBufferBytes, hcaBufferBytes, Arrays.hashCode(slToVl), high, low, highLimit);
+        return Objects.hash(vlBufferBytes, hcaBufferBytes, Arrays.hashCode(slToVl), high, low, highLimit);
     }
 
     @Override

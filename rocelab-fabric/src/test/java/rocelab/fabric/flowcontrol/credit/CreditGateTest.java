@@ -3,6 +3,8 @@ package rocelab.fabric.flowcontrol.credit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.FrameFormat;
@@ -78,8 +80,8 @@ class CreditGateTest {
     @Test
     void shouldShareTheLowTableByWeightAndLetOneLowPacketThroughAfterTheHighLimit() {
         var params = new InfinibandParameters(65536, 65536, InfinibandParameters.defaults().slToVl(),
-                java.util.List.of(new InfinibandParameters.ArbitrationEntry(7, 255)),
-                java.util.List.of(new InfinibandParameters.ArbitrationEntry(0, 48),
+                List.of(new InfinibandParameters.ArbitrationEntry(7, 255)),
+                List.of(new InfinibandParameters.ArbitrationEntry(0, 48),
                         new InfinibandParameters.ArbitrationEntry(1, 16)), 1);
         VlArbiter arbiter = new VlArbiter(params);
         PacketPool pool = new PacketPool(64);
@@ -106,7 +108,7 @@ class CreditGateTest {
         assertThat((double) served[0] / served[1]).isCloseTo(3.0, org.assertj.core.data.Offset.offset(0.05));
         assertThat(served[7]).as("high priority first whenever it is ready").isEqualTo(2000);
         // Always ready, VL7 may send 1 x 4096 bytes (four packets) before one low-priority packet goes.
-        java.util.Arrays.fill(served, 0);
+        Arrays.fill(served, 0);
         for (int vl : new int[] {0, 1, 7}) {
             if (queues[vl].isEmpty()) {
                 queues[vl].add(pool.acquire().initData(0, 0, 1, 0, 0, 960, 1024, 0));
