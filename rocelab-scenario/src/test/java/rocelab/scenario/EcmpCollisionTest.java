@@ -539,4 +539,71 @@ class EcmpCollisionTest {
         table = table.substring(0, table.indexOf("</table>"));
         assertThat(table).contains(String.join(", ", named) + ", another</td>");
     }
+
+    /**
+     * A 16-host fat tree (k = 4) whose permutation, with seed 3, has flows whose data never leaves their pod but whose
+     * last ACK, on its way back, was hashed up into a queue behind other flows' data (checked below from the flows'
+     * own waits). Such a flow is named by its last ACK in every place that names the collision: the summary's line,
+     * summary.json and the report's table.
+     */
+    private static final String FAT_TREE = """
+            name: ecmp-last-ack
+            seed: 3
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: fat-tree, k: 4, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            observe: {sample-interval: 0}
+            traffic:
+              - {kind: permutation, size: 2MB}
+            """;
+
+    @Test
+    void shouldNameAFlowWhoseOnlyPacketAtACollisionWasItsLastAckByThatAck() throws IOException {
+        Simulation sim = Scenarios.assemble(FAT_TREE);
+        RunResult r = sim.run(ProgressListener.NONE);
+        var topo = sim.network().topology();
+        int ackOnly = 0;
+        int data = 0;
+        for (EcmpLog.Collision c : r.ecmpLog().collisions(r.flows())) {
+            String line = r.ecmpLog().describe(c, r.flows());
+            for (EcmpLog.FlowAt f : c.flows()) {
+                // What waited there, from the flow's own waits at that port: its data, its last ACK or both.
+                long ackWait = 0;
+                long dataWait = 0;
+                for (var h : r.ecmpLog().waits(f.flow().id())) {
+                    if (h.node() == c.node() && h.port() == c.port()) {
+                        if (h.acks()) {
+                            ackWait += h.waitPs();
+                        } else {
+                            dataWait += h.waitPs();
+                        }
+                    }
+                }
+                assertThat(f.lastAckWaitPs()).isEqualTo(ackWait);
+                assertThat(f.waitPs()).isEqualTo(ackWait + dataWait);
+                String label = f.flow().id() + " (" + topo.nodeName(f.flow().src()) + "->"
+                        + topo.nodeName(f.flow().dst()) + ")";
+                if (c.flows().indexOf(f) >= EcmpLog.named(c.flows().size(), 3)) {
+                    continue;
+                }
+                if (dataWait == 0) {
+                    ackOnly++;
+                    assertThat(line).contains("the last ACK of flow " + label)
+                            .contains(" us (flow " + f.flow().id() + "'s last ACK)");
+                    assertThat(f.packets()).isEqualTo("last_ack");
+                } else {
+                    data++;
+                    assertThat(line).doesNotContain("the last ACK of flow " + label);
+                }
+            }
+        }
+        assertThat(ackOnly).as("seed 3 makes a collision where a flow waited by its last ACK alone").isPositive();
+        assertThat(data).isPositive();
+        Path dir = tmp.resolve("fat-tree");
+        ReportWriter.writeRun(dir, r, Map.of());
+        String json = Files.readString(dir.resolve("summary.json"));
+        assertThat(json).contains("\"packets\": \"last_ack\"").contains("\"packets\": \"data\"");
+        String html = Files.readString(dir.resolve("report.html"));
+        assertThat(html.substring(html.indexOf("<h3>ECMP collisions</h3>"))).contains(") its last ACK ");
+    }
 }

@@ -304,8 +304,21 @@ public final class EcmpLog implements EcmpProbe {
     /** An equal-cost port found idle at {@code packets} collisions. */
     public record Idle(int port, long packets) {}
 
-    /** A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK). */
-    public record FlowAt(FlowRecord flow, long waitPs) {}
+    /**
+     * A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK), of which
+     * {@code lastAckWaitPs} its last ACK (on its way back: the switch hashed the ACK there, not the data).
+     */
+    public record FlowAt(FlowRecord flow, long waitPs, long lastAckWaitPs) {
+        /** Only the flow's last ACK waited at this port: its data never went this way. */
+        public boolean lastAckOnly() {
+            return lastAckWaitPs == waitPs;
+        }
+
+        /** What of the flow waited here: {@code data}, {@code last_ack} or {@code data_and_last_ack}. */
+        public String packets() {
+            return lastAckWaitPs == 0 ? "data" : lastAckOnly() ? "last_ack" : "data_and_last_ack";
+        }
+    }
 
     /** Flow {@code flow}'s packets were queued behind flow {@code ahead}'s at {@code packets} collisions. */
     public record Pair(int flow, int ahead, long packets) {}
@@ -341,6 +354,7 @@ public final class EcmpLog implements EcmpProbe {
             List<FlowWaits.Hop> hops = waits.waits(f.id());
             int[] site = new int[hops.size()];
             long[] sum = new long[hops.size()];
+            long[] ackSum = new long[hops.size()];
             int n = 0;
             for (FlowWaits.Hop h : hops) {
                 int s = h.port() < 0 ? -1 : siteOf[portOffset[h.node()] + h.port()];
@@ -355,10 +369,13 @@ public final class EcmpLog implements EcmpProbe {
                     site[n++] = s;
                 }
                 sum[i] += h.waitPs();
+                if (h.acks()) {
+                    ackSum[i] += h.waitPs();
+                }
             }
             for (int i = 0; i < n; i++) {
                 if (sum[i] > 0) {
-                    at.get(site[i]).add(new FlowAt(f, sum[i]));
+                    at.get(site[i]).add(new FlowAt(f, sum[i], ackSum[i]));
                     wait[site[i]] += sum[i];
                 }
             }
@@ -442,19 +459,37 @@ public final class EcmpLog implements EcmpProbe {
      * One collision in words, every clause from what the switch recorded: {@code leaf0 hashed flows 0 (h0->h2) and 1
      * (h1->h3) onto its port 2 (towards spine0) while its equal-cost port 3 (towards spine1) was idle: their packets
      * waited in that queue for 60.000 us (flow 0) and 59.000 us (flow 1), each behind packets of the other} (a flow
-     * waited while at least one of its packets did).
+     * waited while at least one of its packets did). A flow whose only packet there was its last ACK, on its way back,
+     * is named as that ({@code the last ACK of flow 13 (h13->h7)}): the switch hashed the ACK, not the data.
      */
     public String describe(Collision c, List<FlowRecord> flows) {
         List<String> named = new ArrayList<>();
         List<String> waited = new ArrayList<>();
         Set<Integer> waiting = new HashSet<>();
+        boolean acks = false;
         for (FlowAt f : c.flows()) {
             waiting.add(f.flow().id());
         }
-        for (int i = 0; i < named(c.flows().size(), FLOWS_NAMED); i++) {
+        int shown = named(c.flows().size(), FLOWS_NAMED);
+        for (int i = 0; i < shown; i++) {
+            acks |= c.flows().get(i).lastAckWaitPs() > 0;
+        }
+        for (int i = 0; i < shown; i++) {
             FlowAt f = c.flows().get(i);
-            named.add(flowLabel(topo, flows, f.flow().id()));
-            waited.add(us(f.waitPs()) + " us (flow " + f.flow().id() + ")");
+            int id = f.flow().id();
+            String label = flowLabel(topo, flows, id);
+            if (f.lastAckOnly()) {
+                named.add("the last ACK of flow " + label);
+                waited.add(us(f.waitPs()) + " us (flow " + id + "'s last ACK)");
+            } else if (f.lastAckWaitPs() > 0) {
+                named.add("flow " + label + " (data and last ACK)");
+                waited.add(us(f.waitPs()) + " us (flow " + id + ", data and last ACK)");
+            } else {
+                // Among ACKs every item says what it is ("flow 7 (h7->h15)"); among flows alone the list reads
+                // "flows 0 (h0->h2) and 1 (h1->h3)".
+                named.add(acks ? "flow " + label : label);
+                waited.add(us(f.waitPs()) + " us (flow " + id + ")");
+            }
         }
         int more = c.flows().size() - named.size();
         if (more > 0) {
@@ -462,7 +497,7 @@ public final class EcmpLog implements EcmpProbe {
             for (int i = named.size(); i < c.flows().size(); i++) {
                 rest += c.flows().get(i).waitPs();
             }
-            named.add(more + " more");
+            named.add(more + (acks ? " more flows" : " more"));
             waited.add(String.format(Locale.ROOT, "%s us (the %d more, summed)", us(rest), more));
         }
         // Whose packets were ahead: every collided packet was behind another flow's, by the rule.
@@ -477,10 +512,10 @@ public final class EcmpLog implements EcmpProbe {
             behind = "each behind packets of another of them";
         } else if (c.pairsLeftOut() == 0) {
             List<String> names = new ArrayList<>();
-            int shown = named(aheadOf.size(), FLOWS_NAMED);
+            int aheadShown = named(aheadOf.size(), FLOWS_NAMED);
             for (int id : aheadOf) {
-                if (names.size() == shown) {
-                    names.add((aheadOf.size() - shown) + " more");
+                if (names.size() == aheadShown) {
+                    names.add((aheadOf.size() - aheadShown) + " more");
                     break;
                 }
                 names.add(flowLabel(topo, flows, id));
@@ -490,10 +525,12 @@ public final class EcmpLog implements EcmpProbe {
             behind = "each behind packets of another flow";
         }
         boolean one = c.flows().size() == 1;
-        return String.format(Locale.ROOT, "%s hashed %s %s onto its port %d (towards %s) while %s: %s packets waited"
-                + " in that queue for %s, %s", topo.nodeName(c.node()), one ? "flow" : "flows", join(named, "and"),
+        String what = acks ? join(named, "and") : (one ? "flow " : "flows ") + join(named, "and");
+        String whose = one && c.flows().get(0).lastAckOnly() ? "it" : one ? "its packets" : "their packets";
+        return String.format(Locale.ROOT, "%s hashed %s onto its port %d (towards %s) while %s: %s waited"
+                + " in that queue for %s, %s", topo.nodeName(c.node()), what,
                 c.port(), topo.nodeName(topo.peer(c.node(), c.port()).node()), idleWords(c.node(), c.idlePorts(),
-                        c.idleLeftOut()), one ? "its" : "their", join(waited, "and"), behind);
+                        c.idleLeftOut()), whose, join(waited, "and"), behind);
     }
 
     /** What ECMP does and what the other modes do instead, said once under the collisions. */

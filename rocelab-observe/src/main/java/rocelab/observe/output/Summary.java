@@ -240,6 +240,7 @@ public final class Summary {
                 x.put("src", f.flow().src());
                 x.put("dst", f.flow().dst());
                 x.put("ecmp_wait_us", Numbers.micros(f.waitPs()));
+                x.put("packets", f.packets());
                 flows.add(x);
             }
             row.put("flows", flows);

@@ -202,8 +202,11 @@ final class Findings {
                 int shown = Math.min(fs.size(), EcmpLog.named(counted, 5));
                 for (Object f : fs.subList(0, shown)) {
                     if (f instanceof Map<?, ?> x) {
+                        // What of the flow waited there: its last ACK alone (hashed on its way back), or both.
+                        String what = "last_ack".equals(x.get("packets")) ? " its last ACK"
+                                : "data_and_last_ack".equals(x.get("packets")) ? " data and last ACK" : "";
                         flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
-                                + ") " + text(x.get("ecmp_wait_us")) + " us");
+                                + ")" + what + " " + text(x.get("ecmp_wait_us")) + " us");
                     }
                 }
             }
