@@ -133,4 +133,37 @@ class CollectiveBandwidthTest {
         double expected = size / b + 6 * NcclChunks.STEP_BYTES / b + 8 * alpha;
         assertThat(r.timeUs()).isCloseTo(expected * 1e6, within(expected * 1e6 * 0.01));
     }
+
+    /**
+     * Halving-doubling's sends are eager (docs/scenario-format.md, as ASTRA-sim's): with 6 ranks, ranks 4 and 5 skip
+     * the fold, finish their first exchange early and write their second step's message into ranks 1 and 3 while
+     * these still take in the fold, a 2:1 incast the closed form leaves out; the call takes longer than its ideal.
+     * With 8 ranks (no fold) it does not.
+     */
+    @ParameterizedTest
+    @CsvSource({"6, true", "8, false"})
+    void shouldSendHalvingDoublingsStepsEagerlyIntoRanksStillTakingInTheFold(int n, boolean folds) {
+        RunResult r = Scenarios.assemble("""
+                name: hd
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: %d, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, ack-every: 8}
+                traffic:
+                  - {kind: allreduce, ranks: 0-%d, size: 12MB, algorithm: halving-doubling}
+                """.formatted(n, n - 1)).run(ProgressListener.NONE);
+        var call = r.collectives().get(0);
+        double overIdeal = (double) call.timePs() / call.idealTimePs();
+        // Into rank 1: the fold from rank 0 (12 MB, the first flow) and, with 6 ranks, rank 4's second step.
+        var intoOne = r.flows().stream().filter(f -> f.dst() == 1).toList();
+        var fold = intoOne.get(0);
+        boolean overlapped = intoOne.stream().skip(1).anyMatch(f -> f.startPs() < fold.deliveredPs());
+        assertThat(overlapped).as("a message into rank 1 while it takes in its first").isEqualTo(folds);
+        if (folds) {
+            assertThat(fold.src()).isEqualTo(0);
+            assertThat(fold.sizeBytes()).isEqualTo(12_000_000L);
+            assertThat(overIdeal).as("time over the ideal network's").isGreaterThan(1.05);
+        } else {
+            assertThat(overIdeal).as("time over the ideal network's").isLessThan(1.01);
+        }
+    }
 }
