@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
@@ -42,5 +45,41 @@ class CollectiveRunsTest {
         assertThat(json.get("runs")).isEqualTo(4);
         assertThat((Double) ((Number) json.get("busbw_gbytes_per_s")).doubleValue()).isGreaterThan(45.0);
         assertThat(SummaryText.render(r, null)).contains("16,777,216 bytes x 4 runs back to back: ", " us per run)");
+    }
+
+    /**
+     * The runs of one item are one NCCL communicator's: every run sends over the first run's queue pairs, so with the
+     * same UDP source ports and the same ECMP paths (an ECMP collision lasts the whole loop, as on a cluster), while
+     * another item over the same ranks has connections of its own. At packet and at flow level.
+     */
+    @Test
+    void shouldSendEveryRunOverTheFirstRunsQueuePairs() {
+        for (Simulation.Model model : List.of(Simulation.Model.PACKET, Simulation.Model.FLOW)) {
+            Simulation sim = Simulation.assemble(Scenarios.parse("""
+                    name: runs
+                    fabric: {mode: roce-lossless, mtu: 4096}
+                    topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                    nic: {cc: none, ack-every: 8}
+                    observe: {sample-interval: 0}
+                    traffic:
+                      - {kind: allreduce, ranks: 0-3, size: 4MB, channels: 2, iterations: 3}
+                      - {kind: allreduce, ranks: 0-3, size: 4MB, channels: 2, start: 5ms}
+                    """), model, 1);
+            RunResult r = sim.run(ProgressListener.NONE);
+            // Queue pair and UDP source port of every flow, by pair of hosts: the loop's (before 5 ms), the other's.
+            Map<String, Set<String>> loop = new TreeMap<>();
+            Map<String, Set<String>> other = new TreeMap<>();
+            for (var f : r.flows()) {
+                String pair = f.src() + "->" + f.dst();
+                (f.startPs() < 5_000_000_000L ? loop : other).computeIfAbsent(pair, k -> new TreeSet<>())
+                        .add(f.queuePair() + "/" + f.udpSourcePort());
+            }
+            assertThat(loop.keySet()).as(model + ": the ring's pairs").containsExactly("0->1", "1->2", "2->3", "3->0");
+            for (var e : loop.entrySet()) {
+                assertThat(e.getValue()).as(model + ": the loop's queue pairs of " + e.getKey()).hasSize(2);
+                assertThat(other.get(e.getKey())).as(model + ": the other item's").hasSize(2)
+                        .doesNotContainAnyElementsOf(e.getValue());
+            }
+        }
     }
 }

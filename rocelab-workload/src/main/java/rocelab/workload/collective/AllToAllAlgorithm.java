@@ -35,9 +35,9 @@ public final class AllToAllAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         check(call);
-        Schedule schedule = new Schedule(graph, call, entry);
+        Schedule schedule = new Schedule(graph, call, entry, communicator);
         int n = call.rankCount();
         // stepDone[i]: rank i has finished its previous pairwise step (-1 before the first).
         int[] stepDone = new int[n];

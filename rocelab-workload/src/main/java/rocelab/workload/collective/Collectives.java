@@ -147,12 +147,18 @@ public final class Collectives {
                 : perChannel * channels;
     }
 
+    /** One call on connections of its own ({@link Communicator#perCall()}). */
     public static int[] emit(TaskGraph graph, Collective call, int[] entry) {
+        return emit(graph, call, entry, Communicator.perCall());
+    }
+
+    /** One call on {@code communicator}'s connections (see {@link CollectiveAlgorithm#emit}). */
+    public static int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         CollectiveAlgorithm impl = implementation(call);
         if (entry.length != call.rankCount()) {
             throw new IllegalArgumentException("one entry task per rank is needed");
         }
-        return impl.emit(graph, call, entry);
+        return impl.emit(graph, call, entry, communicator);
     }
 
     /**

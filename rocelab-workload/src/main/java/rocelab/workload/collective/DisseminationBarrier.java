@@ -24,9 +24,9 @@ public final class DisseminationBarrier implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         check(call);
-        Schedule schedule = new Schedule(graph, call, entry);
+        Schedule schedule = new Schedule(graph, call, entry, communicator);
         int n = call.rankCount();
         // heard[i]: every round's message rank i has received so far; its next message vouches for all of them.
         List<List<Integer>> heard = new ArrayList<>();

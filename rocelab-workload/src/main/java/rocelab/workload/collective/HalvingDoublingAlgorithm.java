@@ -53,9 +53,9 @@ public final class HalvingDoublingAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         check(call);
-        Schedule schedule = new Schedule(graph, call, entry);
+        Schedule schedule = new Schedule(graph, call, entry, communicator);
         int n = call.rankCount();
         int p = Integer.highestOneBit(n);
         int rem = n - p;

@@ -97,11 +97,11 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         List<Phase> phases = plan(graph, call);
         if (phases == null) {
             return Collectives.emit(graph, new Collective(call.op(), Algorithm.RING, call.ranks(), call.sizeBytes(),
-                    call.root(), call.channels(), call.dscp(), call.qpsPerConnection(), null), entry);
+                    call.root(), call.channels(), call.dscp(), call.qpsPerConnection(), null), entry, communicator);
         }
         int[] done = entry;
         for (Phase phase : phases) {
@@ -111,7 +111,7 @@ public final class HierarchicalAlgorithm implements CollectiveAlgorithm {
                 for (int i = 0; i < members.length; i++) {
                     entries[i] = done[members[i]];
                 }
-                int[] finished = Collectives.emit(graph, ring(call, phase, members), entries);
+                int[] finished = Collectives.emit(graph, ring(call, phase, members), entries, communicator);
                 for (int i = 0; i < members.length; i++) {
                     next[members[i]] = finished[i];
                 }

@@ -24,7 +24,8 @@ public final class PxnAllToAllAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
+        // PXN's connections (from each proxy, with the chain of its posts) stay the call's own: not kept.
         check(call);
         int n = call.rankCount();
         List<List<Integer>> ends = new ArrayList<>();

@@ -21,8 +21,8 @@ public final class RingAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
-        Schedule schedule = new Schedule(graph, call, entry);
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
+        Schedule schedule = new Schedule(graph, call, entry, communicator);
         int n = call.rankCount();
         int steps = steps(call.op(), n);
         int channels = Collectives.usefulChannels(call);

@@ -17,15 +17,19 @@ final class Schedule {
     private final TaskGraph graph;
     private final Collective call;
     private final int[] entry;
+    private final Communicator communicator;
+    /** Connections this call opened so far, per (source host, destination host): the next one's ordinal. */
+    private final Map<Long, Integer> opened = new HashMap<>();
     private final List<Connection> connections = new ArrayList<>();
     private final Map<Long, Connection> byPair = new HashMap<>();
     /** Reused dependency arrays, by length ({@link #dependencies}). */
     private int[][] byLength = new int[8][];
 
-    Schedule(TaskGraph graph, Collective call, int[] entry) {
+    Schedule(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         this.graph = graph;
         this.call = call;
         this.entry = entry.clone();
+        this.communicator = communicator;
     }
 
     Collective call() {
@@ -45,12 +49,15 @@ final class Schedule {
         return entry[i];
     }
 
-    /** A new connection from rank index {@code src} to {@code dst}. */
+    /**
+     * A new connection of this call from rank index {@code src} to {@code dst}, over the communicator's queue pairs
+     * for it: this call's k-th connection between those hosts is the communicator's k-th.
+     */
     Connection connect(int src, int dst) {
-        int[] qps = new int[call.qpsPerConnection()];
-        for (int q = 0; q < qps.length; q++) {
-            qps[q] = graph.newConnection();
-        }
+        long pair = ((long) call.host(src) << 32) | call.host(dst);
+        int ordinal = opened.merge(pair, 1, Integer::sum) - 1;
+        int[] qps = communicator.connection(graph, call.host(src), call.host(dst), ordinal, call.qpsPerConnection(),
+                call.dscp());
         Connection c = new Connection(src, dst, qps);
         connections.add(c);
         return c;

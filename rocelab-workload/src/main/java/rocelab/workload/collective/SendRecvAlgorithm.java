@@ -16,9 +16,9 @@ public final class SendRecvAlgorithm implements CollectiveAlgorithm {
     }
 
     @Override
-    public int[] emit(TaskGraph graph, Collective call, int[] entry) {
+    public int[] emit(TaskGraph graph, Collective call, int[] entry, Communicator communicator) {
         check(call);
-        Schedule schedule = new Schedule(graph, call, entry);
+        Schedule schedule = new Schedule(graph, call, entry, communicator);
         int n = call.rankCount();
         int channels = (int) Math.max(1, Math.min(call.channels(), call.sizeBytes()));
         for (int i = 0; i < n; i++) {

@@ -130,7 +130,7 @@ public final class StreamedCollective implements TaskSource {
             for (int i = 0; i < members.length; i++) {
                 entries[i] = entry[members[i]];
             }
-            schedules[r] = new Schedule(graph, ring, entries);
+            schedules[r] = new Schedule(graph, ring, entries, Communicator.perCall());
             int n = ring.rankCount();
             int s = RingAlgorithm.steps(ring.op(), n);
             if (steps >= 0 && s != steps) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.Collectives;
+import rocelab.workload.collective.Communicator;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -36,8 +37,10 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
         int[] entry = new int[n];
         Arrays.fill(entry, start);
         int[][] done = new int[iterations][];
+        // One communicator for every run, as nccl-tests' loop: each run reuses the first run's queue pairs.
+        Communicator communicator = Communicator.kept();
         for (int k = 0; k < iterations; k++) {
-            done[k] = Collectives.emit(graph, call, entry);
+            done[k] = Collectives.emit(graph, call, entry, communicator);
             entry = done[k];
         }
         return new Emitted(start, first, graph.taskCount(), done);
