@@ -604,6 +604,6 @@ class EcmpCollisionTest {
         String json = Files.readString(dir.resolve("summary.json"));
         assertThat(json).contains("\"packets\": \"last_ack\"").contains("\"packets\": \"data\"");
         String html = Files.readString(dir.resolve("report.html"));
-        assertThat(html.substring(html.indexOf("<h3>ECMP collisions</h3>"))).contains(") its last ACK ");
+        assertThat(html.substring(html.indexOf("<h3>ECMP collisions</h3>"))).contains("the last ACK of flow ");
     }
 }

@@ -202,11 +202,13 @@ final class Findings {
                 int shown = Math.min(fs.size(), EcmpLog.named(counted, 5));
                 for (Object f : fs.subList(0, shown)) {
                     if (f instanceof Map<?, ?> x) {
-                        // What of the flow waited there: its last ACK alone (hashed on its way back), or both.
-                        String what = "last_ack".equals(x.get("packets")) ? " its last ACK"
-                                : "data_and_last_ack".equals(x.get("packets")) ? " data and last ACK" : "";
-                        flows.add("flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h" + text(x.get("dst"))
-                                + ")" + what + " " + text(x.get("ecmp_wait_us")) + " us");
+                        // What of the flow waited there: its last ACK alone (hashed on its way back), or both, as
+                        // the summary's line names them.
+                        String flow = "flow " + text(x.get("flow_id")) + " (h" + text(x.get("src")) + "->h"
+                                + text(x.get("dst")) + ")";
+                        String named = "last_ack".equals(x.get("packets")) ? "the last ACK of " + flow
+                                : "data_and_last_ack".equals(x.get("packets")) ? flow + " (data and last ACK)" : flow;
+                        flows.add(named + " " + text(x.get("ecmp_wait_us")) + " us");
                     }
                 }
             }
