@@ -17,7 +17,7 @@ public final class Lint {
             new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
-            new ReorderingRule(), new TimelyThresholdRule(), new ImportNotesRule());
+            new ReorderingRule(), new TimelyThresholdRule(), new StartAfterStopRule(), new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

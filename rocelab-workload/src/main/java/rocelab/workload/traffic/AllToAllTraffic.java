@@ -41,4 +41,9 @@ public record AllToAllTraffic(long sizeBytes, long startPs) implements TrafficSp
     public int maxHostIndex() {
         return -1;
     }
+
+    @Override
+    public long earliestStartPs() {
+        return startPs;
+    }
 }

@@ -72,4 +72,9 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
         }
         return max;
     }
+
+    @Override
+    public long earliestStartPs() {
+        return startPs;
+    }
 }

@@ -33,4 +33,9 @@ public record DscpTraffic(TrafficSpec inner, int dscp) implements TrafficSpec {
     public int maxHostIndex() {
         return inner.maxHostIndex();
     }
+
+    @Override
+    public long earliestStartPs() {
+        return inner.earliestStartPs();
+    }
 }

@@ -27,4 +27,13 @@ public record FlowListTraffic(String source, List<FlowSpec> flows) implements Tr
         }
         return max;
     }
+
+    @Override
+    public long earliestStartPs() {
+        long first = Long.MAX_VALUE;
+        for (FlowSpec f : flows) {
+            first = Math.min(first, f.startPs());
+        }
+        return first;
+    }
 }

@@ -42,4 +42,9 @@ public record IncastTraffic(int[] senders, int receiver, long sizeBytes, long st
     public int[] senders() {
         return senders.clone();
     }
+
+    @Override
+    public long earliestStartPs() {
+        return startPs;
+    }
 }

@@ -54,4 +54,9 @@ public record PermutationTraffic(long sizeBytes, long startPs) implements Traffi
     public int maxHostIndex() {
         return -1;
     }
+
+    @Override
+    public long earliestStartPs() {
+        return startPs;
+    }
 }

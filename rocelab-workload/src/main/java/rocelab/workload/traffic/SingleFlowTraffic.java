@@ -19,4 +19,9 @@ public record SingleFlowTraffic(int src, int dst, long sizeBytes, long startPs) 
     public int maxHostIndex() {
         return Math.max(src, dst);
     }
+
+    @Override
+    public long earliestStartPs() {
+        return startPs;
+    }
 }

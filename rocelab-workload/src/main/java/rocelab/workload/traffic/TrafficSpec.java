@@ -34,4 +34,7 @@ public sealed interface TrafficSpec
 
     /** Largest host index the pattern names explicitly, or -1 when it adapts to the fabric size. */
     int maxHostIndex();
+
+    /** When the pattern's first flow may start (its {@code start}; a flow list's earliest), in picoseconds. */
+    long earliestStartPs();
 }
