@@ -79,6 +79,15 @@ class SummaryListsTest {
         table = table.substring(0, table.indexOf("</table>"));
         assertThat(table.split("<tr>", -1).length - 1).as("a header row and thirteen").isEqualTo(14);
         assertThat(html).doesNotContain("first 12 of 13");
+        // The findings count the distinct roots, not the links paused at their root (hop 0): several ingress ports
+        // feeding one congested egress each pause their peer from the same root.
+        long roots = edges.stream().map(e -> e.rootNode() + "/" + e.rootPort()).distinct().count();
+        long atRoot = edges.stream().filter(e -> e.hop() == 0).count();
+        assertThat(atRoot).as("links paused at their root").isGreaterThan(roots);
+        assertThat(html).contains("<b>PFC pauses spread</b> over 13 device-port-priority links from " + roots + " root"
+                + (roots == 1 ? "" : "s") + " (their first XOFFs' congestion points; " + atRoot + " of the links paused"
+                + " at their root, hop 0)");
+        assertThat(html).contains("hop 0: the device&#39;s own egress was the congestion point, its root");
     }
 
     @Test

@@ -67,10 +67,16 @@ final class Findings {
         Object tree = s.get("pfc_propagation");
         int trees = tree instanceof List<?> l ? l.size() : 0;
         if (trees > 0) {
-            long roots = ((List<?>) tree).stream().filter(e -> e instanceof Map<?, ?> m
+            // The roots are the distinct congestion points (or storms) the links' first XOFFs trace to; several links
+            // can be paused at one root (hop 0 each: every ingress feeding a congested egress pauses its peer).
+            long atRoot = ((List<?>) tree).stream().filter(e -> e instanceof Map<?, ?> m
                     && Integer.valueOf(0).equals(num(m.get("hop")))).count();
-            items.add("<li><b>PFC pauses spread</b> over " + trees + " device-port-priority links from " + roots
-                    + " origin(s) (hop 0); the tree is below</li>");
+            long roots = ((List<?>) tree).stream().filter(e -> e instanceof Map<?, ?> m && m.get("root") != null)
+                    .map(e -> String.valueOf(((Map<?, ?>) e).get("root"))).distinct().count();
+            items.add("<li><b>PFC pauses spread</b> over " + trees + " device-port-priority link"
+                    + (trees == 1 ? "" : "s") + " from " + roots + " root" + (roots == 1 ? "" : "s")
+                    + " (their first XOFFs' congestion points; " + atRoot + " of the links paused at their root, hop"
+                    + " 0); the tree is below</li>");
         }
         List<String> victimKeys = new ArrayList<>();
         for (String k : s.keySet()) {
@@ -118,9 +124,10 @@ final class Findings {
         if (trees > 0) {
             p.html("<h3>Pause propagation tree</h3>");
             tree(p, (List<?>) tree);
-            p.note("for each device, port and priority that sent XOFF: when first, hop (0: it paused others before"
-                    + " anyone paused it; n+1: first paused by a hop-n device) and how long the peer stayed paused;"
-                    + " summary.json pfc_propagation has them all");
+            p.note("for each device, port and priority that sent XOFF: when first, hop and root of that first XOFF (hop"
+                    + " 0: the device's own egress was the congestion point, its root; n+1: that egress was held by an"
+                    + " XOFF n hops from the root) and how long the peer stayed paused; summary.json pfc_propagation has"
+                    + " them all");
         }
         if (collided > 0) {
             p.html("<h3>ECMP collisions</h3>");

@@ -272,7 +272,7 @@ public final class ReportWriter {
         return slash < 0 ? "" : name.substring(slash + 1);
     }
 
-    /** Collectives, the slowest relative to the ideal network first. */
+    /** Collectives, those that lost most time against the ideal network first. */
     private static void collectives(Page p, ReportData d) {
         if (d.collectives.isEmpty()) {
             return;
@@ -287,10 +287,12 @@ public final class ReportWriter {
                     + " not counted); they are in collectives.csv.");
             return;
         }
-        all.sort(Comparator.comparingDouble((CollectiveRecord c) -> {
-            double s = c.networkSlowdown();
-            return c.completed() ? (Double.isNaN(s) ? 0 : -s) : -Double.MAX_VALUE;
-        }).thenComparingLong(c -> -c.timePs()).thenComparing(CollectiveRecord::name));
+        // The order of the summary's slowest calls: the time each lost against the ideal network (its time less its
+        // ideal time), not the ratio, which puts a small call that lost microseconds above a large one that lost a
+        // millisecond.
+        all.sort(Comparator.comparingLong((CollectiveRecord c) -> !c.completed() ? Long.MIN_VALUE
+                : c.idealTimePs() < 0 ? 0 : -(c.timePs() - c.idealTimePs()))
+                .thenComparingLong(c -> -c.timePs()).thenComparing(CollectiveRecord::name));
         List<List<String>> rows = new ArrayList<>();
         for (CollectiveRecord c : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
             rows.add(List.of(c.job(), c.name(), c.iteration() < 0 ? "" : String.valueOf(c.iteration()),
@@ -306,8 +308,8 @@ public final class ReportWriter {
         String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
                 + "; all are in collectives.csv. " : all.size() + " calls" + warm + (warmUp > 0 ? "; all are in"
-                + " collectives.csv. " : ". ")) + "Unfinished calls first, then by time over the"
-                + " ideal-network time. nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
+                + " collectives.csv. " : ". ")) + "Unfinished calls first, then by the time"
+                + " lost against the ideal network (time less ideal time). nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
