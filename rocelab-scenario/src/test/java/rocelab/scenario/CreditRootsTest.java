@@ -131,6 +131,20 @@ class CreditRootsTest {
         assertThat(w.root().port()).isEqualTo(toH0);
         assertThat(w.offPathWaitPs()).as("with ib-cc it waits several times less behind the incast")
                 .isGreaterThan(4 * v.offPathWaitPs());
+        // Without ib-cc the input buffers fill back to the senders. A spine's port towards leaf0 is fed by one input (leaf1)
+        // at its own rate, so it cannot be a congestion point: it only passes on leaf0's stalls (it stalls for leaf0's
+        // credits between bursts, and has just sent when it grants credits upstream). It was named one, and incast flows
+        // its victims. The congestion points are leaf0's port towards h0 and, where ECMP puts more flows on it than it
+        // carries, a leaf1 uplink.
+        Topology withoutTopo = without.network().topology();
+        for (FlowRecord f : without.flows()) {
+            for (FlowWaits.Root root : without.creditLog().flowWaits().roots(f.id())) {
+                if (!root.others() && root.kind() == CreditRoot.CONGESTION) {
+                    assertThat(withoutTopo.nodeName(root.node())).as("flow %d's root", f.id()).startsWith("leaf");
+                }
+            }
+        }
+        assertThat(worse).as("victims").allMatch(x -> x.flow().dst() != 0);
     }
 
     /** Four senders into h0, one of them across the spine, and h5 -> h1 beside it across the same spine. */

@@ -368,7 +368,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
             return;
         }
         if (creditReturn != null) {
-            creditReturn.onReceived(p.priority(), p.frameBytes());
+            creditReturn.onReceived(nowPs, p.priority(), p.frameBytes());
         }
         if (receive.limited() && p.kind() != PacketKind.PFC) {
             receive.arrive(nowPs, p);

@@ -78,6 +78,11 @@ public final class EgressPort implements Prefetching {
      * flow that waited for credits reports it when it leaves (false otherwise: no cost).
      */
     private boolean tellCreditWaits;
+    /**
+     * InfiniBand with a credit log: per lane, its credit-stall clock when its queue last went from empty to holding a
+     * packet, the start of the queue's busy period ({@link #stalledThisBusyPeriod}).
+     */
+    private final long[] busyStallClockPs;
     private CreditProbe creditProbe = CreditProbe.NONE;
     /** The owning switch's queues linked by ingress (null unless a PFC log asked for them: no cost otherwise). */
     private IngressLists ingressLists;
@@ -91,6 +96,7 @@ public final class EgressPort implements Prefetching {
         this.rateBps = rateBps;
         this.psPerByte = Rates.exactPsPerByte(rateBps);
         this.queues = new PacketFifo[classes];
+        this.busyStallClockPs = new long[classes];
         this.markedByClass = new long[classes];
         this.pausedUntilPs = new long[classes];
         this.pauseSent = new long[classes];
@@ -160,7 +166,15 @@ public final class EgressPort implements Prefetching {
         if (markAtEnqueue) {
             mark(nowPs, tc, queues[tc].bytes(), packet);
         }
-        long clock = tellCreditWaits ? credits.stallPs(tc, nowPs) : pause.pausedPs(tc, nowPs);
+        long clock;
+        if (tellCreditWaits) {
+            clock = credits.stallPs(tc, nowPs);
+            if (queues[tc].isEmpty()) {
+                busyStallClockPs[tc] = clock;
+            }
+        } else {
+            clock = pause.pausedPs(tc, nowPs);
+        }
         if (collided) {
             packet.collisionClockPs(clock);
         } else {
@@ -626,6 +640,16 @@ public final class EgressPort implements Prefetching {
      * queued packets carry the lane's credit-stall clock ({@code CreditProbe.NONE}: none, no cost). Packets queued
      * before carry no clock: attach before the run.
      */
+    /**
+     * InfiniBand with a credit log: whether lane {@code vl} waited for credits since its queue last went from empty to
+     * holding a packet, with every stall of it ended (its credit-stall clock over ended stalls has moved since). Then
+     * what its queue holds was held back by credits, not only by this port's rate: a port that stalled, built a
+     * backlog and now sends at the rate it receives keeps the backlog its stall made. False without a credit log.
+     */
+    public boolean stalledThisBusyPeriod(int vl) {
+        return tellCreditWaits && !queues[vl].isEmpty() && credits.endedStallPs(vl) > busyStallClockPs[vl];
+    }
+
     public void creditProbe(CreditProbe probe) {
         this.creditProbe = probe;
         this.tellCreditWaits = credits != null && probe != CreditProbe.NONE;

@@ -8,9 +8,10 @@ import rocelab.fabric.port.EgressPort;
 
 /**
  * What holds an InfiniBand switch's input buffer for a lane, by the identity of the packets in it: the egress port
- * most of the lane's bytes from that input are queued for (ties: the lowest port). If that egress is free to send,
- * it is the congestion point; if it is held back by credits itself, the root is the one its own last stall carried,
- * one credit hop further. The credit counterpart of the cause a PFC XOFF records ({@code PfcCapture}), found from
+ * most of the lane's bytes from that input are queued for (ties: the lowest port). If that egress has sent without
+ * waiting for credits since its queue was last empty, it is the congestion point (its rate is what the packets wait
+ * for); if it waits for credits now, its last packet did, or it waited since its queue was last empty (its backlog is
+ * its stall's), the root is the one its own last stall carried, one credit hop further. The credit counterpart of the cause a PFC XOFF records ({@code PfcCapture}), found from
  * this switch's own state only, so a partitioned run finds the same.
  */
 final class InputBufferHolder implements BufferHolder {
@@ -41,7 +42,7 @@ final class InputBufferHolder implements BufferHolder {
             return CreditRoot.of(CreditRoot.UNKNOWN, node, -1, -1, 0);
         }
         CreditGate gate = ports[holder].creditGate();
-        if (!gate.heldBack(vl)) {
+        if (!gate.heldBack(vl) && !ports[holder].stalledThisBusyPeriod(vl)) {
             return CreditRoot.of(CreditRoot.CONGESTION, node, holder, holder, 0);
         }
         long further = gate.root(vl);

@@ -23,7 +23,7 @@ public final class CreditIngress {
             return true;
         }
         CreditReturn ret = port.creditReturn();
-        ret.onReceived(packet.priority(), packet.frameBytes());
+        ret.onReceived(nowPs, packet.priority(), packet.frameBytes());
         if (routes[packet.dstHost()].length == 0) {
             ret.onFreed(nowPs, packet.priority(), packet.frameBytes());
         }

@@ -1,5 +1,6 @@
 package rocelab.fabric.flowcontrol.credit;
 
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.Packet;
@@ -26,6 +27,11 @@ public final class CreditReturn {
     /** Names what holds a lane when an update is built (null: no credit log listens, updates carry no root). */
     private BufferHolder holder;
     private int port;
+    /**
+     * Per lane, what held the buffer when it last filled (a packet arrived and a packet of its size no longer fits: the
+     * sender stalls on its next one), until an update carries it: {@link CreditRoot#NONE} when it has not filled since.
+     */
+    private final long[] rootWhenFull = newRoots();
 
     /**
      * @param bufferBytes this port's receive buffer per lane
@@ -52,10 +58,26 @@ public final class CreditReturn {
         this.port = inPort;
     }
 
-    /** A packet arrived on lane {@code vl} and occupies the lane's buffer. */
-    public void onReceived(int vl, int bytes) {
-        received[vl] += CreditGate.blocks(bytes);
+    private static long[] newRoots() {
+        long[] roots = new long[InfinibandParameters.DATA_VLS];
+        Arrays.fill(roots, CreditRoot.NONE);
+        return roots;
+    }
+
+    /**
+     * A packet arrived on lane {@code vl} at {@code nowPs} and occupies the lane's buffer. When another packet of its
+     * size no longer fits, the sender will stall: what holds the buffer is named now, as a PFC XOFF names its cause when
+     * the buffer crosses its threshold. Named later, when the update that ends the stall is built, it was named just
+     * after the egress holding the buffer sent (that is what freed the blocks), when a port that only passes on its
+     * downstream's stalls looks free to send: a spine port fed by one leaf was named a congestion point.
+     */
+    public void onReceived(long nowPs, int vl, int bytes) {
+        int blocks = CreditGate.blocks(bytes);
+        received[vl] += blocks;
         long held = received[vl] - freed[vl];
+        if (holder != null && capacityBlocks - held < blocks) {
+            rootWhenFull[vl] = holder.rootOf(port, vl);
+        }
         if (held > capacityBlocks) {
             throw new IllegalStateException("credit overrun on VL " + vl + ": " + held + " blocks held in a buffer of "
                     + capacityBlocks);
@@ -100,7 +122,9 @@ public final class CreditReturn {
         updatesSent[vl]++;
         long fctbs = ownGate == null ? 0 : ownGate.blocksSent(vl);
         long root = holder == null ? CreditRoot.NONE
-                : heldBlocks(vl) == 0 ? CreditRoot.EMPTY_BUFFER : holder.rootOf(port, vl);
+                : heldBlocks(vl) == 0 ? CreditRoot.EMPTY_BUFFER
+                : rootWhenFull[vl] != CreditRoot.NONE ? rootWhenFull[vl] : holder.rootOf(port, vl);
+        rootWhenFull[vl] = CreditRoot.NONE;
         return pool.acquire().initCredit(nowPs, vl, fctbs, creditLimit(vl), frames.creditFrameBytes(), root);
     }
 

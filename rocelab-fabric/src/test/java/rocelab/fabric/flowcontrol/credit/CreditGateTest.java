@@ -63,8 +63,8 @@ class CreditGateTest {
         PacketPool pool = new PacketPool(16, FrameFormat.IB_FRAMING);
         long[] wakes = new long[1];
         CreditReturn ret = new CreditReturn(64 * 1024, pool, FrameFormat.infiniband(), now -> wakes[0]++);
-        ret.onReceived(3, 4122);
-        ret.onReceived(3, 100);
+        ret.onReceived(0, 3, 4122);
+        ret.onReceived(0, 3, 100);
         ret.onFreed(5, 3, 4122);
         ret.onFreed(6, 3, 100);
         assertThat(wakes[0]).as("one wake-up for both frees").isEqualTo(1);
@@ -73,8 +73,8 @@ class CreditGateTest {
         assertThat(update.frameBytes()).isEqualTo(6);
         assertThat(update.wireBytes()).isEqualTo(8);
         assertThat(ret.hasUpdate()).isFalse();
-        ret.onReceived(1, 64 * 1024);
-        assertThatThrownBy(() -> ret.onReceived(1, 1)).hasMessageContaining("credit overrun on VL 1");
+        ret.onReceived(0, 1, 64 * 1024);
+        assertThatThrownBy(() -> ret.onReceived(0, 1, 1)).hasMessageContaining("credit overrun on VL 1");
     }
 
     @Test
