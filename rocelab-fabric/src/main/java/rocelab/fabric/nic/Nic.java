@@ -422,10 +422,11 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
         qp.cnpsReceived++;
         queuePairs.changed(qp.id);
+        long before = qp.cc.rateBps();
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
         counters[c.ordinal()]++;
-        journey.onCnpHandled(nowPs, host, notice, reacted, qp.cc.rateBps());
+        journey.onCnpHandled(nowPs, host, notice, reacted, before);
     }
 
     /** Notification point: the CE-marked data packet {@code data} of {@code qp} arrived. */

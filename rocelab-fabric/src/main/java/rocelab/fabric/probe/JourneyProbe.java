@@ -53,7 +53,7 @@ public interface JourneyProbe {
      */
     default void onCnpSent(long nowPs, int host, Packet notification) {}
 
-    /** The sender's congestion control heard the notification; its rate right after. */
+    /** The sender's congestion control heard the notification; {@code rateBps}: its rate before it reacted. */
     default void onCnpHandled(long nowPs, int host, Packet notification, boolean reacted, long rateBps) {}
 
     /**

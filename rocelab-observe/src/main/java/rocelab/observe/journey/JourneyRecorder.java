@@ -180,6 +180,19 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         }
     }
 
+    /**
+     * Where an arriving data packet stands against what its go-back-N responder expects, read before the responder
+     * takes it: null in sequence (or with selective repeat, which places any PSN), {@code ahead N} or {@code behind N}
+     * (N the expected PSN): the responder discards it.
+     */
+    private String sequence(Packet p) {
+        QueuePair qp = network.queuePairs().get(p.queuePair());
+        if (qp.selectiveRepeat() || p.psn() == qp.expectedPsn()) {
+            return null;
+        }
+        return (p.psn() > qp.expectedPsn() ? "ahead " : "behind ") + qp.expectedPsn();
+    }
+
     @Override
     public void onArrive(long nowPs, int host, Packet p) {
         if (!ours(p)) {
@@ -187,7 +200,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         }
         switch (p.kind()) {
             case DATA -> add(nowPs, JourneyEvent.Kind.DATA_ARRIVED, host, 0, p.psn(), p.payloadBytes(),
-                    p.ecn() == Ecn.CE, null);
+                    p.ecn() == Ecn.CE, sequence(p));
             case ACK -> add(nowPs, JourneyEvent.Kind.ACK_ARRIVED, host, 0, p.psn(), 0, p.cnpFlag(), null);
             case NAK -> {
                 if (p.selective()) {
@@ -219,7 +232,14 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     @Override
     public void onCnpHandled(long nowPs, int host, Packet notification, boolean reacted, long rateBps) {
         if (notification.queuePair() == queuePair) {
-            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.CNP_HANDLED, host, 0, notification.causePsn(),
+            // Told before the rate changes it caused at this instant (a control that reacts at once, such as ib-cc,
+            // reports them while it handles the notification, so they were recorded first).
+            int at = events.size();
+            while (at > 0 && events.get(at - 1).timePs() == nowPs && events.get(at - 1).kind() == JourneyEvent.Kind.RATE
+                    && events.get(at - 1).node() == host) {
+                at--;
+            }
+            events.add(at, new JourneyEvent(nowPs, JourneyEvent.Kind.CNP_HANDLED, host, 0, notification.causePsn(),
                     rateBps, reacted, null, notice(notification)));
         }
     }

@@ -227,7 +227,8 @@ public final class JourneyText {
                             : "it", name(e.node()), peer(e.node(), e.port()))
                     : String.format(Locale.ROOT, "%s dropped %s (%s)", name(e.node()), e.flag() ? "its ACK" : "it",
                             e.detail());
-            case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s", e.node(), e.flag() ? ", CE-marked" : "");
+            case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s%s", e.node(), e.flag() ? ", CE-marked" : "",
+                    outOfSequence(e.detail()));
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
             case ECMP_COLLISION -> collisions.collision(e, (JourneyEvent.EcmpCollision) e.cause());
             case ECMP_WAIT -> collisions.collisionWait(e, (JourneyEvent.EcmpWait) e.cause());
@@ -378,8 +379,8 @@ public final class JourneyText {
                 case CNP_HANDLED -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                     text = String.format(Locale.ROOT, "h%d's RNIC gets the CNP (sent at %s us for PSN %d): %s",
-                            e.node(), us(n.sentPs()), n.psn(), e.flag() ? "its congestion control reacts (rate at"
-                                    + " this moment " + gbps(e.value()) + " Gb/s)" : "ignored by its congestion control");
+                            e.node(), us(n.sentPs()), n.psn(), e.flag() ? "its congestion control reacts (rate until"
+                                    + " now " + gbps(e.value()) + " Gb/s)" : "ignored by its congestion control");
                 }
                 case NAK_ARRIVED -> text = e.flag()
                         ? String.format(Locale.ROOT, "h%d gets a selective NAK: the receiver has every PSN before %d"
@@ -484,11 +485,12 @@ public final class JourneyText {
     private String rate(JourneyEvent e, JourneyEvent.RateChange r, Map<Long, JourneyEvent> notices) {
         String window = r.windowBytes() == Long.MAX_VALUE ? ""
                 : String.format(Locale.ROOT, ", window %,d bytes", r.windowBytes());
+        int d = decimals(r.fromBps(), r.toBps());
         String what = r.dataWaiting()
-                ? String.format(Locale.ROOT, "h%d sends at %s Gb/s (was %s)%s", e.node(), gbps(r.toBps()),
-                        gbps(r.fromBps()), window)
+                ? String.format(Locale.ROOT, "h%d sends at %s Gb/s (was %s)%s", e.node(), gbps(r.toBps(), d),
+                        gbps(r.fromBps(), d), window)
                 : String.format(Locale.ROOT, "h%d's rate becomes %s Gb/s (was %s)%s, with no data waiting to be sent",
-                        e.node(), gbps(r.toBps()), gbps(r.fromBps()), window);
+                        e.node(), gbps(r.toBps(), d), gbps(r.fromBps(), d), window);
         return what + "  <- " + causeText(r, notices);
     }
 
@@ -553,7 +555,34 @@ public final class JourneyText {
     }
 
     private static String gbps(long bps) {
-        return String.format(Locale.ROOT, "%.1f", bps / 1e9);
+        return gbps(bps, 1);
+    }
+
+    private static String gbps(long bps, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", bps / 1e9);
+    }
+
+    /**
+     * Decimals enough (one to six) for {@code from} and {@code to} to read differently: a rate-increase step of a few
+     * Mb/s near line rate read "100.0 (was 100.0)".
+     */
+    private static int decimals(long fromBps, long toBps) {
+        int d = 1;
+        while (d < 6 && gbps(fromBps, d).equals(gbps(toBps, d))) {
+            d++;
+        }
+        return d;
+    }
+
+    /** What a go-back-N responder does with a data packet out of sequence ({@link JourneyRecorder}'s detail). */
+    private static String outOfSequence(String detail) {
+        if (detail == null) {
+            return "";
+        }
+        String expected = detail.substring(detail.indexOf(' ') + 1);
+        return detail.startsWith("ahead")
+                ? ", out of sequence (it expects PSN " + expected + "): go-back-N discards it"
+                : ", a duplicate (it expects PSN " + expected + "): discarded";
     }
 
     static void line(StringBuilder b, String format, Object... args) {
