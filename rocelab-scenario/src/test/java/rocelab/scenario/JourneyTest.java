@@ -667,4 +667,54 @@ class JourneyTest {
         assertThat(text.lines().filter(l -> l.contains("a refresh while the pause holds")))
                 .allMatch(l -> !l.contains("; threshold"));
     }
+
+    /**
+     * lossy-incast's flow 7 loses packets and recovers by go-back-N: a packet arriving after a gap is not "received" as
+     * if taken; the journey says the responder expects another PSN and discards it, and the PSN it names is the one the
+     * responder asked for (its NAK's).
+     */
+    @Test
+    void shouldSayAnArrivalOutOfSequenceIsDiscardedByGoBackN() throws Exception {
+        Object[] j = journey(new ScenarioReader().readExample("lossy-incast"), 7);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        List<JourneyEvent> ahead = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.DATA_ARRIVED
+                && e.detail() != null && e.detail().startsWith("ahead ")).toList();
+        assertThat(ahead).as("arrivals past a gap").isNotEmpty();
+        for (JourneyEvent e : ahead) {
+            long expected = Long.parseLong(e.detail().substring("ahead ".length()));
+            assertThat(e.psn()).isGreaterThan(expected);
+            // The responder asked for that PSN: a NAK naming it reached the sender after the gap opened.
+            assertThat(events).anyMatch(n -> n.kind() == JourneyEvent.Kind.NAK_ARRIVED && n.psn() == expected);
+        }
+        String text = new JourneyText(((Simulation) j[0]).network()).render((FlowRecord) j[2], events, -1, 0,
+                Long.MAX_VALUE, 100_000);
+        assertThat(text).contains("received it, out of sequence (it expects PSN "
+                + ahead.get(0).detail().substring("ahead ".length()) + "): go-back-N discards it");
+    }
+
+    /**
+     * ib-cc cuts the rate as it handles a BECN: the journey tells the BECN's handling first, with the rate until then,
+     * and the cut after it at the same instant (it told the cut first, and the handling with the rate after it).
+     */
+    @Test
+    void shouldTellABecnBeforeTheRateCutItCauses() throws Exception {
+        Object[] j = journey(new ScenarioReader().readExample("infiniband-incast"), 15);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        int handled = -1;
+        for (int i = 0; i < events.size() && handled < 0; i++) {
+            if (events.get(i).kind() == JourneyEvent.Kind.CNP_HANDLED && events.get(i).flag()) {
+                handled = i;
+            }
+        }
+        assertThat(handled).as("a BECN its control reacted to").isNotNegative();
+        JourneyEvent h = events.get(handled);
+        JourneyEvent cut = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RATE && e.timePs() == h.timePs())
+                .findFirst().orElseThrow();
+        assertThat(events.indexOf(cut)).isGreaterThan(handled);
+        JourneyEvent.RateChange change = (JourneyEvent.RateChange) cut.cause();
+        assertThat(h.value()).as("the rate until the BECN").isEqualTo(change.fromBps());
+        assertThat(change.toBps()).isLessThan(change.fromBps());
+    }
 }
