@@ -636,11 +636,6 @@ public final class EgressPort implements Prefetching {
     }
 
     /**
-     * InfiniBand: reports the waits of flows' packets for credits, with their roots, to {@code probe}; from then on
-     * queued packets carry the lane's credit-stall clock ({@code CreditProbe.NONE}: none, no cost). Packets queued
-     * before carry no clock: attach before the run.
-     */
-    /**
      * InfiniBand with a credit log: whether lane {@code vl} waited for credits since its queue last went from empty to
      * holding a packet, with every stall of it ended (its credit-stall clock over ended stalls has moved since). Then
      * what its queue holds was held back by credits, not only by this port's rate: a port that stalled, built a
@@ -650,6 +645,11 @@ public final class EgressPort implements Prefetching {
         return tellCreditWaits && !queues[vl].isEmpty() && credits.endedStallPs(vl) > busyStallClockPs[vl];
     }
 
+    /**
+     * InfiniBand: reports the waits of flows' packets for credits, with their roots, to {@code probe}; from then on
+     * queued packets carry the lane's credit-stall clock ({@code CreditProbe.NONE}: none, no cost). Packets queued
+     * before carry no clock: attach before the run.
+     */
     public void creditProbe(CreditProbe probe) {
         this.creditProbe = probe;
         this.tellCreditWaits = credits != null && probe != CreditProbe.NONE;

@@ -11,8 +11,9 @@ import rocelab.fabric.port.EgressPort;
  * most of the lane's bytes from that input are queued for (ties: the lowest port). If that egress has sent without
  * waiting for credits since its queue was last empty, it is the congestion point (its rate is what the packets wait
  * for); if it waits for credits now, its last packet did, or it waited since its queue was last empty (its backlog is
- * its stall's), the root is the one its own last stall carried, one credit hop further. The credit counterpart of the cause a PFC XOFF records ({@code PfcCapture}), found from
- * this switch's own state only, so a partitioned run finds the same.
+ * its stall's), the root is the one its own last stall carried, one credit hop further. The credit counterpart of the
+ * cause a PFC XOFF records ({@code PfcCapture}), found from this switch's own state only, so a partitioned run finds
+ * the same. The buffer's port names it when the buffer fills ({@code CreditReturn#onReceived}).
  */
 final class InputBufferHolder implements BufferHolder {
     private final int node;
