@@ -117,6 +117,9 @@ final class PauseReaction {
         }
         long until = nowPs + Headroom.pauseDurationPs(quanta, lineRateBps);
         sim.schedule(until, handlerId, NicEvent.RESUME, pause.pause(nowPs, priority) * planes + plane);
+        if (pfcProbe != PfcProbe.NONE) {
+            pfcProbe.onPauseInForce(nowPs, host, plane, priority, xoffSentPs, pause.pausedPs(priority, nowPs));
+        }
     }
 
     /**
@@ -144,6 +147,9 @@ final class PauseReaction {
         long lasted = pause.resume(nowPs, priority);
         if (lasted >= 0) {
             counters[NicCounter.RX_PAUSE_DURATION_PS.ordinal()] += lasted;
+            if (pfcProbe != PfcProbe.NONE) {
+                pfcProbe.onPauseInForce(nowPs, host, plane, priority, -1, pause.pausedPs(priority, nowPs));
+            }
             if (priority == dataPriority && rotation != null) {
                 rotation.reportPausedWaits(pfcProbe, history, nowPs, host, plane, priority, lasted,
                         pause.pausedPs(priority, nowPs));

@@ -270,11 +270,17 @@ public final class EgressPort implements Prefetching {
         long until = nowPs + Headroom.pauseDurationPs(quanta, rateBps);
         pausedUntilPs[priority] = until;
         sim.schedule(until, handlerId, RESUME, pause.pause(nowPs, priority));
+        if (pfcProbe != PfcProbe.NONE) {
+            pfcProbe.onPauseInForce(nowPs, ownerNode, portIndex, priority, sentPs, pause.pausedPs(priority, nowPs));
+        }
     }
 
     private void resume(long nowPs, int priority) {
         long lasted = pause.resume(nowPs, priority);
         if (lasted >= 0) {
+            if (pfcProbe != PfcProbe.NONE) {
+                pfcProbe.onPauseInForce(nowPs, ownerNode, portIndex, priority, -1, pause.pausedPs(priority, nowPs));
+            }
             counters[PortCounter.PAUSED_PS.ordinal()] += lasted;
             kick(nowPs);
         }

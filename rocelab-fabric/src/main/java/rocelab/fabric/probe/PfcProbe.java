@@ -32,4 +32,13 @@ public interface PfcProbe {
      */
     default void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {}
+
+    /**
+     * A transmitter (a switch egress port, or an RNIC: {@code node} = host, {@code port} its plane) acted on a pause
+     * of {@code priority}: from now on the XOFF its peer sent at {@code xoffSentPs} holds it (a refresh replaces the
+     * one before), its paused-time clock then at {@code clockPs}; or, with {@code xoffSentPs} -1, the pause was
+     * lifted (XON, expiry, or a watchdog that ignores pauses). Which pauses are in force at a moment is what tells a
+     * cycle of pauses from a tree.
+     */
+    default void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {}
 }

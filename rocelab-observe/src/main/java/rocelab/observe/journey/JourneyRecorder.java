@@ -266,6 +266,11 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     }
 
     @Override
+    public void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {
+        next.onPauseInForce(nowPs, node, port, priority, xoffSentPs, clockPs);
+    }
+
+    @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int qp, long flowCookie, boolean ack,
             long fromClockPs, long toClockPs, long xoffSentPs) {
         next.onPausedWait(nowPs, node, port, priority, qp, flowCookie, ack, fromClockPs, toClockPs, xoffSentPs);

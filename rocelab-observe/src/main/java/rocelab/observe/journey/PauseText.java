@@ -67,8 +67,10 @@ final class PauseText {
         Topology.End far = topo.peer(e.node(), e.port());
         PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
         String by = x == null ? String.format(Locale.ROOT, "paused by %s", name(far.node()))
-                : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s", name(far.node()),
-                        us(x.timePs()), pfc.rootName(x.rootNode(), x.rootPort()));
+                : String.format(Locale.ROOT, "paused by %s's XOFF of %s us, rooted at %s%s", name(far.node()),
+                        us(x.timePs()), pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()), x.cycleSincePs() < 0
+                                ? "" : String.format(Locale.ROOT, " when sent; from %s us on held by %s",
+                                        us(x.cycleSincePs()), pfc.rootName(PfcLog.ROOT_PAUSE_CYCLE, x.cycle(), -1)));
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
     }
 
@@ -124,9 +126,13 @@ final class PauseText {
             cause = String.format(Locale.ROOT, "%s%s; %s", flows.length() == 0 ? ""
                     : (poolFull ? "; most of them " : ", holding most of ") + flows,
                     x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
-                    x.depth() == 0 ? "that port was not paused: it is the congestion point"
+                    x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE && x.depth() == 0
+                            ? "that port was paused, and the pauses in force from there lead back to this ingress: it"
+                                    + " is on " + pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort())
+                            : x.depth() == 0 ? "that port was not paused: it is the congestion point"
                             : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
-                                    pfc.rootName(x.rootNode(), x.rootPort()), x.depth(), x.depth() == 1 ? "" : "s"));
+                                    pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()), x.depth(),
+                                    x.depth() == 1 ? "" : "s"));
         }
         return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d%s (%s%s): %s", name(e.node()),
                 name(far.node()), e.psn(), refresh ? " again, a refresh while the pause holds" : "", held, cause,

@@ -292,7 +292,7 @@ public final class RunWriter {
                 t.empty().empty();
             }
             t.text(root == null ? null : root.others() ? Victims.OTHERS
-                    : pfc.rootName(root.node(), root.port()));
+                    : pfc.rootName(root.kind(), root.node(), root.port()));
             if (packets) {
                 t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
             } else {

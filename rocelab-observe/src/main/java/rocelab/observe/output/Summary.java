@@ -141,7 +141,7 @@ public final class Summary {
                 row.put("paused", topo.nodeName(e.peer()));
                 row.put("priority", e.priority());
                 row.put("hop", e.hop());
-                row.put("root", r.pfcLog().rootName(e.rootNode(), e.rootPort()));
+                row.put("root", r.pfcLog().rootName(e.rootKind(), e.rootNode(), e.rootPort()));
                 row.put("paused_us", Numbers.micros(e.pausedPs()));
                 tree.add(row);
             }

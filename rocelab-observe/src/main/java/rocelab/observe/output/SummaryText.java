@@ -279,8 +279,8 @@ public final class SummaryText {
             return;
         }
         int shown = Numbers.shown(victims.size(), VICTIMS_SHOWN);
-        line(b, "%s %d flow%s waited %s rooted at a congestion point off %s own way there and back%s:", label,
-                victims.size(), victims.size() == 1 ? "" : "s", words.waited(), victims.size() == 1 ? "its" : "their",
+        line(b, "%s %d flow%s waited %s rooted at %s off %s own way there and back%s:", label, victims.size(),
+                victims.size() == 1 ? "" : "s", words.waited(), words.rootKinds(), victims.size() == 1 ? "its" : "their",
                 victims.size() > shown ? String.format(Locale.ROOT, " (the %d that waited most; %s)", shown, listedIn)
                         : "");
         for (int i = 0; i < shown; i++) {

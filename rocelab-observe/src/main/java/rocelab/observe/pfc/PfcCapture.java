@@ -28,10 +28,12 @@ final class PfcCapture implements PfcProbe {
     static final int XOFF_SENT = 1;
     static final int ROW = 2;
     static final int WIDTH = ROW + PfcLog.FIELD_COUNT;
-    /** A wait note's time, after its eight fields (a frame's row has its own). */
+    /** A wait note's (or an in-force note's) time, after its eight fields (a frame's row has its own). */
     private static final int TIME_OF_WAIT = ROW + 8;
     private static final long PFC = 0;
     private static final long WAIT = 1;
+    /** A note that a pause took hold of a switch egress or was lifted: node, port, priority, the XOFF's send time. */
+    private static final long IN_FORCE = 2;
     /** A wait note's priority field carries whether the packet that waited was an ACK in this bit. */
     private static final long ACK_FLAG = 1L << 32;
 
@@ -79,6 +81,19 @@ final class PfcCapture implements PfcProbe {
         n[at + ROW + 5] = fromClockPs;
         n[at + ROW + 6] = toClockPs;
         n[at + ROW + 7] = xoffSentPs;
+        n[at + TIME_OF_WAIT] = nowPs;
+    }
+
+    @Override
+    public void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {
+        int at = notes.next(nowPs);
+        long[] n = notes.array();
+        n[at + TYPE] = IN_FORCE;
+        n[at + ROW] = node;
+        n[at + ROW + 1] = port;
+        n[at + ROW + 2] = priority;
+        n[at + ROW + 3] = xoffSentPs;
+        n[at + ROW + 4] = clockPs;
         n[at + TIME_OF_WAIT] = nowPs;
     }
 
@@ -275,6 +290,9 @@ final class PfcCapture implements PfcProbe {
         EventNotes.replay(all, parity, (n, at) -> {
             if (n[at + TYPE] == PFC) {
                 log.link(n, at);
+            } else if (n[at + TYPE] == IN_FORCE) {
+                log.onPauseInForce(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
+                        (int) n[at + ROW + 2], n[at + ROW + 3], n[at + ROW + 4]);
             } else {
                 log.onPausedWait(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
                         (int) (n[at + ROW + 2] & ~ACK_FLAG), (int) n[at + ROW + 3], n[at + ROW + 4],

@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import rocelab.engine.Simulator;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
@@ -75,7 +77,27 @@ public final class PfcLog implements PfcProbe {
     private static final int TOP = 17;
     /** Flows named per XOFF (the ones with the most bytes in the priority group), by flow id. */
     public static final int TOP_FLOWS = 3;
-    private static final int FIELDS = TOP + 2 * TOP_FLOWS;
+    /** What the root is ({@link #ROOT_CONGESTION_POINT} or {@link #ROOT_PAUSE_CYCLE}). */
+    private static final int ROOT_KIND = TOP + 2 * TOP_FLOWS;
+    /** When the XOFF took hold of the transmitter it paused (-1: not yet), and that transmitter's paused clock then. */
+    private static final int HELD_AT = ROOT_KIND + 1;
+    private static final int HELD_CLOCK = HELD_AT + 1;
+    /**
+     * For an XOFF rooted at a congestion point that was still in force when a cycle of pauses formed which its group
+     * waits on: when (-1: never), the cycle, and how many pause hops from it the group is (0: on it). Waits behind it
+     * from then on are the cycle's.
+     */
+    private static final int CYCLE_SINCE = HELD_CLOCK + 1;
+    private static final int CYCLE_ID = CYCLE_SINCE + 1;
+    private static final int CYCLE_DEPTH = CYCLE_ID + 1;
+    private static final int FIELDS = CYCLE_DEPTH + 1;
+    /**
+     * Root kinds: a congestion point (a switch egress, an RNIC's receive buffer or pause storm, named by node and
+     * port), or a cycle of pauses (named by its index in {@link #cycles}, port -1): the pauses in force, followed from
+     * the group's egress to the group that paused it, that group's egress and on, came back to a group already passed.
+     */
+    public static final int ROOT_CONGESTION_POINT = 0;
+    public static final int ROOT_PAUSE_CYCLE = 1;
 
     private final Network network;
     private final Topology topo;
@@ -94,6 +116,20 @@ public final class PfcLog implements PfcProbe {
     private final List<EventNotes> captures = new ArrayList<>();
     /** Every flow's waits behind pauses, each at the root of the XOFF that paused the transmitter. */
     private final FlowWaits flowWaits;
+    /**
+     * The cycles of pauses found, each as its egress ports in the order each waits on the next ({@code node, port}
+     * pairs, starting at the lowest node and port) and its priority last; and each one's index by that list.
+     */
+    private final List<int[]> cycles = new ArrayList<>();
+    private final Map<List<Integer>, Integer> cycleIndex = new HashMap<>();
+    /** Per (node, port, priority) of a switch egress: the send time of the XOFF that holds it now, -1 if none. */
+    private final long[] inForce;
+    // Scratch for the walk of the pauses in force: per group, the walk that last saw it and where; the ports passed.
+    private final int[] seenAt;
+    private final int[] seenPos;
+    private int walk;
+    private final int[] walkNode = new int[256];
+    private final int[] walkEgress = new int[256];
 
     /** A log for a run of few flows (eight roots kept per flow). */
     public PfcLog(Network network) {
@@ -111,6 +147,10 @@ public final class PfcLog implements PfcProbe {
         int ports = portOffset[topo.nodeCount()];
         lastXoff = new int[ports * 8];
         Arrays.fill(lastXoff, -1);
+        inForce = new long[ports * 8];
+        Arrays.fill(inForce, -1);
+        seenAt = new int[ports * 8];
+        seenPos = new int[ports * 8];
         peerNode = new int[ports];
         peerPort = new int[ports];
         for (int n = 0; n < topo.nodeCount(); n++) {
@@ -127,7 +167,8 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngressAtFirstXoff();
         }
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> paths.onRoundTrip(qp, node, port),
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> kind == ROOT_PAUSE_CYCLE
+                ? cycleOnRoundTrip(paths, qp, node) : paths.onRoundTrip(qp, node, port),
                 flows > MANY_FLOWS ? ROOTS_PER_FLOW_OF_MANY : ROOTS_PER_FLOW);
         flowWaits.expectFlows(flows);
     }
@@ -174,29 +215,199 @@ public final class PfcLog implements PfcProbe {
         if (rows[i + QUANTA] == 0) {
             return;
         }
+        rows[i + ROOT_KIND] = ROOT_CONGESTION_POINT;
         int node = (int) rows[i + NODE];
         int priority = (int) rows[i + PRIO];
         int g = group(node, (int) rows[i + PORT], priority);
         rows[i + PREVIOUS] = lastXoff[g];
         lastXoff[g] = r;
         if (rows[i + ROOT_NODE] >= 0) {
-            return; // the capture found the root at its own device
+            return; // the capture found the root at its own device (its egress is not paused, or it is an RNIC)
         }
         int egress = (int) rows[i + EGRESS];
         int pp = portOffset[node] + egress;
         int parent = find(peerNode[pp], peerPort[pp], priority, rec[at + PfcCapture.XOFF_SENT]);
-        if (parent >= 0) {
-            rows[i + PARENT] = parent;
-            rows[i + ROOT_NODE] = rows[parent * FIELDS + ROOT_NODE];
-            rows[i + ROOT_PORT] = rows[parent * FIELDS + ROOT_PORT];
-            rows[i + DEPTH] = rows[parent * FIELDS + DEPTH] + 1;
-        } else {
+        if (parent < 0) {
             // Paused by a frame no log saw (an RNIC's pause storm): the pausing device is the root. An RNIC's root is
             // named by port -1, its storm: its receive buffer (port 0) sends frames the log records.
             rows[i + ROOT_NODE] = peerNode[pp];
             rows[i + ROOT_PORT] = -1;
             rows[i + DEPTH] = 1;
+            return;
         }
+        rows[i + PARENT] = parent;
+        int p = parent * FIELDS;
+        if (walkPausesInForce(g)) {
+            // The pauses in force now lead from this group's egress back to a group already passed: a cycle of
+            // buffers, each waiting on the next. That cycle, not the congestion point the first pause of it started
+            // from, holds the group now; and every pause still in force that waits on it is held by it from now on.
+            rows[i + ROOT_KIND] = ROOT_PAUSE_CYCLE;
+            rows[i + ROOT_NODE] = foundCycle;
+            rows[i + ROOT_PORT] = -1;
+            rows[i + DEPTH] = foundDepth;
+            markCycle(foundCycle, (long) rows[i + TIME]);
+            return;
+        }
+        rows[i + ROOT_KIND] = rows[p + ROOT_KIND];
+        rows[i + ROOT_NODE] = rows[p + ROOT_NODE];
+        rows[i + ROOT_PORT] = rows[p + ROOT_PORT];
+        rows[i + DEPTH] = rows[p + DEPTH] + 1;
+    }
+
+    /**
+     * A transmitter acted on a pause, or it was lifted ({@code xoffSentPs} -1): see {@link PfcProbe#onPauseInForce}.
+     * A pause that takes hold can close a cycle of pauses; a lifted one cannot.
+     */
+    @Override
+    public void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {
+        int x = group(node, port, priority);
+        inForce[x] = xoffSentPs;
+        if (xoffSentPs < 0) {
+            return;
+        }
+        int pp = portOffset[node] + port;
+        int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
+        if (pauser < 0) {
+            return;
+        }
+        rows[pauser * FIELDS + HELD_AT] = nowPs;
+        rows[pauser * FIELDS + HELD_CLOCK] = clockPs;
+        if (!topo.isHost(node) && walkPausesInForce(group(peerNode[pp], peerPort[pp], priority)) && foundDepth == 0) {
+            markCycle(foundCycle, nowPs);
+        }
+    }
+
+    /** What {@link #walkPausesInForce} found: the cycle's index and how many pause hops from it the group is. */
+    private int foundCycle;
+    private int foundDepth;
+
+    /**
+     * Whether the pauses in force now, followed from group {@code g}, come back to a group already passed: the egress
+     * where the group's latest XOFF found most of its bytes queued; if a recorded XOFF holds that egress now (as the
+     * port itself reported, {@link #onPauseInForce}), the group that sent it, its egress, and so on. The walk ends at an
+     * egress no recorded pause holds (a tree) or at a group seen before: a cycle of pauses, which {@code g} is on
+     * (depth 0) or waits on from that many groups off it. Sets {@link #foundCycle} and {@link #foundDepth}.
+     */
+    private boolean walkPausesInForce(int g) {
+        walk++;
+        int next = g;
+        for (int k = 0; k < walkNode.length; k++) {
+            if (seenAt[next] == walk) {
+                int from = seenPos[next];
+                foundCycle = cycleOf(from, k, next % 8);
+                foundDepth = from;
+                return true;
+            }
+            int latest = lastXoff[next];
+            if (latest < 0) {
+                return false;
+            }
+            int li = latest * FIELDS;
+            int atNode = (int) rows[li + NODE];
+            int atEgress = (int) rows[li + EGRESS];
+            int priority = (int) rows[li + PRIO];
+            if (atEgress < 0 || topo.isHost(atNode)) {
+                return false;
+            }
+            long sent = inForce[group(atNode, atEgress, priority)];
+            int pp = portOffset[atNode] + atEgress;
+            if (sent < 0 || find(peerNode[pp], peerPort[pp], priority, sent) < 0) {
+                return false; // not paused, or by a frame no log saw (an RNIC's pause storm): a tree's root
+            }
+            seenAt[next] = walk;
+            seenPos[next] = k;
+            walkNode[k] = atNode;
+            walkEgress[k] = atEgress;
+            next = group(peerNode[pp], peerPort[pp], priority);
+        }
+        return false;
+    }
+
+    /**
+     * Cycle {@code c} holds from {@code nowPs} on: every XOFF in force at a transmitter, rooted at a congestion point
+     * and not yet marked, whose group waits on the cycle (on it or off it, through pauses in force) is marked, so that
+     * the waits behind it from now on go to the cycle ({@link #onPausedWait}). Rare: once per cycle that forms.
+     */
+    private void markCycle(int c, long nowPs) {
+        for (int x = 0; x < inForce.length; x++) {
+            long sent = inForce[x];
+            if (sent < 0) {
+                continue;
+            }
+            int pp = x / 8;
+            int priority = x % 8;
+            int pauser = find(peerNode[pp], peerPort[pp], priority, sent);
+            if (pauser < 0) {
+                continue;
+            }
+            int i = pauser * FIELDS;
+            if (rows[i + ROOT_KIND] != ROOT_CONGESTION_POINT || rows[i + CYCLE_SINCE] >= 0) {
+                continue;
+            }
+            if (walkPausesInForce(group(peerNode[pp], peerPort[pp], priority)) && foundCycle == c) {
+                rows[i + CYCLE_SINCE] = nowPs;
+                rows[i + CYCLE_ID] = c;
+                rows[i + CYCLE_DEPTH] = foundDepth;
+            }
+        }
+    }
+
+    /**
+     * The index of the cycle of the walk's egress ports {@code from} to {@code to - 1} ({@link #walkNode},
+     * {@link #walkEgress}), each paused by the group behind the next one's, at {@code priority}: the same cycle found
+     * from any of its ports has one index.
+     */
+    private int cycleOf(int from, int to, int priority) {
+        int length = to - from;
+        int start = from;
+        for (int k = from; k < to; k++) {
+            if (walkNode[k] < walkNode[start] || walkNode[k] == walkNode[start] && walkEgress[k] < walkEgress[start]) {
+                start = k;
+            }
+        }
+        List<Integer> key = new ArrayList<>(2 * length + 1);
+        for (int k = 0; k < length; k++) {
+            int at = from + (start - from + k) % length;
+            key.add(walkNode[at]);
+            key.add(walkEgress[at]);
+        }
+        key.add(priority);
+        Integer known = cycleIndex.get(key);
+        if (known != null) {
+            return known;
+        }
+        int[] cycle = new int[key.size()];
+        for (int k = 0; k < cycle.length; k++) {
+            cycle[k] = key.get(k);
+        }
+        cycles.add(cycle);
+        cycleIndex.put(key, cycles.size() - 1);
+        return cycles.size() - 1;
+    }
+
+    /** A cycle is on a flow's way when its data or its ACKs leave by one of its ports. */
+    private boolean cycleOnRoundTrip(FlowPaths paths, int queuePair, int c) {
+        int[] cycle = cycles.get(c);
+        for (int k = 0; k + 1 < cycle.length; k += 2) {
+            if (paths.onRoundTrip(queuePair, cycle[k], cycle[k + 1])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many cycles of pauses were found. */
+    public int cycleCount() {
+        return cycles.size();
+    }
+
+    /** The cycles of pauses found: each one's egress ports ({@code node, port} pairs) in order, its priority last. */
+    public List<int[]> cycles() {
+        List<int[]> out = new ArrayList<>();
+        for (int[] c : cycles) {
+            out.add(c.clone());
+        }
+        return out;
     }
 
     static final int FIELD_COUNT = FIELDS;
@@ -240,13 +451,27 @@ public final class PfcLog implements PfcProbe {
         }
         int pp = portOffset[node] + port;
         int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
-        if (pauser >= 0) {
-            flowWaits.credit(queuePair, added, 0, (int) rows[pauser * FIELDS + ROOT_NODE],
-                    (int) rows[pauser * FIELDS + ROOT_PORT], (int) rows[pauser * FIELDS + DEPTH] + 1);
-        } else {
+        if (pauser < 0) {
             // No recorded frame paused it: from an RNIC that is its pause storm (its receive buffer's frames are
             // recorded), named by port -1; a switch's, its buffer.
-            flowWaits.credit(queuePair, added, 0, peerNode[pp], -1, 1);
+            flowWaits.credit(queuePair, added, ROOT_CONGESTION_POINT, peerNode[pp], -1, 1);
+            return;
+        }
+        int i = pauser * FIELDS;
+        long inCycle = 0;
+        if (rows[i + CYCLE_SINCE] >= 0 && rows[i + HELD_AT] >= 0) {
+            // The XOFF held the transmitter from HELD_AT on, so its paused clock ran with time since then: the part of
+            // the wait after the cycle formed is the cycle's (the new part is the wait's last `added` picoseconds).
+            long cut = rows[i + HELD_CLOCK] + Math.max(0, rows[i + CYCLE_SINCE] - rows[i + HELD_AT]);
+            inCycle = Math.min(added, Math.max(0, toClockPs - cut));
+        }
+        if (added > inCycle) {
+            flowWaits.credit(queuePair, added - inCycle, (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE],
+                    (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH] + 1);
+        }
+        if (inCycle > 0) {
+            flowWaits.credit(queuePair, inCycle, ROOT_PAUSE_CYCLE, (int) rows[i + CYCLE_ID], -1,
+                    (int) rows[i + CYCLE_DEPTH] + 1);
         }
     }
 
@@ -320,10 +545,13 @@ public final class PfcLog implements PfcProbe {
     /**
      * One XOFF (or refresh) and its recorded cause; the flows (ids) with the most bytes in the group, and those bytes;
      * why the device sent it ({@code reason}, as it decided), and its shared pool's use and size then (-1: an RNIC).
+     * When it was rooted at a congestion point and a cycle of pauses that its group waits on formed while it was in
+     * force: from when ({@code cycleSincePs}, else -1) and which ({@code cycle}, a root of kind
+     * {@link #ROOT_PAUSE_CYCLE}).
      */
     public record Xoff(long timePs, int node, int port, int priority, long groupBytes, long thresholdBytes,
-            int egressPort, long egressBytes, int rootNode, int rootPort, int depth, int[] topFlows, long[] topBytes,
-            PfcReason reason, long poolUsedBytes, long poolBytes) {}
+            int egressPort, long egressBytes, int rootKind, int rootNode, int rootPort, int depth, int[] topFlows,
+            long[] topBytes, PfcReason reason, long poolUsedBytes, long poolBytes, long cycleSincePs, int cycle) {}
 
     /** The XOFF (node, port) sent for {@code priority} at {@code sentPs}, or null: identity, not time proximity. */
     public Xoff xoff(int node, int port, int priority, long sentPs) {
@@ -345,8 +573,26 @@ public final class PfcLog implements PfcProbe {
         }
         return new Xoff(rows[i + TIME], (int) rows[i + NODE], (int) rows[i + PORT], (int) rows[i + PRIO],
                 rows[i + BYTES], rows[i + THRESHOLD], (int) rows[i + EGRESS], rows[i + EGRESS_BYTES],
-                (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes,
-                PfcReason.values()[(int) rows[i + REASON]], rows[i + POOL_USED], rows[i + POOL_BYTES]);
+                (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes,
+                PfcReason.values()[(int) rows[i + REASON]], rows[i + POOL_USED], rows[i + POOL_BYTES],
+                rows[i + CYCLE_SINCE], (int) rows[i + CYCLE_ID]);
+    }
+
+    /**
+     * The words for a root of {@code kind}: a congestion point ({@code leaf0 port 2 (towards h0)}, {@code h0's
+     * receive buffer}) or a cycle of pauses ({@code the pause cycle s0/p1->s1 -> s1/p2->s0 (priority 3)}).
+     */
+    public String rootName(int kind, int node, int port) {
+        if (kind == ROOT_PAUSE_CYCLE) {
+            int[] cycle = cycles.get(node);
+            StringBuilder b = new StringBuilder("the pause cycle ");
+            for (int k = 0; k + 1 < cycle.length; k += 2) {
+                b.append(k == 0 ? "" : " -> ").append(topo.nodeName(cycle[k])).append("/p").append(cycle[k + 1])
+                        .append("->").append(topo.nodeName(topo.peer(cycle[k], cycle[k + 1]).node()));
+            }
+            return b.append(" (priority ").append(cycle[cycle.length - 1]).append(')').toString();
+        }
+        return rootName(node, port);
     }
 
     /** The words for a congestion point: {@code leaf0 port 2 (towards h0)}, {@code h0's receive buffer}. */
@@ -364,7 +610,7 @@ public final class PfcLog implements PfcProbe {
 
     /** One link of the pause propagation tree: {@code device} first paused {@code peer} at a time. */
     public record PauseEdge(long firstXoffPs, int device, int port, int peer, int priority, int hop, long pausedPs,
-            int rootNode, int rootPort) {}
+            int rootKind, int rootNode, int rootPort) {}
 
     /**
      * The pause propagation tree: for every (device, port, priority) that sent XOFF, the first time it did, how many
@@ -394,7 +640,7 @@ public final class PfcLog implements PfcProbe {
                     ? network.nic(far.node()).pausedPs(far.port(), prio, nowPs)
                     : network.switchAt(far.node() - topo.hostCount()).port(far.port()).pausedPs(prio, nowPs);
             out.add(new PauseEdge(rows[i + TIME], node, port, far.node(), prio, (int) rows[i + DEPTH], paused,
-                    (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]));
+                    (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]));
         }
         // An RNIC's pause storm: its frames are not recorded (no buffer sent them), but the switch port it pauses is
         // part of the spread, as its root (the waits behind it are rooted at the storm, port -1).
@@ -411,7 +657,7 @@ public final class PfcLog implements PfcProbe {
                 }
                 var far = topo.peer(h, port);
                 long paused = network.switchAt(far.node() - topo.hostCount()).port(far.port()).pausedPs(prio, nowPs);
-                out.add(new PauseEdge(start, h, port, far.node(), prio, 0, paused, h, -1));
+                out.add(new PauseEdge(start, h, port, far.node(), prio, 0, paused, ROOT_CONGESTION_POINT, h, -1));
             }
         }
         out.sort(Comparator.comparingLong(PauseEdge::firstXoffPs).thenComparingInt(PauseEdge::device)
@@ -443,7 +689,8 @@ public final class PfcLog implements PfcProbe {
                     rows[i + PRIO], xoff ? "XOFF" : "XON", quanta,
                     Numbers.micros(Headroom.pauseDurationPs(quanta, rate)), rows[i + BYTES], rows[i + THRESHOLD],
                     xoff && rows[i + EGRESS] >= 0 ? Long.toString(rows[i + EGRESS]) : "",
-                    xoff ? rootName((int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT]) : "",
+                    xoff ? rootName((int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT])
+                            : "",
                     xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
                     PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT));
         }

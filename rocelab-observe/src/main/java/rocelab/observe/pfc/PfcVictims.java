@@ -55,8 +55,13 @@ public final class PfcVictims {
             }
 
             @Override
+            public String rootKinds() {
+                return log.cycleCount() == 0 ? "a congestion point" : "a congestion point or a pause cycle";
+            }
+
+            @Override
             public String rootName(FlowWaits.Root root) {
-                return log.rootName(root.node(), root.port());
+                return log.rootName(root.kind(), root.node(), root.port());
             }
         };
     }

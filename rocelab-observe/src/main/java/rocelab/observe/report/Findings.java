@@ -75,8 +75,8 @@ final class Findings {
                     .map(e -> String.valueOf(((Map<?, ?>) e).get("root"))).distinct().count();
             items.add("<li><b>PFC pauses spread</b> over " + trees + " device-port-priority link"
                     + (trees == 1 ? "" : "s") + " from " + roots + " root" + (roots == 1 ? "" : "s")
-                    + " (their first XOFFs' congestion points; " + atRoot + " of the links paused at their root, hop"
-                    + " 0); the tree is below</li>");
+                    + " (their first XOFFs' congestion points" + (cycleRoots(tree) ? " or pause cycles" : "") + "; "
+                    + atRoot + " of the links paused at their root, hop 0); the tree is below</li>");
         }
         List<String> victimKeys = new ArrayList<>();
         for (String k : s.keySet()) {
@@ -125,9 +125,11 @@ final class Findings {
             p.html("<h3>Pause propagation tree</h3>");
             tree(p, (List<?>) tree);
             p.note("for each device, port and priority that sent XOFF: when first, hop and root of that first XOFF (hop"
-                    + " 0: the device's own egress was the congestion point, its root; n+1: that egress was held by an"
-                    + " XOFF n hops from the root) and how long the peer stayed paused; summary.json pfc_propagation has"
-                    + " them all");
+                    + " 0: the device's own egress was the congestion point, its root"
+                    + (cycleRoots(tree) ? ", or is on the pause cycle that is its root (the pauses in force from it lead"
+                            + " back to the device)" : "")
+                    + "; n+1: that egress was held by an XOFF n hops from the root) and how long the peer stayed paused;"
+                    + " summary.json pfc_propagation has them all");
         }
         if (collided > 0) {
             p.html("<h3>ECMP collisions</h3>");
@@ -354,5 +356,11 @@ final class Findings {
             return String.join(", ", parts);
         }
         return String.valueOf(o);
+    }
+
+    /** Whether any link of the pause tree is rooted at a cycle of pauses (its root named {@code the pause cycle ...}). */
+    private static boolean cycleRoots(Object tree) {
+        return tree instanceof List<?> l && l.stream().anyMatch(e -> e instanceof Map<?, ?> m
+                && String.valueOf(m.get("root")).startsWith("the pause cycle"));
     }
 }

@@ -65,6 +65,11 @@ public final class Victims {
         String nic();
 
         String rootName(FlowWaits.Root root);
+
+        /** What its roots are, for a header: {@code a congestion point}, or that or a cycle where the log found one. */
+        default String rootKinds() {
+            return "a congestion point";
+        }
     }
 
     /** The victims among {@code flows}, most off-way waiting first; empty without waits. */

@@ -1,0 +1,130 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.RunWriter;
+import rocelab.observe.output.SummaryText;
+import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.victim.FlowWaits;
+import rocelab.observe.victim.Victims;
+import rocelab.scenario.read.ScenarioReader;
+
+/**
+ * A PFC deadlock's waits are rooted at the cycle of pauses, not at the congestion points its first pauses started
+ * from: the flows caught in the cycle are not victims of one another, and a flow that only waits behind it is the
+ * cycle's victim. The log finds the cycle from the pauses in force, as each port reports them; the deadlock detector
+ * finds it from the ports' state when the run stalls: the two must name the same queues.
+ */
+class PauseCycleRootsTest {
+    private static final Path RING = Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml");
+
+    @TempDir
+    Path tmp;
+
+    /** The ring with a sixth switch on s0: h5 writes to h0 (never crossing the ring), h6 to h1 (across s0 -> s1). */
+    private static String ringWithABystander() throws IOException {
+        String ring = Files.readString(RING);
+        String body = ring.substring(ring.indexOf("name:"));
+        return body.replace("hosts: 5", "hosts: 7")
+                .replace("switches: [s0, s1, s2, s3, s4]", "switches: [s0, s1, s2, s3, s4, s5]")
+                .replace("    - {a: s4, b: s0}\n",
+                        "    - {a: s4, b: s0}\n    - {a: h5, b: s5}\n    - {a: h6, b: s5}\n    - {a: s5, b: s0}\n")
+                + "  - {kind: flow, src: 5, dst: 0, size: 20MB}\n  - {kind: flow, src: 6, dst: 1, size: 20MB}\n";
+    }
+
+    /** The log's cycle in the deadlock detector's words: {@code s0/p1->s1 prio 3}, one per queue. */
+    private static List<String> queues(RunResult r, int[] cycle) {
+        Topology topo = r.network().topology();
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k + 1 < cycle.length; k += 2) {
+            out.add(topo.nodeName(cycle[k]) + "/p" + cycle[k + 1] + "->" + topo.nodeName(topo.peer(cycle[k],
+                    cycle[k + 1]).node()) + " prio " + cycle[cycle.length - 1]);
+        }
+        return out;
+    }
+
+    @Test
+    void shouldRootTheWaitsOfADeadlockAtItsCycleAndCallNoFlowInItAVictim() throws Exception {
+        RunResult r = Simulation.assemble(new ScenarioReader().read(RING)).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("deadlock");
+        PfcLog log = r.pfcLog();
+        assertThat(log.cycleCount()).isEqualTo(1);
+        assertThat(queues(r, log.cycles().get(0))).as("the detector's cycle")
+                .containsExactlyInAnyOrderElementsOf(r.deadlockCycle());
+        assertThat(log.victims(r.flows(), r.simulatedPs())).as("every flow crosses the cycle").isEmpty();
+        for (FlowRecord f : r.flows()) {
+            List<FlowWaits.Root> roots = log.roots(f.id());
+            FlowWaits.Root most = roots.get(0);
+            assertThat(most.kind()).as("flow %d", f.id()).isEqualTo(PfcLog.ROOT_PAUSE_CYCLE);
+            assertThat(most.onPath()).isTrue();
+            assertThat(most.waitPs()).as("all but its waits before the cycle closed")
+                    .isGreaterThan(log.pausedWaitPs(f.id()) * 99 / 100);
+            // Before the cycle closed, each flow waited only behind its own way's congestion points.
+            assertThat(roots).allMatch(FlowWaits.Root::onPath);
+        }
+        // The first round's pauses keep their roots; the cycle holds each of them from when it closed (the example's
+        // header says 35.9 us), the same moment for all five.
+        for (PfcLog.PauseEdge e : log.propagation(r.simulatedPs())) {
+            PfcLog.Xoff first = log.xoff(e.device(), e.port(), e.priority(), e.firstXoffPs());
+            assertThat(first.rootKind()).isEqualTo(PfcLog.ROOT_CONGESTION_POINT);
+            if (!r.network().topology().isHost(e.peer())) {
+                assertThat(first.cycleSincePs()).as("%s's first XOFF", e.device()).isBetween(35_900_000L, 35_999_999L);
+            }
+        }
+        String text = SummaryText.render(r, null);
+        assertThat(text).doesNotContain("PFC victims");
+        // The first XOFFs stay rooted where they started: the ring's egresses, congested then, each paused by no one.
+        Path out = tmp.resolve("ring");
+        new RunWriter().write(out, r, Map.of());
+        List<String> xoffs = Files.readAllLines(out.resolve("pfc.csv")).stream().filter(l -> l.contains(",XOFF,"))
+                .toList();
+        assertThat(xoffs.get(0)).contains("port 2 (towards").contains(",0,");
+        assertThat(xoffs.stream().filter(l -> l.contains(",refresh"))).as("every refresh, once the cycle holds")
+                .isNotEmpty().allMatch(l -> l.contains("the pause cycle s0/p1->s1 -> s1/p2->s2 -> s2/p2->s3 -> "
+                        + "s3/p2->s4 -> s4/p2->s0 (priority 3)"));
+    }
+
+    @Test
+    void shouldNameTheCycleAsTheRootOfAVictimThatNeverCrossesIt() throws Exception {
+        String yaml = ringWithABystander();
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("deadlock");
+        PfcLog log = r.pfcLog();
+        List<Victims.Victim> victims = log.victims(r.flows(), r.simulatedPs());
+        assertThat(victims).extracting(v -> v.flow().id()).containsExactly(5);
+        Victims.Victim v = victims.get(0);
+        assertThat(v.root().kind()).isEqualTo(PfcLog.ROOT_PAUSE_CYCLE);
+        assertThat(v.root().minHops()).as("held at h5's RNIC and at s5, behind s0's pause").isGreaterThanOrEqualTo(2);
+        assertThat(v.root().waitPs()).isGreaterThan(v.offPathWaitPs() * 9 / 10);
+        assertThat(SummaryText.render(r, null))
+                .contains("PFC victims 1 flow waited behind pauses rooted at a congestion point or a pause cycle off its"
+                        + " own way")
+                .contains("flow 5 h5->h0 (unfinished): waited behind pauses rooted at the pause cycle s0/p1->s1 -> ");
+        // The flow from s5 into the cycle is part of it, not its victim.
+        assertThat(log.roots(6).get(0).kind()).isEqualTo(PfcLog.ROOT_PAUSE_CYCLE);
+        assertThat(log.roots(6).get(0).onPath()).isTrue();
+
+        // Found from the pauses in force, which the partitions report in one simulator's order: the same on two
+        // threads, file for file.
+        Simulation two = Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.PACKET, 2);
+        assertThat(two.partitions()).isEqualTo(2);
+        RunResult r2 = two.run(ProgressListener.NONE);
+        new RunWriter().write(tmp.resolve("one"), r, Map.of());
+        new RunWriter().write(tmp.resolve("two"), r2, Map.of());
+        for (String f : List.of("flows.csv", "pfc.csv")) {
+            assertThat(Files.readString(tmp.resolve("two").resolve(f))).as(f)
+                    .isEqualTo(Files.readString(tmp.resolve("one").resolve(f)));
+        }
+    }
+}
