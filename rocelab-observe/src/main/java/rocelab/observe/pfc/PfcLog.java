@@ -245,7 +245,14 @@ public final class PfcLog implements PfcProbe {
             rows[i + ROOT_NODE] = foundCycle;
             rows[i + ROOT_PORT] = -1;
             rows[i + DEPTH] = foundDepth;
-            markCycle(foundCycle, (long) rows[i + TIME]);
+            // The cycle closed now only if this XOFF moved the group's bytes to another egress or its previous XOFF
+            // was not the cycle's (a refresh of a cycle that holds changes nothing): then mark what it holds.
+            int previous = (int) rows[i + PREVIOUS];
+            if (previous < 0 || rows[previous * FIELDS + EGRESS] != egress
+                    || rows[previous * FIELDS + ROOT_KIND] != ROOT_PAUSE_CYCLE
+                    || rows[previous * FIELDS + ROOT_NODE] != foundCycle) {
+                markCycle(foundCycle, rows[i + TIME]);
+            }
             return;
         }
         rows[i + ROOT_KIND] = rows[p + ROOT_KIND];
@@ -261,6 +268,7 @@ public final class PfcLog implements PfcProbe {
     @Override
     public void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {
         int x = group(node, port, priority);
+        boolean wasPaused = inForce[x] >= 0;
         inForce[x] = xoffSentPs;
         if (xoffSentPs < 0) {
             return;
@@ -272,7 +280,10 @@ public final class PfcLog implements PfcProbe {
         }
         rows[pauser * FIELDS + HELD_AT] = nowPs;
         rows[pauser * FIELDS + HELD_CLOCK] = clockPs;
-        if (!topo.isHost(node) && walkPausesInForce(group(peerNode[pp], peerPort[pp], priority)) && foundDepth == 0) {
+        // Only a transmitter that was not paused can close a cycle (a refresh changes which XOFF holds it, not
+        // whether it is held): then the walk from its pauser comes back to that pauser, on the cycle.
+        if (!wasPaused && !topo.isHost(node) && walkPausesInForce(group(peerNode[pp], peerPort[pp], priority))
+                && foundDepth == 0) {
             markCycle(foundCycle, nowPs);
         }
     }
