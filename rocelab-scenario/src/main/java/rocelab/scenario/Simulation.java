@@ -1257,8 +1257,11 @@ public final class Simulation {
         private final int[] entropyOfQp;
         /** InfiniBand: no UDP header, so no UDP source port in the records. */
         private final boolean infiniband;
+        /** The run's end: an unfinished flow's rate-held time counts to there. */
+        private final long endPs;
 
         FlowRecordView(WorkloadDriver driver, TaskTimes times, Network network, long[] idealFct) {
+            this.endPs = network.simulator().nowPs();
             this.infiniband = network.isInfiniband();
             this.driver = driver;
             this.times = times;
@@ -1291,7 +1294,7 @@ public final class Simulation {
             // it (a switch forwards by the destination LID), so the record has no UDP source port.
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp,
-                    infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy);
+                    infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs));
         }
     }
 

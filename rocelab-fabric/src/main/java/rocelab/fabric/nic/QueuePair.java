@@ -70,6 +70,13 @@ public final class QueuePair {
     /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
     long readyPs;
     /**
+     * Time the QP had data ready that its congestion control's rate held back: from when it could have sent at line
+     * rate (the end of its previous packet, or when data arrived) to when its rate's gap let it (see
+     * {@link QueuePairRotation}); and, while it waits in the pacer, when that wait began.
+     */
+    long rateHeldPs;
+    long rateHeldFromPs;
+    /**
      * InfiniBand with a credit probe attached: its lane's credit-stall clock when the QP last became ready to send (its
      * next packet's wait for credits counts from there).
      */
@@ -665,6 +672,15 @@ public final class QueuePair {
 
     public long cnpsReceived() {
         return cnpsReceived;
+    }
+
+    /**
+     * Time, up to {@code nowPs}, this QP had data ready to send that its congestion control's rate held back: the gaps
+     * its rate put between its packets beyond their line-rate serialisation, while it had more to send (a wait in the
+     * pacer still going counts up to now). Waits for the port, pauses and the window are not in it.
+     */
+    public long rateHeldPs(long nowPs) {
+        return rateHeldPs + (txState == TxState.PACED ? Math.max(0, Math.min(nowPs, nextSendPs) - rateHeldFromPs) : 0);
     }
 
     public long postedPsns() {

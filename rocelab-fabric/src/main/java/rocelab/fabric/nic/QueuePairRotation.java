@@ -70,6 +70,7 @@ final class QueuePairRotation {
             if (qp.nextSendPs <= nowPs) {
                 appendActive(qp);
             } else {
+                qp.rateHeldFromPs = nowPs; // it could send now at line rate: its rate holds it from here
                 pushPaced(qp, nowPs);
             }
         }
@@ -93,6 +94,8 @@ final class QueuePairRotation {
             QueuePair waiting = paced.pop();
             refreshPacing(waiting);
             if (waiting.nextSendPs <= nowPs) {
+                // Its rate let it go at nextSendPs; a later pop waited for the port, not for its rate.
+                waiting.rateHeldPs += Math.max(0, waiting.nextSendPs - waiting.rateHeldFromPs);
                 appendActive(waiting);
             } else {
                 pushPaced(waiting, nowPs);
@@ -140,6 +143,7 @@ final class QueuePairRotation {
             if (qp.nextSendPs <= (spray == null ? txEndPs : nowPs)) {
                 appendActive(qp);
             } else {
+                qp.rateHeldFromPs = lineEnd; // at line rate it could send again when this packet ends
                 pushPaced(qp, nowPs);
             }
         }
@@ -218,6 +222,7 @@ final class QueuePairRotation {
             }
             qp.nextActive = null;
         } else if (qp.txState == QueuePair.TxState.PACED) {
+            qp.rateHeldPs = qp.rateHeldPs(sim.nowPs());
             paced.remove(qp);
         }
         qp.txState = QueuePair.TxState.IDLE;

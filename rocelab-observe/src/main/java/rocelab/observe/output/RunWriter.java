@@ -240,7 +240,7 @@ public final class RunWriter {
             EcmpLog ecmp, long endPs, boolean packets) throws IOException {
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
-                "victim_wait_us", "pause_root", "pfc_victim", "ecmp_wait_us"));
+                "victim_wait_us", "pause_root", "pfc_victim", "ecmp_wait_us", "rate_held_us"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
         FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
@@ -297,6 +297,11 @@ public final class RunWriter {
                 t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
             } else {
                 t.empty().empty();
+            }
+            if (f.rateHeldPs() >= 0) {
+                t.micros(f.rateHeldPs());
+            } else {
+                t.empty();
             }
             t.endRow();
         }

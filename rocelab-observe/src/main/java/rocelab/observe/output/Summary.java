@@ -15,6 +15,7 @@ import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.Victims;
@@ -160,6 +161,24 @@ public final class Summary {
             var found = r.ecmpLog().collisions(r.flows());
             m.put("ecmp_collision_count", found.size());
             m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology()));
+        }
+        if (r.packetLevel() && r.series() != null) {
+            List<Map<String, Object>> held = new ArrayList<>();
+            var topo = r.network().topology();
+            for (HeldByRate h : HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog())) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("receiver", topo.nodeName(h.receiver()));
+                row.put("link", topo.nodeName(h.switchIndex() + topo.hostCount()) + " port " + h.port());
+                row.put("flows", h.flows());
+                row.put("rate_held_share_min", Numbers.round(h.minShare(), 3));
+                row.put("rate_held_share_max", Numbers.round(h.maxShare(), 3));
+                row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("from_us", Numbers.micros(h.fromPs()));
+                row.put("to_us", Numbers.micros(h.toPs()));
+                row.put("paused_wait_us", Numbers.micros(h.pausedWaitPs()));
+                held.add(row);
+            }
+            m.put("held_by_rate", held);
         }
         m.put("max_queue_port", r.totals().maxQueuePort());
         var lanes = VirtualLanes.of(r.network());

@@ -11,6 +11,7 @@ import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.inference.InferenceTables;
 import rocelab.observe.pfc.PfcVictims;
@@ -256,6 +257,9 @@ public final class SummaryText {
         if (r.ecmpLog() != null) {
             ecmpCollisions(b, r);
         }
+        if (r.packetLevel() && r.series() != null) {
+            heldByRate(b, r);
+        }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
                 t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
         line(b, "");
@@ -286,6 +290,42 @@ public final class SummaryText {
         for (int i = 0; i < shown; i++) {
             line(b, "            %s", Victims.describe(topo, victims.get(i), words));
         }
+    }
+
+    /** Receivers told one by one when congestion control held their senders back ({@link HeldByRate}). */
+    static final int HELD_SHOWN = 3;
+
+    /**
+     * Receivers whose every sender's rate held it back most of its life while the receiver's link had room: the two
+     * measurements side by side, each with where it comes from.
+     */
+    private static void heldByRate(StringBuilder b, RunResult r) {
+        var topo = r.network().topology();
+        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+        int shown = Numbers.shown(held.size(), HELD_SHOWN);
+        for (int i = 0; i < shown; i++) {
+            HeldByRate h = held.get(i);
+            // As summary.json has them (three decimals), so the report, built from that file, says the same.
+            String lo = percent(h.minShare());
+            String hi = percent(h.maxShare());
+            line(b, "%s the %d flows into %s spent %s %% of their lives with data ready that their congestion"
+                    + " control's rate held back (flows.csv rate_held_us), while %s port %d (towards %s) carried %s %% of"
+                    + " its capacity from %s us to %s us, when all of them were sending (links.csv); %s",
+                    i == 0 ? "rate held  " : "           ", h.flows(), topo.nodeName(h.receiver()),
+                    lo.equals(hi) ? lo : lo + "-" + hi, topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(),
+                    topo.nodeName(h.receiver()), percent(h.utilisation()), Numbers.micros(h.fromPs()).toPlainString(),
+                    Numbers.micros(h.toPs()).toPlainString(),
+                    h.pausedWaitPs() == 0 ? "none of them waited behind a pause"
+                            : "they waited " + us(h.pausedWaitPs()) + " us behind pauses, summed over flows and hops");
+        }
+        if (held.size() > shown) {
+            line(b, "            (%d of %d receivers shown; summary.json held_by_rate)", shown, held.size());
+        }
+    }
+
+    /** A share as a percentage with one decimal, from its value rounded to three decimals as summary.json has it. */
+    public static String percent(double share) {
+        return String.format(Locale.ROOT, "%.1f", Numbers.round(share, 3).doubleValue() * 100);
     }
 
     /** Collision ports told one by one in the printed summary (all when only one more is left; summary.json lists more). */

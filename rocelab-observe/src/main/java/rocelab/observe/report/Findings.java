@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.output.Numbers;
+import rocelab.observe.output.SummaryText;
 
 /**
  * What went wrong, right under the key numbers: a deadlock and its cycle, lint errors, the pause propagation tree and
@@ -104,6 +105,30 @@ final class Findings {
             items.add("<li>" + Page.esc(notShown(d)) + "</li>");
         } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
+        }
+        // Receivers whose senders their congestion control held back while the receiver's link had room
+        // (summary.json held_by_rate, HeldByRate): told only when there were some.
+        if (s.get("held_by_rate") instanceof List<?> held && !held.isEmpty()) {
+            int shown = Numbers.shown(held.size(), 3);
+            for (Object o : held.subList(0, shown)) {
+                if (o instanceof Map<?, ?> m && m.get("rate_held_share_min") instanceof Number min
+                        && m.get("rate_held_share_max") instanceof Number max
+                        && m.get("link_utilisation") instanceof Number used) {
+                    String lo = SummaryText.percent(min.doubleValue());
+                    String hi = SummaryText.percent(max.doubleValue());
+                    items.add("<li class='err'><b>Senders held back by congestion control</b>: the " + text(m.get("flows"))
+                            + " flows into " + Page.esc(text(m.get("receiver"))) + " spent " + (lo.equals(hi) ? lo : lo + "-" + hi)
+                            + " % of their lives with data ready that their rate held back, while "
+                            + Page.esc(text(m.get("link"))) + " (towards " + Page.esc(text(m.get("receiver")))
+                            + ") carried " + SummaryText.percent(used.doubleValue())
+                            + " % of its capacity from " + text(m.get("from_us")) + " us to " + text(m.get("to_us"))
+                            + " us, all of them sending (flows.csv rate_held_us, summary.json held_by_rate)</li>");
+                }
+            }
+            if (held.size() > shown) {
+                items.add("<li>and " + (held.size() - shown) + " more receivers whose senders were held back"
+                        + " (summary.json held_by_rate)</li>");
+            }
         }
         // ECMP collisions (summary.json ecmp_collisions): told only when there were some.
         Object collisions = s.get("ecmp_collisions");

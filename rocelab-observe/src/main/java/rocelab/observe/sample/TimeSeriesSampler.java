@@ -46,6 +46,8 @@ public final class TimeSeriesSampler implements EventHandler {
     private long[] cnpMemory = new long[0];
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
     private long eventsAtLastSample;
+    /** When the last sample was taken (-1: none yet). */
+    private long lastSamplePs = -1;
 
     /**
      * Whether each sample visits every QP (the definition, kept as the reference the tests compare with) instead of
@@ -98,6 +100,7 @@ public final class TimeSeriesSampler implements EventHandler {
 
     @Override
     public void onEvent(long nowPs, int kind, long arg) {
+        lastSamplePs = nowPs;
         int qps = network.queuePairs().size();
         if (rateMemory.length < qps) {
             long[] grown = Arrays.copyOf(rateMemory, qps);
@@ -316,5 +319,47 @@ public final class TimeSeriesSampler implements EventHandler {
 
     public long intervalPs() {
         return intervalPs;
+    }
+
+    /** When the last sample was taken (-1: none). */
+    public long lastSamplePs() {
+        return lastSamplePs;
+    }
+
+    /**
+     * The bytes switch port ({@code switchIndex[i]}, {@code port[i]}) had transmitted as sampled at {@code timePs[i]},
+     * a multiple of the interval no later than {@link #lastSamplePs}: the last links.csv row of that port at or before
+     * it (0 before its first). A grid time the sampler skipped had nothing happen since the sample before it, so the
+     * counter is that sample's. One pass over the rows; several threads may ask at once.
+     */
+    public long[] txBytesAt(int[] switchIndex, int[] port, long[] timePs) {
+        long[] out = new long[timePs.length];
+        // The queries of each port, chained: a row visits only its own port's.
+        int[] offset = new int[network.switchCount() + 1];
+        for (int sw = 0; sw < network.switchCount(); sw++) {
+            offset[sw + 1] = offset[sw] + network.switchAt(sw).portCount();
+        }
+        int[] head = new int[offset[network.switchCount()]];
+        Arrays.fill(head, -1);
+        int[] next = new int[timePs.length];
+        for (int i = 0; i < timePs.length; i++) {
+            int g = offset[switchIndex[i]] + port[i];
+            next[i] = head[g];
+            head[g] = i;
+        }
+        SampleTimes.Cursor at = linkTimes.cursor();
+        for (int r = 0; r < links.rows(); r++) {
+            int g = head[offset[(int) links.get(r, 0)] + (int) links.get(r, 1)];
+            if (g < 0) {
+                continue;
+            }
+            long t = at.timeOfRow(r);
+            for (int i = g; i >= 0; i = next[i]) {
+                if (t <= timePs[i]) {
+                    out[i] = links.get(r, 2);
+                }
+            }
+        }
+        return out;
     }
 }

@@ -54,6 +54,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final long[] startPs;
     private final long[] endPs;
     private final long[] completedPs;
+    /**
+     * Packet level: per flow, its QP's time held back by its rate ({@link QueuePair#rateHeldPs}) when the flow was
+     * posted, and from its completion on the part held during its life. Null at flow level.
+     */
+    private final long[] rateHeld;
     private final boolean[] failed;
     /** The flow-level network (null: flows are packets); NVLink ports always are fluids, after its resources. */
     private final FlowRouter router;
@@ -283,6 +288,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.startPs = new long[n];
         this.endPs = new long[n];
         this.completedPs = new long[flowCount];
+        this.rateHeld = queuePairs == null || router != null ? null : new long[flowCount];
         this.failed = new boolean[n];
         Arrays.fill(startPs, NOT_YET);
         Arrays.fill(endPs, NOT_YET);
@@ -388,6 +394,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             }
         } else if (f >= 0) {
             lane.postedFlows++;
+            rateHeld[f] = queuePairs[f].rateHeldPs(nowPs);
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
@@ -558,6 +565,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     private void acknowledged(Lane lane, long nowPs, int f) {
         completedPs[f] = nowPs;
+        if (rateHeld != null && queuePairs != null && queuePairs[f] != null) {
+            rateHeld[f] = queuePairs[f].rateHeldPs(nowPs) - rateHeld[f];
+        }
         lane.finishedFlows++;
         int t = graph.flowTask(f);
         release(lane, nowPs, onAck, onAckStart[t], onAckStart[t + 1]);
@@ -844,6 +854,18 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             n += lanes[i].deliveredBytes;
         }
         return n;
+    }
+
+    /**
+     * Packet level: the time flow i's QP had data ready that its congestion control's rate held back, from the flow's
+     * post to its completion (or to {@code endPs}, unfinished); -1 at flow level or when it never started. A QP that
+     * carries several messages at once counts its holds for each of them.
+     */
+    public long rateHeldPs(int i, long endPs) {
+        if (rateHeld == null || queuePairs == null || queuePairs[i] == null || startedPs(i) < 0) {
+            return -1;
+        }
+        return completedPs[i] >= 0 ? rateHeld[i] : queuePairs[i].rateHeldPs(endPs) - rateHeld[i];
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */
