@@ -127,4 +127,68 @@ class PauseCycleRootsTest {
                     .isEqualTo(Files.readString(tmp.resolve("one").resolve(f)));
         }
     }
+
+    /**
+     * A six-switch ring that deadlocks, opens for a few microseconds and closes again, with flows besides it and a
+     * stream on a spur (x0) that keeps data moving, so the run goes on to its stop time. s1's XOFF to h1 sent while the
+     * cycle was open (rooted then at a congestion point) takes hold after it has closed again: h1 -> h0, whose ACKs
+     * cross the cycle, waits behind it, and is not the victim of a congestion point off its way.
+     */
+    private static final String RING_REOPENED = """
+            name: ring6-busy-elsewhere
+            fabric: {mode: roce-lossless, mtu: 1000}
+            topology:
+              kind: custom
+              hosts: 10
+              switches: [s0, s1, s2, s3, s4, s5, x0]
+              link: {rate: 100Gbps, delay: 1us}
+              links:
+                - {a: h0, b: s0}
+                - {a: h1, b: s1}
+                - {a: h2, b: s2}
+                - {a: h3, b: s3}
+                - {a: h4, b: s4}
+                - {a: h5, b: s5}
+                - {a: h6, b: s0}
+                - {a: h7, b: s1}
+                - {a: h8, b: x0}
+                - {a: h9, b: x0}
+                - {a: x0, b: s3}
+                - {a: s0, b: s1}
+                - {a: s1, b: s2}
+                - {a: s2, b: s3}
+                - {a: s3, b: s4}
+                - {a: s4, b: s5}
+                - {a: s5, b: s0}
+            switch: {buffer: 1MB, ecn: {marking: none}}
+            nic: {cc: none, timeout: 12}
+            run: {stop-at: 3ms}
+            traffic:
+              - {kind: flow, src: 0, dst: 2, size: 20MB}
+              - {kind: flow, src: 1, dst: 3, size: 20MB}
+              - {kind: flow, src: 2, dst: 4, size: 20MB}
+              - {kind: flow, src: 3, dst: 5, size: 20MB}
+              - {kind: flow, src: 4, dst: 0, size: 20MB}
+              - {kind: flow, src: 5, dst: 1, size: 20MB}
+              - {kind: flow, src: 0, dst: 6, size: 2MB, start: 20us}
+              - {kind: flow, src: 7, dst: 2, size: 2MB, start: 20us}
+              - {kind: flow, src: 1, dst: 0, size: 2MB, start: 20us}
+              - {kind: flow, src: 8, dst: 9, size: 40MB}
+            """;
+
+    @Test
+    void shouldGiveTheCycleTheWaitsBehindAPauseSentWhileItWasOpenThatTookHoldOnceItHadClosedAgain() {
+        RunResult r = Simulation.assemble(Scenarios.parse(RING_REOPENED)).run(ProgressListener.NONE);
+        PfcLog log = r.pfcLog();
+        assertThat(log.cycleCount()).isEqualTo(1);
+        List<Victims.Victim> victims = log.victims(r.flows(), r.simulatedPs());
+        assertThat(victims).extracting(v -> v.flow().id()).as("h0 -> h6 only: its own way (s0 -> h6) never paused")
+                .containsExactly(6);
+        assertThat(victims.get(0).root().kind()).isEqualTo(PfcLog.ROOT_PAUSE_CYCLE);
+        // h1 -> h0: its waits are the cycle's, which its ACKs cross, but for a few microseconds before it closed.
+        FlowWaits.Root most = log.roots(8).get(0);
+        assertThat(most.kind()).isEqualTo(PfcLog.ROOT_PAUSE_CYCLE);
+        assertThat(most.onPath()).isTrue();
+        assertThat(log.offPathWaitPs(8)).isLessThan(log.pausedWaitPs(8) / 100);
+    }
 }

@@ -278,13 +278,26 @@ public final class PfcLog implements PfcProbe {
         if (pauser < 0) {
             return;
         }
-        rows[pauser * FIELDS + HELD_AT] = nowPs;
-        rows[pauser * FIELDS + HELD_CLOCK] = clockPs;
-        // Only a transmitter that was not paused can close a cycle (a refresh changes which XOFF holds it, not
-        // whether it is held): then the walk from its pauser comes back to that pauser, on the cycle.
-        if (!wasPaused && !topo.isHost(node) && walkPausesInForce(group(peerNode[pp], peerPort[pp], priority))
-                && foundDepth == 0) {
-            markCycle(foundCycle, nowPs);
+        int i = pauser * FIELDS;
+        rows[i + HELD_AT] = nowPs;
+        rows[i + HELD_CLOCK] = clockPs;
+        if (!walkPausesInForce(group(peerNode[pp], peerPort[pp], priority))) {
+            return;
+        }
+        int cycle = foundCycle;
+        int depth = foundDepth;
+        if (rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && rows[i + CYCLE_SINCE] < 0) {
+            // Sent while no cycle held its group (so rooted at a congestion point), it takes hold while one does: the
+            // waits behind it are the cycle's from now on.
+            rows[i + CYCLE_SINCE] = nowPs;
+            rows[i + CYCLE_ID] = cycle;
+            rows[i + CYCLE_DEPTH] = depth;
+        }
+        // Only a transmitter that was not paused can close a cycle (a refresh changes which XOFF holds it, not whether
+        // it is held): then the walk from its pauser comes back to that pauser, on the cycle, and what else the cycle
+        // holds is marked.
+        if (!wasPaused && !topo.isHost(node) && depth == 0) {
+            markCycle(cycle, nowPs);
         }
     }
 
