@@ -191,4 +191,36 @@ class PauseCycleRootsTest {
         assertThat(most.onPath()).isTrue();
         assertThat(log.offPathWaitPs(8)).isLessThan(log.pausedWaitPs(8) / 100);
     }
+
+    @Test
+    void shouldTellWhenACycleHeldThoughDataMovedElsewhereAndWhenAWatchdogBrokeIt() {
+        RunResult r = Simulation.assemble(Scenarios.parse(RING_REOPENED)).run(ProgressListener.NONE);
+        // The stream on the spur keeps data moving: no stall, so no deadlock ends the run; the cycle is told anyway.
+        assertThat(r.stopReason()).isEqualTo("stop-at");
+        PfcLog log = r.pfcLog();
+        assertThat(log.cycleSpells(0)).containsExactly(35_933_920L, 38_484_320L, 42_681_440L, -1L);
+        assertThat(SummaryText.render(r, null)).contains("PFC cycle   the pause cycle s0/p2->s1 -> s1/p3->s2 -> "
+                + "s2/p2->s3 -> s3/p3->s4 -> s4/p2->s5 -> s5/p2->s0 (priority 3): all its ports paused together from"
+                + " 35.934 to 38.484 us and from 42.681 us to the end of the run (3000.000 us)");
+        // Each spell: every port of the cycle paused throughout, as the ports' own paused time shows it.
+        for (String q : log.cycleQueues(0)) {
+            assertThat(q).endsWith(" prio 3");
+        }
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> json = (List<Map<String, Object>>) rocelab.observe.output.Summary.of(r)
+                .get("pfc_cycles");
+        assertThat(json).hasSize(1);
+        assertThat(json.get(0).get("queues")).isEqualTo(log.cycleQueues(0));
+
+        // A PFC watchdog that ignores the pauses of a queue stuck for 300 us opens the cycle (at 400 us, its
+        // polls 100 us apart): it closes again and is broken again.
+        RunResult watched = Simulation.assemble(Scenarios.parse(RING_REOPENED.replace(
+                "switch: {buffer: 1MB, ecn: {marking: none}}", "switch: {buffer: 1MB, ecn: {marking: none}, pfc:"
+                        + " {watchdog: {poll: 100us, detection: 300us, restoration: 300us, action: drop}}}")))
+                .run(ProgressListener.NONE);
+        assertThat(watched.totals().pfcWatchdogStorms()).isPositive();
+        long[] spells = watched.pfcLog().cycleSpells(0);
+        assertThat(spells.length).isGreaterThan(4);
+        assertThat(spells[3]).as("the second spell ends at the watchdog's poll").isEqualTo(400_000_000L);
+    }
 }

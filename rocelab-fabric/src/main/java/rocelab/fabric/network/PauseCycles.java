@@ -58,9 +58,19 @@ public final class PauseCycles {
         for (int start = 0; start < n; start++) {
             List<Integer> cycle = dfs(start, next, state, parent);
             if (cycle != null) {
+                // From its lowest switch and port on, whichever queue the search met first: the PFC log names a cycle
+                // of pauses the same way, so the two can be read side by side.
+                int first = 0;
+                for (int k = 1; k < cycle.size(); k++) {
+                    int[] a = nodes.get(cycle.get(k));
+                    int[] m = nodes.get(cycle.get(first));
+                    if (a[0] < m[0] || a[0] == m[0] && a[1] < m[1]) {
+                        first = k;
+                    }
+                }
                 List<String> names = new ArrayList<>();
-                for (int i : cycle) {
-                    int[] v = nodes.get(i);
+                for (int k = 0; k < cycle.size(); k++) {
+                    int[] v = nodes.get(cycle.get((first + k) % cycle.size()));
                     Switch sw = network.switchAt(v[0]);
                     names.add(sw.name() + "/p" + v[1] + "->" + topo.nodeName(topo.peer(sw.nodeId(), v[1]).node())
                             + (sw.port(v[1]).creditGate() != null ? " VL " : " prio ") + v[2]);

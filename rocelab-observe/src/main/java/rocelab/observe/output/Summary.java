@@ -17,6 +17,7 @@ import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.Victims;
 
@@ -147,6 +148,27 @@ public final class Summary {
                 tree.add(row);
             }
             m.put("pfc_propagation", tree);
+            List<Map<String, Object>> cycles = new ArrayList<>();
+            PfcLog log = r.pfcLog();
+            for (int c = 0; c < log.cycleCount(); c++) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("cycle", log.rootName(PfcLog.ROOT_PAUSE_CYCLE, c, -1));
+                row.put("queues", log.cycleQueues(c));
+                long[] spells = log.cycleSpells(c);
+                List<Map<String, Object>> held = new ArrayList<>();
+                long total = 0;
+                for (int k = 0; k + 1 < spells.length; k += 2) {
+                    Map<String, Object> spell = new LinkedHashMap<>();
+                    spell.put("from_us", Numbers.micros(spells[k]));
+                    spell.put("to_us", spells[k + 1] < 0 ? null : Numbers.micros(spells[k + 1]));
+                    held.add(spell);
+                    total += (spells[k + 1] < 0 ? r.simulatedPs() : spells[k + 1]) - spells[k];
+                }
+                row.put("held", held);
+                row.put("held_us", Numbers.micros(total));
+                cycles.add(row);
+            }
+            m.put("pfc_cycles", cycles);
             var found = r.pfcLog().victims(r.flows(), r.simulatedPs());
             m.put("pfc_victim_count", found.size());
             m.put("pfc_victims", victims(found, topo, PfcVictims.wording(r.pfcLog()),

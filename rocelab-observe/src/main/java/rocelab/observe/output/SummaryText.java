@@ -14,6 +14,7 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.inference.InferenceTables;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.Victims;
 
@@ -78,7 +79,8 @@ public final class SummaryText {
                     r.nvlinkTransfers() == 1 ? "transfer" : "transfers", group(r.nvlinkBytes()), Summary.NVLINK_NOTE);
         }
         if ("deadlock".equals(r.stopReason())) {
-            line(b, "DEADLOCK    no data has moved since about %s us; these %s wait on each other in a cycle:",
+            line(b, "DEADLOCK    no data moved after the check at %s us (they run 1 ms apart); these %s wait on each"
+                    + " other in a cycle:",
                     us(r.deadlockSincePs()), "infiniband".equals(r.mode())
                             ? "queues, held for credits (a credit loop)," : "paused queues");
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
@@ -246,6 +248,7 @@ public final class SummaryText {
                         group(t.droppedPfcWatchdog())));
         }
         if (r.pfcLog() != null) {
+            pauseCycles(b, r);
             pauseTree(b, r);
             victims(b, "PFC victims", r.pfcLog().victims(r.flows(), r.simulatedPs()), topo,
                     PfcVictims.wording(r.pfcLog()), "summary.json pfc_victims, flows.csv victim_wait_us");
@@ -373,6 +376,44 @@ public final class SummaryText {
                     l.vl(), us(l.creditStallPs()), group(l.fecnMarked()), group(l.becnReceived()),
                     group(l.peakInputBufferBytes()), group(l.packetsForwarded()));
         }
+    }
+
+    /** Spells of a pause cycle told one by one; more are counted. */
+    static final int SPELLS_SHOWN = 3;
+
+    /**
+     * Every cycle of pauses the PFC log found, and when it held (all its ports paused together): a deadlock that ended
+     * the run, one a watchdog broke, or one in a part of the fabric while data moved elsewhere.
+     */
+    private static void pauseCycles(StringBuilder b, RunResult r) {
+        PfcLog log = r.pfcLog();
+        for (int c = 0; c < log.cycleCount(); c++) {
+            line(b, "%s %s: %s", c == 0 ? "PFC cycle  " : "           ",
+                    log.rootName(PfcLog.ROOT_PAUSE_CYCLE, c, -1), spells(log.cycleSpells(c), r.simulatedPs()));
+        }
+    }
+
+    /** When a cycle held: {@code all its ports paused together from 35.934 us to the end of the run (2039.523 us)}. */
+    public static String spells(long[] spells, long endPs) {
+        int n = spells.length / 2;
+        long total = 0;
+        for (int k = 0; k < n; k++) {
+            total += (spells[2 * k + 1] < 0 ? endPs : spells[2 * k + 1]) - spells[2 * k];
+        }
+        StringBuilder s = new StringBuilder("all its ports paused together ");
+        int shown = Numbers.shown(n, SPELLS_SHOWN);
+        for (int k = 0; k < shown; k++) {
+            s.append(k == 0 ? "" : k == shown - 1 && shown == n ? " and " : ", ").append("from ").append(us(spells[2 * k]))
+                    .append(spells[2 * k + 1] < 0 ? " us to the end of the run (" + us(endPs) + " us)"
+                            : " to " + us(spells[2 * k + 1]) + " us");
+        }
+        if (n > shown) {
+            s.append(", and ").append(n - shown).append(" spells more");
+        }
+        if (n > 1) {
+            s.append(" (").append(us(total)).append(" us in all)");
+        }
+        return s.toString();
     }
 
     /** Who paused whom first, in time order, with the hop count back from where the pause started. */

@@ -122,6 +122,12 @@ public final class PfcLog implements PfcProbe {
      */
     private final List<int[]> cycles = new ArrayList<>();
     private final Map<List<Integer>, Integer> cycleIndex = new HashMap<>();
+    /**
+     * Per cycle: since when it holds (all its ports paused, found closed: {@link #markCycle}), -1 while it does not,
+     * and the spells it held before, {@code from, to} pairs: a spell ends when a pause on one of its ports is lifted.
+     */
+    private final List<long[]> cycleSpells = new ArrayList<>();
+    private long[] cycleClosedSincePs = new long[0];
     /** Per (node, port, priority) of a switch egress: the send time of the XOFF that holds it now, -1 if none. */
     private final long[] inForce;
     // Scratch for the walk of the pauses in force: per group, the walk that last saw it and where; the ports passed.
@@ -271,6 +277,14 @@ public final class PfcLog implements PfcProbe {
         boolean wasPaused = inForce[x] >= 0;
         inForce[x] = xoffSentPs;
         if (xoffSentPs < 0) {
+            // A lifted pause opens every cycle that held with this port on it.
+            for (int c = 0; c < cycles.size(); c++) {
+                if (cycleClosedSincePs[c] >= 0 && onCycle(c, node, port) && cycles.get(c)[cycles.get(c).length - 1]
+                        == priority) {
+                    addSpell(c, cycleClosedSincePs[c], nowPs);
+                    cycleClosedSincePs[c] = -1;
+                }
+            }
             return;
         }
         int pp = portOffset[node] + port;
@@ -353,6 +367,9 @@ public final class PfcLog implements PfcProbe {
      * the waits behind it from now on go to the cycle ({@link #onPausedWait}). Rare: once per cycle that forms.
      */
     private void markCycle(int c, long nowPs) {
+        if (cycleClosedSincePs[c] < 0) {
+            cycleClosedSincePs[c] = nowPs;
+        }
         for (int x = 0; x < inForce.length; x++) {
             long sent = inForce[x];
             if (sent < 0) {
@@ -406,7 +423,55 @@ public final class PfcLog implements PfcProbe {
         }
         cycles.add(cycle);
         cycleIndex.put(key, cycles.size() - 1);
+        cycleSpells.add(new long[0]);
+        cycleClosedSincePs = Arrays.copyOf(cycleClosedSincePs, cycles.size());
+        cycleClosedSincePs[cycles.size() - 1] = -1;
         return cycles.size() - 1;
+    }
+
+    private void addSpell(int c, long fromPs, long toPs) {
+        long[] spells = Arrays.copyOf(cycleSpells.get(c), cycleSpells.get(c).length + 2);
+        spells[spells.length - 2] = fromPs;
+        spells[spells.length - 1] = toPs;
+        cycleSpells.set(c, spells);
+    }
+
+    /** Whether egress {@code port} of {@code node} is one of cycle {@code c}'s. */
+    private boolean onCycle(int c, int node, int port) {
+        int[] cycle = cycles.get(c);
+        for (int k = 0; k + 1 < cycle.length; k += 2) {
+            if (cycle[k] == node && cycle[k + 1] == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * When cycle {@code c} held: {@code from, to} pairs in time order, each a spell from when the log found it closed
+     * (every port paused, each by the group behind the next one's) to when a pause on one of its ports was lifted; a
+     * spell still going at the end has {@code to} -1.
+     */
+    public long[] cycleSpells(int c) {
+        long[] done = cycleSpells.get(c);
+        if (cycleClosedSincePs[c] < 0) {
+            return done.clone();
+        }
+        long[] all = Arrays.copyOf(done, done.length + 2);
+        all[done.length] = cycleClosedSincePs[c];
+        all[done.length + 1] = -1;
+        return all;
+    }
+
+    /** Cycle {@code c}'s queues in the deadlock detector's words, {@code s0/p1->s1 prio 3}, in order. */
+    public List<String> cycleQueues(int c) {
+        int[] cycle = cycles.get(c);
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k + 1 < cycle.length; k += 2) {
+            out.add(topo.nodeName(cycle[k]) + "/p" + cycle[k + 1] + "->" + topo.nodeName(topo.peer(cycle[k],
+                    cycle[k + 1]).node()) + " prio " + cycle[cycle.length - 1]);
+        }
+        return out;
     }
 
     /** A cycle is on a flow's way when its data or its ACKs leave by one of its ports. */

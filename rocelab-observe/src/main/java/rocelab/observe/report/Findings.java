@@ -31,7 +31,7 @@ final class Findings {
         if ("deadlock".equals(stop)) {
             boolean credits = s.containsKey("credit_deadlock_cycle");
             String kind = credits ? "credit" : "pfc";
-            items.add("<li class='err'><b>" + (credits ? "Credit deadlock" : "PFC deadlock") + "</b>: no data moved since "
+            items.add("<li class='err'><b>" + (credits ? "Credit deadlock" : "PFC deadlock") + "</b>: no data moved after the check at "
                     + Page.esc(Fmt.time(KeyNumbers.dbl(s.get(kind + "_deadlock_since_us"))))
                     + (credits ? "; the queues waiting for credits form a cycle: " : "; the paused queues form a cycle: ")
                     + Page.esc(s.get(kind + "_deadlock_cycle") instanceof List<?> c
@@ -105,6 +105,22 @@ final class Findings {
             items.add("<li>" + Page.esc(notShown(d)) + "</li>");
         } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
+        }
+        // Cycles of pauses the PFC log found (summary.json pfc_cycles), whether or not one ended the run.
+        if (s.get("pfc_cycles") instanceof List<?> cycles && s.get("simulated_seconds") instanceof Number end) {
+            for (Object o : cycles) {
+                if (o instanceof Map<?, ?> m && m.get("held") instanceof List<?> held) {
+                    long[] spells = new long[2 * held.size()];
+                    for (int k = 0; k < held.size(); k++) {
+                        Map<?, ?> h = (Map<?, ?>) held.get(k);
+                        spells[2 * k] = ps(h.get("from_us"));
+                        spells[2 * k + 1] = h.get("to_us") == null ? -1 : ps(h.get("to_us"));
+                    }
+                    items.add("<li class='err'><b>PFC pause cycle</b>: " + Page.esc(text(m.get("cycle"))) + ": "
+                            + Page.esc(SummaryText.spells(spells, Math.round(end.doubleValue() * 1e12)))
+                            + " (the root of the pauses it held, in pfc.csv and flows.csv)</li>");
+                }
+            }
         }
         // Receivers whose senders their congestion control held back while the receiver's link had room
         // (summary.json held_by_rate, HeldByRate): told only when there were some.
@@ -387,5 +403,10 @@ final class Findings {
     private static boolean cycleRoots(Object tree) {
         return tree instanceof List<?> l && l.stream().anyMatch(e -> e instanceof Map<?, ?> m
                 && String.valueOf(m.get("root")).startsWith("the pause cycle"));
+    }
+
+    /** Microseconds as summary.json has them (whole picoseconds at most), in picoseconds. */
+    private static long ps(Object us) {
+        return us instanceof Number n ? new BigDecimal(n.toString()).movePointRight(6).longValue() : -1;
     }
 }
