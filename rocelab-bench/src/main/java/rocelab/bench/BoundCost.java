@@ -73,7 +73,7 @@ public final class BoundCost {
         Object jobs = get(figures, "jobs");
         if (jobs != null) {
             s.append(" jobEndPs ").append(Arrays.toString((long[]) get(jobs, "jobEndPs")));
-            s.append(" iterationEndPs ").append(Arrays.deepToString((long[][]) get(jobs, "iterationEndPs")));
+            s.append(" iterationSpanPs ").append(Arrays.deepToString((long[][]) get(jobs, "iterationSpanPs")));
             long[][] calls = (long[][]) get(jobs, "callEndPs");
             s.append(" calls ").append(Arrays.stream(calls).mapToInt(c -> c.length).sum())
                     .append(" hash ").append(Integer.toHexString(Arrays.deepHashCode(calls)));

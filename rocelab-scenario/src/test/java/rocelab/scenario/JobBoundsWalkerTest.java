@@ -47,7 +47,7 @@ class JobBoundsWalkerTest {
             assertThat(helped.jobEndPs()).containsExactly(alone.jobEndPs());
             for (int j = 0; j < 2; j++) {
                 assertThat(helped.callEndPs()[j]).as("round %d, job %d", round, j).containsExactly(alone.callEndPs()[j]);
-                assertThat(helped.iterationEndPs()[j]).containsExactly(alone.iterationEndPs()[j]);
+                assertThat(helped.iterationSpanPs()[j]).containsExactly(alone.iterationSpanPs()[j]);
             }
         }
         // A helper alone, the figures' thread never walking: every call, once.

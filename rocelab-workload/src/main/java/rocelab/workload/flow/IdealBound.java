@@ -1503,7 +1503,7 @@ public final class IdealBound implements TaskTimes {
     }
 
     /** The flow task added just before flow task t on its connection, or -1. */
-    private int earlierOnConnection(int t) {
+    int earlierOnConnection(int t) {
         if (graph.kind(t) != TaskGraph.Kind.FLOW) {
             return -1;
         }

@@ -31,24 +31,44 @@ public final class IdealSpans {
      * either task is -1. The tasks are those of {@code bound}'s graph, on its ideal network.
      */
     public static long[] of(IdealBound bound, int[] from, int[] to) {
+        int[][] froms = new int[from.length][];
+        int[][] tos = new int[to.length][];
+        for (int i = 0; i < from.length; i++) {
+            froms[i] = from[i] < 0 || to[i] < 0 ? null : new int[] {from[i]};
+            tos[i] = from[i] < 0 || to[i] < 0 ? null : new int[] {to[i]};
+        }
+        return ofGroups(bound, froms, tos);
+    }
+
+    /**
+     * Per group i, the bound of the time from the end of the first of {@code from[i]} to the end of the last of
+     * {@code to[i]} (ps), -1 where a group is null: the tasks between (those a task of {@code to[i]} waits on, itself
+     * included, that wait on one of {@code from[i]}) are copied with every task of {@code from[i]} as done at 0. In any
+     * run each of those ended no earlier than the first of them, so the copy's bound is one of that span: an
+     * iteration's, from its first rank's start to its last rank's end, where the bound of its end minus the bound of
+     * its start is not one.
+     */
+    public static long[] ofGroups(IdealBound bound, int[][] from, int[][] to) {
         TaskGraph g = bound.graph();
         TaskGraph sub = new TaskGraph();
         sub.localLinks(g.localLinks());
         int pairs = from.length;
         long[] out = new long[pairs];
         int[] subEnd = new int[pairs];
+        int[][] subEnds = new int[pairs][];
         int[] subFirst = new int[pairs];
         int[] groupOf = new int[16];
         Map<Integer, Integer> connections = new HashMap<>();
         for (int i = 0; i < pairs; i++) {
             subEnd[i] = -1;
-            int a = from[i];
-            int b = to[i];
-            if (a < 0 || b < 0) {
+            subEnds[i] = new int[0];
+            if (from[i] == null || to[i] == null) {
                 out[i] = -1;
                 continue;
             }
-            int[] between = between(bound, a, b);
+            int[] as = from[i].clone();
+            Arrays.sort(as);
+            int[] between = between(bound, as, to[i]);
             subFirst[i] = sub.taskCount();
             connections.clear();
             int[] copyOf = new int[between.length];
@@ -74,8 +94,16 @@ public final class IdealSpans {
                     case JOIN -> sub.join(g.owner(t), after);
                 };
             }
-            int at = Arrays.binarySearch(between, b);
-            subEnd[i] = at < 0 ? -1 : copyOf[at];
+            int[] ends = new int[to[i].length];
+            int e = 0;
+            for (int b : to[i]) {
+                int at = Arrays.binarySearch(between, b);
+                if (at >= 0) {
+                    ends[e++] = copyOf[at];
+                }
+            }
+            subEnds[i] = Arrays.copyOf(ends, e);
+            subEnd[i] = e == 0 ? -1 : 0;
             if (groupOf.length < sub.taskCount()) {
                 groupOf = Arrays.copyOf(groupOf, Math.max(sub.taskCount(), 2 * groupOf.length));
             }
@@ -88,7 +116,7 @@ public final class IdealSpans {
                 Arrays.copyOf(groupOf, sub.taskCount()));
         for (int i = 0; i < pairs; i++) {
             if (out[i] >= 0 && subEnd[i] >= 0) {
-                out[i] = alone.lastEndPs(new int[] {subEnd[i]}, new int[0], subFirst[i]);
+                out[i] = alone.lastEndPs(subEnds[i], new int[0], subFirst[i]);
             }
         }
         return out;
@@ -100,25 +128,32 @@ public final class IdealSpans {
     }
 
     /**
-     * The tasks b waits on, b included, that wait on a (neither a nor anything below it: a task added before a that
-     * waits on it, through a promise, is left out, a relaxation), in ascending order, which is an order in which each
-     * comes after what it waits on among them: a wait on a later task (a promise's) is left out too.
+     * The tasks a task of {@code bs} waits on, those of {@code bs} included, that wait on one of {@code as} (sorted;
+     * neither those nor anything below the first of them: a task added before it that waits on one, through a promise,
+     * is left out, a relaxation), in ascending order, which is an order in which each comes after what it waits on
+     * among them: a wait on a later task (a promise's) is left out too.
      */
-    private static int[] between(IdealBound bound, int a, int b) {
-        if (b <= a) {
-            return new int[0];
-        }
-        // b and what it waits on above a, found from b down.
+    private static int[] between(IdealBound bound, int[] as, int[] bs) {
+        int a = as[0];
         int[] found = new int[16];
         int n = 0;
-        found[n++] = b;
         BitSet seen = new BitSet();
-        seen.set(b - a);
+        for (int b : bs) {
+            if (b > a && !seen.get(b - a)) {
+                seen.set(b - a);
+                if (n == found.length) {
+                    found = Arrays.copyOf(found, 2 * n);
+                }
+                found[n++] = b;
+            }
+        }
+        // What they wait on above the first of as, found from them down, and on each connection the messages added
+        // before one of them: a queue pair sends, delivers and completes its messages in order.
         for (int i = 0; i < n; i++) {
             int t = found[i];
             int deps = bound.dependencies(t);
-            for (int j = 0; j < deps; j++) {
-                int x = TaskGraph.target(bound.dependency(t, j));
+            for (int j = -1; j < deps; j++) {
+                int x = j < 0 ? bound.earlierOnConnection(t) : TaskGraph.target(bound.dependency(t, j));
                 if (x > a && !seen.get(x - a)) {
                     seen.set(x - a);
                     if (n == found.length) {
@@ -129,15 +164,18 @@ public final class IdealSpans {
             }
         }
         Arrays.sort(found, 0, n);
-        // Of those, the ones that wait on a, directly or through one found below them.
+        // Of those, the ones that wait on one of as, directly or through one found below them (not one of as itself).
         int[] kept = new int[n];
         int m = 0;
         for (int i = 0; i < n; i++) {
             int t = found[i];
+            if (Arrays.binarySearch(as, t) >= 0) {
+                continue;
+            }
             int deps = bound.dependencies(t);
             for (int j = 0; j < deps; j++) {
                 int x = TaskGraph.target(bound.dependency(t, j));
-                if (x == a || (x < t && Arrays.binarySearch(kept, 0, m, x) >= 0)) {
+                if (Arrays.binarySearch(as, x) >= 0 || (x < t && Arrays.binarySearch(kept, 0, m, x) >= 0)) {
                     kept[m++] = t;
                     break;
                 }
