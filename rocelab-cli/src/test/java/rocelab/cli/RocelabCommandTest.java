@@ -288,6 +288,34 @@ class RocelabCommandTest {
     }
 
     /**
+     * A hierarchical AllReduce whose busbw has a third decimal of 5 (181.7947 GB/s: 181.795 in collectives.csv): the
+     * report from memory showed 181.80 and the one rebuilt from the folder 181.79. Both now take the bus factor from
+     * the file's two figures.
+     */
+    @Test
+    void shouldRebuildTheSameCollectivesTableFromTheFolder(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("rail.yaml");
+        Files.writeString(scenario, """
+                name: rail-collectives
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: rail-optimized, servers: 2, gpus-per-server: 4, spines: 1, link: {rate: 400Gbps, delay: 500ns}}
+                switch: {pfc: {watchdog: {}}}
+                nic: {cc: none}
+                nvlink: {rate: 3600Gbps, latency: 1us}
+                traffic:
+                  - {kind: allreduce, ranks: 0-7, size: 8MiB, algorithm: hierarchical}
+                """);
+        Path out = dir.resolve("out");
+        assertThat(CliRun.of("run", scenario.toString(), "--out", out.toString(), "-q").exitCode()).isZero();
+        Path report = out.resolve("report.html");
+        String html = Files.readString(report);
+        assertThat(Files.readString(out.resolve("collectives.csv"))).contains(",181.795,");
+        Files.delete(report);
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(Files.readString(report)).isEqualTo(html);
+    }
+
+    /**
      * From memory the report keeps only the rate series it draws (found in a pass over the rows); from the folder it
      * reads every row of rates.csv: the pages are the same.
      */

@@ -64,8 +64,13 @@ final class KeyNumbers {
             t.add(new Tile(Fmt.time(longest.jctPs() / 1e6) + " (+" + Fmt.num(longest.networkPenaltyPercent(), 1)
                     + " %)", "JCT of " + longest.job() + " (vs ideal)", longest.networkPenaltyPercent() > 10));
         }
-        if (ranks > 0) {
-            t.add(new Tile(Fmt.time(wait / ranks), "GPU network wait per iteration", false));
+        // The job of the JCT tile's wait, named: a mean over several jobs' ranks was shown unnamed beside one job's JCT.
+        if (longest != null && !Double.isNaN(longest.networkWaitUs())) {
+            t.add(new Tile(Fmt.time(longest.networkWaitUs()), "GPU network wait per iteration of " + longest.job(),
+                    false));
+        } else if (ranks > 0) {
+            t.add(new Tile(Fmt.time(wait / ranks), "GPU network wait per iteration (mean over every job's ranks)",
+                    false));
         }
         long[] ttft = d.requests.stream().filter(r -> r.ttftPs() >= 0).mapToLong(RequestRecord::ttftPs).sorted()
                 .toArray();

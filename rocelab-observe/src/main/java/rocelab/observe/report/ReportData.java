@@ -182,9 +182,14 @@ final class ReportData {
                     c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration(),
                     c.runs());
         }
+        // The bus factor as a report rebuilt from collectives.csv recovers it, from the file's two rounded figures, so
+        // that both reports show the same busbw (from the exact algbw, a third decimal of 5 showed as .80 in one and
+        // .79 in the other).
         double busbw = Numbers.round(c.busbwGBps(), 3).doubleValue();
+        double algbw = Numbers.round(c.algbwGBps(), 3).doubleValue();
         return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
-                c.endPs(), c.completed(), busbw / c.algbwGBps(), c.idealTimePs(), c.iteration(), c.runs());
+                c.endPs(), c.completed(), algbw > 0 ? busbw / algbw : Double.NaN, c.idealTimePs(), c.iteration(),
+                c.runs());
     }
 
     /** The report's data straight from a finished run, without reading back any file. */

@@ -297,7 +297,33 @@ public final class TaskGraph {
 
     /** A zero-length task that finishes when all of {@code after} have; {@link #NONE} entries are ignored. */
     public int join(int owner, int... after) {
-        return add(Kind.JOIN, 0, 0, -1, owner, after);
+        return add(Kind.JOIN, 0, 0, -1, owner, distinct(after));
+    }
+
+    /**
+     * The dependencies once each, in their order: a join listing one task twice (every rank of a tensor-parallel
+     * prefill entered after the same ingress message) waits on it once, and the ideal bound's port step, which counts
+     * the transfers a join waits on, counted that message once per listing.
+     */
+    private static int[] distinct(int[] after) {
+        if (after.length <= 16) {
+            for (int i = 1; i < after.length; i++) {
+                for (int j = 0; j < i; j++) {
+                    if (after[i] == after[j]) {
+                        return Arrays.stream(after).distinct().toArray();
+                    }
+                }
+            }
+            return after;
+        }
+        int[] sorted = after.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                return Arrays.stream(after).distinct().toArray();
+            }
+        }
+        return after;
     }
 
     /** A zero-length task that finishes at {@code atPs} (the start of a job or of a traffic item). */
