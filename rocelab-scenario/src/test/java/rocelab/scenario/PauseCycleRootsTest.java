@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pfc.PfcLog;
@@ -222,5 +224,42 @@ class PauseCycleRootsTest {
         long[] spells = watched.pfcLog().cycleSpells(0);
         assertThat(spells.length).isGreaterThan(4);
         assertThat(spells[3]).as("the second spell ends at the watchdog's poll").isEqualTo(400_000_000L);
+    }
+
+    /**
+     * The deadlocked ring with one of its links taken down at 300 us: the cycle is broken there. Both ends of the dead
+     * link forget the pauses on it (no frame could ever lift them), so the cycle's spell ends at 300 us, not when the
+     * last XOFF sent before the failure expires (537.7 us, as it did), and the flows, rerouted, complete.
+     */
+    @Test
+    void shouldEndTheCycleWhenOneOfItsLinksGoesDown() throws Exception {
+        String ring = Files.readString(RING);
+        String yaml = ring.substring(ring.indexOf("name:")).replace("traffic:\n",
+                "events:\n  - {kind: link-down, a: s4, b: s0, at: 300us}\ntraffic:\n").replace("size: 20MB", "size: 2MB");
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("completed");
+        long[] spells = r.pfcLog().cycleSpells(0);
+        assertThat(spells[spells.length - 1]).as("the last spell ends as the link goes down").isEqualTo(300_000_000L);
+        var s4 = r.network().switchAt(4);
+        assertThat(s4.name()).isEqualTo("s4");
+        int toS0 = -1;
+        for (int p = 0; p < s4.portCount(); p++) {
+            if (r.network().topology().nodeName(r.network().topology().peer(s4.nodeId(), p).node()).equals("s0")) {
+                toS0 = p;
+            }
+        }
+        assertThat(s4.port(toS0).isPaused(3)).isFalse();
+
+        // The journey of h4 -> h1 (it crosses the dead link): s0's frames to s4 after the failure are lost, and said so.
+        Simulation sim = Simulation.assemble(Scenarios.parse(yaml));
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(4).id(), sim.pfcLog());
+        rec.attach();
+        RunResult again = sim.run(ProgressListener.NONE);
+        FlowRecord f = again.flows().get(4);
+        rec.completed(f.finishPs(), f.src());
+        String text = new JourneyText(sim.network(), sim.pfcLog()).render(f, rec.events(), -1, 0, Long.MAX_VALUE,
+                100_000);
+        assertThat(text).contains("s0 sends PFC XON to s4 for priority 3 on a link that is down: the frame is lost,"
+                + " and s4 forgot the pauses on that port when its link went down");
     }
 }

@@ -82,6 +82,16 @@ public final class Network {
         journey.onLinkState(sim.nowPs(), e.a().node(), e.a().port(), e.b().node(), e.b().port(), up);
         links.get(2 * edgeIndex).setDown(!up, pool);
         links.get(2 * edgeIndex + 1).setDown(!up, pool);
+        if (!up) {
+            // Neither end can be resumed by a frame on a dead link: each forgets the pauses its peer put on it.
+            for (Topology.End end : new Topology.End[] {e.a(), e.b()}) {
+                if (topology.isHost(end.node())) {
+                    nics[end.node()].linkDown(sim.nowPs(), end.port());
+                } else {
+                    switches[end.node() - topology.hostCount()].port(end.port()).linkDown(sim.nowPs());
+                }
+            }
+        }
         if (laneOfDscp != null && up) {
             reinitialiseCredits(e.a(), e.b());
             reinitialiseCredits(e.b(), e.a());

@@ -296,6 +296,11 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         }
     }
 
+    /** The link of port {@code plane} went down: the pauses on it are lifted ({@link PauseReaction#linkDown}). */
+    public void linkDown(long nowPs, int plane) {
+        pauseReactions[plane].linkDown(nowPs);
+    }
+
     /**
      * The run ends at {@code nowPs}: pauses of this RNIC's ports still in force count as paused time so far, and the
      * waits behind them are told (see {@link rocelab.fabric.port.EgressPort#settlePauses}).

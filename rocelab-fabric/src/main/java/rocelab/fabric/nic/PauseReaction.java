@@ -95,7 +95,20 @@ final class PauseReaction {
         int quanta = pending.quanta();
         long sent = pending.sentPs();
         pending.poll();
-        actOnPause(nowPs, priority, quanta, sent);
+        if (sent < 0 || sent >= linkDownAtPs) { // a frame from before the link went down acts no more
+            actOnPause(nowPs, priority, quanta, sent);
+        }
+    }
+
+    /** When this port's link last went down (-1: never). */
+    private long linkDownAtPs = -1;
+
+    /** The port's link went down: the pauses the switch put on it are lifted (see {@code EgressPort#linkDown}). */
+    void linkDown(long nowPs) {
+        linkDownAtPs = nowPs;
+        for (int priority = 0; priority < 8; priority++) {
+            resume(nowPs, priority);
+        }
     }
 
     /** A pause expiry wake-up with {@code arg} fired: it ends the pause unless a later frame refreshed or lifted it. */

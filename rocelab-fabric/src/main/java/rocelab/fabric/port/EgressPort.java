@@ -364,7 +364,9 @@ public final class EgressPort implements Prefetching {
             int quanta = pending.quanta();
             long sent = pending.sentPs();
             pending.poll();
-            actOnPause(nowPs, priority, quanta, sent);
+            if (sent < 0 || sent >= linkDownAtPs) { // a frame from before the link went down acts no more
+                actOnPause(nowPs, priority, quanta, sent);
+            }
         } else {
             if (pause.isCurrent(arg)) {
                 resume(nowPs, (int) (arg & 7));
@@ -542,6 +544,21 @@ public final class EgressPort implements Prefetching {
         if ((backlog & ~pause.mask()) != 0 || !control.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+        }
+    }
+
+    /** When this port's link last went down (-1: never): pause frames its peer sent before then act no more. */
+    private long linkDownAtPs = -1;
+
+    /**
+     * The port's link went down: the pauses its peer put on it are lifted, as a MAC that loses its link forgets them
+     * (a pause frame sent on a down link never arrives, so none could ever lift them), and its queues drain onto the
+     * dead link, their frames lost there, instead of waiting out the pause.
+     */
+    public void linkDown(long nowPs) {
+        linkDownAtPs = nowPs;
+        for (int priority = 0; priority < 8; priority++) {
+            resume(nowPs, priority);
         }
     }
 

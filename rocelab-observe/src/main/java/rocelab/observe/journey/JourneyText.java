@@ -342,6 +342,8 @@ public final class JourneyText {
         boolean started = false;
         // A collision wait is told at its first at each hop behind each flow (the header has them all, summed).
         Set<String> collisionsTold = new HashSet<>();
+        // The ports whose link is down at the event told: a PFC frame sent there never arrives.
+        Set<Long> downPorts = new HashSet<>();
         for (JourneyEvent e : events) {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
             String text = null;
@@ -370,7 +372,17 @@ public final class JourneyText {
                                 e.flag() ? "the ACK of PSN" : "PSN", e.psn(), name(e.node()), peer(e.node(), e.port()))
                         : String.format(Locale.ROOT, "%s dropped %s %d (%s)", name(e.node()),
                                 e.flag() ? "the ACK of PSN" : "PSN", e.psn(), e.detail());
-                case LINK -> text = link(f, e, (JourneyEvent.LinkChange) e.cause(), used);
+                case LINK -> {
+                    JourneyEvent.LinkChange change = (JourneyEvent.LinkChange) e.cause();
+                    text = link(f, e, change, used);
+                    if (change.up()) {
+                        downPorts.remove(key(e.node(), e.port()));
+                        downPorts.remove(key(change.peerNode(), change.peerPort()));
+                    } else {
+                        downPorts.add(key(e.node(), e.port()));
+                        downPorts.add(key(change.peerNode(), change.peerPort()));
+                    }
+                }
                 case CNP_SENT -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                     text = String.format(Locale.ROOT, "h%d sends %s back for PSN %d  <- %s", e.node(),
@@ -387,7 +399,12 @@ public final class JourneyText {
                                 + " and asks for PSN%s alone", e.node(), Long.parseLong(e.detail()) + 1,
                                 e.value() == e.psn() ? " " + e.psn() : "s " + e.psn() + "-" + e.value())
                         : String.format(Locale.ROOT, "h%d gets a NAK: the receiver expects PSN %d", e.node(), e.psn());
-                case PAUSED, RESUMED -> text = pauses.frame(f, e, path);
+                case PAUSED, RESUMED -> {
+                    text = pauses.frame(f, e, path);
+                    if (text != null && downPorts.contains(key(e.node(), e.port()))) {
+                        text = pauses.lostOnDownLink(e);
+                    }
+                }
                 case WAITED -> text = pauses.waited(e, (JourneyEvent.Wait) e.cause());
                 case CREDIT_WAIT -> text = credits.line(e, (JourneyEvent.CreditWait) e.cause());
                 case ECMP_WAIT -> {

@@ -74,6 +74,14 @@ final class PauseText {
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
     }
 
+    /** A PFC frame sent on a link that is down: it never arrives, so it pauses (or resumes) nothing. */
+    String lostOnDownLink(JourneyEvent e) {
+        Topology.End far = topo.peer(e.node(), e.port());
+        return String.format(Locale.ROOT, "%s sends PFC %s to %s for priority %d on a link that is down: the frame is"
+                + " lost, and %s forgot the pauses on that port when its link went down", name(e.node()),
+                e.kind() == JourneyEvent.Kind.RESUMED ? "XON" : "XOFF", name(far.node()), e.psn(), name(far.node()));
+    }
+
     /** A PFC frame matters to the flow when it pauses a port its packets use, or its sender's RNIC. */
     String frame(FlowRecord f, JourneyEvent e, Set<Long> path) {
         Topology.End far = topo.peer(e.node(), e.port());
