@@ -329,7 +329,7 @@ class RocelabCommandTest {
         long series = Files.readAllLines(out.resolve("rates.csv")).stream().skip(1)
                 .map(l -> l.split(",")[1]).distinct().count();
         assertThat(series).as("more QPs than the six the chart draws").isGreaterThan(6);
-        assertThat(html).contains("id='c-rates'", "QPs whose rate changed most, of " + series);
+        assertThat(html).contains("id='c-rates'", "QPs whose rate changed most often, of " + series);
         Files.delete(report);
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
         assertThat(Files.readString(report)).isEqualTo(html);

@@ -88,24 +88,31 @@ final class Fmt {
         return String.format(Locale.ROOT, "%.0f B", b);
     }
 
-    /** A workload's size: exactly in SI or binary units (the shorter; SI on a tie), else as {@link #bytes}. */
+    /**
+     * A workload's size, exactly: in whichever of B, kB, MB, GB, KiB, MiB or GiB writes it in the fewest digits (SI on
+     * a tie). 144,349,184 B is 140966 KiB (four significant digits of MB made it 144.3 MB, which it is not).
+     */
     static String size(long b) {
         long a = Math.abs(b);
         if (a < 1000) {
             return b + " B";
         }
-        double si = a >= 1_000_000_000L ? 1e9 : a >= 1_000_000L ? 1e6 : 1e3;
-        double bin = a >= 1L << 30 ? 1L << 30 : a >= 1L << 20 ? 1L << 20 : a >= 1L << 10 ? 1L << 10 : 1;
-        String s = sig(b / si);
-        String k = sig(b / bin);
-        boolean siExact = new BigDecimal(s).multiply(BigDecimal.valueOf((long) si))
-                .compareTo(BigDecimal.valueOf(b)) == 0;
-        boolean binExact = bin > 1 && new BigDecimal(k).multiply(BigDecimal.valueOf((long) bin))
-                .compareTo(BigDecimal.valueOf(b)) == 0;
-        if (binExact && (!siExact || digits(k) < digits(s))) {
-            return k + (bin == 1L << 30 ? " GiB" : bin == 1L << 20 ? " MiB" : " KiB");
+        String best = String.format(Locale.ROOT, "%,d B", b);
+        int bestDigits = Long.toString(a).length() + 1; // a unit that needs as many digits reads better
+        long[] units = {1_000_000_000L, 1_000_000L, 1_000L, 1L << 30, 1L << 20, 1L << 10};
+        String[] names = {" GB", " MB", " kB", " GiB", " MiB", " KiB"};
+        for (int i = 0; i < units.length; i++) {
+            if (a < units[i]) {
+                continue;
+            }
+            // Exact: a power of ten or of two divides into a terminating decimal.
+            String q = new BigDecimal(b).divide(BigDecimal.valueOf(units[i])).stripTrailingZeros().toPlainString();
+            if (digits(q) < bestDigits) {
+                best = q + names[i];
+                bestDigits = digits(q);
+            }
         }
-        return bytes(b);
+        return best;
     }
 
     private static int digits(String n) {

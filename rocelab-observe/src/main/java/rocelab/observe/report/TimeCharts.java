@@ -127,7 +127,8 @@ final class TimeCharts {
         List<Trace> top = top(all, TimeCharts::peak, ReportWriter.TOP_QUEUES);
         List<Trace> shown = new ArrayList<>();
         for (Trace t : top) {
-            shown.add(new Trace(t.name() + " (peak " + Fmt.bytes(peak(t)) + ")", t.t(), t.v()));
+            // The deepest its samples saw: the ports table's peak is the deepest it ever was, between samples too.
+            shown.add(new Trace(t.name() + " (sampled peak " + Fmt.bytes(peak(t)) + ")", t.t(), t.v()));
         }
         // Where PFC is on: the first XOFF of each pause, at the XOFF threshold in force at that instant (the dynamic
         // threshold moves with the free buffer), as the switch recorded it when it sent the XOFF.
@@ -157,7 +158,8 @@ final class TimeCharts {
             c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.bytes(n.doubleValue()), "#7f7f7f"));
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
-                + shown.size() + " deepest of " + all.size() + " queues" + (c.lines.isEmpty() ? "" : "; dashed:"
+                + shown.size() + " deepest of " + all.size() + " queues at the samples (the ports table has each"
+                + " port's peak between samples too)" + (c.lines.isEmpty() ? "" : "; dashed:"
                 + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
                 + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
                 + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
@@ -287,7 +289,7 @@ final class TimeCharts {
         Chart c = chart("rates", "Sending rates", "allowed rate (Gb/s)", "Gb/s", both, points, colors, Double.NaN,
                 xMax(d));
         p.chart(c, "the rate each QP's congestion control allows (rates.csv); dots: the " + note + " it received in"
-                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most, of " + d.rates.series(), null);
+                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most often, of " + d.rates.series(), null);
     }
 
     private static int changes(double[] v) {
@@ -403,13 +405,21 @@ final class TimeCharts {
         labels = labels.subList(0, Math.min(ReportWriter.TOP_PAUSED, labels.size()));
         Chart c = lanes("pfc-pauses", "PFC pauses per device and priority", d);
         c.categories.add(new String[] {"paused", "#d62728"});
+        // Each pause its own bar, as pfc.csv has it; only a lane of more pauses than a page can hold (a storm) draws
+        // those closer than 1/4000 of the run as one bar, and the note says so (merged always, 18 pauses 6 us apart
+        // read as one of 207 us where they add up to 103 us).
         double merge = xMax(d) / 4000;
+        boolean merged = false;
         for (int r = 0; r < labels.size(); r++) {
             c.rows.add(labels.get(r));
-            addMerged(c, r, bars.get(labels.get(r)), 0, merge, "");
+            List<double[]> lane = bars.get(labels.get(r));
+            merged |= lane.size() > MAX_PAUSE_BARS;
+            addMerged(c, r, lane, 0, lane.size() > MAX_PAUSE_BARS ? merge : 0, "");
         }
-        p.chart(c, "when each device was paused, by whom and on which priority (pfc.csv); " + labels.size() + " of "
-                + all + " paused links, most paused first", null);
+        p.chart(c, "when each device was paused, by whom and on which priority: from the XOFF's send to the XON's send or"
+                + " the end of its quanta (pfc.csv); " + labels.size() + " of " + all + " paused links, most paused first"
+                + (merged ? String.format(Locale.ROOT, "; a link paused more than %,d times draws pauses less than %s us"
+                        + " apart as one bar", MAX_PAUSE_BARS, Fmt.num(merge, 3)) : ""), null);
     }
 
     private static double busy(List<double[]> iv) {
@@ -420,12 +430,18 @@ final class TimeCharts {
         return s;
     }
 
-    /** Adds intervals to a row, merging those closer than {@code gap} so a storm of pauses stays a few bars. */
+    /** Pauses a lane draws one by one; a lane of more merges the close ones (see {@link #pauses}). */
+    static final int MAX_PAUSE_BARS = 2000;
+
+    /**
+     * Adds intervals to a row, merging those less than {@code gap} apart (0: only those that touch or overlap) so a
+     * storm of pauses stays a few bars.
+     */
     static void addMerged(Chart c, int row, List<double[]> ivs, int cat, double gap, String label) {
         double a = Double.NaN;
         double b = Double.NaN;
         for (double[] iv : ivs) {
-            if (!Double.isNaN(a) && iv[0] <= b + gap) {
+            if (!Double.isNaN(a) && (gap > 0 ? iv[0] <= b + gap : iv[0] <= b)) {
                 b = Math.max(b, iv[1]);
                 continue;
             }

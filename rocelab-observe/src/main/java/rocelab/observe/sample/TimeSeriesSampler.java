@@ -136,7 +136,7 @@ public final class TimeSeriesSampler implements EventHandler {
                         queues.add(s, p * 8L + tc, depth);
                     }
                 }
-                long tx = port.counter(PortCounter.TX_BYTES);
+                long tx = port.txBytesBy(nowPs);
                 long marked = port.counter(PortCounter.ECN_MARKED);
                 long stall = 0;
                 var gate = port.creditGate();

@@ -62,8 +62,9 @@ class FmtTest {
         assertThat(Fmt.size(1L << 30)).isEqualTo("1 GiB");
         assertThat(Fmt.size(1000)).isEqualTo("1 kB");
         assertThat(Fmt.size(999)).isEqualTo("999 B");
-        // Neither exact at four digits: SI, as everything else.
-        assertThat(Fmt.size(1_234_567)).isEqualTo("1.235 MB");
+        // Exact whatever it takes, in the fewest digits: 1.235 MB and 144.3 MB were not these sizes.
+        assertThat(Fmt.size(1_234_567)).isEqualTo("1.234567 MB");
+        assertThat(Fmt.size(144_349_184)).isEqualTo("140966 KiB");
         for (long b : new long[] {1000, 1024, 4096, 65_536, 300_000, 1_000_000, 1_048_576, 8_388_608, 40_000_000}) {
             assertThat(Fmt.size(b)).as("%d", b).doesNotContain(" KB").matches("[0-9.]+ (B|kB|MB|GB|KiB|MiB|GiB)");
         }
