@@ -262,8 +262,16 @@ public final class ScenarioReader {
 
     /** Parses YAML text into its node tree (positions kept), or fails at the position of the malformed text. */
     static Node compose(String text, String shown) throws ScenarioException {
-        return compose(new Doc(shown), text);
+        return compose(new Doc(shown), text, SCENARIO_KEYS);
     }
+
+    /** As {@link #compose(String, String)}, for a file whose empty text should ask for {@code expectedKeys}. */
+    static Node compose(String text, String shown, String expectedKeys) throws ScenarioException {
+        return compose(new Doc(shown), text, expectedKeys);
+    }
+
+    /** What an empty scenario file is asked for. */
+    private static final String SCENARIO_KEYS = "at least the keys name, fabric, topology and traffic";
 
     /** The text of a built-in example, or null when there is none of that name. */
     static String exampleText(String name) throws IOException {
@@ -273,6 +281,10 @@ public final class ScenarioReader {
     }
 
     private static Node compose(Doc doc, String text) throws ScenarioException {
+        return compose(doc, text, SCENARIO_KEYS);
+    }
+
+    private static Node compose(Doc doc, String text, String expectedKeys) throws ScenarioException {
         LoaderOptions options = YamlBounds.options();
         Node root;
         try {
@@ -289,8 +301,7 @@ public final class ScenarioReader {
                     + "; expected well-formed YAML");
         }
         if (root == null) {
-            throw doc.at((Mark) null, "the file is empty; expected a mapping with at least the keys name, fabric,"
-                    + " topology and traffic");
+            throw doc.at((Mark) null, "the file is empty; expected a mapping with " + expectedKeys);
         }
         YamlLimits.rejectTags(doc, root);
         YamlBounds.checkExpandedSize(doc, root);

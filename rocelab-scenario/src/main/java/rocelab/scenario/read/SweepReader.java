@@ -58,7 +58,7 @@ public final class SweepReader {
     /** Reads a sweep from text; {@code folder} resolves the base scenario's path. */
     public SweepPlan read(String text, String shown, Path folder) throws ScenarioException {
         Doc doc = new Doc(shown);
-        Node composed = ScenarioReader.compose(text, shown);
+        Node composed = ScenarioReader.compose(text, shown, "a base scenario (scenario or example) and vary");
         // The sweep's nodes end up inside each point's scenario: they carry the sweep file's name with their position.
         Node root = YamlTrees.copy(composed, shown);
         YamlMap top = YamlMap.of(doc, root, "the sweep", KEYS);
@@ -335,8 +335,8 @@ public final class SweepReader {
         if (!top.has("metrics")) {
             return List.of();
         }
-        String expected = "a list of summary.json numbers by their flattened names (e.g. fct.p99_us) or prefixes"
-                + " (e.g. pfc)";
+        String expected = "a list of summary.json numbers by their flattened names (e.g. flows.fct_us.p99) or"
+                + " prefixes ending at a . or [ (e.g. counters)";
         List<Node> items = doc.list(top.get("metrics"), "metrics", expected);
         if (items.isEmpty()) {
             throw doc.at(top.get("metrics"), "metrics is an empty list; expected " + expected

@@ -53,12 +53,8 @@ public final class UnitParser {
      * @throws IllegalArgumentException with a message "what is wrong; expected ..." when the text is not a size
      */
     public static long bytes(String text) {
-        long bytes = parse(text, "size", SIZE_FORMAT, SIZE_UNITS, "bytes", false);
-        if (bytes > MAX_BYTES) {
-            throw new IllegalArgumentException(quote(text) + " is more than 1 PiB; expected a size of at most "
-                    + String.format(Locale.ROOT, "%,d", MAX_BYTES) + " bytes");
-        }
-        return bytes;
+        // One limit, however far past it: a size beyond a long was told 'at most 9223372036854775807 bytes'.
+        return parse(text, "size", SIZE_FORMAT, SIZE_UNITS, "bytes", false, MAX_BYTES, "1 PiB");
     }
 
     /**
@@ -75,7 +71,7 @@ public final class UnitParser {
      * @throws IllegalArgumentException with a message "what is wrong; expected ..." when the text is not a rate
      */
     public static long rateBps(String text) {
-        long bps = parse(text, "rate", RATE_FORMAT, RATE_UNITS, "bit/s", true);
+        long bps = parse(text, "rate", RATE_FORMAT, RATE_UNITS, "bit/s", true, Long.MAX_VALUE, null);
         if (bps == 0) {
             throw new IllegalArgumentException(
                     quote(text) + " is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
@@ -93,11 +89,15 @@ public final class UnitParser {
         if (text != null && text.trim().equals("0")) {
             return 0L;
         }
-        return parse(text, "time", TIME_FORMAT, TIME_UNITS, "picoseconds", true);
+        return parse(text, "time", TIME_FORMAT, TIME_UNITS, "picoseconds", true, Long.MAX_VALUE, null);
     }
 
+    /**
+     * The quantity {@code text} gives, in {@code base} units, at most {@code max} ({@code maxName}, when it has one,
+     * names it in words).
+     */
     private static long parse(String text, String what, String format, Map<String, Long> units, String base,
-                              boolean unitRequired) {
+                              boolean unitRequired, long max, String maxName) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("no " + what + " given; expected " + format);
         }
@@ -115,20 +115,20 @@ public final class UnitParser {
             throw new IllegalArgumentException(quote(text) + " is not a " + what + "; expected " + format);
         }
         if (!m.group(1).isEmpty()) {
-            throw new IllegalArgumentException(quote(text) + " is negative; expected a " + what + " of at least 0 "
-                    + base + " (" + format + ")");
+            // No bound named: where a place needs more than 0 it says so, and 'at least 0' then read as a contradiction.
+            throw new IllegalArgumentException(quote(text) + " is negative; expected a " + what + " (" + format + ")");
         }
         BigDecimal value = new BigDecimal(m.group(2)).multiply(BigDecimal.valueOf(factor));
         if (value.signum() != 0 && value.stripTrailingZeros().scale() > 0) {
             throw new IllegalArgumentException(quote(text) + " is not a whole number of " + base + "; expected a "
                     + what + " that comes to an integer number of " + base);
         }
-        try {
-            return value.longValueExact();
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(quote(text) + " is too large; expected a " + what + " of at most "
-                    + Long.MAX_VALUE + " " + base);
+        if (value.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new IllegalArgumentException(quote(text) + (maxName == null ? " is too large" : " is more than "
+                    + maxName) + "; expected a " + what + " of at most " + String.format(Locale.ROOT, "%,d", max) + " "
+                    + base);
         }
+        return value.longValueExact();
     }
 
     private static String quote(String text) {

@@ -104,7 +104,7 @@ class ScenarioReaderErrorTest {
         assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: 0Gbps}}\n" + FLOW,
                 "t.yaml:3:56: '0Gbps' is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
         assertError(HEAD + "topology: {kind: single-switch, hosts: 4, link: {rate: -1Gbps}}\n" + FLOW,
-                "t.yaml:3:56: '-1Gbps' is negative; expected a rate of at least 0 bit/s (a number with a unit: bps,"
+                "t.yaml:3:56: '-1Gbps' is negative; expected a rate (a number with a unit: bps,"
                         + " Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s or G (e.g. 100Gbps, 400G))");
     }
 

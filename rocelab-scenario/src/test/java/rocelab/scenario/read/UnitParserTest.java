@@ -49,14 +49,14 @@ class UnitParserTest {
 
     @Test
     void shouldRejectSizeWhenNegativeFractionalOrTooLarge() {
-        assertThatThrownBy(() -> UnitParser.bytes("-1MB")).hasMessage("'-1MB' is negative; expected a size of at"
-                + " least 0 bytes (a number of bytes, optionally with a unit: B, KB, MB, GB, KiB, MiB, GiB (e.g. 4MiB))");
+        assertThatThrownBy(() -> UnitParser.bytes("-1MB")).hasMessage("'-1MB' is negative; expected a size"
+                + " (a number of bytes, optionally with a unit: B, KB, MB, GB, KiB, MiB, GiB (e.g. 4MiB))");
         assertThatThrownBy(() -> UnitParser.bytes("1.0005KB")).hasMessage("'1.0005KB' is not a whole number of"
                 + " bytes; expected a size that comes to an integer number of bytes");
         assertThatThrownBy(() -> UnitParser.bytes("1.5")).hasMessage("'1.5' is not a whole number of bytes;"
                 + " expected a size that comes to an integer number of bytes");
-        assertThatThrownBy(() -> UnitParser.bytes("99999999999GiB")).hasMessage("'99999999999GiB' is too large;"
-                + " expected a size of at most 9223372036854775807 bytes");
+        assertThatThrownBy(() -> UnitParser.bytes("99999999999GiB")).hasMessage("'99999999999GiB' is more than 1 PiB;"
+                + " expected a size of at most 1,125,899,906,842,624 bytes");
         // Above 1 PiB a message's wire time no longer fits the clock (it overflowed silently: nothing was sent).
         assertThat(UnitParser.bytes("1125899906842624")).isEqualTo(1L << 50);
         assertThatThrownBy(() -> UnitParser.bytes("9223372036854775807")).hasMessage("'9223372036854775807' is more"
@@ -87,8 +87,8 @@ class UnitParserTest {
     void shouldRejectRateWhenZeroNegativeOrFractionalBits() {
         assertThatThrownBy(() -> UnitParser.rateBps("0Gbps"))
                 .hasMessage("'0Gbps' is zero; expected a rate above 0 bit/s (e.g. 100Gbps)");
-        assertThatThrownBy(() -> UnitParser.rateBps("-5Gbps")).hasMessage("'-5Gbps' is negative; expected a rate of"
-                + " at least 0 bit/s (a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s"
+        assertThatThrownBy(() -> UnitParser.rateBps("-5Gbps")).hasMessage("'-5Gbps' is negative; expected a rate"
+                + " (a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, also written Gb/s, Gbit/s"
                 + " or G (e.g. 100Gbps, 400G))");
         assertThatThrownBy(() -> UnitParser.rateBps("1.5bps")).hasMessage("'1.5bps' is not a whole number of bit/s;"
                 + " expected a rate that comes to an integer number of bit/s");
@@ -105,7 +105,7 @@ class UnitParserTest {
     @Test
     void shouldRejectTimeWhenNegativeOrFractionalPicoseconds() {
         assertThatThrownBy(() -> UnitParser.timePs("-1us")).hasMessageStartingWith("'-1us' is negative; expected a"
-                + " time of at least 0 picoseconds");
+                + " time (a number with a unit");
         assertThatThrownBy(() -> UnitParser.timePs("0.5ps")).hasMessage("'0.5ps' is not a whole number of"
                 + " picoseconds; expected a time that comes to an integer number of picoseconds");
         assertThatThrownBy(() -> UnitParser.timePs("5")).hasMessage("'5' has no unit; expected a number with a unit:"
