@@ -34,6 +34,13 @@ import rocelab.observe.victim.Victims;
  * egress is the root: the congestion point the pause started from. An RNIC's own XOFF (a slow receive pipeline) is
  * rooted at that RNIC. This is the pause tree, by identity.
  *
+ * <p><b>Cycles of pauses</b>: every transmitter reports when a pause takes hold of it and when it is lifted
+ * ({@link #onPauseInForce}), so the log knows which XOFF holds which transmitter. Following the pauses in force from a
+ * group (its egress, the group whose XOFF holds that egress, that group's egress, ...) back to a group already passed
+ * is a cycle: an XOFF whose walk meets one is rooted at it ({@link #ROOT_PAUSE_CYCLE}), and an XOFF rooted at a
+ * congestion point that a cycle comes to hold keeps its root while the waits behind it from then on go to the cycle.
+ * The log keeps when each cycle held ({@link #cycleSpells}).
+ *
  * <p><b>Waits behind pauses</b>: a switch egress queue reports each data packet that sat in it while its class was
  * paused, an RNIC each QP that had data ready during a pause, both as an interval on that transmitter's paused-time
  * clock. The ACK of a message's last packet is reported too (at a switch egress and in the receiver's RNIC), for
@@ -128,7 +135,10 @@ public final class PfcLog implements PfcProbe {
      */
     private final List<long[]> cycleSpells = new ArrayList<>();
     private long[] cycleClosedSincePs = new long[0];
-    /** Per (node, port, priority) of a switch egress: the send time of the XOFF that holds it now, -1 if none. */
+    /**
+     * Per (node, port, priority) of a transmitter (a switch egress, an RNIC port): the send time of the XOFF that
+     * holds it now, -1 if none.
+     */
     private final long[] inForce;
     // Scratch for the walk of the pauses in force: per group, the walk that last saw it and where; the ports passed.
     private final int[] seenAt;
