@@ -167,8 +167,12 @@ final class NcclTestsCommand implements Callable<Integer> {
             if (factor < 2) {
                 throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least 2");
             }
-            if (iters < 1 || warmup < 0) {
-                throw new IllegalArgumentException("-n must be at least 1 and -w at least 0");
+            if (iters < 1) {
+                throw new IllegalArgumentException("-n " + iters + " is too small; expected at least 1 timed iteration");
+            }
+            if (warmup < 0) {
+                throw new IllegalArgumentException("-w " + warmup + " is negative; expected 0 or more warm-up"
+                        + " iterations");
             }
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());

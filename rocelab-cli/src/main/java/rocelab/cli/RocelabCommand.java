@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 import rocelab.scenario.Version;
@@ -94,10 +96,28 @@ public final class RocelabCommand implements Runnable {
         return new CommandLine(new RocelabCommand()).addSubcommand(only);
     }
 
+    /** picocli's word for a value that is not a Java type's: what is wrong and what was expected, in ours. */
+    private static final Pattern NOT_A_TYPE = Pattern.compile(
+            "Invalid value for (option|positional parameter) '([^']*)': '(.*)' is not an? (int|long|double|float)");
+
+    /**
+     * A parse error in the project's words: picocli says "Invalid value for option '--seed': 'abc' is not a long";
+     * this says "option '--seed': 'abc' is not a whole number; expected an integer (e.g. 7)".
+     */
+    static String inPlainWords(String message) {
+        Matcher m = NOT_A_TYPE.matcher(message == null ? "" : message);
+        if (!m.lookingAt()) {
+            return message;
+        }
+        boolean whole = m.group(4).equals("int") || m.group(4).equals("long");
+        return m.group(1) + " '" + m.group(2) + "': '" + m.group(3) + "' is not " + (whole
+                ? "a whole number; expected an integer (e.g. 7)" : "a number; expected a number (e.g. 0.5)");
+    }
+
     /** Runs {@code cli} (this command, or a test's variant of it) with the project's error handling. */
     static int execute(CommandLine cli, String... args) {
         cli.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("error: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("error: " + inPlainWords(ex.getMessage()));
             // A mistyped command or option (rnu, --sead): name the closest ones.
             if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
                 List<String> close = closest(u.getUnmatched().get(0), u.getCommandLine());

@@ -58,6 +58,18 @@ class BadInputTest {
     }
 
     @Test
+    void shouldSayWhatANumberOptionExpectsInItsOwnWords() {
+        // picocli's own words named Java types: "'abc' is not a long".
+        CliRun run = CliRun.of("run", "--example", "cc-held-back", "--seed", "abc");
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.errorLines()).contains(
+                "error: option '--seed': 'abc' is not a whole number; expected an integer (e.g. 7)");
+        assertThat(RocelabCommand.inPlainWords("Invalid value for option '--rate': 'x' is not a double"))
+                .isEqualTo("option '--rate': 'x' is not a number; expected a number (e.g. 0.5)");
+        assertThat(RocelabCommand.inPlainWords("Unknown option: '--sead'")).isEqualTo("Unknown option: '--sead'");
+    }
+
+    @Test
     void shouldNameTheKeyWhenKeyIsUnknown() throws IOException {
         Path file = scenario(HEAD + TOPO + FLOW + "colour: blue\n");
 

@@ -130,6 +130,12 @@ class NcclTestsCommandTest {
         CliRun zero = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1M", "-f", "0");
         assertThat(zero.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(zero.err()).startsWith("error: -f 0 is too small; expected a factor of at least 2");
+        // Each count is named on its own (it was "-n must be at least 1 and -w at least 0" for either).
+        CliRun iters = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-n", "0");
+        assertThat(iters.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(iters.err()).startsWith("error: -n 0 is too small; expected at least 1 timed iteration");
+        CliRun warm = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-w", "-2");
+        assertThat(warm.err()).startsWith("error: -w -2 is negative; expected 0 or more warm-up iterations");
     }
 
     @Test
