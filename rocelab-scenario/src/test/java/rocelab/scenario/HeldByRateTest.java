@@ -12,6 +12,8 @@ import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
 import rocelab.observe.output.Summary;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.report.ReportWriter;
@@ -106,6 +108,17 @@ class HeldByRateTest {
         ReportWriter.writeRun(out, r, Map.of());
         assertThat(Files.readString(out.resolve("report.html"))).contains(said + " rate held back, while leaf0 port 0"
                 + " (towards h0) carried " + SummaryText.percent(utilisation) + " % of its capacity");
+        // The journey's header says it of each flow: it was the largest part of its time, told only line by line.
+        Simulation sim = Simulation.assemble(Scenarios.parse(example()));
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(0).id(), sim.pfcLog());
+        rec.attach();
+        RunResult again = sim.run(ProgressListener.NONE);
+        FlowRecord f0 = again.flows().get(0);
+        rec.completed(f0.finishPs(), f0.src());
+        assertThat(new JourneyText(sim.network(), sim.pfcLog()).render(f0, rec.events(), -1, 0, Long.MAX_VALUE, 10))
+                .contains(String.format(java.util.Locale.ROOT, "  held back by its congestion control's rate %.3f us,"
+                        + " %.1f %% of its FCT: data ready, its rate's gap not over (flows.csv rate_held_us)",
+                        f0.rateHeldPs() / 1e6, 100.0 * f0.rateHeldPs() / f0.fctPs()));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> json = (List<Map<String, Object>>) Summary.of(r).get("held_by_rate");
         assertThat(json).hasSize(1);

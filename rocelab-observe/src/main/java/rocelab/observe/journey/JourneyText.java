@@ -115,6 +115,14 @@ public final class JourneyText {
         if (network.isInfiniband()) {
             infinibandPaths(b, f);
         }
+        if (f.rateHeldPs() > 0) {
+            // Often the largest part of a throttled flow's time, and otherwise only the sum of its many rate lines.
+            long life = (f.completed() ? f.finishPs() : endPs(events, f)) - f.startPs();
+            line(b, "  held back by its congestion control's rate %s us%s: data ready, its rate's gap not over"
+                    + " (flows.csv rate_held_us)", us(f.rateHeldPs()), life > 0 ? String.format(Locale.ROOT,
+                    ", %.1f %% of its %s", 100.0 * f.rateHeldPs() / life, f.completed() ? "FCT" : "time in the run")
+                    : "");
+        }
         pauses.header(b, f);
         credits.header(b, f, events);
         collisions.header(b, f, events);
@@ -606,4 +614,13 @@ public final class JourneyText {
         b.append(String.format(Locale.ROOT, format, args)).append('\n');
     }
 
+
+    /** The last event's time: an unfinished flow's time in the run ends there at the latest. */
+    private static long endPs(List<JourneyEvent> events, FlowRecord f) {
+        long end = f.startPs();
+        for (JourneyEvent e : events) {
+            end = Math.max(end, e.timePs());
+        }
+        return end;
+    }
 }
