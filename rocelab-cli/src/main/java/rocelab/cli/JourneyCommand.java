@@ -213,6 +213,11 @@ final class JourneyCommand implements Callable<Integer> {
             if (e.detail() != null) {
                 row.put("detail", e.detail());
             }
+            if (e.kind() == JourneyEvent.Kind.CNP_WITHHELD) {
+                row.put("last_cnp_us", Numbers.micros(e.value()));
+                row.put("cnp_interval_us", Numbers.micros(Long.parseLong(e.detail())));
+                row.put("interval_per_port", e.flag());
+            }
             if (e.cause() instanceof JourneyEvent.Notice n) {
                 row.put("notification", n.number());
                 row.put("notification_sent_us", Numbers.micros(n.sentPs()));

@@ -717,4 +717,28 @@ class JourneyTest {
         assertThat(h.value()).as("the rate until the BECN").isEqualTo(change.fromBps());
         assertThat(change.toBps()).isLessThan(change.fromBps());
     }
+
+    /**
+     * A CE-marked packet that got no CNP: the journey says why, from the notification point's own state (an audit found
+     * lossy-incast's PSN 45 marked and unanswered with no word of it). lossy-incast's receiver paces CNPs per port.
+     */
+    @Test
+    void shouldSayWhyACeMarkedPacketGotNoCnp() throws Exception {
+        Object[] j = journey(new ScenarioReader().readExample("lossy-incast"), 7);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        FlowRecord f = (FlowRecord) j[2];
+        JourneyEvent withheld = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.CNP_WITHHELD).findFirst()
+                .orElseThrow();
+        assertThat(withheld.psn()).isEqualTo(45);
+        assertThat(withheld.flag()).as("per port").isTrue();
+        assertThat(withheld.timePs() - withheld.value()).isPositive().isLessThan(Long.parseLong(withheld.detail()));
+        // The mark it answers for came first, and no CNP of this QP went out for that PSN.
+        assertThat(events).anyMatch(e -> e.kind() == JourneyEvent.Kind.MARK && e.psn() == 45
+                && e.timePs() < withheld.timePs());
+        assertThat(events).noneMatch(e -> e.kind() == JourneyEvent.Kind.CNP_SENT && e.psn() == 45);
+        String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("h0 sends no CNP for PSN 45, CE-marked: its port (for this QP or another) sent one"
+                + " 3.677 us before (at 109.968 us), within its 4.000 us interval per port");
+    }
 }

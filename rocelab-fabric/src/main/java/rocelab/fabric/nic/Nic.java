@@ -260,6 +260,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
 
     public void journeyProbe(JourneyProbe probe) {
         this.journey = probe;
+        notificationPoint.journeyProbe(probe);
         for (Transmitter t : ports) {
             t.journeyProbe(probe);
         }

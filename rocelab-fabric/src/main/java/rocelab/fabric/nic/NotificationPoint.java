@@ -4,6 +4,7 @@ import rocelab.fabric.packet.Ecn;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketPool;
+import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.NicCounter;
 
 /**
@@ -17,6 +18,13 @@ final class NotificationPoint {
     private final PacketPool pool;
     private final long[] counters;
     private final FrameSender transmitter;
+    /** Hears the CE-marked packets that got no CNP, and why (the journey). */
+    private JourneyProbe journey = JourneyProbe.NONE;
+
+    void journeyProbe(JourneyProbe probe) {
+        this.journey = probe;
+    }
+
     /** When this port last sent a CNP (for a CNP interval that holds per port). */
     private long lastCnpPs = Long.MIN_VALUE;
 
@@ -52,6 +60,7 @@ final class NotificationPoint {
         }
         long last = notification.intervalPerPort() ? lastCnpPs : notice.lastCnpPs;
         if (last != Long.MIN_VALUE && nowPs - last < notification.cnpIntervalPs()) {
+            journey.onCnpWithheld(nowPs, host, data, last, notification.cnpIntervalPs(), notification.intervalPerPort());
             return;
         }
         notice.lastCnpPs = nowPs;

@@ -53,6 +53,12 @@ public interface JourneyProbe {
      */
     default void onCnpSent(long nowPs, int host, Packet notification) {}
 
+    /**
+     * The receiving RNIC sent no CNP for the CE-marked {@code data}: one went out at {@code lastCnpPs}, within its
+     * {@code intervalPs} (for this QP, or with {@code perPort} for any QP of the port).
+     */
+    default void onCnpWithheld(long nowPs, int host, Packet data, long lastCnpPs, long intervalPs, boolean perPort) {}
+
     /** The sender's congestion control heard the notification; {@code rateBps}: its rate before it reacted. */
     default void onCnpHandled(long nowPs, int host, Packet notification, boolean reacted, long rateBps) {}
 

@@ -18,7 +18,8 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** What happened. */
     public enum Kind { SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, NAK_ARRIVED, CNP_SENT, CNP_HANDLED,
-        RATE, PAUSED, RESUMED, WAITED, CREDIT_WAIT, RECOVERY, LINK, COMPLETED, ECMP_COLLISION, ECMP_WAIT }
+        RATE, PAUSED, RESUMED, WAITED, CREDIT_WAIT, RECOVERY, LINK, COMPLETED, ECMP_COLLISION, ECMP_WAIT,
+        CNP_WITHHELD }
 
     /** The identity a step carried. */
     public sealed interface Cause permits Notice, RateChange, Wait, CreditWait, Pause, Recovery, Resend, LinkChange,

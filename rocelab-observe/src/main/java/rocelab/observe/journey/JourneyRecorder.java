@@ -221,6 +221,14 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
                 n.markAtPs());
     }
 
+    /** value: when the last CNP went out; flag: the interval is per port; detail: the interval (ps). */
+    @Override
+    public void onCnpWithheld(long nowPs, int host, Packet data, long lastCnpPs, long intervalPs, boolean perPort) {
+        if (ours(data)) {
+            add(nowPs, JourneyEvent.Kind.CNP_WITHHELD, host, 0, data.psn(), lastCnpPs, perPort, Long.toString(intervalPs));
+        }
+    }
+
     @Override
     public void onCnpSent(long nowPs, int host, Packet notification) {
         if (notification.queuePair() == queuePair) {
@@ -391,7 +399,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         long from = firstSendPs == Long.MAX_VALUE ? startPs : firstSendPs;
         for (JourneyEvent e : events) {
             boolean keep = switch (e.kind()) {
-                case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, CNP_SENT, CNP_HANDLED ->
+                case SEND, ENQUEUE, MARK, DROP, DATA_ARRIVED, ACK_ARRIVED, CNP_SENT, CNP_HANDLED, CNP_WITHHELD ->
                         e.psn() >= firstPsn && e.psn() <= lastPsn;
                 case WAITED, CREDIT_WAIT, ECMP_COLLISION, ECMP_WAIT -> true; // kept at recording by the flow's cookie
                 default -> e.timePs() >= from && e.timePs() <= endPs;

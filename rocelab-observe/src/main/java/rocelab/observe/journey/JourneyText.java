@@ -391,6 +391,10 @@ public final class JourneyText {
                         downPorts.add(key(change.peerNode(), change.peerPort()));
                     }
                 }
+                case CNP_WITHHELD -> text = String.format(Locale.ROOT, "h%d sends no CNP for PSN %d, CE-marked:"
+                        + " %s sent one %s us before (at %s us), within its %s us interval %s", e.node(), e.psn(),
+                        e.flag() ? "its port (for this QP or another)" : "it", us(e.timePs() - e.value()),
+                        us(e.value()), us(Long.parseLong(e.detail())), e.flag() ? "per port" : "per QP");
                 case CNP_SENT -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                     text = String.format(Locale.ROOT, "h%d sends %s back for PSN %d  <- %s", e.node(),
