@@ -132,10 +132,12 @@ final class JourneyCommand implements Callable<Integer> {
         }
         List<JourneyRecorder.QueuedBehind> behind = recorder.queuedBehind(f.startPs());
         spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog(), sim.ecmpLog())
-                .queuedBehind(behind, recorder.firstSendPs()).render(f, events, packet, fromPs, toPs, maxLines));
+                .queuedBehind(behind, recorder.firstSendPs())
+                .runEnded(result.stopReason(), result.simulatedPs(), result.deadlockCycle(), result.deadlockSincePs())
+                .render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
-            AtomicFiles.write(json, JsonText.render(toJson(f, events, sim, behind, recorder.firstSendPs())));
+            AtomicFiles.write(json, JsonText.render(toJson(f, events, sim, behind, recorder.firstSendPs(), result)));
         }
         return 0;
     }
@@ -179,7 +181,7 @@ final class JourneyCommand implements Callable<Integer> {
     }
 
     private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim,
-            List<JourneyRecorder.QueuedBehind> behind, long firstSendPs) {
+            List<JourneyRecorder.QueuedBehind> behind, long firstSendPs, RunResult result) {
         var topo = sim.network().topology();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("flow_id", f.id());
@@ -188,6 +190,9 @@ final class JourneyCommand implements Callable<Integer> {
         m.put("size_bytes", f.sizeBytes());
         m.put("qp", f.queuePair());
         m.put("fct_us", f.completed() ? Numbers.micros(f.fctPs()) : null);
+        // What ended the run: for a flow that did not complete, whether a deadlock or the stop time cut it off.
+        m.put("run_stop_reason", result.stopReason());
+        m.put("run_end_us", Numbers.micros(result.simulatedPs()));
         m.put("first_sent_us", firstSendPs == Long.MAX_VALUE ? null : Numbers.micros(firstSendPs));
         List<Object> ahead = new ArrayList<>();
         for (JourneyRecorder.QueuedBehind q : behind) {

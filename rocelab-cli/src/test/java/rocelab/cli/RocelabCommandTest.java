@@ -237,6 +237,31 @@ class RocelabCommandTest {
     }
 
     /**
+     * A flow cut off by a deadlock says so in its journey's header, with the cycle the summary's DEADLOCK line names,
+     * and the JSON carries the run's stop reason; a completed flow's JSON says the run completed.
+     */
+    @Test
+    void shouldTellThatADeadlockEndedAnUnfinishedFlowsJourney(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("j.json");
+        CliRun run = CliRun.of("journey", "--example", "pfc-deadlock-ring", "--flow", "0", "--json", json.toString(),
+                "--max-lines", "1");
+        assertThat(run.exitCode()).isZero();
+        CliRun summary = CliRun.of("run", "--example", "pfc-deadlock-ring", "--out", dir.resolve("ring").toString());
+        String cycle = summary.out().lines().filter(l -> l.contains("(back to the first)")).findFirst().orElseThrow()
+                .strip();
+        String since = summary.out().lines().filter(l -> l.startsWith("DEADLOCK")).findFirst().orElseThrow()
+                .replaceAll(".*check at ([0-9.]+) us.*", "$1");
+        assertThat(run.out()).contains("did not complete: the run ended at ", " on a deadlock (no data moved after the"
+                + " check at " + since + " us; the checks run 1 ms apart), paused queues waiting on each other in a"
+                + " cycle: " + cycle).doesNotContain("did not complete before the run ended");
+        assertThat(Files.readString(json)).contains("\"run_stop_reason\": \"deadlock\"", "\"fct_us\": null");
+        Path demo = dir.resolve("demo.json");
+        assertThat(CliRun.of("journey", "--flow", "0", "--json", demo.toString(), "--max-lines", "1").exitCode())
+                .isZero();
+        assertThat(Files.readString(demo)).contains("\"run_stop_reason\": \"completed\"");
+    }
+
+    /**
      * The journey's JSON carries what the QP reported about its recoveries (the MTU example: every packet is dropped,
      * its local ACK timeout fires until the retries are spent) and which recovery each re-sent packet belongs to, and
      * why each PFC frame was sent.

@@ -41,8 +41,12 @@ public enum RateCause {
     BECN("BECN", "notification"),
     /** InfiniBand CC: the CCTI timer lowered the index; index: the new CCTI. */
     CCT_TIMER("CCTI timer (index %d)", "timer"),
-    /** InfiniBand CC: the injection delay applies to a packet of another size now; index: the CCTI. */
-    PACKET_SIZE("packet size changed (CCTI %d)", "packet-size");
+    /**
+     * InfiniBand CC: the same injection delay now follows a packet of another size, so the rate it allows changes
+     * though the delay does not; index: the CCTI.
+     */
+    PACKET_SIZE("the same injection delay (CCTI %d) after a packet of another size: the delay is unchanged, the rate"
+            + " it allows is not", "packet-size");
 
     private final String text;
     private final String family;

@@ -39,6 +39,11 @@ public final class JourneyText {
     private List<JourneyRecorder.QueuedBehind> queuedBehind = List.of();
     /** When the flow's first packet left (Long.MAX_VALUE: it sent none). */
     private long firstSendPs = Long.MAX_VALUE;
+    /** How the run ended, for a flow that did not complete (null: not told; the header then says only that). */
+    private String stopReason;
+    private long runEndPs = -1;
+    private List<String> deadlockCycle = List.of();
+    private long deadlockSincePs = -1;
 
     public JourneyText(Network network) {
         this(network, null);
@@ -81,6 +86,38 @@ public final class JourneyText {
     }
 
     /**
+     * How the run ended ({@code RunResult.stopReason()} and its deadlock cycle): the header of a flow that did not
+     * complete then says what ended the run, a deadlock or the stop time, not only that the flow was unfinished.
+     */
+    public JourneyText runEnded(String stopReason, long endPs, List<String> deadlockCycle, long deadlockSincePs) {
+        this.stopReason = stopReason;
+        this.runEndPs = endPs;
+        this.deadlockCycle = List.copyOf(deadlockCycle);
+        this.deadlockSincePs = deadlockSincePs;
+        return this;
+    }
+
+    /** Why a flow that neither completed nor failed is unfinished: what ended the run. */
+    private String unfinishedText() {
+        if (stopReason == null) {
+            return "did not complete before the run ended";
+        }
+        String end = us(runEndPs);
+        return switch (stopReason) {
+            case "deadlock" -> String.format(Locale.ROOT, "did not complete: the run ended at %s us on a deadlock (no"
+                    + " data moved after the check at %s us; the checks run 1 ms apart), %s waiting on each other in a"
+                    + " cycle: %s -> (back to the first)", end, us(deadlockSincePs), network.isInfiniband()
+                    ? "queues held for credits" : "paused queues", String.join(" -> ", deadlockCycle));
+            case "stalled" -> String.format(Locale.ROOT, "did not complete: the run ended at %s us, stalled (no data"
+                    + " moved for a long stretch of simulated time with flows unfinished)", end);
+            case "stop-at" -> String.format(Locale.ROOT, "did not complete before the scenario's stop time, %s us",
+                    end);
+            default -> String.format(Locale.ROOT, "did not complete before the run ended at %s us (stop_reason %s)",
+                    end, stopReason);
+        };
+    }
+
+    /**
      * @param psn follow this packet hop by hop (-1: the first packet, then the notable events)
      * @param maxLines stop after this many event lines (the JSON has them all)
      */
@@ -110,7 +147,7 @@ public final class JourneyText {
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
-                : f.failed() ? "FAILED: the QP exhausted its retries" : "did not complete before the run ended");
+                : f.failed() ? "FAILED: the QP exhausted its retries" : unfinishedText());
         queuedBehindLine(b, f);
         if (network.isInfiniband()) {
             infinibandPaths(b, f);
