@@ -107,6 +107,22 @@ public record RunResult(
             + " the switches' scheduler (DWRR weights, strict priority) acts only at packet level";
 
     /**
+     * What a flow-level or ideal run leaves out of a scenario with pause-storm faults: a storm is an RNIC sending PFC
+     * pauses, which only the packet level has, so the run's flows never meet it.
+     */
+    public static String faultsNotModelled(int faults) {
+        return "; the scenario's " + (faults == 1 ? "pause-storm fault (faults:) is" : faults
+                + " pause-storm faults (faults:) are") + " left out: a storm is PFC pauses, and this run's flows never"
+                + " meet it (--model packet runs it)";
+    }
+
+    /** What the ideal network leaves out of a scenario with link events: its links never go down. */
+    public static String linkEventsNotModelled(int events) {
+        return "; the scenario's " + (events == 1 ? "link event is" : events + " link events are") + " left out: the"
+                + " ideal network's links never go down";
+    }
+
+    /**
      * What the ideal network's figures are (--ideal): each task's own lower bound, not one schedule. A flow of an
      * incast may be first at its receiver, so its bound is its time alone, while the receiver's port bounds the last
      * of them; read together, the flows' times would have a port carry more than its rate.

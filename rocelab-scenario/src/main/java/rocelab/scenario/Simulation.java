@@ -849,6 +849,11 @@ public final class Simulation {
                 }
             }
             if (more && (nowPs() >= config.stopAtPs() || nextEventAfterStop())) {
+                if (nowPs() < config.stopAtPs()) {
+                    // Nothing happens before the stop time (a flow with no route waits; a timer lies beyond it): the
+                    // run still lasts to the stop time, as its stop reason says.
+                    runTo(config.stopAtPs(), startNanos, progress);
+                }
                 stopReason = "stop-at";
                 more = false;
             }
@@ -975,28 +980,40 @@ public final class Simulation {
 
     /**
      * What this run's model leaves out: nothing at packet level (null); at flow level also the switches' scheduler
-     * when the workload's flows are in more than one traffic class (as the first switch maps their DSCPs).
+     * when the workload's flows are in more than one traffic class (as the first switch maps their DSCPs); and, by
+     * name, what the scenario asks for that only the packet level acts on (its pause-storm faults; the ideal network
+     * also its link events), so a run without them never reads as a run of them.
      */
     private String notModelled() {
         if (model == Model.PACKET) {
             return null;
         }
+        StringBuilder s = new StringBuilder(RunResult.NOT_MODELLED);
         if (model == Model.FLOW && network.switchCount() > 0) {
             TaskGraph graph = driver.graph();
-            var s = network.switchAt(0);
+            var sw = network.switchAt(0);
             int classes = 0;
             for (int f = 0; f < graph.flowCount() && Integer.bitCount(classes) < 2; f++) {
                 int dscp = graph.flowDscp(f);
                 if (dscp < 0) {
                     dscp = network.nic(graph.flowSource(f)).parameters().dataDscp();
                 }
-                classes |= 1 << s.trafficClass(dscp);
+                classes |= 1 << sw.trafficClass(dscp);
             }
             if (Integer.bitCount(classes) > 1) {
-                return RunResult.NOT_MODELLED + RunResult.SCHEDULER_NOT_MODELLED;
+                s.append(RunResult.SCHEDULER_NOT_MODELLED);
             }
         }
-        return model == Model.IDEAL ? RunResult.NOT_MODELLED + RunResult.IDEAL_BOUNDS : RunResult.NOT_MODELLED;
+        if (!config.faults().isEmpty()) {
+            s.append(RunResult.faultsNotModelled(config.faults().size()));
+        }
+        if (model == Model.IDEAL && !config.linkEvents().isEmpty()) {
+            s.append(RunResult.linkEventsNotModelled(config.linkEvents().size()));
+        }
+        if (model == Model.IDEAL) {
+            s.append(RunResult.IDEAL_BOUNDS);
+        }
+        return s.toString();
     }
 
     /** The earliest pending event, Long.MAX_VALUE when none. */
