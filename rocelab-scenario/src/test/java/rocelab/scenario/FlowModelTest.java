@@ -236,4 +236,76 @@ class FlowModelTest {
         assertThat(SummaryText.render(r, null)).contains("acts only at packet level")
                 .as("one switch, in the singular").contains("fabric   3 hosts, 1 switch\n");
     }
+
+    /**
+     * A pause storm is PFC pauses, which the flow level and the ideal network do not have: their runs name the fault
+     * as left out, so a run without the storm never reads as a run of it (a flow run of pause-storm-watchdog was 67x
+     * faster than its packet run, and said nothing).
+     */
+    @Test
+    void shouldNameAPauseStormAsLeftOutAtFlowLevelAndOnTheIdealNetwork() {
+        String yaml = """
+                name: storm
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {pfc: {watchdog: {}}}
+                faults:
+                  - {kind: pause-storm, host: 0, start: 20us, duration: 2ms}
+                events:
+                  - {kind: link-down, a: h2, b: switch0, at: 500us}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 1MB}
+                """;
+        RunResult fluid = flow(yaml).run(ProgressListener.NONE);
+        assertThat(fluid.notModelled()).contains("the scenario's pause-storm fault (faults:) is left out")
+                .doesNotContain("link event");
+        assertThat(SummaryText.render(fluid, null)).contains("pause-storm fault (faults:) is left out");
+        RunResult ideal = Simulation.assemble(Scenarios.parse(yaml), Simulation.Model.IDEAL).run(ProgressListener.NONE);
+        assertThat(ideal.notModelled()).contains("pause-storm fault (faults:) is left out",
+                "the scenario's link event is left out: the ideal network's links never go down");
+        RunResult packet = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(packet.notModelled()).isNull();
+        RunResult calm = flow(yaml.replaceAll("(?s)faults:.*?events:", "events:")).run(ProgressListener.NONE);
+        assertThat(calm.notModelled()).doesNotContain("pause-storm");
+    }
+
+    /**
+     * A flow whose route a link event took away waits at flow level (rate zero), and the run has nothing left to do
+     * before its stop time: it ends at the stop time, as its stop reason says, as the packet level does (it ended 1 ms
+     * after its last event, reported as stopped at its stop time).
+     */
+    @Test
+    void shouldLastToTheStopTimeWhenNothingHappensBeforeIt() {
+        String yaml = """
+                name: cut-off
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology:
+                  kind: custom
+                  hosts: 2
+                  switches: [sw0, sw1]
+                  link: {rate: 100Gbps, delay: 1us}
+                  links:
+                    - {a: h0, b: sw0}
+                    - {a: h1, b: sw1}
+                    - {a: sw0, b: sw1}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 4MiB}
+                events:
+                  - {kind: link-down, a: sw0, b: sw1, at: 100us}
+                run: {stop-at: 5ms}
+                """;
+        // Nothing pending at all: the run ends because nothing is left to happen, and says so.
+        RunResult idle = flow(yaml).run(ProgressListener.NONE);
+        assertThat(idle.stopReason()).isEqualTo("no-events");
+        assertThat(idle.flows().get(0).completed()).isFalse();
+        assertThat(SummaryText.render(idle, null)).contains("1 unfinished when nothing was left to happen")
+                .doesNotContain("at stop time");
+        // A PFC watchdog's poll pending 100 ms ahead, beyond the stop time: the run lasts to its stop time.
+        RunResult fluid = flow(yaml.replace("traffic:", "switch: {pfc: {watchdog: {}}}\ntraffic:"))
+                .run(ProgressListener.NONE);
+        assertThat(fluid.stopReason()).isEqualTo("stop-at");
+        assertThat(fluid.simulatedPs()).isEqualTo(5_000_000_000L);
+        assertThat(fluid.flows().get(0).completed()).isFalse();
+        assertThat(SummaryText.render(fluid, null)).contains("1 unfinished at stop time");
+    }
 }

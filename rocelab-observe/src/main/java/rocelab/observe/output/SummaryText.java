@@ -72,7 +72,7 @@ public final class SummaryText {
         line(b, "");
         line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
-                r.finished() ? "" : ", " + (flowCount - completed - failed) + " unfinished at stop time",
+                r.finished() ? "" : ", " + (flowCount - completed - failed) + unfinishedWhy(r.stopReason()),
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if (r.nvlinkTransfers() > 0) {
             line(b, "nvlink      %s %s (%s bytes) %s", group(r.nvlinkTransfers()),
@@ -451,5 +451,16 @@ public final class SummaryText {
 
     private static void line(StringBuilder b, String format, Object... args) {
         b.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    /** Why flows are unfinished, as the run's stop reason says: the stop time, nothing left to happen, or a stall. */
+    private static String unfinishedWhy(String stopReason) {
+        return switch (stopReason) {
+            case "stop-at" -> " unfinished at stop time";
+            case "no-events" -> " unfinished when nothing was left to happen (no event pending: stop_reason no-events)";
+            case "deadlock" -> " unfinished, held by the deadlock below";
+            case "stalled" -> " unfinished, stalled (below)";
+            default -> " unfinished when the run ended (stop_reason " + stopReason + ")";
+        };
     }
 }
