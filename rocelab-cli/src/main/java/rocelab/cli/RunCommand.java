@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.FlowsCsvWriter;
@@ -397,9 +398,9 @@ final class RunCommand implements Callable<Integer> {
                 }
 
                 @Override
-                public void onFlowRecords(List<FlowRecord> flows, PfcLog pfcLog,
+                public void onFlowRecords(List<FlowRecord> flows, PfcLog pfcLog, CreditLog creditLog,
                         EcmpLog ecmpLog, long endPs, boolean packetLevel) {
-                    early.start(flows, pfcLog, ecmpLog, endPs, packetLevel);
+                    early.start(flows, pfcLog, creditLog, ecmpLog, endPs, packetLevel);
                 }
             });
             progress.done();
@@ -425,10 +426,10 @@ final class RunCommand implements Callable<Integer> {
             this.dir = dir;
         }
 
-        void start(List<FlowRecord> flows, PfcLog pfcLog, EcmpLog ecmpLog, long endPs,
+        void start(List<FlowRecord> flows, PfcLog pfcLog, CreditLog creditLog, EcmpLog ecmpLog, long endPs,
                 boolean packetLevel) {
             if (writer == null && flows.size() >= earlyFlowsFrom) {
-                writer = FlowsCsvWriter.start(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
+                writer = FlowsCsvWriter.start(dir, flows, pfcLog, creditLog, ecmpLog, endPs, packetLevel);
             }
         }
 

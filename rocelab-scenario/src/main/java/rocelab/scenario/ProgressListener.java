@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import java.util.List;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -23,12 +24,13 @@ public interface ProgressListener {
 
     /**
      * The run's flow records are made, before its ideal figures are waited for: {@code flows} (as the result will hold
-     * them, not to be changed), the PFC log ({@code null}: PFC off), the ECMP log ({@code null}: no switch hashes
+     * them, not to be changed), the PFC log ({@code null}: PFC off), the credit log ({@code null}: not an InfiniBand
+     * packet-level run), the ECMP log ({@code null}: no switch hashes
      * among equal-cost ports), the simulated end and whether the run is packet level, all that flows.csv needs, so a
      * listener may start writing it while the figures are still being made. Called at most once per run, from the
      * thread that runs it.
      */
     default void onFlowRecords(List<FlowRecord> flows,
-            PfcLog pfcLog, EcmpLog ecmpLog, long endPs,
+            PfcLog pfcLog, CreditLog creditLog, EcmpLog ecmpLog, long endPs,
             boolean packetLevel) {}
 }

@@ -782,7 +782,7 @@ public final class Simulation {
                     flows.stream().filter(FlowRecord::failed).count());
         }
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
-        progress.onFlowRecords(flows, pfcLog, ecmpLog, endPs, model == Model.PACKET);
+        progress.onFlowRecords(flows, pfcLog, creditLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
         if (early != null && callWalks != null) {
             // Rather than wait for the figures, walk the jobs' calls that their thread has not claimed yet.

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -34,7 +35,7 @@ class EarlyFlowRecordsTest {
         }
 
         @Override
-        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, EcmpLog ecmp, long end,
+        public void onFlowRecords(List<FlowRecord> f, PfcLog pfc, CreditLog credits, EcmpLog ecmp, long end,
                 boolean packets) {
             calls.add("flows");
             flows = f;

@@ -43,7 +43,8 @@ class FlowsCsvWriterTest {
     private static Path writtenWith(String name, List<FlowRecord> startedFor) throws IOException {
         Path dir = tmp.resolve(name);
         Files.createDirectories(dir);
-        FlowsCsvWriter started = FlowsCsvWriter.start(dir, startedFor, run.pfcLog(), run.ecmpLog(), run.simulatedPs(),
+        FlowsCsvWriter started = FlowsCsvWriter.start(dir, startedFor, run.pfcLog(), run.creditLog(), run.ecmpLog(),
+                run.simulatedPs(),
                 run.packetLevel());
         new RunWriter(Integer.MAX_VALUE).write(dir, run, Map.of(), () -> { }, started);
         return dir;
@@ -79,7 +80,8 @@ class FlowsCsvWriterTest {
     void shouldThrowWhatWritingTheFileThrewWhenAwaited() throws IOException {
         Path notAFolder = tmp.resolve("a-file");
         Files.writeString(notAFolder, "not a folder");
-        FlowsCsvWriter started = FlowsCsvWriter.start(notAFolder, run.flows(), run.pfcLog(), run.ecmpLog(), run.simulatedPs(),
+        FlowsCsvWriter started = FlowsCsvWriter.start(notAFolder, run.flows(), run.pfcLog(), run.creditLog(), run.ecmpLog(),
+                run.simulatedPs(),
                 run.packetLevel());
 
         assertThatThrownBy(started::await).isInstanceOf(IOException.class);

@@ -19,6 +19,7 @@ import rocelab.observe.journey.JourneyRecorder;
 import rocelab.observe.journey.JourneyText;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.report.ReportWriter;
+import rocelab.scenario.read.ScenarioReader;
 
 /**
  * What rocelab tells about an InfiniBand flow is InfiniBand's: no UDP source port (an IB packet has no UDP/IP header;
@@ -93,9 +94,11 @@ class InfinibandStoryTest {
             Path dir = tmp.resolve(mode);
             new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
             List<String> lines = Files.readAllLines(dir.resolve("flows.csv"));
+            // InfiniBand names the wait columns for credits; they keep their places.
             assertThat(lines.get(0)).as("the schema keeps its columns, in place").isEqualTo("flow_id,src,dst,size_bytes,"
-                    + "start_us,finish_us,fct_us,delivered_us,ideal_fct_us,slowdown,status,qp,udp_sport,paused_wait_us,"
-                    + "victim_wait_us,pause_root,pfc_victim,ecmp_wait_us,rate_held_us");
+                    + "start_us,finish_us,fct_us,delivered_us,ideal_fct_us,slowdown,status,qp,udp_sport,"
+                    + (mode.equals("infiniband") ? "credit_wait_us,victim_wait_us,credit_root,credit_victim,"
+                    : "paused_wait_us,victim_wait_us,pause_root,pfc_victim,") + "ecmp_wait_us,rate_held_us");
             rows.put(mode, lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList());
             for (String[] row : rows.get(mode)) {
                 int qp = Integer.parseInt(row[11]);
@@ -262,5 +265,33 @@ class InfinibandStoryTest {
         Told roce = journey(INCAST.formatted("roce-lossless"), 0);
         assertThat(creditWaits(roce)).isEmpty();
         assertThat(roce.text()).doesNotContain("credits");
+    }
+
+    /**
+     * A flow the summary names an IB victim is one in flows.csv too, with the same wait off its way and root: the
+     * columns were PFC's alone, and the infiniband-incast example's victim read victim_wait_us 0 and pfc_victim false
+     * beside the summary's 1170.753 us.
+     */
+    @Test
+    void shouldTellAnIbVictimInFlowsCsvAsTheSummaryDoes() throws Exception {
+        RunResult r = Simulation.assemble(new ScenarioReader().readExample("infiniband-incast"))
+                .run(ProgressListener.NONE);
+        var victims = r.creditLog().victims(r.flows(), r.simulatedPs());
+        assertThat(victims).isNotEmpty();
+        Path dir = tmp.resolve("ib-victims");
+        new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
+        List<String> lines = Files.readAllLines(dir.resolve("flows.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        for (var v : victims) {
+            String[] row = lines.get(1 + v.flow().id()).split(",", -1);
+            assertThat(row[header.indexOf("credit_victim")]).isEqualTo("true");
+            assertThat(Double.parseDouble(row[header.indexOf("victim_wait_us")]))
+                    .isEqualTo(Math.round(v.offPathWaitPs() / 1e3) / 1e3, org.assertj.core.data.Offset.offset(0.0015));
+            assertThat(row[header.indexOf("credit_root")]).isEqualTo(r.creditLog().rootName(v.root()));
+            assertThat(Double.parseDouble(row[header.indexOf("credit_wait_us")])).isGreaterThan(0);
+        }
+        long named = lines.stream().skip(1).filter(l -> l.split(",", -1)[header.indexOf("credit_victim")]
+                .equals("true")).count();
+        assertThat(named).isEqualTo(victims.size());
     }
 }

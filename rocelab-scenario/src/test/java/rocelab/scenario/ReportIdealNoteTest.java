@@ -35,7 +35,8 @@ class ReportIdealNoteTest {
         assertThat(html).contains("Jobs: what the network cost the GPUs")
                 .contains("Ideal: a lower bound of the same workload on an ideal network")
                 .contains("no run on a fabric with these ports ends earlier")
-                .contains("Iteration: the first rank's start to the last rank's end")
+                .contains("Iteration: from its first compute or send (a rank that only waits for another rank's data has"
+                        + " not started it) to the last rank's end")
                 .doesNotContain("every message at line rate");
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -17,29 +18,31 @@ import rocelab.observe.pfc.PfcLog;
 public final class FlowsCsvWriter implements AutoCloseable {
     private final List<FlowRecord> flows;
     private final PfcLog pfcLog;
+    private final CreditLog creditLog;
     private final EcmpLog ecmpLog;
     private final long endPs;
     private final boolean packetLevel;
     private final FileOnItsOwn file;
 
-    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, EcmpLog ecmpLog,
+    private FlowsCsvWriter(Path dir, List<FlowRecord> flows, PfcLog pfcLog, CreditLog creditLog, EcmpLog ecmpLog,
             long endPs, boolean packetLevel) {
         this.flows = flows;
         this.pfcLog = pfcLog;
+        this.creditLog = creditLog;
         this.ecmpLog = ecmpLog;
         this.endPs = endPs;
         this.packetLevel = packetLevel;
         this.file = FileOnItsOwn.start(dir.resolve("flows.csv"), out -> RunWriter.flowsCsv(out, flows, pfcLog,
-                ecmpLog, endPs, packetLevel));
+                creditLog, ecmpLog, endPs, packetLevel));
     }
 
     /**
-     * Starts writing {@code dir}/flows.csv from {@code flows} (not to be changed from now on) and the run's PFC and
-     * ECMP logs (null: none), as {@link RunWriter} would from a result with these records, end time and model.
+     * Starts writing {@code dir}/flows.csv from {@code flows} (not to be changed from now on) and the run's PFC,
+     * credit and ECMP logs (null: none), as {@link RunWriter} would from a result with these records, end time and model.
      */
-    public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog,
+    public static FlowsCsvWriter start(Path dir, List<FlowRecord> flows, PfcLog pfcLog, CreditLog creditLog,
             EcmpLog ecmpLog, long endPs, boolean packetLevel) {
-        return new FlowsCsvWriter(dir, flows, pfcLog, ecmpLog, endPs, packetLevel);
+        return new FlowsCsvWriter(dir, flows, pfcLog, creditLog, ecmpLog, endPs, packetLevel);
     }
 
     /**
@@ -47,7 +50,8 @@ public final class FlowsCsvWriter implements AutoCloseable {
      * result that is not the run it was started for), {@link RunWriter} writes the file itself.
      */
     boolean writes(RunResult result) {
-        return result.flows() == flows && result.pfcLog() == pfcLog && result.ecmpLog() == ecmpLog
+        return result.flows() == flows && result.pfcLog() == pfcLog && result.creditLog() == creditLog
+                && result.ecmpLog() == ecmpLog
                 && result.simulatedPs() == endPs
                 && result.packetLevel() == packetLevel && !result.flowsAreAggregated();
     }

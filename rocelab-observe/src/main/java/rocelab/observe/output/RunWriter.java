@@ -17,6 +17,7 @@ import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.credit.CreditLog;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.CollectiveRecord;
@@ -95,7 +96,7 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("flows.csv"));
         } else if (started == null && result.flows().size() < flowsOnTheirOwn) {
             AtomicFiles.write(dir.resolve("flows.csv"), out -> flowsCsv(out, result.flows(), result.pfcLog(),
-                    result.ecmpLog(), result.simulatedPs(), result.packetLevel()));
+                    result.creditLog(), result.ecmpLog(), result.simulatedPs(), result.packetLevel()));
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
         } else {
             // Millions of rows: flows.csv is written on a thread of its own (started here, or by the command before
@@ -103,7 +104,7 @@ public final class RunWriter {
             // third), and it is waited for before summary.json, which stays last.
             Files.deleteIfExists(dir.resolve(FLOWS_AGGREGATED));
             flowsWriter = started != null ? started : FlowsCsvWriter.start(dir, result.flows(), result.pfcLog(),
-                    result.ecmpLog(), result.simulatedPs(), result.packetLevel());
+                    result.creditLog(), result.ecmpLog(), result.simulatedPs(), result.packetLevel());
         }
         try {
             writeOthers(dir, result);
@@ -232,33 +233,39 @@ public final class RunWriter {
     /**
      * The flow list, streamed row by row (a flow-level run has millions). With a PFC log, each flow's waits behind
      * pauses (all, and rooted off its way), the root it waited behind most (a victim: the off-way one), and whether
-     * it is a PFC victim; with an ECMP log, each flow's waits behind ECMP collisions (0 without one: no switch hashed
-     * among equal-cost ports); without packets ({@code packets} false) the pause and collision columns are empty:
-     * nothing was paused or queued.
+     * it is a PFC victim; on InfiniBand, from the credit log, the same for its waits for credits (the columns named
+     * for credits: {@code credit_wait_us}, {@code credit_root}, {@code credit_victim}), so a flow the summary names an
+     * IB victim is one here too; with an ECMP log, each flow's waits behind ECMP collisions (0 without one: no switch
+     * hashed among equal-cost ports); without packets ({@code packets} false) the pause and collision columns are
+     * empty: nothing was paused or queued.
      */
-    static void flowsCsv(OutputStream out, List<FlowRecord> flows, PfcLog pfc,
+    static void flowsCsv(OutputStream out, List<FlowRecord> flows, PfcLog pfc, CreditLog credits,
             EcmpLog ecmp, long endPs, boolean packets) throws IOException {
+        boolean ib = pfc == null && credits != null;
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
-                "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport", "paused_wait_us",
-                "victim_wait_us", "pause_root", "pfc_victim", "ecmp_wait_us", "rate_held_us"));
+                "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport",
+                ib ? "credit_wait_us" : "paused_wait_us", "victim_wait_us", ib ? "credit_root" : "pause_root",
+                ib ? "credit_victim" : "pfc_victim", "ecmp_wait_us", "rate_held_us"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
         FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
-        if (pfc != null) {
-            for (var v : pfc.victims(flows, endPs)) {
-                int id = v.flow().id();
-                if (victimRoot == null || id >= victimRoot.length) {
-                    int n = Math.max(flows.size(), id + 1);
-                    victimRoot = victimRoot == null ? new FlowWaits.Root[n]
-                            : Arrays.copyOf(victimRoot, n);
-                    isVictim = isVictim == null ? new boolean[n] : Arrays.copyOf(isVictim, n);
-                }
-                victimRoot[id] = v.root();
-                isVictim[id] = true;
+        List<Victims.Victim> victims = pfc != null ? pfc.victims(flows, endPs)
+                : credits != null ? credits.victims(flows, endPs) : List.of();
+        for (var v : victims) {
+            int id = v.flow().id();
+            if (victimRoot == null || id >= victimRoot.length) {
+                int n = Math.max(flows.size(), id + 1);
+                victimRoot = victimRoot == null ? new FlowWaits.Root[n]
+                        : Arrays.copyOf(victimRoot, n);
+                isVictim = isVictim == null ? new boolean[n] : Arrays.copyOf(isVictim, n);
             }
+            victimRoot[id] = v.root();
+            isVictim[id] = true;
         }
+        FlowWaits waits = pfc != null ? null : credits != null ? credits.flowWaits() : null;
         for (FlowRecord f : flows) {
-            var roots = pfc == null ? List.<FlowWaits.Root>of() : pfc.roots(f.id());
+            var roots = pfc != null ? pfc.roots(f.id()) : waits != null ? waits.roots(f.id())
+                    : List.<FlowWaits.Root>of();
             boolean victim = isVictim != null && f.id() >= 0 && f.id() < isVictim.length && isVictim[f.id()];
             var root = victim ? victimRoot[f.id()] : roots.isEmpty() ? null : roots.get(0);
             t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes()).micros(f.startPs());
@@ -287,12 +294,13 @@ public final class RunWriter {
                 t.empty();
             }
             if (packets) {
-                t.micros(pfc == null ? 0 : pfc.pausedWaitPs(f.id())).micros(pfc == null ? 0 : pfc.offPathWaitPs(f.id()));
+                t.micros(pfc != null ? pfc.pausedWaitPs(f.id()) : waits != null ? waits.waitPs(f.id()) : 0)
+                        .micros(pfc != null ? pfc.offPathWaitPs(f.id()) : waits != null ? waits.offPathWaitPs(f.id()) : 0);
             } else {
                 t.empty().empty();
             }
             t.text(root == null ? null : root.others() ? Victims.OTHERS
-                    : pfc.rootName(root.kind(), root.node(), root.port()));
+                    : pfc != null ? pfc.rootName(root.kind(), root.node(), root.port()) : credits.rootName(root));
             if (packets) {
                 t.bool(victim).micros(ecmp == null ? 0 : ecmp.waitPs(f.id()));
             } else {

@@ -152,9 +152,9 @@ public final class SummaryText {
                         + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                         j.networkPenaltyPercent());
             }
-            // The iteration runs from the first rank's start to the last rank's end; a GPU's own span is shorter
+            // The iteration runs from its first compute or send to the last rank's end; a GPU's own span differs
             // (ranks start and end apart), and its three parts add up to that span, not to the iteration.
-            line(b, "  GPU view  per iteration %.3f ms, first rank's start to last rank's end (ideal %.3f ms); per"
+            line(b, "  GPU view  per iteration %.3f ms, first compute or send to last rank's end (ideal %.3f ms); per"
                     + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
                     j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
@@ -255,7 +255,7 @@ public final class SummaryText {
         }
         if (r.creditLog() != null) {
             victims(b, "IB victims ", r.creditLog().victims(r.flows(), r.simulatedPs()), topo, r.creditLog().wording(),
-                    "summary.json ib_victims");
+                    "summary.json ib_victims, flows.csv victim_wait_us");
         }
         if (r.ecmpLog() != null) {
             ecmpCollisions(b, r);

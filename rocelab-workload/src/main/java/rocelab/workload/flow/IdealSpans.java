@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.PriorityQueue;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -69,19 +70,24 @@ public final class IdealSpans {
             int[] as = from[i].clone();
             Arrays.sort(as);
             int[] between = between(bound, as, to[i]);
+            // The copy of each task, by the task's place in the sorted list (-1 until copied): in the topological
+            // order every task a task waits on among them is copied before it.
+            int[] sorted = between.clone();
+            Arrays.sort(sorted);
+            int[] copyOf = new int[sorted.length];
+            Arrays.fill(copyOf, -1);
             subFirst[i] = sub.taskCount();
             connections.clear();
-            int[] copyOf = new int[between.length];
-            for (int k = 0; k < between.length; k++) {
-                int t = between[k];
+            for (int t : between) {
                 int deps = bound.dependencies(t);
                 int[] after = new int[deps];
                 for (int j = 0; j < deps; j++) {
                     int d = bound.dependency(t, j);
-                    int x = Arrays.binarySearch(between, 0, k, TaskGraph.target(d));
-                    after[j] = x < 0 ? TaskGraph.NONE : TaskGraph.isAck(d) ? TaskGraph.acked(copyOf[x]) : copyOf[x];
+                    int x = Arrays.binarySearch(sorted, TaskGraph.target(d));
+                    int c = x < 0 ? -1 : copyOf[x];
+                    after[j] = c < 0 ? TaskGraph.NONE : TaskGraph.isAck(d) ? TaskGraph.acked(c) : c;
                 }
-                copyOf[k] = switch (g.kind(t)) {
+                copyOf[Arrays.binarySearch(sorted, t)] = switch (g.kind(t)) {
                     case FLOW -> {
                         int f = g.flowIndex(t);
                         yield sub.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
@@ -97,8 +103,8 @@ public final class IdealSpans {
             int[] ends = new int[to[i].length];
             int e = 0;
             for (int b : to[i]) {
-                int at = Arrays.binarySearch(between, b);
-                if (at >= 0) {
+                int at = Arrays.binarySearch(sorted, b);
+                if (at >= 0 && copyOf[at] >= 0) {
                     ends[e++] = copyOf[at];
                 }
             }
@@ -128,10 +134,12 @@ public final class IdealSpans {
     }
 
     /**
-     * The tasks a task of {@code bs} waits on, those of {@code bs} included, that wait on one of {@code as} (sorted;
-     * neither those nor anything below the first of them: a task added before it that waits on one, through a promise,
-     * is left out, a relaxation), in ascending order, which is an order in which each comes after what it waits on
-     * among them: a wait on a later task (a promise's) is left out too.
+     * The tasks a task of {@code bs} waits on, those of {@code bs} included, that wait on one of {@code as} (neither
+     * those nor anything below the first of them), in an order in which each comes after what it waits on among them
+     * and after the message before it on its connection: a promise's waits (a receive's join whose matching send was
+     * added later) point to later tasks, so the order is a topological one, the lowest task first where several are
+     * ready (which keeps each connection's messages in their order). Leaving out a promise's waits made an 1F1B
+     * pipeline's bubble vanish from the bound: an iteration that takes 17.6 ms on the ideal network got 15.0.
      */
     private static int[] between(IdealBound bound, int[] as, int[] bs) {
         int a = as[0];
@@ -164,23 +172,89 @@ public final class IdealSpans {
             }
         }
         Arrays.sort(found, 0, n);
-        // Of those, the ones that wait on one of as, directly or through one found below them (not one of as itself).
-        int[] kept = new int[n];
-        int m = 0;
+        found = Arrays.copyOf(found, n);
+        // The edges among them, each from a task to one that waits on it (or comes after it on its connection), as
+        // lists per task: count, then fill.
+        int[] start = new int[n + 1];
         for (int i = 0; i < n; i++) {
             int t = found[i];
-            if (Arrays.binarySearch(as, t) >= 0) {
-                continue;
-            }
             int deps = bound.dependencies(t);
-            for (int j = 0; j < deps; j++) {
-                int x = TaskGraph.target(bound.dependency(t, j));
-                if (Arrays.binarySearch(as, x) >= 0 || (x < t && Arrays.binarySearch(kept, 0, m, x) >= 0)) {
-                    kept[m++] = t;
-                    break;
+            for (int j = -1; j < deps; j++) {
+                int x = j < 0 ? bound.earlierOnConnection(t) : TaskGraph.target(bound.dependency(t, j));
+                int at = x > a ? Arrays.binarySearch(found, x) : -1;
+                if (at >= 0 && at != i) {
+                    start[at + 1]++;
                 }
             }
         }
-        return Arrays.copyOf(kept, m);
+        for (int i = 0; i < n; i++) {
+            start[i + 1] += start[i];
+        }
+        int[] next = new int[start[n]];
+        int[] fill = Arrays.copyOf(start, n);
+        boolean[] gate = new boolean[n];
+        boolean[] kept = new boolean[n];
+        int[] work = new int[n];
+        int queued = 0;
+        for (int i = 0; i < n; i++) {
+            int t = found[i];
+            gate[i] = Arrays.binarySearch(as, t) >= 0;
+            int deps = bound.dependencies(t);
+            for (int j = -1; j < deps; j++) {
+                boolean wait = j >= 0;
+                int x = wait ? TaskGraph.target(bound.dependency(t, j)) : bound.earlierOnConnection(t);
+                int at = x > a ? Arrays.binarySearch(found, x) : -1;
+                if (at >= 0 && at != i) {
+                    next[fill[at]++] = i;
+                }
+                // Waiting on one of as: the seed of those kept.
+                if (wait && !kept[i] && Arrays.binarySearch(as, x) >= 0 && Arrays.binarySearch(as, t) < 0) {
+                    kept[i] = true;
+                    work[queued++] = i;
+                }
+            }
+        }
+        // Those that wait on a kept one (or follow it on its connection) are kept too; as themselves are not.
+        for (int q = 0; q < queued; q++) {
+            int i = work[q];
+            for (int e = start[i]; e < start[i + 1]; e++) {
+                int k = next[e];
+                if (!kept[k] && !gate[k]) {
+                    kept[k] = true;
+                    work[queued++] = k;
+                }
+            }
+        }
+        // Kahn's order over the kept, the lowest task first among the ready.
+        int[] waiting = new int[n];
+        for (int i = 0; i < n; i++) {
+            if (kept[i]) {
+                for (int e = start[i]; e < start[i + 1]; e++) {
+                    if (kept[next[e]]) {
+                        waiting[next[e]]++;
+                    }
+                }
+            }
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>();
+        for (int i = 0; i < n; i++) {
+            if (kept[i] && waiting[i] == 0) {
+                ready.add(i);
+            }
+        }
+        int[] order = new int[queued];
+        int m = 0;
+        while (!ready.isEmpty()) {
+            int i = ready.poll();
+            order[m++] = found[i];
+            for (int e = start[i]; e < start[i + 1]; e++) {
+                int k = next[e];
+                if (kept[k] && --waiting[k] == 0) {
+                    ready.add(k);
+                }
+            }
+        }
+        // A cycle (which the driver refuses in a run) would leave tasks out: a relaxation, still a bound.
+        return Arrays.copyOf(order, m);
     }
 }
