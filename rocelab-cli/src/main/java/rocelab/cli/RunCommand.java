@@ -483,6 +483,10 @@ final class RunCommand implements Callable<Integer> {
             // The folder's files and the report, written side by side; summary.json last. The lint's errors and
             // warnings (when it ran) go into the manifest, and so into the report's findings.
             Map<String, Object> manifest = new LinkedHashMap<>(manifestExtras(config));
+            if (example != null) {
+                // A built-in example has no file of its own: name it, not as the demo.
+                manifest.put("scenario_file", "(built-in example " + example + ")");
+            }
             if (lintJob != null) {
                 manifest.put("lint", lintFindings(lintResult(lintJob)));
             } else {

@@ -12,6 +12,9 @@ public final class RunManifest {
     public static Map<String, Object> extras(ScenarioConfig config) {
         Map<String, Object> extras = new LinkedHashMap<>();
         extras.put("scenario_file", config.source() == null ? "(built-in demo)" : config.source().toString());
+        // The senders' congestion control (nic.cc, before any device's own): the report says "none" rather than
+        // "it made 0 rate cuts" of a control that is not there.
+        extras.put("congestion_control", config.congestion().name());
         if (config.infiniband() != null) {
             // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
             extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");

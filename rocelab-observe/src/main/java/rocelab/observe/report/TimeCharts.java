@@ -232,6 +232,11 @@ final class TimeCharts {
      */
     static String unchangedRates(ReportData d) {
         boolean ib = d.infiniband();
+        long cuts = KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"));
+        if ("none".equals(d.manifest.get("congestion_control")) && cuts == 0) {
+            return "no queue pair's allowed rate changed, so there is no rates chart: the senders have no congestion"
+                    + " control (nic.cc: none) and always send at line rate";
+        }
         return String.format(Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
                 + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s %s,"
                 + " %s %s handled)", Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))),
