@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.Packet;
@@ -94,7 +96,27 @@ class LintWhatIfTest {
         assertThat(hasError(broken, "L2")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        // ports.csv counts the overflow on the ports whose ingress priority group overflowed: those the lint names.
+        assertThat(headroomDropPorts(broken)).isNotEmpty().allSatisfy(port -> assertThat(
+                Lint.check(broken).of("L2")).anySatisfy(f -> assertThat(f.ports()).contains(port)));
         assertThat(run(fixed).totals().packetsDropped()).isZero();
+    }
+
+    /** The switch ports that counted headroom drops in a run of {@code c}, named as the lint names ports. */
+    private static List<String> headroomDropPorts(ScenarioConfig c) {
+        Simulation sim = Simulation.assemble(c);
+        sim.run(ProgressListener.NONE);
+        LintContext names = new LintContext(c);
+        List<String> out = new ArrayList<>();
+        int hosts = sim.network().hostCount();
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            for (int p = 0; p < sim.network().switchAt(s).portCount(); p++) {
+                if (sim.network().switchAt(s).port(p).counter(PortCounter.DROPPED_HEADROOM) > 0) {
+                    out.add(names.port(hosts + s, p));
+                }
+            }
+        }
+        return out;
     }
 
     @Test
@@ -105,6 +127,8 @@ class LintWhatIfTest {
         assertThat(hasError(broken, "L3")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        List<String> named = Lint.check(broken).of("L3").get(0).ports();
+        assertThat(headroomDropPorts(broken)).isNotEmpty().allSatisfy(port -> assertThat(named).contains(port));
         assertThat(run(fixed).totals().packetsDropped()).isZero();
     }
 
