@@ -79,6 +79,8 @@ class LintWhatIfTest {
         ScenarioConfig broken = parse(yaml);
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
         assertThat(hasError(broken, "L1")).isTrue();
+        // Class 0 carries RoCE only through leaf0's wrong map: L6 does not advise marking it (L1's fix moves it back).
+        assertThat(Lint.check(broken).of("L6")).isNotEmpty().noneMatch(f -> f.what().contains("class 0"));
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         FabricTotals b = run(broken).totals();
         FabricTotals f = run(fixed).totals();
