@@ -265,9 +265,28 @@ class LintWhatIfTest {
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
         assertThat(Lint.check(broken).of("L16")).isNotEmpty();
         assertThat(Lint.check(fixed).of("L16")).isEmpty();
-        FlowRecord starved = run(broken).flows().get(0);
+        Simulation sim = Simulation.assemble(broken);
+        FlowRecord starved = sim.run(ProgressListener.NONE).flows().get(0);
         FlowRecord fair = run(fixed).flows().get(0);
         assertThat(starved.src()).isEqualTo(4);
+        // Where the header says: ECMP hashes both flows onto leaf1's uplink towards spine0 (port 4); the RoCE queue
+        // builds there (the run's deepest queue), and leaf1 pauses h4 (its port 0) and no other device.
+        var leaf1 = sim.network().switchAt(1);
+        long deepest = 0;
+        String deepestAt = "";
+        long pauses = 0;
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            for (int p = 0; p < sim.network().switchAt(s).portCount(); p++) {
+                var port = sim.network().switchAt(s).port(p);
+                if (port.peakQueuedBytes() > deepest) {
+                    deepest = port.peakQueuedBytes();
+                    deepestAt = s + "/p" + p;
+                }
+                pauses += port.counter(PortCounter.PAUSE_SENT);
+            }
+        }
+        assertThat(deepestAt).isEqualTo("1/p4");
+        assertThat(leaf1.port(0).counter(PortCounter.PAUSE_SENT)).isPositive().isEqualTo(pauses);
         // Weight 1 of 9 against 1 of 2 while the bulk class is busy: the RoCE write takes about 4x as long.
         assertThat(starved.fctPs()).isGreaterThan(3 * fair.fctPs());
     }
