@@ -1,6 +1,7 @@
 package rocelab.scenario.lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -142,14 +143,21 @@ class LintWhatIfTest {
                 "  ecn: {marking: red, kmin: 50KB, kmax: 200KB, pmax: 0.2}"));
         assertThat(hasError(broken, "L5")).isTrue();
         assertThat(Lint.check(fixed).of("L5")).isEmpty();
-        FabricTotals b = run(broken).totals();
-        FabricTotals f = run(fixed).totals();
+        RunResult br = run(broken);
+        RunResult fr = run(fixed);
+        FabricTotals b = br.totals();
+        FabricTotals f = fr.totals();
         assertThat(b.pfcPauseSent()).isPositive();
         assertThat(b.ecnMarked()).isZero();
         assertThat(b.cnpSent()).isZero();
         assertThat(f.ecnMarked()).isPositive();
         assertThat(f.rateCuts()).isPositive();
-        assertThat(f.pfcPauseSent()).isLessThan(b.pfcPauseSent());
+        // The header's numbers: 14 pause frames instead of 120, and the trade-off it states plainly: the last flow
+        // ends at about 941 us instead of 355 us, held by its rate.
+        assertThat(f.pfcPauseSent()).isEqualTo(14);
+        assertThat(b.pfcPauseSent()).isEqualTo(120);
+        assertThat(lastFctUs(br)).isCloseTo(355, offset(1.0));
+        assertThat(lastFctUs(fr)).isCloseTo(941, offset(1.0));
     }
 
     @Test
@@ -174,13 +182,21 @@ class LintWhatIfTest {
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", "").replace("nics:\n", ""));
         assertThat(hasError(broken, "L9")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
-        FabricTotals b = run(broken).totals();
-        FabricTotals f = run(fixed).totals();
+        RunResult br = run(broken);
+        RunResult fr = run(fixed);
+        FabricTotals b = br.totals();
+        FabricTotals f = fr.totals();
         assertThat(b.ecnMarked()).isPositive();
         assertThat(b.cnpSent()).isZero();
         assertThat(b.rateCuts()).isZero();
         assertThat(f.cnpSent()).isPositive();
         assertThat(f.rateCuts()).isPositive();
+        // The header's numbers: no pause frame instead of 76, and the trade-off it states plainly: the last flow ends
+        // at about 948 us instead of 355 us.
+        assertThat(b.pfcPauseSent()).isEqualTo(76);
+        assertThat(f.pfcPauseSent()).isZero();
+        assertThat(lastFctUs(br)).isCloseTo(355, offset(1.0));
+        assertThat(lastFctUs(fr)).isCloseTo(948, offset(1.0));
     }
 
     @Test
@@ -193,6 +209,12 @@ class LintWhatIfTest {
         double late = meanCnpDelayPs(broken);
         double prompt = meanCnpDelayPs(fixed);
         assertThat(late).isGreaterThan(2 * prompt);
+    }
+
+    /** When the run's last flow completed, in microseconds. */
+    private static double lastFctUs(RunResult r) {
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        return r.flows().stream().mapToLong(FlowRecord::fctPs).max().orElseThrow() / 1e6;
     }
 
     /** Mean time from a CNP leaving its RNIC to reaching the sender, over every CNP of the run. */
