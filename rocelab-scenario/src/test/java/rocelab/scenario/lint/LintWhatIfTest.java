@@ -270,6 +270,56 @@ class LintWhatIfTest {
     }
 
     @Test
+    void shouldCapAnInfinibandLaneAtItsBufferPerCreditRoundTripAndNotWithTheDefaultBuffer() {
+        String yaml = example("lint-l21-ib-buffer-round-trip");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        // The closed form the header states: one 4,096-byte packet per credit round trip, the packet's serialisation
+        // (4,122 B + 2 B of framing at 100 Gb/s), 2 x 1 us of cable and the 8 link bytes of the credit update.
+        double roundTripUs = (4124 * 8 / 100e3) + 2.0 + (8 * 8 / 100e3);
+        double capGbps = 4096 * 8 / roundTripUs / 1e3;
+        assertThat(capGbps).isCloseTo(14.06, offset(0.01));
+        List<Finding> found = Lint.check(broken).of("L21");
+        assertThat(found).hasSize(2).allSatisfy(f -> assertThat(f.what()).contains("round trip of a 100 Gb/s link"
+                + " with 1.000 us of cable is 2.331 us").contains("at most 14.1 Gb/s of payload"));
+        assertThat(found.get(0).ports()).containsExactly("switch0 port 0 (to h0)");
+        assertThat(found.get(1).devices()).containsExactly("h1");
+        assertThat(Lint.check(fixed).of("L21")).isEmpty();
+        // The run's measured throughput meets the cap the lint names (the ACKs' share of the reverse link and the
+        // flow's first and last packets take the rest), and without the mistake the write runs at about line rate.
+        assertThat(goodputGbps(run(broken))).isBetween(0.99 * capGbps, capGbps);
+        assertThat(goodputGbps(run(fixed))).isGreaterThan(97);
+    }
+
+    @Test
+    void shouldNameTheCapOfLongLinksThatTheRunMeets() {
+        // The auditor's single-switch runs: 64 KiB lanes (15 packets) cover a 2 us cable, not a 3 us or 5 us one.
+        for (String delay : List.of("2us", "3us", "5us")) {
+            ScenarioConfig c = parse("name: cr\nfabric: {mode: infiniband, mtu: 4096}\n"
+                    + "topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: " + delay + "}}\n"
+                    + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 8MB}\n");
+            List<Finding> found = Lint.check(c).of("L21");
+            double measured = goodputGbps(run(c));
+            if (delay.equals("2us")) {
+                assertThat(found).isEmpty();
+                assertThat(measured).isGreaterThan(97);
+                continue;
+            }
+            double roundTripUs = (4124 * 8 / 100e3) + 2 * Double.parseDouble(delay.replace("us", "")) + (8 * 8 / 100e3);
+            double capGbps = 15 * 4096 * 8 / roundTripUs / 1e3;
+            assertThat(found).isNotEmpty().allSatisfy(f -> assertThat(f.what())
+                    .contains(String.format(java.util.Locale.ROOT, "at most %.1f Gb/s", capGbps)));
+            assertThat(measured).as(delay).isBetween(0.98 * capGbps, capGbps);
+        }
+    }
+
+    /** Payload bits delivered over the run's last completion, in Gb/s. */
+    private static double goodputGbps(RunResult r) {
+        long bytes = r.flows().stream().mapToLong(FlowRecord::sizeBytes).sum();
+        return bytes * 8 / (lastFctUs(r) * 1e3);
+    }
+
+    @Test
     void shouldFindTheBufferCycleOfTheDeadlockRingAndNoCycleWithoutTheFlowThatClosesIt() {
         String yaml = example("pfc-deadlock-ring");
         ScenarioConfig broken = parse(yaml);
