@@ -64,6 +64,7 @@ class ShippedExamplesTest {
             Map.entry("lint-l10-cnp-in-data-queue", "LintWhatIfTest"),
             Map.entry("lint-l11-mtu", "LintWhatIfTest"),
             Map.entry("lint-l16-scheduler-starves-roce", "LintWhatIfTest"),
+            Map.entry("lint-l21-ib-buffer-round-trip", "LintWhatIfTest"),
             Map.entry("train-3d-rail", "ShippedExamplesTest"));
 
     /**

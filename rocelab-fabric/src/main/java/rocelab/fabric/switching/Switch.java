@@ -195,7 +195,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
         if (refused != null) {
             freeCredits(nowPs, inPort, packet);
-            drop(out, packet, refused);
+            // A headroom overflow is the ingress priority group's (the port whose upstream did not stop in time), as
+            // real switches count it (SONiC PG drops, SAI_PORT_STAT_IN_DROPPED_PKTS); a full shared buffer refuses the
+            // packet for the egress queue it was headed to, counted there as a tail drop.
+            drop(refused == DropReason.HEADROOM_EXCEEDED ? inPort : out, packet, refused);
             return;
         }
         packet.ingressPort(inPort);

@@ -19,6 +19,16 @@ final class DscpClassRule implements LintRule {
         return "RoCE DSCP classified inconsistently along the path";
     }
 
+    /**
+     * The class a path's data belongs in: the sending RNIC's priority for its RoCE DSCP, the first switch's class for
+     * a traffic item's own DSCP. A hop that files the data under another class is this rule's finding.
+     */
+    static int expectedClass(LintContext c, LintContext.Path path) {
+        boolean ownDscp = path.dscp() != c.nic(path.src()).parameters().dataDscp();
+        return ownDscp ? c.switchAt(path.hops().get(0).switchIndex()).trafficClass(path.dscp())
+                : c.nic(path.src()).parameters().dataPriority();
+    }
+
     @Override
     public void check(LintContext c, Findings out) {
         for (LintContext.Path path : c.dataPaths()) {
@@ -26,8 +36,7 @@ final class DscpClassRule implements LintRule {
             // pauses. A traffic item with a DSCP of its own is judged against its first hop, and one that is lossy
             // on every hop is best effort on purpose.
             boolean ownDscp = path.dscp() != c.nic(path.src()).parameters().dataDscp();
-            int expected = ownDscp ? c.switchAt(path.hops().get(0).switchIndex()).trafficClass(path.dscp())
-                    : c.nic(path.src()).parameters().dataPriority();
+            int expected = expectedClass(c, path);
             if (ownDscp && path.hops().stream().noneMatch(h -> c.switchAt(h.switchIndex()).pfc()
                     .isLossless(c.switchAt(h.switchIndex()).trafficClass(path.dscp())))) {
                 continue;

@@ -1,6 +1,8 @@
 package rocelab.scenario.lint;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
@@ -37,7 +39,13 @@ final class EcnEnabledRule implements LintRule {
             }
         }
         Severity severity = readsEcn ? Severity.WARNING : Severity.INFO;
+        Set<Queues.Queue> misfiledOnly = misfiledOnly(c);
         for (Queues.Queue q : Queues.egress(c)) {
+            if (misfiledOnly.contains(q)) {
+                // RoCE reaches this class only because a switch files it there against the sender's priority (L1's
+                // finding, whose fix moves it back): marking here would fix the wrong queue.
+                continue;
+            }
             SwitchConfig s = c.switchAt(q.switchIndex());
             EcnParameters ecn = s.ecn(q.port());
             boolean off = ecn.scheme() == EcnParameters.Scheme.NONE;
@@ -51,5 +59,31 @@ final class EcnEnabledRule implements LintRule {
                         "mark ECN on class " + q.tc() + " (ecn: {marking: red, classes: [" + q.tc() + "]})");
             }
         }
+    }
+
+    /** Egress queues that data reaches only through hops filing it under another class than it belongs in (L1). */
+    private static Set<Queues.Queue> misfiledOnly(LintContext c) {
+        Set<Queues.Queue> misfiled = new HashSet<>();
+        for (LintContext.Path p : c.dataPaths()) {
+            int expected = DscpClassRule.expectedClass(c, p);
+            for (LintContext.Hop h : p.hops()) {
+                int tc = c.switchAt(h.switchIndex()).trafficClass(p.dscp());
+                if (tc != expected) {
+                    misfiled.add(new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), tc));
+                }
+            }
+        }
+        if (misfiled.isEmpty()) {
+            return misfiled; // the common case: one pass, no records built
+        }
+        for (LintContext.Path p : c.dataPaths()) {
+            int expected = DscpClassRule.expectedClass(c, p);
+            for (LintContext.Hop h : p.hops()) {
+                if (c.switchAt(h.switchIndex()).trafficClass(p.dscp()) == expected) {
+                    misfiled.remove(new Queues.Queue(h.switchIndex(), h.node(), h.outPort(), expected));
+                }
+            }
+        }
+        return misfiled;
     }
 }

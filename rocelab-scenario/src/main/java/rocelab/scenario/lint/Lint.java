@@ -9,7 +9,8 @@ import rocelab.scenario.ScenarioConfig;
 /**
  * Checks that a scenario's fabric is configured consistently along every path its traffic can take: the rules of
  * the reference list of RoCE misconfigurations (L1..L17) that apply to what rocelab models, L18 (load balancing
- * that reorders towards in-order RNICs) and L19 (TIMELY thresholds out of reach of the base RTTs).
+ * that reorders towards in-order RNICs), L19 (TIMELY thresholds out of reach of the base RTTs), L20 (traffic that
+ * starts after the stop time) and L21 (InfiniBand lane buffers below their link's credit round trip).
  */
 public final class Lint {
     /** The rules, in reference order. */
@@ -17,7 +18,8 @@ public final class Lint {
             new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
-            new ReorderingRule(), new TimelyThresholdRule(), new StartAfterStopRule(), new ImportNotesRule());
+            new ReorderingRule(), new TimelyThresholdRule(), new StartAfterStopRule(), new CreditLoopRule(),
+            new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

@@ -1,11 +1,14 @@
 package rocelab.scenario.lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.Packet;
@@ -77,6 +80,8 @@ class LintWhatIfTest {
         ScenarioConfig broken = parse(yaml);
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
         assertThat(hasError(broken, "L1")).isTrue();
+        // Class 0 carries RoCE only through leaf0's wrong map: L6 does not advise marking it (L1's fix moves it back).
+        assertThat(Lint.check(broken).of("L6")).isNotEmpty().noneMatch(f -> f.what().contains("class 0"));
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         FabricTotals b = run(broken).totals();
         FabricTotals f = run(fixed).totals();
@@ -94,7 +99,27 @@ class LintWhatIfTest {
         assertThat(hasError(broken, "L2")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        // ports.csv counts the overflow on the ports whose ingress priority group overflowed: those the lint names.
+        assertThat(headroomDropPorts(broken)).isNotEmpty().allSatisfy(port -> assertThat(
+                Lint.check(broken).of("L2")).anySatisfy(f -> assertThat(f.ports()).contains(port)));
         assertThat(run(fixed).totals().packetsDropped()).isZero();
+    }
+
+    /** The switch ports that counted headroom drops in a run of {@code c}, named as the lint names ports. */
+    private static List<String> headroomDropPorts(ScenarioConfig c) {
+        Simulation sim = Simulation.assemble(c);
+        sim.run(ProgressListener.NONE);
+        LintContext names = new LintContext(c);
+        List<String> out = new ArrayList<>();
+        int hosts = sim.network().hostCount();
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            for (int p = 0; p < sim.network().switchAt(s).portCount(); p++) {
+                if (sim.network().switchAt(s).port(p).counter(PortCounter.DROPPED_HEADROOM) > 0) {
+                    out.add(names.port(hosts + s, p));
+                }
+            }
+        }
+        return out;
     }
 
     @Test
@@ -105,6 +130,8 @@ class LintWhatIfTest {
         assertThat(hasError(broken, "L3")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
         assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        List<String> named = Lint.check(broken).of("L3").get(0).ports();
+        assertThat(headroomDropPorts(broken)).isNotEmpty().allSatisfy(port -> assertThat(named).contains(port));
         assertThat(run(fixed).totals().packetsDropped()).isZero();
     }
 
@@ -116,14 +143,21 @@ class LintWhatIfTest {
                 "  ecn: {marking: red, kmin: 50KB, kmax: 200KB, pmax: 0.2}"));
         assertThat(hasError(broken, "L5")).isTrue();
         assertThat(Lint.check(fixed).of("L5")).isEmpty();
-        FabricTotals b = run(broken).totals();
-        FabricTotals f = run(fixed).totals();
+        RunResult br = run(broken);
+        RunResult fr = run(fixed);
+        FabricTotals b = br.totals();
+        FabricTotals f = fr.totals();
         assertThat(b.pfcPauseSent()).isPositive();
         assertThat(b.ecnMarked()).isZero();
         assertThat(b.cnpSent()).isZero();
         assertThat(f.ecnMarked()).isPositive();
         assertThat(f.rateCuts()).isPositive();
-        assertThat(f.pfcPauseSent()).isLessThan(b.pfcPauseSent());
+        // The header's numbers: 14 pause frames instead of 120, and the trade-off it states plainly: the last flow
+        // ends at about 941 us instead of 355 us, held by its rate.
+        assertThat(f.pfcPauseSent()).isEqualTo(14);
+        assertThat(b.pfcPauseSent()).isEqualTo(120);
+        assertThat(lastFctUs(br)).isCloseTo(355, offset(1.0));
+        assertThat(lastFctUs(fr)).isCloseTo(941, offset(1.0));
     }
 
     @Test
@@ -148,13 +182,21 @@ class LintWhatIfTest {
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", "").replace("nics:\n", ""));
         assertThat(hasError(broken, "L9")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
-        FabricTotals b = run(broken).totals();
-        FabricTotals f = run(fixed).totals();
+        RunResult br = run(broken);
+        RunResult fr = run(fixed);
+        FabricTotals b = br.totals();
+        FabricTotals f = fr.totals();
         assertThat(b.ecnMarked()).isPositive();
         assertThat(b.cnpSent()).isZero();
         assertThat(b.rateCuts()).isZero();
         assertThat(f.cnpSent()).isPositive();
         assertThat(f.rateCuts()).isPositive();
+        // The header's numbers: no pause frame instead of 76, and the trade-off it states plainly: the last flow ends
+        // at about 948 us instead of 355 us.
+        assertThat(b.pfcPauseSent()).isEqualTo(76);
+        assertThat(f.pfcPauseSent()).isZero();
+        assertThat(lastFctUs(br)).isCloseTo(355, offset(1.0));
+        assertThat(lastFctUs(fr)).isCloseTo(948, offset(1.0));
     }
 
     @Test
@@ -167,6 +209,12 @@ class LintWhatIfTest {
         double late = meanCnpDelayPs(broken);
         double prompt = meanCnpDelayPs(fixed);
         assertThat(late).isGreaterThan(2 * prompt);
+    }
+
+    /** When the run's last flow completed, in microseconds. */
+    private static double lastFctUs(RunResult r) {
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        return r.flows().stream().mapToLong(FlowRecord::fctPs).max().orElseThrow() / 1e6;
     }
 
     /** Mean time from a CNP leaving its RNIC to reaching the sender, over every CNP of the run. */
@@ -222,6 +270,56 @@ class LintWhatIfTest {
     }
 
     @Test
+    void shouldCapAnInfinibandLaneAtItsBufferPerCreditRoundTripAndNotWithTheDefaultBuffer() {
+        String yaml = example("lint-l21-ib-buffer-round-trip");
+        ScenarioConfig broken = parse(yaml);
+        ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
+        // The closed form the header states: one 4,096-byte packet per credit round trip, the packet's serialisation
+        // (4,122 B + 2 B of framing at 100 Gb/s), 2 x 1 us of cable and the 8 link bytes of the credit update.
+        double roundTripUs = (4124 * 8 / 100e3) + 2.0 + (8 * 8 / 100e3);
+        double capGbps = 4096 * 8 / roundTripUs / 1e3;
+        assertThat(capGbps).isCloseTo(14.06, offset(0.01));
+        List<Finding> found = Lint.check(broken).of("L21");
+        assertThat(found).hasSize(2).allSatisfy(f -> assertThat(f.what()).contains("round trip of a 100 Gb/s link"
+                + " with 1.000 us of cable is 2.331 us").contains("at most 14.1 Gb/s of payload"));
+        assertThat(found.get(0).ports()).containsExactly("switch0 port 0 (to h0)");
+        assertThat(found.get(1).devices()).containsExactly("h1");
+        assertThat(Lint.check(fixed).of("L21")).isEmpty();
+        // The run's measured throughput meets the cap the lint names (the ACKs' share of the reverse link and the
+        // flow's first and last packets take the rest), and without the mistake the write runs at about line rate.
+        assertThat(goodputGbps(run(broken))).isBetween(0.99 * capGbps, capGbps);
+        assertThat(goodputGbps(run(fixed))).isGreaterThan(97);
+    }
+
+    @Test
+    void shouldNameTheCapOfLongLinksThatTheRunMeets() {
+        // The auditor's single-switch runs: 64 KiB lanes (15 packets) cover a 2 us cable, not a 3 us or 5 us one.
+        for (String delay : List.of("2us", "3us", "5us")) {
+            ScenarioConfig c = parse("name: cr\nfabric: {mode: infiniband, mtu: 4096}\n"
+                    + "topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: " + delay + "}}\n"
+                    + "traffic:\n  - {kind: flow, src: 0, dst: 1, size: 8MB}\n");
+            List<Finding> found = Lint.check(c).of("L21");
+            double measured = goodputGbps(run(c));
+            if (delay.equals("2us")) {
+                assertThat(found).isEmpty();
+                assertThat(measured).isGreaterThan(97);
+                continue;
+            }
+            double roundTripUs = (4124 * 8 / 100e3) + 2 * Double.parseDouble(delay.replace("us", "")) + (8 * 8 / 100e3);
+            double capGbps = 15 * 4096 * 8 / roundTripUs / 1e3;
+            assertThat(found).isNotEmpty().allSatisfy(f -> assertThat(f.what())
+                    .contains(String.format(java.util.Locale.ROOT, "at most %.1f Gb/s", capGbps)));
+            assertThat(measured).as(delay).isBetween(0.98 * capGbps, capGbps);
+        }
+    }
+
+    /** Payload bits delivered over the run's last completion, in Gb/s. */
+    private static double goodputGbps(RunResult r) {
+        long bytes = r.flows().stream().mapToLong(FlowRecord::sizeBytes).sum();
+        return bytes * 8 / (lastFctUs(r) * 1e3);
+    }
+
+    @Test
     void shouldFindTheBufferCycleOfTheDeadlockRingAndNoCycleWithoutTheFlowThatClosesIt() {
         String yaml = example("pfc-deadlock-ring");
         ScenarioConfig broken = parse(yaml);
@@ -239,9 +337,28 @@ class LintWhatIfTest {
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
         assertThat(Lint.check(broken).of("L16")).isNotEmpty();
         assertThat(Lint.check(fixed).of("L16")).isEmpty();
-        FlowRecord starved = run(broken).flows().get(0);
+        Simulation sim = Simulation.assemble(broken);
+        FlowRecord starved = sim.run(ProgressListener.NONE).flows().get(0);
         FlowRecord fair = run(fixed).flows().get(0);
         assertThat(starved.src()).isEqualTo(4);
+        // Where the header says: ECMP hashes both flows onto leaf1's uplink towards spine0 (port 4); the RoCE queue
+        // builds there (the run's deepest queue), and leaf1 pauses h4 (its port 0) and no other device.
+        var leaf1 = sim.network().switchAt(1);
+        long deepest = 0;
+        String deepestAt = "";
+        long pauses = 0;
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            for (int p = 0; p < sim.network().switchAt(s).portCount(); p++) {
+                var port = sim.network().switchAt(s).port(p);
+                if (port.peakQueuedBytes() > deepest) {
+                    deepest = port.peakQueuedBytes();
+                    deepestAt = s + "/p" + p;
+                }
+                pauses += port.counter(PortCounter.PAUSE_SENT);
+            }
+        }
+        assertThat(deepestAt).isEqualTo("1/p4");
+        assertThat(leaf1.port(0).counter(PortCounter.PAUSE_SENT)).isPositive().isEqualTo(pauses);
         // Weight 1 of 9 against 1 of 2 while the bulk class is busy: the RoCE write takes about 4x as long.
         assertThat(starved.fctPs()).isGreaterThan(3 * fair.fctPs());
     }
