@@ -782,6 +782,9 @@ public final class Simulation {
                     flows.stream().filter(FlowRecord::failed).count());
         }
         long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        if (series != null) {
+            series.finish(endPs);
+        }
         progress.onFlowRecords(flows, pfcLog, creditLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
         if (early != null && callWalks != null) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.output.Summary;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.report.ReportWriter;
 
@@ -94,5 +95,18 @@ class SummarySlowestCallsTest {
                 + (warmUp == 1 ? "" : "s") + " not counted); all are in collectives.csv.");
         assertThat(table).doesNotContain("<td>0</td>");
         assertThat(table).contains("<td>1</td>", "<td>2</td>");
+    }
+
+    @Test
+    void shouldCountOnlyTheCallsAfterTheWarmUpInSummaryJsonsCollectiveCalls() {
+        RunResult r = run();
+        long all = r.collectives().stream().filter(c -> c.job().equals("j")).count();
+        long warmUp = r.collectives().stream().filter(c -> c.job().equals("j") && c.iteration() == 0).count();
+        assertThat(warmUp).isPositive();
+        @SuppressWarnings("unchecked")
+        var jobs = (List<Map<String, Object>>) Summary.of(r).get("jobs");
+        assertThat(jobs).singleElement().satisfies(j -> assertThat(((Number) j.get("collective_calls")).longValue())
+                .as("collective_calls, warm-up left out as in every other figure but collectives.csv")
+                .isEqualTo(all - warmUp));
     }
 }

@@ -93,7 +93,9 @@ public final class Summary {
                 row.put("idle_us_per_iteration", nan(j.idleUs()));
                 row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
                 row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));
-                row.put("collective_calls", r.collectives().stream().filter(c -> c.job().equals(j.job())).count());
+                // After the warm-up, as every figure of the job but collectives.csv counts its calls.
+                row.put("collective_calls", r.collectives().stream()
+                        .filter(c -> c.job().equals(j.job()) && !c.warmUp(r.jobs())).count());
                 if (!j.notes().isEmpty()) {
                     // What an imported workload has that the run does not model as such (said once, also on stderr).
                     row.put("notes", j.notes());

@@ -28,12 +28,15 @@ public final class FrameEncoder {
         this.vlan = vlanTagged;
     }
 
-    /** The frame's bytes as captured (no FCS), or null for a frame kind that has no wire encoding. */
-    public byte[] encode(Packet p, int senderNode) {
+    /**
+     * The frame's bytes as captured (no FCS), or null for a frame kind that has no wire encoding; {@code msn} is an
+     * ACK's or NAK's message sequence number (the responder's completed messages on the QP), ignored otherwise.
+     */
+    public byte[] encode(Packet p, int senderNode, int msn) {
         if (p.kind() == PacketKind.PFC) {
             return pfc(p, senderNode);
         }
-        return roce(p);
+        return roce(p, msn);
     }
 
     private byte[] pfc(Packet p, int senderNode) {
@@ -48,7 +51,7 @@ public final class FrameEncoder {
         return f;
     }
 
-    private byte[] roce(Packet p) {
+    private byte[] roce(Packet p, int msn) {
         int l2 = FrameFormat.ETHERNET_HEADER + (vlan ? FrameFormat.VLAN_TAG : 0);
         int ib = FrameFormat.BTH;
         // Out-of-order placement puts a RETH (its placement address) on every packet of a WRITE.
@@ -103,7 +106,7 @@ public final class FrameEncoder {
             i = BigEndian.u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
         } else if (aeth) {
             f[i++] = (byte) p.syndrome();
-            i = BigEndian.u24(f, i, 0);
+            i = BigEndian.u24(f, i, msn & 0xFFFFFF);
         } else if (cnp) {
             i += FrameFormat.CNP_RESERVED;
         }

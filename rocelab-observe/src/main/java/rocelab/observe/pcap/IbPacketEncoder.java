@@ -44,7 +44,7 @@ public final class IbPacketEncoder {
      * The record's bytes (exported-PDU tags, then the packet), or null for a link-level flow-control packet or a
      * subnet management packet (whose MAD contents are not modelled).
      */
-    public byte[] encode(Packet p) {
+    public byte[] encode(Packet p, int msn) {
         if (p.kind() == PacketKind.CREDIT || p.kind() == PacketKind.PFC || p.kind() == PacketKind.MANAGEMENT) {
             return null;
         }
@@ -88,7 +88,7 @@ public final class IbPacketEncoder {
             i = BigEndian.u32(f, i, (int) Math.min(p.messageBytes(), 0xFFFFFFFFL));
         } else if (aeth) {
             f[i++] = (byte) p.syndrome();
-            i = BigEndian.u24(f, i, 0);
+            i = BigEndian.u24(f, i, msn & 0xFFFFFF);
         }
         i += cnp ? FrameFormat.CNP_RESERVED : 0;
         i += payload + pad;

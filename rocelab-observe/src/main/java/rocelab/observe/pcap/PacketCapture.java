@@ -3,12 +3,15 @@ package rocelab.observe.pcap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.link.LinkProbe;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.packet.Ecn;
+import rocelab.fabric.packet.Opcodes;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.topology.Topology;
@@ -29,7 +32,10 @@ public final class PacketCapture implements LinkProbe {
     private final long toPs;
     private final int budget;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+    /** Each watched link's sending node; -1 - node for a link watched only for its messages' ends, not captured. */
     private final IdentityHashMap<Link, Integer> senders = new IdentityHashMap<>();
+    /** Per QP: the count of its messages seen, then the PSN of each one's last packet, in order. */
+    private final HashMap<Integer, long[]> messageEnds = new HashMap<>();
     private int frames;
     private long ceMarked;
     private long cnps;
@@ -52,9 +58,14 @@ public final class PacketCapture implements LinkProbe {
         for (Topology.Edge e : t.edges()) {
             String a = t.nodeName(e.a().node());
             String b = t.nodeName(e.b().node());
-            if (links.isEmpty() || links.contains(a + "-" + b) || links.contains(b + "-" + a)) {
-                attach(network.link(e.index(), true), e.a().node());
-                attach(network.link(e.index(), false), e.b().node());
+            boolean captured = links.isEmpty() || links.contains(a + "-" + b) || links.contains(b + "-" + a);
+            // Every RNIC's own link is watched, captured or not: each message's last packet leaves by it first, which
+            // an ACK's MSN needs (a capture of one switch's links still numbers its ACKs right).
+            if (captured || t.isHost(e.a().node())) {
+                attach(network.link(e.index(), true), e.a().node(), captured);
+            }
+            if (captured || t.isHost(e.b().node())) {
+                attach(network.link(e.index(), false), e.b().node(), captured);
             }
         }
     }
@@ -79,20 +90,65 @@ public final class PacketCapture implements LinkProbe {
         return null;
     }
 
-    private void attach(Link link, int senderNode) {
-        senders.put(link, senderNode);
+    private void attach(Link link, int senderNode, boolean captured) {
+        senders.put(link, captured ? senderNode : -1 - senderNode);
         link.probe(this);
+    }
+
+    /**
+     * The AETH's MSN of an ACK or NAK: how many messages of its QP the responder had completed when it sent it. RC
+     * delivers messages in PSN order, so they are those whose last packet's PSN the ACK acknowledges (a NAK: those
+     * before the PSN it asks for; a selective NAK: up to its cumulative PSN).
+     */
+    private int msn(Packet p) {
+        long acked = p.kind() == PacketKind.ACK ? p.psn() : p.selective() ? p.cumulativePsn() : p.psn() - 1;
+        long[] ends = messageEnds.get(p.queuePair());
+        int n = ends == null ? 0 : (int) ends[0];
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ends[1 + mid] <= acked) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Notes the PSN of a message's last packet, the first time it is sent (a retransmission sends it again). */
+    private void noteMessageEnd(Packet p) {
+        long[] ends = messageEnds.get(p.queuePair());
+        if (ends == null) {
+            ends = new long[9];
+        }
+        int n = (int) ends[0];
+        if (n > 0 && ends[n] >= p.psn()) {
+            return;
+        }
+        if (n + 1 == ends.length) {
+            ends = Arrays.copyOf(ends, 2 * ends.length);
+        }
+        ends[1 + n] = p.psn();
+        ends[0] = n + 1;
+        messageEnds.put(p.queuePair(), ends);
     }
 
     @Override
     public void onTransmit(long startPs, Link link, Packet p) {
-        if (frames >= budget || startPs < fromPs || startPs > toPs) {
+        int sender = senders.get(link);
+        if (p.kind() == PacketKind.DATA && Opcodes.isLast(p.opcode())) {
+            noteMessageEnd(p);
+        }
+        if (sender < 0 || frames >= budget || startPs < fromPs || startPs > toPs) {
             return;
         }
         if (queuePair >= 0 && p.kind() != PacketKind.PFC && p.queuePair() != queuePair) {
             return;
         }
-        byte[] f = ibEncoder != null ? ibEncoder.encode(p) : encoder.encode(p, senders.get(link));
+        int msn = p.kind() == PacketKind.ACK || p.kind() == PacketKind.NAK ? msn(p) : 0;
+        byte[] f = ibEncoder != null ? ibEncoder.encode(p, msn) : encoder.encode(p, sender, msn);
         if (f == null) {
             // IB link-level flow-control packets: Wireshark reports them malformed in this form; vl.csv counts them.
             return;

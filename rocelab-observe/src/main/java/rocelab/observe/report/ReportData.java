@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.port.EgressPort;
 import rocelab.fabric.probe.PfcReason;
 import rocelab.fabric.probe.PortCounter;
@@ -117,7 +118,10 @@ final class ReportData {
      * memory, only the QPs the report can draw ({@link BusiestRates}) unless every series was asked for.
      */
     Samples rates;
-    /** Switch port counters: key {@code switch pN}, a = tx bytes, b = marked, c = credit stall (us). */
+    /**
+     * Switch port counters: key {@code switch pN}, a = time on the wire in bytes (tx bytes plus each frame's framing),
+     * b = marked, c = credit stall (us).
+     */
     Samples links;
     /** Every PFC frame, or null when PFC is off. */
     List<PfcFrame> pfc;
@@ -132,6 +136,14 @@ final class ReportData {
 
     boolean infiniband() {
         return "infiniband".equals(mode);
+    }
+
+    /**
+     * The link time each frame takes besides its bytes: preamble and inter-frame gap on Ethernet, delimiters on
+     * InfiniBand. links.csv's utilisation counts it, so a saturated link reads 100 %, not its frames' share.
+     */
+    long framingBytes() {
+        return infiniband() ? FrameFormat.IB_FRAMING : FrameFormat.PREAMBLE_AND_IFG;
     }
 
     /** The run's model (summary.json {@code model}): packet, flow or ideal; a summary without it is packet level's. */
@@ -266,6 +278,7 @@ final class ReportData {
             }
             d.rates = rates;
             d.links = new Samples();
+            long framing = d.framingBytes();
             int[][] portKey = new int[net.switchCount()][];
             for (int i = 0; i < s.linkRows(); i++) {
                 int sw = (int) s.link(i, 1);
@@ -277,7 +290,8 @@ final class ReportData {
                 if (portKey[sw][p] < 0) {
                     portKey[sw][p] = d.links.keyOf(net.switchAt(sw).name() + " p" + p);
                 }
-                d.links.add(s.link(i, 0) / 1e6, portKey[sw][p], s.link(i, 3), s.link(i, 4), s.link(i, 5) / 1e6);
+                d.links.add(s.link(i, 0) / 1e6, portKey[sw][p], s.link(i, 3) + framing * s.link(i, 6), s.link(i, 4),
+                        s.link(i, 5) / 1e6);
             }
         }
         PfcLog log = r.pfcLog();

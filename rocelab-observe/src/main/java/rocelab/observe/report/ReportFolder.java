@@ -129,8 +129,8 @@ final class ReportFolder {
             d.links = new ReportData.Samples();
             for (int i = 0; i < l.rows.size(); i++) {
                 int k = d.links.keyOf(l.text(i, "switch") + " p" + l.integer(i, "port"));
-                d.links.add(l.num(i, "time_us"), k, l.num(i, "tx_bytes"), l.num(i, "marked"),
-                        l.num(i, "credit_stall_us"));
+                d.links.add(l.num(i, "time_us"), k, l.num(i, "tx_bytes") + d.framingBytes() * l.num(i, "tx_frames"),
+                        l.num(i, "marked"), l.num(i, "credit_stall_us"));
             }
         }
         if (d.manifest.get("sample_interval_us") instanceof Number n) {

@@ -1,6 +1,7 @@
 package rocelab.observe.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -308,21 +309,28 @@ final class TimeCharts {
     }
 
     /**
-     * Per-port counters as rates over each sample interval: the counter moves only in the interval that ends at a
-     * sample (a row is kept whenever it changed), and stays flat between rows.
+     * Per-port counters over each sample interval: the counter moves only in the interval that ends at a sample (a row
+     * is kept whenever it changed), and stays flat between rows. links.csv's last rows are at the run's end, off the
+     * grid: their interval starts at the grid's last sample before them, so it is shorter than the others.
+     * {@code perTime} gives the change times {@code scale} over the interval's length (a share of the line rate or of
+     * the time, which a short interval keeps exact); otherwise the change itself times {@code scale} (a count, which
+     * over a short interval scaled to a full one would read as a burst that never happened).
      */
-    static Trace perInterval(Trace cumulative, double intervalUs, double scale) {
+    static Trace perInterval(Trace cumulative, double intervalUs, double scale, boolean perTime) {
         double[] t = cumulative.t();
         double[] v = cumulative.v();
         List<double[]> out = new ArrayList<>();
         double prev = 0;
         for (int i = 0; i < t.length; i++) {
-            double start = Math.max(i > 0 ? t[i - 1] : 0, t[i] - intervalUs);
+            double steps = t[i] / intervalUs;
+            double gridBefore = Math.abs(steps - Math.rint(steps)) < 1e-6 ? t[i] - intervalUs
+                    : Math.floor(steps) * intervalUs;
+            double start = Math.max(i > 0 ? t[i - 1] : 0, gridBefore);
             if (i > 0 && start > t[i - 1]) {
                 out.add(new double[] {t[i - 1], 0});
             }
             double dt = t[i] - start;
-            out.add(new double[] {start, dt > 0 ? (v[i] - prev) * scale / dt : 0});
+            out.add(new double[] {start, dt <= 0 ? 0 : perTime ? (v[i] - prev) * scale / dt : (v[i] - prev) * scale});
             prev = v[i];
         }
         if (t.length > 0) {
@@ -344,17 +352,24 @@ final class TimeCharts {
         for (Trace t : traces(d.links, 0)) {
             double gbps = rate.getOrDefault(t.name(), Double.NaN);
             if (gbps > 0) {
-                // bytes per us x 8 / (Gb/s x 1e3) = share of the line rate, in percent.
-                util.add(perInterval(t, d.sampleIntervalUs, 8 / (gbps * 1e3) * 100));
+                // bytes per us x 8 / (Gb/s x 1e3) = share of the line rate, in percent. The frame on the wire at a
+                // sample counts its framing whole (links.csv counts frames as they start), which can put up to its
+                // 20 bytes more in an interval than the wire carried: a saturated link reads 100 %, never above.
+                Trace share = perInterval(t, d.sampleIntervalUs, 8 / (gbps * 1e3) * 100, true);
+                util.add(new Trace(share.name(), share.t(), Arrays.stream(share.v()).map(v -> Math.min(v, 100))
+                        .toArray()));
             }
         }
         List<Trace> busiest = top(util, TimeCharts::peak, ReportWriter.TOP_SERIES);
         p.chart(chart("utilisation", "Link utilisation", "transmitted (% of line rate)", "%", busiest, null, null, 0,
-                xMax(d)), "bytes each switch port put on its link per sample interval, over its line rate (links.csv);"
-                + " the " + busiest.size() + " busiest of " + util.size() + " ports", null);
+                xMax(d)), "time each switch port's link was busy per sample interval, over its length:"
+                + " the bytes of its frames and " + (d.infiniband() ? "their start and end delimiters (2 B a packet)"
+                        : "their preamble and inter-frame gap (20 B a frame)") + ", at its line rate (links.csv"
+                + " tx_bytes and tx_frames; the last interval ends at the run's end); the " + busiest.size()
+                + " busiest of " + util.size() + " ports", null);
         List<Trace> marks = new ArrayList<>();
         for (Trace t : traces(d.links, 1)) {
-            marks.add(perInterval(t, d.sampleIntervalUs, d.sampleIntervalUs));
+            marks.add(perInterval(t, d.sampleIntervalUs, 1, false));
         }
         List<Trace> marking = top(marks, TimeCharts::total, ReportWriter.TOP_SERIES);
         String what = d.infiniband() ? "FECN" : "ECN CE";
@@ -366,7 +381,7 @@ final class TimeCharts {
         if (d.infiniband()) {
             List<Trace> stalls = new ArrayList<>();
             for (Trace t : traces(d.links, 2)) {
-                stalls.add(perInterval(t, d.sampleIntervalUs, 100));
+                stalls.add(perInterval(t, d.sampleIntervalUs, 100, true));
             }
             List<Trace> worst = top(stalls, TimeCharts::total, ReportWriter.TOP_SERIES);
             p.chart(chart("credit-stalls", "Credit stalls (PortXmitWait)", "time waiting for credits (%)", "%", worst,

@@ -42,6 +42,17 @@ final class LongColumns {
         data[i + 4] = e;
     }
 
+    void add(long a, long b, long c, long d, long e, long f) {
+        int i = next();
+        long[] data = block;
+        data[i] = a;
+        data[i + 1] = b;
+        data[i + 2] = c;
+        data[i + 3] = d;
+        data[i + 4] = e;
+        data[i + 5] = f;
+    }
+
     /** The offset of a new row in {@link #block}, starting a block when the current one is full. */
     private int next() {
         if ((rows & ROW_MASK) == 0) {

@@ -39,7 +39,7 @@ public final class TimeSeriesSampler implements EventHandler {
     private final SampleTimes rateTimes = new SampleTimes();
     private final LongColumns queues = new LongColumns(3);
     private final SampleTimes queueTimes = new SampleTimes();
-    private final LongColumns links = new LongColumns(5);
+    private final LongColumns links = new LongColumns(6);
     private final SampleTimes linkTimes = new SampleTimes();
     private final long[][] lastLink;
     private long[] rateMemory = new long[0];
@@ -88,7 +88,7 @@ public final class TimeSeriesSampler implements EventHandler {
         }
         this.lastLink = new long[network.switchCount()][];
         for (int s = 0; s < network.switchCount(); s++) {
-            lastLink[s] = new long[network.switchAt(s).portCount() * 3];
+            lastLink[s] = new long[network.switchAt(s).portCount() * 4];
         }
         if (!everyQueuePair) {
             network.queuePairs().trackChanges();
@@ -136,22 +136,7 @@ public final class TimeSeriesSampler implements EventHandler {
                         queues.add(s, p * 8L + tc, depth);
                     }
                 }
-                long tx = port.txBytesBy(nowPs);
-                long marked = port.counter(PortCounter.ECN_MARKED);
-                long stall = 0;
-                var gate = port.creditGate();
-                if (gate != null) {
-                    for (int vl = 0; vl < InfinibandParameters.DATA_VLS; vl++) {
-                        stall += gate.stallPs(vl, nowPs);
-                    }
-                }
-                long[] seen = lastLink[s];
-                if (tx != seen[p * 3] || marked != seen[p * 3 + 1] || stall != seen[p * 3 + 2]) {
-                    seen[p * 3] = tx;
-                    seen[p * 3 + 1] = marked;
-                    seen[p * 3 + 2] = stall;
-                    links.add(s, p, tx, marked, stall);
-                }
+                sampleLink(nowPs, s, p, port);
             }
         }
         // Keep sampling only while something else is still going to happen, and only while something happens:
@@ -165,6 +150,51 @@ public final class TimeSeriesSampler implements EventHandler {
             if (next > nowPs && next <= Long.MAX_VALUE - intervalPs) {
                 sim.scheduleAtEndOfInstant(next, handlerId, SAMPLE, 0L);
             }
+        }
+    }
+
+    /**
+     * Adds links.csv's rows at the run's end, {@code endPs}, for the switch ports whose counters moved since the last
+     * sample: without them the bytes sent after the last multiple of the interval would be in no row, and a port's last
+     * row would fall short of ports.csv. Called once, after the event loop, with the end every thread count agrees on
+     * (the sampler itself keeps to the grid, which a partitioned run samples between windows).
+     */
+    public void finish(long endPs) {
+        // A sample at the end itself already saw the final counters. lastSamplePs stays the grid's: what reads the
+        // rows at grid times (held_by_rate) asks for none past it.
+        if (endPs <= lastSamplePs) {
+            return;
+        }
+        linkTimes.startSample(endPs, links.rows());
+        for (int s = 0; s < network.switchCount(); s++) {
+            Switch sw = network.switchAt(s);
+            for (int p = 0; p < sw.portCount(); p++) {
+                sampleLink(endPs, s, p, sw.port(p));
+            }
+        }
+    }
+
+    /** Adds a links.csv row for port {@code p} of switch {@code s} if one of its cumulative counters changed. */
+    private void sampleLink(long nowPs, int s, int p, EgressPort port) {
+        long tx = port.txBytesBy(nowPs);
+        long marked = port.counter(PortCounter.ECN_MARKED);
+        long stall = 0;
+        var gate = port.creditGate();
+        if (gate != null) {
+            for (int vl = 0; vl < InfinibandParameters.DATA_VLS; vl++) {
+                stall += gate.stallPs(vl, nowPs);
+            }
+        }
+        // Frames counted as they start, as ports.csv's tx_packets: the port's own counter, read here, so the report's
+        // time on the wire (each frame's preamble and gap) costs the hot path nothing.
+        long frames = port.counter(PortCounter.TX_PACKETS);
+        long[] seen = lastLink[s];
+        if (tx != seen[p * 4] || marked != seen[p * 4 + 1] || stall != seen[p * 4 + 2] || frames != seen[p * 4 + 3]) {
+            seen[p * 4] = tx;
+            seen[p * 4 + 1] = marked;
+            seen[p * 4 + 2] = stall;
+            seen[p * 4 + 3] = frames;
+            links.add(s, p, tx, marked, stall, frames);
         }
     }
 
@@ -243,8 +273,8 @@ public final class TimeSeriesSampler implements EventHandler {
     }
 
     /**
-     * {@code time_us,switch,port,tx_bytes,marked,credit_stall_us}: one row per switch port whenever one of its
-     * cumulative counters changed: bytes transmitted, packets marked (ECN CE; FECN on InfiniBand) and the time its
+     * {@code time_us,switch,port,tx_bytes,tx_frames,marked,credit_stall_us}: one row per switch port whenever one of
+     * its cumulative counters changed: bytes transmitted, frames started, packets marked (ECN CE; FECN on InfiniBand) and the time its
      * lanes waited for credits (InfiniBand, summed over lanes).
      */
     public String linksCsv() {
@@ -253,12 +283,12 @@ public final class TimeSeriesSampler implements EventHandler {
 
     /** {@link #linksCsv()} streamed into {@code out}. */
     public void writeLinksCsv(OutputStream out) throws IOException {
-        CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tx_bytes", "marked",
+        CsvStream t = new CsvStream(out, List.of("time_us", "switch", "port", "tx_bytes", "tx_frames", "marked",
                 "credit_stall_us"));
         for (int r = 0; r < links.rows(); r++) {
             t.micros(linkTimes.timeOfRow(r)).text(network.switchAt((int) links.get(r, 0)).name())
-                    .number(links.get(r, 1)).number(links.get(r, 2)).number(links.get(r, 3)).micros(links.get(r, 4))
-                    .endRow();
+                    .number(links.get(r, 1)).number(links.get(r, 2)).number(links.get(r, 5)).number(links.get(r, 3))
+                    .micros(links.get(r, 4)).endRow();
         }
         t.flush();
     }
@@ -312,7 +342,10 @@ public final class TimeSeriesSampler implements EventHandler {
         return links.rows();
     }
 
-    /** Column c of link row r: 0 time (ps), 1 switch index, 2 port, 3 tx bytes, 4 marked, 5 credit stall (ps). */
+    /**
+     * Column c of link row r: 0 time (ps), 1 switch index, 2 port, 3 tx bytes, 4 marked, 5 credit stall (ps), 6 tx
+     * frames.
+     */
     public long link(int r, int c) {
         return c == 0 ? linkTimes.timeOfRow(r) : links.get(r, c - 1);
     }

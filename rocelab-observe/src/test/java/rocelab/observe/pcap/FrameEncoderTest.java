@@ -29,7 +29,7 @@ class FrameEncoderTest {
     @Test
     void shouldEncodeTheReferencePfcFrameWhenXoffForPriorityThree() {
         Packet p = pool.acquire().initPfc(0, 3, 0xFFFF, 64);
-        byte[] f = new FrameEncoder(false).encode(p, 2);
+        byte[] f = new FrameEncoder(false).encode(p, 2, 0);
         assertThat(HEX.formatHex(f)).isEqualTo("0180c2000001020000000003880801010008000000000000ffff"
                 + "00000000000000000000000000000000000000000000000000000000000000000000");
     }
@@ -38,7 +38,7 @@ class FrameEncoderTest {
     void shouldEncodeTheReferenceCnpAfterTheMacAddresses() {
         Packet p = pool.acquire().initCnp(0, 1, 0, 0x22 - FrameEncoder.QPN_BASE, 82).qos(6, 48, Ecn.NOT_ECT)
                 .entropy(0xC000);
-        byte[] f = new FrameEncoder(true).encode(p, 1);
+        byte[] f = new FrameEncoder(true).encode(p, 1, 0);
         assertThat(f).hasSize(78);
         assertThat(HEX.formatHex(Arrays.copyOfRange(f, 12, f.length))).isEqualTo("8100c064080045c0003c0000400040"
                 + "1125ef0a0000020a000001c00012b7002800008100ffff400000220000000000000000000000000000000000000000"
@@ -50,7 +50,7 @@ class FrameEncoderTest {
         FrameFormat ff = new FrameFormat(false);
         Packet p = pool.acquire().initData(0, 0, 1, 5, 7, 1000, ff.dataFrameBytes(1000, true), Opcodes.RDMA_WRITE_MIDDLE)
                 .qos(3, 26, Ecn.ECT_0).entropy(0xC123).messageBytes(1 << 20).placementOffset(0x1_2345_6000L);
-        byte[] f = new FrameEncoder(false).encode(p, 0);
+        byte[] f = new FrameEncoder(false).encode(p, 0, 0);
         assertThat(f).hasSize(p.frameBytes() - FrameFormat.FCS);
         int reth = 14 + 20 + 8 + 12;
         assertThat(HEX.formatHex(Arrays.copyOfRange(f, reth, reth + 16))).as("VA = offset, R_Key, DMA length")
@@ -66,11 +66,11 @@ class FrameEncoderTest {
             for (int op : new int[] {Opcodes.RDMA_WRITE_FIRST, Opcodes.RDMA_WRITE_MIDDLE}) {
                 Packet p = pool.acquire().initData(0, 0, 1, 5, 7, payload, ff.dataFrameBytes(payload,
                         Opcodes.hasReth(op)), op).qos(3, 26, Ecn.CE).entropy(0xC123).messageBytes(1 << 20);
-                assertThat(enc.encode(p, 0)).hasSize(Math.max(60, p.frameBytes() - FrameFormat.FCS));
+                assertThat(enc.encode(p, 0, 0)).hasSize(Math.max(60, p.frameBytes() - FrameFormat.FCS));
                 pool.release(p);
             }
         }
         Packet ack = pool.acquire().initAck(0, PacketKind.ACK, 1, 0, 5, 9, ff.ackFrameBytes()).qos(3, 26, Ecn.NOT_ECT);
-        assertThat(enc.encode(ack, 1)).hasSize(ack.frameBytes() - FrameFormat.FCS);
+        assertThat(enc.encode(ack, 1, 0)).hasSize(ack.frameBytes() - FrameFormat.FCS);
     }
 }
