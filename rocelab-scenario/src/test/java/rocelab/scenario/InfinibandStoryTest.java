@@ -182,7 +182,8 @@ class InfinibandStoryTest {
                 .contains("h1's HCA held PSN " + ((JourneyEvent.CreditWait) waits.get(0).cause()).psn() + " for "
                         + us(waits.get(0).value()) + " us waiting for credits on VL 3: switch0's 65,536-byte VL 3"
                         + " input buffer on its port from h1 had no room for the packet")
-                .contains("more waits for credits until " + us(waits.get(waits.size() - 1).timePs()) + " us ("
+                .contains("more waits for credits from " + us(waits.get(1).timePs()) + " to "
+                        + us(waits.get(waits.size() - 1).timePs()) + " us ("
                         + (waits.size() - 1) + " at h1's HCA behind switch0 port 0 (towards h0), "
                         + us(sum(waits) - waits.get(0).value()) + " us)");
         // The last packet's hops begin with its own wait at the HCA, told with the packet it held.

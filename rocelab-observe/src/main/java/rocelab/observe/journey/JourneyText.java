@@ -324,6 +324,8 @@ public final class JourneyText {
     private static void creditRun(List<String> out, List<Told> run) {
         Map<String, long[]> more = new LinkedHashMap<>();
         int hidden = 0;
+        long firstHidden = Long.MAX_VALUE;
+        long lastHidden = Long.MIN_VALUE;
         for (Told t : run) {
             long[] c = more.get(t.like());
             if (c == null) {
@@ -333,6 +335,8 @@ public final class JourneyText {
                 c[0]++;
                 c[1] += t.waitPs();
                 hidden++;
+                firstHidden = Math.min(firstHidden, t.timePs());
+                lastHidden = Math.max(lastHidden, t.timePs());
             }
         }
         if (hidden == 0) {
@@ -341,8 +345,11 @@ public final class JourneyText {
         StringBuilder b = new StringBuilder();
         more.forEach((hop, c) -> b.append(c[0] == 0 ? "" : (b.length() == 0 ? "" : "; ") + String.format(Locale.ROOT,
                 "%,d %s, %s us", c[0], hop, us(c[1]))));
-        out.add(String.format(Locale.ROOT, "  %12s     ... %,d more waits for credits until %s us (%s)", "", hidden,
-                us(run.get(run.size() - 1).timePs()), b));
+        // The hidden waits' own times: they may lie before a first wait of another kind printed just above (a wait
+        // at a new hop), so "until the run's end" would read as if they came after it.
+        out.add(String.format(Locale.ROOT, "  %12s     ... %,d more waits for credits %s (%s)", "", hidden,
+                hidden == 1 ? "at " + us(firstHidden) + " us"
+                        : "from " + us(firstHidden) + " to " + us(lastHidden) + " us", b));
     }
 
     /** What a shortened run hides: "like these" when all of one kind, else how many of each kind. */
