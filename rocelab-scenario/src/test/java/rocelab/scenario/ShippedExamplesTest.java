@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,7 +70,7 @@ class ShippedExamplesTest {
 
     /**
      * Examples whose header claims no test checks yet, because their packet-level runs are too long for the suite
-     * (none now: train-3d-rail, about 12 million events per run, is checked here in two runs).
+     * (none now: train-3d-rail, about 21 million events per run, is checked here in two runs).
      */
     private static final Set<String> NOT_YET_CHECKED = Set.of();
 
@@ -270,7 +271,7 @@ class ShippedExamplesTest {
     /**
      * train-3d-rail: the burst lands in the measured iteration (not the warm-up, which the GPU's per-iteration figures
      * leave out), during stage 0's first gradient bucket's reduce-scatter over rail 0, and every figure the header
-     * gives is the run's. Two packet-level runs (about 12 million events each): with and without the traffic item.
+     * gives is the run's. Two packet-level runs (about 21 million events each): with and without the traffic item.
      */
     @Test
     void shouldMakeTheMeasuredIterationsRailZeroRingWaitForTheBurstAsTheHeaderSaysInTrain3dRail(@TempDir Path tmp)
@@ -335,12 +336,10 @@ class ShippedExamplesTest {
         says(header, "at rail 0's port towards host 4 (peak %.1f MB)", busy.totals().maxQueueBytes() / 1e6);
         assertThat(busy.totals().ecnMarked()).isPositive();
         assertThat(busy.totals().rateCuts()).isPositive();
-        var pauses = busy.pfcLog().propagation(busy.simulatedPs());
-        assertThat(pauses).isNotEmpty().allSatisfy(e -> {
-            assertThat(topo.nodeName(e.device())).isEqualTo("rail0");
-            assertThat(topo.nodeName(e.peer())).startsWith("spine");
-        });
-        says(header, "rail 0's leaf pauses a spine for %.1f ms", busy.totals().pausedPs() / 1e9);
+        // The Megatron generator's output layer and tied-embedding AllReduce moved the iteration: the burst, re-timed
+        // to land as far into the ring, no longer fills the port to the PFC threshold.
+        assertThat(busy.totals().pfcPauseSent()).isZero();
+        says(header, "ECN and DCQCN slow the senders, without a PFC pause.");
 
         // The ring waits for it: the first of the summary's slowest calls, in iteration 1 (not the warm-up).
         List<String> slowest = Arrays.stream(SummaryText.render(busy, null).split("\n"))
@@ -367,22 +366,6 @@ class ShippedExamplesTest {
         assertThat(second).isLessThan(third);
         int otherRail3 = table.indexOf("<td class='l'>gpt/dp-rs-s0-b1/dp(tp=3,pp=0)</td><td>1</td>");
         assertThat(third).as("before the next bucket's ring on rail 3 (x1.29, less time lost)").isLessThan(otherRail3);
-        // The PFC pauses chart draws each of rail0's pauses of spine1 as pfc.csv has them: 18 XOFF-to-XON pauses about
-        // 6 us apart, which it merged into bars as if spine1 had been paused 207 us where it was 103.
-        int rail0Node = -1;
-        for (int n = 0; n < busy.network().topology().nodeCount(); n++) {
-            rail0Node = busy.network().topology().nodeName(n).equals("rail0") ? n : rail0Node;
-        }
-        int xons = 0;
-        for (int i = 0; i < busy.pfcLog().frames(); i++) {
-            xons += busy.pfcLog().field(i, 1) == rail0Node && busy.pfcLog().field(i, 2) == 5
-                    && busy.pfcLog().field(i, 3) == 3 && busy.pfcLog().field(i, 4) == 0 ? 1 : 0;
-        }
-        String lanes = html.substring(html.indexOf("\"id\":\"pfc-pauses\""));
-        assertThat(lanes).contains("\"rows\":[\"spine1 paused by rail0 p5 prio 3\"]");
-        String bars = lanes.substring(lanes.indexOf("\"iv\":[") + 6, lanes.indexOf("]]}") + 2);
-        assertThat(xons).isEqualTo(18);
-        assertThat(bars.split("\\],\\[", -1)).hasSize(xons);
         assertThat(busy.ranks().get(1).host()).isEqualTo(1);
         assertThat(busy.ranks().get(3).host()).isEqualTo(3);
         assertThat(call(quiet, rail1.name(), 1).networkSlowdown()).isLessThan(1.05);
@@ -396,8 +379,9 @@ class ShippedExamplesTest {
 
         // The GPU's view: hosts 0 and 4 wait the most; the penalty with and without the traffic item.
         double wait = busy.ranks().get(0).networkWaitUs();
-        assertThat(busy.ranks().get(4).networkWaitUs()).isEqualTo(wait);
-        assertThat(job.maxNetworkWaitUs()).isEqualTo(wait);
+        // Equal but for the order in which each rank's waits are summed.
+        assertThat(busy.ranks().get(4).networkWaitUs()).isCloseTo(wait, within(1e-6));
+        assertThat(job.maxNetworkWaitUs()).isCloseTo(wait, within(1e-6));
         says(header, "hosts 0 and 4 wait %.2f ms on the network in the measured iteration, and the network penalty"
                 + " is %.2f ms (%.1f %%).", wait / 1e3, job.networkPenaltyPs() / 1e9, job.networkPenaltyPercent());
         assertThat(quietJob.networkPenaltyPercent()).isLessThan(1.0);

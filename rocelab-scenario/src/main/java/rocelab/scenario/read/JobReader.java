@@ -370,7 +370,7 @@ final class JobReader {
                     throw doc.at(opNode, "'" + op + "' is not a step op; expected " + OPS);
                 }
                 YamlMap m = YamlMap.of(doc, node, "a " + op + " step", concat(common, "group", "size", "size-total",
-                        "size-per-rank", "algorithm", "channels", "root", "qps-per-connection", "skew"));
+                        "size-per-rank", "algorithm", "channels", "root", "qps-per-connection", "skew", "members"));
                 Set<Dim> dims = group(m.get("group"));
                 String alg = m.optionalChoice("algorithm", Collectives.defaultAlgorithm(cop).key(),
                         "an algorithm of " + cop.title(), Collectives.algorithmKeys(cop));
@@ -413,8 +413,9 @@ final class JobReader {
                     }
                     root = doc.integer(m.get("root"), "root", 0, 1 << 20);
                 }
+                Expr members = m.has("members") ? expr(m.get("members"), "members", names) : null;
                 return new Step.Collective(meta(m, node, op, names, ids, counter), cop, Algorithm.ofKey(alg), dims,
-                        size, perRank, channels, root, qps, skew);
+                        size, perRank, channels, root, qps, skew, members);
             }
         }
     }

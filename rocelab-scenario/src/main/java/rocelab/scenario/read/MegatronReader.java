@@ -31,20 +31,23 @@ final class MegatronReader {
         long micro = batch.optionalInt("micro", 1, 1, Integer.MAX_VALUE);
         long global = batch.requiredInt("global", 1, Integer.MAX_VALUE);
         YamlMap options = g.has("options") ? YamlMap.of(doc, g.get("options"), "options", "sequence-parallel",
-                "distributed-optimizer", "bucket-params") : null;
+                "distributed-optimizer", "bucket-params", "tied-embeddings") : null;
         boolean sp = options != null && options.optionalBool("sequence-parallel", false);
         boolean distOpt = options != null && options.optionalBool("distributed-optimizer", false);
         long bucket = options == null ? 0 : options.optionalInt("bucket-params", 0, 0, Integer.MAX_VALUE);
+        boolean tied = options == null || options.optionalBool("tied-embeddings", true);
         YamlMap compute = YamlMap.of(doc, g.require("compute", "{forward-per-layer: 1ms}"), "compute",
                 "forward-per-layer", "backward-per-layer", "optimizer");
         long fwd = doc.time(compute.require("forward-per-layer", "a time, e.g. 1.2ms"), "forward-per-layer");
         long bwd = compute.optionalTime("backward-per-layer", 2 * fwd);
         long opt = compute.optionalTime("optimizer", 0);
         int topk = 0;
+        int experts = 0;
         Step.Skew skew = null;
         if (g.has("moe")) {
-            YamlMap moe = YamlMap.of(doc, g.get("moe"), "moe", "topk", "zipf", "seed");
+            YamlMap moe = YamlMap.of(doc, g.get("moe"), "moe", "topk", "experts", "zipf", "seed");
             topk = moe.requiredInt("topk", 1, 1024);
+            experts = moe.optionalInt("experts", 0, 1, 1 << 20);
             if (moe.has("zipf")) {
                 double zipf = doc.number(moe.get("zipf"), "zipf", 0, 10);
                 long seed = moe.has("seed") ? doc.longValue(moe.get("seed"), "seed", "a whole number") : 1;
@@ -54,9 +57,10 @@ final class MegatronReader {
             }
         }
         int k = topk;
+        int count = experts;
         Step.Skew hot = skew;
         MegatronModel m = doc.build(node, "generator", () -> new MegatronModel(layers, hidden, ffn, seq, vocab, dtype,
-                micro, global, sp, distOpt, bucket, fwd, bwd, opt, k, hot));
+                micro, global, sp, distOpt, bucket, fwd, bwd, opt, k, hot, count, tied));
         return doc.build(node, "generator", () -> MegatronGenerator.expand(m, layout));
     }
 }

@@ -41,6 +41,8 @@ class JobReaderErrorTest {
                         + " alltoallv");
         assertThat(error("  - {hosts: 0-1, parallelism: {pp: 2}, program: [{op: allreduce, group: dp}]}\n"))
                 .startsWith("t.yaml:5:50: missing key 'size-total' in a allreduce step");
+        assertThat(error("  - {hosts: 0-1, parallelism: {pp: 2}, program: [{op: allreduce, group: pp, size: 1MB,"
+                + " members: \"pp == q\"}]}\n")).contains("members 'pp == q': unknown name 'q'");
     }
 
     @Test

@@ -150,7 +150,13 @@ public final class JobEmitter {
         for (Instance inst : instances) {
             Step step = inst.step();
             Step.Meta meta = step.meta();
-            Active active = active(inst, rankVars);
+            Active active = active(meta, meta.when(), inst.loop(), rankVars);
+            boolean[] members = null;
+            if (step instanceof Step.Collective c && c.members() != null) {
+                // Ranks outside the chosen members skip the step, as if its 'when' failed for them.
+                members = active(meta, c.members(), inst.loop(), rankVars).of();
+                active = both(active, members);
+            }
             int[] ranks = active.ranks();
             int stream = streamIndex.get(meta.stream());
             int[] streamLast = lastInStream[stream];
@@ -189,7 +195,7 @@ public final class JobEmitter {
                     done[r] = graph.delay(d.durationPs(), layout.host(r), entry[r]);
                 }
             } else if (step instanceof Step.Collective c) {
-                collective(c, inst, k, active.of(), ranks, entry, done);
+                collective(c, inst, k, active.of(), members, ranks, entry, done);
             } else if (step instanceof Step.Transfer t) {
                 transfer(t, inst, k, rankVars, ranks, entry, done, pending);
             } else {
@@ -244,10 +250,9 @@ public final class JobEmitter {
         return a;
     }
 
-    /** The ranks for which an instance's {@code when} holds. */
-    private Active active(Instance inst, List<Map<String, Long>> rankVars) {
-        Step.Meta meta = inst.step().meta();
-        if (meta.when() == null) {
+    /** The ranks for which a condition of an instance (its {@code when}, or a collective's members) holds. */
+    private Active active(Step.Meta meta, Expr condition, Map<String, Long> loop, List<Map<String, Long>> rankVars) {
+        if (condition == null) {
             if (everyRank == null) {
                 boolean[] all = new boolean[n];
                 Arrays.fill(all, true);
@@ -255,18 +260,26 @@ public final class JobEmitter {
             }
             return everyRank;
         }
-        WhenKey key = new WhenKey(meta.when().toString(), inst.loop());
+        WhenKey key = new WhenKey(condition.toString(), loop);
         Active cached = activeCache.get(key);
         if (cached == null) {
             boolean[] of = new boolean[n];
             for (int r = 0; r < n; r++) {
-                Map<String, Long> v = variables(rankVars, r, inst.loop());
-                of[r] = evaluate(meta, () -> meta.when().eval(v)) != 0;
+                Map<String, Long> v = variables(rankVars, r, loop);
+                of[r] = evaluate(meta, () -> condition.eval(v)) != 0;
             }
             cached = Active.of(of);
             activeCache.put(key, cached);
         }
         return cached;
+    }
+
+    private static Active both(Active a, boolean[] b) {
+        boolean[] of = new boolean[a.of().length];
+        for (int r = 0; r < of.length; r++) {
+            of[r] = a.of()[r] && b[r];
+        }
+        return Active.of(of);
     }
 
     /** Rank r's variables with the loop variables of an instance bound. */
@@ -287,14 +300,17 @@ public final class JobEmitter {
         }
     }
 
-    private void collective(Step.Collective c, Instance inst, int k, boolean[] active, int[] ranks, int[] entry,
-            int[] done) {
+    private void collective(Step.Collective c, Instance inst, int k, boolean[] active, boolean[] chosen, int[] ranks,
+            int[] entry, int[] done) {
         String callPrefix = null;
         for (int r : ranks) {
             if (done[r] >= 0) {
                 continue;
             }
             int[] members = layout.group(r, c.dims());
+            if (chosen != null) {
+                members = Arrays.stream(members).filter(q -> chosen[q]).toArray();
+            }
             if (members.length < 2) {
                 throw new JobException(c.meta(), "the group of step '" + c.meta().id() + "' has only one rank; "
                         + "expected a group of two or more (check the parallelism degrees)");

@@ -53,6 +53,9 @@ public final class ProgramText {
                 if (c.op().rooted()) {
                     b.append(", root: ").append(c.rootIndex());
                 }
+                if (c.members() != null) {
+                    b.append(", members: \"").append(c.members()).append('"');
+                }
             } else if (s instanceof Step.Transfer t) {
                 b.append(", op: ").append(t.send() ? "send" : "recv").append(", peer: ").append(peer(t.peer()));
                 if (t.send()) {

@@ -37,9 +37,16 @@ public sealed interface Step {
     /**
      * A collective over the group of {@code dims} (all of them: the whole job). {@code sizeBytes} is the nccl-tests
      * size S, or one rank's part when {@code perRank}; {@code qpsPerConnection} is NCCL_IB_QPS_PER_CONNECTION.
+     * {@code members}, when not null, keeps only the ranks of each group for which it holds (the others skip the
+     * step): a group no set of dimensions gives, such as Megatron's embedding group of the first and last stage.
      */
     record Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes, boolean perRank,
-            int channels, int rootIndex, int qpsPerConnection, Skew skew) implements Step {
+            int channels, int rootIndex, int qpsPerConnection, Skew skew, Expr members) implements Step {
+        public Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes,
+                boolean perRank, int channels, int rootIndex, int qpsPerConnection, Skew skew) {
+            this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, qpsPerConnection, skew, null);
+        }
+
         public Collective(Meta meta, CollectiveOp op, Algorithm algorithm, Set<Dim> dims, long sizeBytes,
                 boolean perRank, int channels, int rootIndex, int qpsPerConnection) {
             this(meta, op, algorithm, dims, sizeBytes, perRank, channels, rootIndex, qpsPerConnection, null);

@@ -71,6 +71,29 @@ class JobEmitterTest {
     }
 
     @Test
+    void shouldKeepOnlyTheChosenMembersOfEachGroupWhenMembersIsGiven() {
+        // Megatron's embedding group: the first and last of four stages, per TP rank; the middle stages skip it.
+        List<Step> program = List.of(new Step.Collective(meta("emb", "main", null), CollectiveOp.ALL_REDUCE,
+                Algorithm.RING, EnumSet.of(Dim.PP), 4000, false, 1, 0, 1, null, expr("pp == 0 || pp == PP-1")));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.TP, 2, Dim.PP, 4), program, 1));
+        assertThat(t.calls()).hasSize(2);
+        assertThat(t.calls().get(0).call().ranks()).containsExactly(10, 16);
+        assertThat(t.calls().get(1).call().ranks()).containsExactly(11, 17);
+        assertThat(t.calls().get(0).name()).isEqualTo("j/emb/pp(tp=0)");
+        // Ring AllReduce on 2 ranks: 2 steps of 2 flows each, per group.
+        assertThat(g.flowCount()).isEqualTo(2 * 2 * 2);
+    }
+
+    @Test
+    void shouldRejectMembersThatLeaveOneRankOfAGroup() {
+        List<Step> program = List.of(new Step.Collective(meta("emb", "main", null), CollectiveOp.ALL_REDUCE,
+                Algorithm.RING, EnumSet.of(Dim.PP), 4000, false, 1, 0, 1, null, expr("pp == 0")));
+        assertThatThrownBy(() -> JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.PP, 4), program, 1)))
+                .hasMessageContaining("has only one rank");
+    }
+
+    @Test
     void shouldChainEachRankThroughOnlyTheInstancesItRuns() {
         // One stage runs two collectives in a row between steps every rank runs: each call enters after the previous
         // step of its own members, and a rank of the other stage goes from its first compute straight to its last.
