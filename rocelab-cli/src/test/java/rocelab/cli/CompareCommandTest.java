@@ -207,6 +207,37 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldDrawTheHeldBackTimeTheTableCountsOnEveryFabric() throws Exception {
+        // lossless-dcqcn's HCAs wait for credits longer than its switch ports do: the curve must count both.
+        Path cmp = dir.resolve("held");
+        CliRun c = CliRun.of("compare", "--example", "lossless-dcqcn", "--modes", "roce-lossless,infiniband",
+                "--out", cmp.toString(), "-q");
+        assertThat(c.exitCode()).as(c.err()).isZero();
+        List<String> lines = Files.readAllLines(cmp.resolve("compare.csv"));
+        int stall = List.of(lines.get(0).split(",")).indexOf("pause_or_credit_stall_us");
+        String html = Files.readString(cmp.resolve("report.html"));
+        int at = html.indexOf("{\"id\":\"cmp-held\"");
+        JsonNode chart = JSON.readerFor(JsonNode.class).<JsonNode>readValues(html.substring(at)).next();
+        for (String mode : new String[] {"roce-lossless", "infiniband"}) {
+            double table = Double.parseDouble(lines.stream().filter(l -> l.startsWith(mode + ",")).findFirst()
+                    .orElseThrow().split(",", -1)[stall]);
+            JsonNode series = null;
+            for (JsonNode s : chart.get("series")) {
+                series = s.get("name").asText().equals(mode) ? s : series;
+            }
+            assertThat(series).as(mode).isNotNull();
+            double last = Double.NaN;
+            for (JsonNode y : series.get("y")) {
+                last = y.isNull() ? last : y.asDouble();
+            }
+            assertThat(table).as(mode).isPositive();
+            assertThat(last).as(mode + ": the curve ends at the table's value").isCloseTo(table,
+                    org.assertj.core.data.Offset.offset(0.0006));
+        }
+        assertThat(html).contains("InfiniBand: time the lanes of switch ports and HCAs waited for credits");
+    }
+
+    @Test
     void shouldRefuseAnUnknownModeAndWriteNothing() throws Exception {
         Path file = dir.resolve("cmp.yaml");
         Files.writeString(file, SCENARIO);
