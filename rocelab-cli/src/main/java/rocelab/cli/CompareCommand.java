@@ -81,8 +81,8 @@ final class CompareCommand implements Callable<Integer> {
             chosen.add(mode);
         }
         ScenarioConfig base;
+        ScenarioReader reader = new ScenarioReader();
         try {
-            ScenarioReader reader = new ScenarioReader();
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
                 return RocelabCommand.EXIT_BAD_INPUT;
@@ -117,8 +117,10 @@ final class CompareCommand implements Callable<Integer> {
                 configs.add(c);
                 simulations.add(Simulation.assemble(c));
             } catch (IllegalArgumentException e) {
-                err.println("error: " + (scenario != null ? scenario : example) + " cannot run as " + mode.key() + ": "
-                        + e.getMessage());
+                // Told at the key that stops it; a refusal of the assembled variant, at the mode compare changed.
+                String key = e instanceof FabricVariants.Refusal r ? r.key() : "fabric.mode";
+                err.println("error: " + reader.keyProblem(scenario, example, key, "cannot run as " + mode.key() + ": "
+                        + e.getMessage()).getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
         }

@@ -250,6 +250,30 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldTellAtWhichKeyAScenarioCannotRunOnAFabric() throws Exception {
+        Path file = dir.resolve("jumbo.yaml");
+        Files.writeString(file, SCENARIO.replace("mtu: 1000", "mtu: 9000"));
+        CliRun bad = CliRun.of("compare", file.toString(), "--out", dir.resolve("o").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.errorLines()).containsExactly("error: " + file + ":2:31: cannot run as infiniband: its mtu of"
+                + " 9000 bytes is above the largest InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096"
+                + " bytes, or --modes without infiniband");
+        assertThat(dir.resolve("o")).doesNotExist();
+        Path storm = dir.resolve("storm.yaml");
+        Files.writeString(storm, SCENARIO + "faults: [{kind: pause-storm, host: 0, duration: 10us}]\n");
+        CliRun stormy = CliRun.of("compare", storm.toString(), "--out", dir.resolve("o").toString());
+        assertThat(stormy.exitCode()).isEqualTo(2);
+        assertThat(stormy.errorLines()).singleElement().asString()
+                .startsWith("error: " + storm + ":8:1: cannot run as roce-lossy: the scenario injects pause storms");
+        CliRun example = CliRun.of("compare", "--example", "pause-storm-watchdog", "--out",
+                dir.resolve("o").toString());
+        assertThat(example.exitCode()).isEqualTo(2);
+        assertThat(example.errorLines()).singleElement().asString()
+                .matches("error: pause-storm-watchdog\\.yaml:\\d+:1: cannot run as roce-lossy: .*");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
     void shouldTellAJourneyInInfinibandWords() {
         CliRun j = CliRun.of("journey", "--example", "infiniband-incast", "--flow", "15");
         assertThat(j.exitCode()).as(j.err()).isZero();
