@@ -77,6 +77,30 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldKeepInEachModesFolderTheScenarioItRanAndItsMode() throws Exception {
+        for (String mode : new String[] {"roce-lossless", "roce-lossy", "infiniband"}) {
+            JsonNode m = JSON.readTree(out.resolve(mode).resolve("manifest.json").toFile());
+            assertThat(m.get("fabric_mode").asText()).isEqualTo(mode);
+            assertThat(m.get("scenario_mode").asText()).isEqualTo("roce-lossless");
+            assertThat(m.get("scenario_file").asText()).isEqualTo("scenario.yaml");
+            assertThat(m.get("compared_file").asText()).isEqualTo(shared.resolve("cmp.yaml").toString());
+            String copy = Files.readString(out.resolve(mode).resolve("scenario.yaml"));
+            assertThat(copy).endsWith(SCENARIO)
+                    .contains("#   rocelab compare scenario.yaml --modes " + mode + " --seed 1\n");
+        }
+        // The copy and the mode give the same run: the same resolved scenario, hash for hash.
+        Path again = shared.resolve("again");
+        CliRun rerun = CliRun.of("compare", out.resolve("infiniband").resolve("scenario.yaml").toString(),
+                "--modes", "infiniband", "--seed", "1", "--out", again.toString(), "-q");
+        assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+        assertThat(JSON.readTree(again.resolve("infiniband").resolve("manifest.json").toFile()).get("scenario_sha256"))
+                .isEqualTo(JSON.readTree(out.resolve("infiniband").resolve("manifest.json").toFile())
+                        .get("scenario_sha256"));
+        assertThat(Files.readString(again.resolve("infiniband").resolve("flows.csv")))
+                .isEqualTo(Files.readString(out.resolve("infiniband").resolve("flows.csv")));
+    }
+
+    @Test
     void shouldNameInfinibandCountersAsInfinibandDoes() throws Exception {
         String ports = Files.readAllLines(out.resolve("infiniband").resolve("ports.csv")).get(0);
         assertThat(ports).contains("PortXmitPkts", "PortXmitData", "PortRcvData", "PortXmitDiscards", "fecn_marked",

@@ -110,8 +110,33 @@ public final class ScenarioReader {
 
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
-        String shown = file.toString();
-        return parse(readText(file, shown, "scenario"), shown, file.toAbsolutePath().normalize().getParent(), file);
+        return read(file, text(file, null));
+    }
+
+    /**
+     * Reads and validates scenario file {@code file} from its {@code text} (read once by {@link #text}, so a command
+     * that keeps a copy of the text keeps what it ran).
+     */
+    public ScenarioConfig read(Path file, String text) throws ScenarioException {
+        return parse(text, file.toString(), file.toAbsolutePath().normalize().getParent(), file);
+    }
+
+    /** The text of scenario file {@code file}, or of the built-in example {@code example} when file is null. */
+    public String text(Path file, String example) throws ScenarioException {
+        if (file != null) {
+            return readText(file, file.toString(), "scenario");
+        }
+        try {
+            String text = exampleText(example);
+            if (text == null) {
+                throw new ScenarioException("--example", 1, 1, "there is no example named '" + example
+                        + "'; expected one of: " + String.join(", ", exampleNames()));
+            }
+            return text;
+        } catch (IOException e) {
+            throw new ScenarioException(example + ".yaml", 1, 1, "cannot read the example; expected a readable"
+                    + " resource");
+        }
     }
 
     /** The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error at 1:1 saying why not. */
