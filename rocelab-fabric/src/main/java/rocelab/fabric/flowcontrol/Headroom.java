@@ -1,5 +1,6 @@
 package rocelab.fabric.flowcontrol;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
@@ -148,7 +149,7 @@ public final class Headroom {
 
     /** A rate in Gb/s as a person writes it: 400, 2.5, 0.1 (never rounded to 0). */
     public static String gbps(long rateBps) {
-        return new java.math.BigDecimal(rateBps).movePointLeft(9).stripTrailingZeros().toPlainString();
+        return new BigDecimal(rateBps).movePointLeft(9).stripTrailingZeros().toPlainString();
     }
 
     /** How long a pause of {@code quanta} holds a priority at a rate, in picoseconds. */
