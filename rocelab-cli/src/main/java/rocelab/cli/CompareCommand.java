@@ -5,7 +5,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -14,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 import rocelab.observe.RunResult;
+import rocelab.observe.output.AtomicFiles;
 import rocelab.observe.report.ComparisonReport;
 import rocelab.observe.report.ReportWriter;
 import rocelab.scenario.FabricMode;
@@ -81,8 +84,9 @@ final class CompareCommand implements Callable<Integer> {
             chosen.add(mode);
         }
         ScenarioConfig base;
+        String text;
+        ScenarioReader reader = new ScenarioReader();
         try {
-            ScenarioReader reader = new ScenarioReader();
             if (example != null && scenario != null) {
                 err.println("error: give either a SCENARIO file or --example, not both");
                 return RocelabCommand.EXIT_BAD_INPUT;
@@ -91,7 +95,9 @@ final class CompareCommand implements Callable<Integer> {
                 err.println("error: compare needs a SCENARIO file or --example NAME");
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
-            base = example != null ? reader.readExample(example) : reader.read(scenario);
+            // The text is read once: each mode's folder keeps a copy of what ran (scenario.yaml).
+            text = reader.text(scenario, example);
+            base = example != null ? reader.readExample(example) : reader.read(scenario, text);
         } catch (ScenarioException e) {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -117,8 +123,10 @@ final class CompareCommand implements Callable<Integer> {
                 configs.add(c);
                 simulations.add(Simulation.assemble(c));
             } catch (IllegalArgumentException e) {
-                err.println("error: " + (scenario != null ? scenario : example) + " cannot run as " + mode.key() + ": "
-                        + e.getMessage());
+                // Told at the key that stops it; a refusal of the assembled variant, at the mode compare changed.
+                String key = e instanceof FabricVariants.Refusal r ? r.key() : "fabric.mode";
+                err.println("error: " + reader.keyProblem(scenario, example, key, "cannot run as " + mode.key() + ": "
+                        + e.getMessage()).getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
         }
@@ -135,7 +143,8 @@ final class CompareCommand implements Callable<Integer> {
                 RunResult result = simulations.get(i).run(progress);
                 progress.done();
                 Path modeDir = folder.dir().resolve(key);
-                ReportWriter.writeRun(modeDir, result, RunCommand.manifestExtras(configs.get(i)));
+                ReportWriter.writeRun(modeDir, result, manifest(configs.get(i), base, chosen.get(i)));
+                AtomicFiles.write(modeDir.resolve(SCENARIO_COPY), scenarioCopy(text, chosen.get(i), base));
                 entries.add(new ComparisonReport.Entry(key, result));
             }
             new ComparisonReport(entries).write(folder.dir());
@@ -154,5 +163,41 @@ final class CompareCommand implements Callable<Integer> {
             outWriter.flush();
         }
         return 0;
+    }
+
+    /** The copy of the scenario's text in each mode's folder. */
+    static final String SCENARIO_COPY = "scenario.yaml";
+
+    /**
+     * A mode's manifest: the run's own (its scenario_sha256 is the mode's variant's), the scenario copy beside it as
+     * its file, where that came from, and the fabric mode it ran as against the one the scenario states.
+     */
+    private Map<String, Object> manifest(ScenarioConfig variant, ScenarioConfig base, FabricMode mode) {
+        Map<String, Object> m = new LinkedHashMap<>(RunCommand.manifestExtras(variant));
+        m.put("scenario_file", SCENARIO_COPY);
+        m.put("compared_file", scenario != null ? scenario.toString() : "--example " + example);
+        m.put("fabric_mode", mode.key());
+        m.put("scenario_mode", base.mode().key());
+        return m;
+    }
+
+    /** The scenario's text as it was read, under a header that says how compare ran it and how to run it again. */
+    private static String scenarioCopy(String text, FabricMode mode, ScenarioConfig base) {
+        String as = mode == base.mode() ? "as written (fabric mode " + mode.key() + ")"
+                : "as fabric mode " + mode.key() + " (it states " + base.mode().key() + "; compare converts what"
+                        + " belongs to the fabric, see docs/outputs.md)";
+        String says = "rocelab compare ran this scenario " + as + ", seed " + base.seed() + ". The same run again (a"
+                + " file it names by a relative path is looked for beside this copy):";
+        StringBuilder b = new StringBuilder("#");
+        int lineStart = 0;
+        for (String word : says.split(" ")) {
+            if (b.length() - lineStart + word.length() + 1 > 100) {
+                b.append("\n#");
+                lineStart = b.length() - 1;
+            }
+            b.append(' ').append(word);
+        }
+        return b + "\n#   rocelab compare scenario.yaml --modes " + mode.key() + " --seed " + base.seed() + "\n"
+                + text + (text.endsWith("\n") ? "" : "\n");
     }
 }

@@ -74,7 +74,14 @@ final class HeadroomCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        if (payload < 64 || payload > 65_536) {
+        if (responsePs == -1 && rate < Headroom.SLOWEST_TABLE_BPS) {
+            // The table stops at 10 Gb/s: its value for a slower link would be cited as the standard's, and is not.
+            spec.commandLine().getErr().println("error: --speed " + speed + " is below 10 Gb/s, the slowest speed"
+                    + " whose IEEE 802.3 Annex 31B pause response rocelab has; expected at least 10Gbps, or the peer's"
+                    + " response time given as --response TIME");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
+                if (payload < 64 || payload > 65_536) {
             spec.commandLine().getErr().println("error: --mtu " + mtu + " is out of range; expected 64..65536 bytes");
             return RocelabCommand.EXIT_BAD_INPUT;
         }
@@ -98,8 +105,8 @@ final class HeadroomCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         var out = spec.commandLine().getOut();
-        out.printf("PFC headroom per lossless priority and port: %.0f Gb/s, %s cable, %d B payload (%d B frames,"
-                + " %d B with preamble and gap)%n%n", rate / 1e9, cable, payload, frame, wire);
+        out.printf("PFC headroom per lossless priority and port: %s Gb/s, %s cable, %d B payload (%d B frames,"
+                + " %d B with preamble and gap)%n%n", Headroom.gbps(rate), cable, payload, frame, wire);
         out.println(text);
         out.printf("%npause: 65535 quanta hold a priority for %.1f us at this speed%n",
                 Headroom.pauseDurationPs(0xFFFF, rate) / 1e6);

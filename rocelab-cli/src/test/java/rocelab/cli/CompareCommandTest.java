@@ -77,6 +77,30 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldKeepInEachModesFolderTheScenarioItRanAndItsMode() throws Exception {
+        for (String mode : new String[] {"roce-lossless", "roce-lossy", "infiniband"}) {
+            JsonNode m = JSON.readTree(out.resolve(mode).resolve("manifest.json").toFile());
+            assertThat(m.get("fabric_mode").asText()).isEqualTo(mode);
+            assertThat(m.get("scenario_mode").asText()).isEqualTo("roce-lossless");
+            assertThat(m.get("scenario_file").asText()).isEqualTo("scenario.yaml");
+            assertThat(m.get("compared_file").asText()).isEqualTo(shared.resolve("cmp.yaml").toString());
+            String copy = Files.readString(out.resolve(mode).resolve("scenario.yaml"));
+            assertThat(copy).endsWith(SCENARIO)
+                    .contains("#   rocelab compare scenario.yaml --modes " + mode + " --seed 1\n");
+        }
+        // The copy and the mode give the same run: the same resolved scenario, hash for hash.
+        Path again = shared.resolve("again");
+        CliRun rerun = CliRun.of("compare", out.resolve("infiniband").resolve("scenario.yaml").toString(),
+                "--modes", "infiniband", "--seed", "1", "--out", again.toString(), "-q");
+        assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+        assertThat(JSON.readTree(again.resolve("infiniband").resolve("manifest.json").toFile()).get("scenario_sha256"))
+                .isEqualTo(JSON.readTree(out.resolve("infiniband").resolve("manifest.json").toFile())
+                        .get("scenario_sha256"));
+        assertThat(Files.readString(again.resolve("infiniband").resolve("flows.csv")))
+                .isEqualTo(Files.readString(out.resolve("infiniband").resolve("flows.csv")));
+    }
+
+    @Test
     void shouldNameInfinibandCountersAsInfinibandDoes() throws Exception {
         String ports = Files.readAllLines(out.resolve("infiniband").resolve("ports.csv")).get(0);
         assertThat(ports).contains("PortXmitPkts", "PortXmitData", "PortRcvData", "PortXmitDiscards", "fecn_marked",
@@ -207,6 +231,37 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldDrawTheHeldBackTimeTheTableCountsOnEveryFabric() throws Exception {
+        // lossless-dcqcn's HCAs wait for credits longer than its switch ports do: the curve must count both.
+        Path cmp = dir.resolve("held");
+        CliRun c = CliRun.of("compare", "--example", "lossless-dcqcn", "--modes", "roce-lossless,infiniband",
+                "--out", cmp.toString(), "-q");
+        assertThat(c.exitCode()).as(c.err()).isZero();
+        List<String> lines = Files.readAllLines(cmp.resolve("compare.csv"));
+        int stall = List.of(lines.get(0).split(",")).indexOf("pause_or_credit_stall_us");
+        String html = Files.readString(cmp.resolve("report.html"));
+        int at = html.indexOf("{\"id\":\"cmp-held\"");
+        JsonNode chart = JSON.readerFor(JsonNode.class).<JsonNode>readValues(html.substring(at)).next();
+        for (String mode : new String[] {"roce-lossless", "infiniband"}) {
+            double table = Double.parseDouble(lines.stream().filter(l -> l.startsWith(mode + ",")).findFirst()
+                    .orElseThrow().split(",", -1)[stall]);
+            JsonNode series = null;
+            for (JsonNode s : chart.get("series")) {
+                series = s.get("name").asText().equals(mode) ? s : series;
+            }
+            assertThat(series).as(mode).isNotNull();
+            double last = Double.NaN;
+            for (JsonNode y : series.get("y")) {
+                last = y.isNull() ? last : y.asDouble();
+            }
+            assertThat(table).as(mode).isPositive();
+            assertThat(last).as(mode + ": the curve ends at the table's value").isCloseTo(table,
+                    org.assertj.core.data.Offset.offset(0.0006));
+        }
+        assertThat(html).contains("InfiniBand: time the lanes of switch ports and HCAs waited for credits");
+    }
+
+    @Test
     void shouldRefuseAnUnknownModeAndWriteNothing() throws Exception {
         Path file = dir.resolve("cmp.yaml");
         Files.writeString(file, SCENARIO);
@@ -215,6 +270,30 @@ class CompareCommandTest {
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.errorLines()).containsExactly("error: --modes 'ethernet' is not a fabric mode; expected a"
                 + " comma-separated list of roce-lossy, roce-lossless, infiniband");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
+    void shouldTellAtWhichKeyAScenarioCannotRunOnAFabric() throws Exception {
+        Path file = dir.resolve("jumbo.yaml");
+        Files.writeString(file, SCENARIO.replace("mtu: 1000", "mtu: 9000"));
+        CliRun bad = CliRun.of("compare", file.toString(), "--out", dir.resolve("o").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.errorLines()).containsExactly("error: " + file + ":2:31: cannot run as infiniband: its mtu of"
+                + " 9000 bytes is above the largest InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096"
+                + " bytes, or --modes without infiniband");
+        assertThat(dir.resolve("o")).doesNotExist();
+        Path storm = dir.resolve("storm.yaml");
+        Files.writeString(storm, SCENARIO + "faults: [{kind: pause-storm, host: 0, duration: 10us}]\n");
+        CliRun stormy = CliRun.of("compare", storm.toString(), "--out", dir.resolve("o").toString());
+        assertThat(stormy.exitCode()).isEqualTo(2);
+        assertThat(stormy.errorLines()).singleElement().asString()
+                .startsWith("error: " + storm + ":8:1: cannot run as roce-lossy: the scenario injects pause storms");
+        CliRun example = CliRun.of("compare", "--example", "pause-storm-watchdog", "--out",
+                dir.resolve("o").toString());
+        assertThat(example.exitCode()).isEqualTo(2);
+        assertThat(example.errorLines()).singleElement().asString()
+                .matches("error: pause-storm-watchdog\\.yaml:\\d+:1: cannot run as roce-lossy: .*");
         assertThat(dir.resolve("o")).doesNotExist();
     }
 

@@ -215,6 +215,25 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldRefuseASpeedBelowThePauseResponseTableUnlessTheResponseIsGiven() {
+        // Annex 31B's table here starts at 10 Gb/s: its 67 quanta are not the standard's value at 1 Gb/s.
+        for (String speed : new String[] {"1Gbps", "100Mbps"}) {
+            CliRun slow = CliRun.of("headroom", "--speed", speed);
+            assertThat(slow.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(slow.errorLines()).containsExactly("error: --speed " + speed + " is below 10 Gb/s, the"
+                    + " slowest speed whose IEEE 802.3 Annex 31B pause response rocelab has; expected at least"
+                    + " 10Gbps, or the peer's response time given as --response TIME");
+            assertThat(slow.out()).isEmpty();
+        }
+        CliRun given = CliRun.of("headroom", "--speed", "100Mbps", "--response", "10us");
+        assertThat(given.exitCode()).as(given.err()).isZero();
+        assertThat(given.out()).contains("port: 0.1 Gb/s, 5m cable", "(10.000 us x 0.1 Gb/s / 8)")
+                .doesNotContain("Annex 31B", " 0 Gb/s");
+        assertThat(CliRun.of("headroom", "--speed", "10Gbps").out())
+                .contains("67 quanta x 512 bit, IEEE 802.3 Annex 31B)");
+    }
+
+    @Test
     void shouldWriteACaptureWhenAskedAndRefuseAnUnknownLink(@TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("demo.pcap");
         CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(), "--pcap-links",

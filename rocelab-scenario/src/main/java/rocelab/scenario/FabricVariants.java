@@ -25,14 +25,30 @@ import rocelab.scenario.device.SwitchConfig;
 public final class FabricVariants {
     private FabricVariants() {}
 
+    /** Why a scenario cannot run on another fabric, and the scenario key ({@code fabric.mtu}) that stops it. */
+    public static final class Refusal extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final String key;
+
+        Refusal(String key, String detail) {
+            super(detail);
+            this.key = key;
+        }
+
+        /** The key's path in the scenario file, dotted: where the refusal is told. */
+        public String key() {
+            return key;
+        }
+    }
+
     /** The scenario in {@code mode}; the scenario itself when it is already that mode. */
     public static ScenarioConfig inMode(ScenarioConfig c, FabricMode mode) {
         if (c.mode() == mode) {
             return c;
         }
         if (!c.faults().isEmpty()) {
-            throw new IllegalArgumentException("the scenario injects pause storms, which exist only in roce-lossless;"
-                    + " remove faults to compare fabrics");
+            throw new Refusal("faults", "the scenario injects pause storms, which exist only in roce-lossless;"
+                    + " expected no faults to compare fabrics");
         }
         boolean reacts = !c.congestion().name().equals("none");
         boolean fromIb = c.mode() == FabricMode.INFINIBAND;
@@ -43,8 +59,9 @@ public final class FabricVariants {
         boolean vlan = c.vlanTagged();
         if (mode == FabricMode.INFINIBAND) {
             if (c.nic().mtuBytes() > 4096) {
-                throw new IllegalArgumentException("its mtu of " + c.nic().mtuBytes() + " bytes is above the largest"
-                        + " InfiniBand path MTU (4096 bytes)");
+                throw new Refusal("fabric.mtu", "its mtu of " + c.nic().mtuBytes() + " bytes is above the largest"
+                        + " InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096 bytes, or --modes without"
+                        + " infiniband");
             }
             cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
             ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);

@@ -1,5 +1,6 @@
 package rocelab.fabric.flowcontrol;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 import rocelab.engine.Rates;
 import rocelab.engine.Saturating;
@@ -23,7 +24,13 @@ public final class Headroom {
 
     private Headroom() {}
 
-    /** The 802.3 upper bound of the pause response time at a speed, in quanta (512 bit times). */
+    /** The slowest speed of the 802.3 table {@link #responseQuanta} holds: slower links are given its value. */
+    public static final long SLOWEST_TABLE_BPS = 10_000_000_000L;
+
+    /**
+     * The 802.3 upper bound of the pause response time at a speed, in quanta (512 bit times); below
+     * {@link #SLOWEST_TABLE_BPS}, that speed's value (not the standard's for the slower speed).
+     */
     public static int responseQuanta(long rateBps) {
         long g = rateBps / 1_000_000_000L;
         if (g <= 10) {
@@ -124,17 +131,25 @@ public final class Headroom {
                 "  link time until the peer stops:",
                 "    frame in transmission %,9d B   (the switch's frame on this port; PFC cannot preempt it)",
                 "    PFC frame             %,9d B",
-                "    pause loop            %,9d B   (%.3f us x %.0f Gb/s / 8: %s)",
-                "    peer response         %,9d B   (%.3f us x %.0f Gb/s / 8%s)",
+                "    pause loop            %,9d B   (%.3f us x %s Gb/s / 8: %s)",
+                "    peer response         %,9d B   (%.3f us x %s Gb/s / 8%s)",
                 "  held in the buffer      %,9d B   (frames without preamble and gap: %d of every %d B)",
                 "  frame that crossed XOFF %,9d B   (held in headroom)",
                 "  peer's last frame       %,9d B   (started before the pause took effect)",
                 "  total                   %,9d B   (%.1f KiB)"),
-                wire, PFC_FRAME_WIRE_BYTES, cable, roundTripPs / 1e6, rateBps / 1e9, loop,
-                response, responsePs / 1e6, rateBps / 1e9, responsePs == responsePs(rateBps)
-                        ? String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3 Annex 31B",
-                                responseQuanta(rateBps)) : "",
+                wire, PFC_FRAME_WIRE_BYTES, cable, roundTripPs / 1e6, gbps(rateBps), loop,
+                response, responsePs / 1e6, gbps(rateBps), responsePs != responsePs(rateBps) ? ""
+                        : rateBps < SLOWEST_TABLE_BPS ? String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3"
+                                + " Annex 31B's value at 10 Gb/s, the slowest speed rocelab has it for, applied to"
+                                + " this slower link", responseQuanta(rateBps))
+                        : String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3 Annex 31B",
+                                responseQuanta(rateBps)),
                 held, frameBytes, wire, frameBytes, frameBytes, total, total / 1024.0);
+    }
+
+    /** A rate in Gb/s as a person writes it: 400, 2.5, 0.1 (never rounded to 0). */
+    public static String gbps(long rateBps) {
+        return new BigDecimal(rateBps).movePointLeft(9).stripTrailingZeros().toPlainString();
     }
 
     /** How long a pause of {@code quanta} holds a priority at a rate, in picoseconds. */

@@ -231,6 +231,8 @@ public final class ComparisonReport {
         // Each fabric keeps its colour on every chart.
         List<String> queueColors = new ArrayList<>();
         List<String> heldColors = new ArrayList<>();
+        // Fabrics held back with nothing to draw it from (no samples, or a flow-level run): named, not left silent.
+        List<String> heldUndrawn = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String mode = entries.get(i).mode();
             ReportData d = data.get(i);
@@ -241,19 +243,27 @@ public final class ComparisonReport {
                     queueColors.add(Chart.COLORS[i % Chart.COLORS.length]);
                 }
             }
-            TimeCharts.Trace h = heldBack(d);
+            RunResult r = entries.get(i).result();
+            VirtualLanes lanes = VirtualLanes.of(r.network());
+            TimeCharts.Trace h = heldBack(d, r.simulatedPs() / 1e6, lanes == null ? 0 : lanes.creditStallPs() / 1e6);
             if (h != null) {
                 held.add(new TimeCharts.Trace(mode, h.t(), h.v()));
                 heldColors.add(Chart.COLORS[i % Chart.COLORS.length]);
+            } else if ((lanes != null ? lanes.creditStallPs() : r.totals().pausedPs()) > 0) {
+                heldUndrawn.add(mode);
             }
         }
         p.chart(TimeCharts.chart("cmp-queues", "Deepest egress queue of each fabric", "queue depth (bytes)", "B",
                 queues, null, queueColors.toArray(new String[0]), 0, end), "each fabric's deepest queue over time (its queues.csv)",
                 "no fabric had queue samples");
         p.chart(line(TimeCharts.chart("cmp-held", "Pause or credit-stall time so far", "time held back (us)", "us",
-                held, null, heldColors.toArray(new String[0]), 0, end)), "RoCE: time links spent paused by PFC (from the PFC frames switches sent),"
-                + " summed over links; InfiniBand: time switch ports waited for credits, summed over ports",
-                "no fabric paused or waited for credits");
+                held, null, heldColors.toArray(new String[0]), 0, end)), "what pause_or_credit_stall_us counts, as it"
+                + " grew: RoCE: time the egress ports of switches and RNICs spent paused by PFC (from every PFC frame"
+                + " sent, pfc.csv); InfiniBand: time the lanes of switch ports and HCAs waited for credits; summed over"
+                + " ports and NICs" + (heldUndrawn.isEmpty() ? "" : "; not drawn, as its run kept no time series: "
+                + String.join(", ", heldUndrawn)),
+                heldUndrawn.isEmpty() ? "no fabric paused or waited for credits"
+                        : "not drawn, as no run that was held back kept a time series: " + String.join(", ", heldUndrawn));
         rates(p, data, end);
         List<String> names = new ArrayList<>();
         List<double[]> fct = new ArrayList<>();
@@ -287,28 +297,50 @@ public final class ComparisonReport {
     }
 
     /**
-     * Cumulative time held back over time: on RoCE the paused links' time from the PFC frames (each open pause adds
-     * its duration), on InfiniBand the ports' cumulative credit-stall counters summed.
+     * Cumulative time held back over time, counting what the table's pause_or_credit_stall_us counts. On RoCE, the
+     * time egress ports (of switches and RNICs) spent paused, from every PFC frame a switch or an RNIC sent (each open
+     * pause adds its duration); on InfiniBand, the credit-stall clocks of the switch ports (links.csv) and of the
+     * HCAs summed, ending at {@code ibTotalUs}, their exact total when the run ended at {@code runEndUs} (the last
+     * sample may come before it).
      */
-    static TimeCharts.Trace heldBack(ReportData d) {
+    static TimeCharts.Trace heldBack(ReportData d, double runEndUs, double ibTotalUs) {
         if (d.infiniband()) {
             if (d.links == null) {
                 return null;
             }
+            // The switch ports' rows and the HCAs' rows, each a cumulative clock, merged in time order.
+            List<double[]> steps = new ArrayList<>();
             double[] last = new double[d.links.keys.size()];
-            double total = 0;
-            List<double[]> pts = new ArrayList<>();
             for (int i = 0; i < d.links.rows; i++) {
                 int k = d.links.key[i];
-                total += d.links.c[i] - last[k];
+                steps.add(new double[] {d.links.timeUs[i], d.links.c[i] - last[k]});
                 last[k] = d.links.c[i];
-                if (!pts.isEmpty() && pts.get(pts.size() - 1)[0] == d.links.timeUs[i]) {
+            }
+            double hcaLast = 0;
+            for (int i = 0; d.hcaStall != null && i < d.hcaStall.rows; i++) {
+                steps.add(new double[] {d.hcaStall.timeUs[i], d.hcaStall.c[i] - hcaLast});
+                hcaLast = d.hcaStall.c[i];
+            }
+            steps.sort((x, y) -> Double.compare(x[0], y[0]));
+            double total = 0;
+            List<double[]> pts = new ArrayList<>();
+            for (double[] step : steps) {
+                total += step[1];
+                if (!pts.isEmpty() && pts.get(pts.size() - 1)[0] == step[0]) {
                     pts.get(pts.size() - 1)[1] = total;
                 } else {
-                    pts.add(new double[] {d.links.timeUs[i], total});
+                    pts.add(new double[] {step[0], total});
                 }
             }
-            return total > 0 ? trace(pts) : null;
+            if (ibTotalUs <= 0) {
+                return null;
+            }
+            if (pts.isEmpty() || pts.get(pts.size() - 1)[0] < runEndUs) {
+                pts.add(new double[] {runEndUs, ibTotalUs});
+            } else {
+                pts.get(pts.size() - 1)[1] = ibTotalUs;
+            }
+            return trace(pts);
         }
         if (d.pfc == null || d.pfc.isEmpty()) {
             return null;
@@ -333,10 +365,11 @@ public final class ComparisonReport {
             }
             pts.add(new double[] {now, total});
         }
+        // A pause still open when the run ended counts up to that end, as the ports' counters do.
         double end = at;
         for (Double until : openUntil.values()) {
-            end = Math.max(end, Math.min(until, d.endUs));
-            total += Math.max(0, Math.min(until, d.endUs) - at);
+            end = Math.max(end, Math.min(until, runEndUs));
+            total += Math.max(0, Math.min(until, runEndUs) - at);
         }
         pts.add(new double[] {end, total});
         return total > 0 ? trace(pts) : null;

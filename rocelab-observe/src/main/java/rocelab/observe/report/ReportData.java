@@ -123,6 +123,11 @@ final class ReportData {
      * b = marked, c = credit stall (us).
      */
     Samples links;
+    /**
+     * The HCAs' credit stall summed over HCAs and lanes (InfiniBand), c = stall (us); from a run in memory only (no
+     * CSV holds it), null otherwise.
+     */
+    Samples hcaStall;
     /** Every PFC frame, or null when PFC is off. */
     List<PfcFrame> pfc;
     List<PortRow> ports = List.of();
@@ -292,6 +297,13 @@ final class ReportData {
                 }
                 d.links.add(s.link(i, 0) / 1e6, portKey[sw][p], s.link(i, 3) + framing * s.link(i, 6), s.link(i, 4),
                         s.link(i, 5) / 1e6);
+            }
+            if (ib) {
+                d.hcaStall = new Samples();
+                int hcas = d.hcaStall.keyOf("HCAs");
+                for (int i = 0; i < s.hcaStallRows(); i++) {
+                    d.hcaStall.add(s.hcaStall(i, 0) / 1e6, hcas, 0, 0, s.hcaStall(i, 1) / 1e6);
+                }
             }
         }
         PfcLog log = r.pfcLog();

@@ -42,6 +42,12 @@ public final class TimeSeriesSampler implements EventHandler {
     private final LongColumns links = new LongColumns(6);
     private final SampleTimes linkTimes = new SampleTimes();
     private final long[][] lastLink;
+    /**
+     * The HCAs' credit-stall time summed over every HCA and lane (InfiniBand; no CSV), a row whenever it changed:
+     * with the switch ports' in links.csv it makes the fabric's total the comparison report draws.
+     */
+    private final LongColumns hcaStall = new LongColumns(3);
+    private long lastHcaStall;
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
@@ -137,6 +143,19 @@ public final class TimeSeriesSampler implements EventHandler {
                     }
                 }
                 sampleLink(nowPs, s, p, port);
+            }
+        }
+        if (network.isInfiniband()) {
+            long hca = 0;
+            for (int h = 0; h < network.hostCount(); h++) {
+                var gate = network.nic(h).creditGate();
+                for (int vl = 0; gate != null && vl < InfinibandParameters.DATA_VLS; vl++) {
+                    hca += gate.stallPs(vl, nowPs);
+                }
+            }
+            if (hca != lastHcaStall) {
+                lastHcaStall = hca;
+                hcaStall.add(nowPs, hca, 0);
             }
         }
         // Keep sampling only while something else is still going to happen, and only while something happens:
@@ -348,6 +367,15 @@ public final class TimeSeriesSampler implements EventHandler {
      */
     public long link(int r, int c) {
         return c == 0 ? linkTimes.timeOfRow(r) : links.get(r, c - 1);
+    }
+
+    public int hcaStallRows() {
+        return hcaStall.rows();
+    }
+
+    /** Column c of HCA credit-stall row r: 0 time (ps), 1 credit stall summed over every HCA and lane (ps). */
+    public long hcaStall(int r, int c) {
+        return hcaStall.get(r, c);
     }
 
     public long intervalPs() {

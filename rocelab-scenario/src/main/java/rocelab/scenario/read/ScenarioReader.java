@@ -28,7 +28,10 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
@@ -107,8 +110,33 @@ public final class ScenarioReader {
 
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
-        String shown = file.toString();
-        return parse(readText(file, shown, "scenario"), shown, file.toAbsolutePath().normalize().getParent(), file);
+        return read(file, text(file, null));
+    }
+
+    /**
+     * Reads and validates scenario file {@code file} from its {@code text} (read once by {@link #text}, so a command
+     * that keeps a copy of the text keeps what it ran).
+     */
+    public ScenarioConfig read(Path file, String text) throws ScenarioException {
+        return parse(text, file.toString(), file.toAbsolutePath().normalize().getParent(), file);
+    }
+
+    /** The text of scenario file {@code file}, or of the built-in example {@code example} when file is null. */
+    public String text(Path file, String example) throws ScenarioException {
+        if (file != null) {
+            return readText(file, file.toString(), "scenario");
+        }
+        try {
+            String text = exampleText(example);
+            if (text == null) {
+                throw new ScenarioException("--example", 1, 1, "there is no example named '" + example
+                        + "'; expected one of: " + String.join(", ", exampleNames()));
+            }
+            return text;
+        } catch (IOException e) {
+            throw new ScenarioException(example + ".yaml", 1, 1, "cannot read the example; expected a readable"
+                    + " resource");
+        }
     }
 
     /** The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error at 1:1 saying why not. */
@@ -132,6 +160,40 @@ public final class ScenarioReader {
             throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + ioReason(e)
                     + "); expected a readable " + what + " file");
         }
+    }
+
+    /**
+     * A problem a command found with a scenario it has read ({@code rocelab compare}: a key another fabric cannot
+     * take), told at the key {@code keyPath} (dotted mapping keys, such as {@code fabric.mtu}) of {@code file}, or
+     * of the built-in example {@code example} when {@code file} is null. A key the file does not have is told at the
+     * deepest mapping on its path that it does have.
+     */
+    public ScenarioException keyProblem(Path file, String example, String keyPath, String detail) {
+        String shown = file != null ? file.toString() : example + ".yaml";
+        Doc doc = new Doc(shown);
+        Node value;
+        try {
+            String text = file != null ? readText(file, shown, "scenario") : exampleText(example);
+            value = text == null ? null : compose(doc, text);
+        } catch (ScenarioException | IOException e) {
+            // The file changed or went since it was read: the problem is still the scenario's, told at its start.
+            return new ScenarioException(shown, 1, 1, detail);
+        }
+        Node at = value;
+        for (String key : keyPath.split("\\.")) {
+            NodeTuple found = null;
+            if (value instanceof MappingNode m) {
+                for (NodeTuple t : m.getValue()) {
+                    found = t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key) ? t : found;
+                }
+            }
+            if (found == null) {
+                break;
+            }
+            at = found.getKeyNode();
+            value = found.getValueNode();
+        }
+        return at == null ? new ScenarioException(shown, 1, 1, detail) : doc.at(at, detail);
     }
 
     /** Reads from text; {@code displayName} is used in messages, {@code baseDir} resolves relative files. */

@@ -1,6 +1,7 @@
 package rocelab.scenario.sweep;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -37,6 +38,9 @@ public final class LocalSweep {
     public static final String POINTS = "points";
     /** Stack of a simulation thread (deep task graphs recurse; as the test JVMs' -Xss). */
     private static final long STACK_BYTES = 16L << 20;
+    private static final String PARTIAL = ".partial-";
+    /** Numbers this process's partial folders, so that two threads never pick the same name. */
+    private static final AtomicInteger PARTIAL_COUNT = new AtomicInteger();
 
     /** Where a sweep stands; sent after each point starts and ends. */
     public record Status(int total, int done, int running, int failed, int reused, double etaSeconds) {}
@@ -112,10 +116,11 @@ public final class LocalSweep {
     private PointOutcome runPoint(SweepPoint p, Path points, Tracker tracker) {
         tracker.started();
         PointOutcome outcome;
+        Path partial = null;
         try {
             ScenarioConfig config = PointRunner.config(p);
             RunResult result = PointRunner.run(config, plan.model());
-            Path partial = Files.createTempDirectory(points, "." + p.id() + ".partial-");
+            partial = partialFolder(points, p.id());
             Files.writeString(partial.resolve("scenario.yaml"), p.scenarioYaml(), StandardCharsets.UTF_8);
             Map<String, Object> extras = RunManifest.extras(config);
             extras.put("scenario_file", "scenario.yaml");
@@ -127,6 +132,8 @@ public final class LocalSweep {
             outcome = PointOutcome.completed(p.id(), RunWriter.summaryJson(result));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             outcome = PointOutcome.failed(p.id(), PointRunner.reason(e));
+            // A later sweep in another process would remove it, but not one in this process (it is alive).
+            deleteQuietly(partial);
         }
         tracker.finished(outcome.ok());
         return outcome;
@@ -144,14 +151,49 @@ public final class LocalSweep {
         }
     }
 
-    /** Folders of runs a killed sweep left half written. */
+    /**
+     * A new hidden folder {@code .ID.partial-PID-N} to write point {@code id}'s run into. Made as any folder is (not
+     * as a temporary one, which is private), so the point folder it becomes has the permissions the umask gives.
+     */
+    private static Path partialFolder(Path points, String id) throws IOException {
+        String prefix = "." + id + PARTIAL + ProcessHandle.current().pid() + "-";
+        while (true) {
+            try {
+                return Files.createDirectory(points.resolve(prefix + PARTIAL_COUNT.incrementAndGet()));
+            } catch (FileAlreadyExistsException e) {
+                // Left by an earlier process that had this process id: try the next number.
+            }
+        }
+    }
+
+    /**
+     * Folders of runs a killed sweep left half written: those of processes that no longer run (another sweep into
+     * the same folder may be writing its own).
+     */
     private static void removePartials(Path points) throws IOException {
         try (var list = Files.list(points)) {
             for (Path p : list.toList()) {
-                if (p.getFileName().toString().startsWith(".") && p.getFileName().toString().contains(".partial-")) {
+                String n = p.getFileName().toString();
+                int at = n.indexOf(PARTIAL);
+                if (!n.startsWith(".") || at < 0) {
+                    continue;
+                }
+                String pid = n.substring(at + PARTIAL.length()).replaceFirst("-[0-9]+$", "");
+                boolean running = pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isPresent();
+                if (!running) {
                     deleteTree(p);
                 }
             }
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try {
+            if (dir != null) {
+                deleteTree(dir);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // Best effort: the next sweep into this folder from another process removes it.
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,6 +55,13 @@ class LocalSweepTest {
             assertThat(Files.readString(point.resolve("scenario.yaml"))).isEqualTo(p.scenarioYaml());
             assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id());
         }
+        // A point folder is made as the points folder is, by the umask; not private as a temporary folder is.
+        var points = Files.getPosixFilePermissions(out.resolve("points"));
+        assertThat(points).contains(PosixFilePermission.OTHERS_READ);
+        for (SweepPoint p : plan.points()) {
+            assertThat(Files.getPosixFilePermissions(out.resolve("points").resolve(p.id()))).as(p.id())
+                    .isEqualTo(points);
+        }
         LocalSweep.Status last = statuses.get(statuses.size() - 1);
         assertThat(last.done()).isEqualTo(4);
         assertThat(last.running()).isZero();
@@ -69,13 +77,22 @@ class LocalSweepTest {
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("<svg").contains("flows.fct_us.p99");
 
         // Killed half way: a half-written run folder is cleared and complete points are kept.
-        Files.createDirectories(out.resolve("points").resolve("." + plan.points().get(0).id() + ".partial-123"));
+        // Its process (id above any Linux pid_max) no longer runs.
+        Files.createDirectories(out.resolve("points").resolve("." + plan.points().get(0).id()
+                + ".partial-999999999-1"));
         LocalSweep.Outcome again = new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run();
         assertThat(again.ran()).isZero();
         assertThat(again.reused()).isEqualTo(4);
         assertThat(Files.readString(out.resolve("results.csv"))).isEqualTo(csv);
         assertThat(Files.list(out.resolve("points")).map(p -> p.getFileName().toString()))
                 .noneMatch(n -> n.startsWith("."));
+        // One that a sweep still running (this process) is writing stays.
+        Path live = out.resolve("points").resolve("." + plan.points().get(0).id() + ".partial-"
+                + ProcessHandle.current().pid() + "-999");
+        Files.createDirectories(live);
+        new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run();
+        assertThat(live).isDirectory();
+        Files.delete(live);
 
         // New values run only the new points; the old rows keep their bytes.
         SweepPlan more = plan("50KB, 200KB, 300KB", "1");

@@ -2,6 +2,7 @@ package rocelab.scenario.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,20 @@ class SweepExamplesTest {
                 .orElseThrow();
     }
 
+    /**
+     * The mean number of XOFF frames in the pfc.csv of the rows matching a condition (counters.pfc_pause_sent counts
+     * every PFC frame: an XOFF and the XON that ends it are two).
+     */
+    private double xoffFrames(String name, SweepResults r, Predicate<Map<String, String>> where) throws Exception {
+        List<Map<String, String>> matching = rows(r).stream().filter(where).toList();
+        double sum = 0;
+        for (Map<String, String> m : matching) {
+            Path pfc = dir.resolve(name).resolve("points").resolve(m.get("point")).resolve("pfc.csv");
+            sum += !Files.exists(pfc) ? 0 : Files.readAllLines(pfc).stream().filter(l -> l.contains(",XOFF,")).count();
+        }
+        return sum / matching.size();
+    }
+
     private static List<Map<String, String>> rows(SweepResults r) {
         return r.rows().stream().map(row -> {
             Map<String, String> m = new LinkedHashMap<>();
@@ -58,13 +73,24 @@ class SweepExamplesTest {
             fct[i] = mean(r, "flows.fct_us.p99", m -> m.get("switch.ecn.kmin").equals(k));
         }
         assertThat(queue).isSorted();
-        assertThat(pauses[0]).isZero();
+        assertThat(queue[0]).as("about 1.5 MB at 25/100 KB").isBetween(1.45e6, 1.6e6);
+        assertThat(pauses[0]).as("the only point with no PFC").isZero();
         assertThat(pauses).isSorted();
+        for (String k : List.of("100KB", "400KB")) {
+            assertThat(xoffFrames("ecn-threshold-400g", r, m -> m.get("switch.ecn.kmin").equals(k)))
+                    .as("3 to 5 XOFF frames at " + k).isBetween(3.0, 5.0);
+        }
         // counters.pfc_pause_sent counts every PFC frame: an XOFF and its XON are two.
-        assertThat(pauses[3]).as("about 30 XOFF frames, 60 PFC frames at 1600/6400 KB").isBetween(50.0, 70.0);
-        assertThat(fct[0] / fct[3]).as("about four times faster").isBetween(3.5, 5.0);
+        assertThat(pauses[3]).as("60 PFC frames at 1600/6400 KB").isBetween(50.0, 70.0);
+        assertThat(xoffFrames("ecn-threshold-400g", r, m -> m.get("switch.ecn.kmin").equals("1600KB")))
+                .as("about 30 XOFF frames").isBetween(25.0, 35.0);
+        assertThat(mean(r, "counters.pfc_paused_us", m -> m.get("switch.ecn.kmin").equals("1600KB")))
+                .as("about 250 us paused").isBetween(220.0, 280.0);
+        assertThat(fct[0]).as("about 730 us at 25/100 KB").isBetween(715.0, 745.0);
+        assertThat(fct[3]).as("167 us at 1600/6400 KB").isBetween(160.0, 175.0);
+        assertThat(fct[0] / fct[3]).as("about 4.4 times faster").isBetween(4.2, 4.6);
         assertThat(mean(r, "flows.aggregate_goodput_gbps", m -> m.get("switch.ecn.kmin").equals("25KB")))
-                .isLessThan(100);
+                .isLessThan(90);
     }
 
     @Test
@@ -137,7 +163,18 @@ class SweepExamplesTest {
         Predicate<Map<String, String>> nvidia = m -> m.get("nic.dcqcn.profile").equals("nvidia");
         Predicate<Map<String, String>> ns3 = m -> m.get("nic.dcqcn.profile").equals("hpcc-ns3");
         double paperP99 = mean(r, "flows.fct_us.p99", paper.and(at16));
-        assertThat(mean(r, "counters.pfc_pause_sent", paper.and(at16))).isGreaterThan(100);
+        // About 80 XOFF frames, 160 PFC frames with their XONs; about 200 cuts.
+        assertThat(mean(r, "counters.pfc_pause_sent", paper.and(at16))).isBetween(140.0, 180.0);
+        assertThat(xoffFrames("dcqcn-profile-incast", r, paper.and(at16))).isBetween(70.0, 90.0);
+        assertThat(mean(r, "counters.rate_cuts", paper.and(at16))).isBetween(170.0, 230.0);
+        // Up to 8:1 paper cuts least: 4 to about 60 cuts.
+        for (String degree : List.of("1-2", "1-4", "1-8")) {
+            Predicate<Map<String, String>> at = m -> m.get("traffic[0].senders").equals(degree);
+            double cuts = mean(r, "counters.rate_cuts", paper.and(at));
+            assertThat(cuts).as("paper " + degree).isBetween(4.0, 65.0)
+                    .isLessThan(mean(r, "counters.rate_cuts", nvidia.and(at)))
+                    .isLessThan(mean(r, "counters.rate_cuts", ns3.and(at)));
+        }
         for (Predicate<Map<String, String>> p : List.of(nvidia, ns3)) {
             assertThat(paperP99).isGreaterThan(mean(r, "flows.fct_us.p99", p.and(at16)));
             assertThat(mean(r, "flows.aggregate_goodput_gbps", p.and(m -> m.get("traffic[0].senders").equals("1-2"))))
@@ -155,8 +192,33 @@ class SweepExamplesTest {
         assertThat(mean(r, "flows.aggregate_goodput_gbps", nvidia.and(m -> m.get("traffic[0].senders")
                 .equals("1-8")))).as("nvidia 1-8").isGreaterThan(75);
         assertThat(mean(r, "flows.aggregate_goodput_gbps", nvidia.and(at16))).as("nvidia 1-16").isGreaterThan(85);
-        assertThat(mean(r, "counters.pfc_pause_sent", nvidia.and(at16))).isGreaterThan(100);
+        // About 115 XOFF frames, 230 PFC frames with their XONs.
+        assertThat(mean(r, "counters.pfc_pause_sent", nvidia.and(at16))).isBetween(210.0, 250.0);
+        assertThat(xoffFrames("dcqcn-profile-incast", r, nvidia.and(at16))).isBetween(105.0, 125.0);
         assertThat(mean(r, "counters.rate_cuts", nvidia.and(at16)))
                 .isLessThan(mean(r, "counters.rate_cuts", ns3.and(at16)) / 5);
+        // Under 200 cuts at 8:1 and 16:1 (about 80 and 165), fewer than paper's at 16:1; 21-33 Gb/s at 2:1.
+        Predicate<Map<String, String>> at8 = m -> m.get("traffic[0].senders").equals("1-8");
+        assertThat(mean(r, "counters.rate_cuts", nvidia.and(at8))).isBetween(70.0, 90.0);
+        assertThat(mean(r, "counters.rate_cuts", nvidia.and(at16))).isBetween(150.0, 180.0)
+                .isLessThan(mean(r, "counters.rate_cuts", paper.and(at16)));
+        assertThat(rows(r).stream().filter(nvidia.and(m -> m.get("traffic[0].senders").equals("1-2")))
+                .mapToDouble(m -> Double.parseDouble(m.get("flows.aggregate_goodput_gbps"))))
+                .allSatisfy(g -> assertThat(g).isBetween(21.0, 33.5));
+    }
+
+    @Test
+    void docsListEveryShippedSweepAndTheBaseScenariosSayWhatTheyHold() throws Exception {
+        String docs = Files.readString(Path.of("../docs/sweeps.md"));
+        try (var files = Files.list(Path.of("../scenarios/sweeps"))) {
+            List<String> names = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".yaml")).toList();
+            assertThat(names).hasSizeGreaterThanOrEqualTo(7);
+            for (String n : names) {
+                assertThat(docs).as("docs/sweeps.md's shipped sweeps").contains("| `" + n + "` |");
+            }
+        }
+        String ecn = Files.readString(Path.of("../scenarios/sweeps/base/ecn-400g.yaml"));
+        assertThat(ecn).contains("a 4:1 incast of 2 MB messages at 400 Gb/s")
+                .contains("{kind: incast, senders: 1-4, receiver: 0, size: 2MB}");
     }
 }
