@@ -40,7 +40,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     private long bytesSinceEvent;
     private boolean timerIncreaseSinceCut;
     private boolean byteIncreaseSinceCut;
-    private boolean firstIncreaseAfterCut;
     private long increaseDeadlinePs;
     private boolean increasePending;
     private boolean increaseRunning;
@@ -183,7 +182,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         bytesSinceEvent = 0;
         timerIncreaseSinceCut = false;
         byteIncreaseSinceCut = false;
-        firstIncreaseAfterCut = true;
         increaseDeadlinePs = nowPs + p.increaseTimerPs();
         increaseRunning = true;
         if (!increasePending) {
@@ -254,8 +252,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
                 } else {
                     byteStage++;
                 }
-                if (firstIncreaseAfterCut && rt > 10 * rc) {
-                    // QCN: a target far above the rate is brought down instead of raised, in this event.
+                if ((timerStage == 1 || byteStage == 1) && rt > 10 * rc) {
+                    // QCN: a target far above the rate is brought down instead of raised, in this event, while
+                    // either count is at its first step since the cut, as ns3-rdma's AdjustRates tests it. In effect
+                    // the first increase after a cut: Rc then becomes at least half the new target, and neither
+                    // count's later steps nor the target's growth bring Rt back above 10 Rc before the next cut.
                     rt /= 8;
                     phase = 0; // no step in this event: the journey names it fast recovery
                 } else if (Math.max(timerStage, byteStage) < f) {
@@ -307,7 +308,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         } else {
             byteIncreaseSinceCut = true;
         }
-        firstIncreaseAfterCut = false;
         rt = Math.min(rt, p.maxRateBps());
         rc = Math.min(p.maxRateBps(), (rc + rt) / 2);
         RateCause cause = fromTimer

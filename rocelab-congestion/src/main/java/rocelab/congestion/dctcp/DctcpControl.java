@@ -81,11 +81,13 @@ public final class DctcpControl implements CongestionControl {
 
     private void handleAck(AckFeedback ack) {
         long rtt = ack.rttPs();
+        boolean setBySample = false;
         if (rtt > 0 && p.baseRttPs() == 0 && (baseRttPs == 0 || rtt < baseRttPs)) {
             boolean first = baseRttPs == 0;
             baseRttPs = rtt;
             if (first) {
                 windowBytes = maxWindow();
+                setBySample = true;
             }
         }
         if (baseRttPs == 0) {
@@ -112,6 +114,11 @@ public final class DctcpControl implements CongestionControl {
             windowEnded = true;
         }
         react(ack.ecnEcho(), windowEnded, sentBytes);
+        if (setBySample && cause == RateCause.WINDOW_GROWTH) {
+            // The window is the one this ACK's first RTT sample set (a BDP), the growth step clamped to it: the journey
+            // names the sample, not a "window of data without marks" that has not been sent yet.
+            cause = RateCause.RTT_SAMPLE;
+        }
     }
 
     /** Cut once per CWR period on an echo, else grow once per window. */

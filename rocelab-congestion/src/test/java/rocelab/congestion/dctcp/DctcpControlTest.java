@@ -93,4 +93,22 @@ class DctcpControlTest {
         assertThat(DctcpParameters.resolve(Map.of("g", 1.0 / 256), G100).g()).isEqualTo(1.0 / 256);
         assertThatThrownBy(() -> DctcpParameters.resolve(Map.of("k", 1.0), G100)).hasMessageContaining("'k'");
     }
+
+    /**
+     * Without a given base RTT, the first ACK's RTT sample sets the window (a BDP): the rate change it reports names
+     * that sample, not a "window of data without marks" (the journey said so of a window not yet sent).
+     */
+    @Test
+    void shouldNameTheRttSampleAsTheCauseOfTheFirstWindowWhenTheBaseRttIsLearnt() {
+        java.util.List<rocelab.fabric.congestion.RateCause> causes = new java.util.ArrayList<>();
+        rocelab.fabric.congestion.RateListener listener = (now, qp, from, to, window, cause, value, index) ->
+                causes.add(cause);
+        DctcpControl learnt = new DctcpControl(new DctcpParameters(G, 1.0, 615_000_000L, 0, 1_000_000_000L, G100),
+                listener, 0);
+        Packet p = pool.acquire().ecnEcho(false);
+        learnt.onAck(0, feedback.fill(1000, Time.us(12), 0, 124_000, p));
+        pool.release(p);
+        assertThat(learnt.windowBytes()).isEqualTo(150_000);
+        assertThat(causes).containsExactly(rocelab.fabric.congestion.RateCause.RTT_SAMPLE);
+    }
 }
