@@ -295,6 +295,15 @@ class CompareCommandTest {
         assertThat(example.errorLines()).singleElement().asString()
                 .matches("error: pause-storm-watchdog\\.yaml:\\d+:1: cannot run as roce-lossy: .*");
         assertThat(dir.resolve("o")).doesNotExist();
+        // A switch's own MTU above InfiniBand's largest is refused too (only the RNICs' was: the run went ahead).
+        Path switchJumbo = dir.resolve("switch-jumbo.yaml");
+        Files.writeString(switchJumbo, SCENARIO.replace("switch: {buffer: 1MB,", "switch: {mtu: 9000, buffer: 1MB,"));
+        CliRun sw = CliRun.of("compare", switchJumbo.toString(), "--out", dir.resolve("o").toString());
+        assertThat(sw.exitCode()).isEqualTo(2);
+        assertThat(sw.errorLines()).containsExactly("error: " + switchJumbo + ":4:10: cannot run as infiniband: switch0"
+                + " port 0 has an mtu of 9000 bytes, above the largest InfiniBand path MTU (4096 bytes); expected"
+                + " switch MTUs of at most 4096 bytes, or --modes without infiniband");
+        assertThat(dir.resolve("o")).doesNotExist();
     }
 
     @Test

@@ -63,6 +63,23 @@ public final class FabricVariants {
                         + " InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096 bytes, or --modes without"
                         + " infiniband");
             }
+            // A switch's or an RNIC's own MTU above it too (an InfiniBand file refuses them as the reader reads).
+            for (var sw : c.devices().switches()) {
+                for (int port = 0; port < sw.mtuByPort().length; port++) {
+                    if (sw.mtuByPort()[port] > 4096) {
+                        throw new Refusal("switch.mtu", sw.name() + " port " + port + " has an mtu of "
+                                + sw.mtuByPort()[port] + " bytes, above the largest InfiniBand path MTU (4096 bytes);"
+                                + " expected switch MTUs of at most 4096 bytes, or --modes without infiniband");
+                    }
+                }
+            }
+            for (var n : c.devices().nics()) {
+                if (n.parameters().mtuBytes() > 4096) {
+                    throw new Refusal("nics", "h" + n.host() + "'s RNIC has an mtu of " + n.parameters().mtuBytes()
+                            + " bytes, above the largest InfiniBand path MTU (4096 bytes); expected an mtu of at most"
+                            + " 4096 bytes, or --modes without infiniband");
+                }
+            }
             cc = CcSettings.of(reacts ? IbCcAlgorithm.NAME : "none");
             ib = new InfinibandSettings(InfinibandParameters.defaults(), reacts ? FecnParameters.defaults() : null, 0);
             vlan = false;
