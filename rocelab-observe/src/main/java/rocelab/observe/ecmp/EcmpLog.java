@@ -2,6 +2,7 @@ package rocelab.observe.ecmp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -531,6 +532,37 @@ public final class EcmpLog implements EcmpProbe {
                 + " in that queue for %s, %s", topo.nodeName(c.node()), what,
                 c.port(), topo.nodeName(topo.peer(c.node(), c.port()).node()), idleWords(c.node(), c.idlePorts(),
                         c.idleLeftOut()), whose, join(waited, "and"), behind);
+    }
+
+    /**
+     * The host every packet that waited at collision port {@code c} was going to (a flow's data to its destination,
+     * a last ACK to its source), or -1 when they went to several: then spreading the flows over the idle equal-cost
+     * ports would not have removed their queue, only moved it to that host's port, their bottleneck anyway.
+     */
+    public static int oneReceiver(Collision c) {
+        int to = -1;
+        for (FlowAt f : c.flows()) {
+            boolean ack = f.lastAckOnly();
+            if (!ack && f.lastAckWaitPs() > 0) {
+                return -1; // data and its last ACK both waited here: two directions
+            }
+            int host = ack ? f.flow().src() : f.flow().dst();
+            if (to >= 0 && host != to) {
+                return -1;
+            }
+            to = host;
+        }
+        return to;
+    }
+
+    /**
+     * Said under the collisions when every collision port's packets went to one receiver (the hosts' names, each once):
+     * the ECMP-versus-spraying sentence would otherwise point at a remedy that does not help an incast.
+     */
+    public static String oneReceiverNote(Collection<String> receivers) {
+        return "the packets at each of these ports went to one receiver (" + String.join(", ", receivers) + "): its"
+                + " port stays their bottleneck, so spreading them over the idle ports would move their queue there,"
+                + " not remove it (load-balancing.md)";
     }
 
     /** What ECMP does and what the other modes do instead, said once under the collisions. */

@@ -276,6 +276,9 @@ public final class Summary {
             row.put("collisions", c.packets());
             row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
             row.put("flow_count", c.flows().size());
+            int to = EcmpLog.oneReceiver(c);
+            // One receiver for every packet that waited here: spreading would only move the queue to its port.
+            row.put("receiver", to < 0 ? null : topo.nodeName(to));
             List<Object> flows = new ArrayList<>();
             for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {
                 Map<String, Object> x = new LinkedHashMap<>();

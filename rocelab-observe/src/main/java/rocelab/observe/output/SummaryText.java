@@ -2,6 +2,8 @@ package rocelab.observe.output;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.probe.DropReason;
@@ -353,6 +355,15 @@ public final class SummaryText {
             line(b, "            %s", r.ecmpLog().describe(found.get(i), r.flows()));
         }
         line(b, "            %s", EcmpLog.MODES);
+        Set<String> receivers = new TreeSet<>();
+        for (var c : found) {
+            int to = EcmpLog.oneReceiver(c);
+            if (to < 0) {
+                return;
+            }
+            receivers.add(r.network().topology().nodeName(to));
+        }
+        line(b, "            %s", EcmpLog.oneReceiverNote(receivers));
     }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */

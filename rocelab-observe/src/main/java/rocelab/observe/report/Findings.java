@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.output.Numbers;
 import rocelab.observe.output.SummaryText;
@@ -103,6 +104,11 @@ final class Findings {
             // A flow-level or ideal run has no pauses, credits or queues: that it found none of their consequences
             // says nothing, so the findings say what the model does not show instead.
             items.add("<li>" + Page.esc(notShown(d)) + "</li>");
+        } else if (items.size() == lintItems && "roce-lossy".equals(s.get("mode"))) {
+            // Without PFC there is nothing to propagate, and victims of pauses are not looked for: "no victims" would
+            // read as "no flow was hurt by others' congestion", which a shared queue's flows may well have been.
+            items.add("<li>no PFC on a lossy fabric: no pauses, so no pause propagation, deadlock or PFC victims;"
+                    + " flows that share a congested queue are slowed by it directly (their FCTs and slowdowns)</li>");
         } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
@@ -178,7 +184,7 @@ final class Findings {
             p.note("each port where flows the switch had hashed there waited behind another flow's data while an"
                     + " equal-cost port was idle (a flow waited while at least one of its packets did; the last column"
                     + " sums the flows' waits); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us each"
-                    + " flow's");
+                    + " flow's" + oneReceiverNote((List<?>) collisions));
         }
         for (String k : victimKeys) {
             Object v = s.get(k);
@@ -217,6 +223,21 @@ final class Findings {
             default -> "model " + d.model() + ": pauses, credit waits, deadlocks, victims and ECMP collisions are not"
                     + " modelled, so none is told here; --model packet has them";
         };
+    }
+
+    /**
+     * "; " and {@link EcmpLog#oneReceiverNote} when every listed collision port's packets went to one receiver
+     * (summary.json's {@code receiver}), else "".
+     */
+    private static String oneReceiverNote(List<?> collisions) {
+        Set<String> receivers = new TreeSet<>();
+        for (Object o : collisions) {
+            if (!(o instanceof Map<?, ?> m) || !(m.get("receiver") instanceof String to)) {
+                return "";
+            }
+            receivers.add(to);
+        }
+        return receivers.isEmpty() ? "" : "; " + EcmpLog.oneReceiverNote(receivers);
     }
 
     /**
