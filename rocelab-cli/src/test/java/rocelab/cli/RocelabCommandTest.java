@@ -440,9 +440,9 @@ class RocelabCommandTest {
 
     @Test
     void shouldSayTheRunHadNoDeadlockPausesOrVictimsWhenTheLintFoundSomething(@TempDir Path dir) throws Exception {
-        // Lossy: no pause, no deadlock, no victim. With the lint's six warnings among the findings (without -q) the
-        // report says so as it does without them (-q): the lint's findings are about the scenario, not the run.
-        String none = "<li>no deadlock, no pause propagation and no victims</li>";
+        // Lossy: no PFC, so no pause, no deadlock, no PFC victim. With the lint's six warnings among the findings
+        // (without -q) the report says so as it does without them (-q): the lint's findings are about the scenario.
+        String none = "<li>no PFC on a lossy fabric: no pauses, so no pause propagation, deadlock or PFC victims;";
         for (boolean quiet : new boolean[] {true, false}) {
             Path out = dir.resolve(quiet ? "quiet" : "loud");
             CliRun run = quiet ? CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q")

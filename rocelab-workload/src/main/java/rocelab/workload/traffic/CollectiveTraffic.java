@@ -12,7 +12,13 @@ import rocelab.workload.graph.TaskGraph;
  * A collective as a traffic item: the call, started at {@code startPs} and run {@code iterations} times back to
  * back (each rank starts run k+1 as soon as its part of run k is done, as nccl-tests' loop does).
  */
-public record CollectiveTraffic(Collective call, long startPs, int iterations) implements TrafficSpec {
+public record CollectiveTraffic(Collective call, long startPs, int iterations, int barrierAfter)
+        implements TrafficSpec {
+    /**
+     * @param barrierAfter after this many runs every rank waits until all have finished them before the next run
+     *     starts (0: none, each rank goes on as soon as its own part is done): nccl-tests synchronises after its
+     *     warm-up before it starts its timer
+     */
     public CollectiveTraffic {
         if (iterations < 1) {
             throw new IllegalArgumentException("a collective runs at least once");
@@ -20,6 +26,13 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
         if (startPs < 0) {
             throw new IllegalArgumentException("start must not be negative");
         }
+        if (barrierAfter < 0 || barrierAfter >= iterations && barrierAfter != 0) {
+            throw new IllegalArgumentException("a barrier after run " + barrierAfter + " of " + iterations);
+        }
+    }
+
+    public CollectiveTraffic(Collective call, long startPs, int iterations) {
+        this(call, startPs, iterations, 0);
     }
 
     public CollectiveTraffic(Collective call, long startPs) {
@@ -42,6 +55,12 @@ public record CollectiveTraffic(Collective call, long startPs, int iterations) i
         for (int k = 0; k < iterations; k++) {
             done[k] = Collectives.emit(graph, call, entry, communicator);
             entry = done[k];
+            if (k + 1 == barrierAfter) {
+                // Every rank enters the next run only when all have finished this one.
+                int all = graph.join(-1, done[k]);
+                entry = new int[n];
+                Arrays.fill(entry, all);
+            }
         }
         return new Emitted(start, first, graph.taskCount(), done);
     }
