@@ -3,12 +3,8 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,21 +42,7 @@ class IbPcapTsharkTest {
     }
 
     private static List<String> tshark(String... args) throws Exception {
-        String[] cmd = new String[args.length + 3];
-        cmd[0] = "tshark";
-        cmd[1] = "-r";
-        cmd[2] = pcap.toString();
-        System.arraycopy(args, 0, cmd, 3, args.length);
-        Process p;
-        try {
-            p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            Assumptions.abort("tshark is not installed (.ci/run installs it): " + e.getMessage());
-            return List.of();
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return Arrays.stream(out.split("\n")).filter(l -> !l.isBlank()).toList();
+        return Tshark.read(pcap, args);
     }
 
     private static long nicTotal(NicCounter c) {
