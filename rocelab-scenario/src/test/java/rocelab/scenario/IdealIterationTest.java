@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,5 +71,55 @@ class IdealIterationTest {
         assertThat(job.iterationUs()).isGreaterThanOrEqualTo(job.idealIterationUs())
                 .as("within the JCT's penalty of the ranks' own spans, not 3 ms above them")
                 .isLessThan(ownSpan + job.networkPenaltyPs() / 1e6 + 1);
+    }
+
+    /**
+     * Two streams on each rank's RNIC: a tensor-parallel AllReduce per micro-batch and a data-parallel one on stream
+     * {@code grads} beside it, three iterations (an outside audit's job). By hand, an iteration takes at least its
+     * chain up to the second micro-batch's backward AllReduce (300 + 264.2 + 600 + 264.2 + 300 + 264.2 + 600 =
+     * 2,592.6 us), then every RNIC's 108 MiB still to send (115.5 MB on the wire: 2,310.3 us at 400 Gb/s), then the
+     * optimizer's 200 us: 5,102.9 us, and the job three of them. The bound took each iteration's heads from its
+     * dependencies alone and came out 14,836 us: a network penalty of 540 us where the run lost some 35, and a GPU
+     * wait per iteration of 264 us. Each rank's iteration end is now bounded by everything it waits on before the next
+     * iteration starts from it.
+     */
+    @Test
+    void shouldCarryTheWorkOfEachRanksPortsFromOneIterationIntoTheNext() {
+        String twoStreams = """
+                name: tpdp
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 16, link: {rate: 400Gbps, delay: 500ns}}
+                switch: {ecn: {marking: red, kmin: 1600KB, kmax: 6000KB, pmax: 0.2}, pfc: {watchdog: {}}}
+                nic: {cc: dcqcn, ack-every: 8}
+                jobs:
+                  - name: tpdp
+                    hosts: 0-15
+                    parallelism: {tp: 4, dp: 4}
+                    iterations: 3
+                    warmup: 1
+                    program:
+                      - repeat: 2
+                        as: mb
+                        steps:
+                          - {id: fwd, op: compute, duration: 300us}
+                          - {id: tpf, op: allreduce, group: tp, size-total: 8MiB}
+                          - {id: bwd, op: compute, duration: 600us}
+                          - {id: tpb, op: allreduce, group: tp, size-total: 8MiB}
+                          - {id: dp1, op: allreduce, group: dp, size-total: 32MiB, stream: grads, when: "mb == 1", after: [bwd]}
+                      - {id: bwd2, op: compute, duration: 300us}
+                      - {id: dp2, op: allreduce, group: dp, size-total: 32MiB, stream: grads, after: [bwd2]}
+                      - {id: opt, op: compute, duration: 200us, after: [dp1, dp2]}
+                """;
+        for (Simulation.Model model : new Simulation.Model[] {Simulation.Model.PACKET, Simulation.Model.FLOW}) {
+            RunResult r = Simulation.assemble(Scenarios.parse(twoStreams), model).run(ProgressListener.NONE);
+            JobRecord job = r.jobs().get(0);
+            double idealJctUs = job.idealJctPs() / 1e6;
+            assertThat(idealJctUs).as("%s: the hand bound of three iterations", model).isGreaterThan(3 * 5102.9)
+                    .isLessThanOrEqualTo(job.jctPs() / 1e6);
+            assertThat(job.networkPenaltyPs() / 1e6).as("%s", model).isLessThan(100);
+            assertThat(job.networkWaitUs()).as("%s: per iteration", model).isLessThan(30);
+            assertThat(job.computeUs() + job.idealExposedCommUs() + job.idealIdleUs()).as("%s", model)
+                    .isCloseTo(job.idealIterationUs(), within(0.01));
+        }
     }
 }
