@@ -152,17 +152,24 @@ final class JobResults {
         List<CollectiveRecord> out = new ArrayList<>();
         for (int j = 0; j < jobs.size(); j++) {
             JobTasks jt = jobs.get(j);
+            long[][] spans = new long[jt.calls().size()][];
+            for (int x = 0; x < spans.length; x++) {
+                spans[x] = realAccount.callSpan(j, x);
+            }
+            // On the ideal network's account the calls' spans are bounds each of its own, not one schedule: no call
+            // is said to have run beside another there.
+            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.of(jt, spans);
             for (int x = 0; x < jt.calls().size(); x++) {
                 JobTasks.Call c = jt.calls().get(x);
                 long[] idealSpan = idealAccount.callSpan(j, x);
                 idealSpan[1] = Math.max(idealSpan[1], bounds.callEndPs()[j][x]);
-                long[] span = idealOnly ? idealSpan : realAccount.callSpan(j, x);
+                long[] span = idealOnly ? idealSpan : spans[x];
                 Collective call = c.call();
 
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
                         call.rankCount(), call.sizeBytes(), span[0], span[1], span[2] == 1,
                         call.op().busFactor(call.rankCount()), idealSpan[2] == 1 ? idealSpan[1] - idealSpan[0] : -1,
-                        c.iteration()));
+                        c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x]));
             }
         }
         return out;

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.output.SummaryText;
 
 /**
  * A job's ideal iteration is a lower bound of its iteration (first rank's start to last rank's end), whenever the
@@ -120,6 +121,23 @@ class IdealIterationTest {
             assertThat(job.networkWaitUs()).as("%s: per iteration", model).isLessThan(30);
             assertThat(job.computeUs() + job.idealExposedCommUs() + job.idealIdleUs()).as("%s", model)
                     .isCloseTo(job.idealIterationUs(), within(0.01));
+            if (model == Simulation.Model.PACKET) {
+                // The second micro-batch's TP AllReduce runs beside its four ranks' DP AllReduces (each rank of a
+                // tensor group is in another data group), and takes about twice its ideal alone on any network: the
+                // summary says what ran beside it. The first micro-batch's forward one ran alone.
+                var tpb = r.collectives().stream().filter(c -> c.name().equals("tpdp/tpb[mb=1]/tp(dp=2)")
+                        && c.iteration() == 1).findFirst().orElseThrow();
+                assertThat(tpb.networkSlowdown()).isGreaterThan(1.8);
+                assertThat(tpb.concurrent().calls()).isEqualTo(4);
+                assertThat(tpb.concurrent().longest()).startsWith("tpdp/dp1[mb=1]/dp(tp=");
+                assertThat(tpb.concurrent().overlapPs()).isGreaterThan(tpb.timePs() * 9 / 10);
+                var tpf = r.collectives().stream().filter(c -> c.name().equals("tpdp/tpf[mb=0]/tp(dp=0)")
+                        && c.iteration() == 0).findFirst().orElseThrow();
+                assertThat(tpf.concurrent().calls()).isZero();
+                assertThat(SummaryText.render(r, null)).contains("(allreduce ring, 8,388,608 B)")
+                        .contains("; the ideal is the call alone, and 4 other calls of this job were under way on"
+                                + " its RNICs meanwhile (tpdp/dp1[mb=1]/dp(tp=");
+            }
         }
     }
 }

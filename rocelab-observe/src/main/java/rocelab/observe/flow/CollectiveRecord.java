@@ -13,11 +13,28 @@ import rocelab.observe.job.JobRecord;
  * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations.
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
-        long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs) {
+        long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
+        Concurrent concurrent) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
         }
+    }
+
+    /**
+     * The same job's other calls that were under way on at least one of this call's RNICs while it ran ({@code calls},
+     * 0 for none or not known), and of them the one under way there longest ({@code longest}, its name) for how long
+     * ({@code overlapPs}). The ideal time is the call alone: on any network it shares those RNICs with them.
+     */
+    public record Concurrent(int calls, String longest, long overlapPs) {
+        public static final Concurrent NONE = new Concurrent(0, "", 0);
+    }
+
+    /** A record with no concurrent calls known. */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
+                Concurrent.NONE);
     }
 
     /** A job's call: one run. */

@@ -359,7 +359,7 @@ public final class RunWriter {
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
-                "status"));
+                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "status"));
         for (var c : collectives) {
             t.text(c.job()).text(c.name());
             if (c.iteration() >= 0) {
@@ -382,6 +382,13 @@ public final class RunWriter {
                 t.empty();
             } else {
                 t.rounded(c.networkSlowdown(), 3);
+            }
+            CollectiveRecord.Concurrent k = c.concurrent();
+            t.number(k.calls()).text(k.longest());
+            if (k.calls() > 0) {
+                t.micros(k.overlapPs());
+            } else {
+                t.empty();
             }
             t.text(c.completed() ? "completed" : "unfinished").endRow();
         }

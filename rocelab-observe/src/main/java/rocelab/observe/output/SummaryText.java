@@ -12,6 +12,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
+import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
@@ -175,9 +176,9 @@ public final class SummaryText {
             long warmUp = beyond.stream().filter(c -> c.warmUp(r.jobs())).count();
             for (var c : worst) {
                 // A call has the same name in every iteration: the iteration tells the calls apart.
-                line(b, "  slowest   %s%s (%s, %,d B): %s us, ideal %s us (x%.2f)", c.name(), c.iteration() < 0 ? ""
-                        : " in iteration " + c.iteration(), c.algorithm(), c.sizeBytes(), us(c.timePs()),
-                        us(c.idealTimePs()), c.networkSlowdown());
+                line(b, "  slowest   %s%s (%s, %,d B): %s us, ideal %s us (x%.2f)%s", c.name(), c.iteration() < 0
+                        ? "" : " in iteration " + c.iteration(), c.algorithm(), c.sizeBytes(), us(c.timePs()),
+                        us(c.idealTimePs()), c.networkSlowdown(), beside(c));
             }
             if (warmUp > 0) {
                 line(b, "            %s(%s over 1.05x %s ideal not counted)", worst.isEmpty()
@@ -450,6 +451,22 @@ public final class SummaryText {
 
     private static String ms(long ps) {
         return String.format(Locale.ROOT, "%.3f", ps / 1e9);
+    }
+
+    /**
+     * The job's other calls that ran on a call's RNICs while it ran: its ideal time is the call alone, and it shares
+     * those RNICs with them on any network, so its ratio to the ideal is not all the fabric's doing.
+     */
+    static String beside(CollectiveRecord c) {
+        CollectiveRecord.Concurrent k = c.concurrent();
+        // Not for a brush: another call that overlapped a tenth of it or less (a neighbour's short AllGather at the
+        // edge of a long ReduceScatter) does not explain its ratio.
+        if (k.calls() == 0 || k.overlapPs() * 10 <= c.timePs()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of this job were under way on its"
+                + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other call", "other calls"),
+                k.longest(), us(k.overlapPs()));
     }
 
     private static String us(long ps) {

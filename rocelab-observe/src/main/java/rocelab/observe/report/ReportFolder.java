@@ -229,7 +229,11 @@ final class ReportFolder {
                     (int) c.integer(i, "ranks"), c.integer(i, "size_bytes"), start, end < 0 ? start : end, done,
                     done ? factor : Double.NaN, c.ps(i, "ideal_time_us"),
                     c.has("iteration") && !c.text(i, "iteration").isEmpty() ? (int) c.integer(i, "iteration") : -1,
-                    c.has("runs") ? (int) c.integer(i, "runs") : 1));
+                    c.has("runs") ? (int) c.integer(i, "runs") : 1,
+                    c.has("concurrent_calls") && !c.text(i, "concurrent_calls").isEmpty()
+                            ? new CollectiveRecord.Concurrent((int) c.integer(i, "concurrent_calls"),
+                                    c.text(i, "concurrent_longest"), Math.max(0, c.ps(i, "concurrent_longest_us")))
+                            : CollectiveRecord.Concurrent.NONE));
         }
         return out;
     }

@@ -303,15 +303,21 @@ public final class ReportWriter {
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
+                    c.concurrent().calls() == 0 ? "" : c.concurrent().calls() + " (" + c.concurrent().longest() + ", "
+                            + Fmt.us(c.concurrent().overlapPs() / 1e6) + " us)",
                     c.completed() ? "completed" : "unfinished"));
         }
         p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
-                "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "status"), rows, 0, 1, 3, 4);
+                "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "beside it on its RNICs", "status"), rows, 0, 1, 3,
+                4);
         String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
                 + "; all are in collectives.csv. " : all.size() + " calls" + warm + (warmUp > 0 ? "; all are in"
                 + " collectives.csv. " : ". ")) + "Unfinished calls first, then by the time"
-                + " lost against the ideal network (time less ideal time). nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
+                + " lost against the ideal network (time less ideal time). The ideal is the call alone: \"beside it"
+                + " on its RNICs\" counts the same job's other calls under way on at least one of its ranks' RNICs"
+                + " while it ran (the one there longest, and for how long), which share those RNICs on any network."
+                + " nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");

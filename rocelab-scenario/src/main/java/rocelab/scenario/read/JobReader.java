@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -169,6 +170,7 @@ final class JobReader {
             List<String> ids = new ArrayList<>();
             collectIds(m.get("program"), ids);
             program = steps(m.get("program"), new HashSet<>(), new HashSet<>(ids), new int[] {0});
+            notes = groupsOfOne(program, layout);
         } else {
             program = new MegatronReader(doc).read(m.get("generator"), layout);
         }
@@ -179,6 +181,32 @@ final class JobReader {
                 : m.has("simai") ? m.get("simai") : m.get("chakra"), job);
         check(job, node, keepUnrolling, estimate);
         return job;
+    }
+
+    /**
+     * A note naming the collective steps whose groups have one rank (every dimension of the group at degree 1, as a
+     * sweep over tp reaches tp 1): they exchange nothing and take no time, as NCCL's one-rank communicator does.
+     */
+    private static List<String> groupsOfOne(List<Step> program, Layout layout) {
+        Set<String> ids = new LinkedHashSet<>();
+        collectGroupsOfOne(program, layout, ids);
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return List.of((ids.size() == 1 ? "step '" + ids.iterator().next() + "' runs" : "steps '"
+                + String.join("', '", ids) + "' run") + " over groups of one rank (degree 1): nothing to exchange,"
+                + " no time taken");
+    }
+
+    private static void collectGroupsOfOne(List<Step> steps, Layout layout, Set<String> ids) {
+        for (Step s : steps) {
+            if (s instanceof Step.Repeat r) {
+                collectGroupsOfOne(r.steps(), layout, ids);
+            } else if (s instanceof Step.Collective c && c.members() == null
+                    && c.dims().stream().allMatch(d -> layout.degree(d) == 1)) {
+                ids.add(c.meta().id());
+            }
+        }
     }
 
     /**

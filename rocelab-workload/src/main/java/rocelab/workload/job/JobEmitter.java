@@ -311,9 +311,16 @@ public final class JobEmitter {
             if (chosen != null) {
                 members = Arrays.stream(members).filter(q -> chosen[q]).toArray();
             }
+            if (members.length < 2 && chosen == null) {
+                // Its dimensions have degree 1 (tp 1 in a sweep over tp): a group of one rank has nothing to
+                // exchange, as NCCL's one-rank communicator copies locally; the rank goes on at once (the reader
+                // notes it).
+                done[r] = entry[r];
+                continue;
+            }
             if (members.length < 2) {
-                throw new JobException(c.meta(), "the group of step '" + c.meta().id() + "' has only one rank; "
-                        + "expected a group of two or more (check the parallelism degrees)");
+                throw new JobException(c.meta(), "the members of step '" + c.meta().id() + "' leave its group only"
+                        + " one rank; expected a group of two or more");
             }
             int[] hosts = new int[members.length];
             int[] entries = new int[members.length];

@@ -70,6 +70,23 @@ class JobEmitterTest {
         assertThat(g.flowCount()).isEqualTo(2 * 6 * 4);
     }
 
+    /**
+     * A sweep over tp reaches tp 1: the tensor group's AllReduce then has one rank, nothing to exchange, and the rank
+     * goes on at once (it was refused, so the program could not be swept down to one GPU per tensor group).
+     */
+    @Test
+    void shouldPassARankStraightThroughACollectiveOverAGroupOfOne() {
+        List<Step> program = List.of(new Step.Compute(meta("c", "main", null), 5_000_000),
+                new Step.Collective(meta("tp", "main", null), CollectiveOp.ALL_REDUCE, Algorithm.RING,
+                        EnumSet.of(Dim.TP), 4000, false, 1, 0),
+                new Step.Compute(meta("d", "main", null), 7_000_000));
+        TaskGraph g = new TaskGraph();
+        JobTasks t = JobEmitter.emit(g, job(Map.of(Dim.TP, 1, Dim.DP, 2), program, 1));
+        assertThat(t.calls()).isEmpty();
+        assertThat(g.flowCount()).isZero();
+        assertThat(t.computeTasks()).hasSize(4);
+    }
+
     @Test
     void shouldKeepOnlyTheChosenMembersOfEachGroupWhenMembersIsGiven() {
         // Megatron's embedding group: the first and last of four stages, per TP rank; the middle stages skip it.
@@ -90,7 +107,7 @@ class JobEmitterTest {
         List<Step> program = List.of(new Step.Collective(meta("emb", "main", null), CollectiveOp.ALL_REDUCE,
                 Algorithm.RING, EnumSet.of(Dim.PP), 4000, false, 1, 0, 1, null, expr("pp == 0")));
         assertThatThrownBy(() -> JobEmitter.emit(new TaskGraph(), job(Map.of(Dim.PP, 4), program, 1)))
-                .hasMessageContaining("has only one rank");
+                .hasMessageContaining("leave its group only one rank");
     }
 
     @Test

@@ -1,0 +1,145 @@
+package rocelab.scenario;
+
+import java.util.Arrays;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.workload.collective.Collective;
+import rocelab.workload.job.JobTasks;
+
+/**
+ * Which of a job's calls were under way at once on a shared RNIC: a call's ideal time is the call alone, and a call
+ * that ran beside the same job's other calls on its ranks' RNICs (a tensor-parallel AllReduce beside a data-parallel
+ * one on another stream) shares those RNICs on any network, ideal included. An audit read "x1.99 against the ideal" of
+ * such a call as the fabric's doing; the summary and report now name what ran beside it. By identity: the calls'
+ * members (their hosts) and their spans in the run, not a guess from nearby traffic.
+ */
+final class ConcurrentCalls {
+    private ConcurrentCalls() {}
+
+    /**
+     * Per call of {@code jt} (in {@link JobTasks#calls()}' order), its concurrent calls, from the calls' spans in the
+     * run ({start, end, completed}: an unfinished call is under way to its last known time, its start).
+     */
+    static CollectiveRecord.Concurrent[] of(JobTasks jt, long[][] spans) {
+        int n = jt.calls().size();
+        CollectiveRecord.Concurrent[] out = new CollectiveRecord.Concurrent[n];
+        Arrays.fill(out, CollectiveRecord.Concurrent.NONE);
+        if (n < 2) {
+            return out;
+        }
+        // Per host, its calls by start time, and the latest end among each prefix: a backward scan stops where every
+        // earlier call had ended before the one looked at began, so the work is the calls that do overlap.
+        int hosts = 0;
+        for (JobTasks.Call c : jt.calls()) {
+            Collective k = c.call();
+            for (int i = 0; i < k.rankCount(); i++) {
+                hosts = Math.max(hosts, k.host(i) + 1);
+            }
+        }
+        int[] count = new int[hosts + 1];
+        for (JobTasks.Call c : jt.calls()) {
+            Collective k = c.call();
+            for (int i = 0; i < k.rankCount(); i++) {
+                count[k.host(i) + 1]++;
+            }
+        }
+        for (int h = 0; h < hosts; h++) {
+            count[h + 1] += count[h];
+        }
+        // The calls in order of start (ties by index), then each host's calls filled in that order: sorted per host.
+        Integer[] order = new Integer[n];
+        for (int x = 0; x < n; x++) {
+            order[x] = x;
+        }
+        Arrays.sort(order, (a, b) -> spans[a][0] != spans[b][0] ? Long.compare(spans[a][0], spans[b][0])
+                : Integer.compare(a, b));
+        int[] rank = new int[n];
+        for (int i = 0; i < n; i++) {
+            rank[order[i]] = i;
+        }
+        int[] byHost = new int[count[hosts]];
+        int[] fill = Arrays.copyOf(count, hosts);
+        for (int i = 0; i < n; i++) {
+            int x = order[i];
+            Collective k = jt.calls().get(x).call();
+            for (int r = 0; r < k.rankCount(); r++) {
+                byHost[fill[k.host(r)]++] = x;
+            }
+        }
+        long[] prefixEnd = new long[byHost.length];
+        for (int h = 0; h < hosts; h++) {
+            long latest = Long.MIN_VALUE;
+            for (int p = count[h]; p < count[h + 1]; p++) {
+                latest = Math.max(latest, end(spans[byHost[p]]));
+                prefixEnd[p] = latest;
+            }
+        }
+        int[] seen = new int[n];
+        Arrays.fill(seen, -1);
+        for (int x = 0; x < n; x++) {
+            long start = spans[x][0];
+            long end = end(spans[x]);
+            if (end <= start) {
+                continue;
+            }
+            int calls = 0;
+            int longest = -1;
+            long longestPs = 0;
+            Collective k = jt.calls().get(x).call();
+            for (int i = 0; i < k.rankCount(); i++) {
+                int h = k.host(i);
+                int p = find(byHost, count[h], count[h + 1], x, rank);
+                for (int q = p - 1; q >= count[h] && prefixEnd[q] > start; q--) {
+                    int y = byHost[q];
+                    long overlap = Math.min(end, end(spans[y])) - Math.max(start, spans[y][0]);
+                    if (y != x && overlap > 0 && seen[y] != x) {
+                        seen[y] = x;
+                        calls++;
+                        if (overlap > longestPs || overlap == longestPs && y < longest) {
+                            longest = y;
+                            longestPs = overlap;
+                        }
+                    }
+                }
+                for (int q = p + 1; q < count[h + 1] && spans[byHost[q]][0] < end; q++) {
+                    int y = byHost[q];
+                    long overlap = Math.min(end, end(spans[y])) - Math.max(start, spans[y][0]);
+                    if (y != x && overlap > 0 && seen[y] != x) {
+                        seen[y] = x;
+                        calls++;
+                        if (overlap > longestPs || overlap == longestPs && y < longest) {
+                            longest = y;
+                            longestPs = overlap;
+                        }
+                    }
+                }
+            }
+            if (calls > 0) {
+                out[x] = new CollectiveRecord.Concurrent(calls, jt.calls().get(longest).name(), longestPs);
+            }
+        }
+        return out;
+    }
+
+    /** A call's end in the run: its last member's done, or, unfinished, its start (nothing known after it). */
+    private static long end(long[] span) {
+        return span[2] == 1 ? span[1] : span[0];
+    }
+
+    /** Where call x sits in one host's calls, which are in the order of {@code rank}. */
+    private static int find(int[] byHost, int from, int to, int x, int[] rank) {
+        int lo = from;
+        int hi = to - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Integer.compare(rank[byHost[mid]], rank[x]);
+            if (c == 0) {
+                return mid;
+            } else if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        throw new IllegalStateException("call " + x + " is not among its host's calls");
+    }
+}
