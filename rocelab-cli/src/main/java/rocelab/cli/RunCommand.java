@@ -463,7 +463,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             return OutputFolder.open(dir);
         } catch (IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return null;
         }
     }
@@ -476,10 +476,16 @@ final class RunCommand implements Callable<Integer> {
             CompletableFuture<LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter,
             FlowsCsvWriter flows) throws Exception {
-        try {
-            if (capture != null) {
+        if (capture != null) {
+            try {
                 capture.write(folder.redirect(pcap));
+            } catch (IOException e) {
+                // Checked before the run, so only a disk that filled up or changed since lands here.
+                err.println("error: --pcap " + pcap + ": cannot write the capture (" + IoProblem.cause(e) + ")");
+                return RocelabCommand.EXIT_BAD_INPUT;
             }
+        }
+        try {
             // The folder's files and the report, written side by side; summary.json last. The lint's errors and
             // warnings (when it ran) go into the manifest, and so into the report's findings.
             Map<String, Object> manifest = new LinkedHashMap<>(manifestExtras(config));
@@ -498,8 +504,7 @@ final class RunCommand implements Callable<Integer> {
             folder.commit();
             phases.end("outputs and report");
         } catch (IOException e) {
-            err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
-                    + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (!quiet) {
