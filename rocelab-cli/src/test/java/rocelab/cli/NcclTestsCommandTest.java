@@ -123,6 +123,15 @@ class NcclTestsCommandTest {
         CliRun size = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "lots");
         assertThat(size.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(size.err()).startsWith("error: -b 'lots' is not a size");
+        // 0 is a size, below the smallest: said so, as the scenario reader says a size is too small.
+        for (String zero : List.of("0", "0B")) {
+            CliRun small = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", zero);
+            assertThat(small.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(small.err()).isEqualTo("error: -b '" + zero + "' is too small; expected a size of at least 1"
+                    + " byte\n");
+        }
+        assertThat(CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-e", "9999999999G").err())
+                .startsWith("error: -e '9999999999G' is not a size");
         CliRun order = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1K");
         assertThat(order.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(order.err()).doesNotContain("Exception");
