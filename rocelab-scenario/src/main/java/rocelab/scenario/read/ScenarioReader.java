@@ -376,7 +376,7 @@ public final class ScenarioReader {
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
         if (!NAME.matcher(name).matches()) {
-            throw doc.at(nameNode, "'" + name + "' is not a valid name; expected " + NAME_FORMAT);
+            throw doc.at(nameNode, Doc.quoted(name) + " is not a valid name; expected " + NAME_FORMAT);
         }
         long seed = top.has("seed") ? doc.longValue(top.get("seed"), "seed", "a whole number") : 1L;
 
