@@ -193,8 +193,7 @@ final class RunCommand implements Callable<Integer> {
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
             if (example != null && !ScenarioReader.exampleNames().contains(example)) {
-                err.println("error: --example '" + example + "' is not a built-in example; expected one of: "
-                        + String.join(", ", ScenarioReader.exampleNames()));
+                err.println("error: " + ScenarioReader.unknownExample(example).getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
             // Options that need no scenario are checked before it is read (a large job takes seconds to read).
@@ -588,7 +587,7 @@ final class RunCommand implements Callable<Integer> {
             return "--pcap-flow and --pcap-qp both select frames; expected one of them";
         }
         if (pcapMax < 1) {
-            return "--pcap-max " + pcapMax + " must be at least 1";
+            return "--pcap-max " + pcapMax + " is too small; expected at least 1 frame";
         }
         if (!pcapLinks.isEmpty()) {
             Topology topology = config.topology().build();

@@ -166,6 +166,8 @@ class OutputFolderTest {
                         + " start\n");
         assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-qp", "-2").exitCode())
                 .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-max", "0").err())
+                .isEqualTo("error: --pcap-max 0 is too small; expected at least 1 frame\n");
         assertThat(CliRun.of("run", "--out", out, "--pcap-flow", "3").err())
                 .isEqualTo("error: --pcap-flow selects what --pcap captures; expected --pcap FILE with it\n");
         assertThat(dir.resolve("o")).doesNotExist();
