@@ -37,10 +37,10 @@ final class NcclTestsCommand implements Callable<Integer> {
     String op;
 
     @Option(names = "--algorithm", paramLabel = "ALGO",
-            description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
-                    + "(all_reduce); ring, "
-                    + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
-                    + "(default: the collective's usual one, e.g. ring).")
+            description = "Algorithm, as NCCL_ALGO chooses it: ring, halving-doubling, recursive-doubling, tree,"
+                    + " hierarchical (all_reduce); ring, halving-doubling, hierarchical (all_gather, reduce_scatter);"
+                    + " direct, pairwise, pxn (alltoall, alltoallv); ring (broadcast, reduce); direct (sendrecv)"
+                    + " (default: ring, or direct for alltoall, alltoallv and sendrecv).")
     String algorithm;
 
     @Option(names = "--qps-per-connection", defaultValue = "1", paramLabel = "N",

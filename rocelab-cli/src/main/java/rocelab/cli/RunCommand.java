@@ -127,7 +127,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
+    @Option(names = {"-q", "--quiet"}, description = "Print no summary, progress or notes: only errors, and why an"
+            + " explicit --threads N ran on fewer threads. Also skips the lint unless --strict asks for its verdict"
+            + " (nothing would print its findings, and it costs memory a large run may not have): manifest.json"
+            + " (lint_skipped) and the report then say that the lint did not run.")
     boolean quiet;
 
     @Option(names = "--debug", description = "Show stack traces of internal errors, and of running out of memory.")
