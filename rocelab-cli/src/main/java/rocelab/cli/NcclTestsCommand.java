@@ -226,7 +226,8 @@ final class NcclTestsCommand implements Callable<Integer> {
             sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
-                out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
+                out.printf(Locale.ROOT, "# %d B skipped: below %d B, the smallest %s nccl-tests runs on %d ranks%n",
+                        requested, NcclTests.smallestSize(operation, ranks), operation.ncclName(), ranks);
                 continue;
             }
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
