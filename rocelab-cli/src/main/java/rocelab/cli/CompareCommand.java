@@ -150,7 +150,7 @@ final class CompareCommand implements Callable<Integer> {
             new ComparisonReport(entries).write(folder.dir());
             folder.commit();
         } catch (IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         ComparisonReport report = new ComparisonReport(entries);

@@ -19,21 +19,28 @@ final class IoProblem {
 
     /** {@code e}'s file and cause, e.g. {@code /proc/.x.partial-1: permission denied}. */
     static String describe(IOException e) {
+        String file = e instanceof FileSystemException f ? f.getFile() : null;
+        String other = e instanceof FileSystemException f ? f.getOtherFile() : null;
+        return (file == null ? "" : file + (other == null ? "" : " -> " + other) + ": ") + cause(e);
+    }
+
+    /**
+     * Only {@code e}'s cause, e.g. {@code permission denied}: for a message that names the user's own path rather
+     * than the temporary file the failure happened on.
+     */
+    static String cause(IOException e) {
         if (!(e instanceof FileSystemException f)) {
             return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         }
         String cause = f.getReason();
         if (cause == null || cause.isBlank()) {
-            cause = e instanceof AccessDeniedException ? "permission denied"
+            return e instanceof AccessDeniedException ? "permission denied"
                     : e instanceof NoSuchFileException ? "no such file or directory"
                     : e instanceof NotDirectoryException ? "not a directory"
                     : e instanceof FileAlreadyExistsException ? "already exists"
                     : e instanceof DirectoryNotEmptyException ? "directory not empty"
                     : "the file system refused it";
-        } else {
-            cause = cause.substring(0, 1).toLowerCase(Locale.ROOT) + cause.substring(1);
         }
-        String file = f.getFile();
-        return (file == null ? "" : file + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": ") + cause;
+        return cause.substring(0, 1).toLowerCase(Locale.ROOT) + cause.substring(1);
     }
 }

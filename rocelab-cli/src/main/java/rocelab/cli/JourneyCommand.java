@@ -52,13 +52,17 @@ final class JourneyCommand implements Callable<Integer> {
             description = "Follow this packet through every hop instead.")
     long packet;
 
-    @Option(names = "--from", paramLabel = "TIME", defaultValue = "0", description = "Tell from this time.")
+    @Option(names = "--from", paramLabel = "TIME", defaultValue = "0",
+            description = "Tell from this simulated time, e.g. 100us (default: ${DEFAULT-VALUE}, the start of the run).")
     String from;
 
-    @Option(names = "--to", paramLabel = "TIME", description = "Tell until this time.")
+    @Option(names = "--to", paramLabel = "TIME",
+            description = "Tell until this simulated time (default: none, up to the flow's last event).")
     String to;
 
-    @Option(names = "--max-lines", paramLabel = "N", defaultValue = "60", description = "Event lines to print.")
+    @Option(names = "--max-lines", paramLabel = "N", defaultValue = "60",
+            description = "Event lines to print; the rest are counted in one line (default: ${DEFAULT-VALUE}; --json"
+                    + " has every event).")
     int maxLines;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write every event as JSON.")

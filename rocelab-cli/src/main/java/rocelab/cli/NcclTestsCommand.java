@@ -37,10 +37,10 @@ final class NcclTestsCommand implements Callable<Integer> {
     String op;
 
     @Option(names = "--algorithm", paramLabel = "ALGO",
-            description = "Algorithm, as NCCL_ALGO chooses it: ring, tree, halving-doubling, recursive-doubling "
-                    + "(all_reduce); ring, "
-                    + "halving-doubling (all_gather, reduce_scatter); direct, pairwise (alltoall, alltoallv) "
-                    + "(default: the collective's usual one, e.g. ring).")
+            description = "Algorithm, as NCCL_ALGO chooses it: ring, halving-doubling, recursive-doubling, tree,"
+                    + " hierarchical (all_reduce); ring, halving-doubling, hierarchical (all_gather, reduce_scatter);"
+                    + " direct, pairwise, pxn (alltoall, alltoallv); ring (broadcast, reduce); direct (sendrecv)"
+                    + " (default: ring, or direct for alltoall, alltoallv and sendrecv).")
     String algorithm;
 
     @Option(names = "--qps-per-connection", defaultValue = "1", paramLabel = "N",
@@ -226,7 +226,8 @@ final class NcclTestsCommand implements Callable<Integer> {
             sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
-                out.printf(Locale.ROOT, "# %d B skipped: less than one element per rank%n", requested);
+                out.printf(Locale.ROOT, "# %d B skipped: below %d B, the smallest %s nccl-tests runs on %d ranks%n",
+                        requested, NcclTests.smallestSize(operation, ranks), operation.ncclName(), ranks);
                 continue;
             }
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
@@ -304,21 +305,24 @@ final class NcclTestsCommand implements Callable<Integer> {
     /** A size the nccl-tests way (8, 1K, 256M, 1G: powers of 1024), or with a rocelab unit (64MiB, 1MB). */
     private static long size(String flag, String text) {
         String t = text.strip();
+        long v;
         try {
             if (t.matches("\\d+[KkMmGg]?")) {
                 char last = Character.toUpperCase(t.charAt(t.length() - 1));
                 long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
-                long v = Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult;
-                if (v >= 1) {
-                    return v;
-                }
+                v = Math.multiplyExact(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)), mult);
             } else {
-                return UnitParser.bytes(t);
+                v = UnitParser.bytes(t);
             }
-        } catch (IllegalArgumentException e) {
-            // fall through to the message below
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException(flag + " '" + text + "' is not a size; expected bytes such as 8, 1K,"
+                    + " 256M or 1G");
         }
-        throw new IllegalArgumentException(flag + " '" + text + "' is not a size; expected bytes such as 8, 1K,"
-                + " 256M or 1G");
+        if (v < 1) {
+            // A size all the same, below the smallest (a size under one element per rank is skipped, not refused).
+            throw new IllegalArgumentException(flag + " '" + text + "' is too small; expected a size of at least 1"
+                    + " byte");
+        }
+        return v;
     }
 }

@@ -3,6 +3,7 @@ package rocelab.cli;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -26,14 +27,17 @@ final class OutputFolder implements AutoCloseable {
 
     private final Path target;
     private final Path staging;
+    /** The outermost folder above the staging copy that this run created (e.g. ./out), or null when none. */
+    private final Path made;
     private final Thread cleanup;
     private boolean committed;
 
-    private OutputFolder(Path target, Path staging) {
+    private OutputFolder(Path target, Path staging, Path made) {
         this.target = target;
         this.staging = staging;
+        this.made = made;
         // Ctrl-C or a plain kill still removes the unfinished copy; a hard kill leaves it for the next run.
-        this.cleanup = new Thread(() -> deleteQuietly(staging), "rocelab-output-cleanup");
+        this.cleanup = new Thread(this::discard, "rocelab-output-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -64,6 +68,11 @@ final class OutputFolder implements AutoCloseable {
         Path writableHere = p.equals(full) ? full.getParent() : p;
         if (!Files.isWritable(writableHere) || p.equals(full) && !Files.isWritable(full)) {
             return writableHere + " is not writable; expected a folder the run may write into";
+        }
+        String refused = refusal(writableHere, false);
+        if (refused != null) {
+            return "cannot create a folder in " + writableHere + " (" + refused + "); expected a folder the run may"
+                    + " write into";
         }
         if (p.equals(full)) {
             String foreign = foreignEntry(full, subfolders);
@@ -110,7 +119,27 @@ final class OutputFolder implements AutoCloseable {
         if (p != null && !Files.isWritable(p)) {
             return p + " is not writable; expected a folder the file may be written into";
         }
+        String refused = p == null ? null : refusal(p, p.equals(full.getParent()));
+        if (refused != null) {
+            return "cannot create a " + (p.equals(full.getParent()) ? "file" : "folder") + " in " + p + " ("
+                    + refused + "); expected a folder the file may be written into";
+        }
         return null;
+    }
+
+    /**
+     * Why {@code dir} refuses a new entry, or null when it takes one: a folder ({@code file} false) or a file is made
+     * there and removed at once. Permissions alone do not tell: /proc and /sys look writable to root, yet refuse.
+     */
+    private static String refusal(Path dir, boolean file) {
+        try {
+            Path probe = file ? Files.createTempFile(dir, ".rocelab-probe-", "")
+                    : Files.createTempDirectory(dir, ".rocelab-probe-");
+            Files.delete(probe);
+            return null;
+        } catch (IOException e) {
+            return IoProblem.cause(e);
+        }
     }
 
     /** The first entry of an existing folder that is not a rocelab output, or null when every entry is. */
@@ -135,13 +164,46 @@ final class OutputFolder implements AutoCloseable {
     static OutputFolder open(Path target) throws IOException {
         Path full = target.toAbsolutePath().normalize();
         Path parent = full.getParent();
-        Files.createDirectories(parent);
-        String prefix = "." + full.getFileName() + PARTIAL;
-        removeAbandoned(parent, prefix);
-        Path staging = parent.resolve(prefix + ProcessHandle.current().pid());
-        deleteRecursively(staging);
-        Files.createDirectory(staging);
-        return new OutputFolder(full, staging);
+        Path made = parent;
+        while (made.getParent() != null && !Files.exists(made.getParent())) {
+            made = made.getParent();
+        }
+        made = Files.exists(made) ? null : made;
+        try {
+            Files.createDirectories(parent);
+            String prefix = "." + full.getFileName() + PARTIAL;
+            removeAbandoned(parent, prefix);
+            Path staging = parent.resolve(prefix + ProcessHandle.current().pid());
+            deleteRecursively(staging);
+            Files.createDirectory(staging);
+            return new OutputFolder(full, staging, made);
+        } catch (IOException e) {
+            removeEmpty(parent, made);
+            throw e;
+        }
+    }
+
+    /**
+     * {@code e}'s file and cause, with the staging copy's name replaced by the output folder's own ({@code target} as
+     * the user gave it): the user never chose the name {@code .x.partial-1234}.
+     */
+    static String describe(IOException e, Path target) {
+        String file = e instanceof FileSystemException f ? f.getFile() : null;
+        if (file == null) {
+            return IoProblem.describe(e);
+        }
+        Path full = target.toAbsolutePath().normalize();
+        Path failed = Path.of(file).toAbsolutePath().normalize();
+        Path parent = full.getParent();
+        if (parent != null && failed.startsWith(parent) && !failed.equals(parent)) {
+            Path inParent = parent.relativize(failed);
+            String first = inParent.getName(0).toString();
+            String name = "." + full.getFileName();
+            if (first.startsWith(name + PARTIAL) || first.startsWith(name + ".old-")) {
+                return target.resolve(inParent.getName(0).relativize(inParent)) + ": " + IoProblem.cause(e);
+            }
+        }
+        return IoProblem.describe(e);
     }
 
     /** Where the run's files go while it writes them. */
@@ -173,12 +235,33 @@ final class OutputFolder implements AutoCloseable {
     @Override
     public void close() {
         if (!committed) {
-            deleteQuietly(staging);
+            discard();
         }
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {
             // The hook is running or will run; it deletes nothing that still matters.
+        }
+    }
+
+    /** Removes the unfinished copy, and the folders the run created for it when nothing else is in them. */
+    private void discard() {
+        deleteQuietly(staging);
+        removeEmpty(staging.getParent(), made);
+    }
+
+    /** Removes {@code dir} and its parents up to {@code outermost} (null: none), stopping at one that is not empty. */
+    private static void removeEmpty(Path dir, Path outermost) {
+        if (outermost == null) {
+            return;
+        }
+        for (Path p = dir; p != null && p.startsWith(outermost); p = p.getParent()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException notEmptyOrRefused) {
+                // Something else is in it now (another run's folder): it stays, and so do its parents.
+                return;
+            }
         }
     }
 

@@ -14,7 +14,13 @@ import rocelab.observe.report.RunFolderException;
 
 /** {@code rocelab report OUTDIR}: (re)builds the HTML report of a finished run from its output files. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Rebuild report.html of a finished run from the files in its output folder.")
+        description = {"Rebuild report.html of a finished run from the files in its output folder.",
+            "It needs summary.json, manifest.json, topology.csv and flows.csv (flows_aggregated.csv when the run"
+                    + " aggregated its flows); from a packet-level run ports.csv, and queues.csv, links.csv and"
+                    + " rates.csv when it sampled; jobs.csv, ranks.csv and timeline.csv together, as"
+                    + " requests.csv and llm_calls.csv. A missing one is an error (exit 2). pfc.csv, vl.csv and"
+                    + " collectives.csv are written only when the run had them; without them their sections are left"
+                    + " out."})
 final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OUTDIR", description = "A run's output folder (holds summary.json).")
     Path dir;
@@ -43,6 +49,12 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path out;
         try {
+            String missing = ReportWriter.missingFile(dir);
+            if (missing != null) {
+                spec.commandLine().getErr().println("error: " + dir + " has no " + missing + "; expected the"
+                        + " folder as rocelab run wrote it");
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
             out = ReportWriter.write(dir);
         } catch (RunFolderException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

@@ -127,7 +127,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")
     boolean strict;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
+    @Option(names = {"-q", "--quiet"}, description = "Print no summary, progress or notes: only errors, and why an"
+            + " explicit --threads N ran on fewer threads. Also skips the lint unless --strict asks for its verdict"
+            + " (nothing would print its findings, and it costs memory a large run may not have): manifest.json"
+            + " (lint_skipped) and the report then say that the lint did not run.")
     boolean quiet;
 
     @Option(names = "--debug", description = "Show stack traces of internal errors, and of running out of memory.")
@@ -193,8 +196,7 @@ final class RunCommand implements Callable<Integer> {
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
             if (example != null && !ScenarioReader.exampleNames().contains(example)) {
-                err.println("error: --example '" + example + "' is not a built-in example; expected one of: "
-                        + String.join(", ", ScenarioReader.exampleNames()));
+                err.println("error: " + ScenarioReader.unknownExample(example).getMessage());
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
             // Options that need no scenario are checked before it is read (a large job takes seconds to read).
@@ -463,7 +465,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             return OutputFolder.open(dir);
         } catch (IOException e) {
-            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return null;
         }
     }
@@ -476,10 +478,16 @@ final class RunCommand implements Callable<Integer> {
             CompletableFuture<LintReport> lintJob, PacketCapture capture,
             Path pcap, Simulation simulation, PrintWriter err, PrintWriter outWriter,
             FlowsCsvWriter flows) throws Exception {
-        try {
-            if (capture != null) {
+        if (capture != null) {
+            try {
                 capture.write(folder.redirect(pcap));
+            } catch (IOException e) {
+                // Checked before the run, so only a disk that filled up or changed since lands here.
+                err.println("error: --pcap " + pcap + ": cannot write the capture (" + IoProblem.cause(e) + ")");
+                return RocelabCommand.EXIT_BAD_INPUT;
             }
+        }
+        try {
             // The folder's files and the report, written side by side; summary.json last. The lint's errors and
             // warnings (when it ran) go into the manifest, and so into the report's findings.
             Map<String, Object> manifest = new LinkedHashMap<>(manifestExtras(config));
@@ -498,8 +506,7 @@ final class RunCommand implements Callable<Integer> {
             folder.commit();
             phases.end("outputs and report");
         } catch (IOException e) {
-            err.println("error: cannot write the output " + dir + (capture != null ? " or " + pcap : "") + ": "
-                    + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (!quiet) {
@@ -583,7 +590,7 @@ final class RunCommand implements Callable<Integer> {
             return "--pcap-flow and --pcap-qp both select frames; expected one of them";
         }
         if (pcapMax < 1) {
-            return "--pcap-max " + pcapMax + " must be at least 1";
+            return "--pcap-max " + pcapMax + " is too small; expected at least 1 frame";
         }
         if (!pcapLinks.isEmpty()) {
             Topology topology = config.topology().build();

@@ -86,7 +86,7 @@ final class SweepCommand implements Callable<Integer> {
             outcome = new LocalSweep(plan, dir, jobs, progress).run();
         } catch (IOException e) {
             progress.done();
-            err.println("error: cannot write the output " + dir + ": " + IoProblem.describe(e));
+            err.println("error: cannot write the output " + dir + ": " + OutputFolder.describe(e, dir));
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         progress.done();

@@ -48,6 +48,16 @@ class BadInputTest {
     }
 
     @Test
+    void shouldShowControlCharactersOfARefusedNameEscapedNotRaw() throws IOException {
+        // A NUL or an escape sequence echoed raw would be cut off or obeyed by the terminal.
+        Path file = scenario(HEAD.replace("name: t", "name: \"a\\0b\\e[31mred\"") + TOPO + FLOW);
+
+        String line = assertRejected(file, "1:7", "'a\\0b\\x1B[31mred' is not a valid name; expected a plain file name");
+
+        assertThat(line.chars().filter(Character::isISOControl)).isEmpty();
+    }
+
+    @Test
     void shouldRefuseANameThatIsNotAPlainFileName() throws IOException {
         // The name names the output folder out/NAME: ".." would write next to out/, "." straight into it.
         for (String name : new String[] {"..", ".", ".hidden"}) {

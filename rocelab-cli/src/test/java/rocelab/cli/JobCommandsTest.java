@@ -11,6 +11,18 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code rocelab expand}, {@code run --ideal} and the outputs of a run with jobs. */
 class JobCommandsTest {
     @Test
+    void shouldRefuseAnUnknownExampleAsRunDoesWithoutAMadeUpPosition() {
+        for (String command : List.of("expand", "run", "compare", "lint")) {
+            CliRun r = CliRun.of(command, "--example", "nope");
+
+            assertThat(r.exitCode()).as(command).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(r.errorLines()).as(command).singleElement().asString()
+                    .startsWith("error: --example 'nope' is not a built-in example; expected one of: ")
+                    .contains("train-3d-rail");
+        }
+    }
+
+    @Test
     void shouldPrintTheExpandedProgramInTheStepLanguage(@TempDir Path dir) throws Exception {
         CliRun r = CliRun.of("expand", "--example", "train-3d-rail");
         assertThat(r.exitCode()).isZero();

@@ -57,6 +57,23 @@ class NcclTestsCommandTest {
     }
 
     @Test
+    void shouldPrintTheSizeAndCountNcclTestsPrintsOnTwelveRanks() throws IOException {
+        // nccl-tests trims each rank's share to 16 bytes: on 12 ranks -b 1M runs 1,048,512 bytes, 21,844 elements per
+        // rank (rocelab printed 1,048,560 and 21,845), and 64 B is below its smallest all_gather (192 B).
+        Path twelve = Files.writeString(dir.resolve("twelve.yaml"), Files.readString(fabric())
+                .replace("hosts: 8", "hosts: 12"));
+        CliRun run = CliRun.of("nccl-tests", "all_gather", "--scenario", twelve.toString(), "-b", "1M", "-e", "1M",
+                "-n", "1", "-w", "0", "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(rows(run.out())).singleElement().satisfies(r -> assertThat(List.of(r[0], r[1]))
+                .containsExactly("1048512", "21844"));
+        CliRun small = CliRun.of("nccl-tests", "all_gather", "--scenario", twelve.toString(), "-b", "64", "-e", "64",
+                "-q");
+        assertThat(small.out()).contains("# 64 B skipped: below 192 B, the smallest all_gather nccl-tests runs on 12"
+                + " ranks");
+    }
+
+    @Test
     void shouldRunOnAFabricOnlyScenario() throws IOException {
         Path f = Files.writeString(dir.resolve("fabric-only.yaml"), """
                 name: fabric-only
@@ -123,6 +140,15 @@ class NcclTestsCommandTest {
         CliRun size = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "lots");
         assertThat(size.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(size.err()).startsWith("error: -b 'lots' is not a size");
+        // 0 is a size, below the smallest: said so, as the scenario reader says a size is too small.
+        for (String zero : List.of("0", "0B")) {
+            CliRun small = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", zero);
+            assertThat(small.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(small.err()).isEqualTo("error: -b '" + zero + "' is too small; expected a size of at least 1"
+                    + " byte\n");
+        }
+        assertThat(CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-e", "9999999999G").err())
+                .startsWith("error: -e '9999999999G' is not a size");
         CliRun order = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1K");
         assertThat(order.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(order.err()).doesNotContain("Exception");

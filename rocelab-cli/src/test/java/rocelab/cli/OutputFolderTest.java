@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
@@ -163,8 +166,80 @@ class OutputFolderTest {
                         + " start\n");
         assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-qp", "-2").exitCode())
                 .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(CliRun.of("run", "--out", out, "--pcap", pcap, "--pcap-max", "0").err())
+                .isEqualTo("error: --pcap-max 0 is too small; expected at least 1 frame\n");
         assertThat(CliRun.of("run", "--out", out, "--pcap-flow", "3").err())
                 .isEqualTo("error: --pcap-flow selects what --pcap captures; expected --pcap FILE with it\n");
         assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseACaptureAFolderWillNotTakeBeforeTheRunAndCreateNothing() {
+        // /proc looks writable to root yet takes no new file: only trying tells.
+        Path out = dir.resolve("new/o");
+
+        CliRun run = CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "--pcap", "/proc/x.pcap");
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.err()).startsWith("error: --pcap /proc/x.pcap: ").contains("/proc").contains("; expected a")
+                .doesNotContain(".partial").doesNotContain("cannot write the output");
+        assertThat(run.errorLines()).hasSize(1);
+        assertThat(run.out()).as("nothing simulated").isEmpty();
+        assertThat(dir.resolve("new")).as("nothing created").doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseAnOutputFolderThatCannotBeMadeBeforeTheRunNamingOnlyTheUsersPath() throws IOException {
+        Files.writeString(dir.resolve("base.yaml"), """
+                name: tiny
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 1-3, receiver: 0, size: 50KB}
+                """);
+        Path sweep = Files.writeString(dir.resolve("s.yaml"),
+                "scenario: base.yaml\nvary:\n  nic.dcqcn.profile: [paper]\n");
+        for (String out : List.of("/proc/rl/x", "/sys/x")) {
+            for (String[] command : List.of(new String[] {"run", "--example", "lossy-incast"},
+                    new String[] {"compare", "--example", "lossy-incast"}, new String[] {"sweep", sweep.toString()})) {
+                String[] args = Stream.concat(Stream.of(command), Stream.of("--out", out)).toArray(String[]::new);
+
+                CliRun run = CliRun.of(args);
+
+                assertThat(run.exitCode()).as(run.err()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+                assertThat(run.err()).as(command[0]).startsWith("error: --out " + out + ": ")
+                        .contains("; expected a folder").doesNotContain(".partial").doesNotContain("probe");
+                assertThat(run.errorLines()).hasSize(1);
+                assertThat(run.out()).as("nothing simulated").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void shouldRemoveTheFoldersItMadeWhenARunIsNotCommitted() throws IOException {
+        Path kept = Files.createDirectories(dir.resolve("kept"));
+        Path out = kept.resolve("out/a/x");
+
+        try (OutputFolder folder = OutputFolder.open(out)) {
+            assertThat(folder.dir()).exists();
+        }
+
+        assertThat(kept.resolve("out")).as("made for the run, removed with it").doesNotExist();
+        assertThat(kept).as("there before the run").exists();
+    }
+
+    @Test
+    void shouldNameTheOutputFolderNotItsStagingCopyInAnError() {
+        Path out = Path.of("out/x");
+        Path staging = out.toAbsolutePath().resolveSibling(".x.partial-1234");
+
+        assertThat(OutputFolder.describe(new FileSystemException(staging.resolve("charts/a.svg").toString(), null,
+                "No space left on device"), out)).isEqualTo("out/x/charts/a.svg: no space left on device");
+        assertThat(OutputFolder.describe(new AccessDeniedException(staging.toString()), out))
+                .isEqualTo("out/x: permission denied");
+        assertThat(OutputFolder.describe(new NoSuchFileException("/elsewhere/y"), out))
+                .isEqualTo("/elsewhere/y: no such file or directory");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,30 @@ class ReportCommandTest {
         assertThat(r.err()).doesNotContain("\tat ", "internal error");
         assertThat(r.errorLines()).hasSize(1);
         return r.errorLines().get(0);
+    }
+
+    @Test
+    void shouldNameAFileTheReportNeedsWhenTheFolderLacksIt() throws IOException {
+        // The report was drawn without them before (no thresholds, no port table, no charts), as if the run had none.
+        for (String name : List.of("manifest.json", "flows.csv", "topology.csv", "ports.csv", "queues.csv")) {
+            Path f = dir.resolve("without-" + name);
+            Files.createDirectories(f);
+            try (var files = Files.list(run)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    if (!file.getFileName().toString().equals(name)) {
+                        Files.copy(file, f.resolve(file.getFileName()));
+                    }
+                }
+            }
+
+            assertThat(rejected(f)).as(name).startsWith("error: " + f + " has no " + name + " (")
+                    .endsWith("); expected the folder as rocelab run wrote it");
+            assertThat(f.resolve("report.html")).as("the old report is left alone").hasSameTextualContentAs(
+                    run.resolve("report.html"));
+        }
+        // A file written only when the run had what it holds (the demo has no jobs) is not asked for.
+        assertThat(CliRun.of("report", withFile("summary.json", Files.readAllBytes(run.resolve("summary.json")))
+                .toString()).exitCode()).isZero();
     }
 
     @Test

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.scenario.nccl.NcclTests;
 import rocelab.workload.collective.Algorithm;
@@ -72,11 +73,29 @@ class NcclTestsTest {
     }
 
     @Test
-    void shouldAlignSizesToWholeElementsPerRank() {
+    void shouldAlignSizesAsNcclTestsDoes() {
+        // Whole elements for the undivided buffers; for the divided ones each rank's share is trimmed to 16 bytes
+        // (4 floats): 1001 B on 8 ranks is 31 elements per rank, trimmed to 28 (896 B), not 31 (992 B).
         assertThat(NcclTests.alignedSize(CollectiveOp.ALL_REDUCE, 1001, 8)).isEqualTo(1000);
-        assertThat(NcclTests.alignedSize(CollectiveOp.ALL_GATHER, 1001, 8)).isEqualTo(992);
+        assertThat(NcclTests.alignedSize(CollectiveOp.ALL_GATHER, 1001, 8)).isEqualTo(896);
         assertThat(NcclTests.alignedSize(CollectiveOp.REDUCE_SCATTER, 16, 8)).isZero();
+        assertThat(NcclTests.alignedSize(CollectiveOp.REDUCE_SCATTER, 127, 8)).isZero();
+        assertThat(NcclTests.alignedSize(CollectiveOp.REDUCE_SCATTER, 128, 8)).isEqualTo(128);
         assertThat(NcclTests.alignedSize(CollectiveOp.ALL_REDUCE, 4, 8)).isEqualTo(4);
         assertThat(NcclTests.alignedSize(CollectiveOp.ALL_REDUCE, 3, 8)).isZero();
+        assertThat(NcclTests.smallestSize(CollectiveOp.ALL_GATHER, 8)).isEqualTo(128);
+        assertThat(NcclTests.smallestSize(CollectiveOp.BROADCAST, 8)).isEqualTo(4);
+    }
+
+    @Test
+    void shouldMatchNcclTestsRowsOnTwelveRanks() {
+        // nccl-tests on 12 ranks, -b 1M: 1,048,512 bytes, count 21,844 (rocelab's rows said 1,048,560 and 21,845,
+        // each rank's share aligned to one element instead of 16 bytes).
+        for (CollectiveOp op : List.of(CollectiveOp.ALL_GATHER, CollectiveOp.REDUCE_SCATTER, CollectiveOp.ALL_TO_ALL)) {
+            long size = NcclTests.alignedSize(op, 1 << 20, 12);
+            assertThat(size).as(op.ncclName()).isEqualTo(1_048_512);
+            assertThat(NcclTests.count(op, size, 12)).as(op.ncclName()).isEqualTo(21_844);
+        }
+        assertThat(NcclTests.alignedSize(CollectiveOp.ALL_REDUCE, 1 << 20, 12)).isEqualTo(1 << 20);
     }
 }

@@ -89,6 +89,45 @@ final class ReportFolder {
         }
     }
 
+    /**
+     * The first file the report needs that {@code dir} lacks, with why it needs it, or null when none is missing:
+     * files every run writes, and those its summary and manifest say this run wrote. The rest (pfc.csv, vl.csv,
+     * collectives.csv, jobs.csv, requests.csv, ...) are written only when the run had them, and their sections are
+     * left out of the report when they are absent, as they are from the report the run wrote itself.
+     */
+    static String missing(Path dir) throws IOException {
+        Map<String, Object> summary = json(dir.resolve("summary.json"));
+        Map<String, Object> manifest = json(dir.resolve("manifest.json"));
+        Object model = summary.getOrDefault("model", "packet");
+        Map<String, String> needed = new LinkedHashMap<>();
+        needed.put("manifest.json", "the scenario's thresholds and the lint's findings");
+        needed.put("topology.csv", "the fabric's links");
+        if ("packet".equals(model)) {
+            needed.put("ports.csv", "the per-port counters of a packet-level run");
+            if (manifest.get("sample_interval_us") != null) {
+                String sampled = "the time series a run that samples (observe: sample-interval) writes";
+                needed.put("queues.csv", sampled);
+                needed.put("links.csv", sampled);
+                needed.put("rates.csv", sampled);
+            }
+        }
+        for (String group : new String[] {"jobs.csv ranks.csv timeline.csv", "requests.csv llm_calls.csv"}) {
+            List<String> files = List.of(group.split(" "));
+            if (files.stream().anyMatch(f -> Files.exists(dir.resolve(f)))) {
+                files.forEach(f -> needed.put(f, "the run wrote " + String.join(", ", files) + " together"));
+            }
+        }
+        if (!Files.exists(dir.resolve("flows.csv")) && !Files.exists(dir.resolve("flows_aggregated.csv"))) {
+            return "flows.csv (every run writes it, or flows_aggregated.csv when its flows were aggregated)";
+        }
+        for (var e : needed.entrySet()) {
+            if (!Files.exists(dir.resolve(e.getKey()))) {
+                return e.getKey() + " (" + e.getValue() + ")";
+            }
+        }
+        return null;
+    }
+
     static ReportData read(Path dir) throws IOException {
         ReportData d = new ReportData();
         d.summary = json(dir.resolve("summary.json"));

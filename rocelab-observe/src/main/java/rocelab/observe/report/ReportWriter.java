@@ -52,6 +52,14 @@ public final class ReportWriter {
 
     private ReportWriter() {}
 
+    /**
+     * The first file the report of the run in {@code dir} needs that the folder lacks, and why, or null: checked
+     * before {@link #write(Path)}, so that a folder with a file removed is not drawn as if the run had none.
+     */
+    public static String missingFile(Path dir) throws IOException {
+        return ReportFolder.missing(dir);
+    }
+
     /** Rebuilds the report of a finished run from the files in its folder. */
     public static Path write(Path dir) throws IOException {
         return write(dir, ReportFolder.read(dir));

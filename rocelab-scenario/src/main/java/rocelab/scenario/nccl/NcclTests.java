@@ -22,6 +22,13 @@ public final class NcclTests {
     public static final int WORD = 4;
 
     /**
+     * What nccl-tests trims each rank's share of a divided buffer to a multiple of (AllGather, ReduceScatter, AlltoAll,
+     * AlltoAllv: {@code (count/nranks) & ~(16/eltSize - 1)} in their {@code GetCollByteCount}), so that every rank's
+     * part starts aligned for the GPU whatever the number of ranks.
+     */
+    public static final int PER_RANK_ALIGN_BYTES = 16;
+
+    /**
      * How to run: the algorithm (NCCL_ALGO), channels per collective, the root of Broadcast and Reduce, queue pairs
      * per connection (NCCL_IB_QPS_PER_CONNECTION), and for AlltoAllv the Zipf exponent of its destinations (0: even)
      * and the seed that places the hot ones.
@@ -45,13 +52,22 @@ public final class NcclTests {
     }
 
     /**
-     * The size nccl-tests would actually run for a requested size: whole elements, and for AllGather, ReduceScatter
-     * and AlltoAll whole elements per rank; 0 when not even that fits.
+     * The size nccl-tests would actually run for a requested size: whole elements, and for AllGather, ReduceScatter,
+     * AlltoAll and AlltoAllv each rank's share a multiple of {@link #PER_RANK_ALIGN_BYTES} (12 ranks, 1 MiB: 21,844
+     * elements per rank, 1,048,512 bytes); 0 when not even that fits.
      */
     public static long alignedSize(CollectiveOp op, long requested, int ranks) {
-        long unit = op.totalFromPerRank(WORD, ranks);
-        long size = requested / unit * unit;
-        return size >= unit ? size : 0;
+        long elements = requested / WORD;
+        return switch (op) {
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, ALL_TO_ALLV ->
+                (elements / ranks & -(PER_RANK_ALIGN_BYTES / WORD)) * ranks * WORD;
+            default -> elements * WORD;
+        };
+    }
+
+    /** The smallest size nccl-tests runs {@code op} with on {@code ranks} ranks (see {@link #alignedSize}). */
+    public static long smallestSize(CollectiveOp op, int ranks) {
+        return op.totalFromPerRank(1, ranks) == 1 ? WORD : (long) PER_RANK_ALIGN_BYTES * ranks;
     }
 
     /** Runs one size; {@code size} must come from {@link #alignedSize}. */

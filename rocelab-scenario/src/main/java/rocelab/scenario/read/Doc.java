@@ -1,6 +1,7 @@
 package rocelab.scenario.read;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
@@ -60,6 +61,31 @@ final class Doc {
         return at(node, detail);
     }
 
+    /**
+     * {@code value} in single quotes for a message, its control characters escaped ({@code \0}, {@code \t},
+     * {@code \n}, {@code \x1B}, ...): a name that holds a NUL or an escape sequence is shown, not obeyed by the
+     * terminal.
+     */
+    static String quoted(String value) {
+        StringBuilder b = new StringBuilder(value.length() + 2).append('\'');
+        value.codePoints().forEach(c -> {
+            if (!Character.isISOControl(c)) {
+                b.appendCodePoint(c);
+            } else if (c == 0) {
+                b.append("\\0");
+            } else if (c == '\t') {
+                b.append("\\t");
+            } else if (c == '\n') {
+                b.append("\\n");
+            } else if (c == '\r') {
+                b.append("\\r");
+            } else {
+                b.append(String.format(Locale.ROOT, "\\x%02X", c));
+            }
+        });
+        return b.append('\'').toString();
+    }
+
     /** How a node that has the wrong shape looks, as a verb phrase: "is a list", "has no value". */
     static String describe(Node node) {
         if (node instanceof MappingNode) {
@@ -71,7 +97,7 @@ final class Doc {
         if (isNull(node)) {
             return "has no value";
         }
-        return "is '" + ((ScalarNode) node).getValue() + "'";
+        return "is " + quoted(((ScalarNode) node).getValue());
     }
 
     static boolean isNull(Node node) {

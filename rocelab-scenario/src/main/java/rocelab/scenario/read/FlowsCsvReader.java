@@ -18,6 +18,7 @@ final class FlowsCsvReader {
     static final String HEADER = "src_host,dst_host,size_bytes,start_ns";
 
     private static final Pattern DIGITS = Pattern.compile("\\d+");
+    private static final Pattern NEGATIVE = Pattern.compile("-\\d+");
     private static final String[] FIELDS = HEADER.split(",");
 
     private final Doc doc;
@@ -103,6 +104,12 @@ final class FlowsCsvReader {
             case 2 -> "a whole number of bytes >= 1 (no unit)";
             default -> "a whole number of nanoseconds >= 0 (no unit)";
         };
+        if (NEGATIVE.matcher(value).matches()) {
+            // A whole number all the same: what is wrong is its sign.
+            String what = field == 2 ? " is too small" : " is negative";
+            throw new ScenarioException(shown, lineNo, col, FIELDS[field] + " " + value + what + "; expected "
+                    + expected);
+        }
         if (!DIGITS.matcher(value).matches()) {
             String what = value.isEmpty() ? " is empty" : " '" + value + "' is not a whole number";
             throw new ScenarioException(shown, lineNo, col, FIELDS[field] + what + "; expected " + expected);

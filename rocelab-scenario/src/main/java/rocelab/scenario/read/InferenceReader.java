@@ -55,7 +55,7 @@ final class InferenceReader {
         YamlMap m = YamlMap.of(doc, node, where, SERVICE_KEYS);
         String name = m.has("name") ? doc.text(m.get("name"), "name", "a service name") : "inference" + index;
         if (!name.matches("[A-Za-z0-9._-]+")) {
-            throw doc.at(m.get("name"), "'" + name + "' is not a valid name; expected letters, digits, '.', '_' and"
+            throw doc.at(m.get("name"), Doc.quoted(name) + " is not a valid name; expected letters, digits, '.', '_' and"
                     + " '-'");
         }
         ModelShape model = model(m.require("model", "{layers: 80, hidden: 8192, heads: 64, kv-heads: 8, head-dim: 128}"));
@@ -147,7 +147,7 @@ final class InferenceReader {
                 String name = m.has("name") ? doc.text(m.get("name"), "name", "an instance name")
                         : roleKey + counters[role.ordinal()];
                 if (!name.matches("[A-Za-z0-9._-]+")) {
-                    throw doc.at(m.get("name"), "'" + name + "' is not a valid instance name; expected letters,"
+                    throw doc.at(m.get("name"), Doc.quoted(name) + " is not a valid instance name; expected letters,"
                             + " digits, '.', '_' and '-'");
                 }
                 counters[role.ordinal()]++;

@@ -79,7 +79,7 @@ final class JobReader {
         YamlMap m = YamlMap.of(doc, node, where, JOB_KEYS);
         String name = m.has("name") ? doc.text(m.get("name"), "name", "a job name") : "job" + index;
         if (!name.matches("[A-Za-z0-9._-]+")) {
-            throw doc.at(m.get("name"), "'" + name + "' is not a valid job name; expected letters, digits, '.', '_'"
+            throw doc.at(m.get("name"), Doc.quoted(name) + " is not a valid job name; expected letters, digits, '.', '_'"
                     + " and '-'");
         }
         int sources = (m.has("program") ? 1 : 0) + (m.has("generator") ? 1 : 0) + (m.has("simai") ? 1 : 0)

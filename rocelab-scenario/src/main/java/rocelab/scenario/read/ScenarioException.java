@@ -26,17 +26,33 @@ public final class ScenarioException extends Exception {
         this.detail = detail;
     }
 
-    /** The file the problem is in (the scenario file or a CSV file it names). */
+    private ScenarioException(String detail) {
+        super(detail, null, false, false);
+        this.file = null;
+        this.line = 0;
+        this.column = 0;
+        this.detail = detail;
+    }
+
+    /**
+     * A problem with a command-line option that names no file ({@code --example 'x' is not a built-in example; ...}):
+     * the message has no position, as a made-up {@code --example:1:1:} would point into a file that does not exist.
+     */
+    public static ScenarioException ofOption(String detail) {
+        return new ScenarioException(detail);
+    }
+
+    /** The file the problem is in (the scenario file or a CSV file it names); null for an option's problem. */
     public String file() {
         return file;
     }
 
-    /** The 1-based line of the problem. */
+    /** The 1-based line of the problem; 0 for an option's problem. */
     public int line() {
         return line;
     }
 
-    /** The 1-based column of the problem. */
+    /** The 1-based column of the problem; 0 for an option's problem. */
     public int column() {
         return column;
     }

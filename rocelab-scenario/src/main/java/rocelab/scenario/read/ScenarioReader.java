@@ -129,8 +129,7 @@ public final class ScenarioReader {
         try {
             String text = exampleText(example);
             if (text == null) {
-                throw new ScenarioException("--example", 1, 1, "there is no example named '" + example
-                        + "'; expected one of: " + String.join(", ", exampleNames()));
+                throw unknownExample(example);
             }
             return text;
         } catch (IOException e) {
@@ -228,13 +227,18 @@ public final class ScenarioReader {
         }
     }
 
+    /** The problem with {@code --example NAME} when no example has that name, worded as every command says it. */
+    public static ScenarioException unknownExample(String name) {
+        return ScenarioException.ofOption("--example '" + name + "' is not a built-in example; expected one of: "
+                + String.join(", ", exampleNames()));
+    }
+
     /** Reads a built-in example scenario by name; an unknown name is a {@link ScenarioException}. */
     public ScenarioConfig readExample(String name) throws ScenarioException {
         InputStream in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/examples/" + name
                 + ".yaml");
         if (in == null) {
-            throw new ScenarioException("--example", 1, 1, "there is no example named '" + name + "'; expected one of: "
-                    + String.join(", ", exampleNames()));
+            throw unknownExample(name);
         }
         try (in) {
             return read(new String(in.readAllBytes(), StandardCharsets.UTF_8), name + ".yaml", exampleFiles());
@@ -376,7 +380,7 @@ public final class ScenarioReader {
         Node nameNode = top.require("name", NAME_FORMAT);
         String name = doc.text(nameNode, "name", NAME_FORMAT);
         if (!NAME.matcher(name).matches()) {
-            throw doc.at(nameNode, "'" + name + "' is not a valid name; expected " + NAME_FORMAT);
+            throw doc.at(nameNode, Doc.quoted(name) + " is not a valid name; expected " + NAME_FORMAT);
         }
         long seed = top.has("seed") ? doc.longValue(top.get("seed"), "seed", "a whole number") : 1L;
 

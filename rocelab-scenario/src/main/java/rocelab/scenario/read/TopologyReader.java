@@ -161,7 +161,7 @@ final class TopologyReader {
         for (Node s : m.requiredList("switches", "a list of switch names")) {
             String name = doc.text(s, "switch name", "a name made of letters, digits, '.', '_' or '-'");
             if (!SWITCH_NAME.matcher(name).matches() || name.matches("h\\d+")) {
-                throw doc.at(s, "'" + name + "' is not a usable switch name; expected letters, digits, '.', '_' or"
+                throw doc.at(s, Doc.quoted(name) + " is not a usable switch name; expected letters, digits, '.', '_' or"
                         + " '-', and not h<number> (hosts are named h0..h" + (hosts - 1) + ")");
             }
             if (switches.contains(name)) {

@@ -12,6 +12,7 @@ final class TraceCsvReader {
     static final String HEADER = "arrival_ns,prompt_tokens,output_tokens";
 
     private static final Pattern DIGITS = Pattern.compile("\\d+");
+    private static final Pattern NEGATIVE = Pattern.compile("-\\d+");
     private static final String[] FIELDS = HEADER.split(",");
     private static final long MAX_TOKENS = 1L << 30;
 
@@ -30,6 +31,11 @@ final class TraceCsvReader {
             int col = fields[f].column();
             String expected = f == 0 ? "a whole number of nanoseconds >= 0 (no unit)"
                     : "a whole number of tokens in 1.." + MAX_TOKENS;
+            if (NEGATIVE.matcher(value).matches()) {
+                // A whole number all the same: what is wrong is its sign.
+                throw new ScenarioException(shown, lineNo, col, FIELDS[f] + " " + value
+                        + (f == 0 ? " is negative" : " is too small") + "; expected " + expected);
+            }
             if (!DIGITS.matcher(value).matches()) {
                 String what = value.isEmpty() ? " is empty" : " '" + value + "' is not a whole number";
                 throw new ScenarioException(shown, lineNo, col, FIELDS[f] + what + "; expected " + expected);

@@ -94,6 +94,12 @@ class InferenceReaderErrorTest {
         Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n0,100,5\n1000,1x,5\n");
         assertThat(error(yaml)).isEqualTo("req.csv:3:6: prompt_tokens '1x' is not a whole number; expected a whole"
                 + " number of tokens in 1..1073741824");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n-5,100,5\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:2:1: arrival_ns -5 is negative; expected a whole number of"
+                + " nanoseconds >= 0 (no unit)");
+        Files.writeString(dir.resolve("req.csv"), "arrival_ns,prompt_tokens,output_tokens\n0,-3,5\n");
+        assertThat(error(yaml)).isEqualTo("req.csv:2:3: prompt_tokens -3 is too small; expected a whole number of"
+                + " tokens in 1..1073741824");
         Files.writeString(dir.resolve("req.csv"), "arrival_us,prompt,output\n");
         assertThat(error(yaml)).isEqualTo("req.csv:1:1: the header is 'arrival_us,prompt,output'; expected the header"
                 + " arrival_ns,prompt_tokens,output_tokens");

@@ -228,6 +228,17 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldSayANegativeCsvNumberIsTooSmallNotThatItIsNoWholeNumber() throws Exception {
+        String yaml = HEAD + TOPO + "traffic:\n  - {kind: flows-csv, file: f.csv}\n";
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,-100,0\n");
+        assertError(yaml, "f.csv:2:5: size_bytes -100 is too small; expected a whole number of bytes >= 1 (no unit)");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,100,-5\n");
+        assertError(yaml, "f.csv:2:9: start_ns -5 is negative; expected a whole number of nanoseconds >= 0 (no unit)");
+        Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n-1,1,100,0\n");
+        assertError(yaml, "f.csv:2:1: src_host -1 is negative; expected a host index 0..3");
+    }
+
+    @Test
     void shouldReportFieldCountWhenCsvRowHasTooFewOrTooManyFields() throws Exception {
         String yaml = HEAD + TOPO + "traffic:\n  - {kind: flows-csv, file: f.csv}\n";
         Files.writeString(dir.resolve("f.csv"), "src_host,dst_host,size_bytes,start_ns\n0,1,100\n");
