@@ -220,6 +220,15 @@ public final class PartitionedSimulator {
         return parts[0].nowPs();
     }
 
+    /** The last event any partition handled ({@link Simulator#lastEventPs}), the serial part's included. */
+    public long lastEventPs() {
+        long last = serial.lastEventPs();
+        for (Simulator p : parts) {
+            last = Math.max(last, p.lastEventPs());
+        }
+        return last;
+    }
+
     int nextHandlerId(int partition) {
         if (handlerCount == owner.length) {
             owner = Arrays.copyOf(owner, handlerCount * 2);

@@ -102,6 +102,8 @@ public final class Simulator {
         return nowPs;
     }
 
+    private long lastEventPs;
+
     /**
      * The canonical tie key of the event being handled (after its time: see {@link EventCalendar}); records written
      * by events of several partitions merge into one simulator's order by (time, this key, {@link #currentKind},
@@ -278,13 +280,16 @@ public final class Simulator {
         EventHandler[] table = handlers;
         Prefetching[] ahead = prefetchers;
         long budget = maxEvents;
+        long processedBefore = eventsProcessed;
         while (budget-- > 0) {
             if (cal.isEmpty()) {
+                noteLastEvent(processedBefore);
                 advanceTo(endPs);
                 return false;
             }
             long t = cal.firstTimePs();
             if (t > endPs) {
+                noteLastEvent(processedBefore);
                 advanceTo(endPs);
                 return true;
             }
@@ -315,7 +320,23 @@ public final class Simulator {
                 break;
             }
         }
+        noteLastEvent(processedBefore);
         return !cal.isEmpty();
+    }
+
+    /** Once per {@link #run}, not per event: the clock stands at the last event handled if this run handled any. */
+    private void noteLastEvent(long processedBefore) {
+        if (eventsProcessed != processedBefore) {
+            lastEventPs = nowPs;
+        }
+    }
+
+    /**
+     * When the last event handled happened (0 before any): {@link #nowPs} moves on to the end of a window that has no
+     * events left, and a run that ends because nothing is left to happen ends here, not at that window's end.
+     */
+    public long lastEventPs() {
+        return lastEventPs;
     }
 
     /** Time passes up to the end of the requested window even when nothing happens in it. */

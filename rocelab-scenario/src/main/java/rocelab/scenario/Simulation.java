@@ -781,7 +781,10 @@ public final class Simulation {
             stopReason = RunResult.endedReason(flows.stream().filter(FlowRecord::completed).count(),
                     flows.stream().filter(FlowRecord::failed).count());
         }
-        long endPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        // A run that ended with nothing left to happen ends at its last event, not at the end of the check window
+        // the clock went on to (its goodput is over the time it ran).
+        long endPs = driver.allFinished() ? driver.lastFinishPs() : "no-events".equals(stopReason)
+                ? Math.min(lastEventPs(), config.stopAtPs()) : Math.min(nowPs(), config.stopAtPs());
         if (series != null) {
             series.finish(endPs);
         }
@@ -971,6 +974,10 @@ public final class Simulation {
             }
             progress.onProgress(progress(System.nanoTime() - startNanos));
         }
+    }
+
+    private long lastEventPs() {
+        return parallel == null ? sim.lastEventPs() : parallel.partitions().lastEventPs();
     }
 
     private long nowPs() {
