@@ -78,6 +78,9 @@ class LintRulesTest {
     void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
         assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
                 + " headroom: 2500KB}]}]\n"), "L4")).containsExactly(Severity.WARNING);
+        // One lossless priority, in the singular (it read "x 1 lossless priorities").
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n")
+                .of("L4")).singleElement().satisfies(f -> assertThat(f.what()).contains(" ports x 1 lossless priority)"));
     }
 
     @Test
