@@ -234,6 +234,19 @@ class RocelabCommandTest {
     }
 
     @Test
+    void shouldNotCiteTheStandardForAPauseResponseItGivesOnlyAt400G() {
+        // Annex 31B gives 905 quanta at 400 Gb/s; SONiC's table reuses it at 800 Gb/s, and nothing gives one above:
+        // an audit read "905 quanta x 512 bit, IEEE 802.3 Annex 31B" at 1.6 Tb/s.
+        assertThat(CliRun.of("headroom", "--speed", "400Gbps").out())
+                .contains("905 quanta x 512 bit, IEEE 802.3 Annex 31B)");
+        assertThat(CliRun.of("headroom", "--speed", "800Gbps").out()).contains("905 quanta x 512 bit, IEEE 802.3"
+                + " Annex 31B's value at 400 Gb/s, which SONiC's headroom table reuses at 800 Gb/s)");
+        assertThat(CliRun.of("headroom", "--speed", "1.6Tbps").out()).contains("905 quanta x 512 bit, extrapolated:"
+                + " IEEE 802.3 Annex 31B's value at 400 Gb/s, which SONiC reuses at 800 Gb/s; neither gives one above"
+                + " 800 Gb/s)");
+    }
+
+    @Test
     void shouldWriteACaptureWhenAskedAndRefuseAnUnknownLink(@TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("demo.pcap");
         CliRun run = CliRun.of("run", "--out", dir.resolve("o").toString(), "--pcap", pcap.toString(), "--pcap-links",
