@@ -464,7 +464,7 @@ final class DevicesReader {
             if (m.has("pfc")) {
                 pfcMask = 0;
                 for (Node n : m.requiredList("pfc", "a list of priorities 0..7 with PFC enabled, e.g. [3]")) {
-                    pfcMask |= 1 << doc.integer(n, "priority", 0, 7);
+                    pfcMask = DeviceReader.addPriority(doc, n, pfcMask);
                 }
             }
             np = m.optionalBool("np", true);

@@ -94,7 +94,7 @@ final class PfcReader {
         if (m.has("priorities")) {
             mask = 0;
             for (Node n : m.requiredList("priorities", "a list of priorities 0..7, e.g. [3]")) {
-                mask |= 1 << doc.integer(n, "priority", 0, 7);
+                mask = DeviceReader.addPriority(doc, n, mask);
             }
         }
         long resume = m.optionalSize("resume-offset", d.resumeOffsetBytes(), 0);

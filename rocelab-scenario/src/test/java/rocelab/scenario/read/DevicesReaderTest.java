@@ -154,6 +154,30 @@ class DevicesReaderTest {
         assertError("nics: [{hosts: 0, trust: vlan}]\n", "t.yaml:7:26: 'vlan' is not a trust mode; expected one of: dscp, pcp");
     }
 
+    @Test
+    void shouldRefuseAPriorityListedTwiceInAPfcList() {
+        // Duplicate ranks were refused, a duplicate lossless priority accepted silently: [3, 3] may be a typo for [3, 4].
+        assertError("switches: [{name: leaf0, pfc: {priorities: [3, 3]}}]\n",
+                "t.yaml:7:48: priority 3 is listed twice; expected each priority at most once");
+        assertError("nics: [{hosts: 0-1, pfc: [3, 4, 3]}]\n",
+                "t.yaml:7:33: priority 3 is listed twice; expected each priority at most once");
+    }
+
+    @Test
+    void shouldGiveAnRnicEveryNicsEntryThatCoversItLaterEntriesWinning() throws Exception {
+        // Two entries covering one host are laid over nic in the order of the list, as switches entries are.
+        ScenarioConfig c = read("""
+                nics:
+                  - {hosts: 0-3, pfc: [3], trust: pcp}
+                  - {hosts: 1-2, pfc: [4]}
+                  - {hosts: 2, pfc: [5]}
+                """);
+        assertThat(c.devices().nic(0).pfcMask()).isEqualTo(1 << 3);
+        assertThat(c.devices().nic(1).pfcMask()).isEqualTo(1 << 4);
+        assertThat(c.devices().nic(2).pfcMask()).isEqualTo(1 << 5);
+        assertThat(c.devices().nics()).allSatisfy(n -> assertThat(n.trust()).isEqualTo(Trust.PCP));
+    }
+
     private static void assertError(String extra, String message) {
         assertThatThrownBy(() -> read(extra)).isInstanceOf(ScenarioException.class).hasMessageContaining(message);
     }
