@@ -3,6 +3,7 @@ package rocelab.scenario.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import rocelab.congestion.ecn.EcnParameters;
@@ -10,6 +11,10 @@ import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
 import rocelab.scenario.device.Trust;
+import rocelab.scenario.lint.Finding;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 
 /** Per-device overrides: selectors, merge order, per-port values, per-host RNIC settings, and their errors. */
 class DevicesReaderTest {
@@ -152,6 +157,21 @@ class DevicesReaderTest {
         assertError("nics: [{trust: dscp}]\n", "t.yaml:7:8: missing key 'hosts' in a nics entry");
         assertError("nics: [{hosts: 9, trust: dscp}]\n", "host 9 is out of range");
         assertError("nics: [{hosts: 0, trust: vlan}]\n", "t.yaml:7:26: 'vlan' is not a trust mode; expected one of: dscp, pcp");
+    }
+
+    @Test
+    void shouldReadTheReadmesPerDeviceScenarioAndLintWhatItSays() throws Exception {
+        // The README's snippet set DCQCN in a nics entry with no nic.cc (default none): pasted, it was refused.
+        String readme = Files.readString(Path.of("../README.md"));
+        int start = readme.indexOf("```yaml\nname: per-device\n");
+        assertThat(start).as("the README's per-device scenario").isNotNegative();
+        start += "```yaml\n".length();
+        ScenarioConfig c = new ScenarioReader().read(readme.substring(start, readme.indexOf("```", start)), "t.yaml",
+                Path.of("."));
+        assertThat(c.devices().nic(0).congestion().profile()).isEqualTo("paper");
+        LintReport lint = Lint.check(c);
+        assertThat(lint.of("L1")).extracting(Finding::severity).containsExactly(Severity.ERROR);
+        assertThat(lint.of("L7")).extracting(Finding::severity).containsExactly(Severity.WARNING);
     }
 
     @Test
