@@ -35,15 +35,51 @@ class LintCommandTest {
     }
 
     @Test
+    void shouldPrintWhatDocsLintMdShowsForTheL1Example() throws Exception {
+        // The doc's sample showed ports the example does not have (2 and 3 for 4 and 5) and no header or L6 finding.
+        String docs = Files.readString(Path.of("../docs/lint.md"));
+        String command = "$ rocelab lint --example lint-l1-dscp-mismatch\n";
+        int start = docs.indexOf(command);
+        assertThat(start).as("docs/lint.md shows the command").isNotNegative();
+        String shown = docs.substring(start + command.length(), docs.indexOf("```", start));
+        assertThat(CliRun.of("lint", "--example", "lint-l1-dscp-mismatch").out()).isEqualTo(shown);
+    }
+
+    @Test
+    void shouldMergeFindingsThatDifferOnlyInTheDeviceTheyBeginWith() throws Exception {
+        // A plain leaf-spine at the defaults: Kmax at 400 Gb/s (6.4 MB) is above each switch's 2:1-incast XOFF point.
+        // That was six L5 findings, one per switch, though docs/lint.md says the same problem is one finding; the
+        // leaves' XOFF point differs from the spines' (their headroom differs), so they are two.
+        Path scenario = Files.writeString(dir.resolve("s.yaml"), """
+                name: ls
+                fabric: {mode: roce-lossless}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps},
+                  uplink: {rate: 400Gbps}}
+                nic: {cc: dcqcn}
+                traffic: [{kind: alltoall, ranks: 0-15, size: 1MB}]
+                """);
+        CliRun run = CliRun.of("lint", scenario.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("0 errors, 3 warnings")
+                .contains("  devices: leaf0, leaf1, leaf2, leaf3\n", "  what:    each of leaf0, leaf1, leaf2 and leaf3"
+                        + " reaches full marking (Kmax 6,400,000 B) on class 3 only beyond the 2:1-incast XOFF point")
+                .contains("  devices: spine0, spine1\n", "  what:    each of spine0 and spine1 reaches full marking");
+        assertThat(run.out().split("WARNING L5 ", -1)).hasSize(3);
+    }
+
+
+    @Test
     void shouldPrintJsonWhenAsked() throws Exception {
         CliRun run = CliRun.of("lint", "--example", "lint-l11-mtu", "--json");
         assertThat(run.exitCode()).isEqualTo(1);
         JsonNode root = new ObjectMapper().readTree(run.out());
-        assertThat(root.get("errors").asInt()).isEqualTo(2);
+        // One error on both spines: the same problem on each.
+        assertThat(root.get("errors").asInt()).isEqualTo(1);
         JsonNode first = root.get("findings").get(0);
         assertThat(first.get("rule").asText()).isEqualTo("L11");
         assertThat(first.get("severity").asText()).isEqualTo("error");
         assertThat(first.get("devices").get(0).asText()).isEqualTo("spine0");
+        assertThat(first.get("devices").get(1).asText()).isEqualTo("spine1");
         assertThat(root.get("rules_not_applicable").has("L15")).isTrue();
     }
 

@@ -42,7 +42,11 @@ class RunCommandTest {
                 .as("the hottest queue's chart shows the ECN thresholds").contains("ECN Kmin 200 kB", "ECN Kmax 1.6 MB");
         assertThat(Files.readString(out.resolve("report.html")))
                 .as("the demo's one victim, told once").contains("<li class='err'><b>PFC victims</b>: 1 (listed below)</li>")
-                .doesNotContain("PFC victim count");
+                .doesNotContain("PFC victim count")
+                // The table's root is one of its roots, with its part of the waits, and the time it lost beside them.
+                .contains("<th>lost_us</th>", "<th>root</th><th>root_hops</th><th>root_wait_us</th><th>other_roots</th>",
+                        "root: the root off its way it waited behind most, root_wait_us its part of victim_wait_us;",
+                        "lost_us: how much later it finished than on an idle fabric (flows.csv fct_us - ideal_fct_us)");
         assertThat(run.out()).as("the summary's one victim, in the singular")
                 .contains("PFC victims 1 flow waited behind pauses rooted at a congestion point off its own way there"
                         + " and back:");

@@ -70,7 +70,9 @@ class PfcScenarioTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ScenarioReader()
                         .read(yaml, "t.yaml", Path.of(".")))
                 .hasMessageStartingWith("t.yaml:4:18: the switch buffer (300,000 B) is too small for the PFC headroom"
-                        + " that leaf0 reserves");
+                        + " that leaf0 reserves")
+                // One lossless priority (3) is counted in the singular: an audit read "x 1 lossless priorities".
+                .hasMessageContaining(" ports x 1 lossless priority, up to ");
     }
 
     @Test

@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -110,6 +111,45 @@ class PfcVictimsTest {
         Map<String, Object> json = Summary.of(r);
         assertThat(json.get("pfc_victim_count")).isEqualTo(victims.size());
         assertThat((List<?>) json.get("pfc_victims")).hasSize(Math.min(20, victims.size()));
+        assertLostAndRootsTold(section, victims, (List<?>) json.get("pfc_victims"), "victim_wait_us");
+    }
+
+    /**
+     * What a victim lost against an idle fabric is told beside its waits, from flows.csv's figures (an audit's victim
+     * had 495 us of waits summed over hops, but finished 82 us later than its ideal); summary.json's rows give the
+     * root it waited behind most with its part of the waits, and the other roots with theirs, which add up.
+     */
+    static void assertLostAndRootsTold(String section, List<Victims.Victim> victims, List<?> rows, String offKey) {
+        for (int i = 0; i < Numbers.shown(victims.size(), 5); i++) {
+            FlowRecord f = victims.get(i).flow();
+            String line = section.lines().filter(l -> l.startsWith("            flow " + f.id() + " ")).findFirst()
+                    .orElseThrow();
+            if (f.completed()) {
+                long lost = f.fctPs() - f.idealFctPs();
+                assertThat(lost).isPositive();
+                assertThat(line).endsWith(String.format(Locale.ROOT, " us summed over hops; it finished %.3f us later"
+                        + " than on an idle fabric)", lost / 1e6));
+            } else {
+                assertThat(line).endsWith(" us summed over hops)");
+            }
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            FlowRecord f = victims.get(i).flow();
+            Map<?, ?> row = (Map<?, ?>) rows.get(i);
+            assertThat(row.get("flow_id")).isEqualTo(f.id());
+            assertThat(row.get("lost_us")).isEqualTo(f.completed() ? Numbers.micros(f.fctPs() - f.idealFctPs()) : null);
+            long sum = ps(row.get("root_wait_us"));
+            for (Object o : (List<?>) row.get("other_roots")) {
+                long part = ps(((Map<?, ?>) o).get("root_wait_us"));
+                assertThat(part).isLessThanOrEqualTo(ps(row.get("root_wait_us")));
+                sum += part;
+            }
+            assertThat(sum).as("flow %d's roots' waits", f.id()).isEqualTo(ps(row.get(offKey)));
+        }
+    }
+
+    private static long ps(Object us) {
+        return new BigDecimal(us.toString()).movePointRight(6).longValueExact();
     }
 
     @Test

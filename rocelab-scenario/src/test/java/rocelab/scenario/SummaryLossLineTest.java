@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.DropReason;
 import rocelab.observe.RunResult;
+import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.SummaryText;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -54,10 +55,35 @@ class SummaryLossLineTest {
         long delivered = r.totals().deliveredBytes();
         assertThat(delivered).isGreaterThan(10_000_000L);
         assertThat(line(SummaryText.render(r, null), "goodput")).isEqualTo(String.format(Locale.ROOT,
-                "goodput     8.00 Gbps aggregate (1,000,000 payload bytes of the completed flows in 1000.000 us; %,d"
-                        + " delivered in all)", delivered));
+                "goodput     8.00 Gbps aggregate (1,000,000 payload bytes of the completed flows over the run's"
+                        + " 1000.000 us; %,d delivered in all)", delivered));
         RunResult demo = Simulation.assemble(new ScenarioReader().readDemo()).run(ProgressListener.NONE);
-        assertThat(line(SummaryText.render(demo, null), "goodput")).contains(" payload bytes delivered in ")
+        assertThat(line(SummaryText.render(demo, null), "goodput")).contains(" payload bytes completed in ")
                 .doesNotContain("in all");
+    }
+
+    @Test
+    void shouldSayTheGoodputTimeEndsWithTheLastAckNotTheLastByte() {
+        // Two flows on 50 us cables: the run ends when the last ACK is back, 100 us and more after the last byte
+        // arrived. The line said "20,000,000 payload bytes delivered in 1734.415 us" of a run whose last byte arrived
+        // at 1633 us.
+        RunResult r = Scenarios.assemble("""
+                name: ack
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 50us}}
+                nic: {cc: none}
+                observe: {sample-interval: 0}
+                traffic:
+                  - {kind: flow, src: 1, dst: 0, size: 10MB}
+                  - {kind: flow, src: 2, dst: 0, size: 10MB}
+                """).run(ProgressListener.NONE);
+        long lastByte = r.flows().stream().mapToLong(FlowRecord::deliveredPs).max().orElseThrow();
+        long lastAck = r.flows().stream().mapToLong(FlowRecord::finishPs).max().orElseThrow();
+        assertThat(r.simulatedPs()).isEqualTo(lastAck);
+        assertThat(lastAck - lastByte).isGreaterThanOrEqualTo(100_000_000L);
+        double gbps = 20_000_000 * 8 / (r.simulatedPs() / 1e12) / 1e9;
+        assertThat(line(SummaryText.render(r, null), "goodput")).isEqualTo(String.format(Locale.ROOT,
+                "goodput     %.2f Gbps aggregate (20,000,000 payload bytes completed in %.3f us, the last ACK"
+                        + " included)", gbps, r.simulatedPs() / 1e6));
     }
 }

@@ -49,6 +49,29 @@ public final class Headroom {
         return 905;
     }
 
+    /** The fastest speed the 802.3 table {@link #responseQuanta} holds has a value for: 400 Gb/s, 905 quanta. */
+    public static final long FASTEST_TABLE_BPS = 400_000_000_000L;
+    /** The fastest speed SONiC's headroom table has a value for: 800 Gb/s, where it reuses the 400 Gb/s one. */
+    public static final long FASTEST_SONIC_BPS = 800_000_000_000L;
+
+    /**
+     * Where {@link #responseQuanta} takes its value at a speed from, for people: the standard's own value only
+     * between 10 and 400 Gb/s. Slower and faster links are given the nearest value it has, and that says so rather
+     * than cite the standard for a number it does not give.
+     */
+    public static String responseSource(long rateBps) {
+        if (rateBps < SLOWEST_TABLE_BPS) {
+            return "IEEE 802.3 Annex 31B's value at 10 Gb/s, the slowest speed rocelab has it for, applied to this"
+                    + " slower link";
+        } else if (rateBps <= FASTEST_TABLE_BPS) {
+            return "IEEE 802.3 Annex 31B";
+        } else if (rateBps <= FASTEST_SONIC_BPS) {
+            return "IEEE 802.3 Annex 31B's value at 400 Gb/s, which SONiC's headroom table reuses at 800 Gb/s";
+        }
+        return "extrapolated: IEEE 802.3 Annex 31B's value at 400 Gb/s, which SONiC reuses at 800 Gb/s; neither gives"
+                + " one above 800 Gb/s";
+    }
+
     /** The 802.3 pause response time at a speed, in picoseconds (the default of every transmitter). */
     public static long responsePs(long rateBps) {
         return pauseDurationPs(responseQuanta(rateBps), rateBps);
@@ -139,11 +162,8 @@ public final class Headroom {
                 "  total                   %,9d B   (%.1f KiB)"),
                 wire, PFC_FRAME_WIRE_BYTES, cable, roundTripPs / 1e6, gbps(rateBps), loop,
                 response, responsePs / 1e6, gbps(rateBps), responsePs != responsePs(rateBps) ? ""
-                        : rateBps < SLOWEST_TABLE_BPS ? String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3"
-                                + " Annex 31B's value at 10 Gb/s, the slowest speed rocelab has it for, applied to"
-                                + " this slower link", responseQuanta(rateBps))
-                        : String.format(Locale.ROOT, ": %d quanta x 512 bit, IEEE 802.3 Annex 31B",
-                                responseQuanta(rateBps)),
+                        : String.format(Locale.ROOT, ": %d quanta x 512 bit, %s", responseQuanta(rateBps),
+                                responseSource(rateBps)),
                 held, frameBytes, wire, frameBytes, frameBytes, total, total / 1024.0);
     }
 

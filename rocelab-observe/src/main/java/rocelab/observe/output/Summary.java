@@ -19,6 +19,7 @@ import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
 
 /** The stable key tree of summary.json. Keys are never renamed; new keys may be added. */
@@ -226,11 +227,26 @@ public final class Summary {
             row.put("src", f.src());
             row.put("dst", f.dst());
             row.put("slowdown", f.completed() ? Numbers.round(f.slowdown(), 3) : null);
+            long lost = Victims.lostPs(f);
+            row.put("lost_us", lost == Victims.UNKNOWN ? null : Numbers.micros(lost));
             row.put(waitKey, Numbers.micros(v.waitPs()));
             row.put("victim_wait_us", Numbers.micros(v.offPathWaitPs()));
+            // The root it waited behind most, with its part of victim_wait_us; the others apart, as the printed
+            // summary names them, so that no root is given another's waits.
             row.put("root", v.root() == null ? null : v.root().others() ? Victims.OTHERS
                     : words.rootName(v.root()));
             row.put("root_hops", v.root() == null || v.root().others() ? null : v.root().hops());
+            List<FlowWaits.Root> roots = v.offPathRoots();
+            row.put("root_wait_us", roots.isEmpty() ? null : Numbers.micros(roots.get(0).waitPs()));
+            List<Object> others = new ArrayList<>();
+            for (var x : roots.subList(Math.min(1, roots.size()), roots.size())) {
+                Map<String, Object> other = new LinkedHashMap<>();
+                other.put("root", x.others() ? Victims.OTHERS : words.rootName(x));
+                other.put("root_hops", x.others() ? null : x.hops());
+                other.put("root_wait_us", Numbers.micros(x.waitPs()));
+                others.add(other);
+            }
+            row.put("other_roots", others);
             List<Object> hops = new ArrayList<>();
             for (var h : v.hops()) {
                 Map<String, Object> hop = new LinkedHashMap<>();

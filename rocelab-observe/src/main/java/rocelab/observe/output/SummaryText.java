@@ -115,9 +115,8 @@ public final class SummaryText {
             line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     aggregated.slowdownQuantile(0.5), aggregated.slowdownQuantile(0.99), aggregated.slowdownMax());
             double seconds = Time.toSeconds(r.simulatedPs());
-            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes %s in %s us)",
-                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), completed == flowCount ? "delivered"
-                            : "of the completed flows", us(r.simulatedPs()));
+            line(b, "goodput     %.2f Gbps aggregate (%s)", seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0,
+                    goodputSpan(bytes, completed == flowCount, aggregated.lastFinishPs(), r.simulatedPs(), ""));
         }
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
@@ -129,10 +128,11 @@ public final class SummaryText {
             // The figure is the completed flows' (summary.json's aggregate_goodput_gbps); flows still running or
             // failed have delivered bytes too, which the packet level counts.
             boolean allDone = completed == flowCount;
-            line(b, "goodput     %.2f Gbps aggregate (%s payload bytes %s in %s us%s)",
-                    seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0, group(bytes), allDone ? "delivered"
-                            : "of the completed flows", us(r.simulatedPs()), allDone || !r.packetLevel() ? ""
-                                    : String.format(Locale.ROOT, "; %s delivered in all", group(t.deliveredBytes())));
+            long lastFinish = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::finishPs).max()
+                    .orElse(-1);
+            line(b, "goodput     %.2f Gbps aggregate (%s)", seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0,
+                    goodputSpan(bytes, allDone, lastFinish, r.simulatedPs(), allDone || !r.packetLevel() ? ""
+                            : String.format(Locale.ROOT, "; %s delivered in all", group(t.deliveredBytes()))));
         }
         for (var j : r.jobs()) {
             if (!j.completed()) {
@@ -296,6 +296,19 @@ public final class SummaryText {
         for (int i = 0; i < shown; i++) {
             line(b, "            %s", Victims.describe(topo, victims.get(i), words));
         }
+    }
+
+    /**
+     * What the goodput line divides: the completed flows' payload bytes, over the run's simulated time. A flow
+     * completes when its last ACK is back at its sender, not when its last byte arrives (one ACK's way back later), so
+     * a run that ends with its last flow's completion says the time includes that ACK; one that runs on past it (a
+     * job's compute, a stop time) says the time is the run's.
+     */
+    static String goodputSpan(long bytes, boolean allDone, long lastFinishPs, long endPs, String more) {
+        String what = group(bytes) + (allDone ? " payload bytes" : " payload bytes of the completed flows");
+        return lastFinishPs == endPs ? String.format(Locale.ROOT, "%s completed in %s us, the last ACK included%s",
+                what, us(endPs), more)
+                : String.format(Locale.ROOT, "%s over the run's %s us%s", what, us(endPs), more);
     }
 
     /** Receivers told one by one when congestion control held their senders back ({@link HeldByRate}). */

@@ -204,8 +204,28 @@ final class Findings {
                     }
                 }
             }
-            p.note("summary.json " + k + " has them all");
+            p.note(victimColumns(v) + "summary.json " + k + " has them all");
         }
+    }
+
+    /**
+     * What a victims table's columns mean where a reader could take them for more than they are, if its rows have
+     * them: {@code root} is one of the roots it waited behind, and its waits summed over hops are not the time it lost.
+     */
+    private static String victimColumns(Object v) {
+        if (!(v instanceof List<?> l) || !(l.get(0) instanceof Map<?, ?> m)) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (m.containsKey("root_wait_us")) {
+            b.append("root: the root off its way it waited behind most, root_wait_us its part of victim_wait_us;"
+                    + " other_roots the rest, as the summary names them; ");
+        }
+        if (m.containsKey("lost_us")) {
+            b.append("lost_us: how much later it finished than on an idle fabric (flows.csv fct_us - ideal_fct_us),"
+                    + " which its waits summed over hops can exceed; ");
+        }
+        return b.toString();
     }
 
     /**

@@ -2,6 +2,7 @@ package rocelab.scenario.lint;
 
 import java.util.List;
 import java.util.Locale;
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.device.SwitchConfig;
 
 /**
@@ -29,9 +30,10 @@ final class HeadroomBudgetRule implements LintRule {
             long buffer = s.parameters().bufferBytes();
             if (2 * reserved > buffer) {
                 out.add(this, Severity.WARNING, List.of(s.name()), List.of(), String.format(Locale.ROOT,
-                        "%s reserves %,d B of PFC headroom (%d ports x %d lossless priorities), %.0f%% of its %,d B"
-                                + " buffer", s.name(), reserved, s.portCount(),
-                        Integer.bitCount(s.pfc().losslessMask()), 100.0 * reserved / buffer, buffer),
+                        "%s reserves %,d B of PFC headroom (%s x %s), %.0f%% of its %,d B"
+                                + " buffer", s.name(), reserved, Numbers.count(s.portCount(), "port", "ports"),
+                        Numbers.count(Integer.bitCount(s.pfc().losslessMask()), "lossless priority",
+                                "lossless priorities"), 100.0 * reserved / buffer, buffer),
                         "little shared buffer is left: the dynamic XOFF threshold is low, PFC pauses early and"
                                 + " often, lossy classes tail-drop early",
                         "a larger buffer, fewer lossless priorities, or shorter cables (less headroom)");

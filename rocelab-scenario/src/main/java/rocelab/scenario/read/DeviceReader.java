@@ -149,6 +149,18 @@ final class DeviceReader {
         return w;
     }
 
+    /**
+     * A PFC priority list's next entry added to its mask: a priority listed twice is refused, as a class listed twice
+     * among the strict ones is (a duplicate is a typo for another priority more often than a harmless repeat).
+     */
+    static int addPriority(Doc doc, Node n, int mask) throws ScenarioException {
+        int p = doc.integer(n, "priority", 0, 7);
+        if ((mask & 1 << p) != 0) {
+            throw doc.at(n, "priority " + p + " is listed twice; expected each priority at most once");
+        }
+        return mask | 1 << p;
+    }
+
     private int strictMask(YamlMap s) throws ScenarioException {
         int mask = 0;
         for (Node n : s.requiredList("strict", "a list of traffic classes 0..7, e.g. [6, 7]")) {

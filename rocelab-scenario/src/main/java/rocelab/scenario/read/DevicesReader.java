@@ -25,6 +25,7 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.FabricMode;
 import rocelab.scenario.device.Devices;
 import rocelab.scenario.device.ImportNote;
@@ -373,10 +374,12 @@ final class DevicesReader {
         }
         if (pfc.enabled() && reserved >= params.bufferBytes()) {
             throw doc.at(where == null ? mtuNode : where, String.format(Locale.ROOT, "the switch buffer (%,d B) is"
-                    + " too small for the PFC headroom that %s reserves (%,d B: %d ports x %d lossless priorities,"
+                    + " too small for the PFC headroom that %s reserves (%,d B: %s x %s,"
                     + " up to %,d B each); expected a larger buffer or a smaller pfc.headroom",
-                    params.bufferBytes(), topology.nodeName(node), reserved, headroom.length,
-                    Integer.bitCount(pfc.losslessMask()), largest));
+                    params.bufferBytes(), topology.nodeName(node), reserved,
+                    Numbers.count(headroom.length, "port", "ports"),
+                    Numbers.count(Integer.bitCount(pfc.losslessMask()), "lossless priority", "lossless priorities"),
+                    largest));
         }
     }
 
@@ -461,7 +464,7 @@ final class DevicesReader {
             if (m.has("pfc")) {
                 pfcMask = 0;
                 for (Node n : m.requiredList("pfc", "a list of priorities 0..7 with PFC enabled, e.g. [3]")) {
-                    pfcMask |= 1 << doc.integer(n, "priority", 0, 7);
+                    pfcMask = DeviceReader.addPriority(doc, n, pfcMask);
                 }
             }
             np = m.optionalBool("np", true);

@@ -10,6 +10,7 @@ import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.Topology;
 import rocelab.fabric.topology.TopologySpec;
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.FabricMode;
 
 /** Reads {@code switch.pfc}: lossless priorities, XOFF/XON thresholds (dynamic or static) and headroom. */
@@ -42,9 +43,10 @@ final class PfcReader {
             }
             if (reserved >= bufferBytes) {
                 throw doc.at(where, String.format(Locale.ROOT, "the switch buffer (%,d B) is too small for"
-                        + " the PFC headroom that %s reserves (%,d B: %d ports x %d lossless priorities, up to %,d B"
+                        + " the PFC headroom that %s reserves (%,d B: %s x %s, up to %,d B"
                         + " each); expected a larger switch.buffer or a smaller switch.pfc.headroom", bufferBytes,
-                        t.nodeName(node), reserved, perPort.length, lossless, largest));
+                        t.nodeName(node), reserved, Numbers.count(perPort.length, "port", "ports"),
+                        Numbers.count(lossless, "lossless priority", "lossless priorities"), largest));
             }
         }
     }
@@ -92,7 +94,7 @@ final class PfcReader {
         if (m.has("priorities")) {
             mask = 0;
             for (Node n : m.requiredList("priorities", "a list of priorities 0..7, e.g. [3]")) {
-                mask |= 1 << doc.integer(n, "priority", 0, 7);
+                mask = DeviceReader.addPriority(doc, n, mask);
             }
         }
         long resume = m.optionalSize("resume-offset", d.resumeOffsetBytes(), 0);

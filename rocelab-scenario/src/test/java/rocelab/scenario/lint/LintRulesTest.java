@@ -78,6 +78,9 @@ class LintRulesTest {
     void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
         assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
                 + " headroom: 2500KB}]}]\n"), "L4")).containsExactly(Severity.WARNING);
+        // One lossless priority, in the singular (it read "x 1 lossless priorities").
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n")
+                .of("L4")).singleElement().satisfies(f -> assertThat(f.what()).contains(" ports x 1 lossless priority)"));
     }
 
     @Test
@@ -282,8 +285,10 @@ class LintRulesTest {
                 assertThat(errors).as("path MTU %d", pathMtu).isEmpty();
                 assertThat(oversize).as("path MTU %d", pathMtu).isZero();
             } else {
-                assertThat(errors).as("path MTU %d", pathMtu).hasSize(2).allSatisfy(f -> {
-                    assertThat(f.devices()).singleElement().asString().startsWith("spine");
+                // One finding for both spines: the same problem on each, which it names.
+                assertThat(errors).as("path MTU %d", pathMtu).singleElement().satisfies(f -> {
+                    assertThat(f.devices()).containsExactlyInAnyOrder("spine0", "spine1");
+                    assertThat(f.what()).startsWith("each of spine");
                     assertThat(f.fix()).startsWith("MTU 4096 on every port of the path")
                             .doesNotContain("at least");
                 });

@@ -3,6 +3,7 @@ package rocelab.scenario.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import rocelab.congestion.ecn.EcnParameters;
@@ -10,6 +11,10 @@ import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
 import rocelab.scenario.device.Trust;
+import rocelab.scenario.lint.Finding;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 
 /** Per-device overrides: selectors, merge order, per-port values, per-host RNIC settings, and their errors. */
 class DevicesReaderTest {
@@ -152,6 +157,45 @@ class DevicesReaderTest {
         assertError("nics: [{trust: dscp}]\n", "t.yaml:7:8: missing key 'hosts' in a nics entry");
         assertError("nics: [{hosts: 9, trust: dscp}]\n", "host 9 is out of range");
         assertError("nics: [{hosts: 0, trust: vlan}]\n", "t.yaml:7:26: 'vlan' is not a trust mode; expected one of: dscp, pcp");
+    }
+
+    @Test
+    void shouldReadTheReadmesPerDeviceScenarioAndLintWhatItSays() throws Exception {
+        // The README's snippet set DCQCN in a nics entry with no nic.cc (default none): pasted, it was refused.
+        String readme = Files.readString(Path.of("../README.md"));
+        int start = readme.indexOf("```yaml\nname: per-device\n");
+        assertThat(start).as("the README's per-device scenario").isNotNegative();
+        start += "```yaml\n".length();
+        ScenarioConfig c = new ScenarioReader().read(readme.substring(start, readme.indexOf("```", start)), "t.yaml",
+                Path.of("."));
+        assertThat(c.devices().nic(0).congestion().profile()).isEqualTo("paper");
+        LintReport lint = Lint.check(c);
+        assertThat(lint.of("L1")).extracting(Finding::severity).containsExactly(Severity.ERROR);
+        assertThat(lint.of("L7")).extracting(Finding::severity).containsExactly(Severity.WARNING);
+    }
+
+    @Test
+    void shouldRefuseAPriorityListedTwiceInAPfcList() {
+        // Duplicate ranks were refused, a duplicate lossless priority accepted silently: [3, 3] may be a typo for [3, 4].
+        assertError("switches: [{name: leaf0, pfc: {priorities: [3, 3]}}]\n",
+                "t.yaml:7:48: priority 3 is listed twice; expected each priority at most once");
+        assertError("nics: [{hosts: 0-1, pfc: [3, 4, 3]}]\n",
+                "t.yaml:7:33: priority 3 is listed twice; expected each priority at most once");
+    }
+
+    @Test
+    void shouldGiveAnRnicEveryNicsEntryThatCoversItLaterEntriesWinning() throws Exception {
+        // Two entries covering one host are laid over nic in the order of the list, as switches entries are.
+        ScenarioConfig c = read("""
+                nics:
+                  - {hosts: 0-3, pfc: [3], trust: pcp}
+                  - {hosts: 1-2, pfc: [4]}
+                  - {hosts: 2, pfc: [5]}
+                """);
+        assertThat(c.devices().nic(0).pfcMask()).isEqualTo(1 << 3);
+        assertThat(c.devices().nic(1).pfcMask()).isEqualTo(1 << 4);
+        assertThat(c.devices().nic(2).pfcMask()).isEqualTo(1 << 5);
+        assertThat(c.devices().nics()).allSatisfy(n -> assertThat(n.trust()).isEqualTo(Trust.PCP));
     }
 
     private static void assertError(String extra, String message) {

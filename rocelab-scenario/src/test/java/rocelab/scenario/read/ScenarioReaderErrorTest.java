@@ -475,6 +475,12 @@ class ScenarioReaderErrorTest {
         // The same host set names ranks too: the message says so, not "senders".
         assertError(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: [0, 1, 1, 2], size: 1MB}\n",
                 "t.yaml:5:37: host 1 is listed twice in ranks; expected each host once");
+        // As a lossless priority listed twice is, for the switches and for the RNICs.
+        String lossless = "name: t\nfabric: {mode: roce-lossless}\n" + TOPO;
+        assertError(lossless + "switch: {pfc: {priorities: [3, 3]}}\n" + FLOW,
+                "t.yaml:4:32: priority 3 is listed twice; expected each priority at most once");
+        assertError(lossless + "nic: {pfc: [3, 3]}\n" + FLOW,
+                "t.yaml:4:16: priority 3 is listed twice; expected each priority at most once");
     }
 
     @Test

@@ -208,6 +208,23 @@ class SweepExamplesTest {
     }
 
     @Test
+    void docsSweepFileIsValidAgainstTheShippedBaseItNames() throws Exception {
+        // docs/sweeps.md's sweep file varied traffic[0].senders over 1-8 on base/ecn-400g.yaml's 5 hosts: pasted next
+        // to that base, every point failed. Each of its points is read and validated here, as --dry-run does.
+        String docs = Files.readString(Path.of("../docs/sweeps.md"));
+        String open = "## The sweep file\n\n```yaml\n";
+        int start = docs.indexOf(open) + open.length();
+        assertThat(start).isGreaterThan(open.length());
+        String sweep = docs.substring(start, docs.indexOf("```", start));
+        assertThat(sweep).contains("scenario: base/ecn-400g.yaml");
+        Files.createDirectories(dir.resolve("base"));
+        Files.copy(Path.of("../scenarios/sweeps/base/ecn-400g.yaml"), dir.resolve("base/ecn-400g.yaml"));
+        Path file = Files.writeString(dir.resolve("my-sweep.yaml"), sweep);
+        SweepPlan plan = new SweepReader().read(file);
+        assertThat(plan.points()).hasSize(3 * 2 * 2 * 3);
+    }
+
+    @Test
     void docsListEveryShippedSweepAndTheBaseScenariosSayWhatTheyHold() throws Exception {
         String docs = Files.readString(Path.of("../docs/sweeps.md"));
         try (var files = Files.list(Path.of("../scenarios/sweeps"))) {
