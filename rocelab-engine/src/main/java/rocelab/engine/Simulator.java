@@ -103,6 +103,7 @@ public final class Simulator {
     }
 
     private long lastEventPs;
+    private long eventsNoted;
 
     /**
      * The canonical tie key of the event being handled (after its time: see {@link EventCalendar}); records written
@@ -280,16 +281,15 @@ public final class Simulator {
         EventHandler[] table = handlers;
         Prefetching[] ahead = prefetchers;
         long budget = maxEvents;
-        long processedBefore = eventsProcessed;
         while (budget-- > 0) {
             if (cal.isEmpty()) {
-                noteLastEvent(processedBefore);
+                noteLastEvent();
                 advanceTo(endPs);
                 return false;
             }
             long t = cal.firstTimePs();
             if (t > endPs) {
-                noteLastEvent(processedBefore);
+                noteLastEvent();
                 advanceTo(endPs);
                 return true;
             }
@@ -320,13 +320,17 @@ public final class Simulator {
                 break;
             }
         }
-        noteLastEvent(processedBefore);
+        noteLastEvent();
         return !cal.isEmpty();
     }
 
-    /** Once per {@link #run}, not per event: the clock stands at the last event handled if this run handled any. */
-    private void noteLastEvent(long processedBefore) {
-        if (eventsProcessed != processedBefore) {
+    /**
+     * At each return of {@link #run}, not per event (and from fields, not a local the loop would keep live): the clock
+     * stands at the last event handled if any was handled since the last note.
+     */
+    private void noteLastEvent() {
+        if (eventsProcessed != eventsNoted) {
+            eventsNoted = eventsProcessed;
             lastEventPs = nowPs;
         }
     }
