@@ -114,7 +114,11 @@ final class ConcurrentCalls {
                 }
             }
             if (calls > 0) {
-                out[x] = new CollectiveRecord.Concurrent(calls, jt.calls().get(longest).name(), longestPs);
+                // A call has the same name in every iteration: another iteration's is named with its iteration.
+                JobTasks.Call other = jt.calls().get(longest);
+                String name = other.iteration() == jt.calls().get(x).iteration() ? other.name()
+                        : other.name() + " of iteration " + other.iteration();
+                out[x] = new CollectiveRecord.Concurrent(calls, name, longestPs);
             }
         }
         return out;

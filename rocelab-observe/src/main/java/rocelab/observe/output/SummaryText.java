@@ -477,9 +477,9 @@ public final class SummaryText {
         if (k.calls() == 0 || k.overlapPs() * 10 <= c.timePs()) {
             return "";
         }
-        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of this job were under way on its"
+        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of this job %s under way on its"
                 + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other call", "other calls"),
-                k.longest(), us(k.overlapPs()));
+                k.calls() == 1 ? "was" : "were", k.longest(), us(k.overlapPs()));
     }
 
     private static String us(long ps) {
