@@ -96,6 +96,16 @@ public final class IdealSpans {
             // order every task a task waits on among them is copied before it.
             int[] sorted = between.clone();
             Arrays.sort(sorted);
+            // Each task's place in sorted by its id (-1: not between), for the look-ups below.
+            int low = sorted.length == 0 ? 0 : sorted[0];
+            int span = sorted.length == 0 ? 0 : sorted[sorted.length - 1] - low + 1;
+            int[] placeOf = span <= DENSE ? new int[span] : null;
+            if (placeOf != null) {
+                Arrays.fill(placeOf, -1);
+                for (int k = 0; k < sorted.length; k++) {
+                    placeOf[sorted[k] - low] = k;
+                }
+            }
             int[] copyOf = new int[sorted.length];
             Arrays.fill(copyOf, -1);
             subFirst[i] = sub.taskCount();
@@ -105,7 +115,7 @@ public final class IdealSpans {
                 int[] after = new int[deps];
                 for (int j = 0; j < deps; j++) {
                     int d = bound.dependency(t, j);
-                    int x = Arrays.binarySearch(sorted, TaskGraph.target(d));
+                    int x = placeIn(sorted, placeOf, low, TaskGraph.target(d));
                     int c = x < 0 ? -1 : copyOf[x];
                     int gate = x < 0 ? Arrays.binarySearch(as, TaskGraph.target(d)) : -1;
                     if (gate >= 0 && atOfSorted[gate] > 0) {
@@ -117,7 +127,7 @@ public final class IdealSpans {
                     }
                     after[j] = c < 0 ? TaskGraph.NONE : TaskGraph.isAck(d) ? TaskGraph.acked(c) : c;
                 }
-                copyOf[Arrays.binarySearch(sorted, t)] = switch (g.kind(t)) {
+                copyOf[placeIn(sorted, placeOf, low, t)] = switch (g.kind(t)) {
                     case FLOW -> {
                         int f = g.flowIndex(t);
                         yield sub.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
@@ -133,7 +143,7 @@ public final class IdealSpans {
             int[] ends = new int[to[i].length];
             int e = 0;
             for (int b : to[i]) {
-                int at = Arrays.binarySearch(sorted, b);
+                int at = placeIn(sorted, placeOf, low, b);
                 if (at >= 0 && copyOf[at] >= 0) {
                     ends[e++] = copyOf[at];
                 }
@@ -156,6 +166,20 @@ public final class IdealSpans {
             }
         }
         return out;
+    }
+
+    /** Dense look-ups by task id over spans of at most this many ids; binary searches beyond. */
+    private static final int DENSE = 1 << 22;
+
+    /**
+     * Task t's place in {@code sorted} (a negative number if absent), from {@code placeOf} (places by id above
+     * {@code low}) when there is one.
+     */
+    private static int placeIn(int[] sorted, int[] placeOf, int low, int t) {
+        if (placeOf == null) {
+            return Arrays.binarySearch(sorted, t);
+        }
+        return t >= low && t - low < placeOf.length ? placeOf[t - low] : -1;
     }
 
     /** The copy's connection for connection c of the graph (-1: none), made when first met. */
@@ -203,6 +227,27 @@ public final class IdealSpans {
         }
         Arrays.sort(found, 0, n);
         found = Arrays.copyOf(found, n);
+        // Each task's place among them, and whether it is one of as, by its id above a: a look-up per dependency
+        // instead of two binary searches (a 256-rank ring's calls spent most of their bounds' time there).
+        // Over a span of more than DENSE task ids (a whole large job's iteration) the arrays would cost more than
+        // the searches: they are left empty and the searches kept.
+        int hi = n == 0 ? a : Math.max(a, found[n - 1]);
+        boolean dense = hi - a < DENSE;
+        int[] place = new int[dense ? hi - a + 1 : 0];
+        boolean[] isA = new boolean[dense ? hi - a + 1 : 0];
+        if (dense) {
+            Arrays.fill(place, -1);
+            for (int i = 0; i < n; i++) {
+                place[found[i] - a] = i;
+            }
+            for (int t : as) {
+                if (t <= hi) {
+                    isA[t - a] = true;
+                }
+            }
+        } else {
+            hi = a - 1;
+        }
         // The edges among them, each from a task to one that waits on it (or comes after it on its connection), as
         // lists per task: count, then fill.
         int[] start = new int[n + 1];
@@ -211,7 +256,7 @@ public final class IdealSpans {
             int deps = bound.dependencies(t);
             for (int j = -1; j < deps; j++) {
                 int x = j < 0 ? bound.earlierOnConnection(t) : TaskGraph.target(bound.dependency(t, j));
-                int at = x > a ? Arrays.binarySearch(found, x) : -1;
+                int at = x <= a ? -1 : x <= hi ? place[x - a] : dense ? -1 : Arrays.binarySearch(found, x);
                 if (at >= 0 && at != i) {
                     start[at + 1]++;
                 }
@@ -228,17 +273,18 @@ public final class IdealSpans {
         int queued = 0;
         for (int i = 0; i < n; i++) {
             int t = found[i];
-            gate[i] = Arrays.binarySearch(as, t) >= 0;
+            gate[i] = dense ? isA[t - a] : Arrays.binarySearch(as, t) >= 0;
             int deps = bound.dependencies(t);
             for (int j = -1; j < deps; j++) {
                 boolean wait = j >= 0;
                 int x = wait ? TaskGraph.target(bound.dependency(t, j)) : bound.earlierOnConnection(t);
-                int at = x > a ? Arrays.binarySearch(found, x) : -1;
+                int at = x <= a ? -1 : x <= hi ? place[x - a] : dense ? -1 : Arrays.binarySearch(found, x);
                 if (at >= 0 && at != i) {
                     next[fill[at]++] = i;
                 }
                 // Waiting on one of as: the seed of those kept.
-                if (wait && !kept[i] && Arrays.binarySearch(as, x) >= 0 && Arrays.binarySearch(as, t) < 0) {
+                boolean onA = x >= a && x <= hi ? isA[x - a] : Arrays.binarySearch(as, x) >= 0;
+                if (wait && !kept[i] && onA && !gate[i]) {
                     kept[i] = true;
                     work[queued++] = i;
                 }
