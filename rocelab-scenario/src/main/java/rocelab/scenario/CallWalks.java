@@ -34,13 +34,22 @@ final class CallWalks {
 
     /** As above, {@code chunk} calls per claim (tests: 1). */
     CallWalks(List<JobTasks> jobs, int chunk) {
+        this(jobs, chunk, true);
+    }
+
+    /**
+     * As above; without {@code needed} no call is walked and every call's bound reads 0. Only the ideal model's call
+     * times come from these walks: a packet-level or flow-level run bounds each call from its members' entries in the
+     * run instead ({@link JobResults}), which the walks, one bound less another, are not a bound of.
+     */
+    CallWalks(List<JobTasks> jobs, int chunk, boolean needed) {
         this.jobs = jobs;
         this.chunk = chunk;
         this.out = new long[jobs.size()][];
         this.firstOfJob = new int[jobs.size() + 1];
         for (int j = 0; j < jobs.size(); j++) {
             out[j] = new long[jobs.get(j).calls().size()];
-            firstOfJob[j + 1] = firstOfJob[j] + out[j].length;
+            firstOfJob[j + 1] = firstOfJob[j] + (needed ? out[j].length : 0);
         }
         this.total = firstOfJob[jobs.size()];
         this.chunksLeft = new CountDownLatch((total + chunk - 1) / chunk);

@@ -88,19 +88,13 @@ final class ConcurrentCalls {
             for (int i = 0; i < k.rankCount(); i++) {
                 int h = k.host(i);
                 int p = find(byHost, count[h], count[h + 1], x, rank);
-                for (int q = p - 1; q >= count[h] && prefixEnd[q] > start; q--) {
-                    int y = byHost[q];
-                    long overlap = Math.min(end, end(spans[y])) - Math.max(start, spans[y][0]);
-                    if (y != x && overlap > 0 && seen[y] != x) {
-                        seen[y] = x;
-                        calls++;
-                        if (overlap > longestPs || overlap == longestPs && y < longest) {
-                            longest = y;
-                            longestPs = overlap;
-                        }
-                    }
+                // From the earliest call on the host that may still run when x starts (back while the latest end so
+                // far passes x's start) to the last that starts before x ends.
+                int q = p;
+                while (q > count[h] && prefixEnd[q - 1] > start) {
+                    q--;
                 }
-                for (int q = p + 1; q < count[h + 1] && spans[byHost[q]][0] < end; q++) {
+                for (; q < count[h + 1] && spans[byHost[q]][0] < end; q++) {
                     int y = byHost[q];
                     long overlap = Math.min(end, end(spans[y])) - Math.max(start, spans[y][0]);
                     if (y != x && overlap > 0 && seen[y] != x) {

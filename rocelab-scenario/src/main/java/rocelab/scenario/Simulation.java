@@ -1184,7 +1184,7 @@ public final class Simulation {
     }
 
     private IdealFigures idealFigures(IdealNetwork idealNetwork, Dependents dependents) {
-        return idealFigures(idealNetwork, dependents, new CallWalks(jobs));
+        return idealFigures(idealNetwork, dependents, new CallWalks(jobs, CallWalks.CHUNK, model == Model.IDEAL));
     }
 
     private IdealFigures idealFigures(IdealNetwork idealNetwork, Dependents dependents, CallWalks calls) {
@@ -1212,7 +1212,7 @@ public final class Simulation {
         }
         IdealNetwork idealNetwork = idealNetwork(network, config);
         Dependents dependents = driver.dependents();
-        CallWalks calls = new CallWalks(jobs);
+        CallWalks calls = new CallWalks(jobs, CallWalks.CHUNK, model == Model.IDEAL);
         callWalks = calls;
         return new Aside<>("rocelab-ideal-bound", () -> idealFigures(idealNetwork, dependents, calls));
     }

@@ -163,8 +163,16 @@ public final class SummaryText {
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
                     j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
             if (!ideal) {
+                // Each rank's wait is against its own ideal span, each a bound of its own and not one schedule, so
+                // together they can add up to more than the job lost; said where they do, so the two figures are not
+                // read as contradicting each other.
+                int measured = j.iterations() - j.warmup();
+                boolean beyondPenalty = j.completed() && measured > 0
+                        && j.networkWaitUs() * measured * 1e6 > j.networkPenaltyPs() * 1.05 + 1e6;
                 line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst"
-                        + " rank %.3f ms)", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3);
+                        + " rank %.3f ms)%s", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3, beyondPenalty
+                        ? String.format(Locale.ROOT, "; each rank against its own ideal, not one schedule, so more than"
+                                + " the job's penalty of %s ms", ms(j.networkPenaltyPs())) : "");
             }
             // Calls of the warm-up iterations are left out, as the per-iteration figures above and compare's
             // collective_us leave them out; how many of them would have been listed is said.
