@@ -24,6 +24,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.FlowsBySize;
+import rocelab.observe.flow.SlowdownBySize;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
@@ -154,6 +155,12 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("nics.csv"));
         }
         AtomicFiles.write(dir.resolve("topology.csv"), topologyCsv(result.network()));
+        SlowdownBySize bySize = result.flowsAreAggregated() ? null : SlowdownBySize.of(result.flows());
+        if (bySize != null && bySize.bins().size() > 1) {
+            AtomicFiles.write(dir.resolve(SLOWDOWN_BY_SIZE), slowdownBySizeCsv(bySize));
+        } else {
+            Files.deleteIfExists(dir.resolve(SLOWDOWN_BY_SIZE));
+        }
         // Optional files: written when this run has them, removed when a previous run into the same folder left
         // them, so nothing in the folder describes another run.
         if (result.pfcLog() != null) {
@@ -318,6 +325,23 @@ public final class RunWriter {
 
     /** The file of a run whose flows are aggregated (see {@link #flowsAggregatedCsv}). */
     public static final String FLOWS_AGGREGATED = "flows_aggregated.csv";
+
+    /** The completed flows' slowdowns by flow size, when they have more than one size. */
+    public static final String SLOWDOWN_BY_SIZE = "slowdown_by_size.csv";
+
+    /** slowdown_by_size.csv: one row per bin of {@link SlowdownBySize}, smallest sizes first. */
+    static String slowdownBySizeCsv(SlowdownBySize bySize) {
+        CsvTable t = new CsvTable(List.of("bin", "flows", "size_min_bytes", "size_max_bytes", "fct_p50_us",
+                "fct_p99_us", "slowdown_mean", "slowdown_p50", "slowdown_p95", "slowdown_p99", "slowdown_max"));
+        int i = 0;
+        for (SlowdownBySize.Bin b : bySize.bins()) {
+            t.row(i++, b.flows(), b.sizeMinBytes(), b.sizeMaxBytes(), Numbers.micros(b.fctP50Ps()),
+                    Numbers.micros(b.fctP99Ps()), Numbers.round(b.slowdownMean(), 6),
+                    Numbers.round(b.slowdownP50(), 6), Numbers.round(b.slowdownP95(), 6),
+                    Numbers.round(b.slowdownP99(), 6), Numbers.round(b.slowdownMax(), 6));
+        }
+        return t.toString();
+    }
 
     /**
      * flows_aggregated.csv: a row for all flows ({@code size_bytes} is {@code all}), then one per message size

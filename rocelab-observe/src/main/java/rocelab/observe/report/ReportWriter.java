@@ -16,6 +16,7 @@ import rocelab.observe.RunResult;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.SlowdownBySize;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
@@ -380,6 +381,7 @@ public final class ReportWriter {
             p.chart(cdf("slowdown-cdf", "Slowdown distribution", "slowdown (FCT / its closed form alone on an idle fabric)",
                     List.of("flows"), List.of(slow)), null, null);
         }
+        bySize(p, SlowdownBySize.of(d.flows));
         List<FlowRecord> worst = slowest.best();
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
@@ -389,6 +391,48 @@ public final class ReportWriter {
         p.table(List.of("flow", "src", "dst", "size", "FCT us", "ideal us", "slowdown"), rows);
         p.note("the 10 slowest flows against their closed-form time alone on an idle fabric, every frame at the path's"
                 + " bottleneck rate (flows.csv ideal_fct_us; it has them all)");
+    }
+
+    /**
+     * The slowdown by flow size (slowdown_by_size.csv), as the congestion-control literature plots it: the median and
+     * the tails of each bin over the bin's largest size, and the bins in a table. Shown when there are 3 bins or more.
+     */
+    private static void bySize(Page p, SlowdownBySize bySize) {
+        List<SlowdownBySize.Bin> bins = bySize.bins();
+        if (bins.size() < 3) {
+            return;
+        }
+        Chart c = new Chart("slowdown-by-size", "Slowdown by flow size", Chart.Kind.XY);
+        c.xLabel = "flow size (bytes, each bin's largest)";
+        c.yLabel = "slowdown";
+        c.yUnit = "x";
+        int n = bins.size();
+        c.x = new double[n];
+        double[][] y = new double[3][n];
+        for (int i = 0; i < n; i++) {
+            SlowdownBySize.Bin b = bins.get(i);
+            c.x[i] = b.sizeMaxBytes();
+            y[0][i] = b.slowdownP50();
+            y[1][i] = b.slowdownP95();
+            y[2][i] = b.slowdownP99();
+        }
+        c.logX = c.x[0] > 0 && c.x[n - 1] / c.x[0] > 20;
+        c.xMin = c.logX ? Math.pow(10, Math.floor(Math.log10(c.x[0]))) : 0;
+        c.xMax = c.x[n - 1];
+        c.add("p50", y[0], c.color(0), Chart.Style.LINE);
+        c.add("p95", y[1], c.color(3), Chart.Style.LINE);
+        c.add("p99", y[2], c.color(1), Chart.Style.LINE);
+        p.chart(c, "the completed flows in order of size, cut into bins of about 5 % of them each (a size is never"
+                + " split between bins); each bin's slowdown quantiles over its largest size", null);
+        List<List<String>> rows = new ArrayList<>();
+        for (SlowdownBySize.Bin b : bins) {
+            rows.add(List.of(Fmt.size(b.sizeMinBytes()) + (b.sizeMaxBytes() == b.sizeMinBytes() ? ""
+                    : " .. " + Fmt.size(b.sizeMaxBytes())), String.valueOf(b.flows()), Fmt.us(b.fctP50Ps() / 1e6),
+                    Fmt.us(b.fctP99Ps() / 1e6), Fmt.num(b.slowdownP50(), 2) + "x", Fmt.num(b.slowdownP95(), 2) + "x",
+                    Fmt.num(b.slowdownP99(), 2) + "x", Fmt.num(b.slowdownMax(), 2) + "x"));
+        }
+        p.table(List.of("sizes", "flows", "FCT p50 us", "FCT p99 us", "slowdown p50", "p95", "p99", "max"), rows);
+        p.note("slowdown_by_size.csv has these bins; quantiles are nearest rank");
     }
 
     /**

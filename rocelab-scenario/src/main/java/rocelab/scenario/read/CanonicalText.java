@@ -27,6 +27,7 @@ import rocelab.workload.traffic.FlowListTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
+import rocelab.workload.traffic.PoissonTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -145,6 +146,12 @@ final class CanonicalText {
         }
         if (t instanceof AllToAllTraffic f) {
             return "all-to-all size=" + f.sizeBytes() + " start-ps=" + f.startPs();
+        }
+        if (t instanceof PoissonTraffic p) {
+            var c = p.sizes();
+            return "poisson sizes=" + c.name() + " cdf=" + Arrays.toString(c.sizes()) + Arrays.toString(c.percents())
+                    + " load=" + p.load() + " hosts=" + join(p.hosts()) + " start-ps=" + p.startPs() + " duration-ps="
+                    + p.durationPs();
         }
         FlowListTraffic f = (FlowListTraffic) t;
         StringBuilder rows = new StringBuilder();

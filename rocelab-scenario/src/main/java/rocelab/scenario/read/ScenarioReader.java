@@ -425,6 +425,11 @@ public final class ScenarioReader {
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);
         Topology built = topology.build();
+        long[] hostRates = new long[built.hostCount()];
+        for (int h = 0; h < hostRates.length; h++) {
+            hostRates[h] = built.hostRateBps(h);
+        }
+        trafficReader.hostRates(hostRates);
         if (mode == FabricMode.INFINIBAND && topology instanceof MultiPlaneSpec) {
             throw doc.at(YamlMap.entries(doc, top.get("topology"), "topology", "a mapping").get("planes")
                     .getValueNode(), "planes are modelled on"

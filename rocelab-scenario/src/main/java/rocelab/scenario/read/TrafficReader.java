@@ -20,14 +20,16 @@ import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.DscpTraffic;
+import rocelab.workload.traffic.FlowSizeCdf;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
+import rocelab.workload.traffic.PoissonTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads the {@code traffic} list into traffic spec records, checking host indices against the topology. */
 final class TrafficReader {
-    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, flows-csv, "
+    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, poisson, flows-csv, "
             + String.join(", ", Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
     private static final String HOST_SET = "host indices such as 3, 1-16, \"1-4,7,9-10\" or [1, 2, 3]";
@@ -38,6 +40,12 @@ final class TrafficReader {
     private final Path baseDir;
 
     private int[] serverOfHost;
+    private long[] hostRateBps;
+
+    /** Every host's link rate (the sum of its ports), which Poisson traffic offers its load against. */
+    void hostRates(long[] rates) {
+        this.hostRateBps = rates.clone();
+    }
 
     /** The topology's server of every host, so collectives can be checked against it while reading. */
     void servers(int[] map) {
@@ -123,6 +131,9 @@ final class TrafficReader {
                 return kind.equals("permutation") ? new PermutationTraffic(size, start)
                         : new AllToAllTraffic(size, start);
             }
+            case "poisson" -> {
+                return poisson(node, where);
+            }
             case "flows-csv" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "file", "dscp");
                 Node fileNode = m.require("file", "the path of a CSV file, relative to the scenario's folder");
@@ -145,6 +156,84 @@ final class TrafficReader {
                 return collective(node, where, op);
             }
         }
+    }
+
+    private static final String SIZES = "a flow-size distribution: "
+            + String.join(", ", FlowSizeCdf.BUILT_IN.stream().map(FlowSizeCdf::name).toList());
+
+    /**
+     * Open-loop background traffic: Poisson arrivals at every host of {@code hosts} (default all), sizes from a
+     * built-in distribution ({@code sizes}) or a CDF file ({@code sizes-file}), at {@code load} of each host's link.
+     */
+    private TrafficSpec poisson(Node node, String where) throws ScenarioException {
+        YamlMap m = YamlMap.of(doc, node, where, "kind", "sizes", "sizes-file", "load", "duration", "start", "hosts",
+                "dscp");
+        FlowSizeCdf sizes;
+        if (m.has("sizes") && m.has("sizes-file")) {
+            throw doc.at(m.get("sizes-file"), "both sizes and sizes-file are given; expected one of them (" + SIZES
+                    + ", or sizes-file: the path of a CDF file)");
+        }
+        if (m.has("sizes-file")) {
+            Node fileNode = m.get("sizes-file");
+            String file = doc.text(fileNode, "sizes-file", "the path of a flow-size CDF file");
+            Path resolved;
+            try {
+                resolved = baseDir.resolve(file).toAbsolutePath().normalize();
+            } catch (InvalidPathException e) {
+                throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a flow-size CDF file");
+            }
+            sizes = FlowSizeCdfReader.read(doc, fileNode, file, resolved, csvName(file));
+        } else {
+            Node sizesNode = m.require("sizes", SIZES + " (or sizes-file: the path of a CDF file)");
+            String name = doc.text(sizesNode, "sizes", SIZES);
+            sizes = FlowSizeCdf.named(name);
+            if (sizes == null) {
+                throw doc.at(sizesNode, "'" + name + "' is not a built-in flow-size distribution; expected " + SIZES
+                        + " (or sizes-file: the path of a CDF file)");
+            }
+        }
+        double load = load(m.require("load", "the load each host offers, as a share of its link rate: 0.3 or 30%"));
+        Node durationNode = m.require("duration", "how long flows keep arriving, e.g. 5ms");
+        long duration = doc.time(durationNode, "duration");
+        if (duration <= 0) {
+            throw doc.at(durationNode, "duration 0 gives no flows; expected a time above 0, e.g. 5ms");
+        }
+        long start = m.optionalTime("start", 0L);
+        int[] hosts;
+        if (m.has("hosts")) {
+            hosts = hostSet(m.get("hosts"), "hosts").clone();
+            Arrays.sort(hosts);
+            if (hosts.length < 2) {
+                throw doc.at(m.get("hosts"), "Poisson traffic needs at least 2 hosts; expected two or more hosts");
+            }
+        } else {
+            hosts = new int[hostCount];
+            Arrays.setAll(hosts, h -> h);
+        }
+        long[] rates = new long[hosts.length];
+        for (int i = 0; i < hosts.length; i++) {
+            rates[i] = hostRateBps[hosts[i]];
+        }
+        FlowSizeCdf cdf = sizes;
+        int[] members = hosts;
+        return doc.build(node, where, () -> new PoissonTraffic(cdf, load, members, rates, start, duration));
+    }
+
+    /** A load: a share of the link rate, as a number in (0, 1] or a percentage ({@code 30%}). */
+    private double load(Node node) throws ScenarioException {
+        String expected = "a share of the link rate above 0 and at most 1, e.g. 0.3, or a percentage, e.g. 30%";
+        String t = doc.text(node, "load", expected);
+        double v;
+        try {
+            v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
+                    : Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            throw doc.at(node, "load '" + t + "' is not a number; expected " + expected);
+        }
+        if (!(v > 0 && v <= 1)) {
+            throw doc.at(node, "load " + t + " is out of range; expected " + expected);
+        }
+        return v;
     }
 
     /**

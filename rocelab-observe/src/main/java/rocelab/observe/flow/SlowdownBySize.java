@@ -1,0 +1,119 @@
+package rocelab.observe.flow;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The completed flows' slowdowns by flow size, as the congestion-control literature plots them (HPCC, DCQCN, Swift:
+ * median and tail slowdown against flow size): the flows in order of size cut into {@link #BINS} bins of about equal
+ * flow counts, each bin's FCT and slowdown quantiles. A size is never split between two bins, so a bin can hold more
+ * than its share, and a run whose flows all have one size has one bin. Quantiles are nearest rank, as in
+ * {@link Percentiles}. Flows whose slowdown is not known (no closed form) are left out.
+ *
+ * @param bins the bins, smallest sizes first
+ */
+public record SlowdownBySize(List<Bin> bins) {
+    /** How many bins the flows are cut into when there are enough flows: 5 % of the flows each. */
+    public static final int BINS = 20;
+
+    /**
+     * One bin: its flows, the sizes it spans, and their FCT (picoseconds) and slowdown quantiles.
+     */
+    public record Bin(int flows, long sizeMinBytes, long sizeMaxBytes, long fctP50Ps, long fctP99Ps,
+            double slowdownMean, double slowdownP50, double slowdownP95, double slowdownP99, double slowdownMax) {}
+
+    public SlowdownBySize {
+        bins = List.copyOf(bins);
+    }
+
+    /** The bins of {@code flows}' completed flows (no bins when none completed). */
+    public static SlowdownBySize of(Iterable<FlowRecord> flows) {
+        int n = 0;
+        for (FlowRecord f : flows) {
+            if (counted(f)) {
+                n++;
+            }
+        }
+        long[] sizes = new long[n];
+        int k = 0;
+        for (FlowRecord f : flows) {
+            if (counted(f) && k < n) {
+                sizes[k++] = f.sizeBytes();
+            }
+        }
+        Arrays.sort(sizes);
+        // Each bin's largest size: the size at the next 5 % of the flows, moved up past every flow of that size.
+        long[] upper = new long[Math.min(BINS, n)];
+        int bins = 0;
+        int from = 0;
+        for (int b = 1; b <= BINS && from < n; b++) {
+            int to = Math.max(from + 1, (int) ((long) n * b / BINS));
+            long top = sizes[to - 1];
+            while (to < n && sizes[to] == top) {
+                to++;
+            }
+            upper[bins++] = top;
+            from = to;
+        }
+        int[] count = new int[bins];
+        for (long s : sizes) {
+            count[bin(upper, bins, s)]++;
+        }
+        double[][] slow = new double[bins][];
+        long[][] fct = new long[bins][];
+        long[] min = new long[bins];
+        for (int b = 0; b < bins; b++) {
+            slow[b] = new double[count[b]];
+            fct[b] = new long[count[b]];
+            min[b] = Long.MAX_VALUE;
+        }
+        int[] at = new int[bins];
+        for (FlowRecord f : flows) {
+            if (!counted(f)) {
+                continue;
+            }
+            int b = bin(upper, bins, f.sizeBytes());
+            if (at[b] < count[b]) {
+                slow[b][at[b]] = f.slowdown();
+                fct[b][at[b]++] = f.fctPs();
+                min[b] = Math.min(min[b], f.sizeBytes());
+            }
+        }
+        List<Bin> out = new ArrayList<>(bins);
+        for (int b = 0; b < bins; b++) {
+            double[] s = slow[b];
+            Arrays.sort(s);
+            Arrays.sort(fct[b]);
+            double sum = 0;
+            for (double v : s) {
+                sum += v;
+            }
+            out.add(new Bin(s.length, min[b], upper[b], rank(fct[b], 50), rank(fct[b], 99),
+                    sum / s.length, rank(s, 50), rank(s, 95), rank(s, 99), s[s.length - 1]));
+        }
+        return new SlowdownBySize(out);
+    }
+
+    private static boolean counted(FlowRecord f) {
+        return f.completed() && !Double.isNaN(f.slowdown());
+    }
+
+    /** The first bin whose largest size is at least {@code size}. */
+    private static int bin(long[] upper, int bins, long size) {
+        int i = Arrays.binarySearch(upper, 0, bins, size);
+        return i >= 0 ? i : Math.min(bins - 1, -i - 1);
+    }
+
+    private static double rank(double[] sorted, double p) {
+        return sorted[index(sorted.length, p)];
+    }
+
+    private static long rank(long[] sorted, double p) {
+        return sorted[index(sorted.length, p)];
+    }
+
+    private static int index(int n, double p) {
+        return Math.max(0, Math.min(n - 1, (int) Math.ceil(p / 100.0 * n) - 1));
+    }
+}
