@@ -66,7 +66,8 @@ class ShippedExamplesTest {
             Map.entry("lint-l11-mtu", "LintWhatIfTest"),
             Map.entry("lint-l16-scheduler-starves-roce", "LintWhatIfTest"),
             Map.entry("lint-l21-ib-buffer-round-trip", "LintWhatIfTest"),
-            Map.entry("train-3d-rail", "ShippedExamplesTest"));
+            Map.entry("train-3d-rail", "ShippedExamplesTest"),
+            Map.entry("websearch-load", "WebsearchLoadTest"));
 
     /**
      * Examples whose header claims no test checks yet, because their packet-level runs are too long for the suite

@@ -17,6 +17,7 @@ import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.FlowWaits;
@@ -424,6 +425,19 @@ public final class Summary {
         sd.put("p99", s.count() == 0 ? null : Numbers.round(s.percentile(99) / 1e6, 6));
         sd.put("max", s.count() == 0 ? null : Numbers.round(s.max() / 1e6, 6));
         m.put("slowdown", sd);
+        List<SizeClasses.SizeClass> classes = SizeClasses.of(r.flows());
+        if (!classes.isEmpty()) {
+            Map<String, Object> bySize = new LinkedHashMap<>();
+            for (SizeClasses.SizeClass c : classes) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("flows", c.flows());
+                x.put("p50", c.flows() == 0 ? null : Numbers.round(c.p50(), 6));
+                x.put("p95", c.flows() == 0 ? null : Numbers.round(c.p95(), 6));
+                x.put("p99", c.flows() == 0 ? null : Numbers.round(c.p99(), 6));
+                bySize.put(c.name(), x);
+            }
+            m.put("slowdown_by_size", bySize);
+        }
         double goodput = r.simulatedPs() > 0 ? bytes * 8.0 / Time.toSeconds(r.simulatedPs()) / 1e9 : 0;
         m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
         return m;

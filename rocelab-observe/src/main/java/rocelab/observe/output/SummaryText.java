@@ -16,6 +16,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.inference.InferenceTables;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
@@ -124,6 +125,21 @@ public final class SummaryText {
             line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
                     slow.max() / SLOWDOWN_SCALE);
+            // The flows by size class, where flows are what the run is about (not a job's or a collective's messages,
+            // whose story is the call's time against its ideal).
+            List<SizeClasses.SizeClass> classes = r.collectives().isEmpty() && r.jobs().isEmpty()
+                    && r.requests().isEmpty() ? SizeClasses.of(r.flows()) : List.of();
+            if (!classes.isEmpty()) {
+                StringBuilder by = new StringBuilder();
+                for (SizeClasses.SizeClass c : classes) {
+                    if (c.flows() > 0) {
+                        by.append(by.length() == 0 ? "" : "   ").append(String.format(Locale.ROOT,
+                                "%s: p50 %.2f p99 %.2f (%s)", c.label(), c.p50(), c.p99(),
+                                Numbers.count(c.flows(), "flow", "flows")));
+                    }
+                }
+                line(b, "by size     %s", by);
+            }
             double seconds = Time.toSeconds(r.simulatedPs());
             // The figure is the completed flows' (summary.json's aggregate_goodput_gbps); flows still running or
             // failed have delivered bytes too, which the packet level counts.

@@ -199,7 +199,8 @@ public final class ReportWriter {
                 + " summary.json and manifest.json always; queues.csv, rates.csv, links.csv when sampled; pfc.csv with"
                 + " PFC; vl.csv on InfiniBand; " : "flows.csv (flows_aggregated.csv when streamed), topology.csv,"
                 + " summary.json and manifest.json; no ports.csv, nics.csv, queues.csv, rates.csv, links.csv, pfc.csv"
-                + " or vl.csv: the " + d.model() + " model counts no packets; ") + "collectives.csv, jobs.csv,"
+                + " or vl.csv: the " + d.model() + " model counts no packets; ") + "slowdown_by_size.csv when the"
+                + " flows have more than one size; collectives.csv, jobs.csv,"
                 + " ranks.csv, timeline.csv with jobs; requests.csv and llm_calls.csv with inference; charts/ holds"
                 + " every chart as SVG and PNG. docs/outputs.md describes them all.</p>");
         return p;

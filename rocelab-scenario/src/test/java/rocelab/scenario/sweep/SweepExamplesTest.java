@@ -238,4 +238,44 @@ class SweepExamplesTest {
         assertThat(ecn).contains("a 4:1 incast of 2 MB messages at 400 Gb/s")
                 .contains("{kind: incast, senders: 1-4, receiver: 0, size: 2MB}");
     }
+
+    @Test
+    void webSearchShortFlowsTailIsShortestUnderHpccThenSwiftThenDcqcn() throws Exception {
+        SweepResults r = run("websearch-cc");
+        String header = String.join(" ", Files.readAllLines(Path.of("../scenarios/sweeps/websearch-cc.yaml")).stream()
+                .takeWhile(l -> l.startsWith("#")).map(l -> l.substring(1).strip()).toList());
+        String shortP99 = "flows.slowdown_by_size.up_to_100kb.p99";
+        Map<String, List<String>> tails = new LinkedHashMap<>();
+        for (String load : List.of("0.3", "0.5", "0.7")) {
+            Predicate<Map<String, String>> at = m -> m.get("traffic[0].load").equals(load);
+            double hpcc = mean(r, shortP99, at.and(m -> m.get("nic.cc").equals("hpcc")));
+            double swift = mean(r, shortP99, at.and(m -> m.get("nic.cc").equals("swift")));
+            double dcqcn = mean(r, shortP99, at.and(m -> m.get("nic.cc").equals("dcqcn")));
+            assertThat(hpcc).isLessThan(swift);
+            assertThat(swift).isLessThan(dcqcn);
+            for (var e : Map.of("hpcc", hpcc, "swift", swift, "dcqcn", dcqcn).entrySet()) {
+                tails.computeIfAbsent(e.getKey(), k -> new java.util.ArrayList<>())
+                        .add(String.format(java.util.Locale.ROOT, "%.2f", e.getValue()));
+            }
+            assertThat(mean(r, "max_queue_bytes", at.and(m -> m.get("nic.cc").equals("hpcc")))).isLessThan(250_000);
+            // "whose queues reach 2.0-7.0 MB"; the same flows for the three controls.
+            assertThat(mean(r, "max_queue_bytes", at.and(m -> m.get("nic.cc").equals("dcqcn"))))
+                    .isBetween(1.95e6, 7.05e6);
+            assertThat(mean(r, "flows.count", at.and(m -> m.get("nic.cc").equals("hpcc"))))
+                    .isEqualTo(mean(r, "flows.count", at.and(m -> m.get("nic.cc").equals("dcqcn"))))
+                    .isEqualTo(mean(r, "flows.count", at.and(m -> m.get("nic.cc").equals("swift"))));
+            double pauses = mean(r, "counters.pfc_pause_sent", at.and(m -> m.get("nic.cc").equals("dcqcn")));
+            assertThat(pauses).isEqualTo(load.equals("0.7") ? 350 : 0);
+            assertThat(mean(r, "counters.pfc_pause_sent", at.and(m -> !m.get("nic.cc").equals("dcqcn")))).isZero();
+        }
+        assertThat(header).contains("p99 " + tails.get("hpcc").get(0) + ", " + tails.get("hpcc").get(1) + " and "
+                + tails.get("hpcc").get(2) + " at 30, 50 and 70 %");
+        assertThat(header).contains("then Swift (" + String.join(", ", tails.get("swift")) + ")");
+        assertThat(header).contains("then DCQCN (" + String.join(", ", tails.get("dcqcn")) + ")");
+        Predicate<Map<String, String>> at7 = m -> m.get("traffic[0].load").equals("0.7");
+        String longP99 = "flows.slowdown_by_size.above_10mb.p99";
+        assertThat(header).contains(String.format(java.util.Locale.ROOT, "their p99 is %.2f under HPCC against %.2f"
+                + " under Swift at 70 %%", mean(r, longP99, at7.and(m -> m.get("nic.cc").equals("hpcc"))),
+                mean(r, longP99, at7.and(m -> m.get("nic.cc").equals("swift")))));
+    }
 }
