@@ -20,8 +20,17 @@ public final class Percentiles {
         if (sorted.length == 0) {
             return -1;
         }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        return sorted[nearestRank(sorted.length, p)];
+    }
+
+    /** The index of the nearest-rank {@code p} percentile in {@code n} sorted values (0 when n is 0). */
+    public static int nearestRank(int n, double p) {
+        return Math.max(0, Math.min(n - 1, (int) Math.ceil(p / 100.0 * n) - 1));
+    }
+
+    /** The nearest-rank {@code p} percentile of sorted values; NaN when there are none. */
+    public static double of(double[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[nearestRank(sorted.length, p)];
     }
 
     public long min() {

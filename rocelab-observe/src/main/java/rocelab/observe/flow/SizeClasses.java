@@ -56,8 +56,8 @@ public final class SizeClasses {
         for (int c = 0; c < NAMES.length; c++) {
             double[] s = slow[c];
             Arrays.sort(s);
-            out.add(new SizeClass(NAMES[c], LABELS[c], BOUNDS[c], BOUNDS[c + 1], s.length, rank(s, 50), rank(s, 95),
-                    rank(s, 99)));
+            out.add(new SizeClass(NAMES[c], LABELS[c], BOUNDS[c], BOUNDS[c + 1], s.length, Percentiles.of(s, 50),
+                    Percentiles.of(s, 95), Percentiles.of(s, 99)));
         }
         return out;
     }
@@ -68,13 +68,5 @@ public final class SizeClasses {
 
     private static int of(long size) {
         return size <= BOUNDS[1] ? 0 : size <= BOUNDS[2] ? 1 : 2;
-    }
-
-    /** Nearest rank; NaN for an empty class. */
-    private static double rank(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1))];
     }
 }

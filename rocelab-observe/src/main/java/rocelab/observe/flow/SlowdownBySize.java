@@ -89,8 +89,10 @@ public record SlowdownBySize(List<Bin> bins) {
             for (double v : s) {
                 sum += v;
             }
-            out.add(new Bin(s.length, min[b], upper[b], rank(fct[b], 50), rank(fct[b], 99),
-                    sum / s.length, rank(s, 50), rank(s, 95), rank(s, 99), s[s.length - 1]));
+            out.add(new Bin(s.length, min[b], upper[b], fct[b][Percentiles.nearestRank(fct[b].length, 50)],
+                    fct[b][Percentiles.nearestRank(fct[b].length, 99)],
+                    sum / s.length, Percentiles.of(s, 50), Percentiles.of(s, 95), Percentiles.of(s, 99),
+                    s[s.length - 1]));
         }
         return new SlowdownBySize(out);
     }
@@ -103,17 +105,5 @@ public record SlowdownBySize(List<Bin> bins) {
     private static int bin(long[] upper, int bins, long size) {
         int i = Arrays.binarySearch(upper, 0, bins, size);
         return i >= 0 ? i : Math.min(bins - 1, -i - 1);
-    }
-
-    private static double rank(double[] sorted, double p) {
-        return sorted[index(sorted.length, p)];
-    }
-
-    private static long rank(long[] sorted, double p) {
-        return sorted[index(sorted.length, p)];
-    }
-
-    private static int index(int n, double p) {
-        return Math.max(0, Math.min(n - 1, (int) Math.ceil(p / 100.0 * n) - 1));
     }
 }
