@@ -77,6 +77,11 @@ class WebsearchLoadTest {
         assertThat(header).contains("No PFC pause is sent");
         assertThat(dcqcn.totals().rateCuts()).isPositive();
 
+        RunResult ackClass = run(yaml.replace("nic: {cc: dcqcn}", "nic: {cc: dcqcn, ack: {dscp: 48, priority: 6}}"));
+        SizeClasses.SizeClass ackShort = SizeClasses.of(ackClass.flows()).get(0);
+        assertThat(header).contains("the same flows' p99 is " + fmt(ackShort.p99()));
+        assertThat(ackShort.p99()).isLessThan(shortFlows.p99());
+
         RunResult hpcc = run(yaml.replace("nic: {cc: dcqcn}", "nic: {cc: hpcc}"));
         assertThat(hpcc.flows()).hasSize(flows.size());
         SizeClasses.SizeClass hpccShort = SizeClasses.of(hpcc.flows()).get(0);

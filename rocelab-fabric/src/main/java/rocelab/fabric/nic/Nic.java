@@ -460,7 +460,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, Packet data, boolean ecnEcho, boolean cnp) {
         Packet ack = pool.acquire()
                 .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
-                .qos(qp.lane, qp.dscp, Ecn.NOT_ECT)
+                .qos(qp.ackLane, qp.ackDscp, Ecn.NOT_ECT)
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)
                 .cnpFlag(cnp)

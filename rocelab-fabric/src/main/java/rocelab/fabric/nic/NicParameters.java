@@ -18,6 +18,9 @@ package rocelab.fabric.nic;
  * @param oooWindowPackets with {@code ooo}: PSNs a QP may have outstanding, the size of its arrival bitmap
  * @param oooReorderPackets with {@code ooo}: how many PSNs beyond a gap must arrive before the receiver takes the
  *     gap for a loss and asks for it (a smaller reordering is waited out)
+ * @param ackDscp DSCP of the ACKs and NAKs this RNIC sends as a responder, or -1: its QP's data DSCP (as RoCEv2
+ *     RNICs do: an ACK travels in its QP's traffic class)
+ * @param ackPriority 802.1p priority of those ACKs and NAKs, or -1 (with {@code ackDscp}): its QP's data priority
  */
 public record NicParameters(
         int mtuBytes,
@@ -30,7 +33,9 @@ public record NicParameters(
         long pauseResponsePs,
         boolean ooo,
         int oooWindowPackets,
-        int oooReorderPackets) {
+        int oooReorderPackets,
+        int ackDscp,
+        int ackPriority) {
 
     public static final int DEFAULT_TIMEOUT_EXPONENT = 14;
     public static final int DEFAULT_RETRY_COUNT = 7;
@@ -51,6 +56,17 @@ public record NicParameters(
         require(oooReorderPackets >= 1 && oooReorderPackets < oooWindowPackets,
                 "ooo-reorder must be at least 1 and below ooo-window (" + oooWindowPackets + "), got "
                 + oooReorderPackets);
+        require(ackDscp >= -1 && ackDscp <= 63 && ackPriority >= -1 && ackPriority <= 7
+                && (ackDscp < 0) == (ackPriority < 0), "ACK DSCP 0..63 and priority 0..7 (both, or neither), got "
+                + ackDscp + "/" + ackPriority);
+    }
+
+    /** ACKs in their QP's traffic class (the default). */
+    public NicParameters(int mtuBytes, int ackEvery, int timeoutExponent, int retryCount, int dataDscp,
+            int dataPriority, boolean ecnCapable, long pauseResponsePs, boolean ooo, int oooWindowPackets,
+            int oooReorderPackets) {
+        this(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, ecnCapable, pauseResponsePs,
+                ooo, oooWindowPackets, oooReorderPackets, -1, -1);
     }
 
     /** Go-back-N (no out-of-order placement). */
@@ -73,12 +89,18 @@ public record NicParameters(
     /** The same settings with out-of-order placement and selective repeat on or off. */
     public NicParameters withOoo(boolean on) {
         return new NicParameters(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, ecnCapable,
-                pauseResponsePs, on, oooWindowPackets, oooReorderPackets);
+                pauseResponsePs, on, oooWindowPackets, oooReorderPackets, ackDscp, ackPriority);
+    }
+
+    /** Whether this RNIC's ACKs have a QoS of their own ({@code nic.ack}) rather than their QP's. */
+    public boolean ownAckQos() {
+        return ackDscp >= 0;
     }
 
     /**
-     * The record's text, with the out-of-order settings only when {@code ooo} is on: it goes into the scenario's
-     * canonical text, so the hash of every scenario without {@code ooo} stays what it was.
+     * The record's text, with the out-of-order settings only when {@code ooo} is on and the ACKs' QoS only when it is
+     * their own: it goes into the scenario's canonical text, so the hash of every scenario without them stays what it
+     * was.
      */
     @Override
     public String toString() {
@@ -86,7 +108,8 @@ public record NicParameters(
                 + timeoutExponent + ", retryCount=" + retryCount + ", dataDscp=" + dataDscp + ", dataPriority="
                 + dataPriority + ", ecnCapable=" + ecnCapable + ", pauseResponsePs=" + pauseResponsePs
                 + (ooo ? ", ooo=true, oooWindowPackets=" + oooWindowPackets + ", oooReorderPackets="
-                        + oooReorderPackets : "") + "]";
+                        + oooReorderPackets : "")
+                + (ownAckQos() ? ", ackDscp=" + ackDscp + ", ackPriority=" + ackPriority : "") + "]";
     }
 
     /** Local ACK timeout in picoseconds; {@code Long.MAX_VALUE} when the exponent is 0 (never). */

@@ -41,6 +41,10 @@ public final class QueuePair {
     int dscp;
     /** Priority (RoCE) or virtual lane (InfiniBand) of this QP's data and ACKs on the wire. */
     int lane;
+    /** DSCP and priority of the ACKs and NAKs: the QP's own, or the responder RNIC's {@code nic.ack} QoS. */
+    int ackDscp;
+    int ackLane;
+    private final boolean ownAckQos;
 
     private final MessageRing messages = new MessageRing();
     private long postedPsns;
@@ -105,6 +109,11 @@ public final class QueuePair {
         this.k = constants;
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
+        // The responder sends the ACKs: its RNIC's ACK QoS, when it has one, else the QP's own class.
+        NicParameters responder = destination.parameters();
+        this.ownAckQos = responder.ownAckQos();
+        this.ackDscp = ownAckQos ? responder.ackDscp() : dscp;
+        this.ackLane = ownAckQos ? responder.ackPriority() : lane;
         // Out-of-order placement is a property of the connection: both ends must support it.
         this.selective = params.ooo() && destination.parameters().ooo()
                 ? new SelectiveRepeat(params.oooWindowPackets(), destination.parameters().oooReorderPackets()) : null;
@@ -589,11 +598,17 @@ public final class QueuePair {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + value);
         }
         this.dscp = value;
+        if (!ownAckQos) {
+            ackDscp = value;
+        }
     }
 
     /** Sends this QP's data and ACKs on virtual lane {@code vl} (InfiniBand: the lane of its service level). */
     public void lane(int vl) {
         this.lane = vl;
+        if (!ownAckQos) {
+            ackLane = vl;
+        }
     }
 
     public int lane() {

@@ -94,7 +94,10 @@ public final class LintContext {
         }
         for (int[][][] routes : routeStates) {
             for (int[] f : flows) {
-                walk(routes, f[1], f[0], cnp ? devices().nic(f[1]).cnpDscp() : f[2], cnp ? cnpPaths : ackPaths);
+                // ACKs leave the responder (f[1]) in their QP's class, or in its own ACK class (nic.ack).
+                var responder = devices().nic(f[1]);
+                int ackDscp = responder.parameters().ownAckQos() ? responder.parameters().ackDscp() : f[2];
+                walk(routes, f[1], f[0], cnp ? responder.cnpDscp() : ackDscp, cnp ? cnpPaths : ackPaths);
             }
         }
     }

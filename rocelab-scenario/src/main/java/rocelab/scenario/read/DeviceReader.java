@@ -29,7 +29,7 @@ final class DeviceReader {
     /** Keys of the {@code nic} section: its own, plus one settings block per congestion control. */
     static String[] nicKeys() {
         List<String> keys = new ArrayList<>(List.of("cc", "ack-every", "timeout", "retry-count", "dscp",
-                "priority", "ecn", "cnp", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response",
+                "priority", "ecn", "cnp", "ack", "rx", "trust", "dscp-to-priority", "pfc", "np", "rp", "pause-response",
                 "ooo", "ooo-window", "ooo-reorder"));
         keys.addAll(CongestionControls.names());
         return keys.toArray(new String[0]);
@@ -206,7 +206,14 @@ final class DeviceReader {
             throw doc.at(nic.get("ooo-window"), "ooo-window is " + window + "; expected a power of two (64, 128, ..."
                     + " 1048576), the size of the RNIC's arrival bitmap");
         }
+        int[] ack = {-1, -1};
+        if (nic.has("ack")) {
+            // Both given: an ACK class is a choice of where ACKs queue, which a default half would hide.
+            YamlMap a = YamlMap.of(doc, nic.get("ack"), "nic.ack", "dscp", "priority");
+            ack[0] = a.requiredInt("dscp", 0, 63);
+            ack[1] = a.requiredInt("priority", 0, 7);
+        }
         return doc.build(nic.node(), "nic", () -> new NicParameters(mtu, ackEvery, timeout, retry, dscp, prio, ecn,
-                response, ooo, window, reorder));
+                response, ooo, window, reorder, ack[0], ack[1]));
     }
 }

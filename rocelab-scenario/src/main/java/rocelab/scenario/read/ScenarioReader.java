@@ -108,6 +108,10 @@ public final class ScenarioReader {
         return e.getMessage() == null ? "read error" : e.getMessage();
     }
 
+    /** Why {@code nic.ack} is refused in infiniband mode. */
+    static final String ACK_ON_INFINIBAND = "nic.ack sets the DSCP and priority of RoCEv2 ACKs; expected no ack in"
+            + " infiniband mode, where an ACK travels on its QP's service level";
+
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
         return read(file, text(file, null));
@@ -422,6 +426,9 @@ public final class ScenarioReader {
         }
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
+        if (mode == FabricMode.INFINIBAND && nicMap != null && nicMap.has("ack")) {
+            throw doc.at(nicMap.keyNode("ack"), ACK_ON_INFINIBAND);
+        }
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);
         Topology built = topology.build();
