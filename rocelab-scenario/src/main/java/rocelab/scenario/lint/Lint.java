@@ -55,7 +55,7 @@ public final class Lint {
         }
         return new LintReport(config.name(), findings.list(), context.flows().size(),
                 context.dataPaths().size(), context.topology().switchCount(), context.topology().hostCount(),
-                config.mode() == FabricMode.INFINIBAND);
+                config.mode() == FabricMode.INFINIBAND, context.allFlows());
     }
 
     /** The ids and titles of the rules that run. */

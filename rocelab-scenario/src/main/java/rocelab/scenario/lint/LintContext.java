@@ -61,6 +61,7 @@ public final class LintContext {
         if (StreamedRun.chosen(config, Simulation.Model.FLOW)) {
             // A workload too large to hold (a flow-level run streams it): walked a part at a time, the same way.
             StreamedRun.forEachFlow(config, topology, (src, dst, d) -> {
+                allFlows++;
                 int dscp = d >= 0 ? d : devices().nic(src).parameters().dataDscp();
                 if (seen.add(((long) src << 28 | dst) << 7 | dscp)) {
                     flows.add(new int[] {src, dst, dscp});
@@ -68,6 +69,7 @@ public final class LintContext {
             });
         } else {
             for (FlowSpec f : Simulation.workloadGraph(config, topology).flows()) {
+                allFlows++;
                 int dscp = f.dscp() >= 0 ? f.dscp() : devices().nic(f.src()).parameters().dataDscp();
                 if (seen.add(((long) f.src() << 28 | f.dst()) << 7 | dscp)) {
                     flows.add(new int[] {f.src(), f.dst(), dscp});
@@ -207,6 +209,13 @@ public final class LintContext {
     }
 
     /** Every path the ACKs of the flows take (receiver back to sender, on the flow's DSCP). */
+    /** Every flow of the workload ({@link #flows()} keeps those distinct by source, destination and DSCP). */
+    public long allFlows() {
+        return allFlows;
+    }
+
+    private long allFlows;
+
     public List<Path> ackPaths() {
         walkReturnPaths(false);
         return ackPaths;

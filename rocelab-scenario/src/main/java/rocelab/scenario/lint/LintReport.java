@@ -12,12 +12,15 @@ import rocelab.observe.output.Numbers;
 /**
  * The result of a lint: the findings and what was looked at, readable by people ({@link #text()}) and programs
  * ({@link #json()}).
+ *
+ * @param flows the workload's flows distinct by source, destination and DSCP (the lint walks each once)
+ * @param allFlows every flow of the workload
  */
 public record LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts,
-        boolean infiniband) {
-    /** A report of a RoCE fabric. */
+        boolean infiniband, long allFlows) {
+    /** A report of a RoCE fabric whose flows are each distinct by source, destination and DSCP. */
     public LintReport(String scenario, List<Finding> findings, int flows, int paths, int switches, int hosts) {
-        this(scenario, findings, flows, paths, switches, hosts, false);
+        this(scenario, findings, flows, paths, switches, hosts, false, flows);
     }
 
     public LintReport {
@@ -47,8 +50,11 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
 
     public String text() {
         StringBuilder b = new StringBuilder();
-        b.append("lint ").append(scenario).append(": ").append(counts()).append(" (").append(flows)
-                .append(flows == 1 ? " flow, " : " flows, ").append(paths).append(paths == 1 ? " path" : " paths")
+        b.append("lint ").append(scenario).append(": ").append(counts()).append(" (").append(allFlows)
+                .append(allFlows == 1 ? " flow" : " flows")
+                // Flows between the same hosts in the same class take the same paths: the lint walks them once.
+                .append(allFlows == flows ? ", " : ", " + flows + " distinct by source, destination and DSCP; ")
+                .append(paths).append(paths == 1 ? " path" : " paths")
                 .append(" over ").append(switches).append(switches == 1 ? " switch and " : " switches and ")
                 .append(hosts).append(infiniband ? " HCAs)\n" : " RNICs)\n");
         for (Finding f : findings) {
@@ -99,7 +105,8 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         root.put("errors", count(Severity.ERROR));
         root.put("warnings", count(Severity.WARNING));
         root.put("infos", count(Severity.INFO));
-        root.put("flows", flows);
+        root.put("flows", allFlows);
+        root.put("distinct_flows", flows);
         root.put("paths", paths);
         List<Object> list = new ArrayList<>();
         for (Finding f : findings) {
