@@ -103,6 +103,10 @@ final class FlowSizeCdfReader {
             throw new ScenarioException(shown, lineNo, col[0], "size " + trim(p[0]) + " is negative; expected a size"
                     + " in bytes of 0 or more");
         }
+        if (p[0] > UnitParser.MAX_BYTES) {
+            throw new ScenarioException(shown, lineNo, col[0], "size " + trim(p[0]) + " is more than 1 PiB; expected"
+                    + " a size in bytes of at most " + UnitParser.MAX_BYTES);
+        }
         if (p[1] < 0 || p[1] > 100) {
             throw new ScenarioException(shown, lineNo, col[1], "percent " + trim(p[1]) + " is out of range; expected"
                     + " 0..100");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
 import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.TopologySpec;
 import rocelab.scenario.FlowsOutput;
@@ -16,6 +17,8 @@ import rocelab.workload.job.Dim;
 import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.Step;
 import rocelab.workload.traffic.CollectiveTraffic;
+import rocelab.workload.traffic.DscpTraffic;
+import rocelab.workload.traffic.PoissonTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
 /**
@@ -82,7 +85,18 @@ final class Sizing {
             } else {
                 footprint = footprint.plusFlows(items.get(i).flowCount((int) footprint.hosts()));
             }
-            require(i < nodes.size() ? nodes.get(i) : list);
+            Node at = i < nodes.size() ? nodes.get(i) : list;
+            TrafficSpec item = items.get(i) instanceof DscpTraffic d ? d.inner() : items.get(i);
+            if (item instanceof PoissonTraffic && at != list) {
+                // Its flows come from its duration and load: the refusal points there and says so.
+                String refusal = budget.refusal(footprint);
+                if (refusal != null) {
+                    NodeTuple duration = YamlMap.entries(doc, at, "traffic item", "a mapping").get("duration");
+                    throw doc.at(duration != null ? duration.getValueNode() : at, refusal + "; for Poisson traffic,"
+                            + " a shorter duration, a lower load or fewer hosts");
+                }
+            }
+            require(at);
         }
     }
 

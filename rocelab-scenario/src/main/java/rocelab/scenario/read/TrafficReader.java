@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
@@ -216,7 +217,17 @@ final class TrafficReader {
         }
         FlowSizeCdf cdf = sizes;
         int[] members = hosts;
-        return doc.build(node, where, () -> new PoissonTraffic(cdf, load, members, rates, start, duration));
+        PoissonTraffic traffic = doc.build(node, where, () -> new PoissonTraffic(cdf, load, members, rates, start,
+                duration));
+        // Fewer than one flow expected in all: most draws would give an empty run that looks like a finished one.
+        double expected = traffic.expectedFlows();
+        if (expected < 1) {
+            throw doc.at(durationNode, String.format(Locale.ROOT, "%s hosts at load %s for %s expect %.3g flows in"
+                    + " all (mean size %,.0f B); expected at least one: a longer duration or a higher load",
+                    hosts.length, doc.text(m.get("load"), "load", ""), doc.text(durationNode, "duration", ""), expected,
+                    sizes.meanBytes()));
+        }
+        return traffic;
     }
 
     /** A load: a share of the link rate, as a number in (0, 1] or a percentage ({@code 30%}). */

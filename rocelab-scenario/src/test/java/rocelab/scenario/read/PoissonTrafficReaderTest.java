@@ -77,6 +77,14 @@ class PoissonTrafficReaderTest {
                 .startsWith("t.yaml:5:65: unknown key 'rate'");
         assertThat(error("{kind: poisson, sizes-file: none.txt, load: 0.3, duration: 1ms}"))
                 .startsWith("t.yaml:5:33: file not found: ");
+        // Fewer than one flow expected: refused, not an empty run that looks finished.
+        assertThat(error("{kind: poisson, sizes: websearch, load: 1e-9, duration: 1ms}")).isEqualTo("t.yaml:5:61:"
+                + " 6 hosts at load 1e-9 for 1ms expect 4.38e-08 flows in all (mean size 1,711,250 B); expected at"
+                + " least one: a longer duration or a higher load");
+        // More flows than a run can hold: said at the duration, with what to change.
+        assertThat(error("{kind: poisson, sizes: alistorage2019, load: 1, duration: 1000s}"))
+                .startsWith("t.yaml:5:63: the scenario").endsWith("; for Poisson traffic, a shorter duration, a lower"
+                        + " load or fewer hosts");
     }
 
     @Test
@@ -99,6 +107,8 @@ class PoissonTrafficReaderTest {
         assertThat(error(item)).startsWith("c.txt:2:3: the line has one field");
         Files.writeString(dir.resolve("c.txt"), "0 0\n10 101\n");
         assertThat(error(item)).startsWith("c.txt:2:4: percent 101 is out of range; expected 0..100");
+        Files.writeString(dir.resolve("c.txt"), "0 0\n1e30 100\n");
+        assertThat(error(item)).startsWith("c.txt:2:1: size 1.0E30 is more than 1 PiB");
         Files.writeString(dir.resolve("c.txt"), "\n# nothing\n");
         assertThat(error(item)).startsWith("c.txt:1:1: the file has no points");
     }

@@ -8,12 +8,17 @@ import java.util.SplittableRandom;
 
 /**
  * Open-loop background traffic as the congestion-control literature runs it: every host starts flows at the times of
- * a Poisson process, each to a destination drawn uniformly from the other hosts, with a size drawn from a flow-size
- * distribution ({@link FlowSizeCdf}); the arrival rate makes each host offer {@code load} of its own link's rate on
- * average (mean inter-arrival = mean size x 8 / (load x rate)). Arrivals fall in {@code [start, start + duration)}.
+ * a Poisson process, each to another host, with a size drawn from a flow-size distribution ({@link FlowSizeCdf}); the
+ * arrival rate makes each host offer {@code load} of its own link's rate on average (mean inter-arrival = mean size x
+ * 8 / (load x rate)). Arrivals fall in {@code [start, start + duration)}.
  *
- * <p>Each host draws from a stream of its own (split from the item's stream in host order), so a host's flows do not
- * depend on how many the others drew. The flows are listed by start time, then by source host.
+ * <p>Destinations are drawn uniformly from the other hosts when every host has the same rate (as the ns-3 RDMA model's
+ * generator, which knows one rate), else in proportion to their rates, so that a slower host's link does not receive
+ * more than its share: with uniform destinations, 25 Gb/s hosts among 100 Gb/s ones received 1.5-2x their link at a
+ * load of one half.
+ *
+ * <p>Each host draws from a stream of its own (split from the item's stream in host order), so a host's start times
+ * and sizes do not depend on how many flows the others drew. The flows are listed by start time, then by source host.
  *
  * @param hosts the hosts that send and receive, in ascending order
  * @param rateBps each of those hosts' link rate (the sum of its ports), in the same order
@@ -45,6 +50,7 @@ public record PoissonTraffic(FlowSizeCdf sizes, double load, int[] hosts, long[]
         int n = hosts.length;
         long end = startPs + durationPs;
         List<FlowSpec> flows = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, flowCount(hostCount)));
+        long[] cumulative = sameRates() ? null : cumulativeRates();
         for (int i = 0; i < n; i++) {
             SplittableRandom own = random.split();
             double mean = meanInterArrivalPs(i);
@@ -55,8 +61,7 @@ public record PoissonTraffic(FlowSizeCdf sizes, double load, int[] hosts, long[]
                 if (t >= end) {
                     break;
                 }
-                int k = own.nextInt(n - 1);
-                int dst = hosts[k >= i ? k + 1 : k];
+                int dst = hosts[cumulative == null ? uniformOther(own, i) : weightedOther(own, i, cumulative)];
                 flows.add(new FlowSpec(hosts[i], dst, sizes.sample(own), t));
             }
         }
@@ -64,13 +69,55 @@ public record PoissonTraffic(FlowSizeCdf sizes, double load, int[] hosts, long[]
         return flows;
     }
 
-    /** The expected number of flows (each host's duration over its mean inter-arrival), at least one per host. */
-    @Override
-    public long flowCount(int hostCount) {
+    private boolean sameRates() {
+        for (long r : rateBps) {
+            if (r != rateBps[0]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The running sums of the hosts' rates: host index i spans [cumulative[i], cumulative[i + 1]). */
+    private long[] cumulativeRates() {
+        long[] c = new long[rateBps.length + 1];
+        for (int i = 0; i < rateBps.length; i++) {
+            c[i + 1] = c[i] + rateBps[i];
+        }
+        return c;
+    }
+
+    /** A host index other than {@code i}, every other one alike. */
+    private int uniformOther(SplittableRandom random, int i) {
+        int k = random.nextInt(hosts.length - 1);
+        return k >= i ? k + 1 : k;
+    }
+
+    /** A host index other than {@code i}, each in proportion to its rate (drawn over the others' rates only). */
+    private static int weightedOther(SplittableRandom random, int i, long[] cumulative) {
+        long others = cumulative[cumulative.length - 1] - (cumulative[i + 1] - cumulative[i]);
+        long x = random.nextLong(others);
+        // Skip host i's span: the draw is over the line of rates with it cut out.
+        if (x >= cumulative[i]) {
+            x += cumulative[i + 1] - cumulative[i];
+        }
+        int k = Arrays.binarySearch(cumulative, x);
+        return k >= 0 ? k : -k - 2;
+    }
+
+    /** The expected number of flows: each host's duration over its mean inter-arrival, summed. */
+    public double expectedFlows() {
         double sum = 0;
         for (int i = 0; i < hosts.length; i++) {
-            sum += durationPs / meanInterArrivalPs(i) + 1;
+            sum += durationPs / meanInterArrivalPs(i);
         }
+        return sum;
+    }
+
+    /** The expected number of flows, and one per host (a run is sized by it before it is built). */
+    @Override
+    public long flowCount(int hostCount) {
+        double sum = expectedFlows() + hosts.length;
         return sum >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(sum);
     }
 

@@ -104,4 +104,24 @@ class PoissonTrafficTest {
         assertThat(t.expand(16, new SplittableRandom(42))).isEqualTo(t.expand(16, new SplittableRandom(42)))
                 .isNotEqualTo(t.expand(16, new SplittableRandom(43)));
     }
+
+    @Test
+    void shouldSendToSlowerHostsNoMoreThanTheirLinksShare() {
+        // Two 25 Gb/s hosts among six of 100 Gb/s at a load of one half: destinations in proportion to the rates
+        // give every host's link about half its rate to receive (0.566 and 0.495 expected, host i left out of its
+        // own draw), where uniform destinations gave the slow hosts 1.5-2x their link.
+        int[] h = {0, 1, 2, 3, 4, 5, 6, 7};
+        long[] r = {25 * GBPS, 25 * GBPS, 100 * GBPS, 100 * GBPS, 100 * GBPS, 100 * GBPS, 100 * GBPS, 100 * GBPS};
+        // Sizes uniform in 0-64 KB (a light tail: each host's received bytes within about 1 % of their mean).
+        FlowSizeCdf uniform = new FlowSizeCdf("uniform", new double[] {0, 64_000}, new double[] {0, 100});
+        PoissonTraffic t = new PoissonTraffic(uniform, 0.5, h, r, 0, 100 * MS);
+        double[] received = new double[8];
+        for (FlowSpec f : t.expand(8, new SplittableRandom(17))) {
+            received[f.dst()] += f.sizeBytes() * 8.0;
+        }
+        for (int i = 0; i < 8; i++) {
+            double load = received[i] / (r[i] * 0.1);
+            assertThat(load).as("host %d's receive load", i).isCloseTo(i < 2 ? 0.566 : 0.495, within(0.03));
+        }
+    }
 }
