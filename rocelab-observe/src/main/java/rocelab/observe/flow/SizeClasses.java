@@ -11,9 +11,13 @@ import java.util.List;
  * one class's tail next to another run's (summary.json {@code flows.slowdown_by_size}).
  */
 public final class SizeClasses {
-    /** One class: its name (a summary.json key), its sizes ({@code aboveBytes} exclusive, {@code upToBytes} inclusive). */
+    /**
+     * One class: its name (a summary.json key), its sizes ({@code aboveBytes} exclusive, {@code upToBytes} inclusive),
+     * the completed flows its quantiles are of, and the flows of its sizes that did not complete (failed, or
+     * unfinished when the run stopped): not in its quantiles, though often its slowest.
+     */
     public record SizeClass(String name, String label, long aboveBytes, long upToBytes, int flows, double p50,
-            double p95, double p99) {}
+            double p95, double p99, int notCompleted) {}
 
     private static final String[] NAMES = {"up_to_100kb", "100kb_to_10mb", "above_10mb"};
     private static final String[] LABELS = {"<= 100 kB", "100 kB - 10 MB", "> 10 MB"};
@@ -27,9 +31,13 @@ public final class SizeClasses {
      */
     public static List<SizeClass> of(Iterable<FlowRecord> flows) {
         int[] count = new int[NAMES.length];
+        int[] notCompleted = new int[NAMES.length];
         long firstSize = -1;
         boolean sizes = false;
         for (FlowRecord f : flows) {
+            if (!f.completed()) {
+                notCompleted[of(f.sizeBytes())]++;
+            }
             if (counted(f)) {
                 count[of(f.sizeBytes())]++;
                 firstSize = firstSize < 0 ? f.sizeBytes() : firstSize;
@@ -57,7 +65,7 @@ public final class SizeClasses {
             double[] s = slow[c];
             Arrays.sort(s);
             out.add(new SizeClass(NAMES[c], LABELS[c], BOUNDS[c], BOUNDS[c + 1], s.length, Percentiles.of(s, 50),
-                    Percentiles.of(s, 95), Percentiles.of(s, 99)));
+                    Percentiles.of(s, 95), Percentiles.of(s, 99), notCompleted[c]));
         }
         return out;
     }

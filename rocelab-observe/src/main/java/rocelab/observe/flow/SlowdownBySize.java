@@ -8,7 +8,7 @@ import java.util.List;
  * The completed flows' slowdowns by flow size, as the congestion-control literature plots them (HPCC, DCQCN, Swift:
  * median and tail slowdown against flow size): the flows in order of size cut into {@link #BINS} bins of about equal
  * flow counts, each bin's FCT and slowdown quantiles. A size is never split between two bins, so a bin can hold more
- * than its share, and a run whose flows all have one size has one bin. Quantiles are nearest rank, as in
+ * than its share (the bins after it then share what is left), and a run whose flows all have one size has one bin. Quantiles are nearest rank, as in
  * {@link Percentiles}. Flows whose slowdown is not known (no closed form) are left out.
  *
  * @param bins the bins, smallest sizes first
@@ -43,12 +43,15 @@ public record SlowdownBySize(List<Bin> bins) {
             }
         }
         Arrays.sort(sizes);
-        // Each bin's largest size: the size at the next 5 % of the flows, moved up past every flow of that size.
+        // Each bin's largest size: the size after an equal share of the flows left for the bins left, moved up past
+        // every flow of that size. Shares of what is left, not of all: after one size took several bins' worth, the
+        // next bins still get their share (fixed 5 % steps left bins of one flow behind such a size).
         long[] upper = new long[Math.min(BINS, n)];
         int bins = 0;
         int from = 0;
-        for (int b = 1; b <= BINS && from < n; b++) {
-            int to = Math.max(from + 1, (int) ((long) n * b / BINS));
+        for (int b = 0; b < BINS && from < n; b++) {
+            int left = BINS - b;
+            int to = from + (int) (((long) n - from + left - 1) / left);
             long top = sizes[to - 1];
             while (to < n && sizes[to] == top) {
                 to++;

@@ -434,6 +434,7 @@ public final class Summary {
                 x.put("p50", c.flows() == 0 ? null : Numbers.round(c.p50(), 6));
                 x.put("p95", c.flows() == 0 ? null : Numbers.round(c.p95(), 6));
                 x.put("p99", c.flows() == 0 ? null : Numbers.round(c.p99(), 6));
+                x.put("not_completed", c.notCompleted());
                 bySize.put(c.name(), x);
             }
             m.put("slowdown_by_size", bySize);

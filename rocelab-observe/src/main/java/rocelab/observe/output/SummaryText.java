@@ -132,10 +132,18 @@ public final class SummaryText {
             if (!classes.isEmpty()) {
                 StringBuilder by = new StringBuilder();
                 for (SizeClasses.SizeClass c : classes) {
-                    if (c.flows() > 0) {
-                        by.append(by.length() == 0 ? "" : "   ").append(String.format(Locale.ROOT,
-                                "%s: p50 %.2f p99 %.2f (%s)", c.label(), c.p50(), c.p99(),
-                                Numbers.count(c.flows(), "flow", "flows")));
+                    if (c.flows() > 0 || c.notCompleted() > 0) {
+                        // Under 100 flows the nearest-rank p99 is the largest: said as such.
+                        by.append(by.length() == 0 ? "" : "   ").append(c.label()).append(": ");
+                        if (c.flows() > 0) {
+                            by.append(String.format(Locale.ROOT, c.flows() >= 100 ? "p50 %.2f p99 %.2f"
+                                    : "p50 %.2f max %.2f", c.p50(), c.p99()));
+                        }
+                        by.append(c.flows() > 0 ? " (" : "(").append(Numbers.count(c.flows(), "flow", "flows"));
+                        if (c.notCompleted() > 0) {
+                            by.append("; ").append(c.notCompleted()).append(" not completed, not counted");
+                        }
+                        by.append(')');
                     }
                 }
                 line(b, "by size     %s", by);

@@ -26,6 +26,8 @@ class SizeClassesTest {
         assertThat(c).extracting(SizeClasses.SizeClass::name).containsExactly("up_to_100kb", "100kb_to_10mb",
                 "above_10mb");
         assertThat(c).extracting(SizeClasses.SizeClass::flows).containsExactly(100, 2, 1);
+        // The 50 B flow that did not complete: counted apart, not in the quantiles.
+        assertThat(c).extracting(SizeClasses.SizeClass::notCompleted).containsExactly(1, 0, 0);
         // Slowdowns 0.1 .. 10.0: nearest rank p50 the 50th, p95 the 95th, p99 the 99th.
         assertThat(c.get(0).p50()).isEqualTo(5.0);
         assertThat(c.get(0).p95()).isEqualTo(9.5);

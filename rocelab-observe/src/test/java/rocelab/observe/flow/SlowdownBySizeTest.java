@@ -66,4 +66,21 @@ class SlowdownBySizeTest {
         assertThat(s.bins().stream().mapToInt(SlowdownBySize.Bin::flows).sum()).isEqualTo(2);
         assertThat(SlowdownBySize.of(List.of()).bins()).isEmpty();
     }
+
+    @Test
+    void shouldShareTheFlowsLeftAfterOneSizeTookSeveralBins() {
+        // An audit's case: 150 flows of one size (an incast) among 250 of other sizes. The first bin takes the 150;
+        // the 19 after it share the 250 left, 13 or 14 each, where fixed 5 % steps left bins of one flow.
+        List<FlowRecord> flows = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            flows.add(flow(i, 1000, 1.0));
+        }
+        for (int i = 0; i < 250; i++) {
+            flows.add(flow(150 + i, 2000 + i, 1.0));
+        }
+        SlowdownBySize s = SlowdownBySize.of(flows);
+        assertThat(s.bins()).hasSize(20);
+        assertThat(s.bins().get(0).flows()).isEqualTo(150);
+        assertThat(s.bins().subList(1, 20)).allSatisfy(b -> assertThat(b.flows()).isBetween(13, 14));
+    }
 }
