@@ -110,7 +110,8 @@ class SummaryListsTest {
         assertThat(found).hasSize(4);
         String text = SummaryText.render(r, null);
         assertThat(text).contains("ECMP        collisions at 4 ports: flows the hash put on a port queued there behind"
-                + " another flow's data while an equal-cost port was idle (flows.csv ecmp_wait_us):\n")
+                + " another flow's data while an equal-cost port was idle (flows.csv ecmp_wait_us; a wait is time in that"
+                + " queue, not time the flow lost):\n")
                 .doesNotContain("the 3 they waited at most");
         for (EcmpLog.Collision c : found) {
             assertThat(text).contains("            " + r.ecmpLog().describe(c, r.flows()) + "\n");
