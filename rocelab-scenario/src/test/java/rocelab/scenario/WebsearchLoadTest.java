@@ -63,7 +63,8 @@ class WebsearchLoadTest {
         // heavy tail of 627 draws: within a quarter).
         double offered = flows.stream().mapToLong(FlowRecord::sizeBytes).sum() * 8.0 / (32 * 100e9 * 5e-3);
         assertThat(offered).isCloseTo(0.5, within(0.125));
-        assertThat(header).contains("5 ms: " + flows.size() + " flows");
+        assertThat(header).contains("This run (seed 1) draws " + flows.size() + " flows, " + String.format(Locale.ROOT,
+                "%.2fx", offered / 0.5) + " the bytes of the nominal load");
         assertThat(flows).allMatch(f -> f.startPs() < 5_000_000_000L);
 
         List<SizeClasses.SizeClass> classes = SizeClasses.of(flows);
@@ -74,7 +75,7 @@ class WebsearchLoadTest {
         // The tail is the short flows': theirs is several times the largest flows'.
         assertThat(shortFlows.p99()).isGreaterThan(4 * longFlows.p99());
         assertThat(dcqcn.totals().pfcPauseSent()).isZero();
-        assertThat(header).contains("No PFC pause is sent");
+        assertThat(header).contains("This run sends no PFC pause");
         assertThat(dcqcn.totals().rateCuts()).isPositive();
 
         RunResult ackClass = run(yaml.replace("nic: {cc: dcqcn}", "nic: {cc: dcqcn, ack: {dscp: 48, priority: 6}}"));
