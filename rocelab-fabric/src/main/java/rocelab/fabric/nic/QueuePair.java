@@ -109,8 +109,9 @@ public final class QueuePair {
         this.k = constants;
         this.dscp = params.dataDscp();
         this.lane = params.dataPriority();
-        // The responder sends the ACKs: its RNIC's ACK QoS, when it has one, else the QP's own class.
-        NicParameters responder = destination.parameters();
+        // The responder sends the ACKs: its RNIC's ACK QoS, when it has one, else the QP's own class (a QP made
+        // without RNICs, as the heap tests make them, takes its own settings).
+        NicParameters responder = destination != null ? destination.parameters() : params;
         this.ownAckQos = responder.ownAckQos();
         this.ackDscp = ownAckQos ? responder.ackDscp() : dscp;
         this.ackLane = ownAckQos ? responder.ackPriority() : lane;
