@@ -398,9 +398,10 @@ public final class ScenarioReader {
         boolean vlan = fabric.optionalBool("vlan", false);
         InfinibandSettings infiniband = InfinibandReader.forMode(doc, top, fabric, mode, mtu);
 
-        TopologySpec topology = new TopologyReader(doc).read(
-                top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized"
-                        + " or custom"), top.keyNode("topology"));
+        TopologyReader topologyReader = new TopologyReader(doc, baseDir);
+        TopologySpec topology = topologyReader.read(
+                top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized,"
+                        + " custom or ns3"), top.keyNode("topology"));
         // Sized before anything is built: a fabric too large for the heap is refused here, not by an OutOfMemoryError.
         Sizing sizing = new Sizing(doc, budget, topology, top.has("nvlink"));
         sizing.require(top.get("topology"));
@@ -431,6 +432,7 @@ public final class ScenarioReader {
         }
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);
+        trafficReader.ns3Topology(topologyReader.ns3());
         Topology built = topology.build();
         long[] hostRates = new long[built.hostCount()];
         for (int h = 0; h < hostRates.length; h++) {

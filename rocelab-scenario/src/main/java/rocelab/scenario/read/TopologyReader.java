@@ -1,5 +1,6 @@
 package rocelab.scenario.read;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,14 +29,23 @@ final class TopologyReader {
     /** Propagation delay of a link that does not give one. */
     static final long DEFAULT_DELAY_PS = 1_000_000L;
 
-    private static final String KINDS = "one of: single-switch, leaf-spine, fat-tree, rail-optimized, custom";
+    private static final String KINDS = "one of: single-switch, leaf-spine, fat-tree, rail-optimized, custom, ns3";
     private static final Pattern HOST_NAME = Pattern.compile("h(0|[1-9]\\d{0,6})");
     private static final Pattern SWITCH_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
     private final Doc doc;
+    private final Path baseDir;
+    private Ns3Topology ns3;
 
-    TopologyReader(Doc doc) {
+    /** {@code baseDir}: the folder a topology file ({@code kind: ns3}) is resolved against. */
+    TopologyReader(Doc doc, Path baseDir) {
         this.doc = doc;
+        this.baseDir = baseDir;
+    }
+
+    /** The ns-3 topology read, with its node ids, when the kind was ns3; else null. */
+    Ns3Topology ns3() {
+        return ns3;
     }
 
     TopologySpec read(Node node, Node keyNode) throws ScenarioException {
@@ -98,6 +108,15 @@ final class TopologyReader {
             }
             case "custom" -> spec = custom(YamlMap.of(doc, node, where, "kind", "hosts", "switches", "links", "link"),
                     keyNode);
+            case "ns3" -> {
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "file");
+                Node fileNode = m.require("file", "the path of an ns-3 topology file, relative to the scenario's"
+                        + " folder");
+                DataFile file = DataFile.at(doc, fileNode, baseDir, "the path of an ns-3 topology file");
+                String text = file.text(doc, fileNode, "; expected an ns-3 topology file, " + Ns3TopologyReader.FORMAT);
+                ns3 = new Ns3TopologyReader(new Ns3Lines(text, file.shown())).read();
+                spec = ns3.spec();
+            }
             default -> throw doc.at(kindNode, "'" + kind + "' is not a topology kind; expected " + KINDS);
         }
         return spec;

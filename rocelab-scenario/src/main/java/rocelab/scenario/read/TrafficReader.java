@@ -21,6 +21,7 @@ import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.DscpTraffic;
+import rocelab.workload.traffic.FlowListTraffic;
 import rocelab.workload.traffic.FlowSizeCdf;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
@@ -30,8 +31,8 @@ import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads the {@code traffic} list into traffic spec records, checking host indices against the topology. */
 final class TrafficReader {
-    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, poisson, flows-csv, "
-            + String.join(", ", Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
+    private static final String KINDS = "one of: flow, incast, permutation, all-to-all, poisson, flows-csv,"
+            + " ns3-flows, " + String.join(", ", Arrays.stream(CollectiveOp.values()).filter(Collectives::available)
                     .map(CollectiveOp::key).toList());
     private static final String HOST_SET = "host indices such as 3, 1-16, \"1-4,7,9-10\" or [1, 2, 3]";
     private static final Pattern RANGE_ITEM = Pattern.compile("(\\d+)(?:\\s*-\\s*(\\d+))?");
@@ -42,6 +43,12 @@ final class TrafficReader {
 
     private int[] serverOfHost;
     private long[] hostRateBps;
+    private Ns3Topology ns3Topology;
+
+    /** The ns-3 topology, when the scenario's came from one: an ns-3 flow file then names hosts by its node ids. */
+    void ns3Topology(Ns3Topology topology) {
+        this.ns3Topology = topology;
+    }
 
     /** Every host's link rate (the sum of its ports), which Poisson traffic offers its load against. */
     void hostRates(long[] rates) {
@@ -148,6 +155,14 @@ final class TrafficReader {
                     throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a CSV file");
                 }
                 return new FlowsCsvReader(doc, hostCount).read(fileNode, file, resolved, shown);
+            }
+            case "ns3-flows" -> {
+                YamlMap m = YamlMap.of(doc, node, where, "kind", "file", "dscp");
+                Node fileNode = m.require("file", "the path of an ns-3 flow file, relative to the scenario's folder");
+                DataFile file = DataFile.at(doc, fileNode, baseDir, "the path of an ns-3 flow file");
+                String text = file.text(doc, fileNode, "; expected an ns-3 flow file, " + Ns3FlowsReader.FORMAT);
+                return new FlowListTraffic(file.written(), new Ns3FlowsReader(new Ns3Lines(text, file.shown()),
+                        hostCount, ns3Topology).read());
             }
             default -> {
                 CollectiveOp op = CollectiveOp.ofKey(kind);
@@ -424,15 +439,7 @@ final class TrafficReader {
 
     /** How the CSV file is named in messages: next to the scenario file as the user named it. */
     String csvName(String file) {
-        Path f = Path.of(file);
-        if (f.isAbsolute()) {
-            return f.normalize().toString();
-        }
-        try {
-            return Path.of(doc.file()).resolveSibling(f).normalize().toString();
-        } catch (InvalidPathException e) {
-            return baseDir.resolve(f).toAbsolutePath().normalize().toString();
-        }
+        return DataFile.shown(doc, baseDir, file);
     }
 
     private String hostRange() {

@@ -87,7 +87,7 @@ class ScenarioReaderErrorTest {
                 + " in traffic item 1 (flow); expected size: a number of bytes, optionally with a unit: B, KB, MB, GB,"
                 + " KiB, MiB, GiB (e.g. 4MiB)");
         assertError(HEAD + FLOW, "t.yaml:1:1: missing key 'topology' in the scenario; expected topology: a mapping"
-                + " with a kind: single-switch, leaf-spine, fat-tree, rail-optimized or custom");
+                + " with a kind: single-switch, leaf-spine, fat-tree, rail-optimized, custom or ns3");
     }
 
     @Test
@@ -463,7 +463,7 @@ class ScenarioReaderErrorTest {
                 + " item");
         assertError(HEAD + "topology: {kind: torus, link: {rate: 100Gbps}}\n" + FLOW,
                 "t.yaml:3:18: 'torus' is not a topology kind; expected one of: single-switch, leaf-spine, fat-tree,"
-                        + " rail-optimized, custom");
+                        + " rail-optimized, custom, ns3");
     }
 
     @Test
