@@ -58,7 +58,10 @@ class ReportInBrowserTest {
                 new String[] {"agentic-inference", "run", "--example", "agentic-inference", "--out",
                     root.resolve("agentic-inference").toString(), "-q"},
                 new String[] {"compare", "compare", "--example", "infiniband-incast", "--out",
-                    root.resolve("compare").toString(), "-q"});
+                    root.resolve("compare").toString(), "-q"},
+                // Poisson traffic: the slowdown-by-size chart (lines over a logarithmic size axis).
+                new String[] {"websearch-load", "run", "--example", "websearch-load", "--out",
+                    root.resolve("websearch-load").toString(), "-q"});
         for (String[] r : reports) {
             String[] args = Arrays.copyOfRange(r, 1, r.length);
             CliRun run = CliRun.of(args);
@@ -82,6 +85,9 @@ class ReportInBrowserTest {
                         .isEqualTo("0");
             }
             assertThat(seen).as("%s: charts drawn", r[0]).hasSizeGreaterThanOrEqualTo(3);
+            if (r[0].equals("websearch-load")) {
+                assertThat(seen).as("the slowdown by flow size").contains("slowdown-by-size");
+            }
             screenshot(html, root.resolve(r[0] + ".png"));
         }
     }
