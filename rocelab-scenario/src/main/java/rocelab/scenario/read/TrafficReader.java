@@ -1,11 +1,9 @@
 package rocelab.scenario.read;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
@@ -22,10 +20,8 @@ import rocelab.workload.traffic.AllToAllTraffic;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.DscpTraffic;
 import rocelab.workload.traffic.FlowListTraffic;
-import rocelab.workload.traffic.FlowSizeCdf;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
-import rocelab.workload.traffic.PoissonTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
 
@@ -140,21 +136,13 @@ final class TrafficReader {
                         : new AllToAllTraffic(size, start);
             }
             case "poisson" -> {
-                return poisson(node, where);
+                return new PoissonTrafficReader(doc, this, hostRateBps).read(node, where);
             }
             case "flows-csv" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "file", "dscp");
                 Node fileNode = m.require("file", "the path of a CSV file, relative to the scenario's folder");
-                String file = doc.text(fileNode, "file", "the path of a CSV file");
-                Path resolved;
-                String shown;
-                try {
-                    resolved = baseDir.resolve(file).toAbsolutePath().normalize();
-                    shown = csvName(file);
-                } catch (InvalidPathException e) {
-                    throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a CSV file");
-                }
-                return new FlowsCsvReader(doc, hostCount).read(fileNode, file, resolved, shown);
+                DataFile file = DataFile.at(doc, fileNode, baseDir, "the path of a CSV file");
+                return new FlowsCsvReader(doc, hostCount).read(fileNode, file.written(), file.resolved(), file.shown());
             }
             case "ns3-flows" -> {
                 YamlMap m = YamlMap.of(doc, node, where, "kind", "file", "dscp");
@@ -172,94 +160,6 @@ final class TrafficReader {
                 return collective(node, where, op);
             }
         }
-    }
-
-    private static final String SIZES = "a flow-size distribution: "
-            + String.join(", ", FlowSizeCdf.BUILT_IN.stream().map(FlowSizeCdf::name).toList());
-
-    /**
-     * Open-loop background traffic: Poisson arrivals at every host of {@code hosts} (default all), sizes from a
-     * built-in distribution ({@code sizes}) or a CDF file ({@code sizes-file}), at {@code load} of each host's link.
-     */
-    private TrafficSpec poisson(Node node, String where) throws ScenarioException {
-        YamlMap m = YamlMap.of(doc, node, where, "kind", "sizes", "sizes-file", "load", "duration", "start", "hosts",
-                "dscp");
-        FlowSizeCdf sizes;
-        if (m.has("sizes") && m.has("sizes-file")) {
-            throw doc.at(m.get("sizes-file"), "both sizes and sizes-file are given; expected one of them (" + SIZES
-                    + ", or sizes-file: the path of a CDF file)");
-        }
-        if (m.has("sizes-file")) {
-            Node fileNode = m.get("sizes-file");
-            String file = doc.text(fileNode, "sizes-file", "the path of a flow-size CDF file");
-            Path resolved;
-            try {
-                resolved = baseDir.resolve(file).toAbsolutePath().normalize();
-            } catch (InvalidPathException e) {
-                throw doc.at(fileNode, "'" + file + "' is not a valid path; expected the path of a flow-size CDF file");
-            }
-            sizes = FlowSizeCdfReader.read(doc, fileNode, file, resolved, csvName(file));
-        } else {
-            Node sizesNode = m.require("sizes", SIZES + " (or sizes-file: the path of a CDF file)");
-            String name = doc.text(sizesNode, "sizes", SIZES);
-            sizes = FlowSizeCdf.named(name);
-            if (sizes == null) {
-                throw doc.at(sizesNode, "'" + name + "' is not a built-in flow-size distribution; expected " + SIZES
-                        + " (or sizes-file: the path of a CDF file)");
-            }
-        }
-        double load = load(m.require("load", "the load each host offers, as a share of its link rate: 0.3 or 30%"));
-        Node durationNode = m.require("duration", "how long flows keep arriving, e.g. 5ms");
-        long duration = doc.time(durationNode, "duration");
-        if (duration <= 0) {
-            throw doc.at(durationNode, "duration 0 gives no flows; expected a time above 0, e.g. 5ms");
-        }
-        long start = m.optionalTime("start", 0L);
-        int[] hosts;
-        if (m.has("hosts")) {
-            hosts = hostSet(m.get("hosts"), "hosts").clone();
-            Arrays.sort(hosts);
-            if (hosts.length < 2) {
-                throw doc.at(m.get("hosts"), "Poisson traffic needs at least 2 hosts; expected two or more hosts");
-            }
-        } else {
-            hosts = new int[hostCount];
-            Arrays.setAll(hosts, h -> h);
-        }
-        long[] rates = new long[hosts.length];
-        for (int i = 0; i < hosts.length; i++) {
-            rates[i] = hostRateBps[hosts[i]];
-        }
-        FlowSizeCdf cdf = sizes;
-        int[] members = hosts;
-        PoissonTraffic traffic = doc.build(node, where, () -> new PoissonTraffic(cdf, load, members, rates, start,
-                duration));
-        // Fewer than one flow expected in all: most draws would give an empty run that looks like a finished one.
-        double expected = traffic.expectedFlows();
-        if (expected < 1) {
-            throw doc.at(durationNode, String.format(Locale.ROOT, "%s hosts at load %s for %s expect %.3g flows in"
-                    + " all (mean size %,.0f B); expected at least one: a longer duration or a higher load",
-                    hosts.length, doc.text(m.get("load"), "load", ""), doc.text(durationNode, "duration", ""), expected,
-                    sizes.meanBytes()));
-        }
-        return traffic;
-    }
-
-    /** A load: a share of the link rate, as a number in (0, 1] or a percentage ({@code 30%}). */
-    private double load(Node node) throws ScenarioException {
-        String expected = "a share of the link rate above 0 and at most 1, e.g. 0.3, or a percentage, e.g. 30%";
-        String t = doc.text(node, "load", expected);
-        double v;
-        try {
-            v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
-                    : Double.parseDouble(t);
-        } catch (NumberFormatException e) {
-            throw doc.at(node, "load '" + t + "' is not a number; expected " + expected);
-        }
-        if (!(v > 0 && v <= 1)) {
-            throw doc.at(node, "load " + t + " is out of range; expected " + expected);
-        }
-        return v;
     }
 
     /**
