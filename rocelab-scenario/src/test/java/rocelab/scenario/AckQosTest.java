@@ -13,8 +13,9 @@ import rocelab.scenario.read.ScenarioReader;
 /**
  * {@code nic.ack}: an RNIC's ACKs in a class of their own. A short flow h0 -> h1 whose ACK must come back through
  * the switch port towards h0, where a 2:1 incast into h0 keeps a queue: in the QP's class the ACK waits behind the
- * incast's data and the flow takes many times its closed form; in the strict CNP class (as the ns-3 RDMA model's
- * ACK_HIGH_PRIO) it does not wait.
+ * incast's data and the flow takes many times its closed form; filed by the switches in the strict CNP class (DSCP
+ * 48) it does not wait; on another RNIC priority but the data's DSCP (the ns-3 RDMA model's ACK_HIGH_PRIO, which
+ * changes only the host's side) it waits at the switch as before.
  */
 class AckQosTest {
     private static String scenario(String nic, String nics) {
@@ -45,6 +46,8 @@ class AckQosTest {
         assertThat(inClass.fctPs()).isGreaterThan(50_000_000L);
         // Its own class: one frame each way and the store-and-forward hops, within 10 % of its closed form.
         assertThat((double) own.fctPs() / own.idealFctPs()).isLessThan(1.1);
+        FlowRecord hostSideOnly = shortFlow(scenario("{cc: none, ack: {dscp: 26, priority: 6}}", ""));
+        assertThat(hostSideOnly.fctPs()).isEqualTo(inClass.fctPs());
         // The responder's setting counts: h1 sends the ACKs, so h1's own ack class is enough, and h0's is not.
         FlowRecord responder = shortFlow(scenario("{cc: none}", "nics:\n  - {hosts: 1, ack: {dscp: 48, priority: 6}}"));
         FlowRecord requester = shortFlow(scenario("{cc: none}", "nics:\n  - {hosts: 0, ack: {dscp: 48, priority: 6}}"));
