@@ -350,7 +350,8 @@ public final class Summary {
         sd.put("p99", any ? Numbers.round(a.slowdownQuantile(0.99), 6) : null);
         sd.put("max", any ? Numbers.round(a.slowdownMax(), 6) : null);
         m.put("slowdown", sd);
-        double goodput = r.simulatedPs() > 0 ? a.bytesCompleted() * 8.0 / Time.toSeconds(r.simulatedPs()) / 1e9 : 0;
+        long span = r.simulatedPs() - firstPostPs(r);
+        double goodput = span > 0 ? a.bytesCompleted() * 8.0 / Time.toSeconds(span) / 1e9 : 0;
         m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
         return m;
     }
@@ -439,9 +440,27 @@ public final class Summary {
             }
             m.put("slowdown_by_size", bySize);
         }
-        double goodput = r.simulatedPs() > 0 ? bytes * 8.0 / Time.toSeconds(r.simulatedPs()) / 1e9 : 0;
+        long span = r.simulatedPs() - firstPostPs(r);
+        double goodput = span > 0 ? bytes * 8.0 / Time.toSeconds(span) / 1e9 : 0;
         m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
         return m;
+    }
+
+    /**
+     * When the run's first flow was posted (0 when none was): the goodput is over the time from there, so that flows
+     * that start late (an ns-3 flow file's at 2 s) do not divide their bytes by the idle time before them.
+     */
+    public static long firstPostPs(RunResult r) {
+        if (r.flowsAreAggregated()) {
+            return Math.max(0, r.flowsAggregated().all().firstStartPs());
+        }
+        long first = Long.MAX_VALUE;
+        for (FlowRecord f : r.flows()) {
+            if (f.startPs() >= 0) {
+                first = Math.min(first, f.startPs());
+            }
+        }
+        return first == Long.MAX_VALUE ? 0 : Math.min(first, r.simulatedPs());
     }
 
     private static Object micros(long ps) {

@@ -115,9 +115,10 @@ public final class SummaryText {
                     us(aggregated.fctQuantilePs(0.99)), us(aggregated.fctMaxPs()));
             line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     aggregated.slowdownQuantile(0.5), aggregated.slowdownQuantile(0.99), aggregated.slowdownMax());
-            double seconds = Time.toSeconds(r.simulatedPs());
+            long first = Summary.firstPostPs(r);
+            double seconds = Time.toSeconds(r.simulatedPs() - first);
             line(b, "goodput     %.2f Gbps aggregate (%s)", seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0,
-                    goodputSpan(bytes, completed == flowCount, aggregated.lastFinishPs(), r.simulatedPs(), ""));
+                    goodputSpan(bytes, completed == flowCount, aggregated.lastFinishPs(), first, r.simulatedPs(), ""));
         }
         if (fct.count() > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s", us(fct.min()), us(fct.percentile(50)),
@@ -148,14 +149,15 @@ public final class SummaryText {
                 }
                 line(b, "by size     %s", by);
             }
-            double seconds = Time.toSeconds(r.simulatedPs());
+            long first = Summary.firstPostPs(r);
+            double seconds = Time.toSeconds(r.simulatedPs() - first);
             // The figure is the completed flows' (summary.json's aggregate_goodput_gbps); flows still running or
             // failed have delivered bytes too, which the packet level counts.
             boolean allDone = completed == flowCount;
             long lastFinish = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::finishPs).max()
                     .orElse(-1);
             line(b, "goodput     %.2f Gbps aggregate (%s)", seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0,
-                    goodputSpan(bytes, allDone, lastFinish, r.simulatedPs(), allDone || !r.packetLevel() ? ""
+                    goodputSpan(bytes, allDone, lastFinish, first, r.simulatedPs(), allDone || !r.packetLevel() ? ""
                             : String.format(Locale.ROOT, "; %s delivered in all", group(t.deliveredBytes()))));
         }
         for (var j : r.jobs()) {
@@ -331,16 +333,21 @@ public final class SummaryText {
     }
 
     /**
-     * What the goodput line divides: the completed flows' payload bytes, over the run's simulated time. A flow
+     * What the goodput line divides: the completed flows' payload bytes, over the run's simulated time from its first
+     * post. A flow
      * completes when its last ACK is back at its sender, not when its last byte arrives (one ACK's way back later), so
      * a run that ends with its last flow's completion says the time includes that ACK; one that runs on past it (a
      * job's compute, a stop time) says the time is the run's.
      */
-    static String goodputSpan(long bytes, boolean allDone, long lastFinishPs, long endPs, String more) {
+    static String goodputSpan(long bytes, boolean allDone, long lastFinishPs, long firstPostPs, long endPs,
+            String more) {
         String what = group(bytes) + (allDone ? " payload bytes" : " payload bytes of the completed flows");
-        return lastFinishPs == endPs ? String.format(Locale.ROOT, "%s completed in %s us, the last ACK included%s",
-                what, us(endPs), more)
-                : String.format(Locale.ROOT, "%s over the run's %s us%s", what, us(endPs), more);
+        // Over the time from the first post: flows that start late (an ns-3 flow file's start at 2 s) would otherwise
+        // divide their bytes by the idle time before them too.
+        String from = firstPostPs > 0 ? " from the first post at " + us(firstPostPs) + " us" : "";
+        return lastFinishPs == endPs ? String.format(Locale.ROOT, "%s completed in %s us%s, the last ACK included%s",
+                what, us(endPs - firstPostPs), from, more)
+                : String.format(Locale.ROOT, "%s over the run's %s us%s%s", what, us(endPs - firstPostPs), from, more);
     }
 
     /** Receivers told one by one when congestion control held their senders back ({@link HeldByRate}). */

@@ -36,7 +36,8 @@ final class Ns3FlowsReader {
     List<FlowSpec> read() throws ScenarioException {
         Line head = lines.next("the file is empty", FORMAT);
         lines.requireFields(head, 1, "the number of flows alone on the first line, e.g. '2'");
-        long n = lines.whole(head, 0, "the flow count", 1, Integer.MAX_VALUE, "a number of flows >= 1");
+        long n = lines.whole(head, 0, "the flow count", 1, Integer.MAX_VALUE, "a number of flows in 1.."
+                + Integer.MAX_VALUE);
         List<FlowSpec> flows = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             Line l = lines.next("the file ends after " + i + (i == 1 ? " flow" : " flows"), n + " flows, as its first"
@@ -45,12 +46,38 @@ final class Ns3FlowsReader {
         }
         if (lines.hasNext()) {
             Line extra = lines.next("", "");
+            // What follows, told apart: more flow lines (six numbers) or other text (HPCC's flow.txt ends with a
+            // description of its format), so the fix names both.
+            int moreFlows = 0;
+            int other = 0;
+            for (Line l = extra; l != null; l = lines.hasNext() ? lines.next("", "") : null) {
+                if (looksLikeFlow(l)) {
+                    moreFlows++;
+                } else {
+                    other++;
+                }
+            }
             throw lines.at(extra.number(), 1, "a line after the " + n + (n == 1 ? " flow" : " flows") + " the first"
                     + " line counts; expected " + n + (n == 1 ? " flow line" : " flow lines") + " and nothing after"
-                    + " them (ns-3 reads the first " + n + " and ignores the rest: set the first line to the number of"
-                    + " flows, or delete the lines from here on)");
+                    + " them (ns-3 reads the first " + n + " and ignores the rest; after them the file has "
+                    + moreFlows + " more flow " + (moreFlows == 1 ? "line" : "lines") + " and " + other + " other "
+                    + (other == 1 ? "line" : "lines") + ": set the first line to the number of flows you want and"
+                    + " delete every line after them)");
         }
         return flows;
+    }
+
+    /** Six fields, each a number: a flow line (checked no further: it is not read). */
+    private static boolean looksLikeFlow(Line l) {
+        if (l.fields().size() != 6) {
+            return false;
+        }
+        for (var f : l.fields()) {
+            if (!f.value().matches("[-+0-9.eE]+")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private FlowSpec flow(Line l) throws ScenarioException {

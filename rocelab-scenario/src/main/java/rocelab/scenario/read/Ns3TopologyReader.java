@@ -32,13 +32,17 @@ final class Ns3TopologyReader {
         this.lines = lines;
     }
 
+    /** The longest link delay taken: 1 s, far beyond any cable (a bare number is seconds to ns-3). */
+    static final long MAX_DELAY_PS = 1_000_000_000_000L;
+
     Ns3Topology read() throws ScenarioException {
         Line head = lines.next("the file is empty", FORMAT);
         lines.requireFields(head, 3, "'<nodes> <switches> <links>', e.g. '66 1 65'");
         int nodes = (int) lines.whole(head, 0, "the node count", 3, MAX_NODES, "a number of nodes in 3.." + MAX_NODES);
         int switchCount = (int) lines.whole(head, 1, "the switch count", 1, nodes - 2, "a number of switches in 1.."
                 + (nodes - 2) + " (at least 2 of the " + nodes + " nodes are hosts)");
-        long linkCount = lines.whole(head, 2, "the link count", 1, Integer.MAX_VALUE, "a number of links >= 1");
+        long linkCount = lines.whole(head, 2, "the link count", 1, Integer.MAX_VALUE, "a number of links in 1.."
+                + Integer.MAX_VALUE);
         int hosts = nodes - switchCount;
         if (hosts > TopologyReader.MAX_HOSTS) {
             throw lines.at(head, 1, "the topology has " + hosts + " hosts; expected at most " + TopologyReader.MAX_HOSTS
@@ -117,6 +121,13 @@ final class Ns3TopologyReader {
             delay = Ns3Units.timePs(l.fields().get(3).value());
         } catch (IllegalArgumentException e) {
             throw lines.at(l, 3, e.getMessage());
+        }
+        if (delay > MAX_DELAY_PS) {
+            // ns-3 reads a bare number as seconds: '1000' meant as nanoseconds is a link of 1000 s, which would show
+            // only as a headroom far beyond any buffer, or flows that never finish.
+            throw lines.at(l, 3, "a link delay of " + Ns3Units.seconds(delay) + " s ('" + l.fields().get(3).value()
+                    + "'" + (Ns3Units.bare(l.fields().get(3).value()) ? ", a bare number, is seconds to ns-3" : "")
+                    + "); expected at most 1 s, with its unit, e.g. 1000ns or 0.001ms");
         }
         errorRate(l);
         return new CustomLink(name(a, hostOfNode), name(b, hostOfNode), new LinkParameters(rate, delay));

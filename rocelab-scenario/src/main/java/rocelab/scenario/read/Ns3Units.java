@@ -112,4 +112,14 @@ final class Ns3Units {
         }
         return value.longValueExact();
     }
+
+    /** Picoseconds as seconds, plainly ("1000", "0.5"). */
+    static String seconds(long ps) {
+        return BigDecimal.valueOf(ps, 12).stripTrailingZeros().toPlainString();
+    }
+
+    /** Whether an ns-3 time is written without a unit (so in seconds). */
+    static boolean bare(String text) {
+        return !text.isEmpty() && (Character.isDigit(text.charAt(text.length() - 1)) || text.endsWith("."));
+    }
 }

@@ -164,6 +164,12 @@ class Ns3ImportReaderTest {
                 + " is not a data rate; expected " + Ns3Units.RATE_FORMAT);
         assertThat(error(STAR.replace("0 3 100Gbps 0.001ms", "0 3 100Gbps -1us"), ONE_FLOW)).isEqualTo("topo.txt:5:13:"
                 + " '-1us' is negative; expected a delay of 0 or more");
+        // A bare number is seconds to ns-3: '1000' meant as nanoseconds would be a link of 1000 s.
+        assertThat(error(STAR.replace("0 2 100Gbps 0.001ms", "0 2 100Gbps 1000"), ONE_FLOW)).isEqualTo("topo.txt:4:13:"
+                + " a link delay of 1000 s ('1000', a bare number, is seconds to ns-3); expected at most 1 s, with its"
+                + " unit, e.g. 1000ns or 0.001ms");
+        assertThat(error(STAR.replace("0 2 100Gbps 0.001ms", "0 2 100Gbps 2s"), ONE_FLOW)).startsWith("topo.txt:4:13:"
+                + " a link delay of 2 s ('2s'); expected at most 1 s");
         assertThat(error(STAR.replace("0.001ms 0\n0 3", "0.001ms 0.001\n0 3"), ONE_FLOW)).isEqualTo("topo.txt:4:21:"
                 + " the error rate 0.001 is not supported: rocelab does not drop frames at random on a link; expected 0"
                 + " (no random loss)");
@@ -192,10 +198,13 @@ class Ns3ImportReaderTest {
                 + " seconds>', e.g. '0 5 3 100 1000000 2.000000005' per line)");
         assertThat(error(STAR, "1\n1 2 3 100 1000 0\n\n2 1 3 100 1000 0\n")).isEqualTo("flow.txt:4:1: a line after"
                 + " the 1 flow the first line counts; expected 1 flow line and nothing after them (ns-3 reads the first"
-                + " 1 and ignores the rest: set the first line to the number of flows, or delete the lines from here"
-                + " on)");
+                + " 1 and ignores the rest; after them the file has 1 more flow line and 0 other lines: set the first"
+                + " line to the number of flows you want and delete every line after them)");
+        // HPCC's own flow.txt: more flows than it counts, then a description of the format.
+        assertThat(error(STAR, "1\n1 2 3 100 1000 0\n2 1 3 100 1000 0\n3 1 3 100 1000 0\nFormat:\nsrc dst pg\n"))
+                .contains("the file has 2 more flow lines and 2 other lines");
         assertThat(error(STAR, "0\n")).isEqualTo("flow.txt:1:1: the flow count 0 is out of range; expected a number"
-                + " of flows >= 1");
+                + " of flows in 1..2147483647");
         assertThat(error(STAR, "1\n0 2 3 100 1000 0\n")).isEqualTo("flow.txt:2:1: node 0 is a switch in topo.txt;"
                 + " expected a host node (a node id not on its second line)");
         assertThat(error(STAR, "1\n1 4 3 100 1000 0\n")).isEqualTo("flow.txt:2:3: node 4 is out of range; expected a"
