@@ -301,7 +301,7 @@ public final class SummaryText {
             heldByRate(b, r);
         }
         line(b, "peak queue  %s bytes%s", group(t.maxQueueBytes()),
-                t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort());
+                t.maxQueuePort().isEmpty() ? "" : " at " + t.maxQueuePort() + towards(r, t.maxQueuePort()));
         line(b, "");
         line(b, "simulated %s us · %s data packets · %s events · wall %.2f s · %.2f M events/s",
                 us(r.simulatedPs()), group(t.dataPacketsSent()), group(r.events()), r.wallSeconds(),
@@ -540,6 +540,18 @@ public final class SummaryText {
     }
 
     /** Why flows are unfinished, as the run's stop reason says: the stop time, nothing left to happen, or a stall. */
+    /** " (towards h7)": the node a port ({@code leaf1/p3}) faces, as the other lines name ports. */
+    private static String towards(RunResult r, String port) {
+        var topo = r.network().topology();
+        int slash = port.lastIndexOf("/p");
+        int node = slash < 0 ? -1 : topo.nodeByName(port.substring(0, slash));
+        if (node < 0) {
+            return "";
+        }
+        int index = Integer.parseInt(port.substring(slash + 2));
+        return index < topo.portCount(node) ? " (towards " + topo.nodeName(topo.peer(node, index).node()) + ")" : "";
+    }
+
     private static String unfinishedWhy(String stopReason) {
         return switch (stopReason) {
             case "stop-at" -> " unfinished at stop time";
