@@ -76,7 +76,8 @@ public final class SummaryText {
         line(b, "");
         line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
                 failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
-                r.finished() ? "" : ", " + (flowCount - completed - failed) + unfinishedWhy(r.stopReason()),
+                r.finished() ? "" : ", " + (flowCount - completed - failed) + unfinishedWhy(r.stopReason())
+                        + notPosted(r, aggregated != null),
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if (r.nvlinkTransfers() > 0) {
             line(b, "nvlink      %s %s (%s bytes) %s", group(r.nvlinkTransfers()),
@@ -550,6 +551,21 @@ public final class SummaryText {
         }
         int index = Integer.parseInt(port.substring(slash + 2));
         return index < topo.portCount(node) ? " (towards " + topo.nodeName(topo.peer(node, index).node()) + ")" : "";
+    }
+
+    /** " (3 of them not posted yet)": the unfinished flows whose start the run never reached. */
+    private static String notPosted(RunResult r, boolean aggregated) {
+        if (aggregated) {
+            return "";
+        }
+        long n = 0;
+        for (FlowRecord f : r.flows()) {
+            if (!f.completed() && !f.failed() && f.startPs() >= r.simulatedPs()) {
+                n++;
+            }
+        }
+        return n == 0 ? "" : " (" + n + " of them not posted yet: " + (n == 1 ? "its start is" : "their starts are")
+                + " after the run's end)";
     }
 
     private static String unfinishedWhy(String stopReason) {

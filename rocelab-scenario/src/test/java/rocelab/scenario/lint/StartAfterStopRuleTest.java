@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import rocelab.observe.output.SummaryText;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -46,6 +47,12 @@ class StartAfterStopRuleTest {
         assertThat(result.flows().get(0).completed()).as("item 1's flow").isTrue();
         assertThat(result.flows().get(1).deliveredPs()).as("item 2's flow delivered nothing").isNegative();
         assertThat(result.flows().get(1).completed()).isFalse();
+        // The summary says which of the unfinished flows the run never reached: item 2's flow and the AllReduce's.
+        long notPosted = result.flows().stream().filter(f -> !f.completed() && f.startPs() >= result.simulatedPs())
+                .count();
+        assertThat(notPosted).isPositive();
+        assertThat(SummaryText.render(result, null)).contains(" (" + notPosted + " of them not posted yet: their"
+                + " starts are after the run's end)");
     }
 
     @Test
