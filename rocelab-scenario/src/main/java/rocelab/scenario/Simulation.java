@@ -123,6 +123,8 @@ public final class Simulation {
     private record CollectiveFlows(int item, CollectiveTraffic spec, CollectiveTraffic.Emitted tasks) {}
 
     private List<CollectiveFlows> collectives;
+    /** The workload's items by their tasks (traffic items in order, then jobs, then inference services). */
+    private final List<TrafficBeside.Part> parts;
     private List<JobTasks> jobs;
     private List<InferenceTasks> inference;
     private final Model model;
@@ -138,8 +140,10 @@ public final class Simulation {
 
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
-            IdealGroups idealGroups, Model model, ParallelRun parallel, String threadsNote, long lookaheadPs) {
+            IdealGroups idealGroups, Model model, ParallelRun parallel, String threadsNote, long lookaheadPs,
+            List<TrafficBeside.Part> parts) {
         this.model = model;
+        this.parts = List.copyOf(parts);
         this.parallel = parallel;
         this.threadsNote = threadsNote;
         this.lookaheadPs = lookaheadPs;
@@ -350,7 +354,7 @@ public final class Simulation {
         }
         String note = whyOne == null || automatic ? null : "asked for " + asked + " threads, ran on one: " + whyOne;
         Simulation made = new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
-                parallel, note, lookahead);
+                parallel, note, lookahead, w.parts());
         made.automaticThreads = automatic;
         return made;
     }
@@ -508,7 +512,7 @@ public final class Simulation {
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
     private record Workload(TaskGraph graph, List<CollectiveFlows> collectives, List<JobTasks> jobs,
-            List<InferenceTasks> inference, IdealGroups groups) {}
+            List<InferenceTasks> inference, IdealGroups groups, List<TrafficBeside.Part> parts) {}
 
     /**
      * Which tasks run together on the ideal network: every collective traffic item, every job and every inference
@@ -549,6 +553,8 @@ public final class Simulation {
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         GroupRanges groups = new GroupRanges();
+        // Every item's tasks by name, in the order made: what ran beside a traffic collective (TrafficBeside).
+        List<TrafficBeside.Part> parts = new ArrayList<>();
         for (int i = 0; i < traffic.size(); i++) {
             int first = graph.taskCount();
             if (traffic.get(i) instanceof CollectiveTraffic c) {
@@ -557,6 +563,7 @@ public final class Simulation {
             } else {
                 traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
+            parts.add(new TrafficBeside.Part("traffic item " + (i + 1), first, graph.taskCount()));
         }
         List<JobTasks> jobs = new ArrayList<>();
         for (JobSpec job : config.jobs()) {
@@ -572,14 +579,16 @@ public final class Simulation {
                 jobs.add(JobEmitter.emit(graph, job));
             }
             groups.add(first, graph.taskCount());
+            parts.add(new TrafficBeside.Part("job " + job.name(), first, graph.taskCount()));
         }
         List<InferenceTasks> inference = new ArrayList<>();
         for (InferenceSpec service : config.inference()) {
             int first = graph.taskCount();
             inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
             groups.add(first, graph.taskCount());
+            parts.add(new TrafficBeside.Part("inference service " + service.name(), first, graph.taskCount()));
         }
-        return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()));
+        return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()), parts);
     }
 
     /** Whether two graphs place hosts in the same servers and have NVLink between the same hosts, or both none. */
@@ -1289,11 +1298,19 @@ public final class Simulation {
                 // The ideal model: the collective's own time is its bound too.
                 end = Math.max(end, idealEnd);
             }
+            long from = start == Long.MAX_VALUE ? c.spec().startPs() : start;
+            boolean[] hosts = new boolean[network.hostCount()];
+            for (int r = 0; r < call.rankCount(); r++) {
+                hosts[call.host(r)] = true;
+            }
+            // What else ran on its ranks' RNICs meanwhile (its ideal is the call alone); not in the ideal model, whose
+            // spans are bounds, not a run.
+            CollectiveRecord.Concurrent beside = real == ideal ? CollectiveRecord.Concurrent.NONE
+                    : TrafficBeside.of(real, parts, c.item(), hosts, from, Math.max(end, from));
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
-                    + call.algorithm().key(), call.rankCount(), call.sizeBytes(),
-                    start == Long.MAX_VALUE ? c.spec().startPs() : start, end, done,
+                    + call.algorithm().key(), call.rankCount(), call.sizeBytes(), from, end, done,
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
-                    c.spec().iterations()));
+                    c.spec().iterations(), beside));
         }
         return out;
     }

@@ -247,7 +247,7 @@ public final class SummaryText {
                             us(c.timePs()), c.runs() > 1 ? String.format(Locale.ROOT, " (%s us per run)",
                                     us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
-                            : "did not complete");
+                            + besideTraffic(c) : "did not complete");
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -526,6 +526,20 @@ public final class SummaryText {
         return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of this job %s under way on its"
                 + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other call", "other calls"),
                 k.calls() == 1 ? "was" : "were", k.longest(), us(k.overlapPs()));
+    }
+
+    /**
+     * The workload's other items whose flows ran on a traffic collective's RNICs while it ran (background traffic, a
+     * job): its ideal time is the call alone, so its ratio to the ideal is not all the fabric's doing.
+     */
+    static String besideTraffic(CollectiveRecord c) {
+        CollectiveRecord.Concurrent k = c.concurrent();
+        if (k.calls() == 0 || k.overlapPs() * 10 <= c.timePs()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of the workload had flows on its"
+                + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other item", "other items"),
+                k.longest(), us(k.overlapPs()));
     }
 
     private static String us(long ps) {

@@ -1,0 +1,72 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.output.SummaryText;
+
+/**
+ * A traffic collective beside the workload's other items on its RNICs: an all-reduce under web-search background
+ * traffic names the background item and how long its flows touched the all-reduce's hosts (the union of their spans
+ * from post to delivery within the call's), counted here again from flows.csv's records; alone, it names nothing.
+ */
+class TrafficBesideTest {
+    private static final String BASE = """
+            name: beside
+            seed: 2
+            fabric: {mode: roce-lossless}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            traffic:
+              - {kind: allreduce, ranks: 0-3, size: 16MB, start: 100us}
+            """;
+
+    private static RunResult run(String yaml) {
+        return Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+    }
+
+    @Test
+    void shouldNameTheBackgroundTrafficOnTheCallsRnicsAndForHowLong() {
+        RunResult alone = run(BASE);
+        assertThat(alone.collectives().get(0).concurrent()).isEqualTo(CollectiveRecord.Concurrent.NONE);
+        int callFlows = alone.flows().size();
+
+        RunResult both = run(BASE + "  - {kind: poisson, sizes: alistorage2019, load: 0.5, duration: 1ms}\n");
+        CollectiveRecord call = both.collectives().get(0);
+        assertThat(call.concurrent().calls()).isEqualTo(1);
+        assertThat(call.concurrent().longest()).isEqualTo("traffic item 2");
+        // The union, within the call, of the spans of the background flows that leave from or arrive at h0-h3.
+        List<long[]> spans = new ArrayList<>();
+        for (FlowRecord f : both.flows().subList(callFlows, both.flows().size())) {
+            if ((f.src() < 4 || f.dst() < 4) && f.completed()) {
+                long a = Math.max(f.startPs(), call.startPs());
+                long b = Math.min(f.deliveredPs(), call.endPs());
+                if (a < b) {
+                    spans.add(new long[] {a, b});
+                }
+            }
+        }
+        spans.sort((x, y) -> Long.compare(x[0], y[0]));
+        long union = 0;
+        long from = -1;
+        long to = -1;
+        for (long[] s : spans) {
+            if (s[0] > to) {
+                union += to - from;
+                from = s[0];
+                to = s[1];
+            } else {
+                to = Math.max(to, s[1]);
+            }
+        }
+        union += to - from;
+        assertThat(call.concurrent().overlapPs()).isEqualTo(union).isPositive();
+        assertThat(SummaryText.render(both, null)).contains("; the ideal is the call alone, and 1 other item of the"
+                + " workload had flows on its RNICs meanwhile (traffic item 2 for ");
+    }
+}
