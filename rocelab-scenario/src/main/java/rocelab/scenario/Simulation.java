@@ -1310,9 +1310,36 @@ public final class Simulation {
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(), from, end, done,
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
-                    c.spec().iterations(), beside));
+                    c.spec().iterations(), beside, real == ideal ? Double.NaN : rateHeldShare(real, e)));
         }
         return out;
+    }
+
+    /**
+     * The share of a traffic collective's flows' time their congestion control's rate held back (flows.csv
+     * rate_held_us summed over their FCTs summed, completed flows only); NaN where the model does not know it (flow
+     * level) or the call has no completed flow.
+     */
+    private double rateHeldShare(TaskTimes real, CollectiveTraffic.Emitted e) {
+        if (model != Model.PACKET) {
+            return Double.NaN;
+        }
+        List<FlowRecord> records = flowRecords(real);
+        TaskGraph g = real.graph();
+        long held = 0;
+        long fct = 0;
+        for (int t = e.firstTask(); t < e.endTask(); t++) {
+            int f = g.flowIndex(t);
+            if (f < 0) {
+                continue;
+            }
+            FlowRecord r = records.get(f);
+            if (r.completed() && r.rateHeldPs() >= 0) {
+                held += r.rateHeldPs();
+                fct += r.fctPs();
+            }
+        }
+        return fct > 0 ? (double) held / fct : Double.NaN;
     }
 
     /**

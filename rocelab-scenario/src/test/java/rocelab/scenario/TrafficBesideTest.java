@@ -68,5 +68,13 @@ class TrafficBesideTest {
         assertThat(call.concurrent().overlapPs()).isEqualTo(union).isPositive();
         assertThat(SummaryText.render(both, null)).contains("; the ideal is the call alone, and 1 other item of the"
                 + " workload had flows on its RNICs meanwhile (traffic item 2 for ");
+        // Its flows' time held back by their rates: flows.csv's rate_held_us over their FCTs, the call's flows only.
+        long held = 0;
+        long fct = 0;
+        for (FlowRecord f : both.flows().subList(0, callFlows)) {
+            held += f.rateHeldPs();
+            fct += f.fctPs();
+        }
+        assertThat(call.rateHeldShare()).isEqualTo((double) held / fct);
     }
 }

@@ -14,7 +14,7 @@ import rocelab.observe.job.JobRecord;
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
-        Concurrent concurrent) {
+        Concurrent concurrent, double rateHeldShare) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -28,6 +28,17 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      */
     public record Concurrent(int calls, String longest, long overlapPs) {
         public static final Concurrent NONE = new Concurrent(0, "", 0);
+    }
+
+    /**
+     * A record whose flows' time held back by their congestion control's rate is not known ({@code rateHeldShare}:
+     * the call's flows' {@code rate_held_us} summed, over their FCTs summed; NaN when not known).
+     */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
+            Concurrent concurrent) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
+                concurrent, Double.NaN);
     }
 
     /** A record with no concurrent calls known. */

@@ -383,7 +383,7 @@ public final class RunWriter {
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
-                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "status"));
+                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "rate_held_share", "status"));
         for (var c : collectives) {
             t.text(c.job()).text(c.name());
             if (c.iteration() >= 0) {
@@ -413,6 +413,11 @@ public final class RunWriter {
                 t.micros(k.overlapPs());
             } else {
                 t.empty();
+            }
+            if (Double.isNaN(c.rateHeldShare())) {
+                t.empty();
+            } else {
+                t.rounded(c.rateHeldShare(), 3);
             }
             t.text(c.completed() ? "completed" : "unfinished").endRow();
         }

@@ -272,7 +272,9 @@ final class ReportFolder {
                     c.has("concurrent_calls") && !c.text(i, "concurrent_calls").isEmpty()
                             ? new CollectiveRecord.Concurrent((int) c.integer(i, "concurrent_calls"),
                                     c.text(i, "concurrent_longest"), Math.max(0, c.ps(i, "concurrent_longest_us")))
-                            : CollectiveRecord.Concurrent.NONE));
+                            : CollectiveRecord.Concurrent.NONE,
+                    c.has("rate_held_share") && !c.text(i, "rate_held_share").isEmpty()
+                            ? c.num(i, "rate_held_share") : Double.NaN));
         }
         return out;
     }
