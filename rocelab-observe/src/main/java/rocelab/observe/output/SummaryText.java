@@ -247,7 +247,7 @@ public final class SummaryText {
                             us(c.timePs()), c.runs() > 1 ? String.format(Locale.ROOT, " (%s us per run)",
                                     us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
-                            + besideTraffic(c) + heldByRate(c) : "did not complete");
+                            + besideTraffic(c) : "did not complete");
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -540,19 +540,6 @@ public final class SummaryText {
         return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of the workload had flows on its"
                 + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other item", "other items"),
                 k.longest(), us(k.overlapPs()));
-    }
-
-    /**
-     * A traffic collective whose flows' rates held them back a tenth of their time or more: after congestion has gone
-     * (a burst beside it), a rate control that recovers slowly keeps the call below what its RNICs allow.
-     */
-    static String heldByRate(CollectiveRecord c) {
-        double share = c.rateHeldShare();
-        if (!(share >= 0.1)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "; its flows spent %.0f %% of their time with data ready that their congestion"
-                + " control's rate held back (collectives.csv rate_held_share, flows.csv rate_held_us)", 100 * share);
     }
 
     private static String us(long ps) {
