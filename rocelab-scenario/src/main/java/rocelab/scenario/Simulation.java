@@ -60,6 +60,7 @@ import rocelab.workload.inference.InferenceTasks;
 import rocelab.workload.job.CheckedUnrolling;
 import rocelab.workload.job.JobEmitter;
 import rocelab.workload.job.JobSpec;
+import rocelab.workload.collective.Collective;
 import rocelab.workload.job.JobTasks;
 import rocelab.workload.traffic.CollectiveTraffic;
 import rocelab.workload.traffic.TrafficSpec;
@@ -124,7 +125,7 @@ public final class Simulation {
 
     private List<CollectiveFlows> collectives;
     /** The workload's items by their tasks (traffic items in order, then jobs, then inference services). */
-    private final List<TrafficBeside.Part> parts;
+    private final List<BesideIndex.Part> parts;
     private List<JobTasks> jobs;
     private List<InferenceTasks> inference;
     private final Model model;
@@ -141,7 +142,7 @@ public final class Simulation {
     private Simulation(ScenarioConfig config, Simulator sim, Network network, WorkloadDriver driver,
             List<CollectiveFlows> collectives, List<JobTasks> jobs, List<InferenceTasks> inference,
             IdealGroups idealGroups, Model model, ParallelRun parallel, String threadsNote, long lookaheadPs,
-            List<TrafficBeside.Part> parts) {
+            List<BesideIndex.Part> parts) {
         this.model = model;
         this.parts = List.copyOf(parts);
         this.parallel = parallel;
@@ -512,7 +513,7 @@ public final class Simulation {
 
     /** Everything the scenario asks of the fabric, as one task graph, and where each part of it landed. */
     private record Workload(TaskGraph graph, List<CollectiveFlows> collectives, List<JobTasks> jobs,
-            List<InferenceTasks> inference, IdealGroups groups, List<TrafficBeside.Part> parts) {}
+            List<InferenceTasks> inference, IdealGroups groups, List<BesideIndex.Part> parts) {}
 
     /**
      * Which tasks run together on the ideal network: every collective traffic item, every job and every inference
@@ -553,8 +554,8 @@ public final class Simulation {
         List<CollectiveFlows> collectives = new ArrayList<>();
         List<TrafficSpec> traffic = config.traffic();
         GroupRanges groups = new GroupRanges();
-        // Every item's tasks by name, in the order made: what ran beside a traffic collective (TrafficBeside).
-        List<TrafficBeside.Part> parts = new ArrayList<>();
+        // Every item's tasks by name, in the order made: what ran beside a collective (BesideIndex).
+        List<BesideIndex.Part> parts = new ArrayList<>();
         for (int i = 0; i < traffic.size(); i++) {
             int first = graph.taskCount();
             if (traffic.get(i) instanceof CollectiveTraffic c) {
@@ -563,7 +564,7 @@ public final class Simulation {
             } else {
                 traffic.get(i).addTo(graph, topology.hostCount(), streams.forComponent("traffic/" + i));
             }
-            parts.add(new TrafficBeside.Part("traffic item " + (i + 1), first, graph.taskCount()));
+            parts.add(new BesideIndex.Part("traffic item " + (i + 1), first, graph.taskCount()));
         }
         List<JobTasks> jobs = new ArrayList<>();
         for (JobSpec job : config.jobs()) {
@@ -579,14 +580,14 @@ public final class Simulation {
                 jobs.add(JobEmitter.emit(graph, job));
             }
             groups.add(first, graph.taskCount());
-            parts.add(new TrafficBeside.Part("job " + job.name(), first, graph.taskCount()));
+            parts.add(new BesideIndex.Part("job " + job.name(), first, graph.taskCount()));
         }
         List<InferenceTasks> inference = new ArrayList<>();
         for (InferenceSpec service : config.inference()) {
             int first = graph.taskCount();
             inference.add(InferenceEmitter.emit(graph, service, streams.forComponent("inference/" + service.name())));
             groups.add(first, graph.taskCount());
-            parts.add(new TrafficBeside.Part("inference service " + service.name(), first, graph.taskCount()));
+            parts.add(new BesideIndex.Part("inference service " + service.name(), first, graph.taskCount()));
         }
         return new Workload(graph, collectives, jobs, inference, groups.build(graph.taskCount()), parts);
     }
@@ -1262,16 +1263,59 @@ public final class Simulation {
     }
 
     private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults) {
+        // What else of the workload ran on each call's RNICs: not in the ideal model, whose spans are bounds each of
+        // its own, not one run; and only when the workload has more than one item to be beside.
+        boolean idealModel = model == Model.IDEAL || ideal != null && real == ideal.bound();
+        BesideIndex beside = idealModel || parts.size() < 2 ? null : new BesideIndex(real, parts, network.hostCount());
         List<CollectiveRecord> out = new ArrayList<>(ideal == null ? List.of()
-                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs()));
+                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside));
         if (jobResults != null) {
-            out.addAll(jobResults.collectiveRecords());
+            List<CollectiveRecord> calls = jobResults.collectiveRecords();
+            if (beside != null && !jobs.isEmpty()) {
+                // The job's records in its calls' order, jobs in order: each call with its hosts.
+                int k = 0;
+                for (int j = 0; j < jobs.size(); j++) {
+                    int own = config.traffic().size() + j;
+                    for (JobTasks.Call c : jobs.get(j).calls()) {
+                        CollectiveRecord r = calls.get(k);
+                        int[] hosts = hostsOf(c.call());
+                        // A call inside one server moves its data over NVLink, not through its RNICs.
+                        calls.set(k++, overNvlinkOnly(hosts) ? r : r.withBeside(beside.of(own, hosts, r.startPs(),
+                                Math.max(r.endPs(), r.startPs()))));
+                    }
+                }
+            }
+            out.addAll(calls);
         }
         return out;
     }
 
+    /** Whether a call over these hosts stays on NVLink: the scenario has NVLink and they are GPUs of one server. */
+    private boolean overNvlinkOnly(int[] hosts) {
+        TaskGraph g = driver.graph();
+        if (g.localLinks() == null) {
+            return false;
+        }
+        for (int h : hosts) {
+            if (g.serverOf(h) != g.serverOf(hosts[0])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The distinct hosts of a call's ranks. */
+    private static int[] hostsOf(Collective call) {
+        int[] hosts = new int[call.rankCount()];
+        for (int r = 0; r < hosts.length; r++) {
+            hosts[r] = call.host(r);
+        }
+        return Arrays.stream(hosts).distinct().toArray();
+    }
+
     /** Each collective from its first post until every rank's part of its last run was done. */
-    private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal, long[] idealEndPs) {
+    private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal, long[] idealEndPs,
+            BesideIndex beside) {
         List<CollectiveRecord> out = new ArrayList<>();
         for (int i = 0; i < collectives.size(); i++) {
             CollectiveFlows c = collectives.get(i);
@@ -1299,18 +1343,13 @@ public final class Simulation {
                 end = Math.max(end, idealEnd);
             }
             long from = start == Long.MAX_VALUE ? c.spec().startPs() : start;
-            boolean[] hosts = new boolean[network.hostCount()];
-            for (int r = 0; r < call.rankCount(); r++) {
-                hosts[call.host(r)] = true;
-            }
-            // What else ran on its ranks' RNICs meanwhile (its ideal is the call alone); not in the ideal model, whose
-            // spans are bounds, not a run.
-            CollectiveRecord.Concurrent beside = real == ideal ? CollectiveRecord.Concurrent.NONE
-                    : TrafficBeside.of(real, parts, c.item(), hosts, from, Math.max(end, from));
             out.add(new CollectiveRecord("", "traffic item " + (c.item() + 1), call.op().key() + " "
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(), from, end, done,
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
-                    c.spec().iterations(), beside, real == ideal ? Double.NaN : rateHeldShare(real, e)));
+                    c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
+                    real == ideal ? Double.NaN : rateHeldShare(real, e))
+                    .withBeside(beside == null ? CollectiveRecord.Beside.NONE
+                            : beside.of(c.item(), hostsOf(call), from, Math.max(end, from))));
         }
         return out;
     }

@@ -14,7 +14,7 @@ import rocelab.observe.job.JobRecord;
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
-        Concurrent concurrent, double rateHeldShare) {
+        Concurrent concurrent, double rateHeldShare, Beside beside) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -28,6 +28,30 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      */
     public record Concurrent(int calls, String longest, long overlapPs) {
         public static final Concurrent NONE = new Concurrent(0, "", 0);
+    }
+
+    /**
+     * The workload's other items (traffic items, other jobs, inference services) that had a flow from or to one of
+     * this call's ranks' hosts while it ran ({@code items}, 0 for none or not known), and of them the one there longest
+     * ({@code longest}, its name) for how long ({@code overlapPs}: the union of its flows' spans, post to delivery,
+     * within the call). The ideal time is the call alone: on any network it shares those RNICs with them.
+     */
+    public record Beside(int items, String longest, long overlapPs) {
+        public static final Beside NONE = new Beside(0, "", 0);
+    }
+
+    /** A record with nothing known of the workload's other items beside it. */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
+            Concurrent concurrent, double rateHeldShare) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
+                concurrent, rateHeldShare, Beside.NONE);
+    }
+
+    /** The same record with {@code b} beside it. */
+    public CollectiveRecord withBeside(Beside b) {
+        return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, b);
     }
 
     /**

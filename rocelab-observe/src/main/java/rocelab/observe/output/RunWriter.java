@@ -383,7 +383,8 @@ public final class RunWriter {
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
                 "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
-                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "rate_held_share", "status"));
+                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "beside_items", "beside_longest",
+                "beside_longest_us", "rate_held_share", "status"));
         for (var c : collectives) {
             t.text(c.job()).text(c.name());
             if (c.iteration() >= 0) {
@@ -411,6 +412,13 @@ public final class RunWriter {
             t.number(k.calls()).text(k.longest());
             if (k.calls() > 0) {
                 t.micros(k.overlapPs());
+            } else {
+                t.empty();
+            }
+            CollectiveRecord.Beside b = c.beside();
+            t.number(b.items()).text(b.longest());
+            if (b.items() > 0) {
+                t.micros(b.overlapPs());
             } else {
                 t.empty();
             }

@@ -1,5 +1,6 @@
 package rocelab.observe.output;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -247,7 +248,7 @@ public final class SummaryText {
                             us(c.timePs()), c.runs() > 1 ? String.format(Locale.ROOT, " (%s us per run)",
                                     us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
-                            + besideTraffic(c) : "did not complete");
+                            + beside(c) : "did not complete");
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -513,33 +514,25 @@ public final class SummaryText {
     }
 
     /**
-     * The job's other calls that ran on a call's RNICs while it ran: its ideal time is the call alone, and it shares
-     * those RNICs with them on any network, so its ratio to the ideal is not all the fabric's doing.
+     * What ran on a call's RNICs while it ran: the same job's other calls, and the workload's other items (background
+     * traffic, another job). Its ideal time is the call alone, and it shares those RNICs with them on any network, so
+     * its ratio to the ideal is not all the fabric's doing. Not for a brush: what overlapped a tenth of it or less (a
+     * neighbour's short AllGather at the edge of a long ReduceScatter) does not explain its ratio.
      */
     static String beside(CollectiveRecord c) {
+        List<String> parts = new ArrayList<>();
         CollectiveRecord.Concurrent k = c.concurrent();
-        // Not for a brush: another call that overlapped a tenth of it or less (a neighbour's short AllGather at the
-        // edge of a long ReduceScatter) does not explain its ratio.
-        if (k.calls() == 0 || k.overlapPs() * 10 <= c.timePs()) {
-            return "";
+        if (k.calls() > 0 && k.overlapPs() * 10 > c.timePs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(k.calls(), "other call", "other calls"), k.calls() == 1 ? "was" : "were",
+                    k.longest(), us(k.overlapPs())));
         }
-        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of this job %s under way on its"
-                + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other call", "other calls"),
-                k.calls() == 1 ? "was" : "were", k.longest(), us(k.overlapPs()));
-    }
-
-    /**
-     * The workload's other items whose flows ran on a traffic collective's RNICs while it ran (background traffic, a
-     * job): its ideal time is the call alone, so its ratio to the ideal is not all the fabric's doing.
-     */
-    static String besideTraffic(CollectiveRecord c) {
-        CollectiveRecord.Concurrent k = c.concurrent();
-        if (k.calls() == 0 || k.overlapPs() * 10 <= c.timePs()) {
-            return "";
+        CollectiveRecord.Beside b = c.beside();
+        if (b.items() > 0 && b.overlapPs() * 10 > c.timePs()) {
+            parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
         }
-        return String.format(Locale.ROOT, "; the ideal is the call alone, and %s of the workload had flows on its"
-                + " RNICs meanwhile (%s for %s us of it)", Numbers.count(k.calls(), "other item", "other items"),
-                k.longest(), us(k.overlapPs()));
+        return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
     }
 
     private static String us(long ps) {

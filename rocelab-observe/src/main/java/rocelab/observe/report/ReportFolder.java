@@ -274,7 +274,11 @@ final class ReportFolder {
                                     c.text(i, "concurrent_longest"), Math.max(0, c.ps(i, "concurrent_longest_us")))
                             : CollectiveRecord.Concurrent.NONE,
                     c.has("rate_held_share") && !c.text(i, "rate_held_share").isEmpty()
-                            ? c.num(i, "rate_held_share") : Double.NaN));
+                            ? c.num(i, "rate_held_share") : Double.NaN,
+                    c.has("beside_items") && !c.text(i, "beside_items").isEmpty()
+                            ? new CollectiveRecord.Beside((int) c.integer(i, "beside_items"),
+                                    c.text(i, "beside_longest"), Math.max(0, c.ps(i, "beside_longest_us")))
+                            : CollectiveRecord.Beside.NONE));
         }
         return out;
     }

@@ -15,7 +15,7 @@ import rocelab.observe.output.SummaryText;
  * traffic names the background item and how long its flows touched the all-reduce's hosts (the union of their spans
  * from post to delivery within the call's), counted here again from flows.csv's records; alone, it names nothing.
  */
-class TrafficBesideTest {
+class BesideIndexTest {
     private static final String BASE = """
             name: beside
             seed: 2
@@ -33,13 +33,14 @@ class TrafficBesideTest {
     @Test
     void shouldNameTheBackgroundTrafficOnTheCallsRnicsAndForHowLong() {
         RunResult alone = run(BASE);
-        assertThat(alone.collectives().get(0).concurrent()).isEqualTo(CollectiveRecord.Concurrent.NONE);
+        assertThat(alone.collectives().get(0).beside()).isEqualTo(CollectiveRecord.Beside.NONE);
         int callFlows = alone.flows().size();
 
         RunResult both = run(BASE + "  - {kind: poisson, sizes: alistorage2019, load: 0.5, duration: 1ms}\n");
         CollectiveRecord call = both.collectives().get(0);
-        assertThat(call.concurrent().calls()).isEqualTo(1);
-        assertThat(call.concurrent().longest()).isEqualTo("traffic item 2");
+        assertThat(call.concurrent()).isEqualTo(CollectiveRecord.Concurrent.NONE);
+        assertThat(call.beside().items()).isEqualTo(1);
+        assertThat(call.beside().longest()).isEqualTo("traffic item 2");
         // The union, within the call, of the spans of the background flows that leave from or arrive at h0-h3.
         List<long[]> spans = new ArrayList<>();
         for (FlowRecord f : both.flows().subList(callFlows, both.flows().size())) {
@@ -65,7 +66,7 @@ class TrafficBesideTest {
             }
         }
         union += to - from;
-        assertThat(call.concurrent().overlapPs()).isEqualTo(union).isPositive();
+        assertThat(call.beside().overlapPs()).isEqualTo(union).isPositive();
         assertThat(SummaryText.render(both, null)).contains("; the ideal is the call alone, and 1 other item of the"
                 + " workload had flows on its RNICs meanwhile (traffic item 2 for ");
         // Its flows' time held back by their rates: flows.csv's rate_held_us over their FCTs, the call's flows only.
@@ -76,5 +77,25 @@ class TrafficBesideTest {
             fct += f.fctPs();
         }
         assertThat(call.rateHeldShare()).isEqualTo((double) held / fct);
+    }
+
+    @Test
+    void shouldNameTheBackgroundBesideAJobsCallsThatCrossItsRnicsOnly() throws Exception {
+        // The shipped SimAI job (TP 4 inside each server over NVLink, DP 4 across the servers) under web-search
+        // traffic: the DP calls, whose data goes through the RNICs, have the background beside them; the TP calls,
+        // over NVLink, do not.
+        String example;
+        try (var in = BesideIndexTest.class.getResourceAsStream("/rocelab/scenario/examples/simai-gpt.yaml")) {
+            example = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String yaml = example + "traffic:\n  - {kind: poisson, sizes: websearch, load: 0.4, duration: 10ms}\n";
+        RunResult r = Simulation.assemble(new rocelab.scenario.read.ScenarioReader().read(yaml, "simai-gpt.yaml",
+                java.nio.file.Path.of("../scenarios/examples"))).run(ProgressListener.NONE);
+        List<CollectiveRecord> dp = r.collectives().stream().filter(c -> c.name().contains("/dp(")).toList();
+        List<CollectiveRecord> tp = r.collectives().stream().filter(c -> c.name().contains("/tp(")).toList();
+        assertThat(dp).isNotEmpty().allSatisfy(c -> assertThat(c.beside().longest()).isEqualTo("traffic item 1"));
+        assertThat(tp).isNotEmpty().allSatisfy(c -> assertThat(c.beside()).isEqualTo(CollectiveRecord.Beside.NONE));
+        assertThat(SummaryText.render(r, null)).contains("; the ideal is the call alone, and 1 other item of the"
+                + " workload had flows on its RNICs meanwhile (traffic item 1 for ");
     }
 }
