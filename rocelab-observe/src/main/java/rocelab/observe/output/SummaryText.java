@@ -129,9 +129,10 @@ public final class SummaryText {
                     slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
                     slow.max() / SLOWDOWN_SCALE);
             // The flows by size class, where flows are what the run is about (not a job's or a collective's messages,
-            // whose story is the call's time against its ideal).
+            // whose story is the call's time against its ideal) and there are enough of them for a distribution (the
+            // demo's six flows are each told on their own).
             List<SizeClasses.SizeClass> classes = r.collectives().isEmpty() && r.jobs().isEmpty()
-                    && r.requests().isEmpty() ? SizeClasses.of(r.flows()) : List.of();
+                    && r.requests().isEmpty() && fct.count() >= BY_SIZE_FROM ? SizeClasses.of(r.flows()) : List.of();
             if (!classes.isEmpty()) {
                 StringBuilder by = new StringBuilder();
                 for (SizeClasses.SizeClass c : classes) {
@@ -351,6 +352,9 @@ public final class SummaryText {
                 what, us(endPs - firstPostPs), from, more)
                 : String.format(Locale.ROOT, "%s over the run's %s us%s%s", what, us(endPs - firstPostPs), from, more);
     }
+
+    /** The completed flows from which the summary gives the slowdown by size class. */
+    static final int BY_SIZE_FROM = 100;
 
     /** Receivers told one by one when congestion control held their senders back ({@link HeldByRate}). */
     static final int HELD_SHOWN = 3;
