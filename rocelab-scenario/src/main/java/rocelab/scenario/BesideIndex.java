@@ -22,17 +22,23 @@ final class BesideIndex {
     record Part(String name, int firstTask, int endTask) {}
 
     private final List<Part> parts;
-    /** Per part, per host: the merged spans, {from0, to0, from1, to1, ...}; null for none. */
+    /** Per part: the hosts its flows touched, ascending. */
+    private final int[][] hostsOf;
+    /** Per part, per host of {@link #hostsOf}: the merged spans, {from0, to0, from1, to1, ...}. */
     private final long[][][] spans;
 
     BesideIndex(TaskTimes times, List<Part> parts, int hostCount) {
         this.parts = List.copyOf(parts);
-        this.spans = new long[parts.size()][hostCount][];
+        this.hostsOf = new int[parts.size()][];
+        this.spans = new long[parts.size()][][];
         TaskGraph g = times.graph();
-        long[] lengths = new long[hostCount];
+        // Scratch by host, reused for every part: only the hosts a part touches keep arrays afterwards, so a workload
+        // of many items on many hosts holds its spans, not items x hosts slots.
+        long[][] raw = new long[hostCount][];
+        int[] lengths = new int[hostCount];
+        int[] touched = new int[hostCount];
         for (int p = 0; p < parts.size(); p++) {
-            long[][] raw = new long[hostCount][];
-            Arrays.fill(lengths, 0);
+            int touchedCount = 0;
             for (int t = parts.get(p).firstTask(); t < parts.get(p).endTask(); t++) {
                 int f = g.flowIndex(t);
                 long s = f < 0 ? -1 : times.taskStartPs(t);
@@ -42,8 +48,11 @@ final class BesideIndex {
                     continue;
                 }
                 for (int h : new int[] {g.flowSource(f), g.flowDestination(f)}) {
+                    if (lengths[h] == 0) {
+                        touched[touchedCount++] = h;
+                    }
                     long[] a = raw[h];
-                    int n = (int) lengths[h];
+                    int n = lengths[h];
                     if (a == null || n == a.length) {
                         a = raw[h] = Arrays.copyOf(a == null ? new long[0] : a, Math.max(8, 2 * n));
                     }
@@ -52,11 +61,15 @@ final class BesideIndex {
                     lengths[h] = n + 2;
                 }
             }
-            for (int h = 0; h < hostCount; h++) {
-                if (raw[h] != null) {
-                    spans[p][h] = merge(raw[h], (int) lengths[h]);
-                }
+            int[] hosts = Arrays.copyOf(touched, touchedCount);
+            Arrays.sort(hosts);
+            long[][] merged = new long[touchedCount][];
+            for (int i = 0; i < touchedCount; i++) {
+                merged[i] = merge(raw[hosts[i]], lengths[hosts[i]]);
+                lengths[hosts[i]] = 0;
             }
+            hostsOf[p] = hosts;
+            spans[p] = merged;
         }
     }
 
@@ -75,10 +88,11 @@ final class BesideIndex {
             }
             int n = 0;
             for (int h : hosts) {
-                long[] a = spans[p][h];
-                if (a == null) {
+                int at = Arrays.binarySearch(hostsOf[p], h);
+                if (at < 0) {
                     continue;
                 }
+                long[] a = spans[p][at];
                 // The first interval that ends after the start, then on while they begin before the end.
                 int lo = 0;
                 int hi = a.length / 2;
