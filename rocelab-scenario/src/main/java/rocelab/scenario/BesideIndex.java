@@ -11,7 +11,8 @@ import rocelab.workload.graph.TaskTimes;
  * item's flows (background Poisson traffic, an incast, another job) that leave from or arrive at its ranks' hosts
  * share those RNICs on any network. An all-reduce beside web-search traffic at 30 % load took 2.4x its ideal, which
  * read as the fabric's doing. By identity: the workload's items by their task ranges, the flows' hosts and their spans
- * in the run (a flow from its post to its delivery, flows.csv's start_us to delivered_us).
+ * in the run (a flow from its post to its delivery, flows.csv's start_us to delivered_us, or to the run's end when it
+ * was not delivered).
  *
  * <p>Built once per run: for every item and host, the union of the spans of the item's flows from or to that host, as
  * sorted disjoint intervals, so a call (of a job's hundreds of thousands) is answered from its hosts' intervals within
@@ -27,7 +28,8 @@ final class BesideIndex {
     /** Per part, per host of {@link #hostsOf}: the merged spans, {from0, to0, from1, to1, ...}. */
     private final long[][][] spans;
 
-    BesideIndex(TaskTimes times, List<Part> parts, int hostCount) {
+    /** {@code endPs}: the run's end, where a flow still under way is counted to. */
+    BesideIndex(TaskTimes times, List<Part> parts, int hostCount, long endPs) {
         this.parts = List.copyOf(parts);
         this.hostsOf = new int[parts.size()][];
         this.spans = new long[parts.size()][][];
@@ -42,9 +44,9 @@ final class BesideIndex {
             for (int t = parts.get(p).firstTask(); t < parts.get(p).endTask(); t++) {
                 int f = g.flowIndex(t);
                 long s = f < 0 ? -1 : times.taskStartPs(t);
-                long e = f < 0 ? -1 : times.taskEndPs(t);
+                long e = f < 0 ? -1 : times.taskEndPs(t) >= 0 ? times.taskEndPs(t) : endPs;
                 if (s < 0 || e <= s) {
-                    // Not a flow, not posted, or not delivered: nothing known to have been on the RNICs.
+                    // Not a flow, or not posted by the run's end: nothing of it was on the RNICs.
                     continue;
                 }
                 for (int h : new int[] {g.flowSource(f), g.flowDestination(f)}) {

@@ -17,9 +17,10 @@ final class ConcurrentCalls {
 
     /**
      * Per call of {@code jt} (in {@link JobTasks#calls()}' order), its concurrent calls, from the calls' spans in the
-     * run ({start, end, completed}: an unfinished call is under way to its last known time, its start).
+     * run ({start, end, completed}: an unfinished call is under way to its last known time, its start). A call inside
+     * one server over NVLink ({@code nvlinkOnly}) touches no RNIC: it has none and is nobody's.
      */
-    static CollectiveRecord.Concurrent[] of(JobTasks jt, long[][] spans) {
+    static CollectiveRecord.Concurrent[] of(JobTasks jt, long[][] spans, boolean[] nvlinkOnly) {
         int n = jt.calls().size();
         CollectiveRecord.Concurrent[] out = new CollectiveRecord.Concurrent[n];
         Arrays.fill(out, CollectiveRecord.Concurrent.NONE);
@@ -78,7 +79,7 @@ final class ConcurrentCalls {
         for (int x = 0; x < n; x++) {
             long start = spans[x][0];
             long end = end(spans[x]);
-            if (end <= start) {
+            if (end <= start || nvlinkOnly[x]) {
                 continue;
             }
             int calls = 0;
@@ -97,7 +98,7 @@ final class ConcurrentCalls {
                 for (; q < count[h + 1] && spans[byHost[q]][0] < end; q++) {
                     int y = byHost[q];
                     long overlap = Math.min(end, end(spans[y])) - Math.max(start, spans[y][0]);
-                    if (y != x && overlap > 0 && seen[y] != x) {
+                    if (y != x && overlap > 0 && seen[y] != x && !nvlinkOnly[y]) {
                         seen[y] = x;
                         calls++;
                         if (overlap > longestPs || overlap == longestPs && y < longest) {

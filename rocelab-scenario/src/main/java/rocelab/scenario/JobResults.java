@@ -158,7 +158,8 @@ final class JobResults {
             }
             // On the ideal network's account the calls' spans are bounds each of its own, not one schedule: no call
             // is said to have run beside another there.
-            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.of(jt, spans);
+            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.of(jt, spans,
+                    nvlinkOnly(jt));
             long[] fromRunsEntries = idealOnly ? null : idealFromEntries(jt);
             for (int x = 0; x < jt.calls().size(); x++) {
                 JobTasks.Call c = jt.calls().get(x);
@@ -176,6 +177,24 @@ final class JobResults {
                         call.op().busFactor(call.rankCount()), idealTime,
                         c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x]));
             }
+        }
+        return out;
+    }
+
+    /** Per call of {@code jt}: whether it stays inside one server over NVLink (the graph has NVLink, one server). */
+    private boolean[] nvlinkOnly(JobTasks jt) {
+        boolean[] out = new boolean[jt.calls().size()];
+        TaskGraph g = real.graph();
+        if (g.localLinks() == null) {
+            return out;
+        }
+        for (int x = 0; x < out.length; x++) {
+            Collective k = jt.calls().get(x).call();
+            boolean one = true;
+            for (int r = 1; r < k.rankCount() && one; r++) {
+                one = g.serverOf(k.host(r)) == g.serverOf(k.host(0));
+            }
+            out[x] = one;
         }
         return out;
     }

@@ -815,7 +815,7 @@ public final class Simulation {
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flows, collectives(driver, figures, jobResults), FabricTotals.of(network), network, series,
+                flows, collectives(driver, figures, jobResults, endPs), FabricTotals.of(network), network, series,
                 pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
@@ -1058,7 +1058,7 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults), FabricTotals.of(network), network, series, pfcLog, null, null,
+                collectives(ideal, figures, jobResults, -1), FabricTotals.of(network), network, series, pfcLog, null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
@@ -1262,13 +1262,15 @@ public final class Simulation {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 
-    private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults) {
+    private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults, long endPs) {
         // What else of the workload ran on each call's RNICs: not in the ideal model, whose spans are bounds each of
-        // its own, not one run; and only when the workload has more than one item to be beside.
-        boolean idealModel = model == Model.IDEAL || ideal != null && real == ideal.bound();
-        BesideIndex beside = idealModel || parts.size() < 2 ? null : new BesideIndex(real, parts, network.hostCount());
+        // its own, not one run; and only when the workload has more than one item to be beside. A flow or a call
+        // still under way at the run's end (endPs) is counted to there.
+        boolean idealModel = model == Model.IDEAL || endPs < 0 || ideal != null && real == ideal.bound();
+        BesideIndex beside = idealModel || parts.size() < 2 ? null
+                : new BesideIndex(real, parts, network.hostCount(), endPs);
         List<CollectiveRecord> out = new ArrayList<>(ideal == null ? List.of()
-                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside));
+                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside, endPs));
         if (jobResults != null) {
             List<CollectiveRecord> calls = jobResults.collectiveRecords();
             if (beside != null && !jobs.isEmpty()) {
@@ -1281,7 +1283,7 @@ public final class Simulation {
                         int[] hosts = hostsOf(c.call());
                         // A call inside one server moves its data over NVLink, not through its RNICs.
                         calls.set(k++, overNvlinkOnly(hosts) ? r : r.withBeside(beside.of(own, hosts, r.startPs(),
-                                Math.max(r.endPs(), r.startPs()))));
+                                r.completed() ? r.endPs() : endPs)));
                     }
                 }
             }
@@ -1315,7 +1317,7 @@ public final class Simulation {
 
     /** Each collective from its first post until every rank's part of its last run was done. */
     private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal, long[] idealEndPs,
-            BesideIndex beside) {
+            BesideIndex beside, long endPs) {
         List<CollectiveRecord> out = new ArrayList<>();
         for (int i = 0; i < collectives.size(); i++) {
             CollectiveFlows c = collectives.get(i);
@@ -1348,8 +1350,8 @@ public final class Simulation {
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
                     c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
                     real == ideal ? Double.NaN : rateHeldShare(real, e))
-                    .withBeside(beside == null ? CollectiveRecord.Beside.NONE
-                            : beside.of(c.item(), hostsOf(call), from, Math.max(end, from))));
+                    .withBeside(beside == null || overNvlinkOnly(hostsOf(call)) ? CollectiveRecord.Beside.NONE
+                            : beside.of(c.item(), hostsOf(call), from, done ? end : endPs)));
         }
         return out;
     }

@@ -95,7 +95,36 @@ class BesideIndexTest {
         List<CollectiveRecord> tp = r.collectives().stream().filter(c -> c.name().contains("/tp(")).toList();
         assertThat(dp).isNotEmpty().allSatisfy(c -> assertThat(c.beside().longest()).isEqualTo("traffic item 1"));
         assertThat(tp).isNotEmpty().allSatisfy(c -> assertThat(c.beside()).isEqualTo(CollectiveRecord.Beside.NONE));
+        // Nor are the TP calls, over NVLink, ever another call's company on its RNICs, or given any.
+        assertThat(tp).allSatisfy(c -> assertThat(c.concurrent()).isEqualTo(CollectiveRecord.Concurrent.NONE));
+        assertThat(dp).allSatisfy(c -> assertThat(c.concurrent().longest()).doesNotContain("/tp("));
         assertThat(SummaryText.render(r, null)).contains("; the ideal is the call alone, and 1 other item of the"
                 + " workload had flows on its RNICs meanwhile (traffic item 1 for ");
+    }
+
+    @Test
+    void shouldCountAFlowStillUnderWayAtTheRunsEndAndNoCallInsideAServer() {
+        // A 1 GB flow into h0 posted at 50 us is still running when the run stops at 5 ms: it was on h0's RNIC
+        // from its post to the end, and the all-reduce on h0-h3 had it beside it.
+        RunResult r = run(BASE + "  - {kind: flow, src: 4, dst: 0, size: 1GB, start: 50us}\nrun: {stop-at: 5ms}\n");
+        CollectiveRecord call = r.collectives().get(0);
+        assertThat(r.flows().get(r.flows().size() - 1).completed()).isFalse();
+        assertThat(call.beside().longest()).isEqualTo("traffic item 2");
+        long end = call.completed() ? call.endPs() : r.simulatedPs();
+        assertThat(call.beside().overlapPs()).isEqualTo(end - Math.max(call.startPs(), 50_000_000L));
+
+        // An all-reduce of two GPUs of one server moves its data over NVLink: nothing is beside it on RNICs it does
+        // not use, though background flows leave from those GPUs' hosts.
+        RunResult nvlink = run("""
+                name: nvl
+                fabric: {mode: roce-lossless}
+                topology: {kind: rail-optimized, servers: 2, gpus-per-server: 2, spines: 1, link: {rate: 100Gbps}}
+                nvlink: {rate: 3600Gbps, latency: 1us}
+                traffic:
+                  - {kind: allreduce, ranks: 0-1, size: 16MB}
+                  - {kind: flow, src: 0, dst: 2, size: 8MB}
+                  - {kind: flow, src: 1, dst: 3, size: 8MB}
+                """);
+        assertThat(nvlink.collectives().get(0).beside()).isEqualTo(CollectiveRecord.Beside.NONE);
     }
 }

@@ -33,7 +33,9 @@ class ReportIdealNoteTest {
         String html = report("train-3d-rail");
 
         assertThat(html).contains("Jobs: what the network cost the GPUs")
-                .contains("Ideal: a lower bound of the same workload on an ideal network")
+                .contains("Ideal: a lower bound of the same job or service alone (the workload's other items, such as"
+                        + " background traffic on the same RNICs, show as network wait, not in the ideal) on an ideal"
+                        + " network")
                 .contains("no run on a fabric with these ports ends earlier")
                 .contains("Iteration: from its first compute or send (a rank that only waits for another rank's data has"
                         + " not started it) to the last rank's end")
@@ -45,6 +47,6 @@ class ReportIdealNoteTest {
         String html = report("agentic-inference");
 
         assertThat(html).contains("Network wait: E2E minus the same request's ideal E2E with the same schedule. Ideal:"
-                + " a lower bound of the same workload").doesNotContain("every message at line rate");
+                + " a lower bound of the same job or service alone").doesNotContain("every message at line rate");
     }
 }

@@ -37,7 +37,9 @@ public final class ReportWriter {
      * What every ideal figure of the report is, in one sentence for its notes: the lower bound the run is measured
      * against (IdealBound, docs/flow-model.md), not a run of its own at some sharing rule.
      */
-    static final String IDEAL_NETWORK = "a lower bound of the same workload on an ideal network (a non-blocking fabric"
+    static final String IDEAL_NETWORK = "a lower bound of the same job or service alone (the workload's other items, such"
+            + " as background traffic on the same RNICs, show as network wait, not in the ideal) on an ideal network"
+            + " (a non-blocking fabric"
             + " between the RNICs and NVLink ports): every message takes at least its time alone (its wire bytes at"
             + " its path's slowest link, or its receiver's pipeline when slower, plus the path's fixed latency), and the"
             + " messages through one port no less"
