@@ -37,6 +37,7 @@ import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.job.JobRecord;
 import rocelab.observe.flow.FlowRecordList;
 import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.job.TimelineRecord;
@@ -811,13 +812,15 @@ public final class Simulation {
         JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
         JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
         InferenceResults served = new InferenceResults(inference, driver, ideal);
+        // What else of the workload ran on each call's and job's RNICs (only when it has more than one item).
+        BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flows, collectives(driver, figures, jobResults, endPs), FabricTotals.of(network), network, series,
-                pfcLog, creditLog, ecmpLog,
-                jobResults == null ? List.of() : jobResults.jobRecords(),
+                flows, collectives(driver, figures, jobResults, beside, endPs), FabricTotals.of(network), network,
+                series, pfcLog, creditLog, ecmpLog,
+                jobResults == null ? List.of() : withBeside(jobResults.jobRecords(), beside, endPs),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled(),
                 driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
@@ -1058,7 +1061,8 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults, -1), FabricTotals.of(network), network, series, pfcLog, null, null,
+                collectives(ideal, figures, jobResults, null, -1), FabricTotals.of(network), network, series, pfcLog,
+                null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 timeline == null ? List.of() : timeline.timeline(), model.key(),
@@ -1262,13 +1266,13 @@ public final class Simulation {
         return new IdealNetwork(network, pathTiming(network, config));
     }
 
-    private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults, long endPs) {
-        // What else of the workload ran on each call's RNICs: not in the ideal model, whose spans are bounds each of
-        // its own, not one run; and only when the workload has more than one item to be beside. A flow or a call
-        // still under way at the run's end (endPs) is counted to there.
-        boolean idealModel = model == Model.IDEAL || endPs < 0 || ideal != null && real == ideal.bound();
-        BesideIndex beside = idealModel || parts.size() < 2 ? null
-                : new BesideIndex(real, parts, network.hostCount(), endPs);
+    /**
+     * The run's collectives; {@code beside} (null: none, as in the ideal model, whose spans are bounds each of its own,
+     * not one run) tells what else of the workload ran on each call's RNICs, a call still under way at the run's end
+     * ({@code endPs}) counted to there.
+     */
+    private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults,
+            BesideIndex beside, long endPs) {
         List<CollectiveRecord> out = new ArrayList<>(ideal == null ? List.of()
                 : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside, endPs));
         if (jobResults != null) {
@@ -1304,6 +1308,21 @@ public final class Simulation {
             }
         }
         return true;
+    }
+
+    /** The jobs' records, each with the workload's other items that had flows on its ranks' RNICs while it ran. */
+    private List<JobRecord> withBeside(List<JobRecord> records, BesideIndex beside, long endPs) {
+        if (beside == null) {
+            return records;
+        }
+        List<JobRecord> out = new ArrayList<>(records.size());
+        for (int j = 0; j < records.size(); j++) {
+            JobRecord r = records.get(j);
+            int[] hosts = Arrays.stream(jobs.get(j).job().layout().hosts()).distinct().toArray();
+            out.add(r.withBeside(beside.of(config.traffic().size() + j, hosts, r.startPs(),
+                    r.completed() ? r.endPs() : endPs)));
+        }
+        return out;
     }
 
     /** The distinct hosts of a call's ranks. */

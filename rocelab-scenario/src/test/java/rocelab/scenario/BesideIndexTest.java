@@ -100,6 +100,11 @@ class BesideIndexTest {
         assertThat(dp).allSatisfy(c -> assertThat(c.concurrent().longest()).doesNotContain("/tp("));
         assertThat(SummaryText.render(r, null)).contains("; the ideal is the call alone, and 1 other item of the"
                 + " workload had flows on its RNICs meanwhile (traffic item 1 for ");
+        // And the job as a whole: the background was on its ranks' RNICs, which its network wait includes.
+        assertThat(r.jobs().get(0).beside().longest()).isEqualTo("traffic item 1");
+        assertThat(r.jobs().get(0).beside().overlapPs()).isPositive().isLessThanOrEqualTo(r.jobs().get(0).jctPs());
+        assertThat(SummaryText.render(r, null)).contains("; the ideal is the job alone, and 1 other item of the"
+                + " workload had flows on its ranks' RNICs meanwhile (traffic item 1 for ");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package rocelab.observe.job;
 
 import java.util.List;
+import rocelab.observe.flow.CollectiveRecord;
 
 /**
  * A job's result, seen from its GPUs: job completion time and mean iteration time (over the iterations after the
@@ -12,9 +13,29 @@ import java.util.List;
 public record JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs,
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
         double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
-        double maxNetworkWaitUs, List<String> notes) {
+        double maxNetworkWaitUs, List<String> notes, CollectiveRecord.Beside beside) {
     public JobRecord {
         notes = List.copyOf(notes);
+    }
+
+    /**
+     * A job with nothing known of the workload's other items beside it ({@code beside}: the other items with flows on
+     * its ranks' RNICs while it ran, the one there longest and for how long, as for a call).
+     */
+    public JobRecord(String job, int ranks, int iterations, int warmup, long startPs, long endPs, boolean completed,
+            long idealEndPs, double iterationUs, double idealIterationUs, double computeUs, double exposedCommUs,
+            double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
+            double maxNetworkWaitUs, List<String> notes) {
+        this(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs, idealIterationUs,
+                computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs, maxNetworkWaitUs,
+                notes, CollectiveRecord.Beside.NONE);
+    }
+
+    /** The same record with {@code b} beside it. */
+    public JobRecord withBeside(CollectiveRecord.Beside b) {
+        return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
+                idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
+                maxNetworkWaitUs, notes, b);
     }
 
     /** A job with nothing imported to say. */

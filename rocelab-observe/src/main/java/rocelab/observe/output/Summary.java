@@ -98,6 +98,13 @@ public final class Summary {
                 // After the warm-up, as every figure of the job but collectives.csv counts its calls.
                 row.put("collective_calls", r.collectives().stream()
                         .filter(c -> c.job().equals(j.job()) && !c.warmUp(r.jobs())).count());
+                if (j.beside().items() > 0) {
+                    Map<String, Object> beside = new LinkedHashMap<>();
+                    beside.put("items", j.beside().items());
+                    beside.put("longest", j.beside().longest());
+                    beside.put("longest_us", Numbers.micros(j.beside().overlapPs()));
+                    row.put("beside", beside);
+                }
                 if (!j.notes().isEmpty()) {
                     // What an imported workload has that the run does not model as such (said once, also on stderr).
                     row.put("notes", j.notes());

@@ -17,6 +17,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
+import rocelab.observe.job.JobRecord;
 import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.inference.InferenceTables;
 import rocelab.observe.pfc.PfcLog;
@@ -199,9 +200,9 @@ public final class SummaryText {
                 boolean beyondPenalty = j.completed() && measured > 0
                         && j.networkWaitUs() * measured * 1e6 > j.networkPenaltyPs() * 1.05 + 1e6;
                 line(b, "  network   GPUs waited on the network %.3f ms per iteration beyond an ideal network (worst"
-                        + " rank %.3f ms)%s", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3, beyondPenalty
+                        + " rank %.3f ms)%s%s", j.networkWaitUs() / 1e3, j.maxNetworkWaitUs() / 1e3, beyondPenalty
                         ? String.format(Locale.ROOT, "; each rank against its own ideal, not one schedule, so more than"
-                                + " the job's penalty of %s ms", ms(j.networkPenaltyPs())) : "");
+                                + " the job's penalty of %s ms", ms(j.networkPenaltyPs())) : "", besideJob(j));
             }
             // Calls of the warm-up iterations are left out, as the per-iteration figures above and compare's
             // collective_us leave them out; how many of them would have been listed is said.
@@ -537,6 +538,20 @@ public final class SummaryText {
                     + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
         }
         return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
+    }
+
+    /**
+     * The workload's other items that had flows on a job's ranks' RNICs while it ran: the ideal is the job alone, so
+     * that sharing is part of what its GPUs waited on the network (docs/flow-model.md).
+     */
+    static String besideJob(JobRecord j) {
+        CollectiveRecord.Beside b = j.beside();
+        if (b.items() == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; the ideal is the job alone, and %s of the workload had flows on its ranks'"
+                + " RNICs meanwhile (%s for %s ms of its %s ms)", Numbers.count(b.items(), "other item", "other items"),
+                b.longest(), ms(b.overlapPs()), ms(j.jctPs()));
     }
 
     private static String us(long ps) {
