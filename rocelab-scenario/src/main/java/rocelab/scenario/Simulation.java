@@ -1368,7 +1368,7 @@ public final class Simulation {
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(), from, end, done,
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
                     c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
-                    real == ideal ? Double.NaN : rateHeldShare(real, e))
+                    real == ideal ? Double.NaN : rateHeldShare(real, e, endPs))
                     .withBeside(beside == null || overNvlinkOnly(hostsOf(call)) ? CollectiveRecord.Beside.NONE
                             : beside.of(c.item(), hostsOf(call), from, done ? end : endPs)));
         }
@@ -1377,10 +1377,11 @@ public final class Simulation {
 
     /**
      * The share of a traffic collective's flows' time their congestion control's rate held back (flows.csv
-     * rate_held_us summed over their FCTs summed, completed flows only); NaN where the model does not know it (flow
-     * level) or the call has no completed flow.
+     * rate_held_us summed over their lives summed: a completed flow's FCT, an unfinished one's time from its post to
+     * the run's end, to which its rate_held_us runs too); NaN where the model does not know it (flow level) or no flow
+     * of the call was posted.
      */
-    private double rateHeldShare(TaskTimes real, CollectiveTraffic.Emitted e) {
+    private double rateHeldShare(TaskTimes real, CollectiveTraffic.Emitted e, long endPs) {
         if (model != Model.PACKET) {
             return Double.NaN;
         }
@@ -1394,9 +1395,10 @@ public final class Simulation {
                 continue;
             }
             FlowRecord r = records.get(f);
-            if (r.completed() && r.rateHeldPs() >= 0) {
+            long life = r.completed() ? r.fctPs() : r.startPs() >= 0 && r.startPs() < endPs ? endPs - r.startPs() : -1;
+            if (life > 0 && r.rateHeldPs() >= 0) {
                 held += r.rateHeldPs();
-                fct += r.fctPs();
+                fct += life;
             }
         }
         return fct > 0 ? (double) held / fct : Double.NaN;
