@@ -18,7 +18,7 @@ public final class Lint {
             new HeadroomBudgetRule(), new EcnBeforePfcRule(), new EcnEnabledRule(), new TrustRule(),
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
-            new ReorderingRule(), new TimelyThresholdRule(), new DctcpMarkingRule(), new StartAfterStopRule(), new CreditLoopRule(),
+            new ReorderingRule(), new TimelyThresholdRule(), new DctcpMarkingRule(), new SwiftTargetRule(), new StartAfterStopRule(), new CreditLoopRule(),
             new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */

@@ -155,7 +155,7 @@ final class TimelyThresholdRule implements LintRule {
         return nic.receive().limited() ? Rates.serializationPs(frames.onWire(frameBytes), nic.receive().rateBps()) : 0;
     }
 
-    private static long slowestBps(LintContext c, LintContext.Path p) {
+    static long slowestBps(LintContext c, LintContext.Path p) {
         Topology t = c.topology();
         LintContext.Hop first = p.hops().get(0);
         long slowest = t.edgeAt(first.node(), first.inPort()).parameters().rateBps();
@@ -166,7 +166,7 @@ final class TimelyThresholdRule implements LintRule {
     }
 
     /** The paths of each flow, by (source, destination, DSCP) of the flow ({@code back}: paths of its ACKs). */
-    private static Map<String, List<LintContext.Path>> byFlow(List<LintContext.Path> paths, boolean back) {
+    static Map<String, List<LintContext.Path>> byFlow(List<LintContext.Path> paths, boolean back) {
         Map<String, List<LintContext.Path>> out = new LinkedHashMap<>();
         for (LintContext.Path p : paths) {
             String key = back ? p.dst() + "/" + p.src() + "/" + p.dscp() : p.src() + "/" + p.dst() + "/" + p.dscp();
@@ -175,20 +175,20 @@ final class TimelyThresholdRule implements LintRule {
         return out;
     }
 
-    private static String us(long ps) {
+    static String us(long ps) {
         return String.format(Locale.ROOT, "%.3f us", ps / 1e6);
     }
 
     /** A time as a scenario value, rounded up to 0.1 us. */
-    private static String key(long ps) {
+    static String key(long ps) {
         return String.format(Locale.ROOT, "%.1fus", Math.ceil(ps / 1e5) / 10);
     }
 
-    private static String gbps(long bps) {
+    static String gbps(long bps) {
         return String.format(Locale.ROOT, "%.0f Gb/s", bps / 1e9);
     }
 
-    private static String bytes(double b) {
+    static String bytes(double b) {
         return b >= 1e6 ? String.format(Locale.ROOT, "%.2f MB", b / 1e6)
                 : String.format(Locale.ROOT, "%.1f KB", b / 1e3);
     }
