@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.swift.SwiftParameters;
-import rocelab.fabric.packet.FrameFormat;
 import rocelab.scenario.device.NicConfig;
 
 /**
@@ -50,48 +49,28 @@ final class SwiftTargetRule implements LintRule {
         if (c.infiniband()) {
             return;
         }
-        Map<String, List<LintContext.Path>> data = TimelyThresholdRule.byFlow(c.dataPaths(), false);
-        Map<String, List<LintContext.Path>> acks = null;
+        BaseRtts rtts = new BaseRtts(c);
         Map<List<Long>, Range> ranges = new LinkedHashMap<>();
-        FrameFormat frames = c.frames();
         for (int[] f : c.flows()) {
             NicConfig sender = c.nic(f[0]);
             if (!"swift".equals(sender.congestion().name())) {
                 continue;
             }
-            if (acks == null) {
-                acks = TimelyThresholdRule.byFlow(c.ackPaths(), true);
-            }
-            String key = f[0] + "/" + f[1] + "/" + f[2];
-            List<LintContext.Path> forward = data.getOrDefault(key, List.of());
-            List<LintContext.Path> back = acks.getOrDefault(key, List.of());
-            if (forward.isEmpty() || back.isEmpty()) {
+            List<BaseRtts.PathRtt> paths = rtts.of(f);
+            if (paths.isEmpty()) {
                 continue;
             }
             long lineRate = c.topology().edgeAt(f[0], 0).parameters().rateBps();
             SwiftParameters p = SwiftParameters.resolve(sender.congestion().overrides(), lineRate);
             Range r = ranges.computeIfAbsent(List.of(p.baseDelayPs(), p.hopDelayPs()), k -> new Range());
             r.senders.add("h" + f[0]);
-            int smallest = frames.dataFrameBytes(0, false);
-            int largest = frames.dataFrameBytes(sender.parameters().mtuBytes(), true);
-            long ackMin = Long.MAX_VALUE;
-            long ackMax = 0;
-            for (LintContext.Path a : back) {
-                ackMin = Math.min(ackMin, TimelyThresholdRule.oneWayPs(c, a, frames.ackFrameBytes()));
-                ackMax = Math.max(ackMax, TimelyThresholdRule.oneWayPs(c, a, frames.ackFrameBytes()));
-            }
-            long ends = TimelyThresholdRule.receivePs(c.nic(f[0]), frames.ackFrameBytes(), frames);
-            for (LintContext.Path d : forward) {
-                long target = p.baseDelayPs() + d.hops().size() * p.hopDelayPs();
-                long min = TimelyThresholdRule.oneWayPs(c, d, smallest)
-                        + TimelyThresholdRule.receivePs(c.nic(f[1]), smallest, frames) + ackMin + ends;
-                long max = TimelyThresholdRule.oneWayPs(c, d, largest)
-                        + TimelyThresholdRule.receivePs(c.nic(f[1]), largest, frames) + ackMax + ends;
-                r.minRttPs = Math.min(r.minRttPs, min);
-                r.maxRttPs = Math.max(r.maxRttPs, max);
+            for (BaseRtts.PathRtt d : paths) {
+                long target = p.baseDelayPs() + d.path().hops().size() * p.hopDelayPs();
+                r.minRttPs = Math.min(r.minRttPs, d.minPs());
+                r.maxRttPs = Math.max(r.maxRttPs, d.maxPs());
                 r.minTargetPs = Math.min(r.minTargetPs, target);
                 r.maxTargetPs = Math.max(r.maxTargetPs, target);
-                r.slowestBps = Math.min(r.slowestBps, TimelyThresholdRule.slowestBps(c, d));
+                r.slowestBps = Math.min(r.slowestBps, TimelyThresholdRule.slowestBps(c, d.path()));
             }
         }
         for (Range r : ranges.values()) {

@@ -8,8 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import rocelab.congestion.timely.TimelyParameters;
-import rocelab.engine.Rates;
-import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.topology.Topology;
 import rocelab.scenario.device.NicConfig;
 
@@ -56,44 +54,27 @@ final class TimelyThresholdRule implements LintRule {
         if (c.infiniband()) {
             return; // the RNICs' controls there are InfiniBand's (ib-cc)
         }
-        Map<String, List<LintContext.Path>> data = byFlow(c.dataPaths(), false);
-        Map<String, List<LintContext.Path>> acks = null;
+        BaseRtts rtts = new BaseRtts(c);
         Map<List<Long>, Range> ranges = new LinkedHashMap<>();
-        FrameFormat frames = c.frames();
         for (int[] f : c.flows()) {
             NicConfig sender = c.nic(f[0]);
             if (!"timely".equals(sender.congestion().name())) {
                 continue;
             }
-            if (acks == null) {
-                acks = byFlow(c.ackPaths(), true);
-            }
-            String key = f[0] + "/" + f[1] + "/" + f[2];
-            List<LintContext.Path> forward = data.getOrDefault(key, List.of());
-            List<LintContext.Path> back = acks.getOrDefault(key, List.of());
-            if (forward.isEmpty() || back.isEmpty()) {
+            List<BaseRtts.PathRtt> paths = rtts.of(f);
+            if (paths.isEmpty()) {
                 continue;
             }
             long lineRate = c.topology().edgeAt(f[0], 0).parameters().rateBps();
             TimelyParameters p = TimelyParameters.resolve(sender.congestion().overrides(), lineRate);
             Range r = ranges.computeIfAbsent(List.of(p.tLowPs(), p.tHighPs()), k -> new Range());
             r.senders.add("h" + f[0]);
-            int smallest = frames.dataFrameBytes(0, false);
-            int largest = frames.dataFrameBytes(sender.parameters().mtuBytes(), true);
-            long ackMin = Long.MAX_VALUE;
-            long ackMax = 0;
-            for (LintContext.Path a : back) {
-                ackMin = Math.min(ackMin, oneWayPs(c, a, frames.ackFrameBytes()));
-                ackMax = Math.max(ackMax, oneWayPs(c, a, frames.ackFrameBytes()));
-            }
-            long ends = receivePs(c.nic(f[0]), frames.ackFrameBytes(), frames);
-            for (LintContext.Path d : forward) {
-                long min = oneWayPs(c, d, smallest) + receivePs(c.nic(f[1]), smallest, frames) + ackMin + ends;
-                long max = oneWayPs(c, d, largest) + receivePs(c.nic(f[1]), largest, frames) + ackMax + ends;
-                r.minPs = Math.min(r.minPs, min);
-                if (max >= r.maxPs) {
-                    r.slowestBps = max > r.maxPs ? slowestBps(c, d) : Math.min(r.slowestBps, slowestBps(c, d));
-                    r.maxPs = max;
+            for (BaseRtts.PathRtt d : paths) {
+                r.minPs = Math.min(r.minPs, d.minPs());
+                if (d.maxPs() >= r.maxPs) {
+                    long slowest = slowestBps(c, d.path());
+                    r.slowestBps = d.maxPs() > r.maxPs ? slowest : Math.min(r.slowestBps, slowest);
+                    r.maxPs = d.maxPs();
                 }
             }
         }
@@ -131,30 +112,6 @@ final class TimelyThresholdRule implements LintRule {
         }
     }
 
-    /**
-     * The time from a frame of {@code frameBytes} starting to leave the first host of {@code p} until the last host
-     * of it has all of it, alone on the path: its serialisation on every link, every link's propagation and every
-     * switch's forwarding latency (store and forward).
-     */
-    static long oneWayPs(LintContext c, LintContext.Path p, int frameBytes) {
-        Topology t = c.topology();
-        int wire = c.frames().onWire(frameBytes);
-        LintContext.Hop first = p.hops().get(0);
-        var link = t.edgeAt(first.node(), first.inPort()).parameters();
-        long ps = Rates.serializationPs(wire, link.rateBps()) + link.delayPs();
-        for (LintContext.Hop h : p.hops()) {
-            var out = t.edgeAt(h.node(), h.outPort()).parameters();
-            ps += c.switchAt(h.switchIndex()).parameters().forwardingLatencyPs()
-                    + Rates.serializationPs(wire, out.rateBps()) + out.delayPs();
-        }
-        return ps;
-    }
-
-    /** What an RNIC's receive pipeline (nic.rx) adds to a frame it takes in: nothing at line rate. */
-    static long receivePs(NicConfig nic, int frameBytes, FrameFormat frames) {
-        return nic.receive().limited() ? Rates.serializationPs(frames.onWire(frameBytes), nic.receive().rateBps()) : 0;
-    }
-
     static long slowestBps(LintContext c, LintContext.Path p) {
         Topology t = c.topology();
         LintContext.Hop first = p.hops().get(0);
@@ -163,16 +120,6 @@ final class TimelyThresholdRule implements LintRule {
             slowest = Math.min(slowest, t.edgeAt(h.node(), h.outPort()).parameters().rateBps());
         }
         return slowest;
-    }
-
-    /** The paths of each flow, by (source, destination, DSCP) of the flow ({@code back}: paths of its ACKs). */
-    static Map<String, List<LintContext.Path>> byFlow(List<LintContext.Path> paths, boolean back) {
-        Map<String, List<LintContext.Path>> out = new LinkedHashMap<>();
-        for (LintContext.Path p : paths) {
-            String key = back ? p.dst() + "/" + p.src() + "/" + p.dscp() : p.src() + "/" + p.dst() + "/" + p.dscp();
-            out.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
-        }
-        return out;
     }
 
     static String us(long ps) {
