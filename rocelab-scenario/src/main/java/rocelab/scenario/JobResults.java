@@ -175,7 +175,8 @@ final class JobResults {
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
                         call.rankCount(), call.sizeBytes(), span[0], span[1], span[2] == 1,
                         call.op().busFactor(call.rankCount()), idealTime,
-                        c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x]));
+                        c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x])
+                        .withFirstEntry(idealOnly ? -1 : earliest(realAccount.times, c.entries())));
             }
         }
         return out;
@@ -332,6 +333,18 @@ final class JobResults {
     }
 
     /** When the last of these tasks ended, or -1 if one has not. */
+    /** The earliest end of {@code tasks}, or -1 when one of them has not ended. */
+    static long earliest(TaskTimes d, int[] tasks) {
+        long t = Long.MAX_VALUE;
+        for (int task : tasks) {
+            if (d.taskEndPs(task) < 0) {
+                return -1;
+            }
+            t = Math.min(t, d.taskEndPs(task));
+        }
+        return tasks.length == 0 ? -1 : t;
+    }
+
     static long latest(TaskTimes d, int[] tasks) {
         long t = 0;
         for (int task : tasks) {

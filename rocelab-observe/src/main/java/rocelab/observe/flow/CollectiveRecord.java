@@ -10,11 +10,13 @@ import rocelab.observe.job.JobRecord;
  * traffic item), {@code iteration} the job's iteration it was called in (-1 for a traffic item): a job's calls have
  * the same names in every iteration. {@code runs} is how many times the call ran back to back within the record (a
  * traffic item's {@code iterations}; 1 for a job's call, whose iterations are records of their own): the time covers
- * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations.
+ * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations. A job's call starts
+ * when its last member entered it; {@code firstEntryPs} is when its first did (-1 when not known: a traffic item's
+ * call, whose ranks all start it at once, or a call some member never entered).
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
-        Concurrent concurrent, double rateHeldShare, Beside beside) {
+        Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -40,6 +42,14 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
         public static final Beside NONE = new Beside(0, "", 0);
     }
 
+    /** A record whose first member's entry is not known. */
+    public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
+            long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
+            Concurrent concurrent, double rateHeldShare, Beside beside) {
+        this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
+                concurrent, rateHeldShare, beside, -1);
+    }
+
     /** A record with nothing known of the workload's other items beside it. */
     public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
             long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
@@ -51,7 +61,22 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     /** The same record with {@code b} beside it. */
     public CollectiveRecord withBeside(Beside b) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, b);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs);
+    }
+
+    /** The same record with its first member's entry at {@code ps}. */
+    public CollectiveRecord withFirstEntry(long ps) {
+        return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, ps);
+    }
+
+    /**
+     * How long before its last member its first entered it (a job's call; -1 when not known). The call's time
+     * counts from the last entry, so the others' wait for the last member is theirs (their exposed communication
+     * or idle time), not the call's.
+     */
+    public long entrySpreadPs() {
+        return firstEntryPs < 0 ? -1 : startPs - firstEntryPs;
     }
 
     /**

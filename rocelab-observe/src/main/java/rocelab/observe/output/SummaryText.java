@@ -223,6 +223,10 @@ public final class SummaryText {
                         ? "no call after the warm-up over 1.05x its ideal " : "",
                         Numbers.count(warmUp, "warm-up call", "warm-up calls"), warmUp == 1 ? "its" : "their");
             }
+            if (!ideal && worst.isEmpty() && j.networkWaitUs() >= 1) {
+                // The GPUs waited on the network and no call after the warm-up tells why: where that wait can be.
+                entrySpread(b, r, j);
+            }
         }
         for (var s : InferenceTables.stats(r.requests())) {
             line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
@@ -538,6 +542,31 @@ public final class SummaryText {
                     + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
         }
         return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
+    }
+
+    /**
+     * The job's call after its warm-up whose members entered it furthest apart, when that is at least a twentieth of
+     * the iteration: a call's time counts from its last member's entry, so a late member's wait shows in the others'
+     * GPU view (and can be all of the network wait while no call is slow: a warm-up whose slow call ended on its
+     * ranks far apart leaves them out of step), not in any call's time. Said as measured, with no cause: a
+     * pipeline's stages enter a call apart by design.
+     */
+    private static void entrySpread(StringBuilder b, RunResult r, JobRecord j) {
+        CollectiveRecord widest = null;
+        for (var c : r.collectives()) {
+            if (c.job().equals(j.job()) && !c.warmUp(r.jobs()) && c.entrySpreadPs() > 0
+                    && (widest == null || c.entrySpreadPs() > widest.entrySpreadPs())) {
+                widest = c;
+            }
+        }
+        if (widest == null || Double.isNaN(j.iterationUs()) || widest.entrySpreadPs() < j.iterationUs() * 1e6 / 20) {
+            return;
+        }
+        line(b, "  entry     %s%s%s: its ranks entered it %s ms apart; a call's time counts from its last rank's entry,"
+                + " so the others' wait is in their exposed communication and idle time, not in the call's"
+                + " (collectives.csv entry_spread_us)", widest.name(), widest.iteration() < 0 ? ""
+                        : " in iteration " + widest.iteration(), j.warmup() > 0 && widest.iteration() == j.warmup()
+                                ? " (the first after the warm-up)" : "", ms(widest.entrySpreadPs()));
     }
 
     /**

@@ -278,7 +278,9 @@ final class ReportFolder {
                     c.has("beside_items") && !c.text(i, "beside_items").isEmpty()
                             ? new CollectiveRecord.Beside((int) c.integer(i, "beside_items"),
                                     c.text(i, "beside_longest"), Math.max(0, c.ps(i, "beside_longest_us")))
-                            : CollectiveRecord.Beside.NONE));
+                            : CollectiveRecord.Beside.NONE,
+                    c.has("entry_spread_us") && !c.text(i, "entry_spread_us").isEmpty()
+                            ? start - c.ps(i, "entry_spread_us") : -1));
         }
         return out;
     }

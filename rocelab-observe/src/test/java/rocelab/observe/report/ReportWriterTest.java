@@ -100,6 +100,22 @@ class ReportWriterTest {
     }
 
     @Test
+    void shouldReadACallsEntrySpreadBackFromTheFolder() throws Exception {
+        Files.writeString(dir.resolve("collectives.csv"), "job,name,iteration,algorithm,ranks,size_bytes,runs,start_us,"
+                + "entry_spread_us,end_us,time_us,algbw_gbytes_per_s,busbw_gbytes_per_s,ideal_time_us,network_slowdown,"
+                + "status\n"
+                + "j,j/grads/dp,1,allreduce ring,4,8000000,1,2796.243584,323.858843,3824.299904,1028.05632,7.782,11.673,"
+                + "1007.97952,1.02,completed\n"
+                + ",traffic item 1,,allreduce ring,4,8000000,1,0,,1000,1000,8,12,900,1.111,completed\n");
+        Files.writeString(dir.resolve("summary.json"), "{\"scenario\": \"x\", \"mode\": \"roce-lossy\","
+                + " \"simulated_seconds\": 0.004, \"stop_reason\": \"completed\"}");
+        ReportData d = ReportFolder.read(dir);
+        assertThat(d.collectives.get(0).firstEntryPs()).isEqualTo(2_796_243_584L - 323_858_843L);
+        assertThat(d.collectives.get(0).entrySpreadPs()).isEqualTo(323_858_843L);
+        assertThat(d.collectives.get(1).entrySpreadPs()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldDrawEveryChartAlsoAsSvgAndPng() throws Exception {
         ReportWriter.write(dir, data());
         assertThat(dir.resolve("charts").resolve("timeline-0.svg")).content().startsWith("<?xml")

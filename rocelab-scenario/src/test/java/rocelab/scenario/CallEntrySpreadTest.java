@@ -1,0 +1,113 @@
+package rocelab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.RunResult;
+import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.output.SummaryText;
+import rocelab.observe.report.ReportWriter;
+
+/**
+ * A job's call counts its time from its last member's entry, so when ranks enter a call apart their wait for the late
+ * one is theirs, not the call's. An outside audit ran a data-parallel job whose warm-up AllReduce was slowed by an
+ * incast into one rank's host: the warm-up's call ended on its ranks far apart, the first measured call's members
+ * entered it that far apart, and the summary said the GPUs waited on the network while "no call after the warm-up"
+ * was slow, with nothing to say where the wait was. collectives.csv now has each call's {@code entry_spread_us}, and
+ * the summary names the widest when no slow call explains the wait.
+ */
+class CallEntrySpreadTest {
+    @TempDir
+    Path tmp;
+
+    private static final String JOB = """
+            name: entry-spread
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+            nic: {cc: dcqcn}
+            jobs:
+              - name: train
+                hosts: [0, 1, 2, 4]
+                parallelism: {dp: 4}
+                iterations: 3
+                warmup: 1
+                program:
+                  - {id: fwd, op: compute, duration: 100us}
+                  - {id: grads, op: allreduce, group: dp, size-total: 8MB}
+                  - {id: opt, op: compute, duration: 20us}
+            """;
+
+    private static RunResult run(String scenario) {
+        return Simulation.assemble(Scenarios.parse(scenario)).run(ProgressListener.NONE);
+    }
+
+    @Test
+    void shouldMeasureEachCallsEntrySpreadAsItsRanksEnteredIt() throws Exception {
+        RunResult r = run(JOB + """
+                traffic:
+                  - {kind: incast, senders: 5-7, receiver: 1, size: 2MB, start: 150us}
+                """);
+        ReportWriter.writeRun(tmp, r, Map.of());
+        // Each rank enters the AllReduce when its forward step ends (the program's order): read those ends from
+        // timeline.json, an account of the task times written apart from the call records.
+        JsonNode events = new ObjectMapper().readTree(tmp.resolve("timeline.json").toFile()).get("traceEvents");
+        List<CollectiveRecord> calls = r.collectives();
+        assertThat(calls).hasSize(3);
+        for (CollectiveRecord c : calls) {
+            List<Double> entries = new ArrayList<>();
+            for (JsonNode e : events) {
+                if ("fwd".equals(e.path("name").asText()) && e.path("args").path("iteration").asInt()
+                        == c.iteration()) {
+                    entries.add(e.get("ts").asDouble() + e.get("dur").asDouble());
+                }
+            }
+            assertThat(entries).hasSize(4);
+            double first = entries.stream().mapToDouble(x -> x).min().orElseThrow();
+            double last = entries.stream().mapToDouble(x -> x).max().orElseThrow();
+            assertThat(c.startPs() / 1e6).as("a call starts at its last member's entry").isCloseTo(last,
+                    Offset.offset(1e-6));
+            assertThat(c.entrySpreadPs() / 1e6).as("iteration " + c.iteration()).isCloseTo(last - first,
+                    Offset.offset(1e-6));
+        }
+        // The warm-up's call, slowed by the incast into h1, ended on its ranks far apart; the next call's entries
+        // are that far apart (hundreds of microseconds), the one after it back in step.
+        assertThat(calls.get(0).entrySpreadPs()).isZero();
+        assertThat(calls.get(1).entrySpreadPs()).isGreaterThan(200_000_000L);
+        assertThat(calls.get(2).entrySpreadPs()).isLessThan(20_000_000L);
+        assertThat(calls.get(1).networkSlowdown()).isLessThan(1.05);
+
+        // collectives.csv has it, beside start_us.
+        List<String> csv = Files.readAllLines(tmp.resolve("collectives.csv"));
+        List<String> header = Arrays.asList(csv.get(0).split(","));
+        int col = header.indexOf("entry_spread_us");
+        assertThat(col).isEqualTo(header.indexOf("start_us") + 1);
+        assertThat(csv.get(2).split(",")[col]).isEqualTo(String.format(Locale.ROOT, "%.6f",
+                calls.get(1).entrySpreadPs() / 1e6).replaceAll("0+$", "").replaceAll("\\.$", ""));
+
+        // The summary: the GPUs waited, no measured call was slow, and the entry line says where the wait is.
+        String text = SummaryText.render(r, null);
+        assertThat(text).contains("no call after the warm-up over 1.05x its ideal");
+        assertThat(text).contains(String.format(Locale.ROOT, "  entry     train/grads/dp in iteration 1 (the first after"
+                + " the warm-up): its ranks entered it %.3f ms apart; a call's time counts from its last rank's entry,"
+                + " so the others' wait is in their exposed communication and idle time, not in the call's"
+                + " (collectives.csv entry_spread_us)\n", calls.get(1).entrySpreadPs() / 1e9));
+    }
+
+    @Test
+    void shouldSayNothingOfEntriesWhenTheRanksStayInStep() {
+        RunResult r = run(JOB);
+        assertThat(r.collectives()).allSatisfy(c -> assertThat(c.entrySpreadPs()).isBetween(0L, 20_000_000L));
+        assertThat(SummaryText.render(r, null)).doesNotContain("  entry ");
+    }
+}
