@@ -7,6 +7,24 @@ import java.math.RoundingMode;
 public final class Numbers {
     private Numbers() {}
 
+    /**
+     * Ascending integers written as runs: {@code 0-3,6,8-9} for {@code 0 1 2 3 6 8 9}, each with {@code prefix}
+     * ({@code h0-h3} for hosts).
+     */
+    public static String ranges(int[] sorted, String prefix) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < sorted.length; i++) {
+            int j = i;
+            while (j + 1 < sorted.length && sorted[j + 1] == sorted[j] + 1) {
+                j++;
+            }
+            b.append(b.length() == 0 ? "" : ",").append(prefix).append(sorted[i])
+                    .append(j > i ? "-" + prefix + sorted[j] : "");
+            i = j;
+        }
+        return b.toString();
+    }
+
     /** {@code n} and the noun for it: {@code count(1, "switch", "switches")} is "1 switch". */
     public static String count(long n, String one, String many) {
         return n + " " + (n == 1 ? one : many);

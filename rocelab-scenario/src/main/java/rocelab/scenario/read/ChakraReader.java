@@ -25,6 +25,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
+import rocelab.observe.output.Numbers;
 import rocelab.scenario.chakra.proto.EtDef;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
@@ -590,7 +591,7 @@ final class ChakraReader {
             return dims;
         }
         if (!Arrays.equals(layout.group(ranks[0], dims), ranks)) {
-            throw at(first, label + " has ranks " + ranges(ranks) + ", which are not a group of the job's layout ("
+            throw at(first, label + " has ranks " + Numbers.ranges(ranks, "") + ", which are not a group of the job's layout ("
                     + degreesText() + "); expected a parallelism and order under which each process group is the"
                     + " ranks that differ only in some dimensions (e.g. parallelism: {tp: 2, dp: 2})");
         }
@@ -606,19 +607,6 @@ final class ChakraReader {
         }
         return d.isEmpty() ? "one rank" : String.join(" x ", d) + ", " + layout.order().get(0).key()
                 + " fastest";
-    }
-
-    private static String ranges(int[] ranks) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < ranks.length; i++) {
-            int j = i;
-            while (j + 1 < ranks.length && ranks[j + 1] == ranks[j] + 1) {
-                j++;
-            }
-            b.append(b.length() == 0 ? "" : ",").append(ranks[i]).append(j > i ? "-" + ranks[j] : "");
-            i = j;
-        }
-        return b.toString();
     }
 
     /** Pairs the k-th send from s to d with tag t with the k-th receive on d from s with tag t, in file order. */
