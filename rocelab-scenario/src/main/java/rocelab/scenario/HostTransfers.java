@@ -16,10 +16,10 @@ import rocelab.workload.graph.TaskTimes;
  * progress in one account of the run (the run's task times or the ideal bound's), from posting until delivered
  * (receiver) or acknowledged (sender), merged: sorted, disjoint, touching ones joined. The transfers are those of one
  * range of tasks: a job's own (its workload item's tasks, as {@link BesideIndex.Part} has them), so another item's
- * flows on the same RNIC (background traffic, another job) are not its GPUs' communication. Only their union is ever used
- * (clipped to an iteration), and a job of thousands of GPUs has tens of millions of transfers, so they are gathered
- * as primitive starts and ends, each host's in its own stretch of two flat arrays, and merged at once, not kept as an
- * object each.
+ * flows on the same RNIC (background traffic, another job) are not its GPUs' communication. Only their union is ever
+ * used (clipped to an iteration), and a job of thousands of GPUs has tens of millions of transfers, so they are
+ * gathered as primitive starts and ends, each host's in its own stretch of two flat arrays, and merged at once, not
+ * kept as an object each.
  */
 final class HostTransfers {
     private HostTransfers() {}
@@ -41,7 +41,7 @@ final class HostTransfers {
         return layout(g, 0, g.taskCount());
     }
 
-    /** The layout of the transfers among tasks {@code [firstTask, endTask)} (one workload item's): one pass over them. */
+    /** The layout of the transfers among tasks {@code [firstTask, endTask)} (one workload item's): one pass. */
     static Layout layout(TaskGraph g, int firstTask, int endTask) {
         int[] count = new int[0];
         for (int t = firstTask; t < endTask; t++) {

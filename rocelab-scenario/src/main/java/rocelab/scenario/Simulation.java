@@ -1063,7 +1063,8 @@ public final class Simulation {
         IdealBound ideal = figures.bound();
         idealBound = ideal;
         // The run is the bound: one account of the jobs serves as both.
-        JobAccount account = jobs.isEmpty() ? null : JobAccount.of(JobShape.of(jobs, ideal.graph(), jobParts()), ideal);
+        JobAccount account = jobs.isEmpty() ? null
+                : JobAccount.of(JobShape.of(jobs, ideal.graph(), jobParts()), ideal);
         JobResults jobResults = account == null ? null : new JobResults(account, null, ideal, figures.jobs());
         JobTimeline timeline = account == null ? null : new JobTimeline(account);
         InferenceResults served = new InferenceResults(inference, ideal, ideal);
