@@ -1043,7 +1043,7 @@ public final class Simulation {
      * The jobs' items among {@link #parts} (after the traffic items, in the jobs' order): each job's own tasks, whose
      * transfers alone are its GPUs' communication ({@link JobShape}).
      */
-    private List<BesideIndex.Part> jobParts() {
+    List<BesideIndex.Part> jobParts() {
         int first = config.traffic().size();
         return parts.subList(first, first + jobs.size());
     }
