@@ -8,9 +8,9 @@ import rocelab.workload.job.JobTasks;
 
 /**
  * The jobs' figures in one account of a run (the run's task times, or the ideal bound's), made at once: per job, each
- * host's merged intervals of the job's own transfers, per job and rank its times over the measured iterations, and per call its span. Each
- * account needs only its own task times, so the run's is made while the ideal bound is still being made, and the
- * ideal one beside it once the bound is there.
+ * host's merged intervals of the job's own transfers, per job and rank its times over the measured iterations, and
+ * per call its span. Each account needs only its own task times, so the run's is made while the ideal bound is still
+ * being made, and the ideal one beside it once the bound is there.
  */
 final class JobAccount {
     /** Per rank, means over the measured iterations, in us: iteration, compute, exposed communication and idle time. */
