@@ -14,30 +14,37 @@ import rocelab.workload.graph.TaskTimes;
 /**
  * Per host, the intervals during which one of its transfers (a flow or an NVLink transfer it sends or receives) was in
  * progress in one account of the run (the run's task times or the ideal bound's), from posting until delivered
- * (receiver) or acknowledged (sender), merged: sorted, disjoint, touching ones joined. Only their union is ever used
- * (clipped to an iteration), and a job of thousands of GPUs has tens of millions of transfers, so they are gathered
- * as primitive starts and ends, each host's in its own stretch of two flat arrays, and merged at once, not kept as an
- * object each.
+ * (receiver) or acknowledged (sender), merged: sorted, disjoint, touching ones joined. The transfers are those of one
+ * range of tasks: a job's own (its workload item's tasks, as {@link BesideIndex.Part} has them), so another item's
+ * flows on the same RNIC (background traffic, another job) are not its GPUs' communication. Only their union is ever
+ * used (clipped to an iteration), and a job of thousands of GPUs has tens of millions of transfers, so they are
+ * gathered as primitive starts and ends, each host's in its own stretch of two flat arrays, and merged at once, not
+ * kept as an object each.
  */
 final class HostTransfers {
     private HostTransfers() {}
 
     /**
      * Where each host's stretch begins in the flat arrays: {@code offsets[h]} to {@code offsets[h + 1]} hold host h's
-     * transfers, each transfer counted at its sender and at its receiver. Made from the graph alone, once for both
-     * accounts: it counts every transfer, started or not, and an account fills only the ones it started.
+     * transfers among tasks {@code [firstTask, endTask)}, each transfer counted at its sender and at its receiver.
+     * Made from the graph alone, once for both accounts: it counts every transfer of the range, started or not, and an
+     * account fills only the ones it started.
      */
-    record Layout(int[] offsets) {
+    record Layout(int[] offsets, int firstTask, int endTask) {
         int hosts() {
             return offsets.length - 1;
         }
     }
 
-    /** The layout of the graph's transfers: one pass over its tasks. */
+    /** The layout of all the graph's transfers: one pass over its tasks. */
     static Layout layout(TaskGraph g) {
-        int n = g.taskCount();
+        return layout(g, 0, g.taskCount());
+    }
+
+    /** The layout of the transfers among tasks {@code [firstTask, endTask)} (one workload item's): one pass. */
+    static Layout layout(TaskGraph g, int firstTask, int endTask) {
         int[] count = new int[0];
-        for (int t = 0; t < n; t++) {
+        for (int t = firstTask; t < endTask; t++) {
             TaskGraph.Kind k = g.kind(t);
             if (k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK) {
                 continue;
@@ -59,7 +66,7 @@ final class HostTransfers {
         for (int h = 0; h < hosts; h++) {
             offsets[h + 1] = offsets[h] + count[h];
         }
-        return new Layout(offsets);
+        return new Layout(offsets, firstTask, endTask);
     }
 
     /**
@@ -81,11 +88,11 @@ final class HostTransfers {
         // Only the ideal account: the run's is made while the bound still takes the second core.
         boolean parallel = bound != null && offsets[hosts] >= parallelFrom;
         Aside<Periods> ports = !parallel ? null
-                : new Aside<>("rocelab-ideal-ports", () -> portPeriods(bound, hosts, true));
+                : new Aside<>("rocelab-ideal-ports", () -> portPeriods(bound, layout, true));
         long[] starts = new long[offsets[hosts]];
         long[] ends = new long[offsets[hosts]];
-        int[] fill = gather(d, offsets, starts, ends);
-        Periods periods = ports != null ? ports.join() : bound != null ? portPeriods(bound, hosts, false) : null;
+        int[] fill = gather(d, layout, starts, ends);
+        Periods periods = ports != null ? ports.join() : bound != null ? portPeriods(bound, layout, false) : null;
         @SuppressWarnings("unchecked")
         List<long[]>[] perHost = new List[hosts];
         // Two halves of about as many intervals each when the account is large; one otherwise.
@@ -115,15 +122,15 @@ final class HostTransfers {
     }
 
     /**
-     * Every started transfer of {@code d} at its sender (posting to acknowledgement) and its receiver (posting to
-     * delivery), into the hosts' stretches of {@code starts} and {@code ends}; returns where each stretch's filled
-     * part ends.
+     * Every started transfer of the layout's range in {@code d} at its sender (posting to acknowledgement) and its
+     * receiver (posting to delivery), into the hosts' stretches of {@code starts} and {@code ends}; returns where each
+     * stretch's filled part ends.
      */
-    private static int[] gather(TaskTimes d, int[] offsets, long[] starts, long[] ends) {
+    private static int[] gather(TaskTimes d, Layout layout, long[] starts, long[] ends) {
         TaskGraph g = d.graph();
+        int[] offsets = layout.offsets();
         int[] fill = Arrays.copyOf(offsets, offsets.length - 1);
-        int n = g.taskCount();
-        for (int t = 0; t < n; t++) {
+        for (int t = layout.firstTask(); t < layout.endTask(); t++) {
             TaskGraph.Kind k = g.kind(t);
             if (k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK) {
                 continue;
@@ -175,18 +182,21 @@ final class HostTransfers {
      * the bound has them) is busy at least over the busy periods of serving its transfers one at a time from their
      * releases, in release order: at every instant of such a period the transfers released since it began hold more
      * work than the time since, so one of them is still in progress whatever the order. Those periods, per host of
-     * {@code hosts}, are added to the host's own transfer intervals.
+     * the layout, are added to the host's own transfer intervals. Only the layout's range of tasks is served: a job's
+     * ports are its own copy, so its busy periods are of its own transfers.
      */
-    private static Periods portPeriods(IdealBound bound, int hosts, boolean parallel) {
-        int n = bound.graph().taskCount();
+    private static Periods portPeriods(IdealBound bound, Layout layout, boolean parallel) {
+        int hosts = layout.hosts();
+        int firstTask = layout.firstTask();
+        int n = layout.endTask();
         // On two threads the tasks are split in halves; each port's entries are placed lower half first, so every
         // port's stretch is the same as one thread's.
-        int mid = parallel ? n / 2 : n;
+        int mid = parallel ? firstTask + (n - firstTask) / 2 : n;
         // Pass 1: how many transfers each port serves (ports are numbered densely: each item's copy of 4 per host).
         // Only the keys: the work (two divisions and the flow's bytes) is read once, in pass 2.
         Aside<int[]> upperCount = mid < n ? new Aside<>("rocelab-ideal-ports-count", () -> countPorts(bound, mid, n))
                 : null;
-        int[] lowCount = countPorts(bound, 0, mid);
+        int[] lowCount = countPorts(bound, firstTask, mid);
         int[] highCount = upperCount != null ? upperCount.join() : new int[0];
         int ports = Math.max(lowCount.length, highCount.length);
         int[] first = new int[ports + 1];
@@ -210,7 +220,7 @@ final class HostTransfers {
             place(bound, mid, n, highAt, release, work, highHost);
             return null;
         }) : null;
-        place(bound, 0, mid, Arrays.copyOf(first, ports), release, work, lowHost);
+        place(bound, firstTask, mid, Arrays.copyOf(first, ports), release, work, lowHost);
         if (upperPlace != null) {
             upperPlace.join();
         }

@@ -7,10 +7,10 @@ import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
 
 /**
- * The jobs' figures in one account of a run (the run's task times, or the ideal bound's), made at once: each host's
- * merged transfer intervals, per job and rank its times over the measured iterations, and per call its span. Each
- * account needs only its own task times, so the run's is made while the ideal bound is still being made, and the
- * ideal one beside it once the bound is there.
+ * The jobs' figures in one account of a run (the run's task times, or the ideal bound's), made at once: per job, each
+ * host's merged intervals of the job's own transfers, per job and rank its times over the measured iterations, and
+ * per call its span. Each account needs only its own task times, so the run's is made while the ideal bound is still
+ * being made, and the ideal one beside it once the bound is there.
  */
 final class JobAccount {
     /** Per rank, means over the measured iterations, in us: iteration, compute, exposed communication and idle time. */
@@ -18,14 +18,14 @@ final class JobAccount {
 
     final JobShape shape;
     final TaskTimes times;
-    /** Per host, its merged transfer intervals ({@link HostTransfers}). */
-    final List<List<long[]>> transfers;
+    /** Per job (in {@link JobShape#jobs}' order) and host, the merged intervals of the job's own transfers there. */
+    private final List<List<List<long[]>>> transfers;
     /** Per job (in {@link JobShape#jobs}' order) and rank. */
     private final Times[][] ranks;
     /** Per job and call (in {@link JobTasks#calls()}' order), {@link JobResults#span}. */
     private final long[][][] callSpans;
 
-    private JobAccount(JobShape shape, TaskTimes times, List<List<long[]>> transfers, Times[][] ranks,
+    private JobAccount(JobShape shape, TaskTimes times, List<List<List<long[]>>> transfers, Times[][] ranks,
             long[][][] callSpans) {
         this.shape = shape;
         this.times = times;
@@ -35,14 +35,17 @@ final class JobAccount {
     }
 
     static JobAccount of(JobShape shape, TaskTimes d) {
-        List<List<long[]>> transfers = HostTransfers.of(d, shape.transfers);
+        List<List<List<long[]>>> transfers = new ArrayList<>(shape.jobs.size());
         Times[][] ranks = new Times[shape.jobs.size()][];
         long[][][] spans = new long[shape.jobs.size()][][];
         for (int j = 0; j < shape.jobs.size(); j++) {
             JobTasks jt = shape.jobs.get(j);
+            // The job's own transfers only: another item's on the same hosts are not its GPUs' communication.
+            List<List<long[]>> own = HostTransfers.of(d, shape.transfers.get(j));
+            transfers.add(own);
             ranks[j] = new Times[jt.job().layout().size()];
             for (int r = 0; r < ranks[j].length; r++) {
-                ranks[j][r] = rankTimes(shape, j, r, d, transfers);
+                ranks[j][r] = rankTimes(shape, j, r, d, own);
             }
             spans[j] = new long[jt.calls().size()][];
             for (int c = 0; c < spans[j].length; c++) {
@@ -51,6 +54,15 @@ final class JobAccount {
             }
         }
         return new JobAccount(shape, d, transfers, ranks, spans);
+    }
+
+    /**
+     * The merged intervals during which job j's own transfers from or to {@code host} were in progress (none when it
+     * has none there).
+     */
+    List<long[]> moving(int j, int host) {
+        List<List<long[]>> own = transfers.get(j);
+        return host >= 0 && host < own.size() ? own.get(host) : List.of();
     }
 
     /** The jobs, in the order of {@link #rank}'s and {@link #callSpan}'s job index. */
@@ -69,11 +81,11 @@ final class JobAccount {
     }
 
     /** Means over the measured iterations of rank r's span, compute, exposed communication and idle time, in us. */
-    private static Times rankTimes(JobShape shape, int j, int r, TaskTimes d, List<List<long[]>> transfers) {
+    private static Times rankTimes(JobShape shape, int j, int r, TaskTimes d, List<List<long[]>> own) {
         JobTasks jt = shape.jobs.get(j);
         JobSpec job = jt.job();
         int host = job.layout().host(r);
-        List<long[]> moving = host < transfers.size() ? transfers.get(host) : List.of();
+        List<long[]> moving = host < own.size() ? own.get(host) : List.of();
         long span = 0;
         long compute = 0;
         long exposed = 0;

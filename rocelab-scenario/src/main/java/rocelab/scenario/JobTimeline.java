@@ -58,8 +58,7 @@ final class JobTimeline {
                     }
                 }
                 int host = job.layout().host(r);
-                List<long[]> moving = host < real.transfers.size() ? JobAccount.clip(real.transfers.get(host), from, to)
-                        : new ArrayList<>();
+                List<long[]> moving = JobAccount.clip(real.moving(j, host), from, to);
                 moving.sort((x, y) -> Long.compare(x[0], y[0]));
                 long start = -1;
                 long end = -1;
@@ -105,7 +104,7 @@ final class JobTimeline {
             }
             for (int r = 0; r < ranks; r++) {
                 int host = job.layout().host(r);
-                List<long[]> moving = host < real.transfers.size() ? real.transfers.get(host) : List.of();
+                List<long[]> moving = real.moving(j, host);
                 for (int k = 0; k < job.iterations(); k++) {
                     long from = times.taskEndPs(jt.gates()[k][r]);
                     long to = times.taskEndPs(jt.ends()[k][r]);

@@ -777,7 +777,7 @@ public final class Simulation {
         // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
         // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a
         // thread of its own as soon as the figures are there, beside the run's when they come early.
-        JobShape shape = jobs.isEmpty() ? null : JobShape.of(jobs, driver.graph());
+        JobShape shape = jobs.isEmpty() ? null : JobShape.of(jobs, driver.graph(), jobParts());
         Aside<JobAccount> idealJobs = early != null && shape != null
                 ? new Aside<>("rocelab-ideal-jobs", () -> JobAccount.of(shape, early.join().bound())) : null;
         JobAccount realJobs = shape == null ? null : JobAccount.of(shape, driver);
@@ -1039,6 +1039,15 @@ public final class Simulation {
         return s.toString();
     }
 
+    /**
+     * The jobs' items among {@link #parts} (after the traffic items, in the jobs' order): each job's own tasks, whose
+     * transfers alone are its GPUs' communication ({@link JobShape}).
+     */
+    List<BesideIndex.Part> jobParts() {
+        int first = config.traffic().size();
+        return parts.subList(first, first + jobs.size());
+    }
+
     /** The earliest pending event, Long.MAX_VALUE when none. */
     private long nextEventPs() {
         return sim.runFirstEventPs();
@@ -1054,7 +1063,8 @@ public final class Simulation {
         IdealBound ideal = figures.bound();
         idealBound = ideal;
         // The run is the bound: one account of the jobs serves as both.
-        JobAccount account = jobs.isEmpty() ? null : JobAccount.of(JobShape.of(jobs, ideal.graph()), ideal);
+        JobAccount account = jobs.isEmpty() ? null
+                : JobAccount.of(JobShape.of(jobs, ideal.graph(), jobParts()), ideal);
         JobResults jobResults = account == null ? null : new JobResults(account, null, ideal, figures.jobs());
         JobTimeline timeline = account == null ? null : new JobTimeline(account);
         InferenceResults served = new InferenceResults(inference, ideal, ideal);

@@ -12,7 +12,8 @@ import rocelab.workload.graph.TaskTimes;
 
 /**
  * Each host's merged transfer intervals, gathered in one pass into stretches laid out from the graph, are the union of
- * that host's transfers as sender (posted to acknowledged) and receiver (posted to delivered), counted one by one.
+ * that host's transfers as sender (posted to acknowledged) and receiver (posted to delivered), counted one by one;
+ * laid out from a range of tasks (a job's own), those of the range only.
  */
 class HostTransfersTest {
     /** Task times given by the test: some tasks never started, some never ended, flows acknowledged after delivery. */
@@ -69,11 +70,16 @@ class HostTransfersTest {
             }
             Times times = new Times(g, start, end, completed);
 
-            List<List<long[]>> merged = HostTransfers.of(times, HostTransfers.layout(g));
+            // Every other trial, a range of the tasks, as a job's own among other items' (which it must not count).
+            boolean whole = trial % 2 == 0;
+            int first = whole ? 0 : random.nextInt(0, n + 1);
+            int last = whole ? n : random.nextInt(first, n + 1);
+            List<List<long[]>> merged = HostTransfers.of(times,
+                    whole ? HostTransfers.layout(g) : HostTransfers.layout(g, first, last));
 
             for (int h = 0; h < hosts; h++) {
                 List<long[]> own = new ArrayList<>();
-                for (int t = 0; t < n; t++) {
+                for (int t = first; t < last; t++) {
                     TaskGraph.Kind k = g.kind(t);
                     if ((k != TaskGraph.Kind.FLOW && k != TaskGraph.Kind.NVLINK) || start[t] < 0) {
                         continue;
@@ -91,7 +97,7 @@ class HostTransfersTest {
                 }
                 List<long[]> expected = IntervalUnion.of(own);
                 List<long[]> actual = h < merged.size() ? merged.get(h) : List.of();
-                assertThat(actual).as("trial %d host %d", trial, h).containsExactlyElementsOf(expected);
+                assertThat(actual).as("trial %d host %d tasks [%d, %d)", trial, h, first, last).containsExactlyElementsOf(expected);
             }
         }
     }
