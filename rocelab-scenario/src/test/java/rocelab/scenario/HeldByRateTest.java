@@ -147,4 +147,21 @@ class HeldByRateTest {
         assertThat(flowLevel.flows()).allMatch(f -> f.rateHeldPs() == -1);
         assertThat(Summary.of(flowLevel)).doesNotContainKey("held_by_rate");
     }
+
+    @Test
+    void shouldHoldNothingWithoutCongestionControlWhenAQueuePairCarriesOneMessageAfterAnother() {
+        // A ring's QPs carry a step's message after another, the second run's after the first's: some are posted
+        // while the QP's last packet of the message before is still on the wire. That packet's end, not the post,
+        // is when they could go at line rate (26 of these 120 flows had up to 0.06 us held when the post counted).
+        RunResult r = run("""
+                name: ring-none
+                fabric: {mode: roce-lossy, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: allreduce, ranks: "0-2,4-6", size: 1MB, iterations: 2}
+                """, Simulation.Model.PACKET);
+        assertThat(r.stopReason()).isEqualTo("completed");
+        assertThat(r.flows()).hasSize(120).allMatch(f -> f.rateHeldPs() == 0);
+    }
 }

@@ -75,7 +75,7 @@ public final class QueuePair {
     long readyPs;
     /**
      * Time the QP had data ready that its congestion control's rate held back: from when it could have sent at line
-     * rate (the end of its previous packet, or when data arrived) to when its rate's gap let it (see
+     * rate (the end of its previous packet, or when data arrived if later) to when its rate's gap let it (see
      * {@link QueuePairRotation}); and, while it waits in the pacer, when that wait began.
      */
     long rateHeldPs;

@@ -70,7 +70,9 @@ final class QueuePairRotation {
             if (qp.nextSendPs <= nowPs) {
                 appendActive(qp);
             } else {
-                qp.rateHeldFromPs = nowPs; // it could send now at line rate: its rate holds it from here
+                // At line rate it could send now, or, while its last packet is still on the wire (a message posted
+                // behind one whose last packet just started), when that packet ends: its rate holds it from there.
+                qp.rateHeldFromPs = Math.max(nowPs, qp.lastSendPs + line.wirePs(qp.lastWireBytes));
                 pushPaced(qp, nowPs);
             }
         }
