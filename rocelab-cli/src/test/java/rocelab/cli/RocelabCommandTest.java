@@ -601,7 +601,8 @@ class RocelabCommandTest {
         assertThat(run.out()).contains("inference   agent: ").contains("TTFT (ms) p50");
         List<String> requests = Files.readAllLines(out.resolve("requests.csv"));
         assertThat(requests.get(0)).isEqualTo("service,request,arrival_us,llm_calls,prefill_tokens,output_tokens,"
-                + "decode_instance,ttft_us,tpot_us,e2e_us,ideal_e2e_us,network_wait_us,status");
+                + "decode_instance,ttft_us,tpot_us,e2e_us,ideal_e2e_us,network_wait_us,beside_items,beside_longest,"
+                + "beside_longest_us,status");
         assertThat(requests.size()).isGreaterThan(2);
         assertThat(requests.subList(1, requests.size())).allSatisfy(l -> assertThat(l).endsWith(",completed"));
         // Two LLM calls per request, each with its KV cache moved: 1024 then 256 tokens of 128 KiB.
@@ -614,5 +615,39 @@ class RocelabCommandTest {
         assertThat(CliRun.of("run", "--example", "lossy-incast", "--out", out.toString(), "-q").exitCode()).isZero();
         assertThat(out.resolve("requests.csv")).doesNotExist();
         assertThat(out.resolve("llm_calls.csv")).doesNotExist();
+    }
+
+    /** A service whose arrival window drew no request still has its files (headers only) and its summary entry. */
+    @Test
+    void shouldWriteTheInferenceFilesOfAServiceNoRequestArrivedAt(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("zero.yaml");
+        Files.writeString(scenario, """
+                name: zero
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 4, link: {rate: 100Gbps, delay: 1us}}
+                inference:
+                  - name: svc
+                    model: {layers: 2, hidden: 1024, heads: 8}
+                    instances:
+                      - {role: prefill, hosts: 0}
+                      - {role: decode, hosts: 1}
+                    cost: {prefill-per-token: 1us, decode-step: 100us}
+                    gateway: 3
+                    arrivals: {process: poisson, rate: 1/s, duration: 1ms}
+                    request:
+                      ingress: 8KiB
+                      steps: [{llm: {prompt-tokens: 1000, output-tokens: 5}}]
+                """);
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("run", scenario.toString(), "--out", out.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains(
+                "inference   svc: 0 of 0 requests completed (no request arrived in its arrival window)\n");
+        assertThat(Files.readAllLines(out.resolve("requests.csv"))).hasSize(1).first().asString()
+                .startsWith("service,request,arrival_us,");
+        assertThat(Files.readAllLines(out.resolve("llm_calls.csv"))).hasSize(1).first().asString()
+                .startsWith("service,request,call,");
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"inference\"")
+                .contains("\"service\": \"svc\"").contains("\"requests\": 0");
     }
 }

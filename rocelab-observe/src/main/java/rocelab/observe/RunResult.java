@@ -11,6 +11,7 @@ import rocelab.observe.flow.FlowRecordList;
 import rocelab.observe.flow.FlowsBySize;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
+import rocelab.observe.inference.ServiceRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
@@ -40,6 +41,7 @@ import rocelab.observe.trace.GpuTimeline;
  * @param timeline each rank's last iteration: compute steps and its own data moving
  * @param requests each request of each inference service
  * @param llmCalls each LLM call of those requests
+ * @param services each inference service of the scenario, whether or not any request arrived
  * @param model how the fabric was modelled: {@code packet}, {@code flow} (max-min fair fluids over the links of
  *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
@@ -78,6 +80,7 @@ public record RunResult(
         List<RankRecord> ranks,
         List<RequestRecord> requests,
         List<CallRecord> llmCalls,
+        List<ServiceRecord> services,
         List<TimelineRecord> timeline,
         String model,
         GpuTimeline gpuTimeline,
@@ -90,6 +93,7 @@ public record RunResult(
     public RunResult {
         requests = List.copyOf(requests);
         llmCalls = List.copyOf(llmCalls);
+        services = List.copyOf(services);
         jobs = List.copyOf(jobs);
         timeline = List.copyOf(timeline);
         ranks = List.copyOf(ranks);

@@ -3,8 +3,11 @@ package rocelab.scenario;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
+import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
+import rocelab.observe.inference.ServiceRecord;
 import rocelab.observe.trace.GpuTimeline;
 import rocelab.workload.flow.IdealBound;
 import rocelab.workload.flow.IdealSpans;
@@ -22,16 +25,74 @@ final class InferenceResults {
     private final List<InferenceTasks> services;
     private final TaskTimes real;
     private final IdealBound ideal;
+    /** What else of the workload ran on the services' hosts (null: not known, as in the ideal model). */
+    private final BesideIndex beside;
+    /** The index among {@link BesideIndex}'s parts of the first service (the others follow in order). */
+    private final int firstPart;
+    /** The run's end, to which a request still under way is counted. */
+    private final long endPs;
 
     InferenceResults(List<InferenceTasks> services, TaskTimes real, IdealBound ideal) {
+        this(services, real, ideal, null, -1, -1);
+    }
+
+    /**
+     * With {@code beside} (null: none) for what else of the workload had flows on the services' hosts, the services
+     * being its parts from {@code firstPart} on, and the run's end {@code endPs}.
+     */
+    InferenceResults(List<InferenceTasks> services, TaskTimes real, IdealBound ideal, BesideIndex beside,
+            int firstPart, long endPs) {
         this.services = services;
         this.real = real;
         this.ideal = ideal;
+        this.beside = beside;
+        this.firstPart = firstPart;
+        this.endPs = endPs;
+    }
+
+    /**
+     * Each service, with no request too: its span (first arrival to the last request's end, or the run's end when
+     * one did not end) and the workload's other items with flows on the hosts of its requests' flows within it.
+     */
+    List<ServiceRecord> serviceRecords() {
+        List<ServiceRecord> out = new ArrayList<>();
+        for (int i = 0; i < services.size(); i++) {
+            InferenceTasks s = services.get(i);
+            if (s.requests().isEmpty()) {
+                out.add(new ServiceRecord(s.spec().name(), -1, -1));
+                continue;
+            }
+            long from = Long.MAX_VALUE;
+            long to = 0;
+            TreeSet<Integer> hosts = new TreeSet<>();
+            for (InferenceTasks.Request r : s.requests()) {
+                from = Math.min(from, r.arrivalPs());
+                to = Math.max(to, spanEnd(r));
+                for (int h : r.hosts()) {
+                    hosts.add(h);
+                }
+            }
+            out.add(new ServiceRecord(s.spec().name(), from, to, besideOf(i, hosts.stream().mapToInt(Integer::intValue)
+                    .toArray(), from, to)));
+        }
+        return out;
+    }
+
+    /** A request's end in the run, or the run's end when it did not end. */
+    private long spanEnd(InferenceTasks.Request r) {
+        long e = end(real, r.endTask());
+        return e >= 0 ? e : Math.max(endPs, r.arrivalPs());
+    }
+
+    private CollectiveRecord.Beside besideOf(int service, int[] hosts, long fromPs, long toPs) {
+        return beside == null || hosts.length == 0 ? CollectiveRecord.Beside.NONE
+                : beside.of(firstPart + service, hosts, fromPs, toPs);
     }
 
     List<RequestRecord> requests() {
         List<RequestRecord> out = new ArrayList<>();
-        for (InferenceTasks s : services) {
+        for (int i = 0; i < services.size(); i++) {
+            InferenceTasks s = services.get(i);
             List<ServingInstance> decode = s.spec().decode();
             for (InferenceTasks.Request r : s.requests()) {
                 long prefilled = 0;
@@ -55,7 +116,8 @@ final class InferenceResults {
                         output, decode.get(r.decodeInstance()).name(),
                         real == ideal ? idealEnd : end(real, r.endTask()),
                         idealEnd, firstToken < 0 ? -1 : firstToken - r.arrivalPs(),
-                        all && tokensAfterFirst > 0 ? (double) decodeTime / tokensAfterFirst : Double.NaN));
+                        all && tokensAfterFirst > 0 ? (double) decodeTime / tokensAfterFirst : Double.NaN,
+                        besideOf(i, r.hosts(), r.arrivalPs(), spanEnd(r))));
             }
         }
         return out;

@@ -811,9 +811,10 @@ public final class Simulation {
         idealBound = ideal;
         JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
         JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
-        InferenceResults served = new InferenceResults(inference, driver, ideal);
-        // What else of the workload ran on each call's and job's RNICs (only when it has more than one item).
+        // What else of the workload ran on each call's, job's and request's RNICs (only when it has more than one item).
         BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
+        InferenceResults served = new InferenceResults(inference, driver, ideal, beside,
+                config.traffic().size() + config.jobs().size(), endPs);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
@@ -822,7 +823,7 @@ public final class Simulation {
                 series, pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : withBeside(jobResults.jobRecords(), beside, endPs),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled(),
+                served.serviceRecords(), timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled(),
                 driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
     }
 
@@ -1075,7 +1076,7 @@ public final class Simulation {
                 null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
-                timeline == null ? List.of() : timeline.timeline(), model.key(),
+                served.serviceRecords(), timeline == null ? List.of() : timeline.timeline(), model.key(),
                 gpuTimeline(timeline, ideal), threadsNote, null, notModelled(),
                 driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
     }

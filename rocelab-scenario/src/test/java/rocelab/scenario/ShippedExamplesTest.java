@@ -254,6 +254,12 @@ class ShippedExamplesTest {
         }
         assertThat(quiet.requests()).allSatisfy(r -> assertThat(r.networkWaitPs()).as("request %d, quiet fabric",
                 r.request()).isLessThan(requests.get(0).networkWaitPs() / 100));
+        // The write shares request 0's RNICs, no other request's: each request's beside says so by identity.
+        assertThat(requests.get(0).beside().items()).isEqualTo(1);
+        assertThat(requests.get(0).beside().longest()).isEqualTo("traffic item 1");
+        assertThat(requests.subList(1, requests.size())).allSatisfy(r -> assertThat(r.beside().items()).isZero());
+        assertThat(busy.services().get(0).beside().longest()).isEqualTo("traffic item 1");
+        assertThat(quiet.services().get(0).beside().items()).isZero();
     }
 
     @Test

@@ -17,7 +17,7 @@ final class InferenceOutput {
     static String requestsCsv(List<RequestRecord> requests) {
         CsvTable t = new CsvTable(List.of("service", "request", "arrival_us", "llm_calls", "prefill_tokens",
                 "output_tokens", "decode_instance", "ttft_us", "tpot_us", "e2e_us", "ideal_e2e_us", "network_wait_us",
-                "status"));
+                "beside_items", "beside_longest", "beside_longest_us", "status"));
         for (var r : requests) {
             boolean done = r.completed();
             t.row(r.service(), r.request(), Numbers.micros(r.arrivalPs()), r.llmCalls(), r.prefillTokens(),
@@ -25,6 +25,8 @@ final class InferenceOutput {
                     done ? us(r.tpotPs() / 1e6) : null, done ? Numbers.micros(r.e2ePs()) : null,
                     r.idealEndPs() >= 0 ? Numbers.micros(r.idealE2ePs()) : null,
                     done && r.idealEndPs() >= 0 ? Numbers.micros(r.networkWaitPs()) : null,
+                    r.beside().items(), r.beside().items() > 0 ? r.beside().longest() : null,
+                    r.beside().items() > 0 ? Numbers.micros(r.beside().overlapPs()) : null,
                     done ? "completed" : "unfinished");
         }
         return t.toString();
@@ -52,19 +54,31 @@ final class InferenceOutput {
         return ps < 0 ? null : Numbers.micros(ps);
     }
 
-    /** Per inference service: request counts and p50/p90/p99 of TTFT, TPOT, E2E and network wait, in us. */
+    /**
+     * Per inference service, with no request too: request counts, p50/p90/p99 of TTFT (over the requests with a first
+     * token), TPOT, E2E and network wait (over the completed ones), in us, and what else ran beside it.
+     */
     static List<Object> summary(RunResult r) {
         List<Object> list = new ArrayList<>();
-        for (var s : InferenceTables.stats(r.requests())) {
+        for (var s : InferenceTables.stats(r.services(), r.requests())) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("service", s.service());
             row.put("requests", s.requests());
             row.put("completed", s.completed());
+            row.put("with_first_token", s.ttft().count());
             row.put("ttft_us", percentiles(s.ttft()));
             row.put("tpot_us", percentiles(s.tpot()));
             row.put("e2e_us", percentiles(s.e2e()));
             row.put("ideal_e2e_us", percentiles(s.idealE2e()));
             row.put("network_wait_us", percentiles(s.networkWait()));
+            var b = s.record().beside();
+            if (b.items() > 0) {
+                Map<String, Object> beside = new LinkedHashMap<>();
+                beside.put("items", b.items());
+                beside.put("longest", b.longest());
+                beside.put("longest_us", Numbers.micros(b.overlapPs()));
+                row.put("beside", beside);
+            }
             list.add(row);
         }
         return list;

@@ -195,7 +195,7 @@ public final class RunWriter {
         } else {
             Files.deleteIfExists(dir.resolve("timeline.json"));
         }
-        if (!result.requests().isEmpty()) {
+        if (!result.services().isEmpty() || !result.requests().isEmpty()) {
             AtomicFiles.write(dir.resolve("requests.csv"), InferenceOutput.requestsCsv(result.requests()));
             AtomicFiles.write(dir.resolve("llm_calls.csv"), InferenceOutput.llmCallsCsv(result.llmCalls()));
         } else {

@@ -113,7 +113,7 @@ public final class Summary {
             }
             m.put("jobs", list);
         }
-        if (!r.requests().isEmpty()) {
+        if (!r.services().isEmpty() || !r.requests().isEmpty()) {
             m.put("inference", InferenceOutput.summary(r));
         }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {

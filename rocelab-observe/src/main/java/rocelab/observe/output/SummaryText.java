@@ -133,7 +133,7 @@ public final class SummaryText {
             // whose story is the call's time against its ideal) and there are enough of them for a distribution (the
             // demo's six flows are each told on their own).
             List<SizeClasses.SizeClass> classes = r.collectives().isEmpty() && r.jobs().isEmpty()
-                    && r.requests().isEmpty() && fct.count() >= BY_SIZE_FROM ? SizeClasses.of(r.flows()) : List.of();
+                    && r.services().isEmpty() && r.requests().isEmpty() && fct.count() >= BY_SIZE_FROM ? SizeClasses.of(r.flows()) : List.of();
             if (!classes.isEmpty()) {
                 StringBuilder by = new StringBuilder();
                 for (SizeClasses.SizeClass c : classes) {
@@ -228,21 +228,40 @@ public final class SummaryText {
                 entrySpread(b, r, j);
             }
         }
-        for (var s : InferenceTables.stats(r.requests())) {
+        for (var s : InferenceTables.stats(r.services(), r.requests())) {
+            if (s.requests() == 0) {
+                // The service is in the scenario: its absence from the summary would read as a mistake of the run.
+                line(b, "inference   %s: 0 of 0 requests completed (no request arrived in its arrival window)",
+                        s.service());
+                continue;
+            }
             line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
+            // Each line says which requests its percentiles are over: a request that did not complete has no E2E,
+            // but one that had its first token has its TTFT, which leaving out would flatter the service.
+            if (s.ttft().count() > 0) {
+                line(b, "  TTFT (ms) p50 %s   p90 %s   p99 %s   (over %s)", ms(s.ttft().percentile(50)),
+                        ms(s.ttft().percentile(90)), ms(s.ttft().percentile(99)), s.unfinishedTtft() == 0
+                                ? "the " + s.ttft().count() + " completed" : String.format(Locale.ROOT,
+                                        "the %d with a first token, %d of them unfinished", s.ttft().count(),
+                                        s.unfinishedTtft()));
+            }
             if (s.completed() == 0) {
                 continue;
             }
-            line(b, "  TTFT (ms) p50 %s   p90 %s   p99 %s", ms(s.ttft().percentile(50)), ms(s.ttft().percentile(90)),
-                    ms(s.ttft().percentile(99)));
             if (s.tpot().count() > 0) {
-                line(b, "  TPOT (ms) p50 %s   p90 %s   p99 %s", ms(s.tpot().percentile(50)),
-                        ms(s.tpot().percentile(90)), ms(s.tpot().percentile(99)));
+                line(b, "  TPOT (ms) p50 %s   p90 %s   p99 %s   (over %s)", ms(s.tpot().percentile(50)),
+                        ms(s.tpot().percentile(90)), ms(s.tpot().percentile(99)), s.tpot().count() == s.completed()
+                                ? "the " + s.completed() + " completed" : String.format(Locale.ROOT, "%d of the %d"
+                                        + " completed; the others made one token in each call", s.tpot().count(),
+                                        s.completed()));
             }
-            line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (ideal network p50 %s)", ms(s.e2e().percentile(50)),
-                    ms(s.e2e().percentile(90)), ms(s.e2e().percentile(99)), ms(s.idealE2e().percentile(50)));
-            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (per request: its E2E minus its own E2E on an ideal network)",
-                    ms(s.networkWait().percentile(50)), ms(s.networkWait().percentile(99)), ms(s.networkWait().max()));
+            // No ideal median here: the median E2E less the median ideal E2E is not any request's wait (the two
+            // medians may be of different requests); the next line has the requests' own differences.
+            line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (over the %d completed)", ms(s.e2e().percentile(50)),
+                    ms(s.e2e().percentile(90)), ms(s.e2e().percentile(99)), s.completed());
+            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (over the %d completed, each its E2E minus its own"
+                    + " E2E on an ideal network)%s", ms(s.networkWait().percentile(50)),
+                    ms(s.networkWait().percentile(99)), ms(s.networkWait().max()), s.completed(), besideService(s));
         }
         for (var c : r.collectives()) {
             if (!c.job().isEmpty()) {
@@ -581,6 +600,21 @@ public final class SummaryText {
         return String.format(Locale.ROOT, "; the ideal is the job alone, and %s of the workload had flows on its ranks'"
                 + " RNICs meanwhile (%s for %s ms of its %s ms)", Numbers.count(b.items(), "other item", "other items"),
                 b.longest(), ms(b.overlapPs()), ms(j.jctPs()));
+    }
+
+    /**
+     * The workload's other items that had flows on the RNICs of a service's requests (the hosts of their flows) while
+     * it served them: the ideal is the service alone, so that sharing is part of its requests' network wait
+     * (docs/flow-model.md).
+     */
+    static String besideService(InferenceTables.ServiceStats s) {
+        CollectiveRecord.Beside b = s.record().beside();
+        if (b.items() == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; the ideal is the service alone, and %s of the workload had flows on its"
+                + " requests' RNICs meanwhile (%s for %s ms of its %s ms)", Numbers.count(b.items(), "other item",
+                "other items"), b.longest(), ms(b.overlapPs()), ms(s.record().spanPs()));
     }
 
     private static String us(long ps) {

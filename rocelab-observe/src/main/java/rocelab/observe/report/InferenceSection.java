@@ -34,7 +34,9 @@ final class InferenceSection {
             List<RequestRecord> done = e.getValue().stream().filter(RequestRecord::completed).toList();
             List<String> r = new ArrayList<>(List.of(e.getKey(), String.valueOf(e.getValue().size()),
                     String.valueOf(done.size())));
-            percentiles(r, done.stream().filter(q -> q.ttftPs() >= 0).mapToDouble(q -> q.ttftPs() / 1e6).toArray());
+            // TTFT over every request that had its first token, as the summary's: one still under way has it too.
+            percentiles(r, e.getValue().stream().filter(q -> q.ttftPs() >= 0).mapToDouble(q -> q.ttftPs() / 1e6)
+                    .toArray());
             percentiles(r, done.stream().filter(q -> !Double.isNaN(q.tpotPs())).mapToDouble(q -> q.tpotPs() / 1e6)
                     .toArray());
             percentiles(r, done.stream().mapToDouble(q -> q.e2ePs() / 1e6).toArray());
@@ -43,7 +45,8 @@ final class InferenceSection {
             rows.add(r);
         }
         p.table(heads, rows, 0);
-        p.note("TTFT: arrival to the first output token of the first LLM call. TPOT: decode time per output token after"
+        p.note("TTFT: arrival to the first output token of the first LLM call, over the requests that had it (completed"
+                + " or not); TPOT, E2E and network wait over the completed requests. TPOT: decode time per output token after"
                 + " the first. E2E: arrival to the answer delivered to the gateway. Network wait: E2E minus the same"
                 + " request's ideal E2E with the same schedule. Ideal: " + ReportWriter.IDEAL_NETWORK
                 + " Per call: llm_calls.csv. Nearest-rank percentiles.");

@@ -4,6 +4,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,14 +59,27 @@ final class InferenceReader {
             throw doc.at(m.get("name"), Doc.quoted(name) + " is not a valid name; expected letters, digits, '.', '_' and"
                     + " '-'");
         }
+        // The service by its name in what is said of it from here on: the name is what outputs call it.
+        String named = "inference service '" + name + "'";
         ModelShape model = model(m.require("model", "{layers: 80, hidden: 8192, heads: 64, kv-heads: 8, head-dim: 128}"));
+        Map<Integer, String> servedBy = new HashMap<>();
         List<ServingInstance> instances = instances(m.require("instances", "a list of instances, e.g."
-                + " [{role: prefill, tp: 8, hosts: 0-7}, {role: decode, tp: 8, hosts: 8-15}]"));
+                + " [{role: prefill, tp: 8, hosts: 0-7}, {role: decode, tp: 8, hosts: 8-15}]"), named, servedBy);
         YamlMap c = YamlMap.of(doc, m.require("cost", "{prefill-per-token: 45us, decode-step: 25ms}"), "cost",
                 "prefill-per-token", "decode-step");
         long perToken = doc.time(c.require("prefill-per-token", "a time per prompt token, e.g. 45us"),
                 "prefill-per-token");
         long step = doc.time(c.require("decode-step", "the time of one decode step, e.g. 25ms"), "decode-step");
+        // A GPU pass takes time: at 0 a prompt is prefilled or a token made in no time (a TPOT of 0).
+        if (perToken <= 0) {
+            throw doc.at(c.get("prefill-per-token"), "prefill-per-token '" + doc.text(c.get("prefill-per-token"),
+                    "prefill-per-token", "a time") + "' is not positive; expected the time per prompt token above 0,"
+                    + " e.g. 45us");
+        }
+        if (step <= 0) {
+            throw doc.at(c.get("decode-step"), "decode-step '" + doc.text(c.get("decode-step"), "decode-step",
+                    "a time") + "' is not positive; expected the time of one decode step above 0, e.g. 25ms");
+        }
         int maxBatch = 16;
         String placement = "round-robin";
         int perPass = 1;
@@ -89,12 +103,21 @@ final class InferenceReader {
                     + " out: its rows give each request one LLM call)");
         }
         int gateway = m.has("gateway") ? doc.integer(m.get("gateway"), "gateway", 0, hostCount - 1) : -1;
+        if (servedBy.containsKey(gateway)) {
+            throw doc.at(m.get("gateway"), "gateway " + gateway + " of " + named + " also serves its instance "
+                    + servedBy.get(gateway) + "; expected a host that serves no instance (requests enter and leave"
+                    + " the service through it)");
+        }
+        if (gateway < 0 && request.northSouth()) {
+            throw doc.at(node, named + " has no gateway, yet its requests move bytes through one (request ingress,"
+                    + " egress or a tool call's bytes); expected gateway: HOST, a host that serves no instance");
+        }
         int dscp = m.has("dscp") ? doc.integer(m.get("dscp"), "dscp", 0, 63) : -1;
         int batch = maxBatch;
         int parts = perPass;
         InferenceSpec.Placement p = placement.equals("round-robin") ? InferenceSpec.Placement.ROUND_ROBIN
                 : InferenceSpec.Placement.LEAST_LOADED;
-        return doc.build(node, where, () -> new InferenceSpec(name, model, instances, new CostModel(perToken, step),
+        return doc.build(node, named, () -> new InferenceSpec(name, model, instances, new CostModel(perToken, step),
                 batch, p, parts, arrivals, request, gateway, dscp));
     }
 
@@ -121,7 +144,12 @@ final class InferenceReader {
         return doc.build(node, "model", () -> new ModelShape(layers, hidden, heads, kv, headDim, dtype, k));
     }
 
-    private List<ServingInstance> instances(Node node) throws ScenarioException {
+    /**
+     * The service's instances; {@code servedBy} gets each host's instance, and a host given to a second instance is
+     * an error at that instance's hosts.
+     */
+    private List<ServingInstance> instances(Node node, String named, Map<Integer, String> servedBy)
+            throws ScenarioException {
         List<ServingInstance> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int[] counters = new int[2];
@@ -155,6 +183,14 @@ final class InferenceReader {
                     throw doc.at(item, "instance name '" + name + "' is used twice; expected unique instance names");
                 }
                 int[] h = Arrays.copyOfRange(placed, i * tp, (i + 1) * tp);
+                for (int host : h) {
+                    String other = servedBy.putIfAbsent(host, name);
+                    if (other != null) {
+                        throw doc.at(m.get("hosts"), "host " + host + ", given to instance " + name + ", already"
+                                + " serves instance " + other + " of " + named + "; expected hosts that serve no other"
+                                + " instance");
+                    }
+                }
                 out.add(doc.build(item, "an instance", () -> new ServingInstance(name, role, h)));
             }
         }

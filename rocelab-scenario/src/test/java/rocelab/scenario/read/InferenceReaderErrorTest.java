@@ -52,8 +52,17 @@ class InferenceReaderErrorTest {
         assertThat(error(service(MODEL, "instances: [{role: prefill, tp: 2, hosts: 0}, {role: decode, hosts: 1}]",
                 COST, POISSON, REQUEST))).startsWith("t.yaml:5:90: 1 hosts are given for 1 instance of tp 2;"
                         + " expected 2 hosts");
-        assertThat(error(service(MODEL, "instances: [{role: prefill, hosts: 0}, {role: decode, hosts: 0}]", COST,
-                POISSON, REQUEST))).contains("host 0 belongs to two instances");
+        // At the second instance's hosts, its value's column: the line's index of it, plus one.
+        String twice = service(MODEL, "instances: [{role: prefill, hosts: 0}, {role: decode, hosts: 0}]", COST,
+                POISSON, REQUEST);
+        assertThat(error(twice)).isEqualTo("t.yaml:5:" + (twice.lastIndexOf("hosts: 0") + 8) + ": host 0, given to"
+                + " instance decode0, already serves instance prefill0 of inference service 'inference1'; expected"
+                + " hosts that serve no other instance");
+        String named = service("name: chat", MODEL, "instances: [{role: prefill, tp: 2, count: 2, hosts: 0-3},"
+                + " {role: decode, tp: 2, hosts: \"3,4\"}]", COST, POISSON, REQUEST);
+        assertThat(error(named)).isEqualTo("t.yaml:5:" + (named.indexOf("\"3,4\"") + 1) + ": host 3, given to"
+                + " instance decode0, already serves instance prefill1 of inference service 'chat'; expected hosts"
+                + " that serve no other instance");
         assertThat(error(service(MODEL, "instances: [{role: prefill, hosts: 0}]", COST, POISSON, REQUEST)))
                 .contains("needs at least one prefill and one decode instance");
         assertThat(error(service(MODEL, "instances: [{role: router, hosts: 0}]", COST, POISSON, REQUEST)))
@@ -78,14 +87,18 @@ class InferenceReaderErrorTest {
                 .contains("the first llm step has no context to reuse; expected prompt-tokens");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
                 "request: {ingress: 1KB, steps: [{llm: {prompt-tokens: 10, output-tokens: 2}}]}")))
-                .contains("requests move bytes through the gateway but no gateway is set");
+                .isEqualTo("t.yaml:5:5: inference service 'inference1' has no gateway, yet its requests move bytes"
+                        + " through one (request ingress, egress or a tool call's bytes); expected gateway: HOST, a host"
+                        + " that serves no instance");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
                 "request: {steps: [{tool: {latency: 1ms}}]}"))).contains("the request has no llm step");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
                 "request: {steps: [{llm: {prompt-tokens: 10, output-tokens: 2}, tool: {latency: 1ms}}]}")))
                 .contains("expected exactly one of llm or tool");
-        assertThat(error(service(MODEL, INSTANCES, COST, POISSON, REQUEST, "gateway: 0")))
-                .contains("the gateway host 0 also serves an instance");
+        String gateway = service("name: chat", MODEL, INSTANCES, COST, POISSON, REQUEST, "gateway: 1");
+        assertThat(error(gateway)).isEqualTo("t.yaml:5:" + (gateway.indexOf("gateway: 1") + 10) + ": gateway 1 of"
+                + " inference service 'chat' also serves its instance decode0; expected a host that serves no instance"
+                + " (requests enter and leave the service through it)");
     }
 
     @Test
@@ -130,5 +143,17 @@ class InferenceReaderErrorTest {
         var moe = new ScenarioReader().read(HEAD + service("model: {layers: 2, hidden: 64, heads: 4, moe: {experts: 8,"
                 + " topk: 2}}", INSTANCES, COST, POISSON, REQUEST), "t.yaml", dir);
         assertThat(moe.inference().get(0).model().topk()).isEqualTo(2);
+    }
+
+    /** A GPU pass takes time: a cost of 0 would make a token in no time (a TPOT of 0). */
+    @Test
+    void shouldRejectCostsThatAreNotPositive() {
+        String step = service(MODEL, INSTANCES, "cost: {prefill-per-token: 1us, decode-step: 0us}", POISSON, REQUEST);
+        assertThat(error(step)).isEqualTo("t.yaml:5:" + (step.indexOf("0us") + 1) + ": decode-step '0us' is not"
+                + " positive; expected the time of one decode step above 0, e.g. 25ms");
+        String prefill = service(MODEL, INSTANCES, "cost: {prefill-per-token: 0s, decode-step: 1ms}", POISSON,
+                REQUEST);
+        assertThat(error(prefill)).isEqualTo("t.yaml:5:" + (prefill.indexOf("0s,") + 1) + ": prefill-per-token '0s'"
+                + " is not positive; expected the time per prompt token above 0, e.g. 45us");
     }
 }

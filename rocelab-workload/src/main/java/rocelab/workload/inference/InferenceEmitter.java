@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
@@ -59,6 +60,8 @@ public final class InferenceEmitter {
         int curHost = -1;
         final List<InferenceTasks.Call> calls = new ArrayList<>();
         int endTask = -1;
+        /** The hosts of the request's flows: what its own tasks' flows leave from or arrive at. */
+        final TreeSet<Integer> hosts = new TreeSet<>();
 
         State(int index, Arrivals.Arrival arrival, RequestTemplate template) {
             this.index = index;
@@ -130,7 +133,7 @@ public final class InferenceEmitter {
         List<InferenceTasks.Request> out = new ArrayList<>();
         for (State s : states) {
             out.add(new InferenceTasks.Request(s.index, s.arrival.atPs(), s.arrivalTask, s.endTask, s.decodeInstance,
-                    s.calls));
+                    s.calls, s.hosts.stream().mapToInt(Integer::intValue).toArray()));
         }
         return new InferenceTasks(spec, out);
     }
@@ -177,6 +180,8 @@ public final class InferenceEmitter {
         ServingInstance pre = prefill.get(p);
         ServingInstance dec = decode.get(di);
         List<RequestTemplate.Step> steps = s.template.steps();
+        // Every task added from here to the end of this method is the request's own: its flows' hosts are its hosts.
+        int firstTask = graph.taskCount();
         int from;
         if (k == 0) {
             s.arrivalTask = graph.at(s.arrival.atPs(), -1);
@@ -242,6 +247,13 @@ public final class InferenceEmitter {
                 s.cur = graph.flow(s.curHost, spec.gateway(), s.template.egressBytes(), spec.dscp(), -1, 0, s.cur);
             }
             s.endTask = s.cur;
+        }
+        for (int t = firstTask; t < graph.taskCount(); t++) {
+            int f = graph.flowIndex(t);
+            if (f >= 0) {
+                s.hosts.add(graph.flowSource(f));
+                s.hosts.add(graph.flowDestination(f));
+            }
         }
     }
 

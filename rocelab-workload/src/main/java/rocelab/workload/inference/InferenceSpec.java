@@ -97,9 +97,7 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
                 || mostOutput * cost.decodeStepPs() > 1L << 61) {
             throw new IllegalArgumentException("a call's prefill or decode would take longer than 2^61 ps (26 days)");
         }
-        boolean northSouth = request.ingressBytes() > 0 || request.egressBytes() > 0 || request.steps().stream()
-                .anyMatch(s -> s instanceof RequestTemplate.ToolCall t && (t.egressBytes() > 0 || t.ingressBytes() > 0));
-        if (northSouth && gateway < 0) {
+        if (request.northSouth() && gateway < 0) {
             throw new IllegalArgumentException("requests move bytes through the gateway but no gateway is set");
         }
     }

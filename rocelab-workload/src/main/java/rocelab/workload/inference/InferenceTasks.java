@@ -6,12 +6,14 @@ import java.util.List;
 public record InferenceTasks(InferenceSpec spec, List<Request> requests) {
     /**
      * One request: when it arrived, the task that marks its arrival, the task after which it is done (its egress
-     * delivered), its decode instance (an index into the spec's decode instances) and its LLM calls.
+     * delivered), its decode instance (an index into the spec's decode instances), its LLM calls, and {@code hosts}:
+     * the hosts its flows leave from or arrive at (the request's own tasks' flows, ascending; not its NVLink transfers).
      */
     public record Request(int index, long arrivalPs, int arrivalTask, int endTask, int decodeInstance,
-            List<Call> calls) {
+            List<Call> calls, int[] hosts) {
         public Request {
             calls = List.copyOf(calls);
+            hosts = hosts.clone();
         }
     }
 

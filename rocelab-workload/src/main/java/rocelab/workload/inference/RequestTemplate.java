@@ -58,6 +58,12 @@ public record RequestTemplate(long ingressBytes, List<Step> steps, long egressBy
     }
 
     /** The template with its first LLM call's prompt and output tokens replaced (a trace row). */
+    /** Whether a request moves bytes through the gateway: ingress, egress or a tool call's bytes. */
+    public boolean northSouth() {
+        return ingressBytes > 0 || egressBytes > 0 || steps.stream()
+                .anyMatch(s -> s instanceof ToolCall t && (t.egressBytes() > 0 || t.ingressBytes() > 0));
+    }
+
     public RequestTemplate withFirstCall(long promptTokens, int outputTokens) {
         ArrayList<Step> s = new ArrayList<>(steps);
         for (int i = 0; i < s.size(); i++) {
