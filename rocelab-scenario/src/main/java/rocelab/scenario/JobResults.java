@@ -171,9 +171,12 @@ final class JobResults {
                 }
                 long[] span = idealOnly ? idealSpan : spans[x];
                 Collective call = c.call();
+                // A call starts when its last member enters it: one that some member never entered by the run's end
+                // never started, and has no start (it was written as 0).
+                long start = idealOnly || latest(realAccount.times, c.entries()) >= 0 ? span[0] : -1;
 
                 out.add(new CollectiveRecord(jt.job().name(), c.name(), call.op().key() + " " + call.algorithm().key(),
-                        call.rankCount(), call.sizeBytes(), span[0], span[1], span[2] == 1,
+                        call.rankCount(), call.sizeBytes(), start, span[1], span[2] == 1,
                         call.op().busFactor(call.rankCount()), idealTime,
                         c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x])
                         .withFirstEntry(idealOnly ? -1 : earliest(realAccount.times, c.entries())));

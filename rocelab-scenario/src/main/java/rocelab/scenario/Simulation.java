@@ -1296,9 +1296,10 @@ public final class Simulation {
                     for (JobTasks.Call c : jobs.get(j).calls()) {
                         CollectiveRecord r = calls.get(k);
                         int[] hosts = hostsOf(c.call());
-                        // A call inside one server moves its data over NVLink, not through its RNICs.
-                        calls.set(k++, overNvlinkOnly(hosts) ? r : r.withBeside(beside.of(own, hosts, r.startPs(),
-                                r.completed() ? r.endPs() : endPs)));
+                        // A call inside one server moves its data over NVLink, not through its RNICs; one that
+                        // never started ran beside nothing.
+                        calls.set(k++, overNvlinkOnly(hosts) || r.startPs() < 0 ? r : r.withBeside(beside.of(own,
+                                hosts, r.startPs(), r.completed() ? r.endPs() : endPs)));
                     }
                 }
             }

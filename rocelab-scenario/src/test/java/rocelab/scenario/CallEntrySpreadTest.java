@@ -110,4 +110,25 @@ class CallEntrySpreadTest {
         assertThat(r.collectives()).allSatisfy(c -> assertThat(c.entrySpreadPs()).isBetween(0L, 20_000_000L));
         assertThat(SummaryText.render(r, null)).doesNotContain("  entry ");
     }
+    @Test
+    void shouldGiveNoStartToACallNotEveryRankEnteredBeforeTheRunStopped() throws Exception {
+        // Iteration 2's call: the run stops while its ranks are still in iteration 1's. It was written as started at 0.
+        RunResult r = run(JOB + "run: {stop-at: 1300us}\n");
+        List<CollectiveRecord> calls = r.collectives();
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(0).completed()).isTrue();
+        assertThat(calls.get(2).completed()).isFalse();
+        assertThat(calls.get(2).startPs()).as("never started").isEqualTo(-1);
+        assertThat(calls.get(2).entrySpreadPs()).isEqualTo(-1);
+        assertThat(calls.get(2).beside()).isEqualTo(CollectiveRecord.Beside.NONE);
+        ReportWriter.writeRun(tmp, r, Map.of());
+        List<String> csv = Files.readAllLines(tmp.resolve("collectives.csv"));
+        List<String> header = Arrays.asList(csv.get(0).split(","));
+        String[] row = csv.get(3).split(",", -1);
+        assertThat(row[header.indexOf("iteration")]).isEqualTo("2");
+        assertThat(row[header.indexOf("start_us")]).isEmpty();
+        assertThat(row[header.indexOf("entry_spread_us")]).isEmpty();
+        assertThat(row[header.indexOf("status")]).isEqualTo("unfinished");
+        assertThat(Files.readString(tmp.resolve("report.html"))).contains("not started");
+    }
 }

@@ -11,8 +11,9 @@ import rocelab.observe.job.JobRecord;
  * the same names in every iteration. {@code runs} is how many times the call ran back to back within the record (a
  * traffic item's {@code iterations}; 1 for a job's call, whose iterations are records of their own): the time covers
  * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations. A job's call starts
- * when its last member entered it; {@code firstEntryPs} is when its first did (-1 when not known: a traffic item's
- * call, whose ranks all start it at once, or a call some member never entered).
+ * when its last member entered it ({@code startPs} -1 when some member never did: it never started);
+ * {@code firstEntryPs} is when its first did (-1 when not known: a traffic item's call, whose ranks all start it at
+ * once, or a call some member never entered).
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,

@@ -392,7 +392,12 @@ public final class RunWriter {
             } else {
                 t.empty();
             }
-            t.text(c.algorithm()).number(c.ranks()).number(c.sizeBytes()).number(c.runs()).micros(c.startPs());
+            t.text(c.algorithm()).number(c.ranks()).number(c.sizeBytes()).number(c.runs());
+            if (c.startPs() >= 0) {
+                t.micros(c.startPs());
+            } else {
+                t.empty();
+            }
             if (c.entrySpreadPs() >= 0) {
                 t.micros(c.entrySpreadPs());
             } else {

@@ -311,7 +311,7 @@ public final class ReportWriter {
         for (CollectiveRecord c : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
             rows.add(List.of(c.job(), c.name(), c.iteration() < 0 ? "" : String.valueOf(c.iteration()),
                     group(c.name()), c.algorithm(), String.valueOf(c.ranks()),
-                    Fmt.size(c.sizeBytes()), Fmt.us(c.startPs() / 1e6), c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
+                    Fmt.size(c.sizeBytes()), c.startPs() >= 0 ? Fmt.us(c.startPs() / 1e6) : "not started", c.completed() ? Fmt.us(c.timePs() / 1e6) : "",
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
