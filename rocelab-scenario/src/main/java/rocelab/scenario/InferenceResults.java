@@ -137,7 +137,8 @@ final class InferenceResults {
                     out.add(new CallRecord(s.spec().name(), r.index(), k, prefill.get(c.prefillInstance()).name(),
                             decode.get(c.decodeInstance()).name(), c.slot(), c.prefillTokens(), c.outputTokens(),
                             c.kvBytes(), end(real, c.readyTask()), end(real, c.prefillStartTask()),
-                            end(real, c.prefillEndTask()), kvDone, end(real, c.firstTokenTask()),
+                            end(real, c.prefillEndTask()), kvDone, end(real, c.decodeStartTask()),
+                            end(real, c.firstTokenTask()),
                             end(real, c.lastTokenTask()), idealTtft[n++]));
                 }
             }
@@ -180,8 +181,9 @@ final class InferenceResults {
     /**
      * The services' GPUs in timeline.json: per LLM call its prefill on every GPU of the prefill instance, the
      * KV-cache transfer of each TP rank (send on the prefill GPU, receive on the decode GPU, joined by an arrow) and
-     * its decode (KV cache in to last token) on every GPU of the decode instance. Calls batched together overlap
-     * and take lanes of their own.
+     * its decode (its first decode step's start to its last token) on every GPU of the decode instance. The wait for
+     * the decode slot (KV cache in to decode start) is not drawn: the GPU is busy with the calls ahead of it, or idle.
+     * Calls batched together overlap and take lanes of their own.
      */
     void timeline(GpuTimeline out) {
         var g = real.graph();
@@ -232,11 +234,11 @@ final class InferenceResults {
                         int to = out.comm(dst, "kv", "kv cache recv " + call, posted, delivered, args);
                         out.arrow("kv cache " + call, from, to);
                     }
-                    long kvDone = JobResults.latest(real, c.kvTasks());
+                    long decodeStart = end(real, c.decodeStartTask());
                     long last = end(real, c.lastTokenTask());
-                    if (kvDone >= 0 && last >= 0) {
+                    if (decodeStart >= 0 && last >= 0) {
                         for (int h : s.spec().decode().get(c.decodeInstance()).hosts()) {
-                            out.compute(h, "decode " + call, kvDone, last, GpuTimeline.args("service",
+                            out.compute(h, "decode " + call, decodeStart, last, GpuTimeline.args("service",
                                     s.spec().name(), "request", r.index(), "call", k, "tokens", c.outputTokens()));
                         }
                     }

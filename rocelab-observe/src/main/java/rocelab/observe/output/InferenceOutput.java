@@ -35,13 +35,14 @@ final class InferenceOutput {
     static String llmCallsCsv(List<CallRecord> calls) {
         CsvTable t = new CsvTable(List.of("service", "request", "call", "prefill_instance", "decode_instance",
                 "decode_slot", "prefill_tokens", "output_tokens", "kv_bytes", "ready_us", "queue_us",
-                "prefill_end_us", "kv_transfer_us", "first_token_us", "last_token_us", "ttft_us", "tpot_us",
+                "prefill_end_us", "kv_transfer_us", "slot_wait_us", "first_token_us", "last_token_us", "ttft_us", "tpot_us",
                 "ideal_ttft_us", "status"));
         for (var c : calls) {
             t.row(c.service(), c.request(), c.call(), c.prefillInstance(), c.decodeInstance(), c.slot(),
                     c.prefillTokens(), c.outputTokens(), c.kvBytes(), at(c.readyPs()),
                     c.prefillStartPs() >= 0 && c.readyPs() >= 0 ? Numbers.micros(c.queuePs()) : null,
                     at(c.prefillEndPs()), c.kvDonePs() >= 0 ? Numbers.micros(c.kvTransferPs()) : null,
+                    c.decodeStartPs() >= 0 && c.kvDonePs() >= 0 ? Numbers.micros(c.slotWaitPs()) : null,
                     at(c.firstTokenPs()), at(c.lastTokenPs()),
                     c.firstTokenPs() >= 0 ? Numbers.micros(c.ttftPs()) : null,
                     c.completed() ? us(c.tpotPs() / 1e6) : null, c.idealTtftPs() >= 0 ? Numbers.micros(c.idealTtftPs())

@@ -357,13 +357,15 @@ final class ReportFolder {
             long queue = c.ps(i, "queue_us");
             long prefillEnd = c.ps(i, "prefill_end_us");
             long kv = c.ps(i, "kv_transfer_us");
+            long slotWait = c.ps(i, "slot_wait_us");
             long first = c.ps(i, "first_token_us");
             long idealTtft = c.ps(i, "ideal_ttft_us");
             out.add(new CallRecord(c.text(i, "service"), (int) c.integer(i, "request"), (int) c.integer(i, "call"),
                     c.text(i, "prefill_instance"), c.text(i, "decode_instance"), (int) c.integer(i, "decode_slot"),
                     c.integer(i, "prefill_tokens"), (int) c.integer(i, "output_tokens"), c.integer(i, "kv_bytes"),
                     ready, ready >= 0 && queue >= 0 ? ready + queue : -1, prefillEnd,
-                    prefillEnd >= 0 && kv >= 0 ? prefillEnd + kv : -1, first, c.ps(i, "last_token_us"), idealTtft));
+                    prefillEnd >= 0 && kv >= 0 ? prefillEnd + kv : -1,
+                    prefillEnd >= 0 && kv >= 0 && slotWait >= 0 ? prefillEnd + kv + slotWait : -1, first, c.ps(i, "last_token_us"), idealTtft));
         }
         return out;
     }

@@ -534,6 +534,7 @@ final class TimeCharts {
         c.categories.add(new String[] {"waiting for prefill", "#ff7f0e"});
         c.categories.add(new String[] {"prefill", "#4c9a2a"});
         c.categories.add(new String[] {"KV cache transfer", "#1f77b4"});
+        c.categories.add(new String[] {"waiting for decode slot", "#f7b6d2"});
         c.categories.add(new String[] {"decode", "#9467bd"});
         Map<String, List<CallRecord>> calls = new LinkedHashMap<>();
         for (CallRecord k : d.calls) {
@@ -551,7 +552,8 @@ final class TimeCharts {
                 phase(c, i, k.readyPs(), k.prefillStartPs(), 1, "call " + k.call());
                 phase(c, i, k.prefillStartPs(), k.prefillEndPs(), 2, "call " + k.call());
                 phase(c, i, k.prefillEndPs(), k.kvDonePs(), 3, "call " + k.call());
-                phase(c, i, k.kvDonePs(), k.lastTokenPs(), 4, "call " + k.call());
+                phase(c, i, k.kvDonePs(), k.decodeStartPs(), 4, "call " + k.call());
+                phase(c, i, k.decodeStartPs(), k.lastTokenPs(), 5, "call " + k.call());
             }
         }
         p.chart(c, "each request from arrival to its answer at the gateway (grey), with its LLM calls' phases"

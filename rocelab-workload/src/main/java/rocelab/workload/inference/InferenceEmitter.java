@@ -239,7 +239,7 @@ public final class InferenceEmitter {
         slotTail[slotKey] = last;
         s.cur = last;
         s.curHost = dec.host(0);
-        s.calls.add(new InferenceTasks.Call(ready, prefillStart, prefillEnd, kv, first, last, p, di, slot,
+        s.calls.add(new InferenceTasks.Call(ready, prefillStart, prefillEnd, kv, decodeStart, first, last, p, di, slot,
                 call.newTokens(), call.outputTokens(), kvBytes));
         if (k == s.llmSteps.size() - 1) {
             tools(s, s.llmSteps.get(k) + 1, steps.size(), s.curHost);

@@ -19,10 +19,13 @@ public record InferenceTasks(InferenceSpec spec, List<Request> requests) {
 
     /**
      * One LLM call: the task whose end is the call's arrival (its prompt is at the prefill instance), the prefill's
-     * start (the instance took it) and end (every rank done), the KV-cache transfers (one per TP rank), the end of
-     * its first and of its last decode step, where it ran, and its sizes.
+     * start (the instance took it) and end (every rank done), the KV-cache transfers (one per TP rank), the task
+     * whose end is its first decode step's start (every KV slice delivered and its decode slot free: the previous
+     * call on the slot had its last token), the end of its first and of its last decode step, where it ran, and its
+     * sizes.
      */
-    public record Call(int readyTask, int prefillStartTask, int prefillEndTask, int[] kvTasks, int firstTokenTask,
+    public record Call(int readyTask, int prefillStartTask, int prefillEndTask, int[] kvTasks, int decodeStartTask,
+            int firstTokenTask,
             int lastTokenTask, int prefillInstance, int decodeInstance, int slot, long prefillTokens,
             int outputTokens, long kvBytes) {}
 
