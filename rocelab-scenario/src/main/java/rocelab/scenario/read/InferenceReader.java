@@ -25,6 +25,8 @@ import rocelab.workload.inference.ServingInstance;
 final class InferenceReader {
     static final String[] SERVICE_KEYS = {"name", "model", "instances", "cost", "scheduler", "arrivals", "request",
         "gateway", "dscp"};
+    private static final String[] MODEL_KEYS = {"layers", "hidden", "heads", "kv-heads", "head-dim", "dtype-bytes",
+        "moe"};
 
     private final Doc doc;
     private final TrafficReader hosts;
@@ -63,8 +65,45 @@ final class InferenceReader {
         String named = "inference service '" + name + "'";
         ModelShape model = model(m.require("model", "{layers: 80, hidden: 8192, heads: 64, kv-heads: 8, head-dim: 128}"));
         Map<Integer, String> servedBy = new HashMap<>();
-        List<ServingInstance> instances = instances(m.require("instances", "a list of instances, e.g."
-                + " [{role: prefill, tp: 8, hosts: 0-7}, {role: decode, tp: 8, hosts: 8-15}]"), named, servedBy);
+        Map<String, Node> tpAt = new HashMap<>();
+        Node instancesNode = m.require("instances", "a list of instances, e.g."
+                + " [{role: prefill, tp: 8, hosts: 0-7}, {role: decode, tp: 8, hosts: 8-15}]");
+        List<ServingInstance> instances = instances(instancesNode, named, servedBy, tpAt);
+        for (ServingInstance.Role role : ServingInstance.Role.values()) {
+            if (instances.stream().noneMatch(i -> i.role() == role)) {
+                String r = role == ServingInstance.Role.PREFILL ? "prefill" : "decode";
+                throw doc.at(instancesNode, named + " has no " + r + " instance; expected at least one prefill and"
+                        + " one decode instance, e.g. [{role: prefill, hosts: 0}, {role: decode, hosts: 1}]");
+            }
+        }
+        // The KV cache moves rank i to rank i: every instance has the first one's tp.
+        ServingInstance first = instances.get(0);
+        int tp = first.tp();
+        for (ServingInstance i : instances) {
+            if (i.tp() != tp) {
+                throw doc.at(tpAt.get(i.name()), "tp " + i.tp() + " of instance " + i.name() + " differs from tp "
+                        + tp + " of instance " + first.name() + " of " + named + "; expected tp " + tp + ", as every"
+                        + " instance of the service has: the KV cache moves from rank i of the prefill instance to"
+                        + " rank i of the decode instance");
+            }
+        }
+        if (!InferenceSpec.shards(tp, model.kvHeads())) {
+            YamlMap mm = YamlMap.of(doc, m.get("model"), "model", MODEL_KEYS);
+            boolean given = mm.has("kv-heads");
+            List<String> fit = new ArrayList<>();
+            for (int v = 1; v <= model.heads(); v++) {
+                if (model.heads() % v == 0 && InferenceSpec.shards(tp, v)) {
+                    fit.add(String.valueOf(v));
+                }
+            }
+            String choices = fit.size() == 1 ? fit.get(0) : String.join(", ", fit.subList(0, fit.size() - 1))
+                    + " or " + fit.get(fit.size() - 1);
+            throw doc.at(given ? mm.get("kv-heads") : mm.get("heads"), "kv-heads " + model.kvHeads()
+                    + (given ? "" : " (heads, as kv-heads is not given)") + " of " + named + " is not sharded evenly"
+                    + " by its tp " + tp + "; expected kv-heads a multiple of tp (each rank holds kv-heads/tp heads)"
+                    + " or a divisor of it (each head on tp/kv-heads ranks) that divides heads " + model.heads()
+                    + ": " + choices);
+        }
         YamlMap c = YamlMap.of(doc, m.require("cost", "{prefill-per-token: 45us, decode-step: 25ms}"), "cost",
                 "prefill-per-token", "decode-step");
         long perToken = doc.time(c.require("prefill-per-token", "a time per prompt token, e.g. 45us"),
@@ -112,6 +151,25 @@ final class InferenceReader {
             throw doc.at(node, named + " has no gateway, yet its requests move bytes through one (request ingress,"
                     + " egress or a tool call's bytes); expected gateway: HOST, a host that serves no instance");
         }
+        long longest = InferenceSpec.longestPrompt(request, arrivals);
+        if (!InferenceSpec.fits(model, longest)) {
+            throw doc.at(m.get("model"), "the model of " + named + " makes the KV cache or the AllReduce of its"
+                    + " longest prompt (" + longest + " tokens) more than 2^63 bytes; expected a smaller model or"
+                    + " shorter prompts");
+        }
+        if (!InferenceSpec.withinLongestCall(longest, perToken)) {
+            throw doc.at(c.get("prefill-per-token"), "prefill-per-token '" + doc.text(c.get("prefill-per-token"),
+                    "prefill-per-token", "a time") + "' makes the prefill of the longest prompt of " + named + " ("
+                    + longest + " tokens) longer than 2^61 ps (about 26 days); expected prefill-per-token x "
+                    + longest + " at most 2^61 ps");
+        }
+        long mostOutput = InferenceSpec.mostOutput(request, arrivals);
+        if (!InferenceSpec.withinLongestCall(mostOutput, step)) {
+            throw doc.at(c.get("decode-step"), "decode-step '" + doc.text(c.get("decode-step"), "decode-step",
+                    "a time") + "' makes the decode of the longest answer of " + named + " (" + mostOutput
+                    + " tokens) longer than 2^61 ps (about 26 days); expected decode-step x " + mostOutput
+                    + " at most 2^61 ps");
+        }
         int dscp = m.has("dscp") ? doc.integer(m.get("dscp"), "dscp", 0, 63) : -1;
         int batch = maxBatch;
         int parts = perPass;
@@ -122,8 +180,7 @@ final class InferenceReader {
     }
 
     private ModelShape model(Node node) throws ScenarioException {
-        YamlMap m = YamlMap.of(doc, node, "model", "layers", "hidden", "heads", "kv-heads", "head-dim",
-                "dtype-bytes", "moe");
+        YamlMap m = YamlMap.of(doc, node, "model", MODEL_KEYS);
         int layers = m.requiredInt("layers", 1, 100_000);
         int hidden = m.requiredInt("hidden", 1, 1 << 24);
         int heads = m.requiredInt("heads", 1, 1 << 16);
@@ -146,10 +203,10 @@ final class InferenceReader {
 
     /**
      * The service's instances; {@code servedBy} gets each host's instance, and a host given to a second instance is
-     * an error at that instance's hosts.
+     * an error at that instance's hosts; {@code tpAt} gets each instance's tp (the instance when tp is not given).
      */
-    private List<ServingInstance> instances(Node node, String named, Map<Integer, String> servedBy)
-            throws ScenarioException {
+    private List<ServingInstance> instances(Node node, String named, Map<Integer, String> servedBy,
+            Map<String, Node> tpAt) throws ScenarioException {
         List<ServingInstance> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int[] counters = new int[2];
@@ -191,6 +248,7 @@ final class InferenceReader {
                                 + " instance");
                     }
                 }
+                tpAt.put(name, m.has("tp") ? m.get("tp") : item);
                 out.add(doc.build(item, "an instance", () -> new ServingInstance(name, role, h)));
             }
         }

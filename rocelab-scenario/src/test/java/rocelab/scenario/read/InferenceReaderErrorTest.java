@@ -63,12 +63,45 @@ class InferenceReaderErrorTest {
         assertThat(error(named)).isEqualTo("t.yaml:5:" + (named.indexOf("\"3,4\"") + 1) + ": host 3, given to"
                 + " instance decode0, already serves instance prefill1 of inference service 'chat'; expected hosts"
                 + " that serve no other instance");
-        assertThat(error(service(MODEL, "instances: [{role: prefill, hosts: 0}]", COST, POISSON, REQUEST)))
-                .contains("needs at least one prefill and one decode instance");
+        String noDecode = service(MODEL, "instances: [{role: prefill, hosts: 0}]", COST, POISSON, REQUEST);
+        assertThat(error(noDecode)).isEqualTo("t.yaml:5:" + (noDecode.indexOf("[{role") + 1) + ": inference service"
+                + " 'inference1' has no decode instance; expected at least one prefill and one decode instance, e.g."
+                + " [{role: prefill, hosts: 0}, {role: decode, hosts: 1}]");
         assertThat(error(service(MODEL, "instances: [{role: router, hosts: 0}]", COST, POISSON, REQUEST)))
                 .contains("'router' is not a role; expected one of: prefill, decode");
-        assertThat(error(service(MODEL, "instances: [{role: prefill, tp: 2, hosts: 0-1}, {role: decode, hosts: 2}]",
-                COST, POISSON, REQUEST))).contains("every instance needs the same tp");
+    }
+
+    /** Instances whose tp differ, and a tp that does not shard the KV heads: at the value at fault. */
+    @Test
+    void shouldPointAtTheTpOrKvHeadsThatDoNotFitTheService() {
+        String tp = service("name: chat", MODEL, "instances: [{role: prefill, tp: 2, hosts: 0-1}, {role: decode, tp: 4,"
+                + " hosts: 2-5}]", COST, POISSON, REQUEST);
+        assertThat(error(tp)).isEqualTo("t.yaml:5:" + (tp.indexOf("tp: 4") + 5) + ": tp 4 of instance decode0 differs"
+                + " from tp 2 of instance prefill0 of inference service 'chat'; expected tp 2, as every instance of the"
+                + " service has: the KV cache moves from rank i of the prefill instance to rank i of the decode"
+                + " instance");
+        // No tp given is tp 1: at the instance.
+        String implicit = service(MODEL, "instances: [{role: prefill, tp: 2, hosts: 0-1}, {role: decode, hosts: 2}]",
+                COST, POISSON, REQUEST);
+        assertThat(error(implicit)).isEqualTo("t.yaml:5:" + (implicit.indexOf("{role: decode") + 1) + ": tp 1 of"
+                + " instance decode0 differs from tp 2 of instance prefill0 of inference service 'inference1';"
+                + " expected tp 2, as every instance of the service has: the KV cache moves from rank i of the prefill"
+                + " instance to rank i of the decode instance");
+        String kv = service("name: chat", "model: {layers: 2, hidden: 64, heads: 12, kv-heads: 4}",
+                "instances: [{role: prefill, tp: 3, hosts: 0-2}, {role: decode, tp: 3, hosts: 3-5}]", COST, POISSON,
+                REQUEST);
+        assertThat(error(kv)).isEqualTo("t.yaml:5:" + (kv.indexOf("kv-heads: 4") + 11) + ": kv-heads 4 of inference"
+                + " service 'chat' is not sharded evenly by its tp 3; expected kv-heads a multiple of tp (each rank"
+                + " holds kv-heads/tp heads) or a divisor of it (each head on tp/kv-heads ranks) that divides heads 12:"
+                + " 1, 3, 6 or 12");
+        // kv-heads not given is heads: at heads.
+        String heads = service("model: {layers: 2, hidden: 64, heads: 6}",
+                "instances: [{role: prefill, tp: 4, hosts: 0-3}, {role: decode, tp: 4, hosts: 4-7}]", COST, POISSON,
+                REQUEST);
+        assertThat(error(heads)).isEqualTo("t.yaml:5:" + (heads.indexOf("heads: 6") + 8) + ": kv-heads 6 (heads, as"
+                + " kv-heads is not given) of inference service 'inference1' is not sharded evenly by its tp 4;"
+                + " expected kv-heads a multiple of tp (each rank holds kv-heads/tp heads) or a divisor of it (each"
+                + " head on tp/kv-heads ranks) that divides heads 6: 1 or 2");
     }
 
     @Test
@@ -79,9 +112,11 @@ class InferenceReaderErrorTest {
                 .contains("Poisson arrivals need a duration or a count");
         assertThat(error(service(MODEL, INSTANCES, COST, "arrivals: {process: poisson, rate: 1000000/s, duration: 10s}",
                 REQUEST))).contains("rate x duration makes about 10000000 requests; expected at most 1000000");
-        assertThat(error(service("model: {layers: 100000, hidden: 16000000, heads: 4}", INSTANCES, COST, POISSON,
-                "request: {steps: [{llm: {prompt-tokens: 1000000000, output-tokens: 2}}]}")))
-                .contains("more than 2^63 bytes");
+        String huge = service("model: {layers: 100000, hidden: 16000000, heads: 4}", INSTANCES, COST, POISSON,
+                "request: {steps: [{llm: {prompt-tokens: 1000000000, output-tokens: 2}}]}");
+        assertThat(error(huge)).isEqualTo("t.yaml:5:" + (huge.indexOf("{layers") + 1) + ": the model of inference"
+                + " service 'inference1' makes the KV cache or the AllReduce of its longest prompt (1000000000 tokens)"
+                + " more than 2^63 bytes; expected a smaller model or shorter prompts");
         assertThat(error(service(MODEL, INSTANCES, COST, POISSON,
                 "request: {steps: [{llm: {new-tokens: 10, output-tokens: 2}}]}")))
                 .contains("the first llm step has no context to reuse; expected prompt-tokens");
@@ -155,5 +190,20 @@ class InferenceReaderErrorTest {
                 REQUEST);
         assertThat(error(prefill)).isEqualTo("t.yaml:5:" + (prefill.indexOf("0s,") + 1) + ": prefill-per-token '0s'"
                 + " is not positive; expected the time per prompt token above 0, e.g. 45us");
+    }
+
+    /** A call longer than 2^61 ps: at the cost that makes it so. */
+    @Test
+    void shouldPointAtTheCostThatMakesACallTooLong() {
+        String prefill = service(MODEL, INSTANCES, "cost: {prefill-per-token: 300000s, decode-step: 1ms}", POISSON,
+                REQUEST);
+        assertThat(error(prefill)).isEqualTo("t.yaml:5:" + (prefill.indexOf("300000s") + 1) + ": prefill-per-token"
+                + " '300000s' makes the prefill of the longest prompt of inference service 'inference1' (10 tokens)"
+                + " longer than 2^61 ps (about 26 days); expected prefill-per-token x 10 at most 2^61 ps");
+        String decode = service(MODEL, INSTANCES, "cost: {prefill-per-token: 1us, decode-step: 2000000s}", POISSON,
+                REQUEST);
+        assertThat(error(decode)).isEqualTo("t.yaml:5:" + (decode.indexOf("2000000s") + 1) + ": decode-step"
+                + " '2000000s' makes the decode of the longest answer of inference service 'inference1' (2 tokens)"
+                + " longer than 2^61 ps (about 26 days); expected decode-step x 2 at most 2^61 ps");
     }
 }

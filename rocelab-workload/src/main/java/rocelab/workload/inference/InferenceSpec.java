@@ -65,7 +65,7 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
                         + " instance needs the same tp");
             }
         }
-        if (model.kvHeads() % tp != 0 && tp % model.kvHeads() != 0) {
+        if (!shards(tp, model.kvHeads())) {
             throw new IllegalArgumentException("tp " + tp + " does not shard " + model.kvHeads() + " KV heads evenly");
         }
         Set<Integer> used = new HashSet<>();
@@ -79,22 +79,14 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
         if (gateway >= 0 && used.contains(gateway)) {
             throw new IllegalArgumentException("the gateway host " + gateway + " also serves an instance");
         }
-        long longest = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
-                .mapToLong(x -> ((RequestTemplate.LlmCall) x).newTokens()).max().orElse(1);
-        if (arrivals instanceof Arrivals.Trace t) {
-            longest = Math.max(longest, t.requests().stream().mapToLong(Arrivals.Arrival::promptTokens).max()
-                    .orElse(1));
+        long longest = longestPrompt(request, arrivals);
+        if (!fits(model, longest)) {
+            throw new IllegalArgumentException("a prompt of " + longest + " tokens makes a KV cache or AllReduce of"
+                    + " more than 2^63 bytes");
         }
-        checkSizes(model, longest);
-        long mostOutput = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
-                .mapToLong(x -> ((RequestTemplate.LlmCall) x).outputTokens()).max().orElse(1);
-        if (arrivals instanceof Arrivals.Trace t) {
-            mostOutput = Math.max(mostOutput, t.requests().stream().mapToLong(Arrivals.Arrival::outputTokens).max()
-                    .orElse(1));
-        }
-        if (Math.multiplyHigh(longest, cost.prefillPerTokenPs()) != 0 || longest * cost.prefillPerTokenPs() > 1L << 61
-                || Math.multiplyHigh(mostOutput, cost.decodeStepPs()) != 0
-                || mostOutput * cost.decodeStepPs() > 1L << 61) {
+        long mostOutput = mostOutput(request, arrivals);
+        if (!withinLongestCall(longest, cost.prefillPerTokenPs()) || !withinLongestCall(mostOutput,
+                cost.decodeStepPs())) {
             throw new IllegalArgumentException("a call's prefill or decode would take longer than 2^61 ps (26 days)");
         }
         if (request.northSouth() && gateway < 0) {
@@ -102,15 +94,46 @@ public record InferenceSpec(String name, ModelShape model, List<ServingInstance>
         }
     }
 
-    /** Rejects a model and prompt whose KV cache or AllReduce would not fit in a 64-bit byte count. */
-    private static void checkSizes(ModelShape model, long tokens) {
+    /** The most tokens one LLM call prefills: the request's steps' and, for a trace, its rows' prompts. */
+    public static long longestPrompt(RequestTemplate request, Arrivals arrivals) {
+        long longest = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
+                .mapToLong(x -> ((RequestTemplate.LlmCall) x).newTokens()).max().orElse(1);
+        if (arrivals instanceof Arrivals.Trace t) {
+            longest = Math.max(longest, t.requests().stream().mapToLong(Arrivals.Arrival::promptTokens).max()
+                    .orElse(1));
+        }
+        return longest;
+    }
+
+    /** The most tokens one LLM call generates: the request's steps' and, for a trace, its rows'. */
+    public static long mostOutput(RequestTemplate request, Arrivals arrivals) {
+        long most = request.steps().stream().filter(x -> x instanceof RequestTemplate.LlmCall)
+                .mapToLong(x -> ((RequestTemplate.LlmCall) x).outputTokens()).max().orElse(1);
+        if (arrivals instanceof Arrivals.Trace t) {
+            most = Math.max(most, t.requests().stream().mapToLong(Arrivals.Arrival::outputTokens).max().orElse(1));
+        }
+        return most;
+    }
+
+    /** Whether the KV cache and the prefill's AllReduce bytes of a prompt of {@code tokens} fit in 63 bits. */
+    public static boolean fits(ModelShape model, long tokens) {
         try {
             Math.multiplyExact(tokens, model.kvBytesPerToken());
             Math.multiplyExact(2L * model.layers(), model.activationBytes(tokens));
+            return true;
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("a prompt of " + tokens + " tokens makes a KV cache or AllReduce of more"
-                    + " than 2^63 bytes");
+            return false;
         }
+    }
+
+    /** Whether {@code count} passes of {@code eachPs} (a prefill's tokens, a call's decode steps) take at most 2^61 ps. */
+    public static boolean withinLongestCall(long count, long eachPs) {
+        return Math.multiplyHigh(count, eachPs) == 0 && count * eachPs >= 0 && count * eachPs <= 1L << 61;
+    }
+
+    /** Whether every instance's {@code tp} shards {@code kvHeads} evenly: a multiple of it, or a divisor. */
+    public static boolean shards(int tp, int kvHeads) {
+        return kvHeads % tp == 0 || tp % kvHeads == 0;
     }
 
     public List<ServingInstance> prefill() {
