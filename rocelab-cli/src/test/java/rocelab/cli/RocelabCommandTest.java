@@ -649,5 +649,12 @@ class RocelabCommandTest {
                 .startsWith("service,request,call,");
         assertThat(Files.readString(out.resolve("summary.json"))).contains("\"inference\"")
                 .contains("\"service\": \"svc\"").contains("\"requests\": 0");
+        // The report says it too: the service's row, 0 of 0, and why; the same when rebuilt from the folder.
+        String row = "<tr><td class='l'>svc</td><td>0</td><td>0</td>" + "<td></td>".repeat(12) + "</tr>";
+        String note = "<p class='note'>svc: 0 of 0 requests completed (no request arrived in its arrival window)</p>";
+        assertThat(Files.readString(out.resolve("report.html"))).contains("<h2>Inference requests</h2>", row, note);
+        Files.delete(out.resolve("report.html"));
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(Files.readString(out.resolve("report.html"))).contains("<h2>Inference requests</h2>", row, note);
     }
 }

@@ -9,17 +9,31 @@ import rocelab.observe.inference.RequestRecord;
 
 /**
  * The report's inference table: per service the p50/p90/p99 of time to first token, time per output token,
- * end-to-end latency and network wait (the requests' timeline is among the time charts).
+ * end-to-end latency and network wait (the requests' timeline is among the time charts); a service no request
+ * arrived at has its row, empty, and a note saying so.
  */
 final class InferenceSection {
     private InferenceSection() {}
 
     static void append(Page p, ReportData d) {
-        if (d.requests.isEmpty()) {
+        // The services of summary.json's inference key first (a service no request arrived at is there too, with
+        // requests 0; the same in memory and read back from a folder), then any other the requests name.
+        Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
+        List<String> idle = new ArrayList<>();
+        if (d.summary.get("inference") instanceof List<?> services) {
+            for (Object o : services) {
+                if (o instanceof Map<?, ?> m && m.get("service") instanceof String name) {
+                    by.put(name, new ArrayList<>());
+                    if (m.get("requests") instanceof Number n && n.longValue() == 0) {
+                        idle.add(name);
+                    }
+                }
+            }
+        }
+        if (d.requests.isEmpty() && by.isEmpty()) {
             return;
         }
         p.h2("Inference requests");
-        Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
         for (RequestRecord r : d.requests) {
             by.computeIfAbsent(r.service(), k -> new ArrayList<>()).add(r);
         }
@@ -45,6 +59,11 @@ final class InferenceSection {
             rows.add(r);
         }
         p.table(heads, rows, 0);
+        for (String name : idle) {
+            if (by.get(name).isEmpty()) {
+                p.note(name + ": 0 of 0 requests completed (no request arrived in its arrival window)");
+            }
+        }
         p.note("TTFT: arrival to the first output token of the first LLM call, over the requests that had it (completed"
                 + " or not); TPOT, E2E and network wait over the completed requests. TPOT: decode time per output token after"
                 + " the first. E2E: arrival to the answer delivered to the gateway. Network wait: E2E minus the same"
