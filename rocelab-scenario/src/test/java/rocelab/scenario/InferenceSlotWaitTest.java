@@ -141,6 +141,25 @@ class InferenceSlotWaitTest {
         Files.delete(dir.resolve("report.html"));
         ReportWriter.write(dir);
         assertThat(requestsChart(dir)).isEqualTo(chart);
+
+        // A folder written before the column still makes a report: when decoding began is not known there, so
+        // neither the wait nor decode is drawn (from the KV cache's arrival, decode would hold the wait).
+        List<String> lines = Files.readAllLines(dir.resolve("llm_calls.csv"));
+        int col = List.of(lines.get(0).split(",")).indexOf("slot_wait_us");
+        List<String> old = new ArrayList<>();
+        for (String line : lines) {
+            List<String> cells = new ArrayList<>(List.of(line.split(",", -1)));
+            cells.remove(col);
+            old.add(String.join(",", cells));
+        }
+        Files.write(dir.resolve("llm_calls.csv"), old);
+        Files.delete(dir.resolve("report.html"));
+        ReportWriter.write(dir);
+        JsonNode before = requestsChart(dir);
+        for (int i = 0; i < calls.size(); i++) {
+            assertThat(intervals(before, i, wait)).isEmpty();
+            assertThat(intervals(before, i, dec)).isEmpty();
+        }
     }
 
     private static JsonNode requestsChart(Path dir) throws IOException {

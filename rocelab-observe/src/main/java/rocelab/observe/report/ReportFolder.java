@@ -357,7 +357,9 @@ final class ReportFolder {
             long queue = c.ps(i, "queue_us");
             long prefillEnd = c.ps(i, "prefill_end_us");
             long kv = c.ps(i, "kv_transfer_us");
-            long slotWait = c.ps(i, "slot_wait_us");
+            // A folder written before the column: when decoding began is not known, so decode is not drawn (drawn
+            // from the KV cache's arrival it would show a wait for the slot as decoding).
+            long slotWait = c.has("slot_wait_us") ? c.ps(i, "slot_wait_us") : -1;
             long first = c.ps(i, "first_token_us");
             long idealTtft = c.ps(i, "ideal_ttft_us");
             out.add(new CallRecord(c.text(i, "service"), (int) c.integer(i, "request"), (int) c.integer(i, "call"),
