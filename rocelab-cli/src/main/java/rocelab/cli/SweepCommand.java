@@ -95,12 +95,23 @@ final class SweepCommand implements Callable<Integer> {
             err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
         }
         if (!quiet) {
-            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%n",
-                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed());
+            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%s%n",
+                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed(),
+                    stoppedEarly(results));
             stdout.println("output    " + dir + " (" + SweepResults.FILE + ", sweep.html, points/<id>/ per run)");
             stdout.flush();
         }
         return results.failed() == 0 ? 0 : RocelabCommand.EXIT_INTERNAL;
+    }
+
+    /**
+     * " · 2 stopped before their workload completed (2 stop-at)", or "" when every run that did not fail completed
+     * its workload. Such runs do not change the exit code: a stop-at is asked for, and a deadlock or stall is what the
+     * scenario does (the simulation ran correctly).
+     */
+    static String stoppedEarly(SweepResults results) {
+        return results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("
+                + results.stoppedText() + ")";
     }
 
     private static String stem(Path file) {

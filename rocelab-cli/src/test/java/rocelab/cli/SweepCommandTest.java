@@ -70,4 +70,15 @@ class SweepCommandTest {
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.errorLines().get(0)).contains("nope.yaml:1:1: file not found");
     }
+
+    @Test
+    void runsStoppedBeforeTheirWorkloadCompletedAreCountedApartAndDoNotFail() throws Exception {
+        Path file = sweep("vary:\n  run.stop-at: [2us, 1ms]\n");
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("2 runs (2 ran now, 0 complete before) · 0 failed · 1 stopped before their"
+                + " workload completed (1 stop-at)");
+        assertThat(Files.readString(out.resolve("sweep.html"))).contains("1 stopped before it completed (1 stop-at)");
+    }
 }
