@@ -110,4 +110,49 @@ class SweepReportTest {
                 .doesNotContain("fill=\"white\"").doesNotContain(SweepReport.HOLLOW_NOTE)
                 .doesNotContain("Runs that stopped");
     }
+
+    /** Under zip the keys move together: one chart per metric, one line through every zipped combination. */
+    @Test
+    void aZipSweepDrawsOneLineAlongTheZippedKeys() {
+        String[] kmin = {"25KB", "100KB", "400KB", "1600KB"};
+        String[] kmax = {"100KB", "400KB", "1600KB", "6400KB"};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < 8; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(kmin[i / 2], kmax[i / 2]), 1 + i % 2, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1_500_000 + i * 100_000) + "}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax"), "zip",
+                "packet", List.of(), points);
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        assertThat(html.split("<svg", -1)).hasSize(2);
+        Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
+        assertThat(path.find()).isTrue();
+        assertThat(path.group(1).split("L")).hasSize(4);
+        assertThat(path.find()).as("one line").isFalse();
+        assertThat(html).contains("max_queue_bytes against switch.ecn.kmin (under it, zipped: switch.ecn.kmax)")
+                .contains(">1600KB</text>").contains("fill=\"#666\" text-anchor=\"middle\">6400KB</text>")
+                .doesNotContain("■");
+    }
+
+    /** Zipped values that repeat in the first key (multi-plane's planes 1, 1, 2, ...) stay apart on x. */
+    @Test
+    void zippedCombinationsWithARepeatedFirstValueStayApart() {
+        String[] planes = {"1", "1", "2", "2"};
+        String[] mode = {"ecmp", "adaptive", "ecmp", "adaptive"};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < 4; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(planes[i], mode[i]), 1, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1000 + i) + "}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("topology.planes", "switch.load-balancing.mode"),
+                "zip", "packet", List.of(), points);
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
+        assertThat(path.find()).isTrue();
+        assertThat(path.group(1).split("L")).hasSize(4);
+    }
 }
