@@ -131,12 +131,32 @@ final class SweepCommand implements Callable<Integer> {
         private final boolean terminal;
         private long lastNanos = Long.MIN_VALUE;
         private String pending;
+        private String lastLine;
         private boolean printed;
         private int width;
 
         SweepProgress(PrintStream out, boolean terminal) {
             this.out = out;
             this.terminal = terminal;
+        }
+
+        /** Printed even with -q (it names something the user has to know); on a terminal, over the progress line. */
+        @Override
+        public synchronized void onWarning(String message) {
+            PrintStream to = out != null ? out : System.err;
+            if (terminal && printed) {
+                to.print("\r" + " ".repeat(width) + "\r");
+            }
+            to.println(message);
+            to.flush();
+            if (terminal && printed) {
+                to.print(pendingOrLast());
+                to.flush();
+            }
+        }
+
+        private String pendingOrLast() {
+            return pending != null ? pending : lastLine == null ? "" : lastLine;
         }
 
         @Override
@@ -154,6 +174,7 @@ final class SweepCommand implements Callable<Integer> {
             lastNanos = now;
             pending = null;
             // On a terminal the line is redrawn in place, padded over whatever the previous one left.
+            lastLine = line;
             out.print(terminal ? "\r" + line + " ".repeat(Math.max(0, width - line.length())) : line + "\n");
             width = line.length();
             out.flush();

@@ -81,4 +81,38 @@ class SweepCommandTest {
                 + " workload completed (1 stop-at)");
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("1 stopped before it completed (1 stop-at)");
     }
+
+    @Test
+    void aPointWhoseSummaryIsDamagedRunsAgainAndTheResultsAreRewritten() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("out");
+        assertThat(CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q").exitCode())
+                .isZero();
+        String csv = Files.readString(out.resolve("results.csv"));
+        String id = csv.lines().skip(1).findFirst().orElseThrow().split(",")[0];
+        Path summary = out.resolve("points").resolve(id).resolve("summary.json");
+        String good = Files.readString(summary);
+        Files.writeString(summary, good.substring(0, good.indexOf("\"stop_reason\"")) + "\"stop_reason: \"com");
+        Files.writeString(out.resolve("results.csv"), "stale\n");
+
+        CliRun again = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.err().lines().toList()).singleElement().asString()
+                .startsWith("warning: points/" + id + "/summary.json is damaged (line ")
+                .endsWith("): running point " + id + " again");
+        assertThat(Files.readString(summary)).contains("\"stop_reason\": \"completed\"");
+        assertThat(Files.readString(out.resolve("results.csv")).lines().map(l -> l.split(",")[0])
+                .filter(l -> !l.equals("point")).toList()).hasSize(2).contains(id);
+        assertThat(out.resolve("points").toFile().list()).hasSize(2);
+
+        CliRun third = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(third.out()).contains("2 runs (0 ran now, 2 complete before) · 0 failed");
+
+        // A point folder without its summary.json is not complete either.
+        Files.delete(summary);
+        CliRun fourth = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(fourth.err().lines().toList()).containsExactly("warning: points/" + id + " has no summary.json:"
+                + " running point " + id + " again");
+        assertThat(summary).isRegularFile();
+    }
 }

@@ -25,6 +25,7 @@ import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
 import rocelab.scenario.sweep.PointOutcome;
 import rocelab.scenario.sweep.PointRunner;
+import rocelab.scenario.sweep.SummaryMetrics;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
 import rocelab.scenario.sweep.SweepReport;
@@ -102,10 +103,17 @@ public final class SweepApp {
         for (SweepPoint p : plan.points()) {
             Path summary = new Path(new Path(new Path(root, "points"), p.id()), "summary.json");
             if (fs.exists(summary)) {
-                outcomes.put(p.id(), PointOutcome.completed(p.id(), read(fs, summary)));
-            } else {
-                pending.add(p);
+                String text = read(fs, summary);
+                String problem = SummaryMetrics.problem(text);
+                if (problem == null) {
+                    outcomes.put(p.id(), PointOutcome.completed(p.id(), text));
+                    continue;
+                }
+                // Not a complete run: run it again (its files are overwritten).
+                err.println("warning: points/" + p.id() + "/summary.json is damaged (" + problem + "): running point "
+                        + p.id() + " again");
             }
+            pending.add(p);
         }
         int reused = outcomes.size();
         if (!pending.isEmpty()) {

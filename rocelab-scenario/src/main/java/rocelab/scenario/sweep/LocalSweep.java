@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -50,6 +52,9 @@ public final class LocalSweep {
         Listener NONE = s -> {};
 
         void onStatus(Status status);
+
+        /** A note for the user, once (such as a point folder whose summary.json cannot be read). */
+        default void onWarning(String message) {}
     }
 
     /** What the sweep did: the results, how many points ran now and how many were complete before. */
@@ -80,12 +85,34 @@ public final class LocalSweep {
         Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
         List<SweepPoint> pending = new ArrayList<>();
         for (SweepPoint p : plan.points()) {
-            Path summary = points.resolve(p.id()).resolve(RunWriter.SUMMARY);
-            if (Files.isRegularFile(summary)) {
-                outcomes.put(p.id(), PointOutcome.completed(p.id(), Files.readString(summary, StandardCharsets.UTF_8)));
-            } else {
-                pending.add(p);
+            Path folder = points.resolve(p.id());
+            Path summary = folder.resolve(RunWriter.SUMMARY);
+            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                String text = null;
+                String problem;
+                try {
+                    text = Files.readString(summary, StandardCharsets.UTF_8);
+                    problem = SummaryMetrics.problem(text);
+                } catch (NoSuchFileException e) {
+                    problem = "missing";
+                } catch (IOException e) {
+                    problem = "it cannot be read as UTF-8 text";
+                }
+                if (problem == null) {
+                    outcomes.put(p.id(), PointOutcome.completed(p.id(), text));
+                    continue;
+                }
+                // Not a complete run: set it aside (the rerun's folder takes its name), then run the point again.
+                listener.onWarning("warning: " + (problem.equals("missing")
+                        ? POINTS + "/" + p.id() + " has no " + RunWriter.SUMMARY
+                        : POINTS + "/" + p.id() + "/" + RunWriter.SUMMARY + " is damaged (" + problem + ")")
+                        + ": running point " + p.id() + " again");
+                Path aside = partialFolder(points, p.id());
+                Files.delete(aside);
+                Files.move(folder, aside);
+                deleteTree(aside);
             }
+            pending.add(p);
         }
         int reused = outcomes.size();
         Tracker tracker = new Tracker(plan.points().size(), reused, pending.size());
