@@ -25,8 +25,9 @@ import rocelab.scenario.sweep.SweepResults;
             "Each point is a normal run in DIR/points/<id>/; points already complete are not run again, so an"
                     + " interrupted sweep resumes and new values run only the new points. Writes DIR/results.csv"
                     + " (one row per point and seed) and DIR/sweep.html.",
-            "Exit code 0: every point completed; 1: some failed (their errors are in results.csv); 2: bad input,"
-                    + " nothing ran."})
+            "Exit code 0: no point failed (runs that stopped before their workload completed, at run.stop-at or"
+                    + " in a deadlock, are counted apart but do not fail); 1: some failed (each one's reason on stderr,"
+                    + " in full in results.csv); 2: bad input, nothing ran."})
 final class SweepCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SWEEP", description = "Sweep YAML file (format: docs/sweeps.md).")
     Path sweep;
@@ -91,6 +92,9 @@ final class SweepCommand implements Callable<Integer> {
         }
         progress.done();
         SweepResults results = outcome.results();
+        for (String f : results.failures()) {
+            err.println("error: " + f);
+        }
         for (String m : results.unmatched()) {
             err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
         }

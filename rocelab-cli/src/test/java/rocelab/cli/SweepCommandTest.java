@@ -115,4 +115,19 @@ class SweepCommandTest {
                 + " running point " + id + " again");
         assertThat(summary).isRegularFile();
     }
+
+    @Test
+    void eachFailedPointsReasonIsPrintedInWords() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("out");
+        String id = CliRun.of("sweep", file.toString(), "--dry-run").out().lines().skip(2).findFirst().orElseThrow()
+                .split("\t")[0];
+        Files.createDirectories(out.resolve("points"));
+        Files.writeString(out.resolve("points").resolve(id), "mine");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().lines().toList()).containsExactly("error: point " + id + " (nic.dcqcn.profile=nvidia,"
+                + " seed 1) failed: points/" + id + " is a file where the point's run folder goes: remove it and run the"
+                + " sweep again to run this point");
+    }
 }

@@ -137,6 +137,9 @@ public final class SweepApp {
         write(fs, new Path(root, SweepResults.FILE), results.csv());
         write(fs, new Path(root, SweepReport.FILE), SweepReport.html(plan, results));
         parquet(spark, results, new Path(root, "results.parquet").toString());
+        for (String f : results.failures()) {
+            err.println("error: " + f);
+        }
         out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%s%n",
                 plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed(),
                 results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("

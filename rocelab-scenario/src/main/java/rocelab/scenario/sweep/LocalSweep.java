@@ -8,6 +8,7 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -87,7 +88,7 @@ public final class LocalSweep {
         for (SweepPoint p : plan.points()) {
             Path folder = points.resolve(p.id());
             Path summary = folder.resolve(RunWriter.SUMMARY);
-            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
                 String text = null;
                 String problem;
                 try {
@@ -145,6 +146,13 @@ public final class LocalSweep {
         PointOutcome outcome;
         Path partial = null;
         try {
+            Path target = points.resolve(p.id());
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+                // Not ours to remove: the user's file (or link) stands where the point's run folder must go.
+                throw new PointFolderTaken(POINTS + "/" + p.id() + " is a file where the point's run folder"
+                        + " goes: remove it and run the sweep again to run this point");
+            }
             ScenarioConfig config = PointRunner.config(p);
             RunResult result = PointRunner.run(config, plan.model());
             partial = partialFolder(points, p.id());
@@ -157,6 +165,12 @@ public final class LocalSweep {
             ReportWriter.write(partial);
             publish(partial, points.resolve(p.id()));
             outcome = PointOutcome.completed(p.id(), RunWriter.summaryJson(result));
+        } catch (PointFolderTaken e) {
+            outcome = PointOutcome.failed(p.id(), e.getMessage());
+        } catch (IOException | UncheckedIOException e) {
+            outcome = PointOutcome.failed(p.id(), ioReason(
+                    e instanceof UncheckedIOException u ? u.getCause() : (IOException) e, p.id()));
+            deleteQuietly(partial);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             outcome = PointOutcome.failed(p.id(), PointRunner.reason(e));
             // A later sweep in another process would remove it, but not one in this process (it is alive).
@@ -164,6 +178,35 @@ public final class LocalSweep {
         }
         tracker.finished(outcome.ok());
         return outcome;
+    }
+
+    /**
+     * Why writing a point's run folder failed, in words: the file as the user sees it (relative to the sweep's
+     * output, the hidden folder it was written into named as the point folder it becomes) and the cause.
+     */
+    String ioReason(IOException e, String id) {
+        String file = null;
+        if (e instanceof FileSystemException f) {
+            file = f.getOtherFile() != null ? f.getOtherFile() : f.getFile();
+        }
+        String where = POINTS + "/" + id;
+        if (file != null) {
+            Path p = Path.of(file);
+            Path base = out.toAbsolutePath().normalize();
+            Path full = p.toAbsolutePath().normalize();
+            where = (full.startsWith(base) ? base.relativize(full).toString() : file)
+                    .replaceAll("\\.[0-9a-f]{" + SweepPoint.ID_LENGTH + "}" + PARTIAL + "[0-9]+-[0-9]+", id);
+        }
+        return "cannot write the point's run folder: " + where + ": " + PointRunner.ioCause(e);
+    }
+
+    /** Something that is not a run folder stands where a point's folder must go. */
+    private static final class PointFolderTaken extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PointFolderTaken(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** Renames a finished run folder into place; the point folder exists only when complete. */

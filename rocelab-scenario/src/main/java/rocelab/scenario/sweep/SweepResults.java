@@ -194,6 +194,28 @@ public final class SweepResults {
         return b.toString();
     }
 
+    /**
+     * One line per failed point, in the plan's order: {@code point ID (key=value, ..., seed N) failed: REASON}, the
+     * reason's first line (results.csv has it whole).
+     */
+    public List<String> failures() {
+        int status = header.indexOf("status");
+        int error = header.indexOf("error");
+        List<String> out = new ArrayList<>();
+        for (List<String> r : rows) {
+            if (!r.get(status).equals("failed")) {
+                continue;
+            }
+            StringBuilder b = new StringBuilder("point ").append(r.get(0)).append(" (");
+            for (int k = 2; k < status; k++) {
+                b.append(header.get(k)).append('=').append(r.get(k)).append(", ");
+            }
+            String reason = r.get(error).lines().findFirst().orElse("");
+            out.add(b.append("seed ").append(r.get(1)).append(") failed: ").append(reason).toString());
+        }
+        return out;
+    }
+
     /** results.csv (RFC 4180, header row; pandas, R and spreadsheets read it as is). */
     public String csv() {
         CsvTable t = new CsvTable(header);

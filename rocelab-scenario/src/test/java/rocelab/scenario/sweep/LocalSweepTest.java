@@ -116,7 +116,9 @@ class LocalSweepTest {
         List<String> lines = Files.readString(out.resolve("results.csv")).lines().toList();
         assertThat(lines).hasSize(5);
         String row = lines.stream().filter(l -> l.startsWith(broken)).findFirst().orElseThrow();
-        assertThat(row).contains(",failed,,").contains(broken);
+        assertThat(row).contains(",failed,,points/" + broken + " is a file where the point's run folder goes: remove it"
+                + " and run the sweep again to run this point").doesNotContain("Exception").doesNotContain("java.");
+        assertThat(out.resolve("points").resolve(broken)).hasContent("not a folder");
         assertThat(lines.stream().filter(l -> l.contains(",completed,"))).hasSize(3);
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("Failed points");
     }
