@@ -23,6 +23,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
+import rocelab.scenario.sweep.SummaryKeys;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
 
@@ -347,6 +348,12 @@ public final class SweepReader {
             String m = doc.text(item, "a metric", expected);
             if (!METRIC.matcher(m).matches()) {
                 throw doc.at(item, "'" + m + "' is not a metric name; expected " + expected);
+            }
+            if (!SummaryKeys.known(m)) {
+                List<String> near = SummaryKeys.nearest(m);
+                throw doc.at(item, "'" + m + "' is not a key of summary.json"
+                        + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)") + "; expected "
+                        + expected + "; the keys are in docs/outputs.md#summaryjson");
             }
             out.add(m);
         }
