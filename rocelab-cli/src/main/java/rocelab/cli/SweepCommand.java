@@ -188,7 +188,7 @@ final class SweepCommand implements Callable<Integer> {
         static String line(LocalSweep.Status s) {
             String eta = Double.isNaN(s.etaSeconds()) || s.done() == s.total() ? ""
                     : " · ETA " + duration(s.etaSeconds());
-            return String.format(Locale.ROOT, "sweep %d/%d points done%s · %d running · %d failed%s", s.done(),
+            return String.format(Locale.ROOT, "sweep %d/%d runs done%s · %d running · %d failed%s", s.done(),
                     s.total(), s.reused() > 0 ? " (" + s.reused() + " before)" : "", s.running(), s.failed(), eta);
         }
 

@@ -38,7 +38,7 @@ class SweepCommandTest {
         CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "2");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("2 runs (2 ran now, 0 complete before) · 0 failed");
-        assertThat(run.err()).contains("sweep 2/2 points done · 0 running · 0 failed");
+        assertThat(run.err()).contains("sweep 2/2 runs done · 0 running · 0 failed");
         assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3);
         assertThat(out.resolve("sweep.html")).isRegularFile();
 

@@ -103,8 +103,10 @@ public final class SweepReader {
                     throw new ScenarioException(e.file(), e.line(), e.column(), e.detail() + " (sweep point "
                             + describe(axes, values) + ", seed " + seed + ")");
                 }
+                // The model is not a scenario key: the header says it, and how to run the point again as it ran.
                 String yaml = "# A point of the sweep " + shown + ": " + describe(axes, values) + ", seed "
-                        + config.seed() + "\n" + YamlTrees.text(tree);
+                        + config.seed() + (model.equals("packet") ? "" : ", model " + model + " (run it again with"
+                        + " rocelab run scenario.yaml --model " + model + ")") + "\n" + YamlTrees.text(tree);
                 ScenarioConfig reread;
                 try {
                     reread = reader.read(yaml, base.shown(), base.dir());
@@ -130,7 +132,8 @@ public final class SweepReader {
 
     /**
      * A point's id: the start of its scenario hash (manifest.json's scenario_sha256) for the packet model; another
-     * model hashes its name in too, so the same scenario under two models gets two folders.
+     * model hashes its name in too (the SHA-256 of the scenario hash, a newline and {@code model=NAME}), so the same
+     * scenario under two models gets two folders.
      */
     static String pointId(ScenarioConfig config, String model) {
         String hash = Simulation.scenarioHash(config);

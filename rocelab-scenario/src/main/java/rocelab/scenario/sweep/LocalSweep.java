@@ -161,6 +161,8 @@ public final class LocalSweep {
             extras.put("scenario_file", "scenario.yaml");
             extras.put("sweep_file", sweepFile);
             extras.put("sweep_point", p.id());
+            // Not in the scenario: how the point ran (its id hashes it in for flow and ideal).
+            extras.put("model", plan.model());
             new RunWriter().write(partial, result, extras);
             ReportWriter.write(partial);
             publish(partial, points.resolve(p.id()));
