@@ -273,6 +273,7 @@ public final class SweepReport {
         for (Map.Entry<String, Map<List<String>, List<Double>>> s : series.entrySet()) {
             String color = COLORS[c++ % COLORS.length];
             StringBuilder line = new StringBuilder();
+            StringBuilder markers = new StringBuilder();
             for (int i = 0; i < xs.size(); i++) {
                 List<Double> v = s.getValue().get(xs.get(i));
                 if (v == null) {
@@ -290,7 +291,7 @@ public final class SweepReport {
                             .append("\" stroke=\"").append(color).append("\" stroke-width=\"3\" opacity=\"0.4\"/>");
                 }
                 anyHollow |= !why.isEmpty();
-                b.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
+                markers.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
                         .append(why.isEmpty() ? "\" r=\"3\" fill=\"" + color
                                 : "\" r=\"3.5\" fill=\"white\" stroke-width=\"1.5\" stroke=\"" + color)
                         .append("\"><title>").append(esc(s.getKey())).append(s.getKey().isEmpty() ? "" : " ")
@@ -298,14 +299,15 @@ public final class SweepReport {
                         .append(num(min)).append("..").append(num(max)).append(" over ").append(v.size())
                         .append(v.size() == 1 ? " seed" : " seeds");
                 if (!why.isEmpty()) {
-                    b.append("; ").append(why.size()).append(" of ").append(v.size())
+                    markers.append("; ").append(why.size()).append(" of ").append(v.size())
                             .append(" stopped before the workload completed (")
                             .append(esc(String.join(", ", why.stream().distinct().toList()))).append(')');
                 }
-                b.append("</title></circle>");
+                markers.append("</title></circle>");
             }
+            // The markers over the line, so that a hollow one shows hollow.
             b.append("<path d=\"").append(line).append("\" fill=\"none\" stroke=\"").append(color)
-                    .append("\" stroke-width=\"1.5\"/>");
+                    .append("\" stroke-width=\"1.5\"/>").append(markers);
             if (!s.getKey().isEmpty()) {
                 legend.append("<span style=\"color:").append(color).append("\">■</span> ").append(esc(s.getKey()))
                         .append("<br>");
