@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -103,8 +104,17 @@ public final class SweepApp {
         for (SweepPoint p : plan.points()) {
             Path summary = new Path(new Path(new Path(root, "points"), p.id()), "summary.json");
             if (fs.exists(summary)) {
-                String text = read(fs, summary);
-                String problem = SummaryMetrics.problem(text);
+                String text = null;
+                String problem;
+                try {
+                    text = read(fs, summary);
+                    problem = SummaryMetrics.problem(text);
+                } catch (ChecksumException e) {
+                    // A local file system's .summary.json.crc: the file was changed behind Hadoop's back.
+                    problem = "it does not match its checksum file .summary.json.crc";
+                } catch (IOException e) {
+                    problem = "it cannot be read: " + e.getMessage();
+                }
                 if (problem == null) {
                     outcomes.put(p.id(), PointOutcome.completed(p.id(), text));
                     continue;
