@@ -19,6 +19,8 @@ class PointRunnerTest {
                 .isEqualTo("cannot read or write flows.csv: permission denied");
         assertThat(PointRunner.reason(new IllegalStateException("boom"))).isEqualTo(
                 "internal error: java.lang.IllegalStateException: boom");
+        assertThat(PointRunner.reason(new OutOfMemoryError("Java heap space"))).startsWith(
+                "the simulation ran out of memory (give the JVM more with ROCELAB_JAVA_OPTS=-Xmx...");
     }
 
     @Test
