@@ -25,8 +25,9 @@ import rocelab.scenario.sweep.SweepResults;
             "Each point is a normal run in DIR/points/<id>/; points already complete are not run again, so an"
                     + " interrupted sweep resumes and new values run only the new points. Writes DIR/results.csv"
                     + " (one row per point and seed) and DIR/sweep.html.",
-            "Exit code 0: every point completed; 1: some failed (their errors are in results.csv); 2: bad input,"
-                    + " nothing ran."})
+            "Exit code 0: no point failed (runs that stopped before their workload completed, at run.stop-at or"
+                    + " in a deadlock, are counted apart but do not fail); 1: some failed (each one's reason on stderr,"
+                    + " in full in results.csv); 2: bad input, nothing ran."})
 final class SweepCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SWEEP", description = "Sweep YAML file (format: docs/sweeps.md).")
     Path sweep;
@@ -91,16 +92,30 @@ final class SweepCommand implements Callable<Integer> {
         }
         progress.done();
         SweepResults results = outcome.results();
+        for (String f : results.failures()) {
+            err.println("error: " + f);
+        }
         for (String m : results.unmatched()) {
             err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
         }
         if (!quiet) {
-            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%n",
-                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed());
+            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%s%n",
+                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed(),
+                    stoppedEarly(results));
             stdout.println("output    " + dir + " (" + SweepResults.FILE + ", sweep.html, points/<id>/ per run)");
             stdout.flush();
         }
         return results.failed() == 0 ? 0 : RocelabCommand.EXIT_INTERNAL;
+    }
+
+    /**
+     * " · 2 stopped before their workload completed (2 stop-at)", or "" when every run that did not fail completed
+     * its workload. Such runs do not change the exit code: a stop-at is asked for, and a deadlock or stall is what the
+     * scenario does (the simulation ran correctly).
+     */
+    static String stoppedEarly(SweepResults results) {
+        return results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("
+                + results.stoppedText() + ")";
     }
 
     private static String stem(Path file) {
@@ -120,12 +135,32 @@ final class SweepCommand implements Callable<Integer> {
         private final boolean terminal;
         private long lastNanos = Long.MIN_VALUE;
         private String pending;
+        private String lastLine;
         private boolean printed;
         private int width;
 
         SweepProgress(PrintStream out, boolean terminal) {
             this.out = out;
             this.terminal = terminal;
+        }
+
+        /** Printed even with -q (it names something the user has to know); on a terminal, over the progress line. */
+        @Override
+        public synchronized void onWarning(String message) {
+            PrintStream to = out != null ? out : System.err;
+            if (terminal && printed) {
+                to.print("\r" + " ".repeat(width) + "\r");
+            }
+            to.println(message);
+            to.flush();
+            if (terminal && printed) {
+                to.print(pendingOrLast());
+                to.flush();
+            }
+        }
+
+        private String pendingOrLast() {
+            return pending != null ? pending : lastLine == null ? "" : lastLine;
         }
 
         @Override
@@ -143,6 +178,7 @@ final class SweepCommand implements Callable<Integer> {
             lastNanos = now;
             pending = null;
             // On a terminal the line is redrawn in place, padded over whatever the previous one left.
+            lastLine = line;
             out.print(terminal ? "\r" + line + " ".repeat(Math.max(0, width - line.length())) : line + "\n");
             width = line.length();
             out.flush();
@@ -152,7 +188,7 @@ final class SweepCommand implements Callable<Integer> {
         static String line(LocalSweep.Status s) {
             String eta = Double.isNaN(s.etaSeconds()) || s.done() == s.total() ? ""
                     : " · ETA " + duration(s.etaSeconds());
-            return String.format(Locale.ROOT, "sweep %d/%d points done%s · %d running · %d failed%s", s.done(),
+            return String.format(Locale.ROOT, "sweep %d/%d runs done%s · %d running · %d failed%s", s.done(),
                     s.total(), s.reused() > 0 ? " (" + s.reused() + " before)" : "", s.running(), s.failed(), eta);
         }
 

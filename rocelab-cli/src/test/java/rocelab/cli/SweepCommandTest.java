@@ -38,7 +38,7 @@ class SweepCommandTest {
         CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "2");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("2 runs (2 ran now, 0 complete before) · 0 failed");
-        assertThat(run.err()).contains("sweep 2/2 points done · 0 running · 0 failed");
+        assertThat(run.err()).contains("sweep 2/2 runs done · 0 running · 0 failed");
         assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3);
         assertThat(out.resolve("sweep.html")).isRegularFile();
 
@@ -69,5 +69,65 @@ class SweepCommandTest {
         CliRun missing = CliRun.of("sweep", dir.resolve("nope.yaml").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.errorLines().get(0)).contains("nope.yaml:1:1: file not found");
+    }
+
+    @Test
+    void runsStoppedBeforeTheirWorkloadCompletedAreCountedApartAndDoNotFail() throws Exception {
+        Path file = sweep("vary:\n  run.stop-at: [2us, 1ms]\n");
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("2 runs (2 ran now, 0 complete before) · 0 failed · 1 stopped before their"
+                + " workload completed (1 stop-at)");
+        assertThat(Files.readString(out.resolve("sweep.html"))).contains("1 stopped before it completed (1 stop-at)");
+    }
+
+    @Test
+    void aPointWhoseSummaryIsDamagedRunsAgainAndTheResultsAreRewritten() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("out");
+        assertThat(CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q").exitCode())
+                .isZero();
+        String csv = Files.readString(out.resolve("results.csv"));
+        String id = csv.lines().skip(1).findFirst().orElseThrow().split(",")[0];
+        Path summary = out.resolve("points").resolve(id).resolve("summary.json");
+        String good = Files.readString(summary);
+        Files.writeString(summary, good.substring(0, good.indexOf("\"stop_reason\"")) + "\"stop_reason: \"com");
+        Files.writeString(out.resolve("results.csv"), "stale\n");
+
+        CliRun again = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.err().lines().toList()).singleElement().asString()
+                .startsWith("warning: points/" + id + "/summary.json is damaged (line ")
+                .endsWith("): running point " + id + " again");
+        assertThat(Files.readString(summary)).contains("\"stop_reason\": \"completed\"");
+        assertThat(Files.readString(out.resolve("results.csv")).lines().map(l -> l.split(",")[0])
+                .filter(l -> !l.equals("point")).toList()).hasSize(2).contains(id);
+        assertThat(out.resolve("points").toFile().list()).hasSize(2);
+
+        CliRun third = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(third.out()).contains("2 runs (0 ran now, 2 complete before) · 0 failed");
+
+        // A point folder without its summary.json is not complete either.
+        Files.delete(summary);
+        CliRun fourth = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(fourth.err().lines().toList()).containsExactly("warning: points/" + id + " has no summary.json:"
+                + " running point " + id + " again");
+        assertThat(summary).isRegularFile();
+    }
+
+    @Test
+    void eachFailedPointsReasonIsPrintedInWords() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("out");
+        String id = CliRun.of("sweep", file.toString(), "--dry-run").out().lines().skip(2).findFirst().orElseThrow()
+                .split("\t")[0];
+        Files.createDirectories(out.resolve("points"));
+        Files.writeString(out.resolve("points").resolve(id), "mine");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1", "-q");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().lines().toList()).containsExactly("error: point " + id + " (nic.dcqcn.profile=nvidia,"
+                + " seed 1) failed: points/" + id + " is a file where the point's run folder goes: remove it and run the"
+                + " sweep again to run this point");
     }
 }

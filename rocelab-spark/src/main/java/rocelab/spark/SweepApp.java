@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -25,6 +26,7 @@ import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
 import rocelab.scenario.sweep.PointOutcome;
 import rocelab.scenario.sweep.PointRunner;
+import rocelab.scenario.sweep.SummaryMetrics;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
 import rocelab.scenario.sweep.SweepReport;
@@ -102,10 +104,26 @@ public final class SweepApp {
         for (SweepPoint p : plan.points()) {
             Path summary = new Path(new Path(new Path(root, "points"), p.id()), "summary.json");
             if (fs.exists(summary)) {
-                outcomes.put(p.id(), PointOutcome.completed(p.id(), read(fs, summary)));
-            } else {
-                pending.add(p);
+                String text = null;
+                String problem;
+                try {
+                    text = read(fs, summary);
+                    problem = SummaryMetrics.problem(text);
+                } catch (ChecksumException e) {
+                    // A local file system's .summary.json.crc: the file was changed behind Hadoop's back.
+                    problem = "it does not match its checksum file .summary.json.crc";
+                } catch (IOException e) {
+                    problem = "it cannot be read: " + e.getMessage();
+                }
+                if (problem == null) {
+                    outcomes.put(p.id(), PointOutcome.completed(p.id(), text));
+                    continue;
+                }
+                // Not a complete run: run it again (its files are overwritten).
+                err.println("warning: points/" + p.id() + "/summary.json is damaged (" + problem + "): running point "
+                        + p.id() + " again");
             }
+            pending.add(p);
         }
         int reused = outcomes.size();
         if (!pending.isEmpty()) {
@@ -129,8 +147,13 @@ public final class SweepApp {
         write(fs, new Path(root, SweepResults.FILE), results.csv());
         write(fs, new Path(root, SweepReport.FILE), SweepReport.html(plan, results));
         parquet(spark, results, new Path(root, "results.parquet").toString());
-        out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%n",
-                plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed());
+        for (String f : results.failures()) {
+            err.println("error: " + f);
+        }
+        out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%s%n",
+                plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed(),
+                results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("
+                        + results.stoppedText() + ")");
         out.println("output    " + outUri + " (results.csv, results.parquet, sweep.html, points/<id>/summary.json)");
         return results.failed() == 0 ? 0 : 1;
     }

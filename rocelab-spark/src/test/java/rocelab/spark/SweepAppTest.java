@@ -99,6 +99,33 @@ class SweepAppTest {
                 new PrintStream(again, true, StandardCharsets.UTF_8), System.err)).isZero();
         assertThat(again.toString(StandardCharsets.UTF_8)).contains("(0 ran now as Spark tasks, 4 complete before)");
         assertThat(Files.readString(out.resolve("results.csv"))).isEqualTo(onSpark);
+
+        // A damaged summary.json: that point runs again, once said on stderr, and the table is whole again.
+        String id = plan.points().get(1).id();
+        Path summary = out.resolve("points").resolve(id).resolve("summary.json");
+        Files.writeString(summary, "{\n  \"scenario\": \"tin");
+        // Written behind Hadoop's back, as a damaged file would be: its checksum file no longer matches.
+        Path crc = summary.resolveSibling(".summary.json.crc");
+        ByteArrayOutputStream third = new ByteArrayOutputStream();
+        ByteArrayOutputStream thirdErr = new ByteArrayOutputStream();
+        assertThat(SweepApp.run(new String[] {file.toString(), "--out", out.toString()},
+                new PrintStream(third, true, StandardCharsets.UTF_8),
+                new PrintStream(thirdErr, true, StandardCharsets.UTF_8))).isZero();
+        assertThat(thirdErr.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+                .startsWith("warning: points/" + id + "/summary.json is damaged (")
+                .endsWith("): running point " + id + " again");
+        assertThat(third.toString(StandardCharsets.UTF_8)).contains("(1 ran now as Spark tasks, 3 complete before)");
+        assertThat(withoutWallClock(Files.readString(out.resolve("results.csv")))).isEqualTo(withoutWallClock(onSpark));
+
+        // Without the checksum file, its text is checked.
+        Files.writeString(summary, "{\n  \"scenario\": \"tin");
+        Files.deleteIfExists(crc);
+        ByteArrayOutputStream fourthErr = new ByteArrayOutputStream();
+        assertThat(SweepApp.run(new String[] {file.toString(), "--out", out.toString()}, System.out,
+                new PrintStream(fourthErr, true, StandardCharsets.UTF_8))).isZero();
+        assertThat(fourthErr.toString(StandardCharsets.UTF_8)).startsWith("warning: points/" + id
+                + "/summary.json is damaged (line 2");
+        assertThat(Files.readString(summary)).contains("\"stop_reason\"");
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
+import rocelab.scenario.sweep.SummaryKeys;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
 
@@ -102,8 +103,10 @@ public final class SweepReader {
                     throw new ScenarioException(e.file(), e.line(), e.column(), e.detail() + " (sweep point "
                             + describe(axes, values) + ", seed " + seed + ")");
                 }
+                // The model is not a scenario key: the header says it, and how to run the point again as it ran.
                 String yaml = "# A point of the sweep " + shown + ": " + describe(axes, values) + ", seed "
-                        + config.seed() + "\n" + YamlTrees.text(tree);
+                        + config.seed() + (model.equals("packet") ? "" : ", model " + model + " (run it again with"
+                        + " rocelab run scenario.yaml --model " + model + ")") + "\n" + YamlTrees.text(tree);
                 ScenarioConfig reread;
                 try {
                     reread = reader.read(yaml, base.shown(), base.dir());
@@ -129,7 +132,8 @@ public final class SweepReader {
 
     /**
      * A point's id: the start of its scenario hash (manifest.json's scenario_sha256) for the packet model; another
-     * model hashes its name in too, so the same scenario under two models gets two folders.
+     * model hashes its name in too (the SHA-256 of the scenario hash, a newline and {@code model=NAME}), so the same
+     * scenario under two models gets two folders.
      */
     static String pointId(ScenarioConfig config, String model) {
         String hash = Simulation.scenarioHash(config);
@@ -347,6 +351,12 @@ public final class SweepReader {
             String m = doc.text(item, "a metric", expected);
             if (!METRIC.matcher(m).matches()) {
                 throw doc.at(item, "'" + m + "' is not a metric name; expected " + expected);
+            }
+            if (!SummaryKeys.known(m)) {
+                List<String> near = SummaryKeys.nearest(m);
+                throw doc.at(item, "'" + m + "' is not a key of summary.json"
+                        + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)") + "; expected "
+                        + expected + "; the keys are in docs/outputs.md#summaryjson");
             }
             out.add(m);
         }

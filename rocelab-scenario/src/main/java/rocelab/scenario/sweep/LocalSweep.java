@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -50,6 +53,9 @@ public final class LocalSweep {
         Listener NONE = s -> {};
 
         void onStatus(Status status);
+
+        /** A note for the user, once (such as a point folder whose summary.json cannot be read). */
+        default void onWarning(String message) {}
     }
 
     /** What the sweep did: the results, how many points ran now and how many were complete before. */
@@ -80,12 +86,34 @@ public final class LocalSweep {
         Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
         List<SweepPoint> pending = new ArrayList<>();
         for (SweepPoint p : plan.points()) {
-            Path summary = points.resolve(p.id()).resolve(RunWriter.SUMMARY);
-            if (Files.isRegularFile(summary)) {
-                outcomes.put(p.id(), PointOutcome.completed(p.id(), Files.readString(summary, StandardCharsets.UTF_8)));
-            } else {
-                pending.add(p);
+            Path folder = points.resolve(p.id());
+            Path summary = folder.resolve(RunWriter.SUMMARY);
+            if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+                String text = null;
+                String problem;
+                try {
+                    text = Files.readString(summary, StandardCharsets.UTF_8);
+                    problem = SummaryMetrics.problem(text);
+                } catch (NoSuchFileException e) {
+                    problem = "missing";
+                } catch (IOException e) {
+                    problem = "it cannot be read as UTF-8 text";
+                }
+                if (problem == null) {
+                    outcomes.put(p.id(), PointOutcome.completed(p.id(), text));
+                    continue;
+                }
+                // Not a complete run: set it aside (the rerun's folder takes its name), then run the point again.
+                listener.onWarning("warning: " + (problem.equals("missing")
+                        ? POINTS + "/" + p.id() + " has no " + RunWriter.SUMMARY
+                        : POINTS + "/" + p.id() + "/" + RunWriter.SUMMARY + " is damaged (" + problem + ")")
+                        + ": running point " + p.id() + " again");
+                Path aside = partialFolder(points, p.id());
+                Files.delete(aside);
+                Files.move(folder, aside);
+                deleteTree(aside);
             }
+            pending.add(p);
         }
         int reused = outcomes.size();
         Tracker tracker = new Tracker(plan.points().size(), reused, pending.size());
@@ -118,6 +146,13 @@ public final class LocalSweep {
         PointOutcome outcome;
         Path partial = null;
         try {
+            Path target = points.resolve(p.id());
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+                // Not ours to remove: the user's file (or link) stands where the point's run folder must go.
+                throw new PointFolderTaken(POINTS + "/" + p.id() + " is a file where the point's run folder"
+                        + " goes: remove it and run the sweep again to run this point");
+            }
             ScenarioConfig config = PointRunner.config(p);
             RunResult result = PointRunner.run(config, plan.model());
             partial = partialFolder(points, p.id());
@@ -126,10 +161,18 @@ public final class LocalSweep {
             extras.put("scenario_file", "scenario.yaml");
             extras.put("sweep_file", sweepFile);
             extras.put("sweep_point", p.id());
+            // Not in the scenario: how the point ran (its id hashes it in for flow and ideal).
+            extras.put("model", plan.model());
             new RunWriter().write(partial, result, extras);
             ReportWriter.write(partial);
             publish(partial, points.resolve(p.id()));
             outcome = PointOutcome.completed(p.id(), RunWriter.summaryJson(result));
+        } catch (PointFolderTaken e) {
+            outcome = PointOutcome.failed(p.id(), e.getMessage());
+        } catch (IOException | UncheckedIOException e) {
+            outcome = PointOutcome.failed(p.id(), ioReason(
+                    e instanceof UncheckedIOException u ? u.getCause() : (IOException) e, p.id()));
+            deleteQuietly(partial);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             outcome = PointOutcome.failed(p.id(), PointRunner.reason(e));
             // A later sweep in another process would remove it, but not one in this process (it is alive).
@@ -137,6 +180,35 @@ public final class LocalSweep {
         }
         tracker.finished(outcome.ok());
         return outcome;
+    }
+
+    /**
+     * Why writing a point's run folder failed, in words: the file as the user sees it (relative to the sweep's
+     * output, the hidden folder it was written into named as the point folder it becomes) and the cause.
+     */
+    String ioReason(IOException e, String id) {
+        String file = null;
+        if (e instanceof FileSystemException f) {
+            file = f.getOtherFile() != null ? f.getOtherFile() : f.getFile();
+        }
+        String where = POINTS + "/" + id;
+        if (file != null) {
+            Path p = Path.of(file);
+            Path base = out.toAbsolutePath().normalize();
+            Path full = p.toAbsolutePath().normalize();
+            where = (full.startsWith(base) ? base.relativize(full).toString() : file)
+                    .replaceAll("\\.[0-9a-f]{" + SweepPoint.ID_LENGTH + "}" + PARTIAL + "[0-9]+-[0-9]+", id);
+        }
+        return "cannot write the point's run folder: " + where + ": " + PointRunner.ioCause(e);
+    }
+
+    /** Something that is not a run folder stands where a point's folder must go. */
+    private static final class PointFolderTaken extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PointFolderTaken(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** Renames a finished run folder into place; the point folder exists only when complete. */

@@ -1,6 +1,15 @@
 package rocelab.scenario.sweep;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.Locale;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.RunWriter;
 import rocelab.scenario.ProgressListener;
@@ -43,9 +52,43 @@ public final class PointRunner {
         }
     }
 
-    /** A one-line reason for a failure, without a stack trace. */
+    /**
+     * A one-line reason for a failure, without a stack trace: a scenario's message as it is; a file's problem in
+     * words (the file and why); anything else is a fault of the simulator, named as such with Java's text.
+     */
     public static String reason(Throwable e) {
-        String m = e instanceof ScenarioException ? e.getMessage() : e.toString();
-        return m == null ? e.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
+        Throwable t = e instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : e;
+        String m;
+        if (t instanceof ScenarioException) {
+            m = t.getMessage();
+        } else if (t instanceof IOException io) {
+            String file = io instanceof FileSystemException f ? f.getFile() : null;
+            m = "cannot read or write " + (file == null ? "a file" : file) + ": " + ioCause(io);
+        } else if (t instanceof OutOfMemoryError) {
+            m = "the simulation ran out of memory (give the JVM more with ROCELAB_JAVA_OPTS=-Xmx..., or run fewer"
+                    + " points at once with --jobs)";
+        } else if (t instanceof StackOverflowError) {
+            m = "internal error: the simulation overflowed its thread's stack";
+        } else {
+            m = "internal error: " + t;
+        }
+        return m == null ? t.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** Only an I/O exception's cause in words ({@code permission denied}, {@code not a directory}). */
+    public static String ioCause(IOException e) {
+        if (!(e instanceof FileSystemException f)) {
+            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        String cause = f.getReason();
+        if (cause == null || cause.isBlank()) {
+            return e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof NoSuchFileException ? "no such file or directory"
+                    : e instanceof NotDirectoryException ? "not a directory"
+                    : e instanceof FileAlreadyExistsException ? "already exists"
+                    : e instanceof DirectoryNotEmptyException ? "directory not empty"
+                    : "the file system refused it";
+        }
+        return cause.substring(0, 1).toLowerCase(Locale.ROOT) + cause.substring(1);
     }
 }

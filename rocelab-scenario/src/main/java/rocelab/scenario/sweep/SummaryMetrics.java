@@ -7,6 +7,9 @@ import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -28,6 +31,30 @@ public final class SummaryMetrics {
         Map<String, String> out = new LinkedHashMap<>();
         walk(node(summaryJson), "", out);
         return out;
+    }
+
+    /**
+     * Why a summary.json text is not one a run wrote (not JSON, or not an object with a {@code stop_reason}), in
+     * plain words with its line and column; null when it is one.
+     */
+    public static String problem(String summaryJson) {
+        Node n;
+        try {
+            n = node(summaryJson);
+        } catch (MarkedYAMLException e) {
+            Mark m = e.getProblemMark();
+            return (m == null ? "" : "line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ": ")
+                    + "not valid JSON (" + e.getProblem() + ")";
+        } catch (YAMLException e) {
+            return "not valid JSON";
+        }
+        if (!(n instanceof MappingNode)) {
+            return n == null ? "empty" : "not a JSON object";
+        }
+        if (text(summaryJson, "stop_reason") == null) {
+            return "no stop_reason: not a complete summary";
+        }
+        return null;
     }
 
     /** A string at the top level of the summary (such as stop_reason), or null. */

@@ -2,10 +2,13 @@ package rocelab.scenario.sweep;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import rocelab.observe.output.Summary;
 import rocelab.observe.report.NiceTicks;
 
@@ -28,6 +31,11 @@ public final class SweepReport {
     private static final int RIGHT = 12;
     private static final int TOP = 12;
     private static final int BOTTOM = 40;
+    /** Height of a further line of x labels (a zipped key's values). */
+    private static final int LINE = 13;
+    /** Under a chart with runs that stopped before their workload completed. */
+    static final String HOLLOW_NOTE = "○ hollow marker: some run there stopped before its workload completed (see"
+            + " the table below); its flow figures count only the flows that finished.";
 
     private SweepReport() {}
 
@@ -37,10 +45,31 @@ public final class SweepReport {
         int keys = plan.keys().size();
         int firstMetric = header.size() - results.metrics().size();
         int status = header.indexOf("status");
+        int stop = header.indexOf("stop_reason");
         List<List<String>> ok = new ArrayList<>();
         List<List<String>> failed = new ArrayList<>();
-        for (List<String> r : results.rows()) {
+        Set<List<String>> early = Collections.newSetFromMap(new IdentityHashMap<>());
+        Map<List<String>, String> stopReason = new IdentityHashMap<>();
+        for (int i = 0; i < results.rows().size(); i++) {
+            List<String> r = results.rows().get(i);
             (r.get(status).equals("completed") ? ok : failed).add(r);
+            if (results.stoppedEarly(i)) {
+                early.add(r);
+                stopReason.put(r, r.get(stop));
+            }
+        }
+        // Under zip the keys move together: one chart per metric along all of them. Otherwise one per key.
+        List<List<Integer>> onX = new ArrayList<>();
+        if (plan.combine().equals("zip")) {
+            List<Integer> all = new ArrayList<>();
+            for (int k = 0; k < keys; k++) {
+                all.add(k);
+            }
+            onX.add(all);
+        } else {
+            for (int k = 0; k < keys; k++) {
+                onX.add(List.of(k));
+            }
         }
         StringBuilder b = new StringBuilder(1 << 16);
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sweep ")
@@ -52,9 +81,14 @@ public final class SweepReport {
         b.append("<h1>sweep ").append(esc(plan.sweepFile())).append("</h1>\n<p>base scenario ")
                 .append(esc(plan.baseScenario())).append(" · ").append(esc(plan.combine())).append(" of ")
                 .append(esc(String.join(", ", plan.keys()))).append(" · ").append(results.rows().size())
-                .append(" runs, ").append(ok.size()).append(" completed, ").append(failed.size())
-                .append(" failed · model ").append(esc(plan.model()))
-                .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar).</p>\n");
+                .append(" runs: ").append(ok.size() - early.size()).append(" completed their workload, ")
+                .append(early.size()).append(" stopped before it completed")
+                .append(early.isEmpty() ? "" : " (" + esc(results.stoppedText()) + ")").append(", ")
+                .append(failed.size()).append(" failed · model ").append(esc(plan.model()))
+                .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar)")
+                .append(early.isEmpty() ? "" : "; a hollow marker: some run there stopped before its workload"
+                        + " completed, and its flow figures count only the flows that finished")
+                .append(".</p>\n");
         List<String[]> constant = new ArrayList<>();
         StringBuilder toc = new StringBuilder();
         int tocAt = b.length();
@@ -76,8 +110,8 @@ public final class SweepReport {
             toc.append(toc.length() == 0 ? "" : " · ").append("<a href=\"#m").append(m).append("\">").append(esc(metric))
                     .append("</a>");
             b.append("<h2 id=\"m").append(m).append("\">").append(esc(metric)).append("</h2>\n<div class=\"grid\">\n");
-            for (int k = 0; k < keys; k++) {
-                b.append(chart(header, ok, firstKey, keys, k, m));
+            for (List<Integer> x : onX) {
+                b.append(chart(header, ok, early, stopReason, firstKey, keys, x, m));
             }
             b.append("</div>\n");
         }
@@ -91,6 +125,28 @@ public final class SweepReport {
             b.append("<h2>The same in every completed run</h2>\n<table><tr><th>metric</th><th>value</th></tr>\n");
             for (String[] c : constant) {
                 b.append("<tr><td>").append(esc(c[0])).append("</td><td>").append(esc(c[1])).append("</td></tr>\n");
+            }
+            b.append("</table>\n");
+        }
+        if (!early.isEmpty()) {
+            b.append("<h2>Runs that stopped before their workload completed</h2>\n<p>Their flow figures (FCT,"
+                    + " slowdown, goodput) count only the flows that finished before the run stopped.</p>\n"
+                    + "<table><tr><th>point</th><th>seed</th>");
+            for (String k : plan.keys()) {
+                b.append("<th>").append(esc(k)).append("</th>");
+            }
+            b.append("<th>stop_reason</th><th>flows completed</th></tr>\n");
+            for (int i = 0; i < results.rows().size(); i++) {
+                List<String> r = results.rows().get(i);
+                if (!early.contains(r)) {
+                    continue;
+                }
+                b.append("<tr>");
+                for (int c = 0; c < firstKey + keys; c++) {
+                    b.append("<td>").append(esc(r.get(c))).append("</td>");
+                }
+                b.append("<td>").append(esc(r.get(stop))).append("</td><td>")
+                        .append(esc(results.flowsCompleted(i))).append("</td></tr>\n");
             }
             b.append("</table>\n");
         }
@@ -117,18 +173,26 @@ public final class SweepReport {
         return (int) rows.stream().map(r -> r.get(column)).distinct().count();
     }
 
-    /** One metric against one key; a line per combination of the other keys. */
-    private static String chart(List<String> header, List<List<String>> rows, int firstKey, int keys, int k, int m) {
-        List<String> xs = new ArrayList<>();
-        Map<String, Map<String, List<Double>>> series = new LinkedHashMap<>();
+    /**
+     * One metric against one key (or, under zip, against the zipped keys together): a line per combination of the
+     * keys not on x. Runs that stopped before their workload completed get hollow markers and a note.
+     */
+    private static String chart(List<String> header, List<List<String>> rows, Set<List<String>> early,
+            Map<List<String>, String> stopReason, int firstKey, int keys, List<Integer> onX, int m) {
+        List<List<String>> xs = new ArrayList<>();
+        Map<String, Map<List<String>, List<Double>>> series = new LinkedHashMap<>();
+        Map<String, Map<List<String>, List<String>>> stopped = new LinkedHashMap<>();
         for (List<String> r : rows) {
-            String x = r.get(firstKey + k);
+            List<String> x = new ArrayList<>();
+            for (int k : onX) {
+                x.add(r.get(firstKey + k));
+            }
             if (!xs.contains(x)) {
                 xs.add(x);
             }
             StringBuilder other = new StringBuilder();
             for (int o = 0; o < keys; o++) {
-                if (o != k) {
+                if (!onX.contains(o)) {
                     other.append(other.length() == 0 ? "" : ", ").append(header.get(firstKey + o)).append('=')
                             .append(r.get(firstKey + o));
                 }
@@ -137,11 +201,15 @@ public final class SweepReport {
             if (!cell.isEmpty()) {
                 series.computeIfAbsent(other.toString(), s -> new LinkedHashMap<>())
                         .computeIfAbsent(x, s -> new ArrayList<>()).add(Double.parseDouble(cell));
+                if (early.contains(r)) {
+                    stopped.computeIfAbsent(other.toString(), s -> new LinkedHashMap<>())
+                            .computeIfAbsent(x, s -> new ArrayList<>()).add(stopReason.get(r));
+                }
             }
         }
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
-        for (Map<String, List<Double>> s : series.values()) {
+        for (Map<List<String>, List<Double>> s : series.values()) {
             for (List<Double> v : s.values()) {
                 for (double d : v) {
                     lo = Math.min(lo, d);
@@ -159,10 +227,20 @@ public final class SweepReport {
         lo = ticks[0];
         hi = ticks[ticks.length - 1];
         int left = leftMargin(labels);
+        // Under zip each x value is a line of labels, one per zipped key; the chart widens so that they fit.
+        int longestX = 0;
+        for (List<String> x : xs) {
+            for (String v : x) {
+                longestX = Math.max(longestX, v.length());
+            }
+        }
+        int w = Math.max(W, left + RIGHT + xs.size() * (int) Math.ceil(CHAR_PX * longestX + 8));
+        int extraLines = onX.size() - 1;
+        int h = H + LINE * extraLines;
         StringBuilder b = new StringBuilder();
-        b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"")
-                .append(H).append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\">");
-        int plotW = W - left - RIGHT;
+        b.append("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(w).append("\" height=\"")
+                .append(h).append("\" viewBox=\"0 0 ").append(w).append(' ').append(h).append("\">");
+        int plotW = w - left - RIGHT;
         int plotH = H - TOP - BOTTOM;
         b.append("<rect x=\"").append(left).append("\" y=\"").append(TOP).append("\" width=\"").append(plotW)
                 .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>");
@@ -174,52 +252,78 @@ public final class SweepReport {
                     .append("</text>");
         }
         for (int i = 0; i < xs.size(); i++) {
-            b.append("<text x=\"").append(f(px(i, xs.size(), plotW))).append("\" y=\"").append(TOP + plotH + 16)
-                    .append("\" text-anchor=\"middle\">").append(esc(xs.get(i))).append("</text>");
+            for (int line = 0; line < xs.get(i).size(); line++) {
+                b.append("<text x=\"").append(f(px(i, xs.size(), left, plotW))).append("\" y=\"")
+                        .append(TOP + plotH + 16 + LINE * line).append(line == 0 ? "" : "\" fill=\"#666")
+                        .append("\" text-anchor=\"middle\">").append(esc(xs.get(i).get(line))).append("</text>");
+            }
         }
-        b.append("<text x=\"").append(left + plotW / 2).append("\" y=\"").append(H - 6)
-                .append("\" text-anchor=\"middle\">").append(esc(header.get(firstKey + k))).append("</text>");
+        StringBuilder axis = new StringBuilder(header.get(firstKey + onX.get(0)));
+        for (int line = 1; line < onX.size(); line++) {
+            axis.append(line == 1 ? " (under it, zipped: " : ", then ").append(header.get(firstKey + onX.get(line)));
+        }
+        if (onX.size() > 1) {
+            axis.append(')');
+        }
+        b.append("<text x=\"").append(left + plotW / 2).append("\" y=\"").append(h - 6)
+                .append("\" text-anchor=\"middle\">").append(esc(axis.toString())).append("</text>");
         int c = 0;
+        boolean anyHollow = false;
         StringBuilder legend = new StringBuilder();
-        for (Map.Entry<String, Map<String, List<Double>>> s : series.entrySet()) {
+        for (Map.Entry<String, Map<List<String>, List<Double>>> s : series.entrySet()) {
             String color = COLORS[c++ % COLORS.length];
             StringBuilder line = new StringBuilder();
+            StringBuilder markers = new StringBuilder();
             for (int i = 0; i < xs.size(); i++) {
                 List<Double> v = s.getValue().get(xs.get(i));
                 if (v == null) {
                     continue;
                 }
+                List<String> why = stopped.getOrDefault(s.getKey(), Map.of()).getOrDefault(xs.get(i), List.of());
                 double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
                 double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
                 double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-                double x = px(i, xs.size(), plotW);
+                double x = px(i, xs.size(), left, plotW);
                 line.append(line.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(py(mean, lo, hi, plotH)));
                 if (max > min) {
                     b.append("<line x1=\"").append(f(x)).append("\" x2=\"").append(f(x)).append("\" y1=\"")
                             .append(f(py(min, lo, hi, plotH))).append("\" y2=\"").append(f(py(max, lo, hi, plotH)))
                             .append("\" stroke=\"").append(color).append("\" stroke-width=\"3\" opacity=\"0.4\"/>");
                 }
-                b.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
-                        .append("\" r=\"3\" fill=\"").append(color).append("\"><title>").append(esc(s.getKey()))
-                        .append(' ').append(esc(xs.get(i))).append(": mean ").append(num(mean)).append(", ")
+                anyHollow |= !why.isEmpty();
+                markers.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
+                        .append(why.isEmpty() ? "\" r=\"3\" fill=\"" + color
+                                : "\" r=\"3.5\" fill=\"white\" stroke-width=\"1.5\" stroke=\"" + color)
+                        .append("\"><title>").append(esc(s.getKey())).append(s.getKey().isEmpty() ? "" : " ")
+                        .append(esc(String.join(" / ", xs.get(i)))).append(": mean ").append(num(mean)).append(", ")
                         .append(num(min)).append("..").append(num(max)).append(" over ").append(v.size())
-                        .append(v.size() == 1 ? " seed" : " seeds").append("</title></circle>");
+                        .append(v.size() == 1 ? " seed" : " seeds");
+                if (!why.isEmpty()) {
+                    markers.append("; ").append(why.size()).append(" of ").append(v.size())
+                            .append(" stopped before the workload completed (")
+                            .append(esc(String.join(", ", why.stream().distinct().toList()))).append(')');
+                }
+                markers.append("</title></circle>");
             }
+            // The markers over the line, so that a hollow one shows hollow.
             b.append("<path d=\"").append(line).append("\" fill=\"none\" stroke=\"").append(color)
-                    .append("\" stroke-width=\"1.5\"/>");
+                    .append("\" stroke-width=\"1.5\"/>").append(markers);
             if (!s.getKey().isEmpty()) {
                 legend.append("<span style=\"color:").append(color).append("\">■</span> ").append(esc(s.getKey()))
                         .append("<br>");
             }
         }
-        b.append("</svg><figcaption>").append(esc(header.get(m))).append(" against ")
-                .append(esc(header.get(firstKey + k))).append(legend.length() == 0 ? "" : "<br>").append(legend)
-                .append("</figcaption></figure>\n");
+        b.append("</svg><figcaption>").append(esc(header.get(m))).append(" against ").append(esc(axis.toString()))
+                .append(legend.length() == 0 ? "" : "<br>").append(legend);
+        if (anyHollow) {
+            b.append(legend.length() == 0 ? "<br>" : "").append(HOLLOW_NOTE);
+        }
+        b.append("</figcaption></figure>\n");
         return b.toString();
     }
 
-    private static double px(int i, int n, int plotW) {
-        return W - RIGHT - plotW + plotW * (i + 0.5) / n;
+    private static double px(int i, int n, int left, int plotW) {
+        return left + plotW * (i + 0.5) / n;
     }
 
     /** The y axis's left margin: the longest tick label, the tick and a gap; at least 40 px. */

@@ -1,6 +1,8 @@
 package rocelab.scenario.sweep;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,15 +24,45 @@ public final class SweepResults {
     private final List<List<String>> rows;
     private final List<String> unmatched;
     private final int failed;
+    private final List<Boolean> stoppedEarly;
+    private final Map<String, Integer> stoppedByReason;
+    private final List<String> flowsDone;
 
     private SweepResults(List<String> header, List<String> metrics, List<List<String>> rows, List<String> unmatched,
-            int failed) {
+            int failed, List<Boolean> stoppedEarly, List<String> flowsDone) {
+        this.flowsDone = List.copyOf(flowsDone);
         this.header = header;
         this.metrics = metrics;
         this.rows = rows;
         this.unmatched = unmatched;
         this.failed = failed;
+        this.stoppedEarly = List.copyOf(stoppedEarly);
+        Map<String, Integer> byReason = new LinkedHashMap<>();
+        int stop = header.indexOf("stop_reason");
+        for (int i = 0; i < rows.size(); i++) {
+            if (stoppedEarly.get(i)) {
+                byReason.merge(rows.get(i).get(stop), 1, Integer::sum);
+            }
+        }
+        this.stoppedByReason = Collections.unmodifiableMap(byReason);
     }
+
+    /**
+     * Whether a run that ended without error stopped before its workload completed: summary.json's {@code finished}
+     * is false (some flow neither completed nor failed: the run reached {@code run.stop-at}, deadlocked, stalled or
+     * ran out of events). A summary without {@code finished} is judged by its stop reason.
+     */
+    static boolean stoppedEarly(String summaryJson) {
+        String finished = SummaryMetrics.text(summaryJson, "finished");
+        if (finished != null) {
+            return finished.equals("false");
+        }
+        String stop = SummaryMetrics.text(summaryJson, "stop_reason");
+        return stop != null && !WORKLOAD_ENDED.contains(stop);
+    }
+
+    /** The stop reasons of a run in which every flow ended (completed or failed). */
+    private static final Set<String> WORKLOAD_ENDED = Set.of("completed", "some-failed", "all-failed");
 
     /** The table for a plan; {@code outcomes} by point id (a point without an outcome is "not-run"). */
     public static SweepResults of(SweepPlan plan, Map<String, PointOutcome> outcomes) {
@@ -69,17 +101,27 @@ public final class SweepResults {
         }
         header.addAll(metrics);
         List<List<String>> rows = new ArrayList<>();
+        List<Boolean> early = new ArrayList<>();
+        List<String> flowsDone = new ArrayList<>();
         int failed = 0;
         for (int i = 0; i < plan.points().size(); i++) {
             SweepPoint p = plan.points().get(i);
             PointOutcome o = outcomes.get(p.id());
             List<String> row = new ArrayList<>(List.of(p.id(), Long.toString(p.seed())));
+            boolean stopped = false;
+            if (o == null || !o.ok()) {
+                flowsDone.add("");
+            }
             row.addAll(p.values());
             if (o == null) {
                 row.addAll(List.of("not-run", "", ""));
             } else if (o.ok()) {
                 String stop = SummaryMetrics.text(o.summaryJson(), "stop_reason");
                 row.addAll(List.of("completed", stop == null ? "" : stop, ""));
+                stopped = stoppedEarly(o.summaryJson());
+                Map<String, String> n = numbers.get(i);
+                flowsDone.add(stopped && n.containsKey("flows.completed") && n.containsKey("flows.count")
+                        ? n.get("flows.completed") + " of " + n.get("flows.count") : "");
             } else {
                 failed++;
                 row.addAll(List.of("failed", "", o.error()));
@@ -88,8 +130,10 @@ public final class SweepResults {
                 row.add(numbers.get(i).getOrDefault(m, ""));
             }
             rows.add(row);
+            early.add(stopped);
         }
-        return new SweepResults(List.copyOf(header), List.copyOf(metrics), rows, List.copyOf(unmatched), failed);
+        return new SweepResults(List.copyOf(header), List.copyOf(metrics), rows, List.copyOf(unmatched), failed,
+                early, flowsDone);
     }
 
     /** A selector names a metric exactly or is a prefix of it at a '.' or '[' boundary. */
@@ -120,6 +164,56 @@ public final class SweepResults {
     /** How many rows are failed points. */
     public int failed() {
         return failed;
+    }
+
+    /** Whether row {@code i} is a run that ended without error but stopped before its workload completed. */
+    public boolean stoppedEarly(int i) {
+        return stoppedEarly.get(i);
+    }
+
+    /** For a run that stopped before its workload completed: "2 of 5" flows completed (else ""). */
+    public String flowsCompleted(int i) {
+        return flowsDone.get(i);
+    }
+
+    /** How many runs stopped before their workload completed. */
+    public int stopped() {
+        return stoppedEarly.stream().mapToInt(b -> b ? 1 : 0).sum();
+    }
+
+    /** The runs that stopped before their workload completed, counted by stop reason (in order of first row). */
+    public Map<String, Integer> stoppedByReason() {
+        return stoppedByReason;
+    }
+
+    /** "2 stop-at, 1 deadlock": the counts of {@link #stoppedByReason()}, or "" when none stopped early. */
+    public String stoppedText() {
+        StringBuilder b = new StringBuilder();
+        stoppedByReason.forEach((r, n) -> b.append(b.length() == 0 ? "" : ", ").append(n).append(' ')
+                .append(r.isEmpty() ? "unknown" : r));
+        return b.toString();
+    }
+
+    /**
+     * One line per failed point, in the plan's order: {@code point ID (key=value, ..., seed N) failed: REASON}, the
+     * reason's first line (results.csv has it whole).
+     */
+    public List<String> failures() {
+        int status = header.indexOf("status");
+        int error = header.indexOf("error");
+        List<String> out = new ArrayList<>();
+        for (List<String> r : rows) {
+            if (!r.get(status).equals("failed")) {
+                continue;
+            }
+            StringBuilder b = new StringBuilder("point ").append(r.get(0)).append(" (");
+            for (int k = 2; k < status; k++) {
+                b.append(header.get(k)).append('=').append(r.get(k)).append(", ");
+            }
+            String reason = r.get(error).lines().findFirst().orElse("");
+            out.add(b.append("seed ").append(r.get(1)).append(") failed: ").append(reason).toString());
+        }
+        return out;
     }
 
     /** results.csv (RFC 4180, header row; pandas, R and spreadsheets read it as is). */

@@ -168,6 +168,8 @@ class SweepReaderTest {
             overlapping keys     | s.yaml | 4 | 3  | vary:\\n  switch.ecn: [{kmin: 1KB}]\\n  switch.ecn.kmax: [1MB]  | overlaps
             unknown model        | s.yaml | 2 | 8  | model: fluid\\nvary:\\n  switch.ecn.kmin: [1KB]                 | expected one of: packet, flow, ideal
             bad metric           | s.yaml | 2 | 11 | metrics: [fct p99]\\nvary:\\n  switch.ecn.kmin: [1KB]           | not a metric name
+            misspelt metric      | s.yaml | 2 | 28 | metrics: [max_queue_bytes, flows.fct_uss]\\nvary:\\n  switch.ecn.kmin: [1KB] | 'flows.fct_uss' is not a key of summary.json (did you mean flows.fct_us?)
+            unknown metric index | s.yaml | 3 | 5  | metrics:\\n  - collectives[0].busbw\\nvary:\\n  switch.ecn.kmin: [1KB] | 'collectives[0].busbw' is not a key of summary.json
             unknown sweep key    | s.yaml | 2 | 1  | vari:\\n  switch.ecn.kmin: [1KB]                                | unknown key 'vari'
             duplicate seeds      | s.yaml | 2 | 12 | seeds: [1, 1]\\nvary:\\n  switch.ecn.kmin: [1KB]                | listed twice
             combination in base  | base.yaml | 7 | 8 | vary:\\n  switch.ecn.kmin: [100KB, 2000KB]                  | must not be below kmin

@@ -2,11 +2,14 @@ package rocelab.scenario.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +119,9 @@ class LocalSweepTest {
         List<String> lines = Files.readString(out.resolve("results.csv")).lines().toList();
         assertThat(lines).hasSize(5);
         String row = lines.stream().filter(l -> l.startsWith(broken)).findFirst().orElseThrow();
-        assertThat(row).contains(",failed,,").contains(broken);
+        assertThat(row).contains(",failed,,points/" + broken + " is a file where the point's run folder goes: remove it"
+                + " and run the sweep again to run this point").doesNotContain("Exception").doesNotContain("java.");
+        assertThat(out.resolve("points").resolve(broken)).hasContent("not a folder");
         assertThat(lines.stream().filter(l -> l.contains(",completed,"))).hasSize(3);
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("Failed points");
     }
@@ -145,6 +150,17 @@ class LocalSweepTest {
             String summary = Files.readString(dir.resolve("flow").resolve("points").resolve(p.id())
                     .resolve("summary.json"));
             assertThat(summary).contains("\"model\": \"flow\"");
+            Path folder = dir.resolve("flow").resolve("points").resolve(p.id());
+            assertThat(Files.readString(folder.resolve("manifest.json"))).contains("\"model\": \"flow\"")
+                    .contains("\"sweep_point\": \"" + p.id() + "\"");
+            String header = Files.readAllLines(folder.resolve("scenario.yaml")).get(0);
+            assertThat(header).endsWith(", seed 1, model flow (run it again with rocelab run scenario.yaml --model"
+                    + " flow)");
+            // The id: the scenario's hash with the model hashed in, as the docs say.
+            String sha = Files.readString(folder.resolve("manifest.json")).replaceAll("(?s).*\"scenario_sha256\":"
+                    + " \"([0-9a-f]+)\".*", "$1");
+            assertThat(p.id()).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
+                    (sha + "\nmodel=flow").getBytes(StandardCharsets.UTF_8))).substring(0, 12));
         }
         List<String> lines = Files.readAllLines(dir.resolve("flow").resolve("results.csv"));
         assertThat(lines).hasSize(3);

@@ -66,4 +66,93 @@ class SweepReportTest {
         assertThat(charts.get(2)).as("max_queue_bytes").containsExactly("0", "0.5M", "1M", "1.5M", "2M");
         assertThat(html).doesNotContain(">0.0001868<", ">0.0007473<");
     }
+
+    private static String summary(boolean finished, String stop, int completed, double p99) {
+        return "{\"finished\": " + finished + ", \"stop_reason\": \"" + stop + "\", \"flows\": {\"count\": 5,"
+                + " \"completed\": " + completed + ", \"unfinished\": " + (5 - completed) + ", \"fct_us\": {\"p99\": "
+                + p99 + "}}}";
+    }
+
+    /** A run that stopped at run.stop-at or in a deadlock is counted apart, named, and drawn hollow. */
+    @Test
+    void runsThatStoppedBeforeTheirWorkloadCompletedAreCountedAndMarked() {
+        String[] stopAt = {"400us", "5ms"};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < 4; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(stopAt[i / 2]), 1 + i % 2, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, i == 0 ? summary(false, "stop-at", 2, 6.3)
+                    : i == 1 ? summary(false, "deadlock", 3, 102) : summary(true, "completed", 5, 994 + i)));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("run.stop-at"), "grid", "packet",
+                List.of("flows.fct_us.p99"), points);
+        SweepResults r = SweepResults.of(plan, outcomes);
+        assertThat(r.stopped()).isEqualTo(2);
+        assertThat(r.stoppedText()).isEqualTo("1 stop-at, 1 deadlock");
+        assertThat(r.failed()).isZero();
+        assertThat(r.flowsCompleted(0)).isEqualTo("2 of 5");
+        String html = SweepReport.html(plan, r);
+        assertThat(html).contains("4 runs: 2 completed their workload, 2 stopped before it completed (1 stop-at, 1"
+                + " deadlock), 0 failed");
+        assertThat(html).contains("<h2>Runs that stopped before their workload completed</h2>");
+        assertThat(html).contains("<td>stop-at</td><td>2 of 5</td>").contains("<td>deadlock</td><td>3 of 5</td>");
+        // The 400us point (both seeds stopped) is hollow; the 5ms one filled; the chart carries the note.
+        assertThat(html).containsOnlyOnce("fill=\"white\"").contains("2 of 2 stopped before the workload completed"
+                + " (stop-at, deadlock)");
+        assertThat(html).contains(SweepReport.HOLLOW_NOTE);
+    }
+
+    @Test
+    void aSweepWhoseRunsAllCompletedHasNoHollowMarkers() {
+        String html = html();
+        assertThat(html).contains("4 runs: 4 completed their workload, 0 stopped before it completed, 0 failed")
+                .doesNotContain("fill=\"white\"").doesNotContain(SweepReport.HOLLOW_NOTE)
+                .doesNotContain("Runs that stopped");
+    }
+
+    /** Under zip the keys move together: one chart per metric, one line through every zipped combination. */
+    @Test
+    void aZipSweepDrawsOneLineAlongTheZippedKeys() {
+        String[] kmin = {"25KB", "100KB", "400KB", "1600KB"};
+        String[] kmax = {"100KB", "400KB", "1600KB", "6400KB"};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < 8; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(kmin[i / 2], kmax[i / 2]), 1 + i % 2, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1_500_000 + i * 100_000) + "}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax"), "zip",
+                "packet", List.of(), points);
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        assertThat(html.split("<svg", -1)).hasSize(2);
+        Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
+        assertThat(path.find()).isTrue();
+        assertThat(path.group(1).split("L")).hasSize(4);
+        assertThat(path.find()).as("one line").isFalse();
+        assertThat(html).contains("max_queue_bytes against switch.ecn.kmin (under it, zipped: switch.ecn.kmax)")
+                .contains(">1600KB</text>").contains("fill=\"#666\" text-anchor=\"middle\">6400KB</text>")
+                .doesNotContain("■");
+    }
+
+    /** Zipped values that repeat in the first key (multi-plane's planes 1, 1, 2, ...) stay apart on x. */
+    @Test
+    void zippedCombinationsWithARepeatedFirstValueStayApart() {
+        String[] planes = {"1", "1", "2", "2"};
+        String[] mode = {"ecmp", "adaptive", "ecmp", "adaptive"};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < 4; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(planes[i], mode[i]), 1, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1000 + i) + "}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("topology.planes", "switch.load-balancing.mode"),
+                "zip", "packet", List.of(), points);
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
+        assertThat(path.find()).isTrue();
+        assertThat(path.group(1).split("L")).hasSize(4);
+    }
 }
