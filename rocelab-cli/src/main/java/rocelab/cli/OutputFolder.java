@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Set;
+import rocelab.observe.output.IoProblem;
 
 /**
  * A run's output folder, written whole: every file goes into a fresh hidden sibling folder

@@ -23,6 +23,7 @@ import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.FlowsCsvWriter;
+import rocelab.observe.output.IoProblem;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.observe.pcap.PacketCapture;

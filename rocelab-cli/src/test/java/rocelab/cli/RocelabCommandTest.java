@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rocelab.observe.output.IoProblem;
 
 /** Command-line handling: help, version, and flags or arguments that picocli rejects. */
 class RocelabCommandTest {

@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import rocelab.observe.RunResult;
 import rocelab.observe.output.AtomicFiles;
+import rocelab.observe.output.IoProblem;
 import rocelab.observe.output.RunWriter;
 import rocelab.observe.report.ReportWriter;
 import rocelab.scenario.RunManifest;
@@ -199,7 +200,7 @@ public final class LocalSweep {
             where = (full.startsWith(base) ? base.relativize(full).toString() : file)
                     .replaceAll("\\.[0-9a-f]{" + SweepPoint.ID_LENGTH + "}" + PARTIAL + "[0-9]+-[0-9]+", id);
         }
-        return "cannot write the point's run folder: " + where + ": " + PointRunner.ioCause(e);
+        return "cannot write the point's run folder: " + where + ": " + IoProblem.cause(e);
     }
 
     /** Something that is not a run folder stands where a point's folder must go. */

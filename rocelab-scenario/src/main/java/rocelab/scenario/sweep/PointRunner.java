@@ -2,15 +2,10 @@ package rocelab.scenario.sweep;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.Locale;
 import rocelab.observe.RunResult;
+import rocelab.observe.output.IoProblem;
 import rocelab.observe.output.RunWriter;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
@@ -63,7 +58,7 @@ public final class PointRunner {
             m = t.getMessage();
         } else if (t instanceof IOException io) {
             String file = io instanceof FileSystemException f ? f.getFile() : null;
-            m = "cannot read or write " + (file == null ? "a file" : file) + ": " + ioCause(io);
+            m = "cannot read or write " + (file == null ? "a file" : file) + ": " + IoProblem.cause(io);
         } else if (t instanceof OutOfMemoryError) {
             m = "the simulation ran out of memory (give the JVM more with ROCELAB_JAVA_OPTS=-Xmx..., or run fewer"
                     + " points at once with --jobs)";
@@ -73,22 +68,5 @@ public final class PointRunner {
             m = "internal error: " + t;
         }
         return m == null ? t.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
-    }
-
-    /** Only an I/O exception's cause in words ({@code permission denied}, {@code not a directory}). */
-    public static String ioCause(IOException e) {
-        if (!(e instanceof FileSystemException f)) {
-            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
-        String cause = f.getReason();
-        if (cause == null || cause.isBlank()) {
-            return e instanceof AccessDeniedException ? "permission denied"
-                    : e instanceof NoSuchFileException ? "no such file or directory"
-                    : e instanceof NotDirectoryException ? "not a directory"
-                    : e instanceof FileAlreadyExistsException ? "already exists"
-                    : e instanceof DirectoryNotEmptyException ? "directory not empty"
-                    : "the file system refused it";
-        }
-        return cause.substring(0, 1).toLowerCase(Locale.ROOT) + cause.substring(1);
     }
 }

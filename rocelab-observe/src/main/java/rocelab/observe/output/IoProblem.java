@@ -1,4 +1,4 @@
-package rocelab.cli;
+package rocelab.observe.output;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -12,13 +12,13 @@ import java.util.Locale;
 /**
  * What went wrong with a file, in words: Java's file exceptions often carry only the path as their message ("cannot
  * write the output /proc/x: /proc/.x.partial-1" says nothing of why), so the cause is named from the exception's kind
- * or the operating system's reason.
+ * or the operating system's reason. Shared by the CLI's output folders and the sweeps' points.
  */
-final class IoProblem {
+public final class IoProblem {
     private IoProblem() {}
 
     /** {@code e}'s file and cause, e.g. {@code /proc/.x.partial-1: permission denied}. */
-    static String describe(IOException e) {
+    public static String describe(IOException e) {
         String file = e instanceof FileSystemException f ? f.getFile() : null;
         String other = e instanceof FileSystemException f ? f.getOtherFile() : null;
         return (file == null ? "" : file + (other == null ? "" : " -> " + other) + ": ") + cause(e);
@@ -28,7 +28,7 @@ final class IoProblem {
      * Only {@code e}'s cause, e.g. {@code permission denied}: for a message that names the user's own path rather
      * than the temporary file the failure happened on.
      */
-    static String cause(IOException e) {
+    public static String cause(IOException e) {
         if (!(e instanceof FileSystemException f)) {
             return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         }
