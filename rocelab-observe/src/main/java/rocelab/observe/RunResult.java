@@ -135,11 +135,33 @@ public record RunResult(
             + " FCT is the least it could take even if it went first, so flows sharing an RNIC port may each show their"
             + " time alone while the run's end bounds the port's work for all of them";
 
-    /** What no model but the packet level has, for outputs that leave those sections out. */
-    public static final String NOT_MODELLED = "queues (a flow's last ACK comes back in a fixed latency, never behind"
-            + " other flows' data), ECN marks, CNPs, rate cuts, PFC pauses, waits for InfiniBand credits, deadlocks,"
-            + " victims, ECMP collisions' waits, drops, retransmissions and packet counters exist only at packet level"
-            + " (--model packet)";
+    /** What no model but the packet level has (flow level on RoCE), for outputs that leave those sections out. */
+    public static final String NOT_MODELLED = notModelled(false, false);
+
+    /**
+     * What no model but the packet level has, in the words of the fabric's mode ({@code infiniband}: credits and
+     * FECN/BECN, not ECN and PFC), and of the model: the flow level shares a link among the flows ECMP hashes onto it
+     * (the same hash as the packet level) but has no queue where they meet; the ideal network ({@code ideal}) has no
+     * switch links to share at all, so an oversubscribed fabric's figures there are those of a non-blocking one.
+     */
+    public static String notModelled(boolean infiniband, boolean ideal) {
+        return "queues (a flow's last ACK comes back in a fixed latency, never behind other flows' data), "
+                + (infiniband ? "waits for credits, FECN and BECN marks" : "ECN marks, CNPs, PFC pauses")
+                + ", rate cuts, deadlocks, victims, drops, retransmissions and packet counters exist only at packet"
+                + " level (--model packet)" + (ideal
+                        ? "; the fabric between the RNICs is non-blocking (a switch link carries whatever crosses"
+                                + " it), so neither oversubscription nor ECMP collisions cost anything here"
+                        : "; flows that ECMP hashes onto one link share it, but the queue where they meet is not"
+                                + " modelled");
+    }
+
+    /**
+     * What the flow level leaves out of a fabric whose switches or RNICs send one QP's packets down several paths
+     * (spray, adaptive, flowlet, plane spraying): it splits a flow over them without reordering it.
+     */
+    public static final String REORDERING_NOT_MODELLED = "; nor is reordering: a flow split over several paths"
+            + " arrives in order here, while at packet level an RNIC that places in order only (nic.ooo false) answers"
+            + " each out-of-order packet with a NAK and a go-back-N retransmission";
 
     /**
      * The stop reason of a run in which every flow ended, completed or failed: {@code completed} when none failed,

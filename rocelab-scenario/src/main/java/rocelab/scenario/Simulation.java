@@ -30,6 +30,8 @@ import rocelab.fabric.probe.CreditProbe;
 import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PfcProbe;
+import rocelab.fabric.switching.LoadBalancing;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
@@ -1012,7 +1014,10 @@ public final class Simulation {
         if (model == Model.PACKET) {
             return null;
         }
-        StringBuilder s = new StringBuilder(RunResult.NOT_MODELLED);
+        StringBuilder s = new StringBuilder(RunResult.notModelled(network.isInfiniband(), model == Model.IDEAL));
+        if (model == Model.FLOW && splitsFlows()) {
+            s.append(RunResult.REORDERING_NOT_MODELLED);
+        }
         if (model == Model.FLOW && network.switchCount() > 0) {
             TaskGraph graph = driver.graph();
             var sw = network.switchAt(0);
@@ -1038,6 +1043,17 @@ public final class Simulation {
             s.append(RunResult.IDEAL_BOUNDS);
         }
         return s.toString();
+    }
+
+    /** Whether a switch or the RNICs send one QP's packets down several paths (what lint L18 looks at). */
+    private boolean splitsFlows() {
+        for (int i = 0; i < network.switchCount(); i++) {
+            if (network.switchAt(i).loadBalancing() != LoadBalancing.ECMP) {
+                return true;
+            }
+        }
+        Topology t = network.topology();
+        return t.planes() > 1 && t.planeSelection() == PlaneSelection.SPRAY;
     }
 
     /**

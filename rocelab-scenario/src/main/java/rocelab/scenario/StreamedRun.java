@@ -257,8 +257,9 @@ public final class StreamedRun {
                 Simulation.scenarioHash(config), endPs, wallSeconds, sim.eventsProcessed(), driver.allFinished(),
                 stopReason, List.of(), -1, List.of(), collectives, FabricTotals.of(network), network, null, null, null, null,
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, threadsNote,
-                flows, config.faults().isEmpty() ? RunResult.NOT_MODELLED
-                        : RunResult.NOT_MODELLED + RunResult.faultsNotModelled(config.faults().size()), graph.nvlinkTransferCount(), graph.nvlinkTransferBytes());
+                flows, RunResult.notModelled(network.isInfiniband(), false) + (config.faults().isEmpty() ? ""
+                        : RunResult.faultsNotModelled(config.faults().size())), graph.nvlinkTransferCount(),
+                graph.nvlinkTransferBytes());
         // one collective: one traffic class
     }
 
