@@ -299,6 +299,8 @@ public final class SummaryText {
             line(b, "reorder     %s out of sequence (placed)   %s duplicates   %s selective retransmissions   %s"
                     + " selective NAKs", group(t.outOfSequence()), group(t.duplicateRequests()),
                     group(t.selectiveRetransmitted()), group(t.selectiveNaksSent()));
+        } else if (t.outOfSequence() > 0 || t.duplicateRequests() > 0) {
+            line(b, "%s", goBackNReorder(t));
         }
         var lanes = VirtualLanes.of(r.network());
         if (lanes != null) {
@@ -454,6 +456,27 @@ public final class SummaryText {
      * (an audit found 68 of 340 such flows in one run).
      */
     static final String WAIT_NOT_LOSS = "a wait is time in that queue, not time the flow lost";
+
+    /**
+     * The reorder line of a run whose QPs all place in order (go-back-N, {@code nic.ooo} false): the receivers discarded
+     * each packet that came ahead of its turn and NAKed the first of a gap, and the senders went back. What caused it is
+     * said only when the counters decide it: with nothing dropped, no packet a NAK asked for again was lost, so each NAK
+     * answered packets arriving out of the order their QP sent them in (reordering); with drops, they do not tell.
+     */
+    static String goBackNReorder(FabricTotals t) {
+        String cause = t.naksSent() == 0 ? ""
+                : t.packetsDropped() == 0 ? String.format(Locale.ROOT, "   nothing was dropped: the %s NAK%s answered"
+                        + " packets arriving out of the order their QP sent them in (reordering, not loss)",
+                        group(t.naksSent()), t.naksSent() == 1 ? "" : "s")
+                : String.format(Locale.ROOT, "   %s packets were dropped: loss or reordering, the counters do not tell"
+                        + " which", group(t.packetsDropped()));
+        String sent = t.dataBytesSent() > t.deliveredBytes() && t.deliveredBytes() > 0
+                ? String.format(Locale.ROOT, "   %s payload bytes sent to deliver %s (%.2fx)", group(t.dataBytesSent()),
+                        group(t.deliveredBytes()), (double) t.dataBytesSent() / t.deliveredBytes())
+                : "";
+        return String.format(Locale.ROOT, "reorder     %s out of sequence (discarded: go-back-N, nic.ooo false)   %s"
+                + " duplicates%s%s", group(t.outOfSequence()), group(t.duplicateRequests()), cause, sent);
+    }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */
     private static boolean anySelectiveRepeat(Network network) {
