@@ -490,12 +490,16 @@ public final class SummaryText {
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */
     private static void infiniband(StringBuilder b, FabricTotals t, VirtualLanes lanes) {
-        line(b, "congestion  %s FECN marked   %s BECNs sent   %s handled   %s CCT index raises", group(t.ecnMarked()),
+        // Marks are counted where they are made: a packet marked at two switches counts twice. The destination answers
+        // each marked packet it receives with one BECN (ib-cc, Annex A10), which travels on the BECNs' own lane.
+        line(b, "congestion  %s FECN marks (a packet marked at two switches counts twice)   %s BECNs sent (one per"
+                + " marked packet received)   %s handled   %s CCT index raises", group(t.ecnMarked()),
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "credits     %s us credit stall in all (ports and HCAs)   %s flow-control packets",
                 us(lanes.creditStallPs()), group(lanes.flowControlPackets()));
         for (var l : lanes.lanes()) {
-            line(b, "  VL%d       %s us stall   %s FECN   %s BECN   peak input buffer %s bytes   %s packets forwarded",
+            line(b, "  VL%d       %s us stall   %s FECN marks   %s BECNs answering its data   peak input buffer %s bytes"
+                    + "   %s packets forwarded",
                     l.vl(), us(l.creditStallPs()), group(l.fecnMarked()), group(l.becnReceived()),
                     group(l.peakInputBufferBytes()), group(l.packetsForwarded()));
         }
