@@ -320,7 +320,7 @@ class CompareCommandTest {
                 .replace("switch: {buffer: 1MB, ecn: {marking: none}}\n", ""));
         CliRun ib = CliRun.of("run", file.toString(), "--out", dir.resolve("ib").toString());
         assertThat(ib.exitCode()).as(ib.err()).isZero();
-        assertThat(ib.out()).contains("mode infiniband", "credits ", "  VL3 ", "FECN marked");
+        assertThat(ib.out()).contains("mode infiniband", "credits ", "  VL3 ", "FECN marks (a packet marked at two switches counts twice)");
         JsonNode s = JSON.readTree(dir.resolve("ib").resolve("summary.json").toFile());
         assertThat(s.get("infiniband").get("virtual_lanes").get(0).get("vl").asInt()).isEqualTo(3);
         assertThat(Files.readString(dir.resolve("ib").resolve("report.html"))).contains("Virtual lanes and credits");

@@ -206,6 +206,68 @@ class CreditRootsTest {
     }
 
     /**
+     * A 4:1 incast from leaf1 into h0 and h9 -> h1 beside it. ECMP puts three of the incast flows and h9 -> h1 on leaf1's
+     * uplink to spine1: four 100G senders into one 100G port, a congestion point of its own on h9 -> h1's way; the one
+     * incast flow via spine0 makes leaf0's port towards h0 congested until it finishes (about 162 us), and its credits
+     * stall leaf1's uplink (through spine1) until about 170 us.
+     */
+    static final String BESIDE_AN_ECMP_COLLISION = """
+            name: ib-incast4
+            fabric: {mode: infiniband, mtu: 4096}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 5, link: {rate: 100Gbps, delay: 1us}}
+            traffic:
+              - {kind: incast, senders: 5-8, receiver: 0, size: 1MB}
+              - {kind: flow, src: 9, dst: 1, size: 1MB}
+            """;
+
+    /**
+     * A port that stalled keeps its stall's root only while the backlog that stall held back is still queued. leaf1's
+     * uplink to spine1 stalls for leaf0's credits until about 170 us, then sends at line rate with a queue of about 220 KB
+     * for the rest of the run: four senders into one port. Its queue then is its own, so h9's HCA, waiting for leaf1's
+     * buffer full of packets for that uplink, waits behind it, on h9 -> h1's own way; the waits were all rooted at
+     * leaf0's port towards h0 (2-3 credit hops away, off its way), making h9 -> h1 a victim of 365 us of waits.
+     */
+    @Test
+    void shouldRootWaitsBehindAPortOversubscribedByItsOwnInputsAtItOnceItsStallsBacklogHasLeft() {
+        Told t = journey(Scenarios.assemble(BESIDE_AN_ECMP_COLLISION), 4);
+        Topology topo = t.sim().network().topology();
+        int leaf0 = node(topo, "leaf0");
+        int leaf1 = node(topo, "leaf1");
+        int spine1 = node(topo, "spine1");
+        int toH0 = portTowards(topo, leaf0, 0);
+        int uplink = portTowards(topo, leaf1, spine1);
+        RunResult r = t.result();
+        assertThat(r.flows()).allMatch(f -> f.finishPs() > 0);
+        // Leaf1's uplink stops waiting for credits once leaf0's port towards h0 is no longer congested.
+        List<JourneyEvent> late = t.events().stream().filter(e -> e.kind() == JourneyEvent.Kind.CREDIT_WAIT
+                && e.node() == node(topo, "h9") && e.timePs() > 200_000_000L).toList();
+        assertThat(late).as("h9's HCA waits after 200 us").hasSizeGreaterThan(100);
+        assertThat(late).as("each rooted at leaf1's uplink, the congestion point").allSatisfy(e -> {
+            long root = ((JourneyEvent.CreditWait) e.cause()).root();
+            assertThat(CreditRoot.kind(root)).isEqualTo(CreditRoot.CONGESTION);
+            assertThat(CreditRoot.node(root)).isEqualTo(leaf1);
+            assertThat(CreditRoot.port(root)).isEqualTo(uplink);
+        });
+        assertThat(r.creditLog().flowWaits().roots(4)).anyMatch(x -> x.node() == leaf1 && x.port() == uplink
+                && x.kind() == CreditRoot.CONGESTION && x.onPath() && x.waitPs() > 100_000_000L);
+        // Before that it waited behind the congestion at h0, through the uplink's stalls: still a victim of it.
+        Victims.Victim v = victims(r).stream().filter(x -> x.flow().id() == 4).findFirst().orElseThrow();
+        assertThat(v.root().node()).isEqualTo(leaf0);
+        assertThat(v.root().port()).isEqualTo(toH0);
+        assertThat(v.offPathWaitPs()).as("its waits rooted at h0's port").isLessThan(250_000_000L);
+        assertThat(t.text()).contains("us for credits rooted at leaf1 port " + uplink + " (towards spine1), 1 credit hop"
+                + " away: on its own way (to h1 or back)");
+        // No spine port is named a congestion point: each is fed by one leaf at its own rate.
+        for (FlowRecord f : r.flows()) {
+            for (FlowWaits.Root root : r.creditLog().flowWaits().roots(f.id())) {
+                if (!root.others() && root.kind() == CreditRoot.CONGESTION) {
+                    assertThat(topo.nodeName(root.node())).as("flow %d's root", f.id()).startsWith("leaf");
+                }
+            }
+        }
+    }
+
+    /**
      * A 2-to-1 incast on one switch: the senders' HCAs wait for the switch's input buffers, full of packets for h0,
      * the congestion point on each flow's own way: no victim, and the journey says so.
      */

@@ -86,6 +86,16 @@ class IbCongestionControlTest {
         assertThat(fecn).as("FECN marks at the root").isPositive();
         assertThat(becnSent).as("a BECN for every FECN packet that arrived").isEqualTo(fecnArrived);
         assertThat(becnHandled).as("every BECN raised a sender's CCT index").isEqualTo(becnSent).isPositive();
+        // Every packet arrived: the marks beyond the marked packets received are second marks of marked packets (a
+        // mark is counted where it is made). The summary says what each count counts, and puts the BECNs beside the
+        // lane whose data they answer (they travel on their own, VL6).
+        assertThat(fecn).isGreaterThan(fecnArrived);
+        String text = rocelab.observe.output.SummaryText.render(ibcc, null);
+        assertThat(text).contains(String.format(java.util.Locale.ROOT, "congestion  %,d FECN marks (a packet marked at"
+                + " two switches counts twice)   %,d BECNs sent (one per marked packet received)   %,d handled", fecn,
+                becnSent, becnHandled)).containsPattern("  VL3 .* " + String.format(java.util.Locale.ROOT, "%,d",
+                fecn) + " FECN marks   " + String.format(java.util.Locale.ROOT, "%,d", becnHandled)
+                + " BECNs answering its data ");
         assertThat(credits.totals().cnpSent()).as("no notifications without IB CC").isZero();
         // The senders' injection rate (rates.csv: time_us,qp,src,dst,rate_gbps,...) fell well below line rate.
         double slowest = ibcc.series().ratesCsv().lines().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[4]))

@@ -79,6 +79,12 @@ public final class EgressPort implements Prefetching {
      */
     private boolean tellCreditWaits;
     /**
+     * InfiniBand with a credit log: per lane, the bytes still queued of those that were queued behind the last packet
+     * that had waited for credits when it left (the backlog its stall held back, {@link #heldBacklog}): set when such a
+     * packet leaves, counted down as the packets behind it leave.
+     */
+    private final long[] stallBacklogBytes;
+    /**
      * InfiniBand with a credit log: per lane, its credit-stall clock when its queue last went from empty to holding a
      * packet, the start of the queue's busy period ({@link #stalledThisBusyPeriod}).
      */
@@ -96,6 +102,7 @@ public final class EgressPort implements Prefetching {
         this.rateBps = rateBps;
         this.psPerByte = Rates.exactPsPerByte(rateBps);
         this.queues = new PacketFifo[classes];
+        this.stallBacklogBytes = new long[classes];
         this.busyStallClockPs = new long[classes];
         this.markedByClass = new long[classes];
         this.pausedUntilPs = new long[classes];
@@ -415,6 +422,10 @@ public final class EgressPort implements Prefetching {
             mark(nowPs, tc, depth - p.frameBytes(), p);
         }
         if (tellCreditWaits) {
+            // The packets behind one that waited for credits are what its stall held back; each that leaves is one
+            // fewer (FIFO: they leave before anything queued after).
+            stallBacklogBytes[tc] = credits.lostTimeToCredits(tc) ? q.bytes()
+                    : Math.max(0, stallBacklogBytes[tc] - p.frameBytes());
             if (p.cookie() >= 0) {
                 tellCreditWait(nowPs, tc, p);
             }
@@ -627,6 +638,7 @@ public final class EgressPort implements Prefetching {
             n++;
         }
         backlog &= ~(1 << tc);
+        stallBacklogBytes[tc] = 0;
         return n;
     }
 
@@ -680,10 +692,20 @@ public final class EgressPort implements Prefetching {
     }
 
     /**
-     * InfiniBand with a credit log: whether lane {@code vl} waited for credits since its queue last went from empty to
-     * holding a packet, with every stall of it ended (its credit-stall clock over ended stalls has moved since). Then
-     * what its queue holds was held back by credits, not only by this port's rate: a port that stalled, built a
-     * backlog and now sends at the rate it receives keeps the backlog its stall made. False without a credit log.
+     * InfiniBand with a credit log: whether lane {@code vl} still queues packets that were queued when its last packet
+     * that had waited for credits left (the backlog that stall held back: a packet queued behind them waits for them,
+     * not only for this port's rate). Once they have all left, every packet in the lane was queued after the lane last
+     * waited and has waited only for this port's rate: a backlog it keeps then is its own (its inputs bring more than
+     * it sends). False without a credit log.
+     */
+    public boolean heldBacklog(int vl) {
+        return tellCreditWaits && stallBacklogBytes[vl] > 0;
+    }
+
+    /**
+     * InfiniBand with a credit log: whether lane {@code vl} waited for credits (for some time) since its queue last went
+     * from empty to holding a packet, with that stall ended (its credit-stall clock over ended stalls has moved since).
+     * False without a credit log.
      */
     public boolean stalledThisBusyPeriod(int vl) {
         return tellCreditWaits && !queues[vl].isEmpty() && credits.endedStallPs(vl) > busyStallClockPs[vl];

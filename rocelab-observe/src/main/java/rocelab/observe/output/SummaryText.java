@@ -299,6 +299,8 @@ public final class SummaryText {
             line(b, "reorder     %s out of sequence (placed)   %s duplicates   %s selective retransmissions   %s"
                     + " selective NAKs", group(t.outOfSequence()), group(t.duplicateRequests()),
                     group(t.selectiveRetransmitted()), group(t.selectiveNaksSent()));
+        } else if (t.outOfSequence() > 0 || t.duplicateRequests() > 0) {
+            line(b, "%s", goBackNReorder(t));
         }
         var lanes = VirtualLanes.of(r.network());
         if (lanes != null) {
@@ -455,6 +457,27 @@ public final class SummaryText {
      */
     static final String WAIT_NOT_LOSS = "a wait is time in that queue, not time the flow lost";
 
+    /**
+     * The reorder line of a run whose QPs all place in order (go-back-N, {@code nic.ooo} false): the receivers discarded
+     * each packet that came ahead of its turn and NAKed the first of a gap, and the senders went back. What caused it is
+     * said only when the counters decide it: with nothing dropped, no packet a NAK asked for again was lost, so each NAK
+     * answered packets arriving out of the order their QP sent them in (reordering); with drops, they do not tell.
+     */
+    static String goBackNReorder(FabricTotals t) {
+        String cause = t.naksSent() == 0 ? ""
+                : t.packetsDropped() == 0 ? String.format(Locale.ROOT, "   nothing was dropped: the %s NAK%s answered"
+                        + " packets arriving out of the order their QP sent them in (reordering, not loss)",
+                        group(t.naksSent()), t.naksSent() == 1 ? "" : "s")
+                : String.format(Locale.ROOT, "   %s packets were dropped: loss or reordering, the counters do not tell"
+                        + " which", group(t.packetsDropped()));
+        String sent = t.dataBytesSent() > t.deliveredBytes() && t.deliveredBytes() > 0
+                ? String.format(Locale.ROOT, "   %s payload bytes sent to deliver %s (%.2fx)", group(t.dataBytesSent()),
+                        group(t.deliveredBytes()), (double) t.dataBytesSent() / t.deliveredBytes())
+                : "";
+        return String.format(Locale.ROOT, "reorder     %s out of sequence (discarded: go-back-N, nic.ooo false)   %s"
+                + " duplicates%s%s", group(t.outOfSequence()), group(t.duplicateRequests()), cause, sent);
+    }
+
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */
     private static boolean anySelectiveRepeat(Network network) {
         for (int q = 0; q < network.queuePairs().size(); q++) {
@@ -467,12 +490,16 @@ public final class SummaryText {
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */
     private static void infiniband(StringBuilder b, FabricTotals t, VirtualLanes lanes) {
-        line(b, "congestion  %s FECN marked   %s BECNs sent   %s handled   %s CCT index raises", group(t.ecnMarked()),
+        // Marks are counted where they are made: a packet marked at two switches counts twice. The destination answers
+        // each marked packet it receives with one BECN (ib-cc, Annex A10), which travels on the BECNs' own lane.
+        line(b, "congestion  %s FECN marks (a packet marked at two switches counts twice)   %s BECNs sent (one per"
+                + " marked packet received)   %s handled   %s CCT index raises", group(t.ecnMarked()),
                 group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "credits     %s us credit stall in all (ports and HCAs)   %s flow-control packets",
                 us(lanes.creditStallPs()), group(lanes.flowControlPackets()));
         for (var l : lanes.lanes()) {
-            line(b, "  VL%d       %s us stall   %s FECN   %s BECN   peak input buffer %s bytes   %s packets forwarded",
+            line(b, "  VL%d       %s us stall   %s FECN marks   %s BECNs answering its data   peak input buffer %s bytes"
+                    + "   %s packets forwarded",
                     l.vl(), us(l.creditStallPs()), group(l.fecnMarked()), group(l.becnReceived()),
                     group(l.peakInputBufferBytes()), group(l.packetsForwarded()));
         }

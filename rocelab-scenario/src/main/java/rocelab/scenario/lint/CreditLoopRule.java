@@ -47,14 +47,18 @@ final class CreditLoopRule implements LintRule {
                 int edgePort = toHca ? near.outPort() : near.inPort();
                 boolean fromSwitch = i > 0;
                 int lane = c.lane(c.switchAt(near.switchIndex()).trafficClass(path.dscp()));
+                // The sender on link i: the source's HCA, or the switch before, by its port towards the receiver.
+                String sender = fromSwitch
+                        ? "PortXmitWait of " + c.port(hops.get(i - 1).node(), hops.get(i - 1).outPort()) + ", ports.csv"
+                        : "PortXmitWait of h" + path.src() + "'s HCA (nics.csv PortXmitWait_us)";
                 check(c, out, loop, mtu, lane, toHca ? ib.hcaBufferBytes() : ib.vlBufferBytes(), toHca,
-                        fromSwitch, edgeNode, edgePort, toHca ? "h" + path.dst() : c.name(edgeNode));
+                        fromSwitch, edgeNode, edgePort, toHca ? "h" + path.dst() : c.name(edgeNode), sender);
             }
         }
     }
 
     private void check(LintContext c, Findings out, PauseLoop loop, int mtu, int lane, long bufferBytes,
-            boolean toHca, boolean fromSwitch, int node, int port, String receiver) {
+            boolean toHca, boolean fromSwitch, int node, int port, String receiver, String senderWait) {
         LinkParameters link = c.topology().edgeAt(node, port).parameters();
         FrameFormat frames = FrameFormat.infiniband();
         int frame = frames.dataFrameBytes(mtu, false);
@@ -85,8 +89,8 @@ final class CreditLoopRule implements LintRule {
                         fits == 1 ? "" : "s", frame, perPacket, gbps(link.rateBps()), link.delayPs() / 1e6,
                         roundTripPs / 1e6, lane, capGbps, 100 * capGbps / lineGbps, lineGbps),
                 "the lane's flows over this link together get at most that, even alone on an idle fabric: the"
-                        + " sender waits for credits (PortXmitWait on a switch port) though nothing downstream is"
-                        + " congested; a receiver that frees later (a busy egress, a slow nic.rx) lowers it further",
+                        + " sender waits for credits (" + senderWait + ") though nothing downstream is congested; a"
+                        + " receiver that frees later (a busy egress, a slow nic.rx) lowers it further",
                 fix);
     }
 

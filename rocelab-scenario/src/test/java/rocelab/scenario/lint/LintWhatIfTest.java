@@ -284,6 +284,12 @@ class LintWhatIfTest {
                 + " with 1.000 us of cable is 2.331 us").contains("at most 14.1 Gb/s of payload"));
         assertThat(found.get(0).ports()).containsExactly("switch0 port 0 (to h0)");
         assertThat(found.get(1).devices()).containsExactly("h1");
+        // The waiting sender is the one on that link: h0's HCA into switch0's input buffer (nics.csv), switch0's port
+        // towards h1 into h1's receive buffer (ports.csv). It named "a switch port" for both.
+        assertThat(found.get(0).symptom()).contains("the sender waits for credits (PortXmitWait of h0's HCA (nics.csv"
+                + " PortXmitWait_us))").doesNotContain("switch port");
+        assertThat(found.get(1).symptom()).contains("the sender waits for credits (PortXmitWait of switch0 port 1 (to"
+                + " h1), ports.csv)");
         assertThat(Lint.check(fixed).of("L21")).isEmpty();
         // The run's measured throughput meets the cap the lint names (the ACKs' share of the reverse link and the
         // flow's first and last packets take the rest), and without the mistake the write runs at about line rate.

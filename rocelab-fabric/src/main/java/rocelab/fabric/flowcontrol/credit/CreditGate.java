@@ -29,8 +29,14 @@ public final class CreditGate {
     private final long capacityBlocks;
     private final LongConsumer wake;
     private int waited;
-    /** Lanes whose last packet had waited for credits before it went. */
-    private int lastWaited;
+    /**
+     * Lanes whose stall ended after it had lasted some time, since their last packet: the packet waits for credits
+     * longer than it would have waited for the wire (a stall that ends the instant it starts, credits arriving just as
+     * the port is free, as a lane paced by its receiver's credits at its own rate does, holds nothing back).
+     */
+    private int lost;
+    /** Lanes whose last packet went after a stall that lasted some time ({@link #lost}). */
+    private int lastLost;
     /** The transmitter this gate belongs to: it names the root of a stall that was its own link's credit loop. */
     private int ownerNode = -1;
     private int ownerPort = -1;
@@ -100,8 +106,9 @@ public final class CreditGate {
     /** A packet of {@code bytes} starts on lane {@code vl}: its blocks are spent. */
     public void consume(int vl, int bytes) {
         sent[vl] += blocks(bytes);
-        lastWaited = lastWaited & ~(1 << vl) | waited & (1 << vl);
+        lastLost = lastLost & ~(1 << vl) | lost & (1 << vl);
         waited &= ~(1 << vl);
+        lost &= ~(1 << vl);
     }
 
     /**
@@ -113,11 +120,21 @@ public final class CreditGate {
     }
 
     /**
-     * Whether lane {@code vl} is held back by credits: it waits for them now, or its last packet had waited before it
-     * went. A receiver whose buffer holds packets for this port then names this lane's root, not this port, as its own.
+     * Whether lane {@code vl} is held back by credits: it waits for them now, or its next or last packet waited for
+     * them for some time (a stall that ended the instant it began, credits arriving just as the port was free, held
+     * nothing back). A receiver whose buffer holds packets for this port then names this lane's root, not this port,
+     * as its own.
      */
     public boolean heldBack(int vl) {
-        return ((waited | lastWaited) & (1 << vl)) != 0;
+        return stallSincePs[vl] >= 0 || ((lost | lastLost) & (1 << vl)) != 0;
+    }
+
+    /**
+     * Whether the packet lane {@code vl} sends next waited for credits for some time before it could go: a stall of it
+     * ended after lasting longer than an instant since the lane's last packet (call before {@link #consume}).
+     */
+    public boolean lostTimeToCredits(int vl) {
+        return (lost & (1 << vl)) != 0;
     }
 
     /** A flow-control packet from the receiver arrived: the new credit limit of lane {@code vl}. */
@@ -134,11 +151,16 @@ public final class CreditGate {
         updates[vl]++;
         limit[vl] = creditLimit;
         if (stallSincePs[vl] >= 0 && limit[vl] - sent[vl] >= needBlocks[vl]) {
-            stallPs[vl] += nowPs - stallSincePs[vl];
-            stallSincePs[vl] = -1;
-            if (carriedRoot >= 0) {
-                root[vl] = CreditRoot.seenFrom(carriedRoot, ownerNode, ownerPort);
+            if (nowPs > stallSincePs[vl]) {
+                // A stall that lasted: its root is the carried one (one that ended the instant it began held nothing
+                // back, and keeps the root of the last that lasted).
+                stallPs[vl] += nowPs - stallSincePs[vl];
+                lost |= 1 << vl;
+                if (carriedRoot >= 0) {
+                    root[vl] = CreditRoot.seenFrom(carriedRoot, ownerNode, ownerPort);
+                }
             }
+            stallSincePs[vl] = -1;
         }
         wake.accept(nowPs);
     }

@@ -29,6 +29,35 @@ class CreditGateTest {
         assertThat(gate.canSend(3, 4122)).isFalse();
     }
 
+    /**
+     * A stall that ends the instant it begins (the credits arrive just as the port is free, as when a lane is paced by
+     * its receiver's credits at its own rate) held nothing back: the lane is not held back after it, and the root of
+     * its last stall that lasted stays the one it waited behind.
+     */
+    @Test
+    void shouldHoldNothingBackForAStallThatEndedTheInstantItBegan() {
+        CreditGate gate = new CreditGate(4160, now -> {});
+        gate.owner(5, 2);
+        long far = CreditRoot.of(CreditRoot.CONGESTION, 7, 1, 1, 0);
+        long other = CreditRoot.of(CreditRoot.CONGESTION, 8, 3, 3, 0);
+        gate.consume(3, 4160);
+        assertThat(gate.admit(100, 3, 4160)).isFalse();
+        assertThat(gate.heldBack(3)).as("waiting now").isTrue();
+        gate.onUpdate(600, 3, 2 * 65, far);
+        assertThat(gate.lostTimeToCredits(3)).isTrue();
+        gate.consume(3, 4160);
+        assertThat(gate.heldBack(3)).as("its last packet waited 500 ps").isTrue();
+        long lasted = gate.root(3);
+        assertThat(CreditRoot.node(lasted)).isEqualTo(7);
+        assertThat(gate.admit(900, 3, 4160)).isFalse();
+        gate.onUpdate(900, 3, 3 * 65, other);
+        assertThat(gate.lostTimeToCredits(3)).as("the credits came the instant it was free").isFalse();
+        gate.consume(3, 4160);
+        assertThat(gate.heldBack(3)).isFalse();
+        assertThat(gate.root(3)).isEqualTo(lasted);
+        assertThat(gate.stallPs(3, 1_000)).isEqualTo(500);
+    }
+
     @Test
     void shouldDecideOnTwelveBitCountersExactlyAsOnUnboundedOnesAcrossManyWraps() {
         SplittableRandom random = new SplittableRandom(7);
