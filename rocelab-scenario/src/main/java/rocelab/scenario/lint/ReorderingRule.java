@@ -125,20 +125,27 @@ final class ReorderingRule implements LintRule {
 
     /**
      * How much later a packet can arrive by the slowest of the flow's paths from hop {@code h} on than by the
-     * fastest: the slowest adds, at every egress port, the queue up to its ECN marking threshold (the whole buffer
-     * when the port does not mark the class), drained at the port's rate.
+     * fastest, where they meet again: the slowest adds, at every egress port until then, the queue up to its ECN
+     * marking threshold (the whole buffer when the port does not mark the class), drained at the port's rate. The
+     * ports every path shares from where they meet on (the last switch's port to the receiver) are left out: packets
+     * leave one FIFO in the order they entered it, so they add delay but no reordering (an audit's fabric read 384 us
+     * with the receiver's port, 256 us without).
      */
     private static long spreadPs(LintContext c, List<LintContext.Path> paths, int h, int switchIndex) {
         Topology t = c.topology();
+        List<LintContext.Path> from = new ArrayList<>();
+        for (LintContext.Path p : paths) {
+            if (h < p.hops().size() && p.hops().get(h).switchIndex() == switchIndex) {
+                from.add(p);
+            }
+        }
+        int shared = sharedTail(from, h);
         long fastest = Long.MAX_VALUE;
         long slowest = 0;
-        for (LintContext.Path p : paths) {
-            if (h >= p.hops().size() || p.hops().get(h).switchIndex() != switchIndex) {
-                continue;
-            }
+        for (LintContext.Path p : from) {
             long base = 0;
             long queues = 0;
-            for (int i = h; i < p.hops().size(); i++) {
+            for (int i = h; i < p.hops().size() - shared; i++) {
                 LintContext.Hop hop = p.hops().get(i);
                 var link = t.edgeAt(hop.node(), hop.outPort()).parameters();
                 base += link.delayPs();
@@ -150,6 +157,30 @@ final class ReorderingRule implements LintRule {
             slowest = Math.max(slowest, base + queues);
         }
         return slowest - fastest;
+    }
+
+    /**
+     * How many hops at their ends the paths share from hop {@code h} on: the same switch leaving by the same port, at
+     * the same distance from the end of each (at most all but the first, where they branch).
+     */
+    private static int sharedTail(List<LintContext.Path> paths, int h) {
+        int shortest = Integer.MAX_VALUE;
+        for (LintContext.Path p : paths) {
+            shortest = Math.min(shortest, p.hops().size() - h - 1);
+        }
+        int k = 0;
+        for (; k < shortest; k++) {
+            LintContext.Hop first = null;
+            for (LintContext.Path p : paths) {
+                LintContext.Hop hop = p.hops().get(p.hops().size() - 1 - k);
+                if (first == null) {
+                    first = hop;
+                } else if (hop.switchIndex() != first.switchIndex() || hop.outPort() != first.outPort()) {
+                    return k;
+                }
+            }
+        }
+        return k;
     }
 
     private static long queueBytes(SwitchConfig s, int port, int tc, long rateBps) {

@@ -47,12 +47,13 @@ class ReorderingRuleTest {
     @Test
     void shouldWarnAboutFlowletsOnlyWhenTheTimeoutIsBelowTheDelaySpread() {
         // Both paths: leaf0 -> spine -> leaf1 -> host, 1 us a link; queues up to Kmax 1600 KB (128 us at 100 Gb/s)
-        // at each of the three egress ports of the slow path: 384 us of spread.
+        // at each egress port of the slow path until the paths meet again at leaf1: leaf0's uplink and the spine's
+        // downlink, 256 us of spread. leaf1's port to the host is every path's: one FIFO, no reordering there.
         ScenarioConfig shortTimeout = read("switch: {load-balancing: {mode: flowlet, flowlet-timeout: 50us}}",
                 "nic: {cc: none}");
         assertThat(Lint.check(shortTimeout).of("L18")).singleElement().satisfies(f -> assertThat(f.what())
-                .contains("flowlets after 50.0 us idle, less than the 384.0 us"));
-        assertThat(Lint.check(read("switch: {load-balancing: {mode: flowlet, flowlet-timeout: 400us}}",
+                .contains("flowlets after 50.0 us idle, less than the 256.0 us"));
+        assertThat(Lint.check(read("switch: {load-balancing: {mode: flowlet, flowlet-timeout: 260us}}",
                 "nic: {cc: none}")).of("L18")).isEmpty();
         // Shallower ECN thresholds shrink the spread below the timeout.
         assertThat(Lint.check(read("switch: {load-balancing: {mode: flowlet, flowlet-timeout: 50us}, ecn: {kmin: 50KB,"
