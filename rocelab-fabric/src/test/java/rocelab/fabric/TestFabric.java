@@ -2,6 +2,7 @@ package rocelab.fabric;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.AckFeedback;
@@ -40,33 +41,42 @@ public final class TestFabric {
         }
     };
 
-    public static final CongestionControlFactory LINE_RATE = new CongestionControlFactory() {
-        @Override
-        public String name() {
-            return "line-rate";
-        }
+    public static final CongestionControlFactory LINE_RATE = paced("line-rate", c -> c.lineRateBps());
 
-        @Override
-        public CongestionControl create(Context c) {
-            return new CongestionControl() {
-                @Override
-                public long rateBps() {
-                    return c.lineRateBps();
-                }
+    /**
+     * A congestion control that only sets the rate, {@code rate} of the QP's context (read at every packet: it may
+     * follow the clock), with no window and nothing learnt from sends or ACKs.
+     */
+    public static CongestionControlFactory paced(String name, ToLongFunction<CongestionControlFactory.Context> rate) {
+        return new CongestionControlFactory() {
+            @Override
+            public String name() {
+                return name;
+            }
 
-                @Override
-                public long windowBytes() {
-                    return Long.MAX_VALUE;
-                }
+            @Override
+            public CongestionControl create(Context c) {
+                return new CongestionControl() {
+                    @Override
+                    public long rateBps() {
+                        return rate.applyAsLong(c);
+                    }
 
-                @Override
-                public void onSend(long nowPs, int wireBytes) {}
+                    @Override
+                    public long windowBytes() {
+                        return Long.MAX_VALUE;
+                    }
 
-                @Override
-                public void onAck(long nowPs, AckFeedback ack) {}
-            };
-        }
-    };
+                    @Override
+                    public void onSend(long nowPs, int wireBytes) {}
+
+                    @Override
+                    public void onAck(long nowPs, AckFeedback ack) {}
+                };
+            }
+        };
+    }
+
 
     public TestFabric(Topology topology, NicParameters nic, SwitchParameters sw) {
         this(topology, nic, sw, LINE_RATE);

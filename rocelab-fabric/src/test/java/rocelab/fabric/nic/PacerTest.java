@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.TestFabric;
-import rocelab.fabric.congestion.AckFeedback;
-import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.LinkParameters;
@@ -18,33 +16,7 @@ class PacerTest {
 
     /** 10 Mb/s (a 1 KB packet's gap is about 0.87 ms) until {@code recoverPs}, line rate after. */
     private static CongestionControlFactory cutThenRecover(long recoverPs) {
-        return new CongestionControlFactory() {
-            @Override
-            public String name() {
-                return "cut-then-recover";
-            }
-
-            @Override
-            public CongestionControl create(Context c) {
-                return new CongestionControl() {
-                    @Override
-                    public long rateBps() {
-                        return c.sim().nowPs() < recoverPs ? 10_000_000L : c.lineRateBps();
-                    }
-
-                    @Override
-                    public long windowBytes() {
-                        return Long.MAX_VALUE;
-                    }
-
-                    @Override
-                    public void onSend(long nowPs, int wireBytes) {}
-
-                    @Override
-                    public void onAck(long nowPs, AckFeedback ack) {}
-                };
-            }
-        };
+        return TestFabric.paced("cut-then-recover", c -> c.sim().nowPs() < recoverPs ? 10_000_000L : c.lineRateBps());
     }
 
     private static long completion(long recoverPs) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.TestFabric;
-import rocelab.fabric.congestion.AckFeedback;
-import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
@@ -26,33 +24,7 @@ class RateHeldTest {
 
     /** A congestion control that holds the QP at {@code rateBps} (line rate when it is the line's). */
     private static CongestionControlFactory fixed(long rateBps) {
-        return new CongestionControlFactory() {
-            @Override
-            public String name() {
-                return "fixed";
-            }
-
-            @Override
-            public CongestionControl create(Context c) {
-                return new CongestionControl() {
-                    @Override
-                    public long rateBps() {
-                        return Math.min(rateBps, c.lineRateBps());
-                    }
-
-                    @Override
-                    public long windowBytes() {
-                        return Long.MAX_VALUE;
-                    }
-
-                    @Override
-                    public void onSend(long nowPs, int wireBytes) {}
-
-                    @Override
-                    public void onAck(long nowPs, AckFeedback ack) {}
-                };
-            }
-        };
+        return TestFabric.paced("fixed", c -> Math.min(rateBps, c.lineRateBps()));
     }
 
     /** Line-rate time on the wire of a data packet of {@code payload} bytes (the message's first carries a RETH). */
