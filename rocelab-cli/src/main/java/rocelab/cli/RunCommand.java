@@ -308,7 +308,10 @@ final class RunCommand implements Callable<Integer> {
         if (streamed) {
             if (!quiet) {
                 err.println("note: the run is streamed (tasks added as it reaches them) and its flows aggregated into "
-                        + RunWriter.FLOWS_AGGREGATED + ": " + StreamedRun.reason(config));
+                        + RunWriter.FLOWS_AGGREGATED + ": " + StreamedRun.reason(config)
+                        + "; its ideal network time is its ranks' last tasks' own bounds, without the whole graph's"
+                        + " walk over all the collective's transfers, so it can be lower than a whole run's (a looser"
+                        + " bound, never above it)");
             }
             // A streamed run is flow level: one thread, as every run that is not packet level.
             String streamedNote = asked > 1 ? "asked for " + asked + " threads, ran on one: only the packet level is"

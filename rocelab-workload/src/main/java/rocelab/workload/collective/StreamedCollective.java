@@ -18,6 +18,11 @@ public final class StreamedCollective implements TaskSource {
     private final Collective call;
     private final long startPs;
     private final int iterations;
+    /**
+     * One communicator for every phase and run, as {@link rocelab.workload.traffic.CollectiveTraffic#emit} and
+     * {@link HierarchicalAlgorithm#emit} keep one: each run sends over the first run's queue pairs.
+     */
+    private final Communicator communicator = Communicator.kept();
     private List<HierarchicalAlgorithm.Phase> phases;
     private int startTask = -1;
     private int iteration;
@@ -130,7 +135,7 @@ public final class StreamedCollective implements TaskSource {
             for (int i = 0; i < members.length; i++) {
                 entries[i] = entry[members[i]];
             }
-            schedules[r] = new Schedule(graph, ring, entries, Communicator.perCall());
+            schedules[r] = new Schedule(graph, ring, entries, communicator);
             int n = ring.rankCount();
             int s = RingAlgorithm.steps(ring.op(), n);
             if (steps >= 0 && s != steps) {

@@ -138,11 +138,17 @@ public final class IdealBound implements TaskTimes {
     private final long[] sendStartPs;
     private final long[] prefixBytes;
     private final long[] prefixLatencyPs;
-    /** Per connection: the next position the pass expects (-1: met out of order), when its queue pair is free, when
-     * its first message was sent, and scratch for a join's latest message on it. */
+    /**
+     * Per connection: the next position the pass expects (-1: met out of order), when its queue pair is free, when
+     * its first message was sent, the wire bytes and least latency of its messages so far (kept per connection, not
+     * read back from its last flow: in a streamed graph that flow may have left the window, a connection being reused
+     * by every run of a collective), and scratch for a join's latest message on it.
+     */
     private int[] nextPosition;
     private long[] queuePairFreePs;
     private long[] firstSendPs;
+    private long[] connectionBytes;
+    private long[] connectionLatencyPs;
     private int[] connectionStamp;
     private int[] latestOnConnection;
     private boolean[] latestAcked;
@@ -156,7 +162,6 @@ public final class IdealBound implements TaskTimes {
     /** Whether a small set is sorted in place and a port with one entry bounded in closed form. */
     private final boolean closedForms;
     private int processed;
-    private int[] lastFlowOnConnection;
     private long streamedLastFinishPs;
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
@@ -290,6 +295,8 @@ public final class IdealBound implements TaskTimes {
         this.nextPosition = new int[connections];
         this.queuePairFreePs = new long[connections];
         this.firstSendPs = new long[connections];
+        this.connectionBytes = new long[connections];
+        this.connectionLatencyPs = new long[connections];
         this.connectionStamp = new int[connections];
         this.latestOnConnection = new int[connections];
         this.latestAcked = new boolean[connections];
@@ -352,6 +359,8 @@ public final class IdealBound implements TaskTimes {
         this.nextPosition = o.nextPosition;
         this.queuePairFreePs = o.queuePairFreePs;
         this.firstSendPs = o.firstSendPs;
+        this.connectionBytes = o.connectionBytes;
+        this.connectionLatencyPs = o.connectionLatencyPs;
         this.connectionStamp = o.connectionStamp;
         this.latestOnConnection = o.latestOnConnection;
         this.latestAcked = o.latestAcked;
@@ -360,7 +369,6 @@ public final class IdealBound implements TaskTimes {
         this.streamed = o.streamed;
         this.closedForms = o.closedForms;
         this.processed = o.processed;
-        this.lastFlowOnConnection = o.lastFlowOnConnection;
         this.streamedLastFinishPs = o.streamedLastFinishPs;
         this.pathOfFlow = o.pathOfFlow;
         this.lastNvlinkTask = o.lastNvlinkTask;
@@ -433,15 +441,14 @@ public final class IdealBound implements TaskTimes {
     }
 
     private void growConnections(int n) {
-        int old = nextPosition == null ? 0 : nextPosition.length;
         nextPosition = nextPosition == null ? new int[n] : Arrays.copyOf(nextPosition, n);
         queuePairFreePs = queuePairFreePs == null ? new long[n] : Arrays.copyOf(queuePairFreePs, n);
         firstSendPs = firstSendPs == null ? new long[n] : Arrays.copyOf(firstSendPs, n);
+        connectionBytes = connectionBytes == null ? new long[n] : Arrays.copyOf(connectionBytes, n);
+        connectionLatencyPs = connectionLatencyPs == null ? new long[n] : Arrays.copyOf(connectionLatencyPs, n);
         connectionStamp = connectionStamp == null ? new int[n] : Arrays.copyOf(connectionStamp, n);
         latestOnConnection = latestOnConnection == null ? new int[n] : Arrays.copyOf(latestOnConnection, n);
         latestAcked = latestAcked == null ? new boolean[n] : Arrays.copyOf(latestAcked, n);
-        lastFlowOnConnection = lastFlowOnConnection == null ? new int[n] : Arrays.copyOf(lastFlowOnConnection, n);
-        Arrays.fill(lastFlowOnConnection, old, n, -1);
     }
 
     /** A streamed graph: the bounds of the tasks added since the last call, in the order added. */
@@ -461,9 +468,6 @@ public final class IdealBound implements TaskTimes {
             earliest(t);
             streamedLastFinishPs = Math.max(streamedLastFinishPs, f >= 0 ? completedPs[f & flowMask]
                     : endPs[t & taskMask]);
-            if (f >= 0 && graph.connection(f) >= 0) {
-                lastFlowOnConnection[graph.connection(f)] = f;
-            }
         }
         processed = graph.taskCount();
     }
@@ -619,14 +623,14 @@ public final class IdealBound implements TaskTimes {
         queuePairFreePs[c] = Saturating.add(send, serializationPs(wire, rnic));
         if (positionOfFlow[fm] == 0) {
             firstSendPs[c] = send;
-            prefixBytes[fm] = wire;
-            prefixLatencyPs[fm] = latency;
+            connectionBytes[c] = wire;
+            connectionLatencyPs[c] = latency;
         } else {
-            int before = streamed ? lastFlowOnConnection[c] & flowMask
-                    : graph.flowIndex(connectionTasks[connectionStart[c] + positionOfFlow[f] - 1]);
-            prefixBytes[fm] = Saturating.add(prefixBytes[before], wire);
-            prefixLatencyPs[fm] = Math.min(prefixLatencyPs[before], latency);
+            connectionBytes[c] = Saturating.add(connectionBytes[c], wire);
+            connectionLatencyPs[c] = Math.min(connectionLatencyPs[c], latency);
         }
+        prefixBytes[fm] = connectionBytes[c];
+        prefixLatencyPs[fm] = connectionLatencyPs[c];
         return send;
     }
 
