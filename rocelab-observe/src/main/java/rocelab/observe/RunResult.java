@@ -149,8 +149,9 @@ public record RunResult(
                 + (infiniband ? "waits for credits, FECN and BECN marks" : "ECN marks, CNPs, PFC pauses")
                 + ", rate cuts, deadlocks, victims, drops, retransmissions and packet counters exist only at packet"
                 + " level (--model packet)" + (ideal
-                        ? "; the fabric between the RNICs is non-blocking (a switch link carries whatever crosses"
-                                + " it), so neither oversubscription nor ECMP collisions cost anything here"
+                        ? "; the fabric between the RNICs is non-blocking: no switch link is shared (each message"
+                                + " crosses its path at the path's slowest link as if alone), so neither"
+                                + " oversubscription nor ECMP collisions cost anything here"
                         : "; flows that ECMP hashes onto one link share it, but the queue where they meet is not"
                                 + " modelled");
     }

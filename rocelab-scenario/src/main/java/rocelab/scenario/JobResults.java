@@ -179,7 +179,8 @@ final class JobResults {
                         call.rankCount(), call.sizeBytes(), start, span[1], span[2] == 1,
                         call.op().busFactor(call.rankCount()), idealTime,
                         c.iteration(), 1, concurrent == null ? CollectiveRecord.Concurrent.NONE : concurrent[x])
-                        .withFirstEntry(idealOnly ? -1 : earliest(realAccount.times, c.entries())));
+                        .withEntries(idealOnly ? -1 : earliest(realAccount.times, c.entries()),
+                                idealOnly ? -1 : spread(idealAccount.times, c.entries())));
             }
         }
         return out;
@@ -336,6 +337,12 @@ final class JobResults {
     }
 
     /** When the last of these tasks ended, or -1 if one has not. */
+    /** How far apart the ends of {@code tasks} are, or -1 when one of them has not ended. */
+    static long spread(TaskTimes d, int[] tasks) {
+        long first = earliest(d, tasks);
+        return first < 0 ? -1 : latest(d, tasks) - first;
+    }
+
     /** The earliest end of {@code tasks}, or -1 when one of them has not ended. */
     static long earliest(TaskTimes d, int[] tasks) {
         long t = Long.MAX_VALUE;

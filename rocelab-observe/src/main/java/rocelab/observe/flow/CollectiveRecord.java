@@ -13,11 +13,12 @@ import rocelab.observe.job.JobRecord;
  * them all, and the bandwidths are per run, as nccl-tests divides its timed loop by its iterations. A job's call starts
  * when its last member entered it ({@code startPs} -1 when some member never did: it never started);
  * {@code firstEntryPs} is when its first did (-1 when not known: a traffic item's call, whose ranks all start it at
- * once, or a call some member never entered).
+ * once, or a call some member never entered), and {@code idealEntrySpreadPs} how far apart the members' entries'
+ * bounds on the ideal network are (-1 when not known): a pipeline's stages enter a call apart by design.
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
-        Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs) {
+        Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs, long idealEntrySpreadPs) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -48,7 +49,7 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
             long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
             Concurrent concurrent, double rateHeldShare, Beside beside) {
         this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
-                concurrent, rateHeldShare, beside, -1);
+                concurrent, rateHeldShare, beside, -1, -1);
     }
 
     /** A record with nothing known of the workload's other items beside it. */
@@ -62,13 +63,16 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     /** The same record with {@code b} beside it. */
     public CollectiveRecord withBeside(Beside b) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs, idealEntrySpreadPs);
     }
 
-    /** The same record with its first member's entry at {@code ps}. */
-    public CollectiveRecord withFirstEntry(long ps) {
+    /**
+     * The same record with its first member's entry at {@code firstPs} and its members' entries' bounds on the ideal
+     * network {@code idealSpreadPs} apart.
+     */
+    public CollectiveRecord withEntries(long firstPs, long idealSpreadPs) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, ps);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs);
     }
 
     /**

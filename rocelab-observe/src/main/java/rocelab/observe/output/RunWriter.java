@@ -382,7 +382,7 @@ public final class RunWriter {
     static void collectivesCsv(OutputStream out, List<CollectiveRecord> collectives)
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
-                "entry_spread_us", "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
+                "entry_spread_us", "ideal_entry_spread_us", "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
                 "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "beside_items", "beside_longest",
                 "beside_longest_us", "rate_held_share", "status"));
         for (var c : collectives) {
@@ -400,6 +400,11 @@ public final class RunWriter {
             }
             if (c.entrySpreadPs() >= 0) {
                 t.micros(c.entrySpreadPs());
+            } else {
+                t.empty();
+            }
+            if (c.idealEntrySpreadPs() >= 0) {
+                t.micros(c.idealEntrySpreadPs());
             } else {
                 t.empty();
             }

@@ -591,28 +591,35 @@ public final class SummaryText {
     }
 
     /**
-     * The job's call after its warm-up whose members entered it furthest apart, when that is at least a twentieth of
-     * the iteration: a call's time counts from its last member's entry, so a late member's wait shows in the others'
-     * GPU view (and can be all of the network wait while no call is slow: a warm-up whose slow call ended on its
-     * ranks far apart leaves them out of step), not in any call's time. Said as measured, with no cause: a
-     * pipeline's stages enter a call apart by design.
+     * The job's call after its warm-up whose members entered it furthest apart beyond their entries' bounds on the
+     * ideal network (a pipeline's stages enter a call apart by design, and their bounds are as far apart), when that
+     * excess is at least a twentieth of the iteration: a call's time counts from its last member's entry, so a late
+     * member's wait shows in the others' GPU view (and can be all of the network wait while no call is slow: a
+     * warm-up whose slow call ended on its ranks far apart leaves them out of step), not in any call's time. Said as
+     * measured, with no cause.
      */
     private static void entrySpread(StringBuilder b, RunResult r, JobRecord j) {
         CollectiveRecord widest = null;
         for (var c : r.collectives()) {
             if (c.job().equals(j.job()) && !c.warmUp(r.jobs()) && c.entrySpreadPs() > 0
-                    && (widest == null || c.entrySpreadPs() > widest.entrySpreadPs())) {
+                    && (widest == null || beyondIdeal(c) > beyondIdeal(widest))) {
                 widest = c;
             }
         }
-        if (widest == null || Double.isNaN(j.iterationUs()) || widest.entrySpreadPs() < j.iterationUs() * 1e6 / 20) {
+        if (widest == null || Double.isNaN(j.iterationUs()) || beyondIdeal(widest) < j.iterationUs() * 1e6 / 20) {
             return;
         }
-        line(b, "  entry     %s%s%s: its ranks entered it %s ms apart; a call's time counts from its last rank's entry,"
-                + " so the others' wait is in their exposed communication and idle time, not in the call's"
-                + " (collectives.csv entry_spread_us)", widest.name(), widest.iteration() < 0 ? ""
-                        : " in iteration " + widest.iteration(), j.warmup() > 0 && widest.iteration() == j.warmup()
-                                ? " (the first after the warm-up)" : "", ms(widest.entrySpreadPs()));
+        line(b, "  entry     %s%s%s: its ranks entered it %s ms apart, their entries' bounds on the ideal network %s ms;"
+                + " a call's time counts from its last rank's entry, so the others' wait is in their exposed"
+                + " communication and idle time, not in the call's (collectives.csv entry_spread_us)", widest.name(),
+                widest.iteration() < 0 ? "" : " in iteration " + widest.iteration(), j.warmup() > 0
+                        && widest.iteration() == j.warmup() ? " (the first after the warm-up)" : "",
+                ms(widest.entrySpreadPs()), ms(Math.max(0, widest.idealEntrySpreadPs())));
+    }
+
+    /** How much further apart a call's members entered it than their entries' bounds on the ideal network are. */
+    private static long beyondIdeal(CollectiveRecord c) {
+        return c.entrySpreadPs() - Math.max(0, c.idealEntrySpreadPs());
     }
 
     /**

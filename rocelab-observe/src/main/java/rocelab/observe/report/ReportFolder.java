@@ -280,7 +280,8 @@ final class ReportFolder {
                                     c.text(i, "beside_longest"), Math.max(0, c.ps(i, "beside_longest_us")))
                             : CollectiveRecord.Beside.NONE,
                     c.has("entry_spread_us") && !c.text(i, "entry_spread_us").isEmpty()
-                            ? start - c.ps(i, "entry_spread_us") : -1));
+                            ? start - c.ps(i, "entry_spread_us") : -1,
+                    c.has("ideal_entry_spread_us") ? c.ps(i, "ideal_entry_spread_us") : -1));
         }
         return out;
     }
