@@ -49,7 +49,8 @@ import rocelab.workload.job.Step;
  * thing (same node name and duration; same collective, size and group shape; same transfer size and peer offset)
  * share one step whose {@code when} holds for exactly their ranks, as long as every rank's {@code after} then names
  * exactly that rank's dependencies (no rank gains or loses one). Each step has a stream of its own, so only the
- * trace's dependencies order it. A transfer is a send step directly followed by its receive step, so the emitter,
+ * trace's dependencies order it, with those {@link #serialise} adds so that a rank runs one GPU compute node at a
+ * time, as ASTRA-sim does. A transfer is a send step directly followed by its receive step, so the emitter,
  * which pairs sends and receives between two ranks in program order, pairs exactly the nodes the tags matched.
  */
 final class ChakraReader {
@@ -89,6 +90,11 @@ final class ChakraReader {
         long tag;
         int unit = -1;
         int step = -1;
+        /** A COMP_NODE with is_cpu_op: host time, one at a time per rank apart from the GPU's. */
+        boolean cpu;
+        /** When the issue play ({@link #serialise}) issued it to its processor, and when it was done (an order). */
+        long issued = Long.MAX_VALUE;
+        long done = Long.MAX_VALUE;
     }
 
     /** Nodes that run together: a collective instance, a send with its receive, or one node. */
@@ -211,6 +217,7 @@ final class ChakraReader {
                 }
             }
         }
+        serialise(units);
         List<Step> program = program(units);
         List<String> notes = new ArrayList<>();
         counts.forEach((what, count) -> notes.add(count + " " + what));
@@ -356,6 +363,7 @@ final class ChakraReader {
                             .round(MathContext.DECIMAL64).stripTrailingZeros().toPlainString() + " Tops/s");
                 }
                 n.kind = cpu ? Kind.DELAY : Kind.COMPUTE;
+                n.cpu = cpu;
                 if (cpu) {
                     count("COMP_NODE nodes with is_cpu_op run as delays (host time, not GPU time)");
                 }
@@ -659,6 +667,170 @@ final class ChakraReader {
                     + unmatched.peer + " never sends; expected a matching COMM_SEND_NODE in "
                     + traces.shown().get(unmatched.peer));
         }
+    }
+
+    // ---------------------------------------------------------------- one kernel at a time
+
+    /**
+     * Makes each rank's GPU compute nodes run one at a time, and its CPU nodes ({@code is_cpu_op}) one at a time
+     * apart from them, as ASTRA-sim's HardwareResource does (a compute node issues only when no other of its kind is
+     * in flight on the NPU; communication issues alongside), in the order ASTRA-sim issues them: whenever the GPU (or
+     * the CPU) is free, the ready node with the lowest id. The order is found here, by playing the traces' issue with
+     * the nodes' own durations, and written into the program as a dependency of each such node on the one issued
+     * before it on its rank. Communication times are the fabric's, unknown here, so the play takes a call or transfer
+     * (all of whose nodes are issued) to end only when none of its ranks has compute or a delay running: work that
+     * does not wait for communication is ordered before work that does, so the added order never makes compute wait
+     * for communication it does not depend on, and it is an order the traces can run in (no deadlock added).
+     */
+    private void serialise(List<Unit> units) {
+        record Event(long time, long seq, TNode node) {}
+        Map<Long, TNode>[] ids = ids();
+        Map<TNode, List<TNode>> children = new HashMap<>();
+        Map<TNode, Integer> waiting = new HashMap<>();
+        int ranks = byRank.size();
+        java.util.Comparator<TNode> byId = java.util.Comparator.comparingLong(x -> x.id);
+        List<java.util.PriorityQueue<TNode>> readyGpu = new ArrayList<>();
+        List<java.util.PriorityQueue<TNode>> readyCpu = new ArrayList<>();
+        boolean[] gpuBusy = new boolean[ranks];
+        boolean[] cpuBusy = new boolean[ranks];
+        int[] running = new int[ranks];
+        TNode[] lastGpu = new TNode[ranks];
+        TNode[] lastCpu = new TNode[ranks];
+        int[] issued = new int[units.size()];
+        List<Unit> full = new ArrayList<>();
+        java.util.PriorityQueue<Event> events = new java.util.PriorityQueue<>(
+                java.util.Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
+        long[] seq = {0};
+        long[] now = {0};
+        int added = 0;
+        for (int r = 0; r < ranks; r++) {
+            readyGpu.add(new java.util.PriorityQueue<>(byId));
+            readyCpu.add(new java.util.PriorityQueue<>(byId));
+            for (TNode n : byRank.get(r)) {
+                waiting.put(n, n.deps.length);
+                for (long d : n.deps) {
+                    children.computeIfAbsent(ids[r].get(d), k -> new ArrayList<>()).add(n);
+                }
+            }
+        }
+        // A node whose dependencies are done: queued for its processor, started (a delay), or issued (communication).
+        java.util.function.Consumer<TNode> ready = n -> {
+            if (n.kind == Kind.COMPUTE) {
+                readyGpu.get(n.rank).add(n);
+            } else if (n.kind == Kind.DELAY && n.cpu) {
+                readyCpu.get(n.rank).add(n);
+            } else if (n.kind == Kind.DELAY) {
+                running[n.rank]++;
+                events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+            } else if (++issued[n.unit] == units.get(n.unit).nodes.size()) {
+                full.add(units.get(n.unit));
+            }
+        };
+        long[] order = {0};
+        java.util.function.Consumer<TNode> done = n -> {
+            n.done = order[0]++;
+            for (TNode c : children.getOrDefault(n, List.of())) {
+                if (waiting.merge(c, -1, Integer::sum) == 0) {
+                    ready.accept(c);
+                }
+            }
+        };
+        for (List<TNode> nodes : byRank) {
+            for (TNode n : nodes) {
+                if (n.deps.length == 0) {
+                    ready.accept(n);
+                }
+            }
+        }
+        while (true) {
+            for (int r = 0; r < ranks; r++) {
+                if (!gpuBusy[r] && !readyGpu.get(r).isEmpty()) {
+                    TNode n = readyGpu.get(r).poll();
+                    n.issued = order[0]++;
+                    added += follow(n, lastGpu[r], ids[r]);
+                    lastGpu[r] = n;
+                    gpuBusy[r] = true;
+                    running[r]++;
+                    events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+                }
+                if (!cpuBusy[r] && !readyCpu.get(r).isEmpty()) {
+                    TNode n = readyCpu.get(r).poll();
+                    n.issued = order[0]++;
+                    added += follow(n, lastCpu[r], ids[r]);
+                    lastCpu[r] = n;
+                    cpuBusy[r] = true;
+                    running[r]++;
+                    events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+                }
+            }
+            // The first issued call or transfer whose ranks have nothing running ends now.
+            Unit ends = null;
+            for (Unit u : full) {
+                boolean idle = true;
+                for (TNode n : u.nodes) {
+                    idle &= running[n.rank] == 0;
+                }
+                if (idle) {
+                    ends = u;
+                    break;
+                }
+            }
+            if (ends != null) {
+                full.remove(ends);
+                for (TNode n : ends.nodes) {
+                    done.accept(n);
+                }
+                continue;
+            }
+            if (events.isEmpty()) {
+                // Done, or stuck: a deadlock of the traces themselves, which program() reports.
+                break;
+            }
+            now[0] = events.peek().time();
+            while (!events.isEmpty() && events.peek().time() == now[0]) {
+                TNode n = events.poll().node();
+                running[n.rank]--;
+                if (n.kind == Kind.COMPUTE) {
+                    gpuBusy[n.rank] = false;
+                } else if (n.cpu) {
+                    cpuBusy[n.rank] = false;
+                }
+                done.accept(n);
+            }
+        }
+        if (added > 0) {
+            counts.merge("dependencies added so that each rank's GPU compute nodes, and its is_cpu_op nodes, run one"
+                    + " at a time in ASTRA-sim's issue order (the ready node with the lowest id first)", added,
+                    Integer::sum);
+        }
+    }
+
+    /**
+     * Makes {@code n} wait for {@code previous} (none: first) unless it already does through its rank's own
+     * dependencies; 1 if the dependency is added. The search back from {@code n} stops at nodes done before
+     * {@code previous} was issued, which cannot depend on it.
+     */
+    private static int follow(TNode n, TNode previous, Map<Long, TNode> ids) {
+        if (previous == null) {
+            return 0;
+        }
+        ArrayDeque<TNode> todo = new ArrayDeque<>();
+        Set<TNode> seen = new HashSet<>();
+        todo.add(n);
+        while (!todo.isEmpty()) {
+            for (long d : todo.poll().deps) {
+                TNode x = ids.get(d);
+                if (x == previous) {
+                    return 0;
+                }
+                if (x.done > previous.issued && seen.add(x)) {
+                    todo.add(x);
+                }
+            }
+        }
+        n.deps = Arrays.copyOf(n.deps, n.deps.length + 1);
+        n.deps[n.deps.length - 1] = previous.id;
+        return 1;
     }
 
     // ---------------------------------------------------------------- the program
