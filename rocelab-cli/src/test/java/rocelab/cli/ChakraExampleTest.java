@@ -40,6 +40,12 @@ class ChakraExampleTest {
         summary.get("jobs").get(0).get("notes").forEach(n -> kept.add(n.asText()));
         assertThat(kept).isEqualTo(NOTES);
         assertThat(r.out()).contains("job         step: 8 ranks, 2 iterations (1 warm-up)").contains("GPU view");
+        // The iteration opens at stage 0's work, not at stage 1's 5 us load-batch, after which stage 1 only waits for
+        // stage 0: it is the GPUs' own period (1.519 ms), not 1.911 ms.
+        JsonNode job = summary.get("jobs").get(0);
+        double own = job.get("compute_us_per_iteration").asDouble() + job.get("exposed_comm_us_per_iteration")
+                .asDouble() + job.get("idle_us_per_iteration").asDouble();
+        assertThat(job.get("iteration_us").asDouble()).isCloseTo(own, org.assertj.core.data.Offset.offset(0.01));
         // Per iteration: 4 TP groups x 4 all-reduces (forward and backward of 2 micro-batches), inside the servers;
         // 4 DP groups x 1 gradient all-reduce.
         List<String> calls = Files.readAllLines(out.resolve("collectives.csv"));

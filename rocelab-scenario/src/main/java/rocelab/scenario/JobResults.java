@@ -285,11 +285,16 @@ final class JobResults {
     }
 
     /**
-     * When iteration k first did something: the earliest start of its compute steps, delays and transfers (a
-     * transfer's post, when its bytes may leave); -1 if none started. Before it every rank in the iteration only
-     * waited (a receive posted, a join), so a run whose gates all ended at that time is the same run, and the ideal
-     * iteration ({@link IdealSpans#ofGroups}, every gate at 0) still bounds the span from it. An iteration's tasks lie
-     * between its first gate and its last end, as the job emitter makes them.
+     * When iteration k first did something: the earliest start of its compute steps and transfers (a transfer's
+     * post, when its bytes may leave), and of the delays that led straight into one (a chain of delays and joins,
+     * each ending when the next started, down to a compute or a transfer that started at its end: a data-loading
+     * delay before the forward pass); -1 if none started. A delay followed only by waiting (a pipeline stage's
+     * short load before it waits for the previous stage) is not the iteration's work: had it started as late as the
+     * first activity, nothing would have started later. Before the first activity every rank in the iteration only
+     * waited or ran such delays, so a run whose gates all ended at that time is the same run, and the ideal
+     * iteration ({@link IdealSpans#ofGroups}, every gate at 0, where the first activity is at 0: some rank's work
+     * waits only on its gate, through such a chain) is measured the same way and still bounds the span from it. An
+     * iteration's tasks lie between its first gate and its last end, as the job emitter makes them.
      */
     static long firstActivityPs(JobTasks jt, TaskTimes d, int k) {
         int lo = Integer.MAX_VALUE;
@@ -302,11 +307,46 @@ final class JobResults {
         }
         TaskGraph graph = d.graph();
         long first = Long.MAX_VALUE;
+        if (hi < lo) {
+            return -1;
+        }
+        // Delays and joins already walked back through (their tight chains counted once).
+        java.util.BitSet seen = new java.util.BitSet(hi - lo + 1);
+        int[] stack = new int[16];
         for (int t = lo; t <= hi; t++) {
-            if (graph.kind(t) != TaskGraph.Kind.JOIN) {
-                long s = d.taskStartPs(t);
-                if (s >= 0) {
-                    first = Math.min(first, s);
+            TaskGraph.Kind kind = graph.kind(t);
+            if (kind == TaskGraph.Kind.JOIN || kind == TaskGraph.Kind.DELAY) {
+                continue;
+            }
+            long s = d.taskStartPs(t);
+            if (s < 0) {
+                continue;
+            }
+            first = Math.min(first, s);
+            // Back from t through the delays and joins that ended exactly when their dependent started.
+            int top = 0;
+            stack[top++] = t;
+            while (top > 0) {
+                int x = stack[--top];
+                long at = d.taskStartPs(x);
+                for (int i = 0; i < graph.dependencyCount(x); i++) {
+                    int dep = graph.dependency(x, i);
+                    int y = TaskGraph.target(dep);
+                    if (TaskGraph.isAck(dep) || y < lo || y > hi || seen.get(y - lo)) {
+                        continue;
+                    }
+                    TaskGraph.Kind yk = graph.kind(y);
+                    if (yk != TaskGraph.Kind.JOIN && yk != TaskGraph.Kind.DELAY || d.taskEndPs(y) != at) {
+                        continue;
+                    }
+                    seen.set(y - lo);
+                    if (yk == TaskGraph.Kind.DELAY && d.taskStartPs(y) >= 0) {
+                        first = Math.min(first, d.taskStartPs(y));
+                    }
+                    if (top == stack.length) {
+                        stack = java.util.Arrays.copyOf(stack, 2 * top);
+                    }
+                    stack[top++] = y;
                 }
             }
         }
