@@ -1,7 +1,9 @@
 package rocelab.scenario;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
@@ -286,15 +288,16 @@ final class JobResults {
 
     /**
      * When iteration k first did something: the earliest start of its compute steps and transfers (a transfer's
-     * post, when its bytes may leave), and of the delays that led straight into one (a chain of delays and joins,
-     * each ending when the next started, down to a compute or a transfer that started at its end: a data-loading
-     * delay before the forward pass); -1 if none started. A delay followed only by waiting (a pipeline stage's
-     * short load before it waits for the previous stage) is not the iteration's work: had it started as late as the
-     * first activity, nothing would have started later. Before the first activity every rank in the iteration only
-     * waited or ran such delays, so a run whose gates all ended at that time is the same run, and the ideal
-     * iteration ({@link IdealSpans#ofGroups}, every gate at 0, where the first activity is at 0: some rank's work
-     * waits only on its gate, through such a chain) is measured the same way and still bounds the span from it. An
-     * iteration's tasks lie between its first gate and its last end, as the job emitter makes them.
+     * post, when its bytes may leave), or, where a delay before it had to start before it for the work to start when
+     * it did, the latest such delay's start (a data-loading delay before the forward pass); -1 if nothing started.
+     * Precisely: the latest time F, among the first compute or transfer's start and the earlier delays' starts, such
+     * that the run with every gate of the iteration ending at F at the earliest starts every compute and transfer
+     * when it did. A delay followed only by waiting (a pipeline's last stage loading its batch, then waiting for the
+     * first stage's activations) does not open the iteration. So the run from F is the same run with every gate at F,
+     * and the ideal iteration ({@link IdealSpans#ofGroups}, every gate at 0, where F is 0 by this same rule: some
+     * rank's first work waits, through delays and joins, only on its gate) is measured the same way and bounds the
+     * span from F. An iteration's tasks lie between its first gate and its last end, as the job emitter makes them,
+     * each after the tasks it waits on but for a receive's late dependencies (a send, not delayed when F is kept).
      */
     static long firstActivityPs(JobTasks jt, TaskTimes d, int k) {
         int lo = Integer.MAX_VALUE;
@@ -306,51 +309,79 @@ final class JobResults {
             hi = Math.max(hi, e);
         }
         TaskGraph graph = d.graph();
-        long first = Long.MAX_VALUE;
-        if (hi < lo) {
-            return -1;
-        }
-        // Delays and joins already walked back through (their tight chains counted once).
-        java.util.BitSet seen = new java.util.BitSet(hi - lo + 1);
-        int[] stack = new int[16];
+        long work = Long.MAX_VALUE;
+        long firstDelay = Long.MAX_VALUE;
         for (int t = lo; t <= hi; t++) {
-            TaskGraph.Kind kind = graph.kind(t);
-            if (kind == TaskGraph.Kind.JOIN || kind == TaskGraph.Kind.DELAY) {
-                continue;
-            }
             long s = d.taskStartPs(t);
-            if (s < 0) {
+            if (s < 0 || graph.kind(t) == TaskGraph.Kind.JOIN) {
                 continue;
             }
-            first = Math.min(first, s);
-            // Back from t through the delays and joins that ended exactly when their dependent started.
-            int top = 0;
-            stack[top++] = t;
-            while (top > 0) {
-                int x = stack[--top];
-                long at = d.taskStartPs(x);
-                for (int i = 0; i < graph.dependencyCount(x); i++) {
-                    int dep = graph.dependency(x, i);
-                    int y = TaskGraph.target(dep);
-                    if (TaskGraph.isAck(dep) || y < lo || y > hi || seen.get(y - lo)) {
-                        continue;
+            if (graph.kind(t) == TaskGraph.Kind.DELAY) {
+                firstDelay = Math.min(firstDelay, s);
+            } else {
+                work = Math.min(work, s);
+            }
+        }
+        if (work == Long.MAX_VALUE) {
+            return firstDelay == Long.MAX_VALUE ? -1 : firstDelay;
+        }
+        if (firstDelay >= work) {
+            return work;
+        }
+        // The delays' starts before the first work: the earliest is always kept (before it every rank only waited).
+        TreeSet<Long> starts = new TreeSet<>();
+        for (int t = lo; t <= hi; t++) {
+            long s = d.taskStartPs(t);
+            if (s >= 0 && s < work && graph.kind(t) == TaskGraph.Kind.DELAY) {
+                starts.add(s);
+            }
+        }
+        List<Long> candidates = new ArrayList<>(starts);
+        candidates.add(work);
+        int[] gates = jt.gates()[k].clone();
+        Arrays.sort(gates);
+        int good = 0;
+        int bad = candidates.size();
+        while (bad - good > 1) {
+            int mid = (good + bad) >>> 1;
+            if (keepsWork(graph, d, lo, hi, gates, candidates.get(mid))) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        return candidates.get(good);
+    }
+
+    /**
+     * Whether the run with the gates ending at {@code from} at the earliest would start every compute and transfer of
+     * tasks lo..hi when it did (delays and joins shifted by what they wait on).
+     */
+    private static boolean keepsWork(TaskGraph graph, TaskTimes d, int lo, int hi, int[] gates, long from) {
+        long[] end = new long[hi - lo + 1];
+        for (int t = lo; t <= hi; t++) {
+            long start = d.taskStartPs(t);
+            long was = d.taskEndPs(t);
+            long ready = Arrays.binarySearch(gates, t) >= 0 ? from : Long.MIN_VALUE;
+            for (int i = 0; i < graph.dependencyCount(t); i++) {
+                int dep = graph.dependency(t, i);
+                int y = TaskGraph.target(dep);
+                if (!TaskGraph.isAck(dep) && y >= lo && y < t) {
+                    ready = Math.max(ready, end[y - lo]);
+                }
+            }
+            switch (graph.kind(t)) {
+                case JOIN -> end[t - lo] = Math.max(was, ready);
+                case DELAY -> end[t - lo] = start < 0 || was < 0 ? was : Math.max(start, ready) + (was - start);
+                default -> {
+                    if (start >= 0 && ready > start) {
+                        return false;
                     }
-                    TaskGraph.Kind yk = graph.kind(y);
-                    if (yk != TaskGraph.Kind.JOIN && yk != TaskGraph.Kind.DELAY || d.taskEndPs(y) != at) {
-                        continue;
-                    }
-                    seen.set(y - lo);
-                    if (yk == TaskGraph.Kind.DELAY && d.taskStartPs(y) >= 0) {
-                        first = Math.min(first, d.taskStartPs(y));
-                    }
-                    if (top == stack.length) {
-                        stack = java.util.Arrays.copyOf(stack, 2 * top);
-                    }
-                    stack[top++] = y;
+                    end[t - lo] = was;
                 }
             }
         }
-        return first == Long.MAX_VALUE ? -1 : first;
+        return true;
     }
 
     /**

@@ -3,13 +3,17 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.job.JobRecord;
 import rocelab.scenario.read.ScenarioReader;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.TaskTimes;
+import rocelab.workload.job.JobTasks;
 
 /**
- * An iteration runs from its first compute or send, or a delay leading straight into one; a delay followed only by
+ * An iteration runs from its first compute or send, or a delay that one waited for; a delay followed only by
  * waiting (a pipeline's last stage loading its batch and then waiting for the first stage) does not open it, so a
  * run that is its own ideal reads its ideal iteration.
  */
@@ -65,5 +69,58 @@ class IterationStartTest {
         // Stage 0's forward waits for its load: the iteration holds the 50 us, in the run as on the ideal network.
         assertThat(load.iterationUs()).isCloseTo(none.iterationUs() + 50, offset(0.001));
         assertThat(load.idealIterationUs()).isCloseTo(none.idealIterationUs() + 50, offset(0.001));
+    }
+
+    /**
+     * Rank 1 loads (a 100 us delay from 0) and then works after its load and rank 0's 'other' (from 50 us): the
+     * iteration opens at the load exactly when starting it at rank 0's first work (50 us) would have delayed rank
+     * 1's work, slack or not.
+     */
+    private static long first(long otherEndPs) {
+        TaskGraph g = new TaskGraph();
+        int gate0 = g.join(0);
+        int gate1 = g.join(1);
+        int load = g.delay(100_000_000L, 1, gate1);
+        int other = g.compute(otherEndPs - 50_000_000L, 0, gate0);
+        int work = g.compute(10_000_000L, 1, load, other);
+        long[] start = new long[5];
+        long[] end = new long[5];
+        start[gate0] = end[gate0] = 50_000_000L;
+        start[load] = 0;
+        end[load] = 100_000_000L;
+        start[other] = 50_000_000L;
+        end[other] = otherEndPs;
+        start[work] = Math.max(end[load], end[other]);
+        end[work] = start[work] + 10_000_000L;
+        TaskTimes times = new TaskTimes() {
+            public TaskGraph graph() {
+                return g;
+            }
+
+            public long taskStartPs(int t) {
+                return start[t];
+            }
+
+            public long taskEndPs(int t) {
+                return end[t];
+            }
+
+            public long completedPs(int flow) {
+                return -1;
+            }
+        };
+        JobTasks jt = new JobTasks(null, new int[][] {{gate0, gate1}}, new int[][] {{other, work}}, new int[0],
+                new int[0], new int[0], List.of(), List.of(), List.of());
+        return JobResults.firstActivityPs(jt, times, 0);
+    }
+
+    @Test
+    void shouldOpenTheIterationAtADelayWhoseSlackIsShorterThanTheWaitForTheFirstWork() {
+        // The work starts at the load's end: the load opens the iteration.
+        assertThat(first(90_000_000L)).isZero();
+        // 1 us of slack, less than the 50 us the load would move: still the load.
+        assertThat(first(101_000_000L)).isZero();
+        // 200 us of slack: the load started at 50 us would not delay anything; rank 0's work opens it.
+        assertThat(first(300_000_000L)).isEqualTo(50_000_000L);
     }
 }

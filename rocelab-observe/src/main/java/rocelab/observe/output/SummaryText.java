@@ -185,10 +185,11 @@ public final class SummaryText {
                         + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                         j.networkPenaltyPercent());
             }
-            // The iteration runs from its first compute or send (or a delay leading straight into one) to the last rank's end; a GPU's own span differs
-            // (ranks start and end apart), and its three parts add up to that span, not to the iteration.
-            line(b, "  GPU view  per iteration %.3f ms, first compute or send (or a delay into one) to last rank's end"
-                    + " (ideal %.3f ms); per"
+            // The iteration runs from its first compute or send (or a delay that one waited for) to the last rank's
+            // end; a GPU's own span differs (ranks start and end apart), and its three parts add up to that span, not to
+            // the iteration.
+            line(b, "  GPU view  per iteration %.3f ms, first compute or send (or a delay it waited for) to last rank's"
+                    + " end (ideal %.3f ms); per"
                     + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
                     j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,

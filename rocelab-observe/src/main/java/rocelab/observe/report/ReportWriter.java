@@ -242,9 +242,9 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "iteration us", "compute us",
                 "exposed comm us", "idle us", "GPU network wait us", "worst rank wait us", "status"), rows, 0);
-        p.note("Most penalised first. Iteration: from its first compute or send, or a delay leading straight into one"
-                + " (a rank that only waits for another rank's data has not started it) to the last rank's end. Compute, exposed"
-                + " communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
+        p.note("Most penalised first. Iteration: from its first compute or send, or a delay that one waited for"
+                + " (a rank that only waits for another rank's data has not started it) to the last rank's end."
+                + " Compute, exposed communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
                 + " GPU's own span, from its previous iteration's end to its end, which differs from the iteration"
                 + " when ranks start and end apart. Exposed communication:"
                 + " not computing while the GPU's own data moves; idle: not computing with nothing moving (waiting for"
