@@ -105,7 +105,8 @@ class ChakraExampleTest {
         assertThat(r.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(r.errorLines()).hasSize(1);
         assertThat(r.errorLines().get(0)).startsWith("error: " + traces.resolve("3d.5.et") + ":")
-                .contains(": the message after node ").contains("is truncated or not a Chakra Node");
+                .contains(": the message after node ").contains(" is truncated: its length prefix at byte ")
+                .contains("but the file ends ");
         assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
         assertThat(out).doesNotExist();
     }

@@ -341,7 +341,34 @@ class ChakraImportTest {
         byte[] whole = Files.readAllBytes(dir.resolve("bad/bad.1.et"));
         Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(whole, whole.length - 3));
         assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageStartingWith(file1 + ":3:1: the message after"
-                + " node 1 is truncated or not a Chakra Node");
+                + " node 1 is truncated: its length prefix at byte ");
+        // Cut anywhere inside the last message, on a field boundary too (where a parser reading what is there takes
+        // the rest for a whole message: a wrong diagnosis, or an optional attribute silently lost), or inside its
+        // length prefix: the message is truncated, said with where it starts and the length it announced.
+        int lastStart = whole.length - ok.rank(1).lastMessageLength();
+        for (int cut = lastStart + 1; cut < whole.length; cut++) {
+            Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(whole, cut));
+            int at = cut;
+            assertThatThrownBy(() -> read(dir, FABRIC + job)).as("cut at byte %d", at).hasMessageMatching(
+                    java.util.regex.Pattern.quote(file1) + ":3:1: the message after node 1 is truncated: (its length"
+                    + " prefix at byte " + lastStart + " announces \\d+ bytes, but the file ends \\d+ bytes into it"
+                    + "|the file ends inside its length prefix at byte " + lastStart + "); expected whole"
+                    + " length-delimited messages to the end of the file");
+        }
+        // The same, compressed: the gzip stream whole, the message in it cut.
+        try (var out = new GZIPOutputStream(Files.newOutputStream(dir.resolve("bad/bad.1.et")))) {
+            out.write(Arrays.copyOf(whole, whole.length - 3));
+        }
+        assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageStartingWith(file1 + ":3:1: the message after"
+                + " node 1 is truncated: its length prefix at byte " + lastStart + " of the decompressed stream");
+        // A cut gzip stream.
+        java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+        try (var out = new GZIPOutputStream(zipped)) {
+            out.write(whole);
+        }
+        Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(zipped.toByteArray(), zipped.size() - 12));
+        assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageContaining("bad.1.et:").hasMessageContaining(
+                "cannot be decompressed");
         // A dependency on a node that is not in the file.
         ChakraTraces dangling = new ChakraTraces(2);
         for (int r = 0; r < 2; r++) {

@@ -241,17 +241,20 @@ final class ChakraReader {
         List<TNode> nodes = new ArrayList<>();
         Map<Long, TNode> ids = new HashMap<>();
         Path file = traces.files().get(rank);
-        try (InputStream in = open(file)) {
+        boolean[] gzip = {false};
+        try (InputStream in = open(file, gzip)) {
+            long[] offset = {0};
+            byte[] first = message(in, offset, rank, 1, "the metadata", gzip[0]);
+            if (first == null) {
+                throw at(rank, 1, "the file is empty; expected a Chakra execution trace (length-delimited"
+                        + " GlobalMetadata, then Nodes)");
+            }
             EtDef.GlobalMetadata meta;
             try {
-                meta = EtDef.GlobalMetadata.parseDelimitedFrom(in);
+                meta = EtDef.GlobalMetadata.parseFrom(first);
             } catch (IOException e) {
                 throw at(rank, 1, "the first message is not a Chakra GlobalMetadata (" + e.getMessage() + "); expected"
                         + " a Chakra execution trace (length-delimited GlobalMetadata, then Nodes)");
-            }
-            if (meta == null) {
-                throw at(rank, 1, "the file is empty; expected a Chakra execution trace (length-delimited"
-                        + " GlobalMetadata, then Nodes)");
             }
             if (!meta.getAttrList().isEmpty()) {
                 count("GlobalMetadata attributes read and not used (" + meta.getAttrCount() + " in rank " + rank
@@ -260,18 +263,17 @@ final class ChakraReader {
             int message = 1;
             while (true) {
                 message++;
+                String last = nodes.isEmpty() ? "the metadata" : "node " + nodes.get(nodes.size() - 1).id;
+                byte[] bytes = message(in, offset, rank, message, last, gzip[0]);
+                if (bytes == null) {
+                    break;
+                }
                 EtDef.Node proto;
                 try {
-                    proto = EtDef.Node.parseDelimitedFrom(in);
+                    proto = EtDef.Node.parseFrom(bytes);
                 } catch (IOException e) {
-                    // A cut protobuf message, or a cut gzip stream under it.
-                    String last = nodes.isEmpty() ? "the metadata" : "node " + nodes.get(nodes.size() - 1).id;
-                    throw at(rank, message, "the message after " + last + " is truncated or not a Chakra Node ("
-                            + e.getMessage() + "); expected whole length-delimited Node messages to the end of the"
-                            + " file");
-                }
-                if (proto == null) {
-                    break;
+                    throw at(rank, message, "the message after " + last + " is not a Chakra Node (" + e.getMessage()
+                            + "); expected whole length-delimited Node messages to the end of the file");
                 }
                 TNode n = node(proto, rank, message);
                 if (ids.put(n.id, n) != null) {
@@ -297,14 +299,86 @@ final class ChakraReader {
         return nodes;
     }
 
+    /**
+     * The next length-delimited message of {@code in}, all the bytes its length prefix announced, or null at the end
+     * of the file (before a prefix); {@code offset} counts the bytes read. A prefix or a message cut short is an
+     * error at the message, with where it starts and how long it said it was: a protobuf parser reading only what is
+     * there would take a message cut on a field boundary for a whole one.
+     */
+    private byte[] message(InputStream in, long[] offset, int rank, int message, String last, boolean gzip)
+            throws IOException, ScenarioException {
+        try {
+            return readMessage(in, offset, rank, message, last, gzip);
+        } catch (IOException e) {
+            if (!gzip) {
+                throw e;
+            }
+            // A cut or corrupt gzip stream under the messages.
+            throw at(rank, message, (message == 1 ? "the metadata message" : "the message after " + last) + " cannot"
+                    + " be decompressed, at byte " + offset[0] + " of the decompressed stream (" + e.getMessage()
+                    + "); expected a whole gzip stream of length-delimited messages");
+        }
+    }
+
+    private byte[] readMessage(InputStream in, long[] offset, int rank, int message, String last, boolean gzip)
+            throws IOException, ScenarioException {
+        long start = offset[0];
+        String where = " at byte " + start + (gzip ? " of the decompressed stream" : "");
+        String what = message == 1 ? "the metadata message" : "the message after " + last;
+        long length = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = in.read();
+            if (b < 0) {
+                if (shift == 0) {
+                    return null;
+                }
+                throw at(rank, message, what + " is truncated: the file ends inside its length prefix" + where
+                        + "; expected whole length-delimited messages to the end of the file");
+            }
+            offset[0]++;
+            if (shift == 63 && (b & 0x7e) != 0 || shift > 63) {
+                throw at(rank, message, what + " has a length prefix" + where + " longer than 64 bits; expected a"
+                        + " varint length before each message");
+            }
+            length |= (long) (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) {
+                break;
+            }
+        }
+        if (length < 0 || length > Integer.MAX_VALUE - 8) {
+            throw at(rank, message, what + " announces " + Long.toUnsignedString(length) + " bytes" + where
+                    + "; expected a message of at most " + (Integer.MAX_VALUE - 8) + " bytes");
+        }
+        // Read in pieces, so that a corrupt prefix announcing a huge message does not allocate it before the file ends.
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(length, 1 << 16));
+        byte[] piece = new byte[(int) Math.min(length, 1 << 16)];
+        long got = 0;
+        while (got < length) {
+            int n = in.read(piece, 0, (int) Math.min(piece.length, length - got));
+            if (n < 0) {
+                break;
+            }
+            out.write(piece, 0, n);
+            got += n;
+        }
+        offset[0] += got;
+        if (got < length) {
+            throw at(rank, message, what + " is truncated: its length prefix" + where + " announces " + length
+                    + " bytes, but the file ends " + got + " bytes into it; expected whole length-delimited messages"
+                    + " to the end of the file");
+        }
+        return out.toByteArray();
+    }
+
     /** The file's messages; a gzip-compressed file (Chakra's protolib reads both) is decompressed on the way. */
-    private static InputStream open(Path file) throws IOException {
+    private static InputStream open(Path file, boolean[] gzip) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file));
         raw.mark(2);
         int b0 = raw.read();
         int b1 = raw.read();
         raw.reset();
         if (b0 == 0x1f && b1 == 0x8b) {
+            gzip[0] = true;
             return new BufferedInputStream(new GZIPInputStream(raw));
         }
         return raw;
