@@ -160,8 +160,9 @@ final class JobResults {
             }
             // On the ideal network's account the calls' spans are bounds each of its own, not one schedule: no call
             // is said to have run beside another there.
-            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.of(jt, spans,
-                    nvlinkOnly(jt));
+            boolean[] nvlink = nvlinkOnly(jt);
+            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.withTransfers(jt, spans,
+                    nvlink, realAccount.times, ConcurrentCalls.of(jt, spans, nvlink));
             long[] fromRunsEntries = idealOnly ? null : idealFromEntries(jt);
             for (int x = 0; x < jt.calls().size(); x++) {
                 JobTasks.Call c = jt.calls().get(x);

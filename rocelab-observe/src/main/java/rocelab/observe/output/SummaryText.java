@@ -584,6 +584,11 @@ public final class SummaryText {
                     + " it)", Numbers.count(k.calls(), "other call", "other calls"), k.calls() == 1 ? "was" : "were",
                     k.longest(), us(k.overlapPs())));
         }
+        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > c.timePs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(k.transfers(), "transfer", "transfers"), k.transfers() == 1 ? "was"
+                            : "were", k.longestTransfer(), us(k.transferOverlapPs())));
+        }
         CollectiveRecord.Beside b = c.beside();
         if (b.items() > 0 && b.overlapPs() * 10 > c.timePs()) {
             parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
