@@ -40,6 +40,10 @@ class ChakraExampleTest {
         summary.get("jobs").get(0).get("notes").forEach(n -> kept.add(n.asText()));
         assertThat(kept).isEqualTo(NOTES);
         assertThat(r.out()).contains("job         step: 8 ranks, 2 iterations (1 warm-up)").contains("GPU view");
+        // The slowest call, stage 1's DP gradient all-reduce, ran beside the job's own gradient send from stage 1 to
+        // stage 0 on the same RNIC: said with the call (the ideal is the call alone).
+        assertThat(r.out()).contains("slowest   step/dp-allreduce-grads/dp(tp=0,pp=1)").contains("2 transfers of this"
+                + " job were under way on its RNICs meanwhile (step/send-grad-mb1 from rank 4 to rank 0 for");
         // The iteration opens at stage 0's work, not at stage 1's 5 us load-batch, after which stage 1 only waits for
         // stage 0: it is the GPUs' own period (1.519 ms), not 1.911 ms.
         JsonNode job = summary.get("jobs").get(0);
