@@ -772,6 +772,8 @@ final class ChakraReader {
         TNode[] lastCpu = new TNode[ranks];
         int[] issued = new int[units.size()];
         List<Unit> full = new ArrayList<>();
+        // Whether a call or transfer may have become able to end (one became whole, or a rank fell idle).
+        boolean[] scan = {true};
         java.util.PriorityQueue<Event> events = new java.util.PriorityQueue<>(
                 java.util.Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
         long[] seq = {0};
@@ -798,6 +800,7 @@ final class ChakraReader {
                 events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
             } else if (++issued[n.unit] == units.get(n.unit).nodes.size()) {
                 full.add(units.get(n.unit));
+                scan[0] = true;
             }
         };
         long[] order = {0};
@@ -839,15 +842,18 @@ final class ChakraReader {
             }
             // The first issued call or transfer whose ranks have nothing running ends now.
             Unit ends = null;
-            for (Unit u : full) {
-                boolean idle = true;
-                for (TNode n : u.nodes) {
-                    idle &= running[n.rank] == 0;
+            if (scan[0]) {
+                for (Unit u : full) {
+                    boolean idle = true;
+                    for (TNode n : u.nodes) {
+                        idle &= running[n.rank] == 0;
+                    }
+                    if (idle) {
+                        ends = u;
+                        break;
+                    }
                 }
-                if (idle) {
-                    ends = u;
-                    break;
-                }
+                scan[0] = ends != null;
             }
             if (ends != null) {
                 full.remove(ends);
@@ -863,7 +869,9 @@ final class ChakraReader {
             now[0] = events.peek().time();
             while (!events.isEmpty() && events.peek().time() == now[0]) {
                 TNode n = events.poll().node();
-                running[n.rank]--;
+                if (--running[n.rank] == 0) {
+                    scan[0] = true;
+                }
                 if (n.kind == Kind.COMPUTE) {
                     gpuBusy[n.rank] = false;
                 } else if (n.cpu) {
