@@ -1,8 +1,14 @@
 package rocelab.scenario;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.workload.collective.Collective;
+import rocelab.workload.graph.TaskGraph;
+import rocelab.workload.graph.TaskTimes;
 import rocelab.workload.job.JobTasks;
 
 /**
@@ -10,7 +16,8 @@ import rocelab.workload.job.JobTasks;
  * that ran beside the same job's other calls on its ranks' RNICs (a tensor-parallel AllReduce beside a data-parallel
  * one on another stream) shares those RNICs on any network, ideal included. An audit read "x1.99 against the ideal" of
  * such a call as the fabric's doing; the summary and report now name what ran beside it. By identity: the calls'
- * members (their hosts) and their spans in the run, not a guess from nearby traffic.
+ * members (their hosts) and their spans in the run, not a guess from nearby traffic. Likewise the job's own
+ * point-to-point transfers ({@link #withTransfers}).
  */
 final class ConcurrentCalls {
     private ConcurrentCalls() {}
@@ -114,6 +121,102 @@ final class ConcurrentCalls {
                 String name = other.iteration() == jt.calls().get(x).iteration() ? other.name()
                         : other.name() + " of iteration " + other.iteration();
                 out[x] = new CollectiveRecord.Concurrent(calls, name, longestPs);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The calls of {@code calls} (per call of {@code jt}) with the job's own point-to-point transfers under way on
+     * each call's ranks' RNICs while it ran: a transfer whose flow (post to delivery, in the run {@code d}) leaves or
+     * reaches the host of one of the call's ranks and overlaps the call's span. A pipeline's send beside a data-parallel
+     * AllReduce on the same RNIC shares it on any network, ideal included, as another call does. By identity: the
+     * job's own transfers and their spans, not a guess from nearby traffic. Transfers over NVLink touch no RNIC, and
+     * neither do calls inside one server.
+     */
+    static CollectiveRecord.Concurrent[] withTransfers(JobTasks jt, long[][] spans, boolean[] nvlinkOnly,
+            TaskTimes d, CollectiveRecord.Concurrent[] calls) {
+        CollectiveRecord.Concurrent[] out = calls.clone();
+        TaskGraph g = d.graph();
+        List<JobTasks.Transfer> fabric = new ArrayList<>();
+        for (JobTasks.Transfer t : jt.transfers()) {
+            if (t.flowTask() >= 0 && g.kind(t.flowTask()) == TaskGraph.Kind.FLOW && d.taskStartPs(t.flowTask()) >= 0) {
+                fabric.add(t);
+            }
+        }
+        if (fabric.isEmpty()) {
+            return out;
+        }
+        // Per host, its transfers by post time with the latest delivery among each prefix (as for the calls above).
+        Map<Integer, List<long[]>> byHost = new HashMap<>();
+        for (int i = 0; i < fabric.size(); i++) {
+            JobTasks.Transfer t = fabric.get(i);
+            long start = d.taskStartPs(t.flowTask());
+            long end = d.taskEndPs(t.flowTask());
+            // An undelivered flow is under way to the run's end, as far as known: from its post on.
+            long[] row = {start, end < 0 ? Long.MAX_VALUE : end, i, 0};
+            int src = jt.job().layout().host(t.srcRank());
+            int dst = jt.job().layout().host(t.dstRank());
+            byHost.computeIfAbsent(src, k -> new ArrayList<>()).add(row);
+            if (dst != src) {
+                byHost.computeIfAbsent(dst, k -> new ArrayList<>()).add(row.clone());
+            }
+        }
+        for (List<long[]> rows : byHost.values()) {
+            rows.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[2], b[2]));
+            long latest = Long.MIN_VALUE;
+            for (long[] row : rows) {
+                latest = Math.max(latest, row[1]);
+                row[3] = latest;
+            }
+        }
+        int[] seen = new int[fabric.size()];
+        Arrays.fill(seen, -1);
+        for (int x = 0; x < spans.length; x++) {
+            long start = spans[x][0];
+            long end = end(spans[x]);
+            if (end <= start || nvlinkOnly[x]) {
+                continue;
+            }
+            int count = 0;
+            int longest = -1;
+            long longestPs = 0;
+            Collective k = jt.calls().get(x).call();
+            for (int i = 0; i < k.rankCount(); i++) {
+                List<long[]> rows = byHost.get(k.host(i));
+                if (rows == null) {
+                    continue;
+                }
+                // The last transfer posted before the call ends, then back while a transfer so far may still run.
+                int lo = 0;
+                int hi = rows.size();
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (rows.get(mid)[0] < end) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                for (int q = lo - 1; q >= 0 && rows.get(q)[3] > start; q--) {
+                    long[] row = rows.get(q);
+                    int y = (int) row[2];
+                    long overlap = Math.min(end, row[1]) - Math.max(start, row[0]);
+                    if (overlap > 0 && seen[y] != x) {
+                        seen[y] = x;
+                        count++;
+                        if (overlap > longestPs || overlap == longestPs && y < longest) {
+                            longest = y;
+                            longestPs = overlap;
+                        }
+                    }
+                }
+            }
+            if (count > 0) {
+                JobTasks.Transfer t = fabric.get(longest);
+                String name = t.sendName() + " from rank " + t.srcRank() + " to rank " + t.dstRank()
+                        + (t.iteration() == jt.calls().get(x).iteration() ? "" : " of iteration " + t.iteration());
+                out[x] = out[x].withTransfers(count, name, longestPs);
             }
         }
         return out;

@@ -1,7 +1,9 @@
 package rocelab.scenario;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.RankRecord;
@@ -158,8 +160,9 @@ final class JobResults {
             }
             // On the ideal network's account the calls' spans are bounds each of its own, not one schedule: no call
             // is said to have run beside another there.
-            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.of(jt, spans,
-                    nvlinkOnly(jt));
+            boolean[] nvlink = nvlinkOnly(jt);
+            CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.withTransfers(jt, spans,
+                    nvlink, realAccount.times, ConcurrentCalls.of(jt, spans, nvlink));
             long[] fromRunsEntries = idealOnly ? null : idealFromEntries(jt);
             for (int x = 0; x < jt.calls().size(); x++) {
                 JobTasks.Call c = jt.calls().get(x);
@@ -286,11 +289,17 @@ final class JobResults {
     }
 
     /**
-     * When iteration k first did something: the earliest start of its compute steps, delays and transfers (a
-     * transfer's post, when its bytes may leave); -1 if none started. Before it every rank in the iteration only
-     * waited (a receive posted, a join), so a run whose gates all ended at that time is the same run, and the ideal
-     * iteration ({@link IdealSpans#ofGroups}, every gate at 0) still bounds the span from it. An iteration's tasks lie
-     * between its first gate and its last end, as the job emitter makes them.
+     * When iteration k first did something: the earliest start of its compute steps and transfers (a transfer's
+     * post, when its bytes may leave), or, where a delay before it had to start before it for the work to start when
+     * it did, the latest such delay's start (a data-loading delay before the forward pass); -1 if nothing started.
+     * Precisely: the latest time F, among the first compute or transfer's start and the earlier delays' starts, such
+     * that the run with every gate of the iteration ending at F at the earliest starts every compute and transfer
+     * when it did. A delay followed only by waiting (a pipeline's last stage loading its batch, then waiting for the
+     * first stage's activations) does not open the iteration. So the run from F is the same run with every gate at F,
+     * and the ideal iteration ({@link IdealSpans#ofGroups}, every gate at 0, where F is 0 by this same rule: some
+     * rank's first work waits, through delays and joins, only on its gate) is measured the same way and bounds the
+     * span from F. An iteration's tasks lie between its first gate and its last end, as the job emitter makes them,
+     * each after the tasks it waits on but for a receive's late dependencies (a send, not delayed when F is kept).
      */
     static long firstActivityPs(JobTasks jt, TaskTimes d, int k) {
         int lo = Integer.MAX_VALUE;
@@ -302,16 +311,79 @@ final class JobResults {
             hi = Math.max(hi, e);
         }
         TaskGraph graph = d.graph();
-        long first = Long.MAX_VALUE;
+        long work = Long.MAX_VALUE;
+        long firstDelay = Long.MAX_VALUE;
         for (int t = lo; t <= hi; t++) {
-            if (graph.kind(t) != TaskGraph.Kind.JOIN) {
-                long s = d.taskStartPs(t);
-                if (s >= 0) {
-                    first = Math.min(first, s);
+            long s = d.taskStartPs(t);
+            if (s < 0 || graph.kind(t) == TaskGraph.Kind.JOIN) {
+                continue;
+            }
+            if (graph.kind(t) == TaskGraph.Kind.DELAY) {
+                firstDelay = Math.min(firstDelay, s);
+            } else {
+                work = Math.min(work, s);
+            }
+        }
+        if (work == Long.MAX_VALUE) {
+            return firstDelay == Long.MAX_VALUE ? -1 : firstDelay;
+        }
+        if (firstDelay >= work) {
+            return work;
+        }
+        // The delays' starts before the first work: the earliest is always kept (before it every rank only waited).
+        TreeSet<Long> starts = new TreeSet<>();
+        for (int t = lo; t <= hi; t++) {
+            long s = d.taskStartPs(t);
+            if (s >= 0 && s < work && graph.kind(t) == TaskGraph.Kind.DELAY) {
+                starts.add(s);
+            }
+        }
+        List<Long> candidates = new ArrayList<>(starts);
+        candidates.add(work);
+        int[] gates = jt.gates()[k].clone();
+        Arrays.sort(gates);
+        int good = 0;
+        int bad = candidates.size();
+        while (bad - good > 1) {
+            int mid = (good + bad) >>> 1;
+            if (keepsWork(graph, d, lo, hi, gates, candidates.get(mid))) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        return candidates.get(good);
+    }
+
+    /**
+     * Whether the run with the gates ending at {@code from} at the earliest would start every compute and transfer of
+     * tasks lo..hi when it did (delays and joins shifted by what they wait on).
+     */
+    private static boolean keepsWork(TaskGraph graph, TaskTimes d, int lo, int hi, int[] gates, long from) {
+        long[] end = new long[hi - lo + 1];
+        for (int t = lo; t <= hi; t++) {
+            long start = d.taskStartPs(t);
+            long was = d.taskEndPs(t);
+            long ready = Arrays.binarySearch(gates, t) >= 0 ? from : Long.MIN_VALUE;
+            for (int i = 0; i < graph.dependencyCount(t); i++) {
+                int dep = graph.dependency(t, i);
+                int y = TaskGraph.target(dep);
+                if (!TaskGraph.isAck(dep) && y >= lo && y < t) {
+                    ready = Math.max(ready, end[y - lo]);
+                }
+            }
+            switch (graph.kind(t)) {
+                case JOIN -> end[t - lo] = Math.max(was, ready);
+                case DELAY -> end[t - lo] = start < 0 || was < 0 ? was : Math.max(start, ready) + (was - start);
+                default -> {
+                    if (start >= 0 && ready > start) {
+                        return false;
+                    }
+                    end[t - lo] = was;
                 }
             }
         }
-        return first == Long.MAX_VALUE ? -1 : first;
+        return true;
     }
 
     /**

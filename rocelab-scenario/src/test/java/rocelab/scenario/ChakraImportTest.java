@@ -243,6 +243,91 @@ class ChakraImportTest {
     }
 
     @Test
+    void shouldRunARanksGpuComputeNodesOneAtATimeInAstraSimsIssueOrder(@TempDir Path dir) throws Exception {
+        // Each rank: fwd and aux with no dependency between them, an all-reduce after fwd, opt after the all-reduce.
+        // ASTRA-sim runs one GPU compute node at a time (fwd, then aux: the lower id first), the all-reduce
+        // alongside aux: compute per rank 100 + 100 + 50 us on rank 0, 300 + 100 + 50 us on rank 1.
+        String fabric = """
+                name: chk
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: dcqcn}
+                """;
+        ChakraTraces t = new ChakraTraces(2);
+        for (int r = 0; r < 2; r++) {
+            long fwd = t.rank(r).comp("fwd", r == 0 ? 100 : 300);
+            t.rank(r).comp("aux", 100);
+            long ar = t.rank(r).coll("ar", CollectiveCommType.ALL_REDUCE, 8 << 20, "dp", fwd);
+            t.rank(r).comp("opt", 50, ar);
+        }
+        t.write(dir.resolve("t1"), "t");
+        ScenarioConfig imported = read(dir, fabric + "jobs: [{name: t, chakra: t1, hosts: 0-1, iterations: 2,"
+                + " warmup: 1}]\n");
+        assertThat(imported.jobs().get(0).notes()).contains("4 dependencies added so that each rank's GPU compute"
+                + " nodes, and its is_cpu_op nodes, run one at a time in ASTRA-sim's issue order (the ready node with"
+                + " the lowest id first)");
+        RunResult run = Simulation.assemble(imported).run(ProgressListener.NONE);
+        assertThat(run.ranks()).extracting(x -> x.computeUs()).containsExactly(250.0, 450.0);
+        // The all-reduce overlaps aux: it starts when rank 1's fwd ends (300 us), not after its aux (400 us).
+        assertThat(run.collectives().get(0).startPs()).isEqualTo(300_000_000L);
+        // Written as a program: aux after fwd on the one GPU, the all-reduce after fwd alone.
+        ScenarioConfig written = read(dir, fabric + """
+                jobs:
+                  - name: t
+                    hosts: 0-1
+                    parallelism: {dp: 2}
+                    iterations: 2
+                    warmup: 1
+                    program:
+                      - {id: fwd0, op: compute, duration: 100us, when: dp == 0, stream: fwd0}
+                      - {id: fwd1, op: compute, duration: 300us, when: dp == 1, stream: fwd1}
+                      - {id: aux, op: compute, duration: 100us, after: [fwd0, fwd1], stream: aux}
+                      - {id: ar, op: allreduce, size-total: 8MiB, after: [fwd0, fwd1], stream: ar}
+                      - {id: opt, op: compute, duration: 50us, after: [ar, aux], stream: opt}
+                """);
+        RunResult w = Simulation.assemble(written).run(ProgressListener.NONE);
+        assertThat(run.jobs().get(0).jctPs()).isEqualTo(w.jobs().get(0).jctPs());
+
+        // A real dependency (aux after fwd, as ASTRA-sim would also order them) is unchanged: no dependency added.
+        ChakraTraces d = new ChakraTraces(2);
+        for (int r = 0; r < 2; r++) {
+            long fwd = d.rank(r).comp("fwd", r == 0 ? 100 : 300);
+            long aux = d.rank(r).comp("aux", 100, fwd);
+            long ar = d.rank(r).coll("ar", CollectiveCommType.ALL_REDUCE, 8 << 20, "dp", fwd);
+            d.rank(r).comp("opt", 50, ar, aux);
+        }
+        d.write(dir.resolve("t2"), "t");
+        ScenarioConfig dep = read(dir, fabric + "jobs: [{name: t, chakra: t2, hosts: 0-1, iterations: 2,"
+                + " warmup: 1}]\n");
+        assertThat(dep.jobs().get(0).notes()).noneMatch(n -> n.contains("dependencies added"));
+        assertThat(graph(dep.jobs().get(0))).isEqualTo(graph(written.jobs().get(0)));
+
+        // Compute behind communication is issued after compute that does not wait for it, whatever the ids: here
+        // late (id 2) waits for the all-reduce and free (id 3) does not, so free runs first, during the call.
+        ChakraTraces c = new ChakraTraces(2);
+        for (int r = 0; r < 2; r++) {
+            long ar = c.rank(r).coll("ar", CollectiveCommType.ALL_REDUCE, 8 << 20, "dp");
+            c.rank(r).comp("late", 10, ar);
+            c.rank(r).comp("free", 100);
+        }
+        c.write(dir.resolve("t3"), "t");
+        ScenarioConfig comm = read(dir, fabric + "jobs: [{name: t, chakra: t3, hosts: 0-1}]\n");
+        RunResult cr = Simulation.assemble(comm).run(ProgressListener.NONE);
+        ScenarioConfig commWritten = read(dir, fabric + """
+                jobs:
+                  - name: t
+                    hosts: 0-1
+                    parallelism: {dp: 2}
+                    program:
+                      - {id: ar, op: allreduce, size-total: 8MiB}
+                      - {id: free, op: compute, duration: 100us, stream: gpu}
+                      - {op: compute, duration: 10us, after: [ar, free]}
+                """);
+        assertThat(cr.jobs().get(0).jctPs()).isEqualTo(Simulation.assemble(commWritten).run(ProgressListener.NONE)
+                .jobs().get(0).jctPs());
+    }
+
+    @Test
     void shouldRejectMalformedTracesNamingTheFileAndTheNode(@TempDir Path dir) throws Exception {
         String job = "jobs: [{name: bad, chakra: bad, hosts: 0-1}]\n";
         ChakraTraces ok = new ChakraTraces(2);
@@ -256,7 +341,34 @@ class ChakraImportTest {
         byte[] whole = Files.readAllBytes(dir.resolve("bad/bad.1.et"));
         Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(whole, whole.length - 3));
         assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageStartingWith(file1 + ":3:1: the message after"
-                + " node 1 is truncated or not a Chakra Node");
+                + " node 1 is truncated: its length prefix at byte ");
+        // Cut anywhere inside the last message, on a field boundary too (where a parser reading what is there takes
+        // the rest for a whole message: a wrong diagnosis, or an optional attribute silently lost), or inside its
+        // length prefix: the message is truncated, said with where it starts and the length it announced.
+        int lastStart = whole.length - ok.rank(1).lastMessageLength();
+        for (int cut = lastStart + 1; cut < whole.length; cut++) {
+            Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(whole, cut));
+            int at = cut;
+            assertThatThrownBy(() -> read(dir, FABRIC + job)).as("cut at byte %d", at).hasMessageMatching(
+                    java.util.regex.Pattern.quote(file1) + ":3:1: the message after node 1 is truncated: (its length"
+                    + " prefix at byte " + lastStart + " announces \\d+ bytes, but the file ends \\d+ bytes into it"
+                    + "|the file ends inside its length prefix at byte " + lastStart + "); expected whole"
+                    + " length-delimited messages to the end of the file");
+        }
+        // The same, compressed: the gzip stream whole, the message in it cut.
+        try (var out = new GZIPOutputStream(Files.newOutputStream(dir.resolve("bad/bad.1.et")))) {
+            out.write(Arrays.copyOf(whole, whole.length - 3));
+        }
+        assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageStartingWith(file1 + ":3:1: the message after"
+                + " node 1 is truncated: its length prefix at byte " + lastStart + " of the decompressed stream");
+        // A cut gzip stream.
+        java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+        try (var out = new GZIPOutputStream(zipped)) {
+            out.write(whole);
+        }
+        Files.write(dir.resolve("bad/bad.1.et"), Arrays.copyOf(zipped.toByteArray(), zipped.size() - 12));
+        assertThatThrownBy(() -> read(dir, FABRIC + job)).hasMessageContaining("bad.1.et:").hasMessageContaining(
+                "cannot be decompressed");
         // A dependency on a node that is not in the file.
         ChakraTraces dangling = new ChakraTraces(2);
         for (int r = 0; r < 2; r++) {

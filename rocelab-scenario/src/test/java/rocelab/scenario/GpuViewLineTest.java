@@ -10,14 +10,14 @@ import rocelab.observe.output.SummaryText;
 import rocelab.scenario.read.ScenarioReader;
 
 /**
- * The summary's GPU view says what each figure is: the job's iteration (first compute or send to last rank's end) and,
- * per GPU, its own span with the three parts that add up to it, so nobody adds compute, exposed communication and
+ * The summary's GPU view says what each figure is: the job's iteration (first compute or send, or a delay it waited
+ * for, to last rank's end) and, per GPU, its own span with the three parts that add up to it, so nobody adds compute, exposed communication and
  * idle time and wonders why they fall short of the iteration.
  */
 class GpuViewLineTest {
-    private static final Pattern LINE = Pattern.compile("GPU view  per iteration ([0-9.]+) ms, first compute or send to"
-            + " last rank's end \\(ideal ([0-9.]+) ms\\); per GPU, over its own ([0-9.]+) ms: compute ([0-9.]+) ms,"
-            + " exposed communication ([0-9.]+) ms, idle ([0-9.]+) ms");
+    private static final Pattern LINE = Pattern.compile("GPU view  per iteration ([0-9.]+) ms, first compute or send"
+            + " \\(or a delay it waited for\\) to last rank's end \\(ideal ([0-9.]+) ms\\); per GPU, over its own"
+            + " ([0-9.]+) ms: compute ([0-9.]+) ms, exposed communication ([0-9.]+) ms, idle ([0-9.]+) ms");
 
     @Test
     void shouldPrintAGpusOwnSpanThatItsPartsAddUpTo() throws Exception {

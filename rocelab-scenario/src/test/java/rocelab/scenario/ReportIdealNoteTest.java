@@ -37,8 +37,8 @@ class ReportIdealNoteTest {
                         + " background traffic on the same RNICs, show as network wait, not in the ideal) on an ideal"
                         + " network")
                 .contains("no run on a fabric with these ports ends earlier")
-                .contains("Iteration: from its first compute or send (a rank that only waits for another rank's data has"
-                        + " not started it) to the last rank's end")
+                .contains("Iteration: from its first compute or send, or a delay that one waited for (a rank"
+                        + " that only waits for another rank's data has not started it) to the last rank's end")
                 .doesNotContain("every message at line rate");
     }
 

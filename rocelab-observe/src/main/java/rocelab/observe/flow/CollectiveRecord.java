@@ -28,10 +28,23 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     /**
      * The same job's other calls that were under way on at least one of this call's RNICs while it ran ({@code calls},
      * 0 for none or not known), and of them the one under way there longest ({@code longest}, its name) for how long
-     * ({@code overlapPs}). The ideal time is the call alone: on any network it shares those RNICs with them.
+     * ({@code overlapPs}); likewise the job's own point-to-point transfers (a pipeline's sends) whose flow, from post
+     * to delivery, left or reached one of those RNICs meanwhile ({@code transfers}, {@code longestTransfer},
+     * {@code transferOverlapPs}). The ideal time is the call alone: on any network it shares those RNICs with them.
      */
-    public record Concurrent(int calls, String longest, long overlapPs) {
+    public record Concurrent(int calls, String longest, long overlapPs, int transfers, String longestTransfer,
+            long transferOverlapPs) {
         public static final Concurrent NONE = new Concurrent(0, "", 0);
+
+        /** Calls only, no transfers. */
+        public Concurrent(int calls, String longest, long overlapPs) {
+            this(calls, longest, overlapPs, 0, "", 0);
+        }
+
+        /** The same calls with these transfers. */
+        public Concurrent withTransfers(int count, String longestOne, long longestPs) {
+            return new Concurrent(calls, longest, overlapPs, count, longestOne, longestPs);
+        }
     }
 
     /**

@@ -382,8 +382,10 @@ public final class RunWriter {
     static void collectivesCsv(OutputStream out, List<CollectiveRecord> collectives)
             throws IOException {
         CsvStream t = new CsvStream(out, List.of("job", "name", "iteration", "algorithm", "ranks", "size_bytes", "runs", "start_us",
-                "entry_spread_us", "ideal_entry_spread_us", "end_us", "time_us", "algbw_gbytes_per_s", "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown",
-                "concurrent_calls", "concurrent_longest", "concurrent_longest_us", "beside_items", "beside_longest",
+                "entry_spread_us", "ideal_entry_spread_us", "end_us", "time_us", "algbw_gbytes_per_s",
+                "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "concurrent_calls", "concurrent_longest",
+                "concurrent_longest_us", "concurrent_transfers", "concurrent_transfer_longest",
+                "concurrent_transfer_longest_us", "beside_items", "beside_longest",
                 "beside_longest_us", "rate_held_share", "status"));
         for (var c : collectives) {
             t.text(c.job()).text(c.name());
@@ -427,6 +429,12 @@ public final class RunWriter {
             t.number(k.calls()).text(k.longest());
             if (k.calls() > 0) {
                 t.micros(k.overlapPs());
+            } else {
+                t.empty();
+            }
+            t.number(k.transfers()).text(k.longestTransfer());
+            if (k.transfers() > 0) {
+                t.micros(k.transferOverlapPs());
             } else {
                 t.empty();
             }

@@ -185,9 +185,11 @@ public final class SummaryText {
                         + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                         j.networkPenaltyPercent());
             }
-            // The iteration runs from its first compute or send to the last rank's end; a GPU's own span differs
-            // (ranks start and end apart), and its three parts add up to that span, not to the iteration.
-            line(b, "  GPU view  per iteration %.3f ms, first compute or send to last rank's end (ideal %.3f ms); per"
+            // The iteration runs from its first compute or send (or a delay that one waited for) to the last rank's
+            // end; a GPU's own span differs (ranks start and end apart), and its three parts add up to that span, not to
+            // the iteration.
+            line(b, "  GPU view  per iteration %.3f ms, first compute or send (or a delay it waited for) to last rank's"
+                    + " end (ideal %.3f ms); per"
                     + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
                     j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
@@ -581,6 +583,11 @@ public final class SummaryText {
             parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
                     + " it)", Numbers.count(k.calls(), "other call", "other calls"), k.calls() == 1 ? "was" : "were",
                     k.longest(), us(k.overlapPs())));
+        }
+        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > c.timePs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(k.transfers(), "transfer", "transfers"), k.transfers() == 1 ? "was"
+                            : "were", k.longestTransfer(), us(k.transferOverlapPs())));
         }
         CollectiveRecord.Beside b = c.beside();
         if (b.items() > 0 && b.overlapPs() * 10 > c.timePs()) {

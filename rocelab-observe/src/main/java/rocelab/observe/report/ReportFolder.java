@@ -272,6 +272,13 @@ final class ReportFolder {
                     c.has("concurrent_calls") && !c.text(i, "concurrent_calls").isEmpty()
                             ? new CollectiveRecord.Concurrent((int) c.integer(i, "concurrent_calls"),
                                     c.text(i, "concurrent_longest"), Math.max(0, c.ps(i, "concurrent_longest_us")))
+                                    .withTransfers(c.has("concurrent_transfers") && !c.text(i,
+                                            "concurrent_transfers").isEmpty() ? (int) c.integer(i,
+                                                    "concurrent_transfers") : 0,
+                                            c.has("concurrent_transfer_longest") ? c.text(i,
+                                                    "concurrent_transfer_longest") : "",
+                                            c.has("concurrent_transfer_longest_us") ? Math.max(0, c.ps(i,
+                                                    "concurrent_transfer_longest_us")) : 0)
                             : CollectiveRecord.Concurrent.NONE,
                     c.has("rate_held_share") && !c.text(i, "rate_held_share").isEmpty()
                             ? c.num(i, "rate_held_share") : Double.NaN,

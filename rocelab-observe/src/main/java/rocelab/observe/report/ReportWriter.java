@@ -242,9 +242,9 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "iteration us", "compute us",
                 "exposed comm us", "idle us", "GPU network wait us", "worst rank wait us", "status"), rows, 0);
-        p.note("Most penalised first. Iteration: from its first compute or send (a rank that only waits for another"
-                + " rank's data has not started it) to the last rank's end. Compute, exposed"
-                + " communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
+        p.note("Most penalised first. Iteration: from its first compute or send, or a delay that one waited for"
+                + " (a rank that only waits for another rank's data has not started it) to the last rank's end."
+                + " Compute, exposed communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
                 + " GPU's own span, from its previous iteration's end to its end, which differs from the iteration"
                 + " when ranks start and end apart. Exposed communication:"
                 + " not computing while the GPU's own data moves; idle: not computing with nothing moving (waiting for"
@@ -327,20 +327,29 @@ public final class ReportWriter {
                 + " collectives.csv. " : ". ")) + "Unfinished calls first, then by the time"
                 + " lost against the ideal network (time less ideal time). The ideal is the call alone: \"beside it"
                 + " on its RNICs\" counts the same job's other calls under way on at least one of its ranks' RNICs"
-                + " while it ran (the one there longest, and for how long), then the workload's other items with flows"
-                + " there (background traffic, another job), which share those RNICs on any network."
+                + " while it ran (the one there longest, and for how long), then the job's own transfers (a pipeline's"
+                + " sends) with a flow there meanwhile, then the workload's other items with flows there (background"
+                + " traffic, another job), which share those RNICs on any network."
                 + " nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
     }
 
-    /** The table's "beside it on its RNICs": the same job's other calls, then the workload's other items. */
+    /**
+     * The table's "beside it on its RNICs": the same job's other calls, its transfers, then the workload's other
+     * items.
+     */
     private static String besideCell(CollectiveRecord c) {
         List<String> parts = new ArrayList<>();
         if (c.concurrent().calls() > 0) {
             parts.add(c.concurrent().calls() + " (" + c.concurrent().longest() + ", "
                     + Fmt.us(c.concurrent().overlapPs() / 1e6) + " us)");
+        }
+        if (c.concurrent().transfers() > 0) {
+            parts.add(Numbers.count(c.concurrent().transfers(), "transfer", "transfers") + " ("
+                    + c.concurrent().longestTransfer() + ", " + Fmt.us(c.concurrent().transferOverlapPs() / 1e6)
+                    + " us)");
         }
         if (c.beside().items() > 0) {
             parts.add((c.beside().items() == 1 ? "" : c.beside().items() + " items: ") + c.beside().longest() + " ("

@@ -49,7 +49,8 @@ import rocelab.workload.job.Step;
  * thing (same node name and duration; same collective, size and group shape; same transfer size and peer offset)
  * share one step whose {@code when} holds for exactly their ranks, as long as every rank's {@code after} then names
  * exactly that rank's dependencies (no rank gains or loses one). Each step has a stream of its own, so only the
- * trace's dependencies order it. A transfer is a send step directly followed by its receive step, so the emitter,
+ * trace's dependencies order it, with those {@link #serialise} adds so that a rank runs one GPU compute node at a
+ * time, as ASTRA-sim does. A transfer is a send step directly followed by its receive step, so the emitter,
  * which pairs sends and receives between two ranks in program order, pairs exactly the nodes the tags matched.
  */
 final class ChakraReader {
@@ -89,6 +90,11 @@ final class ChakraReader {
         long tag;
         int unit = -1;
         int step = -1;
+        /** A COMP_NODE with is_cpu_op: host time, one at a time per rank apart from the GPU's. */
+        boolean cpu;
+        /** When the issue play ({@link #serialise}) issued it to its processor, and when it was done (an order). */
+        long issued = Long.MAX_VALUE;
+        long done = Long.MAX_VALUE;
     }
 
     /** Nodes that run together: a collective instance, a send with its receive, or one node. */
@@ -211,6 +217,7 @@ final class ChakraReader {
                 }
             }
         }
+        serialise(units);
         List<Step> program = program(units);
         List<String> notes = new ArrayList<>();
         counts.forEach((what, count) -> notes.add(count + " " + what));
@@ -234,17 +241,20 @@ final class ChakraReader {
         List<TNode> nodes = new ArrayList<>();
         Map<Long, TNode> ids = new HashMap<>();
         Path file = traces.files().get(rank);
-        try (InputStream in = open(file)) {
+        boolean[] gzip = {false};
+        try (InputStream in = open(file, gzip)) {
+            long[] offset = {0};
+            byte[] first = message(in, offset, rank, 1, "the metadata", gzip[0]);
+            if (first == null) {
+                throw at(rank, 1, "the file is empty; expected a Chakra execution trace (length-delimited"
+                        + " GlobalMetadata, then Nodes)");
+            }
             EtDef.GlobalMetadata meta;
             try {
-                meta = EtDef.GlobalMetadata.parseDelimitedFrom(in);
+                meta = EtDef.GlobalMetadata.parseFrom(first);
             } catch (IOException e) {
                 throw at(rank, 1, "the first message is not a Chakra GlobalMetadata (" + e.getMessage() + "); expected"
                         + " a Chakra execution trace (length-delimited GlobalMetadata, then Nodes)");
-            }
-            if (meta == null) {
-                throw at(rank, 1, "the file is empty; expected a Chakra execution trace (length-delimited"
-                        + " GlobalMetadata, then Nodes)");
             }
             if (!meta.getAttrList().isEmpty()) {
                 count("GlobalMetadata attributes read and not used (" + meta.getAttrCount() + " in rank " + rank
@@ -253,18 +263,17 @@ final class ChakraReader {
             int message = 1;
             while (true) {
                 message++;
+                String last = nodes.isEmpty() ? "the metadata" : "node " + nodes.get(nodes.size() - 1).id;
+                byte[] bytes = message(in, offset, rank, message, last, gzip[0]);
+                if (bytes == null) {
+                    break;
+                }
                 EtDef.Node proto;
                 try {
-                    proto = EtDef.Node.parseDelimitedFrom(in);
+                    proto = EtDef.Node.parseFrom(bytes);
                 } catch (IOException e) {
-                    // A cut protobuf message, or a cut gzip stream under it.
-                    String last = nodes.isEmpty() ? "the metadata" : "node " + nodes.get(nodes.size() - 1).id;
-                    throw at(rank, message, "the message after " + last + " is truncated or not a Chakra Node ("
-                            + e.getMessage() + "); expected whole length-delimited Node messages to the end of the"
-                            + " file");
-                }
-                if (proto == null) {
-                    break;
+                    throw at(rank, message, "the message after " + last + " is not a Chakra Node (" + e.getMessage()
+                            + "); expected whole length-delimited Node messages to the end of the file");
                 }
                 TNode n = node(proto, rank, message);
                 if (ids.put(n.id, n) != null) {
@@ -290,14 +299,86 @@ final class ChakraReader {
         return nodes;
     }
 
+    /**
+     * The next length-delimited message of {@code in}, all the bytes its length prefix announced, or null at the end
+     * of the file (before a prefix); {@code offset} counts the bytes read. A prefix or a message cut short is an
+     * error at the message, with where it starts and how long it said it was: a protobuf parser reading only what is
+     * there would take a message cut on a field boundary for a whole one.
+     */
+    private byte[] message(InputStream in, long[] offset, int rank, int message, String last, boolean gzip)
+            throws IOException, ScenarioException {
+        try {
+            return readMessage(in, offset, rank, message, last, gzip);
+        } catch (IOException e) {
+            if (!gzip) {
+                throw e;
+            }
+            // A cut or corrupt gzip stream under the messages.
+            throw at(rank, message, (message == 1 ? "the metadata message" : "the message after " + last) + " cannot"
+                    + " be decompressed, at byte " + offset[0] + " of the decompressed stream (" + e.getMessage()
+                    + "); expected a whole gzip stream of length-delimited messages");
+        }
+    }
+
+    private byte[] readMessage(InputStream in, long[] offset, int rank, int message, String last, boolean gzip)
+            throws IOException, ScenarioException {
+        long start = offset[0];
+        String where = " at byte " + start + (gzip ? " of the decompressed stream" : "");
+        String what = message == 1 ? "the metadata message" : "the message after " + last;
+        long length = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = in.read();
+            if (b < 0) {
+                if (shift == 0) {
+                    return null;
+                }
+                throw at(rank, message, what + " is truncated: the file ends inside its length prefix" + where
+                        + "; expected whole length-delimited messages to the end of the file");
+            }
+            offset[0]++;
+            if (shift == 63 && (b & 0x7e) != 0 || shift > 63) {
+                throw at(rank, message, what + " has a length prefix" + where + " longer than 64 bits; expected a"
+                        + " varint length before each message");
+            }
+            length |= (long) (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) {
+                break;
+            }
+        }
+        if (length < 0 || length > Integer.MAX_VALUE - 8) {
+            throw at(rank, message, what + " announces " + Long.toUnsignedString(length) + " bytes" + where
+                    + "; expected a message of at most " + (Integer.MAX_VALUE - 8) + " bytes");
+        }
+        // Read in pieces, so that a corrupt prefix announcing a huge message does not allocate it before the file ends.
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(length, 1 << 16));
+        byte[] piece = new byte[(int) Math.min(length, 1 << 16)];
+        long got = 0;
+        while (got < length) {
+            int n = in.read(piece, 0, (int) Math.min(piece.length, length - got));
+            if (n < 0) {
+                break;
+            }
+            out.write(piece, 0, n);
+            got += n;
+        }
+        offset[0] += got;
+        if (got < length) {
+            throw at(rank, message, what + " is truncated: its length prefix" + where + " announces " + length
+                    + " bytes, but the file ends " + got + " bytes into it; expected whole length-delimited messages"
+                    + " to the end of the file");
+        }
+        return out.toByteArray();
+    }
+
     /** The file's messages; a gzip-compressed file (Chakra's protolib reads both) is decompressed on the way. */
-    private static InputStream open(Path file) throws IOException {
+    private static InputStream open(Path file, boolean[] gzip) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file));
         raw.mark(2);
         int b0 = raw.read();
         int b1 = raw.read();
         raw.reset();
         if (b0 == 0x1f && b1 == 0x8b) {
+            gzip[0] = true;
             return new BufferedInputStream(new GZIPInputStream(raw));
         }
         return raw;
@@ -356,6 +437,7 @@ final class ChakraReader {
                             .round(MathContext.DECIMAL64).stripTrailingZeros().toPlainString() + " Tops/s");
                 }
                 n.kind = cpu ? Kind.DELAY : Kind.COMPUTE;
+                n.cpu = cpu;
                 if (cpu) {
                     count("COMP_NODE nodes with is_cpu_op run as delays (host time, not GPU time)");
                 }
@@ -659,6 +741,178 @@ final class ChakraReader {
                     + unmatched.peer + " never sends; expected a matching COMM_SEND_NODE in "
                     + traces.shown().get(unmatched.peer));
         }
+    }
+
+    // ---------------------------------------------------------------- one kernel at a time
+
+    /**
+     * Makes each rank's GPU compute nodes run one at a time, and its CPU nodes ({@code is_cpu_op}) one at a time
+     * apart from them, as ASTRA-sim's HardwareResource does (a compute node issues only when no other of its kind is
+     * in flight on the NPU; communication issues alongside), in the order ASTRA-sim issues them: whenever the GPU (or
+     * the CPU) is free, the ready node with the lowest id. The order is found here, by playing the traces' issue with
+     * the nodes' own durations, and written into the program as a dependency of each such node on the one issued
+     * before it on its rank. Communication times are the fabric's, unknown here, so the play takes a call or transfer
+     * (all of whose nodes are issued) to end only when none of its ranks has compute or a delay running: work that
+     * does not wait for communication is ordered before work that does, so the added order never makes compute wait
+     * for communication it does not depend on, and it is an order the traces can run in (no deadlock added).
+     */
+    private void serialise(List<Unit> units) {
+        record Event(long time, long seq, TNode node) {}
+        Map<Long, TNode>[] ids = ids();
+        Map<TNode, List<TNode>> children = new HashMap<>();
+        Map<TNode, Integer> waiting = new HashMap<>();
+        int ranks = byRank.size();
+        java.util.Comparator<TNode> byId = java.util.Comparator.comparingLong(x -> x.id);
+        List<java.util.PriorityQueue<TNode>> readyGpu = new ArrayList<>();
+        List<java.util.PriorityQueue<TNode>> readyCpu = new ArrayList<>();
+        boolean[] gpuBusy = new boolean[ranks];
+        boolean[] cpuBusy = new boolean[ranks];
+        int[] running = new int[ranks];
+        TNode[] lastGpu = new TNode[ranks];
+        TNode[] lastCpu = new TNode[ranks];
+        int[] issued = new int[units.size()];
+        List<Unit> full = new ArrayList<>();
+        // Whether a call or transfer may have become able to end (one became whole, or a rank fell idle).
+        boolean[] scan = {true};
+        java.util.PriorityQueue<Event> events = new java.util.PriorityQueue<>(
+                java.util.Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
+        long[] seq = {0};
+        long[] now = {0};
+        int added = 0;
+        for (int r = 0; r < ranks; r++) {
+            readyGpu.add(new java.util.PriorityQueue<>(byId));
+            readyCpu.add(new java.util.PriorityQueue<>(byId));
+            for (TNode n : byRank.get(r)) {
+                waiting.put(n, n.deps.length);
+                for (long d : n.deps) {
+                    children.computeIfAbsent(ids[r].get(d), k -> new ArrayList<>()).add(n);
+                }
+            }
+        }
+        // A node whose dependencies are done: queued for its processor, started (a delay), or issued (communication).
+        java.util.function.Consumer<TNode> ready = n -> {
+            if (n.kind == Kind.COMPUTE) {
+                readyGpu.get(n.rank).add(n);
+            } else if (n.kind == Kind.DELAY && n.cpu) {
+                readyCpu.get(n.rank).add(n);
+            } else if (n.kind == Kind.DELAY) {
+                running[n.rank]++;
+                events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+            } else if (++issued[n.unit] == units.get(n.unit).nodes.size()) {
+                full.add(units.get(n.unit));
+                scan[0] = true;
+            }
+        };
+        long[] order = {0};
+        java.util.function.Consumer<TNode> done = n -> {
+            n.done = order[0]++;
+            for (TNode c : children.getOrDefault(n, List.of())) {
+                if (waiting.merge(c, -1, Integer::sum) == 0) {
+                    ready.accept(c);
+                }
+            }
+        };
+        for (List<TNode> nodes : byRank) {
+            for (TNode n : nodes) {
+                if (n.deps.length == 0) {
+                    ready.accept(n);
+                }
+            }
+        }
+        while (true) {
+            for (int r = 0; r < ranks; r++) {
+                if (!gpuBusy[r] && !readyGpu.get(r).isEmpty()) {
+                    TNode n = readyGpu.get(r).poll();
+                    n.issued = order[0]++;
+                    added += follow(n, lastGpu[r], ids[r]);
+                    lastGpu[r] = n;
+                    gpuBusy[r] = true;
+                    running[r]++;
+                    events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+                }
+                if (!cpuBusy[r] && !readyCpu.get(r).isEmpty()) {
+                    TNode n = readyCpu.get(r).poll();
+                    n.issued = order[0]++;
+                    added += follow(n, lastCpu[r], ids[r]);
+                    lastCpu[r] = n;
+                    cpuBusy[r] = true;
+                    running[r]++;
+                    events.add(new Event(now[0] + n.durationPs, seq[0]++, n));
+                }
+            }
+            // The first issued call or transfer whose ranks have nothing running ends now.
+            Unit ends = null;
+            if (scan[0]) {
+                for (Unit u : full) {
+                    boolean idle = true;
+                    for (TNode n : u.nodes) {
+                        idle &= running[n.rank] == 0;
+                    }
+                    if (idle) {
+                        ends = u;
+                        break;
+                    }
+                }
+                scan[0] = ends != null;
+            }
+            if (ends != null) {
+                full.remove(ends);
+                for (TNode n : ends.nodes) {
+                    done.accept(n);
+                }
+                continue;
+            }
+            if (events.isEmpty()) {
+                // Done, or stuck: a deadlock of the traces themselves, which program() reports.
+                break;
+            }
+            now[0] = events.peek().time();
+            while (!events.isEmpty() && events.peek().time() == now[0]) {
+                TNode n = events.poll().node();
+                if (--running[n.rank] == 0) {
+                    scan[0] = true;
+                }
+                if (n.kind == Kind.COMPUTE) {
+                    gpuBusy[n.rank] = false;
+                } else if (n.cpu) {
+                    cpuBusy[n.rank] = false;
+                }
+                done.accept(n);
+            }
+        }
+        if (added > 0) {
+            counts.merge("dependencies added so that each rank's GPU compute nodes, and its is_cpu_op nodes, run one"
+                    + " at a time in ASTRA-sim's issue order (the ready node with the lowest id first)", added,
+                    Integer::sum);
+        }
+    }
+
+    /**
+     * Makes {@code n} wait for {@code previous} (none: first) unless it already does through its rank's own
+     * dependencies; 1 if the dependency is added. The search back from {@code n} stops at nodes done before
+     * {@code previous} was issued, which cannot depend on it.
+     */
+    private static int follow(TNode n, TNode previous, Map<Long, TNode> ids) {
+        if (previous == null) {
+            return 0;
+        }
+        ArrayDeque<TNode> todo = new ArrayDeque<>();
+        Set<TNode> seen = new HashSet<>();
+        todo.add(n);
+        while (!todo.isEmpty()) {
+            for (long d : todo.poll().deps) {
+                TNode x = ids.get(d);
+                if (x == previous) {
+                    return 0;
+                }
+                if (x.done > previous.issued && seen.add(x)) {
+                    todo.add(x);
+                }
+            }
+        }
+        n.deps = Arrays.copyOf(n.deps, n.deps.length + 1);
+        n.deps[n.deps.length - 1] = previous.id;
+        return 1;
     }
 
     // ---------------------------------------------------------------- the program

@@ -97,6 +97,12 @@ public final class ChakraTraces {
             nodes.add(node);
         }
 
+        /** The bytes of the last node's message in {@link #bytes}, its length prefix included. */
+        public int lastMessageLength() {
+            int size = nodes.get(nodes.size() - 1).getSerializedSize();
+            return com.google.protobuf.CodedOutputStream.computeUInt32SizeNoTag(size) + size;
+        }
+
         /** The file's bytes: the metadata, then every node, each with its varint length before it. */
         public byte[] bytes() {
             try {
