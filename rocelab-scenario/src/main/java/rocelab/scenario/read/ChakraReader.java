@@ -1,6 +1,7 @@
 package rocelab.scenario.read;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -18,9 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -350,7 +354,7 @@ final class ChakraReader {
                     + "; expected a message of at most " + (Integer.MAX_VALUE - 8) + " bytes");
         }
         // Read in pieces, so that a corrupt prefix announcing a huge message does not allocate it before the file ends.
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(length, 1 << 16));
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(length, 1 << 16));
         byte[] piece = new byte[(int) Math.min(length, 1 << 16)];
         long got = 0;
         while (got < length) {
@@ -762,9 +766,9 @@ final class ChakraReader {
         Map<TNode, List<TNode>> children = new HashMap<>();
         Map<TNode, Integer> waiting = new HashMap<>();
         int ranks = byRank.size();
-        java.util.Comparator<TNode> byId = java.util.Comparator.comparingLong(x -> x.id);
-        List<java.util.PriorityQueue<TNode>> readyGpu = new ArrayList<>();
-        List<java.util.PriorityQueue<TNode>> readyCpu = new ArrayList<>();
+        Comparator<TNode> byId = Comparator.comparingLong(x -> x.id);
+        List<PriorityQueue<TNode>> readyGpu = new ArrayList<>();
+        List<PriorityQueue<TNode>> readyCpu = new ArrayList<>();
         boolean[] gpuBusy = new boolean[ranks];
         boolean[] cpuBusy = new boolean[ranks];
         int[] running = new int[ranks];
@@ -774,14 +778,14 @@ final class ChakraReader {
         List<Unit> full = new ArrayList<>();
         // Whether a call or transfer may have become able to end (one became whole, or a rank fell idle).
         boolean[] scan = {true};
-        java.util.PriorityQueue<Event> events = new java.util.PriorityQueue<>(
-                java.util.Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
+        PriorityQueue<Event> events = new PriorityQueue<>(
+                Comparator.comparingLong(Event::time).thenComparingLong(Event::seq));
         long[] seq = {0};
         long[] now = {0};
         int added = 0;
         for (int r = 0; r < ranks; r++) {
-            readyGpu.add(new java.util.PriorityQueue<>(byId));
-            readyCpu.add(new java.util.PriorityQueue<>(byId));
+            readyGpu.add(new PriorityQueue<>(byId));
+            readyCpu.add(new PriorityQueue<>(byId));
             for (TNode n : byRank.get(r)) {
                 waiting.put(n, n.deps.length);
                 for (long d : n.deps) {
@@ -790,7 +794,7 @@ final class ChakraReader {
             }
         }
         // A node whose dependencies are done: queued for its processor, started (a delay), or issued (communication).
-        java.util.function.Consumer<TNode> ready = n -> {
+        Consumer<TNode> ready = n -> {
             if (n.kind == Kind.COMPUTE) {
                 readyGpu.get(n.rank).add(n);
             } else if (n.kind == Kind.DELAY && n.cpu) {
@@ -804,7 +808,7 @@ final class ChakraReader {
             }
         };
         long[] order = {0};
-        java.util.function.Consumer<TNode> done = n -> {
+        Consumer<TNode> done = n -> {
             n.done = order[0]++;
             for (TNode c : children.getOrDefault(n, List.of())) {
                 if (waiting.merge(c, -1, Integer::sum) == 0) {
