@@ -23,7 +23,9 @@ class SimaiExampleTest {
         assertThat(r.exitCode()).isZero();
         // What the file has that is not run, said once before the run.
         assertThat(r.err()).contains("note: job gpt: SimAI header vpp 4 is read and not used")
-                .contains("note: job gpt: the dependency column of 5 layers is read and not used");
+                .contains("note: job gpt: the dependency column of 5 layers is read and not used")
+                .contains("note: job gpt: a rank starts its next iteration when all of its collectives are done, where"
+                        + " SimAI lets each layer's forward wait only for that layer's weight-gradient collective");
         assertThat(r.out()).contains("job         gpt: 16 ranks, 2 iterations (1 warm-up)");
         // TP all-reduces inside a server (4 groups x 5 forward + 4 input-gradient calls), DP gradient all-reduces
         // over the rails (4 groups x 3 layers with a weight-gradient collective), per iteration.

@@ -65,6 +65,21 @@ class SimaiImportTest {
     }
 
     @Test
+    void shouldCountItsNotesInWords(@TempDir Path dir) throws Exception {
+        // TP 4 on 4 GPUs: the one layer's weight-gradient AllReduce is over a data-parallel group of one rank.
+        Files.writeString(dir.resolve("w.txt"), """
+                HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4 ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 4 \
+                checkpoints: 0 checkpoint_initiates: 0 pp_comm: 0
+                1
+                mlp\t-1\t40000\tALLREDUCE\t1048576\t50000\tNONE\t0\t45000\tALLREDUCE\t2097152\t100
+                """);
+        JobSpec job = read(dir, FABRIC + "jobs: [{name: w, simai: w.txt, hosts: 0-3, iterations: 1}]\n").jobs().get(0);
+        assertThat(job.notes()).contains("1 collective over a group of one rank is skipped (nothing to exchange)")
+                .contains("the dependency column of 1 layer is read and not used (SimAI does not use it either)")
+                .anyMatch(n -> n.startsWith("a rank starts its next iteration when all of its collectives are done"));
+    }
+
+    @Test
     void shouldRunLikeTheSameWorkloadInTheStepLanguage(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("w.txt"), WORKLOAD);
         ScenarioConfig imported = read(dir, FABRIC + """

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import rocelab.observe.output.Numbers;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.CollectiveOp;
 import rocelab.workload.collective.Collectives;
@@ -242,13 +243,17 @@ final class SimaiReader {
                     ticks(t.get(11)), degrees, skipped);
         }
         if (skipped[0] > 0) {
-            notes.add(skipped[0] + " collectives over a group of one rank are skipped (nothing to exchange)");
+            notes.add(Numbers.count(skipped[0], "collective", "collectives") + " over a group of one rank "
+                    + (skipped[0] == 1 ? "is" : "are") + " skipped (nothing to exchange)");
         }
         for (List<Token> t : layers) {
             nonNegative(t.get(1), "the dependency");
         }
-        notes.add("the dependency column of " + layers.size() + " layers is read and not used (SimAI does not use"
-                + " it either)");
+        notes.add("the dependency column of " + Numbers.count(layers.size(), "layer", "layers") + " is read and not"
+                + " used (SimAI does not use it either)");
+        notes.add("a rank starts its next iteration when all of its collectives are done, where SimAI lets each"
+                + " layer's forward wait only for that layer's weight-gradient collective; SimAI's analytical pipeline"
+                + " bubble is not added");
         return out;
     }
 
@@ -270,10 +275,11 @@ final class SimaiReader {
                     ticks(t.get(11)), degrees, skipped);
         }
         notes.add("MICRO: compute times are not run and only the weight-gradient collectives are, one after the"
-                + " other (as SimAI's micro-benchmark loop)" + (ignored > 0 ? "; " + ignored + " lines' forward or"
-                + " input-gradient communication is ignored" : ""));
+                + " other (as SimAI's micro-benchmark loop)" + (ignored > 0 ? "; " + Numbers.count(ignored, "line's", "lines'")
+                + " forward or input-gradient communication is ignored" : ""));
         if (skipped[0] > 0) {
-            notes.add(skipped[0] + " collectives over a group of one rank are skipped (nothing to exchange)");
+            notes.add(Numbers.count(skipped[0], "collective", "collectives") + " over a group of one rank "
+                    + (skipped[0] == 1 ? "is" : "are") + " skipped (nothing to exchange)");
         }
         return out;
     }
