@@ -198,7 +198,11 @@ public final class PathTiming {
         return Saturating.add(ack, oneWayPs(delays, hops));
     }
 
-    private long oneWayPs(long[] delays, int hops) {
+    /**
+     * The fixed part of any frame's way over the first {@code hops} links, whatever its size: every link's propagation
+     * and every switch's forwarding latency (no serialisation).
+     */
+    public long oneWayPs(long[] delays, int hops) {
         long propagation = 0;
         for (int i = 0; i < hops; i++) {
             propagation += delays[i];

@@ -61,6 +61,8 @@ public final class IdealBound implements TaskTimes {
     private final long[] ingressBps;
     private final long nvlinkBps;
     private final long nvlinkLatencyPs;
+    /** Whether a connection's series is also bounded at its path's slowest link ({@link #seriesAtBottleneckPs}). */
+    private final boolean seriesAtBottleneck;
     private final long[] startPs;
     private final long[] endPs;
     private final long[] completedPs;
@@ -244,6 +246,7 @@ public final class IdealBound implements TaskTimes {
             rnicBps[h] = network.rnicRateBps(h);
             ingressBps[h] = network.ingressRateBps(h);
         }
+        this.seriesAtBottleneck = network.queuePairKeepsPath();
         LocalLinks local = graph.localLinks();
         this.nvlinkBps = local == null ? 1 : local.rateBps();
         this.nvlinkLatencyPs = local == null ? 0 : local.latencyPs();
@@ -345,6 +348,7 @@ public final class IdealBound implements TaskTimes {
         this.ingressBps = o.ingressBps;
         this.nvlinkBps = o.nvlinkBps;
         this.nvlinkLatencyPs = o.nvlinkLatencyPs;
+        this.seriesAtBottleneck = o.seriesAtBottleneck;
         this.startPs = o.startPs;
         this.endPs = o.endPs;
         this.completedPs = o.completedPs;
@@ -418,6 +422,7 @@ public final class IdealBound implements TaskTimes {
             rnicBps[h] = network.rnicRateBps(h);
             ingressBps[h] = network.ingressRateBps(h);
         }
+        this.seriesAtBottleneck = network.queuePairKeepsPath();
         LocalLinks local = graph.localLinks();
         this.nvlinkBps = local == null ? 1 : local.rateBps();
         this.nvlinkLatencyPs = local == null ? 0 : local.latencyPs();
@@ -673,11 +678,13 @@ public final class IdealBound implements TaskTimes {
      * The port work of a join's transfers with every message before them on their connections: once a flow is
      * delivered (or acknowledged) so is everything sent before it on its queue pair. Per connection the messages up
      * to the latest one waited on count as one, released when the first was sent, with their bytes and the least
-     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves. The join's
-     * held transfers are joinDeps[0, transfers), as {@link #earliest} gathered them.
+     * latency (a relaxation of their own releases, so still a bound); other transfers count as themselves. Each such
+     * series is bounded again at its path's slowest link ({@link #seriesAtBottleneckPs}). The join's held transfers
+     * are joinDeps[0, transfers), as {@link #earliest} gathered them.
      */
     private long connectionWorkPs(int t, int transfers) {
         entries = 0;
+        long series = NEVER;
         int stamp = t + 1;
         for (int i = 0; i < transfers; i++) {
             int d = joinDeps[i];
@@ -713,9 +720,33 @@ public final class IdealBound implements TaskTimes {
                 add(base + src, firstSendPs[c], prefixBytes[f & flowMask], latency + ack);
                 add(base + hosts + dst, Saturating.add(firstSendPs[c], latency - p.lastDelayPs()),
                         prefixBytes[f & flowMask], p.lastDelayPs() + ack);
+                series = Math.max(series, seriesAtBottleneckPs(c, p, prefixBytes[f & flowMask], ack));
             }
         }
-        return entries == 0 ? NEVER : portWorkPs();
+        return entries == 0 ? NEVER : Math.max(series, portWorkPs());
+    }
+
+    /**
+     * A connection's messages up to one waited on, {@code bytes} wire bytes in all, bounded at its path's slowest
+     * stage (the bottleneck of {@link Path}: its slowest link, or the receiver's pipeline, {@code nic.rx}, when that
+     * is slower; times the planes where the RNICs spray): when it is slower than the RNIC, the port work above, at
+     * the RNIC's rate, lets the series go faster than any run. A queue pair's packets all take one path (the switches
+     * hash per flow: otherwise this is NEVER), so every frame of every one of these messages crosses that stage, one
+     * frame at a time (a link or a pipeline serialises its frames one after another; other traffic there only
+     * delays them); the first frame reaches it no earlier than the first message was sent plus the propagation and
+     * forwarding before it, and the last message is delivered no earlier than its last frame has left it plus the
+     * propagation and forwarding after it. So the last message is delivered no earlier than the first send, all the
+     * bytes at the stage's rate and the path's propagation and forwarding ({@link PathTiming#oneWayPs}), and the
+     * sender has its ACK ({@code ackPs}, 0 when delivery is what is waited on) no earlier than that plus the ACK's
+     * least latency. Frames' serialisation on the other stages is left out (it is not summed over the series: only
+     * the first frame's before the stage and the last one's after it would count), which only lowers the bound.
+     */
+    private long seriesAtBottleneckPs(int c, Path p, long bytes, long ackPs) {
+        if (!seriesAtBottleneck) {
+            return NEVER;
+        }
+        return Saturating.add(Saturating.add(firstSendPs[c], serializationPs(bytes, p.bottleneckBps())),
+                Saturating.add(timing.oneWayPs(p.delays(), p.hops()), ackPs));
     }
 
     /** Whether flow f has its connection's running sums (it is on a connection met in order). */

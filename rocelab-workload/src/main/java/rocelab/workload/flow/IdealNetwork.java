@@ -3,6 +3,7 @@ package rocelab.workload.flow;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
@@ -76,6 +77,20 @@ public final class IdealNetwork implements FlowRouter {
     public int planesPerMessage() {
         return network.planeRouting() != null && network.planeRouting().selection() == PlaneSelection.SPRAY
                 ? topology.planes() : 1;
+    }
+
+    /**
+     * Whether a queue pair's packets keep to one path within a plane: every switch hashes per flow ({@code ecmp}), so
+     * all of a QP's packets cross the same links. Per-packet spraying, adaptive routing and flowlets may spread one
+     * QP over several equal-cost paths at once, whose slowest links together are faster than one path's.
+     */
+    public boolean queuePairKeepsPath() {
+        for (int i = 0; i < network.switchCount(); i++) {
+            if (network.switchAt(i).loadBalancing() != LoadBalancing.ECMP) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The most links a path can have (the size of the arrays {@link #path} fills). */
