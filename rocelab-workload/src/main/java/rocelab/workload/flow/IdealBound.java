@@ -833,7 +833,12 @@ public final class IdealBound implements TaskTimes {
             // The receiver's pipeline (nic.rx) caps the message and takes in each frame after the last link; the
             // sender's takes in the ACK.
             long rx = network.receiveRateBps(dst);
-            long bottleneck = PathTiming.bottleneck(r, hops) * network.planesPerMessage();
+            // A QP that keeps one path crosses its slowest link; one that switches spread over equal-cost paths
+            // (spray, adaptive, flowlets) crosses only its first and last links for certain: the links between may be
+            // several at once, so only those two cap it (an audit's ring over two 200G spines ran at 400G, below a
+            // bound that capped each message at one spine's 200G).
+            long bottleneck = (seriesAtBottleneck ? PathTiming.bottleneck(r, hops) : Math.min(r[0], r[hops - 1]))
+                    * network.planesPerMessage();
             p = new Path(src, dst, r, d, hops, rx > 0 ? Math.min(bottleneck, rx) : bottleneck,
                     timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
                     d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx);

@@ -25,9 +25,12 @@ public final class IdealNetwork implements FlowRouter {
     private final long[] delays;
     private final long[] linkRate;
     private final long[] linkDelay;
+    /** {@link #queuePairKeepsPath}, found once: the switches' load balancing does not change. */
+    private final boolean keepsPath;
 
     public IdealNetwork(Network network, PathTiming timing) {
         this.network = network;
+        this.keepsPath = everySwitchHashesPerFlow(network);
         this.topology = network.topology();
         this.timing = timing;
         this.links = new int[topology.nodeCount()];
@@ -85,6 +88,10 @@ public final class IdealNetwork implements FlowRouter {
      * QP over several equal-cost paths at once, whose slowest links together are faster than one path's.
      */
     public boolean queuePairKeepsPath() {
+        return keepsPath;
+    }
+
+    private static boolean everySwitchHashesPerFlow(Network network) {
         for (int i = 0; i < network.switchCount(); i++) {
             if (network.switchAt(i).loadBalancing() != LoadBalancing.ECMP) {
                 return false;
@@ -129,7 +136,9 @@ public final class IdealNetwork implements FlowRouter {
         // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
         // A slower receive pipeline (nic.rx) caps it too, and takes in each frame after it has arrived.
         long rx = receiveRateBps(dst);
-        double cap = PathTiming.bottleneck(rates, hops) * (double) planesPerMessage();
+        // A QP that switches spread over equal-cost paths is certain to cross only its first and last links.
+        double cap = (queuePairKeepsPath() ? PathTiming.bottleneck(rates, hops) : Math.min(rates[0], rates[hops - 1]))
+                * (double) planesPerMessage();
         if (rx > 0) {
             cap = Math.min(cap, rx);
         }
