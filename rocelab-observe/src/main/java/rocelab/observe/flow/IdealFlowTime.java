@@ -5,6 +5,7 @@ import rocelab.engine.Rates;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.nic.NicParameters;
+import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
@@ -28,6 +29,12 @@ public final class IdealFlowTime {
     private long[] delays = new long[8];
     /** Multi-plane RNICs that spray: a flow alone has all P planes, as one path at P times a plane's rates. */
     private final int rateFactor;
+    /**
+     * Whether a switch may spread one QP over several equal-cost paths at once (spray, adaptive, flowlets): then a
+     * flow alone is certain to be capped only by its first and last links, not by one path's slower links between
+     * (a flow over two 200G spines between 400G hosts ran at 400G, a slowdown of 0.52 against one spine's 200G).
+     */
+    private final boolean spreads;
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
         this(network, new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs));
@@ -41,6 +48,11 @@ public final class IdealFlowTime {
         this.routes = topology.shortestPathPorts();
         this.rateFactor = topology.planes() > 1
                 && topology.planeSelection() == PlaneSelection.SPRAY ? topology.planes() : 1;
+        boolean any = false;
+        for (int i = 0; i < network.switchCount(); i++) {
+            any |= network.switchAt(i).loadBalancing() != LoadBalancing.ECMP;
+        }
+        this.spreads = any;
     }
 
     public long fctPs(int src, int dst, long sizeBytes) {
@@ -85,6 +97,15 @@ public final class IdealFlowTime {
             hops++;
             node = topology.peer(node, port).node();
             if (node == dst) {
+                if (spreads && hops > 2) {
+                    // The links between the first and the last may be several at once: none is slower than the
+                    // slower of those two (a frame's store-and-forward on them is then counted at that rate, which
+                    // only lowers the figure).
+                    long ends = Math.min(rates[0], rates[hops - 1]);
+                    for (int i = 1; i < hops - 1; i++) {
+                        rates[i] = Math.max(rates[i], ends);
+                    }
+                }
                 return hops;
             }
             int[] next = topology.isHost(node) ? null : routes[node - topology.hostCount()][dst];
