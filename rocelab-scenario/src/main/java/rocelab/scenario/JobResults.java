@@ -185,8 +185,30 @@ final class JobResults {
                         .withEntries(idealOnly ? -1 : earliest(realAccount.times, c.entries()),
                                 idealOnly ? -1 : spread(idealAccount.times, c.entries())));
             }
+            if (!idealOnly) {
+                explainWidestEntry(out, out.size() - jt.calls().size(), jt);
+            }
         }
         return out;
+    }
+
+    /**
+     * The job's call after its warm-up whose members entered it furthest apart beyond their entries' bounds on the
+     * ideal network (the one the summary names, {@link CollectiveRecord#entrySpreadBeyondIdealPs}, the first of
+     * equals), given what its last member waited for before it entered ({@link LateEntry}). One walk per job.
+     */
+    private void explainWidestEntry(List<CollectiveRecord> out, int from, JobTasks jt) {
+        int widest = -1;
+        for (int x = 0; x < jt.calls().size(); x++) {
+            CollectiveRecord c = out.get(from + x);
+            if (c.iteration() >= jt.job().warmup() && c.entrySpreadPs() > 0 && (widest < 0
+                    || c.entrySpreadBeyondIdealPs() > out.get(from + widest).entrySpreadBeyondIdealPs())) {
+                widest = x;
+            }
+        }
+        if (widest >= 0) {
+            out.set(from + widest, out.get(from + widest).withLateEntry(LateEntry.of(jt, real, widest)));
+        }
     }
 
     /** Per call of {@code jt}: whether it stays inside one server over NVLink (the graph has NVLink, one server). */

@@ -106,6 +106,44 @@ class CallEntrySpreadTest {
                 + " %.3f ms; a call's time counts from its last rank's entry, so the others' wait is in their exposed"
                 + " communication and idle time, not in the call's (collectives.csv entry_spread_us)\n",
                 calls.get(1).entrySpreadPs() / 1e9, calls.get(1).idealEntrySpreadPs() / 1e9));
+
+        // And why, by the dependencies: the rank that entered last did so when its part of the warm-up's call ended
+        // (then its forward step and optimizer, the same on every rank). Checked against timeline.json's ends of
+        // each rank's forward step in iteration 1 and of its part of the AllReduce in iteration 0.
+        int[] hosts = {0, 1, 2, 4};
+        double[] entry = new double[4];
+        double[] warmupEnd = new double[4];
+        for (JsonNode e : events) {
+            int rank = Arrays.binarySearch(hosts, e.path("pid").asInt());
+            int iteration = e.path("args").path("iteration").asInt(-1);
+            double end = e.path("ts").asDouble() + e.path("dur").asDouble();
+            if ("fwd".equals(e.path("name").asText()) && iteration == 1) {
+                entry[rank] = end;
+            } else if (e.path("name").asText().startsWith("allreduce") && iteration == 0) {
+                warmupEnd[rank] = end;
+            }
+        }
+        int lastRank = 0;
+        int firstRank = 0;
+        for (int i = 1; i < 4; i++) {
+            lastRank = entry[i] > entry[lastRank] ? i : lastRank;
+            firstRank = entry[i] < entry[firstRank] ? i : firstRank;
+        }
+        CollectiveRecord.LateEntry late = calls.get(1).lateEntry();
+        assertThat(late.rank()).isEqualTo(lastRank);
+        assertThat(late.firstRank()).isEqualTo(firstRank);
+        assertThat(late.after()).isEqualTo("train/grads/dp");
+        assertThat(late.afterIteration()).isZero();
+        assertThat(late.ownPart()).isTrue();
+        assertThat(late.behindFirstPs() / 1e6).isCloseTo(warmupEnd[lastRank] - warmupEnd[firstRank],
+                Offset.offset(1e-6));
+        assertThat(calls.get(0).networkSlowdown()).isGreaterThan(1.05);
+        assertThat(text).contains(String.format(Locale.ROOT, "            rank %d entered it last, when its part of"
+                + " train/grads/dp in iteration 0 ended, %.3f ms after rank %d's part (the first rank in); that call"
+                + " took x%.2f its ideal, in the warm-up\n", lastRank, late.behindFirstPs() / 1e9, firstRank,
+                calls.get(0).networkSlowdown()));
+        assertThat(calls.get(0).lateEntry()).as("looked for in the named call only")
+                .isEqualTo(CollectiveRecord.LateEntry.NONE);
     }
 
     @Test

@@ -15,10 +15,13 @@ import rocelab.observe.job.JobRecord;
  * {@code firstEntryPs} is when its first did (-1 when not known: a traffic item's call, whose ranks all start it at
  * once, or a call some member never entered), and {@code idealEntrySpreadPs} how far apart the members' entries'
  * bounds on the ideal network are (-1 when not known): a pipeline's stages enter a call apart by design.
+ * {@code lateEntry} says what its last member waited for before it entered (see {@link LateEntry}; found for the call
+ * the summary names only).
  */
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
-        Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs, long idealEntrySpreadPs) {
+        Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs, long idealEntrySpreadPs,
+        LateEntry lateEntry) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -57,12 +60,26 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
         public static final Beside NONE = new Beside(0, "", 0);
     }
 
+    /**
+     * What a call's last member waited for before it entered, by the run's dependencies: its way in ran from
+     * {@code after} (another call of the job, named, or a point-to-point transfer) of iteration {@code afterIteration}
+     * to the call, every task on the way starting when the one before it ended. {@code ownPart}: it was the member's
+     * own part of that call that ended (not a task inside it); {@code behindFirstPs}: how long after the first member
+     * to enter's part of that call the last member's ended (-1 when not known: the first was not in it). {@code rank}
+     * and {@code firstRank} are the job's ranks that entered last and first. {@link #NONE}: not found, or not looked
+     * for.
+     */
+    public record LateEntry(int rank, int firstRank, String after, int afterIteration, boolean ownPart,
+            long behindFirstPs) {
+        public static final LateEntry NONE = new LateEntry(-1, -1, "", -1, false, -1);
+    }
+
     /** A record whose first member's entry is not known. */
     public CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
             long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
             Concurrent concurrent, double rateHeldShare, Beside beside) {
         this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
-                concurrent, rateHeldShare, beside, -1, -1);
+                concurrent, rateHeldShare, beside, -1, -1, LateEntry.NONE);
     }
 
     /** A record with nothing known of the workload's other items beside it. */
@@ -76,7 +93,7 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     /** The same record with {@code b} beside it. */
     public CollectiveRecord withBeside(Beside b) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs, idealEntrySpreadPs);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs, idealEntrySpreadPs, lateEntry);
     }
 
     /**
@@ -85,7 +102,21 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      */
     public CollectiveRecord withEntries(long firstPs, long idealSpreadPs) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs, lateEntry);
+    }
+
+    /** The same record with {@code e} as what its last member waited for. */
+    public CollectiveRecord withLateEntry(LateEntry e) {
+        return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstEntryPs, idealEntrySpreadPs, e);
+    }
+
+    /**
+     * How much further apart its members entered it than their entries' bounds on the ideal network are (a job's
+     * call; the summary names the job's call after its warm-up where this is largest).
+     */
+    public long entrySpreadBeyondIdealPs() {
+        return entrySpreadPs() - Math.max(0, idealEntrySpreadPs);
     }
 
     /**

@@ -609,11 +609,12 @@ public final class SummaryText {
         CollectiveRecord widest = null;
         for (var c : r.collectives()) {
             if (c.job().equals(j.job()) && !c.warmUp(r.jobs()) && c.entrySpreadPs() > 0
-                    && (widest == null || beyondIdeal(c) > beyondIdeal(widest))) {
+                    && (widest == null || c.entrySpreadBeyondIdealPs() > widest.entrySpreadBeyondIdealPs())) {
                 widest = c;
             }
         }
-        if (widest == null || Double.isNaN(j.iterationUs()) || beyondIdeal(widest) < j.iterationUs() * 1e6 / 20) {
+        if (widest == null || Double.isNaN(j.iterationUs())
+                || widest.entrySpreadBeyondIdealPs() < j.iterationUs() * 1e6 / 20) {
             return;
         }
         line(b, "  entry     %s%s%s: its ranks entered it %s ms apart, their entries' bounds on the ideal network %s ms;"
@@ -622,11 +623,44 @@ public final class SummaryText {
                 widest.iteration() < 0 ? "" : " in iteration " + widest.iteration(), j.warmup() > 0
                         && widest.iteration() == j.warmup() ? " (the first after the warm-up)" : "",
                 ms(widest.entrySpreadPs()), ms(Math.max(0, widest.idealEntrySpreadPs())));
+        String late = lateEntry(r, widest);
+        if (!late.isEmpty()) {
+            line(b, "            %s", late);
+        }
     }
 
-    /** How much further apart a call's members entered it than their entries' bounds on the ideal network are. */
-    private static long beyondIdeal(CollectiveRecord c) {
-        return c.entrySpreadPs() - Math.max(0, c.idealEntrySpreadPs());
+    /**
+     * What the call's last rank waited for before it entered, as the run's dependencies have it (empty when not
+     * found): "rank 3 entered it last, when its part of train/grads/dp in iteration 0 ended, 0.324 ms after rank 2's
+     * part (the first rank in); that call took x2.56 its ideal, in the warm-up".
+     */
+    private static String lateEntry(RunResult r, CollectiveRecord c) {
+        CollectiveRecord.LateEntry e = c.lateEntry();
+        if (e.rank() < 0) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder("rank " + e.rank() + " entered it last, when ");
+        s.append(e.ownPart() ? "its part of " : "a step of ").append(e.after());
+        if (e.afterIteration() >= 0) {
+            s.append(" in iteration ").append(e.afterIteration());
+        }
+        s.append(" ended");
+        if (e.behindFirstPs() >= 0) {
+            s.append(", ").append(ms(e.behindFirstPs())).append(" ms after rank ").append(e.firstRank())
+                    .append("'s part (the first rank in)");
+        }
+        for (var before : r.collectives()) {
+            if (before.job().equals(c.job()) && before.name().equals(e.after())
+                    && before.iteration() == e.afterIteration() && before.completed()) {
+                double slowdown = before.networkSlowdown();
+                if (!Double.isNaN(slowdown) && slowdown > SLOWEST_ABOVE) {
+                    s.append("; that call took ").append(String.format(Locale.ROOT, "x%.2f", slowdown))
+                            .append(" its ideal").append(before.warmUp(r.jobs()) ? ", in the warm-up" : "");
+                }
+                break;
+            }
+        }
+        return s.toString();
     }
 
     /**

@@ -197,7 +197,8 @@ final class ReportData {
             // collectives.csv has no end for an unfinished call.
             return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
                     c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration(),
-                    c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs());
+                    c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs(),
+                    c.lateEntry());
         }
         // The bus factor as a report rebuilt from collectives.csv recovers it, from the file's two rounded figures, so
         // that both reports show the same busbw (from the exact algbw, a third decimal of 5 showed as .80 in one and
@@ -206,7 +207,8 @@ final class ReportData {
         double algbw = Numbers.round(c.algbwGBps(), 3).doubleValue();
         return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
                 c.endPs(), c.completed(), algbw > 0 ? busbw / algbw : Double.NaN, c.idealTimePs(), c.iteration(),
-                c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs());
+                c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs(),
+                c.lateEntry());
     }
 
     /** The report's data straight from a finished run, without reading back any file. */

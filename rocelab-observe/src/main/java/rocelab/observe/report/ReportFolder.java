@@ -288,7 +288,8 @@ final class ReportFolder {
                             : CollectiveRecord.Beside.NONE,
                     c.has("entry_spread_us") && !c.text(i, "entry_spread_us").isEmpty()
                             ? start - c.ps(i, "entry_spread_us") : -1,
-                    c.has("ideal_entry_spread_us") ? c.ps(i, "ideal_entry_spread_us") : -1));
+                    c.has("ideal_entry_spread_us") ? c.ps(i, "ideal_entry_spread_us") : -1,
+                    CollectiveRecord.LateEntry.NONE));
         }
         return out;
     }
