@@ -18,6 +18,9 @@ import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldAlone;
+import rocelab.observe.flow.HeldByRate;
+import rocelab.observe.output.SummaryText;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.observe.victim.Victims;
 import rocelab.scenario.read.ScenarioReader;
@@ -314,6 +317,60 @@ class DemoScenarioTest {
                 previous = s[2];
             }
         }
+    }
+
+    /**
+     * The run says why the long write took 6.6 ms: once the incast ends it is the last flow into h0, alone there,
+     * held back by its own rate (DCQCN's slow increase, no CNP) while h0's link carries about a third of its
+     * capacity. The summary's "rate held" line gives the three measurements; each is read here from its own source.
+     */
+    @Test
+    void shouldNameTheLongWriteHeldBackByItsOwnRateAloneAfterTheIncast() {
+        var topo = sim.network().topology();
+        List<HeldByRate> all = HeldByRate.find(run.flows(), run.simulatedPs(), topo, run.series(), run.pfcLog());
+        assertThat(all).as("while all five were sending, h0's link was full").isEmpty();
+        List<HeldAlone> alone = HeldAlone.find(run.flows(), run.simulatedPs(), topo, run.series(), all);
+        assertThat(alone).hasSize(1);
+        HeldAlone h = alone.get(0);
+        FlowRecord f = flow(LONG_FLOW);
+        assertThat(h.flow()).isEqualTo(LONG_FLOW);
+        assertThat(topo.nodeName(h.receiver())).isEqualTo("h0");
+        long interval = run.series().intervalPs();
+        assertThat(h.fromPs()).as("the first sample after the last incast write ended")
+                .isGreaterThanOrEqualTo(incastEndPs()).isLessThan(incastEndPs() + interval);
+        assertThat(h.toPs()).isLessThanOrEqualTo(f.finishPs()).isGreaterThan(f.finishPs() - interval);
+        assertThat(h.notifications()).isZero();
+        // The rates: every data frame the QP sent in the window went at a rate within what the line gives.
+        int qp = f.queuePair();
+        long lo = Long.MAX_VALUE;
+        long hi = 0;
+        for (long[] send : rec.sends.get(qp)) {
+            if (send[0] >= h.fromPs() && send[0] <= h.toPs()) {
+                lo = Math.min(lo, send[2]);
+                hi = Math.max(hi, send[2]);
+            }
+        }
+        assertThat(h.minRateBps()).isLessThanOrEqualTo(lo);
+        assertThat(h.maxRateBps()).isGreaterThanOrEqualTo(hi).isLessThan(40_000_000_000L);
+        assertThat(h.minRateBps()).isGreaterThan(20_000_000_000L);
+        // The link's share, from links.csv's byte counter at the window's two sample times.
+        long txFrom = 0;
+        long txTo = 0;
+        String[] lines = run.series().linksCsv().split("\n");
+        for (int i = 1; i < lines.length; i++) {
+            String[] c = lines[i].split(",");
+            long t = Math.round(Double.parseDouble(c[0]) * 1e6);
+            if (c[1].equals("leaf0") && Integer.parseInt(c[2]) == h.port()) {
+                txFrom = t <= h.fromPs() ? Long.parseLong(c[3]) : txFrom;
+                txTo = t <= h.toPs() ? Long.parseLong(c[3]) : txTo;
+            }
+        }
+        double utilisation = (txTo - txFrom) * 8.0 / (100e9 * ((h.toPs() - h.fromPs()) / 1e12));
+        assertThat(h.utilisation()).isEqualTo(utilisation).isBetween(0.25, 0.40);
+        assertThat(h.heldShare()).isEqualTo((double) f.rateHeldPs() / f.fctPs());
+        assertThat(SummaryText.render(run, null)).contains("rate held   flow 0 (h4->h0), the last into h0, alone"
+                + " there from ").contains(" with no congestion notification in that time (rates.csv), while leaf0 port 0"
+                + " (towards h0) carried " + SummaryText.percent(utilisation) + " % of its capacity (links.csv)");
     }
 
     /** pfc.csv rows: time_us, device, port, peer, priority, kind, ... */

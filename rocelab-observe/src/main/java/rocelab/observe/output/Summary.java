@@ -15,6 +15,7 @@ import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.flow.SizeClasses;
@@ -198,7 +199,8 @@ public final class Summary {
         if (r.packetLevel() && r.series() != null) {
             List<Map<String, Object>> held = new ArrayList<>();
             var topo = r.network().topology();
-            for (HeldByRate h : HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog())) {
+            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+            for (HeldByRate h : found) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("receiver", topo.nodeName(h.receiver()));
                 row.put("link", topo.nodeName(h.switchIndex() + topo.hostCount()) + " port " + h.port());
@@ -212,6 +214,24 @@ public final class Summary {
                 held.add(row);
             }
             m.put("held_by_rate", held);
+            List<Map<String, Object>> alone = new ArrayList<>();
+            for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), found)) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("flow", h.flow());
+                row.put("sender", topo.nodeName(h.sender()));
+                row.put("receiver", topo.nodeName(h.receiver()));
+                row.put("link", topo.nodeName(h.switchIndex() + topo.hostCount()) + " port " + h.port());
+                row.put("from_us", Numbers.micros(h.fromPs()));
+                row.put("to_us", Numbers.micros(h.toPs()));
+                row.put("rate_min_gbps", Numbers.round(h.minRateBps() / 1e9, 3));
+                row.put("rate_max_gbps", Numbers.round(h.maxRateBps() / 1e9, 3));
+                row.put("link_gbps", Numbers.round(h.linkBps() / 1e9, 3));
+                row.put("notifications", h.notifications());
+                row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("rate_held_share", Numbers.round(h.heldShare(), 3));
+                alone.add(row);
+            }
+            m.put("held_alone", alone);
         }
         m.put("max_queue_port", r.totals().maxQueuePort());
         var lanes = VirtualLanes.of(r.network());

@@ -15,6 +15,7 @@ import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.job.JobRecord;
@@ -413,6 +414,38 @@ public final class SummaryText {
         if (held.size() > shown) {
             line(b, "            (%d of %d receivers shown; summary.json held_by_rate)", shown, held.size());
         }
+        List<HeldAlone> alone = HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), held);
+        int told = Numbers.shown(alone.size(), HELD_SHOWN);
+        for (int i = 0; i < told; i++) {
+            line(b, "%s %s", held.isEmpty() && i == 0 ? "rate held  " : "           ", heldAlone(alone.get(i), topo));
+        }
+        if (alone.size() > told) {
+            line(b, "            (%d of %d such flows shown; summary.json held_alone)", told, alone.size());
+        }
+    }
+
+    /**
+     * "flow 0 (h4->h0), the last into h0, alone there from 3010 us to 6600 us: ..." (the rates and shares as
+     * summary.json rounds them, so that the report says the same).
+     */
+    public static String heldAlone(HeldAlone h, Topology topo) {
+        String lo = gbps(h.minRateBps());
+        String hi = gbps(h.maxRateBps());
+        return String.format(Locale.ROOT, "flow %d (%s->%s), the last into %s, alone there from %s us to %s us: its"
+                + " congestion control allowed it %s Gb/s of the link's %s Gb/s, with %s in that time (rates.csv), while"
+                + " %s port %d (towards %s) carried %s %% of its capacity (links.csv); it spent %s %% of its life with"
+                + " data ready that its rate held back (flows.csv rate_held_us)", h.flow(), topo.nodeName(h.sender()),
+                topo.nodeName(h.receiver()), topo.nodeName(h.receiver()), Numbers.micros(h.fromPs()).toPlainString(),
+                Numbers.micros(h.toPs()).toPlainString(), lo.equals(hi) ? lo : lo + "-" + hi, gbps(h.linkBps()),
+                h.notifications() == 0 ? "no congestion notification" : Numbers.count(h.notifications(),
+                        "congestion notification", "congestion notifications"),
+                topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(), topo.nodeName(h.receiver()),
+                percent(h.utilisation()), percent(h.heldShare()));
+    }
+
+    /** A rate in Gb/s with one decimal, from its value rounded to three decimals as summary.json has it. */
+    private static String gbps(long bps) {
+        return String.format(Locale.ROOT, "%.1f", Numbers.round(bps / 1e9, 3).doubleValue());
     }
 
     /** A share as a percentage with one decimal, from its value rounded to three decimals as summary.json has it. */

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -150,6 +151,37 @@ final class Findings {
             if (held.size() > shown) {
                 items.add("<li>and " + (held.size() - shown) + " more receivers whose senders were held back"
                         + " (summary.json held_by_rate)</li>");
+            }
+        }
+        // Receivers' last flows held back by their own rate, alone, while the link had room (summary.json held_alone,
+        // HeldAlone): told only when there were some, in the summary's words.
+        if (s.get("held_alone") instanceof List<?> alone && !alone.isEmpty()) {
+            int shown = Numbers.shown(alone.size(), 3);
+            for (Object o : alone.subList(0, shown)) {
+                if (o instanceof Map<?, ?> m && m.get("rate_min_gbps") instanceof Number lo
+                        && m.get("rate_max_gbps") instanceof Number hi && m.get("link_gbps") instanceof Number link
+                        && m.get("link_utilisation") instanceof Number used
+                        && m.get("rate_held_share") instanceof Number share
+                        && m.get("notifications") instanceof Number cnps) {
+                    String low = String.format(Locale.ROOT, "%.1f", lo.doubleValue());
+                    String high = String.format(Locale.ROOT, "%.1f", hi.doubleValue());
+                    items.add("<li class='err'><b>A last flow held back by its congestion control</b>: flow "
+                            + text(m.get("flow")) + " (" + Page.esc(text(m.get("sender"))) + "->"
+                            + Page.esc(text(m.get("receiver"))) + "), the last into " + Page.esc(text(m.get("receiver")))
+                            + ", alone there from " + text(m.get("from_us")) + " us to " + text(m.get("to_us"))
+                            + " us: its congestion control allowed it " + (low.equals(high) ? low : low + "-" + high)
+                            + " Gb/s of the link's " + String.format(Locale.ROOT, "%.1f", link.doubleValue()) + " Gb/s, with "
+                            + (cnps.longValue() == 0 ? "no congestion notification" : Numbers.count(cnps.longValue(),
+                                    "congestion notification", "congestion notifications"))
+                            + " in that time, while " + Page.esc(text(m.get("link"))) + " carried "
+                            + SummaryText.percent(used.doubleValue()) + " % of its capacity; it spent "
+                            + SummaryText.percent(share.doubleValue()) + " % of its life with data ready that its rate"
+                            + " held back (rates.csv, links.csv, flows.csv rate_held_us, summary.json held_alone)</li>");
+                }
+            }
+            if (alone.size() > shown) {
+                items.add("<li>and " + (alone.size() - shown) + " more last flows held back alone (summary.json"
+                        + " held_alone)</li>");
             }
         }
         // ECMP collisions (summary.json ecmp_collisions): told only when there were some.

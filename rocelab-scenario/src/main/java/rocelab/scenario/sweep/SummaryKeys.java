@@ -124,6 +124,20 @@ public final class SummaryKeys {
             flows.slowdown_by_size.up_to_100kb.p95
             flows.slowdown_by_size.up_to_100kb.p99
             flows.unfinished
+            held_alone
+            held_alone[]
+            held_alone[].flow
+            held_alone[].from_us
+            held_alone[].link
+            held_alone[].link_gbps
+            held_alone[].link_utilisation
+            held_alone[].notifications
+            held_alone[].rate_held_share
+            held_alone[].rate_max_gbps
+            held_alone[].rate_min_gbps
+            held_alone[].receiver
+            held_alone[].sender
+            held_alone[].to_us
             held_by_rate
             held_by_rate[]
             held_by_rate[].flows

@@ -1,0 +1,178 @@
+package rocelab.observe.flow;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import rocelab.fabric.topology.Topology;
+import rocelab.observe.sample.TimeSeriesSampler;
+
+/**
+ * The last flow into a receiver, alone there for a while, held back by its own congestion control's rate while the
+ * receiver's link had room: after an incast its other flows have ended, and a rate control that recovers slowly
+ * (DCQCN's additive increase) keeps the one left far below the link it now has to itself. {@link HeldByRate} looks
+ * at the time when all of a receiver's flows were sending, and says nothing when that time kept the link full.
+ * Three measurements, each from its own source, none inferred from another: the flow spent at least
+ * {@link HeldByRate#HELD_SHARE} of its life with data ready that its rate held back (flows.csv {@code rate_held_us}),
+ * its QP's allowed rate over the sampled time it was alone (rates.csv, with the congestion notifications received
+ * then), and what the switch port towards the receiver carried of its capacity meanwhile, at most
+ * {@link HeldByRate#MAX_UTILISATION} (links.csv). The time alone must be at least a tenth of the flow's life.
+ *
+ * @param flow the flow's id
+ * @param sender the host it comes from
+ * @param receiver the host it goes to
+ * @param switchIndex the switch (index among switches) whose port {@code port} sends to the receiver
+ * @param heldShare the share of its life its rate held it back (0..1)
+ * @param fromPs the first sample time at which it was the receiver's only unfinished flow
+ * @param toPs the last sample time before it ended
+ * @param utilisation what that port carried of its capacity from {@code fromPs} to {@code toPs}
+ * @param minRateBps the least rate its congestion control allowed its QP from {@code fromPs} to {@code toPs}
+ * @param maxRateBps the greatest
+ * @param notifications the congestion notifications its QP received from {@code fromPs} to {@code toPs}
+ * @param linkBps the capacity of the port towards the receiver
+ */
+public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int port, double heldShare, long fromPs, long toPs,
+        double utilisation, long minRateBps, long maxRateBps, long notifications, long linkBps) {
+    /** The least share of the flow's life that it must have been alone at its receiver for. */
+    public static final int ALONE_PART_OF_LIFE = 10;
+
+    /**
+     * The receivers' last flows held back alone (see the class comment), least used link first; receivers
+     * {@link HeldByRate} already names are left out. Empty at flow level or without sampling.
+     */
+    public static List<HeldAlone> find(List<FlowRecord> flows, long endPs, Topology topo, TimeSeriesSampler series,
+            List<HeldByRate> already) {
+        List<HeldAlone> out = new ArrayList<>();
+        if (series == null || flows.isEmpty() || series.lastSamplePs() < 0) {
+            return out;
+        }
+        int hosts = topo.hostCount();
+        // Per receiver: the flow that ended last (-1 when two ended together, or one's end is not known), and the
+        // latest end of the others.
+        int[] last = new int[hosts];
+        long[] lastEnd = new long[hosts];
+        long[] othersEnd = new long[hosts];
+        boolean[] unusable = new boolean[hosts];
+        Arrays.fill(last, -1);
+        Arrays.fill(lastEnd, -1);
+        for (HeldByRate h : already) {
+            unusable[h.receiver()] = true;
+        }
+        for (int i = 0; i < flows.size(); i++) {
+            FlowRecord f = flows.get(i);
+            int h = f.dst();
+            if (h < 0 || h >= hosts || unusable[h]) {
+                continue;
+            }
+            if (f.startPs() < 0) {
+                continue; // never posted: it was never at the receiver
+            }
+            long end = f.completed() ? f.finishPs() : endPs;
+            if (end > lastEnd[h]) {
+                othersEnd[h] = Math.max(othersEnd[h], lastEnd[h]);
+                lastEnd[h] = end;
+                last[h] = i;
+            } else {
+                othersEnd[h] = Math.max(othersEnd[h], end);
+            }
+        }
+        long interval = series.intervalPs();
+        List<int[]> candidates = new ArrayList<>();
+        List<long[]> windows = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            if (unusable[h] || last[h] < 0 || othersEnd[h] == lastEnd[h] || topo.portCount(h) != 1
+                    || topo.isHost(topo.peer(h, 0).node())) {
+                continue;
+            }
+            FlowRecord f = flows.get(last[h]);
+            long life = lastEnd[h] - f.startPs();
+            if (f.failed() || f.rateHeldPs() < 0 || life <= 0
+                    || (double) f.rateHeldPs() / life < HeldByRate.HELD_SHARE) {
+                continue;
+            }
+            long alone = Math.max(f.startPs(), othersEnd[h]);
+            long from = (alone + interval - 1) / interval * interval;
+            long to = Math.min(lastEnd[h], series.lastSamplePs()) / interval * interval;
+            if (to > from && (to - from) * ALONE_PART_OF_LIFE >= life) {
+                candidates.add(new int[] {h, last[h]});
+                windows.add(new long[] {from, to});
+            }
+        }
+        if (candidates.isEmpty()) {
+            return out;
+        }
+        int n = candidates.size();
+        int[] sw = new int[2 * n];
+        int[] port = new int[2 * n];
+        long[] at = new long[2 * n];
+        for (int i = 0; i < n; i++) {
+            Topology.End far = topo.peer(candidates.get(i)[0], 0);
+            for (int k = 0; k < 2; k++) {
+                sw[2 * i + k] = far.node() - hosts;
+                port[2 * i + k] = far.port();
+                at[2 * i + k] = windows.get(i)[k];
+            }
+        }
+        long[] tx = series.txBytesAt(sw, port, at);
+        Map<Integer, long[]> rates = rates(series, candidates, windows, flows);
+        for (int i = 0; i < n; i++) {
+            int h = candidates.get(i)[0];
+            FlowRecord f = flows.get(candidates.get(i)[1]);
+            long from = at[2 * i];
+            long to = at[2 * i + 1];
+            long rate = topo.edgeAt(sw[2 * i] + hosts, port[2 * i]).parameters().rateBps();
+            double utilisation = (tx[2 * i + 1] - tx[2 * i]) * 8.0 / (rate * ((to - from) / 1e12));
+            long[] q = rates.get(f.queuePair());
+            if (utilisation <= HeldByRate.MAX_UTILISATION && q != null && q[0] >= 0) {
+                long life = lastEnd[h] - f.startPs();
+                out.add(new HeldAlone(f.id(), f.src(), h, sw[2 * i], port[2 * i], (double) f.rateHeldPs() / life, from, to,
+                        utilisation, q[0], q[1], q[3] - q[2], rate));
+            }
+        }
+        out.sort(Comparator.comparingDouble(HeldAlone::utilisation).thenComparingInt(HeldAlone::receiver));
+        return out;
+    }
+
+    /**
+     * Per candidate QP over its window, from rates.csv's rows: {least rate, greatest rate, notifications at the
+     * window's start, at its end}; the rate at the start is the QP's last row at or before it (-1 for none: a QP
+     * whose rate was never sampled is not told).
+     */
+    private static Map<Integer, long[]> rates(TimeSeriesSampler series, List<int[]> candidates, List<long[]> windows,
+            List<FlowRecord> flows) {
+        Map<Integer, long[]> window = new HashMap<>();
+        Map<Integer, long[]> out = new HashMap<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            int qp = flows.get(candidates.get(i)[1]).queuePair();
+            window.put(qp, windows.get(i));
+            out.put(qp, new long[] {-1, -1, 0, 0});
+        }
+        try {
+            series.forEachRate((timePs, queuePair, rateBps, cnps) -> {
+                long[] w = window.get(queuePair);
+                if (w == null || timePs > w[1]) {
+                    return;
+                }
+                long[] q = out.get(queuePair);
+                if (timePs <= w[0]) {
+                    // The rate in force at the window's start: the last row at or before it.
+                    q[0] = rateBps;
+                    q[1] = rateBps;
+                    q[2] = cnps;
+                    q[3] = cnps;
+                } else if (q[0] >= 0) {
+                    q[0] = Math.min(q[0], rateBps);
+                    q[1] = Math.max(q[1], rateBps);
+                    q[3] = cnps;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+}
