@@ -28,7 +28,8 @@ import rocelab.workload.collective.Collectives;
 @Command(name = "nccl-tests", mixinStandardHelpOptions = true,
         description = {"nccl-tests over a simulated fabric: OP is the nccl-tests binary without _perf"
                 + " (all_reduce, all_gather, reduce_scatter, alltoall, alltoallv, broadcast, reduce, sendrecv).",
-            "Every host of the scenario's topology is a rank; the scenario's own traffic is ignored.",
+            "Every host of the scenario's topology is a rank; the scenario's own traffic and jobs are not run (the file"
+                + " is still read and checked whole, as by run).",
             "Each size runs warm-up plus timed iterations back to back on a fresh fabric.",
             "In-place and out-of-place move the same bytes, so both columns show the same run."})
 final class NcclTestsCommand implements Callable<Integer> {

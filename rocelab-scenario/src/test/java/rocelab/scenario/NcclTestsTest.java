@@ -65,6 +65,8 @@ class NcclTestsTest {
         assertThat(NcclTests.count(CollectiveOp.ALL_GATHER, 1 << 20, 8)).isEqualTo(32768);
         assertThat(NcclTests.count(CollectiveOp.REDUCE_SCATTER, 1 << 20, 8)).isEqualTo(32768);
         assertThat(NcclTests.count(CollectiveOp.ALL_TO_ALL, 1 << 20, 8)).isEqualTo(32768);
+        // AlltoAllv (no nccl-tests binary) as AlltoAll: an audit read the same uniform traffic 8x apart in the two.
+        assertThat(NcclTests.count(CollectiveOp.ALL_TO_ALLV, 1 << 20, 8)).isEqualTo(32768);
         assertThat(NcclTests.count(CollectiveOp.ALL_REDUCE, 1 << 20, 8)).isEqualTo(262144);
         assertThat(NcclTests.count(CollectiveOp.BROADCAST, 1 << 20, 8)).isEqualTo(262144);
         NcclTests.Row ag = NcclTests.measure(FABRIC, CollectiveOp.ALL_GATHER, 8 << 10, 0, 1, RING);

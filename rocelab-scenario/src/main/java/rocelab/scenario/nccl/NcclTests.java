@@ -101,12 +101,14 @@ public final class NcclTests {
     /**
      * The {@code count} column as nccl-tests prints it: the element count each rank passes to the NCCL call (its
      * {@code paramcount}), which for AllGather, ReduceScatter and AlltoAll is the per-rank share of the size (the
-     * size column being the larger buffer), for the others the whole size in elements.
+     * size column being the larger buffer), for the others the whole size in elements. AlltoAllv (not an nccl-tests
+     * binary) counts as AlltoAll does, per peer of its size (the largest send or receive): an audit's uniform
+     * AlltoAllv on 16 ranks read 16 times AlltoAll's count for the same traffic.
      */
     public static long count(CollectiveOp op, long sizeBytes, int ranks) {
         long elements = sizeBytes / WORD;
         return switch (op) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL -> elements / ranks;
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, ALL_TO_ALLV -> elements / ranks;
             default -> elements;
         };
     }
