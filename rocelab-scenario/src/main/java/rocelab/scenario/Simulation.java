@@ -1304,6 +1304,17 @@ public final class Simulation {
                 : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside, endPs));
         if (jobResults != null) {
             List<CollectiveRecord> calls = jobResults.collectiveRecords();
+            if (model == Model.PACKET && !jobs.isEmpty()) {
+                // Each call's flows' time held back by their rates (the packet level's measure).
+                int k = 0;
+                for (JobTasks jt : jobs) {
+                    for (JobTasks.Call c : jt.calls()) {
+                        calls.set(k, calls.get(k).withRateHeldShare(rateHeldShare(real, c.firstTask(), c.endTask(),
+                                endPs)));
+                        k++;
+                    }
+                }
+            }
             if (beside != null && !jobs.isEmpty()) {
                 // The job's records in its calls' order, jobs in order: each call with its hosts.
                 int k = 0;
@@ -1396,7 +1407,7 @@ public final class Simulation {
                     + call.algorithm().key(), call.rankCount(), call.sizeBytes(), from, end, done,
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
                     c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
-                    real == ideal ? Double.NaN : rateHeldShare(real, e, endPs))
+                    real == ideal ? Double.NaN : rateHeldShare(real, e.firstTask(), e.endTask(), endPs))
                     .withBeside(beside == null || overNvlinkOnly(hostsOf(call)) ? CollectiveRecord.Beside.NONE
                             : beside.of(c.item(), hostsOf(call), from, done ? end : endPs)));
         }
@@ -1404,28 +1415,31 @@ public final class Simulation {
     }
 
     /**
-     * The share of a traffic collective's flows' time their congestion control's rate held back (flows.csv
-     * rate_held_us summed over their lives summed: a completed flow's FCT, an unfinished one's time from its post to
-     * the run's end, to which its rate_held_us runs too); NaN where the model does not know it (flow level) or no flow
-     * of the call was posted.
+     * The share of a collective's flows' time their congestion control's rate held back (flows.csv rate_held_us
+     * summed over their lives summed: a completed flow's FCT, an unfinished one's time from its post to the run's end,
+     * to which its rate_held_us runs too), its flows being the flow tasks in [{@code firstTask}, {@code endTask});
+     * NaN where the model does not know it (flow level) or no flow of the call was posted. Read from the driver, not
+     * the flow records: a record computes its flow's time alone on an idle fabric, which a job's every call would
+     * pay for.
      */
-    private double rateHeldShare(TaskTimes real, CollectiveTraffic.Emitted e, long endPs) {
+    private double rateHeldShare(TaskTimes real, int firstTask, int endTask, long endPs) {
         if (model != Model.PACKET) {
             return Double.NaN;
         }
-        List<FlowRecord> records = flowRecords(real);
         TaskGraph g = real.graph();
         long held = 0;
         long fct = 0;
-        for (int t = e.firstTask(); t < e.endTask(); t++) {
+        for (int t = firstTask; t < endTask; t++) {
             int f = g.flowIndex(t);
             if (f < 0) {
                 continue;
             }
-            FlowRecord r = records.get(f);
-            long life = r.completed() ? r.fctPs() : r.startPs() >= 0 && r.startPs() < endPs ? endPs - r.startPs() : -1;
-            if (life > 0 && r.rateHeldPs() >= 0) {
-                held += r.rateHeldPs();
+            long start = real.taskStartPs(t) >= 0 ? real.taskStartPs(t) : g.flowStartPs(f);
+            long finish = real.completedPs(f);
+            long life = finish >= 0 ? finish - start : real.taskStartPs(t) >= 0 && start < endPs ? endPs - start : -1;
+            long rateHeld = driver.rateHeldPs(f, endPs);
+            if (life > 0 && rateHeld >= 0) {
+                held += rateHeld;
                 fct += life;
             }
         }

@@ -144,6 +144,28 @@ class CallEntrySpreadTest {
                 calls.get(0).networkSlowdown()));
         assertThat(calls.get(0).lateEntry()).as("looked for in the named call only")
                 .isEqualTo(CollectiveRecord.LateEntry.NONE);
+
+        // A job's call has its flows' rate_held_share too (it was empty): the warm-up's, slowed by the incast,
+        // recomputed from flows.csv: the job's flows are those from its hosts (the incast's come from h5-h7), in
+        // flow order the three iterations' calls' in turn, as many each.
+        List<String> flows = Files.readAllLines(tmp.resolve("flows.csv"));
+        List<String> fh = Arrays.asList(flows.get(0).split(","));
+        List<String[]> job = new ArrayList<>();
+        for (String line : flows.subList(1, flows.size())) {
+            String[] c = line.split(",", -1);
+            if (Integer.parseInt(c[fh.indexOf("src")]) <= 4) {
+                job.add(c);
+            }
+        }
+        assertThat(job.size() % 3).isZero();
+        double held = 0;
+        double lives = 0;
+        for (String[] c : job.subList(0, job.size() / 3)) {
+            held += Double.parseDouble(c[fh.indexOf("rate_held_us")]);
+            lives += Double.parseDouble(c[fh.indexOf("fct_us")]);
+        }
+        assertThat(calls.get(0).rateHeldShare()).isCloseTo(held / lives, Offset.offset(1e-6)).isGreaterThan(0.1);
+        assertThat(csv.get(1).split(",", -1)[header.indexOf("rate_held_share")]).isNotEmpty();
     }
 
     @Test

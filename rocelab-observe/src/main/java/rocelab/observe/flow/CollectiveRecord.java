@@ -105,6 +105,12 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
                 idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs, lateEntry);
     }
 
+    /** The same record with its flows' time held back by their rates, {@code share} of their lives (NaN: not known). */
+    public CollectiveRecord withRateHeldShare(double share) {
+        return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
+                idealTimePs, iteration, runs, concurrent, share, beside, firstEntryPs, idealEntrySpreadPs, lateEntry);
+    }
+
     /** The same record with {@code e} as what its last member waited for. */
     public CollectiveRecord withLateEntry(LateEntry e) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
