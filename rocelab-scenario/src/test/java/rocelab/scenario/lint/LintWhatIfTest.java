@@ -211,6 +211,48 @@ class LintWhatIfTest {
         assertThat(late).isGreaterThan(2 * prompt);
     }
 
+    @Test
+    void shouldFixCnpsOnTheRnicWhenTheyShareTheDataDscp() {
+        // An audit's fabric: the RNICs send CNPs on DSCP 26, RoCE data's own DSCP. The old fix remapped DSCP 26 on
+        // the switches to a strict lossy class, which moved all the data there too (new L1 errors, no ECN marking,
+        // the same L10 again). The fix belongs on the RNIC: a CNP DSCP of its own.
+        String yaml = """
+                name: cnp-shares-data-dscp
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 400Gbps,\
+                 delay: 50ns}, uplink: {rate: 400Gbps, delay: 500ns}}
+                switch:
+                  buffer: 64MB
+                  mtu: 9100
+                  dscp-to-tc: {26: 3, 48: 6}
+                  scheduler: {kind: dwrr, weights: [1, 1, 1, 1, 1, 1, 1, 1], strict: [6]}
+                  ecn: {marking: red, kmin: 150KB, kmax: 1500KB, pmax: 0.2, classes: [3]}
+                  pfc: {priorities: [3], headroom: auto, watchdog: {detection: 200ms, restoration: 400ms,\
+                 poll: 100ms, action: drop}}
+                nic: {cc: dcqcn, dscp: 26, priority: 3, trust: dscp, pfc: [3], cnp: {dscp: 48, priority: 6}}
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 0, size: 1MB}
+                nics: [{hosts: 0-15, cnp: {dscp: 26, priority: 6}}]
+                """;
+        List<Finding> l10 = Lint.check(parse(yaml)).of("L10");
+        assertThat(l10).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+            assertThat(f.what()).contains("the RNICs send CNPs on DSCP 26, the data's own DSCP");
+            assertThat(f.fix()).contains("nics: [{hosts: 0, cnp: {dscp: 48}}]").doesNotContain("switches:");
+        });
+        String entry = l10.get(0).fix().replaceAll("(?s).*nics: \\[(\\{.*?}})].*", "$1");
+        ScenarioConfig fixed = parse(yaml.replace("priority: 6}}]", "priority: 6}}, " + entry + "]"));
+        LintReport after = Lint.check(fixed);
+        assertThat(after.of("L10")).isEmpty();
+        assertThat(after.of("L1")).isEmpty();
+        FabricTotals t = run(fixed).totals();
+        assertThat(t.ecnMarked()).isPositive();
+        assertThat(t.cnpSent()).isPositive();
+        // A distinct CNP DSCP filed in the data class is the switches' to fix (the shipped example).
+        assertThat(Lint.check(parse(example("lint-l10-cnp-in-data-queue"))).of("L10"))
+                .allSatisfy(f -> assertThat(f.fix()).contains("dscp-to-tc: {48: 6}").doesNotContain("nics:"));
+    }
+
     /** When the run's last flow completed, in microseconds. */
     private static double lastFctUs(RunResult r) {
         assertThat(r.flows()).allMatch(FlowRecord::completed);
