@@ -253,6 +253,49 @@ class LintWhatIfTest {
                 .allSatisfy(f -> assertThat(f.fix()).contains("dscp-to-tc: {48: 6}").doesNotContain("nics:"));
     }
 
+    @Test
+    void shouldNameEveryPortThatDropsWhenOneSwitchFilesRoceInAnotherLosslessClass() {
+        // An audit's fabric: PFC on [3, 4] everywhere, only spine1 files DSCP 26 under class 4. spine1 itself never
+        // dropped: leaf0 paused priority 3 towards it and spine1, holding the traffic in class 4, went on sending,
+        // so every drop was at leaf0's port from spine1. The finding named spine1's own ports only.
+        String yaml = """
+                name: l1b
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps,\
+                 delay: 50ns}, uplink: {rate: 100Gbps, delay: 500ns}}
+                switch:
+                  buffer: 4MB
+                  mtu: 9100
+                  dscp-to-tc: {26: 3, 48: 6}
+                  scheduler: {kind: dwrr, strict: [6]}
+                  ecn: {marking: none}
+                  pfc: {priorities: [3, 4], watchdog: {}}
+                switches:
+                  - {name: spine1, dscp-to-tc: {26: 4}}
+                nic: {cc: none, pfc: [3, 4]}
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 0, size: 1MB}
+                  - {kind: incast, senders: 1-3, receiver: 0, size: 1MB}
+                """;
+        ScenarioConfig c = parse(yaml);
+        List<Finding> l1 = Lint.check(c).of("L1");
+        assertThat(l1).singleElement().satisfies(f -> assertThat(f.symptom())
+                .contains("pauses of priority 3 from the device after it do not stop spine1"));
+        RunResult r = run(c);
+        LintContext names = new LintContext(c);
+        List<String> dropping = new ArrayList<>();
+        for (int s = 0; s < r.network().switchCount(); s++) {
+            int node = r.network().hostCount() + s;
+            for (int p = 0; p < r.network().topology().portCount(node); p++) {
+                if (r.network().switchAt(s).port(p).counter(PortCounter.DROPPED_PACKETS) > 0) {
+                    dropping.add(names.port(node, p));
+                }
+            }
+        }
+        assertThat(dropping).as("the run drops (the symptom is real)").isNotEmpty();
+        assertThat(l1.get(0).ports()).containsAll(dropping);
+    }
+
     /** When the run's last flow completed, in microseconds. */
     private static double lastFctUs(RunResult r) {
         assertThat(r.flows()).allMatch(FlowRecord::completed);
