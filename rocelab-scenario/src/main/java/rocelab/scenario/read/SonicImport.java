@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -21,6 +22,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 import rocelab.scenario.device.ImportNote;
 
 /**
@@ -357,9 +359,7 @@ final class SonicImport {
         String chosen = null;
         for (Map.Entry<String, MappingNode> pg : table("BUFFER_PG").entrySet()) {
             String key = pg.getKey();
-            List<Integer> groups = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", pg.getValue().getStartMark(),
-                    pg.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+            List<Integer> groups = queues(key, pg.getValue());
             boolean losslessGroup = groups.stream().anyMatch(lossless::contains);
             Node profileName = fields(pg.getValue()).get("profile");
             if (profileName == null) {
@@ -471,46 +471,84 @@ final class SonicImport {
         pfc.put("watchdog", wd);
     }
 
-    /** The WRED/ECN profile bound to the lossless queues (QUEUE table), or the only one. */
+    /** A QUEUE row's WRED binding: the queues of one port it binds to a profile, and where it says so. */
+    private record WredBinding(String key, String port, List<Integer> queues, String profile, Node at) {}
+
+    /**
+     * ECN from the QUEUE bindings, as a real switch marks: a profile marks the queues QUEUE binds it to and nothing
+     * else. The model has one ECN setting per switch over a set of classes, so it applies one profile, the one bound
+     * to the lossless queues (else the first bound), to every class bound to it; each binding of another profile is
+     * reported with its position, and so is a profile bound to no queue (not applied: it marks nothing).
+     */
     private Map<String, Object> wred(List<Integer> lossless) throws ScenarioException {
         Map<String, MappingNode> profiles = table("WRED_PROFILE");
+        List<WredBinding> bindings = new ArrayList<>();
+        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
+            Node w = fields(q.getValue()).get("wred_profile");
+            if (w == null) {
+                continue;
+            }
+            String key = q.getKey();
+            String n = doc.text(w, "wred_profile", "a WRED_PROFILE name");
+            if (!profiles.containsKey(n)) {
+                throw doc.at(w, "WRED_PROFILE has no profile named '" + n + "'; expected "
+                        + (profiles.isEmpty() ? "a WRED_PROFILE table that defines it"
+                                : "one of " + String.join(", ", profiles.keySet())));
+            }
+            bindings.add(new WredBinding(key, key.contains("|") ? key.substring(0, key.lastIndexOf('|')) : "",
+                    queues(key, q.getValue()), n, w));
+        }
         if (profiles.isEmpty()) {
             return null;
         }
         String name = null;
-        Node at = null;
-        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
-            Node w = fields(q.getValue()).get("wred_profile");
-            String key = q.getKey();
-            List<Integer> queues = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
-                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
-            if (w != null && queues.stream().anyMatch(lossless::contains)) {
-                String n = doc.text(w, "wred_profile", "a WRED_PROFILE name");
-                if (name == null) {
-                    name = n;
-                    at = w;
-                } else if (!name.equals(n)) {
-                    note("QUEUE|" + key + " uses WRED profile " + n + " but " + name + " was applied"
-                            + " to the switch");
-                }
+        for (WredBinding b : bindings) {
+            if (name == null && b.queues().stream().anyMatch(lossless::contains)) {
+                name = b.profile();
+            }
+        }
+        if (name == null && !bindings.isEmpty()) {
+            name = bindings.get(0).profile();
+        }
+        for (Map.Entry<String, MappingNode> p : profiles.entrySet()) {
+            if (bindings.stream().noneMatch(b -> b.profile().equals(p.getKey()))) {
+                note(where(p.getValue()) + ": WRED_PROFILE|" + p.getKey() + " is bound to no queue in QUEUE; not"
+                        + " applied (an unbound profile marks nothing on a real switch either)");
             }
         }
         if (name == null) {
-            name = profiles.keySet().iterator().next();
-            if (profiles.size() > 1) {
-                note("no QUEUE binds a WRED profile to the lossless queues; applied the first, " + name);
+            Map<String, Object> none = new LinkedHashMap<>();
+            none.put("marking", "none");
+            return none;
+        }
+        TreeSet<Integer> classes = new TreeSet<>();
+        Map<String, TreeSet<Integer>> byPort = new LinkedHashMap<>();
+        for (WredBinding b : bindings) {
+            byPort.computeIfAbsent(b.port(), k -> new TreeSet<>());
+            if (b.profile().equals(name)) {
+                classes.addAll(b.queues());
+                byPort.get(b.port()).addAll(b.queues());
+            }
+        }
+        for (WredBinding b : bindings) {
+            if (!b.profile().equals(name)) {
+                note(where(b.at()) + ": QUEUE|" + b.key() + " binds WRED profile " + b.profile() + " to queues "
+                        + b.queues() + "; not applied: the model marks with one ECN profile per switch, and " + name
+                        + " was applied to classes " + classes);
+            }
+        }
+        for (Map.Entry<String, TreeSet<Integer>> port : byPort.entrySet()) {
+            if (!port.getValue().equals(classes)) {
+                note("QUEUE binds WRED profile " + name + " to queues " + port.getValue() + " of " + port.getKey()
+                        + " but to " + classes + " on other ports; applied to classes " + classes + " on every"
+                        + " port (one ECN setting per switch; use ports: ecn to differ)");
             }
         }
         MappingNode p = profiles.get(name);
-        if (p == null) {
-            throw doc.at(at, "WRED_PROFILE has no profile named '" + name + "'; expected one of "
-                    + String.join(", ", profiles.keySet()));
-        }
         Map<String, Node> f = fields(p);
         Map<String, Object> ecn = new LinkedHashMap<>();
         String mode = f.containsKey("ecn") ? doc.text(f.get("ecn"), "ecn", "an ECN mode such as ecn_all") : "ecn_none";
-        ecn.put("classes", lossless);
+        ecn.put("classes", new ArrayList<>(classes));
         if (mode.equals("ecn_none")) {
             ecn.put("marking", "none");
             note("WRED_PROFILE|" + name + " has ecn " + mode + ": no ECN marking (WRED drop is not"
@@ -563,9 +601,7 @@ final class SonicImport {
             String type = f.containsKey("type") ? doc.text(f.get("type"), "type", "DWRR, WRR or STRICT")
                     .toUpperCase(Locale.ROOT) : "DWRR";
             String key = q.getKey();
-            for (int tc : priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
-                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN))) {
+            for (int tc : queues(key, q.getValue())) {
                 if (boundTo[tc] != null) {
                     if (!boundTo[tc].equals(name)) {
                         note("QUEUE|" + key + " uses scheduler " + name + " but " + boundTo[tc] + " was applied to"
@@ -645,6 +681,18 @@ final class SonicImport {
             note("PORT fields other than mtu (speed, lanes, admin_status, ...) are not applied: rates"
                     + " come from the topology");
         }
+    }
+
+    /** The queues of a QUEUE (or BUFFER_PG) key such as {@code Ethernet0|3-4}, at the row's position. */
+    private List<Integer> queues(String key, MappingNode row) throws ScenarioException {
+        return priorities(new ScalarNode(Tag.STR, key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "",
+                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+    }
+
+    /** {@code config_db.json:31:52}: where a note's subject is, for a reader to find it in the imported file. */
+    private String where(Node n) {
+        Mark m = n.getStartMark();
+        return m == null ? file : file + ":" + (m.getLine() + 1) + ":" + (m.getColumn() + 1);
     }
 
     private int integer(Node n, String label, int min, int max) throws ScenarioException {

@@ -134,6 +134,33 @@ class SonicImportTest {
     }
 
     @Test
+    void shouldMarkOnlyTheQueuesThatQueueBindsAProfileTo() throws Exception {
+        // An audit's variants: the import applied the WRED profile to the lossless classes whatever QUEUE bound, so a
+        // profile bound to no queue marked RoCE, one bound to lossy queues only marked the lossless ones, and a second
+        // profile vanished without a note.
+        String unbound = NESTED.replace("\"wred_profile\": \"AZURE_LOSSLESS\", ", "");
+        ScenarioConfig c = read(unbound, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").ecn(0).scheme()).isEqualTo(EcnParameters.Scheme.NONE);
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("db.json:7:40: WRED_PROFILE"
+                + "|AZURE_LOSSLESS is bound to no queue in QUEUE; not applied (an unbound profile marks nothing on a"
+                + " real switch either)");
+
+        String lossyOnly = unbound.replace("\"Ethernet0|0-2\": {", "\"Ethernet0|0-2\": {\"wred_profile\": \"AZURE_LOSSLESS\", ");
+        EcnParameters ecn = sw(read(lossyOnly, "{name: leaf0, sonic: db.json}"), "leaf0").ecn(0);
+        assertThat(ecn.scheme()).isEqualTo(EcnParameters.Scheme.RED);
+        assertThat(ecn.classMask()).isEqualTo(0b111);
+
+        String two = NESTED.replace("\"Ethernet0|0-2\": {", "\"Ethernet0|0-2\": {\"wred_profile\": \"LOSSY_ECN\", ")
+                .replace("\"WRED_PROFILE\": {", "\"WRED_PROFILE\": {\"LOSSY_ECN\": {\"ecn\": \"ecn_all\"}, ");
+        ScenarioConfig both = read(two, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(both, "leaf0").ecn(0).classMask()).isEqualTo(1 << 3 | 1 << 4);
+        assertThat(sw(both, "leaf0").ecn(0).kminBytes()).isEqualTo(250_000L);
+        assertThat(Lint.check(both).of("I1")).anyMatch(f -> f.what().equals("db.json:10:43: QUEUE|Ethernet0|0-2"
+                + " binds WRED profile LOSSY_ECN to queues [0, 1, 2]; not applied: the model marks with one ECN"
+                + " profile per switch, and AZURE_LOSSLESS was applied to classes [3, 4]"));
+    }
+
+    @Test
     void shouldReadAStaticThresholdProfile() throws Exception {
         String json = NESTED.replace("\"dynamic_th\": \"-3\"", "\"static_th\": \"300000\"");
         SwitchConfig leaf = sw(read(json, "{name: leaf0, sonic: db.json}"), "leaf0");
