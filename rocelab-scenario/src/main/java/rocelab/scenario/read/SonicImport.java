@@ -298,10 +298,31 @@ final class SonicImport {
             int tc = integer(t.getKeyNode(), "traffic class", 0, 7);
             int to = integer(t.getValueNode(), what, 0, 7);
             if (tc != to && (lossless.contains(tc) || lossless.contains(to))) {
-                note(table + " maps traffic class " + tc + " to " + what + " " + to + "; not"
-                        + " applied: the model uses each traffic class as its own " + what);
+                note(where(t.getValueNode()) + ": " + table + " maps traffic class " + tc + " to " + what + " " + to
+                        + ". " + consequence(what.equals("queue"), tc, to, lossless) + "; the simulation does not"
+                        + " model it: it keeps class " + tc + " in " + what + " " + tc
+                        + (lossless.contains(tc) ? ", lossless" : "") + ", so its run differs from the real switch");
             }
         }
+    }
+
+    /** What a real switch does with class {@code tc} in another priority group or queue, said plainly. */
+    private static String consequence(boolean queue, int tc, int to, List<Integer> lossless) {
+        if (queue) {
+            return "On a real switch class " + tc + " leaves by queue " + to + ": queue " + to + "'s scheduling and"
+                    + " ECN apply to it, and a pause of priority " + tc + " from the next hop does not hold it";
+        }
+        if (lossless.contains(tc) && !lossless.contains(to)) {
+            return "On a real switch class " + tc + "'s traffic is admitted to lossy priority group " + to + ": the"
+                    + " switch sends no PFC for it and drops it when the buffer fills (RoCE loss, go-back-N"
+                    + " retransmissions), although priority " + tc + " is lossless on the port";
+        }
+        if (lossless.contains(tc)) {
+            return "On a real switch class " + tc + " shares priority group " + to + "'s headroom and thresholds with"
+                    + " class " + to + ": their pauses and headroom are sized for one group";
+        }
+        return "On a real switch lossy class " + tc + "'s traffic fills lossless priority group " + to + ": it"
+                + " triggers that group's pauses and uses its headroom";
     }
 
     /** {@code "3,4"} or {@code "3-4"}. */

@@ -161,6 +161,22 @@ class SonicImportTest {
     }
 
     @Test
+    void shouldSayWhatARealSwitchDoesWithALosslessClassInALossyPriorityGroup() throws Exception {
+        // An audit's variant: class 3 in priority group 0. A real switch drops RoCE there (no PFC); the simulation
+        // runs it lossless. The note said only "not applied", and lint reported no error.
+        String pg0 = NESTED.replace("\"3\": \"3\", \"4\": \"4\"}},\n    \"PORT_QOS_MAP\"",
+                "\"3\": \"0\", \"4\": \"4\"}},\n    \"PORT_QOS_MAP\"");
+        assertThat(pg0).isNotEqualTo(NESTED);
+        ScenarioConfig c = read(pg0, "{name: leaf0, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("db.json:5:69:"
+                + " TC_TO_PRIORITY_GROUP_MAP maps traffic class 3 to priority group 0. On a real switch class 3's"
+                + " traffic is admitted to lossy priority group 0: the switch sends no PFC for it and drops it when"
+                + " the buffer fills (RoCE loss, go-back-N retransmissions), although priority 3 is lossless on the"
+                + " port; the simulation does not model it: it keeps class 3 in priority group 3, lossless, so its"
+                + " run differs from the real switch");
+    }
+
+    @Test
     void shouldReadAStaticThresholdProfile() throws Exception {
         String json = NESTED.replace("\"dynamic_th\": \"-3\"", "\"static_th\": \"300000\"");
         SwitchConfig leaf = sw(read(json, "{name: leaf0, sonic: db.json}"), "leaf0");
