@@ -364,7 +364,7 @@ final class SonicImport {
         if (pool != null) {
             Map<String, Node> f = fields(pool);
             if (f.containsKey("size")) {
-                out.put("buffer", bytes(f.get("size"), "size") + "B");
+                out.put("buffer", from(f.get("size"), bytes(f.get("size"), "size") + "B"));
             }
             if (f.containsKey("xoff")) {
                 note("BUFFER_POOL|ingress_lossless_pool xoff (a shared headroom pool) is not applied:"
@@ -416,7 +416,7 @@ final class SonicImport {
         }
         Map<String, Node> f = fields(p);
         if (f.containsKey("xoff")) {
-            pfc.put("headroom", bytes(f.get("xoff"), "xoff") + "B");
+            pfc.put("headroom", from(f.get("xoff"), bytes(f.get("xoff"), "xoff") + "B"));
         }
         long offset = f.containsKey("xon_offset") ? bytes(f.get("xon_offset"), "xon_offset") : -1;
         if (f.containsKey("dynamic_th")) {
@@ -428,7 +428,7 @@ final class SonicImport {
                         + " alpha 64, the model's largest");
                 alpha = 64;
             }
-            pfc.put("alpha", alpha);
+            pfc.put("alpha", from(f.get("dynamic_th"), alpha));
             if (offset >= 0) {
                 pfc.put("resume-offset", offset + "B");
             }
@@ -577,11 +577,21 @@ final class SonicImport {
             return ecn;
         }
         ecn.put("marking", "red");
+        if (f.containsKey("green_min_threshold") && f.containsKey("green_max_threshold")
+                && bytes(f.get("green_min_threshold"), "green_min_threshold")
+                        > bytes(f.get("green_max_threshold"), "green_max_threshold")) {
+            throw doc.at(f.get("green_min_threshold"), "WRED_PROFILE|" + name + " green_min_threshold ("
+                    + bytes(f.get("green_min_threshold"), "green_min_threshold") + " B) is above its"
+                    + " green_max_threshold (" + bytes(f.get("green_max_threshold"), "green_max_threshold")
+                    + " B); expected green_min_threshold <= green_max_threshold");
+        }
         if (f.containsKey("green_min_threshold")) {
-            ecn.put("kmin", bytes(f.get("green_min_threshold"), "green_min_threshold") + "B");
+            ecn.put("kmin", from(f.get("green_min_threshold"), bytes(f.get("green_min_threshold"),
+                    "green_min_threshold") + "B"));
         }
         if (f.containsKey("green_max_threshold")) {
-            ecn.put("kmax", bytes(f.get("green_max_threshold"), "green_max_threshold") + "B");
+            ecn.put("kmax", from(f.get("green_max_threshold"), bytes(f.get("green_max_threshold"),
+                    "green_max_threshold") + "B"));
         }
         if (f.containsKey("green_drop_probability")) {
             ecn.put("pmax", integer(f.get("green_drop_probability"), "green_drop_probability", 0, 100) / 100.0);
@@ -710,6 +720,16 @@ final class SonicImport {
                 row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN));
     }
 
+    /**
+     * {@code value} for the override, keeping the position of the JSON node it came from: an error the scenario reader
+     * finds in it later (a buffer too small for the headroom) then names the config_db.json line, not the YAML's.
+     */
+    private Object from(Node json, Object value) {
+        Mark m = json.getStartMark();
+        return m == null ? value : new Nodes.Sourced(value,
+                new Mark(Doc.FILE_MARK + file, m.getIndex(), m.getLine(), m.getColumn(), new int[0], 0));
+    }
+
     /** {@code config_db.json:31:52}: where a note's subject is, for a reader to find it in the imported file. */
     private String where(Node n) {
         Mark m = n.getStartMark();
@@ -724,11 +744,18 @@ final class SonicImport {
         return doc.longValue(n, label, "a number of bytes");
     }
 
-    /** Builds SnakeYAML nodes from plain values, and moves every node to one position. */
+    /** Builds SnakeYAML nodes from plain values, and moves every node without one to one position. */
     static final class Nodes {
         private Nodes() {}
 
+        /** A value and the position (in the imported file) it was read from. */
+        record Sourced(Object value, Mark mark) {}
+
         static Node of(Object v) {
+            if (v instanceof Sourced s) {
+                ScalarNode n = (ScalarNode) of(s.value());
+                return new ScalarNode(n.getTag(), n.getValue(), s.mark(), s.mark(), n.getScalarStyle());
+            }
             if (v instanceof Map<?, ?> m) {
                 List<NodeTuple> tuples = new ArrayList<>();
                 for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -773,7 +800,9 @@ final class SonicImport {
                 return new SequenceNode(s.getTag(), true, items, mark, mark, s.getFlowStyle());
             }
             ScalarNode s = (ScalarNode) n;
-            return new ScalarNode(s.getTag(), s.getValue(), mark, mark, s.getScalarStyle());
+            // A value read from the file keeps its position there; the rest stands at the scenario's sonic: entry.
+            Mark at = s.getStartMark() != null ? s.getStartMark() : mark;
+            return new ScalarNode(s.getTag(), s.getValue(), at, at, s.getScalarStyle());
         }
     }
 }

@@ -196,6 +196,13 @@ class SonicImportTest {
                 .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
         assertThatThrownBy(() -> read(NESTED.replace("\"26\": \"3\"", "\"26\": \"9\""), "{name: leaf0, sonic: db.json}"))
                 .hasMessageContaining("db.json:4:70: traffic class 9 is out of range");
+        // Values that are each valid but wrong together, or too small for the fabric: the JSON, not the YAML entry.
+        assertThatThrownBy(() -> read(NESTED.replace("\"250000\"", "\"3000000\""), "{name: leaf0, sonic: db.json}"))
+                .hasMessage("db.json:7:82: WRED_PROFILE|AZURE_LOSSLESS green_min_threshold (3000000 B) is above its"
+                        + " green_max_threshold (2097152 B); expected green_min_threshold <= green_max_threshold");
+        assertThatThrownBy(() -> read(NESTED.replace("\"10875072\"", "\"1000\""), "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:13:55: the switch buffer (1,000 B) is too small for the PFC"
+                        + " headroom that leaf0 reserves");
     }
 
     @Test
