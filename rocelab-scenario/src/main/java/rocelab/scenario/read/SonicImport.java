@@ -389,6 +389,7 @@ final class SonicImport {
             }
             String name = doc.text(profileName, "profile", "a BUFFER_PROFILE name");
             if (!losslessGroup) {
+                lossyProfile(key, groups, name, profileName);
                 continue;
             }
             if (chosen == null) {
@@ -399,6 +400,32 @@ final class SonicImport {
                         + " to the switch (one profile per switch; use ports: headroom to differ per port)");
             }
         }
+    }
+
+    /**
+     * A lossy priority group's profile caps what that group may take of the pool (dynamic_th or static_th, a
+     * reserved size). The model has no such cap: lossy traffic takes the shared buffer until it is full. Reported,
+     * with what the real switch does instead.
+     */
+    private void lossyProfile(String key, List<Integer> groups, String name, Node at) throws ScenarioException {
+        MappingNode p = table("BUFFER_PROFILE").get(name);
+        Map<String, Node> f = p == null ? Map.of() : fields(p);
+        String limit = "";
+        if (f.containsKey("dynamic_th")) {
+            int n = integer(f.get("dynamic_th"), "dynamic_th", -8, 7);
+            limit = " (dynamic_th " + n + ": the group may hold " + (n >= 0 ? String.valueOf(1L << n)
+                    : "1/" + (1L << -n)) + " x the free pool";
+        } else if (f.containsKey("static_th")) {
+            limit = " (static_th: the group may hold " + bytes(f.get("static_th"), "static_th") + " B";
+        }
+        if (f.containsKey("size")) {
+            limit += (limit.isEmpty() ? " (" : ", ") + "size " + bytes(f.get("size"), "size") + " B reserved";
+        }
+        limit += limit.isEmpty() ? "" : ")";
+        note(where(at) + ": BUFFER_PG|" + key + " gives lossy priority group" + (groups.size() > 1 ? "s " : " ")
+                + groups + " profile " + name + limit + "; not applied: the model has no limit per lossy priority"
+                + " group, so where the real switch drops this group's traffic once it holds its share, the"
+                + " simulation drops it only when the shared buffer is full");
     }
 
     private void profile(String name, Node at, Map<String, Object> out, Map<String, Object> pfc)

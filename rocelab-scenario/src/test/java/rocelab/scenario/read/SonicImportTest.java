@@ -177,6 +177,18 @@ class SonicImportTest {
     }
 
     @Test
+    void shouldReportTheProfileOfALossyPriorityGroup() throws Exception {
+        // An audit's variant: a lossy group's profile (dynamic_th -7) vanished without a note.
+        String lossy = NESTED.replace("\"BUFFER_PG\": {", "\"BUFFER_PG\": {\"Ethernet0|0\": {\"profile\": \"lossy\"}, ")
+                .replace("\"BUFFER_PROFILE\": {", "\"BUFFER_PROFILE\": {\"lossy\": {\"size\": \"5000\","
+                        + " \"dynamic_th\": \"-7\"}, ");
+        ScenarioConfig c = read(lossy, "{name: leaf0, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).anyMatch(t -> t.matches("db\\.json:\\d+:\\d+:"
+                + " BUFFER_PG\\|Ethernet0\\|0 gives lossy priority group \\[0] profile lossy \\(dynamic_th -7: the group"
+                + " may hold 1/128 x the free pool, size 5000 B reserved\\); not applied: .*"));
+    }
+
+    @Test
     void shouldReadAStaticThresholdProfile() throws Exception {
         String json = NESTED.replace("\"dynamic_th\": \"-3\"", "\"static_th\": \"300000\"");
         SwitchConfig leaf = sw(read(json, "{name: leaf0, sonic: db.json}"), "leaf0");
