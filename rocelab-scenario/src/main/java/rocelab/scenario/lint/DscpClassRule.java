@@ -58,7 +58,8 @@ final class DscpClassRule implements LintRule {
                                 + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + nicPriority + "}}]), or"
                                 + " give the traffic the RNIC's DSCP");
             }
-            for (LintContext.Hop hop : path.hops()) {
+            for (int i = 0; i < path.hops().size(); i++) {
+                LintContext.Hop hop = path.hops().get(i);
                 SwitchConfig s = c.switchAt(hop.switchIndex());
                 int tc = s.trafficClass(path.dscp());
                 boolean lossy = c.lossless() && !s.pfc().isLossless(tc);
@@ -66,6 +67,14 @@ final class DscpClassRule implements LintRule {
                     continue; // the common case: no strings built
                 }
                 List<String> ports = List.of(c.port(hop.node(), hop.inPort()), c.port(hop.node(), hop.outPort()));
+                if (!lossy && c.lossless()) {
+                    // Both directions fail, and the drops show at the ingress ports of whoever is congested: the
+                    // switch's own from the device before it, and the next switch's from this one (a pause of the
+                    // data's priority from there does not stop traffic this switch holds in another class).
+                    LintContext.Hop next = i + 1 < path.hops().size() ? path.hops().get(i + 1) : null;
+                    ports = next == null ? List.of(c.port(hop.node(), hop.inPort()))
+                            : List.of(c.port(hop.node(), hop.inPort()), c.port(next.node(), next.inPort()));
+                }
                 String fix = "map DSCP " + path.dscp() + " to class " + expected + " on " + s.name()
                         + " (switches: [{name: " + s.name() + ", dscp-to-tc: {" + path.dscp() + ": " + expected
                         + "}}])";
@@ -81,10 +90,14 @@ final class DscpClassRule implements LintRule {
                 } else if (tc != expected) {
                     Severity sev = c.lossless() ? Severity.ERROR : Severity.WARNING;
                     String symptom = c.lossless()
-                            ? "PFC from " + s.name() + " pauses priority " + tc + " but the device before it"
-                                    + " queues this traffic in class " + expected
-                                    + ", so the pause does not stop it: headroom overflows"
-                                    + " (dropped_headroom_exceeded) on a lossless class"
+                            ? "PFC fails both ways around " + s.name() + ": its pauses of priority " + tc
+                                    + " do not stop the device before it, which queues this traffic in class "
+                                    + expected + ", and pauses of priority " + expected + " from the device after it"
+                                    + " do not stop " + s.name() + ", which holds the traffic in class " + tc
+                                    + "; headroom overflows (dropped_headroom_exceeded) on a lossless class at the"
+                                    + " ingress ports listed: " + s.name() + "'s own when it is congested, its"
+                                    + " downstream neighbours' from it when they are (an RNIC behind it: out_of_buffer"
+                                    + " when its receive falls behind)"
                             : "this traffic changes queue at " + s.name() + ": scheduling and ECN marking of class "
                                     + tc + " apply instead of class " + expected;
                     out.add(this, sev, List.of(s.name(), "h" + path.src()), ports, s.name() + " maps RoCE DSCP "

@@ -71,13 +71,25 @@ final class MtuRule implements LintRule {
             return;
         }
         if (mtu != 0 && mtu < ipBytes) {
+            // Only the first packet of a WRITE carries the RETH: the rest of a message is 16 bytes smaller, and a port
+            // between the two sizes drops the first packets alone (and their go-back-N resends), not every packet.
+            int laterBytes = ipBytes - FrameFormat.RETH;
+            int fitBytes = (mtu - (ipBytes - roceMtu)) & ~3;
+            String symptom = mtu >= laterBytes
+                    ? "the first packet of every message longer than " + fitBytes + " bytes (up to " + ipBytes
+                            + " bytes of IP with its RETH) is dropped there (dropped_oversize, rx_oversize_pkts_phy),"
+                            + " and so is every go-back-N resend of it; the later packets (" + laterBytes + " bytes)"
+                            + " fit but are out of sequence without it, so those flows fail when their retries run out"
+                    : "every full-size RoCE packet is dropped there (dropped_oversize, rx_oversize_pkts_phy), the"
+                            + " first of a message and the later ones alike: the flows retransmit until their retries"
+                            + " run out";
             out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)), s.name() + " has MTU " + mtu
                     + " on this port; RoCE packets with a " + roceMtu + "-byte payload are " + ipBytes
-                    + " bytes of IP (" + FrameFormat.IPV4_HEADER + " IP + " + FrameFormat.UDP_HEADER + " UDP + "
-                    + FrameFormat.BTH + " BTH + " + FrameFormat.RETH + " RETH + payload + " + FrameFormat.ICRC
-                    + " ICRC)",
-                    "every full-size RoCE packet is dropped there (dropped_oversize, rx_oversize_pkts_phy): the flows"
-                            + " retransmit until their retries run out",
+                    + " bytes of IP for the first packet of a message (" + FrameFormat.IPV4_HEADER + " IP + "
+                    + FrameFormat.UDP_HEADER + " UDP + " + FrameFormat.BTH + " BTH + " + FrameFormat.RETH
+                    + " RETH + payload + " + FrameFormat.ICRC + " ICRC), " + laterBytes + " for the later ones"
+                    + " (no RETH)",
+                    symptom,
                     "MTU of at least " + ipBytes + " on every port of the path (9100 is usual), or a smaller RoCE"
                             + " MTU (fabric mtu)");
         }

@@ -256,7 +256,7 @@ final class DevicesReader {
                 ports(item.get("ports"), node, pfc, ecnBase, ecnByPort, mtuByPort, headroom);
             }
         }
-        checkBuffer(node, params, pfc, headroom, last != null ? last.node() : base);
+        checkBuffer(node, params, pfc, headroom, bufferSource(merged, last != null ? last.node() : base));
         SwitchConfig c = new SwitchConfig(node, topology.nodeName(node), params, pfc, ecnByPort, headroom, mtuByPort,
                 !applied.isEmpty());
         cache.putIfAbsent(key, c);
@@ -360,6 +360,16 @@ final class DevicesReader {
             }
         }
         return hit;
+    }
+
+    /**
+     * Where a too-small buffer is reported: at the buffer's own value when another file set it (a SONiC import's
+     * BUFFER_POOL size), so the error names that file's line; else at the switch's entry.
+     */
+    private Node bufferSource(Node merged, Node entry) throws ScenarioException {
+        Node buffer = merged == null ? null : YamlMap.of(doc, merged, "switch", DeviceReader.SWITCH_KEYS).get("buffer");
+        String from = buffer == null || buffer.getStartMark() == null ? null : buffer.getStartMark().getName();
+        return from != null && from.startsWith(Doc.FILE_MARK) ? buffer : entry;
     }
 
     /** Every switch must keep some shared buffer after reserving headroom for its lossless priority groups. */

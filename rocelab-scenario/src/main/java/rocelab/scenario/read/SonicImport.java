@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -21,6 +22,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 import rocelab.scenario.device.ImportNote;
 
 /**
@@ -296,10 +298,31 @@ final class SonicImport {
             int tc = integer(t.getKeyNode(), "traffic class", 0, 7);
             int to = integer(t.getValueNode(), what, 0, 7);
             if (tc != to && (lossless.contains(tc) || lossless.contains(to))) {
-                note(table + " maps traffic class " + tc + " to " + what + " " + to + "; not"
-                        + " applied: the model uses each traffic class as its own " + what);
+                note(where(t.getValueNode()) + ": " + table + " maps traffic class " + tc + " to " + what + " " + to
+                        + ". " + consequence(what.equals("queue"), tc, to, lossless) + "; the simulation does not"
+                        + " model it: it keeps class " + tc + " in " + what + " " + tc
+                        + (lossless.contains(tc) ? ", lossless" : "") + ", so its run differs from the real switch");
             }
         }
+    }
+
+    /** What a real switch does with class {@code tc} in another priority group or queue, said plainly. */
+    private static String consequence(boolean queue, int tc, int to, List<Integer> lossless) {
+        if (queue) {
+            return "On a real switch class " + tc + " leaves by queue " + to + ": queue " + to + "'s scheduling and"
+                    + " ECN apply to it, and a pause of priority " + tc + " from the next hop does not hold it";
+        }
+        if (lossless.contains(tc) && !lossless.contains(to)) {
+            return "On a real switch class " + tc + "'s traffic is admitted to lossy priority group " + to + ": the"
+                    + " switch sends no PFC for it and drops it when the buffer fills (RoCE loss, go-back-N"
+                    + " retransmissions), although priority " + tc + " is lossless on the port";
+        }
+        if (lossless.contains(tc)) {
+            return "On a real switch class " + tc + " shares priority group " + to + "'s headroom and thresholds with"
+                    + " class " + to + ": their pauses and headroom are sized for one group";
+        }
+        return "On a real switch lossy class " + tc + "'s traffic fills lossless priority group " + to + ": it"
+                + " triggers that group's pauses and uses its headroom";
     }
 
     /** {@code "3,4"} or {@code "3-4"}. */
@@ -341,7 +364,7 @@ final class SonicImport {
         if (pool != null) {
             Map<String, Node> f = fields(pool);
             if (f.containsKey("size")) {
-                out.put("buffer", bytes(f.get("size"), "size") + "B");
+                out.put("buffer", from(f.get("size"), bytes(f.get("size"), "size") + "B"));
             }
             if (f.containsKey("xoff")) {
                 note("BUFFER_POOL|ingress_lossless_pool xoff (a shared headroom pool) is not applied:"
@@ -357,9 +380,7 @@ final class SonicImport {
         String chosen = null;
         for (Map.Entry<String, MappingNode> pg : table("BUFFER_PG").entrySet()) {
             String key = pg.getKey();
-            List<Integer> groups = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", pg.getValue().getStartMark(),
-                    pg.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+            List<Integer> groups = queues(key, pg.getValue());
             boolean losslessGroup = groups.stream().anyMatch(lossless::contains);
             Node profileName = fields(pg.getValue()).get("profile");
             if (profileName == null) {
@@ -368,6 +389,7 @@ final class SonicImport {
             }
             String name = doc.text(profileName, "profile", "a BUFFER_PROFILE name");
             if (!losslessGroup) {
+                lossyProfile(key, groups, name, profileName);
                 continue;
             }
             if (chosen == null) {
@@ -378,6 +400,32 @@ final class SonicImport {
                         + " to the switch (one profile per switch; use ports: headroom to differ per port)");
             }
         }
+    }
+
+    /**
+     * A lossy priority group's profile caps what that group may take of the pool (dynamic_th or static_th, a
+     * reserved size). The model has no such cap: lossy traffic takes the shared buffer until it is full. Reported,
+     * with what the real switch does instead.
+     */
+    private void lossyProfile(String key, List<Integer> groups, String name, Node at) throws ScenarioException {
+        MappingNode p = table("BUFFER_PROFILE").get(name);
+        Map<String, Node> f = p == null ? Map.of() : fields(p);
+        String limit = "";
+        if (f.containsKey("dynamic_th")) {
+            int n = integer(f.get("dynamic_th"), "dynamic_th", -8, 7);
+            limit = " (dynamic_th " + n + ": the group may hold " + (n >= 0 ? String.valueOf(1L << n)
+                    : "1/" + (1L << -n)) + " x the free pool";
+        } else if (f.containsKey("static_th")) {
+            limit = " (static_th: the group may hold " + bytes(f.get("static_th"), "static_th") + " B";
+        }
+        if (f.containsKey("size")) {
+            limit += (limit.isEmpty() ? " (" : ", ") + "size " + bytes(f.get("size"), "size") + " B reserved";
+        }
+        limit += limit.isEmpty() ? "" : ")";
+        note(where(at) + ": BUFFER_PG|" + key + " gives lossy priority group" + (groups.size() > 1 ? "s " : " ")
+                + groups + " profile " + name + limit + "; not applied: the model has no limit per lossy priority"
+                + " group, so where the real switch drops this group's traffic once it holds its share, the"
+                + " simulation drops it only when the shared buffer is full");
     }
 
     private void profile(String name, Node at, Map<String, Object> out, Map<String, Object> pfc)
@@ -395,7 +443,7 @@ final class SonicImport {
         }
         Map<String, Node> f = fields(p);
         if (f.containsKey("xoff")) {
-            pfc.put("headroom", bytes(f.get("xoff"), "xoff") + "B");
+            pfc.put("headroom", from(f.get("xoff"), bytes(f.get("xoff"), "xoff") + "B"));
         }
         long offset = f.containsKey("xon_offset") ? bytes(f.get("xon_offset"), "xon_offset") : -1;
         if (f.containsKey("dynamic_th")) {
@@ -407,7 +455,7 @@ final class SonicImport {
                         + " alpha 64, the model's largest");
                 alpha = 64;
             }
-            pfc.put("alpha", alpha);
+            pfc.put("alpha", from(f.get("dynamic_th"), alpha));
             if (offset >= 0) {
                 pfc.put("resume-offset", offset + "B");
             }
@@ -471,46 +519,84 @@ final class SonicImport {
         pfc.put("watchdog", wd);
     }
 
-    /** The WRED/ECN profile bound to the lossless queues (QUEUE table), or the only one. */
+    /** A QUEUE row's WRED binding: the queues of one port it binds to a profile, and where it says so. */
+    private record WredBinding(String key, String port, List<Integer> queues, String profile, Node at) {}
+
+    /**
+     * ECN from the QUEUE bindings, as a real switch marks: a profile marks the queues QUEUE binds it to and nothing
+     * else. The model has one ECN setting per switch over a set of classes, so it applies one profile, the one bound
+     * to the lossless queues (else the first bound), to every class bound to it; each binding of another profile is
+     * reported with its position, and so is a profile bound to no queue (not applied: it marks nothing).
+     */
     private Map<String, Object> wred(List<Integer> lossless) throws ScenarioException {
         Map<String, MappingNode> profiles = table("WRED_PROFILE");
+        List<WredBinding> bindings = new ArrayList<>();
+        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
+            Node w = fields(q.getValue()).get("wred_profile");
+            if (w == null) {
+                continue;
+            }
+            String key = q.getKey();
+            String n = doc.text(w, "wred_profile", "a WRED_PROFILE name");
+            if (!profiles.containsKey(n)) {
+                throw doc.at(w, "WRED_PROFILE has no profile named '" + n + "'; expected "
+                        + (profiles.isEmpty() ? "a WRED_PROFILE table that defines it"
+                                : "one of " + String.join(", ", profiles.keySet())));
+            }
+            bindings.add(new WredBinding(key, key.contains("|") ? key.substring(0, key.lastIndexOf('|')) : "",
+                    queues(key, q.getValue()), n, w));
+        }
         if (profiles.isEmpty()) {
             return null;
         }
         String name = null;
-        Node at = null;
-        for (Map.Entry<String, MappingNode> q : table("QUEUE").entrySet()) {
-            Node w = fields(q.getValue()).get("wred_profile");
-            String key = q.getKey();
-            List<Integer> queues = priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
-                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN));
-            if (w != null && queues.stream().anyMatch(lossless::contains)) {
-                String n = doc.text(w, "wred_profile", "a WRED_PROFILE name");
-                if (name == null) {
-                    name = n;
-                    at = w;
-                } else if (!name.equals(n)) {
-                    note("QUEUE|" + key + " uses WRED profile " + n + " but " + name + " was applied"
-                            + " to the switch");
-                }
+        for (WredBinding b : bindings) {
+            if (name == null && b.queues().stream().anyMatch(lossless::contains)) {
+                name = b.profile();
+            }
+        }
+        if (name == null && !bindings.isEmpty()) {
+            name = bindings.get(0).profile();
+        }
+        for (Map.Entry<String, MappingNode> p : profiles.entrySet()) {
+            if (bindings.stream().noneMatch(b -> b.profile().equals(p.getKey()))) {
+                note(where(p.getValue()) + ": WRED_PROFILE|" + p.getKey() + " is bound to no queue in QUEUE; not"
+                        + " applied (an unbound profile marks nothing on a real switch either)");
             }
         }
         if (name == null) {
-            name = profiles.keySet().iterator().next();
-            if (profiles.size() > 1) {
-                note("no QUEUE binds a WRED profile to the lossless queues; applied the first, " + name);
+            Map<String, Object> none = new LinkedHashMap<>();
+            none.put("marking", "none");
+            return none;
+        }
+        TreeSet<Integer> classes = new TreeSet<>();
+        Map<String, TreeSet<Integer>> byPort = new LinkedHashMap<>();
+        for (WredBinding b : bindings) {
+            byPort.computeIfAbsent(b.port(), k -> new TreeSet<>());
+            if (b.profile().equals(name)) {
+                classes.addAll(b.queues());
+                byPort.get(b.port()).addAll(b.queues());
+            }
+        }
+        for (WredBinding b : bindings) {
+            if (!b.profile().equals(name)) {
+                note(where(b.at()) + ": QUEUE|" + b.key() + " binds WRED profile " + b.profile() + " to queues "
+                        + b.queues() + "; not applied: the model marks with one ECN profile per switch, and " + name
+                        + " was applied to classes " + classes);
+            }
+        }
+        for (Map.Entry<String, TreeSet<Integer>> port : byPort.entrySet()) {
+            if (!port.getValue().equals(classes)) {
+                note("QUEUE binds WRED profile " + name + " to queues " + port.getValue() + " of " + port.getKey()
+                        + " but to " + classes + " on other ports; applied to classes " + classes + " on every"
+                        + " port (one ECN setting per switch; use ports: ecn to differ)");
             }
         }
         MappingNode p = profiles.get(name);
-        if (p == null) {
-            throw doc.at(at, "WRED_PROFILE has no profile named '" + name + "'; expected one of "
-                    + String.join(", ", profiles.keySet()));
-        }
         Map<String, Node> f = fields(p);
         Map<String, Object> ecn = new LinkedHashMap<>();
         String mode = f.containsKey("ecn") ? doc.text(f.get("ecn"), "ecn", "an ECN mode such as ecn_all") : "ecn_none";
-        ecn.put("classes", lossless);
+        ecn.put("classes", new ArrayList<>(classes));
         if (mode.equals("ecn_none")) {
             ecn.put("marking", "none");
             note("WRED_PROFILE|" + name + " has ecn " + mode + ": no ECN marking (WRED drop is not"
@@ -518,11 +604,21 @@ final class SonicImport {
             return ecn;
         }
         ecn.put("marking", "red");
+        if (f.containsKey("green_min_threshold") && f.containsKey("green_max_threshold")
+                && bytes(f.get("green_min_threshold"), "green_min_threshold")
+                        > bytes(f.get("green_max_threshold"), "green_max_threshold")) {
+            throw doc.at(f.get("green_min_threshold"), "WRED_PROFILE|" + name + " green_min_threshold ("
+                    + bytes(f.get("green_min_threshold"), "green_min_threshold") + " B) is above its"
+                    + " green_max_threshold (" + bytes(f.get("green_max_threshold"), "green_max_threshold")
+                    + " B); expected green_min_threshold <= green_max_threshold");
+        }
         if (f.containsKey("green_min_threshold")) {
-            ecn.put("kmin", bytes(f.get("green_min_threshold"), "green_min_threshold") + "B");
+            ecn.put("kmin", from(f.get("green_min_threshold"), bytes(f.get("green_min_threshold"),
+                    "green_min_threshold") + "B"));
         }
         if (f.containsKey("green_max_threshold")) {
-            ecn.put("kmax", bytes(f.get("green_max_threshold"), "green_max_threshold") + "B");
+            ecn.put("kmax", from(f.get("green_max_threshold"), bytes(f.get("green_max_threshold"),
+                    "green_max_threshold") + "B"));
         }
         if (f.containsKey("green_drop_probability")) {
             ecn.put("pmax", integer(f.get("green_drop_probability"), "green_drop_probability", 0, 100) / 100.0);
@@ -563,9 +659,7 @@ final class SonicImport {
             String type = f.containsKey("type") ? doc.text(f.get("type"), "type", "DWRR, WRR or STRICT")
                     .toUpperCase(Locale.ROOT) : "DWRR";
             String key = q.getKey();
-            for (int tc : priorities(new ScalarNode(org.yaml.snakeyaml.nodes.Tag.STR,
-                    key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "", q.getValue().getStartMark(),
-                    q.getValue().getEndMark(), DumperOptions.ScalarStyle.PLAIN))) {
+            for (int tc : queues(key, q.getValue())) {
                 if (boundTo[tc] != null) {
                     if (!boundTo[tc].equals(name)) {
                         note("QUEUE|" + key + " uses scheduler " + name + " but " + boundTo[tc] + " was applied to"
@@ -647,6 +741,28 @@ final class SonicImport {
         }
     }
 
+    /** The queues of a QUEUE (or BUFFER_PG) key such as {@code Ethernet0|3-4}, at the row's position. */
+    private List<Integer> queues(String key, MappingNode row) throws ScenarioException {
+        return priorities(new ScalarNode(Tag.STR, key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "",
+                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+    }
+
+    /**
+     * {@code value} for the override, keeping the position of the JSON node it came from: an error the scenario reader
+     * finds in it later (a buffer too small for the headroom) then names the config_db.json line, not the YAML's.
+     */
+    private Object from(Node json, Object value) {
+        Mark m = json.getStartMark();
+        return m == null ? value : new Nodes.Sourced(value,
+                new Mark(Doc.FILE_MARK + file, m.getIndex(), m.getLine(), m.getColumn(), new int[0], 0));
+    }
+
+    /** {@code config_db.json:31:52}: where a note's subject is, for a reader to find it in the imported file. */
+    private String where(Node n) {
+        Mark m = n.getStartMark();
+        return m == null ? file : file + ":" + (m.getLine() + 1) + ":" + (m.getColumn() + 1);
+    }
+
     private int integer(Node n, String label, int min, int max) throws ScenarioException {
         return doc.integer(n, label, min, max);
     }
@@ -655,11 +771,18 @@ final class SonicImport {
         return doc.longValue(n, label, "a number of bytes");
     }
 
-    /** Builds SnakeYAML nodes from plain values, and moves every node to one position. */
+    /** Builds SnakeYAML nodes from plain values, and moves every node without one to one position. */
     static final class Nodes {
         private Nodes() {}
 
+        /** A value and the position (in the imported file) it was read from. */
+        record Sourced(Object value, Mark mark) {}
+
         static Node of(Object v) {
+            if (v instanceof Sourced s) {
+                ScalarNode n = (ScalarNode) of(s.value());
+                return new ScalarNode(n.getTag(), n.getValue(), s.mark(), s.mark(), n.getScalarStyle());
+            }
             if (v instanceof Map<?, ?> m) {
                 List<NodeTuple> tuples = new ArrayList<>();
                 for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -704,7 +827,9 @@ final class SonicImport {
                 return new SequenceNode(s.getTag(), true, items, mark, mark, s.getFlowStyle());
             }
             ScalarNode s = (ScalarNode) n;
-            return new ScalarNode(s.getTag(), s.getValue(), mark, mark, s.getScalarStyle());
+            // A value read from the file keeps its position there; the rest stands at the scenario's sonic: entry.
+            Mark at = s.getStartMark() != null ? s.getStartMark() : mark;
+            return new ScalarNode(s.getTag(), s.getValue(), at, at, s.getScalarStyle());
         }
     }
 }

@@ -229,6 +229,32 @@ class LintRulesTest {
     }
 
     @Test
+    void shouldSayOnlyFirstPacketsAreOversizeWhenTheLaterOnesFit() throws Exception {
+        // Only a WRITE's first packet carries the 16-byte RETH: at MTU 4140 the later packets (4140 B of IP) fit and
+        // the first ones (4156 B) do not. The symptom said every full-size packet was dropped.
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {timeout: 5, retry-count: 1}
+                traffic: [{kind: flow, src: 1, dst: 0, size: 100KB}]
+                switch: {mtu: %d}
+                """;
+        ScenarioConfig firstOnly = new ScenarioReader().read(fabric.formatted(4140), "t.yaml", Path.of("."));
+        assertThat(Lint.check(firstOnly).of("L11")).singleElement().satisfies(f -> {
+            assertThat(f.what()).contains("4156 bytes of IP for the first packet of a message", "4140 for the later");
+            assertThat(f.symptom()).startsWith("the first packet of every message longer than 4080 bytes")
+                    .contains("every go-back-N resend of it", "those flows fail").doesNotContain("every full-size");
+        });
+        var run = Simulation.assemble(firstOnly).run(ProgressListener.NONE);
+        assertThat(run.totals().dropped(DropReason.OVERSIZE)).isPositive();
+        assertThat(run.flows()).noneMatch(f -> f.completed());
+        ScenarioConfig all = new ScenarioReader().read(fabric.formatted(4139), "t.yaml", Path.of("."));
+        assertThat(Lint.check(all).of("L11")).singleElement()
+                .satisfies(f -> assertThat(f.symptom()).startsWith("every full-size RoCE packet is dropped there"));
+    }
+
+    @Test
     void shouldCheckInfinibandMtusAsPayloadsAndFindExactlyWhatTheSwitchDrops() throws Exception {
         // An InfiniBand MTU is the largest payload (headers on top): lint called a 4096-byte switch MTU too small for
         // 4096-byte packets (it sized them as RoCE over IP), and the switch limited IB packets by an Ethernet frame.

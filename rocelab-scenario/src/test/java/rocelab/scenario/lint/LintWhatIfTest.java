@@ -211,6 +211,91 @@ class LintWhatIfTest {
         assertThat(late).isGreaterThan(2 * prompt);
     }
 
+    @Test
+    void shouldFixCnpsOnTheRnicWhenTheyShareTheDataDscp() {
+        // An audit's fabric: the RNICs send CNPs on DSCP 26, RoCE data's own DSCP. The old fix remapped DSCP 26 on
+        // the switches to a strict lossy class, which moved all the data there too (new L1 errors, no ECN marking,
+        // the same L10 again). The fix belongs on the RNIC: a CNP DSCP of its own.
+        String yaml = """
+                name: cnp-shares-data-dscp
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 400Gbps,\
+                 delay: 50ns}, uplink: {rate: 400Gbps, delay: 500ns}}
+                switch:
+                  buffer: 64MB
+                  mtu: 9100
+                  dscp-to-tc: {26: 3, 48: 6}
+                  scheduler: {kind: dwrr, weights: [1, 1, 1, 1, 1, 1, 1, 1], strict: [6]}
+                  ecn: {marking: red, kmin: 150KB, kmax: 1500KB, pmax: 0.2, classes: [3]}
+                  pfc: {priorities: [3], headroom: auto, watchdog: {detection: 200ms, restoration: 400ms,\
+                 poll: 100ms, action: drop}}
+                nic: {cc: dcqcn, dscp: 26, priority: 3, trust: dscp, pfc: [3], cnp: {dscp: 48, priority: 6}}
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 0, size: 1MB}
+                nics: [{hosts: 0-15, cnp: {dscp: 26, priority: 6}}]
+                """;
+        List<Finding> l10 = Lint.check(parse(yaml)).of("L10");
+        assertThat(l10).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+            assertThat(f.what()).contains("the RNICs send CNPs on DSCP 26, the data's own DSCP");
+            assertThat(f.fix()).contains("nics: [{hosts: 0, cnp: {dscp: 48}}]").doesNotContain("switches:");
+        });
+        String entry = l10.get(0).fix().replaceAll("(?s).*nics: \\[(\\{.*?}})].*", "$1");
+        ScenarioConfig fixed = parse(yaml.replace("priority: 6}}]", "priority: 6}}, " + entry + "]"));
+        LintReport after = Lint.check(fixed);
+        assertThat(after.of("L10")).isEmpty();
+        assertThat(after.of("L1")).isEmpty();
+        FabricTotals t = run(fixed).totals();
+        assertThat(t.ecnMarked()).isPositive();
+        assertThat(t.cnpSent()).isPositive();
+        // A distinct CNP DSCP filed in the data class is the switches' to fix (the shipped example).
+        assertThat(Lint.check(parse(example("lint-l10-cnp-in-data-queue"))).of("L10"))
+                .allSatisfy(f -> assertThat(f.fix()).contains("dscp-to-tc: {48: 6}").doesNotContain("nics:"));
+    }
+
+    @Test
+    void shouldNameEveryPortThatDropsWhenOneSwitchFilesRoceInAnotherLosslessClass() {
+        // An audit's fabric: PFC on [3, 4] everywhere, only spine1 files DSCP 26 under class 4. spine1 itself never
+        // dropped: leaf0 paused priority 3 towards it and spine1, holding the traffic in class 4, went on sending,
+        // so every drop was at leaf0's port from spine1. The finding named spine1's own ports only.
+        String yaml = """
+                name: l1b
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps,\
+                 delay: 50ns}, uplink: {rate: 100Gbps, delay: 500ns}}
+                switch:
+                  buffer: 4MB
+                  mtu: 9100
+                  dscp-to-tc: {26: 3, 48: 6}
+                  scheduler: {kind: dwrr, strict: [6]}
+                  ecn: {marking: none}
+                  pfc: {priorities: [3, 4], watchdog: {}}
+                switches:
+                  - {name: spine1, dscp-to-tc: {26: 4}}
+                nic: {cc: none, pfc: [3, 4]}
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 0, size: 1MB}
+                  - {kind: incast, senders: 1-3, receiver: 0, size: 1MB}
+                """;
+        ScenarioConfig c = parse(yaml);
+        List<Finding> l1 = Lint.check(c).of("L1");
+        assertThat(l1).singleElement().satisfies(f -> assertThat(f.symptom())
+                .contains("pauses of priority 3 from the device after it do not stop spine1"));
+        RunResult r = run(c);
+        LintContext names = new LintContext(c);
+        List<String> dropping = new ArrayList<>();
+        for (int s = 0; s < r.network().switchCount(); s++) {
+            int node = r.network().hostCount() + s;
+            for (int p = 0; p < r.network().topology().portCount(node); p++) {
+                if (r.network().switchAt(s).port(p).counter(PortCounter.DROPPED_PACKETS) > 0) {
+                    dropping.add(names.port(node, p));
+                }
+            }
+        }
+        assertThat(dropping).as("the run drops (the symptom is real)").isNotEmpty();
+        assertThat(l1.get(0).ports()).containsAll(dropping);
+    }
+
     /** When the run's last flow completed, in microseconds. */
     private static double lastFctUs(RunResult r) {
         assertThat(r.flows()).allMatch(FlowRecord::completed);

@@ -134,6 +134,61 @@ class SonicImportTest {
     }
 
     @Test
+    void shouldMarkOnlyTheQueuesThatQueueBindsAProfileTo() throws Exception {
+        // An audit's variants: the import applied the WRED profile to the lossless classes whatever QUEUE bound, so a
+        // profile bound to no queue marked RoCE, one bound to lossy queues only marked the lossless ones, and a second
+        // profile vanished without a note.
+        String unbound = NESTED.replace("\"wred_profile\": \"AZURE_LOSSLESS\", ", "");
+        ScenarioConfig c = read(unbound, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").ecn(0).scheme()).isEqualTo(EcnParameters.Scheme.NONE);
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("db.json:7:40: WRED_PROFILE"
+                + "|AZURE_LOSSLESS is bound to no queue in QUEUE; not applied (an unbound profile marks nothing on a"
+                + " real switch either)");
+
+        String lossyOnly = unbound.replace("\"Ethernet0|0-2\": {", "\"Ethernet0|0-2\": {\"wred_profile\": \"AZURE_LOSSLESS\", ");
+        EcnParameters ecn = sw(read(lossyOnly, "{name: leaf0, sonic: db.json}"), "leaf0").ecn(0);
+        assertThat(ecn.scheme()).isEqualTo(EcnParameters.Scheme.RED);
+        assertThat(ecn.classMask()).isEqualTo(0b111);
+
+        String two = NESTED.replace("\"Ethernet0|0-2\": {", "\"Ethernet0|0-2\": {\"wred_profile\": \"LOSSY_ECN\", ")
+                .replace("\"WRED_PROFILE\": {", "\"WRED_PROFILE\": {\"LOSSY_ECN\": {\"ecn\": \"ecn_all\"}, ");
+        ScenarioConfig both = read(two, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(both, "leaf0").ecn(0).classMask()).isEqualTo(1 << 3 | 1 << 4);
+        assertThat(sw(both, "leaf0").ecn(0).kminBytes()).isEqualTo(250_000L);
+        assertThat(Lint.check(both).of("I1")).anyMatch(f -> f.what().equals("db.json:10:43: QUEUE|Ethernet0|0-2"
+                + " binds WRED profile LOSSY_ECN to queues [0, 1, 2]; not applied: the model marks with one ECN"
+                + " profile per switch, and AZURE_LOSSLESS was applied to classes [3, 4]"));
+    }
+
+    @Test
+    void shouldSayWhatARealSwitchDoesWithALosslessClassInALossyPriorityGroup() throws Exception {
+        // An audit's variant: class 3 in priority group 0. A real switch drops RoCE there (no PFC); the simulation
+        // runs it lossless. The note said only "not applied", and lint reported no error.
+        String pg0 = NESTED.replace("\"3\": \"3\", \"4\": \"4\"}},\n    \"PORT_QOS_MAP\"",
+                "\"3\": \"0\", \"4\": \"4\"}},\n    \"PORT_QOS_MAP\"");
+        assertThat(pg0).isNotEqualTo(NESTED);
+        ScenarioConfig c = read(pg0, "{name: leaf0, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("db.json:5:69:"
+                + " TC_TO_PRIORITY_GROUP_MAP maps traffic class 3 to priority group 0. On a real switch class 3's"
+                + " traffic is admitted to lossy priority group 0: the switch sends no PFC for it and drops it when"
+                + " the buffer fills (RoCE loss, go-back-N retransmissions), although priority 3 is lossless on the"
+                + " port; the simulation does not model it: it keeps class 3 in priority group 3, lossless, so its"
+                + " run differs from the real switch");
+    }
+
+    @Test
+    void shouldReportTheProfileOfALossyPriorityGroup() throws Exception {
+        // An audit's variant: a lossy group's profile (dynamic_th -7) vanished without a note.
+        String lossy = NESTED.replace("\"BUFFER_PG\": {", "\"BUFFER_PG\": {\"Ethernet0|0\": {\"profile\": \"lossy\"}, ")
+                .replace("\"BUFFER_PROFILE\": {", "\"BUFFER_PROFILE\": {\"lossy\": {\"size\": \"5000\","
+                        + " \"dynamic_th\": \"-7\"}, ");
+        ScenarioConfig c = read(lossy, "{name: leaf0, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).anyMatch(t -> t.matches("db\\.json:\\d+:\\d+:"
+                + " BUFFER_PG\\|Ethernet0\\|0 gives lossy priority group \\[0] profile lossy \\(dynamic_th -7: the group"
+                + " may hold 1/128 x the free pool, size 5000 B reserved\\); not applied: .*"));
+    }
+
+    @Test
     void shouldReadAStaticThresholdProfile() throws Exception {
         String json = NESTED.replace("\"dynamic_th\": \"-3\"", "\"static_th\": \"300000\"");
         SwitchConfig leaf = sw(read(json, "{name: leaf0, sonic: db.json}"), "leaf0");
@@ -153,6 +208,13 @@ class SonicImportTest {
                 .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
         assertThatThrownBy(() -> read(NESTED.replace("\"26\": \"3\"", "\"26\": \"9\""), "{name: leaf0, sonic: db.json}"))
                 .hasMessageContaining("db.json:4:70: traffic class 9 is out of range");
+        // Values that are each valid but wrong together, or too small for the fabric: the JSON, not the YAML entry.
+        assertThatThrownBy(() -> read(NESTED.replace("\"250000\"", "\"3000000\""), "{name: leaf0, sonic: db.json}"))
+                .hasMessage("db.json:7:82: WRED_PROFILE|AZURE_LOSSLESS green_min_threshold (3000000 B) is above its"
+                        + " green_max_threshold (2097152 B); expected green_min_threshold <= green_max_threshold");
+        assertThatThrownBy(() -> read(NESTED.replace("\"10875072\"", "\"1000\""), "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:13:55: the switch buffer (1,000 B) is too small for the PFC"
+                        + " headroom that leaf0 reserves");
     }
 
     @Test
