@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.CollectiveRecord;
+import rocelab.observe.flow.HeldAlone;
+import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.workload.collective.PairSizes;
@@ -36,6 +38,17 @@ class CollectiveExamplesTest {
         // The hot expert's pauses make victims of flows to other ranks; the list is true and bounded.
         assertThat(PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs())).isNotEmpty();
         PfcVictimsTest.assertTrueAndBounded(r);
+        // Flow 4319 (h14->h0) was h0's last, alone from 2850 us with 201 Gb/s allowed while h0's link carried 2.3 %
+        // of its 400: its rate did not hold it there (its packets were not sent at that rate), and it is not said to.
+        var topo = r.network().topology();
+        var all = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+        for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), all)) {
+            assertThat(h.utilisation() * h.linkBps()).as("flow %d", h.flow())
+                    .isGreaterThanOrEqualTo(HeldAlone.SENT_AT_RATE * h.minRateBps());
+            assertThat(h.toPs()).isLessThanOrEqualTo(r.flows().get(h.flow()).deliveredPs());
+        }
+        assertThat(HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), all))
+                .noneMatch(h -> h.flow() == 4319);
     }
 
     @Test

@@ -338,7 +338,8 @@ class DemoScenarioTest {
         long interval = run.series().intervalPs();
         assertThat(h.fromPs()).as("the first sample after the last incast write ended")
                 .isGreaterThanOrEqualTo(incastEndPs()).isLessThan(incastEndPs() + interval);
-        assertThat(h.toPs()).isLessThanOrEqualTo(f.finishPs()).isGreaterThan(f.finishPs() - interval);
+        assertThat(h.toPs()).as("the last sample before its delivery").isLessThanOrEqualTo(f.deliveredPs())
+                .isGreaterThan(f.deliveredPs() - interval);
         assertThat(h.notifications()).isZero();
         // The rates: every data frame the QP sent in the window went at a rate within what the line gives.
         int qp = f.queuePair();

@@ -20,7 +20,9 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * {@link HeldByRate#HELD_SHARE} of its life with data ready that its rate held back (flows.csv {@code rate_held_us}),
  * its QP's allowed rate over the sampled time it was alone (rates.csv, with the congestion notifications received
  * then), and what the switch port towards the receiver carried of its capacity meanwhile, at most
- * {@link HeldByRate#MAX_UTILISATION} (links.csv). The time alone must be at least a tenth of the flow's life.
+ * {@link HeldByRate#MAX_UTILISATION} and at least {@link #SENT_AT_RATE} of the flow's lowest allowed rate (links.csv):
+ * the flow went at its rate, which held it. The time alone, from when the receiver's other flows had all ended to
+ * the flow's delivery, must be at least a tenth of the flow's life.
  *
  * @param flow the flow's id
  * @param sender the host it comes from
@@ -28,7 +30,7 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param switchIndex the switch (index among switches) whose port {@code port} sends to the receiver
  * @param heldShare the share of its life its rate held it back (0..1)
  * @param fromPs the first sample time at which it was the receiver's only unfinished flow
- * @param toPs the last sample time before it ended
+ * @param toPs the last sample time before it was delivered
  * @param utilisation what that port carried of its capacity from {@code fromPs} to {@code toPs}
  * @param minRateBps the least rate its congestion control allowed its QP from {@code fromPs} to {@code toPs}
  * @param maxRateBps the greatest
@@ -39,6 +41,8 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
         double utilisation, long minRateBps, long maxRateBps, long notifications, long linkBps) {
     /** The least share of the flow's life that it must have been alone at its receiver for. */
     public static final int ALONE_PART_OF_LIFE = 10;
+    /** What the receiver's link carried, at least, as a share of the flow's lowest allowed rate meanwhile. */
+    public static final double SENT_AT_RATE = 0.9;
 
     /**
      * The receivers' last flows held back alone (see the class comment), least used link first; receivers
@@ -96,7 +100,10 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
             }
             long alone = Math.max(f.startPs(), othersEnd[h]);
             long from = (alone + interval - 1) / interval * interval;
-            long to = Math.min(lastEnd[h], series.lastSamplePs()) / interval * interval;
+            // To its delivery, not its last ACK: after the receiver has the whole message the flow has nothing left
+            // to send, and the link's idle time is not its rate's doing.
+            long delivered = f.deliveredPs() >= 0 ? f.deliveredPs() : lastEnd[h];
+            long to = Math.min(delivered, series.lastSamplePs()) / interval * interval;
             if (to > from && (to - from) * ALONE_PART_OF_LIFE >= life) {
                 candidates.add(new int[] {h, last[h]});
                 windows.add(new long[] {from, to});
@@ -127,7 +134,11 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
             long rate = topo.edgeAt(sw[2 * i] + hosts, port[2 * i]).parameters().rateBps();
             double utilisation = (tx[2 * i + 1] - tx[2 * i]) * 8.0 / (rate * ((to - from) / 1e12));
             long[] q = rates.get(f.queuePair());
-            if (utilisation <= HeldByRate.MAX_UTILISATION && q != null && q[0] >= 0) {
+            // The link, which carried only this flow towards the receiver, carried at least nearly its lowest
+            // allowed rate: the flow went as fast as its rate let it. One that carried much less (a flow whose
+            // packets waited elsewhere, behind pauses or another queue) was not held by its rate, and is not told.
+            boolean atItsRate = q != null && utilisation * rate >= SENT_AT_RATE * q[0];
+            if (utilisation <= HeldByRate.MAX_UTILISATION && q != null && q[0] >= 0 && atItsRate) {
                 long life = lastEnd[h] - f.startPs();
                 out.add(new HeldAlone(f.id(), f.src(), h, sw[2 * i], port[2 * i], (double) f.rateHeldPs() / life, from, to,
                         utilisation, q[0], q[1], q[3] - q[2], rate));
