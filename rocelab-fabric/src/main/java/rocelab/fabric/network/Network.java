@@ -210,7 +210,8 @@ public final class Network {
             qp.dscp(dscp);
         }
         if (planeRouting != null) {
-            qp.initialPlane(planeRouting.planeOf(id, src, dst));
+            // QPs open here in id order, as the flow level numbers them: the same home plane at both levels.
+            qp.initialPlane(planeRouting.open(id, src, dst));
         }
         if (laneOfDscp != null) {
             qp.lane(laneOfDscp[dscp >= 0 ? dscp : nicParameters.dataDscp()]);

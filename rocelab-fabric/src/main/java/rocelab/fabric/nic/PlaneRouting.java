@@ -18,6 +18,8 @@ public final class PlaneRouting {
     private final int[][] accessEdge;
     private boolean[] edgeDown;
     private int[][][] routes;
+    /** Per-QP mode: each QP's home plane, recorded as the network opens it (null when spraying). */
+    private final HomePlanes homes;
 
     public PlaneRouting(Topology topology) {
         this.planes = topology.planes();
@@ -33,6 +35,7 @@ public final class PlaneRouting {
         }
         this.edgeDown = new boolean[topology.edges().size()];
         this.routes = topology.shortestPathPorts();
+        this.homes = selection == PlaneSelection.PER_QP ? new HomePlanes(planes, hosts) : null;
     }
 
     public int planes() {
@@ -84,11 +87,25 @@ public final class PlaneRouting {
     }
 
     /**
-     * The plane of queue pair {@code qp} in {@link PlaneSelection#PER_QP} mode: its home plane {@code qp mod P}, or
-     * the next one after it that reaches {@code dst}; the home plane when none does.
+     * Opens queue pair {@code qp} (the next id) from {@code src} to {@code dst}: per-QP mode records its home plane
+     * ({@link HomePlanes}) and returns the plane it starts on ({@link #planeOf}); spraying, where a QP has no plane
+     * of its own, returns 0.
      */
+    public int open(int qp, int src, int dst) {
+        if (homes == null) {
+            return 0;
+        }
+        homes.open(qp, src, dst);
+        return planeOf(qp, src, dst);
+    }
+
+    /** The plane of opened queue pair {@code qp} in {@link PlaneSelection#PER_QP} mode: see {@link #planeFrom}. */
     public int planeOf(int qp, int src, int dst) {
-        int home = qp % planes;
+        return planeFrom(homes.home(qp), src, dst);
+    }
+
+    /** A per-QP QP's plane: its home plane, or the next one after it that reaches {@code dst}; home when none does. */
+    public int planeFrom(int home, int src, int dst) {
         for (int k = 0; k < planes; k++) {
             int p = (home + k) % planes;
             if (reaches(p, src, dst)) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.network.ShortestPath;
+import rocelab.fabric.nic.HomePlanes;
 import rocelab.fabric.nic.PlaneRouting;
 import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.switching.Switch;
@@ -77,6 +78,7 @@ public final class EcmpFabric implements FlowRouter {
         this.planes = network.planeRouting();
         this.planeSpraying = planes != null && planes.selection() == PlaneSelection.SPRAY;
         this.spraying = any || planeSpraying;
+        this.homes = planes == null || planeSpraying ? null : new HomePlanes(planes.planes(), hosts);
     }
 
     /**
@@ -85,6 +87,12 @@ public final class EcmpFabric implements FlowRouter {
      */
     private final PlaneRouting planes;
     private final boolean planeSpraying;
+    /**
+     * Per-QP planes: each QP's home, recorded as the driver opens it by the packet level's rule and in its order
+     * (null otherwise). This router's own, not the network's: a network that ran its packet level has opened QPs of
+     * its own, numbered from 0 too.
+     */
+    private final HomePlanes homes;
 
     /** Whether a switch spreads a flow over all its candidates (spray, adaptive) or hashes it (ecmp, flowlet). */
     static boolean spreads(Switch sw) {
@@ -171,6 +179,18 @@ public final class EcmpFabric implements FlowRouter {
     }
 
     @Override
+    public void open(int queuePair, int src, int dst) {
+        if (homes != null) {
+            homes.open(queuePair, src, dst);
+        }
+    }
+
+    /** A per-QP flow's plane: its QP's home, or the next plane that reaches {@code dst} now. */
+    private int planeOf(int queuePair, int src, int dst) {
+        return planes.planeFrom(homes.home(queuePair), src, dst);
+    }
+
+    @Override
     public boolean dynamic() {
         return true;
     }
@@ -179,7 +199,7 @@ public final class EcmpFabric implements FlowRouter {
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
         int entropy = entropy(queuePair);
         double work = 8.0 * timing.wireBytes(sizeBytes);
-        int plane = planes == null || planeSpraying ? 0 : planes.planeOf(queuePair, src, dst);
+        int plane = planes == null || planeSpraying ? 0 : planeOf(queuePair, src, dst);
         int hops = walk(network, src, dst, entropy, plane, links);
         if (hops < 0) {
             // No route now: the flow waits (rate zero) until a link event gives it one.
@@ -212,7 +232,7 @@ public final class EcmpFabric implements FlowRouter {
         int ports = planeSpraying ? planes.usableCount(src, dst) : 1;
         for (int plane = 0; plane < topology.planes(); plane++) {
             if (planeSpraying ? !planes.usable(plane, src, dst) : plane != (planes == null ? 0
-                    : planes.planeOf(queuePair, src, dst))) {
+                    : planeOf(queuePair, src, dst))) {
                 continue;
             }
             int first = ShortestPath.directedLink(topology, src, plane);

@@ -11,6 +11,13 @@ public interface FlowRouter {
     /** The route of a message of {@code sizeBytes} from {@code src} to {@code dst} on queue pair {@code queuePair}. */
     FlowRoute route(int src, int dst, long sizeBytes, int queuePair);
 
+    /**
+     * Hears that queue pair {@code queuePair} from {@code src} to {@code dst} opens: the drivers open their QPs in id
+     * order before routing any of their messages, as the packet level connects them, so a router can give a QP what
+     * depends on the QPs opened before it (a multi-plane fabric's home plane: {@link EcmpFabric}).
+     */
+    default void open(int queuePair, int src, int dst) {}
+
     /** Whether routes can change during the run (link events); the driver then reroutes running flows. */
     default boolean dynamic() {
         return false;

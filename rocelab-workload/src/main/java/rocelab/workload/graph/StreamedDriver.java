@@ -191,7 +191,7 @@ public final class StreamedDriver implements EventHandler {
             int c = graph.connection(f);
             int qp;
             if (c < 0) {
-                qp = newQueuePair();
+                qp = newQueuePair(f);
             } else {
                 if (c >= queuePairOfConnection.length) {
                     int old = queuePairOfConnection.length;
@@ -200,7 +200,7 @@ public final class StreamedDriver implements EventHandler {
                 }
                 qp = queuePairOfConnection[c];
                 if (qp < 0) {
-                    qp = newQueuePair();
+                    qp = newQueuePair(f);
                     queuePairOfConnection[c] = qp;
                 }
             }
@@ -246,8 +246,10 @@ public final class StreamedDriver implements EventHandler {
         }
     }
 
-    private int newQueuePair() {
+    /** Opens the QP of flow {@code f}'s connection: the next id, opened in that order as at packet level. */
+    private int newQueuePair(int f) {
         int q = queuePairs++;
+        router.open(q, graph.flowSource(f), graph.flowDestination(f));
         if (q == queuePairBusy.length) {
             int m = q * 2;
             queuePairBusy = Arrays.copyOf(queuePairBusy, m);

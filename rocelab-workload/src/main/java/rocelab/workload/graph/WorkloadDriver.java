@@ -206,6 +206,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.ackLatencyPs = router == null ? null : new long[flowCount];
         if (router != null) {
             // The same QP numbering as the packet level (one per connection, in flow order): same ECMP entropy.
+            // Opened in that order, as the packet level connects them: the same home plane on a multi-plane fabric.
             int[] ids = new int[graph.connectionCount()];
             Arrays.fill(ids, -1);
             int next = 0;
@@ -214,6 +215,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
                 int id = c >= 0 ? ids[c] : -1;
                 if (id < 0) {
                     id = next++;
+                    router.open(id, graph.flowSource(i), graph.flowDestination(i));
                     if (c >= 0) {
                         ids[c] = id;
                     }
