@@ -99,9 +99,11 @@ final class SweepCommand implements Callable<Integer> {
             err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
         }
         if (!quiet) {
-            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%s%n",
-                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed(),
-                    stoppedEarly(results));
+            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before%s) · %d failed%s%n",
+                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(),
+                    outcome.byOthers() == 0 ? "" : ", " + outcome.byOthers() + " completed meanwhile by another sweep"
+                            + " into this folder",
+                    results.failed(), stoppedEarly(results));
             stdout.println("output    " + dir + " (" + SweepResults.FILE + ", sweep.html, points/<id>/ per run)");
             stdout.flush();
         }
