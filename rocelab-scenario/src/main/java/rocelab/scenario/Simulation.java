@@ -356,7 +356,11 @@ public final class Simulation {
         if (parallel != null) {
             parallel.driver(driver, network.pools());
         }
-        String note = whyOne == null || automatic ? null : "asked for " + asked + " threads, ran on one: " + whyOne;
+        String note = automatic ? null
+                : whyOne != null ? "asked for " + asked + " threads, ran on one: " + whyOne
+                : parts > 1 && parts < asked ? "asked for " + asked + " threads, ran on " + parts + ": the fabric"
+                        + " splits into at most " + parts + " partitions, one per leaf switch (host links are not cut)"
+                : null;
         Simulation made = new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
                 parallel, note, lookahead, w.parts());
         made.automaticThreads = automatic;

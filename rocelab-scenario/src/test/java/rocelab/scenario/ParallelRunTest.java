@@ -294,6 +294,7 @@ class ParallelRunTest {
             Ran one = run(yaml, seed, 1, base.resolve("one"));
             Ran many = run(yaml, seed, threads, base.resolve("many"));
             assertThat(many.sim().partitions()).isEqualTo(Math.min(threads, leaves));
+            assertFewerThreadsNoted(many.sim(), threads, leaves);
             assertSameFiles(one.dir(), many.dir());
         } finally {
             try (Stream<Path> walk = Files.walk(base)) {
@@ -302,7 +303,21 @@ class ParallelRunTest {
         }
     }
 
-    /** Every file of the two output folders, byte for byte; summary.json without its wall-clock keys. */
+    /** A run asked for more threads than the fabric has leaves says so; one that got them says nothing. */
+    static void assertFewerThreadsNoted(Simulation sim, int threads, int leaves) {
+        if (threads > leaves) {
+            assertThat(sim.threadsNote()).isEqualTo("asked for " + threads + " threads, ran on " + leaves + ": the"
+                    + " fabric splits into at most " + leaves + " partitions, one per leaf switch (host links are not"
+                    + " cut)");
+        } else {
+            assertThat(sim.threadsNote()).isNull();
+        }
+    }
+
+    /**
+     * Every file of the two output folders, byte for byte; summary.json without its wall-clock keys and the note of
+     * a run that asked for threads it did not get (checked apart).
+     */
     static void assertSameFiles(Path a, Path b) throws IOException {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(a)) {
@@ -329,6 +344,7 @@ class ParallelRunTest {
         for (String key : Summary.WALL_CLOCK_KEYS) {
             s.remove(key);
         }
+        s.remove("threads_note");
         return s.toString();
     }
 }
