@@ -1129,7 +1129,10 @@ public final class Simulation {
                 done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);
             }
         }
-        return new RunProgress(nowPs(), events(), wallNanos, done, workloadBytes,
+        // A partitioned run's clock stands at its window's end, up to a lookahead past the events it ran: the time
+        // reached is told as the result will tell it (the last task's end once all ended, never past the stop time).
+        long reachedPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        return new RunProgress(reachedPs, events(), wallNanos, done, workloadBytes,
                 driver.finishedCount(), driver.taskCount());
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,21 @@ class ParallelRunTest {
         // The CLI's writer: every output file and the report.
         ReportWriter.writeRun(out, r, Map.of());
         return new Ran(out, sim);
+    }
+
+    @Test
+    void shouldNeverReportProgressPastTheRunsEndOnAnyThreadCount() {
+        for (int threads = 1; threads <= 3; threads++) {
+            Simulation sim = Simulation.assemble(Scenarios.parse(TRAFFIC), Simulation.Model.PACKET, threads);
+            List<RunProgress> seen = new ArrayList<>();
+            RunResult r = sim.run(seen::add);
+            assertThat(seen).as("reports").isNotEmpty();
+            // A partitioned run's clock is at its window's end, up to a link delay past the last event.
+            assertThat(seen).as(threads + " threads").allSatisfy(p -> assertThat(p.simulatedPs())
+                    .isLessThanOrEqualTo(r.simulatedPs()));
+            assertThat(seen.get(seen.size() - 1).simulatedPs()).as(threads + " threads, last report")
+                    .isEqualTo(r.simulatedPs());
+        }
     }
 
     @Test
