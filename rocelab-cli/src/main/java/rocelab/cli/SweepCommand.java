@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,7 +75,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", stem(sweep));
         // A sweep folder grows point by point (it is never replaced whole): it holds results, the report, points/.
-        String unusable = OutputFolder.problem(dir, Set.of(LocalSweep.POINTS));
+        String unusable = OutputFolder.sweepProblem(dir, LocalSweep.POINTS);
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
