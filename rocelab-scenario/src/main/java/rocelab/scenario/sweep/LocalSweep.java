@@ -37,6 +37,8 @@ import rocelab.scenario.ScenarioConfig;
 public final class LocalSweep {
     /** The folder holding one run folder per point. */
     public static final String POINTS = "points";
+    /** Why a point's manifest has no lint findings (manifest.json {@code lint_skipped}). */
+    static final String LINT_SKIPPED = "a sweep does not lint its points";
     /** Stack of a simulation thread (deep task graphs recurse; as the test JVMs' -Xss). */
     private static final long STACK_BYTES = 16L << 20;
 
@@ -203,6 +205,8 @@ public final class LocalSweep {
             extras.put("sweep_point", p.id());
             // Not in the scenario: how the point ran (its id hashes it in for flow and ideal).
             extras.put("model", plan.model());
+            // As run -q's, so that the report's findings do not read as if the lint had found nothing.
+            extras.put("lint_skipped", LINT_SKIPPED);
             new RunWriter().write(partial, result, extras);
             ReportWriter.write(partial);
             String theirs = PointFolders.publish(partial, target);

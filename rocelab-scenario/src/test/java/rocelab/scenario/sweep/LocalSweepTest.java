@@ -60,7 +60,11 @@ class LocalSweepTest {
             assertThat(point.resolve("summary.json")).isRegularFile();
             assertThat(point.resolve("report.html")).isRegularFile();
             assertThat(Files.readString(point.resolve("scenario.yaml"))).isEqualTo(p.scenarioYaml());
-            assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id());
+            assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id())
+                    .contains("\"lint_skipped\": \"a sweep does not lint its points\"");
+            // Its report says the lint did not run, as run -q's does, not as if it had found nothing.
+            assertThat(Files.readString(point.resolve("report.html"))).contains("rocelab lint did not run (a sweep"
+                    + " does not lint its points): <code>rocelab lint</code> the scenario (this folder's scenario.yaml)");
         }
         // A point folder is made as the points folder is, by the umask; not private as a temporary folder is.
         var points = Files.getPosixFilePermissions(out.resolve("points"));
