@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Set;
 import rocelab.observe.output.IoProblem;
+import rocelab.scenario.sweep.LocalSweep;
 
 /**
  * A run's output folder, written whole: every file goes into a fresh hidden sibling folder
@@ -25,6 +26,8 @@ final class OutputFolder implements AutoCloseable {
             "charts", "compare.csv", "results.csv", "sweep.html");
 
     private static final String PARTIAL = ".partial-";
+    /** A sweep's own files besides its points; every other file of {@link #OWN_FILES} is a run's (or a compare's). */
+    private static final Set<String> SWEEP_FILES = Set.of("results.csv", "sweep.html");
 
     private final Path target;
     private final Path staging;
@@ -47,6 +50,20 @@ final class OutputFolder implements AutoCloseable {
      * folders a previous run of the same command may have left inside it (compare's per-mode folders).
      */
     static String problem(Path dir, Set<String> subfolders) {
+        return problem(dir, subfolders, null);
+    }
+
+    /**
+     * What is wrong with {@code dir} as a sweep's output folder, or null: a sweep adds its points to the folder
+     * ({@code points}) and replaces nothing, so it takes a new or empty folder or an earlier sweep's, never an earlier
+     * run's (whose files it would leave mixed with its own).
+     */
+    static String sweepProblem(Path dir, String points) {
+        return problem(dir, Set.of(points), points);
+    }
+
+    /** {@code sweepPoints}: the points folder of a sweep's output, or null for a run's (replaced as a whole). */
+    private static String problem(Path dir, Set<String> subfolders, String sweepPoints) {
         Path full = dir.toAbsolutePath().normalize();
         if (full.getParent() == null) {
             return "is a file system root; expected a folder of its own for the run's files";
@@ -76,13 +93,51 @@ final class OutputFolder implements AutoCloseable {
                     + " write into";
         }
         if (p.equals(full)) {
-            String foreign = foreignEntry(full, subfolders);
-            if (foreign != null) {
-                return "holds " + foreign + ", which rocelab did not write; expected a new or empty folder, or the"
-                        + " output folder of an earlier run (its files are replaced as a whole)";
-            }
+            return sweepPoints == null ? runFolderProblem(full, subfolders) : sweepFolderProblem(full, sweepPoints);
         }
         return null;
+    }
+
+    private static String runFolderProblem(Path full, Set<String> subfolders) {
+        String expected = "expected a new or empty folder, or the output folder of an earlier run (its files are"
+                + " replaced as a whole)";
+        if (Files.isDirectory(full.resolve(LocalSweep.POINTS), LinkOption.NOFOLLOW_LINKS)
+                && !subfolders.contains(LocalSweep.POINTS)) {
+            return "is a sweep's output folder (it holds " + LocalSweep.POINTS + "/), which this would replace as a whole,"
+                    + " the sweep's runs with it; " + expected;
+        }
+        String foreign = foreignEntry(full, subfolders);
+        return foreign == null ? null : "holds " + foreign + ", which rocelab did not write; " + expected;
+    }
+
+    private static String sweepFolderProblem(Path full, String points) {
+        String expected = "expected a new or empty folder, or an earlier sweep's output folder (it goes on there)";
+        String foreign = foreignEntry(full, Set.of(points));
+        if (foreign != null) {
+            return "holds " + foreign + ", which rocelab did not write; " + expected;
+        }
+        String run = runFile(full);
+        return run == null ? null : "is an earlier run's output folder (it holds " + run + "): a sweep adds its points"
+                + " to its folder and replaces nothing, so its files would be left mixed with the sweep's; " + expected;
+    }
+
+    /** A file of {@code dir} that a run (or a compare) writes and a sweep does not (summary.json first), or null. */
+    private static String runFile(Path dir) {
+        if (Files.exists(dir.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)) {
+            return "summary.json";
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            String first = null;
+            for (Path e : entries) {
+                String n = e.getFileName().toString();
+                if (OWN_FILES.contains(n) && !SWEEP_FILES.contains(n) && (first == null || n.compareTo(first) < 0)) {
+                    first = n;
+                }
+            }
+            return first;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /**

@@ -121,7 +121,7 @@ final class Progress implements ProgressListener {
         double runSeconds = p.wallNanos() / 1e9;
         double fraction = p.fractionDone();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "simulated %s · %.0f%% done (", simulated(p.simulatedPs()), 100 * fraction));
+        b.append(String.format(Locale.ROOT, "simulated %s · %d%% done (", simulated(p.simulatedPs()), percent(p)));
         if (p.bytesTotal() > 0) {
             b.append(bytes(p.bytesDone())).append(" of ").append(bytes(p.bytesTotal())).append(" delivered, ");
         }
@@ -131,6 +131,16 @@ final class Progress implements ProgressListener {
             b.append(String.format(Locale.ROOT, " · ETA ~%s", duration(runSeconds / fraction - runSeconds)));
         }
         return b.toString();
+    }
+
+    /**
+     * The share done in whole percent, rounded down, so that 100 % means done: 99.7 % of the bytes is 99 %, and so is
+     * every byte delivered while a task is still open (its last acknowledgement on the way).
+     */
+    static int percent(RunProgress p) {
+        // The epsilon keeps a share such as 0.29, stored a hair below, at 29.
+        int pct = (int) Math.floor(100 * p.fractionDone() + 1e-9);
+        return p.tasksDone() < p.tasksTotal() ? Math.min(99, pct) : pct;
     }
 
     private static String simulated(long ps) {

@@ -121,8 +121,8 @@ final class RunCommand implements Callable<Integer> {
                     + " pair) or are rings, whose window between partitions is checked (a run that finds a send's last"
                     + " wait in another partition is run again on one thread: docs/parallel.md),"
                     + " without link events, an InfiniBand subnet manager sweep or --pcap, run in parallel; with an"
-                    + " explicit N > 1 anything else runs on one thread and says why (stderr and summary.json"
-                    + " threads_note).")
+                    + " explicit N > 1 anything else runs on one thread, and a fabric of fewer leaves than N on one thread"
+                    + " per leaf; either says why (stderr and summary.json threads_note).")
     String threads;
 
     @Option(names = "--strict", description = "Refuse to run (exit code 1) when rocelab lint finds errors.")

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,7 +75,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", stem(sweep));
         // A sweep folder grows point by point (it is never replaced whole): it holds results, the report, points/.
-        String unusable = OutputFolder.problem(dir, Set.of(LocalSweep.POINTS));
+        String unusable = OutputFolder.sweepProblem(dir, LocalSweep.POINTS);
         if (unusable != null) {
             err.println("error: " + (out != null ? "--out " : "output folder ") + dir + ": " + unusable);
             return RocelabCommand.EXIT_BAD_INPUT;
@@ -99,9 +98,11 @@ final class SweepCommand implements Callable<Integer> {
             err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
         }
         if (!quiet) {
-            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before) · %d failed%s%n",
-                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(), results.failed(),
-                    stoppedEarly(results));
+            stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before%s) · %d failed%s%n",
+                    plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(),
+                    outcome.byOthers() == 0 ? "" : ", " + outcome.byOthers() + " completed meanwhile by another sweep"
+                            + " into this folder",
+                    results.failed(), stoppedEarly(results));
             stdout.println("output    " + dir + " (" + SweepResults.FILE + ", sweep.html, points/<id>/ per run)");
             stdout.flush();
         }

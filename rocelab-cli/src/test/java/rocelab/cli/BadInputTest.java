@@ -3,8 +3,10 @@ package rocelab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +40,18 @@ class BadInputTest {
         assertThat(run.out()).isEmpty();
         assertThat(out).as("the output folder").doesNotExist();
         return line;
+    }
+
+    @Test
+    void shouldPointAtTheFirstByteThatIsNotUtf8() throws IOException {
+        // Line 5, after "  - {kind: flow, src: 1, dst: 0, size: 1" and a two-byte character (one column): 0xFF.
+        byte[] head = (HEAD + TOPO + "traffic:\n  - {kind: flow, src: 1, dst: 0, size: 1\u00e9").getBytes(
+                StandardCharsets.UTF_8);
+        byte[] bytes = Arrays.copyOf(head, head.length + 5);
+        bytes[head.length] = (byte) 0xFF;
+        System.arraycopy("MB}\n".getBytes(StandardCharsets.US_ASCII), 0, bytes, head.length + 1, 4);
+        Path file = Files.write(dir.resolve("t.yaml"), bytes);
+        assertRejected(file, "5:42", "the file is not UTF-8 text (byte 0xFF); expected a YAML scenario file");
     }
 
     @Test

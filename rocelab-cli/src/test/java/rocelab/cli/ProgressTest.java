@@ -41,6 +41,16 @@ class ProgressTest {
         // Without bytes (a workload of computes and waits only), the share is by tasks.
         assertThat(Progress.render(new RunProgress(5_000_000, 10, 1_000_000_000L, 0, 0, 1, 4), 3_000_000_000L))
                 .startsWith("simulated 5.000 us · 25% done (1 of 4 tasks)");
+        // 99.7 % of the bytes with a task still open is not done: never rounded up to 100 %.
+        assertThat(Progress.render(new RunProgress(5_000_000, 10, 1_000_000_000L, 31_900_000, 32_000_000, 15, 16),
+                3_000_000_000L)).startsWith("simulated 5.000 us · 99% done (31.9 MB of 32.0 MB delivered, 15 of 16");
+        // Every byte delivered but the last acknowledgement not yet back: still 99 %.
+        assertThat(Progress.render(new RunProgress(5_000_000, 10, 1_000_000_000L, 32_000_000, 32_000_000, 15, 16),
+                3_000_000_000L)).startsWith("simulated 5.000 us · 99% done (");
+        assertThat(Progress.render(new RunProgress(5_000_000, 10, 1_000_000_000L, 32_000_000, 32_000_000, 16, 16),
+                3_000_000_000L)).startsWith("simulated 5.000 us · 100% done (");
+        assertThat(Progress.render(new RunProgress(5_000_000, 10, 1_000_000_000L, 29, 100, 0, 16),
+                3_000_000_000L)).startsWith("simulated 5.000 us · 29% done (");
     }
 
     @Test

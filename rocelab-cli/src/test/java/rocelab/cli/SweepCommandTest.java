@@ -52,6 +52,34 @@ class SweepCommandTest {
     }
 
     @Test
+    void aRunsFolderAndASweepsFolderAreNotTakenForEachOther() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path runDir = dir.resolve("run");
+        assertThat(CliRun.of("run", dir.resolve("base.yaml").toString(), "--out", runDir.toString(), "-q").exitCode())
+                .isZero();
+        List<String> runFiles = Files.list(runDir).map(p -> p.getFileName().toString()).sorted().toList();
+        CliRun sweepIntoRun = CliRun.of("sweep", file.toString(), "--out", runDir.toString(), "-q");
+        assertThat(sweepIntoRun.exitCode()).isEqualTo(2);
+        assertThat(sweepIntoRun.err()).isEqualTo("error: --out " + runDir + ": is an earlier run's output folder (it"
+                + " holds summary.json): a sweep adds its points to its folder and replaces nothing, so its files would be"
+                + " left mixed with the sweep's; expected a new or empty folder, or an earlier sweep's output folder"
+                + " (it goes on there)\n");
+        assertThat(Files.list(runDir).map(p -> p.getFileName().toString()).sorted().toList()).isEqualTo(runFiles);
+
+        Path sweepDir = dir.resolve("sweep");
+        assertThat(CliRun.of("sweep", file.toString(), "--out", sweepDir.toString(), "-q").exitCode()).isZero();
+        CliRun runIntoSweep = CliRun.of("run", dir.resolve("base.yaml").toString(), "--out", sweepDir.toString(),
+                "-q");
+        assertThat(runIntoSweep.exitCode()).isEqualTo(2);
+        assertThat(runIntoSweep.err()).isEqualTo("error: --out " + sweepDir + ": is a sweep's output folder (it holds"
+                + " points/), which this would replace as a whole, the sweep's runs with it; expected a new or empty"
+                + " folder, or the output folder of an earlier run (its files are replaced as a whole)\n");
+        assertThat(sweepDir.resolve("points")).isDirectory();
+        // A sweep goes on in its own folder.
+        assertThat(CliRun.of("sweep", file.toString(), "--out", sweepDir.toString(), "-q").exitCode()).isZero();
+    }
+
+    @Test
     void badInputExitsTwoWithThePositionAndWritesNothing() throws Exception {
         Path out = dir.resolve("out");
         for (String[] c : List.of(

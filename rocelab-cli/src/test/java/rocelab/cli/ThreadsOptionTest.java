@@ -67,6 +67,26 @@ class ThreadsOptionTest {
     }
 
     @Test
+    void shouldSayWhyAnExplicitThreadCountRanOnFewerThreads() throws IOException {
+        Path scenario = tmp.resolve("t.yaml");
+        Files.writeString(scenario, TRAFFIC);
+        // Three leaves: at most three partitions, so eight threads asked for run on three, and the run says so.
+        CliRun r = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("eight").toString(), "--threads", "8",
+                "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String note = "asked for 8 threads, ran on 3: the fabric splits into at most 3 partitions, one per leaf switch"
+                + " (host links are not cut)";
+        assertThat(r.err().lines().toList()).containsExactly("note: " + note);
+        assertThat(Files.readString(tmp.resolve("eight").resolve("summary.json")))
+                .contains("\"threads_note\": \"" + note + "\"");
+        // Exactly the threads there are partitions for: nothing to say.
+        CliRun three = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("three").toString(), "--threads",
+                "3", "-q");
+        assertThat(three.err()).isEmpty();
+        assertThat(Files.readString(tmp.resolve("three").resolve("summary.json"))).doesNotContain("threads_note");
+    }
+
+    @Test
     void shouldRefuseWhatIsNotAThreadCount() {
         for (String bad : new String[] {"0", "1025", "-2", "two", "Auto", ""}) {
             CliRun r = CliRun.of("run", "--out", tmp.resolve("z").toString(), "--threads", bad);

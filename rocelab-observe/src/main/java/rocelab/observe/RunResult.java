@@ -46,7 +46,7 @@ import rocelab.observe.trace.GpuTimeline;
  *     each flow's ECMP path) or {@code ideal} (the ideal network alone); only {@code packet} has queues, ECN marks,
  *     pauses, drops and packet counters, and the other models leave them out rather than report zeros
  * @param gpuTimeline the GPUs' timelines for timeline.json, or null without jobs and inference services
- * @param threadsNote why a run that asked for several threads ran on one (null: it did not ask, or it did not)
+ * @param threadsNote why a run that asked for several threads ran on fewer (null: it did not ask, or it got them)
  * @param notModelled what a flow-level or ideal run leaves out ({@link #NOT_MODELLED}, and what else this scenario
  *     has that the model ignores); null at packet level
  * @param flowsAggregated the flows aggregated (a streamed run: {@code flows} is then empty and flows_aggregated.csv

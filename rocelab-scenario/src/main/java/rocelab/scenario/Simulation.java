@@ -356,7 +356,11 @@ public final class Simulation {
         if (parallel != null) {
             parallel.driver(driver, network.pools());
         }
-        String note = whyOne == null || automatic ? null : "asked for " + asked + " threads, ran on one: " + whyOne;
+        String note = automatic ? null
+                : whyOne != null ? "asked for " + asked + " threads, ran on one: " + whyOne
+                : parts > 1 && parts < asked ? "asked for " + asked + " threads, ran on " + parts + ": the fabric"
+                        + " splits into at most " + parts + " partitions, one per leaf switch (host links are not cut)"
+                : null;
         Simulation made = new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
                 parallel, note, lookahead, w.parts());
         made.automaticThreads = automatic;
@@ -1125,7 +1129,10 @@ public final class Simulation {
                 done += network.nic(h).counter(NicCounter.RX_DELIVERED_BYTES);
             }
         }
-        return new RunProgress(nowPs(), events(), wallNanos, done, workloadBytes,
+        // A partitioned run's clock stands at its window's end, up to a lookahead past the events it ran: the time
+        // reached is told as the result will tell it (the last task's end once all ended, never past the stop time).
+        long reachedPs = driver.allFinished() ? driver.lastFinishPs() : Math.min(nowPs(), config.stopAtPs());
+        return new RunProgress(reachedPs, events(), wallNanos, done, workloadBytes,
                 driver.finishedCount(), driver.taskCount());
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,21 @@ class ParallelRunTest {
         // The CLI's writer: every output file and the report.
         ReportWriter.writeRun(out, r, Map.of());
         return new Ran(out, sim);
+    }
+
+    @Test
+    void shouldNeverReportProgressPastTheRunsEndOnAnyThreadCount() {
+        for (int threads = 1; threads <= 3; threads++) {
+            Simulation sim = Simulation.assemble(Scenarios.parse(TRAFFIC), Simulation.Model.PACKET, threads);
+            List<RunProgress> seen = new ArrayList<>();
+            RunResult r = sim.run(seen::add);
+            assertThat(seen).as("reports").isNotEmpty();
+            // A partitioned run's clock is at its window's end, up to a link delay past the last event.
+            assertThat(seen).as(threads + " threads").allSatisfy(p -> assertThat(p.simulatedPs())
+                    .isLessThanOrEqualTo(r.simulatedPs()));
+            assertThat(seen.get(seen.size() - 1).simulatedPs()).as(threads + " threads, last report")
+                    .isEqualTo(r.simulatedPs());
+        }
     }
 
     @Test
@@ -294,6 +310,7 @@ class ParallelRunTest {
             Ran one = run(yaml, seed, 1, base.resolve("one"));
             Ran many = run(yaml, seed, threads, base.resolve("many"));
             assertThat(many.sim().partitions()).isEqualTo(Math.min(threads, leaves));
+            assertFewerThreadsNoted(many.sim(), threads, leaves);
             assertSameFiles(one.dir(), many.dir());
         } finally {
             try (Stream<Path> walk = Files.walk(base)) {
@@ -302,7 +319,21 @@ class ParallelRunTest {
         }
     }
 
-    /** Every file of the two output folders, byte for byte; summary.json without its wall-clock keys. */
+    /** A run asked for more threads than the fabric has leaves says so; one that got them says nothing. */
+    static void assertFewerThreadsNoted(Simulation sim, int threads, int leaves) {
+        if (threads > leaves) {
+            assertThat(sim.threadsNote()).isEqualTo("asked for " + threads + " threads, ran on " + leaves + ": the"
+                    + " fabric splits into at most " + leaves + " partitions, one per leaf switch (host links are not"
+                    + " cut)");
+        } else {
+            assertThat(sim.threadsNote()).isNull();
+        }
+    }
+
+    /**
+     * Every file of the two output folders, byte for byte; summary.json without its wall-clock keys and the note of
+     * a run that asked for threads it did not get (checked apart).
+     */
     static void assertSameFiles(Path a, Path b) throws IOException {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(a)) {
@@ -329,6 +360,7 @@ class ParallelRunTest {
         for (String key : Summary.WALL_CLOCK_KEYS) {
             s.remove(key);
         }
+        s.remove("threads_note");
         return s.toString();
     }
 }

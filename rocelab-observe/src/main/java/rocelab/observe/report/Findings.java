@@ -195,9 +195,12 @@ final class Findings {
                     + " equal-cost port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
                     + "</li>");
         }
-        if (d.manifest.get("lint_skipped") != null) {
-            items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(d.manifest.get("lint_skipped")))
-                    + "): <code>rocelab lint</code> the scenario, or run it without <code>-q</code></li>");
+        Object lintSkipped = d.manifest.get("lint_skipped");
+        if (lintSkipped != null) {
+            // Run without -q only helps where -q was the reason (a sweep's point is linted on its own).
+            items.add("<li>rocelab lint did not run (" + Page.esc(String.valueOf(lintSkipped)) + "): <code>rocelab"
+                    + " lint</code> the scenario" + ("--quiet".equals(lintSkipped) ? ", or run it without <code>-q</code>"
+                            : " (this folder's scenario.yaml)") + "</li>");
         }
         p.html("<ul class='findings'>" + String.join("", items) + "</ul>");
         if (trees > 0) {

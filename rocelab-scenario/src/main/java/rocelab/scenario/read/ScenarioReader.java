@@ -7,7 +7,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystem;
@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -142,23 +143,35 @@ public final class ScenarioReader {
         }
     }
 
-    /** The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error at 1:1 saying why not. */
+    /**
+     * The UTF-8 text of a YAML file ({@code what}: "scenario", "sweep"), or an error saying why not: at 1:1, or at the
+     * first byte that is not UTF-8.
+     */
     static String readText(Path file, String shown, String what) throws ScenarioException {
         Path absolute = file.toAbsolutePath().normalize();
         if (Files.isDirectory(file)) {
             throw new ScenarioException(shown, 1, 1, absolute + " is a directory; expected a " + what + " file");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(YamlBounds.readBounded(file)))
-                    .toString();
+            byte[] bytes = YamlBounds.readBounded(file);
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            CharBuffer text = CharBuffer.allocate(bytes.length);
+            if (StandardCharsets.UTF_8.newDecoder().decode(in, text, true).isError()) {
+                // The decoder stops at the first bad byte: its line and column, counted in characters as YAML's are.
+                String before = text.flip().toString();
+                int lineStart = before.lastIndexOf('\n') + 1;
+                throw new ScenarioException(shown, (int) before.chars().filter(c -> c == '\n').count() + 1,
+                        before.codePointCount(lineStart, before.length()) + 1, String.format(Locale.ROOT,
+                                "the file is not UTF-8 text (byte 0x%02X); expected a YAML %s file",
+                                bytes[in.position()] & 0xFF, what));
+            }
+            return text.flip().toString();
         } catch (YamlBounds.TooLarge e) {
             throw new ScenarioException(shown, 1, 1, absolute + " has more than " + YamlBounds.MAX_BYTES / (1 << 20)
                     + " MiB" + (Files.isRegularFile(file) ? "" : " (it is not a regular file)")
                     + "; expected a " + what + " file (put large flow lists in a flows-csv file)");
         } catch (NoSuchFileException e) {
             throw new ScenarioException(shown, 1, 1, "file not found: " + absolute + "; expected a " + what + " file");
-        } catch (CharacterCodingException e) {
-            throw new ScenarioException(shown, 1, 1, "the file is not UTF-8 text; expected a YAML " + what + " file");
         } catch (IOException e) {
             throw new ScenarioException(shown, 1, 1, "cannot read " + absolute + " (" + ioReason(e)
                     + "); expected a readable " + what + " file");

@@ -3,20 +3,17 @@ package rocelab.scenario.sweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,11 +37,10 @@ import rocelab.scenario.ScenarioConfig;
 public final class LocalSweep {
     /** The folder holding one run folder per point. */
     public static final String POINTS = "points";
+    /** Why a point's manifest has no lint findings (manifest.json {@code lint_skipped}). */
+    static final String LINT_SKIPPED = "a sweep does not lint its points";
     /** Stack of a simulation thread (deep task graphs recurse; as the test JVMs' -Xss). */
     private static final long STACK_BYTES = 16L << 20;
-    private static final String PARTIAL = ".partial-";
-    /** Numbers this process's partial folders, so that two threads never pick the same name. */
-    private static final AtomicInteger PARTIAL_COUNT = new AtomicInteger();
 
     /** Where a sweep stands; sent after each point starts and ends. */
     public record Status(int total, int done, int running, int failed, int reused, double etaSeconds) {}
@@ -59,14 +55,19 @@ public final class LocalSweep {
         default void onWarning(String message) {}
     }
 
-    /** What the sweep did: the results, how many points ran now and how many were complete before. */
-    public record Outcome(SweepResults results, int ran, int reused) {}
+    /**
+     * What the sweep did: the results; how many points it simulated now; how many were complete before it started;
+     * and how many another sweep into the same folder completed while this one ran (taken from their folders).
+     */
+    public record Outcome(SweepResults results, int ran, int reused, int byOthers) {}
 
     private final SweepPlan plan;
     private final Path out;
     private final int jobs;
     private final Listener listener;
     private final String sweepFile;
+    /** The hidden folders this sweep made: another sweep's (even in this process) mean it is running that point. */
+    private final Set<String> ownPartials = ConcurrentHashMap.newKeySet();
 
     public LocalSweep(SweepPlan plan, Path out, int jobs, Listener listener) {
         if (jobs < 1) {
@@ -83,7 +84,7 @@ public final class LocalSweep {
     public Outcome run() throws IOException, InterruptedException {
         Path points = out.resolve(POINTS);
         Files.createDirectories(points);
-        removePartials(points);
+        PointFolders.removePartials(points);
         Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
         List<SweepPoint> pending = new ArrayList<>();
         for (SweepPoint p : plan.points()) {
@@ -109,10 +110,10 @@ public final class LocalSweep {
                         ? POINTS + "/" + p.id() + " has no " + RunWriter.SUMMARY
                         : POINTS + "/" + p.id() + "/" + RunWriter.SUMMARY + " is damaged (" + problem + ")")
                         + ": running point " + p.id() + " again");
-                Path aside = partialFolder(points, p.id());
+                Path aside = PointFolders.partialFolder(points, p.id());
                 Files.delete(aside);
                 Files.move(folder, aside);
-                deleteTree(aside);
+                PointFolders.deleteTree(aside);
             }
             pending.add(p);
         }
@@ -120,43 +121,83 @@ public final class LocalSweep {
         Tracker tracker = new Tracker(plan.points().size(), reused, pending.size());
         tracker.report();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, pending.size())), threads());
-        List<Future<PointOutcome>> futures = new ArrayList<>();
         try {
-            for (SweepPoint p : pending) {
-                futures.add(pool.submit(() -> runPoint(p, points, tracker)));
-            }
-            for (int i = 0; i < pending.size(); i++) {
-                try {
-                    outcomes.put(pending.get(i).id(), futures.get(i).get());
-                } catch (ExecutionException e) {
-                    // runPoint records every failure itself; this is a bug in the runner.
-                    throw new IllegalStateException("a sweep worker failed", e.getCause());
-                }
-            }
+            // Points another live sweep into this folder is running are put off to a second pass, by when it has
+            // likely finished them; in the second pass one still unfinished is run here too (the other may be dead).
+            List<SweepPoint> later = runAll(pool, pending, points, tracker, true, outcomes);
+            runAll(pool, later, points, tracker, false, outcomes);
         } finally {
             pool.shutdownNow();
+        }
+        // Built from what is on disk: a point this sweep could not finish may have been finished by another sweep.
+        for (Map.Entry<String, PointOutcome> e : outcomes.entrySet()) {
+            if (!e.getValue().ok()) {
+                String done = PointFolders.completeSummary(points.resolve(e.getKey()));
+                if (done != null) {
+                    e.setValue(PointOutcome.completed(e.getKey(), done));
+                }
+            }
         }
         SweepResults results = SweepResults.of(plan, outcomes);
         AtomicFiles.write(out.resolve(SweepResults.FILE), results.csv());
         AtomicFiles.write(out.resolve(SweepReport.FILE), SweepReport.html(plan, results));
-        return new Outcome(results, pending.size(), reused);
+        return new Outcome(results, tracker.ranNow(), reused, tracker.byOthers());
     }
 
-    private PointOutcome runPoint(SweepPoint p, Path points, Tracker tracker) {
+    /** Runs {@code todo} on the pool into {@code outcomes}; returns the points put off (only when {@code mayDefer}). */
+    private List<SweepPoint> runAll(ExecutorService pool, List<SweepPoint> todo, Path points, Tracker tracker,
+            boolean mayDefer, Map<String, PointOutcome> outcomes) throws InterruptedException {
+        List<Future<PointOutcome>> futures = new ArrayList<>();
+        for (SweepPoint p : todo) {
+            futures.add(pool.submit(() -> runPoint(p, points, tracker, mayDefer)));
+        }
+        List<SweepPoint> deferred = new ArrayList<>();
+        for (int i = 0; i < todo.size(); i++) {
+            PointOutcome o;
+            try {
+                o = futures.get(i).get();
+            } catch (ExecutionException e) {
+                // runPoint records every failure itself; this is a bug in the runner.
+                throw new IllegalStateException("a sweep worker failed", e.getCause());
+            }
+            if (o == null) {
+                deferred.add(todo.get(i));
+            } else {
+                outcomes.put(todo.get(i).id(), o);
+            }
+        }
+        return deferred;
+    }
+
+    /** The point's outcome, or null when it is put off because another live sweep is running it. */
+    private PointOutcome runPoint(SweepPoint p, Path points, Tracker tracker, boolean mayDefer) {
+        Path target = points.resolve(p.id());
+        String done = PointFolders.completeSummary(target);
+        if (done != null) {
+            // Another sweep into this folder completed it since this one looked: the same scenario and seed.
+            tracker.finishedElsewhere();
+            return PointOutcome.completed(p.id(), done);
+        }
+        if (mayDefer && runningElsewhere(points, p.id())) {
+            return null;
+        }
         tracker.started();
         PointOutcome outcome;
         Path partial = null;
+        boolean ran = false;
         try {
-            Path target = points.resolve(p.id());
             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
                     && !Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
                 // Not ours to remove: the user's file (or link) stands where the point's run folder must go.
                 throw new PointFolderTaken(POINTS + "/" + p.id() + " is a file where the point's run folder"
                         + " goes: remove it and run the sweep again to run this point");
             }
+            // Made before the run, so that another sweep into this folder sees the point is being run.
+            partial = PointFolders.partialFolder(points, p.id());
+            ownPartials.add(partial.getFileName().toString());
             ScenarioConfig config = PointRunner.config(p);
+            ran = true;
             RunResult result = PointRunner.run(config, plan.model());
-            partial = partialFolder(points, p.id());
             Files.writeString(partial.resolve("scenario.yaml"), p.scenarioYaml(), StandardCharsets.UTF_8);
             Map<String, Object> extras = RunManifest.extras(config);
             extras.put("scenario_file", "scenario.yaml");
@@ -164,23 +205,41 @@ public final class LocalSweep {
             extras.put("sweep_point", p.id());
             // Not in the scenario: how the point ran (its id hashes it in for flow and ideal).
             extras.put("model", plan.model());
+            // As run -q's, so that the report's findings do not read as if the lint had found nothing.
+            extras.put("lint_skipped", LINT_SKIPPED);
             new RunWriter().write(partial, result, extras);
             ReportWriter.write(partial);
-            publish(partial, points.resolve(p.id()));
-            outcome = PointOutcome.completed(p.id(), RunWriter.summaryJson(result));
+            String theirs = PointFolders.publish(partial, target);
+            outcome = PointOutcome.completed(p.id(), theirs != null ? theirs : RunWriter.summaryJson(result));
         } catch (PointFolderTaken e) {
             outcome = PointOutcome.failed(p.id(), e.getMessage());
         } catch (IOException | UncheckedIOException e) {
             outcome = PointOutcome.failed(p.id(), ioReason(
                     e instanceof UncheckedIOException u ? u.getCause() : (IOException) e, p.id()));
-            deleteQuietly(partial);
+            PointFolders.deleteQuietly(partial);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             outcome = PointOutcome.failed(p.id(), PointRunner.reason(e));
             // A later sweep in another process would remove it, but not one in this process (it is alive).
-            deleteQuietly(partial);
+            PointFolders.deleteQuietly(partial);
         }
-        tracker.finished(outcome.ok());
+        if (partial != null) {
+            ownPartials.remove(partial.getFileName().toString());
+        }
+        tracker.finished(outcome.ok(), ran);
         return outcome;
+    }
+
+    /** Whether a hidden folder of another sweep that still runs (in this process or another) holds point {@code id}. */
+    private boolean runningElsewhere(Path points, String id) {
+        String prefix = "." + id + PointFolders.PARTIAL;
+        try (var list = Files.list(points)) {
+            return list.map(f -> f.getFileName().toString())
+                    .filter(n -> n.startsWith(prefix) && !ownPartials.contains(n))
+                    .anyMatch(n -> PointFolders.isAlive(n.substring(prefix.length())));
+        } catch (IOException | UncheckedIOException e) {
+            // Cannot tell: run the point (at worst twice; publishing keeps the first).
+            return false;
+        }
     }
 
     /**
@@ -198,7 +257,7 @@ public final class LocalSweep {
             Path base = out.toAbsolutePath().normalize();
             Path full = p.toAbsolutePath().normalize();
             where = (full.startsWith(base) ? base.relativize(full).toString() : file)
-                    .replaceAll("\\.[0-9a-f]{" + SweepPoint.ID_LENGTH + "}" + PARTIAL + "[0-9]+-[0-9]+", id);
+                    .replaceAll("\\.[0-9a-f]{" + SweepPoint.ID_LENGTH + "}" + PointFolders.PARTIAL + "[0-9]+-[0-9]+", id);
         }
         return "cannot write the point's run folder: " + where + ": " + IoProblem.cause(e);
     }
@@ -209,75 +268,6 @@ public final class LocalSweep {
 
         PointFolderTaken(String message) {
             super(message, null, false, false);
-        }
-    }
-
-    /** Renames a finished run folder into place; the point folder exists only when complete. */
-    private static void publish(Path partial, Path target) throws IOException {
-        try {
-            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(partial, target);
-        } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-            // Another sweep into the same folder finished this point first: same scenario and seed, same run.
-            deleteTree(partial);
-        }
-    }
-
-    /**
-     * A new hidden folder {@code .ID.partial-PID-N} to write point {@code id}'s run into. Made as any folder is (not
-     * as a temporary one, which is private), so the point folder it becomes has the permissions the umask gives.
-     */
-    private static Path partialFolder(Path points, String id) throws IOException {
-        String prefix = "." + id + PARTIAL + ProcessHandle.current().pid() + "-";
-        while (true) {
-            try {
-                return Files.createDirectory(points.resolve(prefix + PARTIAL_COUNT.incrementAndGet()));
-            } catch (FileAlreadyExistsException e) {
-                // Left by an earlier process that had this process id: try the next number.
-            }
-        }
-    }
-
-    /**
-     * Folders of runs a killed sweep left half written: those of processes that no longer run (another sweep into
-     * the same folder may be writing its own).
-     */
-    private static void removePartials(Path points) throws IOException {
-        try (var list = Files.list(points)) {
-            for (Path p : list.toList()) {
-                String n = p.getFileName().toString();
-                int at = n.indexOf(PARTIAL);
-                if (!n.startsWith(".") || at < 0) {
-                    continue;
-                }
-                String pid = n.substring(at + PARTIAL.length()).replaceFirst("-[0-9]+$", "");
-                boolean running = pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isPresent();
-                if (!running) {
-                    deleteTree(p);
-                }
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            if (dir != null) {
-                deleteTree(dir);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // Best effort: the next sweep into this folder from another process removes it.
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 
@@ -300,6 +290,7 @@ public final class LocalSweep {
         private int running;
         private int failed;
         private int ranNow;
+        private int byOthers;
 
         Tracker(int total, int reused, int pending) {
             this.total = total;
@@ -313,19 +304,38 @@ public final class LocalSweep {
             report();
         }
 
-        synchronized void finished(boolean ok) {
+        /** A point ended here; {@code ran}: it was simulated (not stopped before, as by a file in its folder's place). */
+        synchronized void finished(boolean ok, boolean ran) {
             running--;
             done++;
-            ranNow++;
+            if (ran) {
+                ranNow++;
+            }
             if (!ok) {
                 failed++;
             }
             report();
         }
 
+        /** A point another sweep into the same folder completed meanwhile. */
+        synchronized void finishedElsewhere() {
+            done++;
+            byOthers++;
+            report();
+        }
+
+        synchronized int ranNow() {
+            return ranNow;
+        }
+
+        synchronized int byOthers() {
+            return byOthers;
+        }
+
         synchronized void report() {
             double elapsed = (System.nanoTime() - startNanos) / 1e9;
-            double eta = ranNow == 0 ? Double.NaN : elapsed / ranNow * (pending - ranNow);
+            int left = pending - (done - reused);
+            double eta = ranNow == 0 ? Double.NaN : elapsed / ranNow * left;
             listener.onStatus(new Status(total, done, running, failed, reused, eta));
         }
     }

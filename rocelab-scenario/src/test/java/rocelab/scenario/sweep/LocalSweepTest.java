@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.output.Summary;
@@ -56,7 +60,11 @@ class LocalSweepTest {
             assertThat(point.resolve("summary.json")).isRegularFile();
             assertThat(point.resolve("report.html")).isRegularFile();
             assertThat(Files.readString(point.resolve("scenario.yaml"))).isEqualTo(p.scenarioYaml());
-            assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id());
+            assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id())
+                    .contains("\"lint_skipped\": \"a sweep does not lint its points\"");
+            // Its report says the lint did not run, as run -q's does, not as if it had found nothing.
+            assertThat(Files.readString(point.resolve("report.html"))).contains("rocelab lint did not run (a sweep"
+                    + " does not lint its points): <code>rocelab lint</code> the scenario (this folder's scenario.yaml)");
         }
         // A point folder is made as the points folder is, by the umask; not private as a temporary folder is.
         var points = Files.getPosixFilePermissions(out.resolve("points"));
@@ -116,6 +124,8 @@ class LocalSweepTest {
         Files.writeString(out.resolve("points").resolve(broken), "not a folder");
         LocalSweep.Outcome outcome = new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run();
         assertThat(outcome.results().failed()).isEqualTo(1);
+        // The broken point never ran: it is counted failed, not among the runs made now.
+        assertThat(outcome.ran()).isEqualTo(3);
         List<String> lines = Files.readString(out.resolve("results.csv")).lines().toList();
         assertThat(lines).hasSize(5);
         String row = lines.stream().filter(l -> l.startsWith(broken)).findFirst().orElseThrow();
@@ -124,6 +134,49 @@ class LocalSweepTest {
         assertThat(out.resolve("points").resolve(broken)).hasContent("not a folder");
         assertThat(lines.stream().filter(l -> l.contains(",completed,"))).hasSize(3);
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("Failed points");
+    }
+
+    @Test
+    void twoSweepsIntoOneFolderAtOnceBothCompleteEveryPoint() throws Exception {
+        SweepPlan plan = plan("50KB, 200KB, 300KB", "1");
+        Path out = dir.resolve("out");
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Callable<LocalSweep.Outcome> sweep = () -> new LocalSweep(plan, out, 1, LocalSweep.Listener.NONE).run();
+            Future<LocalSweep.Outcome> a = two.submit(sweep);
+            Future<LocalSweep.Outcome> b = two.submit(sweep);
+            for (LocalSweep.Outcome o : List.of(a.get(), b.get())) {
+                assertThat(o.results().failures()).isEmpty();
+                assertThat(o.results().failed()).isZero();
+            }
+        } finally {
+            two.shutdownNow();
+        }
+        // Whichever wrote results.csv last, it is built from every point's folder, metrics and all.
+        List<String> lines = Files.readString(out.resolve("results.csv")).lines().toList();
+        assertThat(lines).hasSize(7);
+        assertThat(lines.get(0)).contains(",flows.fct_us.p99,");
+        assertThat(lines.subList(1, 7)).allSatisfy(l -> assertThat(l).contains(",completed,completed,,"));
+        assertThat(Files.list(out.resolve("points")).map(p -> p.getFileName().toString()))
+                .noneMatch(n -> n.startsWith("."));
+    }
+
+    @Test
+    void aPointFinishedByAnotherSweepFirstIsTakenFromItsFolder() throws Exception {
+        SweepPlan plan = plan("50KB", "1");
+        Path out = dir.resolve("out");
+        new LocalSweep(plan, out, 1, LocalSweep.Listener.NONE).run();
+        Path points = out.resolve("points");
+        Path target = points.resolve(plan.points().get(0).id());
+        String theirs = Files.readString(target.resolve("summary.json"));
+        // This sweep's own copy of the same run, finished just after the other sweep's was renamed into place.
+        Path mine = points.resolve("." + plan.points().get(0).id() + ".partial-" + ProcessHandle.current().pid()
+                + "-77");
+        Files.createDirectories(mine);
+        Files.writeString(mine.resolve("summary.json"), "{\"stop_reason\": \"completed\"}");
+        assertThat(PointFolders.publish(mine, target)).isEqualTo(theirs);
+        assertThat(mine).doesNotExist();
+        assertThat(target.resolve("summary.json")).hasContent(theirs);
     }
 
     @Test
