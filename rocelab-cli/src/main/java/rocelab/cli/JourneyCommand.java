@@ -267,6 +267,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("sent_through_psn", r.sentThroughPsn());
                 row.put("packets_to_resend", r.packets());
                 if (r.timeout()) {
+                    row.put("timer_started_us", Numbers.micros(r.timerStartPs()));
                     row.put("no_ack_since_us", Numbers.micros(r.noAckSincePs()));
                     row.put("timeout_us", Numbers.micros(r.timeoutPs()));
                     row.put("retry", r.retry());
