@@ -27,6 +27,7 @@ import rocelab.observe.journey.JourneyText;
 import rocelab.observe.output.AtomicFiles;
 import rocelab.observe.output.JsonText;
 import rocelab.observe.output.Numbers;
+import rocelab.scenario.NotPostedCause;
 import rocelab.scenario.ProgressListener;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
@@ -138,6 +139,7 @@ final class JourneyCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(new JourneyText(sim.network(), sim.pfcLog(), sim.creditLog(), sim.ecmpLog())
                 .queuedBehind(behind, recorder.firstSendPs())
                 .runEnded(result.stopReason(), result.simulatedPs(), result.deadlockCycle(), result.deadlockSincePs())
+                .notPosted(f.notPosted() ? NotPostedCause.of(sim.driver(), flow) : null)
                 .render(f, events, packet, fromPs, toPs, maxLines));
         spec.commandLine().getOut().flush();
         if (json != null) {
@@ -193,6 +195,8 @@ final class JourneyCommand implements Callable<Integer> {
         m.put("dst", f.dst());
         m.put("size_bytes", f.sizeBytes());
         m.put("qp", f.queuePair());
+        m.put("status", f.status());
+        m.put("not_posted_because", f.notPosted() ? NotPostedCause.of(sim.driver(), f.id()) : null);
         m.put("fct_us", f.completed() ? Numbers.micros(f.fctPs()) : null);
         // What ended the run: for a flow that did not complete, whether a deadlock or the stop time cut it off.
         m.put("run_stop_reason", result.stopReason());
@@ -263,6 +267,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("sent_through_psn", r.sentThroughPsn());
                 row.put("packets_to_resend", r.packets());
                 if (r.timeout()) {
+                    row.put("timer_started_us", Numbers.micros(r.timerStartPs()));
                     row.put("no_ack_since_us", Numbers.micros(r.noAckSincePs()));
                     row.put("timeout_us", Numbers.micros(r.timeoutPs()));
                     row.put("retry", r.retry());

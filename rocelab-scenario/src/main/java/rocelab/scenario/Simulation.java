@@ -1510,7 +1510,12 @@ public final class Simulation {
             Objects.checkIndex(i, idealFct.length);
             TaskGraph g = driver.graph();
             int task = g.flowTask(i);
-            long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : g.flowStartPs(i);
+            // A flow a failure kept from being posted has no start (not its earliest one: it never got there).
+            FlowRecord.NotPosted why = !driver.failedUnposted(i) ? FlowRecord.NotPosted.NO
+                    : driver.failedBy(task) == WorkloadDriver.OWN_QUEUE_PAIR
+                            ? FlowRecord.NotPosted.QUEUE_PAIR_FAILED_FIRST : FlowRecord.NotPosted.WAITED_ON_FAILURE;
+            boolean notPosted = why != FlowRecord.NotPosted.NO;
+            long started = times.taskStartPs(task) >= 0 ? times.taskStartPs(task) : notPosted ? -1 : g.flowStartPs(i);
             // Flow level: the QP the packet level would open for the flow, and the UDP source port it hashes with.
             var queuePair = driver.queuePair(i);
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
@@ -1518,8 +1523,8 @@ public final class Simulation {
             // InfiniBand packets have no UDP header: the QP's entropy only stands in for the path a subnet would give
             // it (a switch forwards by the destination LID), so the record has no UDP source port.
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
-                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i), qp,
-                    infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs));
+                    times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i) && !notPosted, qp,
+                    infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs), why);
         }
     }
 

@@ -199,7 +199,7 @@ class JourneyTest {
                     assertThat(r.number()).isEqualTo(++latest);
                     byNumber.put(r.number(), r);
                     if (r.timeout()) {
-                        assertThat(r.noAckSincePs() + r.timeoutPs()).as("the timer ran its whole length")
+                        assertThat(r.timerStartPs() + r.timeoutPs()).as("the timer ran its whole length")
                                 .isEqualTo(e.timePs());
                     }
                 } else if (e.kind() == JourneyEvent.Kind.SEND && e.flag()) {
@@ -222,7 +222,7 @@ class JourneyTest {
             }
             assertThat(told).as("the re-sent packets the lines count").isEqualTo(resent);
             long waited = events.stream().filter(e -> e.kind() == JourneyEvent.Kind.RECOVERY && e.flag())
-                    .mapToLong(e -> e.timePs() - ((JourneyEvent.Recovery) e.cause()).noAckSincePs()).sum();
+                    .mapToLong(e -> e.timePs() - ((JourneyEvent.Recovery) e.cause()).timerStartPs()).sum();
             assertThat(2 * waited).as("the timeouts' wait is most of the FCT").isGreaterThan(f.fctPs());
             assertThat(text).contains(String.format(Locale.ROOT, "its QP's local ACK timeout (1048.576 us)"
                     + " fired %d time%s: %.3f us with no new ACK before", timeouts, timeouts == 1 ? "" : "s",
@@ -492,7 +492,8 @@ class JourneyTest {
         assertThat(timeouts.get(1).failed()).isTrue();
         String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
         assertThat(text).contains("FAILED: the QP exhausted its retries", "(go-back-N, retry 1 of 1)",
-                "local ACK timeout (65.536 us) fired: no new ACK since 65.536 us, and its one retry is spent: the QP"
+                "local ACK timeout (65.536 us) fired: no new ACK since 0.000 us (the timer restarted at 65.536 us, when it"
+                        + " last fired), and its one retry is spent: the QP"
                         + " fails (retry exceeded)");
     }
 

@@ -43,6 +43,10 @@ class QueuePairFailureTest {
         assertThat(driver.failed(graph.flowIndex(first))).isTrue();
         assertThat(driver.failed(graph.flowIndex(second))).isTrue();
         assertThat(driver.taskFailed(after)).as("waited for a failed flow").isTrue();
+        // By identity: the failure that reached the compute is the flow it waited for, failed by its own QP.
+        assertThat(driver.failedBy(after)).isEqualTo(second);
+        assertThat(driver.failedBy(second)).isEqualTo(WorkloadDriver.OWN_QUEUE_PAIR);
+        assertThat(driver.failedUnposted(graph.flowIndex(second))).as("posted on the QP behind the first").isFalse();
         assertThat(driver.failed(graph.flowIndex(local))).isFalse();
         assertThat(driver.completedPs(graph.flowIndex(local))).isPositive();
         assertThat(driver.failed(graph.flowIndex(alone))).isFalse();

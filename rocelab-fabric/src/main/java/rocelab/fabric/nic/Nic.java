@@ -253,9 +253,9 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
 
     /** A QP of this RNIC starts to recover lost packets (a NAK, or its local ACK timeout): the journey hears it. */
     void recovering(long nowPs, int queuePair, boolean timeout, long fromPsn, long sentThroughPsn, long packets,
-            long noAckSincePs, int retry, int retryLimit) {
-        journey.onRecovery(nowPs, host, queuePair, timeout, fromPsn, sentThroughPsn, packets, noAckSincePs, retry,
-                retryLimit);
+            long timerStartPs, long noAckSincePs, int retry, int retryLimit) {
+        journey.onRecovery(nowPs, host, queuePair, timeout, fromPsn, sentThroughPsn, packets, timerStartPs,
+                noAckSincePs, retry, retryLimit);
     }
 
     public void journeyProbe(JourneyProbe probe) {

@@ -57,6 +57,12 @@ public final class QueuePair {
     private boolean failed;
     private int retries;
     private long ackDeadlinePs;
+    /**
+     * When the ACK timer was last started by anything but its own firing (a send with no timer running, an ACK that
+     * acknowledged something new, a NAK): a timeout's "no new ACK since". A timer restarted by its firing starts
+     * later than this, and only then.
+     */
+    private long timerStartedByTrafficPs;
     private boolean timerPending;
 
     // Transmit scheduling state, owned by the source RNIC.
@@ -268,6 +274,7 @@ public final class QueuePair {
         if (sndUna > before) {
             retries = 0;
             ackDeadlinePs = nowPs + k.ackTimeoutPs;
+            timerStartedByTrafficPs = nowPs;
         }
         cc.onAck(nowPs, feedback.fill(bytesBefore(sndUna) - bytesBefore(before), nowPs - ack.sentAtPs(), ack.psn(),
                 unackedBytes(), ack));
@@ -287,13 +294,14 @@ public final class QueuePair {
                     unackedBytes(), nak));
         }
         ackDeadlinePs = nowPs + k.ackTimeoutPs;
+        timerStartedByTrafficPs = nowPs;
         // A stale NAK asks for a PSN that an ACK sent after it (they can pass each other on sprayed paths) already
         // acknowledged: going back to it would re-send acknowledged packets, or point before the first outstanding
         // message. The requester goes back to its oldest unacknowledged PSN instead, as the ns-3 RDMA model does on
         // every NAK (what the responder discarded after the NAK's gap is unknown, and it NAKs a gap only once).
         goBackTo(Math.max(nak.psn(), sndUna));
-        source.recovering(nowPs, id, false, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), -1, retries,
-                k.retryLimit);
+        source.recovering(nowPs, id, false, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), -1, -1,
+                retries, k.retryLimit);
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
     }
@@ -311,6 +319,7 @@ public final class QueuePair {
                     unackedBytes(), nak));
         }
         ackDeadlinePs = nowPs + k.ackTimeoutPs;
+        timerStartedByTrafficPs = nowPs;
         long last = Math.min(nak.missingToPsn(), maxSentPsn);
         for (long psn = Math.max(nak.psn(), sndUna); psn <= last; psn++) {
             selective.askedFor.set(psn);
@@ -324,7 +333,7 @@ public final class QueuePair {
             selective.knownThrough = Math.max(selective.knownThrough, nak.missingToPsn());
         }
         source.recovering(nowPs, id, false, selective.resendCount > 0 ? nextResend() : -1, maxSentPsn,
-                selective.resendCount, -1, retries, k.retryLimit);
+                selective.resendCount, -1, -1, retries, k.retryLimit);
         cc.onLoss(nowPs);
         source.wake(nowPs, this);
     }
@@ -408,6 +417,9 @@ public final class QueuePair {
         }
         if (force || !timerPending) {
             ackDeadlinePs = nowPs + k.ackTimeoutPs;
+            if (!force) {
+                timerStartedByTrafficPs = nowPs;
+            }
         }
         if (!timerPending) {
             timerPending = true;
@@ -430,12 +442,15 @@ public final class QueuePair {
             return;
         }
         source.count(NicCounter.LOCAL_ACK_TIMEOUT_ERR);
-        // Nothing new was acknowledged since the timer started (progress and NAKs move the deadline).
-        long noAckSincePs = ackDeadlinePs - k.ackTimeoutPs;
+        // Nothing new was acknowledged since the timer started (progress and NAKs move the deadline), nor since it was
+        // last started by something other than its own firing.
+        long timerStartPs = ackDeadlinePs - k.ackTimeoutPs;
+        long noAckSincePs = timerStartedByTrafficPs;
         if (retries >= k.retryLimit) {
             failed = true;
             source.count(NicCounter.RETRY_EXCEEDED);
-            source.recovering(nowPs, id, true, -1, maxSentPsn, 0, noAckSincePs, retries + 1, k.retryLimit);
+            source.recovering(nowPs, id, true, -1, maxSentPsn, 0, timerStartPs, noAckSincePs, retries + 1,
+                    k.retryLimit);
             k.listener.onQueuePairError(nowPs, id);
             return;
         }
@@ -443,11 +458,11 @@ public final class QueuePair {
         if (selective != null) {
             resendUnconfirmed();
             source.recovering(nowPs, id, true, selective.resendCount > 0 ? nextResend() : -1, maxSentPsn,
-                    selective.resendCount, noAckSincePs, retries, k.retryLimit);
+                    selective.resendCount, timerStartPs, noAckSincePs, retries, k.retryLimit);
         } else {
             goBackTo(sndUna);
-            source.recovering(nowPs, id, true, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), noAckSincePs,
-                    retries, k.retryLimit);
+            source.recovering(nowPs, id, true, sndNxt, maxSentPsn, Math.max(0, maxSentPsn - sndNxt + 1), timerStartPs,
+                    noAckSincePs, retries, k.retryLimit);
         }
         cc.onLoss(nowPs);
         armTimer(nowPs, true);

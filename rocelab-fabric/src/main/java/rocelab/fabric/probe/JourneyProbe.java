@@ -18,13 +18,15 @@ public interface JourneyProbe {
      * fired ({@code timeout}); it calls this itself, when it decides, so the step names the QP by identity. Go-back-N:
      * it sends again from {@code fromPsn}; selective repeat: it sends again {@code packets} PSNs alone, the lowest
      * {@code fromPsn} (-1: none). {@code sentThroughPsn} is the highest PSN it had sent, {@code packets} how many it
-     * now means to send again. For a timeout, {@code noAckSincePs} is when its timer started (nothing new was
-     * acknowledged since), {@code retry} the retry it starts (1..{@code retryLimit}); a retry above the limit means
-     * the retries are spent and the QP fails. For a NAK, {@code noAckSincePs} is -1 and {@code retry} the retries so
-     * far.
+     * now means to send again. For a timeout, {@code timerStartPs} is when its timer started (the firing of a
+     * timeout before it restarts it), {@code noAckSincePs} when it was last started by a send, an ACK that
+     * acknowledged something new or a NAK (nothing new was acknowledged since; earlier than {@code timerStartPs}
+     * exactly when the timer was restarted by its own firing), {@code retry} the retry it starts
+     * (1..{@code retryLimit}); a retry above the limit means the retries are spent and the QP fails. For a NAK, both
+     * times are -1 and {@code retry} is the retries so far.
      */
     default void onRecovery(long nowPs, int host, int queuePair, boolean timeout, long fromPsn, long sentThroughPsn,
-            long packets, long noAckSincePs, int retry, int retryLimit) {}
+            long packets, long timerStartPs, long noAckSincePs, int retry, int retryLimit) {}
 
     /** A switch admitted a packet into the queue of output {@code port}, which held {@code queueBytes} before it. */
     default void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {}

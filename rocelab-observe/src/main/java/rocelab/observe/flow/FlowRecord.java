@@ -6,12 +6,45 @@ package rocelab.observe.flow;
  * @param idealFctPs completion time of the same flow alone on an idle fabric (closed form)
  * @param udpSourcePort the UDP source port of the flow's QP, RoCEv2's ECMP entropy; {@link #NO_UDP_SOURCE_PORT} when
  *     its packets have no UDP header (InfiniBand: a switch forwards by the destination LID)
+ * @param failed it was posted and its QP ran out of retries before its last ACK
  * @param rateHeldPs packet level: the time its QP had data ready that its congestion control's rate held back during
  *     its life (to the run's end if unfinished); -1 when not known (flow level, or never started)
+ * @param notPostedWhy {@link NotPosted#NO} unless it was never posted because a failure reached it first: then
+ *     {@code startPs} is -1, and it is not {@code failed} (it sent nothing)
  */
 public record FlowRecord(
         int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs, long idealFctPs,
-        boolean failed, int queuePair, int udpSourcePort, long rateHeldPs) {
+        boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy) {
+
+    public FlowRecord {
+        if (failed && notPostedWhy != NotPosted.NO) {
+            throw new IllegalArgumentException("flow " + id + " is failed and not posted: a failed flow was posted");
+        }
+    }
+
+    /** A record of a flow that was posted, or that the run never reached. */
+    public FlowRecord(int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs,
+            long idealFctPs, boolean failed, int queuePair, int udpSourcePort, long rateHeldPs) {
+        this(id, src, dst, sizeBytes, startPs, deliveredPs, finishPs, idealFctPs, failed, queuePair, udpSourcePort,
+                rateHeldPs, NotPosted.NO);
+    }
+
+    /** Whether a flow was kept from being posted by a failure, and which. */
+    public enum NotPosted {
+        /** Posted, or not reached when the run ended. */
+        NO,
+        /** Something it waited for (a flow, or a task waiting on one) failed. */
+        WAITED_ON_FAILURE,
+        /** Its own QP ran out of retries (on an earlier flow) before its turn, with nothing it waited for failed. */
+        QUEUE_PAIR_FAILED_FIRST,
+        /** One of the two, which is not known (a record read back from flows.csv, whose status says only this). */
+        A_FAILURE_REACHED_IT
+    }
+
+    /** It was never posted because a failure reached it first. */
+    public boolean notPosted() {
+        return notPostedWhy != NotPosted.NO;
+    }
 
     /** A record with no rate-held time known. */
     public FlowRecord(int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs,
@@ -30,6 +63,16 @@ public record FlowRecord(
 
     public boolean completed() {
         return finishPs >= 0;
+    }
+
+    /** Neither completed, nor failed, nor kept from being posted by a failure: the run ended first. */
+    public boolean unfinished() {
+        return !completed() && !failed && !notPosted();
+    }
+
+    /** Its status in flows.csv: {@code completed}, {@code failed}, {@code not_posted} or {@code unfinished}. */
+    public String status() {
+        return failed ? "failed" : notPosted() ? "not_posted" : completed() ? "completed" : "unfinished";
     }
 
     public long fctPs() {

@@ -68,11 +68,18 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
     /**
      * The QP started to recover lost packets, as it reported it: its {@code number} among the QP's recoveries, after
      * its local ACK timeout ({@code timeout}) or a NAK, go-back-N or {@code selective}; the first PSN it sends again
-     * (-1: none), the highest it had sent, how many it means to send again; for a timeout, since when nothing new was
-     * acknowledged, and the retry it starts (above {@code retryLimit}: the retries are spent and the QP fails).
+     * (-1: none), the highest it had sent, how many it means to send again; for a timeout, when its timer started,
+     * since when nothing new was acknowledged (earlier than the timer's start when its last firing restarted it), and
+     * the retry it starts (above {@code retryLimit}: the retries are spent and the QP fails).
      */
     public record Recovery(int number, boolean timeout, boolean selective, long fromPsn, long sentThroughPsn,
-            long packets, long noAckSincePs, long timeoutPs, int retry, int retryLimit) implements Cause {
+            long packets, long timerStartPs, long noAckSincePs, long timeoutPs, int retry, int retryLimit)
+            implements Cause {
+        /** Whether the timer that fired had been restarted by its own previous firing (not by a send, ACK or NAK). */
+        public boolean restartedByFiring() {
+            return timerStartPs > noAckSincePs;
+        }
+
         /** Whether the timeout found the retries spent: the QP failed instead of recovering. */
         public boolean failed() {
             return timeout && retry > retryLimit;

@@ -145,7 +145,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
 
     @Override
     public void onRecovery(long nowPs, int host, int qp, boolean timeout, long fromPsn, long sentThroughPsn,
-            long packets, long noAckSincePs, int retry, int retryLimit) {
+            long packets, long timerStartPs, long noAckSincePs, int retry, int retryLimit) {
         if (qp != queuePair) {
             return;
         }
@@ -153,8 +153,8 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         boolean selective = network.queuePairs().get(queuePair).selectiveRepeat();
         events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.RECOVERY, host, 0, fromPsn, packets, timeout,
                 timeout ? "timeout" : "nak", new JourneyEvent.Recovery(recoveries, timeout, selective, fromPsn,
-                        sentThroughPsn, packets, noAckSincePs, network.nic(host).parameters().ackTimeoutPs(), retry,
-                        retryLimit)));
+                        sentThroughPsn, packets, timerStartPs, noAckSincePs,
+                        network.nic(host).parameters().ackTimeoutPs(), retry, retryLimit)));
     }
 
     @Override

@@ -97,6 +97,17 @@ public final class JourneyText {
         return this;
     }
 
+    /**
+     * Why the flow was never posted (from the failure the driver recorded reaching it, the dependency it waited for),
+     * told instead of a post time for a flow whose record is {@link FlowRecord#notPosted}.
+     */
+    public JourneyText notPosted(String why) {
+        this.notPostedWhy = why;
+        return this;
+    }
+
+    private String notPostedWhy;
+
     /** Why a flow that neither completed nor failed is unfinished: what ended the run. */
     private String unfinishedText() {
         if (stopReason == null) {
@@ -143,6 +154,12 @@ public final class JourneyText {
         } else {
             line(b, "journey of flow %d: h%d -> h%d, %,d bytes, RC QP %d (UDP source port %d)", f.id(), f.src(),
                     f.dst(), f.sizeBytes(), f.queuePair(), f.udpSourcePort());
+        }
+        if (f.notPosted()) {
+            // It sent nothing: no post time, no packets to follow.
+            line(b, "  %s", notPostedWhy != null ? notPostedWhy
+                    : "never posted: a failure reached it first (something it waited for failed, or its QP did)");
+            return b.toString();
         }
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",

@@ -72,8 +72,9 @@ final class RecoveryText {
      * start); the retries spent.
      */
     static String recovery(JourneyEvent e, JourneyEvent.Recovery r, Map<Integer, Resends> all) {
-        String timer = String.format(Locale.ROOT, "h%d's local ACK timeout (%s us) fired: no new ACK since %s us",
-                e.node(), us(r.timeoutPs()), us(r.noAckSincePs()));
+        String timer = String.format(Locale.ROOT, "h%d's local ACK timeout (%s us) fired: no new ACK since %s us%s",
+                e.node(), us(r.timeoutPs()), us(r.noAckSincePs()), r.restartedByFiring()
+                        ? " (the timer restarted at " + us(r.timerStartPs()) + " us, when it last fired)" : "");
         if (r.failed()) {
             return String.format(Locale.ROOT, "%s, and %s: the QP fails (retry exceeded)", timer,
                     r.retryLimit() == 0 ? "it may not retry (retry-count 0)" : r.retryLimit() == 1
@@ -118,7 +119,7 @@ final class RecoveryText {
             if (e.kind() == JourneyEvent.Kind.RECOVERY && e.cause() instanceof JourneyEvent.Recovery r && r.timeout()
                     && e.timePs() >= f.startPs() && e.timePs() <= end) {
                 fired++;
-                waited += e.timePs() - Math.max(r.noAckSincePs(), f.startPs());
+                waited += e.timePs() - Math.max(r.timerStartPs(), f.startPs());
                 timeoutPs = r.timeoutPs();
             }
         }

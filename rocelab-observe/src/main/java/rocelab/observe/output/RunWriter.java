@@ -275,7 +275,13 @@ public final class RunWriter {
                     : List.<FlowWaits.Root>of();
             boolean victim = isVictim != null && f.id() >= 0 && f.id() < isVictim.length && isVictim[f.id()];
             var root = victim ? victimRoot[f.id()] : roots.isEmpty() ? null : roots.get(0);
-            t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes()).micros(f.startPs());
+            t.number(f.id()).number(f.src()).number(f.dst()).number(f.sizeBytes());
+            // Never posted (a failure reached it first): no start, rather than the earliest it could have had.
+            if (f.startPs() < 0) {
+                t.empty();
+            } else {
+                t.micros(f.startPs());
+            }
             if (f.finishPs() < 0) {
                 t.empty().empty();
             } else {
@@ -292,7 +298,7 @@ public final class RunWriter {
             } else {
                 t.micros(f.idealFctPs());
             }
-            t.number(f.slowdown()).text(f.failed() ? "failed" : f.completed() ? "completed" : "unfinished")
+            t.number(f.slowdown()).text(f.status())
                     .number(f.queuePair());
             // InfiniBand has no UDP header: the column stays (its place is the schema) and is empty.
             if (f.hasUdpSourcePort()) {

@@ -418,12 +418,16 @@ public final class Summary {
         // One pass over the records (a flow-level run's are made on each get), in flow order as the arrays were.
         long completed = 0;
         long failed = 0;
+        long notPosted = 0;
         long bytes = 0;
         long[] fct = new long[n];
         long[] slow = new long[n];
         for (FlowRecord f : r.flows()) {
             if (f.failed()) {
                 failed++;
+            }
+            if (f.notPosted()) {
+                notPosted++;
             }
             if (f.completed()) {
                 fct[(int) completed] = f.fctPs();
@@ -438,7 +442,11 @@ public final class Summary {
         m.put("count", n);
         m.put("completed", completed);
         m.put("failed", failed);
-        m.put("unfinished", n - completed - failed);
+        // Only when a failure kept flows from being posted, so that a run without failures keeps its keys.
+        if (notPosted > 0) {
+            m.put("not_posted", notPosted);
+        }
+        m.put("unfinished", n - completed - failed - notPosted);
         m.put("bytes_completed", bytes);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("min", micros(p.min()));

@@ -65,6 +65,12 @@ public final class SummaryText {
         long failed = aggregated != null ? aggregated.failedCount()
                 : r.flows().stream().filter(FlowRecord::failed).count();
         long flowCount = aggregated != null ? aggregated.count() : r.flows().size();
+        // Flows a failure kept from being posted: not failed (they sent nothing), not unfinished (the run ended).
+        long waitedOnFailure = aggregated != null ? 0 : r.flows().stream()
+                .filter(f -> f.notPostedWhy() == FlowRecord.NotPosted.WAITED_ON_FAILURE).count();
+        long queuePairFailedFirst = aggregated != null ? 0 : r.flows().stream()
+                .filter(f -> f.notPostedWhy() == FlowRecord.NotPosted.QUEUE_PAIR_FAILED_FIRST).count();
+        long notPosted = waitedOnFailure + queuePairFailedFirst;
         Percentiles fct = new Percentiles(
                 r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::fctPs).toArray());
         Percentiles slow = new Percentiles(r.flows().stream().filter(FlowRecord::completed)
@@ -78,8 +84,9 @@ public final class SummaryText {
                 Numbers.count(topo.switchCount(), "switch", "switches"));
         line(b, "");
         line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
-                failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "",
-                r.finished() ? "" : ", " + (flowCount - completed - failed) + unfinishedWhy(r.stopReason())
+                (failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "")
+                        + (notPosted > 0 ? ", " + notPosted + " never posted (a failure reached them first)" : ""),
+                r.finished() ? "" : ", " + (flowCount - completed - failed - notPosted) + unfinishedWhy(r.stopReason())
                         + notPosted(r, aggregated != null),
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if (r.nvlinkTransfers() > 0) {
@@ -94,10 +101,12 @@ public final class SummaryText {
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
         } else if ("all-failed".equals(r.stopReason()) || "some-failed".equals(r.stopReason())) {
             // Every flow ended, but not every one completed: the run did not do what it was asked.
-            line(b, "FAILED      %s, %s out of retries; the run ended with stop_reason %s%s",
+            line(b, "FAILED      %s, %s out of retries%s; the run ended with stop_reason %s%s",
                     failed == flowCount ? "no flow completed: all " + failed + " failed"
-                            : failed + " of " + flowCount + " flows failed",
-                    failed == 1 ? "its QP" : "their QPs", r.stopReason(),
+                            : (completed == 0 ? "no flow completed: " : "") + failed + " of " + flowCount
+                                    + (flowCount == 1 ? " flow" : " flows") + " failed",
+                    failed == 1 ? "its QP" : "their QPs", notPostedWhy(waitedOnFailure, queuePairFailedFirst),
+                    r.stopReason(),
                     r.packetLevel() && t.packetsDropped() > 0 ? "; what was dropped, and why: loss below" : "");
         } else if ("stalled".equals(r.stopReason())) {
             long paused = 0;
@@ -757,12 +766,30 @@ public final class SummaryText {
         }
         long n = 0;
         for (FlowRecord f : r.flows()) {
-            if (!f.completed() && !f.failed() && f.startPs() >= r.simulatedPs()) {
+            if (f.unfinished() && f.startPs() >= r.simulatedPs()) {
                 n++;
             }
         }
         return n == 0 ? "" : " (" + n + " of them not posted yet: " + (n == 1 ? "its start is" : "their starts are")
                 + " after the run's end)";
+    }
+
+    /**
+     * "; 75 more were never posted: what they waited for failed": the flows a failure kept from being posted, by what
+     * the driver recorded reached each (the dependency it waited for, or its own QP failing before its turn).
+     */
+    static String notPostedWhy(long waitedOnFailure, long queuePairFailedFirst) {
+        long n = waitedOnFailure + queuePairFailedFirst;
+        if (n == 0) {
+            return "";
+        }
+        String waited = waitedOnFailure == 1 ? "what it waited for failed" : "what they waited for failed";
+        String first = queuePairFailedFirst == 1 ? "its QP ran out of retries before its turn"
+                : "their QPs ran out of retries before their turn";
+        String why = queuePairFailedFirst == 0 ? waited : waitedOnFailure == 0 ? first
+                : waitedOnFailure + " because what they waited for failed, " + queuePairFailedFirst
+                        + " because their QP ran out of retries before their turn";
+        return "; " + n + " more " + (n == 1 ? "was" : "were") + " never posted: " + why;
     }
 
     private static String unfinishedWhy(String stopReason) {

@@ -41,9 +41,12 @@ final class Findings {
         } else if ("all-failed".equals(stop) || "some-failed".equals(stop)) {
             Object failed = s.get("flows") instanceof Map<?, ?> f ? f.get("failed") : null;
             Object count = s.get("flows") instanceof Map<?, ?> f ? f.get("count") : null;
+            long notPosted = KeyNumbers.lng(KeyNumbers.at(s, "flows", "not_posted"));
             items.add("<li class='err'><b>" + ("all-failed".equals(stop) ? "No flow completed" : "Flows failed")
-                    + "</b>: " + failed + " of " + count + " flows failed (their QPs ran out of retries); the run"
-                    + " ended with stop reason " + Page.esc(stop) + "</li>");
+                    + "</b>: " + failed + " of " + count + " flows failed (their QPs ran out of retries)"
+                    + (notPosted > 0 ? "; " + Fmt.count(notPosted) + " more were never posted: a failure reached them"
+                    + " first (flows.csv status <code>not_posted</code>)" : "")
+                    + "; the run ended with stop reason " + Page.esc(stop) + "</li>");
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }

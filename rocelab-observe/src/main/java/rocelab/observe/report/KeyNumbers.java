@@ -19,10 +19,12 @@ final class KeyNumbers {
         long completed = lng(at(s, "flows", "completed"));
         long failed = lng(at(s, "flows", "failed"));
         long unfinished = lng(at(s, "flows", "unfinished"));
+        long notPosted = lng(at(s, "flows", "not_posted"));
         t.add(new Tile(Fmt.count(completed) + " / " + Fmt.count(count), "flows completed", completed < count));
-        if (failed > 0 || unfinished > 0) {
-            t.add(new Tile(Fmt.count(failed) + " failed · " + Fmt.count(unfinished) + " unfinished", "flows not done",
-                    true));
+        if (failed > 0 || unfinished > 0 || notPosted > 0) {
+            String never = notPosted > 0 ? Fmt.count(notPosted) + " never posted · " : "";
+            t.add(new Tile(Fmt.count(failed) + " failed · " + never + Fmt.count(unfinished) + " unfinished",
+                    "flows not done", true));
         }
         Object p50 = at(s, "flows", "fct_us", "p50");
         if (p50 != null) {

@@ -246,7 +246,9 @@ final class ReportFolder {
                     (int) c.integer(i, "dst"), c.integer(i, "size_bytes"), start, c.ps(i, "delivered_us"),
                     fct < 0 ? -1 : start + fct, c.ps(i, "ideal_fct_us"), "failed".equals(c.text(i, "status")),
                     (int) c.integer(i, "qp"),
-                    c.text(i, "udp_sport").isEmpty() ? FlowRecord.NO_UDP_SOURCE_PORT : (int) c.integer(i, "udp_sport")));
+                    c.text(i, "udp_sport").isEmpty() ? FlowRecord.NO_UDP_SOURCE_PORT : (int) c.integer(i, "udp_sport"),
+                    -1, "not_posted".equals(c.text(i, "status")) ? FlowRecord.NotPosted.A_FAILURE_REACHED_IT
+                            : FlowRecord.NotPosted.NO));
         }
         return out;
     }

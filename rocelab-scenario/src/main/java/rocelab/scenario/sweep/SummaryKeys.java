@@ -98,6 +98,7 @@ public final class SummaryKeys {
             flows.fct_us.p50
             flows.fct_us.p90
             flows.fct_us.p99
+            flows.not_posted
             flows.note
             flows.output
             flows.slowdown

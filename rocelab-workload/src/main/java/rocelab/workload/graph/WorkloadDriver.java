@@ -60,6 +60,15 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      */
     private final long[] rateHeld;
     private final boolean[] failed;
+    /**
+     * Per failed task, what its failure came from: the task whose failure reached it (it waited for that one), or
+     * {@link #OWN_QUEUE_PAIR}; and when. Null until the first failure (most runs have none), so that the outputs can
+     * say which failure a flow that was never posted waited on, by the dependency itself rather than by a guess.
+     */
+    private int[] failedBy;
+    private long[] failedAtPs;
+    /** {@link #failedBy} of a flow failed by its own queue pair running out of retries. */
+    public static final int OWN_QUEUE_PAIR = -1;
     /** The flow-level network (null: flows are packets); NVLink ports always are fluids, after its resources. */
     private final FlowRouter router;
     private final FluidNetwork fluid;
@@ -354,7 +363,12 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
                 }
             }
             case TIMER_END -> push(lane, (int) arg);
-            case READY -> start(lane, nowPs, (int) arg);
+            // A failure that reached the task while it waited for its earliest start: it is never posted.
+            case READY -> {
+                if (!failed[(int) arg]) {
+                    start(lane, nowPs, (int) arg);
+                }
+            }
             case ACKED -> acknowledged(lane, nowPs, graph.flowIndex((int) arg));
             case DELIVERED -> push(lane, (int) arg);
             default -> throw new IllegalStateException("unknown event " + kind);
@@ -658,17 +672,29 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         if (firstFlowOfQueuePair == null || q < 0 || q >= firstFlowOfQueuePair.length) {
             return;
         }
-        for (int f = firstFlowOfQueuePair[q]; f >= 0; f = nextFlowOnQueuePair[f]) {
-            if (completedPs[f] < 0) {
-                fail(lane, nowPs, graph.flowTask(f), true);
+        // The posted flows first, then the QP's flows not posted yet: one of those that also waited for a failed flow
+        // is told as waiting for it (what held it back), not as failed by a QP it never had a message on. The set of
+        // failed tasks is the same in either order.
+        for (int pass = 0; pass < 2; pass++) {
+            for (int f = firstFlowOfQueuePair[q]; f >= 0; f = nextFlowOnQueuePair[f]) {
+                int t = graph.flowTask(f);
+                if (completedPs[f] < 0 && (startPs[t] >= 0) == (pass == 0)) {
+                    fail(lane, nowPs, t, true, OWN_QUEUE_PAIR);
+                }
             }
         }
     }
 
-    private void fail(Lane lane, long nowPs, int t, boolean onTheQueuePair) {
+    private void fail(Lane lane, long nowPs, int t, boolean onTheQueuePair, int by) {
         if (failed[t]) {
             return;
         }
+        if (failedBy == null) {
+            failedBy = new int[failed.length];
+            failedAtPs = new long[failed.length];
+        }
+        failedBy[t] = by;
+        failedAtPs[t] = nowPs;
         if (failingAtPs >= 0 && (onTheQueuePair ? startPs[t] >= failingAtPs : startPs[t] >= 0)) {
             throw new InexactSplitException(describe(t) + " started at " + microseconds(startPs[t]) + ", after the"
                     + " failure of a queue pair it waited for in another partition, at " + microseconds(failingAtPs));
@@ -686,11 +712,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
         if (endPs[t] < 0 || failingAtPs >= 0 && endPs[t] > failingAtPs) {
             for (int i = onEndStart[t]; i < onEndStart[t + 1]; i++) {
-                fail(lane, nowPs, onEnd[i], false);
+                fail(lane, nowPs, onEnd[i], false, t);
             }
         }
         for (int i = onAckStart[t]; i < onAckStart[t + 1]; i++) {
-            fail(lane, nowPs, onAck[i], false);
+            fail(lane, nowPs, onAck[i], false, t);
         }
     }
 
@@ -899,6 +925,31 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     public boolean taskFailed(int task) {
         return failed[task];
+    }
+
+    /**
+     * Of a failed task: the task whose failure reached it, as a dependency it waited for, or {@link #OWN_QUEUE_PAIR}
+     * for a flow whose own queue pair ran out of retries (posted, or not posted yet when it did).
+     */
+    public int failedBy(int task) {
+        if (!failed[task]) {
+            throw new IllegalArgumentException("task " + task + " did not fail");
+        }
+        return failedBy[task];
+    }
+
+    /** When a failed task was failed. */
+    public long failedAtPs(int task) {
+        if (!failed[task]) {
+            throw new IllegalArgumentException("task " + task + " did not fail");
+        }
+        return failedAtPs[task];
+    }
+
+    /** Whether flow i failed before it was posted: a failure reached it while it waited (or its QP failed first). */
+    public boolean failedUnposted(int i) {
+        int t = graph.flowTask(i);
+        return failed[t] && startPs[t] < 0;
     }
 
     /** Flows whose message has been posted. */
