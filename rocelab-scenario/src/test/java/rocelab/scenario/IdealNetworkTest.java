@@ -561,4 +561,76 @@ class IdealNetworkTest {
             assertThat(flow.flows().get(0).fctPs()).as("%s B, flow model", size).isEqualTo(f.fctPs());
         }
     }
+
+    /**
+     * Audit: with one of two spine uplinks slowed (25 Gb/s, or 200 us long), the closed form took the switches' first
+     * equal-cost path, through spine0, whatever path a flow was hashed onto. A flow through spine1 then ran faster than
+     * its "ideal" (slowdown 0.64), and the one fault read "at ideal" or "4x slow" by which spine it was numbered on.
+     * Now every flow's ideal is the best of its equal-cost paths: flows that took the good spine alone take exactly
+     * it, those through the slowed link are slower, none is faster, and numbering the fault on either spine gives the
+     * same ideals and the same collective bound.
+     */
+    private static final int LONE_FLOWS = 16;
+
+    @Test
+    void shouldBoundEveryFlowByTheBestOfItsEqualCostPathsWhateverTheSpinesAreNumbered() {
+        for (String fault : List.of("rate: 25Gbps", "delay: 200us")) {
+            List<Long> idealsBySpine = new ArrayList<>();
+            List<Long> collectiveIdeals = new ArrayList<>();
+            // Sixteen flows one at a time (600 us apart), between the leaves both ways, each on its own QP: their
+            // hashes take both spines.
+            StringBuilder flows = new StringBuilder();
+            for (int i = 0; i < LONE_FLOWS; i++) {
+                int a = i % 2;
+                int b = 2 + (i / 2) % 2;
+                flows.append(String.format("      - {kind: flow, src: %d, dst: %d, size: 200KB, start: %dus}%n",
+                        i < 8 ? a : b, i < 8 ? b : a, i * 600));
+            }
+            String lone = flows.toString().replace("      - ", "  - ");
+            for (int slowSpine = 0; slowSpine < 2; slowSpine++) {
+                String yaml = """
+                        name: one-slow-uplink
+                        fabric: {mode: roce-lossless, mtu: 4096}
+                        topology:
+                          kind: custom
+                          hosts: 4
+                          switches: [leaf0, leaf1, spine0, spine1]
+                          link: {rate: 100Gbps, delay: 1us}
+                          links:
+                            - {a: h0, b: leaf0}
+                            - {a: h1, b: leaf0}
+                            - {a: h2, b: leaf1}
+                            - {a: h3, b: leaf1}
+                            - {a: leaf0, b: spine0}
+                            - {a: leaf0, b: spine1}
+                            - {a: leaf1, b: spine0SLOW0}
+                            - {a: leaf1, b: spine1SLOW1}
+                        nic: {cc: none}
+                        traffic:
+                          LONE
+                          - {kind: allreduce, ranks: 0-3, size: 4MB, start: 10ms}
+                        """.replace("SLOW" + slowSpine, ", " + fault).replaceAll("SLOW\\d", "")
+                        .replace("  LONE\n", lone);
+                RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+                assertThat(r.finished()).isTrue();
+                long slack = Rates.serializationPs(4200, 100_000_000_000L);
+                for (FlowRecord f : r.flows()) {
+                    assertThat(f.fctPs()).as("%s, slow spine%d, flow %d", fault, slowSpine, f.id())
+                            .isGreaterThanOrEqualTo(f.idealFctPs() - slack);
+                }
+                // Each lone flow's hash takes one spine: those that took the good one ran at their ideal, those that
+                // crossed the slowed link were slower (some of each).
+                List<FlowRecord> alone = r.flows().subList(0, LONE_FLOWS);
+                assertThat(alone).anySatisfy(f -> assertThat(f.fctPs()).isEqualTo(f.idealFctPs()));
+                assertThat(alone).anySatisfy(f -> assertThat(f.fctPs()).isGreaterThan(f.idealFctPs() + 10 * slack));
+                alone.forEach(f -> idealsBySpine.add(f.idealFctPs()));
+                var col = r.collectives().get(0);
+                assertThat(col.timePs()).isGreaterThanOrEqualTo(col.idealTimePs() - slack);
+                collectiveIdeals.add(col.idealTimePs());
+            }
+            assertThat(idealsBySpine.subList(0, LONE_FLOWS)).as(fault)
+                    .isEqualTo(idealsBySpine.subList(LONE_FLOWS, 2 * LONE_FLOWS));
+            assertThat(collectiveIdeals.get(0)).as(fault).isEqualTo(collectiveIdeals.get(1));
+        }
+    }
 }

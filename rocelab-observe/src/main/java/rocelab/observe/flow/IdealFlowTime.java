@@ -1,7 +1,7 @@
 package rocelab.observe.flow;
 
-import java.util.Arrays;
 import rocelab.engine.Rates;
+import rocelab.fabric.network.BestPath;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
 import rocelab.fabric.nic.NicParameters;
@@ -10,7 +10,8 @@ import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /**
- * Completion time of a flow alone on an idle fabric, in closed form ({@link PathTiming} over one shortest path):
+ * Completion time of a flow alone on an idle fabric, in closed form ({@link PathTiming} over the best links of its
+ * equal-cost paths, {@link BestPath}: a bound for whichever path its hash picks):
  * every frame serialised at the path's bottleneck, one largest frame of store-and-forward at every other hop,
  * propagation on every link, and the ACK of the last packet back over the same links. Exact for a path of equal
  * rates (see the timing tests). This is the "ideal FCT" of flows.csv: the flow with the fabric to itself. A receiver
@@ -22,11 +23,11 @@ public final class IdealFlowTime {
     private final Topology topology;
     private final Network network;
     private final PathTiming timing;
-    /** The switches' equal-cost next hops (shared with the fabric's own table); the path takes the first. */
-    private final int[][][] routes;
+    /** The best links at each hop of the equal-cost paths between two hosts. */
+    private final BestPath best;
     /** Scratch for one path's link rates and delays: no per-pair cache, which would grow with hosts squared. */
-    private long[] rates = new long[8];
-    private long[] delays = new long[8];
+    private final long[] rates;
+    private final long[] delays;
     /** Multi-plane RNICs that spray: a flow alone has all P planes, as one path at P times a plane's rates. */
     private final int rateFactor;
     /**
@@ -45,7 +46,9 @@ public final class IdealFlowTime {
         this.topology = network.topology();
         this.network = network;
         this.timing = timing;
-        this.routes = topology.shortestPathPorts();
+        this.best = new BestPath(topology);
+        this.rates = new long[topology.nodeCount()];
+        this.delays = new long[topology.nodeCount()];
         this.rateFactor = topology.planes() > 1
                 && topology.planeSelection() == PlaneSelection.SPRAY ? topology.planes() : 1;
         boolean any = false;
@@ -79,40 +82,23 @@ public final class IdealFlowTime {
     }
 
     /**
-     * Fills the rate and delay of each link on one shortest path (at each switch the lowest-numbered port of its
-     * equal-cost set); returns the number of links.
+     * Fills the best rate and delay at each hop among the switches' equal-cost paths ({@link BestPath}: the flow
+     * alone is no faster on whichever path it was hashed onto); returns the number of links.
      */
     private int path(int src, int dst) {
-        int hops = 0;
-        int node = src;
-        int port = 0; // a host's only port (plane 0's: every plane is the same fabric)
-        while (true) {
-            if (hops == rates.length) {
-                rates = Arrays.copyOf(rates, hops * 2);
-                delays = Arrays.copyOf(delays, hops * 2);
-            }
-            Topology.Edge edge = topology.edgeAt(node, port);
-            rates[hops] = edge.parameters().rateBps() * rateFactor;
-            delays[hops] = edge.parameters().delayPs();
-            hops++;
-            node = topology.peer(node, port).node();
-            if (node == dst) {
-                if (spreads && hops > 2) {
-                    // The links between the first and the last may be several at once: none is slower than the
-                    // slower of those two (a frame's store-and-forward on them is then counted at that rate, which
-                    // only lowers the figure).
-                    long ends = Math.min(rates[0], rates[hops - 1]);
-                    for (int i = 1; i < hops - 1; i++) {
-                        rates[i] = Math.max(rates[i], ends);
-                    }
-                }
-                return hops;
-            }
-            int[] next = topology.isHost(node) ? null : routes[node - topology.hostCount()][dst];
-            if (next == null || next.length == 0 || hops > topology.nodeCount()) {
-                throw new IllegalStateException("no path from h" + src + " to h" + dst);
-            }
-            port = next[0];
+        int hops = best.fill(src, dst, rates, delays);
+        for (int i = 0; i < hops; i++) {
+            rates[i] *= rateFactor;
         }
+        if (spreads && hops > 2) {
+            // The links between the first and the last may be several at once: none is slower than the slower of
+            // those two (a frame's store-and-forward on them is then counted at that rate, which only lowers the
+            // figure).
+            long ends = Math.min(rates[0], rates[hops - 1]);
+            for (int i = 1; i < hops - 1; i++) {
+                rates[i] = Math.max(rates[i], ends);
+            }
+        }
+        return hops;
     }
 }

@@ -110,11 +110,6 @@ public final class EcmpFabric implements FlowRouter {
         return c;
     }
 
-    /** The path that takes every switch's first equal-cost next hop; -1 when there is none. */
-    static int firstPath(Network network, int src, int dst, int[] links) {
-        return walk(network, src, dst, -1, links);
-    }
-
     /**
      * The path of a QP's packets ({@code entropy} its UDP source port; -1: every switch's first candidate), as
      * directed links; -1 when some switch has no route.

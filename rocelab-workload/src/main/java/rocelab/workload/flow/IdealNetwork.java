@@ -1,8 +1,8 @@
 package rocelab.workload.flow;
 
+import rocelab.fabric.network.BestPath;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.PathTiming;
-import rocelab.fabric.network.ShortestPath;
 import rocelab.fabric.switching.LoadBalancing;
 import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
@@ -13,18 +13,17 @@ import rocelab.fabric.topology.Topology;
  * (the ingress at its receive pipeline's, {@code nic.rx}, when that is slower),
  * shared max-min fairly by the messages crossing them; a message
  * is never faster than the slowest link of its path; the fabric between is non-blocking: no queues, no ECN marks,
- * no pauses, no drops, no ECMP collisions. Fixed latencies are those of {@link PathTiming} over the switches' first
- * equal-cost path, so a message alone takes exactly its closed-form time.
+ * no pauses, no drops, no ECMP collisions, every link up. Fixed latencies are those of {@link PathTiming} over the
+ * best links at each hop of the switches' equal-cost paths ({@link BestPath}), so a message alone takes exactly its
+ * closed-form time, and no path the switches could pick is faster.
  */
 public final class IdealNetwork implements FlowRouter {
     private final Network network;
     private final Topology topology;
     private final PathTiming timing;
-    private final int[] links;
+    private final BestPath best;
     private final long[] rates;
     private final long[] delays;
-    private final long[] linkRate;
-    private final long[] linkDelay;
     /** {@link #queuePairKeepsPath}, found once: the switches' load balancing does not change. */
     private final boolean keepsPath;
 
@@ -33,11 +32,9 @@ public final class IdealNetwork implements FlowRouter {
         this.keepsPath = everySwitchHashesPerFlow(network);
         this.topology = network.topology();
         this.timing = timing;
-        this.links = new int[topology.nodeCount()];
+        this.best = new BestPath(topology);
         this.rates = new long[topology.nodeCount()];
         this.delays = new long[topology.nodeCount()];
-        this.linkRate = ShortestPath.rates(topology);
-        this.linkDelay = ShortestPath.delays(topology);
     }
 
     @Override
@@ -102,7 +99,7 @@ public final class IdealNetwork implements FlowRouter {
 
     /** The most links a path can have (the size of the arrays {@link #path} fills). */
     public int maxHops() {
-        return links.length;
+        return rates.length;
     }
 
     /** The timing of messages alone on a path (the closed form). */
@@ -111,26 +108,18 @@ public final class IdealNetwork implements FlowRouter {
     }
 
     /**
-     * The rates and propagation delays of the links a message from {@code src} to {@code dst} crosses (the
-     * switches' first equal-cost path, as {@link #route}), into the arrays given; returns the number of hops.
+     * The rates and propagation delays a message from {@code src} to {@code dst} is bounded by: at each hop the best
+     * of the links its equal-cost paths cross there, every link up ({@link BestPath}: the message is no faster on
+     * whichever path the switches pick), into the arrays given; returns the number of hops.
      */
-    // Synchronized: the links' scratch is this object's, and two walkers of one bound may ask at once
+    // Synchronized: the walk's scratch is this object's, and two walkers of one bound may ask at once
     // (IdealBound#walker); a bound asks once per new host pair, so the lock is uncontended nearly always.
     public synchronized int path(int src, int dst, long[] pathRates, long[] pathDelays) {
-        int hops = EcmpFabric.firstPath(network, src, dst, links);
-        if (hops < 0) {
-            hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
-        }
-        for (int i = 0; i < hops; i++) {
-            pathRates[i] = linkRate[links[i]];
-            pathDelays[i] = linkDelay[links[i]];
-        }
-        return hops;
+        return best.fill(src, dst, pathRates, pathDelays);
     }
 
     @Override
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
-        // The switches route around a failed link and may find none: the ideal fabric has every link up.
         int hops = path(src, dst, rates, delays);
         int[] ends = {src, topology.hostCount() + dst};
         // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
