@@ -123,7 +123,7 @@ public final class StreamedRun {
     static long estimatedFlows(ScenarioConfig config) {
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
         var call = item.call();
-        long perServer = config.topology() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        long perServer = config.topology().shape() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
         long perRun = config.nvlink() != null && perServer > 1
                 ? Collectives.estimatedFabricMessages(call.op(), call.algorithm(),
                         call.rankCount(), call.channels(), perServer)
@@ -204,7 +204,7 @@ public final class StreamedRun {
     /** How many tasks the run will add, about (for the progress display: messages and a few joins per rank). */
     private long estimatedTasks() {
         CollectiveTraffic item = (CollectiveTraffic) config.traffic().get(0);
-        long perServer = config.topology() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        long perServer = config.topology().shape() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
         long messages = Collectives.estimatedMessages(item.call().op(),
                 item.call().algorithm(), item.call().rankCount(), item.call().channels(), perServer);
         return Footprint.mulSat(item.iterations(), Footprint.addSat(messages, 4L * item.call().rankCount()));

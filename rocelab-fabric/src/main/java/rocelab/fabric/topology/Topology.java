@@ -101,6 +101,16 @@ public final class Topology {
         return e;
     }
 
+    /** Gives link {@code index} new parameters (a per-link override, while the fabric is being built). */
+    public void setLinkParameters(int index, LinkParameters parameters) {
+        Edge old = edges.get(index);
+        Edge e = new Edge(index, old.a(), old.b(), parameters);
+        edges.set(index, e);
+        portsByNode.get(old.a().node()).set(old.a().port(), e);
+        portsByNode.get(old.b().node()).set(old.b().port(), e);
+        routes = null; // routes count hops only, but a table made before must not outlive the graph it was made of
+    }
+
     /**
      * Makes this a fabric of {@code count} independent planes, each host's RNIC with one port per plane (port p on
      * plane p), spreading its traffic as {@code selection} says. Call before adding anything.

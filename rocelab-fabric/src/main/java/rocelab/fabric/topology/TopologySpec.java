@@ -5,7 +5,8 @@ package rocelab.fabric.topology;
  * One record per kind: single-switch, leaf-spine, fat-tree, rail-optimized, custom.
  */
 public sealed interface TopologySpec
-        permits SingleSwitchSpec, LeafSpineSpec, FatTreeSpec, RailOptimizedSpec, CustomTopologySpec, MultiPlaneSpec {
+        permits SingleSwitchSpec, LeafSpineSpec, FatTreeSpec, RailOptimizedSpec, CustomTopologySpec, MultiPlaneSpec,
+        LinkOverridesSpec {
     /** Number of hosts (RNIC endpoints), numbered from 0. */
     int hostCount();
 
@@ -16,4 +17,12 @@ public sealed interface TopologySpec
     long linkCount();
 
     Topology build();
+
+    /**
+     * The fabric's shape without per-link overrides ({@link LinkOverridesSpec}): what to ask which kind of fabric
+     * this is (rail-optimized, multi-plane, ...).
+     */
+    default TopologySpec shape() {
+        return this;
+    }
 }

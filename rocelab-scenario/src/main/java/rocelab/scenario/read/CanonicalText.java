@@ -13,6 +13,7 @@ import rocelab.fabric.switching.SwitchParameters;
 import rocelab.fabric.topology.CustomTopologySpec;
 import rocelab.fabric.topology.FatTreeSpec;
 import rocelab.fabric.topology.LeafSpineSpec;
+import rocelab.fabric.topology.LinkOverridesSpec;
 import rocelab.fabric.topology.LinkParameters;
 import rocelab.fabric.topology.MultiPlaneSpec;
 import rocelab.fabric.topology.RailOptimizedSpec;
@@ -84,6 +85,14 @@ final class CanonicalText {
     }
 
     private String topology(TopologySpec t) {
+        if (t instanceof LinkOverridesSpec o) {
+            StringBuilder b = new StringBuilder(topology(o.base()));
+            for (LinkOverridesSpec.LinkOverride l : o.overrides()) {
+                b.append(" override=").append(l.a()).append('-').append(l.b()).append("@rate=").append(l.rateBps())
+                        .append(",delay=").append(l.delayPs());
+            }
+            return b.toString();
+        }
         if (t instanceof MultiPlaneSpec m) {
             return "planes=" + m.planes() + " plane-selection=" + m.selection().key() + " " + topology(m.plane());
         }

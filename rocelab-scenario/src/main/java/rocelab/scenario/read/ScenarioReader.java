@@ -43,6 +43,8 @@ import rocelab.fabric.nic.NicParameters;
 import rocelab.fabric.nic.PauseStormFault;
 import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.switching.SwitchParameters;
+import rocelab.fabric.topology.LinkOverridesSpec;
+import rocelab.fabric.topology.LinkOverridesSpec.LinkOverride;
 import rocelab.fabric.topology.MultiPlaneSpec;
 import rocelab.fabric.topology.RailOptimizedSpec;
 import rocelab.fabric.topology.Topology;
@@ -71,7 +73,7 @@ public final class ScenarioReader {
     private static final String NAME_FORMAT =
             "a plain file name of letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. incast-16to1)";
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
-        "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics"};
+        "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics", "links"};
 
     private final MemoryBudget budget;
 
@@ -415,6 +417,7 @@ public final class ScenarioReader {
         TopologySpec topology = topologyReader.read(
                 top.require("topology", "a mapping with a kind: single-switch, leaf-spine, fat-tree, rail-optimized,"
                         + " custom or ns3"), top.keyNode("topology"));
+        topology = linkOverrides(doc, top, topology);
         // Sized before anything is built: a fabric too large for the heap is refused here, not by an OutOfMemoryError.
         Sizing sizing = new Sizing(doc, budget, topology, top.has("nvlink"));
         sizing.require(top.get("topology"));
@@ -452,13 +455,13 @@ public final class ScenarioReader {
             hostRates[h] = built.hostRateBps(h);
         }
         trafficReader.hostRates(hostRates);
-        if (mode == FabricMode.INFINIBAND && topology instanceof MultiPlaneSpec) {
+        if (mode == FabricMode.INFINIBAND && topology.shape() instanceof MultiPlaneSpec) {
             throw doc.at(YamlMap.entries(doc, top.get("topology"), "topology", "a mapping").get("planes")
                     .getValueNode(), "planes are modelled on"
                     + " Ethernet (RoCEv2) fabrics only; expected no planes with mode: infiniband");
         }
-        if (topology instanceof RailOptimizedSpec
-                || topology instanceof MultiPlaneSpec mp
+        if (topology.shape() instanceof RailOptimizedSpec
+                || topology.shape() instanceof MultiPlaneSpec mp
                         && mp.plane() instanceof RailOptimizedSpec) {
             // Only this topology puts several hosts in one server; the others need no server map.
             trafficReader.servers(Simulation.serverMap(built));
@@ -565,6 +568,48 @@ public final class ScenarioReader {
             out.add(doc.build(item, "a fault", () -> new PauseStormFault(host, start, duration, priority)));
         }
         return out;
+    }
+
+    /**
+     * {@code links: [{a: leaf1, b: spine0, rate: 25Gbps}, {a: leaf0, b: spine1, delay: 5us}]}: per-link overrides laid
+     * over the topology (every link between the two nodes), each with a rate, a delay or both.
+     */
+    private static TopologySpec linkOverrides(Doc doc, YamlMap top, TopologySpec spec) throws ScenarioException {
+        if (!top.has("links")) {
+            return spec;
+        }
+        Topology t = doc.build(top.get("links"), "links", spec::build);
+        List<LinkOverride> out = new ArrayList<>();
+        Map<Long, Integer> lineOf = new HashMap<>();
+        for (Node item : doc.list(top.get("links"), "links", "a list of link overrides {a: ..., b: ..., rate: ...,"
+                + " delay: ...}")) {
+            YamlMap l = YamlMap.of(doc, item, "a link override", "a", "b", "rate", "delay");
+            int a = node(doc, t, l.require("a", "a node name such as leaf0 or h3"));
+            int b = node(doc, t, l.require("b", "a node name such as spine1"));
+            if (!l.has("rate") && !l.has("delay")) {
+                throw doc.at(item, "the override of " + t.nodeName(a) + " - " + t.nodeName(b) + " changes nothing;"
+                        + " expected rate: (e.g. 25Gbps), delay: (e.g. 5us) or both");
+            }
+            boolean linked = false;
+            for (Topology.Edge e : t.edges()) {
+                linked |= e.a().node() == a && e.b().node() == b || e.a().node() == b && e.b().node() == a;
+            }
+            if (!linked) {
+                throw doc.at(item, "there is no link between " + t.nodeName(a) + " and " + t.nodeName(b)
+                        + "; expected two directly connected nodes");
+            }
+            long pair = (long) Math.min(a, b) * Integer.MAX_VALUE + Math.max(a, b);
+            Integer first = lineOf.putIfAbsent(pair, item.getStartMark().getLine() + 1);
+            if (first != null) {
+                throw doc.at(item, "the link " + t.nodeName(a) + " - " + t.nodeName(b) + " is overridden on line "
+                        + first + " already; expected each link once");
+            }
+            long rate = l.has("rate") ? l.requiredRate("rate") : -1;
+            long delay = l.has("delay") ? l.optionalTime("delay", 0) : -1;
+            out.add(doc.build(item, "a link override", () -> new LinkOverride(t.nodeName(a), t.nodeName(b), rate,
+                    delay)));
+        }
+        return new LinkOverridesSpec(spec, out);
     }
 
     /** {@code events: [{kind: link-down, a: leaf0, b: spine0, at: 50us}, {kind: link-up, ...}]}. */

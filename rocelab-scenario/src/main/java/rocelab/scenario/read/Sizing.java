@@ -39,7 +39,7 @@ final class Sizing {
         this.doc = doc;
         this.budget = budget;
         this.footprint = Footprint.of(topology);
-        this.perServer = topology instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
+        this.perServer = topology.shape() instanceof RailOptimizedSpec r ? r.gpusPerServer() : 1;
         this.nvlink = nvlink && perServer > 1;
     }
 

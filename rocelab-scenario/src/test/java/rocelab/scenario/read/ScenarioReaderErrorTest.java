@@ -38,7 +38,8 @@ class ScenarioReaderErrorTest {
         assertThat(e.line()).isEqualTo(6);
         assertThat(e.column()).isEqualTo(1);
         assertThat(e.detail()).isEqualTo("unknown key 'colour' in the scenario; expected one of: name, seed, fabric,"
-                + " topology, switch, nic, traffic, jobs, inference, nvlink, run, observe, faults, events, switches, nics");
+                + " topology, switch, nic, traffic, jobs, inference, nvlink, run, observe, faults, events, switches, nics,"
+                + " links");
         assertThat(e.getStackTrace()).isEmpty();
     }
 
