@@ -354,6 +354,43 @@ class RocelabCommandTest {
     }
 
     /**
+     * The fabric drawing gives every link's rate and delay in its tooltip and dashes a link slower than the fastest
+     * between the same two tiers (a {@code links:} override: an audit's 25 Gb/s leaf-spine link looked like the
+     * rest), in the report from memory and in the one rebuilt from topology.csv alike; a uniform fabric has none.
+     */
+    @Test
+    void shouldDrawALinkSlowerThanItsTierDashedWithItsRate(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("slow.yaml");
+        Files.writeString(scenario, """
+                name: slow-uplink
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                links:
+                  - {a: leaf1, b: spine0, rate: 25Gbps}
+                traffic:
+                  - {kind: flow, src: 0, dst: 3, size: 100KB}
+                """);
+        Path out = dir.resolve("out");
+        assertThat(CliRun.of("run", scenario.toString(), "--out", out.toString(), "-q").exitCode()).isZero();
+        String svg = Files.readString(out.resolve("charts").resolve("fabric.svg"));
+        assertThat(svg.split("stroke-dasharray", -1).length - 1).isEqualTo(1);
+        assertThat(svg).contains("stroke-dasharray='6 3'><title>leaf1 - spine0: 25 Gb/s, 1 us</title>",
+                "<title>h0 - leaf0: 100 Gb/s, 1 us</title>");
+        Path report = out.resolve("report.html");
+        String html = Files.readString(report);
+        assertThat(html).contains("dashed: a link slower than the fastest between the same two tiers");
+        Files.delete(report);
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(Files.readString(report)).isEqualTo(html);
+        Path plain = dir.resolve("plain");
+        Files.writeString(scenario, Files.readString(scenario).replace("  - {a: leaf1, b: spine0, rate: 25Gbps}\n", "")
+                .replace("links:\n", ""));
+        assertThat(CliRun.of("run", scenario.toString(), "--out", plain.toString(), "-q").exitCode()).isZero();
+        assertThat(Files.readString(plain.resolve("charts").resolve("fabric.svg"))).doesNotContain("dasharray");
+        assertThat(Files.readString(plain.resolve("report.html"))).doesNotContain("dashed: a link slower");
+    }
+
+    /**
      * A hierarchical AllReduce whose busbw has a third decimal of 5 (181.7947 GB/s: 181.795 in collectives.csv): the
      * report from memory showed 181.80 and the one rebuilt from the folder 181.79. Both now take the bus factor from
      * the file's two figures.

@@ -48,7 +48,8 @@ final class ReportData {
             long peakQueueBytes) {}
 
     /** One link of the topology, with the tier of each end (0: hosts). */
-    record Link(String a, String b, int aTier, int bTier) {}
+    /** A link of the fabric drawing: its ends, their tiers (hosts 0), and its rate and delay (topology.csv). */
+    record Link(String a, String b, int aTier, int bTier, long rateBps, long delayPs) {}
 
     /**
      * Time-ordered samples of several named series in primitive columns: {@code key} indexes {@link #keys}, and
@@ -354,7 +355,7 @@ final class ReportData {
             int a = e.a().node();
             int b = e.b().node();
             links.add(new Link(topo.nodeName(a), topo.nodeName(b), topo.isHost(a) ? 0 : topo.switchTier(a),
-                    topo.isHost(b) ? 0 : topo.switchTier(b)));
+                    topo.isHost(b) ? 0 : topo.switchTier(b), e.parameters().rateBps(), e.parameters().delayPs()));
         }
         d.topology = links;
         return d;

@@ -210,7 +210,7 @@ final class ReportFolder {
             List<ReportData.Link> links = new ArrayList<>();
             for (int i = 0; i < t.rows.size(); i++) {
                 links.add(new ReportData.Link(t.text(i, "a"), t.text(i, "b"), (int) t.integer(i, "a_tier"),
-                        (int) t.integer(i, "b_tier")));
+                        (int) t.integer(i, "b_tier"), Math.round(t.num(i, "rate_gbps") * 1e9), t.ps(i, "delay_us")));
             }
             d.topology = links;
         }

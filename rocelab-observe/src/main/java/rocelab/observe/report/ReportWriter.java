@@ -188,9 +188,12 @@ public final class ReportWriter {
         TimeCharts.append(p, d);
         flows(p, d);
         if (fabric != null) {
+            String dashed = anySlowerLink(d) ? "; dashed: a link slower than the fastest between the same two tiers"
+                    + " (each link's rate and delay in its tooltip and in topology.csv)" : "";
             p.h2("Fabric").html(fabric).note(d.packetLevel() ? "links shaded by the deepest egress queue on them,"
-                    + " either way (red: the run's deepest); also charts/fabric.svg and .png" : "links not shaded: the "
-                    + d.model() + " model has no queues; also charts/fabric.svg and .png");
+                    + " either way (red: the run's deepest)" + dashed + "; also charts/fabric.svg"
+                    : "links not shaded: the " + d.model() + " model has no queues" + dashed
+                            + "; also charts/fabric.svg");
         } else if (!d.topology.isEmpty()) {
             p.h2("Fabric").note(nodes(d) + " nodes: too many to draw; the hottest ports are below and every link is"
                     + " in topology.csv");
@@ -561,6 +564,19 @@ public final class ReportWriter {
         return n.size();
     }
 
+    private static String tierPair(ReportData.Link l) {
+        return Math.min(l.aTier(), l.bTier()) + "-" + Math.max(l.aTier(), l.bTier());
+    }
+
+    /** Whether some link of the drawing is slower than the fastest between the same two tiers (drawn dashed). */
+    static boolean anySlowerLink(ReportData d) {
+        Map<String, Long> fastest = new LinkedHashMap<>();
+        for (ReportData.Link l : d.topology) {
+            fastest.merge(tierPair(l), l.rateBps(), Math::max);
+        }
+        return d.topology.stream().anyMatch(l -> l.rateBps() < fastest.get(tierPair(l)));
+    }
+
     /** The fabric drawn by tiers (hand-written SVG: a layered graph is not a chart), or null when too large. */
     static String fabric(ReportData d) {
         if (d.topology.isEmpty() || nodes(d) > 200) {
@@ -588,9 +604,16 @@ public final class ReportWriter {
         for (Map.Entry<String, Double> e : peak.entrySet()) {
             heat.put(e.getKey(), deepest > 0 ? e.getValue() / deepest : 0);
         }
+        // A link slower than the fastest between the same two tiers is dashed (a degraded cable, a slower uplink):
+        // its rate is in every link's tooltip, but a drawing should show the odd one out.
+        Map<String, Long> fastest = new LinkedHashMap<>();
+        for (ReportData.Link l : d.topology) {
+            fastest.merge(tierPair(l), l.rateBps(), Math::max);
+        }
         List<String[]> links = new ArrayList<>();
         for (ReportData.Link l : d.topology) {
-            links.add(new String[] {l.a(), l.b()});
+            links.add(new String[] {l.a(), l.b(), Fmt.sig(l.rateBps() / 1e9) + " Gb/s, " + Fmt.time(l.delayPs() / 1e6),
+                l.rateBps() < fastest.get(tierPair(l)) ? "slower" : ""});
         }
         return Svg.topology(tiers, links, heat);
     }

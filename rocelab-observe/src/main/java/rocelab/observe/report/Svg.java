@@ -17,7 +17,8 @@ final class Svg {
 
     /**
      * One row per tier (hosts at the bottom), links shaded from grey to red by {@code heat} (0..1, keyed
-     * {@code a|b}), and labelled nodes.
+     * {@code a|b}), and labelled nodes. A link is {a, b} and optionally its tooltip's rate and delay text and a
+     * non-empty fourth entry to draw it dashed.
      */
     static String topology(List<List<String>> tiers, List<String[]> links, Map<String, Double> heat) {
         int rowGap = 90;
@@ -46,8 +47,10 @@ final class Svg {
             b.append("<line x1='").append(Fmt.fixed(a[0], 1)).append("' y1='").append(Fmt.fixed(a[1], 1))
                     .append("' x2='").append(Fmt.fixed(c[0], 1)).append("' y2='").append(Fmt.fixed(c[1], 1))
                     .append("' stroke='rgb(").append(red).append(',').append(other).append(',').append(other)
-                    .append(")' stroke-width='").append(Fmt.fixed(1 + 3 * hot, 1)).append("'><title>")
-                    .append(Page.esc(l[0])).append(" - ").append(Page.esc(l[1])).append("</title></line>");
+                    .append(")' stroke-width='").append(Fmt.fixed(1 + 3 * hot, 1)).append('\'')
+                    .append(l.length > 3 && !l[3].isEmpty() ? " stroke-dasharray='6 3'" : "").append("><title>")
+                    .append(Page.esc(l[0])).append(" - ").append(Page.esc(l[1]))
+                    .append(l.length > 2 ? ": " + Page.esc(l[2]) : "").append("</title></line>");
         }
         for (Map.Entry<String, double[]> e : pos.entrySet()) {
             double[] p = e.getValue();
