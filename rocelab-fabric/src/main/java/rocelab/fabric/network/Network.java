@@ -20,6 +20,7 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /** An assembled fabric: RNICs, switches and links wired per a {@link Topology}, ready to carry queue pairs. */
@@ -39,6 +40,7 @@ public final class Network {
     private final CongestionControlFactory[] congestionControlByHost;
     private final RandomStreams streams;
     private final boolean[] edgeDown;
+    private final RetryFailures retryFailures;
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
     private ManagementSweep managementSweep;
@@ -69,6 +71,27 @@ public final class Network {
         this.congestionControlByHost = congestionControlByHost.clone();
         this.streams = streams;
         this.edgeDown = new boolean[topology.edges().size()];
+        this.retryFailures = new RetryFailures(topology, switches, edgeDown);
+        for (Nic nic : nics) {
+            if (nic != null) {
+                nic.retryExhaustionListener(retryFailures);
+            }
+        }
+    }
+
+    /** What was down when each QP that failed while links were down ran out of retries, in the order they failed. */
+    public List<RetryFailure> retryFailures() {
+        return retryFailures.failures();
+    }
+
+    /** What was down when this QP ran out of retries, or null (it did not fail, or no link was down then). */
+    public RetryFailure retryFailureOf(int queuePair) {
+        for (RetryFailure f : retryFailures.failures()) {
+            if (f.queuePair() == queuePair) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /**
@@ -77,6 +100,7 @@ public final class Network {
      */
     public void setLinkState(int edgeIndex, boolean up) {
         edgeDown[edgeIndex] = !up;
+        retryFailures.onLinkState(sim.nowPs(), edgeIndex, up);
         // Told first: the frames the link loses as it goes down are told after it.
         Topology.Edge e = topology.edges().get(edgeIndex);
         journey.onLinkState(sim.nowPs(), e.a().node(), e.a().port(), e.b().node(), e.b().port(), up);
@@ -347,6 +371,7 @@ public final class Network {
 
     void planeRouting(PlaneRouting routing) {
         this.planeRouting = routing;
+        retryFailures.spraysOverPlanes(routing != null && routing.selection() == PlaneSelection.SPRAY);
     }
 
     /** Which planes reach which hosts now; null on a single-plane fabric. */
