@@ -41,6 +41,7 @@ public final class Network {
     private final RandomStreams streams;
     private final boolean[] edgeDown;
     private final RetryFailures retryFailures;
+    private int linkEvents;
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
     private ManagementSweep managementSweep;
@@ -77,6 +78,15 @@ public final class Network {
                 nic.retryExhaustionListener(retryFailures);
             }
         }
+    }
+
+    /** The scenario's link events this run applies (a {@link LinkEventDriver} tells it); 0: every link stays up. */
+    public int linkEventCount() {
+        return linkEvents;
+    }
+
+    void linkEvents(int count) {
+        this.linkEvents = count;
     }
 
     /** What was down when each QP that failed while links were down ran out of retries, in the order they failed. */

@@ -289,6 +289,13 @@ public final class SummaryText {
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
                             + beside(c) : "did not complete");
         }
+        if (r.network().linkEventCount() > 0 && !"ideal".equals(r.model()) && reportsIdeal(r)) {
+            // IdealNetwork takes every path with every link up, and the ideal FCTs (IdealFlowTime) too.
+            line(b, "ideal       the ideal network these figures compare against has every link up the whole run: the"
+                    + " scenario's %s in this run, not in its ideal", r.network().linkEventCount() == 1
+                            ? "1 link event (a link going down or up) is"
+                            : r.network().linkEventCount() + " link events (links going down or up) are");
+        }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
             line(b, "");
@@ -740,6 +747,12 @@ public final class SummaryText {
      * Each QP that ran out of retries while links were down, with what they did to it (the fabric's record at the
      * failure); a few are told, summary.json has them all.
      */
+    /** Whether the summary compares something with the ideal network: a job, a collective or an inference service. */
+    private static boolean reportsIdeal(RunResult r) {
+        return !r.jobs().isEmpty() || !r.services().isEmpty()
+                || r.collectives().stream().anyMatch(c -> c.job().isEmpty() && c.idealTimePs() > 0);
+    }
+
     /** Failed flows named on a QP's line; the rest are counted (summary.json retry_failures lists them). */
     private static final int FLOWS_SHOWN = 8;
 

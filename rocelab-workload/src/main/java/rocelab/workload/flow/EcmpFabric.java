@@ -110,9 +110,31 @@ public final class EcmpFabric implements FlowRouter {
         return c;
     }
 
-    /** The path that takes every switch's first equal-cost next hop; -1 when there is none. */
-    static int firstPath(Network network, int src, int dst, int[] links) {
-        return walk(network, src, dst, -1, links);
+    /**
+     * The path that takes every switch's first equal-cost next hop with every link up: the routes the switches start
+     * with, whatever link events did to them since; -1 when there is none.
+     */
+    static int firstPathEveryLinkUp(Topology t, int src, int dst, int[] links) {
+        int[][][] routes = t.shortestPathPorts();
+        int hosts = t.hostCount();
+        int node = src;
+        int port = 0;
+        int hops = 0;
+        while (true) {
+            links[hops++] = ShortestPath.directedLink(t, node, port);
+            node = t.peer(node, port).node();
+            if (node == dst) {
+                return hops;
+            }
+            if (t.isHost(node) || hops >= links.length) {
+                return -1;
+            }
+            int[] candidates = routes[node - hosts][dst];
+            if (candidates.length == 0) {
+                return -1;
+            }
+            port = candidates[0];
+        }
     }
 
     /**

@@ -14,7 +14,7 @@ import rocelab.fabric.topology.Topology;
  * shared max-min fairly by the messages crossing them; a message
  * is never faster than the slowest link of its path; the fabric between is non-blocking: no queues, no ECN marks,
  * no pauses, no drops, no ECMP collisions. Fixed latencies are those of {@link PathTiming} over the switches' first
- * equal-cost path, so a message alone takes exactly its closed-form time.
+ * equal-cost path with every link up, so a message alone takes exactly its closed-form time.
  */
 public final class IdealNetwork implements FlowRouter {
     private final Network network;
@@ -112,12 +112,14 @@ public final class IdealNetwork implements FlowRouter {
 
     /**
      * The rates and propagation delays of the links a message from {@code src} to {@code dst} crosses (the
-     * switches' first equal-cost path, as {@link #route}), into the arrays given; returns the number of hops.
+     * switches' first equal-cost path with every link up, as {@link #route}), into the arrays given; returns the
+     * number of hops. Every link is up on the ideal network the whole run: the bound is made after a run with link
+     * events, when the switches' routes go around the links still down then, which could only lengthen a path.
      */
     // Synchronized: the links' scratch is this object's, and two walkers of one bound may ask at once
     // (IdealBound#walker); a bound asks once per new host pair, so the lock is uncontended nearly always.
     public synchronized int path(int src, int dst, long[] pathRates, long[] pathDelays) {
-        int hops = EcmpFabric.firstPath(network, src, dst, links);
+        int hops = EcmpFabric.firstPathEveryLinkUp(topology, src, dst, links);
         if (hops < 0) {
             hops = ShortestPath.walk(topology, topology.distancesTo(dst), src, dst, links);
         }
@@ -130,7 +132,7 @@ public final class IdealNetwork implements FlowRouter {
 
     @Override
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
-        // The switches route around a failed link and may find none: the ideal fabric has every link up.
+        // The ideal fabric has every link up the whole run (path above), whatever the run's link events did.
         int hops = path(src, dst, rates, delays);
         int[] ends = {src, topology.hostCount() + dst};
         // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
