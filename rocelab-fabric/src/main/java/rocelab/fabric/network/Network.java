@@ -20,7 +20,6 @@ import rocelab.fabric.packet.FrameFormat;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.switching.Switch;
-import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 
 /** An assembled fabric: RNICs, switches and links wired per a {@link Topology}, ready to carry queue pairs. */
@@ -72,7 +71,7 @@ public final class Network {
         this.congestionControlByHost = congestionControlByHost.clone();
         this.streams = streams;
         this.edgeDown = new boolean[topology.edges().size()];
-        this.retryFailures = new RetryFailures(topology, switches, edgeDown);
+        this.retryFailures = new RetryFailures(topology, edgeDown);
         for (Nic nic : nics) {
             if (nic != null) {
                 nic.retryExhaustionListener(retryFailures);
@@ -381,7 +380,6 @@ public final class Network {
 
     void planeRouting(PlaneRouting routing) {
         this.planeRouting = routing;
-        retryFailures.spraysOverPlanes(routing != null && routing.selection() == PlaneSelection.SPRAY);
     }
 
     /** Which planes reach which hosts now; null on a single-plane fabric. */

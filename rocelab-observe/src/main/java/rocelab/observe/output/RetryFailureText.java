@@ -28,14 +28,7 @@ public final class RetryFailureText {
     }
 
     static String cause(RetryFailure f, Topology t) {
-        String src = t.nodeName(f.src());
-        String dst = t.nodeName(f.dst());
-        return switch (f.kind()) {
-            case UNREACHABLE -> dst + " was unreachable from " + src + ": " + links(f, t);
-            case DOWN_LINK_ON_PATH -> "its path left " + src + " by " + links(f, t);
-            case NO_ROUTE_ON_PATH -> t.nodeName(f.noRouteSwitch()) + " on its path had no route to " + dst + ": "
-                    + links(f, t);
-        };
+        return t.nodeName(f.dst()) + " was unreachable from " + t.nodeName(f.src()) + ": " + links(f, t);
     }
 
     private static String links(RetryFailure f, Topology t) {
@@ -55,8 +48,7 @@ public final class RetryFailureText {
         }
         if (l.size() == 1) {
             RetryFailure.DownLink d = l.get(0);
-            return "the link " + t.nodeName(d.nodeA()) + " - " + t.nodeName(d.nodeB())
-                    + (f.kind() == RetryFailure.Kind.DOWN_LINK_ON_PATH ? ", which" : "") + " had been down since "
+            return "the link " + t.nodeName(d.nodeA()) + " - " + t.nodeName(d.nodeB()) + " had been down since "
                     + us(d.downSincePs()) + " us";
         }
         return "the links " + list + " were down, and any one of them back up would have joined them";
@@ -81,10 +73,7 @@ public final class RetryFailureText {
         m.put("dst", t.nodeName(f.dst()));
         m.put("at_us", Numbers.micros(f.atPs()));
         m.put("timer_started_us", Numbers.micros(f.lastTimerStartPs()));
-        m.put("cause", f.kind().name().toLowerCase(Locale.ROOT));
-        if (f.kind() == RetryFailure.Kind.NO_ROUTE_ON_PATH) {
-            m.put("no_route_switch", t.nodeName(f.noRouteSwitch()));
-        }
+        m.put("cause", "unreachable");
         List<Object> links = new ArrayList<>();
         for (RetryFailure.DownLink d : f.links()) {
             Map<String, Object> l = new LinkedHashMap<>();

@@ -48,11 +48,7 @@ final class Findings {
                     }
                 }
             }
-            String cause = switch (String.valueOf(f.get("cause"))) {
-                case "unreachable" -> f.get("dst") + " was unreachable from " + f.get("src");
-                case "down_link_on_path" -> "its path left " + f.get("src") + " by a link that was down";
-                default -> f.get("no_route_switch") + " on its path had no route to " + f.get("dst");
-            };
+            String cause = f.get("dst") + " was unreachable from " + f.get("src");
             List<String> flows = f.get("flows") instanceof List<?> fl ? fl.stream().map(String::valueOf).toList()
                     : List.of();
             b.append("<li>QP ").append(Page.esc(String.valueOf(f.get("queue_pair"))))

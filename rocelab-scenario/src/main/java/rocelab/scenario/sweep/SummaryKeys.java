@@ -321,7 +321,6 @@ public final class SummaryKeys {
             retry_failures[].links[].b
             retry_failures[].links[].down_since_us
             retry_failures[].links_unchanged_since_timer_started
-            retry_failures[].no_route_switch
             retry_failures[].queue_pair
             retry_failures[].src
             retry_failures[].timer_started_us
