@@ -23,6 +23,7 @@ public final class LinkEventDriver implements EventHandler {
         this.events = new ArrayList<>(events);
         this.events.sort(Comparator.comparingLong(LinkEvent::atPs));
         this.handlerId = sim.register(this);
+        network.linkEvents(this.events.size());
         if (!this.events.isEmpty()) {
             sim.schedule(this.events.get(0).atPs(), handlerId, 0, 0L);
         }

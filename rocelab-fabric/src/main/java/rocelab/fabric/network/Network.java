@@ -39,6 +39,8 @@ public final class Network {
     private final CongestionControlFactory[] congestionControlByHost;
     private final RandomStreams streams;
     private final boolean[] edgeDown;
+    private final RetryFailures retryFailures;
+    private int linkEvents;
     private final int[] laneOfDscp;
     private int[] serviceLevelOfDscp;
     private ManagementSweep managementSweep;
@@ -69,6 +71,36 @@ public final class Network {
         this.congestionControlByHost = congestionControlByHost.clone();
         this.streams = streams;
         this.edgeDown = new boolean[topology.edges().size()];
+        this.retryFailures = new RetryFailures(topology, edgeDown);
+        for (Nic nic : nics) {
+            if (nic != null) {
+                nic.retryExhaustionListener(retryFailures);
+            }
+        }
+    }
+
+    /** The scenario's link events this run applies (a {@link LinkEventDriver} tells it); 0: every link stays up. */
+    public int linkEventCount() {
+        return linkEvents;
+    }
+
+    void linkEvents(int count) {
+        this.linkEvents = count;
+    }
+
+    /** What was down when each QP that failed while links were down ran out of retries, in the order they failed. */
+    public List<RetryFailure> retryFailures() {
+        return retryFailures.failures();
+    }
+
+    /** What was down when this QP ran out of retries, or null (it did not fail, or no link was down then). */
+    public RetryFailure retryFailureOf(int queuePair) {
+        for (RetryFailure f : retryFailures.failures()) {
+            if (f.queuePair() == queuePair) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /**
@@ -77,6 +109,7 @@ public final class Network {
      */
     public void setLinkState(int edgeIndex, boolean up) {
         edgeDown[edgeIndex] = !up;
+        retryFailures.onLinkState(sim.nowPs(), edgeIndex, up);
         // Told first: the frames the link loses as it goes down are told after it.
         Topology.Edge e = topology.edges().get(edgeIndex);
         journey.onLinkState(sim.nowPs(), e.a().node(), e.a().port(), e.b().node(), e.b().port(), up);

@@ -65,6 +65,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private final NotificationPoint notificationPoint;
     private final AckTimers ackTimers;
     private JourneyProbe journey = JourneyProbe.NONE;
+    private RetryExhaustionListener retryExhaustion = RetryExhaustionListener.NONE;
     private CreditGate credits;
     private CreditReturn creditReturn;
     private long managementReceived;
@@ -256,6 +257,16 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
             long timerStartPs, long noAckSincePs, int retry, int retryLimit) {
         journey.onRecovery(nowPs, host, queuePair, timeout, fromPsn, sentThroughPsn, packets, timerStartPs,
                 noAckSincePs, retry, retryLimit);
+    }
+
+    /** A QP of this RNIC ran out of retries: the listener hears it before the workload does. */
+    void retriesExhausted(long nowPs, QueuePair qp, long lastTimerStartPs) {
+        retryExhaustion.onRetriesExhausted(nowPs, qp, lastTimerStartPs);
+    }
+
+    /** Who hears that a QP of this RNIC ran out of retries (the network, which tells what was down then). */
+    public void retryExhaustionListener(RetryExhaustionListener listener) {
+        this.retryExhaustion = listener;
     }
 
     public void journeyProbe(JourneyProbe probe) {

@@ -451,6 +451,7 @@ public final class QueuePair {
             source.count(NicCounter.RETRY_EXCEEDED);
             source.recovering(nowPs, id, true, -1, maxSentPsn, 0, timerStartPs, noAckSincePs, retries + 1,
                     k.retryLimit);
+            source.retriesExhausted(nowPs, this, timerStartPs);
             k.listener.onQueuePairError(nowPs, id);
             return;
         }

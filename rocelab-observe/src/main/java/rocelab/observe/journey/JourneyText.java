@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
@@ -18,6 +19,7 @@ import rocelab.observe.credit.CreditLog;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.Numbers;
+import rocelab.observe.output.RetryFailureText;
 import rocelab.observe.pcap.IbPacketEncoder;
 import rocelab.observe.pfc.PfcLog;
 
@@ -144,6 +146,14 @@ public final class JourneyText {
                 .replace("RNIC", "HCA");
     }
 
+    /** A failed flow's QP ran out of retries; what the links did to it, where the fabric recorded that. */
+    private String failedText(FlowRecord f) {
+        RetryFailure why = network.retryFailureOf(f.queuePair());
+        return why == null ? "FAILED: the QP exhausted its retries"
+                : "FAILED: the QP exhausted its retries at " + us(why.atPs()) + " us; "
+                        + RetryFailureText.why(why, network.topology());
+    }
+
     private String tell(FlowRecord f, List<JourneyEvent> events, long psn, long fromPs, long toPs, int maxLines) {
         StringBuilder b = new StringBuilder();
         if (network.isInfiniband()) {
@@ -164,7 +174,7 @@ public final class JourneyText {
         line(b, "  posted at %s us; %s", us(f.startPs()), f.completed()
                 ? String.format(Locale.ROOT, "completed at %s us: FCT %s us, %.2fx the %s us of its closed form alone on an idle fabric",
                         us(f.finishPs()), us(f.fctPs()), f.slowdown(), us(f.idealFctPs()))
-                : f.failed() ? "FAILED: the QP exhausted its retries" : unfinishedText());
+                : f.failed() ? failedText(f) : unfinishedText());
         queuedBehindLine(b, f);
         if (network.isInfiniband()) {
             infinibandPaths(b, f);

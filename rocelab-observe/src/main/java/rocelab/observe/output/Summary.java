@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rocelab.engine.Time;
+import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
@@ -69,6 +70,15 @@ public final class Summary {
             m.put(kind + "_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
+        if (r.packetLevel() && !r.network().retryFailures().isEmpty()) {
+            // Each QP that ran out of retries while links were down, with what they did to it.
+            List<Object> failures = new ArrayList<>();
+            for (RetryFailure f : r.network().retryFailures()) {
+                failures.add(RetryFailureText.json(f, SummaryText.failedFlowsOf(r, f.queuePair()),
+                        r.network().topology()));
+            }
+            m.put("retry_failures", failures);
+        }
         if (r.nvlinkTransfers() > 0) {
             Map<String, Object> nvlink = new LinkedHashMap<>();
             nvlink.put("transfers", r.nvlinkTransfers());

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
@@ -122,6 +123,7 @@ public final class SummaryText {
                     + " %d switch port priorities are paused right now%s", paused,
                     paused > 0 ? " (a PFC deadlock? see pfc.csv)" : "");
         }
+        retryFailures(b, r);
         if (aggregated != null && completed > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s   (quantiles at most 0.8 %% low)",
                     us(aggregated.fctMinPs()), us(aggregated.fctQuantilePs(0.5)), us(aggregated.fctQuantilePs(0.9)),
@@ -286,6 +288,13 @@ public final class SummaryText {
                                     us(c.timePs() / c.runs())) : "", c.algbwGBps(), c.busbwGBps(), c.idealTimePs() > 0
                                     ? String.format(Locale.ROOT, " (ideal network %s us)", us(c.idealTimePs())) : "")
                             + beside(c) : "did not complete");
+        }
+        if (r.network().linkEventCount() > 0 && !"ideal".equals(r.model()) && reportsIdeal(r)) {
+            // IdealNetwork takes every path with every link up, and the ideal FCTs (IdealFlowTime) too.
+            line(b, "ideal       the ideal network these figures compare against has every link up the whole run: the"
+                    + " scenario's %s in this run, not in its ideal", r.network().linkEventCount() == 1
+                            ? "1 link event (a link going down or up) is"
+                            : r.network().linkEventCount() + " link events (links going down or up) are");
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -732,6 +741,45 @@ public final class SummaryText {
         return String.format(Locale.ROOT, "; the ideal is the service alone, and %s of the workload had flows on its"
                 + " requests' RNICs meanwhile (%s for %s ms of its %s ms)", Numbers.count(b.items(), "other item",
                 "other items"), b.longest(), ms(b.overlapPs()), ms(s.record().spanPs()));
+    }
+
+    /**
+     * Each QP that ran out of retries while links were down, with what they did to it (the fabric's record at the
+     * failure); a few are told, summary.json has them all.
+     */
+    /** Whether the summary compares something with the ideal network: a job, a collective or an inference service. */
+    private static boolean reportsIdeal(RunResult r) {
+        return !r.jobs().isEmpty() || !r.services().isEmpty()
+                || r.collectives().stream().anyMatch(c -> c.job().isEmpty() && c.idealTimePs() > 0);
+    }
+
+    /** Failed flows named on a QP's line; the rest are counted (summary.json retry_failures lists them). */
+    private static final int FLOWS_SHOWN = 8;
+
+    private static void retryFailures(StringBuilder b, RunResult r) {
+        List<RetryFailure> failures = r.packetLevel() ? r.network().retryFailures() : List.of();
+        int shown = Numbers.shown(failures.size(), VICTIMS_SHOWN);
+        for (int i = 0; i < shown; i++) {
+            RetryFailure f = failures.get(i);
+            List<Integer> flows = failedFlowsOf(r, f.queuePair());
+            line(b, "            QP %d (%s, h%d->h%d) ran out of retries at %s us: %s", f.queuePair(),
+                    flows.isEmpty() ? "no flow" : (flows.size() == 1 ? "flow " : "flows ")
+                            + String.join(", ", flows.subList(0, Numbers.shown(flows.size(), FLOWS_SHOWN)).stream()
+                                    .map(String::valueOf).toList())
+                            + (flows.size() > Numbers.shown(flows.size(), FLOWS_SHOWN)
+                                    ? " and " + (flows.size() - FLOWS_SHOWN) + " more" : ""),
+                    f.src(), f.dst(), us(f.atPs()), RetryFailureText.why(f, r.network().topology()));
+        }
+        if (shown < failures.size()) {
+            line(b, "            ... and %d more QPs that ran out of retries with links down (summary.json"
+                    + " retry_failures)", failures.size() - shown);
+        }
+    }
+
+    /** The failed flows a QP carried, ascending. */
+    static List<Integer> failedFlowsOf(RunResult r, int queuePair) {
+        return r.flows().stream().filter(f -> f.failed() && f.queuePair() == queuePair).map(FlowRecord::id).sorted()
+                .toList();
     }
 
     private static String us(long ps) {

@@ -25,6 +25,51 @@ final class Findings {
 
     private Findings() {}
 
+    /**
+     * summary.json's {@code retry_failures}: each QP that ran out of retries while links were down, with what they did
+     * to it (the fabric's record at the failure), as a list under the failed flows; empty without any.
+     */
+    static String retryFailures(Map<String, Object> s) {
+        if (!(s.get("retry_failures") instanceof List<?> l) || l.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("<ul>");
+        int shown = Numbers.shown(l.size(), MAX);
+        for (Object o : l.subList(0, shown)) {
+            if (!(o instanceof Map<?, ?> f)) {
+                continue;
+            }
+            List<String> links = new ArrayList<>();
+            if (f.get("links") instanceof List<?> ls) {
+                for (Object x : ls) {
+                    if (x instanceof Map<?, ?> k) {
+                        links.add(k.get("a") + " - " + k.get("b") + " (down since "
+                                + Fmt.time(KeyNumbers.dbl(k.get("down_since_us"))) + ")");
+                    }
+                }
+            }
+            String cause = f.get("dst") + " was unreachable from " + f.get("src");
+            List<String> flows = f.get("flows") instanceof List<?> fl ? fl.stream().map(String::valueOf).toList()
+                    : List.of();
+            b.append("<li>QP ").append(Page.esc(String.valueOf(f.get("queue_pair"))))
+                    .append(flows.size() == 1 ? " (flow " : " (flows ").append(Page.esc(String.join(", ", flows)))
+                    .append(") ran out of retries at ")
+                    .append(Page.esc(Fmt.time(KeyNumbers.dbl(f.get("at_us"))))).append(": ").append(Page.esc(cause))
+                    .append(Boolean.TRUE.equals(f.get("each_link_reconnects")) ? "; down: " : "; links down then: ")
+                    .append(Page.esc(String.join(", ", links)))
+                    .append(Boolean.TRUE.equals(f.get("links_unchanged_since_timer_started"))
+                            ? "; no link went down or up after its ACK timer last started ("
+                                    + Page.esc(Fmt.time(KeyNumbers.dbl(f.get("timer_started_us")))) + ", no new ACK"
+                                    + " since)"
+                            : "; the links changed after its ACK timer last started: told as they stood when it failed")
+                    .append("</li>");
+        }
+        if (shown < l.size()) {
+            b.append("<li>and ").append(l.size() - shown).append(" more (summary.json retry_failures)</li>");
+        }
+        return b.append("</ul>").toString();
+    }
+
     static void append(Page p, ReportData d) {
         Map<String, Object> s = d.summary;
         p.h2("Findings");
@@ -46,7 +91,7 @@ final class Findings {
                     + "</b>: " + failed + " of " + count + " flows failed (their QPs ran out of retries)"
                     + (notPosted > 0 ? "; " + Fmt.count(notPosted) + " more were never posted: a failure reached them"
                     + " first (flows.csv status <code>not_posted</code>)" : "")
-                    + "; the run ended with stop reason " + Page.esc(stop) + "</li>");
+                    + "; the run ended with stop reason " + Page.esc(stop) + retryFailures(s) + "</li>");
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }

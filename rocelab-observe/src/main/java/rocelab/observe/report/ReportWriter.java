@@ -40,7 +40,8 @@ public final class ReportWriter {
     static final String IDEAL_NETWORK = "a lower bound of the same job or service alone (the workload's other items, such"
             + " as background traffic on the same RNICs, show as network wait, not in the ideal) on an ideal network"
             + " (a non-blocking fabric"
-            + " between the RNICs and NVLink ports): every message takes at least its time alone (its wire bytes at"
+            + " between the RNICs and NVLink ports, every link up the whole run, whatever the scenario's link events):"
+            + " every message takes at least its time alone (its wire bytes at"
             + " its path's slowest link, or its receiver's pipeline when slower, plus the path's fixed latency), and the"
             + " messages through one port no less"
             + " than the port needs to carry them all; no run on a fabric with these ports ends earlier.";

@@ -307,6 +307,23 @@ public final class SummaryKeys {
             pfc_victims[].waited_at[].paused_wait_us
             pfc_victims[].waited_at[].port
             pfc_victims[].waited_at[].victim_wait_us
+            retry_failures
+            retry_failures[]
+            retry_failures[].at_us
+            retry_failures[].cause
+            retry_failures[].dst
+            retry_failures[].each_link_reconnects
+            retry_failures[].flows
+            retry_failures[].flows[]
+            retry_failures[].links
+            retry_failures[].links[]
+            retry_failures[].links[].a
+            retry_failures[].links[].b
+            retry_failures[].links[].down_since_us
+            retry_failures[].links_unchanged_since_timer_started
+            retry_failures[].queue_pair
+            retry_failures[].src
+            retry_failures[].timer_started_us
             scenario
             seed
             simulated_seconds

@@ -38,6 +38,25 @@ class SummaryKeysTest {
         }
     }
 
+    /** A QP that ran out of retries behind a down link writes retry_failures (no shipped example has link events). */
+    @Test
+    void theKeysOfARetryFailureAreListed() throws Exception {
+        String json = RunWriter.summaryJson(PointRunner.run(new ScenarioReader().read("""
+                name: receiver-link-lost
+                fabric: {mode: roce-lossy, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, timeout: 8, retry-count: 1}
+                events:
+                  - {kind: link-down, a: h3, b: leaf1, at: 30us}
+                traffic:
+                  - {kind: flow, src: 1, dst: 3, size: 1MB}
+                """, "test.yaml", Path.of(".")), "packet"));
+        Set<String> keys = new LinkedHashSet<>();
+        walk(new Yaml().load(json), "", keys);
+        assertThat(keys).contains("retry_failures[].links[].down_since_us");
+        assertThat(SummaryKeys.ALL).containsAll(keys);
+    }
+
     @Test
     void selectorsAreNamesOrPrefixesAtABoundary() {
         assertThat(SummaryKeys.known("flows.fct_us.p99")).isTrue();
