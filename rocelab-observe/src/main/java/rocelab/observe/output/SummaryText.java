@@ -9,6 +9,9 @@ import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
+import rocelab.fabric.switching.LoadBalancing;
+import rocelab.fabric.switching.Switch;
+import rocelab.fabric.topology.PlaneSelection;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
 import rocelab.observe.counter.FabricTotals;
@@ -321,7 +324,7 @@ public final class SummaryText {
                     + " selective NAKs", group(t.outOfSequence()), group(t.duplicateRequests()),
                     group(t.selectiveRetransmitted()), group(t.selectiveNaksSent()));
         } else if (t.outOfSequence() > 0 || t.duplicateRequests() > 0) {
-            line(b, "%s", goBackNReorder(t));
+            line(b, "%s", goBackNReorder(t, keepsOnePathInOrder(r.network())));
         }
         var lanes = VirtualLanes.of(r.network());
         if (lanes != null) {
@@ -513,22 +516,56 @@ public final class SummaryText {
     /**
      * The reorder line of a run whose QPs all place in order (go-back-N, {@code nic.ooo} false): the receivers discarded
      * each packet that came ahead of its turn and NAKed the first of a gap, and the senders went back. What caused it is
-     * said only when the counters decide it: with nothing dropped, no packet a NAK asked for again was lost, so each NAK
-     * answered packets arriving out of the order their QP sent them in (reordering); with drops, they do not tell.
+     * said only when it is known: with nothing dropped, no packet a NAK asked for again was lost, so each NAK answered
+     * packets arriving out of the order their QP sent them in (reordering); with drops on a fabric where every QP's
+     * packets keep to one path and one queue per hop ({@code onePathInOrder}), nothing can overtake, so every packet
+     * out of sequence came after a loss; with drops on a fabric that may split a QP (spraying, adaptive routing,
+     * flowlets, plane spraying, a re-hash after a link event), the counters do not tell.
      */
-    static String goBackNReorder(FabricTotals t) {
+    static String goBackNReorder(FabricTotals t, boolean onePathInOrder) {
         String cause = t.naksSent() == 0 ? ""
                 : t.packetsDropped() == 0 ? String.format(Locale.ROOT, "   nothing was dropped: the %s NAK%s answered"
                         + " packets arriving out of the order their QP sent them in (reordering, not loss)",
                         group(t.naksSent()), t.naksSent() == 1 ? "" : "s")
-                : String.format(Locale.ROOT, "   %s packets were dropped: loss or reordering, the counters do not tell"
-                        + " which", group(t.packetsDropped()));
+                : onePathInOrder ? String.format(Locale.ROOT, "   every QP kept to one path (per-flow ECMP, no link"
+                        + " events), where nothing overtakes: each packet out of sequence came after one of the %s"
+                        + " dropped (loss, not reordering)", group(t.packetsDropped()))
+                : String.format(Locale.ROOT, "   %s packets were dropped, and a QP's packets may take more than one path"
+                        + " here: the counters do not tell how many arrivals out of sequence came after a loss and how"
+                        + " many were overtaken (reordering)", group(t.packetsDropped()));
         String sent = t.dataBytesSent() > t.deliveredBytes() && t.deliveredBytes() > 0
                 ? String.format(Locale.ROOT, "   %s payload bytes sent to deliver %s (%.2fx)", group(t.dataBytesSent()),
                         group(t.deliveredBytes()), (double) t.dataBytesSent() / t.deliveredBytes())
                 : "";
         return String.format(Locale.ROOT, "reorder     %s out of sequence (discarded: go-back-N, nic.ooo false)   %s"
                 + " duplicates%s%s", group(t.outOfSequence()), group(t.duplicateRequests()), cause, sent);
+    }
+
+    /**
+     * Whether every QP's data packets keep to one path, one queue per hop, in the order sent: every switch hashes per
+     * flow, every QP keeps to one plane, and no link event re-hashes a QP mid-flow.
+     */
+    private static boolean keepsOnePathInOrder(Network network) {
+        if (network.linkEventCount() > 0) {
+            return false;
+        }
+        Topology t = network.topology();
+        if (t.planes() > 1 && t.planeSelection() == PlaneSelection.SPRAY) {
+            return false;
+        }
+        for (int i = 0; i < network.switchCount(); i++) {
+            Switch sw = network.switchAt(i);
+            if (sw.loadBalancing() == LoadBalancing.ECMP) {
+                continue;
+            }
+            // Spraying, adaptive routing or flowlets split a QP only where the switch has a choice.
+            for (int h = 0; h < t.hostCount(); h++) {
+                if (sw.candidates(h).length > 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether some QP places out of order (both its RNICs have {@code nic.ooo}): the reorder line is then told. */
