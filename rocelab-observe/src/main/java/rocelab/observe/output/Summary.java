@@ -199,7 +199,7 @@ public final class Summary {
         if (r.packetLevel() && r.series() != null) {
             List<Map<String, Object>> held = new ArrayList<>();
             var topo = r.network().topology();
-            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
             for (HeldByRate h : found) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("receiver", topo.nodeName(h.receiver()));
@@ -208,6 +208,7 @@ public final class Summary {
                 row.put("rate_held_share_min", Numbers.round(h.minShare(), 3));
                 row.put("rate_held_share_max", Numbers.round(h.maxShare(), 3));
                 row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("path_utilisation_max", Numbers.round(h.pathUtilisation(), 3));
                 row.put("from_us", Numbers.micros(h.fromPs()));
                 row.put("to_us", Numbers.micros(h.toPs()));
                 row.put("paused_wait_us", Numbers.micros(h.pausedWaitPs()));
@@ -215,7 +216,7 @@ public final class Summary {
             }
             m.put("held_by_rate", held);
             List<Map<String, Object>> alone = new ArrayList<>();
-            for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), found)) {
+            for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), found)) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("flow", h.flow());
                 row.put("sender", topo.nodeName(h.sender()));
@@ -228,6 +229,7 @@ public final class Summary {
                 row.put("link_gbps", Numbers.round(h.linkBps() / 1e9, 3));
                 row.put("notifications", h.notifications());
                 row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("path_utilisation_max", Numbers.round(h.pathUtilisation(), 3));
                 row.put("rate_held_share", Numbers.round(h.heldShare(), 3));
                 alone.add(row);
             }

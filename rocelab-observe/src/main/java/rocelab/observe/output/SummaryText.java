@@ -403,7 +403,7 @@ public final class SummaryText {
      */
     private static void heldByRate(StringBuilder b, RunResult r) {
         var topo = r.network().topology();
-        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
         int shown = Numbers.shown(held.size(), HELD_SHOWN);
         for (int i = 0; i < shown; i++) {
             HeldByRate h = held.get(i);
@@ -412,18 +412,19 @@ public final class SummaryText {
             String hi = percent(h.maxShare());
             line(b, "%s the %d flows into %s spent %s %% of their lives with data ready that their congestion"
                     + " control's rate held back (flows.csv rate_held_us), while %s port %d (towards %s) carried %s %% of"
-                    + " its capacity from %s us to %s us, when all of them were sending (links.csv); %s",
+                    + " its capacity from %s us to %s us, when all of them were sending, and no port on their paths more"
+                    + " than %s %% (links.csv); %s",
                     i == 0 ? "rate held  " : "           ", h.flows(), topo.nodeName(h.receiver()),
                     lo.equals(hi) ? lo : lo + "-" + hi, topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(),
                     topo.nodeName(h.receiver()), percent(h.utilisation()), Numbers.micros(h.fromPs()).toPlainString(),
-                    Numbers.micros(h.toPs()).toPlainString(),
+                    Numbers.micros(h.toPs()).toPlainString(), percent(h.pathUtilisation()),
                     h.pausedWaitPs() == 0 ? "none of them waited behind a pause"
                             : "they waited " + us(h.pausedWaitPs()) + " us behind pauses, summed over flows and hops");
         }
         if (held.size() > shown) {
             line(b, "            (%d of %d receivers shown; summary.json held_by_rate)", shown, held.size());
         }
-        List<HeldAlone> alone = HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), held);
+        List<HeldAlone> alone = HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), held);
         int told = Numbers.shown(alone.size(), HELD_SHOWN);
         for (int i = 0; i < told; i++) {
             line(b, "%s %s", held.isEmpty() && i == 0 ? "rate held  " : "           ", heldAlone(alone.get(i), topo));
@@ -442,14 +443,15 @@ public final class SummaryText {
         String hi = gbps(h.maxRateBps());
         return String.format(Locale.ROOT, "flow %d (%s->%s), the last into %s, alone there from %s us to %s us: its"
                 + " congestion control allowed it %s Gb/s of the link's %s Gb/s, with %s in that time (rates.csv), while"
-                + " %s port %d (towards %s) carried %s %% of its capacity (links.csv); it spent %s %% of its life with"
+                + " %s port %d (towards %s) carried %s %% of its capacity and no port on its path more than %s %%"
+                + " (links.csv); it spent %s %% of its life with"
                 + " data ready that its rate held back (flows.csv rate_held_us)", h.flow(), topo.nodeName(h.sender()),
                 topo.nodeName(h.receiver()), topo.nodeName(h.receiver()), Numbers.micros(h.fromPs()).toPlainString(),
                 Numbers.micros(h.toPs()).toPlainString(), lo.equals(hi) ? lo : lo + "-" + hi, gbps(h.linkBps()),
                 h.notifications() == 0 ? "no congestion notification" : Numbers.count(h.notifications(),
                         "congestion notification", "congestion notifications"),
                 topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(), topo.nodeName(h.receiver()),
-                percent(h.utilisation()), percent(h.heldShare()));
+                percent(h.utilisation()), percent(h.pathUtilisation()), percent(h.heldShare()));
     }
 
     /** A rate in Gb/s with one decimal, from its value rounded to three decimals as summary.json has it. */

@@ -133,6 +133,7 @@ public final class SummaryKeys {
             held_alone[].link_gbps
             held_alone[].link_utilisation
             held_alone[].notifications
+            held_alone[].path_utilisation_max
             held_alone[].rate_held_share
             held_alone[].rate_max_gbps
             held_alone[].rate_min_gbps
@@ -145,6 +146,7 @@ public final class SummaryKeys {
             held_by_rate[].from_us
             held_by_rate[].link
             held_by_rate[].link_utilisation
+            held_by_rate[].path_utilisation_max
             held_by_rate[].paused_wait_us
             held_by_rate[].rate_held_share_max
             held_by_rate[].rate_held_share_min
