@@ -21,6 +21,7 @@ import rocelab.observe.flow.Percentiles;
 import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
 
@@ -194,7 +195,7 @@ public final class Summary {
         if (r.ecmpLog() != null) {
             var found = r.ecmpLog().collisions(r.flows());
             m.put("ecmp_collision_count", found.size());
-            m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology()));
+            m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology(), r.series()));
         }
         if (r.packetLevel() && r.series() != null) {
             List<Map<String, Object>> held = new ArrayList<>();
@@ -299,7 +300,7 @@ public final class Summary {
 
     /** The ports where flows waited behind ECMP collisions, most waited first, each with its evidence. */
     private static List<Object> ecmpCollisions(List<EcmpLog.Collision> found,
-            Topology topo) {
+            Topology topo, TimeSeriesSampler series) {
         List<Object> out = new ArrayList<>();
         for (var c : found.subList(0, Math.min(COLLISIONS_LISTED, found.size()))) {
             Map<String, Object> row = new LinkedHashMap<>();
@@ -322,8 +323,9 @@ public final class Summary {
             row.put("collisions", c.packets());
             row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
             row.put("flow_count", c.flows().size());
-            int to = EcmpLog.oneReceiver(c);
-            // One receiver for every packet that waited here: spreading would only move the queue to its port.
+            int to = EcmpLog.bottleneckReceiver(c, topo, series);
+            // One receiver for every flow that waited here, its port their bottleneck (measured): spreading would only
+            // move the queue to its port.
             row.put("receiver", to < 0 ? null : topo.nodeName(to));
             List<Object> flows = new ArrayList<>();
             for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {

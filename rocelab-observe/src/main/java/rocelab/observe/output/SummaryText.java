@@ -488,7 +488,7 @@ public final class SummaryText {
         line(b, "            %s", EcmpLog.MODES);
         Set<String> receivers = new TreeSet<>();
         for (var c : found) {
-            int to = EcmpLog.oneReceiver(c);
+            int to = EcmpLog.bottleneckReceiver(c, r.network().topology(), r.series());
             if (to < 0) {
                 return;
             }
