@@ -78,7 +78,7 @@ class EcmpOneReceiverTest {
                 traffic:
                   - {kind: allreduce, ranks: 0-7, size: 64MB}
                 """)).run(ProgressListener.NONE);
-        var found = r.ecmpLog().collisions(r.flows());
+        var found = r.ecmpLog().allCollisions(r.flows());
         assertThat(found).isNotEmpty().allSatisfy(c -> {
             assertThat(c.flows()).allMatch(EcmpLog.FlowAt::lastAckOnly)
                     .allSatisfy(f -> assertThat(r.network().topology().nodeName(f.flow().src())).isEqualTo("h7"));

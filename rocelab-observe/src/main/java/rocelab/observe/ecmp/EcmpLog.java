@@ -335,13 +335,49 @@ public final class EcmpLog implements EcmpProbe {
             long idleLeftOut, List<Pair> pairs, long pairsLeftOut) {}
 
     /**
-     * Every port where flows waited behind collisions, most waited first ({@code flows}: the run's records, by id),
-     * made once and shared: summary.json, the report and the printed summary ask for them. Unmodifiable.
+     * Share of its FCT a flow must have waited at a collision port, at least, for the port to be told: as for PFC and
+     * IB victims, a wait under it is packet-level noise (a perfectly even hash still queues a packet behind another
+     * now and then), not a cost worth a line.
+     */
+    public static final double TOLD_SHARE = 0.05;
+
+    /**
+     * Whether some flow waited at the port at least {@link #TOLD_SHARE} of its FCT; an unfinished flow's time in the
+     * run is not known here, and its wait counts.
+     */
+    private static boolean material(List<FlowAt> waited) {
+        for (FlowAt f : waited) {
+            long fct = f.flow().fctPs();
+            if (fct < 0 || f.waitPs() >= TOLD_SHARE * fct) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Every port where flows waited behind collisions, at least one of them {@link #TOLD_SHARE} of its FCT (the ports
+     * told; flows.csv {@code ecmp_wait_us} keeps every flow's waits, told or not), most waited first ({@code flows}:
+     * the run's records, by id), made once and shared: summary.json, the report and the printed summary ask for them.
+     * Unmodifiable.
      */
     public synchronized List<Collision> collisions(List<FlowRecord> flows) {
         if (collisions != null && collisionsOf == flows) {
             return collisions;
         }
+        List<Collision> told = new ArrayList<>();
+        for (Collision c : allCollisions(flows)) {
+            if (material(c.flows())) {
+                told.add(c);
+            }
+        }
+        collisions = Collections.unmodifiableList(told);
+        collisionsOf = flows;
+        return collisions;
+    }
+
+    /** Every port where flows waited behind collisions, however briefly, most waited first; not kept. */
+    public synchronized List<Collision> allCollisions(List<FlowRecord> flows) {
         List<List<FlowAt>> at = new ArrayList<>();
         long[] wait = new long[sites];
         for (int s = 0; s < sites; s++) {
@@ -398,9 +434,7 @@ public final class EcmpLog implements EcmpProbe {
         }
         out.sort(Comparator.comparingLong(Collision::waitPs).reversed().thenComparingInt(Collision::node)
                 .thenComparingInt(Collision::port));
-        collisions = Collections.unmodifiableList(out);
-        collisionsOf = flows;
-        return collisions;
+        return out;
     }
 
     // ---------------------------------------------------------------- words
