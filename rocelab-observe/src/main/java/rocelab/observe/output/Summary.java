@@ -511,6 +511,7 @@ public final class Summary {
         m.put("packets_dropped", t.packetsDropped());
         m.put("retransmitted_packets", t.retransmittedPackets());
         m.put("ecn_marked", t.ecnMarked());
+        m.put("ecn_marked_arrived", t.ecnMarkedArrived());
         m.put("cnp_sent", t.cnpSent());
         m.put("pfc_pause_sent", t.pfcPauseSent());
         m.put("pfc_paused_us", Numbers.micros(t.pausedPs()));

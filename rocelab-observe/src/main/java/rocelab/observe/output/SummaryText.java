@@ -318,8 +318,10 @@ public final class SummaryText {
         if (lanes != null) {
             infiniband(b, t, lanes);
         } else {
-        line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts", group(t.ecnMarked()),
-                group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
+        // Marks are counted where they are made, so a packet marked at two switches counts twice: the count says so,
+        // with the data packets that reached their RNIC marked (each answered by a CNP at most).
+        line(b, "congestion  %s   %s CNPs sent   %s handled   %s rate cuts", ecnMarks(t), group(t.cnpSent()),
+                group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
                         "   watchdog: %s, %s packets dropped", Numbers.count(t.pfcWatchdogStorms(), "storm", "storms"),
@@ -532,6 +534,16 @@ public final class SummaryText {
             }
         }
         return false;
+    }
+
+    /** {@code 13,338 ECN marks (per hop; 5,132 packets arrived marked)}, or {@code 0 ECN marks}. */
+    static String ecnMarks(FabricTotals t) {
+        if (t.ecnMarked() == 0) {
+            return "0 ECN marks";
+        }
+        return String.format(Locale.ROOT, "%s ECN %s (per hop; %s %s arrived marked)", group(t.ecnMarked()),
+                t.ecnMarked() == 1 ? "mark" : "marks", group(t.ecnMarkedArrived()),
+                t.ecnMarkedArrived() == 1 ? "packet" : "packets");
     }
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */

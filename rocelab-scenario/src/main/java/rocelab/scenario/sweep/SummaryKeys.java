@@ -41,6 +41,7 @@ public final class SummaryKeys {
             counters.drops_by_reason.pfc_watchdog
             counters.duplicate_request
             counters.ecn_marked
+            counters.ecn_marked_arrived
             counters.local_ack_timeouts
             counters.naks_sent
             counters.out_of_sequence
