@@ -669,8 +669,18 @@ public final class SummaryText {
                 widest = c;
             }
         }
-        if (widest == null || Double.isNaN(j.iterationUs())
-                || widest.entrySpreadBeyondIdealPs() < j.iterationUs() * 1e6 / 20) {
+        if (widest == null || Double.isNaN(j.iterationUs())) {
+            return;
+        }
+        double material = j.iterationUs() * 1e6 / 20;
+        if (widest.entrySpreadBeyondIdealPs() < material) {
+            CollectiveRecord.LateEntry e = widest.lateEntry();
+            // A straggler: its way in ran through its own compute alone, from its part of the previous call or the
+            // job's start. A pipeline's stage entering after a transfer from another stage is apart by design.
+            if (widest.entrySpreadPs() >= material && e.rank() >= 0 && e.computePs() > 0
+                    && (e.after().isEmpty() || e.ownPart())) {
+                straggler(b, widest);
+            }
             return;
         }
         line(b, "  entry     %s%s%s: its ranks entered it %s ms apart, their entries' bounds on the ideal network %s ms;"
@@ -686,13 +696,30 @@ public final class SummaryText {
     }
 
     /**
+     * A call whose ranks entered it a twentieth of the iteration apart or more, as far apart on the ideal network (less
+     * a twentieth), its last rank's way in its own compute alone ({@link CollectiveRecord.LateEntry}): a straggler,
+     * which the job's own work set apart, not the network.
+     */
+    private static void straggler(StringBuilder b, CollectiveRecord c) {
+        CollectiveRecord.LateEntry e = c.lateEntry();
+        line(b, "  entry     %s%s: its ranks entered it %s ms apart, and %s ms apart on the ideal network too: the"
+                + " job's own work set them apart, not the network (collectives.csv entry_spread_us,"
+                + " ideal_entry_spread_us)", c.name(), c.iteration() < 0 ? "" : " in iteration " + c.iteration(),
+                ms(c.entrySpreadPs()), ms(Math.max(0, c.idealEntrySpreadPs())));
+        line(b, "            rank %d entered it last, %s ms after rank %d (the first rank in), waiting on its own"
+                + " compute: %s ms of it since %s", e.rank(), ms(c.entrySpreadPs()), e.firstRank(), ms(e.computePs()),
+                e.after().isEmpty() ? "the job's start" : "its part of " + e.after()
+                        + (e.afterIteration() >= 0 ? " in iteration " + e.afterIteration() : "") + " ended");
+    }
+
+    /**
      * What the call's last rank waited for before it entered, as the run's dependencies have it (empty when not
      * found): "rank 3 entered it last, when its part of train/grads/dp in iteration 0 ended, 0.324 ms after rank 2's
      * part (the first rank in); that call took x2.56 its ideal, in the warm-up".
      */
     private static String lateEntry(RunResult r, CollectiveRecord c) {
         CollectiveRecord.LateEntry e = c.lateEntry();
-        if (e.rank() < 0) {
+        if (e.rank() < 0 || e.after().isEmpty()) {
             return "";
         }
         StringBuilder s = new StringBuilder("rank " + e.rank() + " entered it last, when ");
