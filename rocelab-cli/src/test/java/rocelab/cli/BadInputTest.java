@@ -212,4 +212,19 @@ class BadInputTest {
         assertRejected(file, "8:12", "link-down of leaf0 - spine0 at 80us while it is already down (link-down at 50us"
                 + " on line 7, no link-up of it in between); expected one link-down per outage");
     }
+
+    @Test
+    void shouldSayWhatAWhenExpectedWhereItFoundASingleEquals() throws IOException {
+        // An audit's straggler job wrote "dp = 3" and was told only "unexpected '='".
+        Path file = scenario(HEAD + TOPO + """
+                jobs:
+                  - name: train
+                    hosts: 0-3
+                    parallelism: {dp: 4}
+                    program:
+                      - {id: c, op: compute, duration: 1ms, when: "dp = 3"}
+                """);
+        assertRejected(file, "9:55", "when 'dp = 3': unexpected '='; expected '==' to compare, or another operator"
+                + " (+ - * / % == != < <= > >= && ||) or the end of the expression");
+    }
 }

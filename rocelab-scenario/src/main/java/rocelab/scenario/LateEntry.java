@@ -51,6 +51,9 @@ final class LateEntry {
         int firstRank = rankOf(jt, firstHost);
         TaskGraph g = times.graph();
         int task = entries[last];
+        // The compute on the way, when the task the member entered after is compute: its own work set it late.
+        long compute = 0;
+        boolean computing = true;
         for (int step = 0; step < MAX_STEPS; step++) {
             int x = callOf(jt, task, callIndex);
             if (x >= 0) {
@@ -63,20 +66,30 @@ final class LateEntry {
                     behind = times.taskEndPs(task) - times.taskEndPs(before.done()[firstMember]);
                 }
                 return new CollectiveRecord.LateEntry(lastRank, firstRank, before.name(), before.iteration(), done,
-                        behind);
+                        behind, compute);
             }
             for (JobTasks.Transfer t : jt.transfers()) {
                 if (t.flowTask() == task) {
                     return new CollectiveRecord.LateEntry(lastRank, firstRank, "the transfer " + t.sendName()
-                            + " from rank " + t.srcRank() + " to rank " + t.dstRank(), t.iteration(), false, -1);
+                            + " from rank " + t.srcRank() + " to rank " + t.dstRank(), t.iteration(), false, -1,
+                            compute);
                 }
             }
             TaskGraph.Kind kind = g.kind(task);
             if (kind == TaskGraph.Kind.FLOW || kind == TaskGraph.Kind.NVLINK) {
                 return CollectiveRecord.LateEntry.NONE;
             }
+            if (computing && kind == TaskGraph.Kind.COMPUTE) {
+                compute += times.taskEndPs(task) - times.taskStartPs(task);
+            } else if (kind != TaskGraph.Kind.JOIN) {
+                computing = false;
+            }
             int gate = lastDependency(g, times, task);
             long start = times.taskStartPs(task);
+            if (gate == TaskGraph.NONE && start == 0 && compute > 0) {
+                // The way in goes back to the job's start through compute alone: the member's own work.
+                return new CollectiveRecord.LateEntry(lastRank, firstRank, "", -1, false, -1, compute);
+            }
             if (gate == TaskGraph.NONE || start < 0 || start != endOf(g, times, gate)) {
                 // No dependency, or the task started later than its last one ended: not waited for by dependency.
                 return CollectiveRecord.LateEntry.NONE;

@@ -41,13 +41,13 @@ class CollectiveExamplesTest {
         // Flow 4319 (h14->h0) was h0's last, alone from 2850 us with 201 Gb/s allowed while h0's link carried 2.3 %
         // of its 400: its rate did not hold it there (its packets were not sent at that rate), and it is not said to.
         var topo = r.network().topology();
-        var all = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
-        for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), all)) {
+        var all = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
+        for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), all)) {
             assertThat(h.utilisation() * h.linkBps()).as("flow %d", h.flow())
                     .isGreaterThanOrEqualTo(HeldAlone.SENT_AT_RATE * h.minRateBps());
             assertThat(h.toPs()).isLessThanOrEqualTo(r.flows().get(h.flow()).deliveredPs());
         }
-        assertThat(HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), all))
+        assertThat(HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), all))
                 .noneMatch(h -> h.flow() == 4319);
     }
 

@@ -327,9 +327,9 @@ class DemoScenarioTest {
     @Test
     void shouldNameTheLongWriteHeldBackByItsOwnRateAloneAfterTheIncast() {
         var topo = sim.network().topology();
-        List<HeldByRate> all = HeldByRate.find(run.flows(), run.simulatedPs(), topo, run.series(), run.pfcLog());
+        List<HeldByRate> all = HeldByRate.find(run.flows(), run.simulatedPs(), sim.network(), run.series(), run.pfcLog());
         assertThat(all).as("while all five were sending, h0's link was full").isEmpty();
-        List<HeldAlone> alone = HeldAlone.find(run.flows(), run.simulatedPs(), topo, run.series(), all);
+        List<HeldAlone> alone = HeldAlone.find(run.flows(), run.simulatedPs(), sim.network(), run.series(), all);
         assertThat(alone).hasSize(1);
         HeldAlone h = alone.get(0);
         FlowRecord f = flow(LONG_FLOW);
@@ -371,7 +371,10 @@ class DemoScenarioTest {
         assertThat(h.heldShare()).isEqualTo((double) f.rateHeldPs() / f.fctPs());
         assertThat(SummaryText.render(run, null)).contains("rate held   flow 0 (h4->h0), the last into h0, alone"
                 + " there from ").contains(" with no congestion notification in that time (rates.csv), while leaf0 port 0"
-                + " (towards h0) carried " + SummaryText.percent(utilisation) + " % of its capacity (links.csv)");
+                + " (towards h0) carried " + SummaryText.percent(utilisation) + " % of its capacity and no port on its path"
+                + " more than " + SummaryText.percent(h.pathUtilisation()) + " % (links.csv)");
+        assertThat(h.pathUtilisation()).isGreaterThanOrEqualTo(h.utilisation())
+                .isLessThanOrEqualTo(HeldByRate.MAX_UTILISATION);
     }
 
     /** pfc.csv rows: time_us, device, port, peer, priority, kind, ... */

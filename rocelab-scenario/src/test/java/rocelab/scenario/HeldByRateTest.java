@@ -73,7 +73,7 @@ class HeldByRateTest {
             min = Math.min(min, share);
             max = Math.max(max, share);
         }
-        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), r.network().topology(), r.series(),
+        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(),
                 r.pfcLog());
         assertThat(held).hasSize(1);
         HeldByRate h = held.get(0);
@@ -135,7 +135,7 @@ class HeldByRateTest {
         assertThat(bytes * 8e12 / last / 1e9).isGreaterThan(80);
         assertThat(nvidia.flows()).allMatch(f -> f.rateHeldPs() > f.fctPs() / 2)
                 .as("throttled, every one of them, more than half of its life");
-        assertThat(HeldByRate.find(nvidia.flows(), nvidia.simulatedPs(), nvidia.network().topology(),
+        assertThat(HeldByRate.find(nvidia.flows(), nvidia.simulatedPs(), nvidia.network(),
                 nvidia.series(), nvidia.pfcLog())).as("but h0's link stayed busy").isEmpty();
         assertThat(SummaryText.render(nvidia, null)).doesNotContain("rate held");
 

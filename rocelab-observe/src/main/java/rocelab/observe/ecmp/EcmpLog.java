@@ -18,6 +18,7 @@ import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.Numbers;
+import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.victim.EventNotes;
 import rocelab.observe.victim.FlowWaits;
 
@@ -334,13 +335,49 @@ public final class EcmpLog implements EcmpProbe {
             long idleLeftOut, List<Pair> pairs, long pairsLeftOut) {}
 
     /**
-     * Every port where flows waited behind collisions, most waited first ({@code flows}: the run's records, by id),
-     * made once and shared: summary.json, the report and the printed summary ask for them. Unmodifiable.
+     * Share of its FCT a flow must have waited at a collision port, at least, for the port to be told: as for PFC and
+     * IB victims, a wait under it is packet-level noise (a perfectly even hash still queues a packet behind another
+     * now and then), not a cost worth a line.
+     */
+    public static final double TOLD_SHARE = 0.05;
+
+    /**
+     * Whether some flow waited at the port at least {@link #TOLD_SHARE} of its FCT; an unfinished flow's time in the
+     * run is not known here, and its wait counts.
+     */
+    private static boolean material(List<FlowAt> waited) {
+        for (FlowAt f : waited) {
+            long fct = f.flow().fctPs();
+            if (fct < 0 || f.waitPs() >= TOLD_SHARE * fct) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Every port where flows waited behind collisions, at least one of them {@link #TOLD_SHARE} of its FCT (the ports
+     * told; flows.csv {@code ecmp_wait_us} keeps every flow's waits, told or not), most waited first ({@code flows}:
+     * the run's records, by id), made once and shared: summary.json, the report and the printed summary ask for them.
+     * Unmodifiable.
      */
     public synchronized List<Collision> collisions(List<FlowRecord> flows) {
         if (collisions != null && collisionsOf == flows) {
             return collisions;
         }
+        List<Collision> told = new ArrayList<>();
+        for (Collision c : allCollisions(flows)) {
+            if (material(c.flows())) {
+                told.add(c);
+            }
+        }
+        collisions = Collections.unmodifiableList(told);
+        collisionsOf = flows;
+        return collisions;
+    }
+
+    /** Every port where flows waited behind collisions, however briefly, most waited first; not kept. */
+    public synchronized List<Collision> allCollisions(List<FlowRecord> flows) {
         List<List<FlowAt>> at = new ArrayList<>();
         long[] wait = new long[sites];
         for (int s = 0; s < sites; s++) {
@@ -397,9 +434,7 @@ public final class EcmpLog implements EcmpProbe {
         }
         out.sort(Comparator.comparingLong(Collision::waitPs).reversed().thenComparingInt(Collision::node)
                 .thenComparingInt(Collision::port));
-        collisions = Collections.unmodifiableList(out);
-        collisionsOf = flows;
-        return collisions;
+        return out;
     }
 
     // ---------------------------------------------------------------- words
@@ -535,34 +570,61 @@ public final class EcmpLog implements EcmpProbe {
     }
 
     /**
-     * The host every packet that waited at collision port {@code c} was going to (a flow's data to its destination,
-     * a last ACK to its source), or -1 when they went to several: then spreading the flows over the idle equal-cost
-     * ports would not have removed their queue, only moved it to that host's port, their bottleneck anyway.
+     * Share of its capacity the switch port towards a receiver carried, at least, while the flows that collided were
+     * sending, for that port to be called their bottleneck.
      */
-    public static int oneReceiver(Collision c) {
+    public static final double BOTTLENECK_UTILISATION = 0.9;
+
+    /**
+     * The host every flow that waited at collision port {@code c} sent its data to, when that host's port was their
+     * bottleneck, measured: the switch port towards it carried at least {@link #BOTTLENECK_UTILISATION} of its
+     * capacity over the sampled time from the first of those flows' start to the last one's delivery (links.csv's
+     * byte counter at the two sample times). Then spreading the flows over the idle equal-cost ports would not have
+     * removed their queue, only moved it to that port. -1 otherwise: the flows went to several hosts, a last ACK
+     * waited there (an ACK's queue is not its receiver's port: spreading it would remove its wait), the port had
+     * room, or nothing was sampled.
+     */
+    public static int bottleneckReceiver(Collision c, Topology topo, TimeSeriesSampler series) {
         int to = -1;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
         for (FlowAt f : c.flows()) {
-            boolean ack = f.lastAckOnly();
-            if (!ack && f.lastAckWaitPs() > 0) {
-                return -1; // data and its last ACK both waited here: two directions
-            }
-            int host = ack ? f.flow().src() : f.flow().dst();
-            if (to >= 0 && host != to) {
+            FlowRecord r = f.flow();
+            if (f.lastAckWaitPs() > 0 || to >= 0 && r.dst() != to || r.startPs() < 0) {
                 return -1;
             }
-            to = host;
+            to = r.dst();
+            first = Math.min(first, r.startPs());
+            last = Math.max(last, r.deliveredPs() >= 0 ? r.deliveredPs() : r.finishPs());
         }
-        return to;
+        if (to < 0 || series == null || series.lastSamplePs() < 0 || topo.portCount(to) != 1
+                || topo.isHost(topo.peer(to, 0).node())) {
+            return -1;
+        }
+        long interval = series.intervalPs();
+        long from = (first + interval - 1) / interval * interval;
+        long until = Math.min(last < 0 ? series.lastSamplePs() : last, series.lastSamplePs()) / interval * interval;
+        if (until <= from) {
+            return -1;
+        }
+        Topology.End sw = topo.peer(to, 0);
+        int s = sw.node() - topo.hostCount();
+        long[] tx = series.txBytesAt(new int[] {s, s}, new int[] {sw.port(), sw.port()}, new long[] {from, until});
+        long rate = topo.edgeAt(sw.node(), sw.port()).parameters().rateBps();
+        double used = (tx[1] - tx[0]) * 8.0 / (rate * ((until - from) / 1e12));
+        return used >= BOTTLENECK_UTILISATION ? to : -1;
     }
 
     /**
-     * Said under the collisions when every collision port's packets went to one receiver (the hosts' names, each once):
-     * the ECMP-versus-spraying sentence would otherwise point at a remedy that does not help an incast.
+     * Said under the collisions when every collision port's flows sent their data to one receiver whose port was their
+     * bottleneck ({@link #bottleneckReceiver}; the hosts' names, each once): the ECMP-versus-spraying sentence would
+     * otherwise point at a remedy that does not help an incast.
      */
     public static String oneReceiverNote(Collection<String> receivers) {
-        return "the packets at each of these ports went to one receiver (" + String.join(", ", receivers) + "): its"
-                + " port stays their bottleneck, so spreading them over the idle ports would move their queue there,"
-                + " not remove it (load-balancing.md)";
+        return "the data at each of these ports went to one receiver (" + String.join(", ", receivers) + ") whose"
+                + " port carried at least " + Math.round(BOTTLENECK_UTILISATION * 100) + " % of its capacity while"
+                + " they were sending (links.csv): its port stays their bottleneck, so spreading them over the idle"
+                + " ports would move their queue there, not remove it (load-balancing.md)";
     }
 
     /** What ECMP does and what the other modes do instead, said once under the collisions. */

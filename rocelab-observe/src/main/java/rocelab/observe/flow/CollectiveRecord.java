@@ -66,12 +66,13 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      * to the call, every task on the way starting when the one before it ended. {@code ownPart}: it was the member's
      * own part of that call that ended (not a task inside it); {@code behindFirstPs}: how long after the first member
      * to enter's part of that call the last member's ended (-1 when not known: the first was not in it). {@code rank}
-     * and {@code firstRank} are the job's ranks that entered last and first. {@link #NONE}: not found, or not looked
-     * for.
+     * and {@code firstRank} are the job's ranks that entered last and first. {@code computePs}: the compute the last
+     * member ran on that way, summed, when the task it entered after was compute (0 otherwise). {@link #NONE}: not
+     * found, or not looked for.
      */
     public record LateEntry(int rank, int firstRank, String after, int afterIteration, boolean ownPart,
-            long behindFirstPs) {
-        public static final LateEntry NONE = new LateEntry(-1, -1, "", -1, false, -1);
+            long behindFirstPs, long computePs) {
+        public static final LateEntry NONE = new LateEntry(-1, -1, "", -1, false, -1, 0);
     }
 
     /** A record whose first member's entry is not known. */

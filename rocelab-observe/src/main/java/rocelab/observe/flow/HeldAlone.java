@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import rocelab.fabric.network.Network;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.sample.TimeSeriesSampler;
 
@@ -21,7 +22,10 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * its QP's allowed rate over the sampled time it was alone (rates.csv, with the congestion notifications received
  * then), and what the switch port towards the receiver carried of its capacity meanwhile, at most
  * {@link HeldByRate#MAX_UTILISATION} and at least {@link #SENT_AT_RATE} of the flow's lowest allowed rate (links.csv):
- * the flow went at its rate, which held it. The time alone, from when the receiver's other flows had all ended to
+ * the flow went at its rate, which held it. No switch port on its path carried more than
+ * {@link HeldByRate#MAX_UTILISATION} either, and its sender's link is not slower than the receiver's ({@link PathLoad}):
+ * a flow behind a full uplink or a slower link was held to that link's share, which its congestion control rightly
+ * found, and is not told. The time alone, from when the receiver's other flows had all ended to
  * the flow's delivery, must be at least a tenth of the flow's life.
  *
  * @param flow the flow's id
@@ -36,9 +40,10 @@ import rocelab.observe.sample.TimeSeriesSampler;
  * @param maxRateBps the greatest
  * @param notifications the congestion notifications its QP received from {@code fromPs} to {@code toPs}
  * @param linkBps the capacity of the port towards the receiver
+ * @param pathUtilisation the greatest share of its capacity any switch port on the flow's path carried meanwhile
  */
 public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int port, double heldShare, long fromPs, long toPs,
-        double utilisation, long minRateBps, long maxRateBps, long notifications, long linkBps) {
+        double utilisation, long minRateBps, long maxRateBps, long notifications, long linkBps, double pathUtilisation) {
     /** The least share of the flow's life that it must have been alone at its receiver for. */
     public static final int ALONE_PART_OF_LIFE = 10;
     /** What the receiver's link carried, at least, as a share of the flow's lowest allowed rate meanwhile. */
@@ -48,9 +53,10 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
      * The receivers' last flows held back alone (see the class comment), least used link first; receivers
      * {@link HeldByRate} already names are left out. Empty at flow level or without sampling.
      */
-    public static List<HeldAlone> find(List<FlowRecord> flows, long endPs, Topology topo, TimeSeriesSampler series,
+    public static List<HeldAlone> find(List<FlowRecord> flows, long endPs, Network network, TimeSeriesSampler series,
             List<HeldByRate> already) {
         List<HeldAlone> out = new ArrayList<>();
+        Topology topo = network.topology();
         if (series == null || flows.isEmpty() || series.lastSamplePs() < 0) {
             return out;
         }
@@ -126,6 +132,17 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
         }
         long[] tx = series.txBytesAt(sw, port, at);
         Map<Integer, long[]> rates = rates(series, candidates, windows, flows);
+        List<int[]> queuePairs = new ArrayList<>();
+        long[] froms = new long[n];
+        long[] tos = new long[n];
+        long[] receiverBps = new long[n];
+        for (int i = 0; i < n; i++) {
+            queuePairs.add(new int[] {flows.get(candidates.get(i)[1]).queuePair()});
+            froms[i] = at[2 * i];
+            tos[i] = at[2 * i + 1];
+            receiverBps[i] = topo.edgeAt(candidates.get(i)[0], 0).parameters().rateBps();
+        }
+        PathLoad[] load = PathLoad.busiest(network, series, queuePairs, froms, tos, receiverBps);
         for (int i = 0; i < n; i++) {
             int h = candidates.get(i)[0];
             FlowRecord f = flows.get(candidates.get(i)[1]);
@@ -138,10 +155,11 @@ public record HeldAlone(int flow, int sender, int receiver, int switchIndex, int
             // allowed rate: the flow went as fast as its rate let it. One that carried much less (a flow whose
             // packets waited elsewhere, behind pauses or another queue) was not held by its rate, and is not told.
             boolean atItsRate = q != null && utilisation * rate >= SENT_AT_RATE * q[0];
-            if (utilisation <= HeldByRate.MAX_UTILISATION && q != null && q[0] >= 0 && atItsRate) {
+            double path = Math.max(utilisation, load[i].utilisation());
+            if (path <= HeldByRate.MAX_UTILISATION && q != null && q[0] >= 0 && atItsRate) {
                 long life = lastEnd[h] - f.startPs();
                 out.add(new HeldAlone(f.id(), f.src(), h, sw[2 * i], port[2 * i], (double) f.rateHeldPs() / life, from, to,
-                        utilisation, q[0], q[1], q[3] - q[2], rate));
+                        utilisation, q[0], q[1], q[3] - q[2], rate, path));
             }
         }
         out.sort(Comparator.comparingDouble(HeldAlone::utilisation).thenComparingInt(HeldAlone::receiver));

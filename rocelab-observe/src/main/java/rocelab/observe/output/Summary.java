@@ -22,6 +22,7 @@ import rocelab.observe.flow.Percentiles;
 import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
+import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
 
@@ -204,12 +205,12 @@ public final class Summary {
         if (r.ecmpLog() != null) {
             var found = r.ecmpLog().collisions(r.flows());
             m.put("ecmp_collision_count", found.size());
-            m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology()));
+            m.put("ecmp_collisions", ecmpCollisions(found, r.network().topology(), r.series()));
         }
         if (r.packetLevel() && r.series() != null) {
             List<Map<String, Object>> held = new ArrayList<>();
             var topo = r.network().topology();
-            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
             for (HeldByRate h : found) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("receiver", topo.nodeName(h.receiver()));
@@ -218,6 +219,7 @@ public final class Summary {
                 row.put("rate_held_share_min", Numbers.round(h.minShare(), 3));
                 row.put("rate_held_share_max", Numbers.round(h.maxShare(), 3));
                 row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("path_utilisation_max", Numbers.round(h.pathUtilisation(), 3));
                 row.put("from_us", Numbers.micros(h.fromPs()));
                 row.put("to_us", Numbers.micros(h.toPs()));
                 row.put("paused_wait_us", Numbers.micros(h.pausedWaitPs()));
@@ -225,7 +227,7 @@ public final class Summary {
             }
             m.put("held_by_rate", held);
             List<Map<String, Object>> alone = new ArrayList<>();
-            for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), found)) {
+            for (HeldAlone h : HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), found)) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("flow", h.flow());
                 row.put("sender", topo.nodeName(h.sender()));
@@ -238,6 +240,7 @@ public final class Summary {
                 row.put("link_gbps", Numbers.round(h.linkBps() / 1e9, 3));
                 row.put("notifications", h.notifications());
                 row.put("link_utilisation", Numbers.round(h.utilisation(), 3));
+                row.put("path_utilisation_max", Numbers.round(h.pathUtilisation(), 3));
                 row.put("rate_held_share", Numbers.round(h.heldShare(), 3));
                 alone.add(row);
             }
@@ -307,7 +310,7 @@ public final class Summary {
 
     /** The ports where flows waited behind ECMP collisions, most waited first, each with its evidence. */
     private static List<Object> ecmpCollisions(List<EcmpLog.Collision> found,
-            Topology topo) {
+            Topology topo, TimeSeriesSampler series) {
         List<Object> out = new ArrayList<>();
         for (var c : found.subList(0, Math.min(COLLISIONS_LISTED, found.size()))) {
             Map<String, Object> row = new LinkedHashMap<>();
@@ -330,8 +333,9 @@ public final class Summary {
             row.put("collisions", c.packets());
             row.put("ecmp_wait_us", Numbers.micros(c.waitPs()));
             row.put("flow_count", c.flows().size());
-            int to = EcmpLog.oneReceiver(c);
-            // One receiver for every packet that waited here: spreading would only move the queue to its port.
+            int to = EcmpLog.bottleneckReceiver(c, topo, series);
+            // One receiver for every flow that waited here, its port their bottleneck (measured): spreading would only
+            // move the queue to its port.
             row.put("receiver", to < 0 ? null : topo.nodeName(to));
             List<Object> flows = new ArrayList<>();
             for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {
@@ -517,6 +521,7 @@ public final class Summary {
         m.put("packets_dropped", t.packetsDropped());
         m.put("retransmitted_packets", t.retransmittedPackets());
         m.put("ecn_marked", t.ecnMarked());
+        m.put("ecn_marked_arrived", t.ecnMarkedArrived());
         m.put("cnp_sent", t.cnpSent());
         m.put("pfc_pause_sent", t.pfcPauseSent());
         m.put("pfc_paused_us", Numbers.micros(t.pausedPs()));

@@ -330,8 +330,10 @@ public final class SummaryText {
         if (lanes != null) {
             infiniband(b, t, lanes);
         } else {
-        line(b, "congestion  %s ECN marked   %s CNPs sent   %s handled   %s rate cuts", group(t.ecnMarked()),
-                group(t.cnpSent()), group(t.cnpHandled()), group(t.rateCuts()));
+        // Marks are counted where they are made, so a packet marked at two switches counts twice: the count says so,
+        // with the data packets that reached their RNIC marked (each answered by a CNP at most).
+        line(b, "congestion  %s   %s CNPs sent   %s handled   %s rate cuts", ecnMarks(t), group(t.cnpSent()),
+                group(t.cnpHandled()), group(t.rateCuts()));
         line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
                         "   watchdog: %s, %s packets dropped", Numbers.count(t.pfcWatchdogStorms(), "storm", "storms"),
@@ -415,7 +417,7 @@ public final class SummaryText {
      */
     private static void heldByRate(StringBuilder b, RunResult r) {
         var topo = r.network().topology();
-        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), topo, r.series(), r.pfcLog());
+        List<HeldByRate> held = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
         int shown = Numbers.shown(held.size(), HELD_SHOWN);
         for (int i = 0; i < shown; i++) {
             HeldByRate h = held.get(i);
@@ -424,18 +426,19 @@ public final class SummaryText {
             String hi = percent(h.maxShare());
             line(b, "%s the %d flows into %s spent %s %% of their lives with data ready that their congestion"
                     + " control's rate held back (flows.csv rate_held_us), while %s port %d (towards %s) carried %s %% of"
-                    + " its capacity from %s us to %s us, when all of them were sending (links.csv); %s",
+                    + " its capacity from %s us to %s us, when all of them were sending, and no port on their paths more"
+                    + " than %s %% (links.csv); %s",
                     i == 0 ? "rate held  " : "           ", h.flows(), topo.nodeName(h.receiver()),
                     lo.equals(hi) ? lo : lo + "-" + hi, topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(),
                     topo.nodeName(h.receiver()), percent(h.utilisation()), Numbers.micros(h.fromPs()).toPlainString(),
-                    Numbers.micros(h.toPs()).toPlainString(),
+                    Numbers.micros(h.toPs()).toPlainString(), percent(h.pathUtilisation()),
                     h.pausedWaitPs() == 0 ? "none of them waited behind a pause"
                             : "they waited " + us(h.pausedWaitPs()) + " us behind pauses, summed over flows and hops");
         }
         if (held.size() > shown) {
             line(b, "            (%d of %d receivers shown; summary.json held_by_rate)", shown, held.size());
         }
-        List<HeldAlone> alone = HeldAlone.find(r.flows(), r.simulatedPs(), topo, r.series(), held);
+        List<HeldAlone> alone = HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), held);
         int told = Numbers.shown(alone.size(), HELD_SHOWN);
         for (int i = 0; i < told; i++) {
             line(b, "%s %s", held.isEmpty() && i == 0 ? "rate held  " : "           ", heldAlone(alone.get(i), topo));
@@ -454,14 +457,15 @@ public final class SummaryText {
         String hi = gbps(h.maxRateBps());
         return String.format(Locale.ROOT, "flow %d (%s->%s), the last into %s, alone there from %s us to %s us: its"
                 + " congestion control allowed it %s Gb/s of the link's %s Gb/s, with %s in that time (rates.csv), while"
-                + " %s port %d (towards %s) carried %s %% of its capacity (links.csv); it spent %s %% of its life with"
+                + " %s port %d (towards %s) carried %s %% of its capacity and no port on its path more than %s %%"
+                + " (links.csv); it spent %s %% of its life with"
                 + " data ready that its rate held back (flows.csv rate_held_us)", h.flow(), topo.nodeName(h.sender()),
                 topo.nodeName(h.receiver()), topo.nodeName(h.receiver()), Numbers.micros(h.fromPs()).toPlainString(),
                 Numbers.micros(h.toPs()).toPlainString(), lo.equals(hi) ? lo : lo + "-" + hi, gbps(h.linkBps()),
                 h.notifications() == 0 ? "no congestion notification" : Numbers.count(h.notifications(),
                         "congestion notification", "congestion notifications"),
                 topo.nodeName(h.switchIndex() + topo.hostCount()), h.port(), topo.nodeName(h.receiver()),
-                percent(h.utilisation()), percent(h.heldShare()));
+                percent(h.utilisation()), percent(h.pathUtilisation()), percent(h.heldShare()));
     }
 
     /** A rate in Gb/s with one decimal, from its value rounded to three decimals as summary.json has it. */
@@ -498,7 +502,7 @@ public final class SummaryText {
         line(b, "            %s", EcmpLog.MODES);
         Set<String> receivers = new TreeSet<>();
         for (var c : found) {
-            int to = EcmpLog.oneReceiver(c);
+            int to = EcmpLog.bottleneckReceiver(c, r.network().topology(), r.series());
             if (to < 0) {
                 return;
             }
@@ -576,6 +580,16 @@ public final class SummaryText {
             }
         }
         return false;
+    }
+
+    /** {@code 13,338 ECN marks (per hop; 5,132 packets arrived marked)}, or {@code 0 ECN marks}. */
+    static String ecnMarks(FabricTotals t) {
+        if (t.ecnMarked() == 0) {
+            return "0 ECN marks";
+        }
+        return String.format(Locale.ROOT, "%s ECN %s (per hop; %s %s arrived marked)", group(t.ecnMarked()),
+                t.ecnMarked() == 1 ? "mark" : "marks", group(t.ecnMarkedArrived()),
+                t.ecnMarkedArrived() == 1 ? "packet" : "packets");
     }
 
     /** InfiniBand: FECN/BECN instead of ECN/CNP, credit stalls instead of pauses, and a line per busy lane. */
@@ -701,8 +715,18 @@ public final class SummaryText {
                 widest = c;
             }
         }
-        if (widest == null || Double.isNaN(j.iterationUs())
-                || widest.entrySpreadBeyondIdealPs() < j.iterationUs() * 1e6 / 20) {
+        if (widest == null || Double.isNaN(j.iterationUs())) {
+            return;
+        }
+        double material = j.iterationUs() * 1e6 / 20;
+        if (widest.entrySpreadBeyondIdealPs() < material) {
+            CollectiveRecord.LateEntry e = widest.lateEntry();
+            // A straggler: its way in ran through its own compute alone, from its part of the previous call or the
+            // job's start. A pipeline's stage entering after a transfer from another stage is apart by design.
+            if (widest.entrySpreadPs() >= material && e.rank() >= 0 && e.computePs() > 0
+                    && (e.after().isEmpty() || e.ownPart())) {
+                straggler(b, widest);
+            }
             return;
         }
         line(b, "  entry     %s%s%s: its ranks entered it %s ms apart, their entries' bounds on the ideal network %s ms;"
@@ -718,13 +742,30 @@ public final class SummaryText {
     }
 
     /**
+     * A call whose ranks entered it a twentieth of the iteration apart or more, as far apart on the ideal network (less
+     * a twentieth), its last rank's way in its own compute alone ({@link CollectiveRecord.LateEntry}): a straggler,
+     * which the job's own work set apart, not the network.
+     */
+    private static void straggler(StringBuilder b, CollectiveRecord c) {
+        CollectiveRecord.LateEntry e = c.lateEntry();
+        line(b, "  entry     %s%s: its ranks entered it %s ms apart, and %s ms apart on the ideal network too: the"
+                + " job's own work set them apart, not the network (collectives.csv entry_spread_us,"
+                + " ideal_entry_spread_us)", c.name(), c.iteration() < 0 ? "" : " in iteration " + c.iteration(),
+                ms(c.entrySpreadPs()), ms(Math.max(0, c.idealEntrySpreadPs())));
+        line(b, "            rank %d entered it last, %s ms after rank %d (the first rank in), waiting on its own"
+                + " compute: %s ms of it since %s", e.rank(), ms(c.entrySpreadPs()), e.firstRank(), ms(e.computePs()),
+                e.after().isEmpty() ? "the job's start" : "its part of " + e.after()
+                        + (e.afterIteration() >= 0 ? " in iteration " + e.afterIteration() : "") + " ended");
+    }
+
+    /**
      * What the call's last rank waited for before it entered, as the run's dependencies have it (empty when not
      * found): "rank 3 entered it last, when its part of train/grads/dp in iteration 0 ended, 0.324 ms after rank 2's
      * part (the first rank in); that call took x2.56 its ideal, in the warm-up".
      */
     private static String lateEntry(RunResult r, CollectiveRecord c) {
         CollectiveRecord.LateEntry e = c.lateEntry();
-        if (e.rank() < 0) {
+        if (e.rank() < 0 || e.after().isEmpty()) {
             return "";
         }
         StringBuilder s = new StringBuilder("rank " + e.rank() + " entered it last, when ");

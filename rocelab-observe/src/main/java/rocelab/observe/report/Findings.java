@@ -184,7 +184,8 @@ final class Findings {
             for (Object o : held.subList(0, shown)) {
                 if (o instanceof Map<?, ?> m && m.get("rate_held_share_min") instanceof Number min
                         && m.get("rate_held_share_max") instanceof Number max
-                        && m.get("link_utilisation") instanceof Number used) {
+                        && m.get("link_utilisation") instanceof Number used
+                        && m.get("path_utilisation_max") instanceof Number path) {
                     String lo = SummaryText.percent(min.doubleValue());
                     String hi = SummaryText.percent(max.doubleValue());
                     items.add("<li class='err'><b>Senders held back by congestion control</b>: the " + text(m.get("flows"))
@@ -193,7 +194,9 @@ final class Findings {
                             + Page.esc(text(m.get("link"))) + " (towards " + Page.esc(text(m.get("receiver")))
                             + ") carried " + SummaryText.percent(used.doubleValue())
                             + " % of its capacity from " + text(m.get("from_us")) + " us to " + text(m.get("to_us"))
-                            + " us, all of them sending (flows.csv rate_held_us, summary.json held_by_rate)</li>");
+                            + " us, all of them sending, and no port on their paths more than "
+                            + SummaryText.percent(path.doubleValue())
+                            + " % (flows.csv rate_held_us, summary.json held_by_rate)</li>");
                 }
             }
             if (held.size() > shown) {
@@ -210,6 +213,7 @@ final class Findings {
                         && m.get("rate_max_gbps") instanceof Number hi && m.get("link_gbps") instanceof Number link
                         && m.get("link_utilisation") instanceof Number used
                         && m.get("rate_held_share") instanceof Number share
+                        && m.get("path_utilisation_max") instanceof Number path
                         && m.get("notifications") instanceof Number cnps) {
                     String low = String.format(Locale.ROOT, "%.1f", lo.doubleValue());
                     String high = String.format(Locale.ROOT, "%.1f", hi.doubleValue());
@@ -222,7 +226,8 @@ final class Findings {
                             + (cnps.longValue() == 0 ? "no congestion notification" : Numbers.count(cnps.longValue(),
                                     "congestion notification", "congestion notifications"))
                             + " in that time, while " + Page.esc(text(m.get("link"))) + " carried "
-                            + SummaryText.percent(used.doubleValue()) + " % of its capacity; it spent "
+                            + SummaryText.percent(used.doubleValue()) + " % of its capacity and no port on its path more"
+                            + " than " + SummaryText.percent(path.doubleValue()) + " %; it spent "
                             + SummaryText.percent(share.doubleValue()) + " % of its life with data ready that its rate"
                             + " held back (rates.csv, links.csv, flows.csv rate_held_us, summary.json held_alone)</li>");
                 }

@@ -239,11 +239,26 @@ final class TimeCharts {
                     + " control (nic.cc: none) and always send at line rate";
         }
         return String.format(Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
-                + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s %s,"
+                + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s,"
                 + " %s %s handled)", Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))),
-                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "ecn_marked"))),
-                ib ? "packets marked FECN" : "packets marked ECN CE",
+                marks(d, ib),
                 Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "cnp_handled"))), ib ? "BECNs" : "CNPs");
+    }
+
+    /**
+     * The marks as the summary counts them, where they were made (a packet marked at two switches counts twice), with
+     * the packets that arrived marked when summary.json has them: {@code 1,234 ECN marks (per hop; 1,000 packets
+     * arrived marked)}.
+     */
+    private static String marks(ReportData d, boolean ib) {
+        long marks = KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "ecn_marked"));
+        String what = (ib ? "FECN mark" : "ECN mark") + (marks == 1 ? "" : "s");
+        if (marks == 0) {
+            return "0 " + what;
+        }
+        Object arrived = KeyNumbers.at(d.summary, "counters", "ecn_marked_arrived");
+        return Fmt.count(marks) + " " + what + (!ib && arrived instanceof Number a ? " (per hop; " + Fmt.count(a.longValue())
+                + (a.longValue() == 1 ? " packet" : " packets") + " arrived marked)" : " (per hop)");
     }
 
     private static void rates(Page p, ReportData d) {

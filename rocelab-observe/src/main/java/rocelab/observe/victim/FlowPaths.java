@@ -1,5 +1,7 @@
 package rocelab.observe.victim;
 
+import java.util.ArrayList;
+import java.util.List;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.switching.Switch;
@@ -45,6 +47,39 @@ public final class FlowPaths {
         int entropy = qp.entropy();
         return at.forwardsThrough(src, dst, entropy, port) && leavesBy(src, dst, entropy, node, port)
                 || at.forwardsThrough(dst, src, entropy, port) && leavesBy(dst, src, entropy, node, port);
+    }
+
+    /**
+     * The switch ports the data of {@code queuePair} leave by on their way to its receiver, under the switches'
+     * current routes: the ECMP choice for the QP's entropy, or every equal-cost port where a switch may spread them
+     * (so more, never fewer, than the packets took), each as {switch index, port}, once, in walk order.
+     */
+    public List<int[]> dataPorts(int queuePair) {
+        QueuePair qp = network.queuePairs().get(queuePair);
+        int src = qp.sourceHost();
+        int dst = qp.destinationHost();
+        List<int[]> out = new ArrayList<>();
+        walk++;
+        for (int p = 0; p < topo.portCount(src); p++) {
+            collect(topo.peer(src, p).node(), src, dst, qp.entropy(), out);
+        }
+        return out;
+    }
+
+    private void collect(int at, int from, int to, int entropy, List<int[]> out) {
+        if (topo.isHost(at) || visited[at] == walk) {
+            return;
+        }
+        visited[at] = walk;
+        int s = at - topo.hostCount();
+        Switch sw = network.switchAt(s);
+        int one = sw.forwardingPort(from, to, entropy);
+        for (int out1 : one >= 0 ? new int[] {one} : sw.candidates(to)) {
+            if (one >= 0 || sw.forwardsThrough(from, to, entropy, out1)) {
+                out.add(new int[] {s, out1});
+                collect(topo.peer(at, out1).node(), from, to, entropy, out);
+            }
+        }
     }
 
     /** Whether packets from {@code from} to {@code to} with {@code entropy} leave switch {@code node} by {@code port}. */

@@ -61,9 +61,15 @@ class ReportWriterTest {
                 "packets_dropped", 16090));
         assertThat(TimeCharts.unchangedRates(d)).isEqualTo("no queue pair's allowed rate changed at a sampling"
                 + " instant, so there is no rates chart: the senders' congestion control made 0 rate cuts in the run"
-                + " (0 packets marked ECN CE, 0 CNPs handled)").doesNotContain("nothing congested", "none");
+                + " (0 ECN marks, 0 CNPs handled)").doesNotContain("nothing congested", "none");
         d.summary = Map.of("counters", Map.of("rate_cuts", 0, "ecn_marked", 1234, "cnp_handled", 0));
-        assertThat(TimeCharts.unchangedRates(d)).endsWith("(1,234 packets marked ECN CE, 0 CNPs handled)");
+        assertThat(TimeCharts.unchangedRates(d)).endsWith("(1,234 ECN marks (per hop), 0 CNPs handled)");
+        // Marks are made per hop: a packet marked at two switches counts twice, and the packets that arrived marked
+        // are told beside them (cc-held-back: 13,338 marks, 5,132 packets arrived marked).
+        d.summary = Map.of("counters", Map.of("rate_cuts", 0, "ecn_marked", 13338, "ecn_marked_arrived", 5132,
+                "cnp_handled", 0));
+        assertThat(TimeCharts.unchangedRates(d))
+                .endsWith("(13,338 ECN marks (per hop; 5,132 packets arrived marked), 0 CNPs handled)");
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class SummaryKeys {
             counters.drops_by_reason.pfc_watchdog
             counters.duplicate_request
             counters.ecn_marked
+            counters.ecn_marked_arrived
             counters.local_ack_timeouts
             counters.naks_sent
             counters.out_of_sequence
@@ -133,6 +134,7 @@ public final class SummaryKeys {
             held_alone[].link_gbps
             held_alone[].link_utilisation
             held_alone[].notifications
+            held_alone[].path_utilisation_max
             held_alone[].rate_held_share
             held_alone[].rate_max_gbps
             held_alone[].rate_min_gbps
@@ -145,6 +147,7 @@ public final class SummaryKeys {
             held_by_rate[].from_us
             held_by_rate[].link
             held_by_rate[].link_utilisation
+            held_by_rate[].path_utilisation_max
             held_by_rate[].paused_wait_us
             held_by_rate[].rate_held_share_max
             held_by_rate[].rate_held_share_min

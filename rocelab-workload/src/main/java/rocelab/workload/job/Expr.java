@@ -32,13 +32,20 @@ public final class Expr {
         }
     }
 
+    /** The operators that may follow a value, as an error message lists them. */
+    private static final String OPERATORS = "+ - * / % == != < <= > >= && ||";
+
     /** Parses {@code text}; every name must be in {@code names}. */
     public static Expr parse(String text, Set<String> names) throws ParseException {
         Parser p = new Parser(text, names);
         Node n = p.or();
         p.skip();
         if (p.pos < text.length()) {
-            throw new ParseException("unexpected '" + text.charAt(p.pos) + "'", p.pos);
+            // A lone '=' is the usual slip for '==': say so, with the operators that may follow a value.
+            boolean assign = text.charAt(p.pos) == '=';
+            throw new ParseException("unexpected '" + text.charAt(p.pos) + "'; expected "
+                    + (assign ? "'==' to compare, or another operator (" : "an operator (") + OPERATORS
+                    + ") or the end of the expression", p.pos);
         }
         return new Expr(text, n);
     }
@@ -206,8 +213,8 @@ public final class Expr {
                 pos++;
             }
             if (start == pos) {
-                throw new ParseException(pos < s.length() ? "unexpected '" + s.charAt(pos) + "'"
-                        : "the expression ends too early", start);
+                throw new ParseException(pos < s.length() ? "unexpected '" + s.charAt(pos) + "'; expected a number,"
+                        + " a name or '('" : "the expression ends too early; expected a number, a name or '('", start);
             }
             String name = s.substring(start, pos);
             if (!names.contains(name)) {

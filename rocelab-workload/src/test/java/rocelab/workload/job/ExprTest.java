@@ -31,7 +31,14 @@ class ExprTest {
                 .hasMessageStartingWith("unknown name 'tp'")
                 .satisfies(e -> assertThat(((Expr.ParseException) e).offset()).isEqualTo(5));
         assertThatThrownBy(() -> Expr.parse("(pp + 1", NAMES)).hasMessage("missing ')'");
-        assertThatThrownBy(() -> Expr.parse("pp +", NAMES)).hasMessage("the expression ends too early");
-        assertThatThrownBy(() -> Expr.parse("pp 1", NAMES)).hasMessage("unexpected '1'");
+        assertThatThrownBy(() -> Expr.parse("pp +", NAMES))
+                .hasMessage("the expression ends too early; expected a number, a name or '('");
+        assertThatThrownBy(() -> Expr.parse("pp 1", NAMES)).hasMessage("unexpected '1'; expected an operator"
+                + " (+ - * / % == != < <= > >= && ||) or the end of the expression");
+        assertThatThrownBy(() -> Expr.parse("pp = 1", NAMES)).hasMessage("unexpected '='; expected '==' to compare,"
+                + " or another operator (+ - * / % == != < <= > >= && ||) or the end of the expression")
+                .satisfies(e -> assertThat(((Expr.ParseException) e).offset()).isEqualTo(3));
+        assertThatThrownBy(() -> Expr.parse("pp + )", NAMES)).hasMessage("unexpected ')'; expected a number, a name"
+                + " or '('");
     }
 }
