@@ -3,6 +3,7 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -517,5 +518,13 @@ class DemoScenarioTest {
         for (int f : new int[] {LONG_FLOW, 1, 2, 3, 4}) {
             assertThat(run.pfcLog().offPathWaitPs(f)).as("flow %d waits behind off-way pauses", f).isZero();
         }
+    }
+
+    /** The README says where the demo's scenario file is (it was only inside the jar), and it is there. */
+    @Test
+    void shouldTellInTheReadmeWhereTheDemoFileIs() throws Exception {
+        String path = "rocelab-scenario/src/main/resources/rocelab/scenario/demo.yaml";
+        assertThat(Files.readString(Path.of("..", "README.md"))).contains("`" + path + "`");
+        assertThat(Path.of("..", path)).exists();
     }
 }
