@@ -42,6 +42,22 @@ class BadInputTest {
         return line;
     }
 
+    /**
+     * The README promises that asking for NCCL's PAT algorithm or the LL/LL128 protocols is rejected with a clear
+     * message: it says they are not supported, and what is (an audit got "'pat' is not an algorithm of AllReduce" and
+     * "unknown key 'protocol'").
+     */
+    @Test
+    void shouldSayPatAndNcclProtocolsAreNotSupported() throws IOException {
+        String line = assertRejected(scenario(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB,"
+                + " algorithm: pat}\n"), "5:57", "'pat' (NCCL's PAT algorithm) is not supported; expected an algorithm of"
+                + " AllReduce that rocelab models: one of: ring,");
+        assertThat(line).contains("tree");
+        assertRejected(scenario(HEAD + TOPO + "traffic:\n  - {kind: allreduce, ranks: 0-3, size: 1MB, protocol: LL}\n"),
+                "5:46", "'protocol' is not supported: rocelab does not model NCCL's LL, LL128 or Simple protocols (no"
+                        + " key chooses one)");
+    }
+
     @Test
     void shouldPointAtTheFirstByteThatIsNotUtf8() throws IOException {
         // Line 5, after "  - {kind: flow, src: 1, dst: 0, size: 1" and a two-byte character (one column): 0xFF.

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,7 +187,7 @@ class DemoScenarioTest {
 
     /**
      * Marks only where the header says: leaf0's port to h0 all along, and spine0's port to leaf0, which ECMP loads with
-     * all six writes (600 Gb/s into 400 Gb/s) at the onset and leaf0's pauses then hold up; no mark there once settled.
+     * all six writes (600 Gb/s into 600 Gb/s) and which queues while leaf0's pauses hold it; no mark there once settled.
      */
     @Test
     void shouldMarkOnlyAtThePortToH0AndAtTheSpinePortIntoLeaf0DuringTheOnset() {
@@ -274,7 +275,8 @@ class DemoScenarioTest {
         assertThat(w[1] - w[0]).as("settled window").isGreaterThan(Time.us(500));
         List<Long> q = bottleneckSamples(w[0], w[1]);
         long inBand = q.stream().filter(b -> b >= KMIN && b <= KMAX).count();
-        assertThat((double) inBand / q.size()).as("share of samples in [Kmin, Kmax]: %s", q).isGreaterThan(0.85);
+        // "Mostly between Kmin and Kmax": the queue dips below Kmin for a while as the rates recover.
+        assertThat((double) inBand / q.size()).as("share of samples in [Kmin, Kmax]: %s", q).isGreaterThan(0.8);
         assertThat(q.stream().mapToLong(Long::longValue).average().orElseThrow()).isBetween((double) KMIN,
                 (double) KMAX);
     }
@@ -417,6 +419,7 @@ class DemoScenarioTest {
             }
         }
         assertThat(n.switchAt(leaf0 - topo.hostCount()).port(toH1).counter(PortCounter.ECN_MARKED)).isZero();
+        assertThat(n.switchAt(leaf0 - topo.hostCount()).port(toH1).counter(PortCounter.PAUSE_SENT)).isZero();
         // The pauses: leaf0 paused its port from one spine; the victim's packets queued at that spine's port to
         // leaf0 while it was paused, and that congestion point (the port to h0) is not on the victim's path.
         List<String[]> pfc = pfcRows();
@@ -459,12 +462,32 @@ class DemoScenarioTest {
                 && e[2] == finalToH0);
         assertThat(rec.victimMarks).as("the victim is marked only in spine0's queue to leaf0")
                 .isNotEmpty().allMatch(e -> e[1] == spine && e[2] == finalSpineToLeaf0);
-        assertThat(v.slowdown()).as("victim FCT / ideal: 1.3x, the header says").isGreaterThan(1.2);
+        assertThat(v.slowdown()).as("victim FCT / ideal: 1.1x, the header says").isBetween(1.05, 1.15);
+    }
+
+    /**
+     * The victim is a victim of the pauses and of nothing else: the same demo with PFC's threshold out of reach (alpha
+     * 8: no XOFF at all) runs its write at 1.00x, while with the pauses it takes 1.1x (the header's counterfactual).
+     */
+    @Test
+    void shouldNotSlowTheVictimAtAllWithoutThePauses() throws Exception {
+        String yaml;
+        try (var in = ScenarioReader.class.getResourceAsStream("/rocelab/scenario/demo.yaml")) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(yaml).contains("alpha: 0.125");
+        RunResult noPause = Simulation.assemble(new ScenarioReader().read(yaml.replace("alpha: 0.125", "alpha: 8"),
+                "demo.yaml", Path.of("."))).run(ProgressListener.NONE);
+        assertThat(noPause.totals().pfcPauseSent()).isZero();
+        assertThat(noPause.totals().packetsDropped()).isZero();
+        FlowRecord alone = noPause.flows().get(VICTIM);
+        assertThat(alone.slowdown()).as("the victim without pauses").isLessThan(1.005);
+        assertThat(flow(VICTIM).slowdown() - alone.slowdown()).as("what the pauses cost it").isGreaterThan(0.05);
     }
 
     /**
      * The header's "try": the firmware profile, whose port paces CNPs for all QPs, pauses about ten times as often
-     * (544 PFC frames against 56).
+     * (358 PFC frames against 10).
      */
     @Test
     void shouldPauseOverTenTimesAsOftenWithTheFirmwareProfile() throws Exception {
@@ -493,10 +516,18 @@ class DemoScenarioTest {
         assertThat(topo.peer(victim.root().node(), victim.root().port()).node()).as("root: leaf0's port to h0")
                 .isEqualTo(0);
         assertThat(victim.offPathWaitPs()).as("waited behind those pauses, ps")
-                .isGreaterThan(Time.us(50));
+                .isGreaterThan(Time.us(40));
         // The writes to h0 wait behind the same pauses, but their root is on their way: not victims.
         for (int f : new int[] {LONG_FLOW, 1, 2, 3, 4}) {
             assertThat(run.pfcLog().offPathWaitPs(f)).as("flow %d waits behind off-way pauses", f).isZero();
         }
+    }
+
+    /** The README says where the demo's scenario file is (it was only inside the jar), and it is there. */
+    @Test
+    void shouldTellInTheReadmeWhereTheDemoFileIs() throws Exception {
+        String path = "rocelab-scenario/src/main/resources/rocelab/scenario/demo.yaml";
+        assertThat(Files.readString(Path.of("..", "README.md"))).contains("`" + path + "`");
+        assertThat(Path.of("..", path)).exists();
     }
 }

@@ -127,8 +127,12 @@ class PfcVictimsTest {
             if (f.completed()) {
                 long lost = f.fctPs() - f.idealFctPs();
                 assertThat(lost).isPositive();
-                assertThat(line).endsWith(String.format(Locale.ROOT, " us summed over hops; it finished %.3f us later"
-                        + " than on an idle fabric)", lost / 1e6));
+                assertThat(line).contains(String.format(Locale.ROOT, " us summed over hops; it finished %.3f us later"
+                        + " than on an idle fabric", lost / 1e6)).endsWith(")");
+                if (f.rateHeldPs() > 0) {
+                    assertThat(line).contains(String.format(Locale.ROOT, "; besides these waits, its own rate held it"
+                            + " back %.3f us", f.rateHeldPs() / 1e6));
+                }
             } else {
                 assertThat(line).endsWith(" us summed over hops)");
             }

@@ -45,9 +45,10 @@ class ReportPauseBarsTest {
                 }
             }
         }
-        assertThat(xoffs).as("the demo's XOFFs (README: 28)").isEqualTo(28);
+        assertThat(xoffs).as("the demo's XOFFs (README: 5)").isEqualTo(5);
         assertThat(xons).isEqualTo(xoffs);
-        assertThat(pauses).as("three XOFFs leave with the XON before them").isEqualTo(25);
+        // The demo of 600 Gb/s uplinks has no XOFF that leaves with the XON before it (the 400 Gb/s one had three).
+        assertThat(pauses).as("pauses, an XOFF leaving with the XON before it continuing one").isEqualTo(5);
         String html = Files.readString(tmp.resolve("report.html"));
         String lanes = html.substring(html.indexOf("\"id\":\"pfc-pauses\""));
         assertThat(lanes).contains("\"rows\":[\"spine0 paused by leaf0 p4 prio 3\"]");

@@ -77,6 +77,10 @@ public final class QueuePair {
 
     /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
     long cnpsReceived;
+    /** Data packets this QP sent again (go-back-N or selective repeat), as its RNIC's retransmitted_packets counts them. */
+    private long resentPackets;
+    /** This QP's local ACK timeouts, as its RNIC's local_ack_timeout_err counts them. */
+    private long ackTimeouts;
     /** When the QP last joined its RNIC's rotation with data to send (a pause it then waits behind counts from here). */
     long readyPs;
     /**
@@ -193,6 +197,7 @@ public final class QueuePair {
         }
         if (sndNxt <= maxSentPsn) {
             counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;
+            resentPackets++;
         } else {
             maxSentPsn = sndNxt;
         }
@@ -241,6 +246,7 @@ public final class QueuePair {
         selective.resend.clear(psn);
         selective.resendCount--;
         counters[NicCounter.RETRANSMITTED_PACKETS.ordinal()]++;
+        resentPackets++;
         counters[NicCounter.SELECTIVE_RETRANSMITTED.ordinal()]++;
         selective.selectiveRetransmissions++;
         cc.onSend(nowPs, p.wireBytes());
@@ -442,6 +448,7 @@ public final class QueuePair {
             return;
         }
         source.count(NicCounter.LOCAL_ACK_TIMEOUT_ERR);
+        ackTimeouts++;
         // Nothing new was acknowledged since the timer started (progress and NAKs move the deadline), nor since it was
         // last started by something other than its own firing.
         long timerStartPs = ackDeadlinePs - k.ackTimeoutPs;
@@ -704,6 +711,16 @@ public final class QueuePair {
 
     public long cnpsReceived() {
         return cnpsReceived;
+    }
+
+    /** Data packets this QP has sent again so far (go-back-N or selective repeat). */
+    public long resentPackets() {
+        return resentPackets;
+    }
+
+    /** Local ACK timeouts of this QP so far. */
+    public long ackTimeouts() {
+        return ackTimeouts;
     }
 
     /**

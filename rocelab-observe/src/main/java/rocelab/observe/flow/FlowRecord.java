@@ -11,15 +11,26 @@ package rocelab.observe.flow;
  *     its life (to the run's end if unfinished); -1 when not known (flow level, or never started)
  * @param notPostedWhy {@link NotPosted#NO} unless it was never posted because a failure reached it first: then
  *     {@code startPs} is -1, and it is not {@code failed} (it sent nothing)
+ * @param resentPackets packet level: the data packets its QP sent again during its life (go-back-N or selective
+ *     repeat); -1 when not known
+ * @param ackTimeouts packet level: its QP's local ACK timeouts during its life; -1 when not known
  */
 public record FlowRecord(
         int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs, long idealFctPs,
-        boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy) {
+        boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy, long resentPackets,
+        long ackTimeouts) {
 
     public FlowRecord {
         if (failed && notPostedWhy != NotPosted.NO) {
             throw new IllegalArgumentException("flow " + id + " is failed and not posted: a failed flow was posted");
         }
+    }
+
+    /** A record with no recovery known. */
+    public FlowRecord(int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs,
+            long idealFctPs, boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy) {
+        this(id, src, dst, sizeBytes, startPs, deliveredPs, finishPs, idealFctPs, failed, queuePair, udpSourcePort,
+                rateHeldPs, notPostedWhy, -1, -1);
     }
 
     /** A record of a flow that was posted, or that the run never reached. */

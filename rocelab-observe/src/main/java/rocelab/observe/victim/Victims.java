@@ -97,7 +97,7 @@ public final class Victims {
     /**
      * One line of evidence: {@code flow 15 h9->h1 x2.4: waited behind pauses rooted at ..., 1 pause hop away, not on
      * its way to h1 or back: at h9's RNIC 40.100 us, ... (... us summed over hops; it finished 81.900 us later than on
-     * an idle fabric)}.
+     * an idle fabric; besides these waits, its own rate held it back 20.000 us)}.
      */
     public static String describe(Topology topo, Victim v, Wording words) {
         FlowRecord f = v.flow();
@@ -155,9 +155,37 @@ public final class Victims {
         return String.format(Locale.ROOT, "flow %d h%d->h%d%s: waited %s rooted at %s, %s on its way to h%d or back:"
                 + " at %s (%s us summed over hops%s)", f.id(), f.src(), f.dst(),
                 f.completed() ? String.format(Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)", words.waited(),
-                root, notOnWay, f.dst(), at, us(v.offPathWaitPs()), lost == UNKNOWN ? ""
+                root, notOnWay, f.dst(), at, us(v.offPathWaitPs()), (lost == UNKNOWN ? ""
                         : lost > 0 ? "; it finished " + us(lost) + " us later than on an idle fabric"
-                                : "; it finished no later than on an idle fabric");
+                                : "; it finished no later than on an idle fabric") + besides(f));
+    }
+
+    /**
+     * What else held the flow up, from its own record, so that its time lost is not read as the waits' doing alone:
+     * {@code ; besides these waits, its own rate held it back 128.093 us, its QP sent 1,524 packets again and 1 local
+     * ACK timeout expired} (flows.csv rate_held_us; its QP's resends and timeouts during its life); empty when none.
+     */
+    static String besides(FlowRecord f) {
+        List<String> parts = new ArrayList<>();
+        if (f.rateHeldPs() > 0) {
+            parts.add("its own rate held it back " + us(f.rateHeldPs()) + " us");
+        }
+        if (f.resentPackets() > 0) {
+            parts.add(String.format(Locale.ROOT, "its QP sent %,d packet%s again", f.resentPackets(),
+                    f.resentPackets() == 1 ? "" : "s"));
+        }
+        if (f.ackTimeouts() > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d local ACK timeout%s expired", f.ackTimeouts(),
+                    f.ackTimeouts() == 1 ? "" : "s"));
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("; besides these waits, ");
+        for (int i = 0; i < parts.size(); i++) {
+            b.append(i == 0 ? "" : i == parts.size() - 1 ? " and " : ", ").append(parts.get(i));
+        }
+        return b.toString();
     }
 
     /** {@link #lostPs} of a flow that did not finish, or whose time on an idle fabric is not known. */

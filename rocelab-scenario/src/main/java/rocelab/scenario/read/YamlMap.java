@@ -38,6 +38,12 @@ final class YamlMap {
         Map<String, NodeTuple> entries = entries(doc, node, where, "a mapping with the keys " + String.join(", ", keys));
         for (NodeTuple t : entries.values()) {
             String key = ((ScalarNode) t.getKeyNode()).getValue();
+            if (!keys.contains(key) && key.equals("protocol")) {
+                // What the README promises: NCCL's protocols are not modelled, and asking for one says so.
+                throw doc.at(t.getKeyNode(), "'protocol' is not supported: rocelab does not model NCCL's LL, LL128 or"
+                        + " Simple protocols (no key chooses one) in " + where + "; expected one of: "
+                        + String.join(", ", keys));
+            }
             if (!keys.contains(key)) {
                 throw doc.at(t.getKeyNode(), "unknown key '" + key + "' in " + where + "; expected one of: "
                         + String.join(", ", keys));
@@ -152,6 +158,10 @@ final class YamlMap {
     private String choice(Node v, String key, String what, String... choices) throws ScenarioException {
         String expected = choices.length == 1 ? choices[0] : "one of: " + String.join(", ", choices);
         String t = doc.text(v, key, expected);
+        if (!Arrays.asList(choices).contains(t) && what.startsWith("an algorithm of ") && t.equalsIgnoreCase("pat")) {
+            throw doc.at(v, "'" + t + "' (NCCL's PAT algorithm) is not supported; expected " + what
+                    + " that rocelab models: " + expected);
+        }
         if (!Arrays.asList(choices).contains(t)) {
             throw doc.at(v, "'" + t + "' is not " + what + "; expected " + expected);
         }

@@ -59,6 +59,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
      * posted, and from its completion on the part held during its life. Null at flow level.
      */
     private final long[] rateHeld;
+    /** Packet level, as {@link #rateHeld}: per flow, its QP's packets sent again and its local ACK timeouts. */
+    private final long[] resent;
+    private final long[] timeouts;
     private final boolean[] failed;
     /**
      * Per failed task, what its failure came from: the task whose failure reached it (it waited for that one), or
@@ -300,6 +303,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.endPs = new long[n];
         this.completedPs = new long[flowCount];
         this.rateHeld = queuePairs == null || router != null ? null : new long[flowCount];
+        this.resent = rateHeld == null ? null : new long[flowCount];
+        this.timeouts = rateHeld == null ? null : new long[flowCount];
         this.failed = new boolean[n];
         Arrays.fill(startPs, NOT_YET);
         Arrays.fill(endPs, NOT_YET);
@@ -411,6 +416,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         } else if (f >= 0) {
             lane.postedFlows++;
             rateHeld[f] = queuePairs[f].rateHeldPs(nowPs);
+            resent[f] = queuePairs[f].resentPackets();
+            timeouts[f] = queuePairs[f].ackTimeouts();
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
@@ -583,6 +590,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         completedPs[f] = nowPs;
         if (rateHeld != null && queuePairs != null && queuePairs[f] != null) {
             rateHeld[f] = queuePairs[f].rateHeldPs(nowPs) - rateHeld[f];
+            resent[f] = queuePairs[f].resentPackets() - resent[f];
+            timeouts[f] = queuePairs[f].ackTimeouts() - timeouts[f];
         }
         lane.finishedFlows++;
         int t = graph.flowTask(f);
@@ -894,6 +903,19 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             return -1;
         }
         return completedPs[i] >= 0 ? rateHeld[i] : queuePairs[i].rateHeldPs(endPs) - rateHeld[i];
+    }
+
+    /**
+     * Packet level: the data packets flow i's QP sent again from the flow's post to its completion (or to the run's
+     * end), and its QP's local ACK timeouts in that time, {@code {resent, timeouts}}; null at flow level or when it
+     * never started. A QP that carries several messages at once counts them for each.
+     */
+    public long[] recovery(int i) {
+        if (rateHeld == null || queuePairs == null || queuePairs[i] == null || startedPs(i) < 0) {
+            return null;
+        }
+        return completedPs[i] >= 0 ? new long[] {resent[i], timeouts[i]}
+                : new long[] {queuePairs[i].resentPackets() - resent[i], queuePairs[i].ackTimeouts() - timeouts[i]};
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */
