@@ -332,8 +332,12 @@ public final class SummaryText {
         } else {
         // Marks are counted where they are made, so a packet marked at two switches counts twice: the count says so,
         // with the data packets that reached their RNIC marked (each answered by a CNP at most).
-        line(b, "congestion  %s   %s CNPs sent   %s handled   %s rate cuts", ecnMarks(t), group(t.cnpSent()),
-                group(t.cnpHandled()), group(t.rateCuts()));
+        // A CNP its sender's control does not act on (nic.cc none, a delay- or telemetry-based control, DCQCN with its
+        // reaction point off) is counted by the RNIC as ignored: "0 handled" alone read as if none had arrived.
+        line(b, "congestion  %s   %s CNPs sent   %s handled%s   %s rate cuts", ecnMarks(t), group(t.cnpSent()),
+                group(t.cnpHandled()), t.cnpIgnored() == 0 ? "" : String.format(Locale.ROOT, "   %s ignored (their"
+                        + " senders' congestion control does not act on CNPs)", group(t.cnpIgnored())),
+                group(t.rateCuts()));
         line(b, "PFC         %s pause frames sent   %s us paused in all (ports and RNICs)%s", group(t.pfcPauseSent()),
                 us(t.pausedPs()), t.pfcWatchdogStorms() == 0 ? "" : String.format(Locale.ROOT,
                         "   watchdog: %s, %s packets dropped", Numbers.count(t.pfcWatchdogStorms(), "storm", "storms"),
