@@ -597,7 +597,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         firstSent(nowPs, (int) cookie);
     }
 
-    /** Flow f's first packet leaves now (at flow level: its fluid starts): its wait behind its QP ends, if it had one. */
+    /** Flow f's first packet leaves now (flow level: its fluid starts): its wait behind its QP ends, if it had one. */
     private void firstSent(long nowPs, int f) {
         if (qpWait[f] == QP_WAITING) {
             qpWait[f] = nowPs - startPs[graph.flowTask(f)];
