@@ -1526,7 +1526,8 @@ public final class Simulation {
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i) && !notPosted, qp,
                     infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs), why,
-                    recovery == null ? -1 : recovery[0], recovery == null ? -1 : recovery[1]);
+                    recovery == null ? -1 : recovery[0], recovery == null ? -1 : recovery[1],
+                    driver.qpWaitPs(i, endPs));
         }
     }
 

@@ -14,6 +14,7 @@ public final class DeferredMessages {
     private static final byte DELIVERED = 0;
     private static final byte COMPLETED = 1;
     private static final byte ERROR = 2;
+    private static final byte STARTED = 3;
 
     private long[] time = new long[256];
     private long[] cookie = new long[256];
@@ -35,6 +36,11 @@ public final class DeferredMessages {
             @Override
             public void onMessageCompleted(long nowPs, int qp, long c) {
                 senderSide.add(nowPs, COMPLETED, qp, c, listener);
+            }
+
+            @Override
+            public void onMessageStarted(long nowPs, int qp, long c) {
+                senderSide.add(nowPs, STARTED, qp, c, listener);
             }
 
             @Override
@@ -89,6 +95,7 @@ public final class DeferredMessages {
         switch (kind[i]) {
             case DELIVERED -> target[i].onMessageDelivered(time[i], queuePair[i], cookie[i]);
             case COMPLETED -> target[i].onMessageCompleted(time[i], queuePair[i], cookie[i]);
+            case STARTED -> target[i].onMessageStarted(time[i], queuePair[i], cookie[i]);
             default -> target[i].onQueuePairError(time[i], queuePair[i]);
         }
     }

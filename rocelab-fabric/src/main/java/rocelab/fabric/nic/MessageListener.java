@@ -4,6 +4,13 @@ package rocelab.fabric.nic;
 public interface MessageListener {
     MessageListener NONE = new MessageListener() {};
 
+    /**
+     * The message's first packet left the sender's RNIC (its first transmission; once per message, in post order). A
+     * QP sends its messages in the order they were posted, so a message posted while its QP still had packets of
+     * earlier ones to send starts after them.
+     */
+    default void onMessageStarted(long nowPs, int queuePair, long cookie) {}
+
     /** The receiver placed the last byte of the message in memory. */
     default void onMessageDelivered(long nowPs, int queuePair, long cookie) {}
 

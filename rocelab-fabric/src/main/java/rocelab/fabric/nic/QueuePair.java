@@ -188,7 +188,8 @@ public final class QueuePair {
             return resendPacket(nowPs, pool, params, counters);
         }
         long size = messages.sizeBytes(cursorMessage);
-        Packet p = dataPacket(nowPs, pool, params, sndNxt, size, cursorOffset, cursorMessage);
+        long offset = cursorOffset;
+        Packet p = dataPacket(nowPs, pool, params, sndNxt, size, offset, cursorMessage);
         int payload = p.payloadBytes();
         cursorOffset += payload;
         if (cursorOffset == size) {
@@ -200,6 +201,10 @@ public final class QueuePair {
             resentPackets++;
         } else {
             maxSentPsn = sndNxt;
+            // One branch per new packet, a call per message: its first packet's first transmission.
+            if (offset == 0) {
+                k.listener.onMessageStarted(nowPs, id, p.cookie());
+            }
         }
         sndNxt++;
         cc.onSend(nowPs, p.wireBytes());
@@ -730,6 +735,14 @@ public final class QueuePair {
      */
     public long rateHeldPs(long nowPs) {
         return rateHeldPs + (txState == TxState.PACED ? Math.max(0, Math.min(nowPs, nextSendPs) - rateHeldFromPs) : 0);
+    }
+
+    /**
+     * Whether packets of the messages posted so far are still to be sent (for the first time, or again by go-back-N or
+     * selective repeat): a message posted now goes after them.
+     */
+    public boolean hasPacketsToSend() {
+        return sndNxt < postedPsns || selective != null && selective.resendCount > 0;
     }
 
     public long postedPsns() {

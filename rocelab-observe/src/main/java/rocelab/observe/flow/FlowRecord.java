@@ -14,16 +14,27 @@ package rocelab.observe.flow;
  * @param resentPackets packet level: the data packets its QP sent again during its life (go-back-N or selective
  *     repeat); -1 when not known
  * @param ackTimeouts packet level: its QP's local ACK timeouts during its life; -1 when not known
+ * @param qpWaitPs when it was posted while its QP still had packets of earlier messages to send (a QP sends its
+ *     messages in the order they were posted): the time from its post until its first packet left (flow level: its
+ *     fluid started), to the run's end if it never did; 0 when it was not posted behind them; -1 when not known
  */
 public record FlowRecord(
         int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs, long idealFctPs,
         boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy, long resentPackets,
-        long ackTimeouts) {
+        long ackTimeouts, long qpWaitPs) {
 
     public FlowRecord {
         if (failed && notPostedWhy != NotPosted.NO) {
             throw new IllegalArgumentException("flow " + id + " is failed and not posted: a failed flow was posted");
         }
+    }
+
+    /** A record with no wait behind its QP's earlier messages known. */
+    public FlowRecord(int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs,
+            long idealFctPs, boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy,
+            long resentPackets, long ackTimeouts) {
+        this(id, src, dst, sizeBytes, startPs, deliveredPs, finishPs, idealFctPs, failed, queuePair, udpSourcePort,
+                rateHeldPs, notPostedWhy, resentPackets, ackTimeouts, -1);
     }
 
     /** A record with no recovery known. */
@@ -88,6 +99,15 @@ public record FlowRecord(
 
     public long fctPs() {
         return finishPs < 0 ? -1 : finishPs - startPs;
+    }
+
+    /**
+     * FCT less its wait behind its QP's earlier messages ({@link #qpWaitPs}, when known and positive), divided by the
+     * ideal FCT: {@link #slowdown} from when its first packet could go; NaN as {@link #slowdown} is.
+     */
+    public double slowdownAfterQpWait() {
+        return finishPs < 0 || idealFctPs <= 0 ? Double.NaN
+                : (double) (fctPs() - Math.max(0, qpWaitPs)) / idealFctPs;
     }
 
     /** FCT divided by the ideal FCT (1.0 = as fast as an idle fabric allows). */

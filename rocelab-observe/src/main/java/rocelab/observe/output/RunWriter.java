@@ -252,7 +252,7 @@ public final class RunWriter {
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport",
                 ib ? "credit_wait_us" : "paused_wait_us", "victim_wait_us", ib ? "credit_root" : "pause_root",
-                ib ? "credit_victim" : "pfc_victim", "ecmp_wait_us", "rate_held_us"));
+                ib ? "credit_victim" : "pfc_victim", "ecmp_wait_us", "rate_held_us", "qp_wait_us"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
         FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
@@ -321,6 +321,11 @@ public final class RunWriter {
             }
             if (f.rateHeldPs() >= 0) {
                 t.micros(f.rateHeldPs());
+            } else {
+                t.empty();
+            }
+            if (f.qpWaitPs() >= 0) {
+                t.micros(f.qpWaitPs());
             } else {
                 t.empty();
             }

@@ -144,6 +144,7 @@ public final class SummaryText {
             line(b, "slowdown    p50 %.2f   p99 %.2f   max %.2f   (FCT / its closed form alone on an idle fabric)",
                     slow.percentile(50) / SLOWDOWN_SCALE, slow.percentile(99) / SLOWDOWN_SCALE,
                     slow.max() / SLOWDOWN_SCALE);
+            qpWaitLine(b, r.flows());
             // The flows by size class, where flows are what the run is about (not a job's or a collective's messages,
             // whose story is the call's time against its ideal) and there are enough of them for a distribution (the
             // demo's six flows are each told on their own).
@@ -407,6 +408,32 @@ public final class SummaryText {
         return lastFinishPs == endPs ? String.format(Locale.ROOT, "%s completed in %s us%s, the last ACK included%s",
                 what, us(endPs - firstPostPs), from, more)
                 : String.format(Locale.ROOT, "%s over the run's %s us%s%s", what, us(endPs - firstPostPs), from, more);
+    }
+
+    /**
+     * Under the slowdown line, when some completed flows were posted while their QP still had packets of earlier
+     * messages to send and so waited for their first packet to leave (flows.csv qp_wait_us, part of their FCT): how
+     * many, the longest wait, and the slowdown of every completed flow with that wait taken out of its FCT. Nothing
+     * when none waited (the slowdown line is then the whole story).
+     */
+    static void qpWaitLine(StringBuilder b, List<FlowRecord> flows) {
+        long waited = 0;
+        long longest = 0;
+        for (FlowRecord f : flows) {
+            if (f.completed() && f.qpWaitPs() > 0) {
+                waited++;
+                longest = Math.max(longest, f.qpWaitPs());
+            }
+        }
+        if (waited == 0) {
+            return;
+        }
+        Percentiles after = new Percentiles(flows.stream().filter(FlowRecord::completed)
+                .mapToLong(f -> Math.round(f.slowdownAfterQpWait() * SLOWDOWN_SCALE)).toArray());
+        line(b, "            %s waited behind their own QP's earlier messages before their first packet, up to %s us"
+                + " (flows.csv qp_wait_us); without that wait: p50 %.2f   p99 %.2f   max %.2f",
+                Numbers.count(waited, "flow", "flows"), us(longest), after.percentile(50) / SLOWDOWN_SCALE,
+                after.percentile(99) / SLOWDOWN_SCALE, after.max() / SLOWDOWN_SCALE);
     }
 
     /** The completed flows from which the summary gives the slowdown by size class. */

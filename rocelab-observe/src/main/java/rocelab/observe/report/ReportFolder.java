@@ -239,6 +239,8 @@ final class ReportFolder {
         if (c == null) {
             return out;
         }
+        // A run written before flows.csv had qp_wait_us: not known.
+        boolean qpWait = c.has("qp_wait_us");
         for (int i = 0; i < c.rows.size(); i++) {
             long start = c.ps(i, "start_us");
             long fct = c.ps(i, "fct_us");
@@ -248,7 +250,7 @@ final class ReportFolder {
                     (int) c.integer(i, "qp"),
                     c.text(i, "udp_sport").isEmpty() ? FlowRecord.NO_UDP_SOURCE_PORT : (int) c.integer(i, "udp_sport"),
                     -1, "not_posted".equals(c.text(i, "status")) ? FlowRecord.NotPosted.A_FAILURE_REACHED_IT
-                            : FlowRecord.NotPosted.NO));
+                            : FlowRecord.NotPosted.NO, -1, -1, qpWait ? c.ps(i, "qp_wait_us") : -1));
         }
         return out;
     }

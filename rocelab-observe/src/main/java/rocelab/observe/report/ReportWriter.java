@@ -416,11 +416,14 @@ public final class ReportWriter {
         List<List<String>> rows = new ArrayList<>();
         for (FlowRecord f : worst.subList(0, Math.min(10, worst.size()))) {
             rows.add(List.of(String.valueOf(f.id()), "h" + f.src(), "h" + f.dst(), Fmt.size(f.sizeBytes()),
-                    Fmt.us(f.fctPs() / 1e6), Fmt.us(f.idealFctPs() / 1e6), Fmt.num(f.slowdown(), 2) + "x"));
+                    Fmt.us(f.fctPs() / 1e6), Fmt.us(f.idealFctPs() / 1e6), Fmt.num(f.slowdown(), 2) + "x",
+                    f.qpWaitPs() < 0 ? "" : Fmt.us(f.qpWaitPs() / 1e6)));
         }
-        p.table(List.of("flow", "src", "dst", "size", "FCT us", "ideal us", "slowdown"), rows);
+        p.table(List.of("flow", "src", "dst", "size", "FCT us", "ideal us", "slowdown", "qp_wait_us"), rows);
         p.note("the 10 slowest flows against their closed-form time alone on an idle fabric, every frame at the path's"
-                + " bottleneck rate (flows.csv ideal_fct_us; it has them all)");
+                + " bottleneck rate (flows.csv ideal_fct_us; it has them all); qp_wait_us is the part of the FCT a flow"
+                + " posted while its QP still had earlier messages to send waited for its first packet to leave (its"
+                + " QP sends its messages in the order they were posted): not the network's doing");
     }
 
     /**

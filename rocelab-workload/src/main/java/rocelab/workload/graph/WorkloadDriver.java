@@ -62,6 +62,13 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     /** Packet level, as {@link #rateHeld}: per flow, its QP's packets sent again and its local ACK timeouts. */
     private final long[] resent;
     private final long[] timeouts;
+    /**
+     * Per flow, how long it waited from its post until its first packet left (its flow-level fluid started), when it
+     * was posted while its QP still had packets of earlier messages to send; 0 when it was not; {@link #QP_WAITING}
+     * while it still waits.
+     */
+    private final long[] qpWait;
+    private static final long QP_WAITING = -1;
     private final boolean[] failed;
     /**
      * Per failed task, what its failure came from: the task whose failure reached it (it waited for that one), or
@@ -305,6 +312,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.rateHeld = queuePairs == null || router != null ? null : new long[flowCount];
         this.resent = rateHeld == null ? null : new long[flowCount];
         this.timeouts = rateHeld == null ? null : new long[flowCount];
+        this.qpWait = new long[flowCount];
         this.failed = new boolean[n];
         Arrays.fill(startPs, NOT_YET);
         Arrays.fill(endPs, NOT_YET);
@@ -403,6 +411,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             lane.postedFlows++;
             int qp = queuePairIds[f];
             if (queuePairBusy[qp]) {
+                qpWait[f] = QP_WAITING;
                 nextWaiting[f] = -1;
                 if (waitingTail[qp] < 0) {
                     waitingHead[qp] = f;
@@ -418,6 +427,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             rateHeld[f] = queuePairs[f].rateHeldPs(nowPs);
             resent[f] = queuePairs[f].resentPackets();
             timeouts[f] = queuePairs[f].ackTimeouts();
+            qpWait[f] = queuePairs[f].hasPacketsToSend() ? QP_WAITING : 0;
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
@@ -439,6 +449,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /** Puts a flow-level flow on its path: its QP is free. */
     private void send(long nowPs, int f) {
+        firstSent(nowPs, f);
         queuePairBusy[queuePairIds[f]] = true;
         int t = graph.flowTask(f);
         FlowRoute r = route(f);
@@ -579,6 +590,18 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     @Override
     public void onMessageCompleted(long nowPs, int queuePair, long cookie) {
         completed(main, nowPs, cookie);
+    }
+
+    @Override
+    public void onMessageStarted(long nowPs, int queuePair, long cookie) {
+        firstSent(nowPs, (int) cookie);
+    }
+
+    /** Flow f's first packet leaves now (flow level: its fluid starts): its wait behind its QP ends, if it had one. */
+    private void firstSent(long nowPs, int f) {
+        if (qpWait[f] == QP_WAITING) {
+            qpWait[f] = nowPs - startPs[graph.flowTask(f)];
+        }
     }
 
     private void completed(Lane lane, long nowPs, long cookie) {
@@ -812,6 +835,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
 
         @Override
+        public void onMessageStarted(long nowPs, int queuePair, long cookie) {
+            firstSent(nowPs, (int) cookie);
+        }
+
+        @Override
         public void onQueuePairError(long nowPs, int queuePair) {
             sender.error(nowPs, queuePair);
         }
@@ -891,6 +919,19 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             n += lanes[i].deliveredBytes;
         }
         return n;
+    }
+
+    /**
+     * The time flow i waited from its post until its first packet left (flow level: its fluid started), when it was
+     * posted while its QP still had packets of earlier messages to send (a QP sends its messages in post order), to
+     * {@code endPs} if it is still waiting; 0 when it was not posted behind them; -1 when it was never posted.
+     */
+    public long qpWaitPs(int i, long endPs) {
+        long posted = startedPs(i);
+        if (posted < 0) {
+            return -1;
+        }
+        return qpWait[i] == QP_WAITING ? Math.max(0, endPs - posted) : qpWait[i];
     }
 
     /**
