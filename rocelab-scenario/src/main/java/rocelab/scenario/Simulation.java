@@ -1529,6 +1529,12 @@ public final class Simulation {
                     recovery == null ? -1 : recovery[0], recovery == null ? -1 : recovery[1],
                     driver.qpWaitPs(i, endPs));
         }
+
+        @Override
+        public long[] notificationSources(int id) {
+            Objects.checkIndex(id, idealFct.length);
+            return driver.notificationSources(id);
+        }
     }
 
     /** SHA-256 of the resolved scenario and the effective seed. */

@@ -49,7 +49,10 @@ class VictimBesidesTest {
         assertThat(v.ackTimeouts()).isZero();
         String line = SummaryText.render(r, null).lines().filter(l -> l.startsWith("            flow 5 ")).findFirst()
                 .orElseThrow();
+        // Its rate was cut for one mark, made where the pauses held its packets (VictimNotificationsTest checks
+        // such counts against the notifications' own journey).
         assertThat(line).endsWith(String.format(Locale.ROOT, " us later than on an idle fabric; besides these waits,"
-                + " its own rate held it back %.3f us)", v.rateHeldPs() / 1e6));
+                + " its own rate held it back %.3f us; its sender heard 1 congestion notification in its life, for a"
+                + " mark at spine0 port 0 (towards leaf0), where it waited behind pauses)", v.rateHeldPs() / 1e6));
     }
 }

@@ -437,7 +437,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      * hears its number, so a rate change it causes names it.
      */
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
-        qp.cnpsReceived++;
+        qp.notified(notice.markNode(), notice.markPort());
         queuePairs.changed(qp.id);
         long before = qp.cc.rateBps();
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());

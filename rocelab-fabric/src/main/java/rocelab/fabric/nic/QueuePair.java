@@ -77,6 +77,8 @@ public final class QueuePair {
 
     /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
     long cnpsReceived;
+    /** Where the marks behind those notifications were made, from the first on (null before). */
+    private NotificationSources notificationSources;
     /** Data packets this QP sent again (go-back-N or selective repeat), as its RNIC's retransmitted_packets counts them. */
     private long resentPackets;
     /** This QP's local ACK timeouts, as its RNIC's local_ack_timeout_err counts them. */
@@ -716,6 +718,23 @@ public final class QueuePair {
 
     public long cnpsReceived() {
         return cnpsReceived;
+    }
+
+    /** The sender heard a congestion notification answering a packet first marked at {@code node}'s {@code port}. */
+    void notified(int markNode, int markPort) {
+        cnpsReceived++;
+        if (notificationSources == null) {
+            notificationSources = new NotificationSources();
+        }
+        notificationSources.record(markNode, markPort);
+    }
+
+    /**
+     * The notifications this QP's sender has heard so far ({@link #cnpsReceived()} of them, numbered from 0), by the
+     * port whose mark caused each, for a range of them: (node, port, count) triplets, most first; empty for none.
+     */
+    public long[] notificationSources(long from, long to) {
+        return notificationSources == null || to <= from ? new long[0] : notificationSources.bySource(from, to);
     }
 
     /** Data packets this QP has sent again so far (go-back-N or selective repeat). */

@@ -1,6 +1,7 @@
 package rocelab.observe.flow;
 
 import java.util.AbstractList;
+import java.util.List;
 import java.util.RandomAccess;
 
 /**
@@ -11,4 +12,18 @@ import java.util.RandomAccess;
  */
 public abstract class FlowRecordList extends AbstractList<FlowRecord> implements RandomAccess {
     protected FlowRecordList() {}
+
+    /**
+     * Packet level: the congestion notifications flow {@code id}'s QP's sender heard during the flow's life, by the
+     * switch port whose mark caused each: (node, port, count) triplets, most first (node -1: not known); null when
+     * not known (flow level, a flow never started, or flows read back from files).
+     */
+    public long[] notificationSources(int id) {
+        return null;
+    }
+
+    /** {@link #notificationSources} of {@code flows} if it is such a list, else null. */
+    public static long[] notificationSources(List<FlowRecord> flows, int id) {
+        return flows instanceof FlowRecordList l ? l.notificationSources(id) : null;
+    }
 }

@@ -299,6 +299,20 @@ public final class Summary {
                 hops.add(hop);
             }
             row.put("waited_at", hops);
+            // What else held it up: its own rate, and the marks behind the notifications that cut it (each
+            // notification carries the port that marked the packet it answers).
+            row.put("rate_held_us", f.rateHeldPs() < 0 ? null : Numbers.micros(f.rateHeldPs()));
+            long[] sources = v.notificationSources();
+            List<Object> marks = new ArrayList<>();
+            for (int i = 0; sources != null && i < sources.length; i += 3) {
+                Map<String, Object> mark = new LinkedHashMap<>();
+                mark.put("device", sources[i] < 0 ? null : topo.nodeName((int) sources[i]));
+                mark.put("port", sources[i] < 0 ? null : (int) sources[i + 1]);
+                mark.put("notifications", sources[i + 2]);
+                mark.put("waited_there", sources[i] >= 0 && Victims.waitedAt(v.hops(), (int) sources[i], (int) sources[i + 1]));
+                marks.add(mark);
+            }
+            row.put("notifications_by_mark", sources == null ? null : marks);
             victims.add(row);
         }
         return victims;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.FlowRecordList;
 
 /**
  * Victims of a lossless fabric's flow control, by cause: flows that waited (behind PFC pauses, or for InfiniBand
@@ -25,7 +26,8 @@ public final class Victims {
      * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
      * with how many holds away, every off-way root it waited behind (most first), and where it waited.
      */
-    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, FlowWaits waits) {
+    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, FlowWaits waits,
+            List<FlowRecord> flows) {
         /**
          * Where it waited, read from the log when asked: a 1,024-host all-to-all has half a million victims, and their
          * hops and roots kept in lists were 120 MB more at the outputs' peak, where only the first few are told.
@@ -37,6 +39,14 @@ public final class Victims {
         /** Every root off its way it waited behind, most first. */
         public List<FlowWaits.Root> offPathRoots() {
             return offPath(waits.roots(flow.id()));
+        }
+
+        /**
+         * The congestion notifications its sender heard in its life, by the switch port whose mark caused each: what
+         * its own rate was cut for ({@link FlowRecordList#notificationSources}); null when not known.
+         */
+        public long[] notificationSources() {
+            return FlowRecordList.notificationSources(flows, flow.id());
         }
     }
 
@@ -88,7 +98,8 @@ public final class Victims {
                 continue;
             }
             List<FlowWaits.Root> offRoots = offPath(waits.roots(f.id()));
-            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0), waits));
+            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0), waits,
+                    flows));
         }
         out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(v -> v.flow().id()));
         return out;
@@ -157,15 +168,19 @@ public final class Victims {
                 f.completed() ? String.format(Locale.ROOT, " x%.1f", f.slowdown()) : " (unfinished)", words.waited(),
                 root, notOnWay, f.dst(), at, us(v.offPathWaitPs()), (lost == UNKNOWN ? ""
                         : lost > 0 ? "; it finished " + us(lost) + " us later than on an idle fabric"
-                                : "; it finished no later than on an idle fabric") + besides(f));
+                                : "; it finished no later than on an idle fabric") + besides(topo, v, words));
     }
 
     /**
      * What else held the flow up, from its own record, so that its time lost is not read as the waits' doing alone:
      * {@code ; besides these waits, its own rate held it back 128.093 us, its QP sent 1,524 packets again and 1 local
-     * ACK timeout expired} (flows.csv rate_held_us; its QP's resends and timeouts during its life); empty when none.
+     * ACK timeout expired; its sender heard 3 congestion notifications in its life: 2 for marks at leaf0 port 0
+     * (towards h0) and 1 for a mark at spine0 port 0 (towards leaf0), where it waited behind pauses} (flows.csv
+     * rate_held_us; its QP's resends and timeouts during its life; the switch port each notification's mark was made
+     * at, carried by the notification, told when its rate held it back); empty when none.
      */
-    static String besides(FlowRecord f) {
+    static String besides(Topology topo, Victim v, Wording words) {
+        FlowRecord f = v.flow();
         List<String> parts = new ArrayList<>();
         if (f.rateHeldPs() > 0) {
             parts.add("its own rate held it back " + us(f.rateHeldPs()) + " us");
@@ -185,7 +200,67 @@ public final class Victims {
         for (int i = 0; i < parts.size(); i++) {
             b.append(i == 0 ? "" : i == parts.size() - 1 ? " and " : ", ").append(parts.get(i));
         }
+        return b.append(f.rateHeldPs() > 0 ? notifiedFor(topo, v, words) : "").toString();
+    }
+
+    /** Mark ports a victim's line names one by one; the rest are summed. */
+    static final int MARK_PORTS_NAMED = 3;
+
+    /**
+     * The congestion notifications behind a victim's rate, by where the packet each answers was marked (carried by the
+     * notification), and whether the flow waited at that port too: {@code ; its sender heard 1 congestion notification
+     * in its life, for a mark at spine0 port 0 (towards leaf0), where it waited behind pauses}; empty when it heard
+     * none or that is not known.
+     */
+    static String notifiedFor(Topology topo, Victim v, Wording words) {
+        long[] sources = v.notificationSources();
+        if (sources == null || sources.length == 0) {
+            return "";
+        }
+        long total = 0;
+        for (int i = 2; i < sources.length; i += 3) {
+            total += sources[i];
+        }
+        List<FlowWaits.Hop> hops = v.hops();
+        List<String> parts = new ArrayList<>();
+        long rest = 0;
+        int more = 0;
+        for (int i = 0; i < sources.length; i += 3) {
+            int node = (int) sources[i];
+            int port = (int) sources[i + 1];
+            long n = sources[i + 2];
+            if (parts.size() == MARK_PORTS_NAMED && sources.length > 3 * (MARK_PORTS_NAMED + 1)) {
+                rest += n;
+                more++;
+                continue;
+            }
+            String where = node < 0 ? (n == 1 ? "a mark" : "marks") + " made where it was not carried"
+                    : (n == 1 ? "a mark at " : "marks at ") + topo.nodeName(node) + " port " + port + " (towards "
+                            + topo.nodeName(topo.peer(node, port).node()) + ")"
+                            + (waitedAt(hops, node, port) ? ", where it waited " + words.waited() : "");
+            parts.add(sources.length == 3 ? "for " + where : String.format(Locale.ROOT, "%,d for %s", n, where));
+        }
+        if (more > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d for marks at %d more ports", rest, more));
+        }
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "; its sender heard %,d congestion notification%s in its life%s", total, total == 1 ? "" : "s",
+                parts.size() == 1 ? ", " : ": "));
+        for (int i = 0; i < parts.size(); i++) {
+            b.append(i == 0 ? "" : i == parts.size() - 1 ? (parts.get(i - 1).contains(", where") ? ", and " : " and ")
+                    : ", ").append(parts.get(i));
+        }
         return b.toString();
+    }
+
+    /** Whether the flow waited at that switch port (its data or its last ACK). */
+    public static boolean waitedAt(List<FlowWaits.Hop> hops, int node, int port) {
+        for (FlowWaits.Hop h : hops) {
+            if (!h.others() && h.node() == node && h.port() == port && h.waitPs() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@link #lostPs} of a flow that did not finish, or whose time on an idle fabric is not known. */

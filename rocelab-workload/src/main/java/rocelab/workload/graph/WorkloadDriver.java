@@ -63,6 +63,13 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final long[] resent;
     private final long[] timeouts;
     /**
+     * Packet level, as {@link #rateHeld}: per flow, the congestion notifications its QP's sender heard during its
+     * life, as the numbers of the first and of the one after the last among the QP's (to the run's end if unfinished:
+     * then {@code notifiedTo} is -1).
+     */
+    private final int[] notifiedFrom;
+    private final int[] notifiedTo;
+    /**
      * Per flow, how long it waited from its post until its first packet left (its flow-level fluid started), when it
      * was posted while its QP still had packets of earlier messages to send; 0 when it was not; {@link #QP_WAITING}
      * while it still waits.
@@ -312,6 +319,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.rateHeld = queuePairs == null || router != null ? null : new long[flowCount];
         this.resent = rateHeld == null ? null : new long[flowCount];
         this.timeouts = rateHeld == null ? null : new long[flowCount];
+        this.notifiedFrom = rateHeld == null ? null : new int[flowCount];
+        this.notifiedTo = rateHeld == null ? null : new int[flowCount];
         this.qpWait = new long[flowCount];
         this.failed = new boolean[n];
         Arrays.fill(startPs, NOT_YET);
@@ -427,6 +436,8 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             rateHeld[f] = queuePairs[f].rateHeldPs(nowPs);
             resent[f] = queuePairs[f].resentPackets();
             timeouts[f] = queuePairs[f].ackTimeouts();
+            notifiedFrom[f] = notificationNumber(queuePairs[f].cnpsReceived());
+            notifiedTo[f] = -1;
             qpWait[f] = queuePairs[f].hasPacketsToSend() ? QP_WAITING : 0;
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
@@ -615,6 +626,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             rateHeld[f] = queuePairs[f].rateHeldPs(nowPs) - rateHeld[f];
             resent[f] = queuePairs[f].resentPackets() - resent[f];
             timeouts[f] = queuePairs[f].ackTimeouts() - timeouts[f];
+            notifiedTo[f] = notificationNumber(queuePairs[f].cnpsReceived());
         }
         lane.finishedFlows++;
         int t = graph.flowTask(f);
@@ -957,6 +969,25 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         }
         return completedPs[i] >= 0 ? new long[] {resent[i], timeouts[i]}
                 : new long[] {queuePairs[i].resentPackets() - resent[i], queuePairs[i].ackTimeouts() - timeouts[i]};
+    }
+
+    /**
+     * Packet level: the congestion notifications flow i's QP's sender heard from the flow's post to its completion (or
+     * to the run's end), by the switch port whose mark caused each: (node, port, count) triplets, most first (node -1:
+     * not known); null at flow level or when it never started. A QP that carries several messages at once counts them
+     * for each.
+     */
+    public long[] notificationSources(int i) {
+        if (notifiedFrom == null || queuePairs == null || queuePairs[i] == null || startedPs(i) < 0) {
+            return null;
+        }
+        long to = completedPs[i] >= 0 ? notifiedTo[i] : queuePairs[i].cnpsReceived();
+        return queuePairs[i].notificationSources(notifiedFrom[i], to);
+    }
+
+    /** A QP's notification count as an int (two billion notifications on one QP: counted as that many). */
+    private static int notificationNumber(long count) {
+        return (int) Math.min(count, Integer.MAX_VALUE);
     }
 
     /** When flow i's sender saw the last ACK (flow completion), or -1. */
