@@ -238,6 +238,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("marked_by", n.markNode() < 0 ? null : topo.nodeName(n.markNode()));
                 row.put("marked_port", n.markNode() < 0 ? null : n.markPort());
                 row.put("marked_us", n.markNode() < 0 ? null : Numbers.micros(n.markAtPs()));
+                row.put("marked_held_by_pause", n.markNode() < 0 ? null : n.markHeldByPause());
             } else if (e.cause() instanceof JourneyEvent.RateChange c) {
                 row.put("from_bps", c.fromBps());
                 row.put("to_bps", c.toBps());

@@ -53,6 +53,6 @@ class VictimBesidesTest {
         // such counts against the notifications' own journey).
         assertThat(line).endsWith(String.format(Locale.ROOT, " us later than on an idle fabric; besides these waits,"
                 + " its own rate held it back %.3f us; its sender heard 1 congestion notification in its life, for a"
-                + " mark at spine0 port 0 (towards leaf0), where it waited behind pauses)", v.rateHeldPs() / 1e6));
+                + " mark at spine0 port 0 (towards leaf0) on a packet the pauses held there)", v.rateHeldPs() / 1e6));
     }
 }

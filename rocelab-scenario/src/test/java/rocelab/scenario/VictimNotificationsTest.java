@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
@@ -41,26 +42,41 @@ class VictimNotificationsTest {
                 .filter(x -> x.flow().id() == flow).findFirst().orElseThrow();
         assertThat(f.rateHeldPs()).isPositive();
 
-        // What the journey heard: each notification its sender handled in the flow's life, with its mark's port.
+        // What the journey heard: each notification its sender handled in the flow's life, with its mark's port and
+        // whether a pause held the marked packet there.
         Map<Long, Long> heard = new HashMap<>();
+        Map<Long, Long> heardHeld = new HashMap<>();
         for (JourneyEvent e : rec.events()) {
             if (e.kind() == JourneyEvent.Kind.CNP_HANDLED && e.timePs() >= f.startPs() && e.timePs() <= f.finishPs()) {
                 JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
                 heard.merge(key(n.markNode(), n.markPort()), 1L, Long::sum);
+                heardHeld.merge(key(n.markNode(), n.markPort()), n.markHeldByPause() ? 1L : 0L, Long::sum);
             }
         }
+        int fields = NotificationSources.FIELDS;
         long[] told = v.notificationSources();
         Map<Long, Long> byPort = new HashMap<>();
+        Map<Long, Long> heldByPort = new HashMap<>();
         long total = 0;
-        for (int i = 0; i < told.length; i += 3) {
+        for (int i = 0; i < told.length; i += fields) {
             byPort.put(key((int) told[i], (int) told[i + 1]), told[i + 2]);
+            heldByPort.put(key((int) told[i], (int) told[i + 1]), told[i + 3]);
             total += told[i + 2];
             if (i > 0) {
-                assertThat(told[i + 2]).isLessThanOrEqualTo(told[i - 1]); // most first
+                assertThat(told[i + 2]).isLessThanOrEqualTo(told[i + 2 - fields]); // most first
             }
         }
         assertThat(byPort).isEqualTo(heard);
+        assertThat(heldByPort).isEqualTo(heardHeld);
         assertThat(byPort).hasSizeGreaterThanOrEqualTo(2);
+        // The flow waited behind pauses at every port a pause held one of its marked packets at.
+        for (int i = 0; i < told.length; i += fields) {
+            if (told[i + 3] > 0) {
+                int node = (int) told[i];
+                int port = (int) told[i + 1];
+                assertThat(v.hops()).anyMatch(h -> !h.others() && h.node() == node && h.port() == port);
+            }
+        }
 
         Topology topo = sim.network().topology();
         String line = SummaryText.render(r, null).lines().filter(l -> l.startsWith("            flow 15 "))
@@ -68,16 +84,22 @@ class VictimNotificationsTest {
         assertThat(line).contains(String.format(Locale.ROOT, "; its sender heard %,d congestion notifications in its"
                 + " life: ", total));
         List<FlowWaits.Hop> hops = v.hops();
-        for (int i = 0; i < told.length; i += 3) {
+        for (int i = 0; i < told.length; i += fields) {
             int node = (int) told[i];
             int port = (int) told[i + 1];
+            long n = told[i + 2];
+            long held = told[i + 3];
             assertThat(node).isNotNegative();
             String name = topo.nodeName(node) + " port " + port + " (towards "
                     + topo.nodeName(topo.peer(node, port).node()) + ")";
             boolean waited = hops.stream().anyMatch(h -> !h.others() && h.node() == node && h.port() == port);
-            assertThat(line).contains(String.format(Locale.ROOT, "%,d for marks at %s%s", told[i + 2], name,
-                    waited ? ", where it waited behind pauses" : ""));
+            String after = held == n ? " on packets the pauses held there"
+                    : held > 0 ? String.format(Locale.ROOT, ", %,d of them on packets the pauses held there", held)
+                    : waited ? ", where it waited behind pauses" : "";
+            assertThat(line).contains(String.format(Locale.ROOT, "%,d for marks at %s%s", n, name, after));
         }
+        assertThat(heldByPort.values().stream().mapToLong(Long::longValue).sum())
+                .as("lossless-dcqcn's victim is marked on packets the pauses held").isPositive();
 
         // summary.json lists the same, with whether it waited there.
         @SuppressWarnings("unchecked")
@@ -85,10 +107,11 @@ class VictimNotificationsTest {
                 .filter(x -> x.get("flow_id").equals(flow)).findFirst().orElseThrow();
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> marks = (List<Map<String, Object>>) row.get("notifications_by_mark");
-        assertThat(marks).hasSize(told.length / 3);
+        assertThat(marks).hasSize(told.length / fields);
         for (Map<String, Object> m : marks) {
             int node = topo.nodeByName((String) m.get("device"));
             assertThat(m.get("notifications")).isEqualTo(byPort.get(key(node, (Integer) m.get("port"))));
+            assertThat(m.get("held_by_pause")).isEqualTo(heldByPort.get(key(node, (Integer) m.get("port"))));
         }
     }
 

@@ -15,4 +15,5 @@ final class CongestionNotice {
     int pendingMarkNode;
     int pendingMarkPort;
     long pendingMarkAtPs;
+    boolean pendingMarkHeldByPause;
 }

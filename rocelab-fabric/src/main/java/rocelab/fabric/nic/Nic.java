@@ -437,7 +437,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      * hears its number, so a rate change it causes names it.
      */
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
-        qp.notified(notice.markNode(), notice.markPort());
+        qp.notified(notice.markNode(), notice.markPort(), notice.markHeldByPause());
         queuePairs.changed(qp.id);
         long before = qp.cc.rateBps();
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
@@ -491,7 +491,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
             counters[NicCounter.NP_CNP_SENT.ordinal()]++;
             CongestionNotice notice = qp.notice;
             ack.notificationCause(notice.pendingCausePsn, notice.pendingMarkNode, notice.pendingMarkPort,
-                    notice.pendingMarkAtPs, ++notice.notificationsSent);
+                    notice.pendingMarkAtPs, notice.pendingMarkHeldByPause, ++notice.notificationsSent);
         }
         sender.sendControl(nowPs, ack);
     }

@@ -55,6 +55,7 @@ final class NotificationPoint {
                 notice.pendingMarkNode = data.markNode();
                 notice.pendingMarkPort = data.markPort();
                 notice.pendingMarkAtPs = data.markAtPs();
+                notice.pendingMarkHeldByPause = data.markHeldByPause();
             }
             return;
         }

@@ -720,18 +720,22 @@ public final class QueuePair {
         return cnpsReceived;
     }
 
-    /** The sender heard a congestion notification answering a packet first marked at {@code node}'s {@code port}. */
-    void notified(int markNode, int markPort) {
+    /**
+     * The sender heard a congestion notification answering a packet first marked at {@code markNode}'s
+     * {@code markPort}, which a PFC pause held at that port if {@code heldByPause}.
+     */
+    void notified(int markNode, int markPort, boolean heldByPause) {
         cnpsReceived++;
         if (notificationSources == null) {
             notificationSources = new NotificationSources();
         }
-        notificationSources.record(markNode, markPort);
+        notificationSources.record(markNode, markPort, heldByPause);
     }
 
     /**
      * The notifications this QP's sender has heard so far ({@link #cnpsReceived()} of them, numbered from 0), by the
-     * port whose mark caused each, for a range of them: (node, port, count) triplets, most first; empty for none.
+     * port whose mark caused each, for a range of them: (node, port, count, held) quadruplets, most first ({@code held}:
+     * those on packets a PFC pause held at that port); empty for none.
      */
     public long[] notificationSources(long from, long to) {
         return notificationSources == null || to <= from ? new long[0] : notificationSources.bySource(from, to);

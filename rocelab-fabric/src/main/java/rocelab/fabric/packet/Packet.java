@@ -375,6 +375,25 @@ public final class Packet {
         return true;
     }
 
+    /**
+     * The packet waited behind a PFC pause at port {@code port} of switch {@code node} (it is leaving that port now):
+     * if that is where it was first marked CE, the mark was made on a packet the pause held there, and the notification
+     * that answers it will say so.
+     */
+    public void heldByPauseAt(int node, int port) {
+        if (hasExtras && extras.markNode == node && extras.markPort == port) {
+            extras.markHeldByPause = true;
+        }
+    }
+
+    /**
+     * Data: it waited behind a PFC pause at the port that first marked it CE; a notification: the packet it answers
+     * did.
+     */
+    public boolean markHeldByPause() {
+        return hasExtras && extras.markHeldByPause;
+    }
+
     /** The switch (node id) that first marked this data packet CE, or that marked the packet a notification answers; -1 if none. */
     public int markNode() {
         return hasExtras ? extras.markNode : -1;
@@ -394,16 +413,18 @@ public final class Packet {
      * number {@code n} among the notifications of its QP (1 for the first).
      */
     public Packet notificationCause(Packet data, long n) {
-        return notificationCause(data.psn, data.markNode(), data.markPort(), data.markAtPs(), n);
+        return notificationCause(data.psn, data.markNode(), data.markPort(), data.markAtPs(), data.markHeldByPause(),
+                n);
     }
 
     /** As {@link #notificationCause(Packet, long)} from a cause kept elsewhere (notifications riding on ACKs). */
-    public Packet notificationCause(long psn, int node, int port, long markedAtPs, long n) {
+    public Packet notificationCause(long psn, int node, int port, long markedAtPs, boolean heldByPause, long n) {
         PacketExtras x = extras();
         x.causePsn = psn;
         x.markNode = node;
         x.markPort = port;
         x.markAtPs = markedAtPs;
+        x.markHeldByPause = heldByPause;
         x.notification = n;
         return this;
     }

@@ -26,6 +26,11 @@ final class PacketExtras {
     /** Data: where a switch first marked it CE (-1: unmarked). CNP or flagged ACK: the mark that caused it. */
     int markNode = -1;
     int markPort;
+    /**
+     * Data: it waited behind a PFC pause at the port that first marked it (the port's paused-time clock moved while
+     * it sat there). A notification: the packet it answers did.
+     */
+    boolean markHeldByPause;
     int telemetryHops;
     /** Kept across the packet's lives once made (HPCC asks for it on every data packet and its ACK). */
     long[] telemetry;
@@ -41,6 +46,7 @@ final class PacketExtras {
         notifySentPs = -1;
         markNode = -1;
         markPort = 0;
+        markHeldByPause = false;
         telemetryHops = 0;
     }
 

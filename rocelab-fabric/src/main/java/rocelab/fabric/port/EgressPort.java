@@ -443,6 +443,8 @@ public final class EgressPort implements Prefetching {
                     // paused: a wait behind the pause, for the flow's account, each part told to the XOFF that held it.
                     pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
                             p.kind() != PacketKind.DATA, entered, clock);
+                    // If this port marked it, the notification that answers the mark says the pause held it here.
+                    p.heldByPauseAt(ownerNode, portIndex);
                 }
             }
         }

@@ -13,6 +13,7 @@ class PacketExtrasTest {
     @Test
     void shouldAnswerTheDefaultsOnAPacketThatWroteNoExtras() {
         Packet p = new PacketPool(16).acquire().initData(5L, 1, 2, 3, 7L, 1000, 1078, Opcodes.RDMA_WRITE_ONLY);
+        p.heldByPauseAt(9, 4);
         assertDefaults(p);
         assertThat(p.opcode()).isEqualTo(Opcodes.RDMA_WRITE_ONLY);
     }
@@ -30,6 +31,10 @@ class PacketExtrasTest {
         assertThat(data.markNode()).isEqualTo(9);
         assertThat(data.markPort()).isEqualTo(4);
         assertThat(data.markAtPs()).isEqualTo(11L);
+        data.heldByPauseAt(8, 2);
+        assertThat(data.markHeldByPause()).as("a pause at a port that did not first mark it").isFalse();
+        data.heldByPauseAt(9, 4);
+        assertThat(data.markHeldByPause()).as("a pause at the port that first marked it").isTrue();
         assertThat(data.telemetryHops()).isEqualTo(1);
         assertThat(data.hopQueueBytes(0)).isEqualTo(30L);
 
@@ -37,6 +42,7 @@ class PacketExtrasTest {
         cnp.notifySentPs(14L);
         assertThat(cnp.causePsn()).isEqualTo(7L);
         assertThat(cnp.markNode()).isEqualTo(9);
+        assertThat(cnp.markHeldByPause()).isTrue();
         assertThat(cnp.notification()).isEqualTo(2L);
         assertThat(cnp.notifySentPs()).isEqualTo(14L);
 
@@ -90,6 +96,7 @@ class PacketExtrasTest {
         assertThat(p.markNode()).isEqualTo(-1);
         assertThat(p.markPort()).isZero();
         assertThat(p.markAtPs()).isZero();
+        assertThat(p.markHeldByPause()).isFalse();
         assertThat(p.causePsn()).isEqualTo(-1L);
         assertThat(p.notification()).isZero();
         assertThat(p.notifySentPs()).isEqualTo(-1L);

@@ -15,8 +15,9 @@ public abstract class FlowRecordList extends AbstractList<FlowRecord> implements
 
     /**
      * Packet level: the congestion notifications flow {@code id}'s QP's sender heard during the flow's life, by the
-     * switch port whose mark caused each: (node, port, count) triplets, most first (node -1: not known); null when
-     * not known (flow level, a flow never started, or flows read back from files).
+     * switch port whose mark caused each: (node, port, count, held) quadruplets, most first (node -1: not known;
+     * held: those on packets a PFC pause held at that port); null when not known (flow level, a flow never started,
+     * or flows read back from files).
      */
     public long[] notificationSources(int id) {
         return null;

@@ -28,10 +28,10 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
      * bit left the notifying RNIC, the PSN of the CE-marked data packet it answers, and where and when that packet
-     * was first marked (markNode -1: unknown).
+     * was first marked (markNode -1: unknown), and whether a PFC pause held that packet at the port that marked it.
      */
-    public record Notice(long number, long sentPs, long psn, int markNode, int markPort, long markAtPs)
-            implements Cause {}
+    public record Notice(long number, long sentPs, long psn, int markNode, int markPort, long markAtPs,
+            boolean markHeldByPause) implements Cause {}
 
     /**
      * A change of the sending rate or window as the congestion control reported it, with its cause and the cause's

@@ -218,7 +218,7 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
 
     private static JourneyEvent.Notice notice(Packet n) {
         return new JourneyEvent.Notice(n.notification(), n.notifySentPs(), n.causePsn(), n.markNode(), n.markPort(),
-                n.markAtPs());
+                n.markAtPs(), n.markHeldByPause());
     }
 
     /** value: when the last CNP went out; flag: the interval is per port; detail: the interval (ps). */

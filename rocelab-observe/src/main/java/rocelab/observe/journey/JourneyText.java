@@ -577,8 +577,9 @@ public final class JourneyText {
         if (n.markNode() < 0) {
             return "the packet arrived CE-marked";
         }
-        return String.format(Locale.ROOT, "marked at %s us by %s port %d (towards %s)", us(n.markAtPs()),
-                name(n.markNode()), n.markPort(), peer(n.markNode(), n.markPort()));
+        return String.format(Locale.ROOT, "marked at %s us by %s port %d (towards %s)%s", us(n.markAtPs()),
+                name(n.markNode()), n.markPort(), peer(n.markNode(), n.markPort()),
+                n.markHeldByPause() ? ", where a PFC pause held it" : "");
     }
 
     /** A rate or window change and the cause its congestion control reported with it. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import rocelab.engine.Time;
 import rocelab.fabric.network.RetryFailure;
+import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
@@ -304,12 +305,14 @@ public final class Summary {
             row.put("rate_held_us", f.rateHeldPs() < 0 ? null : Numbers.micros(f.rateHeldPs()));
             long[] sources = v.notificationSources();
             List<Object> marks = new ArrayList<>();
-            for (int i = 0; sources != null && i < sources.length; i += 3) {
+            for (int i = 0; sources != null && i < sources.length; i += NotificationSources.FIELDS) {
                 Map<String, Object> mark = new LinkedHashMap<>();
                 mark.put("device", sources[i] < 0 ? null : topo.nodeName((int) sources[i]));
                 mark.put("port", sources[i] < 0 ? null : (int) sources[i + 1]);
                 mark.put("notifications", sources[i + 2]);
-                mark.put("waited_there", sources[i] >= 0 && Victims.waitedAt(v.hops(), (int) sources[i], (int) sources[i + 1]));
+                mark.put("held_by_pause", sources[i + 3]);
+                mark.put("waited_there", sources[i] >= 0
+                        && Victims.waitedAt(v.hops(), (int) sources[i], (int) sources[i + 1]));
                 marks.add(mark);
             }
             row.put("notifications_by_mark", sources == null ? null : marks);

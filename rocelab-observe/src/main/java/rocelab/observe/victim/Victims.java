@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.FlowRecordList;
@@ -207,50 +208,66 @@ public final class Victims {
     static final int MARK_PORTS_NAMED = 3;
 
     /**
-     * The congestion notifications behind a victim's rate, by where the packet each answers was marked (carried by the
-     * notification), and whether the flow waited at that port too: {@code ; its sender heard 1 congestion notification
-     * in its life, for a mark at spine0 port 0 (towards leaf0), where it waited behind pauses}; empty when it heard
-     * none or that is not known.
+     * The congestion notifications behind a victim's rate, by where the packet each answers was marked and whether a
+     * pause held that packet there (both carried by the notification), and whether the flow waited at that port: {@code
+     * ; its sender heard 1 congestion notification in its life, for a mark at spine0 port 0 (towards leaf0) on a
+     * packet the pauses held there}; empty when it heard none or that is not known.
      */
     static String notifiedFor(Topology topo, Victim v, Wording words) {
         long[] sources = v.notificationSources();
         if (sources == null || sources.length == 0) {
             return "";
         }
+        int fields = NotificationSources.FIELDS;
         long total = 0;
-        for (int i = 2; i < sources.length; i += 3) {
-            total += sources[i];
+        for (int i = 0; i < sources.length; i += fields) {
+            total += sources[i + 2];
         }
         List<FlowWaits.Hop> hops = v.hops();
         List<String> parts = new ArrayList<>();
         long rest = 0;
+        long restHeld = 0;
         int more = 0;
-        for (int i = 0; i < sources.length; i += 3) {
+        for (int i = 0; i < sources.length; i += fields) {
             int node = (int) sources[i];
             int port = (int) sources[i + 1];
             long n = sources[i + 2];
-            if (parts.size() == MARK_PORTS_NAMED && sources.length > 3 * (MARK_PORTS_NAMED + 1)) {
+            long h = sources[i + 3];
+            if (parts.size() == MARK_PORTS_NAMED && sources.length > fields * (MARK_PORTS_NAMED + 1)) {
                 rest += n;
+                restHeld += h;
                 more++;
                 continue;
             }
             String where = node < 0 ? (n == 1 ? "a mark" : "marks") + " made where it was not carried"
                     : (n == 1 ? "a mark at " : "marks at ") + topo.nodeName(node) + " port " + port + " (towards "
-                            + topo.nodeName(topo.peer(node, port).node()) + ")"
-                            + (waitedAt(hops, node, port) ? ", where it waited " + words.waited() : "");
-            parts.add(sources.length == 3 ? "for " + where : String.format(Locale.ROOT, "%,d for %s", n, where));
+                            + topo.nodeName(topo.peer(node, port).node()) + ")" + heldThere(n, h, words)
+                            + (h == 0 && waitedAt(hops, node, port) ? ", where it waited " + words.waited() : "");
+            parts.add(sources.length == fields ? "for " + where
+                    : String.format(Locale.ROOT, "%,d for %s", n, where));
         }
         if (more > 0) {
-            parts.add(String.format(Locale.ROOT, "%,d for marks at %d more ports", rest, more));
+            parts.add(String.format(Locale.ROOT, "%,d for marks at %d more ports%s", rest, more,
+                    restHeld == 0 ? "" : String.format(Locale.ROOT, " (%,d on packets the pauses held there)",
+                            restHeld)));
         }
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "; its sender heard %,d congestion notification%s in its life%s", total, total == 1 ? "" : "s",
                 parts.size() == 1 ? ", " : ": "));
         for (int i = 0; i < parts.size(); i++) {
-            b.append(i == 0 ? "" : i == parts.size() - 1 ? (parts.get(i - 1).contains(", where") ? ", and " : " and ")
+            b.append(i == 0 ? "" : i == parts.size() - 1 ? (parts.get(i - 1).contains(", ") ? ", and " : " and ")
                     : ", ").append(parts.get(i));
         }
         return b.toString();
+    }
+
+    /** {@code  on a packet the pauses held there}, {@code , 20 of them on packets the pauses held there}, or empty. */
+    private static String heldThere(long n, long h, Wording words) {
+        if (h == 0 || !"behind pauses".equals(words.waited())) {
+            return "";
+        }
+        return h == n ? (n == 1 ? " on a packet the pauses held there" : " on packets the pauses held there")
+                : String.format(Locale.ROOT, ", %,d of them on packets the pauses held there", h);
     }
 
     /** Whether the flow waited at that switch port (its data or its last ACK). */

@@ -973,9 +973,9 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
 
     /**
      * Packet level: the congestion notifications flow i's QP's sender heard from the flow's post to its completion (or
-     * to the run's end), by the switch port whose mark caused each: (node, port, count) triplets, most first (node -1:
-     * not known); null at flow level or when it never started. A QP that carries several messages at once counts them
-     * for each.
+     * to the run's end), by the switch port whose mark caused each: (node, port, count, held) quadruplets, most first
+     * (node -1: not known; held: those on packets a PFC pause held at that port); null at flow level or when it never
+     * started. A QP that carries several messages at once counts them for each.
      */
     public long[] notificationSources(int i) {
         if (notifiedFrom == null || queuePairs == null || queuePairs[i] == null || startedPs(i) < 0) {
