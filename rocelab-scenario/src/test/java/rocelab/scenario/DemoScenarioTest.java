@@ -13,12 +13,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.FlowRecordList;
 import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.output.SummaryText;
@@ -463,6 +465,12 @@ class DemoScenarioTest {
         assertThat(rec.victimMarks).as("the victim is marked only in spine0's queue to leaf0")
                 .isNotEmpty().allMatch(e -> e[1] == spine && e[2] == finalSpineToLeaf0);
         assertThat(v.slowdown()).as("victim FCT / ideal: 1.1x, the header says").isBetween(1.05, 1.15);
+        // "h14's rate is cut too, but only for marks spine0 made on its packets that the pauses held there."
+        long[] sources = FlowRecordList.notificationSources(run.flows(), VICTIM);
+        assertThat(sources).as("the victim's notifications, one source").hasSize(NotificationSources.FIELDS);
+        assertThat(sources[0]).isEqualTo(spine);
+        assertThat(sources[1]).isEqualTo(spineToLeaf0);
+        assertThat(sources[3]).as("every one on a packet a pause held there").isEqualTo(sources[2]).isPositive();
     }
 
     /**
