@@ -160,11 +160,19 @@ public final class SummaryKeys {
             ib_victims[].dst
             ib_victims[].flow_id
             ib_victims[].lost_us
+            ib_victims[].notifications_by_mark
+            ib_victims[].notifications_by_mark[]
+            ib_victims[].notifications_by_mark[].device
+            ib_victims[].notifications_by_mark[].held_by_pause
+            ib_victims[].notifications_by_mark[].notifications
+            ib_victims[].notifications_by_mark[].port
+            ib_victims[].notifications_by_mark[].waited_there
             ib_victims[].other_roots
             ib_victims[].other_roots[]
             ib_victims[].other_roots[].root
             ib_victims[].other_roots[].root_hops
             ib_victims[].other_roots[].root_wait_us
+            ib_victims[].rate_held_us
             ib_victims[].root
             ib_victims[].root_hops
             ib_victims[].root_wait_us
@@ -291,12 +299,20 @@ public final class SummaryKeys {
             pfc_victims[].dst
             pfc_victims[].flow_id
             pfc_victims[].lost_us
+            pfc_victims[].notifications_by_mark
+            pfc_victims[].notifications_by_mark[]
+            pfc_victims[].notifications_by_mark[].device
+            pfc_victims[].notifications_by_mark[].held_by_pause
+            pfc_victims[].notifications_by_mark[].notifications
+            pfc_victims[].notifications_by_mark[].port
+            pfc_victims[].notifications_by_mark[].waited_there
             pfc_victims[].other_roots
             pfc_victims[].other_roots[]
             pfc_victims[].other_roots[].root
             pfc_victims[].other_roots[].root_hops
             pfc_victims[].other_roots[].root_wait_us
             pfc_victims[].paused_wait_us
+            pfc_victims[].rate_held_us
             pfc_victims[].root
             pfc_victims[].root_hops
             pfc_victims[].root_wait_us
