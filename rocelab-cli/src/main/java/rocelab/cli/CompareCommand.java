@@ -145,7 +145,7 @@ final class CompareCommand implements Callable<Integer> {
                 Path modeDir = folder.dir().resolve(key);
                 ReportWriter.writeRun(modeDir, result, manifest(configs.get(i), base, chosen.get(i)));
                 AtomicFiles.write(modeDir.resolve(SCENARIO_COPY), scenarioCopy(text, chosen.get(i), base));
-                entries.add(new ComparisonReport.Entry(key, result));
+                entries.add(entry(key, result, base, configs.get(i)));
             }
             new ComparisonReport(entries).write(folder.dir());
             folder.commit();
@@ -165,6 +165,23 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * A mode's row: its run and the congestion controls it ran (with their profiles), and, when compare ran other
+     * controls than the scenario's on this fabric, the scenario's and why.
+     */
+    private static ComparisonReport.Entry entry(String key, RunResult result, ScenarioConfig base,
+            ScenarioConfig variant) {
+        List<FabricVariants.Control> ran = FabricVariants.controls(variant);
+        String why = FabricVariants.substitution(base, variant);
+        return new ComparisonReport.Entry(key, result,
+                String.join("+", ran.stream().map(FabricVariants.Control::name).toList()),
+                ran.stream().allMatch(c -> c.profile() == null) ? ""
+                        : String.join("+", ran.stream().map(c -> c.profile() == null ? "" : c.profile()).toList()),
+                why == null ? "" : String.join(" + ", FabricVariants.controls(base).stream().map(Object::toString)
+                        .toList()),
+                why == null ? "" : why);
+    }
+
     /** The copy of the scenario's text in each mode's folder. */
     static final String SCENARIO_COPY = "scenario.yaml";
 
@@ -178,6 +195,13 @@ final class CompareCommand implements Callable<Integer> {
         m.put("compared_file", scenario != null ? scenario.toString() : "--example " + example);
         m.put("fabric_mode", mode.key());
         m.put("scenario_mode", base.mode().key());
+        // The controls this mode ran, with their profiles (congestion_control above is nic.cc's name alone), and the
+        // scenario's when compare ran others in their role on this fabric.
+        m.put("congestion_controls", FabricVariants.controls(variant).stream().map(Object::toString).toList());
+        String why = FabricVariants.substitution(base, variant);
+        m.put("scenario_congestion_controls", why == null ? null
+                : FabricVariants.controls(base).stream().map(Object::toString).toList());
+        m.put("congestion_control_substituted_because", why);
         return m;
     }
 

@@ -231,6 +231,82 @@ class CompareCommandTest {
     }
 
     @Test
+    void shouldNameEachRowsCongestionControlItsSubstituteAndWhatHeldItsFlowsBack() throws Exception {
+        // The audit's incast: DCQCN on RoCE, which compare swaps for ib-cc on InfiniBand, where ib-cc held the
+        // flows back while the receiver's link had room. Every row must say which control it ran, as its own run's
+        // manifest.json says, and carry up its own summary's held_by_rate and notification unit.
+        Path file = dir.resolve("dcqcn.yaml");
+        Files.writeString(file, """
+                name: cmp-dcqcn
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 9, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 8MB, ecn: {marking: red, kmin: 100KB, kmax: 400KB, pmax: 0.2}}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 1-8, receiver: 0, size: 500KB}
+                """);
+        Path cmp = dir.resolve("cc");
+        CliRun c = CliRun.of("compare", file.toString(), "--modes", "roce-lossless,infiniband", "--out",
+                cmp.toString());
+        assertThat(c.exitCode()).as(c.err()).isZero();
+        List<String> lines = Files.readAllLines(cmp.resolve("compare.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        String html = Files.readString(cmp.resolve("report.html"));
+        boolean anyHeld = false;
+        for (String mode : new String[] {"roce-lossless", "infiniband"}) {
+            JsonNode manifest = JSON.readTree(cmp.resolve(mode).resolve("manifest.json").toFile());
+            JsonNode summary = JSON.readTree(cmp.resolve(mode).resolve("summary.json").toFile());
+            String[] row = lines.stream().filter(l -> l.startsWith(mode + ",")).findFirst().orElseThrow()
+                    .split(",", -1);
+            String ran = manifest.get("congestion_control").asText();
+            assertThat(row[header.indexOf("cc")]).as(mode).isEqualTo(ran);
+            String named = manifest.get("congestion_controls").get(0).asText();
+            assertThat(named).as(mode).startsWith(ran);
+            // The printed row names the control (with its profile) beside the mode.
+            assertThat(c.out().lines().filter(l -> l.startsWith(mode + " ")).findFirst().orElseThrow())
+                    .as(mode).contains(named);
+            boolean substituted = !manifest.get("fabric_mode").asText().equals(manifest.get("scenario_mode").asText())
+                    && !ran.equals("dcqcn");
+            assertThat(row[header.indexOf("cc_substituted_for")].isEmpty()).as(mode).isEqualTo(!substituted);
+            if (substituted) {
+                assertThat(row[header.indexOf("cc_substituted_for")]).isEqualTo(
+                        manifest.get("scenario_congestion_controls").get(0).asText());
+                String note = "cc: " + mode + " ran " + named + ", not the scenario's "
+                        + row[header.indexOf("cc_substituted_for")] + ": "
+                        + manifest.get("congestion_control_substituted_because").asText();
+                assertThat(c.out()).contains(note);
+                assertThat(html).contains(note.replace("'", "&#39;"));
+            }
+            assertThat(row[header.indexOf("cnp_or_becn_unit")]).as(mode)
+                    .isEqualTo(summary.get("counters").get("cnp_sent_unit").asText());
+            int held = summary.get("held_by_rate").size();
+            assertThat(row[header.indexOf("held_by_rate_receivers")]).as(mode).isEqualTo(String.valueOf(held));
+            assertThat(row[header.indexOf("held_alone_flows")]).as(mode)
+                    .isEqualTo(String.valueOf(summary.get("held_alone").size()));
+            for (JsonNode h : summary.get("held_by_rate")) {
+                anyHeld = true;
+                assertThat(Double.parseDouble(row[header.indexOf("held_by_rate_link_utilisation_min")]))
+                        .isLessThanOrEqualTo(h.get("link_utilisation").asDouble());
+                String said = "held: " + mode + ": " + named + " held the " + h.get("flows").asInt() + " flows into "
+                        + h.get("receiver").asText() + " back";
+                assertThat(c.out()).as(mode).contains(said);
+                assertThat(c.out()).contains(h.get("link").asText() + " (towards " + h.get("receiver").asText()
+                        + ") carried " + String.format(java.util.Locale.ROOT, "%.1f",
+                                h.get("link_utilisation").asDouble() * 100) + " % of its capacity");
+            }
+        }
+        // The audit's point: on InfiniBand the stand-in control held the incast back (what this test is about).
+        assertThat(anyHeld).isTrue();
+        JsonNode ib = JSON.readTree(cmp.resolve("infiniband").resolve("summary.json").toFile());
+        JsonNode roce = JSON.readTree(cmp.resolve("roce-lossless").resolve("summary.json").toFile());
+        if (!ib.get("counters").get("cnp_sent_unit").equals(roce.get("counters").get("cnp_sent_unit"))) {
+            assertThat(c.out()).contains("CNP/BECN is not one unit: roce-lossless: "
+                    + roce.get("counters").get("cnp_sent_unit").asText() + "; infiniband: "
+                    + ib.get("counters").get("cnp_sent_unit").asText());
+        }
+    }
+
+    @Test
     void shouldDrawTheHeldBackTimeTheTableCountsOnEveryFabric() throws Exception {
         // lossless-dcqcn's HCAs wait for credits longer than its switch ports do: the curve must count both.
         Path cmp = dir.resolve("held");

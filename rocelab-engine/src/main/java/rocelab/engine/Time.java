@@ -1,5 +1,7 @@
 package rocelab.engine;
 
+import java.math.BigDecimal;
+
 /** Conversions between picoseconds (the simulator's time unit) and human units. */
 public final class Time {
     public static final long PS_PER_NS = 1_000L;
@@ -23,6 +25,11 @@ public final class Time {
 
     public static double toMicros(long ps) {
         return ps / (double) PS_PER_US;
+    }
+
+    /** Picoseconds as microseconds in words' plain decimal ({@code 4}, {@code 0.5}, {@code 55}): no trailing zeros. */
+    public static String microsText(long ps) {
+        return BigDecimal.valueOf(ps, 6).stripTrailingZeros().toPlainString();
     }
 
     public static double toSeconds(long ps) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
+import rocelab.congestion.CongestionControls;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.congestion.ibcc.FecnParameters;
 import rocelab.congestion.ibcc.IbCcAlgorithm;
@@ -39,6 +40,54 @@ public final class FabricVariants {
         public String key() {
             return key;
         }
+    }
+
+    /** A congestion control as compare names it: the algorithm and its profile (null when it has none). */
+    public record Control(String name, String profile) {
+        @Override
+        public String toString() {
+            return profile == null ? name : name + " (" + profile + ")";
+        }
+    }
+
+    /**
+     * The congestion controls a scenario's RNICs run, each with the profile it runs (the algorithm's default when the
+     * scenario names none), in host order of first use: one, unless devices set their own.
+     */
+    public static List<Control> controls(ScenarioConfig c) {
+        List<Control> out = new ArrayList<>();
+        List<CcSettings> settings = new ArrayList<>();
+        for (NicConfig n : c.devices().nics()) {
+            settings.add(n.congestion());
+        }
+        if (settings.isEmpty()) {
+            settings.add(c.congestion());
+        }
+        for (CcSettings cc : settings) {
+            String profile = cc.profile() != null ? cc.profile()
+                    : CongestionControls.byName(cc.name()).map(a -> a.defaultProfile()).orElse(null);
+            Control k = new Control(cc.name(), profile);
+            if (!out.contains(k)) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Why {@code variant} (the scenario {@code base} in another mode) runs other congestion controls than the
+     * scenario's, or null when it runs the scenario's own: a RoCE control has no ECN/CNP to read on InfiniBand, nor
+     * ib-cc FECN/BECN on RoCE, so compare gives the fabric the control of the same role.
+     */
+    public static String substitution(ScenarioConfig base, ScenarioConfig variant) {
+        if (controls(base).equals(controls(variant))) {
+            return null;
+        }
+        return variant.mode() == FabricMode.INFINIBAND
+                ? "InfiniBand has no ECN marking or CNPs for it to read; ib-cc (FECN marking and BECNs) takes its"
+                        + " role, at this simulator's defaults (docs/congestion-control.md)"
+                : "RoCE has no FECN or BECNs for it to read; dcqcn (hpcc-ns3) with the default ECN marking takes its"
+                        + " role";
     }
 
     /** The scenario in {@code mode}; the scenario itself when it is already that mode. */
@@ -95,16 +144,19 @@ public final class FabricVariants {
         }
         String canonical = c.canonicalText() + "compare: mode=" + mode.key() + " cc=" + cc + " pfc=" + pfc + " ecn="
                 + ecn + " ib=" + ib + " vlan=" + vlan + "\n";
+        // From RoCE to RoCE every RNIC keeps its own control (a device's own cc is no fabric's).
+        boolean keepControls = !fromIb && mode != FabricMode.INFINIBAND;
         return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn, c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, cc), ib, c.flowsOutput());
+                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, keepControls ? null : cc),
+                ib, c.flowsOutput());
     }
 
     /**
      * The per-device settings on the other fabric: every switch takes the fabric's PFC (headroom computed per port
      * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
-     * fabric's congestion control. Everything else a device was given stays.
+     * fabric's congestion control ({@code cc}; null: each keeps its own). Everything else a device was given stays.
      */
     private static Devices devices(Devices d, PfcParameters pfc,
             EcnParameters ecn, CcSettings cc) {
@@ -122,7 +174,7 @@ public final class FabricVariants {
         List<NicConfig> nics = new ArrayList<>();
         for (var n : d.nics()) {
             nics.add(new NicConfig(n.host(), n.parameters(), n.trust(), n.dscpToPriority(),
-                    pfc.losslessMask(), cc, n.notificationPoint(), n.reactionPoint(), n.cnpDscp(), n.cnpPriority(),
+                    pfc.losslessMask(), cc != null ? cc : n.congestion(), n.notificationPoint(), n.reactionPoint(), n.cnpDscp(), n.cnpPriority(),
                     n.receive()));
         }
         return new Devices(switches, nics, d.importNotes());

@@ -53,7 +53,7 @@ public record DcqcnParameters(
     private static final long MBPS = 1_000_000L;
 
     public DcqcnParameters {
-        Overrides.require(g > 0 && g < 1, "g must be in (0, 1)");
+        Overrides.require(g > 0 && g < 1, "g must be in (0, 1), 0 and 1 excluded");
         Overrides.require(initialAlpha >= 0 && initialAlpha <= 1, "initial alpha must be in [0, 1]");
         Overrides.require(alphaPeriodPs > 0, "alpha period must be positive");
         Overrides.require(decreasePeriodPs >= 0, "decrease period must not be negative");

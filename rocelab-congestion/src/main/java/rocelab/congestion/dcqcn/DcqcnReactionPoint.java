@@ -2,6 +2,7 @@ package rocelab.congestion.dcqcn;
 
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
+import rocelab.engine.Time;
 import rocelab.fabric.congestion.AckFeedback;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.RateCause;
@@ -335,6 +336,13 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     @Override
     public long rateCuts() {
         return cuts;
+    }
+
+    @Override
+    public String cutsCounted() {
+        return p.decreasePeriodPs() == 0 ? "DCQCN rate cuts: one per CNP handled"
+                : "DCQCN rate cuts: at most one per decrease period (" + Time.microsText(p.decreasePeriodPs())
+                        + " us) in which CNPs arrived";
     }
 
     public DcqcnParameters parameters() {

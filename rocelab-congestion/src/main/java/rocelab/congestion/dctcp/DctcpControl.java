@@ -152,6 +152,11 @@ public final class DctcpControl implements CongestionControl {
         return cuts;
     }
 
+    @Override
+    public String cutsCounted() {
+        return "DCTCP window cuts: at most one per window of data, on an ECN echo";
+    }
+
     public double alpha() {
         return alpha;
     }

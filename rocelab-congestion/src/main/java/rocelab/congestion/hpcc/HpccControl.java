@@ -184,6 +184,11 @@ public final class HpccControl implements CongestionControl {
         return cuts;
     }
 
+    @Override
+    public String cutsCounted() {
+        return "HPCC window cuts: reference-window updates (at most one per window of data acknowledged) that lowered it";
+    }
+
     /** The smoothed utilisation U of the most loaded hop (1.0 until the first update). */
     public double utilisation() {
         return utilisation;

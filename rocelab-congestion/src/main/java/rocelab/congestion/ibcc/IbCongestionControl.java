@@ -128,4 +128,9 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     public long rateCuts() {
         return becns;
     }
+
+    @Override
+    public String cutsCounted() {
+        return "IB CC index raises: one per BECN handled (each raises the CCT index, slowing injection)";
+    }
 }

@@ -174,6 +174,11 @@ public final class SwiftControl implements CongestionControl {
         return cuts;
     }
 
+    @Override
+    public String cutsCounted() {
+        return "Swift window cuts: at most one per smoothed RTT on a delay above target, and one per loss";
+    }
+
     /** The congestion window in payload bytes, unrounded (0 until the first ACK). */
     public double congestionWindowBytes() {
         return cwndBytes;

@@ -121,6 +121,11 @@ public final class TimelyControl implements CongestionControl {
         return cuts;
     }
 
+    @Override
+    public String cutsCounted() {
+        return "TIMELY rate cuts: rate updates (at most one per window of data acknowledged) that lowered the rate";
+    }
+
     /** The smoothed RTT difference in picoseconds. */
     public double rttDiffPs() {
         return rttDiffPs;

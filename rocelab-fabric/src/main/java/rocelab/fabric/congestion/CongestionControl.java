@@ -58,4 +58,13 @@ public interface CongestionControl {
     default long rateCuts() {
         return 0;
     }
+
+    /**
+     * What {@link #rateCuts()} counts, in this control's words (summary.json {@code counters.rate_cuts_unit}): the
+     * controls cut different things at different paces (a DCQCN cut at most once per decrease period, an HPCC window
+     * update at most once per window of data), so their counts are not one unit side by side.
+     */
+    default String cutsCounted() {
+        return "none: this control never cuts its rate or window";
+    }
 }

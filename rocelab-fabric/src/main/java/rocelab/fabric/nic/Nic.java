@@ -555,6 +555,11 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         counters[counter.ordinal()] += delta;
     }
 
+    /** How this RNIC, as a receiver, notifies senders of CE-marked packets (what its {@code np_cnp_sent} counts). */
+    public NotificationPointParameters notificationParameters() {
+        return notificationPoint.parameters();
+    }
+
     public long counter(NicCounter counter) {
         if (counter == NicCounter.TX_LOST_LINK_DOWN) {
             long n = 0;

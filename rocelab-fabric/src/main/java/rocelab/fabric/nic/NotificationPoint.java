@@ -25,6 +25,11 @@ final class NotificationPoint {
         this.journey = probe;
     }
 
+    /** How this RNIC notifies senders (what its {@code np_cnp_sent} counts). */
+    NotificationPointParameters parameters() {
+        return notification;
+    }
+
     /** When this port last sent a CNP (for a CNP interval that holds per port). */
     private long lastCnpPs = Long.MIN_VALUE;
 

@@ -1,5 +1,7 @@
 package rocelab.fabric.nic;
 
+import rocelab.engine.Time;
+
 /**
  * How a receiving RNIC (the DCQCN notification point) reports CE-marked packets to their sender.
  *
@@ -32,6 +34,21 @@ public record NotificationPointParameters(Mode mode, long cnpIntervalPs, int cnp
         if (cnpPriority < 0 || cnpPriority > 7) {
             throw new IllegalArgumentException("CNP priority must be 0..7, got " + cnpPriority);
         }
+    }
+
+    /**
+     * What a receiving RNIC with these parameters counts as {@code np_cnp_sent} (summary.json
+     * {@code counters.cnp_sent_unit}): a paced CNP frame, a flag on an ACK, or (InfiniBand, {@code becn}) a BECN.
+     */
+    public String counted(boolean becn) {
+        String frame = becn ? "BECNs" : "CNP frames";
+        return switch (mode) {
+            case NONE -> "none: these receivers send no congestion notifications";
+            case ACK_FLAG -> "CNP flags on ACKs: one per ACK that follows CE-marked packets";
+            case CNP -> cnpIntervalPs == 0 ? frame + ": one per " + (becn ? "FECN" : "CE") + "-marked packet"
+                    : frame + ": at most one per " + (intervalPerPort ? "receiving port" : "QP") + " per "
+                            + Time.microsText(cnpIntervalPs) + " us";
+        };
     }
 
     /** The interval per QP. */

@@ -12,6 +12,7 @@ import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.RunResult;
+import rocelab.observe.counter.CounterUnits;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
@@ -154,7 +155,13 @@ public final class Summary {
         if (!r.packetLevel()) {
             return m;
         }
-        m.put("counters", counters(r.totals()));
+        Map<String, Object> counters = counters(r.totals());
+        // What the two counters count differs with the control (a DCQCN cut against an HPCC window update, a paced
+        // CNP frame against a flag on an ACK or a BECN): said beside them, from what counted them.
+        counters.put("rate_cuts_unit", CounterUnits.rateCuts(r.network()));
+        counters.put("cnp_sent_unit", CounterUnits.cnpSent(r.network(), "infiniband".equals(r.mode())));
+        m.put("counters", counters);
+        m.put("window_limited_qps", CounterUnits.windowLimited(r.network()));
         m.put("max_queue_bytes", r.totals().maxQueueBytes());
         if (r.pfcLog() != null) {
             var topo = r.network().topology();

@@ -9,13 +9,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import rocelab.observe.RunResult;
+import rocelab.observe.counter.CounterUnits;
 import rocelab.observe.counter.FabricTotals;
 import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.HeldAlone;
+import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.output.AtomicFiles;
 import rocelab.observe.output.CsvTable;
+import rocelab.observe.output.Numbers;
+import rocelab.observe.output.SummaryText;
 
 /**
  * One workload on several fabrics side by side ({@code rocelab compare}): a table of completion times and
@@ -24,27 +29,65 @@ import rocelab.observe.output.CsvTable;
  * that overlays the FCT and slowdown distributions of every fabric.
  */
 public final class ComparisonReport {
-    /** One fabric's run. */
-    public record Entry(String mode, RunResult result) {}
+    /**
+     * One fabric's run, with the congestion control it ran: {@code cc} and {@code ccProfile} (empty when the control has
+     * no profiles; "+" between several when devices differ), {@code substitutedFor} the scenario's own control when
+     * compare ran another in its role on this fabric (else empty) and {@code why}.
+     */
+    public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why) {
+        /** A run whose control is not named (the row's cc cells stay empty). */
+        public Entry(String mode, RunResult result) {
+            this(mode, result, "", "", "", "");
+        }
 
-    /** The columns of compare.csv, in order. */
+        /** The control as the table names it: {@code dcqcn (nvidia)}, {@code none}. */
+        String ccText() {
+            return cc.isEmpty() ? "" : ccProfile.isEmpty() ? cc : cc + " (" + ccProfile + ")";
+        }
+    }
+
+    /** The columns of compare.csv, in order (the ones after simulated_us were added later, so they come last). */
     public static final List<String> COLUMNS = List.of("mode", "flows", "completed", "fct_p50_us", "fct_p99_us",
             "fct_max_us", "slowdown_p50", "slowdown_p99", "collective_us", "job_jct_us", "gpu_network_wait_us",
             "request_e2e_p50_us", "request_network_wait_p50_us", "drops", "retransmitted",
-            "pause_or_credit_stall_us", "cnp_or_becn", "peak_queue_bytes", "simulated_us");
+            "pause_or_credit_stall_us", "cnp_or_becn", "peak_queue_bytes", "simulated_us", "cc", "cc_profile",
+            "cc_substituted_for", "cnp_or_becn_unit", "held_by_rate_receivers", "held_by_rate_link_utilisation_min",
+            "held_alone_flows");
 
     /** The first and last of the columns only some workloads have: collective_us to request_network_wait_p50_us. */
     private static final int OPTIONAL_FIRST = COLUMNS.indexOf("collective_us");
     private static final int OPTIONAL_LAST = COLUMNS.indexOf("request_network_wait_p50_us");
 
     private final List<Entry> entries;
+    /** Each entry's held-back findings (summary.json held_by_rate and held_alone), found once. */
+    private final List<Held> held;
 
     public ComparisonReport(List<Entry> entries) {
         this.entries = List.copyOf(entries);
+        List<Held> h = new ArrayList<>();
+        for (Entry e : this.entries) {
+            h.add(Held.of(e.result()));
+        }
+        this.held = List.copyOf(h);
+    }
+
+    /**
+     * What the sub-run's own summary found of senders its congestion control held back while the link had room
+     * (summary.json held_by_rate and held_alone, found as the summary finds them); both null when the run keeps no
+     * time series to find them from (flow level, or no sampling).
+     */
+    record Held(List<HeldByRate> byRate, List<HeldAlone> alone) {
+        static Held of(RunResult r) {
+            if (!r.packetLevel() || r.series() == null) {
+                return new Held(null, null);
+            }
+            List<HeldByRate> found = HeldByRate.find(r.flows(), r.simulatedPs(), r.network(), r.series(), r.pfcLog());
+            return new Held(found, HeldAlone.find(r.flows(), r.simulatedPs(), r.network(), r.series(), found));
+        }
     }
 
     /** The row of one fabric, as text cells in {@link #COLUMNS} order. */
-    static List<String> row(Entry e) {
+    static List<String> row(Entry e, Held held) {
         RunResult r = e.result();
         FabricTotals t = r.totals();
         Percentiles fct = new Percentiles(r.flows().stream().filter(FlowRecord::completed)
@@ -84,7 +127,79 @@ public final class ComparisonReport {
         cells.add(String.valueOf(t.cnpSent()));
         cells.add(String.valueOf(t.maxQueueBytes()));
         cells.add(us(r.simulatedPs()));
+        cells.add(e.cc());
+        cells.add(e.ccProfile());
+        cells.add(e.substitutedFor());
+        cells.add(r.packetLevel() ? CounterUnits.cnpSent(r.network(), isInfiniband(r)) : "");
+        cells.add(held.byRate() == null ? "" : String.valueOf(held.byRate().size()));
+        cells.add(held.byRate() == null || held.byRate().isEmpty() ? "" : String.format(Locale.ROOT, "%.3f",
+                held.byRate().stream().mapToDouble(HeldByRate::utilisation).map(u -> Numbers.round(u, 3)
+                        .doubleValue()).min().orElseThrow()));
+        cells.add(held.alone() == null ? "" : String.valueOf(held.alone().size()));
         return cells;
+    }
+
+    private static boolean isInfiniband(RunResult r) {
+        return "infiniband".equals(r.mode());
+    }
+
+    /**
+     * The sentences under the table that keep it from reading as a verdict on the fabrics alone: which control each
+     * row ran where compare substituted one (and why), what each row's notifications are when they are not one unit,
+     * and each sub-run's own finding of senders its control held back while the link had room.
+     */
+    List<String> notes() {
+        List<String> out = new ArrayList<>();
+        for (Entry e : entries) {
+            if (!e.substitutedFor().isEmpty()) {
+                out.add("cc: " + e.mode() + " ran " + e.ccText() + ", not the scenario's " + e.substitutedFor() + ": "
+                        + e.why());
+            }
+        }
+        Map<String, List<String>> units = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            String unit = e.result().packetLevel() ? CounterUnits.cnpSent(e.result().network(),
+                    isInfiniband(e.result())) : "";
+            if (!unit.isEmpty()) {
+                units.computeIfAbsent(unit, u -> new ArrayList<>()).add(e.mode());
+            }
+        }
+        if (units.size() > 1) {
+            List<String> parts = new ArrayList<>();
+            units.forEach((unit, modes) -> parts.add(String.join(", ", modes) + ": " + unit));
+            out.add("CNP/BECN is not one unit: " + String.join("; ", parts));
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            Held h = held.get(i);
+            String control = e.cc().isEmpty() ? "their congestion control" : e.ccText();
+            var topo = e.result().network() == null ? null : e.result().network().topology();
+            for (HeldByRate b : h.byRate() == null ? List.<HeldByRate>of() : h.byRate()) {
+                String lo = SummaryText.percent(b.minShare());
+                String hi = SummaryText.percent(b.maxShare());
+                out.add("held: " + e.mode() + ": " + control + " held the " + b.flows() + " flows into "
+                        + topo.nodeName(b.receiver()) + " back " + (lo.equals(hi) ? lo : lo + "-" + hi)
+                        + " % of their lives while " + topo.nodeName(b.switchIndex() + topo.hostCount()) + " port "
+                        + b.port() + " (towards " + topo.nodeName(b.receiver()) + ") carried "
+                        + SummaryText.percent(b.utilisation()) + " % of its capacity from " + Numbers.micros(b.fromPs()).toPlainString()
+                        + " us to " + Numbers.micros(b.toPs()).toPlainString() + " us: their FCTs there are " + control
+                        + "'s pace, not the link's capacity (" + e.mode() + "/summary.json held_by_rate)");
+            }
+            for (HeldAlone a : h.alone() == null ? List.<HeldAlone>of() : h.alone()) {
+                String low = String.format(Locale.ROOT, "%.1f", a.minRateBps() / 1e9);
+                String high = String.format(Locale.ROOT, "%.1f", a.maxRateBps() / 1e9);
+                out.add("held: " + e.mode() + ": flow " + a.flow() + " (" + topo.nodeName(a.sender()) + "->"
+                        + topo.nodeName(a.receiver()) + "), the last into " + topo.nodeName(a.receiver())
+                        + ", alone there from " + Numbers.micros(a.fromPs()).toPlainString() + " us to " + Numbers.micros(a.toPs()).toPlainString()
+                        + " us: " + control + " allowed it " + (low.equals(high) ? low : low + "-" + high)
+                        + " Gb/s of the link's " + String.format(Locale.ROOT, "%.1f", a.linkBps() / 1e9) + " Gb/s while "
+                        + topo.nodeName(a.switchIndex() + topo.hostCount()) + " port " + a.port() + " carried "
+                        + SummaryText.percent(a.utilisation()) + " % of its capacity (" + e.mode()
+                        + "/summary.json held_alone)");
+            }
+        }
+        return out;
     }
 
     /**
@@ -106,8 +221,8 @@ public final class ComparisonReport {
             "slow p99", "collective us", "JCT us", "GPU net wait us", "req E2E p50 us", "req net wait p50 us",
             "drops", "retx", "pause/stall us", "CNP/BECN", "peak queue B"};
         List<List<String>> rows = new ArrayList<>();
-        for (Entry e : entries) {
-            rows.add(row(e).subList(0, heads.length));
+        for (int i = 0; i < entries.size(); i++) {
+            rows.add(row(entries.get(i), held.get(i)).subList(0, heads.length));
         }
         // The columns that only some workloads have (collectives, jobs, inference) are left out of the printed table
         // when no fabric has a value in them; an empty cell of a column that stays (no flow completed) reads "-".
@@ -119,10 +234,22 @@ public final class ComparisonReport {
             }
         }
         String[] allHeads = heads;
-        heads = keep.stream().map(i -> allHeads[i]).toArray(String[]::new);
+        // The congestion control each row ran, beside its mode: a row is a fabric and a control, never a fabric alone.
+        boolean named = entries.stream().anyMatch(e -> !e.cc().isEmpty());
+        List<String> shownHeads = new ArrayList<>(keep.stream().map(i -> allHeads[i]).toList());
+        if (named) {
+            shownHeads.add(1, "cc");
+        }
+        heads = shownHeads.toArray(new String[0]);
         List<List<String>> shown = new ArrayList<>();
-        for (List<String> r : rows) {
-            shown.add(keep.stream().map(r::get).map(c -> c.isEmpty() ? "-" : c).toList());
+        for (int i = 0; i < rows.size(); i++) {
+            List<String> cells = new ArrayList<>(keep.stream().map(rows.get(i)::get).map(c -> c.isEmpty() ? "-" : c)
+                    .toList());
+            if (named) {
+                Entry e = entries.get(i);
+                cells.add(1, e.ccText().isEmpty() ? "-" : e.ccText() + (e.substitutedFor().isEmpty() ? "" : "*"));
+            }
+            shown.add(cells);
         }
         rows = shown;
         int[] width = new int[heads.length];
@@ -142,7 +269,12 @@ public final class ComparisonReport {
                 .append(keep.contains(OPTIONAL_FIRST) && hasWarmUp() ? "; collective us: the longest call, a job's"
                         + " warm-up iterations left out" : "")
                 .append(keep.contains(10) ? "; GPU net wait: per GPU and iteration, beyond an ideal network" : "")
+                .append(entries.stream().anyMatch(e -> !e.substitutedFor().isEmpty())
+                        ? "; cc *: compare ran another control than the scenario's (below)" : "")
                 .append('\n');
+        for (String note : notes()) {
+            b.append(note).append('\n');
+        }
         return b.toString();
     }
 
@@ -160,8 +292,8 @@ public final class ComparisonReport {
 
     public String csv() {
         CsvTable t = new CsvTable(COLUMNS);
-        for (Entry e : entries) {
-            t.row(row(e).toArray());
+        for (int i = 0; i < entries.size(); i++) {
+            t.row(row(entries.get(i), held.get(i)).toArray());
         }
         return t.toString();
     }
@@ -184,7 +316,8 @@ public final class ComparisonReport {
         Page p = new Page("rocelab compare: " + name, drawing);
         StringBuilder b = new StringBuilder();
         b.append("<h1>rocelab compare: ").append(Page.esc(name)).append("</h1><p class='meta'>the same topology and"
-                + " workload on ").append(entries.size()).append(" fabrics; each fabric's full report: ");
+                + " workload on ").append(entries.size()).append(" fabrics, each with the congestion control its row"
+                + " names (cc); each fabric's full report: ");
         for (int i = 0; i < entries.size(); i++) {
             String m = Page.esc(entries.get(i).mode());
             b.append(i == 0 ? "" : ", ").append("<a href='").append(m).append("/report.html'>").append(m)
@@ -193,8 +326,8 @@ public final class ComparisonReport {
         p.html(b.append("</p>").toString());
         p.h2("Side by side");
         List<List<String>> rows = new ArrayList<>();
-        for (Entry e : entries) {
-            rows.add(row(e));
+        for (int i = 0; i < entries.size(); i++) {
+            rows.add(row(entries.get(i), held.get(i)));
         }
         // Columns no fabric has a value in (no jobs, no inference, no collectives) are left out.
         List<Integer> keep = new ArrayList<>();
@@ -213,6 +346,9 @@ public final class ComparisonReport {
                 + " (RoCE) or BECNs (InfiniBand) sent" + (keep.contains(OPTIONAL_FIRST) && hasWarmUp()
                 ? "; collective_us: the longest collective call, a job's warm-up iterations left out" : "")
                 + "; compare.csv has every column");
+        for (String note : notes()) {
+            p.note(note);
+        }
         List<ReportData> data = new ArrayList<>();
         double end = 0;
         for (Entry e : entries) {

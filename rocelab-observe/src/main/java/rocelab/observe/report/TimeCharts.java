@@ -15,6 +15,7 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.output.Numbers;
 
 /**
  * Every time series of a run on one simulated-time axis, from 0 to the end of the run: queues with their marking
@@ -242,11 +243,31 @@ final class TimeCharts {
             return "no queue pair's allowed rate changed, so there is no rates chart: the senders have no congestion"
                     + " control (nic.cc: none) and always send at line rate";
         }
-        return String.format(Locale.ROOT, "no queue pair's allowed rate changed at a sampling instant, so"
-                + " there is no rates chart: the senders' congestion control made %s rate cuts in the run (%s,"
-                + " %s %s handled)", Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))),
+        long windowed = windowLimited(d);
+        // A window-based control (DCTCP, Swift, HPCC's window) cuts its window, not the rate rates.csv holds: the
+        // cuts are named as summary.json counters.rate_cuts_unit names them, not called rate cuts beside "no rate
+        // changed".
+        Object unit = KeyNumbers.at(d.summary, "counters", "rate_cuts_unit");
+        String what = unit instanceof String u ? " cuts (" + u + ")" : windowed > 0 ? " rate or window cuts" : " rate cuts";
+        return String.format(Locale.ROOT, "no queue pair's %s changed at a sampling instant, so"
+                + " there is no rates chart: the senders' congestion control made %s%s in the run (%s,"
+                + " %s %s handled)%s", windowed > 0 ? "pacing rate" : "allowed rate",
+                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "rate_cuts"))), what,
                 marks(d, ib),
-                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "cnp_handled"))), ib ? "BECNs" : "CNPs");
+                Fmt.count(KeyNumbers.lng(KeyNumbers.at(d.summary, "counters", "cnp_handled"))), ib ? "BECNs" : "CNPs",
+                windowed > 0 ? "; " + windowNote(d, windowed) : "");
+    }
+
+    /** How many QPs a window limits (summary.json window_limited_qps; 0 when the summary predates it). */
+    static long windowLimited(ReportData d) {
+        return d.summary.get("window_limited_qps") instanceof Number n ? n.longValue() : 0;
+    }
+
+    /** What the rates chart does not show for window-based controls: the window, which limits the QP as well. */
+    static String windowNote(ReportData d, long windowed) {
+        return "the window (not shown) limits " + Numbers.count(windowed, "QP", "QPs") + " besides the pacing rate, so"
+                + " a QP may send less than its pacing rate and the rates of several QPs may add up to more than their"
+                + " link: compare window-based controls by flows.csv's FCTs";
     }
 
     /**
@@ -350,10 +371,13 @@ final class TimeCharts {
             points[i] = i >= traces.size();
             colors[i] = Chart.COLORS[(i % traces.size()) % Chart.COLORS.length];
         }
-        Chart c = chart("rates", "Sending rates", "allowed rate (Gb/s)", "Gb/s", both, points, colors, Double.NaN,
-                xMax(d));
-        p.chart(c, "the rate each QP's congestion control allows (rates.csv); dots: the " + note + " it received in"
-                + " that sample interval; the " + chosen.size() + " QPs whose rate changed most often, of " + d.rates.series(), null);
+        long windowed = windowLimited(d);
+        Chart c = chart("rates", "Sending rates", windowed > 0 ? "pacing rate (Gb/s)" : "allowed rate (Gb/s)", "Gb/s",
+                both, points, colors, Double.NaN, xMax(d));
+        p.chart(c, (windowed > 0 ? "the pacing rate each QP's congestion control sets (rates.csv); " + windowNote(d,
+                windowed) : "the rate each QP's congestion control allows (rates.csv)") + "; dots: the " + note
+                + " it received in that sample interval; the " + chosen.size() + " QPs whose rate changed most often, of "
+                + d.rates.series(), null);
     }
 
     private static int changes(double[] v) {

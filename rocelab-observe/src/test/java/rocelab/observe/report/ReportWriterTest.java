@@ -52,6 +52,24 @@ class ReportWriterTest {
     }
 
     @Test
+    void shouldCallAWindowBasedControlsCutsWindowCutsAndSayThePlottedRateIsThePacingRate() {
+        // The audit's Swift incast: 736 "rate cuts" beside "no queue pair's allowed rate changed" contradicted itself;
+        // they are window cuts, and what rates.csv holds is the pacing rate, the window (not drawn) limiting the QP.
+        ReportData d = data();
+        String unit = "Swift window cuts: at most one per smoothed RTT on a delay above target, and one per loss";
+        d.summary = Map.of("counters", Map.of("rate_cuts", 736, "ecn_marked", 0, "cnp_handled", 0,
+                "rate_cuts_unit", unit), "window_limited_qps", 8);
+        assertThat(TimeCharts.unchangedRates(d)).startsWith("no queue pair's pacing rate changed at a sampling instant")
+                .contains("made 736 cuts (" + unit + ")", "the window (not shown) limits 8 QPs besides the pacing rate")
+                .doesNotContain("rate cuts", "allowed rate");
+        // A rate-based control keeps its words.
+        d.summary = Map.of("counters", Map.of("rate_cuts", 3, "ecn_marked", 9, "cnp_handled", 3,
+                "rate_cuts_unit", "DCQCN rate cuts: one per CNP handled"), "window_limited_qps", 0);
+        assertThat(TimeCharts.unchangedRates(d)).startsWith("no queue pair's allowed rate changed")
+                .contains("made 3 cuts (DCQCN rate cuts: one per CNP handled)").doesNotContain("window");
+    }
+
+    @Test
     void shouldSayWhyThereIsNoRatesChartFromTheRunsCountersNotAGuess() {
         // A DCQCN incast on a lossy fabric whose ECN thresholds lie above its buffer: nothing is marked, so no rate
         // changes, though the fabric is congested and congestion control is on. The note used to offer

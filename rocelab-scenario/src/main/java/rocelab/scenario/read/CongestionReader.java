@@ -96,7 +96,11 @@ final class CongestionReader {
                 continue;
             }
             Node v = e.getValue().getValueNode();
-            overrides.put(e.getKey(), value(v, e.getKey(), algorithm.parameters().get(e.getKey())));
+            CongestionAlgorithm.Unit unit = algorithm.parameters().get(e.getKey());
+            if (unit == CongestionAlgorithm.Unit.FRACTION) {
+                ownRange(algorithm, name, profile, v, e.getKey());
+            }
+            overrides.put(e.getKey(), value(v, e.getKey(), unit));
         }
         String p = profile;
         return doc.build(block, "nic." + name, () -> {
@@ -104,6 +108,40 @@ final class CongestionReader {
             algorithm.factory(s);
             return s;
         });
+    }
+
+    /**
+     * A fraction outside 0..1 told in the words of the parameter's own range when it has one ({@code g} in (0, 1)):
+     * the generic "0..1" would admit the 1 that the parameter then refuses, two messages that disagree.
+     */
+    private void ownRange(CongestionAlgorithm algorithm, String name, String profile, Node v, String key)
+            throws ScenarioException {
+        double x = doc.number(v, key, -1e18, 1e18);
+        if (x >= 0 && x <= 1) {
+            return;
+        }
+        try {
+            algorithm.check(new CcSettings(name, profile, Map.of(key, x)), REFERENCE_RATES_BPS[3]);
+        } catch (IllegalArgumentException e) {
+            throw doc.at(v, e.getMessage() + "; expected valid values for nic." + name);
+        }
+    }
+
+    /** Line rates a value is tried at to tell whether its limit depends on the rate (1 Gb/s to 1.6 Tb/s). */
+    private static final long[] REFERENCE_RATES_BPS = {1_000_000_000L, 10_000_000_000L, 25_000_000_000L,
+        100_000_000_000L, 400_000_000_000L, 800_000_000_000L, 1_600_000_000_000L};
+
+    /** Whether {@code cc} fails its check at every reference line rate: then its limit does not depend on the rate. */
+    private static boolean failsAtEveryRate(CongestionAlgorithm algorithm, CcSettings cc) {
+        for (long rate : REFERENCE_RATES_BPS) {
+            try {
+                algorithm.check(cc, rate);
+                return false;
+            } catch (IllegalArgumentException e) {
+                // fails here too
+            }
+        }
+        return true;
     }
 
     /**
@@ -134,9 +172,11 @@ final class CongestionReader {
                     }
                 }
             }
-            throw doc.at(at, e.getMessage() + " (" + rnic + "'s QPs run at " + BigDecimal.valueOf(
-                    lineRateBps, 9).stripTrailingZeros().toPlainString() + " Gb/s); expected valid values for nic."
-                    + cc.name());
+            // The RNIC and its rate are named only when the limit depends on the line rate (a min-rate above it); a
+            // range of its own (g in (0, 1), max-cut above 0) holds at every rate and names no host.
+            String where = failsAtEveryRate(algorithm, cc) ? "" : " (" + rnic + "'s QPs run at " + BigDecimal.valueOf(
+                    lineRateBps, 9).stripTrailingZeros().toPlainString() + " Gb/s)";
+            throw doc.at(at, e.getMessage() + where + "; expected valid values for nic." + cc.name());
         }
     }
 

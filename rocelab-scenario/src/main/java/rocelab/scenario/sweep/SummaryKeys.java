@@ -29,6 +29,7 @@ public final class SummaryKeys {
             counters
             counters.cnp_handled
             counters.cnp_sent
+            counters.cnp_sent_unit
             counters.data_bytes_sent
             counters.delivered_bytes
             counters.drops_by_reason
@@ -50,6 +51,7 @@ public final class SummaryKeys {
             counters.pfc_paused_us
             counters.pfc_watchdog_storms
             counters.rate_cuts
+            counters.rate_cuts_unit
             counters.retransmitted_packets
             counters.retry_exceeded
             counters.selective_naks_sent
@@ -349,6 +351,7 @@ public final class SummaryKeys {
             stop_reason
             threads_note
             wall_seconds
+            window_limited_qps
             """.strip().split("\\s+"));
     private static final Set<String> SET = Set.copyOf(ALL);
 

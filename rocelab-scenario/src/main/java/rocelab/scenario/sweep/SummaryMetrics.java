@@ -70,6 +70,24 @@ public final class SummaryMetrics {
         return null;
     }
 
+    /** A string in a mapping at the top level of the summary ({@code counters.rate_cuts_unit}), or null. */
+    public static String text(String summaryJson, String parent, String key) {
+        if (node(summaryJson) instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(parent)
+                        && t.getValueNode() instanceof MappingNode inner) {
+                    for (NodeTuple u : inner.getValue()) {
+                        if (u.getKeyNode() instanceof ScalarNode k2 && k2.getValue().equals(key)
+                                && u.getValueNode() instanceof ScalarNode v) {
+                            return v.getValue();
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     private static Node node(String json) {
         LoaderOptions options = new LoaderOptions();
         options.setCodePointLimit(Integer.MAX_VALUE);

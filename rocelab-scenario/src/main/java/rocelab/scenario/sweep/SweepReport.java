@@ -109,7 +109,9 @@ public final class SweepReport {
             }
             toc.append(toc.length() == 0 ? "" : " · ").append("<a href=\"#m").append(m).append("\">").append(esc(metric))
                     .append("</a>");
-            b.append("<h2 id=\"m").append(m).append("\">").append(esc(metric)).append("</h2>\n<div class=\"grid\">\n");
+            b.append("<h2 id=\"m").append(m).append("\">").append(esc(metric)).append("</h2>\n");
+            b.append(units(plan, results, metric, firstKey, keys));
+            b.append("<div class=\"grid\">\n");
             for (List<Integer> x : onX) {
                 b.append(chart(header, ok, early, stopReason, firstKey, keys, x, m));
             }
@@ -167,6 +169,44 @@ public final class SweepReport {
             b.append("</table>\n");
         }
         return b.append("</body></html>\n").toString();
+    }
+
+    /**
+     * What a counter whose unit depends on the congestion control counts in each completed run (summary.json
+     * {@code counters.rate_cuts_unit}, {@code cnp_sent_unit}): one line when every run counts the same thing, else each
+     * kind with the points that count it, so a chart that sets a DCQCN cut beside an HPCC window update says so.
+     */
+    static String units(SweepPlan plan, SweepResults results, String metric, int firstKey, int keys) {
+        Map<String, List<String>> byUnit = new LinkedHashMap<>();
+        for (int i = 0; i < results.rows().size(); i++) {
+            String unit = results.unit(i, metric);
+            if (unit == null) {
+                continue;
+            }
+            List<String> r = results.rows().get(i);
+            StringBuilder point = new StringBuilder();
+            for (int k = 0; k < keys; k++) {
+                point.append(k == 0 ? "" : ", ").append(plan.keys().get(k)).append('=').append(r.get(firstKey + k));
+            }
+            List<String> points = byUnit.computeIfAbsent(unit, u -> new ArrayList<>());
+            if (!points.contains(point.toString())) {
+                points.add(point.toString());
+            }
+        }
+        if (byUnit.isEmpty()) {
+            return "";
+        }
+        String key = "summary.json counters." + SweepResults.UNIT_KEYS.get(metric);
+        if (byUnit.size() == 1) {
+            return "<p>Each run counts " + esc(byUnit.keySet().iterator().next()) + " (" + key + ").</p>\n";
+        }
+        StringBuilder b = new StringBuilder("<p>Not one unit: the points count different events, by their congestion"
+                + " control (" + key + "), so their values are not comparable as one quantity:</p>\n<ul>\n");
+        for (var e : byUnit.entrySet()) {
+            b.append("<li>").append(esc(e.getKey())).append(": ").append(esc(String.join("; ", e.getValue())))
+                    .append("</li>\n");
+        }
+        return b.append("</ul>\n").toString();
     }
 
     private static int distinct(List<List<String>> rows, int column) {

@@ -27,10 +27,19 @@ public final class SweepResults {
     private final List<Boolean> stoppedEarly;
     private final Map<String, Integer> stoppedByReason;
     private final List<String> flowsDone;
+    private final List<Map<String, String>> units;
+
+    /**
+     * The counters whose unit depends on the point's congestion control, and the summary key that names it: a sweep
+     * that varies the control sets counts of different events side by side (a DCQCN cut, an HPCC window update).
+     */
+    static final Map<String, String> UNIT_KEYS = Map.of("counters.rate_cuts", "rate_cuts_unit",
+            "counters.cnp_sent", "cnp_sent_unit");
 
     private SweepResults(List<String> header, List<String> metrics, List<List<String>> rows, List<String> unmatched,
-            int failed, List<Boolean> stoppedEarly, List<String> flowsDone) {
+            int failed, List<Boolean> stoppedEarly, List<String> flowsDone, List<Map<String, String>> units) {
         this.flowsDone = List.copyOf(flowsDone);
+        this.units = List.copyOf(units);
         this.header = header;
         this.metrics = metrics;
         this.rows = rows;
@@ -103,6 +112,7 @@ public final class SweepResults {
         List<List<String>> rows = new ArrayList<>();
         List<Boolean> early = new ArrayList<>();
         List<String> flowsDone = new ArrayList<>();
+        List<Map<String, String>> units = new ArrayList<>();
         int failed = 0;
         for (int i = 0; i < plan.points().size(); i++) {
             SweepPoint p = plan.points().get(i);
@@ -131,15 +141,31 @@ public final class SweepResults {
             }
             rows.add(row);
             early.add(stopped);
+            Map<String, String> u = new LinkedHashMap<>();
+            for (var e : UNIT_KEYS.entrySet()) {
+                String text = o != null && o.ok() ? SummaryMetrics.text(o.summaryJson(), "counters", e.getValue()) : null;
+                if (text != null) {
+                    u.put(e.getKey(), text);
+                }
+            }
+            units.add(u);
         }
         return new SweepResults(List.copyOf(header), List.copyOf(metrics), rows, List.copyOf(unmatched), failed,
-                early, flowsDone);
+                early, flowsDone, units);
     }
 
     /** A selector names a metric exactly or is a prefix of it at a '.' or '[' boundary. */
     static boolean matches(String selector, String name) {
         return name.equals(selector) || name.startsWith(selector)
                 && (name.charAt(selector.length()) == '.' || name.charAt(selector.length()) == '[');
+    }
+
+    /**
+     * What row {@code i}'s {@code metric} counts (summary.json {@code counters.rate_cuts_unit} or {@code cnp_sent_unit}),
+     * or null when the metric has no such unit or the run wrote none.
+     */
+    public String unit(int i, String metric) {
+        return units.get(i).get(metric);
     }
 
     public List<String> header() {

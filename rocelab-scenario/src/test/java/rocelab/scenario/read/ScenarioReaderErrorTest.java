@@ -350,7 +350,7 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldRejectDcqcnGainWhenOutOfRange() {
         assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 2}}\n" + FLOW,
-                "t.yaml:4:29: g 2 is out of range; expected a number in 0..1 (e.g. 0.2 or 1/256)");
+                "t.yaml:4:29: g must be in (0, 1), 0 and 1 excluded; expected valid values for nic.dcqcn");
     }
 
     /**
@@ -381,8 +381,18 @@ class ScenarioReaderErrorTest {
                         + " valid values for nic.dcqcn");
         // The key that breaks it, not the block: max-cut alone, next to valid values.
         assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 1/16, max-cut: 0, ai-rate: 10Mbps}}\n" + FLOW,
-                "t.yaml:4:44: max cut must be in (0, 1] (h0's QPs run at 100 Gb/s); expected valid values for"
-                        + " nic.dcqcn");
+                "t.yaml:4:44: max cut must be in (0, 1]; expected valid values for nic.dcqcn");
+    }
+
+    @Test
+    void shouldTellAParametersOwnRangeAlikeOnEitherSideAndNameNoHostItDoesNotDependOn() {
+        // g: 2 (outside every fraction) and g: 1 (a fraction, outside g's own range) are refused in the same words;
+        // neither names a host, as g's range holds at every line rate (the audit's "(h0's QPs run at ...)").
+        String message = "g must be in (0, 1), 0 and 1 excluded; expected valid values for nic.dcqcn";
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 2}}\n" + FLOW, "t.yaml:4:29: " + message);
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 1}}\n" + FLOW, "t.yaml:4:29: " + message);
+        assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {alpha-period: 0us}}\n" + FLOW,
+                "t.yaml:4:40: alpha period must be positive; expected valid values for nic.dcqcn");
     }
 
     @Test
