@@ -1280,7 +1280,7 @@ public final class Simulation {
 
     static PathTiming pathTiming(Network network, ScenarioConfig config) {
         return new PathTiming(network.frames(), config.nic().mtuBytes(), config.switches().forwardingLatencyPs(),
-                everyQpPlacesOutOfOrder(network));
+                everyQpPlacesOutOfOrder(network), network.telemetryHeaderBytes());
     }
 
     /**

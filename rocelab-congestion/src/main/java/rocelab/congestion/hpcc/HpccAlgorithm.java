@@ -7,6 +7,7 @@ import rocelab.congestion.PerLineRate;
 import rocelab.fabric.congestion.CongestionControl;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.nic.NotificationPointParameters;
+import rocelab.fabric.packet.FrameFormat;
 
 /** HPCC as a scenario option: {@code cc: hpcc} with {@code hpcc: {eta: 0.95, max-stage: 5, base-rtt: 10us}}. */
 public final class HpccAlgorithm implements CongestionAlgorithm {
@@ -45,6 +46,12 @@ public final class HpccAlgorithm implements CongestionAlgorithm {
             public CongestionControl create(Context context) {
                 return new HpccControl(parameters.get(context.lineRateBps()),
                         context.rates(), context.queuePair());
+            }
+
+            /** int-hops does not depend on the line rate. */
+            @Override
+            public int telemetryHeaderBytes() {
+                return FrameFormat.intHeaderBytes(HpccParameters.intHops(overrides));
             }
         };
     }

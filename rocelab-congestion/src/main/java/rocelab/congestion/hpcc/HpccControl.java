@@ -62,6 +62,12 @@ public final class HpccControl implements CongestionControl {
         return true;
     }
 
+    /** The INT header every data packet carries and every ACK echoes ({@code int-hops}, 42 bytes by default). */
+    @Override
+    public int telemetryHeaderBytes() {
+        return p.intHeaderBytes();
+    }
+
     @Override
     public long rateBps() {
         return (long) rateBps;

@@ -32,7 +32,7 @@ class HpccControlTest {
     }
 
     private static HpccControl control(int maxStage) {
-        return new HpccControl(new HpccParameters(0.95, maxStage, AI, T, 1_000_000_000L, G100));
+        return new HpccControl(new HpccParameters(0.95, maxStage, AI, T, 1_000_000_000L, G100, 5));
     }
 
     @Test
@@ -147,7 +147,7 @@ class HpccControlTest {
     @Test
     void shouldResolveDefaultsAndOverridesWhenScenarioGivesSome() {
         HpccParameters d = HpccParameters.defaults(G100);
-        assertThat(d).isEqualTo(new HpccParameters(0.95, 5, 40_000_000L, 0, 1_000_000_000L, G100));
+        assertThat(d).isEqualTo(new HpccParameters(0.95, 5, 40_000_000L, 0, 1_000_000_000L, G100, 5));
         assertThat(HpccParameters.defaults(400_000_000_000L).aiRateBps()).isEqualTo(160_000_000L);
         HpccParameters o = HpccParameters.resolve(Map.of("eta", 0.9, "max-stage", 0.0, "base-rtt", 1e7), G100);
         assertThat(o.eta()).isEqualTo(0.9);

@@ -27,6 +27,16 @@ public interface CongestionControl {
         return false;
     }
 
+    /**
+     * Bytes of the telemetry header this control puts on the wire: every data packet of the QP carries it and every
+     * ACK or NAK answering one echoes it (HPCC's INT header, {@code FrameFormat.intHeaderBytes}). 0 for a control
+     * whose signal costs no bytes; Swift's telemetry, the simulator's stand-in for the IP TTL, is one. A constant of
+     * the QP: its frames are sized with it once per QP, not per packet.
+     */
+    default int telemetryHeaderBytes() {
+        return 0;
+    }
+
     /** A data packet of {@code wireBytes} left the RNIC. */
     void onSend(long nowPs, int wireBytes);
 

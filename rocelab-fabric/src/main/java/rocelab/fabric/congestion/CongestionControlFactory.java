@@ -18,4 +18,12 @@ public interface CongestionControlFactory {
     String name();
 
     CongestionControl create(Context context);
+
+    /**
+     * The {@link CongestionControl#telemetryHeaderBytes} of every control this factory makes, for the closed forms
+     * that size a flow's frames without a QP (ideal FCT, the ideal network, the flow-level model).
+     */
+    default int telemetryHeaderBytes() {
+        return 0;
+    }
 }

@@ -373,6 +373,20 @@ public final class Network {
         return frames;
     }
 
+    /**
+     * The telemetry header the congestion controls put on every data frame and ACK (HPCC's INT), the fewest bytes
+     * of any RNIC's: exact when every RNIC runs the same control (a lower bound for the closed forms otherwise).
+     */
+    public int telemetryHeaderBytes() {
+        int fewest = Integer.MAX_VALUE;
+        for (int h = 0; h < nics.length; h++) {
+            if (nics[h] != null && congestionControlByHost[h] != null) {
+                fewest = Math.min(fewest, congestionControlByHost[h].telemetryHeaderBytes());
+            }
+        }
+        return fewest == Integer.MAX_VALUE ? 0 : fewest;
+    }
+
     /** InfiniBand: the service level of each DSCP (its traffic class); set by the builder. */
     void serviceLevelOfDscp(int[] map) {
         this.serviceLevelOfDscp = map.clone();

@@ -17,21 +17,40 @@ public final class PathTiming {
     private final long forwardingLatencyPs;
     /** Every data packet carries a RETH, not only a message's first: out-of-order placement ({@code nic.ooo}). */
     private final boolean rethEveryPacket;
+    /** The congestion control's telemetry header on every data frame and on the ACK (HPCC's INT; 0: none). */
+    private final int telemetryBytes;
 
     public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs) {
         this(frames, mtuBytes, forwardingLatencyPs, false);
     }
 
+    public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs, boolean rethEveryPacket) {
+        this(frames, mtuBytes, forwardingLatencyPs, rethEveryPacket, 0);
+    }
+
     /**
      * With {@code rethEveryPacket} every frame of a message has the RETH, as every QP's frames do when both its RNICs
      * place out of order ({@code nic.ooo}: the placement address on every packet, 16 bytes more per frame after the
-     * first).
+     * first). With {@code telemetryBytes} every data frame and the ACK carry the congestion control's telemetry
+     * header ({@code CongestionControl.telemetryHeaderBytes}: HPCC's INT, 42 bytes by default).
      */
-    public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs, boolean rethEveryPacket) {
+    public PathTiming(FrameFormat frames, int mtuBytes, long forwardingLatencyPs, boolean rethEveryPacket,
+            int telemetryBytes) {
         this.frames = frames;
         this.mtu = mtuBytes;
         this.forwardingLatencyPs = forwardingLatencyPs;
         this.rethEveryPacket = rethEveryPacket;
+        this.telemetryBytes = telemetryBytes;
+    }
+
+    /** Bytes of link time of a data frame of {@code payloadBytes}. */
+    private long dataWire(int payloadBytes, boolean withReth) {
+        return frames.onWire(frames.dataFrameBytes(payloadBytes, withReth, telemetryBytes));
+    }
+
+    /** Bytes of link time of the ACK. */
+    private long ackWire() {
+        return frames.onWire(frames.ackFrameBytes(telemetryBytes));
     }
 
     /** The largest payload of a frame. */
@@ -42,18 +61,18 @@ public final class PathTiming {
     /** Bytes the message puts on one link: its frames with their headers, preamble and inter-frame gap. */
     public long wireBytes(long sizeBytes) {
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
-        long fullWire = frames.onWire(frames.dataFrameBytes(mtu, rethEveryPacket));
+        long fullWire = dataWire(mtu, rethEveryPacket);
         // The first packet carries the largest payload and the RETH, so it is also the largest frame.
         long all = largestFrameWire(sizeBytes);
         if (packets > 1) {
             long lastPayload = sizeBytes - (packets - 1) * mtu;
-            all += (packets - 2) * fullWire + frames.onWire(frames.dataFrameBytes((int) lastPayload, rethEveryPacket));
+            all += (packets - 2) * fullWire + dataWire((int) lastPayload, rethEveryPacket);
         }
         return all;
     }
 
     private long largestFrameWire(long sizeBytes) {
-        return frames.onWire(frames.dataFrameBytes((int) Math.min(mtu, sizeBytes), true));
+        return dataWire((int) Math.min(mtu, sizeBytes), true);
     }
 
     /** The slowest of the first {@code hops} rates. */
@@ -127,8 +146,8 @@ public final class PathTiming {
         long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
         long first = largestFrameWire(sizeBytes);
         long last = packets == 1 ? first
-                : frames.onWire(frames.dataFrameBytes((int) (sizeBytes - (packets - 1) * mtu), rethEveryPacket));
-        long full = frames.onWire(frames.dataFrameBytes(mtu, rethEveryPacket));
+                : dataWire((int) (sizeBytes - (packets - 1) * mtu), rethEveryPacket);
+        long full = dataWire(mtu, rethEveryPacket);
         // Per call, no arrays: the flow model and the ideal bound ask this once per message.
         long lastOverAll = 0;
         for (int j = 0; j < stages; j++) {
@@ -184,13 +203,13 @@ public final class PathTiming {
     public long ackLatencyPs(long[] rates, long[] delays, int hops, long senderReceiveBps) {
         long ack = ackLatencyPs(rates, delays, hops);
         return senderReceiveBps > 0
-                ? Saturating.add(ack, Rates.serializationPs(frames.onWire(frames.ackFrameBytes()), senderReceiveBps))
+                ? Saturating.add(ack, Rates.serializationPs(ackWire(), senderReceiveBps))
                 : ack;
     }
 
     /** From delivery until the sender has the ACK of the last packet: the ACK frame at every hop and the way back. */
     public long ackLatencyPs(long[] rates, long[] delays, int hops) {
-        long ackWire = frames.onWire(frames.ackFrameBytes());
+        long ackWire = ackWire();
         long ack = 0;
         for (int i = 0; i < hops; i++) {
             ack = Saturating.add(ack, Rates.serializationPs(ackWire, rates[i]));

@@ -37,7 +37,6 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private final int host;
     private final long lineRateBps;
     private final NicParameters params;
-    private final FrameFormat frames;
     private final PacketPool pool;
     private final QueuePairTable queuePairs;
     private final AckFeedback feedback = new AckFeedback();
@@ -84,7 +83,6 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         this.host = host;
         this.lineRateBps = lineRateBps;
         this.params = params;
-        this.frames = frames;
         this.pool = pool;
         this.queuePairs = queuePairs;
         int handlerId = sim.register(this);
@@ -470,7 +468,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      */
     void sendAck(long nowPs, QueuePair qp, PacketKind kind, long psn, Packet data, boolean ecnEcho, boolean cnp) {
         Packet ack = pool.acquire()
-                .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, frames.ackFrameBytes())
+                .initAck(data.sentAtPs(), kind, host, qp.sourceHost(), qp.id, psn, qp.ackFrameBytes())
                 .qos(qp.ackLane, qp.ackDscp, Ecn.NOT_ECT)
                 .entropy(qp.entropy)
                 .ecnEcho(ecnEcho)

@@ -174,14 +174,19 @@ public final class QueuePair {
                 long m = messageOf(psn);
                 long size = messages.sizeBytes(m);
                 return k.frames.dataFrameBytes(
-                        (int) Math.min(k.mtu, size - (psn - messages.firstPsn(m)) * k.mtu), true);
+                        (int) Math.min(k.mtu, size - (psn - messages.firstPsn(m)) * k.mtu), true, k.telemetryBytes);
             }
             return k.frames.dataFrameBytes(
-                    (int) Math.min(k.mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true);
+                    (int) Math.min(k.mtu, messages.sizeBytes(cursorMessage) - cursorOffset), true, k.telemetryBytes);
         }
         long size = messages.sizeBytes(cursorMessage);
         int payload = (int) Math.min(k.mtu, size - cursorOffset);
-        return k.frames.dataFrameBytes(payload, size <= k.mtu || cursorOffset == 0);
+        return k.frames.dataFrameBytes(payload, size <= k.mtu || cursorOffset == 0, k.telemetryBytes);
+    }
+
+    /** Frame bytes of this QP's ACKs and NAKs: they echo its congestion control's telemetry header, if any. */
+    int ackFrameBytes() {
+        return k.frames.ackFrameBytes(k.telemetryBytes);
     }
 
     /** Builds the packet with PSN {@code sndNxt} and advances the send cursor (or, selective, one asked for). */
@@ -230,7 +235,8 @@ public final class QueuePair {
         }
         Packet p = pool.acquire()
                 .initData(nowPs, source.host(), destination.host(), id, psn, payload,
-                        k.frames.dataFrameBytes(payload, selective != null || Opcodes.hasReth(opcode)), opcode)
+                        k.frames.dataFrameBytes(payload, selective != null || Opcodes.hasReth(opcode),
+                                k.telemetryBytes), opcode)
                 .qos(lane, dscp, params.ecnCapable() ? Ecn.ECT_0 : Ecn.NOT_ECT)
                 .entropy(entropy)
                 .requestAck(Opcodes.isLast(opcode))

@@ -14,7 +14,8 @@ public final class QueuePairFactory {
         if (id != table.nextId()) {
             throw new IllegalStateException("queue pair ids must be dense");
         }
-        table.lastConstants = QueuePairConstants.of(table.lastConstants, listener, params, frames);
+        table.lastConstants = QueuePairConstants.of(table.lastConstants, listener, params, frames,
+                cc.telemetryHeaderBytes());
         QueuePair qp = new QueuePair(id, source, destination, entropy, cc, table.lastConstants, params);
         table.add(qp);
         return qp;

@@ -9,6 +9,10 @@ package rocelab.fabric.packet;
  * <p>{@link #infiniband()} gives native InfiniBand packets instead: LRH (8), BTH (12), RETH/AETH, payload padded
  * to 4 bytes, ICRC (4), VCRC (2), no minimum size, and a 6-byte flow-control packet; on the wire each packet is
  * framed by a start and an end delimiter (one symbol each, {@link #IB_FRAMING} bytes of link time).
+ *
+ * <p>A congestion control that carries in-band telemetry (HPCC) adds its header to every data packet and to every
+ * ACK or NAK that echoes it: the {@code telemetryBytes} of the methods that take them (see
+ * {@link #intHeaderBytes}).
  */
 public final class FrameFormat {
     public static final int ETHERNET_HEADER = 14;
@@ -61,15 +65,39 @@ public final class FrameFormat {
         return infiniband;
     }
 
+    /** Bytes of one hop's record in HPCC's INT header (the HPCC ns-3 {@code IntHop}: two 32-bit words). */
+    public static final int INT_HOP_RECORD = 8;
+    /** The hop count that ends HPCC's INT header (ns-3 {@code IntHeader::nhop}, 16 bits). */
+    public static final int INT_HOP_COUNT = 2;
+
+    /**
+     * Bytes of an INT header with room for {@code hops} hop records, as the HPCC ns-3 model sizes it
+     * ({@code IntHeader::GetStaticSize}: {@code maxHop} records of 8 bytes and a 2-byte hop count, whatever hops the
+     * packet crosses: 42 bytes for its 5); 0 for no header.
+     */
+    public static int intHeaderBytes(int hops) {
+        return hops == 0 ? 0 : hops * INT_HOP_RECORD + INT_HOP_COUNT;
+    }
+
     /** Frame bytes (FCS included) of a data packet carrying {@code payloadBytes}. */
     public int dataFrameBytes(int payloadBytes, boolean withReth) {
+        return dataFrameBytes(payloadBytes, withReth, 0);
+    }
+
+    /** As {@link #dataFrameBytes(int, boolean)}, with a telemetry header of {@code telemetryBytes} (HPCC's INT). */
+    public int dataFrameBytes(int payloadBytes, boolean withReth, int telemetryBytes) {
         int padded = (payloadBytes + 3) & ~3;
-        return packet(BTH + (withReth ? RETH : 0) + padded);
+        return packet(BTH + (withReth ? RETH : 0) + padded + telemetryBytes);
     }
 
     /** Frame bytes of an ACK or NAK. */
     public int ackFrameBytes() {
-        return packet(BTH + AETH);
+        return ackFrameBytes(0);
+    }
+
+    /** As {@link #ackFrameBytes()}, echoing a telemetry header of {@code telemetryBytes} (HPCC's INT). */
+    public int ackFrameBytes(int telemetryBytes) {
+        return packet(BTH + AETH + telemetryBytes);
     }
 
     /** Frame bytes of a CNP. */

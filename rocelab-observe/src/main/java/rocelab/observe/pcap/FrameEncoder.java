@@ -14,6 +14,14 @@ import rocelab.fabric.switching.Switch;
  * or AETH, the payload (zeros) padded to 4 bytes, and a correct ICRC; CNPs and 802.1Qbb PFC frames likewise.
  * Addresses: host h has IPv4 10.0.0.(h+1) and MAC 02:00:00:00:hh:hh (h+1); queue pair q has QP number 0x100 + q
  * on the wire, because QP numbers 0 and 1 are the InfiniBand management QPs (and dissect as such).
+ *
+ * <p>A frame that carries a telemetry header (HPCC's INT: its frame is longer than its RoCE headers and payload) has
+ * it after the padded payload (or the AETH), inside the ICRC, so the IP and UDP lengths and the capture's length are
+ * the frame's and Wireshark dissects it as RDMA payload: the ns-3 {@code IntHeader} as HPCC ns-3 serialises it, one
+ * 8-byte record per hop ({@code IntHop}: bits 0-2 the rate code, 0 to 4 for 25 to 400 Gb/s, 7 otherwise; 3-26 the
+ * time in ns; 27-46 the port's transmitted bytes in 128-byte units; 47-63 its queue in 80-byte units; as two
+ * little-endian 32-bit words), the records the packet has collected where it is captured and zeros after, then the
+ * 16-bit hop count.
  */
 public final class FrameEncoder {
     /** VLAN id of tagged frames. */
@@ -61,7 +69,11 @@ public final class FrameEncoder {
         ib += reth ? FrameFormat.RETH : aeth ? FrameFormat.AETH : cnp ? FrameFormat.CNP_RESERVED : 0;
         int payload = p.kind() == PacketKind.DATA ? p.payloadBytes() : 0;
         int pad = (4 - payload % 4) % 4;
-        int udpLen = FrameFormat.UDP_HEADER + ib + payload + pad + FrameFormat.ICRC;
+        int plainIp = FrameFormat.IPV4_HEADER + FrameFormat.UDP_HEADER + ib + payload + pad + FrameFormat.ICRC;
+        // What the frame has beyond its headers and payload is its congestion control's telemetry header.
+        int telemetry = p.kind() == PacketKind.DATA || aeth
+                ? Math.max(0, p.frameBytes() - FrameFormat.FCS - l2 - plainIp) : 0;
+        int udpLen = FrameFormat.UDP_HEADER + ib + payload + pad + telemetry + FrameFormat.ICRC;
         int ipLen = FrameFormat.IPV4_HEADER + udpLen;
         byte[] f = new byte[Math.max(60, l2 + ipLen)];
         int i = mac(f, 0, 0x020000000000L | (p.dstHost() + 1L));
@@ -111,12 +123,46 @@ public final class FrameEncoder {
             i += FrameFormat.CNP_RESERVED;
         }
         i += payload + pad;
+        if (telemetry > 0) {
+            i = intHeader(f, i, p, telemetry);
+        }
         long crc = icrc(f, ip, udp, bth, i);
         f[i++] = (byte) crc;
         f[i++] = (byte) (crc >>> 8);
         f[i++] = (byte) (crc >>> 16);
         f[i] = (byte) (crc >>> 24);
         return f;
+    }
+
+    /** Writes {@code p}'s INT header of {@code bytes} (room for (bytes - 2) / 8 records) at {@code i}. */
+    private static int intHeader(byte[] f, int i, Packet p, int bytes) {
+        int room = (bytes - FrameFormat.INT_HOP_COUNT) / FrameFormat.INT_HOP_RECORD;
+        int hops = p.telemetryHops();
+        for (int h = 0; h < Math.min(room, hops); h++) {
+            long word = rateCode(p.hopRateBps(h))
+                    | (p.hopTimePs(h) / 1000 & 0xFFFFFFL) << 3
+                    | (p.hopTxBytes(h) / 128 & 0xFFFFFL) << 27
+                    | Math.min(p.hopQueueBytes(h) / 80, 0x1FFFFL) << 47;
+            u32le(f, i + h * FrameFormat.INT_HOP_RECORD, (int) word);
+            u32le(f, i + h * FrameFormat.INT_HOP_RECORD + 4, (int) (word >>> 32));
+        }
+        int count = i + room * FrameFormat.INT_HOP_RECORD;
+        f[count] = (byte) hops;
+        f[count + 1] = (byte) (hops >>> 8);
+        return i + bytes;
+    }
+
+    /** The 3-bit line-rate code of ns-3's {@code IntHop}. */
+    private static long rateCode(long bps) {
+        long g = bps / 1_000_000_000L;
+        return g == 25 ? 0 : g == 50 ? 1 : g == 100 ? 2 : g == 200 ? 3 : g == 400 ? 4 : 7;
+    }
+
+    private static void u32le(byte[] f, int i, int v) {
+        f[i] = (byte) v;
+        f[i + 1] = (byte) (v >>> 8);
+        f[i + 2] = (byte) (v >>> 16);
+        f[i + 3] = (byte) (v >>> 24);
     }
 
     /**

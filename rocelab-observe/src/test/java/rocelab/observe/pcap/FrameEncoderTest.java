@@ -73,4 +73,39 @@ class FrameEncoderTest {
         Packet ack = pool.acquire().initAck(0, PacketKind.ACK, 1, 0, 5, 9, ff.ackFrameBytes()).qos(3, 26, Ecn.NOT_ECT);
         assertThat(enc.encode(ack, 1, 0)).hasSize(ack.frameBytes() - FrameFormat.FCS);
     }
+
+    /**
+     * An HPCC frame carries the INT header after its payload, inside the ICRC: the frame is as long as the simulated
+     * one, the IP and UDP lengths count the header, and its records are ns-3's IntHop words with the hop count last.
+     */
+    @Test
+    void shouldEncodeTheIntHeaderAfterThePayloadWhenTheFrameCarriesOne() {
+        FrameFormat ff = new FrameFormat(false);
+        int header = FrameFormat.intHeaderBytes(5);
+        Packet p = pool.acquire().initData(0, 0, 1, 5, 7, 1000, ff.dataFrameBytes(1000, false, header),
+                Opcodes.RDMA_WRITE_MIDDLE).qos(3, 26, Ecn.ECT_0).entropy(0xC123).messageBytes(1 << 20)
+                .requestTelemetry();
+        // 12.345678 us, 1,280,000 bytes sent, 8,000 bytes queued, 100 Gb/s.
+        p.stampTelemetry(12_345_678_000L, 1_280_000, 8_000, 100_000_000_000L);
+        byte[] f = new FrameEncoder(false).encode(p, 0, 0);
+        assertThat(f).hasSize(p.frameBytes() - FrameFormat.FCS).hasSize(1100);
+        assertThat(((f[16] & 0xff) << 8) | (f[17] & 0xff)).as("IP total length").isEqualTo(1100 - 14);
+        assertThat(((f[38] & 0xff) << 8) | (f[39] & 0xff)).as("UDP length").isEqualTo(1100 - 14 - 20);
+        int at = 14 + 20 + 8 + 12 + 1000;
+        long word = 0;
+        for (int k = 7; k >= 0; k--) {
+            word = word << 8 | (f[at + k] & 0xff);
+        }
+        assertThat(word & 7).as("rate code of 100 Gb/s").isEqualTo(2);
+        assertThat(word >>> 3 & 0xFFFFFF).as("time, ns mod 2^24").isEqualTo(12_345_678L & 0xFFFFFF);
+        assertThat(word >>> 27 & 0xFFFFF).as("bytes in 128 B").isEqualTo(10_000);
+        assertThat(word >>> 47).as("queue in 80 B").isEqualTo(100);
+        assertThat(Arrays.copyOfRange(f, at + 8, at + 40)).containsOnly(0);
+        assertThat(f[at + 40]).as("hop count").isEqualTo((byte) 1);
+        assertThat(f[at + 41]).isZero();
+        pool.release(p);
+        Packet ack = pool.acquire().initAck(0, PacketKind.ACK, 1, 0, 5, 9, ff.ackFrameBytes(header))
+                .qos(3, 26, Ecn.NOT_ECT);
+        assertThat(new FrameEncoder(false).encode(ack, 1, 0)).hasSize(ack.frameBytes() - FrameFormat.FCS).hasSize(104);
+    }
 }

@@ -94,12 +94,17 @@ final class CcScenarios {
 
     /** Seconds the bottleneck needs for the wire bytes of {@code senders} messages of {@code size} bytes. */
     static double closedFormSeconds(int senders, long size) {
+        return closedFormSeconds(senders, size, 0);
+    }
+
+    /** As {@link #closedFormSeconds(int, long)}, every frame with a telemetry header of {@code telemetryBytes}. */
+    static double closedFormSeconds(int senders, long size, int telemetryBytes) {
         FrameFormat f = new FrameFormat(false);
         long packets = (size + 999) / 1000;
         long wire = 0;
         for (long i = 0; i < packets; i++) {
             int payload = (int) Math.min(1000, size - i * 1000);
-            wire += FrameFormat.wireBytes(f.dataFrameBytes(payload, i == 0));
+            wire += FrameFormat.wireBytes(f.dataFrameBytes(payload, i == 0, telemetryBytes));
         }
         return senders * wire * 8 / RATE_BPS;
     }

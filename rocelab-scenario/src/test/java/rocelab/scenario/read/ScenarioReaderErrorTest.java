@@ -334,6 +334,12 @@ class ScenarioReaderErrorTest {
     }
 
     @Test
+    void shouldRejectHpccIntHopsWhenAPacketCannotRecordThatMany() {
+        assertThat(error(HEAD + TOPO + "nic: {cc: hpcc, hpcc: {int-hops: 9}}\n" + FLOW).getMessage())
+                .startsWith("t.yaml:4:34: int-hops must be 0 to 8 (the hops a packet records), got 9");
+    }
+
+    @Test
     void shouldRejectSettingsBlockWhenItIsForAnotherControl() {
         assertError(HEAD + TOPO + "nic: {cc: none, dcqcn: {profile: paper}}\n" + FLOW,
                 "t.yaml:4:17: settings for 'dcqcn' but cc is 'none'; expected settings for the chosen congestion"
