@@ -3,27 +3,28 @@ package rocelab.fabric.nic;
 import java.util.Arrays;
 
 /**
- * Where the marks behind a QP's congestion notifications were made, in the order its sender received them: each CNP
- * (or flagged ACK) carries the switch and egress port that first marked the data packet it answers, and whether a PFC
- * pause held that packet at that port. This keeps them as runs of one source, so that a flow's notifications (a range
- * of its QP's, by number) can be told by the port whose marks caused them. Made at a QP's first notification; a QP
- * whose notifications keep coming from one port keeps one run. A QP whose sources alternate more than
- * {@link #MAX_RUNS} times keeps the rest as one run of {@link #UNKNOWN} (its count stays true; which port is no longer
- * told).
+ * Where the marks behind a QP's congestion notifications were made: each CNP (or flagged ACK) carries the switch and
+ * egress port that first marked the data packet it answers, and whether a PFC pause held that packet at that port;
+ * this counts them by port. Made at a QP's first notification, with room for {@link #SLOTS} ports (a QP's packets
+ * take one path; its marks come from a few of its hops): notifications from further ports are counted together as
+ * {@link #OTHER}. It never grows, so a warm run allocates nothing for it whatever its marks do.
  */
 public final class NotificationSources {
-    /** The node of a source not known: a notification with no mark carried, or one past {@link #MAX_RUNS}. */
-    public static final int UNKNOWN = -1;
-    /** Runs kept per QP: a bound on what a QP whose marks alternate between ports holds. */
-    static final int MAX_RUNS = 4096;
-    /** Ints per run: node, port, held by a pause (0 or 1), count. */
-    private static final int RUN = 4;
-    /** Ints per source in {@link #bySource}'s answer (as longs): node, port, count, held. */
+    /** The node of the notifications whose port is not told: more ports than {@link #SLOTS}, or no mark carried. */
+    public static final int OTHER = -1;
+    /**
+     * The node of a flow's notifications not told by port: its QP carried other messages that heard notifications too,
+     * and the QP's counts are of them all.
+     */
+    public static final int NOT_APART = -2;
+    /** Ports a QP keeps apart. */
+    static final int SLOTS = 3;
+    /** Longs per source in {@link #bySource}'s answer: node, port, count, held. */
     public static final int FIELDS = 4;
 
-    /** Runs as (node, port, held, count), oldest first. */
-    private int[] runs = new int[RUN * 2];
-    private int size;
+    /** Per slot: node, port, count, held (by a pause at that port); a slot is used when its count is positive. */
+    private final int[] slots = new int[4 * SLOTS];
+    private int other;
 
     NotificationSources() {}
 
@@ -32,61 +33,41 @@ public final class NotificationSources {
      * PFC pause held at that port if {@code held}.
      */
     void record(int node, int port, boolean held) {
-        int h = held ? 1 : 0;
-        if (node < 0 || size >= MAX_RUNS - 1) {
-            // Unknown, or past the runs kept: the last run is then the unknown one, and counts on.
-            node = UNKNOWN;
-            port = 0;
-            h = 0;
+        if (node >= 0) {
+            for (int i = 0; i < slots.length; i += 4) {
+                if (slots[i + 2] == 0) {
+                    slots[i] = node;
+                    slots[i + 1] = port;
+                }
+                if (slots[i] == node && slots[i + 1] == port) {
+                    slots[i + 2]++;
+                    slots[i + 3] += held ? 1 : 0;
+                    return;
+                }
+            }
         }
-        int last = RUN * (size - 1);
-        if (size > 0 && runs[last] == node && runs[last + 1] == port && runs[last + 2] == h) {
-            runs[last + 3]++;
-            return;
-        }
-        if (RUN * size + RUN > runs.length) {
-            runs = Arrays.copyOf(runs, Math.min(RUN * MAX_RUNS, 2 * runs.length));
-        }
-        runs[RUN * size] = node;
-        runs[RUN * size + 1] = port;
-        runs[RUN * size + 2] = h;
-        runs[RUN * size + 3] = 1;
-        size++;
+        other++;
     }
 
     /**
-     * The notifications numbered {@code from} (inclusive, from 0) to {@code to} (exclusive) among the QP's, counted by
-     * source: (node, port, count, held) quadruplets ({@link #FIELDS} longs each; {@code held}: those whose packet a
-     * pause held at that port), most first, then by node and port; a node of {@link #UNKNOWN} counts those whose
-     * source is not known.
+     * Every notification recorded, by source: (node, port, count, held) quadruplets ({@link #FIELDS} longs each;
+     * {@code held}: those whose packet a pause held at that port), most first, then by node and port; a node of
+     * {@link #OTHER} counts those whose port is not told.
      */
-    public long[] bySource(long from, long to) {
-        long[][] found = new long[0][];
-        long at = 0;
-        for (int r = 0; r < size && at < to; r++) {
-            long count = runs[RUN * r + 3];
-            long lo = Math.max(at, from);
-            long hi = Math.min(at + count, to);
-            at += count;
-            if (hi <= lo) {
-                continue;
+    public long[] bySource() {
+        int n = other > 0 ? 1 : 0;
+        for (int i = 0; i < slots.length; i += 4) {
+            n += slots[i + 2] > 0 ? 1 : 0;
+        }
+        long[][] found = new long[n][];
+        int k = 0;
+        for (int i = 0; i < slots.length; i += 4) {
+            if (slots[i + 2] > 0) {
+                found[k++] = new long[] {slots[i], slots[i + 1], slots[i + 2], slots[i + 3]};
             }
-            int node = runs[RUN * r];
-            int port = runs[RUN * r + 1];
-            long held = runs[RUN * r + 2] == 1 ? hi - lo : 0;
-            long[] source = null;
-            for (long[] f : found) {
-                if (f[0] == node && f[1] == port) {
-                    source = f;
-                    break;
-                }
-            }
-            if (source == null) {
-                found = Arrays.copyOf(found, found.length + 1);
-                source = found[found.length - 1] = new long[] {node, port, 0, 0};
-            }
-            source[2] += hi - lo;
-            source[3] += held;
+        }
+        if (other > 0) {
+            found[k] = new long[] {OTHER, 0, other, 0};
         }
         Arrays.sort(found, (a, b) -> a[2] != b[2] ? Long.compare(b[2], a[2])
                 : a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));

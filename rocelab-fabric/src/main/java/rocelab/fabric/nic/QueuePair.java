@@ -739,12 +739,12 @@ public final class QueuePair {
     }
 
     /**
-     * The notifications this QP's sender has heard so far ({@link #cnpsReceived()} of them, numbered from 0), by the
-     * port whose mark caused each, for a range of them: (node, port, count, held) quadruplets, most first ({@code held}:
-     * those on packets a PFC pause held at that port); empty for none.
+     * The notifications this QP's sender has heard so far ({@link #cnpsReceived()} of them), by the port whose mark
+     * caused each: (node, port, count, held) quadruplets, most first ({@code held}: those on packets a PFC pause held
+     * at that port; see {@link NotificationSources}); empty for none.
      */
-    public long[] notificationSources(long from, long to) {
-        return notificationSources == null || to <= from ? new long[0] : notificationSources.bySource(from, to);
+    public long[] notificationSources() {
+        return notificationSources == null ? new long[0] : notificationSources.bySource();
     }
 
     /** Data packets this QP has sent again so far (go-back-N or selective repeat). */

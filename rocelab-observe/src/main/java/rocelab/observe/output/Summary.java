@@ -314,7 +314,9 @@ public final class Summary {
             List<Object> marks = new ArrayList<>();
             for (int i = 0; sources != null && i < sources.length; i += NotificationSources.FIELDS) {
                 Map<String, Object> mark = new LinkedHashMap<>();
+                // Null device: other ports than a QP keeps apart, or (not_apart) a QP shared with other messages.
                 mark.put("device", sources[i] < 0 ? null : topo.nodeName((int) sources[i]));
+                mark.put("not_apart", sources[i] == NotificationSources.NOT_APART);
                 mark.put("port", sources[i] < 0 ? null : (int) sources[i + 1]);
                 mark.put("notifications", sources[i + 2]);
                 mark.put("held_by_pause", sources[i + 3]);

@@ -239,7 +239,9 @@ public final class Victims {
                 more++;
                 continue;
             }
-            String where = node < 0 ? (n == 1 ? "a mark" : "marks") + " made where it was not carried"
+            String where = node == NotificationSources.NOT_APART
+                    ? "marks not told by port (its QP carried other messages, which heard some too)"
+                    : node < 0 ? (n == 1 ? "a mark" : "marks") + " at other ports (more than a QP keeps apart)"
                     : (n == 1 ? "a mark at " : "marks at ") + topo.nodeName(node) + " port " + port + " (towards "
                             + topo.nodeName(topo.peer(node, port).node()) + ")" + heldThere(n, h, words)
                             + (h == 0 && waitedAt(hops, node, port) ? ", where it waited " + words.waited() : "");

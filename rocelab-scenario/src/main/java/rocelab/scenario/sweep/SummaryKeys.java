@@ -166,6 +166,7 @@ public final class SummaryKeys {
             ib_victims[].notifications_by_mark[]
             ib_victims[].notifications_by_mark[].device
             ib_victims[].notifications_by_mark[].held_by_pause
+            ib_victims[].notifications_by_mark[].not_apart
             ib_victims[].notifications_by_mark[].notifications
             ib_victims[].notifications_by_mark[].port
             ib_victims[].notifications_by_mark[].waited_there
@@ -305,6 +306,7 @@ public final class SummaryKeys {
             pfc_victims[].notifications_by_mark[]
             pfc_victims[].notifications_by_mark[].device
             pfc_victims[].notifications_by_mark[].held_by_pause
+            pfc_victims[].notifications_by_mark[].not_apart
             pfc_victims[].notifications_by_mark[].notifications
             pfc_victims[].notifications_by_mark[].port
             pfc_victims[].notifications_by_mark[].waited_there

@@ -11,6 +11,7 @@ import rocelab.engine.PartitionedSimulator;
 import rocelab.engine.Simulator;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.MessageListener;
+import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.workload.flow.FlowRoute;
 import rocelab.workload.flow.FlowRouter;
@@ -974,15 +975,22 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     /**
      * Packet level: the congestion notifications flow i's QP's sender heard from the flow's post to its completion (or
      * to the run's end), by the switch port whose mark caused each: (node, port, count, held) quadruplets, most first
-     * (node -1: not known; held: those on packets a PFC pause held at that port); null at flow level or when it never
-     * started. A QP that carries several messages at once counts them for each.
+     * (held: those on packets a PFC pause held at that port; node {@link NotificationSources#OTHER}: ports not told);
+     * by port only when the flow's life holds every notification its QP heard, else one quadruplet of node
+     * {@link NotificationSources#NOT_APART} with the number; null at flow level or when it never started.
      */
     public long[] notificationSources(int i) {
         if (notifiedFrom == null || queuePairs == null || queuePairs[i] == null || startedPs(i) < 0) {
             return null;
         }
-        long to = completedPs[i] >= 0 ? notifiedTo[i] : queuePairs[i].cnpsReceived();
-        return queuePairs[i].notificationSources(notifiedFrom[i], to);
+        long all = queuePairs[i].cnpsReceived();
+        long to = completedPs[i] >= 0 ? notifiedTo[i] : all;
+        if (notifiedFrom[i] == 0 && to == all) {
+            return queuePairs[i].notificationSources(); // its life holds every notification its QP heard
+        }
+        // Its QP's other messages heard some too: the QP's counts by port are theirs as well, so only the number is told.
+        return to > notifiedFrom[i] ? new long[] {NotificationSources.NOT_APART, 0, to - notifiedFrom[i], 0}
+                : new long[0];
     }
 
     /** A QP's notification count as an int (two billion notifications on one QP: counted as that many). */
