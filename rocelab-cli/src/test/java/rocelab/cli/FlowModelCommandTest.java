@@ -25,7 +25,7 @@ class FlowModelCommandTest {
         for (String f : new String[] {"flows.csv", "collectives.csv", "summary.json", "report.html", "topology.csv"}) {
             assertThat(out.resolve(f)).as(f).isNotEmptyFile();
         }
-        for (String f : new String[] {"ports.csv", "nics.csv", "queues.csv", "rates.csv", "pfc.csv"}) {
+        for (String f : new String[] {"ports.csv", "nics.csv", "queues.csv", "rates.csv", "throughput.csv", "pfc.csv"}) {
             assertThat(out.resolve(f)).as(f).doesNotExist();
         }
         JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());

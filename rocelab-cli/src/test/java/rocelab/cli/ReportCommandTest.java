@@ -71,6 +71,25 @@ class ReportCommandTest {
                 .toString()).exitCode()).isZero();
     }
 
+    /**
+     * A folder written before flows.csv had its last column, delivered_bytes (and before throughput.csv): the report
+     * rebuilt from it is the one the run drew, byte for byte.
+     */
+    @Test
+    void shouldRebuildTheReportOfAFolderWrittenBeforeDeliveredBytes() throws IOException {
+        List<String> rows = Files.readAllLines(run.resolve("flows.csv"));
+        assertThat(rows.get(0)).endsWith(",qp_wait_us,delivered_bytes");
+        StringBuilder old = new StringBuilder();
+        for (String row : rows) {
+            old.append(row, 0, row.lastIndexOf(',')).append('\n');
+        }
+        Path f = withFile("flows.csv", old.toString().getBytes());
+        Files.delete(f.resolve("throughput.csv"));
+        Files.delete(f.resolve("report.html"));
+        assertThat(CliRun.of("report", f.toString()).exitCode()).isZero();
+        assertThat(f.resolve("report.html")).hasSameTextualContentAs(run.resolve("report.html"));
+    }
+
     @Test
     void shouldRefuseASummaryRocelabDidNotWrite() throws IOException {
         Path f = withFile("summary.json", "{garbage".getBytes());

@@ -48,7 +48,8 @@ class ThreadsOptionTest {
         assertThat(Integer.parseInt(shares.group(2))).isBetween(0, Integer.parseInt(shares.group(1)) + 1);
         assertThat(Integer.parseInt(shares.group(1))).isBetween(0, 100);
         assertThat(two.err()).doesNotContain("note:");
-        for (String f : new String[] {"flows.csv", "ports.csv", "nics.csv", "rates.csv", "queues.csv", "links.csv"}) {
+        for (String f : new String[] {"flows.csv", "ports.csv", "nics.csv", "rates.csv", "queues.csv", "links.csv",
+            "throughput.csv"}) {
             assertThat(Files.readAllBytes(tmp.resolve("two").resolve(f))).as(f)
                     .isEqualTo(Files.readAllBytes(tmp.resolve("one").resolve(f)));
         }

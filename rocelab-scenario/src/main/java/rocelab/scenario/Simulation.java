@@ -1527,7 +1527,7 @@ public final class Simulation {
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i) && !notPosted, qp,
                     infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs), why,
                     recovery == null ? -1 : recovery[0], recovery == null ? -1 : recovery[1],
-                    driver.qpWaitPs(i, endPs));
+                    driver.qpWaitPs(i, endPs), driver.flowDeliveredBytes(i));
         }
 
         @Override

@@ -348,7 +348,7 @@ class ParallelRunTest {
         }
         assertThat(other).isEqualTo(files);
         assertThat(files).contains(Path.of("flows.csv"), Path.of("ports.csv"), Path.of("nics.csv"),
-                Path.of("rates.csv"), Path.of("queues.csv"), Path.of("report.html"));
+                Path.of("rates.csv"), Path.of("queues.csv"), Path.of("throughput.csv"), Path.of("report.html"));
         for (Path f : files) {
             if (f.toString().equals(RunWriter.SUMMARY)) {
                 assertThat(withoutWallClock(b.resolve(f))).as(f.toString()).isEqualTo(withoutWallClock(a.resolve(f)));

@@ -1,6 +1,7 @@
 package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,44 @@ class RateSamplingTest {
         String every = rates(fabric, Sampling.EVERY);
         assertThat(tracked.lines().count()).as("rows sampled: at least one per QP").isGreaterThan(15);
         assertThat(tracked).isEqualTo(every);
+        assertThat(throughput(fabric, Sampling.CHANGED)).isEqualTo(throughput(fabric, Sampling.EVERY));
+    }
+
+    /**
+     * throughput.csv: a QP's rows add up to every byte posted on it (the run completes), a ring AllReduce's QPs of
+     * several messages included, and each row's gbps is its bytes over the interval (the run's end: since the grid point before it).
+     */
+    @Test
+    void shouldAddEachQueuePairsThroughputRowsUpToItsBytes() {
+        String fabric = "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: swift}";
+        Simulation simulation = assembled(fabric);
+        TimeSeriesSampler sampler = new TimeSeriesSampler(simulation.network(), INTERVAL_PS);
+        simulation.simulator().run(Long.MAX_VALUE, Long.MAX_VALUE);
+        sampler.finish(simulation.simulator().nowPs());
+        var table = simulation.network().queuePairs();
+        long[] sum = new long[table.size()];
+        boolean[] windowed = new boolean[table.size()];
+        String[] lines = sampler.throughputCsv().split("\n");
+        assertThat(lines[0]).isEqualTo("time_us,qp,src,dst,delivered_bytes,gbps,window_bytes");
+        assertThat(lines).hasSize(sampler.deliveredRows() + 1).hasSizeGreaterThan(table.size());
+        for (int i = 1; i < lines.length; i++) {
+            String[] c = lines[i].split(",", -1);
+            long bytes = Long.parseLong(c[4]);
+            sum[Integer.parseInt(c[1])] += bytes;
+            assertThat(bytes).isPositive();
+            assertThat(Double.parseDouble(c[5])).as(lines[i]).isCloseTo(bytes * 8.0 / sampler.spanEndingAt(Math.round(Double.parseDouble(c[0]) * 1e6)) * 1000,
+                    within(1e-6));
+            // Swift's window exists from the QP's first ACK on (before it, nothing limits the QP: empty).
+            int q = Integer.parseInt(c[1]);
+            if (windowed[q]) {
+                assertThat(c[6]).as(lines[i]).isNotEmpty();
+            }
+            windowed[q] |= !c[6].isEmpty();
+        }
+        assertThat(windowed).contains(true);
+        for (int q = 0; q < table.size(); q++) {
+            assertThat(sum[q]).as("QP " + q).isEqualTo(table.get(q).postedBytes());
+        }
     }
 
     /** Rows moved to the temporary file every few rows read back as the rows kept in memory. */
@@ -47,6 +86,7 @@ class RateSamplingTest {
         "fabric: {mode: roce-lossless, mtu: 1000}\nnic: {cc: hpcc, hpcc: {eta: 0.95, max-stage: 5, base-rtt: 10us}}"})
     void shouldReadRowsMovedToTheFileBackInOrder(String fabric) {
         assertThat(rates(fabric, Sampling.MOVED_TO_FILE)).isEqualTo(rates(fabric, Sampling.CHANGED));
+        assertThat(throughput(fabric, Sampling.MOVED_TO_FILE)).isEqualTo(throughput(fabric, Sampling.CHANGED));
     }
 
     /**
@@ -112,6 +152,10 @@ class RateSamplingTest {
 
     private static String rates(String fabric, Sampling sampling) {
         return sampler(fabric, sampling).ratesCsv();
+    }
+
+    private static String throughput(String fabric, Sampling sampling) {
+        return sampler(fabric, sampling).throughputCsv();
     }
 
     private static Simulation assembled(String fabric) {

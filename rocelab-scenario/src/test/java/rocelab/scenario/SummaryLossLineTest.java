@@ -54,12 +54,18 @@ class SummaryLossLineTest {
                 """).run(ProgressListener.NONE);
         long delivered = r.totals().deliveredBytes();
         assertThat(delivered).isGreaterThan(10_000_000L);
-        assertThat(line(SummaryText.render(r, null), "goodput")).isEqualTo(String.format(Locale.ROOT,
-                "goodput     8.00 Gbps aggregate (1,000,000 payload bytes of the completed flows over the run's"
-                        + " 1000.000 us; %,d delivered in all)", delivered));
+        String text = SummaryText.render(r, null);
+        assertThat(line(text, "goodput")).isEqualTo("goodput     8.00 Gbps aggregate (1,000,000 payload bytes of the"
+                + " completed flows over the run's 1000.000 us)");
+        // What every flow delivered, on a line of its own: the flows' bytes in order at their receivers, which here
+        // (in order, nothing lost) are the receivers' counter.
+        assertThat(line(text, "delivered")).startsWith(String.format(Locale.ROOT, "delivered   %.2f Gbps of all flows,"
+                + " completed or not (%,d payload bytes their receivers had in order over the run's 1000.000 us;",
+                delivered * 8 / 1e-3 / 1e9, delivered));
         RunResult demo = Simulation.assemble(new ScenarioReader().readDemo()).run(ProgressListener.NONE);
         assertThat(line(SummaryText.render(demo, null), "goodput")).contains(" payload bytes completed in ")
                 .doesNotContain("in all");
+        assertThat(SummaryText.render(demo, null)).doesNotContain("\ndelivered   ");
     }
 
     @Test

@@ -778,6 +778,21 @@ public final class QueuePair {
         return postedPsns;
     }
 
+    /** Payload bytes of every message posted on this QP so far. */
+    public long postedBytes() {
+        return postedBytes;
+    }
+
+    /**
+     * Payload bytes the responder has received in order so far: those of every PSN before {@link #expectedPsn} (the
+     * cumulative point; selective repeat's packets placed beyond a gap are not in it until the gap is filled). Made
+     * from the responder's cumulative PSN and the message ring, nothing counted per packet: a sampler or the run's
+     * end asks, between events (a partitioned run: with every partition idle).
+     */
+    public long deliveredBytes() {
+        return bytesBefore(expectedPsn);
+    }
+
     /** Whether this QP places out of order and repeats selectively (both its RNICs have {@code nic.ooo}). */
     public boolean selectiveRepeat() {
         return selective != null;

@@ -17,16 +17,30 @@ package rocelab.observe.flow;
  * @param qpWaitPs when it was posted while its QP still had packets of earlier messages to send (a QP sends its
  *     messages in the order they were posted): the time from its post until its first packet left (flow level: its
  *     fluid started), to the run's end if it never did; 0 when it was not posted behind them; -1 when not known
+ * @param deliveredBytes the payload bytes of the flow its receiver had in order by the run's end: {@code sizeBytes}
+ *     once delivered, 0 when never posted, part of it for a flow the run ended during (or that failed); -1 when not
+ *     known (a flow-level fluid still under way, or a record read from a flows.csv without the column)
  */
 public record FlowRecord(
         int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs, long idealFctPs,
         boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy, long resentPackets,
-        long ackTimeouts, long qpWaitPs) {
+        long ackTimeouts, long qpWaitPs, long deliveredBytes) {
 
     public FlowRecord {
         if (failed && notPostedWhy != NotPosted.NO) {
             throw new IllegalArgumentException("flow " + id + " is failed and not posted: a failed flow was posted");
         }
+    }
+
+    /**
+     * A record whose delivered bytes are known only when the whole flow was delivered (then its size); -1 otherwise.
+     */
+    public FlowRecord(int id, int src, int dst, long sizeBytes, long startPs, long deliveredPs, long finishPs,
+            long idealFctPs, boolean failed, int queuePair, int udpSourcePort, long rateHeldPs, NotPosted notPostedWhy,
+            long resentPackets, long ackTimeouts, long qpWaitPs) {
+        this(id, src, dst, sizeBytes, startPs, deliveredPs, finishPs, idealFctPs, failed, queuePair, udpSourcePort,
+                rateHeldPs, notPostedWhy, resentPackets, ackTimeouts, qpWaitPs,
+                deliveredPs >= 0 || finishPs >= 0 ? sizeBytes : -1);
     }
 
     /** A record with no wait behind its QP's earlier messages known. */

@@ -202,6 +202,12 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("requests.csv"));
             Files.deleteIfExists(dir.resolve("llm_calls.csv"));
         }
+        // Per QP, the bytes its receiver got in order per sample: queue pairs exist at packet level only.
+        if (result.series() != null && result.packetLevel()) {
+            AtomicFiles.write(dir.resolve(THROUGHPUT), result.series()::writeThroughputCsv);
+        } else {
+            Files.deleteIfExists(dir.resolve(THROUGHPUT));
+        }
         if (result.series() != null) {
             if (ratesHere) {
                 AtomicFiles.write(dir.resolve("rates.csv"), result.series()::writeRatesCsv);
@@ -214,6 +220,9 @@ public final class RunWriter {
             Files.deleteIfExists(dir.resolve("queues.csv"));
         }
     }
+
+    /** The per-QP throughput series (see TimeSeriesSampler#writeThroughputCsv). */
+    public static final String THROUGHPUT = "throughput.csv";
 
     /** Flows from which flows.csv is written on a thread of its own, beside the other files (by default). */
     public static final int FLOWS_ON_THEIR_OWN = 200_000;
@@ -252,7 +261,7 @@ public final class RunWriter {
         CsvStream t = new CsvStream(out, List.of("flow_id", "src", "dst", "size_bytes", "start_us", "finish_us",
                 "fct_us", "delivered_us", "ideal_fct_us", "slowdown", "status", "qp", "udp_sport",
                 ib ? "credit_wait_us" : "paused_wait_us", "victim_wait_us", ib ? "credit_root" : "pause_root",
-                ib ? "credit_victim" : "pfc_victim", "ecmp_wait_us", "rate_held_us", "qp_wait_us"));
+                ib ? "credit_victim" : "pfc_victim", "ecmp_wait_us", "rate_held_us", "qp_wait_us", "delivered_bytes"));
         // Each victim's off-way root by flow id (ids are the flows' indices; a map would box a million of them).
         FlowWaits.Root[] victimRoot = null;
         boolean[] isVictim = null;
@@ -326,6 +335,11 @@ public final class RunWriter {
             }
             if (f.qpWaitPs() >= 0) {
                 t.micros(f.qpWaitPs());
+            } else {
+                t.empty();
+            }
+            if (f.deliveredBytes() >= 0) {
+                t.number(f.deliveredBytes());
             } else {
                 t.empty();
             }

@@ -417,9 +417,10 @@ public final class Summary {
         sd.put("p99", any ? Numbers.round(a.slowdownQuantile(0.99), 6) : null);
         sd.put("max", any ? Numbers.round(a.slowdownMax(), 6) : null);
         m.put("slowdown", sd);
-        long span = r.simulatedPs() - firstPostPs(r);
-        double goodput = span > 0 ? a.bytesCompleted() * 8.0 / Time.toSeconds(span) / 1e9 : 0;
-        m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
+        // The bytes of flows still under way are not kept by the aggregate: known only when none is left.
+        long delivered = a.completedCount() == a.count() ? a.bytesCompleted() : -1;
+        m.put("bytes_delivered", delivered < 0 ? null : delivered);
+        goodputs(m, r, a.completedCount(), a.bytesCompleted(), delivered);
         return m;
     }
 
@@ -460,6 +461,7 @@ public final class Summary {
         long failed = 0;
         long notPosted = 0;
         long bytes = 0;
+        long delivered = 0;
         long[] fct = new long[n];
         long[] slow = new long[n];
         for (FlowRecord f : r.flows()) {
@@ -469,6 +471,7 @@ public final class Summary {
             if (f.notPosted()) {
                 notPosted++;
             }
+            delivered = delivered < 0 || f.deliveredBytes() < 0 ? -1 : delivered + f.deliveredBytes();
             if (f.completed()) {
                 fct[(int) completed] = f.fctPs();
                 slow[(int) completed] = Math.round(f.slowdown() * 1_000_000);
@@ -488,6 +491,7 @@ public final class Summary {
         }
         m.put("unfinished", n - completed - failed - notPosted);
         m.put("bytes_completed", bytes);
+        m.put("bytes_delivered", delivered < 0 ? null : delivered);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("min", micros(p.min()));
         f.put("mean", p.count() == 0 ? null : Numbers.round(p.mean() / Time.PS_PER_US, 6));
@@ -515,10 +519,41 @@ public final class Summary {
             }
             m.put("slowdown_by_size", bySize);
         }
-        long span = r.simulatedPs() - firstPostPs(r);
-        double goodput = span > 0 ? bytes * 8.0 / Time.toSeconds(span) / 1e9 : 0;
-        m.put("aggregate_goodput_gbps", Numbers.round(goodput, 3));
+        goodputs(m, r, completed, bytes, delivered);
         return m;
+    }
+
+    /**
+     * {@code aggregate_goodput_gbps}: the completed flows' payload bits over the time from the first post to the run's
+     * end, null when no flow completed (a run stopped during its flows moved bytes: 0 would be a false figure); and
+     * {@code delivered_goodput_gbps}: every flow's payload bits its receiver had in order by the end
+     * ({@code bytes_delivered}, -1 when not known: null) over the same time.
+     */
+    private static void goodputs(Map<String, Object> m, RunResult r, long completed, long completedBytes,
+            long deliveredBytes) {
+        double seconds = Time.toSeconds(r.simulatedPs() - firstPostPs(r));
+        m.put("aggregate_goodput_gbps", completed == 0 ? null : Numbers.round(gbps(completedBytes, seconds), 3));
+        m.put("delivered_goodput_gbps", deliveredBytes < 0 ? null : Numbers.round(gbps(deliveredBytes, seconds), 3));
+    }
+
+    /** Payload bytes over a time as Gb/s; 0 over no time. */
+    public static double gbps(long bytes, double seconds) {
+        return seconds > 0 ? bytes * 8.0 / seconds / 1e9 : 0;
+    }
+
+    /**
+     * The payload bytes every flow's receiver had in order by the run's end (flows.csv {@code delivered_bytes} summed),
+     * or -1 when some flow's are not known (a flow-level fluid still under way).
+     */
+    public static long deliveredBytes(List<FlowRecord> flows) {
+        long sum = 0;
+        for (FlowRecord f : flows) {
+            if (f.deliveredBytes() < 0) {
+                return -1;
+            }
+            sum += f.deliveredBytes();
+        }
+        return sum;
     }
 
     /**

@@ -177,8 +177,10 @@ public final class SummaryText {
             long lastFinish = r.flows().stream().filter(FlowRecord::completed).mapToLong(FlowRecord::finishPs).max()
                     .orElse(-1);
             line(b, "goodput     %.2f Gbps aggregate (%s)", seconds > 0 ? bytes * 8 / seconds / 1e9 : 0.0,
-                    goodputSpan(bytes, allDone, lastFinish, first, r.simulatedPs(), allDone || !r.packetLevel() ? ""
-                            : String.format(Locale.ROOT, "; %s delivered in all", group(t.deliveredBytes()))));
+                    goodputSpan(bytes, allDone, lastFinish, first, r.simulatedPs(), ""));
+        }
+        if (aggregated == null && completed < flowCount) {
+            deliveredLine(b, r);
         }
         for (var j : r.jobs()) {
             if (!j.completed()) {
@@ -390,6 +392,24 @@ public final class SummaryText {
         for (int i = 0; i < shown; i++) {
             line(b, "            %s", Victims.describe(topo, victims.get(i), words));
         }
+    }
+
+    /**
+     * When not every flow completed (a stop time, failures): the goodput of every flow, completed or not, from the
+     * payload bytes their receivers had in order by the end (summary.json {@code delivered_goodput_gbps}, flows.csv
+     * {@code delivered_bytes}), over the goodput line's time; nothing when some flow's bytes are not known (flow level).
+     */
+    private static void deliveredLine(StringBuilder b, RunResult r) {
+        long delivered = Summary.deliveredBytes(r.flows());
+        if (delivered < 0) {
+            return;
+        }
+        long first = Summary.firstPostPs(r);
+        String from = first > 0 ? " from the first post at " + us(first) + " us" : "";
+        line(b, "delivered   %.2f Gbps of all flows, completed or not (%s payload bytes their receivers had in order"
+                + " over the run's %s us%s; flows.csv delivered_bytes, throughput.csv per QP over time)",
+                Summary.gbps(delivered, Time.toSeconds(r.simulatedPs() - first)), group(delivered),
+                us(r.simulatedPs() - first), from);
     }
 
     /**

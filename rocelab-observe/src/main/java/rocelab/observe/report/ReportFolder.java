@@ -239,18 +239,24 @@ final class ReportFolder {
         if (c == null) {
             return out;
         }
-        // A run written before flows.csv had qp_wait_us: not known.
+        // A run written before flows.csv had qp_wait_us or delivered_bytes: not known (the bytes of a delivered flow
+        // are its size).
         boolean qpWait = c.has("qp_wait_us");
+        boolean deliveredBytes = c.has("delivered_bytes");
         for (int i = 0; i < c.rows.size(); i++) {
             long start = c.ps(i, "start_us");
             long fct = c.ps(i, "fct_us");
+            long delivered = c.ps(i, "delivered_us");
+            long size = c.integer(i, "size_bytes");
             out.add(new FlowRecord((int) c.integer(i, "flow_id"), (int) c.integer(i, "src"),
                     (int) c.integer(i, "dst"), c.integer(i, "size_bytes"), start, c.ps(i, "delivered_us"),
                     fct < 0 ? -1 : start + fct, c.ps(i, "ideal_fct_us"), "failed".equals(c.text(i, "status")),
                     (int) c.integer(i, "qp"),
                     c.text(i, "udp_sport").isEmpty() ? FlowRecord.NO_UDP_SOURCE_PORT : (int) c.integer(i, "udp_sport"),
                     -1, "not_posted".equals(c.text(i, "status")) ? FlowRecord.NotPosted.A_FAILURE_REACHED_IT
-                            : FlowRecord.NotPosted.NO, -1, -1, qpWait ? c.ps(i, "qp_wait_us") : -1));
+                            : FlowRecord.NotPosted.NO, -1, -1, qpWait ? c.ps(i, "qp_wait_us") : -1,
+                    deliveredBytes && !c.text(i, "delivered_bytes").isEmpty() ? c.integer(i, "delivered_bytes")
+                            : delivered >= 0 || fct >= 0 ? size : -1));
         }
         return out;
     }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
+import rocelab.engine.Time;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
@@ -50,6 +51,19 @@ public final class TimeSeriesSampler implements EventHandler {
     private long lastHcaStall;
     private long[] rateMemory = new long[0];
     private long[] cnpMemory = new long[0];
+    /**
+     * Rows of throughput.csv: QP, payload bytes its responder received in order since the QP's previous row, and its
+     * congestion control's window then (-1: none). Kept and moved to a temporary file as rates.csv's are.
+     */
+    private final RateRows delivered;
+    private final SampleTimes deliveredTimes = new SampleTimes();
+    /** Per QP, the bytes its responder had received in order at its last row (cumulative). */
+    private long[] deliveredMemory = new long[0];
+    /**
+     * One bit per QP that may still deliver bytes: set when the QP changed (work posted on it marks it), cleared once
+     * a sample finds every byte posted on it delivered. A sample visits these, never every QP of the fabric.
+     */
+    private long[] delivering = new long[0];
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
     private long eventsAtLastSample;
     /** When the last sample was taken (-1: none yet). */
@@ -81,6 +95,7 @@ public final class TimeSeriesSampler implements EventHandler {
     private TimeSeriesSampler(Network network, long intervalPs, boolean everyQueuePair, int ratesInMemory) {
         this.everyQueuePair = everyQueuePair;
         this.rates = new RateRows(ratesInMemory);
+        this.delivered = new RateRows(ratesInMemory);
         if (intervalPs <= 0) {
             throw new IllegalArgumentException("sample interval must be positive");
         }
@@ -113,6 +128,8 @@ public final class TimeSeriesSampler implements EventHandler {
             Arrays.fill(grown, rateMemory.length, qps, -1);
             rateMemory = grown;
             cnpMemory = Arrays.copyOf(cnpMemory, qps);
+            deliveredMemory = Arrays.copyOf(deliveredMemory, qps);
+            delivering = Arrays.copyOf(delivering, (qps + 63) >>> 6);
         }
         rateTimes.startSample(nowPs, rates.rows());
         queueTimes.startSample(nowPs, queues.rows());
@@ -120,6 +137,7 @@ public final class TimeSeriesSampler implements EventHandler {
         if (everyQueuePair) {
             for (int q = 0; q < qps; q++) {
                 sampleQueuePair(nowPs, q);
+                delivering[q >>> 6] |= 1L << q;
             }
         } else {
             // A QP that did not change since the previous sample gives no row there (its rate and notifications are
@@ -128,8 +146,10 @@ public final class TimeSeriesSampler implements EventHandler {
             QueuePairTable table = network.queuePairs();
             for (int q = table.takeChanged(0); q >= 0; q = table.takeChanged(q + 1)) {
                 sampleQueuePair(nowPs, q);
+                delivering[q >>> 6] |= 1L << q;
             }
         }
+        sampleDelivered(nowPs);
         for (int s = 0; s < network.switchCount(); s++) {
             Switch sw = network.switchAt(s);
             long[] last = lastDepth[s];
@@ -184,6 +204,8 @@ public final class TimeSeriesSampler implements EventHandler {
         if (endPs <= lastSamplePs) {
             return;
         }
+        // throughput.csv too: a QP's rows then add up to what its responder received in order by the end.
+        sampleDelivered(endPs);
         linkTimes.startSample(endPs, links.rows());
         for (int s = 0; s < network.switchCount(); s++) {
             Switch sw = network.switchAt(s);
@@ -233,6 +255,34 @@ public final class TimeSeriesSampler implements EventHandler {
         }
     }
 
+    /**
+     * Adds a throughput.csv row for each QP that may still deliver and whose responder received bytes in order since
+     * its previous row; a QP with everything posted on it delivered leaves the set (posting work marks it changed, and
+     * the next sample puts it back).
+     */
+    private void sampleDelivered(long nowPs) {
+        deliveredTimes.startSample(nowPs, delivered.rows());
+        QueuePairTable table = network.queuePairs();
+        for (int w = 0; w < delivering.length; w++) {
+            for (long word = delivering[w]; word != 0; word &= word - 1) {
+                int q = (w << 6) + Long.numberOfTrailingZeros(word);
+                QueuePair qp = table.get(q);
+                long d = qp.deliveredBytes();
+                if (d != deliveredMemory[q]) {
+                    var cc = qp.congestionControl();
+                    // A window of 2 GiB or more limits nothing here (HPCC's before its first ACK): none, as a
+                    // control without one.
+                    long window = cc.windowed() ? cc.windowBytes() : -1;
+                    delivered.add(q, d - deliveredMemory[q], window < Integer.MAX_VALUE ? window : -1);
+                    deliveredMemory[q] = d;
+                }
+                if (d == qp.postedBytes()) {
+                    delivering[w] &= ~(1L << q);
+                }
+            }
+        }
+    }
+
     /** The first sample time of the grid (multiples of the interval) at or after {@code t}; MAX_VALUE if none. */
     private long gridAtOrAfter(long t) {
         long k = t / intervalPs + (t % intervalPs == 0 ? 0 : 1);
@@ -273,6 +323,58 @@ public final class TimeSeriesSampler implements EventHandler {
             t.billionths(rateBps).number(cnps).endRow();
         });
         t.flush();
+    }
+
+    /**
+     * {@code time_us,qp,src,dst,delivered_bytes,gbps,window_bytes}: one row per QP and sample at which its responder
+     * had received payload bytes in order since the previous sample (the run's end is the last sample); gbps is those
+     * bytes over the interval ending at the row's time (shorter at a run's end off the grid), window_bytes the QP's
+     * congestion window then (empty for a control without one, or a window of 2 GiB or more, which limits nothing).
+     */
+    public String throughputCsv() {
+        return text(this::writeThroughputCsv);
+    }
+
+    /** {@link #throughputCsv()} streamed into {@code out}. */
+    public void writeThroughputCsv(OutputStream out) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "delivered_bytes", "gbps",
+                "window_bytes"));
+        QueuePairTable table = network.queuePairs();
+        forEachDelivered((timePs, q, bytes, window) -> {
+            QueuePair qp = table.get(q);
+            t.micros(timePs).number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost()).number(bytes)
+                    .billionths(Math.round(bytes * 8.0 * Time.PS_PER_S / spanEndingAt(timePs)));
+            if (window >= 0) {
+                t.number(window);
+            } else {
+                t.empty();
+            }
+            t.endRow();
+        });
+        t.flush();
+    }
+
+    /**
+     * The time a sample at {@code timePs} covers: the interval, or at a run's end off the grid the time since the grid
+     * point before it. Every byte a sample counts arrived in that time: the sampler skips grid points only when no
+     * event ran since its last sample, and then samples at the first grid point at or after the next event.
+     */
+    public long spanEndingAt(long timePs) {
+        long off = timePs % intervalPs;
+        return off == 0 ? intervalPs : off;
+    }
+
+    /**
+     * Every throughput.csv row in order: its sample's time (ps), the QP's index, the payload bytes its responder
+     * received in order since its previous row, its window (bytes; -1: none).
+     */
+    public void forEachDelivered(RateRow visitor) throws IOException {
+        SampleTimes.Cursor at = deliveredTimes.cursor();
+        delivered.forEach((row, q, bytes, window) -> visitor.accept(at.timeOfRow(row), q, bytes, window));
+    }
+
+    public int deliveredRows() {
+        return delivered.rows();
     }
 
     /** {@code time_us,switch,port,tc,bytes}: one row per egress queue whenever its depth changed. */

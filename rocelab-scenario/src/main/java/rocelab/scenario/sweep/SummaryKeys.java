@@ -91,8 +91,10 @@ public final class SummaryKeys {
             flows
             flows.aggregate_goodput_gbps
             flows.bytes_completed
+            flows.bytes_delivered
             flows.completed
             flows.count
+            flows.delivered_goodput_gbps
             flows.failed
             flows.fct_us
             flows.fct_us.max

@@ -64,6 +64,11 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
     private final long[] resent;
     private final long[] timeouts;
     /**
+     * Packet level: per flow, the payload bytes posted on its QP before it (its message's first byte on the QP), so
+     * that what the QP's responder received in order tells how much of this flow it has. Null at flow level.
+     */
+    private final long[] postedBefore;
+    /**
      * Packet level, as {@link #rateHeld}: per flow, the congestion notifications its QP's sender heard during its
      * life, as the numbers of the first and of the one after the last among the QP's (to the run's end if unfinished:
      * then {@code notifiedTo} is -1).
@@ -320,6 +325,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
         this.rateHeld = queuePairs == null || router != null ? null : new long[flowCount];
         this.resent = rateHeld == null ? null : new long[flowCount];
         this.timeouts = rateHeld == null ? null : new long[flowCount];
+        this.postedBefore = rateHeld == null ? null : new long[flowCount];
         this.notifiedFrom = rateHeld == null ? null : new int[flowCount];
         this.notifiedTo = rateHeld == null ? null : new int[flowCount];
         this.qpWait = new long[flowCount];
@@ -440,6 +446,7 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             notifiedFrom[f] = notificationNumber(queuePairs[f].cnpsReceived());
             notifiedTo[f] = -1;
             qpWait[f] = queuePairs[f].hasPacketsToSend() ? QP_WAITING : 0;
+            postedBefore[f] = queuePairs[f].postedBytes();
             queuePairs[f].postWrite(nowPs, graph.flowBytes(f), f);
         } else if (graph.kind(t) == TaskGraph.Kind.NVLINK) {
             if (linkQueues.offer(graph.nvlinkConnection(t), t)) {
@@ -932,6 +939,25 @@ public final class WorkloadDriver implements EventHandler, MessageListener, Task
             n += lanes[i].deliveredBytes;
         }
         return n;
+    }
+
+    /**
+     * The payload bytes of flow i its receiver had in order by now (the run's end, once it is over): its size once it
+     * was delivered; 0 when it was never posted; at packet level otherwise what its QP's responder received in order
+     * ({@link QueuePair#deliveredBytes}) beyond the bytes posted on the QP before the flow, up to its size; -1 when not
+     * known (a flow-level fluid still under way).
+     */
+    public long flowDeliveredBytes(int i) {
+        if (deliveredPs(i) >= 0) {
+            return graph.flowBytes(i);
+        }
+        if (startedPs(i) < 0) {
+            return 0;
+        }
+        if (postedBefore == null || queuePairs == null || queuePairs[i] == null) {
+            return -1;
+        }
+        return Math.max(0, Math.min(graph.flowBytes(i), queuePairs[i].deliveredBytes() - postedBefore[i]));
     }
 
     /**
