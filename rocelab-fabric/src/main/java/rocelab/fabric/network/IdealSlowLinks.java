@@ -88,6 +88,11 @@ public final class IdealSlowLinks {
         return tiers;
     }
 
+    /** Just this link, as {@link #of} would tell it. */
+    public static IdealSlowLinks only(Link link) {
+        return new IdealSlowLinks(List.of(link), List.of());
+    }
+
     public boolean isEmpty() {
         return links.isEmpty() && tiers.isEmpty();
     }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rocelab.engine.Time;
+import rocelab.fabric.network.IdealSlowLinks;
 import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
 import rocelab.fabric.topology.Topology;
@@ -127,6 +128,13 @@ public final class Summary {
         }
         if (!r.services().isEmpty() || !r.requests().isEmpty()) {
             m.put("inference", InferenceOutput.summary(r));
+        }
+        if (SummaryText.reportsIdeal(r)) {
+            // The fabric's slow links the ideal network has too: what their rate costs is in no network wait.
+            Map<String, Object> slow = IdealSlowLinksText.json(IdealSlowLinks.of(r.network().topology()));
+            if (slow != null) {
+                m.put("ideal_slow_links", slow);
+            }
         }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
             List<Object> list = new ArrayList<>();

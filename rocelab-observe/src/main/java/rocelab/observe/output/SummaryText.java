@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import rocelab.engine.Time;
+import rocelab.fabric.network.IdealSlowLinks;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
@@ -299,6 +300,13 @@ public final class SummaryText {
                     + " scenario's %s in this run, not in its ideal", r.network().linkEventCount() == 1
                             ? "1 link event (a link going down or up) is"
                             : r.network().linkEventCount() + " link events (links going down or up) are");
+        }
+        if (!"ideal".equals(r.model()) && reportsIdeal(r)) {
+            // The ideal is an idle fabric of this fabric's links: a degraded cable is in it, and GPU wait leaves it out.
+            String slowLinks = IdealSlowLinksText.sentence(IdealSlowLinks.of(r.network().topology()));
+            if (!slowLinks.isEmpty()) {
+                line(b, "ideal       %s", slowLinks);
+            }
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -857,7 +865,7 @@ public final class SummaryText {
      * failure); a few are told, summary.json has them all.
      */
     /** Whether the summary compares something with the ideal network: a job, a collective or an inference service. */
-    private static boolean reportsIdeal(RunResult r) {
+    static boolean reportsIdeal(RunResult r) {
         return !r.jobs().isEmpty() || !r.services().isEmpty()
                 || r.collectives().stream().anyMatch(c -> c.job().isEmpty() && c.idealTimePs() > 0);
     }
