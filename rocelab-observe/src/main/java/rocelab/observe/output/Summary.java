@@ -101,6 +101,8 @@ public final class Summary {
                 row.put("ideal_jct_us", Numbers.micros(j.idealJctPs()));
                 row.put("network_penalty_us", j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null);
                 row.put("network_penalty_percent", j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null);
+                row.put("per_iteration_us", nan(j.perIterationUs()));
+                row.put("ideal_per_iteration_us", nan(j.idealPerIterationUs()));
                 row.put("iteration_us", nan(j.iterationUs()));
                 row.put("ideal_iteration_us", nan(j.idealIterationUs()));
                 row.put("compute_us_per_iteration", nan(j.computeUs()));

@@ -202,13 +202,18 @@ public final class SummaryText {
                         + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                         j.networkPenaltyPercent());
             }
-            // The iteration runs from its first compute or send (or a delay that one waited for) to the last rank's
-            // end; a GPU's own span differs (ranks start and end apart), and its three parts add up to that span, not to
-            // the iteration.
-            line(b, "  GPU view  per iteration %.3f ms, first compute or send (or a delay it waited for) to last rank's"
-                    + " end (ideal %.3f ms); per"
+            // The time per iteration is from one iteration's end to the next's, the rate at which the job finishes
+            // them. An iteration runs from its first compute or send (or a delay that one waited for) to the last
+            // rank's end: where iterations overlap (a pipeline) that span is longer, and said apart, since adding
+            // spans counts the overlap twice. A GPU's own span differs again (ranks start and end apart), and its three
+            // parts add up to that span.
+            boolean overlap = j.iterationUs() > j.perIterationUs() * 1.01;
+            line(b, "  GPU view  per iteration %.3f ms, from one iteration's end to the next (ideal %.3f ms)%s; per"
                     + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
-                    j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
+                    j.perIterationUs() / 1e3, j.idealPerIterationUs() / 1e3, overlap ? String.format(Locale.ROOT,
+                            "; iterations overlap: each spans %.3f ms from its first compute or send (or a delay it"
+                                    + " waited for) to its last rank's end (ideal %.3f ms)", j.iterationUs() / 1e3,
+                            j.idealIterationUs() / 1e3) : "",
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
                     j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
             if (!ideal) {
