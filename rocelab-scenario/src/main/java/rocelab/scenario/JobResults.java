@@ -111,7 +111,7 @@ final class JobResults {
             long idealEnd = bounds.jobEndPs()[j];
             double idealIteration = idealIteration(jt, bounds.iterationSpanPs()[j]);
             long end = idealOnly ? idealEnd : latest(real, jt.ends()[job.iterations() - 1]);
-            double[] mean = new double[6];
+            double[] mean = new double[7];
             double maxWait = 0;
             for (int r = 0; r < n; r++) {
                 RankTimes t = rank(j, r);
@@ -121,6 +121,7 @@ final class JobResults {
                 mean[3] += t.ideal().exposed() / n;
                 mean[4] += t.ideal().idle() / n;
                 mean[5] += t.networkWait() / n;
+                mean[6] += t.real().lateEntry() / n;
                 maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
@@ -128,7 +129,8 @@ final class JobResults {
                     idealIteration, mean[0], mean[1],
                     mean[2], mean[3], mean[4], mean[5], maxWait, job.notes())
                     .withPerIteration(idealOnly ? idealPerIteration(jt, j) : perIteration(jt, real),
-                            idealPerIteration(jt, j)));
+                            idealPerIteration(jt, j))
+                    .withLateEntry(mean[6]));
         }
         return out;
     }

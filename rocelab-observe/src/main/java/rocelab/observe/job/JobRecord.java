@@ -15,7 +15,7 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
         double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
         double maxNetworkWaitUs, List<String> notes, CollectiveRecord.Beside beside, double perIterationUs,
-        double idealPerIterationUs) {
+        double idealPerIterationUs, double lateEntryUs) {
     public JobRecord {
         notes = List.copyOf(notes);
     }
@@ -30,14 +30,14 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
             double maxNetworkWaitUs, List<String> notes) {
         this(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs, idealIterationUs,
                 computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs, maxNetworkWaitUs,
-                notes, CollectiveRecord.Beside.NONE, Double.NaN, Double.NaN);
+                notes, CollectiveRecord.Beside.NONE, Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** The same record with {@code b} beside it. */
     public JobRecord withBeside(CollectiveRecord.Beside b) {
         return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
                 idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
-                maxNetworkWaitUs, notes, b, perIterationUs, idealPerIterationUs);
+                maxNetworkWaitUs, notes, b, perIterationUs, idealPerIterationUs, lateEntryUs);
     }
 
     /**
@@ -51,7 +51,20 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
     public JobRecord withPerIteration(double perIterationUs, double idealPerIterationUs) {
         return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
                 idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
-                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs);
+                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs);
+    }
+
+    /**
+     * The same record with {@code lateEntryUs}: the part of {@link #exposedCommUs} (per GPU and iteration, mean over
+     * ranks) spent in a collective call the rank had entered while another member had not yet: before the call's own
+     * time (from its last member's entry), its transfers posted, some waiting for that member and some moving between
+     * the members already in. A straggler's late entry shows here, not in the call's time. The network wait is
+     * unchanged by it (it counts exposed and idle time together).
+     */
+    public JobRecord withLateEntry(double lateEntryUs) {
+        return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
+                idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
+                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs);
     }
 
     /** A job with nothing imported to say. */

@@ -107,6 +107,7 @@ public final class Summary {
                 row.put("ideal_iteration_us", nan(j.idealIterationUs()));
                 row.put("compute_us_per_iteration", nan(j.computeUs()));
                 row.put("exposed_comm_us_per_iteration", nan(j.exposedCommUs()));
+                row.put("late_entry_us_per_iteration", nan(j.lateEntryUs()));
                 row.put("idle_us_per_iteration", nan(j.idleUs()));
                 row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
                 row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));

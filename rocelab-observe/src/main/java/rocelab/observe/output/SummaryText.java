@@ -206,16 +206,20 @@ public final class SummaryText {
             // them. An iteration runs from its first compute or send (or a delay that one waited for) to the last
             // rank's end: where iterations overlap (a pipeline) that span is longer, and said apart, since adding
             // spans counts the overlap twice. A GPU's own span differs again (ranks start and end apart), and its three
-            // parts add up to that span.
+            // parts add up to that span. Exposed communication counts a call's posted transfers from the rank's entry,
+            // so a wait for a straggler to enter shows there: told as its part, when it is 1 % of it or more.
             boolean overlap = j.iterationUs() > j.perIterationUs() * 1.01;
             line(b, "  GPU view  per iteration %.3f ms, from one iteration's end to the next (ideal %.3f ms)%s; per"
-                    + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
+                    + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms%s, idle %.3f ms",
                     j.perIterationUs() / 1e3, j.idealPerIterationUs() / 1e3, overlap ? String.format(Locale.ROOT,
                             "; iterations overlap: each spans %.3f ms from its first compute or send (or a delay it"
                                     + " waited for) to its last rank's end (ideal %.3f ms)", j.iterationUs() / 1e3,
                             j.idealIterationUs() / 1e3) : "",
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
-                    j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
+                    j.exposedCommUs() / 1e3, j.lateEntryUs() >= j.exposedCommUs() / 100 && j.lateEntryUs() >= 0.5
+                            ? String.format(Locale.ROOT, " (%.3f ms of it in calls it had entered before their last"
+                                    + " member did, outside the calls' own time)", j.lateEntryUs() / 1e3)
+                            : "", j.idleUs() / 1e3);
             if (!ideal) {
                 // Each rank's wait is against its own ideal span, each a bound of its own and not one schedule, so
                 // together they can add up to more than the job lost; said where they do, so the two figures are not

@@ -264,6 +264,7 @@ public final class SummaryKeys {
             jobs[].iterations
             jobs[].jct_us
             jobs[].job
+            jobs[].late_entry_us_per_iteration
             jobs[].max_rank_network_wait_us_per_iteration
             jobs[].network_penalty_percent
             jobs[].network_penalty_us
