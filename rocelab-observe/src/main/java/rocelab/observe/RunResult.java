@@ -142,7 +142,9 @@ public record RunResult(
      * What no model but the packet level has, in the words of the fabric's mode ({@code infiniband}: credits and
      * FECN/BECN, not ECN and PFC), and of the model: the flow level shares a link among the flows ECMP hashes onto it
      * (the same hash as the packet level) but has no queue where they meet; the ideal network ({@code ideal}) has no
-     * switch links to share at all, so an oversubscribed fabric's figures there are those of a non-blocking one.
+     * switch link shared at all, so sharing costs nothing there, while each message still crosses its links at their
+     * rates (an audit's uplinks at 25 Gb/s under 100 Gb/s RNICs made the ideal 3.4x the healthy fabric's, while the
+     * note said oversubscription cost nothing).
      */
     public static String notModelled(boolean infiniband, boolean ideal) {
         return "queues (a flow's last ACK comes back in a fixed latency, never behind other flows' data), "
@@ -150,8 +152,11 @@ public record RunResult(
                 + ", rate cuts, deadlocks, victims, drops, retransmissions and packet counters exist only at packet"
                 + " level (--model packet)" + (ideal
                         ? "; the fabric between the RNICs is non-blocking: no switch link is shared (each message"
-                                + " crosses its path at the path's slowest link as if alone), so neither"
-                                + " oversubscription nor ECMP collisions cost anything here"
+                                + " crosses the best of its equal-cost paths as if alone, at the slowest of their"
+                                + " links), so sharing a link costs nothing here, neither an ECMP collision's nor an"
+                                + " oversubscribed tier's, but every link's own rate and delay are the fabric's: a"
+                                + " slow link (or a tier slower than the RNICs) holds each message over it to its"
+                                + " rate here as in the run"
                         : "; flows that ECMP hashes onto one link share it, but the queue where they meet is not"
                                 + " modelled");
     }

@@ -38,10 +38,11 @@ final class JobResults {
      * The bounds of the groups the job outputs report, per job in {@code jobs}' order: the job's end (a walk of
      * {@link IdealBound#lastEndPs}); per iteration from the warm-up on, its span from its first activity to its
      * last rank's end ({@link IdealSpans#ofGroups}, -1 before the warm-up's end); per call in {@link JobTasks#calls()}'
-     * order, its end. They need the task graph and the ideal network only, not the run, so they can be made while it
+     * order, its end; the bound of the warm-up's end (its last iteration's, -1 without a warm-up), from which the
+     * ideal time per iteration is measured as the run's is. They need the task graph and the ideal network only, not the run, so they can be made while it
      * goes.
      */
-    record Bounds(long[] jobEndPs, long[][] iterationSpanPs, long[][] callEndPs) {}
+    record Bounds(long[] jobEndPs, long[][] iterationSpanPs, long[][] callEndPs, long[] warmUpEndPs) {}
 
     /** Every group bound of {@link Bounds}, on {@code ideal}. */
     static Bounds bounds(List<JobTasks> jobs, IdealBound ideal) {
@@ -54,12 +55,14 @@ final class JobResults {
      */
     static Bounds bounds(List<JobTasks> jobs, IdealBound ideal, CallWalks calls) {
         long[] end = new long[jobs.size()];
+        long[] warmUpEnd = new long[jobs.size()];
         long[][] iteration = new long[jobs.size()][];
         for (int j = 0; j < jobs.size(); j++) {
             JobTasks jt = jobs.get(j);
             JobSpec job = jt.job();
             // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
             end[j] = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
+            warmUpEnd[j] = job.warmup() > 0 ? ideal.lastEndPs(jt.ends()[job.warmup() - 1], new int[0], 0) : -1;
             // Each measured iteration's span: its tasks copied with its gates as done at 0 (the bound of its end minus
             // the bound of its first gate's end is not a bound of it: an audit found such an "ideal" iteration 44 %
             // longer than the run's, where the hot rank started its iteration late and the others early).
@@ -72,7 +75,7 @@ final class JobResults {
             iteration[j] = IdealSpans.ofGroups(ideal, from, to);
         }
         calls.walk(ideal);
-        return new Bounds(end, iteration, calls.join());
+        return new Bounds(end, iteration, calls.join(), warmUpEnd);
     }
 
     /**
@@ -108,7 +111,7 @@ final class JobResults {
             long idealEnd = bounds.jobEndPs()[j];
             double idealIteration = idealIteration(jt, bounds.iterationSpanPs()[j]);
             long end = idealOnly ? idealEnd : latest(real, jt.ends()[job.iterations() - 1]);
-            double[] mean = new double[6];
+            double[] mean = new double[7];
             double maxWait = 0;
             for (int r = 0; r < n; r++) {
                 RankTimes t = rank(j, r);
@@ -118,12 +121,16 @@ final class JobResults {
                 mean[3] += t.ideal().exposed() / n;
                 mean[4] += t.ideal().idle() / n;
                 mean[5] += t.networkWait() / n;
+                mean[6] += t.real().lateEntry() / n;
                 maxWait = Math.max(maxWait, t.networkWait());
             }
             out.add(new JobRecord(job.name(), n, job.iterations(), job.warmup(), job.startPs(), Math.max(end, 0),
                     end >= 0, Math.max(idealEnd, 0), idealOnly ? idealIteration : iteration(jt, real),
                     idealIteration, mean[0], mean[1],
-                    mean[2], mean[3], mean[4], mean[5], maxWait, job.notes()));
+                    mean[2], mean[3], mean[4], mean[5], maxWait, job.notes())
+                    .withPerIteration(idealOnly ? idealPerIteration(jt, j) : perIteration(jt, real),
+                            idealPerIteration(jt, j))
+                    .withLateEntry(mean[6]));
         }
         return out;
     }
@@ -412,6 +419,35 @@ final class JobResults {
      * Mean over measured iterations of the bound of its span on the ideal network: from its first activity to its
      * last rank's end, whenever it started ({@link Bounds#iterationSpanPs}).
      */
+    /**
+     * The time per iteration: from the end of the last warm-up iteration (its last rank's end; without a warm-up, the
+     * first iteration's first activity) to the end of the last iteration, over the measured iterations. Iterations
+     * that overlap (a pipeline's first stage starts the next while the last stage ends this one) each span longer than
+     * this, and adding their spans counts the overlap twice: an audit's pipeline job finished an iteration every
+     * 16.0 ms while each iteration spanned 26.8 ms. NaN when an iteration has not ended.
+     */
+    static double perIteration(JobTasks jt, TaskTimes d) {
+        JobSpec job = jt.job();
+        int measured = job.iterations() - job.warmup();
+        long from = job.warmup() > 0 ? latest(d, jt.ends()[job.warmup() - 1]) : firstActivityPs(jt, d, 0);
+        long to = latest(d, jt.ends()[job.iterations() - 1]);
+        return measured <= 0 || from < 0 || to < 0 ? Double.NaN : (to - from) / 1e6 / measured;
+    }
+
+    /**
+     * The same on the ideal network: the bound of the last iteration's end less the bound of the warm-up's end (without
+     * a warm-up, less the job's start, where the ideal's first activity is), over the measured iterations. Comparable
+     * with {@link #perIteration}, measured the same way, but not a bound of it (a difference of two bounds is none);
+     * the ideal JCT and the ideal span of an iteration are.
+     */
+    private double idealPerIteration(JobTasks jt, int j) {
+        JobSpec job = jt.job();
+        int measured = job.iterations() - job.warmup();
+        long from = job.warmup() > 0 ? bounds.warmUpEndPs()[j] : job.startPs();
+        long to = bounds.jobEndPs()[j];
+        return measured <= 0 || from < 0 || to < 0 ? Double.NaN : (to - from) / 1e6 / measured;
+    }
+
     private static double idealIteration(JobTasks jt, long[] iterationSpanPs) {
         JobSpec job = jt.job();
         double sum = 0;

@@ -19,6 +19,7 @@ import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
 import rocelab.fabric.congestion.EcnMarkingFactory;
+import rocelab.fabric.network.IdealSlowLinks;
 import rocelab.fabric.network.LinkEventDriver;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.NetworkBuilder;
@@ -43,6 +44,7 @@ import rocelab.observe.job.JobRecord;
 import rocelab.observe.flow.FlowRecordList;
 import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.job.TimelineRecord;
+import rocelab.observe.output.IdealSlowLinksText;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.trace.GpuTimeline;
@@ -1019,6 +1021,13 @@ public final class Simulation {
             return null;
         }
         StringBuilder s = new StringBuilder(RunResult.notModelled(network.isInfiniband(), model == Model.IDEAL));
+        if (model == Model.IDEAL) {
+            // Which of this fabric's links are the slow ones the note speaks of, by name.
+            String slow = IdealSlowLinksText.links(IdealSlowLinks.of(network.topology()));
+            if (!slow.isEmpty()) {
+                s.append("; this fabric's slow links, in the ideal as in the run: ").append(slow);
+            }
+        }
         if (model == Model.FLOW && splitsFlows()) {
             s.append(RunResult.REORDERING_NOT_MODELLED);
         }

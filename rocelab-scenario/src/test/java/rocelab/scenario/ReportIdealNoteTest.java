@@ -37,8 +37,11 @@ class ReportIdealNoteTest {
                         + " background traffic on the same RNICs, show as network wait, not in the ideal) on an ideal"
                         + " network")
                 .contains("no run on a fabric with these ports ends earlier")
-                .contains("Iteration: from its first compute or send, or a delay that one waited for (a rank"
-                        + " that only waits for another rank's data has not started it) to the last rank's end")
+                .contains("Per iteration: from one iteration's end (its last rank's) to the next's, the rate at"
+                        + " which the job finishes iterations")
+                .contains("An iteration itself runs from its first compute or send, or a delay that one waited for"
+                        + " (a rank that only waits for another rank's data has not started it), to the last rank's"
+                        + " end; where iterations overlap (a pipeline) that span is longer")
                 .doesNotContain("every message at line rate");
     }
 

@@ -482,14 +482,16 @@ public final class RunWriter {
 
     static String jobsCsv(List<JobRecord> jobs) {
         CsvTable t = new CsvTable(List.of("job", "ranks", "iterations", "warmup", "start_us", "jct_us",
-                "ideal_jct_us", "network_penalty_us", "network_penalty_percent", "iteration_us", "ideal_iteration_us",
+                "ideal_jct_us", "network_penalty_us", "network_penalty_percent", "per_iteration_us",
+                "ideal_per_iteration_us", "iteration_us", "ideal_iteration_us",
                 "compute_us", "exposed_comm_us", "idle_us", "ideal_exposed_comm_us", "ideal_idle_us", "network_wait_us",
                 "max_rank_network_wait_us", "status"));
         for (var j : jobs) {
             t.row(j.job(), j.ranks(), j.iterations(), j.warmup(), Numbers.micros(j.startPs()),
                     j.completed() ? Numbers.micros(j.jctPs()) : null, Numbers.micros(j.idealJctPs()),
                     j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null,
-                    j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null, us(j.iterationUs()),
+                    j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null, us(j.perIterationUs()),
+                    us(j.idealPerIterationUs()), us(j.iterationUs()),
                     us(j.idealIterationUs()), us(j.computeUs()), us(j.exposedCommUs()), us(j.idleUs()),
                     us(j.idealExposedCommUs()), us(j.idealIdleUs()), us(j.networkWaitUs()), us(j.maxNetworkWaitUs()), j.completed() ? "completed" : "unfinished");
         }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import rocelab.engine.Time;
+import rocelab.fabric.network.IdealSlowLinks;
 import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.probe.DropReason;
@@ -102,10 +103,13 @@ public final class Summary {
                 row.put("ideal_jct_us", Numbers.micros(j.idealJctPs()));
                 row.put("network_penalty_us", j.completed() ? Numbers.micros(j.networkPenaltyPs()) : null);
                 row.put("network_penalty_percent", j.completed() ? Numbers.round(j.networkPenaltyPercent(), 2) : null);
+                row.put("per_iteration_us", nan(j.perIterationUs()));
+                row.put("ideal_per_iteration_us", nan(j.idealPerIterationUs()));
                 row.put("iteration_us", nan(j.iterationUs()));
                 row.put("ideal_iteration_us", nan(j.idealIterationUs()));
                 row.put("compute_us_per_iteration", nan(j.computeUs()));
                 row.put("exposed_comm_us_per_iteration", nan(j.exposedCommUs()));
+                row.put("late_entry_us_per_iteration", nan(j.lateEntryUs()));
                 row.put("idle_us_per_iteration", nan(j.idleUs()));
                 row.put("network_wait_us_per_iteration", nan(j.networkWaitUs()));
                 row.put("max_rank_network_wait_us_per_iteration", nan(j.maxNetworkWaitUs()));
@@ -129,6 +133,13 @@ public final class Summary {
         }
         if (!r.services().isEmpty() || !r.requests().isEmpty()) {
             m.put("inference", InferenceOutput.summary(r));
+        }
+        if (SummaryText.reportsIdeal(r)) {
+            // The fabric's slow links the ideal network has too: what their rate costs is in no network wait.
+            Map<String, Object> slow = IdealSlowLinksText.json(IdealSlowLinks.of(r.network().topology()));
+            if (slow != null) {
+                m.put("ideal_slow_links", slow);
+            }
         }
         if (r.collectives().stream().anyMatch(c -> c.job().isEmpty())) {
             List<Object> list = new ArrayList<>();

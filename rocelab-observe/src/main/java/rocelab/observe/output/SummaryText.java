@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import rocelab.engine.Time;
+import rocelab.fabric.network.IdealSlowLinks;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.network.RetryFailure;
 import rocelab.fabric.probe.DropReason;
@@ -203,15 +204,24 @@ public final class SummaryText {
                         + j.warmup() + " warm-up)" : "", ms(j.jctPs()), ms(j.idealJctPs()), ms(j.networkPenaltyPs()),
                         j.networkPenaltyPercent());
             }
-            // The iteration runs from its first compute or send (or a delay that one waited for) to the last rank's
-            // end; a GPU's own span differs (ranks start and end apart), and its three parts add up to that span, not to
-            // the iteration.
-            line(b, "  GPU view  per iteration %.3f ms, first compute or send (or a delay it waited for) to last rank's"
-                    + " end (ideal %.3f ms); per"
-                    + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms, idle %.3f ms",
-                    j.iterationUs() / 1e3, j.idealIterationUs() / 1e3,
+            // The time per iteration is from one iteration's end to the next's, the rate at which the job finishes
+            // them. An iteration runs from its first compute or send (or a delay that one waited for) to the last
+            // rank's end: where iterations overlap (a pipeline) that span is longer, and said apart, since adding
+            // spans counts the overlap twice. A GPU's own span differs again (ranks start and end apart), and its three
+            // parts add up to that span. Exposed communication counts a call's posted transfers from the rank's entry,
+            // so a wait for a straggler to enter shows there: told as its part, when it is 1 % of it or more.
+            boolean overlap = j.iterationUs() > j.perIterationUs() * 1.01;
+            line(b, "  GPU view  per iteration %.3f ms, from one iteration's end to the next (ideal %.3f ms)%s; per"
+                    + " GPU, over its own %.3f ms: compute %.3f ms, exposed communication %.3f ms%s, idle %.3f ms",
+                    j.perIterationUs() / 1e3, j.idealPerIterationUs() / 1e3, overlap ? String.format(Locale.ROOT,
+                            "; iterations overlap: each spans %.3f ms from its first compute or send (or a delay it"
+                                    + " waited for) to its last rank's end (ideal %.3f ms)", j.iterationUs() / 1e3,
+                            j.idealIterationUs() / 1e3) : "",
                     (j.computeUs() + j.exposedCommUs() + j.idleUs()) / 1e3, j.computeUs() / 1e3,
-                    j.exposedCommUs() / 1e3, j.idleUs() / 1e3);
+                    j.exposedCommUs() / 1e3, j.lateEntryUs() >= j.exposedCommUs() / 100 && j.lateEntryUs() >= 0.5
+                            ? String.format(Locale.ROOT, " (%.3f ms of it in calls it had entered before their last"
+                                    + " member did, outside the calls' own time)", j.lateEntryUs() / 1e3)
+                            : "", j.idleUs() / 1e3);
             if (!ideal) {
                 // Each rank's wait is against its own ideal span, each a bound of its own and not one schedule, so
                 // together they can add up to more than the job lost; said where they do, so the two figures are not
@@ -301,6 +311,13 @@ public final class SummaryText {
                     + " scenario's %s in this run, not in its ideal", r.network().linkEventCount() == 1
                             ? "1 link event (a link going down or up) is"
                             : r.network().linkEventCount() + " link events (links going down or up) are");
+        }
+        if (!"ideal".equals(r.model()) && reportsIdeal(r)) {
+            // The ideal is an idle fabric of this fabric's links: a degraded cable is in it, and GPU wait leaves it out.
+            String slowLinks = IdealSlowLinksText.sentence(IdealSlowLinks.of(r.network().topology()));
+            if (!slowLinks.isEmpty()) {
+                line(b, "ideal       %s", slowLinks);
+            }
         }
         if (!r.packetLevel()) {
             line(b, "not modelled %s", r.notModelled() != null ? r.notModelled() : RunResult.NOT_MODELLED);
@@ -877,7 +894,7 @@ public final class SummaryText {
      * failure); a few are told, summary.json has them all.
      */
     /** Whether the summary compares something with the ideal network: a job, a collective or an inference service. */
-    private static boolean reportsIdeal(RunResult r) {
+    static boolean reportsIdeal(RunResult r) {
         return !r.jobs().isEmpty() || !r.services().isEmpty()
                 || r.collectives().stream().anyMatch(c -> c.job().isEmpty() && c.idealTimePs() > 0);
     }

@@ -161,6 +161,11 @@ final class Findings {
         } else if (items.size() == lintItems) {
             items.add("<li>no deadlock, no pause propagation and no victims</li>");
         }
+        // The fabric's slow links the ideal network has too (summary.json ideal_slow_links): a small network wait
+        // beside them is not a healthy fabric, so they are told whatever else the run found.
+        if (s.get("ideal_slow_links") instanceof Map<?, ?> slow && slow.get("text") instanceof String text) {
+            items.add("<li><b>Slow links in the ideal network</b>: " + Page.esc(text) + "</li>");
+        }
         // Cycles of pauses the PFC log found (summary.json pfc_cycles), whether or not one ended the run.
         if (s.get("pfc_cycles") instanceof List<?> cycles && s.get("simulated_seconds") instanceof Number end) {
             for (Object o : cycles) {

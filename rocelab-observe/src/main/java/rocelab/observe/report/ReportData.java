@@ -233,7 +233,8 @@ final class ReportData {
         d.jobs = r.jobs().stream().map(j -> new JobRecord(j.job(), j.ranks(), j.iterations(), j.warmup(), j.startPs(),
                 j.endPs(), j.completed(), j.idealEndPs(), ns(j.iterationUs()), ns(j.idealIterationUs()),
                 ns(j.computeUs()), ns(j.exposedCommUs()), ns(j.idleUs()), ns(j.idealExposedCommUs()),
-                ns(j.idealIdleUs()), ns(j.networkWaitUs()), ns(j.maxNetworkWaitUs()))).toList();
+                ns(j.idealIdleUs()), ns(j.networkWaitUs()), ns(j.maxNetworkWaitUs()))
+                .withPerIteration(ns(j.perIterationUs()), ns(j.idealPerIterationUs()))).toList();
         d.ranks = r.ranks().stream().map(k -> new RankRecord(k.job(), k.rank(), k.host(), k.coords(),
                 ns(k.iterationUs()), ns(k.computeUs()), ns(k.exposedCommUs()), ns(k.idleUs()),
                 ns(k.idealExposedCommUs()), ns(k.idealIdleUs()))).toList();

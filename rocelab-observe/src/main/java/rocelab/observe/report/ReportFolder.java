@@ -317,7 +317,10 @@ final class ReportFolder {
                     "completed".equals(c.text(i, "status")), start + c.ps(i, "ideal_jct_us"),
                     c.num(i, "iteration_us"), c.num(i, "ideal_iteration_us"), c.num(i, "compute_us"),
                     c.num(i, "exposed_comm_us"), c.num(i, "idle_us"), c.num(i, "ideal_exposed_comm_us"),
-                    c.num(i, "ideal_idle_us"), c.num(i, "network_wait_us"), c.num(i, "max_rank_network_wait_us")));
+                    c.num(i, "ideal_idle_us"), c.num(i, "network_wait_us"), c.num(i, "max_rank_network_wait_us"))
+                    // A folder written before the time per iteration was has no column for it: shown blank.
+                    .withPerIteration(c.has("per_iteration_us") ? c.num(i, "per_iteration_us") : Double.NaN,
+                            c.has("ideal_per_iteration_us") ? c.num(i, "ideal_per_iteration_us") : Double.NaN));
         }
         return out;
     }

@@ -240,14 +240,17 @@ public final class ReportWriter {
         for (JobRecord j : jobs) {
             rows.add(List.of(j.job(), String.valueOf(j.ranks()), j.completed() ? Fmt.us(j.jctPs() / 1e6) : "",
                     Fmt.us(j.idealJctPs() / 1e6), j.completed() && !ideal ? Fmt.num(j.networkPenaltyPercent(), 1)
-                            + " %" : "", Fmt.us(j.iterationUs()), Fmt.us(j.computeUs()), Fmt.us(j.exposedCommUs()),
+                            + " %" : "", Fmt.us(j.perIterationUs()), Fmt.us(j.computeUs()), Fmt.us(j.exposedCommUs()),
                     Fmt.us(j.idleUs()), ideal ? "" : Fmt.us(j.networkWaitUs()), ideal ? "" : Fmt.us(j.maxNetworkWaitUs()),
                     j.completed() ? "completed" : "unfinished"));
         }
-        p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "iteration us", "compute us",
+        p.table(List.of("job", "ranks", "JCT us", "ideal JCT us", "network penalty", "per iteration us", "compute us",
                 "exposed comm us", "idle us", "GPU network wait us", "worst rank wait us", "status"), rows, 0);
-        p.note("Most penalised first. Iteration: from its first compute or send, or a delay that one waited for"
-                + " (a rank that only waits for another rank's data has not started it) to the last rank's end."
+        p.note("Most penalised first. Per iteration: from one iteration's end (its last rank's) to the next's, the"
+                + " rate at which the job finishes iterations (the last iteration's end less the warm-up's end, over"
+                + " the measured iterations). An iteration itself runs from its first compute or send, or a delay"
+                + " that one waited for (a rank that only waits for another rank's data has not started it), to the"
+                + " last rank's end; where iterations overlap (a pipeline) that span is longer (jobs.csv iteration_us)."
                 + " Compute, exposed communication and idle: per GPU and iteration (after warm-up), mean over ranks; they add up to a"
                 + " GPU's own span, from its previous iteration's end to its end, which differs from the iteration"
                 + " when ranks start and end apart. Exposed communication:"

@@ -19,7 +19,8 @@ public final class Lint {
             new TrafficClassUnsetRule(), new DcqcnEnabledRule(), new CnpPriorityRule(), new MtuRule(),
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
             new ReorderingRule(), new TimelyThresholdRule(), new DctcpMarkingRule(), new SwiftTargetRule(), new StartAfterStopRule(), new CreditLoopRule(),
-            new SharedGpuRule(), new CrossRailRule(), new UnevenPathsRule(), new ImportNotesRule());
+            new SharedGpuRule(), new CrossRailRule(), new UnevenPathsRule(), new IdealSlowLinksRule(),
+            new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

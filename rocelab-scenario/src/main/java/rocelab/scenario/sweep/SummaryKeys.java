@@ -191,6 +191,24 @@ public final class SummaryKeys {
             ib_victims[].waited_at[].packets
             ib_victims[].waited_at[].port
             ib_victims[].waited_at[].victim_wait_us
+            ideal_slow_links
+            ideal_slow_links.links
+            ideal_slow_links.links[]
+            ideal_slow_links.links[].delay_us
+            ideal_slow_links.links[].link
+            ideal_slow_links.links[].others
+            ideal_slow_links.links[].rate_gbps
+            ideal_slow_links.links[].role
+            ideal_slow_links.links[].role_delay_us
+            ideal_slow_links.links[].role_rate_gbps
+            ideal_slow_links.text
+            ideal_slow_links.tiers
+            ideal_slow_links.tiers[]
+            ideal_slow_links.tiers[].example
+            ideal_slow_links.tiers[].host_rate_gbps
+            ideal_slow_links.tiers[].links
+            ideal_slow_links.tiers[].rate_gbps
+            ideal_slow_links.tiers[].role
             inference
             inference[]
             inference[].beside
@@ -253,17 +271,20 @@ public final class SummaryKeys {
             jobs[].exposed_comm_us_per_iteration
             jobs[].ideal_iteration_us
             jobs[].ideal_jct_us
+            jobs[].ideal_per_iteration_us
             jobs[].idle_us_per_iteration
             jobs[].iteration_us
             jobs[].iterations
             jobs[].jct_us
             jobs[].job
+            jobs[].late_entry_us_per_iteration
             jobs[].max_rank_network_wait_us_per_iteration
             jobs[].network_penalty_percent
             jobs[].network_penalty_us
             jobs[].network_wait_us_per_iteration
             jobs[].notes
             jobs[].notes[]
+            jobs[].per_iteration_us
             jobs[].ranks
             jobs[].warmup
             max_queue_bytes
