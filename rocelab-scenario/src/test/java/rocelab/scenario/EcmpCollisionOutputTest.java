@@ -48,7 +48,7 @@ class EcmpCollisionOutputTest {
         RunResult r = Scenarios.assemble(twoFlows("ecmp")).run(ProgressListener.NONE);
         Path dir = write(r, "ecmp");
         List<String> flows = Files.readAllLines(dir.resolve("flows.csv"));
-        assertThat(flows.get(0)).endsWith(",ecmp_wait_us,rate_held_us,qp_wait_us");
+        assertThat(flows.get(0)).endsWith(",ecmp_wait_us,rate_held_us,qp_wait_us,delivered_bytes");
         for (String row : flows.subList(1, 3)) {
             double wait = Double.parseDouble(row.split(",", -1)[17]); // ecmp_wait_us
             double fct = Double.parseDouble(row.split(",")[6]);
@@ -68,7 +68,7 @@ class EcmpCollisionOutputTest {
         RunResult r = Scenarios.assemble(twoFlows("spray")).run(ProgressListener.NONE);
         Path dir = write(r, "spray");
         List<String> flows = Files.readAllLines(dir.resolve("flows.csv"));
-        assertThat(flows.get(0)).endsWith(",ecmp_wait_us,rate_held_us,qp_wait_us");
+        assertThat(flows.get(0)).endsWith(",ecmp_wait_us,rate_held_us,qp_wait_us,delivered_bytes");
         assertThat(flows.subList(1, 3)).allMatch(row -> row.split(",", -1)[17].equals("0"));
         assertThat(Files.readString(dir.resolve(RunWriter.SUMMARY))).doesNotContain("ecmp_collision");
         assertThat(SummaryText.render(r, null)).doesNotContain("ECMP  ");

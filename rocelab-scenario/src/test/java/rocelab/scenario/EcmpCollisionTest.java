@@ -155,7 +155,7 @@ class EcmpCollisionTest {
         Path dir = tmp.resolve("run");
         new RunWriter(Integer.MAX_VALUE).write(dir, r, Map.of());
         List<String> rows = Files.readAllLines(dir.resolve("flows.csv"));
-        assertThat(rows.get(0)).endsWith(",pfc_victim,ecmp_wait_us,rate_held_us,qp_wait_us");
+        assertThat(rows.get(0)).endsWith(",pfc_victim,ecmp_wait_us,rate_held_us,qp_wait_us,delivered_bytes");
         assertThat(rows.get(1).split(",", -1)[17]).isEqualTo(Numbers.micros(log.waitPs(0)).toPlainString());
         String json = Files.readString(dir.resolve(RunWriter.SUMMARY));
         assertThat(json).contains("\"ecmp_collision_count\": 1", "\"switch\": \"leaf0\"", "\"port\": " + shared,

@@ -98,7 +98,7 @@ class InfinibandStoryTest {
             assertThat(lines.get(0)).as("the schema keeps its columns, in place").isEqualTo("flow_id,src,dst,size_bytes,"
                     + "start_us,finish_us,fct_us,delivered_us,ideal_fct_us,slowdown,status,qp,udp_sport,"
                     + (mode.equals("infiniband") ? "credit_wait_us,victim_wait_us,credit_root,credit_victim,"
-                    : "paused_wait_us,victim_wait_us,pause_root,pfc_victim,") + "ecmp_wait_us,rate_held_us,qp_wait_us");
+                    : "paused_wait_us,victim_wait_us,pause_root,pfc_victim,") + "ecmp_wait_us,rate_held_us,qp_wait_us,delivered_bytes");
             rows.put(mode, lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList());
             for (String[] row : rows.get(mode)) {
                 int qp = Integer.parseInt(row[11]);
