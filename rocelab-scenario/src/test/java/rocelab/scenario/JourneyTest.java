@@ -540,7 +540,7 @@ class JourneyTest {
         assertNoPauseToldWithAThresholdItsIngressDidNotReach(text);
         // pfc.csv says it too: every XOFF row under its threshold is a refresh or the full pool's, by its reason.
         List<String[]> rows = r.pfcLog().csv().lines().skip(1).map(l -> l.split(",", -1)).toList();
-        assertThat(r.pfcLog().csv().lines().findFirst().orElseThrow()).endsWith(",top_flows,reason");
+        assertThat(r.pfcLog().csv().lines().findFirst().orElseThrow()).endsWith(",top_flows,reason,egress_bytes");
         assertThat(rows).anyMatch(c -> c[c.length - 1].equals("shared_pool_full"));
         for (String[] c : rows) {
             String reason = c[c.length - 1];
