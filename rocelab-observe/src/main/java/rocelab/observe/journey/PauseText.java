@@ -76,7 +76,8 @@ final class PauseText {
         if (c != null && c.ownWay()) {
             // The port of the flow's own way held a substantial share of the paused group: the wait is its own.
             by += String.format(Locale.ROOT, "; for this flow rooted at %s, on its way, which held at least half"
-                    + " as many of them", pfc.rootName(c.kind(), c.node(), c.port()));
+                    + " as many of that ingress's bytes as the port holding most", pfc.rootName(c.kind(), c.node(),
+                    c.port()));
         } else if (c != null && (c.kind() != x.rootKind() || c.node() != x.rootNode() || c.port() != x.rootPort())) {
             by += String.format(Locale.ROOT, "; for this flow rooted at %s, where the pause that held the port of its"
                     + " own way was rooted", pfc.rootName(c.kind(), c.node(), c.port()));
