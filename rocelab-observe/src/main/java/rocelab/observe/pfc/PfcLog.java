@@ -51,7 +51,9 @@ import rocelab.observe.victim.Victims;
  * their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
  * order, so their intervals on one clock only need a high-water mark): the flow's wait at a hop is the paused time
  * during which at least one of its packets (at an RNIC: its next packet) was held there. Each wait is attributed to
- * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own round
+ * the root of the XOFF that last paused the transmitter, unless the flow's own port at that switch held at least half
+ * as many of the group's bytes as the port holding most: then to that port, or along the flow's way through the XOFF
+ * that paused it ({@link #ownCause}); and split by whether that root is on the flow's own round
  * trip (its data or its ACKs leave by the root port, or the root is its receiver's or its sender's RNIC); a pause
  * rooted anywhere else makes the flow a victim.
  */
@@ -933,7 +935,7 @@ public final class PfcLog implements PfcProbe {
 
     /**
      * {@code time_us,device,port,peer,priority,kind,quanta,pause_us,ingress_bytes,threshold_bytes,egress_port,
-     * root,root_hops,top_flows}: for an XOFF, the threshold the group crossed, the port where most of its bytes
+     * root,root_hops,top_flows,reason,egress_bytes}: for an XOFF, the threshold the group crossed, the port where most of its bytes
      * were queued, the congestion point it is rooted at, and the flows with the most bytes in it
      * ({@code flow_id:bytes}).
      */
