@@ -540,10 +540,10 @@ class JourneyTest {
         assertNoPauseToldWithAThresholdItsIngressDidNotReach(text);
         // pfc.csv says it too: every XOFF row under its threshold is a refresh or the full pool's, by its reason.
         List<String[]> rows = r.pfcLog().csv().lines().skip(1).map(l -> l.split(",", -1)).toList();
-        assertThat(r.pfcLog().csv().lines().findFirst().orElseThrow()).endsWith(",top_flows,reason");
-        assertThat(rows).anyMatch(c -> c[c.length - 1].equals("shared_pool_full"));
+        assertThat(r.pfcLog().csv().lines().findFirst().orElseThrow()).endsWith(",top_flows,reason,egress_bytes");
+        assertThat(rows).anyMatch(c -> c[c.length - 2].equals("shared_pool_full"));
         for (String[] c : rows) {
-            String reason = c[c.length - 1];
+            String reason = c[c.length - 2];
             if (c[5].equals("XON")) {
                 assertThat(reason).isEqualTo("resume");
             } else if (Long.parseLong(c[8]) < Long.parseLong(c[9])) {

@@ -488,7 +488,7 @@ public final class JourneyText {
                         text = pauses.lostOnDownLink(e);
                     }
                 }
-                case WAITED -> text = pauses.waited(e, (JourneyEvent.Wait) e.cause());
+                case WAITED -> text = pauses.waited(f, e, (JourneyEvent.Wait) e.cause());
                 case CREDIT_WAIT -> text = credits.line(e, (JourneyEvent.CreditWait) e.cause());
                 case ECMP_WAIT -> {
                     JourneyEvent.EcmpWait w = (JourneyEvent.EcmpWait) e.cause();

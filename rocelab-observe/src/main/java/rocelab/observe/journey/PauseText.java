@@ -59,7 +59,7 @@ final class PauseText {
     }
 
     /** A wait of the flow's packets behind a pause, and the XOFF that paused the transmitter, by its identity. */
-    String waited(JourneyEvent e, JourneyEvent.Wait w) {
+    String waited(FlowRecord f, JourneyEvent e, JourneyEvent.Wait w) {
         String what = w.acks() ? "last ACK" : "packets";
         String where = topo.isHost(e.node()) ? "h" + e.node() + "'s RNIC held " + (w.acks() ? "the flow's last ACK" : "its data")
                 : String.format(Locale.ROOT, "%s: the flow's %s waited in the queue towards %s", name(e.node()), what,
@@ -71,6 +71,17 @@ final class PauseText {
                         us(x.timePs()), pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()), x.cycleSincePs() < 0
                                 ? "" : String.format(Locale.ROOT, " when sent; from %s us on held by %s",
                                         us(x.cycleSincePs()), pfc.rootName(PfcLog.ROOT_PAUSE_CYCLE, x.cycle(), -1)));
+        PfcLog.WaitCause c = x == null || x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE || f.queuePair() < 0 ? null
+                : pfc.waitCause(far.node(), far.port(), w.priority(), w.xoffSentPs(), f.queuePair(), w.acks());
+        if (c != null && c.ownWay()) {
+            // The port of the flow's own way held a substantial share of the paused group: the wait is its own.
+            by += String.format(Locale.ROOT, "; for this flow rooted at %s, on its way, which held at least half"
+                    + " as many of that ingress's bytes as the port holding most", pfc.rootName(c.kind(), c.node(),
+                    c.port()));
+        } else if (c != null && (c.kind() != x.rootKind() || c.node() != x.rootNode() || c.port() != x.rootPort())) {
+            by += String.format(Locale.ROOT, "; for this flow rooted at %s, where the pause that held the port of its"
+                    + " own way was rooted", pfc.rootName(c.kind(), c.node(), c.port()));
+        }
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
     }
 
@@ -133,7 +144,8 @@ final class PauseText {
             }
             cause = String.format(Locale.ROOT, "%s%s; %s", flows.length() == 0 ? ""
                     : (poolFull ? "; most of them " : ", holding most of ") + flows,
-                    x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort()),
+                    x.egressPort() < 0 ? "" : ", queued mostly towards " + peer(e.node(), x.egressPort())
+                            + shares(e.node(), x, e.value()),
                     x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE && x.depth() == 0
                             ? "that port was paused, and the pauses in force from there lead back to this ingress: it"
                                     + " is on " + pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort())
@@ -145,6 +157,28 @@ final class PauseText {
         return String.format(Locale.ROOT, "%s sends PFC XOFF to %s for priority %d%s (%s%s): %s", name(e.node()),
                 name(far.node()), e.psn(), refresh ? " again, a refresh while the pause holds" : "", held, cause,
                 stops);
+    }
+
+    /**
+     * The group's bytes by egress port, for those that held at least half as many as the port holding most (the ports
+     * a flow's wait behind this pause counts as its own way's making: {@link PfcLog#waitCause}), as bytes and shares of
+     * what the ingress held: {@code  (113,634 B, 51.9 %; towards spine1 104,076 B, 47.6 %)}.
+     */
+    private String shares(int node, PfcLog.Xoff x, long ingressBytes) {
+        if (x.sharePorts().length == 0 || ingressBytes <= 0) {
+            return "";
+        }
+        long top = x.shareBytes()[0];
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, " (%,d B, %.1f %%", top,
+                100.0 * top / ingressBytes));
+        for (int k = 1; k < x.sharePorts().length; k++) {
+            if (x.shareBytes()[k] * PfcLog.OWN_SHARE_DIVISOR < top) {
+                break;
+            }
+            b.append(String.format(Locale.ROOT, "; towards %s %,d B, %.1f %%", peer(node, x.sharePorts()[k]),
+                    x.shareBytes()[k], 100.0 * x.shareBytes()[k] / ingressBytes));
+        }
+        return b.append(')').toString();
     }
 
     private String name(int node) {

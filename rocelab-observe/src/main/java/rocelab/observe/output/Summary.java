@@ -21,6 +21,7 @@ import rocelab.observe.flow.FlowAggregate;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
+import rocelab.observe.flow.Oversubscription;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.pfc.PfcLog;
@@ -74,6 +75,10 @@ public final class Summary {
             m.put(kind + "_deadlock_since_us", Numbers.micros(r.deadlockSincePs()));
         }
         m.put("flows", flows(r));
+        List<Oversubscription.Tier> tiers = Oversubscription.find(r.network(), r.packetLevel());
+        if (!tiers.isEmpty()) {
+            m.put("oversubscription", oversubscription(r, tiers));
+        }
         if (r.packetLevel() && !r.network().retryFailures().isEmpty()) {
             // Each QP that ran out of retries while links were down, with what they did to it.
             List<Object> failures = new ArrayList<>();
@@ -620,5 +625,47 @@ public final class Summary {
 
     private static Object nan(double v) {
         return Double.isNaN(v) ? null : Numbers.round(v, 3);
+    }
+
+    /**
+     * summary.json {@code oversubscription}: per oversubscribed tier its ratio, and at packet level (flows kept one by
+     * one) its bound from the ports' counters beside the flows' time ({@link Oversubscription}).
+     */
+    private static List<Object> oversubscription(RunResult r, List<Oversubscription.Tier> tiers) {
+        var topo = r.network().topology();
+        boolean counted = r.packetLevel() && !r.flowsAreAggregated();
+        List<Object> out = new ArrayList<>();
+        for (Oversubscription.Tier t : tiers) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("tier", Oversubscription.tierName(topo, t.tier()));
+            row.put("switches", t.switches());
+            row.put("ratio_min", Numbers.round(t.minRatio(), 3));
+            row.put("ratio_max", Numbers.round(t.maxRatio(), 3));
+            if (counted) {
+                long first = firstStartPs(r);
+                long last = lastEndPs(r);
+                row.put("bound_switch", topo.nodeName(t.boundNode()));
+                row.put("bound_direction", t.up() ? "up" : "down");
+                row.put("bound_bytes", t.boundBytes());
+                row.put("bound_capacity_gbps", Numbers.round(t.capacityBps() / 1e9, 3));
+                row.put("bound_us", Numbers.micros(t.boundPs()));
+                row.put("host_link_bound_us", Numbers.micros(t.hostBoundPs()));
+                row.put("flows_us", Numbers.micros(Math.max(0, last - first)));
+                row.put("set_the_pace", Oversubscription.setThePace(t, first, last));
+                row.put("text", Oversubscription.boundWords(r.network(), t, first, last));
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    /** The first flow's start (0 without flows). */
+    static long firstStartPs(RunResult r) {
+        return r.flows().stream().mapToLong(FlowRecord::startPs).min().orElse(0);
+    }
+
+    /** The last flow's end: its finish, or the run's end for a flow that did not finish. */
+    static long lastEndPs(RunResult r) {
+        return r.flows().stream().mapToLong(f -> f.completed() ? f.finishPs() : r.simulatedPs()).max().orElse(0);
     }
 }

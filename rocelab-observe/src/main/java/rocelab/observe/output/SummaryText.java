@@ -20,6 +20,7 @@ import rocelab.observe.credit.VirtualLanes;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.Oversubscription;
 import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
@@ -85,8 +86,17 @@ public final class SummaryText {
         var topo = r.network().topology();
         line(b, "scenario %s · mode %s%s · seed %d · rocelab %s", r.scenario(), r.mode(),
                 r.packetLevel() ? "" : " · model " + r.model(), r.seed(), r.version());
-        line(b, "fabric   %s, %s", Numbers.count(topo.hostCount(), "host", "hosts"),
-                Numbers.count(topo.switchCount(), "switch", "switches"));
+        List<Oversubscription.Tier> tiers = Oversubscription.find(r.network(), r.packetLevel());
+        StringBuilder ratios = new StringBuilder();
+        for (Oversubscription.Tier ot : tiers) {
+            ratios.append("; ").append(Oversubscription.ratioWords(r.network(), ot));
+        }
+        line(b, "fabric   %s, %s%s", Numbers.count(topo.hostCount(), "host", "hosts"),
+                Numbers.count(topo.switchCount(), "switch", "switches"), ratios);
+        for (Oversubscription.Tier ot : r.packetLevel() && aggregated == null ? tiers : List.<Oversubscription.Tier>of()) {
+            line(b, "         %s", Oversubscription.boundWords(r.network(), ot, Summary.firstStartPs(r),
+                    Summary.lastEndPs(r)));
+        }
         line(b, "");
         line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
                 (failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "")

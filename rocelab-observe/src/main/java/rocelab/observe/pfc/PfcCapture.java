@@ -266,6 +266,7 @@ final class PfcCapture implements PfcProbe {
             }
         }
         int node = sw.nodeId();
+        noteShares(rec, i, sw, priority, ports, egress);
         rec[i + PfcLog.F_EGRESS] = egress;
         if (egress < 0) {
             // Only the packet being admitted belongs to the group: this switch's buffer, no port to name.
@@ -280,6 +281,44 @@ final class PfcCapture implements PfcProbe {
         }
         // Paused itself: the log names the XOFF that paused it (sent by the peer at this time) as the parent.
         rec[at + XOFF_SENT] = out.lastXoffSentPs(priority);
+    }
+
+    /**
+     * Notes the group's bytes by egress port: the {@link PfcLog#SHARES} ports holding most (most first, {@code top}
+     * first of equals), each with the send time of the XOFF that pauses it (-1: not paused), and how many ports held
+     * any. The log resolves each paused port's XOFF to its row ({@link PfcLog#link}); a flow's wait behind this XOFF is
+     * its own when a port on its way held a substantial share ({@link PfcLog#onPausedWait}). Per XOFF: a pass over
+     * the ports per entry.
+     */
+    private void noteShares(long[] rec, int i, Switch sw, int priority, int ports, int top) {
+        int held = 0;
+        for (int e = 0; e < ports; e++) {
+            if (egressScratch[e] > 0) {
+                held++;
+            }
+        }
+        rec[i + PfcLog.F_SHARED_PORTS] = held;
+        long previous = Long.MAX_VALUE;
+        int previousPort = -1;
+        for (int k = 0; k < PfcLog.SHARES && k < held; k++) {
+            // The top first (most bytes, lowest port of equals); then each next in (bytes descending, port ascending).
+            int best = k == 0 ? top : -1;
+            for (int e = 0; k > 0 && e < ports; e++) {
+                long b = egressScratch[e];
+                boolean after = b < previous || b == previous && e > previousPort;
+                if (b > 0 && after && (best < 0 || b > egressScratch[best])) {
+                    best = e;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            previous = egressScratch[best];
+            previousPort = best;
+            EgressPort out = sw.port(best);
+            rec[i + PfcLog.F_SHARE + k] = PfcLog.share(best, egressScratch[best]);
+            rec[i + PfcLog.F_SHARE_PARENT + k] = out.isPaused(priority) ? out.lastXoffSentPs(priority) : -1;
+        }
     }
 
     /**

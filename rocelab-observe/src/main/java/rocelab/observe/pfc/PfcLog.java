@@ -11,8 +11,10 @@ import java.util.Map;
 import rocelab.engine.Simulator;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
+import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.CsvTable;
@@ -49,7 +51,9 @@ import rocelab.observe.victim.Victims;
  * their own ({@link Hop#acks}). Per flow and hop the intervals are merged (a flow's packets wait in FIFO
  * order, so their intervals on one clock only need a high-water mark): the flow's wait at a hop is the paused time
  * during which at least one of its packets (at an RNIC: its next packet) was held there. Each wait is attributed to
- * the root of the XOFF that last paused the transmitter, and split by whether that root is on the flow's own round
+ * the root of the XOFF that last paused the transmitter, unless the flow's own port at that switch held at least half
+ * as many of the group's bytes as the port holding most: then to that port, or along the flow's way through the XOFF
+ * that paused it ({@link #ownCause}); and split by whether that root is on the flow's own round
  * trip (its data or its ACKs leave by the root port, or the root is its receiver's or its sender's RNIC); a pause
  * rooted anywhere else makes the flow a victim.
  */
@@ -97,7 +101,24 @@ public final class PfcLog implements PfcProbe {
     private static final int CYCLE_SINCE = HELD_CLOCK + 1;
     private static final int CYCLE_ID = CYCLE_SINCE + 1;
     private static final int CYCLE_DEPTH = CYCLE_ID + 1;
-    private static final int FIELDS = CYCLE_DEPTH + 1;
+    /**
+     * The group's bytes by egress port ({@link PfcCapture}): how many ports held any, then the {@link #SHARES} holding
+     * most (most first; {@link #share} packs port and bytes, -1: none), and per entry the row of the XOFF that paused
+     * that port when this one was sent ({@link #UNPAUSED}: none; {@link #PAUSED_UNSEEN}: a frame no log saw).
+     */
+    private static final int SHARED_PORTS = CYCLE_DEPTH + 1;
+    private static final int SHARE = SHARED_PORTS + 1;
+    /** Egress ports kept per XOFF with their bytes, most first. */
+    public static final int SHARES = 8;
+    private static final int SHARE_PARENT = SHARE + SHARES;
+    private static final int FIELDS = SHARE_PARENT + SHARES;
+    private static final long UNPAUSED = -1;
+    private static final long PAUSED_UNSEEN = -2;
+    /**
+     * A flow's wait behind an XOFF is its own when a port on its way held at least this share of what the port holding
+     * most held: 1/2 (see {@link #onPausedWait}).
+     */
+    public static final int OWN_SHARE_DIVISOR = 2;
     /**
      * Root kinds: a congestion point (a switch egress, an RNIC's receive buffer or pause storm, named by node and
      * port), or a cycle of pauses (named by its index in {@link #cycles}, port -1): the pauses in force, followed from
@@ -234,6 +255,15 @@ public final class PfcLog implements PfcProbe {
         rows[i + ROOT_KIND] = ROOT_CONGESTION_POINT;
         int node = (int) rows[i + NODE];
         int priority = (int) rows[i + PRIO];
+        for (int k = 0; k < SHARES && rows[i + SHARE + k] >= 0; k++) {
+            // The capture noted when the XOFF pausing that port was sent: its row, by identity.
+            long sent = rows[i + SHARE_PARENT + k];
+            if (sent >= 0) {
+                int sp = portOffset[node] + sharePort(rows[i + SHARE + k]);
+                int parent = find(peerNode[sp], peerPort[sp], priority, sent);
+                rows[i + SHARE_PARENT + k] = parent >= 0 ? parent : PAUSED_UNSEEN;
+            }
+        }
         int g = group(node, (int) rows[i + PORT], priority);
         rows[i + PREVIOUS] = lastXoff[g];
         lastXoff[g] = r;
@@ -526,6 +556,9 @@ public final class PfcLog implements PfcProbe {
     static final int F_ROOT_PORT = ROOT_PORT;
     static final int F_DEPTH = DEPTH;
     static final int F_TOP = TOP;
+    static final int F_SHARED_PORTS = SHARED_PORTS;
+    static final int F_SHARE = SHARE;
+    static final int F_SHARE_PARENT = SHARE_PARENT;
 
     /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
     private int find(int node, int port, int priority, long sentPs) {
@@ -565,13 +598,107 @@ public final class PfcLog implements PfcProbe {
             inCycle = Math.min(added, Math.max(0, toClockPs - cut));
         }
         if (added > inCycle) {
-            flowWaits.credit(queuePair, added - inCycle, (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE],
-                    (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH] + 1);
+            ownCause(pauser, queuePair, ack);
+            flowWaits.credit(queuePair, added - inCycle, causeKind, causeNode, causePort, causeDepth);
         }
         if (inCycle > 0) {
             flowWaits.credit(queuePair, inCycle, ROOT_PAUSE_CYCLE, (int) rows[i + CYCLE_ID], -1,
                     (int) rows[i + CYCLE_DEPTH] + 1);
         }
+    }
+
+    /** What {@link #ownCause} found: the root a wait goes to, and how many pause hops from it the wait was. */
+    private int causeKind;
+    private int causeNode;
+    private int causePort;
+    private int causeDepth;
+    /** Whether it was found by the flow's own way (a port of it held a substantial share at every XOFF walked). */
+    private boolean causeOwn;
+
+    /**
+     * The root a wait of {@code queuePair}'s packets (its last ACK when {@code ack}) behind XOFF {@code row} goes to.
+     * The XOFF's cause is its group's bytes by egress port. Where the flow's own packets leave that switch by a port
+     * that held at least 1/{@link #OWN_SHARE_DIVISOR} of what the port holding most held, the pause is of its own way's
+     * making: if that port was not paused it is the root (a congestion point on the flow's way); if it was, the XOFF
+     * that paused it is asked the same, one switch further along the flow's way. Where its port held less (or the
+     * walk meets a cycle, or an RNIC), the wait goes to the XOFF's root, as the log names it. So a pause that two
+     * congested ports made together is not called a victim's by a few KB of difference between them. Per new part of
+     * a wait (not per packet): a hash per kept egress and switch walked.
+     */
+    private void ownCause(int row, int queuePair, boolean ack) {
+        QueuePair qp = network.queuePairs().get(queuePair);
+        int from = ack ? qp.destinationHost() : qp.sourceHost();
+        int to = ack ? qp.sourceHost() : qp.destinationHost();
+        int r = row;
+        for (int hops = 1; hops <= walkNode.length; hops++) {
+            int i = r * FIELDS;
+            int node = (int) rows[i + NODE];
+            int own = rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && !topo.isHost(node) ? ownShare(i, from, to,
+                    qp.entropy()) : -1;
+            if (own < 0) {
+                causeOwn = false;
+                causeKind = (int) rows[i + ROOT_KIND];
+                causeNode = (int) rows[i + ROOT_NODE];
+                causePort = (int) rows[i + ROOT_PORT];
+                causeDepth = (int) rows[i + DEPTH] + hops;
+                return;
+            }
+            long parent = rows[i + SHARE_PARENT + own];
+            int port = sharePort(rows[i + SHARE + own]);
+            if (parent == UNPAUSED || parent == PAUSED_UNSEEN) {
+                causeOwn = true;
+                int pp = portOffset[node] + port;
+                causeKind = ROOT_CONGESTION_POINT;
+                causeNode = parent == UNPAUSED ? node : peerNode[pp];
+                causePort = parent == UNPAUSED ? port : -1;
+                // Its own egress is the root (0 hops from this XOFF), or an RNIC's storm paused it (1 hop).
+                causeDepth = parent == UNPAUSED ? hops : hops + 1;
+                return;
+            }
+            r = (int) parent;
+        }
+        int i = row * FIELDS;
+        causeOwn = false;
+        causeKind = (int) rows[i + ROOT_KIND];
+        causeNode = (int) rows[i + ROOT_NODE];
+        causePort = (int) rows[i + ROOT_PORT];
+        causeDepth = (int) rows[i + DEPTH] + 1;
+    }
+
+    /**
+     * The entry of XOFF row offset {@code i} for the port by which packets from {@code from} to {@code to} leave its
+     * switch, when that port held at least 1/{@link #OWN_SHARE_DIVISOR} of the top port's bytes (the most such, where
+     * the switch spreads them), else -1.
+     */
+    private int ownShare(int i, int from, int to, int entropy) {
+        if (rows[i + SHARE] < 0) {
+            return -1;
+        }
+        long top = shareBytes(rows[i + SHARE]);
+        Switch sw = network.switchAt((int) rows[i + NODE] - topo.hostCount());
+        for (int k = 0; k < SHARES && rows[i + SHARE + k] >= 0; k++) {
+            long b = shareBytes(rows[i + SHARE + k]);
+            if (b * OWN_SHARE_DIVISOR < top) {
+                return -1; // most first: no later port holds enough
+            }
+            if (sw.forwardsThrough(from, to, entropy, sharePort(rows[i + SHARE + k]))) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** An egress port and the bytes of a group it held, in one long. */
+    static long share(int port, long bytes) {
+        return (long) port << 48 | bytes;
+    }
+
+    static int sharePort(long share) {
+        return (int) (share >>> 48);
+    }
+
+    static long shareBytes(long share) {
+        return share & ((1L << 48) - 1);
     }
 
     public int frames() {
@@ -650,7 +777,38 @@ public final class PfcLog implements PfcProbe {
      */
     public record Xoff(long timePs, int node, int port, int priority, long groupBytes, long thresholdBytes,
             int egressPort, long egressBytes, int rootKind, int rootNode, int rootPort, int depth, int[] topFlows,
-            long[] topBytes, PfcReason reason, long poolUsedBytes, long poolBytes, long cycleSincePs, int cycle) {}
+            long[] topBytes, PfcReason reason, long poolUsedBytes, long poolBytes, long cycleSincePs, int cycle,
+            int[] sharePorts, long[] shareBytes, int sharedPorts) {
+        /** The group's bytes queued towards egress {@code port} when it was sent, or -1 when not kept. */
+        public long bytesTowards(int port) {
+            for (int k = 0; k < sharePorts.length; k++) {
+                if (sharePorts[k] == port) {
+                    return shareBytes[k];
+                }
+            }
+            return -1;
+        }
+    }
+
+    /**
+     * Where a flow's wait behind an XOFF goes (see {@link #ownCause}): a root of {@code kind}, {@code depth} pause hops
+     * from the wait, and whether the flow's own way's port held a substantial share of the XOFF's group.
+     */
+    public record WaitCause(int kind, int node, int port, int depth, boolean ownWay) {}
+
+    /**
+     * The root a wait of {@code queuePair}'s packets (its last ACK: {@code ack}) behind the XOFF (node, port) sent for
+     * {@code priority} at {@code sentPs} goes to, or null when no such XOFF was recorded: the same as its wait was
+     * credited to, but for the part after a pause cycle formed (told apart by the XOFF's {@code cycleSincePs}).
+     */
+    public WaitCause waitCause(int node, int port, int priority, long sentPs, int queuePair, boolean ack) {
+        int r = find(node, port, priority, sentPs);
+        if (r < 0) {
+            return null;
+        }
+        ownCause(r, queuePair, ack);
+        return new WaitCause(causeKind, causeNode, causePort, causeDepth, causeOwn);
+    }
 
     /** The XOFF (node, port) sent for {@code priority} at {@code sentPs}, or null: identity, not time proximity. */
     public Xoff xoff(int node, int port, int priority, long sentPs) {
@@ -670,11 +828,22 @@ public final class PfcLog implements PfcProbe {
             qps[k] = (int) rows[i + TOP + 2 * k];
             bytes[k] = rows[i + TOP + 2 * k + 1];
         }
+        int kept = 0;
+        while (kept < SHARES && rows[i + SHARE + kept] >= 0) {
+            kept++;
+        }
+        int[] sharePorts = new int[kept];
+        long[] shareBytes = new long[kept];
+        for (int k = 0; k < kept; k++) {
+            sharePorts[k] = sharePort(rows[i + SHARE + k]);
+            shareBytes[k] = shareBytes(rows[i + SHARE + k]);
+        }
         return new Xoff(rows[i + TIME], (int) rows[i + NODE], (int) rows[i + PORT], (int) rows[i + PRIO],
                 rows[i + BYTES], rows[i + THRESHOLD], (int) rows[i + EGRESS], rows[i + EGRESS_BYTES],
                 (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes,
                 PfcReason.values()[(int) rows[i + REASON]], rows[i + POOL_USED], rows[i + POOL_BYTES],
-                rows[i + CYCLE_SINCE], (int) rows[i + CYCLE_ID]);
+                rows[i + CYCLE_SINCE], (int) rows[i + CYCLE_ID], sharePorts, shareBytes,
+                (int) Math.max(0, rows[i + SHARED_PORTS]));
     }
 
     /**
@@ -766,13 +935,13 @@ public final class PfcLog implements PfcProbe {
 
     /**
      * {@code time_us,device,port,peer,priority,kind,quanta,pause_us,ingress_bytes,threshold_bytes,egress_port,
-     * root,root_hops,top_flows}: for an XOFF, the threshold the group crossed, the port where most of its bytes
+     * root,root_hops,top_flows,reason,egress_bytes}: for an XOFF, the threshold the group crossed, the port where most of its bytes
      * were queued, the congestion point it is rooted at, and the flows with the most bytes in it
      * ({@code flow_id:bytes}).
      */
     public String csv() {
         CsvTable t = new CsvTable(List.of("time_us", "device", "port", "peer", "priority", "kind", "quanta",
-                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows", "reason"));
+                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows", "reason", "egress_bytes"));
         for (int r = 0; r < count; r++) {
             int i = r * FIELDS;
             int node = (int) rows[i + NODE];
@@ -780,6 +949,14 @@ public final class PfcLog implements PfcProbe {
             int quanta = (int) rows[i + QUANTA];
             long rate = topo.edgeAt(node, port).parameters().rateBps();
             boolean xoff = quanta != 0;
+            StringBuilder shares = new StringBuilder();
+            for (int k = 0; xoff && k < SHARES && rows[i + SHARE + k] >= 0; k++) {
+                shares.append(k == 0 ? "" : " ").append(sharePort(rows[i + SHARE + k])).append(':')
+                        .append(shareBytes(rows[i + SHARE + k]));
+            }
+            if (xoff && rows[i + SHARED_PORTS] > SHARES) {
+                shares.append(" +").append(rows[i + SHARED_PORTS] - SHARES).append(" ports");
+            }
             StringBuilder top = new StringBuilder();
             for (int k = 0; xoff && k < TOP_FLOWS && rows[i + TOP + 2 * k] >= 0; k++) {
                 top.append(k == 0 ? "" : " ").append(rows[i + TOP + 2 * k]).append(':').append(rows[i + TOP + 2 * k + 1]);
@@ -791,7 +968,7 @@ public final class PfcLog implements PfcProbe {
                     xoff ? rootName((int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT])
                             : "",
                     xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
-                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT));
+                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT), shares.toString());
         }
         return t.toString();
     }

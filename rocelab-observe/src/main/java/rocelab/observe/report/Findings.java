@@ -115,6 +115,18 @@ final class Findings {
                 lintItems++;
             }
         }
+        if (s.get("oversubscription") instanceof List<?> tiers) {
+            // Each oversubscribed tier's ratio, and what its uplinks carried against the flows' time (summary.json).
+            for (Object o : tiers) {
+                if (o instanceof Map<?, ?> t) {
+                    boolean pace = Boolean.TRUE.equals(t.get("set_the_pace"));
+                    items.add("<li" + (pace ? " class='err'" : "") + "><b>" + Page.esc(String.valueOf(t.get("tier")))
+                            + " uplinks " + Page.esc(ratios(t)) + " oversubscribed</b>"
+                            + (t.get("text") == null ? "" : ": " + Page.esc(String.valueOf(t.get("text"))))
+                            + "</li>");
+                }
+            }
+        }
         Object tree = s.get("pfc_propagation");
         int trees = tree instanceof List<?> l ? l.size() : 0;
         if (trees > 0) {
@@ -542,5 +554,12 @@ final class Findings {
     /** Microseconds as summary.json has them (whole picoseconds at most), in picoseconds. */
     private static long ps(Object us) {
         return us instanceof Number n ? new BigDecimal(n.toString()).movePointRight(6).longValue() : -1;
+    }
+
+    /** A tier's ratio as summary.json gives it: {@code 2:1}, or {@code 1.5:1 to 2:1}. */
+    private static String ratios(Map<?, ?> t) {
+        String min = String.valueOf(t.get("ratio_min"));
+        String max = String.valueOf(t.get("ratio_max"));
+        return min.equals(max) ? max + ":1" : min + ":1 to " + max + ":1";
     }
 }
