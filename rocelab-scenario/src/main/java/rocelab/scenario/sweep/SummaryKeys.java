@@ -296,6 +296,21 @@ public final class SummaryKeys {
             nvlink.bytes
             nvlink.note
             nvlink.transfers
+            oversubscription
+            oversubscription[]
+            oversubscription[].bound_bytes
+            oversubscription[].bound_capacity_gbps
+            oversubscription[].bound_direction
+            oversubscription[].bound_switch
+            oversubscription[].bound_us
+            oversubscription[].flows_us
+            oversubscription[].host_link_bound_us
+            oversubscription[].ratio_max
+            oversubscription[].ratio_min
+            oversubscription[].set_the_pace
+            oversubscription[].switches
+            oversubscription[].text
+            oversubscription[].tier
             pfc_cycles
             pfc_cycles[]
             pfc_cycles[].cycle
