@@ -75,6 +75,9 @@ public final class ScenarioReader {
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics", "links"};
 
+    /** The one-way delay of a link that gives none ({@code rocelab headroom}'s default too). */
+    public static final long DEFAULT_LINK_DELAY_PS = TopologyReader.DEFAULT_DELAY_PS;
+
     private final MemoryBudget budget;
 
     /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
