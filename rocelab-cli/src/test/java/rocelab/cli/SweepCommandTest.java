@@ -59,7 +59,7 @@ class SweepCommandTest {
         Path out = dir.resolve("out");
         CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "2", "-q");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.errorLines()).containsExactly("warning: 1 of 2 runs have lint errors (L5): results.csv"
+        assertThat(run.err().lines()).containsExactly("warning: 1 of 2 runs have lint errors (L5): results.csv"
                 + " lint_error_rules names them, sweep.html marks them");
         List<String> rows = Files.readAllLines(out.resolve("results.csv"));
         assertThat(rows.get(2)).contains(",L5,");
