@@ -1,6 +1,7 @@
 package rocelab.cli;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -11,6 +12,7 @@ import picocli.CommandLine;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.packet.FrameFormat;
+import rocelab.scenario.read.ScenarioReader;
 import rocelab.scenario.read.UnitParser;
 
 /** {@code rocelab headroom}: the PFC headroom a lossless priority needs on one link, with the formula shown. */
@@ -18,14 +20,24 @@ import rocelab.scenario.read.UnitParser;
         description = {"PFC headroom calculator: the bytes that still arrive on a lossless priority after XOFF.",
             "Same computation as a scenario's switch.pfc.headroom: auto and lint rule L3.",
             "All three use the delays the simulator applies: the cable both ways, the forwarding latency into each"
-                + " switch and the peer's pause response."})
+                + " switch and the peer's pause response.",
+            "The link defaults to 1 us one way (about 198 m of fibre), a scenario link's default delay: give --cable"
+                + " or --delay for yours."})
 final class HeadroomCommand implements Callable<Integer> {
     @Option(names = "--speed", required = true, paramLabel = "RATE", description = "Link speed, e.g. 400Gbps.")
     String speed;
 
-    @Option(names = "--cable", defaultValue = "5m", paramLabel = "LENGTH",
-            description = "Cable length with its unit, m or km, up to 100km (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--cable", paramLabel = "LENGTH",
+            description = "Cable length with its unit, m or km, up to 100km (light at 1.98e8 m/s: 1 us is about"
+                    + " 198 m). Default: --delay 1us.")
     String cable;
+
+    @Option(names = "--delay", paramLabel = "TIME",
+            description = "The link's one-way delay instead of --cable, as a scenario's link delay (topology.link"
+                    + ".delay, links[].delay), e.g. 500ns. Default: 1us, a scenario link's default, so that with"
+                    + " neither option the result is what headroom: auto reserves on a default link (198 m of"
+                    + " fibre: more than a 5 m DAC needs, never less).")
+    String delay;
 
     @Option(names = "--mtu", defaultValue = "4096", paramLabel = "BYTES",
             description = "RoCE payload per packet (IB path MTU), e.g. 4096 (default: ${DEFAULT-VALUE}).")
@@ -63,8 +75,25 @@ final class HeadroomCommand implements Callable<Integer> {
         try {
             rate = UnitParser.rateBps(speed);
             payload = UnitParser.bytes(mtu);
-            meters = meters(cable);
-            cablePs = Headroom.cableDelayPs(meters);
+            if (cable != null && delay != null) {
+                throw new IllegalArgumentException("--cable and --delay both give the link's length; expected one of"
+                        + " them");
+            }
+            if (cable != null) {
+                meters = meters(cable);
+                cablePs = Headroom.cableDelayPs(meters);
+            } else {
+                try {
+                    cablePs = UnitParser.timePs(delay == null ? DEFAULT_DELAY : delay);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--delay " + e.getMessage());
+                }
+                meters = Headroom.cableMeters(cablePs);
+                if (meters > MAX_CABLE_METERS) {
+                    throw new IllegalArgumentException("--delay " + delay + " is out of range; expected a time up to"
+                            + " 505us (100 km of cable)");
+                }
+            }
             latency = UnitParser.timePs(forwardingLatency);
             responsePs = response.strip().equals("auto") ? -1 : UnitParser.timePs(response);
             if (latency < 0 || responsePs < -1) {
@@ -105,14 +134,38 @@ final class HeadroomCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         var out = spec.commandLine().getOut();
-        out.printf("PFC headroom per lossless priority and port: %s Gb/s, %s cable, %d B payload (%d B frames,"
-                + " %d B with preamble and gap)%n%n", Headroom.gbps(rate), cable, payload, frame, wire);
+        out.printf("PFC headroom per lossless priority and port: %s Gb/s, %s, %d B payload (%d B frames,"
+                + " %d B with preamble and gap)%n", Headroom.gbps(rate), link(cablePs, meters), payload, frame,
+                wire);
+        if (cable == null && delay == null) {
+            out.printf("the link: %s one way, the default (a scenario link's default delay, so this is what headroom:"
+                    + " auto reserves there); a 5 m DAC needs less: give --cable or --delay for your link%n",
+                    DEFAULT_DELAY);
+        }
+        out.println();
         out.println(text);
         out.printf("%npause: 65535 quanta hold a priority for %.1f us at this speed%n",
                 Headroom.pauseDurationPs(0xFFFF, rate) / 1e6);
         out.flush();
         return 0;
     }
+
+    /**
+     * The link as given, and what it assumes when nothing is given: the reader of a headroom figure must know the
+     * cable it is for (an audit sized 400G uplinks with a calculator default of 5 m and a scenario default of 198 m).
+     */
+    private String link(long cablePs, double meters) {
+        if (cable != null) {
+            return String.format(Locale.ROOT, "%s cable (%s us one way)", cable, BigDecimal.valueOf(cablePs)
+                    .movePointLeft(6).stripTrailingZeros().toPlainString());
+        }
+        return String.format(Locale.ROOT, "%s link delay (%s m of cable)", delay == null ? DEFAULT_DELAY : delay,
+                new BigDecimal(meters).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString());
+    }
+
+    /** A scenario link's default delay (topology.link.delay), so that auto headroom and this agree by default. */
+    static final String DEFAULT_DELAY = BigDecimal.valueOf(ScenarioReader.DEFAULT_LINK_DELAY_PS).movePointLeft(6)
+            .stripTrailingZeros().toPlainString() + "us";
 
     /** The longest cable accepted: 100 km, beyond any lossless Ethernet deployment, and headroom stays exact. */
     static final double MAX_CABLE_METERS = 100_000;

@@ -39,7 +39,6 @@ import rocelab.scenario.Simulation;
 import rocelab.scenario.StreamedRun;
 import rocelab.scenario.lint.Lint;
 import rocelab.scenario.lint.LintReport;
-import rocelab.scenario.lint.Severity;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 import rocelab.scenario.read.UnitParser;
@@ -500,7 +499,7 @@ final class RunCommand implements Callable<Integer> {
                 manifest.put("scenario_file", "(built-in example " + example + ")");
             }
             if (lintJob != null) {
-                manifest.put("lint", lintFindings(lintResult(lintJob)));
+                manifest.put("lint", lintResult(lintJob).manifestFindings());
             } else {
                 // -q skips the lint (its paths cost memory a large run may not have): say so, rather than let the
                 // report's findings read as if it found nothing.
@@ -549,21 +548,6 @@ final class RunCommand implements Callable<Integer> {
         }
         int n = Integer.parseInt(value);
         return n >= 1 && n <= 1024 ? n : -1;
-    }
-
-    /**
-     * The lint's errors and warnings, as the manifest lists them: each whole, as {@code rocelab lint --json} gives it
-     * (rule, severity, title, devices, ports, what, symptom, fix).
-     */
-    private static List<Object> lintFindings(LintReport lint) {
-        List<Object> list = new ArrayList<>();
-        for (var f : lint.findings()) {
-            if (f.severity() == Severity.INFO) {
-                continue;
-            }
-            list.add(LintReport.tree(f));
-        }
-        return list;
     }
 
     /** What is wrong with the --pcap flags, or null: checked before the fabric is assembled. */

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.output.IoProblem;
+import rocelab.scenario.read.ScenarioReader;
 
 /** Command-line handling: help, version, and flags or arguments that picocli rejects. */
 class RocelabCommandTest {
@@ -216,6 +217,51 @@ class RocelabCommandTest {
         assertThat(CliRun.of("headroom", "--speed", "fast").exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
     }
 
+    /**
+     * With no cable given, the calculator assumes what a scenario link assumes (1 us one way, 198 m) and says so, so
+     * its figure is what {@code headroom: auto} reserves on a default link: an audit sized 400G uplinks with the
+     * calculator's former 5 m default (72,764 B) where the scenario's links needed 169,773 B. {@code --delay} takes
+     * a scenario's link delay as it is written there.
+     */
+    @Test
+    void shouldAssumeAScenarioLinksDefaultDelayAndSaySo() throws Exception {
+        CliRun assumed = CliRun.of("headroom", "--speed", "400Gbps");
+        assertThat(assumed.exitCode()).isZero();
+        assertThat(assumed.out()).contains("400 Gb/s, 1us link delay (198 m of cable)", "the link: 1us one way, the"
+                + " default (a scenario link's default delay, so this is what headroom: auto reserves there); a 5 m"
+                + " DAC needs less: give --cable or --delay for your link");
+        for (String[] link : List.of(new String[] {"1us", "1us"}, new String[] {"500ns", "500ns"},
+                new String[] {"2.5us", "2500ns"})) {
+            var config = new ScenarioReader().read("name: t\nfabric: {mode: roce-lossless}\n"
+                    + "topology: {kind: single-switch, hosts: 2, link: {rate: 400Gbps" + (link[0].equals("1us") ? ""
+                            : ", delay: " + link[0]) + "}}\ntraffic: [{kind: flow, src: 0, dst: 1, size: 1MB}]\n",
+                    "t.yaml", Path.of("."));
+            long auto = config.devices().switchAt(0).headroom(0);
+            String total = String.format(Locale.ROOT, "total %,d B", auto).replace("total ", "");
+            CliRun given = CliRun.of("headroom", "--speed", "400Gbps", "--delay", link[1]);
+            assertThat(given.exitCode()).as(given.err()).isZero();
+            assertThat(totalLine(given.out())).as("--delay %s against headroom: auto", link[1]).contains(total);
+            assertThat(given.out()).doesNotContain("the default");
+            if (link[0].equals("1us")) {
+                assertThat(totalLine(assumed.out())).contains(total);
+                assertThat(totalLine(CliRun.of("headroom", "--speed", "400Gbps", "--cable", "198m").out()))
+                        .contains(total);
+            }
+        }
+        CliRun both = CliRun.of("headroom", "--speed", "400Gbps", "--cable", "5m", "--delay", "1us");
+        assertThat(both.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(both.err()).contains("error: --cable and --delay both give the link's length");
+        CliRun bare = CliRun.of("headroom", "--speed", "400Gbps", "--delay", "3");
+        assertThat(bare.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(bare.err()).startsWith("error: --delay '3' has no unit");
+        assertThat(CliRun.of("headroom", "--speed", "400Gbps", "--delay", "1ms").exitCode())
+                .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+    }
+
+    private static String totalLine(String out) {
+        return out.lines().filter(l -> l.strip().startsWith("total ")).findFirst().orElseThrow();
+    }
+
     @Test
     void shouldRefuseASpeedBelowThePauseResponseTableUnlessTheResponseIsGiven() {
         // Annex 31B's table here starts at 10 Gb/s: its 67 quanta are not the standard's value at 1 Gb/s.
@@ -229,7 +275,7 @@ class RocelabCommandTest {
         }
         CliRun given = CliRun.of("headroom", "--speed", "100Mbps", "--response", "10us");
         assertThat(given.exitCode()).as(given.err()).isZero();
-        assertThat(given.out()).contains("port: 0.1 Gb/s, 5m cable", "(10.000 us x 0.1 Gb/s / 8)")
+        assertThat(given.out()).contains("port: 0.1 Gb/s, 1us link delay (198 m of cable)", "(10.000 us x 0.1 Gb/s / 8)")
                 .doesNotContain("Annex 31B", " 0 Gb/s");
         assertThat(CliRun.of("headroom", "--speed", "10Gbps").out())
                 .contains("67 quanta x 512 bit, IEEE 802.3 Annex 31B)");

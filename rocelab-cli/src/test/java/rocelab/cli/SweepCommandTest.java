@@ -51,6 +51,21 @@ class SweepCommandTest {
         assertThat(listed.out().lines().toList()).hasSize(3).first().isEqualTo("point\tseed\tnic.dcqcn.profile");
     }
 
+    /** A run whose scenario has lint errors is named on stderr, also with -q, as rocelab run names its own. */
+    @Test
+    void warnsOfTheRunsWithLintErrors() throws Exception {
+        Path file = sweep("vary:\n  switch.ecn: [{marking: red, kmin: 100KB, kmax: 400KB}, {marking: red, kmin: 3MB,"
+                + " kmax: 3500KB}]\n");
+        Path out = dir.resolve("out");
+        CliRun run = CliRun.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "2", "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err().lines()).containsExactly("warning: 1 of 2 runs have lint errors (L5): results.csv"
+                + " lint_error_rules names them, sweep.html marks them");
+        List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+        assertThat(rows.get(2)).contains(",L5,");
+        assertThat(rows.get(1)).doesNotContain(",L5,");
+    }
+
     @Test
     void aRunsFolderAndASweepsFolderAreNotTakenForEachOther() throws Exception {
         Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");

@@ -25,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
 import rocelab.scenario.sweep.PointOutcome;
+import rocelab.scenario.sweep.PointLint;
 import rocelab.scenario.sweep.PointRunner;
 import rocelab.scenario.sweep.SummaryMetrics;
 import rocelab.scenario.sweep.SweepPlan;
@@ -143,7 +144,8 @@ public final class SweepApp {
                 }
             }
         }
-        SweepResults results = SweepResults.of(plan, outcomes);
+        // The lint reads a point's scenario alone: the driver's, as rocelab sweep gives it, so the rows are the same.
+        SweepResults results = SweepResults.of(plan, outcomes, PointLint.all(plan.points()));
         write(fs, new Path(root, SweepResults.FILE), results.csv());
         write(fs, new Path(root, SweepReport.FILE), SweepReport.html(plan, results));
         parquet(spark, results, new Path(root, "results.parquet").toString());
@@ -173,14 +175,17 @@ public final class SweepApp {
         }
     }
 
-    /** results.csv as a typed table: ids, keys and texts as strings, the seed as a long, metrics as doubles. */
+    /**
+     * results.csv as a typed table: ids, keys and texts as strings, the seed and the lint's counts as longs, metrics
+     * as doubles.
+     */
     private static void parquet(SparkSession spark, SweepResults results, String uri) {
         List<String> header = results.header();
         int firstMetric = header.size() - results.metrics().size();
         List<StructField> fields = new ArrayList<>();
         for (int i = 0; i < header.size(); i++) {
             DataType type = i >= firstMetric ? DataTypes.DoubleType
-                    : header.get(i).equals("seed") ? DataTypes.LongType : DataTypes.StringType;
+                    : whole(header.get(i)) ? DataTypes.LongType : DataTypes.StringType;
             fields.add(DataTypes.createStructField(header.get(i), type, true));
         }
         List<Row> rows = new ArrayList<>();
@@ -189,12 +194,17 @@ public final class SweepApp {
             for (int i = 0; i < r.size(); i++) {
                 String v = r.get(i);
                 cells[i] = i >= firstMetric ? (v.isEmpty() ? null : Double.valueOf(v))
-                        : header.get(i).equals("seed") ? Long.valueOf(v) : v;
+                        : whole(header.get(i)) ? (v.isEmpty() ? null : Long.valueOf(v)) : v;
             }
             rows.add(RowFactory.create(cells));
         }
         spark.createDataFrame(rows, new StructType(fields.toArray(new StructField[0]))).coalesce(1).write()
                 .mode(SaveMode.Overwrite).parquet(uri);
+    }
+
+    /** The columns before the metrics that hold whole numbers: the seed and the lint's counts. */
+    private static boolean whole(String column) {
+        return column.equals("seed") || column.equals("lint_errors") || column.equals("lint_warnings");
     }
 
     private static void write(FileSystem fs, Path file, String text) throws IOException {

@@ -21,13 +21,14 @@ final class BufferMath {
 
     /**
      * The egress queue depth at which an incast of {@link #FAN_IN} equal ingress ports makes their priority groups
-     * reach XOFF. Static: each group holds depth / fan-in, so fan-in x xoff. Dynamic: depth / fan-in reaches alpha x
-     * (usable - depth) at depth = fan-in x alpha x usable / (1 + fan-in x alpha).
+     * reach XOFF. Static: each group holds depth / fan-in, so fan-in x xoff, unless the shared pool (the buffer less
+     * the headroom) fills first: then the pool's size, where the groups pause because it is full. Dynamic: depth /
+     * fan-in reaches alpha x (usable - depth) at depth = fan-in x alpha x usable / (1 + fan-in x alpha).
      */
     static long xoffQueueDepth(SwitchConfig s) {
         PfcParameters pfc = s.pfc();
         if (!pfc.dynamic()) {
-            return FAN_IN * pfc.xoffBytes();
+            return Math.min(FAN_IN * pfc.xoffBytes(), s.parameters().bufferBytes() - reserved(s));
         }
         double usable = s.parameters().bufferBytes() - reserved(s);
         double a = FAN_IN * pfc.alpha();

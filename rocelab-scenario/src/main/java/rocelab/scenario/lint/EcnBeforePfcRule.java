@@ -40,7 +40,10 @@ final class EcnBeforePfcRule implements LintRule {
             String name = ecn.scheme() == EcnParameters.Scheme.RED ? "Kmin" : "K";
             String where = s.pfc().dynamic()
                     ? String.format(Locale.ROOT, "alpha %s of the free buffer", trim(s.pfc().alpha()))
-                    : String.format(Locale.ROOT, "static xoff %,d B per priority group", s.pfc().xoffBytes());
+                    : xoff < BufferMath.FAN_IN * s.pfc().xoffBytes()
+                            ? String.format(Locale.ROOT, "static xoff %,d B per priority group, but the %,d B shared"
+                                    + " pool fills first", s.pfc().xoffBytes(), xoff)
+                            : String.format(Locale.ROOT, "static xoff %,d B per priority group", s.pfc().xoffBytes());
             if (first >= xoff) {
                 out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(q.node(), q.port())),
                         String.format(Locale.ROOT, "%s marks ECN on class %d from %s = %,d B, but a 2:1 incast"

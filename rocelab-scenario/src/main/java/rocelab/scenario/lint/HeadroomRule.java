@@ -1,7 +1,11 @@
 package rocelab.scenario.lint;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.PauseLoop;
 import rocelab.fabric.topology.LinkParameters;
@@ -10,7 +14,10 @@ import rocelab.scenario.device.SwitchConfig;
 /**
  * L3: every lossless priority group needs headroom for what is still in flight after XOFF: the formula of
  * {@code rocelab headroom} over the delays the simulator applies on the port ({@link PauseLoop}: cable, forwarding
- * latency, the peer's response time), the same function auto headroom uses.
+ * latency, the peer's response time), the same function auto headroom uses. Headroom is a property of the port's
+ * configuration, not of the traffic: every lossless priority of every switch port is checked, whether or not the
+ * scenario's traffic enters there (an audit's 100 KB on 400G uplinks needing 169,773 B linted clean or not depending
+ * only on the direction of its incast). The ports the traffic enters come first, in the order its paths reach them.
  */
 final class HeadroomRule implements LintRule {
     @Override
@@ -28,38 +35,72 @@ final class HeadroomRule implements LintRule {
         if (!c.lossless()) {
             return;
         }
+        Set<Long> done = new HashSet<>();
+        for (Queues.Queue q : Queues.ingress(c)) {
+            if (c.switchAt(q.switchIndex()).pfc().isLossless(q.tc())
+                    && done.add((long) q.switchIndex() << 32 | q.port())) {
+                check(c, q.switchIndex(), q.port(), out);
+            }
+        }
+        for (int i = 0; i < c.topology().switchCount(); i++) {
+            int node = c.topology().hostCount() + i;
+            for (int port = 0; port < c.topology().portCount(node); port++) {
+                if (c.switchAt(i).pfc().enabled() && done.add((long) i << 32 | port)) {
+                    check(c, i, port, out);
+                }
+            }
+        }
+    }
+
+    /** The port's headroom (one figure for all its lossless priority groups) against what the port needs. */
+    private void check(LintContext c, int switchIndex, int port, Findings out) {
+        SwitchConfig s = c.switchAt(switchIndex);
+        int node = c.topology().hostCount() + switchIndex;
         int mtu = c.config().nic().mtuBytes();
         int frame = PauseLoop.largestFrame(c.frames(), mtu);
         PauseLoop loop = c.config().pauseLoop();
-        for (Queues.Queue q : Queues.ingress(c)) {
-            SwitchConfig s = c.switchAt(q.switchIndex());
-            if (!s.pfc().isLossless(q.tc())) {
-                continue;
-            }
-            LinkParameters l = c.topology().edgeAt(q.node(), q.port()).parameters();
-            boolean peerIsSwitch = !c.topology().isHost(c.topology().peer(q.node(), q.port()).node());
-            long need = loop.headroomBytes(c.topology(), q.node(), q.port(), c.frames(), mtu);
-            long have = s.headroom(q.port());
-            if (have < need) {
-                double meters = Headroom.cableMeters(l.delayPs());
-                String latency = loop.forwardingLatencyPs() == 0 ? "" : String.format(Locale.ROOT,
-                        " --forwarding-latency %.3fus%s", loop.forwardingLatencyPs() / 1e6,
-                        peerIsSwitch ? " --peer switch" : "");
-                long response = loop.peerResponsePs(c.topology(), q.node(), q.port());
-                String responseFlag = response == Headroom.responsePs(l.rateBps()) ? ""
-                        : String.format(Locale.ROOT, " --response %.3fus", response / 1e6);
-                out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(q.node(), q.port())),
-                        String.format(Locale.ROOT, "%s reserves %,d B of headroom on priority %d of this port;"
-                                + " %.0f Gb/s over a pause loop of %s with a %.3f us peer response and %,d B frames"
-                                + " needs %,d B", s.name(), have, q.tc(), l.rateBps() / 1e9,
-                                loop.describe(l.delayPs(), peerIsSwitch), response / 1e6, frame, need),
-                        "drops on the lossless class despite PFC during an incast"
-                                + " (dropped_headroom_exceeded): what arrives between XOFF and the peer stopping"
-                                + " does not fit",
-                        String.format(Locale.ROOT, "headroom: auto, or at least %,d B (rocelab headroom --speed"
-                                + " %.0fGbps --cable %.0fm --mtu %d%s%s%s)", need, l.rateBps() / 1e9, meters, mtu,
-                                c.frames().vlanTagged() ? " --vlan" : "", latency, responseFlag));
+        LinkParameters l = c.topology().edgeAt(node, port).parameters();
+        boolean peerIsSwitch = !c.topology().isHost(c.topology().peer(node, port).node());
+        long need = loop.headroomBytes(c.topology(), node, port, c.frames(), mtu);
+        long have = s.headroom(port);
+        if (have >= need) {
+            return;
+        }
+        String latency = loop.forwardingLatencyPs() == 0 ? "" : String.format(Locale.ROOT,
+                " --forwarding-latency %.3fus%s", loop.forwardingLatencyPs() / 1e6,
+                peerIsSwitch ? " --peer switch" : "");
+        long response = loop.peerResponsePs(c.topology(), node, port);
+        String responseFlag = response == Headroom.responsePs(l.rateBps()) ? ""
+                : String.format(Locale.ROOT, " --response %.3fus", response / 1e6);
+        out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)),
+                String.format(Locale.ROOT, "%s reserves %,d B of headroom on %s of this port;"
+                        + " %.0f Gb/s over a pause loop of %s with a %.3f us peer response and %,d B frames"
+                        + " needs %,d B", s.name(), have, priorities(s.pfc().losslessMask()), l.rateBps() / 1e9,
+                        loop.describe(l.delayPs(), peerIsSwitch), response / 1e6, frame, need),
+                "drops on the lossless class despite PFC during an incast"
+                        + " (dropped_headroom_exceeded): what arrives between XOFF and the peer stopping"
+                        + " does not fit",
+                String.format(Locale.ROOT, "headroom: auto, or at least %,d B (rocelab headroom --speed"
+                        + " %.0fGbps --delay %s --mtu %d%s%s%s)", need, l.rateBps() / 1e9, delay(l.delayPs()), mtu,
+                        c.frames().vlanTagged() ? " --vlan" : "", latency, responseFlag));
+    }
+
+    /** {@code priority 3}, {@code priorities 3 and 4}: the lossless groups of the port, which share its headroom. */
+    private static String priorities(int mask) {
+        List<String> p = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            if ((mask & 1 << i) != 0) {
+                p.add(String.valueOf(i));
             }
         }
+        if (p.size() == 1) {
+            return "priority " + p.get(0);
+        }
+        return "priorities " + String.join(", ", p.subList(0, p.size() - 1)) + " and " + p.get(p.size() - 1);
+    }
+
+    /** A link delay as a scenario writes it ({@code 1us}, {@code 0.5us}), exactly. */
+    private static String delay(long ps) {
+        return BigDecimal.valueOf(ps).movePointLeft(6).stripTrailingZeros().toPlainString() + "us";
     }
 }

@@ -10,7 +10,8 @@ import rocelab.scenario.ScenarioConfig;
  * Checks that a scenario's fabric is configured consistently along every path its traffic can take: the rules of
  * the reference list of RoCE misconfigurations (L1..L17) that apply to what rocelab models, L18 (load balancing
  * that reorders towards in-order RNICs), L19 (TIMELY thresholds out of reach of the base RTTs), L20 (traffic that
- * starts after the stop time) and L21 (InfiniBand lane buffers below their link's credit round trip).
+ * starts after the stop time), L21 (InfiniBand lane buffers below their link's credit round trip) and the rules
+ * after it (docs/lint.md lists them all, up to L28: a static XOFF the shared pool cannot reach).
  */
 public final class Lint {
     /** The rules, in reference order. */
@@ -20,7 +21,7 @@ public final class Lint {
             new WatchdogRule(), new PauseStormRule(), new BufferCycleRule(), new SchedulerRule(),
             new ReorderingRule(), new TimelyThresholdRule(), new DctcpMarkingRule(), new SwiftTargetRule(), new StartAfterStopRule(), new CreditLoopRule(),
             new SharedGpuRule(), new CrossRailRule(), new UnevenPathsRule(), new IdealSlowLinksRule(),
-            new ImportNotesRule());
+            new UnreachableXoffRule(), new ImportNotesRule());
 
     /** Rules of the reference list that do not apply, and why. */
     public static final Map<String, String> NOT_APPLICABLE = Map.of(

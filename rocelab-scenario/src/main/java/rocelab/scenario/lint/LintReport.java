@@ -99,6 +99,20 @@ public record LintReport(String scenario, List<Finding> findings, int flows, int
         return m;
     }
 
+    /**
+     * The errors and warnings as manifest.json's {@code lint} lists them: each whole, as {@code rocelab lint --json}
+     * gives it (rule, severity, title, devices, ports, what, symptom, fix).
+     */
+    public List<Object> manifestFindings() {
+        List<Object> list = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.severity() != Severity.INFO) {
+                list.add(tree(f));
+            }
+        }
+        return list;
+    }
+
     public String json() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("scenario", scenario);

@@ -75,6 +75,9 @@ public final class ScenarioReader {
     private static final String[] TOP_KEYS = {"name", "seed", "fabric", "topology", "switch", "nic", "traffic", "jobs",
         "inference", "nvlink", "run", "observe", "faults", "events", "switches", "nics", "links"};
 
+    /** The one-way delay of a link that gives none ({@code rocelab headroom}'s default too). */
+    public static final long DEFAULT_LINK_DELAY_PS = TopologyReader.DEFAULT_DELAY_PS;
+
     private final MemoryBudget budget;
 
     /** Whether a scenario may have no workload at all (a fabric for commands that bring their own traffic). */
@@ -474,7 +477,10 @@ public final class ScenarioReader {
             throw doc.at(root, "missing key 'traffic' in the scenario; expected traffic: a list of traffic items, each"
                     + " with a kind (or jobs: a list of AI jobs, or inference: a list of inference services)");
         }
-        List<TrafficSpec> traffic = !top.has("traffic") || fabricOnly && top.get("traffic") instanceof SequenceNode q
+        // An empty list is no traffic, as the key left out is, when something else runs: jobs or inference, or the
+        // command's own traffic (nccl-tests). With nothing else, a run would have nothing to do: an error.
+        boolean emptyAllowed = fabricOnly || top.has("jobs") || top.has("inference");
+        List<TrafficSpec> traffic = !top.has("traffic") || emptyAllowed && top.get("traffic") instanceof SequenceNode q
                 && q.getValue().isEmpty() ? List.of() : trafficReader.read(top.get("traffic"));
         FlowsOutput flowsOutput = flowsOutput(doc, top);
         boolean otherWork = top.has("jobs") || top.has("inference") || top.has("events");

@@ -69,7 +69,9 @@ final class TrafficReader {
     List<TrafficSpec> read(Node node) throws ScenarioException {
         List<Node> items = doc.list(node, "traffic", "a list of traffic items, each with a kind");
         if (items.isEmpty()) {
-            throw doc.at(node, "traffic is empty; expected at least one traffic item");
+            throw doc.at(node, "traffic is empty and the scenario has no jobs or inference services, so nothing"
+                    + " would run; expected at least one traffic item (or jobs: a list of AI jobs, or inference: a"
+                    + " list of inference services)");
         }
         List<TrafficSpec> out = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {

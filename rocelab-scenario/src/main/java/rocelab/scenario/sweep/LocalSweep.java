@@ -27,6 +27,8 @@ import rocelab.observe.output.RunWriter;
 import rocelab.observe.report.ReportWriter;
 import rocelab.scenario.RunManifest;
 import rocelab.scenario.ScenarioConfig;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
 
 /**
  * Runs a sweep on this machine: every point not yet complete, on a pool of threads (one simulation per thread), each
@@ -37,8 +39,6 @@ import rocelab.scenario.ScenarioConfig;
 public final class LocalSweep {
     /** The folder holding one run folder per point. */
     public static final String POINTS = "points";
-    /** Why a point's manifest has no lint findings (manifest.json {@code lint_skipped}). */
-    static final String LINT_SKIPPED = "a sweep does not lint its points";
     /** Stack of a simulation thread (deep task graphs recurse; as the test JVMs' -Xss). */
     private static final long STACK_BYTES = 16L << 20;
 
@@ -68,6 +68,8 @@ public final class LocalSweep {
     private final String sweepFile;
     /** The hidden folders this sweep made: another sweep's (even in this process) mean it is running that point. */
     private final Set<String> ownPartials = ConcurrentHashMap.newKeySet();
+    /** What the lint says of each point's scenario: by the worker that runs it, else after the runs. */
+    private final Map<String, PointLint> lint = new ConcurrentHashMap<>();
 
     public LocalSweep(SweepPlan plan, Path out, int jobs, Listener listener) {
         if (jobs < 1) {
@@ -126,6 +128,7 @@ public final class LocalSweep {
             // likely finished them; in the second pass one still unfinished is run here too (the other may be dead).
             List<SweepPoint> later = runAll(pool, pending, points, tracker, true, outcomes);
             runAll(pool, later, points, tracker, false, outcomes);
+            lintTheRest(pool);
         } finally {
             pool.shutdownNow();
         }
@@ -138,7 +141,7 @@ public final class LocalSweep {
                 }
             }
         }
-        SweepResults results = SweepResults.of(plan, outcomes);
+        SweepResults results = SweepResults.of(plan, outcomes, lint);
         AtomicFiles.write(out.resolve(SweepResults.FILE), results.csv());
         AtomicFiles.write(out.resolve(SweepReport.FILE), SweepReport.html(plan, results));
         return new Outcome(results, tracker.ranNow(), reused, tracker.byOthers());
@@ -169,6 +172,46 @@ public final class LocalSweep {
         return deferred;
     }
 
+    /**
+     * Lints, on the pool, the points no worker linted (complete before, completed by another sweep, or failed before
+     * their lint): results.csv and sweep.html give every point's. A lint that fails leaves its cells empty and says
+     * why once.
+     */
+    private void lintTheRest(ExecutorService pool) throws InterruptedException {
+        List<Future<?>> futures = new ArrayList<>();
+        for (SweepPoint p : plan.points()) {
+            if (!lint.containsKey(p.id())) {
+                futures.add(pool.submit(() -> {
+                    try {
+                        lint.put(p.id(), PointLint.of(p));
+                    } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+                        listener.onWarning("warning: the lint of point " + p.id() + " failed: "
+                                + PointRunner.reason(e));
+                    }
+                }));
+            }
+        }
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a sweep worker failed", e.getCause());
+            }
+        }
+    }
+
+    /** The point's lint, kept for results.csv; null (and a warning) when the lint itself failed: the run goes on. */
+    private LintReport lint(SweepPoint p, ScenarioConfig config) {
+        try {
+            LintReport report = Lint.check(config);
+            lint.put(p.id(), PointLint.of(report));
+            return report;
+        } catch (RuntimeException | StackOverflowError e) {
+            listener.onWarning("warning: the lint of point " + p.id() + " failed: " + PointRunner.reason(e));
+            return null;
+        }
+    }
+
     /** The point's outcome, or null when it is put off because another live sweep is running it. */
     private PointOutcome runPoint(SweepPoint p, Path points, Tracker tracker, boolean mayDefer) {
         Path target = points.resolve(p.id());
@@ -196,6 +239,9 @@ public final class LocalSweep {
             partial = PointFolders.partialFolder(points, p.id());
             ownPartials.add(partial.getFileName().toString());
             ScenarioConfig config = PointRunner.config(p);
+            // Linted as rocelab run lints (its manifest and report list the errors and warnings), before the run:
+            // a small cost beside it (BENCHMARKS.md#sweeps).
+            LintReport report = lint(p, config);
             ran = true;
             RunResult result = PointRunner.run(config, plan.model());
             Files.writeString(partial.resolve("scenario.yaml"), p.scenarioYaml(), StandardCharsets.UTF_8);
@@ -205,8 +251,11 @@ public final class LocalSweep {
             extras.put("sweep_point", p.id());
             // Not in the scenario: how the point ran (its id hashes it in for flow and ideal).
             extras.put("model", plan.model());
-            // As run -q's, so that the report's findings do not read as if the lint had found nothing.
-            extras.put("lint_skipped", LINT_SKIPPED);
+            if (report != null) {
+                extras.put("lint", report.manifestFindings());
+            } else {
+                extras.put("lint_skipped", "the lint failed");
+            }
             new RunWriter().write(partial, result, extras);
             ReportWriter.write(partial);
             String theirs = PointFolders.publish(partial, target);

@@ -37,6 +37,10 @@ public final class SweepReport {
     static final String HOLLOW_NOTE = "○ hollow marker: some run there stopped before its workload completed (see"
             + " the table below); its flow figures count only the flows that finished.";
 
+    /** Under a chart with runs whose scenario has lint errors. */
+    static final String LINT_NOTE = "dashed ring: the scenario of some run there has lint errors (see Lint below):"
+            + " it breaks a rule rocelab lint checks, whatever its figures here.";
+
     private SweepReport() {}
 
     public static String html(SweepPlan plan, SweepResults results) {
@@ -50,9 +54,13 @@ public final class SweepReport {
         List<List<String>> failed = new ArrayList<>();
         Set<List<String>> early = Collections.newSetFromMap(new IdentityHashMap<>());
         Map<List<String>, String> stopReason = new IdentityHashMap<>();
+        Set<List<String>> linted = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int i = 0; i < results.rows().size(); i++) {
             List<String> r = results.rows().get(i);
             (r.get(status).equals("completed") ? ok : failed).add(r);
+            if (results.lintErrors(i)) {
+                linted.add(r);
+            }
             if (results.stoppedEarly(i)) {
                 early.add(r);
                 stopReason.put(r, r.get(stop));
@@ -89,6 +97,13 @@ public final class SweepReport {
                 .append(early.isEmpty() ? "" : "; a hollow marker: some run there stopped before its workload"
                         + " completed, and its flow figures count only the flows that finished")
                 .append(".</p>\n");
+        if (!linted.isEmpty()) {
+            b.append("<p><b>").append(linted.size()).append(" of ").append(results.rows().size())
+                    .append(" runs have lint errors</b> (").append(esc(String.join(", ", results.lintErrorRules())))
+                    .append("): their scenarios break a rule rocelab lint checks, so a best figure among them is"
+                            + " not a configuration to pick as it is. A dashed ring marks them in the charts; see <a"
+                            + " href=\"#lint\">Lint</a> below.</p>\n");
+        }
         List<String[]> constant = new ArrayList<>();
         StringBuilder toc = new StringBuilder();
         int tocAt = b.length();
@@ -113,7 +128,7 @@ public final class SweepReport {
             b.append(units(plan, results, metric, firstKey, keys));
             b.append("<div class=\"grid\">\n");
             for (List<Integer> x : onX) {
-                b.append(chart(header, ok, early, stopReason, firstKey, keys, x, m));
+                b.append(chart(header, ok, early, stopReason, linted, firstKey, keys, x, m));
             }
             b.append("</div>\n");
         }
@@ -152,6 +167,7 @@ public final class SweepReport {
             }
             b.append("</table>\n");
         }
+        lint(b, plan, results, linted, firstKey + keys);
         if (!failed.isEmpty()) {
             b.append("<h2>Failed points</h2>\n<table><tr><th>point</th><th>seed</th>");
             for (String k : plan.keys()) {
@@ -209,6 +225,70 @@ public final class SweepReport {
         return b.append("</ul>\n").toString();
     }
 
+    /**
+     * The Lint section: every run whose scenario has lint errors, with its rules (results.csv has them all), and how
+     * many runs have warnings of each rule.
+     */
+    private static void lint(StringBuilder b, SweepPlan plan, SweepResults results, Set<List<String>> linted,
+            int firstLint) {
+        List<String> header = results.header();
+        int errors = header.indexOf("lint_errors");
+        int warnings = header.indexOf("lint_warnings");
+        int errorRules = header.indexOf("lint_error_rules");
+        int warningRules = header.indexOf("lint_warning_rules");
+        Map<String, Integer> warned = new LinkedHashMap<>();
+        int unknown = 0;
+        for (List<String> r : results.rows()) {
+            if (r.get(errors).isEmpty()) {
+                unknown++;
+            } else if (!r.get(warningRules).isEmpty()) {
+                for (String rule : r.get(warningRules).split(" ")) {
+                    warned.merge(rule, 1, Integer::sum);
+                }
+            }
+        }
+        b.append("<h2 id=\"lint\">Lint</h2>\n<p>What <code>rocelab lint</code> says of each run's scenario"
+                + " (results.csv: lint_errors, lint_warnings and their rules; <code>rocelab lint"
+                + " points/&lt;id&gt;/scenario.yaml</code> for the findings, which each point's manifest.json and report list too). ");
+        if (linted.isEmpty()) {
+            b.append("No run has lint errors");
+        } else {
+            b.append(linted.size()).append(linted.size() == 1 ? " run has" : " runs have").append(" lint errors");
+        }
+        if (!warned.isEmpty()) {
+            StringBuilder w = new StringBuilder();
+            warned.forEach((rule, n) -> w.append(w.length() == 0 ? "" : ", ").append(rule).append(" in ").append(n)
+                    .append(n == 1 ? " run" : " runs"));
+            b.append("; warnings: ").append(esc(w.toString()));
+        }
+        if (unknown > 0) {
+            b.append("; the lint of ").append(unknown).append(unknown == 1 ? " run" : " runs").append(" failed");
+        }
+        b.append(".</p>\n");
+        if (linted.isEmpty()) {
+            return;
+        }
+        b.append("<table><tr><th>point</th><th>seed</th>");
+        for (String k : plan.keys()) {
+            b.append("<th>").append(esc(k)).append("</th>");
+        }
+        b.append("<th>errors</th><th>error rules</th><th>warnings</th><th>warning rules</th></tr>\n");
+        for (List<String> r : results.rows()) {
+            if (!linted.contains(r)) {
+                continue;
+            }
+            b.append("<tr>");
+            for (int c = 0; c < firstLint; c++) {
+                b.append("<td>").append(esc(r.get(c))).append("</td>");
+            }
+            for (int c : new int[] {errors, errorRules, warnings, warningRules}) {
+                b.append("<td>").append(esc(r.get(c))).append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n");
+    }
+
     private static int distinct(List<List<String>> rows, int column) {
         return (int) rows.stream().map(r -> r.get(column)).distinct().count();
     }
@@ -218,10 +298,14 @@ public final class SweepReport {
      * keys not on x. Runs that stopped before their workload completed get hollow markers and a note.
      */
     private static String chart(List<String> header, List<List<String>> rows, Set<List<String>> early,
-            Map<List<String>, String> stopReason, int firstKey, int keys, List<Integer> onX, int m) {
+            Map<List<String>, String> stopReason, Set<List<String>> linted, int firstKey, int keys,
+            List<Integer> onX, int m) {
         List<List<String>> xs = new ArrayList<>();
         Map<String, Map<List<String>, List<Double>>> series = new LinkedHashMap<>();
         Map<String, Map<List<String>, List<String>>> stopped = new LinkedHashMap<>();
+        // The lint error rules of the runs behind each value, one entry per such run.
+        Map<String, Map<List<String>, List<String>>> broken = new LinkedHashMap<>();
+        int ruleColumn = header.indexOf("lint_error_rules");
         for (List<String> r : rows) {
             List<String> x = new ArrayList<>();
             for (int k : onX) {
@@ -244,6 +328,10 @@ public final class SweepReport {
                 if (early.contains(r)) {
                     stopped.computeIfAbsent(other.toString(), s -> new LinkedHashMap<>())
                             .computeIfAbsent(x, s -> new ArrayList<>()).add(stopReason.get(r));
+                }
+                if (linted.contains(r)) {
+                    broken.computeIfAbsent(other.toString(), s -> new LinkedHashMap<>())
+                            .computeIfAbsent(x, s -> new ArrayList<>()).add(r.get(ruleColumn));
                 }
             }
         }
@@ -309,6 +397,7 @@ public final class SweepReport {
                 .append("\" text-anchor=\"middle\">").append(esc(axis.toString())).append("</text>");
         int c = 0;
         boolean anyHollow = false;
+        boolean anyLinted = false;
         StringBuilder legend = new StringBuilder();
         for (Map.Entry<String, Map<List<String>, List<Double>>> s : series.entrySet()) {
             String color = COLORS[c++ % COLORS.length];
@@ -320,6 +409,7 @@ public final class SweepReport {
                     continue;
                 }
                 List<String> why = stopped.getOrDefault(s.getKey(), Map.of()).getOrDefault(xs.get(i), List.of());
+                List<String> rules = broken.getOrDefault(s.getKey(), Map.of()).getOrDefault(xs.get(i), List.of());
                 double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
                 double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
                 double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -331,6 +421,12 @@ public final class SweepReport {
                             .append("\" stroke=\"").append(color).append("\" stroke-width=\"3\" opacity=\"0.4\"/>");
                 }
                 anyHollow |= !why.isEmpty();
+                anyLinted |= !rules.isEmpty();
+                if (!rules.isEmpty()) {
+                    markers.append("<circle cx=\"").append(f(x)).append("\" cy=\"")
+                            .append(f(py(mean, lo, hi, plotH))).append("\" r=\"6.5\" fill=\"none\" stroke-width=\"1.5\""
+                                    + " stroke=\"#000\" stroke-dasharray=\"2 1.5\"/>");
+                }
                 markers.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(py(mean, lo, hi, plotH)))
                         .append(why.isEmpty() ? "\" r=\"3\" fill=\"" + color
                                 : "\" r=\"3.5\" fill=\"white\" stroke-width=\"1.5\" stroke=\"" + color)
@@ -342,6 +438,11 @@ public final class SweepReport {
                     markers.append("; ").append(why.size()).append(" of ").append(v.size())
                             .append(" stopped before the workload completed (")
                             .append(esc(String.join(", ", why.stream().distinct().toList()))).append(')');
+                }
+                if (!rules.isEmpty()) {
+                    markers.append("; ").append(rules.size()).append(" of ").append(v.size())
+                            .append(" with lint errors (")
+                            .append(esc(String.join(", ", rules.stream().distinct().toList()))).append(')');
                 }
                 markers.append("</title></circle>");
             }
@@ -357,6 +458,9 @@ public final class SweepReport {
                 .append(legend.length() == 0 ? "" : "<br>").append(legend);
         if (anyHollow) {
             b.append(legend.length() == 0 ? "<br>" : "").append(HOLLOW_NOTE);
+        }
+        if (anyLinted) {
+            b.append(legend.length() == 0 && !anyHollow ? "<br>" : anyHollow ? "<br>" : "").append(LINT_NOTE);
         }
         b.append("</figcaption></figure>\n");
         return b.toString();

@@ -12,7 +12,8 @@ import rocelab.observe.output.CsvTable;
 /**
  * The tidy results table of a sweep: one row per point and seed, in the plan's order; the columns are the point id,
  * the seed, the varied keys (values as written in the sweep file), the status, the run's stop reason and the error
- * of a failed point, then the metrics. The metric columns are the chosen numbers of the points' summary.json files,
+ * of a failed point, what rocelab lint says of the point's scenario (errors, warnings, their rules), then the
+ * metrics. The metric columns are the chosen numbers of the points' summary.json files,
  * in order of first appearance over the rows, so the same outcomes always give the same bytes.
  */
 public final class SweepResults {
@@ -73,8 +74,11 @@ public final class SweepResults {
     /** The stop reasons of a run in which every flow ended (completed or failed). */
     private static final Set<String> WORKLOAD_ENDED = Set.of("completed", "some-failed", "all-failed");
 
-    /** The table for a plan; {@code outcomes} by point id (a point without an outcome is "not-run"). */
-    public static SweepResults of(SweepPlan plan, Map<String, PointOutcome> outcomes) {
+    /**
+     * The table for a plan; {@code outcomes} by point id (a point without an outcome is "not-run"), {@code lint} by
+     * point id (a point without one, whose lint could not run, has empty lint cells).
+     */
+    public static SweepResults of(SweepPlan plan, Map<String, PointOutcome> outcomes, Map<String, PointLint> lint) {
         List<Map<String, String>> numbers = new ArrayList<>();
         Set<String> all = new LinkedHashSet<>();
         for (SweepPoint p : plan.points()) {
@@ -86,6 +90,7 @@ public final class SweepResults {
         List<String> header = new ArrayList<>(List.of("point", "seed"));
         header.addAll(plan.keys());
         header.addAll(List.of("status", "stop_reason", "error"));
+        header.addAll(PointLint.COLUMNS);
         // The summary's own seed is the seed column already.
         all.removeAll(header);
         List<String> metrics = new ArrayList<>();
@@ -136,6 +141,8 @@ public final class SweepResults {
                 failed++;
                 row.addAll(List.of("failed", "", o.error()));
             }
+            PointLint l = lint.get(p.id());
+            row.addAll(l == null ? Collections.nCopies(PointLint.COLUMNS.size(), "") : l.cells());
             for (String m : metrics) {
                 row.add(numbers.get(i).getOrDefault(m, ""));
             }
@@ -185,6 +192,33 @@ public final class SweepResults {
     /** Metric selectors of the sweep that matched no number of any completed point. */
     public List<String> unmatched() {
         return unmatched;
+    }
+
+    /** Whether row {@code i}'s scenario has lint errors. */
+    public boolean lintErrors(int i) {
+        String cell = rows.get(i).get(header.indexOf(PointLint.COLUMNS.get(0)));
+        return !cell.isEmpty() && !cell.equals("0");
+    }
+
+    /** How many rows' scenarios have lint errors. */
+    public int lintErrorRuns() {
+        int n = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            n += lintErrors(i) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The rule ids of the lint errors of every row, each once, in order of first row ({@code L5 L3}). */
+    public List<String> lintErrorRules() {
+        int c = header.indexOf(PointLint.COLUMNS.get(2));
+        Set<String> out = new LinkedHashSet<>();
+        for (List<String> r : rows) {
+            if (!r.get(c).isEmpty()) {
+                out.addAll(List.of(r.get(c).split(" ")));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** How many rows are failed points. */

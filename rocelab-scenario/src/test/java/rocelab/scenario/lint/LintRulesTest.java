@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.DropReason;
 import rocelab.scenario.ProgressListener;
@@ -72,6 +73,44 @@ class LintRulesTest {
         });
         assertThat(lint(fabric, "traffic:\n  - {kind: incast, senders: 3-4, receiver: 0, size: 2MB}\n").of("L1"))
                 .as("the RNIC's own DSCP").isEmpty();
+    }
+
+    /**
+     * Headroom is a property of the port: L3 checks every lossless priority of every switch port, wherever the
+     * traffic goes. An audit's 400G fabric with 100 KB on leaf1's uplinks (1 us links, a switch at the other end)
+     * linted clean with an incast out of leaf1 (no data enters leaf1 from the spines) and gave L3 with one into it.
+     */
+    @Test
+    void shouldCheckTheHeadroomOfEveryLosslessPortWhateverTheTrafficDoes() {
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 400Gbps}}
+                switches: [{name: leaf1, ports: [{to: "spine*", headroom: 100KB}]}]
+                """;
+        // 400 Gb/s, 1 us each way, 4096 B payload (4174 B frames, 4194 B of link time), the peer a switch answering
+        // in 905 quanta (Annex 31B): the link time until it stops is held as frames (4174 of every 4194 B), plus
+        // the frame that crossed XOFF and the peer's last frame.
+        long link = 4194 + 84 + 2 * 400_000_000_000L / 8 / 1_000_000 + 905 * 512 / 8;
+        long need = (link * 4174 + 4193) / 4194 + 2 * 4174;
+        String expected = String.format(Locale.ROOT, "leaf1 reserves 100,000 B of headroom on priority 3 of"
+                + " this port; 400 Gb/s over a pause loop of 2 x 1.000 us cable (198 m) with a 1.158 us peer response"
+                + " and 4,174 B frames needs %,d B", need);
+        for (String traffic : List.of("{kind: incast, senders: 4-7, receiver: 0, size: 1MB}",
+                "{kind: incast, senders: 0-3, receiver: 4, size: 1MB}")) {
+            LintReport r = lint(fabric, "traffic: [" + traffic + "]\n");
+            assertThat(r.of("L3")).as(traffic).singleElement().satisfies(f -> {
+                assertThat(f.severity()).isEqualTo(Severity.ERROR);
+                assertThat(f.what()).isEqualTo(expected);
+                assertThat(f.ports()).containsExactlyInAnyOrder("leaf1 port 4 (to spine0)", "leaf1 port 5 (to spine1)");
+                assertThat(f.fix()).contains(String.format(Locale.ROOT, "at least %,d B (rocelab headroom"
+                        + " --speed 400Gbps --delay 1us --mtu 4096)", need));
+            });
+        }
+        // The priority groups share the port's headroom: one finding names them all.
+        assertThat(lint(fabric.replace("switches: [", "switch: {pfc: {priorities: [3, 4]}}\nswitches: ["),
+                "traffic: [{kind: incast, senders: 4-7, receiver: 0, size: 1MB}]\n").of("L3")).singleElement()
+                .satisfies(f -> assertThat(f.what()).contains("on priorities 3 and 4 of this port"));
     }
 
     @Test

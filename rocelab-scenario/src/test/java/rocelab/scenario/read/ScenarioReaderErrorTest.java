@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.congestion.CongestionControls;
+import rocelab.scenario.ScenarioConfig;
 
 class ScenarioReaderErrorTest {
     private static final String HEAD = "name: t\nfabric: {mode: roce-lossy}\n";
@@ -470,14 +471,33 @@ class ScenarioReaderErrorTest {
                         + " '_' or '-', starting with a letter or digit (e.g. incast-16to1)");
     }
 
+    /**
+     * {@code traffic: []} beside jobs is no traffic, as the key left out is (nccl-tests took it already; run
+     * refused it with "expected at least one traffic item" though the jobs are the workload).
+     */
+    @Test
+    void shouldTakeAnEmptyTrafficListBesideJobs() throws ScenarioException {
+        String jobs = "jobs:\n  - {name: j, hosts: 0-1, parallelism: {dp: 2}, program: [{op: allreduce, group: dp,"
+                + " size: 1MB}]}\n";
+        ScenarioConfig empty = new ScenarioReader().read(HEAD + TOPO + "traffic: []\n" + jobs, "t.yaml", Path.of("."));
+        ScenarioConfig omitted = new ScenarioReader().read(HEAD + TOPO + jobs, "t.yaml", Path.of("."));
+        assertThat(empty.traffic()).isEmpty();
+        assertThat(omitted.traffic()).isEmpty();
+        assertThat(empty.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.name()).isEqualTo(omitted.jobs().get(0).name());
+            assertThat(j.program()).hasSameSizeAs(omitted.jobs().get(0).program());
+        });
+    }
+
     @Test
     void shouldReportShapeWhenValueHasTheWrongType() {
         assertError(HEAD + "topology: {kind: single-switch, hosts: [4], link: {rate: 100Gbps}}\n" + FLOW,
                 "t.yaml:3:40: hosts is a list; expected a whole number in 2..1000000");
         assertError(HEAD + TOPO + "traffic: {kind: flow}\n", "t.yaml:4:10: traffic is a mapping; expected a list of"
                 + " traffic items, each with a kind");
-        assertError(HEAD + TOPO + "traffic: []\n", "t.yaml:4:10: traffic is empty; expected at least one traffic"
-                + " item");
+        assertError(HEAD + TOPO + "traffic: []\n", "t.yaml:4:10: traffic is empty and the scenario has no jobs or"
+                + " inference services, so nothing would run; expected at least one traffic item (or jobs: a list of"
+                + " AI jobs, or inference: a list of inference services)");
         assertError(HEAD + "topology: {kind: torus, link: {rate: 100Gbps}}\n" + FLOW,
                 "t.yaml:3:18: 'torus' is not a topology kind; expected one of: single-switch, leaf-spine, fat-tree,"
                         + " rail-optimized, custom, ns3");

@@ -18,6 +18,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.observe.output.Summary;
+import rocelab.scenario.lint.Finding;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 import rocelab.scenario.read.SweepReader;
 
 class LocalSweepTest {
@@ -60,11 +64,11 @@ class LocalSweepTest {
             assertThat(point.resolve("summary.json")).isRegularFile();
             assertThat(point.resolve("report.html")).isRegularFile();
             assertThat(Files.readString(point.resolve("scenario.yaml"))).isEqualTo(p.scenarioYaml());
+            // Linted as rocelab run lints: its errors and warnings in the manifest and the report (no watchdog: L12).
             assertThat(Files.readString(point.resolve("manifest.json"))).contains("\"scenario_sha256\": \"" + p.id())
-                    .contains("\"lint_skipped\": \"a sweep does not lint its points\"");
-            // Its report says the lint did not run, as run -q's does, not as if it had found nothing.
-            assertThat(Files.readString(point.resolve("report.html"))).contains("rocelab lint did not run (a sweep"
-                    + " does not lint its points): <code>rocelab lint</code> the scenario (this folder's scenario.yaml)");
+                    .contains("\"lint\": [").contains("\"rule\": \"L12\"").doesNotContain("lint_skipped");
+            assertThat(Files.readString(point.resolve("report.html"))).contains("L12")
+                    .doesNotContain("rocelab lint did not run");
         }
         // A point folder is made as the points folder is, by the umask; not private as a temporary folder is.
         var points = Files.getPosixFilePermissions(out.resolve("points"));
@@ -83,7 +87,9 @@ class LocalSweepTest {
         assertThat(lines.get(0)).startsWith("point,seed,switch.ecn.kmin,nic.dcqcn.profile,status,stop_reason,error,")
                 .contains(",flows.fct_us.p99,").contains(",counters.ecn_marked,");
         assertThat(lines).hasSize(5);
-        assertThat(lines.get(1)).startsWith(plan.points().get(0).id() + ",1,50KB,paper,completed,completed,,");
+        assertThat(lines.get(0)).startsWith("point,seed,switch.ecn.kmin,nic.dcqcn.profile,status,stop_reason,error,"
+                + "lint_errors,lint_warnings,lint_error_rules,lint_warning_rules,");
+        assertThat(lines.get(1)).startsWith(plan.points().get(0).id() + ",1,50KB,paper,completed,completed,,0,1,,L12,");
         assertThat(lines.get(4)).startsWith(plan.points().get(3).id() + ",1,200KB,nvidia,completed,");
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("<svg").contains("flows.fct_us.p99");
 
@@ -112,6 +118,69 @@ class LocalSweepTest {
         assertThat(grown.reused()).isEqualTo(4);
         List<String> grownLines = Files.readString(out.resolve("results.csv")).lines().toList();
         assertThat(grownLines.subList(1, 5)).isEqualTo(lines.subList(1, 5));
+    }
+
+    /**
+     * Every run's lint in results.csv and sweep.html: an audit's sweep of buffer and Kmin found its lowest FCTs at
+     * 2 MB and Kmin 400 KB, where ECN marks only after PFC pauses (L5), and nothing on the sweep's pages said so.
+     * The cells are what rocelab lint says of the point's scenario; the run agrees (more pauses than marks there).
+     */
+    @Test
+    void givesEveryRunsLintErrorsAndWarningsAndMarksThePointsWithErrors() throws Exception {
+        Files.writeString(dir.resolve("sw-base.yaml"), """
+                name: sw-base
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us},
+                  uplink: {rate: 200Gbps, delay: 1us}}
+                switch: {buffer: 4MB, pfc: {headroom: auto}}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 4-7, receiver: 0, size: 1MB}
+                  - {kind: flow, src: 1, dst: 5, size: 1MB}
+                observe: {sample-interval: 0}
+                """);
+        Files.writeString(dir.resolve("sw.yaml"), """
+                scenario: sw-base.yaml
+                vary:
+                  switch.ecn.kmin: [50KB, 400KB]
+                  switch.buffer: [2MB, 8MB]
+                """);
+        SweepPlan plan = new SweepReader().read(dir.resolve("sw.yaml"));
+        Path out = dir.resolve("out");
+        SweepResults r = new LocalSweep(plan, out, 2, LocalSweep.Listener.NONE).run().results();
+        List<String> header = r.header();
+        int errors = header.indexOf("lint_errors");
+        assertThat(header.subList(errors, errors + 4)).containsExactly("lint_errors", "lint_warnings",
+                "lint_error_rules", "lint_warning_rules");
+        int broken = -1;
+        for (int i = 0; i < plan.points().size(); i++) {
+            SweepPoint p = plan.points().get(i);
+            LintReport lint = Lint.check(PointRunner.config(p));
+            List<String> row = r.rows().get(i);
+            assertThat(row.get(errors)).isEqualTo(Long.toString(lint.count(Severity.ERROR)));
+            assertThat(row.get(errors + 1)).isEqualTo(Long.toString(lint.count(Severity.WARNING)));
+            assertThat(row.get(errors + 2)).isEqualTo(String.join(" ", lint.findings().stream()
+                    .filter(f -> f.severity() == Severity.ERROR).map(Finding::rule).distinct().toList()));
+            assertThat(r.lintErrors(i)).isEqualTo(lint.hasErrors());
+            if (lint.hasErrors()) {
+                assertThat(broken).as("one point with errors").isEqualTo(-1);
+                broken = i;
+            }
+        }
+        // The audit's point: Kmin 400 KB in 2 MB, ECN above the 2:1 incast's XOFF point.
+        assertThat(plan.points().get(broken).values()).containsExactly("400KB", "2MB");
+        assertThat(r.rows().get(broken).get(errors + 2)).isEqualTo("L5");
+        // The run agrees: PFC did the work there, ECN barely marked.
+        String summary = Files.readString(out.resolve("points").resolve(plan.points().get(broken).id())
+                .resolve("summary.json"));
+        assertThat(Long.parseLong(SummaryMetrics.numbers(summary).get("counters.pfc_pause_sent")))
+                .isGreaterThan(Long.parseLong(SummaryMetrics.numbers(summary).get("counters.ecn_marked")));
+        String html = Files.readString(out.resolve("sweep.html"));
+        assertThat(html).contains("<b>1 of 4 runs have lint errors</b> (L5)", SweepReport.LINT_NOTE,
+                "<h2 id=\"lint\">Lint</h2>", "<tr><td>" + plan.points().get(broken).id() + "</td><td>");
+        // One dashed ring per chart: one value of each chart includes the run.
+        long charts = html.split("<svg", -1).length - 1;
+        assertThat(html.split("stroke-dasharray", -1).length - 1L).isEqualTo(charts);
     }
 
     @Test

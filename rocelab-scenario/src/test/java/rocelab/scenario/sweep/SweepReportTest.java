@@ -31,7 +31,7 @@ class SweepReportTest {
         }
         SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), "grid", "packet", List.of(),
                 points);
-        return SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        return SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
     }
 
     /** The y tick labels of each chart, in order of the charts (bottom tick first). */
@@ -87,7 +87,7 @@ class SweepReportTest {
         }
         SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("run.stop-at"), "grid", "packet",
                 List.of("flows.fct_us.p99"), points);
-        SweepResults r = SweepResults.of(plan, outcomes);
+        SweepResults r = SweepResults.of(plan, outcomes, Map.of());
         assertThat(r.stopped()).isEqualTo(2);
         assertThat(r.stoppedText()).isEqualTo("1 stop-at, 1 deadlock");
         assertThat(r.failed()).isZero();
@@ -125,7 +125,7 @@ class SweepReportTest {
         }
         SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax"), "zip",
                 "packet", List.of(), points);
-        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
         assertThat(html.split("<svg", -1)).hasSize(2);
         Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
         assertThat(path.find()).isTrue();
@@ -150,7 +150,7 @@ class SweepReportTest {
         }
         SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("topology.planes", "switch.load-balancing.mode"),
                 "zip", "packet", List.of(), points);
-        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes));
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
         Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
         assertThat(path.find()).isTrue();
         assertThat(path.group(1).split("L")).hasSize(4);
