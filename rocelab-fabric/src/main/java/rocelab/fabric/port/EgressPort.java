@@ -634,6 +634,12 @@ public final class EgressPort implements Prefetching {
             counters[PortCounter.DROPPED_PACKETS.ordinal()]++;
             counters[PortCounter.DROPPED_BYTES.ordinal()] += bytes;
             counters[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()]++;
+            // Told with the PFC frame that held this queue paused: its root is the storm's, by identity.
+            journey.onWatchdogDrop(nowPs, ownerNode, portIndex, tc, p, lastXoffSentPs[tc]);
+            if (p.cookie() >= 0) {
+                pfcProbe.onWatchdogDrop(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                        p.kind() != PacketKind.DATA, lastXoffSentPs[tc]);
+            }
             pool.release(p);
             n++;
         }

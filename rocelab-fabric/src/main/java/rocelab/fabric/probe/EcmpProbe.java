@@ -37,4 +37,13 @@ public interface EcmpProbe {
      * waits of one flow's packets queued together overlap and can be merged.
      */
     default void onCollisionWait(long nowPs, int node, int port, int tc, Packet packet, long fromPs, long toPs) {}
+
+    /**
+     * Switch {@code node} dropped a packet of flow {@code flowCookie} (-1: none; its last ACK when {@code ack}) headed
+     * for its output {@code port} because its shared buffer was full, while output {@code holderPort}'s queue of
+     * class {@code holderTc} held the most of that buffer ({@code holderBytes}), as the switch counted it at that
+     * moment. Rare: called per such drop, so a collision's queue that starved another port of buffer is told.
+     */
+    default void onBufferFullDrop(long nowPs, int node, int port, long flowCookie, boolean ack, int holderPort,
+            int holderTc, long holderBytes) {}
 }

@@ -189,7 +189,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             return;
         }
         if (storm[out * SwitchParameters.TRAFFIC_CLASSES + tc] && pfc.watchdog().drop()) {
-            drop(out, packet, DropReason.PFC_WATCHDOG);
+            dropByWatchdog(out, tc, packet);
             return;
         }
         DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
@@ -301,7 +301,46 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */
     private void drop(int portIndex, Packet packet, DropReason reason) {
-        journey.onDrop(sim.nowPs(), nodeId, portIndex, reason, packet);
+        if (reason == DropReason.BUFFER_FULL && (journey != JourneyProbe.NONE || ecmp != EcmpProbe.NONE)) {
+            tellBufferFull(sim.nowPs(), portIndex, packet);
+        } else {
+            journey.onDrop(sim.nowPs(), nodeId, portIndex, reason, packet);
+        }
+        count(portIndex, packet, reason);
+    }
+
+    /**
+     * A packet for output {@code portIndex} found the shared buffer full: the probes hear what held the buffer at this
+     * moment, the egress queue holding the most of it, as this switch counts it (a scan of its queues, per drop).
+     */
+    private void tellBufferFull(long nowPs, int portIndex, Packet packet) {
+        int q = buffer.fullestEgressQueue();
+        int classes = buffer.classes();
+        int holderPort = q < 0 ? -1 : q / classes;
+        int holderTc = q < 0 ? -1 : q % classes;
+        long holderBytes = q < 0 ? 0 : buffer.egressBytes(holderPort, holderTc);
+        journey.onBufferFullDrop(nowPs, nodeId, portIndex, packet, holderPort, holderTc, holderBytes,
+                buffer.sharedUsedBytes(), buffer.sharedPoolBytes());
+        ecmp.onBufferFullDrop(nowPs, nodeId, portIndex, packet.cookie(), packet.kind() != PacketKind.DATA,
+                holderPort, holderTc, holderBytes);
+    }
+
+    /**
+     * The PFC watchdog drops a packet arriving for a queue it found in a pause storm; the probes hear it with the PFC
+     * frame that last paused that queue, which names the pause (and so its root) by identity.
+     */
+    private void dropByWatchdog(int out, int tc, Packet packet) {
+        long nowPs = sim.nowPs();
+        long xoffSentPs = ports[out].lastXoffSentPs(tc);
+        journey.onWatchdogDrop(nowPs, nodeId, out, tc, packet, xoffSentPs);
+        if (packet.cookie() >= 0) {
+            pfcProbe.onWatchdogDrop(nowPs, nodeId, out, tc, packet.queuePair(), packet.cookie(),
+                    packet.kind() != PacketKind.DATA, xoffSentPs);
+        }
+        count(out, packet, DropReason.PFC_WATCHDOG);
+    }
+
+    private void count(int portIndex, Packet packet, DropReason reason) {
         EgressPort port = ports[portIndex];
         port.count(PortCounter.DROPPED_PACKETS, 1);
         port.count(PortCounter.DROPPED_BYTES, packet.frameBytes());
