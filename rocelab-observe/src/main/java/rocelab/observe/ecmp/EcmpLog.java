@@ -675,8 +675,10 @@ public final class EcmpLog implements EcmpProbe {
 
     /** {@link #oneReceiverNote}, and when a listed queue starved other ports of buffer, that it did. */
     public static String oneReceiverNote(Collection<String> receivers, boolean starvedOthers) {
-        return oneReceiverNote(receivers) + (starvedOthers ? ", though here the queue also filled its switch's shared"
-                + " buffer, and packets of other flows headed for other ports were dropped for lack of it (summary.json buffer_full_drops_elsewhere)" : "");
+        String note = oneReceiverNote(receivers);
+        return !starvedOthers ? note : note.replace(" (load-balancing.md)", ", though here the queue also filled its"
+                + " switch's shared buffer, and packets of other flows headed for other ports were dropped for lack of it"
+                + " (summary.json buffer_full_drops_elsewhere; load-balancing.md)");
     }
 
     /**

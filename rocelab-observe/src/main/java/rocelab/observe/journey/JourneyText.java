@@ -528,12 +528,18 @@ public final class JourneyText {
     }
 
     /**
-     * Where a switch dropped a packet: {@code  at port 5 (towards spine1)}, the output its packet was headed for (the
-     * ingress port for a headroom overflow, as the switch counts it); empty for an RNIC.
+     * Where a switch dropped a packet, the port it counts the drop on: {@code  at port 5 (towards spine1)}, the output
+     * it was headed for (a full buffer, the PFC watchdog, a frame over that port's MTU), or {@code  arriving on port 0
+     * (from h1)} (a headroom overflow, no route); empty for an RNIC.
      */
     private String dropPort(JourneyEvent e) {
-        return topo.isHost(e.node()) ? "" : String.format(Locale.ROOT, " at port %d (towards %s)", e.port(),
-                peer(e.node(), e.port()));
+        if (topo.isHost(e.node())) {
+            return "";
+        }
+        boolean ingress = DropReason.HEADROOM_EXCEEDED.key().equals(e.detail())
+                || DropReason.NO_ROUTE.key().equals(e.detail());
+        return String.format(Locale.ROOT, ingress ? " arriving on port %d (from %s)" : " at port %d (towards %s)",
+                e.port(), peer(e.node(), e.port()));
     }
 
     /**
