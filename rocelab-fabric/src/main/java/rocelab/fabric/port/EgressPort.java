@@ -94,6 +94,16 @@ public final class EgressPort implements Prefetching {
     private IngressLists ingressLists;
     /** Hears the waits of packets queued behind ECMP collisions ({@link #enqueueAfterCollision}). */
     private EcmpProbe ecmpProbe = EcmpProbe.NONE;
+    /** Told when this port starts its last frame with nothing left to send (null: no one asks; no cost). */
+    private DrainListener drainListener;
+
+    /**
+     * Hears a port start the last frame it has to send: from {@code freeAtPs} its wire is free with nothing queued,
+     * unless something arrives. Called once per such frame, in the transmit path's branch that schedules no wake-up.
+     */
+    public interface DrainListener {
+        void onDrained(long nowPs, int port, long freeAtPs);
+    }
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -557,7 +567,48 @@ public final class EgressPort implements Prefetching {
         if ((backlog & ~pause.mask()) != 0 || !control.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+        } else if (drainListener != null) {
+            drainListener.onDrained(nowPs, portIndex, busyUntilPs);
         }
+    }
+
+    /** Tells {@code listener} when this port starts the last frame it has (null: no one; nothing is done). */
+    public void drainListener(DrainListener listener) {
+        this.drainListener = listener;
+    }
+
+    /** When this port's wire is (or was last) free: the end of its current or last frame. */
+    public long freeAtPs() {
+        return busyUntilPs;
+    }
+
+    /** The time a frame of {@code frameBytes} takes on this port's wire, framing included. */
+    public long wireTimePs(int wireBytes) {
+        return txPs(wireBytes);
+    }
+
+    /**
+     * {@code p}, queued here in class {@code tc}, waits behind an ECMP collision from now on (the switch found an
+     * equal-cost port idle while it was queued, {@link EcmpProbe}): its wait behind pauses so far is told now (as at
+     * the run's end), and from here its held clock carries the collision's mark and {@code dueAtPs} now, so its
+     * departure tells its wait from now, as for a packet that joined the queue behind a collision. Returns false, and
+     * marks nothing, for a packet that waited for credits here (InfiniBand): that wait is told only when it leaves.
+     */
+    public boolean collideFromNow(long nowPs, int tc, Packet p) {
+        long clock = heldClock(tc, nowPs);
+        long entered = p.enteredClockPs();
+        if (clock != entered) {
+            if (tellCreditWaits) {
+                return false;
+            }
+            if (pfcProbe != PfcProbe.NONE) {
+                pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                        p.kind() != PacketKind.DATA, entered, clock);
+            }
+        }
+        p.collisionClockPs(clock);
+        p.dueAtPs(nowPs);
+        return true;
     }
 
     /** The frame on the wire (or the last one): its bytes as {@link PortCounter#TX_BYTES} counts them, its start. */

@@ -34,6 +34,7 @@ import rocelab.fabric.probe.PortCounter;
 public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private static final int REFRESH = 1;
     private static final int WATCHDOG = 2;
+    private static final int IDLE_CHECK = 3;
 
     private final int nodeId;
     private final String name;
@@ -66,6 +67,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private boolean directlyAhead;
     private int idlePort;
     private long idlePs;
+    /**
+     * With an ECMP probe: per port, the ports equal-cost with it towards some host (null: none), and whether an idle
+     * check of it is pending ({@link #onDrained}); null without a probe.
+     */
+    private int[][] siblings;
+    private boolean[] idleCheckPending;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -125,6 +132,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** New next hops after a topology change (the control plane converged). */
     public void routes(int[][] newRoutes) {
         this.routes = newRoutes;
+        if (siblings != null) {
+            siblings = siblings();
+        }
     }
 
     /** The largest frame each port accepts and sends (its MTU plus the L2 header); larger frames are dropped. */
@@ -382,6 +392,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             sim.schedule(nowPs + pfc.watchdog().pollPs(), handlerId, WATCHDOG, 0L);
             return;
         }
+        if (kind == IDLE_CHECK) {
+            if (siblings != null && siblings[(int) arg] != null) {
+                checkIdle(nowPs, (int) arg);
+            }
+            return;
+        }
         int g = (int) (arg & 0xFFFF);
         int port = g / SwitchParameters.TRAFFIC_CLASSES;
         int priority = g % SwitchParameters.TRAFFIC_CLASSES;
@@ -468,9 +484,137 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      */
     public void ecmpProbe(EcmpProbe probe) {
         this.ecmp = probe;
+        boolean hashes = probe != EcmpProbe.NONE && adaptive == null && loadBalancing != LoadBalancing.SPRAY;
+        siblings = hashes ? siblings() : null;
+        idleCheckPending = hashes ? new boolean[ports.length] : null;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
+            p.drainListener(hashes ? this::onDrained : null);
         }
+    }
+
+    /** Per port, the ports that are equal-cost with it towards some host under the current routes (null: none). */
+    private int[][] siblings() {
+        boolean[][] with = new boolean[ports.length][ports.length];
+        for (int[] c : routes) {
+            for (int i = 0; c.length > 1 && i < c.length; i++) {
+                for (int j = 0; j < c.length; j++) {
+                    with[c[i]][c[j]] |= i != j;
+                }
+            }
+        }
+        int[][] out = new int[ports.length][];
+        for (int p = 0; p < ports.length; p++) {
+            int n = 0;
+            for (boolean b : with[p]) {
+                n += b ? 1 : 0;
+            }
+            if (n == 0) {
+                continue;
+            }
+            out[p] = new int[n];
+            for (int q = 0, k = 0; q < ports.length; q++) {
+                if (with[p][q]) {
+                    out[p][k++] = q;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Port {@code port} starts the last frame it has: from {@code freeAtPs} it may fall idle beside equal-cost ports
+     * that still hold packets. Those packets joined their queues while it was busy, so the rule at enqueue
+     * ({@link #collides}) did not find them; if a sibling holds any, the switch looks again once the port has been
+     * idle for the time its siblings' oldest queued packets take on its wire ({@link #checkIdle}). One check pending
+     * per port, and only beside a backlog: a cost per port falling idle, nothing per packet queued.
+     */
+    private void onDrained(long nowPs, int port, long freeAtPs) {
+        int[] sib = siblings[port];
+        if (sib == null || idleCheckPending[port]) {
+            return;
+        }
+        int wire = 0;
+        for (int s : sib) {
+            EgressPort x = ports[s];
+            for (int tc = 0; x.queuedBytes() > 0 && tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+                Packet head = x.firstQueued(tc);
+                if (head != null) {
+                    wire = Math.max(wire, head.wireBytes());
+                }
+            }
+        }
+        if (wire > 0) {
+            idleCheckPending[port] = true;
+            sim.schedule(freeAtPs + ports[port].wireTimePs(wire), handlerId, IDLE_CHECK, port);
+        }
+    }
+
+    /**
+     * Port {@code idle} may have fallen idle (nothing queued, nothing sent since its last frame): the packets of flows
+     * that the hash put on an equal-cost sibling, queued there behind another flow's data (directly ahead, or the
+     * oldest queued: the rule at enqueue, applied to each one's place in its queue), wait beside an idle port from now
+     * on, each once the port has been idle for its own time on that wire ({@link EgressPort#idleFor}, as at enqueue).
+     * Each is a collision from then ({@link EcmpProbe#onCollision}), its wait counted from then
+     * ({@link EgressPort#collideFromNow}); a packet already marked is left as it is. A packet the port has not yet been
+     * idle long enough for is looked at again when it has. A walk of the siblings' queues per port falling idle beside
+     * them, never per packet sent.
+     */
+    private void checkIdle(long nowPs, int idle) {
+        idleCheckPending[idle] = false;
+        EgressPort port = ports[idle];
+        if (port.queuedBytes() > 0 || port.freeAtPs() > nowPs) {
+            // Busy again: its next last frame looks again.
+            return;
+        }
+        long later = Long.MAX_VALUE;
+        for (int s : siblings[idle]) {
+            EgressPort sib = ports[s];
+            for (int tc = 0; sib.queuedBytes() > 0 && tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+                Packet first = sib.firstQueued(tc);
+                long ahead = 0;
+                Packet prev = null;
+                for (Packet q = first; q != null; prev = q, q = sib.queuedAfter(tc, q)) {
+                    long bytesAhead = ahead;
+                    ahead += q.frameBytes();
+                    if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
+                        continue;
+                    }
+                    Packet other = anotherFlowsData(prev, q) ? prev : anotherFlowsData(first, q) ? first : null;
+                    if (other == null || !hashedAmong(routes[q.dstHost()], idle)) {
+                        continue;
+                    }
+                    long idlePs = port.idleFor(nowPs, tc, q.wireBytes(), q.frameBytes());
+                    if (idlePs < 0) {
+                        long due = port.freeAtPs() + port.wireTimePs(q.wireBytes());
+                        if (due > nowPs) {
+                            later = Math.min(later, due);
+                        }
+                        continue;
+                    }
+                    // Told before its clock changes: the probe reads the packet during the call only.
+                    ecmp.onCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
+                    sib.collideFromNow(nowPs, tc, q);
+                }
+            }
+        }
+        if (later != Long.MAX_VALUE) {
+            idleCheckPending[idle] = true;
+            sim.schedule(later, handlerId, IDLE_CHECK, idle);
+        }
+    }
+
+    /** Whether a packet with these candidate ports was hashed among several of them, {@code port} one. */
+    private static boolean hashedAmong(int[] candidates, int port) {
+        if (candidates.length < 2) {
+            return false;
+        }
+        for (int c : candidates) {
+            if (c == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether this switch picks by the ECMP hash among two or more equal-cost ports towards some host. */
