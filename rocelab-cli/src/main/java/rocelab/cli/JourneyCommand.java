@@ -286,6 +286,8 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("idle_port", c.idlePort());
                 row.put("idle_towards", topo.nodeName(topo.peer(e.node(), c.idlePort()).node()));
                 row.put("idle_us", Numbers.micros(c.idlePs()));
+                // Already queued when the idle port fell idle (the switch looked then), not as it joined the queue.
+                row.put("when_port_fell_idle", c.fellIdle());
             } else if (e.cause() instanceof JourneyEvent.EcmpWait w) {
                 row.put("ecmp_wait_us", Numbers.micros(w.toPs() - w.fromPs()));
                 row.put("new_ecmp_wait_us", Numbers.micros(w.newPs()));

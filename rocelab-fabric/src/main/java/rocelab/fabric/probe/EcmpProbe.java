@@ -31,6 +31,16 @@ public interface EcmpProbe {
             boolean directly, int idlePort, long idlePs) {}
 
     /**
+     * As {@link #onCollision}, for a packet already queued at ({@code node}, {@code port}) when equal-cost port
+     * {@code idlePort} fell idle: it waits beside an idle port from now on ({@code queueBytes}: the bytes queued ahead
+     * of it now). By default told as a collision.
+     */
+    default void onIdleCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs) {
+        onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+    }
+
+    /**
      * The packet of a collision leaves its queue (starts on the wire), or is still queued when the run ends: it waited
      * from {@code fromPs} to {@code toPs} on the queue's clock of time not held (real time less the time its class was
      * paused by PFC, or on InfiniBand waited for credits: that part is the pause's or the credits', told apart), so

@@ -593,7 +593,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                         continue;
                     }
                     // Told before its clock changes: the probe reads the packet during the call only.
-                    ecmp.onCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
+                    ecmp.onIdleCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
                     sib.collideFromNow(nowPs, tc, q);
                 }
             }

@@ -97,9 +97,11 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      * .EcmpProbe}): the switch had hashed the packet onto this port among equal-cost ports, the queue of its class
      * ({@code tc}) held {@code queueBytes}, a data packet of flow {@code aheadFlow} was queued ahead (on queue pair
      * {@code aheadQp}, PSN {@code aheadPsn}; directly ahead when {@code directly}, else the oldest queued), and equal-cost port {@code idlePort} had been idle for {@code idlePs}; {@code acks}:
-     * the packet was the flow's last ACK.
+     * the packet was the flow's last ACK; {@code fellIdle}: the packet was already queued when the idle port fell idle
+     * (the switch looked then), {@code queueBytes} the bytes ahead of it then.
      */
-    public record EcmpCollision(int tc, long queueBytes, long aheadFlow, int aheadQp, long aheadPsn, boolean directly, int idlePort, long idlePs, boolean acks) implements Cause {}
+    public record EcmpCollision(int tc, long queueBytes, long aheadFlow, int aheadQp, long aheadPsn, boolean directly,
+            int idlePort, long idlePs, boolean acks, boolean fellIdle) implements Cause {}
 
     /**
      * The packet of a collision left its queue (or was still in it at the run's end): its wait there from

@@ -356,13 +356,25 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
             boolean directly, int idlePort, long idlePs) {
         nextEcmp.onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+        collision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs, false);
+    }
+
+    @Override
+    public void onIdleCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs) {
+        nextEcmp.onIdleCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+        collision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs, true);
+    }
+
+    private void collision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs, boolean fellIdle) {
         if (!followed(packet)) {
             return;
         }
         boolean ack = packet.kind() != PacketKind.DATA;
         JourneyEvent e = new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_COLLISION, node, port, packet.psn(),
                 queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
-                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack));
+                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack, fellIdle));
         events.add(e);
         collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new ArrayDeque<>())
                 .add(e);
