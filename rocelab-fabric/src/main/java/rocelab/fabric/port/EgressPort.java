@@ -582,33 +582,22 @@ public final class EgressPort implements Prefetching {
         return busyUntilPs;
     }
 
-    /** The time a frame of {@code frameBytes} takes on this port's wire, framing included. */
+    /** The time {@code wireBytes} (a frame with its framing) take on this port's wire. */
     public long wireTimePs(int wireBytes) {
         return txPs(wireBytes);
     }
 
     /**
      * {@code p}, queued here in class {@code tc}, waits behind an ECMP collision from now on (the switch found an
-     * equal-cost port idle while it was queued, {@link EcmpProbe}): its wait behind pauses so far is told now (as at
-     * the run's end), and from here its held clock carries the collision's mark and {@code dueAtPs} now, so its
-     * departure tells its wait from now, as for a packet that joined the queue behind a collision. Returns false, and
-     * marks nothing, for a packet that waited for credits here (InfiniBand): that wait is told only when it leaves.
+     * equal-cost port idle while it was queued, {@link EcmpProbe}). Its held clock keeps the value it entered with,
+     * now carrying the collision's mark, so its waits behind pauses (or for credits) are told as before when it leaves;
+     * {@code dueAtPs} is set back by the time its class was held since it entered, so that its collision wait, told
+     * from {@code dueAtPs} less that clock, starts now on the clock of time not held.
      */
-    public boolean collideFromNow(long nowPs, int tc, Packet p) {
-        long clock = heldClock(tc, nowPs);
+    public void collideFromNow(long nowPs, int tc, Packet p) {
         long entered = p.enteredClockPs();
-        if (clock != entered) {
-            if (tellCreditWaits) {
-                return false;
-            }
-            if (pfcProbe != PfcProbe.NONE) {
-                pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
-                        p.kind() != PacketKind.DATA, entered, clock);
-            }
-        }
-        p.collisionClockPs(clock);
-        p.dueAtPs(nowPs);
-        return true;
+        p.collisionClockPs(entered);
+        p.dueAtPs(nowPs - (heldClock(tc, nowPs) - entered));
     }
 
     /** The frame on the wire (or the last one): its bytes as {@link PortCounter#TX_BYTES} counts them, its start. */
