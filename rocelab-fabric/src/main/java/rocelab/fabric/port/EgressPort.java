@@ -71,6 +71,8 @@ public final class EgressPort implements Prefetching {
     /** The XOFFs that held each class, along its paused clock (kept only while a PFC probe listens). */
     private final PauseHistory pauseHistory = new PauseHistory();
     private final long[] txByClass;
+    /** Frames of each class the PFC watchdog drained from the queue (rare). */
+    private final long[] drainedByClass;
     private CreditGate credits;
     private CreditReturn creditReturn;
     /**
@@ -122,6 +124,7 @@ public final class EgressPort implements Prefetching {
         this.lastXoffSentPs = new long[classes];
         Arrays.fill(lastXoffSentPs, -1);
         this.txByClass = new long[classes];
+        this.drainedByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
         }
@@ -582,6 +585,20 @@ public final class EgressPort implements Prefetching {
         return busyUntilPs;
     }
 
+    /**
+     * Frames of class {@code tc} that have left its queue (sent, or drained by the PFC watchdog): the queue's k-th
+     * packet from its head was the (this + k)-th to join it, counting from 0, so a packet's place in the order of
+     * arrival is known without a field of its own.
+     */
+    public long dequeued(int tc) {
+        return txByClass[tc] + drainedByClass[tc];
+    }
+
+    /** Packets queued in class {@code tc}. */
+    public int queuedPackets(int tc) {
+        return queues[tc].size();
+    }
+
     /** The time {@code wireBytes} (a frame with its framing) take on this port's wire. */
     public long wireTimePs(int wireBytes) {
         return txPs(wireBytes);
@@ -674,6 +691,7 @@ public final class EgressPort implements Prefetching {
             counters[PortCounter.DROPPED_PACKETS.ordinal()]++;
             counters[PortCounter.DROPPED_BYTES.ordinal()] += bytes;
             counters[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()]++;
+            drainedByClass[tc]++;
             // Told with the PFC frame that held this queue paused: its root is the storm's, by identity.
             journey.onWatchdogDrop(nowPs, ownerNode, portIndex, tc, p, lastXoffSentPs[tc]);
             if (p.cookie() >= 0) {

@@ -73,6 +73,13 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      */
     private int[][] siblings;
     private boolean[] idleCheckPending;
+    /**
+     * Per (port, class): the last queued packet an idle check looked at and its place in the order the queue's packets
+     * joined it ({@link EgressPort#dequeued}), so the next check starts after it while it is still queued: each packet
+     * is looked at about once, however often a sibling falls idle beside a long queue.
+     */
+    private Packet[] lookedAt;
+    private long[] lookedAtOrdinal;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -487,6 +494,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         boolean hashes = probe != EcmpProbe.NONE && adaptive == null && loadBalancing != LoadBalancing.SPRAY;
         siblings = hashes ? siblings() : null;
         idleCheckPending = hashes ? new boolean[ports.length] : null;
+        lookedAt = hashes ? new Packet[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
+        lookedAtOrdinal = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
             p.drainListener(hashes ? this::onDrained : null);
@@ -571,37 +580,73 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         for (int s : siblings[idle]) {
             EgressPort sib = ports[s];
             for (int tc = 0; sib.queuedBytes() > 0 && tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
-                Packet first = sib.firstQueued(tc);
-                long ahead = 0;
-                Packet prev = null;
-                for (Packet q = first; q != null; prev = q, q = sib.queuedAfter(tc, q)) {
-                    long bytesAhead = ahead;
-                    ahead += q.frameBytes();
-                    if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
-                        continue;
-                    }
-                    Packet other = anotherFlowsData(prev, q) ? prev : anotherFlowsData(first, q) ? first : null;
-                    if (other == null || !hashedAmong(routes[q.dstHost()], idle)) {
-                        continue;
-                    }
-                    long idlePs = port.idleFor(nowPs, tc, q.wireBytes(), q.frameBytes());
-                    if (idlePs < 0) {
-                        long due = port.freeAtPs() + port.wireTimePs(q.wireBytes());
-                        if (due > nowPs) {
-                            later = Math.min(later, due);
-                        }
-                        continue;
-                    }
-                    // Told before its clock changes: the probe reads the packet during the call only.
-                    ecmp.onIdleCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
-                    sib.collideFromNow(nowPs, tc, q);
-                }
+                later = Math.min(later, lookAt(nowPs, idle, s, tc));
             }
         }
         if (later != Long.MAX_VALUE) {
             idleCheckPending[idle] = true;
             sim.schedule(later, handlerId, IDLE_CHECK, idle);
         }
+    }
+
+    /**
+     * The walk of {@link #checkIdle} over sibling {@code s}'s queue of class {@code tc}, from after the packet the last
+     * walk looked at (while it is still queued), else from the head; returns when a packet the idle port has not yet
+     * been idle long enough for may be looked at again (Long.MAX_VALUE: none), and the walk stops before it next time.
+     */
+    private long lookAt(long nowPs, int idle, int s, int tc) {
+        EgressPort port = ports[idle];
+        EgressPort sib = ports[s];
+        int slot = s * SwitchParameters.TRAFFIC_CLASSES + tc;
+        long dequeued = sib.dequeued(tc);
+        Packet first = sib.firstQueued(tc);
+        if (first == null) {
+            return Long.MAX_VALUE;
+        }
+        Packet prev = null;
+        Packet q = first;
+        long ordinal = dequeued;
+        if (lookedAt[slot] != null && lookedAtOrdinal[slot] >= dequeued) {
+            prev = lookedAt[slot];
+            q = sib.queuedAfter(tc, prev);
+            ordinal = lookedAtOrdinal[slot] + 1;
+        }
+        // The bytes ahead of the first packet looked at: the queue less what is queued from it on.
+        long ahead = sib.queuedBytes(tc);
+        for (Packet x = q; x != null; x = sib.queuedAfter(tc, x)) {
+            ahead -= x.frameBytes();
+        }
+        long later = Long.MAX_VALUE;
+        for (; q != null; prev = q, q = sib.queuedAfter(tc, q), ordinal++) {
+            long bytesAhead = ahead;
+            ahead += q.frameBytes();
+            if (later == Long.MAX_VALUE) {
+                lookedAt[slot] = q;
+                lookedAtOrdinal[slot] = ordinal;
+            }
+            if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
+                continue;
+            }
+            Packet other = anotherFlowsData(prev, q) ? prev : anotherFlowsData(first, q) ? first : null;
+            if (other == null || !hashedAmong(routes[q.dstHost()], idle)) {
+                continue;
+            }
+            long idlePs = port.idleFor(nowPs, tc, q.wireBytes(), q.frameBytes());
+            if (idlePs < 0) {
+                long due = port.freeAtPs() + port.wireTimePs(q.wireBytes());
+                if (due > nowPs && later == Long.MAX_VALUE) {
+                    // Looked at again from here: the walk's mark stays on the packet before it.
+                    lookedAt[slot] = prev;
+                    lookedAtOrdinal[slot] = ordinal - 1;
+                    later = due;
+                }
+                continue;
+            }
+            // Told before its clock changes: the probe reads the packet during the call only.
+            ecmp.onIdleCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
+            sib.collideFromNow(nowPs, tc, q);
+        }
+        return later;
     }
 
     /** Whether a packet with these candidate ports was hashed among several of them, {@code port} one. */
