@@ -189,6 +189,7 @@ final class JourneyCommand implements Callable<Integer> {
     private static Map<String, Object> toJson(FlowRecord f, List<JourneyEvent> events, Simulation sim,
             List<JourneyRecorder.QueuedBehind> behind, long firstSendPs, RunResult result) {
         var topo = sim.network().topology();
+        var pfc = sim.pfcLog();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("flow_id", f.id());
         m.put("src", f.src());
@@ -286,10 +287,30 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("idle_port", c.idlePort());
                 row.put("idle_towards", topo.nodeName(topo.peer(e.node(), c.idlePort()).node()));
                 row.put("idle_us", Numbers.micros(c.idlePs()));
+                // Already queued when the idle port fell idle (the switch looked then), not as it joined the queue.
+                row.put("when_port_fell_idle", c.fellIdle());
             } else if (e.cause() instanceof JourneyEvent.EcmpWait w) {
                 row.put("ecmp_wait_us", Numbers.micros(w.toPs() - w.fromPs()));
                 row.put("new_ecmp_wait_us", Numbers.micros(w.newPs()));
                 row.put("ahead_flow", w.collision() == null ? null : w.collision().aheadFlow());
+            } else if (e.cause() instanceof JourneyEvent.BufferHeld h) {
+                // What held the full shared buffer at the drop, as the switch counted it.
+                row.put("buffer_holder_port", h.port() < 0 ? null : h.port());
+                row.put("buffer_holder_towards", h.port() < 0 ? null : topo.nodeName(topo.peer(e.node(), h.port())
+                        .node()));
+                row.put("buffer_holder_tc", h.port() < 0 ? null : h.tc());
+                row.put("buffer_holder_bytes", h.bytes());
+                row.put("shared_pool_used_bytes", h.poolUsedBytes());
+                row.put("shared_pool_bytes", h.poolBytes());
+            } else if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {
+                // The PFC frame that held the watchdog's queue paused, and that pause's root in the PFC log.
+                row.put("priority", w.priority());
+                row.put("xoff_sent_us", w.xoffSentPs() < 0 ? null : Numbers.micros(w.xoffSentPs()));
+                var far = topo.peer(e.node(), e.port());
+                var x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
+                row.put("xoff_by", topo.nodeName(far.node()));
+                row.put("pause_root", x == null ? null : pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()));
+                row.put("pause_hops", x == null ? null : x.depth() + 1);
             } else if (e.cause() instanceof JourneyEvent.LinkChange c) {
                 row.put("peer", topo.nodeName(c.peerNode()));
                 row.put("peer_port", c.peerPort());

@@ -207,6 +207,27 @@ public final class SharedBuffer {
         return headroom[port * classes + priority];
     }
 
+    /**
+     * The egress queue (index {@code port * classes + tc}) holding the most of this buffer now, the lowest index among
+     * equals; -1 when the buffer is empty. A scan of every queue: for a drop, never per packet.
+     */
+    public int fullestEgressQueue() {
+        int best = -1;
+        long most = 0;
+        for (int i = 0; i < egressBytes.length; i++) {
+            if (egressBytes[i] > most) {
+                most = egressBytes[i];
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** The traffic classes each port's accounting has (a queue index is {@code port * classes + tc}). */
+    public int classes() {
+        return classes;
+    }
+
     public long egressBytes(int port, int tc) {
         return egressBytes[port * classes + tc];
     }

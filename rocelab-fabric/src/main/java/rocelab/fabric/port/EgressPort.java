@@ -71,6 +71,8 @@ public final class EgressPort implements Prefetching {
     /** The XOFFs that held each class, along its paused clock (kept only while a PFC probe listens). */
     private final PauseHistory pauseHistory = new PauseHistory();
     private final long[] txByClass;
+    /** Frames of each class the PFC watchdog drained from the queue (rare). */
+    private final long[] drainedByClass;
     private CreditGate credits;
     private CreditReturn creditReturn;
     /**
@@ -94,6 +96,16 @@ public final class EgressPort implements Prefetching {
     private IngressLists ingressLists;
     /** Hears the waits of packets queued behind ECMP collisions ({@link #enqueueAfterCollision}). */
     private EcmpProbe ecmpProbe = EcmpProbe.NONE;
+    /** Told when this port starts its last frame with nothing left to send (null: no one asks; no cost). */
+    private DrainListener drainListener;
+
+    /**
+     * Hears a port start the last frame it has to send: from {@code freeAtPs} its wire is free with nothing queued,
+     * unless something arrives. Called once per such frame, in the transmit path's branch that schedules no wake-up.
+     */
+    public interface DrainListener {
+        void onDrained(long nowPs, int port, long freeAtPs);
+    }
 
     public EgressPort(Simulator sim, int portIndex, long rateBps, int classes, TransmitScheduler scheduler,
             EcnMarking[] marking, boolean markAtEnqueue, SharedBuffer buffer) {
@@ -112,6 +124,7 @@ public final class EgressPort implements Prefetching {
         this.lastXoffSentPs = new long[classes];
         Arrays.fill(lastXoffSentPs, -1);
         this.txByClass = new long[classes];
+        this.drainedByClass = new long[classes];
         for (int i = 0; i < classes; i++) {
             queues[i] = new PacketFifo();
         }
@@ -559,7 +572,51 @@ public final class EgressPort implements Prefetching {
         if ((backlog & ~pause.mask()) != 0 || !control.isEmpty() || creditReturn != null && creditReturn.hasUpdate()) {
             wakeupPending = true;
             sim.schedule(busyUntilPs, handlerId, TX_COMPLETE, 0L);
+        } else if (drainListener != null) {
+            drainListener.onDrained(nowPs, portIndex, busyUntilPs);
         }
+    }
+
+    /** Tells {@code listener} when this port starts the last frame it has (null: no one; nothing is done). */
+    public void drainListener(DrainListener listener) {
+        this.drainListener = listener;
+    }
+
+    /** When this port's wire is (or was last) free: the end of its current or last frame. */
+    public long freeAtPs() {
+        return busyUntilPs;
+    }
+
+    /**
+     * Frames of class {@code tc} that have left its queue (sent, or drained by the PFC watchdog): the queue's k-th
+     * packet from its head was the (this + k)-th to join it, counting from 0, so a packet's place in the order of
+     * arrival is known without a field of its own.
+     */
+    public long dequeued(int tc) {
+        return txByClass[tc] + drainedByClass[tc];
+    }
+
+    /** Packets queued in class {@code tc}. */
+    public int queuedPackets(int tc) {
+        return queues[tc].size();
+    }
+
+    /** The time {@code wireBytes} (a frame with its framing) take on this port's wire. */
+    public long wireTimePs(int wireBytes) {
+        return txPs(wireBytes);
+    }
+
+    /**
+     * {@code p}, queued here in class {@code tc}, waits behind an ECMP collision from now on (the switch found an
+     * equal-cost port idle while it was queued, {@link EcmpProbe}). Its held clock keeps the value it entered with,
+     * now carrying the collision's mark, so its waits behind pauses (or for credits) are told as before when it leaves;
+     * {@code dueAtPs} is set back by the time its class was held since it entered, so that its collision wait, told
+     * from {@code dueAtPs} less that clock, starts now on the clock of time not held.
+     */
+    public void collideFromNow(long nowPs, int tc, Packet p) {
+        long entered = p.enteredClockPs();
+        p.collisionClockPs(entered);
+        p.dueAtPs(nowPs - (heldClock(tc, nowPs) - entered));
     }
 
     /** The frame on the wire (or the last one): its bytes as {@link PortCounter#TX_BYTES} counts them, its start. */
@@ -636,6 +693,13 @@ public final class EgressPort implements Prefetching {
             counters[PortCounter.DROPPED_PACKETS.ordinal()]++;
             counters[PortCounter.DROPPED_BYTES.ordinal()] += bytes;
             counters[PortCounter.DROPPED_PFC_WATCHDOG.ordinal()]++;
+            drainedByClass[tc]++;
+            // Told with the PFC frame that held this queue paused: its root is the storm's, by identity.
+            journey.onWatchdogDrop(nowPs, ownerNode, portIndex, tc, p, lastXoffSentPs[tc]);
+            if (p.cookie() >= 0) {
+                pfcProbe.onWatchdogDrop(nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                        p.kind() != PacketKind.DATA, lastXoffSentPs[tc]);
+            }
             pool.release(p);
             n++;
         }

@@ -31,10 +31,29 @@ public interface EcmpProbe {
             boolean directly, int idlePort, long idlePs) {}
 
     /**
+     * As {@link #onCollision}, for a packet already queued at ({@code node}, {@code port}) when equal-cost port
+     * {@code idlePort} fell idle: it waits beside an idle port from now on ({@code queueBytes}: the bytes queued ahead
+     * of it now). By default told as a collision.
+     */
+    default void onIdleCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs) {
+        onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+    }
+
+    /**
      * The packet of a collision leaves its queue (starts on the wire), or is still queued when the run ends: it waited
      * from {@code fromPs} to {@code toPs} on the queue's clock of time not held (real time less the time its class was
      * paused by PFC, or on InfiniBand waited for credits: that part is the pause's or the credits', told apart), so
      * waits of one flow's packets queued together overlap and can be merged.
      */
     default void onCollisionWait(long nowPs, int node, int port, int tc, Packet packet, long fromPs, long toPs) {}
+
+    /**
+     * Switch {@code node} dropped a packet of flow {@code flowCookie} (-1: none; its last ACK when {@code ack}) headed
+     * for its output {@code port} because its shared buffer was full, while output {@code holderPort}'s queue of
+     * class {@code holderTc} held the most of that buffer ({@code holderBytes}), as the switch counted it at that
+     * moment. Rare: called per such drop, so a collision's queue that starved another port of buffer is told.
+     */
+    default void onBufferFullDrop(long nowPs, int node, int port, long flowCookie, boolean ack, int holderPort,
+            int holderTc, long holderBytes) {}
 }

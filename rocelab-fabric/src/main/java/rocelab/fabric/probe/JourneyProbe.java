@@ -38,6 +38,28 @@ public interface JourneyProbe {
     default void onDrop(long nowPs, int node, int port, DropReason reason, Packet packet) {}
 
     /**
+     * A switch dropped a packet headed for its output {@code port} because its shared buffer was full
+     * ({@link DropReason#BUFFER_FULL}), and what held that buffer at that moment, as the switch counts it: the egress
+     * queue holding the most of it, output {@code holderPort}'s queue of class {@code holderTc} with
+     * {@code holderBytes}, of {@code poolUsedBytes} in use in a shared pool of {@code poolBytes}. Rare (a drop); by
+     * default told as a plain drop.
+     */
+    default void onBufferFullDrop(long nowPs, int node, int port, Packet packet, int holderPort, int holderTc,
+            long holderBytes, long poolUsedBytes, long poolBytes) {
+        onDrop(nowPs, node, port, DropReason.BUFFER_FULL, packet);
+    }
+
+    /**
+     * The PFC watchdog of switch {@code node} dropped a packet of its output {@code port}'s queue of class
+     * {@code priority} ({@link DropReason#PFC_WATCHDOG}: queued there, or arriving for it), which it had found stuck
+     * in a pause storm; {@code xoffSentPs} names the PFC frame that last paused that queue (its send time at the
+     * peer; -1 when unknown), so the pause's root is found by identity. By default told as a plain drop.
+     */
+    default void onWatchdogDrop(long nowPs, int node, int port, int priority, Packet packet, long xoffSentPs) {
+        onDrop(nowPs, node, port, DropReason.PFC_WATCHDOG, packet);
+    }
+
+    /**
      * The link between ({@code nodeA}, {@code portA}) and ({@code nodeB}, {@code portB}) went down or came back up
      * (a scenario's link event); both directions change together.
      */

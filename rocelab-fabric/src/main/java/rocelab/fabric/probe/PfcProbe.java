@@ -41,4 +41,13 @@ public interface PfcProbe {
      * cycle of pauses from a tree.
      */
     default void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {}
+
+    /**
+     * The PFC watchdog of switch {@code node} dropped a packet (of {@code queuePair}, flow {@code flowCookie}, the
+     * flow's last ACK when {@code ack}) of its output {@code port}'s queue of {@code priority}, which it found stuck in a
+     * pause storm; {@code xoffSentPs} names the PFC frame that last paused that queue (its send time at the peer; -1
+     * when unknown), as {@link #onPausedWait} names it. Rare: called per watchdog drop.
+     */
+    default void onWatchdogDrop(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
+            boolean ack, long xoffSentPs) {}
 }

@@ -34,6 +34,7 @@ import rocelab.fabric.probe.PortCounter;
 public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private static final int REFRESH = 1;
     private static final int WATCHDOG = 2;
+    private static final int IDLE_CHECK = 3;
 
     private final int nodeId;
     private final String name;
@@ -66,6 +67,19 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private boolean directlyAhead;
     private int idlePort;
     private long idlePs;
+    /**
+     * With an ECMP probe: per port, the ports equal-cost with it towards some host (null: none), and whether an idle
+     * check of it is pending ({@link #onDrained}); null without a probe.
+     */
+    private int[][] siblings;
+    private boolean[] idleCheckPending;
+    /**
+     * Per (port, class): the last queued packet an idle check looked at and its place in the order the queue's packets
+     * joined it ({@link EgressPort#dequeued}), so the next check starts after it while it is still queued: each packet
+     * is looked at about once, however often a sibling falls idle beside a long queue.
+     */
+    private Packet[] lookedAt;
+    private long[] lookedAtOrdinal;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -125,6 +139,9 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** New next hops after a topology change (the control plane converged). */
     public void routes(int[][] newRoutes) {
         this.routes = newRoutes;
+        if (siblings != null) {
+            siblings = siblings();
+        }
     }
 
     /** The largest frame each port accepts and sends (its MTU plus the L2 header); larger frames are dropped. */
@@ -189,7 +206,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             return;
         }
         if (storm[out * SwitchParameters.TRAFFIC_CLASSES + tc] && pfc.watchdog().drop()) {
-            drop(out, packet, DropReason.PFC_WATCHDOG);
+            dropByWatchdog(out, tc, packet);
             return;
         }
         DropReason refused = buffer.admit(nowPs, inPort, out, tc, packet.frameBytes());
@@ -301,7 +318,46 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
 
     /** Counts a drop on the port it concerns: the full output queue's port, or the ingress port if unroutable. */
     private void drop(int portIndex, Packet packet, DropReason reason) {
-        journey.onDrop(sim.nowPs(), nodeId, portIndex, reason, packet);
+        if (reason == DropReason.BUFFER_FULL && (journey != JourneyProbe.NONE || ecmp != EcmpProbe.NONE)) {
+            tellBufferFull(sim.nowPs(), portIndex, packet);
+        } else {
+            journey.onDrop(sim.nowPs(), nodeId, portIndex, reason, packet);
+        }
+        count(portIndex, packet, reason);
+    }
+
+    /**
+     * A packet for output {@code portIndex} found the shared buffer full: the probes hear what held the buffer at this
+     * moment, the egress queue holding the most of it, as this switch counts it (a scan of its queues, per drop).
+     */
+    private void tellBufferFull(long nowPs, int portIndex, Packet packet) {
+        int q = buffer.fullestEgressQueue();
+        int classes = buffer.classes();
+        int holderPort = q < 0 ? -1 : q / classes;
+        int holderTc = q < 0 ? -1 : q % classes;
+        long holderBytes = q < 0 ? 0 : buffer.egressBytes(holderPort, holderTc);
+        journey.onBufferFullDrop(nowPs, nodeId, portIndex, packet, holderPort, holderTc, holderBytes,
+                buffer.sharedUsedBytes(), buffer.sharedPoolBytes());
+        ecmp.onBufferFullDrop(nowPs, nodeId, portIndex, packet.cookie(), packet.kind() != PacketKind.DATA,
+                holderPort, holderTc, holderBytes);
+    }
+
+    /**
+     * The PFC watchdog drops a packet arriving for a queue it found in a pause storm; the probes hear it with the PFC
+     * frame that last paused that queue, which names the pause (and so its root) by identity.
+     */
+    private void dropByWatchdog(int out, int tc, Packet packet) {
+        long nowPs = sim.nowPs();
+        long xoffSentPs = ports[out].lastXoffSentPs(tc);
+        journey.onWatchdogDrop(nowPs, nodeId, out, tc, packet, xoffSentPs);
+        if (packet.cookie() >= 0) {
+            pfcProbe.onWatchdogDrop(nowPs, nodeId, out, tc, packet.queuePair(), packet.cookie(),
+                    packet.kind() != PacketKind.DATA, xoffSentPs);
+        }
+        count(out, packet, DropReason.PFC_WATCHDOG);
+    }
+
+    private void count(int portIndex, Packet packet, DropReason reason) {
         EgressPort port = ports[portIndex];
         port.count(PortCounter.DROPPED_PACKETS, 1);
         port.count(PortCounter.DROPPED_BYTES, packet.frameBytes());
@@ -341,6 +397,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         if (kind == WATCHDOG) {
             pollWatchdog(nowPs);
             sim.schedule(nowPs + pfc.watchdog().pollPs(), handlerId, WATCHDOG, 0L);
+            return;
+        }
+        if (kind == IDLE_CHECK) {
+            if (siblings != null && siblings[(int) arg] != null) {
+                checkIdle(nowPs, (int) arg);
+            }
             return;
         }
         int g = (int) (arg & 0xFFFF);
@@ -429,9 +491,175 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      */
     public void ecmpProbe(EcmpProbe probe) {
         this.ecmp = probe;
+        boolean hashes = probe != EcmpProbe.NONE && adaptive == null && loadBalancing != LoadBalancing.SPRAY;
+        siblings = hashes ? siblings() : null;
+        idleCheckPending = hashes ? new boolean[ports.length] : null;
+        lookedAt = hashes ? new Packet[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
+        lookedAtOrdinal = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
+            p.drainListener(hashes ? this::onDrained : null);
         }
+    }
+
+    /** Per port, the ports that are equal-cost with it towards some host under the current routes (null: none). */
+    private int[][] siblings() {
+        boolean[][] with = new boolean[ports.length][ports.length];
+        for (int[] c : routes) {
+            for (int i = 0; c.length > 1 && i < c.length; i++) {
+                for (int j = 0; j < c.length; j++) {
+                    with[c[i]][c[j]] |= i != j;
+                }
+            }
+        }
+        int[][] out = new int[ports.length][];
+        for (int p = 0; p < ports.length; p++) {
+            int n = 0;
+            for (boolean b : with[p]) {
+                n += b ? 1 : 0;
+            }
+            if (n == 0) {
+                continue;
+            }
+            out[p] = new int[n];
+            for (int q = 0, k = 0; q < ports.length; q++) {
+                if (with[p][q]) {
+                    out[p][k++] = q;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Port {@code port} starts the last frame it has: from {@code freeAtPs} it may fall idle beside equal-cost ports
+     * that still hold packets. Those packets joined their queues while it was busy, so the rule at enqueue
+     * ({@link #collides}) did not find them; if a sibling holds any, the switch looks again once the port has been
+     * idle for the time its siblings' oldest queued packets take on its wire ({@link #checkIdle}). One check pending
+     * per port, and only beside a backlog: a cost per port falling idle, nothing per packet queued.
+     */
+    private void onDrained(long nowPs, int port, long freeAtPs) {
+        int[] sib = siblings[port];
+        if (sib == null || idleCheckPending[port]) {
+            return;
+        }
+        int wire = 0;
+        for (int s : sib) {
+            EgressPort x = ports[s];
+            for (int tc = 0; x.queuedBytes() > 0 && tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+                Packet head = x.firstQueued(tc);
+                if (head != null) {
+                    wire = Math.max(wire, head.wireBytes());
+                }
+            }
+        }
+        if (wire > 0) {
+            idleCheckPending[port] = true;
+            sim.schedule(freeAtPs + ports[port].wireTimePs(wire), handlerId, IDLE_CHECK, port);
+        }
+    }
+
+    /**
+     * Port {@code idle} may have fallen idle (nothing queued, nothing sent since its last frame): the packets of flows
+     * that the hash put on an equal-cost sibling, queued there behind another flow's data (directly ahead, or the
+     * oldest queued: the rule at enqueue, applied to each one's place in its queue), wait beside an idle port from now
+     * on, each once the port has been idle for its own time on that wire ({@link EgressPort#idleFor}, as at enqueue).
+     * Each is a collision from then ({@link EcmpProbe#onCollision}), its wait counted from then
+     * ({@link EgressPort#collideFromNow}); a packet already marked is left as it is. A packet the port has not yet been
+     * idle long enough for is looked at again when it has. A walk of the siblings' queues per port falling idle beside
+     * them, never per packet sent.
+     */
+    private void checkIdle(long nowPs, int idle) {
+        idleCheckPending[idle] = false;
+        EgressPort port = ports[idle];
+        if (port.queuedBytes() > 0 || port.freeAtPs() > nowPs) {
+            // Busy again: its next last frame looks again.
+            return;
+        }
+        long later = Long.MAX_VALUE;
+        for (int s : siblings[idle]) {
+            EgressPort sib = ports[s];
+            for (int tc = 0; sib.queuedBytes() > 0 && tc < SwitchParameters.TRAFFIC_CLASSES; tc++) {
+                later = Math.min(later, lookAt(nowPs, idle, s, tc));
+            }
+        }
+        if (later != Long.MAX_VALUE) {
+            idleCheckPending[idle] = true;
+            sim.schedule(later, handlerId, IDLE_CHECK, idle);
+        }
+    }
+
+    /**
+     * The walk of {@link #checkIdle} over sibling {@code s}'s queue of class {@code tc}, from after the packet the last
+     * walk looked at (while it is still queued), else from the head; returns when a packet the idle port has not yet
+     * been idle long enough for may be looked at again (Long.MAX_VALUE: none), and the walk stops before it next time.
+     */
+    private long lookAt(long nowPs, int idle, int s, int tc) {
+        EgressPort port = ports[idle];
+        EgressPort sib = ports[s];
+        int slot = s * SwitchParameters.TRAFFIC_CLASSES + tc;
+        long dequeued = sib.dequeued(tc);
+        Packet first = sib.firstQueued(tc);
+        if (first == null) {
+            return Long.MAX_VALUE;
+        }
+        Packet prev = null;
+        Packet q = first;
+        long ordinal = dequeued;
+        if (lookedAt[slot] != null && lookedAtOrdinal[slot] >= dequeued) {
+            prev = lookedAt[slot];
+            q = sib.queuedAfter(tc, prev);
+            ordinal = lookedAtOrdinal[slot] + 1;
+        }
+        // The bytes ahead of the first packet looked at: the queue less what is queued from it on.
+        long ahead = sib.queuedBytes(tc);
+        for (Packet x = q; x != null; x = sib.queuedAfter(tc, x)) {
+            ahead -= x.frameBytes();
+        }
+        long later = Long.MAX_VALUE;
+        for (; q != null; prev = q, q = sib.queuedAfter(tc, q), ordinal++) {
+            long bytesAhead = ahead;
+            ahead += q.frameBytes();
+            if (later == Long.MAX_VALUE) {
+                lookedAt[slot] = q;
+                lookedAtOrdinal[slot] = ordinal;
+            }
+            if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
+                continue;
+            }
+            Packet other = anotherFlowsData(prev, q) ? prev : anotherFlowsData(first, q) ? first : null;
+            if (other == null || !hashedAmong(routes[q.dstHost()], idle)) {
+                continue;
+            }
+            long idlePs = port.idleFor(nowPs, tc, q.wireBytes(), q.frameBytes());
+            if (idlePs < 0) {
+                long due = port.freeAtPs() + port.wireTimePs(q.wireBytes());
+                if (due > nowPs && later == Long.MAX_VALUE) {
+                    // Looked at again from here: the walk's mark stays on the packet before it.
+                    lookedAt[slot] = prev;
+                    lookedAtOrdinal[slot] = ordinal - 1;
+                    later = due;
+                }
+                continue;
+            }
+            // Told before its clock changes: the probe reads the packet during the call only.
+            ecmp.onIdleCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
+            sib.collideFromNow(nowPs, tc, q);
+        }
+        return later;
+    }
+
+    /** Whether a packet with these candidate ports was hashed among several of them, {@code port} one. */
+    private static boolean hashedAmong(int[] candidates, int port) {
+        if (candidates.length < 2) {
+            return false;
+        }
+        for (int c : candidates) {
+            if (c == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether this switch picks by the ECMP hash among two or more equal-cost ports towards some host. */

@@ -5,9 +5,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import rocelab.engine.Simulator;
@@ -46,6 +48,7 @@ public final class EcmpLog implements EcmpProbe {
     static final int PAIRS = 16;
     private static final int COLLISION = 0;
     private static final int WAIT = 1;
+    private static final int DROP = 2;
     private static final int FIELDS = 7;
 
     private final Topology topo;
@@ -69,6 +72,12 @@ public final class EcmpLog implements EcmpProbe {
     private int[] pairAhead = filled(8 * PAIRS);
     private long[] pairPackets = new long[8 * PAIRS];
     private long[] pairsLeftOut = new long[8];
+    /**
+     * Per site (a port whose queue held the most of its switch's full shared buffer when a packet for another of its
+     * ports was dropped): those drops, per (dropped port, flow); rare, so a map of small lists.
+     */
+    private final Map<Integer, List<long[]>> starvedAt = new HashMap<>();
+    private final Map<Integer, long[]> starvedLeftOutAt = new HashMap<>();
     private final List<EventNotes> captures = new ArrayList<>();
     private List<FlowRecord> collisionsOf;
     private List<Collision> collisions;
@@ -150,6 +159,36 @@ public final class EcmpLog implements EcmpProbe {
         waits.addUnrooted(packet.cookie(), node, port, packet.kind() != PacketKind.DATA, fromPs, toPs);
     }
 
+    @Override
+    public void onBufferFullDrop(long nowPs, int node, int port, long flowCookie, boolean ack, int holderPort,
+            int holderTc, long holderBytes) {
+        starved(node, port, flowCookie, holderPort);
+    }
+
+    /**
+     * A packet of flow {@code flow} headed for (node, port) was dropped for a full shared buffer while (node,
+     * holderPort)'s queue held the most of it: kept at the holder when that is another port (a queue starving its
+     * neighbours of buffer, not its own tail drop).
+     */
+    private void starved(int node, int port, long flow, int holderPort) {
+        if (holderPort < 0 || holderPort == port || flow < 0 || flow > Integer.MAX_VALUE) {
+            return;
+        }
+        int s = site(node, holderPort);
+        List<long[]> of = starvedAt.computeIfAbsent(s, k -> new ArrayList<>());
+        for (long[] x : of) {
+            if (x[0] == port && x[1] == flow) {
+                x[2]++;
+                return;
+            }
+        }
+        if (of.size() == PAIRS) {
+            starvedLeftOutAt.computeIfAbsent(s, k -> new long[1])[0]++;
+            return;
+        }
+        of.add(new long[] {port, flow, 1});
+    }
+
     /** A packet of flow {@code flow} collided at (node, port) behind flow {@code ahead}'s, {@code idle} idle. */
     private void collision(int node, int port, long flow, long ahead, int idle) {
         int s = site(node, port);
@@ -221,6 +260,12 @@ public final class EcmpLog implements EcmpProbe {
                 note(nowPs, WAIT, node, port, packet.cookie(), fromPs, toPs, packet.kind() != PacketKind.DATA ? 1 : 0);
             }
 
+            @Override
+            public void onBufferFullDrop(long nowPs, int node, int port, long flowCookie, boolean ack,
+                    int holderPort, int holderTc, long holderBytes) {
+                note(nowPs, DROP, node, port, flowCookie, holderPort, 0, 0);
+            }
+
             private void note(long nowPs, int type, int node, int port, long flow, long a, long b, long c) {
                 int at = notes.next(nowPs);
                 long[] n = notes.array();
@@ -240,6 +285,8 @@ public final class EcmpLog implements EcmpProbe {
         EventNotes.replay(captures, parity, (n, at) -> {
             if (n[at] == COLLISION) {
                 collision((int) n[at + 1], (int) n[at + 2], n[at + 3], n[at + 4], (int) n[at + 5]);
+            } else if (n[at] == DROP) {
+                starved((int) n[at + 1], (int) n[at + 2], n[at + 3], (int) n[at + 4]);
             } else {
                 waits.addUnrooted(n[at + 3], (int) n[at + 1], (int) n[at + 2], n[at + 6] != 0, n[at + 4], n[at + 5]);
             }
@@ -332,7 +379,32 @@ public final class EcmpLog implements EcmpProbe {
      * not kept), and which flows' packets were ahead of which ({@code pairs}; {@code pairsLeftOut} not kept).
      */
     public record Collision(int node, int port, long packets, long waitPs, List<FlowAt> flows, List<Idle> idlePorts,
-            long idleLeftOut, List<Pair> pairs, long pairsLeftOut) {}
+            long idleLeftOut, List<Pair> pairs, long pairsLeftOut, List<Starved> starved, long starvedLeftOut) {
+        /** Packets of flows dropped at the switch's other ports for a full buffer while this queue held the most. */
+        public long starvedPackets() {
+            long n = starvedLeftOut;
+            for (Starved x : starved) {
+                n += x.packets();
+            }
+            return n;
+        }
+    }
+
+    /**
+     * {@code packets} of flow {@code flow} headed for the switch's port {@code port} were dropped because its shared
+     * buffer was full while the collision port's queue held the most of it (as the switch counted it at each drop).
+     */
+    public record Starved(int port, int flow, long packets) {}
+
+    private List<Starved> starved(int s) {
+        List<Starved> out = new ArrayList<>();
+        for (long[] x : starvedAt.getOrDefault(s, List.of())) {
+            out.add(new Starved((int) x[0], (int) x[1], x[2]));
+        }
+        out.sort(Comparator.comparingLong(Starved::packets).reversed().thenComparingInt(Starved::port)
+                .thenComparingInt(Starved::flow));
+        return List.copyOf(out);
+    }
 
     /**
      * Share of its FCT a flow must have waited at a collision port, at least, for the port to be told: as for PFC and
@@ -430,7 +502,8 @@ public final class EcmpLog implements EcmpProbe {
                 pairs.add(new Pair(pairFlow[s * PAIRS + i], pairAhead[s * PAIRS + i], pairPackets[s * PAIRS + i]));
             }
             out.add(new Collision(siteNode[s], sitePort[s], sitePackets[s], wait[s], List.copyOf(fs),
-                    idlePorts(siteNode[s], sitePort[s]), idleLeftOut[s], List.copyOf(pairs), pairsLeftOut[s]));
+                    idlePorts(siteNode[s], sitePort[s]), idleLeftOut[s], List.copyOf(pairs), pairsLeftOut[s],
+                    starved(s), starvedLeftOutAt.getOrDefault(s, new long[1])[0]));
         }
         out.sort(Comparator.comparingLong(Collision::waitPs).reversed().thenComparingInt(Collision::node)
                 .thenComparingInt(Collision::port));
@@ -566,7 +639,46 @@ public final class EcmpLog implements EcmpProbe {
         return String.format(Locale.ROOT, "%s hashed %s onto its port %d (towards %s) while %s: %s waited"
                 + " in that queue for %s, %s", topo.nodeName(c.node()), what,
                 c.port(), topo.nodeName(topo.peer(c.node(), c.port()).node()), idleWords(c.node(), c.idlePorts(),
-                        c.idleLeftOut()), whose, join(waited, "and"), behind);
+                        c.idleLeftOut()), whose, join(waited, "and"), behind) + starvedWords(c, flows);
+    }
+
+    /**
+     * The drops at the switch's other ports for lack of the buffer this queue held, as each drop carried it (the
+     * queue holding the most of the full shared buffer at that moment): {@code ; while that queue held the most of
+     * leaf1's full shared buffer, leaf1 dropped 107 packets of flow 2 (h6->h0) headed for its port 5 (towards spine1)
+     * for lack of room (buffer_full)}; empty when none.
+     */
+    private String starvedWords(Collision c, List<FlowRecord> flows) {
+        if (c.starved().isEmpty() && c.starvedLeftOut() == 0) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        int shown = named(c.starved().size(), FLOWS_NAMED);
+        long rest = c.starvedLeftOut();
+        for (int i = 0; i < c.starved().size(); i++) {
+            Starved x = c.starved().get(i);
+            if (i >= shown) {
+                rest += x.packets();
+                continue;
+            }
+            parts.add(String.format(Locale.ROOT, "%,d packet%s of %s headed for its port %d (towards %s)", x.packets(),
+                    x.packets() == 1 ? "" : "s", flowName(topo, flows, x.flow()), x.port(),
+                    topo.nodeName(topo.peer(c.node(), x.port()).node())));
+        }
+        if (rest > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d more of other flows or ports", rest));
+        }
+        String sw = topo.nodeName(c.node());
+        return String.format(Locale.ROOT, "; while that queue held the most of %s's full shared buffer, %s dropped %s"
+                + " for lack of room (buffer_full)", sw, sw, join(parts, "and"));
+    }
+
+    /** {@link #oneReceiverNote}, and when a listed queue starved other ports of buffer, that it did. */
+    public static String oneReceiverNote(Collection<String> receivers, boolean starvedOthers) {
+        String note = oneReceiverNote(receivers);
+        return !starvedOthers ? note : note.replace(" (load-balancing.md)", ", though here the queue also filled its"
+                + " switch's shared buffer, and packets of other flows headed for other ports were dropped for lack of it"
+                + " (summary.json buffer_full_drops_elsewhere; load-balancing.md)");
     }
 
     /**

@@ -105,6 +105,14 @@ final class CollisionText {
 
     /** The ECMP collision a packet joined its queue behind, as the switch recorded it then. */
     String collision(JourneyEvent e, JourneyEvent.EcmpCollision c) {
+        if (c.fellIdle()) {
+            // Queued before: the switch looked when the equal-cost port fell idle, and its wait counts from then.
+            return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports, where it was"
+                    + " queued %s %s%s (%,d bytes ahead of it) when the equal-cost port towards %s fell idle (idle for"
+                    + " %s us): an ECMP collision from then", name(e.node()), c.acks() ? "the ACK" : "it",
+                    c.directly() ? "directly behind" : "behind", aheadWords(c), c.directly() ? "" : " (the oldest"
+                    + " queued)", c.queueBytes(), peer(e.node(), c.idlePort()), us(c.idlePs()));
+        }
         return String.format(Locale.ROOT, "%s had hashed %s onto this port among equal-cost ports: it joined the queue"
                 + " %s %s%s, while the equal-cost port towards %s had been idle for %s us: an ECMP collision",
                 name(e.node()), c.acks() ? "the ACK" : "it", c.directly() ? "directly behind" : "behind", aheadWords(c),

@@ -23,7 +23,7 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
 
     /** The identity a step carried. */
     public sealed interface Cause permits Notice, RateChange, Wait, CreditWait, Pause, Recovery, Resend, LinkChange,
-            EcmpCollision, EcmpWait {}
+            EcmpCollision, EcmpWait, BufferHeld, WatchdogDrop {}
 
     /**
      * A congestion notification as its packet carried it: its number among the QP's notifications, when its first
@@ -97,9 +97,11 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      * .EcmpProbe}): the switch had hashed the packet onto this port among equal-cost ports, the queue of its class
      * ({@code tc}) held {@code queueBytes}, a data packet of flow {@code aheadFlow} was queued ahead (on queue pair
      * {@code aheadQp}, PSN {@code aheadPsn}; directly ahead when {@code directly}, else the oldest queued), and equal-cost port {@code idlePort} had been idle for {@code idlePs}; {@code acks}:
-     * the packet was the flow's last ACK.
+     * the packet was the flow's last ACK; {@code fellIdle}: the packet was already queued when the idle port fell idle
+     * (the switch looked then), {@code queueBytes} the bytes ahead of it then.
      */
-    public record EcmpCollision(int tc, long queueBytes, long aheadFlow, int aheadQp, long aheadPsn, boolean directly, int idlePort, long idlePs, boolean acks) implements Cause {}
+    public record EcmpCollision(int tc, long queueBytes, long aheadFlow, int aheadQp, long aheadPsn, boolean directly,
+            int idlePort, long idlePs, boolean acks, boolean fellIdle) implements Cause {}
 
     /**
      * The packet of a collision left its queue (or was still in it at the run's end): its wait there from
@@ -109,6 +111,20 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      */
     public record EcmpWait(int tc, long fromPs, long toPs, long newPs, boolean acks, EcmpCollision collision,
             long enqueuedPs) implements Cause {}
+
+    /**
+     * A drop for a full shared buffer, and what held that buffer at that moment as the switch counted it: the egress
+     * queue holding the most of it, output {@code port}'s queue of class {@code tc} with {@code bytes}, of
+     * {@code poolUsedBytes} in use in a shared pool of {@code poolBytes} ({@code port} -1: the buffer held nothing).
+     */
+    public record BufferHeld(int port, int tc, long bytes, long poolUsedBytes, long poolBytes) implements Cause {}
+
+    /**
+     * A drop by the PFC watchdog: the queue of class {@code priority} it was in (or headed for) was stuck in a pause
+     * storm, held paused by the PFC frame the peer sent at {@code xoffSentPs} (-1: unknown), which names that pause,
+     * and its root, in the PFC log.
+     */
+    public record WatchdogDrop(int priority, long xoffSentPs) implements Cause {}
 
     /** A packet sent again, and the recovery (its number) whose re-sending it is. */
     public record Resend(int recovery) implements Cause {}

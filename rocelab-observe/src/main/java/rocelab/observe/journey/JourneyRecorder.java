@@ -174,6 +174,37 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     }
 
     @Override
+    public void onBufferFullDrop(long nowPs, int node, int port, Packet p, int holderPort, int holderTc,
+            long holderBytes, long poolUsedBytes, long poolBytes) {
+        if (ours(p)) {
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.DROP, node, port, p.psn(), 0,
+                    p.kind() != PacketKind.DATA, DropReason.BUFFER_FULL.key(), new JourneyEvent.BufferHeld(holderPort,
+                            holderTc, holderBytes, poolUsedBytes, poolBytes)));
+        }
+    }
+
+    @Override
+    public void onWatchdogDrop(long nowPs, int node, int port, int priority, Packet p, long xoffSentPs) {
+        if (ours(p)) {
+            events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.DROP, node, port, p.psn(), 0,
+                    p.kind() != PacketKind.DATA, DropReason.PFC_WATCHDOG.key(),
+                    new JourneyEvent.WatchdogDrop(priority, xoffSentPs)));
+        }
+    }
+
+    @Override
+    public void onWatchdogDrop(long nowPs, int node, int port, int priority, int qp, long flowCookie, boolean ack,
+            long xoffSentPs) {
+        next.onWatchdogDrop(nowPs, node, port, priority, qp, flowCookie, ack, xoffSentPs);
+    }
+
+    @Override
+    public void onBufferFullDrop(long nowPs, int node, int port, long flowCookie, boolean ack, int holderPort,
+            int holderTc, long holderBytes) {
+        nextEcmp.onBufferFullDrop(nowPs, node, port, flowCookie, ack, holderPort, holderTc, holderBytes);
+    }
+
+    @Override
     public void onMark(long nowPs, int node, int port, long queueBytes, Packet p) {
         if (ours(p)) {
             add(nowPs, JourneyEvent.Kind.MARK, node, port, p.psn(), queueBytes, false, null);
@@ -325,13 +356,25 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     public void onCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
             boolean directly, int idlePort, long idlePs) {
         nextEcmp.onCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+        collision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs, false);
+    }
+
+    @Override
+    public void onIdleCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs) {
+        nextEcmp.onIdleCollision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs);
+        collision(nowPs, node, port, tc, queueBytes, packet, ahead, directly, idlePort, idlePs, true);
+    }
+
+    private void collision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet, Packet ahead,
+            boolean directly, int idlePort, long idlePs, boolean fellIdle) {
         if (!followed(packet)) {
             return;
         }
         boolean ack = packet.kind() != PacketKind.DATA;
         JourneyEvent e = new JourneyEvent(nowPs, JourneyEvent.Kind.ECMP_COLLISION, node, port, packet.psn(),
                 queueBytes, ack, null, new JourneyEvent.EcmpCollision(tc, queueBytes, ahead.cookie(),
-                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack));
+                        ahead.queuePair(), ahead.psn(), directly, idlePort, idlePs, ack, fellIdle));
         events.add(e);
         collided.computeIfAbsent(node + "/" + port + "/" + packet.psn() + "/" + ack, k -> new ArrayDeque<>())
                 .add(e);

@@ -297,8 +297,8 @@ public final class JourneyText {
             case DROP -> lostOnDownLink(e)
                     ? String.format(Locale.ROOT, "%s was lost on the link %s -> %s, which is down", e.flag() ? "its ACK"
                             : "it", name(e.node()), peer(e.node(), e.port()))
-                    : String.format(Locale.ROOT, "%s dropped %s (%s)", name(e.node()), e.flag() ? "its ACK" : "it",
-                            e.detail());
+                    : String.format(Locale.ROOT, "%s dropped %s%s (%s)%s", name(e.node()), e.flag() ? "its ACK" : "it",
+                            dropPort(e), e.detail(), dropCause(e));
             case DATA_ARRIVED -> String.format(Locale.ROOT, "h%d received it%s%s", e.node(), e.flag() ? ", CE-marked" : "",
                     outOfSequence(e.detail()));
             case ACK_ARRIVED -> String.format(Locale.ROOT, "h%d received the ACK for PSN %d", e.node(), e.psn());
@@ -449,8 +449,8 @@ public final class JourneyText {
                 case DROP -> text = lostOnDownLink(e)
                         ? String.format(Locale.ROOT, "%s %d lost on the link %s -> %s, which is down",
                                 e.flag() ? "the ACK of PSN" : "PSN", e.psn(), name(e.node()), peer(e.node(), e.port()))
-                        : String.format(Locale.ROOT, "%s dropped %s %d (%s)", name(e.node()),
-                                e.flag() ? "the ACK of PSN" : "PSN", e.psn(), e.detail());
+                        : String.format(Locale.ROOT, "%s dropped %s %d%s (%s)%s", name(e.node()),
+                                e.flag() ? "the ACK of PSN" : "PSN", e.psn(), dropPort(e), e.detail(), dropCause(e));
                 case LINK -> {
                     JourneyEvent.LinkChange change = (JourneyEvent.LinkChange) e.cause();
                     text = link(f, e, change, used);
@@ -519,9 +519,51 @@ public final class JourneyText {
             return group(e);
         }
         String what = e.flag() ? "ACKs" : "PSNs";
+        String holder = e.cause() instanceof JourneyEvent.BufferHeld h && h.port() >= 0 ? h.port() == e.port()
+                ? ", that port's own queue holding the most of the buffer"
+                : String.format(Locale.ROOT, ", port %d's queue holding the most of the buffer", h.port()) : "";
         return lostOnDownLink(e) ? String.format(Locale.ROOT, "%s lost on the link %s -> %s", what, name(e.node()),
-                peer(e.node(), e.port())) : String.format(Locale.ROOT, "%s dropped by %s (%s)", what, name(e.node()),
-                e.detail());
+                peer(e.node(), e.port())) : String.format(Locale.ROOT, "%s dropped by %s%s (%s%s)", what,
+                name(e.node()), dropPort(e), e.detail(), holder);
+    }
+
+    /**
+     * Where a switch dropped a packet, the port it counts the drop on: {@code  at port 5 (towards spine1)}, the output
+     * it was headed for (a full buffer, the PFC watchdog, a frame over that port's MTU), or {@code  arriving on port 0
+     * (from h1)} (a headroom overflow, no route); empty for an RNIC.
+     */
+    private String dropPort(JourneyEvent e) {
+        if (topo.isHost(e.node())) {
+            return "";
+        }
+        boolean ingress = DropReason.HEADROOM_EXCEEDED.key().equals(e.detail())
+                || DropReason.NO_ROUTE.key().equals(e.detail());
+        return String.format(Locale.ROOT, ingress ? " arriving on port %d (from %s)" : " at port %d (towards %s)",
+                e.port(), peer(e.node(), e.port()));
+    }
+
+    /**
+     * What the switch held the drop's cause to be at that moment, carried with the drop: for a full shared buffer, the
+     * queue that held the most of it; for the PFC watchdog, the pause that held the queue in its storm and that pause's
+     * root, by the PFC frame's identity. Empty for other drops.
+     */
+    private String dropCause(JourneyEvent e) {
+        if (e.cause() instanceof JourneyEvent.BufferHeld h) {
+            String full = String.format(Locale.ROOT, ": the shared buffer was full (%,d of its %,d bytes in use)",
+                    h.poolUsedBytes(), h.poolBytes());
+            if (h.port() < 0) {
+                return full;
+            }
+            return full + (h.port() == e.port()
+                    ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes of it", h.tc(),
+                            h.bytes())
+                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes of it", h.port(),
+                            peer(e.node(), h.port()), h.bytes()));
+        }
+        if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {
+            return ": " + pauses.watchdogDrop(e, w);
+        }
+        return "";
     }
 
     private static boolean lostOnDownLink(JourneyEvent e) {

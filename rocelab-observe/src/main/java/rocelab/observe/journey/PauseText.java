@@ -85,6 +85,22 @@ final class PauseText {
         return String.format(Locale.ROOT, "%s %s us behind a pause (%s)", where, us(e.value()), by);
     }
 
+    /**
+     * Why the PFC watchdog dropped a packet, from the PFC frame that held its queue paused (by that frame's identity in
+     * the PFC log): {@code the PFC watchdog had found that queue stuck in a pause storm, held by spine0's XOFF of
+     * 12.000 us, rooted at h0's pause storm, 2 pause hops away}.
+     */
+    String watchdogDrop(JourneyEvent e, JourneyEvent.WatchdogDrop w) {
+        Topology.End far = topo.peer(e.node(), e.port());
+        PfcLog.Xoff x = pfc == null ? null : pfc.xoff(far.node(), far.port(), w.priority(), w.xoffSentPs());
+        String held = x == null ? "paused by " + name(far.node())
+                : String.format(Locale.ROOT, "held by %s's XOFF of %s us, rooted at %s%s", name(far.node()),
+                        us(x.timePs()), pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()),
+                        String.format(Locale.ROOT, ", %d pause hop%s away", x.depth() + 1, x.depth() == 0 ? "" : "s"));
+        return String.format(Locale.ROOT, "the PFC watchdog had found that queue (priority %d) stuck in a pause storm,"
+                + " %s, and drops what it holds and what arrives for it", w.priority(), held);
+    }
+
     /** A PFC frame sent on a link that is down: it never arrives, so it pauses (or resumes) nothing. */
     String lostOnDownLink(JourneyEvent e) {
         Topology.End far = topo.peer(e.node(), e.port());

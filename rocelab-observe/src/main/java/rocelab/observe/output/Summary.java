@@ -399,6 +399,20 @@ public final class Summary {
                 behind.add(x);
             }
             row.put("behind", behind);
+            if (c.starvedPackets() > 0) {
+                // Drops at the switch's other ports for lack of the buffer this queue held (the most of it, full).
+                List<Object> starved = new ArrayList<>();
+                for (var x : c.starved()) {
+                    Map<String, Object> d = new LinkedHashMap<>();
+                    d.put("port", x.port());
+                    d.put("towards", topo.nodeName(topo.peer(c.node(), x.port()).node()));
+                    d.put("flow_id", x.flow());
+                    d.put("packets", x.packets());
+                    starved.add(d);
+                }
+                row.put("buffer_full_drops_elsewhere", starved);
+                row.put("buffer_full_drops_elsewhere_packets", c.starvedPackets());
+            }
             out.add(row);
         }
         return out;

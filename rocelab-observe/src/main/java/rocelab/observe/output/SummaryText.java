@@ -579,14 +579,16 @@ public final class SummaryText {
         }
         line(b, "            %s", EcmpLog.MODES);
         Set<String> receivers = new TreeSet<>();
+        boolean starved = false;
         for (var c : found) {
             int to = EcmpLog.bottleneckReceiver(c, r.network().topology(), r.series());
             if (to < 0) {
                 return;
             }
             receivers.add(r.network().topology().nodeName(to));
+            starved |= c.starvedPackets() > 0;
         }
-        line(b, "            %s", EcmpLog.oneReceiverNote(receivers));
+        line(b, "            %s", EcmpLog.oneReceiverNote(receivers, starved));
     }
 
     /**

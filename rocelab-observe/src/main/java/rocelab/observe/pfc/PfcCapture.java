@@ -34,6 +34,8 @@ final class PfcCapture implements PfcProbe {
     private static final long WAIT = 1;
     /** A note that a pause took hold of a switch egress or was lifted: node, port, priority, the XOFF's send time. */
     private static final long IN_FORCE = 2;
+    /** A note that the PFC watchdog dropped a flow's packet: node, port, priority, QP, flow, the XOFF's send time. */
+    private static final long WATCHDOG_DROP = 3;
     /** A wait note's priority field carries whether the packet that waited was an ACK in this bit. */
     private static final long ACK_FLAG = 1L << 32;
 
@@ -94,6 +96,21 @@ final class PfcCapture implements PfcProbe {
         n[at + ROW + 2] = priority;
         n[at + ROW + 3] = xoffSentPs;
         n[at + ROW + 4] = clockPs;
+        n[at + TIME_OF_WAIT] = nowPs;
+    }
+
+    @Override
+    public void onWatchdogDrop(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
+            boolean ack, long xoffSentPs) {
+        int at = notes.next(nowPs);
+        long[] n = notes.array();
+        n[at + TYPE] = WATCHDOG_DROP;
+        n[at + ROW] = node;
+        n[at + ROW + 1] = port;
+        n[at + ROW + 2] = priority | (ack ? ACK_FLAG : 0);
+        n[at + ROW + 3] = queuePair;
+        n[at + ROW + 4] = flowCookie;
+        n[at + ROW + 7] = xoffSentPs;
         n[at + TIME_OF_WAIT] = nowPs;
     }
 
@@ -332,6 +349,10 @@ final class PfcCapture implements PfcProbe {
             } else if (n[at + TYPE] == IN_FORCE) {
                 log.onPauseInForce(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
                         (int) n[at + ROW + 2], n[at + ROW + 3], n[at + ROW + 4]);
+            } else if (n[at + TYPE] == WATCHDOG_DROP) {
+                log.onWatchdogDrop(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
+                        (int) (n[at + ROW + 2] & ~ACK_FLAG), (int) n[at + ROW + 3], n[at + ROW + 4],
+                        (n[at + ROW + 2] & ACK_FLAG) != 0, n[at + ROW + 7]);
             } else {
                 log.onPausedWait(n[at + TIME_OF_WAIT], (int) n[at + ROW], (int) n[at + ROW + 1],
                         (int) (n[at + ROW + 2] & ~ACK_FLAG), (int) n[at + ROW + 3], n[at + ROW + 4],

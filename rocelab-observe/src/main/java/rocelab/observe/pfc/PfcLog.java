@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import rocelab.engine.Simulator;
@@ -699,6 +699,55 @@ public final class PfcLog implements PfcProbe {
 
     static long shareBytes(long share) {
         return share & ((1L << 48) - 1);
+    }
+
+    /**
+     * Per flow, the PFC watchdog's drops of its packets, per (switch, port, root of the pause that held that queue):
+     * rare (a watchdog drops only in a pause storm), so a map of small lists.
+     */
+    private final Map<Long, List<WatchdogDrops>> watchdogDrops = new HashMap<>();
+
+    /**
+     * The PFC watchdog of switch {@code node} dropped {@code packets} of a flow's packets from (or arriving for) its
+     * output {@code port}'s queue, which it had found stuck in a pause storm, held paused by pauses rooted at the root
+     * ({@code rootKind}, {@code rootNode}, {@code rootPort}; as {@link FlowWaits.Root}) {@code hops} pause hops away:
+     * the root of the XOFF that last paused that queue, by its identity (its sender and send time).
+     */
+    public record WatchdogDrops(int node, int port, long packets, int rootKind, int rootNode, int rootPort, int hops) {}
+
+    @Override
+    public void onWatchdogDrop(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
+            boolean ack, long xoffSentPs) {
+        int pp = portOffset[node] + port;
+        int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
+        // As for a wait: no recorded frame paused it means an RNIC's pause storm (port -1), or a switch's buffer.
+        int kind = pauser < 0 ? ROOT_CONGESTION_POINT : (int) rows[pauser * FIELDS + ROOT_KIND];
+        int rootNode = pauser < 0 ? peerNode[pp] : (int) rows[pauser * FIELDS + ROOT_NODE];
+        int rootPort = pauser < 0 ? -1 : (int) rows[pauser * FIELDS + ROOT_PORT];
+        int hops = pauser < 0 ? 1 : (int) rows[pauser * FIELDS + DEPTH] + 1;
+        List<WatchdogDrops> of = watchdogDrops.computeIfAbsent(flowCookie, k -> new ArrayList<>(1));
+        for (int i = 0; i < of.size(); i++) {
+            WatchdogDrops d = of.get(i);
+            if (d.node() == node && d.port() == port && d.rootKind() == kind && d.rootNode() == rootNode
+                    && d.rootPort() == rootPort) {
+                of.set(i, new WatchdogDrops(node, port, d.packets() + 1, kind, rootNode, rootPort,
+                        Math.min(d.hops(), hops)));
+                return;
+            }
+        }
+        of.add(new WatchdogDrops(node, port, 1, kind, rootNode, rootPort, hops));
+    }
+
+    /** The fabric's topology, for the words of what the log holds. */
+    public Topology topology() {
+        return topo;
+    }
+
+    /** The PFC watchdog's drops of flow {@code flow}'s packets, per port and root, most first; empty if none. */
+    public List<WatchdogDrops> watchdogDrops(int flow) {
+        List<WatchdogDrops> of = new ArrayList<>(watchdogDrops.getOrDefault((long) flow, List.of()));
+        of.sort(Comparator.comparingLong(WatchdogDrops::packets).reversed());
+        return of;
     }
 
     public int frames() {

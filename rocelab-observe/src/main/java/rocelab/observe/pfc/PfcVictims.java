@@ -1,6 +1,8 @@
 package rocelab.observe.pfc;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.victim.FlowWaits;
@@ -63,6 +65,51 @@ public final class PfcVictims {
             public String rootName(FlowWaits.Root root) {
                 return log.rootName(root.kind(), root.node(), root.port());
             }
+
+            @Override
+            public String heldDrops(Victims.Victim v) {
+                return watchdogDrops(log, v.flow().id(), v.waits().roots(v.flow().id()));
+            }
         };
+    }
+
+    /** Watchdog drop sites a line names one by one; the rest are summed. */
+    static final int DROP_SITES_NAMED = 2;
+
+    /**
+     * The PFC watchdog's drops of flow {@code flow}'s packets, each site with the root of the pause that held its
+     * queue ({@link PfcLog#watchdogDrops}), and whether that root is one of {@code roots} (the flow's waits'):
+     * {@code the PFC watchdog at leaf1 port 4 (towards spine0) dropped 2,059 of its packets from a queue held paused
+     * by pauses rooted at h0's pause storm, 2 pause hops away, a root of these waits}; empty when it dropped none.
+     */
+    public static String watchdogDrops(PfcLog log, int flow, List<FlowWaits.Root> roots) {
+        List<PfcLog.WatchdogDrops> drops = log.watchdogDrops(flow);
+        if (drops.isEmpty()) {
+            return "";
+        }
+        Topology topo = log.topology();
+        List<String> parts = new ArrayList<>();
+        long rest = 0;
+        for (int i = 0; i < drops.size(); i++) {
+            PfcLog.WatchdogDrops d = drops.get(i);
+            if (i == DROP_SITES_NAMED && drops.size() > DROP_SITES_NAMED + 1) {
+                rest += d.packets();
+                continue;
+            }
+            boolean same = false;
+            for (FlowWaits.Root r : roots) {
+                same |= !r.others() && r.kind() == d.rootKind() && r.node() == d.rootNode() && r.port() == d.rootPort();
+            }
+            parts.add(String.format(Locale.ROOT, "the PFC watchdog at %s port %d (towards %s) dropped %,d of its"
+                    + " packet%s from a queue held paused by pauses rooted at %s, %d pause hop%s away%s",
+                    topo.nodeName(d.node()), d.port(), topo.nodeName(topo.peer(d.node(), d.port()).node()),
+                    d.packets(), d.packets() == 1 ? "" : "s", log.rootName(d.rootKind(), d.rootNode(), d.rootPort()),
+                    d.hops(), d.hops() == 1 ? "" : "s", same ? ", a root of these waits" : ""));
+        }
+        if (rest > 0) {
+            parts.add(String.format(Locale.ROOT, "watchdogs at %d more ports dropped %,d more",
+                    drops.size() - DROP_SITES_NAMED, rest));
+        }
+        return String.join(", and ", parts);
     }
 }

@@ -356,13 +356,15 @@ final class Findings {
      */
     private static String oneReceiverNote(List<?> collisions) {
         Set<String> receivers = new TreeSet<>();
+        boolean starved = false;
         for (Object o : collisions) {
             if (!(o instanceof Map<?, ?> m) || !(m.get("receiver") instanceof String to)) {
                 return "";
             }
             receivers.add(to);
+            starved |= m.containsKey("buffer_full_drops_elsewhere");
         }
-        return receivers.isEmpty() ? "" : "; " + EcmpLog.oneReceiverNote(receivers);
+        return receivers.isEmpty() ? "" : "; " + EcmpLog.oneReceiverNote(receivers, starved);
     }
 
     /**

@@ -81,6 +81,16 @@ public final class Victims {
         default String rootKinds() {
             return "a congestion point";
         }
+
+        /**
+         * The drops of the flow's packets that the holds themselves caused, as the drops carried their cause ({@code
+         * the PFC watchdog at leaf1 port 4 (towards spine0) dropped 2,059 of its packets from a queue held paused by
+         * pauses rooted at h0's pause storm, 2 pause hops away, a root of these waits}); empty when none. Its resends
+         * and timeouts are then told with them, not as a cause besides the waits.
+         */
+        default String heldDrops(Victim v) {
+            return "";
+        }
     }
 
     /** The victims among {@code flows}, most off-way waiting first; empty without waits. */
@@ -182,18 +192,21 @@ public final class Victims {
      */
     static String besides(Topology topo, Victim v, Wording words) {
         FlowRecord f = v.flow();
+        String drops = words.heldDrops(v);
         List<String> parts = new ArrayList<>();
         if (f.rateHeldPs() > 0) {
             parts.add("its own rate held it back " + us(f.rateHeldPs()) + " us");
         }
-        if (f.resentPackets() > 0) {
-            parts.add(String.format(Locale.ROOT, "its QP sent %,d packet%s again", f.resentPackets(),
-                    f.resentPackets() == 1 ? "" : "s"));
+        if (!drops.isEmpty()) {
+            // Its losses were the holds' doing (the drops say so by identity): its resends and timeouts go with them.
+            List<String> recovery = new ArrayList<>();
+            recovery(f, recovery);
+            String held = recovery.isEmpty() ? "; " + drops
+                    : "; " + String.join(" and ", recovery) + " after " + drops;
+            return (parts.isEmpty() ? "" : "; besides these waits, " + parts.get(0) + notifiedFor(topo, v, words))
+                    + held;
         }
-        if (f.ackTimeouts() > 0) {
-            parts.add(String.format(Locale.ROOT, "%,d local ACK timeout%s expired", f.ackTimeouts(),
-                    f.ackTimeouts() == 1 ? "" : "s"));
-        }
+        recovery(f, parts);
         if (parts.isEmpty()) {
             return "";
         }
@@ -202,6 +215,18 @@ public final class Victims {
             b.append(i == 0 ? "" : i == parts.size() - 1 ? " and " : ", ").append(parts.get(i));
         }
         return b.append(f.rateHeldPs() > 0 ? notifiedFor(topo, v, words) : "").toString();
+    }
+
+    /** The flow's QP's resends and local ACK timeouts in its life, in words, added to {@code parts}. */
+    private static void recovery(FlowRecord f, List<String> parts) {
+        if (f.resentPackets() > 0) {
+            parts.add(String.format(Locale.ROOT, "its QP sent %,d packet%s again", f.resentPackets(),
+                    f.resentPackets() == 1 ? "" : "s"));
+        }
+        if (f.ackTimeouts() > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d local ACK timeout%s expired", f.ackTimeouts(),
+                    f.ackTimeouts() == 1 ? "" : "s"));
+        }
     }
 
     /** Mark ports a victim's line names one by one; the rest are summed. */
