@@ -95,8 +95,8 @@ final class Findings {
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }
-        // The lint's findings are about the scenario, not about what the run showed: counted apart, so that a run with
-        // them still says that it had no deadlock, pauses or victims.
+        // The lint's findings and the fabric's oversubscription are about the scenario, not about what its pauses did:
+        // counted apart, so that a run with them still says that it had no deadlock, pauses or victims.
         int lintItems = 0;
         for (Map<String, Object> tree : List.of(s, d.manifest)) {
             Object lint = tree.get("lint");
@@ -124,6 +124,7 @@ final class Findings {
                             + " uplinks " + Page.esc(ratios(t)) + " oversubscribed</b>"
                             + (t.get("text") == null ? "" : ": " + Page.esc(String.valueOf(t.get("text"))))
                             + "</li>");
+                    lintItems++;
                 }
             }
         }
