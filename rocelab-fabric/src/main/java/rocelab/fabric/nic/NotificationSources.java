@@ -5,9 +5,11 @@ import java.util.Arrays;
 /**
  * Where the marks behind a QP's congestion notifications were made: each CNP (or flagged ACK) carries the switch and
  * egress port that first marked the data packet it answers, and whether a PFC pause held that packet at that port;
- * this counts them by port. Made at a QP's first notification, with room for {@link #SLOTS} ports (a QP's packets
- * take one path; its marks come from a few of its hops): notifications from further ports are counted together as
- * {@link #OTHER}. It never grows, so a warm run allocates nothing for it whatever its marks do.
+ * the QP's {@link CongestionNotice} counts them by port, with room for {@link #SLOTS} ports (a QP's packets take one
+ * path, and its marks come from a few of its hops): notifications from further ports are counted together as
+ * {@link #OTHER}. Kept in the notice, which a QP gets at its first CE-marked packet (before any notification): no
+ * object of its own (a million QPs of a 1,024-host all-to-all made 63 MB of them), and nothing allocated in a warm
+ * run whatever its marks do.
  */
 public final class NotificationSources {
     /** The node of the notifications whose port is not told: more ports than {@link #SLOTS}, or no mark carried. */
@@ -18,57 +20,48 @@ public final class NotificationSources {
      */
     public static final int NOT_APART = -2;
     /** Ports a QP keeps apart. */
-    static final int SLOTS = 3;
+    static final int SLOTS = 2;
     /** Longs per source in {@link #bySource}'s answer: node, port, count, held. */
     public static final int FIELDS = 4;
 
-    /** Per slot: node, port, count, held (by a pause at that port); a slot is used when its count is positive. */
-    private final int[] slots = new int[4 * SLOTS];
-    private int other;
-
-    NotificationSources() {}
+    private NotificationSources() {}
 
     /**
      * The next notification of the QP answers a packet first marked at {@code node}'s egress {@code port}, which a
      * PFC pause held at that port if {@code held}.
      */
-    void record(int node, int port, boolean held) {
+    static void record(CongestionNotice n, int node, int port, boolean held) {
+        int h = held ? 1 : 0;
         if (node >= 0) {
-            for (int i = 0; i < slots.length; i += 4) {
-                if (slots[i + 2] == 0) {
-                    slots[i] = node;
-                    slots[i + 1] = port;
-                }
-                if (slots[i] == node && slots[i + 1] == port) {
-                    slots[i + 2]++;
-                    slots[i + 3] += held ? 1 : 0;
-                    return;
-                }
+            if (n.markCount0 == 0 || n.markNode0 == node && n.markPort0 == port) {
+                n.markNode0 = node;
+                n.markPort0 = port;
+                n.markCount0++;
+                n.markHeld0 += h;
+                return;
+            }
+            if (n.markCount1 == 0 || n.markNode1 == node && n.markPort1 == port) {
+                n.markNode1 = node;
+                n.markPort1 = port;
+                n.markCount1++;
+                n.markHeld1 += h;
+                return;
             }
         }
-        other++;
+        n.markOther++;
     }
 
     /**
-     * Every notification recorded, by source: (node, port, count, held) quadruplets ({@link #FIELDS} longs each;
-     * {@code held}: those whose packet a pause held at that port), most first, then by node and port; a node of
-     * {@link #OTHER} counts those whose port is not told.
+     * Every notification recorded in {@code n}, by source: (node, port, count, held) quadruplets ({@link #FIELDS}
+     * longs each; {@code held}: those whose packet a pause held at that port), most first, then by node and port; a
+     * node of {@link #OTHER} counts those whose port is not told.
      */
-    public long[] bySource() {
-        int n = other > 0 ? 1 : 0;
-        for (int i = 0; i < slots.length; i += 4) {
-            n += slots[i + 2] > 0 ? 1 : 0;
-        }
-        long[][] found = new long[n][];
-        int k = 0;
-        for (int i = 0; i < slots.length; i += 4) {
-            if (slots[i + 2] > 0) {
-                found[k++] = new long[] {slots[i], slots[i + 1], slots[i + 2], slots[i + 3]};
-            }
-        }
-        if (other > 0) {
-            found[k] = new long[] {OTHER, 0, other, 0};
-        }
+    static long[] bySource(CongestionNotice n) {
+        long[][] all = {
+            {n.markNode0, n.markPort0, n.markCount0, n.markHeld0},
+            {n.markNode1, n.markPort1, n.markCount1, n.markHeld1},
+            {OTHER, 0, n.markOther, 0}};
+        long[][] found = Arrays.stream(all).filter(s -> s[2] > 0).toArray(long[][]::new);
         Arrays.sort(found, (a, b) -> a[2] != b[2] ? Long.compare(b[2], a[2])
                 : a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         long[] out = new long[FIELDS * found.length];

@@ -77,8 +77,6 @@ public final class QueuePair {
 
     /** Congestion notifications this QP's sender received (CNP frames or flagged ACKs). */
     long cnpsReceived;
-    /** Where the marks behind those notifications were made, from the first on (null before). */
-    private NotificationSources notificationSources;
     /** Data packets this QP sent again (go-back-N or selective repeat), as its RNIC's retransmitted_packets counts them. */
     private long resentPackets;
     /** This QP's local ACK timeouts, as its RNIC's local_ack_timeout_err counts them. */
@@ -732,10 +730,7 @@ public final class QueuePair {
      */
     void notified(int markNode, int markPort, boolean heldByPause) {
         cnpsReceived++;
-        if (notificationSources == null) {
-            notificationSources = new NotificationSources();
-        }
-        notificationSources.record(markNode, markPort, heldByPause);
+        NotificationSources.record(notice(), markNode, markPort, heldByPause);
     }
 
     /**
@@ -744,7 +739,7 @@ public final class QueuePair {
      * at that port; see {@link NotificationSources}); empty for none.
      */
     public long[] notificationSources() {
-        return notificationSources == null ? new long[0] : notificationSources.bySource();
+        return notice == null ? new long[0] : NotificationSources.bySource(notice);
     }
 
     /** Data packets this QP has sent again so far (go-back-N or selective repeat). */

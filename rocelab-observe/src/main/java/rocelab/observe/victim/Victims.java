@@ -266,7 +266,7 @@ public final class Victims {
             }
             String where = node == NotificationSources.NOT_APART
                     ? "marks not told by port (its QP carried other messages, which heard some too)"
-                    : node < 0 ? (n == 1 ? "a mark" : "marks") + " at other ports (more than a QP keeps apart)"
+                    : node < 0 ? (n == 1 ? "a mark" : "marks") + " at other ports (more than the two a QP keeps apart)"
                     : (n == 1 ? "a mark at " : "marks at ") + topo.nodeName(node) + " port " + port + " (towards "
                             + topo.nodeName(topo.peer(node, port).node()) + ")" + heldThere(n, h, words)
                             + (h == 0 && waitedAt(hops, node, port) ? ", where it waited " + words.waited() : "");
