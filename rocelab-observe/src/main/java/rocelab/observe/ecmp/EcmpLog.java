@@ -5,11 +5,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import rocelab.engine.Simulator;
@@ -76,8 +74,12 @@ public final class EcmpLog implements EcmpProbe {
      * Per site (a port whose queue held the most of its switch's full shared buffer when a packet for another of its
      * ports was dropped): those drops, per (dropped port, flow); rare, so a map of small lists.
      */
-    private final Map<Integer, List<long[]>> starvedAt = new HashMap<>();
-    private final Map<Integer, long[]> starvedLeftOutAt = new HashMap<>();
+    // Per site, PAIRS slots of (port, flow, packets) whose drops its queue caused by holding the full shared buffer
+    // (starvedPort -1: free), and how many drops did not fit: primitive arrays, so a drop allocates nothing.
+    private int[] starvedPort = grow(new int[0], 8 * PAIRS);
+    private int[] starvedFlow = new int[8 * PAIRS];
+    private long[] starvedPackets = new long[8 * PAIRS];
+    private long[] starvedLeftOut = new long[8];
     private final List<EventNotes> captures = new ArrayList<>();
     private List<FlowRecord> collisionsOf;
     private List<Collision> collisions;
@@ -130,6 +132,10 @@ public final class EcmpLog implements EcmpProbe {
         pairFlow = grow(pairFlow, n * PAIRS);
         pairAhead = grow(pairAhead, n * PAIRS);
         pairPackets = Arrays.copyOf(pairPackets, n * PAIRS);
+        starvedPort = grow(starvedPort, n * PAIRS);
+        starvedFlow = Arrays.copyOf(starvedFlow, n * PAIRS);
+        starvedPackets = Arrays.copyOf(starvedPackets, n * PAIRS);
+        starvedLeftOut = Arrays.copyOf(starvedLeftOut, n);
     }
 
     /** Whether some switch of {@code network} hashes among equal-cost ports: only then can ECMP collide. */
@@ -175,18 +181,18 @@ public final class EcmpLog implements EcmpProbe {
             return;
         }
         int s = site(node, holderPort);
-        List<long[]> of = starvedAt.computeIfAbsent(s, k -> new ArrayList<>());
-        for (long[] x : of) {
-            if (x[0] == port && x[1] == flow) {
-                x[2]++;
+        int b = s * PAIRS;
+        for (int i = b; i < b + PAIRS; i++) {
+            if (starvedPort[i] < 0) {
+                starvedPort[i] = port;
+                starvedFlow[i] = (int) flow;
+            }
+            if (starvedPort[i] == port && starvedFlow[i] == flow) {
+                starvedPackets[i]++;
                 return;
             }
         }
-        if (of.size() == PAIRS) {
-            starvedLeftOutAt.computeIfAbsent(s, k -> new long[1])[0]++;
-            return;
-        }
-        of.add(new long[] {port, flow, 1});
+        starvedLeftOut[s]++;
     }
 
     /** A packet of flow {@code flow} collided at (node, port) behind flow {@code ahead}'s, {@code idle} idle. */
@@ -398,8 +404,8 @@ public final class EcmpLog implements EcmpProbe {
 
     private List<Starved> starved(int s) {
         List<Starved> out = new ArrayList<>();
-        for (long[] x : starvedAt.getOrDefault(s, List.of())) {
-            out.add(new Starved((int) x[0], (int) x[1], x[2]));
+        for (int i = s * PAIRS; i < (s + 1) * PAIRS && starvedPort[i] >= 0; i++) {
+            out.add(new Starved(starvedPort[i], starvedFlow[i], starvedPackets[i]));
         }
         out.sort(Comparator.comparingLong(Starved::packets).reversed().thenComparingInt(Starved::port)
                 .thenComparingInt(Starved::flow));
@@ -503,7 +509,7 @@ public final class EcmpLog implements EcmpProbe {
             }
             out.add(new Collision(siteNode[s], sitePort[s], sitePackets[s], wait[s], List.copyOf(fs),
                     idlePorts(siteNode[s], sitePort[s]), idleLeftOut[s], List.copyOf(pairs), pairsLeftOut[s],
-                    starved(s), starvedLeftOutAt.getOrDefault(s, new long[1])[0]));
+                    starved(s), starvedLeftOut[s]));
         }
         out.sort(Comparator.comparingLong(Collision::waitPs).reversed().thenComparingInt(Collision::node)
                 .thenComparingInt(Collision::port));
