@@ -1,5 +1,8 @@
 package rocelab.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -24,6 +27,8 @@ import rocelab.scenario.read.ScenarioReader;
  * {@code --assemble-only} prints them once assembled and stops; {@code --until-us T} runs the loop to simulated time
  * T only (the same window at every size) and prints its figures and the live heap there; with {@code --threads N}
  * as well, on N threads (the run's partitions, as {@code rocelab run --threads N}), timed by the process's CPU.
+ * With {@code -Drocelab.bench.heapDump=FILE} the histogram also writes a heap dump of the live objects there, for
+ * {@code bench/hprof-owners.py} to say which fields hold the heap's arrays.
  *
  * <p>Usage: {@code java -cp rocelab-bench/target/benchmarks.jar rocelab.bench.ScaleProfile SCENARIO.yaml
  * [--histogram-at-us T] [--top N] [--assemble-only] [--until-us T [--threads N]]}
@@ -143,6 +148,17 @@ public final class ScaleProfile {
     /** The first {@code top} rows of {@code jcmd PID GC.class_histogram}, asked of this JVM itself. */
     private static String histogram(int top) {
         String text;
+        String dump = System.getProperty("rocelab.bench.heapDump");
+        if (dump != null) {
+            // The heap as the histogram sees it, for a look at who holds what (bench/hprof-owners.py): live objects
+            // only.
+            try {
+                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                        .dumpHeap(dump, true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         try {
             text = (String) ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",

@@ -30,6 +30,8 @@ final class PfcCapture implements PfcProbe {
     static final int WIDTH = ROW + PfcLog.FIELD_COUNT;
     /** A wait note's (or an in-force note's) time, after its eight fields (a frame's row has its own). */
     private static final int TIME_OF_WAIT = ROW + 8;
+    /** The fields of a note that is not a frame's row: a wait, a pause in force or a watchdog drop. */
+    private static final int SHORT_WIDTH = TIME_OF_WAIT + 1;
     private static final long PFC = 0;
     private static final long WAIT = 1;
     /** A note that a pause took hold of a switch egress or was lifted: node, port, priority, the XOFF's send time. */
@@ -72,7 +74,7 @@ final class PfcCapture implements PfcProbe {
     @Override
     public void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {
-        int at = notes.next(nowPs);
+        int at = notes.next(nowPs, SHORT_WIDTH);
         long[] n = notes.array();
         n[at + TYPE] = WAIT;
         n[at + ROW] = node;
@@ -88,7 +90,7 @@ final class PfcCapture implements PfcProbe {
 
     @Override
     public void onPauseInForce(long nowPs, int node, int port, int priority, long xoffSentPs, long clockPs) {
-        int at = notes.next(nowPs);
+        int at = notes.next(nowPs, SHORT_WIDTH);
         long[] n = notes.array();
         n[at + TYPE] = IN_FORCE;
         n[at + ROW] = node;
@@ -102,7 +104,7 @@ final class PfcCapture implements PfcProbe {
     @Override
     public void onWatchdogDrop(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long xoffSentPs) {
-        int at = notes.next(nowPs);
+        int at = notes.next(nowPs, SHORT_WIDTH);
         long[] n = notes.array();
         n[at + TYPE] = WATCHDOG_DROP;
         n[at + ROW] = node;
@@ -242,10 +244,15 @@ final class PfcCapture implements PfcProbe {
         if (flow >= 0 && flow < Integer.MAX_VALUE) {
             int q = (int) flow;
             if (q >= qpScratch.length) {
-                qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, 2 * qpScratch.length));
-                touched = Arrays.copyOf(touched, qpScratch.length);
+                // By half again, not twice: a million flows' scratch per partition is 8 MB, and doubling past it
+                // left most of 16 unused.
+                qpScratch = Arrays.copyOf(qpScratch, Math.max(q + 1, qpScratch.length + (qpScratch.length >> 1)));
             }
             if (qpScratch[q] == 0) {
+                if (distinct == touched.length) {
+                    // As many as the flows with packets in one paused group, not one per flow of the run.
+                    touched = Arrays.copyOf(touched, 2 * distinct);
+                }
                 touched[distinct++] = q;
             }
             qpScratch[q] += p.frameBytes();

@@ -1,5 +1,14 @@
 package rocelab.observe.sample;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -7,21 +16,45 @@ import java.util.Arrays;
  * never move once filled: growing by doubling one array needed the old and the new copy at once, up to three
  * times the rows' size at the moment of the copy (a 1,024-host all-to-all ran out of heap there), and left up to
  * half of the array unused; blocks hold the rows and at most one block's slack.
+ *
+ * <p>Only the newest {@code memoryBlocks} blocks stay on the heap: an older one goes whole to a temporary file, at
+ * its place there, and its array takes the next rows. The rows are read only once the run is over (its outputs and
+ * report), where the file's blocks are read through a map of the file: a 1,024-host fabric's links.csv grows by
+ * 4,096 rows a sample to over a hundred megabytes, which the heap held to the end beside a million queue pairs.
  */
 final class LongColumns {
     private static final int BLOCK_SHIFT = 12;
     static final int BLOCK_ROWS = 1 << BLOCK_SHIFT;
     private static final int ROW_MASK = BLOCK_ROWS - 1;
+    /** Blocks kept on the heap by default: 8 MB of links.csv's six columns. */
+    static final int MEMORY_BLOCKS = 40;
 
     private final int width;
+    private final int memoryBlocks;
+    /** Block k's rows, or null once it went to {@link #file}. */
     private long[][] blocks = new long[4][];
     private long[] block;
     /** Where the next row starts in {@link #block}. */
     private int at;
     private int rows;
+    /** Blocks in the file: the first ones. */
+    private int blocksInFile;
+    private FileChannel file;
+    /** A block's bytes on their way to the file (made with the first). */
+    private ByteBuffer transfer;
+    /** The file's blocks mapped for reading, made at the first read of one. */
+    private LongBuffer[] mapped;
 
     LongColumns(int width) {
+        this(width, MEMORY_BLOCKS);
+    }
+
+    LongColumns(int width, int memoryBlocks) {
+        if (memoryBlocks < 1) {
+            throw new IllegalArgumentException("blocks kept in memory must be at least 1: " + memoryBlocks);
+        }
         this.width = width;
+        this.memoryBlocks = memoryBlocks;
     }
 
     void add(long a, long b, long c) {
@@ -60,7 +93,7 @@ final class LongColumns {
             if (k == blocks.length) {
                 blocks = Arrays.copyOf(blocks, k * 2);
             }
-            block = new long[BLOCK_ROWS * width];
+            block = k - blocksInFile == memoryBlocks ? moveOldestToFile() : new long[BLOCK_ROWS * width];
             blocks[k] = block;
             at = 0;
         }
@@ -74,7 +107,76 @@ final class LongColumns {
         return rows;
     }
 
+    /** Blocks that went to the temporary file. */
+    int blocksInFile() {
+        return blocksInFile;
+    }
+
     long get(int row, int column) {
-        return blocks[row >>> BLOCK_SHIFT][(row & ROW_MASK) * width + column];
+        int k = row >>> BLOCK_SHIFT;
+        int i = (row & ROW_MASK) * width + column;
+        if (k >= blocksInFile) {
+            return blocks[k][i];
+        }
+        LongBuffer[] m = mapped;
+        return (m != null ? m : mapFile())[k].get(i);
+    }
+
+    /** Writes the oldest block on the heap to its place in the file and hands back its array, for the next rows. */
+    private long[] moveOldestToFile() {
+        int k = blocksInFile;
+        long[] oldest = blocks[k];
+        if (transfer == null) {
+            transfer = ByteBuffer.allocate(oldest.length * Long.BYTES).order(ByteOrder.nativeOrder());
+        }
+        ByteBuffer bytes = transfer.clear();
+        bytes.asLongBuffer().put(oldest);
+        try {
+            if (file == null) {
+                file = openTemporaryFile();
+            }
+            long position = (long) k * oldest.length * Long.BYTES;
+            while (bytes.hasRemaining()) {
+                position += file.write(bytes, position);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write sampled rows to their temporary file", e);
+        }
+        blocks[k] = null;
+        blocksInFile = k + 1;
+        return oldest;
+    }
+
+    /** The file's blocks mapped, once (readers on several threads may ask at once; rows are added no more then). */
+    private synchronized LongBuffer[] mapFile() {
+        if (mapped == null) {
+            long blockBytes = (long) BLOCK_ROWS * width * Long.BYTES;
+            LongBuffer[] m = new LongBuffer[blocksInFile];
+            try {
+                for (int k = 0; k < blocksInFile; k++) {
+                    m[k] = file.map(FileChannel.MapMode.READ_ONLY, k * blockBytes, blockBytes)
+                            .order(ByteOrder.nativeOrder()).asLongBuffer();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read sampled rows back from their temporary file", e);
+            }
+            mapped = m;
+        }
+        return mapped;
+    }
+
+    /**
+     * A temporary file unlinked as soon as it is open (where the platform allows), so it goes with the channel even
+     * if the process dies; elsewhere it is deleted on exit.
+     */
+    private static FileChannel openTemporaryFile() throws IOException {
+        Path path = Files.createTempFile("rocelab-samples-", ".rows");
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            Files.delete(path);
+        } catch (IOException openFilesCannotBeDeletedHere) {
+            path.toFile().deleteOnExit();
+        }
+        return channel;
     }
 }

@@ -15,8 +15,11 @@ final class RateRows {
     private static final int BLOCK_SHIFT = 12;
     static final int BLOCK_ROWS = 1 << BLOCK_SHIFT;
     private static final int ROW_MASK = BLOCK_ROWS - 1;
-    /** Rows kept on the heap before they are moved to the file by default: 16 MB. */
-    static final int MEMORY_ROWS = 1 << 20;
+    /**
+     * Rows kept on the heap before they are moved to the file by default: 4 MB (rates.csv's and throughput.csv's
+     * each; a sequential write of a few megabytes now and then costs the loop nothing measurable).
+     */
+    static final int MEMORY_ROWS = 1 << 18;
 
     private final int memoryRows;
     /** Blocks of the rows from {@link #spilled} on. */

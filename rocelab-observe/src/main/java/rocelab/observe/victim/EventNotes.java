@@ -16,7 +16,9 @@ public final class EventNotes {
     private static final int TIE = 1;
     private static final int KIND = 2;
     private static final int ARG = 3;
-    private static final int KEY = 4;
+    /** How many fields the note has: notes of one capture differ (a PFC frame's row against a wait's few fields). */
+    private static final int LENGTH = 4;
+    private static final int KEY = 5;
 
     /** Takes one note's fields, {@code notes[at..at + width)}. */
     @FunctionalInterface
@@ -26,34 +28,48 @@ public final class EventNotes {
 
     private final Simulator partition;
     private final int width;
-    /** Per window parity: the notes, how many, and how many replayed. */
+    /** Per window parity: the notes, the longs they fill, and the longs replayed. */
     private final long[][] notes = new long[2][];
     private final int[] size = new int[2];
     private final int[] read = new int[2];
 
-    /** Notes of {@code fields} longs each, written during the windows of {@code partition}. */
+    /** Notes of at most {@code fields} longs each, written during the windows of {@code partition}. */
     public EventNotes(Simulator partition, int fields) {
         this.partition = partition;
-        this.width = KEY + fields;
-        this.notes[0] = new long[width * 64];
-        this.notes[1] = new long[width * 64];
+        this.width = fields;
+        this.notes[0] = new long[(KEY + fields) * 64];
+        this.notes[1] = new long[(KEY + fields) * 64];
     }
 
-    /** A new note of the partition's current event: the offset of its fields in {@link #array}. */
+    /** A new note of the partition's current event with all its fields: the offset of its fields in {@link #array}. */
     public int next(long nowPs) {
+        return next(nowPs, width);
+    }
+
+    /**
+     * A new note of the partition's current event with its first {@code fields} only (a note that needs few takes
+     * only those: a million-flow run writes a window's waits by the hundred thousand): the offset of its fields in
+     * {@link #array}.
+     */
+    public int next(long nowPs, int fields) {
         if (!partition.inWindow()) {
             throw new IllegalStateException("a note outside a window of partition " + partition.partition());
         }
+        if (fields > width) {
+            throw new IllegalArgumentException("a note of " + fields + " fields, at most " + width);
+        }
         int p = partition.windowParity();
         long[] n = notes[p];
-        if ((size[p] + 1) * width > n.length) {
-            n = notes[p] = Arrays.copyOf(n, n.length * 2);
+        int at = size[p];
+        if (at + KEY + fields > n.length) {
+            n = notes[p] = Arrays.copyOf(n, Math.max(n.length * 2, at + KEY + fields));
         }
-        int at = size[p]++ * width;
+        size[p] = at + KEY + fields;
         n[at + TIME] = nowPs;
         n[at + TIE] = partition.currentTieKey();
         n[at + KIND] = partition.currentKind();
         n[at + ARG] = partition.currentArg();
+        n[at + LENGTH] = fields;
         return at + KEY;
     }
 
@@ -78,8 +94,10 @@ public final class EventNotes {
             if (best == null) {
                 break;
             }
-            int at = best.read[parity]++ * best.width;
-            reader.read(best.notes[parity], at + KEY);
+            long[] n = best.notes[parity];
+            int at = best.read[parity];
+            best.read[parity] = at + KEY + (int) n[at + LENGTH];
+            reader.read(n, at + KEY);
         }
         for (EventNotes n : all) {
             n.size[parity] = 0;
@@ -90,8 +108,8 @@ public final class EventNotes {
     private boolean before(EventNotes other, int parity) {
         long[] mine = notes[parity];
         long[] theirs = other.notes[parity];
-        int a = read[parity] * width;
-        int b = other.read[parity] * other.width;
+        int a = read[parity];
+        int b = other.read[parity];
         for (int f = TIME; f <= ARG; f++) {
             int c = Long.compare(mine[a + f], theirs[b + f]);
             if (c != 0) {

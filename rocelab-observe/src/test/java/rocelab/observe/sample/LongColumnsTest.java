@@ -27,6 +27,23 @@ class LongColumnsTest {
         }
     }
 
+    /** Only two blocks on the heap: the four oldest of six go to the file, into their places, and are read back from it. */
+    @Test
+    void shouldReadBackRowsMovedToTheFile() {
+        int n = 5 * LongColumns.BLOCK_ROWS + 5;
+        LongColumns six = new LongColumns(6, 2);
+        for (int r = 0; r < n; r++) {
+            six.add(r, -r, Long.MAX_VALUE - r, 3L * r, r >>> 2, Long.MIN_VALUE + r);
+        }
+        assertThat(six.blocksInFile()).isEqualTo(4);
+        assertThat(six.rows()).isEqualTo(n);
+        for (int r = n - 1; r >= 0; r--) {
+            assertThat(new long[] {six.get(r, 0), six.get(r, 1), six.get(r, 2), six.get(r, 3), six.get(r, 4),
+                six.get(r, 5)}).as("row %d", r)
+                    .containsExactly(r, -r, Long.MAX_VALUE - r, 3L * r, r >>> 2, Long.MIN_VALUE + r);
+        }
+    }
+
     @Test
     void shouldGiveEachRateRowItsValuesAndItsSamplesTime() throws Exception {
         shouldGiveEachRateRowItsValuesAndItsSamplesTime(new RateRows());
