@@ -129,7 +129,15 @@ public final class PfcLog implements PfcProbe {
 
     private final Network network;
     private final Topology topo;
-    private long[] rows = new long[FIELDS * 1024];
+    /**
+     * The frames' rows, {@link #FIELDS} longs each, in blocks of {@link #BLOCK_ROWS} made as they fill and never
+     * copied: one array doubled (or grown by a quarter) needed the old rows and the new at once, and a 1,024-host
+     * all-to-all's 305,000 frames (105 MB) ran out of heap there, twice, with the run's live objects beside them.
+     */
+    private long[][] blocks = new long[8][];
+    private static final int BLOCK_SHIFT = 10;
+    private static final int BLOCK_ROWS = 1 << BLOCK_SHIFT;
+    private static final int BLOCK_MASK = BLOCK_ROWS - 1;
     private int count;
     /** Per (node, port, priority): the group's latest XOFF row, -1 if none. */
     private final int[] lastXoff;
@@ -243,15 +251,16 @@ public final class PfcLog implements PfcProbe {
 
     /** Adds the row a capture describes ({@link PfcCapture#capture}) and finds its parent and root. */
     void link(long[] rec, int at) {
-        if ((count + 1) * FIELDS > rows.length) {
-            // Twice as many up to 8 MB, then a quarter more at a time: a 1,024-host all-to-all's 131,072 frames
-            // filled 45 MB, and doubling them needed 135 MB at once, the old rows and the new, beside a heap already
-            // nearly full of its million queue pairs (it ran out there).
-            int grown = rows.length < (1 << 20) ? rows.length * 2 : rows.length + (rows.length >> 2);
-            rows = Arrays.copyOf(rows, Math.max((count + 1) * FIELDS, grown));
-        }
         int r = count++;
-        int i = r * FIELDS;
+        int b = r >>> BLOCK_SHIFT;
+        if (b == blocks.length) {
+            blocks = Arrays.copyOf(blocks, 2 * b);
+        }
+        if (blocks[b] == null) {
+            blocks[b] = new long[BLOCK_ROWS * FIELDS];
+        }
+        long[] rows = blocks[b];
+        int i = offset(r);
         System.arraycopy(rec, at + PfcCapture.ROW, rows, i, FIELDS);
         if (rows[i + QUANTA] == 0) {
             return;
@@ -286,7 +295,8 @@ public final class PfcLog implements PfcProbe {
             return;
         }
         rows[i + PARENT] = parent;
-        int p = parent * FIELDS;
+        long[] parentRows = block(parent);
+        int p = offset(parent);
         if (walkPausesInForce(g)) {
             // The pauses in force now lead from this group's egress back to a group already passed: a cycle of
             // buffers, each waiting on the next. That cycle, not the congestion point the first pause of it started
@@ -298,17 +308,17 @@ public final class PfcLog implements PfcProbe {
             // The cycle closed now only if this XOFF moved the group's bytes to another egress or its previous XOFF
             // was not the cycle's (a refresh of a cycle that holds changes nothing): then mark what it holds.
             int previous = (int) rows[i + PREVIOUS];
-            if (previous < 0 || rows[previous * FIELDS + EGRESS] != egress
-                    || rows[previous * FIELDS + ROOT_KIND] != ROOT_PAUSE_CYCLE
-                    || rows[previous * FIELDS + ROOT_NODE] != foundCycle) {
+            if (previous < 0 || get(previous, EGRESS) != egress
+                    || get(previous, ROOT_KIND) != ROOT_PAUSE_CYCLE
+                    || get(previous, ROOT_NODE) != foundCycle) {
                 markCycle(foundCycle, rows[i + TIME]);
             }
             return;
         }
-        rows[i + ROOT_KIND] = rows[p + ROOT_KIND];
-        rows[i + ROOT_NODE] = rows[p + ROOT_NODE];
-        rows[i + ROOT_PORT] = rows[p + ROOT_PORT];
-        rows[i + DEPTH] = rows[p + DEPTH] + 1;
+        rows[i + ROOT_KIND] = parentRows[p + ROOT_KIND];
+        rows[i + ROOT_NODE] = parentRows[p + ROOT_NODE];
+        rows[i + ROOT_PORT] = parentRows[p + ROOT_PORT];
+        rows[i + DEPTH] = parentRows[p + DEPTH] + 1;
     }
 
     /**
@@ -336,7 +346,8 @@ public final class PfcLog implements PfcProbe {
         if (pauser < 0) {
             return;
         }
-        int i = pauser * FIELDS;
+        long[] rows = block(pauser);
+        int i = offset(pauser);
         rows[i + HELD_AT] = nowPs;
         rows[i + HELD_CLOCK] = clockPs;
         if (!walkPausesInForce(group(peerNode[pp], peerPort[pp], priority))) {
@@ -384,7 +395,8 @@ public final class PfcLog implements PfcProbe {
             if (latest < 0) {
                 return false;
             }
-            int li = latest * FIELDS;
+            long[] rows = block(latest);
+            int li = offset(latest);
             int atNode = (int) rows[li + NODE];
             int atEgress = (int) rows[li + EGRESS];
             int priority = (int) rows[li + PRIO];
@@ -425,7 +437,8 @@ public final class PfcLog implements PfcProbe {
             if (pauser < 0) {
                 continue;
             }
-            int i = pauser * FIELDS;
+            long[] rows = block(pauser);
+            int i = offset(pauser);
             if (rows[i + ROOT_KIND] != ROOT_CONGESTION_POINT || rows[i + CYCLE_SINCE] >= 0) {
                 continue;
             }
@@ -565,15 +578,29 @@ public final class PfcLog implements PfcProbe {
     static final int F_SHARE_PARENT = SHARE_PARENT;
 
     /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
+    /** The block holding row {@code r}, and the offset of its fields there. */
+    private long[] block(int r) {
+        return blocks[r >>> BLOCK_SHIFT];
+    }
+
+    private static int offset(int r) {
+        return (r & BLOCK_MASK) * FIELDS;
+    }
+
+    /** Field {@code f} of row {@code r}. */
+    private long get(int r, int f) {
+        return blocks[r >>> BLOCK_SHIFT][(r & BLOCK_MASK) * FIELDS + f];
+    }
+
     private int find(int node, int port, int priority, long sentPs) {
         if (sentPs < 0) {
             return -1;
         }
         int r = lastXoff[group(node, port, priority)];
-        while (r >= 0 && rows[r * FIELDS + TIME] > sentPs) {
-            r = (int) rows[r * FIELDS + PREVIOUS];
+        while (r >= 0 && get(r, TIME) > sentPs) {
+            r = (int) get(r, PREVIOUS);
         }
-        return r >= 0 && rows[r * FIELDS + TIME] == sentPs ? r : -1;
+        return r >= 0 && get(r, TIME) == sentPs ? r : -1;
     }
 
     @Override
@@ -593,7 +620,8 @@ public final class PfcLog implements PfcProbe {
             flowWaits.credit(queuePair, added, ROOT_CONGESTION_POINT, peerNode[pp], -1, 1);
             return;
         }
-        int i = pauser * FIELDS;
+        long[] rows = block(pauser);
+        int i = offset(pauser);
         long inCycle = 0;
         if (rows[i + CYCLE_SINCE] >= 0 && rows[i + HELD_AT] >= 0) {
             // The XOFF held the transmitter from HELD_AT on, so its paused clock ran with time since then: the part of
@@ -635,9 +663,10 @@ public final class PfcLog implements PfcProbe {
         int to = ack ? qp.sourceHost() : qp.destinationHost();
         int r = row;
         for (int hops = 1; hops <= walkNode.length; hops++) {
-            int i = r * FIELDS;
+            long[] rows = block(r);
+            int i = offset(r);
             int node = (int) rows[i + NODE];
-            int own = rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && !topo.isHost(node) ? ownShare(i, from, to,
+            int own = rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && !topo.isHost(node) ? ownShare(rows, i, from, to,
                     qp.entropy()) : -1;
             if (own < 0) {
                 causeOwn = false;
@@ -661,7 +690,8 @@ public final class PfcLog implements PfcProbe {
             }
             r = (int) parent;
         }
-        int i = row * FIELDS;
+        long[] rows = block(row);
+        int i = offset(row);
         causeOwn = false;
         causeKind = (int) rows[i + ROOT_KIND];
         causeNode = (int) rows[i + ROOT_NODE];
@@ -670,11 +700,11 @@ public final class PfcLog implements PfcProbe {
     }
 
     /**
-     * The entry of XOFF row offset {@code i} for the port by which packets from {@code from} to {@code to} leave its
-     * switch, when that port held at least 1/{@link #OWN_SHARE_DIVISOR} of the top port's bytes (the most such, where
-     * the switch spreads them), else -1.
+     * The entry of the XOFF at offset {@code i} of {@code rows} (its block) for the port by which packets from
+     * {@code from} to {@code to} leave its switch, when that port held at least 1/{@link #OWN_SHARE_DIVISOR} of the
+     * top port's bytes (the most such, where the switch spreads them), else -1.
      */
-    private int ownShare(int i, int from, int to, int entropy) {
+    private int ownShare(long[] rows, int i, int from, int to, int entropy) {
         if (rows[i + SHARE] < 0) {
             return -1;
         }
@@ -728,10 +758,10 @@ public final class PfcLog implements PfcProbe {
         int pp = portOffset[node] + port;
         int pauser = find(peerNode[pp], peerPort[pp], priority, xoffSentPs);
         // As for a wait: no recorded frame paused it means an RNIC's pause storm (port -1), or a switch's buffer.
-        int kind = pauser < 0 ? ROOT_CONGESTION_POINT : (int) rows[pauser * FIELDS + ROOT_KIND];
-        int rootNode = pauser < 0 ? peerNode[pp] : (int) rows[pauser * FIELDS + ROOT_NODE];
-        int rootPort = pauser < 0 ? -1 : (int) rows[pauser * FIELDS + ROOT_PORT];
-        int hops = pauser < 0 ? 1 : (int) rows[pauser * FIELDS + DEPTH] + 1;
+        int kind = pauser < 0 ? ROOT_CONGESTION_POINT : (int) get(pauser, ROOT_KIND);
+        int rootNode = pauser < 0 ? peerNode[pp] : (int) get(pauser, ROOT_NODE);
+        int rootPort = pauser < 0 ? -1 : (int) get(pauser, ROOT_PORT);
+        int hops = pauser < 0 ? 1 : (int) get(pauser, DEPTH) + 1;
         List<WatchdogDrops> of = watchdogDrops.computeIfAbsent(flowCookie, k -> new ArrayList<>(1));
         for (int i = 0; i < of.size(); i++) {
             WatchdogDrops d = of.get(i);
@@ -763,7 +793,7 @@ public final class PfcLog implements PfcProbe {
 
     /** Why frame {@code i} was sent, as the device decided it. */
     public PfcReason reason(int i) {
-        return PfcReason.values()[(int) rows[i * FIELDS + REASON]];
+        return PfcReason.values()[(int) get(i, REASON)];
     }
 
     /**
@@ -774,7 +804,7 @@ public final class PfcLog implements PfcProbe {
         if (f < TIME || f > THRESHOLD) {
             throw new IllegalArgumentException("field " + f + " is not one of 0.." + THRESHOLD);
         }
-        return rows[i * FIELDS + f];
+        return get(i, f);
     }
 
     // ---------------------------------------------------------------- what a flow waited behind
@@ -873,7 +903,8 @@ public final class PfcLog implements PfcProbe {
     }
 
     private Xoff xoffAt(int r) {
-        int i = r * FIELDS;
+        long[] rows = block(r);
+        int i = offset(r);
         int n = 0;
         while (n < TOP_FLOWS && rows[i + TOP + 2 * n] >= 0) {
             n++;
@@ -946,7 +977,8 @@ public final class PfcLog implements PfcProbe {
         List<PauseEdge> out = new ArrayList<>();
         boolean[] seen = new boolean[lastXoff.length];
         for (int r = 0; r < count; r++) {
-            int i = r * FIELDS;
+            long[] rows = block(r);
+            int i = offset(r);
             if (rows[i + QUANTA] == 0) {
                 continue;
             }
@@ -999,7 +1031,8 @@ public final class PfcLog implements PfcProbe {
         CsvTable t = new CsvTable(List.of("time_us", "device", "port", "peer", "priority", "kind", "quanta",
                 "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows", "reason", "egress_bytes"));
         for (int r = 0; r < count; r++) {
-            int i = r * FIELDS;
+            long[] rows = block(r);
+            int i = offset(r);
             int node = (int) rows[i + NODE];
             int port = (int) rows[i + PORT];
             int quanta = (int) rows[i + QUANTA];
