@@ -462,6 +462,11 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         queuePairs.changed(qp.id);
     }
 
+    /** This RNIC, the responder of {@code qp}, received payload of it in order (a sampler of bytes delivered looks). */
+    void deliveredInOrder(QueuePair qp) {
+        queuePairs.delivered(qp.id);
+    }
+
     /**
      * Queues an ACK or NAK of {@code qp} back to its requester, answering {@code data}: it echoes the data
      * packet's timestamp and telemetry, and carries the ECN echo and CNP flag the responder collected.

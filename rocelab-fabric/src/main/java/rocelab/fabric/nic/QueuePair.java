@@ -503,6 +503,7 @@ public final class QueuePair {
         long psn = p.psn();
         if (psn == expectedPsn) {
             expectedPsn++;
+            destination.deliveredInOrder(this);
             nakOutstanding = false;
             destination.count(NicCounter.RX_DELIVERED_BYTES, p.payloadBytes());
             if (Opcodes.isLast(p.opcode())) {
@@ -558,6 +559,7 @@ public final class QueuePair {
                 selective.placed.clear(q);
             }
             expectedPsn = end;
+            destination.deliveredInOrder(this);
             while (deliveredMessages < messages.tail()) {
                 long m = deliveredMessages;
                 if (messages.firstPsn(m) + (messages.sizeBytes(m) + k.mtu - 1) / k.mtu > expectedPsn) {

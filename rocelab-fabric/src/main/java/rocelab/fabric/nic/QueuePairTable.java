@@ -8,7 +8,8 @@ import java.util.Arrays;
  * All queue pairs of a fabric by number, so an arriving packet finds its QP with one array index. On request
  * ({@link #trackChanges}) it also keeps one bit per QP for "its rate, its congestion notifications received or its
  * posted work changed since the last look": a sampler then visits only those QPs instead of every QP of the fabric
- * each interval (a million QPs at 1,024 hosts, each visit a cache miss).
+ * each interval (a million QPs at 1,024 hosts, each visit a cache miss). A second bit per QP says "its responder
+ * received payload in order since the last look", for the samples of bytes delivered.
  */
 public final class QueuePairTable {
     private QueuePair[] byId = new QueuePair[64];
@@ -17,6 +18,8 @@ public final class QueuePairTable {
     QueuePairConstants lastConstants;
     /** One bit per QP id, set on a change; null until someone tracks changes. */
     private long[] changed;
+    /** One bit per QP id, set when its responder received payload in order; null until someone tracks changes. */
+    private long[] delivered;
     /**
      * Whether QPs of different partitions mark changes at the same time (a partitioned run): neighbouring QPs share a
      * word, so a mark is then an atomic or.
@@ -59,23 +62,43 @@ public final class QueuePairTable {
             throw new IllegalStateException("changes are tracked already (one reader per table)");
         }
         changed = new long[(byId.length + 63) >>> 6];
+        delivered = new long[changed.length];
         for (int id = 0; id < count; id++) {
             changed(id);
+            delivered(id);
         }
     }
 
     /** QP {@code id}'s rate, notifications received or posted work changed (nothing when nobody tracks changes). */
     void changed(int id) {
         if (changed != null && id >= 0) {
-            if (id >>> 6 >= changed.length) {
-                changed = Arrays.copyOf(changed, Math.max(changed.length * 2, (id >>> 6) + 1));
-            }
-            if (concurrent) {
-                WORDS.getAndBitwiseOr(changed, id >>> 6, 1L << id);
-            } else {
-                changed[id >>> 6] |= 1L << id;
-            }
+            changed = mark(changed, id);
         }
+    }
+
+    /**
+     * QP {@code id}'s responder received payload in order (nothing when nobody tracks changes): once per data packet
+     * delivered, so that a sample of the bytes delivered visits only those QPs, not every one that still has bytes to
+     * deliver (a 1,024-host all-to-all's million, every sample: 3.6 % of its loop).
+     */
+    void delivered(int id) {
+        if (delivered != null) {
+            delivered = mark(delivered, id);
+        }
+    }
+
+    /** Sets bit {@code id} of {@code bits} (grown to hold it: only before the table turns concurrent). */
+    private long[] mark(long[] bits, int id) {
+        long[] b = bits;
+        if (id >>> 6 >= b.length) {
+            b = Arrays.copyOf(b, Math.max(b.length * 2, (id >>> 6) + 1));
+        }
+        if (concurrent) {
+            WORDS.getAndBitwiseOr(b, id >>> 6, 1L << id);
+        } else {
+            b[id >>> 6] |= 1L << id;
+        }
+        return b;
     }
 
     /**
@@ -86,19 +109,31 @@ public final class QueuePairTable {
         if (changed == null) {
             throw new IllegalStateException("changes are not tracked");
         }
+        return take(changed, from);
+    }
+
+    /** As {@link #takeChanged}, for the QPs whose responder received payload in order since they were last taken. */
+    public int takeDelivered(int from) {
+        if (delivered == null) {
+            throw new IllegalStateException("changes are not tracked");
+        }
+        return take(delivered, from);
+    }
+
+    private static int take(long[] bits, int from) {
         int w = from >>> 6;
-        if (w >= changed.length) {
+        if (w >= bits.length) {
             return -1;
         }
-        long word = changed[w] & (-1L << from);
+        long word = bits[w] & (-1L << from);
         while (word == 0) {
-            if (++w == changed.length) {
+            if (++w == bits.length) {
                 return -1;
             }
-            word = changed[w];
+            word = bits[w];
         }
         int id = (w << 6) + Long.numberOfTrailingZeros(word);
-        changed[w] &= ~(1L << id);
+        bits[w] &= ~(1L << id);
         return id;
     }
 }

@@ -59,11 +59,6 @@ public final class TimeSeriesSampler implements EventHandler {
     private final SampleTimes deliveredTimes = new SampleTimes();
     /** Per QP, the bytes its responder had received in order at its last row (cumulative). */
     private long[] deliveredMemory = new long[0];
-    /**
-     * One bit per QP that may still deliver bytes: set when the QP changed (work posted on it marks it), cleared once
-     * a sample finds every byte posted on it delivered. A sample visits these, never every QP of the fabric.
-     */
-    private long[] delivering = new long[0];
     /** Events the simulator had processed at the previous sample (this sampler's own event included). */
     private long eventsAtLastSample;
     /** When the last sample was taken (-1: none yet). */
@@ -129,7 +124,6 @@ public final class TimeSeriesSampler implements EventHandler {
             rateMemory = grown;
             cnpMemory = Arrays.copyOf(cnpMemory, qps);
             deliveredMemory = Arrays.copyOf(deliveredMemory, qps);
-            delivering = Arrays.copyOf(delivering, (qps + 63) >>> 6);
         }
         rateTimes.startSample(nowPs, rates.rows());
         queueTimes.startSample(nowPs, queues.rows());
@@ -137,7 +131,6 @@ public final class TimeSeriesSampler implements EventHandler {
         if (everyQueuePair) {
             for (int q = 0; q < qps; q++) {
                 sampleQueuePair(nowPs, q);
-                delivering[q >>> 6] |= 1L << q;
             }
         } else {
             // A QP that did not change since the previous sample gives no row there (its rate and notifications are
@@ -146,7 +139,6 @@ public final class TimeSeriesSampler implements EventHandler {
             QueuePairTable table = network.queuePairs();
             for (int q = table.takeChanged(0); q >= 0; q = table.takeChanged(q + 1)) {
                 sampleQueuePair(nowPs, q);
-                delivering[q >>> 6] |= 1L << q;
             }
         }
         sampleDelivered(nowPs);
@@ -256,30 +248,38 @@ public final class TimeSeriesSampler implements EventHandler {
     }
 
     /**
-     * Adds a throughput.csv row for each QP that may still deliver and whose responder received bytes in order since
-     * its previous row; a QP with everything posted on it delivered leaves the set (posting work marks it changed, and
-     * the next sample puts it back).
+     * Adds a throughput.csv row for each QP whose responder received bytes in order since its previous row. Only the
+     * QPs whose responder received payload in order since the last sample are visited (the table marks them as it
+     * happens, {@link QueuePairTable#takeDelivered}); sampling every QP visits them all, the definition.
      */
     private void sampleDelivered(long nowPs) {
         deliveredTimes.startSample(nowPs, delivered.rows());
         QueuePairTable table = network.queuePairs();
-        for (int w = 0; w < delivering.length; w++) {
-            for (long word = delivering[w]; word != 0; word &= word - 1) {
-                int q = (w << 6) + Long.numberOfTrailingZeros(word);
-                QueuePair qp = table.get(q);
-                long d = qp.deliveredBytes();
-                if (d != deliveredMemory[q]) {
-                    var cc = qp.congestionControl();
-                    // A window of 2 GiB or more limits nothing here (HPCC's before its first ACK): none, as a
-                    // control without one.
-                    long window = cc.windowed() ? cc.windowBytes() : -1;
-                    delivered.add(q, d - deliveredMemory[q], window < Integer.MAX_VALUE ? window : -1);
-                    deliveredMemory[q] = d;
-                }
-                if (d == qp.postedBytes()) {
-                    delivering[w] &= ~(1L << q);
-                }
+        if (deliveredMemory.length < table.size()) {
+            // QPs opened since the last sample (the run's end samples off the grid)
+            deliveredMemory = Arrays.copyOf(deliveredMemory, table.size());
+        }
+        if (everyQueuePair) {
+            for (int q = 0; q < table.size(); q++) {
+                sampleDelivered(table, q);
             }
+        } else {
+            for (int q = table.takeDelivered(0); q >= 0; q = table.takeDelivered(q + 1)) {
+                sampleDelivered(table, q);
+            }
+        }
+    }
+
+    private void sampleDelivered(QueuePairTable table, int q) {
+        QueuePair qp = table.get(q);
+        long d = qp.deliveredBytes();
+        if (d != deliveredMemory[q]) {
+            var cc = qp.congestionControl();
+            // A window of 2 GiB or more limits nothing here (HPCC's before its first ACK): none, as a control
+            // without one.
+            long window = cc.windowed() ? cc.windowBytes() : -1;
+            delivered.add(q, d - deliveredMemory[q], window < Integer.MAX_VALUE ? window : -1);
+            deliveredMemory[q] = d;
         }
     }
 
