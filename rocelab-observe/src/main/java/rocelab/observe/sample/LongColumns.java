@@ -6,9 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -42,8 +39,8 @@ final class LongColumns {
     private FileChannel file;
     /** A block's bytes on their way to the file (made with the first). */
     private ByteBuffer transfer;
-    /** The file's blocks mapped for reading, made at the first read of one. */
-    private LongBuffer[] mapped;
+    /** The file's blocks mapped for reading, made at the first read of one (by any of the outputs' threads). */
+    private volatile LongBuffer[] mapped;
 
     LongColumns(int width) {
         this(width, MEMORY_BLOCKS);
@@ -133,7 +130,7 @@ final class LongColumns {
         bytes.asLongBuffer().put(oldest);
         try {
             if (file == null) {
-                file = openTemporaryFile();
+                file = RowSpill.openTemporaryFile("rocelab-samples-");
             }
             long position = (long) k * oldest.length * Long.BYTES;
             while (bytes.hasRemaining()) {
@@ -163,20 +160,5 @@ final class LongColumns {
             mapped = m;
         }
         return mapped;
-    }
-
-    /**
-     * A temporary file unlinked as soon as it is open (where the platform allows), so it goes with the channel even
-     * if the process dies; elsewhere it is deleted on exit.
-     */
-    private static FileChannel openTemporaryFile() throws IOException {
-        Path path = Files.createTempFile("rocelab-samples-", ".rows");
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
-            Files.delete(path);
-        } catch (IOException openFilesCannotBeDeletedHere) {
-            path.toFile().deleteOnExit();
-        }
-        return channel;
     }
 }

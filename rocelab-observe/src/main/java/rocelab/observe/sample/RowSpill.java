@@ -25,16 +25,25 @@ final class RowSpill {
 
     RowSpill() {
         try {
-            Path path = Files.createTempFile("rocelab-rates-", ".rows");
-            channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            try {
-                Files.delete(path);
-            } catch (IOException openFilesCannotBeDeletedHere) {
-                path.toFile().deleteOnExit();
-            }
+            channel = openTemporaryFile("rocelab-rates-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary file for rates.csv's rows", e);
         }
+    }
+
+    /**
+     * A temporary file open to read and write, unlinked as soon as it is open (where the platform allows), so it goes
+     * with the channel even if the process dies; elsewhere it is deleted on exit.
+     */
+    static FileChannel openTemporaryFile(String prefix) throws IOException {
+        Path path = Files.createTempFile(prefix, ".rows");
+        FileChannel opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            Files.delete(path);
+        } catch (IOException openFilesCannotBeDeletedHere) {
+            path.toFile().deleteOnExit();
+        }
+        return opened;
     }
 
     void append(int a, long b, int c) {
