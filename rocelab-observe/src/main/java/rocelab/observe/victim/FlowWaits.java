@@ -41,22 +41,37 @@ public final class FlowWaits {
     /** Chunks of hop slots, and of root slots, per flow. */
     private final int hopChunks;
     private final int rootChunks;
-    /** A hop key's flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. */
-    private static final long ACK_HOP = 1L << 62;
-    private static final long OTHER_HOPS = 1L << 61;
+    /**
+     * A hop slot's key: its transmitter's number among the transmitters seen ({@link #hopIds}: node and port), with
+     * these flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. -1: empty.
+     */
+    private static final int ACK_HOP = 1 << 30;
+    private static final int OTHER_HOPS = 1 << 29;
+    private static final int HOP_ID = OTHER_HOPS - 1;
+    private static final int NO_HOP = -1;
+    /** Where a root's kind sits in its long id ({@link #rootIds}: kind, node and port). */
     private static final int KIND_SHIFT = 56;
     /** An empty root slot. */
-    private static final long NO_ROOT = Long.MIN_VALUE;
-    /** A root key's flags: the slot holds the waits behind other roots ({@link Root#others}); the root is on the way. */
-    private static final long OTHERS = 1L << 62;
-    private static final long ON_PATH = 1L << 61;
-    /** A root key without its flags: kind, node and port. */
-    private static final long ROOT_ID = ON_PATH - 1;
+    private static final int NO_ROOT = -1;
+    /**
+     * A root slot's key: the root's number among the roots seen ({@link #rootIds}), with these flags: the slot holds
+     * the waits behind other roots ({@link Root#others}); the root is on the way.
+     */
+    private static final int OTHERS = 1 << 30;
+    private static final int ON_PATH = 1 << 29;
+    /** A root key without its flags: the root's number. */
+    private static final int ROOT_ID = ON_PATH - 1;
     /** Hops from a root, three to a long (first, fewest, most): each saturates at this. */
     private static final int DEPTH_BITS = 21;
     private static final long DEPTH_MAX = (1L << DEPTH_BITS) - 1;
 
     private final RootPlace place;
+    /**
+     * The transmitters and roots seen, numbered: a slot keeps a number of 4 bytes instead of the long key (a
+     * 1,024-host all-to-all's slots are millions, its transmitters and roots a few thousand).
+     */
+    private final KeyNumbers hopIds = new KeyNumbers();
+    private final KeyNumbers rootIds = new KeyNumbers();
     /** See {@link #expectFlows}. */
     private int expectedFlows = Integer.MAX_VALUE / 16;
     /**
@@ -76,7 +91,7 @@ public final class FlowWaits {
     private int flowRoom = 16;
     private int chunksMade;
     private int rootChunksMade;
-    private long[] slotKey;
+    private int[] slotKey;
     private long[] slotClock;
     private long[] slotWait;
     /**
@@ -85,7 +100,7 @@ public final class FlowWaits {
      */
     private long[] slotOffPath;
     /** Per root slot: kind, node and port with the flags above ({@link #NO_ROOT}: empty), the wait, the hops. */
-    private long[] rootKey;
+    private int[] rootKey;
     private long[] rootWait;
     /**
      * Holds from the root at the flow's first wait behind it, and the fewest and most of all its waits behind it, in
@@ -98,14 +113,14 @@ public final class FlowWaits {
         this(place, 8);
     }
 
-    /** {@code roots} (even, at least 2) kept apart per flow: more cost a million-flow run 24 bytes each per flow. */
+    /** {@code roots} (even, at least 2) kept apart per flow: more cost a million-flow run 20 bytes each per flow. */
     public FlowWaits(RootPlace place, int roots) {
         this(place, roots, SLOTS);
     }
 
     /**
      * {@code roots} and {@code hops} (each even, at least 2) kept apart per flow: a hop slot costs a million-flow run
-     * 32 bytes per flow.
+     * 28 bytes per flow.
      */
     public FlowWaits(RootPlace place, int roots, int hops) {
         if (roots < 2 || roots % 2 != 0 || hops < 2 || hops % 2 != 0) {
@@ -117,16 +132,16 @@ public final class FlowWaits {
         this.rootChunks = roots / PAIR;
         this.chunkOf = new int[hopChunks * flowRoom];
         this.rootChunkOf = new int[rootChunks * flowRoom];
-        this.slotKey = new long[PAIR * 16];
+        this.slotKey = new int[PAIR * 16];
         this.slotClock = new long[PAIR * 16];
         this.slotWait = new long[PAIR * 16];
         this.place = place;
         this.roots = roots;
-        this.rootKey = new long[PAIR * 16];
+        this.rootKey = new int[PAIR * 16];
         this.rootWait = new long[PAIR * 16];
         this.rootDepths = new long[PAIR * 16];
         Arrays.fill(flowBase, -1);
-        Arrays.fill(slotKey, -1);
+        Arrays.fill(slotKey, NO_HOP);
         Arrays.fill(rootKey, NO_ROOT);
     }
 
@@ -167,7 +182,7 @@ public final class FlowWaits {
             if (slotOffPath != null) {
                 slotOffPath = Arrays.copyOf(slotOffPath, slotsNeeded);
             }
-            Arrays.fill(slotKey, old, slotsNeeded, -1);
+            Arrays.fill(slotKey, old, slotsNeeded, NO_HOP);
         }
         int slotsForRoots = flowsWithWaits * PAIR;
         if (slotsForRoots > rootKey.length) {
@@ -197,10 +212,10 @@ public final class FlowWaits {
             return 0;
         }
         int ordinal = base((int) flow);
-        long key = key(node, port) | (ack ? ACK_HOP : 0);
+        int key = hopIds.numberOf(key(node, port)) | (ack ? ACK_HOP : 0);
         int j = 0;
         int s = slot(ordinal, 0);
-        while (j < slots - 1 && slotKey[s] != key && slotKey[s] != -1) {
+        while (j < slots - 1 && slotKey[s] != key && slotKey[s] != NO_HOP) {
             s = slot(ordinal, ++j);
             if (s < 0) { // the flow's first hop beyond its chunks: a chunk more, empty
                 chunkOf[ordinal * hopChunks + j / PAIR] = newChunk();
@@ -208,7 +223,7 @@ public final class FlowWaits {
             }
         }
         if ((slotKey[s] & ~OTHER_HOPS) != key) {
-            if (slotKey[s] == -1) {
+            if (slotKey[s] == NO_HOP) {
                 slotKey[s] = key;
             } else {
                 // More hops than slots: the last slot takes the rest, named by none of them, each hop's waits on a
@@ -232,7 +247,7 @@ public final class FlowWaits {
     public void credit(int queuePair, long added, int rootKind, int rootNode, int rootPort, int depth) {
         int ordinal = claimedOrdinal;
         int s = claimedSlot;
-        long root = (long) rootKind << KIND_SHIFT | key(rootNode, rootPort);
+        int root = rootIds.numberOf((long) rootKind << KIND_SHIFT | key(rootNode, rootPort));
         if (rootChunkOf[ordinal * rootChunks] < 0) {
             rootChunkOf[ordinal * rootChunks] = newRootChunk();
         }
@@ -245,7 +260,7 @@ public final class FlowWaits {
                 r = rootSlot(ordinal, i);
             }
         }
-        long k = rootKey[r];
+        int k = rootKey[r];
         if (k == NO_ROOT) {
             k = root | (place.onRoundTrip(queuePair, rootKind, rootNode, rootPort) ? ON_PATH : 0);
             rootDepths[r] = depths(depth, depth, depth);
@@ -400,7 +415,7 @@ public final class FlowWaits {
             if (slotOffPath != null) {
                 slotOffPath = Arrays.copyOf(slotOffPath, n);
             }
-            Arrays.fill(slotKey, oldLen, n, -1);
+            Arrays.fill(slotKey, oldLen, n, NO_HOP);
         }
         for (int s = b; s < b + PAIR; s++) {
             slotClock[s] = Long.MIN_VALUE;
@@ -450,10 +465,11 @@ public final class FlowWaits {
             return out;
         }
         int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
-            long k = slotKey[s];
-            out.add(new Hop(keyNode(k), keyPort(k), slotWait[s], offPath(s), (k & ACK_HOP) != 0 && (k & OTHER_HOPS) == 0,
-                    (k & OTHER_HOPS) != 0));
+        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != NO_HOP; s = slot(o, ++j)) {
+            int k = slotKey[s];
+            long hop = hopIds.key(k & HOP_ID);
+            out.add(new Hop(keyNode(hop), keyPort(hop), slotWait[s], offPath(s),
+                    (k & ACK_HOP) != 0 && (k & OTHER_HOPS) == 0, (k & OTHER_HOPS) != 0));
         }
         return out;
     }
@@ -473,7 +489,7 @@ public final class FlowWaits {
         long othersWait = -1;
         long namedOffPath = 0;
         for (int i = 0, r = rootSlot(o, 0); i < roots && r >= 0 && rootKey[r] != NO_ROOT; r = rootSlot(o, ++i)) {
-            long k = rootKey[r];
+            int k = rootKey[r];
             if ((k & OTHERS) != 0) {
                 othersWait = rootWait[r];
                 continue;
@@ -483,8 +499,9 @@ public final class FlowWaits {
                 namedOffPath += rootWait[r];
             }
             long d = rootDepths[r];
-            out.add(new Root(keyNode(k), keyPort(k), first(d), rootWait[r], onPath,
-                    (int) ((k & ROOT_ID) >>> KIND_SHIFT), fewest(d), most(d)));
+            long id = rootIds.key(k & ROOT_ID);
+            out.add(new Root(keyNode(id), keyPort(id), first(d), rootWait[r], onPath, (int) (id >>> KIND_SHIFT),
+                    fewest(d), most(d)));
         }
         if (othersWait >= 0) {
             long offPath = sumOverHops(flow, true) - namedOffPath;
@@ -524,7 +541,7 @@ public final class FlowWaits {
         }
         long sum = 0;
         int o = flowBase[flow];
-        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != -1; s = slot(o, ++j)) {
+        for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != NO_HOP; s = slot(o, ++j)) {
             sum += offPathOnly ? offPath(s) : slotWait[s];
         }
         return sum;
