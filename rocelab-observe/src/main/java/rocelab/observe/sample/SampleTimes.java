@@ -12,7 +12,7 @@ final class SampleTimes {
     /** The first row of each sample. */
     private int[] firstRows = new int[1024];
     private int samples;
-    /** The sample {@link #timeOfRow} found last: rows are read in order. */
+    /** The sample {@link #timeOfRow} found last (rows are read in order), on whichever thread. */
     private int hint;
 
     /** Rows added from now on, until the next call, are at {@code timePs}; {@code rows} rows exist so far. */
@@ -30,9 +30,16 @@ final class SampleTimes {
         samples++;
     }
 
+    /**
+     * The time of row {@code row}. Safe on several threads at once (queues.csv and the report read the same rows
+     * side by side): the shared hint is only where the search starts, and checked before it is used. It was read
+     * again after being set, so another reader's sample could come back in between: a row of queues.csv came out,
+     * now and then, at another sample's time.
+     */
     long timeOfRow(int row) {
-        hint = sampleOf(row, hint);
-        return times[hint];
+        int s = sampleOf(row, hint);
+        hint = s;
+        return times[s];
     }
 
     /**
