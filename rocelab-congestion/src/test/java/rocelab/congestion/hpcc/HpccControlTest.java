@@ -22,12 +22,18 @@ class HpccControlTest {
     private final PacketPool pool = new PacketPool(16);
     private final AckFeedback feedback = new AckFeedback();
 
+    /** The ACK the feedback reads: released only when the next is made (a released packet's telemetry is gone). */
+    private Packet lastAck;
+
     /** An ACK whose data packet crossed one switch egress of 100 Gb/s. */
     private AckFeedback ack(long newly, long unacked, long hopTimePs, long txBytes, long queueBytes) {
+        if (lastAck != null) {
+            pool.release(lastAck);
+        }
         Packet p = pool.acquire().requestTelemetry();
         p.stampTelemetry(hopTimePs, txBytes, queueBytes, G100);
         feedback.fill(newly, T, 0, unacked, p);
-        pool.release(p);
+        lastAck = p;
         return feedback;
     }
 

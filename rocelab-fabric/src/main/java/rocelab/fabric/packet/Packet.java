@@ -8,14 +8,24 @@ public final class Packet {
     // Declaration order is memory order: HotSpot (JDK 15 on) lays out an object's longs, then ints, then chars,
     // then bytes and booleans, then references, each group in the order declared, the first int in the 4 bytes
     // after the header. A link arrival and a switch hop read or write only the fields from dueAtPs down to next, so
-    // they are declared to sit together (76 bytes, offsets 48-124 of 136; were 100 of 224): narrow types for small
+    // they are declared to sit together (76 bytes, offsets 64-140 of 152; were 100 of 224): narrow types for small
     // values, and what only some features write (selective repeat, notification causes, telemetry) in the packet's
-    // PacketExtras, touched only when hasExtras says they were written. bench-B2's loop waits on memory: a frame
+    // PacketExtras, made only for a packet that writes them. bench-B2's loop waits on memory: a frame
     // is touched again only after a link delay, when tens of thousands of other frames have moved (BENCHMARKS.md,
     // 2026-12-02, branches loop and pkt).
 
     /** Not used at switches: placed in the gap after the header. */
     int payloadBytes;
+
+    /**
+     * Data: where a switch first marked it CE, the switch's node id in the high 32 bits and its egress port in the
+     * low ({@link #UNMARKED}: not marked), and when. A notification: the mark of the packet it answers. Declared
+     * first, so they lie before the fields every hop reads. In the packet, not its extras: in a congested run most
+     * queued data packets are marked, and the 1,024-host all-to-all's 1.2 million queued packets each held 96 bytes
+     * of extras for these 17.
+     */
+    long markPlace = UNMARKED;
+    long markAtPs;
 
     // Read by the RNICs, not by switches.
     long psn;
@@ -54,15 +64,23 @@ public final class Packet {
     boolean cnpFlag;
     boolean ecnEcho;
     boolean free = true;
-    /** Whether {@link #extras} holds anything of this packet's life (else it is in its cleared state). */
-    boolean hasExtras;
+    /** Data: it waited behind a PFC pause at the port that first marked it CE; a notification: the packet it answers did. */
+    boolean markHeldByPause;
     PacketKind kind;
     Ecn ecn;
     Packet next;
-    /** Set by the pool right after the packet is made (made apart, so the pool's packets lie side by side). */
+    /**
+     * The rarely written fields, from the first write of one of them in this life until the packet is released (null:
+     * every one at its default). Taken from {@link #pool}, the pool that handed the packet out (the writer's, in a
+     * partitioned run), and given back to the pool it is released to.
+     */
     PacketExtras extras;
     /** While queued at a switch that links its queues by ingress ({@link IngressLists}): the next newer there. */
     Packet ingressNext;
+    /** The pool that handed this packet out, for its extras. */
+    PacketPool pool;
+
+    static final long UNMARKED = -1;
 
     Packet() {}
 
@@ -78,9 +96,11 @@ public final class Packet {
         cnpFlag = false;
         ecnEcho = false;
         telemetryRequested = false;
-        if (hasExtras) {
+        markPlace = UNMARKED;
+        markAtPs = 0;
+        markHeldByPause = false;
+        if (extras != null) {
             extras.clear();
-            hasExtras = false;
         }
         pausedClockPs = 0;
         nextDueAtPs = 0;
@@ -88,9 +108,11 @@ public final class Packet {
         next = null;
     }
 
-    /** The rarely written fields, to write: from now until the packet is cleared they are this packet's. */
+    /** The rarely written fields, to write: from now until the packet is released they are this packet's. */
     private PacketExtras extras() {
-        hasExtras = true;
+        if (extras == null) {
+            extras = pool != null ? pool.takeExtras() : new PacketExtras();
+        }
         return extras;
     }
 
@@ -129,7 +151,7 @@ public final class Packet {
     }
 
     public int telemetryHops() {
-        return hasExtras ? extras.telemetryHops : 0;
+        return extras != null ? extras.telemetryHops : 0;
     }
 
     public long hopTimePs(int hop) {
@@ -203,7 +225,7 @@ public final class Packet {
 
     /** The byte offset within its WRITE this packet is placed at, or -1 when it carries no placement address. */
     public long placementOffset() {
-        return hasExtras ? extras.placementOffset : -1;
+        return extras != null ? extras.placementOffset : -1;
     }
 
     /**
@@ -221,7 +243,7 @@ public final class Packet {
 
     /** Selective NAK: the last PSN of the range the receiver asked for before this one (-1: none). */
     public long previousMissingToPsn() {
-        return hasExtras ? extras.previousMissingToPsn : -1;
+        return extras != null ? extras.previousMissingToPsn : -1;
     }
 
     /** Whether this NAK asks only for a range (selective repeat) rather than for everything from its PSN on. */
@@ -231,12 +253,12 @@ public final class Packet {
 
     /** Selective NAK: the last missing PSN of the range it asks for. */
     public long missingToPsn() {
-        return hasExtras ? extras.missingToPsn : -1;
+        return extras != null ? extras.missingToPsn : -1;
     }
 
     /** Selective NAK: the receiver has every PSN up to this one (-1: none yet). */
     public long cumulativePsn() {
-        return hasExtras ? extras.cumulativePsn : -1;
+        return extras != null ? extras.cumulativePsn : -1;
     }
 
     /** Fills an IEEE 802.1Qbb PFC frame pausing one priority for {@code quanta} x 512 bit times (0: XON). */
@@ -366,11 +388,9 @@ public final class Packet {
         if (!markCongestionExperienced()) {
             return false;
         }
-        PacketExtras x = extras();
-        if (x.markNode < 0) {
-            x.markNode = node;
-            x.markPort = port;
-            x.markAtPs = nowPs;
+        if (markPlace == UNMARKED) {
+            markPlace = (long) node << 32 | port & 0xFFFFFFFFL;
+            markAtPs = nowPs;
         }
         return true;
     }
@@ -381,8 +401,8 @@ public final class Packet {
      * that answers it will say so.
      */
     public void heldByPauseAt(int node, int port) {
-        if (hasExtras && extras.markNode == node && extras.markPort == port) {
-            extras.markHeldByPause = true;
+        if (markPlace != UNMARKED && markNode() == node && markPort() == port) {
+            markHeldByPause = true;
         }
     }
 
@@ -391,21 +411,21 @@ public final class Packet {
      * did.
      */
     public boolean markHeldByPause() {
-        return hasExtras && extras.markHeldByPause;
+        return markHeldByPause;
     }
 
     /** The switch (node id) that first marked this data packet CE, or that marked the packet a notification answers; -1 if none. */
     public int markNode() {
-        return hasExtras ? extras.markNode : -1;
+        return (int) (markPlace >> 32);
     }
 
     /** The egress port of {@link #markNode()} where the mark was made. */
     public int markPort() {
-        return hasExtras ? extras.markPort : 0;
+        return markPlace == UNMARKED ? 0 : (int) markPlace;
     }
 
     public long markAtPs() {
-        return hasExtras ? extras.markAtPs : 0;
+        return markAtPs;
     }
 
     /**
@@ -421,22 +441,21 @@ public final class Packet {
     public Packet notificationCause(long psn, int node, int port, long markedAtPs, boolean heldByPause, long n) {
         PacketExtras x = extras();
         x.causePsn = psn;
-        x.markNode = node;
-        x.markPort = port;
-        x.markAtPs = markedAtPs;
-        x.markHeldByPause = heldByPause;
         x.notification = n;
+        markPlace = node < 0 ? UNMARKED : (long) node << 32 | port & 0xFFFFFFFFL;
+        markAtPs = markedAtPs;
+        markHeldByPause = heldByPause;
         return this;
     }
 
     /** The PSN of the CE-marked data packet this notification answers (-1: not a notification). */
     public long causePsn() {
-        return hasExtras ? extras.causePsn : -1;
+        return extras != null ? extras.causePsn : -1;
     }
 
     /** This notification's number among its QP's notifications (1 for the first; 0: not a notification). */
     public long notification() {
-        return hasExtras ? extras.notification : 0;
+        return extras != null ? extras.notification : 0;
     }
 
     /** The notifying RNIC puts the notification's first bit on the wire now. */
@@ -446,7 +465,7 @@ public final class Packet {
 
     /** When the notification's first bit left the notifying RNIC (-1 before). */
     public long notifySentPs() {
-        return hasExtras ? extras.notifySentPs : -1;
+        return extras != null ? extras.notifySentPs : -1;
     }
 
     /**

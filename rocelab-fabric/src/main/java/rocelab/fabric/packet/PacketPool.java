@@ -1,6 +1,5 @@
 package rocelab.fabric.packet;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -8,11 +7,13 @@ import java.util.List;
  * during warm-up (each growth is counted); in steady state it does not allocate.
  */
 public final class PacketPool {
-    private Packet[] free;
-    private int freeCount;
+    private final FreeStack<Packet> free;
+    /** Extras given back by the packets released here, for the next packet that writes some ({@link #takeExtras}). */
+    private final FreeStack<PacketExtras> freeExtras = new FreeStack<>(new PacketExtras[16]);
     private long acquired;
     private long released;
     private int created;
+    private int extrasCreated;
     private int growths;
     private final int framingBytes;
     /** From this many packets on, the pool grows by a quarter instead of doubling. */
@@ -25,21 +26,21 @@ public final class PacketPool {
     /** @param framingBytes link time per packet beyond its bytes (Ethernet preamble and IFG, IB delimiters) */
     public PacketPool(int initialSize, int framingBytes) {
         this.framingBytes = framingBytes;
-        free = new Packet[Math.max(16, initialSize)];
-        make(free, free.length);
-        freeCount = free.length;
-        created = free.length;
+        int n = Math.max(16, initialSize);
+        free = new FreeStack<>(new Packet[n]);
+        make(n);
+        created = n;
     }
 
     public Packet acquire() {
-        if (freeCount == 0) {
+        if (free.size() == 0) {
             grow();
         }
-        Packet p = free[--freeCount];
-        free[freeCount] = null;
+        Packet p = free.pop();
         p.clear();
         p.framing = (char) framingBytes;
         p.free = false;
+        p.pool = this;
         acquired++;
         return p;
     }
@@ -50,22 +51,47 @@ public final class PacketPool {
         }
         p.free = true;
         p.next = null;
-        if (freeCount == free.length) {
-            // A partitioned run: a packet acquired from another partition's pool comes back here.
-            free = Arrays.copyOf(free, free.length * 2);
+        PacketExtras x = p.extras;
+        if (x != null) {
+            x.clear();
+            p.extras = null;
+            freeExtras.push(x);
         }
-        free[freeCount++] = p;
+        // In a partitioned run a packet acquired from another partition's pool comes back here (the stack grows).
+        free.push(p);
         released++;
     }
 
     /**
      * Lets the collector have the free packets: for the end of a run, when the pool holds as many as the run's peak
-     * had in flight (the 1,024-host all-to-all: 1.1 million, 250 MB with their extras) and the outputs need the room.
-     * Packets still out stay theirs; a later {@link #acquire} makes new ones, as in the warm-up.
+     * had in flight (the 1,024-host all-to-all: 1.2 million, 180 MB) and the outputs need the room. Packets still out
+     * stay theirs; a later {@link #acquire} makes new ones, as in the warm-up.
      */
     public void dropFree() {
-        free = new Packet[16];
-        freeCount = 0;
+        free.clear();
+        freeExtras.clear();
+    }
+
+    /**
+     * Extras for a packet of this pool's that writes some: one given back by a released packet, else one of a batch
+     * made now (in the warm-up; {@link #extrasCreatedCount}), as many as the packets' growth would make: made one at
+     * a time, each new peak of packets in flight with extras (selective repeat's every data packet) made some more.
+     */
+    PacketExtras takeExtras() {
+        if (freeExtras.size() == 0) {
+            int add = batch(extrasCreated);
+            freeExtras.growBy(add);
+            for (int i = 0; i < add; i++) {
+                freeExtras.push(new PacketExtras());
+            }
+            extrasCreated += add;
+        }
+        return freeExtras.pop();
+    }
+
+    /** Extras made: as many as the run's peak had in use at once and up to a fifth more, past which it makes none. */
+    public int extrasCreatedCount() {
+        return extrasCreated;
     }
 
     /** Packets handed out and not yet returned: those in queues, on links and in service. */
@@ -92,60 +118,37 @@ public final class PacketPool {
     /**
      * Between the windows of a partitioned run (every partition idle): packets travel from the pool of the partition
      * that sends them to the pool of the one that releases them, so the free packets are evened out here; otherwise
-     * a partition that only sends (an incast's senders) would create packets while another's pile up.
+     * a partition that only sends (an incast's senders) would create packets while another's pile up. So are the
+     * free extras: a CNP's go from the partition of the RNIC that notifies to the one of the RNIC that reacts.
      */
     public static void rebalance(List<PacketPool> pools) {
-        long total = 0;
-        for (PacketPool p : pools) {
-            total += p.freeCount;
-        }
-        int share = (int) (total / pools.size());
-        int a = 0;
-        for (PacketPool rich : pools) {
-            while (rich.freeCount > share + share / 2 + 16) {
-                while (a < pools.size() && pools.get(a).freeCount >= share) {
-                    a++;
-                }
-                if (a == pools.size()) {
-                    return;
-                }
-                PacketPool poor = pools.get(a);
-                int move = Math.min(rich.freeCount - share, share - poor.freeCount);
-                if (poor.free.length < poor.freeCount + move) {
-                    poor.free = Arrays.copyOf(poor.free, Math.max(poor.free.length * 2, poor.freeCount + move));
-                }
-                System.arraycopy(rich.free, rich.freeCount - move, poor.free, poor.freeCount, move);
-                Arrays.fill(rich.free, rich.freeCount - move, rich.freeCount, null);
-                rich.freeCount -= move;
-                poor.freeCount += move;
-            }
-        }
+        FreeStack.even(pools, p -> p.free);
+        FreeStack.even(pools, p -> p.freeExtras);
     }
 
     private void grow() {
         // Twice as many while small (a few growths in the warm-up, then none), a quarter more past 65,536 packets
-        // (15 MB): a packet and its extras are about 230 bytes, and a large lossless run holds hundreds of thousands
-        // in its queues at its peak (the 1,024-host all-to-all: more than 2^19), where doubling would leave up to as
-        // many again unused for the rest of the run, in every partition's pool. At most a fifth unused there.
-        int add = created < LARGE ? Math.max(16, created) : created >> 2;
-        free = Arrays.copyOf(free, free.length + add);
-        make(free, add);
-        freeCount = add;
+        // (10 MB): a packet is 152 bytes, and a large lossless run holds hundreds of thousands in its queues at its
+        // peak (the 1,024-host all-to-all: more than 2^20), where doubling would leave up to as many again unused for
+        // the rest of the run, in every partition's pool. At most a fifth unused there.
+        int add = batch(created);
+        free.growBy(add);
+        make(add);
         created += add;
         growths++;
     }
 
+    private static int batch(int made) {
+        return made < LARGE ? Math.max(16, made) : made >> 2;
+    }
+
     /**
-     * Fills {@code into[0..n)} with new packets, every packet's extras made after all the packets: allocation order
-     * is address order, so the packets lie side by side (fewer pages and lines for what every hop reads) and their
-     * rarely touched extras lie apart.
+     * Pushes {@code n} new packets: allocation order is address order, so the packets lie side by side (fewer pages
+     * and lines for what every hop reads).
      */
-    private static void make(Packet[] into, int n) {
+    private void make(int n) {
         for (int i = 0; i < n; i++) {
-            into[i] = new Packet();
-        }
-        for (int i = 0; i < n; i++) {
-            into[i].extras = new PacketExtras();
+            free.push(new Packet());
         }
     }
 }
