@@ -363,7 +363,43 @@ public final class EcmpLog implements EcmpProbe {
      * A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK), of which
      * {@code lastAckWaitPs} its last ACK (on its way back: the switch hashed the ACK there, not the data).
      */
-    public record FlowAt(FlowRecord flow, long waitPs, long lastAckWaitPs) {
+    public static final class FlowAt {
+        // The flow's record is fetched from the run's records when asked for, not held: a 1,024-host all-to-all's
+        // collision ports list 1.2 million of these, and a record each (made anew by the run's list of records,
+        // 109 bytes) held 130 MB through the outputs.
+        private final List<FlowRecord> flows;
+        private final int index;
+        private final int id;
+        private final long waitPs;
+        private final long lastAckWaitPs;
+
+        /** Flow {@code flows.get(index)} waited {@code waitPs} at the port, {@code lastAckWaitPs} of it its last ACK. */
+        public FlowAt(List<FlowRecord> flows, int index, long waitPs, long lastAckWaitPs) {
+            this.flows = flows;
+            this.index = index;
+            this.id = flows.get(index).id();
+            this.waitPs = waitPs;
+            this.lastAckWaitPs = lastAckWaitPs;
+        }
+
+        /** The flow's record. */
+        public FlowRecord flow() {
+            return flows.get(index);
+        }
+
+        /** The flow's id, without its record. */
+        public int id() {
+            return id;
+        }
+
+        public long waitPs() {
+            return waitPs;
+        }
+
+        public long lastAckWaitPs() {
+            return lastAckWaitPs;
+        }
+
         /** Only the flow's last ACK waited at this port: its data never went this way. */
         public boolean lastAckOnly() {
             return lastAckWaitPs == waitPs;
@@ -461,7 +497,8 @@ public final class EcmpLog implements EcmpProbe {
         for (int s = 0; s < sites; s++) {
             at.add(new ArrayList<>());
         }
-        for (FlowRecord f : flows) {
+        for (int index = 0; index < flows.size(); index++) {
+            FlowRecord f = flows.get(index);
             if (waits.waitPs(f.id()) <= 0) {
                 continue;
             }
@@ -491,7 +528,7 @@ public final class EcmpLog implements EcmpProbe {
             }
             for (int i = 0; i < n; i++) {
                 if (sum[i] > 0) {
-                    at.get(site[i]).add(new FlowAt(f, sum[i], ackSum[i]));
+                    at.get(site[i]).add(new FlowAt(flows, index, sum[i], ackSum[i]));
                     wait[site[i]] += sum[i];
                 }
             }
@@ -502,7 +539,7 @@ public final class EcmpLog implements EcmpProbe {
                 continue;
             }
             List<FlowAt> fs = at.get(s);
-            fs.sort(Comparator.comparingLong(FlowAt::waitPs).reversed().thenComparingInt(x -> x.flow().id()));
+            fs.sort(Comparator.comparingLong(FlowAt::waitPs).reversed().thenComparingInt(FlowAt::id));
             List<Pair> pairs = new ArrayList<>();
             for (int i = 0; i < PAIRS && pairFlow[s * PAIRS + i] >= 0; i++) {
                 pairs.add(new Pair(pairFlow[s * PAIRS + i], pairAhead[s * PAIRS + i], pairPackets[s * PAIRS + i]));
@@ -583,7 +620,7 @@ public final class EcmpLog implements EcmpProbe {
         Set<Integer> waiting = new HashSet<>();
         boolean acks = false;
         for (FlowAt f : c.flows()) {
-            waiting.add(f.flow().id());
+            waiting.add(f.id());
         }
         int shown = named(c.flows().size(), FLOWS_NAMED);
         for (int i = 0; i < shown; i++) {
@@ -591,7 +628,7 @@ public final class EcmpLog implements EcmpProbe {
         }
         for (int i = 0; i < shown; i++) {
             FlowAt f = c.flows().get(i);
-            int id = f.flow().id();
+            int id = f.id();
             String label = flowLabel(topo, flows, id);
             if (f.lastAckOnly()) {
                 named.add("the last ACK of flow " + label);

@@ -382,9 +382,10 @@ public final class Summary {
             List<Object> flows = new ArrayList<>();
             for (var f : c.flows().subList(0, Math.min(COLLIDING_FLOWS_LISTED, c.flows().size()))) {
                 Map<String, Object> x = new LinkedHashMap<>();
-                x.put("flow_id", f.flow().id());
-                x.put("src", f.flow().src());
-                x.put("dst", f.flow().dst());
+                var r = f.flow();
+                x.put("flow_id", r.id());
+                x.put("src", r.src());
+                x.put("dst", r.dst());
                 x.put("ecmp_wait_us", Numbers.micros(f.waitPs()));
                 x.put("packets", f.packets());
                 flows.add(x);
