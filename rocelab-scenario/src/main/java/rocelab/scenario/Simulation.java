@@ -971,6 +971,16 @@ public final class Simulation {
             }
         }
         network.settlePauses(nowPs());
+        // The partitions' notes are all replayed and no more are written: their arrays are the outputs' room.
+        if (pfcLog != null) {
+            pfcLog.trimNotes();
+        }
+        if (creditLog != null) {
+            creditLog.trimNotes();
+        }
+        if (ecmpLog != null) {
+            ecmpLog.trimNotes();
+        }
     }
 
     /**

@@ -54,6 +54,11 @@ public final class CreditLog implements CreditProbe {
                 CreditRoot.node(root), CreditRoot.port(root), CreditRoot.depth(root));
     }
 
+    /** The partitions' notes all replayed (the run is over): their arrays let go, for the outputs. */
+    public void trimNotes() {
+        EventNotes.trim(captures);
+    }
+
     /** A probe for the devices of one partition of a parallel run: its notes join the log after each window. */
     public CreditProbe forPartition(Simulator partition) {
         EventNotes notes = new EventNotes(partition, FIELDS);

@@ -249,6 +249,11 @@ public final class EcmpLog implements EcmpProbe {
         return a;
     }
 
+    /** The partitions' notes all replayed (the run is over): their arrays let go, for the outputs. */
+    public void trimNotes() {
+        EventNotes.trim(captures);
+    }
+
     /** A probe for the switches of one partition of a parallel run: its notes join the log after each window. */
     public EcmpProbe forPartition(Simulator partition) {
         EventNotes notes = new EventNotes(partition, FIELDS);

@@ -240,6 +240,11 @@ public final class PfcLog implements PfcProbe {
         link(ownRecord, 0);
     }
 
+    /** The partitions' notes all replayed (the run is over): their arrays let go, for the outputs. */
+    public void trimNotes() {
+        EventNotes.trim(captures);
+    }
+
     /**
      * A probe for the devices of one partition of a parallel run: it notes, at the moment, what it can see of its
      * own devices (the queues behind an XOFF), and the log links the notes into rows after each window

@@ -60,12 +60,31 @@ final class ReportData {
         /** Series left out when these samples were made (the report draws only some), counted by {@link #series}. */
         int omittedKeys;
         private final Map<String, Integer> index = new LinkedHashMap<>();
-        double[] timeUs = new double[1024];
-        int[] key = new int[1024];
-        double[] a = new double[1024];
-        double[] b = new double[1024];
-        double[] c = new double[1024];
+        double[] timeUs;
+        int[] key;
+        /** The values; {@code b} and {@code c} are null when not kept (see {@link #Samples(int, int)}). */
+        double[] a;
+        double[] b;
+        double[] c;
         int rows;
+
+        Samples() {
+            this(1024, 3);
+        }
+
+        /**
+         * Room for {@code rows} rows at once, of the first {@code columns} (1 to 3) of a, b and c: a run's sampled rows
+         * are counted before they are copied here (grown by doubling, a 1,024-host run's queue and link rows held up to
+         * twice their size and a copy at once), and queues.csv's have one value, not three.
+         */
+        Samples(int rows, int columns) {
+            int n = Math.max(16, rows);
+            timeUs = new double[n];
+            key = new int[n];
+            a = new double[n];
+            b = columns >= 2 ? new double[n] : null;
+            c = columns >= 3 ? new double[n] : null;
+        }
 
         /** Series in the run, those kept here and those left out. */
         int series() {
@@ -88,14 +107,18 @@ final class ReportData {
                 timeUs = Arrays.copyOf(timeUs, n);
                 key = Arrays.copyOf(key, n);
                 a = Arrays.copyOf(a, n);
-                b = Arrays.copyOf(b, n);
-                c = Arrays.copyOf(c, n);
+                b = b == null ? null : Arrays.copyOf(b, n);
+                c = c == null ? null : Arrays.copyOf(c, n);
             }
             timeUs[rows] = t;
             key[rows] = k;
             a[rows] = va;
-            b[rows] = vb;
-            c[rows] = vc;
+            if (b != null) {
+                b[rows] = vb;
+            }
+            if (c != null) {
+                c[rows] = vc;
+            }
             rows++;
         }
     }
@@ -248,7 +271,7 @@ final class ReportData {
         TimeSeriesSampler s = r.series();
         if (s != null) {
             d.sampleIntervalUs = s.intervalPs() / 1e6;
-            d.queues = new Samples();
+            d.queues = new Samples(s.queueRows(), 1);
             // Keys are interned per (switch, port, tc) through a flat table: no string per sample.
             int[][] keyOf = new int[net.switchCount()][];
             for (int i = 0; i < s.queueRows(); i++) {
@@ -286,7 +309,7 @@ final class ReportData {
                 rates.omittedKeys = drawn.series - rates.keys.size();
             }
             d.rates = rates;
-            d.links = new Samples();
+            d.links = new Samples(s.linkRows(), 3);
             long framing = d.framingBytes();
             int[][] portKey = new int[net.switchCount()][];
             for (int i = 0; i < s.linkRows(); i++) {

@@ -66,6 +66,9 @@ final class TimeCharts {
         }
         int[] at = new int[k];
         double[] col = column == 0 ? s.a : column == 1 ? s.b : s.c;
+        if (col == null) {
+            throw new IllegalArgumentException("column " + column + " of these samples is not kept");
+        }
         for (int i = 0; i < s.rows; i++) {
             int key = s.key[i];
             t[key][at[key]] = s.timeUs[i];
@@ -293,10 +296,18 @@ final class TimeCharts {
      * with a flow not completed keeps its line to the end. {@code ids}: each trace's QP id (rates.csv's c column).
      */
     static List<Trace> endAtCompletion(List<Trace> rates, List<Trace> ids, List<FlowRecord> flows) {
+        // Only the QPs drawn (a handful) are looked for: a map over every QP's flows held a million boxed entries at
+        // 1,024 hosts, where the report ran out of heap.
+        Set<Integer> drawn = new HashSet<>();
+        for (Trace t : ids) {
+            if (t.v().length > 0) {
+                drawn.add((int) t.v()[0]);
+            }
+        }
         Map<Integer, Long> end = new HashMap<>();
         Set<Integer> open = new HashSet<>();
         for (FlowRecord f : flows) {
-            if (f.queuePair() < 0) {
+            if (f.queuePair() < 0 || !drawn.contains(f.queuePair())) {
                 continue;
             }
             if (f.completed()) {
