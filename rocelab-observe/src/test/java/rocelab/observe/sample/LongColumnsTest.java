@@ -44,6 +44,37 @@ class LongColumnsTest {
         }
     }
 
+    /** The outputs' threads read the rows moved to the file at once, each through a block of its own. */
+    @Test
+    void shouldReadRowsMovedToTheFileOnSeveralThreadsAtOnce() throws InterruptedException {
+        int n = 6 * LongColumns.BLOCK_ROWS;
+        LongColumns three = new LongColumns(3, 1);
+        for (int r = 0; r < n; r++) {
+            three.add(r, 7L * r, -r);
+        }
+        assertThat(three.blocksInFile()).isEqualTo(5);
+        java.util.concurrent.atomic.AtomicInteger wrong = new java.util.concurrent.atomic.AtomicInteger();
+        Thread forwards = new Thread(() -> {
+            for (int r = 0; r < n; r++) {
+                if (three.get(r, 0) != r || three.get(r, 1) != 7L * r || three.get(r, 2) != -r) {
+                    wrong.incrementAndGet();
+                }
+            }
+        });
+        Thread backwards = new Thread(() -> {
+            for (int r = n - 1; r >= 0; r--) {
+                if (three.get(r, 0) != r || three.get(r, 1) != 7L * r || three.get(r, 2) != -r) {
+                    wrong.incrementAndGet();
+                }
+            }
+        });
+        forwards.start();
+        backwards.start();
+        forwards.join();
+        backwards.join();
+        assertThat(wrong.get()).isZero();
+    }
+
     @Test
     void shouldGiveEachRateRowItsValuesAndItsSamplesTime() throws Exception {
         shouldGiveEachRateRowItsValuesAndItsSamplesTime(new RateRows());
