@@ -753,11 +753,6 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     }
 
     /**
-     * Whether a data packet from {@code srcHost} to {@code dstHost} with UDP source port {@code entropy} leaves by
-     * {@code port} under the current routes: the ECMP choice, or with spraying, adaptive routing or flowlets any of
-     * the equal-cost ports.
-     */
-    /**
      * The one port a QP's packets (from {@code srcHost} to {@code dstHost} with {@code entropy}) leave by, or -1 when
      * there is none or this switch may send them by any of its equal-cost ports (spraying, adaptive choices).
      */
@@ -770,6 +765,11 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                 : candidates[hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed) % candidates.length];
     }
 
+    /**
+     * Whether a data packet from {@code srcHost} to {@code dstHost} with UDP source port {@code entropy} leaves by
+     * {@code port} under the current routes: the ECMP choice, or with spraying, adaptive routing or flowlets any of
+     * the equal-cost ports.
+     */
     public boolean forwardsThrough(int srcHost, int dstHost, int entropy, int port) {
         int[] candidates = routes[dstHost];
         if (candidates.length == 0) {
