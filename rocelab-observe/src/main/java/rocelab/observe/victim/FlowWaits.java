@@ -42,15 +42,13 @@ public final class FlowWaits {
     private final int hopChunks;
     private final int rootChunks;
     /**
-     * A hop slot's key: its transmitter's number among the transmitters seen ({@link #hopIds}: node and port), with
+     * A hop slot's key: its transmitter's number among the transmitters seen ({@link #hopIds}: its node and port), with
      * these flags: the waits there were of the flow's ACKs; the slot holds the hops beyond the others'. -1: empty.
      */
     private static final int ACK_HOP = 1 << 30;
     private static final int OTHER_HOPS = 1 << 29;
     private static final int HOP_ID = OTHER_HOPS - 1;
     private static final int NO_HOP = -1;
-    /** Where a root's kind sits in its long id ({@link #rootIds}: kind, node and port). */
-    private static final int KIND_SHIFT = 56;
     /** An empty root slot. */
     private static final int NO_ROOT = -1;
     /**
@@ -70,8 +68,8 @@ public final class FlowWaits {
      * The transmitters and roots seen, numbered: a slot keeps a number of 4 bytes instead of the long key (a
      * 1,024-host all-to-all's slots are millions, its transmitters and roots a few thousand).
      */
-    private final KeyNumbers hopIds = new KeyNumbers();
-    private final KeyNumbers rootIds = new KeyNumbers();
+    private final PlaceNumbers hopIds = new PlaceNumbers();
+    private final PlaceNumbers rootIds = new PlaceNumbers();
     /** See {@link #expectFlows}. */
     private int expectedFlows = Integer.MAX_VALUE / 16;
     /**
@@ -212,7 +210,7 @@ public final class FlowWaits {
             return 0;
         }
         int ordinal = base((int) flow);
-        int key = hopIds.numberOf(key(node, port)) | (ack ? ACK_HOP : 0);
+        int key = hopIds.numberOf(0, node, port) | (ack ? ACK_HOP : 0);
         int j = 0;
         int s = slot(ordinal, 0);
         while (j < slots - 1 && slotKey[s] != key && slotKey[s] != NO_HOP) {
@@ -247,7 +245,7 @@ public final class FlowWaits {
     public void credit(int queuePair, long added, int rootKind, int rootNode, int rootPort, int depth) {
         int ordinal = claimedOrdinal;
         int s = claimedSlot;
-        int root = rootIds.numberOf((long) rootKind << KIND_SHIFT | key(rootNode, rootPort));
+        int root = rootIds.numberOf(rootKind, rootNode, rootPort);
         if (rootChunkOf[ordinal * rootChunks] < 0) {
             rootChunkOf[ordinal * rootChunks] = newRootChunk();
         }
@@ -302,19 +300,6 @@ public final class FlowWaits {
 
     private static int most(long depths) {
         return (int) (depths >>> 2 * DEPTH_BITS & DEPTH_MAX);
-    }
-
-    private static long key(int node, int port) {
-        return (long) node << 20 | (port & 0xFFFFF);
-    }
-
-    private static int keyNode(long key) {
-        return (int) ((key & ((1L << KIND_SHIFT) - 1)) >> 20);
-    }
-
-    private static int keyPort(long key) {
-        int p = (int) (key & 0xFFFFF);
-        return p == 0xFFFFF ? -1 : p;
     }
 
     private int base(int flow) {
@@ -467,8 +452,8 @@ public final class FlowWaits {
         int o = flowBase[flow];
         for (int j = 0, s = slot(o, 0); j < slots && s >= 0 && slotKey[s] != NO_HOP; s = slot(o, ++j)) {
             int k = slotKey[s];
-            long hop = hopIds.key(k & HOP_ID);
-            out.add(new Hop(keyNode(hop), keyPort(hop), slotWait[s], offPath(s),
+            int hop = k & HOP_ID;
+            out.add(new Hop(hopIds.node(hop), hopIds.port(hop), slotWait[s], offPath(s),
                     (k & ACK_HOP) != 0 && (k & OTHER_HOPS) == 0, (k & OTHER_HOPS) != 0));
         }
         return out;
@@ -499,8 +484,8 @@ public final class FlowWaits {
                 namedOffPath += rootWait[r];
             }
             long d = rootDepths[r];
-            long id = rootIds.key(k & ROOT_ID);
-            out.add(new Root(keyNode(id), keyPort(id), first(d), rootWait[r], onPath, (int) (id >>> KIND_SHIFT),
+            int id = k & ROOT_ID;
+            out.add(new Root(rootIds.node(id), rootIds.port(id), first(d), rootWait[r], onPath, rootIds.kind(id),
                     fewest(d), most(d)));
         }
         if (othersWait >= 0) {
