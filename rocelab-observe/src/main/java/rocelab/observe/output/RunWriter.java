@@ -268,7 +268,7 @@ public final class RunWriter {
         List<Victims.Victim> victims = pfc != null ? pfc.victims(flows, endPs)
                 : credits != null ? credits.victims(flows, endPs) : List.of();
         for (var v : victims) {
-            int id = v.flow().id();
+            int id = v.id();
             if (victimRoot == null || id >= victimRoot.length) {
                 int n = Math.max(flows.size(), id + 1);
                 victimRoot = victimRoot == null ? new FlowWaits.Root[n]

@@ -68,7 +68,7 @@ public final class PfcVictims {
 
             @Override
             public String heldDrops(Victims.Victim v) {
-                return watchdogDrops(log, v.flow().id(), v.waits().roots(v.flow().id()));
+                return watchdogDrops(log, v.id(), v.waits().roots(v.id()));
             }
         };
     }

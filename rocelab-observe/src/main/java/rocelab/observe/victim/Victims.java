@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
@@ -27,19 +28,92 @@ public final class Victims {
      * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
      * with how many holds away, every off-way root it waited behind (most first), and where it waited.
      */
-    public record Victim(FlowRecord flow, long waitPs, long offPathWaitPs, FlowWaits.Root root, FlowWaits waits,
-            List<FlowRecord> flows) {
+    public static final class Victim {
+        // The flow's record is fetched from the run's records when asked for, not held: a 1,024-host all-to-all has
+        // over 300,000 victims, and a record each (made anew by the run's list of records) held 36 MB through the
+        // outputs, where only the first few are told.
+        private final List<FlowRecord> flows;
+        private final int index;
+        private final int id;
+        private final long waitPs;
+        private final long offPathWaitPs;
+        private final FlowWaits.Root root;
+        private final FlowWaits waits;
+
+        /**
+         * Flow {@code flows.get(index)} waited {@code waitPs} behind pauses, {@code offPathWaitPs} of it behind roots
+         * off its way, the most behind {@code root} (null: behind more roots than a flow keeps apart).
+         */
+        public Victim(List<FlowRecord> flows, int index, long waitPs, long offPathWaitPs, FlowWaits.Root root,
+                FlowWaits waits) {
+            this.flows = flows;
+            this.index = index;
+            this.id = flows.get(index).id();
+            this.waitPs = waitPs;
+            this.offPathWaitPs = offPathWaitPs;
+            this.root = root;
+            this.waits = waits;
+        }
+
+        /** The flow's record. */
+        public FlowRecord flow() {
+            return flows.get(index);
+        }
+
+        /** The flow's id, without its record. */
+        public int id() {
+            return id;
+        }
+
+        public long waitPs() {
+            return waitPs;
+        }
+
+        public long offPathWaitPs() {
+            return offPathWaitPs;
+        }
+
+        public FlowWaits.Root root() {
+            return root;
+        }
+
+        public FlowWaits waits() {
+            return waits;
+        }
+
+        public List<FlowRecord> flows() {
+            return flows;
+        }
+
+        /** The same flow's record and waits, behind the same root, in the same log (as a record of them would be). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Victim v && v.id == id && v.waitPs == waitPs && v.offPathWaitPs == offPathWaitPs
+                    && Objects.equals(v.root, root) && v.waits == waits && v.flow().equals(flow());
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(id, waitPs, offPathWaitPs, root);
+        }
+
+        @Override
+        public String toString() {
+            return "Victim[flow " + id + ", wait " + waitPs + " ps, off its way " + offPathWaitPs + " ps, root " + root
+                    + "]";
+        }
+
         /**
          * Where it waited, read from the log when asked: a 1,024-host all-to-all has half a million victims, and their
          * hops and roots kept in lists were 120 MB more at the outputs' peak, where only the first few are told.
          */
         public List<FlowWaits.Hop> hops() {
-            return waits.waits(flow.id());
+            return waits.waits(id);
         }
 
         /** Every root off its way it waited behind, most first. */
         public List<FlowWaits.Root> offPathRoots() {
-            return offPath(waits.roots(flow.id()));
+            return offPath(waits.roots(id));
         }
 
         /**
@@ -47,7 +121,7 @@ public final class Victims {
          * its own rate was cut for ({@link FlowRecordList#notificationSources}); null when not known.
          */
         public long[] notificationSources() {
-            return FlowRecordList.notificationSources(flows, flow.id());
+            return FlowRecordList.notificationSources(flows, id);
         }
     }
 
@@ -99,7 +173,8 @@ public final class Victims {
         if (waits == null) {
             return out;
         }
-        for (FlowRecord f : flows) {
+        for (int index = 0; index < flows.size(); index++) {
+            FlowRecord f = flows.get(index);
             long off = waits.offPathWaitPs(f.id());
             if (off <= 0) {
                 continue;
@@ -109,10 +184,10 @@ public final class Victims {
                 continue;
             }
             List<FlowWaits.Root> offRoots = offPath(waits.roots(f.id()));
-            out.add(new Victim(f, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0), waits,
-                    flows));
+            out.add(new Victim(flows, index, waits.waitPs(f.id()), off, offRoots.isEmpty() ? null : offRoots.get(0),
+                    waits));
         }
-        out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(v -> v.flow().id()));
+        out.sort(Comparator.comparingLong(Victim::offPathWaitPs).reversed().thenComparingInt(Victim::id));
         return out;
     }
 
