@@ -16,9 +16,26 @@ final class PlaceNumbers {
     private int[] nodes = new int[16];
     private int[] ports = new int[16];
     private int size;
+    /** The place asked for last and its number: a transmitter's waits come in runs (the packets it held). */
+    private int lastKind = -1;
+    private int lastNode;
+    private int lastPort;
+    private int lastNumber;
 
     /** The place's number, numbering it now if it is new. {@code kind} 0 or more, {@code node} and {@code port} -1 or more. */
     int numberOf(int kind, int node, int port) {
+        if (kind == lastKind && node == lastNode && port == lastPort) {
+            return lastNumber;
+        }
+        int n = lookUp(kind, node, port);
+        lastKind = kind;
+        lastNode = node;
+        lastPort = port;
+        lastNumber = n;
+        return n;
+    }
+
+    private int lookUp(int kind, int node, int port) {
         int[][][] byKind = numbers;
         if (kind < byKind.length) {
             int[][] byNode = byKind[kind];
