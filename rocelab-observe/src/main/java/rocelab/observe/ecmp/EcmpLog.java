@@ -17,6 +17,7 @@ import rocelab.fabric.packet.PacketKind;
 import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.flow.ListedFlow;
 import rocelab.observe.output.Numbers;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.victim.EventNotes;
@@ -368,33 +369,15 @@ public final class EcmpLog implements EcmpProbe {
      * A flow that waited behind collisions at a port, and how long (its hops there: data and last ACK), of which
      * {@code lastAckWaitPs} its last ACK (on its way back: the switch hashed the ACK there, not the data).
      */
-    public static final class FlowAt {
-        // The flow's record is fetched from the run's records when asked for, not held: a 1,024-host all-to-all's
-        // collision ports list 1.2 million of these, and a record each (made anew by the run's list of records,
-        // 109 bytes) held 130 MB through the outputs.
-        private final List<FlowRecord> flows;
-        private final int index;
-        private final int id;
+    public static final class FlowAt extends ListedFlow {
         private final long waitPs;
         private final long lastAckWaitPs;
 
         /** Flow {@code flows.get(index)} waited {@code waitPs} at the port, {@code lastAckWaitPs} of it its last ACK. */
         public FlowAt(List<FlowRecord> flows, int index, long waitPs, long lastAckWaitPs) {
-            this.flows = flows;
-            this.index = index;
-            this.id = flows.get(index).id();
+            super(flows, index);
             this.waitPs = waitPs;
             this.lastAckWaitPs = lastAckWaitPs;
-        }
-
-        /** The flow's record. */
-        public FlowRecord flow() {
-            return flows.get(index);
-        }
-
-        /** The flow's id, without its record. */
-        public int id() {
-            return id;
         }
 
         public long waitPs() {

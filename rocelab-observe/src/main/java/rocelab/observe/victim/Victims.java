@@ -9,6 +9,7 @@ import rocelab.fabric.nic.NotificationSources;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.FlowRecordList;
+import rocelab.observe.flow.ListedFlow;
 
 /**
  * Victims of a lossless fabric's flow control, by cause: flows that waited (behind PFC pauses, or for InfiniBand
@@ -28,13 +29,7 @@ public final class Victims {
      * A victim and the evidence: its waits (all, and behind roots off its way), the off-way root it waited behind most
      * with how many holds away, every off-way root it waited behind (most first), and where it waited.
      */
-    public static final class Victim {
-        // The flow's record is fetched from the run's records when asked for, not held: a 1,024-host all-to-all has
-        // over 300,000 victims, and a record each (made anew by the run's list of records) held 36 MB through the
-        // outputs, where only the first few are told.
-        private final List<FlowRecord> flows;
-        private final int index;
-        private final int id;
+    public static final class Victim extends ListedFlow {
         private final long waitPs;
         private final long offPathWaitPs;
         private final FlowWaits.Root root;
@@ -46,23 +41,11 @@ public final class Victims {
          */
         public Victim(List<FlowRecord> flows, int index, long waitPs, long offPathWaitPs, FlowWaits.Root root,
                 FlowWaits waits) {
-            this.flows = flows;
-            this.index = index;
-            this.id = flows.get(index).id();
+            super(flows, index);
             this.waitPs = waitPs;
             this.offPathWaitPs = offPathWaitPs;
             this.root = root;
             this.waits = waits;
-        }
-
-        /** The flow's record. */
-        public FlowRecord flow() {
-            return flows.get(index);
-        }
-
-        /** The flow's id, without its record. */
-        public int id() {
-            return id;
         }
 
         public long waitPs() {
@@ -81,25 +64,21 @@ public final class Victims {
             return waits;
         }
 
-        public List<FlowRecord> flows() {
-            return flows;
-        }
-
         /** The same flow's record and waits, behind the same root, in the same log (as a record of them would be). */
         @Override
         public boolean equals(Object o) {
-            return o instanceof Victim v && v.id == id && v.waitPs == waitPs && v.offPathWaitPs == offPathWaitPs
+            return o instanceof Victim v && v.id() == id() && v.waitPs == waitPs && v.offPathWaitPs == offPathWaitPs
                     && Objects.equals(v.root, root) && v.waits == waits && v.flow().equals(flow());
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(id, waitPs, offPathWaitPs, root);
+            return Objects.hash(id(), waitPs, offPathWaitPs, root);
         }
 
         @Override
         public String toString() {
-            return "Victim[flow " + id + ", wait " + waitPs + " ps, off its way " + offPathWaitPs + " ps, root " + root
+            return "Victim[flow " + id() + ", wait " + waitPs + " ps, off its way " + offPathWaitPs + " ps, root " + root
                     + "]";
         }
 
@@ -108,12 +87,12 @@ public final class Victims {
          * hops and roots kept in lists were 120 MB more at the outputs' peak, where only the first few are told.
          */
         public List<FlowWaits.Hop> hops() {
-            return waits.waits(id);
+            return waits.waits(id());
         }
 
         /** Every root off its way it waited behind, most first. */
         public List<FlowWaits.Root> offPathRoots() {
-            return offPath(waits.roots(id));
+            return offPath(waits.roots(id()));
         }
 
         /**
@@ -121,7 +100,7 @@ public final class Victims {
          * its own rate was cut for ({@link FlowRecordList#notificationSources}); null when not known.
          */
         public long[] notificationSources() {
-            return FlowRecordList.notificationSources(flows, id);
+            return FlowRecordList.notificationSources(flows(), id());
         }
     }
 
