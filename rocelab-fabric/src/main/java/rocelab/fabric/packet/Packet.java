@@ -99,9 +99,7 @@ public final class Packet {
         markPlace = UNMARKED;
         markAtPs = 0;
         markHeldByPause = false;
-        if (extras != null) {
-            extras.clear();
-        }
+        // No extras to clear: a released packet gave them back to its pool ({@link PacketPool#release}).
         pausedClockPs = 0;
         nextDueAtPs = 0;
         cookie = -1;

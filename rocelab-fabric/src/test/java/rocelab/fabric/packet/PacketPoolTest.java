@@ -62,4 +62,46 @@ class PacketPoolTest {
         assertThat(again.subList(0, 10)).containsExactlyInAnyOrderElementsOf(out);
         assertThat(pool.outstanding()).isEqualTo(40);
     }
+
+    /** Extras are taken at a packet's first write of one, given back at its release, and reused before more are made. */
+    @Test
+    void shouldLendExtrasOnlyToPacketsThatWriteThemAndReuseThem() {
+        PacketPool pool = new PacketPool(64);
+        Packet data = pool.acquire().qos(3, 26, Ecn.ECT_0);
+        assertThat(data.markCongestionExperienced(5, 3, 2)).isTrue(); // the mark lies in the packet: no extras
+        assertThat(pool.extrasCreatedCount()).isZero();
+        assertThat(new int[] {data.markNode(), data.markPort()}).containsExactly(3, 2);
+        Packet cnp = pool.acquire().notificationCause(data, 1);
+        assertThat(pool.extrasCreatedCount()).as("one batch").isEqualTo(16);
+        pool.release(cnp);
+        pool.release(data);
+        for (int i = 0; i < 1_000; i++) {
+            Packet again = pool.acquire();
+            assertThat(again.causePsn()).as("given back cleared").isEqualTo(-1);
+            assertThat(again.markNode()).isEqualTo(-1);
+            again.notificationCause(data, i + 2);
+            pool.release(again);
+        }
+        assertThat(pool.extrasCreatedCount()).as("reused, none made").isEqualTo(16);
+    }
+
+    /** A partition whose packets take extras while another's releases get them back: evened out between windows. */
+    @Test
+    void shouldEvenOutTheFreeExtrasBetweenPools() {
+        PacketPool taker = new PacketPool(64);
+        PacketPool giver = new PacketPool(64);
+        List<Packet> out = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            out.add(taker.acquire().placementOffset(i));
+        }
+        for (Packet p : out) {
+            giver.release(p); // released where they arrive
+        }
+        int made = taker.extrasCreatedCount();
+        PacketPool.rebalance(List.of(taker, giver));
+        for (int i = 0; i < 500; i++) {
+            taker.acquire().placementOffset(i);
+        }
+        assertThat(taker.extrasCreatedCount()).as("the taker's extras came back from the giver").isEqualTo(made);
+    }
 }
