@@ -6,6 +6,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import rocelab.engine.PartitionedSimulator;
+import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.DeferredMessages;
 import rocelab.fabric.packet.PacketPool;
 import rocelab.observe.credit.CreditLog;
@@ -27,6 +28,7 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
     private PfcLog pfcLog;
     private CreditLog creditLog;
     private EcmpLog ecmpLog;
+    private Network network;
     private List<PacketPool> pools = List.of();
 
     ParallelRun(PartitionedSimulator partitions, int threads, long lookaheadPs) {
@@ -44,9 +46,10 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         return notifications;
     }
 
-    void driver(WorkloadDriver d, List<PacketPool> packetPools) {
+    void driver(WorkloadDriver d, Network fabric) {
         this.driver = d;
-        this.pools = packetPools;
+        this.network = fabric;
+        this.pools = fabric.pools();
     }
 
     /** The PFC log whose partitions' captures are linked after each window. */
@@ -132,6 +135,8 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         if (ecmpLog != null) {
             ecmpLog.replayCaptures(parity);
         }
+        // Before the free packets are evened out: each pool's idle ones are those none of its partition took.
+        network.trimIdlePackets(windowEndPs);
         PacketPool.rebalance(pools);
         if (driver.allFinished()) {
             return Math.min(endPs, Simulation.lastEventPs(driver.lastFinishPs(), lookaheadPs));

@@ -356,7 +356,7 @@ public final class Simulation {
                     w.groups().groupOfTask(), w.groups().count());
         };
         if (parallel != null) {
-            parallel.driver(driver, network.pools());
+            parallel.driver(driver, network);
         }
         String note = automatic ? null
                 : whyOne != null ? "asked for " + asked + " threads, ran on one: " + whyOne
@@ -994,6 +994,7 @@ public final class Simulation {
         }
         while (true) {
             boolean more = sim.run(endPs, BATCH_EVENTS);
+            network.trimIdlePackets(sim.nowPs());
             if (driver.allFinished()) {
                 return;
             }

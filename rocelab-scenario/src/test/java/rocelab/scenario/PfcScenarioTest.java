@@ -2,6 +2,9 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +39,7 @@ class PfcScenarioTest {
     }
 
     @Test
-    void shouldNeverDropWhenLosslessWhileTheSameIncastDropsWhenLossy() {
+    void shouldNeverDropWhenLosslessWhileTheSameIncastDropsWhenLossy() throws IOException {
         RunResult lossy = Scenarios.assemble(incast("roce-lossy", "")).run(ProgressListener.NONE);
         RunResult lossless = Scenarios.assemble(incast("roce-lossless", "")).run(ProgressListener.NONE);
         assertThat(lossy.totals().packetsDropped()).isPositive();
@@ -46,6 +49,10 @@ class PfcScenarioTest {
         assertThat(lossless.totals().pfcPauseSent()).isPositive();
         assertThat(lossless.pfcLog().frames()).isEqualTo(lossless.totals().pfcPauseSent());
         assertThat(lossless.pfcLog().csv()).contains(",XOFF,65535,335.5392,").contains(",XON,0,0,");
+        // pfc.csv is streamed into its file: the same text.
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        lossless.pfcLog().writeCsv(file);
+        assertThat(file.toString(StandardCharsets.UTF_8)).isEqualTo(lossless.pfcLog().csv());
     }
 
     @Test

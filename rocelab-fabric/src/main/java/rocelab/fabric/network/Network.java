@@ -305,6 +305,26 @@ public final class Network {
         }
     }
 
+    /**
+     * Every pool's free packets that lay idle since the last look let go by half ({@link PacketPool#trimIdle}), at
+     * most once per {@link #IDLE_LOOK_PS} of simulated time. The run calls it where no packet moves: between its
+     * batches of events on one thread, between its windows on several. Which packet objects a run reuses is in none
+     * of its outputs.
+     */
+    public void trimIdlePackets(long nowPs) {
+        if (nowPs < nextIdleLookPs) {
+            return;
+        }
+        nextIdleLookPs = nowPs + IDLE_LOOK_PS;
+        for (PacketPool p : pools) {
+            p.trimIdle();
+        }
+    }
+
+    /** How often {@link #trimIdlePackets} looks: 100 us, some sixty times in the 1,024-host all-to-all. */
+    static final long IDLE_LOOK_PS = 100_000_000L;
+    private long nextIdleLookPs = IDLE_LOOK_PS;
+
     /** Every pool's free packets let go (see {@link PacketPool#dropFree}): for the end of a run. */
     public void dropFreePackets() {
         for (PacketPool p : pools) {

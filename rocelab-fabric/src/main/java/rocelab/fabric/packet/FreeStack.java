@@ -11,6 +11,8 @@ import java.util.function.Function;
 final class FreeStack<T> {
     private T[] items;
     private int count;
+    /** The fewest it held since the last {@link #trimIdle}: the bottom ones no taker reached since. */
+    private int low;
 
     FreeStack(T[] initial) {
         this.items = initial;
@@ -20,9 +22,17 @@ final class FreeStack<T> {
         return count;
     }
 
+    /** How many it has room for before its array grows. */
+    int room() {
+        return items.length;
+    }
+
     T pop() {
         T t = items[--count];
         items[count] = null;
+        if (count < low) {
+            low = count;
+        }
         return t;
     }
 
@@ -46,6 +56,28 @@ final class FreeStack<T> {
         items = Arrays.copyOf(items, 16);
         Arrays.fill(items, null);
         count = 0;
+        low = 0;
+    }
+
+    /**
+     * Forgets half of the objects that lay idle at the bottom since the last call (none was taken from there), when
+     * they are more than {@code floor}, and starts the next count of idle ones. Returns how many it forgot. The
+     * bottom ones go: the top ones were freed last and are the likeliest in cache. Its room shrinks by as many, so
+     * that a run whose packets in flight swing up and down again and again (iterations with compute between) does
+     * not add room for each swing's new objects ({@link #growBy}).
+     */
+    int trimIdle(int floor) {
+        int idle = Math.min(low, count);
+        int drop = idle > floor ? idle / 2 : 0;
+        if (drop > 0) {
+            T[] kept = Arrays.copyOf(items, items.length - drop);
+            System.arraycopy(items, drop, kept, 0, count - drop);
+            Arrays.fill(kept, count - drop, kept.length, null);
+            items = kept;
+            count -= drop;
+        }
+        low = count;
+        return drop;
     }
 
     /**
@@ -77,6 +109,8 @@ final class FreeStack<T> {
                 System.arraycopy(rich.items, rich.count - move, poor.items, poor.count, move);
                 Arrays.fill(rich.items, rich.count - move, rich.count, null);
                 rich.count -= move;
+                // What it gave was not idle in it: only what is left can have been.
+                rich.low = Math.min(rich.low, rich.count);
                 poor.count += move;
             }
         }

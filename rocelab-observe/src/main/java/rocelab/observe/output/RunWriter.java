@@ -164,7 +164,7 @@ public final class RunWriter {
         // Optional files: written when this run has them, removed when a previous run into the same folder left
         // them, so nothing in the folder describes another run.
         if (result.pfcLog() != null) {
-            AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog().csv());
+            AtomicFiles.write(dir.resolve("pfc.csv"), result.pfcLog()::writeCsv);
             AtomicFiles.write(dir.resolve("pfc_counters.csv"), pfcCountersCsv(result.network()));
         } else {
             Files.deleteIfExists(dir.resolve("pfc.csv"));

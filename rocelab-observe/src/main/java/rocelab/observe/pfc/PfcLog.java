@@ -1,5 +1,10 @@
 package rocelab.observe.pfc;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -1053,8 +1058,27 @@ public final class PfcLog implements PfcProbe {
      * ({@code flow_id:bytes}).
      */
     public String csv() {
-        CsvTable t = new CsvTable(List.of("time_us", "device", "port", "peer", "priority", "kind", "quanta",
-                "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows", "reason", "egress_bytes"));
+        CsvTable t = new CsvTable(CSV_HEADER);
+        csvRows(t);
+        return t.toString();
+    }
+
+    /** pfc.csv's text ({@link #csv}) into {@code out} as it is made, in UTF-8 (the caller closes the stream). */
+    public void writeCsv(OutputStream out) throws IOException {
+        CsvTable t = CsvTable.streamedTo(new OutputStreamWriter(out, StandardCharsets.UTF_8), CSV_HEADER);
+        try {
+            csvRows(t);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        t.finish();
+    }
+
+    private static final List<String> CSV_HEADER = List.of("time_us", "device", "port", "peer", "priority", "kind",
+            "quanta", "pause_us", "ingress_bytes", "threshold_bytes", "egress_port", "root", "root_hops", "top_flows",
+            "reason", "egress_bytes");
+
+    private void csvRows(CsvTable t) {
         for (int r = 0; r < count; r++) {
             long[] rows = block(r);
             int i = offset(r);
@@ -1084,6 +1108,5 @@ public final class PfcLog implements PfcProbe {
                     xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
                     PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT), shares.toString());
         }
-        return t.toString();
     }
 }

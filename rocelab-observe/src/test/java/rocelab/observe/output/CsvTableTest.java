@@ -1,7 +1,10 @@
 package rocelab.observe.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,5 +34,23 @@ class CsvTableTest {
     @Test
     void shouldQuoteCarriageReturns() {
         assertThat(new CsvTable(List.of("a")).row("x\ry").toString()).isEqualTo("a\n\"x\ry\"\n");
+    }
+
+    /** A streamed table writes what a kept one holds, whatever its size, in pieces through the sink. */
+    @Test
+    void shouldStreamTheSameTextAsAKeptTable() throws IOException {
+        List<String> header = List.of("i", "name", "x");
+        CsvTable kept = new CsvTable(header);
+        StringWriter sink = new StringWriter();
+        CsvTable streamed = CsvTable.streamedTo(sink, header);
+        for (int i = 0; i < 20_000; i++) {
+            Object[] row = {i, "a,b" + i, i / 7.0};
+            kept.row(row);
+            streamed.row(row);
+        }
+        assertThat(sink.getBuffer().length()).as("written before the end").isPositive();
+        streamed.finish();
+        assertThat(sink.toString()).isEqualTo(kept.toString());
+        assertThatThrownBy(streamed::toString).isInstanceOf(IllegalStateException.class);
     }
 }
