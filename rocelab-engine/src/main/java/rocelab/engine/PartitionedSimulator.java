@@ -115,6 +115,14 @@ public final class PartitionedSimulator {
         return parts[index];
     }
 
+    /** The run is over: every partition's and the serial simulator's {@link Simulator#endRun}. */
+    public void endRun() {
+        for (Simulator s : parts) {
+            s.endRun();
+        }
+        serial.endRun();
+    }
+
     /**
      * The simulator for handlers that read or drive every partition. Its events must be end-of-instant events; they
      * run between windows, alone.

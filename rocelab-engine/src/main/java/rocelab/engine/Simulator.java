@@ -93,6 +93,17 @@ public final class Simulator {
         prefetchers[id] = handler instanceof Prefetching p ? p : null;
     }
 
+    /**
+     * The run is over: the events still pending (timers that would only have expired) are dropped, and the calendar's
+     * arrays and the handler table, sized for the run's peak, go to the collector. The clock, the counts and the
+     * handlers themselves stay; a handler registered later is numbered after the others.
+     */
+    public void endRun() {
+        calendar.discardAll();
+        handlers = new EventHandler[0];
+        prefetchers = new Prefetching[0];
+    }
+
     /** The partition this simulator is in a {@link PartitionedSimulator}; 0 when it holds the whole model. */
     public int partition() {
         return partition;

@@ -187,4 +187,39 @@ class EventCalendarTest {
         }
         assertThat(named).isGreaterThan(10_000);
     }
+
+    /**
+     * A run's end drops what is pending, near, far and beyond the wheels; the calendar then works as a new one from
+     * where its clock was, agreeing with the reference heap.
+     */
+    @Test
+    void shouldWorkAsNewAfterDiscardingEverythingPending() {
+        SplittableRandom r = new SplittableRandom(11);
+        EventCalendar wheel = new EventCalendar(16);
+        long now = 0;
+        for (int i = 0; i < 100_000; i++) {
+            wheel.add(now + r.nextLong(60_000_000_000L), i % 40, i % 5, i);
+            if (i % 3 == 0) {
+                now = wheel.firstTimePs();
+                wheel.removeFirst();
+            }
+        }
+        wheel.discardAll();
+        assertThat(wheel.isEmpty()).isTrue();
+        assertThat(wheel.size()).isZero();
+        ReferenceHeapCalendar heap = new ReferenceHeapCalendar(16);
+        for (int i = 0; i < 5_000; i++) {
+            long t = now + r.nextLong(i % 2 == 0 ? 2_000_000 : 30_000_000_000L);
+            wheel.add(t, i % 40, i % 5, i);
+            heap.add(t, i % 40, i % 5, i);
+        }
+        while (!heap.isEmpty()) {
+            assertThat(wheel.firstTimePs()).isEqualTo(heap.firstTimePs());
+            assertThat(wheel.firstHandlerId()).isEqualTo(heap.firstHandlerId());
+            assertThat(wheel.firstArg()).isEqualTo(heap.firstArg());
+            wheel.removeFirst();
+            heap.removeFirst();
+        }
+        assertThat(wheel.isEmpty()).isTrue();
+    }
 }

@@ -781,6 +781,13 @@ public final class Simulation {
         // Nor the pool's free packets, as many as were ever in flight at once (a large lossless run's: hundreds of
         // megabytes), which the records and outputs need the room of.
         network.dropFreePackets();
+        // Nor the calendars' arrays and handler tables, sized for the run's peak of pending events (the 1,024-host
+        // all-to-all's: 63 MB); what is still pending would only have expired.
+        if (parallel != null) {
+            parallel.partitions().endRun();
+        } else {
+            sim.endRun();
+        }
         progress.onPhase("loop");
         // What needs only the run is made now, while the ideal figures may still be in the making on the second core:
         // the jobs' account of the run and their timeline, and the flow records. The jobs' ideal account is made on a
