@@ -19,10 +19,18 @@ public final class DcqcnFactory implements CongestionControlFactory {
         return "dcqcn";
     }
 
+    /** What the reaction points made last share: an RNIC's QPs are made one after another. */
+    private DcqcnReactionPoint.Shared last;
+
     @Override
-    public CongestionControl create(Context context) {
-        return new DcqcnReactionPoint(context.sim(), parameters.get(context.lineRateBps()), context.rates(),
-                context.queuePair());
+    public synchronized CongestionControl create(Context context) {
+        DcqcnParameters p = parameters.get(context.lineRateBps());
+        DcqcnReactionPoint.Shared shared = last;
+        if (shared == null || !shared.sameAs(context.sim(), p, context.rates())) {
+            shared = new DcqcnReactionPoint.Shared(context.sim(), p, context.rates());
+            last = shared;
+        }
+        return new DcqcnReactionPoint(shared, context.queuePair());
     }
 
     public DcqcnSettings settings() {

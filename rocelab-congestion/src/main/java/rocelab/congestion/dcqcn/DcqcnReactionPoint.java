@@ -22,10 +22,31 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     private static final int DECREASE = 1;
     private static final int INCREASE = 2;
 
-    private final Simulator sim;
+    /**
+     * What every reaction point of one RNIC shares: its simulator, parameters, alpha's decay table and rate listener.
+     * One reference instead of four: a 1,024-host all-to-all holds a million reaction points to its end (128 -> 112
+     * bytes each, 16 MB).
+     */
+    public static final class Shared {
+        final Simulator sim;
+        final DcqcnParameters p;
+        final AlphaDecay decay;
+        final RateListener rates;
+
+        public Shared(Simulator sim, DcqcnParameters params, RateListener rates) {
+            this.sim = sim;
+            this.p = params;
+            this.decay = AlphaDecay.of(params.g());
+            this.rates = rates;
+        }
+
+        boolean sameAs(Simulator otherSim, DcqcnParameters otherParams, RateListener otherRates) {
+            return sim == otherSim && p == otherParams && rates == otherRates;
+        }
+    }
+
+    private final Shared c;
     private final int handlerId;
-    private final DcqcnParameters p;
-    private final AlphaDecay decay;
 
     private double rc;
     private double rt;
@@ -45,7 +66,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
     private boolean increasePending;
     private boolean increaseRunning;
     private long cuts;
-    private final RateListener rates;
     private final int queuePair;
     /** The number of the last notification heard: a cut at the decrease boundary names it. */
     private long lastNotification;
@@ -56,15 +76,17 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     /** @param rates hears every rate change of QP {@code queuePair} with its cause */
     public DcqcnReactionPoint(Simulator sim, DcqcnParameters params, RateListener rates, int queuePair) {
-        this.rates = rates;
+        this(new Shared(sim, params, rates), queuePair);
+    }
+
+    /** A reaction point of QP {@code queuePair} with what it shares with its RNIC's others. */
+    public DcqcnReactionPoint(Shared shared, int queuePair) {
+        this.c = shared;
         this.queuePair = queuePair;
-        this.sim = sim;
-        this.p = params;
-        this.decay = AlphaDecay.of(params.g());
-        this.rc = params.maxRateBps();
-        this.rt = params.maxRateBps();
-        this.alpha = params.initialAlpha();
-        this.handlerId = sim.register(this);
+        this.rc = shared.p.maxRateBps();
+        this.rt = shared.p.maxRateBps();
+        this.alpha = shared.p.initialAlpha();
+        this.handlerId = shared.sim.register(this);
     }
 
     @Override
@@ -84,11 +106,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     @Override
     public void onSend(long nowPs, int wireBytes) {
-        if (p.byteCounterBytes() == 0 || !notified) {
+        if (!notified || c.p.byteCounterBytes() == 0) {
             return;
         }
         bytesSinceEvent += wireBytes;
-        long threshold = hyper() && p.profile() == DcqcnProfile.PAPER ? p.byteCounterBytes() / 2 : p.byteCounterBytes();
+        long threshold = hyper() && c.p.profile() == DcqcnProfile.PAPER ? c.p.byteCounterBytes() / 2 : c.p.byteCounterBytes();
         if (bytesSinceEvent >= threshold) {
             bytesSinceEvent = 0;
             increase(false);
@@ -110,13 +132,13 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         if (first) {
             notified = true;
             originPs = nowPs;
-            nextAlphaTickPs = nowPs + p.alphaPeriodPs();
-            alpha = p.initialAlpha();
-            if (p.profile() != DcqcnProfile.PAPER) {
+            nextAlphaTickPs = nowPs + c.p.alphaPeriodPs();
+            alpha = c.p.initialAlpha();
+            if (c.p.profile() != DcqcnProfile.PAPER) {
                 rt = rc;
-                if (p.firstCnpRateBps() > 0) {
+                if (c.p.firstCnpRateBps() > 0) {
                     long before = (long) rc;
-                    rc = Math.min(p.maxRateBps(), p.firstCnpRateBps());
+                    rc = Math.min(c.p.maxRateBps(), c.p.firstCnpRateBps());
                     rt = rc;
                     report(nowPs, before, RateCause.CNP, notification, 0);
                     return true;
@@ -125,18 +147,18 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         } else {
             advanceAlpha(nowPs);
         }
-        if (p.decreasePeriodPs() == 0) {
+        if (c.p.decreasePeriodPs() == 0) {
             cutNow(nowPs);
         } else {
             // The first CNP sets alpha and does not count toward the first alpha update (the ns-3 model and Isekai's
             // firmware model clear that flag on the first CNP); it still asks for the first cut.
-            cnpSinceAlphaTick |= !first || p.profile() == DcqcnProfile.PAPER;
+            cnpSinceAlphaTick |= !first || c.p.profile() == DcqcnProfile.PAPER;
             cnpSinceDecrease = true;
             if (!decreasePending) {
                 decreasePending = true;
-                long periods = (nowPs - originPs) / p.decreasePeriodPs() + 1;
+                long periods = (nowPs - originPs) / c.p.decreasePeriodPs() + 1;
                 // HPCC's model checks 1 ns after the alpha tick at the same boundary; ticks at a boundary come first.
-                sim.schedule(originPs + periods * p.decreasePeriodPs(), handlerId, DECREASE, 0L);
+                c.sim.schedule(originPs + periods * c.p.decreasePeriodPs(), handlerId, DECREASE, 0L);
             }
         }
         return true;
@@ -144,11 +166,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     /** The paper: every CNP updates alpha and cuts at once; alpha then decays every K after this CNP. */
     private void cutNow(long nowPs) {
-        alpha = (1 - p.g()) * alpha + p.g();
+        alpha = (1 - c.p.g()) * alpha + c.p.g();
         long before = (long) rc;
         rt = rc;
-        rc = Math.max(p.minRateBps(), rc * (1 - alpha / 2));
-        nextAlphaTickPs = nowPs + p.alphaPeriodPs();
+        rc = Math.max(c.p.minRateBps(), rc * (1 - alpha / 2));
+        nextAlphaTickPs = nowPs + c.p.alphaPeriodPs();
         afterCut(nowPs);
         report(nowPs, before, RateCause.CNP, lastNotification, 0);
     }
@@ -161,17 +183,17 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         }
         cnpSinceDecrease = false;
         boolean clamp;
-        if (p.profile() == DcqcnProfile.HPCC_NS3) {
-            clamp = p.clampTargetRate() || timerStage != 0;
+        if (c.p.profile() == DcqcnProfile.HPCC_NS3) {
+            clamp = c.p.clampTargetRate() || timerStage != 0;
         } else {
-            clamp = p.clampTargetRate() || byteIncreaseSinceCut || p.clampAfterTimerIncrease() && timerIncreaseSinceCut;
+            clamp = c.p.clampTargetRate() || byteIncreaseSinceCut || c.p.clampAfterTimerIncrease() && timerIncreaseSinceCut;
         }
         if (clamp) {
             rt = rc;
         }
-        double cut = Math.min(rc * alpha / 2, rc * p.maxCutFraction());
+        double cut = Math.min(rc * alpha / 2, rc * c.p.maxCutFraction());
         long before = (long) rc;
-        rc = Math.max(p.minRateBps(), rc - cut);
+        rc = Math.max(c.p.minRateBps(), rc - cut);
         afterCut(nowPs);
         report(nowPs, before, RateCause.CNP_PERIOD, lastNotification, 0);
     }
@@ -183,11 +205,11 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         bytesSinceEvent = 0;
         timerIncreaseSinceCut = false;
         byteIncreaseSinceCut = false;
-        increaseDeadlinePs = nowPs + p.increaseTimerPs();
+        increaseDeadlinePs = nowPs + c.p.increaseTimerPs();
         increaseRunning = true;
         if (!increasePending) {
             increasePending = true;
-            sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+            c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
         }
     }
 
@@ -196,16 +218,16 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         if (nowPs < nextAlphaTickPs) {
             return;
         }
-        long ticks = (nowPs - nextAlphaTickPs) / p.alphaPeriodPs() + 1;
-        nextAlphaTickPs += ticks * p.alphaPeriodPs();
+        long ticks = (nowPs - nextAlphaTickPs) / c.p.alphaPeriodPs() + 1;
+        nextAlphaTickPs += ticks * c.p.alphaPeriodPs();
         long decays = ticks;
         if (cnpSinceAlphaTick) {
-            alpha = (1 - p.g()) * alpha + p.g();
+            alpha = (1 - c.p.g()) * alpha + c.p.g();
             cnpSinceAlphaTick = false;
             decays--;
         }
         if (decays > 0) {
-            alpha *= decay.factor(decays);
+            alpha *= c.decay.factor(decays);
         }
     }
 
@@ -222,31 +244,31 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         }
         if (nowPs < increaseDeadlinePs) {
             increasePending = true;
-            sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+            c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
             return;
         }
         increase(true);
-        if (rc >= p.maxRateBps() && rt >= p.maxRateBps()) {
+        if (rc >= c.p.maxRateBps() && rt >= c.p.maxRateBps()) {
             increaseRunning = false;
             return;
         }
-        long period = hyper() && p.profile() == DcqcnProfile.PAPER ? p.increaseTimerPs() / 2 : p.increaseTimerPs();
+        long period = hyper() && c.p.profile() == DcqcnProfile.PAPER ? c.p.increaseTimerPs() / 2 : c.p.increaseTimerPs();
         increaseDeadlinePs = nowPs + period;
         increasePending = true;
-        sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+        c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
     }
 
     private boolean hyper() {
-        int f = p.fastRecoverySteps();
-        return timerStage >= f && (p.byteCounterBytes() == 0 || byteStage >= f);
+        int f = c.p.fastRecoverySteps();
+        return timerStage >= f && (c.p.byteCounterBytes() == 0 || byteStage >= f);
     }
 
     /** One rate-increase event from the timer or the byte counter, by the profile's rules. */
     private void increase(boolean fromTimer) {
-        int f = p.fastRecoverySteps();
+        int f = c.p.fastRecoverySteps();
         long before = (long) rc;
         int phase; // 0 fast recovery, 1 additive, 2 hyper: what the journey names as the cause
-        switch (p.profile()) {
+        switch (c.p.profile()) {
             case PAPER: {
                 if (fromTimer) {
                     timerStage++;
@@ -265,20 +287,20 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
                     phase = 0;
                 } else if (Math.min(timerStage, byteStage) < f) {
                     // additive increase: either count reached F, not both
-                    rt += p.aiRateBps();
+                    rt += c.p.aiRateBps();
                     phase = 1;
                 } else {
-                    rt += (double) (Math.min(byteStage, timerStage) - f + 1) * p.haiRateBps();
+                    rt += (double) (Math.min(byteStage, timerStage) - f + 1) * c.p.haiRateBps();
                     phase = 2;
                 }
                 break;
             }
             case NVIDIA: {
                 if (Math.min(timerStage, byteStage) > f) {
-                    rt += p.haiRateBps();
+                    rt += c.p.haiRateBps();
                     phase = 2;
                 } else if (Math.max(timerStage, byteStage) >= f) {
-                    rt += p.aiRateBps();
+                    rt += c.p.aiRateBps();
                     phase = 1;
                 } else {
                     phase = 0;
@@ -292,10 +314,10 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             }
             default: {
                 if (timerStage == f) {
-                    rt += p.aiRateBps();
+                    rt += c.p.aiRateBps();
                     phase = 1;
                 } else if (timerStage > f) {
-                    rt += p.haiRateBps();
+                    rt += c.p.haiRateBps();
                     phase = 2;
                 } else {
                     phase = 0;
@@ -309,16 +331,16 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         } else {
             byteIncreaseSinceCut = true;
         }
-        rt = Math.min(rt, p.maxRateBps());
-        rc = Math.min(p.maxRateBps(), (rc + rt) / 2);
+        rt = Math.min(rt, c.p.maxRateBps());
+        rc = Math.min(c.p.maxRateBps(), (rc + rt) / 2);
         RateCause cause = fromTimer
                 ? phase == 0 ? RateCause.TIMER_FAST_RECOVERY : phase == 1 ? RateCause.TIMER_ADDITIVE : RateCause.TIMER_HYPER
                 : phase == 0 ? RateCause.BYTES_FAST_RECOVERY : phase == 1 ? RateCause.BYTES_ADDITIVE : RateCause.BYTES_HYPER;
-        report(sim.nowPs(), before, cause, 0, fromTimer ? timerStage : byteStage);
+        report(c.sim.nowPs(), before, cause, 0, fromTimer ? timerStage : byteStage);
     }
 
     private void report(long nowPs, long beforeBps, RateCause cause, long value, int index) {
-        rates.report(nowPs, queuePair, beforeBps, (long) rc, Long.MAX_VALUE, Long.MAX_VALUE, cause, value, index);
+        c.rates.report(nowPs, queuePair, beforeBps, (long) rc, Long.MAX_VALUE, Long.MAX_VALUE, cause, value, index);
     }
 
     public double alpha() {
@@ -340,12 +362,12 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
 
     @Override
     public String cutsCounted() {
-        return p.decreasePeriodPs() == 0 ? "DCQCN rate cuts: one per CNP handled"
-                : "DCQCN rate cuts: at most one per decrease period (" + Time.microsText(p.decreasePeriodPs())
+        return c.p.decreasePeriodPs() == 0 ? "DCQCN rate cuts: one per CNP handled"
+                : "DCQCN rate cuts: at most one per decrease period (" + Time.microsText(c.p.decreasePeriodPs())
                         + " us) in which CNPs arrived";
     }
 
     public DcqcnParameters parameters() {
-        return p;
+        return c.p;
     }
 }
