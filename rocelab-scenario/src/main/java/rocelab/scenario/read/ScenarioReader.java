@@ -288,21 +288,25 @@ public final class ScenarioReader {
                 return exampleFiles;
             }
             Path copy = Files.createTempDirectory("rocelab-examples");
+            // Files marked to go at exit go in the reverse order of their marking: a folder is marked before what it
+            // holds, so that it is empty when its turn comes (marked after, every folder of the copy stayed behind).
+            copy.toFile().deleteOnExit();
             try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of());
-                    Stream<Path> files = Files.walk(fs.getPath("/rocelab/scenario/examples"))) {
+                    Stream<Path> entries = Files.walk(fs.getPath("/rocelab/scenario/examples"))) {
                 Path root = fs.getPath("/rocelab/scenario/examples");
-                for (Path f : files.filter(Files::isRegularFile).toList()) {
-                    if (f.toString().endsWith(".yaml")) {
+                for (Path f : entries.toList()) { // a folder before what it holds
+                    if (f.equals(root) || f.toString().endsWith(".yaml")) {
                         continue;
                     }
                     Path target = copy.resolve(root.relativize(f).toString());
-                    Files.createDirectories(target.getParent());
-                    Files.copy(f, target);
+                    if (Files.isDirectory(f)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(f, target);
+                    }
                     target.toFile().deleteOnExit();
-                    target.getParent().toFile().deleteOnExit();
                 }
             }
-            copy.toFile().deleteOnExit();
             exampleFiles = copy;
             return copy;
         } catch (URISyntaxException e) {
