@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,6 +16,7 @@ import picocli.CommandLine;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
 import rocelab.scenario.sweep.LocalSweep;
+import rocelab.scenario.sweep.PointLint;
 import rocelab.scenario.sweep.SweepPlan;
 import rocelab.scenario.sweep.SweepPoint;
 import rocelab.scenario.sweep.SweepResults;
@@ -38,7 +42,7 @@ final class SweepCommand implements Callable<Integer> {
             description = "Simulations at once (default: the machine's cores, ${DEFAULT-VALUE} here).")
     int jobs = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--dry-run", description = "Validate every point and list them; run nothing.")
+    @Option(names = "--dry-run", description = "Validate and lint every point and list them with their lint errors; run nothing.")
     boolean dryRun;
 
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors (no progress line, no summary).")
@@ -66,11 +70,26 @@ final class SweepCommand implements Callable<Integer> {
             return RocelabCommand.EXIT_BAD_INPUT;
         }
         if (dryRun) {
-            stdout.println(String.join("\t", "point", "seed", String.join("\t", plan.keys())));
+            // Each point linted as the sweep would lint it: a combination that breaks a rule is seen before it runs.
+            Map<String, PointLint> lints = PointLint.all(plan.points());
+            stdout.println(String.join("\t", "point", "seed", String.join("\t", plan.keys()), "lint_errors",
+                    "lint_error_rules"));
+            Set<String> rules = new LinkedHashSet<>();
+            int withErrors = 0;
             for (SweepPoint p : plan.points()) {
-                stdout.println(p.id() + "\t" + p.seed() + "\t" + String.join("\t", p.values()));
+                PointLint lint = lints.get(p.id());
+                stdout.println(p.id() + "\t" + p.seed() + "\t" + String.join("\t", p.values()) + "\t"
+                        + (lint == null ? "\t" : lint.errors() + "\t" + String.join(" ", lint.errorRules())));
+                if (lint != null && lint.errors() > 0) {
+                    withErrors++;
+                    rules.addAll(lint.errorRules());
+                }
             }
             stdout.flush();
+            if (withErrors > 0) {
+                err.println("warning: " + withErrors + " of " + plan.points().size() + " points have lint errors ("
+                        + String.join(", ", rules) + "): the lint_error_rules column names them");
+            }
             return 0;
         }
         Path dir = out != null ? out : Path.of("out", stem(sweep));

@@ -48,7 +48,8 @@ class SweepCommandTest {
         assertThat(again.err()).isEmpty();
 
         CliRun listed = CliRun.of("sweep", file.toString(), "--dry-run");
-        assertThat(listed.out().lines().toList()).hasSize(3).first().isEqualTo("point\tseed\tnic.dcqcn.profile");
+        assertThat(listed.out().lines().toList()).hasSize(3).first()
+                .isEqualTo("point\tseed\tnic.dcqcn.profile\tlint_errors\tlint_error_rules");
     }
 
     /** A run whose scenario has lint errors is named on stderr, also with -q, as rocelab run names its own. */
@@ -64,6 +65,23 @@ class SweepCommandTest {
         List<String> rows = Files.readAllLines(out.resolve("results.csv"));
         assertThat(rows.get(2)).contains(",L5,");
         assertThat(rows.get(1)).doesNotContain(",L5,");
+    }
+
+    /** The dry run lints each point as the sweep would, and names the ones with errors before anything runs. */
+    @Test
+    void dryRunListsEachPointsLintErrors() throws Exception {
+        Path file = sweep("vary:\n  switch.ecn: [{marking: red, kmin: 100KB, kmax: 400KB}, {marking: red, kmin: 3MB,"
+                + " kmax: 3500KB}]\n");
+        CliRun listed = CliRun.of("sweep", file.toString(), "--dry-run");
+        assertThat(listed.exitCode()).as(listed.err()).isZero();
+        List<String> rows = listed.out().lines().toList();
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(1).split("\t", -1)).endsWith("0", "");
+        String[] broken = rows.get(2).split("\t", -1);
+        assertThat(Integer.parseInt(broken[broken.length - 2])).isPositive();
+        assertThat(broken[broken.length - 1]).isEqualTo("L5");
+        assertThat(listed.err().lines()).containsExactly("warning: 1 of 2 points have lint errors (L5): the"
+                + " lint_error_rules column names them");
     }
 
     @Test
