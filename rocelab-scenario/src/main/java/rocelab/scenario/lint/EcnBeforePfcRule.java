@@ -1,12 +1,16 @@
 package rocelab.scenario.lint;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.scenario.device.SwitchConfig;
 
 /**
  * L5: ECN must mark before PFC pauses, or DCQCN never gets a chance and every congestion episode becomes a pause.
+ * Only queues that carry the data of a sender whose congestion control reacts to ECN are looked at: in a fabric held
+ * back by PFC alone ({@code cc: none}), or by a delay- or INT-based control, when a queue marks changes nothing.
  * The marking threshold of a lossless egress queue is compared with the queue depth at which a 2:1 incast makes
  * the feeding priority groups reach XOFF ({@link BufferMath#xoffQueueDepth}); that of a lossy queue with the most
  * its shared buffer can hold before it tail-drops.
@@ -24,7 +28,13 @@ final class EcnBeforePfcRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        Set<Queues.Queue> heard = queuesOfEcnReaders(c);
         for (Queues.Queue q : Queues.egress(c)) {
+            if (!heard.contains(q)) {
+                // No sender whose data this queue carries reacts to ECN (cc none, or a delay- or INT-based control):
+                // when it marks changes nothing, so marking after PFC costs nothing either.
+                continue;
+            }
             SwitchConfig s = c.switchAt(q.switchIndex());
             EcnParameters ecn = s.ecn(q.port());
             if (ecn.scheme() == EcnParameters.Scheme.NONE || (ecn.classMask() & 1 << q.tc()) == 0) {
@@ -62,6 +72,21 @@ final class EcnBeforePfcRule implements LintRule {
                         String.format(Locale.ROOT, "Kmax below %,d B", xoff));
             }
         }
+    }
+
+    /** The egress queues that carry data of a sender whose congestion control reacts to ECN marks. */
+    private static Set<Queues.Queue> queuesOfEcnReaders(LintContext c) {
+        Set<Queues.Queue> out = new HashSet<>();
+        for (LintContext.Path p : c.dataPaths()) {
+            if (!PriorityText.readsEcn(c.nic(p.src()).congestion().name())) {
+                continue;
+            }
+            for (LintContext.Hop h : p.hops()) {
+                out.add(new Queues.Queue(h.switchIndex(), h.node(), h.outPort(),
+                        c.switchAt(h.switchIndex()).trafficClass(p.dscp())));
+            }
+        }
+        return out;
     }
 
     /**

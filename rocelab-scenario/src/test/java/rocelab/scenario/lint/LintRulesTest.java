@@ -241,6 +241,24 @@ class LintRulesTest {
         assertThat(strict.of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.what()).contains("strict priority"));
     }
 
+    /**
+     * L5 speaks of senders that react to ECN: the same switch, Kmin 400 KB above a 2:1 incast's XOFF point, is an error
+     * for DCQCN senders and no finding for a fabric held back by PFC alone (cc none) or by a delay-based control.
+     */
+    @Test
+    void shouldFlagEcnAfterPfcOnlyWhereTheSendersReactToEcn() {
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, pfc: {threshold: static, xoff: 100KB, xon: 80KB, watchdog: {}}}
+                traffic: [{kind: incast, senders: 1-4, receiver: 0, size: 500KB}]
+                """;
+        assertThat(severities(lint(fabric, "nic: {cc: dcqcn}\n"), "L5")).containsExactly(Severity.ERROR);
+        assertThat(lint(fabric, "nic: {cc: none}\n").of("L5")).isEmpty();
+        assertThat(lint(fabric, "nic: {cc: timely}\n").of("L5")).isEmpty();
+    }
+
     @Test
     void shouldFlagALossyQueueWhoseEcnThresholdLiesBeyondWhatItsBufferHolds() throws Exception {
         // A DCQCN incast on a lossy switch whose default Kmin (400 KB) is above its 300 KB buffer: the queue drops
