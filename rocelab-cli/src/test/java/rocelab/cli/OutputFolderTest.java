@@ -79,8 +79,10 @@ class OutputFolderTest {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
 
-        // The re-run is killed (SIGKILL, nothing runs after it) the moment it starts writing its files.
-        Process rerun = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        // The re-run is killed (SIGKILL, nothing runs after it) the moment it starts writing its files. Its temporary
+        // files (the examples' files copied out of a jar) cannot go at its exit: they are made in this test's folder.
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Process rerun = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
                 RocelabCommand.class.getName(), "run", "--example", "lossy-incast", "--seed", "2", "--out",
                 target.toString(), "-q").redirectErrorStream(true).redirectOutput(dir.resolve("log").toFile()).start();
         String staging = ".target.partial-" + rerun.pid();
