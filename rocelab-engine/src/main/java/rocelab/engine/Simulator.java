@@ -95,8 +95,9 @@ public final class Simulator {
 
     /**
      * The run is over: the events still pending (timers that would only have expired) are dropped, and the calendar's
-     * arrays and the handler table, sized for the run's peak, go to the collector. The clock, the counts and the
-     * handlers themselves stay; a handler registered later is numbered after the others.
+     * arrays and the handler table, sized for the run's peak, go to the collector. The clock and the counts stay. No
+     * event of a handler registered before runs after this (the table no longer names them); one registered later
+     * is numbered after them and runs.
      */
     public void endRun() {
         calendar.discardAll();
