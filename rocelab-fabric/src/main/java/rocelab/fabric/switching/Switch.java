@@ -76,10 +76,13 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /**
      * Per (port, class): the last queued packet an idle check looked at and its place in the order the queue's packets
      * joined it ({@link EgressPort#dequeued}), so the next check starts after it while it is still queued: each packet
-     * is looked at about once, however often a sibling falls idle beside a long queue.
+     * is looked at about once, however often a sibling falls idle beside a long queue. And where that packet ends in
+     * the stream of bytes the queue ever held ({@link EgressPort#removedBytes}): the bytes ahead of the next one
+     * without walking to the tail.
      */
     private Packet[] lookedAt;
     private long[] lookedAtOrdinal;
+    private long[] lookedAtEnd;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -496,6 +499,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         idleCheckPending = hashes ? new boolean[ports.length] : null;
         lookedAt = hashes ? new Packet[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         lookedAtOrdinal = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
+        lookedAtEnd = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
             p.drainListener(hashes ? this::onDrained : null);
@@ -606,15 +610,15 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         Packet prev = null;
         Packet q = first;
         long ordinal = dequeued;
+        // The bytes ahead of the first packet looked at: none at the head; after the last walk's mark, the bytes
+        // through the mark in the queue's stream less those taken out since.
+        long removed = sib.removedBytes(tc);
+        long ahead = 0;
         if (lookedAt[slot] != null && lookedAtOrdinal[slot] >= dequeued) {
             prev = lookedAt[slot];
             q = sib.queuedAfter(tc, prev);
             ordinal = lookedAtOrdinal[slot] + 1;
-        }
-        // The bytes ahead of the first packet looked at: the queue less what is queued from it on.
-        long ahead = sib.queuedBytes(tc);
-        for (Packet x = q; x != null; x = sib.queuedAfter(tc, x)) {
-            ahead -= x.frameBytes();
+            ahead = lookedAtEnd[slot] - removed;
         }
         long later = Long.MAX_VALUE;
         for (; q != null; prev = q, q = sib.queuedAfter(tc, q), ordinal++) {
@@ -623,6 +627,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
             if (later == Long.MAX_VALUE) {
                 lookedAt[slot] = q;
                 lookedAtOrdinal[slot] = ordinal;
+                lookedAtEnd[slot] = removed + ahead;
             }
             if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
                 continue;
@@ -638,6 +643,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                     // Looked at again from here: the walk's mark stays on the packet before it.
                     lookedAt[slot] = prev;
                     lookedAtOrdinal[slot] = ordinal - 1;
+                    lookedAtEnd[slot] = removed + bytesAhead;
                     later = due;
                 }
                 continue;
