@@ -135,15 +135,27 @@ public final class PfcLog implements PfcProbe {
     private final Network network;
     private final Topology topo;
     /**
-     * The frames' rows, {@link #FIELDS} longs each, in blocks of {@link #BLOCK_ROWS} made as they fill and never
-     * copied: one array doubled (or grown by a quarter) needed the old rows and the new at once, and a 1,024-host
-     * all-to-all's 305,000 frames (105 MB) ran out of heap there, twice, with the run's live objects beside them.
+     * The XOFFs' rows, {@link #FIELDS} longs each, numbered in the order sent (the rows the causes, roots and waits
+     * name), in blocks of {@link #BLOCK_ROWS} made as they fill and never copied: one array doubled (or grown by a
+     * quarter) needed the old rows and the new at once, and a 1,024-host all-to-all's 305,000 frames (105 MB) ran out
+     * of heap there, twice, with the run's live objects beside them.
      */
     private long[][] blocks = new long[8][];
     private static final int BLOCK_SHIFT = 10;
     private static final int BLOCK_ROWS = 1 << BLOCK_SHIFT;
     private static final int BLOCK_MASK = BLOCK_ROWS - 1;
+    /** XOFF rows. */
     private int count;
+    /**
+     * Every frame sent, XON or XOFF, in the order sent: its fields {@link #TIME} to {@link #THRESHOLD}, then its
+     * reason with its XOFF row (-1 for an XON) in one long ({@link #FRAME_WIDTH} longs, in blocks as the rows). An XON
+     * has nothing else to keep: half of a large all-to-all's frames are XONs, and a full row each (43 longs) was 60 MB
+     * of the 1,024-host run's heap.
+     */
+    private long[][] frameBlocks = new long[8][];
+    private static final int FRAME_REASON = THRESHOLD + 1;
+    private static final int FRAME_WIDTH = FRAME_REASON + 1;
+    private int frames;
     /** Per (node, port, priority): the group's latest XOFF row, -1 if none. */
     private final int[] lastXoff;
     /**
@@ -271,6 +283,22 @@ public final class PfcLog implements PfcProbe {
 
     /** Adds the row a capture describes ({@link PfcCapture#capture}) and finds its parent and root. */
     void link(long[] rec, int at) {
+        int f = frames++;
+        int fb = f >>> BLOCK_SHIFT;
+        if (fb == frameBlocks.length) {
+            frameBlocks = Arrays.copyOf(frameBlocks, 2 * fb);
+        }
+        if (frameBlocks[fb] == null) {
+            frameBlocks[fb] = new long[BLOCK_ROWS * FRAME_WIDTH];
+        }
+        long[] frame = frameBlocks[fb];
+        int fi = (f & BLOCK_MASK) * FRAME_WIDTH;
+        System.arraycopy(rec, at + PfcCapture.ROW, frame, fi, THRESHOLD + 1);
+        boolean xon = rec[at + PfcCapture.ROW + QUANTA] == 0;
+        frame[fi + FRAME_REASON] = rec[at + PfcCapture.ROW + REASON] | (long) (xon ? -1 : count) << 32;
+        if (xon) {
+            return;
+        }
         int r = count++;
         int b = r >>> BLOCK_SHIFT;
         if (b == blocks.length) {
@@ -282,9 +310,6 @@ public final class PfcLog implements PfcProbe {
         long[] rows = blocks[b];
         int i = offset(r);
         System.arraycopy(rec, at + PfcCapture.ROW, rows, i, FIELDS);
-        if (rows[i + QUANTA] == 0) {
-            return;
-        }
         rows[i + ROOT_KIND] = ROOT_CONGESTION_POINT;
         int node = (int) rows[i + NODE];
         int priority = (int) rows[i + PRIO];
@@ -817,13 +842,24 @@ public final class PfcLog implements PfcProbe {
         return of;
     }
 
+    /** Frames sent, XON and XOFF. */
     public int frames() {
-        return count;
+        return frames;
     }
 
     /** Why frame {@code i} was sent, as the device decided it. */
     public PfcReason reason(int i) {
-        return PfcReason.values()[(int) get(i, REASON)];
+        return PfcReason.values()[(int) (frameField(i, FRAME_REASON) & 0xFFFF_FFFFL)];
+    }
+
+    /** Field {@code f} of frame {@code i} (the XON or XOFF sent {@code i}-th). */
+    private long frameField(int i, int f) {
+        return frameBlocks[i >>> BLOCK_SHIFT][(i & BLOCK_MASK) * FRAME_WIDTH + f];
+    }
+
+    /** The XOFF row of frame {@code i}, -1 for an XON. */
+    private int xoffRowOf(int i) {
+        return (int) (frameField(i, FRAME_REASON) >> 32);
     }
 
     /**
@@ -834,7 +870,7 @@ public final class PfcLog implements PfcProbe {
         if (f < TIME || f > THRESHOLD) {
             throw new IllegalArgumentException("field " + f + " is not one of 0.." + THRESHOLD);
         }
-        return get(i, f);
+        return frameField(i, f);
     }
 
     // ---------------------------------------------------------------- what a flow waited behind
@@ -1009,9 +1045,6 @@ public final class PfcLog implements PfcProbe {
         for (int r = 0; r < count; r++) {
             long[] rows = block(r);
             int i = offset(r);
-            if (rows[i + QUANTA] == 0) {
-                continue;
-            }
             int node = (int) rows[i + NODE];
             int port = (int) rows[i + PORT];
             int prio = (int) rows[i + PRIO];
@@ -1079,14 +1112,16 @@ public final class PfcLog implements PfcProbe {
             "reason", "egress_bytes");
 
     private void csvRows(CsvTable t) {
-        for (int r = 0; r < count; r++) {
-            long[] rows = block(r);
-            int i = offset(r);
+        for (int f = 0; f < frames; f++) {
+            int r = xoffRowOf(f);
+            boolean xoff = r >= 0;
+            // An XON's fields are in its frame's entry alone; the ones only an XOFF has are not read for it.
+            long[] rows = xoff ? block(r) : frameBlocks[f >>> BLOCK_SHIFT];
+            int i = xoff ? offset(r) : (f & BLOCK_MASK) * FRAME_WIDTH;
             int node = (int) rows[i + NODE];
             int port = (int) rows[i + PORT];
             int quanta = (int) rows[i + QUANTA];
             long rate = topo.edgeAt(node, port).parameters().rateBps();
-            boolean xoff = quanta != 0;
             StringBuilder shares = new StringBuilder();
             for (int k = 0; xoff && k < SHARES && rows[i + SHARE + k] >= 0; k++) {
                 shares.append(k == 0 ? "" : " ").append(sharePort(rows[i + SHARE + k])).append(':')
@@ -1106,7 +1141,7 @@ public final class PfcLog implements PfcProbe {
                     xoff ? rootName((int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT])
                             : "",
                     xoff ? Long.toString(rows[i + DEPTH]) : "", top.toString(),
-                    PfcReason.values()[(int) rows[i + REASON]].name().toLowerCase(Locale.ROOT), shares.toString());
+                    reason(f).name().toLowerCase(Locale.ROOT), shares.toString());
         }
     }
 }
