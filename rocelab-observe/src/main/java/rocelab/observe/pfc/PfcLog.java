@@ -284,14 +284,8 @@ public final class PfcLog implements PfcProbe {
     /** Adds the row a capture describes ({@link PfcCapture#capture}) and finds its parent and root. */
     void link(long[] rec, int at) {
         int f = frames++;
-        int fb = f >>> BLOCK_SHIFT;
-        if (fb == frameBlocks.length) {
-            frameBlocks = Arrays.copyOf(frameBlocks, 2 * fb);
-        }
-        if (frameBlocks[fb] == null) {
-            frameBlocks[fb] = new long[BLOCK_ROWS * FRAME_WIDTH];
-        }
-        long[] frame = frameBlocks[fb];
+        frameBlocks = withBlock(frameBlocks, f >>> BLOCK_SHIFT, FRAME_WIDTH);
+        long[] frame = frameBlocks[f >>> BLOCK_SHIFT];
         int fi = (f & BLOCK_MASK) * FRAME_WIDTH;
         System.arraycopy(rec, at + PfcCapture.ROW, frame, fi, THRESHOLD + 1);
         boolean xon = rec[at + PfcCapture.ROW + QUANTA] == 0;
@@ -300,14 +294,8 @@ public final class PfcLog implements PfcProbe {
             return;
         }
         int r = count++;
-        int b = r >>> BLOCK_SHIFT;
-        if (b == blocks.length) {
-            blocks = Arrays.copyOf(blocks, 2 * b);
-        }
-        if (blocks[b] == null) {
-            blocks[b] = new long[BLOCK_ROWS * FIELDS];
-        }
-        long[] rows = blocks[b];
+        blocks = withBlock(blocks, r >>> BLOCK_SHIFT, FIELDS);
+        long[] rows = blocks[r >>> BLOCK_SHIFT];
         int i = offset(r);
         System.arraycopy(rec, at + PfcCapture.ROW, rows, i, FIELDS);
         rows[i + ROOT_KIND] = ROOT_CONGESTION_POINT;
@@ -623,7 +611,15 @@ public final class PfcLog implements PfcProbe {
     static final int F_SHARE = SHARE;
     static final int F_SHARE_PARENT = SHARE_PARENT;
 
-    /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
+    /** {@code blocks}, with block {@code b} made (of {@code width} longs per row) if it was not. */
+    private static long[][] withBlock(long[][] blocks, int b, int width) {
+        long[][] out = b == blocks.length ? Arrays.copyOf(blocks, 2 * b) : blocks;
+        if (out[b] == null) {
+            out[b] = new long[BLOCK_ROWS * width];
+        }
+        return out;
+    }
+
     /** The block holding row {@code r}, and the offset of its fields there. */
     private long[] block(int r) {
         return blocks[r >>> BLOCK_SHIFT];
@@ -638,6 +634,7 @@ public final class PfcLog implements PfcProbe {
         return blocks[r >>> BLOCK_SHIFT][(r & BLOCK_MASK) * FIELDS + f];
     }
 
+    /** The row of the XOFF that (node, port) sent for {@code priority} at {@code sentPs}, or -1. */
     private int find(int node, int port, int priority, long sentPs) {
         if (sentPs < 0) {
             return -1;
