@@ -274,10 +274,9 @@ public final class TimeSeriesSampler implements EventHandler {
         QueuePair qp = table.get(q);
         long d = qp.deliveredBytes();
         if (d != deliveredMemory[q]) {
-            var cc = qp.congestionControl();
             // A window of 2 GiB or more limits nothing here (HPCC's before its first ACK): none, as a control
-            // without one.
-            long window = cc.windowed() ? cc.windowBytes() : -1;
+            // without one. A control without a window is not read at all (a miss per QP sampled at scale).
+            long window = qp.windowed() ? qp.congestionControl().windowBytes() : -1;
             delivered.add(q, d - deliveredMemory[q], window < Integer.MAX_VALUE ? window : -1);
             deliveredMemory[q] = d;
         }
