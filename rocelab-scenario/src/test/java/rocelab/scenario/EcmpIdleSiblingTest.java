@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.packet.Packet;
+import rocelab.fabric.port.EgressPort;
+import rocelab.fabric.probe.EcmpProbe;
 import rocelab.observe.RunResult;
 import rocelab.observe.ecmp.EcmpLog;
 import rocelab.observe.flow.FlowRecord;
@@ -78,5 +81,42 @@ class EcmpIdleSiblingTest {
         assertThat(found.get(0).idlePorts()).extracting(EcmpLog.Idle::port).containsExactly(port[alone]);
         assertThat(SummaryText.render(r, null)).contains(log.describe(found.get(0), r.flows()));
         assertThat(found.get(0).flows()).extracting(a -> a.flow().id()).containsExactlyInAnyOrderElementsOf(stuck);
+    }
+
+    /**
+     * Each packet found waiting beside the idle sibling is told with the bytes queued ahead of it then, counted here
+     * from the head of its queue: the walk that finds them counts those bytes only from the first packet it tells
+     * (and resumes after the packet the last walk stopped at), so this is its check.
+     */
+    @Test
+    void shouldTellEachCollisionWithTheBytesQueuedAheadOfItThen() {
+        Simulation sim = Scenarios.assemble(STUCK);
+        int hosts = sim.network().hostCount();
+        long[] told = new long[1];
+        List<String> wrong = new ArrayList<>();
+        EcmpProbe check = new EcmpProbe() {
+            @Override
+            public void onIdleCollision(long nowPs, int node, int port, int tc, long queueBytes, Packet packet,
+                    Packet ahead, boolean directly, int idlePort, long idlePs) {
+                EgressPort queue = sim.network().switchAt(node - hosts).port(port);
+                long before = 0;
+                Packet x = queue.firstQueued(tc);
+                while (x != null && x != packet) {
+                    before += x.frameBytes();
+                    x = queue.queuedAfter(tc, x);
+                }
+                told[0]++;
+                if (x == null || before != queueBytes) {
+                    wrong.add(nowPs + " ps: told " + queueBytes + " B ahead, queued " + before
+                            + (x == null ? " (not queued)" : ""));
+                }
+            }
+        };
+        for (int s = 0; s < sim.network().switchCount(); s++) {
+            sim.network().switchAt(s).ecmpProbe(check);
+        }
+        sim.run(ProgressListener.NONE);
+        assertThat(told[0]).as("collisions told beside an idle sibling").isGreaterThan(10);
+        assertThat(wrong).isEmpty();
     }
 }

@@ -6,8 +6,6 @@ public final class PacketFifo {
     private Packet tail;
     private int count;
     private long bytes;
-    /** Frame bytes ever added: a packet's place in the queue's stream of bytes, for walks that resume mid-queue. */
-    private long bytesAdded;
 
     public void add(Packet p) {
         p.next = null;
@@ -19,7 +17,6 @@ public final class PacketFifo {
         tail = p;
         count++;
         bytes += p.frameBytes;
-        bytesAdded += p.frameBytes;
     }
 
     public Packet poll() {
@@ -61,13 +58,5 @@ public final class PacketFifo {
     /** Frame bytes queued. */
     public long bytes() {
         return bytes;
-    }
-
-    /**
-     * Frame bytes ever taken out at the head: a queued packet's bytes ahead of it are the stream's bytes before it
-     * less these (a packet leaves only at the head, so this is where the stream's queued part starts).
-     */
-    public long bytesRemoved() {
-        return bytesAdded - bytes;
     }
 }

@@ -885,11 +885,6 @@ public final class EgressPort implements Prefetching {
         return queues[tc].bytes();
     }
 
-    /** Frame bytes of class {@code tc} ever dequeued or drained here ({@link PacketFifo#bytesRemoved}). */
-    public long removedBytes(int tc) {
-        return queues[tc].bytesRemoved();
-    }
-
     public long peakQueuedBytes() {
         return peakQueuedBytes;
     }

@@ -76,13 +76,10 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /**
      * Per (port, class): the last queued packet an idle check looked at and its place in the order the queue's packets
      * joined it ({@link EgressPort#dequeued}), so the next check starts after it while it is still queued: each packet
-     * is looked at about once, however often a sibling falls idle beside a long queue. And where that packet ends in
-     * the stream of bytes the queue ever held ({@link EgressPort#removedBytes}): the bytes ahead of the next one
-     * without walking to the tail.
+     * is looked at about once, however often a sibling falls idle beside a long queue.
      */
     private Packet[] lookedAt;
     private long[] lookedAtOrdinal;
-    private long[] lookedAtEnd;
     private final boolean[] storm;
     private final long[] stuckSincePs;
     private final long[] lastTransmitted;
@@ -499,7 +496,6 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         idleCheckPending = hashes ? new boolean[ports.length] : null;
         lookedAt = hashes ? new Packet[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         lookedAtOrdinal = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
-        lookedAtEnd = hashes ? new long[ports.length * SwitchParameters.TRAFFIC_CLASSES] : null;
         for (EgressPort p : ports) {
             p.ecmpProbe(probe);
             p.drainListener(hashes ? this::onDrained : null);
@@ -610,24 +606,24 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         Packet prev = null;
         Packet q = first;
         long ordinal = dequeued;
-        // The bytes ahead of the first packet looked at: none at the head; after the last walk's mark, the bytes
-        // through the mark in the queue's stream less those taken out since.
-        long removed = sib.removedBytes(tc);
-        long ahead = 0;
         if (lookedAt[slot] != null && lookedAtOrdinal[slot] >= dequeued) {
             prev = lookedAt[slot];
             q = sib.queuedAfter(tc, prev);
             ordinal = lookedAtOrdinal[slot] + 1;
-            ahead = lookedAtEnd[slot] - removed;
         }
+        // The bytes queued ahead of q, which only a collision tells: unknown (-1) until the first one of this walk
+        // needs them, then counted on. Found then as the queue less what is queued from that packet on, a walk to
+        // the tail the walk makes anyway, so a walk without a collision reads each packet once.
+        long ahead = -1;
         long later = Long.MAX_VALUE;
         for (; q != null; prev = q, q = sib.queuedAfter(tc, q), ordinal++) {
             long bytesAhead = ahead;
-            ahead += q.frameBytes();
+            if (ahead >= 0) {
+                ahead += q.frameBytes();
+            }
             if (later == Long.MAX_VALUE) {
                 lookedAt[slot] = q;
                 lookedAtOrdinal[slot] = ordinal;
-                lookedAtEnd[slot] = removed + ahead;
             }
             if (prev == null || q.cookie() < 0 || q.ecmpCollision()) {
                 continue;
@@ -643,10 +639,16 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
                     // Looked at again from here: the walk's mark stays on the packet before it.
                     lookedAt[slot] = prev;
                     lookedAtOrdinal[slot] = ordinal - 1;
-                    lookedAtEnd[slot] = removed + bytesAhead;
                     later = due;
                 }
                 continue;
+            }
+            if (bytesAhead < 0) {
+                bytesAhead = sib.queuedBytes(tc);
+                for (Packet x = q; x != null; x = sib.queuedAfter(tc, x)) {
+                    bytesAhead -= x.frameBytes();
+                }
+                ahead = bytesAhead + q.frameBytes();
             }
             // Told before its clock changes: the probe reads the packet during the call only.
             ecmp.onIdleCollision(nowPs, nodeId, s, tc, bytesAhead, q, other, other == prev, idle, idlePs);
