@@ -198,7 +198,7 @@ public final class NetworkBuilder {
         }
         QueuePairTable queuePairs = new QueuePairTable();
         if (parallel != null) {
-            queuePairs.concurrent();
+            queuePairs.partitions(parallel.partitions());
         }
         int hosts = topology.hostCount();
         Nic[] nics = new Nic[hosts];

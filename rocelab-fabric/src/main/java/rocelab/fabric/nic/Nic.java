@@ -39,6 +39,8 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     private final NicParameters params;
     private final PacketPool pool;
     private final QueuePairTable queuePairs;
+    /** The partition this RNIC runs in: the bits it marks in {@link #queuePairs} are that partition's. */
+    private final int partition;
     private final AckFeedback feedback = new AckFeedback();
     private final long[] counters = new long[NicCounter.COUNT];
     private final QueuePairRotation rotation;
@@ -85,6 +87,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
         this.params = params;
         this.pool = pool;
         this.queuePairs = queuePairs;
+        this.partition = sim.partition();
         int handlerId = sim.register(this);
         this.planes = routing == null ? 1 : routing.planes();
         if (lineRateBps % planes != 0) {
@@ -436,7 +439,7 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
      */
     private void onCongestionNotification(long nowPs, QueuePair qp, Packet notice) {
         qp.notified(notice.markNode(), notice.markPort(), notice.markHeldByPause());
-        queuePairs.changed(qp.id);
+        queuePairs.changed(partition, qp.id);
         long before = qp.cc.rateBps();
         boolean reacted = qp.cc.onCnp(nowPs, notice.notification());
         NicCounter c = reacted ? NicCounter.RP_CNP_HANDLED : NicCounter.RP_CNP_IGNORED;
@@ -453,18 +456,18 @@ public final class Nic implements PacketSink, EventHandler, RateListener {
     @Override
     public void onRateChange(long nowPs, int queuePair, long fromBps, long toBps, long windowBytes, RateCause cause,
             long value, int index) {
-        queuePairs.changed(queuePair);
+        queuePairs.changed(partition, queuePair);
         journey.onRateChange(nowPs, host, queuePair, fromBps, toBps, windowBytes, cause, value, index);
     }
 
     /** A message was posted on {@code qp} (what a sampler of the QPs looks at changed). */
     void posted(QueuePair qp) {
-        queuePairs.changed(qp.id);
+        queuePairs.changed(partition, qp.id);
     }
 
     /** This RNIC, the responder of {@code qp}, received payload of it in order (a sampler of bytes delivered looks). */
     void deliveredInOrder(QueuePair qp) {
-        queuePairs.delivered(qp.id);
+        queuePairs.delivered(partition, qp.id);
     }
 
     /**

@@ -1,7 +1,5 @@
 package rocelab.fabric.nic;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -10,39 +8,53 @@ import java.util.Arrays;
  * posted work changed since the last look": a sampler then visits only those QPs instead of every QP of the fabric
  * each interval (a million QPs at 1,024 hosts, each visit a cache miss). A second bit per QP says "its responder
  * received payload in order since the last look", for the samples of bytes delivered.
+ *
+ * <p>In a partitioned run every partition marks bits of its own ({@link #partitions}): the RNICs of two partitions
+ * mark at the same time, and neighbouring QPs share a word. One shared array made every mark an atomic or on a line
+ * the other core wrote too, once per data packet delivered; the two threads of bench-B3 spent more time on that
+ * line than on the packets. A reader (between windows, every partition idle) sees the union.
  */
 public final class QueuePairTable {
     private QueuePair[] byId = new QueuePair[64];
     private int count;
     /** The constants of the QP opened last, which the next one shares when they are alike. */
     QueuePairConstants lastConstants;
-    /** One bit per QP id, set on a change; null until someone tracks changes. */
-    private long[] changed;
-    /** One bit per QP id, set when its responder received payload in order; null until someone tracks changes. */
-    private long[] delivered;
+    /** Per partition, one bit per QP id, set on a change; null until someone tracks changes. */
+    private long[][] changed;
     /**
-     * Whether QPs of different partitions mark changes at the same time (a partitioned run): neighbouring QPs share a
-     * word, so a mark is then an atomic or.
+     * Per partition, one bit per QP id, set when its responder received payload in order; null until someone tracks
+     * changes.
      */
-    private boolean concurrent;
-    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+    private long[][] delivered;
+    /** How many partitions mark (1: one thread runs the fabric). */
+    private int partitions = 1;
 
     int nextId() {
         return count;
     }
 
-    void add(QueuePair qp) {
+    /** Adds {@code qp}, opened by an RNIC of {@code partition}. */
+    void add(QueuePair qp, int partition) {
         if (count == byId.length) {
             byId = Arrays.copyOf(byId, count * 2);
         }
         byId[count++] = qp;
         // A new QP counts as changed: whoever tracks changes has not seen it yet.
-        changed(qp.id);
+        changed(partition, qp.id);
     }
 
-    /** QPs of several partitions change at once from now on (every QP is added already). */
-    public void concurrent() {
-        this.concurrent = true;
+    /**
+     * The RNICs of {@code count} partitions mark changes at the same time from now on, each with its partition's
+     * number (before anyone tracks changes).
+     */
+    public void partitions(int count) {
+        if (changed != null) {
+            throw new IllegalStateException("partitions are set before changes are tracked");
+        }
+        if (count < 1) {
+            throw new IllegalArgumentException("at least one partition, got " + count);
+        }
+        this.partitions = count;
     }
 
     public QueuePair get(int id) {
@@ -61,44 +73,51 @@ public final class QueuePairTable {
         if (changed != null) {
             throw new IllegalStateException("changes are tracked already (one reader per table)");
         }
-        changed = new long[(byId.length + 63) >>> 6];
-        delivered = new long[changed.length];
+        int words = (byId.length + 63) >>> 6;
+        changed = new long[partitions][words];
+        delivered = new long[partitions][words];
         for (int id = 0; id < count; id++) {
-            changed(id);
-            delivered(id);
-        }
-    }
-
-    /** QP {@code id}'s rate, notifications received or posted work changed (nothing when nobody tracks changes). */
-    void changed(int id) {
-        if (changed != null && id >= 0) {
-            changed = mark(changed, id);
+            changed(0, id);
+            delivered(0, id);
         }
     }
 
     /**
-     * QP {@code id}'s responder received payload in order (nothing when nobody tracks changes): once per data packet
-     * delivered, so that a sample of the bytes delivered visits only those QPs, not every one that still has bytes to
-     * deliver (a 1,024-host all-to-all's million, every sample: 3.6 % of its loop).
+     * QP {@code id}'s rate, notifications received or posted work changed, told by an RNIC of {@code partition}
+     * (nothing when nobody tracks changes).
      */
-    void delivered(int id) {
-        if (delivered != null) {
-            delivered = mark(delivered, id);
+    void changed(int partition, int id) {
+        if (changed != null && id >= 0) {
+            mark(changed, partition, id);
         }
     }
 
-    /** Sets bit {@code id} of {@code bits} (grown to hold it: only before the table turns concurrent). */
-    private long[] mark(long[] bits, int id) {
-        long[] b = bits;
-        if (id >>> 6 >= b.length) {
-            b = Arrays.copyOf(b, Math.max(b.length * 2, (id >>> 6) + 1));
+    /**
+     * QP {@code id}'s responder, an RNIC of {@code partition}, received payload in order (nothing when nobody tracks
+     * changes): once per data packet delivered, so that a sample of the bytes delivered visits only those QPs, not
+     * every one that still has bytes to deliver (a 1,024-host all-to-all's million, every sample: 3.6 % of its loop).
+     */
+    void delivered(int partition, int id) {
+        if (delivered != null) {
+            mark(delivered, partition, id);
         }
-        if (concurrent) {
-            WORDS.getAndBitwiseOr(b, id >>> 6, 1L << id);
-        } else {
-            b[id >>> 6] |= 1L << id;
+    }
+
+    /**
+     * Sets bit {@code id} of {@code partition}'s bits. Every partition's array grows together, and only where one
+     * thread runs: QPs open while the fabric is built or, in a partitioned run, between windows.
+     */
+    private static void mark(long[][] bits, int partition, int id) {
+        long[] b = bits[partition];
+        int w = id >>> 6;
+        if (w >= b.length) {
+            int words = Math.max(b.length * 2, w + 1);
+            for (int p = 0; p < bits.length; p++) {
+                bits[p] = Arrays.copyOf(bits[p], words);
+            }
+            b = bits[partition];
         }
-        return b;
+        b[w] |= 1L << id;
     }
 
     /**
@@ -120,20 +139,33 @@ public final class QueuePairTable {
         return take(delivered, from);
     }
 
-    private static int take(long[] bits, int from) {
+    /** The lowest id at or after {@code from} whose bit any partition set, cleared in all of them, or -1. */
+    private static int take(long[][] bits, int from) {
         int w = from >>> 6;
-        if (w >= bits.length) {
+        int words = bits[0].length;
+        if (w >= words) {
             return -1;
         }
-        long word = bits[w] & (-1L << from);
+        long word = union(bits, w) & (-1L << from);
         while (word == 0) {
-            if (++w == bits.length) {
+            if (++w == words) {
                 return -1;
             }
-            word = bits[w];
+            word = union(bits, w);
         }
         int id = (w << 6) + Long.numberOfTrailingZeros(word);
-        bits[w] &= ~(1L << id);
+        long clear = ~(1L << id);
+        for (long[] b : bits) {
+            b[w] &= clear;
+        }
         return id;
+    }
+
+    private static long union(long[][] bits, int w) {
+        long word = 0;
+        for (long[] b : bits) {
+            word |= b[w];
+        }
+        return word;
     }
 }
