@@ -102,6 +102,30 @@ public final class ScaleProfile {
                     wholeProcess ? "process" : "thread", (gcMillis() - gc0) / 1e3, events, packets,
                     (double) events / packets,
                     packets / wall, packets / cpu, cpu * 1e9 / events, liveHeapBytes() >> 20, peakHeapBytes() >> 20);
+            var partitioned = simulation.partitionedSimulator();
+            if (partitioned != null) {
+                // Where two threads' time goes besides events: the windows' barriers (waiting for the busiest
+                // partition, or for the one thread that works alone between windows), as `rocelab run` prints it.
+                long windows = Math.max(1, partitioned.windows());
+                System.out.printf(Locale.ROOT, "parallel: %d windows, %.0f events per window, busiest partition %.2fx"
+                        + " its share, %d frames crossed; waited %.1f %% of the threads' time at the barriers (%.1f %%"
+                        + " while one thread worked alone)%n", partitioned.windows(),
+                        (double) partitioned.eventsProcessed() / windows,
+                        partitioned.busiestPartitionEvents() * (double) partitioned.partitions()
+                                / Math.max(1, partitioned.eventsProcessed()),
+                        simulation.network().crossings(), 100 * partitioned.waitShare(),
+                        100 * partitioned.serialShare() * (simulation.threads() - 1));
+                double[] byThread = partitioned.waitSharesByThread();
+                StringBuilder line = new StringBuilder("waited by thread:");
+                for (int w = 0; w < byThread.length; w++) {
+                    line.append(String.format(Locale.ROOT, " %d: %.1f %%", w, 100 * byThread[w]));
+                }
+                line.append("; events by partition:");
+                for (int q = 0; q < partitioned.partitions(); q++) {
+                    line.append(' ').append(partitioned.partition(q).eventsProcessed());
+                }
+                System.out.println(line);
+            }
             return;
         }
         RunResult result = simulation.run(progress -> {

@@ -218,6 +218,20 @@ public final class PartitionedSimulator {
         return threadNanos == 0 ? 0 : Math.min(1, (double) waited / threadNanos);
     }
 
+    /**
+     * Per thread, the share of its wall time in {@link #runUntil} spent waiting at the windows' barriers (the first
+     * thread's includes none of the serial phases, which it runs): where one waits more, the other's partitions cost
+     * more per window.
+     */
+    public double[] waitSharesByThread() {
+        double[] shares = new double[waitNanos.length / 8];
+        int threads = Math.max(1, shares.length);
+        for (int w = 0; w < shares.length; w++) {
+            shares[w] = threadNanos == 0 ? 0 : Math.min(1, (double) waitNanos[8 * w] * threads / threadNanos);
+        }
+        return shares;
+    }
+
     /** The share of the threads' wall time in {@link #runUntil} that one thread spent alone between windows. */
     public double serialShare() {
         return threadNanos == 0 ? 0 : Math.min(1, (double) serialNanos / threadNanos);

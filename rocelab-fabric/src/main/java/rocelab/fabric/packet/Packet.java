@@ -605,11 +605,16 @@ public final class Packet {
 
     /** Link use only: chains a frame behind this one while both are in flight. */
     public void nextInFlight(Packet p) {
-        next = p;
         // Copied while both frames are in cache (the one behind was just stamped): when this frame arrives, the
         // link schedules the next arrival from this frame, which it reads anyway, without loading the next one
         // (a cache miss at every link arrival of bench-B2: a frame is touched again only at its own arrival).
-        nextDueAtPs = p.dueAtPs;
+        nextInFlight(p, p.dueAtPs);
+    }
+
+    /** As {@link #nextInFlight(Packet)}, with the due time of {@code p} as its caller kept it (not read from it). */
+    public void nextInFlight(Packet p, long pDueAtPs) {
+        next = p;
+        nextDueAtPs = pDueAtPs;
     }
 
     /** On a link: when the frame behind this one arrives (set with {@link #nextInFlight}). */
