@@ -79,21 +79,23 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         try {
             partitions.runUntil(endPs, threads);
         } finally {
-            // Whoever reads the log after this (the outputs, the next stretch's progress) finds every window in it.
-            awaitPfcReplay();
+            // Whoever reads the logs after this (the outputs, the next stretch's progress) finds every window in them.
+            awaitReplay();
         }
     }
 
     /**
-     * The PFC log takes each window's notes on a thread of its own while the next window runs: its replay (linking
-     * XOFFs to their causes, the waits reported at pause ends going into the flows' slots) was the serial part of a
-     * lossless run on several threads (the 1,024-host all-to-all: 18 of 79 s to 3 ms, with the other thread idle).
-     * Nothing a window does reads the log, and the notes of consecutive windows are in buffers of their own parity.
+     * The PFC and ECMP logs take each window's notes on a thread of their own while the next window runs, one after the
+     * other as one thread takes them. The PFC log's replay (linking XOFFs to their causes, the waits reported at pause
+     * ends going into the flows' slots) was the serial part of a lossless run on several threads (the 1,024-host
+     * all-to-all: 18 of 79 s to 3 ms, with the other thread idle); the ECMP log's (collisions, the waits behind them)
+     * was half of what remained of bench-B3's. Nothing a window does reads either log (the outputs do, after the
+     * run), and the notes of consecutive windows are in buffers of their own parity.
      */
-    private Future<?> pfcReplay;
+    private Future<?> logReplay;
     private ThreadPoolExecutor replayer;
 
-    private void replayPfcAside(int parity) {
+    private void replayAside(int parity) {
         if (replayer == null) {
             replayer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), r -> {
@@ -104,16 +106,23 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
             // The thread ends after a second without work, so a JVM running many runs does not keep one per run.
             replayer.allowCoreThreadTimeOut(true);
         }
-        pfcReplay = replayer.submit(() -> pfcLog.replayCaptures(parity));
+        logReplay = replayer.submit(() -> {
+            if (pfcLog != null) {
+                pfcLog.replayCaptures(parity);
+            }
+            if (ecmpLog != null) {
+                ecmpLog.replayCaptures(parity);
+            }
+        });
     }
 
-    /** Waits for the PFC log's replay of the last window (a failure in it is thrown here as itself). */
-    private void awaitPfcReplay() {
-        Future<?> pending = pfcReplay;
+    /** Waits for the logs' replay of the last window (a failure in it is thrown here as itself). */
+    private void awaitReplay() {
+        Future<?> pending = logReplay;
         if (pending == null) {
             return;
         }
-        pfcReplay = null;
+        logReplay = null;
         Aside.await(pending);
     }
 
@@ -124,16 +133,13 @@ final class ParallelRun implements PartitionedSimulator.WindowHook {
         // queue pair failures now.
         driver.afterWindow(windowEndPs);
         int parity = partitions.lastWindowParity();
-        if (pfcLog != null) {
+        if (pfcLog != null || ecmpLog != null) {
             // The window before's replay is done before the next window writes its notes' buffers again.
-            awaitPfcReplay();
-            replayPfcAside(parity);
+            awaitReplay();
+            replayAside(parity);
         }
         if (creditLog != null) {
             creditLog.replayCaptures(parity);
-        }
-        if (ecmpLog != null) {
-            ecmpLog.replayCaptures(parity);
         }
         // Before the free packets are evened out: each pool's idle ones are those none of its partition took.
         network.trimIdlePackets(windowEndPs);
