@@ -362,13 +362,13 @@ public final class PartitionedSimulator {
                     }
                 }
                 long arrived = System.nanoTime();
-                barrier.await();
+                barrier.await(worker);
                 long passed = System.nanoTime();
                 if (worker == 0) {
                     serialPhase(end, parity);
                 }
                 long served = System.nanoTime();
-                barrier.await();
+                barrier.await(worker);
                 long left = System.nanoTime();
                 waitNanos[8 * worker] += passed - arrived + left - served;
                 if (worker == 0) {
