@@ -63,6 +63,11 @@ final class MessageRing {
         return data[slot(index) + COOKIE];
     }
 
+    /** Reads the head message's entry (and this ring's fields on the way) and returns a value made of them. */
+    long touchHead() {
+        return data[slot(head)];
+    }
+
     private int slot(long index) {
         return (int) (index & (capacity - 1)) * FIELDS;
     }
