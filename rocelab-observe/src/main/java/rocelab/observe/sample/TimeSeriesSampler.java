@@ -7,9 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.IntConsumer;
-import java.util.function.IntUnaryOperator;
-import java.util.function.ToLongFunction;
 import rocelab.engine.EventHandler;
 import rocelab.engine.Simulator;
 import rocelab.engine.Time;
@@ -148,7 +145,21 @@ public final class TimeSeriesSampler implements EventHandler {
             // what that sample remembered, or it was skipped and still is), so only the changed ones are visited, in
             // the same QP order. A skipped QP that changed loses its mark here; posting work on it marks it again.
             QueuePairTable table = network.queuePairs();
-            visitInBatches(table, table::takeChanged, QueuePair::touchRate, q -> sampleQueuePair(nowPs, q));
+            for (int q = table.takeChanged(0); q >= 0; ) {
+                // A batch of the changed QPs, their loads started together, then sampled in order as before.
+                int n = 0;
+                for (; q >= 0 && n < batch.length; q = table.takeChanged(q + 1)) {
+                    batch[n++] = q;
+                }
+                long t = 0;
+                for (int i = 0; i < n; i++) {
+                    t += table.get(batch[i]).touchRate();
+                }
+                touched += t;
+                for (int i = 0; i < n; i++) {
+                    sampleQueuePair(nowPs, batch[i]);
+                }
+            }
         }
         sampleDelivered(nowPs);
         for (int s = 0; s < network.switchCount(); s++) {
@@ -273,29 +284,22 @@ public final class TimeSeriesSampler implements EventHandler {
                 sampleDelivered(table, q);
             }
         } else {
-            visitInBatches(table, table::takeDelivered, QueuePair::touchDelivered, q -> sampleDelivered(table, q));
-        }
-    }
-
-    /**
-     * Visits the QPs {@code take} hands out ({@code take(0)}, then {@code take(q + 1)} until -1), in that order, a
-     * batch at a time: {@code touch} reads each of the batch's QPs first, so that their misses overlap, then
-     * {@code visit} samples them.
-     */
-    private void visitInBatches(QueuePairTable table, IntUnaryOperator take, ToLongFunction<QueuePair> touch,
-            IntConsumer visit) {
-        for (int q = take.applyAsInt(0); q >= 0; ) {
-            int n = 0;
-            for (; q >= 0 && n < batch.length; q = take.applyAsInt(q + 1)) {
-                batch[n++] = q;
-            }
-            long t = 0;
-            for (int i = 0; i < n; i++) {
-                t += touch.applyAsLong(table.get(batch[i]));
-            }
-            touched += t;
-            for (int i = 0; i < n; i++) {
-                visit.accept(batch[i]);
+            // The same batches as the rates' above, written out again: one method taking the take, touch and visit
+            // as lambdas would allocate them every sample (they capture the time or the table), and a warm run
+            // allocates nothing (CcAllocationFreeTest).
+            for (int q = table.takeDelivered(0); q >= 0; ) {
+                int n = 0;
+                for (; q >= 0 && n < batch.length; q = table.takeDelivered(q + 1)) {
+                    batch[n++] = q;
+                }
+                long t = 0;
+                for (int i = 0; i < n; i++) {
+                    t += table.get(batch[i]).touchDelivered();
+                }
+                touched += t;
+                for (int i = 0; i < n; i++) {
+                    sampleDelivered(table, batch[i]);
+                }
             }
         }
     }
