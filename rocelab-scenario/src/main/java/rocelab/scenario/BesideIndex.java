@@ -128,7 +128,7 @@ final class BesideIndex {
     }
 
     /** The union of the intervals {from, to} in {@code a[0, n)}, as sorted disjoint intervals. */
-    private static long[] merge(long[] a, int n) {
+    static long[] merge(long[] a, int n) {
         int k = n / 2;
         // Sort the intervals by start: indices ordered by their starts.
         Integer[] order = new Integer[k];
@@ -156,7 +156,7 @@ final class BesideIndex {
         return Arrays.copyOf(out, m);
     }
 
-    private static long measure(long[] merged) {
+    static long measure(long[] merged) {
         long total = 0;
         for (int i = 0; i < merged.length; i += 2) {
             total += merged[i + 1] - merged[i];

@@ -828,13 +828,16 @@ public final class Simulation {
         JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
         // What else of the workload ran on each call's, job's and request's RNICs (only when it has more than one item).
         BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
+        // And what else crossed each call's switch ports while its own data did (packet level: the switches' routes).
+        LinkBesideIndex linksBeside = parts.size() < 2 || model != Model.PACKET || collectives.isEmpty() && jobs.isEmpty()
+                ? null : new LinkBesideIndex(driver, network, parts, endPs);
         InferenceResults served = new InferenceResults(inference, driver, ideal, beside,
                 config.traffic().size() + config.jobs().size(), endPs);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
                 endPs, wallSeconds, events(), driver.allFinished(), stopReason, deadlock, deadlockSincePs,
-                flows, collectives(driver, figures, jobResults, beside, endPs), FabricTotals.of(network), network,
+                flows, collectives(driver, figures, jobResults, beside, linksBeside, endPs), FabricTotals.of(network), network,
                 series, pfcLog, creditLog, ecmpLog,
                 jobResults == null ? List.of() : withBeside(jobResults.jobRecords(), beside, endPs),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
@@ -1119,7 +1122,7 @@ public final class Simulation {
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
                 ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
-                collectives(ideal, figures, jobResults, null, -1), FabricTotals.of(network), network, series, pfcLog,
+                collectives(ideal, figures, jobResults, null, null, -1), FabricTotals.of(network), network, series, pfcLog,
                 null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
@@ -1333,9 +1336,9 @@ public final class Simulation {
      * ({@code endPs}) counted to there.
      */
     private List<CollectiveRecord> collectives(TaskTimes real, IdealFigures ideal, JobResults jobResults,
-            BesideIndex beside, long endPs) {
+            BesideIndex beside, LinkBesideIndex linksBeside, long endPs) {
         List<CollectiveRecord> out = new ArrayList<>(ideal == null ? List.of()
-                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside, endPs));
+                : collectiveRecords(real, ideal.bound(), ideal.collectiveEndPs(), beside, linksBeside, endPs));
         if (jobResults != null) {
             List<CollectiveRecord> calls = jobResults.collectiveRecords();
             if (model == Model.PACKET && !jobs.isEmpty()) {
@@ -1359,8 +1362,16 @@ public final class Simulation {
                         int[] hosts = hostsOf(c.call());
                         // A call inside one server moves its data over NVLink, not through its RNICs; one that
                         // never started ran beside nothing.
-                        calls.set(k++, overNvlinkOnly(hosts) || r.startPs() < 0 ? r : r.withBeside(beside.of(own,
-                                hosts, r.startPs(), r.completed() ? r.endPs() : endPs)));
+                        if (overNvlinkOnly(hosts) || r.startPs() < 0) {
+                            k++;
+                            continue;
+                        }
+                        long to = r.completed() ? r.endPs() : endPs;
+                        r = r.withBeside(beside.of(own, hosts, r.startPs(), to));
+                        if (linksBeside != null) {
+                            r = r.withOnLinks(linksBeside.of(own, c.firstTask(), c.endTask(), r.startPs(), to));
+                        }
+                        calls.set(k++, r);
                     }
                 }
             }
@@ -1409,7 +1420,7 @@ public final class Simulation {
 
     /** Each collective from its first post until every rank's part of its last run was done. */
     private List<CollectiveRecord> collectiveRecords(TaskTimes real, IdealBound ideal, long[] idealEndPs,
-            BesideIndex beside, long endPs) {
+            BesideIndex beside, LinkBesideIndex linksBeside, long endPs) {
         List<CollectiveRecord> out = new ArrayList<>();
         for (int i = 0; i < collectives.size(); i++) {
             CollectiveFlows c = collectives.get(i);
@@ -1443,7 +1454,10 @@ public final class Simulation {
                     c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
                     real == ideal ? Double.NaN : rateHeldShare(real, e.firstTask(), e.endTask(), endPs))
                     .withBeside(beside == null || overNvlinkOnly(hostsOf(call)) ? CollectiveRecord.Beside.NONE
-                            : beside.of(c.item(), hostsOf(call), from, done ? end : endPs)));
+                            : beside.of(c.item(), hostsOf(call), from, done ? end : endPs))
+                    .withOnLinks(linksBeside == null || real == ideal || overNvlinkOnly(hostsOf(call))
+                            ? CollectiveRecord.OnLinks.NONE
+                            : linksBeside.of(c.item(), e.firstTask(), e.endTask(), from, done ? end : endPs)));
         }
         return out;
     }

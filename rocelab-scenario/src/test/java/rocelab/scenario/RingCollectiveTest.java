@@ -122,7 +122,7 @@ class RingCollectiveTest {
     }
 
     @Test
-    void shouldRunTheShippedExampleWithBothCollectivesSlowedWhereTheyShareRnics() throws Exception {
+    void shouldRunTheShippedExampleWithBothCollectivesSlowedWhereTheyShareRnicsAndLinks() throws Exception {
         RunResult r = Simulation.assemble(new ScenarioReader().readExample("ring-allreduce"))
                 .run(ProgressListener.NONE);
         assertThat(r.collectives()).hasSize(2).allMatch(CollectiveRecord::completed);
@@ -131,5 +131,12 @@ class RingCollectiveTest {
         // Alone it would reach about 12 GB/s busbw; the AllGather through hosts 0 and 4 takes part of two links.
         assertThat(allReduce.busbwGBps()).isLessThan(11.5).isGreaterThan(5.0);
         assertThat(r.totals().packetsDropped()).isZero();
+        // Each names the other beside it, on its RNICs and on the links between switches (the header says so).
+        CollectiveRecord allGather = r.collectives().get(1);
+        assertThat(allReduce.beside().longest()).isEqualTo("traffic item 2");
+        assertThat(allReduce.onLinks().longest()).isEqualTo("traffic item 2");
+        assertThat(allGather.beside().longest()).isEqualTo("traffic item 1");
+        assertThat(allGather.onLinks().longest()).isEqualTo("traffic item 1");
+        assertThat(allGather.onLinks().at()).startsWith("leaf").contains("(towards spine");
     }
 }

@@ -21,7 +21,7 @@ import rocelab.observe.job.JobRecord;
 public record CollectiveRecord(String job, String name, String algorithm, int ranks, long sizeBytes, long startPs,
         long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
         Concurrent concurrent, double rateHeldShare, Beside beside, long firstEntryPs, long idealEntrySpreadPs,
-        LateEntry lateEntry) {
+        LateEntry lateEntry, OnLinks onLinks) {
     public CollectiveRecord {
         if (runs < 1) {
             throw new IllegalArgumentException("runs " + runs + " < 1");
@@ -61,6 +61,17 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     }
 
     /**
+     * The workload's other items whose flows' data left by a switch port towards another switch (a link inside the
+     * fabric) while one of this call's flows' data did, within the call ({@code items}, 0 for none or not known; packet level), and of them the
+     * one that shared longest ({@code longest}, its name) for how long ({@code overlapPs}: the union over the ports of
+     * the times one of its flows and one of the call's were on the same port) and the port where it shared most
+     * ({@code at}, {@code leaf0 port 4 (towards spine0)}). The ideal time is the call alone: those links carried both.
+     */
+    public record OnLinks(int items, String longest, long overlapPs, String at) {
+        public static final OnLinks NONE = new OnLinks(0, "", 0, "");
+    }
+
+    /**
      * What a call's last member waited for before it entered, by the run's dependencies: its way in ran from
      * {@code after} (another call of the job, named, or a point-to-point transfer) of iteration {@code afterIteration}
      * to the call, every task on the way starting when the one before it ended. {@code ownPart}: it was the member's
@@ -80,7 +91,7 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
             long endPs, boolean completed, double busFactor, long idealTimePs, int iteration, int runs,
             Concurrent concurrent, double rateHeldShare, Beside beside) {
         this(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor, idealTimePs, iteration, runs,
-                concurrent, rateHeldShare, beside, -1, -1, LateEntry.NONE);
+                concurrent, rateHeldShare, beside, -1, -1, LateEntry.NONE, OnLinks.NONE);
     }
 
     /** A record with nothing known of the workload's other items beside it. */
@@ -94,7 +105,8 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
     /** The same record with {@code b} beside it. */
     public CollectiveRecord withBeside(Beside b) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs, idealEntrySpreadPs, lateEntry);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, b, firstEntryPs, idealEntrySpreadPs, lateEntry,
+                onLinks);
     }
 
     /**
@@ -103,19 +115,29 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      */
     public CollectiveRecord withEntries(long firstPs, long idealSpreadPs) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs, lateEntry);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstPs, idealSpreadPs, lateEntry,
+                onLinks);
     }
 
     /** The same record with its flows' time held back by their rates, {@code share} of their lives (NaN: not known). */
     public CollectiveRecord withRateHeldShare(double share) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, share, beside, firstEntryPs, idealEntrySpreadPs, lateEntry);
+                idealTimePs, iteration, runs, concurrent, share, beside, firstEntryPs, idealEntrySpreadPs, lateEntry,
+                onLinks);
     }
 
     /** The same record with {@code e} as what its last member waited for. */
     public CollectiveRecord withLateEntry(LateEntry e) {
         return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
-                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstEntryPs, idealEntrySpreadPs, e);
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstEntryPs, idealEntrySpreadPs, e,
+                onLinks);
+    }
+
+    /** The same record with {@code l}: the other items that shared its links. */
+    public CollectiveRecord withOnLinks(OnLinks l) {
+        return new CollectiveRecord(job, name, algorithm, ranks, sizeBytes, startPs, endPs, completed, busFactor,
+                idealTimePs, iteration, runs, concurrent, rateHeldShare, beside, firstEntryPs, idealEntrySpreadPs,
+                lateEntry, l);
     }
 
     /**

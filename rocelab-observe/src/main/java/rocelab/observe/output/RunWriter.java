@@ -411,7 +411,8 @@ public final class RunWriter {
                 "busbw_gbytes_per_s", "ideal_time_us", "network_slowdown", "concurrent_calls", "concurrent_longest",
                 "concurrent_longest_us", "concurrent_transfers", "concurrent_transfer_longest",
                 "concurrent_transfer_longest_us", "beside_items", "beside_longest",
-                "beside_longest_us", "rate_held_share", "status"));
+                "beside_longest_us", "links_beside_items", "links_beside_longest", "links_beside_longest_us",
+                "links_beside_at", "rate_held_share", "status"));
         for (var c : collectives) {
             t.text(c.job()).text(c.name());
             if (c.iteration() >= 0) {
@@ -470,6 +471,14 @@ public final class RunWriter {
             } else {
                 t.empty();
             }
+            CollectiveRecord.OnLinks l = c.onLinks();
+            t.number(l.items()).text(l.longest());
+            if (l.items() > 0) {
+                t.micros(l.overlapPs());
+            } else {
+                t.empty();
+            }
+            t.text(l.at());
             if (Double.isNaN(c.rateHeldShare())) {
                 t.empty();
             } else {

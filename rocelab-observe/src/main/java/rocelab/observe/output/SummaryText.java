@@ -755,8 +755,10 @@ public final class SummaryText {
     /**
      * What ran on a call's RNICs while it ran: the same job's other calls, and the workload's other items (background
      * traffic, another job). Its ideal time is the call alone, and it shares those RNICs with them on any network, so
-     * its ratio to the ideal is not all the fabric's doing. Not for a brush: what overlapped a tenth of it or less (a
-     * neighbour's short AllGather at the edge of a long ReduceScatter) does not explain its ratio.
+     * its ratio to the ideal is not all the fabric's doing. Likewise the other items whose data left by the call's
+     * switch ports towards other switches while its own did: those links carried both (packet level). Not for a brush: what overlapped a
+     * tenth of it or less (a neighbour's short AllGather at the edge of a long ReduceScatter) does not explain its
+     * ratio.
      */
     static String beside(CollectiveRecord c) {
         List<String> parts = new ArrayList<>();
@@ -775,6 +777,12 @@ public final class SummaryText {
         if (b.items() > 0 && b.overlapPs() * 10 > c.timePs()) {
             parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
                     + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
+        }
+        CollectiveRecord.OnLinks l = c.onLinks();
+        if (l.items() > 0 && l.overlapPs() * 10 > c.timePs()) {
+            parts.add(String.format(Locale.ROOT, "%s of the workload sent data through links between switches that"
+                    + " its flows' data crossed, at the same time (%s for %s us of it, most at %s)", Numbers.count(l.items(),
+                            "other item", "other items"), l.longest(), us(l.overlapPs()), l.at()));
         }
         return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
     }

@@ -222,7 +222,7 @@ final class ReportData {
             return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
                     c.completed() ? c.endPs() : c.startPs(), c.completed(), Double.NaN, c.idealTimePs(), c.iteration(),
                     c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs(),
-                    c.lateEntry());
+                    c.lateEntry(), c.onLinks());
         }
         // The bus factor as a report rebuilt from collectives.csv recovers it, from the file's two rounded figures, so
         // that both reports show the same busbw (from the exact algbw, a third decimal of 5 showed as .80 in one and
@@ -232,7 +232,7 @@ final class ReportData {
         return new CollectiveRecord(c.job(), c.name(), c.algorithm(), c.ranks(), c.sizeBytes(), c.startPs(),
                 c.endPs(), c.completed(), algbw > 0 ? busbw / algbw : Double.NaN, c.idealTimePs(), c.iteration(),
                 c.runs(), c.concurrent(), c.rateHeldShare(), c.beside(), c.firstEntryPs(), c.idealEntrySpreadPs(),
-                c.lateEntry());
+                c.lateEntry(), c.onLinks());
     }
 
     /** The report's data straight from a finished run, without reading back any file. */

@@ -299,7 +299,12 @@ final class ReportFolder {
                     c.has("entry_spread_us") && !c.text(i, "entry_spread_us").isEmpty()
                             ? start - c.ps(i, "entry_spread_us") : -1,
                     c.has("ideal_entry_spread_us") ? c.ps(i, "ideal_entry_spread_us") : -1,
-                    CollectiveRecord.LateEntry.NONE));
+                    CollectiveRecord.LateEntry.NONE,
+                    c.has("links_beside_items") && !c.text(i, "links_beside_items").isEmpty()
+                            ? new CollectiveRecord.OnLinks((int) c.integer(i, "links_beside_items"),
+                                    c.text(i, "links_beside_longest"), Math.max(0, c.ps(i, "links_beside_longest_us")),
+                                    c.text(i, "links_beside_at"))
+                            : CollectiveRecord.OnLinks.NONE));
         }
         return out;
     }

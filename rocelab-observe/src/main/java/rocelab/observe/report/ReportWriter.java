@@ -322,11 +322,11 @@ public final class ReportWriter {
                     c.idealTimePs() >= 0 ? Fmt.us(c.idealTimePs() / 1e6) : "",
                     Double.isNaN(c.networkSlowdown()) ? "" : Fmt.num(c.networkSlowdown(), 2) + "x",
                     c.completed() ? Fmt.num(c.algbwGBps(), 2) : "", c.completed() ? Fmt.num(c.busbwGBps(), 2) : "",
-                    besideCell(c),
+                    besideCell(c), linksCell(c),
                     c.completed() ? "completed" : "unfinished"));
         }
         p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
-                "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "beside it on its RNICs", "status"), rows, 0, 1, 3,
+                "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "beside it on its RNICs", "beside it on its links", "status"), rows, 0, 1, 3,
                 4);
         String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
         p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
@@ -336,7 +336,10 @@ public final class ReportWriter {
                 + " on its RNICs\" counts the same job's other calls under way on at least one of its ranks' RNICs"
                 + " while it ran (the one there longest, and for how long), then the job's own transfers (a pipeline's"
                 + " sends) with a flow there meanwhile, then the workload's other items with flows there (background"
-                + " traffic, another job), which share those RNICs on any network."
+                + " traffic, another job), which share those RNICs on any network. \"beside it on its links\" counts"
+                + " the workload's other items whose data left by a switch port towards another switch while one of the"
+                + " call's flows' data did (packet level; the ports its QPs' routes take), and of them the one there longest, for how"
+                + " long, and the port where it shared most."
                 + " nccl-tests definitions: algbw = size / time (per run, for a traffic item run back to"
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
@@ -363,6 +366,13 @@ public final class ReportWriter {
                     + Fmt.us(c.beside().overlapPs() / 1e6) + " us)");
         }
         return String.join("; ", parts);
+    }
+
+    /** The table's "beside it on its links": the other items whose data crossed its switch ports meanwhile. */
+    private static String linksCell(CollectiveRecord c) {
+        CollectiveRecord.OnLinks l = c.onLinks();
+        return l.items() == 0 ? "" : (l.items() == 1 ? "" : l.items() + " items: ") + l.longest() + " ("
+                + Fmt.us(l.overlapPs() / 1e6) + " us, most at " + l.at() + ")";
     }
 
     private static void flows(Page p, ReportData d) {
