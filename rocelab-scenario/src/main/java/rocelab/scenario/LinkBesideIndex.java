@@ -174,6 +174,22 @@ final class LinkBesideIndex {
         return count == 0 ? CollectiveRecord.OnLinks.NONE : new CollectiveRecord.OnLinks(count, name, longest, at);
     }
 
+    /**
+     * The first switch port towards another switch (on {@code a}'s way) that the data of both QPs leave by, named
+     * ({@code leaf0 port 4 (towards spine0)}), or null when their ways inside the fabric share none.
+     */
+    String sharedPort(int a, int b) {
+        long[] other = portsOf(b);
+        for (long k : portsOf(a)) {
+            for (long o : other) {
+                if (o == k) {
+                    return portName(k);
+                }
+            }
+        }
+        return null;
+    }
+
     /** {@code leaf0 port 4 (towards spine0)}. */
     private String portName(long key) {
         int node = (int) (key >>> 32) + topo.hostCount();

@@ -15,9 +15,10 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
         boolean completed, long idealEndPs, double iterationUs, double idealIterationUs, double computeUs,
         double exposedCommUs, double idleUs, double idealExposedCommUs, double idealIdleUs, double networkWaitUs,
         double maxNetworkWaitUs, List<String> notes, CollectiveRecord.Beside beside, double perIterationUs,
-        double idealPerIterationUs, double lateEntryUs) {
+        double idealPerIterationUs, double lateEntryUs, List<TransferRecord> slowestTransfers) {
     public JobRecord {
         notes = List.copyOf(notes);
+        slowestTransfers = List.copyOf(slowestTransfers);
     }
 
     /**
@@ -30,14 +31,14 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
             double maxNetworkWaitUs, List<String> notes) {
         this(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs, idealIterationUs,
                 computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs, maxNetworkWaitUs,
-                notes, CollectiveRecord.Beside.NONE, Double.NaN, Double.NaN, Double.NaN);
+                notes, CollectiveRecord.Beside.NONE, Double.NaN, Double.NaN, Double.NaN, List.of());
     }
 
     /** The same record with {@code b} beside it. */
     public JobRecord withBeside(CollectiveRecord.Beside b) {
         return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
                 idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
-                maxNetworkWaitUs, notes, b, perIterationUs, idealPerIterationUs, lateEntryUs);
+                maxNetworkWaitUs, notes, b, perIterationUs, idealPerIterationUs, lateEntryUs, slowestTransfers);
     }
 
     /**
@@ -51,7 +52,7 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
     public JobRecord withPerIteration(double perIterationUs, double idealPerIterationUs) {
         return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
                 idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
-                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs);
+                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs, slowestTransfers);
     }
 
     /**
@@ -64,7 +65,17 @@ public record JobRecord(String job, int ranks, int iterations, int warmup, long 
     public JobRecord withLateEntry(double lateEntryUs) {
         return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
                 idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
-                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs);
+                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs, slowestTransfers);
+    }
+
+    /**
+     * The same record with {@code transfers}: its transfers over the fabric after its warm-up that took more than
+     * 1.05x their flow's time alone, the ones that lost most first (at most three; packet and flow level).
+     */
+    public JobRecord withSlowestTransfers(List<TransferRecord> transfers) {
+        return new JobRecord(job, ranks, iterations, warmup, startPs, endPs, completed, idealEndPs, iterationUs,
+                idealIterationUs, computeUs, exposedCommUs, idleUs, idealExposedCommUs, idealIdleUs, networkWaitUs,
+                maxNetworkWaitUs, notes, beside, perIterationUs, idealPerIterationUs, lateEntryUs, transfers);
     }
 
     /** A job with nothing imported to say. */

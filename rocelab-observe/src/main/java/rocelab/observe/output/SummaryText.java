@@ -25,6 +25,7 @@ import rocelab.observe.flow.HeldAlone;
 import rocelab.observe.flow.HeldByRate;
 import rocelab.observe.flow.Percentiles;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.TransferRecord;
 import rocelab.observe.flow.SizeClasses;
 import rocelab.observe.inference.InferenceTables;
 import rocelab.observe.pfc.PfcLog;
@@ -58,7 +59,7 @@ public final class SummaryText {
      */
     static final int VICTIMS_SHOWN = 5;
     /** A job's call is among its slowest only when it took more than this many times its ideal-network time. */
-    static final double SLOWEST_ABOVE = 1.05;
+    public static final double SLOWEST_ABOVE = 1.05;
 
     private SummaryText() {}
 
@@ -257,6 +258,11 @@ public final class SummaryText {
                 line(b, "  slowest   %s%s (%s, %,d B): %s us, ideal %s us (x%.2f)%s", c.name(), c.iteration() < 0
                         ? "" : " in iteration " + c.iteration(), c.algorithm(), c.sizeBytes(), us(c.timePs()),
                         us(c.idealTimePs()), c.networkSlowdown(), beside(c));
+            }
+            for (var x : j.slowestTransfers()) {
+                line(b, "  slowest   transfer %s in iteration %d (%,d B, flow %d): %s us, alone on an idle fabric %s us"
+                        + " (x%.2f)%s", x.name(), x.iteration(), x.bytes(), x.flow(), us(x.fctPs()),
+                        us(x.idealFctPs()), x.slowdown(), transferWaits(r, x.flow()) + besideTransfer(x));
             }
             if (warmUp > 0) {
                 line(b, "            %s(%s over 1.05x %s ideal not counted)", worst.isEmpty()
@@ -750,6 +756,83 @@ public final class SummaryText {
 
     private static String ms(long ps) {
         return String.format(Locale.ROOT, "%.3f", ps / 1e9);
+    }
+
+    /**
+     * What flows.csv says held a job's transfer's flow up, where it says anything: its waits behind pauses (or for
+     * InfiniBand credits), behind other flows where ECMP hashed it beside an idle port, its rate held back and the
+     * wait behind its own QP's earlier messages, each as flows.csv has it ({@code ; its flow waited 120.500 us behind
+     * pauses and its rate held it back 40.000 us (flows.csv paused_wait_us, rate_held_us)}).
+     */
+    static String transferWaits(RunResult r, int flow) {
+        List<String> parts = new ArrayList<>();
+        List<String> columns = new ArrayList<>();
+        FlowRecord f = r.flows().get(flow);
+        boolean ib = r.pfcLog() == null && r.creditLog() != null;
+        long paused = r.pfcLog() != null ? r.pfcLog().pausedWaitPs(flow)
+                : ib && r.creditLog().flowWaits() != null ? r.creditLog().flowWaits().waitPs(flow) : 0;
+        if (paused > 0) {
+            parts.add("waited " + us(paused) + " us " + (ib ? "for InfiniBand credits" : "behind pauses"));
+            columns.add(ib ? "credit_wait_us" : "paused_wait_us");
+        }
+        long ecmp = r.ecmpLog() != null ? r.ecmpLog().waitPs(flow) : 0;
+        if (ecmp > 0) {
+            parts.add("waited " + us(ecmp) + " us behind other flows where ECMP hashed it beside an idle port");
+            columns.add("ecmp_wait_us");
+        }
+        if (f.rateHeldPs() > 0) {
+            parts.add("its rate held it back " + us(f.rateHeldPs()) + " us");
+            columns.add("rate_held_us");
+        }
+        if (f.qpWaitPs() > 0) {
+            parts.add("it waited " + us(f.qpWaitPs()) + " us behind its own QP's earlier messages");
+            columns.add("qp_wait_us");
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        String said = parts.size() == 1 ? parts.get(0)
+                : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
+        return "; " + (said.startsWith("waited") ? "its flow " : "") + said + " (flows.csv " + String.join(", ", columns)
+                + ")";
+    }
+
+    /**
+     * What was under way beside a job's transfer from its post to its delivery, as {@link #beside} tells a call's: the
+     * same job's calls on its two RNICs, the workload's other items there and on the links between switches its data
+     * crossed; each only when it overlapped more than a tenth of the transfer's time.
+     */
+    static String besideTransfer(TransferRecord x) {
+        List<String> parts = new ArrayList<>();
+        CollectiveRecord.Concurrent k = x.job();
+        if (k.calls() > 0 && k.overlapPs() * 10 > x.fctPs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(k.calls(), "call", "calls"), k.calls() == 1 ? "was" : "were", k.longest(),
+                    us(k.overlapPs())));
+        }
+        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > x.fctPs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us"
+                    + " of it)", Numbers.count(k.transfers(), "other transfer", "other transfers"), k.transfers() == 1
+                            ? "was" : "were", k.longestTransfer(), us(k.transferOverlapPs())));
+        }
+        CollectiveRecord.OnLinks j = x.jobOnLinks();
+        if (j.items() > 0 && j.overlapPs() * 10 > x.fctPs()) {
+            parts.add(String.format(Locale.ROOT, "%s of this job sent data through links between switches that its"
+                    + " data crossed, at the same time (%s for %s us of it, at %s)", Numbers.count(j.items(),
+                            "other transfer", "other transfers"), j.longest(), us(j.overlapPs()), j.at()));
+        }
+        CollectiveRecord.Beside b = x.beside();
+        if (b.items() > 0 && b.overlapPs() * 10 > x.fctPs()) {
+            parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
+                    + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
+        }
+        CollectiveRecord.OnLinks l = x.onLinks();
+        if (l.items() > 0 && l.overlapPs() * 10 > x.fctPs()) {
+            parts.add(String.format(Locale.ROOT, "%s of the workload sent data through links between switches that"
+                    + " its data crossed, at the same time (%s for %s us of it, most at %s)", Numbers.count(l.items(),
+                            "other item", "other items"), l.longest(), us(l.overlapPs()), l.at()));
+        }
+        return parts.isEmpty() ? "" : "; an idle fabric carries nothing else, and " + String.join(", and ", parts);
     }
 
     /**
