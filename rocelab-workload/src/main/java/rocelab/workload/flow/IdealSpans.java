@@ -1,7 +1,6 @@
 package rocelab.workload.flow;
 
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -72,6 +71,12 @@ public final class IdealSpans {
         int[] subFirst = new int[pairs];
         int[] groupOf = new int[16];
         Map<Integer, Integer> connections = new HashMap<>();
+        // Look-ups by task id, over the whole graph, made once and reset after each group (only what it touched):
+        // a large job's groups span millions of ids, where arrays per group (or binary searches) cost most of the
+        // bound's time (the 4,096-GPU iteration: 68 s of ideal figures).
+        int[] place = new int[g.taskCount()];
+        Arrays.fill(place, -1);
+        boolean[] isA = new boolean[g.taskCount()];
         for (int i = 0; i < pairs; i++) {
             subEnd[i] = -1;
             subEnds[i] = new int[0];
@@ -91,20 +96,14 @@ public final class IdealSpans {
             }
             int[] delayOf = new int[as.length];
             Arrays.fill(delayOf, -1);
-            int[] between = between(bound, as, to[i]);
+            int[] between = between(bound, as, to[i], place, isA);
             // The copy of each task, by the task's place in the sorted list (-1 until copied): in the topological
             // order every task a task waits on among them is copied before it.
             int[] sorted = between.clone();
             Arrays.sort(sorted);
             // Each task's place in sorted by its id (-1: not between), for the look-ups below.
-            int low = sorted.length == 0 ? 0 : sorted[0];
-            int span = sorted.length == 0 ? 0 : sorted[sorted.length - 1] - low + 1;
-            int[] placeOf = span <= DENSE ? new int[span] : null;
-            if (placeOf != null) {
-                Arrays.fill(placeOf, -1);
-                for (int k = 0; k < sorted.length; k++) {
-                    placeOf[sorted[k] - low] = k;
-                }
+            for (int k = 0; k < sorted.length; k++) {
+                place[sorted[k]] = k;
             }
             int[] copyOf = new int[sorted.length];
             Arrays.fill(copyOf, -1);
@@ -115,7 +114,7 @@ public final class IdealSpans {
                 int[] after = new int[deps];
                 for (int j = 0; j < deps; j++) {
                     int d = bound.dependency(t, j);
-                    int x = placeIn(sorted, placeOf, low, TaskGraph.target(d));
+                    int x = place[TaskGraph.target(d)];
                     int c = x < 0 ? -1 : copyOf[x];
                     int gate = x < 0 ? Arrays.binarySearch(as, TaskGraph.target(d)) : -1;
                     if (gate >= 0 && atOfSorted[gate] > 0) {
@@ -127,7 +126,7 @@ public final class IdealSpans {
                     }
                     after[j] = c < 0 ? TaskGraph.NONE : TaskGraph.isAck(d) ? TaskGraph.acked(c) : c;
                 }
-                copyOf[placeIn(sorted, placeOf, low, t)] = switch (g.kind(t)) {
+                copyOf[place[t]] = switch (g.kind(t)) {
                     case FLOW -> {
                         int f = g.flowIndex(t);
                         yield sub.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
@@ -143,10 +142,13 @@ public final class IdealSpans {
             int[] ends = new int[to[i].length];
             int e = 0;
             for (int b : to[i]) {
-                int at = placeIn(sorted, placeOf, low, b);
+                int at = place[b];
                 if (at >= 0 && copyOf[at] >= 0) {
                     ends[e++] = copyOf[at];
                 }
+            }
+            for (int t : sorted) {
+                place[t] = -1;
             }
             subEnds[i] = Arrays.copyOf(ends, e);
             subEnd[i] = e == 0 ? -1 : 0;
@@ -168,20 +170,6 @@ public final class IdealSpans {
         return out;
     }
 
-    /** Dense look-ups by task id over spans of at most this many ids; binary searches beyond. */
-    private static final int DENSE = 1 << 22;
-
-    /**
-     * Task t's place in {@code sorted} (a negative number if absent), from {@code placeOf} (places by id above
-     * {@code low}) when there is one.
-     */
-    private static int placeIn(int[] sorted, int[] placeOf, int low, int t) {
-        if (placeOf == null) {
-            return Arrays.binarySearch(sorted, t);
-        }
-        return t >= low && t - low < placeOf.length ? placeOf[t - low] : -1;
-    }
-
     /** The copy's connection for connection c of the graph (-1: none), made when first met. */
     private static int connection(TaskGraph sub, Map<Integer, Integer> connections, int c) {
         return c < 0 ? -1 : connections.computeIfAbsent(c, k -> sub.newConnection());
@@ -195,14 +183,15 @@ public final class IdealSpans {
      * ready (which keeps each connection's messages in their order). Leaving out a promise's waits made an 1F1B
      * pipeline's bubble vanish from the bound: an iteration that takes 17.6 ms on the ideal network got 15.0.
      */
-    private static int[] between(IdealBound bound, int[] as, int[] bs) {
+    private static int[] between(IdealBound bound, int[] as, int[] bs, int[] place, boolean[] isA) {
         int a = as[0];
         int[] found = new int[16];
         int n = 0;
-        BitSet seen = new BitSet();
+        // place[x] >= 0 marks a task found (its place in the order found, then in the sorted order); every entry this
+        // touches is -1 again, and every isA false, when it returns.
         for (int b : bs) {
-            if (b > a && !seen.get(b - a)) {
-                seen.set(b - a);
+            if (b > a && place[b] < 0) {
+                place[b] = n;
                 if (n == found.length) {
                     found = Arrays.copyOf(found, 2 * n);
                 }
@@ -216,8 +205,8 @@ public final class IdealSpans {
             int deps = bound.dependencies(t);
             for (int j = -1; j < deps; j++) {
                 int x = j < 0 ? bound.earlierOnConnection(t) : TaskGraph.target(bound.dependency(t, j));
-                if (x > a && !seen.get(x - a)) {
-                    seen.set(x - a);
+                if (x > a && place[x] < 0) {
+                    place[x] = n;
                     if (n == found.length) {
                         found = Arrays.copyOf(found, 2 * n);
                     }
@@ -227,26 +216,12 @@ public final class IdealSpans {
         }
         Arrays.sort(found, 0, n);
         found = Arrays.copyOf(found, n);
-        // Each task's place among them, and whether it is one of as, by its id above a: a look-up per dependency
-        // instead of two binary searches (a 256-rank ring's calls spent most of their bounds' time there).
-        // Over a span of more than DENSE task ids (a whole large job's iteration) the arrays would cost more than
-        // the searches: they are left empty and the searches kept.
-        int hi = n == 0 ? a : Math.max(a, found[n - 1]);
-        boolean dense = hi - a < DENSE;
-        int[] place = new int[dense ? hi - a + 1 : 0];
-        boolean[] isA = new boolean[dense ? hi - a + 1 : 0];
-        if (dense) {
-            Arrays.fill(place, -1);
-            for (int i = 0; i < n; i++) {
-                place[found[i] - a] = i;
-            }
-            for (int t : as) {
-                if (t <= hi) {
-                    isA[t - a] = true;
-                }
-            }
-        } else {
-            hi = a - 1;
+        // Each task's place among them, and whether it is one of as, by its id: a look-up per dependency.
+        for (int i = 0; i < n; i++) {
+            place[found[i]] = i;
+        }
+        for (int t : as) {
+            isA[t] = true;
         }
         // The edges among them, each from a task to one that waits on it (or comes after it on its connection), as
         // lists per task: count, then fill.
@@ -256,7 +231,7 @@ public final class IdealSpans {
             int deps = bound.dependencies(t);
             for (int j = -1; j < deps; j++) {
                 int x = j < 0 ? bound.earlierOnConnection(t) : TaskGraph.target(bound.dependency(t, j));
-                int at = x <= a ? -1 : x <= hi ? place[x - a] : dense ? -1 : Arrays.binarySearch(found, x);
+                int at = x <= a ? -1 : place[x];
                 if (at >= 0 && at != i) {
                     start[at + 1]++;
                 }
@@ -273,17 +248,17 @@ public final class IdealSpans {
         int queued = 0;
         for (int i = 0; i < n; i++) {
             int t = found[i];
-            gate[i] = dense ? isA[t - a] : Arrays.binarySearch(as, t) >= 0;
+            gate[i] = isA[t];
             int deps = bound.dependencies(t);
             for (int j = -1; j < deps; j++) {
                 boolean wait = j >= 0;
                 int x = wait ? TaskGraph.target(bound.dependency(t, j)) : bound.earlierOnConnection(t);
-                int at = x <= a ? -1 : x <= hi ? place[x - a] : dense ? -1 : Arrays.binarySearch(found, x);
+                int at = x <= a ? -1 : place[x];
                 if (at >= 0 && at != i) {
                     next[fill[at]++] = i;
                 }
                 // Waiting on one of as: the seed of those kept.
-                boolean onA = x >= a && x <= hi ? isA[x - a] : Arrays.binarySearch(as, x) >= 0;
+                boolean onA = x >= a && isA[x];
                 if (wait && !kept[i] && onA && !gate[i]) {
                     kept[i] = true;
                     work[queued++] = i;
@@ -329,6 +304,12 @@ public final class IdealSpans {
                     ready.add(k);
                 }
             }
+        }
+        for (int t : found) {
+            place[t] = -1;
+        }
+        for (int t : as) {
+            isA[t] = false;
         }
         // A cycle (which the driver refuses in a run) would leave tasks out: a relaxation, still a bound.
         return Arrays.copyOf(order, m);
