@@ -9,7 +9,6 @@ import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.CollectiveRecord;
-import rocelab.observe.victim.FlowPaths;
 import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.WorkloadDriver;
 
@@ -19,9 +18,11 @@ import rocelab.workload.graph.WorkloadDriver;
  * item's bulk transfer takes longer than its ideal, which is the call alone, and the RNIC view does not see it. An
  * audit's two-rank AllReduce beside two 32 MB writes through one 4:1 uplink took 3.3x its ideal with nothing said.
  *
- * <p>By identity: each flow's switch ports are the ones its QP's data leave by under the switches' routes (the ECMP
- * choice for its entropy, every equal-cost port where a switch spreads them: {@link FlowPaths#dataPorts}), and its span
- * is its post to its delivery (or the run's end). A port counts for another item only while one of its flows and one
+ * <p>By identity: each flow's switch ports are the ones its QP's data leave by under the switches' routes, the ECMP
+ * choice for its entropy at each switch, up to a switch that spreads packets over its equal-cost ports per packet or
+ * flowlet (which of them a flow's packets took, and so what lies beyond, is not kept: nothing from there is claimed),
+ * and its span is its post to its delivery (or the run's end). With link events the routes change during the run, so
+ * a run that has them claims nothing here. A port counts for another item only while one of its flows and one
  * of the call's flows were both on it: the intersection, per port, of their spans. Only ports towards another switch
  * count: a port towards one of the call's hosts is that RNIC's link, which {@link BesideIndex} covers. Packet level
  * only (the paths are the switches').
@@ -33,7 +34,7 @@ final class LinkBesideIndex {
     private final List<BesideIndex.Part> parts;
     private final WorkloadDriver driver;
     private final Topology topo;
-    private final FlowPaths paths;
+    private final Network network;
     private final long endPs;
     /** Per QP id, its data's switch ports as keys ({@link #key}), found once (the flows of a connection share them). */
     private final Map<Integer, long[]> portsOfQp = new HashMap<>();
@@ -46,7 +47,7 @@ final class LinkBesideIndex {
         this.parts = List.copyOf(parts);
         this.driver = driver;
         this.topo = network.topology();
-        this.paths = new FlowPaths(network);
+        this.network = network;
         this.endPs = endPs;
         this.keysOf = new long[parts.size()][];
         this.spans = new long[parts.size()][][];
@@ -105,17 +106,38 @@ final class LinkBesideIndex {
         return out;
     }
 
-    private long[] portsOf(int qp) {
-        return portsOfQp.computeIfAbsent(qp, id -> {
-            // Ports towards a host are left out: one towards the call's host is that RNIC's link, which the RNIC
-            // view (BesideIndex) already counts every other item's flows to; this is the fabric's inside.
-            List<int[]> ports = paths.dataPorts(id);
-            long[] keys = new long[ports.size()];
+    /**
+     * The switch ports towards another switch that QP {@code id}'s data leave by, as keys, in path order: the walk
+     * from its host follows each switch's one port for the QP (the ECMP choice for its entropy) and stops at a switch
+     * that may spread its packets over several (spraying, adaptive choices, flowlets), since which of them the packets
+     * took, and so what lies beyond, is not kept; a host with several ports (planes) gives none. Ports towards a host
+     * are left out: one towards a call's host is that RNIC's link, which the RNIC view ({@link BesideIndex}) already
+     * counts every other item's flows to.
+     */
+    private long[] portsOf(int id) {
+        return portsOfQp.computeIfAbsent(id, k -> {
+            QueuePair qp = network.queuePairs().get(k);
+            int src = qp.sourceHost();
+            if (topo.portCount(src) != 1) {
+                return new long[0];
+            }
+            long[] keys = new long[8];
             int n = 0;
-            for (int[] sp : ports) {
-                if (!topo.isHost(topo.peer(sp[0] + topo.hostCount(), sp[1]).node())) {
-                    keys[n++] = key(sp[0], sp[1]);
+            int at = topo.peer(src, 0).node();
+            for (int hops = 0; !topo.isHost(at) && hops < topo.nodeCount(); hops++) {
+                int s = at - topo.hostCount();
+                int port = network.switchAt(s).forwardingPort(src, qp.destinationHost(), qp.entropy());
+                if (port < 0) {
+                    break;
                 }
+                int next = topo.peer(at, port).node();
+                if (!topo.isHost(next)) {
+                    if (n == keys.length) {
+                        keys = Arrays.copyOf(keys, 2 * n);
+                    }
+                    keys[n++] = key(s, port);
+                }
+                at = next;
             }
             return Arrays.copyOf(keys, n);
         });

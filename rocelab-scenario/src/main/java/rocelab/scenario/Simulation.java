@@ -832,7 +832,8 @@ public final class Simulation {
         // What else of the workload ran on each call's, job's and request's RNICs (only when it has more than one item).
         BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
         // And what else crossed each call's switch ports while its own data did (packet level: the switches' routes).
-        LinkBesideIndex linksBeside = parts.size() < 2 || model != Model.PACKET
+        // Not with link events: the paths are the switches' routes at the end, which those changed during the run.
+        LinkBesideIndex linksBeside = parts.size() < 2 || model != Model.PACKET || !config.linkEvents().isEmpty()
                 || collectives.isEmpty() && jobs.isEmpty() ? null : new LinkBesideIndex(driver, network, parts, endPs);
         InferenceResults served = new InferenceResults(inference, driver, ideal, beside,
                 config.traffic().size() + config.jobs().size(), endPs);

@@ -16,7 +16,8 @@ import rocelab.observe.output.SummaryText;
  * items whose data crossed a link between switches while its own did, and for how long: counted here again from
  * flows.csv's records (post to delivery) and the fabric's shape (one spine: two flows across the leaves share an
  * uplink when they leave the same leaf, a downlink when they reach the same one). Traffic that stays in its leaf, or
- * crosses the uplink after the call, is not named; nor is a host's own link, which the RNIC view covers.
+ * crosses the uplink after the call, is not named; nor is a host's own link, which the RNIC view covers, nor a link
+ * beyond a switch that sprays packets (which of its ports they took is not kept).
  */
 class LinkBesideTest {
     private static final String BASE = """
@@ -70,6 +71,12 @@ class LinkBesideTest {
         RunResult intoHost = run(BASE + "  - {kind: flow, src: 5, dst: 4, size: 32MB}\n");
         assertThat(intoHost.collectives().get(0).beside().items()).isEqualTo(1);
         assertThat(intoHost.collectives().get(0).onLinks()).isEqualTo(CollectiveRecord.OnLinks.NONE);
+
+        // A leaf that sprays packets over its uplinks: which of them the call's packets took is not kept, so no link
+        // from there on is claimed (the same writes share its uplinks as above).
+        RunResult sprayed = run(BASE.replace("spines: 1", "spines: 2") + "  - {kind: flow, src: 1, dst: 5, size: 32MB}\n"
+                + "switch: {ecmp: {mode: spray}}\n");
+        assertThat(sprayed.collectives().get(0).onLinks()).isEqualTo(CollectiveRecord.OnLinks.NONE);
 
         RunResult later = run(BASE + "  - {kind: flow, src: 1, dst: 5, size: 1MB, start: 5ms}\n");
         CollectiveRecord call = later.collectives().get(0);
