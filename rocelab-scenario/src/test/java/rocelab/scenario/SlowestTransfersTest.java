@@ -9,6 +9,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.job.JobRecord;
 import rocelab.observe.job.TransferRecord;
+import rocelab.observe.output.RunWriter;
 import rocelab.observe.output.SummaryText;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -68,6 +69,8 @@ class SlowestTransfersTest {
         assertThat(text).contains("  slowest   transfer j/tx from rank 0 to rank 1 in iteration 1 (8,000,000 B, flow "
                 + t.flow() + "): ");
         assertThat(text).contains("(traffic item 1 for ");
+        // summary.json has them for tools, by the flow's id in flows.csv.
+        assertThat(RunWriter.summaryJson(r)).contains("\"slowest_transfers\": [").contains("\"flow\": " + t.flow() + ",");
         if (f.rateHeldPs() > 0) {
             assertThat(text).contains("its rate held it back");
         }

@@ -128,6 +128,21 @@ public final class Summary {
                     beside.put("longest_us", Numbers.micros(j.beside().overlapPs()));
                     row.put("beside", beside);
                 }
+                if (!j.slowestTransfers().isEmpty()) {
+                    // The summary's "slowest transfer" lines, for tools: each by its flow in flows.csv.
+                    List<Map<String, Object>> slow = new ArrayList<>();
+                    for (var t : j.slowestTransfers()) {
+                        Map<String, Object> x = new LinkedHashMap<>();
+                        x.put("name", t.name());
+                        x.put("iteration", t.iteration());
+                        x.put("bytes", t.bytes());
+                        x.put("flow", t.flow());
+                        x.put("fct_us", Numbers.micros(t.fctPs()));
+                        x.put("ideal_fct_us", Numbers.micros(t.idealFctPs()));
+                        slow.add(x);
+                    }
+                    row.put("slowest_transfers", slow);
+                }
                 if (!j.notes().isEmpty()) {
                     // What an imported workload has that the run does not model as such (said once, also on stderr).
                     row.put("notes", j.notes());

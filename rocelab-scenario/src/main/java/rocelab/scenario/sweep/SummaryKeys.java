@@ -286,6 +286,14 @@ public final class SummaryKeys {
             jobs[].notes[]
             jobs[].per_iteration_us
             jobs[].ranks
+            jobs[].slowest_transfers
+            jobs[].slowest_transfers[]
+            jobs[].slowest_transfers[].bytes
+            jobs[].slowest_transfers[].fct_us
+            jobs[].slowest_transfers[].flow
+            jobs[].slowest_transfers[].ideal_fct_us
+            jobs[].slowest_transfers[].iteration
+            jobs[].slowest_transfers[].name
             jobs[].warmup
             max_queue_bytes
             max_queue_port
