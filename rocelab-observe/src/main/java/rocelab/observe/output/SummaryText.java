@@ -799,39 +799,13 @@ public final class SummaryText {
 
     /**
      * What was under way beside a job's transfer from its post to its delivery, as {@link #beside} tells a call's: the
-     * same job's calls on its two RNICs, the workload's other items there and on the links between switches its data
-     * crossed; each only when it overlapped more than a tenth of the transfer's time.
+     * same job's calls and other transfers on its two RNICs, its other transfers through the links between switches
+     * its data crossed, the workload's other items on its RNICs and on those links; each only when it overlapped more
+     * than a tenth of the transfer's time.
      */
     static String besideTransfer(TransferRecord x) {
-        List<String> parts = new ArrayList<>();
-        CollectiveRecord.Concurrent k = x.job();
-        if (k.calls() > 0 && k.overlapPs() * 10 > x.fctPs()) {
-            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
-                    + " it)", Numbers.count(k.calls(), "call", "calls"), k.calls() == 1 ? "was" : "were", k.longest(),
-                    us(k.overlapPs())));
-        }
-        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > x.fctPs()) {
-            parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us"
-                    + " of it)", Numbers.count(k.transfers(), "other transfer", "other transfers"), k.transfers() == 1
-                            ? "was" : "were", k.longestTransfer(), us(k.transferOverlapPs())));
-        }
-        CollectiveRecord.OnLinks j = x.jobOnLinks();
-        if (j.items() > 0 && j.overlapPs() * 10 > x.fctPs()) {
-            parts.add(String.format(Locale.ROOT, "%s of this job sent data through links between switches that its"
-                    + " data crossed, at the same time (%s for %s us of it, at %s)", Numbers.count(j.items(),
-                            "other transfer", "other transfers"), j.longest(), us(j.overlapPs()), j.at()));
-        }
-        CollectiveRecord.Beside b = x.beside();
-        if (b.items() > 0 && b.overlapPs() * 10 > x.fctPs()) {
-            parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
-                    + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
-        }
-        CollectiveRecord.OnLinks l = x.onLinks();
-        if (l.items() > 0 && l.overlapPs() * 10 > x.fctPs()) {
-            parts.add(String.format(Locale.ROOT, "%s of the workload sent data through links between switches that"
-                    + " its data crossed, at the same time (%s for %s us of it, most at %s)", Numbers.count(l.items(),
-                            "other item", "other items"), l.longest(), us(l.overlapPs()), l.at()));
-        }
+        List<String> parts = besideParts(x.fctPs(), x.job(), "call", "calls", "other transfer", "other transfers",
+                x.jobOnLinks(), x.beside(), x.onLinks(), "its data");
         return parts.isEmpty() ? "" : "; an idle fabric carries nothing else, and " + String.join(", and ", parts);
     }
 
@@ -839,35 +813,52 @@ public final class SummaryText {
      * What ran on a call's RNICs while it ran: the same job's other calls, and the workload's other items (background
      * traffic, another job). Its ideal time is the call alone, and it shares those RNICs with them on any network, so
      * its ratio to the ideal is not all the fabric's doing. Likewise the other items whose data left by the call's
-     * switch ports towards other switches while its own did: those links carried both (packet level). Not for a brush: what overlapped a
-     * tenth of it or less (a neighbour's short AllGather at the edge of a long ReduceScatter) does not explain its
-     * ratio.
+     * switch ports towards other switches while its own did: those links carried both (packet level). Not for a
+     * brush: what overlapped a tenth of it or less (a neighbour's short AllGather at the edge of a long ReduceScatter)
+     * does not explain its ratio.
      */
     static String beside(CollectiveRecord c) {
+        List<String> parts = besideParts(c.timePs(), c.concurrent(), "other call", "other calls", "transfer",
+                "transfers", CollectiveRecord.OnLinks.NONE, c.beside(), c.onLinks(), "its flows' data");
+        return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
+    }
+
+    /**
+     * The clauses of a call's or a transfer's "beside" sentence, of what overlapped more than a tenth of its
+     * {@code timePs}: the job's calls ({@code call}, {@code calls}: their words) and transfers on its RNICs, its
+     * transfers through its links ({@code jobLinks}), the workload's other items on its RNICs ({@code b}) and links
+     * ({@code l}), whose data crossed what {@code itsData} names.
+     */
+    private static List<String> besideParts(long timePs, CollectiveRecord.Concurrent k, String call, String calls,
+            String transfer, String transfers, CollectiveRecord.OnLinks jobLinks, CollectiveRecord.Beside b,
+            CollectiveRecord.OnLinks l, String itsData) {
         List<String> parts = new ArrayList<>();
-        CollectiveRecord.Concurrent k = c.concurrent();
-        if (k.calls() > 0 && k.overlapPs() * 10 > c.timePs()) {
+        if (k.calls() > 0 && k.overlapPs() * 10 > timePs) {
             parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
-                    + " it)", Numbers.count(k.calls(), "other call", "other calls"), k.calls() == 1 ? "was" : "were",
-                    k.longest(), us(k.overlapPs())));
+                    + " it)", Numbers.count(k.calls(), call, calls), k.calls() == 1 ? "was" : "were", k.longest(),
+                    us(k.overlapPs())));
         }
-        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > c.timePs()) {
+        if (k.transfers() > 0 && k.transferOverlapPs() * 10 > timePs) {
             parts.add(String.format(Locale.ROOT, "%s of this job %s under way on its RNICs meanwhile (%s for %s us of"
-                    + " it)", Numbers.count(k.transfers(), "transfer", "transfers"), k.transfers() == 1 ? "was"
-                            : "were", k.longestTransfer(), us(k.transferOverlapPs())));
+                    + " it)", Numbers.count(k.transfers(), transfer, transfers), k.transfers() == 1 ? "was" : "were",
+                    k.longestTransfer(), us(k.transferOverlapPs())));
         }
-        CollectiveRecord.Beside b = c.beside();
-        if (b.items() > 0 && b.overlapPs() * 10 > c.timePs()) {
+        if (jobLinks.items() > 0 && jobLinks.overlapPs() * 10 > timePs) {
+            parts.add(String.format(Locale.ROOT, "%s of this job sent data through links between switches that %s"
+                    + " crossed, at the same time (%s for %s us of it, at %s)", Numbers.count(jobLinks.items(),
+                            transfer, transfers), itsData, jobLinks.longest(), us(jobLinks.overlapPs()),
+                    jobLinks.at()));
+        }
+        if (b.items() > 0 && b.overlapPs() * 10 > timePs) {
             parts.add(String.format(Locale.ROOT, "%s of the workload had flows on its RNICs meanwhile (%s for %s us of"
                     + " it)", Numbers.count(b.items(), "other item", "other items"), b.longest(), us(b.overlapPs())));
         }
-        CollectiveRecord.OnLinks l = c.onLinks();
-        if (l.items() > 0 && l.overlapPs() * 10 > c.timePs()) {
-            parts.add(String.format(Locale.ROOT, "%s of the workload sent data through links between switches that"
-                    + " its flows' data crossed, at the same time (%s for %s us of it, most at %s)", Numbers.count(l.items(),
-                            "other item", "other items"), l.longest(), us(l.overlapPs()), l.at()));
+        if (l.items() > 0 && l.overlapPs() * 10 > timePs) {
+            parts.add(String.format(Locale.ROOT, "%s of the workload sent data through links between switches that %s"
+                    + " crossed, at the same time (%s for %s us of it, most at %s)", Numbers.count(l.items(),
+                            "other item", "other items"), itsData, l.longest(), us(l.overlapPs()), l.at()));
         }
-        return parts.isEmpty() ? "" : "; the ideal is the call alone, and " + String.join(", and ", parts);
+        return parts;
     }
 
     /**
