@@ -13,8 +13,8 @@ import rocelab.workload.graph.TaskGraph;
 import rocelab.workload.graph.WorkloadDriver;
 
 /**
- * What else of the workload sent data through the links between switches a collective's own data crossed, at the same time
- * ({@link BesideIndex} answers the same for the call's RNICs): a call whose flows share a leaf's uplink with another
+ * What else of the workload sent data through the links between switches a collective's own data crossed, at the
+ * same time ({@link BesideIndex} answers the same for the call's RNICs): a call whose flows share a leaf's uplink with another
  * item's bulk transfer takes longer than its ideal, which is the call alone, and the RNIC view does not see it. An
  * audit's two-rank AllReduce beside two 32 MB writes through one 4:1 uplink took 3.3x its ideal with nothing said.
  *

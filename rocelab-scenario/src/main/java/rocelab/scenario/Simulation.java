@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -45,9 +44,7 @@ import rocelab.observe.job.JobRecord;
 import rocelab.observe.flow.FlowRecordList;
 import rocelab.observe.flow.IdealFlowTime;
 import rocelab.observe.job.TimelineRecord;
-import rocelab.observe.job.TransferRecord;
 import rocelab.observe.output.IdealSlowLinksText;
-import rocelab.observe.output.SummaryText;
 import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.sample.TimeSeriesSampler;
 import rocelab.observe.trace.GpuTimeline;
@@ -838,8 +835,10 @@ public final class Simulation {
         InferenceResults served = new InferenceResults(inference, driver, ideal, beside,
                 config.traffic().size() + config.jobs().size(), endPs);
         List<CollectiveRecord> calls = collectives(driver, figures, jobResults, beside, linksBeside, endPs);
-        List<JobRecord> jobRecords = jobResults == null ? List.of() : withSlowestTransfers(withBeside(
-                jobResults.jobRecords(), beside, endPs), flows, calls, beside, linksBeside, endPs);
+        List<JobRecord> jobRecords = jobResults == null ? List.of() : new SlowestTransfers(driver, jobs,
+                config.traffic().size()).of(withBeside(
+                jobResults.jobRecords(), beside, endPs), this::overNvlinkOnly, flows, calls, beside, linksBeside,
+                endPs);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         return new RunResult(config.name(), config.seed(), config.mode().key(),
                 Version.CURRENT, scenarioHash(),
@@ -1416,135 +1415,8 @@ public final class Simulation {
         return out;
     }
 
-    /**
-     * The jobs' records, each with its slowest transfers over the fabric after its warm-up: the ones whose flow took
-     * more than 1.05x its time alone on an idle fabric (flows.csv fct_us and ideal_fct_us), the three that lost most
-     * first. A pipeline waits on its sends as a data-parallel step waits on its all-reduce, and the calls alone were
-     * named.
-     */
-    private List<JobRecord> withSlowestTransfers(List<JobRecord> records, List<FlowRecord> flows,
-            List<CollectiveRecord> calls, BesideIndex beside, LinkBesideIndex linksBeside, long endPs) {
-        List<JobRecord> out = new ArrayList<>(records.size());
-        TaskGraph g = driver.graph();
-        for (int j = 0; j < records.size(); j++) {
-            JobTasks jt = jobs.get(j);
-            List<long[]> slow = new ArrayList<>(); // {transfer, flow, time lost}
-            for (int i = 0; i < jt.transfers().size(); i++) {
-                JobTasks.Transfer t = jt.transfers().get(i);
-                int f = t.flowTask() < 0 ? -1 : g.flowIndex(t.flowTask());
-                if (t.iteration() < jt.job().warmup() || f < 0) {
-                    continue; // a warm-up's, or over NVLink
-                }
-                FlowRecord fr = flows.get(f);
-                if (fr.completed() && fr.idealFctPs() > 0 && fr.fctPs() > SummaryText.SLOWEST_ABOVE * fr.idealFctPs()) {
-                    slow.add(new long[] {i, f, fr.fctPs() - fr.idealFctPs()});
-                }
-            }
-            slow.sort(Comparator.comparingLong((long[] x) -> -x[2]).thenComparingLong(x -> x[1]));
-            String job = jt.job().name();
-            List<CollectiveRecord> jobCalls = calls.stream().filter(c -> c.job().equals(job)).toList();
-            int own = config.traffic().size() + j;
-            List<TransferRecord> named = new ArrayList<>();
-            for (long[] s : slow.subList(0, Math.min(3, slow.size()))) {
-                JobTasks.Transfer t = jt.transfers().get((int) s[0]);
-                FlowRecord fr = flows.get((int) s[1]);
-                long from = fr.startPs();
-                long to = fr.deliveredPs();
-                int[] hosts = {fr.src(), fr.dst()};
-                CollectiveRecord.Concurrent onHosts = callsOnHosts(jt, jobCalls, t.iteration(), hosts, from, to, endPs);
-                // The job's other transfers: on the same RNICs, and (packet level) through the same links.
-                int rnicCount = 0;
-                long rnicLongest = 0;
-                String rnicName = "";
-                int linkCount = 0;
-                long linkLongest = 0;
-                String linkName = "";
-                String linkAt = "";
-                int qp = fr.queuePair();
-                for (int i = 0; i < jt.transfers().size(); i++) {
-                    JobTasks.Transfer o = jt.transfers().get(i);
-                    int of = o.flowTask() < 0 ? -1 : g.flowIndex(o.flowTask());
-                    if (i == (int) s[0] || of < 0 || driver.taskStartPs(o.flowTask()) < 0) {
-                        continue;
-                    }
-                    long oEnd = driver.taskEndPs(o.flowTask()) >= 0 ? driver.taskEndPs(o.flowTask()) : endPs;
-                    long overlap = Math.min(to, oEnd) - Math.max(from, driver.taskStartPs(o.flowTask()));
-                    if (overlap <= 0) {
-                        continue;
-                    }
-                    String oName = o.sendName() + " from rank " + o.srcRank() + " to rank " + o.dstRank()
-                            + (o.iteration() == t.iteration() ? "" : " of iteration " + o.iteration());
-                    int os = g.flowSource(of);
-                    int od = g.flowDestination(of);
-                    if (os == hosts[0] || os == hosts[1] || od == hosts[0] || od == hosts[1]) {
-                        rnicCount++;
-                        if (overlap > rnicLongest) {
-                            rnicLongest = overlap;
-                            rnicName = oName;
-                        }
-                    }
-                    var oqp = driver.queuePair(of);
-                    String port = linksBeside == null || oqp == null || qp < 0 ? null
-                            : linksBeside.sharedPort(qp, oqp.id());
-                    if (port != null) {
-                        linkCount++;
-                        if (overlap > linkLongest) {
-                            linkLongest = overlap;
-                            linkName = oName;
-                            linkAt = port;
-                        }
-                    }
-                }
-                CollectiveRecord.Concurrent ownJob = rnicCount == 0 ? onHosts
-                        : onHosts.withTransfers(rnicCount, rnicName, rnicLongest);
-                CollectiveRecord.OnLinks jobOnLinks = linkCount == 0 ? CollectiveRecord.OnLinks.NONE
-                        : new CollectiveRecord.OnLinks(linkCount, linkName, linkLongest, linkAt);
-                named.add(new TransferRecord(t.sendName() + " from rank " + t.srcRank() + " to rank " + t.dstRank(),
-                        t.iteration(), t.bytes(), fr.id(), fr.fctPs(), fr.idealFctPs(), ownJob, jobOnLinks,
-                        beside == null ? CollectiveRecord.Beside.NONE : beside.of(own, hosts, from, to),
-                        linksBeside == null ? CollectiveRecord.OnLinks.NONE
-                                : linksBeside.of(own, t.flowTask(), t.flowTask() + 1, from, to)));
-            }
-            out.add(records.get(j).withSlowestTransfers(named));
-        }
-        return out;
-    }
-
-    /**
-     * The job's calls (its records {@code jobCalls}, in the order of {@code jt}'s calls) under way on one of
-     * {@code hosts}' RNICs within [{@code from}, {@code to}): a call from its last member's entry to its end (an
-     * unfinished one to {@code endPs}) on its ranks' hosts, unless it stays in one server over NVLink. How many, the
-     * one there longest (with the iteration when it is not {@code iteration}) and for how long.
-     */
-    private CollectiveRecord.Concurrent callsOnHosts(JobTasks jt, List<CollectiveRecord> jobCalls, int iteration,
-            int[] hosts, long from, long to, long endPs) {
-        int count = 0;
-        long longest = 0;
-        String name = "";
-        for (int k = 0; k < jt.calls().size() && k < jobCalls.size(); k++) {
-            CollectiveRecord r = jobCalls.get(k);
-            if (r.startPs() < 0) {
-                continue;
-            }
-            long overlap = Math.min(to, r.completed() ? r.endPs() : endPs) - Math.max(from, r.startPs());
-            if (overlap <= 0) {
-                continue;
-            }
-            int[] callHosts = hostsOf(jt.calls().get(k).call());
-            if (overNvlinkOnly(callHosts) || Arrays.stream(callHosts).noneMatch(h -> h == hosts[0] || h == hosts[1])) {
-                continue;
-            }
-            count++;
-            if (overlap > longest) {
-                longest = overlap;
-                name = r.name() + (r.iteration() == iteration ? "" : " of iteration " + r.iteration());
-            }
-        }
-        return count == 0 ? CollectiveRecord.Concurrent.NONE : new CollectiveRecord.Concurrent(count, name, longest);
-    }
-
     /** The distinct hosts of a call's ranks. */
-    private static int[] hostsOf(Collective call) {
+    static int[] hostsOf(Collective call) {
         int[] hosts = new int[call.rankCount()];
         for (int r = 0; r < hosts.length; r++) {
             hosts[r] = call.host(r);
