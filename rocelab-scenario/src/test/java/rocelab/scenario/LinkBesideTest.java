@@ -17,7 +17,8 @@ import rocelab.observe.output.SummaryText;
  * flows.csv's records (post to delivery) and the fabric's shape (one spine: two flows across the leaves share an
  * uplink when they leave the same leaf, a downlink when they reach the same one). Traffic that stays in its leaf, or
  * crosses the uplink after the call, is not named; nor is a host's own link, which the RNIC view covers, nor a link
- * beyond a switch that sprays packets (which of its ports they took is not kept).
+ * beyond a switch that sprays packets (which of its ports they took is not kept), nor anything in a run with link
+ * events (whose routes changed during the run).
  */
 class LinkBesideTest {
     private static final String BASE = """
@@ -77,6 +78,13 @@ class LinkBesideTest {
         RunResult sprayed = run(BASE.replace("spines: 1", "spines: 2") + "  - {kind: flow, src: 1, dst: 5, size: 32MB}\n"
                 + "switch: {ecmp: {mode: spray}}\n");
         assertThat(sprayed.collectives().get(0).onLinks()).isEqualTo(CollectiveRecord.OnLinks.NONE);
+
+        // A run with link events: the routes at its end are not the ones its flows had, so no link is claimed (here an
+        // event on a link nobody uses, after the call).
+        RunResult withEvents = run(BASE + "  - {kind: flow, src: 1, dst: 5, size: 32MB}\n"
+                + "events:\n  - {kind: link-down, a: h7, b: leaf1, at: 9ms}\n");
+        assertThat(withEvents.collectives().get(0).beside()).isEqualTo(CollectiveRecord.Beside.NONE);
+        assertThat(withEvents.collectives().get(0).onLinks()).isEqualTo(CollectiveRecord.OnLinks.NONE);
 
         RunResult later = run(BASE + "  - {kind: flow, src: 1, dst: 5, size: 1MB, start: 5ms}\n");
         CollectiveRecord call = later.collectives().get(0);
