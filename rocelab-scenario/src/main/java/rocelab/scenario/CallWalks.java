@@ -1,18 +1,22 @@
 package rocelab.scenario;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import rocelab.workload.flow.IdealBound;
+import rocelab.workload.job.JobSpec;
 import rocelab.workload.job.JobTasks;
 
 /**
- * The jobs' calls' group bounds ({@link JobResults.Bounds#callEndPs}), walked in chunks by whichever thread is free:
- * the ideal figures' thread once it has walked the jobs' ends, and the run's main thread when it would otherwise wait
- * for the figures ({@link #help}, on a walker of its own, {@link IdealBound#walker}). The 4,096-GPU Megatron
- * iteration's 396,040 calls took 6.2 s after its end walk's 12.1 s while main waited; a thread started for them at
- * once slowed main's loop and records instead. Every call's bound is the same whoever walks it.
+ * The jobs' ends and calls' group bounds ({@link JobResults.Bounds#jobEndPs}, {@link JobResults.Bounds#warmUpEndPs},
+ * {@link JobResults.Bounds#callEndPs}), walked by whichever thread is free: the ideal figures' thread once it has
+ * bounded the jobs' iterations, and the run's main thread when it would otherwise wait for the figures ({@link #help},
+ * on a walker of its own, {@link IdealBound#walker}). The ends first, one per claim, then the calls in chunks. The
+ * 4,096-GPU Megatron iteration's 396,040 calls took 6.2 s after its end walk's 12.1 s while main waited; a thread
+ * started for them at once slowed main's loop and records instead. Every bound is the same whoever walks it.
  */
 final class CallWalks {
     /** Calls per claim: large enough that claims cost nothing, small enough that the threads end together. */
@@ -26,6 +30,11 @@ final class CallWalks {
     private final int total;
     private final AtomicInteger next = new AtomicInteger();
     private final CountDownLatch chunksLeft;
+    /** Per job its end's bound and its warm-up's (-1 without one); claims 2j and 2j + 1 of {@link #nextEnd}. */
+    private final long[] jobEndPs;
+    private final long[] warmUpEndPs;
+    private final AtomicInteger nextEnd = new AtomicInteger();
+    private final CountDownLatch endsLeft;
     private final CompletableFuture<IdealBound> bound = new CompletableFuture<>();
 
     CallWalks(List<JobTasks> jobs) {
@@ -53,6 +62,9 @@ final class CallWalks {
         }
         this.total = firstOfJob[jobs.size()];
         this.chunksLeft = new CountDownLatch((total + chunk - 1) / chunk);
+        this.jobEndPs = new long[jobs.size()];
+        this.warmUpEndPs = new long[jobs.size()];
+        this.endsLeft = new CountDownLatch(2 * jobs.size());
     }
 
     /** The bound is made: from now on {@link #help} may walk calls. */
@@ -70,13 +82,39 @@ final class CallWalks {
      * when it is not (yet): the caller waits for the figures as before.
      */
     void help() {
-        if (bound.isDone() && !bound.isCompletedExceptionally() && next.get() < total) {
+        if (bound.isDone() && !bound.isCompletedExceptionally()
+                && (nextEnd.get() < 2 * jobs.size() || next.get() < total)) {
             walk(bound.join().walker());
+        }
+    }
+
+    /**
+     * The bound of every task, once made (waiting for it), or null when the figures failed before it was: the run's
+     * thread makes what needs only the bound while the figures' thread walks the groups.
+     */
+    IdealBound awaitBound() {
+        try {
+            return bound.join();
+        } catch (CompletionException | CancellationException e) {
+            return null;
         }
     }
 
     /** Walks calls on {@code walker} while any is left to claim. */
     void walk(IdealBound walker) {
+        int e;
+        while ((e = nextEnd.getAndIncrement()) < 2 * jobs.size()) {
+            JobTasks jt = jobs.get(e / 2);
+            JobSpec job = jt.job();
+            if (e % 2 == 0) {
+                // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
+                jobEndPs[e / 2] = walker.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
+            } else {
+                warmUpEndPs[e / 2] = job.warmup() > 0
+                        ? walker.lastEndPs(jt.ends()[job.warmup() - 1], new int[0], 0) : -1;
+            }
+            endsLeft.countDown();
+        }
         int from;
         while ((from = next.getAndAdd(chunk)) < total) {
             int to = Math.min(total, from + chunk);
@@ -93,11 +131,22 @@ final class CallWalks {
         }
     }
 
-    /** Every call's bound, per job, once every chunk is walked (by this thread or another). */
+    /** Per job, the bound of its end; once {@link #join} returned. */
+    long[] jobEndPs() {
+        return jobEndPs;
+    }
+
+    /** Per job, the bound of its warm-up's end (-1 without a warm-up); once {@link #join} returned. */
+    long[] warmUpEndPs() {
+        return warmUpEndPs;
+    }
+
+    /** Every call's bound, per job, once every end and chunk is walked (by this thread or another). */
     long[][] join() {
         boolean interrupted = false;
         while (true) {
             try {
+                endsLeft.await();
                 chunksLeft.await();
                 break;
             } catch (InterruptedException e) {

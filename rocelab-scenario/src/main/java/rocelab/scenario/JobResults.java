@@ -29,6 +29,8 @@ final class JobResults {
     private final boolean idealOnly;
 
     private final Bounds bounds;
+    /** Per job, its calls' ideal times from their members' entries in the run, when made ahead; else null. */
+    private final long[][] fromEntries;
 
     /** The jobs' figures in the run and on the ideal network (the same account in the ideal model). */
     private final JobAccount realAccount;
@@ -50,19 +52,14 @@ final class JobResults {
     }
 
     /**
-     * As above, the calls walked through {@code calls}: by this thread after the jobs' ends and iterations, and by any
-     * thread that helps meanwhile ({@link CallWalks#help}).
+     * As above, the jobs' ends and calls walked through {@code calls}: by this thread after the jobs' iterations, and
+     * by any thread that helps meanwhile ({@link CallWalks#help}).
      */
     static Bounds bounds(List<JobTasks> jobs, IdealBound ideal, CallWalks calls) {
-        long[] end = new long[jobs.size()];
-        long[] warmUpEnd = new long[jobs.size()];
         long[][] iteration = new long[jobs.size()][];
         for (int j = 0; j < jobs.size(); j++) {
             JobTasks jt = jobs.get(j);
             JobSpec job = jt.job();
-            // The bound of the job's end: its ranks' own bounds and the work of the ports of every transfer before.
-            end[j] = ideal.lastEndPs(jt.ends()[job.iterations() - 1], new int[0], 0);
-            warmUpEnd[j] = job.warmup() > 0 ? ideal.lastEndPs(jt.ends()[job.warmup() - 1], new int[0], 0) : -1;
             // Each measured iteration's span: its tasks copied with its gates as done at 0 (the bound of its end minus
             // the bound of its first gate's end is not a bound of it: an audit found such an "ideal" iteration 44 %
             // longer than the run's, where the hot rank started its iteration late and the others early).
@@ -74,8 +71,11 @@ final class JobResults {
             }
             iteration[j] = IdealSpans.ofGroups(ideal, from, to);
         }
+        // The jobs' ends and calls after the iterations, so that the run's thread, done with its own records, can
+        // walk them meanwhile (the 4,096-GPU iteration's end: 11 s).
         calls.walk(ideal);
-        return new Bounds(end, iteration, calls.join(), warmUpEnd);
+        long[][] callEnds = calls.join();
+        return new Bounds(calls.jobEndPs(), iteration, callEnds, calls.warmUpEndPs());
     }
 
     /**
@@ -83,6 +83,15 @@ final class JobResults {
      * ideal model, where the run is the bound and one account serves as both).
      */
     JobResults(JobAccount real, JobAccount idealAccount, IdealBound ideal, Bounds bounds) {
+        this(real, idealAccount, ideal, bounds, null);
+    }
+
+    /**
+     * As above, with each job's calls' ideal times from their members' entries in the run already made
+     * ({@link #idealFromEntries(List, TaskTimes, IdealBound)}; null: made when the records are).
+     */
+    JobResults(JobAccount real, JobAccount idealAccount, IdealBound ideal, Bounds bounds, long[][] fromEntries) {
+        this.fromEntries = fromEntries;
         this.jobs = real.jobs();
         this.real = real.times;
         this.ideal = ideal;
@@ -170,7 +179,8 @@ final class JobResults {
             boolean[] nvlink = nvlinkOnly(jt);
             CollectiveRecord.Concurrent[] concurrent = idealOnly ? null : ConcurrentCalls.withTransfers(jt, spans,
                     nvlink, realAccount.times, ConcurrentCalls.of(jt, spans, nvlink));
-            long[] fromRunsEntries = idealOnly ? null : idealFromEntries(jt);
+            long[] fromRunsEntries = idealOnly ? null
+                    : fromEntries != null ? fromEntries[j] : idealFromEntries(jt, real, ideal);
             for (int x = 0; x < jt.calls().size(); x++) {
                 JobTasks.Call c = jt.calls().get(x);
                 long[] idealSpan = idealAccount.callSpan(j, x);
@@ -243,7 +253,7 @@ final class JobResults {
      * of the call before the last came, and the call with every member entering at once is then not a bound (an
      * audit's AlltoAllv ran 735 us against such an ideal of 893 us). -1 where a member never entered.
      */
-    private long[] idealFromEntries(JobTasks jt) {
+    static long[] idealFromEntries(JobTasks jt, TaskTimes real, IdealBound ideal) {
         int n = jt.calls().size();
         int[][] from = new int[n][];
         long[][] at = new long[n][];
@@ -279,6 +289,19 @@ final class JobResults {
             bound[x] = bound[x] < 0 ? -1 : Math.max(0, bound[x] - lastOffset[x]);
         }
         return bound;
+    }
+
+    /**
+     * Per job of {@code jobs}, {@link #idealFromEntries(JobTasks, TaskTimes, IdealBound)}: they need the bound of every
+     * task and the run's times, not the groups' bounds, so the run's main thread makes them while the ideal figures'
+     * thread still walks those (the 4,096-GPU iteration: 22 s of calls' copies beside 39 s of its iteration's).
+     */
+    static long[][] idealFromEntries(List<JobTasks> jobs, TaskTimes real, IdealBound ideal) {
+        long[][] out = new long[jobs.size()][];
+        for (int j = 0; j < jobs.size(); j++) {
+            out[j] = idealFromEntries(jobs.get(j), real, ideal);
+        }
+        return out;
     }
 
     /**

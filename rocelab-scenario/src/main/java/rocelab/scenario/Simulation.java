@@ -816,16 +816,24 @@ public final class Simulation {
         }
         progress.onFlowRecords(flows, pfcLog, creditLog, ecmpLog, endPs, model == Model.PACKET);
         progress.onPhase("run's records");
+        long[][] fromEntries = null;
         if (early != null && callWalks != null) {
-            // Rather than wait for the figures, walk the jobs' calls that their thread has not claimed yet.
+            // Rather than wait for the figures, walk the jobs' ends and calls that their thread has not claimed yet.
             callWalks.help();
+            // And bound each call from its members' entries in the run, which needs only the bound of every task:
+            // the figures' thread, meanwhile, bounds the jobs' ends and iterations.
+            IdealBound bound = realJobs == null ? null : callWalks.awaitBound();
+            if (bound != null) {
+                fromEntries = JobResults.idealFromEntries(jobs, realJobs.times, bound);
+            }
         }
         IdealFigures figures = early != null ? early.join() : reportsIdeal() ? idealFigures() : null;
         progress.onPhase("ideal figures wait");
         IdealBound ideal = figures == null ? null : figures.bound();
         idealBound = ideal;
         JobAccount idealAccount = idealJobs != null ? idealJobs.join() : shape == null ? null : JobAccount.of(shape, ideal);
-        JobResults jobResults = shape == null ? null : new JobResults(realJobs, idealAccount, ideal, figures.jobs());
+        JobResults jobResults = shape == null ? null
+                : new JobResults(realJobs, idealAccount, ideal, figures.jobs(), fromEntries);
         // What else of the workload ran on each call's, job's and request's RNICs (only when it has more than one item).
         BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
         // And what else crossed each call's switch ports while its own data did (packet level: the switches' routes).

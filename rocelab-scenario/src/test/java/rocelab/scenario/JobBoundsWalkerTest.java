@@ -8,8 +8,9 @@ import rocelab.workload.flow.IdealBound;
 import rocelab.workload.job.JobTasks;
 
 /**
- * The jobs' group bounds (the job's end, its iterations, its calls) are the same whether the figures' thread walks
- * every call itself or another thread helps it ({@link CallWalks#help}, on a walker of its own), call by call.
+ * The jobs' group bounds (the job's end and warm-up end, its iterations, its calls) are the same whether the figures'
+ * thread walks every end and call itself or another thread helps it ({@link CallWalks#help}, on a walker of its own),
+ * end by end and call by call.
  */
 class JobBoundsWalkerTest {
     private static final String SCENARIO = """
@@ -45,18 +46,26 @@ class JobBoundsWalkerTest {
             JobResults.Bounds helped = JobResults.bounds(jobs, bound, shared);
             helper.join();
             assertThat(helped.jobEndPs()).containsExactly(alone.jobEndPs());
+            assertThat(helped.warmUpEndPs()).containsExactly(alone.warmUpEndPs());
             for (int j = 0; j < 2; j++) {
                 assertThat(helped.callEndPs()[j]).as("round %d, job %d", round, j).containsExactly(alone.callEndPs()[j]);
                 assertThat(helped.iterationSpanPs()[j]).containsExactly(alone.iterationSpanPs()[j]);
             }
         }
-        // A helper alone, the figures' thread never walking: every call, once.
+        // A helper alone, the figures' thread never walking: every end and call, once.
         CallWalks byHelper = new CallWalks(jobs, 3);
         byHelper.boundMade(bound);
         byHelper.help();
         long[][] got = byHelper.join();
         for (int j = 0; j < 2; j++) {
             assertThat(got[j]).containsExactly(alone.callEndPs()[j]);
+            JobTasks jt = jobs.get(j);
+            // Each end is the walk of the job's last iteration's ends; the warm-up's, of its last warm-up iteration's.
+            assertThat(byHelper.jobEndPs()[j]).isEqualTo(alone.jobEndPs()[j])
+                    .isEqualTo(bound.lastEndPs(jt.ends()[jt.job().iterations() - 1], new int[0], 0)).isPositive();
+            assertThat(byHelper.warmUpEndPs()[j]).isEqualTo(alone.warmUpEndPs()[j]).isEqualTo(jt.job().warmup() > 0
+                    ? bound.lastEndPs(jt.ends()[jt.job().warmup() - 1], new int[0], 0) : -1);
         }
+        assertThat(alone.warmUpEndPs()[0]).isPositive().isLessThan(alone.jobEndPs()[0]);
     }
 }

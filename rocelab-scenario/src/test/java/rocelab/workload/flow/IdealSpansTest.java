@@ -77,4 +77,69 @@ class IdealSpansTest {
         // Nothing between: 0; no task: -1.
         assertThat(IdealSpans.of(bound, new int[] {queue, -1}, new int[] {ready, end})).containsExactly(0, -1);
     }
+
+    /**
+     * A call of two members on hosts {@code a} and {@code b}: each member's entry, then a message from a to b on a
+     * connection of the call's own (a second message on it for the larger call) and one from b to a, or from c to d
+     * when they are given (not -1), and the member's end. Returns {entry a, entry b, end a, end b}.
+     */
+    private static int[] call(TaskGraph g, int after, int a, int b, int c, int d, long bytes, boolean second) {
+        int ea = g.join(a, after);
+        int eb = g.delay(3_000_000L, b, after);
+        int ab = g.newConnection();
+        int x = g.flow(a, b, bytes, -1, ab, 0, ea);
+        int y = c < 0 ? g.flow(b, a, bytes, -1, -1, 0, eb) : g.flow(c, d, bytes, -1, -1, 0, eb);
+        if (second) {
+            x = g.flow(a, b, bytes / 2, -1, ab, 0, x);
+        }
+        int da = g.join(a, x, TaskGraph.acked(y));
+        int db = g.join(b, y);
+        return new int[] {ea, eb, da, db};
+    }
+
+    /**
+     * Groups whose copies are the same task for task share one copy and walk (a job's calls repeat layer after
+     * layer): each group's bound, computed with the others, is the one it has alone, whether it repeats an earlier
+     * group or differs from it in one thing only (hosts, bytes, a message more, a member's entry offset).
+     */
+    @Test
+    void shouldGiveEveryGroupItsOwnBoundWhenGroupsRepeat() throws ScenarioException {
+        ScenarioConfig config = new ScenarioReader().read(FABRIC, "spans.yaml", Path.of("."));
+        Network network = Simulation.assemble(config).network();
+        IdealNetwork net = ideal(network, config);
+        TaskGraph g = new TaskGraph();
+        int prev = g.join(-1);
+        // Hosts a, b, c, d; bytes; a second message; b's entry offset.
+        long[][] shapes = {{0, 1, -1, -1, 64 * 1024, 0, 0}, {0, 1, -1, -1, 64 * 1024, 0, 0},
+                {2, 3, -1, -1, 64 * 1024, 0, 0}, {0, 1, -1, -1, 96 * 1024, 0, 0}, {0, 1, -1, -1, 64 * 1024, 1, 0},
+                {0, 1, -1, -1, 64 * 1024, 0, 0}, {0, 1, -1, -1, 64 * 1024, 0, 2_000_000L},
+                {0, 1, -1, -1, 64 * 1024, 0, 2_000_000L}, {1, 0, -1, -1, 64 * 1024, 0, 0},
+                {0, 1, 2, 3, 64 * 1024, 0, 0}, {0, 1, 0, 3, 64 * 1024, 0, 0}};
+        int n = shapes.length;
+        int[][] from = new int[n][];
+        long[][] at = new long[n][];
+        int[][] to = new int[n][];
+        for (int i = 0; i < n; i++) {
+            long[] s = shapes[i];
+            int[] c = call(g, prev, (int) s[0], (int) s[1], (int) s[2], (int) s[3], s[4], s[5] == 1);
+            from[i] = new int[] {c[0], c[1]};
+            at[i] = new long[] {0, s[6]};
+            to[i] = new int[] {c[2], c[3]};
+            prev = g.join(-1, c[2], c[3]);
+        }
+        IdealBound bound = new IdealBound(g, net, network.hostCount(), null);
+        long[] together = IdealSpans.ofGroups(bound, from, at, to);
+        for (int i = 0; i < n; i++) {
+            long alone = IdealSpans.ofGroups(bound, new int[][] {from[i]}, new long[][] {at[i]},
+                    new int[][] {to[i]})[0];
+            assertThat(together[i]).as("group %d", i).isEqualTo(alone).isPositive();
+        }
+        // The shapes differ in what the bound sees: each change gives another bound (so sharing would show).
+        assertThat(together[0]).isEqualTo(together[1]).isEqualTo(together[5]);
+        assertThat(together[6]).isEqualTo(together[7]).isGreaterThan(together[0]);
+        assertThat(together[3]).isGreaterThan(together[0]);
+        assertThat(together[4]).isGreaterThan(together[0]);
+        // Two messages out of one RNIC take longer than out of two: the hosts are in what makes a copy the same.
+        assertThat(together[10]).isGreaterThan(together[9]);
+    }
 }

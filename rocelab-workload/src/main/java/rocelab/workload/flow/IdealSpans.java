@@ -3,7 +3,6 @@ package rocelab.workload.flow;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.PriorityQueue;
 import rocelab.workload.graph.TaskGraph;
 
 /**
@@ -25,6 +24,9 @@ import rocelab.workload.graph.TaskGraph;
  */
 public final class IdealSpans {
     private IdealSpans() {}
+
+    /** Groups of at least this many tasks have their copy's room made at once. */
+    private static final int LARGE_GROUP = 1 << 20;
 
     /**
      * Per pair i, the bound of the time from the end of {@code from[i]} to the end of {@code to[i]} (ps); -1 where
@@ -66,19 +68,26 @@ public final class IdealSpans {
         sub.localLinks(g.localLinks());
         int pairs = from.length;
         long[] out = new long[pairs];
-        int[] subEnd = new int[pairs];
         int[][] subEnds = new int[pairs][];
         int[] subFirst = new int[pairs];
+        // Per group, the earlier group whose copy is the same task for task (-1: none): a job's calls repeat, layer
+        // after layer, on the same ranks with the same entries, and a copy's bound is a function of the copy alone
+        // (each group has capacities of its own, and nothing of it waits on another group), so one copy and one walk
+        // serve them all.
+        int[] sameAs = new int[pairs];
+        Map<CopyRecipe.Key, Integer> copies = new HashMap<>();
         int[] groupOf = new int[16];
-        Map<Integer, Integer> connections = new HashMap<>();
+        int groups = 0;
+        CopyRecipe recipe = new CopyRecipe(sub, g.connectionCount());
         // Look-ups by task id, over the whole graph, made once and reset after each group (only what it touched):
         // a large job's groups span millions of ids, where arrays per group (or binary searches) cost most of the
         // bound's time (the 4,096-GPU iteration: 68 s of ideal figures).
         int[] place = new int[g.taskCount()];
         Arrays.fill(place, -1);
         boolean[] isA = new boolean[g.taskCount()];
+        int[] after = new int[16];
         for (int i = 0; i < pairs; i++) {
-            subEnd[i] = -1;
+            sameAs[i] = -1;
             subEnds[i] = new int[0];
             if (from[i] == null || to[i] == null) {
                 out[i] = -1;
@@ -97,21 +106,34 @@ public final class IdealSpans {
             int[] delayOf = new int[as.length];
             Arrays.fill(delayOf, -1);
             int[] between = between(bound, as, to[i], place, isA);
-            // The copy of each task, by the task's place in the sorted list (-1 until copied): in the topological
-            // order every task a task waits on among them is copied before it.
-            int[] sorted = between.clone();
-            Arrays.sort(sorted);
-            // Each task's place in sorted by its id (-1: not between), for the look-ups below.
-            for (int k = 0; k < sorted.length; k++) {
-                place[sorted[k]] = k;
+            // The copy of each task, by the task's place in between's order (-1 until copied): in that topological
+            // order every task a task waits on among them is copied before it. A copy's number counts from the
+            // group's first copy (CopyRecipe).
+            for (int k = 0; k < between.length; k++) {
+                place[between[k]] = k;
             }
-            int[] copyOf = new int[sorted.length];
+            int[] copyOf = new int[between.length];
             Arrays.fill(copyOf, -1);
             subFirst[i] = sub.taskCount();
-            connections.clear();
+            if (between.length >= LARGE_GROUP) {
+                // A copy of millions of tasks (a job's iteration) is made at its size, not doubled into: an array
+                // half empty, and each doubling's copy, is room the bound needs then (the 4,096-GPU iteration's
+                // peak of live heap is while this copy is bounded).
+                long flows = 0;
+                long deps = 0;
+                for (int t : between) {
+                    flows += g.kind(t) == TaskGraph.Kind.FLOW ? 1 : 0;
+                    deps += bound.dependencies(t);
+                }
+                sub.expect((long) sub.taskCount() + between.length + as.length, sub.flowCount() + flows,
+                        sub.dependencyCount() + deps);
+            }
+            recipe.start();
             for (int t : between) {
                 int deps = bound.dependencies(t);
-                int[] after = new int[deps];
+                if (after.length < deps) {
+                    after = new int[Math.max(deps, 2 * after.length)];
+                }
                 for (int j = 0; j < deps; j++) {
                     int d = bound.dependency(t, j);
                     int x = place[TaskGraph.target(d)];
@@ -119,7 +141,7 @@ public final class IdealSpans {
                     int gate = x < 0 ? Arrays.binarySearch(as, TaskGraph.target(d)) : -1;
                     if (gate >= 0 && atOfSorted[gate] > 0) {
                         if (delayOf[gate] < 0) {
-                            delayOf[gate] = sub.delay(atOfSorted[gate], g.owner(as[gate]));
+                            delayOf[gate] = recipe.delay(atOfSorted[gate], g.owner(as[gate]), after, 0);
                         }
                         after[j] = delayOf[gate];
                         continue;
@@ -129,14 +151,14 @@ public final class IdealSpans {
                 copyOf[place[t]] = switch (g.kind(t)) {
                     case FLOW -> {
                         int f = g.flowIndex(t);
-                        yield sub.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
-                                connection(sub, connections, g.connection(f)), 0, after);
+                        yield recipe.flow(g.flowSource(f), g.flowDestination(f), g.flowBytes(f), g.flowDscp(f),
+                                g.connection(f), after, deps);
                     }
-                    case NVLINK -> sub.flow(g.owner(t), g.nvlinkDestination(t), g.nvlinkBytes(t), -1,
-                            connection(sub, connections, g.nvlinkConnection(t)), 0, after);
-                    case COMPUTE -> sub.compute(g.durationPs(t), g.owner(t), after);
-                    case DELAY -> sub.delay(g.durationPs(t), g.owner(t), after);
-                    case JOIN -> sub.join(g.owner(t), after);
+                    case NVLINK -> recipe.flow(g.owner(t), g.nvlinkDestination(t), g.nvlinkBytes(t), -1,
+                            g.nvlinkConnection(t), after, deps);
+                    case COMPUTE -> recipe.compute(g.durationPs(t), g.owner(t), after, deps);
+                    case DELAY -> recipe.delay(g.durationPs(t), g.owner(t), after, deps);
+                    case JOIN -> recipe.join(g.owner(t), after, deps);
                 };
             }
             int[] ends = new int[to[i].length];
@@ -147,15 +169,27 @@ public final class IdealSpans {
                     ends[e++] = copyOf[at];
                 }
             }
-            for (int t : sorted) {
+            for (int t : between) {
                 place[t] = -1;
             }
-            subEnds[i] = Arrays.copyOf(ends, e);
-            subEnd[i] = e == 0 ? -1 : 0;
+            ends = Arrays.copyOf(ends, e);
+            // A group none of whose ends waits on from[i] has the span 0: copied (a group of its own), never walked.
+            CopyRecipe.Key key = e == 0 ? null : recipe.key(ends);
+            Integer earlier = key == null ? null : copies.putIfAbsent(key, i);
+            if (earlier != null) {
+                recipe.drop();
+                sameAs[i] = earlier;
+                continue;
+            }
+            recipe.finish();
+            for (int k = 0; k < e; k++) {
+                ends[k] += subFirst[i];
+            }
+            subEnds[i] = ends;
             if (groupOf.length < sub.taskCount()) {
                 groupOf = Arrays.copyOf(groupOf, Math.max(sub.taskCount(), 2 * groupOf.length));
             }
-            Arrays.fill(groupOf, subFirst[i], sub.taskCount(), i);
+            Arrays.fill(groupOf, subFirst[i], sub.taskCount(), groups++);
         }
         if (sub.taskCount() == 0) {
             return out;
@@ -163,16 +197,16 @@ public final class IdealSpans {
         IdealBound alone = new IdealBound(sub, bound.network(), bound.hostCount(),
                 Arrays.copyOf(groupOf, sub.taskCount()));
         for (int i = 0; i < pairs; i++) {
-            if (out[i] >= 0 && subEnd[i] >= 0) {
+            if (subEnds[i].length > 0 && sameAs[i] < 0) {
                 out[i] = alone.lastEndPs(subEnds[i], new int[0], subFirst[i]);
             }
         }
+        for (int i = 0; i < pairs; i++) {
+            if (sameAs[i] >= 0) {
+                out[i] = out[sameAs[i]];
+            }
+        }
         return out;
-    }
-
-    /** The copy's connection for connection c of the graph (-1: none), made when first met. */
-    private static int connection(TaskGraph sub, Map<Integer, Integer> connections, int c) {
-        return c < 0 ? -1 : connections.computeIfAbsent(c, k -> sub.newConnection());
     }
 
     /**
@@ -214,7 +248,24 @@ public final class IdealSpans {
                 }
             }
         }
-        Arrays.sort(found, 0, n);
+        // In the order of their ids: read off the marks where they are dense (a job's iteration: tens of millions of
+        // tasks, whose sort cost 9 s of the 4,096-GPU iteration's bound), else sorted.
+        int lowest = Integer.MAX_VALUE;
+        int highest = -1;
+        for (int i = 0; i < n; i++) {
+            lowest = Math.min(lowest, found[i]);
+            highest = Math.max(highest, found[i]);
+        }
+        if (n > 0 && (long) highest - lowest < 8L * n) {
+            int k = 0;
+            for (int x = lowest; x <= highest; x++) {
+                if (place[x] >= 0) {
+                    found[k++] = x;
+                }
+            }
+        } else {
+            Arrays.sort(found, 0, n);
+        }
         found = Arrays.copyOf(found, n);
         // Each task's place among them, and whether it is one of as, by its id: a look-up per dependency.
         for (int i = 0; i < n; i++) {
@@ -287,21 +338,25 @@ public final class IdealSpans {
                 }
             }
         }
-        PriorityQueue<Integer> ready = new PriorityQueue<>();
+        // The ready as a binary min-heap of places (a place's order is its task's): millions of them in a large
+        // job's iteration, which boxed in a PriorityQueue cost seconds.
+        int[] ready = new int[Math.max(1, queued)];
+        int readyCount = 0;
         for (int i = 0; i < n; i++) {
             if (kept[i] && waiting[i] == 0) {
-                ready.add(i);
+                ready[readyCount++] = i; // ascending: already a heap
             }
         }
         int[] order = new int[queued];
         int m = 0;
-        while (!ready.isEmpty()) {
-            int i = ready.poll();
+        while (readyCount > 0) {
+            int i = ready[0];
+            siftDown(ready, --readyCount, ready[readyCount]);
             order[m++] = found[i];
             for (int e = start[i]; e < start[i + 1]; e++) {
                 int k = next[e];
                 if (kept[k] && --waiting[k] == 0) {
-                    ready.add(k);
+                    siftUp(ready, readyCount++, k);
                 }
             }
         }
@@ -313,5 +368,40 @@ public final class IdealSpans {
         }
         // A cycle (which the driver refuses in a run) would leave tasks out: a relaxation, still a bound.
         return Arrays.copyOf(order, m);
+    }
+
+    /** Puts {@code v} into the min-heap {@code heap} at free slot {@code at} (the heap's old size) and restores order. */
+    private static void siftUp(int[] heap, int at, int v) {
+        while (at > 0) {
+            int parent = (at - 1) >>> 1;
+            if (heap[parent] <= v) {
+                break;
+            }
+            heap[at] = heap[parent];
+            at = parent;
+        }
+        heap[at] = v;
+    }
+
+    /** Puts {@code v} (the heap's former last) at the root of the min-heap of {@code size} and restores order. */
+    private static void siftDown(int[] heap, int size, int v) {
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && heap[child + 1] < heap[child]) {
+                child++;
+            }
+            if (v <= heap[child]) {
+                break;
+            }
+            heap[at] = heap[child];
+            at = child;
+        }
+        if (size > 0) {
+            heap[at] = v;
+        }
     }
 }

@@ -804,6 +804,12 @@ public final class TaskGraph {
         return new FlowSpec(flowSrc[f], flowDst[f], flowBytes[f], flowStartPs[f], flowDscp[f]);
     }
 
+    /** How many dependencies the tasks were given when added, every task's together (a promise's late ones not). */
+    public int dependencyCount() {
+        return depCount;
+    }
+
+    /** How many flows the graph holds (NVLink transfers are not flows). */
     public int flowCount() {
         return flowCount;
     }
