@@ -21,7 +21,7 @@ import rocelab.scenario.sweep.LocalSweep;
 final class OutputFolder implements AutoCloseable {
     /** What a rocelab output folder holds, so that replacing one never deletes a file rocelab did not write. */
     private static final Set<String> OWN_FILES = Set.of("summary.json", "manifest.json", "flows.csv",
-            "flows_aggregated.csv", "slowdown_by_size.csv", "ports.csv", "nics.csv", "topology.csv", "pfc.csv", "pfc_counters.csv", "vl.csv", "collectives.csv", "jobs.csv",
+            "flows_aggregated.csv", "slowdown_by_size.csv", "ports.csv", "nics.csv", "topology.csv", "pfc.csv", "pfc_counters.csv", "vl.csv", "collectives.csv", "transfers.csv", "jobs.csv",
             "ranks.csv", "timeline.csv", "timeline.json", "requests.csv", "llm_calls.csv", "rates.csv", "queues.csv", "links.csv", "throughput.csv", "report.html",
             "charts", "compare.csv", "results.csv", "sweep.html");
 

@@ -13,6 +13,7 @@ import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.inference.ServiceRecord;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.JobTransferRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -54,6 +55,7 @@ import rocelab.observe.trace.GpuTimeline;
  * @param nvlinkTransfers how many of the workload's transfers (traffic items' flows, jobs' and collectives' messages)
  *     had their two ends on GPUs of one server and went over NVLink, not the network: they are not flows
  * @param nvlinkBytes the bytes of those transfers
+ * @param transfers every point-to-point transfer of the jobs (transfers.csv), in the jobs' order
  */
 public record RunResult(
         String scenario,
@@ -88,7 +90,8 @@ public record RunResult(
         FlowsBySize flowsAggregated,
         String notModelled,
         long nvlinkTransfers,
-        long nvlinkBytes) {
+        long nvlinkBytes,
+        List<JobTransferRecord> transfers) {
 
     public RunResult {
         requests = List.copyOf(requests);
@@ -97,6 +100,7 @@ public record RunResult(
         jobs = List.copyOf(jobs);
         timeline = List.copyOf(timeline);
         ranks = List.copyOf(ranks);
+        transfers = List.copyOf(transfers);
         // A view over a finished run's arrays is kept as it is: copying made an object per flow (millions).
         flows = flows instanceof FlowRecordList ? flows : List.copyOf(flows);
         collectives = List.copyOf(collectives);

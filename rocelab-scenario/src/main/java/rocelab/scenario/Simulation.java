@@ -856,7 +856,8 @@ public final class Simulation {
                 jobRecords,
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 served.serviceRecords(), timelineRecords, model.key(), gpuTimeline, threadsNote, null, notModelled(),
-                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
+                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes(),
+                JobTransfers.of(jobs, driver, flows));
     }
 
     /** How the event loop ended: why, and the cycle of a deadlock with when data last moved (-1: none). */
@@ -1134,15 +1135,17 @@ public final class Simulation {
         JobTimeline timeline = account == null ? null : new JobTimeline(account);
         InferenceResults served = new InferenceResults(inference, ideal, ideal);
         double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
+        List<FlowRecord> flows = flowRecords(ideal);
         return new RunResult(config.name(), config.seed(), "ideal-network", Version.CURRENT, scenarioHash(),
-                ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flowRecords(ideal),
+                ideal.lastFinishPs(), wallSeconds, 0, true, "completed", List.of(), -1, flows,
                 collectives(ideal, figures, jobResults, null, null, -1), FabricTotals.of(network), network, series, pfcLog,
                 null, null,
                 jobResults == null ? List.of() : jobResults.jobRecords(),
                 jobResults == null ? List.of() : jobResults.rankRecords(), served.requests(), served.calls(),
                 served.serviceRecords(), timeline == null ? List.of() : timeline.timeline(), model.key(),
                 gpuTimeline(timeline, ideal), threadsNote, null, notModelled(),
-                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes());
+                driver.graph().nvlinkTransferCount(), driver.graph().nvlinkTransferBytes(),
+                JobTransfers.of(jobs, ideal, flows));
     }
 
     /**

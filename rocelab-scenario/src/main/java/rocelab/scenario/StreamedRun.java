@@ -259,7 +259,7 @@ public final class StreamedRun {
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Simulation.Model.FLOW.key(), null, threadsNote,
                 flows, RunResult.notModelled(network.isInfiniband(), false) + (config.faults().isEmpty() ? ""
                         : RunResult.faultsNotModelled(config.faults().size())), graph.nvlinkTransferCount(),
-                graph.nvlinkTransferBytes());
+                graph.nvlinkTransferBytes(), List.of());
         // one collective: one traffic class
     }
 

@@ -26,6 +26,7 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.FlowsBySize;
 import rocelab.observe.flow.SlowdownBySize;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.JobTransferRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.pfc.PfcLog;
@@ -33,7 +34,7 @@ import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
 
 /**
- * Writes a run's output folder: flows.csv, timeline.json (the GPUs' timelines, with jobs or inference), collectives.csv (when there are collectives), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
+ * Writes a run's output folder: flows.csv, timeline.json (the GPUs' timelines, with jobs or inference), collectives.csv (when there are collectives), transfers.csv (when jobs have point-to-point transfers), requests.csv and llm_calls.csv (with inference services), ports.csv, nics.csv, topology.csv, rates.csv and queues.csv (time series, when
  * sampled), pfc.csv (every PFC frame, when PFC is on), vl.csv (per port and virtual
  * lane, InfiniBand), manifest.json and summary.json. Every file is written atomically; the command line writes a
  * run into a fresh folder that replaces the old one when complete, so files of two runs never mix.
@@ -180,6 +181,11 @@ public final class RunWriter {
             AtomicFiles.write(dir.resolve("collectives.csv"), out -> collectivesCsv(out, result.collectives()));
         } else {
             Files.deleteIfExists(dir.resolve("collectives.csv"));
+        }
+        if (!result.transfers().isEmpty()) {
+            AtomicFiles.write(dir.resolve("transfers.csv"), out -> transfersCsv(out, result.transfers()));
+        } else {
+            Files.deleteIfExists(dir.resolve("transfers.csv"));
         }
         if (!result.jobs().isEmpty()) {
             AtomicFiles.write(dir.resolve("jobs.csv"), jobsCsv(result.jobs()));
@@ -485,6 +491,48 @@ public final class RunWriter {
                 t.rounded(c.rateHeldShare(), 3);
             }
             t.text(c.completed() ? "completed" : "unfinished").endRow();
+        }
+        t.flush();
+    }
+
+    /**
+     * transfers.csv: every point-to-point transfer of the jobs, by its flow in flows.csv (empty over NVLink), its time
+     * from post to end against its time alone.
+     */
+    static void transfersCsv(OutputStream out, List<JobTransferRecord> transfers) throws IOException {
+        CsvStream t = new CsvStream(out, List.of("job", "name", "receive", "iteration", "src_rank", "dst_rank",
+                "src_host", "dst_host", "size_bytes", "over", "flow_id", "start_us", "end_us", "time_us",
+                "ideal_time_us", "network_slowdown", "status"));
+        for (var x : transfers) {
+            t.text(x.job()).text(x.sendName()).text(x.recvName()).number(x.iteration()).number(x.srcRank())
+                    .number(x.dstRank()).number(x.srcHost()).number(x.dstHost()).number(x.bytes())
+                    .text(x.nvlink() ? "nvlink" : "fabric");
+            if (x.nvlink()) {
+                t.empty();
+            } else {
+                t.number(x.flow());
+            }
+            if (x.startPs() >= 0) {
+                t.micros(x.startPs());
+            } else {
+                t.empty();
+            }
+            if (x.completed()) {
+                t.micros(x.endPs()).micros(x.timePs());
+            } else {
+                t.empty().empty();
+            }
+            if (x.idealPs() > 0) {
+                t.micros(x.idealPs());
+            } else {
+                t.empty();
+            }
+            if (Double.isNaN(x.slowdown())) {
+                t.empty();
+            } else {
+                t.rounded(x.slowdown(), 3);
+            }
+            t.text(x.completed() ? "completed" : x.startPs() < 0 ? "not posted" : "unfinished").endRow();
         }
         t.flush();
     }

@@ -22,6 +22,7 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.JobTransferRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.IbCounterNames;
@@ -130,6 +131,7 @@ final class ReportData {
     Map<String, Object> manifest = Map.of();
     List<FlowRecord> flows = List.of();
     List<CollectiveRecord> collectives = List.of();
+    List<JobTransferRecord> transfers = List.of();
     List<JobRecord> jobs = List.of();
     List<RankRecord> ranks = List.of();
     List<TimelineRecord> timeline = List.of();
@@ -253,6 +255,8 @@ final class ReportData {
         d.flows = r.flows();
         // Rounded as the files hold them, so a report rebuilt from the folder is the same page byte for byte.
         d.collectives = r.collectives().stream().map(ReportData::asWritten).toList();
+        // Whole picoseconds, as transfers.csv holds them.
+        d.transfers = r.transfers();
         d.jobs = r.jobs().stream().map(j -> new JobRecord(j.job(), j.ranks(), j.iterations(), j.warmup(), j.startPs(),
                 j.endPs(), j.completed(), j.idealEndPs(), ns(j.iterationUs()), ns(j.idealIterationUs()),
                 ns(j.computeUs()), ns(j.exposedCommUs()), ns(j.idleUs()), ns(j.idealExposedCommUs()),

@@ -17,6 +17,7 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.inference.CallRecord;
 import rocelab.observe.inference.RequestRecord;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.JobTransferRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 
@@ -139,6 +140,7 @@ final class ReportFolder {
                 : sim instanceof Number n ? n.doubleValue() * 1e6 : 0;
         d.flows = flows(Csv.read(dir.resolve("flows.csv")));
         d.collectives = collectives(Csv.read(dir.resolve("collectives.csv")));
+        d.transfers = transfers(Csv.read(dir.resolve("transfers.csv")));
         d.jobs = jobs(Csv.read(dir.resolve("jobs.csv")));
         d.ranks = ranks(Csv.read(dir.resolve("ranks.csv")));
         d.timeline = timeline(Csv.read(dir.resolve("timeline.csv")));
@@ -257,6 +259,21 @@ final class ReportFolder {
                             : FlowRecord.NotPosted.NO, -1, -1, qpWait ? c.ps(i, "qp_wait_us") : -1,
                     deliveredBytes && !c.text(i, "delivered_bytes").isEmpty() ? c.integer(i, "delivered_bytes")
                             : delivered >= 0 || fct >= 0 ? size : -1));
+        }
+        return out;
+    }
+
+    private static List<JobTransferRecord> transfers(Csv c) throws RunFolderException {
+        List<JobTransferRecord> out = new ArrayList<>();
+        if (c == null) {
+            return out;
+        }
+        for (int i = 0; i < c.rows.size(); i++) {
+            out.add(new JobTransferRecord(c.text(i, "job"), c.text(i, "name"), c.text(i, "receive"),
+                    (int) c.integer(i, "iteration"), (int) c.integer(i, "src_rank"), (int) c.integer(i, "dst_rank"),
+                    (int) c.integer(i, "src_host"), (int) c.integer(i, "dst_host"), c.integer(i, "size_bytes"),
+                    c.text(i, "flow_id").isEmpty() ? -1 : (int) c.integer(i, "flow_id"), c.ps(i, "start_us"),
+                    c.ps(i, "end_us"), c.ps(i, "ideal_time_us")));
         }
         return out;
     }

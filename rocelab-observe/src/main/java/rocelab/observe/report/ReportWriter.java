@@ -18,6 +18,7 @@ import rocelab.observe.flow.CollectiveRecord;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.flow.SlowdownBySize;
 import rocelab.observe.job.JobRecord;
+import rocelab.observe.job.JobTransferRecord;
 import rocelab.observe.job.RankRecord;
 import rocelab.observe.job.TimelineRecord;
 import rocelab.observe.output.AtomicFiles;
@@ -185,6 +186,7 @@ public final class ReportWriter {
         Findings.append(p, d);
         jobs(p, d);
         collectives(p, d);
+        transfers(p, d);
         InferenceSection.append(p, d);
         TimeCharts.append(p, d);
         flows(p, d);
@@ -207,7 +209,7 @@ public final class ReportWriter {
                 + " summary.json and manifest.json; no ports.csv, nics.csv, queues.csv, rates.csv, links.csv, pfc.csv"
                 + " or vl.csv: the " + d.model() + " model counts no packets; ") + "slowdown_by_size.csv when the"
                 + " flows have more than one size; collectives.csv, jobs.csv,"
-                + " ranks.csv, timeline.csv with jobs; requests.csv and llm_calls.csv with inference; charts/ holds"
+                + " ranks.csv, timeline.csv with jobs (transfers.csv too when they send point to point); requests.csv and llm_calls.csv with inference; charts/ holds"
                 + " every chart as SVG and PNG. docs/outputs.md describes them all.</p>");
         return p;
     }
@@ -344,6 +346,48 @@ public final class ReportWriter {
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
+    }
+
+    /** The jobs' point-to-point transfers, those that lost most time against their time alone first. */
+    private static void transfers(Page p, ReportData d) {
+        if (d.transfers.isEmpty()) {
+            return;
+        }
+        // As for the calls: a warm-up's transfers count nowhere but in transfers.csv.
+        List<JobTransferRecord> all = new ArrayList<>(d.transfers.stream().filter(t -> !t.warmUp(d.jobs)).toList());
+        int warmUp = d.transfers.size() - all.size();
+        if (all.isEmpty()) {
+            return;
+        }
+        p.h2("Point-to-point transfers, slowest against their time alone first");
+        all.sort(Comparator.comparingLong((JobTransferRecord t) -> !t.completed() ? Long.MIN_VALUE : -t.lostPs())
+                .thenComparingLong(t -> -t.timePs()).thenComparing(JobTransferRecord::job)
+                .thenComparing(JobTransferRecord::name).thenComparingInt(JobTransferRecord::iteration));
+        List<List<String>> rows = new ArrayList<>();
+        for (JobTransferRecord t : all.subList(0, Math.min(MAX_ROWS, all.size()))) {
+            rows.add(List.of(t.job(), t.name(), String.valueOf(t.iteration()),
+                    "h" + t.srcHost() + " -> h" + t.dstHost(), Fmt.size(t.bytes()),
+                    t.nvlink() ? "NVLink" : "flow " + t.flow(),
+                    t.startPs() >= 0 ? Fmt.us(t.startPs() / 1e6) : "not posted",
+                    t.completed() ? Fmt.us(t.timePs() / 1e6) : "",
+                    t.idealPs() > 0 ? Fmt.us(t.idealPs() / 1e6) : "",
+                    Double.isNaN(t.slowdown()) ? "" : Fmt.num(t.slowdown(), 2) + "x",
+                    t.completed() ? "completed" : t.startPs() < 0 ? "not posted" : "unfinished"));
+        }
+        p.table(List.of("job", "transfer", "iteration", "hosts", "size", "over", "start us", "time us", "alone us",
+                "vs alone", "status"), rows, 0, 1, 3);
+        String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up transfer", "warm-up transfers")
+                + " not counted)" : "";
+        p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " transfers" + warm
+                + "; all are in transfers.csv. " : all.size() + " transfers" + warm + (warmUp > 0 ? "; all are in"
+                + " transfers.csv. " : ". ")) + "Unfinished transfers first, then by the time lost against the"
+                + " transfer's time alone (time less alone). A transfer is a send paired with its receive (a"
+                + " pipeline's activations and gradients); its time runs from its post, once both sides had posted,"
+                + " to its end: over the fabric its flow's last ACK back at the sender, over NVLink its last byte in."
+                + " Alone is its time on an idle network: its flow's closed form (flows.csv ideal_fct_us), or its"
+                + " bytes at the NVLink rate plus the NVLink latency. What held a flow up is in flows.csv by its flow"
+                + " id (pause and victim waits, ECMP collision waits, time its rate held it back, its QP's wait); the"
+                + " summary names each job's three slowest transfers over the fabric with what ran beside them.");
     }
 
     /**
