@@ -5,7 +5,6 @@ import rocelab.fabric.flowcontrol.PauseHistory;
 import rocelab.fabric.flowcontrol.PauseState;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.CreditReturn;
-import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.link.Link;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketFifo;
@@ -149,22 +148,15 @@ final class Transmitter implements FrameSender {
 
     /**
      * A wait for credits on lane {@code vl} still open at the run's end, ready since the lane's clock read
-     * {@code fromClockPs}: the part through stalls that ended is told behind the root of the last that ended, as a
-     * start now would tell it; the part in the stall still in force behind no root named (the update that would end it
-     * carries it). Returns the clock now.
+     * {@code fromClockPs}: as a start now would tell it, each part through a stall that ended behind that stall's root,
+     * the part in the stall still in force behind no root named (the update that would end it carries it). Returns the
+     * clock now.
      */
     private long settleCreditWait(long nowPs, int vl, int queuePair, long cookie, long psn, boolean ack,
             long fromClockPs) {
-        long ended = credits.endedStallPs(vl);
         long clock = credits.stallPs(vl, nowPs);
-        if (ended > fromClockPs) {
-            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, ended,
-                    credits.root(vl));
-        }
-        long from = Math.max(ended, fromClockPs);
-        if (clock > from) {
-            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, from, clock,
-                    CreditRoot.NONE);
+        if (clock > fromClockPs) {
+            credits.tellWait(creditProbe, nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock);
         }
         return Math.max(clock, fromClockPs);
     }
@@ -309,14 +301,14 @@ final class Transmitter implements FrameSender {
 
     /**
      * A packet of lane {@code vl} starts now, ready since the lane's credit-stall clock read {@code fromClockPs}; if the
-     * lane waited for credits from the switch meanwhile, that is its wait, behind the root of the lane's last stall.
+     * lane waited for credits from the switch meanwhile, that is its wait, each part behind the root of the stall it was
+     * in ({@link CreditGate#tellWait}).
      */
     private void tellCreditWait(long nowPs, int vl, int queuePair, long cookie, long psn, boolean ack,
             long fromClockPs) {
         long clock = credits.stallPs(vl, nowPs);
         if (clock > fromClockPs) {
-            creditProbe.onCreditWait(nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock,
-                    credits.root(vl));
+            credits.tellWait(creditProbe, nowPs, host, plane, vl, queuePair, cookie, psn, ack, fromClockPs, clock);
         }
     }
 

@@ -481,7 +481,8 @@ public final class EgressPort implements Prefetching {
 
     /**
      * {@code p} (a flow's data, or the last ACK its sender waits for) leaves lane {@code vl} now; if the lane waited for
-     * credits from the next hop while it was queued, that is its wait, behind the root of the lane's last stall.
+     * credits from the next hop while it was queued, that is its wait, each part behind the root of the stall it was in
+     * ({@link CreditGate#tellWait}).
      */
     private void tellCreditWait(long nowPs, int vl, Packet p) {
         long clock = credits.stallPs(vl, nowPs);
@@ -495,21 +496,19 @@ public final class EgressPort implements Prefetching {
                     return;
                 }
             }
-            creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
-                    p.kind() != PacketKind.DATA, entered, clock, credits.root(vl));
+            credits.tellWait(creditProbe, nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(),
+                    p.kind() != PacketKind.DATA, entered, clock);
         }
     }
 
     /**
      * InfiniBand, the run's end: the packets (a flow's data, or the last ACK its sender waits for) still queued in a lane
      * that waited for credits since they were queued have waited so far, as their departure would tell: the part
-     * through stalls that ended behind the root of the lane's last ended stall, the part in the stall still in force
-     * behind no root named ({@link CreditRoot#NONE}: the update that would end it
-     * carries it).
+     * through each stall that ended behind that stall's root, the part in the stall still in force behind no root named
+     * ({@link CreditRoot#NONE}: the update that would end it carries it; {@link CreditGate#tellWait}).
      */
     private void settleCreditWaits(long nowPs, boolean collisions) {
         for (int vl = 0; vl < queues.length; vl++) {
-            long ended = credits.endedStallPs(vl);
             long clock = credits.stallPs(vl, nowPs);
             for (Packet p = queues[vl].peek(); p != null; p = queues[vl].after(p)) {
                 // The clock as it entered (a packet queued behind an ECMP collision carries it flipped).
@@ -522,15 +521,8 @@ public final class EgressPort implements Prefetching {
                     continue;
                 }
                 boolean ack = p.kind() != PacketKind.DATA;
-                if (ended > entered) {
-                    creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
-                            entered, ended, credits.root(vl));
-                }
-                long from = Math.max(ended, entered);
-                if (clock > from) {
-                    creditProbe.onCreditWait(nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
-                            from, clock, CreditRoot.NONE);
-                }
+                credits.tellWait(creditProbe, nowPs, ownerNode, portIndex, vl, p.queuePair(), p.cookie(), p.psn(), ack,
+                        entered, clock);
                 if (collided) {
                     p.collisionClockPs(clock);
                     p.dueAtPs(nowPs);

@@ -3,6 +3,7 @@ package rocelab.fabric.flowcontrol.credit;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 import rocelab.fabric.packet.PacketFifo;
+import rocelab.fabric.probe.CreditProbe;
 
 /**
  * The sending side of InfiniBand link-level flow control on one port: per virtual lane, the blocks of 64 bytes
@@ -10,8 +11,9 @@ import rocelab.fabric.packet.PacketFifo;
  * n blocks may start iff {@code (FCCL - (FCTBS + n)) mod 4096 <= 2048} (IBA vol. 1 §7.9), so a lane whose
  * receiver has no free buffer transmits nothing, and nothing is ever dropped for lack of buffer. The limit starts
  * at the receiver's buffer (the initialisation exchange is over at time 0). It also measures credit stalls: the
- * time a lane had a packet waiting that its credits did not cover; and keeps, per lane, the root of its last stall as
- * the update that ended it carried it ({@link CreditRoot}), and whether its last packet had to wait.
+ * time a lane had a packet waiting that its credits did not cover; and keeps, per lane, the root of each of its last
+ * stalls as the update that ended it carried it ({@link CreditRoot}, {@link StallRoots}), and whether its last packet
+ * had to wait.
  */
 public final class CreditGate {
     /** Bytes per flow-control block. */
@@ -26,6 +28,8 @@ public final class CreditGate {
     private final long[] needBlocks = new long[InfinibandParameters.DATA_VLS];
     private final long[] updates = new long[InfinibandParameters.DATA_VLS];
     private final long[] root = new long[InfinibandParameters.DATA_VLS];
+    /** Per lane, the roots of its last stalls on its stall clock: what each part of a packet's wait was behind. */
+    private final StallRoots stalls = new StallRoots(InfinibandParameters.DATA_VLS);
     private final long capacityBlocks;
     private final LongConsumer wake;
     private int waited;
@@ -156,9 +160,12 @@ public final class CreditGate {
                 // back, and keeps the root of the last that lasted).
                 stallPs[vl] += nowPs - stallSincePs[vl];
                 lost |= 1 << vl;
-                if (carriedRoot >= 0) {
-                    root[vl] = CreditRoot.seenFrom(carriedRoot, ownerNode, ownerPort);
+                long seen = carriedRoot >= 0 ? CreditRoot.seenFrom(carriedRoot, ownerNode, ownerPort) : CreditRoot.NONE;
+                if (seen >= 0) {
+                    root[vl] = seen;
                 }
+                // This stall's own root, for the waits through it: not the last one's when it carried none.
+                stalls.ended(vl, stallPs[vl], seen);
             }
             stallSincePs[vl] = -1;
         }
@@ -172,6 +179,36 @@ public final class CreditGate {
      */
     public long root(int vl) {
         return root[vl];
+    }
+
+    /**
+     * Tells {@code probe} a wait for credits on lane {@code vl} (of a packet of {@code queuePair} at this gate's
+     * transmitter, {@code node} and {@code port}) from {@code fromClockPs} to {@code toClockPs} on the lane's stall
+     * clock, by the stalls it went through: the part in each stall that ended behind that stall's root, as the update
+     * that ended it carried it; the part in the stall still in force behind no root named (the update that ends it will
+     * carry it), and so the part older than the stalls this gate keeps ({@link StallRoots#KEPT} roots per lane). A
+     * packet that waited through a stall behind one congestion point and then one behind another waited behind both,
+     * each for its own part.
+     */
+    public void tellWait(CreditProbe probe, long nowPs, int node, int port, int vl, int queuePair, long cookie,
+            long psn, boolean ack, long fromClockPs, long toClockPs) {
+        long at = fromClockPs;
+        int n = stalls.after(vl);
+        for (int i = stalls.firstEndingAfter(vl, at); i < n && at < toClockPs; i++) {
+            long start = Math.min(toClockPs, stalls.start(vl, i));
+            if (start > at) {
+                probe.onCreditWait(nowPs, node, port, vl, queuePair, cookie, psn, ack, at, start, CreditRoot.NONE);
+                at = start;
+            }
+            long end = Math.min(toClockPs, stalls.end(vl, i));
+            if (end > at) {
+                probe.onCreditWait(nowPs, node, port, vl, queuePair, cookie, psn, ack, at, end, stalls.root(vl, i));
+                at = end;
+            }
+        }
+        if (toClockPs > at) {
+            probe.onCreditWait(nowPs, node, port, vl, queuePair, cookie, psn, ack, at, toClockPs, CreditRoot.NONE);
+        }
     }
 
     /** Credits (blocks) this port may still send on lane {@code vl}. */

@@ -58,6 +58,73 @@ class CreditGateTest {
         assertThat(gate.stallPs(3, 1_000)).isEqualTo(500);
     }
 
+    /** One told wait: its span on the lane's stall clock and the root it was behind. */
+    private record Told(long from, long to, long root) {}
+
+    private static List<Told> told(CreditGate gate, int vl, long from, long to) {
+        List<Told> out = new java.util.ArrayList<>();
+        gate.tellWait((now, node, port, lane, qp, cookie, psn, ack, f, t, root) -> {
+            assertThat(lane).isEqualTo(vl);
+            out.add(new Told(f, t, root));
+        }, 5_000, 5, 2, vl, 9, 1L, 0, false, from, to);
+        return out;
+    }
+
+    /** Lane {@code vl} stalls from {@code from} until an update at {@code to} that carries {@code root}. */
+    private static void stall(CreditGate gate, int vl, long from, long to, long root) {
+        gate.consume(vl, (int) (gate.available(vl) * CreditGate.BLOCK_BYTES));
+        assertThat(gate.admit(from, vl, 64)).isFalse();
+        gate.onUpdate(to, vl, gate.blocksSent(vl) + 1, root);
+    }
+
+    /**
+     * A packet that waited through a stall behind one congestion point, then one behind another, waited behind each
+     * for its own part, as the updates that ended them carried them, not all of it behind the last: consecutive stalls
+     * behind one root are one part, a stall still in force is behind no root named yet, and so is a wait older than
+     * the stalls the gate keeps.
+     */
+    @Test
+    void shouldTellEachPartOfAWaitBehindTheRootOfTheStallItWasIn() {
+        CreditGate gate = new CreditGate(4160, now -> {});
+        gate.owner(5, 2);
+        long a = CreditRoot.of(CreditRoot.CONGESTION, 7, 1, 1, 0);
+        long b = CreditRoot.of(CreditRoot.CONGESTION, 8, 3, 3, 0);
+        long seenA = CreditRoot.seenFrom(a, 5, 2);
+        long seenB = CreditRoot.seenFrom(b, 5, 2);
+        stall(gate, 3, 100, 600, a);    // clock 0..500 behind a
+        stall(gate, 3, 700, 900, a);    // 500..700, a again: one part
+        stall(gate, 3, 1_000, 1_300, b); // 700..1000 behind b
+        assertThat(gate.endedStallPs(3)).isEqualTo(1_000);
+        assertThat(gate.root(3)).isEqualTo(seenB);
+        // Ready from clock 200 to now (1000): 500 behind a, then 300 behind b.
+        assertThat(told(gate, 3, 200, 1_000)).containsExactly(new Told(200, 700, seenA), new Told(700, 1_000, seenB));
+        // Within one stall: one part.
+        assertThat(told(gate, 3, 800, 950)).containsExactly(new Told(800, 950, seenB));
+        // A stall in force now: its part has no root yet.
+        gate.consume(3, 64);
+        assertThat(gate.admit(1_400, 3, 64)).isFalse();
+        assertThat(gate.stallPs(3, 1_500)).isEqualTo(1_100);
+        assertThat(told(gate, 3, 900, 1_100)).containsExactly(new Told(900, 1_000, seenB),
+                new Told(1_000, 1_100, CreditRoot.NONE));
+        gate.onUpdate(1_500, 3, gate.blocksSent(3) + 1, a);
+        // Other lanes keep their own.
+        assertThat(told(gate, 2, 0, 50)).containsExactly(new Told(0, 50, CreditRoot.NONE));
+        // Many alternations later, the oldest part of a long wait is behind no root named: only the last ones are kept.
+        long t = 2_000;
+        for (int i = 0; i < 2 * StallRoots.KEPT; i++) {
+            stall(gate, 3, t, t + 10, i % 2 == 0 ? b : a);
+            t += 20;
+        }
+        List<Told> all = told(gate, 3, 0, gate.endedStallPs(3));
+        assertThat(all.get(0)).isEqualTo(new Told(0, all.get(1).from(), CreditRoot.NONE));
+        assertThat(all).hasSize(StallRoots.KEPT + 1);
+        assertThat(all.get(all.size() - 1).to()).isEqualTo(gate.endedStallPs(3));
+        for (int i = 1; i < all.size(); i++) {
+            assertThat(all.get(i).from()).as("contiguous").isEqualTo(all.get(i - 1).to());
+            assertThat(all.get(i).root()).isIn(seenA, seenB);
+        }
+    }
+
     @Test
     void shouldDecideOnTwelveBitCountersExactlyAsOnUnboundedOnesAcrossManyWraps() {
         SplittableRandom random = new SplittableRandom(7);
