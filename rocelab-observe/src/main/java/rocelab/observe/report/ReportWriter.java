@@ -330,10 +330,8 @@ public final class ReportWriter {
         p.table(List.of("job", "name", "iteration", "group", "algorithm", "ranks", "size", "start us", "time us",
                 "ideal us", "vs ideal", "algbw GB/s", "busbw GB/s", "beside it on its RNICs", "beside it on its links", "status"), rows, 0, 1, 3,
                 4);
-        String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up call", "warm-up calls") + " not counted)" : "";
-        p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " calls" + warm
-                + "; all are in collectives.csv. " : all.size() + " calls" + warm + (warmUp > 0 ? "; all are in"
-                + " collectives.csv. " : ". ")) + "Unfinished calls first, then by the time"
+        p.note(shown(all.size(), warmUp, "call", "calls", "collectives.csv") + "Unfinished calls first, then by the"
+                + " time"
                 + " lost against the ideal network (time less ideal time). The ideal is the call alone: \"beside it"
                 + " on its RNICs\" counts the same job's other calls under way on at least one of its ranks' RNICs"
                 + " while it ran (the one there longest, and for how long), then the job's own transfers (a pipeline's"
@@ -346,6 +344,17 @@ public final class ReportWriter {
                 + " back: collectives.csv runs); busbw = algbw x 2(N-1)/N for"
                 + " AllReduce, x (N-1)/N for AllGather, ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and"
                 + " SendRecv.");
+    }
+
+    /**
+     * A table's first words: how many of its {@code counted} rows it shows (the {@link #MAX_ROWS} slowest, or all),
+     * how many of a warm-up were left out, and the file that has them all.
+     */
+    private static String shown(int counted, int warmUp, String one, String many, String file) {
+        String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up " + one, "warm-up " + many) + " not counted)"
+                : "";
+        return counted > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + counted + " " + many + warm + "; all are in "
+                + file + ". " : counted + " " + many + warm + (warmUp > 0 ? "; all are in " + file + ". " : ". ");
     }
 
     /** The jobs' point-to-point transfers, those that lost most time against their time alone first. */
@@ -376,11 +385,8 @@ public final class ReportWriter {
         }
         p.table(List.of("job", "transfer", "iteration", "hosts", "size", "over", "start us", "time us", "alone us",
                 "vs alone", "status"), rows, 0, 1, 3);
-        String warm = warmUp > 0 ? " (" + Numbers.count(warmUp, "warm-up transfer", "warm-up transfers")
-                + " not counted)" : "";
-        p.note((all.size() > MAX_ROWS ? "The " + MAX_ROWS + " slowest of " + all.size() + " transfers" + warm
-                + "; all are in transfers.csv. " : all.size() + " transfers" + warm + (warmUp > 0 ? "; all are in"
-                + " transfers.csv. " : ". ")) + "Unfinished transfers first, then by the time lost against the"
+        p.note(shown(all.size(), warmUp, "transfer", "transfers", "transfers.csv") + "Unfinished transfers first, then"
+                + " by the time lost against the"
                 + " transfer's time alone (time less alone). A transfer is a send paired with its receive (a"
                 + " pipeline's activations and gradients); its time runs from its post, once both sides had posted,"
                 + " to its end: over the fabric its flow's last ACK back at the sender, over NVLink its last byte in."
