@@ -98,6 +98,33 @@ class OversubscriptionTest {
         assertThat(text).contains(": the leaf uplinks set the pace");
     }
 
+    /**
+     * An oversubscribed tier whose uplinks carried nothing (every flow stayed under one leaf) has no bound to tell: the
+     * line says that no frame crossed them, from their counters, rather than a bound of 0 us.
+     */
+    @Test
+    void shouldSayThatNoFrameCrossedTheUplinksWhenEveryFlowStayedUnderItsLeaf() {
+        RunResult r = run(fabric(2, 4, 1, "64KB").replace("{kind: all-to-all, size: 64KB}",
+                "{kind: flow, src: 0, dst: 1, size: 64KB}\n  - {kind: flow, src: 6, dst: 5, size: 64KB}"));
+        String text = SummaryText.render(r, "out");
+        assertThat(text).contains("fabric   8 hosts, 3 switches; leaf uplinks 4:1 oversubscribed\n"
+                + "         no frame crossed the leaf uplinks in either direction (links.csv): no flow left its leaf, so"
+                + " their oversubscription cost this run nothing\n").doesNotContain("uplinks carried");
+        var topo = r.network().topology();
+        for (int s = topo.hostCount(); s < topo.nodeCount(); s++) {
+            for (int p = 0; p < topo.portCount(s); p++) {
+                if (!topo.isHost(topo.peer(s, p).node())) {
+                    assertThat(r.network().switchAt(s - topo.hostCount()).port(p).counter(PortCounter.TX_BYTES))
+                            .as("switch %d port %d", s, p).isZero();
+                }
+            }
+        }
+        // With one flow across, the bound is told again.
+        RunResult across = run(fabric(2, 4, 1, "64KB").replace("{kind: all-to-all, size: 64KB}",
+                "{kind: flow, src: 0, dst: 5, size: 64KB}"));
+        assertThat(SummaryText.render(across, "out")).contains("uplinks carried").doesNotContain("no frame crossed");
+    }
+
     @Test
     void shouldSayNothingOfOversubscriptionOnANonBlockingFabric() {
         RunResult r = run(fabric(2, 2, 2, "64KB"));

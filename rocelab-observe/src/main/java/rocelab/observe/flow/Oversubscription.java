@@ -170,6 +170,12 @@ public final class Oversubscription {
         String tier = tierName(topo, t.tier());
         String above = tierName(topo, t.tier() + 1);
         long window = Math.max(0, lastEndPs - firstStartPs);
+        if (t.boundBytes() == 0) {
+            // The busiest uplinks of the tier carried nothing either way (their counters): no bound to tell, and the
+            // ratio cost the run nothing (a rail-optimized job whose traffic stays on its rails).
+            return String.format(Locale.ROOT, "no frame crossed the %s uplinks in either direction (links.csv): no"
+                    + " flow left its %s, so their oversubscription cost this run nothing", tier, tier);
+        }
         return String.format(Locale.ROOT, "%s's uplinks carried %,d bytes %s the %ss (frames and"
                 + " framing, links.csv): at least %s us at their %s Gb/s, against %s us from the first flow's start"
                 + " to the last one's end (%.0f %%), where the busiest host link (%s) needed %s us%s",
