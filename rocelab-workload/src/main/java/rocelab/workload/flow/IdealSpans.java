@@ -76,7 +76,9 @@ public final class IdealSpans {
         // serve them all.
         int[] sameAs = new int[pairs];
         Map<CopyRecipe.Key, Integer> copies = new HashMap<>();
-        int[] groupOf = new int[16];
+        // Each copy's group, made once a second group comes (until then every copy is in group 0, and one group is
+        // no array at all: a job's iteration alone is tens of millions of copies).
+        int[] groupOf = null;
         int groups = 0;
         CopyRecipe recipe = new CopyRecipe(sub, g.connectionCount());
         // Look-ups by task id, over the whole graph, made once and reset after each group (only what it touched):
@@ -186,16 +188,21 @@ public final class IdealSpans {
                 ends[k] += subFirst[i];
             }
             subEnds[i] = ends;
-            if (groupOf.length < sub.taskCount()) {
-                groupOf = Arrays.copyOf(groupOf, Math.max(sub.taskCount(), 2 * groupOf.length));
+            if (groups > 0) {
+                if (groupOf == null) {
+                    groupOf = new int[Math.max(16, sub.taskCount())];
+                } else if (groupOf.length < sub.taskCount()) {
+                    groupOf = Arrays.copyOf(groupOf, Math.max(sub.taskCount(), 2 * groupOf.length));
+                }
+                Arrays.fill(groupOf, subFirst[i], sub.taskCount(), groups);
             }
-            Arrays.fill(groupOf, subFirst[i], sub.taskCount(), groups++);
+            groups++;
         }
         if (sub.taskCount() == 0) {
             return out;
         }
         IdealBound alone = new IdealBound(sub, bound.network(), bound.hostCount(),
-                Arrays.copyOf(groupOf, sub.taskCount()));
+                groupOf == null ? null : Arrays.copyOf(groupOf, sub.taskCount()));
         for (int i = 0; i < pairs; i++) {
             if (subEnds[i].length > 0 && sameAs[i] < 0) {
                 out[i] = alone.lastEndPs(subEnds[i], new int[0], subFirst[i]);
