@@ -16,9 +16,10 @@ import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.report.ReportWriter;
 
 /**
- * throughput.csv and rates.csv name each row's QP by its id and its two hosts. With more rows than QPs the writer reads
- * those from an array made once, with fewer from each QP's object: either way every row names the hosts of its QP's
- * flows (flows.csv's {@code qp}, {@code src}, {@code dst}), recounted here from the flows, not from the writer.
+ * throughput.csv and rates.csv name each row's QP by its id and its two hosts, read from the QP table's array of ends
+ * (not from the QP): every row names the hosts of its QP's flows (flows.csv's {@code qp}, {@code src}, {@code dst}),
+ * recounted here from the flows, not from the writer, in a run with many rows per QP and in one stopped with fewer
+ * rows than QPs.
  */
 class ThroughputRowsTest {
     @TempDir
@@ -58,7 +59,7 @@ class ThroughputRowsTest {
                 assertThat(rows).as(file).isPositive();
             }
             if (file.equals("throughput.csv")) {
-                // Both ways of writing the hosts are exercised: more rows than QPs, and fewer.
+                // More rows than QPs, and fewer (a writer that named QPs by row order would pass only one).
                 if (stopAtUs == 0) {
                     assertThat(rows).as(file).isGreaterThanOrEqualTo(hostsOfQp.size());
                 } else {

@@ -17,7 +17,7 @@ public final class QueuePairFactory {
         table.lastConstants = QueuePairConstants.of(table.lastConstants, listener, params, frames,
                 cc.telemetryHeaderBytes());
         QueuePair qp = new QueuePair(id, source, destination, entropy, cc, table.lastConstants, params);
-        table.add(qp, sim.partition());
+        table.add(qp, sim.partition(), source.host(), destination.host());
         return qp;
     }
 }

@@ -41,6 +41,8 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     private final EgressPort[] ports;
     private final PacketSink[] ingress;
     private int[][] routes;
+    /** The same routes with how the switch chooses among them, for readers on other threads ({@link Forwarding}). */
+    private Forwarding forwarding;
     private final SharedBuffer buffer;
     private final int[] dscpToTc;
     private final LoadBalancing loadBalancing;
@@ -122,6 +124,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
         this.loadBalancing = params.loadBalancing();
         this.hash = params.ecmpHash();
         this.hashSeed = hashSeed;
+        this.forwarding = new Forwarding(routes, loadBalancing, hash, hashSeed);
         this.random = random;
         this.adaptive = loadBalancing.loadAware()
                 ? new AdaptiveSelector(this.ports, loadBalancing, params.adaptive(), random, hash, hashSeed) : null;
@@ -139,6 +142,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     /** New next hops after a topology change (the control plane converged). */
     public void routes(int[][] newRoutes) {
         this.routes = newRoutes;
+        this.forwarding = new Forwarding(newRoutes, loadBalancing, hash, hashSeed);
         if (siblings != null) {
             siblings = siblings();
         }
@@ -765,12 +769,7 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      * there is none or this switch may send them by any of its equal-cost ports (spraying, adaptive choices).
      */
     public int forwardingPort(int srcHost, int dstHost, int entropy) {
-        int[] candidates = routes[dstHost];
-        if (candidates.length == 0 || candidates.length > 1 && loadBalancing.mayReorder()) {
-            return -1;
-        }
-        return candidates.length == 1 ? candidates[0]
-                : candidates[hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed) % candidates.length];
+        return forwarding.port(srcHost, dstHost, entropy);
     }
 
     /**
@@ -779,23 +778,12 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
      * the equal-cost ports.
      */
     public boolean forwardsThrough(int srcHost, int dstHost, int entropy, int port) {
-        int[] candidates = routes[dstHost];
-        if (candidates.length == 0) {
-            return false;
-        }
-        if (candidates.length == 1) {
-            return candidates[0] == port;
-        }
-        if (loadBalancing.mayReorder()) {
-            for (int c : candidates) {
-                if (c == port) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        int h = hash.hash(ipOf(srcHost), ipOf(dstHost), entropy, 4791, hashSeed);
-        return candidates[h % candidates.length] == port;
+        return forwarding.through(srcHost, dstHost, entropy, port);
+    }
+
+    /** The switch's choices of port as it stands (its routes now), apart from what it writes as it forwards. */
+    public Forwarding forwarding() {
+        return forwarding;
     }
 
     /** The IPv4 address of a host's RNIC: 10.0.0.0 + host + 1. */

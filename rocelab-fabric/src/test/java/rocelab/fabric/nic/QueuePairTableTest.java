@@ -20,7 +20,17 @@ class QueuePairTableTest {
     private static QueuePair qp(int id) {
         CongestionControl lineRate = TestFabric.LINE_RATE.create(
                 new CongestionControlFactory.Context(null, 100_000_000_000L, id, null));
-        return new QueuePair(id, null, null, 0, lineRate, null, NicParameters.defaults(1000));
+        return new QueuePair(id, null, null, 49152 + id % 1000, lineRate, null, NicParameters.defaults(1000));
+    }
+
+    /** Each QP's ends and UDP source port, as added, read back by id after the table grew several times. */
+    @Test
+    void keepsEachQueuePairsEndsByIdAcrossGrowth() {
+        QueuePairTable t = table(2, 1000);
+        for (int id = 0; id < 1000; id++) {
+            assertThat(new int[] {t.sourceHost(id), t.destinationHost(id), t.entropy(id)}).as("QP %d", id)
+                    .containsExactly(id % 7, id % 5, 49152 + id % 1000);
+        }
     }
 
     private static QueuePairTable table(int partitions, int queuePairs) {
@@ -29,7 +39,7 @@ class QueuePairTableTest {
             t.partitions(partitions);
         }
         for (int id = 0; id < queuePairs; id++) {
-            t.add(qp(id), id % partitions);
+            t.add(qp(id), id % partitions, id % 7, id % 5);
         }
         return t;
     }
@@ -114,7 +124,7 @@ class QueuePairTableTest {
         takeAllDelivered(t);
         // Opened later (a streamed workload opens QPs as it goes), past the arrays' first size.
         for (int id = 10; id < 5000; id++) {
-            t.add(qp(id), id % 2);
+            t.add(qp(id), id % 2, id % 7, id % 5);
         }
         t.changed(0, 4999);
         t.delivered(1, 4000);

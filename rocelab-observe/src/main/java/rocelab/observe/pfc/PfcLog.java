@@ -16,10 +16,10 @@ import java.util.Map;
 import rocelab.engine.Simulator;
 import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.network.Network;
-import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.switching.Forwarding;
+import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
-import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 import rocelab.observe.flow.FlowRecord;
 import rocelab.observe.output.CsvTable;
@@ -133,6 +133,11 @@ public final class PfcLog implements PfcProbe {
     public static final int ROOT_PAUSE_CYCLE = 1;
 
     private final Network network;
+    /**
+     * Each switch's choice of port, read by the waits' walks ({@link #ownShare}) apart from the switch objects, which
+     * the partitions write at every frame while this log replays a window on a thread of its own.
+     */
+    private final Forwarding[] forwarding;
     private final Topology topo;
     /**
      * The XOFFs' rows, {@link #FIELDS} longs each, numbered in the order sent (the rows the causes, roots and waits
@@ -232,6 +237,9 @@ public final class PfcLog implements PfcProbe {
                 peerPort[portOffset[n] + p] = far.port();
             }
         }
+        this.forwarding = new Forwarding[network.switchCount()];
+        readForwarding();
+        network.routeListener(nowPs -> readForwarding());
         this.own = new PfcCapture(network, null);
         // The causes of XOFFs visit the pausing group's packets only (a no-op on lossy fabrics), linked from a switch's
         // first XOFF on.
@@ -709,17 +717,25 @@ public final class PfcLog implements PfcProbe {
      * congested ports made together is not called a victim's by a few KB of difference between them. Per new part of
      * a wait (not per packet): a hash per kept egress and switch walked.
      */
+    /** Takes every switch's choice of port as its routes now stand (at the start, and after each change). */
+    private void readForwarding() {
+        for (int s = 0; s < forwarding.length; s++) {
+            forwarding[s] = network.switchAt(s).forwarding();
+        }
+    }
+
     private void ownCause(int row, int queuePair, boolean ack) {
-        QueuePair qp = network.queuePairs().get(queuePair);
-        int from = ack ? qp.destinationHost() : qp.sourceHost();
-        int to = ack ? qp.sourceHost() : qp.destinationHost();
+        QueuePairTable qps = network.queuePairs();
+        int from = ack ? qps.destinationHost(queuePair) : qps.sourceHost(queuePair);
+        int to = ack ? qps.sourceHost(queuePair) : qps.destinationHost(queuePair);
+        int entropy = qps.entropy(queuePair);
         int r = row;
         for (int hops = 1; hops <= walkNode.length; hops++) {
             long[] rows = block(r);
             int i = offset(r);
             int node = (int) rows[i + NODE];
             int own = rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && !topo.isHost(node) ? ownShare(rows, i, from, to,
-                    qp.entropy()) : -1;
+                    entropy) : -1;
             if (own < 0) {
                 causeOwn = false;
                 causeKind = (int) rows[i + ROOT_KIND];
@@ -761,16 +777,16 @@ public final class PfcLog implements PfcProbe {
             return -1;
         }
         long top = shareBytes(rows[i + SHARE]);
-        Switch sw = network.switchAt((int) rows[i + NODE] - topo.hostCount());
+        Forwarding sw = forwarding[(int) rows[i + NODE] - topo.hostCount()];
         // A hashing switch's one port for the flow, hashed once (-1: it spreads them, or has no route).
-        int one = sw.forwardingPort(from, to, entropy);
+        int one = sw.port(from, to, entropy);
         for (int k = 0; k < SHARES && rows[i + SHARE + k] >= 0; k++) {
             long b = shareBytes(rows[i + SHARE + k]);
             if (b * OWN_SHARE_DIVISOR < top) {
                 return -1; // most first: no later port holds enough
             }
             int port = sharePort(rows[i + SHARE + k]);
-            if (one >= 0 ? one == port : sw.forwardsThrough(from, to, entropy, port)) {
+            if (one >= 0 ? one == port : sw.through(from, to, entropy, port)) {
                 return k;
             }
         }

@@ -334,40 +334,18 @@ public final class TimeSeriesSampler implements EventHandler {
     public void writeRatesCsv(OutputStream out) throws IOException {
         CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "rate_gbps", "cnps_received"));
         QueuePairTable table = network.queuePairs();
-        int[] ends = endsFor(table, rates.rows());
-        forEachRate((timePs, q, rateBps, cnps) -> {
-            writeEnds(t.micros(timePs), table, ends, q).billionths(rateBps).number(cnps).endRow();
-        });
+        forEachRate((timePs, q, rateBps, cnps) ->
+                writeEnds(t.micros(timePs), table, q).billionths(rateBps).number(cnps).endRow());
         t.flush();
     }
 
     /**
-     * For rows naming QPs ({@code rows} of them, several per QP over a long run), each QP's id and hosts read once
-     * into an array read in order ({@link #writeEnds}), not from its object at every row: a 1,024-host all-to-all's
-     * rates.csv is 24 million rows and its throughput.csv 20 million, of a million scattered QPs. Null when there are
-     * fewer rows than QPs.
+     * QP {@code q}'s id, source and destination host cells, from the table's array of ends rather than the QP (rows
+     * name QPs again and again: a 1,024-host all-to-all's rates.csv is 24 million rows and its throughput.csv 20
+     * million, of a million scattered QPs).
      */
-    private static int[] endsFor(QueuePairTable table, int rows) {
-        if (rows < table.size()) {
-            return null;
-        }
-        int[] ends = new int[3 * table.size()];
-        for (int q = 0; q < table.size(); q++) {
-            QueuePair qp = table.get(q);
-            ends[3 * q] = qp.id();
-            ends[3 * q + 1] = qp.sourceHost();
-            ends[3 * q + 2] = qp.destinationHost();
-        }
-        return ends;
-    }
-
-    /** QP {@code q}'s id, source and destination host cells, from {@code ends} ({@link #endsFor}) or its object. */
-    private static CsvStream writeEnds(CsvStream t, QueuePairTable table, int[] ends, int q) throws IOException {
-        if (ends != null) {
-            return t.number(ends[3 * q]).number(ends[3 * q + 1]).number(ends[3 * q + 2]);
-        }
-        QueuePair qp = table.get(q);
-        return t.number(qp.id()).number(qp.sourceHost()).number(qp.destinationHost());
+    private static CsvStream writeEnds(CsvStream t, QueuePairTable table, int q) throws IOException {
+        return t.number(q).number(table.sourceHost(q)).number(table.destinationHost(q));
     }
 
     /**
@@ -385,9 +363,8 @@ public final class TimeSeriesSampler implements EventHandler {
         CsvStream t = new CsvStream(out, List.of("time_us", "qp", "src", "dst", "delivered_bytes", "gbps",
                 "window_bytes"));
         QueuePairTable table = network.queuePairs();
-        int[] ends = endsFor(table, delivered.rows());
         forEachDelivered((timePs, q, bytes, window) -> {
-            writeEnds(t.micros(timePs), table, ends, q).number(bytes)
+            writeEnds(t.micros(timePs), table, q).number(bytes)
                     .billionths(Math.round(bytes * 8.0 * Time.PS_PER_S / spanEndingAt(timePs)));
             if (window >= 0) {
                 t.number(window);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import rocelab.fabric.network.Network;
 import rocelab.fabric.nic.QueuePair;
+import rocelab.fabric.nic.QueuePairTable;
 import rocelab.fabric.switching.Switch;
 import rocelab.fabric.topology.Topology;
 
@@ -32,9 +33,9 @@ public final class FlowPaths {
      * on the way: there is nothing to tell it by, so no flow is called a victim of it.
      */
     public boolean onRoundTrip(int queuePair, int node, int port) {
-        QueuePair qp = network.queuePairs().get(queuePair);
-        int src = qp.sourceHost();
-        int dst = qp.destinationHost();
+        QueuePairTable qps = network.queuePairs();
+        int src = qps.sourceHost(queuePair);
+        int dst = qps.destinationHost(queuePair);
         if (topo.isHost(node)) {
             return dst == node || src == node;
         }
@@ -44,7 +45,7 @@ public final class FlowPaths {
         // Cheap first: a switch that would not send the flow's data or ACKs by that port is off its way, wherever
         // they come from; only one that would is walked to, to see that the flow passes there at all.
         Switch at = network.switchAt(node - topo.hostCount());
-        int entropy = qp.entropy();
+        int entropy = qps.entropy(queuePair);
         return at.forwardsThrough(src, dst, entropy, port) && leavesBy(src, dst, entropy, node, port)
                 || at.forwardsThrough(dst, src, entropy, port) && leavesBy(dst, src, entropy, node, port);
     }
