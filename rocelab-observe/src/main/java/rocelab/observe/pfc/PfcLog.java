@@ -707,6 +707,13 @@ public final class PfcLog implements PfcProbe {
     /** Whether it was found by the flow's own way (a port of it held a substantial share at every XOFF walked). */
     private boolean causeOwn;
 
+    /** Takes every switch's choice of port as its routes now stand (at the start, and after each change). */
+    private void readForwarding() {
+        for (int s = 0; s < forwarding.length; s++) {
+            forwarding[s] = network.switchAt(s).forwarding();
+        }
+    }
+
     /**
      * The root a wait of {@code queuePair}'s packets (its last ACK when {@code ack}) behind XOFF {@code row} goes to.
      * The XOFF's cause is its group's bytes by egress port. Where the flow's own packets leave that switch by a port
@@ -717,13 +724,6 @@ public final class PfcLog implements PfcProbe {
      * congested ports made together is not called a victim's by a few KB of difference between them. Per new part of
      * a wait (not per packet): a hash per kept egress and switch walked.
      */
-    /** Takes every switch's choice of port as its routes now stand (at the start, and after each change). */
-    private void readForwarding() {
-        for (int s = 0; s < forwarding.length; s++) {
-            forwarding[s] = network.switchAt(s).forwarding();
-        }
-    }
-
     private void ownCause(int row, int queuePair, boolean ack) {
         QueuePairTable qps = network.queuePairs();
         int from = ack ? qps.destinationHost(queuePair) : qps.sourceHost(queuePair);
