@@ -6,8 +6,8 @@ package rocelab.fabric.switching;
  * change ({@link Switch#routes}).
  *
  * <p>It is an object of its own so that a reader on another thread (the PFC log's replay of a parallel run, one wait
- * after another) reads lines no partition writes: the same fields read from the {@link Switch} shared their cache
- * lines with what the switch writes at every frame, and each read missed (a fifth of that thread's time at 1,024 hosts).
+ * after another) reads only lines no partition writes: read from the {@link Switch}, the same fields share cache lines
+ * with what the switch writes at every frame.
  */
 public final class Forwarding {
     private final int[][] routes;
