@@ -20,6 +20,7 @@ import rocelab.fabric.probe.NicCounter;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.pfc.PfcLog;
 import rocelab.observe.pfc.PfcVictims;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -107,6 +108,29 @@ class PfcScenarioTest {
         for (int i = 1; i < tree.size(); i++) {
             assertThat(tree.get(i).firstXoffPs()).isGreaterThanOrEqualTo(tree.get(i - 1).firstXoffPs());
         }
+        // The header's order: leaf0 from 20 us for its port to h0, leaf1 from 24 us for its own uplinks, the spines
+        // from 59 us, then leaf1 passing the spines' pauses on to its hosts, two hops from h0's port.
+        int leaf0 = topo.nodeByName("leaf0");
+        int leaf1 = topo.nodeByName("leaf1");
+        assertThat(tree.get(0).firstXoffPs()).isBetween(20_000_000L, 21_000_000L);
+        long leaf1Own = tree.stream().filter(e -> e.device() == leaf1 && topo.isHost(e.peer()))
+                .mapToLong(PfcLog.PauseEdge::firstXoffPs).min().orElseThrow();
+        assertThat(tree).filteredOn(e -> e.device() == leaf1 && topo.isHost(e.peer()))
+                .allSatisfy(e -> {
+                    assertThat(e.hop()).as("leaf1's first pause of a host: its own congestion").isZero();
+                    assertThat(e.rootNode()).isEqualTo(leaf1);
+                    assertThat(topo.peer(leaf1, e.rootPort()).node()).as("rooted at an uplink")
+                            .isIn(topo.nodeByName("spine0"), topo.nodeByName("spine1"));
+                });
+        assertThat(leaf1Own).isBetween(24_000_000L, 25_000_000L);
+        long spines = tree.stream().filter(e -> topo.nodeName(e.device()).startsWith("spine"))
+                .mapToLong(PfcLog.PauseEdge::firstXoffPs).min().orElseThrow();
+        assertThat(spines).isBetween(58_500_000L, 59_500_000L);
+        assertThat(tree).filteredOn(e -> topo.nodeName(e.device()).startsWith("spine"))
+                .allSatisfy(e -> assertThat(e.rootNode() == leaf0 && e.rootPort() == 0).isTrue());
+        assertThat(r.pfcLog().csv().lines().filter(l -> l.contains(",leaf1,") && l.contains(",XOFF,")
+                && l.contains(",leaf0 port 0 (towards h0),2,"))).as("leaf1's XOFFs two hops from h0's port")
+                .isNotEmpty();
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -170,7 +171,15 @@ class ShippedExamplesTest {
         ScenarioConfig c = parse(text("lossy-incast"));
         Simulation sim = Simulation.assemble(c);
         long[] first = {Long.MAX_VALUE, Long.MAX_VALUE};
+        List<Long> cnpsFromH0 = new ArrayList<>();
         JourneyProbe probe = new JourneyProbe() {
+            @Override
+            public void onCnpSent(long nowPs, int host, Packet cnp) {
+                if (host == 0) {
+                    cnpsFromH0.add(nowPs);
+                }
+            }
+
             @Override
             public void onDrop(long nowPs, int node, int port, DropReason reason, Packet packet) {
                 first[0] = Math.min(first[0], nowPs);
@@ -198,6 +207,14 @@ class ShippedExamplesTest {
         assertThat(r.totals().pfcPauseSent()).isZero();
         assertThat(r.totals().rateCuts()).isPositive();
         assertThat(first[0]).as("the first drop comes before the first CNP reaches a sender").isLessThan(first[1]);
+        // The header: h0's port makes at most one CNP every 4 us, across its QPs (the default nvidia profile). A CNP
+        // may wait for the frame on the wire before it goes (4,096 B of payload: under 0.4 us at 100 Gb/s); paced
+        // per QP, the eight senders' CNPs would go nearly back to back.
+        assertThat(cnpsFromH0).as("CNPs from h0").hasSizeGreaterThan(1);
+        for (int i = 1; i < cnpsFromH0.size(); i++) {
+            assertThat(cnpsFromH0.get(i) - cnpsFromH0.get(i - 1)).as("gap before h0's CNP %d", i)
+                    .isGreaterThanOrEqualTo(3_600_000L);
+        }
         // Background: into leaf0 (h12 -> h1) and out of it (h2 -> h14, whose ACKs come back down the congested spine
         // links into leaf0) suffer; leaf3 -> leaf1 (h13 -> h5) barely notices.
         assertThat(r.flows().get(8).slowdown()).as("h12 -> h1").isGreaterThan(2);

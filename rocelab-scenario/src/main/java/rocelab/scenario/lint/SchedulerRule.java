@@ -3,6 +3,7 @@ package rocelab.scenario.lint;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import rocelab.congestion.ecn.EcnParameters;
 import rocelab.fabric.port.SchedulerKind;
 import rocelab.scenario.device.SwitchConfig;
 
@@ -40,8 +41,8 @@ final class SchedulerRule implements LintRule {
                     out.add(this, Severity.WARNING, List.of(s.name()), List.of(port), s.name() + " serves classes"
                             + " by strict priority and RoCE class " + q.tc() + " shares ports with the higher data"
                             + " class " + (31 - Integer.numberOfLeadingZeros(busy)),
-                            "class " + q.tc() + " gets only what the higher class leaves: its queue builds, ECN and"
-                                    + " PFC fire on healthy load", "scheduler: {kind: dwrr} with weights");
+                            "class " + q.tc() + " gets only what the higher class leaves: its queue builds"
+                                    + reactions(c, s, q) + " on healthy load", "scheduler: {kind: dwrr} with weights");
                 }
                 continue;
             }
@@ -60,10 +61,21 @@ final class SchedulerRule implements LintRule {
                             + q.tc() + " DWRR weight " + w[q.tc()] + " next to weight " + w[other] + " for class "
                             + other + ", which also carries data here",
                             "when both are busy class " + q.tc() + " gets " + Math.round(100.0 * w[q.tc()]
-                                    / (w[q.tc()] + w[other])) + " % of the port: its queue builds, ECN and PFC fire",
+                                    / (w[q.tc()] + w[other])) + " % of the port: its queue builds" + reactions(c, s, q),
                             "a weight for class " + q.tc() + " that matches its share of the load");
                 }
             }
         }
+    }
+
+    /**
+     * What a building queue of the class sets off at this port, from its configuration: {@code , ECN and PFC fire},
+     * {@code , ECN fires}, {@code , PFC fires}, or nothing when the class is neither marked nor lossless there.
+     */
+    private static String reactions(LintContext c, SwitchConfig s, Queues.Queue q) {
+        EcnParameters ecn = s.ecn(q.port());
+        boolean marks = ecn.scheme() != EcnParameters.Scheme.NONE && (ecn.classMask() & 1 << q.tc()) != 0;
+        boolean pauses = c.lossless() && s.pfc().isLossless(q.tc());
+        return marks && pauses ? ", ECN and PFC fire" : marks ? ", ECN fires" : pauses ? ", PFC fires" : "";
     }
 }

@@ -40,16 +40,20 @@ final class TrustRule implements LintRule {
             if (n.trust() == Trust.PCP && !vlan) {
                 out.add(this, sev, List.of("h" + h), List.of(port), "h" + h + " trusts PCP on an untagged fabric"
                         + " (fabric vlan: false): it files every received RoCE frame under priority 0, not " + prio,
-                        "its receive-side PFC goes out on priority 0 and never holds the RoCE class"
-                                + (slow ? ": the slow receive pipeline drops instead (out_of_buffer)" : "")
+                        (n.pfcEnabled(0) ? "its receive-side PFC goes out on priority 0 and never holds the RoCE"
+                                + " class" + (slow ? ": the slow receive pipeline drops instead (out_of_buffer)" : "")
+                                : "its receive-side PFC never pauses: it is off on priority 0, where the RoCE frames"
+                                + " are filed" + (slow ? ", so the slow receive pipeline drops what does not fit"
+                                + " (out_of_buffer)" : ""))
                                 + "; rx_prio0_* counters grow instead of rx_prio" + prio + "_*",
                         "trust dscp on the RNIC (nics: [{hosts: " + h + ", trust: dscp}], mlnx_qos --trust dscp)");
             } else if (n.trust() == Trust.DSCP && n.dscpToPriority()[n.parameters().dataDscp()] != prio) {
                 int mapped = n.dscpToPriority()[n.parameters().dataDscp()];
                 out.add(this, sev, List.of("h" + h), List.of(port), "h" + h + " sends RoCE on priority " + prio
                         + " but its DSCP map files DSCP " + n.parameters().dataDscp() + " under priority " + mapped,
-                        "received RoCE is accounted (and paused, when the receiver falls behind) on priority "
-                                + mapped + " instead of " + prio,
+                        "received RoCE is accounted " + (n.pfcEnabled(mapped) ? "(and paused, when the receiver"
+                                + " falls behind) " : "") + "on priority " + mapped + " instead of " + prio
+                                + (n.pfcEnabled(mapped) ? "" : ", on which PFC is off: a receiver that falls behind drops instead of pausing"),
                         "dscp-to-priority: {" + n.parameters().dataDscp() + ": " + prio + "} on the RNIC");
             }
         }

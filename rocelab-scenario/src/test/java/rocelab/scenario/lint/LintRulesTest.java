@@ -142,6 +142,24 @@ class LintRulesTest {
     }
 
     @Test
+    void shouldSayWhatTheRnicsPfcDoesOnThePriorityItFilesRoceUnder() {
+        // Trusting PCP untagged, RoCE is filed under priority 0: PFC there pauses the wrong class; PFC off there (the
+        // RNIC's default: the switches' lossless priorities) never pauses at all.
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 0, trust: pcp}]\n").of("L7")).singleElement()
+                .satisfies(f -> assertThat(f.symptom()).startsWith("its receive-side PFC never pauses: it is off on"
+                        + " priority 0"));
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 0, trust: pcp, pfc: [0, 3]}]\n").of("L7")).singleElement()
+                .satisfies(f -> assertThat(f.symptom()).startsWith("its receive-side PFC goes out on priority 0 and"
+                        + " never holds the RoCE class"));
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 0, dscp-to-priority: {26: 2}}]\n").of("L7")).singleElement()
+                .satisfies(f -> assertThat(f.symptom()).isEqualTo("received RoCE is accounted on priority 2 instead"
+                        + " of 3, on which PFC is off: a receiver that falls behind drops instead of pausing"));
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 0, dscp-to-priority: {26: 2}, pfc: [2, 3]}]\n").of("L7"))
+                .singleElement().satisfies(f -> assertThat(f.symptom()).isEqualTo("received RoCE is accounted (and"
+                        + " paused, when the receiver falls behind) on priority 2 instead of 3"));
+    }
+
+    @Test
     void shouldFlagAReactionPointThatIsOff() {
         assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 2, rp: false}]\n").of("L9"))
                 .singleElement().satisfies(f -> assertThat(f.devices()).containsExactly("h2"));
@@ -239,6 +257,15 @@ class LintRulesTest {
         assertThat(fine.findings()).isEmpty();
         assertThat(starved.of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.what()).contains("weight 8 for class 1"));
         assertThat(strict.of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.what()).contains("strict priority"));
+        // The symptom names only what the class's configuration sets off as its queue builds.
+        assertThat(starved.of("L16")).allSatisfy(f -> assertThat(f.symptom()).endsWith("its queue builds, ECN and PFC"
+                + " fire"));
+        String unmarked = "switch: {buffer: 16MB, ecn: {marking: none}, pfc: {watchdog: {}}, scheduler: {weights: [1, 8,"
+                + " 1, 1, 1, 1, 1, 1]}}\nnic: {cc: none}\n";
+        assertThat(lint(both, unmarked).of("L16")).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.symptom()).endsWith("its queue builds, PFC fires"));
+        assertThat(lint(both.replace("roce-lossless", "roce-lossy"), unmarked.replace(", pfc: {watchdog: {}}", ""))
+                .of("L16")).isNotEmpty().allSatisfy(f -> assertThat(f.symptom()).endsWith("its queue builds"));
     }
 
     /**

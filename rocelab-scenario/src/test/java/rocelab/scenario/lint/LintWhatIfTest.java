@@ -429,12 +429,24 @@ class LintWhatIfTest {
         assertThat(Lint.check(broken).of("L16")).isNotEmpty();
         assertThat(Lint.check(fixed).of("L16")).isEmpty();
         Simulation sim = Simulation.assemble(broken);
+        var leaf1 = sim.network().switchAt(1);
+        long[] roceQueue = {0};
+        leaf1.journeyProbe(new JourneyProbe() {
+            @Override
+            public void onEnqueue(long nowPs, int node, int inPort, int port, long queueBytes, Packet packet) {
+                if (port == 4) {
+                    roceQueue[0] = Math.max(roceQueue[0], leaf1.port(4).queuedBytes(3));
+                }
+            }
+        });
         FlowRecord starved = sim.run(ProgressListener.NONE).flows().get(0);
-        FlowRecord fair = run(fixed).flows().get(0);
+        Simulation fairSim = Simulation.assemble(fixed);
+        FlowRecord fair = fairSim.run(ProgressListener.NONE).flows().get(0);
         assertThat(starved.src()).isEqualTo(4);
         // Where the header says: ECMP hashes both flows onto leaf1's uplink towards spine0 (port 4); the RoCE queue
-        // builds there (the run's deepest queue), and leaf1 pauses h4 (its port 0) and no other device.
-        var leaf1 = sim.network().switchAt(1);
+        // (class 3) builds there to over 400 KB, the bulk class's deeper (the run's deepest queue is that port's), and
+        // leaf1 pauses h4 (its port 0) and no other device: 11 XOFFs, 4 with equal weights.
+        assertThat(roceQueue[0]).as("class 3 at leaf1 port 4").isGreaterThan(400_000L);
         long deepest = 0;
         String deepestAt = "";
         long pauses = 0;
@@ -450,6 +462,9 @@ class LintWhatIfTest {
         }
         assertThat(deepestAt).isEqualTo("1/p4");
         assertThat(leaf1.port(0).counter(PortCounter.PAUSE_SENT)).isPositive().isEqualTo(pauses);
+        // PFC frames: 11 XOFFs and their XONs, against 4 and 4.
+        assertThat(pauses).isEqualTo(22);
+        assertThat(fairSim.network().switchAt(1).port(0).counter(PortCounter.PAUSE_SENT)).isEqualTo(8);
         // Weight 1 of 9 against 1 of 2 while the bulk class is busy: the RoCE write takes about 4x as long.
         assertThat(starved.fctPs()).isGreaterThan(3 * fair.fctPs());
     }
