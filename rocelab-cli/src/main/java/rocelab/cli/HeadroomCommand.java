@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -64,6 +65,15 @@ final class HeadroomCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** An option's value read by {@code parse}; a value it refuses is told with the option's name. */
+    private static long parsed(String option, String value, ToLongFunction<String> parse) {
+        try {
+            return parse.applyAsLong(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public Integer call() {
         long rate;
@@ -73,8 +83,8 @@ final class HeadroomCommand implements Callable<Integer> {
         long responsePs;
         long cablePs;
         try {
-            rate = UnitParser.rateBps(speed);
-            payload = UnitParser.bytes(mtu);
+            rate = parsed("--speed", speed, UnitParser::rateBps);
+            payload = parsed("--mtu", mtu, UnitParser::bytes);
             if (cable != null && delay != null) {
                 throw new IllegalArgumentException("--cable and --delay both give the link's length; expected one of"
                         + " them");
@@ -83,19 +93,15 @@ final class HeadroomCommand implements Callable<Integer> {
                 meters = meters(cable);
                 cablePs = Headroom.cableDelayPs(meters);
             } else {
-                try {
-                    cablePs = UnitParser.timePs(delay == null ? DEFAULT_DELAY : delay);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--delay " + e.getMessage());
-                }
+                cablePs = parsed("--delay", delay == null ? DEFAULT_DELAY : delay, UnitParser::timePs);
                 meters = Headroom.cableMeters(cablePs);
                 if (meters > MAX_CABLE_METERS) {
                     throw new IllegalArgumentException("--delay " + delay + " is out of range; expected a time up to"
                             + " 505us (100 km of cable)");
                 }
             }
-            latency = UnitParser.timePs(forwardingLatency);
-            responsePs = response.strip().equals("auto") ? -1 : UnitParser.timePs(response);
+            latency = parsed("--forwarding-latency", forwardingLatency, UnitParser::timePs);
+            responsePs = response.strip().equals("auto") ? -1 : parsed("--response", response, UnitParser::timePs);
             if (latency < 0 || responsePs < -1) {
                 throw new IllegalArgumentException("--forwarding-latency and --response must not be negative");
             }

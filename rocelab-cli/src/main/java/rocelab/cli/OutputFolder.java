@@ -107,7 +107,35 @@ final class OutputFolder implements AutoCloseable {
                     + " the sweep's runs with it; " + expected;
         }
         String foreign = foreignEntry(full, subfolders);
-        return foreign == null ? null : "holds " + foreign + ", which rocelab did not write; " + expected;
+        if (foreign != null) {
+            return "holds " + foreign + ", which rocelab did not write; " + expected;
+        }
+        String unfinished = unmarkedEntry(full);
+        return unfinished == null ? null : "holds " + unfinished + " but no summary.json or compare.csv, so it is not"
+                + " an earlier run's output folder (every finished run leaves one); " + expected;
+    }
+
+    /**
+     * The first entry (by name) of a folder whose entries all have rocelab's names but that holds neither a run's
+     * summary.json nor a compare's compare.csv, or null. A run's folder appears only when it is written whole, so such
+     * a folder is someone else's files that merely share a name with ours (a pfc.csv kept aside), not to be replaced.
+     */
+    private static String unmarkedEntry(Path dir) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            String first = null;
+            for (Path e : entries) {
+                String n = e.getFileName().toString();
+                if (n.equals("summary.json") || n.equals("compare.csv")) {
+                    return null;
+                }
+                if (!(n.startsWith(".") && n.contains(".partial")) && (first == null || n.compareTo(first) < 0)) {
+                    first = n;
+                }
+            }
+            return first;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static String sweepFolderProblem(Path full, String points) {

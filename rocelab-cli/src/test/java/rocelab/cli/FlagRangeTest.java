@@ -32,6 +32,24 @@ class FlagRangeTest {
     }
 
     @Test
+    void shouldNameTheHeadroomOptionWhoseValueIsRefused() {
+        // Every refused value says whose it is, as --delay and --cable did and --speed and --response did not.
+        String[][] cases = {
+            {"--speed", "0Gbps", "error: --speed '0Gbps' is zero"},
+            {"--response", "-1us", "error: --response '-1us' is negative"},
+            {"--forwarding-latency", "-1us", "error: --forwarding-latency '-1us' is negative"},
+            {"--mtu", "lots", "error: --mtu 'lots'"},
+            {"--delay", "-1us", "error: --delay '-1us' is negative"},
+        };
+        for (String[] c : cases) {
+            CliRun run = c[0].equals("--speed") ? CliRun.of("headroom", c[0], c[1])
+                    : CliRun.of("headroom", "--speed", "100Gbps", c[0], c[1]);
+            assertThat(run.exitCode()).as(c[0]).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+            assertThat(run.err()).as(c[0]).startsWith(c[2]);
+        }
+    }
+
+    @Test
     void shouldRefuseJourneyFlagsBeforeSimulating() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("events"));
         assertThat(CliRun.of("journey", "--flow", "0", "--json", folder.toString()).err())

@@ -116,6 +116,21 @@ class OutputFolderTest {
     }
 
     @Test
+    void shouldRefuseAFolderOfFilesThatOnlyShareOurNames() throws IOException {
+        // A user's pfc.csv kept in a folder of its own was replaced: every name was one of ours, but no run left it.
+        Path mine = Files.createDirectories(dir.resolve("kept"));
+        Files.writeString(mine.resolve("pfc.csv"), "mine\n");
+
+        CliRun run = CliRun.of("run", "--out", mine.toString(), "-q");
+
+        assertThat(run.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(run.err()).isEqualTo("error: --out " + mine + ": holds pfc.csv but no summary.json or compare.csv,"
+                + " so it is not an earlier run's output folder (every finished run leaves one); expected a new or"
+                + " empty folder, or the output folder of an earlier run (its files are replaced as a whole)\n");
+        assertThat(contents(mine)).containsOnlyKeys("pfc.csv");
+    }
+
+    @Test
     void shouldRefuseTheOutFolderBeforeReadingTheScenario() throws IOException {
         // Reading a large job takes seconds and gigabytes: a folder that cannot be used is refused first. The
         // scenario here is malformed, so had it been read, its error would have been the one printed.

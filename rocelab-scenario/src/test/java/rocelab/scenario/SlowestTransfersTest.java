@@ -68,7 +68,9 @@ class SlowestTransfersTest {
         String text = SummaryText.render(r, null);
         assertThat(text).contains("  slowest   transfer j/tx from rank 0 to rank 1 in iteration 1 (8,000,000 B, flow "
                 + t.flow() + "): ");
-        assertThat(text).contains("(traffic item 1 for ");
+        assertThat(text).contains("(traffic item 1 for ")
+                // What the closed form leaves out, in words that say so (it read "an idle fabric carries nothing else").
+                .contains("; the idle-fabric time is the transfer alone, and 1 other item of the workload");
         // summary.json has them for tools, by the flow's id in flows.csv.
         assertThat(RunWriter.summaryJson(r)).contains("\"slowest_transfers\": [").contains("\"flow\": " + t.flow() + ",");
         if (f.rateHeldPs() > 0) {

@@ -69,7 +69,7 @@ class SummaryListsTest {
         var edges = r.pfcLog().propagation(r.network().simulator().nowPs());
         assertThat(edges).hasSize(13);
         String text = SummaryText.render(r, null);
-        String tree = text.substring(text.indexOf("PFC spread"), text.indexOf("PFC victims"));
+        String tree = text.substring(text.indexOf("PFC tree"), text.indexOf("PFC victims"));
         assertThat(tree.lines().count()).isEqualTo(14);
         assertThat(tree).doesNotContain("shown;");
         Path dir = tmp.resolve("run");
@@ -110,7 +110,8 @@ class SummaryListsTest {
         assertThat(found).hasSize(4);
         String text = SummaryText.render(r, null);
         assertThat(text).contains("ECMP        collisions at 4 ports: flows the hash put on a port queued there behind"
-                + " another flow's data while an equal-cost port was idle (flows.csv ecmp_wait_us; a wait is time in that"
+                + " another flow's data while an equal-cost port was idle, at least one of them for 5 % of its FCT or more"
+                + " (flows.csv ecmp_wait_us; a wait is time in that"
                 + " queue, not time the flow lost):\n")
                 .doesNotContain("the 3 they waited at most");
         for (EcmpLog.Collision c : found) {

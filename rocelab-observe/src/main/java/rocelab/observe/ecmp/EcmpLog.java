@@ -443,6 +443,10 @@ public final class EcmpLog implements EcmpProbe {
      */
     public static final double TOLD_SHARE = 0.05;
 
+    /** Which collision ports a run tells, in words for its count: {@code at least one for 5 % of its FCT or more}. */
+    public static final String TOLD_WORDS = "at least one of them for " + Math.round(TOLD_SHARE * 100)
+            + " % of its FCT or more";
+
     /**
      * Whether some flow waited at the port at least {@link #TOLD_SHARE} of its FCT; an unfinished flow's time in the
      * run is not known here, and its wait counts.

@@ -110,8 +110,10 @@ public final class SummaryText {
                     r.nvlinkTransfers() == 1 ? "transfer" : "transfers", group(r.nvlinkBytes()), Summary.NVLINK_NOTE);
         }
         if ("deadlock".equals(r.stopReason())) {
-            line(b, "DEADLOCK    no data moved after the check at %s us (they run 1 ms apart); these %s wait on each"
-                    + " other in a cycle:",
+            // The checks see only whether data moved since the one before: it stopped somewhere in the millisecond up
+            // to that check (pfc-deadlock-ring: at about 40 us, its check at 1,000 us), and moved no more.
+            line(b, "DEADLOCK    data stopped moving at or before %s us (the checks run 1 ms apart; throughput.csv shows"
+                    + " when) and moved no more; these %s wait on each other in a cycle:",
                     us(r.deadlockSincePs()), "infiniband".equals(r.mode())
                             ? "queues, held for credits (a credit loop)," : "paused queues");
             line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
@@ -576,8 +578,8 @@ public final class SummaryText {
         }
         int shown = Numbers.shown(found.size(), COLLISIONS_SHOWN);
         line(b, "ECMP        collisions at %d port%s: flows the hash put on a port queued there behind another flow's"
-                + " data while an equal-cost port was idle%s:",
-                found.size(), found.size() == 1 ? "" : "s", found.size() > shown ? String.format(Locale.ROOT,
+                + " data while an equal-cost port was idle, %s%s:",
+                found.size(), found.size() == 1 ? "" : "s", EcmpLog.TOLD_WORDS, found.size() > shown ? String.format(Locale.ROOT,
                         " (the %d they waited at most; summary.json ecmp_collisions, flows.csv ecmp_wait_us; %s)",
                         shown, WAIT_NOT_LOSS) : " (flows.csv ecmp_wait_us; " + WAIT_NOT_LOSS + ")");
         for (int i = 0; i < shown; i++) {
@@ -740,7 +742,8 @@ public final class SummaryText {
         if (edges.isEmpty()) {
             return;
         }
-        line(b, "PFC spread  first XOFF       device   paused   prio  hop   paused in all");
+        // The pause propagation tree (the report's name for it): hop 0 where a device paused for its own congestion.
+        line(b, "PFC tree    first XOFF       device   paused   prio  hop   paused in all");
         // Twelve told, or all thirteen: a single one left is told rather than counted.
         int max = Numbers.shown(edges.size(), 12);
         int shown = 0;
@@ -806,7 +809,7 @@ public final class SummaryText {
     static String besideTransfer(TransferRecord x) {
         List<String> parts = besideParts(x.fctPs(), x.job(), "call", "calls", "other transfer", "other transfers",
                 x.jobOnLinks(), x.beside(), x.onLinks(), "its data");
-        return parts.isEmpty() ? "" : "; an idle fabric carries nothing else, and " + String.join(", and ", parts);
+        return parts.isEmpty() ? "" : "; the idle-fabric time is the transfer alone, and " + String.join(", and ", parts);
     }
 
     /**

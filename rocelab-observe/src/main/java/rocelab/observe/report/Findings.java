@@ -78,8 +78,9 @@ final class Findings {
         if ("deadlock".equals(stop)) {
             boolean credits = s.containsKey("credit_deadlock_cycle");
             String kind = credits ? "credit" : "pfc";
-            items.add("<li class='err'><b>" + (credits ? "Credit deadlock" : "PFC deadlock") + "</b>: no data moved after the check at "
-                    + Page.esc(Fmt.time(KeyNumbers.dbl(s.get(kind + "_deadlock_since_us"))))
+            items.add("<li class='err'><b>" + (credits ? "Credit deadlock" : "PFC deadlock")
+                    + "</b>: data stopped moving at or before " + Page.esc(Fmt.time(KeyNumbers.dbl(s.get(kind + "_deadlock_since_us"))))
+                    + " (the checks run 1 ms apart; throughput.csv shows when) and moved no more"
                     + (credits ? "; the queues waiting for credits form a cycle: " : "; the paused queues form a cycle: ")
                     + Page.esc(s.get(kind + "_deadlock_cycle") instanceof List<?> c
                     ? String.join(" → ", c.stream().map(String::valueOf).toList()) : "") + "</li>");
@@ -137,10 +138,14 @@ final class Findings {
                     && Integer.valueOf(0).equals(num(m.get("hop")))).count();
             long roots = ((List<?>) tree).stream().filter(e -> e instanceof Map<?, ?> m && m.get("root") != null)
                     .map(e -> String.valueOf(((Map<?, ?>) e).get("root"))).distinct().count();
-            items.add("<li><b>PFC pauses spread</b> over " + trees + " device-port-priority link"
-                    + (trees == 1 ? "" : "s") + " from " + roots + " root" + (roots == 1 ? "" : "s")
-                    + " (their first XOFFs' congestion points" + (cycleRoots(tree) ? " or pause cycles" : "") + "; "
-                    + atRoot + " of the links paused at their root, hop 0); the tree is below</li>");
+            // "Spread" only where some first XOFF was passed on from a paused egress (hop 1 or more): a run whose every
+            // link was paused at its root (moe-alltoall's nine) has pauses, not a spread.
+            items.add("<li><b>" + (atRoot < trees ? "PFC pauses spread" : "PFC pauses") + "</b> " + (atRoot < trees
+                    ? "over " : "at ") + trees + " device-port-priority link" + (trees == 1 ? "" : "s") + " from "
+                    + roots + " root" + (roots == 1 ? "" : "s") + " (their first XOFFs' congestion points"
+                    + (cycleRoots(tree) ? " or pause cycles" : "") + "; " + (atRoot < trees ? atRoot + " of the links"
+                            + " paused at their root, hop 0" : (trees == 1 ? "the link" : "every link") + " paused at its"
+                            + " root, hop 0: no first XOFF was passed on from a paused egress") + "); the tree is below</li>");
         }
         List<String> victimKeys = new ArrayList<>();
         for (String k : s.keySet()) {
@@ -155,8 +160,10 @@ final class Findings {
                 Object counted = s.get(k.endsWith("s") ? k.substring(0, k.length() - 1) + "_count" : k + "_count");
                 long all = counted instanceof Number c ? c.longValue() : n;
                 if (all > 0) {
+                    // As many as the table below shows (it lists at most MAX of the summary's first ones).
+                    int shown = Numbers.shown(n, MAX);
                     items.add("<li class='err'><b>" + Page.esc(label(k)) + "</b>: " + all
-                            + (n < all ? " (the first " + n + " listed below)" : " (listed below)") + "</li>");
+                            + (shown < all ? " (the first " + shown + " listed below)" : " (listed below)") + "</li>");
                 } else if (trees > 0) {
                     items.add("<li><b>" + Page.esc(label(k)) + "</b>: none</li>");
                 }
@@ -259,12 +266,12 @@ final class Findings {
         Object collisions = s.get("ecmp_collisions");
         int collided = size(collisions);
         if (collided > 0) {
-            Object counted = s.get("ecmp_collision_count");
-            long all = counted instanceof Number c ? c.longValue() : collided;
+            long all = collisionCount(s, collided);
+            int shown = Numbers.shown(collided, MAX);
             items.add("<li class='err'><b>ECMP collisions</b>: at " + all + " port" + (all == 1 ? "" : "s")
                     + ", flows a switch had hashed onto a port queued there behind another flow's data while an"
-                    + " equal-cost port was idle" + (collided < all ? " (the first " + collided + " listed below)" : " (listed below)")
-                    + "</li>");
+                    + " equal-cost port was idle, " + EcmpLog.TOLD_WORDS + (shown < all ? " (the first " + shown + " listed below)"
+                            : " (listed below)") + "</li>");
         }
         Object lintSkipped = d.manifest.get("lint_skipped");
         if (lintSkipped != null) {
@@ -276,7 +283,7 @@ final class Findings {
         p.html("<ul class='findings'>" + String.join("", items) + "</ul>");
         if (trees > 0) {
             p.html("<h3>Pause propagation tree</h3>");
-            tree(p, (List<?>) tree);
+            tree(p, (List<?>) tree, size(tree));
             p.note("for each device, port and priority that sent XOFF: when first, hop and root of that first XOFF (hop"
                     + " 0: the device's own egress was the congestion point, its root"
                     + (cycleRoots(tree) ? ", or is on the pause cycle that is its root (the pauses in force from it lead"
@@ -286,7 +293,7 @@ final class Findings {
         }
         if (collided > 0) {
             p.html("<h3>ECMP collisions</h3>");
-            collisionTable(p, (List<?>) collisions);
+            collisionTable(p, (List<?>) collisions, collisionCount(s, collided));
             p.note("each port where flows the switch had hashed there waited behind another flow's data while an"
                     + " equal-cost port was idle (a flow waited while at least one of its packets did; the last column"
                     + " sums the flows' waits); summary.json ecmp_collisions has them all, flows.csv ecmp_wait_us each"
@@ -299,12 +306,13 @@ final class Findings {
             }
             p.html("<h3>" + Page.esc(label(k)) + "</h3>");
             if (v instanceof List<?> l) {
-                tree(p, l);
+                Object counted = s.get(k.endsWith("s") ? k.substring(0, k.length() - 1) + "_count" : k + "_count");
+                tree(p, l, counted instanceof Number c ? c.longValue() : l.size());
             } else if (v instanceof Map<?, ?> m) {
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     p.html("<h3>" + Page.esc(String.valueOf(e.getKey()).replace('_', ' ')) + "</h3>");
                     if (e.getValue() instanceof List<?> l) {
-                        tree(p, l);
+                        tree(p, l, l.size());
                     } else {
                         p.note(String.valueOf(e.getValue()));
                     }
@@ -372,7 +380,7 @@ final class Findings {
      * The collision ports of summary.json's {@code ecmp_collisions}, one row each: where, the idle equal-cost ports, how
      * many packets collided, and the flows that waited there with their waits (the first of them).
      */
-    private static void collisionTable(Page p, List<?> list) {
+    private static void collisionTable(Page p, List<?> list, long total) {
         List<List<String>> rows = new ArrayList<>();
         int listed = Numbers.shown(list.size(), MAX);
         for (Object o : list.subList(0, listed)) {
@@ -421,9 +429,14 @@ final class Findings {
         }
         p.table(List.of("switch", "port", "idle equal-cost ports", "collisions", "flows that waited there",
                 "ecmp_wait_us (flows summed)"), rows, 0, 1, 2, 4);
-        if (list.size() > listed) {
-            p.note("first " + listed + " of " + list.size());
+        if (total > listed) {
+            p.note("first " + listed + " of " + total);
         }
+    }
+
+    /** How many collision ports the run had: summary.json's count, else the list's length. */
+    private static long collisionCount(Map<String, Object> s, int listed) {
+        return s.get("ecmp_collision_count") instanceof Number c ? c.longValue() : listed;
     }
 
     /** A summary key as a heading: {@code pfc_victims} gives "PFC victims", {@code ib_victims} "IB victims". */
@@ -450,8 +463,11 @@ final class Findings {
         return o instanceof Number n ? Integer.valueOf(n.intValue()) : o;
     }
 
-    /** A list of objects as a table, its columns the union of their keys (nested values as text). */
-    private static void tree(Page p, List<?> list) {
+    /**
+     * A list of objects as a table, its columns the union of their keys (nested values as text): the first {@link #MAX}
+     * of {@code total} (the list may hold only the first ones of them, as summary.json's victims do).
+     */
+    private static void tree(Page p, List<?> list, long total) {
         Set<String> cols = new LinkedHashSet<>();
         for (Object o : list) {
             if (o instanceof Map<?, ?> m) {
@@ -475,8 +491,8 @@ final class Findings {
             rows.add(r);
         }
         p.table(cols.isEmpty() ? List.of("value") : new ArrayList<>(cols), rows);
-        if (list.size() > listed) {
-            p.note("first " + listed + " of " + list.size());
+        if (total > listed) {
+            p.note("first " + listed + " of " + total);
         }
     }
 

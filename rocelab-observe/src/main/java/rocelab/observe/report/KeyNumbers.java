@@ -40,13 +40,13 @@ final class KeyNumbers {
             t.add(new Tile(Fmt.count(drops), "packets dropped", drops > 0));
             if (d.infiniband()) {
                 t.add(new Tile(Fmt.time(dbl(at(s, "infiniband", "credit_stall_us"))),
-                        "credit stall time (PortXmitWait)", false));
+                        "credit stall time (PortXmitWait), summed over ports and lanes", false));
                 t.add(new Tile(Fmt.count(lng(at(s, "infiniband", "fecn_marked"))) + " / "
                         + Fmt.count(lng(at(s, "infiniband", "becn_received"))), "FECN marked / BECN received", false));
             } else {
                 long pauses = lng(at(s, "counters", "pfc_pause_sent"));
                 t.add(new Tile(Fmt.count(pauses) + " · " + Fmt.time(dbl(at(s, "counters", "pfc_paused_us"))),
-                        "PFC frames · time paused", false));
+                        "PFC frames · time paused, summed over ports and RNICs", false));
                 t.add(new Tile(Fmt.count(lng(at(s, "counters", "cnp_sent"))), "CNPs sent", false));
             }
         }

@@ -91,6 +91,49 @@ class ReportWriterTest {
     }
 
     @Test
+    void shouldCountTheListedRowsAsTheTablesShowThem() {
+        // The audit's moe-alltoall: "PFC victims: 67 (the first 20 listed below)" above a table of 12 noted "first 12
+        // of 20". summary.json holds the first 20 of 67; the findings and the table both say 12 of 67.
+        ReportData d = data();
+        List<Object> victims = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            victims.add(Map.of("flow", i, "wait_us", 100 - i));
+        }
+        List<Object> ports = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            ports.add(Map.of("switch", "leaf" + i, "port", 3, "towards", "spine0", "collisions", 2, "ecmp_wait_us", 1));
+        }
+        d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_victims", victims, "pfc_victim_count", 67,
+                "ecmp_collisions", ports, "ecmp_collision_count", 40);
+        String html = ReportWriter.page(d).finish();
+        assertThat(html).contains("<b>PFC victims</b>: 67 (the first 12 listed below)", "first 12 of 67",
+                "<b>ECMP collisions</b>: at 40 ports", "(the first 12 listed below)", "first 12 of 40")
+                .doesNotContain("first 20", "of 20", "of 15");
+        // All of a short list: listed below, no note.
+        d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_victims", victims.subList(0, 13),
+                "pfc_victim_count", 13);
+        assertThat(ReportWriter.page(d).finish()).contains("<b>PFC victims</b>: 13 (listed below)")
+                .doesNotContain("first 12");
+    }
+
+    @Test
+    void shouldSayPausesSpreadOnlyWhereAFirstXoffWasPassedOn() {
+        // The audit's moe-alltoall: nine links, every one paused at its root (hop 0), read "PFC pauses spread".
+        ReportData d = data();
+        List<Object> atRoots = List.of(Map.of("hop", 0, "root", "leaf0 port 1 (towards h1)"),
+                Map.of("hop", 0, "root", "leaf1 port 1 (towards h5)"));
+        d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_propagation", atRoots);
+        assertThat(ReportWriter.page(d).finish()).contains("<b>PFC pauses</b> at 2 device-port-priority links from 2"
+                + " roots (their first XOFFs' congestion points; every link paused at its root, hop 0: no first XOFF was"
+                + " passed on from a paused egress)").doesNotContain("spread");
+        List<Object> passedOn = List.of(Map.of("hop", 0, "root", "leaf0 port 1 (towards h1)"),
+                Map.of("hop", 1, "root", "leaf0 port 1 (towards h1)"));
+        d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_propagation", passedOn);
+        assertThat(ReportWriter.page(d).finish()).contains("<b>PFC pauses spread</b> over 2 device-port-priority"
+                + " links from 1 root (their first XOFFs' congestion points; 1 of the links paused at their root, hop 0)");
+    }
+
+    @Test
     void shouldRankCollectivesSlowestAgainstTheIdealFirst() {
         String html = ReportWriter.page(data()).finish();
         int dp = html.indexOf("gpt/grads/dp(tp=1,pp=0)");

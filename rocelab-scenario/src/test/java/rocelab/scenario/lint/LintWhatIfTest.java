@@ -98,7 +98,32 @@ class LintWhatIfTest {
         ScenarioConfig fixed = parse(fixed(yaml, "the mistake", ""));
         assertThat(hasError(broken, "L2")).isTrue();
         assertThat(Lint.check(fixed).hasErrors()).isFalse();
-        assertThat(run(broken).totals().droppedHeadroom()).isPositive();
+        RunResult r = run(broken);
+        assertThat(r.totals().droppedHeadroom()).isPositive();
+        // The header's pauses of the RNICs: h4, h5 and h7 from 8.5 us for leaf1's own uplink towards spine0, h6
+        // from 26.2 us for leaf0's port to h0, two hops back through the spines, which pause leaf1 from 18.6 us.
+        var topo = r.network().topology();
+        int leaf1 = topo.nodeByName("leaf1");
+        var tree = r.pfcLog().propagation(r.simulatedPs());
+        for (var e : tree) {
+            String peer = topo.nodeName(e.peer());
+            if (e.device() == leaf1 && topo.isHost(e.peer())) {
+                String root = r.pfcLog().rootName(e.rootNode(), e.rootPort());
+                if (peer.equals("h6")) {
+                    assertThat(root).isEqualTo("leaf0 port 0 (towards h0)");
+                    assertThat(e.hop()).isEqualTo(2);
+                    assertThat(e.firstXoffPs()).isBetween(26_000_000L, 27_000_000L);
+                } else {
+                    assertThat(peer).isIn("h4", "h5", "h7");
+                    assertThat(root).isEqualTo("leaf1 port 4 (towards spine0)");
+                    assertThat(e.firstXoffPs()).isBetween(8_000_000L, 9_000_000L);
+                }
+            } else if (peer.equals("leaf1")) {
+                assertThat(e.hop()).isEqualTo(1);
+                assertThat(e.firstXoffPs()).isBetween(18_500_000L, 19_000_000L);
+            }
+        }
+        assertThat(tree).filteredOn(e -> e.device() == leaf1 && topo.isHost(e.peer())).hasSize(4);
         // ports.csv counts the overflow on the ports whose ingress priority group overflowed: those the lint names.
         assertThat(headroomDropPorts(broken)).isNotEmpty().allSatisfy(port -> assertThat(
                 Lint.check(broken).of("L2")).anySatisfy(f -> assertThat(f.ports()).contains(port)));
