@@ -669,13 +669,25 @@ public final class EgressPort implements Prefetching {
 
     /**
      * Removes every queued frame of class {@code tc} (PFC watchdog, action drop): they leave the buffer and go
-     * back to the pool. Returns how many there were.
+     * back to the pool. Returns how many there were. A frame (a flow's data, or the last ACK its sender waits for)
+     * that sat here while the class was paused tells that wait first, as its transmission would have: it did wait
+     * behind those pauses, each part to the XOFF that held it, and then was lost (the resends and timeouts that cost
+     * are its QP's, told apart). Untold, a flow's waits at the hops where the watchdog dropped its packets vanished
+     * from its paused wait and its victim line.
      */
     public int drainClass(long nowPs, int tc, PacketPool pool) {
         PacketFifo q = queues[tc];
+        // The watchdog drains only PFC queues, so the held clock is the paused one; the watchdog lifted the pause
+        // before it drains, so the clock stands where the pause ended.
+        long clock = pause.pausedPs(tc, nowPs);
         int n = 0;
         Packet p;
         while ((p = q.poll()) != null) {
+            long entered = p.enteredClockPs();
+            if (pfcProbe != PfcProbe.NONE && clock != entered && p.cookie() >= 0) {
+                pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
+                        p.kind() != PacketKind.DATA, entered, clock);
+            }
             if (ingressLists != null) {
                 ingressLists.remove(portIndex, tc, p);
             }

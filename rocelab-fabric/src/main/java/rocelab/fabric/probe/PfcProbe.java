@@ -28,7 +28,8 @@ public interface PfcProbe {
      * flow completes only when it arrives. {@code fromClockPs} and {@code toClockPs} bound the wait on that transmitter's paused-time clock for
      * {@code priority} (the total time it has been paused), so overlapping waits of one flow's packets can be merged;
      * {@code xoffSentPs} names the PFC frame that last paused it (its send time at the peer; -1 when unknown). Called
-     * only when a wait happened.
+     * only when a wait happened; at a switch egress, as the packet leaves the queue (sent, or drained by the PFC
+     * watchdog: it waited all the same) or as the run ends with it still queued.
      */
     default void onPausedWait(long nowPs, int node, int port, int priority, int queuePair, long flowCookie,
             boolean ack, long fromClockPs, long toClockPs, long xoffSentPs) {}
