@@ -25,7 +25,7 @@ public final class FlowWaitsCost {
     public static void main(String[] args) {
         int flows = args.length > 0 ? Integer.parseInt(args[0]) : 1_047_552;
         long waits = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
-        FlowWaits fw = new FlowWaits((qp, kind, node, port) -> ((qp + node + port) & 3) == 0, 4);
+        FlowWaits fw = new FlowWaits((qp, kind, node, port) -> FlowWaits.Way.of(((qp + node + port) & 3) == 0), 4);
         fw.expectFlows(flows);
         long[] clock = new long[flows];
         SplittableRandom random = new SplittableRandom(1);

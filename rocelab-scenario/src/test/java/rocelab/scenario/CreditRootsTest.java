@@ -3,9 +3,11 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.flowcontrol.credit.CreditRoot;
 import rocelab.fabric.probe.PfcProbe;
@@ -340,5 +342,58 @@ class CreditRootsTest {
         assertThat(SummaryText.render(r, null)).contains("flow 1 h1->h0").contains("waited for credits rooted at h2's"
                 + " HCA (its receive buffer), 2 credit hops away, not on its way to h0 or back: at h0's HCA ")
                 .contains(" us (its last ACK)");
+    }
+
+    /**
+     * infiniband-incast's victim, flow 15 (h9 -> h1), leaves leaf1 by its port towards spine1. Some of its waits at h9's
+     * HCA were behind leaf1's buffer full of packets for its port towards spine0, held back by credits whose root that
+     * port had not been told yet: where they were rooted is not known, so the journey claims neither way for them (it
+     * said "on its own way" by default). Every other root is on its way exactly when the flow's packets or ACKs were
+     * queued at that port, as the journey recorded them (or it is h9's or h1's HCA).
+     */
+    @Test
+    void shouldSayARootIsOnTheFlowsWayOnlyWhenItsPacketsOrAcksLeftByItAndNothingOfARootNotKnownYet() {
+        Told t = journey(example("infiniband-incast", null, null), 15);
+        FlowRecord f = t.flow();
+        Topology topo = t.sim().network().topology();
+        Set<Long> way = new HashSet<>();
+        for (JourneyEvent e : t.events()) {
+            if (e.kind() == JourneyEvent.Kind.ENQUEUE) {
+                way.add((long) e.node() << 32 | e.port());
+            }
+        }
+        int leaf1 = node(topo, "leaf1");
+        assertThat(way).as("its data leave leaf1 towards spine1, not spine0")
+                .contains((long) leaf1 << 32 | portTowards(topo, leaf1, node(topo, "spine1")))
+                .doesNotContain((long) leaf1 << 32 | portTowards(topo, leaf1, node(topo, "spine0")));
+        List<String> told = t.text().lines().filter(l -> l.matches(" {4}[0-9.]+ us for credits .*")).toList();
+        List<FlowWaits.Root> roots = t.result().creditLog().flowWaits().roots(f.id());
+        assertThat(told).hasSameSizeAs(roots);
+        assertThat(roots).as("a root not known yet among its waits").anyMatch(r -> r.kind() == CreditRoot.UNKNOWN);
+        for (FlowWaits.Root r : roots) {
+            String head = String.format(Locale.ROOT, "    %.3f us for credits ", r.waitPs() / 1e6);
+            String named = Victims.named(t.result().creditLog().wording(), r);
+            String line = told.stream().filter(l -> l.startsWith(head) && l.contains(named)).findFirst().orElseThrow();
+            if (r.kind() == CreditRoot.UNKNOWN) {
+                assertThat(line).as("a root not known yet").doesNotContain("on its own way").doesNotContain(
+                        "NOT on its way").doesNotContain("rooted at").contains("where they were rooted is not known, nor"
+                                + " whether on its way to h1 or back");
+                assertThat(r.onPath()).isFalse();
+                assertThat(r.offPath()).isFalse();
+                continue;
+            }
+            boolean onWay = topo.isHost(r.node()) ? r.node() == f.src() || r.node() == f.dst()
+                    : way.contains((long) r.node() << 32 | r.port());
+            assertThat(line).as("%s", named).contains(onWay ? ": on its own way (to h1 or back)"
+                    : ": NOT on its way to h1 or back (a victim's wait)");
+            assertThat(r.onPath()).isEqualTo(onWay);
+        }
+        assertThat(t.text()).contains(" us for credits behind leaf1 port " + portTowards(topo, leaf1, node(topo,
+                "spine0")) + " (towards spine0), held back by credits from further on (not known yet), 1 credit hop away:"
+                + " where they were rooted is not known, nor whether on its way to h1 or back (leaf1 port "
+                + portTowards(topo, leaf1, node(topo, "spine0")) + " itself is not on it)");
+        // Its waits behind the root not known yet are not a victim's: its victim's wait is what is known off its way.
+        long known = roots.stream().filter(FlowWaits.Root::offPath).mapToLong(FlowWaits.Root::waitPs).sum();
+        assertThat(t.result().creditLog().flowWaits().offPathWaitPs(f.id())).isEqualTo(known);
     }
 }

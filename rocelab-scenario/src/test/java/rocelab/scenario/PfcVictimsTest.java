@@ -460,7 +460,7 @@ class PfcVictimsTest {
             spine = topo.nodeName(n).equals("spine0") ? n : spine;
             leaf0 = topo.nodeName(n).equals("leaf0") ? n : leaf0;
         }
-        FlowWaits w = new FlowWaits((qp, kind, node, port) -> false, PfcLog.ROOTS_PER_FLOW_OF_MANY);
+        FlowWaits w = new FlowWaits((qp, kind, node, port) -> FlowWaits.Way.OFF, PfcLog.ROOTS_PER_FLOW_OF_MANY);
         long clock = 0;
         int[] port = {0, 1, 2, 3, 5};
         long[] us = {400, 300, 200, 60, 40};

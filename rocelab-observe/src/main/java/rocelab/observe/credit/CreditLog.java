@@ -35,10 +35,12 @@ public final class CreditLog implements CreditProbe {
 
     public CreditLog(Network network) {
         this.names = new CreditRootNames(network.topology());
-        // A root not known yet names no place to tell: the flow is not called a victim of it.
+        // A root not known yet names only a port held back by credits from further on (or a buffer whose holder is not
+        // known), not where the hold was finally rooted: whether that is on the flow's way is not known, and the flow
+        // is neither called a victim of it nor said to have waited on its own way.
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> kind == CreditRoot.UNKNOWN
-                || paths.onRoundTrip(qp, node, port));
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> kind == CreditRoot.UNKNOWN ? FlowWaits.Way.NOT_KNOWN
+                : FlowWaits.Way.of(paths.onRoundTrip(qp, node, port)));
     }
 
     @Override

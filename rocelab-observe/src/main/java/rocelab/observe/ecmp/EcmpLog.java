@@ -59,7 +59,7 @@ public final class EcmpLog implements EcmpProbe {
      * can collide at its leaf's uplink (its data) and at its receiver's leaf's (its last ACK), and at the
      * aggregation's uplinks as well in a three-tier fabric, so a million flows keep two hop slots each, not four.
      */
-    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> true, 2, 4);
+    private final FlowWaits waits = new FlowWaits((qp, kind, node, port) -> FlowWaits.Way.ON, 2, 4);
     private int sites;
     private int[] siteNode = new int[8];
     private int[] sitePort = new int[8];

@@ -11,6 +11,7 @@ import rocelab.fabric.topology.Topology;
 import rocelab.observe.credit.CreditLog;
 import rocelab.observe.credit.CreditRootNames;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.victim.FlowPaths;
 import rocelab.observe.victim.FlowWaits;
 import rocelab.observe.victim.Victims;
 
@@ -25,12 +26,15 @@ final class CreditWaitText {
     private final CreditRootNames names;
     /** The run's credit log (null: no roots per flow in the header). */
     private final CreditLog log;
+    /** The flows' ways, for the place of a port a root not known yet names. */
+    private final FlowPaths paths;
 
     CreditWaitText(Network network, CreditLog log) {
         this.network = network;
         this.topo = network.topology();
         this.names = new CreditRootNames(topo);
         this.log = log;
+        this.paths = new FlowPaths(network);
     }
 
     /**
@@ -123,11 +127,25 @@ final class CreditWaitText {
             return;
         }
         for (FlowWaits.Root r : log.flowWaits().roots(f.id())) {
-            b.append(String.format(Locale.ROOT, "    %s us for credits rooted at %s: %s\n",
-                    us(r.waitPs()), Victims.named(log.wording(), r), r.onPath()
-                            ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
-                            + " or back (a victim's wait)"));
+            // A root not known yet names a port held back by credits from further on, not where they were rooted: the
+            // waits were behind it, and only that port's own place is told.
+            boolean known = r.way() != FlowWaits.Way.NOT_KNOWN;
+            b.append(String.format(Locale.ROOT, "    %s us for credits %s %s: %s%s\n", us(r.waitPs()),
+                    known ? "rooted at" : "behind", Victims.named(log.wording(), r), JourneyText.way(r, f),
+                    known || r.others() ? "" : heldPortsPlace(f, r)));
         }
+    }
+
+    /**
+     * Whether the port a root not known yet names (held back by credits from further on) is itself on the flow's way:
+     * {@code  (leaf1 port 8 itself is not on it)}; empty when it names no port.
+     */
+    private String heldPortsPlace(FlowRecord f, FlowWaits.Root r) {
+        if (r.port() < 0 || f.queuePair() < 0 || f.queuePair() >= network.queuePairs().size()) {
+            return "";
+        }
+        return " (" + (topo.isHost(r.node()) ? name(r.node()) + "'s HCA" : name(r.node()) + " port " + r.port())
+                + " itself is " + (paths.onRoundTrip(f.queuePair(), r.node(), r.port()) ? "" : "not ") + "on it)";
     }
 
     /** A transmitter lane where the flow waited for credits: its data, or its last ACK. */

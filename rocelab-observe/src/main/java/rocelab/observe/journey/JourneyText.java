@@ -22,6 +22,7 @@ import rocelab.observe.output.Numbers;
 import rocelab.observe.output.RetryFailureText;
 import rocelab.observe.pcap.IbPacketEncoder;
 import rocelab.observe.pfc.PfcLog;
+import rocelab.observe.victim.FlowWaits;
 
 /**
  * Tells a flow's journey as a time-ordered story: the first packet hop by hop, then every event that shaped the
@@ -726,6 +727,18 @@ public final class JourneyText {
         return detail.startsWith("ahead")
                 ? ", out of sequence (it expects PSN " + expected + "): go-back-N discards it"
                 : ", a duplicate (it expects PSN " + expected + "): discarded";
+    }
+
+    /**
+     * Where a root of the flow's waits lies, for a header's line about it: on its own way, not (a victim's wait), or,
+     * for a root its log had not been told yet, no claim either way.
+     */
+    static String way(FlowWaits.Root r, FlowRecord f) {
+        return switch (r.way()) {
+            case ON -> "on its own way (to h" + f.dst() + " or back)";
+            case OFF -> "NOT on its way to h" + f.dst() + " or back (a victim's wait)";
+            case NOT_KNOWN -> "where they were rooted is not known, nor whether on its way to h" + f.dst() + " or back";
+        };
     }
 
     static void line(StringBuilder b, String format, Object... args) {

@@ -52,9 +52,7 @@ final class PauseText {
         line(b, "  waited behind PFC pauses at %s (%s us summed over hops)", hops, us(pfc.pausedWaitPs(f.id())));
         for (FlowWaits.Root r : pfc.roots(f.id())) {
             line(b, "    %s us behind pauses rooted at %s: %s", us(r.waitPs()),
-                    Victims.named(PfcVictims.wording(pfc), r), r.onPath()
-                            ? "on its own way (to h" + f.dst() + " or back)" : "NOT on its way to h" + f.dst()
-                            + " or back (a victim's wait)");
+                    Victims.named(PfcVictims.wording(pfc), r), JourneyText.way(r, f));
         }
     }
 

@@ -247,8 +247,8 @@ public final class PfcLog implements PfcProbe {
             network.switchAt(s).linkQueuesByIngressAtFirstXoff();
         }
         FlowPaths paths = new FlowPaths(network);
-        this.flowWaits = new FlowWaits((qp, kind, node, port) -> kind == ROOT_PAUSE_CYCLE
-                ? cycleOnRoundTrip(paths, qp, node) : paths.onRoundTrip(qp, node, port),
+        this.flowWaits = new FlowWaits((qp, kind, node, port) -> FlowWaits.Way.of(kind == ROOT_PAUSE_CYCLE
+                ? cycleOnRoundTrip(paths, qp, node) : paths.onRoundTrip(qp, node, port)),
                 flows > MANY_FLOWS ? ROOTS_PER_FLOW_OF_MANY : ROOTS_PER_FLOW);
         flowWaits.expectFlows(flows);
     }

@@ -10,7 +10,7 @@ import rocelab.fabric.topology.Topology;
 
 /**
  * Whether a place is on a flow's own round trip: the flow's receiver or sender, or a switch port its data leave by on
- * their way to the receiver, or its ACKs on their way back. The way is followed from the sending host through the
+ * their way to the receiver, or its ACKs on their way back (a switch's buffer, with no port: a switch they cross). The way is followed from the sending host through the
  * switches' current routes (the ECMP choice for the QP's entropy, or every equal-cost port where a switch spreads
  * load), so a switch the flow never crosses is not on its way even when its routes towards the flow's receiver use
  * the port.
@@ -29,8 +29,8 @@ public final class FlowPaths {
     }
 
     /**
-     * Whether (node, port) is on the round trip of {@code queuePair}. A switch with no port to tell (-1) is counted
-     * on the way: there is nothing to tell it by, so no flow is called a victim of it.
+     * Whether (node, port) is on the round trip of {@code queuePair}. A switch with no port to tell (-1: its buffer)
+     * is on it when the flow's data or ACKs pass through that switch.
      */
     public boolean onRoundTrip(int queuePair, int node, int port) {
         QueuePairTable qps = network.queuePairs();
@@ -39,13 +39,13 @@ public final class FlowPaths {
         if (topo.isHost(node)) {
             return dst == node || src == node;
         }
+        int entropy = qps.entropy(queuePair);
         if (port < 0) {
-            return true;
+            return leavesBy(src, dst, entropy, node, -1) || leavesBy(dst, src, entropy, node, -1);
         }
         // Cheap first: a switch that would not send the flow's data or ACKs by that port is off its way, wherever
         // they come from; only one that would is walked to, to see that the flow passes there at all.
         Switch at = network.switchAt(node - topo.hostCount());
-        int entropy = qps.entropy(queuePair);
         return at.forwardsThrough(src, dst, entropy, port) && leavesBy(src, dst, entropy, node, port)
                 || at.forwardsThrough(dst, src, entropy, port) && leavesBy(dst, src, entropy, node, port);
     }
@@ -83,7 +83,10 @@ public final class FlowPaths {
         }
     }
 
-    /** Whether packets from {@code from} to {@code to} with {@code entropy} leave switch {@code node} by {@code port}. */
+    /**
+     * Whether packets from {@code from} to {@code to} with {@code entropy} leave switch {@code node} by {@code port}
+     * (-1: by any port, they pass through it).
+     */
     private boolean leavesBy(int from, int to, int entropy, int node, int port) {
         walk++;
         for (int p = 0; p < topo.portCount(from); p++) {
@@ -100,6 +103,9 @@ public final class FlowPaths {
             return false;
         }
         visited[at] = walk;
+        if (at == node && port < 0) {
+            return true;
+        }
         Switch sw = network.switchAt(at - topo.hostCount());
         int one = sw.forwardingPort(from, to, entropy);
         if (one >= 0) {

@@ -17,15 +17,32 @@ import java.util.List;
  * intervals on one clock only need a high-water mark): the flow's wait at a hop is the held time during which at
  * least one of its packets (at an RNIC: its next packet) was held there. The waits of the ACK of a message's last
  * packet are a hop of their own: its sender sees the flow complete only when it arrives. Each new part of a wait goes
- * to the root the caller names; a root off the flow's round trip makes the wait a victim's. A flow keeps a bounded
+ * to the root the caller names; a root off the flow's round trip makes the wait a victim's, and a root not known yet (a
+ * hold whose own root its log had not been told when the wait ended) is neither: its waits are told apart, with no
+ * claim either way ({@link Way#NOT_KNOWN}). A flow keeps a bounded
  * number of hops and roots apart (a million flows' slots fill much of a run's heap); its waits beyond them are told
  * together, named by none ({@link Hop#others}, {@link Root#others}), never under another's name.
  */
 public final class FlowWaits {
-    /** Where a root lies relative to a flow: whether it is on the round trip of {@code queuePair}. */
+    /**
+     * Where a root lies relative to a flow: on the round trip of {@code queuePair}, off it, or not known (the root of
+     * that kind names no place the waits were finally rooted at).
+     */
     @FunctionalInterface
     public interface RootPlace {
-        boolean onRoundTrip(int queuePair, int kind, int node, int port);
+        Way wayOf(int queuePair, int kind, int node, int port);
+    }
+
+    /** Whether a root is on a flow's own round trip: its data's way or its ACKs' way back, or its ends' NICs. */
+    public enum Way {
+        ON,
+        OFF,
+        /** The root was not known when the wait ended (only where a hold further on was): no claim either way. */
+        NOT_KNOWN;
+
+        public static Way of(boolean onRoundTrip) {
+            return onRoundTrip ? ON : OFF;
+        }
     }
 
     /** Hops kept per flow by default; a flow with more tells the rest together in the last slot ({@link Hop#others}). */
@@ -53,12 +70,13 @@ public final class FlowWaits {
     private static final int NO_ROOT = -1;
     /**
      * A root slot's key: the root's number among the roots seen ({@link #rootIds}), with these flags: the slot holds
-     * the waits behind other roots ({@link Root#others}); the root is on the way.
+     * the waits behind other roots ({@link Root#others}); the root is on the way; whether it is, is not known.
      */
     private static final int OTHERS = 1 << 30;
     private static final int ON_PATH = 1 << 29;
+    private static final int WAY_NOT_KNOWN = 1 << 28;
     /** A root key without its flags: the root's number. */
-    private static final int ROOT_ID = ON_PATH - 1;
+    private static final int ROOT_ID = WAY_NOT_KNOWN - 1;
     /** Hops from a root, three to a long (first, fewest, most): each saturates at this. */
     private static final int DEPTH_BITS = 21;
     private static final long DEPTH_MAX = (1L << DEPTH_BITS) - 1;
@@ -97,6 +115,11 @@ public final class FlowWaits {
      * log's waits have no roots: a 1,024-host all-to-all's 700,000 colliding flows held 11 MB of zeros).
      */
     private long[] slotOffPath;
+    /**
+     * Per hop slot, the part of its wait behind roots not known yet ({@link Way#NOT_KNOWN}); made with the first such
+     * part (a PFC run has none), so that the waits beyond the roots kept apart are split three ways ({@link #roots}).
+     */
+    private long[] slotWayNotKnown;
     /** Per root slot: kind, node and port with the flags above ({@link #NO_ROOT}: empty), the wait, the hops. */
     private int[] rootKey;
     private long[] rootWait;
@@ -180,6 +203,9 @@ public final class FlowWaits {
             if (slotOffPath != null) {
                 slotOffPath = Arrays.copyOf(slotOffPath, slotsNeeded);
             }
+            if (slotWayNotKnown != null) {
+                slotWayNotKnown = Arrays.copyOf(slotWayNotKnown, slotsNeeded);
+            }
             Arrays.fill(slotKey, old, slotsNeeded, NO_HOP);
         }
         int slotsForRoots = flowsWithWaits * PAIR;
@@ -260,25 +286,43 @@ public final class FlowWaits {
         }
         int k = rootKey[r];
         if (k == NO_ROOT) {
-            k = root | (place.onRoundTrip(queuePair, rootKind, rootNode, rootPort) ? ON_PATH : 0);
+            k = root | wayFlag(queuePair, rootKind, rootNode, rootPort);
             rootDepths[r] = depths(depth, depth, depth);
         } else if ((k & ROOT_ID) != root) {
             // The last slot, held by another root: from now on it holds the waits behind every root the flow meets
             // beyond its first roots - 1, named by none. The key keeps the latest such root and whether it is on the
             // flow's way, so that a run of waits behind one root asks that only once.
-            k = OTHERS | root | (place.onRoundTrip(queuePair, rootKind, rootNode, rootPort) ? ON_PATH : 0);
+            k = OTHERS | root | wayFlag(queuePair, rootKind, rootNode, rootPort);
         } else if ((k & OTHERS) == 0) {
             long d = rootDepths[r];
             rootDepths[r] = depths(first(d), Math.min(fewest(d), depth), Math.max(most(d), depth));
         }
         rootKey[r] = k;
         rootWait[r] += added;
-        if ((k & ON_PATH) == 0) {
+        if ((k & WAY_NOT_KNOWN) != 0) {
+            if (slotWayNotKnown == null) {
+                slotWayNotKnown = new long[slotKey.length];
+            }
+            slotWayNotKnown[s] += added;
+        } else if ((k & ON_PATH) == 0) {
             if (slotOffPath == null) {
                 slotOffPath = new long[slotKey.length];
             }
             slotOffPath[s] += added;
         }
+    }
+
+    /** The flag of a root key that says where the root lies relative to the flow ({@link RootPlace}). */
+    private int wayFlag(int queuePair, int rootKind, int rootNode, int rootPort) {
+        return switch (place.wayOf(queuePair, rootKind, rootNode, rootPort)) {
+            case ON -> ON_PATH;
+            case OFF -> 0;
+            case NOT_KNOWN -> WAY_NOT_KNOWN;
+        };
+    }
+
+    private static Way way(int key) {
+        return (key & WAY_NOT_KNOWN) != 0 ? Way.NOT_KNOWN : (key & ON_PATH) != 0 ? Way.ON : Way.OFF;
     }
 
     private long offPath(int slot) {
@@ -400,6 +444,9 @@ public final class FlowWaits {
             if (slotOffPath != null) {
                 slotOffPath = Arrays.copyOf(slotOffPath, n);
             }
+            if (slotWayNotKnown != null) {
+                slotWayNotKnown = Arrays.copyOf(slotWayNotKnown, n);
+            }
             Arrays.fill(slotKey, oldLen, n, NO_HOP);
         }
         for (int s = b; s < b + PAIR; s++) {
@@ -432,14 +479,24 @@ public final class FlowWaits {
      * A root the flow's waits were behind: a node and port (port -1: none, such as a switch's buffer) of a
      * {@code kind} its log defines (0 for PFC); {@code hops} is how many holds away from it the flow waited at its
      * first wait behind it, {@code minHops} and {@code maxHops} the fewest and most over all its waits behind it;
-     * {@code onPath}: it lies on the flow's own round trip. With {@code others} it is not one root but the waits
-     * behind every root the flow met after the ones kept apart, on its way ({@code onPath}) or off it: node, port,
-     * kind and hops then name nothing (-1).
+     * {@code way}: whether it lies on the flow's own round trip, or that is not known (its log had not been told the
+     * root yet). With {@code others} it is not one root but the waits behind every root the flow met after the ones
+     * kept apart, those on its way, off it, or not known: node, port, kind and hops then name nothing (-1).
      */
-    public record Root(int node, int port, int hops, long waitPs, boolean onPath, int kind, int minHops,
-            int maxHops, boolean others) {
-        public Root(int node, int port, int hops, long waitPs, boolean onPath, int kind, int minHops, int maxHops) {
-            this(node, port, hops, waitPs, onPath, kind, minHops, maxHops, false);
+    public record Root(int node, int port, int hops, long waitPs, Way way, int kind, int minHops, int maxHops,
+            boolean others) {
+        public Root(int node, int port, int hops, long waitPs, Way way, int kind, int minHops, int maxHops) {
+            this(node, port, hops, waitPs, way, kind, minHops, maxHops, false);
+        }
+
+        /** It lies on the flow's own round trip. */
+        public boolean onPath() {
+            return way == Way.ON;
+        }
+
+        /** It lies off the flow's own round trip: the waits behind it are a victim's. */
+        public boolean offPath() {
+            return way == Way.OFF;
         }
     }
 
@@ -461,9 +518,9 @@ public final class FlowWaits {
 
     /**
      * The roots the flow waited behind, most waited first. Beyond the roots a flow keeps apart, its waits behind the
-     * others are one entry ({@link Root#others}) for the part on its way and one for the part off it: each credited
-     * part's place was decided by its own root, so the part off its way is what its hops' off-way waits hold beyond
-     * the named roots' off its way.
+     * others are one entry ({@link Root#others}) for the part on its way, one for the part off it and one for the part
+     * behind roots not known yet: each credited part's place was decided by its own root, so the part off its way is
+     * what its hops' off-way waits hold beyond the named roots' off its way, and the same for the part not known.
      */
     public List<Root> roots(int flow) {
         List<Root> out = new ArrayList<>();
@@ -473,32 +530,48 @@ public final class FlowWaits {
         int o = flowBase[flow];
         long othersWait = -1;
         long namedOffPath = 0;
+        long namedNotKnown = 0;
         for (int i = 0, r = rootSlot(o, 0); i < roots && r >= 0 && rootKey[r] != NO_ROOT; r = rootSlot(o, ++i)) {
             int k = rootKey[r];
             if ((k & OTHERS) != 0) {
                 othersWait = rootWait[r];
                 continue;
             }
-            boolean onPath = (k & ON_PATH) != 0;
-            if (!onPath) {
-                namedOffPath += rootWait[r];
-            }
+            Way way = way(k);
+            namedOffPath += way == Way.OFF ? rootWait[r] : 0;
+            namedNotKnown += way == Way.NOT_KNOWN ? rootWait[r] : 0;
             long d = rootDepths[r];
             int id = k & ROOT_ID;
-            out.add(new Root(rootIds.node(id), rootIds.port(id), first(d), rootWait[r], onPath, rootIds.kind(id),
+            out.add(new Root(rootIds.node(id), rootIds.port(id), first(d), rootWait[r], way, rootIds.kind(id),
                     fewest(d), most(d)));
         }
         if (othersWait >= 0) {
             long offPath = sumOverHops(flow, true) - namedOffPath;
-            if (othersWait - offPath > 0) {
-                out.add(new Root(-1, -1, -1, othersWait - offPath, true, -1, -1, -1, true));
+            long notKnown = wayNotKnownPs(o) - namedNotKnown;
+            if (othersWait - offPath - notKnown > 0) {
+                out.add(new Root(-1, -1, -1, othersWait - offPath - notKnown, Way.ON, -1, -1, -1, true));
             }
             if (offPath > 0) {
-                out.add(new Root(-1, -1, -1, offPath, false, -1, -1, -1, true));
+                out.add(new Root(-1, -1, -1, offPath, Way.OFF, -1, -1, -1, true));
+            }
+            if (notKnown > 0) {
+                out.add(new Root(-1, -1, -1, notKnown, Way.NOT_KNOWN, -1, -1, -1, true));
             }
         }
         out.sort(Comparator.comparingLong(Root::waitPs).reversed());
         return out;
+    }
+
+    /** The waits of the flow with waits {@code ordinal} behind roots not known yet, summed over its hops. */
+    private long wayNotKnownPs(int ordinal) {
+        if (slotWayNotKnown == null) {
+            return 0;
+        }
+        long sum = 0;
+        for (int j = 0, s = slot(ordinal, 0); j < slots && s >= 0 && slotKey[s] != NO_HOP; s = slot(ordinal, ++j)) {
+            sum += slotWayNotKnown[s];
+        }
+        return sum;
     }
 
     /** How many roots each flow keeps apart (the last slot of them takes the waits behind the others). */
@@ -511,7 +584,10 @@ public final class FlowWaits {
         return sumOverHops(flow, false);
     }
 
-    /** The part of {@link #waitPs} behind roots off the flow's own round trip. */
+    /**
+     * The part of {@link #waitPs} behind roots off the flow's own round trip (not those behind roots not known yet:
+     * whether they were off it is not known).
+     */
     public long offPathWaitPs(int flow) {
         return sumOverHops(flow, true);
     }

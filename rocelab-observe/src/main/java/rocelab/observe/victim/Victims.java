@@ -107,7 +107,8 @@ public final class Victims {
     private static List<FlowWaits.Root> offPath(List<FlowWaits.Root> roots) {
         List<FlowWaits.Root> off = new ArrayList<>();
         for (FlowWaits.Root r : roots) {
-            if (!r.onPath()) {
+            // Off its way by the root's identity: a root not known yet is neither on nor off it.
+            if (r.offPath()) {
                 off.add(r);
             }
         }

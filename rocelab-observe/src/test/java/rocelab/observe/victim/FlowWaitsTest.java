@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class FlowWaitsTest {
     /** Roots at even nodes are on the flow's way, at odd nodes off it. */
-    private static final FlowWaits.RootPlace EVEN_ON_WAY = (qp, kind, node, port) -> node % 2 == 0;
+    private static final FlowWaits.RootPlace EVEN_ON_WAY = (qp, kind, node, port) -> FlowWaits.Way.of(node % 2 == 0);
 
     /** Flow 7 waits at one hop behind roots at nodes 10, 11, ..., the k-th for 10 * (k + 1) ps, one after another. */
     private static void waitBehindRoots(FlowWaits w, int roots) {
@@ -44,6 +44,36 @@ class FlowWaitsTest {
         assertThat(roots.stream().mapToLong(FlowWaits.Root::waitPs).sum()).isEqualTo(w.waitPs(7)).isEqualTo(210);
         assertThat(w.offPathWaitPs(7)).isEqualTo(120);
         assertThat(w.rootsKeptApart()).isEqualTo(3);
+    }
+
+    /**
+     * A root not known yet (its log had not been told where the hold was rooted) is neither on the flow's way nor off
+     * it: its waits are no victim's, and beyond the roots kept apart they are told apart from both.
+     */
+    @Test
+    void shouldTellTheWaitsBehindRootsNotKnownYetApartFromThoseOnAndOffTheWay() {
+        // Roots at nodes 10, 13, ... on the way, 11, 14, ... off it, 12, 15, ... not known.
+        FlowWaits w = new FlowWaits((qp, kind, node, port) -> switch (node % 3) {
+            case 1 -> FlowWaits.Way.ON;
+            case 2 -> FlowWaits.Way.OFF;
+            default -> FlowWaits.Way.NOT_KNOWN;
+        }, 4);
+        waitBehindRoots(w, 9);
+        List<FlowWaits.Root> roots = w.roots(7);
+        assertThat(roots.stream().filter(r -> !r.others())).extracting(FlowWaits.Root::node, FlowWaits.Root::way)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(10, FlowWaits.Way.ON),
+                        org.assertj.core.groups.Tuple.tuple(11, FlowWaits.Way.OFF),
+                        org.assertj.core.groups.Tuple.tuple(12, FlowWaits.Way.NOT_KNOWN));
+        // Roots 13..18 (40..90 ps): 13 and 16 on its way, 14 and 17 off it, 15 and 18 not known.
+        assertThat(roots.stream().filter(FlowWaits.Root::others)).extracting(FlowWaits.Root::waitPs,
+                FlowWaits.Root::way).containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(110L, FlowWaits.Way.ON),
+                        org.assertj.core.groups.Tuple.tuple(130L, FlowWaits.Way.OFF),
+                        org.assertj.core.groups.Tuple.tuple(150L, FlowWaits.Way.NOT_KNOWN));
+        assertThat(roots.stream().filter(r -> r.way() == FlowWaits.Way.NOT_KNOWN))
+                .noneMatch(FlowWaits.Root::onPath).noneMatch(FlowWaits.Root::offPath);
+        assertThat(w.offPathWaitPs(7)).as("off its way: 11, 14, 17").isEqualTo(20 + 50 + 80);
+        assertThat(w.waitPs(7)).isEqualTo(450);
     }
 
     @Test
