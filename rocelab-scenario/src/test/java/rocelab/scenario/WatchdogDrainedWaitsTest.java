@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.fabric.topology.Topology;
@@ -81,5 +83,13 @@ class WatchdogDrainedWaitsTest {
             assertThat(told).as("journey at %s port %d", topo.nodeName(at[0]), at[1]).isEqualTo(counted);
         }
         assertThat(waited.stream().mapToLong(JourneyEvent::value).sum()).isEqualTo(log.pausedWaitPs(followed));
+        // A drained packet that was queued there behind an ECMP collision tells that wait too, at its drop, as a sent
+        // one tells it as it leaves (flows.csv ecmp_wait_us).
+        List<JourneyEvent> all = rec.eventsOf(0, r.simulatedPs());
+        Set<String> drops = all.stream().filter(e -> e.kind() == JourneyEvent.Kind.DROP)
+                .map(e -> e.timePs() + "/" + e.node() + "/" + e.port() + "/" + e.psn()).collect(Collectors.toSet());
+        assertThat(all).filteredOn(e -> e.kind() == JourneyEvent.Kind.ECMP_WAIT
+                && drops.contains(e.timePs() + "/" + e.node() + "/" + e.port() + "/" + e.psn()))
+                .as("collision waits told by drained packets").isNotEmpty();
     }
 }

@@ -684,6 +684,10 @@ public final class EgressPort implements Prefetching {
         Packet p;
         while ((p = q.poll()) != null) {
             long entered = p.enteredClockPs();
+            if (p.ecmpCollision() && ecmpProbe != EcmpProbe.NONE && p.cookie() >= 0) {
+                // Queued behind an ECMP collision, then drained: it waited there all the same, as a sent one tells.
+                tellCollisionWait(nowPs, tc, p, entered, clock);
+            }
             if (pfcProbe != PfcProbe.NONE && clock != entered && p.cookie() >= 0) {
                 pauseHistory.report(pfcProbe, nowPs, ownerNode, portIndex, tc, p.queuePair(), p.cookie(),
                         p.kind() != PacketKind.DATA, entered, clock);

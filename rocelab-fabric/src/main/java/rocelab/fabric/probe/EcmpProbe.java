@@ -41,7 +41,8 @@ public interface EcmpProbe {
     }
 
     /**
-     * The packet of a collision leaves its queue (starts on the wire), or is still queued when the run ends: it waited
+     * The packet of a collision leaves its queue (starts on the wire, or is dropped by the PFC watchdog's drain), or is
+     * still queued when the run ends: it waited
      * from {@code fromPs} to {@code toPs} on the queue's clock of time not held (real time less the time its class was
      * paused by PFC, or on InfiniBand waited for credits: that part is the pause's or the credits', told apart), so
      * waits of one flow's packets queued together overlap and can be merged.
