@@ -81,6 +81,14 @@ class PfcScenarioTest {
                         + " that leaf0 reserves")
                 // One lossless priority (3) is counted in the singular: an audit read "x 1 lossless priorities".
                 .hasMessageContaining(" ports x 1 lossless priority, up to ");
+        // An override of leaf0 that sets only its DSCP map did not make the buffer too small: the error stays at the
+        // switch mapping (it pointed at the override's line). One that sets the buffer is where the error is.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ScenarioReader().read(yaml
+                        + "switches: [{name: leaf0, dscp-to-tc: {26: 3}}]\n", "t.yaml", Path.of(".")))
+                .hasMessageStartingWith("t.yaml:4:18: the switch buffer (300,000 B) is too small");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ScenarioReader().read(incast("roce-lossless", "")
+                        + "switches: [{name: leaf0, buffer: 300KB}]\n", "t.yaml", Path.of(".")))
+                .hasMessageStartingWith("t.yaml:9:34: the switch buffer (300,000 B) is too small");
     }
 
     @Test

@@ -121,7 +121,6 @@ final class DevicesReader {
             int node = topology.hostCount() + s;
             StringBuilder key = new StringBuilder();
             Node merged = base;
-            YamlMap last = null;
             List<YamlMap> applied = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 if (matches.get(i)[s]) {
@@ -129,11 +128,10 @@ final class DevicesReader {
                     // The imported configuration first, the entry's own keys over it.
                     merged = YamlMerge.merge(merged, imported.get(i));
                     merged = YamlMerge.merge(merged, YamlMerge.without(items.get(i).node(), SWITCH_SELECTORS));
-                    last = items.get(i);
                     applied.add(items.get(i));
                 }
             }
-            out.add(resolveSwitch(node, merged, applied, last, byOverrides, key.toString(), base));
+            out.add(resolveSwitch(node, merged, applied, byOverrides, key.toString(), base));
         }
         return out;
     }
@@ -225,7 +223,7 @@ final class DevicesReader {
         return String.join(", ", r);
     }
 
-    private SwitchConfig resolveSwitch(int node, Node merged, List<YamlMap> applied, YamlMap last,
+    private SwitchConfig resolveSwitch(int node, Node merged, List<YamlMap> applied,
             Map<String, SwitchConfig> cache, String key, Node base) throws ScenarioException {
         SwitchConfig shared = cache.get(key);
         SwitchParameters params;
@@ -256,7 +254,20 @@ final class DevicesReader {
                 ports(item.get("ports"), node, pfc, ecnBase, ecnByPort, mtuByPort, headroom);
             }
         }
-        checkBuffer(node, params, pfc, headroom, bufferSource(merged, last != null ? last.node() : base));
+        // Blamed on the last entry that sets what the check weighs (the buffer, PFC, a port's headroom, an import),
+        // else on switch.buffer (or the switch mapping), as without entries: an entry that only sets a DSCP map did
+        // not make the buffer too small.
+        Node baseBuffer = base == null || Doc.isNull(base) ? null
+                : YamlMap.of(doc, base, "switch", DeviceReader.SWITCH_KEYS).get("buffer");
+        Node blamed = baseBuffer != null ? baseBuffer : base;
+        for (YamlMap item : applied) {
+            if (item.has("buffer")) {
+                blamed = item.get("buffer");
+            } else if (item.has("pfc") || item.has("ports") || item.has("sonic")) {
+                blamed = item.node();
+            }
+        }
+        checkBuffer(node, params, pfc, headroom, bufferSource(merged, blamed));
         SwitchConfig c = new SwitchConfig(node, topology.nodeName(node), params, pfc, ecnByPort, headroom, mtuByPort,
                 !applied.isEmpty());
         cache.putIfAbsent(key, c);
