@@ -278,6 +278,12 @@ class ShippedExamplesTest {
         assertThat(requests.subList(1, requests.size())).allSatisfy(r -> assertThat(r.beside().items()).isZero());
         assertThat(busy.services().get(0).beside().longest()).isEqualTo("traffic item 1");
         assertThat(quiet.services().get(0).beside().items()).isZero();
+        // The header: every KV stream (prefill hosts 0-3 to decode hosts 4-11) stays on its rail, through one rail
+        // switch and no uplink.
+        var topo = quiet.network().topology();
+        assertThat(quiet.flows()).filteredOn(f -> f.src() < 4 && f.dst() >= 4 && f.dst() < 12).isNotEmpty()
+                .allSatisfy(f -> assertThat(topo.peer(f.src(), 0).node()).as("flow %d's rail switch", f.id())
+                        .isEqualTo(topo.peer(f.dst(), 0).node()));
     }
 
     @Test
