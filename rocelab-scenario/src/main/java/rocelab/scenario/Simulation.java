@@ -1579,13 +1579,16 @@ public final class Simulation {
             int qp = queuePair != null ? queuePair.id() : driver.flowLevelQueuePair(i);
             int entropy = queuePair != null ? queuePair.entropy() : qp >= 0 ? entropyOfQp[qp] : -1;
             long[] recovery = driver.recovery(i);
+            // A completed flow delivered all its bytes, whatever model ran it: the ideal network's bounds complete
+            // flows the driver never sent, so its count of delivered bytes was 0 for them (an audit).
             // InfiniBand packets have no UDP header: the QP's entropy only stands in for the path a subnet would give
             // it (a switch forwards by the destination LID), so the record has no UDP source port.
             return new FlowRecord(i, g.flowSource(i), g.flowDestination(i), g.flowBytes(i), started,
                     times.taskEndPs(task), times.completedPs(i), idealFct[i], driver.failed(i) && !notPosted, qp,
                     infiniband ? FlowRecord.NO_UDP_SOURCE_PORT : entropy, driver.rateHeldPs(i, endPs), why,
                     recovery == null ? -1 : recovery[0], recovery == null ? -1 : recovery[1],
-                    driver.qpWaitPs(i, endPs), driver.flowDeliveredBytes(i));
+                    driver.qpWaitPs(i, endPs), times.completedPs(i) >= 0 ? g.flowBytes(i)
+                            : driver.flowDeliveredBytes(i));
         }
 
         @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -54,6 +55,23 @@ class IdealNetworkTest {
         assertThat(f.deliveredPs() - f.startPs()).isEqualTo(closed.deliveryPs(1, 2, 3_000_017));
         assertThat(f.finishPs() - f.startPs()).isEqualTo(closed.fctPs(1, 2, 3_000_017));
         assertThat(f.finishPs() - f.startPs()).isEqualTo(f.idealFctPs());
+    }
+
+    @Test
+    void shouldCountEveryCompletedFlowsBytesAsDelivered() {
+        // An audit: an ideal run's flows were completed, each with its delivery time, but delivered_bytes 0, and the
+        // summary's bytes_delivered and delivered goodput 0 beside the completed bytes and goodput.
+        RunResult r = ideal(FABRIC + """
+                traffic:
+                  - {kind: incast, senders: 1-4, receiver: 0, size: 4MB}
+                """);
+        assertThat(r.flows()).hasSize(4).allSatisfy(f -> {
+            assertThat(f.completed()).isTrue();
+            assertThat(f.deliveredBytes()).isEqualTo(f.sizeBytes());
+        });
+        Map<?, ?> flows = (Map<?, ?>) Summary.of(r).get("flows");
+        assertThat(flows.get("bytes_delivered")).isEqualTo(flows.get("bytes_completed")).isEqualTo(16_000_000L);
+        assertThat(flows.get("delivered_goodput_gbps")).isEqualTo(flows.get("aggregate_goodput_gbps"));
     }
 
     @Test
