@@ -57,6 +57,21 @@ class JourneyTest {
     }
 
     @Test
+    void shouldNameAnXoffsRootOnceWhenItIsOnTheFlowsOwnWay() {
+        // An audit: the demo's flow 0 read "paused by leaf0's XOFF of 338.598 us, rooted at leaf0 port 0 (towards h0);
+        // for this flow rooted at leaf0 port 0 (towards h0), on its way, which held at least half as many of that
+        // ingress's bytes as the port holding most": the root twice, its port compared with itself.
+        Object[] j = journey(new ScenarioReader().readDemo(), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, null).render((FlowRecord) j[2], events, -1,
+                0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("rooted at leaf0 port 0 (towards h0); on this flow's own way)")
+                .doesNotContain("rooted at leaf0 port 0 (towards h0); for this flow rooted at leaf0 port 0");
+    }
+
+    @Test
     void shouldTellTheOneLineBeyondMaxLinesRatherThanCountIt() {
         // --max-lines one short of the story: it printed "... 1 more lines" in place of that line; it prints the line.
         Object[] j = journey(new ScenarioReader().readDemo(), 0);

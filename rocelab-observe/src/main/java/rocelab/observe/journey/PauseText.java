@@ -71,7 +71,13 @@ final class PauseText {
                                         us(x.cycleSincePs()), pfc.rootName(PfcLog.ROOT_PAUSE_CYCLE, x.cycle(), -1)));
         PfcLog.WaitCause c = x == null || x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE || f.queuePair() < 0 ? null
                 : pfc.waitCause(far.node(), far.port(), w.priority(), w.xoffSentPs(), f.queuePair(), w.acks());
-        if (c != null && c.ownWay()) {
+        boolean sameRoot = c != null && x != null && c.kind() == x.rootKind() && c.node() == x.rootNode()
+                && c.port() == x.rootPort();
+        if (c != null && c.ownWay() && sameRoot) {
+            // The XOFF's root is on the flow's own way: named once (an audit read the root twice, the port compared
+            // with itself).
+            by += "; on this flow's own way";
+        } else if (c != null && c.ownWay()) {
             // The port of the flow's own way held a substantial share of the paused group: the wait is its own.
             by += String.format(Locale.ROOT, "; for this flow rooted at %s, on its way, which held at least half"
                     + " as many of that ingress's bytes as the port holding most", pfc.rootName(c.kind(), c.node(),
