@@ -300,6 +300,7 @@ final class JourneyCommand implements Callable<Integer> {
                         .node()));
                 row.put("buffer_holder_tc", h.port() < 0 ? null : h.tc());
                 row.put("buffer_holder_bytes", h.bytes());
+                row.put("own_queue_bytes", h.ownBytes() < 0 ? null : h.ownBytes());
                 row.put("shared_pool_used_bytes", h.poolUsedBytes());
                 row.put("shared_pool_bytes", h.poolBytes());
             } else if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {

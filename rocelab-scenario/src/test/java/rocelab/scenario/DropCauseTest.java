@@ -47,6 +47,33 @@ class DropCauseTest {
     }
 
     @Test
+    void shouldTellATieBetweenTheBufferHolderAndTheDropsOwnQueue() throws Exception {
+        // An audit: lossy-incast's flow 7 was dropped at leaf2 port 5 "and port 4's queue (towards spine0) held 498,960
+        // bytes of it", read as port 4's doing, while port 5's own queue held as much: the switch names the first of
+        // the queues holding the most.
+        Simulation sim = Simulation.assemble(new ScenarioReader().readExample("lossy-incast"));
+        int flow = 7;
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(flow).id(), flow,
+                sim.pfcLog() == null ? PfcProbe.NONE : sim.pfcLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(flow);
+        List<JourneyEvent> events = rec.eventsOf(0, r.simulatedPs());
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, r.ecmpLog()).render(f, events, -1, 0,
+                Long.MAX_VALUE, 100_000);
+        int ties = 0;
+        for (JourneyEvent e : events) {
+            if (e.cause() instanceof JourneyEvent.BufferHeld h && h.port() >= 0 && h.port() != e.port()) {
+                assertThat(h.ownBytes()).as("its own queue, read at the drop").isBetween(0L, h.bytes());
+                ties += h.ownBytes() == h.bytes() ? 1 : 0;
+            }
+        }
+        assertThat(ties).as("drops where both queues held the most").isPositive();
+        assertThat(text).contains("port 4's queue (towards spine0) held 498,960 bytes of it, as much as this port's own"
+                + " queue of that class");
+    }
+
+    @Test
     void shouldTellAFullBufferDropsPortAndTheQueueThatHeldTheBuffer(@TempDir Path tmp) throws Exception {
         Simulation sim = Simulation.assemble(new ScenarioReader().readExample("lossy-incast"));
         int flow = 2;

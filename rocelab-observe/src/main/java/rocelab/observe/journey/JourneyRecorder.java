@@ -177,9 +177,13 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
     public void onBufferFullDrop(long nowPs, int node, int port, Packet p, int holderPort, int holderTc,
             long holderBytes, long poolUsedBytes, long poolBytes) {
         if (ours(p)) {
+            // The drop's own port's queue of the holder's class, read now: the switch names the first queue holding
+            // the most, and its own may hold as much (lossy-incast: 498,960 bytes each).
+            long own = holderPort >= 0 && holderTc >= 0 && node >= network.hostCount()
+                    ? network.switchAt(node - network.hostCount()).port(port).queuedBytes(holderTc) : -1;
             events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.DROP, node, port, p.psn(), 0,
                     p.kind() != PacketKind.DATA, DropReason.BUFFER_FULL.key(), new JourneyEvent.BufferHeld(holderPort,
-                            holderTc, holderBytes, poolUsedBytes, poolBytes)));
+                            holderTc, holderBytes, poolUsedBytes, poolBytes, own)));
         }
     }
 

@@ -558,8 +558,9 @@ public final class JourneyText {
             return full + (h.port() == e.port()
                     ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes of it", h.tc(),
                             h.bytes())
-                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes of it", h.port(),
-                            peer(e.node(), h.port()), h.bytes()));
+                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes of it%s", h.port(),
+                            peer(e.node(), h.port()), h.bytes(), h.ownBytes() == h.bytes()
+                                    ? ", as much as this port's own queue of that class" : ""));
         }
         if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {
             return ": " + pauses.watchdogDrop(e, w);
