@@ -72,6 +72,21 @@ class JourneyTest {
     }
 
     @Test
+    void shouldNotCallACnpsArrivalMoreOfTheCnpsSentBeforeIt() throws Exception {
+        // An audit: lossless-dcqcn's flow 15 showed two "h1 sends the CNP flag" lines and "... 3 more like these", of
+        // which one was h9's RNIC getting a CNP (the rate cut after it names that CNP).
+        Simulation sim = Simulation.assemble(new ScenarioReader().readExample("lossless-dcqcn"));
+        int flow = 15;
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(flow).id(), flow, sim.pfcLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(flow);
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, r.ecmpLog()).render(f,
+                rec.eventsOf(0, r.simulatedPs()), -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("... 3 more (2 CNP_SENT, 1 CNP_HANDLED) until 900.944 us");
+    }
+
+    @Test
     void shouldTellTheOneLineBeyondMaxLinesRatherThanCountIt() {
         // --max-lines one short of the story: it printed "... 1 more lines" in place of that line; it prints the line.
         Object[] j = journey(new ScenarioReader().readDemo(), 0);

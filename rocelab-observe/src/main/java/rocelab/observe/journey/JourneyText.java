@@ -516,6 +516,11 @@ public final class JourneyText {
         if (e.cause() instanceof JourneyEvent.CreditWait w) {
             return credits.like(e, w);
         }
+        if (e.kind() == JourneyEvent.Kind.CNP_SENT || e.kind() == JourneyEvent.Kind.CNP_HANDLED) {
+            // One run (a receiver's CNPs and the sender's handling of them interleave), but not alike: a shortened run
+            // of sends hid a CNP's arrival as "more like these" (an audit, lossless-dcqcn's flow 15).
+            return e.kind().name();
+        }
         if (e.kind() != JourneyEvent.Kind.DROP) {
             return group(e);
         }
