@@ -770,7 +770,7 @@ class JourneyTest {
                 && e.timePs() < withheld.timePs());
         assertThat(events).noneMatch(e -> e.kind() == JourneyEvent.Kind.CNP_SENT && e.psn() == 45);
         String text = new JourneyText(((Simulation) j[0]).network()).render(f, events, -1, 0, Long.MAX_VALUE, 10_000);
-        assertThat(text).contains("h0 sends no CNP for PSN 45, CE-marked: its port (for this QP or another) sent one"
+        assertThat(text).contains("h0 sends no CNP for PSN 45, CE-marked: its port (for this QP or another) generated one"
                 + " 3.677 us before (at 109.968 us), within its 4.000 us interval per port");
     }
 }

@@ -463,8 +463,10 @@ public final class JourneyText {
                         downPorts.add(key(change.peerNode(), change.peerPort()));
                     }
                 }
+                // Generated, not sent: the interval runs from when the RNIC made the CNP, which may wait for the wire
+                // before the line that says it was sent (train-3d-rail: 160 ps, one time printed two ways).
                 case CNP_WITHHELD -> text = String.format(Locale.ROOT, "h%d sends no CNP for PSN %d, CE-marked:"
-                        + " %s sent one %s us before (at %s us), within its %s us interval %s", e.node(), e.psn(),
+                        + " %s generated one %s us before (at %s us), within its %s us interval %s", e.node(), e.psn(),
                         e.flag() ? "its port (for this QP or another)" : "it", us(e.timePs() - e.value()),
                         us(e.value()), us(Long.parseLong(e.detail())), e.flag() ? "per port" : "per QP");
                 case CNP_SENT -> {
