@@ -153,7 +153,7 @@ class IdealNetworkTest {
         // payload bytes delivered in 38.731 us' in --ideal's summary, with nothing telling why.
         assertThat(r.notModelled()).endsWith(RunResult.IDEAL_BOUNDS).contains("not one schedule");
         assertThat(SummaryText.render(r, null)).contains("each flow's FCT is the least it"
-                + " could take even if it went first");
+                + " could take even if it went first (after its own QP's earlier messages");
         assertThat((String) Summary.of(r).get("not_modelled")).endsWith(RunResult.IDEAL_BOUNDS);
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import rocelab.observe.RunResult;
 import rocelab.observe.output.Summary;
 import rocelab.observe.report.NiceTicks;
 
@@ -93,6 +94,10 @@ public final class SweepReport {
                 .append(early.size()).append(" stopped before it completed")
                 .append(early.isEmpty() ? "" : " (" + esc(results.stoppedText()) + ")").append(", ")
                 .append(failed.size()).append(" failed · model ").append(esc(plan.model()))
+                // An ideal or flow-level figure read as a fabric's (an audit: an ideal incast sweep's p99 FCT, "the same
+                // in every completed run", was each flow's time alone): what the model leaves out, as each point says.
+                .append("packet".equals(plan.model()) ? "" : " (what it does not model: every point's summary.json"
+                        + " not_modelled" + ("ideal".equals(plan.model()) ? esc(RunResult.IDEAL_BOUNDS) : "") + ")")
                 .append(". Each chart: mean over seeds (line) and lowest to highest seed (bar)")
                 .append(early.isEmpty() ? "" : "; a hollow marker: some run there stopped before its workload"
                         + " completed, and its flow figures count only the flows that finished")

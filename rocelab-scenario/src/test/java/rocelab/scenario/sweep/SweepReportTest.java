@@ -18,6 +18,10 @@ class SweepReportTest {
 
     /** One key (switch.ecn.kmin) over four values, one seed each, with the simulated seconds the probe's sweep had. */
     private static String html() {
+        return html("packet");
+    }
+
+    private static String html(String model) {
         String[] kmin = {"25KB", "100KB", "400KB", "1600KB"};
         double[] seconds = {0.0007413, 0.0007473, 0.0005012, 0.0001802};
         long[] events = {11500, 11800, 12171, 12100};
@@ -29,9 +33,20 @@ class SweepReportTest {
             outcomes.put(id, PointOutcome.completed(id, "{\"simulated_seconds\": " + seconds[i] + ", \"events\": "
                     + events[i] + ", \"counters\": {\"max_queue_bytes\": " + (1_829_520 - i * 100_000) + "}}"));
         }
-        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), "grid", "packet", List.of(),
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), "grid", model, List.of(),
                 points);
         return SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
+    }
+
+    @Test
+    void shouldSayWhatAModelOtherThanPacketLeavesOut() {
+        // An audit: an ideal incast sweep's p99 FCT, "the same in every completed run", read as the fabric's; it was
+        // each flow's time alone, a lower bound of its own.
+        assertThat(html("ideal")).contains("model ideal (what it does not model: every point's summary.json"
+                + " not_modelled; every time is a lower bound of its own, not one schedule");
+        assertThat(html("flow")).contains("model flow (what it does not model: every point's summary.json"
+                + " not_modelled)");
+        assertThat(html()).contains("model packet.").doesNotContain("what it does not model");
     }
 
     /** The y tick labels of each chart, in order of the charts (bottom tick first). */
