@@ -119,8 +119,8 @@ public final class JourneyText {
         String end = us(runEndPs);
         return switch (stopReason) {
             case "deadlock" -> String.format(Locale.ROOT, "did not complete: the run ended at %s us on a deadlock (data"
-                    + " stopped moving at or before %s us, the checks running 1 ms apart, and moved no more), %s waiting on each other in a"
-                    + " cycle: %s -> (back to the first)", end, us(deadlockSincePs), network.isInfiniband()
+                    + " stopped moving at or before %s us, the checks running 1 ms apart, and moved no more), %s"
+                    + " waiting on each other in a cycle: %s -> (back to the first)", end, us(deadlockSincePs), network.isInfiniband()
                     ? "queues held for credits" : "paused queues", String.join(" -> ", deadlockCycle));
             case "stalled" -> String.format(Locale.ROOT, "did not complete: the run ended at %s us, stalled (no data"
                     + " moved for a long stretch of simulated time with flows unfinished)", end);
