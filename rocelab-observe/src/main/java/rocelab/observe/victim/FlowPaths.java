@@ -11,9 +11,9 @@ import rocelab.fabric.topology.Topology;
 /**
  * Whether a place is on a flow's own round trip: the flow's receiver or sender, or a switch port its data leave by on
  * their way to the receiver, or its ACKs on their way back (a switch's buffer, with no port: a switch they cross). The
- * way is followed from the sending host through the switches' current routes (the ECMP choice for the QP's entropy, or every equal-cost port where a switch spreads
- * load), so a switch the flow never crosses is not on its way even when its routes towards the flow's receiver use
- * the port.
+ * way is followed from the sending host through the switches' current routes (the ECMP choice for the QP's entropy, or
+ * every equal-cost port where a switch spreads load), so a switch the flow never crosses is not on its way even when
+ * its routes towards the flow's receiver use the port.
  */
 public final class FlowPaths {
     private final Network network;
