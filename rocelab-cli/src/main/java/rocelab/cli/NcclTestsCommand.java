@@ -106,9 +106,17 @@ final class NcclTestsCommand implements Callable<Integer> {
             description = "Largest size (default: ${DEFAULT-VALUE}).")
     String maxBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", paramLabel = "FACTOR",
-            description = "Multiply the size by this between lines (default: ${DEFAULT-VALUE}).")
+    // nccl-tests' defaults: a factor of 1 steps by --stepbytes instead (its common.cu: stepFactor 1, stepBytes 1M),
+    // so a command copied from a cluster without -f gives the lines nccl-tests would (an audit: -b 1M -e 64M gave 7
+    // sizes here, 64 there).
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = "1", paramLabel = "FACTOR",
+            description = "Multiply the size by this between lines; 0 or 1 (the default, as in nccl-tests): add"
+                    + " --stepbytes instead.")
     int factor;
+
+    @Option(names = {"-i", "--stepbytes"}, defaultValue = "1M", paramLabel = "SIZE",
+            description = "Add this to the size between lines when --stepfactor is 0 or 1 (default: ${DEFAULT-VALUE}).")
+    String stepBytes;
 
     @Option(names = {"-n", "--iters"}, defaultValue = "20", paramLabel = "N",
             description = "Timed iterations per size (default: ${DEFAULT-VALUE}).")
@@ -132,6 +140,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         CollectiveOp operation = CollectiveOp.ofNcclName(op.endsWith("_perf") ? op.substring(0, op.length() - 5) : op);
         long min;
         long max;
+        long step;
         Algorithm algo;
         try {
             if (operation == null || !offered(operation)) {
@@ -164,10 +173,12 @@ final class NcclTestsCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("-e " + maxBytes + " is smaller than -b " + minBytes
                         + "; expected maxbytes >= minbytes");
             }
-            // Even with one size (-b = -e) a factor below 2 is refused: it is no step, whatever the sizes.
-            if (factor < 2) {
-                throw new IllegalArgumentException("-f " + factor + " is too small; expected a factor of at least 2");
+            // Checked even with one size (-b = -e): a step that cannot be taken is refused, whatever the sizes.
+            if (factor < 0) {
+                throw new IllegalArgumentException("-f " + factor + " is negative; expected a factor of at least 2,"
+                        + " or 0 or 1 to step by -i bytes");
             }
+            step = size("-i", stepBytes);
             if (iters < 1) {
                 throw new IllegalArgumentException("-n " + iters + " is too small; expected at least 1 timed iteration");
             }
@@ -204,8 +215,9 @@ final class NcclTestsCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "# rocelab nccl-tests %s: %d ranks (one per host) on scenario '%s'%n",
                 operation.ncclName(), ranks, fabric.name());
-        out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d"
-                + " validation: 0 algorithm: %s channels: %d%s%s%n#%n", min, max, factor, warmup, iters, algo.key(),
+        out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %d(%s) warmup iters: %d iters: %d"
+                + " validation: 0 algorithm: %s channels: %d%s%s%n#%n", min, max, factor > 1 ? factor : step,
+                factor > 1 ? "factor" : "bytes", warmup, iters, algo.key(),
                 channels, qps > 1 ? " qps-per-connection: " + qps : "",
                 zipf > 0 ? String.format(Locale.ROOT, " zipf: %s seed: %d (size: largest send or receive)",
                         zipf, skewSeed) : "");
@@ -218,7 +230,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         out.flush();
         double busSum = 0;
         int lines = 0;
-        List<Long> steps = sizes(min, max, factor);
+        List<Long> steps = sizes(min, max, factor, step);
         int sizes = steps.size();
         // Progress of the sweep on stderr only: the table on stdout stays exactly nccl-tests' format.
         Progress progress = Progress.of(err, quiet);
@@ -288,17 +300,18 @@ final class NcclTestsCommand implements Callable<Integer> {
     }
 
     /**
-     * The sizes of the sweep: {@code min}, then each {@code factor} (at least 2) times the one before, up to
-     * {@code max}; a product beyond what a long holds ends the sweep rather than wrapping round.
+     * The sizes of the sweep, as nccl-tests steps them: {@code min}, then each {@code factor} times the one before when
+     * the factor is above 1, else the one before plus {@code stepBytes} (at least 1), up to {@code max}; a step beyond
+     * what a long holds ends the sweep rather than wrapping round.
      */
-    static List<Long> sizes(long min, long max, int factor) {
+    static List<Long> sizes(long min, long max, int factor, long stepBytes) {
         List<Long> sizes = new ArrayList<>();
         for (long requested = min; requested <= max; ) {
             sizes.add(requested);
-            if (requested > max / factor) {
+            if (factor > 1 ? requested > max / factor : requested > max - stepBytes) {
                 break;
             }
-            requested *= factor;
+            requested = factor > 1 ? requested * factor : requested + stepBytes;
         }
         return sizes;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -152,10 +153,10 @@ class NcclTestsCommandTest {
         CliRun order = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1K");
         assertThat(order.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         assertThat(order.err()).doesNotContain("Exception");
-        // A factor of 0 means nothing even when -b equals -e and there is no step to take.
-        CliRun zero = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1M", "-f", "0");
+        // A step that cannot be taken is refused even when -b equals -e and there is no step to take.
+        CliRun zero = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-b", "1M", "-e", "1M", "-i", "0");
         assertThat(zero.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
-        assertThat(zero.err()).startsWith("error: -f 0 is too small; expected a factor of at least 2");
+        assertThat(zero.err()).startsWith("error: -i '0' is too small; expected a size of at least 1 byte");
         // Each count is named on its own (it was "-n must be at least 1 and -w at least 0" for either).
         CliRun iters = CliRun.of("nccl-tests", "all_gather", "--scenario", f, "-n", "0");
         assertThat(iters.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
@@ -165,28 +166,48 @@ class NcclTestsCommandTest {
     }
 
     @Test
-    void shouldRefuseAFactorBelowTwoEvenForOneSize() throws IOException {
-        // -b = -e has one size, but -f 0 was accepted there (and refused with -b < -e).
+    void shouldStepByBytesWithoutAFactorAsNcclTestsDoes() throws IOException {
+        // nccl-tests' defaults are -f 1 and -i 1M: "-b 1M -e 3M" prints 1, 2 and 3 MiB (here it printed 1 and 2 MiB,
+        // a factor of 2 being the default). A negative factor is refused, even for one size.
         String f = fabric().toString();
-        for (String factor : new String[] {"0", "1", "-3"}) {
-            CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-b", "1M", "-e", "1M", "-f", factor);
-            assertThat(run.exitCode()).as(factor).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
-            assertThat(run.err()).isEqualTo("error: -f " + factor + " is too small; expected a factor of at least 2\n");
-            assertThat(run.out()).isEmpty();
+        for (String[] args : new String[][] {{}, {"-f", "1"}, {"-f", "0"}}) {
+            List<String> cmd = new ArrayList<>(List.of("nccl-tests", "all_reduce", "--scenario", f, "-b", "1M", "-e",
+                    "3M", "-n", "1", "-w", "0", "-q"));
+            cmd.addAll(List.of(args));
+            CliRun run = CliRun.of(cmd.toArray(new String[0]));
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains("# minBytes 1048576 maxBytes 3145728 step: 1048576(bytes) ");
+            assertThat(run.out().lines().filter(l -> !l.startsWith("#")).map(l -> l.strip().split("\\s+")[0]))
+                    .containsExactly("1048576", "2097152", "3145728");
         }
+        CliRun factor = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-b", "1M", "-e", "3M", "-f", "2", "-n",
+                "1", "-w", "0", "-q");
+        assertThat(factor.out()).contains("step: 2(factor) ");
+        CliRun negative = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-b", "1M", "-e", "1M", "-f", "-3");
+        assertThat(negative.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(negative.err()).isEqualTo("error: -f -3 is negative; expected a factor of at least 2, or 0 or 1 to"
+                + " step by -i bytes\n");
+        assertThat(negative.out()).isEmpty();
     }
 
     @Test
     void shouldStepTheSizesWithoutWrappingRound() {
-        assertThat(NcclTestsCommand.sizes(8, 256, 2)).containsExactly(8L, 16L, 32L, 64L, 128L, 256L);
-        assertThat(NcclTestsCommand.sizes(1 << 20, 256 << 20, 4)).containsExactly(1L << 20, 4L << 20, 16L << 20,
+        assertThat(NcclTestsCommand.sizes(8, 256, 2, 1)).containsExactly(8L, 16L, 32L, 64L, 128L, 256L);
+        assertThat(NcclTestsCommand.sizes(1 << 20, 256 << 20, 4, 1)).containsExactly(1L << 20, 4L << 20, 16L << 20,
                 64L << 20, 256L << 20);
-        assertThat(NcclTestsCommand.sizes(5, 100, 3)).containsExactly(5L, 15L, 45L);
-        assertThat(NcclTestsCommand.sizes(7, 7, 2)).containsExactly(7L);
+        assertThat(NcclTestsCommand.sizes(5, 100, 3, 1)).containsExactly(5L, 15L, 45L);
+        assertThat(NcclTestsCommand.sizes(7, 7, 2, 1)).containsExactly(7L);
         // 5 GiB x 2e9 is past a long: one size, not a wrapped product stepping up a byte at a time.
-        assertThat(NcclTestsCommand.sizes(5L << 30, 100L << 30, 2_000_000_000)).containsExactly(5L << 30);
-        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE - 1, Long.MAX_VALUE, 2)).containsExactly(Long.MAX_VALUE - 1);
-        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE, Long.MAX_VALUE, 2)).containsExactly(Long.MAX_VALUE);
+        assertThat(NcclTestsCommand.sizes(5L << 30, 100L << 30, 2_000_000_000, 1)).containsExactly(5L << 30);
+        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE - 1, Long.MAX_VALUE, 2, 1))
+                .containsExactly(Long.MAX_VALUE - 1);
+        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE, Long.MAX_VALUE, 2, 1)).containsExactly(Long.MAX_VALUE);
+        // A factor of 0 or 1 adds the step bytes, as nccl-tests does; a sum past a long ends the sweep too.
+        assertThat(NcclTestsCommand.sizes(1 << 20, 4 << 20, 1, 1 << 20)).containsExactly(1L << 20, 2L << 20, 3L << 20,
+                4L << 20);
+        assertThat(NcclTestsCommand.sizes(8, 20, 0, 5)).containsExactly(8L, 13L, 18L);
+        assertThat(NcclTestsCommand.sizes(Long.MAX_VALUE - 1, Long.MAX_VALUE, 1, 5))
+                .containsExactly(Long.MAX_VALUE - 1);
     }
 
     @Test
