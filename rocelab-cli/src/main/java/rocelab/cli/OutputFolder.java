@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Set;
+import java.util.function.Predicate;
 import rocelab.observe.output.IoProblem;
 import rocelab.scenario.sweep.LocalSweep;
 
@@ -121,14 +122,20 @@ final class OutputFolder implements AutoCloseable {
      * a folder is someone else's files that merely share a name with ours (a pfc.csv kept aside), not to be replaced.
      */
     private static String unmarkedEntry(Path dir) {
+        if (Files.exists(dir.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(dir.resolve("compare.csv"), LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        return firstEntry(dir, n -> !(n.startsWith(".") && n.contains(".partial")));
+    }
+
+    /** The first entry of {@code dir} by name that {@code kept} keeps, or null (none, or it cannot be listed). */
+    private static String firstEntry(Path dir, Predicate<String> kept) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             String first = null;
             for (Path e : entries) {
                 String n = e.getFileName().toString();
-                if (n.equals("summary.json") || n.equals("compare.csv")) {
-                    return null;
-                }
-                if (!(n.startsWith(".") && n.contains(".partial")) && (first == null || n.compareTo(first) < 0)) {
+                if (kept.test(n) && (first == null || n.compareTo(first) < 0)) {
                     first = n;
                 }
             }
@@ -154,18 +161,7 @@ final class OutputFolder implements AutoCloseable {
         if (Files.exists(dir.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)) {
             return "summary.json";
         }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            String first = null;
-            for (Path e : entries) {
-                String n = e.getFileName().toString();
-                if (OWN_FILES.contains(n) && !SWEEP_FILES.contains(n) && (first == null || n.compareTo(first) < 0)) {
-                    first = n;
-                }
-            }
-            return first;
-        } catch (IOException e) {
-            return null;
-        }
+        return firstEntry(dir, n -> OWN_FILES.contains(n) && !SWEEP_FILES.contains(n));
     }
 
     /**

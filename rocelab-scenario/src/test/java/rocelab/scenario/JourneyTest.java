@@ -75,14 +75,12 @@ class JourneyTest {
     void shouldNotCallACnpsArrivalMoreOfTheCnpsSentBeforeIt() throws Exception {
         // An audit: lossless-dcqcn's flow 15 showed two "h1 sends the CNP flag" lines and "... 3 more like these", of
         // which one was h9's RNIC getting a CNP (the rate cut after it names that CNP).
-        Simulation sim = Simulation.assemble(new ScenarioReader().readExample("lossless-dcqcn"));
-        int flow = 15;
-        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(flow).id(), flow, sim.pfcLog());
-        rec.attach();
-        RunResult r = sim.run(ProgressListener.NONE);
-        FlowRecord f = r.flows().get(flow);
-        String text = new JourneyText(sim.network(), sim.pfcLog(), null, r.ecmpLog()).render(f,
-                rec.eventsOf(0, r.simulatedPs()), -1, 0, Long.MAX_VALUE, 10_000);
+        Object[] j = journey(new ScenarioReader().readExample("lossless-dcqcn"), 15);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, ((RunResult) j[3]).ecmpLog())
+                .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
         assertThat(text).contains("... 3 more (2 CNP_SENT, 1 CNP_HANDLED) until 900.944 us");
     }
 
