@@ -13,17 +13,35 @@ final class Fmt {
         if (Double.isNaN(us)) {
             return "";
         }
-        double a = Math.abs(us);
-        if (a == 0) {
+        if (us == 0) {
             return "0 us";
-        } else if (a < 1) {
-            return sig(us * 1e3) + " ns";
-        } else if (a < 1e3) {
-            return sig(us) + " us";
-        } else if (a < 1e6) {
-            return sig(us / 1e3) + " ms";
         }
-        return sig(us / 1e6) + " s";
+        return scaled(us * 1e3, TIME_NAMES);
+    }
+
+    private static final String[] TIME_NAMES = {" ns", " us", " ms", " s"};
+    private static final String[] BYTE_NAMES = {" B", " kB", " MB", " GB"};
+
+    /**
+     * {@code v} (in the first unit of {@code names}, each the next a thousand times larger) in the largest unit it
+     * reaches, with four significant digits, and in the next when they round up to a thousand: 999,966 B read
+     * "1000 kB" (an audit), now "1 MB".
+     */
+    private static String scaled(double v, String[] names) {
+        double a = Math.abs(v);
+        int u = 0;
+        double scale = 1;
+        while (u < names.length - 1 && a >= scale * 1e3) {
+            u++;
+            scale *= 1e3;
+        }
+        String s = u == 0 && names == BYTE_NAMES ? fixed(v, 0) : sig(v / scale);
+        if (u < names.length - 1 && Math.abs(Double.parseDouble(s)) >= 1e3) {
+            u++;
+            scale *= 1e3;
+            s = sig(v / scale);
+        }
+        return s + names[u];
     }
 
     /** Microseconds with up to three decimals (nanoseconds), for tables with a "us" heading. */
@@ -77,15 +95,7 @@ final class Fmt {
 
     /** Bytes measured or configured, in B, kB, MB or GB (powers of 1000, as the charts' axes count them). */
     static String bytes(double b) {
-        double a = Math.abs(b);
-        if (a >= 1e9) {
-            return sig(b / 1e9) + " GB";
-        } else if (a >= 1e6) {
-            return sig(b / 1e6) + " MB";
-        } else if (a >= 1e3) {
-            return sig(b / 1e3) + " kB";
-        }
-        return String.format(Locale.ROOT, "%.0f B", b);
+        return scaled(b, BYTE_NAMES);
     }
 
     /**

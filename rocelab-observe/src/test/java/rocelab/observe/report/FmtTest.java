@@ -48,6 +48,16 @@ class FmtTest {
         assertThat(Fmt.bytes(4096)).isEqualTo("4.096 kB");
         assertThat(Fmt.bytes(512)).isEqualTo("512 B");
         assertThat(Fmt.bytes(6_400_000_000.0)).isEqualTo("6.4 GB");
+        // Four digits that round up to a thousand go to the next unit: lossy-incast's spine0 peak read "1000 kB".
+        assertThat(Fmt.bytes(999_966)).isEqualTo("1 MB");
+        assertThat(Fmt.bytes(999_400)).isEqualTo("999.4 kB");
+        assertThat(Fmt.bytes(999.6)).isEqualTo("0.9996 kB");
+        assertThat(Fmt.bytes(-999_966)).isEqualTo("-1 MB");
+        assertThat(Fmt.time(999.96)).isEqualTo("1 ms");
+        assertThat(Fmt.time(0.99996)).isEqualTo("1 us");
+        assertThat(Fmt.time(6089.863866)).isEqualTo("6.09 ms");
+        assertThat(Fmt.time(0.5)).isEqualTo("500 ns");
+        assertThat(Fmt.time(2e6)).isEqualTo("2 s");
     }
 
     /** A workload's size as it was most likely written: exactly, in the units that need fewer digits. */
