@@ -400,6 +400,23 @@ class RocelabCommandTest {
     }
 
     /**
+     * An InfiniBand run's report rebuilt from its folder is the page the run wrote: its manifest had no sample
+     * interval, and the rebuild guessed 8.24 us from the run's end (credit stalls of 2492 %, an audit).
+     */
+    @Test
+    void shouldRebuildAnInfinibandRunsReportAsTheRunWroteIt(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("ib");
+        assertThat(CliRun.of("run", "--example", "infiniband-incast", "--out", out.toString(), "-q").exitCode())
+                .isZero();
+        assertThat(Files.readString(out.resolve("manifest.json"))).contains("\"sample_interval_us\": 10");
+        Path report = out.resolve("report.html");
+        String html = Files.readString(report);
+        Files.delete(report);
+        assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
+        assertThat(Files.readString(report)).isEqualTo(html);
+    }
+
+    /**
      * The fabric drawing gives every link's rate and delay in its tooltip and dashes a link slower than the fastest
      * between the same two tiers (a {@code links:} override: an audit's 25 Gb/s leaf-spine link looked like the
      * rest), in the report from memory and in the one rebuilt from topology.csv alike; a uniform fabric has none.

@@ -18,6 +18,9 @@ public final class RunManifest {
         if (config.infiniband() != null) {
             // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
             extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
+            // As on RoCE (it was left out here, and `rocelab report` rebuilt an InfiniBand run's charts on an
+            // interval guessed from the run's end: credit stalls of 2492 %).
+            extras.put("sample_interval_us", sampleIntervalUs(config));
             return extras;
         }
         extras.put("ecn_marking", config.ecn().scheme().key());
@@ -30,8 +33,11 @@ public final class RunManifest {
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
         // The report turns sampled cumulative counters into per-interval rates.
-        extras.put("sample_interval_us", config.sampleIntervalPs() > 0
-                ? Numbers.micros(config.sampleIntervalPs()) : null);
+        extras.put("sample_interval_us", sampleIntervalUs(config));
         return extras;
+    }
+
+    private static Object sampleIntervalUs(ScenarioConfig config) {
+        return config.sampleIntervalPs() > 0 ? Numbers.micros(config.sampleIntervalPs()) : null;
     }
 }
