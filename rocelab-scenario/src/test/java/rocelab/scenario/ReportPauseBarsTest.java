@@ -55,4 +55,19 @@ class ReportPauseBarsTest {
         String bars = lanes.substring(lanes.indexOf("\"iv\":[") + 6, lanes.indexOf("]]}") + 2);
         assertThat(bars.split("\\],\\[", -1)).as("one bar per pause").hasSize(pauses);
     }
+
+    @Test
+    void shouldSayTheStormItDoesNotDraw(@TempDir Path tmp) throws Exception {
+        // pause-storm-watchdog's h0 pauses leaf0 with frames no buffer sent: pfc.csv has none of them, so the chart's
+        // lanes began at the spread ("5 of 5 paused links") while the pause tree's first link is the storm's.
+        RunResult run = Simulation.assemble(new ScenarioReader().readExample("pause-storm-watchdog"))
+                .run(ProgressListener.NONE);
+        ReportWriter.writeRun(tmp, run, Map.of());
+        assertThat(Files.readString(tmp.resolve("report.html"))).contains("; not drawn: leaf0 paused by h0&#39;s pause"
+                + " storm for 1.477 ms, whose frames no buffer sent");
+        RunResult demo = Simulation.assemble(new ScenarioReader().readDemo()).run(ProgressListener.NONE);
+        Path other = tmp.resolve("demo");
+        ReportWriter.writeRun(other, demo, Map.of());
+        assertThat(Files.readString(other.resolve("report.html"))).doesNotContain("not drawn:");
+    }
 }

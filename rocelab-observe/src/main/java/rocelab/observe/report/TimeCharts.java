@@ -531,10 +531,33 @@ final class TimeCharts {
             merged |= lane.size() > MAX_PAUSE_BARS;
             addMerged(c, r, lane, 0, lane.size() > MAX_PAUSE_BARS ? merge : 0, "");
         }
+        List<String> storms = storms(d);
         p.chart(c, "when each device was paused, by whom and on which priority: from the XOFF's send to the XON's send or"
                 + " the end of its quanta (pfc.csv); " + labels.size() + " of " + all + " paused links, most paused first"
                 + (merged ? String.format(Locale.ROOT, "; a link paused more than %,d times draws pauses less than %s us"
-                        + " apart as one bar", MAX_PAUSE_BARS, Fmt.num(merge, 3)) : ""), null);
+                        + " apart as one bar", MAX_PAUSE_BARS, Fmt.num(merge, 3)) : "")
+                + (storms.isEmpty() ? "" : "; not drawn: " + String.join(", ", storms) + ", whose frames no buffer"
+                        + " sent (pfc.csv does not hold them; the pause propagation tree does)"), null);
+    }
+
+    /**
+     * The links an RNIC's pause storm paused, from summary.json's pause tree ({@code leaf0 paused by h0's pause storm
+     * for 1476.976 us}): pfc.csv holds the frames of buffers only, so the lanes above leave the storm out, though it is
+     * where the run's pauses began (pause-storm-watchdog: 5 of 5 paused links drawn, the tree's first of 6 not; an
+     * audit).
+     */
+    private static List<String> storms(ReportData d) {
+        List<String> out = new ArrayList<>();
+        if (d.summary != null && d.summary.get("pfc_propagation") instanceof List<?> tree) {
+            for (Object o : tree) {
+                if (o instanceof Map<?, ?> e && String.valueOf(e.get("root")).endsWith("'s pause storm")
+                        && String.valueOf(e.get("root")).startsWith(String.valueOf(e.get("device")) + "'s")) {
+                    out.add(e.get("paused") + " paused by " + e.get("root") + (e.get("paused_us") instanceof Number n
+                            ? " for " + Fmt.time(n.doubleValue()) : ""));
+                }
+            }
+        }
+        return out;
     }
 
     private static double busy(List<double[]> iv) {
