@@ -400,6 +400,35 @@ class RocelabCommandTest {
     }
 
     /**
+     * Where a switches entry sets a port's own ECN thresholds, the queue chart's dashed lines are the switch-wide ones
+     * and say so: an audit's leaf0 port to h0 marked from 100 KB under lines labelled as its own at 400 KB.
+     */
+    @Test
+    void shouldCallTheEcnLinesSwitchWideWhereAPortHasItsOwn(@TempDir Path dir) throws Exception {
+        String base = """
+                name: ecn-ports
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, ecn: {marking: red, kmin: 400KB, kmax: 1600KB, pmax: 0.2}, pfc: {watchdog: {}}}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 1-7, receiver: 0, size: 1MB}
+                """;
+        Path own = dir.resolve("own.yaml");
+        Files.writeString(own, base + "switches: [{name: leaf0, ports: [{to: h0, ecn: {kmin: 100KB, kmax: 300KB}}]}]\n");
+        Path wide = dir.resolve("wide.yaml");
+        Files.writeString(wide, base);
+        assertThat(CliRun.of("run", own.toString(), "--out", dir.resolve("own").toString(), "-q").exitCode()).isZero();
+        assertThat(CliRun.of("run", wide.toString(), "--out", dir.resolve("wide").toString(), "-q").exitCode()).isZero();
+        assertThat(Files.readString(dir.resolve("own").resolve("manifest.json"))).contains("\"ecn_differs_by_port\": true");
+        assertThat(Files.readString(dir.resolve("own").resolve("report.html")))
+                .contains("switch-wide ECN Kmin 400 kB", "dashed: the switch-wide thresholds");
+        assertThat(Files.readString(dir.resolve("wide").resolve("manifest.json"))).doesNotContain("ecn_differs_by_port");
+        assertThat(Files.readString(dir.resolve("wide").resolve("report.html"))).contains("\"ECN Kmin 400 kB\"")
+                .doesNotContain("switch-wide");
+    }
+
+    /**
      * An InfiniBand run's report rebuilt from its folder is the page the run wrote: its manifest had no sample
      * interval, and the rebuild guessed 8.24 us from the run's end (credit stalls of 2492 %, an audit).
      */

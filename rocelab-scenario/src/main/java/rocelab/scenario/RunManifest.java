@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.observe.output.Numbers;
+import rocelab.scenario.device.SwitchConfig;
 
 /** What manifest.json adds to a run besides version, seed and hash: its scenario file and the report's thresholds. */
 public final class RunManifest {
@@ -30,11 +31,31 @@ public final class RunManifest {
         extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
                 : EcnParameters.KMAX_BYTES_PER_GBPS);
         extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
+        if (ecnDiffersByPort(config)) {
+            // The thresholds above are switch-wide: the report must not draw them as a port's own where a switches
+            // entry set others (an audit's leaf0 port to h0 marked at Kmin 100 KB under lines drawn at 400 KB).
+            extras.put("ecn_differs_by_port", true);
+        }
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
         // The report turns sampled cumulative counters into per-interval rates.
         extras.put("sample_interval_us", sampleIntervalUs(config));
         return extras;
+    }
+
+    /** Whether some switch port marks by other ECN settings than the scenario's switch-wide {@code switch.ecn}. */
+    private static boolean ecnDiffersByPort(ScenarioConfig config) {
+        if (config.devices() == null) {
+            return false;
+        }
+        for (SwitchConfig s : config.devices().switches()) {
+            for (int p = 0; p < s.portCount(); p++) {
+                if (!s.ecn(p).equals(config.ecn())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Object sampleIntervalUs(ScenarioConfig config) {

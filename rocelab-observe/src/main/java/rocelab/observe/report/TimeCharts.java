@@ -157,9 +157,11 @@ final class TimeCharts {
             double gbps = portRate(d, top.get(0).name());
             double kmin = threshold(d, "ecn_kmin_bytes", gbps);
             double kmax = threshold(d, "ecn_kmax_bytes", gbps);
+            // Switch-wide settings, where a switches entry set others on some port: named so, not as this port's.
+            String wide = Boolean.TRUE.equals(d.manifest.get("ecn_differs_by_port")) ? "switch-wide " : "";
             if (!Double.isNaN(kmin) && !Double.isNaN(kmax)) {
-                c.lines.add(new Chart.HLine(kmin, "ECN Kmin " + Fmt.bytes(kmin), "#17becf"));
-                c.lines.add(new Chart.HLine(kmax, "ECN Kmax " + Fmt.bytes(kmax), "#e377c2"));
+                c.lines.add(new Chart.HLine(kmin, wide + "ECN Kmin " + Fmt.bytes(kmin), "#17becf"));
+                c.lines.add(new Chart.HLine(kmax, wide + "ECN Kmax " + Fmt.bytes(kmax), "#e377c2"));
             }
         }
         Object xoffStatic = d.manifest.get("pfc_static_xoff_bytes");
@@ -169,7 +171,9 @@ final class TimeCharts {
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
                 + shown.size() + " deepest of " + all.size() + " queues at the samples (the ports table has each"
                 + " port's peak between samples too)" + (c.lines.isEmpty() ? "" : "; dashed:"
-                + " the hottest queue's port thresholds") + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
+                + (Boolean.TRUE.equals(d.manifest.get("ecn_differs_by_port")) ? " the switch-wide thresholds at the"
+                        + " hottest queue's port rate (switches entries set other ECN thresholds on some ports, which"
+                        + " may include this one)" : " the hottest queue's port thresholds")) + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
                 + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
                 + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
                         + " shared pool started while the group was under its threshold, at the bytes it held" : "")),
