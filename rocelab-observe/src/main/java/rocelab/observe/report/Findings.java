@@ -558,7 +558,13 @@ final class Findings {
         }
         if (o instanceof Map<?, ?> m) {
             List<String> parts = new ArrayList<>();
-            m.forEach((k, v) -> parts.add(k + "=" + (v instanceof Map<?, ?> || v instanceof List<?> ? join(v) : text(v))));
+            // A null names nothing (a mark place not kept apart, not_apart=true, has no device or port): left out, not
+            // printed as "device=null" (an audit, moe-alltoall's victims table).
+            m.forEach((k, v) -> {
+                if (v != null) {
+                    parts.add(k + "=" + (v instanceof Map<?, ?> || v instanceof List<?> ? join(v) : text(v)));
+                }
+            });
             return String.join(", ", parts);
         }
         return String.valueOf(o);

@@ -109,6 +109,16 @@ class ReportWriterTest {
         assertThat(html).contains("<b>PFC victims</b>: 67 (the first 12 listed below)", "first 12 of 67",
                 "<b>ECMP collisions</b>: at 40 ports", "(the first 12 listed below)", "first 12 of 40")
                 .doesNotContain("first 20", "of 20", "of 15");
+        // A nested entry's nulls name nothing and are left out (a mark place not kept apart read "device=null").
+        java.util.Map<String, Object> notApart = new java.util.LinkedHashMap<>();
+        notApart.put("device", null);
+        notApart.put("not_apart", true);
+        notApart.put("port", null);
+        notApart.put("notifications", 29);
+        d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_victims", List.of(Map.of("flow", 1,
+                "notifications_by_mark", List.of(notApart))), "pfc_victim_count", 1);
+        assertThat(ReportWriter.page(d).finish()).contains("<td>not_apart=true, notifications=29</td>")
+                .doesNotContain("device=null");
         // All of a short list: listed below, no note.
         d.summary = Map.of("seed", 1, "stop_reason", "completed", "pfc_victims", victims.subList(0, 13),
                 "pfc_victim_count", 13);
