@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import rocelab.observe.RunResult;
@@ -522,12 +523,14 @@ public final class ReportWriter {
                 + " split between bins); each bin's slowdown quantiles over its largest size", null);
         List<List<String>> rows = new ArrayList<>();
         for (SlowdownBySize.Bin b : bins) {
-            rows.add(List.of(Fmt.size(b.sizeMinBytes()) + (b.sizeMaxBytes() == b.sizeMinBytes() ? ""
-                    : " .. " + Fmt.size(b.sizeMaxBytes())), String.valueOf(b.flows()), Fmt.us(b.fctP50Ps() / 1e6),
+            // Exact bytes, one unit for every bin: a workload size's fewest-digit unit (SI or binary) made the ranges
+            // read out of order ("18.52 kB .. 26.136 kB", then "25.75 KiB .. 30.278 kB"; an audit).
+            rows.add(List.of(String.format(Locale.ROOT, "%,d", b.sizeMinBytes()) + (b.sizeMaxBytes() == b.sizeMinBytes()
+                    ? "" : String.format(Locale.ROOT, " .. %,d", b.sizeMaxBytes())), String.valueOf(b.flows()), Fmt.us(b.fctP50Ps() / 1e6),
                     Fmt.us(b.fctP99Ps() / 1e6), Fmt.num(b.slowdownP50(), 2) + "x", Fmt.num(b.slowdownP95(), 2) + "x",
                     Fmt.num(b.slowdownP99(), 2) + "x", Fmt.num(b.slowdownMax(), 2) + "x"));
         }
-        p.table(List.of("sizes", "flows", "FCT p50 us", "FCT p99 us", "slowdown p50", "p95", "p99", "max"), rows);
+        p.table(List.of("sizes (B)", "flows", "FCT p50 us", "FCT p99 us", "slowdown p50", "p95", "p99", "max"), rows);
         p.note("slowdown_by_size.csv has these bins; quantiles are nearest rank");
     }
 
