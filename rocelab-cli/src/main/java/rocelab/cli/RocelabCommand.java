@@ -35,6 +35,7 @@ public final class RocelabCommand implements Runnable {
         m.put("report", ReportCommand.class);
         m.put("headroom", HeadroomCommand.class);
         m.put("nccl-tests", NcclTestsCommand.class);
+        m.put("perftest", PerftestCommand.class);
         m.put("expand", ExpandCommand.class);
         m.put("lint", LintCommand.class);
         m.put("compare", CompareCommand.class);

@@ -28,6 +28,7 @@ import rocelab.workload.traffic.FlowListTraffic;
 import rocelab.workload.traffic.FlowSpec;
 import rocelab.workload.traffic.IncastTraffic;
 import rocelab.workload.traffic.PermutationTraffic;
+import rocelab.workload.traffic.PerftestTraffic;
 import rocelab.workload.traffic.PoissonTraffic;
 import rocelab.workload.traffic.SingleFlowTraffic;
 import rocelab.workload.traffic.TrafficSpec;
@@ -161,6 +162,11 @@ final class CanonicalText {
             return "poisson sizes=" + c.name() + " cdf=" + Arrays.toString(c.sizes()) + Arrays.toString(c.percents())
                     + " load=" + p.load() + " hosts=" + join(p.hosts()) + " start-ps=" + p.startPs() + " duration-ps="
                     + p.durationPs();
+        }
+        if (t instanceof PerftestTraffic p) {
+            return "perftest " + (p.latency() ? "write-lat" : "write-bw") + " client=" + p.client() + " server="
+                    + p.server() + " size=" + p.sizeBytes() + " iterations=" + p.iterations() + " qps="
+                    + p.queuePairs() + " tx-depth=" + p.txDepth() + " cq-mod=" + p.cqMod() + " dscp=" + p.dscp();
         }
         FlowListTraffic f = (FlowListTraffic) t;
         StringBuilder rows = new StringBuilder();

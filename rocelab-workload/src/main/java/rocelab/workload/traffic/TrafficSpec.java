@@ -7,7 +7,7 @@ import rocelab.workload.graph.TaskGraph;
 /** A traffic pattern that expands into concrete flows for a fabric of a given size. */
 public sealed interface TrafficSpec
         permits SingleFlowTraffic, IncastTraffic, PermutationTraffic, AllToAllTraffic, FlowListTraffic, DscpTraffic,
-                CollectiveTraffic, PoissonTraffic {
+                CollectiveTraffic, PoissonTraffic, PerftestTraffic {
 
     /**
      * Expands the pattern. Patterns that need randomness draw it only from {@code random}, so the same seed
