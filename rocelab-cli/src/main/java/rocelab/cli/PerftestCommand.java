@@ -27,7 +27,7 @@ import rocelab.workload.traffic.PerftestTraffic;
                 + " writes to the server (--server); the scenario's own traffic and jobs are not run (the file is still"
                 + " read and checked whole, as by run).",
             "Each size runs on a fresh fabric. perftest's flags keep their meaning: -s, -a, -n, -q, -t, -Q, -N,"
-                + " --report_gbits, -T/--tclass (DSCP << 2), -m (must be the fabric's MTU), -d and -x (shown only).",
+                + " --report_gbits, -b, -T/--tclass (DSCP << 2), -m (must be the fabric's MTU), -d and -x (shown only).",
             "The times are the fabric's and the RNICs': the host's own time (PCIe, the driver, polling) is not"
                 + " simulated, so a real host's latency adds about a microsecond or two."})
 final class PerftestCommand implements Callable<Integer> {
@@ -95,7 +95,9 @@ final class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for perftest's sake: there is no CPU to warn about.")
     boolean cpuFreq;
 
-    @Option(names = {"-b", "--bidirectional"}, description = "Not offered: only the client writes.")
+    @Option(names = {"-b", "--bidirectional"},
+            description = "ib_write_bw: the server writes to the client at the same time; the figures are both sides'"
+                    + " summed, as perftest sums them.")
     boolean bidirectional;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
@@ -134,9 +136,9 @@ final class PerftestCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("TEST '" + test + "' is not a perftest test; expected ib_write_bw"
                         + " or ib_write_lat");
             }
-            if (bidirectional) {
-                throw new IllegalArgumentException("-b (bidirectional) is not offered: only the client writes;"
-                        + " expected no -b (run the fabric's scenario with traffic both ways for that)");
+            if (bidirectional && latency) {
+                throw new IllegalArgumentException("-b: ib_write_lat is a ping-pong, both ways already; expected no"
+                        + " -b");
             }
             if (duration != null) {
                 throw new IllegalArgumentException("-D " + duration + " is not offered: the simulated tests run by"
@@ -226,7 +228,7 @@ final class PerftestCommand implements Callable<Integer> {
             index++;
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", s, index, sizes.size()));
             PerftestTraffic run = new PerftestTraffic(clientHost, serverHost, s, iterations, latency ? 1 : qps, depth,
-                    latency ? 1 : moderation, latency, dscp);
+                    latency ? 1 : moderation, latency, bidirectional, dscp);
             if (latency) {
                 Perftest.LatencyRow r = Perftest.latency(fabric, run, progress);
                 progress.done();
@@ -270,7 +272,8 @@ final class PerftestCommand implements Callable<Integer> {
             out.println(" WARNING: BW peak won't be measured in this run.");
         }
         out.print(LINE);
-        out.println("                    RDMA_Write " + (latency ? "Latency" : "BW") + " Test");
+        out.println("                    RDMA_Write " + (latency ? "Latency" : bidirectional ? "Bidirectional BW" : "BW")
+                + " Test");
         out.printf(Locale.ROOT, " Dual-port       : OFF\t\tDevice         : %s%n", device);
         out.printf(Locale.ROOT, " Number of qps   : %d\t\tTransport type : IB%n", latency ? 1 : qps);
         out.println(" Connection type : RC\t\tUsing SRQ      : OFF");

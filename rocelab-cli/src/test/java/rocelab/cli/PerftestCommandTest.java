@@ -82,7 +82,7 @@ class PerftestCommandTest {
         });
         assertThat(CliRun.of("perftest", "ib_write_bw", "--scenario", f, "-m", "1024").err())
                 .contains("-m 1024 is not the fabric's MTU (4096 B");
-        assertThat(CliRun.of("perftest", "ib_write_bw", "--scenario", f, "-b").err()).contains("-b (bidirectional)");
+        assertThat(CliRun.of("perftest", "ib_write_lat", "--scenario", f, "-b").err()).contains("a ping-pong, both ways");
         assertThat(CliRun.of("perftest", "ib_write_bw", "--scenario", f, "--client", "h9").err())
                 .contains("--client h9 is not a host of the fabric; expected 0..3");
         assertThat(CliRun.of("perftest", "ib_write_bw", "--scenario", f, "-s", "16M").err())
@@ -93,6 +93,21 @@ class PerftestCommandTest {
         assertThat(few.exitCode()).isEqualTo(2);
         assertThat(few.err()).contains("-n 3 is too few; expected at least 5").doesNotContain("Exception");
         assertThat(few.out()).isEmpty();
+    }
+
+    @Test
+    void shouldSumBothDirectionsWithB() throws IOException {
+        String f = fabric().toString();
+        CliRun one = CliRun.of("perftest", "ib_write_bw", "--scenario", f, "-n", "300", "--report_gbits", "--quiet");
+        CliRun both = CliRun.of("perftest", "ib_write_bw", "--scenario", f, "-n", "300", "--report_gbits", "-b",
+                "--quiet");
+        assertThat(both.exitCode()).as(both.err()).isZero();
+        assertThat(both.out()).contains("RDMA_Write Bidirectional BW Test");
+        double single = Double.parseDouble(rows(one.out()).get(0)[3]);
+        double duplex = Double.parseDouble(rows(both.out()).get(0)[3]);
+        // Both directions of the link are busy, each also carrying the other side's ACKs.
+        assertThat(duplex).isBetween(1.9 * single, 2 * single);
+        assertThat(rows(both.out()).get(0)[1]).isEqualTo("300");
     }
 
     @Test

@@ -40,6 +40,23 @@ public final class Perftest {
             throw new IllegalArgumentException("a latency test");
         }
         WorkloadDriver d = run(fabric, test, progress);
+        BandwidthRow mine = side(d, test, 0, peak);
+        if (!test.bidirectional() || !mine.completed()) {
+            return mine;
+        }
+        // perftest's print_full_bw_report with the other side's report: each figure the sum of both sides'.
+        BandwidthRow theirs = side(d, test, test.queuePairs() * test.iterations(), peak);
+        if (!theirs.completed()) {
+            return theirs;
+        }
+        return new BandwidthRow(mine.sizeBytes(), mine.iterations(),
+                mine.peakBytesPerSecond() + theirs.peakBytesPerSecond(),
+                mine.averageBytesPerSecond() + theirs.averageBytesPerSecond(),
+                mine.messagesPerSecond() + theirs.messagesPerSecond(), true);
+    }
+
+    /** One side's report, from its flows {@code first} .. {@code first + queuePairs * iterations - 1}. */
+    private static BandwidthRow side(WorkloadDriver d, PerftestTraffic test, int first, boolean peak) {
         int iters = test.iterations();
         int n = test.queuePairs() * iters;
         long[] posted = new long[n];
@@ -47,8 +64,8 @@ public final class Perftest {
         int signals = 0;
         for (int q = 0; q < test.queuePairs(); q++) {
             for (int m = 0; m < iters; m++) {
-                int i = q * iters + m;
-                posted[i] = d.startedPs(i);
+                int i = first + q * iters + m;
+                posted[q * iters + m] = d.startedPs(i);
                 if (d.completedPs(i) < 0) {
                     return new BandwidthRow(test.sizeBytes(), n, 0, 0, 0, false);
                 }

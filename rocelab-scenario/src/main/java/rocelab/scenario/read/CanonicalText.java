@@ -164,7 +164,8 @@ final class CanonicalText {
                     + p.durationPs();
         }
         if (t instanceof PerftestTraffic p) {
-            return "perftest " + (p.latency() ? "write-lat" : "write-bw") + " client=" + p.client() + " server="
+            return "perftest " + (p.latency() ? "write-lat" : "write-bw") + (p.bidirectional() ? " bidirectional" : "")
+                    + " client=" + p.client() + " server="
                     + p.server() + " size=" + p.sizeBytes() + " iterations=" + p.iterations() + " qps="
                     + p.queuePairs() + " tx-depth=" + p.txDepth() + " cq-mod=" + p.cqMod() + " dscp=" + p.dscp();
         }

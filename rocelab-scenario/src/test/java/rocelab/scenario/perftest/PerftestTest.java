@@ -42,7 +42,7 @@ class PerftestTest {
 
     @Test
     void shouldPostAWriteWhenTheSignalledCompletionBeforeItsDepthIsAcknowledged() {
-        PerftestTraffic t = new PerftestTraffic(1, 0, 65536, 300, 1, 128, 100, false, -1);
+        PerftestTraffic t = new PerftestTraffic(1, 0, 65536, 300, 1, 128, 100, false, false, -1);
         // WRITE 128 needs one completion known: the first signalled one is WRITE 99's; 228 needs 101: WRITE 199's.
         assertThat(t.completionNeeded(128)).isEqualTo(99);
         assertThat(t.completionNeeded(227)).isEqualTo(99);
@@ -57,10 +57,10 @@ class PerftestTest {
         assertThat(TaskGraph.target(d)).isEqualTo(g.flowTask(99));
         assertThat(g.flowSpec(0).dscp()).isEqualTo(-1);
         TaskGraph marked = new TaskGraph();
-        new PerftestTraffic(1, 0, 2, 5, 1, 1, 1, true, 26).addTo(marked, 2, null);
+        new PerftestTraffic(1, 0, 2, 5, 1, 1, 1, true, false, 26).addTo(marked, 2, null);
         assertThat(marked.flowSpec(1).dscp()).isEqualTo(26);
         // With a moderation of 1 a WRITE waits for the one exactly the depth before it.
-        PerftestTraffic every = new PerftestTraffic(1, 0, 2, 50, 1, 8, 1, false, -1);
+        PerftestTraffic every = new PerftestTraffic(1, 0, 2, 50, 1, 8, 1, false, false, -1);
         for (int m = 8; m < 50; m++) {
             assertThat(every.completionNeeded(m)).isEqualTo(m - 8);
         }
@@ -69,7 +69,7 @@ class PerftestTest {
     @Test
     void shouldPingPongEachWriteAfterTheAnswerAndItsOwnCompletion() {
         TaskGraph g = new TaskGraph();
-        new PerftestTraffic(1, 0, 2, 5, 1, 1, 1, true, -1).addTo(g, 2, null);
+        new PerftestTraffic(1, 0, 2, 5, 1, 1, 1, true, false, -1).addTo(g, 2, null);
         assertThat(g.flowCount()).isEqualTo(10);
         // Flow 2 (the client's second WRITE) waits for its first WRITE's ACK and the server's answer (flow 1).
         int ping = g.flowTask(2);
@@ -89,7 +89,7 @@ class PerftestTest {
         long wire = wire(1000, true) + 64 * wire(1000, false) + wire(536, false);
         double expected = 100e9 / 8 * payload / wire;
         Perftest.BandwidthRow r = Perftest.bandwidth(twoHosts("none"),
-                new PerftestTraffic(1, 0, payload, 2000, 1, 128, 100, false, -1), true, ProgressListener.NONE);
+                new PerftestTraffic(1, 0, payload, 2000, 1, 128, 100, false, false, -1), true, ProgressListener.NONE);
         assertThat(r.completed()).isTrue();
         assertThat(r.iterations()).isEqualTo(2000);
         // The average includes one round trip of the first WRITE and the last ACK over 2000 messages: 0.05 %.
@@ -100,10 +100,29 @@ class PerftestTest {
         assertThat(r.messagesPerSecond()).isCloseTo(r.averageBytesPerSecond() / payload, within(1.0));
         // Four QPs share the link: the same rate in all.
         Perftest.BandwidthRow four = Perftest.bandwidth(twoHosts("dcqcn"),
-                new PerftestTraffic(1, 0, payload, 500, 4, 128, 100, false, -1), false, ProgressListener.NONE);
+                new PerftestTraffic(1, 0, payload, 500, 4, 128, 100, false, false, -1), false, ProgressListener.NONE);
         assertThat(four.iterations()).isEqualTo(2000);
         assertThat(four.peakBytesPerSecond()).isZero();
         assertThat(four.averageBytesPerSecond()).isCloseTo(expected, within(expected * 0.001));
+    }
+
+    @Test
+    void shouldSumBothSidesWhenBidirectional() {
+        // Each direction of a full-duplex link carries its own WRITEs (and the other's ACKs, 1 per packet of 1000 B:
+        // ACK frames of 86 B on the wire, so each side's share is its payload over data and ACK bytes).
+        long payload = 65536;
+        long wire = wire(1000, true) + 64 * wire(1000, false) + wire(536, false);
+        long acks = 66 * (14 + 20 + 8 + 12 + 4 + 4 + 4 + 20);
+        double expected = 100e9 / 8 * payload / (wire + acks);
+        Perftest.BandwidthRow r = Perftest.bandwidth(twoHosts("none"),
+                new PerftestTraffic(1, 0, payload, 1000, 1, 128, 100, false, true, -1), true, ProgressListener.NONE);
+        assertThat(r.iterations()).isEqualTo(1000);
+        assertThat(r.averageBytesPerSecond()).isCloseTo(2 * expected, within(2 * expected * 0.002));
+        TaskGraph g = new TaskGraph();
+        new PerftestTraffic(1, 0, 2, 10, 2, 4, 2, false, true, -1).addTo(g, 2, null);
+        assertThat(g.flowCount()).isEqualTo(40);
+        assertThat(g.flowSpec(19).src()).isEqualTo(1);
+        assertThat(g.flowSpec(20).src()).isZero();
     }
 
     @Test
@@ -111,7 +130,7 @@ class PerftestTest {
         // 2-byte WRITEs: the link could carry 125 M frames a second, but a QP learns of completions 100 at a time, so
         // it sends about 100 WRITEs per round trip once the first 128 are out.
         Perftest.BandwidthRow r = Perftest.bandwidth(twoHosts("none"),
-                new PerftestTraffic(1, 0, 2, 5000, 1, 128, 100, false, -1), true, ProgressListener.NONE);
+                new PerftestTraffic(1, 0, 2, 5000, 1, 128, 100, false, false, -1), true, ProgressListener.NONE);
         double rtt = 2 * (2 * (wire(2, true) * 8 / 100e9 + 1e-6));
         assertThat(r.messagesPerSecond()).isBetween(100 / (rtt * 1.3), 128 / rtt);
     }
@@ -120,7 +139,7 @@ class PerftestTest {
     void shouldGiveHalfTheRoundTripOfASmallWriteAsItsLatency() {
         // A 2-byte WRITE crosses two links: its frame's serialisation and 1 us on each, then the answer comes back.
         Perftest.LatencyRow r = Perftest.latency(twoHosts("dcqcn"),
-                new PerftestTraffic(1, 0, 2, 100, 1, 1, 1, true, -1), ProgressListener.NONE);
+                new PerftestTraffic(1, 0, 2, 100, 1, 1, 1, true, false, -1), ProgressListener.NONE);
         double oneWayUs = 2 * (wire(2, true) * 8 / 100e9 + 1e-6) * 1e6;
         assertThat(r.completed()).isTrue();
         assertThat(r.iterations()).isEqualTo(100);
@@ -129,7 +148,7 @@ class PerftestTest {
         assertThat(r.minUs()).isEqualTo(r.maxUs()).isEqualTo(r.typicalUs());
         // A 1000-byte WRITE: its whole frame at each hop, store and forward.
         Perftest.LatencyRow big = Perftest.latency(twoHosts("dcqcn"),
-                new PerftestTraffic(1, 0, 1000, 20, 1, 1, 1, true, -1), ProgressListener.NONE);
+                new PerftestTraffic(1, 0, 1000, 20, 1, 1, 1, true, false, -1), ProgressListener.NONE);
         double bigUs = 2 * (wire(1000, true) * 8 / 100e9 + 1e-6) * 1e6;
         assertThat(big.typicalUs()).isCloseTo(bigUs, within(0.02));
     }

@@ -19,13 +19,16 @@ import rocelab.workload.graph.TaskGraph;
  * completion (the ACK), then waits until the server's WRITE k has landed in its memory before it posts WRITE k + 1;
  * the server waits for the client's WRITE k, posts its own, and polls its completion ({@code run_iter_lat_write}).
  *
- * <p>The flows are added client's QPs first, each QP's WRITEs in order; in latency mode client and server WRITEs
- * alternate, the client's first.
+ * <p>Bidirectional ({@code ib_write_bw -b}): the server runs the same loop towards the client at the same time, on QPs
+ * of its own.
+ *
+ * <p>The flows are added client's QPs first, each QP's WRITEs in order, then (bidirectional) the server's; in latency
+ * mode client and server WRITEs alternate, the client's first.
  *
  * @param dscp the DSCP of the WRITEs and their ACKs (perftest's {@code --tclass} is DSCP << 2), or -1 for the RNIC's
  */
 public record PerftestTraffic(int client, int server, long sizeBytes, int iterations, int queuePairs, int txDepth,
-        int cqMod, boolean latency, int dscp) implements TrafficSpec {
+        int cqMod, boolean latency, boolean bidirectional, int dscp) implements TrafficSpec {
     public PerftestTraffic {
         if (client == server || client < 0 || server < 0) {
             throw new IllegalArgumentException("perftest needs two different hosts, got " + client + " and " + server);
@@ -34,8 +37,8 @@ public record PerftestTraffic(int client, int server, long sizeBytes, int iterat
             throw new IllegalArgumentException("perftest: size, iterations, QPs, TX depth and CQ moderation must be"
                     + " positive, the moderation at most the depth");
         }
-        if (latency && queuePairs != 1) {
-            throw new IllegalArgumentException("the latency test runs on one QP");
+        if (latency && (queuePairs != 1 || bidirectional)) {
+            throw new IllegalArgumentException("the latency test runs on one QP each way");
         }
         if (dscp < -1 || dscp > 63) {
             throw new IllegalArgumentException("DSCP must be 0..63, got " + dscp);
@@ -48,12 +51,20 @@ public record PerftestTraffic(int client, int server, long sizeBytes, int iterat
             addPingPong(graph);
             return;
         }
+        addWriter(graph, client, server);
+        if (bidirectional) {
+            addWriter(graph, server, client);
+        }
+    }
+
+    /** One side's loop of {@code ib_write_bw}: its QPs, each keeping at most the depth outstanding. */
+    private void addWriter(TaskGraph graph, int from, int to) {
         for (int q = 0; q < queuePairs; q++) {
             int connection = graph.newConnection();
             int[] task = new int[iterations];
             for (int m = 0; m < iterations; m++) {
                 int after = m < txDepth ? TaskGraph.NONE : TaskGraph.acked(task[completionNeeded(m)]);
-                task[m] = graph.flow(client, server, sizeBytes, dscp, connection, 0, after);
+                task[m] = graph.flow(from, to, sizeBytes, dscp, connection, 0, after);
             }
         }
     }
@@ -88,10 +99,17 @@ public record PerftestTraffic(int client, int server, long sizeBytes, int iterat
     @Override
     public List<FlowSpec> expand(int hostCount, SplittableRandom random) {
         List<FlowSpec> flows = new ArrayList<>();
-        for (int q = 0; q < (latency ? iterations : queuePairs * iterations); q++) {
-            flows.add(new FlowSpec(client, server, sizeBytes, 0, dscp));
-            if (latency) {
+        if (latency) {
+            for (int k = 0; k < iterations; k++) {
+                flows.add(new FlowSpec(client, server, sizeBytes, 0, dscp));
                 flows.add(new FlowSpec(server, client, sizeBytes, 0, dscp));
+            }
+            return flows;
+        }
+        for (int side = 0; side < (bidirectional ? 2 : 1); side++) {
+            for (int i = 0; i < queuePairs * iterations; i++) {
+                flows.add(side == 0 ? new FlowSpec(client, server, sizeBytes, 0, dscp)
+                        : new FlowSpec(server, client, sizeBytes, 0, dscp));
             }
         }
         return flows;
@@ -99,7 +117,7 @@ public record PerftestTraffic(int client, int server, long sizeBytes, int iterat
 
     @Override
     public long flowCount(int hostCount) {
-        return latency ? 2L * iterations : (long) queuePairs * iterations;
+        return latency ? 2L * iterations : (bidirectional ? 2L : 1L) * queuePairs * iterations;
     }
 
     @Override
