@@ -400,11 +400,12 @@ class RocelabCommandTest {
     }
 
     /**
-     * Where a switches entry sets a port's own ECN thresholds, the queue chart's dashed lines are the switch-wide ones
-     * and say so: an audit's leaf0 port to h0 marked from 100 KB under lines labelled as its own at 400 KB.
+     * Where a switches entry sets a port's own ECN thresholds, the queue chart's dashed lines are that port's own (an
+     * audit's leaf0 port to h0 marked from 100 KB under lines labelled as its own at 400 KB; then the lines were the
+     * switch-wide ones labelled so, and manifest.json now lists each port that differs).
      */
     @Test
-    void shouldCallTheEcnLinesSwitchWideWhereAPortHasItsOwn(@TempDir Path dir) throws Exception {
+    void shouldDrawTheHottestPortsOwnEcnThresholds(@TempDir Path dir) throws Exception {
         String base = """
                 name: ecn-ports
                 fabric: {mode: roce-lossless, mtu: 1000}
@@ -420,12 +421,47 @@ class RocelabCommandTest {
         Files.writeString(wide, base);
         assertThat(CliRun.of("run", own.toString(), "--out", dir.resolve("own").toString(), "-q").exitCode()).isZero();
         assertThat(CliRun.of("run", wide.toString(), "--out", dir.resolve("wide").toString(), "-q").exitCode()).isZero();
-        assertThat(Files.readString(dir.resolve("own").resolve("manifest.json"))).contains("\"ecn_differs_by_port\": true");
+        String manifest = Files.readString(dir.resolve("own").resolve("manifest.json"));
+        assertThat(manifest).contains("\"ecn_differs_by_port\": true").contains("\"ecn_ports\"")
+                .contains("\"device\": \"leaf0\"").contains("\"kmin_bytes\": 100000");
+        // The hottest queue is leaf0's port to h0, class 3: its own thresholds.
         assertThat(Files.readString(dir.resolve("own").resolve("report.html")))
-                .contains("switch-wide ECN Kmin 400 kB", "dashed: the switch-wide thresholds");
-        assertThat(Files.readString(dir.resolve("wide").resolve("manifest.json"))).doesNotContain("ecn_differs_by_port");
+                .contains("\"ECN Kmin 100 kB\"", "\"ECN Kmax 300 kB\"", "its port&#39;s own ECN settings")
+                .doesNotContain("ECN Kmin 400 kB");
+        assertThat(Files.readString(dir.resolve("wide").resolve("manifest.json"))).doesNotContain("ecn_differs_by_port")
+                .contains("\"ecn_classes\": [");
         assertThat(Files.readString(dir.resolve("wide").resolve("report.html"))).contains("\"ECN Kmin 400 kB\"")
-                .doesNotContain("switch-wide");
+                .contains("the switch-wide ECN settings");
+    }
+
+    /**
+     * A queue of a class that does not mark gets no ECN lines: a bulk class's 9 MB queue had the RoCE class's Kmin and
+     * Kmax drawn across it as "the hottest queue's port thresholds". The lines are the hottest marking queue's, named.
+     */
+    @Test
+    void shouldDrawEcnLinesOnlyForAClassThatMarks(@TempDir Path dir) throws Exception {
+        Path scenario = Files.writeString(dir.resolve("two-class.yaml"), """
+                name: two-class
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 16MB, ecn: {marking: red, kmin: 100KB, kmax: 400KB, pmax: 0.2}}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: incast, senders: 1-3, receiver: 0, size: 4MB, dscp: 10}
+                  - {kind: incast, senders: 4-5, receiver: 0, size: 1MB}
+                """);
+        Path out = dir.resolve("out");
+        assertThat(CliRun.of("run", scenario.toString(), "--out", out.toString(), "-q").exitCode()).isZero();
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("\"ECN Kmin 100 kB (switch0 p0 tc3)\"", "\"ECN Kmax 400 kB (switch0 p0 tc3)\"")
+                .contains("the hottest of these queues whose class marks").contains("the queue above it does not mark")
+                .doesNotContain("\"ECN Kmin 100 kB\"");
+        Path bulkOnly = Files.writeString(dir.resolve("bulk.yaml"), Files.readString(scenario)
+                .replace("  - {kind: incast, senders: 4-5, receiver: 0, size: 1MB}\n", ""));
+        Path out2 = dir.resolve("bulk");
+        assertThat(CliRun.of("run", bulkOnly.toString(), "--out", out2.toString(), "-q").exitCode()).isZero();
+        assertThat(Files.readString(out2.resolve("report.html"))).doesNotContain("ECN Kmin")
+                .contains("no ECN lines: none of these queues&#39; traffic classes marks");
     }
 
     /**

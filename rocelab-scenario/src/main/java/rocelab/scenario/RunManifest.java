@@ -1,6 +1,8 @@
 package rocelab.scenario;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import rocelab.congestion.ecn.EcnParameters;
 import rocelab.observe.output.Numbers;
@@ -31,16 +33,62 @@ public final class RunManifest {
         extras.put("ecn_kmax_bytes_per_gbps", config.ecn().kmaxBytes() >= 0 ? null
                 : EcnParameters.KMAX_BYTES_PER_GBPS);
         extras.put("ecn_kmax_bytes", config.ecn().kmaxBytes() >= 0 ? config.ecn().kmaxBytes() : null);
+        if (config.ecn().scheme() == EcnParameters.Scheme.STEP) {
+            extras.put("ecn_k_bytes_per_gbps", config.ecn().kBytes() >= 0 ? null : EcnParameters.K_BYTES_PER_GBPS);
+            extras.put("ecn_k_bytes", config.ecn().kBytes() >= 0 ? config.ecn().kBytes() : null);
+        }
+        // Which traffic classes' queues mark: the report draws a queue's thresholds only where its class marks (a
+        // bulk class's 9 MB queue had the RoCE class's Kmin and Kmax drawn across it as "its port's thresholds").
+        extras.put("ecn_classes", classes(config.ecn().classMask()));
         if (ecnDiffersByPort(config)) {
             // The thresholds above are switch-wide: the report must not draw them as a port's own where a switches
-            // entry set others (an audit's leaf0 port to h0 marked at Kmin 100 KB under lines drawn at 400 KB).
+            // entry set others (an audit's leaf0 port to h0 marked at Kmin 100 KB under lines drawn at 400 KB), so
+            // the ports that differ are listed with their own.
             extras.put("ecn_differs_by_port", true);
+            extras.put("ecn_ports", portsThatDiffer(config));
         }
         extras.put("pfc_static_xoff_bytes", config.pfc().enabled() && !config.pfc().dynamic()
                 ? config.pfc().xoffBytes() : null);
         // The report turns sampled cumulative counters into per-interval rates.
         extras.put("sample_interval_us", sampleIntervalUs(config));
         return extras;
+    }
+
+    /** The ECN settings of every switch port whose own differ from {@code switch.ecn}, by device name and port. */
+    private static List<Map<String, Object>> portsThatDiffer(ScenarioConfig config) {
+        List<Map<String, Object>> ports = new ArrayList<>();
+        for (SwitchConfig s : config.devices().switches()) {
+            for (int p = 0; p < s.portCount(); p++) {
+                EcnParameters e = s.ecn(p);
+                if (e.equals(config.ecn())) {
+                    continue;
+                }
+                Map<String, Object> port = new LinkedHashMap<>();
+                port.put("device", s.name());
+                port.put("port", p);
+                port.put("marking", e.scheme().key());
+                // A size, or null and its scaling with the port's rate (bytes per Gb/s).
+                port.put("kmin_bytes", e.kminBytes() >= 0 ? e.kminBytes() : null);
+                port.put("kmin_bytes_per_gbps", e.kminBytes() >= 0 ? null : EcnParameters.KMIN_BYTES_PER_GBPS);
+                port.put("kmax_bytes", e.kmaxBytes() >= 0 ? e.kmaxBytes() : null);
+                port.put("kmax_bytes_per_gbps", e.kmaxBytes() >= 0 ? null : EcnParameters.KMAX_BYTES_PER_GBPS);
+                port.put("k_bytes", e.kBytes() >= 0 ? e.kBytes() : null);
+                port.put("k_bytes_per_gbps", e.kBytes() >= 0 ? null : EcnParameters.K_BYTES_PER_GBPS);
+                port.put("classes", classes(e.classMask()));
+                ports.add(port);
+            }
+        }
+        return ports;
+    }
+
+    private static List<Integer> classes(int mask) {
+        List<Integer> classes = new ArrayList<>();
+        for (int c = 0; c < 8; c++) {
+            if ((mask & 1 << c) != 0) {
+                classes.add(c);
+            }
+        }
+        return classes;
     }
 
     /** Whether some switch port marks by other ECN settings than the scenario's switch-wide {@code switch.ecn}. */

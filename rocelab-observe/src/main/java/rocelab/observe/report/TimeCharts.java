@@ -152,28 +152,16 @@ final class TimeCharts {
                     : traces.get(i).name().contains("shared pool") ? "#9467bd" : "#000000";
         }
         Chart c = chart("queues", "Hottest egress queues", "queue depth (bytes)", "B", traces, points, colors, 0, xMax(d));
-        Object marking = d.manifest.get("ecn_marking");
-        if (!top.isEmpty() && "red".equals(marking)) {
-            double gbps = portRate(d, top.get(0).name());
-            double kmin = threshold(d, "ecn_kmin_bytes", gbps);
-            double kmax = threshold(d, "ecn_kmax_bytes", gbps);
-            // Switch-wide settings, where a switches entry set others on some port: named so, not as this port's.
-            String wide = Boolean.TRUE.equals(d.manifest.get("ecn_differs_by_port")) ? "switch-wide " : "";
-            if (!Double.isNaN(kmin) && !Double.isNaN(kmax)) {
-                c.lines.add(new Chart.HLine(kmin, wide + "ECN Kmin " + Fmt.bytes(kmin), "#17becf"));
-                c.lines.add(new Chart.HLine(kmax, wide + "ECN Kmax " + Fmt.bytes(kmax), "#e377c2"));
-            }
-        }
+        // The ECN thresholds of the hottest shown queue whose class marks, at its own port's settings.
+        EcnLines.Drawn ecn = EcnLines.of(d, top);
+        c.lines.addAll(ecn.lines());
         Object xoffStatic = d.manifest.get("pfc_static_xoff_bytes");
         if (xoffStatic instanceof Number n) {
             c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.bytes(n.doubleValue()), "#7f7f7f"));
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
                 + shown.size() + " deepest of " + all.size() + " queues at the samples (the ports table has each"
-                + " port's peak between samples too)" + (c.lines.isEmpty() ? "" : "; dashed:"
-                + (Boolean.TRUE.equals(d.manifest.get("ecn_differs_by_port")) ? " the switch-wide thresholds at the"
-                        + " hottest queue's port rate (switches entries set other ECN thresholds on some ports, which"
-                        + " may include this one)" : " the hottest queue's port thresholds")) + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
+                + " port's peak between samples too)" + ecn.caption() + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
                 + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
                 + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
                         + " shared pool started while the group was under its threshold, at the bytes it held" : "")),
@@ -221,21 +209,13 @@ final class TimeCharts {
         return new Trace(name, t, v);
     }
 
-    private static double portRate(ReportData d, String queueKey) {
+    static double portRate(ReportData d, String queueKey) {
         for (ReportData.PortRow r : d.ports) {
             if (queueKey.startsWith(r.device() + " p" + r.port() + " ")) {
                 return r.rateGbps();
             }
         }
         return Double.NaN;
-    }
-
-    private static double threshold(ReportData d, String key, double gbps) {
-        if (d.manifest.get(key) instanceof Number n) {
-            return n.doubleValue();
-        }
-        Object per = d.manifest.get(key.replace("_bytes", "_bytes_per_gbps"));
-        return per instanceof Number n ? n.doubleValue() * gbps : Double.NaN;
     }
 
     /**
