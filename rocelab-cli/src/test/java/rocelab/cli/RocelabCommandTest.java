@@ -479,6 +479,9 @@ class RocelabCommandTest {
         Files.delete(report);
         assertThat(CliRun.of("report", out.toString()).exitCode()).isZero();
         assertThat(Files.readString(report)).isEqualTo(html);
+        // The lanes' FECN threshold (the example's fabric.infiniband.fecn, 32 KiB) is drawn on the queue chart.
+        assertThat(Files.readString(out.resolve("manifest.json"))).contains("\"fecn_threshold_bytes\": 32768");
+        assertThat(html).contains("\"FECN threshold 32.77 kB\"", "dashed: the FECN threshold");
     }
 
     /**

@@ -21,6 +21,9 @@ public final class RunManifest {
         if (config.infiniband() != null) {
             // InfiniBand switches mark FECN on their own thresholds, not IP ECN.
             extras.put("ecn_marking", config.infiniband().fecn() == null ? "none" : "fecn");
+            // The queue chart draws it: a lane marks FECN while more than this waits behind the packet leaving.
+            extras.put("fecn_threshold_bytes", config.infiniband().fecn() == null ? null
+                    : config.infiniband().fecn().thresholdBytes());
             // As on RoCE (it was left out here, and `rocelab report` rebuilt an InfiniBand run's charts on an
             // interval guessed from the run's end: credit stalls of 2492 %).
             extras.put("sample_interval_us", sampleIntervalUs(config));

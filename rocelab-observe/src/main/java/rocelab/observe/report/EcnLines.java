@@ -22,6 +22,12 @@ final class EcnLines {
 
     static Drawn of(ReportData d, List<TimeCharts.Trace> shown) {
         Object switchWide = d.manifest.get("ecn_marking");
+        if (!shown.isEmpty() && "fecn".equals(switchWide) && d.manifest.get("fecn_threshold_bytes") instanceof Number n) {
+            // Every data lane of every InfiniBand switch port marks at the same threshold (fabric.infiniband.fecn).
+            return new Drawn(List.of(new Chart.HLine(n.doubleValue(), "FECN threshold " + Fmt.bytes(n.doubleValue()),
+                    "#17becf")), "; dashed: the FECN threshold (a lane marks FECN while more than this waits behind"
+                            + " the packet leaving)");
+        }
         if (shown.isEmpty() || !("red".equals(switchWide) || "step".equals(switchWide)
                 || d.manifest.get("ecn_ports") instanceof List)) {
             return new Drawn(List.of(), "");
