@@ -199,12 +199,20 @@ final class TimeCharts {
         return out;
     }
 
-    private static Trace trace(String name, List<double[]> pts) {
+    /**
+     * A point series. The chart holds one value per series at each instant, so XOFFs sent at the same picosecond (by
+     * different ports, each a dot of its own) are each put a picosecond after the one before: lossless-dcqcn's 286
+     * pauses drew 280 dots. A picosecond is far below what the chart or its tooltip can show.
+     */
+    static Trace trace(String name, List<double[]> pts) {
         double[] t = new double[pts.size()];
         double[] v = new double[pts.size()];
         for (int i = 0; i < pts.size(); i++) {
             t[i] = pts.get(i)[0];
             v[i] = pts.get(i)[1];
+            if (i > 0 && pts.get(i)[0] == pts.get(i - 1)[0]) {
+                t[i] = t[i - 1] + 1e-6;
+            }
         }
         return new Trace(name, t, v);
     }
