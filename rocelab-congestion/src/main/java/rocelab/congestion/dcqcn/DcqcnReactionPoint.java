@@ -182,6 +182,15 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             return;
         }
         cnpSinceDecrease = false;
+        if (c.p.profile() == DcqcnProfile.HPCC_NS3 && increaseRunning && increaseDeadlinePs == nowPs) {
+            // The rate-increase timer expires at this boundary too (it runs on the decrease grid whenever the timer is a
+            // multiple of the decrease period, as the profile's 300 us and 4 us are). HPCC's ns-3 scheduled the timer
+            // earlier than the decrease check, so its increase comes first and the cut then clamps the target to the
+            // increased rate (rdma-hw.cc: RateIncEventTimerMlx, then CheckRateDecreaseMlx). Cutting first would restart
+            // the timer and lose the increase. The timer's own event, still pending at this instant, finds its new
+            // deadline ahead and waits for it.
+            timerIncrease(nowPs);
+        }
         boolean clamp;
         if (c.p.profile() == DcqcnProfile.HPCC_NS3) {
             clamp = c.p.clampTargetRate() || timerStage != 0;
@@ -247,6 +256,15 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
             c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
             return;
         }
+        timerIncrease(nowPs);
+        if (increaseRunning) {
+            increasePending = true;
+            c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
+        }
+    }
+
+    /** The increase timer expires: one increase event, then the next deadline (or the timer stops at line rate). */
+    private void timerIncrease(long nowPs) {
         increase(true);
         if (rc >= c.p.maxRateBps() && rt >= c.p.maxRateBps()) {
             increaseRunning = false;
@@ -254,8 +272,6 @@ public final class DcqcnReactionPoint implements CongestionControl, EventHandler
         }
         long period = hyper() && c.p.profile() == DcqcnProfile.PAPER ? c.p.increaseTimerPs() / 2 : c.p.increaseTimerPs();
         increaseDeadlinePs = nowPs + period;
-        increasePending = true;
-        c.sim.schedule(increaseDeadlinePs, handlerId, INCREASE, 0L);
     }
 
     private boolean hyper() {

@@ -53,6 +53,37 @@ class DcqcnReactionPointTest {
     }
 
     @Test
+    void shouldIncreaseThenCutWhenHpccNs3TimerExpiresAtADecreaseBoundary() {
+        // The cut at 4 us starts the 300 us timer, which expires at 304 us: a decrease boundary (300 is 75 x 4). A CNP
+        // at 302.5 us asks for a cut there. HPCC's ns-3 runs the timer first (it was scheduled at 4 us, the decrease
+        // check only at 300 us): fast recovery, then the cut, which clamps Rt to the raised rate (timer stage 1).
+        Simulator sim = new Simulator();
+        DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.HPCC_NS3, 100_000_000_000L));
+        rp.onCnp(0);
+        sim.runUntil(Time.us(4));
+        double g = 1.0 / 256;
+        double alpha = Math.pow(1 - g, 4);
+        double rc = G100 * (1 - alpha / 2);
+        sim.runUntil(Time.ns(302_500));
+        rp.onCnp(Time.ns(302_500));
+        sim.runUntil(Time.us(304));
+        double raised = (rc + G100) / 2;
+        alpha *= Math.pow(1 - g, 298); // ticks at 5 .. 302 us
+        alpha = (1 - g) * alpha + g; // 303 us: the CNP at 302.5 us
+        alpha *= 1 - g; // 304 us, before the decrease at the same instant
+        assertThat(rp.alpha()).isCloseTo(alpha, within(1e-12));
+        assertThat(rp.targetRateBps()).as("Rt clamped to the rate the timer raised").isCloseTo(raised, within(1.0));
+        rc = raised * (1 - alpha / 2);
+        assertThat((double) rp.rateBps()).as("cut from the raised rate").isCloseTo(rc, within(1.0));
+        assertThat(rp.cuts()).isEqualTo(2);
+        // The cut restarted the timer: nothing until 604 us, then fast recovery (stage 0) half-way to Rt.
+        sim.runUntil(Time.us(604) - 1);
+        assertThat((double) rp.rateBps()).isCloseTo(rc, within(1.0));
+        sim.runUntil(Time.us(604));
+        assertThat((double) rp.rateBps()).isCloseTo((rc + raised) / 2, within(1.0));
+    }
+
+    @Test
     void shouldCutByAlphaHalfAtBoundaryWhenNvidiaFirmware() {
         Simulator sim = new Simulator();
         DcqcnReactionPoint rp = new DcqcnReactionPoint(sim, DcqcnParameters.of(DcqcnProfile.NVIDIA, 100_000_000_000L));

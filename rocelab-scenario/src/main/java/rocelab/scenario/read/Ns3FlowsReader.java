@@ -41,7 +41,7 @@ final class Ns3FlowsReader {
         List<FlowSpec> flows = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             Line l = lines.next("the file ends after " + i + (i == 1 ? " flow" : " flows"), n + " flows, as its first"
-                    + " line says (one " + ROW + " per line)");
+                    + " line says (one " + ROW + " per line)" + generatorCount(n, i));
             flows.add(flow(l));
         }
         if (lines.hasNext()) {
@@ -65,6 +65,22 @@ final class Ns3FlowsReader {
                     + " delete every line after them)");
         }
         return flows;
+    }
+
+    /**
+     * HPCC's {@code traffic_gen.py} writes its estimate of the flow count on the first line, then seeks back and writes
+     * the real count over it: a count with one digit fewer than the estimate keeps the estimate's last digit ("998"
+     * over "1003 " reads 9983). When the count read is the flows the file holds with one digit after, say so.
+     */
+    private static String generatorCount(long counted, long held) {
+        String c = Long.toString(counted);
+        String h = Long.toString(held);
+        if (held == 0 || c.length() != h.length() + 1 || !c.startsWith(h)) {
+            return "";
+        }
+        return "; the file holds " + held + " flows and its count reads " + held + " with one digit more, as HPCC's"
+                + " traffic_gen.py leaves it when the real count, written over its estimate, has fewer digits: set the"
+                + " first line to " + held;
     }
 
     /** Six fields, each a number: a flow line (checked no further: it is not read). */

@@ -2,7 +2,9 @@ package rocelab.scenario.read;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import rocelab.fabric.topology.CustomTopologySpec;
@@ -27,6 +29,8 @@ final class Ns3TopologyReader {
     private static final int MAX_NODES = 2 * TopologyReader.MAX_HOSTS;
 
     private final Ns3Lines lines;
+    /** The line of each switch-to-switch link read so far, by its two node ids (the smaller in the high half). */
+    private final Map<Long, Integer> linkLineOfPair = new HashMap<>();
 
     Ns3TopologyReader(Ns3Lines lines) {
         this.lines = lines;
@@ -98,6 +102,19 @@ final class Ns3TopologyReader {
         if (hostOfNode[a] >= 0 && hostOfNode[b] >= 0) {
             throw lines.at(l, 0, "the link connects host node " + a + " directly to host node " + b
                     + "; expected hosts to connect through switches (the switches are listed on the second line)");
+        }
+        if (hostOfNode[a] < 0 && hostOfNode[b] < 0) {
+            // ns-3 keeps one interface per neighbour (third.cc's nbr2if map): a second link between the same two
+            // switches replaces the first in its routes, so only the last one listed carries traffic there, while a
+            // custom topology spreads flows over both. Refused rather than run with twice the capacity.
+            long pair = (long) Math.min(a, b) << 32 | Math.max(a, b);
+            Integer earlier = linkLineOfPair.putIfAbsent(pair, l.number());
+            if (earlier != null) {
+                throw lines.at(l, 0, "switch nodes " + a + " and " + b + " are already linked on line " + earlier
+                        + "; expected at most one link between two nodes (ns-3 keeps one interface per neighbour and"
+                        + " routes only over the last link listed between them; for more capacity give the one link a"
+                        + " higher rate)");
+            }
         }
         for (int f = 0; f < 2; f++) {
             int node = f == 0 ? a : b;

@@ -178,6 +178,12 @@ class Ns3ImportReaderTest {
                 + " switches are listed on the second line)");
         assertThat(error(STAR.replace("0 3 100Gbps", "0 2 100Gbps"), ONE_FLOW)).isEqualTo("topo.txt:5:3: host node 2"
                 + " is already linked on line 4; expected one link per host (an RNIC has one port)");
+        // Two switches linked twice: ns-3 routes over the last link only (one interface per neighbour).
+        assertThat(error("6 2 5\n0 4\n0 1 100Gbps 1us 0\n0 2 100Gbps 1us 0\n4 3 100Gbps 1us 0\n0 4 100Gbps 1us 0\n"
+                + "4 0 100Gbps 1us 0\n", ONE_FLOW)).isEqualTo("topo.txt:7:1: switch nodes 4 and 0 are already linked on"
+                + " line 6; expected at most one link between two nodes (ns-3 keeps one interface per neighbour and"
+                + " routes only over the last link listed between them; for more capacity give the one link a higher"
+                + " rate)");
         assertThat(error(STAR.replace("0 3 100Gbps", "0 0 100Gbps"), ONE_FLOW)).isEqualTo("topo.txt:5:3: the link"
                 + " connects node 0 to itself; expected two different nodes");
         assertThat(error(STAR.replace("0.001ms 0\n0 3", "0.001ms\n0 3"), ONE_FLOW)).isEqualTo("topo.txt:4:20: the line"
@@ -196,6 +202,16 @@ class Ns3ImportReaderTest {
         assertThat(error(STAR, "2\n1 2 3 100 1000 0\n")).isEqualTo("flow.txt:3:1: the file ends after 1 flow;"
                 + " expected 2 flows, as its first line says (one '<src> <dst> <pg> <dport> <size bytes> <start"
                 + " seconds>', e.g. '0 5 3 100 1000000 2.000000005' per line)");
+        // traffic_gen.py wrote "10 \n" (its estimate), then "9" over it: the first line reads 90.
+        StringBuilder nine = new StringBuilder("90 \n");
+        for (int i = 0; i < 9; i++) {
+            nine.append("1 2 3 100 1000 2.").append(i).append('\n');
+        }
+        assertThat(error(STAR, nine.toString())).isEqualTo("flow.txt:11:1: the file ends after 9 flows; expected 90"
+                + " flows, as its first line says (one '<src> <dst> <pg> <dport> <size bytes> <start seconds>', e.g. '0 5"
+                + " 3 100 1000000 2.000000005' per line); the file holds 9 flows and its count reads 9 with one digit"
+                + " more, as HPCC's traffic_gen.py leaves it when the real count, written over its estimate, has fewer"
+                + " digits: set the first line to 9");
         assertThat(error(STAR, "1\n1 2 3 100 1000 0\n\n2 1 3 100 1000 0\n")).isEqualTo("flow.txt:4:1: a line after"
                 + " the 1 flow the first line counts; expected 1 flow line and nothing after them (ns-3 reads the first"
                 + " 1 and ignores the rest; after them the file has 1 more flow line and 0 other lines: set the first"
