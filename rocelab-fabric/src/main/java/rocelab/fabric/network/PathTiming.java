@@ -7,9 +7,10 @@ import rocelab.fabric.packet.FrameFormat;
 /**
  * The closed-form timing of one message alone on a path of links: every frame serialised at the path's
  * bottleneck, the store-and-forward pipeline's extra time ({@link #deliveryLatencyPs}), propagation on every link,
- * forwarding latency at every switch, and the ACK of the last packet back over the same links. Exact for any rates
- * along the path (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are its
- * fluid work, and everything else is the path's fixed latency, so a flow alone there ends exactly when this says.
+ * forwarding latency at every switch, and the ACK of the last packet back over the same links, after the message's
+ * earlier ACKs where they hold it ({@link #ackLatencyPs(long[], long[], int, long, long, long, int)}). Exact for any
+ * rates along the path (see the timing tests). The flow-level model uses the same numbers: a message's wire bytes are
+ * its fluid work, and everything else is the path's fixed latency, so a flow alone there ends exactly when this says.
  */
 public final class PathTiming {
     private final FrameFormat frames;
@@ -94,7 +95,7 @@ public final class PathTiming {
 
     /** From the first byte leaving until the sender has the last ACK, alone on the path. */
     public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes) {
-        return Saturating.add(deliveryPs(rates, delays, hops, sizeBytes), ackLatencyPs(rates, delays, hops));
+        return completionPs(rates, delays, hops, sizeBytes, 0, 0, 1);
     }
 
     /**
@@ -109,12 +110,23 @@ public final class PathTiming {
 
     /**
      * As {@link #completionPs(long[], long[], int, long)}, with the receiver's pipeline at {@code receiveBps} and the
-     * sender's, which takes in the last ACK, at {@code senderReceiveBps} (0: no limit).
+     * sender's, which takes in the ACKs, at {@code senderReceiveBps} (0: no limit), and a responder that acknowledges
+     * every packet.
      */
     public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps,
             long senderReceiveBps) {
+        return completionPs(rates, delays, hops, sizeBytes, receiveBps, senderReceiveBps, 1);
+    }
+
+    /**
+     * As {@link #completionPs(long[], long[], int, long, long, long)}, with a responder that acknowledges every
+     * {@code ackEvery}-th packet and the last ({@code nic.ack-every}): the last ACK after the earlier ones, see
+     * {@link #ackLatencyPs(long[], long[], int, long, long, long, int)}.
+     */
+    public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps,
+            long senderReceiveBps, int ackEvery) {
         return Saturating.add(deliveryPs(rates, delays, hops, sizeBytes, receiveBps),
-                ackLatencyPs(rates, delays, hops, senderReceiveBps));
+                ackLatencyPs(rates, delays, hops, sizeBytes, receiveBps, senderReceiveBps, ackEvery));
     }
 
     /**
@@ -205,6 +217,58 @@ public final class PathTiming {
         return senderReceiveBps > 0
                 ? Saturating.add(ack, Rates.serializationPs(ackWire(), senderReceiveBps))
                 : ack;
+    }
+
+    /**
+     * From delivery until the sender has the ACK of the last packet, alone on the path with the message's earlier
+     * ACKs ahead of it: the responder acknowledges every {@code ackEvery}-th packet and the last, each ACK when the
+     * receiver has its packet (past its pipeline, {@code receiveBps}), and the ACKs cross the links back (and the
+     * sender's pipeline, {@code senderReceiveBps}) one after another, as every other frame does. The last ACK alone
+     * ({@link #ackLatencyPs(long[], long[], int, long)}) is this unless packets reach the receiver closer together
+     * than an ACK takes at the slowest stage of the way back: a small last packet queued behind a full one at a fast
+     * link after a slower one (a 25G sender to a 100G receiver: 20 ns more), or a sender's pipeline slower for ACKs
+     * than its packets come in (10 Gb/s at MTU 256 behind a 100G link: every ACK in its turn, 2.5x the message).
+     *
+     * <p>Exact by the grid argument of {@link #deliveryLatencyPs}: equal ACKs released at D_1 .. D_m (the deliveries
+     * of the packets they answer) leave the last stage no sooner than max_i (D_i + (m - i) a) + their time at every
+     * stage, a being an ACK's time at the slowest stage. D_k of the k-th packet is the delivery of the message's
+     * first k frames, a message of k MTUs; it is convex in k from k = 2 on (a longest path over affine terms), so the
+     * maximum is at the first, second or last ACK before the message's last.
+     */
+    public long ackLatencyPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps,
+            long senderReceiveBps, int ackEvery) {
+        long alone = ackLatencyPs(rates, delays, hops, senderReceiveBps);
+        long packets = Math.max(1, (sizeBytes + mtu - 1) / mtu);
+        long every = Math.max(1, ackEvery);
+        long before = (packets - 1) / every; // ACKs ahead of the last one: after packets every, 2 every, ...
+        if (before == 0) {
+            return alone;
+        }
+        long ackWire = ackWire();
+        long slowest = senderReceiveBps > 0 ? Rates.serializationPs(ackWire, senderReceiveBps) : 0;
+        for (int i = 0; i < hops; i++) {
+            slowest = Math.max(slowest, Rates.serializationPs(ackWire, rates[i]));
+        }
+        // Each packet reaches the receiver at least its own time at the last stage after the one before it, so when
+        // the smallest (the last) takes as long there as an ACK at the slowest stage back, no ACK waits for another:
+        // every path of equal rates, and most others.
+        long lastStage = receiveBps > 0 ? receiveBps : rates[hops - 1];
+        long smallest = packets == 1 ? largestFrameWire(sizeBytes)
+                : dataWire((int) (sizeBytes - (packets - 1) * mtu), rethEveryPacket);
+        if (Rates.serializationPs(smallest, lastStage) >= slowest) {
+            return alone;
+        }
+        long last = deliveryPs(rates, delays, hops, sizeBytes, receiveBps);
+        long behind = 0;
+        for (long j : new long[] {1, 2, before}) {
+            if (j > before) {
+                continue;
+            }
+            long dk = deliveryPs(rates, delays, hops, j * every * mtu, receiveBps);
+            // ACK j and the before - j + 1 ACKs after it, the last one included, at the slowest stage.
+            behind = Math.max(behind, Saturating.add(dk, Saturating.multiply(before - j + 1, slowest)) - last);
+        }
+        return Saturating.add(alone, behind);
     }
 
     /** From delivery until the sender has the ACK of the last packet: the ACK frame at every hop and the way back. */

@@ -12,9 +12,9 @@ import rocelab.fabric.topology.Topology;
 /**
  * Completion time of a flow alone on an idle fabric, in closed form ({@link PathTiming} over the best links of its
  * equal-cost paths, {@link BestPath}: a bound for whichever path its hash picks):
- * every frame serialised at the path's bottleneck, one largest frame of store-and-forward at every other hop,
- * propagation on every link, and the ACK of the last packet back over the same links. Exact for a path of equal
- * rates (see the timing tests). This is the "ideal FCT" of flows.csv: the flow with the fabric to itself. A receiver
+ * every frame serialised at the path's bottleneck, the store-and-forward pipeline's extra time, propagation on every
+ * link, and the ACK of the last packet back over the same links after the message's earlier ACKs. Exact for any
+ * rates along the path (see the timing tests). This is the "ideal FCT" of flows.csv: the flow with the fabric to itself. A receiver
  * whose pipeline is slower than its link ({@code nic.rx}) takes the frames in at its rate, one more stage after the
  * last link, and the sender's takes in the ACK ({@link PathTiming#completionPs(long[], long[], int, long, long,
  * long)}): a flow into it is no faster than min(path rate, pipeline rate), as at packet level.
@@ -60,13 +60,20 @@ public final class IdealFlowTime {
 
     public long fctPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
-        return timing.completionPs(rates, delays, hops, sizeBytes, receiveRateBps(dst), receiveRateBps(src));
+        return timing.completionPs(rates, delays, hops, sizeBytes, receiveRateBps(dst), receiveRateBps(src),
+                ackEvery(dst));
     }
 
     /** From the first byte leaving until the receiver has the last one, on an idle fabric. */
     public long deliveryPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
         return timing.deliveryPs(rates, delays, hops, sizeBytes, receiveRateBps(dst));
+    }
+
+    /** How often host {@code h}'s RNIC acknowledges as a responder ({@code nic.ack-every}). */
+    private int ackEvery(int h) {
+        var nic = network.nic(h);
+        return nic == null ? 1 : nic.parameters().ackEvery();
     }
 
     /** Host {@code h}'s receive pipeline rate ({@code nic.rx}, wire bits per second), 0 when it keeps up. */

@@ -42,6 +42,8 @@ public final class EcmpFabric implements FlowRouter {
     private final long[] linkDelay;
     /** Each host's receive pipeline rate ({@code nic.rx}; 0: it keeps up) and its capacity's index (-1: none). */
     private final long[] receiveBps;
+    /** Each host's {@code nic.ack-every} as a responder: how many of a message's ACKs come back ahead of its last. */
+    private final int[] ackEvery;
     private final int[] receiveResource;
     private final int resources;
     /** Each QP's ECMP entropy once derived ({@link #entropy(int)}), by QP id. */
@@ -64,10 +66,12 @@ public final class EcmpFabric implements FlowRouter {
         this.linkDelay = ShortestPath.delays(topology);
         int hosts = topology.hostCount();
         this.receiveBps = new long[hosts];
+        this.ackEvery = new int[hosts];
         this.receiveResource = new int[hosts];
         int next = linkRate.length;
         for (int h = 0; h < hosts; h++) {
             receiveBps[h] = network.nic(h) == null ? 0 : network.nic(h).receiveRateBps();
+            ackEvery[h] = network.nic(h) == null ? 1 : network.nic(h).parameters().ackEvery();
             receiveResource[h] = receiveBps[h] > 0 ? next++ : -1;
         }
         this.resources = next;
@@ -207,7 +211,8 @@ public final class EcmpFabric implements FlowRouter {
         // A slower receive pipeline (nic.rx) at the destination takes in each frame after the last link, the
         // source's the ACK; the destination's is a capacity its incoming flows share.
         long delivery = timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, receiveBps[dst]);
-        long ack = timing.ackLatencyPs(rates, delays, hops, receiveBps[src]);
+        long ack = timing.ackLatencyPs(rates, delays, hops, sizeBytes, receiveBps[dst], receiveBps[src],
+                ackEvery[dst]);
         if (!spraying) {
             int rx = receiveResource[dst];
             int[] own = Arrays.copyOf(links, rx >= 0 ? hops + 1 : hops);

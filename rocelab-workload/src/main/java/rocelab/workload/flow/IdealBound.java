@@ -595,7 +595,7 @@ public final class IdealBound implements TaskTimes {
                 sendStartPs[f & flowMask] = send;
                 endPs[t & taskMask] = Saturating.add(send,
                         Saturating.add(serializationPs(wire, p.bottleneckBps()), latency));
-                completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], p.ackLatencyPs());
+                completedPs[f & flowMask] = Saturating.add(endPs[t & taskMask], ackLatencyPs(p, size));
             }
             case NVLINK -> {
                 long ser = serializationPs(graph.nvlinkBytes(t), nvlinkBps);
@@ -794,6 +794,29 @@ public final class IdealBound implements TaskTimes {
     private Path latencyPath;
     private long latencySize = -1;
     private long latencyOfSize;
+
+    /**
+     * A message's ACK latency on its path, from its delivery: where its QP keeps one path (and one plane), its last
+     * ACK after the message's earlier ones ({@link PathTiming#ackLatencyPs(long[], long[], int, long, long, long,
+     * int)}: exact for the message alone, and so a bound in any run, where its packets and ACKs come no sooner);
+     * otherwise the last ACK alone. The last path and size's are remembered, as {@link #latencyPs}'s.
+     */
+    private long ackLatencyPs(Path p, long sizeBytes) {
+        if (!seriesAtBottleneck || network.planesPerMessage() > 1) {
+            return p.ackLatencyPs();
+        }
+        if (p != ackPath || sizeBytes != ackSize) {
+            ackOfSize = timing.ackLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps(),
+                    network.receiveRateBps(p.src()), network.ackEvery(p.dst()));
+            ackPath = p;
+            ackSize = sizeBytes;
+        }
+        return ackOfSize;
+    }
+
+    private Path ackPath;
+    private long ackSize = -1;
+    private long ackOfSize;
 
     /**
      * Flow f's path (from {@code src} to {@code dst}), remembered per connection: a connection's messages all go

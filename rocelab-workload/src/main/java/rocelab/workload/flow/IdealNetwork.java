@@ -57,6 +57,11 @@ public final class IdealNetwork implements FlowRouter {
         return rx > 0 ? Math.min(rnicRateBps(h), rx) : rnicRateBps(h);
     }
 
+    /** How often host {@code h}'s RNIC acknowledges as a responder ({@code nic.ack-every}). */
+    public int ackEvery(int h) {
+        return network.nic(h) == null ? 1 : network.nic(h).parameters().ackEvery();
+    }
+
     /** Host {@code h}'s receive pipeline rate ({@code nic.rx}, wire bits per second), 0 when it keeps up. */
     public long receiveRateBps(int h) {
         return network.nic(h) == null ? 0 : network.nic(h).receiveRateBps();
@@ -133,6 +138,6 @@ public final class IdealNetwork implements FlowRouter {
         }
         return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
                 timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx),
-                timing.ackLatencyPs(rates, delays, hops, receiveRateBps(src)));
+                timing.ackLatencyPs(rates, delays, hops, sizeBytes, rx, receiveRateBps(src), ackEvery(dst)));
     }
 }
