@@ -250,8 +250,8 @@ final class NcclTestsCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;
             }
-            String half = String.format(Locale.ROOT, "%8.2f %7.2f %7.2f %6s", r.timeUs(), r.algbwGBps(),
-                    r.busbwGBps(), "N/A");
+            String half = String.format(Locale.ROOT, " %7s  %6s  %6s    N/A", number(r.timeUs(), 7),
+                    number(r.algbwGBps(), 6), number(r.busbwGBps(), 6));
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
                     operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, half, half);
             out.flush();
@@ -262,6 +262,22 @@ final class NcclTestsCommand implements Callable<Integer> {
                 lines == 0 ? 0 : busSum / lines);
         out.flush();
         return 0;
+    }
+
+    /**
+     * A number in a column of {@code width} characters as nccl-tests prints it (its {@code getFloatStr}): two decimals
+     * while they fit, then one, then none, then an exponent, so that a time of 10 ms or more keeps its column
+     * (131,775.71 us was printed with two decimals, a character wider than the column, shifting the line; nccl-tests
+     * prints 131776).
+     */
+    static String number(double value, int width) {
+        int power = 0;
+        for (double v = 1; value >= v && power <= width + 1; v *= 10) {
+            power++;
+        }
+        String format = power < width - 2 ? "%" + width + ".2f" : power < width - 1 ? "%" + width + ".1f"
+                : power < width + 1 ? "%" + width + ".0f" : "%" + width + ".1e";
+        return String.format(Locale.ROOT, format, value);
     }
 
     /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */

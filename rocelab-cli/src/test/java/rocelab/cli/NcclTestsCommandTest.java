@@ -57,6 +57,25 @@ class NcclTestsCommandTest {
         assertThat(run.out()).contains("# Avg bus bandwidth    : ");
     }
 
+    /**
+     * Times and bandwidths take nccl-tests' widths whatever their size (its getFloatStr): fewer decimals as the integer
+     * part grows, so that a 1 GiB AllReduce at 100G (131,775.71 us) keeps its column instead of pushing the line right.
+     */
+    @Test
+    void shouldFormatNumbersAsNcclTestsDoes() {
+        assertThat(NcclTestsCommand.number(15.06, 7)).isEqualTo("  15.06");
+        assertThat(NcclTestsCommand.number(616.66, 7)).isEqualTo(" 616.66");
+        assertThat(NcclTestsCommand.number(9999.5, 7)).isEqualTo("9999.50");
+        assertThat(NcclTestsCommand.number(32950.70, 7)).isEqualTo("32950.7");
+        assertThat(NcclTestsCommand.number(131775.71, 7)).isEqualTo(" 131776");
+        assertThat(NcclTestsCommand.number(1234567.0, 7)).isEqualTo("1234567");
+        assertThat(NcclTestsCommand.number(12345678.0, 7)).isEqualTo("1.2e+07");
+        assertThat(NcclTestsCommand.number(0.0, 6)).isEqualTo("  0.00");
+        assertThat(NcclTestsCommand.number(48.5, 6)).isEqualTo(" 48.50");
+        assertThat(NcclTestsCommand.number(1234.5, 6)).isEqualTo("1234.5");
+        assertThat(NcclTestsCommand.number(12345.0, 6)).isEqualTo(" 12345");
+    }
+
     @Test
     void shouldPrintTheSizeAndCountNcclTestsPrintsOnTwelveRanks() throws IOException {
         // nccl-tests trims each rank's share to 16 bytes: on 12 ranks -b 1M runs 1,048,512 bytes, 21,844 elements per

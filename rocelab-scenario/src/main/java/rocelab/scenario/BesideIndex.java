@@ -27,9 +27,21 @@ final class BesideIndex {
     private final int[][] hostsOf;
     /** Per part, per host of {@link #hostsOf}: the merged spans, {from0, to0, from1, to1, ...}. */
     private final long[][][] spans;
+    /** Whether it indexes NVLink transfers (for calls inside one server) rather than flows (their RNICs). */
+    private final boolean nvlink;
 
     /** {@code endPs}: the run's end, where a flow still under way is counted to. */
     BesideIndex(TaskTimes times, List<Part> parts, int hostCount, long endPs) {
+        this(times, parts, hostCount, endPs, false);
+    }
+
+    /**
+     * With {@code nvlink}, of the parts' NVLink transfers instead of their flows, by their two GPUs: what shared the
+     * NVLink of a call inside one server (a 4-GPU AllReduce beside another item's PXN hops took 1.06x its ideal, and
+     * nothing said why).
+     */
+    BesideIndex(TaskTimes times, List<Part> parts, int hostCount, long endPs, boolean nvlink) {
+        this.nvlink = nvlink;
         this.parts = List.copyOf(parts);
         this.hostsOf = new int[parts.size()][];
         this.spans = new long[parts.size()][][];
@@ -43,13 +55,15 @@ final class BesideIndex {
             int touchedCount = 0;
             for (int t = parts.get(p).firstTask(); t < parts.get(p).endTask(); t++) {
                 int f = g.flowIndex(t);
-                long s = f < 0 ? -1 : times.taskStartPs(t);
-                long e = f < 0 ? -1 : times.taskEndPs(t) >= 0 ? times.taskEndPs(t) : endPs;
+                boolean counted = nvlink ? g.kind(t) == TaskGraph.Kind.NVLINK : f >= 0;
+                long s = !counted ? -1 : times.taskStartPs(t);
+                long e = !counted ? -1 : times.taskEndPs(t) >= 0 ? times.taskEndPs(t) : endPs;
                 if (s < 0 || e <= s) {
-                    // Not a flow, or not posted by the run's end: nothing of it was on the RNICs.
+                    // Not a flow (an NVLink transfer), or not posted by the run's end: nothing of it was there.
                     continue;
                 }
-                for (int h : new int[] {g.flowSource(f), g.flowDestination(f)}) {
+                for (int h : nvlink ? new int[] {g.transferSource(t), g.transferDestination(t)}
+                        : new int[] {g.flowSource(f), g.flowDestination(f)}) {
                     if (lengths[h] == 0) {
                         touched[touchedCount++] = h;
                     }
@@ -124,7 +138,7 @@ final class BesideIndex {
                 }
             }
         }
-        return count == 0 ? CollectiveRecord.Beside.NONE : new CollectiveRecord.Beside(count, name, longest);
+        return count == 0 ? CollectiveRecord.Beside.NONE : new CollectiveRecord.Beside(count, name, longest, nvlink);
     }
 
     /** The union of the intervals {from, to} in {@code a[0, n)}, as sorted disjoint intervals. */

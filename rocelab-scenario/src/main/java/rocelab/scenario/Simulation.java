@@ -836,6 +836,9 @@ public final class Simulation {
                 : new JobResults(realJobs, idealAccount, ideal, figures.jobs(), fromEntries);
         // What else of the workload ran on each call's, job's and request's RNICs (only when it has more than one item).
         BesideIndex beside = parts.size() < 2 ? null : new BesideIndex(driver, parts, network.hostCount(), endPs);
+        // And, for a call inside one server, what else of the workload moved over its GPUs' NVLink.
+        nvlinkBeside = parts.size() < 2 || model == Model.IDEAL || driver.graph().nvlinkTransferCount() == 0 ? null
+                : new BesideIndex(driver, parts, network.hostCount(), endPs, true);
         // And what else crossed each call's switch ports while its own data did (packet level: the switches' routes).
         // Not with link events: the paths are the switches' routes at the end, which those changed during the run.
         LinkBesideIndex linksBeside = parts.size() < 2 || model != Model.PACKET || !config.linkEvents().isEmpty()
@@ -1377,13 +1380,20 @@ public final class Simulation {
                     for (JobTasks.Call c : jobs.get(j).calls()) {
                         CollectiveRecord r = calls.get(k);
                         int[] hosts = hostsOf(c.call());
-                        // A call inside one server moves its data over NVLink, not through its RNICs; one that
-                        // never started ran beside nothing.
-                        if (overNvlinkOnly(hosts) || r.startPs() < 0) {
+                        // A call inside one server moves its data over NVLink, not through its RNICs: what shared
+                        // its GPUs' NVLink is beside it; one that never started ran beside nothing.
+                        if (r.startPs() < 0) {
                             k++;
                             continue;
                         }
                         long to = r.completed() ? r.endPs() : endPs;
+                        if (overNvlinkOnly(hosts)) {
+                            if (nvlinkBeside != null) {
+                                calls.set(k, r.withBeside(nvlinkBeside.of(own, hosts, r.startPs(), to)));
+                            }
+                            k++;
+                            continue;
+                        }
                         r = r.withBeside(beside.of(own, hosts, r.startPs(), to));
                         if (linksBeside != null) {
                             r = r.withOnLinks(linksBeside.of(own, c.firstTask(), c.endTask(), r.startPs(), to));
@@ -1425,6 +1435,9 @@ public final class Simulation {
         }
         return out;
     }
+
+    /** What else of the workload moved over the NVLink of a call inside one server (null: nothing to tell). */
+    private BesideIndex nvlinkBeside;
 
     /** The distinct hosts of a call's ranks. */
     static int[] hostsOf(Collective call) {
@@ -1470,7 +1483,10 @@ public final class Simulation {
                     call.op().busFactor(call.rankCount()), idealEnd < 0 ? -1 : idealEnd - idealStart, -1,
                     c.spec().iterations(), CollectiveRecord.Concurrent.NONE,
                     real == ideal ? Double.NaN : rateHeldShare(real, e.firstTask(), e.endTask(), endPs))
-                    .withBeside(beside == null || overNvlinkOnly(hostsOf(call)) ? CollectiveRecord.Beside.NONE
+                    .withBeside(overNvlinkOnly(hostsOf(call))
+                            ? nvlinkBeside == null || real == ideal ? CollectiveRecord.Beside.NONE
+                                    : nvlinkBeside.of(c.item(), hostsOf(call), from, done ? end : endPs)
+                            : beside == null ? CollectiveRecord.Beside.NONE
                             : beside.of(c.item(), hostsOf(call), from, done ? end : endPs))
                     .withOnLinks(linksBeside == null || real == ideal || overNvlinkOnly(hostsOf(call))
                             ? CollectiveRecord.OnLinks.NONE

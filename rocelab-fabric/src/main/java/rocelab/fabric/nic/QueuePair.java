@@ -555,6 +555,7 @@ public final class QueuePair {
         if (psn > selective.highestPlaced) {
             selective.highestPlaced = psn;
         }
+        boolean completedEarlier = false;
         if (psn == expectedPsn) {
             long end = selective.placed.nextClear(psn, selective.highestPlaced + 1);
             for (long q = psn; q < end; q++) {
@@ -564,15 +565,26 @@ public final class QueuePair {
             destination.deliveredInOrder(this);
             while (deliveredMessages < messages.tail()) {
                 long m = deliveredMessages;
-                if (messages.firstPsn(m) + (messages.sizeBytes(m) + k.mtu - 1) / k.mtu > expectedPsn) {
+                long last = messages.firstPsn(m) + (messages.sizeBytes(m) + k.mtu - 1) / k.mtu - 1;
+                if (last >= expectedPsn) {
                     break;
                 }
+                // A message whose last packet (the one that asks for an ACK) came before this gap was filled: its
+                // ACK then could only acknowledge up to the gap, so the request is answered now. Left to the
+                // coalescing count (ack-every N), the last message of a burst was acknowledged by no one and its
+                // requester waited out its ACK timeout on a fabric that dropped nothing.
+                completedEarlier |= last != psn;
                 deliveredMessages++;
                 k.listener.onMessageDelivered(nowPs, id, messages.cookie(m));
             }
         }
         if (!askForGaps(nowPs, p)) {
-            scheduleAck(nowPs, p);
+            if (completedEarlier && !p.ackRequest()) {
+                unackedPackets = 0;
+                sendAck(nowPs, PacketKind.ACK, expectedPsn - 1, p);
+            } else {
+                scheduleAck(nowPs, p);
+            }
         }
     }
 

@@ -54,10 +54,16 @@ public record CollectiveRecord(String job, String name, String algorithm, int ra
      * The workload's other items (traffic items, other jobs, inference services) that had a flow from or to one of
      * this call's ranks' hosts while it ran ({@code items}, 0 for none or not known), and of them the one there longest
      * ({@code longest}, its name) for how long ({@code overlapPs}: the union of its flows' spans, post to delivery,
-     * within the call). The ideal time is the call alone: on any network it shares those RNICs with them.
+     * within the call). The ideal time is the call alone: on any network it shares those RNICs with them. For a call
+     * inside one server over NVLink ({@code nvlink}): the other items' NVLink transfers from or to its GPUs, which
+     * share their NVLink with it.
      */
-    public record Beside(int items, String longest, long overlapPs) {
+    public record Beside(int items, String longest, long overlapPs, boolean nvlink) {
         public static final Beside NONE = new Beside(0, "", 0);
+
+        public Beside(int items, String longest, long overlapPs) {
+            this(items, longest, overlapPs, false);
+        }
     }
 
     /**

@@ -337,7 +337,9 @@ public final class ReportWriter {
                 + " on its RNICs\" counts the same job's other calls under way on at least one of its ranks' RNICs"
                 + " while it ran (the one there longest, and for how long), then the job's own transfers (a pipeline's"
                 + " sends) with a flow there meanwhile, then the workload's other items with flows there (background"
-                + " traffic, another job), which share those RNICs on any network. \"beside it on its links\" counts"
+                + " traffic, another job), which share those RNICs on any network; for a call inside one server,"
+                + " the workload's other items with transfers over its GPUs' NVLink (\"over its NVLink\")."
+                + " \"beside it on its links\" counts"
                 + " the workload's other items whose data left by a switch port towards another switch while one of the"
                 + " call's flows' data did (packet level; the ports its QPs' routes take), and of them the one there longest, for how"
                 + " long, and the port where it shared most."
@@ -414,7 +416,8 @@ public final class ReportWriter {
         }
         if (c.beside().items() > 0) {
             parts.add((c.beside().items() == 1 ? "" : c.beside().items() + " items: ") + c.beside().longest() + " ("
-                    + Fmt.us(c.beside().overlapPs() / 1e6) + " us)");
+                    + Fmt.us(c.beside().overlapPs() / 1e6) + " us" + (c.beside().nvlink() ? ", over its NVLink" : "")
+                    + ")");
         }
         return String.join("; ", parts);
     }
