@@ -327,6 +327,39 @@ class ChakraImportTest {
                 .jobs().get(0).jctPs());
     }
 
+    /**
+     * A trace cut short at a node's end loses its rank from a process group that has no other clue to its members: a
+     * tp 2 x dp 2 step whose rank 2 issues none of its DP AllReduce made group 'dp0' of rank 0 alone, and its
+     * AllReduces free no-ops (an audit's 12 MB AllReduce and AllGather, with only a note). Refused where the same
+     * calls run over two ranks in another group.
+     */
+    @Test
+    void shouldRefuseAGroupOfOneWhereTheSameCallsRunOverSeveralRanksElsewhere(@TempDir Path dir) throws Exception {
+        ChakraTraces t = new ChakraTraces(4);
+        for (int r = 0; r < 4; r++) {
+            ChakraTraces.Rank k = t.rank(r);
+            long fwd = k.comp("fwd", 20);
+            if (r != 2) {
+                k.coll("dp-allreduce", CollectiveCommType.ALL_REDUCE, 4 << 20, "dp" + r % 2, fwd);
+            }
+        }
+        t.write(dir.resolve("cut"), "cut");
+        assertThatThrownBy(() -> read(dir, FABRIC + """
+                jobs: [{name: step, chakra: cut, hosts: 0-3, parallelism: {tp: 2, dp: 2}}]
+                """)).hasMessageContaining("cut.0.et:").hasMessageContaining("process group 'dp0' has one rank, 0, so its"
+                + " 1 collective would exchange nothing, but the same call (AllReduce of 4194304 bytes, 'dp-allreduce')"
+                + " run over 2 ranks in process group 'dp1'; expected the traces of the group's other ranks to issue"
+                + " them too (a trace cut short?)");
+        // A group of one whose calls run nowhere else is the trace's own (a rank's private collectives): no-ops.
+        ChakraTraces own = new ChakraTraces(2);
+        for (int r = 0; r < 2; r++) {
+            long c = own.rank(r).comp("c", 1);
+            own.rank(r).coll("solo-" + r, CollectiveCommType.ALL_REDUCE, 4096, "solo" + r, c);
+        }
+        own.write(dir.resolve("own"), "own");
+        assertThat(read(dir, FABRIC + "jobs: [{name: own, chakra: own, hosts: 0-1}]\n").jobs()).hasSize(1);
+    }
+
     @Test
     void shouldRejectMalformedTracesNamingTheFileAndTheNode(@TempDir Path dir) throws Exception {
         String job = "jobs: [{name: bad, chakra: bad, hosts: 0-1}]\n";

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
@@ -623,6 +624,9 @@ final class ChakraReader {
                         + " such collective; expected every rank to take part, or a pg_name naming the group");
             }
             int[] ranks = members.keySet().stream().mapToInt(Integer::intValue).toArray();
+            if (ranks.length == 1) {
+                lonelyGroup(label, members.firstEntry().getValue(), groups);
+            }
             Set<Dim> dims = dims(ranks, members.firstEntry().getValue().get(0), label);
             int calls = -1;
             int fewest = -1;
@@ -656,6 +660,42 @@ final class ChakraReader {
                     u.nodes.add(n);
                 }
                 units.add(u);
+            }
+        }
+    }
+
+    /**
+     * A process group of one rank is inferred from the traces (its members are the ranks that issue its collectives),
+     * so a trace cut short at a node's end looks the same as a group of one: its collectives would run as free no-ops.
+     * Where the same calls (the same collectives, sizes and node names, in order) run in a group of two or more ranks
+     * elsewhere, the group is a cut trace's, not one rank's: refused, naming both.
+     */
+    private void lonelyGroup(String label, List<TNode> calls, TreeMap<String, TreeMap<Integer, List<TNode>>> groups)
+            throws ScenarioException {
+        for (Map.Entry<String, TreeMap<Integer, List<TNode>>> other : groups.entrySet()) {
+            TreeMap<Integer, List<TNode>> members = other.getValue();
+            if (members.size() < 2) {
+                continue;
+            }
+            List<TNode> theirs = members.firstEntry().getValue();
+            if (theirs.size() != calls.size()) {
+                continue;
+            }
+            boolean same = true;
+            for (int k = 0; k < calls.size() && same; k++) {
+                TNode a = calls.get(k);
+                TNode b = theirs.get(k);
+                same = a.op == b.op && a.size == b.size && Objects.equals(a.name, b.name);
+            }
+            if (same) {
+                TNode first = calls.get(0);
+                String pg = other.getKey();
+                throw at(first, label + " has one rank, " + first.rank + ", so its " + calls.size() + " collective"
+                        + (calls.size() == 1 ? "" : "s") + " would exchange nothing, but the same call"
+                        + (calls.size() == 1 ? "" : "s") + " (" + first.op.title() + " of " + first.size + " bytes, '"
+                        + first.name + "'" + (calls.size() == 1 ? "" : ", ...") + ") run over " + members.size()
+                        + " ranks in " + (pg.isEmpty() ? "the job's group" : "process group '" + pg + "'")
+                        + "; expected the traces of the group's other ranks to issue them too (a trace cut short?)");
             }
         }
     }
