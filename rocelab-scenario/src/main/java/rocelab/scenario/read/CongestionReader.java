@@ -44,6 +44,11 @@ final class CongestionReader {
         }
         long kmin = m.optionalSize("kmin", -1, 0);
         long kmax = m.optionalSize("kmax", -1, 0);
+        if (kmin >= 0 && kmax >= 0 && kmax < kmin) {
+            // Said at kmax's own value (it was said at the switch.ecn mapping, a line above where the fix goes).
+            throw doc.at(m.get("kmax"), "kmax (" + kmax + " B) must not be below kmin (" + kmin + " B); expected"
+                    + " kmax >= kmin (RED marks with a probability rising from kmin to kmax)");
+        }
         double pmax = m.has("pmax") ? doc.number(m.get("pmax"), "pmax", 0, 1) : d.pmax();
         long k = m.optionalSize("k", -1, 0);
         boolean atEnqueue = "enqueue".equals(m.optionalChoice("at", "dequeue", "a marking point", "dequeue",

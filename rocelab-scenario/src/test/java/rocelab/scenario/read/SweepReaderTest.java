@@ -172,7 +172,7 @@ class SweepReaderTest {
             unknown metric index | s.yaml | 3 | 5  | metrics:\\n  - collectives[0].busbw\\nvary:\\n  switch.ecn.kmin: [1KB] | 'collectives[0].busbw' is not a key of summary.json
             unknown sweep key    | s.yaml | 2 | 1  | vari:\\n  switch.ecn.kmin: [1KB]                                | unknown key 'vari'
             duplicate seeds      | s.yaml | 2 | 12 | seeds: [1, 1]\\nvary:\\n  switch.ecn.kmin: [1KB]                | listed twice
-            combination in base  | base.yaml | 7 | 8 | vary:\\n  switch.ecn.kmin: [100KB, 2000KB]                  | must not be below kmin
+            combination in base  | base.yaml | 7 | 42 | vary:\\n  switch.ecn.kmin: [100KB, 2000KB]                 | must not be below kmin
             """)
     void badInputIsPositioned(String what, String file, int line, int column, String body, String expected) {
         String sweep = "scenario: base.yaml\n" + body.replace("\\n", "\n") + "\n";
