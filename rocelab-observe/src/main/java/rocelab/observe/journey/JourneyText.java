@@ -557,16 +557,23 @@ public final class JourneyText {
      */
     private String dropCause(JourneyEvent e) {
         if (e.cause() instanceof JourneyEvent.BufferHeld h) {
-            String full = String.format(Locale.ROOT, ": the shared buffer was full (%,d of its %,d bytes in use)",
-                    h.poolUsedBytes(), h.poolBytes());
+            // A queue's bytes count its lossless packets in headroom too: with headroom in use, the holder is told
+            // against the pool and the headroom together, never as a part of the pool alone (an audit's lossy drop
+            // beside a pausing class: "held 202,842 bytes of it", of a pool with 83,898 in use).
+            boolean headroom = h.headroomUsedBytes() > 0;
+            String full = String.format(Locale.ROOT, ": the shared buffer was full (%,d of its %,d bytes in use%s)",
+                    h.poolUsedBytes(), h.poolBytes(), headroom ? String.format(Locale.ROOT, ", and %,d more in the"
+                            + " lossless priorities' headroom", h.headroomUsedBytes()) : "");
             if (h.port() < 0) {
                 return full;
             }
+            String ofIt = headroom ? String.format(Locale.ROOT, "of those %,d", h.poolUsedBytes()
+                    + h.headroomUsedBytes()) : "of it";
             return full + (h.port() == e.port()
-                    ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes of it", h.tc(),
-                            h.bytes())
-                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes of it%s", h.port(),
-                            peer(e.node(), h.port()), h.bytes(), h.ownBytes() == h.bytes()
+                    ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes %s", h.tc(),
+                            h.bytes(), ofIt)
+                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes %s%s", h.port(),
+                            peer(e.node(), h.port()), h.bytes(), ofIt, h.ownBytes() == h.bytes()
                                     ? ", as much as this port's own queue of that class" : ""));
         }
         if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {
