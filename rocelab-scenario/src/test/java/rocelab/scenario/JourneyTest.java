@@ -526,6 +526,37 @@ class JourneyTest {
                         + " fails (retry exceeded)");
     }
 
+    /**
+     * A slow receiver's own XOFF names no egress port: an audit read "h1 sends PFC XOFF to switch0 (its ingress holds
+     * 100,890 bytes; threshold 100,000 bytes; that port was not paused: it is the congestion point)", a port never
+     * named. It is the RNIC's receive buffer, its pipeline behind, that is the congestion point.
+     */
+    @Test
+    void shouldTellASlowReceiversXoffByItsReceiveBufferNotByAPort() {
+        Object[] j = journey(Scenarios.parse("""
+                name: slow-receiver
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, ecn: {marking: none}}
+                nic: {cc: none}
+                nics:
+                  - {hosts: 1, rx: {rate: 25Gbps, buffer: 200KB}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 2MB}
+                  - {kind: flow, src: 0, dst: 2, size: 1MB, start: 10us}
+                """), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        String text = new JourneyText(((Simulation) j[0]).network(), ((RunResult) j[3]).pfcLog())
+                .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("h1 sends PFC XOFF to switch0 for priority 3 (its receive buffer holds 100,890 bytes;"
+                + " XOFF level 100,000 bytes; its receive pipeline had not taken them yet: it is the congestion point)");
+        assertThat(text).doesNotContain("h1 sends PFC XOFF to switch0 for priority 3 (its ingress holds");
+        // The switch's own XOFF, further up, still names its port and that it was paused.
+        assertThat(text).contains("switch0 sends PFC XOFF to h0 for priority 3 (its ingress holds ", "queued mostly"
+                + " towards h1", "that port was paused: rooted at h1's receive buffer, 1 pause hop away");
+    }
+
     /** "its ingress holds X bytes; threshold Y bytes" in a journey's XOFF line. */
     private static final Pattern HOLDS = Pattern.compile("its ingress holds ([0-9,]+) bytes; threshold ([0-9,]+) bytes");
 
