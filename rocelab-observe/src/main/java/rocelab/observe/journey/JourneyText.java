@@ -396,7 +396,16 @@ public final class JourneyText {
 
     private List<Told> tell(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> out = new ArrayList<>();
+        // Every port the flow's packets (data or ACKs) were queued at in its life, to tell the PFC frames that paused
+        // its way: known before the first line, so an XOFF that paused a port just before the flow's packets reached
+        // it is told with its XON (an audit: a 3-tier pause tree told s2's XON to s1, and the flow's wait behind
+        // "s2's XOFF of 20.054 us", but not that XOFF, sent before the flow's first packet came to s1).
         Set<Long> path = new HashSet<>();
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.ENQUEUE) {
+                path.add(key(e.node(), e.port()));
+            }
+        }
         // Notifications by their number: a rate change names the one it reacted to, so it is found by identity.
         Map<Long, JourneyEvent> noticeByNumber = new HashMap<>();
         for (JourneyEvent e : events) {
@@ -428,7 +437,6 @@ public final class JourneyText {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
             String text = null;
             switch (e.kind()) {
-                case ENQUEUE -> path.add(key(e.node(), e.port()));
                 case SEND -> {
                     if (!started) {
                         text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
