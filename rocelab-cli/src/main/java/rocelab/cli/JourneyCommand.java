@@ -303,6 +303,7 @@ final class JourneyCommand implements Callable<Integer> {
                 row.put("own_queue_bytes", h.ownBytes() < 0 ? null : h.ownBytes());
                 row.put("shared_pool_used_bytes", h.poolUsedBytes());
                 row.put("shared_pool_bytes", h.poolBytes());
+                row.put("headroom_used_bytes", h.headroomUsedBytes());
             } else if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {
                 // The PFC frame that held the watchdog's queue paused, and that pause's root in the PFC log.
                 row.put("priority", w.priority());

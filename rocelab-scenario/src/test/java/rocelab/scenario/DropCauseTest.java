@@ -74,6 +74,51 @@ class DropCauseTest {
     }
 
     @Test
+    void shouldTellTheBufferHolderAgainstThePoolAndTheHeadroomWhenALosslessClassHoldsHeadroom() {
+        // An audit: a lossy flow (class 1) dropped beside a lossless incast that pauses (class 3) was told "the shared
+        // buffer was full (83,898 of its 84,292 bytes in use) and that port's own queue of class 3 held 202,842 bytes
+        // of it": the class 3 queue counts its packets in the lossless headroom, which the pool's use does not.
+        ScenarioConfig config = Scenarios.parse("""
+                name: lossy-beside-lossless
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 6, link: {rate: 100Gbps, delay: 1us}}
+                switch:
+                  buffer: 400KB
+                  ecn: {marking: none}
+                  pfc: {threshold: dynamic, alpha: 0.25, headroom: auto}
+                nic: {cc: none, timeout: 6}
+                traffic:
+                  - {kind: incast, senders: 1-4, receiver: 0, size: 500KB}
+                  - {kind: flow, src: 5, dst: 0, size: 300KB, dscp: 10}
+                """);
+        Simulation sim = Simulation.assemble(config);
+        int flow = 4;
+        JourneyRecorder rec = new JourneyRecorder(sim.network(), sim.driver().queuePair(flow).id(), flow,
+                sim.pfcLog() == null ? PfcProbe.NONE : sim.pfcLog());
+        rec.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        FlowRecord f = r.flows().get(flow);
+        List<JourneyEvent> events = rec.eventsOf(0, r.simulatedPs());
+        List<JourneyEvent.BufferHeld> held = events.stream().filter(e -> e.cause() instanceof JourneyEvent.BufferHeld)
+                .map(e -> (JourneyEvent.BufferHeld) e.cause()).toList();
+        assertThat(held).as("the lossy flow's drops for a full buffer").isNotEmpty();
+        // The case the words were false in: the holder held more than the pool had in use, its headroom included.
+        JourneyEvent.BufferHeld over = held.stream().filter(h -> h.bytes() > h.poolUsedBytes()).findFirst()
+                .orElseThrow();
+        for (JourneyEvent.BufferHeld h : held) {
+            assertThat(h.bytes()).as("a queue holds part of the pool and the headroom in use")
+                    .isLessThanOrEqualTo(h.poolUsedBytes() + h.headroomUsedBytes());
+        }
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, r.ecmpLog()).render(f, events, -1, 0,
+                Long.MAX_VALUE, 100_000);
+        assertThat(text).contains(String.format(Locale.ROOT, "the shared buffer was full (%,d of its %,d bytes in"
+                + " use, and %,d more in the lossless priorities' headroom) and that port's own queue of class %d"
+                + " held %,d bytes of those %,d", over.poolUsedBytes(), over.poolBytes(), over.headroomUsedBytes(),
+                over.tc(), over.bytes(), over.poolUsedBytes() + over.headroomUsedBytes()));
+        assertThat(text).doesNotContain(String.format(Locale.ROOT, "held %,d bytes of it", over.bytes()));
+    }
+
+    @Test
     void shouldTellAFullBufferDropsPortAndTheQueueThatHeldTheBuffer(@TempDir Path tmp) throws Exception {
         Simulation sim = Simulation.assemble(new ScenarioReader().readExample("lossy-incast"));
         int flow = 2;

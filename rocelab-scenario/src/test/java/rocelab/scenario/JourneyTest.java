@@ -526,6 +526,88 @@ class JourneyTest {
                         + " fails (retry exceeded)");
     }
 
+    /**
+     * A slow receiver's own XOFF names no egress port: an audit read "h1 sends PFC XOFF to switch0 (its ingress holds
+     * 100,890 bytes; threshold 100,000 bytes; that port was not paused: it is the congestion point)", a port never
+     * named. It is the RNIC's receive buffer, its pipeline behind, that is the congestion point.
+     */
+    @Test
+    void shouldTellASlowReceiversXoffByItsReceiveBufferNotByAPort() {
+        Object[] j = journey(Scenarios.parse("""
+                name: slow-receiver
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 4MB, ecn: {marking: none}}
+                nic: {cc: none}
+                nics:
+                  - {hosts: 1, rx: {rate: 25Gbps, buffer: 200KB}}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 2MB}
+                  - {kind: flow, src: 0, dst: 2, size: 1MB, start: 10us}
+                """), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        String text = new JourneyText(((Simulation) j[0]).network(), ((RunResult) j[3]).pfcLog())
+                .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
+        assertThat(text).contains("h1 sends PFC XOFF to switch0 for priority 3 (its receive buffer holds 100,890 bytes;"
+                + " XOFF level 100,000 bytes; its receive pipeline had not taken them yet: it is the congestion point)");
+        assertThat(text).doesNotContain("h1 sends PFC XOFF to switch0 for priority 3 (its ingress holds");
+        // The switch's own XOFF, further up, still names its port and that it was paused.
+        assertThat(text).contains("switch0 sends PFC XOFF to h0 for priority 3 (its ingress holds ", "queued mostly"
+                + " towards h1", "that port was paused: rooted at h1's receive buffer, 1 pause hop away");
+    }
+
+    /**
+     * Every wait the journey tells names the XOFF that held it, and that XOFF is told too, when it was sent after the
+     * flow's first packet: an audit's 3-tier pause tree (an incast two switches away, the victim starting 20 us later)
+     * told s2's XON to s1 and the wait "paused by s2's XOFF of 20.054 us", but not that XOFF, sent just before the
+     * victim's first packet reached s1 (its ports were gathered as the story went).
+     */
+    @Test
+    void shouldTellTheXoffOfEveryWaitItNamesWhenTheFlowHadStarted() {
+        Object[] j = journey(Scenarios.parse("""
+                name: three-tier-pause-tree
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology:
+                  kind: custom
+                  hosts: 6
+                  switches: [s0, s1, s2]
+                  link: {rate: 100Gbps, delay: 1us}
+                  links:
+                    - {a: h0, b: s0}
+                    - {a: h1, b: s0}
+                    - {a: h2, b: s0}
+                    - {a: h3, b: s1}
+                    - {a: h4, b: s2}
+                    - {a: h5, b: s2}
+                    - {a: s0, b: s1, rate: 400Gbps}
+                    - {a: s1, b: s2, rate: 400Gbps}
+                switch: {buffer: 4MB, ecn: {marking: none}}
+                nic: {cc: none}
+                traffic:
+                  - {kind: incast, senders: 1-3, receiver: 4, size: 1MB}
+                  - {kind: flow, src: 0, dst: 5, size: 1MB, start: 20us}
+                """), 3);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        FlowRecord f = (FlowRecord) j[2];
+        String text = new JourneyText(sim.network(), ((RunResult) j[3]).pfcLog())
+                .render(f, events, -1, 0, Long.MAX_VALUE, 100_000);
+        Matcher m = Pattern.compile("paused by (\\S+)'s XOFF of ([0-9.]+) us").matcher(text);
+        int named = 0;
+        while (m.find()) {
+            double sentUs = Double.parseDouble(m.group(2));
+            if (sentUs * 1e6 >= f.startPs()) {
+                named++;
+                assertThat(text).as("the XOFF a wait names").contains(String.format(Locale.ROOT, "%s us  %s sends PFC"
+                        + " XOFF to ", m.group(2), m.group(1)));
+            }
+        }
+        assertThat(named).as("waits naming an XOFF sent after the flow's post").isPositive();
+        assertThat(text).contains("20.054 us  s2 sends PFC XOFF to s1 for priority 3");
+    }
+
     /** "its ingress holds X bytes; threshold Y bytes" in a journey's XOFF line. */
     private static final Pattern HOLDS = Pattern.compile("its ingress holds ([0-9,]+) bytes; threshold ([0-9,]+) bytes");
 

@@ -116,10 +116,12 @@ public record JourneyEvent(long timePs, Kind kind, int node, int port, long psn,
      * A drop for a full shared buffer, and what held that buffer at that moment as the switch counted it: the egress
      * queue holding the most of it, output {@code port}'s queue of class {@code tc} with {@code bytes}, of
      * {@code poolUsedBytes} in use in a shared pool of {@code poolBytes} ({@code port} -1: the buffer held nothing);
-     * {@code ownBytes}, what the drop's own port's queue of that class held then (a tie with the holder is told).
+     * {@code ownBytes}, what the drop's own port's queue of that class held then (a tie with the holder is told);
+     * {@code headroomUsedBytes}, what the lossless priorities' headroom held besides the pool: a queue's bytes count
+     * both, so with headroom in use the holder can hold more than the pool has in use.
      */
-    public record BufferHeld(int port, int tc, long bytes, long poolUsedBytes, long poolBytes, long ownBytes)
-            implements Cause {}
+    public record BufferHeld(int port, int tc, long bytes, long poolUsedBytes, long poolBytes, long ownBytes,
+            long headroomUsedBytes) implements Cause {}
 
     /**
      * A drop by the PFC watchdog: the queue of class {@code priority} it was in (or headed for) was stuck in a pause

@@ -17,6 +17,7 @@ import rocelab.fabric.probe.EcmpProbe;
 import rocelab.fabric.probe.JourneyProbe;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.fabric.probe.PfcReason;
+import rocelab.fabric.switching.Switch;
 
 /**
  * Records the journey of one queue pair: every data packet it sends, every queue it enters (with the depth it
@@ -179,11 +180,15 @@ public final class JourneyRecorder implements JourneyProbe, PfcProbe, CreditProb
         if (ours(p)) {
             // The drop's own port's queue of the holder's class, read now: the switch names the first queue holding
             // the most, and its own may hold as much (lossy-incast: 498,960 bytes each).
-            long own = holderPort >= 0 && holderTc >= 0 && node >= network.hostCount()
-                    ? network.switchAt(node - network.hostCount()).port(port).queuedBytes(holderTc) : -1;
+            Switch sw = node >= network.hostCount() ? network.switchAt(node - network.hostCount()) : null;
+            long own = holderPort >= 0 && holderTc >= 0 && sw != null ? sw.port(port).queuedBytes(holderTc) : -1;
+            // An egress queue counts its lossless packets held in headroom too, which the pool's use does not: the
+            // headroom in use is read now, so the holder is told against what the buffer held in all (a lossy packet
+            // dropped beside a pausing lossless class: its queue held more than the pool had in use).
+            long headroom = sw == null ? 0 : sw.buffer().usedBytes() - sw.buffer().sharedUsedBytes();
             events.add(new JourneyEvent(nowPs, JourneyEvent.Kind.DROP, node, port, p.psn(), 0,
                     p.kind() != PacketKind.DATA, DropReason.BUFFER_FULL.key(), new JourneyEvent.BufferHeld(holderPort,
-                            holderTc, holderBytes, poolUsedBytes, poolBytes, own)));
+                            holderTc, holderBytes, poolUsedBytes, poolBytes, own, headroom)));
         }
     }
 

@@ -396,7 +396,16 @@ public final class JourneyText {
 
     private List<Told> tell(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> out = new ArrayList<>();
+        // Every port the flow's packets (data or ACKs) were queued at in its life, to tell the PFC frames that paused
+        // its way: known before the first line, so an XOFF that paused a port just before the flow's packets reached
+        // it is told with its XON (an audit: a 3-tier pause tree told s2's XON to s1, and the flow's wait behind
+        // "s2's XOFF of 20.054 us", but not that XOFF, sent before the flow's first packet came to s1).
         Set<Long> path = new HashSet<>();
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.ENQUEUE) {
+                path.add(key(e.node(), e.port()));
+            }
+        }
         // Notifications by their number: a rate change names the one it reacted to, so it is found by identity.
         Map<Long, JourneyEvent> noticeByNumber = new HashMap<>();
         for (JourneyEvent e : events) {
@@ -428,7 +437,6 @@ public final class JourneyText {
             boolean show = e.timePs() >= fromPs && e.timePs() <= toPs;
             String text = null;
             switch (e.kind()) {
-                case ENQUEUE -> path.add(key(e.node(), e.port()));
                 case SEND -> {
                     if (!started) {
                         text = String.format(Locale.ROOT, "h%d starts sending at %s Gb/s", e.node(), gbps(e.value()));
@@ -557,16 +565,23 @@ public final class JourneyText {
      */
     private String dropCause(JourneyEvent e) {
         if (e.cause() instanceof JourneyEvent.BufferHeld h) {
-            String full = String.format(Locale.ROOT, ": the shared buffer was full (%,d of its %,d bytes in use)",
-                    h.poolUsedBytes(), h.poolBytes());
+            // A queue's bytes count its lossless packets in headroom too: with headroom in use, the holder is told
+            // against the pool and the headroom together, never as a part of the pool alone (an audit's lossy drop
+            // beside a pausing class: "held 202,842 bytes of it", of a pool with 83,898 in use).
+            boolean headroom = h.headroomUsedBytes() > 0;
+            String full = String.format(Locale.ROOT, ": the shared buffer was full (%,d of its %,d bytes in use%s)",
+                    h.poolUsedBytes(), h.poolBytes(), headroom ? String.format(Locale.ROOT, ", and %,d more in the"
+                            + " lossless priorities' headroom", h.headroomUsedBytes()) : "");
             if (h.port() < 0) {
                 return full;
             }
+            String ofIt = headroom ? String.format(Locale.ROOT, "of those %,d", h.poolUsedBytes()
+                    + h.headroomUsedBytes()) : "of it";
             return full + (h.port() == e.port()
-                    ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes of it", h.tc(),
-                            h.bytes())
-                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes of it%s", h.port(),
-                            peer(e.node(), h.port()), h.bytes(), h.ownBytes() == h.bytes()
+                    ? String.format(Locale.ROOT, " and that port's own queue of class %d held %,d bytes %s", h.tc(),
+                            h.bytes(), ofIt)
+                    : String.format(Locale.ROOT, " and port %d's queue (towards %s) held %,d bytes %s%s", h.port(),
+                            peer(e.node(), h.port()), h.bytes(), ofIt, h.ownBytes() == h.bytes()
                                     ? ", as much as this port's own queue of that class" : ""));
         }
         if (e.cause() instanceof JourneyEvent.WatchdogDrop w) {

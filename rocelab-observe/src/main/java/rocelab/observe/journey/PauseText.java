@@ -151,6 +151,10 @@ final class PauseText {
                     + " reserved headroom) in use, no room for the arriving packet, while this ingress held %,d bytes,"
                     + " under its %,d-byte XOFF threshold", name(e.node()), why.poolUsedBytes(), why.poolBytes(),
                     e.value(), why.thresholdBytes());
+        } else if (topo.isHost(e.node())) {
+            // An RNIC pauses for its receive buffer (nic.rx), which has no egress port to name.
+            held = String.format(Locale.ROOT, "its receive buffer holds %,d bytes%s", e.value(),
+                    x != null ? String.format(Locale.ROOT, "; XOFF level %,d bytes", x.thresholdBytes()) : "");
         } else {
             held = String.format(Locale.ROOT, "its ingress holds %,d bytes%s", e.value(),
                     x != null ? String.format(Locale.ROOT, "; threshold %,d bytes", x.thresholdBytes()) : "");
@@ -169,6 +173,9 @@ final class PauseText {
                     x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE && x.depth() == 0
                             ? "that port was paused, and the pauses in force from there lead back to this ingress: it"
                                     + " is on " + pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort())
+                            : x.depth() == 0 && topo.isHost(e.node())
+                                    // No port was named: "that port" read as one (an audit's slow receiver).
+                                    ? "its receive pipeline had not taken them yet: it is the congestion point"
                             : x.depth() == 0 ? "that port was not paused: it is the congestion point"
                             : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
                                     pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()), x.depth(),
