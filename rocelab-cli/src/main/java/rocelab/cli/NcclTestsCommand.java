@@ -1,6 +1,9 @@
 package rocelab.cli;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -239,8 +242,14 @@ final class NcclTestsCommand implements Callable<Integer> {
             sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
-                out.printf(Locale.ROOT, "# %d B skipped: below %d B, the smallest %s nccl-tests runs on %d ranks%n",
-                        requested, NcclTests.smallestSize(operation, ranks), operation.ncclName(), ranks);
+                // Below one element per rank nccl-tests still calls NCCL, with a count of 0, and prints the line:
+                // size and count 0, bandwidths 0, and those zeros count in its Avg bus bandwidth. The call moves
+                // nothing on the network, so its simulated time is 0 (a real one's is the host's few microseconds).
+                String none = String.format(Locale.ROOT, "%7s  %6s  %6s    N/A", number(0, 7), number(0, 6),
+                        number(0, 6));
+                out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", 0, 0, "float",
+                        operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, none, none);
+                lines += 2;
                 continue;
             }
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
@@ -250,7 +259,9 @@ final class NcclTestsCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;
             }
-            String half = String.format(Locale.ROOT, " %7s  %6s  %6s    N/A", number(r.timeUs(), 7),
+            // nccl-tests' writeBenchmarkLineBody, "  %7s  %6s  %6s    N/A" after the root column: two spaces before
+            // each time (a third here pushed both halves a character right of the header's columns).
+            String half = String.format(Locale.ROOT, "%7s  %6s  %6s    N/A", number(r.timeUs(), 7),
                     number(r.algbwGBps(), 6), number(r.busbwGBps(), 6));
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
                     operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, half, half);
@@ -258,8 +269,9 @@ final class NcclTestsCommand implements Callable<Integer> {
             busSum += 2 * r.busbwGBps();
             lines += 2;
         }
-        out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %.4f %n#%n",
-                lines == 0 ? 0 : busSum / lines);
+        // nccl-tests prints the average with %g (six significant digits, trailing zeros dropped).
+        out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %s %n#%n",
+                general(lines == 0 ? 0 : busSum / lines));
         out.flush();
         return 0;
     }
@@ -271,13 +283,37 @@ final class NcclTestsCommand implements Callable<Integer> {
      * prints 131776).
      */
     static String number(double value, int width) {
-        int power = 0;
-        for (double v = 1; value >= v && power <= width + 1; v *= 10) {
-            power++;
+        // getFloatStr tries each format and keeps the first whose text fits, so a value that rounds up to one more
+        // digit (9,999.996 us: "10000.00") drops a decimal as the digit count alone would not tell.
+        for (String decimals : List.of(".2f", ".1f", ".0f")) {
+            String text = String.format(Locale.ROOT, "%" + width + decimals, value);
+            if (text.length() <= width) {
+                return text;
+            }
         }
-        String format = power < width - 2 ? "%" + width + ".2f" : power < width - 1 ? "%" + width + ".1f"
-                : power < width + 1 ? "%" + width + ".0f" : "%" + width + ".1e";
-        return String.format(Locale.ROOT, format, value);
+        return String.format(Locale.ROOT, "%" + width + (width >= 7 ? ".1e" : ".0e"), value);
+    }
+
+    /**
+     * A number as C's {@code %g} prints it (six significant digits, trailing zeros and a bare point dropped, an
+     * exponent below 1e-4 or from 1e6), which Java's {@code %g} does not: it keeps the zeros.
+     */
+    static String general(double value) {
+        if (value == 0 || !Double.isFinite(value)) {
+            return value == 0 ? "0" : Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+        }
+        BigDecimal rounded = new BigDecimal(value).round(new MathContext(6, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 6) {
+            String mantissa = plain(rounded.movePointLeft(exponent));
+            return String.format(Locale.ROOT, "%se%s%02d", mantissa, exponent < 0 ? "-" : "+", Math.abs(exponent));
+        }
+        return plain(rounded);
+    }
+
+    private static String plain(BigDecimal d) {
+        String text = d.toPlainString();
+        return text.contains(".") ? text.replaceAll("0+$", "").replaceAll("\\.$", "") : text;
     }
 
     /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */
