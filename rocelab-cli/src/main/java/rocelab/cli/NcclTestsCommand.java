@@ -67,9 +67,10 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     // nccl-tests' own flags keep their nccl-tests meaning: accepted where the simulation honours them, refused with
     // the reason where it cannot.
-    @Option(names = {"-a", "--average"}, paramLabel = "0-3",
-            description = "nccl-tests' way of combining per-rank times: not offered (the time is one figure, from the"
-                    + " end of every rank's warm-up to the end of every rank's last iteration).")
+    @Option(names = {"-a", "--average"}, defaultValue = "1", paramLabel = "0-3",
+            description = "nccl-tests' way of combining the ranks' times, each from the barrier after the warm-up to"
+                    + " that rank's last iteration's end: 0 rank 0's, 1 their mean, 2 the least, 3 the most, the whole"
+                    + " collective's (default: ${DEFAULT-VALUE}, as nccl-tests).")
     String average;
 
     @Option(names = {"-c", "--check"}, defaultValue = "0", paramLabel = "0/1",
@@ -253,7 +254,8 @@ final class NcclTestsCommand implements Callable<Integer> {
                 continue;
             }
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
-            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options, progress);
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options,
+                    NcclTests.Average.of(Integer.parseInt(average)), progress);
             progress.done();
             if (!r.completed()) {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
@@ -318,12 +320,9 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */
     private void nativeFlags() {
-        if (average != null) {
-            throw new IllegalArgumentException(average.matches("[0-3]") ? "-a " + average + " asks how per-rank times"
-                    + " are combined, but the simulation measures one time for all ranks (from the end of every"
-                    + " rank's warm-up to the end of every rank's last iteration); expected no -a"
-                    : "-a " + average + " is nccl-tests' --average (0..3), not the algorithm; expected --algorithm "
-                            + average);
+        if (!average.matches("[0-3]")) {
+            throw new IllegalArgumentException("-a " + average + " is nccl-tests' --average (0..3), not the"
+                    + " algorithm; expected --algorithm " + average);
         }
         if (!check.equals("0")) {
             throw new IllegalArgumentException(check.matches("1") ? "-c 1 asks nccl-tests to check the results, but"
