@@ -376,6 +376,11 @@ final class NcclTestsCommand implements Callable<Integer> {
                 char last = Character.toUpperCase(t.charAt(t.length() - 1));
                 long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
                 v = Math.multiplyExact(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)), mult);
+            } else if (t.matches("\\d*\\.\\d+[KkMmGg]?")) {
+                // nccl-tests' parsesize reads a double ("%lf %1s"), so 1.5M is 1,572,864 bytes, truncated to whole ones.
+                char last = Character.toUpperCase(t.charAt(t.length() - 1));
+                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
+                v = (long) (Double.parseDouble(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult);
             } else {
                 v = UnitParser.bytes(t);
             }

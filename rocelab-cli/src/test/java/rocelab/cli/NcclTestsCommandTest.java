@@ -88,6 +88,11 @@ class NcclTestsCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(rows(run.out())).singleElement().satisfies(r -> assertThat(List.of(r[0], r[1]))
                 .containsExactly("1048512", "21844"));
+        // A fractional size, as nccl-tests' parsesize reads it: 1.5M is 1,572,864 bytes (rocelab refused it).
+        CliRun half = CliRun.of("nccl-tests", "all_reduce", "--scenario", twelve.toString(), "-b", "1.5M", "-e",
+                "1.5M", "-n", "1", "-w", "0", "-q");
+        assertThat(half.exitCode()).as(half.err()).isZero();
+        assertThat(rows(half.out())).singleElement().satisfies(r -> assertThat(r[0]).isEqualTo("1572864"));
     }
 
     /**
