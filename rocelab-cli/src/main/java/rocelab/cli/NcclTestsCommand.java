@@ -1,6 +1,9 @@
 package rocelab.cli;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,9 +67,10 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     // nccl-tests' own flags keep their nccl-tests meaning: accepted where the simulation honours them, refused with
     // the reason where it cannot.
-    @Option(names = {"-a", "--average"}, paramLabel = "0-3",
-            description = "nccl-tests' way of combining per-rank times: not offered (the time is one figure, from the"
-                    + " end of every rank's warm-up to the end of every rank's last iteration).")
+    @Option(names = {"-a", "--average"}, defaultValue = "1", paramLabel = "0-3",
+            description = "nccl-tests' way of combining the ranks' times, each from the barrier after the warm-up to"
+                    + " that rank's last iteration's end: 0 rank 0's, 1 their mean, 2 the least, 3 the most, the whole"
+                    + " collective's (default: ${DEFAULT-VALUE}, as nccl-tests).")
     String average;
 
     @Option(names = {"-c", "--check"}, defaultValue = "0", paramLabel = "0/1",
@@ -239,18 +243,27 @@ final class NcclTestsCommand implements Callable<Integer> {
             sizeIndex++;
             long size = NcclTests.alignedSize(operation, requested, ranks);
             if (size == 0) {
-                out.printf(Locale.ROOT, "# %d B skipped: below %d B, the smallest %s nccl-tests runs on %d ranks%n",
-                        requested, NcclTests.smallestSize(operation, ranks), operation.ncclName(), ranks);
+                // Below one element per rank nccl-tests still calls NCCL, with a count of 0, and prints the line:
+                // size and count 0, bandwidths 0, and those zeros count in its Avg bus bandwidth. The call moves
+                // nothing on the network, so its simulated time is 0 (a real one's is the host's few microseconds).
+                String none = String.format(Locale.ROOT, "%7s  %6s  %6s    N/A", number(0, 7), number(0, 6),
+                        number(0, 6));
+                out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", 0, 0, "float",
+                        operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, none, none);
+                lines += 2;
                 continue;
             }
             progress.label(String.format(Locale.ROOT, "size %d B (%d of %d)", size, sizeIndex, sizes));
-            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options, progress);
+            NcclTests.Row r = NcclTests.measure(fabric, operation, size, warmup, iters, options,
+                    NcclTests.Average.of(Integer.parseInt(average)), progress);
             progress.done();
             if (!r.completed()) {
                 out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", size);
                 continue;
             }
-            String half = String.format(Locale.ROOT, " %7s  %6s  %6s    N/A", number(r.timeUs(), 7),
+            // nccl-tests' writeBenchmarkLineBody, "  %7s  %6s  %6s    N/A" after the root column: two spaces before
+            // each time (a third here pushed both halves a character right of the header's columns).
+            String half = String.format(Locale.ROOT, "%7s  %6s  %6s    N/A", number(r.timeUs(), 7),
                     number(r.algbwGBps(), 6), number(r.busbwGBps(), 6));
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.sizeBytes(), r.count(), "float",
                     operation.redop().equals("none") ? "none" : redop, operation.rooted() ? root : -1, half, half);
@@ -258,8 +271,9 @@ final class NcclTestsCommand implements Callable<Integer> {
             busSum += 2 * r.busbwGBps();
             lines += 2;
         }
-        out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %.4f %n#%n",
-                lines == 0 ? 0 : busSum / lines);
+        // nccl-tests prints the average with %g (six significant digits, trailing zeros dropped).
+        out.printf(Locale.ROOT, "# Out of bounds values : 0 OK%n# Avg bus bandwidth    : %s %n#%n",
+                general(lines == 0 ? 0 : busSum / lines));
         out.flush();
         return 0;
     }
@@ -271,23 +285,44 @@ final class NcclTestsCommand implements Callable<Integer> {
      * prints 131776).
      */
     static String number(double value, int width) {
-        int power = 0;
-        for (double v = 1; value >= v && power <= width + 1; v *= 10) {
-            power++;
+        // getFloatStr tries each format and keeps the first whose text fits, so a value that rounds up to one more
+        // digit (9,999.996 us: "10000.00") drops a decimal as the digit count alone would not tell.
+        for (String decimals : List.of(".2f", ".1f", ".0f")) {
+            String text = String.format(Locale.ROOT, "%" + width + decimals, value);
+            if (text.length() <= width) {
+                return text;
+            }
         }
-        String format = power < width - 2 ? "%" + width + ".2f" : power < width - 1 ? "%" + width + ".1f"
-                : power < width + 1 ? "%" + width + ".0f" : "%" + width + ".1e";
-        return String.format(Locale.ROOT, format, value);
+        return String.format(Locale.ROOT, "%" + width + (width >= 7 ? ".1e" : ".0e"), value);
+    }
+
+    /**
+     * A number as C's {@code %g} prints it (six significant digits, trailing zeros and a bare point dropped, an
+     * exponent below 1e-4 or from 1e6), which Java's {@code %g} does not: it keeps the zeros.
+     */
+    static String general(double value) {
+        if (value == 0 || !Double.isFinite(value)) {
+            return value == 0 ? "0" : Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+        }
+        BigDecimal rounded = new BigDecimal(value).round(new MathContext(6, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 6) {
+            String mantissa = plain(rounded.movePointLeft(exponent));
+            return String.format(Locale.ROOT, "%se%s%02d", mantissa, exponent < 0 ? "-" : "+", Math.abs(exponent));
+        }
+        return plain(rounded);
+    }
+
+    private static String plain(BigDecimal d) {
+        String text = d.toPlainString();
+        return text.contains(".") ? text.replaceAll("0+$", "").replaceAll("\\.$", "") : text;
     }
 
     /** Checks nccl-tests' own flags: what the simulation honours is accepted, the rest refused with the reason. */
     private void nativeFlags() {
-        if (average != null) {
-            throw new IllegalArgumentException(average.matches("[0-3]") ? "-a " + average + " asks how per-rank times"
-                    + " are combined, but the simulation measures one time for all ranks (from the end of every"
-                    + " rank's warm-up to the end of every rank's last iteration); expected no -a"
-                    : "-a " + average + " is nccl-tests' --average (0..3), not the algorithm; expected --algorithm "
-                            + average);
+        if (!average.matches("[0-3]")) {
+            throw new IllegalArgumentException("-a " + average + " is nccl-tests' --average (0..3), not the"
+                    + " algorithm; expected --algorithm " + average);
         }
         if (!check.equals("0")) {
             throw new IllegalArgumentException(check.matches("1") ? "-c 1 asks nccl-tests to check the results, but"
@@ -341,6 +376,11 @@ final class NcclTestsCommand implements Callable<Integer> {
                 char last = Character.toUpperCase(t.charAt(t.length() - 1));
                 long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
                 v = Math.multiplyExact(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)), mult);
+            } else if (t.matches("\\d*\\.\\d+[KkMmGg]?")) {
+                // nccl-tests' parsesize reads a double ("%lf %1s"), so 1.5M is 1,572,864 bytes, truncated to whole ones.
+                char last = Character.toUpperCase(t.charAt(t.length() - 1));
+                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
+                v = (long) (Double.parseDouble(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult);
             } else {
                 v = UnitParser.bytes(t);
             }

@@ -27,7 +27,7 @@ import rocelab.workload.traffic.PerftestTraffic;
                 + " writes to the server (--server); the scenario's own traffic and jobs are not run (the file is still"
                 + " read and checked whole, as by run).",
             "Each size runs on a fresh fabric. perftest's flags keep their meaning: -s, -a, -n, -q, -t, -Q, -N,"
-                + " --report_gbits, -b, -T/--tclass (DSCP << 2), -m (must be the fabric's MTU), -d and -x (shown only).",
+                + " --report_gbits, -b, -T/--tclass (DSCP << 2), -m (must be the fabric's MTU), -d and -x (shown only; GID index 0 on Ethernet without -x).",
             "The times are the fabric's and the RNICs': the host's own time (PCIe, the driver, polling) is not"
                 + " simulated, so a real host's latency adds about a microsecond or two."})
 final class PerftestCommand implements Callable<Integer> {
@@ -47,7 +47,8 @@ final class PerftestCommand implements Callable<Integer> {
     String client;
 
     @Option(names = {"-s", "--size"}, paramLabel = "SIZE",
-            description = "Message size (default: 65536 for ib_write_bw, 2 for ib_write_lat; at most 8388608).")
+            description = "Message size (default: 65536 for ib_write_bw, 2 for ib_write_lat; at most 2^31 - 1, as"
+                    + " perftest: a large one simulates for long).")
     String size;
 
     @Option(names = {"-a", "--all"}, description = "Every size from 2 to 2^23 bytes, one line each.")
@@ -65,9 +66,10 @@ final class PerftestCommand implements Callable<Integer> {
             description = "WRITEs a QP keeps outstanding (default: 128 for ib_write_bw, 1 for ib_write_lat).")
     Integer txDepth;
 
-    @Option(names = {"-Q", "--cq-mod"}, defaultValue = "100", paramLabel = "N",
-            description = "A completion every N WRITEs (ib_write_bw; at most the TX depth; default: ${DEFAULT-VALUE}).")
-    int cqMod;
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N",
+            description = "A completion every N WRITEs (ib_write_bw; 1..1024, lowered to the TX depth; default: 100,"
+                    + " but 1 for a message above 8192 B unless -a, as perftest).")
+    Integer cqMod;
 
     @Option(names = {"-N", "--noPeak"}, description = "Do not measure the peak bandwidth (ib_write_bw).")
     boolean noPeak;
@@ -88,9 +90,9 @@ final class PerftestCommand implements Callable<Integer> {
             description = "Device name, shown in the header only (default: ${DEFAULT-VALUE}).")
     String device;
 
-    @Option(names = {"-x", "--gid-index"}, defaultValue = "3", paramLabel = "INDEX",
-            description = "GID index, shown in the header only (default: ${DEFAULT-VALUE}).")
-    int gidIndex;
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX",
+            description = "GID index 0..64, shown in the header only (default: 0 on Ethernet, none on InfiniBand).")
+    Integer gidIndex;
 
     @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for perftest's sake: there is no CPU to warn about.")
     boolean cpuFreq;
@@ -110,9 +112,18 @@ final class PerftestCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** perftest's largest message ({@code MAX_SIZE}) and fewest iterations ({@code MIN_ITER}). */
-    static final long MAX_SIZE = 8_388_608;
+    /**
+     * perftest's largest {@code -s} (its parser takes up to {@code UINT_MAX / 2}; {@code MAX_SIZE}, 8 MiB, is only
+     * where {@code -a} stops) and fewest iterations ({@code MIN_ITER}).
+     */
+    static final long MAX_SIZE = 2_147_483_647;
     static final int MIN_ITER = 5;
+    /** perftest's {@code MAX_CQ_MOD}, {@code DEF_CQ_MOD} and {@code MSG_SIZE_CQ_MOD_LIMIT}. */
+    static final int MAX_CQ_MOD = 1024;
+    static final int DEF_CQ_MOD = 100;
+    static final long MSG_SIZE_CQ_MOD_LIMIT = 8192;
+    /** perftest's {@code DEF_INLINE_WRITE}: the inline size ib_write_lat takes on a ConnectX (ctx_set_max_inline). */
+    static final int DEF_INLINE_WRITE = 220;
 
     @Override
     public Integer call() {
@@ -163,8 +174,17 @@ final class PerftestCommand implements Callable<Integer> {
             if (latency && qps != 1) {
                 throw new IllegalArgumentException("-q " + qps + ": ib_write_lat runs on one QP; expected no -q");
             }
-            if (cqMod < 1) {
-                throw new IllegalArgumentException("-Q " + cqMod + " is out of range; expected at least 1");
+            if (cqMod != null && (cqMod < 1 || cqMod > MAX_CQ_MOD)) {
+                throw new IllegalArgumentException("-Q " + cqMod + " is out of range; expected 1.." + MAX_CQ_MOD
+                        + ", as perftest");
+            }
+            if (noPeak && latency) {
+                throw new IllegalArgumentException("-N: the peak is a bandwidth figure; expected no -N with"
+                        + " ib_write_lat, as perftest");
+            }
+            if (gidIndex != null && (gidIndex < 0 || gidIndex > 64)) {
+                throw new IllegalArgumentException("-x " + gidIndex + " is out of range; expected a GID index 0..64,"
+                        + " as perftest");
             }
             if (all && size != null) {
                 throw new IllegalArgumentException("-a and -s " + size + " both choose the sizes; expected one of them");
@@ -188,8 +208,13 @@ final class PerftestCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        // perftest itself lowers the moderation to the depth.
-        int moderation = Math.min(cqMod, depth);
+        // perftest's force_dependecies: the depth at most the iterations; a message above 8 KiB signals every WRITE
+        // unless -Q asks otherwise or -a runs every size (its default ib_write_bw, 64 KiB, shows CQ Moderation 1);
+        // the moderation at most the depth.
+        depth = Math.min(depth, iterations);
+        boolean large = !all && sizes.get(0) > MSG_SIZE_CQ_MOD_LIMIT;
+        int moderation = Math.min(cqMod != null ? cqMod : large ? 1 : DEF_CQ_MOD, depth);
+        boolean largeWarning = large && cqMod != null && cqMod > 1;
         ScenarioConfig fabric;
         int clientHost;
         int serverHost;
@@ -221,7 +246,7 @@ final class PerftestCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return RocelabCommand.EXIT_BAD_INPUT;
         }
-        header(out, fabric, latency, depth, moderation, clientHost, serverHost);
+        header(out, fabric, latency, depth, moderation, largeWarning, clientHost, serverHost);
         Progress progress = Progress.of(err, quiet);
         int index = 0;
         for (long s : sizes) {
@@ -247,11 +272,14 @@ final class PerftestCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "# %d B did not complete before the scenario's run.stop-at%n", s);
                     continue;
                 }
-                // perftest's REPORT_FMT: Gb/s are 125,000,000 bytes per second, MiB/s 1,048,576.
+                // perftest's REPORT_FMT: Gb/s are 125,000,000 bytes per second, MiB/s 1,048,576. Below 0.1 Gb/s
+                // it prints REPORT_FMT_EXT instead, six decimals (print_full_bw_report's inc_accuracy).
                 double unit = gbits ? 125_000_000.0 : 1_048_576.0;
-                out.printf(Locale.ROOT, " %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f%n",
-                        r.sizeBytes(), r.iterations(), r.peakBytesPerSecond() / unit,
-                        r.averageBytesPerSecond() / unit, r.messagesPerSecond() / 1e6);
+                double average = r.averageBytesPerSecond() / unit;
+                String format = gbits && average < 0.1 ? " %-7d    %d           %-7.6f            %-7.6f            %-7.6f%n"
+                        : " %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f%n";
+                out.printf(Locale.ROOT, format, r.sizeBytes(), r.iterations(), r.peakBytesPerSecond() / unit, average,
+                        r.messagesPerSecond() / 1e6);
             }
             out.flush();
         }
@@ -263,11 +291,16 @@ final class PerftestCommand implements Callable<Integer> {
     private static final String LINE = "---------------------------------------------------------------------------------------\n";
 
     private void header(PrintWriter out, ScenarioConfig fabric, boolean latency, int depth, int moderation,
-            int clientHost, int serverHost) {
+            boolean largeWarning, int clientHost, int serverHost) {
         boolean ib = fabric.infiniband() != null;
         out.printf(Locale.ROOT, "# rocelab perftest %s: h%d writes to h%d on scenario '%s' (simulated: the fabric's and"
                 + " the RNICs' time, not the hosts')%n", latency ? "ib_write_lat" : "ib_write_bw", clientHost,
                 serverHost, fabric.name());
+        if (largeWarning) {
+            out.print(LINE);
+            out.println("Warning: Large message requested and CQ moderation enabled");
+            out.println("Warning: It can lead to inaccurate results");
+        }
         if (!latency && !noPeak && iterationsOver(20_000)) {
             out.println(" WARNING: BW peak won't be measured in this run.");
         }
@@ -283,12 +316,14 @@ final class PerftestCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, " Mtu             : %d[B]%n", fabric.nic().mtuBytes());
         out.printf(Locale.ROOT, " Link type       : %s%n", ib ? "IB" : "Ethernet");
-        if (!ib) {
-            out.printf(Locale.ROOT, " GID index       : %d%n", gidIndex);
+        // perftest prints the GID index when it has one: -x's, or 0, which it takes on Ethernet without -x.
+        if (gidIndex != null || !ib) {
+            out.printf(Locale.ROOT, " GID index       : %d%n", gidIndex != null ? gidIndex : 0);
         }
-        out.println(" Max inline data : 0[B]");
+        out.printf(Locale.ROOT, " Max inline data : %d[B]%n", latency ? DEF_INLINE_WRITE : 0);
         out.println(" rdma_cm QPs\t : OFF");
-        out.printf(Locale.ROOT, " Data ex. method : %s%n", ib ? "IB" : "Ethernet");
+        // The exchange of QP numbers over a TCP socket, which perftest calls Ethernet on any link (rdma_cm with -R).
+        out.println(" Data ex. method : Ethernet");
         out.print(LINE);
         if (latency) {
             out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]"

@@ -1,6 +1,7 @@
 package rocelab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ class NcclTestsCommandTest {
     @Test
     void shouldPrintTheSizeAndCountNcclTestsPrintsOnTwelveRanks() throws IOException {
         // nccl-tests trims each rank's share to 16 bytes: on 12 ranks -b 1M runs 1,048,512 bytes, 21,844 elements per
-        // rank (rocelab printed 1,048,560 and 21,845), and 64 B is below its smallest all_gather (192 B).
+        // rank (rocelab printed 1,048,560 and 21,845).
         Path twelve = Files.writeString(dir.resolve("twelve.yaml"), Files.readString(fabric())
                 .replace("hosts: 8", "hosts: 12"));
         CliRun run = CliRun.of("nccl-tests", "all_gather", "--scenario", twelve.toString(), "-b", "1M", "-e", "1M",
@@ -87,10 +88,81 @@ class NcclTestsCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(rows(run.out())).singleElement().satisfies(r -> assertThat(List.of(r[0], r[1]))
                 .containsExactly("1048512", "21844"));
-        CliRun small = CliRun.of("nccl-tests", "all_gather", "--scenario", twelve.toString(), "-b", "64", "-e", "64",
-                "-q");
-        assertThat(small.out()).contains("# 64 B skipped: below 192 B, the smallest all_gather nccl-tests runs on 12"
-                + " ranks");
+        // A fractional size, as nccl-tests' parsesize reads it: 1.5M is 1,572,864 bytes (rocelab refused it).
+        CliRun half = CliRun.of("nccl-tests", "all_reduce", "--scenario", twelve.toString(), "-b", "1.5M", "-e",
+                "1.5M", "-n", "1", "-w", "0", "-q");
+        assertThat(half.exitCode()).as(half.err()).isZero();
+        assertThat(rows(half.out())).singleElement().satisfies(r -> assertThat(r[0]).isEqualTo("1572864"));
+    }
+
+    /**
+     * Below one element per rank nccl-tests calls NCCL with a count of 0 and prints the line, size and count 0,
+     * bandwidths 0, counted in its average (common.cu's TimeTest has no skip; BenchTime adds the busbw of every line):
+     * rocelab left the size out with a comment and averaged the other lines only (all_gather on 12 ranks, -b 64 -e 256
+     * -f 2: 64 B and 128 B are below the smallest, 192 B, so the average is half of 256 B's busbw). The average takes
+     * nccl-tests' %g (rocelab printed %.4f: 186.4471 where nccl-tests prints 186.447).
+     */
+    @Test
+    void shouldPrintZeroLinesBelowTheSmallestSizeAndAverageThemAsNcclTests() throws IOException {
+        Path twelve = Files.writeString(dir.resolve("twelve.yaml"), Files.readString(fabric())
+                .replace("hosts: 8", "hosts: 12"));
+        CliRun small = CliRun.of("nccl-tests", "all_gather", "--scenario", twelve.toString(), "-b", "64", "-e", "256",
+                "-f", "2", "-n", "2", "-w", "1", "-q");
+        assertThat(small.exitCode()).as(small.err()).isZero();
+        assertThat(small.out()).doesNotContain("skipped")
+                .contains("           0             0     float    none      -1     0.00    0.00    0.00    N/A"
+                        + "     0.00    0.00    0.00    N/A\n");
+        List<String[]> rows = rows(small.out());
+        assertThat(rows).extracting(r -> r[0]).containsExactly("0", "0", "192");
+        // Character for character: two spaces before each time column, as writeBenchmarkLineBody prints them.
+        String half = "  [ \\d.]{7}  [ \\d.]{6}  [ \\d.]{6}    N/A";
+        assertThat(small.out().lines().filter(l -> l.contains(" 192 ")))
+                .singleElement().asString().matches("         192             4     float    none      -1" + half + half);
+        double busbw = Double.parseDouble(rows.get(2)[7]);
+        String average = small.out().lines().filter(l -> l.startsWith("# Avg bus bandwidth")).findFirst().orElseThrow();
+        assertThat(Double.parseDouble(average.split(":")[1].strip())).isCloseTo(busbw / 3, within(0.005));
+    }
+
+    /**
+     * nccl-tests' time is each rank's own (from the barrier to its last iteration's end) combined by -a, the mean by
+     * default (common.cu: {@code average = 1}, {@code Allreduce(args, &deltaSec, average)}). rocelab refused -a and
+     * reported the last rank's end, -a 3: a 64 KiB broadcast on 8 ranks read 25.35 us where the ranks' mean is 21.23
+     * (the root is done first, the chain's tail last).
+     */
+    @Test
+    void shouldCombineTheRanksTimesAsNcclTestsAverage() throws IOException {
+        String f = fabric().toString();
+        double[] time = new double[5];
+        for (int a = 0; a <= 4; a++) {
+            List<String> args = new ArrayList<>(List.of("nccl-tests", "broadcast", "--scenario", f, "-b", "64K", "-e",
+                    "64K", "-n", "2", "-w", "1", "-q"));
+            if (a < 4) {
+                args.addAll(List.of("-a", Integer.toString(a)));
+            }
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            time[a] = Double.parseDouble(rows(run.out()).get(0)[5]);
+        }
+        assertThat(time[4]).as("the default is the mean").isEqualTo(time[1]);
+        assertThat(time[2]).isLessThan(time[1]);
+        assertThat(time[1]).isLessThan(time[3] * 0.95);
+        assertThat(time[0]).as("the root, rank 0, is done first").isEqualTo(time[2]);
+    }
+
+    /** C's %g, as nccl-tests prints its Avg bus bandwidth: six significant digits, no trailing zeros. */
+    @Test
+    void shouldPrintTheAverageAsCsPercentG() {
+        assertThat(NcclTestsCommand.general(186.4471234)).isEqualTo("186.447");
+        assertThat(NcclTestsCommand.general(46.25)).isEqualTo("46.25");
+        assertThat(NcclTestsCommand.general(12.0)).isEqualTo("12");
+        assertThat(NcclTestsCommand.general(0.853486)).isEqualTo("0.853486");
+        assertThat(NcclTestsCommand.general(0.00001234)).isEqualTo("1.234e-05");
+        assertThat(NcclTestsCommand.general(1234567.0)).isEqualTo("1.23457e+06");
+        assertThat(NcclTestsCommand.general(0)).isEqualTo("0");
+        // getFloatStr keeps the first format whose text fits: a value rounding up to another digit drops a decimal.
+        assertThat(NcclTestsCommand.number(9999.996, 7)).isEqualTo("10000.0");
+        assertThat(NcclTestsCommand.number(999.996, 6)).isEqualTo("1000.0");
+        assertThat(NcclTestsCommand.number(1234567.0, 6)).isEqualTo(" 1e+06");
     }
 
     @Test
@@ -141,8 +213,6 @@ class NcclTestsCommandTest {
                 .contains("-d half is not simulated", "expected -d float");
         assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-a", "tree").err()).isEqualTo("error: -a"
                 + " tree is nccl-tests' --average (0..3), not the algorithm; expected --algorithm tree\n");
-        assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-a", "1").err())
-                .contains("the simulation measures one time for all ranks");
         assertThat(CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-o", "all").exitCode())
                 .isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
         CliRun accepted = CliRun.of("nccl-tests", "all_reduce", "--scenario", f, "-c", "0", "-g", "1", "-d", "float",
@@ -233,8 +303,9 @@ class NcclTestsCommandTest {
     void shouldPrintTheRootForBroadcastAndReduceAndMinusOneOtherwise() throws IOException {
         String f = fabric().toString();
         for (String op : new String[] {"broadcast", "reduce"}) {
+            // -a 3: the closed form below is the last rank's end (nccl-tests' default, -a 1, is the ranks' mean).
             CliRun run = CliRun.of("nccl-tests", op, "-r", "3", "--scenario", f, "-b", "16M", "-e", "16M", "-n", "1",
-                    "-w", "0");
+                    "-w", "0", "-a", "3");
             assertThat(run.exitCode()).as(run.err()).isZero();
             String[] row = rows(run.out()).get(0);
             assertThat(row[4]).isEqualTo("3");

@@ -1,5 +1,6 @@
 package rocelab.scenario.nccl;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import rocelab.scenario.ProgressListener;
@@ -40,6 +41,20 @@ public final class NcclTests {
         }
     }
 
+    /**
+     * nccl-tests' {@code -a}: how the ranks' own times (each from the barrier to its own last iteration's end) make
+     * the one reported, as its {@code Allreduce(args, &deltaSec, average)}: rank 0's, their mean (its default), the
+     * least or the most.
+     */
+    public enum Average {
+        RANK0, AVG, MIN, MAX;
+
+        /** By nccl-tests' number, 0..3. */
+        public static Average of(int code) {
+            return values()[code];
+        }
+    }
+
     /** One line of the table; {@code completed} is false if the run ended before the last iteration did. */
     public record Row(long sizeBytes, long count, double timeUs, double algbwGBps, double busbwGBps,
             boolean completed) {}
@@ -75,9 +90,18 @@ public final class NcclTests {
         return measure(fabric, op, size, warmup, iters, o, ProgressListener.NONE);
     }
 
-    /** Runs one size, reporting the simulation's progress; {@code size} must come from {@link #alignedSize}. */
+    /**
+     * Runs one size, reporting the simulation's progress, timed until the last rank is done ({@link Average#MAX}, the
+     * whole collective's time); {@code size} must come from {@link #alignedSize}.
+     */
     public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o,
             ProgressListener progress) {
+        return measure(fabric, op, size, warmup, iters, o, Average.MAX, progress);
+    }
+
+    /** Runs one size with the ranks' times combined as nccl-tests' {@code -a} says. */
+    public static Row measure(ScenarioConfig fabric, CollectiveOp op, long size, int warmup, int iters, Options o,
+            Average average, ProgressListener progress) {
         int n = ranks(fabric);
         Collective call = call(op, n, size, o);
         // nccl-tests synchronises every rank after the warm-up and only then starts its timer: the timed runs start
@@ -90,9 +114,20 @@ public final class NcclTests {
         int[][] done = sim.collectiveTasks().get(0).done();
         // Timing starts when the warm-up is over everywhere, at the barrier the timed runs wait for.
         long from = warmup == 0 ? 0 : latest(d, done[warmup - 1]);
-        long to = latest(d, done[done.length - 1]);
-        boolean completed = to >= 0;
-        double seconds = (to - from) / 1e12 / iters;
+        int[] last = done[done.length - 1];
+        boolean completed = latest(d, last) >= 0;
+        // Each rank's timer runs from the barrier to its own end; nccl-tests combines the ranks' times after.
+        double[] rankPs = new double[last.length];
+        for (int r = 0; r < last.length; r++) {
+            rankPs[r] = d.taskEndPs(last[r]) - from;
+        }
+        double ps = switch (average) {
+            case RANK0 -> rankPs[0];
+            case AVG -> Arrays.stream(rankPs).average().orElse(0);
+            case MIN -> Arrays.stream(rankPs).min().orElse(0);
+            case MAX -> Arrays.stream(rankPs).max().orElse(0);
+        };
+        double seconds = ps / 1e12 / iters;
         long s = call.sizeBytes();
         double algbw = s / seconds / 1e9;
         return new Row(s, count(op, s, n), seconds * 1e6, algbw, algbw * op.busFactor(n), completed);

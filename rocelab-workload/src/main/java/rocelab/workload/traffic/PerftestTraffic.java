@@ -15,9 +15,12 @@ import rocelab.workload.graph.TaskGraph;
  * moderation). So WRITE m of a QP, from {@code txDepth} on, is posted when the signalled WRITE that makes
  * {@code m - txDepth + 1} completions known has been acknowledged.
  *
- * <p>Latency ({@code ib_write_lat}): a ping-pong on one QP each way. The client posts WRITE k, polls its own
- * completion (the ACK), then waits until the server's WRITE k has landed in its memory before it posts WRITE k + 1;
- * the server waits for the client's WRITE k, posts its own, and polls its completion ({@code run_iter_lat_write}).
+ * <p>Latency ({@code ib_write_lat}): a ping-pong on one QP each way. Each side posts its next WRITE once its last one
+ * has completed (the ACK) and the other side's WRITE has landed in its memory ({@code run_iter_lat_write}: wait for
+ * the peer's byte, post, poll the completion). perftest's server, the side started without a host name, posts first
+ * ({@code !(scnt < 1 && machine == SERVER)} skips its first wait); here the client does, so that the client's posts
+ * are the initiator's. The two are the same ping-pong with the names swapped: each side's posts are one round trip
+ * apart, so both sides' tables read the same.
  *
  * <p>Bidirectional ({@code ib_write_bw -b}): the server runs the same loop towards the client at the same time, on QPs
  * of its own.
