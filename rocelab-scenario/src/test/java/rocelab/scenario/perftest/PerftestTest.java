@@ -235,8 +235,8 @@ class PerftestTest {
             posted[i] = i < 2048 ? 0 : (i - 2047) * 5_243_000L + 2_000_000;
             completed[i] = (i + 1) * 5_243_000L + 2_000_000;
         }
-        long start = System.nanoTime();
+        // The default 64 KiB run on 16 QPs: 80,000 WRITEs at a moderation of 1 (no wall time asserted here: speed is
+        // for benchmarks, never a unit test).
         assertThat(Perftest.peakInterval(posted, completed, 1)).isCloseTo(5_243_000 + 2_000_000.0 / n, within(1e-6));
-        assertThat((System.nanoTime() - start) / 1e9).isLessThan(1.0);
     }
 }
