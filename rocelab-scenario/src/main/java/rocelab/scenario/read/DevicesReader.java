@@ -471,6 +471,9 @@ final class DevicesReader {
         if (mode == FabricMode.INFINIBAND && m != null && m.has("ack")) {
             throw doc.at(m.keyNode("ack"), ScenarioReader.ACK_ON_INFINIBAND);
         }
+        if (mode == FabricMode.INFINIBAND && m != null && m.has("ecn")) {
+            throw doc.at(m.keyNode("ecn"), ScenarioReader.ECN_ON_INFINIBAND);
+        }
         CcSettings cc = congestion.congestionControl(m);
         int[] cnp = congestion.cnpQos(m);
         ReceiveParameters rx = devices.receive(m);

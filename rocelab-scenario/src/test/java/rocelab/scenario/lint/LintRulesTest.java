@@ -130,6 +130,24 @@ class LintRulesTest {
                 .contains(Severity.WARNING);
     }
 
+    /**
+     * InfiniBand has no IP ECN: switches mark FECN on every lane, so a lane off the Ethernet ECN classes is no finding
+     * (an audit's flows on SL 1 and 2 drew "ECN marking off on the RoCE queue", whose fix, switch.ecn, is an error).
+     */
+    @Test
+    void shouldNotAskForEcnMarkingOnInfiniband() throws Exception {
+        ScenarioConfig c = new ScenarioReader().read("""
+                name: t
+                fabric: {mode: infiniband, infiniband: {fecn: {}}}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: ib-cc}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 1MB, dscp: 8}
+                  - {kind: flow, src: 1, dst: 2, size: 1MB, dscp: 16}
+                """, "t.yaml", Path.of("."));
+        assertThat(Lint.check(c).of("L6")).isEmpty();
+    }
+
     @Test
     void shouldWarnAboutDscpZero() {
         assertThat(lint(GOOD_SWITCH.replace("cc: dcqcn", "cc: dcqcn, dscp: 0")).of("L8")).isNotEmpty();

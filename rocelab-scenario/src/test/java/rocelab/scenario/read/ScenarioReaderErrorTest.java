@@ -294,6 +294,11 @@ class ScenarioReaderErrorTest {
                         + " fabric.infiniband.vl-arbitration in infiniband mode");
         assertError(ib + "}\n" + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
                 "t.yaml:4:11: cc 'dcqcn' is a RoCE congestion control; expected none or ib-cc in infiniband mode");
+        // nic.ecn: false made every packet ineligible for FECN marking, silently (an audit's ib-cc incast: 0 marks).
+        String ecnRefused = "nic.ecn makes RoCE data ECN-capable in its IP header, which InfiniBand packets do not"
+                + " have; expected no ecn in infiniband mode, where switches mark FECN as fabric.infiniband.fecn says";
+        assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ecn: false}\n" + FLOW, "t.yaml:4:18: " + ecnRefused);
+        assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, ecn: false}\n" + FLOW, "t.yaml:5:16: " + ecnRefused);
         assertError("name: t\nfabric: {mode: roce-lossy}\n" + TOPO + "nic: {cc: ib-cc}\n" + FLOW,
                 "t.yaml:4:11: ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
                         + " infiniband}, or a RoCE control such as dcqcn");
