@@ -468,11 +468,8 @@ final class DevicesReader {
     private NicConfig nic(int host, Node merged, PfcParameters basePfc) throws ScenarioException {
         YamlMap m = merged == null ? null : YamlMap.of(doc, merged, "nic", DeviceReader.nicKeys());
         NicParameters params = devices.nic(m, fabricMtu, mtuNode);
-        if (mode == FabricMode.INFINIBAND && m != null && m.has("ack")) {
-            throw doc.at(m.keyNode("ack"), ScenarioReader.ACK_ON_INFINIBAND);
-        }
-        if (mode == FabricMode.INFINIBAND && m != null && m.has("ecn")) {
-            throw doc.at(m.keyNode("ecn"), ScenarioReader.ECN_ON_INFINIBAND);
+        if (mode == FabricMode.INFINIBAND) {
+            InfinibandReader.refuseRoceNicKeys(doc, m);
         }
         CcSettings cc = congestion.congestionControl(m);
         int[] cnp = congestion.cnpQos(m);

@@ -457,11 +457,8 @@ public final class ScenarioReader {
         }
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
-        if (mode == FabricMode.INFINIBAND && nicMap != null && nicMap.has("ack")) {
-            throw doc.at(nicMap.keyNode("ack"), ACK_ON_INFINIBAND);
-        }
-        if (mode == FabricMode.INFINIBAND && nicMap != null && nicMap.has("ecn")) {
-            throw doc.at(nicMap.keyNode("ecn"), ECN_ON_INFINIBAND);
+        if (mode == FabricMode.INFINIBAND) {
+            InfinibandReader.refuseRoceNicKeys(doc, nicMap);
         }
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);

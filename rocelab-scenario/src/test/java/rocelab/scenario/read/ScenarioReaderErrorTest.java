@@ -299,6 +299,14 @@ class ScenarioReaderErrorTest {
                 + " have; expected no ecn in infiniband mode, where switches mark FECN as fabric.infiniband.fecn says";
         assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ecn: false}\n" + FLOW, "t.yaml:4:18: " + ecnRefused);
         assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, ecn: false}\n" + FLOW, "t.yaml:5:16: " + ecnRefused);
+        // RoCE-only RNIC settings were read and ignored: priority 5, trust pcp, PFC on [1] ran byte for byte the same.
+        assertError(ib + "}\n" + TOPO + "nic: {priority: 5}\n" + FLOW, "t.yaml:4:7: nic.priority is a RoCE RNIC's"
+                + " 802.1p priority for its data (the class PFC pauses); expected no priority in infiniband mode, where"
+                + " an HCA sends on the service level of its DSCP's class (switch.dscp-to-tc) and credits keep every"
+                + " lane lossless");
+        assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, pfc: [1]}\n" + FLOW, "t.yaml:5:16: nic.pfc is a"
+                + " RoCE RNIC's PFC priorities; expected no pfc in infiniband mode, where an HCA sends on the service"
+                + " level of its DSCP's class (switch.dscp-to-tc) and credits keep every lane lossless");
         assertError("name: t\nfabric: {mode: roce-lossy}\n" + TOPO + "nic: {cc: ib-cc}\n" + FLOW,
                 "t.yaml:4:11: ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
                         + " infiniband}, or a RoCE control such as dcqcn");
