@@ -60,21 +60,41 @@ final class InfinibandReader {
         }
         Node switchNode = top.get("switch");
         if (switchNode != null && !Doc.isNull(switchNode)) {
-            YamlMap sw = YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS);
-            if (sw.has("ecn")) {
-                throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
-                        + " expected fabric.infiniband.fecn for IB congestion control marking");
-            }
-            if (sw.has("buffer")) {
-                throw doc.at(sw.keyNode("buffer"), "switch.buffer is an Ethernet switch's shared buffer; expected"
-                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
-            }
-            if (sw.has("scheduler")) {
-                throw doc.at(sw.keyNode("scheduler"), "switch.scheduler schedules Ethernet traffic classes; expected"
-                        + " fabric.infiniband.vl-arbitration in infiniband mode");
-            }
+            refuseEthernetSwitchKeys(doc, YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS), "switch.");
         }
         return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
+    }
+
+    /**
+     * The Ethernet switch settings that have no meaning on InfiniBand, in {@code sw} ({@code switch}, or a
+     * {@code switches} entry, whose {@code dscp-to-tc} would be ignored too: the service levels are one map, the
+     * same at every switch); {@code label} names where, as {@code "switch."}.
+     */
+    static void refuseEthernetSwitchKeys(Doc doc, YamlMap sw, String label) throws ScenarioException {
+        if (sw.has("ecn")) {
+            throw doc.at(sw.keyNode("ecn"), label + "ecn marks IP ECN, which InfiniBand packets do not carry;"
+                    + " expected fabric.infiniband.fecn for IB congestion control marking");
+        }
+        if (sw.has("buffer")) {
+            throw doc.at(sw.keyNode("buffer"), label + "buffer is an Ethernet switch's shared buffer; expected"
+                    + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+        }
+        if (sw.has("scheduler")) {
+            throw doc.at(sw.keyNode("scheduler"), label + "scheduler schedules Ethernet traffic classes; expected"
+                    + " fabric.infiniband.vl-arbitration in infiniband mode");
+        }
+        if (label.equals("switch.")) {
+            return; // the fabric's one dscp-to-tc, and no sonic key there
+        }
+        if (sw.has("dscp-to-tc")) {
+            throw doc.at(sw.keyNode("dscp-to-tc"), label + "dscp-to-tc would give this switch service levels of"
+                    + " its own, but an InfiniBand packet keeps the one its HCA set; expected switch.dscp-to-tc (one"
+                    + " map for the fabric) in infiniband mode");
+        }
+        if (sw.has("sonic")) {
+            throw doc.at(sw.keyNode("sonic"), label + "sonic imports an Ethernet switch's configuration; expected no"
+                    + " sonic in infiniband mode");
+        }
     }
 
     /**

@@ -299,6 +299,21 @@ class ScenarioReaderErrorTest {
                 + " have; expected no ecn in infiniband mode, where switches mark FECN as fabric.infiniband.fecn says";
         assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ecn: false}\n" + FLOW, "t.yaml:4:18: " + ecnRefused);
         assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, ecn: false}\n" + FLOW, "t.yaml:5:16: " + ecnRefused);
+        // What switch: refuses, a switches entry read and ignored (ecn none, buffer 4MB, a strict scheduler, another
+        // dscp-to-tc: each ran byte for byte the same).
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, ecn: {marking: none}}]\n" + FLOW,
+                "t.yaml:4:28: a switches entry's ecn marks IP ECN, which InfiniBand packets do not carry; expected"
+                        + " fabric.infiniband.fecn for IB congestion control marking");
+        assertError(ib + "}\n" + TOPO + "switches: [{role: leaf, buffer: 4MB}]\n" + FLOW,
+                "t.yaml:4:25: a switches entry's buffer is an Ethernet switch's shared buffer; expected"
+                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, dscp-to-tc: {26: 1}}]\n" + FLOW,
+                "t.yaml:4:28: a switches entry's dscp-to-tc would give this switch service levels of its own, but an"
+                        + " InfiniBand packet keeps the one its HCA set; expected switch.dscp-to-tc (one map for the"
+                        + " fabric) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, ports: [{port: 0, ecn: {marking: none}}]}]\n"
+                + FLOW, "t.yaml:4:46: a ports entry's ecn marks IP ECN, which InfiniBand packets do not carry;"
+                        + " expected fabric.infiniband.fecn for IB congestion control marking");
         // RoCE-only RNIC settings were read and ignored: priority 5, trust pcp, PFC on [1] ran byte for byte the same.
         assertError(ib + "}\n" + TOPO + "nic: {priority: 5}\n" + FLOW, "t.yaml:4:7: nic.priority is a RoCE RNIC's"
                 + " 802.1p priority for its data (the class PFC pauses); expected no priority in infiniband mode, where"
