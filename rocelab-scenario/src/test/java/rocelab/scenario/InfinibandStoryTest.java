@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.engine.Time;
+import rocelab.fabric.congestion.RateCause;
 import rocelab.fabric.probe.PfcProbe;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
@@ -294,5 +295,39 @@ class InfinibandStoryTest {
         long named = lines.stream().skip(1).filter(l -> l.split(",", -1)[header.indexOf("credit_victim")]
                 .equals("true")).count();
         assertThat(named).isEqualTo(victims.size());
+    }
+
+    /**
+     * A BECN that finds its QP's CCT index at ccti-limit raises nothing (Annex A10 caps the increase), so the journey
+     * does not say the congestion control reacted, and the summary's "CCT index raises" (rate_cuts) leave it out:
+     * an audit's 4-to-1 incast at ccti-limit 12 told "its congestion control reacts" with no change after it, and
+     * counted every BECN as a raise.
+     */
+    @Test
+    void shouldTellABecnAtTheCctiLimitAsRaisingNothing() {
+        Told t = journey("""
+                name: ib-cc-at-limit
+                fabric:
+                  mode: infiniband
+                  infiniband: {vl-buffer: 32KiB, fecn: {threshold: 20KiB, marking-rate: 1, packet-size: 1KiB}}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                nic:
+                  cc: ib-cc
+                  ib-cc: {ccti-increase: 3, ccti-limit: 12, ccti-min: 1, ccti-timer: 4us, cct-step: 200ns}
+                traffic:
+                  - {kind: incast, senders: 1-4, receiver: 0, size: 1MiB}
+                """, 0);
+        long handled = t.events().stream().filter(e -> e.kind() == JourneyEvent.Kind.CNP_HANDLED).count();
+        long raised = t.events().stream().filter(e -> e.kind() == JourneyEvent.Kind.RATE
+                && ((JourneyEvent.RateChange) e.cause()).cause() == RateCause.BECN).count();
+        assertThat(raised).isPositive().isLessThan(handled);
+        assertThat(t.text()).contains("its CCT index is at its ccti-limit already, so it raises nothing");
+        assertThat(t.text().split("congestion control reacts", -1).length - 1).isEqualTo((int) raised);
+        long raises = 0;
+        var qps = t.sim().network().queuePairs();
+        for (int q = 0; q < qps.size(); q++) {
+            raises += qps.get(q).congestionControl().rateCuts();
+        }
+        assertThat(t.result().totals().rateCuts()).isEqualTo(raises).isLessThan(t.result().totals().cnpHandled());
     }
 }

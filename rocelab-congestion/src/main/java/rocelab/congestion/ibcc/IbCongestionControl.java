@@ -24,7 +24,8 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
     private long rateBps;
     private long packetPs;
     private boolean timerRunning;
-    private long becns;
+    /** BECNs that raised the index: one at ccti-limit already raises nothing (the spec's increase is capped). */
+    private long raises;
     private final RateListener rates;
     private final int queuePair;
 
@@ -84,9 +85,12 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
 
     @Override
     public boolean onCnp(long nowPs, long notification) {
-        becns++;
         long before = rateBps;
+        int from = ccti;
         ccti = Math.min(p.cctiLimit(), ccti + p.cctiIncrease());
+        if (ccti > from) {
+            raises++;
+        }
         updateRate();
         rates.report(nowPs, queuePair, before, rateBps, Long.MAX_VALUE, Long.MAX_VALUE, RateCause.BECN, notification,
                 ccti);
@@ -126,11 +130,12 @@ public final class IbCongestionControl implements CongestionControl, EventHandle
 
     @Override
     public long rateCuts() {
-        return becns;
+        return raises;
     }
 
     @Override
     public String cutsCounted() {
-        return "IB CC index raises: one per BECN handled (each raises the CCT index, slowing injection)";
+        return "IB CC index raises: one per BECN handled below ccti-limit (it raises the CCT index, slowing"
+                + " injection; a BECN at the limit raises nothing)";
     }
 }

@@ -414,6 +414,15 @@ public final class JourneyText {
                 noticeByNumber.put(n.number(), e);
             }
         }
+        // The BECNs that raised their sender's CCT index (ib-cc reports the change the instant it handles one): a BECN
+        // with none found its index at ccti-limit already, and changed nothing.
+        Set<Long> raisedBy = new HashSet<>();
+        for (JourneyEvent e : events) {
+            if (e.kind() == JourneyEvent.Kind.RATE && e.cause() instanceof JourneyEvent.RateChange r
+                    && r.cause() == RateCause.BECN) {
+                raisedBy.add(r.value());
+            }
+        }
         // Each recovery's re-sends, by the recovery each re-sent packet names: a recovery is told once, not per packet.
         Map<Integer, RecoveryText.Resends> resends = new HashMap<>();
         for (JourneyEvent e : events) {
@@ -484,9 +493,13 @@ public final class JourneyText {
                 }
                 case CNP_HANDLED -> {
                     JourneyEvent.Notice n = (JourneyEvent.Notice) e.cause();
+                    String reaction = !e.flag() ? "ignored by its congestion control"
+                            : network.isInfiniband() && !raisedBy.contains(n.number())
+                                    ? "its CCT index is at its ccti-limit already, so it raises nothing (rate stays "
+                                            + gbps(e.value()) + " Gb/s)"
+                                    : "its congestion control reacts (rate until now " + gbps(e.value()) + " Gb/s)";
                     text = String.format(Locale.ROOT, "h%d's RNIC gets the CNP (sent at %s us for PSN %d): %s",
-                            e.node(), us(n.sentPs()), n.psn(), e.flag() ? "its congestion control reacts (rate until"
-                                    + " now " + gbps(e.value()) + " Gb/s)" : "ignored by its congestion control");
+                            e.node(), us(n.sentPs()), n.psn(), reaction);
                 }
                 case NAK_ARRIVED -> text = e.flag()
                         ? String.format(Locale.ROOT, "h%d gets a selective NAK: the receiver has every PSN before %d"

@@ -2,6 +2,8 @@ package rocelab.scenario.lint;
 
 import java.util.List;
 import java.util.Locale;
+import rocelab.congestion.ibcc.FecnParameters;
+import rocelab.congestion.ibcc.IbCcAlgorithm;
 import rocelab.engine.Rates;
 import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
@@ -90,8 +92,33 @@ final class CreditLoopRule implements LintRule {
                         roundTripPs / 1e6, lane, capGbps, 100 * capGbps / lineGbps, lineGbps),
                 "the lane's flows over this link together get at most that, even alone on an idle fabric: the"
                         + " sender waits for credits (" + senderWait + ") though nothing downstream is congested; a"
-                        + " receiver that frees later (a busy egress, a slow nic.rx) lowers it further",
+                        + " receiver that frees later (a busy egress, a slow nic.rx) lowers it further"
+                        + (fromSwitch && blindsFecn(c) ? BLIND_FECN : ""),
                 fix);
+    }
+
+    /**
+     * A switch port held at the cap waits for credits before its packets whenever its lane is backlogged, so IB CC
+     * takes it for a victim of congestion further on, and without Victim_Mask it marks no FECN even as the root of
+     * congestion (an audit's 4-to-1 incast into an HCA buffer 1 % short of the round trip: 7 marks in 345 us with
+     * 80 KB queued above a 20 KiB threshold).
+     */
+    private static final String BLIND_FECN = "; with ib-cc, the switch port waits for credits before its packets"
+            + " whenever its lane is backlogged, so it counts as a victim of congestion further on and marks no FECN"
+            + " (fecn victim-mask: false) even where it is itself the root of congestion";
+
+    /** Whether the switches mark FECN for ib-cc senders but not on lanes that waited for credits. */
+    private static boolean blindsFecn(LintContext c) {
+        FecnParameters fecn = c.config().infiniband().fecn();
+        if (fecn == null || fecn.victimMask()) {
+            return false;
+        }
+        for (int[] f : c.flows()) {
+            if (c.nic(f[0]).congestion().name().equals(IbCcAlgorithm.NAME)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String gbps(long bps) {

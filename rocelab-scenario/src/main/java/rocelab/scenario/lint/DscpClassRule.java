@@ -31,6 +31,11 @@ final class DscpClassRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        if (c.infiniband()) {
+            // An HCA has no priority to disagree with: its packets' service level is their DSCP's class, the lane that
+            // level's, the same on every port (fabric.infiniband.sl-to-vl).
+            return;
+        }
         for (LintContext.Path path : c.dataPaths()) {
             // The sender's priority is the reference for its RoCE DSCP: the class the RNIC queues the data in and
             // pauses. A traffic item with a DSCP of its own is judged against its first hop, and one that is lossy

@@ -25,6 +25,11 @@ final class EcnEnabledRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        if (c.infiniband()) {
+            // No IP ECN there: the switches mark FECN on every lane (fabric.infiniband.fecn), and switch.ecn, the fix
+            // this rule would name, is an error in infiniband mode.
+            return;
+        }
         boolean readsEcn = false;
         for (int[] f : c.flows()) {
             NicConfig sender = c.nic(f[0]);

@@ -106,6 +106,9 @@ final class DevicesReader {
             }
             for (Node n : doc.list(list, "switches", "a list of overrides, each with a name or role")) {
                 YamlMap item = YamlMap.of(doc, n, "a switches entry", keys.toArray(new String[0]));
+                if (mode == FabricMode.INFINIBAND) {
+                    InfinibandReader.refuseEthernetSwitchKeys(doc, item, "a switches entry's ");
+                }
                 if (item.get("pfc") instanceof org.yaml.snakeyaml.nodes.MappingNode pfcNode) {
                     uniform(YamlMap.of(doc, pfcNode, "pfc", PfcReader.KEYS), "pause-response",
                             "switch.pfc.pause-response");
@@ -308,6 +311,10 @@ final class DevicesReader {
             int[] mtuByPort, long[] headroom) throws ScenarioException {
         for (Node n : doc.list(list, "ports", "a list of port overrides, each with port or to")) {
             YamlMap p = YamlMap.of(doc, n, "a ports entry", PORT_KEYS);
+            if (mode == FabricMode.INFINIBAND && p.has("ecn")) {
+                throw doc.at(p.keyNode("ecn"), "a ports entry's ecn marks IP ECN, which InfiniBand packets do not"
+                        + " carry; expected fabric.infiniband.fecn for IB congestion control marking");
+            }
             boolean[] hit = selectPorts(p, node);
             EcnParameters ecn = p.has("ecn") ? congestion.ecn(YamlMerge.merge(ecnBase, p.get("ecn"))) : null;
             int mtu = p.has("mtu") ? mtu(p.get("mtu")) : -1;
@@ -468,8 +475,8 @@ final class DevicesReader {
     private NicConfig nic(int host, Node merged, PfcParameters basePfc) throws ScenarioException {
         YamlMap m = merged == null ? null : YamlMap.of(doc, merged, "nic", DeviceReader.nicKeys());
         NicParameters params = devices.nic(m, fabricMtu, mtuNode);
-        if (mode == FabricMode.INFINIBAND && m != null && m.has("ack")) {
-            throw doc.at(m.keyNode("ack"), ScenarioReader.ACK_ON_INFINIBAND);
+        if (mode == FabricMode.INFINIBAND) {
+            InfinibandReader.refuseRoceNicKeys(doc, m);
         }
         CcSettings cc = congestion.congestionControl(m);
         int[] cnp = congestion.cnpQos(m);

@@ -2,6 +2,7 @@ package rocelab.scenario.read;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.nodes.Node;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ibcc.FecnParameters;
@@ -20,6 +21,15 @@ import rocelab.scenario.InfinibandSettings;
 final class InfinibandReader {
     /** The largest InfiniBand path MTU. */
     static final int MAX_MTU = 4096;
+    /** RNIC settings of RoCE alone (besides ack and ecn), each with what it sets, refused in infiniband mode. */
+    private static final List<String> ROCE_NIC_KEYS = List.of("priority", "trust", "dscp-to-priority", "pfc",
+            "pause-response");
+    private static final Map<String, String> ROCE_NIC_WHAT = Map.of(
+            "priority", "802.1p priority for its data (the class PFC pauses)",
+            "trust", "classification of received frames (PCP or DSCP)",
+            "dscp-to-priority", "DSCP to priority map",
+            "pfc", "PFC priorities",
+            "pause-response", "time to act on a PFC frame");
 
     private final Doc doc;
 
@@ -50,21 +60,66 @@ final class InfinibandReader {
         }
         Node switchNode = top.get("switch");
         if (switchNode != null && !Doc.isNull(switchNode)) {
-            YamlMap sw = YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS);
-            if (sw.has("ecn")) {
-                throw doc.at(sw.keyNode("ecn"), "switch.ecn marks IP ECN, which InfiniBand packets do not carry;"
-                        + " expected fabric.infiniband.fecn for IB congestion control marking");
-            }
-            if (sw.has("buffer")) {
-                throw doc.at(sw.keyNode("buffer"), "switch.buffer is an Ethernet switch's shared buffer; expected"
-                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
-            }
-            if (sw.has("scheduler")) {
-                throw doc.at(sw.keyNode("scheduler"), "switch.scheduler schedules Ethernet traffic classes; expected"
-                        + " fabric.infiniband.vl-arbitration in infiniband mode");
-            }
+            refuseEthernetSwitchKeys(doc, YamlMap.of(doc, switchNode, "switch", DeviceReader.SWITCH_KEYS), "switch.");
         }
         return new InfinibandReader(doc).read(fabric.get("infiniband"), mtu);
+    }
+
+    /**
+     * The Ethernet switch settings that have no meaning on InfiniBand, in {@code sw} ({@code switch}, or a
+     * {@code switches} entry, whose {@code dscp-to-tc} would be ignored too: the service levels are one map, the
+     * same at every switch); {@code label} names where, as {@code "switch."}.
+     */
+    static void refuseEthernetSwitchKeys(Doc doc, YamlMap sw, String label) throws ScenarioException {
+        if (sw.has("ecn")) {
+            throw doc.at(sw.keyNode("ecn"), label + "ecn marks IP ECN, which InfiniBand packets do not carry;"
+                    + " expected fabric.infiniband.fecn for IB congestion control marking");
+        }
+        if (sw.has("buffer")) {
+            throw doc.at(sw.keyNode("buffer"), label + "buffer is an Ethernet switch's shared buffer; expected"
+                    + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+        }
+        if (sw.has("scheduler")) {
+            throw doc.at(sw.keyNode("scheduler"), label + "scheduler schedules Ethernet traffic classes; expected"
+                    + " fabric.infiniband.vl-arbitration in infiniband mode");
+        }
+        if (label.equals("switch.")) {
+            return; // the fabric's one dscp-to-tc, and no sonic key there
+        }
+        if (sw.has("dscp-to-tc")) {
+            throw doc.at(sw.keyNode("dscp-to-tc"), label + "dscp-to-tc would give this switch service levels of"
+                    + " its own, but an InfiniBand packet keeps the one its HCA set; expected switch.dscp-to-tc (one"
+                    + " map for the fabric) in infiniband mode");
+        }
+        if (sw.has("sonic")) {
+            throw doc.at(sw.keyNode("sonic"), label + "sonic imports an Ethernet switch's configuration; expected no"
+                    + " sonic in infiniband mode");
+        }
+    }
+
+    /**
+     * The RNIC settings that only RoCE has, refused in infiniband mode rather than read and ignored: an HCA sends on
+     * the service level of its DSCP's class (no priority, trust or DSCP-to-priority map), its lanes are lossless by
+     * credits (no PFC, so no pause response), its ACKs travel on their QP's service level, and its packets have no IP
+     * ECN field. {@code nic} may be null (no block).
+     */
+    static void refuseRoceNicKeys(Doc doc, YamlMap nic) throws ScenarioException {
+        if (nic == null) {
+            return;
+        }
+        if (nic.has("ack")) {
+            throw doc.at(nic.keyNode("ack"), ScenarioReader.ACK_ON_INFINIBAND);
+        }
+        if (nic.has("ecn")) {
+            throw doc.at(nic.keyNode("ecn"), ScenarioReader.ECN_ON_INFINIBAND);
+        }
+        for (String key : ROCE_NIC_KEYS) {
+            if (nic.has(key)) {
+                throw doc.at(nic.keyNode(key), "nic." + key + " is a RoCE RNIC's " + ROCE_NIC_WHAT.get(key)
+                        + "; expected no " + key + " in infiniband mode, where an HCA sends on the service level of"
+                        + " its DSCP's class (switch.dscp-to-tc) and credits keep every lane lossless");
+            }
+        }
     }
 
     /** In infiniband mode the congestion control is none or ib-cc; ib-cc needs an InfiniBand fabric. */

@@ -117,6 +117,13 @@ public final class ScenarioReader {
     /** Why {@code nic.ack} is refused in infiniband mode. */
     static final String ACK_ON_INFINIBAND = "nic.ack sets the DSCP and priority of RoCEv2 ACKs; expected no ack in"
             + " infiniband mode, where an ACK travels on its QP's service level";
+    /**
+     * Why {@code nic.ecn} is refused in infiniband mode: it makes RoCE data ECN-capable in its IP header, which an
+     * InfiniBand packet does not have; {@code ecn: false} would silently keep every packet from FECN marking.
+     */
+    static final String ECN_ON_INFINIBAND = "nic.ecn makes RoCE data ECN-capable in its IP header, which InfiniBand"
+            + " packets do not have; expected no ecn in infiniband mode, where switches mark FECN as"
+            + " fabric.infiniband.fecn says";
 
     /** Reads and validates a scenario file; relative files inside (flows-csv) resolve against the file's folder. */
     public ScenarioConfig read(Path file) throws ScenarioException {
@@ -450,8 +457,8 @@ public final class ScenarioReader {
         }
         int[] cnpQos = congestion.cnpQos(nicMap);
         NicParameters nic = devices.nic(nicMap, mtu, fabric.keyNode("mtu"));
-        if (mode == FabricMode.INFINIBAND && nicMap != null && nicMap.has("ack")) {
-            throw doc.at(nicMap.keyNode("ack"), ACK_ON_INFINIBAND);
+        if (mode == FabricMode.INFINIBAND) {
+            InfinibandReader.refuseRoceNicKeys(doc, nicMap);
         }
         TrafficReader trafficReader = new TrafficReader(doc, topology.hostCount(), baseDir);
         trafficReader.sizing(sizing);

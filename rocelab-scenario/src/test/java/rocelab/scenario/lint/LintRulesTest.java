@@ -130,6 +130,30 @@ class LintRulesTest {
                 .contains(Severity.WARNING);
     }
 
+    /**
+     * InfiniBand has no IP ECN: switches mark FECN on every lane, so a lane off the Ethernet ECN classes is no finding
+     * (an audit's flows on SL 1 and 2 drew "ECN marking off on the RoCE queue", whose fix, switch.ecn, is an error);
+     * nor has an HCA a priority or DSCP map for the switches' classes to disagree with (the same audit's DSCP 0 drew
+     * L1's "the sending RNICs use priority 3" and L7's trust finding, on settings infiniband mode refuses).
+     */
+    @Test
+    void shouldNotAskForEcnMarkingOrRnicPrioritiesOnInfiniband() throws Exception {
+        ScenarioConfig c = new ScenarioReader().read("""
+                name: t
+                fabric: {mode: infiniband, infiniband: {fecn: {}}}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: ib-cc, dscp: 0}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 1MB, dscp: 8}
+                  - {kind: flow, src: 1, dst: 2, size: 1MB, dscp: 16}
+                  - {kind: flow, src: 2, dst: 0, size: 1MB}
+                """, "t.yaml", Path.of("."));
+        LintReport r = Lint.check(c);
+        assertThat(r.of("L6")).isEmpty();
+        assertThat(r.of("L1")).isEmpty();
+        assertThat(r.of("L7")).isEmpty();
+    }
+
     @Test
     void shouldWarnAboutDscpZero() {
         assertThat(lint(GOOD_SWITCH.replace("cc: dcqcn", "cc: dcqcn, dscp: 0")).of("L8")).isNotEmpty();

@@ -407,6 +407,39 @@ class LintWhatIfTest {
         assertThat(goodputGbps(run(fixed))).isGreaterThan(97);
     }
 
+    /**
+     * A switch port held back by its receiver's credit round trip is a victim to IB CC, so without victim-mask it marks
+     * no FECN though it is the root of the incast: an audit's hca-buffer 1 % short of the round trip (7 credit packets
+     * of 65 for a 2.331 us loop) drew 7 marks in 345 us with 80 KB queued above the 20 KiB threshold. L21 says so on
+     * the switch's link, not on the HCA's, and not when the switches mark victims too.
+     */
+    @Test
+    void shouldWarnThatACappedSwitchPortMarksNoFecnWithoutVictimMask() {
+        String yaml = """
+                name: blind
+                fabric:
+                  mode: infiniband
+                  infiniband: {hca-buffer: 32KiB, fecn: {threshold: 20KiB%s}}
+                topology: {kind: single-switch, hosts: 5, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: ib-cc}
+                traffic:
+                  - {kind: incast, senders: 1-4, receiver: 0, size: 1MiB}
+                """;
+        ScenarioConfig blind = parse(yaml.formatted(""));
+        List<Finding> found = Lint.check(blind).of("L21");
+        assertThat(found).singleElement().satisfies(f -> assertThat(f.symptom())
+                .contains("marks no FECN (fecn victim-mask: false) even where it is itself the root of congestion"));
+        RunResult r = run(blind);
+        long marks = 0;
+        for (int p = 0; p < r.network().switchAt(0).portCount(); p++) {
+            marks += r.network().switchAt(0).port(p).counter(PortCounter.ECN_MARKED);
+        }
+        assertThat(marks).as("the incast's 1,024 packets, most behind 80 KB").isLessThan(20);
+        ScenarioConfig victims = parse(yaml.formatted(", victim-mask: true"));
+        assertThat(Lint.check(victims).of("L21")).singleElement().satisfies(f -> assertThat(f.symptom())
+                .doesNotContain("FECN"));
+    }
+
     @Test
     void shouldNameTheCapOfLongLinksThatTheRunMeets() {
         // The auditor's single-switch runs: 64 KiB lanes (15 packets) cover a 2 us cable, not a 3 us or 5 us one.

@@ -294,6 +294,34 @@ class ScenarioReaderErrorTest {
                         + " fabric.infiniband.vl-arbitration in infiniband mode");
         assertError(ib + "}\n" + TOPO + "nic: {cc: dcqcn}\n" + FLOW,
                 "t.yaml:4:11: cc 'dcqcn' is a RoCE congestion control; expected none or ib-cc in infiniband mode");
+        // nic.ecn: false made every packet ineligible for FECN marking, silently (an audit's ib-cc incast: 0 marks).
+        String ecnRefused = "nic.ecn makes RoCE data ECN-capable in its IP header, which InfiniBand packets do not"
+                + " have; expected no ecn in infiniband mode, where switches mark FECN as fabric.infiniband.fecn says";
+        assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ecn: false}\n" + FLOW, "t.yaml:4:18: " + ecnRefused);
+        assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, ecn: false}\n" + FLOW, "t.yaml:5:16: " + ecnRefused);
+        // What switch: refuses, a switches entry read and ignored (ecn none, buffer 4MB, a strict scheduler, another
+        // dscp-to-tc: each ran byte for byte the same).
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, ecn: {marking: none}}]\n" + FLOW,
+                "t.yaml:4:28: a switches entry's ecn marks IP ECN, which InfiniBand packets do not carry; expected"
+                        + " fabric.infiniband.fecn for IB congestion control marking");
+        assertError(ib + "}\n" + TOPO + "switches: [{role: leaf, buffer: 4MB}]\n" + FLOW,
+                "t.yaml:4:25: a switches entry's buffer is an Ethernet switch's shared buffer; expected"
+                        + " fabric.infiniband.vl-buffer (input buffer per port and lane) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, dscp-to-tc: {26: 1}}]\n" + FLOW,
+                "t.yaml:4:28: a switches entry's dscp-to-tc would give this switch service levels of its own, but an"
+                        + " InfiniBand packet keeps the one its HCA set; expected switch.dscp-to-tc (one map for the"
+                        + " fabric) in infiniband mode");
+        assertError(ib + "}\n" + TOPO + "switches: [{name: switch0, ports: [{port: 0, ecn: {marking: none}}]}]\n"
+                + FLOW, "t.yaml:4:46: a ports entry's ecn marks IP ECN, which InfiniBand packets do not carry;"
+                        + " expected fabric.infiniband.fecn for IB congestion control marking");
+        // RoCE-only RNIC settings were read and ignored: priority 5, trust pcp, PFC on [1] ran byte for byte the same.
+        assertError(ib + "}\n" + TOPO + "nic: {priority: 5}\n" + FLOW, "t.yaml:4:7: nic.priority is a RoCE RNIC's"
+                + " 802.1p priority for its data (the class PFC pauses); expected no priority in infiniband mode, where"
+                + " an HCA sends on the service level of its DSCP's class (switch.dscp-to-tc) and credits keep every"
+                + " lane lossless");
+        assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, pfc: [1]}\n" + FLOW, "t.yaml:5:16: nic.pfc is a"
+                + " RoCE RNIC's PFC priorities; expected no pfc in infiniband mode, where an HCA sends on the service"
+                + " level of its DSCP's class (switch.dscp-to-tc) and credits keep every lane lossless");
         assertError("name: t\nfabric: {mode: roce-lossy}\n" + TOPO + "nic: {cc: ib-cc}\n" + FLOW,
                 "t.yaml:4:11: ib-cc is InfiniBand congestion control (FECN/BECN); expected fabric: {mode:"
                         + " infiniband}, or a RoCE control such as dcqcn");
