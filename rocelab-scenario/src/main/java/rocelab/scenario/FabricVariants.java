@@ -146,20 +146,25 @@ public final class FabricVariants {
                 + ecn + " ib=" + ib + " vlan=" + vlan + "\n";
         // From RoCE to RoCE every RNIC keeps its own control (a device's own cc is no fabric's).
         boolean keepControls = !fromIb && mode != FabricMode.INFINIBAND;
-        return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn, c.nic(),
+        // On InfiniBand every data packet may carry FECN (nic.ecn is RoCE's, an error in an InfiniBand file): a RoCE
+        // scenario's ecn: false would have left ib-cc, said to take DCQCN's role, with no mark to react to.
+        boolean toIb = mode == FabricMode.INFINIBAND;
+        return new ScenarioConfig(c.name(), c.seed(), mode, vlan, c.topology(), c.switches(), pfc, ecn,
+                toIb ? c.nic().withEcnCapable(true) : c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c.devices(), pfc, fromIb || mode == FabricMode.INFINIBAND ? ecn : null, keepControls ? null : cc),
+                devices(c.devices(), pfc, fromIb || toIb ? ecn : null, keepControls ? null : cc, toIb),
                 ib, c.flowsOutput());
     }
 
     /**
      * The per-device settings on the other fabric: every switch takes the fabric's PFC (headroom computed per port
      * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
-     * fabric's congestion control ({@code cc}; null: each keeps its own). Everything else a device was given stays.
+     * fabric's congestion control ({@code cc}; null: each keeps its own), and on InfiniBand ({@code toIb}) its data
+     * markable. Everything else a device was given stays.
      */
     private static Devices devices(Devices d, PfcParameters pfc,
-            EcnParameters ecn, CcSettings cc) {
+            EcnParameters ecn, CcSettings cc, boolean toIb) {
         List<SwitchConfig> switches = new ArrayList<>();
         for (var sw : d.switches()) {
             long[] headroom = new long[sw.portCount()];
@@ -173,7 +178,8 @@ public final class FabricVariants {
         }
         List<NicConfig> nics = new ArrayList<>();
         for (var n : d.nics()) {
-            nics.add(new NicConfig(n.host(), n.parameters(), n.trust(), n.dscpToPriority(),
+            nics.add(new NicConfig(n.host(), toIb ? n.parameters().withEcnCapable(true) : n.parameters(), n.trust(),
+                    n.dscpToPriority(),
                     pfc.losslessMask(), cc != null ? cc : n.congestion(), n.notificationPoint(), n.reactionPoint(), n.cnpDscp(), n.cnpPriority(),
                     n.receive()));
         }

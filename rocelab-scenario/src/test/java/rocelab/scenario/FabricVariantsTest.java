@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import rocelab.fabric.probe.PortCounter;
+import rocelab.observe.RunResult;
 
 class FabricVariantsTest {
     private static final String ROCE = """
@@ -41,6 +43,32 @@ class FabricVariantsTest {
                 FabricMode.INFINIBAND);
         assertThat(none.congestion().name()).isEqualTo("none");
         assertThat(none.infiniband().fecn()).isNull();
+    }
+
+    /**
+     * A RoCE scenario whose RNICs send data not ECN-capable ({@code nic.ecn: false}) still has FECN marks on
+     * InfiniBand, where every data packet may carry one: ib-cc, said to take DCQCN's role, had no mark to react to
+     * (an audit's incast: 0 FECN marks).
+     */
+    @Test
+    void shouldLetInfinibandMarkWhatRoceSentNotEcnCapable() {
+        String notEct = ROCE.replace("nic: {cc: dcqcn}", "nic: {cc: dcqcn, ecn: false}")
+                + "nics: [{hosts: 1, ecn: false}]\n";
+        ScenarioConfig roce = Scenarios.parse(notEct);
+        assertThat(roce.nic().ecnCapable()).isFalse();
+        ScenarioConfig ib = FabricVariants.inMode(roce, FabricMode.INFINIBAND);
+        assertThat(ib.nic().ecnCapable()).isTrue();
+        assertThat(ib.devices().nics()).allSatisfy(n -> assertThat(n.parameters().ecnCapable()).isTrue());
+        RunResult r = Simulation.assemble(ib).run(ProgressListener.NONE);
+        long fecn = 0;
+        for (int s = 0; s < r.network().switchCount(); s++) {
+            for (int p = 0; p < r.network().switchAt(s).portCount(); p++) {
+                fecn += r.network().switchAt(s).port(p).counter(PortCounter.ECN_MARKED);
+            }
+        }
+        assertThat(fecn).as("FECN marks of the 3-to-1 incast").isPositive();
+        ScenarioConfig lossy = FabricVariants.inMode(roce, FabricMode.ROCE_LOSSY);
+        assertThat(lossy.nic().ecnCapable()).isFalse();
     }
 
     @Test

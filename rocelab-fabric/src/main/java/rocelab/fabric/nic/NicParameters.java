@@ -92,6 +92,12 @@ public record NicParameters(
                 pauseResponsePs, on, oooWindowPackets, oooReorderPackets, ackDscp, ackPriority);
     }
 
+    /** The same settings with data sent ECN-capable or not ({@code nic.ecn}). */
+    public NicParameters withEcnCapable(boolean on) {
+        return new NicParameters(mtuBytes, ackEvery, timeoutExponent, retryCount, dataDscp, dataPriority, on,
+                pauseResponsePs, ooo, oooWindowPackets, oooReorderPackets, ackDscp, ackPriority);
+    }
+
     /** Whether this RNIC's ACKs have a QoS of their own ({@code nic.ack}) rather than their QP's. */
     public boolean ownAckQos() {
         return ackDscp >= 0;
