@@ -18,7 +18,6 @@ import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.nccl.NcclTests;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
-import rocelab.scenario.read.UnitParser;
 import rocelab.workload.collective.Algorithm;
 import rocelab.workload.collective.Collective;
 import rocelab.workload.collective.CollectiveOp;
@@ -369,21 +368,10 @@ final class NcclTestsCommand implements Callable<Integer> {
 
     /** A size the nccl-tests way (8, 1K, 256M, 1G: powers of 1024), or with a rocelab unit (64MiB, 1MB). */
     private static long size(String flag, String text) {
-        String t = text.strip();
         long v;
         try {
-            if (t.matches("\\d+[KkMmGg]?")) {
-                char last = Character.toUpperCase(t.charAt(t.length() - 1));
-                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
-                v = Math.multiplyExact(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)), mult);
-            } else if (t.matches("\\d*\\.\\d+[KkMmGg]?")) {
-                // nccl-tests' parsesize reads a double ("%lf %1s"), so 1.5M is 1,572,864 bytes, truncated to whole ones.
-                char last = Character.toUpperCase(t.charAt(t.length() - 1));
-                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
-                v = (long) (Double.parseDouble(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult);
-            } else {
-                v = UnitParser.bytes(t);
-            }
+            // nccl-tests' parsesize reads a double ("%lf %1s"), so 1.5M is 1,572,864 bytes, truncated to whole ones.
+            v = ToolSize.parse(text, true);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IllegalArgumentException(flag + " '" + text + "' is not a size; expected bytes such as 8, 1K,"
                     + " 256M or 1G");

@@ -14,7 +14,6 @@ import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.perftest.Perftest;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
-import rocelab.scenario.read.UnitParser;
 import rocelab.workload.traffic.PerftestTraffic;
 
 /**
@@ -358,16 +357,9 @@ final class PerftestCommand implements Callable<Integer> {
 
     /** A size as perftest takes it (bytes, or with K, M, G: powers of 1024), or with a rocelab unit (64KiB). */
     private static long size(String text) {
-        String t = text.strip();
         long v;
         try {
-            if (t.matches("\\d+[KkMmGg]?")) {
-                char last = Character.toUpperCase(t.charAt(t.length() - 1));
-                long mult = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : last == 'G' ? 1L << 30 : 1;
-                v = Math.multiplyExact(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)), mult);
-            } else {
-                v = UnitParser.bytes(t);
-            }
+            v = ToolSize.parse(text, false);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IllegalArgumentException("-s '" + text + "' is not a size; expected bytes such as 2, 65536 or"
                     + " 64K");
