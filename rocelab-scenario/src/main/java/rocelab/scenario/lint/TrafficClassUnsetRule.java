@@ -16,6 +16,10 @@ final class TrafficClassUnsetRule implements LintRule {
 
     @Override
     public void check(LintContext c, Findings out) {
+        if (c.infiniband()) {
+            // Every virtual lane is lossless by credits, and service level 0 is no best-effort class: nothing to warn.
+            return;
+        }
         for (int[] f : c.flows()) {
             if (f[2] == 0) {
                 out.add(this, Severity.WARNING, List.of("h" + f[0]), List.of(), "RoCE traffic is sent with DSCP 0"

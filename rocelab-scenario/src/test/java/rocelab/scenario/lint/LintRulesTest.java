@@ -152,6 +152,8 @@ class LintRulesTest {
         assertThat(r.of("L6")).isEmpty();
         assertThat(r.of("L1")).isEmpty();
         assertThat(r.of("L7")).isEmpty();
+        // Nor the RoCE traffic class: service level 0 is a lossless lane like any other.
+        assertThat(r.of("L8")).isEmpty();
     }
 
     @Test
