@@ -34,6 +34,15 @@ class NcclTestsCommandTest {
         return out.lines().filter(l -> !l.startsWith("#")).map(l -> l.strip().split("\\s+")).toList();
     }
 
+    /** nccl-tests' warm-up default is one run (common.cu: warmup_iters = 1; it was 5 here). */
+    @Test
+    void shouldWarmUpOnceByDefaultAsNcclTests() throws IOException {
+        CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", fabric().toString(), "-b", "1K", "-e", "1K",
+                "-n", "1", "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains(" warmup iters: 1 iters: 1 ");
+    }
+
     @Test
     void shouldPrintOneLinePerSizeWithTheNcclTestsColumns() throws IOException {
         CliRun run = CliRun.of("nccl-tests", "all_reduce", "--scenario", fabric().toString(), "-b", "1K", "-e", "4M",
