@@ -108,6 +108,20 @@ final class CongestionReader {
             overrides.put(e.getKey(), value(v, e.getKey(), unit));
         }
         String p = profile;
+        try {
+            algorithm.factory(new CcSettings(name, p, overrides));
+        } catch (IllegalArgumentException e) {
+            // Said at the key whose value alone breaks it (ccti-limit: 20000 was said at the ib-cc mapping's start);
+            // at the block when only a combination does.
+            for (Map.Entry<String, Double> o : overrides.entrySet()) {
+                try {
+                    algorithm.factory(new CcSettings(name, p, Map.of(o.getKey(), o.getValue())));
+                } catch (IllegalArgumentException alone) {
+                    throw doc.at(entries.get(o.getKey()).getValueNode(), alone.getMessage()
+                            + "; expected valid values for nic." + name);
+                }
+            }
+        }
         return doc.build(block, "nic." + name, () -> {
             CcSettings s = new CcSettings(name, p, overrides);
             algorithm.factory(s);

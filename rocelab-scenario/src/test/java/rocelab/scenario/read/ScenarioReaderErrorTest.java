@@ -298,6 +298,10 @@ class ScenarioReaderErrorTest {
         String ecnRefused = "nic.ecn makes RoCE data ECN-capable in its IP header, which InfiniBand packets do not"
                 + " have; expected no ecn in infiniband mode, where switches mark FECN as fabric.infiniband.fecn says";
         assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ecn: false}\n" + FLOW, "t.yaml:4:18: " + ecnRefused);
+        // A congestion control's value out of its own range is said at that value, not at its block's start.
+        assertError(ib + "}\n" + TOPO + "nic: {cc: ib-cc, ib-cc: {ccti-increase: 1, ccti-limit: 20000}}\n" + FLOW,
+                "t.yaml:4:56: ccti-limit must be 0..16383 (a CCT has at most 16384 entries), got 20000; expected valid"
+                        + " values for nic.ib-cc");
         assertError(ib + "}\n" + TOPO + "nics:\n  - {hosts: 1, ecn: false}\n" + FLOW, "t.yaml:5:16: " + ecnRefused);
         // What switch: refuses, a switches entry read and ignored (ecn none, buffer 4MB, a strict scheduler, another
         // dscp-to-tc: each ran byte for byte the same).
