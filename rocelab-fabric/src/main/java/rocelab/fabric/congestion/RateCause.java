@@ -28,8 +28,11 @@ public enum RateCause {
     RTT_GRADIENT_RISING("TIMELY RTT gradient %s (rising)", "rtt"),
     /** DCTCP: an ECN echo cut the window; value: alpha in parts per million. */
     ECN_ECHO("DCTCP ECN echo (alpha %s)", "ecn-echo"),
-    /** DCTCP: a window of data ended without congestion. */
-    WINDOW_GROWTH("DCTCP window of data without marks (additive step)", "window"),
+    /**
+     * DCTCP: a window of data was acknowledged outside a CWR period. Not "without marks": echoes that came while the
+     * last cut's CWR period lasted cut nothing, and the window they fell in still grows.
+     */
+    WINDOW_GROWTH("DCTCP window of data acknowledged outside a CWR period (additive step)", "window"),
     /** The first RTT sample or a lower one set the window (DCTCP, Swift); value: the RTT in ps. */
     RTT_SAMPLE("RTT sample %s sets the window and pacing", "rtt-sample"),
     /** Swift; value: the delay sample in ps. */
