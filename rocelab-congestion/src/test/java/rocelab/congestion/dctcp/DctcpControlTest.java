@@ -145,4 +145,35 @@ class DctcpControlTest {
         assertThat(causes).containsExactly(RateCause.WINDOW_GROWTH);
         assertThat(RateCause.WINDOW_GROWTH.text()).doesNotContain("without marks").contains("outside a CWR period");
     }
+
+    /**
+     * A later, lower RTT sample lowers T: the pacing rate W / T rises while the window stays (it is under the new
+     * cap). The cause named must not say the sample set the window (a journey said "sets the window and pacing"
+     * beside an unchanged window).
+     */
+    @Test
+    void shouldNotSayALowerRttSampleSetTheWindowWhenOnlyThePacingMoved() {
+        List<long[]> changes = new ArrayList<>();
+        List<RateCause> causes = new ArrayList<>();
+        RateListener listener = (now, qp, from, to, window, cause, value, index) -> {
+            changes.add(new long[] {from, to, window});
+            causes.add(cause);
+        };
+        DctcpControl learnt = new DctcpControl(new DctcpParameters(G, 1.0, 615_000_000L, 0, 1_000_000_000L, G100),
+                listener, 0);
+        Packet marked = pool.acquire().ecnEcho(true);
+        learnt.onAck(0, feedback.fill(1_000, Time.us(12), 0, 149_000, marked)); // T = 12 us, W = 150 000, then cut
+        long window = learnt.windowBytes();
+        changes.clear();
+        causes.clear();
+        Packet clean = pool.acquire().ecnEcho(false);
+        learnt.onAck(0, feedback.fill(1_000, Time.us(10), 0, 149_000, clean)); // in CWR: only T moves, to 10 us
+        pool.release(marked);
+        pool.release(clean);
+        assertThat(learnt.windowBytes()).as("the window is under the new cap of 125 000 B").isEqualTo(window);
+        assertThat(causes).containsExactly(RateCause.RTT_SAMPLE);
+        assertThat(changes.get(0)).as("paced at 75 000 B / 10 us, was / 12 us; the window unchanged")
+                .containsExactly(50_000_000_000L, 60_000_000_000L, window);
+        assertThat(RateCause.RTT_SAMPLE.text()).doesNotContain("window and pacing");
+    }
 }
