@@ -116,7 +116,7 @@ public final class DctcpControl implements CongestionControl {
         react(ack.ecnEcho(), windowEnded, sentBytes);
         if (setBySample && cause == RateCause.WINDOW_GROWTH) {
             // The window is the one this ACK's first RTT sample set (a BDP), the growth step clamped to it: the journey
-            // names the sample, not a "window of data without marks" that has not been sent yet.
+            // names the sample, not a window of data that has not been sent yet.
             cause = RateCause.RTT_SAMPLE;
         }
     }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.engine.Time;
 import rocelab.fabric.congestion.AckFeedback;
+import rocelab.fabric.congestion.RateCause;
+import rocelab.fabric.congestion.RateListener;
 import rocelab.fabric.packet.Packet;
 import rocelab.fabric.packet.PacketPool;
 
@@ -96,12 +100,12 @@ class DctcpControlTest {
 
     /**
      * Without a given base RTT, the first ACK's RTT sample sets the window (a BDP): the rate change it reports names
-     * that sample, not a "window of data without marks" (the journey said so of a window not yet sent).
+     * that sample, not a window of data acknowledged (the journey said so of a window not yet sent).
      */
     @Test
     void shouldNameTheRttSampleAsTheCauseOfTheFirstWindowWhenTheBaseRttIsLearnt() {
-        java.util.List<rocelab.fabric.congestion.RateCause> causes = new java.util.ArrayList<>();
-        rocelab.fabric.congestion.RateListener listener = (now, qp, from, to, window, cause, value, index) ->
+        List<RateCause> causes = new ArrayList<>();
+        RateListener listener = (now, qp, from, to, window, cause, value, index) ->
                 causes.add(cause);
         DctcpControl learnt = new DctcpControl(new DctcpParameters(G, 1.0, 615_000_000L, 0, 1_000_000_000L, G100),
                 listener, 0);
@@ -109,6 +113,67 @@ class DctcpControlTest {
         learnt.onAck(0, feedback.fill(1000, Time.us(12), 0, 124_000, p));
         pool.release(p);
         assertThat(learnt.windowBytes()).isEqualTo(150_000);
-        assertThat(causes).containsExactly(rocelab.fabric.congestion.RateCause.RTT_SAMPLE);
+        assertThat(causes).containsExactly(RateCause.RTT_SAMPLE);
+    }
+
+    /**
+     * The additive step comes at the end of any window of data acknowledged outside CWR, whether or not ACKs in it
+     * echoed ECN: echoes that arrive during the CWR period after a cut are counted in F but cut nothing, and the
+     * window they fall in still grows when it closes after CWR (as HPCC ns-3 {@code HandleAckDctcp} and Linux do).
+     * The cause must not say the window had no marks (the journey said "window of data without marks" of it).
+     */
+    @Test
+    void shouldNotCallAWindowUnmarkedWhenItsEchoesCameDuringCwr() {
+        List<RateCause> causes = new ArrayList<>();
+        RateListener listener = (now, qp, from, to, window, cause, value, index) -> causes.add(cause);
+        DctcpControl dctcp = new DctcpControl(
+                new DctcpParameters(G, 1.0, 615_000_000L, Time.us(10), 1_000_000_000L, G100), listener, 0);
+        Packet clean = pool.acquire().ecnEcho(false);
+        Packet marked = pool.acquire().ecnEcho(true);
+        dctcp.onAck(0, feedback.fill(1_000, Time.us(12), 0, 124_000, clean)); // the first window ends at 125 000 B
+        dctcp.onAck(0, feedback.fill(1_000, Time.us(12), 0, 130_000, marked)); // cut; CWR until 132 000 B acked
+        dctcp.onAck(0, feedback.fill(124_000, Time.us(12), 0, 20_000, clean)); // window closes in CWR; next ends at 146 000
+        dctcp.onAck(0, feedback.fill(1_000, Time.us(12), 0, 20_000, marked)); // an echo in CWR, in the new window
+        dctcp.onAck(0, feedback.fill(6_000, Time.us(12), 0, 20_000, clean)); // CWR over at 133 000
+        causes.clear();
+        double alphaBefore = dctcp.alpha();
+        dctcp.onAck(0, feedback.fill(14_000, Time.us(12), 0, 20_000, clean)); // the window closes outside CWR
+        pool.release(clean);
+        pool.release(marked);
+        assertThat(dctcp.alpha()).as("F = 1 000 / 21 000 > 0: the window had a mark")
+                .isCloseTo((1 - G) * alphaBefore + G * (1_000.0 / 21_000), within(1e-12));
+        assertThat(causes).containsExactly(RateCause.WINDOW_GROWTH);
+        assertThat(RateCause.WINDOW_GROWTH.text()).doesNotContain("without marks").contains("outside a CWR period");
+    }
+
+    /**
+     * A later, lower RTT sample lowers T: the pacing rate W / T rises while the window stays (it is under the new
+     * cap). The cause named must not say the sample set the window (a journey said "sets the window and pacing"
+     * beside an unchanged window).
+     */
+    @Test
+    void shouldNotSayALowerRttSampleSetTheWindowWhenOnlyThePacingMoved() {
+        List<long[]> changes = new ArrayList<>();
+        List<RateCause> causes = new ArrayList<>();
+        RateListener listener = (now, qp, from, to, window, cause, value, index) -> {
+            changes.add(new long[] {from, to, window});
+            causes.add(cause);
+        };
+        DctcpControl learnt = new DctcpControl(new DctcpParameters(G, 1.0, 615_000_000L, 0, 1_000_000_000L, G100),
+                listener, 0);
+        Packet marked = pool.acquire().ecnEcho(true);
+        learnt.onAck(0, feedback.fill(1_000, Time.us(12), 0, 149_000, marked)); // T = 12 us, W = 150 000, then cut
+        long window = learnt.windowBytes();
+        changes.clear();
+        causes.clear();
+        Packet clean = pool.acquire().ecnEcho(false);
+        learnt.onAck(0, feedback.fill(1_000, Time.us(10), 0, 149_000, clean)); // in CWR: only T moves, to 10 us
+        pool.release(marked);
+        pool.release(clean);
+        assertThat(learnt.windowBytes()).as("the window is under the new cap of 125 000 B").isEqualTo(window);
+        assertThat(causes).containsExactly(RateCause.RTT_SAMPLE);
+        assertThat(changes.get(0)).as("paced at 75 000 B / 10 us, was / 12 us; the window unchanged")
+                .containsExactly(50_000_000_000L, 60_000_000_000L, window);
+        assertThat(RateCause.RTT_SAMPLE.text()).doesNotContain("window and pacing");
     }
 }

@@ -28,10 +28,17 @@ public enum RateCause {
     RTT_GRADIENT_RISING("TIMELY RTT gradient %s (rising)", "rtt"),
     /** DCTCP: an ECN echo cut the window; value: alpha in parts per million. */
     ECN_ECHO("DCTCP ECN echo (alpha %s)", "ecn-echo"),
-    /** DCTCP: a window of data ended without congestion. */
-    WINDOW_GROWTH("DCTCP window of data without marks (additive step)", "window"),
-    /** The first RTT sample or a lower one set the window (DCTCP, Swift); value: the RTT in ps. */
-    RTT_SAMPLE("RTT sample %s sets the window and pacing", "rtt-sample"),
+    /**
+     * DCTCP: a window of data was acknowledged outside a CWR period. Not "without marks": echoes that came while the
+     * last cut's CWR period lasted cut nothing, and the window they fell in still grows.
+     */
+    WINDOW_GROWTH("DCTCP window of data acknowledged outside a CWR period (additive step)", "window"),
+    /**
+     * An RTT sample moved the window or the pacing rate, rarely both (value: the RTT in ps): the first sets the window
+     * of DCTCP, Swift and HPCC (the rate stays at line rate); a lower one, the base RTT T, moves HPCC's window R x T
+     * and DCTCP's pacing W / T; Swift's smoothed RTT moves its pacing below one packet.
+     */
+    RTT_SAMPLE("RTT sample %s sets the window or the pacing rate", "rtt-sample"),
     /** Swift; value: the delay sample in ps. */
     DELAY_BELOW_TARGET("Swift delay %s below target", "delay"),
     DELAY_ABOVE_TARGET("Swift delay %s above target", "delay"),
