@@ -221,7 +221,9 @@ public final class EcmpFabric implements FlowRouter {
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
         int entropy = entropy(queuePair);
         double work = 8.0 * timing.wireBytes(sizeBytes);
-        int plane = planes == null || planeSpraying ? 0 : planeOf(queuePair, src, dst);
+        // A sprayed flow is timed over the first plane that reaches its destination: plane 0 cut off from it (a
+        // link down) had no route, and the flow waited at rate zero while the others carried it at packet level.
+        int plane = planes == null ? 0 : planeSpraying ? planes.planeFrom(0, src, dst) : planeOf(queuePair, src, dst);
         int hops = walk(network, src, dst, entropy, plane, links);
         if (hops < 0) {
             // No route now: the flow waits (rate zero) until a link event gives it one.
