@@ -98,6 +98,39 @@ class LinkOverridesTest {
                         + " each link once");
     }
 
+    private static final String PLANES = """
+            name: planes
+            fabric: {mode: roce-lossless, mtu: 4096}
+            topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, planes: 2, link: {rate: 800Gbps}}
+            links:
+            %s
+            traffic:
+              - {kind: flow, src: 0, dst: 2, size: 4MB}
+            """;
+
+    /**
+     * An RNIC of a multi-plane fabric sends on each port at its line rate over the planes: with h0's plane-0 link
+     * alone at 100 Gb/s it sent that QP at 250 Gb/s (the 500 Gb/s of its ports halved), 139.3 us for a 4 MB write
+     * whose closed form at 100 Gb/s, the flow level's and a single plane's time, is 335.8 us. A host's links keep one
+     * rate: overridden alike they run at it.
+     */
+    @Test
+    void shouldRefuseOneHostPortOfAMultiPlaneRnicAtARateOfItsOwn() {
+        assertThat(error(PLANES.formatted("  - {a: h0, b: p0.leaf0, rate: 100Gbps}")))
+                .isEqualTo("o.yaml:5:5: the link h0 - p0.leaf0 at 100 Gb/s leaves h0's port to p1.leaf0 at 400 Gb/s;"
+                        + " an RNIC of a multi-plane fabric splits its line rate into equal ports: expected the same"
+                        + " rate on every one of h0's links (one override per plane)");
+        String alike = PLANES.formatted("""
+                  - {a: h0, b: p0.leaf0, rate: 100Gbps}
+                  - {a: p1.leaf0, b: h0, rate: 100Gbps}
+                  - {a: p1.leaf0, b: p1.spine0, rate: 100Gbps}
+                  - {a: h1, b: p1.leaf0, delay: 3us}""");
+        for (Simulation.Model model : new Simulation.Model[] {Simulation.Model.PACKET, Simulation.Model.FLOW}) {
+            FlowRecord f = Simulation.assemble(Scenarios.parse(alike), model).run(ProgressListener.NONE).flows().get(0);
+            assertThat(f.fctPs()).as(model.name()).isEqualTo(f.idealFctPs());
+        }
+    }
+
     private static String error(String yaml) {
         Throwable t = catchThrowable(() -> new ScenarioReader().read(yaml, "o.yaml", Path.of(".")));
         assertThat(t).isInstanceOf(ScenarioException.class);

@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -144,6 +145,33 @@ class MultiPlaneScenarioTest {
         assertThat(r.network().nic(0).portDataBytes(1)).isPositive();
         assertThat(fromH0.completed()).isTrue();
         assertThat(r.network().linkLosses()).isPositive();
+    }
+
+    /**
+     * A sprayed flow into a host whose plane-0 port goes down at 10 us: the flow level timed a sprayed flow over plane
+     * 0 and, finding no route there, left it waiting at rate zero for good (unfinished, the run ending with no
+     * events), while plane 1 carried it at packet level (84.5 us). It now goes on over plane 1: 1 MB in the first
+     * 10 us at 800 Gb/s, the other 3,095,746 wire bytes at 400 Gb/s, then the path's latency over 400 Gb/s links.
+     */
+    @Test
+    void shouldCarryASprayedFlowOverTheOtherPlaneWhenItsDestinationsPlaneZeroPortGoesDown() {
+        String yaml = """
+                name: mp-cut
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, planes: 2, plane-selection: spray, link: {rate: 800Gbps, delay: 1us}}
+                switch: {load-balancing: {mode: adaptive}}
+                nic: {ooo: true}
+                events:
+                  - {kind: link-down, a: h0, b: p0.leaf0, at: 10us}
+                traffic:
+                  - {kind: flow, src: 2, dst: 0, size: 4MB}
+                """;
+        FlowRecord flow = run(yaml, Simulation.Model.FLOW).flows().get(0);
+        FlowRecord packet = run(yaml, Simulation.Model.PACKET).flows().get(0);
+        assertThat(flow.completed()).isTrue();
+        assertThat(packet.completed()).isTrue();
+        assertThat(flow.fctPs() / 1e6).isCloseTo(10 + 3_095_746 * 8 / 400e3 + 8.26, within(0.01));
+        assertThat((double) packet.fctPs() / flow.fctPs()).isBetween(1.0, 1.1);
     }
 
     @Test

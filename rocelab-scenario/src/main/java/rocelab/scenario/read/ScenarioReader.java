@@ -36,6 +36,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.ecn.EcnParameters;
+import rocelab.fabric.flowcontrol.Headroom;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.network.LinkEvent;
 import rocelab.fabric.network.PauseLoop;
@@ -597,6 +598,7 @@ public final class ScenarioReader {
         }
         Topology t = doc.build(top.get("links"), "links", spec::build);
         List<LinkOverride> out = new ArrayList<>();
+        List<Node> items = new ArrayList<>();
         Map<Long, Integer> lineOf = new HashMap<>();
         for (Node item : doc.list(top.get("links"), "links", "a list of link overrides {a: ..., b: ..., rate: ...,"
                 + " delay: ...}")) {
@@ -625,8 +627,47 @@ public final class ScenarioReader {
             long delay = l.has("delay") ? l.optionalTime("delay", 0) : -1;
             out.add(doc.build(item, "a link override", () -> new LinkOverride(t.nodeName(a), t.nodeName(b), rate,
                     delay)));
+            items.add(item);
         }
+        equalPlanePorts(doc, t, out, items);
         return new LinkOverridesSpec(spec, out);
+    }
+
+    /**
+     * On a multi-plane fabric an RNIC splits its line rate into equal ports, one per plane, and sends on each at that
+     * share: a host link overridden alone would carry frames faster than its own rate (h0's plane-0 port at 100 Gb/s
+     * sent at 250 Gb/s, the 500 Gb/s of its two ports halved, where the flow level and a single plane take 100). So a
+     * host's links take one rate, all overridden alike or none.
+     */
+    private static void equalPlanePorts(Doc doc, Topology t, List<LinkOverride> overrides, List<Node> items)
+            throws ScenarioException {
+        if (t.planes() < 2) {
+            return;
+        }
+        for (int i = 0; i < overrides.size(); i++) {
+            LinkOverride o = overrides.get(i);
+            int host = t.isHost(t.nodeByName(o.a())) ? t.nodeByName(o.a()) : t.nodeByName(o.b());
+            if (o.rateBps() < 0 || !t.isHost(host)) {
+                continue;
+            }
+            for (int port = 0; port < t.portCount(host); port++) {
+                String peer = t.nodeName(t.peer(host, port).node());
+                long rate = t.edgeAt(host, port).parameters().rateBps();
+                for (LinkOverride other : overrides) {
+                    if (other.rateBps() > 0 && (other.a().equals(peer) || other.b().equals(peer))
+                            && (other.a().equals(t.nodeName(host)) || other.b().equals(t.nodeName(host)))) {
+                        rate = other.rateBps();
+                    }
+                }
+                if (rate != o.rateBps()) {
+                    throw doc.at(items.get(i), "the link " + o.a() + " - " + o.b() + " at "
+                            + Headroom.gbps(o.rateBps()) + " Gb/s leaves " + t.nodeName(host) + "'s port to " + peer
+                            + " at " + Headroom.gbps(rate) + " Gb/s; an RNIC of a multi-plane fabric splits its line"
+                            + " rate into equal ports: expected the same rate on every one of " + t.nodeName(host)
+                            + "'s links (one override per plane)");
+                }
+            }
+        }
     }
 
     /** {@code events: [{kind: link-down, a: leaf0, b: spine0, at: 50us}, {kind: link-up, ...}]}. */

@@ -16,7 +16,8 @@ import rocelab.fabric.topology.Topology;
  * QP's packets would: at each switch the next hop that switch's ECMP hash picks for the QP's 5-tuple (same hash
  * function, same per-switch seed, same UDP source port as the packet level), read from the switches' current routes,
  * so after a link event a rerouted flow takes the new path. A spraying or adaptive switch spreads the flow evenly over
- * its equal-cost next hops (each link then carries its share of the flow's rate: the perfect balance both aim at); a
+ * its equal-cost next hops (each link then carries its share of the flow's rate: the perfect balance both aim at;
+ * an adaptive switch whose candidate links differ in rate, in proportion to their rates); a
  * flowlet switch routes a message as ECMP does, since a fluid message has no idle gap to start a new flowlet at and
  * no queue to compare. A receiver whose pipeline is slower than its link ({@code nic.rx}) is one more capacity, at
  * the pipeline's rate, that every flow into that host shares (after the directed links), as on the ideal network,
@@ -145,7 +146,29 @@ public final class EcmpFabric implements FlowRouter {
             }
             port = candidates.length == 1 || entropy < 0 ? candidates[0]
                     : candidates[sw.ecmpChoice(src, dst, entropy, candidates.length)];
+            if (sw.loadBalancing() == LoadBalancing.ADAPTIVE && candidates.length > 1) {
+                port = fastest(t, node, candidates, port);
+            }
         }
+    }
+
+    /**
+     * The fastest of an adaptive switch's candidates, {@code hashed} among equals. The path's timing is the flow's
+     * latency, and the flow leans on the fast links there ({@link #unequalRateSum}): timed over a slower one, the
+     * store-and-forward grid takes the slower hop for the flow's bottleneck and leaves out frames it does not wait
+     * for, which put a lone flow ahead of its closed form.
+     */
+    private static int fastest(Topology t, int node, int[] candidates, int hashed) {
+        int best = hashed;
+        long bestRate = t.edgeAt(node, hashed).parameters().rateBps();
+        for (int port : candidates) {
+            long rate = t.edgeAt(node, port).parameters().rateBps();
+            if (rate > bestRate) {
+                best = port;
+                bestRate = rate;
+            }
+        }
+        return best;
     }
 
     /**
@@ -198,7 +221,9 @@ public final class EcmpFabric implements FlowRouter {
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
         int entropy = entropy(queuePair);
         double work = 8.0 * timing.wireBytes(sizeBytes);
-        int plane = planes == null || planeSpraying ? 0 : planeOf(queuePair, src, dst);
+        // A sprayed flow is timed over the first plane that reaches its destination: plane 0 cut off from it (a
+        // link down) had no route, and the flow waited at rate zero while the others carried it at packet level.
+        int plane = planes == null ? 0 : planeSpraying ? planes.planeFrom(0, src, dst) : planeOf(queuePair, src, dst);
         int hops = walk(network, src, dst, entropy, plane, links);
         if (hops < 0) {
             // No route now: the flow waits (rate zero) until a link event gives it one.
@@ -224,7 +249,29 @@ public final class EcmpFabric implements FlowRouter {
         return sprayed(src, dst, entropy, queuePair, work, delivery, ack);
     }
 
-    /** Spreads the flow evenly over the candidates of every spraying switch, hop by hop from the source. */
+    /**
+     * The sum of the rates of a switch's candidate links when they differ, 0 when they are alike. An adaptive switch
+     * sends each packet to the least-loaded candidate, so a flow that would fill an even split's slowest link queues
+     * there and moves to the others until every link it can use is full: it spreads in proportion to the links'
+     * rates (a 100 Gb/s flow over a 25 and a 100 Gb/s uplink runs at 100 Gb/s at packet level, where an even split
+     * held it at twice the slow link's 25). Spraying picks uniformly whatever the rates, so it stays even.
+     */
+    private double unequalRateSum(int node, int[] candidates) {
+        long first = linkRate[ShortestPath.directedLink(topology, node, candidates[0])];
+        double sum = 0;
+        boolean alike = true;
+        for (int port : candidates) {
+            long rate = linkRate[ShortestPath.directedLink(topology, node, port)];
+            alike &= rate == first;
+            sum += rate;
+        }
+        return alike ? 0 : sum;
+    }
+
+    /**
+     * Spreads the flow over the candidates of every spraying switch, hop by hop from the source: evenly, or at an
+     * adaptive switch whose candidate links differ in rate, in proportion to their rates ({@link #unequalRateSum}).
+     */
     private FlowRoute sprayed(int src, int dst, int entropy, int queuePair, double work, long delivery, long ack) {
         int hosts = topology.hostCount();
         int nTouched = 0;
@@ -258,6 +305,7 @@ public final class EcmpFabric implements FlowRouter {
                 }
                 double each = spreads(sw) ? s / candidates.length : s;
                 int from = spreads(sw) ? 0 : -1;
+                double byRate = sw.loadBalancing() == LoadBalancing.ADAPTIVE ? unequalRateSum(node, candidates) : 0;
                 for (int c = 0; c < candidates.length; c++) {
                     int port;
                     if (from < 0) {
@@ -270,6 +318,9 @@ public final class EcmpFabric implements FlowRouter {
                         port = candidates[c];
                     }
                     int link = ShortestPath.directedLink(topology, node, port);
+                    if (byRate > 0) {
+                        each = s * linkRate[link] / byRate;
+                    }
                     if (share[link] == 0) {
                         touched[nTouched++] = link;
                     }
