@@ -207,9 +207,24 @@ public final class SweepApp {
         return column.equals("seed") || column.equals("lint_errors") || column.equals("lint_warnings");
     }
 
-    private static void write(FileSystem fs, Path file, String text) throws IOException {
-        try (OutputStream o = fs.create(file, true)) {
-            o.write(text.getBytes(StandardCharsets.UTF_8));
+    /**
+     * Writes {@code text} to {@code file} whole or not at all, as rocelab sweep writes its files: into a hidden file
+     * next to it, then renamed over it, so a driver stopped mid-write (killed, out of space) leaves the earlier file,
+     * not the start of a new one (an audit: results.csv was written in place).
+     */
+    static void write(FileSystem fs, Path file, String text) throws IOException {
+        Path partial = new Path(file.getParent(), "." + file.getName() + ".partial");
+        try {
+            try (OutputStream o = fs.create(partial, true)) {
+                o.write(text.getBytes(StandardCharsets.UTF_8));
+            }
+            // A local file system's rename replaces the file; HDFS's refuses to: there it is removed first.
+            if (!fs.rename(partial, file) && !(fs.delete(file, false) && fs.rename(partial, file))) {
+                throw new IOException("cannot rename " + partial + " to " + file);
+            }
+        } catch (IOException e) {
+            fs.delete(partial, false);
+            throw e;
         }
     }
 
