@@ -141,6 +141,24 @@ class SweepAppTest {
         assertThat(dir.resolve("o")).doesNotExist();
     }
 
+    /** As rocelab sweep's --out: an earlier run's folder is refused before any task, and left as it was. */
+    @Test
+    void anEarlierRunsFolderIsRefusedBeforeAnyTask() throws Exception {
+        Path file = sweep();
+        Path run = dir.resolve("run");
+        Files.createDirectories(run);
+        Files.writeString(run.resolve("summary.json"), "{}");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = SweepApp.run(new String[] {file.toString(), "--out", run.toString()}, System.out,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: --out " + run + ": is an earlier run's"
+                + " output folder (it holds summary.json)");
+        try (var files = Files.list(run)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("summary.json");
+        }
+    }
+
     /** The CSV with the wall-clock columns emptied. */
     private static String withoutWallClock(String csv) {
         List<String> lines = csv.lines().toList();

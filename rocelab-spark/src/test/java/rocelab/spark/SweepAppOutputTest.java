@@ -19,8 +19,11 @@ import org.apache.hadoop.util.Progressable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The driver's files are written whole or not at all, as rocelab sweep's: no half-written results.csv. */
-class SweepAppWriteTest {
+/**
+ * The driver's output, as rocelab sweep's: files written whole or not at all (no half-written results.csv), and a
+ * folder that is new, empty or an earlier sweep's.
+ */
+class SweepAppOutputTest {
     @TempDir
     File folder;
 
@@ -52,6 +55,35 @@ class SweepAppWriteTest {
         try (var in = local.open(file)) {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(after);
         }
+    }
+
+    @Test
+    void theOutputIsNewEmptyOrAnEarlierSweepsFolder() throws Exception {
+        var dir = folder.toPath();
+        LocalFileSystem local = FileSystem.getLocal(new Configuration());
+        assertThat(SweepApp.outputProblem(local, new Path(dir.resolve("new").toUri()))).isNull();
+        // An earlier sweep's, on Spark or with rocelab sweep (its files being written are hidden .partial ones).
+        var sweep = dir.resolve("sweep");
+        Files.createDirectories(sweep.resolve("points/0123456789ab"));
+        Files.createDirectories(sweep.resolve("results.parquet"));
+        for (String f : new String[] {"results.csv", ".results.csv.crc", "sweep.html", ".sweep.html.partial"}) {
+            Files.writeString(sweep.resolve(f), "");
+        }
+        assertThat(SweepApp.outputProblem(local, new Path(sweep.toUri()))).isNull();
+
+        var run = dir.resolve("run");
+        Files.createDirectories(run.resolve("charts"));
+        Files.writeString(run.resolve("flows.csv"), "");
+        Files.writeString(run.resolve("summary.json"), "{}");
+        assertThat(SweepApp.outputProblem(local, new Path(run.toUri()))).isEqualTo("is an earlier run's output folder"
+                + " (it holds summary.json): a sweep adds its points to its folder and replaces nothing, so its files"
+                + " would be left mixed with the sweep's; expected a new or empty folder, or an earlier sweep's output"
+                + " folder (it goes on there)");
+        Files.writeString(sweep.resolve("notes.txt"), "");
+        assertThat(SweepApp.outputProblem(local, new Path(sweep.toUri())))
+                .startsWith("holds notes.txt, which rocelab did not write; expected a new or empty folder");
+        assertThat(SweepApp.outputProblem(local, new Path(sweep.resolve("results.csv").toUri())))
+                .startsWith("exists and is not a directory");
     }
 
     /** The local file system, but a file written through it fails after its first 12 bytes (a disk that fills up). */
