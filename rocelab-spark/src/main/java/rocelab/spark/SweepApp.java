@@ -163,6 +163,8 @@ public final class SweepApp {
         for (String f : results.failures()) {
             err.println("error: " + f);
         }
+        // As rocelab sweep says them (an audit: the driver was silent on the runs with lint errors).
+        results.warnings().forEach(err::println);
         out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%s%n",
                 plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed(),
                 results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("
