@@ -29,6 +29,8 @@ final class OutputFolder implements AutoCloseable {
     private static final String PARTIAL = ".partial-";
     /** A sweep's own files besides its points; every other file of {@link #OWN_FILES} is a run's (or a compare's). */
     private static final Set<String> SWEEP_FILES = Set.of("results.csv", "sweep.html");
+    /** The typed table a sweep on Spark writes besides results.csv. */
+    private static final String SPARK_TABLE = "results.parquet";
 
     private final Path target;
     private final Path staging;
@@ -229,7 +231,8 @@ final class OutputFolder implements AutoCloseable {
                 String n = e.getFileName().toString();
                 boolean own = OWN_FILES.contains(n) || n.endsWith(".pcap")
                         || subfolders.contains(n) && Files.isDirectory(e)
-                        || n.startsWith(".") && n.contains(".partial");
+                        || n.startsWith(".") && n.contains(".partial")
+                        || subfolders.contains(LocalSweep.POINTS) && sparkSweepFile(n, e);
                 if (!own) {
                     return n;
                 }
@@ -238,6 +241,16 @@ final class OutputFolder implements AutoCloseable {
         } catch (IOException e) {
             return "entries that cannot be listed (" + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * Whether {@code n} is a file that rocelab-spark's SweepApp writes beside a sweep's own, so that a sweep run on
+     * Spark goes on here as any earlier sweep's folder does (an audit: its folder was refused for .sweep.html.crc,
+     * "which rocelab did not write"): results.parquet, and the checksum files Hadoop's local file system writes.
+     */
+    private static boolean sparkSweepFile(String n, Path e) {
+        return n.equals(SPARK_TABLE) && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)
+                || n.startsWith(".") && n.endsWith(".crc") && SWEEP_FILES.contains(n.substring(1, n.length() - 4));
     }
 
     /** Starts writing a run whose output replaces {@code target}: files go to {@link #dir()} until {@link #commit()}. */

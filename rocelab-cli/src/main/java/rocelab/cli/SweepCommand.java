@@ -113,16 +113,8 @@ final class SweepCommand implements Callable<Integer> {
         for (String f : results.failures()) {
             err.println("error: " + f);
         }
-        int linted = results.lintErrorRuns();
-        if (linted > 0) {
-            // As rocelab run prints its lint errors: a sweep's best point may be one of them (an audit's was, L5).
-            err.println("warning: " + linted + " of " + results.rows().size() + " runs have lint errors ("
-                    + String.join(", ", results.lintErrorRules()) + "): results.csv lint_error_rules names them,"
-                    + " sweep.html marks them");
-        }
-        for (String m : results.unmatched()) {
-            err.println("warning: metric '" + m + "' is not a number in any completed point's summary.json");
-        }
+        // As rocelab run prints its lint errors: a sweep's best point may be one of them (an audit's was, L5).
+        results.warnings().forEach(err::println);
         if (!quiet) {
             stdout.printf(Locale.ROOT, "sweep %s · %d runs (%d ran now, %d complete before%s) · %d failed%s%n",
                     plan.sweepFile(), plan.points().size(), outcome.ran(), outcome.reused(),

@@ -112,6 +112,35 @@ class SweepCommandTest {
         assertThat(CliRun.of("sweep", file.toString(), "--out", sweepDir.toString(), "-q").exitCode()).isZero();
     }
 
+    /**
+     * A sweep run on Spark (rocelab-spark's SweepApp, through Hadoop's local file system) leaves results.parquet and
+     * checksum files beside the sweep's own: the sweep goes on in its folder, as in any earlier sweep's.
+     */
+    @Test
+    void aSweepGoesOnInTheFolderOfTheSameSweepRunOnSpark() throws Exception {
+        Path file = sweep("vary:\n  nic.dcqcn.profile: [paper, nvidia]\n");
+        Path out = dir.resolve("spark");
+        assertThat(CliRun.of("sweep", file.toString(), "--out", out.toString(), "-q").exitCode()).isZero();
+        Files.createDirectories(out.resolve("results.parquet"));
+        Files.writeString(out.resolve("results.parquet/_SUCCESS"), "");
+        Files.writeString(out.resolve(".results.csv.crc"), "crc");
+        Files.writeString(out.resolve(".sweep.html.crc"), "crc");
+        CliRun again = CliRun.of("sweep", file.toString(), "--out", out.toString());
+        assertThat(again.err()).doesNotContain("error");
+        assertThat(again.exitCode()).isZero();
+        assertThat(again.out()).contains("2 runs (0 ran now, 2 complete before)");
+        // Hadoop's checksums of the files this sweep wrote again would no longer match them.
+        assertThat(out.resolve(".results.csv.crc")).doesNotExist();
+        assertThat(out.resolve(".sweep.html.crc")).doesNotExist();
+        assertThat(out.resolve("results.parquet")).isDirectory();
+
+        // A checksum file of something a sweep does not write is still not rocelab's.
+        Files.writeString(out.resolve(".notes.txt.crc"), "crc");
+        CliRun foreign = CliRun.of("sweep", file.toString(), "--out", out.toString(), "-q");
+        assertThat(foreign.exitCode()).isEqualTo(2);
+        assertThat(foreign.err()).contains("holds .notes.txt.crc, which rocelab did not write");
+    }
+
     @Test
     void badInputExitsTwoWithThePositionAndWritesNothing() throws Exception {
         Path out = dir.resolve("out");

@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -24,6 +26,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.SweepReader;
+import rocelab.scenario.sweep.LocalSweep;
 import rocelab.scenario.sweep.PointOutcome;
 import rocelab.scenario.sweep.PointLint;
 import rocelab.scenario.sweep.PointRunner;
@@ -47,6 +50,9 @@ public final class SweepApp {
     static final int EXIT_BAD_INPUT = 2;
     static final String USAGE = "usage: spark-submit --class rocelab.spark.SweepApp rocelab-spark.jar SWEEP.yaml"
             + " --out URI";
+    /** What a sweep's output folder holds, here or written by rocelab sweep. */
+    private static final Set<String> OWN_FOLDERS = Set.of(LocalSweep.POINTS, "results.parquet");
+    private static final Set<String> OWN_FILES = Set.of(SweepResults.FILE, SweepReport.FILE);
 
     private SweepApp() {}
 
@@ -100,6 +106,11 @@ public final class SweepApp {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         Path root = new Path(outUri);
         FileSystem fs = root.getFileSystem(jsc.hadoopConfiguration());
+        String unusable = outputProblem(fs, root);
+        if (unusable != null) {
+            err.println("error: --out " + outUri + ": " + unusable);
+            return EXIT_BAD_INPUT;
+        }
         Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
         List<SweepPoint> pending = new ArrayList<>();
         for (SweepPoint p : plan.points()) {
@@ -152,12 +163,45 @@ public final class SweepApp {
         for (String f : results.failures()) {
             err.println("error: " + f);
         }
+        // As rocelab sweep says them (an audit: the driver was silent on the runs with lint errors).
+        results.warnings().forEach(err::println);
         out.printf("sweep %s · %d runs (%d ran now as Spark tasks, %d complete before) · %d failed%s%n",
                 plan.sweepFile(), plan.points().size(), pending.size(), reused, results.failed(),
                 results.stopped() == 0 ? "" : " · " + results.stopped() + " stopped before their workload completed ("
                         + results.stoppedText() + ")");
         out.println("output    " + outUri + " (results.csv, results.parquet, sweep.html, points/<id>/summary.json)");
         return results.failed() == 0 ? 0 : 1;
+    }
+
+    /**
+     * What is wrong with {@code root} as the sweep's output, or null: as rocelab sweep's {@code --out}, it is new, empty
+     * or an earlier sweep's folder (one the same sweep wrote, here or with rocelab sweep), never a run's folder or one
+     * with files rocelab did not write, among which the sweep's would be left mixed (an audit: a sweep into a
+     * {@code rocelab run} folder added points/ and results.csv beside its summary.json).
+     */
+    static String outputProblem(FileSystem fs, Path root) throws IOException {
+        if (!fs.exists(root)) {
+            return null;
+        }
+        if (!fs.getFileStatus(root).isDirectory()) {
+            return "exists and is not a directory; expected a folder to write the sweep's files into";
+        }
+        String expected = "expected a new or empty folder, or an earlier sweep's output folder (it goes on there)";
+        String foreign = null;
+        for (FileStatus f : fs.listStatus(root)) {
+            String n = f.getPath().getName();
+            if (n.equals("summary.json")) {
+                return "is an earlier run's output folder (it holds summary.json): a sweep adds its points to its"
+                        + " folder and replaces nothing, so its files would be left mixed with the sweep's; " + expected;
+            }
+            boolean own = OWN_FOLDERS.contains(n) ? f.isDirectory() : OWN_FILES.contains(n)
+                    // Hadoop's checksum files and this driver's files being written.
+                    || n.startsWith(".") && (n.endsWith(".crc") || n.contains(".partial"));
+            if (!own && (foreign == null || n.compareTo(foreign) < 0)) {
+                foreign = n;
+            }
+        }
+        return foreign == null ? null : "holds " + foreign + ", which rocelab did not write; " + expected;
     }
 
     /** The task: simulate one point on the executor, send back its summary.json or its error. */
@@ -207,9 +251,24 @@ public final class SweepApp {
         return column.equals("seed") || column.equals("lint_errors") || column.equals("lint_warnings");
     }
 
-    private static void write(FileSystem fs, Path file, String text) throws IOException {
-        try (OutputStream o = fs.create(file, true)) {
-            o.write(text.getBytes(StandardCharsets.UTF_8));
+    /**
+     * Writes {@code text} to {@code file} whole or not at all, as rocelab sweep writes its files: into a hidden file
+     * next to it, then renamed over it, so a driver stopped mid-write (killed, out of space) leaves the earlier file,
+     * not the start of a new one (an audit: results.csv was written in place).
+     */
+    static void write(FileSystem fs, Path file, String text) throws IOException {
+        Path partial = new Path(file.getParent(), "." + file.getName() + ".partial");
+        try {
+            try (OutputStream o = fs.create(partial, true)) {
+                o.write(text.getBytes(StandardCharsets.UTF_8));
+            }
+            // A local file system's rename replaces the file; HDFS's refuses to: there it is removed first.
+            if (!fs.rename(partial, file) && !(fs.delete(file, false) && fs.rename(partial, file))) {
+                throw new IOException("cannot rename " + partial + " to " + file);
+            }
+        } catch (IOException e) {
+            fs.delete(partial, false);
+            throw e;
         }
     }
 

@@ -141,6 +141,45 @@ class SweepAppTest {
         assertThat(dir.resolve("o")).doesNotExist();
     }
 
+    /** The driver says what rocelab sweep says after the runs: the runs with lint errors, the metrics none wrote. */
+    @Test
+    void warnsOfTheRunsWithLintErrorsAsRocelabSweepDoes() throws Exception {
+        Files.writeString(dir.resolve("base.yaml"), BASE);
+        Path file = dir.resolve("lint.yaml");
+        Files.writeString(file, """
+                scenario: base.yaml
+                vary:
+                  switch.ecn: [{marking: red, kmin: 100KB, kmax: 400KB}, {marking: red, kmin: 3MB, kmax: 3500KB}]
+                metrics: [flows.fct_us.p99, collectives]
+                """);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = SweepApp.run(new String[] {file.toString(), "--out", dir.resolve("lint").toString()},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isZero();
+        assertThat(err.toString(StandardCharsets.UTF_8).lines()).containsExactly("warning: 1 of 2 runs have lint"
+                + " errors (L5): results.csv lint_error_rules names them, sweep.html marks them",
+                "warning: metric 'collectives' is not a number in any completed point's summary.json");
+    }
+
+    /** As rocelab sweep's --out: an earlier run's folder is refused before any task, and left as it was. */
+    @Test
+    void anEarlierRunsFolderIsRefusedBeforeAnyTask() throws Exception {
+        Path file = sweep();
+        Path run = dir.resolve("run");
+        Files.createDirectories(run);
+        Files.writeString(run.resolve("summary.json"), "{}");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = SweepApp.run(new String[] {file.toString(), "--out", run.toString()}, System.out,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: --out " + run + ": is an earlier run's"
+                + " output folder (it holds summary.json)");
+        try (var files = Files.list(run)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("summary.json");
+        }
+    }
+
     /** The CSV with the wall-clock columns emptied. */
     private static String withoutWallClock(String csv) {
         List<String> lines = csv.lines().toList();

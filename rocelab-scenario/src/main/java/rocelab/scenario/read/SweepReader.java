@@ -127,7 +127,9 @@ public final class SweepReader {
             }
         }
         List<String> keys = axes.stream().map(a -> a.path().text()).toList();
-        return new SweepPlan(shown, base.shown(), keys, combine, model, metrics, points);
+        List<List<String>> written = axes.stream()
+                .map(a -> a.values().stream().map(YamlTrees::oneLine).toList()).toList();
+        return new SweepPlan(shown, base.shown(), keys, written, combine, model, metrics, points);
     }
 
     /**

@@ -144,6 +144,11 @@ public final class LocalSweep {
         SweepResults results = SweepResults.of(plan, outcomes, lint);
         AtomicFiles.write(out.resolve(SweepResults.FILE), results.csv());
         AtomicFiles.write(out.resolve(SweepReport.FILE), SweepReport.html(plan, results));
+        // The same sweep run on Spark before left Hadoop's checksum files beside them, which no longer match (Hadoop
+        // would refuse to read the new files through them).
+        for (String f : new String[] {SweepResults.FILE, SweepReport.FILE}) {
+            Files.deleteIfExists(out.resolve("." + f + ".crc"));
+        }
         return new Outcome(results, tracker.ranNow(), reused, tracker.byOthers());
     }
 

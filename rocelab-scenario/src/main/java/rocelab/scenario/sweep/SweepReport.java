@@ -3,6 +3,7 @@ package rocelab.scenario.sweep;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,7 +134,7 @@ public final class SweepReport {
             b.append(units(plan, results, metric, firstKey, keys));
             b.append("<div class=\"grid\">\n");
             for (List<Integer> x : onX) {
-                b.append(chart(header, ok, early, stopReason, linted, firstKey, keys, x, m));
+                b.append(chart(plan, header, ok, early, stopReason, linted, firstKey, keys, x, m));
             }
             b.append("</div>\n");
         }
@@ -302,9 +303,9 @@ public final class SweepReport {
      * One metric against one key (or, under zip, against the zipped keys together): a line per combination of the
      * keys not on x. Runs that stopped before their workload completed get hollow markers and a note.
      */
-    private static String chart(List<String> header, List<List<String>> rows, Set<List<String>> early,
-            Map<List<String>, String> stopReason, Set<List<String>> linted, int firstKey, int keys,
-            List<Integer> onX, int m) {
+    private static String chart(SweepPlan plan, List<String> header, List<List<String>> rows,
+            Set<List<String>> early, Map<List<String>, String> stopReason, Set<List<String>> linted, int firstKey,
+            int keys, List<Integer> onX, int m) {
         List<List<String>> xs = new ArrayList<>();
         Map<String, Map<List<String>, List<Double>>> series = new LinkedHashMap<>();
         Map<String, Map<List<String>, List<String>>> stopped = new LinkedHashMap<>();
@@ -340,6 +341,9 @@ public final class SweepReport {
                 }
             }
         }
+        // The rows' order is not the sweep file's along every key: a random sample (or a failed point) can bring a
+        // key's later value up first (an audit: pmax along x as 0.05, 1, 0.2).
+        xs.sort(Comparator.comparingInt(x -> written(plan, onX, x)));
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (Map<List<String>, List<Double>> s : series.values()) {
@@ -469,6 +473,26 @@ public final class SweepReport {
         }
         b.append("</figcaption></figure>\n");
         return b.toString();
+    }
+
+    /**
+     * Where the values {@code x} of the keys {@code onX} stand in the sweep file: the first index at which every one of
+     * those keys' lists has its value (one key: its value's place in its list; zipped keys: the combination's place,
+     * which tells apart combinations that repeat a value).
+     */
+    static int written(SweepPlan plan, List<Integer> onX, List<String> x) {
+        int n = plan.values().get(onX.get(0)).size();
+        for (int i = 0; i < n; i++) {
+            boolean all = true;
+            for (int j = 0; j < onX.size() && all; j++) {
+                List<String> values = plan.values().get(onX.get(j));
+                all = i < values.size() && values.get(i).equals(x.get(j));
+            }
+            if (all) {
+                return i;
+            }
+        }
+        return n;
     }
 
     private static double px(int i, int n, int left, int plotW) {

@@ -276,6 +276,24 @@ public final class SweepResults {
         return out;
     }
 
+    /**
+     * What a sweep says on stderr after its runs, also with -q, wherever it ran (rocelab sweep, rocelab-spark): the
+     * runs whose scenario has lint errors (a best point may be one of them), and the metrics no completed run wrote.
+     */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        int linted = lintErrorRuns();
+        if (linted > 0) {
+            out.add("warning: " + linted + " of " + rows.size() + " runs have lint errors ("
+                    + String.join(", ", lintErrorRules()) + "): results.csv lint_error_rules names them,"
+                    + " sweep.html marks them");
+        }
+        for (String m : unmatched) {
+            out.add("warning: metric '" + m + "' is not a number in any completed point's summary.json");
+        }
+        return out;
+    }
+
     /** results.csv (RFC 4180, header row; pandas, R and spreadsheets read it as is). */
     public String csv() {
         CsvTable t = new CsvTable(header);

@@ -115,6 +115,8 @@ class SweepReaderTest {
                 .isNotEqualTo(a.points().stream().map(SweepPoint::id).toList());
         List<String> order = a.points().stream().map(p -> p.values().get(0) + p.values().get(1)).toList();
         assertThat(order).isSortedAccordingTo((x, y) -> Integer.compare(grid(x), grid(y)));
+        // Every value as written, sampled or not: sweep.html sets them along x in this order.
+        assertThat(a.values()).containsExactly(List.of("10KB", "20KB", "30KB", "40KB"), List.of("2MB", "3MB", "4MB"));
     }
 
     private static int grid(String v) {

@@ -34,9 +34,9 @@ class LoadBalancingSweepsTest {
         // Four points (the suite's time: each is a run of B; the in-order per-packet points resend millions of packets
         // and take far longer, their go-back-N is checked on small fabrics by ReorderingRuleTest and the ooo tests).
         Set<String> wanted = Set.of("ecmp/false", "adaptive/true", "spray/true", "flowlet/false");
-        SweepPlan plan = new SweepPlan(all.sweepFile(), all.baseScenario(), all.keys(), all.combine(), all.model(),
-                all.metrics(), all.points().stream().filter(p -> wanted.contains(String.join("/", p.values())))
-                        .toList());
+        SweepPlan plan = new SweepPlan(all.sweepFile(), all.baseScenario(), all.keys(), all.values(), all.combine(),
+                all.model(), all.metrics(), all.points().stream()
+                        .filter(p -> wanted.contains(String.join("/", p.values()))).toList());
         assertThat(plan.points()).hasSize(4);
         SweepResults r = new LocalSweep(plan, dir.resolve("b"), 2, LocalSweep.Listener.NONE).run().results();
         assertThat(r.failed()).isZero();

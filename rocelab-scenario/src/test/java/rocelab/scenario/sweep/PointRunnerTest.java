@@ -27,7 +27,8 @@ class PointRunnerTest {
     void aPointFolderProblemNamesThePointFolderNotTheHiddenOneItWasWrittenInto() {
         String id = "cfb55313445b";
         Path out = Path.of("runs", "fail");
-        SweepPlan plan = new SweepPlan("s.yaml", "b.yaml", List.of("k"), "grid", "packet", List.of(), List.of());
+        SweepPlan plan = new SweepPlan("s.yaml", "b.yaml", List.of("k"), List.of(List.of()), "grid", "packet", List.of(),
+                List.of());
         LocalSweep sweep = new LocalSweep(plan, out, 1, LocalSweep.Listener.NONE);
         String hidden = out.resolve("points").resolve("." + id + ".partial-26114-2").toString();
         assertThat(sweep.ioReason(new FileSystemException(hidden + "/flows.csv", null, "No space left on device"), id))

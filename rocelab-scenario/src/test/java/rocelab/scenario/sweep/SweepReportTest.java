@@ -33,8 +33,8 @@ class SweepReportTest {
             outcomes.put(id, PointOutcome.completed(id, "{\"simulated_seconds\": " + seconds[i] + ", \"events\": "
                     + events[i] + ", \"counters\": {\"max_queue_bytes\": " + (1_829_520 - i * 100_000) + "}}"));
         }
-        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), "grid", model, List.of(),
-                points);
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin"), List.of(List.of(kmin)), "grid",
+                model, List.of(), points);
         return SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
     }
 
@@ -100,8 +100,8 @@ class SweepReportTest {
             outcomes.put(id, PointOutcome.completed(id, i == 0 ? summary(false, "stop-at", 2, 6.3)
                     : i == 1 ? summary(false, "deadlock", 3, 102) : summary(true, "completed", 5, 994 + i)));
         }
-        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("run.stop-at"), "grid", "packet",
-                List.of("flows.fct_us.p99"), points);
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("run.stop-at"), List.of(List.of(stopAt)), "grid",
+                "packet", List.of("flows.fct_us.p99"), points);
         SweepResults r = SweepResults.of(plan, outcomes, Map.of());
         assertThat(r.stopped()).isEqualTo(2);
         assertThat(r.stoppedText()).isEqualTo("1 stop-at, 1 deadlock");
@@ -138,7 +138,8 @@ class SweepReportTest {
             points.add(new SweepPoint(id, List.of(kmin[i / 2], kmax[i / 2]), 1 + i % 2, "name: x", "."));
             outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1_500_000 + i * 100_000) + "}"));
         }
-        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax"), "zip",
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax"),
+                List.of(List.of(kmin), List.of(kmax)), "zip",
                 "packet", List.of(), points);
         String html = SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
         assertThat(html.split("<svg", -1)).hasSize(2);
@@ -164,10 +165,54 @@ class SweepReportTest {
             outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1000 + i) + "}"));
         }
         SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("topology.planes", "switch.load-balancing.mode"),
-                "zip", "packet", List.of(), points);
+                List.of(List.of(planes), List.of(mode)), "zip", "packet", List.of(), points);
         String html = SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
         Matcher path = Pattern.compile("<path d=\"([^\"]*)\"").matcher(html);
         assertThat(path.find()).isTrue();
         assertThat(path.group(1).split("L")).hasSize(4);
+    }
+
+    /**
+     * Along x a key's values stand in the sweep file's order, whatever order the rows bring them in: a random sample
+     * (here sample-seed 7's five points of a 3 x 3 x 3 grid) first has kmax 800KB before 400KB, and pmax 1 before 0.2.
+     */
+    @Test
+    void aRandomSampleSetsEachKeysValuesAlongXInTheSweepFilesOrder() {
+        List<String> kmin = List.of("10KB", "20KB", "50KB");
+        List<String> kmax = List.of("200KB", "400KB", "800KB");
+        List<String> pmax = List.of("0.05", "0.2", "1");
+        String[][] drawn = {{"10KB", "200KB", "0.05"}, {"10KB", "800KB", "0.05"}, {"10KB", "800KB", "1"},
+            {"50KB", "400KB", "1"}, {"50KB", "800KB", "0.2"}};
+        List<SweepPoint> points = new ArrayList<>();
+        Map<String, PointOutcome> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < drawn.length; i++) {
+            String id = String.format("%012x", i);
+            points.add(new SweepPoint(id, List.of(drawn[i]), 1, "name: x", "."));
+            outcomes.put(id, PointOutcome.completed(id, "{\"max_queue_bytes\": " + (1000 + i) + "}"));
+        }
+        SweepPlan plan = new SweepPlan("s.yaml", "base.yaml", List.of("switch.ecn.kmin", "switch.ecn.kmax",
+                "switch.ecn.pmax"), List.of(kmin, kmax, pmax), "random", "packet", List.of(), points);
+        String html = SweepReport.html(plan, SweepResults.of(plan, outcomes, Map.of()));
+        assertThat(xLabels(html)).containsExactly(List.of("10KB", "50KB"), List.of("200KB", "400KB", "800KB"),
+                List.of("0.05", "0.2", "1"));
+    }
+
+    /** The x labels of each chart (the values under the plot, not the axis title), in order of the charts. */
+    private static List<List<String>> xLabels(String html) {
+        Pattern label = Pattern.compile("<text x=\"[^\"]+\" y=\"[^\"]+\" text-anchor=\"middle\">([^<]*)</text>");
+        List<List<String>> out = new ArrayList<>();
+        for (String svg : html.split("<svg")) {
+            if (!svg.contains("</svg>")) {
+                continue;
+            }
+            List<String> labels = new ArrayList<>();
+            Matcher m = label.matcher(svg.substring(0, svg.indexOf("</svg>")));
+            while (m.find()) {
+                labels.add(m.group(1));
+            }
+            // The last is the axis title.
+            out.add(labels.subList(0, labels.size() - 1));
+        }
+        return out;
     }
 }
