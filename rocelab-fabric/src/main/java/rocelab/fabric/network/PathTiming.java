@@ -130,6 +130,34 @@ public final class PathTiming {
     }
 
     /**
+     * As {@link #deliveryPs(long[], long[], int, long, long)} over hop-wise best rates ({@link BestPath}) that may come
+     * from different paths, for a message that keeps one of them: its frames at no more than {@code onePathBps}, the
+     * widest path's slowest link ({@link BestPath#onePathBps}). The store-and-forward and propagation stay the
+     * hop-wise rates' and delays', each no more than any one path's.
+     */
+    public long deliveryPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps, long onePathBps) {
+        long rate = Math.min(bottleneck(rates, hops, receiveBps), onePathBps);
+        return Saturating.add(Rates.serializationPs(wireBytes(sizeBytes), rate),
+                deliveryLatencyPs(rates, delays, hops, sizeBytes, receiveBps));
+    }
+
+    /**
+     * As {@link #completionPs(long[], long[], int, long, long, long, int)}, for a message that keeps one of the paths
+     * whose hop-wise best rates these are: delivered as {@link #deliveryPs(long[], long[], int, long, long, long)}
+     * says. Where no path has the hop-wise rates ({@code onePathBps} below their slowest) the last ACK is taken
+     * alone: its wait behind the earlier ACKs would be reckoned from packets arriving faster than any path brings
+     * them, which is no bound.
+     */
+    public long completionPs(long[] rates, long[] delays, int hops, long sizeBytes, long receiveBps,
+            long senderReceiveBps, int ackEvery, long onePathBps) {
+        if (onePathBps >= bottleneck(rates, hops)) {
+            return completionPs(rates, delays, hops, sizeBytes, receiveBps, senderReceiveBps, ackEvery);
+        }
+        return Saturating.add(deliveryPs(rates, delays, hops, sizeBytes, receiveBps, onePathBps),
+                ackLatencyPs(rates, delays, hops, senderReceiveBps));
+    }
+
+    /**
      * Delivery time minus the serialisation of every frame at the bottleneck: the store-and-forward pipeline's extra
      * time, propagation and forwarding latency.
      *
