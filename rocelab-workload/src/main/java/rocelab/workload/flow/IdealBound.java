@@ -787,7 +787,10 @@ public final class IdealBound implements TaskTimes {
             return p.fullFrameLatencyPs();
         }
         if (p != latencyPath || sizeBytes != latencySize) {
-            latencyOfSize = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps());
+            latencyOfSize = p.noPathHasHopBest()
+                    ? timing.latencyHeldToPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps(),
+                            p.bottleneckBps())
+                    : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps());
             latencyPath = p;
             latencySize = sizeBytes;
         }
@@ -869,9 +872,10 @@ public final class IdealBound implements TaskTimes {
             // slowest link (BestPath#onePathBps), and its last ACK is then taken alone (PathTiming#completionPs).
             boolean noPathHasThem = onePathBps[0] < bottleneck;
             bottleneck = Math.min(bottleneck, onePathBps[0]);
-            p = new Path(src, dst, r, d, hops, rx > 0 ? Math.min(bottleneck, rx) : bottleneck,
-                    timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
-                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx, noPathHasThem);
+            long held = rx > 0 ? Math.min(bottleneck, rx) : bottleneck;
+            p = new Path(src, dst, r, d, hops, held, timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
+                    d[hops - 1], noPathHasThem ? timing.latencyHeldToPs(r, d, hops, timing.mtuBytes(), rx, held)
+                            : timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx, noPathHasThem);
             paths[slot] = p;
             if (id >= 0) {
                 if (id == pathById.length) {

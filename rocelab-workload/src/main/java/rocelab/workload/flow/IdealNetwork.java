@@ -151,11 +151,14 @@ public final class IdealNetwork implements FlowRouter {
         if (rx > 0) {
             cap = Math.min(cap, rx);
         }
-        // Where no one path has the hop-wise best links, the last ACK is taken alone (PathTiming#completionPs).
-        long ack = onePath[0] < PathTiming.bottleneck(rates, hops)
+        // Where no one path has the hop-wise best links, the latency is the one that goes with the slower rate and the
+        // last ACK is taken alone (PathTiming#latencyHeldToPs, #completionPs).
+        boolean noPathHasThem = onePath[0] < PathTiming.bottleneck(rates, hops);
+        long ack = noPathHasThem
                 ? timing.ackLatencyPs(rates, delays, hops, receiveRateBps(src))
                 : timing.ackLatencyPs(rates, delays, hops, sizeBytes, rx, receiveRateBps(src), ackEvery(dst));
-        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
-                timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx), ack);
+        long latency = noPathHasThem ? timing.latencyHeldToPs(rates, delays, hops, sizeBytes, rx, (long) cap)
+                : timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx);
+        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes), latency, ack);
     }
 }
