@@ -651,4 +651,76 @@ class IdealNetworkTest {
             assertThat(collectiveIdeals.get(0)).as(fault).isEqualTo(collectiveIdeals.get(1));
         }
     }
+
+    /**
+     * Audit: leaf0-spine0 and leaf1-spine1 at 25 Gb/s among 100 Gb/s links. The best link at each hop is a fast one,
+     * but no path has both: every path between the leaves crosses a 25 Gb/s link. The ideal took the hop-wise
+     * 100 Gb/s, so a lone flow's closed form was a quarter of what it could take alone (slowdown about 4 with nothing
+     * else on the fabric) and a 2-rank ring's GPU wait was the slow links' rate. Now a message that keeps one path is
+     * held to the widest path's slowest link (25 Gb/s): still a bound of the run, and the closed form of the flow alone.
+     */
+    @Test
+    void shouldHoldAMessageToItsWidestPathWhenEveryPathCrossesASlowLinkAtSomeHop() {
+        String yaml = """
+                name: crossed-slow-uplinks
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 1, link: {rate: 100Gbps, delay: 1us}}
+                links:
+                  - {a: leaf0, b: spine0, rate: 25Gbps}
+                  - {a: leaf1, b: spine1, rate: 25Gbps}
+                nic: {cc: none}
+                traffic:
+                  - {kind: flow, src: 0, dst: 1, size: 1MB}
+                  - {kind: allreduce, ranks: 0-1, size: 2MB, start: 1ms}
+                """;
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.finished()).isTrue();
+        PathTiming timing = new PathTiming(new FrameFormat(false), 4096, 0);
+        long at25 = Rates.serializationPs(timing.wireBytes(1_000_000), 25_000_000_000L);
+        long slack = Rates.serializationPs(4200, 25_000_000_000L);
+        FlowRecord lone = r.flows().get(0);
+        assertThat(lone.idealFctPs()).isGreaterThan(at25);
+        assertThat(lone.fctPs()).isGreaterThanOrEqualTo(lone.idealFctPs());
+        assertThat((double) lone.fctPs() / lone.idealFctPs()).as("alone, without congestion control").isLessThan(1.05);
+        // The ring's two steps of 1 MB each cross one 25 Gb/s link, one after the other.
+        var ring = r.collectives().get(0);
+        assertThat(ring.idealTimePs()).isGreaterThan(2 * at25);
+        assertThat(ring.timePs()).isGreaterThanOrEqualTo(ring.idealTimePs() - slack);
+        // The ideal network run alone gives the same bound.
+        RunResult bound = ideal(yaml);
+        assertThat(bound.collectives().get(0).idealTimePs()).isEqualTo(ring.idealTimePs());
+    }
+
+    /**
+     * The same on a fat-tree, where a path's slow link can come early and faster links follow it: there the
+     * hop-wise store-and-forward (the largest frame at every hop) added to the slow link's serialisation was
+     * 0.14 us past the run of a lone 1 MB flow (its last frame, 576 B, is all that remains after the slow link).
+     */
+    @Test
+    void shouldStayABoundOfALoneFlowWhoseSlowLinkComesEarlyOnItsPath() {
+        String yaml = """
+                name: crossed-fat-tree
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: fat-tree, k: 4, link: {rate: 100Gbps, delay: 1us}}
+                links:
+                  - {a: pod0-edge0, b: pod0-agg0, rate: 25Gbps}
+                  - {a: pod0-agg1, b: core2, rate: 25Gbps}
+                  - {a: pod0-agg1, b: core3, rate: 25Gbps}
+                nic: {cc: dcqcn}
+                traffic:
+                  - {kind: flow, src: 0, dst: 4, size: 1MB}
+                  - {kind: flow, src: 0, dst: 5, size: 1MB, start: 1ms}
+                  - {kind: flow, src: 1, dst: 6, size: 1MB, start: 2ms}
+                  - {kind: flow, src: 0, dst: 7, size: 1MB, start: 3ms}
+                """;
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.finished()).isTrue();
+        long at25 = Rates.serializationPs(new PathTiming(new FrameFormat(false), 4096, 0).wireBytes(1_000_000),
+                25_000_000_000L);
+        for (FlowRecord f : r.flows()) {
+            assertThat(f.fctPs()).as("flow %d alone", f.id()).isGreaterThanOrEqualTo(f.idealFctPs());
+            assertThat(f.idealFctPs()).as("flow %d: every path from h0 or h1 out of its pod crosses 25 Gb/s", f.id())
+                    .isGreaterThan(at25);
+        }
+    }
 }

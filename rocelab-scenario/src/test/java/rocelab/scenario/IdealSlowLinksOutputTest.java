@@ -51,7 +51,9 @@ class IdealSlowLinksOutputTest {
         assertThat(text).contains("\nideal       the ideal network these figures compare against is an idle fabric of"
                 + " this fabric's links, these slow ones too: h2-leaf1 at 25 Gb/s (the other 3 host links: 100 Gb/s);"
                 + " a message over them is held to their rate (and delay) there as in the run, so the network penalty,"
-                + " GPU wait and every ideal figure count only what sharing them costs, not their rate\n");
+                + " GPU wait and every ideal figure leave their rate out and count only what the run lost beyond it"
+                + " (sharing them, or a queue a faster sender builds in front of them and its congestion control's"
+                + " answer)\n");
         // What the line says, shown by the run's own ideal: each of the ring's 2(n-1) steps carries S/n into and out
         // of h2 at no more than 25 Gb/s, so the call's ideal is at least 2(n-1)/n x S at 25 Gb/s (payload alone).
         double bytes = 2.0 * 3 / 4 * (1 << 20);
@@ -91,5 +93,36 @@ class IdealSlowLinksOutputTest {
                         + " tier's, but every link's own rate and delay are the fabric's")
                 .contains("this fabric's slow links, in the ideal as in the run: the 4 links between switches 1 and"
                         + " 2 hops from the hosts (as leaf0-spine0) at 25 Gb/s, under the host links' 100 Gb/s");
+    }
+
+    /**
+     * Audit: one 2 MiB send from a 100 Gb/s host into one behind a 25 Gb/s cable, alone on the fabric. The GPU waited
+     * on the network (DCQCN cut the sender's rate at the queue it built in front of the cable) though nothing shared
+     * the cable, and the ideal line said the wait was "only what sharing them costs".
+     */
+    @Test
+    void shouldNotSayTheWaitIsOnlySharingWhenALoneFlowLosesTimeAtTheSlowCable() {
+        String yaml = """
+                name: lone-step
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                links:
+                  - {a: h3, b: leaf1, rate: 25Gbps}
+                switch: {pfc: {watchdog: {}}}
+                nic: {cc: dcqcn}
+                jobs:
+                  - name: pair
+                    hosts: [0, 3]
+                    parallelism: {dp: 2}
+                    program:
+                      - {id: s, op: send, peer: dp+1, size: 2MiB, when: "dp == 0"}
+                      - {id: r, op: recv, peer: dp-1, when: "dp == 1"}
+                """;
+        RunResult r = Simulation.assemble(Scenarios.parse(yaml)).run(ProgressListener.NONE);
+        assertThat(r.flows()).hasSize(1);
+        assertThat(r.jobs().get(0).networkWaitUs()).as("the lone flow's loss, no sharing").isGreaterThan(10);
+        String text = SummaryText.render(r, null);
+        assertThat(text).contains("\nideal ").doesNotContain("only what sharing them costs")
+                .contains("a queue a faster sender builds in front of them");
     }
 }

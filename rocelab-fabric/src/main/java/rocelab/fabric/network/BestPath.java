@@ -17,6 +17,12 @@ import rocelab.fabric.topology.Topology;
  * propagation, the ACK's way back), so the times over these best links are no later than over any one path's. Where
  * the equal-cost links at each hop are alike (every uniform fabric) the best links are any path's, and the time is
  * that path's to the picosecond.
+ *
+ * <p>Hop by hop, the best links can come from different paths: with leaf0-spine0 and spine1-leaf1 slowed, the fastest
+ * second link is leaf0-spine1 and the fastest third spine0-leaf1, and no path has both, so every path from leaf0 to
+ * leaf1 crosses a slow link while the hop-wise rates say none does. A message whose queue pair keeps one path is
+ * no faster than that path's slowest link, so the walk also keeps the widest path's bottleneck ({@link #onePathBps}):
+ * the most, over the equal-cost paths, of each one's slowest link.
  */
 public final class BestPath {
     private final Topology topology;
@@ -25,6 +31,11 @@ public final class BestPath {
     /** The nodes the current hop starts from, and those it reaches; {@code seen} stamps the latter per hop. */
     private int[] level;
     private int[] next;
+    /** Per node of {@code level} ({@code next}): the widest bottleneck of a way to it from the source. */
+    private long[] levelWidest;
+    private long[] nextWidest;
+    /** Where a node stamped in {@code seen} sits in {@code next}. */
+    private final int[] slot;
     private final int[] seen;
     private int stamp;
 
@@ -33,7 +44,25 @@ public final class BestPath {
         this.routes = topology.shortestPathPorts();
         this.level = new int[8];
         this.next = new int[8];
+        this.levelWidest = new long[8];
+        this.nextWidest = new long[8];
+        this.slot = new int[topology.nodeCount()];
         this.seen = new int[topology.nodeCount()];
+    }
+
+    /** The widest bottleneck of the last {@link #fill}: see {@link #onePathBps}. */
+    private long widest;
+
+    /**
+     * For the last {@link #fill}: the most, over the equal-cost paths from its source to its destination, of each
+     * path's slowest link. A message that keeps one path is no faster than this, whichever path its hash picks. It is
+     * never above the slowest of the hop-wise best rates, and equal to it on every fabric where some path has no
+     * link slower than that (every uniform one, one slowed uplink beside a fast one). {@code Long.MAX_VALUE} (no
+     * cap) for a source with several ports (a multi-plane or multi-homed RNIC), whose walk also lets in ways longer
+     * than the shortest.
+     */
+    public long onePathBps() {
+        return widest;
     }
 
     /**
@@ -47,6 +76,8 @@ public final class BestPath {
         int hosts = topology.hostCount();
         int size = 1;
         level[0] = src;
+        levelWidest[0] = Long.MAX_VALUE;
+        long toDst = 0;
         int hops = 0;
         while (true) {
             long rate = 0;
@@ -62,17 +93,25 @@ public final class BestPath {
                 int[] ports = topology.isHost(node) ? hostPorts(node, dst) : routes[node - hosts][dst];
                 for (int p : ports == null ? NONE : ports) {
                     Topology.Edge edge = topology.edgeAt(node, p);
-                    rate = Math.max(rate, edge.parameters().rateBps());
+                    long linkRate = edge.parameters().rateBps();
+                    rate = Math.max(rate, linkRate);
                     delay = Math.min(delay, edge.parameters().delayPs());
+                    long via = Math.min(levelWidest[i], linkRate);
                     int far = topology.peer(node, p).node();
                     if (far == dst) {
                         arrived = true;
+                        toDst = Math.max(toDst, via);
                     } else if (!topology.isHost(far) && seen[far] != stamp) {
                         seen[far] = stamp;
                         if (reached == next.length) {
                             next = Arrays.copyOf(next, reached * 2);
+                            nextWidest = Arrays.copyOf(nextWidest, reached * 2);
                         }
+                        slot[far] = reached;
+                        nextWidest[reached] = via;
                         next[reached++] = far;
+                    } else if (!topology.isHost(far)) {
+                        nextWidest[slot[far]] = Math.max(nextWidest[slot[far]], via);
                     }
                 }
             }
@@ -85,14 +124,19 @@ public final class BestPath {
             hops++;
             if (arrived) {
                 // Every equal-cost path has as many links, so the first arrival is every path's.
+                widest = topology.portCount(src) == 1 ? toDst : Long.MAX_VALUE;
                 return hops;
             }
             int[] t = level;
             level = next;
             next = t;
+            long[] w = levelWidest;
+            levelWidest = nextWidest;
+            nextWidest = w;
             size = reached;
             if (next.length < level.length) {
                 next = Arrays.copyOf(next, level.length);
+                nextWidest = Arrays.copyOf(nextWidest, level.length);
             }
         }
     }

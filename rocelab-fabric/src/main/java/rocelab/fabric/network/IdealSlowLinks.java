@@ -26,8 +26,11 @@ import rocelab.fabric.topology.Topology;
  * <ul>
  *   <li>{@link Link}: a link slower than its role's rate, or at least {@link #LONGER_PS} longer than its role's delay,
  *       that some message's best path has at a hop where no link is faster (shorter): a host's only link, an uplink
- *       whose equal-cost alternatives are as slow. A slow link beside a fast one of its equal-cost set is not in the
- *       ideal (the message takes the other), so what it costs is network wait, and lint L26 names it.</li>
+ *       whose equal-cost alternatives are as slow; or, where every equal-cost path crosses a slow link at some hop
+ *       while each hop has a fast one (leaf0-spine0 and spine1-leaf1 slowed), a slow link at the rate of the widest
+ *       path's slowest ({@link BestPath#onePathBps}), which holds the message in the ideal. A slow link beside a fast
+ *       one of its equal-cost set is not in the ideal (the message takes the other), so what it costs is network
+ *       wait, and lint L26 names it.</li>
  *   <li>{@link Tier}: a role between switches whose own rate is below the host links': every message whose path
  *       crosses that tier is held to its rate in the ideal as in the run (uplinks slower than the RNICs: an
  *       oversubscription by rate that only sharing, never the rate itself, makes network wait).</li>
@@ -210,35 +213,48 @@ public final class IdealSlowLinks {
             }
         }
         List<Topology.Edge> hop = new ArrayList<>();
+        List<Topology.Edge> crossed = new ArrayList<>();
         for (int src : srcs) {
             for (int dst : dsts) {
                 if (src == dst) {
                     continue;
                 }
-                Set<Integer> level = new LinkedHashSet<>();
+                // Per switch of the level, the widest bottleneck of the switch links on a way to it (BestPath's
+                // onePathBps, less the host links, which are told by their hosts).
+                Map<Integer, Long> level = new LinkedHashMap<>();
+                long hostRate = fastestPort(t, src);
                 for (int p = 0; p < t.portCount(src); p++) {
                     int far = t.peer(src, p).node();
                     if (!t.isHost(far)) {
-                        level.add(far);
+                        level.put(far, Long.MAX_VALUE);
                     }
                 }
+                long hopWise = Long.MAX_VALUE;
+                long onePath = 0;
+                crossed.clear();
                 for (int guard = 0; !level.isEmpty() && guard < t.nodeCount(); guard++) {
                     hop.clear();
-                    Set<Integer> next = new LinkedHashSet<>();
+                    Map<Integer, Long> next = new LinkedHashMap<>();
                     long rate = 0;
                     long delay = Long.MAX_VALUE;
-                    for (int node : level) {
+                    for (var n : level.entrySet()) {
+                        int node = n.getKey();
                         int[] ports = routes[node - hosts][dst];
                         for (int p : ports == null ? new int[0] : ports) {
                             Topology.Edge e = t.edgeAt(node, p);
                             int far = t.peer(node, p).node();
                             if (t.isHost(far)) {
+                                onePath = Math.max(onePath, n.getValue());
+                                hostRate = Math.min(hostRate, e.parameters().rateBps());
                                 continue; // the last hop, a host link: told by its host
                             }
                             hop.add(e);
-                            next.add(far);
+                            next.merge(far, Math.min(n.getValue(), e.parameters().rateBps()), Math::max);
                             rate = Math.max(rate, e.parameters().rateBps());
                             delay = Math.min(delay, e.parameters().delayPs());
+                            if (slow[e.index()]) {
+                                crossed.add(e);
+                            }
                         }
                     }
                     for (Topology.Edge e : hop) {
@@ -247,10 +263,32 @@ public final class IdealSlowLinks {
                             inIdeal[e.index()] = true;
                         }
                     }
+                    if (!hop.isEmpty()) { // the last level has only host links
+                        hopWise = Math.min(hopWise, rate);
+                    }
                     level = next;
+                }
+                // The hop-wise best links may be of different paths, every one of which crosses a slow link
+                // (leaf0-spine0 and spine1-leaf1 slowed): the ideal holds a message that keeps one path to the widest
+                // path's slowest link, so the slow links at that rate are in it.
+                if (onePath < Math.min(hopWise, hostRate)) {
+                    for (Topology.Edge e : crossed) {
+                        if (e.parameters().rateBps() == onePath) {
+                            inIdeal[e.index()] = true;
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /** The fastest of host {@code h}'s links. */
+    private static long fastestPort(Topology t, int h) {
+        long fastest = 0;
+        for (int p = 0; p < t.portCount(h); p++) {
+            fastest = Math.max(fastest, t.edgeAt(h, p).parameters().rateBps());
+        }
+        return fastest;
     }
 
     /** Each node's hop distance from the nearest host (0 for hosts; -1 unreachable); hosts do not relay. */

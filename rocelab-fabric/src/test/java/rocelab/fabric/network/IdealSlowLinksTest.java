@@ -126,4 +126,45 @@ class IdealSlowLinksTest {
         set(u, "h2", "leaf0", G100, US + IdealSlowLinks.LONGER_PS - 1);
         assertThat(IdealSlowLinks.of(u).isEmpty()).isTrue();
     }
+
+    /**
+     * Audit: leaf0-spine0 and leaf1-spine1 slowed. Each hop has a fast link, so the hop-wise best rates say a message
+     * between the leaves runs at 100 Gb/s, but every path crosses one slow link: the ideal holds it to 25 Gb/s (the
+     * widest path's slowest link, {@link BestPath#onePathBps}), and both links are told as in the ideal. Before, a
+     * 2-rank ring over such a fabric had an ideal 5.7x below what it ran alone, counted as GPU wait, and nothing named
+     * the links.
+     */
+    @Test
+    void shouldNameSlowLinksThatEveryPathCrossesAtSomeHopThoughEachHopHasAFastOne() {
+        Topology t = fabric();
+        set(t, "leaf0", "spine0", G25, US);
+        set(t, "leaf1", "spine1", G25, US);
+        IdealSlowLinks s = IdealSlowLinks.of(t);
+        assertThat(s.links()).extracting(l -> l.a() + "-" + l.b()).containsExactlyInAnyOrder("leaf0-spine0",
+                "leaf1-spine1");
+        assertThat(s.tiers()).isEmpty();
+        assertThat(bottleneck(t, 0, 4)).as("hop by hop").isEqualTo(G100);
+        assertThat(onePath(t, 0, 4)).isEqualTo(G25);
+        assertThat(onePath(t, 4, 0)).isEqualTo(G25);
+        // Within a leaf no path crosses them.
+        assertThat(onePath(t, 0, 1)).isEqualTo(G100);
+    }
+
+    @Test
+    void shouldGiveTheHopWiseBottleneckAsTheOnePathRateWhereSomePathHasNoSlowerLink() {
+        assertThat(onePath(fabric(), 0, 4)).isEqualTo(G100);
+        Topology t = fabric();
+        set(t, "leaf1", "spine0", G25, US);
+        assertThat(onePath(t, 0, 4)).isEqualTo(G100);
+        set(t, "h4", "leaf1", G25, US);
+        assertThat(onePath(t, 0, 4)).isEqualTo(G25);
+        assertThat(bottleneck(t, 0, 4)).isEqualTo(G25);
+    }
+
+    /** The widest path's slowest link from {@code src} to {@code dst}. */
+    private static long onePath(Topology t, int src, int dst) {
+        BestPath best = new BestPath(t);
+        best.fill(src, dst, new long[t.nodeCount()], new long[t.nodeCount()]);
+        return best.onePathBps();
+    }
 }

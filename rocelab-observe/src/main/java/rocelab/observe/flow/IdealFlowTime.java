@@ -36,6 +36,11 @@ public final class IdealFlowTime {
      * (a flow over two 200G spines between 400G hosts ran at 400G, a slowdown of 0.52 against one spine's 200G).
      */
     private final boolean spreads;
+    /**
+     * The last {@link #path}'s widest one-path bottleneck ({@link BestPath#onePathBps}): a flow hashed onto one path
+     * is no faster, even where the hop-wise best links are of different paths. No cap where it may spread.
+     */
+    private long onePathBps;
 
     public IdealFlowTime(Network network, NicParameters nic, long forwardingLatencyPs) {
         this(network, new PathTiming(network.frames(), nic.mtuBytes(), forwardingLatencyPs));
@@ -61,13 +66,13 @@ public final class IdealFlowTime {
     public long fctPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
         return timing.completionPs(rates, delays, hops, sizeBytes, receiveRateBps(dst), receiveRateBps(src),
-                ackEvery(dst));
+                ackEvery(dst), onePathBps);
     }
 
     /** From the first byte leaving until the receiver has the last one, on an idle fabric. */
     public long deliveryPs(int src, int dst, long sizeBytes) {
         int hops = path(src, dst);
-        return timing.deliveryPs(rates, delays, hops, sizeBytes, receiveRateBps(dst));
+        return timing.deliveryPs(rates, delays, hops, sizeBytes, receiveRateBps(dst), onePathBps);
     }
 
     /** How often host {@code h}'s RNIC acknowledges as a responder ({@code nic.ack-every}). */
@@ -94,6 +99,7 @@ public final class IdealFlowTime {
      */
     private int path(int src, int dst) {
         int hops = best.fill(src, dst, rates, delays);
+        onePathBps = spreads || rateFactor > 1 ? Long.MAX_VALUE : best.onePathBps();
         for (int i = 0; i < hops; i++) {
             rates[i] *= rateFactor;
         }

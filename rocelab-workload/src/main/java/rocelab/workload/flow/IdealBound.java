@@ -77,6 +77,8 @@ public final class IdealBound implements TaskTimes {
     private Path[] paths = new Path[PATH_CACHE];
     private final long[] pathRates;
     private final long[] pathDelays;
+    /** The widest one-path bottleneck of the pair {@link #path} asks for ({@link IdealNetwork#path}). */
+    private final long[] onePathBps = new long[1];
     private Path[] pathOfConnection = new Path[64];
     /** Scratch: the held transfers the task being bounded waits on (dependencies as given, ACKs as acked). */
     private int[] joinDeps = new int[16];
@@ -168,7 +170,8 @@ public final class IdealBound implements TaskTimes {
 
     /** A host pair's path on the ideal network: its links' rates and delays. */
     private record Path(int src, int dst, long[] rates, long[] delays, int hops, long bottleneckBps,
-            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs, int id, long receiveBps) {}
+            long ackLatencyPs, long lastDelayPs, long fullFrameLatencyPs, int id, long receiveBps,
+            boolean noPathHasHopBest) {}
 
     /**
      * Per flow, the id of its path (-1: none kept), set when the pass meets it: every later use of the flow (a join's
@@ -784,7 +787,10 @@ public final class IdealBound implements TaskTimes {
             return p.fullFrameLatencyPs();
         }
         if (p != latencyPath || sizeBytes != latencySize) {
-            latencyOfSize = timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps());
+            latencyOfSize = p.noPathHasHopBest()
+                    ? timing.latencyHeldToPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps(),
+                            p.bottleneckBps())
+                    : timing.deliveryLatencyPs(p.rates(), p.delays(), p.hops(), sizeBytes, p.receiveBps());
             latencyPath = p;
             latencySize = sizeBytes;
         }
@@ -802,7 +808,7 @@ public final class IdealBound implements TaskTimes {
      * otherwise the last ACK alone. The last path and size's are remembered, as {@link #latencyPs}'s.
      */
     private long ackLatencyPs(Path p, long sizeBytes) {
-        if (!seriesAtBottleneck || network.planesPerMessage() > 1) {
+        if (!seriesAtBottleneck || network.planesPerMessage() > 1 || p.noPathHasHopBest()) {
             return p.ackLatencyPs();
         }
         if (p != ackPath || sizeBytes != ackSize) {
@@ -849,7 +855,7 @@ public final class IdealBound implements TaskTimes {
         int slot = (int) ((((long) src * hosts + dst) * 0x9E3779B97F4A7C15L) >>> 48);
         Path p = paths[slot];
         if (p == null || p.src() != src || p.dst() != dst) {
-            int hops = network.path(src, dst, pathRates, pathDelays);
+            int hops = network.path(src, dst, pathRates, pathDelays, onePathBps);
             long[] r = Arrays.copyOf(pathRates, hops);
             long[] d = Arrays.copyOf(pathDelays, hops);
             int id = pathCount < KEPT_PATHS ? pathCount++ : -1;
@@ -862,9 +868,14 @@ public final class IdealBound implements TaskTimes {
             // bound that capped each message at one spine's 200G).
             long bottleneck = (seriesAtBottleneck ? PathTiming.bottleneck(r, hops) : Math.min(r[0], r[hops - 1]))
                     * network.planesPerMessage();
-            p = new Path(src, dst, r, d, hops, rx > 0 ? Math.min(bottleneck, rx) : bottleneck,
-                    timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
-                    d[hops - 1], timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx);
+            // The hop-wise best links may be of different paths: a QP that keeps one is held to the widest path's
+            // slowest link (BestPath#onePathBps), and its last ACK is then taken alone (PathTiming#completionPs).
+            boolean noPathHasThem = onePathBps[0] < bottleneck;
+            bottleneck = Math.min(bottleneck, onePathBps[0]);
+            long held = rx > 0 ? Math.min(bottleneck, rx) : bottleneck;
+            p = new Path(src, dst, r, d, hops, held, timing.ackLatencyPs(r, d, hops, network.receiveRateBps(src)),
+                    d[hops - 1], noPathHasThem ? timing.latencyHeldToPs(r, d, hops, timing.mtuBytes(), rx, held)
+                            : timing.deliveryLatencyPs(r, d, hops, timing.mtuBytes(), rx), id, rx, noPathHasThem);
             paths[slot] = p;
             if (id >= 0) {
                 if (id == pathById.length) {

@@ -24,6 +24,7 @@ public final class IdealNetwork implements FlowRouter {
     private final BestPath best;
     private final long[] rates;
     private final long[] delays;
+    private final long[] onePath = new long[1];
     /** {@link #queuePairKeepsPath}, found once: the switches' load balancing does not change. */
     private final boolean keepsPath;
 
@@ -123,9 +124,22 @@ public final class IdealNetwork implements FlowRouter {
         return best.fill(src, dst, pathRates, pathDelays);
     }
 
+    /**
+     * As {@link #path(int, int, long[], long[])}, and into {@code onePathBps[0]} the most a queue pair that keeps one
+     * path can have ({@link BestPath#onePathBps}: the widest path's slowest link): the hop-wise best links may be of
+     * different paths, none of which has them all (leaf0-spine0 and spine1-leaf1 at 100 Gb/s among 400 Gb/s links:
+     * every path crosses one of them, and a 2-rank ring's ideal at the hop-wise 400 Gb/s was 5.7x faster than the
+     * fabric runs it alone). {@code Long.MAX_VALUE} where a queue pair may spread over several paths or planes.
+     */
+    public synchronized int path(int src, int dst, long[] pathRates, long[] pathDelays, long[] onePathBps) {
+        int hops = best.fill(src, dst, pathRates, pathDelays);
+        onePathBps[0] = queuePairKeepsPath() && planesPerMessage() == 1 ? best.onePathBps() : Long.MAX_VALUE;
+        return hops;
+    }
+
     @Override
     public FlowRoute route(int src, int dst, long sizeBytes, int queuePair) {
-        int hops = path(src, dst, rates, delays);
+        int hops = path(src, dst, rates, delays, onePath);
         int[] ends = {src, topology.hostCount() + dst};
         // Multi-plane: a QP on one plane is capped by that plane's path; a sprayed one by all planes together.
         // A slower receive pipeline (nic.rx) caps it too, and takes in each frame after it has arrived.
@@ -133,11 +147,18 @@ public final class IdealNetwork implements FlowRouter {
         // A QP that switches spread over equal-cost paths is certain to cross only its first and last links.
         double cap = (queuePairKeepsPath() ? PathTiming.bottleneck(rates, hops) : Math.min(rates[0], rates[hops - 1]))
                 * (double) planesPerMessage();
+        cap = Math.min(cap, (double) onePath[0]);
         if (rx > 0) {
             cap = Math.min(cap, rx);
         }
-        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes),
-                timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx),
-                timing.ackLatencyPs(rates, delays, hops, sizeBytes, rx, receiveRateBps(src), ackEvery(dst)));
+        // Where no one path has the hop-wise best links, the latency is the one that goes with the slower rate and the
+        // last ACK is taken alone (PathTiming#latencyHeldToPs, #completionPs).
+        boolean noPathHasThem = onePath[0] < PathTiming.bottleneck(rates, hops);
+        long ack = noPathHasThem
+                ? timing.ackLatencyPs(rates, delays, hops, receiveRateBps(src))
+                : timing.ackLatencyPs(rates, delays, hops, sizeBytes, rx, receiveRateBps(src), ackEvery(dst));
+        long latency = noPathHasThem ? timing.latencyHeldToPs(rates, delays, hops, sizeBytes, rx, (long) cap)
+                : timing.deliveryLatencyPs(rates, delays, hops, sizeBytes, rx);
+        return new FlowRoute(ends, null, cap, 8.0 * timing.wireBytes(sizeBytes), latency, ack);
     }
 }
