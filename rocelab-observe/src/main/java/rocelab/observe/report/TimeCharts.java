@@ -463,8 +463,8 @@ final class TimeCharts {
         // The y title names the interval ("per sample interval" was longer than the chart is high).
         p.chart(chart("marks", what + " marks per port", "packets marked per " + Fmt.time(d.sampleIntervalUs), "",
                 marking, null, null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample"
-                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); the " + marking.size()
-                + " ports that marked most", null);
+                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); " + (marking.size() == 1
+                        ? "the one port that marked" : "the " + marking.size() + " ports that marked most"), null);
         if (d.infiniband()) {
             List<Trace> stalls = new ArrayList<>();
             for (Trace t : traces(d.links, 2)) {
@@ -473,8 +473,9 @@ final class TimeCharts {
             List<Trace> worst = top(stalls, TimeCharts::total, ReportWriter.TOP_SERIES);
             p.chart(chart("credit-stalls", "Credit stalls (PortXmitWait)", "time waiting for credits (%)", "%", worst,
                     null, null, 0, xMax(d)), "share of each sample interval a switch port had a packet ready that its"
-                    + " credits did not cover, summed over its lanes (links.csv); the " + worst.size() + " ports that"
-                    + " waited most", "no switch port waited for credits");
+                    + " credits did not cover, summed over its lanes (links.csv); " + (worst.size() == 1
+                            ? "the one port that waited" : "the " + worst.size() + " ports that waited most"),
+                    "no switch port waited for credits");
         }
     }
 
