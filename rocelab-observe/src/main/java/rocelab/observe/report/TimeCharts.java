@@ -160,7 +160,8 @@ final class TimeCharts {
             c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.bytes(n.doubleValue()), "#7f7f7f"));
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
-                + shown.size() + " deepest of " + all.size() + " queues at the samples (the ports table has each"
+                + shown.size() + " deepest of the " + all.size() + " queues that held bytes at a sample (the ports"
+                + " table has each"
                 + " port's peak between samples too)" + ecn.caption() + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
                 + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
                 + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
@@ -453,7 +454,8 @@ final class TimeCharts {
                 + " the bytes of its frames and " + (d.infiniband() ? "their start and end delimiters (2 B a packet)"
                         : "their preamble and inter-frame gap (20 B a frame)") + ", at its line rate (links.csv"
                 + " tx_bytes and tx_frames; the last interval ends at the run's end); the " + busiest.size()
-                + " busiest of " + util.size() + " ports (the most time busy over the run)", null);
+                + " busiest of the " + util.size() + " that sent frames (the most time busy over the run; idle ports"
+                + " not counted)", null);
         List<Trace> marks = new ArrayList<>();
         for (Trace t : traces(d.links, 1)) {
             marks.add(perInterval(t, d.sampleIntervalUs, 1, false));

@@ -101,7 +101,7 @@ class ReportWordingTest {
     }
 
     @Test
-    void shouldNameOnePortThatMarkedInTheSingular() {
+    void shouldNameOnePortThatMarkedInTheSingularAndCountOnlyPortsThatSent() {
         // agentic-inference: "the 1 ports that marked most".
         ReportData d = withFlows(1);
         d.sampleIntervalUs = 10;
@@ -118,5 +118,8 @@ class ReportWordingTest {
         String html = ReportWriter.page(d).finish();
         assertThat(html).contains("in each sample interval of 10 us (links.csv); the one port that marked")
                 .doesNotContain("the 1 ports");
+        // The demo's "the 6 busiest of 19 ports" on a fabric of 32 switch ports: of those that sent frames.
+        assertThat(html).contains("the 2 busiest of the 2 that sent frames (the most time busy over the run; idle"
+                + " ports not counted)");
     }
 }
