@@ -2,6 +2,7 @@ package rocelab.observe.output;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /** Stable number formatting for outputs: fixed decimals, no exponent, no locale. */
 public final class Numbers {
@@ -25,9 +26,12 @@ public final class Numbers {
         return b.toString();
     }
 
-    /** {@code n} and the noun for it: {@code count(1, "switch", "switches")} is "1 switch". */
+    /**
+     * {@code n} and the noun for it: {@code count(1, "switch", "switches")} is "1 switch", {@code count(6662, "flow",
+     * "flows")} "6,662 flows", with the thousands separators of every other count the outputs print.
+     */
     public static String count(long n, String one, String many) {
-        return n + " " + (n == 1 ? one : many);
+        return String.format(Locale.ROOT, "%,d", n) + " " + (n == 1 ? one : many);
     }
 
     /**

@@ -100,10 +100,12 @@ public final class SummaryText {
                     Summary.lastEndPs(r)));
         }
         line(b, "");
-        line(b, "flows       %d completed of %d%s%s%s", completed, flowCount,
-                (failed > 0 ? ", " + failed + " FAILED (retries exhausted)" : "")
-                        + (notPosted > 0 ? ", " + notPosted + " never posted (a failure reached them first)" : ""),
-                r.finished() ? "" : ", " + (flowCount - completed - failed - notPosted) + unfinishedWhy(r.stopReason())
+        line(b, "flows       %s completed of %s%s%s%s", group(completed), group(flowCount),
+                (failed > 0 ? ", " + group(failed) + " FAILED (retries exhausted)" : "")
+                        + (notPosted > 0 ? ", " + group(notPosted) + " never posted (a failure reached them first)"
+                                : ""),
+                r.finished() ? "" : ", " + group(flowCount - completed - failed - notPosted)
+                        + unfinishedWhy(r.stopReason())
                         + notPosted(r, aggregated != null),
                 aggregated != null ? " (aggregated: flows_aggregated.csv, no row per flow)" : "");
         if (r.nvlinkTransfers() > 0) {
@@ -284,14 +286,14 @@ public final class SummaryText {
                         s.service());
                 continue;
             }
-            line(b, "inference   %s: %d of %d requests completed", s.service(), s.completed(), s.requests());
+            line(b, "inference   %s: %,d of %,d requests completed", s.service(), s.completed(), s.requests());
             // Each line says which requests its percentiles are over: a request that did not complete has no E2E,
             // but one that had its first token has its TTFT, which leaving out would flatter the service.
             if (s.ttft().count() > 0) {
                 line(b, "  TTFT (ms) p50 %s   p90 %s   p99 %s   (over %s)", ms(s.ttft().percentile(50)),
                         ms(s.ttft().percentile(90)), ms(s.ttft().percentile(99)), s.unfinishedTtft() == 0
                                 ? "the " + s.ttft().count() + " completed" : String.format(Locale.ROOT,
-                                        "the %d with a first token, %d of them unfinished", s.ttft().count(),
+                                        "the %,d with a first token, %,d of them unfinished", s.ttft().count(),
                                         s.unfinishedTtft()));
             }
             if (s.completed() == 0) {
@@ -300,15 +302,16 @@ public final class SummaryText {
             if (s.tpot().count() > 0) {
                 line(b, "  TPOT (ms) p50 %s   p90 %s   p99 %s   (over %s)", ms(s.tpot().percentile(50)),
                         ms(s.tpot().percentile(90)), ms(s.tpot().percentile(99)), s.tpot().count() == s.completed()
-                                ? "the " + s.completed() + " completed" : String.format(Locale.ROOT, "%d of the %d"
-                                        + " completed; the others made one token in each call", s.tpot().count(),
+                                ? "the " + group(s.completed()) + " completed" : String.format(Locale.ROOT,
+                                        "%,d of the %,d completed; the others made one token in each call",
+                                        s.tpot().count(),
                                         s.completed()));
             }
             // No ideal median here: the median E2E less the median ideal E2E is not any request's wait (the two
             // medians may be of different requests); the next line has the requests' own differences.
-            line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (over the %d completed)", ms(s.e2e().percentile(50)),
+            line(b, "  E2E (ms)  p50 %s   p90 %s   p99 %s   (over the %,d completed)", ms(s.e2e().percentile(50)),
                     ms(s.e2e().percentile(90)), ms(s.e2e().percentile(99)), s.completed());
-            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (over the %d completed, each its E2E minus its own"
+            line(b, "  network wait (ms) p50 %s   p99 %s   max %s   (over the %,d completed, each its E2E minus its own"
                     + " E2E on an ideal network)%s", ms(s.networkWait().percentile(50)),
                     ms(s.networkWait().percentile(99)), ms(s.networkWait().max()), s.completed(), besideService(s));
         }
@@ -421,7 +424,7 @@ public final class SummaryText {
             return;
         }
         int shown = Numbers.shown(victims.size(), VICTIMS_SHOWN);
-        line(b, "%s %d flow%s waited %s rooted at %s off %s own way there and back%s:", label, victims.size(),
+        line(b, "%s %,d flow%s waited %s rooted at %s off %s own way there and back%s:", label, victims.size(),
                 victims.size() == 1 ? "" : "s", words.waited(), words.rootKinds(), victims.size() == 1 ? "its" : "their",
                 victims.size() > shown ? String.format(Locale.ROOT, " (the %d that waited most; %s)", shown, listedIn)
                         : "");
@@ -511,7 +514,7 @@ public final class SummaryText {
             // As summary.json has them (three decimals), so the report, built from that file, says the same.
             String lo = percent(h.minShare());
             String hi = percent(h.maxShare());
-            line(b, "%s the %d flows into %s spent %s %% of their lives with data ready that their congestion"
+            line(b, "%s the %,d flows into %s spent %s %% of their lives with data ready that their congestion"
                     + " control's rate held back (flows.csv rate_held_us), while %s port %d (towards %s) carried %s %% of"
                     + " its capacity from %s us to %s us, when all of them were sending, and no port on their paths more"
                     + " than %s %% (links.csv); %s",
@@ -578,7 +581,7 @@ public final class SummaryText {
             return;
         }
         int shown = Numbers.shown(found.size(), COLLISIONS_SHOWN);
-        line(b, "ECMP        collisions at %d port%s: flows the hash put on a port queued there behind another flow's"
+        line(b, "ECMP        collisions at %,d port%s: flows the hash put on a port queued there behind another flow's"
                 + " data while an equal-cost port was idle, %s%s:",
                 found.size(), found.size() == 1 ? "" : "s", EcmpLog.TOLD_WORDS, found.size() > shown ? String.format(Locale.ROOT,
                         " (the %d they waited at most; summary.json ecmp_collisions, flows.csv ecmp_wait_us; %s)",

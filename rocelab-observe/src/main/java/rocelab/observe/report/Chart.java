@@ -61,6 +61,14 @@ final class Chart {
         this.timeAxis = kind != Kind.XY;
     }
 
+    /**
+     * The x axis' title as drawn: a log axis says so, since its ticks (1, 2, 5, 10, 20, ...) are easily read as evenly
+     * spaced values (an audit).
+     */
+    String xTitle() {
+        return logX ? xLabel + ", log scale" : xLabel;
+    }
+
     Chart add(String name, double[] y, String color, Style style) {
         series.add(new Series(name, y, color, style));
         return this;

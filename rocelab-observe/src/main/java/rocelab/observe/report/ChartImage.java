@@ -230,10 +230,15 @@ final class ChartImage {
 
     static int height(Chart c) {
         if (c.kind == Chart.Kind.LANES) {
-            return Math.max(160, c.rows.size() * (c.rows.size() > 40 ? 11 : 16) + 110);
+            return Math.max(160, c.rows.size() * (c.rows.size() > 40 ? 11 : 16) + 110) + legendRows(c) * 16;
         }
         int entries = c.series.size() + c.lines.size();
         return 300 + 16 * ((entries + 2) / 3);
+    }
+
+    /** The legend rows a lanes chart needs beyond its first: its categories three to a row. */
+    private static int legendRows(Chart c) {
+        return Math.max(0, (c.categories.size() - 1) / 3);
     }
 
     static void draw(Chart c, Canvas g, int w, int h) {
@@ -282,7 +287,7 @@ final class ChartImage {
         }
         g.line(left, bottom, right, bottom, "#333333", 1, false);
         g.line(left, top, left, bottom, "#333333", 1, false);
-        g.text((left + right) / 2, bottom + 30, c.xLabel, 11, "#333333", 1, false);
+        g.text((left + right) / 2, bottom + 30, c.xTitle(), 11, "#333333", 1, false);
         g.text(14, (top + bottom) / 2, c.yLabel, 11, "#333333", 1, true);
         for (Chart.HLine l : c.lines) {
             double y = py.applyAsDouble(l.y());
@@ -383,7 +388,7 @@ final class ChartImage {
         double left = Math.min(280, 12 + 6 * longest);
         double right = w - 20;
         double top = 30;
-        double bottom = h - 70;
+        double bottom = h - 70 - legendRows(c) * 16;
         double rowH = (bottom - top) / Math.max(1, n);
         double x0 = c.xMin;
         double x1 = c.xMax > c.xMin ? c.xMax : c.xMin + 1;
@@ -406,11 +411,14 @@ final class ChartImage {
             g.line(x, bottom, x, bottom + 4, "#333333", 1, false);
             g.text(x, bottom + 15, c.timeAxis ? time(t, x1 - x0, step) : num(t), 10, "#333333", 1, false);
         }
-        g.text((left + right) / 2, bottom + 30, c.xLabel, 11, "#333333", 1, false);
+        g.text((left + right) / 2, bottom + 30, c.xTitle(), 11, "#333333", 1, false);
+        // Three to a row, as under the other charts: six in one row ran "waiting for decode slot" into "decode"
+        // (the requests chart; an audit).
         for (int i = 0; i < c.categories.size(); i++) {
-            double lx = left + i * ((right - left) / Math.max(3, c.categories.size()));
-            g.rect(lx, bottom + 42, 10, 10, c.categories.get(i)[1]);
-            g.text(lx + 14, bottom + 51, c.categories.get(i)[0], 11, "#222222", 0, false);
+            double lx = left + (i % 3) * ((right - left) / 3);
+            double ly = bottom + 51 + 16 * (i / 3);
+            g.rect(lx, ly - 9, 10, 10, c.categories.get(i)[1]);
+            g.text(lx + 14, ly, c.categories.get(i)[0], 11, "#222222", 0, false);
         }
     }
 

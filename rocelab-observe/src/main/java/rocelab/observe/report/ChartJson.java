@@ -16,6 +16,8 @@ final class ChartJson {
         str(j, c.kind.name());
         j.append(",\"xLabel\":");
         str(j, c.xLabel);
+        j.append(",\"xTitle\":");
+        str(j, c.xTitle());
         j.append(",\"yLabel\":");
         str(j, c.yLabel);
         j.append(",\"yUnit\":");

@@ -160,7 +160,8 @@ final class TimeCharts {
             c.lines.add(new Chart.HLine(n.doubleValue(), "PFC XOFF (static) " + Fmt.bytes(n.doubleValue()), "#7f7f7f"));
         }
         p.chart(c, "depth per " + (d.infiniband() ? "virtual lane" : "traffic class") + " (queues.csv); the "
-                + shown.size() + " deepest of " + all.size() + " queues at the samples (the ports table has each"
+                + shown.size() + " deepest of the " + all.size() + " queues that held bytes at a sample (the ports"
+                + " table has each"
                 + " port's peak between samples too)" + ecn.caption() + (xoff.isEmpty() ? "" : "; black dots: each pause's first XOFF, at"
                 + " the ingress XOFF threshold in force when it was sent (pfc.csv threshold_bytes)"
                 + (xoff.stream().anyMatch(x -> x.name().contains("shared pool")) ? "; purple dots: pauses the full"
@@ -453,7 +454,8 @@ final class TimeCharts {
                 + " the bytes of its frames and " + (d.infiniband() ? "their start and end delimiters (2 B a packet)"
                         : "their preamble and inter-frame gap (20 B a frame)") + ", at its line rate (links.csv"
                 + " tx_bytes and tx_frames; the last interval ends at the run's end); the " + busiest.size()
-                + " busiest of " + util.size() + " ports (the most time busy over the run)", null);
+                + " busiest of the " + util.size() + " that sent frames (the most time busy over the run; idle ports"
+                + " not counted)", null);
         List<Trace> marks = new ArrayList<>();
         for (Trace t : traces(d.links, 1)) {
             marks.add(perInterval(t, d.sampleIntervalUs, 1, false));
@@ -463,8 +465,8 @@ final class TimeCharts {
         // The y title names the interval ("per sample interval" was longer than the chart is high).
         p.chart(chart("marks", what + " marks per port", "packets marked per " + Fmt.time(d.sampleIntervalUs), "",
                 marking, null, null, 0, xMax(d)), "packets each switch port marked " + what + " in each sample"
-                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); the " + marking.size()
-                + " ports that marked most", null);
+                + " interval of " + Fmt.time(d.sampleIntervalUs) + " (links.csv); " + (marking.size() == 1
+                        ? "the one port that marked" : "the " + marking.size() + " ports that marked most"), null);
         if (d.infiniband()) {
             List<Trace> stalls = new ArrayList<>();
             for (Trace t : traces(d.links, 2)) {
@@ -473,8 +475,9 @@ final class TimeCharts {
             List<Trace> worst = top(stalls, TimeCharts::total, ReportWriter.TOP_SERIES);
             p.chart(chart("credit-stalls", "Credit stalls (PortXmitWait)", "time waiting for credits (%)", "%", worst,
                     null, null, 0, xMax(d)), "share of each sample interval a switch port had a packet ready that its"
-                    + " credits did not cover, summed over its lanes (links.csv); the " + worst.size() + " ports that"
-                    + " waited most", "no switch port waited for credits");
+                    + " credits did not cover, summed over its lanes (links.csv); " + (worst.size() == 1
+                            ? "the one port that waited" : "the " + worst.size() + " ports that waited most"),
+                    "no switch port waited for credits");
         }
     }
 

@@ -90,7 +90,7 @@
         return splits.map(function (v) { return fmtT(v, span(u), incr); });
       }};
     }
-    return {label: spec.xLabel, values: function (u, splits) { return splits.map(axN); }};
+    return {label: spec.xTitle, values: function (u, splits) { return splits.map(axN); }};
   }
   function axN(v) { return v == null ? '' : fmtN(v); }
 
