@@ -10,6 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rocelab.observe.RunResult;
 import rocelab.observe.flow.FlowRecord;
+import rocelab.observe.journey.JourneyRecorder;
+import rocelab.observe.journey.JourneyText;
 import rocelab.observe.output.Numbers;
 import rocelab.observe.output.Summary;
 import rocelab.observe.output.SummaryText;
@@ -265,6 +267,61 @@ class PfcVictimsTest {
         assertThat(edges.stream().mapToLong(PfcLog.PauseEdge::pausedPs).sum()).isEqualTo(r.totals().pausedPs());
         assertThat(SummaryText.render(r, null)).containsPattern("20.000 us  h0 +leaf0 +3 +0 +300.000 us");
         assertTrueAndBounded(r);
+    }
+
+    @Test
+    void shouldRootEveryPauseOfASlowReceiverAtItsReceiveBufferNotAtThePortsThatClearItsBacklog() {
+        // h0 takes 25 Gb/s; h4 -> h0 and h5 -> h1 (100 Gb/s each) share spine0's 200 Gb/s port to leaf0, fed by a
+        // 400 Gb/s uplink. Without the slow receiver nothing ever pauses (the offered load is no port's more than its
+        // rate): every pause is h0's receive buffer's doing. But when a pause was lifted, spine0's port (and leaf0's to
+        // h0) cleared the backlog it had held at line rate while the ports before sent theirs at 400 Gb/s; XOFFs sent
+        // then were rooted at that unpaused port, "the congestion point", and h5 -> h1's waits behind spine0's port
+        // (124 of its 328 us) counted as its own way's congestion, not as a victim's. A port that clears a pause's
+        // backlog, fed by hosts that cannot together send faster than it sends, is held by that pause (InfiniBand
+        // roots such a backlog's credit stalls where the stall came from, and names h0's HCA for all of them).
+        String yaml = """
+                name: slow-receiver-backlog
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us},
+                  uplink: {rate: 400Gbps, delay: 1us}}
+                links:
+                  - {a: spine0, b: leaf0, rate: 200Gbps}
+                switch: {buffer: 2MB, ecn: {marking: none}, pfc: {threshold: dynamic, alpha: 0.125}}
+                nic: {cc: none}
+                nics:
+                  - {hosts: 0, rx: {rate: 25Gbps, buffer: 256KB}}
+                traffic:
+                  - {kind: flow, src: 4, dst: 0, size: 1MB}
+                  - {kind: flow, src: 5, dst: 1, size: 1MB}
+                """;
+        Simulation sim;
+        try {
+            sim = Simulation.assemble(new ScenarioReader().read(yaml, "slow-receiver-backlog", null));
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+        JourneyRecorder journey = new JourneyRecorder(sim.network(), sim.driver().queuePair(1).id(), sim.pfcLog());
+        journey.attach();
+        RunResult r = sim.run(ProgressListener.NONE);
+        List<String> xoffs = r.pfcLog().csv().lines().skip(1).filter(l -> l.contains(",XOFF,")).toList();
+        assertThat(xoffs).isNotEmpty().allMatch(l -> l.contains(",h0's receive buffer,"));
+        for (FlowRecord f : r.flows()) {
+            for (FlowWaits.Root root : r.pfcLog().roots(f.id())) {
+                assertThat(r.pfcLog().rootName(root.node(), root.port())).as("flow %d", f.id())
+                        .isEqualTo("h0's receive buffer");
+            }
+        }
+        FlowRecord victim = r.flows().get(1);
+        Victims.Victim v = PfcVictims.find(r.pfcLog(), r.flows(), r.simulatedPs()).stream()
+                .filter(x -> x.flow().id() == victim.id()).findFirst().orElseThrow();
+        assertThat(v.offPathWaitPs()).as("all its waits a victim's").isEqualTo(r.pfcLog().pausedWaitPs(victim.id()));
+        assertTrueAndBounded(r);
+        journey.completed(victim.finishPs(), victim.src());
+        String text = new JourneyText(sim.network(), sim.pfcLog()).render(victim, journey.events(), -1, 0,
+                Long.MAX_VALUE, 100_000);
+        assertThat(text).contains("spine0 sends PFC XOFF to leaf1").contains("that port's pause had been lifted, but it"
+                + " still queued the backlog that pause held back: rooted at h0's receive buffer, 2 pause hops away")
+                .doesNotContain("that port was not paused: it is the congestion point").doesNotContain("on its own way");
     }
 
     @Test

@@ -81,9 +81,10 @@ public final class EgressPort implements Prefetching {
      */
     private boolean tellCreditWaits;
     /**
-     * InfiniBand with a credit log: per lane, the bytes still queued of those that were queued behind the last packet
-     * that had waited for credits when it left (the backlog its stall held back, {@link #heldBacklog}): set when such a
-     * packet leaves, counted down as the packets behind it leave.
+     * Per class (lane), the bytes still queued of those that were queued behind the last packet that had waited for
+     * credits (InfiniBand with a credit log) or behind a pause (with a PFC probe) when it left: the backlog that stall
+     * or pause held back ({@link #heldBacklog}). Set when such a packet leaves, counted down as the packets behind it
+     * leave.
      */
     private final long[] stallBacklogBytes;
     /**
@@ -445,6 +446,12 @@ public final class EgressPort implements Prefetching {
         } else {
             long clock = pause.pausedPs(tc, nowPs);
             long entered = p.pausedClockPs();
+            if (pfcProbe != PfcProbe.NONE) {
+                // The packets behind one that waited here behind a pause are what the pause held back, as for
+                // credits above (a collision's mark is the flipped clock).
+                stallBacklogBytes[tc] = clock != (entered < 0 ? ~entered : entered) ? q.bytes()
+                        : Math.max(0, stallBacklogBytes[tc] - p.frameBytes());
+            }
             if (clock != entered && p.cookie() >= 0) {
                 if (entered < 0) {
                     // Queued behind an ECMP collision (the mark is the flipped clock: no other packet pays for it).
@@ -766,14 +773,15 @@ public final class EgressPort implements Prefetching {
     }
 
     /**
-     * InfiniBand with a credit log: whether lane {@code vl} still queues packets that were queued when its last packet
-     * that had waited for credits left (the backlog that stall held back: a packet queued behind them waits for them,
-     * not only for this port's rate). Once they have all left, every packet in the lane was queued after the lane last
-     * waited and has waited only for this port's rate: a backlog it keeps then is its own (its inputs bring more than
-     * it sends). False without a credit log.
+     * Whether lane (class) {@code vl} still queues packets that were queued when its last packet that had waited for
+     * credits (InfiniBand with a credit log) or behind a PFC pause (with a PFC probe) left: the backlog that stall or
+     * pause held back (a packet queued behind them waits for them, not only for this port's rate). Once they have all
+     * left, every packet in the lane was queued after the lane last waited and has waited only for this port's rate:
+     * a backlog it keeps then is its own (its inputs bring more than it sends). False without a credit log or a PFC
+     * probe.
      */
     public boolean heldBacklog(int vl) {
-        return tellCreditWaits && stallBacklogBytes[vl] > 0;
+        return (tellCreditWaits || pfcProbe != PfcProbe.NONE) && stallBacklogBytes[vl] > 0;
     }
 
     /**
@@ -833,6 +841,11 @@ public final class EgressPort implements Prefetching {
     /** Reports the waits of packets queued behind ECMP collisions here to {@code probe}. */
     public void ecmpProbe(EcmpProbe probe) {
         this.ecmpProbe = probe;
+    }
+
+    /** How many classes (queues) the port has. */
+    public int classCount() {
+        return queues.length;
     }
 
     /** The first packet queued in class {@code tc}, or null: with {@link #queuedAfter} a walk that removes nothing. */

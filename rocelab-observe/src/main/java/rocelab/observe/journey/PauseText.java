@@ -177,7 +177,9 @@ final class PauseText {
                                     // No port was named: "that port" read as one (an audit's slow receiver).
                                     ? "its receive pipeline had not taken them yet: it is the congestion point"
                             : x.depth() == 0 ? "that port was not paused: it is the congestion point"
-                            : String.format(Locale.ROOT, "that port was paused: rooted at %s, %d pause hop%s away",
+                            : String.format(Locale.ROOT, "%s: rooted at %s, %d pause hop%s away",
+                                    x.egressBacklog() ? "that port's pause had been lifted, but it still queued the"
+                                            + " backlog that pause held back" : "that port was paused",
                                     pfc.rootName(x.rootKind(), x.rootNode(), x.rootPort()), x.depth(),
                                     x.depth() == 1 ? "" : "s"));
         }

@@ -16,7 +16,8 @@ import rocelab.observe.victim.EventNotes;
 /**
  * What a device sees when it sends a PFC frame or reports a wait behind a pause, noted at that moment: the frame's
  * fields and, for a switch's XOFF, the bytes its queues hold for the paused group (by egress port and by flow) and
- * whether the egress holding most of them is paused itself, with the send time of the XOFF that paused it. The
+ * whether the egress holding most of them is paused itself (or still queues the backlog a pause held back), with the
+ * send time of the XOFF that paused it. The
  * {@link PfcLog} turns notes into rows ({@link PfcLog#link}): it names the parent XOFF and the root, which only needs
  * rows of frames sent at least a link's delay earlier. In one simulator the log notes and links at once; in a
  * parallel run each partition notes into its own capture, tagged with the key of the event that wrote it, and the
@@ -50,6 +51,11 @@ final class PfcCapture implements PfcProbe {
     private int[] touched = new int[64];
     /** The notes of a partition's window (null for the log's own capture, which notes nothing). */
     private final EventNotes notes;
+    /** Each host's RNIC rate: the most its packets can come at into any port ({@link #sendersFit}). */
+    private final long[] hostRateBps;
+    /** Per host, the walk of {@link #sendersFit} that last counted it. */
+    private final int[] hostSeen;
+    private int seenMark;
 
     /** The notes this capture takes (null for the log's own). */
     EventNotes notes() {
@@ -59,6 +65,12 @@ final class PfcCapture implements PfcProbe {
     PfcCapture(Network network, Simulator partition) {
         this.network = network;
         this.notes = partition == null ? null : new EventNotes(partition, WIDTH);
+        int hosts = network.topology().hostCount();
+        this.hostRateBps = new long[hosts];
+        for (int h = 0; h < hosts; h++) {
+            hostRateBps[h] = network.topology().hostRateBps(h);
+        }
+        this.hostSeen = new int[hosts];
     }
 
     @Override
@@ -299,12 +311,58 @@ final class PfcCapture implements PfcProbe {
         }
         rec[i + PfcLog.F_EGRESS_BYTES] = egressScratch[egress];
         EgressPort out = sw.port(egress);
-        if (!out.isPaused(priority)) {
+        long heldBy = heldBy(out, priority);
+        if (heldBy < 0) {
             root(rec, i, node, egress);
             return;
         }
-        // Paused itself: the log names the XOFF that paused it (sent by the peer at this time) as the parent.
-        rec[at + XOFF_SENT] = out.lastXoffSentPs(priority);
+        // Paused itself, or still queueing the backlog its last pause held back: the log names the XOFF that paused
+        // it (sent by the peer at this time) as the parent.
+        rec[at + XOFF_SENT] = heldBy;
+        rec[i + PfcLog.F_EGRESS_BACKLOG] = out.isPaused(priority) ? 0 : 1;
+    }
+
+    /**
+     * The send time of the XOFF that holds {@code out}'s class {@code priority}, or -1 when none does and the port is
+     * the congestion point. A pause holds the port while it is in force; after it is lifted, while the port still
+     * queues the backlog the pause held back ({@link EgressPort#heldBacklog}) and the hosts whose packets it queues
+     * cannot together send faster than it sends ({@link #sendersFit}): then its queue is only what the pause held back
+     * there and before it, released in a burst (a slow receiver's pauses leave its switch port, and the ports before
+     * it, such a backlog to clear at line rate, which names none of them a congestion point). A port that more senders
+     * feed than it can carry is a congestion point whenever it is not paused, backlog or not: its queue would grow
+     * without the pause (an oversubscribed leaf's uplinks, which a spine also pauses for another root).
+     */
+    private long heldBy(EgressPort out, int priority) {
+        if (out.isPaused(priority)) {
+            return out.lastXoffSentPs(priority);
+        }
+        return out.heldBacklog(priority) && sendersFit(out) ? out.lastXoffSentPs(priority) : -1;
+    }
+
+    /**
+     * Whether the hosts with packets queued at {@code out} (any class), each at its RNIC's rate, add up to no more than
+     * the port's rate. A walk of the port's queue, once per XOFF whose port holds a pause's backlog (rare next to the
+     * packets); it stops once they add up to more.
+     */
+    private boolean sendersFit(EgressPort out) {
+        seenMark++;
+        long sum = 0;
+        for (int tc = 0; tc < out.classCount(); tc++) {
+            for (Packet p = out.firstQueued(tc); p != null; p = out.queuedAfter(tc, p)) {
+                int h = p.srcHost();
+                if (h < 0 || h >= hostSeen.length) {
+                    return false; // no host's rate bounds it: claim nothing
+                }
+                if (hostSeen[h] != seenMark) {
+                    hostSeen[h] = seenMark;
+                    sum += hostRateBps[h];
+                    if (sum > out.rateBps()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -341,7 +399,7 @@ final class PfcCapture implements PfcProbe {
             previousPort = best;
             EgressPort out = sw.port(best);
             rec[i + PfcLog.F_SHARE + k] = PfcLog.share(best, egressScratch[best]);
-            rec[i + PfcLog.F_SHARE_PARENT + k] = out.isPaused(priority) ? out.lastXoffSentPs(priority) : -1;
+            rec[i + PfcLog.F_SHARE_PARENT + k] = heldBy(out, priority);
         }
     }
 

@@ -116,7 +116,12 @@ public final class PfcLog implements PfcProbe {
     /** Egress ports kept per XOFF with their bytes, most first. */
     public static final int SHARES = 8;
     private static final int SHARE_PARENT = SHARE + SHARES;
-    private static final int FIELDS = SHARE_PARENT + SHARES;
+    /**
+     * 1 when the egress holding most was not paused when this XOFF was sent but still queued the backlog its last
+     * pause held back, so that pause is the parent ({@link PfcCapture}); otherwise -1.
+     */
+    private static final int EGRESS_BACKLOG = SHARE_PARENT + SHARES;
+    private static final int FIELDS = EGRESS_BACKLOG + 1;
     private static final long UNPAUSED = -1;
     private static final long PAUSED_UNSEEN = -2;
     /**
@@ -323,7 +328,8 @@ public final class PfcLog implements PfcProbe {
         lastXoff[g] = r;
         foundRow[g] = -1;
         if (rows[i + ROOT_NODE] >= 0) {
-            return; // the capture found the root at its own device (its egress is not paused, or it is an RNIC)
+            // The capture found the root at its own device (its egress is not held by a pause, or it is an RNIC).
+            return;
         }
         int egress = (int) rows[i + EGRESS];
         int pp = portOffset[node] + egress;
@@ -618,6 +624,7 @@ public final class PfcLog implements PfcProbe {
     static final int F_SHARED_PORTS = SHARED_PORTS;
     static final int F_SHARE = SHARE;
     static final int F_SHARE_PARENT = SHARE_PARENT;
+    static final int F_EGRESS_BACKLOG = EGRESS_BACKLOG;
 
     /** {@code blocks}, with block {@code b} made (of {@code width} longs per row) if it was not. */
     private static long[][] withBlock(long[][] blocks, int b, int width) {
@@ -938,12 +945,13 @@ public final class PfcLog implements PfcProbe {
      * why the device sent it ({@code reason}, as it decided), and its shared pool's use and size then (-1: an RNIC).
      * When it was rooted at a congestion point and a cycle of pauses that its group waits on formed while it was in
      * force: from when ({@code cycleSincePs}, else -1) and which ({@code cycle}, a root of kind
-     * {@link #ROOT_PAUSE_CYCLE}).
+     * {@link #ROOT_PAUSE_CYCLE}). {@code egressBacklog}: its egress port was not paused then, but still queued the
+     * backlog its last pause held back, which roots this XOFF where that pause was rooted.
      */
     public record Xoff(long timePs, int node, int port, int priority, long groupBytes, long thresholdBytes,
             int egressPort, long egressBytes, int rootKind, int rootNode, int rootPort, int depth, int[] topFlows,
             long[] topBytes, PfcReason reason, long poolUsedBytes, long poolBytes, long cycleSincePs, int cycle,
-            int[] sharePorts, long[] shareBytes, int sharedPorts) {
+            int[] sharePorts, long[] shareBytes, int sharedPorts, boolean egressBacklog) {
         /** The group's bytes queued towards egress {@code port} when it was sent, or -1 when not kept. */
         public long bytesTowards(int port) {
             for (int k = 0; k < sharePorts.length; k++) {
@@ -1009,7 +1017,7 @@ public final class PfcLog implements PfcProbe {
                 (int) rows[i + ROOT_KIND], (int) rows[i + ROOT_NODE], (int) rows[i + ROOT_PORT], (int) rows[i + DEPTH], qps, bytes,
                 PfcReason.values()[(int) rows[i + REASON]], rows[i + POOL_USED], rows[i + POOL_BYTES],
                 rows[i + CYCLE_SINCE], (int) rows[i + CYCLE_ID], sharePorts, shareBytes,
-                (int) Math.max(0, rows[i + SHARED_PORTS]));
+                (int) Math.max(0, rows[i + SHARED_PORTS]), rows[i + EGRESS_BACKLOG] == 1);
     }
 
     /**
