@@ -397,7 +397,7 @@ final class SonicImport {
                 int hi = range.length > 1 ? Integer.parseInt(range[1].strip()) : lo;
                 for (int i = lo; i <= hi; i++) {
                     if (i < 0 || i > 7) {
-                        throw doc.at(node, label + " " + i + " is out of range; expected 0..7");
+                        throw doc.at(node, label + " holds " + i + ", out of range; expected 0..7");
                     }
                     if (!out.contains(i)) {
                         out.add(i);
@@ -902,7 +902,7 @@ final class SonicImport {
     /** The queues of a QUEUE (or BUFFER_PG) key such as {@code Ethernet0|3-4}, at the row's position. */
     private List<Integer> queues(String key, MappingNode row) throws ScenarioException {
         return priorities(new ScalarNode(Tag.STR, key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "",
-                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN), "the index in key " + key);
+                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN), "the key " + key);
     }
 
     /**

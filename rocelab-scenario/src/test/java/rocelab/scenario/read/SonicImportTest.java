@@ -206,6 +206,9 @@ class SonicImportTest {
                 .hasMessageStartingWith("db.json:3:2: malformed JSON");
         assertThatThrownBy(() -> read(NESTED, "{name: leaf0, sonic: missing.json}"))
                 .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
+        // An audit's variant: a queue index out of range in a QUEUE key was reported as a pfc_enable priority.
+        assertThatThrownBy(() -> read(NESTED.replace("Ethernet0|0-2", "Ethernet0|0-8"), "{name: leaf0, sonic: db.json}"))
+                .hasMessageContaining("db.json:10:26: the key Ethernet0|0-8 holds 8, out of range; expected 0..7");
         assertThatThrownBy(() -> read(NESTED.replace("\"26\": \"3\"", "\"26\": \"9\""), "{name: leaf0, sonic: db.json}"))
                 .hasMessageContaining("db.json:4:70: traffic class 9 is out of range");
         // Values that are each valid but wrong together, or too small for the fabric: the JSON, not the YAML entry.
