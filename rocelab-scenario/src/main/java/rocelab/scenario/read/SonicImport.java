@@ -39,16 +39,23 @@ final class SonicImport {
 
     private static final List<String> SUPPORTED = List.of("DSCP_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
             "TC_TO_QUEUE_MAP", "PORT_QOS_MAP", "WRED_PROFILE", "QUEUE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
-            "PFC_WD", "PORT", "SCHEDULER");
+            "PFC_WD", "PORT", "SCHEDULER", "DEFAULT_LOSSLESS_BUFFER_PARAMETER");
     private static final List<String> QOS_NOT_APPLIED = List.of("BUFFER_QUEUE", "CABLE_LENGTH",
             "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "BUFFER_PORT_INGRESS_PROFILE_LIST",
-            "BUFFER_PORT_EGRESS_PROFILE_LIST", "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN",
+            "BUFFER_PORT_EGRESS_PROFILE_LIST", "LOSSLESS_TRAFFIC_PATTERN",
             "DOT1P_TO_TC_MAP", "DSCP_TO_FC_MAP", "EXP_TO_FC_MAP", "TC_TO_DSCP_MAP", "BUFFER_MAX_PARAM");
+
+    /** The ecn modes of sonic-wred-profile.yang, and those that mark green packets (the only colour modelled). */
+    private static final List<String> ECN_MODES = List.of("ecn_none", "ecn_green", "ecn_yellow", "ecn_red",
+            "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all");
+    private static final List<String> GREEN_MARKING = List.of("ecn_green", "ecn_green_yellow", "ecn_green_red",
+            "ecn_all");
 
     private final Doc doc;
     private final String file;
     private final Map<String, Map<String, MappingNode>> tables = new TreeMap<>();
     private final List<ImportNote> notes = new ArrayList<>();
+    private boolean defaultThresholdApplied;
 
     private SonicImport(Doc doc, String file) {
         this.doc = doc;
@@ -160,8 +167,13 @@ final class SonicImport {
     private static String notModelled(String table) {
         return switch (table) {
             case "CABLE_LENGTH" -> "cable length comes from each link's delay";
-            case "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST" ->
-                "one shared buffer per switch, no per-queue or per-port pool limits";
+            case "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST",
+                    "BUFFER_MAX_PARAM" -> "one shared buffer per switch, no per-queue or per-port pool limits";
+            case "LOSSLESS_TRAFFIC_PATTERN" -> "headroom: auto is the worst case over the frames the simulation sends,"
+                    + " not this table's traffic mix (mtu, small_packet_percentage)";
+            case "DOT1P_TO_TC_MAP" -> "switches classify by DSCP (dscp-to-tc), not by the 802.1Q priority";
+            case "TC_TO_DSCP_MAP" -> "switches do not rewrite the DSCP of the packets they forward";
+            case "DSCP_TO_FC_MAP", "EXP_TO_FC_MAP" -> "no forwarding classes (VOQ chassis) in the model";
             default -> "the model maps traffic class, priority group, queue and PFC priority one to one";
         };
     }
@@ -200,7 +212,7 @@ final class SonicImport {
             }
             out.put("dscp-to-tc", m);
         }
-        List<Integer> lossless = priorities(qos.get("pfc_enable"));
+        List<Integer> lossless = priorities(qos.get("pfc_enable"), "pfc_enable");
         List<Integer> pfcOn = lossless == null ? List.of(3, 4) : lossless;
         checkIdentity("TC_TO_PRIORITY_GROUP_MAP", qos.get("tc_to_pg_map"), "priority group", pfcOn);
         checkIdentity("TC_TO_QUEUE_MAP", qos.get("tc_to_queue_map"), "queue", pfcOn);
@@ -209,7 +221,8 @@ final class SonicImport {
             pfc.put("priorities", lossless);
         }
         buffers(out, pfc, lossless == null ? List.of(3, 4) : lossless);
-        watchdog(pfc);
+        defaultLosslessParameters();
+        watchdog(pfc, qos, pfcOn);
         if (!pfc.isEmpty()) {
             out.put("pfc", pfc);
         }
@@ -222,11 +235,21 @@ final class SonicImport {
         return out;
     }
 
-    /** PORT_QOS_MAP: the global row, else the ports' rows, which must agree (one setting per switch here). */
+    /**
+     * PORT_QOS_MAP: the ports' rows, which must agree (one setting per switch here). The {@code global} row is the
+     * switch-level DSCP_TO_TC_MAP, which a port's own map overrides (sonic-swss orchagent/qosorch.cpp,
+     * handleGlobalQosMap: only dscp_to_tc_map is read there), so it is applied only when no port row names one.
+     */
     private Map<String, Node> portQos() throws ScenarioException {
         Map<String, Node> merged = new LinkedHashMap<>();
         Map<String, String> firstPort = new LinkedHashMap<>();
+        Node globalDscp = null;
+        List<String> ports = new ArrayList<>();
         for (Map.Entry<String, MappingNode> row : table("PORT_QOS_MAP").entrySet()) {
+            boolean global = row.getKey().equalsIgnoreCase("global");
+            if (!global) {
+                ports.add(row.getKey());
+            }
             for (Map.Entry<String, Node> f : fields(row.getValue()).entrySet()) {
                 String field = f.getKey();
                 if (!List.of("dscp_to_tc_map", "tc_to_pg_map", "tc_to_queue_map", "pfc_enable", "pfcwd_sw_enable",
@@ -235,8 +258,17 @@ final class SonicImport {
                     continue;
                 }
                 String value = doc.text(f.getValue(), field, "a value");
+                if (global) {
+                    if (field.equals("dscp_to_tc_map")) {
+                        globalDscp = f.getValue();
+                    } else {
+                        note("PORT_QOS_MAP|" + row.getKey() + " field " + field + " is not applied (SONiC reads only"
+                                + " dscp_to_tc_map in the global row)");
+                    }
+                    continue;
+                }
                 Node before = merged.get(field);
-                if (before == null || row.getKey().equalsIgnoreCase("global")) {
+                if (before == null) {
                     merged.put(field, f.getValue());
                     firstPort.put(field, row.getKey());
                 } else if (!((ScalarNode) before).getValue().equals(value)) {
@@ -245,6 +277,28 @@ final class SonicImport {
                             + "); one value per switch is applied: " + ((ScalarNode) before).getValue()
                             + " (use a switches entry per port group to differ)");
                 }
+            }
+        }
+        for (String field : List.of("pfc_enable", "pfcwd_sw_enable")) {
+            if (merged.containsKey(field)) {
+                for (String port : ports) {
+                    if (!fields(table("PORT_QOS_MAP").get(port)).containsKey(field)) {
+                        note("PORT_QOS_MAP|" + port + " has no " + field + " (on the real switch "
+                                + (field.equals("pfc_enable") ? "PFC is off on that port" : "its PFC watchdog watches"
+                                        + " no priority") + "); one value per switch is applied: "
+                                + ((ScalarNode) merged.get(field)).getValue());
+                    }
+                }
+            }
+        }
+        if (globalDscp != null) {
+            Node port = merged.get("dscp_to_tc_map");
+            if (port == null) {
+                merged.put("dscp_to_tc_map", globalDscp);
+            } else if (!((ScalarNode) port).getValue().equals(((ScalarNode) globalDscp).getValue())) {
+                note(where(globalDscp) + ": PORT_QOS_MAP|global dscp_to_tc_map " + ((ScalarNode) globalDscp).getValue()
+                        + " is the switch-level map, which SONiC uses only on ports without a map of their own; not"
+                        + " applied: the ports' " + ((ScalarNode) port).getValue() + " is");
             }
         }
         return merged;
@@ -325,12 +379,12 @@ final class SonicImport {
                 + " triggers that group's pauses and uses its headroom";
     }
 
-    /** {@code "3,4"} or {@code "3-4"}. */
-    private List<Integer> priorities(Node node) throws ScenarioException {
+    /** {@code "3,4"} or {@code "3-4"}: the priorities, groups or queues of {@code label}. */
+    private List<Integer> priorities(Node node, String label) throws ScenarioException {
         if (node == null) {
             return null;
         }
-        String text = doc.text(node, "pfc_enable", "priorities such as 3,4");
+        String text = doc.text(node, label, "priorities such as 3,4");
         List<Integer> out = new ArrayList<>();
         for (String part : text.split(",")) {
             String p = part.strip();
@@ -343,14 +397,14 @@ final class SonicImport {
                 int hi = range.length > 1 ? Integer.parseInt(range[1].strip()) : lo;
                 for (int i = lo; i <= hi; i++) {
                     if (i < 0 || i > 7) {
-                        throw doc.at(node, "pfc_enable priority " + i + " is out of range; expected 0..7");
+                        throw doc.at(node, label + " holds " + i + ", out of range; expected 0..7");
                     }
                     if (!out.contains(i)) {
                         out.add(i);
                     }
                 }
             } catch (NumberFormatException e) {
-                throw doc.at(node, "pfc_enable '" + text + "' is not a priority list; expected e.g. 3,4");
+                throw doc.at(node, label + " '" + text + "' is not a list such as 3,4 or 3-4; expected e.g. 3,4");
             }
         }
         return out;
@@ -365,6 +419,9 @@ final class SonicImport {
             Map<String, Node> f = fields(pool);
             if (f.containsKey("size")) {
                 out.put("buffer", from(f.get("size"), bytes(f.get("size"), "size") + "B"));
+            } else {
+                note("BUFFER_POOL|ingress_lossless_pool has no size (the dynamic buffer model computes it on the"
+                        + " switch); not applied: the switch keeps the scenario's buffer");
             }
             if (f.containsKey("xoff")) {
                 note("BUFFER_POOL|ingress_lossless_pool xoff (a shared headroom pool) is not applied:"
@@ -434,6 +491,18 @@ final class SonicImport {
             pfc.put("headroom", "auto");
             note("lossless BUFFER_PG profile NULL (dynamic buffer model): headroom computed per port"
                     + " (headroom: auto)");
+            // buffermgrd gives the lossless profiles it creates DEFAULT_LOSSLESS_BUFFER_PARAMETER's
+            // default_dynamic_th (sonic-swss cfgmgr/buffermgrdyn.cpp).
+            for (MappingNode row : table("DEFAULT_LOSSLESS_BUFFER_PARAMETER").values()) {
+                Node th = fields(row).get("default_dynamic_th");
+                if (th != null) {
+                    pfc.put("threshold", "dynamic");
+                    pfc.put("alpha", from(th, alpha("DEFAULT_LOSSLESS_BUFFER_PARAMETER",
+                            integer(th, "default_dynamic_th", -8, 7))));
+                    defaultThresholdApplied = true;
+                    break;
+                }
+            }
             return;
         }
         MappingNode p = table("BUFFER_PROFILE").get(name);
@@ -449,13 +518,7 @@ final class SonicImport {
         if (f.containsKey("dynamic_th")) {
             int n = integer(f.get("dynamic_th"), "dynamic_th", -8, 7);
             pfc.put("threshold", "dynamic");
-            double alpha = Math.pow(2, n);
-            if (alpha > 64) {
-                note("BUFFER_PROFILE|" + name + " dynamic_th " + n + " (alpha " + (long) alpha + ") is applied as"
-                        + " alpha 64, the model's largest");
-                alpha = 64;
-            }
-            pfc.put("alpha", from(f.get("dynamic_th"), alpha));
+            pfc.put("alpha", from(f.get("dynamic_th"), alpha("BUFFER_PROFILE|" + name, n)));
             if (offset >= 0) {
                 pfc.put("resume-offset", offset + "B");
             }
@@ -474,49 +537,127 @@ final class SonicImport {
         }
     }
 
-    /** PFC_WD: detection and restoration from the first port row, poll from GLOBAL; milliseconds. */
-    private void watchdog(Map<String, Object> pfc) throws ScenarioException {
+    /** What DEFAULT_LOSSLESS_BUFFER_PARAMETER holds beyond the default_dynamic_th that a NULL profile takes. */
+    private void defaultLosslessParameters() {
+        for (Map.Entry<String, MappingNode> row : table("DEFAULT_LOSSLESS_BUFFER_PARAMETER").entrySet()) {
+            for (String k : fields(row.getValue()).keySet()) {
+                if (!k.equals("default_dynamic_th")) {
+                    note("DEFAULT_LOSSLESS_BUFFER_PARAMETER|" + row.getKey() + " field " + k + " is not applied (no"
+                            + " shared headroom pool in the model)");
+                } else if (!defaultThresholdApplied) {
+                    note("DEFAULT_LOSSLESS_BUFFER_PARAMETER|" + row.getKey() + " default_dynamic_th is not applied:"
+                            + " no lossless BUFFER_PG has profile NULL, the only groups it sizes");
+                }
+            }
+        }
+    }
+
+    /** SAI's dynamic threshold: 2^n of the pool's free buffer, at most the model's largest alpha (64). */
+    private double alpha(String what, int n) {
+        double alpha = Math.pow(2, n);
+        if (alpha > 64) {
+            note(what + " dynamic_th " + n + " (alpha " + (long) alpha + ") is applied as alpha 64, the model's"
+                    + " largest");
+            alpha = 64;
+        }
+        return alpha;
+    }
+
+    /**
+     * PFC_WD: detection, restoration and action from the first port row, poll from GLOBAL; milliseconds. As
+     * sonic-swss runs it (orchagent/pfcwdorch.cpp, qosorch.cpp): a port row without detection_time is refused, GLOBAL
+     * alone starts the watchdog on no port, and it watches the priorities in PORT_QOS_MAP's pfcwd_sw_enable.
+     */
+    private void watchdog(Map<String, Object> pfc, Map<String, Node> qos, List<Integer> lossless)
+            throws ScenarioException {
         Map<String, MappingNode> rows = table("PFC_WD");
         if (rows.isEmpty()) {
             return;
         }
         Map<String, Object> wd = new LinkedHashMap<>();
-        boolean port = false;
+        String applied = null;
         for (Map.Entry<String, MappingNode> row : rows.entrySet()) {
             Map<String, Node> f = fields(row.getValue());
             if (row.getKey().equalsIgnoreCase("GLOBAL")) {
                 if (f.containsKey("POLL_INTERVAL")) {
                     wd.put("poll", integer(f.get("POLL_INTERVAL"), "POLL_INTERVAL", 1, 60_000) + "ms");
                 }
+                for (String k : f.keySet()) {
+                    if (!k.equals("POLL_INTERVAL")) {
+                        note("PFC_WD|" + row.getKey() + " field " + k + " is not applied");
+                    }
+                }
                 continue;
             }
-            if (port) {
+            if (!f.containsKey("detection_time")) {
+                note(where(row.getValue()) + ": PFC_WD|" + row.getKey() + " has no detection_time: SONiC refuses the"
+                        + " row and runs no watchdog on that port");
                 continue;
             }
-            port = true;
-            if (f.containsKey("detection_time")) {
-                wd.put("detection", integer(f.get("detection_time"), "detection_time", 1, 60_000) + "ms");
-            }
-            if (f.containsKey("restoration_time")) {
-                wd.put("restoration", integer(f.get("restoration_time"), "restoration_time", 1, 600_000) + "ms");
-            } else if (f.containsKey("detection_time")) {
-                // SONiC: restoration defaults to twice the detection time.
-                wd.put("restoration", 2 * integer(f.get("detection_time"), "detection_time", 1, 60_000) + "ms");
-            }
-            if (f.containsKey("action")) {
-                String action = doc.text(f.get("action"), "action", "drop, forward or alert");
-                if (action.equals("alert")) {
+            Map<String, Object> port = portWatchdog(f);
+            if (applied == null) {
+                applied = row.getKey();
+                wd.putAll(port);
+                if (port.get("action").equals("alert")) {
                     note("PFC_WD action alert (log only) is not modelled; applied as forward");
-                    action = "forward";
+                    wd.put("action", "forward");
                 }
-                if (!action.equals("drop") && !action.equals("forward")) {
-                    throw doc.at(f.get("action"), "'" + action + "' is not a PFC_WD action; expected drop, forward"
-                            + " or alert");
+                for (String k : f.keySet()) {
+                    // pfc_stat_history only keeps counters: it changes nothing the switch does.
+                    if (!List.of("detection_time", "restoration_time", "action", "pfc_stat_history").contains(k)) {
+                        note("PFC_WD|" + row.getKey() + " field " + k + " is not applied");
+                    }
                 }
-                wd.put("action", action);
+            } else if (!port.equals(portWatchdog(fields(rows.get(applied))))) {
+                note("PFC_WD|" + row.getKey() + " differs from PFC_WD|" + applied + "; one watchdog per switch is"
+                        + " applied: " + applied + "'s");
             }
         }
+        if (applied == null) {
+            note("PFC_WD has no port row with a detection_time: the real switch runs the watchdog on no port; the"
+                    + " import sets none (the switch keeps the scenario's own pfc.watchdog, if any)");
+            return;
+        }
+        for (String port : table("PORT_QOS_MAP").keySet()) {
+            if (!port.equalsIgnoreCase("global") && !port.contains(",") && !rows.containsKey(port)) {
+                note("PFC_WD has no row for " + port + ", so the real switch runs no watchdog there; " + applied
+                        + "'s watchdog applied on every port");
+            }
+        }
+        Node sw = qos.get("pfcwd_sw_enable");
+        if (sw != null) {
+            List<Integer> watched = priorities(sw, "pfcwd_sw_enable");
+            if (watched.isEmpty()) {
+                note("PORT_QOS_MAP pfcwd_sw_enable is empty: the real switch's watchdog watches no priority; the"
+                        + " import sets none (the switch keeps the scenario's own pfc.watchdog, if any)");
+                return;
+            }
+            if (!new TreeSet<>(watched).equals(new TreeSet<>(lossless))) {
+                note("PORT_QOS_MAP pfcwd_sw_enable " + watched + " differs from the lossless priorities " + lossless
+                        + "; not applied: the simulated watchdog watches every lossless priority");
+            }
+        } else if (!qos.isEmpty()) {
+            note("PORT_QOS_MAP has no pfcwd_sw_enable: a current SONiC then watches no priority (db_migrator copies"
+                    + " pfc_enable into it when it upgrades an older config); the watchdog is applied to every"
+                    + " lossless priority");
+        }
         pfc.put("watchdog", wd);
+    }
+
+    /** A PFC_WD port row's detection, restoration (SONiC's CLI default: twice the detection) and action. */
+    private Map<String, Object> portWatchdog(Map<String, Node> f) throws ScenarioException {
+        Map<String, Object> wd = new LinkedHashMap<>();
+        int detection = integer(f.get("detection_time"), "detection_time", 1, 60_000);
+        wd.put("detection", detection + "ms");
+        wd.put("restoration", (f.containsKey("restoration_time")
+                ? integer(f.get("restoration_time"), "restoration_time", 1, 600_000) : 2 * detection) + "ms");
+        String action = f.containsKey("action") ? doc.text(f.get("action"), "action", "drop, forward or alert")
+                : "drop";
+        if (!List.of("drop", "forward", "alert").contains(action)) {
+            throw doc.at(f.get("action"), "'" + action + "' is not a PFC_WD action; expected drop, forward or alert");
+        }
+        wd.put("action", action);
+        return wd;
     }
 
     /** A QUEUE row's WRED binding: the queues of one port it binds to a profile, and where it says so. */
@@ -585,6 +726,17 @@ final class SonicImport {
                         + " was applied to classes " + classes);
             }
         }
+        TreeSet<String> boundPorts = new TreeSet<>();
+        for (String key : byPort.keySet()) {
+            boundPorts.addAll(List.of(key.split(",")));
+        }
+        for (String port : table("PORT_QOS_MAP").keySet()) {
+            if (!port.equalsIgnoreCase("global") && !port.contains(",") && !boundPorts.contains(port)) {
+                note("QUEUE binds no WRED profile to the queues of " + port + ", so the real switch marks nothing"
+                        + " there; " + name + " applied to classes " + classes + " on every port (one ECN setting"
+                        + " per switch; use ports: ecn to differ)");
+            }
+        }
         for (Map.Entry<String, TreeSet<Integer>> port : byPort.entrySet()) {
             if (!port.getValue().equals(classes)) {
                 note("QUEUE binds WRED profile " + name + " to queues " + port.getValue() + " of " + port.getKey()
@@ -596,11 +748,17 @@ final class SonicImport {
         Map<String, Node> f = fields(p);
         Map<String, Object> ecn = new LinkedHashMap<>();
         String mode = f.containsKey("ecn") ? doc.text(f.get("ecn"), "ecn", "an ECN mode such as ecn_all") : "ecn_none";
+        if (!ECN_MODES.contains(mode)) {
+            throw doc.at(f.get("ecn"), "'" + mode + "' is not a WRED_PROFILE ecn mode; expected one of "
+                    + String.join(", ", ECN_MODES));
+        }
         ecn.put("classes", new ArrayList<>(classes));
-        if (mode.equals("ecn_none")) {
+        if (!GREEN_MARKING.contains(mode)) {
+            // Packets are green here (no policer colours them), and these modes mark no green packet.
             ecn.put("marking", "none");
-            note("WRED_PROFILE|" + name + " has ecn " + mode + ": no ECN marking (WRED drop is not"
-                    + " modelled)");
+            note("WRED_PROFILE|" + name + " has ecn " + mode + ": " + (mode.equals("ecn_none") ? "no ECN marking"
+                    : "it marks only " + mode.substring(4).replace('_', ' ') + " packets, and every packet is green"
+                            + " here: no ECN marking") + " (WRED drop is not modelled)");
             return ecn;
         }
         ecn.put("marking", "red");
@@ -744,7 +902,7 @@ final class SonicImport {
     /** The queues of a QUEUE (or BUFFER_PG) key such as {@code Ethernet0|3-4}, at the row's position. */
     private List<Integer> queues(String key, MappingNode row) throws ScenarioException {
         return priorities(new ScalarNode(Tag.STR, key.contains("|") ? key.substring(key.lastIndexOf('|') + 1) : "",
-                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN));
+                row.getStartMark(), row.getEndMark(), DumperOptions.ScalarStyle.PLAIN), "the key " + key);
     }
 
     /**

@@ -206,6 +206,9 @@ class SonicImportTest {
                 .hasMessageStartingWith("db.json:3:2: malformed JSON");
         assertThatThrownBy(() -> read(NESTED, "{name: leaf0, sonic: missing.json}"))
                 .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
+        // An audit's variant: a queue index out of range in a QUEUE key was reported as a pfc_enable priority.
+        assertThatThrownBy(() -> read(NESTED.replace("Ethernet0|0-2", "Ethernet0|0-8"), "{name: leaf0, sonic: db.json}"))
+                .hasMessageContaining("db.json:10:26: the key Ethernet0|0-8 holds 8, out of range; expected 0..7");
         assertThatThrownBy(() -> read(NESTED.replace("\"26\": \"3\"", "\"26\": \"9\""), "{name: leaf0, sonic: db.json}"))
                 .hasMessageContaining("db.json:4:70: traffic class 9 is out of range");
         // Values that are each valid but wrong together, or too small for the fabric: the JSON, not the YAML entry.
@@ -239,6 +242,110 @@ class SonicImportTest {
         ScenarioConfig absolute = new ScenarioReader().read(
                 yaml.formatted(dir.resolve("outside.json").toAbsolutePath()), "t.yaml", scenarioDir);
         assertThat(sw(absolute, "leaf0").parameters().bufferBytes()).isEqualTo(10_875_072L);
+    }
+
+    @Test
+    void shouldApplyThePortsDscpMapOverTheGlobalOne() throws Exception {
+        // An audit's variant: config_db.json sorts its keys, so "Ethernet0" comes before "global"; the import let the
+        // global row (SONiC's switch-level map, which a port's own map overrides: sonic-swss qosorch.cpp) win
+        // silently, classifying DSCP 26 as class 3 where the real port puts it in class 1.
+        String json = """
+                {
+                  "DSCP_TO_TC_MAP": {"A": {"26": "3"}, "B": {"26": "1"}},
+                  "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "B", "pfc_enable": "3"},
+                                   "global": {"dscp_to_tc_map": "A"}}
+                }
+                """;
+        ScenarioConfig c = read(json, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").trafficClass(26)).isEqualTo(1);
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("db.json:4:49:"
+                + " PORT_QOS_MAP|global dscp_to_tc_map A is the switch-level map, which SONiC uses only on ports"
+                + " without a map of their own; not applied: the ports' B is");
+        // Without a port map, the global one classifies.
+        ScenarioConfig g = read(json.replace("\"dscp_to_tc_map\": \"B\", ", ""), "{name: leaf0, sonic: db.json}");
+        assertThat(sw(g, "leaf0").trafficClass(26)).isEqualTo(3);
+    }
+
+    @Test
+    void shouldMarkNothingWithAnEcnModeThatSkipsGreenPackets() throws Exception {
+        // An audit's variant: ecn_yellow marks only yellow packets; every packet is green in the model, yet the
+        // import marked with the green thresholds. An ecn value outside sonic-wred-profile.yang's enum was taken too.
+        ScenarioConfig c = read(NESTED.replace("ecn_all", "ecn_yellow"), "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").ecn(0).scheme()).isEqualTo(EcnParameters.Scheme.NONE);
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).contains("WRED_PROFILE|AZURE_LOSSLESS has"
+                + " ecn ecn_yellow: it marks only yellow packets, and every packet is green here: no ECN marking (WRED"
+                + " drop is not modelled)");
+        assertThat(sw(read(NESTED.replace("ecn_all", "ecn_green_red"), "{name: leaf0, sonic: db.json}"), "leaf0")
+                .ecn(0).scheme()).isEqualTo(EcnParameters.Scheme.RED);
+        assertThatThrownBy(() -> read(NESTED.replace("ecn_all", "ecn_on"), "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:7:48: 'ecn_on' is not a WRED_PROFILE ecn mode; expected one of"
+                        + " ecn_none, ");
+    }
+
+    @Test
+    void shouldStartTheWatchdogOnlyWhereSonicWould() throws Exception {
+        // An audit's variants: PFC_WD with only its GLOBAL row (the watchdog runs on no port), a port row without
+        // detection_time (orchagent refuses it) and an empty pfcwd_sw_enable (no priority watched) each turned the
+        // watchdog on with the default 200 ms.
+        String globalOnly = NESTED.replace("\"Ethernet0\": {\"action\": \"drop\", \"detection_time\": \"300\"}, ", "");
+        ScenarioConfig c = read(globalOnly, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").pfc().watchdog().enabled()).isFalse();
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text).anyMatch(t -> t.startsWith("PFC_WD has no"
+                + " port row with a detection_time: the real switch runs the watchdog on no port"));
+        ScenarioConfig noDetection = read(NESTED.replace("\"detection_time\": \"300\"", "\"restoration_time\": \"300\""),
+                "{name: leaf0, sonic: db.json}");
+        assertThat(sw(noDetection, "leaf0").pfc().watchdog().enabled()).isFalse();
+        assertThat(noDetection.devices().importNotes()).extracting(ImportNote::text).anyMatch(t -> t.matches(
+                "db\\.json:\\d+:\\d+: PFC_WD\\|Ethernet0 has no detection_time: SONiC refuses the row and runs no"
+                        + " watchdog on that port"));
+        ScenarioConfig empty = read(NESTED.replace("\"pfc_enable\": \"3,4\"", "\"pfc_enable\": \"3,4\", \"pfcwd_sw_enable\": \"\""),
+                "{name: leaf0, sonic: db.json}");
+        assertThat(sw(empty, "leaf0").pfc().watchdog().enabled()).isFalse();
+        ScenarioConfig one = read(NESTED.replace("\"pfc_enable\": \"3,4\"", "\"pfc_enable\": \"3,4\", \"pfcwd_sw_enable\": \"3\""),
+                "{name: leaf0, sonic: db.json}");
+        assertThat(sw(one, "leaf0").pfc().watchdog().enabled()).isTrue();
+        assertThat(one.devices().importNotes()).extracting(ImportNote::text).contains("PORT_QOS_MAP pfcwd_sw_enable"
+                + " [3] differs from the lossless priorities [3, 4]; not applied: the simulated watchdog watches every"
+                + " lossless priority");
+    }
+
+    @Test
+    void shouldReportPortsWithoutPfcOrWredThatOtherPortsHave() throws Exception {
+        // An audit's variant: Ethernet4 had no pfc_enable and no WRED binding (on the real switch: no PFC, no
+        // marking there), and the import applied Ethernet0's settings to it without a word.
+        String json = NESTED.replace("\"PORT_QOS_MAP\": {", "\"PORT_QOS_MAP\": {\"Ethernet4\": {\"dscp_to_tc_map\": \"AZURE\"}, ");
+        ScenarioConfig c = read(json, "{name: leaf0, sonic: db.json}");
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text)
+                .contains("PORT_QOS_MAP|Ethernet4 has no pfc_enable (on the real switch PFC is off on that port); one"
+                        + " value per switch is applied: 3,4")
+                .contains("QUEUE binds no WRED profile to the queues of Ethernet4, so the real switch marks nothing"
+                        + " there; AZURE_LOSSLESS applied to classes [3, 4] on every port (one ECN setting per switch;"
+                        + " use ports: ecn to differ)");
+    }
+
+    @Test
+    void shouldGiveANullProfileTheDynamicModelsDefaultThreshold() throws Exception {
+        // An audit's variant (Mellanox dynamic buffer model): buffermgrd sizes a NULL lossless group with
+        // DEFAULT_LOSSLESS_BUFFER_PARAMETER's default_dynamic_th (sonic-swss cfgmgr/buffermgrdyn.cpp); the import
+        // reported the table as not applied, kept the scenario's alpha, and kept its buffer without a word when the
+        // pool had no size.
+        String json = """
+                {
+                  "BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic"}},
+                  "BUFFER_PG": {"Ethernet0|3-4": {"profile": "NULL"}},
+                  "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}},
+                  "DEFAULT_LOSSLESS_BUFFER_PARAMETER": {"AZURE": {"default_dynamic_th": "1", "over_subscribe_ratio": "2"}}
+                }
+                """;
+        ScenarioConfig c = read(json, "{name: leaf0, sonic: db.json}");
+        assertThat(sw(c, "leaf0").pfc().alpha()).isEqualTo(2.0);
+        assertThat(sw(c, "leaf0").parameters().bufferBytes()).isEqualTo(16_000_000L);
+        assertThat(c.devices().importNotes()).extracting(ImportNote::text)
+                .contains("BUFFER_POOL|ingress_lossless_pool has no size (the dynamic buffer model computes it on the"
+                        + " switch); not applied: the switch keeps the scenario's buffer")
+                .contains("DEFAULT_LOSSLESS_BUFFER_PARAMETER|AZURE field over_subscribe_ratio is not applied (no"
+                        + " shared headroom pool in the model)")
+                .noneMatch(t -> t.contains("table DEFAULT_LOSSLESS_BUFFER_PARAMETER"));
     }
 
     @Test
