@@ -878,6 +878,10 @@ public final class Simulation {
         String stopReason = null;
         List<String> deadlock = List.of();
         long deadlockSincePs = -1;
+        // A cycle that a PFC watchdog on one of its queues will break: the run goes on for it until then, however long
+        // the watchdog's detection takes (past the stall limit too), and looks for a cycle again once data moves.
+        boolean watchedCycle = false;
+        long watchdogDeadlinePs = -1;
         boolean more = driver.taskCount() > 0;
         while (more && !driver.allFinished()) {
             // A window starts at the next event: idle time (a flow that starts at 1000 s) costs no loop turns.
@@ -889,17 +893,29 @@ public final class Simulation {
             if (activity != lastActivity) {
                 lastActivity = activity;
                 lastActivityPs = nowPs();
+                watchedCycle = false;
             } else if (more && driver.flowsInFlight() > 0) {
                 long still = nowPs() - lastActivityPs;
-                if ((pfcLog != null || creditLog != null) && still >= DEADLOCK_CHECK_PS && deadlock.isEmpty()) {
-                    deadlock = PauseCycles.find(network);
-                    if (!deadlock.isEmpty()) {
-                        deadlockSincePs = lastActivityPs;
-                        stopReason = "deadlock";
-                        more = false;
+                if ((pfcLog != null || creditLog != null) && still >= DEADLOCK_CHECK_PS && !watchedCycle
+                        && (deadlock.isEmpty() || watchdogDeadlinePs >= 0)) {
+                    PauseCycles.Cycle cycle = PauseCycles.find(network);
+                    if (!cycle.isEmpty()) {
+                        if (deadlock.isEmpty()) {
+                            deadlock = cycle.queues();
+                            deadlockSincePs = lastActivityPs;
+                        }
+                        if (cycle.watched()) {
+                            watchedCycle = true;
+                            watchdogDeadlinePs = nowPs() + cycle.watchdogActsWithinPs();
+                        } else {
+                            deadlock = cycle.queues();
+                            deadlockSincePs = lastActivityPs;
+                            stopReason = "deadlock";
+                            more = false;
+                        }
                     }
                 }
-                if (more && still >= stallLimitPs) {
+                if (more && still >= stallLimitPs && nowPs() > watchdogDeadlinePs) {
                     stopReason = "stalled";
                     more = false;
                 }

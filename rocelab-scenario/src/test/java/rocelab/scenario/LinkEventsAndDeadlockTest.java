@@ -95,6 +95,28 @@ class LinkEventsAndDeadlockTest {
     }
 
     @Test
+    void shouldRunOnThroughADeadlockThatAPfcWatchdogBreaks() throws Exception {
+        // The same ring with the PFC watchdog on every switch (detection 2 ms): the deadlock still forms, and the
+        // watchdog ends it by dropping the stuck queue's packets. Before, the run stopped 1 ms after data stopped, with
+        // stop_reason deadlock, though the switches would have broken the cycle (a SONiC import audit).
+        String ring = Files.readString(Path.of("..", "scenarios", "examples", "pfc-deadlock-ring.yaml"))
+                .replace("switch: {buffer: 1MB, ecn: {marking: none}}", "switch: {buffer: 1MB, ecn: {marking: none},"
+                        + " pfc: {watchdog: {poll: 1ms, detection: 2ms, restoration: 2ms}}}")
+                .replace("size: 20MB", "size: 1MB");
+        RunResult r = Scenarios.assemble(ring).run(ProgressListener.NONE);
+        assertThat(r.stopReason()).isEqualTo("completed");
+        assertThat(r.flows()).allMatch(FlowRecord::completed);
+        assertThat(r.deadlockCycle()).as("the cycle is still told").hasSize(5).allMatch(q -> q.endsWith("prio 3"));
+        assertThat(r.deadlockSincePs()).isLessThan(r.flows().get(0).finishPs());
+        assertThat(r.totals().pfcWatchdogStorms()).isPositive();
+        assertThat(r.totals().droppedPfcWatchdog()).isPositive();
+        assertThat(Summary.of(r)).containsKey("pfc_deadlock_cycle");
+        assertThat(SummaryText.render(r, null)).contains("DEADLOCK", "s0/p1->s1 prio 3",
+                "a PFC watchdog watches one of them, so the run went on: it declared "
+                        + r.totals().pfcWatchdogStorms() + " pause storms");
+    }
+
+    @Test
     void shouldReportACreditLoopAsADeadlockOnInfiniband() throws Exception {
         // The same ring on InfiniBand: every lane of the ring waits for credits from the next, none drains. Before,
         // nothing looked for it: the run went on to the retries' end (134 ms), said "5 FAILED (retries exhausted)" and

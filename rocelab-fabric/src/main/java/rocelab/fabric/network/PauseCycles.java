@@ -16,8 +16,27 @@ import rocelab.fabric.topology.Topology;
 public final class PauseCycles {
     private PauseCycles() {}
 
-    /** The queues of one cycle in order ({@code spine0/p2->leaf1 prio 3}), or an empty list when there is none. */
-    public static List<String> find(Network network) {
+    /**
+     * One cycle of held queues: their names in order ({@code spine0/p2->leaf1 prio 3}), and how long after it closed a
+     * PFC watchdog on one of its queues has declared a pause storm at the latest, ending the cycle (its queue stops
+     * honouring the pause: {@link Switch#watchdogActsWithinPs}); -1 when none of them runs one, and nothing in the
+     * fabric will move them again.
+     */
+    public record Cycle(List<String> queues, long watchdogActsWithinPs) {
+        static final Cycle NONE = new Cycle(List.of(), -1);
+
+        public boolean isEmpty() {
+            return queues.isEmpty();
+        }
+
+        /** Whether a PFC watchdog on one of its queues will break it. */
+        public boolean watched() {
+            return watchdogActsWithinPs >= 0;
+        }
+    }
+
+    /** One cycle of held queues, or {@link Cycle#isEmpty() an empty one} when there is none. */
+    public static Cycle find(Network network) {
         Topology topo = network.topology();
         int hosts = topo.hostCount();
         int switches = network.switchCount();
@@ -69,16 +88,21 @@ public final class PauseCycles {
                     }
                 }
                 List<String> names = new ArrayList<>();
+                long watchdog = -1;
                 for (int k = 0; k < cycle.size(); k++) {
                     int[] v = nodes.get(cycle.get((first + k) % cycle.size()));
                     Switch sw = network.switchAt(v[0]);
                     names.add(sw.name() + "/p" + v[1] + "->" + topo.nodeName(topo.peer(sw.nodeId(), v[1]).node())
                             + (sw.port(v[1]).creditGate() != null ? " VL " : " prio ") + v[2]);
+                    long within = sw.port(v[1]).creditGate() != null ? -1 : sw.watchdogActsWithinPs(v[2]);
+                    if (within >= 0 && (watchdog < 0 || within < watchdog)) {
+                        watchdog = within;
+                    }
                 }
-                return names;
+                return new Cycle(List.copyOf(names), watchdog);
             }
         }
-        return List.of();
+        return Cycle.NONE;
     }
 
     /**

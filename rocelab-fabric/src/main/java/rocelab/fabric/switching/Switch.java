@@ -810,4 +810,17 @@ public final class Switch implements SharedBuffer.PauseListener, EventHandler {
     public SharedBuffer buffer() {
         return buffer;
     }
+
+    /**
+     * How long after one of this switch's queues of class {@code priority} stops sending, paused and holding packets,
+     * its PFC watchdog has declared a pause storm at the latest: the detection time from the first poll that finds it
+     * stuck (which counts the poll before it), plus up to two poll intervals; -1 when no watchdog watches the class.
+     */
+    public long watchdogActsWithinPs(int priority) {
+        var wd = pfc.watchdog();
+        if (!pfc.enabled() || !wd.enabled() || !pfc.isLossless(priority)) {
+            return -1;
+        }
+        return wd.detectionPs() + 2 * wd.pollPs();
+    }
 }

@@ -143,6 +143,16 @@ public final class SummaryText {
                     + " %d switch port priorities are paused right now%s", paused,
                     paused > 0 ? " (a PFC deadlock? see pfc.csv)" : "");
         }
+        if (!"deadlock".equals(r.stopReason()) && !r.deadlockCycle().isEmpty()) {
+            // A cycle the PFC watchdog on one of its queues was to break: the run went on for it (Simulation.loop).
+            line(b, "DEADLOCK    data stopped moving at or before %s us (the checks run 1 ms apart; throughput.csv shows"
+                    + " when); these paused queues waited on each other in a cycle:", us(r.deadlockSincePs()));
+            line(b, "            %s -> (back to the first)", String.join(" -> ", r.deadlockCycle()));
+            line(b, "            a PFC watchdog watches one of them, so the run went on: it declared %s pause %s in the"
+                    + " run (ports.csv pfc_wd_storms_detected), ignoring PFC on a stuck queue%s",
+                    group(t.pfcWatchdogStorms()), t.pfcWatchdogStorms() == 1 ? "storm" : "storms",
+                    t.droppedPfcWatchdog() > 0 ? " and dropping " + group(t.droppedPfcWatchdog()) + " packets" : "");
+        }
         retryFailures(b, r);
         if (aggregated != null && completed > 0) {
             line(b, "FCT (us)    min %s   p50 %s   p90 %s   p99 %s   max %s   (quantiles at most 0.8 %% low)",

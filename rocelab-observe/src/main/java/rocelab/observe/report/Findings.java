@@ -96,6 +96,17 @@ final class Findings {
         } else if (!"completed".equals(stop) && !stop.isEmpty()) {
             items.add("<li class='err'>the run ended by <b>" + Page.esc(stop) + "</b> before every flow finished</li>");
         }
+        if (!"deadlock".equals(stop) && s.get("pfc_deadlock_cycle") instanceof List<?> c) {
+            // A cycle that a PFC watchdog on one of its queues was to break: the run went on for it.
+            long storms = KeyNumbers.lng(KeyNumbers.at(s, "counters", "pfc_watchdog_storms"));
+            items.add("<li class='err'><b>PFC deadlock</b>: data stopped moving at or before "
+                    + Page.esc(Fmt.time(KeyNumbers.dbl(s.get("pfc_deadlock_since_us"))))
+                    + " (the checks run 1 ms apart; throughput.csv shows when); the paused queues formed a cycle: "
+                    + Page.esc(String.join(" → ", c.stream().map(String::valueOf).toList()))
+                    + ". A PFC watchdog watches one of them, so the run went on: it declared " + Fmt.count(storms)
+                    + (storms == 1 ? " pause storm" : " pause storms") + " in the run (ports.csv"
+                    + " <code>pfc_wd_storms_detected</code>)</li>");
+        }
         // The lint's findings and the fabric's oversubscription are about the scenario, not about what its pauses did:
         // counted apart, so that a run with them still says that it had no deadlock, pauses or victims.
         int lintItems = 0;
