@@ -13,6 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -113,7 +118,34 @@ final class SonicImport {
         return resolved;
     }
 
+    /** A parser of strict JSON: what SONiC's loaders accept (no comments, no trailing commas, quoted strings). */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    /**
+     * Refuses what is not JSON, at its line and column. The tree is read as YAML (a superset of JSON, and what gives
+     * every node its position), which would take a trailing comma, a comment or an unquoted string that SONiC's
+     * loaders refuse: an import of a file the switch would not load is no import of its configuration.
+     */
+    private void strictJson(String text) throws ScenarioException {
+        try (JsonParser p = JSON.createParser(text)) {
+            while (p.nextToken() != null) {
+                // every token read is checked
+            }
+        } catch (StreamReadException e) {
+            JsonLocation at = e.getLocation();
+            String why = e.getOriginalMessage().lines().findFirst().orElse("unreadable").strip();
+            throw new ScenarioException(file, at == null ? 1 : Math.max(1, at.getLineNr()),
+                    at == null ? 1 : Math.max(1, at.getColumnNr()), "malformed JSON: " + why
+                    + "; expected a SONiC config_db.json (strict JSON, as SONiC loads it)");
+        } catch (IOException e) {
+            throw new ScenarioException(file, 1, 1, "malformed JSON: " + e.getMessage()
+                    + "; expected a SONiC config_db.json");
+        }
+    }
+
     private Node compose(String text) throws ScenarioException {
+        strictJson(text);
         try {
             Node root = YamlBounds.compose(new StringReader(text), YamlBounds.options());
             if (!(root instanceof MappingNode)) {

@@ -203,7 +203,15 @@ class SonicImportTest {
         assertThatThrownBy(() -> read(dangling, "{name: leaf0, sonic: db.json}"))
                 .hasMessageContaining("db.json:6:54: DSCP_TO_TC_MAP has no map named 'AZURE2'; expected one of AZURE");
         assertThatThrownBy(() -> read("{\"PORT\": {\n  \"Ethernet0\": \n}", "{name: leaf0, sonic: db.json}"))
-                .hasMessageStartingWith("db.json:3:2: malformed JSON");
+                .hasMessageStartingWith("db.json:3:1: malformed JSON");
+        // What YAML would read but SONiC's JSON loaders refuse (an audit's trailing comma loaded without a word).
+        assertThatThrownBy(() -> read("{\"PORT\": {\"Ethernet0\": {\"mtu\": \"9100\",}}}", "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:1:39: malformed JSON: Unexpected character ('}'")
+                .hasMessageContaining("expected a SONiC config_db.json (strict JSON, as SONiC loads it)");
+        assertThatThrownBy(() -> read("{\"PORT\": {\"Ethernet0\": {\"mtu\": 9100 # jumbo\n}}}",
+                "{name: leaf0, sonic: db.json}")).hasMessageStartingWith("db.json:1:37: malformed JSON");
+        assertThatThrownBy(() -> read("{\"PORT\": {Ethernet0: {\"mtu\": \"9100\"}}}", "{name: leaf0, sonic: db.json}"))
+                .hasMessageStartingWith("db.json:1:11: malformed JSON");
         assertThatThrownBy(() -> read(NESTED, "{name: leaf0, sonic: missing.json}"))
                 .hasMessageStartingWith("t.yaml:6:26: cannot read the SONiC config");
         // An audit's variant: a queue index out of range in a QUEUE key was reported as a pfc_enable priority.
