@@ -178,6 +178,50 @@ class InfinibandTest {
         }
     }
 
+    /**
+     * A port whose link goes down while its lane has no credits (the next hop's buffer full, held by congestion further
+     * on) does not keep its packets until the link comes back: they drain onto the dead link, lost, as an InfiniBand
+     * port that is not active discards them (PortXmitDiscards: "discarded by the port because the port is down"). An
+     * audit's run (h0 and h1 to h2 over leaf0 - spine0, down at 200 us, up at 400 us) kept leaf0's packets for spine0
+     * 197 us in that queue, holding leaf0's input buffers from h0 and h1, and delivered them as 15 duplicates once it
+     * was back.
+     */
+    @Test
+    void shouldDrainAPortsQueueOntoItsDeadLinkInsteadOfWaitingForCreditsThatCannotCome() {
+        EgressPort before = leaf0ToSpine0After("199us");
+        assertThat(before.queuedBytes()).as("both flows queue there, held by h2's congestion").isPositive();
+        EgressPort after = leaf0ToSpine0After("300us");
+        assertThat(after.queuedBytes()).as("nothing waits at a port whose link is down").isZero();
+        assertThat(after.counter(PortCounter.DROPPED_LINK_DOWN)).as("what it held, lost on the dead link")
+                .isGreaterThanOrEqualTo(before.queuedBytes() / 4200);
+    }
+
+    /** leaf0's port towards spine0 when the run stops at {@code stopAt}; the link goes down at 200 us. */
+    private static EgressPort leaf0ToSpine0After(String stopAt) {
+        Simulation sim = Scenarios.assemble("""
+                name: ib-dead-port
+                seed: 1
+                fabric: {mode: infiniband, mtu: 4096}
+                topology: {kind: leaf-spine, leaves: 2, spines: 2, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: none, timeout: 10}
+                run: {stop-at: %s}
+                events:
+                  - {kind: link-down, a: leaf0, b: spine0, at: 200us}
+                traffic:
+                  - {kind: flow, src: 0, dst: 2, size: 10MB}
+                  - {kind: flow, src: 1, dst: 2, size: 10MB}
+                """.formatted(stopAt));
+        sim.run(ProgressListener.NONE);
+        var topo = sim.network().topology();
+        var leaf0 = sim.network().switchAt(0);
+        for (int p = 0; p < leaf0.portCount(); p++) {
+            if (topo.nodeName(topo.peer(leaf0.nodeId(), p).node()).equals("spine0")) {
+                return leaf0.port(p);
+            }
+        }
+        throw new AssertionError("leaf0 has no port to spine0");
+    }
+
     @Test
     void shouldSplitAPortBetweenLanesByTheirArbitrationWeights() {
         // DSCP 26 is SL3 on VL3, DSCP 10 is SL1 on VL1; the low table gives VL3 192 and VL1 64 units of 64 bytes

@@ -140,7 +140,7 @@ class PfcSharedRootTest {
                 int way = sw.forwardingPort(qp.sourceHost(), qp.destinationHost(), qp.entropy());
                 boolean substantial = 2 * s.byEgress()[way] >= s.top();
                 PfcLog.WaitCause c = log.waitCause(s.node(), s.port(), s.priority(), s.timePs(), f.queuePair(),
-                        false);
+                        false, s.timePs());
                 if (substantial && !s.paused()[way]) {
                     assertThat(c.ownWay()).as("flow %d behind the XOFF of %d ps", f.id(), s.timePs()).isTrue();
                     assertThat(List.of(c.node(), c.port(), c.depth())).isEqualTo(List.of(s.node(), way, 1));

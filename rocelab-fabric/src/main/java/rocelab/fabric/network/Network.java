@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import rocelab.engine.RandomStreams;
 import rocelab.engine.Simulator;
 import rocelab.fabric.congestion.CongestionControlFactory;
+import rocelab.fabric.flowcontrol.credit.CreditGate;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
 import rocelab.fabric.flowcontrol.credit.ManagementSweep;
 import rocelab.fabric.link.Link;
@@ -128,6 +129,10 @@ public final class Network {
         if (laneOfDscp != null && up) {
             reinitialiseCredits(e.a(), e.b());
             reinitialiseCredits(e.b(), e.a());
+        } else if (laneOfDscp != null) {
+            // Neither end waits for credits its dead link cannot bring: what they queued for it drains onto it, lost.
+            creditGate(e.a()).linkDown(sim.nowPs());
+            creditGate(e.b()).linkDown(sim.nowPs());
         }
         int[][][] routes = topology.shortestPathPorts(edgeDown);
         for (int s = 0; s < switches.length; s++) {
@@ -175,14 +180,20 @@ public final class Network {
      * sent (packets lost on the failed link are forgotten) and the sender gets the credit limit of what is free.
      */
     private void reinitialiseCredits(Topology.End sender, Topology.End receiver) {
-        var gate = topology.isHost(sender.node()) ? nics[sender.node()].creditGate()
-                : switches[sender.node() - nics.length].port(sender.port()).creditGate();
+        var gate = creditGate(sender);
+        gate.linkUp();
         var ret = topology.isHost(receiver.node()) ? nics[receiver.node()].creditReturn()
                 : switches[receiver.node() - nics.length].port(receiver.port()).creditReturn();
         for (int vl = 0; vl < InfinibandParameters.DATA_VLS; vl++) {
             ret.resynchronise(vl, gate.blocksSent(vl));
             gate.onUpdate(sim.nowPs(), vl, ret.creditLimit(vl));
         }
+    }
+
+    /** The sending side of the credit flow control of a link's end (InfiniBand). */
+    private CreditGate creditGate(Topology.End end) {
+        return topology.isHost(end.node()) ? nics[end.node()].creditGate()
+                : switches[end.node() - nics.length].port(end.port()).creditGate();
     }
 
     public boolean isEdgeDown(int edgeIndex) {

@@ -41,6 +41,7 @@ public final class CreditLog implements CreditProbe {
         FlowPaths paths = new FlowPaths(network);
         this.flowWaits = new FlowWaits((qp, kind, node, port) -> kind == CreditRoot.UNKNOWN ? FlowWaits.Way.NOT_KNOWN
                 : FlowWaits.Way.of(paths.onRoundTrip(qp, node, port)));
+        network.routeListener(nowPs -> flowWaits.routesChanged());
     }
 
     @Override

@@ -70,7 +70,8 @@ final class PauseText {
                                 ? "" : String.format(Locale.ROOT, " when sent; from %s us on held by %s",
                                         us(x.cycleSincePs()), pfc.rootName(PfcLog.ROOT_PAUSE_CYCLE, x.cycle(), -1)));
         PfcLog.WaitCause c = x == null || x.rootKind() == PfcLog.ROOT_PAUSE_CYCLE || f.queuePair() < 0 ? null
-                : pfc.waitCause(far.node(), far.port(), w.priority(), w.xoffSentPs(), f.queuePair(), w.acks());
+                : pfc.waitCause(far.node(), far.port(), w.priority(), w.xoffSentPs(), f.queuePair(), w.acks(),
+                        e.timePs());
         boolean sameRoot = c != null && x != null && c.kind() == x.rootKind() && c.node() == x.rootNode()
                 && c.port() == x.rootPort();
         if (c != null && c.ownWay() && sameRoot) {

@@ -140,9 +140,16 @@ public final class PfcLog implements PfcProbe {
     private final Network network;
     /**
      * Each switch's choice of port, read by the waits' walks ({@link #ownShare}) apart from the switch objects, which
-     * the partitions write at every frame while this log replays a window on a thread of its own.
+     * the partitions write at every frame while this log replays a window on a thread of its own. A route change
+     * (a link event) makes a new array, so that the ones before it stay as they were.
      */
-    private final Forwarding[] forwarding;
+    private Forwarding[] forwarding;
+    /**
+     * Every {@link #forwarding} the run had, and from when (the first from the start): a wait told after the run
+     * ({@link #waitCause}) is walked along the routes that stood when it ended, not those the run ended with.
+     */
+    private final List<Forwarding[]> routes = new ArrayList<>();
+    private long[] routesSincePs = new long[2];
     private final Topology topo;
     /**
      * The XOFFs' rows, {@link #FIELDS} longs each, numbered in the order sent (the rows the causes, roots and waits
@@ -242,9 +249,8 @@ public final class PfcLog implements PfcProbe {
                 peerPort[portOffset[n] + p] = far.port();
             }
         }
-        this.forwarding = new Forwarding[network.switchCount()];
-        readForwarding();
-        network.routeListener(nowPs -> readForwarding());
+        readForwarding(Long.MIN_VALUE);
+        network.routeListener(this::readForwarding);
         this.own = new PfcCapture(network, null);
         // The causes of XOFFs visit the pausing group's packets only (a no-op on lossy fabrics), linked from a switch's
         // first XOFF on.
@@ -256,6 +262,7 @@ public final class PfcLog implements PfcProbe {
                 ? cycleOnRoundTrip(paths, qp, node) : paths.onRoundTrip(qp, node, port)),
                 flows > MANY_FLOWS ? ROOTS_PER_FLOW_OF_MANY : ROOTS_PER_FLOW);
         flowWaits.expectFlows(flows);
+        network.routeListener(nowPs -> flowWaits.routesChanged());
     }
 
     private int group(int node, int port, int priority) {
@@ -697,7 +704,7 @@ public final class PfcLog implements PfcProbe {
             inCycle = Math.min(added, Math.max(0, toClockPs - cut));
         }
         if (added > inCycle) {
-            ownCause(pauser, queuePair, ack);
+            ownCause(pauser, queuePair, ack, forwarding);
             flowWaits.credit(queuePair, added - inCycle, causeKind, causeNode, causePort, causeDepth);
         }
         if (inCycle > 0) {
@@ -714,11 +721,29 @@ public final class PfcLog implements PfcProbe {
     /** Whether it was found by the flow's own way (a port of it held a substantial share at every XOFF walked). */
     private boolean causeOwn;
 
-    /** Takes every switch's choice of port as its routes now stand (at the start, and after each change). */
-    private void readForwarding() {
+    /** Takes every switch's choice of port as its routes stand from {@code sincePs} on (the start, each change). */
+    private void readForwarding(long sincePs) {
+        forwarding = new Forwarding[network.switchCount()];
         for (int s = 0; s < forwarding.length; s++) {
             forwarding[s] = network.switchAt(s).forwarding();
         }
+        if (routes.size() == routesSincePs.length) {
+            routesSincePs = Arrays.copyOf(routesSincePs, 2 * routesSincePs.length);
+        }
+        routesSincePs[routes.size()] = sincePs;
+        routes.add(forwarding);
+    }
+
+    /**
+     * The routes a wait that ended at {@code atPs} was credited under: those of the last change before it. A wait that
+     * ends at a link event's instant ended before its reroute (a port forgets the pauses on its dead link first).
+     */
+    private Forwarding[] routesAt(long atPs) {
+        int k = routes.size() - 1;
+        while (k > 0 && routesSincePs[k] >= atPs) {
+            k--;
+        }
+        return routes.get(k);
     }
 
     /**
@@ -731,7 +756,7 @@ public final class PfcLog implements PfcProbe {
      * congested ports made together is not called a victim's by a few KB of difference between them. Per new part of
      * a wait (not per packet): a hash per kept egress and switch walked.
      */
-    private void ownCause(int row, int queuePair, boolean ack) {
+    private void ownCause(int row, int queuePair, boolean ack, Forwarding[] routes) {
         QueuePairTable qps = network.queuePairs();
         int from = ack ? qps.destinationHost(queuePair) : qps.sourceHost(queuePair);
         int to = ack ? qps.sourceHost(queuePair) : qps.destinationHost(queuePair);
@@ -742,7 +767,7 @@ public final class PfcLog implements PfcProbe {
             int i = offset(r);
             int node = (int) rows[i + NODE];
             int own = rows[i + ROOT_KIND] == ROOT_CONGESTION_POINT && !topo.isHost(node) ? ownShare(rows, i, from, to,
-                    entropy) : -1;
+                    entropy, routes) : -1;
             if (own < 0) {
                 causeOwn = false;
                 causeKind = (int) rows[i + ROOT_KIND];
@@ -777,14 +802,15 @@ public final class PfcLog implements PfcProbe {
     /**
      * The entry of the XOFF at offset {@code i} of {@code rows} (its block) for the port by which packets from
      * {@code from} to {@code to} leave its switch, when that port held at least 1/{@link #OWN_SHARE_DIVISOR} of the
-     * top port's bytes (the most such, where the switch spreads them), else -1.
+     * top port's bytes (the most such, where the switch spreads them), else -1, the switch forwarding as
+     * {@code routes} say.
      */
-    private int ownShare(long[] rows, int i, int from, int to, int entropy) {
+    private int ownShare(long[] rows, int i, int from, int to, int entropy, Forwarding[] routes) {
         if (rows[i + SHARE] < 0) {
             return -1;
         }
         long top = shareBytes(rows[i + SHARE]);
-        Forwarding sw = forwarding[(int) rows[i + NODE] - topo.hostCount()];
+        Forwarding sw = routes[(int) rows[i + NODE] - topo.hostCount()];
         // A hashing switch's one port for the flow, hashed once (-1: it spreads them, or has no route).
         int one = sw.port(from, to, entropy);
         for (int k = 0; k < SHARES && rows[i + SHARE + k] >= 0; k++) {
@@ -972,14 +998,17 @@ public final class PfcLog implements PfcProbe {
     /**
      * The root a wait of {@code queuePair}'s packets (its last ACK: {@code ack}) behind the XOFF (node, port) sent for
      * {@code priority} at {@code sentPs} goes to, or null when no such XOFF was recorded: the same as its wait was
-     * credited to, but for the part after a pause cycle formed (told apart by the XOFF's {@code cycleSincePs}).
+     * credited to, but for the part after a pause cycle formed (told apart by the XOFF's {@code cycleSincePs}). The
+     * flow's way is the one of the routes that stood when the wait ended, {@code endedPs}: a link event may have moved
+     * the flow since.
      */
-    public WaitCause waitCause(int node, int port, int priority, long sentPs, int queuePair, boolean ack) {
+    public WaitCause waitCause(int node, int port, int priority, long sentPs, int queuePair, boolean ack,
+            long endedPs) {
         int r = find(node, port, priority, sentPs);
         if (r < 0) {
             return null;
         }
-        ownCause(r, queuePair, ack);
+        ownCause(r, queuePair, ack, routesAt(endedPs));
         return new WaitCause(causeKind, causeNode, causePort, causeDepth, causeOwn);
     }
 

@@ -82,6 +82,10 @@ public final class FlowWaits {
     private static final long DEPTH_MAX = (1L << DEPTH_BITS) - 1;
 
     private final RootPlace place;
+    /** A root key's place flags: on the way, or not known (neither: off it). */
+    private static final int WAY = ON_PATH | WAY_NOT_KNOWN;
+    /** Whether the switches' routes have changed since the run began ({@link #routesChanged}). */
+    private boolean rerouted;
     /**
      * The transmitters and roots seen, numbered: a slot keeps a number of 4 bytes instead of the long key (a
      * 1,024-host all-to-all's slots are millions, its transmitters and roots a few thousand).
@@ -275,9 +279,13 @@ public final class FlowWaits {
         if (rootChunkOf[ordinal * rootChunks] < 0) {
             rootChunkOf[ordinal * rootChunks] = newRootChunk();
         }
+        // Once a link event has rerouted the fabric, a root's place is asked for every part: a flow moved onto the
+        // port a root names waits behind it on its own way from then on (and one moved off it, as a victim), so the
+        // same root then has a slot for each place (-1: routes unchanged, the place its first wait found still holds).
+        int way = rerouted ? wayFlag(queuePair, rootKind, rootNode, rootPort) : -1;
         int i = 0;
         int r = rootSlot(ordinal, 0);
-        while (i < roots - 1 && (rootKey[r] & ROOT_ID) != root && rootKey[r] != NO_ROOT) {
+        while (i < roots - 1 && !same(rootKey[r], root, way) && rootKey[r] != NO_ROOT) {
             r = rootSlot(ordinal, ++i);
             if (r < 0) { // past the flow's chunks of roots: a chunk more, empty
                 rootChunkOf[ordinal * rootChunks + i / PAIR] = newRootChunk();
@@ -286,13 +294,13 @@ public final class FlowWaits {
         }
         int k = rootKey[r];
         if (k == NO_ROOT) {
-            k = root | wayFlag(queuePair, rootKind, rootNode, rootPort);
+            k = root | (way >= 0 ? way : wayFlag(queuePair, rootKind, rootNode, rootPort));
             rootDepths[r] = depths(depth, depth, depth);
-        } else if ((k & ROOT_ID) != root) {
+        } else if (!same(k, root, way)) {
             // The last slot, held by another root: from now on it holds the waits behind every root the flow meets
             // beyond its first roots - 1, named by none. The key keeps the latest such root and whether it is on the
             // flow's way, so that a run of waits behind one root asks that only once.
-            k = OTHERS | root | wayFlag(queuePair, rootKind, rootNode, rootPort);
+            k = OTHERS | root | (way >= 0 ? way : wayFlag(queuePair, rootKind, rootNode, rootPort));
         } else if ((k & OTHERS) == 0) {
             long d = rootDepths[r];
             rootDepths[r] = depths(first(d), Math.min(fewest(d), depth), Math.max(most(d), depth));
@@ -310,6 +318,22 @@ public final class FlowWaits {
             }
             slotOffPath[s] += added;
         }
+    }
+
+    /**
+     * Whether root key {@code key} is of root number {@code root} and, unless {@code way} is -1, of that place (its
+     * {@link #WAY} flags).
+     */
+    private static boolean same(int key, int root, int way) {
+        return (key & ROOT_ID) == root && (way < 0 || (key & WAY) == way);
+    }
+
+    /**
+     * The switches' routes changed (a link went down or came back up): where a root lies relative to a flow is asked
+     * again for every part of a wait from now on, not taken from the flow's first wait behind that root.
+     */
+    public void routesChanged() {
+        rerouted = true;
     }
 
     /** The flag of a root key that says where the root lies relative to the flow ({@link RootPlace}). */

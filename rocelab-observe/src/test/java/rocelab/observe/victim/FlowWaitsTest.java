@@ -76,6 +76,42 @@ class FlowWaitsTest {
         assertThat(w.waitPs(7)).isEqualTo(450);
     }
 
+    /**
+     * A link event reroutes a flow onto the port a root names: its waits behind that root from then on are on its own
+     * way, and only those before are a victim's (the place was once decided by the first wait behind the root alone).
+     */
+    @Test
+    void shouldDecideARootsPlaceAgainForEveryWaitOnceTheRoutesHaveChanged() {
+        boolean[] onWay = {false};
+        FlowWaits w = new FlowWaits((qp, kind, node, port) -> FlowWaits.Way.of(onWay[0]));
+        w.add(7, 0, 100, 1, false, 0, 30, 0, 10, 2, 1);
+        w.add(7, 0, 100, 1, false, 30, 50, 0, 10, 2, 1);
+        onWay[0] = true;
+        w.routesChanged();
+        w.add(7, 0, 100, 1, false, 50, 450, 0, 10, 2, 1);
+        assertThat(w.offPathWaitPs(7)).as("only the waits before the reroute").isEqualTo(50);
+        assertThat(w.waitPs(7)).isEqualTo(450);
+        assertThat(w.roots(7)).extracting(FlowWaits.Root::node, FlowWaits.Root::waitPs, FlowWaits.Root::way)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(10, 400L, FlowWaits.Way.ON),
+                        org.assertj.core.groups.Tuple.tuple(10, 50L, FlowWaits.Way.OFF));
+        assertThat(w.waits(7)).singleElement().extracting(FlowWaits.Hop::offPathWaitPs).isEqualTo(50L);
+    }
+
+    /** Without a route change a root keeps the place its first wait found (asked once per root, not per wait). */
+    @Test
+    void shouldAskARootsPlaceOnceWhileTheRoutesStand() {
+        int[] asked = {0};
+        FlowWaits w = new FlowWaits((qp, kind, node, port) -> {
+            asked[0]++;
+            return FlowWaits.Way.OFF;
+        });
+        for (int k = 0; k < 5; k++) {
+            w.add(7, 0, 100, 1, false, 10L * k, 10L * k + 10, 0, 10, 2, 1);
+        }
+        assertThat(asked[0]).isEqualTo(1);
+        assertThat(w.offPathWaitPs(7)).isEqualTo(50);
+    }
+
     @Test
     void shouldNameNoRootForAnothersWaitsWhenAFlowMeetsMoreThanEight() {
         FlowWaits w = new FlowWaits(EVEN_ON_WAY);

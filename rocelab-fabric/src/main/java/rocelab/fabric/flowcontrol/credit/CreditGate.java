@@ -44,6 +44,12 @@ public final class CreditGate {
     /** The transmitter this gate belongs to: it names the root of a stall that was its own link's credit loop. */
     private int ownerNode = -1;
     private int ownerPort = -1;
+    /**
+     * The link is down: every lane may send, its packets lost on the dead link, as a port that is not active discards
+     * what is routed to it. Held by credits that no update can bring, its queue would keep the input buffers that feed
+     * it full until the link came back, and with them the flows routed around the failure.
+     */
+    private boolean down;
 
     /**
      * @param receiverBufferBytes the far end's receive buffer per lane
@@ -74,6 +80,9 @@ public final class CreditGate {
 
     /** Whether a packet of {@code bytes} may start on lane {@code vl} now (the IBA modulo-4096 test). */
     public boolean canSend(int vl, int bytes) {
+        if (down) {
+            return true;
+        }
         // The 12-bit fields of the flow-control packet: only their values modulo 4096 decide.
         int fccl = (int) (limit[vl] & (MODULUS - 1));
         int fctbsAfter = (int) ((sent[vl] + blocks(bytes)) & (MODULUS - 1));
@@ -139,6 +148,30 @@ public final class CreditGate {
      */
     public boolean lostTimeToCredits(int vl) {
         return (lost & (1 << vl)) != 0;
+    }
+
+    /**
+     * The link went down: credits gate nothing until it comes back ({@link #linkUp}); a stall in progress ends now,
+     * its time counted as a stall with no root (no update ended it), and the transmitter is woken to drain its queues.
+     */
+    public void linkDown(long nowPs) {
+        down = true;
+        for (int vl = 0; vl < stallSincePs.length; vl++) {
+            if (stallSincePs[vl] >= 0) {
+                if (nowPs > stallSincePs[vl]) {
+                    stallPs[vl] += nowPs - stallSincePs[vl];
+                    lost |= 1 << vl;
+                    stalls.ended(vl, stallPs[vl], CreditRoot.NONE);
+                }
+                stallSincePs[vl] = -1;
+            }
+        }
+        wake.accept(nowPs);
+    }
+
+    /** The link came back up: credits gate again, from the limit its initialisation gives ({@link #onUpdate}). */
+    public void linkUp() {
+        down = false;
     }
 
     /** A flow-control packet from the receiver arrived: the new credit limit of lane {@code vl}. */
