@@ -74,7 +74,7 @@ public final class IbPacketEncoder {
         f[i++] = (byte) (pad << 4);
         i = BigEndian.u16(f, i, 0xFFFF);
         f[i++] = (byte) ((p.kind() == PacketKind.DATA && p.ecn() == Ecn.CE ? 0x80 : 0)
-                | (cnp ? 0x40 : 0));
+                | (cnp || aeth && p.cnpFlag() ? 0x40 : 0));
         i = BigEndian.u24(f, i, FrameEncoder.QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
         i = BigEndian.u24(f, i, (int) p.psn());
