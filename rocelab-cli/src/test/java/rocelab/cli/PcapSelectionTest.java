@@ -61,6 +61,23 @@ class PcapSelectionTest {
         }
     }
 
+    /** A --pcap naming a folder above the output folder was said to be the output folder itself. */
+    @Test
+    void shouldSayWhatTheFolderIsWhenThePcapNamesTheOutputFolderOrOneAboveIt() throws Exception {
+        Path scenario = dir.resolve("ring.yaml");
+        Files.writeString(scenario, RING);
+        Path out = dir.resolve("runs").resolve("o");
+        CliRun above = CliRun.of("run", scenario.toString(), "--out", out.toString(), "--pcap",
+                dir.resolve("runs").toString(), "-q");
+        assertThat(above.exitCode()).isEqualTo(RocelabCommand.EXIT_BAD_INPUT);
+        assertThat(above.errorLines()).containsExactly("error: --pcap " + dir.resolve("runs")
+                + ": is a folder that holds the run's output folder " + out + "; expected a file name (e.g. "
+                + dir.resolve("runs").resolve("trace.pcap") + ")");
+        CliRun same = CliRun.of("run", scenario.toString(), "--out", out.toString(), "--pcap", out.toString(), "-q");
+        assertThat(same.errorLines()).containsExactly("error: --pcap " + out
+                + ": is the run's output folder; expected a file name (e.g. trace.pcap)");
+    }
+
     @Test
     void shouldRefuseAQueuePairTheRunDoesNotHave() throws Exception {
         Path scenario = dir.resolve("ring.yaml");
