@@ -173,8 +173,13 @@ final class OutputFolder implements AutoCloseable {
     static String fileProblem(Path file, Path dir) {
         Path full = file.toAbsolutePath().normalize();
         Path folder = dir.toAbsolutePath().normalize();
-        if (full.equals(folder) || folder.startsWith(full)) {
+        if (full.equals(folder)) {
             return "is the run's output folder; expected a file name (e.g. trace.pcap)";
+        }
+        if (folder.startsWith(full)) {
+            // A folder above it: not the output folder itself, but no file can be written there either.
+            return "is a folder that holds the run's output folder " + dir + "; expected a file name (e.g. "
+                    + file.resolve("trace.pcap") + ")";
         }
         if (full.startsWith(folder) && OWN_FILES.contains(folder.relativize(full).getName(0).toString())) {
             return "would overwrite the run's own " + folder.relativize(full) + "; expected another file name";

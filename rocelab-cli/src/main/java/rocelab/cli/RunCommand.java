@@ -367,8 +367,18 @@ final class RunCommand implements Callable<Integer> {
                         + (simulation.driver().flowCount() - 1) + " (flow_id in flows.csv)");
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
+            int queuePairs = simulation.network().queuePairs().size();
+            if (pcapQueuePair >= queuePairs) {
+                err.println("error: --pcap-qp " + pcapQueuePair + " does not exist; expected " + (queuePairs == 0
+                        ? "no --pcap-qp (the run has no queue pairs)" : "0.." + (queuePairs - 1) + " (qp in flows.csv)"));
+                return RocelabCommand.EXIT_BAD_INPUT;
+            }
             int qp = pcapFlow >= 0 ? simulation.driver().queuePair(pcapFlow).id() : pcapQueuePair;
             capture = new PacketCapture(simulation.network(), config.vlanTagged(), pcapLinks, qp, from, to, pcapMax);
+            if (pcapFlow >= 0) {
+                // Its queue pair may carry other flows' messages too (a collective's steps): only this one's.
+                capture.onlyMessage(pcapFlow);
+            }
         }
         try {
             warmUp.join();

@@ -67,15 +67,18 @@ class IbPcapTsharkTest {
             if (opcode >= 6 && opcode <= 10) {
                 dataPackets++;
                 assertThat(f[2] + "/" + f[3]).as("data on VL3, SL3 (DSCP 26)").isEqualTo("0x03/3");
-            } else if (opcode == 129) {
+            } else if (opcode == 128) {
                 assertThat(f[2]).as("BECN notifications on VL6 (DSCP 48)").isEqualTo("0x06");
+                // InfiniBand's CNP (Annex A10): LRH, BTH, ICRC (6 words) and VCRC; RoCEv2's 16 reserved bytes made 10.
+                assertThat(f[1]).as("CNP packet length in words").isEqualTo("6");
             }
         }
         assertThat(dataPackets).as("each data packet on two links").isEqualTo(2 * run.totals().dataPacketsSent());
         assertThat(tshark("-Y", "_ws.malformed || _ws.expert.severity == error || !infiniband.lrh")).isEmpty();
         long fecn = tshark("-Y", "infiniband.bth[4] & 0x80").size();
         assertThat(fecn).isPositive().isEqualTo(nicTotal(NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
-        long becn = tshark("-Y", "infiniband.bth.opcode == 129 && infiniband.bth[4] & 0x40").size();
+        assertThat(tshark("-Y", "infiniband.bth.opcode == 129")).as("RoCEv2's CNP opcode").isEmpty();
+        long becn = tshark("-Y", "infiniband.bth.opcode == 128 && infiniband.bth[4] & 0x40").size();
         assertThat(becn).isPositive().isEqualTo(2 * run.totals().cnpSent());
     }
 }

@@ -100,9 +100,9 @@ public final class FrameFormat {
         return packet(BTH + AETH + telemetryBytes);
     }
 
-    /** Frame bytes of a CNP. */
+    /** Frame bytes of a CNP: RoCEv2's has 16 reserved bytes after its BTH, InfiniBand's (Annex A10) nothing. */
     public int cnpFrameBytes() {
-        return packet(BTH + CNP_RESERVED);
+        return packet(BTH + (infiniband ? 0 : CNP_RESERVED));
     }
 
     /** Bytes of an InfiniBand link-level flow-control (credit update) packet. */

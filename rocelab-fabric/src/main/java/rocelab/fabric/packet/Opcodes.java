@@ -12,6 +12,11 @@ public final class Opcodes {
     public static final int RDMA_WRITE_ONLY = 0x0A;
     public static final int ACKNOWLEDGE = 0x11;
     public static final int CNP = 0x81;
+    /**
+     * InfiniBand's own CNP (IBTA Vol. 1 Table 38 and Annex A10.3.2; Linux {@code IB_OPCODE_CNP}): a BTH with BECN set
+     * and nothing after it. RoCEv2's CNP ({@link #CNP}, Annex A17) is another opcode with 16 reserved bytes.
+     */
+    public static final int IB_CNP = 0x80;
 
     /** AETH syndrome of a positive ACK without credit information. */
     public static final int AETH_ACK = 0x1F;

@@ -11,7 +11,8 @@ import rocelab.fabric.switching.Switch;
 /**
  * Encodes a simulated frame into the bytes a capture would show (without FCS): Ethernet II (802.1Q tag, VLAN 100,
  * when the fabric tags), IPv4 with the frame's DSCP and ECN, UDP to port 4791 with the QP's source port, BTH, RETH
- * or AETH, the payload (zeros) padded to 4 bytes, and a correct ICRC; CNPs and 802.1Qbb PFC frames likewise.
+ * or AETH, the payload (zeros) padded to 4 bytes, and a correct ICRC; CNPs and 802.1Qbb PFC frames likewise. An ACK
+ * or NAK that carries a congestion notification instead of a CNP ({@code cnp-on-ack}) has the BTH's BECN bit set.
  * Addresses: host h has IPv4 10.0.0.(h+1) and MAC 02:00:00:00:hh:hh (h+1); queue pair q has QP number 0x100 + q
  * on the wire, because QP numbers 0 and 1 are the InfiniBand management QPs (and dissect as such).
  *
@@ -104,7 +105,8 @@ public final class FrameEncoder {
         f[i++] = (byte) p.opcode();
         f[i++] = (byte) (pad << 4);
         i = BigEndian.u16(f, i, 0xFFFF);
-        f[i++] = (byte) (cnp ? 0x40 : 0);
+        // BECN: a CNP, or an ACK carrying the notification a CNP would (cnp-on-ack), as InfiniBand piggybacks BECN.
+        f[i++] = (byte) (cnp || aeth && p.cnpFlag() ? 0x40 : 0);
         i = BigEndian.u24(f, i, QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
         i = BigEndian.u24(f, i, (int) p.psn());

@@ -13,7 +13,8 @@ import rocelab.fabric.packet.PacketKind;
  * Encodes a simulated InfiniBand packet as a pcap record of LINKTYPE_WIRESHARK_UPPER_PDU (252): an exported-PDU
  * header naming the {@code infiniband} dissector (tag 12, padded to 4 bytes, then the end tag), followed by the
  * native packet: LRH (VL, SL, LNH = BTH next, DLID, packet length in words, SLID), BTH (FECN and BECN bits
- * carried), RETH or AETH, the payload (zeros) padded to 4 bytes, ICRC and VCRC. Wireshark 4.0 cannot read
+ * carried), RETH or AETH, the payload (zeros) padded to 4 bytes, ICRC and VCRC; a CNP is InfiniBand's (opcode 0x80,
+ * the BTH alone before the CRCs, as Annex A10 and Linux's hfi1 driver send it). Wireshark 4.0 cannot read
  * LINKTYPE 247 (raw IB) but dissects this form. Host h has LID h + 1; queue pair q has QP number 0x100 + q.
  * ICRC: CRC-32 over the packet with the LRH VL and the BTH FECN/BECN byte masked to ones; VCRC: the 16-bit CRC
  * (x^16 + x^12 + x^3 + x + 1, reflected, init and final xor 0xFFFF) over LRH to ICRC; both little-endian as the
@@ -52,7 +53,7 @@ public final class IbPacketEncoder {
         boolean reth = p.kind() == PacketKind.DATA && (Opcodes.hasReth(p.opcode()) || p.placementOffset() >= 0);
         boolean aeth = p.kind() == PacketKind.ACK || p.kind() == PacketKind.NAK;
         boolean cnp = p.kind() == PacketKind.CNP;
-        int ext = reth ? FrameFormat.RETH : aeth ? FrameFormat.AETH : cnp ? FrameFormat.CNP_RESERVED : 0;
+        int ext = reth ? FrameFormat.RETH : aeth ? FrameFormat.AETH : 0;
         int payload = p.kind() == PacketKind.DATA ? p.payloadBytes() : 0;
         int pad = (4 - payload % 4) % 4;
         int length = FrameFormat.LRH + FrameFormat.BTH + ext + payload + pad + FrameFormat.ICRC + FrameFormat.VCRC;
@@ -70,11 +71,12 @@ public final class IbPacketEncoder {
         i = BigEndian.u16(f, i, (length - FrameFormat.VCRC) / 4);
         i = BigEndian.u16(f, i, lid(p.srcHost()));
         int bth = i;
-        f[i++] = (byte) p.opcode();
+        // InfiniBand's CNP has an opcode of its own: RoCEv2's (0x81, with 16 reserved bytes) is not InfiniBand's.
+        f[i++] = (byte) (cnp ? Opcodes.IB_CNP : p.opcode());
         f[i++] = (byte) (pad << 4);
         i = BigEndian.u16(f, i, 0xFFFF);
         f[i++] = (byte) ((p.kind() == PacketKind.DATA && p.ecn() == Ecn.CE ? 0x80 : 0)
-                | (cnp ? 0x40 : 0));
+                | (cnp || aeth && p.cnpFlag() ? 0x40 : 0));
         i = BigEndian.u24(f, i, FrameEncoder.QPN_BASE + p.queuePair());
         f[i++] = (byte) (p.ackRequest() ? 0x80 : 0);
         i = BigEndian.u24(f, i, (int) p.psn());
@@ -90,7 +92,6 @@ public final class IbPacketEncoder {
             f[i++] = (byte) p.syndrome();
             i = BigEndian.u24(f, i, msn & 0xFFFFFF);
         }
-        i += cnp ? FrameFormat.CNP_RESERVED : 0;
         i += payload + pad;
         long icrc = icrc(f, lrh, bth, i);
         i = le32(f, i, icrc);

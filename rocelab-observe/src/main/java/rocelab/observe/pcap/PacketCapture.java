@@ -20,9 +20,10 @@ import rocelab.observe.output.AtomicFiles;
 /**
  * A packet capture of chosen links, written as a classic pcap file (nanosecond timestamps, LINKTYPE_ETHERNET) that
  * Wireshark and tshark dissect as RoCEv2, CNP and PFC; in an InfiniBand fabric, native IB packets as exported PDUs
- * for the infiniband dissector ({@link IbPacketEncoder}), without the link-level flow-control packets. Frames are stamped when their first bit goes on the wire.
- * Filters: links, one QP (PFC frames always pass), a time window, and a budget of frames after which capturing
- * stops. Capturing encodes frames as they pass, so it costs time and memory only when asked for.
+ * for the infiniband dissector ({@link IbPacketEncoder}), without the link-level flow-control packets. Frames are
+ * stamped when their first bit goes on the wire. Filters: links, one QP or one message of it (PFC frames always
+ * pass), a time window, and a budget of frames after which capturing stops. Capturing encodes frames as they pass,
+ * so it costs time and memory only when asked for.
  */
 public final class PacketCapture implements LinkProbe {
     private final FrameEncoder encoder;
@@ -31,6 +32,14 @@ public final class PacketCapture implements LinkProbe {
     private final long fromPs;
     private final long toPs;
     private final int budget;
+    /**
+     * With {@link #onlyMessage}: the message's cookie, then the PSNs of its first and last packets as its RNIC sends
+     * them (-1 until then): a queue pair carries one message after another (a collective's steps), so the queue pair
+     * alone would let the other messages' frames in.
+     */
+    private long message = -1;
+    private long messageFirstPsn = -1;
+    private long messageLastPsn = -1;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
     /** Each watched link's sending node; -1 - node for a link watched only for its messages' ends, not captured. */
     private final IdentityHashMap<Link, Integer> senders = new IdentityHashMap<>();
@@ -68,6 +77,25 @@ public final class PacketCapture implements LinkProbe {
                 attach(network.link(e.index(), false), e.b().node(), captured);
             }
         }
+    }
+
+    /**
+     * Captures only the frames of the message posted with {@code cookie} on the chosen queue pair (a flow of
+     * flows.csv): its data packets, and the ACKs, NAKs and CNPs whose PSN (a CNP: the marked packet's) is one of its
+     * PSNs. PFC frames still pass.
+     */
+    public PacketCapture onlyMessage(long cookie) {
+        this.message = cookie;
+        return this;
+    }
+
+    /** Whether {@code p} belongs to the chosen message; a frame of its queue pair that does not is left out. */
+    private boolean ofMessage(Packet p) {
+        if (p.kind() == PacketKind.DATA) {
+            return p.cookie() == message;
+        }
+        long psn = p.kind() == PacketKind.CNP ? p.causePsn() : p.psn();
+        return messageFirstPsn >= 0 && psn >= messageFirstPsn && (messageLastPsn < 0 || psn <= messageLastPsn);
     }
 
     /** Checks link names against the topology; returns the first unknown one, or null. */
@@ -141,10 +169,18 @@ public final class PacketCapture implements LinkProbe {
         if (p.kind() == PacketKind.DATA && Opcodes.isLast(p.opcode())) {
             noteMessageEnd(p);
         }
+        if (message >= 0 && p.kind() == PacketKind.DATA && p.cookie() == message) {
+            // Its RNIC's link is watched, so its first packet is seen before anything that answers it.
+            messageFirstPsn = messageFirstPsn < 0 ? p.psn() : Math.min(messageFirstPsn, p.psn());
+            if (Opcodes.isLast(p.opcode())) {
+                messageLastPsn = p.psn();
+            }
+        }
         if (sender < 0 || frames >= budget || startPs < fromPs || startPs > toPs) {
             return;
         }
-        if (queuePair >= 0 && p.kind() != PacketKind.PFC && p.queuePair() != queuePair) {
+        if (queuePair >= 0 && p.kind() != PacketKind.PFC && (p.queuePair() != queuePair
+                || message >= 0 && !ofMessage(p))) {
             return;
         }
         int msn = p.kind() == PacketKind.ACK || p.kind() == PacketKind.NAK ? msn(p) : 0;

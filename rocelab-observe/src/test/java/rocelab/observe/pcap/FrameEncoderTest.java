@@ -45,6 +45,30 @@ class FrameEncoderTest {
                 + "8cd0dd38");
     }
 
+    /**
+     * With cnp-on-ack (DCQCN's hpcc-ns3 profile) the notification rides on an ACK, not a CNP: the capture shows it as
+     * the BECN bit of the ACK's BTH (byte 4, masked in the ICRC), and ACKs without it have the byte zero.
+     */
+    @Test
+    void shouldSetBecnOnAnAckWhenItCarriesTheCongestionNotification() {
+        FrameFormat ff = new FrameFormat(false);
+        FrameEncoder enc = new FrameEncoder(false);
+        int bth = 14 + 20 + 8;
+        for (PacketKind kind : new PacketKind[] {PacketKind.ACK, PacketKind.NAK}) {
+            Packet plain = pool.acquire().initAck(0, kind, 1, 0, 5, 9, ff.ackFrameBytes()).qos(3, 26, Ecn.NOT_ECT);
+            Packet flagged = pool.acquire().initAck(0, kind, 1, 0, 5, 9, ff.ackFrameBytes()).qos(3, 26, Ecn.NOT_ECT)
+                    .cnpFlag(true);
+            byte[] a = enc.encode(plain, 1, 3);
+            byte[] b = enc.encode(flagged, 1, 3);
+            assertThat(a[bth + 4]).isZero();
+            assertThat(b[bth + 4]).isEqualTo((byte) 0x40);
+            b[bth + 4] = 0;
+            assertThat(b).as("the same frame otherwise, ICRC included").isEqualTo(a);
+            pool.release(plain);
+            pool.release(flagged);
+        }
+    }
+
     @Test
     void shouldWriteARethWithThePlacementOffsetOnEveryPacketWithOutOfOrderPlacement() {
         FrameFormat ff = new FrameFormat(false);

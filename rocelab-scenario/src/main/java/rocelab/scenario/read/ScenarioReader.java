@@ -65,6 +65,12 @@ import rocelab.workload.traffic.TrafficSpec;
 
 /** Reads and validates scenario files (YAML) into {@link ScenarioConfig}, reporting problems with file:line:column. */
 public final class ScenarioReader {
+    /** The largest IPv4 packet (its total length is a 16-bit field). */
+    private static final int MAX_IPV4_PACKET = 65_535;
+    /** IPv4, UDP, BTH, RETH and ICRC bytes around a RoCEv2 packet's payload (60). */
+    private static final int ROCE_HEADERS = FrameFormat.IPV4_HEADER + FrameFormat.UDP_HEADER + FrameFormat.BTH
+            + FrameFormat.RETH + FrameFormat.ICRC;
+
     /** Name of the built-in demo scenario in messages. */
     public static final String DEMO_NAME = "demo.yaml";
 
@@ -422,8 +428,13 @@ public final class ScenarioReader {
                 "mode", "mtu", "vlan", "infiniband");
         FabricMode mode = mode(doc, fabric);
         int mtu = (int) Math.min(fabric.optionalSize("mtu", 4096, 0), Integer.MAX_VALUE);
-        if (mtu < 64 || mtu > 65_536) {
-            throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64..65536 bytes");
+        // A RoCEv2 packet is its payload plus IPv4 (20), UDP (8), BTH (12), RETH (16) and ICRC (4) bytes, and IPv4's
+        // total length has 16 bits: a larger packet cannot be written (its capture's lengths wrapped around).
+        int maxMtu = mode == FabricMode.INFINIBAND ? 65_536 : MAX_IPV4_PACKET - ROCE_HEADERS;
+        if (mtu < 64 || mtu > maxMtu) {
+            throw doc.at(fabric.get("mtu"), "mtu of " + mtu + " bytes is out of range; expected 64.." + maxMtu
+                    + " bytes" + (mode == FabricMode.INFINIBAND ? "" : " (an IPv4 packet holds at most 65535 bytes,"
+                    + " " + ROCE_HEADERS + " of them RoCEv2 headers)"));
         }
         boolean vlan = fabric.optionalBool("vlan", false);
         InfinibandSettings infiniband = InfinibandReader.forMode(doc, top, fabric, mode, mtu);

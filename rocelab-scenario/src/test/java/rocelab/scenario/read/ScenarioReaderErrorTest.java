@@ -495,7 +495,12 @@ class ScenarioReaderErrorTest {
     @Test
     void shouldRejectFabricAndRunValuesWhenOutOfRange() {
         assertError("name: t\nfabric: {mode: roce-lossy, mtu: 32}\n" + TOPO + FLOW,
-                "t.yaml:2:33: mtu of 32 bytes is out of range; expected 64..65536 bytes");
+                "t.yaml:2:33: mtu of 32 bytes is out of range; expected 64..65475 bytes (an IPv4 packet holds at"
+                        + " most 65535 bytes, 60 of them RoCEv2 headers)");
+        // 65476 bytes of payload made a 65536-byte IPv4 packet, whose 16-bit total length wrapped around to 0.
+        assertError("name: t\nfabric: {mode: roce-lossless, mtu: 65476}\n" + TOPO + FLOW,
+                "t.yaml:2:36: mtu of 65476 bytes is out of range; expected 64..65475 bytes (an IPv4 packet holds at"
+                        + " most 65535 bytes, 60 of them RoCEv2 headers)");
         assertError(HEAD + TOPO + FLOW + "run: {stop-at: 0}\n",
                 "t.yaml:6:16: stop-at is 0; expected a time above 0 (e.g. 10ms)");
         assertError("name: my scenario\nfabric: {mode: roce-lossy}\n" + TOPO + FLOW,
