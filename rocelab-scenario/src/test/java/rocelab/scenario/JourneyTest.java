@@ -81,7 +81,7 @@ class JourneyTest {
         Simulation sim = (Simulation) j[0];
         String text = new JourneyText(sim.network(), sim.pfcLog(), null, ((RunResult) j[3]).ecmpLog())
                 .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
-        assertThat(text).contains("... 3 more (2 CNP_SENT, 1 CNP_HANDLED) until 900.944 us");
+        assertThat(text).contains("... 3 more (2 CNPs sent, 1 CNP handled) until 900.944 us");
     }
 
     @Test

@@ -314,7 +314,7 @@ public final class JourneyText {
      * several causes are one group, so a shortened run can say how many of each it hides); {@code waitPs}: the time a
      * wait for credits lasted (0 for other lines).
      */
-    private record Told(long timePs, String group, String text, String like, long waitPs) {}
+    record Told(long timePs, String group, String text, String like, long waitPs) {}
 
     private List<String> story(FlowRecord f, List<JourneyEvent> events, long fromPs, long toPs) {
         List<Told> told = tell(f, events, fromPs, toPs);
@@ -381,7 +381,7 @@ public final class JourneyText {
     }
 
     /** What a shortened run hides: "like these" when all of one kind, else how many of each kind. */
-    private static String hidden(List<Told> run, List<Told> hidden) {
+    static String hidden(List<Told> run, List<Told> hidden) {
         Map<String, Integer> kinds = new LinkedHashMap<>();
         for (Told t : hidden) {
             kinds.merge(t.like(), 1, Integer::sum);
@@ -390,7 +390,10 @@ public final class JourneyText {
             return "like these";
         }
         StringBuilder b = new StringBuilder();
-        kinds.forEach((like, n) -> b.append(b.length() == 0 ? "(" : ", ").append(n).append(' ').append(like));
+        // One drop is one PSN or ACK, one notification one CNP ("1 PSN lost on the link ...", not "1 PSNs").
+        kinds.forEach((like, n) -> b.append(b.length() == 0 ? "(" : ", ").append(n).append(' ').append(
+                n == 1 && (like.startsWith("PSNs ") || like.startsWith("ACKs ") || like.startsWith("CNPs "))
+                        ? like.substring(0, 3) + like.substring(4) : like));
         return b.append(')').toString();
     }
 
@@ -541,8 +544,9 @@ public final class JourneyText {
         }
         if (e.kind() == JourneyEvent.Kind.CNP_SENT || e.kind() == JourneyEvent.Kind.CNP_HANDLED) {
             // One run (a receiver's CNPs and the sender's handling of them interleave), but not alike: a shortened run
-            // of sends hid a CNP's arrival as "more like these" (an audit, lossless-dcqcn's flow 15).
-            return e.kind().name();
+            // of sends hid a CNP's arrival as "more like these" (an audit, lossless-dcqcn's flow 15). In words: a
+            // shortened run counts what it hides by this ("2 CNPs sent, 1 CNP handled").
+            return e.kind() == JourneyEvent.Kind.CNP_SENT ? "CNPs sent" : "CNPs handled";
         }
         if (e.kind() != JourneyEvent.Kind.DROP) {
             return group(e);
