@@ -54,6 +54,44 @@ class LintRulesTest {
         assertThat(r.of("L1")).singleElement().satisfies(f -> assertThat(f.devices()).contains("spine0"));
     }
 
+    /**
+     * L1's and L2's fixes, applied as printed, clear the finding. They used to offer "map DSCP 26 to class 3" to a
+     * switch that already did (its class 3 was the lossy one), "or make class 0 lossless there" to a switch that
+     * filed RoCE in class 0 (its pauses would then name priority 0 while the RNICs and spines use 3: an audit's run
+     * of that dropped 3,373 packets on headroom), and {@code pfc: {priorities: [3]}} to a switch lossless on 4, a
+     * list that replaces the switch's and so turned class 4 lossy.
+     */
+    @Test
+    void shouldOfferDscpAndPfcFixesThatClearTheFinding() {
+        LintReport lossyClass = lint(GOOD_SWITCH + "switches: [{name: leaf0, pfc: {priorities: [4]}}]\n");
+        assertThat(lossyClass.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "make class 3 lossless on leaf0 (switches: [{name: leaf0, pfc: {priorities: [3, 4]}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, pfc: {priorities: [3, 4]}}]\n").findings())
+                .as("the fix applied").isEmpty();
+
+        LintReport otherClass = lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}}]\n");
+        assertThat(otherClass.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "map DSCP 26 to class 3 on leaf0 (switches: [{name: leaf0, dscp-to-tc: {26: 3}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}, pfc: {priorities: [0, 3]}}]\n")
+                .of("L1")).as("class 0 made lossless instead: still a finding").isNotEmpty();
+
+        LintReport bothLossy = lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}, pfc: {priorities:"
+                + " [4]}}]\n");
+        assertThat(bothLossy.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "map DSCP 26 to class 3 on leaf0 and make that class lossless there (switches: [{name: leaf0,"
+                        + " dscp-to-tc: {26: 3}, pfc: {priorities: [3, 4]}}])"));
+
+        LintReport upstream = lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [4]}}]\n");
+        assertThat(upstream.of("L2")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "enable PFC on priority 3 on spine0 (switches: [{name: spine0, pfc: {priorities: [3, 4]}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [3, 4]}}]\n").findings())
+                .as("the fix applied").isEmpty();
+
+        LintReport nic = lint(GOOD_SWITCH + "nics: [{hosts: 2, pfc: [4]}]\n");
+        assertThat(nic.of("L2")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "enable PFC on priority 3 on the RNIC (nics: [{hosts: 2, pfc: [3, 4]}], mlnx_qos --pfc)"));
+    }
+
     @Test
     void shouldFlagATrafficDscpFiledInAnotherLosslessClassThanTheRnicSendsItOn() {
         // DSCP 10 goes to class 1, lossless on every switch, but the RNIC sends all its data on priority 3: the
