@@ -66,22 +66,26 @@ final class HeadroomRule implements LintRule {
         if (have >= need) {
             return;
         }
-        String latency = loop.forwardingLatencyPs() == 0 ? "" : String.format(Locale.ROOT,
-                " --forwarding-latency %.3fus%s", loop.forwardingLatencyPs() / 1e6,
-                peerIsSwitch ? " --peer switch" : "");
+        // The command is given exactly what the port has (a 2.5 Gb/s link, a 1.2345 us latency): rounded, it
+        // computes another figure than the one it is quoted for.
+        String latency = loop.forwardingLatencyPs() == 0 ? "" : " --forwarding-latency "
+                + micros(loop.forwardingLatencyPs()) + (peerIsSwitch ? " --peer switch" : "");
         long response = loop.peerResponsePs(c.topology(), node, port);
-        String responseFlag = response == Headroom.responsePs(l.rateBps()) ? ""
-                : String.format(Locale.ROOT, " --response %.3fus", response / 1e6);
+        // Below 10 Gb/s the calculator wants the response spelled out: it has no 802.3 value to cite there.
+        String responseFlag = response == Headroom.responsePs(l.rateBps())
+                && l.rateBps() >= Headroom.SLOWEST_TABLE_BPS ? "" : " --response " + micros(response);
         out.add(this, Severity.ERROR, List.of(s.name()), List.of(c.port(node, port)),
                 String.format(Locale.ROOT, "%s reserves %,d B of headroom on %s of this port;"
-                        + " %.0f Gb/s over a pause loop of %s with a %.3f us peer response and %,d B frames"
-                        + " needs %,d B", s.name(), have, priorities(s.pfc().losslessMask()), l.rateBps() / 1e9,
-                        loop.describe(l.delayPs(), peerIsSwitch), response / 1e6, frame, need),
+                        + " %s Gb/s over a pause loop of %s with a %.3f us peer response and %,d B frames"
+                        + " needs %,d B", s.name(), have, priorities(s.pfc().losslessMask()),
+                        Headroom.gbps(l.rateBps()), loop.describe(l.delayPs(), peerIsSwitch), response / 1e6, frame,
+                        need),
                 "drops on the lossless class despite PFC during an incast"
                         + " (dropped_headroom_exceeded): what arrives between XOFF and the peer stopping"
                         + " does not fit",
                 String.format(Locale.ROOT, "headroom: auto, or at least %,d B (rocelab headroom --speed"
-                        + " %.0fGbps --delay %s --mtu %d%s%s%s)", need, l.rateBps() / 1e9, delay(l.delayPs()), mtu,
+                        + " %sGbps --delay %s --mtu %d%s%s%s)", need, Headroom.gbps(l.rateBps()),
+                        micros(l.delayPs()), mtu,
                         c.frames().vlanTagged() ? " --vlan" : "", latency, responseFlag));
     }
 
@@ -99,8 +103,8 @@ final class HeadroomRule implements LintRule {
         return "priorities " + String.join(", ", p.subList(0, p.size() - 1)) + " and " + p.get(p.size() - 1);
     }
 
-    /** A link delay as a scenario writes it ({@code 1us}, {@code 0.5us}), exactly. */
-    private static String delay(long ps) {
+    /** A time as a scenario writes it ({@code 1us}, {@code 0.5us}), exactly. */
+    private static String micros(long ps) {
         return BigDecimal.valueOf(ps).movePointLeft(6).stripTrailingZeros().toPlainString() + "us";
     }
 }
