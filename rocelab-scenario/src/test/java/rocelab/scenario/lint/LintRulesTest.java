@@ -158,6 +158,11 @@ class LintRulesTest {
         // One lossless priority, in the singular (it read "x 1 lossless priorities").
         assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n")
                 .of("L4")).singleElement().satisfies(f -> assertThat(f.what()).contains(" ports x 1 lossless priority)"));
+        // A static threshold does not fall with the shared pool: the pool filling is what pauses.
+        assertThat(lint(GOOD_SWITCH.replace("pfc: {", "pfc: {threshold: static, xoff: 100KB, xon: 80KB, ")
+                + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n").of("L4"))
+                .singleElement().satisfies(f -> assertThat(f.symptom()).doesNotContain("dynamic")
+                        .contains("shared_pool_full"));
     }
 
     @Test
