@@ -151,6 +151,49 @@ class LintRulesTest {
                 .satisfies(f -> assertThat(f.what()).contains("on priorities 3 and 4 of this port"));
     }
 
+    /**
+     * An RNIC with a receive pipeline slower than its link pauses its switch at its own XOFF, and the rest of its
+     * buffer is the headroom. An audit's 400 Gb/s RNIC with a 200 Gb/s pipeline and 10 KB above XOFF dropped 624
+     * packets (out_of_buffer) on its lossless priority with no finding.
+     */
+    @Test
+    void shouldCheckTheHeadroomAnRnicLeavesAboveItsReceiveXoff() throws Exception {
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 400Gbps, delay: 505ns}}
+                switch: {buffer: 8MB, ecn: {marking: none}, pfc: {watchdog: {}}}
+                traffic: [{kind: flow, src: 1, dst: 0, size: 2MB}]
+                """;
+        // The switch port's terms with the RNIC deciding: 4174 B frames (4194 B of link time), 2 x 505 ns of cable
+        // (50,500 B at 400 Gb/s), the switch's 905 quanta (57,920 B), held as frames, plus two frames: 120,509 B.
+        long arriving = (4194 + 84 + 50_500 + 57_920) * 4174L / 4194 + 1 + 2 * 4174;
+        // The pipeline, busy when the RNIC decides, finishes a 4194 B frame every 167.76 ns at 200 Gb/s: 13 of them
+        // before the switch's last frame is in, 2,337.84 ns later (its two frames and the PFC frame, the loop, the
+        // response).
+        long window = (2 * 4194 + 84) * 8 * 1000L / 400 + 1_010_000 + 905 * 512 * 1000L / 400;
+        long need = arriving - window / (4194 * 8 * 1000L / 200) * 4174;
+        assertThat(need).isEqualTo(66_247);
+        String rx = "nics: [{hosts: 0, rx: {rate: 200Gbps, buffer: 100KB, xoff: %s, xon: 20KB}}]\n";
+        ScenarioConfig shallow = new ScenarioReader().read(fabric + rx.formatted("90KB"), "t.yaml", Path.of("."));
+        assertThat(Lint.check(shallow).of("L3")).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+            assertThat(f.ports()).containsExactly("switch0 port 0 (to h0)");
+            assertThat(f.what()).contains("h0 pauses its switch at xoff 90,000 B of a 100,000 B receive buffer, 10,000"
+                    + " B above XOFF", "400 Gb/s into a 200 Gb/s receive pipeline", "brings up to 66,247 B after XOFF");
+            assertThat(f.fix()).startsWith("xoff at most 33,753 B (nics: [{hosts: 0, rx: {rate: 200Gbps, buffer:"
+                    + " 100000B, xoff: 33753B, xon: 16876B}}]), or a receive buffer of at least 156,247 B");
+        });
+        assertThat(Simulation.assemble(shallow).run(ProgressListener.NONE).totals().packetsDropped())
+                .as("what the finding says happens").isPositive();
+
+        ScenarioConfig enough = new ScenarioReader().read(fabric + rx.formatted("33753B"), "t.yaml", Path.of("."));
+        assertThat(Lint.check(enough).of("L3")).isEmpty();
+        assertThat(Simulation.assemble(enough).run(ProgressListener.NONE).totals().packetsDropped()).isZero();
+        assertThat(lint(fabric, "nics: [{hosts: 0, rx: {rate: 400Gbps, buffer: 100KB, xoff: 90KB, xon: 20KB}}]\n")
+                .of("L3")).as("a pipeline that keeps up").isEmpty();
+    }
+
     @Test
     void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
         assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
