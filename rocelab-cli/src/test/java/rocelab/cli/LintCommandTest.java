@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rocelab.scenario.lint.Finding;
@@ -67,6 +69,40 @@ class LintCommandTest {
         assertThat(run.out().split("WARNING L5 ", -1)).hasSize(3);
     }
 
+
+    /**
+     * L3's fix quotes a {@code rocelab headroom} command for the figure it names; run as printed, it must give that
+     * figure. An audit's 2.5 Gb/s fabric with a 1.2345 us forwarding latency and a 1.23456 us pause response read
+     * "3 Gb/s" and "--speed 3Gbps ... --forwarding-latency 1.235us --response 1.235us", which gives 5,283 B for a
+     * port that needs 4,969 B; and at 2.5 Gb/s with the default response the command was refused (no 802.3 value).
+     */
+    @Test
+    void shouldQuoteAHeadroomCommandThatGivesTheFigureL3Names() throws Exception {
+        Path scenario = dir.resolve("slow.yaml");
+        Files.writeString(scenario, """
+                name: slow
+                fabric: {mode: roce-lossless, mtu: 1024, vlan: true}
+                topology: {kind: leaf-spine, leaves: 2, spines: 1, hosts-per-leaf: 2, link: {rate: 2.5Gbps, delay: 700ns}}
+                switch: {buffer: 4MB, forwarding-latency: 1.2345us, pfc: {headroom: 4KB, watchdog: {}, pause-response: 1.23456us}}
+                traffic: [{kind: flow, src: 0, dst: 2, size: 100KB}]
+                """);
+        JsonNode root = new ObjectMapper().readTree(CliRun.of("lint", scenario.toString(), "--json").out());
+        Pattern need = Pattern.compile("at least ([\\d,]+) B \\(rocelab (headroom [^)]*)\\)");
+        int checked = 0;
+        for (JsonNode f : root.get("findings")) {
+            if (!f.get("rule").asText().equals("L3")) {
+                continue;
+            }
+            assertThat(f.get("what").asText()).contains(" 2.5 Gb/s over a pause loop");
+            Matcher m = need.matcher(f.get("fix").asText());
+            assertThat(m.find()).as(f.get("fix").asText()).isTrue();
+            CliRun headroom = CliRun.of(m.group(2).split(" "));
+            assertThat(headroom.exitCode()).as(m.group(2) + ": " + headroom.err()).isZero();
+            assertThat(headroom.out()).as(m.group(2)).containsPattern("total +" + m.group(1) + " B");
+            checked++;
+        }
+        assertThat(checked).as("host ports (NIC peers) and switch links").isEqualTo(2);
+    }
 
     @Test
     void shouldPrintJsonWhenAsked() throws Exception {

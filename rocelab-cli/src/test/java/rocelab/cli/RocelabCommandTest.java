@@ -289,6 +289,14 @@ class RocelabCommandTest {
                 .contains("905 quanta x 512 bit, IEEE 802.3 Annex 31B)");
         assertThat(CliRun.of("headroom", "--speed", "800Gbps").out()).contains("905 quanta x 512 bit, IEEE 802.3"
                 + " Annex 31B's value at 400 Gb/s, which SONiC's headroom table reuses at 800 Gb/s)");
+        // Between the table's speeds a neighbour's value is taken, and named as its (an audit read "453 quanta x 512
+        // bit, IEEE 802.3 Annex 31B" at 150 Gb/s, a speed the standard gives no value for).
+        assertThat(CliRun.of("headroom", "--speed", "150Gbps").out()).contains("453 quanta x 512 bit, IEEE 802.3"
+                + " Annex 31B's value at 200 Gb/s (it gives none at 150 Gb/s))");
+        assertThat(CliRun.of("headroom", "--speed", "100.5Gbps").out()).contains("394 quanta x 512 bit, IEEE 802.3"
+                + " Annex 31B's value at 100 Gb/s (it gives none at 100.5 Gb/s))");
+        assertThat(CliRun.of("headroom", "--speed", "200Gbps").out()).contains("453 quanta x 512 bit, IEEE 802.3"
+                + " Annex 31B)");
         assertThat(CliRun.of("headroom", "--speed", "1.6Tbps").out()).contains("905 quanta x 512 bit, extrapolated:"
                 + " IEEE 802.3 Annex 31B's value at 400 Gb/s, which SONiC reuses at 800 Gb/s; neither gives one above"
                 + " 800 Gb/s)");

@@ -49,6 +49,17 @@ public final class Headroom {
         return 905;
     }
 
+    /** The speed, in Gb/s, of the table entry {@link #responseQuanta} takes at a speed of 10 to 400 Gb/s. */
+    private static long tableGbps(long rateBps) {
+        long g = rateBps / 1_000_000_000L;
+        for (long t : new long[] {10, 25, 40, 50, 100, 200}) {
+            if (g <= t) {
+                return t;
+            }
+        }
+        return 400;
+    }
+
     /** The fastest speed the 802.3 table {@link #responseQuanta} holds has a value for: 400 Gb/s, 905 quanta. */
     public static final long FASTEST_TABLE_BPS = 400_000_000_000L;
     /** The fastest speed SONiC's headroom table has a value for: 800 Gb/s, where it reuses the 400 Gb/s one. */
@@ -64,7 +75,11 @@ public final class Headroom {
             return "IEEE 802.3 Annex 31B's value at 10 Gb/s, the slowest speed rocelab has it for, applied to this"
                     + " slower link";
         } else if (rateBps <= FASTEST_TABLE_BPS) {
-            return "IEEE 802.3 Annex 31B";
+            long table = tableGbps(rateBps);
+            // A speed between the table's (150 Gb/s, 30 Gb/s) is given a neighbour's value, which the standard does
+            // not give for this speed: an audit read "453 quanta x 512 bit, IEEE 802.3 Annex 31B" at 150 Gb/s.
+            return table * 1_000_000_000L == rateBps ? "IEEE 802.3 Annex 31B" : "IEEE 802.3 Annex 31B's value at "
+                    + table + " Gb/s (it gives none at " + gbps(rateBps) + " Gb/s)";
         } else if (rateBps <= FASTEST_SONIC_BPS) {
             return "IEEE 802.3 Annex 31B's value at 400 Gb/s, which SONiC's headroom table reuses at 800 Gb/s";
         }

@@ -20,6 +20,21 @@ final class HeadroomBudgetRule implements LintRule {
         return "Headroom takes most of the switch buffer";
     }
 
+    /**
+     * What a small shared pool does under the switch's threshold: a dynamic one is a fraction of the free pool, a
+     * static one does not move, and then the pool itself filling is what pauses (an audit's static 1 MB switch read
+     * "the dynamic XOFF threshold is low").
+     */
+    private static String symptom(SwitchConfig s) {
+        if (s.pfc().dynamic()) {
+            return "little shared buffer is left: the dynamic XOFF threshold is low, PFC pauses early and often,"
+                    + " lossy classes tail-drop early";
+        }
+        return "little shared buffer is left: the static xoff does not shrink with it, so the pool fills at a lower"
+                + " total and then pauses whichever lossless port a packet arrives on next (pfc.csv reason"
+                + " shared_pool_full), congested or not; lossy classes tail-drop early";
+    }
+
     @Override
     public void check(LintContext c, Findings out) {
         for (SwitchConfig s : c.devices().switches()) {
@@ -34,8 +49,7 @@ final class HeadroomBudgetRule implements LintRule {
                                 + " buffer", s.name(), reserved, Numbers.count(s.portCount(), "port", "ports"),
                         Numbers.count(Integer.bitCount(s.pfc().losslessMask()), "lossless priority",
                                 "lossless priorities"), 100.0 * reserved / buffer, buffer),
-                        "little shared buffer is left: the dynamic XOFF threshold is low, PFC pauses early and"
-                                + " often, lossy classes tail-drop early",
+                        symptom(s),
                         "a larger buffer, fewer lossless priorities, or shorter cables (less headroom)");
             }
         }

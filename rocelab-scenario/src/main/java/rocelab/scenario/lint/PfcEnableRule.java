@@ -38,8 +38,9 @@ final class PfcEnableRule implements LintRule {
                                 + ") while " + leaf.name() + " treats the traffic as lossless",
                         "the RNIC ignores " + leaf.name() + "'s XOFF: " + leaf.name() + " overflows the headroom of"
                                 + " that port and drops (dropped_headroom_exceeded) although the class is lossless",
-                        "enable PFC on priority " + prio + " on the RNIC (nics: [{hosts: " + path.src() + ", pfc: ["
-                                + prio + "]}], mlnx_qos --pfc)");
+                        // The snippet's list replaces the RNIC's: it keeps the priorities already on.
+                        "enable PFC on priority " + prio + " on the RNIC (nics: [{hosts: " + path.src() + ", pfc: "
+                                + PriorityText.list(sender.pfcMask() | 1 << prio) + "}], mlnx_qos --pfc)");
             }
             for (int i = 1; i < path.hops().size(); i++) {
                 LintContext.Hop up = path.hops().get(i - 1);
@@ -56,8 +57,10 @@ final class PfcEnableRule implements LintRule {
                                     + " drops on a lossless class once the headroom is full"
                                     + " (dropped_headroom_exceeded); " + u.name() + " counts the pause frames but"
                                     + " never pauses",
+                            // The list replaces the switch's: [0] alone would turn its lossless classes lossy.
                             "enable PFC on priority " + dtc + " on " + u.name() + " (switches: [{name: " + u.name()
-                                    + ", pfc: {priorities: [" + dtc + "]}}])");
+                                    + ", pfc: {priorities: " + PriorityText.list(u.pfc().losslessMask() | 1 << dtc)
+                                    + "}}])");
                 }
             }
             receiver(c, path, out);

@@ -54,6 +54,44 @@ class LintRulesTest {
         assertThat(r.of("L1")).singleElement().satisfies(f -> assertThat(f.devices()).contains("spine0"));
     }
 
+    /**
+     * L1's and L2's fixes, applied as printed, clear the finding. They used to offer "map DSCP 26 to class 3" to a
+     * switch that already did (its class 3 was the lossy one), "or make class 0 lossless there" to a switch that
+     * filed RoCE in class 0 (its pauses would then name priority 0 while the RNICs and spines use 3: an audit's run
+     * of that dropped 3,373 packets on headroom), and {@code pfc: {priorities: [3]}} to a switch lossless on 4, a
+     * list that replaces the switch's and so turned class 4 lossy.
+     */
+    @Test
+    void shouldOfferDscpAndPfcFixesThatClearTheFinding() {
+        LintReport lossyClass = lint(GOOD_SWITCH + "switches: [{name: leaf0, pfc: {priorities: [4]}}]\n");
+        assertThat(lossyClass.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "make class 3 lossless on leaf0 (switches: [{name: leaf0, pfc: {priorities: [3, 4]}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, pfc: {priorities: [3, 4]}}]\n").findings())
+                .as("the fix applied").isEmpty();
+
+        LintReport otherClass = lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}}]\n");
+        assertThat(otherClass.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "map DSCP 26 to class 3 on leaf0 (switches: [{name: leaf0, dscp-to-tc: {26: 3}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}, pfc: {priorities: [0, 3]}}]\n")
+                .of("L1")).as("class 0 made lossless instead: still a finding").isNotEmpty();
+
+        LintReport bothLossy = lint(GOOD_SWITCH + "switches: [{name: leaf0, dscp-to-tc: {26: 0}, pfc: {priorities:"
+                + " [4]}}]\n");
+        assertThat(bothLossy.of("L1")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "map DSCP 26 to class 3 on leaf0 and make that class lossless there (switches: [{name: leaf0,"
+                        + " dscp-to-tc: {26: 3}, pfc: {priorities: [3, 4]}}])"));
+
+        LintReport upstream = lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [4]}}]\n");
+        assertThat(upstream.of("L2")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "enable PFC on priority 3 on spine0 (switches: [{name: spine0, pfc: {priorities: [3, 4]}}])"));
+        assertThat(lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [3, 4]}}]\n").findings())
+                .as("the fix applied").isEmpty();
+
+        LintReport nic = lint(GOOD_SWITCH + "nics: [{hosts: 2, pfc: [4]}]\n");
+        assertThat(nic.of("L2")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
+                "enable PFC on priority 3 on the RNIC (nics: [{hosts: 2, pfc: [3, 4]}], mlnx_qos --pfc)"));
+    }
+
     @Test
     void shouldFlagATrafficDscpFiledInAnotherLosslessClassThanTheRnicSendsItOn() {
         // DSCP 10 goes to class 1, lossless on every switch, but the RNIC sends all its data on priority 3: the
@@ -113,6 +151,49 @@ class LintRulesTest {
                 .satisfies(f -> assertThat(f.what()).contains("on priorities 3 and 4 of this port"));
     }
 
+    /**
+     * An RNIC with a receive pipeline slower than its link pauses its switch at its own XOFF, and the rest of its
+     * buffer is the headroom. An audit's 400 Gb/s RNIC with a 200 Gb/s pipeline and 10 KB above XOFF dropped 624
+     * packets (out_of_buffer) on its lossless priority with no finding.
+     */
+    @Test
+    void shouldCheckTheHeadroomAnRnicLeavesAboveItsReceiveXoff() throws Exception {
+        String fabric = """
+                name: t
+                fabric: {mode: roce-lossless, mtu: 4096}
+                topology: {kind: single-switch, hosts: 3, link: {rate: 400Gbps, delay: 505ns}}
+                switch: {buffer: 8MB, ecn: {marking: none}, pfc: {watchdog: {}}}
+                traffic: [{kind: flow, src: 1, dst: 0, size: 2MB}]
+                """;
+        // The switch port's terms with the RNIC deciding: 4174 B frames (4194 B of link time), 2 x 505 ns of cable
+        // (50,500 B at 400 Gb/s), the switch's 905 quanta (57,920 B), held as frames, plus two frames: 120,509 B.
+        long arriving = (4194 + 84 + 50_500 + 57_920) * 4174L / 4194 + 1 + 2 * 4174;
+        // The pipeline, busy when the RNIC decides, finishes a 4194 B frame every 167.76 ns at 200 Gb/s: 13 of them
+        // before the switch's last frame is in, 2,337.84 ns later (its two frames and the PFC frame, the loop, the
+        // response).
+        long window = (2 * 4194 + 84) * 8 * 1000L / 400 + 1_010_000 + 905 * 512 * 1000L / 400;
+        long need = arriving - window / (4194 * 8 * 1000L / 200) * 4174;
+        assertThat(need).isEqualTo(66_247);
+        String rx = "nics: [{hosts: 0, rx: {rate: 200Gbps, buffer: 100KB, xoff: %s, xon: 20KB}}]\n";
+        ScenarioConfig shallow = new ScenarioReader().read(fabric + rx.formatted("90KB"), "t.yaml", Path.of("."));
+        assertThat(Lint.check(shallow).of("L3")).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.ERROR);
+            assertThat(f.ports()).containsExactly("switch0 port 0 (to h0)");
+            assertThat(f.what()).contains("h0 pauses its switch at xoff 90,000 B of a 100,000 B receive buffer, 10,000"
+                    + " B above XOFF", "400 Gb/s into a 200 Gb/s receive pipeline", "brings up to 66,247 B after XOFF");
+            assertThat(f.fix()).startsWith("xoff at most 33,753 B (nics: [{hosts: 0, rx: {rate: 200Gbps, buffer:"
+                    + " 100000B, xoff: 33753B, xon: 16876B}}]), or a receive buffer of at least 156,247 B");
+        });
+        assertThat(Simulation.assemble(shallow).run(ProgressListener.NONE).totals().packetsDropped())
+                .as("what the finding says happens").isPositive();
+
+        ScenarioConfig enough = new ScenarioReader().read(fabric + rx.formatted("33753B"), "t.yaml", Path.of("."));
+        assertThat(Lint.check(enough).of("L3")).isEmpty();
+        assertThat(Simulation.assemble(enough).run(ProgressListener.NONE).totals().packetsDropped()).isZero();
+        assertThat(lint(fabric, "nics: [{hosts: 0, rx: {rate: 400Gbps, buffer: 100KB, xoff: 90KB, xon: 20KB}}]\n")
+                .of("L3")).as("a pipeline that keeps up").isEmpty();
+    }
+
     @Test
     void shouldWarnWhenHeadroomTakesMostOfTheBuffer() {
         assertThat(severities(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3],"
@@ -120,6 +201,11 @@ class LintRulesTest {
         // One lossless priority, in the singular (it read "x 1 lossless priorities").
         assertThat(lint(GOOD_SWITCH + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n")
                 .of("L4")).singleElement().satisfies(f -> assertThat(f.what()).contains(" ports x 1 lossless priority)"));
+        // A static threshold does not fall with the shared pool: the pool filling is what pauses.
+        assertThat(lint(GOOD_SWITCH.replace("pfc: {", "pfc: {threshold: static, xoff: 100KB, xon: 80KB, ")
+                + "switches: [{name: leaf0, ports: [{port: [0, 1, 2, 3], headroom: 2500KB}]}]\n").of("L4"))
+                .singleElement().satisfies(f -> assertThat(f.symptom()).doesNotContain("dynamic")
+                        .contains("shared_pool_full"));
     }
 
     @Test
