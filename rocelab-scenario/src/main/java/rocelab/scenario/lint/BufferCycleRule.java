@@ -85,12 +85,29 @@ final class BufferCycleRule implements LintRule {
                                 + " up*/down* subnet manager routes)");
                 continue;
             }
+            // A PFC watchdog on a switch of the cycle ends each deadlock after its detection time (the run goes on
+            // through it), at the cost of the stuck queue's packets; without one nothing ends it.
+            List<String> watched = new ArrayList<>();
+            for (Queues.Queue q : cycle) {
+                var wd = c.switchAt(q.switchIndex()).pfc().watchdog();
+                if (wd.enabled() && !watched.contains(c.name(q.node()))) {
+                    watched.add(c.name(q.node()));
+                }
+            }
             out.add(this, Severity.ERROR, devices, ports, "the lossless queues " + String.join(" -> ", devices)
                     + " -> " + devices.get(0) + " form a cycle of buffer dependencies",
-                    "once every queue of the cycle fills, each is paused by the next and none drains: a PFC deadlock"
-                            + " (throughput 0 on the class for good; rocelab run ends with stop_reason deadlock)",
-                    "break the cycle: routing without up-down-up paths (a tree or Clos with shortest paths), a"
-                            + " lossy class for the traffic that closes it, or a watchdog to recover");
+                    watched.isEmpty() ? "once every queue of the cycle fills, each is paused by the next and none"
+                            + " drains: a PFC deadlock (throughput 0 on the class for good; rocelab run ends with"
+                            + " stop_reason deadlock)"
+                            : "once every queue of the cycle fills, each is paused by the next and none drains: a PFC"
+                            + " deadlock, which the PFC watchdog of " + String.join(", ", watched) + " ends after its"
+                            + " detection time by ignoring the pause on a stuck queue (dropping or forwarding its"
+                            + " packets); throughput is 0 on the class until then, and the cycle can close again once"
+                            + " the watchdog restores PFC",
+                    watched.isEmpty() ? "break the cycle: routing without up-down-up paths (a tree or Clos with"
+                            + " shortest paths), a lossy class for the traffic that closes it, or a watchdog to recover"
+                            : "break the cycle: routing without up-down-up paths (a tree or Clos with shortest paths),"
+                            + " or a lossy class for the traffic that closes it");
         }
     }
 

@@ -340,6 +340,25 @@ class LintRulesTest {
     }
 
     @Test
+    void shouldSayThatAWatchdogOnTheCycleEndsTheDeadlock() throws ScenarioException {
+        // With the PFC watchdog on, the run goes on through the deadlock (LinkEventsAndDeadlockTest): L14 no longer
+        // says "throughput 0 for good" nor offers the watchdog the switches already run.
+        String plain = ring("{mode: roce-lossless, mtu: 1000}");
+        LintReport off = Lint.check(new ScenarioReader().read(plain, "ring.yaml", Path.of(".")));
+        assertThat(off.of("L14")).isNotEmpty().allSatisfy(f -> {
+            assertThat(f.symptom()).contains("for good", "stop_reason deadlock");
+            assertThat(f.fix()).contains("or a watchdog to recover");
+        });
+        LintReport on = Lint.check(new ScenarioReader().read(plain.replace("nic: {cc: none, timeout: 12}",
+                "switch: {pfc: {watchdog: {detection: 2ms}}}\nnic: {cc: none, timeout: 12}"), "ring.yaml", Path.of(".")));
+        assertThat(on.of("L14")).isNotEmpty().allSatisfy(f -> {
+            assertThat(f.symptom()).doesNotContain("for good").contains("which the PFC watchdog of " + String.join(", ",
+                    f.devices()) + " ends after its detection time");
+            assertThat(f.fix()).doesNotContain("watchdog");
+        });
+    }
+
+    @Test
     void shouldFindACreditLoopOnInfiniband() {
         // Every InfiniBand data lane is lossless by credits: the ring's lanes wait on each other as PFC's classes do,
         // and the run deadlocks (LinkEventsAndDeadlockTest). Before, L14 looked at roce-lossless only: 0 errors.
