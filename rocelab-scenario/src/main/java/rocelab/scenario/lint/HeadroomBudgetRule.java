@@ -35,6 +35,20 @@ final class HeadroomBudgetRule implements LintRule {
                 + " shared_pool_full), congested or not; lossy classes tail-drop early";
     }
 
+    /**
+     * A share above 50 %, with as few decimals as show it above half: 50.004 % read "50%" beside a rule about more
+     * than half (a headroom and lint audit).
+     */
+    static String overHalf(double percent) {
+        for (int decimals = 0; decimals < 4; decimals++) {
+            String text = String.format(Locale.ROOT, "%." + decimals + "f", percent);
+            if (Double.parseDouble(text) > 50) {
+                return text;
+            }
+        }
+        return "just over 50";
+    }
+
     @Override
     public void check(LintContext c, Findings out) {
         for (SwitchConfig s : c.devices().switches()) {
@@ -45,10 +59,10 @@ final class HeadroomBudgetRule implements LintRule {
             long buffer = s.parameters().bufferBytes();
             if (2 * reserved > buffer) {
                 out.add(this, Severity.WARNING, List.of(s.name()), List.of(), String.format(Locale.ROOT,
-                        "%s reserves %,d B of PFC headroom (%s x %s), %.0f%% of its %,d B"
+                        "%s reserves %,d B of PFC headroom (%s x %s), %s%% of its %,d B"
                                 + " buffer", s.name(), reserved, Numbers.count(s.portCount(), "port", "ports"),
                         Numbers.count(Integer.bitCount(s.pfc().losslessMask()), "lossless priority",
-                                "lossless priorities"), 100.0 * reserved / buffer, buffer),
+                                "lossless priorities"), overHalf(100.0 * reserved / buffer), buffer),
                         symptom(s),
                         "a larger buffer, fewer lossless priorities, or shorter cables (less headroom)");
             }
