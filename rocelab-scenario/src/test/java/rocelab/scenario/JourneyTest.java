@@ -2,6 +2,7 @@ package rocelab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -82,6 +83,30 @@ class JourneyTest {
         String text = new JourneyText(sim.network(), sim.pfcLog(), null, ((RunResult) j[3]).ecmpLog())
                 .render((FlowRecord) j[2], events, -1, 0, Long.MAX_VALUE, 10_000);
         assertThat(text).contains("... 3 more (2 CNPs sent, 1 CNP handled) until 900.944 us");
+    }
+
+    @Test
+    void shouldCountTheSwitchesOfAnHpccFlowsWayFromOne() throws Exception {
+        // A CC audit: HPCC's rate changes said "at hop 0", the INT record's index, for the first switch on the way.
+        String scenario = """
+                name: hpcc-2to1
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 3, spines: 1, hosts-per-leaf: 2, link: {rate: 100Gbps, delay: 1us}}
+                nic: {cc: hpcc}
+                traffic:
+                  - {kind: flow, src: 0, dst: 4, size: 1MB}
+                  - {kind: flow, src: 2, dst: 4, size: 1MB}
+                """;
+        Object[] j = journey(new ScenarioReader().read(scenario, "hpcc.yaml", Path.of(".")), 0);
+        @SuppressWarnings("unchecked")
+        List<JourneyEvent> events = (List<JourneyEvent>) j[1];
+        Simulation sim = (Simulation) j[0];
+        String text = new JourneyText(sim.network(), sim.pfcLog(), null, null).render((FlowRecord) j[2], events, -1,
+                0, Long.MAX_VALUE, 100_000);
+        // The way h0 -> leaf0 -> spine0 -> leaf2 -> h4 crosses three switches; the flows from leaf0 and leaf1 meet at
+        // the second, spine0's port to leaf2, where the queue builds (leaf2 then forwards one link's worth to h4).
+        assertThat(text).contains("HPCC INT feedback (utilisation").contains("at switch 2 of its way")
+                .doesNotContain("at switch 0 of its way").doesNotContain("at hop");
     }
 
     @Test

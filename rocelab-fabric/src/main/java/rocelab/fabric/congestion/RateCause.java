@@ -18,9 +18,12 @@ public enum RateCause {
     BYTES_FAST_RECOVERY("byte counter (fast recovery, stage %d)", "bytes"),
     BYTES_ADDITIVE("byte counter (additive increase, stage %d)", "bytes"),
     BYTES_HYPER("byte counter (hyper increase, stage %d)", "bytes"),
-    /** HPCC in-band telemetry; value: the smoothed utilisation in parts per million; index: the most loaded hop. */
-    INT_MULTIPLICATIVE("HPCC INT feedback (utilisation %s at hop %d: multiplicative)", "telemetry"),
-    INT_ADDITIVE("HPCC INT feedback (utilisation %s at hop %d: additive step)", "telemetry"),
+    /**
+     * HPCC in-band telemetry; value: the smoothed utilisation in parts per million; index: the most loaded hop, the
+     * INT record's place on the packet's way from 0 (the text counts the switches from 1).
+     */
+    INT_MULTIPLICATIVE("HPCC INT feedback (utilisation %s at switch %d of its way: multiplicative)", "telemetry"),
+    INT_ADDITIVE("HPCC INT feedback (utilisation %s at switch %d of its way: additive step)", "telemetry"),
     /** TIMELY; value: the RTT sample in ps (gradient causes: the normalised gradient in parts per million). */
     RTT_LOW("TIMELY RTT %s below T_low", "rtt"),
     RTT_HIGH("TIMELY RTT %s above T_high", "rtt"),

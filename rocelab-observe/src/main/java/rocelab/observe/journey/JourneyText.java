@@ -702,7 +702,9 @@ public final class JourneyText {
             default -> Long.toString(r.value());
         };
         String t = c.text();
-        return t.contains("%s") && t.contains("%d") ? String.format(Locale.ROOT, t, value, r.index())
+        // INT records count the switches of the way from 0; the words count them from 1 (switch 1 is the first).
+        int index = c.family().equals("telemetry") ? r.index() + 1 : r.index();
+        return t.contains("%s") && t.contains("%d") ? String.format(Locale.ROOT, t, value, index)
                 : t.contains("%s") ? String.format(Locale.ROOT, t, value)
                 : t.contains("%d") ? String.format(Locale.ROOT, t, r.index()) : t;
     }
