@@ -252,11 +252,14 @@ final class DevicesReader {
         Arrays.fill(mtuByPort, mtu);
         long[] headroom = NetworkBuilder.headroomPerPort(topology, node, pfc, frames, fabricMtu, loop);
         Node ecnBase = merged == null ? null : YamlMap.of(doc, merged, "switch", DeviceReader.SWITCH_KEYS).get("ecn");
+        Node[] ecnNodes = new Node[ports];
+        Arrays.fill(ecnNodes, ecnBase);
         for (YamlMap item : applied) {
             if (item.has("ports")) {
-                ports(item.get("ports"), node, pfc, ecnBase, ecnByPort, mtuByPort, headroom);
+                ports(item.get("ports"), node, pfc, ecnBase, ecnByPort, ecnNodes, mtuByPort, headroom);
             }
         }
+        RedThresholds.check(doc, topology, node, ecnByPort, ecnNodes);
         // Blamed on the last entry that sets what the check weighs (the buffer, PFC, a port's headroom, an import),
         // else on switch.buffer (or the switch mapping), as without entries: an entry that only sets a DSCP map did
         // not make the buffer too small.
@@ -308,7 +311,7 @@ final class DevicesReader {
 
     /** {@code ports: [{port: 3, headroom: 20KB}, {to: spine0, mtu: 1500}]}. */
     private void ports(Node list, int node, PfcParameters pfc, Node ecnBase, EcnParameters[] ecnByPort,
-            int[] mtuByPort, long[] headroom) throws ScenarioException {
+            Node[] ecnNodes, int[] mtuByPort, long[] headroom) throws ScenarioException {
         for (Node n : doc.list(list, "ports", "a list of port overrides, each with port or to")) {
             YamlMap p = YamlMap.of(doc, n, "a ports entry", PORT_KEYS);
             if (mode == FabricMode.INFINIBAND && p.has("ecn")) {
@@ -316,7 +319,8 @@ final class DevicesReader {
                         + " carry; expected fabric.infiniband.fecn for IB congestion control marking");
             }
             boolean[] hit = selectPorts(p, node);
-            EcnParameters ecn = p.has("ecn") ? congestion.ecn(YamlMerge.merge(ecnBase, p.get("ecn"))) : null;
+            Node ecnNode = p.has("ecn") ? YamlMerge.merge(ecnBase, p.get("ecn")) : null;
+            EcnParameters ecn = ecnNode != null ? congestion.ecn(ecnNode) : null;
             int mtu = p.has("mtu") ? mtu(p.get("mtu")) : -1;
             long room = -1;
             boolean auto = false;
@@ -335,6 +339,7 @@ final class DevicesReader {
                 }
                 if (ecn != null) {
                     ecnByPort[port] = ecn;
+                    ecnNodes[port] = ecnNode;
                 }
                 if (mtu >= 0) {
                     mtuByPort[port] = mtu;

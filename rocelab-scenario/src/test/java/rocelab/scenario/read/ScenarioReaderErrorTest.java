@@ -386,6 +386,31 @@ class ScenarioReaderErrorTest {
                 "t.yaml:4:30: k applies to step marking only; expected marking: step, or kmin/kmax/pmax for RED");
     }
 
+    /**
+     * One RED threshold given and the other scaled with the port's rate could cross: kmax: 100KB alone left a 100 Gb/s
+     * port's Kmin at 400 KB, and the run marked every packet above 400 KB and none below (an audit's held 350 KB queue:
+     * 801 marks, all in the start-up overshoot, where RED's ramp between the two would mark every one above 100 KB).
+     */
+    @Test
+    void shouldRejectRedThresholdsWhenTheScaledOneCrossesTheGivenOneOnSomePort() {
+        assertError(HEAD + TOPO + "switch: {ecn: {marking: red, kmax: 100KB}}\n" + FLOW,
+                "t.yaml:4:36: kmax (100000 B) is below kmin at switch0 port 0 (towards h0), 400000 B (4 KB per Gb/s"
+                        + " of its 100 Gb/s); expected kmax >= kmin on every port: give kmin too, or a kmax of at least"
+                        + " 400000 B");
+        assertError(HEAD + TOPO + "switch: {ecn: {kmin: 2MB}}\n" + FLOW,
+                "t.yaml:4:22: kmin (2000000 B) is above kmax at switch0 port 0 (towards h0), 1600000 B (16 KB per"
+                        + " Gb/s of its 100 Gb/s); expected kmax >= kmin on every port: give kmax too, or a kmin of at"
+                        + " most 1600000 B");
+        // Said at the port entry that set it, for the port it crosses on.
+        assertError(HEAD + TOPO + "switches: [{name: switch0, ports: [{port: 2, ecn: {kmax: 200KB}}]}]\n" + FLOW,
+                "t.yaml:4:58: kmax (200000 B) is below kmin at switch0 port 2 (towards h2), 400000 B (4 KB per Gb/s"
+                        + " of its 100 Gb/s); expected kmax >= kmin on every port: give kmin too, or a kmax of at least"
+                        + " 400000 B");
+        // Where they do not cross (a 400 KB Kmin on these ports), one threshold alone is fine.
+        assertThat(catchThrowable(() -> reader.read(HEAD + TOPO + "switch: {ecn: {kmax: 400KB}}\n" + FLOW, "t.yaml",
+                dir))).isNull();
+    }
+
     @Test
     void shouldRejectDcqcnGainWhenOutOfRange() {
         assertError(HEAD + TOPO + "nic: {cc: dcqcn, dcqcn: {g: 2}}\n" + FLOW,
