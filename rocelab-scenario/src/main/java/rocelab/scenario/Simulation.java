@@ -387,7 +387,8 @@ public final class Simulation {
             return "the subnet manager's sweep sends on every switch at once";
         }
         if (FabricPartition.leaves(topology) < 2) {
-            return "the fabric has one leaf switch, and host links are not cut";
+            return topology.planes() > 1 ? "the fabric has one leaf switch per plane, and host links are not cut"
+                    : "the fabric has one leaf switch, and host links are not cut";
         }
         return null;
     }

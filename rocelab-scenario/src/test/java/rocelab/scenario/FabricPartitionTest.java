@@ -50,4 +50,15 @@ class FabricPartitionTest {
                 + " partitions, one per leaf switch of a plane (a host's leaves on its 2 planes stay together: host"
                 + " links are not cut)");
     }
+
+    /** A single switch copied on two planes is two switches, one leaf per plane: the note says so. */
+    @Test
+    void shouldSayAMultiPlaneSingleSwitchHasOneLeafPerPlane() {
+        String single = FABRIC.formatted("").replace("leaf-spine, leaves: 3, spines: 2, hosts-per-leaf: 4,",
+                "single-switch, hosts: 6, planes: 2, plane-selection: spray,");
+        Simulation sim = Simulation.assemble(Scenarios.parse(single), Simulation.Model.PACKET, 2);
+        assertThat(sim.partitions()).isEqualTo(1);
+        assertThat(sim.threadsNote()).isEqualTo("asked for 2 threads, ran on one: the fabric has one leaf switch per"
+                + " plane, and host links are not cut");
+    }
 }
