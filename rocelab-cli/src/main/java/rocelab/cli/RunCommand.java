@@ -419,8 +419,12 @@ final class RunCommand implements Callable<Integer> {
                 }
             });
             progress.done();
+            // -q still says why an explicit --threads N ran on one thread (its threads_note), as for a note given at
+            // the assembly; an automatic choice stays silent.
             if (simulation.startedOver() != null && !quiet) {
                 err.println("note: " + simulation.startedOver());
+            } else if (simulation.startedOver() != null && asked > 1) {
+                err.println("note: " + simulation.threadsNote());
             }
             phases.end("the rest of the run");
             return write(folder, dir, config, result, lintJob, capture, pcap, simulation, err, outWriter,

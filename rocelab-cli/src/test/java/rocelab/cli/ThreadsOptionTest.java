@@ -87,6 +87,42 @@ class ThreadsOptionTest {
         assertThat(Files.readString(tmp.resolve("three").resolve("summary.json"))).doesNotContain("threads_note");
     }
 
+    /**
+     * A ring whose slow receiver (host 8, 10 Gb/s) sits in the partition after its sender's: the split run finds a
+     * send's last wait in the other partition and is run again on one thread. Asked for with -q, the run still says
+     * why it ran on one thread (-q had printed nothing, while summary.json's threads_note said it).
+     */
+    @Test
+    void shouldSayQuietlyWhyARunStartedOnSeveralThreadsRanAgainOnOne() throws IOException {
+        Path scenario = tmp.resolve("slow.yaml");
+        Files.writeString(scenario, """
+                name: slow-ring
+                seed: 7
+                fabric: {mode: roce-lossless, mtu: 1000}
+                topology: {kind: leaf-spine, leaves: 4, spines: 2, hosts-per-leaf: 4, link: {rate: 100Gbps, delay: 1us}}
+                switch: {buffer: 600KB, ecn: {marking: red, kmin: 20KB, kmax: 80KB, pmax: 0.2}}
+                nic: {cc: dcqcn, timeout: 8}
+                nics:
+                  - {hosts: 8, rx: {rate: 10Gbps}}
+                traffic:
+                  - {kind: allreduce, ranks: [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14], size: 600KB}
+                """);
+        CliRun r = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("q").toString(), "--threads", "2", "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<String> notes = r.err().lines().toList();
+        assertThat(notes).hasSize(1);
+        assertThat(notes.get(0)).startsWith("note: asked for 2 threads, ran on one: flow 4->8")
+                .endsWith("so the split run was not exact and was run again");
+        assertThat(Files.readString(tmp.resolve("q").resolve("summary.json")))
+                .contains("\"threads_note\": \"" + notes.get(0).substring("note: ".length()) + "\"");
+        // Without -q the note tells it as it happened, once.
+        CliRun loud = CliRun.of("run", scenario.toString(), "--out", tmp.resolve("loud").toString(), "--threads", "2");
+        List<String> loudNotes = loud.err().lines().filter(l -> l.startsWith("note: ")).toList();
+        assertThat(loudNotes).hasSize(1);
+        assertThat(loudNotes.get(0)).startsWith("note: ran again on one thread after starting on 2: flow 4->8 (task 122)"
+                + " was last waiting for a completion in another partition").endsWith("which only one thread keeps exact)");
+    }
+
     @Test
     void shouldRefuseWhatIsNotAThreadCount() {
         for (String bad : new String[] {"0", "1025", "-2", "two", "Auto", ""}) {

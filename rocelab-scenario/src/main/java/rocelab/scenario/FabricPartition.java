@@ -5,8 +5,9 @@ import rocelab.fabric.topology.Topology;
 
 /**
  * How a fabric is split over the partitions of a parallel run: every switch a host attaches to (a leaf) stays with
- * its hosts, so host links are never cut; the leaves are dealt out in contiguous blocks of equal size and the other
- * switches (spines, cores) round robin. Only links between a leaf and the switches above it are cut.
+ * its hosts, so host links are never cut; the leaves of the hosts' first ports are dealt out in contiguous blocks of
+ * equal size, a multi-plane fabric's leaves of the other planes follow their hosts, and the other switches (spines,
+ * cores) go round robin. Only links between a leaf and the switches above it are cut.
  */
 final class FabricPartition {
     private FabricPartition() {}
@@ -25,12 +26,27 @@ final class FabricPartition {
         }
         int hosts = topology.hostCount();
         int[] out = new int[topology.nodeCount()];
+        // A plane's copy of a leaf (a host's port p > 0) holds the same hosts as the first plane's: it goes with them.
+        // Dealt round robin as a spine, it cut the host links of every plane but the first.
+        int[] hostOf = new int[topology.nodeCount()];
+        Arrays.fill(hostOf, -1);
+        for (int h = hosts - 1; h >= 0; h--) {
+            for (int p = 1; p < topology.portCount(h); p++) {
+                hostOf[topology.peer(h, p).node()] = h;
+            }
+        }
         int other = 0;
         for (int s = hosts; s < topology.nodeCount(); s++) {
-            out[s] = leaf[s] >= 0 ? (int) ((long) leaf[s] * parts / leaves) : other++ % parts;
+            out[s] = leaf[s] >= 0 ? (int) ((long) leaf[s] * parts / leaves)
+                    : hostOf[s] >= 0 ? -1 : other++ % parts;
         }
         for (int h = 0; h < hosts; h++) {
             out[h] = out[topology.peer(h, 0).node()];
+        }
+        for (int s = hosts; s < topology.nodeCount(); s++) {
+            if (out[s] < 0) {
+                out[s] = out[hostOf[s]];
+            }
         }
         return out;
     }

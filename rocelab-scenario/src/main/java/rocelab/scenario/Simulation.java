@@ -361,7 +361,7 @@ public final class Simulation {
         String note = automatic ? null
                 : whyOne != null ? "asked for " + asked + " threads, ran on one: " + whyOne
                 : parts > 1 && parts < asked ? "asked for " + asked + " threads, ran on " + parts + ": the fabric"
-                        + " splits into at most " + parts + " partitions, one per leaf switch (host links are not cut)"
+                        + " splits into at most " + parts + " partitions, " + perLeaf(topology)
                 : null;
         Simulation made = new Simulation(config, sim, network, driver, collectives, jobs, inference, w.groups(), model,
                 parallel, note, lookahead, w.parts());
@@ -387,7 +387,8 @@ public final class Simulation {
             return "the subnet manager's sweep sends on every switch at once";
         }
         if (FabricPartition.leaves(topology) < 2) {
-            return "the fabric has one leaf switch, and host links are not cut";
+            return topology.planes() > 1 ? "the fabric has one leaf switch per plane, and host links are not cut"
+                    : "the fabric has one leaf switch, and host links are not cut";
         }
         return null;
     }
@@ -979,6 +980,17 @@ public final class Simulation {
             threadsNote = "asked for " + threads + " threads, ran on one: " + e.getMessage() + ", so the split run"
                     + " was not exact and was run again";
         }
+    }
+
+    /**
+     * How a fabric's partitions are counted, for the note of a run asked for more threads: a multi-plane fabric has
+     * a leaf per plane for the same hosts, which stay together ("one per leaf switch" counted each plane's).
+     */
+    private static String perLeaf(Topology topology) {
+        return topology.planes() > 1
+                ? "one per leaf switch of a plane (a host's leaves on its " + topology.planes() + " planes stay together:"
+                        + " host links are not cut)"
+                : "one per leaf switch (host links are not cut)";
     }
 
     /** Why the run was run again on one thread after it began on several, or null. */
