@@ -100,10 +100,11 @@ public final class PfcVictims {
             for (FlowWaits.Root r : roots) {
                 same |= !r.others() && r.kind() == d.rootKind() && r.node() == d.rootNode() && r.port() == d.rootPort();
             }
+            // "1 of its packets", as "2 of its packets": the count is of the flow's packets, never singular.
             parts.add(String.format(Locale.ROOT, "the PFC watchdog at %s port %d (towards %s) dropped %,d of its"
-                    + " packet%s from a queue held paused by pauses rooted at %s, %d pause hop%s away%s",
+                    + " packets from a queue held paused by pauses rooted at %s, %d pause hop%s away%s",
                     topo.nodeName(d.node()), d.port(), topo.nodeName(topo.peer(d.node(), d.port()).node()),
-                    d.packets(), d.packets() == 1 ? "" : "s", log.rootName(d.rootKind(), d.rootNode(), d.rootPort()),
+                    d.packets(), log.rootName(d.rootKind(), d.rootNode(), d.rootPort()),
                     d.hops(), d.hops() == 1 ? "" : "s", same ? ", a root of these waits" : ""));
         }
         if (rest > 0) {
