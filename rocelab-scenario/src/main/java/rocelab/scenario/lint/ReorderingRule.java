@@ -64,7 +64,8 @@ final class ReorderingRule implements LintRule {
                     }
                     out.add(this, Severity.WARNING, devices, List.of(), String.format(Locale.ROOT, "%s switches"
                             + " flowlets after %s idle, less than the %s its paths' delays can differ by (links,"
-                            + " and queues up to their ECN threshold), towards RNICs that place in order only"
+                            + " and queues up to their ECN threshold, or to the switch's buffer in a class not marked),"
+                            + " towards RNICs that place in order only"
                             + " (nic.ooo false)", s.name(), us(timeout), us(spread)),
                             "a new flowlet can overtake the last packets of the previous one: out-of-order arrivals,"
                                     + " NAKs (naks_sent) and go-back-N retransmissions (retransmitted_packets)",
