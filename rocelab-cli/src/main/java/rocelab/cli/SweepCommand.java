@@ -42,6 +42,14 @@ final class SweepCommand implements Callable<Integer> {
             description = "Simulations at once (default: the machine's cores, ${DEFAULT-VALUE} here).")
     int jobs = Runtime.getRuntime().availableProcessors();
 
+    /**
+     * Not an option of a sweep (its points each run on one thread, --jobs at once), but run's: taken so that
+     * {@code sweep --threads 2 x.yaml} is told what to use instead of "Unknown options: '--threads', 'x.yaml'" (the
+     * parser had read 2 as the sweep file).
+     */
+    @Option(names = "--threads", paramLabel = "N", hidden = true)
+    String threads;
+
     @Option(names = "--dry-run", description = "Validate and lint every point and list them with their lint errors; run nothing.")
     boolean dryRun;
 
@@ -58,6 +66,11 @@ final class SweepCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
+        if (threads != null) {
+            err.println("error: --threads is run's option: a sweep runs each point on one thread and --jobs N points"
+                    + " at once (default: the machine's cores)");
+            return RocelabCommand.EXIT_BAD_INPUT;
+        }
         if (jobs < 1) {
             err.println("error: --jobs " + jobs + " is too small; expected at least 1");
             return RocelabCommand.EXIT_BAD_INPUT;

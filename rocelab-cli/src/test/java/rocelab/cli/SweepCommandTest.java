@@ -67,6 +67,18 @@ class SweepCommandTest {
         assertThat(rows.get(1)).doesNotContain(",L5,");
     }
 
+    @Test
+    void saysThatThreadsIsRunsOptionAndJobsIsTheSweeps() throws Exception {
+        // A parallel audit: "sweep --threads 2 x.yaml" read 2 as the sweep file and said "Unknown options: '--threads',
+        // 'x.yaml'".
+        Path file = sweep("vary:\n  switch.ecn: [{marking: red, kmin: 100KB, kmax: 400KB}]\n");
+        CliRun run = CliRun.of("sweep", "--threads", "2", file.toString(), "--out", dir.resolve("t").toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--threads is run's option: a sweep runs each point on one thread and --jobs N"
+                + " points at once").doesNotContain("Unknown options");
+        assertThat(dir.resolve("t")).doesNotExist();
+    }
+
     /** The dry run lints each point as the sweep would, and names the ones with errors before anything runs. */
     @Test
     void dryRunListsEachPointsLintErrors() throws Exception {
