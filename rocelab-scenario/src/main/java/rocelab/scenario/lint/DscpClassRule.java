@@ -48,6 +48,59 @@ final class DscpClassRule implements LintRule {
                 + ", dscp-to-tc: {" + dscp + ": " + expected + "}" + (addPfc ? ", " + priorities : "") + "}])";
     }
 
+    /** Whether switch {@code s} files {@code dscp} in class {@code expected}, lossless there on a lossless fabric. */
+    private static boolean filedRight(LintContext c, SwitchConfig s, int dscp, int expected) {
+        return s.trafficClass(dscp) == expected && (!c.lossless() || s.pfc().isLossless(expected));
+    }
+
+    /**
+     * Whether the RNIC at {@code path}'s source is the odd one out, not the switches: no other RNIC sends on its DSCP,
+     * and no switch on any way of its data files that DSCP in class {@code expected}.
+     */
+    private static boolean misfiledEverywhere(LintContext c, LintContext.Path path, int expected) {
+        for (int h = 0; h < c.topology().hostCount(); h++) {
+            if (h != path.src() && c.nic(h).parameters().dataDscp() == path.dscp()) {
+                return false; // another RNIC on the same DSCP: the switches disagree with both, not this one alone
+            }
+        }
+        for (LintContext.Path p : c.dataPaths()) {
+            if (p.src() != path.src() || p.dscp() != path.dscp()) {
+                continue;
+            }
+            for (LintContext.Hop hop : p.hops()) {
+                if (filedRight(c, c.switchAt(hop.switchIndex()), p.dscp(), expected)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A DSCP that every switch on every way of the RNIC's data from {@code path}'s source files in class
+     * {@code expected}, lossless there when the fabric is (26, RoCE's usual, first, then the lowest), or -1.
+     */
+    private static int dscpFiledRight(LintContext c, LintContext.Path path, int expected) {
+        for (int k = -1; k < 64; k++) {
+            int dscp = k < 0 ? 26 : k;
+            if (k == 26 || dscp == path.dscp()) {
+                continue;
+            }
+            boolean right = true;
+            for (LintContext.Path p : c.dataPaths()) {
+                if (p.src() == path.src() && p.dscp() == path.dscp()) {
+                    for (LintContext.Hop hop : p.hops()) {
+                        right &= filedRight(c, c.switchAt(hop.switchIndex()), dscp, expected);
+                    }
+                }
+            }
+            if (right) {
+                return dscp;
+            }
+        }
+        return -1;
+    }
+
     @Override
     public void check(LintContext c, Findings out) {
         if (c.infiniband()) {
@@ -100,6 +153,15 @@ final class DscpClassRule implements LintRule {
                             : List.of(c.port(hop.node(), hop.inPort()), c.port(next.node(), next.inPort()));
                 }
                 String fix = fix(s, path.dscp(), tc, expected, c.lossless());
+                int better = ownDscp || !misfiledEverywhere(c, path, expected) ? -1 : dscpFiledRight(c, path, expected);
+                if (better >= 0) {
+                    // No switch on the way files the RNIC's DSCP right, and they agree on another: the RNIC's DSCP is
+                    // more likely what is wrong, and one change there fixes every hop (a lint audit's RNIC on DSCP 34
+                    // read four switch remaps). Where only some switches disagree, they are the odd ones out.
+                    fix += ", or give h" + path.src() + "'s RNIC the DSCP every switch on its way files in class "
+                            + expected + (c.lossless() ? " (lossless there)" : "") + ": nics: [{hosts: " + path.src()
+                            + ", dscp: " + better + "}]";
+                }
                 if (lossy) {
                     out.add(this, Severity.ERROR, List.of(s.name(), "h" + path.src()), ports, s.name()
                             + " maps RoCE DSCP "

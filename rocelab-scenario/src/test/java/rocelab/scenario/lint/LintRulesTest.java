@@ -87,6 +87,15 @@ class LintRulesTest {
         assertThat(lint(GOOD_SWITCH + "switches: [{name: spine0, pfc: {priorities: [3, 4]}}]\n").findings())
                 .as("the fix applied").isEmpty();
 
+        // An RNIC on DSCP 34, which no switch files in class 3 while all of them file 26 there: each switch's finding
+        // also offers the one change at the RNIC (a lint audit read four switch remaps and nothing about the RNIC).
+        LintReport wrongNic = lint(GOOD_SWITCH + "nics: [{hosts: 3, dscp: 34}]\n");
+        assertThat(wrongNic.of("L1")).isNotEmpty().allSatisfy(f -> assertThat(f.fix()).endsWith(
+                ", or give h3's RNIC the DSCP every switch on its way files in class 3 (lossless there): nics: [{hosts: 3, dscp: 26}]"));
+        assertThat(lint(GOOD_SWITCH + "nics: [{hosts: 3, dscp: 26}]\n").of("L1")).as("the fix applied").isEmpty();
+        assertThat(otherClass.of("L1")).as("one switch the odd one out: no RNIC change offered")
+                .allSatisfy(f -> assertThat(f.fix()).doesNotContain("RNIC the DSCP"));
+
         LintReport nic = lint(GOOD_SWITCH + "nics: [{hosts: 2, pfc: [4]}]\n");
         assertThat(nic.of("L2")).singleElement().satisfies(f -> assertThat(f.fix()).isEqualTo(
                 "enable PFC on priority 3 on the RNIC (nics: [{hosts: 2, pfc: [3, 4]}], mlnx_qos --pfc)"));
