@@ -32,12 +32,15 @@ public final class ComparisonReport {
     /**
      * One fabric's run, with the congestion control it ran: {@code cc} and {@code ccProfile} (empty when the control has
      * no profiles; "+" between several when devices differ), {@code substitutedFor} the scenario's own control when
-     * compare ran another in its role on this fabric (else empty) and {@code why}.
+     * compare ran another in its role on this fabric (else empty) and {@code why}; {@code lint} the lint's verdict on
+     * the scenario as this fabric ran it (its counts, then each error and warning as {@code severity rule: what}), null
+     * when the lint did not run.
      */
-    public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why) {
+    public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why,
+            Lint lint) {
         /** A run whose control is not named (the row's cc cells stay empty). */
         public Entry(String mode, RunResult result) {
-            this(mode, result, "", "", "", "");
+            this(mode, result, "", "", "", "", null);
         }
 
         /** The control as the table names it: {@code dcqcn (nvidia)}, {@code none}. */
@@ -45,6 +48,20 @@ public final class ComparisonReport {
             return cc.isEmpty() ? "" : ccProfile.isEmpty() ? cc : cc + " (" + ccProfile + ")";
         }
     }
+
+    /**
+     * The lint's verdict on one fabric's variant of the scenario: {@code counts} ("0 errors, 2 warnings, 0 info") and
+     * each error and warning as one line. A default that handicaps one fabric (an InfiniBand lane buffer below its
+     * link's credit round trip, an ECN threshold a lossy queue never reaches) shows here, beside the row it shapes.
+     */
+    public record Lint(String counts, List<String> findings) {
+        public Lint {
+            findings = List.copyOf(findings);
+        }
+    }
+
+    /** Findings shown per fabric under the table; the rest are counted (the fabric's own report lists them all). */
+    static final int LINT_SHOWN = 5;
 
     /** The columns of compare.csv, in order (the ones after simulated_us were added later, so they come last). */
 
@@ -154,7 +171,8 @@ public final class ComparisonReport {
     /**
      * The sentences under the table that keep it from reading as a verdict on the fabrics alone: which control each
      * row ran where compare substituted one (and why), what each row's notifications are when they are not one unit,
-     * and each sub-run's own finding of senders its control held back while the link had room.
+     * the lint's errors and warnings on each fabric's variant, and each sub-run's own finding of senders its control
+     * held back while the link had room.
      */
     List<String> notes() {
         List<String> out = new ArrayList<>();
@@ -177,6 +195,20 @@ public final class ComparisonReport {
             List<String> parts = new ArrayList<>();
             units.forEach((unit, modes) -> parts.add(String.join(", ", modes) + ": " + unit));
             out.add("CNP/BECN is not one unit: " + String.join("; ", parts));
+        }
+        for (Entry e : entries) {
+            if (e.lint() != null && !e.lint().findings().isEmpty()) {
+                List<String> f = e.lint().findings();
+                int shown = Numbers.shown(f.size(), LINT_SHOWN);
+                out.add("lint: " + e.mode() + ": " + e.lint().counts() + " on the scenario as this fabric ran it"
+                        + " (" + e.mode() + "/report.html lists them with symptoms and fixes)");
+                for (String line : f.subList(0, shown)) {
+                    out.add("  " + line);
+                }
+                if (f.size() > shown) {
+                    out.add("  ... and " + (f.size() - shown) + " more");
+                }
+            }
         }
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
