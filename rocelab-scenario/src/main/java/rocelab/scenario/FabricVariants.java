@@ -11,6 +11,10 @@ import rocelab.congestion.ibcc.FecnParameters;
 import rocelab.congestion.ibcc.IbCcAlgorithm;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.network.PauseLoop;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.topology.Topology;
 import rocelab.scenario.device.Devices;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
@@ -153,22 +157,30 @@ public final class FabricVariants {
                 toIb ? c.nic().withEcnCapable(true) : c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c.devices(), pfc, fromIb || toIb ? ecn : null, keepControls ? null : cc, toIb),
+                devices(c, pfc, vlan, fromIb || toIb ? ecn : null, keepControls ? null : cc, toIb),
                 ib, c.flowsOutput());
     }
 
     /**
-     * The per-device settings on the other fabric: every switch takes the fabric's PFC (headroom computed per port
-     * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
-     * fabric's congestion control ({@code cc}; null: each keeps its own), and on InfiniBand ({@code toIb}) its data
-     * markable. Everything else a device was given stays.
+     * The per-device settings of {@code c} on the other fabric: every switch takes the fabric's PFC (headroom
+     * computed per port again, as the reader computes it for a scenario that states this fabric) and, when the
+     * marking changes with the fabric, its ECN; every RNIC its PFC priorities and the fabric's congestion control
+     * ({@code cc}; null: each keeps its own), and on InfiniBand ({@code toIb}) its data markable. Everything else a
+     * device was given stays.
      */
-    private static Devices devices(Devices d, PfcParameters pfc,
+    private static Devices devices(ScenarioConfig c, PfcParameters pfc, boolean vlan,
             EcnParameters ecn, CcSettings cc, boolean toIb) {
+        Devices d = c.devices();
+        // The headroom in bytes, not "auto": the lint reads a switch's headroom from here (an unset -1 read as
+        // "reserves -1 B of headroom", an L3 error on every port of a lossy scenario compared lossless), and these
+        // are the values the fabric computes for the variant (NetworkBuilder: the RNICs' MTU, the pause loop).
+        Topology topology = d.switches().isEmpty() ? null : c.topology().build();
+        PauseLoop loop = new PauseLoop(c.switches().forwardingLatencyPs(), pfc.pauseResponsePs(),
+                c.nic().pauseResponsePs());
         List<SwitchConfig> switches = new ArrayList<>();
         for (var sw : d.switches()) {
-            long[] headroom = new long[sw.portCount()];
-            Arrays.fill(headroom, -1);
+            long[] headroom = NetworkBuilder.headroomPerPort(topology, sw.node(), pfc, new FrameFormat(vlan),
+                    c.nic().mtuBytes(), loop);
             EcnParameters[] marking = sw.ecnByPort();
             if (ecn != null) {
                 Arrays.fill(marking, ecn);

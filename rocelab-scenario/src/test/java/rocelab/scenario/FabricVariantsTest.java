@@ -3,9 +3,11 @@ package rocelab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import rocelab.fabric.probe.PortCounter;
 import rocelab.observe.RunResult;
+import rocelab.scenario.lint.Lint;
 
 class FabricVariantsTest {
     private static final String ROCE = """
@@ -69,6 +71,28 @@ class FabricVariantsTest {
         assertThat(fecn).as("FECN marks of the 3-to-1 incast").isPositive();
         ScenarioConfig lossy = FabricVariants.inMode(roce, FabricMode.ROCE_LOSSY);
         assertThat(lossy.nic().ecnCapable()).isFalse();
+    }
+
+    /**
+     * A variant that gains PFC reserves the headroom a scenario stating that fabric reserves, in bytes: the variant
+     * kept -1 ("auto"), which the fabric computed but the lint read as it stood (an audit's InfiniBand job compared
+     * lossless: "L3 error: each of leaf0, spine0 and leaf1 reserves -1 B of headroom").
+     */
+    @Test
+    void shouldReserveTheHeadroomOfAScenarioThatStatesTheFabric() {
+        String lossless = ROCE.replace("switch: {pfc: {threshold: static, xoff: 60KB, xon: 40KB}}\n", "");
+        ScenarioConfig fromLossy = FabricVariants.inMode(
+                Scenarios.parse(lossless.replace("roce-lossless", "roce-lossy")), FabricMode.ROCE_LOSSLESS);
+        long[] stated = Scenarios.parse(lossless).devices().switches().get(0).headroomByPort();
+        assertThat(Arrays.stream(stated).min().orElseThrow()).isPositive();
+        assertThat(fromLossy.devices().switches().get(0).headroomByPort()).containsExactly(stated);
+        ScenarioConfig ib = FabricVariants.inMode(Scenarios.parse(lossless), FabricMode.INFINIBAND);
+        assertThat(ib.devices().switches().get(0).headroomByPort()).containsOnly(0L);
+        ScenarioConfig fromIb = FabricVariants.inMode(ib, FabricMode.ROCE_LOSSLESS);
+        assertThat(fromIb.devices().switches().get(0).headroomByPort()).containsExactly(
+                Scenarios.parse(lossless.replace(", vlan: true", "")).devices().switches().get(0).headroomByPort());
+        assertThat(Lint.check(fromIb).of("L3")).isEmpty();
+        assertThat(Lint.check(fromLossy).of("L3")).isEmpty();
     }
 
     @Test
