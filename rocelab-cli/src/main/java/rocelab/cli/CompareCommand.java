@@ -191,7 +191,8 @@ final class CompareCommand implements Callable<Integer> {
                         .toList()),
                 why == null ? "" : why, lint == null ? null : new ComparisonReport.Lint(lint.counts(),
                         lint.findings().stream().filter(f -> f.severity() != Severity.INFO)
-                                .map(f -> f.severity().key() + " " + f.rule() + ": " + f.what()).toList()));
+                                .map(f -> f.severity().key() + " " + f.rule() + ": " + f.what()).toList()),
+                FabricVariants.buffers(base, variant));
     }
 
     /** The copy of the scenario's text in each mode's folder. */

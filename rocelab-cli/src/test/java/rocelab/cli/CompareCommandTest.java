@@ -374,6 +374,10 @@ class CompareCommandTest {
                 + " input buffer of 65,536 B per lane (vl-buffer)");
         assertThat(cmp.out()).contains("VL3 carries at most 120.4 Gb/s of payload over it");
         assertThat(cmp.out()).doesNotContain("lint: roce-lossless");
+        // The buffers each row had: 32 MB shared by the switch's ports against 64 KiB per port and lane.
+        assertThat(cmp.out()).contains("buffers: roce-lossless: 32,000,000 B shared by the ports of each switch;"
+                + " infiniband: 65,536 B per switch input port and lane, 65,536 B per HCA lane (fabric.infiniband's"
+                + " defaults, which a roce-lossless scenario cannot state)\n");
         assertThat(Files.readString(o.resolve("report.html"))).contains("lint: infiniband: 0 errors, 2 warnings");
         JsonNode ib = JSON.readTree(o.resolve("infiniband").resolve("manifest.json").toFile());
         assertThat(ib.get("lint").findValuesAsText("rule")).containsExactly("L21", "L21");

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionControls;
@@ -92,6 +93,36 @@ public final class FabricVariants {
                         + " role, at this simulator's defaults (docs/congestion-control.md)"
                 : "RoCE has no FECN or BECNs for it to read; dcqcn (hpcc-ns3) with the default ECN marking takes its"
                         + " role";
+    }
+
+    /**
+     * What buffers the switches and RNICs of {@code variant} have, in a few words: the switches' shared buffer on RoCE,
+     * the input buffers per port and lane and the HCAs' on InfiniBand, and whose values they are when the scenario
+     * ({@code base}) states another fabric. The fabrics' buffers are not one measure (a shared pool against a fixed
+     * share per port and lane), and one fabric's defaults can be far from the other's (32 MB against 64 KiB per
+     * port), so compare says what each row had.
+     */
+    public static String buffers(ScenarioConfig base, ScenarioConfig variant) {
+        if (variant.mode() == FabricMode.INFINIBAND) {
+            InfinibandParameters p = variant.infiniband().fabric();
+            return String.format(Locale.ROOT, "%,d B per switch input port and lane, %,d B per HCA lane", p.vlBufferBytes(),
+                    p.hcaBufferBytes()) + (base.mode() == FabricMode.INFINIBAND ? ""
+                            : " (fabric.infiniband's defaults, which a " + base.mode().key() + " scenario cannot state)");
+        }
+        long least = variant.switches().bufferBytes();
+        long most = least;
+        if (!variant.devices().switches().isEmpty()) {
+            least = Long.MAX_VALUE;
+            most = 0;
+            for (SwitchConfig sw : variant.devices().switches()) {
+                least = Math.min(least, sw.parameters().bufferBytes());
+                most = Math.max(most, sw.parameters().bufferBytes());
+            }
+        }
+        return (least == most ? String.format(Locale.ROOT, "%,d B", least)
+                : String.format(Locale.ROOT, "%,d to %,d B", least, most)) + " shared by the ports of each switch"
+                + (base.mode() == FabricMode.INFINIBAND ? " (switch.buffer's default, which an infiniband scenario"
+                        + " cannot state)" : "");
     }
 
     /** The scenario in {@code mode}; the scenario itself when it is already that mode. */

@@ -96,6 +96,26 @@ class FabricVariantsTest {
     }
 
     @Test
+    void shouldSayWhoseBuffersEachFabricHad() {
+        ScenarioConfig roce = Scenarios.parse(ROCE.replace("switch: {", "switch: {buffer: 4MB, "));
+        ScenarioConfig ib = FabricVariants.inMode(roce, FabricMode.INFINIBAND);
+        assertThat(FabricVariants.buffers(roce, roce)).isEqualTo("4,000,000 B shared by the ports of each switch");
+        assertThat(FabricVariants.buffers(roce, ib)).isEqualTo("65,536 B per switch input port and lane, 65,536 B"
+                + " per HCA lane (fabric.infiniband's defaults, which a roce-lossless scenario cannot state)");
+        ScenarioConfig ibFile = Scenarios.parse("""
+                name: n
+                fabric: {mode: infiniband, infiniband: {vl-buffer: 32KiB}}
+                topology: {kind: single-switch, hosts: 2, link: {rate: 100Gbps, delay: 1us}}
+                traffic: [{kind: flow, src: 0, dst: 1, size: 10KB}]
+                """);
+        assertThat(FabricVariants.buffers(ibFile, ibFile)).isEqualTo("32,768 B per switch input port and lane,"
+                + " 65,536 B per HCA lane");
+        assertThat(FabricVariants.buffers(ibFile, FabricVariants.inMode(ibFile, FabricMode.ROCE_LOSSY))).isEqualTo(
+                "32,000,000 B shared by the ports of each switch (switch.buffer's default, which an infiniband"
+                        + " scenario cannot state)");
+    }
+
+    @Test
     void shouldRefuseAnMtuInfinibandDoesNotHave() {
         ScenarioConfig jumbo = Scenarios.parse(ROCE.replace("mtu: 2048", "mtu: 9000"));
         assertThatThrownBy(() -> FabricVariants.inMode(jumbo, FabricMode.INFINIBAND))

@@ -34,13 +34,14 @@ public final class ComparisonReport {
      * no profiles; "+" between several when devices differ), {@code substitutedFor} the scenario's own control when
      * compare ran another in its role on this fabric (else empty) and {@code why}; {@code lint} the lint's verdict on
      * the scenario as this fabric ran it (its counts, then each error and warning as {@code severity rule: what}), null
-     * when the lint did not run.
+     * when the lint did not run; {@code buffers} the buffers this fabric's switches and RNICs had, in words (empty:
+     * not said).
      */
     public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why,
-            Lint lint) {
+            Lint lint, String buffers) {
         /** A run whose control is not named (the row's cc cells stay empty). */
         public Entry(String mode, RunResult result) {
-            this(mode, result, "", "", "", "", null);
+            this(mode, result, "", "", "", "", null, "");
         }
 
         /** The control as the table names it: {@code dcqcn (nvidia)}, {@code none}. */
@@ -170,8 +171,8 @@ public final class ComparisonReport {
 
     /**
      * The sentences under the table that keep it from reading as a verdict on the fabrics alone: which control each
-     * row ran where compare substituted one (and why), what each row's notifications are when they are not one unit,
-     * the lint's errors and warnings on each fabric's variant, and each sub-run's own finding of senders its control
+     * row ran where compare substituted one (and why), the buffers each row had when they differ, what each row's
+     * notifications are when they are not one unit, the lint's errors and warnings on each fabric's variant, and each sub-run's own finding of senders its control
      * held back while the link had room.
      */
     List<String> notes() {
@@ -181,6 +182,18 @@ public final class ComparisonReport {
                 out.add("cc: " + e.mode() + " ran " + e.ccText() + ", not the scenario's " + e.substitutedFor() + ": "
                         + e.why());
             }
+        }
+        // The buffers, when the rows did not have the same: a verdict on a fabric is also one on its buffers.
+        Map<String, List<String>> buffers = new LinkedHashMap<>();
+        for (Entry e : entries) {
+            if (!e.buffers().isEmpty()) {
+                buffers.computeIfAbsent(e.buffers(), u -> new ArrayList<>()).add(e.mode());
+            }
+        }
+        if (buffers.size() > 1) {
+            List<String> parts = new ArrayList<>();
+            buffers.forEach((text, modes) -> parts.add(String.join(", ", modes) + ": " + text));
+            out.add("buffers: " + String.join("; ", parts));
         }
         Map<String, List<String>> units = new LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
