@@ -147,16 +147,8 @@ public final class FabricVariants {
                         + " InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096 bytes, or --modes without"
                         + " infiniband");
             }
-            // A switch's or an RNIC's own MTU above it too (an InfiniBand file refuses them as the reader reads).
-            for (var sw : c.devices().switches()) {
-                for (int port = 0; port < sw.mtuByPort().length; port++) {
-                    if (sw.mtuByPort()[port] > 4096) {
-                        throw new Refusal("switch.mtu", sw.name() + " port " + port + " has an mtu of "
-                                + sw.mtuByPort()[port] + " bytes, above the largest InfiniBand path MTU (4096 bytes);"
-                                + " expected switch MTUs of at most 4096 bytes, or --modes without infiniband");
-                    }
-                }
-            }
+            // An RNIC's own MTU above it too (an InfiniBand file refuses it as the reader reads). A switch's is
+            // converted (see switchMtu): an IP MTU of 9100 carries what InfiniBand's 4096 carries.
             for (var n : c.devices().nics()) {
                 if (n.parameters().mtuBytes() > 4096) {
                     throw new Refusal("nics", "h" + n.host() + "'s RNIC has an mtu of " + n.parameters().mtuBytes()
@@ -188,8 +180,35 @@ public final class FabricVariants {
                 toIb ? c.nic().withEcnCapable(true) : c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c, pfc, vlan, fromIb || toIb ? ecn : null, keepControls ? null : cc, toIb),
+                devices(c, pfc, vlan, fromIb || toIb ? ecn : null, keepControls ? null : cc, fromIb, toIb),
                 ib, c.flowsOutput());
+    }
+
+    /** Headers a RoCE packet carries inside its IP MTU at most (IPv4, UDP, BTH, RETH, ICRC): 60 bytes. */
+    private static final int ROCE_IP_OVERHEAD = FrameFormat.IPV4_HEADER + FrameFormat.UDP_HEADER + FrameFormat.BTH
+            + FrameFormat.RETH + FrameFormat.ICRC;
+    private static final int[] IB_MTUS = {4096, 2048, 1024, 512, 256};
+
+    /**
+     * A switch port's MTU on the other fabric, the payload it lets through kept: a RoCE MTU limits the IP packet, an
+     * InfiniBand MTU the payload. Into InfiniBand, the largest InfiniBand MTU whose payload the IP MTU carries in
+     * every RoCE packet (9100 or 4156: 4096; 1500: 1024); out of it, the IP MTU of a RoCE packet with that payload
+     * (2048: 2108). Kept as it stood, an InfiniBand 2048 dropped every full-size RoCE packet of 2,108 bytes, and a
+     * RoCE 9100 was refused. 0 (no limit) stays.
+     */
+    static int switchMtu(int mtu, boolean toIb) {
+        if (mtu == 0) {
+            return 0;
+        }
+        if (!toIb) {
+            return mtu + ROCE_IP_OVERHEAD;
+        }
+        for (int ib : IB_MTUS) {
+            if (ib <= mtu - ROCE_IP_OVERHEAD) {
+                return ib;
+            }
+        }
+        return IB_MTUS[IB_MTUS.length - 1];
     }
 
     /**
@@ -200,7 +219,7 @@ public final class FabricVariants {
      * device was given stays.
      */
     private static Devices devices(ScenarioConfig c, PfcParameters pfc, boolean vlan,
-            EcnParameters ecn, CcSettings cc, boolean toIb) {
+            EcnParameters ecn, CcSettings cc, boolean fromIb, boolean toIb) {
         Devices d = c.devices();
         // The headroom in bytes, not "auto": the lint reads a switch's headroom from here (an unset -1 read as
         // "reserves -1 B of headroom", an L3 error on every port of a lossy scenario compared lossless), and these
@@ -216,8 +235,14 @@ public final class FabricVariants {
             if (ecn != null) {
                 Arrays.fill(marking, ecn);
             }
+            int[] mtu = sw.mtuByPort();
+            if (fromIb != toIb) {
+                for (int p = 0; p < mtu.length; p++) {
+                    mtu[p] = switchMtu(mtu[p], toIb);
+                }
+            }
             switches.add(new SwitchConfig(sw.node(), sw.name(), sw.parameters(), pfc, marking,
-                    headroom, sw.mtuByPort(), sw.overridden()));
+                    headroom, mtu, sw.overridden()));
         }
         List<NicConfig> nics = new ArrayList<>();
         for (var n : d.nics()) {

@@ -116,6 +116,25 @@ class FabricVariantsTest {
     }
 
     @Test
+    void shouldKeepThePayloadASwitchPortLetsThrough() {
+        assertThat(FabricVariants.switchMtu(9100, true)).isEqualTo(4096);
+        assertThat(FabricVariants.switchMtu(4156, true)).isEqualTo(4096);
+        assertThat(FabricVariants.switchMtu(4155, true)).isEqualTo(2048);
+        assertThat(FabricVariants.switchMtu(1500, true)).isEqualTo(1024);
+        assertThat(FabricVariants.switchMtu(576, true)).isEqualTo(512);
+        assertThat(FabricVariants.switchMtu(2048, false)).isEqualTo(2108);
+        assertThat(FabricVariants.switchMtu(0, true)).isZero();
+        assertThat(FabricVariants.switchMtu(0, false)).isZero();
+        ScenarioConfig jumbo = Scenarios.parse(ROCE.replace("switch: {", "switch: {mtu: 9100, "));
+        ScenarioConfig ib = FabricVariants.inMode(jumbo, FabricMode.INFINIBAND);
+        assertThat(ib.devices().switches().get(0).mtuByPort()).containsOnly(4096);
+        assertThat(FabricVariants.inMode(ib, FabricMode.ROCE_LOSSY).devices().switches().get(0).mtuByPort())
+                .containsOnly(4156);
+        assertThat(FabricVariants.inMode(jumbo, FabricMode.ROCE_LOSSY).devices().switches().get(0).mtuByPort())
+                .as("RoCE to RoCE keeps it").containsOnly(9100);
+    }
+
+    @Test
     void shouldRefuseAnMtuInfinibandDoesNotHave() {
         ScenarioConfig jumbo = Scenarios.parse(ROCE.replace("mtu: 2048", "mtu: 9000"));
         assertThatThrownBy(() -> FabricVariants.inMode(jumbo, FabricMode.INFINIBAND))
