@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -424,6 +425,19 @@ class CompareCommandTest {
         assertThat(example.exitCode()).isEqualTo(2);
         assertThat(example.errorLines()).singleElement().asString()
                 .matches("error: pause-storm-watchdog\\.yaml:\\d+:1: cannot run as roce-lossy: .*");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseALossyBufferTooSmallForLosslessHeadroomAtItsKey() throws Exception {
+        Path file = dir.resolve("small.yaml");
+        Files.writeString(file, SCENARIO.replace("roce-lossless", "roce-lossy").replace("buffer: 1MB", "buffer: 200KB"));
+        CliRun bad = CliRun.of("compare", file.toString(), "--out", dir.resolve("o").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.errorLines()).singleElement().asString().matches("error: " + Pattern.quote(file.toString())
+                + ":4:10: cannot run as roce-lossless: the switch buffer \\(200,000 B\\) is too small for the PFC"
+                + " headroom that switch0 reserves on roce-lossless \\([0-9,]+ B: 8 ports x 1 lossless priority, up to"
+                + " [0-9,]+ B each\\); expected a larger switch.buffer, or --modes without roce-lossless");
         assertThat(dir.resolve("o")).doesNotExist();
     }
 

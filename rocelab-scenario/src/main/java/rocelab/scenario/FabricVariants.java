@@ -184,6 +184,29 @@ public final class FabricVariants {
                 ib, c.flowsOutput());
     }
 
+    /**
+     * A buffer too small for the headroom PFC reserves on the lossless fabric is refused at {@code switch.buffer}, as
+     * the reader refuses it in a roce-lossless file (the fabric's own refusal named no key and expected nothing:
+     * "PFC headroom (263550 B in all) leaves no shared buffer of 200000 B").
+     */
+    private static void refuseHeadroomAboveBuffer(SwitchConfig sw, long[] headroom, PfcParameters pfc) {
+        int lossless = Integer.bitCount(pfc.losslessMask());
+        long reserved = 0;
+        long largest = 0;
+        for (long h : headroom) {
+            reserved += h * lossless;
+            largest = Math.max(largest, h);
+        }
+        long buffer = sw.parameters().bufferBytes();
+        if (pfc.enabled() && reserved >= buffer) {
+            throw new Refusal("switch.buffer", String.format(Locale.ROOT, "the switch buffer (%,d B) is too small for"
+                    + " the PFC headroom that %s reserves on roce-lossless (%,d B: %d ports x %d lossless %s, up to"
+                    + " %,d B each); expected a larger switch.buffer, or --modes without roce-lossless", buffer,
+                    sw.name(), reserved, headroom.length, lossless, lossless == 1 ? "priority" : "priorities",
+                    largest));
+        }
+    }
+
     /** Headers a RoCE packet carries inside its IP MTU at most (IPv4, UDP, BTH, RETH, ICRC): 60 bytes. */
     private static final int ROCE_IP_OVERHEAD = FrameFormat.IPV4_HEADER + FrameFormat.UDP_HEADER + FrameFormat.BTH
             + FrameFormat.RETH + FrameFormat.ICRC;
@@ -231,6 +254,7 @@ public final class FabricVariants {
         for (var sw : d.switches()) {
             long[] headroom = NetworkBuilder.headroomPerPort(topology, sw.node(), pfc, new FrameFormat(vlan),
                     c.nic().mtuBytes(), loop);
+            refuseHeadroomAboveBuffer(sw, headroom, pfc);
             EcnParameters[] marking = sw.ecnByPort();
             if (ecn != null) {
                 Arrays.fill(marking, ecn);
