@@ -23,6 +23,9 @@ import rocelab.scenario.FabricMode;
 import rocelab.scenario.FabricVariants;
 import rocelab.scenario.ScenarioConfig;
 import rocelab.scenario.Simulation;
+import rocelab.scenario.lint.Lint;
+import rocelab.scenario.lint.LintReport;
+import rocelab.scenario.lint.Severity;
 import rocelab.scenario.read.ScenarioException;
 import rocelab.scenario.read.ScenarioReader;
 
@@ -130,6 +133,13 @@ final class CompareCommand implements Callable<Integer> {
                 return RocelabCommand.EXIT_BAD_INPUT;
             }
         }
+        // Each variant is linted as it will run: a default of one fabric that handicaps it (an InfiniBand lane buffer
+        // below its link's credit round trip) is said beside its row, and `rocelab lint` cannot lint a variant. With
+        // --quiet nothing would print the findings, so it is skipped, as rocelab run skips it.
+        List<LintReport> lints = new ArrayList<>();
+        for (ScenarioConfig c : configs) {
+            lints.add(quiet ? null : Lint.check(c));
+        }
         List<ComparisonReport.Entry> entries = new ArrayList<>();
         // Written into a fresh copy of the folder that replaces the old one at the end (see OutputFolder).
         try (OutputFolder folder = OutputFolder.open(dir)) {
@@ -143,9 +153,9 @@ final class CompareCommand implements Callable<Integer> {
                 RunResult result = simulations.get(i).run(progress);
                 progress.done();
                 Path modeDir = folder.dir().resolve(key);
-                ReportWriter.writeRun(modeDir, result, manifest(configs.get(i), base, chosen.get(i)));
+                ReportWriter.writeRun(modeDir, result, manifest(configs.get(i), base, chosen.get(i), lints.get(i)));
                 AtomicFiles.write(modeDir.resolve(SCENARIO_COPY), scenarioCopy(text, chosen.get(i), base));
-                entries.add(entry(key, result, base, configs.get(i)));
+                entries.add(entry(key, result, base, configs.get(i), lints.get(i)));
             }
             new ComparisonReport(entries).write(folder.dir());
             folder.commit();
@@ -170,7 +180,7 @@ final class CompareCommand implements Callable<Integer> {
      * controls than the scenario's on this fabric, the scenario's and why.
      */
     private static ComparisonReport.Entry entry(String key, RunResult result, ScenarioConfig base,
-            ScenarioConfig variant) {
+            ScenarioConfig variant, LintReport lint) {
         List<FabricVariants.Control> ran = FabricVariants.controls(variant);
         String why = FabricVariants.substitution(base, variant);
         return new ComparisonReport.Entry(key, result,
@@ -179,7 +189,10 @@ final class CompareCommand implements Callable<Integer> {
                         : String.join("+", ran.stream().map(c -> c.profile() == null ? "" : c.profile()).toList()),
                 why == null ? "" : String.join(" + ", FabricVariants.controls(base).stream().map(Object::toString)
                         .toList()),
-                why == null ? "" : why);
+                why == null ? "" : why, lint == null ? null : new ComparisonReport.Lint(lint.counts(),
+                        lint.findings().stream().filter(f -> f.severity() != Severity.INFO)
+                                .map(f -> f.severity().key() + " " + f.rule() + ": " + f.what()).toList()),
+                FabricVariants.buffers(base, variant));
     }
 
     /** The copy of the scenario's text in each mode's folder. */
@@ -189,7 +202,8 @@ final class CompareCommand implements Callable<Integer> {
      * A mode's manifest: the run's own (its scenario_sha256 is the mode's variant's), the scenario copy beside it as
      * its file, where that came from, and the fabric mode it ran as against the one the scenario states.
      */
-    private Map<String, Object> manifest(ScenarioConfig variant, ScenarioConfig base, FabricMode mode) {
+    private Map<String, Object> manifest(ScenarioConfig variant, ScenarioConfig base, FabricMode mode,
+            LintReport lint) {
         Map<String, Object> m = new LinkedHashMap<>(RunCommand.manifestExtras(variant));
         m.put("scenario_file", SCENARIO_COPY);
         m.put("compared_file", scenario != null ? scenario.toString() : "--example " + example);
@@ -202,6 +216,12 @@ final class CompareCommand implements Callable<Integer> {
         m.put("scenario_congestion_controls", why == null ? null
                 : FabricVariants.controls(base).stream().map(Object::toString).toList());
         m.put("congestion_control_substituted_because", why);
+        // The variant's lint, as rocelab run records its own: the mode's report shows the findings.
+        if (lint != null) {
+            m.put("lint", lint.manifestFindings());
+        } else {
+            m.put("lint_skipped", "--quiet");
+        }
         return m;
     }
 

@@ -3,6 +3,7 @@ package rocelab.scenario;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import rocelab.congestion.CcSettings;
 import rocelab.congestion.CongestionControls;
@@ -11,6 +12,10 @@ import rocelab.congestion.ibcc.FecnParameters;
 import rocelab.congestion.ibcc.IbCcAlgorithm;
 import rocelab.fabric.flowcontrol.PfcParameters;
 import rocelab.fabric.flowcontrol.credit.InfinibandParameters;
+import rocelab.fabric.network.NetworkBuilder;
+import rocelab.fabric.network.PauseLoop;
+import rocelab.fabric.packet.FrameFormat;
+import rocelab.fabric.topology.Topology;
 import rocelab.scenario.device.Devices;
 import rocelab.scenario.device.NicConfig;
 import rocelab.scenario.device.SwitchConfig;
@@ -90,6 +95,36 @@ public final class FabricVariants {
                         + " role";
     }
 
+    /**
+     * What buffers the switches and RNICs of {@code variant} have, in a few words: the switches' shared buffer on RoCE,
+     * the input buffers per port and lane and the HCAs' on InfiniBand, and whose values they are when the scenario
+     * ({@code base}) states another fabric. The fabrics' buffers are not one measure (a shared pool against a fixed
+     * share per port and lane), and one fabric's defaults can be far from the other's (32 MB against 64 KiB per
+     * port), so compare says what each row had.
+     */
+    public static String buffers(ScenarioConfig base, ScenarioConfig variant) {
+        if (variant.mode() == FabricMode.INFINIBAND) {
+            InfinibandParameters p = variant.infiniband().fabric();
+            return String.format(Locale.ROOT, "%,d B per switch input port and lane, %,d B per HCA lane", p.vlBufferBytes(),
+                    p.hcaBufferBytes()) + (base.mode() == FabricMode.INFINIBAND ? ""
+                            : " (fabric.infiniband's defaults, which a " + base.mode().key() + " scenario cannot state)");
+        }
+        long least = variant.switches().bufferBytes();
+        long most = least;
+        if (!variant.devices().switches().isEmpty()) {
+            least = Long.MAX_VALUE;
+            most = 0;
+            for (SwitchConfig sw : variant.devices().switches()) {
+                least = Math.min(least, sw.parameters().bufferBytes());
+                most = Math.max(most, sw.parameters().bufferBytes());
+            }
+        }
+        return (least == most ? String.format(Locale.ROOT, "%,d B", least)
+                : String.format(Locale.ROOT, "%,d to %,d B", least, most)) + " shared by the ports of each switch"
+                + (base.mode() == FabricMode.INFINIBAND ? " (switch.buffer's default, which an infiniband scenario"
+                        + " cannot state)" : "");
+    }
+
     /** The scenario in {@code mode}; the scenario itself when it is already that mode. */
     public static ScenarioConfig inMode(ScenarioConfig c, FabricMode mode) {
         if (c.mode() == mode) {
@@ -112,16 +147,8 @@ public final class FabricVariants {
                         + " InfiniBand path MTU (4096 bytes); expected an mtu of at most 4096 bytes, or --modes without"
                         + " infiniband");
             }
-            // A switch's or an RNIC's own MTU above it too (an InfiniBand file refuses them as the reader reads).
-            for (var sw : c.devices().switches()) {
-                for (int port = 0; port < sw.mtuByPort().length; port++) {
-                    if (sw.mtuByPort()[port] > 4096) {
-                        throw new Refusal("switch.mtu", sw.name() + " port " + port + " has an mtu of "
-                                + sw.mtuByPort()[port] + " bytes, above the largest InfiniBand path MTU (4096 bytes);"
-                                + " expected switch MTUs of at most 4096 bytes, or --modes without infiniband");
-                    }
-                }
-            }
+            // An RNIC's own MTU above it too (an InfiniBand file refuses it as the reader reads). A switch's is
+            // converted (see switchMtu): an IP MTU of 9100 carries what InfiniBand's 4096 carries.
             for (var n : c.devices().nics()) {
                 if (n.parameters().mtuBytes() > 4096) {
                     throw new Refusal("nics", "h" + n.host() + "'s RNIC has an mtu of " + n.parameters().mtuBytes()
@@ -153,28 +180,93 @@ public final class FabricVariants {
                 toIb ? c.nic().withEcnCapable(true) : c.nic(),
                 c.receive(), cc, c.cnpDscp(), c.cnpPriority(), c.traffic(), c.faults(), c.linkEvents(), c.stopAtPs(),
                 c.sampleIntervalPs(), c.source(), canonical, c.jobs(), c.nvlink(), c.inference(),
-                devices(c.devices(), pfc, fromIb || toIb ? ecn : null, keepControls ? null : cc, toIb),
+                devices(c, pfc, vlan, fromIb || toIb ? ecn : null, keepControls ? null : cc, fromIb, toIb),
                 ib, c.flowsOutput());
     }
 
     /**
-     * The per-device settings on the other fabric: every switch takes the fabric's PFC (headroom computed per port
-     * again) and, when the marking changes with the fabric, its ECN; every RNIC its PFC priorities and the
-     * fabric's congestion control ({@code cc}; null: each keeps its own), and on InfiniBand ({@code toIb}) its data
-     * markable. Everything else a device was given stays.
+     * A buffer too small for the headroom PFC reserves on the lossless fabric is refused at {@code switch.buffer}, as
+     * the reader refuses it in a roce-lossless file (the fabric's own refusal named no key and expected nothing:
+     * "PFC headroom (263550 B in all) leaves no shared buffer of 200000 B").
      */
-    private static Devices devices(Devices d, PfcParameters pfc,
-            EcnParameters ecn, CcSettings cc, boolean toIb) {
+    private static void refuseHeadroomAboveBuffer(SwitchConfig sw, long[] headroom, PfcParameters pfc) {
+        int lossless = Integer.bitCount(pfc.losslessMask());
+        long reserved = 0;
+        long largest = 0;
+        for (long h : headroom) {
+            reserved += h * lossless;
+            largest = Math.max(largest, h);
+        }
+        long buffer = sw.parameters().bufferBytes();
+        if (pfc.enabled() && reserved >= buffer) {
+            throw new Refusal("switch.buffer", String.format(Locale.ROOT, "the switch buffer (%,d B) is too small for"
+                    + " the PFC headroom that %s reserves on roce-lossless (%,d B: %d ports x %d lossless %s, up to"
+                    + " %,d B each); expected a larger switch.buffer, or --modes without roce-lossless", buffer,
+                    sw.name(), reserved, headroom.length, lossless, lossless == 1 ? "priority" : "priorities",
+                    largest));
+        }
+    }
+
+    /** Headers a RoCE packet carries inside its IP MTU at most (IPv4, UDP, BTH, RETH, ICRC): 60 bytes. */
+    private static final int ROCE_IP_OVERHEAD = FrameFormat.IPV4_HEADER + FrameFormat.UDP_HEADER + FrameFormat.BTH
+            + FrameFormat.RETH + FrameFormat.ICRC;
+    private static final int[] IB_MTUS = {4096, 2048, 1024, 512, 256};
+
+    /**
+     * A switch port's MTU on the other fabric, the payload it lets through kept: a RoCE MTU limits the IP packet, an
+     * InfiniBand MTU the payload. Into InfiniBand, the largest InfiniBand MTU whose payload the IP MTU carries in
+     * every RoCE packet (9100 or 4156: 4096; 1500: 1024); out of it, the IP MTU of a RoCE packet with that payload
+     * (2048: 2108). Kept as it stood, an InfiniBand 2048 dropped every full-size RoCE packet of 2,108 bytes, and a
+     * RoCE 9100 was refused. 0 (no limit) stays.
+     */
+    static int switchMtu(int mtu, boolean toIb) {
+        if (mtu == 0) {
+            return 0;
+        }
+        if (!toIb) {
+            return mtu + ROCE_IP_OVERHEAD;
+        }
+        for (int ib : IB_MTUS) {
+            if (ib <= mtu - ROCE_IP_OVERHEAD) {
+                return ib;
+            }
+        }
+        return IB_MTUS[IB_MTUS.length - 1];
+    }
+
+    /**
+     * The per-device settings of {@code c} on the other fabric: every switch takes the fabric's PFC (headroom
+     * computed per port again, as the reader computes it for a scenario that states this fabric) and, when the
+     * marking changes with the fabric, its ECN; every RNIC its PFC priorities and the fabric's congestion control
+     * ({@code cc}; null: each keeps its own), and on InfiniBand ({@code toIb}) its data markable. Everything else a
+     * device was given stays.
+     */
+    private static Devices devices(ScenarioConfig c, PfcParameters pfc, boolean vlan,
+            EcnParameters ecn, CcSettings cc, boolean fromIb, boolean toIb) {
+        Devices d = c.devices();
+        // The headroom in bytes, not "auto": the lint reads a switch's headroom from here (an unset -1 read as
+        // "reserves -1 B of headroom", an L3 error on every port of a lossy scenario compared lossless), and these
+        // are the values the fabric computes for the variant (NetworkBuilder: the RNICs' MTU, the pause loop).
+        Topology topology = d.switches().isEmpty() ? null : c.topology().build();
+        PauseLoop loop = new PauseLoop(c.switches().forwardingLatencyPs(), pfc.pauseResponsePs(),
+                c.nic().pauseResponsePs());
         List<SwitchConfig> switches = new ArrayList<>();
         for (var sw : d.switches()) {
-            long[] headroom = new long[sw.portCount()];
-            Arrays.fill(headroom, -1);
+            long[] headroom = NetworkBuilder.headroomPerPort(topology, sw.node(), pfc, new FrameFormat(vlan),
+                    c.nic().mtuBytes(), loop);
+            refuseHeadroomAboveBuffer(sw, headroom, pfc);
             EcnParameters[] marking = sw.ecnByPort();
             if (ecn != null) {
                 Arrays.fill(marking, ecn);
             }
+            int[] mtu = sw.mtuByPort();
+            if (fromIb != toIb) {
+                for (int p = 0; p < mtu.length; p++) {
+                    mtu[p] = switchMtu(mtu[p], toIb);
+                }
+            }
             switches.add(new SwitchConfig(sw.node(), sw.name(), sw.parameters(), pfc, marking,
-                    headroom, sw.mtuByPort(), sw.overridden()));
+                    headroom, mtu, sw.overridden()));
         }
         List<NicConfig> nics = new ArrayList<>();
         for (var n : d.nics()) {

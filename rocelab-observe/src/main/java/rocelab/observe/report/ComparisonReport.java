@@ -32,12 +32,16 @@ public final class ComparisonReport {
     /**
      * One fabric's run, with the congestion control it ran: {@code cc} and {@code ccProfile} (empty when the control has
      * no profiles; "+" between several when devices differ), {@code substitutedFor} the scenario's own control when
-     * compare ran another in its role on this fabric (else empty) and {@code why}.
+     * compare ran another in its role on this fabric (else empty) and {@code why}; {@code lint} the lint's verdict on
+     * the scenario as this fabric ran it (its counts, then each error and warning as {@code severity rule: what}), null
+     * when the lint did not run; {@code buffers} the buffers this fabric's switches and RNICs had, in words (empty:
+     * not said).
      */
-    public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why) {
+    public record Entry(String mode, RunResult result, String cc, String ccProfile, String substitutedFor, String why,
+            Lint lint, String buffers) {
         /** A run whose control is not named (the row's cc cells stay empty). */
         public Entry(String mode, RunResult result) {
-            this(mode, result, "", "", "", "");
+            this(mode, result, "", "", "", "", null, "");
         }
 
         /** The control as the table names it: {@code dcqcn (nvidia)}, {@code none}. */
@@ -45,6 +49,20 @@ public final class ComparisonReport {
             return cc.isEmpty() ? "" : ccProfile.isEmpty() ? cc : cc + " (" + ccProfile + ")";
         }
     }
+
+    /**
+     * The lint's verdict on one fabric's variant of the scenario: {@code counts} ("0 errors, 2 warnings, 0 info") and
+     * each error and warning as one line. A default that handicaps one fabric (an InfiniBand lane buffer below its
+     * link's credit round trip, an ECN threshold a lossy queue never reaches) shows here, beside the row it shapes.
+     */
+    public record Lint(String counts, List<String> findings) {
+        public Lint {
+            findings = List.copyOf(findings);
+        }
+    }
+
+    /** Findings shown per fabric under the table; the rest are counted (the fabric's own report lists them all). */
+    static final int LINT_SHOWN = 5;
 
     /** The columns of compare.csv, in order (the ones after simulated_us were added later, so they come last). */
 
@@ -153,8 +171,9 @@ public final class ComparisonReport {
 
     /**
      * The sentences under the table that keep it from reading as a verdict on the fabrics alone: which control each
-     * row ran where compare substituted one (and why), what each row's notifications are when they are not one unit,
-     * and each sub-run's own finding of senders its control held back while the link had room.
+     * row ran where compare substituted one (and why), the buffers each row had when they differ, what each row's
+     * notifications are when they are not one unit, the lint's errors and warnings on each fabric's variant, and each sub-run's own finding of senders its control
+     * held back while the link had room.
      */
     List<String> notes() {
         List<String> out = new ArrayList<>();
@@ -163,6 +182,18 @@ public final class ComparisonReport {
                 out.add("cc: " + e.mode() + " ran " + e.ccText() + ", not the scenario's " + e.substitutedFor() + ": "
                         + e.why());
             }
+        }
+        // The buffers, when the rows did not have the same: a verdict on a fabric is also one on its buffers.
+        Map<String, List<String>> buffers = new LinkedHashMap<>();
+        for (Entry e : entries) {
+            if (!e.buffers().isEmpty()) {
+                buffers.computeIfAbsent(e.buffers(), u -> new ArrayList<>()).add(e.mode());
+            }
+        }
+        if (buffers.size() > 1) {
+            List<String> parts = new ArrayList<>();
+            buffers.forEach((text, modes) -> parts.add(String.join(", ", modes) + ": " + text));
+            out.add("buffers: " + String.join("; ", parts));
         }
         Map<String, List<String>> units = new LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
@@ -177,6 +208,20 @@ public final class ComparisonReport {
             List<String> parts = new ArrayList<>();
             units.forEach((unit, modes) -> parts.add(String.join(", ", modes) + ": " + unit));
             out.add("CNP/BECN is not one unit: " + String.join("; ", parts));
+        }
+        for (Entry e : entries) {
+            if (e.lint() != null && !e.lint().findings().isEmpty()) {
+                List<String> f = e.lint().findings();
+                int shown = Numbers.shown(f.size(), LINT_SHOWN);
+                out.add("lint: " + e.mode() + ": " + e.lint().counts() + " on the scenario as this fabric ran it"
+                        + " (" + e.mode() + "/report.html lists them with symptoms and fixes)");
+                for (String line : f.subList(0, shown)) {
+                    out.add("  " + line);
+                }
+                if (f.size() > shown) {
+                    out.add("  ... and " + (f.size() - shown) + " more");
+                }
+            }
         }
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
