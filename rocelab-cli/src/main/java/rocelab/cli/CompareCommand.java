@@ -36,8 +36,11 @@ import rocelab.scenario.read.ScenarioReader;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Run the same topology and workload on several fabrics (lossless RoCEv2 with PFC, lossy RoCEv2,"
                 + " InfiniBand) and print one table; write one report that overlays them.",
-            "Congestion control keeps its role: a RoCE control (e.g. dcqcn) becomes ib-cc on InfiniBand, and none"
-                    + " stays none."})
+            "Congestion control keeps its role: a RoCE control (e.g. dcqcn) becomes ib-cc on InfiniBand, ib-cc"
+                    + " becomes dcqcn (hpcc-ns3 profile) on RoCE, and none stays none. PFC is on for roce-lossless"
+                    + " only; a switch mtu keeps the payload it lets through. Each fabric keeps its own buffer defaults"
+                    + " where the scenario cannot state them (a note under the table says which), and each variant is"
+                    + " linted as it runs (not with -q)."})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario YAML file.")
     Path scenario;
